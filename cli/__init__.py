@@ -1,0 +1,1 @@
+"""fracas.cli: the command line, thin over fracas.projections."""

@@ -1,0 +1,375 @@
+"""The `fracas` command: thin click wrappers over fracas.projections. No rules here."""
+
+import sqlite3
+import sys
+from typing import Any
+
+import click
+import msgspec
+
+from fracas.ledger import BadInputError, FracasError
+from fracas.projections import Fracas
+from fracas.rules import available, load
+from fracas.rules.events import Modifier
+from fracas.rules.sheets import deep_merge, parse_value, read_sheet_file, set_path
+from fracas.cli import render
+
+
+class FracasGroup(click.Group):
+    """Turns every refusal into one line on stderr and a non-zero exit, never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except FracasError as error:
+            raise click.ClickException(str(error)) from None
+        except sqlite3.DatabaseError as error:
+            raise click.ClickException(
+                f"the database could not be used ({error}); check --db points at a fracas file"
+            ) from None
+
+
+class App:
+    def __init__(self, db: str, encounter: str | None) -> None:
+        self.db, self.encounter_id = db, encounter
+        self._fracas: Fracas | None = None
+
+    @property
+    def fracas(self) -> Fracas:
+        if self._fracas is None:
+            self._fracas = Fracas(self.db)
+        return self._fracas
+
+    def encounter(self):
+        return self.fracas.encounter(self.encounter_id)
+
+
+pass_app = click.make_pass_decorator(App)
+
+
+def dump_json(data: Any) -> None:
+    click.echo(msgspec.json.format(msgspec.json.encode(data)).decode())
+
+
+def parse_dice_faces(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    pieces = text.replace(",", " ").split()
+    try:
+        return [int(piece) for piece in pieces]
+    except ValueError:
+        raise BadInputError(
+            f"--dice takes the faces as whole numbers, like --dice 34,7; got {text!r}"
+        ) from None
+
+
+def parse_pairs(pairs: tuple[str, ...], flag: str) -> dict[str, Any]:
+    parsed: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise BadInputError(f"{flag} takes KEY=VALUE, got {pair!r}")
+        parsed = set_path(parsed, key.strip(), parse_value(value.strip()))
+    return parsed
+
+
+def parse_modifier(text: str) -> Modifier:
+    value, _, reason = text.partition(":")
+    try:
+        return Modifier(int(value), reason.strip() or "Handler's modifier")
+    except ValueError:
+        raise BadInputError(f"--mod takes VALUE[:REASON], like --mod -20:smoke; got {text!r}") \
+            from None
+
+
+def parse_defences(texts: tuple[str, ...], targets: tuple[str, ...]) -> dict[str, str]:
+    defences: dict[str, str] = {}
+    for text in texts:
+        who, sep, kind = text.partition("=")
+        if sep:
+            defences[who] = kind
+        else:
+            defences.update({target: text for target in targets})
+    return defences
+
+
+@click.group(cls=FracasGroup)
+@click.option("--db", envvar="FRACAS_DB", default="fracas.db", show_default=True,
+              help="The SQLite file holding the log (env FRACAS_DB).")
+@click.option("-e", "--encounter", envvar="FRACAS_ENCOUNTER", default=None,
+              help="Encounter id (env FRACAS_ENCOUNTER); default: the latest started.")
+@click.version_option(package_name="fracas")
+@click.pass_context
+def cli(ctx: click.Context, db: str, encounter: str | None) -> None:
+    """fracas: an event-sourced combat log for tabletop role-playing games."""
+    ctx.obj = App(db, encounter)
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+def rulesets(as_json: bool) -> None:
+    """List the installed combat systems."""
+    listed = [{"name": name, "title": load(name).title} for name in available()]
+    if as_json:
+        dump_json(listed)
+        return
+    for entry in listed:
+        click.echo(f"{entry['name']:<12} {entry['title']}")
+
+
+@cli.command()
+@click.option("--ruleset", "-r", default="percentile", show_default=True)
+@click.option("--title", "-t", default="", help="A name for the fight.")
+@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
+              help="Override a default of the ruleset (see `fracas options`).")
+@click.option("--id", "encounter_id", default=None, help="Choose the encounter id.")
+@pass_app
+def new(app: App, ruleset: str, title: str, options: tuple[str, ...],
+        encounter_id: str | None) -> None:
+    """Start a new encounter and print its id."""
+    started = app.fracas.new(ruleset, title=title, options=parse_pairs(options, "--option"),
+                             encounter=encounter_id)
+    click.echo(started.id)
+
+
+@cli.command("options")
+@click.option("--ruleset", "-r", default=None, help="A ruleset; default: the encounter's.")
+def options_(ruleset: str | None) -> None:
+    """List a ruleset's options with their defaults."""
+    rules = load(ruleset or "percentile")
+    defaults = msgspec.to_builtins(rules.options_type())
+    for key, value in defaults.items():
+        click.echo(f"{key} = {value!r}")
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+@pass_app
+def encounters(app: App, as_json: bool) -> None:
+    """List the encounters in the file, oldest first."""
+    listed = app.fracas.encounters()
+    if as_json:
+        dump_json(listed)
+        return
+    for entry in listed:
+        click.echo(f"{entry['encounter']}  {entry['ruleset']:<11} {entry['steps']:>4} steps  "
+                   f"{entry['title']}")
+
+
+def run(app: App, command: dict[str, Any], dice: str | None, by: str,
+        command_id: str | None) -> None:
+    encounter = app.encounter()
+    parsed = encounter.ruleset.command(command)
+    outcome = encounter.execute(parsed, dice=parse_dice_faces(dice), entered_by=by,
+                                command_id=command_id, author=by)
+    render.outcome(outcome)
+
+
+dice_option = click.option("--dice", "-d", default=None, metavar="FACES",
+                           help="Faces of physical dice in the order rolled, e.g. 34,7.")
+by_option = click.option("--by", default="gm", show_default=True,
+                         help="Who is entering this (recorded with typed dice).")
+id_option = click.option("--command-id", default=None,
+                         help="Idempotency key: retrying the same id appends nothing new.")
+
+
+@cli.command()
+@click.argument("combatant")
+@click.option("--name", default="", help="Display name; default: the id.")
+@click.option("--side", type=click.Choice(["pc", "npc"]), default=None,
+              help="pc or npc; default: the sheet's side, else npc.")
+@click.option("--sheet", "sheet_file", type=click.Path(dir_okay=False), default=None,
+              help="A TOML sheet.")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
+              help="Set or override a sheet field, e.g. --set dex=14 --set skills.firearms=60.")
+@by_option
+@id_option
+@pass_app
+def add(app: App, combatant: str, name: str, side: str | None, sheet_file: str | None,
+        sets: tuple[str, ...], by: str, command_id: str | None) -> None:
+    """Add a combatant from a sheet file and/or --set fields."""
+    sheet = read_sheet_file(sheet_file) if sheet_file else {}
+    for pair in sets:
+        sheet = deep_merge(sheet, parse_pairs((pair,), "--set"))
+    command = {"action": "join", "combatant": combatant,
+               "name": name or str(sheet.pop("name", "")) or combatant,
+               "side": side or str(sheet.pop("side", "npc")), "sheet": sheet}
+    command["sheet"] = {k: v for k, v in sheet.items() if k not in ("name", "side")}
+    run(app, command, None, by, command_id)
+
+
+@cli.command()
+@dice_option
+@by_option
+@id_option
+@pass_app
+def begin(app: App, dice: str | None, by: str, command_id: str | None) -> None:
+    """Begin the fight: initiative order and the first turn."""
+    run(app, {"action": "begin"}, dice, by, command_id)
+
+
+@cli.command(name="next")
+@by_option
+@id_option
+@pass_app
+def next_(app: App, by: str, command_id: str | None) -> None:
+    """The acting combatant ends the turn without acting."""
+    run(app, {"action": "next"}, None, by, command_id)
+
+
+@cli.command(name="act")
+@click.argument("actor")
+@click.argument("action")
+@click.argument("targets", nargs=-1)
+@click.option("--weapon", "-w", default=None, help="Weapon to attack with (default unarmed).")
+@click.option("--called", type=click.Choice(["uncovered", "partly", "mostly"]), default=None,
+              help="Called shot against a target uncovered, partly or mostly covered.")
+@click.option("--mod", "mods", multiple=True, metavar="VALUE[:REASON]",
+              help="A Handler's modifier, e.g. --mod -20:smoke.")
+@click.option("--defence", "defences", multiple=True, metavar="[TARGET=]KIND",
+              help="The target's reaction: dodge or fight-back.")
+@click.option("--defence-weapon", "defence_weapons", multiple=True, metavar="TARGET=WEAPON")
+@click.option("--unaware", multiple=True, metavar="TARGET", help="A target unaware of it.")
+@click.option("--item", default=None, help="Item to disarm or ready.")
+@click.option("--opt", "-o", "opts", multiple=True, metavar="KEY=VALUE",
+              help="Any other field of the action (see `fracas actions`).")
+@dice_option
+@by_option
+@id_option
+@pass_app
+def act_(app: App, actor: str, action: str, targets: tuple[str, ...], weapon: str | None,
+         called: str | None, mods: tuple[str, ...], defences: tuple[str, ...],
+         defence_weapons: tuple[str, ...], unaware: tuple[str, ...], item: str | None,
+         opts: tuple[str, ...], dice: str | None, by: str, command_id: str | None) -> None:
+    """ACTOR takes ACTION [against TARGETS]; see `fracas actions`."""
+    command: dict[str, Any] = {"action": action, "actor": actor, "targets": list(targets)}
+    extras = {
+        "weapon": weapon, "called": called, "item": item,
+        "modifiers": [msgspec.to_builtins(parse_modifier(m)) for m in mods] or None,
+        "defence": parse_defences(defences, targets) or None,
+        "defence_weapon": parse_pairs(defence_weapons, "--defence-weapon") or None,
+        "unaware": list(unaware) or None,
+    }
+    command.update({k: v for k, v in extras.items() if v is not None})
+    command.update(parse_pairs(opts, "--opt"))
+    run(app, command, dice, by, command_id)
+
+
+@cli.command()
+@pass_app
+def actions(app: App) -> None:
+    """List the actions of the encounter's ruleset."""
+    for name, text in app.encounter().ruleset.actions.items():
+        click.echo(f"{name:<8} {text}")
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+@pass_app
+def status(app: App, as_json: bool) -> None:
+    """Initiative order, wounds and conditions, pins."""
+    encounter = app.encounter()
+    view = encounter.view()
+    if as_json:
+        dump_json({"encounter": encounter.id, "ruleset": encounter.ruleset.name,
+                   **msgspec.to_builtins(view)})
+        return
+    render.status(encounter.id, encounter.ruleset.name, view)
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+@pass_app
+def log(app: App, as_json: bool) -> None:
+    """Every step with its events; undone steps are marked."""
+    steps = app.fracas.log(app.encounter_id)
+    if as_json:
+        dump_json(steps)
+        return
+    render.log(steps)
+
+
+@cli.command()
+@by_option
+@pass_app
+def undo(app: App, by: str) -> None:
+    """Take back the latest step (appends an undo; nothing is deleted)."""
+    step = app.encounter().undo(author=by)
+    click.echo(f"undid step {step}")
+
+
+@cli.command()
+@by_option
+@pass_app
+def redo(app: App, by: str) -> None:
+    """Restore the most recently undone step."""
+    step = app.encounter().redo(author=by)
+    click.echo(f"redid step {step}")
+
+
+@cli.command()
+@by_option
+@pass_app
+def reveal(app: App, by: str) -> None:
+    """Reveal the dice seed so anyone can check every seeded roll; a new seed is committed."""
+    outcome = app.encounter().reveal(author=by)
+    render.outcome(outcome)
+
+
+@cli.command()
+@click.option("--format", "fmt", type=click.Choice(["jsonl"]), default="jsonl", show_default=True)
+@click.option("--output", "-o", type=click.File("w"), default="-", help="File; default stdout.")
+@click.option("--all", "everything", is_flag=True, help="Every encounter in the file.")
+@pass_app
+def export(app: App, fmt: str, output: Any, everything: bool) -> None:
+    """Export the log losslessly (JSONL: header, event envelopes, step records)."""
+    encounter = None if everything else app.encounter().id
+    count = app.fracas.export_jsonl(output, encounter)
+    if output is not sys.stdout and getattr(output, "name", "-") != "<stdout>":
+        click.echo(f"exported {count} events", err=True)
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+@pass_app
+def audit(app: App, as_json: bool) -> None:
+    """Verify every hash link and every seeded roll whose seed is revealed."""
+    report = app.fracas.audit()
+    if as_json:
+        dump_json({"ok": report.ok, **msgspec.to_builtins(report)})
+    else:
+        render.audit(report)
+    if not report.ok:
+        sys.exit(1)
+
+
+@cli.command()
+@pass_app
+def rebuild(app: App) -> None:
+    """Drop the read models and fold them again from the log."""
+    count = app.fracas.rebuild()
+    click.echo(f"rebuilt the read models of {count} encounter(s)")
+
+
+@cli.command()
+@click.argument("text")
+@by_option
+@pass_app
+def note(app: App, text: str, by: str) -> None:
+    """Add a note to the log (it changes nothing in the fight)."""
+    render.outcome(app.encounter().note(text, author=by))
+
+
+@cli.command()
+@click.option("--db", "demo_db", default="fracas-demo.db", show_default=True,
+              help="Where to record the demo fight.")
+@click.option("--quiet", is_flag=True, help="Print only the final status.")
+def demo(demo_db: str, quiet: bool) -> None:
+    """Play a scripted Delta Green-style fight with fixed dice into a SQLite file."""
+    from fracas.cli.demo import play
+
+    play(demo_db, echo=(lambda _line: None) if quiet else click.echo)
+
+
+if __name__ == "__main__":
+    cli()

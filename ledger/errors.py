@@ -1,0 +1,25 @@
+"""The one exception hierarchy of fracas. Every refusal says what was wrong and what to do."""
+
+
+class FracasError(Exception):
+    """Root of every error fracas raises on purpose; the CLI prints it as one line."""
+
+
+class ConflictError(FracasError):
+    """Another writer appended to the encounter since its state was loaded."""
+
+
+class NotFoundError(FracasError):
+    """An encounter, combatant or step that does not exist."""
+
+
+class RefusedError(FracasError):
+    """A command the rules (or the ledger) do not allow in the current state."""
+
+
+class BadInputError(FracasError):
+    """Input that cannot be understood: a malformed sheet, option, die face or flag."""
+
+
+class IntegrityError(FracasError):
+    """The stored log does not verify: a broken hash link or a forbidden edit."""

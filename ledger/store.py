@@ -1,0 +1,354 @@
+"""The SQLite store: an append-only, hash-chained event log with steps and sealed secrets.
+
+This is the only module of fracas.ledger that speaks SQL. It knows nothing of any ruleset:
+bodies are JSON text it stores and hands back untouched.
+"""
+
+import hashlib
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+import msgspec
+import sqlite_utils
+
+from fracas.ledger.errors import ConflictError, IntegrityError, NotFoundError
+from fracas.ledger.history import COMMAND, REDO, UNDO, History, StepRecord
+
+GENESIS = "0" * 64
+UNDONE_KIND = "step.undone"
+REDONE_KIND = "step.redone"
+CONTROL_KINDS = frozenset({UNDONE_KIND, REDONE_KIND})
+
+Projector = Callable[[sqlite3.Connection], None]
+
+
+class NewEvent(msgspec.Struct, frozen=True):
+    """An event to append: its stable kind tag and its body as JSON text."""
+
+    kind: str
+    body: str
+    schema: int = 1
+
+
+class StoredEvent(msgspec.Struct, frozen=True):
+    position: int
+    encounter: str
+    version: int
+    step: int
+    kind: str
+    author: str
+    at: str
+    schema: int
+    body: str
+    prev_hash: str
+    hash: str
+
+
+class AppendResult(msgspec.Struct, frozen=True):
+    step: int
+    first_version: int
+    last_version: int
+    duplicate: bool = False
+
+
+class VerifyReport(msgspec.Struct, frozen=True):
+    ok: bool
+    checked: int
+    head_hash: str
+    first_bad_position: int | None = None
+    reason: str = ""
+
+
+EVENT_COLUMNS = "position, encounter, version, step, kind, author, at, schema, body, prev_hash, hash"
+STEP_COLUMNS = "encounter, step, command_id, control, target, first_version, last_version, author, at"
+
+
+def chain_hash(prev_hash: str, row: Sequence[object]) -> str:
+    """SHA-256 over the previous hash and the exact stored values of one row."""
+    return hashlib.sha256(prev_hash.encode() + msgspec.json.encode(list(row))).hexdigest()
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _append_only_triggers(table: str) -> str:
+    return f"""
+    CREATE TRIGGER IF NOT EXISTS {table}_no_update BEFORE UPDATE ON {table}
+    BEGIN SELECT RAISE(ABORT, 'fracas: {table} is append-only; nothing may be updated'); END;
+    CREATE TRIGGER IF NOT EXISTS {table}_no_delete BEFORE DELETE ON {table}
+    BEGIN SELECT RAISE(ABORT, 'fracas: {table} is append-only; nothing may be deleted'); END;
+    """
+
+
+def _migration_1(db: sqlite_utils.Database) -> None:
+    db["events"].create(
+        {
+            "position": int, "encounter": str, "version": int, "step": int, "kind": str,
+            "author": str, "at": str, "schema": int, "body": str, "prev_hash": str, "hash": str,
+        },
+        pk="position",
+        not_null={"encounter", "version", "step", "kind", "author", "at", "schema", "body",
+                  "prev_hash", "hash"},
+    )
+    db["events"].create_index(["encounter", "version"], unique=True)
+    db["events"].create_index(["encounter", "step"])
+    db["steps"].create(
+        {
+            "encounter": str, "step": int, "command_id": str, "control": str, "target": int,
+            "first_version": int, "last_version": int, "author": str, "at": str,
+        },
+        pk=("encounter", "step"),
+        not_null={"command_id", "control", "first_version", "last_version", "author", "at"},
+    )
+    db["steps"].create_index(["encounter", "command_id"], unique=True)
+    db["secrets"].create({"encounter": str, "name": str, "value": str}, pk=("encounter", "name"))
+    for table in ("events", "steps", "secrets"):
+        db.executescript(_append_only_triggers(table))
+
+
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_migration_1]
+
+
+class Store:
+    """One SQLite file holding many encounters."""
+
+    def __init__(self, path: str | Path = ":memory:", *, synchronous: str = "FULL") -> None:
+        self.path = str(path)
+        conn = sqlite3.connect(self.path, isolation_level=None, timeout=10.0)
+        self.db = sqlite_utils.Database(conn)
+        if self.path != ":memory:":
+            conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute(f"PRAGMA synchronous={synchronous}")
+        self._migrate()
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        return self.db.conn
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _migrate(self) -> None:
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS fracas_migrations (version INTEGER PRIMARY KEY, at TEXT)"
+            )
+            done = conn.execute("SELECT coalesce(max(version), 0) FROM fracas_migrations")
+            applied = done.fetchone()[0]
+            for version, migration in enumerate(MIGRATIONS, start=1):
+                if version > applied:
+                    migration(self.db)
+                    conn.execute("INSERT INTO fracas_migrations VALUES (?, ?)", (version, now()))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    @property
+    def schema_version(self) -> int:
+        return self.conn.execute("SELECT max(version) FROM fracas_migrations").fetchone()[0]
+
+    # -- writing -------------------------------------------------------------------------
+
+    def append(
+        self,
+        encounter: str,
+        events: Sequence[NewEvent],
+        *,
+        expected_version: int,
+        command_id: str,
+        author: str = "gm",
+        control: str = COMMAND,
+        target: int | None = None,
+        project: Projector | None = None,
+    ) -> AppendResult:
+        """Append one step atomically, with the hash chain and the projections.
+
+        Retrying a command id already recorded returns the original step and writes nothing.
+        """
+        if not events:
+            raise ValueError("a step needs at least one event")
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            original = self._step_for_command(encounter, command_id)
+            if original is not None:
+                conn.execute("ROLLBACK")
+                return original
+            head_version, head_step = self._head(encounter)
+            if head_version != expected_version:
+                raise ConflictError(
+                    f"encounter {encounter} moved on to version {head_version} while this "
+                    f"command expected {expected_version}; reload and try again"
+                )
+            result = self._write_step(
+                encounter, events, head_version, head_step + 1,
+                command_id, author, control, target,
+            )
+            if project is not None:
+                project(conn)
+            conn.execute("COMMIT")
+            return result
+        except sqlite3.IntegrityError as error:
+            conn.execute("ROLLBACK")
+            raise ConflictError(
+                f"another writer appended to encounter {encounter} at the same time; "
+                f"reload and try again ({error})"
+            ) from error
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    def _write_step(
+        self, encounter: str, events: Sequence[NewEvent], head_version: int, step: int,
+        command_id: str, author: str, control: str, target: int | None,
+    ) -> AppendResult:
+        conn = self.conn
+        last = conn.execute(
+            "SELECT position, hash FROM events ORDER BY position DESC LIMIT 1"
+        ).fetchone()
+        position, prev_hash = last if last else (0, GENESIS)
+        at = now()
+        rows = []
+        for offset, event in enumerate(events, start=1):
+            position += 1
+            row = (position, encounter, head_version + offset, step, event.kind, author, at,
+                   event.schema, event.body)
+            digest = chain_hash(prev_hash, row)
+            rows.append((*row, prev_hash, digest))
+            prev_hash = digest
+        conn.executemany(f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)", rows)
+        last_version = head_version + len(events)
+        conn.execute(
+            f"INSERT INTO steps ({STEP_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)",
+            (encounter, step, command_id, control, target, head_version + 1, last_version,
+             author, at),
+        )
+        return AppendResult(step, head_version + 1, last_version)
+
+    def append_control(
+        self, encounter: str, control: str, target: int, *, expected_version: int,
+        command_id: str, author: str = "gm", project: Projector | None = None,
+    ) -> AppendResult:
+        """Append an undo or redo of `target` as its own step."""
+        kind = UNDONE_KIND if control == UNDO else REDONE_KIND
+        body = msgspec.json.encode({"kind": kind, "step": target}).decode()
+        return self.append(
+            encounter, [NewEvent(kind, body)], expected_version=expected_version,
+            command_id=command_id, author=author, control=control, target=target, project=project,
+        )
+
+    def seal(self, encounter: str, name: str, value: str) -> None:
+        """Keep a secret (a dice seed) beside the log, outside it, until it is revealed."""
+        with self.db.atomic():
+            self.conn.execute("INSERT INTO secrets VALUES (?, ?, ?)", (encounter, name, value))
+
+    def unseal(self, encounter: str, name: str) -> str | None:
+        row = self.conn.execute(
+            "SELECT value FROM secrets WHERE encounter = ? AND name = ?", (encounter, name)
+        ).fetchone()
+        return row[0] if row else None
+
+    # -- reading -------------------------------------------------------------------------
+
+    def _head(self, encounter: str) -> tuple[int, int]:
+        row = self.conn.execute(
+            "SELECT last_version, step FROM steps WHERE encounter = ? ORDER BY step DESC LIMIT 1",
+            (encounter,),
+        ).fetchone()
+        return (row[0], row[1]) if row else (0, 0)
+
+    def head(self, encounter: str) -> tuple[int, int]:
+        """(version, step) of the latest step of the encounter; (0, 0) when empty."""
+        return self._head(encounter)
+
+    def _step_for_command(self, encounter: str, command_id: str) -> AppendResult | None:
+        row = self.conn.execute(
+            "SELECT step, first_version, last_version FROM steps "
+            "WHERE encounter = ? AND command_id = ?",
+            (encounter, command_id),
+        ).fetchone()
+        return AppendResult(row[0], row[1], row[2], duplicate=True) if row else None
+
+    def step_for_command(self, encounter: str, command_id: str) -> AppendResult | None:
+        return self._step_for_command(encounter, command_id)
+
+    def history(self, encounter: str) -> History:
+        cursor = self.conn.execute(
+            f"SELECT {STEP_COLUMNS} FROM steps WHERE encounter = ? ORDER BY step", (encounter,)
+        )
+        return History.of(StepRecord(*row) for row in cursor)
+
+    def encounters(self) -> list[str]:
+        cursor = self.conn.execute(
+            "SELECT encounter FROM steps WHERE step = 1 ORDER BY first_version, at, rowid"
+        )
+        return [row[0] for row in cursor]
+
+    def exists(self, encounter: str) -> bool:
+        return self._head(encounter) != (0, 0)
+
+    def require(self, encounter: str) -> None:
+        if not self.exists(encounter):
+            raise NotFoundError(
+                f"no encounter {encounter!r} in {self.path}; `fracas encounters` lists them"
+            )
+
+    def rows(self, encounter: str, *, up_to_step: int | None = None) -> Iterator[tuple]:
+        """Stream (step, kind, schema, body) of an encounter in version order."""
+        if up_to_step is None:
+            return self.conn.execute(
+                "SELECT step, kind, schema, body FROM events WHERE encounter = ? ORDER BY version",
+                (encounter,),
+            )
+        return self.conn.execute(
+            "SELECT step, kind, schema, body FROM events WHERE encounter = ? AND step <= ? "
+            "ORDER BY version",
+            (encounter, up_to_step),
+        )
+
+    def events(self, encounter: str | None = None) -> Iterator[StoredEvent]:
+        """Stream whole stored events, of one encounter or of the whole file, in order."""
+        if encounter is None:
+            cursor = self.conn.execute(f"SELECT {EVENT_COLUMNS} FROM events ORDER BY position")
+        else:
+            cursor = self.conn.execute(
+                f"SELECT {EVENT_COLUMNS} FROM events WHERE encounter = ? ORDER BY version",
+                (encounter,),
+            )
+        return (StoredEvent(*row) for row in cursor)
+
+    def verify(self) -> VerifyReport:
+        """Check every hash link of the file; name the first bad position."""
+        prev_hash, checked, expected_position = GENESIS, 0, 1
+        for event in self.events():
+            row = (event.position, event.encounter, event.version, event.step, event.kind,
+                   event.author, event.at, event.schema, event.body)
+            if event.position != expected_position:
+                return self._bad(checked, prev_hash, expected_position,
+                                 f"position {expected_position} is missing")
+            if event.prev_hash != prev_hash:
+                return self._bad(checked, prev_hash, event.position,
+                                 "its previous-hash does not match the event before it")
+            if chain_hash(prev_hash, row) != event.hash:
+                return self._bad(checked, prev_hash, event.position,
+                                 "its content does not match its hash (edited after writing)")
+            prev_hash, checked, expected_position = event.hash, checked + 1, expected_position + 1
+        return VerifyReport(True, checked, prev_hash)
+
+    @staticmethod
+    def _bad(checked: int, head: str, position: int, reason: str) -> VerifyReport:
+        return VerifyReport(False, checked, head, position, reason)
+
+    def require_intact(self) -> None:
+        report = self.verify()
+        if not report.ok:
+            raise IntegrityError(
+                f"the log is broken at position {report.first_bad_position}: {report.reason}"
+            )

@@ -1,0 +1,76 @@
+"""One readable line per event: what the log, replay and exports print."""
+
+from fracas.rules.events import (
+    CombatantJoined,
+    ConditionCleared,
+    ConditionSet,
+    Damaged,
+    Declared,
+    EncounterStarted,
+    EquipmentChanged,
+    Event,
+    InitiativeSet,
+    Note,
+    Resolved,
+    Rolled,
+    SeedRevealed,
+    Spent,
+    TurnAdvanced,
+)
+
+
+def rules_of(rules: list[str]) -> str:
+    return f" [{', '.join(rules)}]" if rules else ""
+
+
+def describe_roll(event: Rolled) -> str:
+    roll = event.roll
+    faces = "+".join(str(f) for f in roll.faces) if len(roll.faces) > 1 else str(roll.total)
+    source = f"typed by {roll.entered_by}" if roll.source == "manual" else f"seeded #{roll.counter}"
+    text = f"{event.actor} rolls {roll.dice} for {event.purpose}: {faces}"
+    if event.target is not None:
+        text += f" vs {event.target}%"
+    if event.modifiers:
+        text += " (" + ", ".join(m.describe() for m in event.modifiers) + ")"
+    if event.result:
+        text += f" -> {event.result}"
+    return f"{text}; {source}{rules_of(event.rules)}"
+
+
+def describe(event: Event) -> str:
+    match event:
+        case EncounterStarted():
+            return (f"encounter '{event.title}' starts under {event.ruleset}; "
+                    f"dice seed committed sha256:{event.seed_sha256[:16]}...")
+        case SeedRevealed():
+            return f"dice seed {event.seed_epoch} revealed: {event.seed}"
+        case CombatantJoined():
+            return f"{event.name} ({event.side}) joins as {event.combatant}"
+        case InitiativeSet():
+            return f"{event.combatant}: initiative {event.reason}{rules_of(event.rules)}"
+        case Declared():
+            return f"{event.actor} declares {event.action}"
+        case Rolled():
+            return describe_roll(event)
+        case Resolved():
+            targets = f" -> {', '.join(event.targets)}" if event.targets else ""
+            return f"{event.actor} {event.action}{targets}: {event.outcome}{rules_of(event.rules)}"
+        case Damaged():
+            parts = ", ".join(m.describe() for m in event.breakdown)
+            return f"{event.target} takes {event.amount} damage ({parts}){rules_of(event.rules)}"
+        case ConditionSet():
+            return f"{event.target} is {event.condition}: {event.reason}{rules_of(event.rules)}"
+        case ConditionCleared():
+            return (f"{event.target} is no longer {event.condition}: {event.reason}"
+                    f"{rules_of(event.rules)}")
+        case EquipmentChanged():
+            held = ", ".join(event.holding) or "nothing"
+            return f"{event.combatant} now holds {held}: {event.reason}{rules_of(event.rules)}"
+        case Spent():
+            return f"{event.combatant} spends {event.amount} {event.resource}: {event.reason}"
+        case TurnAdvanced():
+            who = event.actor or "nobody"
+            return f"turn {event.round}: {who} to act ({event.reason})"
+        case Note():
+            return f"note by {event.author}: {event.text}"
+    return type(event).__name__

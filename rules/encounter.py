@@ -1,0 +1,230 @@
+"""One encounter as the table plays it: load, decide, append as one step, evolve.
+
+The projector is handed in from above (fracas.projections) so that read models are
+written in the same transaction as the events, without this layer knowing any table.
+"""
+
+import uuid
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import msgspec
+
+from fracas.ledger import CONTROL_KINDS, History, NewEvent, RefusedError, Store
+from fracas.ledger.history import REDO, UNDO
+from fracas.rules import ruleset as registry
+from fracas.rules.dice import ManualDice, SeededDice, commitment, new_seed
+from fracas.rules.events import EncounterStarted, Event, Note, SeedRevealed
+from fracas.rules.ruleset import Context, Ruleset
+from fracas.rules.views import View
+
+Projector = Callable[[Any, str, View], None]
+_encode = msgspec.json.Encoder().encode
+
+
+class StepOutcome(msgspec.Struct, frozen=True):
+    step: int
+    events: list[Event]
+    duplicate: bool = False
+
+
+def to_new_events(events: Iterable[Event]) -> list[NewEvent]:
+    return [
+        NewEvent(type(e).__struct_config__.tag, _encode(e).decode())  # type: ignore[arg-type]
+        for e in events
+    ]
+
+
+def seed_name(epoch: int) -> str:
+    return f"seed:{epoch}"
+
+
+def ruleset_of(store: Store, encounter: str) -> Ruleset:
+    store.require(encounter)
+    step, kind, _schema, body = next(iter(store.rows(encounter, up_to_step=1)))
+    started = msgspec.json.decode(body)
+    return registry.load(started["ruleset"])
+
+
+class Encounter:
+    def __init__(
+        self, store: Store, encounter: str, ruleset: Ruleset | None = None,
+        projector: Projector | None = None,
+    ) -> None:
+        self.store, self.id = store, encounter
+        self.ruleset = ruleset or ruleset_of(store, encounter)
+        self.projector = projector
+        self.reload()
+
+    @classmethod
+    def start(
+        cls, store: Store, ruleset: Ruleset, *, title: str = "", options: dict[str, Any] | None = None,
+        encounter: str | None = None, author: str = "gm", projector: Projector | None = None,
+    ) -> "Encounter":
+        encounter = encounter or uuid.uuid4().hex[:12]
+        if store.exists(encounter):
+            raise RefusedError(f"encounter {encounter!r} already exists; pick another id")
+        checked = ruleset.options(options or {})
+        seed = new_seed()
+        started = EncounterStarted(
+            ruleset.name, title, msgspec.to_builtins(checked), commitment(seed), 1
+        )
+        state = ruleset.evolve(ruleset.initial(), started)
+
+        def write(conn: Any) -> None:
+            store.seal(encounter, seed_name(1), seed)
+            if projector is not None:
+                projector(conn, encounter, ruleset.view(state))
+
+        store.append(
+            encounter, to_new_events([started]), expected_version=0,
+            command_id=f"start:{encounter}", author=author, project=write,
+        )
+        return cls(store, encounter, ruleset, projector)
+
+    # -- state ---------------------------------------------------------------------------
+
+    def reload(self) -> None:
+        self.history = self.store.history(self.id)
+        self.state = self.fold(self.history)
+
+    def fold(self, history: History | None = None, up_to_step: int | None = None) -> Any:
+        """Fold the effective events, streamed in order; undone steps are skipped."""
+        history = history or self.store.history(self.id)
+        undone = history.undone
+        ruleset = self.ruleset
+        decode, evolve, current = ruleset.decoder.decode, ruleset.evolve, ruleset.schema
+        state = ruleset.initial()
+        for step, kind, schema, body in self.store.rows(self.id, up_to_step=up_to_step):
+            if step in undone or kind in CONTROL_KINDS:
+                continue
+            event = decode(body) if schema == current else ruleset.decode(kind, schema, body)
+            state = evolve(state, event)
+        return state
+
+    def view(self) -> View:
+        return self.ruleset.view(self.state)
+
+    def _refresh_if_stale(self) -> None:
+        if self.store.head(self.id)[0] != self.history.head_version:
+            self.reload()
+
+    @property
+    def version(self) -> int:
+        return self.history.head_version
+
+    def seed_epoch(self) -> int:
+        epoch = 1
+        while self.store.unseal(self.id, seed_name(epoch + 1)) is not None:
+            epoch += 1
+        return epoch
+
+    # -- commands ------------------------------------------------------------------------
+
+    def execute(
+        self, command: Any, *, dice: list[int] | None = None, entered_by: str = "gm",
+        command_id: str | None = None, author: str = "gm",
+    ) -> StepOutcome:
+        """Decide a command and append its events as one step.
+
+        Retrying a command id that is already recorded returns that step and rolls nothing.
+        """
+        command_id = command_id or uuid.uuid4().hex
+        original = self.store.step_for_command(self.id, command_id)
+        if original is not None:
+            return StepOutcome(original.step, self.events_of_step(original.step), True)
+        self._refresh_if_stale()
+        step = self.history.head_step + 1
+        epoch = self.seed_epoch()
+        source = (
+            ManualDice(dice, entered_by) if dice is not None
+            else SeededDice(self._seed(epoch), epoch, self.id, step)
+        )
+        events = self.ruleset.decide(self.state, command, Context(source, step, author, command_id))
+        if isinstance(source, ManualDice):
+            source.finish()
+        return self._commit(events, command_id, author)
+
+    def _seed(self, epoch: int) -> str:
+        seed = self.store.unseal(self.id, seed_name(epoch))
+        if seed is None:
+            raise RefusedError("this encounter has no sealed dice seed; give the faces with --dice")
+        return seed
+
+    def _commit(
+        self, events: list[Event], command_id: str, author: str,
+        before_commit: Callable[[], None] | None = None,
+    ) -> StepOutcome:
+        state = self.state
+        for event in events:
+            state = self.ruleset.evolve(state, event)
+        result = self.store.append(
+            self.id, to_new_events(events), expected_version=self.version,
+            command_id=command_id, author=author, project=self._writer(state, before_commit),
+        )
+        if result.duplicate:
+            return StepOutcome(result.step, self.events_of_step(result.step), True)
+        self.history = self.store.history(self.id)
+        self.state = state
+        return StepOutcome(result.step, events)
+
+    def _writer(
+        self, state: Any, before_commit: Callable[[], None] | None = None
+    ) -> Callable[[Any], None]:
+        def write(conn: Any) -> None:
+            if before_commit is not None:
+                before_commit()
+            if self.projector is not None:
+                self.projector(conn, self.id, self.ruleset.view(state))
+
+        return write
+
+    def undo(self, *, command_id: str | None = None, author: str = "gm") -> int:
+        """Take back the latest effective step; returns the step undone."""
+        return self._control(UNDO, command_id, author)
+
+    def redo(self, *, command_id: str | None = None, author: str = "gm") -> int:
+        """Restore the most recently undone step; returns it."""
+        return self._control(REDO, command_id, author)
+
+    def _control(self, control: str, command_id: str | None, author: str) -> int:
+        self._refresh_if_stale()
+        target = self.history.undo_target() if control == UNDO else self.history.redo_target()
+        undone = set(self.history.undone)
+        if control == UNDO:
+            undone.add(target)
+        else:
+            undone.discard(target)
+        after = History(self.history.steps, frozenset(undone), ())
+        state = self.fold(after)
+        self.store.append_control(
+            self.id, control, target, expected_version=self.version,
+            command_id=command_id or uuid.uuid4().hex, author=author, project=self._writer(state),
+        )
+        self.history = self.store.history(self.id)
+        self.state = state
+        return target
+
+    def reveal(self, *, author: str = "gm") -> StepOutcome:
+        """Log the current dice seed so anyone can re-derive every roll; commit a new one."""
+        self._refresh_if_stale()
+        epoch = self.seed_epoch()
+        seed, next_seed = self._seed(epoch), new_seed()
+        event = SeedRevealed(epoch, seed, commitment(next_seed))
+
+        def seal_next() -> None:
+            self.store.seal(self.id, seed_name(epoch + 1), next_seed)
+
+        return self._commit([event], uuid.uuid4().hex, author, seal_next)
+
+    def note(self, text: str, *, author: str = "gm") -> StepOutcome:
+        """A note for the record; it changes nothing in the fight."""
+        self._refresh_if_stale()
+        return self._commit([Note(text, author)], uuid.uuid4().hex, author)
+
+    def events_of_step(self, step: int) -> list[Event]:
+        return [
+            self.ruleset.decode(kind, schema, body)
+            for s, kind, schema, body in self.store.rows(self.id, up_to_step=step)
+            if s == step and kind not in CONTROL_KINDS
+        ]

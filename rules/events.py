@@ -1,0 +1,157 @@
+"""The core vocabulary every ruleset reuses: msgspec structs with stable tags.
+
+Each ruleset's event union is these plus the few events truly its own.
+"""
+
+from typing import Any, Union
+
+import msgspec
+
+
+class Modifier(msgspec.Struct, frozen=True):
+    """One term that went into a roll or a damage figure, and why."""
+
+    value: int
+    reason: str
+    rule: str = ""
+
+    def describe(self) -> str:
+        rule = f" ({self.rule})" if self.rule else ""
+        return f"{self.value:+d} {self.reason}{rule}"
+
+
+class Roll(msgspec.Struct, frozen=True):
+    """Dice as they fell: kind, faces, total and where the faces came from."""
+
+    dice: str
+    faces: list[int]
+    total: int
+    source: str
+    entered_by: str | None = None
+    seed_epoch: int | None = None
+    counter: str | None = None
+
+
+class Event(msgspec.Struct, frozen=True, tag_field="kind"):
+    """Base of every event. Subclasses set an explicit, stable `tag`."""
+
+
+class EncounterStarted(Event, tag="encounter.started"):
+    ruleset: str
+    title: str
+    options: dict[str, Any]
+    seed_sha256: str
+    seed_epoch: int = 1
+
+
+class SeedRevealed(Event, tag="seed.revealed"):
+    seed_epoch: int
+    seed: str
+    next_seed_sha256: str
+
+
+class CombatantJoined(Event, tag="combatant.joined"):
+    combatant: str
+    name: str
+    side: str
+    sheet: dict[str, Any]
+
+
+class InitiativeSet(Event, tag="initiative.set"):
+    combatant: str
+    value: int
+    reason: str
+    rules: list[str] = []
+    tiebreak: int = 0
+
+
+class Declared(Event, tag="declared"):
+    actor: str
+    action: str
+    command: dict[str, Any]
+    command_id: str
+
+
+class Rolled(Event, tag="rolled"):
+    actor: str
+    purpose: str
+    roll: Roll
+    target: int | None = None
+    modifiers: list[Modifier] = []
+    result: str | None = None
+    rules: list[str] = []
+    secret: bool = False
+
+
+class Resolved(Event, tag="resolved"):
+    actor: str
+    action: str
+    targets: list[str]
+    outcome: str
+    rules: list[str]
+    detail: str = ""
+
+
+class Spent(Event, tag="spent"):
+    combatant: str
+    resource: str
+    amount: int
+    reason: str
+    rules: list[str] = []
+
+
+class Damaged(Event, tag="damaged"):
+    target: str
+    amount: int
+    source: str
+    breakdown: list[Modifier] = []
+    rules: list[str] = []
+
+
+class ConditionSet(Event, tag="condition.set"):
+    target: str
+    condition: str
+    reason: str
+    detail: dict[str, Any] = {}
+    rules: list[str] = []
+
+
+class ConditionCleared(Event, tag="condition.cleared"):
+    target: str
+    condition: str
+    reason: str
+    rules: list[str] = []
+
+
+class EquipmentChanged(Event, tag="equipment.changed"):
+    combatant: str
+    holding: list[str]
+    reason: str
+    rules: list[str] = []
+
+
+class TurnAdvanced(Event, tag="turn.advanced"):
+    round: int
+    actor: str | None
+    reason: str
+    rules: list[str] = []
+
+
+class Note(Event, tag="note"):
+    text: str
+    author: str = "gm"
+
+
+CORE_EVENTS: tuple[type[Event], ...] = (
+    EncounterStarted, SeedRevealed, CombatantJoined, InitiativeSet, Declared, Rolled, Resolved,
+    Spent, Damaged, ConditionSet, ConditionCleared, EquipmentChanged, TurnAdvanced, Note,
+)
+
+
+def tag_of(event_type: type[Event]) -> str:
+    return event_type.__struct_config__.tag  # type: ignore[return-value]
+
+
+def event_union(*own: type[Event]) -> Any:
+    """The tagged union a ruleset decodes: the core vocabulary plus its own events."""
+    return Union[(*CORE_EVENTS, *own)]  # noqa: UP007

@@ -1,0 +1,105 @@
+"""The decider protocol (initial / decide / evolve) and the registry of rulesets."""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from importlib.metadata import entry_points
+from typing import Any
+
+import msgspec
+
+from fracas.ledger import BadInputError, NotFoundError
+from fracas.rules.dice import Dice
+from fracas.rules.events import Event
+from fracas.rules.views import View
+
+ENTRY_POINT_GROUP = "fracas.rulesets"
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+@dataclass
+class Context:
+    """What `decide` may use besides the state: the dice and who is asking."""
+
+    dice: Dice
+    step: int
+    author: str = "gm"
+    command_id: str = ""
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One combat system as a decider. `evolve` is pure and total; `decide` judges."""
+
+    name: str
+    title: str
+    options_type: type[msgspec.Struct]
+    sheet_type: type[msgspec.Struct]
+    command_type: Any
+    event_type: Any
+    initial: Callable[[], Any]
+    decide: Callable[[Any, Any, Context], list[Event]]
+    evolve: Callable[[Any, Event], Any]
+    view: Callable[[Any], View]
+    actions: dict[str, str] = field(default_factory=dict)
+    upcasters: dict[tuple[str, int], Upcaster] = field(default_factory=dict)
+    schema: int = 1
+
+    @cached_property
+    def decoder(self) -> msgspec.json.Decoder:
+        return msgspec.json.Decoder(self.event_type)
+
+    def decode(self, kind: str, schema: int, body: str) -> Event:
+        if schema == self.schema:
+            return self.decoder.decode(body)
+        data = msgspec.json.decode(body)
+        for version in range(schema, self.schema):
+            upcast = self.upcasters.get((kind, version))
+            if upcast is not None:
+                data = upcast(data)
+        return msgspec.convert(data, self.event_type)
+
+    def options(self, overrides: dict[str, Any]) -> msgspec.Struct:
+        """The GM's per-encounter options over the ruleset's defaults, checked."""
+        try:
+            return msgspec.convert(overrides, self.options_type, strict=False)
+        except msgspec.ValidationError as error:
+            known = ", ".join(f.name for f in msgspec.structs.fields(self.options_type))
+            raise BadInputError(f"bad option for {self.name}: {error}; options are: {known}") from None
+
+    def sheet(self, data: dict[str, Any], where: str = "sheet") -> msgspec.Struct:
+        try:
+            return msgspec.convert(data, self.sheet_type, strict=False)
+        except msgspec.ValidationError as error:
+            raise BadInputError(f"{where}: {error}") from None
+
+    def command(self, data: dict[str, Any]) -> Any:
+        """A command from plain data (the CLI's flags), with one clear line on error."""
+        action = data.get("action")
+        if action not in self.actions and action not in ("join", "begin", "next"):
+            offered = ", ".join(sorted(self.actions))
+            raise BadInputError(f"{self.name} has no action {action!r}; actions are: {offered}")
+        try:
+            return msgspec.convert(data, self.command_type, strict=False)
+        except msgspec.ValidationError as error:
+            raise BadInputError(f"bad {action} command: {error}") from None
+
+
+def _entry_points() -> dict[str, Any]:
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def available() -> list[str]:
+    return sorted(_entry_points())
+
+
+def load(name: str) -> Ruleset:
+    found = _entry_points().get(name)
+    if found is None:
+        raise NotFoundError(
+            f"no ruleset {name!r}; installed rulesets: {', '.join(available()) or 'none'}"
+        )
+    ruleset = found.load()
+    if not isinstance(ruleset, Ruleset):
+        raise NotFoundError(f"entry point {name!r} does not name a fracas Ruleset")
+    return ruleset

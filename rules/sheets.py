@@ -1,0 +1,49 @@
+"""Combatant sheets from TOML files, with errors that name the file and the field."""
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from fracas.ledger import BadInputError
+
+
+def read_sheet_file(path: str | Path) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        raise BadInputError(f"{path}: no such sheet file") from None
+    except tomllib.TOMLDecodeError as error:
+        raise BadInputError(f"{path}: not valid TOML: {error}") from None
+
+
+def set_path(data: dict[str, Any], dotted: str, value: Any) -> dict[str, Any]:
+    """Return a copy of `data` with `a.b.c` set to value (creating tables on the way)."""
+    head, _, rest = dotted.partition(".")
+    copy = dict(data)
+    if rest:
+        inner = copy.get(head, {})
+        if not isinstance(inner, dict):
+            raise BadInputError(f"{head} is not a table, so {dotted} cannot be set")
+        copy[head] = set_path(inner, rest, value)
+    else:
+        copy[head] = value
+    return copy
+
+
+def parse_value(text: str) -> Any:
+    """A TOML value (number, bool, string, array); bare words are strings."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def deep_merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = deep_merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged

@@ -1,0 +1,39 @@
+"""What every ruleset shows the table, in one shape the projections can store."""
+
+from typing import Any
+
+import msgspec
+
+
+class InitiativeRow(msgspec.Struct, frozen=True):
+    combatant: str
+    name: str
+    order: int
+    key: str
+    acting: bool
+    status: str = ""
+
+
+class WoundRow(msgspec.Struct, frozen=True):
+    combatant: str
+    name: str
+    side: str
+    health: str
+    conditions: list[str]
+    detail: dict[str, Any] = {}
+
+
+class PinRow(msgspec.Struct, frozen=True):
+    holder: str
+    target: str
+    kind: str
+
+
+class View(msgspec.Struct, frozen=True):
+    round: int
+    phase: str
+    acting: list[str]
+    initiative: list[InitiativeRow]
+    wounds: list[WoundRow]
+    pins: list[PinRow]
+    notes: list[str] = []
