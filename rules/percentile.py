@@ -566,7 +566,8 @@ def roll_damage(
             return
         tens, units = (roll.total % 100) // 10 or 10, roll.total % 10 or 10
         raw = (tens + units) * multiplier
-        breakdown.append(Modifier(tens + units, f"lethality failed: {tens}+{units} from the d10s"))
+        why = "lethality failed" if roll.total > rating else "not human, so no outright kill"
+        breakdown.append(Modifier(tens + units, f"{why}: {tens}+{units} from the d10s"))
     else:
         dice, bonus = parse_damage(weapon.damage)
         roll = ctx.dice.roll(dice, f"{weapon.name} damage")
@@ -917,7 +918,7 @@ def decide_begin(state: State, command: Begin, ctx: Context) -> list[Event]:
         for fighter in group:
             tiebreak = 0
             if len(group) > 1 and state.options.dex_ties == "rolloff":
-                tiebreak = 101 - ctx.dice.roll("d100", f"DEX tie roll-off for {fighter.name}").total
+                tiebreak = ctx.dice.roll("d100", f"DEX tie roll-off for {fighter.name}").total
             reason = f"DEX {dex}" + (" (tie: simultaneous)" if len(group) > 1 and not tiebreak
                                      else "")
             events.append(InitiativeSet(fighter.id, dex, reason, ["000-2", "000-3"], tiebreak))

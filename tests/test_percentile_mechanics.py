@@ -1,0 +1,138 @@
+"""The core mechanics RULES.md §000 adds to the excerpt (numbered 1 to 10 there)."""
+
+import pytest
+
+from fracas.ledger import BadInputError, RefusedError
+from fracas.rules.events import Modifier
+from fracas.rules.percentile import judge, strength_bonus, target_number
+from tests.conftest import PISTOL, RIFLE, attack, damage, do, fight, hp, rolls, sheet
+
+
+@pytest.mark.parametrize(
+    ("face", "target", "result"),
+    [(1, 50, "critical"), (33, 50, "critical"), (34, 50, "success"), (50, 50, "success"),
+     (51, 50, "failure"), (66, 50, "fumble"), (100, 99, "fumble"), (99, 99, "critical")],
+)
+def test_000_mech1_mech3_roll_under_criticals_and_fumbles(face, target, result):
+    assert judge(face, target) == result
+
+
+def test_000_mech2_modifiers_capped_at_40_and_target_clamped_to_1_99():
+    plus = [Modifier(20, "aim"), Modifier(20, "pinned"), Modifier(20, "gm")]
+    assert target_number(50, plus, 40) == 90
+    assert target_number(90, plus, 40) == 99
+    assert target_number(10, [Modifier(-40, "mostly covered")], 40) == 1
+    assert target_number(50, plus, 0) == 99, "cap 0 turns the cap off"
+
+
+def test_000_mech5_hp_is_half_str_plus_con_rounded_up(fracas):
+    e = fight(fracas, ("a", sheet(10, str=11, con=12)), ("b", sheet(9, str=9, hp=20)))
+    assert (hp(e, "a"), hp(e, "b")) == (12, 20)
+
+
+@pytest.mark.parametrize(("strength", "bonus"), [(4, -2), (8, -1), (12, 0), (16, 1), (17, 2)])
+def test_000_mech6_melee_strength_bonus(strength, bonus):
+    assert strength_bonus(strength) == bonus
+
+
+def test_000_mech7_armor_less_armor_piercing(fracas):
+    ap = {**PISTOL, "armor_piercing": 2}
+    e = fight(fracas, ("alice", sheet(14, skills={"firearms": 60}, weapons=[ap],
+                                      holding=["pistol"])), ("bob", sheet(10, armor=3)))
+    out = attack(e, "alice", "bob", weapon="pistol", dice=[30, 5])
+    assert damage(out.events, "bob") == 4
+
+
+def _rifle_fight(fracas, target, **options):
+    shooter = sheet(14, skills={"firearms": 60}, weapons=[RIFLE], holding=["rifle"])
+    return fight(fracas, ("alice", shooter), ("bob", target), options=options)
+
+
+def test_000_mech8_lethality_success_kills_a_human_through_armor(fracas):
+    e = _rifle_fight(fracas, sheet(10, armor=5))
+    attack(e, "alice", "bob", weapon="rifle", dice=[30, 15])
+    assert hp(e, "bob") == 0 and e.state.fighters["bob"].has("dead")
+
+
+def test_000_mech8_lethality_failure_deals_the_sum_of_the_d10s(fracas):
+    e = _rifle_fight(fracas, sheet(10, hp=30, armor=1))
+    out = attack(e, "alice", "bob", weapon="rifle", dice=[30, 40])
+    assert damage(out.events, "bob") == 4 + 10 - 1, "40 reads 4 and 0 (=10), less 1 armor"
+
+
+def test_000_mech8_non_human_is_not_killed_outright_by_default(fracas):
+    e = _rifle_fight(fracas, sheet(10, hp=30, human=False))
+    attack(e, "alice", "bob", weapon="rifle", dice=[30, 15])
+    assert hp(e, "bob") == 30 - 6
+    e = _rifle_fight(fracas, sheet(10, hp=30, human=False), lethality_kills_nonhuman=True)
+    attack(e, "alice", "bob", weapon="rifle", dice=[30, 15])
+    assert hp(e, "bob") == 0
+
+
+def test_000_mech3_critical_doubles_lethality_and_its_fallback_damage(fracas):
+    e = _rifle_fight(fracas, sheet(10, hp=50))
+    out = attack(e, "alice", "bob", weapon="rifle", dice=[22, 55])
+    assert rolls(out.events)[1].target == 40
+    assert damage(out.events, "bob") == 20, "55 fails 40%: (5+5) x2"
+    e = _rifle_fight(fracas, sheet(10, hp=50))
+    attack(e, "alice", "bob", weapon="rifle", dice=[22, 35])
+    assert hp(e, "bob") == 0, "35 succeeds against the doubled 40%"
+
+
+def test_000_mech3_critical_doubles_damage(fracas):
+    e = fight(fracas, ("alice", sheet(14, skills={"firearms": 60}, weapons=[PISTOL],
+                                      holding=["pistol"])), ("bob", sheet(10, hp=30)))
+    out = attack(e, "alice", "bob", weapon="pistol", dice=[11, 6])
+    assert damage(out.events, "bob") == 12
+
+
+def test_000_mech3_fumble_is_a_flagged_miss(fracas):
+    e = fight(fracas, ("alice", sheet(14, skills={"firearms": 60}, weapons=[PISTOL],
+                                      holding=["pistol"])), ("bob", sheet(10)))
+    out = attack(e, "alice", "bob", weapon="pistol", dice=[100])
+    assert rolls(out.events)[0].result == "fumble" and hp(e, "bob") == 10
+
+
+@pytest.mark.parametrize(("options", "blow", "state"), [
+    ({}, 8, "unconscious"), ({}, 10, "dead"), ({"unconscious_at": 0, "dead_at": -1}, 9, None),
+])
+def test_000_mech9_unconscious_and_dead_thresholds(fracas, options, blow, state):
+    e = fight(fracas, ("alice", sheet(14, skills={"firearms": 60}, weapons=[PISTOL],
+                                      holding=["pistol"])), ("bob", sheet(10)), options=options)
+    attack(e, "alice", "bob", weapon="pistol", dice=[30, blow])
+    conditions = set(e.state.fighters["bob"].conditions)
+    assert (state in conditions) if state else not conditions & {"dead", "unconscious"}
+    if state:
+        assert turn_skips(e, "bob")
+
+
+def turn_skips(e, who):
+    return e.state.turn != who
+
+
+def test_000_mech10_unaware_targets_cannot_defend(fracas):
+    e = fight(fracas, ("alice", sheet(14, skills={"firearms": 60}, weapons=[PISTOL],
+                                      holding=["pistol"])), ("bob", sheet(10)))
+    with pytest.raises(RefusedError, match="unaware"):
+        attack(e, "alice", "bob", weapon="pistol", defence={"bob": "dodge"}, unaware=["bob"],
+               dice=[30, 10, 3])
+
+
+def test_000_mech4_both_fail_lower_roll_wins_when_the_handler_chooses(fracas):
+    bishop = sheet(14, skills={"unarmed combat": 60})
+    gunman = sheet(10, str=6, skills={"unarmed combat": 20})
+    for option, pinned in (("nobody", True), ("lower_roll", False)):
+        e = fight(fracas, ("bishop", bishop), ("gunman", gunman), options={"both_fail": option})
+        do(e, {"action": "pin", "actor": "bishop", "targets": ["gunman"]}, [30])
+        do(e, {"action": "next"})
+        do(e, {"action": "next"})
+        do(e, {"action": "escape", "actor": "gunman"}, [80, 90])  # both fail; 80 is lower
+        assert e.state.fighters["gunman"].has("pinned") is pinned
+
+
+def test_000_options_unknown_or_badly_typed_are_refused(fracas):
+    with pytest.raises(BadInputError, match="options are"):
+        fracas.new("percentile", options={"dex_tie": "rolloff"})
+    with pytest.raises(BadInputError, match="dex_ties"):
+        fracas.new("percentile", options={"dex_ties": "coinflip"})
+    assert fracas.encounters() == []
