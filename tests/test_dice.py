@@ -1,0 +1,73 @@
+"""Dice: seeded commit-reveal without modulo bias, and typed-in faces."""
+
+import hashlib
+from collections import Counter
+
+import pytest
+
+from fracas.ledger import BadInputError
+from fracas.rules.dice import ManualDice, SeededDice, derive_faces, parse_dice, verify_roll
+from fracas.rules.events import EncounterStarted, Rolled, SeedRevealed
+from tests.conftest import PISTOL, attack, fight, sheet
+
+SEED = "ab" * 32
+
+
+def test_seeded_faces_are_reproducible_from_the_seed_and_counter():
+    roll = SeededDice(SEED, 1, "enc", step=7).roll("2d10", "test")
+    assert roll.counter == "7.0" and roll.source == "seeded"
+    assert roll.faces == derive_faces(SEED, "enc", "7.0", "2d10")
+    assert verify_roll(SEED, "enc", roll)
+    assert not verify_roll("cd" * 32, "enc", roll)
+
+
+@pytest.mark.parametrize("spec", ["d6", "d100", "3d10", "4dF", "d7"])
+def test_seeded_faces_stay_on_the_die(spec):
+    count, values = parse_dice(spec)
+    for n in range(300):
+        faces = derive_faces(SEED, "enc", f"{n}.0", spec)
+        assert len(faces) == count and set(faces) <= set(values)
+
+
+def test_seeded_d6_is_uniform():
+    counts = Counter(f for n in range(6000) for f in derive_faces(SEED, "e", f"{n}.0", "d6"))
+    expected = 6000 / 6
+    chi_square = sum((counts[face] - expected) ** 2 / expected for face in range(1, 7))
+    assert chi_square < 20.5  # p = 0.001 for 5 degrees of freedom
+
+
+def test_manual_faces_are_checked_and_all_consumed():
+    dice = ManualDice([34, 7], "gm")
+    assert dice.roll("d100", "attack").faces == [34]
+    with pytest.raises(BadInputError, match="not a face of 1d6"):
+        ManualDice([7], "gm").roll("1d6", "damage")
+    with pytest.raises(BadInputError, match="not enough dice"):
+        ManualDice([], "gm").roll("d100", "attack")
+    with pytest.raises(BadInputError, match="left over"):
+        dice.finish()
+
+
+def test_commit_reveal_lets_anyone_check_every_seeded_roll(fracas):
+    e = fight(fracas, ("alice", sheet(14, skills={"firearms": 60}, weapons=[PISTOL],
+                                      holding=["pistol"])), ("bob", sheet(10, hp=40)))
+    attack(e, "alice", "bob", weapon="pistol")
+    before = fracas.audit()
+    assert {r.verdict for r in before.rolls} == {"unverifiable until the seed is revealed"}
+    revealed = e.reveal().events[0]
+    assert isinstance(revealed, SeedRevealed)
+    started = next(iter(e.events_of_step(1)))
+    assert isinstance(started, EncounterStarted)
+    assert hashlib.sha256(bytes.fromhex(revealed.seed)).hexdigest() == started.seed_sha256
+    after = fracas.audit()
+    assert after.ok and {r.verdict for r in after.rolls} == {"verified"}
+    out = attack(e, "bob", "alice")  # rolls continue under the newly committed seed
+    assert {r.roll.seed_epoch for r in out.events if isinstance(r, Rolled)} == {2}
+
+
+def test_a_typed_roll_is_recorded_as_manual_with_who_typed_it(fracas):
+    e = fight(fracas, ("alice", sheet(14, weapons=[PISTOL], holding=["pistol"])),
+              ("bob", sheet(10)))
+    out = e.execute(e.ruleset.command({"action": "attack", "actor": "alice", "targets": ["bob"],
+                                       "weapon": "pistol"}), dice=[90], entered_by="sam")
+    (roll,) = [ev.roll for ev in out.events if isinstance(ev, Rolled)]
+    assert (roll.source, roll.entered_by, roll.faces) == ("manual", "sam", [90])

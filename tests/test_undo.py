@@ -1,0 +1,69 @@
+"""Steps, undo and redo with editor semantics; nothing is ever deleted."""
+
+import pytest
+
+from fracas.ledger import RefusedError
+from tests.conftest import PISTOL, attack, do, fight, hp, sheet
+
+ALICE = sheet(14, skills={"firearms": 60}, weapons=[PISTOL], holding=["pistol"])
+
+
+def test_undo_takes_back_the_latest_step_and_redo_restores_it(fracas):
+    e = fight(fracas, ("alice", ALICE), ("bob", sheet(10)))
+    before = e.state
+    step = attack(e, "alice", "bob", weapon="pistol", dice=[30, 6]).step
+    after = e.state
+    assert e.undo() == step and e.state == before and hp(e, "bob") == 10
+    assert e.redo() == step and e.state == after
+    count = len(list(fracas.store.events(e.id)))
+    assert count == sum(len(s.events) for s in fracas.log(e.id)), "undo and redo are events"
+
+
+def test_a_new_step_clears_what_can_be_redone(fracas):
+    e = fight(fracas, ("alice", ALICE), ("bob", sheet(10)))
+    attack(e, "alice", "bob", weapon="pistol", dice=[30, 6])
+    e.undo()
+    attack(e, "alice", "bob", weapon="pistol", dice=[30, 2])
+    with pytest.raises(RefusedError, match="nothing to redo"):
+        e.redo()
+    assert hp(e, "bob") == 8
+
+
+def test_undo_walks_back_step_by_step_and_redo_forward(fracas):
+    e = fight(fracas, ("alice", ALICE), ("bob", sheet(10)))
+    states = [e.state]
+    for _ in range(3):
+        do(e, {"action": "next"})
+        states.append(e.state)
+    for expected in reversed(states[:-1]):
+        e.undo()
+        assert e.state == expected
+    for expected in states[1:]:
+        e.redo()
+        assert e.state == expected
+
+
+def test_the_step_that_started_the_encounter_cannot_be_undone(fracas):
+    e = fracas.new("percentile")
+    with pytest.raises(RefusedError, match="started the encounter"):
+        e.undo()
+
+
+def test_undone_steps_stay_in_the_log_marked(fracas):
+    e = fight(fracas, ("alice", ALICE), ("bob", sheet(10)))
+    step = attack(e, "alice", "bob", weapon="pistol", dice=[30, 6]).step
+    e.undo()
+    log = {s.step: s for s in fracas.log(e.id)}
+    assert log[step].undone and log[step + 1].control == "undo"
+    assert fracas.store.verify().ok
+
+
+def test_retrying_a_command_id_rolls_no_dice_twice(fracas):
+    e = fight(fracas, ("alice", ALICE), ("bob", sheet(10)))
+    command = e.ruleset.command({"action": "attack", "actor": "alice", "targets": ["bob"],
+                                 "weapon": "pistol"})
+    first = e.execute(command, command_id="table-42")
+    events = len(list(fracas.store.events(e.id)))
+    again = e.execute(command, command_id="table-42")
+    assert again.duplicate and again.step == first.step and again.events == first.events
+    assert len(list(fracas.store.events(e.id))) == events
