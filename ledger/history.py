@@ -27,6 +27,18 @@ class StepRecord(msgspec.Struct, frozen=True):
     at: str
 
 
+def _apply(record: StepRecord, undone: set[int], redo: list[int]) -> None:
+    if record.control == COMMAND:
+        redo.clear()
+    elif record.control == UNDO and record.target is not None:
+        undone.add(record.target)
+        redo.append(record.target)
+    elif record.control == REDO and record.target is not None:
+        undone.discard(record.target)
+        if redo and redo[-1] == record.target:
+            redo.pop()
+
+
 class History(msgspec.Struct, frozen=True):
     steps: tuple[StepRecord, ...]
     undone: frozenset[int]
@@ -38,16 +50,14 @@ class History(msgspec.Struct, frozen=True):
         undone: set[int] = set()
         redo: list[int] = []
         for record in records:
-            if record.control == COMMAND:
-                redo.clear()
-            elif record.control == UNDO and record.target is not None:
-                undone.add(record.target)
-                redo.append(record.target)
-            elif record.control == REDO and record.target is not None:
-                undone.discard(record.target)
-                if redo and redo[-1] == record.target:
-                    redo.pop()
+            _apply(record, undone, redo)
         return cls(records, frozenset(undone), tuple(redo))
+
+    def with_step(self, record: StepRecord) -> "History":
+        """This history with one more step appended (no re-read of the store)."""
+        undone, redo = set(self.undone), list(self.redo_stack)
+        _apply(record, undone, redo)
+        return History((*self.steps, record), frozenset(undone), tuple(redo))
 
     @property
     def head_version(self) -> int:

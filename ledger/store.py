@@ -51,6 +51,7 @@ class AppendResult(msgspec.Struct, frozen=True):
     first_version: int
     last_version: int
     duplicate: bool = False
+    record: StepRecord | None = None
 
 
 class VerifyReport(msgspec.Struct, frozen=True):
@@ -176,11 +177,10 @@ class Store:
         conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
-            original = self._step_for_command(encounter, command_id)
+            original, head_version, head_step, tip = self._situation(encounter, command_id)
             if original is not None:
                 conn.execute("ROLLBACK")
                 return original
-            head_version, head_step = self._head(encounter)
             if head_version != expected_version:
                 raise ConflictError(
                     f"encounter {encounter} moved on to version {head_version} while this "
@@ -188,7 +188,7 @@ class Store:
                 )
             result = self._write_step(
                 encounter, events, head_version, head_step + 1,
-                command_id, author, control, target,
+                command_id, author, control, target, tip,
             )
             if project is not None:
                 project(conn)
@@ -205,15 +205,29 @@ class Store:
                 conn.execute("ROLLBACK")
             raise
 
+    def _situation(
+        self, encounter: str, command_id: str
+    ) -> tuple[AppendResult | None, int, int, tuple[int, str]]:
+        """In one query: the step of this command id if recorded, the encounter's head
+        (version, step), and the chain's tip (position, hash)."""
+        row = self.conn.execute(
+            "SELECT s.step, s.first_version, s.last_version, h.last_version, h.step, "
+            "t.position, t.hash FROM (SELECT 1) "
+            "LEFT JOIN steps s ON s.encounter = ?1 AND s.command_id = ?2 "
+            "LEFT JOIN (SELECT last_version, step FROM steps WHERE encounter = ?1 "
+            "           ORDER BY step DESC LIMIT 1) h "
+            "LEFT JOIN (SELECT position, hash FROM events ORDER BY position DESC LIMIT 1) t",
+            (encounter, command_id),
+        ).fetchone()
+        original = AppendResult(row[0], row[1], row[2], duplicate=True) if row[0] else None
+        return original, row[3] or 0, row[4] or 0, (row[5] or 0, row[6] or GENESIS)
+
     def _write_step(
         self, encounter: str, events: Sequence[NewEvent], head_version: int, step: int,
-        command_id: str, author: str, control: str, target: int | None,
+        command_id: str, author: str, control: str, target: int | None, tip: tuple[int, str],
     ) -> AppendResult:
         conn = self.conn
-        last = conn.execute(
-            "SELECT position, hash FROM events ORDER BY position DESC LIMIT 1"
-        ).fetchone()
-        position, prev_hash = last if last else (0, GENESIS)
+        position, prev_hash = tip
         at = now()
         rows = []
         for offset, event in enumerate(events, start=1):
@@ -225,12 +239,11 @@ class Store:
             prev_hash = digest
         conn.executemany(f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)", rows)
         last_version = head_version + len(events)
-        conn.execute(
-            f"INSERT INTO steps ({STEP_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)",
-            (encounter, step, command_id, control, target, head_version + 1, last_version,
-             author, at),
-        )
-        return AppendResult(step, head_version + 1, last_version)
+        record = StepRecord(encounter, step, command_id, control, target, head_version + 1,
+                            last_version, author, at)
+        conn.execute(f"INSERT INTO steps ({STEP_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)",
+                     msgspec.structs.astuple(record))
+        return AppendResult(step, head_version + 1, last_version, record=record)
 
     def append_control(
         self, encounter: str, control: str, target: int, *, expected_version: int,

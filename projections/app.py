@@ -116,7 +116,7 @@ class Fracas:
             ensure_tables(self.store.db)
             for encounter in encounters:
                 live = Encounter(self.store, encounter)
-                write_view(self.store.conn, encounter, live.view())
+                write_view(self.store.conn, encounter, live.view(), None)
         return len(encounters)
 
     # -- the log -------------------------------------------------------------------------

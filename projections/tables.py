@@ -40,29 +40,48 @@ def ensure_tables(db: sqlite_utils.Database) -> None:
         )
 
 
-def write_view(conn: sqlite3.Connection, encounter: str, view: View) -> None:
-    """Replace one encounter's rows with the view of its new state (inside the append)."""
+def _rows(encounter: str, view: View) -> dict[str, dict[tuple, tuple]]:
+    """Each table's rows for this view, keyed by primary key."""
+    return {
+        "encounter_view": {(encounter,): (encounter, view.round, view.phase,
+                                          _json(view.acting).decode(), _json(view.notes).decode())},
+        "initiative": {(encounter, r.order): (encounter, r.order, r.combatant, r.name, r.key,
+                                              int(r.acting), r.status) for r in view.initiative},
+        "wounds": {(encounter, w.combatant): (encounter, w.combatant, w.name, w.side, w.health,
+                                              _json(w.conditions).decode(),
+                                              _json(w.detail).decode()) for w in view.wounds},
+        "pins": {(encounter, p.holder, p.target): (encounter, p.holder, p.target, p.kind)
+                 for p in view.pins},
+    }
+
+
+KEYS = {"encounter_view": ("encounter",), "initiative": ("encounter", "ord"),
+        "wounds": ("encounter", "combatant"), "pins": ("encounter", "holder", "target")}
+
+
+def write_view(
+    conn: sqlite3.Connection, encounter: str, view: View, previous: View | None = None
+) -> None:
+    """Bring one encounter's rows to `view` (inside the append transaction).
+
+    With the previous view known, only the rows that changed are written.
+    """
+    new = _rows(encounter, view)
+    if previous is None:
+        for table in TABLES:
+            conn.execute(f"DELETE FROM {table} WHERE encounter = ?", (encounter,))
+        old: dict[str, dict[tuple, tuple]] = {table: {} for table in TABLES}
+    else:
+        old = _rows(encounter, previous)
     for table in TABLES:
-        conn.execute(f"DELETE FROM {table} WHERE encounter = ?", (encounter,))
-    conn.execute(
-        "INSERT INTO encounter_view VALUES (?, ?, ?, ?, ?)",
-        (encounter, view.round, view.phase, _json(view.acting).decode(),
-         _json(view.notes).decode()),
-    )
-    conn.executemany(
-        "INSERT INTO initiative VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [(encounter, r.order, r.combatant, r.name, r.key, int(r.acting), r.status)
-         for r in view.initiative],
-    )
-    conn.executemany(
-        "INSERT INTO wounds VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [(encounter, w.combatant, w.name, w.side, w.health, _json(w.conditions).decode(),
-          _json(w.detail).decode()) for w in view.wounds],
-    )
-    conn.executemany(
-        "INSERT INTO pins VALUES (?, ?, ?, ?)",
-        [(encounter, p.holder, p.target, p.kind) for p in view.pins],
-    )
+        gone = [key for key in old[table] if key not in new[table]]
+        if gone:
+            where = " AND ".join(f"{column} = ?" for column in KEYS[table])
+            conn.executemany(f"DELETE FROM {table} WHERE {where}", gone)
+        changed = [row for key, row in new[table].items() if old[table].get(key) != row]
+        if changed:
+            marks = ", ".join("?" * len(changed[0]))
+            conn.executemany(f"INSERT OR REPLACE INTO {table} VALUES ({marks})", changed)
 
 
 def drop_tables(db: sqlite_utils.Database) -> None:

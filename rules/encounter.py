@@ -18,7 +18,7 @@ from fracas.rules.events import EncounterStarted, Event, Note, SeedRevealed
 from fracas.rules.ruleset import Context, Ruleset
 from fracas.rules.views import View
 
-Projector = Callable[[Any, str, View], None]
+Projector = Callable[[Any, str, View, View | None], None]
 _encode = msgspec.json.Encoder().encode
 
 
@@ -74,7 +74,7 @@ class Encounter:
         def write(conn: Any) -> None:
             store.seal(encounter, seed_name(1), seed)
             if projector is not None:
-                projector(conn, encounter, ruleset.view(state))
+                projector(conn, encounter, ruleset.view(state), None)
 
         store.append(
             encounter, to_new_events([started]), expected_version=0,
@@ -87,6 +87,9 @@ class Encounter:
     def reload(self) -> None:
         self.history = self.store.history(self.id)
         self.state = self.fold(self.history)
+        self._epoch = self._sealed_epoch()
+        self._written: View | None = None  # unknown: the next write rewrites every row
+        self._pending: View | None = None
 
     def fold(self, history: History | None = None, up_to_step: int | None = None) -> Any:
         """Fold the effective events, streamed in order; undone steps are skipped."""
@@ -114,6 +117,9 @@ class Encounter:
         return self.history.head_version
 
     def seed_epoch(self) -> int:
+        return self._epoch
+
+    def _sealed_epoch(self) -> int:
         epoch = 1
         while self.store.unseal(self.id, seed_name(epoch + 1)) is not None:
             epoch += 1
@@ -133,6 +139,15 @@ class Encounter:
         original = self.store.step_for_command(self.id, command_id)
         if original is not None:
             return StepOutcome(original.step, self.events_of_step(original.step), True)
+        events = self.decide(command, dice=dice, entered_by=entered_by, command_id=command_id,
+                             author=author)
+        return self.record(events, command_id=command_id, author=author)
+
+    def decide(
+        self, command: Any, *, dice: list[int] | None = None, entered_by: str = "gm",
+        command_id: str = "", author: str = "gm",
+    ) -> list[Event]:
+        """The events a command would append now, without appending them."""
         self._refresh_if_stale()
         step = self.history.head_step + 1
         epoch = self.seed_epoch()
@@ -143,7 +158,12 @@ class Encounter:
         events = self.ruleset.decide(self.state, command, Context(source, step, author, command_id))
         if isinstance(source, ManualDice):
             source.finish()
-        return self._commit(events, command_id, author)
+        return events
+
+    def record(self, events: list[Event], *, command_id: str | None = None,
+               author: str = "gm") -> StepOutcome:
+        """Append decided events as one step: evolve, projections, hash chain, one commit."""
+        return self._commit(events, command_id or uuid.uuid4().hex, author)
 
     def _seed(self, epoch: int) -> str:
         seed = self.store.unseal(self.id, seed_name(epoch))
@@ -162,10 +182,11 @@ class Encounter:
             self.id, to_new_events(events), expected_version=self.version,
             command_id=command_id, author=author, project=self._writer(state, before_commit),
         )
-        if result.duplicate:
+        if result.duplicate or result.record is None:
             return StepOutcome(result.step, self.events_of_step(result.step), True)
-        self.history = self.store.history(self.id)
+        self.history = self.history.with_step(result.record)
         self.state = state
+        self._written = self._pending
         return StepOutcome(result.step, events)
 
     def _writer(
@@ -175,7 +196,9 @@ class Encounter:
             if before_commit is not None:
                 before_commit()
             if self.projector is not None:
-                self.projector(conn, self.id, self.ruleset.view(state))
+                view = self.ruleset.view(state)
+                self.projector(conn, self.id, view, self._written)
+                self._pending = view
 
         return write
 
@@ -197,12 +220,16 @@ class Encounter:
             undone.discard(target)
         after = History(self.history.steps, frozenset(undone), ())
         state = self.fold(after)
-        self.store.append_control(
+        result = self.store.append_control(
             self.id, control, target, expected_version=self.version,
             command_id=command_id or uuid.uuid4().hex, author=author, project=self._writer(state),
         )
-        self.history = self.store.history(self.id)
+        if result.duplicate or result.record is None:
+            self.reload()
+            return target
+        self.history = self.history.with_step(result.record)
         self.state = state
+        self._written = self._pending
         return target
 
     def reveal(self, *, author: str = "gm") -> StepOutcome:
@@ -215,7 +242,9 @@ class Encounter:
         def seal_next() -> None:
             self.store.seal(self.id, seed_name(epoch + 1), next_seed)
 
-        return self._commit([event], uuid.uuid4().hex, author, seal_next)
+        outcome = self._commit([event], uuid.uuid4().hex, author, seal_next)
+        self._epoch = self._sealed_epoch()
+        return outcome
 
     def note(self, text: str, *, author: str = "gm") -> StepOutcome:
         """A note for the record; it changes nothing in the fight."""

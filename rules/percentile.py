@@ -962,33 +962,70 @@ def _conditions(fighter: Fighter, name: str, detail: dict[str, Any] | None) -> F
     return replace(fighter, conditions=conditions)
 
 
+def _started(state: State, event: EncounterStarted) -> State:
+    return replace(state, options=msgspec.convert(event.options, Options))
+
+
+def _joined(state: State, event: CombatantJoined) -> State:
+    sheet = msgspec.convert(event.sheet, Sheet)
+    hp = sheet.hp or 0
+    fighter = Fighter(event.combatant, event.name, event.side, sheet, len(state.fighters), hp, hp,
+                      tuple(sheet.holding), {}, state.round)
+    return _with_fighter(state, fighter)
+
+
+def _initiative(state: State, event: InitiativeSet) -> State:
+    fighter = state.fighters.get(event.combatant)
+    return _with_fighter(state, replace(fighter, tiebreak=event.tiebreak)) if fighter else state
+
+
+def _turn(state: State, event: TurnAdvanced) -> State:
+    fighter = state.fighters.get(event.actor) if event.actor else None
+    dex = fighter.sheet.dex if fighter else None
+    return replace(state, round=event.round, turn=event.actor, slot_dex=dex)
+
+
+def _spent(state: State, event: Spent) -> State:
+    fighter = state.fighters.get(event.combatant)
+    if fighter is None or event.resource != "action":
+        return state
+    return _with_fighter(state, replace(fighter, acted_round=state.round))
+
+
+def _damaged(state: State, event: Damaged) -> State:
+    fighter = state.fighters.get(event.target)
+    return _with_fighter(state, replace(fighter, hp=max(0, fighter.hp - event.amount))) \
+        if fighter else state
+
+
+def _condition_set(state: State, event: ConditionSet) -> State:
+    fighter = state.fighters.get(event.target)
+    return _with_fighter(state, _conditions(fighter, event.condition, dict(event.detail))) \
+        if fighter else state
+
+
+def _condition_cleared(state: State, event: ConditionCleared) -> State:
+    fighter = state.fighters.get(event.target)
+    return _with_fighter(state, _conditions(fighter, event.condition, None)) if fighter else state
+
+
+def _equipment(state: State, event: EquipmentChanged) -> State:
+    fighter = state.fighters.get(event.combatant)
+    return _with_fighter(state, replace(fighter, holding=tuple(event.holding))) \
+        if fighter else state
+
+
+EVOLVERS: dict[type, Any] = {
+    EncounterStarted: _started, CombatantJoined: _joined, InitiativeSet: _initiative,
+    TurnAdvanced: _turn, Spent: _spent, Damaged: _damaged, ConditionSet: _condition_set,
+    ConditionCleared: _condition_cleared, EquipmentChanged: _equipment,
+}
+
+
 def evolve(state: State, event: Event) -> State:
-    match event:
-        case EncounterStarted(options=options):
-            return replace(state, options=msgspec.convert(options, Options))
-        case CombatantJoined():
-            sheet = msgspec.convert(event.sheet, Sheet)
-            hp = sheet.hp or 0
-            fighter = Fighter(event.combatant, event.name, event.side, sheet, len(state.fighters),
-                              hp, hp, tuple(sheet.holding), {}, state.round)
-            return _with_fighter(state, fighter)
-        case InitiativeSet(combatant=who, tiebreak=tiebreak) if who in state.fighters:
-            return _with_fighter(state, replace(state.fighters[who], tiebreak=tiebreak))
-        case TurnAdvanced(round=round_, actor=actor):
-            dex = state.fighters[actor].sheet.dex if actor in state.fighters else None
-            return replace(state, round=round_, turn=actor, slot_dex=dex)
-        case Spent(combatant=who, resource="action") if who in state.fighters:
-            return _with_fighter(state, replace(state.fighters[who], acted_round=state.round))
-        case Damaged(target=who, amount=amount) if who in state.fighters:
-            fighter = state.fighters[who]
-            return _with_fighter(state, replace(fighter, hp=max(0, fighter.hp - amount)))
-        case ConditionSet(target=who, condition=name, detail=detail) if who in state.fighters:
-            return _with_fighter(state, _conditions(state.fighters[who], name, dict(detail)))
-        case ConditionCleared(target=who, condition=name) if who in state.fighters:
-            return _with_fighter(state, _conditions(state.fighters[who], name, None))
-        case EquipmentChanged(combatant=who, holding=holding) if who in state.fighters:
-            return _with_fighter(state, replace(state.fighters[who], holding=tuple(holding)))
-    return state
+    """Pure and total: an event this ruleset does not fold (a roll, a note) leaves the state."""
+    apply = EVOLVERS.get(type(event))
+    return apply(state, event) if apply else state
 
 
 # -- the view the table sees --------------------------------------------------------------

@@ -1,0 +1,187 @@
+"""fracas's own benchmark: fold speed and durable append latency, with their baselines.
+
+    python bench/bench_ledger.py [--events 100000] [--appends 300]
+
+(a) Fold a 100k-event percentile encounter from its file, against
+    - a raw sqlite3 + msgspec streaming fold of the same rows (same decoder, same evolve),
+    - the `eventsourcing` package rebuilding an aggregate of as many events from SQLite.
+(b) Durable append of one attack step (decide, append, projections; synchronous=FULL),
+    median and p99, against one raw sqlite3 INSERT + COMMIT at synchronous=FULL.
+Targets: fold >= 0.5x raw and >= 10x eventsourcing; append median <= 2x raw, p99 <= 2 ms.
+"""
+
+import argparse
+import sqlite3
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from fracas.ledger import CONTROL_KINDS
+from fracas.projections import Fracas
+from fracas.rules import Encounter
+from fracas.rules.percentile import RULESET
+
+PISTOL = {"name": "pistol", "kind": "firearm", "damage": "1d10"}
+FIGHTER = {"dex": 12, "hp": 10**9, "skills": {"firearms": 60}, "weapons": [PISTOL],
+           "holding": ["pistol"]}
+
+
+def build_fight(path: Path, events: int) -> str:
+    """A long percentile fight, appended step by step through the real decider."""
+    with Fracas(path, synchronous="OFF") as fracas:
+        encounter = fracas.new("percentile", title="bench")
+        for name in ("alice", "bob", "carol", "dan"):
+            encounter.execute(RULESET.command(
+                {"action": "join", "combatant": name, "sheet": {**FIGHTER, "dex": 10 + len(name)}}))
+        encounter.execute(RULESET.command({"action": "begin"}))
+        others = {"alice": "bob", "bob": "carol", "carol": "dan", "dan": "alice"}
+        while encounter.version < events:
+            actor = encounter.state.turn
+            encounter.execute(RULESET.command(
+                {"action": "attack", "actor": actor, "targets": [others[actor]],
+                 "weapon": "pistol"}))
+        return encounter.id
+
+
+def best_of(runs: int, action: Any) -> float:
+    timings = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        action()
+        timings.append(time.perf_counter() - start)
+    return min(timings)
+
+
+def raw_fold(path: Path, encounter: str) -> Any:
+    """The baseline: stream the rows with sqlite3 and fold them with msgspec, nothing else."""
+    conn = sqlite3.connect(path)
+    decode, evolve, state = RULESET.decoder.decode, RULESET.evolve, RULESET.initial()
+    for (body,) in conn.execute(
+        "SELECT body FROM events WHERE encounter = ? ORDER BY version", (encounter,)
+    ):
+        state = evolve(state, decode(body))
+    conn.close()
+    return state
+
+
+def fracas_fold(path: Path, encounter: str) -> Any:
+    with Fracas(path) as fracas:
+        return Encounter(fracas.store, encounter).state
+
+
+def eventsourcing_fold(path: Path, events: int) -> float:
+    from eventsourcing.application import Application
+    from eventsourcing.domain import Aggregate, event
+
+    class Fighter(Aggregate):
+        def __init__(self) -> None:
+            self.hp = 10**9
+
+        @event("Damaged")
+        def damaged(self, amount: int) -> None:
+            self.hp -= amount
+
+    class Fights(Application):
+        pass
+
+    env = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path)}
+    app = Fights(env=env)
+    fighter = Fighter()
+    for _ in range(events - 1):
+        fighter.damaged(3)
+    app.save(fighter)
+    reader = Fights(env=env)
+    seconds = best_of(3, lambda: reader.repository.get(fighter.id))
+    assert reader.repository.get(fighter.id).hp == 10**9 - 3 * (events - 1)
+    return seconds
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * p))]
+
+
+def raw_commit_latencies(path: Path, count: int) -> list[float]:
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)")
+    latencies = []
+    for n in range(count):
+        start = time.perf_counter()
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("INSERT INTO t (body) VALUES (?)", (f'{{"n": {n}}}',))
+        conn.execute("COMMIT")
+        latencies.append(time.perf_counter() - start)
+    return latencies
+
+
+def attack_step_latencies(path: Path, count: int) -> tuple[list[float], list[float]]:
+    """(append only, whole command): the ledger append of a decided attack step (evolve,
+    projections, hash chain, durable commit), and decide + append together."""
+    with Fracas(path) as fracas:
+        encounter = fracas.new("percentile")
+        for name in ("alice", "bob"):
+            encounter.execute(RULESET.command(
+                {"action": "join", "combatant": name, "sheet": {**FIGHTER, "dex": len(name) * 3}}))
+        encounter.execute(RULESET.command({"action": "begin"}))
+        appends, commands = [], []
+        for n in range(2 * count):
+            actor = encounter.state.turn
+            command = RULESET.command({"action": "attack", "actor": actor,
+                                       "targets": ["bob" if actor == "alice" else "alice"],
+                                       "weapon": "pistol"})
+            start = time.perf_counter()
+            if n % 2:
+                encounter.execute(command, dice=[30, 5])
+                commands.append(time.perf_counter() - start)
+            else:
+                events = encounter.decide(command, dice=[30, 5])
+                start = time.perf_counter()
+                encounter.record(events)
+                appends.append(time.perf_counter() - start)
+        return appends, commands
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=100_000)
+    parser.add_argument("--appends", type=int, default=300)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        fight_db = folder / "fight.db"
+        started = time.perf_counter()
+        encounter = build_fight(fight_db, args.events)
+        with Fracas(fight_db) as fracas:
+            stored = fracas.store.head(encounter)[0]
+            control = sum(1 for _, kind, _, _ in fracas.store.rows(encounter)
+                          if kind in CONTROL_KINDS)
+        print(f"built a percentile fight of {stored} events in "
+              f"{time.perf_counter() - started:.1f} s ({control} undo/redo events)")
+        assert raw_fold(fight_db, encounter) == fracas_fold(fight_db, encounter)
+        ours = best_of(5, lambda: fracas_fold(fight_db, encounter))
+        raw = best_of(5, lambda: raw_fold(fight_db, encounter))
+        theirs = eventsourcing_fold(folder / "es.db", stored)
+        print(f"(a) fold {stored} events: fracas {ours * 1000:.0f} ms, raw sqlite3+msgspec "
+              f"{raw * 1000:.0f} ms, eventsourcing {theirs * 1000:.0f} ms")
+        print(f"    fracas speed vs raw: {raw / ours:.2f}x (target >= 0.5x); "
+              f"vs eventsourcing: {theirs / ours:.1f}x (target >= 10x)")
+        raw_lat = raw_commit_latencies(folder / "raw.db", args.appends)
+        appends, commands = attack_step_latencies(folder / "append.db", args.appends)
+        raw_median = statistics.median(raw_lat)
+        print(f"(b) durable writes at synchronous=FULL, {args.appends} runs each; raw sqlite3 "
+              f"commit median {raw_median * 1000:.3f} ms, p99 "
+              f"{percentile(raw_lat, 0.99) * 1000:.3f} ms")
+        for label, lat in (("append of one attack step", appends),
+                           ("whole attack command (decide + append)", commands)):
+            median = statistics.median(lat)
+            print(f"    {label}: median {median * 1000:.3f} ms "
+                  f"({median / raw_median:.2f}x raw; target <= 2x), "
+                  f"p99 {percentile(lat, 0.99) * 1000:.3f} ms (target <= 2 ms)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,186 @@
+"""The CLI as a game master uses it, through click's CliRunner, with typed dice."""
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from fracas.cli.main import cli
+from fracas.ledger import Store
+
+SHEETS = Path(__file__).parent.parent / "cli" / "demo_sheets"
+
+
+@pytest.fixture
+def run(tmp_path: Path):
+    db = str(tmp_path / "table.db")
+    runner = CliRunner()
+
+    def invoke(*args: str, ok: bool = True):
+        result = runner.invoke(cli, ["--db", db, *args])
+        if ok:
+            assert result.exit_code == 0, result.output
+        return result
+
+    invoke.db = db  # type: ignore[attr-defined]
+    return invoke
+
+
+def events_in(db: str) -> int:
+    return len(list(Store(db).events()))
+
+
+def test_a_whole_fight_from_the_command_line(run):
+    run("new", "--title", "Motel")
+    run("add", "alice", "--sheet", str(SHEETS / "alice.toml"))
+    run("add", "bishop", "--sheet", str(SHEETS / "bishop.toml"))
+    run("add", "cultist", "--sheet", str(SHEETS / "cultist.toml"))
+    run("begin")
+    run("act", "alice", "aim")
+    run("act", "cultist", "attack", "bishop", "-w", "knife", "--defence", "fight-back",
+        "--dice", "38,52,3")
+    out = run("act", "alice", "attack", "cultist", "-w", "pistol", "--dice", "45 8").output
+    assert "45 vs 80% (+20 aimed last turn (000-6))" in out
+    status = json.loads(run("status", "--json").output)
+    wounds = {w["combatant"]: w for w in status["wounds"]}
+    assert wounds["cultist"]["health"] == "HP 1/12" and "unconscious" in wounds["cultist"]["conditions"]
+    assert status["acting"] == ["bishop"] and status["round"] == 2
+    table = run("status").output
+    assert "> " in table and "Marcus Bishop" in table
+
+
+def test_undo_and_redo_from_the_command_line(run):
+    run("new")
+    run("add", "alice", "--sheet", str(SHEETS / "alice.toml"))
+    run("add", "bob", "--set", "dex=9", "--set", "skills.dodge=50")
+    run("begin")
+    run("act", "alice", "attack", "bob", "-w", "pistol", "--dice", "20,7")
+    assert "undid step 5" in run("undo").output
+    assert json.loads(run("status", "--json").output)["wounds"][1]["health"] == "HP 10/10"
+    assert "redid step 5" in run("redo").output
+    log = json.loads(run("log", "--json").output)
+    assert [s["control"] for s in log[-2:]] == ["undo", "redo"]
+    assert "[UNDONE]" not in run("log").output
+    run("undo")
+    assert "[UNDONE]" in run("log").output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("act", "alice", "attack", "bob", "-w", "pistol", "--dice", "20"), "not enough dice"),
+        (("act", "alice", "attack", "bob", "-w", "pistol", "--dice", "20,7,1"), "left over"),
+        (("act", "alice", "attack", "bob", "-w", "pistol", "--dice", "x"), "whole numbers"),
+        (("act", "bob", "attack", "alice"), "it is Alice Reyes's turn"),
+        (("act", "alice", "teleport"), "actions are"),
+        (("act", "alice", "attack", "zed", "-w", "pistol"), "no combatant 'zed'"),
+        (("act", "alice", "attack", "bob", "-w", "bazooka"), "no weapon 'bazooka'"),
+        (("act", "alice", "attack", "bob", "--opt", "shots=many"), "bad attack command"),
+        (("act", "alice", "pin", "bob"), "both hands free"),
+        (("add", "alice"), "already in this encounter"),
+        (("add", "carl", "--set", "dex=quick"), "Expected `int`"),
+        (("-e", "nope", "status"), "no encounter 'nope'"),
+        (("redo",), "nothing to redo"),
+    ],
+)
+def test_refusals_are_one_line_nonzero_and_append_nothing(run, args, message):
+    run("new")
+    run("add", "alice", "--sheet", str(SHEETS / "alice.toml"))
+    run("add", "bob", "--set", "dex=9")
+    run("begin")
+    before = events_in(run.db)
+    result = run(*args, ok=False)
+    assert result.exit_code != 0
+    assert message in result.output
+    assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
+    assert events_in(run.db) == before
+
+
+def test_sheet_errors_name_the_file_and_the_field(run, tmp_path):
+    run("new")
+    bad = tmp_path / "bad.toml"
+    bad.write_text('dex = "quick"\n')
+    result = run("add", "x", "--sheet", str(bad), ok=False)
+    assert "sheet of x" in result.output and "$.dex" in result.output
+    broken = tmp_path / "broken.toml"
+    broken.write_text("dex = = 3\n")
+    result = run("add", "x", "--sheet", str(broken), ok=False)
+    assert str(broken) in result.output and "not valid TOML" in result.output
+
+
+def test_no_encounter_yet_says_what_to_do(run):
+    result = run("status", ok=False)
+    assert "fracas new" in result.output
+
+
+def test_options_change_defaults_per_encounter(run):
+    run("new", "-o", "unconscious_at=4", "-o", "dex_ties=rolloff")
+    run("add", "a", "--set", "dex=12")
+    run("add", "b", "--set", "dex=12")
+    out = run("begin", "--dice", "10,90").output
+    assert "roll-off" not in out or "b: initiative" in out
+    assert json.loads(run("status", "--json").output)["acting"] == ["b"]
+    assert "unknown" not in run("options").output
+
+
+def test_export_jsonl_is_every_event_with_the_head_hash(run, tmp_path):
+    run("new")
+    run("add", "alice", "--sheet", str(SHEETS / "alice.toml"))
+    run("add", "bob")
+    run("begin")
+    run("act", "alice", "attack", "bob", "-w", "pistol")
+    run("undo")
+    target = tmp_path / "out.jsonl"
+    run("export", "--format", "jsonl", "-o", str(target))
+    lines = [json.loads(line) for line in target.read_text().splitlines()]
+    header, events = lines[0], [x for x in lines if x["type"] == "event"]
+    steps = [x for x in lines if x["type"] == "step"]
+    store = Store(run.db)
+    assert header["head_hash"] == store.verify().head_hash == events[-1]["hash"]
+    assert [e["body"] for e in events] == [e.body for e in store.events()]
+    assert steps[-1]["control"] == "undo"
+
+
+def test_audit_finds_a_tampered_file(run):
+    run("new")
+    run("add", "alice", "--sheet", str(SHEETS / "alice.toml"))
+    run("add", "bob")
+    run("begin")
+    assert "hash chain: ok" in run("audit").output
+    store = Store(run.db)
+    store.conn.execute("DROP TRIGGER events_no_update")
+    store.conn.execute("UPDATE events SET body = replace(body, '\"dex\":10', '\"dex\":18') "
+                       "WHERE position = 3")
+    result = run("audit", ok=False)
+    assert result.exit_code == 1 and "BROKEN at position 3" in result.output
+
+
+def test_reveal_then_audit_verifies_seeded_rolls(run):
+    run("new")
+    run("add", "alice", "--sheet", str(SHEETS / "alice.toml"))
+    run("add", "bob", "--set", "hp=40")
+    run("begin")
+    run("act", "alice", "attack", "bob", "-w", "pistol")
+    assert "unverifiable" in run("audit").output
+    run("reveal")
+    report = json.loads(run("audit", "--json").output)
+    assert report["ok"] and {r["verdict"] for r in report["rolls"]} == {"verified"}
+
+
+def test_rebuild_and_rulesets_and_encounters(run):
+    run("new", "--id", "first")
+    run("add", "alice", "--set", "dex=12")
+    assert "rebuilt the read models of 1" in run("rebuild").output
+    assert "percentile" in run("rulesets").output
+    assert json.loads(run("encounters", "--json").output)[0]["encounter"] == "first"
+    assert "attack" in run("actions").output
+
+
+def test_demo_plays_into_its_file(tmp_path):
+    db = tmp_path / "demo.db"
+    result = CliRunner().invoke(cli, ["demo", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert "hash chain: ok" in result.output and "pinned by Marcus Bishop" in result.output
+    log = CliRunner().invoke(cli, ["--db", str(db), "log"]).output
+    assert "[UNDONE]" in log

@@ -1,0 +1,124 @@
+"""Properties over random fights: replay, rebuild, undo/redo, and no partial steps."""
+
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fracas.ledger import FracasError
+from fracas.projections import Fracas
+from fracas.projections.tables import table_rows
+from fracas.rules import Encounter
+from tests.conftest import KNIFE, PISTOL, sheet
+
+PEOPLE = ["alice", "bob", "carol"]
+SHEETS = {
+    "alice": sheet(14, skills={"firearms": 60}, weapons=[PISTOL], holding=["pistol"]),
+    "bob": sheet(12, str=14, skills={"melee weapons": 50}, weapons=[KNIFE], holding=["knife"]),
+    "carol": sheet(12, skills={"unarmed combat": 55, "dodge": 50}),
+}
+
+person = st.sampled_from(PEOPLE)
+actor = st.sampled_from(["@turn", "@turn", "@turn", *PEOPLE])  # mostly whoever's turn it is
+defence = st.dictionaries(person, st.sampled_from(["dodge", "fight-back"]), max_size=1)
+actions = st.one_of(
+    st.builds(lambda: {"action": "next"}),
+    st.builds(lambda a, t, w, c, d: {"action": "attack", "actor": a, "targets": [t], "weapon": w,
+                                     "called": c, "defence": d},
+              actor, person, st.sampled_from(["pistol", "knife", "unarmed"]),
+              st.sampled_from(["none", "partly", "mostly"]), defence),
+    st.builds(lambda a: {"action": "aim", "actor": a}, actor),
+    st.builds(lambda a, p, f, c: {"action": "move", "actor": a, "pace": p, "footing": f,
+                                  "cover": c},
+              actor, st.sampled_from(["jog", "run", "sprint"]), st.booleans(),
+              st.none() | st.integers(0, 5)),
+    st.builds(lambda a, t, d: {"action": "pin", "actor": a, "targets": [t], "defence": d},
+              actor, person, defence),
+    st.builds(lambda a: {"action": "escape", "actor": a}, actor),
+    st.builds(lambda a, t: {"action": "disarm", "actor": a, "targets": [t]}, actor, person),
+    st.builds(lambda a: {"action": "wait", "actor": a}, actor),
+    st.builds(lambda a: {"action": "stand", "actor": a}, actor),
+    st.builds(lambda a: {"action": "other", "actor": a, "what": "reload"}, actor),
+    st.just({"action": "undo"}),
+    st.just({"action": "redo"}),
+)
+dice = st.sampled_from([None, None, None]) | st.lists(st.integers(1, 100), max_size=5)
+plays = st.lists(st.tuples(actions, dice), min_size=1, max_size=40)
+
+
+def start() -> tuple[Fracas, Encounter]:
+    fracas = Fracas(":memory:")
+    encounter = fracas.new("percentile", title="property")
+    for name in PEOPLE:
+        encounter.execute(encounter.ruleset.command(
+            {"action": "join", "combatant": name, "sheet": SHEETS[name]}))
+    encounter.execute(encounter.ruleset.command({"action": "begin"}))
+    return fracas, encounter
+
+
+def play(encounter: Encounter, command: dict[str, Any], faces: list[int] | None) -> int:
+    """Run one command; returns how many events it appended (0 when refused)."""
+    if command["action"] == "undo":
+        encounter.undo()
+        return 1
+    if command["action"] == "redo":
+        encounter.redo()
+        return 1
+    if command.get("actor") == "@turn":
+        command = {**command, "actor": encounter.state.turn or "alice"}
+    return len(encounter.execute(encounter.ruleset.command(command), dice=faces).events)
+
+
+def count(fracas: Fracas) -> int:
+    return fracas.store.conn.execute("SELECT count(*) FROM events").fetchone()[0]
+
+
+SETTINGS = settings(max_examples=80, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(plays)
+def test_random_commands_append_whole_steps_or_nothing_and_never_crash(moves):
+    fracas, encounter = start()
+    for command, faces in moves:
+        before = count(fracas)
+        try:
+            appended = play(encounter, command, faces)
+        except FracasError:
+            appended = 0
+        assert count(fracas) == before + appended
+    assert fracas.store.verify().ok
+
+
+@SETTINGS
+@given(plays)
+def test_replay_equals_live_state_and_rebuild_equals_incremental(moves):
+    fracas, encounter = start()
+    for command, faces in moves:
+        try:
+            play(encounter, command, faces)
+        except FracasError:
+            pass
+    assert Encounter(fracas.store, encounter.id).state == encounter.state
+    incremental = table_rows(fracas.store.db)
+    fracas.rebuild()
+    assert table_rows(fracas.store.db) == incremental
+
+
+@SETTINGS
+@given(plays)
+def test_undo_then_redo_leaves_the_state_unchanged(moves):
+    fracas, encounter = start()
+    for command, faces in moves:
+        try:
+            play(encounter, command, faces)
+        except FracasError:
+            pass
+    state = encounter.state
+    try:
+        encounter.undo()
+    except FracasError:
+        return
+    encounter.redo()
+    assert encounter.state == state
