@@ -24,8 +24,13 @@ from fracas.rules import Encounter
 from fracas.rules.percentile import RULESET
 
 PISTOL = {"name": "pistol", "kind": "firearm", "damage": "1d10"}
-FIGHTER = {"dex": 12, "hp": 10**9, "skills": {"firearms": 60}, "weapons": [PISTOL],
-           "holding": ["pistol"]}
+FIGHTER = {
+    "dex": 12,
+    "hp": 10**9,
+    "skills": {"firearms": 60},
+    "weapons": [PISTOL],
+    "holding": ["pistol"],
+}
 
 
 def build_fight(path: Path, events: int) -> str:
@@ -33,15 +38,29 @@ def build_fight(path: Path, events: int) -> str:
     with Fracas(path, synchronous="OFF") as fracas:
         encounter = fracas.new("percentile", title="bench")
         for name in ("alice", "bob", "carol", "dan"):
-            encounter.execute(RULESET.command(
-                {"action": "join", "combatant": name, "sheet": {**FIGHTER, "dex": 10 + len(name)}}))
+            encounter.execute(
+                RULESET.command(
+                    {
+                        "action": "join",
+                        "combatant": name,
+                        "sheet": {**FIGHTER, "dex": 10 + len(name)},
+                    }
+                )
+            )
         encounter.execute(RULESET.command({"action": "begin"}))
         others = {"alice": "bob", "bob": "carol", "carol": "dan", "dan": "alice"}
         while encounter.version < events:
             actor = encounter.state.turn
-            encounter.execute(RULESET.command(
-                {"action": "attack", "actor": actor, "targets": [others[actor]],
-                 "weapon": "pistol"}))
+            encounter.execute(
+                RULESET.command(
+                    {
+                        "action": "attack",
+                        "actor": actor,
+                        "targets": [others[actor]],
+                        "weapon": "pistol",
+                    }
+                )
+            )
         return encounter.id
 
 
@@ -124,15 +143,27 @@ def attack_step_latencies(path: Path, count: int) -> tuple[list[float], list[flo
     with Fracas(path) as fracas:
         encounter = fracas.new("percentile")
         for name in ("alice", "bob"):
-            encounter.execute(RULESET.command(
-                {"action": "join", "combatant": name, "sheet": {**FIGHTER, "dex": len(name) * 3}}))
+            encounter.execute(
+                RULESET.command(
+                    {
+                        "action": "join",
+                        "combatant": name,
+                        "sheet": {**FIGHTER, "dex": len(name) * 3},
+                    }
+                )
+            )
         encounter.execute(RULESET.command({"action": "begin"}))
         appends, commands = [], []
         for n in range(2 * count):
             actor = encounter.state.turn
-            command = RULESET.command({"action": "attack", "actor": actor,
-                                       "targets": ["bob" if actor == "alice" else "alice"],
-                                       "weapon": "pistol"})
+            command = RULESET.command(
+                {
+                    "action": "attack",
+                    "actor": actor,
+                    "targets": ["bob" if actor == "alice" else "alice"],
+                    "weapon": "pistol",
+                }
+            )
             start = time.perf_counter()
             if n % 2:
                 encounter.execute(command, dice=[30, 5])
@@ -157,30 +188,43 @@ def main() -> None:
         encounter = build_fight(fight_db, args.events)
         with Fracas(fight_db) as fracas:
             stored = fracas.store.head(encounter)[0]
-            control = sum(1 for _, kind, _, _ in fracas.store.rows(encounter)
-                          if kind in CONTROL_KINDS)
-        print(f"built a percentile fight of {stored} events in "
-              f"{time.perf_counter() - started:.1f} s ({control} undo/redo events)")
+            control = sum(
+                1 for _, kind, _, _ in fracas.store.rows(encounter) if kind in CONTROL_KINDS
+            )
+        print(
+            f"built a percentile fight of {stored} events in "
+            f"{time.perf_counter() - started:.1f} s ({control} undo/redo events)"
+        )
         assert raw_fold(fight_db, encounter) == fracas_fold(fight_db, encounter)
         ours = best_of(5, lambda: fracas_fold(fight_db, encounter))
         raw = best_of(5, lambda: raw_fold(fight_db, encounter))
         theirs = eventsourcing_fold(folder / "es.db", stored)
-        print(f"(a) fold {stored} events: fracas {ours * 1000:.0f} ms, raw sqlite3+msgspec "
-              f"{raw * 1000:.0f} ms, eventsourcing {theirs * 1000:.0f} ms")
-        print(f"    fracas speed vs raw: {raw / ours:.2f}x (target >= 0.5x); "
-              f"vs eventsourcing: {theirs / ours:.1f}x (target >= 10x)")
+        print(
+            f"(a) fold {stored} events: fracas {ours * 1000:.0f} ms, raw sqlite3+msgspec "
+            f"{raw * 1000:.0f} ms, eventsourcing {theirs * 1000:.0f} ms"
+        )
+        print(
+            f"    fracas speed vs raw: {raw / ours:.2f}x (target >= 0.5x); "
+            f"vs eventsourcing: {theirs / ours:.1f}x (target >= 10x)"
+        )
         raw_lat = raw_commit_latencies(folder / "raw.db", args.appends)
         appends, commands = attack_step_latencies(folder / "append.db", args.appends)
         raw_median = statistics.median(raw_lat)
-        print(f"(b) durable writes at synchronous=FULL, {args.appends} runs each; raw sqlite3 "
-              f"commit median {raw_median * 1000:.3f} ms, p99 "
-              f"{percentile(raw_lat, 0.99) * 1000:.3f} ms")
-        for label, lat in (("append of one attack step", appends),
-                           ("whole attack command (decide + append)", commands)):
+        print(
+            f"(b) durable writes at synchronous=FULL, {args.appends} runs each; raw sqlite3 "
+            f"commit median {raw_median * 1000:.3f} ms, p99 "
+            f"{percentile(raw_lat, 0.99) * 1000:.3f} ms"
+        )
+        for label, lat in (
+            ("append of one attack step", appends),
+            ("whole attack command (decide + append)", commands),
+        ):
             median = statistics.median(lat)
-            print(f"    {label}: median {median * 1000:.3f} ms "
-                  f"({median / raw_median:.2f}x raw; target <= 2x), "
-                  f"p99 {percentile(lat, 0.99) * 1000:.3f} ms (target <= 2 ms)")
+            print(
+                f"    {label}: median {median * 1000:.3f} ms "
+                f"({median / raw_median:.2f}x raw; target <= 2x), "
+                f"p99 {percentile(lat, 0.99) * 1000:.3f} ms (target <= 2 ms)"
+            )
 
 
 if __name__ == "__main__":

@@ -14,26 +14,50 @@ SHEETS = ("alice", "bishop", "cultist", "gunman")
 SCRIPT: list[tuple[str, dict[str, Any], list[int] | None]] = [
     ("The fight begins: DEX order", {"action": "begin"}, None),
     ("Alice aims at the doorway", {"action": "aim", "actor": "alice"}, None),
-    ("The knife cultist lunges at Bishop, who fights back",
-     {"action": "attack", "actor": "cultist", "targets": ["bishop"], "weapon": "knife",
-      "defence": {"bishop": "fight-back"}}, [38, 52, 3]),
-    ("The shotgun cultist fires at Alice",
-     {"action": "attack", "actor": "gunman", "targets": ["alice"], "weapon": "shotgun"}, [67]),
-    ("Alice fires her aimed shot at the knife cultist",
-     {"action": "attack", "actor": "alice", "targets": ["cultist"], "weapon": "pistol"}, [45, 8]),
-    ("Bishop tries to pin the shotgun cultist, who dodges",
-     {"action": "pin", "actor": "bishop", "targets": ["gunman"],
-      "defence": {"gunman": "dodge"}}, [33, 41]),
-    ("Alice fires at the pinned gunman (the player reads the die wrong: 96)",
-     {"action": "attack", "actor": "alice", "targets": ["gunman"], "weapon": "pistol"}, [96]),
+    (
+        "The knife cultist lunges at Bishop, who fights back",
+        {
+            "action": "attack",
+            "actor": "cultist",
+            "targets": ["bishop"],
+            "weapon": "knife",
+            "defence": {"bishop": "fight-back"},
+        },
+        [38, 52, 3],
+    ),
+    (
+        "The shotgun cultist fires at Alice",
+        {"action": "attack", "actor": "gunman", "targets": ["alice"], "weapon": "shotgun"},
+        [67],
+    ),
+    (
+        "Alice fires her aimed shot at the knife cultist",
+        {"action": "attack", "actor": "alice", "targets": ["cultist"], "weapon": "pistol"},
+        [45, 8],
+    ),
+    (
+        "Bishop tries to pin the shotgun cultist, who dodges",
+        {"action": "pin", "actor": "bishop", "targets": ["gunman"], "defence": {"gunman": "dodge"}},
+        [33, 41],
+    ),
+    (
+        "Alice fires at the pinned gunman (the player reads the die wrong: 96)",
+        {"action": "attack", "actor": "alice", "targets": ["gunman"], "weapon": "pistol"},
+        [96],
+    ),
 ]
 AFTER_UNDO: list[tuple[str, dict[str, Any], list[int] | None]] = [
-    ("...the die said 36: the shot hits",
-     {"action": "attack", "actor": "alice", "targets": ["gunman"], "weapon": "pistol"}, [36, 4]),
-    ("Bishop punches the pinned gunman (+20% against the pinned)",
-     {"action": "attack", "actor": "bishop", "targets": ["gunman"]}, [57, 4]),
-    ("The gunman tries to escape the pin",
-     {"action": "escape", "actor": "gunman"}, [48]),
+    (
+        "...the die said 36: the shot hits",
+        {"action": "attack", "actor": "alice", "targets": ["gunman"], "weapon": "pistol"},
+        [36, 4],
+    ),
+    (
+        "Bishop punches the pinned gunman (+20% against the pinned)",
+        {"action": "attack", "actor": "bishop", "targets": ["gunman"]},
+        [57, 4],
+    ),
+    ("The gunman tries to escape the pin", {"action": "escape", "actor": "gunman"}, [48]),
 ]
 
 
@@ -47,14 +71,20 @@ def play(path: str, echo: Callable[[str], None]) -> str:
         echo(f"encounter {encounter.id} recorded in {path}")
         for name in SHEETS:
             data = sheet(name)
-            join = {"action": "join", "combatant": name, "name": data.pop("name"),
-                    "side": data.pop("side"), "sheet": data}
+            join = {
+                "action": "join",
+                "combatant": name,
+                "name": data.pop("name"),
+                "side": data.pop("side"),
+                "sheet": data,
+            }
             encounter.execute(encounter.ruleset.command(join))
 
         def step(title: str, command: dict[str, Any], dice: list[int] | None) -> None:
             echo(f"\n== {title}")
-            outcome = encounter.execute(encounter.ruleset.command(command), dice=dice,
-                                        entered_by="table")
+            outcome = encounter.execute(
+                encounter.ruleset.command(command), dice=dice, entered_by="table"
+            )
             for event in outcome.events:
                 echo(f"  {describe(event)}")
 

@@ -6,13 +6,12 @@ from typing import Any
 
 import click
 import msgspec
-
+from fracas.cli import render
 from fracas.ledger import BadInputError, FracasError
 from fracas.projections import Fracas
 from fracas.rules import available, load
 from fracas.rules.events import Modifier
 from fracas.rules.sheets import deep_merge, parse_value, read_sheet_file, set_path
-from fracas.cli import render
 
 
 class FracasGroup(click.Group):
@@ -78,8 +77,9 @@ def parse_modifier(text: str) -> Modifier:
     try:
         return Modifier(int(value), reason.strip() or "Handler's modifier")
     except ValueError:
-        raise BadInputError(f"--mod takes VALUE[:REASON], like --mod -20:smoke; got {text!r}") \
-            from None
+        raise BadInputError(
+            f"--mod takes VALUE[:REASON], like --mod -20:smoke; got {text!r}"
+        ) from None
 
 
 def parse_defences(texts: tuple[str, ...], targets: tuple[str, ...]) -> dict[str, str]:
@@ -94,10 +94,20 @@ def parse_defences(texts: tuple[str, ...], targets: tuple[str, ...]) -> dict[str
 
 
 @click.group(cls=FracasGroup)
-@click.option("--db", envvar="FRACAS_DB", default="fracas.db", show_default=True,
-              help="The SQLite file holding the log (env FRACAS_DB).")
-@click.option("-e", "--encounter", envvar="FRACAS_ENCOUNTER", default=None,
-              help="Encounter id (env FRACAS_ENCOUNTER); default: the latest started.")
+@click.option(
+    "--db",
+    envvar="FRACAS_DB",
+    default="fracas.db",
+    show_default=True,
+    help="The SQLite file holding the log (env FRACAS_DB).",
+)
+@click.option(
+    "-e",
+    "--encounter",
+    envvar="FRACAS_ENCOUNTER",
+    default=None,
+    help="Encounter id (env FRACAS_ENCOUNTER); default: the latest started.",
+)
 @click.version_option(package_name="fracas")
 @click.pass_context
 def cli(ctx: click.Context, db: str, encounter: str | None) -> None:
@@ -120,15 +130,23 @@ def rulesets(as_json: bool) -> None:
 @cli.command()
 @click.option("--ruleset", "-r", default="percentile", show_default=True)
 @click.option("--title", "-t", default="", help="A name for the fight.")
-@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
-              help="Override a default of the ruleset (see `fracas options`).")
+@click.option(
+    "--option",
+    "-o",
+    "options",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Override a default of the ruleset (see `fracas options`).",
+)
 @click.option("--id", "encounter_id", default=None, help="Choose the encounter id.")
 @pass_app
-def new(app: App, ruleset: str, title: str, options: tuple[str, ...],
-        encounter_id: str | None) -> None:
+def new(
+    app: App, ruleset: str, title: str, options: tuple[str, ...], encounter_id: str | None
+) -> None:
     """Start a new encounter and print its id."""
-    started = app.fracas.new(ruleset, title=title, options=parse_pairs(options, "--option"),
-                             encounter=encounter_id)
+    started = app.fracas.new(
+        ruleset, title=title, options=parse_pairs(options, "--option"), encounter=encounter_id
+    )
     click.echo(started.id)
 
 
@@ -152,48 +170,81 @@ def encounters(app: App, as_json: bool) -> None:
         dump_json(listed)
         return
     for entry in listed:
-        click.echo(f"{entry['encounter']}  {entry['ruleset']:<11} {entry['steps']:>4} steps  "
-                   f"{entry['title']}")
+        click.echo(
+            f"{entry['encounter']}  {entry['ruleset']:<11} {entry['steps']:>4} steps  "
+            f"{entry['title']}"
+        )
 
 
-def run(app: App, command: dict[str, Any], dice: str | None, by: str,
-        command_id: str | None) -> None:
+def run(
+    app: App, command: dict[str, Any], dice: str | None, by: str, command_id: str | None
+) -> None:
     encounter = app.encounter()
     parsed = encounter.ruleset.command(command)
-    outcome = encounter.execute(parsed, dice=parse_dice_faces(dice), entered_by=by,
-                                command_id=command_id, author=by)
+    outcome = encounter.execute(
+        parsed, dice=parse_dice_faces(dice), entered_by=by, command_id=command_id, author=by
+    )
     render.outcome(outcome)
 
 
-dice_option = click.option("--dice", "-d", default=None, metavar="FACES",
-                           help="Faces of physical dice in the order rolled, e.g. 34,7.")
-by_option = click.option("--by", default="gm", show_default=True,
-                         help="Who is entering this (recorded with typed dice).")
-id_option = click.option("--command-id", default=None,
-                         help="Idempotency key: retrying the same id appends nothing new.")
+dice_option = click.option(
+    "--dice",
+    "-d",
+    default=None,
+    metavar="FACES",
+    help="Faces of physical dice in the order rolled, e.g. 34,7.",
+)
+by_option = click.option(
+    "--by", default="gm", show_default=True, help="Who is entering this (recorded with typed dice)."
+)
+id_option = click.option(
+    "--command-id", default=None, help="Idempotency key: retrying the same id appends nothing new."
+)
 
 
 @cli.command()
 @click.argument("combatant")
 @click.option("--name", default="", help="Display name; default: the id.")
-@click.option("--side", type=click.Choice(["pc", "npc"]), default=None,
-              help="pc or npc; default: the sheet's side, else npc.")
-@click.option("--sheet", "sheet_file", type=click.Path(dir_okay=False), default=None,
-              help="A TOML sheet.")
-@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
-              help="Set or override a sheet field, e.g. --set dex=14 --set skills.firearms=60.")
+@click.option(
+    "--side",
+    type=click.Choice(["pc", "npc"]),
+    default=None,
+    help="pc or npc; default: the sheet's side, else npc.",
+)
+@click.option(
+    "--sheet", "sheet_file", type=click.Path(dir_okay=False), default=None, help="A TOML sheet."
+)
+@click.option(
+    "--set",
+    "sets",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Set or override a sheet field, e.g. --set dex=14 --set skills.firearms=60.",
+)
 @by_option
 @id_option
 @pass_app
-def add(app: App, combatant: str, name: str, side: str | None, sheet_file: str | None,
-        sets: tuple[str, ...], by: str, command_id: str | None) -> None:
+def add(
+    app: App,
+    combatant: str,
+    name: str,
+    side: str | None,
+    sheet_file: str | None,
+    sets: tuple[str, ...],
+    by: str,
+    command_id: str | None,
+) -> None:
     """Add a combatant from a sheet file and/or --set fields."""
     sheet = read_sheet_file(sheet_file) if sheet_file else {}
     for pair in sets:
         sheet = deep_merge(sheet, parse_pairs((pair,), "--set"))
-    command = {"action": "join", "combatant": combatant,
-               "name": name or str(sheet.pop("name", "")) or combatant,
-               "side": side or str(sheet.pop("side", "npc")), "sheet": sheet}
+    command = {
+        "action": "join",
+        "combatant": combatant,
+        "name": name or str(sheet.pop("name", "")) or combatant,
+        "side": side or str(sheet.pop("side", "npc")),
+        "sheet": sheet,
+    }
     command["sheet"] = {k: v for k, v in sheet.items() if k not in ("name", "side")}
     run(app, command, None, by, command_id)
 
@@ -222,29 +273,64 @@ def next_(app: App, by: str, command_id: str | None) -> None:
 @click.argument("action")
 @click.argument("targets", nargs=-1)
 @click.option("--weapon", "-w", default=None, help="Weapon to attack with (default unarmed).")
-@click.option("--called", type=click.Choice(["uncovered", "partly", "mostly"]), default=None,
-              help="Called shot against a target uncovered, partly or mostly covered.")
-@click.option("--mod", "mods", multiple=True, metavar="VALUE[:REASON]",
-              help="A Handler's modifier, e.g. --mod -20:smoke.")
-@click.option("--defence", "defences", multiple=True, metavar="[TARGET=]KIND",
-              help="The target's reaction: dodge or fight-back.")
+@click.option(
+    "--called",
+    type=click.Choice(["uncovered", "partly", "mostly"]),
+    default=None,
+    help="Called shot against a target uncovered, partly or mostly covered.",
+)
+@click.option(
+    "--mod",
+    "mods",
+    multiple=True,
+    metavar="VALUE[:REASON]",
+    help="A Handler's modifier, e.g. --mod -20:smoke.",
+)
+@click.option(
+    "--defence",
+    "defences",
+    multiple=True,
+    metavar="[TARGET=]KIND",
+    help="The target's reaction: dodge or fight-back.",
+)
 @click.option("--defence-weapon", "defence_weapons", multiple=True, metavar="TARGET=WEAPON")
 @click.option("--unaware", multiple=True, metavar="TARGET", help="A target unaware of it.")
 @click.option("--item", default=None, help="Item to disarm or ready.")
-@click.option("--opt", "-o", "opts", multiple=True, metavar="KEY=VALUE",
-              help="Any other field of the action (see `fracas actions`).")
+@click.option(
+    "--opt",
+    "-o",
+    "opts",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Any other field of the action (see `fracas actions`).",
+)
 @dice_option
 @by_option
 @id_option
 @pass_app
-def act_(app: App, actor: str, action: str, targets: tuple[str, ...], weapon: str | None,
-         called: str | None, mods: tuple[str, ...], defences: tuple[str, ...],
-         defence_weapons: tuple[str, ...], unaware: tuple[str, ...], item: str | None,
-         opts: tuple[str, ...], dice: str | None, by: str, command_id: str | None) -> None:
+def act_(
+    app: App,
+    actor: str,
+    action: str,
+    targets: tuple[str, ...],
+    weapon: str | None,
+    called: str | None,
+    mods: tuple[str, ...],
+    defences: tuple[str, ...],
+    defence_weapons: tuple[str, ...],
+    unaware: tuple[str, ...],
+    item: str | None,
+    opts: tuple[str, ...],
+    dice: str | None,
+    by: str,
+    command_id: str | None,
+) -> None:
     """ACTOR takes ACTION [against TARGETS]; see `fracas actions`."""
     command: dict[str, Any] = {"action": action, "actor": actor, "targets": list(targets)}
     extras = {
-        "weapon": weapon, "called": called, "item": item,
+        "weapon": weapon,
+        "called": called,
+        "item": item,
         "modifiers": [msgspec.to_builtins(parse_modifier(m)) for m in mods] or None,
         "defence": parse_defences(defences, targets) or None,
         "defence_weapon": parse_pairs(defence_weapons, "--defence-weapon") or None,
@@ -271,8 +357,13 @@ def status(app: App, as_json: bool) -> None:
     encounter = app.encounter()
     view = encounter.view()
     if as_json:
-        dump_json({"encounter": encounter.id, "ruleset": encounter.ruleset.name,
-                   **msgspec.to_builtins(view)})
+        dump_json(
+            {
+                "encounter": encounter.id,
+                "ruleset": encounter.ruleset.name,
+                **msgspec.to_builtins(view),
+            }
+        )
         return
     render.status(encounter.id, encounter.ruleset.name, view)
 
@@ -361,8 +452,13 @@ def note(app: App, text: str, by: str) -> None:
 
 
 @cli.command()
-@click.option("--db", "demo_db", default="fracas-demo.db", show_default=True,
-              help="Where to record the demo fight.")
+@click.option(
+    "--db",
+    "demo_db",
+    default="fracas-demo.db",
+    show_default=True,
+    help="Where to record the demo fight.",
+)
 @click.option("--quiet", is_flag=True, help="Print only the final status.")
 def demo(demo_db: str, quiet: bool) -> None:
     """Play a scripted Delta Green-style fight with fixed dice into a SQLite file."""

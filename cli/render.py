@@ -1,14 +1,15 @@
 """Plain-text rendering for the terminal. Scripts should use --json."""
 
 import click
-
 from fracas.projections import AuditReport, LogStep, describe
 from fracas.rules import StepOutcome
 from fracas.rules.views import View
 
 
 def outcome(result: StepOutcome) -> None:
-    prefix = f"step {result.step}" + (" (already recorded; nothing new)" if result.duplicate else "")
+    prefix = f"step {result.step}" + (
+        " (already recorded; nothing new)" if result.duplicate else ""
+    )
     click.echo(prefix)
     for event in result.events:
         click.echo(f"  {describe(event)}")
@@ -42,8 +43,9 @@ def audit(report: AuditReport) -> None:
     if report.chain_ok:
         click.echo(f"hash chain: ok, {report.events_checked} events, head {report.head_hash}")
     else:
-        click.echo(f"hash chain: BROKEN at position {report.first_bad_position}: "
-                   f"{report.chain_problem}")
+        click.echo(
+            f"hash chain: BROKEN at position {report.first_bad_position}: {report.chain_problem}"
+        )
     counts: dict[str, int] = {}
     for roll in report.rolls:
         key = f"typed by {roll.entered_by}" if roll.source == "manual" else roll.verdict
@@ -52,4 +54,6 @@ def audit(report: AuditReport) -> None:
         click.echo(f"rolls {verdict}: {count}")
     for roll in report.rolls:
         if roll.verdict == "MISMATCH":
-            click.echo(f"  MISMATCH: encounter {roll.encounter} step {roll.step} roll {roll.counter}")
+            click.echo(
+                f"  MISMATCH: encounter {roll.encounter} step {roll.step} roll {roll.counter}"
+            )

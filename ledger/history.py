@@ -7,7 +7,6 @@ the most recently undone step; recording a new command step clears what can be r
 from collections.abc import Iterable
 
 import msgspec
-
 from fracas.ledger.errors import RefusedError
 
 COMMAND = "command"
@@ -71,9 +70,7 @@ class History(msgspec.Struct, frozen=True):
         return step not in self.undone
 
     def effective_command_steps(self) -> list[int]:
-        return [
-            r.step for r in self.steps if r.control == COMMAND and r.step not in self.undone
-        ]
+        return [r.step for r in self.steps if r.control == COMMAND and r.step not in self.undone]
 
     def undo_target(self) -> int:
         effective = self.effective_command_steps()
@@ -89,9 +86,7 @@ class History(msgspec.Struct, frozen=True):
 
     def redo_target(self) -> int:
         if not self.redo_stack:
-            raise RefusedError(
-                "nothing to redo: no step has been undone since the last new step"
-            )
+            raise RefusedError("nothing to redo: no step has been undone since the last new step")
         return self.redo_stack[-1]
 
     def record(self, step: int) -> StepRecord:

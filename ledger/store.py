@@ -12,9 +12,8 @@ from pathlib import Path
 
 import msgspec
 import sqlite_utils
-
 from fracas.ledger.errors import ConflictError, IntegrityError, NotFoundError
-from fracas.ledger.history import COMMAND, REDO, UNDO, History, StepRecord
+from fracas.ledger.history import COMMAND, UNDO, History, StepRecord
 
 GENESIS = "0" * 64
 UNDONE_KIND = "step.undone"
@@ -62,8 +61,12 @@ class VerifyReport(msgspec.Struct, frozen=True):
     reason: str = ""
 
 
-EVENT_COLUMNS = "position, encounter, version, step, kind, author, at, schema, body, prev_hash, hash"
-STEP_COLUMNS = "encounter, step, command_id, control, target, first_version, last_version, author, at"
+EVENT_COLUMNS = (
+    "position, encounter, version, step, kind, author, at, schema, body, prev_hash, hash"
+)
+STEP_COLUMNS = (
+    "encounter, step, command_id, control, target, first_version, last_version, author, at"
+)
 
 
 def chain_hash(prev_hash: str, row: Sequence[object]) -> str:
@@ -87,19 +90,45 @@ def _append_only_triggers(table: str) -> str:
 def _migration_1(db: sqlite_utils.Database) -> None:
     db["events"].create(
         {
-            "position": int, "encounter": str, "version": int, "step": int, "kind": str,
-            "author": str, "at": str, "schema": int, "body": str, "prev_hash": str, "hash": str,
+            "position": int,
+            "encounter": str,
+            "version": int,
+            "step": int,
+            "kind": str,
+            "author": str,
+            "at": str,
+            "schema": int,
+            "body": str,
+            "prev_hash": str,
+            "hash": str,
         },
         pk="position",
-        not_null={"encounter", "version", "step", "kind", "author", "at", "schema", "body",
-                  "prev_hash", "hash"},
+        not_null={
+            "encounter",
+            "version",
+            "step",
+            "kind",
+            "author",
+            "at",
+            "schema",
+            "body",
+            "prev_hash",
+            "hash",
+        },
     )
     db["events"].create_index(["encounter", "version"], unique=True)
     db["events"].create_index(["encounter", "step"])
     db["steps"].create(
         {
-            "encounter": str, "step": int, "command_id": str, "control": str, "target": int,
-            "first_version": int, "last_version": int, "author": str, "at": str,
+            "encounter": str,
+            "step": int,
+            "command_id": str,
+            "control": str,
+            "target": int,
+            "first_version": int,
+            "last_version": int,
+            "author": str,
+            "at": str,
         },
         pk=("encounter", "step"),
         not_null={"command_id", "control", "first_version", "last_version", "author", "at"},
@@ -137,7 +166,8 @@ class Store:
         conn.execute("BEGIN IMMEDIATE")
         try:
             conn.execute(
-                "CREATE TABLE IF NOT EXISTS fracas_migrations (version INTEGER PRIMARY KEY, at TEXT)"
+                "CREATE TABLE IF NOT EXISTS fracas_migrations "
+                "(version INTEGER PRIMARY KEY, at TEXT)"
             )
             done = conn.execute("SELECT coalesce(max(version), 0) FROM fracas_migrations")
             applied = done.fetchone()[0]
@@ -187,8 +217,15 @@ class Store:
                     f"command expected {expected_version}; reload and try again"
                 )
             result = self._write_step(
-                encounter, events, head_version, head_step + 1,
-                command_id, author, control, target, tip,
+                encounter,
+                events,
+                head_version,
+                head_step + 1,
+                command_id,
+                author,
+                control,
+                target,
+                tip,
             )
             if project is not None:
                 project(conn)
@@ -223,8 +260,16 @@ class Store:
         return original, row[3] or 0, row[4] or 0, (row[5] or 0, row[6] or GENESIS)
 
     def _write_step(
-        self, encounter: str, events: Sequence[NewEvent], head_version: int, step: int,
-        command_id: str, author: str, control: str, target: int | None, tip: tuple[int, str],
+        self,
+        encounter: str,
+        events: Sequence[NewEvent],
+        head_version: int,
+        step: int,
+        command_id: str,
+        author: str,
+        control: str,
+        target: int | None,
+        tip: tuple[int, str],
     ) -> AppendResult:
         conn = self.conn
         position, prev_hash = tip
@@ -232,29 +277,56 @@ class Store:
         rows = []
         for offset, event in enumerate(events, start=1):
             position += 1
-            row = (position, encounter, head_version + offset, step, event.kind, author, at,
-                   event.schema, event.body)
+            row = (
+                position,
+                encounter,
+                head_version + offset,
+                step,
+                event.kind,
+                author,
+                at,
+                event.schema,
+                event.body,
+            )
             digest = chain_hash(prev_hash, row)
             rows.append((*row, prev_hash, digest))
             prev_hash = digest
-        conn.executemany(f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)", rows)
+        conn.executemany(
+            f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)", rows
+        )
         last_version = head_version + len(events)
-        record = StepRecord(encounter, step, command_id, control, target, head_version + 1,
-                            last_version, author, at)
-        conn.execute(f"INSERT INTO steps ({STEP_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)",
-                     msgspec.structs.astuple(record))
+        record = StepRecord(
+            encounter, step, command_id, control, target, head_version + 1, last_version, author, at
+        )
+        conn.execute(
+            f"INSERT INTO steps ({STEP_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)",
+            msgspec.structs.astuple(record),
+        )
         return AppendResult(step, head_version + 1, last_version, record=record)
 
     def append_control(
-        self, encounter: str, control: str, target: int, *, expected_version: int,
-        command_id: str, author: str = "gm", project: Projector | None = None,
+        self,
+        encounter: str,
+        control: str,
+        target: int,
+        *,
+        expected_version: int,
+        command_id: str,
+        author: str = "gm",
+        project: Projector | None = None,
     ) -> AppendResult:
         """Append an undo or redo of `target` as its own step."""
         kind = UNDONE_KIND if control == UNDO else REDONE_KIND
         body = msgspec.json.encode({"kind": kind, "step": target}).decode()
         return self.append(
-            encounter, [NewEvent(kind, body)], expected_version=expected_version,
-            command_id=command_id, author=author, control=control, target=target, project=project,
+            encounter,
+            [NewEvent(kind, body)],
+            expected_version=expected_version,
+            command_id=command_id,
+            author=author,
+            control=control,
+            target=target,
+            project=project,
         )
 
     def seal(self, encounter: str, name: str, value: str) -> None:
@@ -341,17 +413,38 @@ class Store:
         """Check every hash link of the file; name the first bad position."""
         prev_hash, checked, expected_position = GENESIS, 0, 1
         for event in self.events():
-            row = (event.position, event.encounter, event.version, event.step, event.kind,
-                   event.author, event.at, event.schema, event.body)
+            row = (
+                event.position,
+                event.encounter,
+                event.version,
+                event.step,
+                event.kind,
+                event.author,
+                event.at,
+                event.schema,
+                event.body,
+            )
             if event.position != expected_position:
-                return self._bad(checked, prev_hash, expected_position,
-                                 f"position {expected_position} is missing")
+                return self._bad(
+                    checked,
+                    prev_hash,
+                    expected_position,
+                    f"position {expected_position} is missing",
+                )
             if event.prev_hash != prev_hash:
-                return self._bad(checked, prev_hash, event.position,
-                                 "its previous-hash does not match the event before it")
+                return self._bad(
+                    checked,
+                    prev_hash,
+                    event.position,
+                    "its previous-hash does not match the event before it",
+                )
             if chain_hash(prev_hash, row) != event.hash:
-                return self._bad(checked, prev_hash, event.position,
-                                 "its content does not match its hash (edited after writing)")
+                return self._bad(
+                    checked,
+                    prev_hash,
+                    event.position,
+                    "its content does not match its hash (edited after writing)",
+                )
             prev_hash, checked, expected_position = event.hash, checked + 1, expected_position + 1
         return VerifyReport(True, checked, prev_hash)
 

@@ -5,16 +5,15 @@ from pathlib import Path
 from typing import IO, Any
 
 import msgspec
-
 from fracas.ledger import CONTROL_KINDS, NotFoundError, Store
+from fracas.projections.describe import describe
+from fracas.projections.tables import drop_tables, ensure_tables, write_view
 from fracas.rules import Encounter, Ruleset
 from fracas.rules import load as load_ruleset
 from fracas.rules.dice import commitment, verify_roll
 from fracas.rules.encounter import ruleset_of
 from fracas.rules.events import EncounterStarted, Event, Rolled, SeedRevealed
 from fracas.rules.views import View
-from fracas.projections.describe import describe
-from fracas.projections.tables import drop_tables, ensure_tables, write_view
 
 EXPORT_FORMAT = 1
 
@@ -72,12 +71,22 @@ class Fracas:
     # -- encounters ----------------------------------------------------------------------
 
     def new(
-        self, ruleset: str | Ruleset, *, title: str = "", options: dict[str, Any] | None = None,
-        encounter: str | None = None, author: str = "gm",
+        self,
+        ruleset: str | Ruleset,
+        *,
+        title: str = "",
+        options: dict[str, Any] | None = None,
+        encounter: str | None = None,
+        author: str = "gm",
     ) -> Encounter:
         rules = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
         return Encounter.start(
-            self.store, rules, title=title, options=options, encounter=encounter, author=author,
+            self.store,
+            rules,
+            title=title,
+            options=options,
+            encounter=encounter,
+            author=author,
             projector=write_view,
         )
 
@@ -97,8 +106,15 @@ class Fracas:
         for encounter in self.store.encounters():
             started = self._started(encounter)
             version, step = self.store.head(encounter)
-            listed.append({"encounter": encounter, "ruleset": started.ruleset,
-                           "title": started.title, "steps": step, "events": version})
+            listed.append(
+                {
+                    "encounter": encounter,
+                    "ruleset": started.ruleset,
+                    "title": started.title,
+                    "steps": step,
+                    "events": version,
+                }
+            )
         return listed
 
     def _started(self, encounter: str) -> EncounterStarted:
@@ -126,17 +142,27 @@ class Fracas:
         ruleset, history = live.ruleset, live.history
         by_step: dict[int, list[Event | dict[str, Any]]] = {}
         for step, kind, schema, body in self.store.rows(live.id):
-            decoded = (msgspec.json.decode(body) if kind in CONTROL_KINDS
-                       else ruleset.decode(kind, schema, body))
+            decoded = (
+                msgspec.json.decode(body)
+                if kind in CONTROL_KINDS
+                else ruleset.decode(kind, schema, body)
+            )
             by_step.setdefault(step, []).append(decoded)
         steps = []
         for record in history.steps:
             events = by_step.get(record.step, [])
-            steps.append(LogStep(
-                record.step, record.control, record.target, record.step in history.undone,
-                record.author, record.at, [self._line(e) for e in events],
-                [e if isinstance(e, dict) else msgspec.to_builtins(e) for e in events],
-            ))
+            steps.append(
+                LogStep(
+                    record.step,
+                    record.control,
+                    record.target,
+                    record.step in history.undone,
+                    record.author,
+                    record.at,
+                    [self._line(e) for e in events],
+                    [e if isinstance(e, dict) else msgspec.to_builtins(e) for e in events],
+                )
+            )
         return steps
 
     @staticmethod
@@ -151,8 +177,13 @@ class Fracas:
     def export_jsonl(self, out: IO[str], encounter: str | None = None) -> int:
         """Lossless JSONL: a header, every stored event envelope, and every step record."""
         report = self.store.verify()
-        header = {"type": "header", "format": EXPORT_FORMAT, "schema": self.store.schema_version,
-                  "head_hash": report.head_hash, "encounter": encounter}
+        header = {
+            "type": "header",
+            "format": EXPORT_FORMAT,
+            "schema": self.store.schema_version,
+            "head_hash": report.head_hash,
+            "encounter": encounter,
+        }
         out.write(msgspec.json.encode(header).decode() + "\n")
         count = 0
         for event in self.store.events(encounter):
@@ -169,8 +200,9 @@ class Fracas:
     def audit(self) -> AuditReport:
         chain = self.store.verify()
         rolls = [check for name in self.store.encounters() for check in self._check_rolls(name)]
-        return AuditReport(chain.ok, chain.checked, chain.head_hash, chain.first_bad_position,
-                           chain.reason, rolls)
+        return AuditReport(
+            chain.ok, chain.checked, chain.head_hash, chain.first_bad_position, chain.reason, rolls
+        )
 
     def _check_rolls(self, encounter: str) -> Iterator[RollCheck]:
         ruleset = ruleset_of(self.store, encounter)
@@ -189,9 +221,14 @@ class Fracas:
             elif isinstance(event, Rolled):
                 rolls.append((step, event))
         for step, event in rolls:
-            yield RollCheck(encounter, step, event.roll.counter, event.roll.source,
-                            event.roll.entered_by,
-                            self._verdict(encounter, event, seeds, commitments))
+            yield RollCheck(
+                encounter,
+                step,
+                event.roll.counter,
+                event.roll.source,
+                event.roll.entered_by,
+                self._verdict(encounter, event, seeds, commitments),
+            )
 
     @staticmethod
     def _verdict(

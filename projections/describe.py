@@ -40,8 +40,10 @@ def describe_roll(event: Rolled) -> str:
 def describe(event: Event) -> str:
     match event:
         case EncounterStarted():
-            return (f"encounter '{event.title}' starts under {event.ruleset}; "
-                    f"dice seed committed sha256:{event.seed_sha256[:16]}...")
+            return (
+                f"encounter '{event.title}' starts under {event.ruleset}; "
+                f"dice seed committed sha256:{event.seed_sha256[:16]}..."
+            )
         case SeedRevealed():
             return f"dice seed {event.seed_epoch} revealed: {event.seed}"
         case CombatantJoined():
@@ -61,8 +63,10 @@ def describe(event: Event) -> str:
         case ConditionSet():
             return f"{event.target} is {event.condition}: {event.reason}{rules_of(event.rules)}"
         case ConditionCleared():
-            return (f"{event.target} is no longer {event.condition}: {event.reason}"
-                    f"{rules_of(event.rules)}")
+            return (
+                f"{event.target} is no longer {event.condition}: {event.reason}"
+                f"{rules_of(event.rules)}"
+            )
         case EquipmentChanged():
             held = ", ".join(event.holding) or "nothing"
             return f"{event.combatant} now holds {held}: {event.reason}{rules_of(event.rules)}"

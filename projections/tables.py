@@ -8,7 +8,6 @@ from typing import Any
 
 import msgspec
 import sqlite_utils
-
 from fracas.rules.views import View
 
 TABLES = ("encounter_view", "initiative", "wounds", "pins")
@@ -23,14 +22,28 @@ def ensure_tables(db: sqlite_utils.Database) -> None:
         )
     if not db["initiative"].exists():
         db["initiative"].create(
-            {"encounter": str, "ord": int, "combatant": str, "name": str, "key": str,
-             "acting": int, "status": str},
+            {
+                "encounter": str,
+                "ord": int,
+                "combatant": str,
+                "name": str,
+                "key": str,
+                "acting": int,
+                "status": str,
+            },
             pk=("encounter", "ord"),
         )
     if not db["wounds"].exists():
         db["wounds"].create(
-            {"encounter": str, "combatant": str, "name": str, "side": str, "health": str,
-             "conditions": str, "detail": str},
+            {
+                "encounter": str,
+                "combatant": str,
+                "name": str,
+                "side": str,
+                "health": str,
+                "conditions": str,
+                "detail": str,
+            },
             pk=("encounter", "combatant"),
         )
     if not db["pins"].exists():
@@ -43,20 +56,52 @@ def ensure_tables(db: sqlite_utils.Database) -> None:
 def _rows(encounter: str, view: View) -> dict[str, dict[tuple, tuple]]:
     """Each table's rows for this view, keyed by primary key."""
     return {
-        "encounter_view": {(encounter,): (encounter, view.round, view.phase,
-                                          _json(view.acting).decode(), _json(view.notes).decode())},
-        "initiative": {(encounter, r.order): (encounter, r.order, r.combatant, r.name, r.key,
-                                              int(r.acting), r.status) for r in view.initiative},
-        "wounds": {(encounter, w.combatant): (encounter, w.combatant, w.name, w.side, w.health,
-                                              _json(w.conditions).decode(),
-                                              _json(w.detail).decode()) for w in view.wounds},
-        "pins": {(encounter, p.holder, p.target): (encounter, p.holder, p.target, p.kind)
-                 for p in view.pins},
+        "encounter_view": {
+            (encounter,): (
+                encounter,
+                view.round,
+                view.phase,
+                _json(view.acting).decode(),
+                _json(view.notes).decode(),
+            )
+        },
+        "initiative": {
+            (encounter, r.order): (
+                encounter,
+                r.order,
+                r.combatant,
+                r.name,
+                r.key,
+                int(r.acting),
+                r.status,
+            )
+            for r in view.initiative
+        },
+        "wounds": {
+            (encounter, w.combatant): (
+                encounter,
+                w.combatant,
+                w.name,
+                w.side,
+                w.health,
+                _json(w.conditions).decode(),
+                _json(w.detail).decode(),
+            )
+            for w in view.wounds
+        },
+        "pins": {
+            (encounter, p.holder, p.target): (encounter, p.holder, p.target, p.kind)
+            for p in view.pins
+        },
     }
 
 
-KEYS = {"encounter_view": ("encounter",), "initiative": ("encounter", "ord"),
-        "wounds": ("encounter", "combatant"), "pins": ("encounter", "holder", "target")}
+KEYS = {
+    "encounter_view": ("encounter",),
+    "initiative": ("encounter", "ord"),
+    "wounds": ("encounter", "combatant"),
+    "pins": ("encounter", "holder", "target"),
+}
 
 
 def write_view(
@@ -91,6 +136,4 @@ def drop_tables(db: sqlite_utils.Database) -> None:
 
 def table_rows(db: sqlite_utils.Database) -> dict[str, list[dict[str, Any]]]:
     """Every projection row, in a stable order: what 'rebuilt equals incremental' compares."""
-    return {
-        table: list(db.query(f"SELECT * FROM {table} ORDER BY 1, 2, 3")) for table in TABLES
-    }
+    return {table: list(db.query(f"SELECT * FROM {table} ORDER BY 1, 2, 3")) for table in TABLES}

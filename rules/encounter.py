@@ -9,7 +9,6 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import msgspec
-
 from fracas.ledger import CONTROL_KINDS, History, NewEvent, RefusedError, Store
 from fracas.ledger.history import REDO, UNDO
 from fracas.rules import ruleset as registry
@@ -41,14 +40,17 @@ def seed_name(epoch: int) -> str:
 
 def ruleset_of(store: Store, encounter: str) -> Ruleset:
     store.require(encounter)
-    step, kind, _schema, body = next(iter(store.rows(encounter, up_to_step=1)))
+    _step, _kind, _schema, body = next(iter(store.rows(encounter, up_to_step=1)))
     started = msgspec.json.decode(body)
     return registry.load(started["ruleset"])
 
 
 class Encounter:
     def __init__(
-        self, store: Store, encounter: str, ruleset: Ruleset | None = None,
+        self,
+        store: Store,
+        encounter: str,
+        ruleset: Ruleset | None = None,
         projector: Projector | None = None,
     ) -> None:
         self.store, self.id = store, encounter
@@ -58,8 +60,15 @@ class Encounter:
 
     @classmethod
     def start(
-        cls, store: Store, ruleset: Ruleset, *, title: str = "", options: dict[str, Any] | None = None,
-        encounter: str | None = None, author: str = "gm", projector: Projector | None = None,
+        cls,
+        store: Store,
+        ruleset: Ruleset,
+        *,
+        title: str = "",
+        options: dict[str, Any] | None = None,
+        encounter: str | None = None,
+        author: str = "gm",
+        projector: Projector | None = None,
     ) -> "Encounter":
         encounter = encounter or uuid.uuid4().hex[:12]
         if store.exists(encounter):
@@ -77,8 +86,12 @@ class Encounter:
                 projector(conn, encounter, ruleset.view(state), None)
 
         store.append(
-            encounter, to_new_events([started]), expected_version=0,
-            command_id=f"start:{encounter}", author=author, project=write,
+            encounter,
+            to_new_events([started]),
+            expected_version=0,
+            command_id=f"start:{encounter}",
+            author=author,
+            project=write,
         )
         return cls(store, encounter, ruleset, projector)
 
@@ -128,8 +141,13 @@ class Encounter:
     # -- commands ------------------------------------------------------------------------
 
     def execute(
-        self, command: Any, *, dice: list[int] | None = None, entered_by: str = "gm",
-        command_id: str | None = None, author: str = "gm",
+        self,
+        command: Any,
+        *,
+        dice: list[int] | None = None,
+        entered_by: str = "gm",
+        command_id: str | None = None,
+        author: str = "gm",
     ) -> StepOutcome:
         """Decide a command and append its events as one step.
 
@@ -139,20 +157,27 @@ class Encounter:
         original = self.store.step_for_command(self.id, command_id)
         if original is not None:
             return StepOutcome(original.step, self.events_of_step(original.step), True)
-        events = self.decide(command, dice=dice, entered_by=entered_by, command_id=command_id,
-                             author=author)
+        events = self.decide(
+            command, dice=dice, entered_by=entered_by, command_id=command_id, author=author
+        )
         return self.record(events, command_id=command_id, author=author)
 
     def decide(
-        self, command: Any, *, dice: list[int] | None = None, entered_by: str = "gm",
-        command_id: str = "", author: str = "gm",
+        self,
+        command: Any,
+        *,
+        dice: list[int] | None = None,
+        entered_by: str = "gm",
+        command_id: str = "",
+        author: str = "gm",
     ) -> list[Event]:
         """The events a command would append now, without appending them."""
         self._refresh_if_stale()
         step = self.history.head_step + 1
         epoch = self.seed_epoch()
         source = (
-            ManualDice(dice, entered_by) if dice is not None
+            ManualDice(dice, entered_by)
+            if dice is not None
             else SeededDice(self._seed(epoch), epoch, self.id, step)
         )
         events = self.ruleset.decide(self.state, command, Context(source, step, author, command_id))
@@ -160,8 +185,9 @@ class Encounter:
             source.finish()
         return events
 
-    def record(self, events: list[Event], *, command_id: str | None = None,
-               author: str = "gm") -> StepOutcome:
+    def record(
+        self, events: list[Event], *, command_id: str | None = None, author: str = "gm"
+    ) -> StepOutcome:
         """Append decided events as one step: evolve, projections, hash chain, one commit."""
         return self._commit(events, command_id or uuid.uuid4().hex, author)
 
@@ -172,15 +198,22 @@ class Encounter:
         return seed
 
     def _commit(
-        self, events: list[Event], command_id: str, author: str,
+        self,
+        events: list[Event],
+        command_id: str,
+        author: str,
         before_commit: Callable[[], None] | None = None,
     ) -> StepOutcome:
         state = self.state
         for event in events:
             state = self.ruleset.evolve(state, event)
         result = self.store.append(
-            self.id, to_new_events(events), expected_version=self.version,
-            command_id=command_id, author=author, project=self._writer(state, before_commit),
+            self.id,
+            to_new_events(events),
+            expected_version=self.version,
+            command_id=command_id,
+            author=author,
+            project=self._writer(state, before_commit),
         )
         if result.duplicate or result.record is None:
             return StepOutcome(result.step, self.events_of_step(result.step), True)
@@ -221,8 +254,13 @@ class Encounter:
         after = History(self.history.steps, frozenset(undone), ())
         state = self.fold(after)
         result = self.store.append_control(
-            self.id, control, target, expected_version=self.version,
-            command_id=command_id or uuid.uuid4().hex, author=author, project=self._writer(state),
+            self.id,
+            control,
+            target,
+            expected_version=self.version,
+            command_id=command_id or uuid.uuid4().hex,
+            author=author,
+            project=self._writer(state),
         )
         if result.duplicate or result.record is None:
             self.reload()

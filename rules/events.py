@@ -143,8 +143,20 @@ class Note(Event, tag="note"):
 
 
 CORE_EVENTS: tuple[type[Event], ...] = (
-    EncounterStarted, SeedRevealed, CombatantJoined, InitiativeSet, Declared, Rolled, Resolved,
-    Spent, Damaged, ConditionSet, ConditionCleared, EquipmentChanged, TurnAdvanced, Note,
+    EncounterStarted,
+    SeedRevealed,
+    CombatantJoined,
+    InitiativeSet,
+    Declared,
+    Rolled,
+    Resolved,
+    Spent,
+    Damaged,
+    ConditionSet,
+    ConditionCleared,
+    EquipmentChanged,
+    TurnAdvanced,
+    Note,
 )
 
 
@@ -154,4 +166,4 @@ def tag_of(event_type: type[Event]) -> str:
 
 def event_union(*own: type[Event]) -> Any:
     """The tagged union a ruleset decodes: the core vocabulary plus its own events."""
-    return Union[(*CORE_EVENTS, *own)]  # noqa: UP007
+    return Union[(*CORE_EVENTS, *own)]

@@ -9,8 +9,6 @@ import re
 from typing import Any, Literal
 
 import msgspec
-from msgspec.structs import replace
-
 from fracas.ledger import BadInputError, NotFoundError, RefusedError
 from fracas.rules.commands import Begin, Command, Join, Pass
 from fracas.rules.dice import parse_dice
@@ -33,6 +31,7 @@ from fracas.rules.events import (
 )
 from fracas.rules.ruleset import Context, Ruleset
 from fracas.rules.views import InitiativeRow, PinRow, View, WoundRow
+from msgspec.structs import replace
 
 # -- sheets and options -------------------------------------------------------------------
 
@@ -45,7 +44,11 @@ SKILL_FOR_KIND = {  # 000-8
     "explosive": "athletics",
 }
 BASE_SKILLS = {  # the Agent's Handbook base ratings, used when a sheet leaves one out
-    "athletics": 30, "dodge": 30, "firearms": 20, "melee weapons": 30, "unarmed combat": 40,
+    "athletics": 30,
+    "dodge": 30,
+    "firearms": 20,
+    "melee weapons": 30,
+    "unarmed combat": 40,
 }
 HAND_TO_HAND = ("melee", "unarmed")
 
@@ -81,8 +84,14 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     holding: list[str] = []
 
     def stat(self, name: str) -> int:
-        return {"str": self.strength, "con": self.con, "dex": self.dex,
-                "int": self.intelligence, "pow": self.pow, "cha": self.cha}[name]
+        return {
+            "str": self.strength,
+            "con": self.con,
+            "dex": self.dex,
+            "int": self.intelligence,
+            "pow": self.pow,
+            "cha": self.cha,
+        }[name]
 
 
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -241,9 +250,7 @@ class State(msgspec.Struct, frozen=True):
 
     def order(self) -> list[Fighter]:
         """000-2: descending DEX; ties keep joining order unless a roll-off split them."""
-        return sorted(
-            self.fighters.values(), key=lambda f: (-f.sheet.dex, -f.tiebreak, f.joined)
-        )
+        return sorted(self.fighters.values(), key=lambda f: (-f.sheet.dex, -f.tiebreak, f.joined))
 
 
 def initial() -> State:
@@ -256,7 +263,8 @@ TIER = {"critical": 2, "success": 1, "failure": 0, "fumble": 0}
 
 
 def judge(face: int, target: int) -> str:
-    """Mechanics 1 and 3: roll under; 01 and successful doubles crit; 100 and failed doubles fumble."""
+    """Mechanics 1 and 3: roll under; 01 and successful doubles are criticals,
+    100 and failed doubles are fumbles."""
     success = face <= target and face != 100
     doubles = face < 100 and face % 11 == 0
     if success:
@@ -289,8 +297,14 @@ class Test(msgspec.Struct, frozen=True):
 
 
 def roll_test(
-    ctx: Context, events: list[Event], fighter: Fighter, skill: str, purpose: str,
-    modifiers: list[Modifier], options: Options, rules: list[str],
+    ctx: Context,
+    events: list[Event],
+    fighter: Fighter,
+    skill: str,
+    purpose: str,
+    modifiers: list[Modifier],
+    options: Options,
+    rules: list[str],
 ) -> Test:
     target = target_number(fighter.skill(skill), modifiers, options.modifier_cap)
     roll = ctx.dice.roll("d100", purpose)
@@ -332,9 +346,10 @@ def aim_is_live(state: State, fighter: Fighter) -> bool:
 
 def still_acts_this_round(state: State, fighter: Fighter) -> bool:
     """Out of the fight, unless taken out by someone of the same DEX this round (000-3)."""
-    if fighter.acted_round >= state.round or fighter.conditions.get("forfeit", {}).get(
-        "round"
-    ) == state.round:
+    if (
+        fighter.acted_round >= state.round
+        or fighter.conditions.get("forfeit", {}).get("round") == state.round
+    ):
         return False
     if not fighter.out:
         return True
@@ -353,7 +368,9 @@ def advance(state: State, reason: str) -> list[Event]:
     next_round = replace(state, round=state.round + 1)
     for fighter in order:
         if still_acts_this_round(next_round, fighter):
-            return [TurnAdvanced(next_round.round, fighter.id, "a new turn begins", ["000-1", "000-2"])]
+            return [
+                TurnAdvanced(next_round.round, fighter.id, "a new turn begins", ["000-1", "000-2"])
+            ]
     return [TurnAdvanced(next_round.round, None, "nobody is left able to act", ["000-1"])]
 
 
@@ -386,8 +403,7 @@ def check_can_act(state: State, actor: Fighter, command: Act) -> bool:
         )
     if actor.has("prone") and not isinstance(command, Stand | Pass):
         raise RefusedError(
-            f"{actor.name} is prone and must spend the turn standing up first (000-19): "
-            "act stand"
+            f"{actor.name} is prone and must spend the turn standing up first (000-19): act stand"
         )
     return False
 
@@ -411,8 +427,9 @@ def act(state: State, command: Act, ctx: Context, resolve) -> list[Event]:
     actor = state.fighter(command.actor)
     waited = check_can_act(state, actor, command)
     events: list[Event] = [
-        Declared(actor.id, command.__struct_config__.tag, msgspec.to_builtins(command),
-                 ctx.command_id)
+        Declared(
+            actor.id, command.__struct_config__.tag, msgspec.to_builtins(command), ctx.command_id
+        )
     ]
     if actor.has("aiming") and not isinstance(command, Attack | Aim):
         events.append(ConditionCleared(actor.id, "aiming", "did something else", ["000-7"]))
@@ -484,26 +501,42 @@ def attack_modifiers(
 
 
 def defend(
-    state: State, ctx: Context, events: list[Event], attack: Test, attacker: Fighter,
-    defender: Fighter, command: Opposable, hand_to_hand: bool,
+    state: State,
+    ctx: Context,
+    events: list[Event],
+    attack: Test,
+    attacker: Fighter,
+    defender: Fighter,
+    command: Opposable,
+    hand_to_hand: bool,
 ) -> tuple[bool, Fighter | None, Weapon | None]:
     """Returns (defended, fought-back defender, their weapon) for one target."""
     options = state.options
     asked = command.defence.get(defender.id)
     if defender.id in command.unaware or defender.has("pinned") or defender.out:
         if asked:
-            why = "unaware of the attack" if defender.id in command.unaware else (
-                "pinned (000-16)" if defender.has("pinned") else "out of the fight")
+            why = (
+                "unaware of the attack"
+                if defender.id in command.unaware
+                else ("pinned (000-16)" if defender.has("pinned") else "out of the fight")
+            )
             raise RefusedError(f"{defender.name} cannot {asked}: {why}")
         return False, None, None
     standing = standing_defence(state, defender, hand_to_hand)
     if standing is not None:
-        test = Test(defender.id, standing["skill"], standing["face"], standing["target"],
-                    standing["result"])
+        test = Test(
+            defender.id, standing["skill"], standing["face"], standing["target"], standing["result"]
+        )
         rule = {"block": "000-9", "escape": "000-15"}.get(standing["kind"], "000-13")
-        events.append(Resolved(defender.id, "defence", [attacker.id],
-                               f"{standing['kind']} roll {test.face} stands against this attack",
-                               [rule]))
+        events.append(
+            Resolved(
+                defender.id,
+                "defence",
+                [attacker.id],
+                f"{standing['kind']} roll {test.face} stands against this attack",
+                [rule],
+            )
+        )
         return defender_wins(attack, test, options), None, None
     if asked is None:
         return False, None, None
@@ -517,8 +550,15 @@ def defend(
                 f"{defender.name} has already acted this turn and a {asked} uses the turn's "
                 "action; set option defence_after_acting=forfeit_next to allow it"
             )
-        events.append(ConditionSet(defender.id, "forfeit", f"{asked} after acting",
-                                   {"round": state.round + 1}, ["000-13"]))
+        events.append(
+            ConditionSet(
+                defender.id,
+                "forfeit",
+                f"{asked} after acting",
+                {"round": state.round + 1},
+                ["000-13"],
+            )
+        )
     elif waiting_is_live(state, defender):
         events.append(ConditionCleared(defender.id, "waiting", f"spent on a {asked}", ["000-25"]))
     else:
@@ -527,9 +567,22 @@ def defend(
     skill = "dodge" if asked == "dodge" else weapon.skill_name
     rules = ["000-13"] if asked == "dodge" else ["000-17"]
     test = roll_test(ctx, events, defender, skill, asked, [], options, rules)
-    events.append(ConditionSet(defender.id, "defending", f"declared {asked}", {
-        "kind": asked, "round": state.round, "skill": skill, "face": test.face,
-        "target": test.target, "result": test.result}, rules))
+    events.append(
+        ConditionSet(
+            defender.id,
+            "defending",
+            f"declared {asked}",
+            {
+                "kind": asked,
+                "round": state.round,
+                "skill": skill,
+                "face": test.face,
+                "target": test.target,
+                "result": test.result,
+            },
+            rules,
+        )
+    )
     won = defender_wins(attack, test, options)
     return won, (defender if won and asked == "fight-back" else None), weapon
 
@@ -542,8 +595,14 @@ def melee_in_hand(fighter: Fighter) -> str:
 
 
 def roll_damage(
-    ctx: Context, events: list[Event], state: State, attacker: Fighter, target: Fighter,
-    weapon: Weapon, critical: bool, command: Attack | None,
+    ctx: Context,
+    events: list[Event],
+    state: State,
+    attacker: Fighter,
+    target: Fighter,
+    weapon: Weapon,
+    critical: bool,
+    command: Attack | None,
 ) -> None:
     """Mechanics 3, 6, 7, 8: dice (+STR), lethality, criticals, armor and AP."""
     options = state.options
@@ -558,8 +617,11 @@ def roll_damage(
         mods = [Modifier(weapon.lethality, "lethality rating")]
         if critical:
             mods.append(Modifier(rating - weapon.lethality, "critical doubles lethality"))
-        events.append(Rolled(attacker.id, f"lethality of {weapon.name}", roll, rating, mods,
-                             result, ["000-8"]))
+        events.append(
+            Rolled(
+                attacker.id, f"lethality of {weapon.name}", roll, rating, mods, result, ["000-8"]
+            )
+        )
         if kills:
             breakdown.append(Modifier(target.hp, "lethality roll succeeded: killed outright"))
             events.append(Damaged(target.id, target.hp, attacker.id, breakdown, ["000-8"]))
@@ -577,8 +639,13 @@ def roll_damage(
             breakdown.append(Modifier(bonus, f"{weapon.name} bonus"))
         if weapon.kind in HAND_TO_HAND:
             raw += strength_bonus(attacker.sheet.strength)
-            breakdown.append(Modifier(strength_bonus(attacker.sheet.strength),
-                                      f"STR {attacker.sheet.strength}", "000-8"))
+            breakdown.append(
+                Modifier(
+                    strength_bonus(attacker.sheet.strength),
+                    f"STR {attacker.sheet.strength}",
+                    "000-8",
+                )
+            )
         events.append(Rolled(attacker.id, f"{weapon.name} damage", roll, None, [], None, rules))
         raw = max(0, raw) * multiplier
     if critical:
@@ -627,42 +694,79 @@ def harm_consequences(state: State, events: list[Event]) -> list[Event]:
         if now.hp <= options.unconscious_at:
             for other in after.fighters.values():
                 if other.conditions.get("pinned", {}).get("by") == now.id:
-                    consequences.append(ConditionCleared(
-                        other.id, "pinned", f"{now.name} is out of the fight", ["000-21"]))
+                    consequences.append(
+                        ConditionCleared(
+                            other.id, "pinned", f"{now.name} is out of the fight", ["000-21"]
+                        )
+                    )
     return consequences
 
 
 def attack_one(
-    state: State, ctx: Context, events: list[Event], attacker: Fighter, target: Fighter,
-    weapon: Weapon, command: Attack, first: bool, face: int | None,
+    state: State,
+    ctx: Context,
+    events: list[Event],
+    attacker: Fighter,
+    target: Fighter,
+    weapon: Weapon,
+    command: Attack,
+    first: bool,
+    face: int | None,
 ) -> Test:
     modifiers = attack_modifiers(state, attacker, target, weapon, command, first)
-    target_pct = target_number(attacker.skill(weapon.skill_name), modifiers,
-                               state.options.modifier_cap)
+    target_pct = target_number(
+        attacker.skill(weapon.skill_name), modifiers, state.options.modifier_cap
+    )
     rules = ["000-8", "000-4"] + (["000-10"] if command.called != "none" and first else [])
     if face is None:
-        test = roll_test(ctx, events, attacker, weapon.skill_name, f"attack on {target.name}",
-                         modifiers, state.options, rules)
+        test = roll_test(
+            ctx,
+            events,
+            attacker,
+            weapon.skill_name,
+            f"attack on {target.name}",
+            modifiers,
+            state.options,
+            rules,
+        )
     else:  # 000-4: one attack roll for every target, judged against each target's number
         test = Test(attacker.id, weapon.skill_name, face, target_pct, judge(face, target_pct))
-        events.append(Resolved(attacker.id, "attack", [target.id],
-                               f"the same roll {face} against {target_pct}% is a {test.result}",
-                               ["000-4"]))
+        events.append(
+            Resolved(
+                attacker.id,
+                "attack",
+                [target.id],
+                f"the same roll {face} against {target_pct}% is a {test.result}",
+                ["000-4"],
+            )
+        )
     hand_to_hand = weapon.kind in HAND_TO_HAND
     defended, fighter_back, back_weapon = defend(
         state, ctx, events, test, attacker, target, command, hand_to_hand
     )
     if fighter_back is not None and back_weapon is not None:
-        events.append(Resolved(target.id, "fight-back", [attacker.id],
-                               f"{target.name} blocks and strikes back", ["000-17"]))
+        events.append(
+            Resolved(
+                target.id,
+                "fight-back",
+                [attacker.id],
+                f"{target.name} blocks and strikes back",
+                ["000-17"],
+            )
+        )
         roll_damage(ctx, events, state, fighter_back, attacker, back_weapon, False, None)
     elif defended:
-        events.append(Resolved(attacker.id, "attack", [target.id],
-                               f"{target.name} avoids the attack", ["000-13"]))
+        events.append(
+            Resolved(
+                attacker.id, "attack", [target.id], f"{target.name} avoids the attack", ["000-13"]
+            )
+        )
     elif test.success:
         outcome = "critical hit" if test.result == "critical" else "hit"
         events.append(Resolved(attacker.id, "attack", [target.id], outcome, rules))
-        roll_damage(ctx, events, state, attacker, target, weapon, test.result == "critical", command)
+        roll_damage(
+            ctx, events, state, attacker, target, weapon, test.result == "critical", command
+        )
     else:
         outcome = "fumble: a miss, the Handler may add more" if test.result == "fumble" else "miss"
         events.append(Resolved(attacker.id, "attack", [target.id], outcome, rules))
@@ -694,7 +798,9 @@ def resolve_attack(state: State, actor: Fighter, command: Attack, ctx: Context) 
         )
     targets = require_targets(state, command)
     if len(targets) > 1 and weapon.kind not in ("firearm", "explosive"):
-        raise RefusedError("only automatic fire or explosives hit several targets in one attack (000-4)")
+        raise RefusedError(
+            "only automatic fire or explosives hit several targets in one attack (000-4)"
+        )
     events: list[Event] = []
     face = None
     for index, target in enumerate(targets):
@@ -708,13 +814,23 @@ def resolve_attack(state: State, actor: Fighter, command: Attack, ctx: Context) 
     return events + harm_consequences(state, events)
 
 
-def block_from(
-    state: State, actor: Fighter, test: Test, against: str, rule: str
-) -> ConditionSet:
+def block_from(state: State, actor: Fighter, test: Test, against: str, rule: str) -> ConditionSet:
     """000-9, 000-11, 000-12, 000-21: a hand-to-hand action is also a parry and block."""
-    return ConditionSet(actor.id, "defending", "parrying and blocking while engaged", {
-        "kind": "block", "round": state.round, "skill": test.skill, "face": test.face,
-        "target": test.target, "result": test.result, "against": against}, [rule])
+    return ConditionSet(
+        actor.id,
+        "defending",
+        "parrying and blocking while engaged",
+        {
+            "kind": "block",
+            "round": state.round,
+            "skill": test.skill,
+            "face": test.face,
+            "target": test.target,
+            "result": test.result,
+            "against": against,
+        },
+        [rule],
+    )
 
 
 def hands_free(actor: Fighter, rule: str) -> None:
@@ -731,8 +847,16 @@ def unarmed_contest(
     (target,) = require_targets(state, command, 1)
     events: list[Event] = []
     modifiers = attack_modifiers(state, actor, target, UNARMED, command, True)
-    test = roll_test(ctx, events, actor, "unarmed combat", f"{purpose} {target.name}",
-                     modifiers, state.options, [rule])
+    test = roll_test(
+        ctx,
+        events,
+        actor,
+        "unarmed combat",
+        f"{purpose} {target.name}",
+        modifiers,
+        state.options,
+        [rule],
+    )
     events.append(block_from(state, actor, test, target.id, rule))
     defended, _, _ = defend(state, ctx, events, test, actor, target, command, True)
     return events, target, test.success and not defended
@@ -743,8 +867,9 @@ def resolve_disarm(state: State, actor: Fighter, command: Disarm, ctx: Context) 
     item = command.item or (target.holding[0] if target.holding else None)
     if success and item in target.holding:
         kept = [h for h in target.holding if h != item]
-        events.append(Resolved(actor.id, "disarm", [target.id], f"{target.name} drops the {item}",
-                               ["000-12"]))
+        events.append(
+            Resolved(actor.id, "disarm", [target.id], f"{target.name} drops the {item}", ["000-12"])
+        )
         events.append(EquipmentChanged(target.id, kept, f"disarmed of the {item}", ["000-12"]))
     else:
         outcome = "fails to disarm" if not success else f"{target.name} holds nothing to drop"
@@ -755,10 +880,14 @@ def resolve_disarm(state: State, actor: Fighter, command: Disarm, ctx: Context) 
 def resolve_pin(state: State, actor: Fighter, command: Pin, ctx: Context) -> list[Event]:
     events, target, success = unarmed_contest(state, actor, command, ctx, "000-21", "pin")
     if success:
-        events.append(Resolved(actor.id, "pin", [target.id], f"{target.name} is pinned",
-                               ["000-21"]))
-        events.append(ConditionSet(target.id, "pinned", f"pinned by {actor.name}",
-                                   {"by": actor.id}, ["000-21"]))
+        events.append(
+            Resolved(actor.id, "pin", [target.id], f"{target.name} is pinned", ["000-21"])
+        )
+        events.append(
+            ConditionSet(
+                target.id, "pinned", f"pinned by {actor.name}", {"by": actor.id}, ["000-21"]
+            )
+        )
     else:
         events.append(Resolved(actor.id, "pin", [target.id], "the pin fails", ["000-21"]))
     return events
@@ -771,36 +900,62 @@ def resolve_escape(state: State, actor: Fighter, command: Escape, ctx: Context) 
     pinner = state.fighter(actor.conditions["pinned"]["by"])
     events: list[Event] = []
     skill = max(("strx5", "unarmed combat"), key=actor.skill)
-    test = roll_test(ctx, events, actor, skill, "escape", list(command.modifiers), state.options,
-                     ["000-14"])
+    test = roll_test(
+        ctx, events, actor, skill, "escape", list(command.modifiers), state.options, ["000-14"]
+    )
     attack = last_attack_roll(state, pinner, actor)
     if attack is not None:
         opposing = attack
-        events.append(Resolved(pinner.id, "opposes escape", [actor.id],
-                               f"{pinner.name}'s attack roll {attack.face} opposes it", ["000-14"]))
+        events.append(
+            Resolved(
+                pinner.id,
+                "opposes escape",
+                [actor.id],
+                f"{pinner.name}'s attack roll {attack.face} opposes it",
+                ["000-14"],
+            )
+        )
     else:
         pinner_skill = max(("strx5", "unarmed combat"), key=pinner.skill)
-        opposing = roll_test(ctx, events, pinner, pinner_skill, "hold the pin", [],
-                             state.options, ["000-14"])
+        opposing = roll_test(
+            ctx, events, pinner, pinner_skill, "hold the pin", [], state.options, ["000-14"]
+        )
     if defender_wins(opposing, test, state.options):
         events.append(Resolved(actor.id, "escape", [pinner.id], "breaks free", ["000-15"]))
         events.append(ConditionCleared(actor.id, "pinned", "escaped", ["000-15"]))
         if state.options.escape_defends:
-            events.append(ConditionSet(actor.id, "defending", "the escape roll defends", {
-                "kind": "escape", "round": state.round, "skill": skill, "face": test.face,
-                "target": test.target, "result": test.result}, ["000-15"]))
+            events.append(
+                ConditionSet(
+                    actor.id,
+                    "defending",
+                    "the escape roll defends",
+                    {
+                        "kind": "escape",
+                        "round": state.round,
+                        "skill": skill,
+                        "face": test.face,
+                        "target": test.target,
+                        "result": test.result,
+                    },
+                    ["000-15"],
+                )
+            )
     else:
-        events.append(Resolved(actor.id, "escape", [pinner.id],
-                               "stays pinned and cannot defend", ["000-16"]))
+        events.append(
+            Resolved(actor.id, "escape", [pinner.id], "stays pinned and cannot defend", ["000-16"])
+        )
     return events
 
 
 def last_attack_roll(state: State, pinner: Fighter, target: Fighter) -> Test | None:
     """The pinner's block roll this turn stands for their attack on the pinned (000-14)."""
     block = pinner.conditions.get("defending")
-    if block and block["kind"] == "block" and block["round"] == state.round and block.get(
-        "against"
-    ) == target.id:
+    if (
+        block
+        and block["kind"] == "block"
+        and block["round"] == state.round
+        and block.get("against") == target.id
+    ):
         return Test(pinner.id, block["skill"], block["face"], block["target"], block["result"])
     return None
 
@@ -823,17 +978,28 @@ def resolve_move(state: State, actor: Fighter, command: Move, ctx: Context) -> l
     if command.footing:
         if command.pace == "jog":
             raise BadInputError("a footing test is only called when running or sprinting (000-19)")
-        test = roll_test(ctx, events, actor, "dexx5", "footing", list(command.modifiers),
-                         state.options, ["000-19"])
+        test = roll_test(
+            ctx,
+            events,
+            actor,
+            "dexx5",
+            "footing",
+            list(command.modifiers),
+            state.options,
+            ["000-19"],
+        )
         if not test.success:
             events.append(ConditionSet(actor.id, "prone", "lost footing", {}, ["000-19"]))
-            events.append(ConditionCleared(actor.id, "cover", "fell short of cover", ["000-20"])
-                          if actor.has("cover") else Resolved(actor.id, "move", [], "falls prone",
-                                                              ["000-19"]))
+            events.append(
+                ConditionCleared(actor.id, "cover", "fell short of cover", ["000-20"])
+                if actor.has("cover")
+                else Resolved(actor.id, "move", [], "falls prone", ["000-19"])
+            )
             return events
     if command.cover is not None:
-        events.append(ConditionSet(actor.id, "cover", "behind cover", {"armor": command.cover},
-                                   ["000-20"]))
+        events.append(
+            ConditionSet(actor.id, "cover", "behind cover", {"armor": command.cover}, ["000-20"])
+        )
     elif actor.has("cover"):
         events.append(ConditionCleared(actor.id, "cover", "left cover", ["000-20"]))
     return events
@@ -868,8 +1034,16 @@ def resolve_ready(state: State, actor: Fighter, command: Ready, ctx: Context) ->
 def resolve_other(state: State, actor: Fighter, command: Other, ctx: Context) -> list[Event]:
     events: list[Event] = []
     if command.test:
-        test = roll_test(ctx, events, actor, command.test.replace("×", "x"), command.what,
-                         list(command.modifiers), state.options, ["000-26"])
+        test = roll_test(
+            ctx,
+            events,
+            actor,
+            command.test.replace("×", "x"),
+            command.what,
+            list(command.modifiers),
+            state.options,
+            ["000-26"],
+        )
         outcome = f"{command.what}: {test.result}"
     else:
         outcome = command.what
@@ -878,9 +1052,16 @@ def resolve_other(state: State, actor: Fighter, command: Other, ctx: Context) ->
 
 
 RESOLVERS = {
-    Attack: resolve_attack, Aim: resolve_aim, Disarm: resolve_disarm, Pin: resolve_pin,
-    Escape: resolve_escape, Move: resolve_move, Wait: resolve_wait, Stand: resolve_stand,
-    Ready: resolve_ready, Other: resolve_other,
+    Attack: resolve_attack,
+    Aim: resolve_aim,
+    Disarm: resolve_disarm,
+    Pin: resolve_pin,
+    Escape: resolve_escape,
+    Move: resolve_move,
+    Wait: resolve_wait,
+    Stand: resolve_stand,
+    Ready: resolve_ready,
+    Other: resolve_other,
 }
 
 # -- joining, beginning, passing ----------------------------------------------------------
@@ -901,8 +1082,14 @@ def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
         parse_damage(weapon.damage)
     hp = sheet.hp if sheet.hp is not None else math.ceil((sheet.strength + sheet.con) / 2)
     sheet = replace(sheet, hp=hp, skills={k.lower(): v for k, v in sheet.skills.items()})
-    return [CombatantJoined(command.combatant, command.name or command.combatant, command.side,
-                            msgspec.to_builtins(sheet))]
+    return [
+        CombatantJoined(
+            command.combatant,
+            command.name or command.combatant,
+            command.side,
+            msgspec.to_builtins(sheet),
+        )
+    ]
 
 
 def decide_begin(state: State, command: Begin, ctx: Context) -> list[Event]:
@@ -919,8 +1106,9 @@ def decide_begin(state: State, command: Begin, ctx: Context) -> list[Event]:
             tiebreak = 0
             if len(group) > 1 and state.options.dex_ties == "rolloff":
                 tiebreak = ctx.dice.roll("d100", f"DEX tie roll-off for {fighter.name}").total
-            reason = f"DEX {dex}" + (" (tie: simultaneous)" if len(group) > 1 and not tiebreak
-                                     else "")
+            reason = f"DEX {dex}" + (
+                " (tie: simultaneous)" if len(group) > 1 and not tiebreak else ""
+            )
             events.append(InitiativeSet(fighter.id, dex, reason, ["000-2", "000-3"], tiebreak))
     return events + advance(fold(state, events), "the fight begins")
 
@@ -969,8 +1157,18 @@ def _started(state: State, event: EncounterStarted) -> State:
 def _joined(state: State, event: CombatantJoined) -> State:
     sheet = msgspec.convert(event.sheet, Sheet)
     hp = sheet.hp or 0
-    fighter = Fighter(event.combatant, event.name, event.side, sheet, len(state.fighters), hp, hp,
-                      tuple(sheet.holding), {}, state.round)
+    fighter = Fighter(
+        event.combatant,
+        event.name,
+        event.side,
+        sheet,
+        len(state.fighters),
+        hp,
+        hp,
+        tuple(sheet.holding),
+        {},
+        state.round,
+    )
     return _with_fighter(state, fighter)
 
 
@@ -994,14 +1192,20 @@ def _spent(state: State, event: Spent) -> State:
 
 def _damaged(state: State, event: Damaged) -> State:
     fighter = state.fighters.get(event.target)
-    return _with_fighter(state, replace(fighter, hp=max(0, fighter.hp - event.amount))) \
-        if fighter else state
+    return (
+        _with_fighter(state, replace(fighter, hp=max(0, fighter.hp - event.amount)))
+        if fighter
+        else state
+    )
 
 
 def _condition_set(state: State, event: ConditionSet) -> State:
     fighter = state.fighters.get(event.target)
-    return _with_fighter(state, _conditions(fighter, event.condition, dict(event.detail))) \
-        if fighter else state
+    return (
+        _with_fighter(state, _conditions(fighter, event.condition, dict(event.detail)))
+        if fighter
+        else state
+    )
 
 
 def _condition_cleared(state: State, event: ConditionCleared) -> State:
@@ -1011,14 +1215,21 @@ def _condition_cleared(state: State, event: ConditionCleared) -> State:
 
 def _equipment(state: State, event: EquipmentChanged) -> State:
     fighter = state.fighters.get(event.combatant)
-    return _with_fighter(state, replace(fighter, holding=tuple(event.holding))) \
-        if fighter else state
+    return (
+        _with_fighter(state, replace(fighter, holding=tuple(event.holding))) if fighter else state
+    )
 
 
 EVOLVERS: dict[type, Any] = {
-    EncounterStarted: _started, CombatantJoined: _joined, InitiativeSet: _initiative,
-    TurnAdvanced: _turn, Spent: _spent, Damaged: _damaged, ConditionSet: _condition_set,
-    ConditionCleared: _condition_cleared, EquipmentChanged: _equipment,
+    EncounterStarted: _started,
+    CombatantJoined: _joined,
+    InitiativeSet: _initiative,
+    TurnAdvanced: _turn,
+    Spent: _spent,
+    Damaged: _damaged,
+    ConditionSet: _condition_set,
+    ConditionCleared: _condition_cleared,
+    EquipmentChanged: _equipment,
 }
 
 
@@ -1038,7 +1249,11 @@ def live_conditions(state: State, fighter: Fighter) -> list[str]:
             continue
         if name == "waiting" and not waiting_is_live(state, fighter):
             continue
-        if name == "defending" and detail.get("kind") != "escape" and detail["round"] != state.round:
+        if (
+            name == "defending"
+            and detail.get("kind") != "escape"
+            and detail["round"] != state.round
+        ):
             continue
         if name == "forfeit" and detail["round"] < state.round:
             continue
@@ -1074,14 +1289,20 @@ def view(state: State) -> View:
         for i, f in enumerate(order, start=1)
     ]
     wounds = [
-        WoundRow(f.id, f.name, f.side, f"HP {f.hp}/{f.hp_max}", live_conditions(state, f),
-                 {"hp": f.hp, "hp_max": f.hp_max, "armor": f.sheet.armor,
-                  "holding": list(f.holding)})
+        WoundRow(
+            f.id,
+            f.name,
+            f.side,
+            f"HP {f.hp}/{f.hp_max}",
+            live_conditions(state, f),
+            {"hp": f.hp, "hp_max": f.hp_max, "armor": f.sheet.armor, "holding": list(f.holding)},
+        )
         for f in sorted(state.fighters.values(), key=lambda f: f.joined)
     ]
     pins = [
         PinRow(f.conditions["pinned"]["by"], f.id, "pinned")
-        for f in state.fighters.values() if f.has("pinned")
+        for f in state.fighters.values()
+        if f.has("pinned")
     ]
     phase = "setup" if not state.round else ("over" if state.turn is None else "turn")
     return View(state.round, phase, acting, initiative, wounds, pins)

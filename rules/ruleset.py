@@ -7,7 +7,6 @@ from importlib.metadata import entry_points
 from typing import Any
 
 import msgspec
-
 from fracas.ledger import BadInputError, NotFoundError
 from fracas.rules.dice import Dice
 from fracas.rules.events import Event
@@ -65,7 +64,9 @@ class Ruleset:
             return msgspec.convert(overrides, self.options_type, strict=False)
         except msgspec.ValidationError as error:
             known = ", ".join(f.name for f in msgspec.structs.fields(self.options_type))
-            raise BadInputError(f"bad option for {self.name}: {error}; options are: {known}") from None
+            raise BadInputError(
+                f"bad option for {self.name}: {error}; options are: {known}"
+            ) from None
 
     def sheet(self, data: dict[str, Any], where: str = "sheet") -> msgspec.Struct:
         try:

@@ -3,7 +3,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from fracas.projections import Fracas
 from fracas.rules import Encounter, StepOutcome
 from fracas.rules.events import Damaged, Event, Rolled
@@ -28,8 +27,11 @@ def fracas(tmp_path: Path) -> Iterator[Fracas]:
 
 
 def fight(
-    fracas: Fracas, *fighters: tuple[str, dict[str, Any]], options: dict[str, Any] | None = None,
-    begin: bool = True, begin_dice: list[int] | None = None,
+    fracas: Fracas,
+    *fighters: tuple[str, dict[str, Any]],
+    options: dict[str, Any] | None = None,
+    begin: bool = True,
+    begin_dice: list[int] | None = None,
 ) -> Encounter:
     encounter = fracas.new("percentile", title="test", options=options or {})
     for name, data in fighters:
@@ -43,10 +45,12 @@ def do(encounter: Encounter, command: dict[str, Any], dice: list[int] | None = N
     return encounter.execute(encounter.ruleset.command(command), dice=dice)
 
 
-def attack(encounter: Encounter, actor: str, *targets: str, dice: list[int] | None = None,
-           **fields: Any) -> StepOutcome:
-    return do(encounter, {"action": "attack", "actor": actor, "targets": list(targets), **fields},
-              dice)
+def attack(
+    encounter: Encounter, actor: str, *targets: str, dice: list[int] | None = None, **fields: Any
+) -> StepOutcome:
+    return do(
+        encounter, {"action": "attack", "actor": actor, "targets": list(targets), **fields}, dice
+    )
 
 
 def rolls(events: list[Event]) -> list[Rolled]:

@@ -5,7 +5,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from fracas.cli.main import cli
 from fracas.ledger import Store
 
@@ -38,13 +37,26 @@ def test_a_whole_fight_from_the_command_line(run):
     run("add", "cultist", "--sheet", str(SHEETS / "cultist.toml"))
     run("begin")
     run("act", "alice", "aim")
-    run("act", "cultist", "attack", "bishop", "-w", "knife", "--defence", "fight-back",
-        "--dice", "38,52,3")
+    run(
+        "act",
+        "cultist",
+        "attack",
+        "bishop",
+        "-w",
+        "knife",
+        "--defence",
+        "fight-back",
+        "--dice",
+        "38,52,3",
+    )
     out = run("act", "alice", "attack", "cultist", "-w", "pistol", "--dice", "45 8").output
     assert "45 vs 80% (+20 aimed last turn (000-6))" in out
     status = json.loads(run("status", "--json").output)
     wounds = {w["combatant"]: w for w in status["wounds"]}
-    assert wounds["cultist"]["health"] == "HP 1/12" and "unconscious" in wounds["cultist"]["conditions"]
+    assert (
+        wounds["cultist"]["health"] == "HP 1/12"
+        and "unconscious" in wounds["cultist"]["conditions"]
+    )
     assert status["acting"] == ["bishop"] and status["round"] == 2
     table = run("status").output
     assert "> " in table and "Marcus Bishop" in table
@@ -150,8 +162,9 @@ def test_audit_finds_a_tampered_file(run):
     assert "hash chain: ok" in run("audit").output
     store = Store(run.db)
     store.conn.execute("DROP TRIGGER events_no_update")
-    store.conn.execute("UPDATE events SET body = replace(body, '\"dex\":10', '\"dex\":18') "
-                       "WHERE position = 3")
+    store.conn.execute(
+        "UPDATE events SET body = replace(body, '\"dex\":10', '\"dex\":18') WHERE position = 3"
+    )
     result = run("audit", ok=False)
     assert result.exit_code == 1 and "BROKEN at position 3" in result.output
 

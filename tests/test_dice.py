@@ -4,10 +4,10 @@ import hashlib
 from collections import Counter
 
 import pytest
-
 from fracas.ledger import BadInputError
 from fracas.rules.dice import ManualDice, SeededDice, derive_faces, parse_dice, verify_roll
 from fracas.rules.events import EncounterStarted, Rolled, SeedRevealed
+
 from tests.conftest import PISTOL, attack, fight, sheet
 
 SEED = "ab" * 32
@@ -48,8 +48,11 @@ def test_manual_faces_are_checked_and_all_consumed():
 
 
 def test_commit_reveal_lets_anyone_check_every_seeded_roll(fracas):
-    e = fight(fracas, ("alice", sheet(14, skills={"firearms": 60}, weapons=[PISTOL],
-                                      holding=["pistol"])), ("bob", sheet(10, hp=40)))
+    e = fight(
+        fracas,
+        ("alice", sheet(14, skills={"firearms": 60}, weapons=[PISTOL], holding=["pistol"])),
+        ("bob", sheet(10, hp=40)),
+    )
     attack(e, "alice", "bob", weapon="pistol")
     before = fracas.audit()
     assert {r.verdict for r in before.rolls} == {"unverifiable until the seed is revealed"}
@@ -65,9 +68,15 @@ def test_commit_reveal_lets_anyone_check_every_seeded_roll(fracas):
 
 
 def test_a_typed_roll_is_recorded_as_manual_with_who_typed_it(fracas):
-    e = fight(fracas, ("alice", sheet(14, weapons=[PISTOL], holding=["pistol"])),
-              ("bob", sheet(10)))
-    out = e.execute(e.ruleset.command({"action": "attack", "actor": "alice", "targets": ["bob"],
-                                       "weapon": "pistol"}), dice=[90], entered_by="sam")
+    e = fight(
+        fracas, ("alice", sheet(14, weapons=[PISTOL], holding=["pistol"])), ("bob", sheet(10))
+    )
+    out = e.execute(
+        e.ruleset.command(
+            {"action": "attack", "actor": "alice", "targets": ["bob"], "weapon": "pistol"}
+        ),
+        dice=[90],
+        entered_by="sam",
+    )
     (roll,) = [ev.roll for ev in out.events if isinstance(ev, Rolled)]
     assert (roll.source, roll.entered_by, roll.faces) == ("manual", "sam", [90])

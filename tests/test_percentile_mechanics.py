@@ -1,17 +1,25 @@
 """The core mechanics RULES.md §000 adds to the excerpt (numbered 1 to 10 there)."""
 
 import pytest
-
 from fracas.ledger import BadInputError, RefusedError
 from fracas.rules.events import Modifier
 from fracas.rules.percentile import judge, strength_bonus, target_number
+
 from tests.conftest import PISTOL, RIFLE, attack, damage, do, fight, hp, rolls, sheet
 
 
 @pytest.mark.parametrize(
     ("face", "target", "result"),
-    [(1, 50, "critical"), (33, 50, "critical"), (34, 50, "success"), (50, 50, "success"),
-     (51, 50, "failure"), (66, 50, "fumble"), (100, 99, "fumble"), (99, 99, "critical")],
+    [
+        (1, 50, "critical"),
+        (33, 50, "critical"),
+        (34, 50, "success"),
+        (50, 50, "success"),
+        (51, 50, "failure"),
+        (66, 50, "fumble"),
+        (100, 99, "fumble"),
+        (99, 99, "critical"),
+    ],
 )
 def test_000_mech1_mech3_roll_under_criticals_and_fumbles(face, target, result):
     assert judge(face, target) == result
@@ -37,8 +45,11 @@ def test_000_mech6_melee_strength_bonus(strength, bonus):
 
 def test_000_mech7_armor_less_armor_piercing(fracas):
     ap = {**PISTOL, "armor_piercing": 2}
-    e = fight(fracas, ("alice", sheet(14, skills={"firearms": 60}, weapons=[ap],
-                                      holding=["pistol"])), ("bob", sheet(10, armor=3)))
+    e = fight(
+        fracas,
+        ("alice", sheet(14, skills={"firearms": 60}, weapons=[ap], holding=["pistol"])),
+        ("bob", sheet(10, armor=3)),
+    )
     out = attack(e, "alice", "bob", weapon="pistol", dice=[30, 5])
     assert damage(out.events, "bob") == 4
 
@@ -80,25 +91,40 @@ def test_000_mech3_critical_doubles_lethality_and_its_fallback_damage(fracas):
 
 
 def test_000_mech3_critical_doubles_damage(fracas):
-    e = fight(fracas, ("alice", sheet(14, skills={"firearms": 60}, weapons=[PISTOL],
-                                      holding=["pistol"])), ("bob", sheet(10, hp=30)))
+    e = fight(
+        fracas,
+        ("alice", sheet(14, skills={"firearms": 60}, weapons=[PISTOL], holding=["pistol"])),
+        ("bob", sheet(10, hp=30)),
+    )
     out = attack(e, "alice", "bob", weapon="pistol", dice=[11, 6])
     assert damage(out.events, "bob") == 12
 
 
 def test_000_mech3_fumble_is_a_flagged_miss(fracas):
-    e = fight(fracas, ("alice", sheet(14, skills={"firearms": 60}, weapons=[PISTOL],
-                                      holding=["pistol"])), ("bob", sheet(10)))
+    e = fight(
+        fracas,
+        ("alice", sheet(14, skills={"firearms": 60}, weapons=[PISTOL], holding=["pistol"])),
+        ("bob", sheet(10)),
+    )
     out = attack(e, "alice", "bob", weapon="pistol", dice=[100])
     assert rolls(out.events)[0].result == "fumble" and hp(e, "bob") == 10
 
 
-@pytest.mark.parametrize(("options", "blow", "state"), [
-    ({}, 8, "unconscious"), ({}, 10, "dead"), ({"unconscious_at": 0, "dead_at": -1}, 9, None),
-])
+@pytest.mark.parametrize(
+    ("options", "blow", "state"),
+    [
+        ({}, 8, "unconscious"),
+        ({}, 10, "dead"),
+        ({"unconscious_at": 0, "dead_at": -1}, 9, None),
+    ],
+)
 def test_000_mech9_unconscious_and_dead_thresholds(fracas, options, blow, state):
-    e = fight(fracas, ("alice", sheet(14, skills={"firearms": 60}, weapons=[PISTOL],
-                                      holding=["pistol"])), ("bob", sheet(10)), options=options)
+    e = fight(
+        fracas,
+        ("alice", sheet(14, skills={"firearms": 60}, weapons=[PISTOL], holding=["pistol"])),
+        ("bob", sheet(10)),
+        options=options,
+    )
     attack(e, "alice", "bob", weapon="pistol", dice=[30, blow])
     conditions = set(e.state.fighters["bob"].conditions)
     assert (state in conditions) if state else not conditions & {"dead", "unconscious"}
@@ -111,11 +137,21 @@ def turn_skips(e, who):
 
 
 def test_000_mech10_unaware_targets_cannot_defend(fracas):
-    e = fight(fracas, ("alice", sheet(14, skills={"firearms": 60}, weapons=[PISTOL],
-                                      holding=["pistol"])), ("bob", sheet(10)))
+    e = fight(
+        fracas,
+        ("alice", sheet(14, skills={"firearms": 60}, weapons=[PISTOL], holding=["pistol"])),
+        ("bob", sheet(10)),
+    )
     with pytest.raises(RefusedError, match="unaware"):
-        attack(e, "alice", "bob", weapon="pistol", defence={"bob": "dodge"}, unaware=["bob"],
-               dice=[30, 10, 3])
+        attack(
+            e,
+            "alice",
+            "bob",
+            weapon="pistol",
+            defence={"bob": "dodge"},
+            unaware=["bob"],
+            dice=[30, 10, 3],
+        )
 
 
 def test_000_mech4_both_fail_lower_roll_wins_when_the_handler_chooses(fracas):

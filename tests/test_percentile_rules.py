@@ -1,9 +1,9 @@
 """One or more tests per rule of RULES.md §000, named by rule id, with figures worked by hand."""
 
 import pytest
-
 from fracas.ledger import BadInputError, RefusedError
 from fracas.rules.events import ConditionSet, Resolved
+
 from tests.conftest import KNIFE, PISTOL, attack, damage, do, fight, hp, rolls, sheet, turn
 
 ALICE = sheet(14, skills={"firearms": 60, "dodge": 40}, weapons=[PISTOL], holding=["pistol"])
@@ -29,8 +29,11 @@ def test_000_2_descending_dex_order(fracas):
 
 
 def test_000_3_equal_dex_act_simultaneously(fracas):
-    e = fight(fracas, ("a", sheet(12, weapons=[PISTOL], holding=["pistol"], skills={"firearms": 60})),
-              ("b", sheet(12, hp=3)))
+    e = fight(
+        fracas,
+        ("a", sheet(12, weapons=[PISTOL], holding=["pistol"], skills={"firearms": 60})),
+        ("b", sheet(12, hp=3)),
+    )
     attack(e, "a", "b", weapon="pistol", dice=[10, 9])
     assert e.state.fighters["b"].has("dead")
     assert turn(e) == "b", "b shares a's DEX, so b still acts this turn"
@@ -39,9 +42,14 @@ def test_000_3_equal_dex_act_simultaneously(fracas):
 
 
 def test_000_3_tie_broken_by_roll_off_when_the_handler_chooses(fracas):
-    e = fight(fracas, ("a", sheet(12, hp=3)),
-              ("b", sheet(12, weapons=[PISTOL], holding=["pistol"], skills={"firearms": 60})),
-              ("c", sheet(5)), options={"dex_ties": "rolloff"}, begin_dice=[20, 50])
+    e = fight(
+        fracas,
+        ("a", sheet(12, hp=3)),
+        ("b", sheet(12, weapons=[PISTOL], holding=["pistol"], skills={"firearms": 60})),
+        ("c", sheet(5)),
+        options={"dex_ties": "rolloff"},
+        begin_dice=[20, 50],
+    )
     assert turn(e) == "b", "b rolled 50 against a's 20 and goes first"
     attack(e, "b", "a", weapon="pistol", dice=[10, 9])
     assert turn(e) == "c", "with a strict order, a is dead before its action"
@@ -49,8 +57,12 @@ def test_000_3_tie_broken_by_roll_off_when_the_handler_chooses(fracas):
 
 def test_000_4_several_targets_one_attack_roll(fracas):
     smg = {"name": "smg", "kind": "firearm", "damage": "1d8"}
-    e = fight(fracas, ("alice", sheet(14, skills={"firearms": 60}, weapons=[smg],
-                                      holding=["smg"])), ("bob", sheet(10)), ("carol", sheet(9)))
+    e = fight(
+        fracas,
+        ("alice", sheet(14, skills={"firearms": 60}, weapons=[smg], holding=["smg"])),
+        ("bob", sheet(10)),
+        ("carol", sheet(9)),
+    )
     out = attack(e, "alice", "bob", "carol", weapon="smg", dice=[30, 3, 4])
     assert [r.roll.dice for r in rolls(out.events)] == ["d100", "1d8", "1d8"]
     assert (hp(e, "bob"), hp(e, "carol")) == (7, 6)
@@ -58,8 +70,12 @@ def test_000_4_several_targets_one_attack_roll(fracas):
 
 
 def test_000_4_hand_to_hand_cannot_hit_several_targets(fracas):
-    e = fight(fracas, ("alice", sheet(14, weapons=[KNIFE], holding=["knife"])),
-              ("bob", sheet(10)), ("carol", sheet(9)))
+    e = fight(
+        fracas,
+        ("alice", sheet(14, weapons=[KNIFE], holding=["knife"])),
+        ("bob", sheet(10)),
+        ("carol", sheet(9)),
+    )
     with pytest.raises(RefusedError, match="000-4"):
         attack(e, "alice", "bob", "carol", weapon="knife", dice=[30, 3, 4])
 
@@ -96,21 +112,27 @@ def test_000_7_aim_is_lost_when_damaged_before_attacking(fracas):
     e = fight(fracas, ("alice", ALICE), ("bob", bob))
     do(e, {"action": "aim", "actor": "alice"})
     out = attack(e, "bob", "alice", weapon="pistol", dice=[20, 2])
-    assert any(getattr(ev, "condition", "") == "aiming" and "damage" in ev.reason
-               for ev in out.events)
+    assert any(
+        getattr(ev, "condition", "") == "aiming" and "damage" in ev.reason for ev in out.events
+    )
     out = attack(e, "alice", "bob", weapon="pistol", dice=[75])
     assert rolls(out.events)[0].target == 60
 
 
 @pytest.mark.parametrize(
     ("weapon", "skills", "target"),
-    [({"name": "rock", "kind": "thrown", "damage": "1d4"}, {"athletics": 70}, 70),
-     (KNIFE, {"melee weapons": 45}, 45),
-     (PISTOL, {"firearms": 65}, 65)],
+    [
+        ({"name": "rock", "kind": "thrown", "damage": "1d4"}, {"athletics": 70}, 70),
+        (KNIFE, {"melee weapons": 45}, 45),
+        (PISTOL, {"firearms": 65}, 65),
+    ],
 )
 def test_000_8_attack_is_a_test_of_the_weapons_skill(fracas, weapon, skills, target):
-    e = fight(fracas, ("alice", sheet(14, skills=skills, weapons=[weapon],
-                                      holding=[weapon["name"]])), ("bob", sheet(10)))
+    e = fight(
+        fracas,
+        ("alice", sheet(14, skills=skills, weapons=[weapon], holding=[weapon["name"]])),
+        ("bob", sheet(10)),
+    )
     out = attack(e, "alice", "bob", weapon=weapon["name"], dice=[target, 3])
     assert rolls(out.events)[0].target == target
     assert damage(out.events, "bob") == 3, "a success rolls the weapon's damage"
@@ -142,12 +164,19 @@ def test_000_9_a_ranged_attack_does_not_block(fracas):
 
 
 def test_000_10_called_shot_penalties(fracas):
-    e = fight(fracas, ("alice", ALICE), ("bob", sheet(10)), ("carol", sheet(9)),
-              options={"uncovered_called_shot": -10})
+    e = fight(
+        fracas,
+        ("alice", ALICE),
+        ("bob", sheet(10)),
+        ("carol", sheet(9)),
+        options={"uncovered_called_shot": -10},
+    )
     partly = attack(e, "alice", "bob", weapon="pistol", called="partly", dice=[90])
-    do(e, {"action": "next"}); do(e, {"action": "next"})  # noqa: E702
+    do(e, {"action": "next"})
+    do(e, {"action": "next"})
     mostly = attack(e, "alice", "bob", weapon="pistol", called="mostly", dice=[90])
-    do(e, {"action": "next"}); do(e, {"action": "next"})  # noqa: E702
+    do(e, {"action": "next"})
+    do(e, {"action": "next"})
     open_ = attack(e, "alice", "bob", weapon="pistol", called="uncovered", dice=[90])
     assert [rolls(o.events)[0].target for o in (partly, mostly, open_)] == [40, 20, 50]
 
@@ -157,15 +186,20 @@ def test_000_10_called_shot_avoids_armor(fracas):
     out = attack(e, "alice", "bob", weapon="pistol", dice=[30, 5])
     assert damage(out.events, "bob") == 2
     do(e, {"action": "next"})
-    out = attack(e, "alice", "bob", weapon="pistol", called="partly", avoid_armor=True,
-                 dice=[30, 5])
+    out = attack(
+        e, "alice", "bob", weapon="pistol", called="partly", avoid_armor=True, dice=[30, 5]
+    )
     assert damage(out.events, "bob") == 5
 
 
 def test_000_10_called_shot_with_automatic_fire_applies_to_the_first_target_only(fracas):
     smg = {"name": "smg", "kind": "firearm", "damage": "1d8"}
-    e = fight(fracas, ("alice", sheet(14, skills={"firearms": 60}, weapons=[smg],
-                                      holding=["smg"])), ("bob", sheet(10)), ("carol", sheet(9)))
+    e = fight(
+        fracas,
+        ("alice", sheet(14, skills={"firearms": 60}, weapons=[smg], holding=["smg"])),
+        ("bob", sheet(10)),
+        ("carol", sheet(9)),
+    )
     out = attack(e, "alice", "bob", "carol", weapon="smg", called="partly", dice=[50, 4])
     assert (damage(out.events, "bob"), damage(out.events, "carol")) == (0, 4)
 
@@ -174,16 +208,22 @@ def test_000_11_melee_called_shot_also_blocks(fracas):
     a = sheet(14, skills={"melee weapons": 50}, weapons=[KNIFE], holding=["knife"])
     e = fight(fracas, ("a", a), ("b", sheet(10, skills={"unarmed combat": 50})))
     out = attack(e, "a", "b", weapon="knife", called="partly", dice=[25, 2])
-    assert any(isinstance(ev, ConditionSet) and ev.condition == "defending"
-               and ev.rules == ["000-11"] for ev in out.events)
+    assert any(
+        isinstance(ev, ConditionSet) and ev.condition == "defending" and ev.rules == ["000-11"]
+        for ev in out.events
+    )
     attack(e, "b", "a", dice=[20])
     assert hp(e, "a") == 10
 
 
 def test_000_12_disarm_needs_free_hands_and_drops_the_item(fracas):
     cultist = sheet(10, weapons=[KNIFE], holding=["knife"])
-    e = fight(fracas, ("alice", ALICE), ("bishop", sheet(12, skills={"unarmed combat": 60})),
-              ("cultist", cultist))
+    e = fight(
+        fracas,
+        ("alice", ALICE),
+        ("bishop", sheet(12, skills={"unarmed combat": 60})),
+        ("cultist", cultist),
+    )
     with pytest.raises(RefusedError, match="both hands free"):
         do(e, {"action": "disarm", "actor": "alice", "targets": ["cultist"]}, [10])
     do(e, {"action": "next"})
@@ -215,8 +255,9 @@ def test_000_13_dodge_after_acting_is_refused_by_default(fracas):
 
 def test_000_13_dodge_after_acting_forfeits_next_turn_when_allowed(fracas):
     bob = sheet(16, skills={"dodge": 50})
-    e = fight(fracas, ("bob", bob), ("alice", ALICE),
-              options={"defence_after_acting": "forfeit_next"})
+    e = fight(
+        fracas, ("bob", bob), ("alice", ALICE), options={"defence_after_acting": "forfeit_next"}
+    )
     do(e, {"action": "next"})
     attack(e, "alice", "bob", weapon="pistol", defence={"bob": "dodge"}, dice=[40, 45])
     assert (e.state.round, turn(e)) == (2, "alice"), "bob forfeits his turn 2 action"
@@ -225,8 +266,9 @@ def test_000_13_dodge_after_acting_forfeits_next_turn_when_allowed(fracas):
 def _pinned(fracas, **options):
     bishop = sheet(14, skills={"unarmed combat": 60})
     gunman = sheet(10, str=12, weapons=[PISTOL], holding=["pistol"], skills={"firearms": 40})
-    carol = sheet(8, skills={"firearms": 50, "unarmed combat": 40}, weapons=[PISTOL],
-                  holding=["pistol"])
+    carol = sheet(
+        8, skills={"firearms": 50, "unarmed combat": 40}, weapons=[PISTOL], holding=["pistol"]
+    )
     e = fight(fracas, ("bishop", bishop), ("gunman", gunman), ("carol", carol), options=options)
     do(e, {"action": "pin", "actor": "bishop", "targets": ["gunman"]}, [30])
     return e
@@ -246,7 +288,7 @@ def test_000_14_escape_against_a_pinner_not_attacking(fracas):
     do(e, {"action": "next"})  # carol
     do(e, {"action": "next"})  # bishop, turn 2, does not attack
     out = do(e, {"action": "escape", "actor": "gunman"}, [45, 50])
-    escape, hold = rolls(out.events)
+    _escape, hold = rolls(out.events)
     assert hold.actor == "bishop" and hold.target == 60
     assert e.state.fighters["gunman"].has("pinned"), "bishop's 50 beats the escape's 45"
 
@@ -273,17 +315,20 @@ def test_000_16_failed_escape_stays_pinned_and_cannot_defend(fracas):
 def test_000_17_fight_back_only_against_hand_to_hand(fracas):
     e = fight(fracas, ("alice", ALICE), ("bishop", sheet(11, skills={"unarmed combat": 60})))
     with pytest.raises(RefusedError, match="000-17"):
-        attack(e, "alice", "bishop", weapon="pistol", defence={"bishop": "fight-back"},
-               dice=[30, 20])
+        attack(
+            e, "alice", "bishop", weapon="pistol", defence={"bishop": "fight-back"}, dice=[30, 20]
+        )
 
 
 def test_000_17_winning_fight_back_damages_the_attacker(fracas):
-    cultist = sheet(12, str=11, con=12, skills={"melee weapons": 45}, weapons=[KNIFE],
-                    holding=["knife"])
+    cultist = sheet(
+        12, str=11, con=12, skills={"melee weapons": 45}, weapons=[KNIFE], holding=["knife"]
+    )
     bishop = sheet(11, str=14, con=13, skills={"unarmed combat": 60})
     e = fight(fracas, ("cultist", cultist), ("bishop", bishop))
-    attack(e, "cultist", "bishop", weapon="knife", defence={"bishop": "fight-back"},
-           dice=[38, 52, 3])
+    attack(
+        e, "cultist", "bishop", weapon="knife", defence={"bishop": "fight-back"}, dice=[38, 52, 3]
+    )
     # 1d4 shows 3, unarmed -1, STR 14 +1: 3 damage; the defender takes none
     assert (hp(e, "cultist"), hp(e, "bishop")) == (9, 14)
 
@@ -308,8 +353,12 @@ def test_000_19_failed_footing_falls_prone_and_costs_a_turn(fracas):
 
 
 def test_000_20_cover_is_armor_against_firearms_only(fracas):
-    bob = sheet(16, skills={"firearms": 60, "melee weapons": 60}, weapons=[PISTOL, KNIFE],
-                holding=["pistol", "knife"])
+    bob = sheet(
+        16,
+        skills={"firearms": 60, "melee weapons": 60},
+        weapons=[PISTOL, KNIFE],
+        holding=["pistol", "knife"],
+    )
     e = fight(fracas, ("bob", bob), ("alice", ALICE))
     do(e, {"action": "next"})
     do(e, {"action": "move", "actor": "alice", "cover": 4})
@@ -385,8 +434,9 @@ def test_000_26_other_actions_take_the_action_with_an_optional_test(fracas):
     e = fight(fracas, ("alice", ALICE), ("bob", sheet(10)))
     out = do(e, {"action": "other", "actor": "alice", "what": "reload"})
     assert not rolls(out.events) and turn(e) == "bob"
-    out = do(e, {"action": "other", "actor": "bob", "what": "open the door", "test": "DEX x5"},
-             [49])
+    out = do(
+        e, {"action": "other", "actor": "bob", "what": "open the door", "test": "DEX x5"}, [49]
+    )
     assert rolls(out.events)[0].target == 50 and rolls(out.events)[0].result == "success"
 
 

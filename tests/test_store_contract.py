@@ -5,7 +5,6 @@ import threading
 from pathlib import Path
 
 import pytest
-
 from fracas.ledger import ConflictError, NewEvent, Store
 
 
@@ -29,8 +28,9 @@ class StoreContract:
             raise RuntimeError("power cut")
 
         with pytest.raises(RuntimeError):
-            store.append("enc", [ev(1), ev(2)], expected_version=0, command_id="c1",
-                         project=explode)
+            store.append(
+                "enc", [ev(1), ev(2)], expected_version=0, command_id="c1", project=explode
+            )
         assert list(store.events()) == [] and store.head("enc") == (0, 0)
         assert store.append("enc", [ev(1)], expected_version=0, command_id="c1").step == 1
 
@@ -54,8 +54,15 @@ class StoreContract:
         assert [e.position for e in store.events()] == [1, 2, 3, 4]
         assert store.encounters() == ["a", "b"]
 
-    @pytest.mark.parametrize("sql", ["UPDATE events SET body = 'x'", "DELETE FROM events",
-                                     "UPDATE steps SET author = 'x'", "DELETE FROM steps"])
+    @pytest.mark.parametrize(
+        "sql",
+        [
+            "UPDATE events SET body = 'x'",
+            "DELETE FROM events",
+            "UPDATE steps SET author = 'x'",
+            "DELETE FROM steps",
+        ],
+    )
     def test_triggers_refuse_update_and_delete(self, store: Store, sql: str) -> None:
         store.append("enc", [ev(1)], expected_version=0, command_id="c1")
         with pytest.raises(sqlite3.DatabaseError, match="append-only"):
@@ -91,9 +98,7 @@ class TestFileStore(StoreContract):
         assert reopened.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert reopened.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
 
-    def test_two_connections_racing_get_one_conflict_and_lose_nothing(
-        self, tmp_path: Path
-    ) -> None:
+    def test_two_connections_racing_get_one_conflict_and_lose_nothing(self, tmp_path: Path) -> None:
         path = tmp_path / "race.db"
         Store(path).append("enc", [ev(0)], expected_version=0, command_id="c0")
         barrier = threading.Barrier(2)
@@ -103,8 +108,9 @@ class TestFileStore(StoreContract):
             store = Store(path)
             barrier.wait()
             try:
-                store.append("enc", [ev(index), ev(index + 10)], expected_version=1,
-                                     command_id=f"w{index}")
+                store.append(
+                    "enc", [ev(index), ev(index + 10)], expected_version=1, command_id=f"w{index}"
+                )
                 outcomes.append("ok")
             except ConflictError:
                 outcomes.append("conflict")

@@ -1,8 +1,8 @@
 """Steps, undo and redo with editor semantics; nothing is ever deleted."""
 
 import pytest
-
 from fracas.ledger import RefusedError
+
 from tests.conftest import PISTOL, attack, do, fight, hp, sheet
 
 ALICE = sheet(14, skills={"firearms": 60}, weapons=[PISTOL], holding=["pistol"])
@@ -60,8 +60,9 @@ def test_undone_steps_stay_in_the_log_marked(fracas):
 
 def test_retrying_a_command_id_rolls_no_dice_twice(fracas):
     e = fight(fracas, ("alice", ALICE), ("bob", sheet(10)))
-    command = e.ruleset.command({"action": "attack", "actor": "alice", "targets": ["bob"],
-                                 "weapon": "pistol"})
+    command = e.ruleset.command(
+        {"action": "attack", "actor": "alice", "targets": ["bob"], "weapon": "pistol"}
+    )
     first = e.execute(command, command_id="table-42")
     events = len(list(fracas.store.events(e.id)))
     again = e.execute(command, command_id="table-42")
