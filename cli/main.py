@@ -238,14 +238,11 @@ def add(
     sheet = read_sheet_file(sheet_file) if sheet_file else {}
     for pair in sets:
         sheet = deep_merge(sheet, parse_pairs((pair,), "--set"))
-    command = {
-        "action": "join",
-        "combatant": combatant,
-        "name": name or str(sheet.pop("name", "")) or combatant,
-        "side": side or str(sheet.pop("side", "npc")),
-        "sheet": sheet,
-    }
-    command["sheet"] = {k: v for k, v in sheet.items() if k not in ("name", "side")}
+    name = name or str(sheet.pop("name", "")) or combatant
+    side = side or str(sheet.pop("side", "npc"))
+    app.encounter().ruleset.sheet(sheet, where=sheet_file or f"sheet of {combatant}")
+    command = {"action": "join", "combatant": combatant, "name": name, "side": side,
+               "sheet": sheet}
     run(app, command, None, by, command_id)
 
 

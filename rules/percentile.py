@@ -1115,7 +1115,9 @@ def decide_begin(state: State, command: Begin, ctx: Context) -> list[Event]:
 
 def decide_pass(state: State, command: Pass, ctx: Context) -> list[Event]:
     if state.turn is None:
-        raise RefusedError("nobody is acting: `fracas begin` first")
+        if state.round:
+            raise RefusedError("nobody is left able to act in this fight")
+        raise RefusedError("the fight has not begun: `fracas begin` first")
     actor = state.fighters[state.turn]
     if command.actor not in (None, actor.id):
         raise RefusedError(f"it is {actor.name}'s turn; only they can pass it")

@@ -114,7 +114,9 @@ def test_sheet_errors_name_the_file_and_the_field(run, tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text('dex = "quick"\n')
     result = run("add", "x", "--sheet", str(bad), ok=False)
-    assert "sheet of x" in result.output and "$.dex" in result.output
+    assert str(bad) in result.output and "$.dex" in result.output
+    result = run("add", "x", "--set", "weapons=[{name='gun', kind='laser'}]", ok=False)
+    assert "sheet of x" in result.output and "$.weapons[0].kind" in result.output
     broken = tmp_path / "broken.toml"
     broken.write_text("dex = = 3\n")
     result = run("add", "x", "--sheet", str(broken), ok=False)
