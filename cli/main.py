@@ -241,8 +241,7 @@ def add(
     name = name or str(sheet.pop("name", "")) or combatant
     side = side or str(sheet.pop("side", "npc"))
     app.encounter().ruleset.sheet(sheet, where=sheet_file or f"sheet of {combatant}")
-    command = {"action": "join", "combatant": combatant, "name": name, "side": side,
-               "sheet": sheet}
+    command = {"action": "join", "combatant": combatant, "name": name, "side": side, "sheet": sheet}
     run(app, command, None, by, command_id)
 
 

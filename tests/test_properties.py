@@ -137,3 +137,89 @@ def test_undo_then_redo_leaves_the_state_unchanged(moves):
         return
     encounter.redo()
     assert encounter.state == state
+
+
+cli_words = st.lists(
+    st.sampled_from(
+        [
+            "alice",
+            "bob",
+            "carol",
+            "zed",
+            "attack",
+            "aim",
+            "pin",
+            "escape",
+            "move",
+            "wait",
+            "stand",
+            "other",
+            "fly",
+            "-w",
+            "pistol",
+            "knife",
+            "--called",
+            "partly",
+            "--defence",
+            "dodge",
+            "bob=fight-back",
+            "--dice",
+            "30,5",
+            "x",
+            "--mod",
+            "+20:aimed",
+            "oops",
+            "--opt",
+            "pace=run",
+            "cover=2",
+            "shots=[]",
+            "--unaware",
+            "--item",
+            "--defence-weapon",
+            "a=b",
+        ]
+    ),
+    max_size=8,
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cli_words)
+def test_random_cli_input_never_crashes_and_refusals_append_nothing(words):
+    import tempfile
+    from pathlib import Path
+
+    from click.testing import CliRunner
+    from fracas.cli.main import cli
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = str(Path(tmp) / "cli.db")
+        runner = CliRunner()
+        runner.invoke(cli, ["--db", db, "new"])
+        for name, data in SHEETS.items():
+            runner.invoke(
+                cli,
+                [
+                    "--db",
+                    db,
+                    "add",
+                    name,
+                    *[
+                        f"--set={key}={value!r}".replace("'", '"')
+                        for key, value in [("dex", data["dex"])]
+                    ],
+                ],
+            )
+        runner.invoke(cli, ["--db", db, "begin"])
+        before = count_events(db)
+        result = runner.invoke(cli, ["--db", db, "act", *words])
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+        if result.exit_code != 0:
+            assert "Traceback" not in result.output
+            assert count_events(db) == before
+
+
+def count_events(db: str) -> int:
+    from fracas.ledger import Store
+
+    return len(list(Store(db).events()))

@@ -5,11 +5,11 @@ from typing import Any
 
 import msgspec
 import pytest
-
 from fracas.ledger import NewEvent, NotFoundError
 from fracas.rules import Encounter, available, load
 from fracas.rules.events import Note
 from fracas.rules.percentile import RULESET
+
 from tests.conftest import do, fight, sheet
 
 
@@ -27,8 +27,9 @@ def test_old_schema_events_are_upcast_on_read_and_never_rewritten(fracas):
     v2 = dataclasses.replace(RULESET, schema=2, upcasters={("note", 1): rename})
     e = fracas.new(v2)
     old_body = msgspec.json.encode({"kind": "note", "message": "written by fracas 0.1"}).decode()
-    fracas.store.append(e.id, [NewEvent("note", old_body, schema=1)],
-                        expected_version=e.version, command_id="old")
+    fracas.store.append(
+        e.id, [NewEvent("note", old_body, schema=1)], expected_version=e.version, command_id="old"
+    )
     reread = Encounter(fracas.store, e.id, v2)
     (note,) = reread.events_of_step(2)
     assert note == Note("written by fracas 0.1")
@@ -38,11 +39,16 @@ def test_old_schema_events_are_upcast_on_read_and_never_rewritten(fracas):
 def test_the_view_is_in_sqlite_after_every_step(fracas):
     e = fight(fracas, ("alice", sheet(14)), ("bob", sheet(10)))
     do(e, {"action": "next"})
-    rows = list(fracas.store.db.query(
-        "SELECT combatant, acting, status FROM initiative WHERE encounter = ? ORDER BY ord",
-        [e.id]))
-    assert rows == [{"combatant": "alice", "acting": 0, "status": "done"},
-                    {"combatant": "bob", "acting": 1, "status": "acting"}]
+    rows = list(
+        fracas.store.db.query(
+            "SELECT combatant, acting, status FROM initiative WHERE encounter = ? ORDER BY ord",
+            [e.id],
+        )
+    )
+    assert rows == [
+        {"combatant": "alice", "acting": 0, "status": "done"},
+        {"combatant": "bob", "acting": 1, "status": "acting"},
+    ]
     (view,) = fracas.store.db.query("SELECT round, phase FROM encounter_view")
     assert view == {"round": 1, "phase": "turn"}
 
