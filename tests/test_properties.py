@@ -89,6 +89,15 @@ def play(encounter: Encounter, command: dict[str, Any], faces: list[int] | None)
     return len(encounter.execute(encounter.ruleset.command(command), dice=faces).events)
 
 
+def play_all(moves: list[tuple[dict[str, Any], list[int] | None]]) -> tuple[Fracas, Encounter]:
+    """A fresh fight with every move played; refused moves are skipped."""
+    fracas, encounter = start()
+    for command, faces in moves:
+        with contextlib.suppress(FracasError):
+            play(encounter, command, faces)
+    return fracas, encounter
+
+
 def count(fracas: Fracas) -> int:
     return fracas.store.conn.execute("SELECT count(*) FROM events").fetchone()[0]
 
@@ -113,10 +122,7 @@ def test_random_commands_append_whole_steps_or_nothing_and_never_crash(moves):
 @SETTINGS
 @given(plays)
 def test_replay_equals_live_state_and_rebuild_equals_incremental(moves):
-    fracas, encounter = start()
-    for command, faces in moves:
-        with contextlib.suppress(FracasError):
-            play(encounter, command, faces)
+    fracas, encounter = play_all(moves)
     assert Encounter(fracas.store, encounter.id).state == encounter.state
     incremental = table_rows(fracas.store.db)
     fracas.rebuild()
@@ -126,10 +132,7 @@ def test_replay_equals_live_state_and_rebuild_equals_incremental(moves):
 @SETTINGS
 @given(plays)
 def test_undo_then_redo_leaves_the_state_unchanged(moves):
-    _fracas, encounter = start()
-    for command, faces in moves:
-        with contextlib.suppress(FracasError):
-            play(encounter, command, faces)
+    _fracas, encounter = play_all(moves)
     state = encounter.state
     try:
         encounter.undo()
