@@ -42,6 +42,10 @@ class App:
     def encounter(self):
         return self.fracas.encounter(self.encounter_id)
 
+    def close(self) -> None:
+        if self._fracas is not None:
+            self._fracas.close()
+
 
 pass_app = click.make_pass_decorator(App)
 
@@ -113,6 +117,7 @@ def parse_defences(texts: tuple[str, ...], targets: tuple[str, ...]) -> dict[str
 def cli(ctx: click.Context, db: str, encounter: str | None) -> None:
     """fracas: an event-sourced combat log for tabletop role-playing games."""
     ctx.obj = App(db, encounter)
+    ctx.call_on_close(ctx.obj.close)
 
 
 @cli.command()

@@ -6,6 +6,8 @@ bodies are JSON text it stores and hands back untouched.
 
 import hashlib
 import sqlite3
+import threading
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -117,21 +119,12 @@ def _migration_1(db: sqlite_utils.Database) -> None:
         },
     )
     db["events"].create_index(["encounter", "version"], unique=True)
-    db["events"].create_index(["encounter", "step"])
-    db["steps"].create(
-        {
-            "encounter": str,
-            "step": int,
-            "command_id": str,
-            "control": str,
-            "target": int,
-            "first_version": int,
-            "last_version": int,
-            "author": str,
-            "at": str,
-        },
-        pk=("encounter", "step"),
-        not_null={"command_id", "control", "first_version", "last_version", "author", "at"},
+    # keyed by (encounter, step) and nothing else: WITHOUT ROWID saves a b-tree per append
+    db.execute(
+        "CREATE TABLE steps (encounter TEXT NOT NULL, step INTEGER NOT NULL, "
+        "command_id TEXT NOT NULL, control TEXT NOT NULL, target INTEGER, "
+        "first_version INTEGER NOT NULL, last_version INTEGER NOT NULL, author TEXT NOT NULL, "
+        "at TEXT NOT NULL, PRIMARY KEY (encounter, step)) WITHOUT ROWID"
     )
     db["steps"].create_index(["encounter", "command_id"], unique=True)
     db["secrets"].create({"encounter": str, "name": str, "value": str}, pk=("encounter", "name"))
@@ -140,17 +133,62 @@ def _migration_1(db: sqlite_utils.Database) -> None:
 
 
 MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_migration_1]
+CHECKPOINT_EVERY = 64  # steps between WAL checkpoints
+
+
+class Checkpointer:
+    """Runs WAL checkpoints on its own connection and thread, so that no append waits
+    for the main file's fsync. Commits stay durable: each one fsyncs the WAL itself."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._wake = threading.Event()
+        self._stopping = False
+        self._thread = threading.Thread(target=self._run, name="fracas-checkpoint", daemon=True)
+        self._thread.start()
+
+    def request(self) -> None:
+        self._wake.set()
+
+    def stop(self) -> None:
+        self._stopping = True
+        self._wake.set()
+        self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        conn = sqlite3.connect(self.path, timeout=10.0)
+        try:
+            while True:
+                self._wake.wait()
+                self._wake.clear()
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                if self._stopping:
+                    return
+        finally:
+            conn.close()
 
 
 class Store:
     """One SQLite file holding many encounters."""
 
-    def __init__(self, path: str | Path = ":memory:", *, synchronous: str = "FULL") -> None:
+    def __init__(
+        self,
+        path: str | Path = ":memory:",
+        *,
+        synchronous: str = "FULL",
+        background_checkpoints: bool = True,
+    ) -> None:
         self.path = str(path)
         conn = sqlite3.connect(self.path, isolation_level=None, timeout=10.0)
         self.db = sqlite_utils.Database(conn)
+        self._checkpointer: Checkpointer | None = None
+        self._steps_since_checkpoint = 0
         if self.path != ":memory:":
             conn.execute("PRAGMA journal_mode=WAL")
+            if background_checkpoints:
+                conn.execute("PRAGMA wal_autocheckpoint=0")
+                self._checkpointer = Checkpointer(self.path)
+                weakref.finalize(self, self._checkpointer.stop)
         conn.execute(f"PRAGMA synchronous={synchronous}")
         self._migrate()
 
@@ -159,7 +197,15 @@ class Store:
         return self.db.conn
 
     def close(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.stop()
         self.db.close()
+
+    def _after_commit(self) -> None:
+        self._steps_since_checkpoint += 1
+        if self._checkpointer and self._steps_since_checkpoint >= CHECKPOINT_EVERY:
+            self._steps_since_checkpoint = 0
+            self._checkpointer.request()
 
     def _migrate(self) -> None:
         conn = self.conn
@@ -230,6 +276,7 @@ class Store:
             if project is not None:
                 project(conn)
             conn.execute("COMMIT")
+            self._after_commit()
             return result
         except sqlite3.IntegrityError as error:
             conn.execute("ROLLBACK")
@@ -372,7 +419,8 @@ class Store:
 
     def encounters(self) -> list[str]:
         cursor = self.conn.execute(
-            "SELECT encounter FROM steps WHERE step = 1 ORDER BY first_version, at, rowid"
+            "SELECT s.encounter FROM steps s JOIN events e "
+            "ON e.encounter = s.encounter AND e.version = 1 WHERE s.step = 1 ORDER BY e.position"
         )
         return [row[0] for row in cursor]
 
@@ -397,6 +445,27 @@ class Store:
             "ORDER BY version",
             (encounter, up_to_step),
         )
+
+    def effective_bodies(
+        self,
+        encounter: str,
+        skip_steps: frozenset[int] = frozenset(),
+        up_to_step: int | None = None,
+    ) -> Iterator[tuple[int, str]]:
+        """Stream (schema, body) of the events a fold needs: no undo/redo events, none of the
+        skipped (undone) steps. The filtering happens inside SQLite."""
+        sql = (
+            "SELECT schema, body FROM events WHERE encounter = ? "
+            f"AND kind NOT IN ('{UNDONE_KIND}', '{REDONE_KIND}')"
+        )
+        params: list[object] = [encounter]
+        if skip_steps:
+            sql += " AND step NOT IN (SELECT value FROM json_each(?))"
+            params.append(msgspec.json.encode(sorted(skip_steps)).decode())
+        if up_to_step is not None:
+            sql += " AND step <= ?"
+            params.append(up_to_step)
+        return self.conn.execute(sql + " ORDER BY version", params)
 
     def events(self, encounter: str | None = None) -> Iterator[StoredEvent]:
         """Stream whole stored events, of one encounter or of the whole file, in order."""

@@ -14,43 +14,22 @@ TABLES = ("encounter_view", "initiative", "wounds", "pins")
 _json = msgspec.json.encode
 
 
+SCHEMA = {
+    "encounter_view": "encounter TEXT, round INTEGER, phase TEXT, acting TEXT, notes TEXT, "
+    "PRIMARY KEY (encounter)",
+    "initiative": "encounter TEXT, ord INTEGER, combatant TEXT, name TEXT, key TEXT, "
+    "acting INTEGER, status TEXT, PRIMARY KEY (encounter, ord)",
+    "wounds": "encounter TEXT, combatant TEXT, name TEXT, side TEXT, health TEXT, "
+    "conditions TEXT, detail TEXT, PRIMARY KEY (encounter, combatant)",
+    "pins": "encounter TEXT, holder TEXT, target TEXT, kind TEXT, "
+    "PRIMARY KEY (encounter, holder, target)",
+}
+
+
 def ensure_tables(db: sqlite_utils.Database) -> None:
-    if not db["encounter_view"].exists():
-        db["encounter_view"].create(
-            {"encounter": str, "round": int, "phase": str, "acting": str, "notes": str},
-            pk="encounter",
-        )
-    if not db["initiative"].exists():
-        db["initiative"].create(
-            {
-                "encounter": str,
-                "ord": int,
-                "combatant": str,
-                "name": str,
-                "key": str,
-                "acting": int,
-                "status": str,
-            },
-            pk=("encounter", "ord"),
-        )
-    if not db["wounds"].exists():
-        db["wounds"].create(
-            {
-                "encounter": str,
-                "combatant": str,
-                "name": str,
-                "side": str,
-                "health": str,
-                "conditions": str,
-                "detail": str,
-            },
-            pk=("encounter", "combatant"),
-        )
-    if not db["pins"].exists():
-        db["pins"].create(
-            {"encounter": str, "holder": str, "target": str, "kind": str},
-            pk=("encounter", "holder", "target"),
-        )
+    """Create the read-model tables if missing (WITHOUT ROWID: one b-tree each per write)."""
+    for table, columns in SCHEMA.items():
+        db.execute(f"CREATE TABLE IF NOT EXISTS {table} ({columns}) WITHOUT ROWID")
 
 
 def _rows(encounter: str, view: View) -> dict[str, dict[tuple, tuple]]:

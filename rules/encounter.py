@@ -107,14 +107,11 @@ class Encounter:
     def fold(self, history: History | None = None, up_to_step: int | None = None) -> Any:
         """Fold the effective events, streamed in order; undone steps are skipped."""
         history = history or self.store.history(self.id)
-        undone = history.undone
         ruleset = self.ruleset
         decode, evolve, current = ruleset.decoder.decode, ruleset.evolve, ruleset.schema
         state = ruleset.initial()
-        for step, kind, schema, body in self.store.rows(self.id, up_to_step=up_to_step):
-            if step in undone or kind in CONTROL_KINDS:
-                continue
-            event = decode(body) if schema == current else ruleset.decode(kind, schema, body)
+        for schema, body in self.store.effective_bodies(self.id, history.undone, up_to_step):
+            event = decode(body) if schema == current else ruleset.upcast(schema, body)
             state = evolve(state, event)
         return state
 

@@ -49,13 +49,15 @@ class Ruleset:
         return msgspec.json.Decoder(self.event_type)
 
     def decode(self, kind: str, schema: int, body: str) -> Event:
-        if schema == self.schema:
-            return self.decoder.decode(body)
+        return self.decoder.decode(body) if schema == self.schema else self.upcast(schema, body)
+
+    def upcast(self, schema: int, body: str) -> Event:
+        """An event stored under an older schema, brought up to this one on read."""
         data = msgspec.json.decode(body)
         for version in range(schema, self.schema):
-            upcast = self.upcasters.get((kind, version))
-            if upcast is not None:
-                data = upcast(data)
+            upcaster = self.upcasters.get((data.get("kind", ""), version))
+            if upcaster is not None:
+                data = upcaster(data)
         return msgspec.convert(data, self.event_type)
 
     def options(self, overrides: dict[str, Any]) -> msgspec.Struct:
