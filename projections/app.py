@@ -11,7 +11,7 @@ from fracas.projections.tables import drop_tables, ensure_tables, write_view
 from fracas.rules import Encounter, Ruleset
 from fracas.rules import load as load_ruleset
 from fracas.rules.dice import commitment, verify_roll
-from fracas.rules.encounter import ruleset_of
+from fracas.rules.encounter import ruleset_of, started_event
 from fracas.rules.events import EncounterStarted, Event, Rolled, SeedRevealed
 from fracas.rules.views import View
 
@@ -104,7 +104,7 @@ class Fracas:
     def encounters(self) -> list[dict[str, Any]]:
         listed = []
         for encounter in self.store.encounters():
-            started = self._started(encounter)
+            started = started_event(self.store, encounter)
             version, step = self.store.head(encounter)
             listed.append(
                 {
@@ -116,10 +116,6 @@ class Fracas:
                 }
             )
         return listed
-
-    def _started(self, encounter: str) -> EncounterStarted:
-        _, _, _, body = next(iter(self.store.rows(encounter, up_to_step=1)))
-        return msgspec.json.decode(body, type=EncounterStarted)
 
     def view(self, encounter: str | None = None) -> View:
         return self.encounter(encounter).view()

@@ -38,11 +38,15 @@ def seed_name(epoch: int) -> str:
     return f"seed:{epoch}"
 
 
-def ruleset_of(store: Store, encounter: str) -> Ruleset:
+def started_event(store: Store, encounter: str) -> EncounterStarted:
+    """The event that opened the encounter: its ruleset, title, options, seed commitment."""
     store.require(encounter)
     _step, _kind, _schema, body = next(iter(store.rows(encounter, up_to_step=1)))
-    started = msgspec.json.decode(body)
-    return registry.load(started["ruleset"])
+    return msgspec.json.decode(body, type=EncounterStarted)
+
+
+def ruleset_of(store: Store, encounter: str) -> Ruleset:
+    return registry.load(started_event(store, encounter).ruleset)
 
 
 class Encounter:

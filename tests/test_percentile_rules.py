@@ -55,14 +55,14 @@ def test_000_3_tie_broken_by_roll_off_when_the_handler_chooses(fracas):
     assert turn(e) == "c", "with a strict order, a is dead before its action"
 
 
-def test_000_4_several_targets_one_attack_roll(fracas):
+def smg_fight(fracas):
     smg = {"name": "smg", "kind": "firearm", "damage": "1d8"}
-    e = fight(
-        fracas,
-        ("alice", sheet(14, skills={"firearms": 60}, weapons=[smg], holding=["smg"])),
-        ("bob", sheet(10)),
-        ("carol", sheet(9)),
-    )
+    alice = sheet(14, skills={"firearms": 60}, weapons=[smg], holding=["smg"])
+    return fight(fracas, ("alice", alice), ("bob", sheet(10)), ("carol", sheet(9)))
+
+
+def test_000_4_several_targets_one_attack_roll(fracas):
+    e = smg_fight(fracas)
     out = attack(e, "alice", "bob", "carol", weapon="smg", dice=[30, 3, 4])
     assert [r.roll.dice for r in rolls(out.events)] == ["d100", "1d8", "1d8"]
     assert (hp(e, "bob"), hp(e, "carol")) == (7, 6)
@@ -193,13 +193,7 @@ def test_000_10_called_shot_avoids_armor(fracas):
 
 
 def test_000_10_called_shot_with_automatic_fire_applies_to_the_first_target_only(fracas):
-    smg = {"name": "smg", "kind": "firearm", "damage": "1d8"}
-    e = fight(
-        fracas,
-        ("alice", sheet(14, skills={"firearms": 60}, weapons=[smg], holding=["smg"])),
-        ("bob", sheet(10)),
-        ("carol", sheet(9)),
-    )
+    e = smg_fight(fracas)
     out = attack(e, "alice", "bob", "carol", weapon="smg", called="partly", dice=[50, 4])
     assert (damage(out.events, "bob"), damage(out.events, "carol")) == (0, 4)
 
