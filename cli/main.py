@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 import msgspec
+
 from fracas.cli import render
 from fracas.ledger import BadInputError, FracasError
 from fracas.projections import Fracas

@@ -1,6 +1,7 @@
 """Plain-text rendering for the terminal. Scripts should use --json."""
 
 import click
+
 from fracas.projections import AuditReport, LogStep, describe
 from fracas.rules import StepOutcome
 from fracas.rules.views import View

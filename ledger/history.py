@@ -7,6 +7,7 @@ the most recently undone step; recording a new command step clears what can be r
 from collections.abc import Iterable
 
 import msgspec
+
 from fracas.ledger.errors import RefusedError
 
 COMMAND = "command"

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import msgspec
 import sqlite_utils
+
 from fracas.ledger.errors import ConflictError, IntegrityError, NotFoundError
 from fracas.ledger.history import COMMAND, UNDO, History, StepRecord
 

@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import msgspec
+
 from fracas.ledger import CONTROL_KINDS, NotFoundError, Store
 from fracas.projections.describe import describe
 from fracas.projections.tables import drop_tables, ensure_tables, write_view

@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 import sqlite_utils
+
 from fracas.rules.views import View
 
 TABLES = ("encounter_view", "initiative", "wounds", "pins")

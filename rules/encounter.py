@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import msgspec
+
 from fracas.ledger import CONTROL_KINDS, History, NewEvent, RefusedError, Store
 from fracas.ledger.history import REDO, UNDO
 from fracas.rules import ruleset as registry

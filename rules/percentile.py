@@ -9,6 +9,8 @@ import re
 from typing import Any, Literal
 
 import msgspec
+from msgspec.structs import replace
+
 from fracas.ledger import BadInputError, NotFoundError, RefusedError
 from fracas.rules.commands import Begin, Command, Join, Pass
 from fracas.rules.dice import parse_dice
@@ -31,7 +33,6 @@ from fracas.rules.events import (
 )
 from fracas.rules.ruleset import Context, Ruleset
 from fracas.rules.views import InitiativeRow, PinRow, View, WoundRow
-from msgspec.structs import replace
 
 # -- sheets and options -------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 import msgspec
+
 from fracas.ledger import BadInputError, NotFoundError
 from fracas.rules.dice import Dice
 from fracas.rules.events import Event

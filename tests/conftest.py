@@ -3,6 +3,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from fracas.projections import Fracas
 from fracas.rules import Encounter, StepOutcome
 from fracas.rules.events import Damaged, Event, Rolled

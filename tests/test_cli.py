@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
 from fracas.cli.main import cli
 from fracas.ledger import Store
 

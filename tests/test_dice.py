@@ -4,10 +4,10 @@ import hashlib
 from collections import Counter
 
 import pytest
+
 from fracas.ledger import BadInputError
 from fracas.rules.dice import ManualDice, SeededDice, derive_faces, parse_dice, verify_roll
 from fracas.rules.events import EncounterStarted, Rolled, SeedRevealed
-
 from tests.conftest import PISTOL, attack, fight, sheet
 
 SEED = "ab" * 32

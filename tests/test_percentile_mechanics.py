@@ -1,10 +1,10 @@
 """The core mechanics RULES.md §000 adds to the excerpt (numbered 1 to 10 there)."""
 
 import pytest
+
 from fracas.ledger import BadInputError, RefusedError
 from fracas.rules.events import Modifier
 from fracas.rules.percentile import judge, strength_bonus, target_number
-
 from tests.conftest import PISTOL, RIFLE, attack, damage, do, fight, hp, rolls, sheet
 
 

@@ -1,9 +1,9 @@
 """One or more tests per rule of RULES.md §000, named by rule id, with figures worked by hand."""
 
 import pytest
+
 from fracas.ledger import BadInputError, RefusedError
 from fracas.rules.events import ConditionSet, Resolved
-
 from tests.conftest import KNIFE, PISTOL, attack, damage, do, fight, hp, rolls, sheet, turn
 
 ALICE = sheet(14, skills={"firearms": 60, "dodge": 40}, weapons=[PISTOL], holding=["pistol"])

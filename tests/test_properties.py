@@ -3,13 +3,13 @@
 import contextlib
 from typing import Any
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from fracas.ledger import FracasError
 from fracas.projections import Fracas
 from fracas.projections.tables import table_rows
 from fracas.rules import Encounter
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from tests.conftest import KNIFE, PISTOL, sheet
 
 PEOPLE = ["alice", "bob", "carol"]
@@ -193,6 +193,7 @@ def test_random_cli_input_never_crashes_and_refusals_append_nothing(words):
     from pathlib import Path
 
     from click.testing import CliRunner
+
     from fracas.cli.main import cli
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -5,6 +5,7 @@ import shlex
 from pathlib import Path
 
 from click.testing import CliRunner
+
 from fracas.cli.main import cli
 
 ROOT = Path(__file__).parent.parent

@@ -5,11 +5,11 @@ from typing import Any
 
 import msgspec
 import pytest
+
 from fracas.ledger import NewEvent, NotFoundError
 from fracas.rules import Encounter, available, load
 from fracas.rules.events import Note
 from fracas.rules.percentile import RULESET
-
 from tests.conftest import do, fight, sheet
 
 

@@ -5,6 +5,7 @@ import threading
 from pathlib import Path
 
 import pytest
+
 from fracas.ledger import ConflictError, NewEvent, Store
 
 

@@ -1,8 +1,8 @@
 """Steps, undo and redo with editor semantics; nothing is ever deleted."""
 
 import pytest
-from fracas.ledger import RefusedError
 
+from fracas.ledger import RefusedError
 from tests.conftest import PISTOL, attack, do, fight, hp, sheet
 
 ALICE = sheet(14, skills={"firearms": 60}, weapons=[PISTOL], holding=["pistol"])
