@@ -6,13 +6,15 @@ from typing import IO, Any
 
 import msgspec
 
-from fracas.ledger import CONTROL_KINDS, NotFoundError, Store
+from fracas.ledger import NotFoundError, Store
+from fracas.ledger.history import COMMAND, UNDO
+from fracas.ledger.store import REDONE_KIND, UNDONE_KIND
 from fracas.projections.describe import describe
 from fracas.projections.tables import drop_tables, ensure_tables, write_view
 from fracas.rules import Encounter, Ruleset
 from fracas.rules import load as load_ruleset
 from fracas.rules.dice import commitment, verify_roll
-from fracas.rules.encounter import ruleset_of, started_event
+from fracas.rules.encounter import recorded_events, ruleset_of, started_event
 from fracas.rules.events import EncounterStarted, Event, Rolled, SeedRevealed
 from fracas.rules.views import View
 
@@ -136,18 +138,20 @@ class Fracas:
 
     def log(self, encounter: str | None = None) -> list[LogStep]:
         live = self.encounter(encounter)
-        ruleset, history = live.ruleset, live.history
-        by_step: dict[int, list[Event | dict[str, Any]]] = {}
-        for step, kind, schema, body in self.store.rows(live.id):
-            decoded = (
-                msgspec.json.decode(body)
-                if kind in CONTROL_KINDS
-                else ruleset.decode(kind, schema, body)
-            )
-            by_step.setdefault(step, []).append(decoded)
+        history = live.history
+        by_step: dict[int, list[Event]] = {}
+        for step, event in recorded_events(self.store, live.id, live.ruleset):
+            by_step.setdefault(step, []).append(event)
         steps = []
         for record in history.steps:
-            events = by_step.get(record.step, [])
+            if record.control == COMMAND:
+                events = by_step.get(record.step, [])
+                lines = [describe(e) for e in events]
+                data = [msgspec.to_builtins(e) for e in events]
+            else:
+                undo = record.control == UNDO
+                lines = [f"{'undoes' if undo else 'redoes'} step {record.target}"]
+                data = [{"kind": UNDONE_KIND if undo else REDONE_KIND, "step": record.target}]
             steps.append(
                 LogStep(
                     record.step,
@@ -156,18 +160,11 @@ class Fracas:
                     record.step in history.undone,
                     record.author,
                     record.at,
-                    [self._line(e) for e in events],
-                    [e if isinstance(e, dict) else msgspec.to_builtins(e) for e in events],
+                    lines,
+                    data,
                 )
             )
         return steps
-
-    @staticmethod
-    def _line(event: Event | dict[str, Any]) -> str:
-        if isinstance(event, dict):
-            verb = "undoes" if event["kind"] == "step.undone" else "redoes"
-            return f"{verb} step {event['step']}"
-        return describe(event)
 
     # -- export and audit ----------------------------------------------------------------
 
@@ -206,10 +203,7 @@ class Fracas:
         seeds: dict[int, str] = {}
         commitments: dict[int, str] = {}
         rolls: list[tuple[int, Rolled]] = []
-        for step, kind, schema, body in self.store.rows(encounter):
-            if kind in CONTROL_KINDS:
-                continue
-            event = ruleset.decode(kind, schema, body)
+        for step, event in recorded_events(self.store, encounter, ruleset):
             if isinstance(event, EncounterStarted):
                 commitments[event.seed_epoch] = event.seed_sha256
             elif isinstance(event, SeedRevealed):

@@ -5,7 +5,7 @@ written in the same transaction as the events, without this layer knowing any ta
 """
 
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import msgspec
@@ -48,6 +48,16 @@ def started_event(store: Store, encounter: str) -> EncounterStarted:
 
 def ruleset_of(store: Store, encounter: str) -> Ruleset:
     return registry.load(started_event(store, encounter).ruleset)
+
+
+def recorded_events(
+    store: Store, encounter: str, ruleset: Ruleset, up_to_step: int | None = None
+) -> Iterator[tuple[int, Event]]:
+    """(step, event) for every recorded event, undone steps included; undo and redo
+    themselves are step records, not ruleset events, and are left out."""
+    for step, kind, schema, body in store.rows(encounter, up_to_step=up_to_step):
+        if kind not in CONTROL_KINDS:
+            yield step, ruleset.decode(kind, schema, body)
 
 
 class Encounter:
@@ -293,7 +303,7 @@ class Encounter:
 
     def events_of_step(self, step: int) -> list[Event]:
         return [
-            self.ruleset.decode(kind, schema, body)
-            for s, kind, schema, body in self.store.rows(self.id, up_to_step=step)
-            if s == step and kind not in CONTROL_KINDS
+            event
+            for s, event in recorded_events(self.store, self.id, self.ruleset, step)
+            if s == step
         ]

@@ -21,6 +21,13 @@ KNIFE = {"name": "knife", "kind": "melee", "damage": "1d4"}
 RIFLE = {"name": "rifle", "kind": "firearm", "damage": "1d12", "lethality": 20}
 
 
+def gunner(dex: int = 14, **fields: Any) -> dict[str, Any]:
+    """A Firearms 60 combatant holding a pistol: the usual attacker of these tests."""
+    return sheet(
+        dex, **{"skills": {"firearms": 60}, "weapons": [PISTOL], "holding": ["pistol"], **fields}
+    )
+
+
 @pytest.fixture
 def fracas(tmp_path: Path) -> Iterator[Fracas]:
     with Fracas(tmp_path / "fight.db") as opened:

@@ -8,7 +8,7 @@ import pytest
 from fracas.ledger import BadInputError
 from fracas.rules.dice import ManualDice, SeededDice, derive_faces, parse_dice, verify_roll
 from fracas.rules.events import EncounterStarted, Rolled, SeedRevealed
-from tests.conftest import PISTOL, attack, fight, sheet
+from tests.conftest import PISTOL, attack, fight, gunner, sheet
 
 SEED = "ab" * 32
 
@@ -50,7 +50,7 @@ def test_manual_faces_are_checked_and_all_consumed():
 def test_commit_reveal_lets_anyone_check_every_seeded_roll(fracas):
     e = fight(
         fracas,
-        ("alice", sheet(14, skills={"firearms": 60}, weapons=[PISTOL], holding=["pistol"])),
+        ("alice", gunner()),
         ("bob", sheet(10, hp=40)),
     )
     attack(e, "alice", "bob", weapon="pistol")

@@ -5,7 +5,7 @@ import pytest
 from fracas.ledger import BadInputError, RefusedError
 from fracas.rules.events import Modifier
 from fracas.rules.percentile import judge, strength_bonus, target_number
-from tests.conftest import PISTOL, RIFLE, attack, damage, do, fight, hp, rolls, sheet
+from tests.conftest import PISTOL, RIFLE, attack, damage, do, fight, gunner, hp, rolls, sheet
 
 
 @pytest.mark.parametrize(
@@ -93,7 +93,7 @@ def test_000_mech3_critical_doubles_lethality_and_its_fallback_damage(fracas):
 def test_000_mech3_critical_doubles_damage(fracas):
     e = fight(
         fracas,
-        ("alice", sheet(14, skills={"firearms": 60}, weapons=[PISTOL], holding=["pistol"])),
+        ("alice", gunner()),
         ("bob", sheet(10, hp=30)),
     )
     out = attack(e, "alice", "bob", weapon="pistol", dice=[11, 6])
@@ -103,7 +103,7 @@ def test_000_mech3_critical_doubles_damage(fracas):
 def test_000_mech3_fumble_is_a_flagged_miss(fracas):
     e = fight(
         fracas,
-        ("alice", sheet(14, skills={"firearms": 60}, weapons=[PISTOL], holding=["pistol"])),
+        ("alice", gunner()),
         ("bob", sheet(10)),
     )
     out = attack(e, "alice", "bob", weapon="pistol", dice=[100])
@@ -121,7 +121,7 @@ def test_000_mech3_fumble_is_a_flagged_miss(fracas):
 def test_000_mech9_unconscious_and_dead_thresholds(fracas, options, blow, state):
     e = fight(
         fracas,
-        ("alice", sheet(14, skills={"firearms": 60}, weapons=[PISTOL], holding=["pistol"])),
+        ("alice", gunner()),
         ("bob", sheet(10)),
         options=options,
     )
@@ -139,7 +139,7 @@ def turn_skips(e, who):
 def test_000_mech10_unaware_targets_cannot_defend(fracas):
     e = fight(
         fracas,
-        ("alice", sheet(14, skills={"firearms": 60}, weapons=[PISTOL], holding=["pistol"])),
+        ("alice", gunner()),
         ("bob", sheet(10)),
     )
     with pytest.raises(RefusedError, match="unaware"):

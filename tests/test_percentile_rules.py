@@ -4,9 +4,9 @@ import pytest
 
 from fracas.ledger import BadInputError, RefusedError
 from fracas.rules.events import ConditionSet, Resolved
-from tests.conftest import KNIFE, PISTOL, attack, damage, do, fight, hp, rolls, sheet, turn
+from tests.conftest import KNIFE, PISTOL, attack, damage, do, fight, gunner, hp, rolls, sheet, turn
 
-ALICE = sheet(14, skills={"firearms": 60, "dodge": 40}, weapons=[PISTOL], holding=["pistol"])
+ALICE = gunner(skills={"firearms": 60, "dodge": 40})
 
 
 def test_000_1_one_action_per_turn(fracas):

@@ -10,11 +10,11 @@ from fracas.ledger import FracasError
 from fracas.projections import Fracas
 from fracas.projections.tables import table_rows
 from fracas.rules import Encounter
-from tests.conftest import KNIFE, PISTOL, sheet
+from tests.conftest import KNIFE, gunner, sheet
 
 PEOPLE = ["alice", "bob", "carol"]
 SHEETS = {
-    "alice": sheet(14, skills={"firearms": 60}, weapons=[PISTOL], holding=["pistol"]),
+    "alice": gunner(),
     "bob": sheet(12, str=14, skills={"melee weapons": 50}, weapons=[KNIFE], holding=["knife"]),
     "carol": sheet(12, skills={"unarmed combat": 55, "dodge": 50}),
 }

@@ -3,9 +3,9 @@
 import pytest
 
 from fracas.ledger import RefusedError
-from tests.conftest import PISTOL, attack, do, fight, hp, sheet
+from tests.conftest import attack, do, fight, gunner, hp, sheet
 
-ALICE = sheet(14, skills={"firearms": 60}, weapons=[PISTOL], holding=["pistol"])
+ALICE = gunner()
 
 
 def test_undo_takes_back_the_latest_step_and_redo_restores_it(fracas):
