@@ -9,13 +9,14 @@ import hashlib
 import hmac
 import re
 import secrets
-from collections.abc import Iterator
-from typing import Protocol
+from collections.abc import Callable, Iterator
+from typing import NamedTuple, Protocol
 
 from fracas.ledger import BadInputError
 from fracas.rules.events import Roll
 
 _SPEC = re.compile(r"^(\d*)d(\d+|F)$")
+_TERM = re.compile(r"([+-]?)(\d*)d(\d+|F)(!?)")
 WORD = 2**32
 
 
@@ -30,6 +31,69 @@ def parse_dice(spec: str) -> tuple[int, list[int]]:
     if count < 1 or not values:
         raise BadInputError(f"dice {spec!r} roll nothing")
     return count, values
+
+
+class Term(NamedTuple):
+    """One term of a dice expression: `-d6!` is one exploding d6 counted negative."""
+
+    sign: int
+    count: int
+    values: list[int]
+    explode: bool
+
+
+def parse_terms(spec: str) -> list[Term]:
+    """'d6!-d6!' (open positive minus negative), '2d6', '4dF': terms added or subtracted.
+    A `!` die showing its highest face is rolled again and added, as long as it does."""
+    terms: list[Term] = []
+    position = 0
+    for match in _TERM.finditer(spec):
+        if match.start() != position or (terms and not match.group(1)):
+            break
+        count, values = parse_dice(f"{match.group(2)}d{match.group(3)}")
+        if match.group(4) and (match.group(3) == "F" or len(values) < 2):
+            break
+        terms.append(Term(-1 if match.group(1) == "-" else 1, count, values, bool(match.group(4))))
+        position = match.end()
+    if not terms or position != len(spec):
+        raise BadInputError(
+            f"unknown dice {spec!r}: write them as NdS, for example 2d6, d100, 4dF or d6!-d6!"
+        )
+    return terms
+
+
+def draw(spec: str, next_face: Callable[[list[int]], int]) -> list[int]:
+    """Every face an expression needs, term by term, each exploding die followed by its rerolls."""
+    faces: list[int] = []
+    for term in parse_terms(spec):
+        for _ in range(term.count):
+            face = next_face(term.values)
+            faces.append(face)
+            while term.explode and face == term.values[-1]:
+                face = next_face(term.values)
+                faces.append(face)
+    return faces
+
+
+def split_faces(spec: str, faces: list[int]) -> list[list[int]]:
+    """The faces of each term, in order: how a ruleset reads a compound roll."""
+    remaining = iter(faces)
+    parts: list[list[int]] = []
+    for term in parse_terms(spec):
+        part: list[int] = []
+        for _ in range(term.count):
+            face = next(remaining)
+            part.append(face)
+            while term.explode and face == term.values[-1]:
+                face = next(remaining)
+                part.append(face)
+        parts.append(part)
+    return parts
+
+
+def total_of(spec: str, faces: list[int]) -> int:
+    terms = parse_terms(spec)
+    return sum(t.sign * sum(part) for t, part in zip(terms, split_faces(spec, faces), strict=True))
 
 
 def new_seed() -> str:
@@ -52,15 +116,16 @@ def _words(seed: bytes, encounter: str, counter: str) -> Iterator[int]:
 
 def derive_faces(seed_hex: str, encounter: str, counter: str, spec: str) -> list[int]:
     """The faces a seeded roll must show; rejection sampling removes modulo bias."""
-    count, values = parse_dice(spec)
-    limit = WORD - WORD % len(values)
-    faces: list[int] = []
-    for word in _words(bytes.fromhex(seed_hex), encounter, counter):
-        if word < limit:
-            faces.append(values[word % len(values)])
-            if len(faces) == count:
-                return faces
-    raise AssertionError("unreachable: the word stream is endless")
+    words = _words(bytes.fromhex(seed_hex), encounter, counter)
+
+    def next_face(values: list[int]) -> int:
+        limit = WORD - WORD % len(values)
+        for word in words:
+            if word < limit:
+                return values[word % len(values)]
+        raise AssertionError("unreachable: the word stream is endless")
+
+    return draw(spec, next_face)
 
 
 class Dice(Protocol):
@@ -76,7 +141,7 @@ class SeededDice:
         counter = f"{self.step}.{self.rolled}"
         self.rolled += 1
         faces = derive_faces(self.seed_hex, self.encounter, counter, spec)
-        return Roll(spec, faces, sum(faces), "seeded", None, self.epoch, counter)
+        return Roll(spec, faces, total_of(spec, faces), "seeded", None, self.epoch, counter)
 
 
 class ManualDice:
@@ -87,22 +152,31 @@ class ManualDice:
         self.used: list[str] = []
 
     def roll(self, spec: str, purpose: str) -> Roll:
-        count, values = parse_dice(spec)
-        if len(self.faces) < count:
-            so_far = ", ".join(self.used) or "nothing yet"
-            raise BadInputError(
-                f"not enough dice typed in: the {purpose} needs {spec} after {so_far}; "
-                "give every face with --dice in the order rolled"
-            )
-        faces, self.faces = self.faces[:count], self.faces[count:]
-        for face in faces:
+        typed = iter(self.faces)
+        taken = 0
+
+        def next_face(values: list[int]) -> int:
+            nonlocal taken
+            face = next(typed, None)
+            if face is None:
+                so_far = ", ".join(self.used) or "nothing yet"
+                rerolls = " (each top face of a ! die needs one more face)" if "!" in spec else ""
+                raise BadInputError(
+                    f"not enough dice typed in: the {purpose} needs {spec}{rerolls} after "
+                    f"{so_far}; give every face with --dice in the order rolled"
+                )
             if face not in values:
                 raise BadInputError(
                     f"{face} is not a face of {spec} (for the {purpose}); "
                     f"faces run {values[0]}..{values[-1]}"
                 )
+            taken += 1
+            return face
+
+        faces = draw(spec, next_face)
+        self.faces = self.faces[taken:]
         self.used.append(f"{spec} for the {purpose}")
-        return Roll(spec, faces, sum(faces), "manual", self.entered_by)
+        return Roll(spec, faces, total_of(spec, faces), "manual", self.entered_by)
 
     def finish(self) -> None:
         if self.faces:

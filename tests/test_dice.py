@@ -6,7 +6,16 @@ from collections import Counter
 import pytest
 
 from fracas.ledger import BadInputError
-from fracas.rules.dice import ManualDice, SeededDice, derive_faces, parse_dice, verify_roll
+from fracas.rules.dice import (
+    ManualDice,
+    SeededDice,
+    derive_faces,
+    parse_dice,
+    parse_terms,
+    split_faces,
+    total_of,
+    verify_roll,
+)
 from fracas.rules.events import EncounterStarted, Rolled, SeedRevealed
 from tests.conftest import PISTOL, attack, fight, gunner, sheet
 
@@ -80,3 +89,31 @@ def test_a_typed_roll_is_recorded_as_manual_with_who_typed_it(fracas):
     )
     (roll,) = [ev.roll for ev in out.events if isinstance(ev, Rolled)]
     assert (roll.source, roll.entered_by, roll.faces) == ("manual", "sam", [90])
+
+
+def test_open_roll_explodes_each_die_and_subtracts_the_negative():
+    dice = ManualDice([6, 6, 2, 3], "gm")  # positive 6, 6, 2 then negative 3
+    roll = dice.roll("d6!-d6!", "attack")
+    dice.finish()
+    assert roll.faces == [6, 6, 2, 3] and roll.total == 14 - 3
+    assert split_faces("d6!-d6!", roll.faces) == [[6, 6, 2], [3]]
+
+
+def test_open_roll_asks_for_the_reroll_of_a_six():
+    with pytest.raises(BadInputError, match="one more face"):
+        ManualDice([4, 6], "gm").roll("d6!-d6!", "attack")
+
+
+@pytest.mark.parametrize("spec", ["d6!-d6!", "2d6+d4", "d6-d6", "d10!"])
+def test_seeded_expressions_verify_and_stay_on_the_dice(spec):
+    for n in range(200):
+        roll = SeededDice(SEED, 1, "enc", step=n).roll(spec, "test")
+        assert verify_roll(SEED, "enc", roll)
+        assert roll.total == total_of(spec, roll.faces)
+        assert all(1 <= face <= 10 for face in roll.faces)
+
+
+@pytest.mark.parametrize("spec", ["d6!!", "d6+", "2d6 d4", "dF!", "d6--d6", "x"])
+def test_unknown_dice_expressions_are_refused(spec):
+    with pytest.raises(BadInputError, match="unknown dice"):
+        parse_terms(spec)
