@@ -1,5 +1,6 @@
 """One readable line per event: what the log, replay and exports print."""
 
+from fracas.rules.dice import parse_terms, split_faces
 from fracas.rules.events import (
     CombatantJoined,
     ConditionCleared,
@@ -12,6 +13,7 @@ from fracas.rules.events import (
     InitiativeSet,
     Note,
     Resolved,
+    Roll,
     Rolled,
     SeedRevealed,
     Spent,
@@ -23,13 +25,27 @@ def rules_of(rules: list[str]) -> str:
     return f" [{', '.join(rules)}]" if rules else ""
 
 
+def faces_of(roll: Roll) -> str:
+    """'3+4' for 2d6; '(6+2) - (3)' for an open d6!-d6! roll."""
+    terms = parse_terms(roll.dice)
+    if len(terms) == 1:
+        return "+".join(str(f) for f in roll.faces)
+    parts = split_faces(roll.dice, roll.faces)
+    text = ""
+    for term, part in zip(terms, parts, strict=True):
+        sign = "-" if term.sign < 0 else "+"
+        text += f" {sign} " if text or sign == "-" else ""
+        text += f"({'+'.join(str(f) for f in part)})" if len(part) > 1 else str(part[0])
+    return text
+
+
 def describe_roll(event: Rolled) -> str:
     roll = event.roll
-    faces = "+".join(str(f) for f in roll.faces) if len(roll.faces) > 1 else str(roll.total)
+    faces = f"{faces_of(roll)} = {roll.total}" if len(roll.faces) > 1 else str(roll.total)
     source = f"typed by {roll.entered_by}" if roll.source == "manual" else f"seeded #{roll.counter}"
     text = f"{event.actor} rolls {roll.dice} for {event.purpose}: {faces}"
     if event.target is not None:
-        text += f" vs {event.target}%"
+        text += f" vs {event.target}{'%' if roll.dice == 'd100' else ''}"
     if event.modifiers:
         text += " (" + ", ".join(m.describe() for m in event.modifiers) + ")"
     if event.result:
@@ -77,4 +93,5 @@ def describe(event: Event) -> str:
             return f"turn {event.round}: {who} to act ({event.reason})"
         case Note():
             return f"note by {event.author}: {event.text}"
-    return type(event).__name__
+    own = getattr(event, "describe", None)
+    return own() if callable(own) else type(event).__name__
