@@ -1,8 +1,12 @@
 """Commands every ruleset understands, beside its own actions. Tagged by `action`."""
 
+import re
+from collections.abc import Collection
 from typing import Any
 
 import msgspec
+
+from fracas.ledger import BadInputError, RefusedError
 
 
 class Command(msgspec.Struct, frozen=True, tag_field="action", forbid_unknown_fields=True):
@@ -24,3 +28,15 @@ class Pass(Command, tag="next"):
     """The acting combatant ends their turn without (further) action."""
 
     actor: str | None = None
+
+
+def check_newcomer(command: Join, present: Collection[str]) -> None:
+    """Every ruleset's checks on a joining combatant's id and side."""
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", command.combatant):
+        raise BadInputError(
+            f"combatant id {command.combatant!r} may hold only letters, digits, '.', '_' and '-'"
+        )
+    if command.combatant in present:
+        raise RefusedError(f"{command.combatant!r} is already in this encounter")
+    if command.side not in ("pc", "npc"):
+        raise BadInputError(f"side must be pc or npc, not {command.side!r}")

@@ -12,7 +12,7 @@ import msgspec
 from msgspec.structs import replace
 
 from fracas.ledger import BadInputError, NotFoundError, RefusedError
-from fracas.rules.commands import Begin, Command, Join, Pass
+from fracas.rules.commands import Begin, Command, Join, Pass, check_newcomer
 from fracas.rules.dice import parse_dice
 from fracas.rules.events import (
     CombatantJoined,
@@ -1069,14 +1069,7 @@ RESOLVERS = {
 
 
 def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
-    if not re.fullmatch(r"[A-Za-z0-9_.-]+", command.combatant):
-        raise BadInputError(
-            f"combatant id {command.combatant!r} may hold only letters, digits, '.', '_' and '-'"
-        )
-    if command.combatant in state.fighters:
-        raise RefusedError(f"{command.combatant!r} is already in this encounter")
-    if command.side not in ("pc", "npc"):
-        raise BadInputError(f"side must be pc or npc, not {command.side!r}")
+    check_newcomer(command, state.fighters)
     sheet = RULESET.sheet(command.sheet, f"sheet of {command.combatant}")
     assert isinstance(sheet, Sheet)
     for weapon in sheet.weapons:
