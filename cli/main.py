@@ -262,12 +262,17 @@ def begin(app: App, dice: str | None, by: str, command_id: str | None) -> None:
 
 
 @cli.command(name="next")
+@click.argument("actor", required=False)
+@dice_option
 @by_option
 @id_option
 @pass_app
-def next_(app: App, by: str, command_id: str | None) -> None:
-    """The acting combatant ends the turn without acting."""
-    run(app, {"action": "next"}, None, by, command_id)
+def next_(app: App, actor: str | None, dice: str | None, by: str, command_id: str | None) -> None:
+    """The acting combatant (or ACTOR) lets their turn or shot go by.
+
+    --dice takes the faces of whatever that starts, such as a new sequence's initiative."""
+    command = {"action": "next", **({"actor": actor} if actor else {})}
+    run(app, command, dice, by, command_id)
 
 
 @cli.command(name="act")

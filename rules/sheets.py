@@ -17,15 +17,33 @@ def read_sheet_file(path: str | Path) -> dict[str, Any]:
         raise BadInputError(f"{path}: not valid TOML: {error}") from None
 
 
+def key_path(dotted: str) -> list[str]:
+    """A TOML dotted key as its parts: `skills."martial arts"` or plain `skills.martial arts`."""
+    try:
+        tree: Any = tomllib.loads(f"{dotted} = 0")
+    except tomllib.TOMLDecodeError:
+        return [part.strip() for part in dotted.split(".")]
+    path = []
+    while isinstance(tree, dict):
+        key = next(iter(tree))
+        path.append(key)
+        tree = tree[key]
+    return path
+
+
 def set_path(data: dict[str, Any], dotted: str, value: Any) -> dict[str, Any]:
     """Return a copy of `data` with `a.b.c` set to value (creating tables on the way)."""
-    head, _, rest = dotted.partition(".")
+    return _set(data, key_path(dotted), value, dotted)
+
+
+def _set(data: dict[str, Any], path: list[str], value: Any, dotted: str) -> dict[str, Any]:
+    head, rest = path[0], path[1:]
     copy = dict(data)
     if rest:
         inner = copy.get(head, {})
         if not isinstance(inner, dict):
             raise BadInputError(f"{head} is not a table, so {dotted} cannot be set")
-        copy[head] = set_path(inner, rest, value)
+        copy[head] = _set(inner, rest, value, dotted)
     else:
         copy[head] = value
     return copy

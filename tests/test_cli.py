@@ -8,6 +8,7 @@ from click.testing import CliRunner
 
 from fracas.cli.main import cli
 from fracas.ledger import Store
+from fracas.projections import Fracas
 
 SHEETS = Path(__file__).parent.parent / "cli" / "demo_sheets"
 
@@ -200,3 +201,13 @@ def test_demo_plays_into_its_file(tmp_path):
     assert "hash chain: ok" in result.output and "pinned by Marcus Bishop" in result.output
     log = CliRunner().invoke(cli, ["--db", str(db), "log"]).output
     assert "[UNDONE]" in log
+
+
+def test_set_takes_keys_with_spaces_quoted_or_not(run):
+    run("new", "-r", "shotclock", "--id", "fs")
+    run("-e", "fs", "add", "a", "--set", 'skills."martial arts"=15')
+    run("-e", "fs", "add", "b", "--set", "skills.martial arts=12")
+    with Fracas(run.db) as fracas:
+        fighters = fracas.encounter("fs").state.fighters
+        assert fighters["a"].sheet.skills == {"martial arts": 15}
+        assert fighters["b"].sheet.skills == {"martial arts": 12}
