@@ -794,6 +794,8 @@ def conditions_of(fighter: Fighter) -> list[str]:
             shown.append(f"impaired {detail['penalty']}")
         elif name == "carrying":
             shown.append(f"carrying {detail['what']} ({detail['remaining']} shots)")
+        elif name.startswith("continuous:"):
+            shown.append(f"continuous: {detail['what']}")
         else:
             shown.append(name)
     return shown

@@ -19,19 +19,23 @@ def block_after(heading: str, fence: str) -> str:
     return match.group(1)
 
 
-def test_the_tour_runs_as_written(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "cli").symlink_to(ROOT / "cli")
+def run_block(heading: str) -> tuple[CliRunner, dict[str, str]]:
     runner = CliRunner()
-    env = {}
-    for line in block_after("## A short tour", "sh").splitlines():
+    env: dict[str, str] = {}
+    for line in block_after(heading, "sh").splitlines():
         words = shlex.split(line, comments=True)
         if words[0] == "export":
-            key, value = words[1].split("=")
-            env[key] = value
+            env.update(word.split("=", 1) for word in words[1:])
             continue
         result = runner.invoke(cli, words[1:], env=env)
         assert result.exit_code == 0, f"{line}: {result.output}"
+    return runner, env
+
+
+def test_the_tour_runs_as_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cli").symlink_to(ROOT / "cli")
+    runner, env = run_block("## A short tour")
     assert (tmp_path / "motel.jsonl").exists()
     console = block_after("A refused command", "console").splitlines()
     result = runner.invoke(cli, shlex.split(console[0].removeprefix("$ "))[1:], env=env)
@@ -41,3 +45,10 @@ def test_the_tour_runs_as_written(tmp_path, monkeypatch):
 def test_the_python_example_runs(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     exec(compile(block_after("### From Python", "python"), "README", "exec"), {})
+
+
+def test_the_shot_clock_example_runs_as_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    runner, env = run_block("### A shot-clock fight")
+    status = runner.invoke(cli, ["status"], env=env).output
+    assert "sequence 1" in status and "continuous: driving" in status
