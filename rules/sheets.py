@@ -50,10 +50,13 @@ def _set(data: dict[str, Any], path: list[str], value: Any, dotted: str) -> dict
 
 
 def parse_value(text: str) -> Any:
-    """A TOML value (number, bool, string, array); bare words are strings."""
+    """A TOML value (number, bool, string, array); bare words are strings, also in arrays."""
     try:
         return tomllib.loads(f"v = {text}")["v"]
     except tomllib.TOMLDecodeError:
+        if text.startswith("[") and text.endswith("]"):
+            items = [item.strip() for item in text[1:-1].split(",")]
+            return [parse_value(item) for item in items if item]
         return text
 
 
