@@ -41,7 +41,8 @@ def faces_of(roll: Roll) -> str:
 
 def describe_roll(event: Rolled) -> str:
     roll = event.roll
-    faces = f"{faces_of(roll)} = {roll.total}" if len(roll.faces) > 1 else str(roll.total)
+    compound = len(parse_terms(roll.dice)) > 1
+    faces = f"{faces_of(roll)} = {roll.total}" if compound else faces_of(roll)
     source = f"typed by {roll.entered_by}" if roll.source == "manual" else f"seeded #{roll.counter}"
     text = f"{event.actor} rolls {roll.dice} for {event.purpose}: {faces}"
     if event.target is not None:

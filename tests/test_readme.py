@@ -52,3 +52,10 @@ def test_the_shot_clock_example_runs_as_written(tmp_path, monkeypatch):
     runner, env = run_block("### A shot-clock fight")
     status = runner.invoke(cli, ["status"], env=env).output
     assert "sequence 1" in status and "continuous: driving" in status
+
+
+def test_the_dice_pool_example_runs_as_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    runner, env = run_block("### A dice-pool fight")
+    status = runner.invoke(cli, ["status"], env=env).output
+    assert "Body" in status and "round 2" in status
