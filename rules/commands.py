@@ -7,6 +7,7 @@ from typing import Any
 import msgspec
 
 from fracas.ledger import BadInputError, RefusedError
+from fracas.rules.events import CombatantJoined
 
 
 class Command(msgspec.Struct, frozen=True, tag_field="action", forbid_unknown_fields=True):
@@ -40,3 +41,9 @@ def check_newcomer(command: Join, present: Collection[str]) -> None:
         raise RefusedError(f"{command.combatant!r} is already in this encounter")
     if command.side not in ("pc", "npc"):
         raise BadInputError(f"side must be pc or npc, not {command.side!r}")
+
+
+def joined_event(command: Join, sheet: msgspec.Struct) -> CombatantJoined:
+    """The event that records a newcomer with their checked sheet."""
+    name = command.name or command.combatant
+    return CombatantJoined(command.combatant, name, command.side, msgspec.to_builtins(sheet))

@@ -11,8 +11,9 @@ from typing import Any, Literal
 import msgspec
 from msgspec.structs import replace
 
-from fracas.ledger import BadInputError, NotFoundError, RefusedError
-from fracas.rules.commands import Begin, Command, Join, Pass, check_newcomer
+from fracas.ledger import BadInputError, RefusedError
+from fracas.rules import roster
+from fracas.rules.commands import Begin, Command, Join, Pass, check_newcomer, joined_event
 from fracas.rules.dice import parse_dice
 from fracas.rules.events import (
     CombatantJoined,
@@ -243,11 +244,7 @@ class State(msgspec.Struct, frozen=True):
     slot_dex: int | None = None
 
     def fighter(self, who: str) -> Fighter:
-        fighter = self.fighters.get(who)
-        if fighter is None:
-            known = ", ".join(self.fighters) or "nobody yet"
-            raise NotFoundError(f"no combatant {who!r} in this encounter; present: {known}")
-        return fighter
+        return roster.find(self.fighters, who)
 
     def order(self) -> list[Fighter]:
         """000-2: descending DEX; ties keep joining order unless a roll-off split them."""
@@ -376,9 +373,7 @@ def advance(state: State, reason: str) -> list[Event]:
 
 
 def fold(state: State, events: list[Event]) -> State:
-    for event in events:
-        state = evolve(state, event)
-    return state
+    return roster.fold(evolve, state, events)
 
 
 def check_can_act(state: State, actor: Fighter, command: Act) -> bool:
@@ -1076,14 +1071,7 @@ def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
         parse_damage(weapon.damage)
     hp = sheet.hp if sheet.hp is not None else math.ceil((sheet.strength + sheet.con) / 2)
     sheet = replace(sheet, hp=hp, skills={k.lower(): v for k, v in sheet.skills.items()})
-    return [
-        CombatantJoined(
-            command.combatant,
-            command.name or command.combatant,
-            command.side,
-            msgspec.to_builtins(sheet),
-        )
-    ]
+    return [joined_event(command, sheet)]
 
 
 def decide_begin(state: State, command: Begin, ctx: Context) -> list[Event]:
@@ -1135,21 +1123,6 @@ def decide(state: State, command: Any, ctx: Context) -> list[Event]:
 # -- evolve: a pure, total fold -----------------------------------------------------------
 
 
-def _with_fighter(state: State, fighter: Fighter) -> State:
-    return replace(state, fighters={**state.fighters, fighter.id: fighter})
-
-
-def _conditions(fighter: Fighter, name: str, detail: dict[str, Any] | None) -> Fighter:
-    conditions = {k: v for k, v in fighter.conditions.items() if k != name}
-    if detail is not None:
-        conditions[name] = detail
-    return replace(fighter, conditions=conditions)
-
-
-def _started(state: State, event: EncounterStarted) -> State:
-    return replace(state, options=msgspec.convert(event.options, Options))
-
-
 def _joined(state: State, event: CombatantJoined) -> State:
     sheet = msgspec.convert(event.sheet, Sheet)
     hp = sheet.hp or 0
@@ -1165,12 +1138,11 @@ def _joined(state: State, event: CombatantJoined) -> State:
         {},
         state.round,
     )
-    return _with_fighter(state, fighter)
+    return roster.put(state, fighter)
 
 
 def _initiative(state: State, event: InitiativeSet) -> State:
-    fighter = state.fighters.get(event.combatant)
-    return _with_fighter(state, replace(fighter, tiebreak=event.tiebreak)) if fighter else state
+    return roster.change(state, event.combatant, lambda f: replace(f, tiebreak=event.tiebreak))
 
 
 def _turn(state: State, event: TurnAdvanced) -> State:
@@ -1180,59 +1152,32 @@ def _turn(state: State, event: TurnAdvanced) -> State:
 
 
 def _spent(state: State, event: Spent) -> State:
-    fighter = state.fighters.get(event.combatant)
-    if fighter is None or event.resource != "action":
+    if event.resource != "action":
         return state
-    return _with_fighter(state, replace(fighter, acted_round=state.round))
+    return roster.change(state, event.combatant, lambda f: replace(f, acted_round=state.round))
 
 
 def _damaged(state: State, event: Damaged) -> State:
-    fighter = state.fighters.get(event.target)
-    return (
-        _with_fighter(state, replace(fighter, hp=max(0, fighter.hp - event.amount)))
-        if fighter
-        else state
-    )
-
-
-def _condition_set(state: State, event: ConditionSet) -> State:
-    fighter = state.fighters.get(event.target)
-    return (
-        _with_fighter(state, _conditions(fighter, event.condition, dict(event.detail)))
-        if fighter
-        else state
-    )
-
-
-def _condition_cleared(state: State, event: ConditionCleared) -> State:
-    fighter = state.fighters.get(event.target)
-    return _with_fighter(state, _conditions(fighter, event.condition, None)) if fighter else state
+    return roster.change(state, event.target, lambda f: replace(f, hp=max(0, f.hp - event.amount)))
 
 
 def _equipment(state: State, event: EquipmentChanged) -> State:
-    fighter = state.fighters.get(event.combatant)
-    return (
-        _with_fighter(state, replace(fighter, holding=tuple(event.holding))) if fighter else state
-    )
+    return roster.change(state, event.combatant, lambda f: replace(f, holding=tuple(event.holding)))
 
 
-EVOLVERS: dict[type, Any] = {
-    EncounterStarted: _started,
-    CombatantJoined: _joined,
-    InitiativeSet: _initiative,
-    TurnAdvanced: _turn,
-    Spent: _spent,
-    Damaged: _damaged,
-    ConditionSet: _condition_set,
-    ConditionCleared: _condition_cleared,
-    EquipmentChanged: _equipment,
-}
-
-
-def evolve(state: State, event: Event) -> State:
-    """Pure and total: an event this ruleset does not fold (a roll, a note) leaves the state."""
-    apply = EVOLVERS.get(type(event))
-    return apply(state, event) if apply else state
+# Pure and total: an event this ruleset does not fold (a roll, a note) leaves the state.
+evolve = roster.dispatch(
+    {
+        EncounterStarted: roster.options_evolver(Options),
+        CombatantJoined: _joined,
+        InitiativeSet: _initiative,
+        TurnAdvanced: _turn,
+        Spent: _spent,
+        Damaged: _damaged,
+        EquipmentChanged: _equipment,
+        **roster.CONDITION_EVOLVERS,
+    }
+)
 
 
 # -- the view the table sees --------------------------------------------------------------

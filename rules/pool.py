@@ -12,8 +12,9 @@ from typing import Any, Literal
 import msgspec
 from msgspec.structs import replace
 
-from fracas.ledger import BadInputError, NotFoundError, RefusedError
-from fracas.rules.commands import Begin, Command, Join, Pass, check_newcomer
+from fracas.ledger import BadInputError, RefusedError
+from fracas.rules import roster
+from fracas.rules.commands import Begin, Command, Join, Pass, check_newcomer, joined_event
 from fracas.rules.events import (
     CombatantJoined,
     ConditionCleared,
@@ -215,11 +216,7 @@ class State(msgspec.Struct, frozen=True):
     turn: str | None = None
 
     def fighter(self, who: str) -> Fighter:
-        fighter = self.fighters.get(who)
-        if fighter is None:
-            known = ", ".join(self.fighters) or "nobody yet"
-            raise NotFoundError(f"no combatant {who!r} in this encounter; present: {known}")
-        return fighter
+        return roster.find(self.fighters, who)
 
     def order(self) -> list[Fighter]:
         """Initiative default: Outcome, then higher Dexterity, then the seeded tie roll."""
@@ -237,9 +234,7 @@ def initial() -> State:
 
 
 def fold(state: State, events: list[Event]) -> State:
-    for event in events:
-        state = evolve(state, event)
-    return state
+    return roster.fold(evolve, state, events)
 
 
 # -- the roll (mechanics 1 and 4) -----------------------------------------------------------
@@ -553,13 +548,15 @@ def attack_one(
     )
     kind = command.defence.get(target.id)
     if kind is None:
-        return events + evaded(state, target, outcome, command, actor, weapon, events)
+        return events + evaded(actor, weapon, target, outcome, command)
     defender = state.fighter(command.defender.get(target.id, target.id))
-    events += react(state, ctx, events, actor, weapon, target, defender, kind, command)
+    events += react(state, ctx, actor, weapon, outcome, target, defender, kind, command)
     return events
 
 
-def evaded(state, target, outcome, command, actor, weapon, events) -> list[Event]:
+def evaded(
+    actor: Fighter, weapon: Weapon, target: Fighter, outcome: int, command: Attack
+) -> list[Event]:
     """004-14: an Evade Outcome still in force is spent against the attack."""
     evading = target.conditions.get("evading")
     spend = 0
@@ -571,7 +568,6 @@ def evaded(state, target, outcome, command, actor, weapon, events) -> list[Event
             Spent(target.id, "evade", spend, f"evades {spend} of {actor.name}'s attack", ["004-14"])
         )
     return result + damage(
-        state,
         actor,
         target,
         weapon,
@@ -583,16 +579,15 @@ def evaded(state, target, outcome, command, actor, weapon, events) -> list[Event
 def react(
     state: State,
     ctx: Context,
-    so_far: list[Event],
     attacker: Fighter,
     weapon: Weapon,
+    outcome: int,
     target: Fighter,
     defender: Fighter,
     kind: str,
     command: Attack,
 ) -> list[Event]:
     """004-11..004-19: a Reaction spends the defender's Action (or a desperate exertion)."""
-    outcome = last_outcome(so_far)
     if weapon.kind == "firearm" and not defender.sheet.firearm_reactions:
         raise RefusedError(
             f"{defender.name} cannot react to a firearm attack without a Power (004-12)"
@@ -653,9 +648,9 @@ def react(
     )
     counted = defence if mid.options.botched_defence_counts else max(0, defence)
     if kind == "clash":
-        return events + clash(mid, attacker, weapon, outcome, defender, defence_weapon, counted)
+        return events + clash(attacker, weapon, outcome, defender, defence_weapon, counted)
     margin = f"attack outcome {outcome} - {kind} {counted}"
-    return events + damage(mid, attacker, target, weapon, outcome - counted, margin)
+    return events + damage(attacker, target, weapon, outcome - counted, margin)
 
 
 def parry_weapon(
@@ -682,21 +677,18 @@ def parry_weapon(
     return defence_weapon, shift
 
 
-def last_outcome(events: list[Event]) -> int:
-    for event in reversed(events):
-        if isinstance(event, Rolled):
-            return int((event.result or "outcome 0").split()[1].rstrip(":"))
-        if isinstance(event, Resolved) and "no dice left" in event.outcome:
-            return 0
-    return 0
-
-
-def clash(state, attacker, weapon, outcome, defender, defence_weapon, defence) -> list[Event]:
+def clash(
+    attacker: Fighter,
+    weapon: Weapon,
+    outcome: int,
+    defender: Fighter,
+    defence_weapon: Weapon,
+    defence: int,
+) -> list[Event]:
     """004-18: compare; the higher deals full damage, a tie both (if above 0)."""
     events: list[Event] = []
     if outcome >= defence and outcome > 0:
         events += damage(
-            state,
             attacker,
             defender,
             weapon,
@@ -706,7 +698,6 @@ def clash(state, attacker, weapon, outcome, defender, defence_weapon, defence) -
         )
     if defence >= outcome and defence > 0:
         events += damage(
-            state,
             defender,
             attacker,
             defence_weapon,
@@ -727,7 +718,6 @@ def armor_of(target: Fighter, weapon: Weapon) -> int:
 
 
 def damage(
-    state,
     attacker: Fighter,
     target: Fighter,
     weapon: Weapon,
@@ -743,13 +733,7 @@ def damage(
     breakdown = [
         Modifier(margin, why, rule),
         Modifier(weapon.damage, f"{weapon.name} damage", "mechanic 2"),
-        Modifier(
-            -armor,
-            "armor"
-            if armor != target.sheet.brawn or target.sheet.armor >= armor
-            else "Brawn as armor",
-            "mechanic 2",
-        ),
+        Modifier(-armor, "Brawn as armor" if armor > target.sheet.armor else "armor", "mechanic 2"),
     ]
     severity = sum(m.value for m in breakdown)
     hit = Resolved(attacker.id, "attack", [target.id], f"hits: Severity {max(0, severity)}", [rule])
@@ -841,8 +825,7 @@ def resolve_hold(state: State, actor: Fighter, command: Hold, ctx: Context) -> l
     actor.weapon(command.weapon)
     held = msgspec.to_builtins(command)
     held["action"] = "attack"
-    for name in ("trigger",):
-        held.pop(name, None)
+    del held["trigger"]
     detail = {"command": held, "trigger": command.trigger, "round": state.round}
     return [
         ConditionSet(
@@ -912,8 +895,7 @@ def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
     sheet = RULESET.sheet(command.sheet, f"sheet of {command.combatant}")
     assert isinstance(sheet, Sheet)
     sheet = replace(sheet, abilities={k.lower(): v for k, v in sheet.abilities.items()})
-    name = command.name or command.combatant
-    return [CombatantJoined(command.combatant, name, command.side, msgspec.to_builtins(sheet))]
+    return [joined_event(command, sheet)]
 
 
 def decide_begin(state: State, command: Begin, ctx: Context) -> list[Event]:
@@ -946,8 +928,7 @@ def decide_begin(state: State, command: Begin, ctx: Context) -> list[Event]:
             tiebreak = ctx.dice.roll("d100", f"initiative tie of {who}").total
         reason = f"Outcome {outcome}" + (f", tie roll {tiebreak}" if tiebreak else "")
         events.append(InitiativeSet(who, outcome, reason, ["mechanic 6"], tiebreak))
-    after = replace(fold(state, events), round=1)
-    return events + advance(replace(after, turn=None), "the fight begins")
+    return events + advance(replace(fold(state, events), round=1), "the fight begins")
 
 
 def decide_pass(state: State, command: Pass, ctx: Context) -> list[Event]:
@@ -992,81 +973,61 @@ def decide(state: State, command: Any, ctx: Context) -> list[Event]:
 # -- evolve: a pure, total fold -----------------------------------------------------------
 
 
-def _with(state: State, fighter: Fighter) -> State:
-    return replace(state, fighters={**state.fighters, fighter.id: fighter})
-
-
-def _started(state: State, event: EncounterStarted) -> State:
-    return replace(state, options=msgspec.convert(event.options, Options))
-
-
 def _joined(state: State, event: CombatantJoined) -> State:
     sheet = msgspec.convert(event.sheet, Sheet)
-    fighter = Fighter(event.combatant, event.name, event.side, sheet, len(state.fighters))
-    return _with(state, fighter)
+    return roster.put(
+        state, Fighter(event.combatant, event.name, event.side, sheet, len(state.fighters))
+    )
 
 
 def _initiative(state: State, event: InitiativeSet) -> State:
-    fighter = state.fighters.get(event.combatant)
-    if fighter is None:
-        return state
-    return _with(state, replace(fighter, initiative=event.value, tiebreak=event.tiebreak))
+    return roster.change(
+        state,
+        event.combatant,
+        lambda f: replace(f, initiative=event.value, tiebreak=event.tiebreak),
+    )
 
 
 def _turn(state: State, event: TurnAdvanced) -> State:
     return replace(state, round=event.round, turn=event.actor)
 
 
-def _spent(state: State, event: Spent) -> State:
-    fighter = state.fighters.get(event.combatant)
-    if fighter is None:
-        return state
+def _spend(fighter: Fighter, event: Spent, round_: int) -> Fighter:
+    """The round's Action, an exertion, a quick action's dice, or part of an evade."""
     if event.resource == "action":
-        return _with(state, replace(fighter, spent_round=state.round))
+        return replace(fighter, spent_round=round_)
     if event.resource == "exertion":
-        return _with(state, replace(fighter, exerted_round=state.round))
+        return replace(fighter, exerted_round=round_)
     if event.resource == "dice":
-        count = fighter.quick_count + 1 if fighter.quick_round == state.round else 1
-        return _with(state, replace(fighter, quick_round=state.round, quick_count=count))
+        count = fighter.quick_count + 1 if fighter.quick_round == round_ else 1
+        return replace(fighter, quick_round=round_, quick_count=count)
     if event.resource == "evade" and fighter.has("evading"):
         left = fighter.conditions["evading"]["pool"] - event.amount
-        conditions = {**fighter.conditions, "evading": {"pool": left}}
-        return _with(state, replace(fighter, conditions=conditions))
-    return state
+        return roster.with_condition(fighter, "evading", {"pool": left})
+    return fighter
+
+
+def _spent(state: State, event: Spent) -> State:
+    return roster.change(state, event.combatant, lambda f: _spend(f, event, state.round))
 
 
 def _damaged(state: State, event: Damaged) -> State:
-    fighter = state.fighters.get(event.target)
-    if fighter is None:
-        return state
-    return _with(state, replace(fighter, injuries=(*fighter.injuries, event.amount)))
+    return roster.change(
+        state, event.target, lambda f: replace(f, injuries=(*f.injuries, event.amount))
+    )
 
 
-def _condition(state: State, target: str, name: str, detail: dict | None) -> State:
-    fighter = state.fighters.get(target)
-    if fighter is None:
-        return state
-    conditions = {k: v for k, v in fighter.conditions.items() if k != name}
-    if detail is not None:
-        conditions[name] = detail
-    return _with(state, replace(fighter, conditions=conditions))
-
-
-EVOLVERS: dict[type, Any] = {
-    EncounterStarted: _started,
-    CombatantJoined: _joined,
-    InitiativeSet: _initiative,
-    TurnAdvanced: _turn,
-    Spent: _spent,
-    Damaged: _damaged,
-    ConditionSet: lambda s, e: _condition(s, e.target, e.condition, dict(e.detail)),
-    ConditionCleared: lambda s, e: _condition(s, e.target, e.condition, None),
-}
-
-
-def evolve(state: State, event: Event) -> State:
-    apply = EVOLVERS.get(type(event))
-    return apply(state, event) if apply else state
+evolve = roster.dispatch(
+    {
+        EncounterStarted: roster.options_evolver(Options),
+        CombatantJoined: _joined,
+        InitiativeSet: _initiative,
+        TurnAdvanced: _turn,
+        Spent: _spent,
+        Damaged: _damaged,
+        **roster.CONDITION_EVOLVERS,
+    }
+)
 
 
 # -- the view the table sees --------------------------------------------------------------

@@ -11,8 +11,9 @@ from typing import Any, Literal
 import msgspec
 from msgspec.structs import replace
 
-from fracas.ledger import BadInputError, NotFoundError, RefusedError
-from fracas.rules.commands import Begin, Command, Join, Pass, check_newcomer
+from fracas.ledger import BadInputError, RefusedError
+from fracas.rules import roster
+from fracas.rules.commands import Begin, Command, Join, Pass, check_newcomer, joined_event
 from fracas.rules.dice import split_faces
 from fracas.rules.events import (
     CombatantJoined,
@@ -207,11 +208,7 @@ class State(msgspec.Struct, frozen=True):
     shot: int = 0
 
     def fighter(self, who: str) -> Fighter:
-        fighter = self.fighters.get(who)
-        if fighter is None:
-            known = ", ".join(self.fighters) or "nobody yet"
-            raise NotFoundError(f"no combatant {who!r} in this encounter; present: {known}")
-        return fighter
+        return roster.find(self.fighters, who)
 
     def same_shot_key(self, fighter: Fighter) -> tuple:
         """The default order within a shot: higher Speed, PCs first, then the tie roll."""
@@ -230,9 +227,7 @@ def initial() -> State:
 
 
 def fold(state: State, events: list[Event]) -> State:
-    for event in events:
-        state = evolve(state, event)
-    return state
+    return roster.fold(evolve, state, events)
 
 
 # -- dice and checks (mechanics 1 and 2) ----------------------------------------------------
@@ -359,19 +354,16 @@ def check_on_shot(state: State, actor: Fighter) -> None:
         )
 
 
-def surcharge(fighter: Fighter, rule_reason: str) -> list[Modifier]:
+def surcharge(fighter: Fighter) -> int:
     """001-16: each continuous action in force adds a shot to every other action."""
-    return [
-        Modifier(1, f"continuous action: {what} ({rule_reason})", "001-16")
-        for what in fighter.continuous
-    ]
+    return len(fighter.continuous)
 
 
 def shot_cost(state: State, actor: Fighter, base: int, command: Act) -> tuple[int, list[Modifier]]:
     """The action's shots after the continuous surcharge and any snapshot (001-14, 001-16);
     returns the cost and the AV penalty the snapshot brings."""
     options = state.options
-    cost = base + len(surcharge(actor, "001-16"))
+    cost = base + surcharge(actor)
     if command.snapshot == 0:
         return cost, []
     if command.snapshot not in (1, 2) or command.snapshot > len(options.snapshot_penalties):
@@ -481,9 +473,7 @@ def difficulty_of(
             f"{target.name} has no shot left this sequence, so cannot {kind} (001-12); "
             "leave the defence passive"
         )
-    cost = options.defence_shots + (
-        len(surcharge(target, "001-16")) if options.surcharge_defences else 0
-    )
+    cost = options.defence_shots + (surcharge(target) if options.surcharge_defences else 0)
     events.append(
         Spent(target.id, "shots", cost, f"{kind}s off-turn against {attacker.name}", ["001-12"])
     )
@@ -620,8 +610,7 @@ def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
     sheet = RULESET.sheet(command.sheet, f"sheet of {command.combatant}")
     assert isinstance(sheet, Sheet)
     sheet = replace(sheet, skills={k.lower(): v for k, v in sheet.skills.items()})
-    name = command.name or command.combatant
-    return [CombatantJoined(command.combatant, name, command.side, msgspec.to_builtins(sheet))]
+    return [joined_event(command, sheet)]
 
 
 def decide_begin(state: State, command: Begin, ctx: Context) -> list[Event]:
@@ -689,32 +678,19 @@ def decide(state: State, command: Any, ctx: Context) -> list[Event]:
 # -- evolve: a pure, total fold -----------------------------------------------------------
 
 
-def _with(state: State, fighter: Fighter) -> State:
-    return replace(state, fighters={**state.fighters, fighter.id: fighter})
-
-
-def _started(state: State, event: EncounterStarted) -> State:
-    return replace(state, options=msgspec.convert(event.options, Options))
-
-
 def _joined(state: State, event: CombatantJoined) -> State:
     sheet = msgspec.convert(event.sheet, Sheet)
-    fighter = Fighter(event.combatant, event.name, event.side, sheet, len(state.fighters))
-    return _with(state, fighter)
+    return roster.put(
+        state, Fighter(event.combatant, event.name, event.side, sheet, len(state.fighters))
+    )
 
 
 def _initiative(state: State, event: InitiativeSet) -> State:
-    fighter = state.fighters.get(event.combatant)
-    if fighter is None:
-        return state
-    return _with(
+    return roster.change(
         state,
-        replace(
-            fighter,
-            initiative=event.value,
-            next_shot=event.value,
-            moved=0,
-            tiebreak=event.tiebreak,
+        event.combatant,
+        lambda f: replace(
+            f, initiative=event.value, next_shot=event.value, moved=0, tiebreak=event.tiebreak
         ),
     )
 
@@ -724,46 +700,30 @@ def _shot(state: State, event: ShotReached) -> State:
 
 
 def _spent(state: State, event: Spent) -> State:
-    fighter = state.fighters.get(event.combatant)
-    if fighter is None:
-        return state
     if event.resource == "metres":
-        return _with(state, replace(fighter, moved=fighter.moved + event.amount))
-    return _with(state, replace(fighter, next_shot=max(0, fighter.next_shot - event.amount)))
-
-
-def _damaged(state: State, event: Damaged) -> State:
-    fighter = state.fighters.get(event.target)
-    return (
-        _with(state, replace(fighter, wounds=fighter.wounds + event.amount)) if fighter else state
+        return roster.change(
+            state, event.combatant, lambda f: replace(f, moved=f.moved + event.amount)
+        )
+    return roster.change(
+        state, event.combatant, lambda f: replace(f, next_shot=max(0, f.next_shot - event.amount))
     )
 
 
-def _condition(state: State, target: str, name: str, detail: dict | None) -> State:
-    fighter = state.fighters.get(target)
-    if fighter is None:
-        return state
-    conditions = {k: v for k, v in fighter.conditions.items() if k != name}
-    if detail is not None:
-        conditions[name] = detail
-    return _with(state, replace(fighter, conditions=conditions))
+def _damaged(state: State, event: Damaged) -> State:
+    return roster.change(state, event.target, lambda f: replace(f, wounds=f.wounds + event.amount))
 
 
-EVOLVERS: dict[type, Any] = {
-    EncounterStarted: _started,
-    CombatantJoined: _joined,
-    InitiativeSet: _initiative,
-    ShotReached: _shot,
-    Spent: _spent,
-    Damaged: _damaged,
-    ConditionSet: lambda s, e: _condition(s, e.target, e.condition, dict(e.detail)),
-    ConditionCleared: lambda s, e: _condition(s, e.target, e.condition, None),
-}
-
-
-def evolve(state: State, event: Event) -> State:
-    apply = EVOLVERS.get(type(event))
-    return apply(state, event) if apply else state
+evolve = roster.dispatch(
+    {
+        EncounterStarted: roster.options_evolver(Options),
+        CombatantJoined: _joined,
+        InitiativeSet: _initiative,
+        ShotReached: _shot,
+        Spent: _spent,
+        Damaged: _damaged,
+        **roster.CONDITION_EVOLVERS,
+    }
+)
 
 
 # -- the view the table sees --------------------------------------------------------------

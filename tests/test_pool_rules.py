@@ -85,6 +85,19 @@ def rolled(events) -> list[Rolled]:
     return [ev for ev in events if isinstance(ev, Rolled)]
 
 
+def ana_swings_at_bob(e, defence: str, attack_faces: list[int], defence_faces: list[int]):
+    """Ana's five sword dice at Bob, who reacts with `defence`."""
+    return act(
+        e,
+        "ana",
+        "attack",
+        "bob",
+        weapon="sword",
+        defence={"bob": defence},
+        dice=attack_faces + defence_faces,
+    )
+
+
 def injuries(e, who: str) -> tuple[int, ...]:
     return e.state.fighters[who].injuries
 
@@ -305,15 +318,7 @@ def test_004_12_firearms_cannot_be_reacted_to_without_a_power(fracas):
 
 def test_004_13_a_dodge_subtracts_and_ties_go_to_the_defender(fracas):
     e = pool_fight(fracas)
-    act(
-        e,
-        "ana",
-        "attack",
-        "bob",
-        weapon="sword",
-        defence={"bob": "dodge"},
-        dice=[6, 6, 2, 2, 2] + [6, 6, 2, 2],
-    )  # 2 - 2 = 0: the attack fails
+    ana_swings_at_bob(e, "dodge", [6, 6, 2, 2, 2], [6, 6, 2, 2])  # 2 - 2 = 0: the attack fails
     assert injuries(e, "bob") == ()
     e2 = pool_fight(fracas)
     do(e2, {"action": "next"})
@@ -343,15 +348,7 @@ def test_004_14_an_evade_outcome_is_shared_out_among_incoming_attacks(fracas):
 
 def test_004_15_a_parry_needs_a_melee_weapon_against_melee_and_ties_go_to_the_defender(fracas):
     e = pool_fight(fracas)
-    act(
-        e,
-        "ana",
-        "attack",
-        "bob",
-        weapon="sword",
-        defence={"bob": "parry"},
-        dice=[6, 6, 2, 2, 2] + [6, 6, 2, 2],
-    )
+    ana_swings_at_bob(e, "parry", [6, 6, 2, 2, 2], [6, 6, 2, 2])
     assert injuries(e, "bob") == ()
     e2 = pool_fight(fracas)
     do(e2, {"action": "next"})
@@ -417,26 +414,10 @@ def test_004_17_a_character_may_parry_for_someone_in_range(fracas):
 
 def test_004_18_a_clash_compares_and_a_tie_hurts_both(fracas):
     e = pool_fight(fracas)
-    act(
-        e,
-        "ana",
-        "attack",
-        "bob",
-        weapon="sword",
-        defence={"bob": "clash"},
-        dice=[6, 6, 2, 2, 2] + [6, 6, 2, 2],
-    )  # 2 and 2: both deal full damage
+    ana_swings_at_bob(e, "clash", [6, 6, 2, 2, 2], [6, 6, 2, 2])  # 2 and 2: both deal full damage
     assert injuries(e, "bob") == (2 + 1,) and injuries(e, "ana") == (2 + 0,)
     e2 = pool_fight(fracas)
-    act(
-        e2,
-        "ana",
-        "attack",
-        "bob",
-        weapon="sword",
-        defence={"bob": "clash"},
-        dice=[6, 2, 2, 2, 2] + [6, 6, 6, 2],
-    )  # 1 to 3: Bob deals 3 + 0
+    ana_swings_at_bob(e2, "clash", [6, 2, 2, 2, 2], [6, 6, 6, 2])  # 1 to 3: Bob deals 3 + 0
     assert injuries(e2, "bob") == () and injuries(e2, "ana") == (3,)
 
 

@@ -1,0 +1,83 @@
+"""What every ruleset's state shares: combatants kept by id, each with named conditions.
+
+A ruleset's State is a msgspec struct with `fighters: dict[str, Fighter]`, and its Fighter
+has an `id` and `conditions: dict[str, dict]`. These keep each evolve short, total and alike.
+"""
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import msgspec
+from msgspec.structs import replace
+
+from fracas.ledger import NotFoundError
+from fracas.rules.events import ConditionCleared, ConditionSet, EncounterStarted, Event
+
+S = TypeVar("S")
+F = TypeVar("F")
+Evolver = Callable[[Any, Any], Any]
+
+
+def find(fighters: dict[str, F], who: str) -> F:
+    """A combatant by id, or one clear line naming who is present."""
+    fighter = fighters.get(who)
+    if fighter is None:
+        known = ", ".join(fighters) or "nobody yet"
+        raise NotFoundError(f"no combatant {who!r} in this encounter; present: {known}")
+    return fighter
+
+
+def put(state: S, fighter: Any) -> S:
+    return replace(state, fighters={**state.fighters, fighter.id: fighter})  # type: ignore[attr-defined]
+
+
+def change(state: S, who: str, edit: Callable[[Any], Any]) -> S:
+    """The state with one combatant edited; an unknown id leaves it be (evolve is total)."""
+    fighter = state.fighters.get(who)  # type: ignore[attr-defined]
+    return state if fighter is None else put(state, edit(fighter))
+
+
+def with_condition(fighter: F, name: str, detail: dict[str, Any] | None) -> F:
+    conditions = {k: v for k, v in fighter.conditions.items() if k != name}  # type: ignore[attr-defined]
+    if detail is not None:
+        conditions[name] = dict(detail)
+    return replace(fighter, conditions=conditions)  # type: ignore[type-var]
+
+
+def _condition_set(state: S, event: ConditionSet) -> S:
+    return change(state, event.target, lambda f: with_condition(f, event.condition, event.detail))
+
+
+def _condition_cleared(state: S, event: ConditionCleared) -> S:
+    return change(state, event.target, lambda f: with_condition(f, event.condition, None))
+
+
+CONDITION_EVOLVERS: dict[type, Evolver] = {
+    ConditionSet: _condition_set,
+    ConditionCleared: _condition_cleared,
+}
+
+
+def options_evolver(options_type: type) -> Evolver:
+    """The GM's options, as the opening event recorded them, into the state."""
+
+    def started(state: S, event: EncounterStarted) -> S:
+        return replace(state, options=msgspec.convert(event.options, options_type))  # type: ignore[type-var]
+
+    return started
+
+
+def dispatch(evolvers: dict[type, Evolver]) -> Callable[[S, Event], S]:
+    """An evolve from a table of evolvers: an event not in it (a roll, a note) changes nothing."""
+
+    def evolve(state: S, event: Event) -> S:
+        apply = evolvers.get(type(event))
+        return apply(state, event) if apply else state
+
+    return evolve
+
+
+def fold(evolve: Callable[[S, Event], S], state: S, events: list[Event]) -> S:
+    for event in events:
+        state = evolve(state, event)
+    return state
