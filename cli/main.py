@@ -252,13 +252,23 @@ def add(
 
 
 @cli.command()
+@click.option(
+    "--opt",
+    "-o",
+    "opts",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A field of the ruleset's begin, e.g. surprised=[bob] (time slices).",
+)
 @dice_option
 @by_option
 @id_option
 @pass_app
-def begin(app: App, dice: str | None, by: str, command_id: str | None) -> None:
+def begin(
+    app: App, opts: tuple[str, ...], dice: str | None, by: str, command_id: str | None
+) -> None:
     """Begin the fight: initiative order and the first turn."""
-    run(app, {"action": "begin"}, dice, by, command_id)
+    run(app, {"action": "begin", **parse_pairs(opts, "--opt")}, dice, by, command_id)
 
 
 @cli.command(name="next")
@@ -282,9 +292,8 @@ def next_(app: App, actor: str | None, dice: str | None, by: str, command_id: st
 @click.option("--weapon", "-w", default=None, help="Weapon to attack with (default unarmed).")
 @click.option(
     "--called",
-    type=click.Choice(["uncovered", "partly", "mostly"]),
     default=None,
-    help="Called shot against a target uncovered, partly or mostly covered.",
+    help="Called shot: uncovered|partly|mostly (percentile), head|heart|limb (time slices).",
 )
 @click.option(
     "--mod",

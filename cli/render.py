@@ -30,6 +30,8 @@ def status(encounter: str, ruleset: str, view: View) -> None:
         click.echo("pins:")
         for pin in view.pins:
             click.echo(f"    {pin.holder} {pin.kind} {pin.target}")
+    for note in view.notes:
+        click.echo(f"note: {note}")
 
 
 def log(steps: list[LogStep]) -> None:

@@ -15,19 +15,23 @@ from typing import NamedTuple, Protocol
 from fracas.ledger import BadInputError
 from fracas.rules.events import Roll
 
-_SPEC = re.compile(r"^(\d*)d(\d+|F)$")
-_TERM = re.compile(r"([+-]?)(\d*)d(\d+|F)(!?)")
+_SPEC = re.compile(r"^(\d*)d(\d+|F)(z?)$")
+_TERM = re.compile(r"([+-]?)(\d*)d(\d+|F)(z?)(!?)")
 WORD = 2**32
 
 
 def parse_dice(spec: str) -> tuple[int, list[int]]:
-    """'2d10' -> (2, [1..10]); 'd100' -> (1, [1..100]); '4dF' -> (4, [-1, 0, 1])."""
+    """'2d10' -> (2, [1..10]); 'd100' -> (1, [1..100]); '4dF' -> (4, [-1, 0, 1]);
+    '2d10z' -> (2, [0..9]): a z die reads from 0, so a d10's 0 is 0, not 10."""
     match = _SPEC.match(spec)
     if not match:
         raise BadInputError(f"unknown dice {spec!r}: write them as NdS, for example 2d6 or d100")
     count = int(match.group(1) or 1)
-    sides = match.group(2)
-    values = [-1, 0, 1] if sides == "F" else list(range(1, int(sides) + 1))
+    sides, zero = match.group(2), match.group(3)
+    if sides == "F" and zero:
+        raise BadInputError(f"unknown dice {spec!r}: fudge dice have no z form")
+    first = 0 if zero else 1
+    values = [-1, 0, 1] if sides == "F" else list(range(first, int(sides) + first))
     if count < 1 or not values:
         raise BadInputError(f"dice {spec!r} roll nothing")
     return count, values
@@ -50,10 +54,10 @@ def parse_terms(spec: str) -> list[Term]:
     for match in _TERM.finditer(spec):
         if match.start() != position or (terms and not match.group(1)):
             break
-        count, values = parse_dice(f"{match.group(2)}d{match.group(3)}")
-        if match.group(4) and (match.group(3) == "F" or len(values) < 2):
+        count, values = parse_dice(f"{match.group(2)}d{match.group(3)}{match.group(4)}")
+        if match.group(5) and (match.group(3) == "F" or len(values) < 2):
             break
-        terms.append(Term(-1 if match.group(1) == "-" else 1, count, values, bool(match.group(4))))
+        terms.append(Term(-1 if match.group(1) == "-" else 1, count, values, bool(match.group(5))))
         position = match.end()
     if not terms or position != len(spec):
         raise BadInputError(

@@ -30,12 +30,21 @@ def test_seeded_faces_are_reproducible_from_the_seed_and_counter():
     assert not verify_roll("cd" * 32, "enc", roll)
 
 
-@pytest.mark.parametrize("spec", ["d6", "d100", "3d10", "4dF", "d7"])
+@pytest.mark.parametrize("spec", ["d6", "d100", "3d10", "4dF", "d7", "2d10z"])
 def test_seeded_faces_stay_on_the_die(spec):
     count, values = parse_dice(spec)
     for n in range(300):
         faces = derive_faces(SEED, "enc", f"{n}.0", spec)
         assert len(faces) == count and set(faces) <= set(values)
+
+
+def test_a_z_die_reads_from_zero_so_a_d10_shows_0_to_9():
+    assert parse_dice("2d10z") == (2, list(range(10)))
+    assert ManualDice([0, 9], "gm").roll("2d10z", "stat roll").total == 9
+    with pytest.raises(BadInputError, match=r"faces run 0\.\.9"):
+        ManualDice([10, 0], "gm").roll("2d10z", "stat roll")
+    with pytest.raises(BadInputError, match="no z form"):
+        parse_dice("4dFz")
 
 
 def test_seeded_d6_is_uniform():
