@@ -59,3 +59,12 @@ def test_the_dice_pool_example_runs_as_written(tmp_path, monkeypatch):
     runner, env = run_block("### A dice-pool fight")
     status = runner.invoke(cli, ["status"], env=env).output
     assert "Body" in status and "round 2" in status
+
+
+def test_the_time_slice_example_runs_as_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cli").symlink_to(ROOT / "cli")
+    runner, env = run_block("### A time-slice fight")
+    status = runner.invoke(cli, ["status"], env=env).output
+    assert "round 2" in status and "dying (4:54 left, heart wound: -2), staggered" in status
+    assert "HP 7/30 DR 0 stagger 6/3" in status
