@@ -68,3 +68,11 @@ def test_the_time_slice_example_runs_as_written(tmp_path, monkeypatch):
     status = runner.invoke(cli, ["status"], env=env).output
     assert "round 2" in status and "dying (4:54 left, heart wound: -2), staggered" in status
     assert "HP 7/30 DR 0 stagger 6/3" in status
+
+
+def test_the_4df_example_runs_as_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    runner, env = run_block("### A 4dF fight")
+    status = runner.invoke(cli, ["status"], env=env).output
+    assert "Critically Wounded (5)" in status and "Pain Tolerance: no penalty" in status
+    assert "turn 1: resolving" in status and "declared: attack p1 with the pistol" in status
