@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 
 from fracas.ledger import BadInputError, RefusedError
-from fracas.rules.events import CombatantJoined
+from fracas.rules.events import CombatantJoined, Declared
 
 
 class Command(msgspec.Struct, frozen=True, tag_field="action", forbid_unknown_fields=True):
@@ -47,3 +47,9 @@ def joined_event(command: Join, sheet: msgspec.Struct) -> CombatantJoined:
     """The event that records a newcomer with their checked sheet."""
     name = command.name or command.combatant
     return CombatantJoined(command.combatant, name, command.side, msgspec.to_builtins(sheet))
+
+
+def declared_event(command: Command, actor: str, command_id: str) -> Declared:
+    """The event that records a command as the table gave it."""
+    tag = command.__struct_config__.tag
+    return Declared(actor, tag, msgspec.to_builtins(command), command_id)

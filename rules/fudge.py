@@ -14,7 +14,15 @@ from msgspec.structs import replace
 
 from fracas.ledger import BadInputError, RefusedError
 from fracas.rules import roster
-from fracas.rules.commands import Begin, Command, Join, Pass, check_newcomer, joined_event
+from fracas.rules.commands import (
+    Begin,
+    Command,
+    Join,
+    Pass,
+    check_newcomer,
+    declared_event,
+    joined_event,
+)
 from fracas.rules.events import (
     CombatantJoined,
     ConditionCleared,
@@ -586,8 +594,7 @@ def decide_declare(state: State, command: Act, ctx: Context) -> list[Event]:
             raise RefusedError(f"{actor.name} has declared nothing this turn")
         return [Withdrawn(actor.id, "declares again")]
     check_declaration(state, actor, command)
-    tag = command.__struct_config__.tag
-    return [Declared(actor.id, tag, msgspec.to_builtins(command), ctx.command_id)]
+    return [declared_event(command, actor.id, ctx.command_id)]
 
 
 def check_declaration(state: State, actor: Fighter, command: Act) -> None:
@@ -1277,14 +1284,6 @@ def _joined(state: State, event: CombatantJoined) -> State:
     return roster.put(state, fighter)
 
 
-def _initiative(state: State, event: InitiativeSet) -> State:
-    return roster.change(
-        state,
-        event.combatant,
-        lambda f: replace(f, initiative=event.value, tiebreak=event.tiebreak),
-    )
-
-
 def _turn(state: State, event: TurnAdvanced) -> State:
     if event.round != state.turn:
         return new_turn(state, event.round)
@@ -1344,7 +1343,7 @@ evolve = roster.dispatch(
     {
         EncounterStarted: roster.options_evolver(Options),
         CombatantJoined: _joined,
-        InitiativeSet: _initiative,
+        InitiativeSet: roster.initiative_set,
         TurnAdvanced: _turn,
         PhaseStarted: _phase,
         Declared: _declared,

@@ -14,13 +14,20 @@ from msgspec.structs import replace
 
 from fracas.ledger import BadInputError, RefusedError
 from fracas.rules import roster
-from fracas.rules.commands import Begin, Command, Join, Pass, check_newcomer, joined_event
+from fracas.rules.commands import (
+    Begin,
+    Command,
+    Join,
+    Pass,
+    check_newcomer,
+    declared_event,
+    joined_event,
+)
 from fracas.rules.events import (
     CombatantJoined,
     ConditionCleared,
     ConditionSet,
     Damaged,
-    Declared,
     EncounterStarted,
     Event,
     InitiativeSet,
@@ -411,16 +418,11 @@ def exertion(state: State, actor: Fighter, why: str) -> list[Event]:
     ]
 
 
-def declare(ctx: Context, actor: Fighter, command: Act) -> Declared:
-    tag = command.__struct_config__.tag
-    return Declared(actor.id, tag, msgspec.to_builtins(command), ctx.command_id)
-
-
 def turn_action(state: State, command: Act, ctx: Context, resolve) -> list[Event]:
     """Frame of an action on one's turn: check, declare, resolve, spend, pass the turn."""
     actor = state.fighter(command.actor)
     check_turn(state, actor)
-    events: list[Event] = [declare(ctx, actor, command)]
+    events: list[Event] = [declared_event(command, actor.id, ctx.command_id)]
     if command.exert:
         events += exertion(state, actor, "exerts for +1 Outcome")
     events += resolve(fold(state, events), actor, command, ctx)
@@ -781,7 +783,7 @@ def decide_quick(state: State, command: Quick, ctx: Context) -> list[Event]:
     actor = state.fighter(command.actor)
     check_turn(state, actor)
     return [
-        declare(ctx, actor, command),
+        declared_event(command, actor.id, ctx.command_id),
         Resolved(actor.id, "quick", [], command.what, ["004-3"]),
         Spent(
             actor.id,
@@ -811,7 +813,10 @@ def decide_other(state: State, command: Other, ctx: Context) -> list[Event]:
     if not command.passive:
         return turn_action(state, command, ctx, resolve_other)
     actor = state.fighter(command.actor)
-    return [declare(ctx, actor, command), *resolve_other(state, actor, command, ctx)]
+    return [
+        declared_event(command, actor.id, ctx.command_id),
+        *resolve_other(state, actor, command, ctx),
+    ]
 
 
 def resolve_hold(state: State, actor: Fighter, command: Hold, ctx: Context) -> list[Event]:
@@ -855,7 +860,7 @@ def decide_fire(state: State, command: Fire, ctx: Context) -> list[Event]:
     holder = state.fighter(command.actor)
     trigger = command.trigger or holder.conditions.get("holding", {}).get("trigger", "")
     events: list[Event] = [
-        declare(ctx, holder, command),
+        declared_event(command, holder.id, ctx.command_id),
         *fire_held(state, holder.id, trigger, ctx),
     ]
     after = fold(state, events)
@@ -980,14 +985,6 @@ def _joined(state: State, event: CombatantJoined) -> State:
     )
 
 
-def _initiative(state: State, event: InitiativeSet) -> State:
-    return roster.change(
-        state,
-        event.combatant,
-        lambda f: replace(f, initiative=event.value, tiebreak=event.tiebreak),
-    )
-
-
 def _turn(state: State, event: TurnAdvanced) -> State:
     return replace(state, round=event.round, turn=event.actor)
 
@@ -1021,7 +1018,7 @@ evolve = roster.dispatch(
     {
         EncounterStarted: roster.options_evolver(Options),
         CombatantJoined: _joined,
-        InitiativeSet: _initiative,
+        InitiativeSet: roster.initiative_set,
         TurnAdvanced: _turn,
         Spent: _spent,
         Damaged: _damaged,

@@ -11,7 +11,13 @@ import msgspec
 from msgspec.structs import replace
 
 from fracas.ledger import NotFoundError
-from fracas.rules.events import ConditionCleared, ConditionSet, EncounterStarted, Event
+from fracas.rules.events import (
+    ConditionCleared,
+    ConditionSet,
+    EncounterStarted,
+    Event,
+    InitiativeSet,
+)
 
 S = TypeVar("S")
 F = TypeVar("F")
@@ -50,6 +56,15 @@ def _condition_set(state: S, event: ConditionSet) -> S:
 
 def _condition_cleared(state: S, event: ConditionCleared) -> S:
     return change(state, event.target, lambda f: with_condition(f, event.condition, None))
+
+
+def initiative_set(state: S, event: InitiativeSet) -> S:
+    """A combatant's initiative and seeded tie roll, for fighters that keep both."""
+    return change(
+        state,
+        event.combatant,
+        lambda f: replace(f, initiative=event.value, tiebreak=event.tiebreak),
+    )
 
 
 CONDITION_EVOLVERS: dict[type, Evolver] = {

@@ -14,13 +14,12 @@ from msgspec.structs import replace
 
 from fracas.ledger import BadInputError, RefusedError
 from fracas.rules import roster
-from fracas.rules.commands import Command, Join, Pass, check_newcomer, joined_event
+from fracas.rules.commands import Command, Join, Pass, check_newcomer, declared_event, joined_event
 from fracas.rules.events import (
     CombatantJoined,
     ConditionCleared,
     ConditionSet,
     Damaged,
-    Declared,
     EncounterStarted,
     EquipmentChanged,
     Event,
@@ -495,16 +494,11 @@ def spend(actor: Fighter, amount: int, why: str, rules: list[str]) -> Spent:
     return Spent(actor.id, "ts", amount, why, rules)
 
 
-def declare(ctx: Context, actor: Fighter, command: Act) -> Declared:
-    tag = command.__struct_config__.tag
-    return Declared(actor.id, tag, msgspec.to_builtins(command), ctx.command_id)
-
-
 def on_turn(state: State, command: Act, ctx: Context, maneuver) -> list[Event]:
     """Frame of a maneuver on one's turn: check, declare, resolve; the turn passes at 0 TS."""
     actor = state.fighter(command.actor)
     check_turn(state, actor)
-    events: list[Event] = [declare(ctx, actor, command)]
+    events: list[Event] = [declared_event(command, actor.id, ctx.command_id)]
     events += maneuver(fold(state, events), actor, command, ctx)
     return events + pass_if_spent(fold(state, events))
 
@@ -678,7 +672,7 @@ def decide_interrupt(state: State, command: Interrupt, ctx: Context) -> list[Eve
     weapon = equipped_weapon(state, actor, command.weapon)
     ruling = f"{trigger_by.name} {command.trigger} within range of {actor.name}'s {weapon.name}"
     events: list[Event] = [
-        declare(ctx, actor, command),
+        declared_event(command, actor.id, ctx.command_id),
         Resolved(actor.id, "interrupt", [trigger_by.id], f"GM rules: {ruling}", ["002-7"]),
     ]
     events += strike(fold(state, events), ctx, actor, command, weapon, "interrupts", ["002-7"])
@@ -1072,14 +1066,6 @@ def _joined(state: State, event: CombatantJoined) -> State:
     return roster.put(state, fighter)
 
 
-def _initiative(state: State, event: InitiativeSet) -> State:
-    return roster.change(
-        state,
-        event.combatant,
-        lambda f: replace(f, initiative=event.value, tiebreak=event.tiebreak),
-    )
-
-
 def _round(state: State, event: RoundStarted) -> State:
     fighters = {who: replace(f, ts=event.ts.get(who, 0)) for who, f in state.fighters.items()}
     return replace(state, round=event.round, clock=event.clock, turn=None, fighters=fighters)
@@ -1119,7 +1105,7 @@ evolve = roster.dispatch(
     {
         EncounterStarted: roster.options_evolver(Options),
         CombatantJoined: _joined,
-        InitiativeSet: _initiative,
+        InitiativeSet: roster.initiative_set,
         RoundStarted: _round,
         TurnAdvanced: _turn,
         Spent: _spent,
