@@ -248,7 +248,7 @@ ACTIONS = {
     "flee": "declare a defensive move away: unopposed, it succeeds (003-31)",
     "move": "declare a move: once a turn (003-7)",
     "aim": "declare aiming at TARGET -w WEAPON: +1 a turn, +3 at most (003-8)",
-    "draw": "draw -w WEAPON: free by default (option draw_is_action) ",
+    "draw": "draw -w WEAPON: free by default (option draw_is_action)",
     "grapple": "hold TARGET (a held target: pin) [--opt garrote=true] (003-24, 003-25, 003-27)",
     "break": "try to break the hold on you [--opt skill=physique|unarmed combat] (003-26)",
     "release": "let go of who you hold",
@@ -365,6 +365,8 @@ def weight(command: dict[str, Any], options: Options) -> int:
     """003-5: an attack or an evasion counts one action per target; a free draw none."""
     action = command["action"]
     if action == "draw" and not options.draw_is_action:
+        return 0
+    if action in ("dodge", "parry") and not options.defence_counts_as_action:
         return 0
     if action in ("attack", "dodge", "parry", "feint", "grapple"):
         return max(1, len(command.get("targets", [])))

@@ -115,6 +115,11 @@ def test_003_5_several_targets_count_one_action_each_attacking_or_evading(fracas
     )
     dodge = rolled(resolve(dodger, f(0), f(0)))[1]
     assert (-2, "2 actions this turn") in terms(dodge)
+    free = fudge_fight(fracas, options={"defence_counts_as_action": False})
+    declare_turn(
+        free, cy=[a("attack", "bo")], bo=[a("dodge", "ana", "cy")], ana=[a("attack", "bo")]
+    )
+    assert not any("actions" in r for _, r in terms(rolled(resolve(free, f(0), f(0)))[1]))
 
 
 def test_003_6_single_shots_engage_at_most_3_targets(fracas):

@@ -405,3 +405,10 @@ def test_002_25_a_chosen_point_is_the_centre_of_a_unit(fracas):
     out = act(e, "alice", "cast", spell="light", at="the unit by the door")
     assert resolved(out) == ["casts light at the centre of the unit by the door"]
     assert "002-25" in next(ev for ev in out if isinstance(ev, Resolved)).rules
+
+
+def test_002_21_the_gm_may_let_a_healed_character_wake(fracas):
+    e = dying_alice(fracas, options={"healed_wakes": True})
+    act(e, "orc", "heal", "alice", hp=1)  # 5:00 left already: the point is 1 HP
+    alice = fighter(e, "alice")
+    assert alice.hp == 1 and not {"dying", "unconscious"} & set(alice.conditions)
