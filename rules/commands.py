@@ -43,6 +43,14 @@ def check_newcomer(command: Join, present: Collection[str]) -> None:
         raise BadInputError(f"side must be pc or npc, not {command.side!r}")
 
 
+def check_can_begin(started: bool, present: Collection[str]) -> None:
+    """Every ruleset's checks before the fight begins."""
+    if started:
+        raise RefusedError("the fight has already begun")
+    if not present:
+        raise RefusedError("nobody has joined yet: `fracas add` combatants first")
+
+
 def joined_event(command: Join, sheet: msgspec.Struct) -> CombatantJoined:
     """The event that records a newcomer with their checked sheet."""
     name = command.name or command.combatant

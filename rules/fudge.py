@@ -19,7 +19,7 @@ from fracas.rules.commands import (
     Command,
     Join,
     Pass,
-    check_newcomer,
+    check_can_begin,
     declared_event,
     joined_event,
 )
@@ -297,11 +297,16 @@ class Fighter(msgspec.Struct, frozen=True):
     levels: int = 0
     declared: tuple[dict[str, Any], ...] = ()
     resolved: int = 0
-    shield_at: str = ""
     conditions: dict[str, dict[str, Any]] = {}
 
     def has(self, condition: str) -> bool:
         return condition in self.conditions
+
+    @property
+    def shield_at(self) -> str:
+        """Where the shield is: as the sheet starts it, or as a shield action left it."""
+        moved = self.conditions.get("shield", {}).get("at")
+        return moved or (self.sheet.shield.at if self.sheet.shield else "")
 
     def weapon(self, name: str) -> Weapon:
         if not name:
@@ -1237,9 +1242,7 @@ RESOLVERS = {
 
 
 def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
-    check_newcomer(command, state.fighters)
-    sheet = RULESET.sheet(command.sheet, f"sheet of {command.combatant}")
-    assert isinstance(sheet, Sheet)
+    sheet: Sheet = RULESET.newcomer(command, state.fighters)
     for skill, value in sheet.skills.items():
         if isinstance(value, str) and value.lower() not in LADDER:
             raise BadInputError(
@@ -1250,10 +1253,7 @@ def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
 
 
 def decide_begin(state: State, command: Begin, ctx: Context) -> list[Event]:
-    if state.phase != "setup":
-        raise RefusedError("the fight has already begun")
-    if not state.fighters:
-        raise RefusedError("nobody has joined yet: `fracas add` combatants first")
+    check_can_begin(state.phase != "setup", state.fighters)
     return start_turn(state, ctx)
 
 
@@ -1281,7 +1281,6 @@ def _joined(state: State, event: CombatantJoined) -> State:
         event.side,
         sheet,
         len(state.fighters),
-        shield_at=sheet.shield.at if sheet.shield else "",
     )
     return roster.put(state, fighter)
 
@@ -1333,14 +1332,6 @@ def _damaged(state: State, event: Damaged) -> State:
     return roster.change(state, event.target, lambda f: replace(f, levels=f.levels + event.amount))
 
 
-def _condition_set(state: State, event: ConditionSet) -> State:
-    if event.condition == "shield":
-        return roster.change(
-            state, event.target, lambda f: replace(f, shield_at=event.detail["at"])
-        )
-    return roster.CONDITION_EVOLVERS[ConditionSet](state, event)
-
-
 evolve = roster.dispatch(
     {
         EncounterStarted: roster.options_evolver(Options),
@@ -1352,8 +1343,7 @@ evolve = roster.dispatch(
         Withdrawn: _withdrawn,
         Spent: _spent,
         Damaged: _damaged,
-        ConditionSet: _condition_set,
-        ConditionCleared: roster.CONDITION_EVOLVERS[ConditionCleared],
+        **roster.CONDITION_EVOLVERS,
     }
 )
 
@@ -1394,6 +1384,8 @@ def conditions_of(fighter: Fighter) -> list[str]:
             shown.append(f"holding {detail['target']}")
         elif name == "aiming":
             shown.append(f"aiming at {detail['target']} +{detail['bonus']}")
+        elif name == "shield":
+            shown.append(f"shield: {detail['at']}")
         elif name != "forced":
             shown.append(name)
     return shown

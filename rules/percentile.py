@@ -13,7 +13,7 @@ from msgspec.structs import replace
 
 from fracas.ledger import BadInputError, RefusedError
 from fracas.rules import roster
-from fracas.rules.commands import Begin, Command, Join, Pass, check_newcomer, joined_event
+from fracas.rules.commands import Begin, Command, Join, Pass, check_can_begin, joined_event
 from fracas.rules.dice import parse_dice
 from fracas.rules.events import (
     CombatantJoined,
@@ -1064,9 +1064,7 @@ RESOLVERS = {
 
 
 def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
-    check_newcomer(command, state.fighters)
-    sheet = RULESET.sheet(command.sheet, f"sheet of {command.combatant}")
-    assert isinstance(sheet, Sheet)
+    sheet: Sheet = RULESET.newcomer(command, state.fighters)
     for weapon in sheet.weapons:
         parse_damage(weapon.damage)
     hp = sheet.hp if sheet.hp is not None else math.ceil((sheet.strength + sheet.con) / 2)
@@ -1075,10 +1073,7 @@ def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
 
 
 def decide_begin(state: State, command: Begin, ctx: Context) -> list[Event]:
-    if state.round:
-        raise RefusedError("the fight has already begun")
-    if not state.fighters:
-        raise RefusedError("nobody has joined yet: `fracas add` combatants first")
+    check_can_begin(state.round, state.fighters)
     events: list[Event] = []
     by_dex: dict[int, list[Fighter]] = {}
     for fighter in state.order():

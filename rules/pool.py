@@ -19,7 +19,7 @@ from fracas.rules.commands import (
     Command,
     Join,
     Pass,
-    check_newcomer,
+    check_can_begin,
     declared_event,
     joined_event,
 )
@@ -896,19 +896,14 @@ def resolve_triggering_attack(
 
 
 def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
-    check_newcomer(command, state.fighters)
-    sheet = RULESET.sheet(command.sheet, f"sheet of {command.combatant}")
-    assert isinstance(sheet, Sheet)
+    sheet: Sheet = RULESET.newcomer(command, state.fighters)
     sheet = replace(sheet, abilities={k.lower(): v for k, v in sheet.abilities.items()})
     return [joined_event(command, sheet)]
 
 
 def decide_begin(state: State, command: Begin, ctx: Context) -> list[Event]:
     """Initiative default: Dexterity + Perception at 6, once; ties by Dexterity, then a roll."""
-    if state.round:
-        raise RefusedError("the fight has already begun")
-    if not state.fighters:
-        raise RefusedError("nobody has joined yet: `fracas add` combatants first")
+    check_can_begin(state.round, state.fighters)
     events: list[Event] = []
     outcomes: dict[str, int] = {}
     for fighter in sorted(state.fighters.values(), key=lambda f: f.joined):

@@ -1,6 +1,6 @@
 """The decider protocol (initial / decide / evolve) and the registry of rulesets."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib.metadata import entry_points
@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 
 from fracas.ledger import BadInputError, NotFoundError
+from fracas.rules.commands import Join, check_newcomer
 from fracas.rules.dice import Dice
 from fracas.rules.events import Event
 from fracas.rules.views import View
@@ -76,6 +77,11 @@ class Ruleset:
             return msgspec.convert(data, self.sheet_type, strict=False)
         except msgspec.ValidationError as error:
             raise BadInputError(f"{where}: {error}") from None
+
+    def newcomer(self, command: Join, present: Collection[str]) -> Any:
+        """A joining combatant's id and side checked, and their sheet read."""
+        check_newcomer(command, present)
+        return self.sheet(command.sheet, f"sheet of {command.combatant}")
 
     def command(self, data: dict[str, Any]) -> Any:
         """A command from plain data (the CLI's flags), with one clear line on error."""

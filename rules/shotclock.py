@@ -13,7 +13,7 @@ from msgspec.structs import replace
 
 from fracas.ledger import BadInputError, RefusedError
 from fracas.rules import roster
-from fracas.rules.commands import Begin, Command, Join, Pass, check_newcomer, joined_event
+from fracas.rules.commands import Begin, Command, Join, Pass, check_can_begin, joined_event
 from fracas.rules.dice import split_faces
 from fracas.rules.events import (
     CombatantJoined,
@@ -606,18 +606,13 @@ def decide_continuous(state: State, command: Continuous | Stop) -> list[Event]:
 
 
 def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
-    check_newcomer(command, state.fighters)
-    sheet = RULESET.sheet(command.sheet, f"sheet of {command.combatant}")
-    assert isinstance(sheet, Sheet)
+    sheet: Sheet = RULESET.newcomer(command, state.fighters)
     sheet = replace(sheet, skills={k.lower(): v for k, v in sheet.skills.items()})
     return [joined_event(command, sheet)]
 
 
 def decide_begin(state: State, command: Begin, ctx: Context) -> list[Event]:
-    if state.sequence:
-        raise RefusedError("the fight has already begun")
-    if not state.fighters:
-        raise RefusedError("nobody has joined yet: `fracas add` combatants first")
+    check_can_begin(state.sequence, state.fighters)
     events, ties = tie_rolls(state, ctx)
     return events + advance(state, ctx, ties)
 

@@ -14,7 +14,7 @@ from msgspec.structs import replace
 
 from fracas.ledger import BadInputError, RefusedError
 from fracas.rules import roster
-from fracas.rules.commands import Command, Join, Pass, check_newcomer, declared_event, joined_event
+from fracas.rules.commands import Command, Join, Pass, check_can_begin, declared_event, joined_event
 from fracas.rules.events import (
     CombatantJoined,
     ConditionCleared,
@@ -936,9 +936,7 @@ def healing(state: State, target: Fighter, points: int, source: str) -> list[Eve
 
 
 def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
-    check_newcomer(command, state.fighters)
-    sheet = RULESET.sheet(command.sheet, f"sheet of {command.combatant}")
-    assert isinstance(sheet, Sheet)
+    sheet: Sheet = RULESET.newcomer(command, state.fighters)
     names = {w.name for w in sheet.weapons}
     unknown = [w for w in sheet.equipped if w not in names]
     if unknown:
@@ -953,10 +951,7 @@ def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
 
 def decide_begin(state: State, command: Start, ctx: Context) -> list[Event]:
     """002-4: initiative once, 2d10 (0-9) + [Q] bonus; 002-22: the surprise round."""
-    if state.round:
-        raise RefusedError("the fight has already begun")
-    if not state.fighters:
-        raise RefusedError("nobody has joined yet: `fracas add` combatants first")
+    check_can_begin(state.round, state.fighters)
     for who in [*command.surprised, *command.surprising]:
         state.fighter(who)
     events: list[Event] = []
