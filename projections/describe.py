@@ -3,6 +3,7 @@
 from fracas.rules.dice import parse_terms, split_faces
 from fracas.rules.events import (
     CombatantJoined,
+    Commanded,
     ConditionCleared,
     ConditionSet,
     Damaged,
@@ -67,6 +68,8 @@ def describe(event: Event) -> str:
             return f"{event.name} ({event.side}) joins as {event.combatant}"
         case InitiativeSet():
             return f"{event.combatant}: initiative {event.reason}{rules_of(event.rules)}"
+        case Commanded():
+            return f"command: {event.command.get('action', '?')} ({event.actor})"
         case Declared():
             return f"{event.actor} declares {event.action}"
         case Rolled():

@@ -160,8 +160,9 @@ class Encounter:
         entered_by: str = "gm",
         command_id: str | None = None,
         author: str = "gm",
+        secret: bool = False,
     ) -> StepOutcome:
-        """Decide a command and append its events as one step.
+        """Decide a command and append its events as one step; `secret` marks its rolls GM-only.
 
         Retrying a command id that is already recorded returns that step and rolls nothing.
         """
@@ -170,7 +171,12 @@ class Encounter:
         if original is not None:
             return StepOutcome(original.step, self.events_of_step(original.step), True)
         events = self.decide(
-            command, dice=dice, entered_by=entered_by, command_id=command_id, author=author
+            command,
+            dice=dice,
+            entered_by=entered_by,
+            command_id=command_id,
+            author=author,
+            secret=secret,
         )
         return self.record(events, command_id=command_id, author=author)
 
@@ -182,6 +188,7 @@ class Encounter:
         entered_by: str = "gm",
         command_id: str = "",
         author: str = "gm",
+        secret: bool = False,
     ) -> list[Event]:
         """The events a command would append now, without appending them."""
         self._refresh_if_stale()
@@ -192,7 +199,8 @@ class Encounter:
             if dice is not None
             else SeededDice(self._seed(epoch), epoch, self.id, step)
         )
-        events = self.ruleset.decide(self.state, command, Context(source, step, author, command_id))
+        ctx = Context(source, step, author, command_id)
+        events = self.ruleset.decide_step(self.state, command, ctx, secret=secret)
         if isinstance(source, ManualDice):
             source.finish()
         return events

@@ -72,6 +72,15 @@ class Declared(Event, tag="declared"):
     command_id: str
 
 
+class Commanded(Event, tag="command.given"):
+    """The command of a step whose ruleset records no declaration of its own (a join, the
+    begin, a pass), so that every step can be decided again from what the table asked."""
+
+    actor: str
+    command: dict[str, Any]
+    command_id: str
+
+
 class Rolled(Event, tag="rolled"):
     actor: str
     purpose: str
@@ -148,6 +157,7 @@ CORE_EVENTS: tuple[type[Event], ...] = (
     CombatantJoined,
     InitiativeSet,
     Declared,
+    Commanded,
     Rolled,
     Resolved,
     Spent,

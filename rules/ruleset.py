@@ -11,7 +11,7 @@ import msgspec
 from fracas.ledger import BadInputError, NotFoundError
 from fracas.rules.commands import Join, check_newcomer
 from fracas.rules.dice import Dice
-from fracas.rules.events import Event
+from fracas.rules.events import Commanded, Declared, Event, Rolled
 from fracas.rules.views import View
 
 ENTRY_POINT_GROUP = "fracas.rulesets"
@@ -62,6 +62,23 @@ class Ruleset:
                 data = upcaster(data)
         return msgspec.convert(data, self.event_type)
 
+    def decide_step(
+        self, state: Any, command: Any, ctx: Context, *, secret: bool = False
+    ) -> list[Event]:
+        """What a command appends: the ruleset's decision, led by the command itself when the
+        ruleset declares nothing, with every roll marked GM-only when the GM asked for it."""
+        events = self.decide(state, command, ctx)
+        if command_of(events) is None:
+            actor = getattr(command, "actor", None) or getattr(command, "combatant", None)
+            given = Commanded(actor or ctx.author, msgspec.to_builtins(command), ctx.command_id)
+            events = [given, *events]
+        if secret:
+            events = [
+                msgspec.structs.replace(e, secret=True) if isinstance(e, Rolled) else e
+                for e in events
+            ]
+        return events
+
     def options(self, overrides: dict[str, Any]) -> msgspec.Struct:
         """The GM's per-encounter options over the ruleset's defaults, checked."""
         try:
@@ -93,6 +110,14 @@ class Ruleset:
             return msgspec.convert(data, self.command_type, strict=False)
         except msgspec.ValidationError as error:
             raise BadInputError(f"bad {action} command: {error}") from None
+
+
+def command_of(events: list[Event]) -> dict[str, Any] | None:
+    """The command a step was decided from, as the table gave it; None for a note or a reveal."""
+    for event in events:
+        if isinstance(event, Declared | Commanded):
+            return event.command
+    return None
 
 
 def _entry_points() -> dict[str, Any]:

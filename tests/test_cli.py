@@ -165,12 +165,16 @@ def test_audit_finds_a_tampered_file(run):
     run("begin")
     assert "hash chain: ok" in run("audit").output
     store = Store(run.db)
+    (bob,) = store.conn.execute(
+        "SELECT position FROM events WHERE kind = 'combatant.joined' AND body LIKE '%\"bob\"%'"
+    ).fetchone()
     store.conn.execute("DROP TRIGGER events_no_update")
     store.conn.execute(
-        "UPDATE events SET body = replace(body, '\"dex\":10', '\"dex\":18') WHERE position = 3"
+        "UPDATE events SET body = replace(body, '\"dex\":10', '\"dex\":18') WHERE position = ?",
+        (bob,),
     )
     result = run("audit", ok=False)
-    assert result.exit_code == 1 and "BROKEN at position 3" in result.output
+    assert result.exit_code == 1 and f"BROKEN at position {bob}" in result.output
 
 
 def test_reveal_then_audit_verifies_seeded_rolls(run):
