@@ -13,6 +13,7 @@ from fracas.ledger.errors import RefusedError
 COMMAND = "command"
 UNDO = "undo"
 REDO = "redo"
+SUPERSEDE = "supersede"  # taken back for good: an adopted what-if replaced it; never redone
 
 
 class StepRecord(msgspec.Struct, frozen=True):
@@ -33,6 +34,9 @@ def _apply(record: StepRecord, undone: set[int], redo: list[int]) -> None:
     elif record.control == UNDO and record.target is not None:
         undone.add(record.target)
         redo.append(record.target)
+    elif record.control == SUPERSEDE and record.target is not None:
+        undone.add(record.target)
+        redo.clear()
     elif record.control == REDO and record.target is not None:
         undone.discard(record.target)
         if redo and redo[-1] == record.target:
@@ -89,6 +93,22 @@ class History(msgspec.Struct, frozen=True):
         if not self.redo_stack:
             raise RefusedError("nothing to redo: no step has been undone since the last new step")
         return self.redo_stack[-1]
+
+    def taken_back_by(self) -> dict[int, int]:
+        """For every step not in effect now, the undo or supersede step that took it back."""
+        by: dict[int, int] = {}
+        for record in self.steps:
+            if record.target is None:
+                continue
+            if record.control in (UNDO, SUPERSEDE):
+                by[record.target] = record.step
+            elif record.control == REDO:
+                by.pop(record.target, None)
+        return by
+
+    def upto(self, step: int) -> "History":
+        """The history as it stood once `step` was recorded."""
+        return History.of(r for r in self.steps if r.step <= step)
 
     def record(self, step: int) -> StepRecord:
         for record in self.steps:

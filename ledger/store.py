@@ -8,21 +8,25 @@ import hashlib
 import sqlite3
 import threading
 import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
 import msgspec
 import sqlite_utils
 
-from fracas.ledger.errors import ConflictError, IntegrityError, NotFoundError
-from fracas.ledger.history import COMMAND, UNDO, History, StepRecord
+from fracas.ledger.errors import ConflictError, IntegrityError, NotFoundError, RefusedError
+from fracas.ledger.history import COMMAND, REDO, SUPERSEDE, UNDO, History, StepRecord
 
 GENESIS = "0" * 64
 UNDONE_KIND = "step.undone"
 REDONE_KIND = "step.redone"
-CONTROL_KINDS = frozenset({UNDONE_KIND, REDONE_KIND})
+SUPERSEDED_KIND = "step.superseded"
+CONTROL_KINDS = frozenset({UNDONE_KIND, REDONE_KIND, SUPERSEDED_KIND})
+KIND_OF_CONTROL = {UNDO: UNDONE_KIND, REDO: REDONE_KIND, SUPERSEDE: SUPERSEDED_KIND}
 
+_CONTROL_KINDS_SQL = ", ".join(f"'{kind}'" for kind in sorted(CONTROL_KINDS))
 Projector = Callable[[sqlite3.Connection], None]
 
 
@@ -252,11 +256,14 @@ class Store:
         if not events:
             raise ValueError("a step needs at least one event")
         conn = self.conn
-        conn.execute("BEGIN IMMEDIATE")
+        owned = not conn.in_transaction  # inside batch() the batch commits
+        if owned:
+            conn.execute("BEGIN IMMEDIATE")
         try:
             original, head_version, head_step, tip = self._situation(encounter, command_id)
             if original is not None:
-                conn.execute("ROLLBACK")
+                if owned:
+                    conn.execute("ROLLBACK")
                 return original
             if head_version != expected_version:
                 raise ConflictError(
@@ -276,11 +283,13 @@ class Store:
             )
             if project is not None:
                 project(conn)
-            conn.execute("COMMIT")
-            self._after_commit()
+            if owned:
+                conn.execute("COMMIT")
+                self._after_commit()
             return result
         except sqlite3.IntegrityError as error:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             raise ConflictError(
                 f"another writer appended to encounter {encounter} at the same time; "
                 f"reload and try again ({error})"
@@ -352,6 +361,70 @@ class Store:
         )
         return AppendResult(step, head_version + 1, last_version, record=record)
 
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Several steps as one transaction: all of them reach the disk, or none does."""
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        self._after_commit()
+
+    def load(
+        self,
+        events: Iterable[StoredEvent],
+        steps: Iterable[StepRecord],
+        secrets: Iterable[tuple[str, str, str]] = (),
+        project: Projector | None = None,
+    ) -> VerifyReport:
+        """Take in a whole exported log, byte for byte, into this empty file, in one
+        transaction; refused (and nothing kept) unless every hash link holds."""
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if conn.execute("SELECT 1 FROM events LIMIT 1").fetchone():
+                raise RefusedError(
+                    f"{self.path} already holds events: import into a new, empty file"
+                )
+            conn.executemany(
+                f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (msgspec.structs.astuple(e) for e in events),
+            )
+            conn.executemany(
+                f"INSERT INTO steps ({STEP_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)",
+                (msgspec.structs.astuple(r) for r in steps),
+            )
+            conn.executemany("INSERT INTO secrets VALUES (?, ?, ?)", secrets)
+            report = self.verify()
+            if not report.ok:
+                raise IntegrityError(
+                    f"the export is damaged at position {report.first_bad_position}: "
+                    f"{report.reason}; nothing was imported"
+                )
+            if project is not None:
+                project(conn)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        return report
+
+    def secrets(self) -> list[tuple[str, str, str]]:
+        """Every sealed secret (encounter, name, value): only a GM's backup carries them."""
+        return list(self.conn.execute("SELECT encounter, name, value FROM secrets ORDER BY 1, 2"))
+
+    def event_at(self, position: int) -> StoredEvent | None:
+        row = self.conn.execute(
+            f"SELECT {EVENT_COLUMNS} FROM events WHERE position = ?", (position,)
+        ).fetchone()
+        return StoredEvent(*row) if row else None
+
     def append_control(
         self,
         encounter: str,
@@ -363,8 +436,8 @@ class Store:
         author: str = "gm",
         project: Projector | None = None,
     ) -> AppendResult:
-        """Append an undo or redo of `target` as its own step."""
-        kind = UNDONE_KIND if control == UNDO else REDONE_KIND
+        """Append an undo, redo or supersede of `target` as its own step."""
+        kind = KIND_OF_CONTROL[control]
         body = msgspec.json.encode({"kind": kind, "step": target}).decode()
         return self.append(
             encounter,
@@ -457,7 +530,7 @@ class Store:
         skipped (undone) steps. The filtering happens inside SQLite."""
         sql = (
             "SELECT schema, body FROM events WHERE encounter = ? "
-            f"AND kind NOT IN ('{UNDONE_KIND}', '{REDONE_KIND}')"
+            f"AND kind NOT IN ({_CONTROL_KINDS_SQL})"
         )
         params: list[object] = [encounter]
         if skip_steps:

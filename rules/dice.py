@@ -137,7 +137,7 @@ class Dice(Protocol):
 
 
 class SeededDice:
-    def __init__(self, seed_hex: str, epoch: int, encounter: str, step: int) -> None:
+    def __init__(self, seed_hex: str, epoch: int, encounter: str, step: int | str) -> None:
         self.seed_hex, self.epoch, self.encounter, self.step = seed_hex, epoch, encounter, step
         self.rolled = 0
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import msgspec
 
-from fracas.ledger import CONTROL_KINDS, History, NewEvent, RefusedError, Store
-from fracas.ledger.history import REDO, UNDO
+from fracas.ledger import CONTROL_KINDS, BadInputError, History, NewEvent, RefusedError, Store
+from fracas.ledger.history import REDO, SUPERSEDE, UNDO
 from fracas.rules import ruleset as registry
 from fracas.rules.dice import ManualDice, SeededDice, commitment, new_seed
 from fracas.rules.events import EncounterStarted, Event, Note, SeedRevealed
@@ -132,6 +132,18 @@ class Encounter:
 
     def view(self) -> View:
         return self.ruleset.view(self.state)
+
+    def state_at(self, step: int) -> Any:
+        """The state as the table saw it once step `step` was recorded."""
+        self._refresh_if_stale()
+        if not 1 <= step <= self.history.head_step:
+            raise BadInputError(
+                f"there is no step {step}: this encounter has steps 1 to {self.history.head_step}"
+            )
+        return self.fold(self.history.upto(step), up_to_step=step)
+
+    def view_at(self, step: int) -> View:
+        return self.ruleset.view(self.state_at(step))
 
     def _refresh_if_stale(self) -> None:
         if self.store.head(self.id)[0] != self.history.head_version:
@@ -263,14 +275,36 @@ class Encounter:
         """Restore the most recently undone step; returns it."""
         return self._control(REDO, command_id, author)
 
-    def _control(self, control: str, command_id: str | None, author: str) -> int:
+    def replace(
+        self,
+        superseded: list[int],
+        steps: list[tuple[list[Event], str, str]],
+        *,
+        author: str = "gm",
+    ) -> list[StepOutcome]:
+        """Mark steps superseded for good and record the steps that replace them, as
+        (events, command id, author), all in one transaction."""
         self._refresh_if_stale()
-        target = self.history.undo_target() if control == UNDO else self.history.redo_target()
+        try:
+            with self.store.batch():
+                for target in superseded:
+                    self._control(SUPERSEDE, None, author, target)
+                return [self._commit(events, cid, by) for events, cid, by in steps]
+        except BaseException:
+            self.reload()
+            raise
+
+    def _control(
+        self, control: str, command_id: str | None, author: str, target: int | None = None
+    ) -> int:
+        self._refresh_if_stale()
+        if target is None:
+            target = self.history.undo_target() if control == UNDO else self.history.redo_target()
         undone = set(self.history.undone)
-        if control == UNDO:
-            undone.add(target)
-        else:
+        if control == REDO:
             undone.discard(target)
+        else:
+            undone.add(target)
         after = History(self.history.steps, frozenset(undone), ())
         state = self.fold(after)
         result = self.store.append_control(

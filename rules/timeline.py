@@ -1,0 +1,76 @@
+"""The encounter step by step as it was played: the state before and after every step.
+
+A step is shown against the history as it stood when it was recorded, so a step that was
+later undone still shows what it did, and the undo that took it back shows what changed.
+"""
+
+from collections.abc import Iterator
+from typing import Any
+
+import msgspec
+
+from fracas.ledger import History, StepRecord, Store
+from fracas.ledger.history import COMMAND
+from fracas.rules.encounter import recorded_events
+from fracas.rules.events import Event
+from fracas.rules.ruleset import Ruleset, command_of
+
+
+class Frame(msgspec.Struct, frozen=True):
+    record: StepRecord
+    events: list[Event]
+    before: Any
+    after: Any
+    in_effect: bool  # is the step part of the fight now (not undone or superseded)
+    taken_back_by: int | None  # the undo or supersede step that took it back
+
+    @property
+    def command(self) -> dict[str, Any] | None:
+        return command_of(self.events)
+
+
+def events_by_step(store: Store, encounter: str, ruleset: Ruleset) -> dict[int, list[Event]]:
+    by_step: dict[int, list[Event]] = {}
+    for step, event in recorded_events(store, encounter, ruleset):
+        by_step.setdefault(step, []).append(event)
+    return by_step
+
+
+def fold_effective(
+    ruleset: Ruleset, by_step: dict[int, list[Event]], history: History, below: int | None = None
+) -> Any:
+    """The state from the steps in effect in `history`, only those below step `below`."""
+    state = ruleset.initial()
+    for record in history.steps:
+        if below is not None and record.step >= below:
+            break
+        if record.control == COMMAND and record.step not in history.undone:
+            for event in by_step.get(record.step, []):
+                state = ruleset.evolve(state, event)
+    return state
+
+
+def walk(store: Store, encounter: str, ruleset: Ruleset) -> Iterator[Frame]:
+    """Every step in order, with the state before it and after it, as the table saw them."""
+    history = store.history(encounter)
+    by_step = events_by_step(store, encounter, ruleset)
+    taken_back = history.taken_back_by()
+    state = ruleset.initial()
+    seen: list[StepRecord] = []
+    for record in history.steps:
+        seen.append(record)
+        events = by_step.get(record.step, [])
+        before = state
+        if record.control == COMMAND:
+            for event in events:
+                state = ruleset.evolve(state, event)
+        else:
+            state = fold_effective(ruleset, by_step, History.of(seen))
+        yield Frame(
+            record,
+            events,
+            before,
+            state,
+            record.step not in history.undone,
+            taken_back.get(record.step),
+        )
