@@ -183,12 +183,22 @@ def encounters(app: App, as_json: bool) -> None:
 
 
 def run(
-    app: App, command: dict[str, Any], dice: str | None, by: str, command_id: str | None
+    app: App,
+    command: dict[str, Any],
+    dice: str | None,
+    by: str,
+    command_id: str | None,
+    secret: bool = False,
 ) -> None:
     encounter = app.encounter()
     parsed = encounter.ruleset.command(command)
     outcome = encounter.execute(
-        parsed, dice=parse_dice_faces(dice), entered_by=by, command_id=command_id, author=by
+        parsed,
+        dice=parse_dice_faces(dice),
+        entered_by=by,
+        command_id=command_id,
+        author=by,
+        secret=secret,
     )
     render.outcome(outcome)
 
@@ -205,6 +215,9 @@ by_option = click.option(
 )
 id_option = click.option(
     "--command-id", default=None, help="Idempotency key: retrying the same id appends nothing new."
+)
+secret_option = click.option(
+    "--secret", is_flag=True, help="GM-only: its rolls are left out of players' exports."
 )
 
 
@@ -263,12 +276,18 @@ def add(
 @dice_option
 @by_option
 @id_option
+@secret_option
 @pass_app
 def begin(
-    app: App, opts: tuple[str, ...], dice: str | None, by: str, command_id: str | None
+    app: App,
+    opts: tuple[str, ...],
+    dice: str | None,
+    by: str,
+    command_id: str | None,
+    secret: bool,
 ) -> None:
     """Begin the fight: initiative order and the first turn."""
-    run(app, {"action": "begin", **parse_pairs(opts, "--opt")}, dice, by, command_id)
+    run(app, {"action": "begin", **parse_pairs(opts, "--opt")}, dice, by, command_id, secret)
 
 
 @cli.command(name="next")
@@ -276,13 +295,16 @@ def begin(
 @dice_option
 @by_option
 @id_option
+@secret_option
 @pass_app
-def next_(app: App, actor: str | None, dice: str | None, by: str, command_id: str | None) -> None:
+def next_(
+    app: App, actor: str | None, dice: str | None, by: str, command_id: str | None, secret: bool
+) -> None:
     """The acting combatant (or ACTOR) lets their turn or shot go by.
 
     --dice takes the faces of whatever that starts, such as a new sequence's initiative."""
     command = {"action": "next", **({"actor": actor} if actor else {})}
-    run(app, command, dice, by, command_id)
+    run(app, command, dice, by, command_id, secret)
 
 
 @cli.command(name="act")
@@ -323,6 +345,7 @@ def next_(app: App, actor: str | None, dice: str | None, by: str, command_id: st
 @dice_option
 @by_option
 @id_option
+@secret_option
 @pass_app
 def act_(
     app: App,
@@ -340,6 +363,7 @@ def act_(
     dice: str | None,
     by: str,
     command_id: str | None,
+    secret: bool,
 ) -> None:
     """ACTOR takes ACTION [against TARGETS]; see `fracas actions`."""
     command: dict[str, Any] = {"action": action, "actor": actor, "targets": list(targets)}
@@ -354,7 +378,7 @@ def act_(
     }
     command.update({k: v for k, v in extras.items() if v is not None})
     command.update(parse_pairs(opts, "--opt"))
-    run(app, command, dice, by, command_id)
+    run(app, command, dice, by, command_id, secret)
 
 
 @cli.command()
@@ -367,11 +391,12 @@ def actions(app: App) -> None:
 
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+@click.option("--at", "at_step", type=int, default=None, help="As it stood after step STEP.")
 @pass_app
-def status(app: App, as_json: bool) -> None:
-    """Initiative order, wounds and conditions, pins."""
+def status(app: App, as_json: bool, at_step: int | None) -> None:
+    """Initiative order, wounds and conditions, pins (now, or --at a past step)."""
     encounter = app.encounter()
-    view = encounter.view()
+    view = encounter.view() if at_step is None else encounter.view_at(at_step)
     if as_json:
         dump_json(
             {
@@ -394,6 +419,94 @@ def log(app: App, as_json: bool) -> None:
         dump_json(steps)
         return
     render.log(steps)
+
+
+def parse_steps(text: str | None) -> tuple[int | None, int | None]:
+    if text is None:
+        return None, None
+    first, sep, last = text.partition("..")
+    try:
+        return int(first), int(last if sep else first)
+    except ValueError:
+        raise BadInputError(
+            f"--steps takes A..B or one step, like --steps 5..9; got {text!r}"
+        ) from None
+
+
+@cli.command()
+@click.option("--round", "round_", type=int, default=None, help="Every step of round N.")
+@click.option("--turn", default=None, metavar="ROUND:WHO", help="One turn, e.g. --turn 2:alice.")
+@click.option("--steps", default=None, metavar="A..B", help="A range of steps, or one step.")
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+@pass_app
+def replay(
+    app: App, round_: int | None, turn: str | None, steps: str | None, as_json: bool
+) -> None:
+    """Walk a disputed round, turn or steps: rolls, modifiers, rules, state before and after."""
+    first, last = parse_steps(steps)
+    walked = app.fracas.replay(app.encounter_id, round_=round_, turn=turn, first=first, last=last)
+    if as_json:
+        dump_json(walked)
+        return
+    render.replay(walked)
+
+
+def what_differs(step: int, dice: str | None, sets: tuple[str, ...], by: str) -> dict[str, Any]:
+    return {
+        "step": step,
+        "dice": parse_dice_faces(dice),
+        "entered_by": by,
+        "amend": parse_pairs(sets, "--set") or None,
+    }
+
+
+branch_options = [
+    click.option("--step", "step", type=int, required=True, help="The step to decide again."),
+    click.option(
+        "--dice", "-d", default=None, metavar="FACES", help="Its faces instead, e.g. 34,7."
+    ),
+    click.option(
+        "--set",
+        "sets",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="An amended ruling on its command, e.g. --set called=partly.",
+    ),
+    by_option,
+]
+
+
+def with_branch_options(command: Any) -> Any:
+    for option in reversed(branch_options):
+        command = option(command)
+    return command
+
+
+@cli.command()
+@with_branch_options
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+@pass_app
+def whatif(
+    app: App, step: int, dice: str | None, sets: tuple[str, ...], by: str, as_json: bool
+) -> None:
+    """What if step STEP had gone otherwise? Every later step decided again, log untouched."""
+    branch = app.fracas.whatif(encounter=app.encounter_id, **what_differs(step, dice, sets, by))
+    if as_json:
+        dump_json(branch)
+        return
+    render.whatif(branch)
+
+
+@cli.command()
+@with_branch_options
+@pass_app
+def adopt(app: App, step: int, dice: str | None, sets: tuple[str, ...], by: str) -> None:
+    """Make a what-if the main line: its steps are appended, the old ones marked superseded."""
+    outcomes = app.fracas.adopt(
+        encounter=app.encounter_id, author=by, **what_differs(step, dice, sets, by)
+    )
+    for outcome in outcomes:
+        render.outcome(outcome)
 
 
 @cli.command()
@@ -424,24 +537,78 @@ def reveal(app: App, by: str) -> None:
 
 
 @cli.command()
-@click.option("--format", "fmt", type=click.Choice(["jsonl"]), default="jsonl", show_default=True)
-@click.option("--output", "-o", type=click.File("w"), default="-", help="File; default stdout.")
-@click.option("--all", "everything", is_flag=True, help="Every encounter in the file.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["jsonl", "md", "html"]),
+    default="jsonl",
+    show_default=True,
+    help="jsonl: lossless, the whole file; md: for a wiki; html: one printable page.",
+)
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default="-", help="File.")
+@click.option("--all", "everything", is_flag=True, help="md/html: every encounter in the file.")
+@click.option(
+    "--for",
+    "audience",
+    type=click.Choice(["gm", "players"]),
+    default="gm",
+    show_default=True,
+    help="players: GM-only rolls, and whatever reveals them, left out.",
+)
+@click.option(
+    "--with-secrets", is_flag=True, help="jsonl: carry the sealed dice seeds (a GM's backup)."
+)
 @pass_app
-def export(app: App, fmt: str, output: Any, everything: bool) -> None:
-    """Export the log losslessly (JSONL: header, event envelopes, step records)."""
-    encounter = None if everything else app.encounter().id
-    count = app.fracas.export_jsonl(output, encounter)
-    if output is not sys.stdout and getattr(output, "name", "-") != "<stdout>":
-        click.echo(f"exported {count} events", err=True)
+def export(
+    app: App, fmt: str, output: str, everything: bool, audience: str, with_secrets: bool
+) -> None:
+    """Export the session: lossless JSONL, or a readable Markdown or HTML log."""
+    players = audience == "players"
+    with (
+        click.open_file(output, "w", encoding="utf-8") as out,
+        render.progress_bar("exporting") as tick,
+    ):
+        if fmt == "jsonl":
+            header = app.fracas.export_jsonl(
+                out, players=players, with_secrets=with_secrets, progress=tick
+            )
+            summary = f"exported {header.events} events, head {header.head_hash[:16]}"
+        else:
+            count = app.fracas.export_text(
+                out,
+                fmt,
+                app.encounter_id,
+                everything=everything,
+                players=players,
+                progress=tick,
+            )
+            summary = f"exported {count} encounter(s) as {fmt}"
+    if output != "-":
+        click.echo(summary, err=True)
+
+
+@cli.command(name="import")
+@click.argument("export_file", type=click.Path(dir_okay=False))
+@pass_app
+def import_(app: App, export_file: str) -> None:
+    """Import a GM's JSONL export into a new, empty --db file."""
+    with render.progress_bar("importing") as tick:
+        count = app.fracas.import_jsonl(export_file, progress=tick)
+    click.echo(f"imported {count} events into {app.db}; the hash chain holds")
 
 
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+@click.option(
+    "--against",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="A JSONL export: prove the log still extends it, unchanged.",
+)
 @pass_app
-def audit(app: App, as_json: bool) -> None:
-    """Verify every hash link and every seeded roll whose seed is revealed."""
-    report = app.fracas.audit()
+def audit(app: App, as_json: bool, against: str | None) -> None:
+    """Hash links, seeded rolls, manual rolls by who typed them, and rules drift."""
+    report = app.fracas.audit(against=against)
     if as_json:
         dump_json({"ok": report.ok, **msgspec.to_builtins(report)})
     else:

@@ -7,18 +7,30 @@ from typing import IO, Any
 import msgspec
 
 from fracas.ledger import NotFoundError, Store
-from fracas.ledger.history import COMMAND, UNDO
-from fracas.ledger.store import REDONE_KIND, UNDONE_KIND
-from fracas.projections.describe import describe
+from fracas.ledger.history import COMMAND
+from fracas.ledger.store import KIND_OF_CONTROL
+from fracas.projections.branches import WhatIf, compare
+from fracas.projections.describe import describe, describe_control
+from fracas.projections.exports import (
+    Header,
+    Progress,
+    export_jsonl,
+    import_jsonl,
+    load_export,
+    quiet,
+    sessions,
+    write_html,
+    write_markdown,
+)
+from fracas.projections.replay import ReplayStep, replay
 from fracas.projections.tables import drop_tables, ensure_tables, write_view
-from fracas.rules import Encounter, Ruleset
+from fracas.rules import Encounter, Ruleset, StepOutcome
 from fracas.rules import load as load_ruleset
 from fracas.rules.dice import commitment, verify_roll
 from fracas.rules.encounter import recorded_events, ruleset_of, started_event
 from fracas.rules.events import EncounterStarted, Event, Rolled, SeedRevealed
+from fracas.rules.redecide import adopt, drift, whatif
 from fracas.rules.views import View
-
-EXPORT_FORMAT = 1
 
 
 class LogStep(msgspec.Struct, frozen=True):
@@ -41,6 +53,22 @@ class RollCheck(msgspec.Struct, frozen=True):
     verdict: str
 
 
+class DriftCheck(msgspec.Struct, frozen=True):
+    encounter: str
+    step: int
+    problem: str
+    recorded: list[str]
+    decided: list[str]
+
+
+class AgainstCheck(msgspec.Struct, frozen=True):
+    export: str
+    ok: bool
+    head_position: int
+    head_hash: str
+    problem: str = ""
+
+
 class AuditReport(msgspec.Struct, frozen=True):
     chain_ok: bool
     events_checked: int
@@ -48,10 +76,18 @@ class AuditReport(msgspec.Struct, frozen=True):
     first_bad_position: int | None
     chain_problem: str
     rolls: list[RollCheck]
+    drift: list[DriftCheck] = []
+    drift_checked: bool = False
+    against: AgainstCheck | None = None
 
     @property
     def ok(self) -> bool:
-        return self.chain_ok and not any(r.verdict == "MISMATCH" for r in self.rolls)
+        return (
+            self.chain_ok
+            and not any(r.verdict == "MISMATCH" for r in self.rolls)
+            and not self.drift
+            and (self.against is None or self.against.ok)
+        )
 
 
 class Fracas:
@@ -149,9 +185,8 @@ class Fracas:
                 lines = [describe(e) for e in events]
                 data = [msgspec.to_builtins(e) for e in events]
             else:
-                undo = record.control == UNDO
-                lines = [f"{'undoes' if undo else 'redoes'} step {record.target}"]
-                data = [{"kind": UNDONE_KIND if undo else REDONE_KIND, "step": record.target}]
+                lines = [describe_control(record.control, record.target)]
+                data = [{"kind": KIND_OF_CONTROL[record.control], "step": record.target}]
             steps.append(
                 LogStep(
                     record.step,
@@ -168,35 +203,137 @@ class Fracas:
 
     # -- export and audit ----------------------------------------------------------------
 
-    def export_jsonl(self, out: IO[str], encounter: str | None = None) -> int:
-        """Lossless JSONL: a header, every stored event envelope, and every step record."""
-        report = self.store.verify()
-        header = {
-            "type": "header",
-            "format": EXPORT_FORMAT,
-            "schema": self.store.schema_version,
-            "head_hash": report.head_hash,
-            "encounter": encounter,
-        }
-        out.write(msgspec.json.encode(header).decode() + "\n")
-        count = 0
-        for event in self.store.events(encounter):
-            line = {"type": "event", **msgspec.structs.asdict(event)}
-            out.write(msgspec.json.encode(line).decode() + "\n")
-            count += 1
-        encounters = [encounter] if encounter else self.store.encounters()
-        for name in encounters:
-            for record in self.store.history(name).steps:
-                line = {"type": "step", **msgspec.structs.asdict(record)}
-                out.write(msgspec.json.encode(line).decode() + "\n")
-        return count
-
-    def audit(self) -> AuditReport:
-        chain = self.store.verify()
-        rolls = [check for name in self.store.encounters() for check in self._check_rolls(name)]
-        return AuditReport(
-            chain.ok, chain.checked, chain.head_hash, chain.first_bad_position, chain.reason, rolls
+    def export_jsonl(
+        self,
+        out: IO[str],
+        *,
+        players: bool = False,
+        with_secrets: bool = False,
+        progress: Progress = quiet,
+    ) -> Header:
+        """The whole file as JSONL (see fracas.projections.exports.export_jsonl)."""
+        return export_jsonl(
+            self.store, out, players=players, with_secrets=with_secrets, progress=progress
         )
+
+    def import_jsonl(self, path: str | Path, progress: Progress = quiet) -> int:
+        """Take a GM's JSONL export into this empty file; returns how many events."""
+        export = import_jsonl(self.store, path, progress)
+        self.rebuild()
+        return len(export.events)
+
+    def export_text(
+        self,
+        out: IO[str],
+        fmt: str,
+        encounter: str | None = None,
+        *,
+        everything: bool = False,
+        players: bool = False,
+        progress: Progress = quiet,
+    ) -> int:
+        """A readable session log, `md` or `html`, of one encounter or of every one."""
+        names = self.store.encounters() if everything else [self.encounter(encounter).id]
+        found = sessions(self.store, names, players=players, progress=progress)
+        if fmt == "md":
+            write_markdown(out, found)
+        else:
+            write_html(out, found, found[0].title if len(found) == 1 else "fracas session")
+        return len(found)
+
+    # -- disputes ------------------------------------------------------------------------
+
+    def replay(
+        self,
+        encounter: str | None = None,
+        *,
+        round_: int | None = None,
+        turn: str | None = None,
+        first: int | None = None,
+        last: int | None = None,
+    ) -> list[ReplayStep]:
+        """Every step of a round, a turn ("2:alice") or a step range, states before and after."""
+        live = self.encounter(encounter)
+        return replay(live, round_=round_, turn=turn, first=first, last=last)
+
+    def view_at(self, step: int, encounter: str | None = None) -> View:
+        """The fight as the table saw it once step `step` was recorded."""
+        return self.encounter(encounter).view_at(step)
+
+    def whatif(
+        self,
+        step: int,
+        encounter: str | None = None,
+        *,
+        dice: list[int] | None = None,
+        entered_by: str = "gm",
+        amend: dict[str, Any] | None = None,
+    ) -> WhatIf:
+        """Step `step` decided again differently, and every step in effect after it, with
+        their recorded dice; what would differ. The log is not touched."""
+        live = self.encounter(encounter)
+        branch = whatif(live, step, dice=dice, entered_by=entered_by, amend=amend)
+        return compare(branch, live.ruleset)
+
+    def adopt(
+        self,
+        step: int,
+        encounter: str | None = None,
+        *,
+        dice: list[int] | None = None,
+        entered_by: str = "gm",
+        amend: dict[str, Any] | None = None,
+        author: str = "gm",
+    ) -> list[StepOutcome]:
+        """The what-if made the main line, by appending; the superseded steps stay, marked."""
+        live = self.encounter(encounter)
+        branch = whatif(live, step, dice=dice, entered_by=entered_by, amend=amend)
+        return adopt(live, branch, author=author)
+
+    def audit(self, *, against: str | Path | None = None) -> AuditReport:
+        """Hash links, seeded rolls, rules drift, and (given an export) that the log still
+        extends it. Drift is checked only on an intact chain: a broken log is not evidence."""
+        chain = self.store.verify()
+        encounters = self.store.encounters()
+        rolls = [check for name in encounters for check in self._check_rolls(name)]
+        drifted = [d for name in encounters for d in self._drift(name)] if chain.ok else []
+        return AuditReport(
+            chain.ok,
+            chain.checked,
+            chain.head_hash,
+            chain.first_bad_position,
+            chain.reason,
+            rolls,
+            drifted,
+            chain.ok,
+            self._against(against) if against is not None else None,
+        )
+
+    def _drift(self, encounter: str) -> Iterator[DriftCheck]:
+        for found in drift(Encounter(self.store, encounter)):
+            recorded = [describe(e) for e in found.recorded]
+            decided = [describe(e) for e in found.decided]
+            yield DriftCheck(encounter, found.step, found.problem, recorded, decided)
+
+    def _against(self, path: str | Path) -> AgainstCheck:
+        """Does this log still hold, unchanged, every event the export holds?"""
+        export = load_export(path)
+        head = export.header
+
+        def verdict(ok: bool, problem: str = "") -> AgainstCheck:
+            return AgainstCheck(str(path), ok, head.head_position, head.head_hash, problem)
+
+        for exported in export.events:
+            stored = self.store.event_at(exported.position)
+            if stored is None:
+                return verdict(False, f"position {exported.position} is gone from the log")
+            same = stored.hash == exported.hash and stored.prev_hash == exported.prev_hash
+            if not same or (head.lossless and stored != exported):
+                return verdict(False, f"position {exported.position} differs from the export")
+        tip = self.store.event_at(head.head_position) if head.head_position else None
+        if head.head_position and (tip is None or tip.hash != head.head_hash):
+            return verdict(False, f"the export's head (position {head.head_position}) is not here")
+        return verdict(True)
 
     def _check_rolls(self, encounter: str) -> Iterator[RollCheck]:
         ruleset = ruleset_of(self.store, encounter)

@@ -55,6 +55,14 @@ def describe_roll(event: Rolled) -> str:
     return f"{text}; {source}{rules_of(event.rules)}"
 
 
+CONTROL_VERBS = {"undo": "undoes", "redo": "redoes", "supersede": "supersedes"}
+
+
+def describe_control(control: str, target: int | None) -> str:
+    """An undo, redo or supersede step, as the log prints it."""
+    return f"{CONTROL_VERBS.get(control, control)} step {target}"
+
+
 def describe(event: Event) -> str:
     match event:
         case EncounterStarted():

@@ -22,7 +22,7 @@ class Frame(msgspec.Struct, frozen=True):
     before: Any
     after: Any
     in_effect: bool  # is the step part of the fight now (not undone or superseded)
-    taken_back_by: int | None  # the undo or supersede step that took it back
+    taken_back_by: StepRecord | None  # the undo or supersede step that took it back
 
     @property
     def command(self) -> dict[str, Any] | None:
@@ -54,7 +54,7 @@ def walk(store: Store, encounter: str, ruleset: Ruleset) -> Iterator[Frame]:
     """Every step in order, with the state before it and after it, as the table saw them."""
     history = store.history(encounter)
     by_step = events_by_step(store, encounter, ruleset)
-    taken_back = history.taken_back_by()
+    taken_back = {step: history.record(by) for step, by in history.taken_back_by().items()}
     state = ruleset.initial()
     seen: list[StepRecord] = []
     for record in history.steps:
