@@ -3,7 +3,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from fracas.cli.main import cli
 from fracas.projections import Fracas
 from fracas.rules import Encounter, StepOutcome
 from fracas.rules.events import Damaged, Event, Rolled
@@ -26,6 +28,25 @@ def gunner(dex: int = 14, **fields: Any) -> dict[str, Any]:
     return sheet(
         dex, **{"skills": {"firearms": 60}, "weapons": [PISTOL], "holding": ["pistol"], **fields}
     )
+
+
+SHEETS = Path(__file__).parent.parent / "cli" / "demo_sheets"
+
+
+@pytest.fixture
+def run(tmp_path: Path):
+    """The `fracas` command on one file, as a GM types it; `ok=False` for a refusal."""
+    db = str(tmp_path / "fight.db")  # the file the `fracas` fixture opens too
+    runner = CliRunner()
+
+    def invoke(*args: str, ok: bool = True):
+        result = runner.invoke(cli, ["--db", db, *args])
+        if ok:
+            assert result.exit_code == 0, result.output
+        return result
+
+    invoke.db = db  # type: ignore[attr-defined]
+    return invoke
 
 
 @pytest.fixture

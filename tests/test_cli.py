@@ -1,7 +1,6 @@
 """The CLI as a game master uses it, through click's CliRunner, with typed dice."""
 
 import json
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -9,23 +8,7 @@ from click.testing import CliRunner
 from fracas.cli.main import cli
 from fracas.ledger import Store
 from fracas.projections import Fracas
-
-SHEETS = Path(__file__).parent.parent / "cli" / "demo_sheets"
-
-
-@pytest.fixture
-def run(tmp_path: Path):
-    db = str(tmp_path / "table.db")
-    runner = CliRunner()
-
-    def invoke(*args: str, ok: bool = True):
-        result = runner.invoke(cli, ["--db", db, *args])
-        if ok:
-            assert result.exit_code == 0, result.output
-        return result
-
-    invoke.db = db  # type: ignore[attr-defined]
-    return invoke
+from tests.conftest import SHEETS
 
 
 def events_in(db: str) -> int:

@@ -161,9 +161,9 @@ def test_a_seeded_fight_from_python_audits_and_exports(tmp_path):
         assert report.ok and {r.verdict for r in report.rolls} == {"verified"}
         exported = tmp_path / "fight.jsonl"
         with exported.open("w") as out:
-            count = fracas.export_jsonl(out, e.id)
+            header = fracas.export_jsonl(out)
         lines = [json.loads(line) for line in exported.read_text().splitlines()]
         events = [line for line in lines if line["type"] == "event"]
-        assert count == len(events) == len(list(fracas.store.events(e.id)))
+        assert header.events == len(events) == len(list(fracas.store.events(e.id)))
         assert lines[0]["head_hash"] == report.head_hash
         assert "shot.reached" in {line["kind"] for line in events}
