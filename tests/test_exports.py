@@ -1,0 +1,163 @@
+"""Session exports: lossless JSONL and its import, for every system; Markdown and HTML
+logs; players' exports that leak nothing GM-only."""
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from fracas.ledger import BadInputError, IntegrityError, RefusedError
+from fracas.projections import Fracas
+from fracas.projections.tables import table_rows
+from fracas.rules import Encounter
+from tests.conftest import attack, fight, gunner
+from tests.session_fights import SYSTEMS
+
+
+def exported(fracas: Fracas, path: Path, **options) -> Path:
+    with path.open("w", encoding="utf-8") as out:
+        fracas.export_jsonl(out, **options)
+    return path
+
+
+@pytest.mark.parametrize("system", sorted(SYSTEMS))
+def test_jsonl_round_trip_gives_the_same_events_chain_and_state(tmp_path, system):
+    with Fracas(tmp_path / "table.db") as table:
+        played = SYSTEMS[system](table)
+        export = exported(table, tmp_path / "session.jsonl", with_secrets=True)
+        with Fracas(tmp_path / "copy.db") as copy:
+            assert copy.import_jsonl(export) == len(list(table.store.events()))
+            assert list(copy.store.events()) == list(table.store.events())
+            assert copy.store.history(played.id) == table.store.history(played.id)
+            assert copy.store.verify() == table.store.verify()
+            again = Encounter(copy.store, played.id)
+            assert again.state == played.state and again.view() == played.view()
+            assert table_rows(copy.store.db) == table_rows(table.store.db)
+            assert copy.audit().ok
+            again.note("the copy plays on")  # and seeded dice still roll from the sealed seed
+            assert again.reveal().step == played.history.head_step + 2
+
+
+def test_import_refuses_a_file_that_holds_events_and_appends_nothing(tmp_path, fracas):
+    fight(fracas, ("alice", gunner()), ("bob", gunner()))
+    export = exported(fracas, tmp_path / "s.jsonl")
+    count = len(list(fracas.store.events()))
+    with pytest.raises(RefusedError, match="import into a new, empty file"):
+        fracas.import_jsonl(export)
+    assert len(list(fracas.store.events())) == count
+
+
+def test_import_refuses_a_damaged_export_naming_the_position(tmp_path, fracas):
+    fight(fracas, ("alice", gunner()), ("bob", gunner()))
+    lines = exported(fracas, tmp_path / "s.jsonl").read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if '"combatant.joined"' in line)
+    joined = json.loads(lines[at])
+    joined["body"] = joined["body"].replace('"dex":14', '"dex":18')
+    lines[at] = json.dumps(joined)
+    (tmp_path / "bad.jsonl").write_text("\n".join(lines))
+    with Fracas(tmp_path / "copy.db") as copy:
+        with pytest.raises(IntegrityError, match=f"damaged at position {joined['position']}"):
+            copy.import_jsonl(tmp_path / "bad.jsonl")
+        assert list(copy.store.events()) == [], "nothing was imported"
+    (tmp_path / "junk.jsonl").write_text("not json\n")
+    with Fracas(tmp_path / "other.db") as other, pytest.raises(BadInputError, match="line 1"):
+        other.import_jsonl(tmp_path / "junk.jsonl")
+
+
+def test_cli_import_of_a_players_export_is_refused_in_one_line(tmp_path, run):
+    run("new")
+    run("add", "alice")
+    run("export", "--for", "players", "-o", str(tmp_path / "p.jsonl"))
+    refused = run("--db", str(tmp_path / "x.db"), "import", str(tmp_path / "p.jsonl"), ok=False)
+    assert refused.exit_code == 1 and "players' export" in refused.output
+    assert len(refused.output.strip().splitlines()) == 1
+
+
+def duel_with_an_undo(fracas: Fracas) -> Encounter:
+    e = fight(fracas, ("alice", gunner(14)), ("bob", gunner(10, hp=8)))
+    attack(e, "alice", "bob", weapon="pistol", dice=[30, 5])
+    attack(e, "bob", "alice", weapon="pistol", dice=[70])
+    attack(e, "alice", "bob", weapon="pistol", dice=[12, 1])
+    e.undo()
+    return e
+
+
+def test_markdown_is_a_readable_log_by_round_and_turn_with_undone_steps_struck(fracas):
+    e = duel_with_an_undo(fracas)
+    out = io.StringIO()
+    fracas.export_text(out, "md", e.id)
+    text = out.getvalue()
+    assert text.startswith("# test\n")
+    assert "## Setting up" in text and "## Round 1" in text and "## Round 2" in text
+    assert "### alice's turn" in text and "### bob's turn" in text
+    assert "30 vs 60%" in text and "bob takes 5 damage" in text
+    assert "step 7 (gm), undone by step 8" in text
+    assert "~~alice rolls d100 for attack on bob: 12 vs 60%" in text
+    assert "| bob | pc | HP 3/8 |" in text, "the wounds at the end of round 1"
+
+
+def test_html_is_one_self_contained_printable_page_with_round_ends(fracas):
+    e = duel_with_an_undo(fracas)
+    out = io.StringIO()
+    fracas.export_text(out, "html", e.id)
+    page = out.getvalue()
+    assert page.startswith("<!doctype html>") and "@media print" in page
+    assert not re.search(r"(src|href)=", page), "no outside files"
+    assert "<del>alice rolls d100 for attack on bob: 12 vs 60%" in page
+    assert page.count("At the end of round 1: initiative") == 1
+    assert "At the end of round 1: wounds" in page and "<td>HP 3/8</td>" in page
+
+
+SENTINEL = "SENTINEL-7731-gm-only"
+
+
+def test_players_exports_leak_nothing_of_a_secret_roll(tmp_path, run):
+    """The GM rolls a hidden shot whose modifier carries a sentinel; then reveals the seed
+    (which would re-derive it). The GM's exports carry both; no players' export does."""
+    run("new")
+    run(
+        "add",
+        "alice",
+        "--set",
+        "dex=14",
+        "--set",
+        "skills.firearms=60",
+        "--set",
+        'weapons=[{name="pistol",kind="firearm",damage="1d10"}]',
+        "--set",
+        'holding=["pistol"]',
+    )
+    run("add", "bob", "--set", "hp=30")
+    run("begin")
+    run("act", "alice", "attack", "bob", "-w", "pistol", "--mod", f"-10:{SENTINEL}", "--secret")
+    run("next")
+    run("reveal")
+    seed = (
+        Fracas(run.db)
+        .store.conn.execute(
+            "SELECT json_extract(body, '$.seed') FROM events WHERE kind = 'seed.revealed'"
+        )
+        .fetchone()[0]
+    )
+    secrets = (SENTINEL, seed)
+    for fmt in ("jsonl", "md", "html"):
+        gm = run("export", "--format", fmt).output
+        assert all(s in gm for s in secrets), f"the GM's {fmt} carries them"
+        players = run("export", "--format", fmt, "--for", "players").output
+        assert not any(s in players for s in secrets), f"the players' {fmt} leaks"
+        assert ("alice declares attack" in players) == (fmt != "jsonl")
+    replayed = run("export", "--format", "md", "--for", "players").output
+    assert "rolled in secret" in replayed
+    lines = [json.loads(x) for x in run("export", "--for", "players").output.splitlines()]
+    masked = [json.loads(x["body"]) for x in lines if x.get("masked")]
+    assert {"kind": "declared", "actor": "alice", "action": "attack"} in masked
+
+
+def test_exports_show_no_progress_in_a_pipe(tmp_path, run):
+    run("new")
+    run("add", "alice")
+    result = run("export", "-o", str(tmp_path / "s.jsonl"))
+    assert result.output.strip().startswith("exported 2 events") or "exported" in result.output
+    assert "━" not in result.output and "%" not in result.output
