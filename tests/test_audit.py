@@ -1,0 +1,110 @@
+"""The audit: hash links, seeded rolls once revealed, manual rolls by who typed them, rules
+drift under the current code, and a log that still extends an earlier export."""
+
+import json
+
+from fracas.ledger import Store
+from fracas.projections import Fracas
+from fracas.rules import percentile
+from tests.conftest import attack, do, fight, gunner
+
+
+def duel(fracas: Fracas):
+    e = fight(fracas, ("alice", gunner(14)), ("bob", gunner(10, hp=30)))
+    plain = attack(e, "alice", "bob", weapon="pistol", dice=[30, 5]).step
+    doubles = attack(e, "bob", "alice", weapon="pistol", dice=[33, 4]).step
+    return e, plain, doubles
+
+
+def tamper(path, position: int) -> None:
+    store = Store(path)
+    store.conn.execute("DROP TRIGGER events_no_update")
+    store.conn.execute(
+        "UPDATE events SET body = replace(body, 'pistol', 'rifle') WHERE position = ?",
+        (position,),
+    )
+    store.close()
+
+
+def test_audit_finds_a_file_edited_by_hand_at_the_right_position(tmp_path, run):
+    with Fracas(tmp_path / "fight.db") as fracas:
+        duel(fracas)
+        fight(fracas, ("carol", gunner()), ("dan", gunner()))  # a second encounter after it
+        (position,) = fracas.store.conn.execute(
+            "SELECT min(position) FROM events WHERE kind = 'declared'"
+        ).fetchone()
+    tamper(tmp_path / "fight.db", position)
+    report = Fracas(tmp_path / "fight.db").audit()
+    assert not report.ok and report.first_bad_position == position
+    assert report.events_checked == position - 1
+    shown = run("audit", ok=False)
+    assert shown.exit_code == 1 and f"BROKEN at position {position}" in shown.output
+    assert "rules drift: not checked" in shown.output
+
+
+def test_rules_drift_names_the_step_a_changed_rule_decides_otherwise(fracas, monkeypatch):
+    e, plain, doubles = duel(fracas)
+    assert fracas.audit().drift == []
+
+    def doubles_are_no_longer_criticals(face: int, target: int) -> str:
+        return "success" if face <= target else "failure"
+
+    monkeypatch.setattr(percentile, "judge", doubles_are_no_longer_criticals)
+    report = fracas.audit()
+    assert [d.step for d in report.drift] == [doubles], "33 was a critical; 30 never was"
+    (found,) = report.drift
+    assert any("33 vs 60% -> critical" in line for line in found.recorded)
+    assert any("33 vs 60% -> success" in line for line in found.decided)
+    assert not report.ok and report.chain_ok
+
+
+def test_audit_lists_manual_rolls_by_who_typed_them_and_seeded_ones_not_yet_checkable(run):
+    run("new")
+    run(
+        "add",
+        "alice",
+        "--set",
+        "dex=14",
+        "--set",
+        "skills.firearms=60",
+        "--set",
+        'weapons=[{name="pistol",kind="firearm",damage="1d10"}]',
+        "--set",
+        'holding=["pistol"]',
+    )
+    run("add", "bob", "--set", "hp=40")
+    run("begin")
+    run("act", "alice", "attack", "bob", "-w", "pistol", "--dice", "30,5", "--by", "ana")
+    run("next")
+    run("act", "alice", "attack", "bob", "-w", "pistol")
+    text = run("audit").output
+    assert "manual rolls typed by ana: 2" in text
+    assert "unverifiable until the seed is revealed" in text
+    run("reveal")
+    text = run("audit").output
+    assert "seeded rolls verified" in text and "unverifiable" not in text
+    data = json.loads(run("audit", "--json").output)
+    assert data["ok"] and {r["entered_by"] for r in data["rolls"] if r["source"] == "manual"} == {
+        "ana"
+    }
+
+
+def test_audit_against_an_export_proves_the_log_extends_it(tmp_path, fracas, run):
+    e, plain, _ = duel(fracas)
+    export = tmp_path / "monday.jsonl"
+    run("export", "-o", str(export))
+    do(e, {"action": "next"})
+    later = run("audit", "--against", str(export)).output
+    assert "the log extends it unchanged" in later
+    tamper(fracas.store.path, 3)
+    broken = run("audit", "--against", str(export), ok=False)
+    assert broken.exit_code == 1 and "NOT extended: position 3 differs" in broken.output
+
+
+def test_audit_against_another_files_export_fails(tmp_path, fracas, run):
+    duel(fracas)
+    with Fracas(tmp_path / "other.db") as other:
+        fight(other, ("x", gunner()), ("y", gunner()))
+        with (tmp_path / "other.jsonl").open("w") as out:
+            other.export_jsonl(out)
+    assert not fracas.audit(against=tmp_path / "other.jsonl").against.ok
