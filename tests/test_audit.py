@@ -43,7 +43,7 @@ def test_audit_finds_a_file_edited_by_hand_at_the_right_position(tmp_path, run):
 
 
 def test_rules_drift_names_the_step_a_changed_rule_decides_otherwise(fracas, monkeypatch):
-    e, plain, doubles = duel(fracas)
+    _, _, doubles = duel(fracas)
     assert fracas.audit().drift == []
 
     def doubles_are_no_longer_criticals(face: int, target: int) -> str:
@@ -90,7 +90,7 @@ def test_audit_lists_manual_rolls_by_who_typed_them_and_seeded_ones_not_yet_chec
 
 
 def test_audit_against_an_export_proves_the_log_extends_it(tmp_path, fracas, run):
-    e, plain, _ = duel(fracas)
+    e, _, _ = duel(fracas)
     export = tmp_path / "monday.jsonl"
     run("export", "-o", str(export))
     do(e, {"action": "next"})
