@@ -200,7 +200,10 @@ def check_branch_point(history: Any, by_step: dict[int, list[Event]], step: int)
             f"step {step} is not a decision of this encounter; `fracas log` shows the steps"
         )
     if step in history.undone:
-        raise BadInputError(f"step {step} is not in effect (it was undone); pick a step in effect")
+        raise BadInputError(
+            f"step {step} is not in effect (undone or superseded); "
+            "`fracas log` shows the steps in effect"
+        )
 
 
 def decide_again(

@@ -76,3 +76,14 @@ def test_the_4df_example_runs_as_written(tmp_path, monkeypatch):
     status = runner.invoke(cli, ["status"], env=env).output
     assert "Critically Wounded (5)" in status and "Pain Tolerance: no penalty" in status
     assert "turn 1: resolving" in status and "declared: attack p1 with the pistol" in status
+
+
+def test_the_disputes_example_runs_as_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    runner, env = run_block("## Disputes, audit and exports")
+    replayed = runner.invoke(cli, ["replay", "--turn", "2:alice"], env=env).output
+    assert "+20 aimed last turn (000-6)" in replayed
+    log = runner.invoke(cli, ["log"], env=env).output
+    assert "supersedes step 9" in log
+    assert "<del>" in (tmp_path / "session.html").read_text()
+    assert (tmp_path / "restored.db").exists() and (tmp_path / "players.html").exists()
