@@ -1,0 +1,105 @@
+"""fracas's session benchmark: exports, import, audit and replay of a long fight.
+
+    python bench/bench_session.py [--events 20000]
+
+Each figure comes with the baseline it is read against:
+- JSONL export and import against raw sqlite3 doing the same I/O with nothing else (dump every
+  row as a JSON line; executemany the rows into an empty table);
+- the audit's rules-drift check (every step decided again) against one fold of the encounter;
+- replay of the whole encounter (states before and after every step) against one fold.
+"""
+
+import argparse
+import io
+import sqlite3
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from bench_ledger import best_of, build_fight  # run as: python bench/bench_session.py
+
+from fracas.ledger.store import EVENT_COLUMNS
+from fracas.projections import Fracas
+from fracas.projections.replay import replay
+from fracas.rules import Encounter
+from fracas.rules.redecide import drift
+
+
+def raw_dump(path: Path) -> int:
+    conn = sqlite3.connect(path)
+    out = io.StringIO()
+    rows = conn.execute(f"SELECT {EVENT_COLUMNS} FROM events ORDER BY position")
+    for row in rows:
+        out.write(msgspec.json.encode(row).decode() + "\n")
+    conn.close()
+    return out.tell()
+
+
+def raw_load(source: Path, target: Path) -> None:
+    rows = sqlite3.connect(source).execute(f"SELECT {EVENT_COLUMNS} FROM events").fetchall()
+    conn = sqlite3.connect(target)
+    conn.execute(f"CREATE TABLE IF NOT EXISTS events ({EVENT_COLUMNS})")
+    with conn:
+        conn.executemany(f"INSERT INTO events VALUES ({','.join('?' * 11)})", rows)
+    conn.close()
+
+
+def timed(action: Any) -> float:
+    start = time.perf_counter()
+    action()
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=20_000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "fight.db"
+        encounter_id = build_fight(path, args.events)
+        export = Path(tmp) / "fight.jsonl"
+        with Fracas(path) as fracas:
+            events = len(list(fracas.store.events()))
+            steps = fracas.store.head(encounter_id)[1]
+
+            def export_jsonl() -> None:
+                with export.open("w") as out:
+                    fracas.export_jsonl(out)
+
+            t_export = best_of(3, export_jsonl)
+            t_raw_dump = best_of(3, lambda: raw_dump(path))
+            t_md = best_of(1, lambda: fracas.export_text(io.StringIO(), "md", encounter_id))
+            live = Encounter(fracas.store, encounter_id)
+            t_fold = best_of(3, live.fold)
+            t_drift = best_of(1, lambda: drift(live))
+            t_replay = best_of(1, lambda: replay(live))
+            t_audit = best_of(1, fracas.audit)
+        imported = [Path(tmp) / f"copy{i}.db" for i in range(3)]
+        t_import = min(timed(lambda p=p: Fracas(p).import_jsonl(export)) for p in imported)
+        raws = [Path(tmp) / f"raw{i}.db" for i in range(3)]
+        t_raw_load = min(timed(lambda p=p: raw_load(path, p)) for p in raws)
+    print(f"{events} events, {steps} steps in one percentile encounter")
+    print(
+        f"export jsonl   {t_export:7.3f} s  {events / t_export:9.0f} ev/s  "
+        f"{t_export / t_raw_dump:5.2f}x raw dump"
+    )
+    print(
+        f"import jsonl   {t_import:7.3f} s  {events / t_import:9.0f} ev/s  "
+        f"{t_import / t_raw_load:5.2f}x raw load (with chain check and read models)"
+    )
+    print(f"export md      {t_md:7.3f} s  {steps / t_md:9.0f} steps/s")
+    print(
+        f"replay all     {t_replay:7.3f} s  {steps / t_replay:9.0f} steps/s  "
+        f"{t_replay / t_fold:5.1f}x one fold"
+    )
+    print(
+        f"drift check    {t_drift:7.3f} s  {steps / t_drift:9.0f} steps/s  "
+        f"{t_drift / t_fold:5.1f}x one fold"
+    )
+    print(f"whole audit    {t_audit:7.3f} s")
+
+
+if __name__ == "__main__":
+    main()
