@@ -272,8 +272,9 @@ class Fracas:
         """Step `step` decided again differently, and every step in effect after it, with
         their recorded dice; what would differ. The log is not touched."""
         live = self.encounter(encounter)
-        branch = whatif(live, step, dice=dice, entered_by=entered_by, amend=amend)
-        return compare(branch, live.ruleset)
+        return compare(
+            whatif(live, step, dice=dice, entered_by=entered_by, amend=amend), live.ruleset
+        )
 
     def adopt(
         self,

@@ -49,6 +49,25 @@ def run(tmp_path: Path):
     return invoke
 
 
+def cli_gunfight(run, bob_hp: int) -> None:
+    """Through the CLI: Alice (DEX 14, Firearms 60, a pistol) and Bob (DEX 10), begun."""
+    run("new")
+    run(
+        "add",
+        "alice",
+        "--set",
+        "dex=14",
+        "--set",
+        "skills.firearms=60",
+        "--set",
+        'weapons=[{name="pistol",kind="firearm",damage="1d10"}]',
+        "--set",
+        'holding=["pistol"]',
+    )
+    run("add", "bob", "--set", f"hp={bob_hp}")
+    run("begin")
+
+
 @pytest.fixture
 def fracas(tmp_path: Path) -> Iterator[Fracas]:
     with Fracas(tmp_path / "fight.db") as opened:

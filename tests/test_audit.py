@@ -6,7 +6,7 @@ import json
 from fracas.ledger import Store
 from fracas.projections import Fracas
 from fracas.rules import percentile
-from tests.conftest import attack, do, fight, gunner
+from tests.conftest import attack, cli_gunfight, do, fight, gunner
 
 
 def duel(fracas: Fracas):
@@ -59,21 +59,7 @@ def test_rules_drift_names_the_step_a_changed_rule_decides_otherwise(fracas, mon
 
 
 def test_audit_lists_manual_rolls_by_who_typed_them_and_seeded_ones_not_yet_checkable(run):
-    run("new")
-    run(
-        "add",
-        "alice",
-        "--set",
-        "dex=14",
-        "--set",
-        "skills.firearms=60",
-        "--set",
-        'weapons=[{name="pistol",kind="firearm",damage="1d10"}]',
-        "--set",
-        'holding=["pistol"]',
-    )
-    run("add", "bob", "--set", "hp=40")
-    run("begin")
+    cli_gunfight(run, bob_hp=40)
     run("act", "alice", "attack", "bob", "-w", "pistol", "--dice", "30,5", "--by", "ana")
     run("next")
     run("act", "alice", "attack", "bob", "-w", "pistol")

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from fracas.ledger import BadInputError, RefusedError
-from tests.conftest import attack, fight, gunner
+from tests.conftest import attack, cli_gunfight, fight, gunner
 
 
 @pytest.fixture
@@ -136,21 +136,7 @@ def test_adopt_refuses_a_branch_that_changes_nothing(fracas, duel):
 
 
 def test_cli_replay_whatif_and_adopt(run):
-    run("new")
-    run(
-        "add",
-        "alice",
-        "--set",
-        "dex=14",
-        "--set",
-        "skills.firearms=60",
-        "--set",
-        'weapons=[{name="pistol",kind="firearm",damage="1d10"}]',
-        "--set",
-        'holding=["pistol"]',
-    )
-    run("add", "bob", "--set", "hp=8")
-    run("begin")
+    cli_gunfight(run, bob_hp=8)
     run("act", "alice", "attack", "bob", "-w", "pistol", "--dice", "30,5", "--by", "ana")
     text = run("replay", "--round", "1").output
     assert "roll: alice d100 [30] = 30 vs 60 (typed by ana)" in text

@@ -12,7 +12,7 @@ from fracas.ledger import BadInputError, IntegrityError, RefusedError
 from fracas.projections import Fracas
 from fracas.projections.tables import table_rows
 from fracas.rules import Encounter
-from tests.conftest import attack, fight, gunner
+from tests.conftest import attack, cli_gunfight, fight, gunner
 from tests.session_fights import SYSTEMS
 
 
@@ -116,21 +116,7 @@ SENTINEL = "SENTINEL-7731-gm-only"
 def test_players_exports_leak_nothing_of_a_secret_roll(tmp_path, run):
     """The GM rolls a hidden shot whose modifier carries a sentinel; then reveals the seed
     (which would re-derive it). The GM's exports carry both; no players' export does."""
-    run("new")
-    run(
-        "add",
-        "alice",
-        "--set",
-        "dex=14",
-        "--set",
-        "skills.firearms=60",
-        "--set",
-        'weapons=[{name="pistol",kind="firearm",damage="1d10"}]',
-        "--set",
-        'holding=["pistol"]',
-    )
-    run("add", "bob", "--set", "hp=30")
-    run("begin")
+    cli_gunfight(run, bob_hp=30)
     run("act", "alice", "attack", "bob", "-w", "pistol", "--mod", f"-10:{SENTINEL}", "--secret")
     run("next")
     run("reveal")
