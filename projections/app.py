@@ -234,6 +234,8 @@ class Fracas:
     ) -> int:
         """A readable session log, `md` or `html`, of one encounter or of every one."""
         names = self.store.encounters() if everything else [self.encounter(encounter).id]
+        if not names:
+            raise NotFoundError(f"no encounters in {self.store.path} to export")
         found = sessions(self.store, names, players=players, progress=progress)
         if fmt == "md":
             write_markdown(out, found)
