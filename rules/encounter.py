@@ -223,6 +223,10 @@ class Encounter:
         """Append decided events as one step: evolve, projections, hash chain, one commit."""
         return self._commit(events, command_id or uuid.uuid4().hex, author)
 
+    def sealed_seed(self) -> str | None:
+        """The current dice seed, kept beside the log until revealed; None if not held here."""
+        return self.store.unseal(self.id, seed_name(self.seed_epoch()))
+
     def _seed(self, epoch: int) -> str:
         seed = self.store.unseal(self.id, seed_name(epoch))
         if seed is None:

@@ -13,14 +13,21 @@ from msgspec.structs import replace
 
 from fracas.ledger import BadInputError, RefusedError
 from fracas.rules import roster
-from fracas.rules.commands import Begin, Command, Join, Pass, check_can_begin, joined_event
+from fracas.rules.commands import (
+    Begin,
+    Command,
+    Join,
+    Pass,
+    check_can_begin,
+    declared_event,
+    joined_event,
+)
 from fracas.rules.dice import parse_dice
 from fracas.rules.events import (
     CombatantJoined,
     ConditionCleared,
     ConditionSet,
     Damaged,
-    Declared,
     EncounterStarted,
     EquipmentChanged,
     Event,
@@ -422,11 +429,7 @@ def act(state: State, command: Act, ctx: Context, resolve) -> list[Event]:
     """Frame of every action: check, declare, resolve, spend the action, pass the turn."""
     actor = state.fighter(command.actor)
     waited = check_can_act(state, actor, command)
-    events: list[Event] = [
-        Declared(
-            actor.id, command.__struct_config__.tag, msgspec.to_builtins(command), ctx.command_id
-        )
-    ]
+    events: list[Event] = [declared_event(command, actor.id, ctx.command_id)]
     if actor.has("aiming") and not isinstance(command, Attack | Aim):
         events.append(ConditionCleared(actor.id, "aiming", "did something else", ["000-7"]))
     events += resolve(state, actor, command, ctx)

@@ -8,11 +8,11 @@ from typing import Any
 
 import msgspec
 
-from fracas.ledger import BadInputError, FracasError, RefusedError
-from fracas.ledger.history import COMMAND, SUPERSEDE
+from fracas.ledger import BadInputError, FracasError, History, RefusedError
+from fracas.ledger.history import COMMAND
 from fracas.rules.dice import Dice, ManualDice, SeededDice
 from fracas.rules.encounter import Encounter, StepOutcome
-from fracas.rules.events import Event, Rolled
+from fracas.rules.events import Event, Roll, Rolled
 from fracas.rules.roster import fold
 from fracas.rules.ruleset import Context, Ruleset, command_of
 from fracas.rules.sheets import deep_merge
@@ -30,14 +30,14 @@ class ReplayDice:
 
     def __init__(
         self,
-        recorded: list[Any],
+        recorded: list[Roll],
         typed: ManualDice | None = None,
         fresh: Dice | None = None,
     ) -> None:
         self.unused = list(recorded)
         self.typed, self.fresh = typed, fresh
 
-    def roll(self, spec: str, purpose: str) -> Any:
+    def roll(self, spec: str, purpose: str) -> Roll:
         recorded = next((r for r in self.unused if r.dice == spec), None)
         if recorded is not None:
             self.unused.remove(recorded)
@@ -160,7 +160,7 @@ def whatif(
     version = history.head_version
     next_step = history.head_step + sum(1 for r in later if command_of(by_step[r.step])) + 1
     epoch = encounter.seed_epoch()
-    seed = store.unseal(encounter.id, f"seed:{epoch}")
+    seed = encounter.sealed_seed()
     steps = []
     for record in later:
         recorded = by_step[record.step]
@@ -193,7 +193,7 @@ def whatif(
     return Branch(encounter.id, step, version, steps, encounter.state, state)
 
 
-def check_branch_point(history: Any, by_step: dict[int, list[Event]], step: int) -> None:
+def check_branch_point(history: History, by_step: dict[int, list[Event]], step: int) -> None:
     record = next((r for r in history.steps if r.step == step), None)
     if record is None or record.control != COMMAND or command_of(by_step[step]) is None:
         raise BadInputError(
@@ -230,6 +230,3 @@ def adopt(encounter: Encounter, branch: Branch, *, author: str = "gm") -> list[S
         if s.decision and s.decided is not None
     ]
     return encounter.replace(branch.superseded, replacements, author=author)
-
-
-__all__ = ["SUPERSEDE", "Branch", "BranchStep", "Drift", "adopt", "drift", "whatif"]

@@ -13,14 +13,21 @@ from msgspec.structs import replace
 
 from fracas.ledger import BadInputError, RefusedError
 from fracas.rules import roster
-from fracas.rules.commands import Begin, Command, Join, Pass, check_can_begin, joined_event
+from fracas.rules.commands import (
+    Begin,
+    Command,
+    Join,
+    Pass,
+    check_can_begin,
+    declared_event,
+    joined_event,
+)
 from fracas.rules.dice import split_faces
 from fracas.rules.events import (
     CombatantJoined,
     ConditionCleared,
     ConditionSet,
     Damaged,
-    Declared,
     EncounterStarted,
     Event,
     InitiativeSet,
@@ -434,9 +441,7 @@ def act(state: State, command: Act, ctx: Context, base: int, resolve) -> list[Ev
     check_movement(state, actor, base, command.metres, actor.sheet.move * (2 if is_run else 1))
     cost, snapshot_penalty = shot_cost(state, actor, base, command)
     tag = command.__struct_config__.tag
-    events: list[Event] = [
-        Declared(actor.id, tag, msgspec.to_builtins(command), ctx.command_id),
-    ]
+    events: list[Event] = [declared_event(command, actor.id, ctx.command_id)]
     penalties = [*snapshot_penalty, *impairment(actor)]
     events += resolve(state, actor, command, ctx, penalties)
     if command.metres:
