@@ -1,5 +1,7 @@
 """The `fracas` command: thin click wrappers over fracas.projections. No rules here."""
 
+import errno
+import os
 import sqlite3
 import sys
 from typing import Any
@@ -9,6 +11,7 @@ import msgspec
 
 from fracas.cli import render
 from fracas.ledger import BadInputError, FracasError
+from fracas.ledger.store import describe_database_error
 from fracas.projections import Fracas
 from fracas.rules import available, load
 from fracas.rules.events import Modifier
@@ -23,25 +26,53 @@ class FracasGroup(click.Group):
             return super().invoke(ctx)
         except FracasError as error:
             raise click.ClickException(str(error)) from None
-        except sqlite3.DatabaseError as error:
+        except sqlite3.Error as error:
+            db = ctx.obj.db if isinstance(ctx.obj, App) else "the log"
+            raise click.ClickException(str(describe_database_error(error, db))) from None
+        except OSError as error:
+            if error.errno == errno.ENOSPC:
+                raise click.ClickException(
+                    "the disk is full: nothing was written; free some space and try again"
+                ) from None
             raise click.ClickException(
-                f"the database could not be used ({error}); check --db points at a fracas file"
+                f"{error.filename or 'a file'}: {error.strerror or error}"
             ) from None
 
 
 class App:
+    """The log a command works on: opened read-only for reads (no lock, no migration, no
+    file created), for writing by commands that append, created only by new/import/demo."""
+
     def __init__(self, db: str, encounter: str | None) -> None:
         self.db, self.encounter_id = db, encounter
         self._fracas: Fracas | None = None
 
-    @property
-    def fracas(self) -> Fracas:
+    def open(self, *, write: bool = False, create: bool = False) -> Fracas:
+        if self._fracas is not None and write and self._fracas.store.readonly:
+            self.close()
+            self._fracas = None
         if self._fracas is None:
-            self._fracas = Fracas(self.db)
+            self._fracas = Fracas(self.db, readonly=not write, create=create)
         return self._fracas
 
-    def encounter(self):
-        return self.fracas.encounter(self.encounter_id)
+    @property
+    def fracas(self) -> Fracas:
+        """The log, read-only."""
+        return self.open()
+
+    @property
+    def writer(self) -> Fracas:
+        """The log, for a command that appends to it."""
+        return self.open(write=True)
+
+    def encounter(self, *, write: bool = False):
+        return self.open(write=write).encounter(self.encounter_id)
+
+    def witness(self, encounter: str | None = None) -> None:
+        """After an append: the head code the table can note (on stderr, so scripts reading
+        stdout are unaffected)."""
+        code = self.open().head_code(encounter or self.encounter_id)
+        click.echo(f"head {code}", err=True)
 
     def close(self) -> None:
         if self._fracas is not None:
@@ -145,15 +176,33 @@ def rulesets(as_json: bool) -> None:
     help="Override a default of the ruleset (see `fracas options`).",
 )
 @click.option("--id", "encounter_id", default=None, help="Choose the encounter id.")
+@click.option(
+    "--limit",
+    "limits",
+    multiple=True,
+    metavar="NAME=N",
+    help="dice=N per expression (default 100, at most 1000), faces=N per die (1000; 10000), "
+    "body=BYTES per event (65536; 1048576).",
+)
 @pass_app
 def new(
-    app: App, ruleset: str, title: str, options: tuple[str, ...], encounter_id: str | None
+    app: App,
+    ruleset: str,
+    title: str,
+    options: tuple[str, ...],
+    encounter_id: str | None,
+    limits: tuple[str, ...],
 ) -> None:
-    """Start a new encounter and print its id."""
-    started = app.fracas.new(
-        ruleset, title=title, options=parse_pairs(options, "--option"), encounter=encounter_id
+    """Start a new encounter (and the log file, if there is none) and print its id."""
+    started = app.open(write=True, create=True).new(
+        ruleset,
+        title=title,
+        options=parse_pairs(options, "--option"),
+        encounter=encounter_id,
+        limits=parse_pairs(limits, "--limit"),
     )
     click.echo(started.id)
+    app.witness(started.id)
 
 
 @cli.command("options")
@@ -190,7 +239,7 @@ def run(
     command_id: str | None,
     secret: bool = False,
 ) -> None:
-    encounter = app.encounter()
+    encounter = app.encounter(write=True)
     parsed = encounter.ruleset.command(command)
     outcome = encounter.execute(
         parsed,
@@ -201,6 +250,7 @@ def run(
         secret=secret,
     )
     render.outcome(outcome)
+    app.witness(encounter.id)
 
 
 dice_option = click.option(
@@ -259,7 +309,7 @@ def add(
         sheet = deep_merge(sheet, parse_pairs((pair,), "--set"))
     name = name or str(sheet.pop("name", "")) or combatant
     side = side or str(sheet.pop("side", "npc"))
-    app.encounter().ruleset.sheet(sheet, where=sheet_file or f"sheet of {combatant}")
+    app.encounter(write=True).ruleset.sheet(sheet, where=sheet_file or f"sheet of {combatant}")
     command = {"action": "join", "combatant": combatant, "name": name, "side": side, "sheet": sheet}
     run(app, command, None, by, command_id)
 
@@ -502,11 +552,12 @@ def whatif(
 @pass_app
 def adopt(app: App, step: int, dice: str | None, sets: tuple[str, ...], by: str) -> None:
     """Make a what-if the main line: its steps are appended, the old ones marked superseded."""
-    outcomes = app.fracas.adopt(
+    outcomes = app.writer.adopt(
         encounter=app.encounter_id, author=by, **what_differs(step, dice, sets, by)
     )
     for outcome in outcomes:
         render.outcome(outcome)
+    app.witness()
 
 
 @cli.command()
@@ -514,8 +565,9 @@ def adopt(app: App, step: int, dice: str | None, sets: tuple[str, ...], by: str)
 @pass_app
 def undo(app: App, by: str) -> None:
     """Take back the latest step (appends an undo; nothing is deleted)."""
-    step = app.encounter().undo(author=by)
+    step = app.encounter(write=True).undo(author=by)
     click.echo(f"undid step {step}")
+    app.witness()
 
 
 @cli.command()
@@ -523,8 +575,9 @@ def undo(app: App, by: str) -> None:
 @pass_app
 def redo(app: App, by: str) -> None:
     """Restore the most recently undone step."""
-    step = app.encounter().redo(author=by)
+    step = app.encounter(write=True).redo(author=by)
     click.echo(f"redid step {step}")
+    app.witness()
 
 
 @cli.command()
@@ -532,8 +585,9 @@ def redo(app: App, by: str) -> None:
 @pass_app
 def reveal(app: App, by: str) -> None:
     """Reveal the dice seed so anyone can check every seeded roll; a new seed is committed."""
-    outcome = app.encounter().reveal(author=by)
+    outcome = app.encounter(write=True).reveal(author=by)
     render.outcome(outcome)
+    app.witness()
 
 
 @cli.command()
@@ -565,7 +619,7 @@ def export(
     """Export the session: lossless JSONL, or a readable Markdown or HTML log."""
     players = audience == "players"
     with (
-        click.open_file(output, "w", encoding="utf-8") as out,
+        click.open_file(output, "w", encoding="utf-8", atomic=replaceable(output)) as out,
         render.progress_bar("exporting") as tick,
     ):
         if fmt == "jsonl":
@@ -587,13 +641,19 @@ def export(
         click.echo(summary, err=True)
 
 
+def replaceable(output: str) -> bool:
+    """Write through a temporary file renamed into place (so a failed export leaves nothing
+    half-written) unless the target is stdout or not a regular file (a pipe, /dev/stdout)."""
+    return output != "-" and (not os.path.exists(output) or os.path.isfile(output))
+
+
 @cli.command(name="import")
 @click.argument("export_file", type=click.Path(dir_okay=False))
 @pass_app
 def import_(app: App, export_file: str) -> None:
     """Import a GM's JSONL export into a new, empty --db file."""
     with render.progress_bar("importing") as tick:
-        count = app.fracas.import_jsonl(export_file, progress=tick)
+        count = app.open(write=True, create=True).import_jsonl(export_file, progress=tick)
     click.echo(f"imported {count} events into {app.db}; the hash chain holds")
 
 
@@ -605,10 +665,17 @@ def import_(app: App, export_file: str) -> None:
     default=None,
     help="A JSONL export: prove the log still extends it, unchanged.",
 )
+@click.option(
+    "--head",
+    "head_code",
+    default=None,
+    metavar="CODE",
+    help="A head code noted earlier (printed after every append): prove the log extends it.",
+)
 @pass_app
-def audit(app: App, as_json: bool, against: str | None) -> None:
-    """Hash links, seeded rolls, manual rolls by who typed them, and rules drift."""
-    report = app.fracas.audit(against=against)
+def audit(app: App, as_json: bool, against: str | None, head_code: str | None) -> None:
+    """Hash links, step records, seeded rolls, manual rolls by who typed them, rules drift."""
+    report = app.fracas.audit(against=against, head=head_code, encounter=app.encounter_id)
     if as_json:
         dump_json({"ok": report.ok, **msgspec.to_builtins(report)})
     else:
@@ -621,7 +688,7 @@ def audit(app: App, as_json: bool, against: str | None) -> None:
 @pass_app
 def rebuild(app: App) -> None:
     """Drop the read models and fold them again from the log."""
-    count = app.fracas.rebuild()
+    count = app.writer.rebuild()
     click.echo(f"rebuilt the read models of {count} encounter(s)")
 
 
@@ -631,7 +698,27 @@ def rebuild(app: App) -> None:
 @pass_app
 def note(app: App, text: str, by: str) -> None:
     """Add a note to the log (it changes nothing in the fight)."""
-    render.outcome(app.encounter().note(text, author=by))
+    render.outcome(app.encounter(write=True).note(text, author=by))
+    app.witness()
+
+
+@cli.command()
+@click.argument("step", type=int)
+@by_option
+@pass_app
+def disclose(app: App, step: int, by: str) -> None:
+    """Show the players what STEP (a step with GM-only rolls) decided."""
+    render.outcome(app.writer.disclose(step, app.encounter_id, author=by))
+    app.witness()
+
+
+@cli.command()
+@click.option("--step", type=int, default=None, help="As it stood after STEP.")
+@pass_app
+def head(app: App, step: int | None) -> None:
+    """Print the encounter's head code, for the table to note and `audit --head` to check."""
+    encounter = app.encounter()
+    click.echo(app.fracas.store.head_code(encounter.id, step))
 
 
 @cli.command()

@@ -5,19 +5,31 @@ bodies are JSON text it stores and hands back untouched.
 """
 
 import hashlib
+import os
+import re
+import secrets
 import sqlite3
 import threading
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
+from itertools import groupby
 from pathlib import Path
 
 import msgspec
 import sqlite_utils
 
-from fracas.ledger.errors import ConflictError, IntegrityError, NotFoundError, RefusedError
+from fracas.ledger.errors import (
+    BadInputError,
+    ConflictError,
+    FracasError,
+    IntegrityError,
+    NotFoundError,
+    RefusedError,
+)
 from fracas.ledger.history import COMMAND, REDO, SUPERSEDE, UNDO, History, StepRecord
+from fracas.ledger.keys import KeyFile, key_path
 
 GENESIS = "0" * 64
 UNDONE_KIND = "step.undone"
@@ -50,6 +62,20 @@ class StoredEvent(msgspec.Struct, frozen=True):
     body: str
     prev_hash: str
     hash: str
+    salt: str | None = None  # None on events written before salts (schema 1)
+
+    def hashed_row(self) -> tuple:
+        return (
+            self.position,
+            self.encounter,
+            self.version,
+            self.step,
+            self.kind,
+            self.author,
+            self.at,
+            self.schema,
+            self.body,
+        )
 
 
 class AppendResult(msgspec.Struct, frozen=True):
@@ -69,16 +95,24 @@ class VerifyReport(msgspec.Struct, frozen=True):
 
 
 EVENT_COLUMNS = (
-    "position, encounter, version, step, kind, author, at, schema, body, prev_hash, hash"
+    "position, encounter, version, step, kind, author, at, schema, body, prev_hash, hash, salt"
 )
+LEGACY_EVENT_COLUMNS = EVENT_COLUMNS.replace("salt", "NULL AS salt")
+INSERT_EVENT = f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+MAX_BODY = 1 << 20  # the hard ceiling on one event's body; encounters may set a lower one
+HEAD_CODE = re.compile(r"^(\d+)-([0-9a-f]{6,64})$")
 STEP_COLUMNS = (
     "encounter, step, command_id, control, target, first_version, last_version, author, at"
 )
 
 
-def chain_hash(prev_hash: str, row: Sequence[object]) -> str:
-    """SHA-256 over the previous hash and the exact stored values of one row."""
-    return hashlib.sha256(prev_hash.encode() + msgspec.json.encode(list(row))).hexdigest()
+def chain_hash(prev_hash: str, row: Sequence[object], salt: str | None = None) -> str:
+    """SHA-256 over the previous hash and the exact stored values of one row, and its salt.
+
+    The salt (16 random bytes per event, stored in the row) keeps a hash from being a test
+    of a guess: without the row itself, nobody can try every die face against it."""
+    values = list(row) if salt is None else [*row, salt]
+    return hashlib.sha256(prev_hash.encode() + msgspec.json.encode(values)).hexdigest()
 
 
 def now() -> str:
@@ -94,7 +128,7 @@ def _append_only_triggers(table: str) -> str:
     """
 
 
-def _migration_1(db: sqlite_utils.Database) -> None:
+def _migration_1(db: sqlite_utils.Database, _keys: KeyFile) -> None:
     db["events"].create(
         {
             "position": int,
@@ -137,13 +171,35 @@ def _migration_1(db: sqlite_utils.Database) -> None:
         db.executescript(_append_only_triggers(table))
 
 
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_migration_1]
+def _migration_2(db: sqlite_utils.Database, keys: KeyFile) -> None:
+    """Salted events; sealed secrets moved out of the log into the GM's key file.
+
+    Schema 1 kept dice seeds (hex) in a `secrets` table of the log itself; they are filed in
+    the key file under their SHA-256 commitment, then the table is dropped with secure_delete
+    on, so the freed pages are zeroed and a copy of the file no longer holds them."""
+    db.execute("ALTER TABLE events ADD COLUMN salt TEXT")
+    for (value,) in db.execute("SELECT value FROM secrets").fetchall():
+        keys.seal(hashlib.sha256(bytes.fromhex(value)).hexdigest(), value)
+    db.execute("PRAGMA secure_delete=ON")
+    db.execute("DROP TABLE secrets")
+
+
+MIGRATIONS: list[Callable[[sqlite_utils.Database, KeyFile], None]] = [
+    _migration_1,
+    _migration_2,
+]
+SCHEMA = len(MIGRATIONS)
+APPEND_ONLY_TRIGGERS = tuple(
+    f"{table}_no_{verb}" for table in ("events", "steps") for verb in ("update", "delete")
+)
 CHECKPOINT_EVERY = 64  # steps between WAL checkpoints
 
 
 class Checkpointer:
     """Runs WAL checkpoints on its own connection and thread, so that no append waits
-    for the main file's fsync. Commits stay durable: each one fsyncs the WAL itself."""
+    for the main file's fsync. Commits stay durable: each one fsyncs the WAL itself.
+    A checkpoint is housekeeping: when one fails (a full disk, a busy reader) the WAL
+    simply keeps the pages until the next one, so failures are not reported."""
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -161,41 +217,135 @@ class Checkpointer:
         self._thread.join(timeout=10)
 
     def _run(self) -> None:
-        conn = sqlite3.connect(self.path, timeout=10.0)
+        try:
+            conn = sqlite3.connect(self.path, timeout=10.0)
+        except sqlite3.Error:
+            return
         try:
             while True:
                 self._wake.wait()
                 self._wake.clear()
-                conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                with suppress(sqlite3.Error):
+                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
                 if self._stopping:
                     return
         finally:
             conn.close()
 
 
+def _read_only_connection(path: str) -> sqlite3.Connection:
+    """A connection that can neither write nor lock: mode=ro, or immutable=1 where even a
+    reader's shared-memory file cannot be made (read-only media)."""
+    uri = Path(path).absolute().as_uri()
+    try:
+        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None)
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.OperationalError:
+        conn = sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
+    conn.execute("PRAGMA query_only=1")
+    return conn
+
+
+def fracas_schema(conn: sqlite3.Connection, path: str) -> int:
+    """The schema version of a fracas log; 0 for an empty file. A file that is not a fracas
+    log, or one written by a newer fracas, is refused before anything touches it."""
+    try:
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+    except sqlite3.DatabaseError:
+        raise BadInputError(
+            f"{path} is not a fracas log (not an SQLite database); nothing was changed"
+        ) from None
+    if not tables:
+        return 0
+    if "fracas_migrations" not in tables:
+        raise BadInputError(
+            f"{path} is an SQLite database but not a fracas log; nothing was changed"
+        )
+    version = conn.execute("SELECT coalesce(max(version), 0) FROM fracas_migrations")
+    schema = version.fetchone()[0]
+    if schema > SCHEMA:
+        raise RefusedError(
+            f"{path} was written by a newer fracas (log schema {schema}; this fracas reads up "
+            f"to schema {SCHEMA}): upgrade fracas to open it"
+        )
+    return schema
+
+
+def describe_database_error(error: sqlite3.Error, path: str) -> FracasError:
+    """One line for what SQLite said, with what to do about it."""
+    text = str(error).lower()
+    if "locked" in text or "busy" in text:
+        return ConflictError(
+            f"{path} is busy: another program is writing to it; try again in a moment"
+        )
+    if "full" in text:
+        return RefusedError(
+            f"the disk holding {path} is full: nothing was written; free some space and retry"
+        )
+    if "readonly" in text or "read-only" in text:
+        return RefusedError(f"{path} is read-only here: it can be read, not written")
+    if "not a database" in text or "malformed" in text:
+        return IntegrityError(
+            f"{path} is damaged or not a fracas log ({error}); `fracas audit` says more"
+        )
+    return IntegrityError(f"{path} could not be used: {error}")
+
+
 class Store:
-    """One SQLite file holding many encounters."""
+    """One SQLite file holding many encounters, and beside it the GM's key file.
+
+    `readonly` opens without a lock, a migration or a file created (every read command);
+    `create` lets a missing path become a new log (only `new`, `import` and `demo`)."""
 
     def __init__(
         self,
         path: str | Path = ":memory:",
         *,
+        readonly: bool = False,
+        create: bool = True,
         synchronous: str = "FULL",
         background_checkpoints: bool = True,
+        keys: str | None = None,
     ) -> None:
         self.path = str(path)
-        conn = sqlite3.connect(self.path, isolation_level=None, timeout=10.0)
-        self.db = sqlite_utils.Database(conn)
+        self.readonly = readonly
         self._checkpointer: Checkpointer | None = None
         self._steps_since_checkpoint = 0
-        if self.path != ":memory:":
-            conn.execute("PRAGMA journal_mode=WAL")
-            if background_checkpoints:
-                conn.execute("PRAGMA wal_autocheckpoint=0")
-                self._checkpointer = Checkpointer(self.path)
-                weakref.finalize(self, self._checkpointer.stop)
-        conn.execute(f"PRAGMA synchronous={synchronous}")
-        self._migrate()
+        memory = self.path == ":memory:"
+        self.keys = KeyFile(
+            ":memory:" if memory else keys or key_path(self.path), readonly=readonly
+        )
+        if not memory and not os.path.exists(self.path) and (readonly or not create):
+            raise NotFoundError(f"no fracas log at {self.path}; `fracas new` starts one")
+        if readonly:
+            conn = _read_only_connection(self.path)
+            self.schema = fracas_schema(conn, self.path)
+            if self.schema == 0:
+                conn.close()
+                raise NotFoundError(f"no fracas log at {self.path}; `fracas new` starts one")
+        else:
+            if not memory and os.path.exists(self.path) and os.path.getsize(self.path) > 0:
+                probe = _read_only_connection(self.path)
+                try:
+                    found = fracas_schema(probe, self.path)
+                finally:
+                    probe.close()
+                if found == 0 and not create:
+                    raise NotFoundError(f"no fracas log at {self.path}; `fracas new` starts one")
+            conn = sqlite3.connect(self.path, isolation_level=None, timeout=10.0)
+            if not memory:
+                conn.execute("PRAGMA journal_mode=WAL")
+                if background_checkpoints:
+                    conn.execute("PRAGMA wal_autocheckpoint=0")
+                    self._checkpointer = Checkpointer(self.path)
+                    weakref.finalize(self, self._checkpointer.stop)
+            conn.execute(f"PRAGMA synchronous={synchronous}")
+        self.db = sqlite_utils.Database(conn)
+        if not readonly:
+            self._migrate()
+            self.schema = SCHEMA
+        self._columns = EVENT_COLUMNS if self.schema >= 2 else LEGACY_EVENT_COLUMNS
+        self._legacy_secrets = self._read_legacy_secrets() if self.schema < 2 else {}
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -204,6 +354,7 @@ class Store:
     def close(self) -> None:
         if self._checkpointer is not None:
             self._checkpointer.stop()
+        self.keys.close()
         self.db.close()
 
     def _after_commit(self) -> None:
@@ -213,27 +364,44 @@ class Store:
             self._checkpointer.request()
 
     def _migrate(self) -> None:
+        """Bring the file up to this schema; a current file is not locked at all."""
         conn = self.conn
+        if self._applied() == SCHEMA:
+            return
         conn.execute("BEGIN IMMEDIATE")
         try:
             conn.execute(
                 "CREATE TABLE IF NOT EXISTS fracas_migrations "
                 "(version INTEGER PRIMARY KEY, at TEXT)"
             )
-            done = conn.execute("SELECT coalesce(max(version), 0) FROM fracas_migrations")
-            applied = done.fetchone()[0]
+            applied = fracas_schema(conn, self.path)
             for version, migration in enumerate(MIGRATIONS, start=1):
                 if version > applied:
-                    migration(self.db)
+                    migration(self.db, self.keys)
                     conn.execute("INSERT INTO fracas_migrations VALUES (?, ?)", (version, now()))
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             raise
+        if self.path != ":memory:":
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # no stale page keeps a secret
+
+    def _applied(self) -> int:
+        try:
+            row = self.conn.execute("SELECT coalesce(max(version), 0) FROM fracas_migrations")
+        except sqlite3.OperationalError:
+            return 0
+        return row.fetchone()[0]
+
+    def _read_legacy_secrets(self) -> dict[str, str]:
+        """A schema-1 file opened read-only still keeps its seeds inside; read them there."""
+        rows = self.conn.execute("SELECT value FROM secrets").fetchall()
+        return {hashlib.sha256(bytes.fromhex(v)).hexdigest(): v for (v,) in rows}
 
     @property
     def schema_version(self) -> int:
-        return self.conn.execute("SELECT max(version) FROM fracas_migrations").fetchone()[0]
+        return self.schema
 
     # -- writing -------------------------------------------------------------------------
 
@@ -255,6 +423,12 @@ class Store:
         """
         if not events:
             raise ValueError("a step needs at least one event")
+        for event in events:
+            if len(event.body) > MAX_BODY:
+                raise RefusedError(
+                    f"an event of {len(event.body)} bytes is over fracas's ceiling of "
+                    f"{MAX_BODY} bytes; nothing was written"
+                )
         conn = self.conn
         owned = not conn.in_transaction  # inside batch() the batch commits
         if owned:
@@ -265,6 +439,8 @@ class Store:
                 if owned:
                     conn.execute("ROLLBACK")
                 return original
+            if expected_version == 0 and head_version != 0:
+                raise ConflictError(f"encounter {encounter!r} already exists; pick another id")
             if head_version != expected_version:
                 raise ConflictError(
                     f"encounter {encounter} moved on to version {head_version} while this "
@@ -345,12 +521,11 @@ class Store:
                 event.schema,
                 event.body,
             )
-            digest = chain_hash(prev_hash, row)
-            rows.append((*row, prev_hash, digest))
+            salt = secrets.token_hex(16)
+            digest = chain_hash(prev_hash, row, salt)
+            rows.append((*row, prev_hash, digest, salt))
             prev_hash = digest
-        conn.executemany(
-            f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)", rows
-        )
+        conn.executemany(INSERT_EVENT, rows)
         last_version = head_version + len(events)
         record = StepRecord(
             encounter, step, command_id, control, target, head_version + 1, last_version, author, at
@@ -379,11 +554,12 @@ class Store:
         self,
         events: Iterable[StoredEvent],
         steps: Iterable[StepRecord],
-        secrets: Iterable[tuple[str, str, str]] = (),
+        sealed: Iterable[tuple[str, str]] = (),
         project: Projector | None = None,
     ) -> VerifyReport:
         """Take in a whole exported log, byte for byte, into this empty file, in one
-        transaction; refused (and nothing kept) unless every hash link holds."""
+        transaction; refused (and nothing kept) unless every hash link holds and every step
+        record matches its events."""
         conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -391,23 +567,22 @@ class Store:
                 raise RefusedError(
                     f"{self.path} already holds events: import into a new, empty file"
                 )
-            conn.executemany(
-                f"INSERT INTO events ({EVENT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (msgspec.structs.astuple(e) for e in events),
-            )
+            conn.executemany(INSERT_EVENT, (msgspec.structs.astuple(e) for e in events))
             conn.executemany(
                 f"INSERT INTO steps ({STEP_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)",
                 (msgspec.structs.astuple(r) for r in steps),
             )
-            conn.executemany("INSERT INTO secrets VALUES (?, ?, ?)", secrets)
             report = self.verify()
+            if report.ok:
+                report = self.check_steps()
             if not report.ok:
                 raise IntegrityError(
-                    f"the export is damaged at position {report.first_bad_position}: "
-                    f"{report.reason}; nothing was imported"
+                    f"the export is damaged {where(report)}: {report.reason}; nothing was imported"
                 )
             if project is not None:
                 project(conn)
+            for name, value in sealed:
+                self.keys.seal(name, value)
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
@@ -415,13 +590,9 @@ class Store:
             raise
         return report
 
-    def secrets(self) -> list[tuple[str, str, str]]:
-        """Every sealed secret (encounter, name, value): only a GM's backup carries them."""
-        return list(self.conn.execute("SELECT encounter, name, value FROM secrets ORDER BY 1, 2"))
-
     def event_at(self, position: int) -> StoredEvent | None:
         row = self.conn.execute(
-            f"SELECT {EVENT_COLUMNS} FROM events WHERE position = ?", (position,)
+            f"SELECT {self._columns} FROM events WHERE position = ?", (position,)
         ).fetchone()
         return StoredEvent(*row) if row else None
 
@@ -450,16 +621,13 @@ class Store:
             project=project,
         )
 
-    def seal(self, encounter: str, name: str, value: str) -> None:
-        """Keep a secret (a dice seed) beside the log, outside it, until it is revealed."""
-        with self.db.atomic():
-            self.conn.execute("INSERT INTO secrets VALUES (?, ?, ?)", (encounter, name, value))
+    def seal(self, name: str, value: str) -> None:
+        """Keep a secret (a dice seed) in the GM's key file, outside the log, filed under
+        `name` (its commitment); sealing a name twice keeps the first value."""
+        self.keys.seal(name, value)
 
-    def unseal(self, encounter: str, name: str) -> str | None:
-        row = self.conn.execute(
-            "SELECT value FROM secrets WHERE encounter = ? AND name = ?", (encounter, name)
-        ).fetchone()
-        return row[0] if row else None
+    def unseal(self, name: str) -> str | None:
+        return self.keys.unseal(name) or self._legacy_secrets.get(name)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -484,6 +652,16 @@ class Store:
 
     def step_for_command(self, encounter: str, command_id: str) -> AppendResult | None:
         return self._step_for_command(encounter, command_id)
+
+    def last_of_kinds(self, encounter: str, kinds: Sequence[str]) -> str | None:
+        """The body of the encounter's latest event of one of these kinds, if any."""
+        marks = ", ".join("?" for _ in kinds)
+        row = self.conn.execute(
+            f"SELECT body FROM events WHERE encounter = ? AND kind IN ({marks}) "
+            "ORDER BY version DESC LIMIT 1",
+            (encounter, *kinds),
+        ).fetchone()
+        return row[0] if row else None
 
     def history(self, encounter: str) -> History:
         cursor = self.conn.execute(
@@ -544,10 +722,10 @@ class Store:
     def events(self, encounter: str | None = None) -> Iterator[StoredEvent]:
         """Stream whole stored events, of one encounter or of the whole file, in order."""
         if encounter is None:
-            cursor = self.conn.execute(f"SELECT {EVENT_COLUMNS} FROM events ORDER BY position")
+            cursor = self.conn.execute(f"SELECT {self._columns} FROM events ORDER BY position")
         else:
             cursor = self.conn.execute(
-                f"SELECT {EVENT_COLUMNS} FROM events WHERE encounter = ? ORDER BY version",
+                f"SELECT {self._columns} FROM events WHERE encounter = ? ORDER BY version",
                 (encounter,),
             )
         return (StoredEvent(*row) for row in cursor)
@@ -556,17 +734,6 @@ class Store:
         """Check every hash link of the file; name the first bad position."""
         prev_hash, checked, expected_position = GENESIS, 0, 1
         for event in self.events():
-            row = (
-                event.position,
-                event.encounter,
-                event.version,
-                event.step,
-                event.kind,
-                event.author,
-                event.at,
-                event.schema,
-                event.body,
-            )
             if event.position != expected_position:
                 return self._bad(
                     checked,
@@ -581,7 +748,7 @@ class Store:
                     event.position,
                     "its previous-hash does not match the event before it",
                 )
-            if chain_hash(prev_hash, row) != event.hash:
+            if chain_hash(prev_hash, event.hashed_row(), event.salt) != event.hash:
                 return self._bad(
                     checked,
                     prev_hash,
@@ -592,7 +759,7 @@ class Store:
         return VerifyReport(True, checked, prev_hash)
 
     @staticmethod
-    def _bad(checked: int, head: str, position: int, reason: str) -> VerifyReport:
+    def _bad(checked: int, head: str, position: int | None, reason: str) -> VerifyReport:
         return VerifyReport(False, checked, head, position, reason)
 
     def require_intact(self) -> None:
@@ -601,3 +768,170 @@ class Store:
             raise IntegrityError(
                 f"the log is broken at position {report.first_bad_position}: {report.reason}"
             )
+
+    def check_steps(self) -> VerifyReport:
+        """Every step record against the events it claims: versions contiguous from 1, each
+        step's range holding exactly its events, undo/redo/supersede naming real steps as
+        the editor would have, and nothing after the last step. The steps table is not
+        chained, so nothing in it is taken on trust."""
+        events = self.conn.execute(
+            "SELECT encounter, version, step, kind, author, at, body, position FROM events "
+            "ORDER BY encounter, version"
+        )
+        records = self.conn.execute(f"SELECT {STEP_COLUMNS} FROM steps ORDER BY encounter, step")
+        by_encounter: dict[str, list[StepRecord]] = {
+            name: [StepRecord(*row) for row in rows]
+            for name, rows in groupby(records, key=lambda row: row[0])
+        }
+        checked = 0
+        for name, rows in groupby(events, key=lambda row: row[0]):
+            found = list(rows)
+            problem = _step_problem(name, found, by_encounter.pop(name, []))
+            if problem is not None:
+                return self._bad(checked, "", *problem)
+            checked += len(found)
+        for name, steps in by_encounter.items():
+            return self._bad(
+                checked, "", None, f"encounter {name} has {len(steps)} step record(s) but no events"
+            )
+        return VerifyReport(True, checked, "")
+
+    def missing_triggers(self) -> list[str]:
+        """The append-only triggers this file should have and has not."""
+        present = {
+            row[0]
+            for row in self.conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = ?", ("trigger",)
+            )
+        }
+        return [name for name in APPEND_ONLY_TRIGGERS if name not in present]
+
+    # -- witnessed heads -----------------------------------------------------------------
+
+    def head_code(self, encounter: str, step: int | None = None) -> str:
+        """A short code for the log as it stands after `step` (default: the latest) of an
+        encounter: the step and the first hex digits of the hash of its last event. Noted
+        at the table, it lets `audit --head` prove the log still extends that point."""
+        history = self.history(encounter)
+        record = history.steps[-1] if step is None else history.record(step)
+        row = self.conn.execute(
+            "SELECT hash FROM events WHERE encounter = ? AND version = ?",
+            (encounter, record.last_version),
+        ).fetchone()
+        return f"{record.step}-{row[0][:12]}"
+
+    def check_head(self, encounter: str, code: str) -> str:
+        """'' if this log still holds the witnessed head `code` of the encounter; otherwise
+        what happened to it, in one line."""
+        match = HEAD_CODE.match(code.strip().lower())
+        if match is None:
+            raise BadInputError(
+                f"{code!r} is not a head code: it looks like 14-3fa9c0b1d2e4 (step, hash)"
+            )
+        step, prefix = int(match.group(1)), match.group(2)
+        record = self.conn.execute(
+            "SELECT last_version FROM steps WHERE encounter = ? AND step = ?", (encounter, step)
+        ).fetchone()
+        head_step = self.head(encounter)[1]
+        if record is None:
+            return (
+                f"the log no longer reaches step {step} of encounter {encounter}: it ends at "
+                f"step {head_step} (cut off, or not this log)"
+            )
+        row = self.conn.execute(
+            "SELECT hash FROM events WHERE encounter = ? AND version = ?", (encounter, record[0])
+        ).fetchone()
+        if row is None or not row[0].startswith(prefix):
+            return (
+                f"step {step} of encounter {encounter} no longer ends in the witnessed hash "
+                f"{prefix}: the log was rewritten at or before it"
+            )
+        return ""
+
+
+def where(report: VerifyReport) -> str:
+    """Where a report found its first problem, for a one-line message."""
+    if report.first_bad_position is None:
+        return "in its step records"
+    return f"at position {report.first_bad_position}"
+
+
+def _step_problem(
+    encounter: str, events: list[tuple], records: list[StepRecord]
+) -> tuple[int | None, str] | None:
+    """The first way one encounter's step records and events disagree, as (position, why)."""
+    for expected, row in enumerate(events, start=1):
+        if row[1] != expected:
+            return row[7], f"encounter {encounter} jumps from version {expected - 1} to {row[1]}"
+    if not records:
+        return events[0][7], f"encounter {encounter} has events but no step records"
+    history = History.of(())
+    for number, record in enumerate(records, start=1):
+        first = (
+            events[record.first_version - 1] if 0 < record.first_version <= len(events) else None
+        )
+        position = first[7] if first else None
+        if record.step != number:
+            return position, f"step {number} of encounter {encounter} has no step record"
+        expected_first = history.head_version + 1
+        if record.first_version != expected_first or record.last_version < record.first_version:
+            return position, (
+                f"step {number} of encounter {encounter} claims versions "
+                f"{record.first_version}..{record.last_version}, but the next is {expected_first}"
+            )
+        if record.last_version > len(events):
+            return position, (
+                f"step {number} of encounter {encounter} claims versions up to "
+                f"{record.last_version}; the events stop at {len(events)}"
+            )
+        problem = _events_problem(record, events[record.first_version - 1 : record.last_version])
+        if problem is None:
+            problem = _control_problem(record, history)
+        if problem is not None:
+            return position, f"step {number} of encounter {encounter}: {problem}"
+        history = history.with_step(record)
+    if history.head_version < len(events):
+        extra = events[history.head_version]
+        return extra[7], (
+            f"encounter {encounter} has events after its last step record (version {extra[1]})"
+        )
+    return None
+
+
+def _events_problem(record: StepRecord, events: list[tuple]) -> str | None:
+    for row in events:
+        if (row[2], row[4], row[5]) != (record.step, record.author, record.at):
+            return f"version {row[1]} is not an event of this step"
+    kinds = [row[3] for row in events]
+    if record.control == COMMAND:
+        if any(kind in CONTROL_KINDS for kind in kinds):
+            return "a command step holds an undo, redo or supersede event"
+        return None
+    if kinds != [KIND_OF_CONTROL.get(record.control)]:
+        return f"its record says {record.control} but its events are {', '.join(kinds)}"
+    try:
+        body = msgspec.json.decode(events[0][6])
+    except msgspec.DecodeError:
+        return "its event does not decode"
+    if not isinstance(body, dict) or body.get("step") != record.target:
+        return f"its record targets step {record.target}, its event another"
+    return None
+
+
+def _control_problem(record: StepRecord, history: History) -> str | None:
+    """An undo, redo or supersede must name what the editor would have named then."""
+    if record.control == COMMAND:
+        return None
+    try:
+        if record.control == UNDO:
+            expected = history.undo_target()
+        elif record.control == REDO:
+            expected = history.redo_target()
+        else:
+            effective = history.effective_command_steps()
+            expected = record.target if record.target in effective else -1
+    except RefusedError:
+        expected = -1
+    if record.target != expected:
+        return f"a {record.control} of step {record.target} is not what the editor allowed then"
+    return None

@@ -6,7 +6,7 @@ from typing import IO, Any
 
 import msgspec
 
-from fracas.ledger import NotFoundError, Store
+from fracas.ledger import CONTROL_KINDS, FracasError, NotFoundError, Store
 from fracas.ledger.history import COMMAND
 from fracas.ledger.store import KIND_OF_CONTROL
 from fracas.projections.branches import WhatIf, compare
@@ -23,7 +23,7 @@ from fracas.projections.exports import (
     write_markdown,
 )
 from fracas.projections.replay import ReplayStep, replay
-from fracas.projections.tables import drop_tables, ensure_tables, write_view
+from fracas.projections.tables import drop_tables, ensure_tables, has_tables, write_view
 from fracas.rules import Encounter, Ruleset, StepOutcome
 from fracas.rules import load as load_ruleset
 from fracas.rules.dice import commitment, verify_roll
@@ -69,6 +69,13 @@ class AgainstCheck(msgspec.Struct, frozen=True):
     problem: str = ""
 
 
+class HeadCheck(msgspec.Struct, frozen=True):
+    encounter: str
+    code: str
+    ok: bool
+    problem: str = ""
+
+
 class AuditReport(msgspec.Struct, frozen=True):
     chain_ok: bool
     events_checked: int
@@ -79,24 +86,43 @@ class AuditReport(msgspec.Struct, frozen=True):
     drift: list[DriftCheck] = []
     drift_checked: bool = False
     against: AgainstCheck | None = None
+    steps_ok: bool = True
+    steps_problem: str = ""
+    steps_bad_position: int | None = None
+    missing_triggers: list[str] = []
+    head: HeadCheck | None = None
 
     @property
     def ok(self) -> bool:
         return (
             self.chain_ok
+            and self.steps_ok
+            and not self.missing_triggers
             and not any(r.verdict == "MISMATCH" for r in self.rolls)
             and not self.drift
             and (self.against is None or self.against.ok)
+            and (self.head is None or self.head.ok)
         )
 
 
 class Fracas:
-    """One SQLite file of encounters: start, play, undo, read, export, audit."""
+    """One SQLite file of encounters: start, play, undo, read, export, audit.
 
-    def __init__(self, path: str | Path = "fracas.db", *, synchronous: str = "FULL") -> None:
-        self.store = Store(path, synchronous=synchronous)
-        with self.store.db.atomic():
-            ensure_tables(self.store.db)
+    `readonly` reads without a lock or a migration (and works on read-only media);
+    `create=False` refuses a path that holds no fracas log yet instead of starting one."""
+
+    def __init__(
+        self,
+        path: str | Path = "fracas.db",
+        *,
+        synchronous: str = "FULL",
+        readonly: bool = False,
+        create: bool = True,
+    ) -> None:
+        self.store = Store(path, synchronous=synchronous, readonly=readonly, create=create)
+        if not readonly and not has_tables(self.store.conn):
+            with self.store.db.atomic():
+                ensure_tables(self.store.db)
 
     def close(self) -> None:
         self.store.close()
@@ -117,6 +143,7 @@ class Fracas:
         options: dict[str, Any] | None = None,
         encounter: str | None = None,
         author: str = "gm",
+        limits: dict[str, int] | None = None,
     ) -> Encounter:
         rules = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
         return Encounter.start(
@@ -127,6 +154,7 @@ class Fracas:
             encounter=encounter,
             author=author,
             projector=write_view,
+            limits=limits,
         )
 
     def encounter(self, encounter: str | None = None) -> Encounter:
@@ -158,6 +186,12 @@ class Fracas:
 
     def view(self, encounter: str | None = None) -> View:
         return self.encounter(encounter).view()
+
+    def disclose(
+        self, step: int, encounter: str | None = None, *, author: str = "gm"
+    ) -> StepOutcome:
+        """Show the players what a step with GM-only rolls decided (and all that follows it)."""
+        return self.encounter(encounter).disclose(step, author=author)
 
     def rebuild(self) -> int:
         """Drop every read model and fold every encounter again; returns how many."""
@@ -293,13 +327,36 @@ class Fracas:
         branch = whatif(live, step, dice=dice, entered_by=entered_by, amend=amend)
         return adopt(live, branch, author=author)
 
-    def audit(self, *, against: str | Path | None = None) -> AuditReport:
-        """Hash links, seeded rolls, rules drift, and (given an export) that the log still
-        extends it. Drift is checked only on an intact chain: a broken log is not evidence."""
+    def head_code(self, encounter: str | None = None) -> str:
+        """The witnessed head of an encounter as it stands: note it, check it later."""
+        live = self.encounter(encounter)
+        return self.store.head_code(live.id)
+
+    def audit(
+        self,
+        *,
+        against: str | Path | None = None,
+        head: str | None = None,
+        encounter: str | None = None,
+    ) -> AuditReport:
+        """The hash chain first; then every step record against its events; then, only on a
+        sound log, seeded rolls and rules drift (a broken log is not evidence). Given an
+        export, that the log still holds it; given a witnessed head code, that the log
+        still extends it. Never raises on a damaged log: it says where the damage is."""
         chain = self.store.verify()
-        encounters = self.store.encounters()
-        rolls = [check for name in encounters for check in self._check_rolls(name)]
-        drifted = [d for name in encounters for d in self._drift(name)] if chain.ok else []
+        steps = self.store.check_steps() if chain.ok else None
+        sound = chain.ok and steps is not None and steps.ok
+        encounters = self.store.encounters() if sound else []
+        unreadable = self._first_unreadable(encounters)
+        rolls: list[RollCheck] = []
+        drifted: list[DriftCheck] = []
+        if sound and unreadable is None:
+            rolls = [check for name in encounters for check in self._check_rolls(name)]
+            drifted = [d for name in encounters for d in self._drift(name)]
+        if unreadable is not None:
+            steps = msgspec.structs.replace(
+                steps or chain, ok=False, first_bad_position=unreadable[0], reason=unreadable[1]
+            )
         return AuditReport(
             chain.ok,
             chain.checked,
@@ -308,9 +365,44 @@ class Fracas:
             chain.reason,
             rolls,
             drifted,
-            chain.ok,
+            sound and unreadable is None,
             self._against(against) if against is not None else None,
+            steps is None or steps.ok,
+            "" if steps is None else steps.reason,
+            None if steps is None else steps.first_bad_position,
+            self.store.missing_triggers(),
+            self._head(head, encounter) if head is not None else None,
         )
+
+    def _head(self, code: str, encounter: str | None) -> HeadCheck:
+        name = self.encounter(encounter).id if encounter else self._latest()
+        problem = self.store.check_head(name, code)
+        return HeadCheck(name, code, not problem, problem)
+
+    def _latest(self) -> str:
+        started = self.store.encounters()
+        if not started:
+            raise NotFoundError(f"no encounters in {self.store.path} to check a head against")
+        return started[-1]
+
+    def _first_unreadable(self, encounters: list[str]) -> tuple[int, str] | None:
+        """The first event that no longer decodes as its ruleset's event, as (position, why)."""
+        for name in encounters:
+            try:
+                ruleset = ruleset_of(self.store, name)
+            except FracasError as error:
+                return self.store.events(name).__next__().position, str(error)
+            for event in self.store.events(name):
+                if event.kind in CONTROL_KINDS:
+                    continue
+                try:
+                    ruleset.decode(event.kind, event.schema, event.body)
+                except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as error:
+                    return (
+                        event.position,
+                        f"its body does not decode as a {ruleset.name} event ({error})",
+                    )
+        return None
 
     def _drift(self, encounter: str) -> Iterator[DriftCheck]:
         for found in drift(Encounter(self.store, encounter)):

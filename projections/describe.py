@@ -8,6 +8,7 @@ from fracas.rules.events import (
     ConditionSet,
     Damaged,
     Declared,
+    Disclosed,
     EncounterStarted,
     EquipmentChanged,
     Event,
@@ -72,6 +73,8 @@ def describe(event: Event) -> str:
             )
         case SeedRevealed():
             return f"dice seed {event.seed_epoch} revealed: {event.seed}"
+        case Disclosed():
+            return f"the GM discloses step {event.step} to the players"
         case CombatantJoined():
             return f"{event.name} ({event.side}) joins as {event.combatant}"
         case InitiativeSet():

@@ -11,7 +11,6 @@ from typing import IO, Any
 import msgspec
 
 from fracas.ledger import (
-    CONTROL_KINDS,
     BadInputError,
     IntegrityError,
     RefusedError,
@@ -19,27 +18,41 @@ from fracas.ledger import (
     Store,
     StoredEvent,
 )
-from fracas.projections.replay import Moment, ReplayStep, is_secret, player_event, timeline
-from fracas.projections.replay import secret_epochs as hidden_epochs
+from fracas.ledger.store import where
+from fracas.projections.replay import (
+    Moment,
+    PlayersMask,
+    ReplayStep,
+    player_event,
+    players_mask,
+    public_command,
+    timeline,
+)
 from fracas.rules import Encounter
+from fracas.rules.dice import BODY_CEILING, commitment
 from fracas.rules.encounter import recorded_events, ruleset_of, started_event
-from fracas.rules.events import Event
+from fracas.rules.events import EncounterStarted, SeedRevealed
+from fracas.rules.timeline import Frame, walk
 from fracas.rules.views import View
 
-EXPORT_FORMAT = 2
+EXPORT_FORMAT = 3  # 3: salted events, sealed seeds filed by commitment, players' steps
+READABLE_FORMATS = (2, 3)
 Progress = Callable[[int, int], None]  # (done, total)
 _encode = msgspec.json.Encoder().encode
 
 
 class Header(msgspec.Struct, frozen=True):
+    """A GM's export names the chain's head; a players' export names nothing that counts
+    or hashes events (both would depend on GM-only rolls)."""
+
     format: int
     schema: int
-    head_hash: str
-    head_position: int
-    events: int
     audience: str  # "gm" or "players"
     lossless: bool
     secrets: bool
+    head_hash: str = ""
+    head_position: int = 0
+    events: int = 0
     type: str = "header"
 
 
@@ -58,58 +71,88 @@ def export_jsonl(
     with_secrets: bool = False,
     progress: Progress = quiet,
 ) -> Header:
-    """Every event envelope of the file (the hash chain spans all encounters), every step
-    record, and the sealed dice seeds only in a GM's backup that asks for them."""
+    """A GM's export: every event envelope of the file, every step record, and the sealed
+    dice seeds only in a backup that asks for them. A players' export: step by step, the
+    events players may see, and for a step that depends on an undisclosed GM-only roll,
+    only the command given."""
     if players and with_secrets:
         raise BadInputError("a players' export never carries the GM's sealed dice seeds")
     chain = store.verify()
-    if not chain.ok:
+    structure = store.check_steps() if chain.ok else chain
+    if not structure.ok:
         raise IntegrityError(
-            f"the log is broken at position {chain.first_bad_position}: {chain.reason}; "
-            "`fracas audit` says more"
+            f"the log is damaged {where(structure)}: {structure.reason}; `fracas audit` says more"
         )
+    if players:
+        return export_players_jsonl(store, out, progress)
     header = Header(
         EXPORT_FORMAT,
         store.schema_version,
+        "gm",
+        True,
+        with_secrets,
         chain.head_hash,
         chain.checked,
         chain.checked,
-        "players" if players else "gm",
-        not players,
-        with_secrets,
     )
     out.write(_encode(header).decode() + "\n")
-    masks = player_masks(store) if players else {}
     for done, event in enumerate(store.events(), start=1):
-        line = {"type": "event", **msgspec.structs.asdict(event)}
-        if event.position in masks:
-            line.update(body=masks[event.position], masked=True)
-        out.write(_encode(line).decode() + "\n")
+        out.write(_encode({"type": "event", **msgspec.structs.asdict(event)}).decode() + "\n")
         progress(done, chain.checked)
     for encounter in store.encounters():
         for record in store.history(encounter).steps:
             out.write(_encode({"type": "step", **msgspec.structs.asdict(record)}).decode() + "\n")
-    for encounter, name, value in store.secrets() if with_secrets else []:
-        line = {"type": "secret", "encounter": encounter, "name": name, "value": value}
-        out.write(_encode(line).decode() + "\n")
+    for name, value in sealed_seeds(store) if with_secrets else []:
+        out.write(_encode({"type": "secret", "name": name, "value": value}).decode() + "\n")
     return header
 
 
-def player_masks(store: Store) -> dict[int, str]:
-    """position -> the body players get, for every event that is or reveals a GM-only roll."""
-    masks: dict[int, str] = {}
+def sealed_seeds(store: Store) -> Iterator[tuple[str, str]]:
+    """(commitment, seed) of every seed the file's encounters committed to and the key
+    file holds."""
     for encounter in store.encounters():
-        decoded = list(recorded_events(store, encounter, ruleset_of(store, encounter)))
-        envelopes = [e for e in store.events(encounter) if e.kind not in CONTROL_KINDS]
-        hidden = hidden_epochs([event for _, event in decoded])
-        by_step: dict[int, list[Event]] = {}
-        for step, event in decoded:
-            by_step.setdefault(step, []).append(event)
-        for (step, event), envelope in zip(decoded, envelopes, strict=True):
-            body = player_event(event, is_secret(by_step[step]), hidden)
-            if body != msgspec.to_builtins(event):
-                masks[envelope.position] = _encode(body).decode()
-    return masks
+        ruleset = ruleset_of(store, encounter)
+        for _step, event in recorded_events(store, encounter, ruleset):
+            name = None
+            if isinstance(event, EncounterStarted):
+                name = event.seed_sha256
+            elif isinstance(event, SeedRevealed):
+                name = event.next_seed_sha256
+            value = store.unseal(name) if name else None
+            if name and value:
+                yield name, value
+
+
+def export_players_jsonl(store: Store, out: IO[str], progress: Progress) -> Header:
+    header = Header(EXPORT_FORMAT, store.schema_version, "players", False, False)
+    out.write(_encode(header).decode() + "\n")
+    names = store.encounters()
+    for done, encounter in enumerate(names, start=1):
+        live = Encounter(store, encounter)
+        frames = list(walk(store, encounter, live.ruleset))
+        mask = players_mask(frames)
+        for frame in frames:
+            out.write(_encode(players_step(encounter, frame, mask)).decode() + "\n")
+        progress(done, len(names))
+    return header
+
+
+def players_step(encounter: str, frame: Frame, mask: PlayersMask) -> dict[str, Any]:
+    record = frame.record
+    line: dict[str, Any] = {
+        "type": "step",
+        "encounter": encounter,
+        "step": record.step,
+        "control": record.control,
+        "target": record.target,
+        "author": record.author,
+        "at": record.at,
+    }
+    source = mask.steps.get(record.step)
+    if source is not None:
+        command = public_command(frame.command)
+        return {**line, "command": command, "withheld_after_secret_step": source}
+    return {**line, "events": [player_event(e, mask.epochs) for e in frame.events]}
 
 
 def read_export(lines: Iterable[str], where: str) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -118,7 +161,7 @@ def read_export(lines: Iterable[str], where: str) -> Iterator[tuple[int, dict[st
             continue
         try:
             data = msgspec.json.decode(line)
-        except msgspec.DecodeError:
+        except (msgspec.DecodeError, RecursionError):
             raise BadInputError(
                 f"line {number} of {where} is not JSON: is it a `fracas export --format jsonl`?"
             ) from None
@@ -131,54 +174,75 @@ class Export(msgspec.Struct):
     header: Header
     events: list[StoredEvent]
     steps: list[StepRecord]
-    secrets: list[tuple[str, str, str]]
+    sealed: list[tuple[str, str]]
+
+
+MAX_EXPORT_LINE = 2 * BODY_CEILING  # an event line: its body and its envelope
+
+
+def read_text(path: str | Path) -> str:
+    """A whole text file in UTF-8, or one line saying why not."""
+    where = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as error:
+        raise BadInputError(f"cannot read {where}: {error.strerror or error}") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadInputError(
+            f"{where} is not UTF-8 text: save it as UTF-8 (or export it again) and retry"
+        ) from None
 
 
 def load_export(path: str | Path, progress: Progress = quiet) -> Export:
     """Read a JSONL export back, every line checked."""
     where = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise BadInputError(f"cannot read {where}: {error.strerror}") from None
-    lines = text.splitlines()
+    lines = read_text(path).splitlines()
     header: Header | None = None
     events: list[StoredEvent] = []
     steps: list[StepRecord] = []
-    secrets: list[tuple[str, str, str]] = []
+    sealed: list[tuple[str, str]] = []
     for number, data in read_export(lines, where):
+        if len(lines[number - 1]) > MAX_EXPORT_LINE:
+            raise BadInputError(f"line {number} of {where} is over {MAX_EXPORT_LINE} bytes")
         kind = data.pop("type")
         try:
             if kind == "header":
                 header = msgspec.convert(data, Header)
+                if not header.lossless:
+                    raise RefusedError(
+                        f"{where} is a players' export with GM-only rolls withheld; "
+                        "use the GM's export"
+                    )
             elif kind == "event":
                 data.pop("masked", None)
                 events.append(msgspec.convert(data, StoredEvent))
             elif kind == "step":
                 steps.append(msgspec.convert(data, StepRecord))
             elif kind == "secret":
-                secrets.append((data["encounter"], data["name"], data["value"]))
-        except (msgspec.ValidationError, KeyError) as error:
+                value = str(data["value"])
+                sealed.append((str(data.get("name") or commitment(value)), value))
+        except (msgspec.ValidationError, KeyError, ValueError) as error:
             raise BadInputError(
                 f"line {number} of {where} is not a valid {kind}: {error}"
             ) from None
         progress(number, len(lines))
-    if header is None or header.format != EXPORT_FORMAT:
+    if header is None or header.format not in READABLE_FORMATS:
         raise BadInputError(
             f"{where} has no fracas export header of format {EXPORT_FORMAT}; "
             "export it again with `fracas export --format jsonl`"
         )
-    return Export(header, events, steps, secrets)
+    return Export(header, events, steps, sealed)
 
 
 def import_jsonl(store: Store, path: str | Path, progress: Progress = quiet) -> Export:
     """Take a GM's JSONL export into an empty file: the same events, chain and steps."""
     export = load_export(path, progress)
-    if not export.header.lossless:
-        raise RefusedError(
-            f"{path} is a players' export with GM-only rolls masked; import the GM's export"
-        )
-    store.load(export.events, export.steps, export.secrets)
+    for name, value in export.sealed:
+        if commitment(value) != name:
+            raise BadInputError(f"{path} carries a sealed seed that is not its commitment's")
+    store.load(export.events, export.steps, export.sealed)
     return export
 
 
@@ -189,6 +253,7 @@ class Round(msgspec.Struct):
     number: int
     steps: list[ReplayStep]
     end: View
+    withheld: int | None = None  # players: the secret step the standings at its end follow
 
 
 def rounds(moments: Iterable[Moment]) -> list[Round]:
@@ -199,7 +264,15 @@ def rounds(moments: Iterable[Moment]) -> list[Round]:
             grouped.append(Round(moment.step.round, [], moment.view_after))
         grouped[-1].steps.append(moment.step)
         grouped[-1].end = moment.view_after
+        grouped[-1].withheld = moment.withheld
     return grouped
+
+
+def withheld_standings(round_: Round) -> str:
+    return (
+        f"The standings at the end of {round_title(round_.number).lower()} are GM-only: they "
+        f"follow the GM's secret roll at step {round_.withheld}, until the GM discloses it."
+    )
 
 
 def turns(steps: list[ReplayStep]) -> list[tuple[list[str], list[ReplayStep]]]:
@@ -282,6 +355,8 @@ def write_md_step(out: IO[str], step: ReplayStep) -> None:
 
 
 def markdown_tables(round_: Round) -> str:
+    if round_.withheld is not None:
+        return f"*{withheld_standings(round_)}*\n\n"
     view = round_.end
     rows = [f"**At the end of {round_title(round_.number).lower()}**\n"]
     rows += ["| | Initiative | Key | Status |", "|---|---|---|---|"]
@@ -349,6 +424,8 @@ def html_step(step: ReplayStep) -> str:
 
 def html_tables(round_: Round) -> str:
     e = html.escape
+    if round_.withheld is not None:
+        return f'<p class="round-end"><em>{e(withheld_standings(round_))}</em></p>\n'
     view = round_.end
     caption = f"At the end of {round_title(round_.number).lower()}"
     initiative = "".join(

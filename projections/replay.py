@@ -6,16 +6,13 @@ from typing import Any
 
 import msgspec
 
-from fracas.ledger import BadInputError
+from fracas.ledger import BadInputError, History
 from fracas.ledger.history import COMMAND
 from fracas.projections.describe import describe, describe_control
 from fracas.rules import Encounter
-from fracas.rules.events import Event, Rolled, SeedRevealed
-from fracas.rules.ruleset import command_of
-from fracas.rules.timeline import walk
+from fracas.rules.events import Disclosed, Event, Note, Rolled, SeedRevealed
+from fracas.rules.timeline import Frame, walk
 from fracas.rules.views import View, WoundRow
-
-SECRET_LINE = "the GM rolled in secret; the roll and what it decided are GM-only"
 
 
 class RollLine(msgspec.Struct, frozen=True):
@@ -64,10 +61,12 @@ class ReplayStep(msgspec.Struct, frozen=True):
 
 
 class Moment(msgspec.Struct, frozen=True):
-    """A step of the timeline and the whole view after it (what an export's round ends show)."""
+    """A step of the timeline and the whole view after it (what an export's round ends show);
+    for players, `withheld` names the secret step the view after it depends on, if any."""
 
     step: ReplayStep
     view_after: View
+    withheld: int | None = None
 
 
 def roll_line(event: Rolled) -> RollLine:
@@ -133,67 +132,137 @@ def changed_rows(before: View, after: View) -> set[str]:
     return {w.combatant for w in after.wounds if old.get(w.combatant) != w}
 
 
-def secret_epochs(events: list[Event]) -> set[int]:
-    """The seed epochs that rolled GM-only dice: their revealed seeds would re-derive them."""
-    return {e.roll.seed_epoch or 0 for e in events if isinstance(e, Rolled) and e.secret}
-
-
 def is_secret(events: list[Event]) -> bool:
     return any(isinstance(e, Rolled) and e.secret for e in events)
 
 
-def player_lines(events: list[Event], hidden: set[int]) -> list[str]:
-    """What players may read of a step: of a step with a GM-only roll, only who asked for
-    what; a revealed seed that would re-derive GM-only rolls is withheld."""
-    if is_secret(events):
-        return [describe(e) for e in events if command_of([e]) is not None] + [SECRET_LINE]
+def public_command(command: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What players may know of a command whose outcome is GM-only: who, what, against whom
+    (its modifiers and options are the GM's ruling on a secret roll, and stay GM-only)."""
+    if command is None:
+        return None
+    who = command.get("actor") or command.get("combatant")
+    return {"actor": who, "action": command.get("action"), "targets": command.get("targets", [])}
+
+
+def describe_command(command: dict[str, Any]) -> str:
+    who = command.get("actor") or "the GM"
+    targets = command.get("targets") or []
+    against = f" against {', '.join(targets)}" if targets else ""
+    return f"{who} declares {command.get('action', '?')}{against}"
+
+
+class PlayersMask(msgspec.Struct, frozen=True):
+    """What players may not see yet: every step whose content, and every step after which
+    the standings, depend on a GM-only roll the GM has not disclosed; each mapped to that
+    secret step. Decided from the GM's flags and disclosures alone, never from a roll."""
+
+    steps: dict[int, int]
+    views: dict[int, int]
+    epochs: set[int]  # seed epochs whose reveal would re-derive an undisclosed roll
+
+
+STATEMENTS = (Note, Disclosed)  # the GM's own words: never decided from the fight's state
+
+
+def players_mask(frames: list[Frame]) -> PlayersMask:
+    disclosed = {
+        e.step for f in frames if f.in_effect for e in f.events if isinstance(e, Disclosed)
+    }
+    secret = {
+        f.record.step: f for f in frames if is_secret(f.events) and f.record.step not in disclosed
+    }
+    epochs = {
+        e.roll.seed_epoch or 0
+        for f in secret.values()
+        for e in f.events
+        if isinstance(e, Rolled) and e.secret
+    }
+    tainted: dict[int, int] = {}
+    views: dict[int, int] = {}
+    history = History.of(())
+    live: dict[int, int] = {}
+    for frame in frames:
+        record = frame.record
+        history = history.with_step(record)
+        if record.control == COMMAND:
+            statement = all(isinstance(e, STATEMENTS) for e in frame.events)
+            source = record.step if record.step in secret else min(live.values(), default=0)
+            if source and not statement:
+                tainted[record.step] = source
+                live[record.step] = source
+        else:
+            live = {s: src for s, src in tainted.items() if s not in history.undone}
+        if live:
+            views[record.step] = min(live.values())
+    return PlayersMask(tainted, views, epochs)
+
+
+def withheld_line(source: int) -> str:
+    return (
+        f"what this decided is GM-only: it follows the GM's secret roll at step {source}, "
+        "until the GM discloses it"
+    )
+
+
+def player_lines(frame: Frame, mask: PlayersMask) -> list[str]:
+    """What players may read of a step: a withheld step shows only the command given."""
+    source = mask.steps.get(frame.record.step)
+    if source is not None:
+        command = public_command(frame.command)
+        shown = [describe_command(command)] if command is not None else []
+        return [*shown, withheld_line(source)]
     return [
         f"dice seed {e.seed_epoch} revealed to the GM (withheld here: it would re-derive "
         "GM-only rolls)"
-        if isinstance(e, SeedRevealed) and e.seed_epoch in hidden
+        if isinstance(e, SeedRevealed) and e.seed_epoch in mask.epochs
         else describe(e)
-        for e in events
+        for e in frame.events
     ]
 
 
 def timeline(encounter: Encounter, *, players: bool = False) -> Iterator[Moment]:
     """Every step of the encounter with its round, its turn and the standings it touched;
-    `players` leaves out everything GM-only."""
+    `players` leaves out everything GM-only, and whatever depends on it."""
     ruleset = encounter.ruleset
     frames = list(walk(encounter.store, encounter.id, ruleset))
-    hidden = secret_epochs([e for f in frames for e in f.events]) if players else set()
+    mask = players_mask(frames) if players else PlayersMask({}, {}, set())
+    public_round, public_acting = 0, []
     for frame in frames:
         before, after = ruleset.view(frame.before), ruleset.view(frame.after)
-        known = {w.combatant for w in after.wounds} | {w.combatant for w in before.wounds}
-        who = named_in(frame.events, known) | changed_rows(before, after)
         record = frame.record
-        masked = players and is_secret(frame.events)
+        masked = record.step in mask.steps
+        if record.step - 1 not in mask.views:
+            public_round, public_acting = before.round, before.acting
+        known = {w.combatant for w in after.wounds} | {w.combatant for w in before.wounds}
+        unseen = masked or {record.step, record.step - 1} & mask.views.keys()
+        who = set() if unseen else named_in(frame.events, known) | changed_rows(before, after)
         if record.control != COMMAND:
             lines = [describe_control(record.control, record.target)]
         elif players:
-            lines = player_lines(frame.events, hidden)
+            lines = player_lines(frame, mask)
         else:
             lines = [describe(e) for e in frame.events]
-        rolled = [e for e in frame.events if isinstance(e, Rolled)]
+        rolled = [] if masked else [e for e in frame.events if isinstance(e, Rolled)]
         step = ReplayStep(
             record.step,
             record.control,
             record.target,
             record.author,
             record.at,
-            before.round,
-            before.acting,
+            public_round,
+            public_acting,
             frame.in_effect,
             frame.taken_back_by.step if frame.taken_back_by else None,
             frame.taken_back_by.control if frame.taken_back_by else "",
             lines,
-            [] if masked else [roll_line(e) for e in rolled],
+            [roll_line(e) for e in rolled],
             [] if masked else rule_ids(frame.events),
-            [] if masked else standings(before, who),
-            [] if masked else standings(after, who),
+            standings(before, who),
+            standings(after, who),
             is_secret(frame.events),
         )
-        yield Moment(step, after)
+        yield Moment(step, after, mask.views.get(record.step))
 
 
 def select(
@@ -239,14 +308,10 @@ def replay(
     return select(steps, round_=round_, turn=turn, first=first, last=last)
 
 
-def player_event(event: Event, secret_step: bool, hidden: set[int]) -> dict[str, Any]:
-    """An event's body as the players' JSONL carries it."""
+def player_event(event: Event, hidden: set[int]) -> dict[str, Any]:
+    """An event's body as the players' JSONL carries it: a revealed seed that would
+    re-derive GM-only rolls is withheld."""
     data = msgspec.to_builtins(event)
     if isinstance(event, SeedRevealed) and event.seed_epoch in hidden:
-        return {**data, "seed": None, "masked": True}
-    if secret_step:
-        command = command_of([event])
-        if command is not None:
-            return {"kind": data["kind"], "actor": data["actor"], "action": command["action"]}
-        return {"kind": "masked", "masked": True}
+        return {**data, "seed": None, "withheld": True}
     return data

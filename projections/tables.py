@@ -27,6 +27,15 @@ SCHEMA = {
 }
 
 
+def has_tables(conn: sqlite3.Connection) -> bool:
+    """Are the read-model tables there already (so opening the file need not write)?"""
+    marks = ", ".join("?" for _ in TABLES)
+    found = conn.execute(
+        f"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ({marks})", TABLES
+    ).fetchone()[0]
+    return found == len(TABLES)
+
+
 def ensure_tables(db: sqlite_utils.Database) -> None:
     """Create the read-model tables if missing (WITHOUT ROWID: one b-tree each per write)."""
     for table, columns in SCHEMA.items():

@@ -10,12 +10,17 @@ import hmac
 import re
 import secrets
 from collections.abc import Callable, Iterator
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
+
+import msgspec
 
 from fracas.ledger import BadInputError
 from fracas.rules.events import Roll
 
 _SPEC = re.compile(r"^(\d*)d(\d+|F)(z?)$")
+DICE_CEILING = 1000  # dice in one expression, whatever an encounter allows
+FACES_CEILING = 10000  # faces of one die
+BODY_CEILING = 1 << 20  # bytes of one event (the ledger's own ceiling too)
 _TERM = re.compile(r"([+-]?)(\d*)d(\d+|F)(z?)(!?)")
 WORD = 2**32
 
@@ -28,6 +33,11 @@ def parse_dice(spec: str) -> tuple[int, list[int]]:
         raise BadInputError(f"unknown dice {spec!r}: write them as NdS, for example 2d6 or d100")
     count = int(match.group(1) or 1)
     sides, zero = match.group(2), match.group(3)
+    if count > DICE_CEILING or (sides != "F" and int(sides) > FACES_CEILING):
+        raise BadInputError(
+            f"dice {spec!r} are too many: fracas rolls at most {DICE_CEILING} dice of at most "
+            f"{FACES_CEILING} faces in one expression"
+        )
     if sides == "F" and zero:
         raise BadInputError(f"unknown dice {spec!r}: fudge dice have no z form")
     first = 0 if zero else 1
@@ -132,16 +142,67 @@ def derive_faces(seed_hex: str, encounter: str, counter: str, spec: str) -> list
     return draw(spec, next_face)
 
 
+class Limits(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What one encounter allows: dice per expression, faces per die, bytes per event.
+    The GM may set them (`fracas new --limit dice=200`) up to fracas's hard ceilings."""
+
+    dice: int = 100
+    faces: int = 1000
+    body: int = 65536
+
+    @classmethod
+    def of(cls, given: dict[str, Any]) -> "Limits":
+        try:
+            limits = msgspec.convert(given, cls)
+        except msgspec.ValidationError as error:
+            raise BadInputError(
+                f"bad limit: {error}; limits are dice, faces and body, as whole numbers"
+            ) from None
+        ceilings = {"dice": DICE_CEILING, "faces": FACES_CEILING, "body": BODY_CEILING}
+        for name, ceiling in ceilings.items():
+            if not 1 <= getattr(limits, name) <= ceiling:
+                raise BadInputError(f"the {name} limit runs from 1 to {ceiling}")
+        return limits
+
+    def check(self, spec: str) -> None:
+        """Refuse an expression over this encounter's limits before a die is rolled."""
+        terms = parse_terms(spec)
+        count = sum(t.count for t in terms)
+        faces = max(len(t.values) for t in terms)
+        if count > self.dice or faces > self.faces:
+            raise BadInputError(
+                f"dice {spec!r} are over this encounter's limits ({self.dice} dice of at most "
+                f"{self.faces} faces); the GM can raise them with `fracas new --limit`"
+            )
+
+    def check_bodies(self, events: "list[Any]") -> None:
+        for event in events:
+            if len(event.body) > self.body:
+                raise BadInputError(
+                    f"this step would write an event of {len(event.body)} bytes, over the "
+                    f"encounter's limit of {self.body}; nothing was written"
+                )
+
+
 class Dice(Protocol):
     def roll(self, spec: str, purpose: str) -> Roll: ...
 
 
 class SeededDice:
-    def __init__(self, seed_hex: str, epoch: int, encounter: str, step: int | str) -> None:
+    def __init__(
+        self,
+        seed_hex: str,
+        epoch: int,
+        encounter: str,
+        step: int | str,
+        limits: Limits | None = None,
+    ) -> None:
         self.seed_hex, self.epoch, self.encounter, self.step = seed_hex, epoch, encounter, step
+        self.limits = limits or Limits()
         self.rolled = 0
 
     def roll(self, spec: str, purpose: str) -> Roll:
+        self.limits.check(spec)
         counter = f"{self.step}.{self.rolled}"
         self.rolled += 1
         faces = derive_faces(self.seed_hex, self.encounter, counter, spec)
@@ -151,11 +212,13 @@ class SeededDice:
 class ManualDice:
     """Faces of physical dice typed at the table, consumed in the order the rules roll."""
 
-    def __init__(self, faces: list[int], entered_by: str) -> None:
+    def __init__(self, faces: list[int], entered_by: str, limits: Limits | None = None) -> None:
         self.faces, self.entered_by = list(faces), entered_by
+        self.limits = limits or Limits()
         self.used: list[str] = []
 
     def roll(self, spec: str, purpose: str) -> Roll:
+        self.limits.check(spec)
         typed = iter(self.faces)
         taken = 0
 

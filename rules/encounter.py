@@ -10,11 +10,19 @@ from typing import Any
 
 import msgspec
 
-from fracas.ledger import CONTROL_KINDS, BadInputError, History, NewEvent, RefusedError, Store
+from fracas.ledger import (
+    CONTROL_KINDS,
+    BadInputError,
+    History,
+    IntegrityError,
+    NewEvent,
+    RefusedError,
+    Store,
+)
 from fracas.ledger.history import REDO, SUPERSEDE, UNDO
 from fracas.rules import ruleset as registry
-from fracas.rules.dice import ManualDice, SeededDice, commitment, new_seed
-from fracas.rules.events import EncounterStarted, Event, Note, SeedRevealed
+from fracas.rules.dice import Limits, ManualDice, SeededDice, commitment, new_seed
+from fracas.rules.events import Disclosed, EncounterStarted, Event, Note, Rolled, SeedRevealed
 from fracas.rules.ruleset import Context, Ruleset
 from fracas.rules.views import View
 
@@ -35,15 +43,40 @@ def to_new_events(events: Iterable[Event]) -> list[NewEvent]:
     ]
 
 
-def seed_name(epoch: int) -> str:
-    return f"seed:{epoch}"
+SEED_KINDS = ("encounter.started", "seed.revealed")
+UNREADABLE = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
+
+
+def unreadable(encounter: str, error: Exception) -> IntegrityError:
+    return IntegrityError(
+        f"the log of encounter {encounter} cannot be read: an event does not decode ({error}); "
+        "`fracas audit` names its position"
+    )
 
 
 def started_event(store: Store, encounter: str) -> EncounterStarted:
     """The event that opened the encounter: its ruleset, title, options, seed commitment."""
     store.require(encounter)
     _step, _kind, _schema, body = next(iter(store.rows(encounter, up_to_step=1)))
-    return msgspec.json.decode(body, type=EncounterStarted)
+    try:
+        return msgspec.json.decode(body, type=EncounterStarted)
+    except UNREADABLE as error:
+        raise unreadable(encounter, error) from None
+
+
+def current_commitment(store: Store, encounter: str) -> tuple[int, str]:
+    """(epoch, commitment) of the dice seed the encounter rolls with now: the one it started
+    with, or the one committed when the last seed was revealed."""
+    found = store.last_of_kinds(encounter, SEED_KINDS)
+    if found is None:
+        return 1, ""
+    try:
+        data = msgspec.json.decode(found)
+    except UNREADABLE as error:
+        raise unreadable(encounter, error) from None
+    if data.get("kind") == "seed.revealed":
+        return data["seed_epoch"] + 1, data["next_seed_sha256"]
+    return data.get("seed_epoch", 1), data["seed_sha256"]
 
 
 def ruleset_of(store: Store, encounter: str) -> Ruleset:
@@ -57,7 +90,10 @@ def recorded_events(
     themselves are step records, not ruleset events, and are left out."""
     for step, kind, schema, body in store.rows(encounter, up_to_step=up_to_step):
         if kind not in CONTROL_KINDS:
-            yield step, ruleset.decode(kind, schema, body)
+            try:
+                yield step, ruleset.decode(kind, schema, body)
+            except UNREADABLE as error:
+                raise unreadable(encounter, error) from None
 
 
 class Encounter:
@@ -84,27 +120,34 @@ class Encounter:
         encounter: str | None = None,
         author: str = "gm",
         projector: Projector | None = None,
+        limits: dict[str, int] | None = None,
     ) -> "Encounter":
         encounter = encounter or uuid.uuid4().hex[:12]
         if store.exists(encounter):
             raise RefusedError(f"encounter {encounter!r} already exists; pick another id")
         checked = ruleset.options(options or {})
+        chosen = Limits.of(limits or {})
         seed = new_seed()
         started = EncounterStarted(
-            ruleset.name, title, msgspec.to_builtins(checked), commitment(seed), 1
+            ruleset.name,
+            title,
+            msgspec.to_builtins(checked),
+            commitment(seed),
+            1,
+            msgspec.to_builtins(chosen) if limits else {},
         )
         state = ruleset.evolve(ruleset.initial(), started)
 
         def write(conn: Any) -> None:
-            store.seal(encounter, seed_name(1), seed)
             if projector is not None:
                 projector(conn, encounter, ruleset.view(state), None)
 
+        store.seal(started.seed_sha256, seed)  # first: a lost race leaves only an orphan seed
         store.append(
             encounter,
             to_new_events([started]),
             expected_version=0,
-            command_id=f"start:{encounter}",
+            command_id=uuid.uuid4().hex,
             author=author,
             project=write,
         )
@@ -115,7 +158,8 @@ class Encounter:
     def reload(self) -> None:
         self.history = self.store.history(self.id)
         self.state = self.fold(self.history)
-        self._epoch = self._sealed_epoch()
+        self.limits = Limits.of(started_event(self.store, self.id).limits)
+        self._epoch, self._commitment = current_commitment(self.store, self.id)
         self._written: View | None = None  # unknown: the next write rewrites every row
         self._pending: View | None = None
 
@@ -125,9 +169,12 @@ class Encounter:
         ruleset = self.ruleset
         decode, evolve, current = ruleset.decoder.decode, ruleset.evolve, ruleset.schema
         state = ruleset.initial()
-        for schema, body in self.store.effective_bodies(self.id, history.undone, up_to_step):
-            event = decode(body) if schema == current else ruleset.upcast(schema, body)
-            state = evolve(state, event)
+        try:
+            for schema, body in self.store.effective_bodies(self.id, history.undone, up_to_step):
+                event = decode(body) if schema == current else ruleset.upcast(schema, body)
+                state = evolve(state, event)
+        except UNREADABLE as error:
+            raise unreadable(self.id, error) from None
         return state
 
     def view(self) -> View:
@@ -155,12 +202,6 @@ class Encounter:
 
     def seed_epoch(self) -> int:
         return self._epoch
-
-    def _sealed_epoch(self) -> int:
-        epoch = 1
-        while self.store.unseal(self.id, seed_name(epoch + 1)) is not None:
-            epoch += 1
-        return epoch
 
     # -- commands ------------------------------------------------------------------------
 
@@ -207,9 +248,9 @@ class Encounter:
         step = self.history.head_step + 1
         epoch = self.seed_epoch()
         source = (
-            ManualDice(dice, entered_by)
+            ManualDice(dice, entered_by, self.limits)
             if dice is not None
-            else SeededDice(self._seed(epoch), epoch, self.id, step)
+            else SeededDice(self._seed(), epoch, self.id, step, self.limits)
         )
         ctx = Context(source, step, author, command_id)
         events = self.ruleset.decide_step(self.state, command, ctx, secret=secret)
@@ -224,13 +265,17 @@ class Encounter:
         return self._commit(events, command_id or uuid.uuid4().hex, author)
 
     def sealed_seed(self) -> str | None:
-        """The current dice seed, kept beside the log until revealed; None if not held here."""
-        return self.store.unseal(self.id, seed_name(self.seed_epoch()))
+        """The current dice seed, kept in the GM's key file until revealed; None if the key
+        file is not here (a copy of the log alone rolls nothing)."""
+        return self.store.unseal(self._commitment)
 
-    def _seed(self, epoch: int) -> str:
-        seed = self.store.unseal(self.id, seed_name(epoch))
+    def _seed(self) -> str:
+        seed = self.sealed_seed()
         if seed is None:
-            raise RefusedError("this encounter has no sealed dice seed; give the faces with --dice")
+            raise RefusedError(
+                f"the sealed dice seed of encounter {self.id} is not in the key file "
+                f"{self.store.keys.path}; give the faces with --dice"
+            )
         return seed
 
     def _commit(
@@ -238,18 +283,19 @@ class Encounter:
         events: list[Event],
         command_id: str,
         author: str,
-        before_commit: Callable[[], None] | None = None,
     ) -> StepOutcome:
+        new_events = to_new_events(events)
+        self.limits.check_bodies(new_events)
         state = self.state
         for event in events:
             state = self.ruleset.evolve(state, event)
         result = self.store.append(
             self.id,
-            to_new_events(events),
+            new_events,
             expected_version=self.version,
             command_id=command_id,
             author=author,
-            project=self._writer(state, before_commit),
+            project=self._writer(state),
         )
         if result.duplicate or result.record is None:
             return StepOutcome(result.step, self.events_of_step(result.step), True)
@@ -258,12 +304,8 @@ class Encounter:
         self._written = self._pending
         return StepOutcome(result.step, events)
 
-    def _writer(
-        self, state: Any, before_commit: Callable[[], None] | None = None
-    ) -> Callable[[Any], None]:
+    def _writer(self, state: Any) -> Callable[[Any], None]:
         def write(conn: Any) -> None:
-            if before_commit is not None:
-                before_commit()
             if self.projector is not None:
                 view = self.ruleset.view(state)
                 self.projector(conn, self.id, view, self._written)
@@ -332,20 +374,26 @@ class Encounter:
         """Log the current dice seed so anyone can re-derive every roll; commit a new one."""
         self._refresh_if_stale()
         epoch = self.seed_epoch()
-        seed, next_seed = self._seed(epoch), new_seed()
+        seed, next_seed = self._seed(), new_seed()
         event = SeedRevealed(epoch, seed, commitment(next_seed))
-
-        def seal_next() -> None:
-            self.store.seal(self.id, seed_name(epoch + 1), next_seed)
-
-        outcome = self._commit([event], uuid.uuid4().hex, author, seal_next)
-        self._epoch = self._sealed_epoch()
+        self.store.seal(event.next_seed_sha256, next_seed)
+        outcome = self._commit([event], uuid.uuid4().hex, author)
+        self._epoch, self._commitment = epoch + 1, event.next_seed_sha256
         return outcome
 
     def note(self, text: str, *, author: str = "gm") -> StepOutcome:
         """A note for the record; it changes nothing in the fight."""
         self._refresh_if_stale()
         return self._commit([Note(text, author)], uuid.uuid4().hex, author)
+
+    def disclose(self, step: int, *, author: str = "gm") -> StepOutcome:
+        """Show the players what step `step` decided: its GM-only rolls and their outcome."""
+        self._refresh_if_stale()
+        record = self.history.record(step)
+        rolled = [e for e in self.events_of_step(record.step) if isinstance(e, Rolled)]
+        if not any(e.secret for e in rolled):
+            raise RefusedError(f"step {step} has no GM-only roll to disclose")
+        return self._commit([Disclosed(step, author)], uuid.uuid4().hex, author)
 
     def events_of_step(self, step: int) -> list[Event]:
         return [

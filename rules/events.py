@@ -42,6 +42,7 @@ class EncounterStarted(Event, tag="encounter.started"):
     options: dict[str, Any]
     seed_sha256: str
     seed_epoch: int = 1
+    limits: dict[str, int] = {}  # the GM's own limits on dice and event size (see Limits)
 
 
 class SeedRevealed(Event, tag="seed.revealed"):
@@ -151,6 +152,13 @@ class Note(Event, tag="note"):
     author: str = "gm"
 
 
+class Disclosed(Event, tag="step.disclosed"):
+    """The GM shows the players what a step with GM-only rolls decided."""
+
+    step: int
+    author: str = "gm"
+
+
 CORE_EVENTS: tuple[type[Event], ...] = (
     EncounterStarted,
     SeedRevealed,
@@ -167,6 +175,7 @@ CORE_EVENTS: tuple[type[Event], ...] = (
     EquipmentChanged,
     TurnAdvanced,
     Note,
+    Disclosed,
 )
 
 

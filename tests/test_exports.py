@@ -135,10 +135,11 @@ def test_players_exports_leak_nothing_of_a_secret_roll(tmp_path, run):
         assert not any(s in players for s in secrets), f"the players' {fmt} leaks"
         assert ("alice declares attack" in players) == (fmt != "jsonl")
     replayed = run("export", "--format", "md", "--for", "players").output
-    assert "rolled in secret" in replayed
+    assert "it follows the GM's secret roll at step 5" in replayed
     lines = [json.loads(x) for x in run("export", "--for", "players").output.splitlines()]
-    masked = [json.loads(x["body"]) for x in lines if x.get("masked")]
-    assert {"kind": "declared", "actor": "alice", "action": "attack"} in masked
+    withheld = [x for x in lines if x.get("withheld_after_secret_step") == 5]
+    assert withheld[0]["command"] == {"actor": "alice", "action": "attack", "targets": ["bob"]}
+    assert not any("hash" in x or "position" in x or "version" in x for x in lines)
 
 
 def test_exports_show_no_progress_in_a_pipe(tmp_path, run):

@@ -38,7 +38,9 @@ class StoreContract:
     def test_expected_version_mismatch_is_a_conflict(self, store: Store) -> None:
         store.append("enc", [ev(1)], expected_version=0, command_id="c1")
         with pytest.raises(ConflictError, match="reload"):
-            store.append("enc", [ev(2)], expected_version=0, command_id="c2")
+            store.append("enc", [ev(2)], expected_version=3, command_id="c2")
+        with pytest.raises(ConflictError, match="'enc' already exists"):
+            store.append("enc", [ev(2)], expected_version=0, command_id="c3")
         assert len(list(store.events("enc"))) == 1
 
     def test_retrying_a_command_id_returns_the_original_step(self, store: Store) -> None:
@@ -95,7 +97,7 @@ class TestFileStore(StoreContract):
         path = tmp_path / "log.db"
         Store(path).append("enc", [ev(1)], expected_version=0, command_id="c1")
         reopened = Store(path)
-        assert reopened.schema_version == 1 and reopened.head("enc") == (1, 1)
+        assert reopened.schema_version == 2 and reopened.head("enc") == (1, 1)
         assert reopened.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert reopened.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
 
