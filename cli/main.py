@@ -4,6 +4,8 @@ import errno
 import os
 import sqlite3
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from typing import Any
 
 import click
@@ -30,6 +32,8 @@ class FracasGroup(click.Group):
             db = ctx.obj.db if isinstance(ctx.obj, App) else "the log"
             raise click.ClickException(str(describe_database_error(error, db))) from None
         except OSError as error:
+            if error.errno == errno.EPIPE:  # the reader of a pipe left (| head): not an error
+                sys.exit(0)
             if error.errno == errno.ENOSPC:
                 raise click.ClickException(
                     "the disk is full: nothing was written; free some space and try again"
@@ -77,6 +81,21 @@ class App:
     def close(self) -> None:
         if self._fracas is not None:
             self._fracas.close()
+            self._fracas = None
+
+    @contextmanager
+    def creating(self) -> Iterator[None]:
+        """A command that may start the file: if it is refused, no new file is left behind."""
+        existed = os.path.exists(self.db)
+        try:
+            yield
+        except BaseException:
+            if not existed:
+                self.close()
+                for suffix in ("", "-wal", "-shm", ".keys", ".keys-journal"):
+                    with suppress(FileNotFoundError):
+                        os.remove(self.db + suffix)
+            raise
 
 
 pass_app = click.make_pass_decorator(App)
@@ -194,13 +213,14 @@ def new(
     limits: tuple[str, ...],
 ) -> None:
     """Start a new encounter (and the log file, if there is none) and print its id."""
-    started = app.open(write=True, create=True).new(
-        ruleset,
-        title=title,
-        options=parse_pairs(options, "--option"),
-        encounter=encounter_id,
-        limits=parse_pairs(limits, "--limit"),
-    )
+    with app.creating():
+        started = app.open(write=True, create=True).new(
+            ruleset,
+            title=title,
+            options=parse_pairs(options, "--option"),
+            encounter=encounter_id,
+            limits=parse_pairs(limits, "--limit"),
+        )
     click.echo(started.id)
     app.witness(started.id)
 
@@ -618,6 +638,19 @@ def export(
 ) -> None:
     """Export the session: lossless JSONL, or a readable Markdown or HTML log."""
     players = audience == "players"
+    try:
+        write_export(app, fmt, output, everything, players, with_secrets)
+    except OSError as error:
+        if error.errno in (errno.EPIPE, errno.ENOSPC):
+            raise
+        raise BadInputError(
+            f"cannot write {output}: {error.strerror or error}; choose another --output"
+        ) from None
+
+
+def write_export(
+    app: App, fmt: str, output: str, everything: bool, players: bool, with_secrets: bool
+) -> None:
     with (
         click.open_file(output, "w", encoding="utf-8", atomic=replaceable(output)) as out,
         render.progress_bar("exporting") as tick,
@@ -626,7 +659,11 @@ def export(
             header = app.fracas.export_jsonl(
                 out, players=players, with_secrets=with_secrets, progress=tick
             )
-            summary = f"exported {header.events} events, head {header.head_hash[:16]}"
+            summary = (
+                f"exported {header.events} events, head {header.head_hash[:16]}"
+                if header.lossless
+                else "exported the players' log, step by step (no hashes, no GM-only rolls)"
+            )
         else:
             count = app.fracas.export_text(
                 out,
@@ -652,7 +689,7 @@ def replaceable(output: str) -> bool:
 @pass_app
 def import_(app: App, export_file: str) -> None:
     """Import a GM's JSONL export into a new, empty --db file."""
-    with render.progress_bar("importing") as tick:
+    with render.progress_bar("importing") as tick, app.creating():
         count = app.open(write=True, create=True).import_jsonl(export_file, progress=tick)
     click.echo(f"imported {count} events into {app.db}; the hash chain holds")
 

@@ -73,6 +73,19 @@ def audit(report: AuditReport) -> None:
         click.echo(
             f"hash chain: BROKEN at position {report.first_bad_position}: {report.chain_problem}"
         )
+    if not report.chain_ok:
+        click.echo("step records: not checked, the chain is broken")
+    elif report.steps_ok:
+        click.echo("step records: ok, every step holds exactly its events")
+    else:
+        where = report.steps_bad_position
+        at = f"at position {where}" if where is not None else "in the step records"
+        click.echo(f"step records: BROKEN {at}: {report.steps_problem}")
+    if report.missing_triggers:
+        click.echo(
+            "append-only triggers: MISSING "
+            f"({', '.join(report.missing_triggers)}): someone removed the file's guards"
+        )
     by_verdict: dict[str, dict[str, list[int]]] = {}
     for roll in report.rolls:
         verdict = f"typed by {roll.entered_by}" if roll.source == "manual" else roll.verdict
@@ -87,7 +100,7 @@ def audit(report: AuditReport) -> None:
         kind = "manual rolls" if verdict.startswith("typed by") else "seeded rolls"
         click.echo(f"{kind} {verdict}: {count} ({places})")
     if not report.drift_checked:
-        click.echo("rules drift: not checked, the chain is broken")
+        click.echo("rules drift: not checked, the log is damaged")
     elif not report.drift:
         click.echo("rules drift: none, every step decides as recorded under this code")
     for found in report.drift:
@@ -105,6 +118,12 @@ def audit(report: AuditReport) -> None:
             )
         else:
             click.echo(f"against {against.export}: NOT extended: {against.problem}")
+    if report.head is not None:
+        head = report.head
+        if head.ok:
+            click.echo(f"head {head.code}: the log still extends it (encounter {head.encounter})")
+        else:
+            click.echo(f"head {head.code}: NOT extended: {head.problem}")
 
 
 def standing(row: Standing) -> str:

@@ -242,6 +242,10 @@ def _read_only_connection(path: str) -> sqlite3.Connection:
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
     except sqlite3.OperationalError:
         conn = sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
+    except sqlite3.DatabaseError:
+        raise BadInputError(
+            f"{path} is not a fracas log (not an SQLite database); nothing was changed"
+        ) from None
     conn.execute("PRAGMA query_only=1")
     return conn
 

@@ -94,6 +94,8 @@ class Ruleset:
             return msgspec.convert(data, self.sheet_type, strict=False)
         except msgspec.ValidationError as error:
             raise BadInputError(f"{where}: {error}") from None
+        except RecursionError:
+            raise BadInputError(f"{where}: nested too deeply") from None
 
     def newcomer(self, command: Join, present: Collection[str]) -> Any:
         """A joining combatant's id and side checked, and their sheet read."""

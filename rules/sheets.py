@@ -6,22 +6,40 @@ from typing import Any
 
 from fracas.ledger import BadInputError
 
+MAX_SHEET = 256 * 1024  # bytes: a sheet is a page, not a book
+
 
 def read_sheet_file(path: str | Path) -> dict[str, Any]:
     try:
         with open(path, "rb") as handle:
-            return tomllib.load(handle)
+            raw = handle.read(MAX_SHEET + 1)
     except FileNotFoundError:
         raise BadInputError(f"{path}: no such sheet file") from None
+    except OSError as error:
+        raise BadInputError(f"{path}: cannot read it ({error.strerror or error})") from None
+    if len(raw) > MAX_SHEET:
+        raise BadInputError(f"{path}: over {MAX_SHEET} bytes; a sheet is a short TOML file")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadInputError(f"{path}: not UTF-8 text; save the sheet as UTF-8 TOML") from None
+    return parse_toml(text, str(path))
+
+
+def parse_toml(text: str, where: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise BadInputError(f"{path}: not valid TOML: {error}") from None
+        raise BadInputError(f"{where}: not valid TOML: {error}") from None
+    except RecursionError:
+        raise BadInputError(f"{where}: nested too deeply; a sheet needs a few levels") from None
 
 
 def key_path(dotted: str) -> list[str]:
     """A TOML dotted key as its parts: `skills."martial arts"` or plain `skills.martial arts`."""
     try:
         tree: Any = tomllib.loads(f"{dotted} = 0")
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         return [part.strip() for part in dotted.split(".")]
     path = []
     while isinstance(tree, dict):
@@ -53,6 +71,8 @@ def parse_value(text: str) -> Any:
     """A TOML value (number, bool, string, array); bare words are strings, also in arrays."""
     try:
         return tomllib.loads(f"v = {text}")["v"]
+    except RecursionError:
+        raise BadInputError(f"{text[:20]}...: nested too deeply") from None
     except tomllib.TOMLDecodeError:
         if text.startswith("[") and text.endswith("]"):
             items = [item.strip() for item in text[1:-1].split(",")]
