@@ -4,9 +4,10 @@ import errno
 import os
 import sqlite3
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from typing import Any
+from typing import IO, Any
 
 import click
 import msgspec
@@ -652,7 +653,7 @@ def write_export(
     app: App, fmt: str, output: str, everything: bool, players: bool, with_secrets: bool
 ) -> None:
     with (
-        click.open_file(output, "w", encoding="utf-8", atomic=replaceable(output)) as out,
+        written_whole(output) as out,
         render.progress_bar("exporting") as tick,
     ):
         if fmt == "jsonl":
@@ -678,10 +679,27 @@ def write_export(
         click.echo(summary, err=True)
 
 
-def replaceable(output: str) -> bool:
-    """Write through a temporary file renamed into place (so a failed export leaves nothing
-    half-written) unless the target is stdout or not a regular file (a pipe, /dev/stdout)."""
-    return output != "-" and (not os.path.exists(output) or os.path.isfile(output))
+@contextmanager
+def written_whole(output: str) -> Iterator[IO[str]]:
+    """A file written through a temporary file beside it, synced and renamed into place, so
+    a failed export (a full disk, a crash) leaves nothing half-written at the target.
+    Stdout and targets that are not regular files (a pipe, /dev/stdout) are written as is."""
+    if output == "-" or (os.path.exists(output) and not os.path.isfile(output)):
+        with click.open_file(output, "w", encoding="utf-8") as out:
+            yield out
+        return
+    directory = os.path.dirname(os.path.abspath(output))
+    descriptor, temporary = tempfile.mkstemp(dir=directory, prefix=".fracas-export-")
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+            yield out
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, output)
+    except BaseException:
+        with suppress(FileNotFoundError):
+            os.remove(temporary)
+        raise
 
 
 @cli.command(name="import")

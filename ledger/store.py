@@ -106,6 +106,9 @@ STEP_COLUMNS = (
 )
 
 
+STEP_FIELDS = tuple(STEP_COLUMNS.split(", "))
+
+
 def chain_hash(prev_hash: str, row: Sequence[object], salt: str | None = None) -> str:
     """SHA-256 over the previous hash and the exact stored values of one row, and its salt.
 
@@ -295,6 +298,14 @@ def describe_database_error(error: sqlite3.Error, path: str) -> FracasError:
     return IntegrityError(f"{path} could not be used: {error}")
 
 
+def busy_timeout() -> float:
+    """Seconds a writer waits for another writer's lock (env FRACAS_BUSY_TIMEOUT, default 10)."""
+    try:
+        return float(os.environ.get("FRACAS_BUSY_TIMEOUT", "10"))
+    except ValueError:
+        return 10.0
+
+
 class Store:
     """One SQLite file holding many encounters, and beside it the GM's key file.
 
@@ -336,7 +347,7 @@ class Store:
                     probe.close()
                 if found == 0 and not create:
                     raise NotFoundError(f"no fracas log at {self.path}; `fracas new` starts one")
-            conn = sqlite3.connect(self.path, isolation_level=None, timeout=10.0)
+            conn = sqlite3.connect(self.path, isolation_level=None, timeout=busy_timeout())
             if not memory:
                 conn.execute("PRAGMA journal_mode=WAL")
                 if background_checkpoints:
@@ -783,10 +794,15 @@ class Store:
             "ORDER BY encounter, version"
         )
         records = self.conn.execute(f"SELECT {STEP_COLUMNS} FROM steps ORDER BY encounter, step")
-        by_encounter: dict[str, list[StepRecord]] = {
-            name: [StepRecord(*row) for row in rows]
-            for name, rows in groupby(records, key=lambda row: row[0])
-        }
+        by_encounter: dict[str, list[StepRecord]] = {}
+        for name, rows in groupby(records, key=lambda row: row[0]):
+            try:
+                by_encounter[name] = [
+                    msgspec.convert(dict(zip(STEP_FIELDS, row, strict=True)), StepRecord)
+                    for row in rows
+                ]
+            except msgspec.ValidationError as error:
+                return self._bad(0, "", None, f"a step record of encounter {name}: {error}")
         checked = 0
         for name, rows in groupby(events, key=lambda row: row[0]):
             found = list(rows)
@@ -879,12 +895,15 @@ def _step_problem(
             return position, f"step {number} of encounter {encounter} has no step record"
         expected_first = history.head_version + 1
         if record.first_version != expected_first or record.last_version < record.first_version:
+            if expected_first <= len(events):
+                position = events[expected_first - 1][7]  # the first event no record covers
             return position, (
                 f"step {number} of encounter {encounter} claims versions "
                 f"{record.first_version}..{record.last_version}, but the next is {expected_first}"
             )
         if record.last_version > len(events):
-            return position, (
+            missing = events[-1][7] + 1  # where the first event it claims should be
+            return missing, (
                 f"step {number} of encounter {encounter} claims versions up to "
                 f"{record.last_version}; the events stop at {len(events)}"
             )
@@ -908,6 +927,8 @@ def _events_problem(record: StepRecord, events: list[tuple]) -> str | None:
             return f"version {row[1]} is not an event of this step"
     kinds = [row[3] for row in events]
     if record.control == COMMAND:
+        if record.target is not None:
+            return "a command step names a target"
         if any(kind in CONTROL_KINDS for kind in kinds):
             return "a command step holds an undo, redo or supersede event"
         return None

@@ -1,0 +1,798 @@
+"""The hostile user's trials of fracas's promises, each sized by its caller.
+
+`bench/reliability/run.py` runs them at full size and prints one table of figures;
+`tests/test_reliability.py` runs small versions of each so CI catches a regression.
+Every trial returns a `Figures` of counts; a promise holds when its bad counts are 0.
+"""
+
+import json
+import os
+import random
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from fracas.cli.main import cli
+from fracas.ledger import Store
+from fracas.ledger.store import chain_hash
+from fracas.projections import Fracas
+from fracas.projections.tables import TABLES
+
+PYTHON = sys.executable
+FRACAS = [PYTHON, "-m", "fracas.cli.main"]
+PISTOL = 'weapons=[{name="pistol",kind="firearm",damage="1d10"}]'
+
+
+@dataclass
+class Figures:
+    name: str
+    trials: int = 0
+    counts: dict[str, int | float] = field(default_factory=dict)
+
+    def add(self, key: str, amount: int | float = 1) -> None:
+        self.counts[key] = self.counts.get(key, 0) + amount
+
+
+def fracas_cli(db: Path | str, *args: str, env: dict[str, str] | None = None, timeout: float = 60):
+    """`fracas` as a real process, as a GM's shell runs it."""
+    return subprocess.run(
+        [*FRACAS, "--db", str(db), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def traceback_in(text: str) -> bool:
+    return "Traceback (most recent call last)" in text
+
+
+def table_rows(store: Store) -> dict[str, list[tuple]]:
+    return {t: sorted(store.conn.execute(f"SELECT * FROM {t}").fetchall()) for t in TABLES}
+
+
+# -- a fight to work on --------------------------------------------------------------------
+
+
+def gunfight(db: Path, *, steps: int = 6, secret_faces: list[int] | None = None) -> str:
+    """A percentile fight through the Python API: Alice and Bob trade shots; with
+    `secret_faces`, Bob's first shot is a GM-only roll with those faces."""
+    with Fracas(db) as fracas:
+        e = fracas.new("percentile", title="gunfight", encounter="gunfight")
+        for who, dex in (("alice", 14), ("bob", 10)):
+            command = {
+                "action": "join",
+                "combatant": who,
+                "side": "pc" if who == "alice" else "npc",
+                "sheet": {
+                    "dex": dex,
+                    "hp": 40,
+                    "skills": {"firearms": 60},
+                    "weapons": [{"name": "pistol", "kind": "firearm", "damage": "1d10"}],
+                    "holding": ["pistol"],
+                },
+            }
+            e.execute(e.ruleset.command(command))
+        e.execute(e.ruleset.command({"action": "begin"}), dice=[])
+        shots = [("alice", "bob", [30, 5]), ("bob", "alice", [80])] * steps
+        for number, (actor, target, faces) in enumerate(shots[:steps]):
+            secret = secret_faces is not None and number == 1
+            attack = {"action": "attack", "actor": actor, "targets": [target], "weapon": "pistol"}
+            e.execute(
+                e.ruleset.command(attack), dice=secret_faces if secret else faces, secret=secret
+            )
+        return e.id
+
+
+# -- 1. crash trials -------------------------------------------------------------------------
+
+CHILD = """
+import sys
+from fracas.projections import Fracas
+fracas = Fracas(sys.argv[1])
+e = fracas.encounter("gunfight")
+i = 0
+while True:
+    i += 1
+    e.note(f"note {i}") if i % 3 else e.undo()
+    print(e.history.head_step, flush=True)
+"""
+
+
+def crash_trials(workdir: Path, trials: int, seed: int = 7) -> Figures:
+    """SIGKILL a writer at a random moment mid-appends; every step it saw committed must be
+    there, no step may be partial, and the read models must equal a rebuild."""
+    figures = Figures("crash trials (SIGKILL mid-append)")
+    rng = random.Random(seed)
+    db = workdir / "crash.db"
+    gunfight(db, steps=2)
+    for _ in range(trials):
+        child = subprocess.Popen([PYTHON, "-c", CHILD, str(db)], stdout=subprocess.PIPE, text=True)
+        time.sleep(rng.uniform(0.2, 0.6))
+        child.send_signal(signal.SIGKILL)
+        out, _ = child.communicate()
+        seen = [int(line) for line in out.split()]
+        store = Store(db)
+        head_step = store.head("gunfight")[1]
+        figures.trials += 1
+        figures.add("steps acknowledged", len(seen))
+        figures.add("lost steps", int(bool(seen) and max(seen) > head_step))
+        figures.add("partial steps", int(not (store.verify().ok and store.check_steps().ok)))
+        before = table_rows(store)
+        store.close()
+        with Fracas(db) as fracas:
+            fracas.rebuild()
+            figures.add("read models unlike a rebuild", int(table_rows(fracas.store) != before))
+    return figures
+
+
+# -- 2. concurrent writers -------------------------------------------------------------------
+
+WRITER = """
+import sys
+from fracas.ledger import ConflictError
+from fracas.projections import Fracas
+fracas = Fracas(sys.argv[1])
+done = 0
+while done < int(sys.argv[3]):
+    e = fracas.encounter("gunfight")
+    try:
+        e.note(f"writer {sys.argv[2]} note {done}")
+        done += 1
+    except ConflictError:
+        pass
+"""
+
+
+def concurrent_writers(workdir: Path, writers: int, each: int) -> Figures:
+    """Processes appending to one encounter at once, retrying on conflict: no version lost
+    or doubled, and no traceback."""
+    figures = Figures(f"concurrent writers ({writers} processes x {each} steps)")
+    db = workdir / "concurrent.db"
+    gunfight(db, steps=1)
+    start = Store(db).head("gunfight")[1]
+    children = [
+        subprocess.Popen(
+            [PYTHON, "-c", WRITER, str(db), str(n), str(each)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for n in range(writers)
+    ]
+    errors = "".join(child.communicate()[1] for child in children)
+    store = Store(db)
+    versions = [e.version for e in store.events("gunfight")]
+    figures.trials = writers
+    figures.add("steps written", store.head("gunfight")[1] - start)
+    figures.add("lost steps", writers * each - (store.head("gunfight")[1] - start))
+    figures.add("lost or doubled versions", int(versions != list(range(1, len(versions) + 1))))
+    figures.add("tracebacks", int(traceback_in(errors)))
+    figures.add("broken logs", int(not (store.verify().ok and store.check_steps().ok)))
+    return figures
+
+
+def racing_new(workdir: Path, racers: int) -> Figures:
+    """`fracas new --id same` from several processes at once: one wins, the others are told."""
+    figures = Figures(f"racing `new --id same` ({racers} processes)")
+    db = workdir / "race.db"
+    fracas_cli(db, "new", "--id", "first")
+    children = [
+        subprocess.Popen(
+            [*FRACAS, "--db", str(db), "new", "--id", "same", "--title", f"racer {n}"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for n in range(racers)
+    ]
+    results = [(child.wait(), child.stderr.read() if child.stderr else "") for child in children]
+    figures.trials = racers
+    figures.add("winners", sum(1 for code, _ in results if code == 0))
+    told = sum(1 for code, err in results if code == 1 and "already exists" in err)
+    figures.add("losers not told", racers - 1 - told)
+    figures.add("tracebacks", sum(traceback_in(err) for _, err in results))
+    return figures
+
+
+# -- 3. the tamper matrix --------------------------------------------------------------------
+
+
+@contextmanager
+def unguarded(db: Path) -> Iterator[sqlite3.Connection]:
+    """The file opened as a forger would: triggers dropped, and put back afterwards."""
+    conn = sqlite3.connect(db, isolation_level=None)
+    triggers = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
+    for (sql,) in triggers:
+        conn.execute(f"DROP TRIGGER {sql.split()[2]}")
+    try:
+        yield conn
+    finally:
+        for (sql,) in triggers:
+            conn.execute(sql)
+        conn.close()
+
+
+def rechain(conn: sqlite3.Connection, start: int = 1) -> None:
+    """Recompute every hash from `start` on, as a forger who knows the format would."""
+    columns = "position, encounter, version, step, kind, author, at, schema, body, salt"
+    prev = conn.execute("SELECT hash FROM events WHERE position = ?", (start - 1,)).fetchone()
+    prev_hash = prev[0] if prev else "0" * 64
+    rows = conn.execute(
+        f"SELECT {columns} FROM events WHERE position >= ? ORDER BY position", (start,)
+    ).fetchall()
+    for row in rows:
+        digest = chain_hash(prev_hash, row[:9], row[9])
+        conn.execute(
+            "UPDATE events SET prev_hash = ?, hash = ? WHERE position = ?",
+            (prev_hash, digest, row[0]),
+        )
+        prev_hash = digest
+
+
+def last_step(conn: sqlite3.Connection) -> tuple[int, int, int]:
+    return conn.execute(
+        "SELECT step, first_version, last_version FROM steps ORDER BY step DESC LIMIT 1"
+    ).fetchone()
+
+
+def position_of(conn: sqlite3.Connection, version: int) -> int:
+    return conn.execute("SELECT position FROM events WHERE version = ?", (version,)).fetchone()[0]
+
+
+Tamper = Callable[[sqlite3.Connection], int | None]  # returns the position to be named
+
+
+def edit_body(conn: sqlite3.Connection) -> int:
+    conn.execute("UPDATE events SET body = body || ' ' WHERE position = 9")
+    return 9
+
+
+def malformed_body(conn: sqlite3.Connection) -> int:
+    conn.execute("UPDATE events SET body = '{\"kind\": ' WHERE position = 7")
+    return 7
+
+
+def unknown_kind_rechained(conn: sqlite3.Connection) -> int:
+    conn.execute(
+        "UPDATE events SET body = '{\"kind\":\"made.up\"}', kind = 'made.up' WHERE position = 8"
+    )
+    rechain(conn, 8)
+    return 8
+
+
+def delete_middle_event(conn: sqlite3.Connection) -> int:
+    conn.execute("DELETE FROM events WHERE position = 6")
+    return 6
+
+
+def delete_last_steps_events(conn: sqlite3.Connection) -> int:
+    _step, first, _last = last_step(conn)
+    position = position_of(conn, first)
+    conn.execute("DELETE FROM events WHERE version >= ?", (first,))
+    return position
+
+
+def edit_step_range(conn: sqlite3.Connection) -> int:
+    step, _first, last = conn.execute(
+        "SELECT step, first_version, last_version FROM steps WHERE step = 5"
+    ).fetchone()
+    conn.execute("UPDATE steps SET last_version = last_version - 1 WHERE step = ?", (step,))
+    return position_of(conn, last)  # the event its record no longer covers
+
+
+def edit_undo_target(conn: sqlite3.Connection) -> int:
+    step, first = conn.execute(
+        "SELECT step, first_version FROM steps WHERE control = 'undo' LIMIT 1"
+    ).fetchone()
+    conn.execute("UPDATE steps SET target = 3 WHERE step = ?", (step,))
+    return position_of(conn, first)
+
+
+def edit_undo_target_everywhere(conn: sqlite3.Connection) -> int:
+    """The undo's record and its event both edited, and the chain recomputed."""
+    step, first = conn.execute(
+        "SELECT step, first_version FROM steps WHERE control = 'undo' LIMIT 1"
+    ).fetchone()
+    position = position_of(conn, first)
+    conn.execute("UPDATE steps SET target = 3 WHERE step = ?", (step,))
+    conn.execute(
+        'UPDATE events SET body = \'{"kind":"step.undone","step":3}\' WHERE position = ?',
+        (position,),
+    )
+    rechain(conn, position)
+    return position
+
+
+def cut_tail_steps(conn: sqlite3.Connection) -> None:
+    """The last two steps removed whole, events and records: only a witnessed head sees it."""
+    step, _first, _last = last_step(conn)
+    (first,) = conn.execute(
+        "SELECT first_version FROM steps WHERE step = ?", (step - 1,)
+    ).fetchone()
+    conn.execute("DELETE FROM events WHERE version >= ?", (first,))
+    conn.execute("DELETE FROM steps WHERE step >= ?", (step - 1,))
+
+
+def rewrite_rechained(conn: sqlite3.Connection) -> None:
+    """An early shot's faces changed and every hash recomputed: only a witnessed head sees it."""
+    (position,) = conn.execute("SELECT min(position) FROM events WHERE kind = 'rolled'").fetchone()
+    conn.execute(
+        "UPDATE events SET body = replace(body, '\"faces\":[30]', '\"faces\":[31]') "
+        "WHERE position = ?",
+        (position,),
+    )
+    rechain(conn, position)
+
+
+def step_without_events(conn: sqlite3.Connection) -> None:
+    step, _first, last = last_step(conn)
+    conn.execute(
+        "INSERT INTO steps VALUES ('gunfight', ?, 'forged', 'command', NULL, ?, ?, 'gm', 'now')",
+        (step + 1, last + 1, last + 1),
+    )
+
+
+def triggers_dropped(conn: sqlite3.Connection) -> None:
+    """Handled by the caller: the triggers are left off."""
+
+
+TAMPERS: dict[str, tuple[Tamper, bool]] = {  # name -> (edit, needs a witnessed head)
+    "body edited": (edit_body, False),
+    "body no longer JSON": (malformed_body, False),
+    "unknown kind, chain recomputed": (unknown_kind_rechained, False),
+    "event deleted mid-log": (delete_middle_event, False),
+    "last step's events deleted": (delete_last_steps_events, False),
+    "a step's version range edited": (edit_step_range, False),
+    "an undo's target edited": (edit_undo_target, False),
+    "an undo's target edited, event too, re-chained": (edit_undo_target_everywhere, False),
+    "a step record with no events": (step_without_events, False),
+    "tail steps cut off": (cut_tail_steps, True),
+    "early roll rewritten, chain recomputed": (rewrite_rechained, True),
+    "append-only triggers dropped": (triggers_dropped, False),
+}
+
+
+def tampered_fight(workdir: Path) -> tuple[Path, str]:
+    db = workdir / "original.db"
+    gunfight(db, steps=6)
+    with Fracas(db) as fracas:
+        e = fracas.encounter()
+        e.undo()
+        e.undo()
+        e.redo()
+        e.note("after the undo")
+        head = fracas.store.head_code(e.id)
+        e.note("later note")
+    return db, head
+
+
+def tamper_matrix(workdir: Path, random_edits: int = 0, seed: int = 11) -> Figures:
+    """Every kind of edit named at its first bad position; random column edits too."""
+    figures = Figures("tamper matrix")
+    original, head = tampered_fight(workdir)
+    for name, (edit, needs_head) in TAMPERS.items():
+        copy = workdir / "tampered.db"
+        shutil.copy(original, copy)
+        with unguarded(copy) as conn:
+            expected = edit(conn)
+        if name == "append-only triggers dropped":
+            conn = sqlite3.connect(copy, isolation_level=None)
+            for trigger in ("events_no_update", "steps_no_delete"):
+                conn.execute(f"DROP TRIGGER {trigger}")
+            conn.close()
+        args = ["audit", "--json", *(["--head", head] if needs_head else [])]
+        judge_audit(figures, name, fracas_cli(copy, *args), expected)
+        for leftover in workdir.glob("tampered.db*"):
+            leftover.unlink()
+    rng = random.Random(seed)
+    for _ in range(random_edits):
+        copy = workdir / "tampered.db"
+        shutil.copy(original, copy)
+        with unguarded(copy) as conn:
+            changed = random_edit(conn, rng)
+        if changed:
+            judge_audit(figures, "random edit", fracas_cli(copy, "audit", "--json"), None)
+        for leftover in workdir.glob("tampered.db*"):
+            leftover.unlink()
+    return figures
+
+
+EVENT_FIELDS = ("encounter", "version", "step", "kind", "author", "at", "schema", "body", "salt")
+STEP_FIELDS = ("step", "control", "target", "first_version", "last_version", "author", "at")
+
+
+def random_edit(conn: sqlite3.Connection, rng: random.Random) -> bool:
+    """One column of one row set to something else; False if it happened to change nothing.
+    (A step's command id is an idempotency key, not part of the record: not edited.)"""
+    table, fields = rng.choice([("events", EVENT_FIELDS), ("steps", STEP_FIELDS)])
+    column = rng.choice(fields)
+    rowid = "position" if table == "events" else "step"
+    (count,) = conn.execute(f"SELECT count(*) FROM {table}").fetchone()
+    key = rng.randint(1, count)
+    (old,) = conn.execute(f"SELECT {column} FROM {table} WHERE {rowid} = ?", (key,)).fetchone()
+    new: Any = rng.choice(
+        [
+            None if column == "target" else 0,
+            rng.randint(-2, 60),
+            "x",
+            (old or "") + " " if isinstance(old, str) else (old or 0) + 1,
+            json.dumps({"kind": "note", "text": "forged"}),
+        ]
+    )
+    if new == old:
+        return False
+    try:
+        conn.execute(f"UPDATE {table} SET {column} = ? WHERE {rowid} = ?", (new, key))
+    except sqlite3.IntegrityError:
+        return False  # a NOT NULL or unique column refused the edit: the file is unchanged
+    return True
+
+
+def judge_audit(
+    figures: Figures, name: str, result: subprocess.CompletedProcess, expected: int | None
+) -> None:
+    figures.trials += 1
+    figures.add("tracebacks", int(traceback_in(result.stderr)))
+    if result.returncode != 1:
+        figures.add("edits not caught")
+        figures.counts.setdefault("missed", [])  # type: ignore[arg-type]
+        figures.counts["missed"].append(name)  # type: ignore[union-attr]
+        return
+    report = json.loads(result.stdout)
+    named = report["first_bad_position"] or report["steps_bad_position"]
+    head_caught = report["head"] is not None and not report["head"]["ok"]
+    triggers = bool(report["missing_triggers"])
+    if expected is not None and named != expected and not head_caught and not triggers:
+        figures.add("wrong position named")
+        print(f"{name}: named {named}, expected {expected}", file=sys.stderr)
+
+
+# -- 4. hostile input ------------------------------------------------------------------------
+
+
+def hostile_inputs(workdir: Path, examples: int, seed: int = 5) -> Figures:
+    """Malformed arguments, sheets and imports through the CLI: every refusal is an
+    `Error:` line (or click's usage message), never a traceback, and nothing is appended."""
+    figures = Figures("hostile inputs (arguments, sheets, imports)")
+    db = workdir / "hostile.db"
+    runner = CliRunner()
+    runner.invoke(cli, ["--db", str(db), "new"])
+    runner.invoke(cli, ["--db", str(db), "add", "alice", "--set", PISTOL])
+    runner.invoke(cli, ["--db", str(db), "add", "bob"])
+    runner.invoke(cli, ["--db", str(db), "begin"])
+    rng = random.Random(seed)
+    for _ in range(examples):
+        args, files = hostile_case(rng, workdir)
+        before = Store(db, readonly=True)
+        count = before.head(before.encounters()[-1])
+        before.close()
+        result = runner.invoke(cli, ["--db", str(db), *args])
+        figures.trials += 1
+        crashed = result.exception is not None and not isinstance(result.exception, SystemExit)
+        figures.add("tracebacks", int(crashed))
+        after = Store(db, readonly=True)
+        changed = after.head(after.encounters()[-1]) != count
+        after.close()
+        figures.add("refused", int(result.exit_code != 0))
+        figures.add("appended on refusal", int(result.exit_code != 0 and changed))
+        for path in files:
+            path.unlink(missing_ok=True)
+    return figures
+
+
+WORDS = [
+    "alice",
+    "bob",
+    "",
+    "-1",
+    "0",
+    "99999999999999999999",
+    "d6",
+    "[",
+    "]",
+    "=",
+    "x=y",
+    "\u0000",
+    "é",
+    "a" * 500,
+    "--dice",
+    "--weapon",
+    "attack",
+    "1d99999999999",
+    "10000000d6",
+    "${HOME}",
+    "'",
+    '"',
+    "..",
+    "/proc/version",
+    "nan",
+    "inf",
+    "true",
+]
+COMMANDS = [
+    "act",
+    "add",
+    "begin",
+    "next",
+    "undo",
+    "redo",
+    "status",
+    "log",
+    "replay",
+    "whatif",
+    "adopt",
+    "export",
+    "import",
+    "audit",
+    "note",
+    "new",
+    "disclose",
+    "head",
+]
+
+
+def hostile_case(rng: random.Random, workdir: Path) -> tuple[list[str], list[Path]]:
+    kind = rng.choice(["args", "sheet", "import", "set"])
+    files: list[Path] = []
+    if kind == "sheet":
+        path = workdir / "hostile.toml"
+        path.write_bytes(hostile_bytes(rng))
+        files.append(path)
+        return ["add", f"c{rng.randint(0, 9)}", "--sheet", str(path)], files
+    if kind == "import":
+        path = workdir / "hostile.jsonl"
+        path.write_bytes(hostile_bytes(rng))
+        files.append(path)
+        return ["import", str(path)], files
+    if kind == "set":
+        value = rng.choice([*WORDS, json.dumps(rng.choice(WORDS)), "[" * 3000 + "]" * 3000])
+        return [
+            "add",
+            "carol",
+            "--set",
+            f"{rng.choice(['dex', 'weapons', 'hp', 'a.b'])}={value}",
+        ], files
+    return [rng.choice(COMMANDS), *rng.sample(WORDS, rng.randint(0, 4))], files
+
+
+def hostile_bytes(rng: random.Random) -> bytes:
+    choices = [
+        lambda: os.urandom(rng.randint(1, 4000)),
+        lambda: "dex = 10\n".encode("utf-16"),
+        lambda: ("a = " + "[" * 5000 + "]" * 5000).encode(),
+        lambda: ('{"type": "header", "format": 3' + "}" * rng.randint(0, 2)).encode(),
+        lambda: ('{"type":"event"' + ",[" * 3000).encode(),
+        lambda: b'dex = "ten"\nskills.firarms = 60\n',
+        lambda: b"weapons = [{name='x', kind='firearm', damage='1d99999999999'}]\n",
+        lambda: b"",
+        lambda: b"\xff\xfe\x00\x00",
+    ]
+    return rng.choice(choices)()
+
+
+# -- 5. secrets ------------------------------------------------------------------------------
+
+
+def players_exports(db: Path) -> dict[str, str]:
+    return {
+        fmt: fracas_cli(db, "export", "--format", fmt, "--for", "players").stdout
+        for fmt in ("jsonl", "md", "html")
+    }
+
+
+# The three fields that differ between any two recordings, equal or not, and depend on no
+# roll: the dice seed's commitment (random), the wall clock, and command ids (random).
+FIXED = (
+    "import itertools, uuid, fracas.rules.encounter as e, fracas.ledger.store as s; "
+    "e.new_seed = lambda: '11' * 32; s.now = lambda: '2026-01-01T00:00:00.000+00:00'; "
+    "ids = itertools.count(); uuid.uuid4 = lambda: uuid.UUID(int=next(ids))"
+)
+
+
+def non_interference(workdir: Path, pairs: int, seed: int = 3) -> Figures:
+    """Fights that differ only in a secret roll's faces (hit or miss, how much damage):
+    their players' exports must not differ at all. The wall clock and the dice seed are
+    fixed for the comparison, as they are independent of any roll."""
+    figures = Figures("players' exports of fights differing in secret rolls")
+    rng = random.Random(seed)
+    for pair in range(pairs):
+        exports = []
+        for faces in ([rng.randint(1, 40), rng.randint(1, 10)], [rng.randint(61, 100)]):
+            db = workdir / f"secret-{pair}-{len(exports)}.db"
+            code = (
+                f"{FIXED}\nfrom bench.reliability.trials import gunfight\n"
+                f"from pathlib import Path\ngunfight(Path({str(db)!r}), steps=5, secret_faces={faces})"
+            )
+            subprocess.run([PYTHON, "-c", code], check=True, cwd=Path(__file__).parents[2])
+            exports.append(players_exports(db))
+        figures.trials += 1
+        for fmt in ("jsonl", "md", "html"):
+            figures.add(f"{fmt} differences", int(exports[0][fmt] != exports[1][fmt]))
+    return figures
+
+
+def seed_in_bytes(workdir: Path) -> Figures:
+    """The unrevealed seed is nowhere in the log's bytes (file and WAL), only in the key
+    file; once revealed it is in the log, as it should be."""
+    figures = Figures("sealed seed in the log's bytes")
+    db = workdir / "seeded.db"
+    gunfight(db, steps=2)
+    with Fracas(db) as fracas:
+        e = fracas.encounter()
+        e.note("a seeded fight goes on")
+        seed = e.sealed_seed() or ""
+        images = [p.read_bytes() for p in workdir.glob("seeded.db*") if not p.name.endswith("keys")]
+        figures.trials += 1
+        figures.add("seed found in .db or WAL", sum(seed.encode() in image for image in images))
+        figures.add(
+            "seed missing from key file", int(seed.encode() not in Path(f"{db}.keys").read_bytes())
+        )
+        figures.add("key file not owner-only", int(os.stat(f"{db}.keys").st_mode & 0o077 != 0))
+    return figures
+
+
+# -- 6. opening files ------------------------------------------------------------------------
+
+HOLD_LOCK = """
+import sqlite3, sys, time
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("BEGIN IMMEDIATE")
+conn.execute("INSERT INTO fracas_migrations VALUES (999, 'held')")
+print("holding", flush=True)
+time.sleep(float(sys.argv[2]))
+conn.execute("ROLLBACK")
+"""
+
+
+def status_under_lock(workdir: Path) -> Figures:
+    """`status` while another process holds the write lock answers at once."""
+    figures = Figures("reads while another process writes")
+    db = workdir / "locked.db"
+    gunfight(db, steps=1)
+    holder = subprocess.Popen(
+        [PYTHON, "-c", HOLD_LOCK, str(db), "8"], stdout=subprocess.PIPE, text=True
+    )
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+    started = time.perf_counter()
+    status = fracas_cli(db, "status", "--json")
+    figures.counts["status seconds"] = round(time.perf_counter() - started, 3)
+    note = fracas_cli(db, "note", "blocked", env={"FRACAS_BUSY_TIMEOUT": "0.5"})
+    holder.kill()
+    holder.wait()
+    figures.trials += 1
+    figures.add("status failed", int(status.returncode != 0))
+    figures.add("write under lock not told plainly", int("busy" not in note.stderr))
+    figures.add("tracebacks", int(traceback_in(status.stderr + note.stderr)))
+    return figures
+
+
+def opening_files(workdir: Path) -> Figures:
+    """Missing paths, foreign SQLite files, non-SQLite files and newer logs: refused in one
+    line, nothing created, nothing changed."""
+    figures = Figures("opening files (missing, foreign, newer)")
+    missing = workdir / "typo.db"
+    foreign = workdir / "foreign.db"
+    conn = sqlite3.connect(foreign)
+    conn.execute("CREATE TABLE notes (text TEXT)")
+    conn.commit()
+    conn.close()
+    text = workdir / "text.db"
+    text.write_text("not a database\n")
+    newer = workdir / "newer.db"
+    gunfight(newer, steps=1)
+    conn = sqlite3.connect(newer)
+    conn.execute("INSERT INTO fracas_migrations VALUES (99, 'future')")
+    conn.commit()
+    conn.close()
+    present = set(workdir.iterdir())
+    for path in (foreign, text, newer):
+        before = path.read_bytes()
+        for args in (["status"], ["audit"], ["note", "x"], ["add", "x"], ["new"], ["log"]):
+            result = fracas_cli(path, *args)
+            figures.trials += 1
+            figures.add("not refused", int(result.returncode == 0))
+            figures.add("more than one line", int(len(result.stderr.strip().splitlines()) != 1))
+        figures.add("files changed", int(path.read_bytes() != before))
+    newer_said = fracas_cli(newer, "status").stderr
+    figures.add(
+        "newer schema not named", int("schema 99" not in newer_said or "schema 2" not in newer_said)
+    )
+    for args in (["status"], ["audit"], ["log"], ["export"]):
+        result = fracas_cli(missing, *args)
+        figures.trials += 1
+        figures.add(
+            "not refused", int(result.returncode == 0 or "no fracas log at" not in result.stderr)
+        )
+    figures.add("files created", len(created(present, workdir)))
+    return figures
+
+
+def created(present: set[Path], workdir: Path) -> set[Path]:
+    """Files made since `present`, beside SQLite's own -wal and -shm of a log it read."""
+    return {p for p in set(workdir.iterdir()) - present if not p.name.endswith(("-wal", "-shm"))}
+
+
+@contextmanager
+def mounted(kind: str, workdir: Path, source: Path | None = None, size: str = "") -> Iterator[Path]:
+    """A read-only bind mount of `source`, or a small tmpfs: real media behaviour, no mocks."""
+    target = Path(tempfile.mkdtemp(dir=workdir))
+    if kind == "ro":
+        commands = [
+            ["mount", "--bind", str(source), str(target)],
+            ["mount", "-o", "remount,ro,bind", str(target)],
+        ]
+    else:
+        commands = [["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(target)]]
+    for command in commands:
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            subprocess.run(["umount", str(target)], capture_output=True)
+            raise PermissionError(f"cannot mount here: {done.stderr.strip()}")
+    try:
+        yield target
+    finally:
+        subprocess.run(["umount", "-l", str(target)], capture_output=True)
+
+
+def read_only_media(workdir: Path) -> Figures:
+    figures = Figures("read-only media")
+    source = workdir / "ro-source"
+    source.mkdir()
+    gunfight(source / "fight.db", steps=2)
+    with mounted("ro", workdir, source) as media:
+        for args in (["status"], ["log"], ["audit"], ["export"], ["replay", "--round", "1"]):
+            result = fracas_cli(media / "fight.db", *args)
+            figures.trials += 1
+            figures.add("reads failed", int(result.returncode != 0))
+        refused = fracas_cli(media / "fight.db", "note", "x")
+        figures.add(
+            "write not refused in one line",
+            int(refused.returncode == 0 or len(refused.stderr.strip().splitlines()) != 1),
+        )
+        figures.add("tracebacks", int(traceback_in(refused.stderr)))
+    return figures
+
+
+def full_disk(workdir: Path) -> Figures:
+    """A log on a tiny tmpfs filled up: every command says so in one line, no traceback,
+    nothing lost; an export to a full device is one line too."""
+    figures = Figures("full disk")
+    with mounted("tmpfs", workdir, size="600k") as disk:
+        db = disk / "fight.db"
+        gunfight(db, steps=1)
+        filler = disk / "filler"
+        with suppress(OSError), open(filler, "wb") as handle:
+            while True:
+                handle.write(b"\0" * 4096)
+                handle.flush()
+        results = [fracas_cli(db, "note", f"note {n}") for n in range(40)]
+        results += [fracas_cli(db, *args) for args in (["status"], ["audit"], ["log"])]
+        results.append(fracas_cli(db, "export", "-o", str(disk / "out.jsonl")))
+        results.append(fracas_cli(db, "export", "-o", "/dev/full"))
+        for result in results:
+            figures.trials += 1
+            figures.add("tracebacks", int(traceback_in(result.stderr)))
+            if result.returncode != 0:
+                figures.add("refusals", 1)
+                figures.add(
+                    "refusals not one line", int(len(result.stderr.strip().splitlines()) != 1)
+                )
+        figures.add("half-written exports", int((disk / "out.jsonl").exists()))
+        filler.unlink()
+        store = Store(db, readonly=True)
+        figures.add("broken logs", int(not (store.verify().ok and store.check_steps().ok)))
+        store.close()
+    return figures
