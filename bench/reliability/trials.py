@@ -614,7 +614,8 @@ def non_interference(workdir: Path, pairs: int, seed: int = 3) -> Figures:
             db = workdir / f"secret-{pair}-{len(exports)}.db"
             code = (
                 f"{FIXED}\nfrom bench.reliability.trials import gunfight\n"
-                f"from pathlib import Path\ngunfight(Path({str(db)!r}), steps=5, secret_faces={faces})"
+                "from pathlib import Path\n"
+                f"gunfight(Path({str(db)!r}), steps=5, secret_faces={faces})"
             )
             subprocess.run([PYTHON, "-c", code], check=True, cwd=Path(__file__).parents[2])
             exports.append(players_exports(db))
