@@ -20,7 +20,7 @@ from typing import Any
 import msgspec
 from bench_ledger import best_of, build_fight  # run as: python bench/bench_session.py
 
-from fracas.ledger.store import EVENT_COLUMNS
+from fracas.ledger.store import EVENT_COLUMNS, INSERT_EVENT
 from fracas.projections import Fracas
 from fracas.projections.replay import replay
 from fracas.rules import Encounter
@@ -42,7 +42,7 @@ def raw_load(source: Path, target: Path) -> None:
     conn = sqlite3.connect(target)
     conn.execute(f"CREATE TABLE IF NOT EXISTS events ({EVENT_COLUMNS})")
     with conn:
-        conn.executemany(f"INSERT INTO events VALUES ({','.join('?' * 11)})", rows)
+        conn.executemany(INSERT_EVENT, rows)
     conn.close()
 
 
