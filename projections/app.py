@@ -391,7 +391,7 @@ class Fracas:
             try:
                 ruleset = ruleset_of(self.store, name)
             except FracasError as error:
-                return self.store.events(name).__next__().position, str(error)
+                return next(self.store.events(name)).position, str(error)
             for event in self.store.events(name):
                 if event.kind in CONTROL_KINDS:
                     continue
