@@ -772,8 +772,7 @@ def disclose(app: App, step: int, by: str) -> None:
 @pass_app
 def head(app: App, step: int | None) -> None:
     """Print the encounter's head code, for the table to note and `audit --head` to check."""
-    encounter = app.encounter()
-    click.echo(app.fracas.store.head_code(encounter.id, step))
+    click.echo(app.fracas.head_code(app.encounter_id, step))
 
 
 @cli.command()

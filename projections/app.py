@@ -327,10 +327,10 @@ class Fracas:
         branch = whatif(live, step, dice=dice, entered_by=entered_by, amend=amend)
         return adopt(live, branch, author=author)
 
-    def head_code(self, encounter: str | None = None) -> str:
-        """The witnessed head of an encounter as it stands: note it, check it later."""
-        live = self.encounter(encounter)
-        return self.store.head_code(live.id)
+    def head_code(self, encounter: str | None = None, step: int | None = None) -> str:
+        """The witnessed head of an encounter as it stands (or after `step`): note it,
+        check it later with `audit(head=...)`."""
+        return self.store.head_code(self.encounter(encounter).id, step)
 
     def audit(
         self,
