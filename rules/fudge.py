@@ -7,6 +7,7 @@ bottom: sheets and options, rolls, the turn, declarations, resolution of each ac
 damage, then evolve and the view.
 """
 
+from collections.abc import Collection
 from typing import Any, Literal
 
 import msgspec
@@ -40,6 +41,7 @@ from fracas.rules.events import (
     TurnAdvanced,
     event_union,
 )
+from fracas.rules.names import did_you_mean, no_weapon
 from fracas.rules.ruleset import Context, Ruleset
 from fracas.rules.views import InitiativeRow, PinRow, View, WoundRow
 
@@ -55,6 +57,9 @@ LADDER = {
     "legendary": 6,
 }
 ALIASES = {"ranged": "ranged combat", "unarmed": "unarmed combat"}
+SKILLS = (  # mechanic 4: the core skills, and the combat page's Melee
+    "physique", "discipline", "ranged combat", "unarmed combat", "melee", "wealth", "demolitions",
+)  # fmt: skip
 FLANKS = ("front", "left", "right", "rear")
 
 
@@ -134,6 +139,31 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     garrote_damage: int = 2
     buckler_parry: int = 1
     dodge_skill: str = "physique"
+
+
+def canonical(skill: str) -> str:
+    return ALIASES.get(skill.lower().strip(), skill.lower().strip())
+
+
+def check_skill(name: str, where: str, custom: Collection[str] = ()) -> None:
+    if canonical(name) not in (*SKILLS, *custom):
+        raise BadInputError(
+            f"{where}: unknown skill {name!r}; {did_you_mean(name, [*SKILLS, *custom])} "
+            "(list a skill of the sheet's own in custom_skills)"
+        )
+
+
+def check_sheet(sheet: Sheet, where: str, custom: list[str]) -> None:
+    """Skills are the core ones or listed in custom_skills; levels are numbers or rungs."""
+    for name, value in sheet.skills.items():
+        check_skill(name, f"{where}: skills", custom)
+        if isinstance(value, str) and value.lower() not in LADDER:
+            raise BadInputError(
+                f"{where}: skill {name} is {value!r}; {did_you_mean(value, LADDER)} "
+                f"(levels: {', '.join(LADDER)}, or a number)"
+            )
+    for weapon in sheet.weapons:
+        check_skill(weapon.skill, f"{where}: weapon {weapon.name}", custom)
 
 
 def fists() -> Weapon:
@@ -318,8 +348,7 @@ class Fighter(msgspec.Struct, frozen=True):
             return fists()
         if self.sheet.shield and name.lower() == self.sheet.shield.name.lower():
             return Weapon(self.sheet.shield.name, "melee", 0, ranged=False)
-        known = ", ".join(["fists", *(w.name for w in self.sheet.weapons)])
-        raise RefusedError(f"{self.name} has no weapon {name!r}; they have: {known}")
+        raise no_weapon(self.name, name, ["fists", *(w.name for w in self.sheet.weapons)])
 
     def kinds(self) -> list[str]:
         return [d["action"] for d in self.declared]
@@ -437,6 +466,7 @@ def check(
     multiple: bool = True,
 ) -> Check:
     """4dF + the skill's level + modifiers (mechanics 1-3)."""
+    check_skill(skill, fighter.name, [canonical(s) for s in fighter.sheet.skills])
     level = fighter.sheet.level(skill)
     rung = next((k for k, v in LADDER.items() if v == level), str(level))
     terms = [Modifier(level, f"{skill} ({rung.title()})", "mechanic 3")]
@@ -1243,12 +1273,6 @@ RESOLVERS = {
 
 def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
     sheet: Sheet = RULESET.newcomer(command, state.fighters)
-    for skill, value in sheet.skills.items():
-        if isinstance(value, str) and value.lower() not in LADDER:
-            raise BadInputError(
-                f"sheet of {command.combatant}: skill {skill} is {value!r}; levels are "
-                f"{', '.join(LADDER)} or a number"
-            )
     return [joined_event(command, sheet)]
 
 
@@ -1455,4 +1479,5 @@ RULESET = Ruleset(
     evolve=evolve,
     view=view,
     actions=ACTIONS,
+    check_sheet=check_sheet,
 )

@@ -6,7 +6,8 @@ the test roll, the turn, each action, damage, then evolve and the view.
 
 import math
 import re
-from typing import Any, Literal
+from collections.abc import Collection
+from typing import Annotated, Any, Literal, NamedTuple
 
 import msgspec
 from msgspec.structs import replace
@@ -39,6 +40,7 @@ from fracas.rules.events import (
     TurnAdvanced,
     event_union,
 )
+from fracas.rules.names import did_you_mean, no_weapon
 from fracas.rules.ruleset import Context, Ruleset
 from fracas.rules.views import InitiativeRow, PinRow, View, WoundRow
 
@@ -60,6 +62,15 @@ BASE_SKILLS = {  # the Agent's Handbook base ratings, used when a sheet leaves o
     "unarmed combat": 40,
 }
 HAND_TO_HAND = ("melee", "unarmed")
+SKILLS = (  # the Agent's Handbook skill list; typed skills take any "(type)"
+    "accounting", "alertness", "anthropology", "archeology", "art", "artillery", "athletics",
+    "bureaucracy", "computer science", "craft", "criminology", "demolitions", "disguise",
+    "dodge", "drive", "firearms", "first aid", "foreign language", "forensics",
+    "heavy machinery", "heavy weapons", "history", "humint", "law", "medicine",
+    "melee weapons", "military science", "navigate", "occult", "persuade", "pharmacy",
+    "pilot", "psychotherapy", "ride", "science", "search", "sigint", "stealth", "surgery",
+    "survival", "swim", "unarmed combat", "unnatural",
+)  # fmt: skip
 
 
 class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -78,13 +89,16 @@ class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 UNARMED = Weapon("unarmed", "unarmed", "1d4-1")
 
 
+Stat = Annotated[int, msgspec.Meta(ge=0)]  # mechanic 5: 3-18 for humans, more for others
+
+
 class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    strength: int = msgspec.field(default=10, name="str")
-    con: int = 10
-    dex: int = 10
-    intelligence: int = msgspec.field(default=10, name="int")
-    pow: int = 10
-    cha: int = 10
+    strength: Stat = msgspec.field(default=10, name="str")
+    con: Stat = 10
+    dex: Stat = 10
+    intelligence: Stat = msgspec.field(default=10, name="int")
+    pow: Stat = 10
+    cha: Stat = 10
     skills: dict[str, int] = {}
     weapons: list[Weapon] = []
     armor: int = 0
@@ -119,7 +133,9 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     aim_bonus: int = 20
     pinned_bonus: int = 20
     lethality_kills_nonhuman: bool = False
+    lethality_max: int = 100
     escape_defends: bool = True
+    wait_keeps_aim: bool = True
 
 
 # -- commands -----------------------------------------------------------------------------
@@ -226,12 +242,16 @@ class Fighter(msgspec.Struct, frozen=True):
     def out(self) -> bool:
         return self.has("dead") or self.has("unconscious")
 
+    def rating(self, name: str) -> "Rating":
+        """A skill's percentage, or a stat×5 with the raw stat (mechanics 2 and 5)."""
+        stat = stat_named(name)
+        if stat is not None:
+            return Rating(self.sheet.stat(stat) * 5, self.sheet.stat(stat))
+        name = name.lower().strip()
+        return Rating(self.sheet.skills.get(name, BASE_SKILLS.get(name, 0)), None)
+
     def skill(self, name: str) -> int:
-        name = name.lower().replace("×", "x").replace("*", "x").replace(" ", " ").strip()
-        stat = name.removesuffix("x5").strip()
-        if stat in ("str", "con", "dex", "int", "pow", "cha"):
-            return self.sheet.stat(stat) * 5
-        return self.sheet.skills.get(name, BASE_SKILLS.get(name, 0))
+        return self.rating(name).value
 
     def weapon(self, name: str) -> Weapon:
         if name.lower() == "unarmed":
@@ -239,8 +259,7 @@ class Fighter(msgspec.Struct, frozen=True):
         for weapon in self.sheet.weapons:
             if weapon.name.lower() == name.lower():
                 return weapon
-        known = ", ".join(["unarmed", *(w.name for w in self.sheet.weapons)])
-        raise RefusedError(f"{self.name} has no weapon {name!r}; they have: {known}")
+        raise no_weapon(self.name, name, ["unarmed", *(w.name for w in self.sheet.weapons)])
 
 
 class State(msgspec.Struct, frozen=True):
@@ -262,27 +281,93 @@ def initial() -> State:
     return State()
 
 
+def known_skill(name: str, custom: Collection[str] = ()) -> bool:
+    name = name.lower().strip()
+    base = name.split("(")[0].strip()
+    return name in SKILLS or base in SKILLS or name in custom or stat_named(name) is not None
+
+
+def check_skill(name: str, where: str, custom: Collection[str] = ()) -> None:
+    if not known_skill(name, custom):
+        known = [*SKILLS, *custom, *(f"{s}x5" for s in STATS)]
+        raise BadInputError(
+            f"{where}: unknown skill {name!r}; {did_you_mean(name, known)} "
+            "(list a skill of the sheet's own in custom_skills)"
+        )
+
+
+def check_sheet(sheet: Sheet, where: str, custom: list[str]) -> None:
+    """Skill names must be the Handbook's, a stat x5, or listed in custom_skills."""
+    for name in sheet.skills:
+        if stat_named(name) is not None:
+            raise BadInputError(f"{where}: {name} is a stat; set it as {stat_named(name)} = N")
+        check_skill(name, f"{where}: skills", custom)
+    for weapon in sheet.weapons:
+        if weapon.skill:
+            check_skill(
+                weapon.skill,
+                f"{where}: weapon {weapon.name}",
+                [*custom, *map(str.lower, sheet.skills)],
+            )
+
+
 # -- the test roll (mechanics 1 to 4) -----------------------------------------------------
+
+STATS = ("str", "con", "dex", "int", "pow", "cha")
+INHUMAN = 20  # mechanic 2: a stat this high makes its x5 test inhuman
+
+
+class Rating(NamedTuple):
+    value: int
+    stat: int | None = None  # the raw stat when the test is against stat x5
+
+    @property
+    def inhuman(self) -> bool:
+        return self.stat is not None and self.stat >= INHUMAN
+
+
+def stat_named(name: str) -> str | None:
+    """`STR×5`, `strx5`, `str*5` or plain `str` name a stat test; anything else is a skill."""
+    text = name.lower().replace("×", "x").replace("*", "x").replace(" ", "").strip()
+    stat = text.removesuffix("x5")
+    return stat if stat in STATS else None
+
 
 TIER = {"critical": 2, "success": 1, "failure": 0, "fumble": 0}
 
 
-def judge(face: int, target: int) -> str:
-    """Mechanics 1 and 3: roll under; 01 and successful doubles are criticals,
-    100 and failed doubles are fumbles."""
+def judge(face: int, target: int, stat: int | None = None) -> str:
+    """Mechanics 1 to 3: roll under; 01 and successful doubles are criticals, 100 and failed
+    doubles are fumbles; on an inhuman stat test a roll at or under the stat is critical too."""
     success = face <= target and face != 100
     doubles = face < 100 and face % 11 == 0
     if success:
-        return "critical" if face == 1 or doubles else "success"
+        inhuman = stat is not None and stat >= INHUMAN and face <= stat
+        return "critical" if face == 1 or doubles or inhuman else "success"
     return "fumble" if face == 100 or doubles else "failure"
 
 
-def target_number(base: int, modifiers: list[Modifier], cap: int) -> int:
-    """Mechanic 2 and the stacking default: cap the total at ±cap, clamp to 1..99."""
-    total = sum(m.value for m in modifiers)
+def clamp_target(base: int, modifier: int, cap: int, inhuman: bool = False) -> int:
+    """Mechanic 2 and the stacking default: cap the modifier at ±cap (0: no cap), then clamp
+    the target to 1..99; an inhuman stat test keeps a target over 99."""
     if cap:
-        total = max(-cap, min(cap, total))
-    return max(1, min(99, base + total))
+        modifier = max(-cap, min(cap, modifier))
+    target = max(1, base + modifier)
+    return target if inhuman else min(99, target)
+
+
+def target_number(base: int, modifiers: list[Modifier], cap: int, inhuman: bool = False) -> int:
+    return clamp_target(base, sum(m.value for m in modifiers), cap, inhuman)
+
+
+def testable(fighter: "Fighter", skill: str) -> "Rating":
+    """A stat of 0 cannot be tested at all (there is nothing to roll under)."""
+    check_skill(skill, fighter.name, fighter.sheet.skills)
+    rating = fighter.rating(skill)
+    if rating.stat == 0:
+        stat = (stat_named(skill) or skill).upper()
+        raise RefusedError(f"{fighter.name} has {stat} 0: a stat of 0 cannot be tested")
+    return rating
 
 
 class Test(msgspec.Struct, frozen=True):
@@ -311,9 +396,12 @@ def roll_test(
     options: Options,
     rules: list[str],
 ) -> Test:
-    target = target_number(fighter.skill(skill), modifiers, options.modifier_cap)
+    rating = testable(fighter, skill)
+    target = target_number(rating.value, modifiers, options.modifier_cap, rating.inhuman)
     roll = ctx.dice.roll("d100", purpose)
-    result = judge(roll.total, target)
+    result = judge(roll.total, target, rating.stat)
+    if rating.inhuman:
+        modifiers = [*modifiers, Modifier(0, f"inhuman stat {rating.stat}", "000-M2")]
     events.append(Rolled(fighter.id, purpose, roll, target, modifiers, result, rules))
     return Test(fighter.id, skill, roll.total, target, result)
 
@@ -344,9 +432,17 @@ def waiting_is_live(state: State, fighter: Fighter) -> bool:
 
 
 def aim_is_live(state: State, fighter: Fighter) -> bool:
-    """000-6, 000-7: the bonus is for the attack on the turn after aiming, not later."""
+    """000-6, 000-7: the bonus is for the attack on the turn after aiming, not later; an
+    action waited in that turn is still that turn's action, even when it cuts in later."""
     aiming = fighter.conditions.get("aiming")
-    return aiming is not None and aiming["round"] == state.round - 1
+    if aiming is None:
+        return False
+    if aiming["round"] == state.round - 1:
+        return True
+    waiting = fighter.conditions.get("waiting")
+    return bool(
+        waiting and waiting["round"] == aiming["round"] + 1 and waiting_is_live(state, fighter)
+    )
 
 
 def still_acts_this_round(state: State, fighter: Fighter) -> bool:
@@ -430,7 +526,8 @@ def act(state: State, command: Act, ctx: Context, resolve) -> list[Event]:
     actor = state.fighter(command.actor)
     waited = check_can_act(state, actor, command)
     events: list[Event] = [declared_event(command, actor.id, ctx.command_id)]
-    if actor.has("aiming") and not isinstance(command, Attack | Aim):
+    keeps_aim = Attack | Aim | Wait if state.options.wait_keeps_aim else Attack | Aim
+    if actor.has("aiming") and not isinstance(command, keeps_aim):
         events.append(ConditionCleared(actor.id, "aiming", "did something else", ["000-7"]))
     events += resolve(state, actor, command, ctx)
     events += end_of_action(fold(state, events), actor, waited, command.__struct_config__.tag)
@@ -609,7 +706,7 @@ def roll_damage(
     breakdown: list[Modifier] = []
     rules = ["000-8", "000-5"]
     if weapon.lethality:
-        rating = min(99, weapon.lethality * multiplier)
+        rating = min(options.lethality_max, weapon.lethality * multiplier)
         roll = ctx.dice.roll("d100", f"lethality of {weapon.name}")
         kills = roll.total <= rating and (target.sheet.human or options.lethality_kills_nonhuman)
         result = "success" if roll.total <= rating else "failure"
@@ -714,7 +811,7 @@ def attack_one(
 ) -> Test:
     modifiers = attack_modifiers(state, attacker, target, weapon, command, first)
     target_pct = target_number(
-        attacker.skill(weapon.skill_name), modifiers, state.options.modifier_cap
+        testable(attacker, weapon.skill_name).value, modifiers, state.options.modifier_cap
     )
     rules = ["000-8", "000-4"] + (["000-10"] if command.called != "none" and first else [])
     if face is None:
@@ -1259,4 +1356,5 @@ RULESET = Ruleset(
     evolve=evolve,
     view=view,
     actions=ACTIONS,
+    check_sheet=check_sheet,
 )

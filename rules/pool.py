@@ -38,6 +38,7 @@ from fracas.rules.events import (
     TurnAdvanced,
     event_union,
 )
+from fracas.rules.names import check_known, did_you_mean, no_weapon
 from fracas.rules.ruleset import Context, Ruleset
 from fracas.rules.views import InitiativeRow, View, WoundRow
 
@@ -45,6 +46,11 @@ from fracas.rules.views import InitiativeRow, View, WoundRow
 
 WeaponKind = Literal["brawl", "melee", "firearm"]
 ATTRIBUTES = ("brawn", "dexterity", "perception", "intellect", "charisma")
+ABILITIES = (  # mechanic 7
+    "alertness", "animals", "athletics", "brawl", "crafts", "culture", "drive", "firearms",
+    "influence", "investigation", "medicine", "melee", "occult", "performance", "science",
+    "stealth", "survival", "technology", "thievery",
+)  # fmt: skip
 
 
 class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -77,7 +83,10 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     def pool(self, attribute: str, ability: str) -> int:
         """Attribute + Ability; Dexterity + Perception (initiative) adds two attributes."""
         if attribute not in ATTRIBUTES:
-            raise BadInputError(f"no attribute {attribute!r}; attributes: {', '.join(ATTRIBUTES)}")
+            hint = did_you_mean(attribute, ATTRIBUTES)
+            raise BadInputError(f"no attribute {attribute!r}; {hint}")
+        if ability not in (*ATTRIBUTES, *ABILITIES, *self.abilities):
+            raise BadInputError(f"no ability {ability!r}; {did_you_mean(ability, ABILITIES)}")
         second = getattr(self, ability) if ability in ATTRIBUTES else self.abilities.get(ability, 0)
         return getattr(self, attribute) + second
 
@@ -212,8 +221,7 @@ class Fighter(msgspec.Struct, frozen=True):
                 return weapon
         if name.lower() in ("fists", "brawl", "unarmed"):
             return FISTS
-        known = ", ".join(["fists", *(w.name for w in self.sheet.weapons)])
-        raise RefusedError(f"{self.name} has no weapon {name!r}; they have: {known}")
+        raise no_weapon(self.name, name, ["fists", *(w.name for w in self.sheet.weapons)])
 
 
 class State(msgspec.Struct, frozen=True):
@@ -234,6 +242,17 @@ class State(msgspec.Struct, frozen=True):
 
     def has_action(self, fighter: Fighter) -> bool:
         return fighter.spent_round < self.round and not fighter.incapacitated
+
+
+def check_sheet(sheet: Sheet, where: str, custom: list[str]) -> None:
+    """Abilities are the game's or listed in custom_skills; weapons name both halves."""
+    known = (*ABILITIES, *custom)
+    check_known("ability", sheet.abilities, known, f"{where}: abilities")
+    for weapon in sheet.weapons:
+        check_known("attribute", [weapon.attribute], ATTRIBUTES, f"{where}: weapon {weapon.name}")
+        check_known(
+            "ability", [weapon.ability], (*known, *ATTRIBUTES), f"{where}: weapon {weapon.name}"
+        )
 
 
 def initial() -> State:
@@ -1111,4 +1130,5 @@ RULESET = Ruleset(
     evolve=evolve,
     view=view,
     actions=ACTIONS,
+    check_sheet=check_sheet,
 )

@@ -1,5 +1,6 @@
 """The decider protocol (initial / decide / evolve) and the registry of rulesets."""
 
+import typing
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -12,9 +13,11 @@ from fracas.ledger import BadInputError, NotFoundError
 from fracas.rules.commands import Join, check_newcomer
 from fracas.rules.dice import Dice
 from fracas.rules.events import Commanded, Declared, Event, Rolled
+from fracas.rules.names import explain
 from fracas.rules.views import View
 
 ENTRY_POINT_GROUP = "fracas.rulesets"
+CUSTOM = "custom_skills"
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
 
@@ -45,6 +48,7 @@ class Ruleset:
     actions: dict[str, str] = field(default_factory=dict)
     upcasters: dict[tuple[str, int], Upcaster] = field(default_factory=dict)
     schema: int = 1
+    check_sheet: Callable[[Any, str, list[str]], None] | None = None  # (sheet, where, custom)
 
     @cached_property
     def decoder(self) -> msgspec.json.Decoder:
@@ -84,18 +88,25 @@ class Ruleset:
         try:
             return msgspec.convert(overrides, self.options_type, strict=False)
         except msgspec.ValidationError as error:
-            known = ", ".join(f.name for f in msgspec.structs.fields(self.options_type))
-            raise BadInputError(
-                f"bad option for {self.name}: {error}; options are: {known}"
-            ) from None
+            where = f"option of {self.name}"
+            raise BadInputError(explain(error, overrides, self.options_type, where)) from None
 
     def sheet(self, data: dict[str, Any], where: str = "sheet") -> msgspec.Struct:
+        """A sheet read and checked. `custom_skills` names the skills (or abilities) the sheet
+        invents; it is checked here and not kept, as every skill it names is on the sheet."""
+        data = dict(data)
+        custom = data.pop(CUSTOM, [])
+        if not isinstance(custom, list) or not all(isinstance(c, str) for c in custom):
+            raise BadInputError(f'{where}: {CUSTOM} is a list of names, like ["pilot (mech)"]')
         try:
-            return msgspec.convert(data, self.sheet_type, strict=False)
+            sheet = msgspec.convert(data, self.sheet_type, strict=False)
         except msgspec.ValidationError as error:
-            raise BadInputError(f"{where}: {error}") from None
+            raise BadInputError(explain(error, data, self.sheet_type, where)) from None
         except RecursionError:
             raise BadInputError(f"{where}: nested too deeply") from None
+        if self.check_sheet is not None:
+            self.check_sheet(sheet, where, [c.lower() for c in custom])
+        return sheet
 
     def newcomer(self, command: Join, present: Collection[str]) -> Any:
         """A joining combatant's id and side checked, and their sheet read."""
@@ -111,7 +122,15 @@ class Ruleset:
         try:
             return msgspec.convert(data, self.command_type, strict=False)
         except msgspec.ValidationError as error:
-            raise BadInputError(f"bad {action} command: {error}") from None
+            schema = self.command_struct(action) or self.command_type
+            raise BadInputError(explain(error, data, schema, str(action))) from None
+
+    def command_struct(self, action: str) -> type[msgspec.Struct] | None:
+        """The command struct behind an action's name (its tag)."""
+        for struct in typing.get_args(self.command_type):
+            if struct.__struct_config__.tag == action:
+                return struct
+        return None
 
 
 def command_of(events: list[Event]) -> dict[str, Any] | None:

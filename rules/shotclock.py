@@ -37,6 +37,7 @@ from fracas.rules.events import (
     Spent,
     event_union,
 )
+from fracas.rules.names import check_known, no_weapon
 from fracas.rules.ruleset import Context, Ruleset
 from fracas.rules.views import InitiativeRow, View, WoundRow
 
@@ -44,6 +45,11 @@ from fracas.rules.views import InitiativeRow, View, WoundRow
 
 DODGE_SKILLS = ("arcanowave device", "creature powers", "guns", "martial arts")  # mechanic 3
 SKILL_ATTRIBUTE = {"guns": "dexterity", "martial arts": "agility"}
+SKILLS = (  # the first edition's skills
+    "arcanowave device", "creature powers", "deceit", "driving", "fix-it", "gambling", "guns",
+    "info", "intimidation", "intrusion", "leadership", "martial arts", "medicine", "police",
+    "sabotage", "seduction", "sorcery", "fu", "mutant",
+)  # fmt: skip
 
 
 class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -204,8 +210,7 @@ class Fighter(msgspec.Struct, frozen=True):
                 return weapon
         if name.lower() in ("punch", "unarmed"):
             return Weapon("punch", self.sheet.strength, "martial arts")
-        known = ", ".join(["punch", *(w.name for w in self.sheet.weapons)])
-        raise RefusedError(f"{self.name} has no weapon {name!r}; they have: {known}")
+        raise no_weapon(self.name, name, ["punch", *(w.name for w in self.sheet.weapons)])
 
 
 class State(msgspec.Struct, frozen=True):
@@ -227,6 +232,15 @@ class State(msgspec.Struct, frozen=True):
             return []
         here = [f for f in self.fighters.values() if f.next_shot == shot and not f.out]
         return sorted(here, key=self.same_shot_key)
+
+
+def check_sheet(sheet: Sheet, where: str, custom: list[str]) -> None:
+    """Skills are the game's or listed in custom_skills; a weapon names one of them."""
+    known = (*SKILLS, *custom)
+    check_known("skill", sheet.skills, known, f"{where}: skills")
+    for weapon in sheet.weapons:
+        check_known("skill", [weapon.skill], known, f"{where}: weapon {weapon.name}")
+    check_known("skill", [sheet.parry], known, f"{where}: parry")
 
 
 def initial() -> State:
@@ -825,4 +839,5 @@ RULESET = Ruleset(
     evolve=evolve,
     view=view,
     actions=ACTIONS,
+    check_sheet=check_sheet,
 )

@@ -32,6 +32,7 @@ from fracas.rules.events import (
     TurnAdvanced,
     event_union,
 )
+from fracas.rules.names import check_known, no_weapon
 from fracas.rules.ruleset import Context, Ruleset
 from fracas.rules.views import InitiativeRow, View, WoundRow
 
@@ -304,8 +305,7 @@ class Fighter(msgspec.Struct, frozen=True):
                 return weapon
         if name.lower() in ("fists", "unarmed"):
             return unarmed
-        known = ", ".join(["fists", *(w.name for w in self.sheet.weapons)])
-        raise RefusedError(f"{self.name} has no weapon {name!r}; they have: {known}")
+        raise no_weapon(self.name, name, ["fists", *(w.name for w in self.sheet.weapons)])
 
     def spell(self, name: str) -> Spell:
         for spell in self.sheet.spells:
@@ -347,6 +347,16 @@ class State(msgspec.Struct, frozen=True):
     def seconds_left(self, fighter: Fighter) -> int | None:
         dying = fighter.conditions.get("dying")
         return None if dying is None else dying["deadline"] - self.clock
+
+
+def check_sheet(sheet: Sheet, where: str, custom: list[str]) -> None:
+    """Equipped weapons are the sheet's; limbs and attack stats are ones it has."""
+    names = [w.name for w in sheet.weapons]
+    check_known("weapon", sheet.equipped, names, f"{where}: equipped")
+    stats = ("q", "v", "u", *sheet.stats)
+    for item in [*sheet.weapons, *sheet.spells]:
+        check_known("limb", [item.limb], LIMBS, f"{where}: {item.name}")
+        check_known("stat", [item.stat], stats, f"{where}: {item.name}")
 
 
 def initial() -> State:
@@ -937,15 +947,6 @@ def healing(state: State, target: Fighter, points: int, source: str) -> list[Eve
 
 def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
     sheet: Sheet = RULESET.newcomer(command, state.fighters)
-    names = {w.name for w in sheet.weapons}
-    unknown = [w for w in sheet.equipped if w not in names]
-    if unknown:
-        raise BadInputError(f"sheet of {command.combatant}: equipped {unknown} not in its weapons")
-    for limb in [*(w.limb for w in sheet.weapons), *(s.limb for s in sheet.spells)]:
-        if limb not in LIMBS:
-            raise BadInputError(
-                f"sheet of {command.combatant}: limb {limb!r} is not one of {LIMBS}"
-            )
     return [joined_event(command, sheet)]
 
 
@@ -1204,4 +1205,5 @@ RULESET = Ruleset(
     evolve=evolve,
     view=view,
     actions=ACTIONS,
+    check_sheet=check_sheet,
 )

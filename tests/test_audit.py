@@ -46,7 +46,7 @@ def test_rules_drift_names_the_step_a_changed_rule_decides_otherwise(fracas, mon
     _, _, doubles = duel(fracas)
     assert fracas.audit().drift == []
 
-    def doubles_are_no_longer_criticals(face: int, target: int) -> str:
+    def doubles_are_no_longer_criticals(face: int, target: int, stat: int | None = None) -> str:
         return "success" if face <= target else "failure"
 
     monkeypatch.setattr(percentile, "judge", doubles_are_no_longer_criticals)

@@ -73,10 +73,22 @@ def test_undo_and_redo_from_the_command_line(run):
         (("act", "alice", "teleport"), "actions are"),
         (("act", "alice", "attack", "zed", "-w", "pistol"), "no combatant 'zed'"),
         (("act", "alice", "attack", "bob", "-w", "bazooka"), "no weapon 'bazooka'"),
-        (("act", "alice", "attack", "bob", "--opt", "shots=many"), "bad attack command"),
+        (("act", "alice", "attack", "bob", "--opt", "shots=many"), "shots = 'many' is not"),
+        (
+            ("act", "alice", "attack", "bob", "-o", "avoid_armor=yes"),
+            "avoid_armor = 'yes' is not accepted; use true or false",
+        ),
+        (
+            ("act", "alice", "attack", "bob", "--defence", "bob=block"),
+            "defence.bob = 'block' is not accepted; use one of: dodge, fight-back",
+        ),
+        (("act", "alice", "attack", "bob", "-w", "pistl"), "did you mean pistol?"),
+        (("act", "alice", "other", "-o", "test=firarms"), "did you mean firearms?"),
+        (("add", "carl", "--set", "skills.firarms=50"), "unknown skill 'firarms'; did you mean"),
+        (("add", "carl", "--set", "skills.melee=50"), "did you mean melee weapons?"),
         (("act", "alice", "pin", "bob"), "both hands free"),
         (("add", "alice"), "already in this encounter"),
-        (("add", "carl", "--set", "dex=quick"), "Expected `int`"),
+        (("add", "carl", "--set", "dex=quick"), "dex = 'quick' is not accepted; use a whole"),
         (("-e", "nope", "status"), "no encounter 'nope'"),
         (("redo",), "nothing to redo"),
     ],
@@ -99,9 +111,9 @@ def test_sheet_errors_name_the_file_and_the_field(run, tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text('dex = "quick"\n')
     result = run("add", "x", "--sheet", str(bad), ok=False)
-    assert str(bad) in result.output and "$.dex" in result.output
+    assert str(bad) in result.output and "dex = 'quick' is not accepted" in result.output
     result = run("add", "x", "--set", "weapons=[{name='gun', kind='laser'}]", ok=False)
-    assert "sheet of x" in result.output and "$.weapons[0].kind" in result.output
+    assert "sheet of x: weapons[0].kind = 'laser'" in result.output and "firearm" in result.output
     broken = tmp_path / "broken.toml"
     broken.write_text("dex = = 3\n")
     result = run("add", "x", "--sheet", str(broken), ok=False)

@@ -458,5 +458,5 @@ def test_003_33_critically_wounded_cannot_walk_and_is_at_minus_3_unless_tough(fr
 def test_003_sheets_take_skill_levels_by_name_or_number(fracas):
     e = fudge_fight(fracas)
     assert e.state.fighters["ana"].sheet.level("ranged combat") == 3 == ANA["skills"]["discipline"]
-    with pytest.raises(BadInputError, match="levels are unskilled"):
+    with pytest.raises(BadInputError, match="levels: unskilled"):
         do(e, {"action": "join", "combatant": "zed", "sheet": {"skills": {"melee": "godlike"}}})

@@ -167,7 +167,7 @@ def test_000_mech4_both_fail_lower_roll_wins_when_the_handler_chooses(fracas):
 
 
 def test_000_options_unknown_or_badly_typed_are_refused(fracas):
-    with pytest.raises(BadInputError, match="options are"):
+    with pytest.raises(BadInputError, match=r"unknown field .dex_tie.; did you mean dex_ties"):
         fracas.new("percentile", options={"dex_tie": "rolloff"})
     with pytest.raises(BadInputError, match="dex_ties"):
         fracas.new("percentile", options={"dex_ties": "coinflip"})

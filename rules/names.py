@@ -1,0 +1,190 @@
+"""What a GM types, checked: a close name suggested for a typo, and a bad value answered
+with the values that are accepted."""
+
+import difflib
+import re
+from collections.abc import Iterable
+from typing import Any
+
+import msgspec
+from msgspec import inspect
+
+from fracas.ledger import BadInputError, RefusedError
+
+
+def closest(name: str, known: Iterable[str]) -> str | None:
+    """The known name a typo most likely meant: a prefix (`melee` → `melee weapons`) or a
+    near spelling (`firarms` → `firearms`)."""
+    wanted = name.lower().strip()
+    choices = sorted({k.lower() for k in known})
+    starts = [k for k in choices if k.startswith(wanted) or wanted.startswith(k)]
+    if len(starts) == 1:
+        return starts[0]
+    close = difflib.get_close_matches(wanted, choices, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """`; did you mean X?` when a known name is close, else the list of known names."""
+    known = list(known)
+    guess = closest(name, known)
+    if guess is not None:
+        return f"did you mean {guess}?"
+    return f"known: {', '.join(sorted(known))}"
+
+
+def check_known(kind: str, names: Iterable[str], known: Iterable[str], where: str) -> None:
+    """Refuse the first name that is not known, suggesting the closest known one."""
+    known = {k.lower() for k in known}
+    for name in names:
+        if name.lower().strip() not in known:
+            raise BadInputError(f"{where}: unknown {kind} {name!r}; {did_you_mean(name, known)}")
+
+
+def no_weapon(owner: str, name: str, weapons: list[str]) -> RefusedError:
+    guess = closest(name, weapons)
+    hint = f"did you mean {guess}? " if guess else ""
+    return RefusedError(f"{owner} has no weapon {name!r}; {hint}they have: {', '.join(weapons)}")
+
+
+# -- bad values ---------------------------------------------------------------------------
+
+AT = re.compile(r"^(?P<what>.*?)(?: - at `(?P<path>[^`]*)`)?$", re.S)
+UNKNOWN = re.compile(r"Object contains unknown field `(?P<field>[^`]*)`")
+
+
+def explain(error: msgspec.ValidationError, data: Any, schema: Any, where: str) -> str:
+    """One line naming the field, the value given and what the field accepts."""
+    match = AT.match(str(error))
+    what, path = (match["what"], match["path"] or "$") if match else (str(error), "$")
+    keys = path_keys(path)
+    typ = type_at(inspect.type_info(schema), keys)
+    unknown = UNKNOWN.search(what)
+    if unknown:
+        field = unknown["field"]
+        fields = field_names(typ)
+        inside = f" in {dotted(keys)}" if keys else ""
+        return f"{where}: unknown field {field!r}{inside}; {did_you_mean(field, fields)}"
+    if "missing required field" in what:
+        return f"{where}: {what.replace('Object missing', 'missing')} in {dotted(keys) or 'it'}"
+    keys = named_keys(data, keys, typ)
+    value = value_at(data, keys)
+    return f"{where}: {dotted(keys)} = {shown(value)} is not accepted; use {accepted(typ)}"
+
+
+ANY_KEY = "[...]"  # msgspec's path through a table leaves the key out
+
+
+def path_keys(path: str) -> list[str | int]:
+    keys: list[str | int] = []
+    for name, index, any_key in re.findall(
+        r"\.([^.\[]+)|\[(\d+)\]|(\[\.\.\.\])", path.removeprefix("$")
+    ):
+        keys.append(int(index) if index else (ANY_KEY if any_key else name))
+    return keys
+
+
+def named_keys(data: Any, keys: list[str | int], typ: Any) -> list[str | int]:
+    """Put back a table key msgspec left out: the first entry whose value does not fit."""
+    if ANY_KEY not in keys:
+        return keys
+    at = keys.index(ANY_KEY)
+    table = value_at(data, keys[:at])
+    if not isinstance(table, dict) or not table:
+        return keys[:at]
+    rest = keys[at + 1 :]
+    bad = [k for k, v in table.items() if not fits(value_at(v, rest), typ)] or list(table)
+    return named_keys(data, [*keys[:at], bad[0], *rest], typ)
+
+
+def fits(value: Any, typ: Any) -> bool:
+    if isinstance(typ, inspect.LiteralType):
+        return value in typ.values
+    if isinstance(typ, inspect.BoolType):
+        return isinstance(value, bool)
+    if isinstance(typ, inspect.IntType):
+        return isinstance(value, int) and not isinstance(value, bool)
+    return True
+
+
+def dotted(keys: list[str | int]) -> str:
+    text = ""
+    for key in keys:
+        text += f"[{key}]" if isinstance(key, int) else (f".{key}" if text else key)
+    return text
+
+
+def value_at(data: Any, keys: list[str | int]) -> Any:
+    for key in keys:
+        try:
+            data = data[key]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+def shown(value: Any) -> str:
+    if isinstance(value, str):
+        return repr(value)
+    return msgspec.json.encode(value).decode() if value is not None else "that"
+
+
+def plain(typ: Any) -> Any:
+    """The type without its optional None and its metadata wrappers."""
+    while isinstance(typ, inspect.Metadata):
+        typ = typ.type
+    if isinstance(typ, inspect.UnionType):
+        others = [t for t in typ.types if not isinstance(t, inspect.NoneType)]
+        if len(others) == 1:
+            return plain(others[0])
+    return typ
+
+
+def type_at(typ: Any, keys: list[str | int]) -> Any:
+    for key in keys:
+        typ = plain(typ)
+        if isinstance(typ, inspect.StructType):
+            fields = {f.encode_name: f.type for f in typ.fields}
+            typ = fields.get(str(key), inspect.AnyType())
+        elif isinstance(typ, inspect.DictType):
+            typ = typ.value_type
+        elif isinstance(typ, inspect.ListType | inspect.TupleType | inspect.VarTupleType):
+            typ = getattr(typ, "item_type", None) or typ.item_types[int(key)]
+        else:
+            return inspect.AnyType()
+    return plain(typ)
+
+
+def field_names(typ: Any) -> list[str]:
+    typ = plain(typ)
+    if isinstance(typ, inspect.StructType):
+        return [f.encode_name for f in typ.fields]
+    if isinstance(typ, inspect.UnionType):
+        return [name for t in typ.types for name in field_names(t)]
+    return []
+
+
+def accepted(typ: Any) -> str:
+    """What a field takes, in words a GM reads."""
+    typ = plain(typ)
+    if isinstance(typ, inspect.LiteralType):
+        return "one of: " + ", ".join(str(v) for v in typ.values)
+    if isinstance(typ, inspect.BoolType):
+        return "true or false"
+    if isinstance(typ, inspect.IntType):
+        low = f" >= {typ.ge}" if typ.ge is not None else ""
+        high = f" <= {typ.le}" if typ.le is not None else ""
+        return f"a whole number{low}{high}"
+    if isinstance(typ, inspect.FloatType):
+        return "a number"
+    if isinstance(typ, inspect.StrType):
+        return "text"
+    if isinstance(typ, inspect.ListType | inspect.VarTupleType):
+        return f"a list, like [a, b], of {accepted(typ.item_type)}"
+    if isinstance(typ, inspect.DictType):
+        return f"a table of NAME = {accepted(typ.value_type)}"
+    if isinstance(typ, inspect.StructType):
+        return "a table with " + ", ".join(f.encode_name for f in typ.fields)
+    if isinstance(typ, inspect.UnionType):
+        return " or ".join(accepted(t) for t in typ.types)
+    return "another value"
