@@ -30,6 +30,8 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
     guess = closest(name, known)
     if guess is not None:
         return f"did you mean {guess}?"
+    if len(known) > 12:
+        return f"it is none of the {len(known)} known names"
     return f"known: {', '.join(sorted(known))}"
 
 
