@@ -139,6 +139,7 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     garrote_damage: int = 2
     buckler_parry: int = 1
     dodge_skill: str = "physique"
+    late_changes: bool = False  # 003-29: may a lower initiative change after a higher declared
 
 
 def canonical(skill: str) -> str:
@@ -395,16 +396,29 @@ def fold(state: State, events: list[Event]) -> State:
 # -- rolls (mechanics 1 and 2) -------------------------------------------------------------
 
 
-def weight(command: dict[str, Any], options: Options) -> int:
-    """003-5: an attack or an evasion counts one action per target; a free draw none."""
-    action = command["action"]
+def weight(state: State, fighter: Fighter, command: dict[str, Any]) -> int:
+    """003-5: an attack or an evasion counts one action per target; a free draw none; a dodge
+    naming nobody evades, and counts, every attacker who declared an attack on the dodger."""
+    action, options = command["action"], state.options
     if action == "draw" and not options.draw_is_action:
         return 0
     if action in ("dodge", "parry") and not options.defence_counts_as_action:
         return 0
+    if action == "dodge" and not command.get("targets"):
+        return max(1, len(attackers_of(state, fighter)))
     if action in ("attack", "dodge", "parry", "feint", "grapple"):
         return max(1, len(command.get("targets", [])))
     return 1
+
+
+def attackers_of(state: State, fighter: Fighter) -> list[str]:
+    return [
+        other.id
+        for other in state.fighters.values()
+        if any(
+            d["action"] == "attack" and fighter.id in d.get("targets", []) for d in other.declared
+        )
+    ]
 
 
 def free_drop(fighter: Fighter, declared: dict[str, Any]) -> bool:
@@ -415,10 +429,13 @@ def free_drop(fighter: Fighter, declared: dict[str, Any]) -> bool:
 
 
 def action_count(state: State, fighter: Fighter) -> int:
-    """Everything the fighter does this turn: declarations, a hold kept up (003-24), and a
-    defence the rules make cost an action (003-22)."""
-    declared = sum(weight(d, state.options) for d in fighter.declared if not free_drop(fighter, d))
-    holding = 1 if fighter.has("holding") and "release" not in fighter.kinds() else 0
+    """Everything the fighter does this turn: declarations, a hold kept up from an earlier
+    turn (003-24; a hold made this turn is the grapple declared), and a defence the rules make
+    cost an action (003-22)."""
+    declared = sum(weight(state, fighter, d) for d in fighter.declared if not free_drop(fighter, d))
+    hold = fighter.conditions.get("holding")
+    kept_up = hold is not None and hold.get("turn", 0) < state.turn  # not the one made now
+    holding = 1 if kept_up and "release" not in fighter.kinds() else 0
     forced = fighter.conditions.get("forced", {}).get("count", 0)
     return declared + holding + forced
 
@@ -587,7 +604,10 @@ def resolve_next(state: State, ctx: Context) -> list[Event]:
         Spent(actor.id, "action", 1, f"resolves {declared['action']}", ["003-29"])
     ]
     mid = fold(state, events)
-    if not mid.able(actor) or mid.wound(actor).dead:
+    why, rule = grappled_refusal(mid, mid.fighters[actor.id], declared)
+    if why:
+        events.append(Resolved(actor.id, declared["action"], [], why, [rule]))
+    elif not mid.able(actor) or mid.wound(actor).dead:
         events.append(
             Resolved(
                 actor.id,
@@ -626,12 +646,43 @@ def decide_declare(state: State, command: Act, ctx: Context) -> list[Event]:
             f"{state.fighters[state.current].name} declares before {actor.name} (003-29: lowest "
             "initiative first)"
         )
+    check_information_order(state, actor)
     if isinstance(command, Withdraw):
         if not actor.declared:
             raise RefusedError(f"{actor.name} has declared nothing this turn")
         return [Withdrawn(actor.id, "declares again")]
     check_declaration(state, actor, command)
     return [declared_event(command, actor.id, ctx.command_id)]
+
+
+def check_information_order(state: State, actor: Fighter) -> None:
+    """003-29: higher initiative declares knowing the lower declarations, so once one of them
+    has declared (or let their turn to declare pass) the lower ones are fixed."""
+    if state.options.late_changes:
+        return
+    order = list(state.order)
+    mine, current = order.index(actor.id), order.index(state.current or order[-1])
+    later = [state.fighters[who] for who in order[mine + 1 : current + 1]]
+    passed = order[mine + 1 : current]
+    if passed or any(f.declared for f in later):
+        higher = state.fighters[(passed or [order[current]])[0]].name
+        raise RefusedError(
+            f"{higher} has declared knowing {actor.name}'s declarations, which are now fixed "
+            "(003-29); option late_changes=true allows it"
+        )
+
+
+def grappled_refusal(state: State, actor: Fighter, declared: dict[str, Any]) -> tuple[str, str]:
+    """003-24, 003-25 at resolution: pinned since declaring, only breaking the hold goes
+    ahead; held, only breaking free or harming the holder. Empty when it may go ahead."""
+    action, holder = declared["action"], state.holder_of(actor)
+    if actor.has("pinned") and action != "break":
+        return "does not happen: pinned, they may only try to break the hold", "003-25"
+    harms_holder = action in ("attack", "grapple") and declared.get("targets") == [holder]
+    if holder and action != "break" and not harms_holder:
+        name = state.fighters[holder].name
+        return f"does not happen: held, they may only harm {name} or break free", "003-24"
+    return "", ""
 
 
 def check_declaration(state: State, actor: Fighter, command: Act) -> None:
@@ -773,6 +824,8 @@ def defence_of(state: State, target: Fighter, attacker: Fighter) -> str:
     """003-30: who declared a non-defensive action cannot dodge; a declared dodge or parry
     defends (against its named attackers); who declared nothing may dodge by default."""
     if not state.able(target) or (target.has("holding") and "release" not in target.kinds()):
+        return ""
+    if state.holder_of(target):  # held or pinned: only harm the holder or break free (003-24)
         return ""
     for declared in target.declared:
         if declared["action"] in ("dodge", "parry"):
@@ -1110,7 +1163,11 @@ def grappled(
     events: list[Event] = [
         ConditionSet(target.id, "held", f"held by {actor.name}", {"by": actor.id}, ["003-24"]),
         ConditionSet(
-            actor.id, "holding", f"holds {target.name}", {"target": target.id}, ["003-24"]
+            actor.id,
+            "holding",
+            f"holds {target.name}",
+            {"target": target.id, "turn": state.turn},
+            ["003-24"],
         ),
     ]
     if garrote:

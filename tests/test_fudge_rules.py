@@ -460,3 +460,85 @@ def test_003_sheets_take_skill_levels_by_name_or_number(fracas):
     assert e.state.fighters["ana"].sheet.level("ranged combat") == 3 == ANA["skills"]["discipline"]
     with pytest.raises(BadInputError, match="levels: unskilled"):
         do(e, {"action": "join", "combatant": "zed", "sheet": {"skills": {"melee": "godlike"}}})
+
+
+def test_003_29_a_lower_initiative_is_fixed_once_a_higher_one_has_declared(fracas):
+    e = fudge_fight(fracas)
+    declare(e, "cy", "attack", "ana")
+    do(e, {"action": "next"})
+    declare(e, "bo", "attack", "ana", weapon="club")
+    before = e.version
+    with pytest.raises(RefusedError, match="cy's declarations, which are now fixed"):
+        declare(e, "cy", "withdraw")
+    with pytest.raises(RefusedError, match="003-29"):
+        declare(e, "cy", "move")
+    assert e.version == before
+    do(e, {"action": "next"})  # bo passes on to ana, who declares nothing yet
+    with pytest.raises(RefusedError, match="bo has declared knowing cy"):
+        declare(e, "cy", "withdraw")
+    relaxed = fudge_fight(fracas, options={"late_changes": True})
+    declare(relaxed, "cy", "attack", "ana")
+    do(relaxed, {"action": "next"})
+    declare(relaxed, "bo", "attack", "ana", weapon="club")
+    declare(relaxed, "cy", "withdraw")
+
+
+def test_003_4_003_5_a_hold_and_the_pin_after_it_are_two_actions_not_three(fracas):
+    e = held_cy(fracas, a("grapple", "cy"))
+    hold = rolled(resolve(e, f(3), f(0)))[0]
+    pin = rolled(resolve(e, f(3), f(0)))[0]
+    assert e.state.fighters["cy"].has("pinned")
+    for roll in (hold, pin):
+        assert (-2, "2 actions this turn") in terms(roll)
+        assert not any("3 actions" in reason for _, reason in terms(roll))
+
+
+def test_003_24_a_hold_kept_from_an_earlier_turn_is_an_action(fracas):
+    e = held_cy(fracas)
+    resolve(e, f(1), f(0))
+    resolve(e)
+    resolve(e)
+    resolve(e, INITIATIVE)  # turn 2
+    declare_turn(e, cy=[], bo=BUSY, ana=[a("attack", "cy", weapon="club")])
+    club = rolled(resolve(e, f(0)))[0]  # held, Cy has no dodge
+    assert (-2, "2 actions this turn") in terms(club), "the attack and the hold kept up"
+
+
+def pinned_before_acting(fracas, ana_plan, cy_plan):
+    e = fudge_fight(fracas)
+    declare_turn(e, cy=cy_plan, bo=BUSY, ana=ana_plan)
+    for _ in ana_plan:
+        resolve(e, f(3), f(0))  # 3 + 2 - actions against Cy's Physique 0 + 1
+    resolve(e)  # bo shouts
+    return e
+
+
+def test_003_25_pinned_before_their_action_resolves_it_does_not_happen(fracas):
+    e = pinned_before_acting(
+        fracas, [a("grapple", "cy"), a("grapple", "cy")], [a("attack", "bo", weapon="pistol")]
+    )
+    assert e.state.fighters["cy"].has("pinned")
+    out = resolve(e)  # no dice: the attack is never rolled
+    assert not rolled(out) and levels(e, "bo") == 0
+    assert any("does not happen: pinned" in o for o in outcomes(out))
+
+
+def test_003_24_held_before_their_action_resolves_they_may_only_harm_the_holder(fracas):
+    e = pinned_before_acting(fracas, [a("grapple", "cy")], [a("attack", "bo", weapon="pistol")])
+    assert e.state.fighters["cy"].has("held")
+    out = resolve(e)
+    assert not rolled(out) and any("may only harm ana" in o for o in outcomes(out))
+    e = pinned_before_acting(fracas, [a("grapple", "cy")], [a("attack", "ana", weapon="pistol")])
+    out = resolve(e, f(0))  # Ana, holding, has no defence: the attack on her goes ahead
+    assert rolled(out)[0].actor == "cy"
+
+
+def test_003_5_a_dodge_naming_nobody_counts_one_action_per_attacker(fracas):
+    e = fudge_fight(fracas)
+    declare_turn(e, cy=[a("attack", "bo")], bo=[a("dodge")], ana=[a("attack", "bo")])
+    dodge = rolled(resolve(e, f(0), f(0)))[1]
+    assert dodge.actor == "bo" and (-2, "2 actions this turn") in terms(dodge)
+    lone = fudge_fight(fracas)
+    declare_turn(lone, cy=BUSY, bo=[a("dodge")], ana=[a("attack", "bo")])
+    dodge = rolled(resolve(lone, f(0), f(0)))[1]
+    assert not any("actions" in reason for _, reason in terms(dodge)), "one attacker, one action"
