@@ -486,14 +486,14 @@ def check(
     check_skill(skill, fighter.name, [canonical(s) for s in fighter.sheet.skills])
     level = fighter.sheet.level(skill)
     rung = next((k for k, v in LADDER.items() if v == level), str(level))
-    terms = [Modifier(level, f"{skill} ({rung.title()})", "mechanic 3")]
+    terms = [Modifier(level, f"{skill} ({rung.title()})", "003-M3")]
     terms += [*extra, *penalties(state, fighter, multiple)]
     return Check(ctx.dice.roll("4dF", purpose), terms)
 
 
 def rolled(fighter: Fighter, purpose: str, done: Check, target: int | None, result: str, rules):
     return Rolled(
-        fighter.id, purpose, done.roll, target, done.terms, result, ["mechanic 1", *rules]
+        fighter.id, purpose, done.roll, target, done.terms, result, ["003-M1", *rules]
     )
 
 
@@ -1062,7 +1062,7 @@ def resolve_other(state: State, actor: Fighter, command: Other, ctx: Context) ->
     done = check(state, ctx, actor, command.skill, command.what, list(command.modifiers))
     succeeds = done.critical or (done.total >= command.difficulty and not done.fumble)
     verdict = "succeeds" if succeeds else "fails"
-    return [rolled(actor, command.what, done, command.difficulty, verdict, ["mechanic 2"])]
+    return [rolled(actor, command.what, done, command.difficulty, verdict, ["003-M2"])]
 
 
 def resolve_grapple(state: State, actor: Fighter, command: Grapple, ctx: Context) -> list[Event]:

@@ -302,12 +302,12 @@ def pool_for(
     """Attribute + Ability, less the Penalty (not below 1), then less quick actions and a
     desperate reaction's cost (down to 0) when it is the round's Action."""
     base = fighter.sheet.pool(attribute, ability)
-    terms = [Modifier(base, f"{attribute} + {ability}", "mechanic 1")]
+    terms = [Modifier(base, f"{attribute} + {ability}", "004-M1")]
     dice = base
     lost = penalty(state, fighter)
     if lost:
         dice = max(1, base - lost) if base > 0 else 0
-        terms.append(Modifier(dice - base, "injury penalty", "mechanic 4"))
+        terms.append(Modifier(dice - base, "injury penalty", "004-M4"))
     if action and fighter.quick_round == state.round and fighter.quick_count:
         cut = min(dice, state.options.quick_action_dice * fighter.quick_count)
         dice -= cut
@@ -327,7 +327,7 @@ def difficulty_for(
     unskilled = ability not in ATTRIBUTES and fighter.sheet.abilities.get(ability, 0) == 0
     if unskilled and state.options.unskilled_difficulty:
         terms.append(
-            Modifier(state.options.unskilled_difficulty, f"no ranks in {ability}", "mechanic 1")
+            Modifier(state.options.unskilled_difficulty, f"no ranks in {ability}", "004-M1")
         )
     return base + sum(m.value for m in terms), terms
 
@@ -357,10 +357,10 @@ def roll_pool(
     terms = [*pool.terms, *(replace(m, reason=f"difficulty: {m.reason}") for m in difficulty_terms)]
     if exert:
         outcome += state.options.exertion_outcome
-        terms.append(Modifier(state.options.exertion_outcome, "exerted: +1 Outcome", "mechanic 5"))
+        terms.append(Modifier(state.options.exertion_outcome, "exerted: +1 Outcome", "004-M5"))
     verdict = f"outcome {outcome}: {reading(outcome)}"
     events.append(
-        Rolled(fighter.id, purpose, roll, difficulty, terms, verdict, ["mechanic 1", *rules])
+        Rolled(fighter.id, purpose, roll, difficulty, terms, verdict, ["004-M1", *rules])
     )
     return outcome
 
@@ -426,13 +426,13 @@ def exertion(state: State, actor: Fighter, why: str) -> list[Event]:
     if actor.exerted_round == state.round:
         raise RefusedError(f"{actor.name} has already exerted this round (mechanic 5)")
     return [
-        Spent(actor.id, "exertion", 1, why, ["mechanic 5"]),
+        Spent(actor.id, "exertion", 1, why, ["004-M5"]),
         Damaged(
             actor.id,
             1,
             "exerting the Body",
-            [Modifier(1, "Severity-1 Injury", "mechanic 5")],
-            ["mechanic 5"],
+            [Modifier(1, "Severity-1 Injury", "004-M5")],
+            ["004-M5"],
         ),
     ]
 
@@ -496,13 +496,17 @@ def even_shares(dice: int, parts: int) -> list[int]:
     return [dice // parts + (1 if i < dice % parts else 0) for i in range(parts)]
 
 
-def reaction_pool(state: State, fighter: Fighter, kind: str, weapon: Weapon | None) -> Pool:
+def reaction_pool(
+    state: State, fighter: Fighter, kind: str, weapon: Weapon | None, as_action: bool = False
+) -> Pool:
+    """A dodge, parry or clash pool; when it is the round's Action taken early (004-11) it
+    takes every cut that Action would."""
     if kind == "dodge":
-        return pool_for(state, fighter, "dexterity", "athletics", action=False)
+        return pool_for(state, fighter, "dexterity", "athletics", action=as_action)
     weapon = weapon or fighter.weapon(
         fighter.sheet.weapons[0].name if fighter.sheet.weapons else "fists"
     )
-    return pool_for(state, fighter, weapon.attribute, weapon.ability, action=False)
+    return pool_for(state, fighter, weapon.attribute, weapon.ability, action=as_action)
 
 
 def resolve_attack(state: State, actor: Fighter, command: Attack, ctx: Context) -> list[Event]:
@@ -618,12 +622,13 @@ def react(
     if defender.id != target.id and kind != "parry":
         raise RefusedError(f"{defender.name} can only parry for {target.name}, not {kind} (004-17)")
     events: list[Event] = []
+    as_action = False
     kept = defender.conditions.get("kept", {})
     if kept.get("round") == state.round and kept.get("dice", {}).get(kind):
         dice = kept["dice"][kind]
         events.append(ConditionCleared(defender.id, "kept", f"the kept dice {kind}", ["004-8"]))
     elif state.has_action(defender):
-        dice = None
+        dice, as_action = None, True
         events += spend_action(state, defender, f"reacts: {kind}", ["004-11"])
     elif defender.id in command.desperate and (kind != "clash" or state.options.clash_as_desperate):
         events += exertion(state, defender, f"desperate {kind}")
@@ -643,13 +648,16 @@ def react(
             "--opt desperate=[NAME] exerts the Body for a desperate reaction (004-19)"
         )
     mid = fold(state, events)
+    # 004-11: a Reaction that is the round's Action is built as that Action, before spending
+    # it, so it takes the quick actions' and a past desperate reaction's cuts.
+    builder = state.fighters[defender.id] if as_action else mid.fighters[defender.id]
     defender = mid.fighters[defender.id]
     defence_weapon, difficulty_shift = parry_weapon(defender, weapon, kind, command, mid.options)
     if kind == "dodge":
-        pool = reaction_pool(mid, defender, "dodge", None)
+        pool = reaction_pool(mid, builder, "dodge", None, as_action)
         base_difficulty, ability, rules = mid.options.dodge_difficulty, "athletics", ["004-13"]
     else:
-        pool = reaction_pool(mid, defender, kind, defence_weapon)
+        pool = reaction_pool(mid, builder, kind, defence_weapon, as_action)
         base_difficulty = defence_weapon.difficulty + difficulty_shift
         ability = defence_weapon.ability
         rules = ["004-15", "004-16"] if kind == "parry" else ["004-18"]
@@ -665,7 +673,7 @@ def react(
         pool,
         difficulty,
         terms,
-        rules,
+        [*rules, "004-11"] if as_action else rules,
     )
     counted = defence if mid.options.botched_defence_counts else max(0, defence)
     if kind == "clash":
@@ -747,14 +755,14 @@ def damage(
     full: bool = False,
 ) -> list[Event]:
     """Mechanic 2: Severity = margin + Weapon Damage - Armor; nothing if the margin is <= 0."""
-    rule = "004-18" if full else "mechanic 2"
+    rule = "004-18" if full else "004-M2"
     if margin <= 0:
         return [Resolved(attacker.id, "attack", [target.id], f"fails ({why} = {margin})", [rule])]
     armor = armor_of(target, weapon)
     breakdown = [
         Modifier(margin, why, rule),
-        Modifier(weapon.damage, f"{weapon.name} damage", "mechanic 2"),
-        Modifier(-armor, "Brawn as armor" if armor > target.sheet.armor else "armor", "mechanic 2"),
+        Modifier(weapon.damage, f"{weapon.name} damage", "004-M2"),
+        Modifier(-armor, "Brawn as armor" if armor > target.sheet.armor else "armor", "004-M2"),
     ]
     severity = sum(m.value for m in breakdown)
     hit = Resolved(attacker.id, "attack", [target.id], f"hits: Severity {max(0, severity)}", [rule])
@@ -762,13 +770,13 @@ def damage(
         return [hit]
     events: list[Event] = [
         hit,
-        Damaged(target.id, severity, weapon.name, breakdown, ["mechanic 2", "mechanic 3"]),
+        Damaged(target.id, severity, weapon.name, breakdown, ["004-M2", "004-M3"]),
     ]
     after = replace(target, injuries=(*target.injuries, severity))
     if after.dead:
-        events.append(ConditionSet(target.id, "dead", "Body below 0", {}, ["mechanic 3"]))
+        events.append(ConditionSet(target.id, "dead", "Body below 0", {}, ["004-M3"]))
     elif after.incapacitated:
-        events.append(ConditionSet(target.id, "incapacitated", "Body 0", {}, ["mechanic 3"]))
+        events.append(ConditionSet(target.id, "incapacitated", "Body 0", {}, ["004-M3"]))
     return events
 
 
@@ -936,7 +944,7 @@ def decide_begin(state: State, command: Begin, ctx: Context) -> list[Event]:
             pool,
             state.options.initiative_difficulty,
             [],
-            ["mechanic 6"],
+            ["004-M6"],
         )
     groups: dict[tuple[int, int], list[str]] = {}
     for who, outcome in outcomes.items():
@@ -946,7 +954,7 @@ def decide_begin(state: State, command: Begin, ctx: Context) -> list[Event]:
         if len(groups[(outcome, state.fighters[who].sheet.dexterity)]) > 1:
             tiebreak = ctx.dice.roll("d100", f"initiative tie of {who}").total
         reason = f"Outcome {outcome}" + (f", tie roll {tiebreak}" if tiebreak else "")
-        events.append(InitiativeSet(who, outcome, reason, ["mechanic 6"], tiebreak))
+        events.append(InitiativeSet(who, outcome, reason, ["004-M6"], tiebreak))
     return events + advance(replace(fold(state, events), round=1), "the fight begins")
 
 

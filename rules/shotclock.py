@@ -276,9 +276,9 @@ def check(
     verdict = f"AR {result}, outcome {outcome}: " + ("success" if success else "failure")
     if boxcars:
         verdict += "; BOXCARS: something unusual happens (GM's call)"
-    all_modifiers = [Modifier(av, "action value", "mechanic 2"), *modifiers]
+    all_modifiers = [Modifier(av, "action value", "001-M2"), *modifiers]
     events.append(
-        Rolled(actor.id, purpose, roll, difficulty, all_modifiers, verdict, ["mechanic 1", *rules])
+        Rolled(actor.id, purpose, roll, difficulty, all_modifiers, verdict, ["001-M1", *rules])
     )
     return outcome if success else None
 
@@ -467,7 +467,7 @@ def act(state: State, command: Act, ctx: Context, base: int, resolve) -> list[Ev
 
 def impairment(fighter: Fighter) -> list[Modifier]:
     level = fighter.impairment
-    return [Modifier(level, "wound impairment", "mechanic 4")] if level else []
+    return [Modifier(level, "wound impairment", "001-M4")] if level else []
 
 
 # -- attacks, defences and damage (mechanics 3 to 5) -----------------------------------------
@@ -525,20 +525,20 @@ def resolve_attack(
         actor.sheet.av(weapon.skill),
         difficulty,
         [*command.modifiers, *penalties],
-        ["mechanic 3"],
+        ["001-M3"],
         state.options.hit_on_zero,
     )
     if outcome is None:
-        events.append(Resolved(actor.id, "attack", [target.id], "misses", ["mechanic 3"]))
+        events.append(Resolved(actor.id, "attack", [target.id], "misses", ["001-M3"]))
         return events
     if target.sheet.mook:
-        events.append(Resolved(actor.id, "attack", [target.id], "hits a mook", ["mechanic 5"]))
+        events.append(Resolved(actor.id, "attack", [target.id], "hits a mook", ["001-M5"]))
         events.append(
-            ConditionSet(target.id, "out", "a mook goes down to any hit", {}, ["mechanic 5"])
+            ConditionSet(target.id, "out", "a mook goes down to any hit", {}, ["001-M5"])
         )
         return events
     events.append(
-        Resolved(actor.id, "attack", [target.id], f"hits, outcome {outcome}", ["mechanic 3"])
+        Resolved(actor.id, "attack", [target.id], f"hits, outcome {outcome}", ["001-M3"])
     )
     return events + wound(state, ctx, target, outcome, weapon)
 
@@ -547,12 +547,12 @@ def wound(state: State, ctx: Context, target: Fighter, outcome: int, weapon: Wea
     """Mechanic 4: Outcome + Damage - Toughness into wound points; impairment; death checks."""
     options = state.options
     breakdown = [
-        Modifier(outcome, "outcome", "mechanic 4"),
-        Modifier(weapon.damage, f"{weapon.name} damage", "mechanic 4"),
-        Modifier(-target.sheet.toughness, "Toughness", "mechanic 4"),
+        Modifier(outcome, "outcome", "001-M4"),
+        Modifier(weapon.damage, f"{weapon.name} damage", "001-M4"),
+        Modifier(-target.sheet.toughness, "Toughness", "001-M4"),
     ]
     amount = max(options.damage_floor, sum(m.value for m in breakdown))
-    events: list[Event] = [Damaged(target.id, amount, weapon.name, breakdown, ["mechanic 4"])]
+    events: list[Event] = [Damaged(target.id, amount, weapon.name, breakdown, ["001-M4"])]
     wounds = target.wounds + amount
     bruiser = options.big_bruiser_bonus if target.sheet.big_bruiser else 0
     level = -sum(1 for at in options.impairment_at if wounds >= at + bruiser)
@@ -563,7 +563,7 @@ def wound(state: State, ctx: Context, target: Fighter, outcome: int, weapon: Wea
                 "impaired",
                 f"{wounds} wound points",
                 {"penalty": level},
-                ["mechanic 4"],
+                ["001-M4"],
             )
         )
     threshold = options.death_checks_at + bruiser
@@ -577,11 +577,11 @@ def wound(state: State, ctx: Context, target: Fighter, outcome: int, weapon: Wea
             target.sheet.constitution,
             wounds - threshold,
             [],
-            ["mechanic 4"],
+            ["001-M4"],
         )
         if survived is None:
             events.append(
-                ConditionSet(target.id, "dead", "failed a death check", {}, ["mechanic 4"])
+                ConditionSet(target.id, "dead", "failed a death check", {}, ["001-M4"])
             )
     return events
 

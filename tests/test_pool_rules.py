@@ -461,3 +461,39 @@ def test_a_reaction_that_is_not_allowed_appends_nothing(fracas):
     assert e.history.head_step == step and not [
         ev for ev in e.events_of_step(step) if isinstance(ev, Damaged)
     ]
+
+
+def test_004_11_004_19_a_reaction_in_the_round_after_a_desperate_one_takes_the_minus_2(fracas):
+    e = pool_fight(fracas)
+    ana_swings_at_bob(e, "dodge", MISS4 + [2], MISS4)  # round 1: Bob dodges with his Action
+    act(
+        e,
+        "thug",
+        "attack",
+        "bob",
+        weapon="fists",
+        defence={"bob": "dodge"},
+        desperate=["bob"],
+        dice=[2] * 5 + [2] * 3,  # Bob exerts: a Severity-1 Injury, so 4 - 1 dice
+    )
+    assert e.state.fighters["bob"].has("desperate")
+    out = ana_swings_at_bob(e, "dodge", MISS4 + [2], [2])  # round 2: Bob's Action, early
+    dodge = rolled(out)[1]
+    assert dodge.roll.dice == "1d10", "dodge 4, less 1 for the injury, less 2 (004-19)"
+    cuts = [(m.value, m.rule) for m in dodge.modifiers if m.value < 0]
+    assert cuts == [(-1, "004-M4"), (-2, "004-19")]
+    assert "004-11" in dodge.rules
+    assert not e.state.fighters["bob"].has("desperate"), "the next Action took the cut"
+
+
+def test_004_11_004_3_a_reaction_after_quick_actions_keeps_only_the_remainder(fracas):
+    e = pool_fight(fracas)
+    do(e, {"action": "next"})  # Ana lets her turn go
+    act(e, "bob", "quick", what="draws a second club")
+    act(e, "bob", "hold", "ana", weapon="club", trigger="ana moves")
+    out = act(
+        e, "thug", "attack", "bob", weapon="fists", defence={"bob": "dodge"}, dice=[2] * 5 + [2] * 2
+    )
+    dodge = rolled(out)[1]
+    assert dodge.roll.dice == "2d10", "dodge 4, less 2 for the quick action (004-3)"
+    assert (-2, "004-3") in [(m.value, m.rule) for m in dodge.modifiers]
