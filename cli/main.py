@@ -15,9 +15,10 @@ import msgspec
 from fracas.cli import render
 from fracas.ledger import BadInputError, FracasError
 from fracas.ledger.store import describe_database_error
-from fracas.projections import Fracas
+from fracas.projections import Fracas, catalog
 from fracas.rules import available, load
 from fracas.rules.events import Modifier
+from fracas.rules.ruleset import Ruleset
 from fracas.rules.sheets import deep_merge, parse_value, read_sheet_file, set_path
 
 
@@ -226,14 +227,28 @@ def new(
     app.witness(started.id)
 
 
+def ruleset_for(app: App, name: str | None) -> tuple[Ruleset, Any]:
+    """The named ruleset (with its defaults), or the encounter's (with its options now)."""
+    if name is not None:
+        return load(name), None
+    if not os.path.exists(app.db):
+        raise BadInputError(f"{app.db}: no such log; name a ruleset with -r RULESET")
+    encounter = app.encounter()
+    return encounter.ruleset, getattr(encounter.state, "options", None)
+
+
 @cli.command("options")
 @click.option("--ruleset", "-r", default=None, help="A ruleset; default: the encounter's.")
-def options_(ruleset: str | None) -> None:
-    """List a ruleset's options with their defaults."""
-    rules = load(ruleset or "percentile")
-    defaults = msgspec.to_builtins(rules.options_type())
-    for key, value in defaults.items():
-        click.echo(f"{key} = {value!r}")
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+@pass_app
+def options_(app: App, ruleset: str | None, as_json: bool) -> None:
+    """List the options of the encounter's ruleset (or of -r RULESET): value, values, meaning."""
+    rules, current = ruleset_for(app, ruleset)
+    found = catalog.options(rules, current)
+    if as_json:
+        dump_json({"ruleset": rules.name, "options": found})
+    else:
+        render.options(rules.name, found, current is not None)
 
 
 @cli.command()
@@ -453,11 +468,39 @@ def act_(
 
 
 @cli.command()
+@click.option("--ruleset", "-r", default=None, help="A ruleset; default: the encounter's.")
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
 @pass_app
-def actions(app: App) -> None:
-    """List the actions of the encounter's ruleset."""
-    for name, text in app.encounter().ruleset.actions.items():
-        click.echo(f"{name:<8} {text}")
+def actions(app: App, ruleset: str | None, as_json: bool) -> None:
+    """List the actions of the encounter's ruleset (or of -r RULESET) and their flags."""
+    rules, _ = ruleset_for(app, ruleset)
+    found = catalog.actions(rules)
+    if as_json:
+        dump_json({"ruleset": rules.name, "actions": found})
+    else:
+        render.actions(found)
+
+
+@cli.command()
+@click.argument("wanted", required=False, metavar="[SYSTEM|RULE]")
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+def rules(wanted: str | None, as_json: bool) -> None:
+    """The rules reference: the systems, one system's rules (`000` or `percentile`), or one
+    rule by the id the log cites (`003-25`, `000-M2`)."""
+    if wanted is None:
+        found: Any = catalog.systems()
+        shown = render.systems
+    elif catalog.RULE_ID.fullmatch(wanted.strip().upper()):
+        found = catalog.rule(wanted)
+        shown = render.rule
+    else:
+        picked = catalog.system(wanted)
+        found = {"system": picked, "rules": catalog.rules_of(picked.id)}
+        shown = render.system_rules
+    if as_json:
+        dump_json(found)
+    else:
+        shown(found)
 
 
 @cli.command()

@@ -5,8 +5,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import click
+import msgspec
 
-from fracas.projections import AuditReport, LogStep, describe
+from fracas.projections import AuditReport, LogStep, catalog, describe
 from fracas.projections.branches import WhatIf
 from fracas.projections.replay import ReplayStep, Standing
 from fracas.rules import StepOutcome
@@ -193,3 +194,47 @@ def whatif(branch: WhatIf) -> None:
         click.echo(f"`fracas adopt` with the same options supersedes steps {steps}")
     else:
         click.echo("nothing would change")
+
+
+def as_text(value: object) -> str:
+    """A value as the GM types it (true, 3, "text", [1, 2])."""
+    return value if isinstance(value, str) else msgspec.json.encode(value).decode()
+
+
+def actions(found: list[catalog.Action]) -> None:
+    for action in found:
+        click.echo(f"{action.name}: {action.description}")
+        click.echo(f"  {action.usage}")
+        for flag in action.flags:
+            unset = flag.default in (None, "", [], {})
+            default = "" if unset else f" (default {as_text(flag.default)})"
+            click.echo(f"    {flag.flag:<32} {flag.accepts}{default}")
+
+
+def options(ruleset: str, found: list[catalog.Option], of_encounter: bool) -> None:
+    whose = "this encounter's" if of_encounter else "the defaults of"
+    click.echo(f"{ruleset}: {whose} options (set them with `fracas new -o NAME=VALUE`)")
+    for option in found:
+        changed = "" if option.value == option.default else f" (default {as_text(option.default)})"
+        click.echo(f"{option.name} = {as_text(option.value)}{changed}")
+        click.echo(f"    {option.description}; {option.accepts}")
+
+
+def systems(found: list[catalog.System]) -> None:
+    for system in found:
+        count = len(catalog.rules_of(system.id))
+        title = f"{system.game}: {system.title}"
+        click.echo(f"{system.id}  {system.ruleset:<10} {title}, {count} rules")
+    click.echo("`fracas rules 000` lists a system's rules; `fracas rules 000-8` shows one.")
+
+
+def system_rules(found: dict) -> None:
+    system = found["system"]
+    click.echo(f"{system.id} {system.ruleset}: {system.game}, {system.source}")
+    for rule in found["rules"]:
+        click.echo(f"[{rule.id}] {rule.text}")
+
+
+def rule(found: catalog.Rule) -> None:
+    click.echo(f"[{found.id}] {found.text}")
+    click.echo(f"From: {found.source}")

@@ -4,6 +4,7 @@ A players' export leaves out every GM-only roll and whatever would reveal it.
 """
 
 import html
+import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -32,6 +33,7 @@ from fracas.rules import Encounter
 from fracas.rules.dice import BODY_CEILING, commitment
 from fracas.rules.encounter import recorded_events, ruleset_of, started_event
 from fracas.rules.events import EncounterStarted, SeedRevealed
+from fracas.rules.reference import RULE_ID, statement
 from fracas.rules.timeline import Frame, walk
 from fracas.rules.views import View
 
@@ -411,11 +413,26 @@ def write_html(out: IO[str], found: list[Session], title: str) -> None:
     out.flush()
 
 
+def with_statements(escaped: str) -> str:
+    """Each rule id the line cites shows its statement on hover."""
+
+    def titled(match: re.Match[str]) -> str:
+        text = statement(match[0])
+        return f'<abbr title="{html.escape(text)}">{match[0]}</abbr>' if text else match[0]
+
+    return RULE_ID.sub(titled, escaped)
+
+
 def html_step(step: ReplayStep) -> str:
     e = html.escape
     struck = not step.in_effect
+
+    def shown(line: str) -> str:
+        return with_statements(e(line))
+
     items = "".join(
-        f"<li>{'<del>' + e(line) + '</del>' if struck else e(line)}</li>" for line in step.lines
+        f"<li>{'<del>' + shown(line) + '</del>' if struck else shown(line)}</li>"
+        for line in step.lines
     )
     css = "step undone" if struck else "step"
     head = f'<div class="head">{e(step_heading(step))}</div>'

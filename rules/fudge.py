@@ -142,6 +142,31 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     late_changes: bool = False  # 003-29: may a lower initiative change after a higher declared
 
 
+OPTION_HELP = {
+    "wounds": "the wound table: damage levels from which each wound level applies (003-M5)",
+    "big_modifiers": "a modifier over 3: an automatic success or failure, or just applied (003-2)",
+    "draw_is_action": "whether drawing a weapon counts as an action",
+    "defence_floor": "whether a bad defence roll counts as 0 rather than helping the attacker",
+    "defence_counts_as_action": (
+        "whether a dodge or parry counts toward the multiple-action penalty"
+    ),
+    "undeclared_defence": "whether who declared nothing may still dodge an attack",
+    "aim_max": "the most aiming adds, +1 a turn (003-8)",
+    "shield_cover": "the penalty for striking around a shield (003-14)",
+    "shield_armor": "the armor a shield gives when struck through (003-14)",
+    "cover_cap": "the most shield and cover penalise together (003-15)",
+    "max_targets": "how many targets single shots and bursts may engage (003-6)",
+    "garrote_penalty": "the garrote's penalty to the grapple (003-27)",
+    "garrote_damage": "the garrote's damage bonus every turn (003-27)",
+    "buckler_parry": "the buckler's bonus to parry (003-21)",
+    "dodge_skill": "the skill a dodge rolls",
+    "late_changes": (
+        "whether a lower initiative may still change its declarations after a higher one "
+        "declared (003-29)"
+    ),
+}
+
+
 def canonical(skill: str) -> str:
     return ALIASES.get(skill.lower().strip(), skill.lower().strip())
 
@@ -271,22 +296,26 @@ FudgeCommand = (
 DEFENSIVE = ("dodge", "parry", "flee")
 AGGRESSIVE = ("attack", "aim", "grapple", "feint", "other")
 ACTIONS = {
-    "attack": "declare an attack on up to 3 TARGETS -w WEAPON [--mod N:why] [--opt cover=1..3 "
-    "concealment=0..1 from_cover=true shield=around|through flank=front|left|right|rear "
-    "burst=true cover_armor=N] (003-1..003-23, 003-32)",
-    "dodge": "declare a dodge [of ATTACKERS, one action each] (003-5, 003-30)",
-    "parry": "declare a parry [-w WEAPON] [of ATTACKERS] (003-20, 003-21)",
+    "attack": (
+        "declare an attack on up to 3 targets, with cover, concealment, shield and burst "
+        "as the situation has them (003-1..003-23, 003-32)"
+    ),
+    "dodge": (
+        "declare a dodge of the named attackers, one action each, or of every attacker "
+        "(003-5, 003-30)"
+    ),
+    "parry": "declare a parry with a weapon, of the named attackers (003-20, 003-21)",
     "flee": "declare a defensive move away: unopposed, it succeeds (003-31)",
     "move": "declare a move: once a turn (003-7)",
-    "aim": "declare aiming at TARGET -w WEAPON: +1 a turn, +3 at most (003-8)",
-    "draw": "draw -w WEAPON: free by default (option draw_is_action)",
-    "grapple": "hold TARGET (a held target: pin) [--opt garrote=true] (003-24, 003-25, 003-27)",
-    "break": "try to break the hold on you [--opt skill=physique|unarmed combat] (003-26)",
+    "aim": "declare aiming at a target with a weapon: +1 a turn, +3 at most (003-8)",
+    "draw": "draw a weapon: free unless option draw_is_action",
+    "grapple": "hold a target, or pin one already held; a garrote too (003-24, 003-25, 003-27)",
+    "break": "try to break the hold on you, with Physique or Unarmed Combat (003-26)",
     "release": "let go of who you hold",
-    "feint": "feint at TARGETS [--opt skill=melee|unarmed combat] (003-28)",
-    "shield": "--opt op=unstrap|unsling|strap|drop (003-16..003-18, 003-21)",
-    "other": "any other action --opt what=TEXT [--opt skill=S --opt difficulty=N]",
-    "withdraw": "take back your declarations this turn, to declare again",
+    "feint": "feint at targets with Melee or Unarmed Combat (003-28)",
+    "shield": "unstrap, unsling, strap or drop a shield (003-16..003-18, 003-21)",
+    "other": "any other action, with a skill and difficulty if it is rolled",
+    "withdraw": "take back your declarations this turn, to declare again (003-29)",
 }
 
 # -- events of its own --------------------------------------------------------------------
@@ -492,9 +521,7 @@ def check(
 
 
 def rolled(fighter: Fighter, purpose: str, done: Check, target: int | None, result: str, rules):
-    return Rolled(
-        fighter.id, purpose, done.roll, target, done.terms, result, ["003-M1", *rules]
-    )
+    return Rolled(fighter.id, purpose, done.roll, target, done.terms, result, ["003-M1", *rules])
 
 
 # -- the turn (003-29) ----------------------------------------------------------------------
@@ -1536,5 +1563,6 @@ RULESET = Ruleset(
     evolve=evolve,
     view=view,
     actions=ACTIONS,
+    option_help=OPTION_HELP,
     check_sheet=check_sheet,
 )

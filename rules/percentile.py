@@ -138,6 +138,36 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     wait_keeps_aim: bool = True
 
 
+OPTION_HELP = {
+    "dex_ties": "equal DEX: act at the same time, or split by a seeded roll-off (000-3)",
+    "defence_ties": "an exact tie between attack and defence goes to the attacker or the defender",
+    "both_fail": "when both sides of an opposed test fail: nobody wins, or the lower roll (000-M4)",
+    "defence_after_acting": (
+        "a dodge or fight back after acting: refused, or paid with next turn's action"
+    ),
+    "defence_covers": "one dodge or block roll opposes every melee attack of the turn, or just one",
+    "critical_multiplier": "what a critical multiplies damage and Lethality by (000-M3)",
+    "unconscious_at": "HP at or under which a combatant is unconscious (000-M9)",
+    "dead_at": "HP at or under which a combatant is dead (000-M9)",
+    "uncovered_called_shot": "the called-shot penalty against an uncovered body part (000-10)",
+    "modifier_cap": "the most the modifiers of one test add up to, either way; 0 for no cap",
+    "aim_bonus": "the bonus aiming gives the next turn's attack (000-6)",
+    "pinned_bonus": "the bonus to melee and unarmed attacks on a pinned target (000-22)",
+    "lethality_kills_nonhuman": (
+        "whether a successful Lethality roll also kills a non-human outright"
+    ),
+    "lethality_max": (
+        "the highest a Lethality rating reaches; 100 kills on any roll, 99 spares a 100"
+    ),
+    "escape_defends": (
+        "whether a successful escape roll defends until the escaper's next action (000-15)"
+    ),
+    "wait_keeps_aim": (
+        "whether waiting keeps the aim for the attack cut in during the next turn (000-7)"
+    ),
+}
+
+
 # -- commands -----------------------------------------------------------------------------
 
 Called = Literal["none", "uncovered", "partly", "mostly"]
@@ -207,16 +237,19 @@ PercentileCommand = (
     Join | Begin | Pass | Attack | Aim | Disarm | Pin | Escape | Move | Wait | Stand | Ready | Other
 )
 ACTIONS = {
-    "attack": "attack TARGET... with --weapon (000-4, 000-5, 000-8, 000-9, 000-10)",
-    "aim": "aim this turn for +20% next turn (000-6, 000-7)",
-    "disarm": "Unarmed Combat test to knock an item away (000-12)",
-    "pin": "Unarmed Combat test to pin a target (000-21)",
-    "escape": "the pinned escape (000-14, 000-15, 000-16)",
-    "move": "jog, run or sprint, --cover N when ending behind cover (000-18..000-20)",
-    "wait": "hold your action to cut in later (000-25)",
+    "attack": (
+        "attack one target, or several with automatic fire or an explosive (000-4, 000-5,"
+        " 000-8, 000-9, 000-10)"
+    ),
+    "aim": "aim this turn for +20% on next turn's attack (000-6, 000-7)",
+    "disarm": "an Unarmed Combat test to knock an item away (000-12)",
+    "pin": "an Unarmed Combat test to pin a target (000-21)",
+    "escape": "the pinned try to break free (000-14, 000-15, 000-16)",
+    "move": "jog, run or sprint, ending behind cover if there is some (000-18..000-20)",
+    "wait": "keep your action to cut in later (000-25)",
     "stand": "stand up from prone (000-19, 000-26)",
     "ready": "draw or pick up an item (000-26)",
-    "other": "anything else, with an optional --test SKILL (000-26)",
+    "other": "anything else, with a test if the Handler calls for one (000-26)",
 }
 
 # -- state --------------------------------------------------------------------------------
@@ -1356,5 +1389,6 @@ RULESET = Ruleset(
     evolve=evolve,
     view=view,
     actions=ACTIONS,
+    option_help=OPTION_HELP,
     check_sheet=check_sheet,
 )

@@ -109,6 +109,25 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     exertion_outcome: int = 1
 
 
+OPTION_HELP = {
+    "difficulty": "the usual Difficulty (004-M1)",
+    "unskilled_difficulty": "what having no ranks in the Ability adds to the Difficulty",
+    "initiative_difficulty": "the Difficulty of the initiative roll (004-M6)",
+    "dodge_difficulty": "the Difficulty of a dodge (004-13)",
+    "evade_difficulty": "the Difficulty of an evade (004-14)",
+    "brawl_parry_with_weapon": (
+        "the Difficulty change for parrying a brawl attack with a melee weapon (004-16)"
+    ),
+    "quick_action_dice": "the dice each quick action takes from the round's Action (004-3)",
+    "desperate_dice": "the dice a desperate reaction takes from the next Action (004-19)",
+    "split_minimum": "the fewest dice each part of a split pool may have (004-8)",
+    "botched_defence_counts": "whether a defence outcome below 0 raises the attack's outcome",
+    "body_penalties": "the dice lost at Body left 1, 2, 3, 4 and 5 (004-M4)",
+    "clash_as_desperate": "whether a clash may be a desperate reaction",
+    "exertion_outcome": "the Outcome an exertion adds (004-M5)",
+}
+
+
 # -- commands -----------------------------------------------------------------------------
 
 ReactionKind = Literal["dodge", "parry", "clash"]
@@ -160,16 +179,16 @@ class Fire(Act, tag="fire"):
 
 PoolCommand = Join | Begin | Pass | Attack | Evade | Quick | Other | Hold | Fire
 ACTIONS = {
-    "attack": "attack TARGET... -w WEAPON; two or more targets split the pool "
-    "(--opt shares=[3,2]), "
-    "--opt keep={dodge=2} keeps dice for a reaction; targets react with --defence T=dodge|parry|"
-    "clash, --opt desperate=[T], --opt defender={T=ALLY}; --opt triggers=[HOLDER] fires a held "
-    "action (004-1, 004-2, 004-5..004-19)",
+    "attack": (
+        "attack one target, or split the pool over several, keeping dice for a reaction; "
+        "the targets react, desperately if need be, and a held action may fire first "
+        "(004-1, 004-2, 004-5..004-19)"
+    ),
     "evade": "Dexterity + Athletics at 7: an Outcome to share out among incoming attacks (004-14)",
-    "quick": "a quick action --opt what=TEXT: no roll, 2 dice off this round's Action (004-3)",
-    "other": "any rolled action --opt attribute=A --opt ability=B [--opt passive=true] (004-4)",
-    "hold": "hold an attack until --opt trigger=TEXT (same fields as attack; 004-5)",
-    "fire": "carry out a held action now; the GM names the trigger --opt trigger=TEXT (004-5)",
+    "quick": "a quick action: no roll, 2 dice off this round's Action (004-3)",
+    "other": "any rolled action on an attribute and an ability, passive or as the Action (004-4)",
+    "hold": "hold an attack until its trigger (004-5)",
+    "fire": "carry out a held action now that its trigger came (004-5)",
 }
 
 # -- state --------------------------------------------------------------------------------
@@ -359,9 +378,7 @@ def roll_pool(
         outcome += state.options.exertion_outcome
         terms.append(Modifier(state.options.exertion_outcome, "exerted: +1 Outcome", "004-M5"))
     verdict = f"outcome {outcome}: {reading(outcome)}"
-    events.append(
-        Rolled(fighter.id, purpose, roll, difficulty, terms, verdict, ["004-M1", *rules])
-    )
+    events.append(Rolled(fighter.id, purpose, roll, difficulty, terms, verdict, ["004-M1", *rules]))
     return outcome
 
 
@@ -1138,5 +1155,6 @@ RULESET = Ruleset(
     evolve=evolve,
     view=view,
     actions=ACTIONS,
+    option_help=OPTION_HELP,
     check_sheet=check_sheet,
 )

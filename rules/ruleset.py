@@ -46,6 +46,7 @@ class Ruleset:
     evolve: Callable[[Any, Event], Any]
     view: Callable[[Any], View]
     actions: dict[str, str] = field(default_factory=dict)
+    option_help: dict[str, str] = field(default_factory=dict)  # one line per option
     upcasters: dict[tuple[str, int], Upcaster] = field(default_factory=dict)
     schema: int = 1
     check_sheet: Callable[[Any, str, list[str]], None] | None = None  # (sheet, where, custom)

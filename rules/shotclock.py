@@ -109,6 +109,28 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     closed_dice: str = "d6-d6"
 
 
+OPTION_HELP = {
+    "same_shot_order": "on the same shot: higher Speed first, or as the GM likes (001-4)",
+    "hit_on_zero": "whether an action result equal to the Difficulty hits",
+    "active_dodge_bonus": "what an active dodge adds to Dodge (001-M3)",
+    "defence_shots": "what an off-turn defence takes from the next shot (001-12)",
+    "surcharge_defences": (
+        "whether a continuous action's extra shot applies to defences too (001-16)"
+    ),
+    "carry_over_above": "actions costing more than this carry over into the next sequence (001-11)",
+    "snapshot_penalties": "the AV penalties for cutting 1 and 2 shots off an action (001-14)",
+    "minimum_shots": "the fewest shots a snapshot can leave an action costing",
+    "damage_floor": "the least damage a hit deals",
+    "impairment_at": "the wound points at which impairment reaches -1 and -2 (001-M4)",
+    "death_checks_at": "the wound points from which Death Checks are made (001-M4)",
+    "big_bruiser_bonus": "how much Big Bruiser raises the wound thresholds",
+    "move_cap": "the most a character moves in a sequence, in Move units (001-7)",
+    "initiative_dice": "the initiative dice, closed (001-2)",
+    "action_dice": "the dice of an action check, open (001-M1)",
+    "closed_dice": "the dice of a closed check, such as a Death Check",
+}
+
+
 # -- commands -----------------------------------------------------------------------------
 
 DefenceKind = Literal["passive", "dodge", "parry"]
@@ -147,13 +169,14 @@ class Stop(Act, tag="stop"):
 
 ShotCommand = Join | Begin | Pass | Attack | Run | Other | Continuous | Stop
 ACTIONS = {
-    "attack": "attack TARGET --weapon W (3 shots; 001-6), --defence dodge|parry, "
-    "--opt snapshot=1|2 (001-14), --opt metres=N (001-7)",
-    "run": "run up to 2x Move metres, --opt metres=N (3 shots, no snapshot; 001-7)",
-    "other": "any action: --opt shots=N (1 simple, 3 complex, 4+ extra long; 001-8, 001-17) "
-    "--opt what=TEXT",
-    "continuous": "start a continuous action --opt what=TEXT: +1 shot to all others (001-16)",
-    "stop": "stop a continuous action --opt what=TEXT (001-16)",
+    "attack": (
+        "attack a target: 3 shots, or fewer as a snapshot; the target may dodge or parry "
+        "(001-6, 001-14)"
+    ),
+    "run": "run up to twice Move: 3 shots, no snapshot (001-7)",
+    "other": "any action: 1 shot simple, 3 complex, 4 or more extra long (001-8, 001-17)",
+    "continuous": "start a continuous action: +1 shot to every other (001-16)",
+    "stop": "stop a continuous action (001-16)",
 }
 
 # -- the clock's own event ----------------------------------------------------------------
@@ -533,13 +556,9 @@ def resolve_attack(
         return events
     if target.sheet.mook:
         events.append(Resolved(actor.id, "attack", [target.id], "hits a mook", ["001-M5"]))
-        events.append(
-            ConditionSet(target.id, "out", "a mook goes down to any hit", {}, ["001-M5"])
-        )
+        events.append(ConditionSet(target.id, "out", "a mook goes down to any hit", {}, ["001-M5"]))
         return events
-    events.append(
-        Resolved(actor.id, "attack", [target.id], f"hits, outcome {outcome}", ["001-M3"])
-    )
+    events.append(Resolved(actor.id, "attack", [target.id], f"hits, outcome {outcome}", ["001-M3"]))
     return events + wound(state, ctx, target, outcome, weapon)
 
 
@@ -580,9 +599,7 @@ def wound(state: State, ctx: Context, target: Fighter, outcome: int, weapon: Wea
             ["001-M4"],
         )
         if survived is None:
-            events.append(
-                ConditionSet(target.id, "dead", "failed a death check", {}, ["001-M4"])
-            )
+            events.append(ConditionSet(target.id, "dead", "failed a death check", {}, ["001-M4"]))
     return events
 
 
@@ -839,5 +856,6 @@ RULESET = Ruleset(
     evolve=evolve,
     view=view,
     actions=ACTIONS,
+    option_help=OPTION_HELP,
     check_sheet=check_sheet,
 )

@@ -110,6 +110,35 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     staggered_loses_saved: bool = True
 
 
+OPTION_HELP = {
+    "ts_max": "the TS every combatant starts a round with, unless the sheet says (002-2)",
+    "stagger_threshold": (
+        "stagger points past which a creature is staggered, unless the sheet says (002-24)"
+    ),
+    "stat_baseline": "the stat whose bonus is 0 (002-14)",
+    "seconds_per_round": "game time a round takes, for the dying timer",
+    "dying_minutes": "how long the dying last untreated (002-21)",
+    "move_ts": "the TS a unit of movement costs (002-9)",
+    "aim_ts": "the TS each +1 of aim costs (002-11)",
+    "medkit_ts": "the TS a medical kit takes to end the dying (002-21)",
+    "unarmed_damage": "the damage of a blow with no weapon",
+    "head_shot": "the penalty of a called shot to the head (002-18)",
+    "heart_shot": "the penalty of a called shot to the heart (002-18)",
+    "limb_shot": "the penalty of a called shot to a limb (002-18)",
+    "heart_penalty": "the penalty to every roll of the heart-shot dying (002-18)",
+    "parry_penalty": "what a parry takes off the weapon bonus (002-23)",
+    "stagger_damage": "the extra damage a staggered creature takes from each hit (002-24)",
+    "helpless_defence": "the defence total of a combatant who cannot roll one",
+    "natural_18_hits": "whether a natural 18 hits whatever the defence",
+    "npc_dies_at_zero": (
+        "whether a non-player combatant at 0 HP dies unless the attack was nonlethal (002-20)"
+    ),
+    "healed_wakes": "whether healing up from 0 HP wakes the combatant (002-21's option)",
+    "stagger_resets_each_turn": "whether stagger points reset at every turn, staggered or not",
+    "staggered_loses_saved": "whether a staggered creature loses its saved TS too",
+}
+
+
 def fists(options: Options) -> Weapon:
     return Weapon("fists", options.unarmed_damage, draw_ts=0)
 
@@ -209,19 +238,23 @@ TimeSliceCommand = (
     | Check
 )
 ACTIONS = {
-    "attack": "attack TARGET -w WEAPON (3 TS) [--called head|heart|limb --opt limb=LIMB] "
-    "[--defence dodge|block|parry] [--opt nonlethal=true] (002-6, 002-15..002-20)",
-    "interrupt": "attack on another's turn: --opt trigger=moves|attacks [--opt trigger_by=WHO]; "
-    "the GM rules it is in range (002-7, 002-8)",
-    "move": "move --opt units=N at 1 TS a unit (002-9)",
-    "draw": "draw -w WEAPON, 1 TS unless the weapon says otherwise (002-5)",
-    "stow": "stow -w WEAPON, 1 TS unless the weapon says otherwise (002-5)",
-    "aim": "aim -w WEAPON --opt points=N: 2 TS per +1 to the next attack with it (002-11)",
-    "reload": "reload -w WEAPON: the TS the weapon lists (002-12)",
-    "cast": "cast [TARGET] --opt spell=NAME: the spell's TS; it strikes or heals (002-10)",
-    "treat": "treat TARGET: 3 TS with a medical kit ends dying (002-21)",
-    "heal": "heal TARGET --opt hp=N [--opt ts=N]: healing from any source (002-21)",
-    "check": "check --opt stat=S --opt difficulty=N: a stat roll (002-14)",
+    "attack": (
+        "attack a target with a weapon: 3 TS; called shots, defences and nonlethal blows "
+        "(002-6, 002-15..002-20)"
+    ),
+    "interrupt": (
+        "attack on another's turn when they move or attack in reach; the GM rules it is "
+        "in range (002-7, 002-8)"
+    ),
+    "move": "move at 1 TS a unit (002-9)",
+    "draw": "draw a weapon: 1 TS unless the weapon says otherwise (002-5)",
+    "stow": "stow a weapon: 1 TS unless the weapon says otherwise (002-5)",
+    "aim": "aim a weapon: 2 TS per +1 to the next attack with it (002-11)",
+    "reload": "reload a weapon: the TS it lists (002-12)",
+    "cast": "cast a spell: its TS; it strikes or heals (002-10)",
+    "treat": "treat the dying: 3 TS with a medical kit (002-21)",
+    "heal": "heal a target from any source (002-21)",
+    "check": "a stat roll against a difficulty (002-14)",
 }
 
 # -- events of its own --------------------------------------------------------------------
@@ -1205,5 +1238,6 @@ RULESET = Ruleset(
     evolve=evolve,
     view=view,
     actions=ACTIONS,
+    option_help=OPTION_HELP,
     check_sheet=check_sheet,
 )
