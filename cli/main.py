@@ -326,6 +326,12 @@ secret_option = click.option(
     metavar="KEY=VALUE",
     help="Set or override a sheet field, e.g. --set dex=14 --set skills.firearms=60.",
 )
+@click.option(
+    "--count",
+    type=click.IntRange(1, 100),
+    default=1,
+    help="Add N copies: ids COMBATANT-1..N, names numbered the same way.",
+)
 @by_option
 @id_option
 @pass_app
@@ -336,18 +342,33 @@ def add(
     side: str | None,
     sheet_file: str | None,
     sets: tuple[str, ...],
+    count: int,
     by: str,
     command_id: str | None,
 ) -> None:
-    """Add a combatant from a sheet file and/or --set fields."""
+    """Add a combatant (or --count copies) from a sheet file and/or --set fields; --name
+    and --side override the sheet's."""
     sheet = read_sheet_file(sheet_file) if sheet_file else {}
     for pair in sets:
         sheet = deep_merge(sheet, parse_pairs((pair,), "--set"))
-    name = name or str(sheet.pop("name", "")) or combatant
-    side = side or str(sheet.pop("side", "npc"))
-    app.encounter(write=True).ruleset.sheet(sheet, where=sheet_file or f"sheet of {combatant}")
-    command = {"action": "join", "combatant": combatant, "name": name, "side": side, "sheet": sheet}
-    run(app, command, None, by, command_id)
+    sheet_name, sheet_side = sheet.pop("name", ""), sheet.pop("side", "npc")
+    name = name or str(sheet_name) or combatant
+    side = side or str(sheet_side)
+    encounter = app.encounter(write=True)
+    encounter.ruleset.sheet(sheet, where=sheet_file or f"sheet of {combatant}")
+    copies = (
+        [(combatant, name)]
+        if count == 1
+        else [(f"{combatant}-{n}", f"{name} {n}") for n in range(1, count + 1)]
+    )
+    present = set(encounter.state.fighters)
+    taken = [who for who, _ in copies if who in present]
+    if taken:
+        raise BadInputError(f"{taken[0]!r} is already in this encounter; pick another id")
+    for n, (who, shown) in enumerate(copies, start=1):
+        command = {"action": "join", "combatant": who, "name": shown, "side": side, "sheet": sheet}
+        step_id = f"{command_id}-{n}" if command_id and count > 1 else command_id
+        run(app, command, None, by, step_id)
 
 
 @cli.command()

@@ -210,3 +210,22 @@ def test_set_takes_keys_with_spaces_quoted_or_not(run):
         fighters = fracas.encounter("fs").state.fighters
         assert fighters["a"].sheet.skills == {"martial arts": 15}
         assert fighters["b"].sheet.skills == {"martial arts": 12}
+
+
+def test_add_name_and_side_override_the_sheet_and_count_adds_numbered_copies(run):
+    run("new")
+    run("add", "c1", "--sheet", str(SHEETS / "cultist.toml"), "--name", "Cultist 1", "--side", "pc")
+    run("add", "cultist", "--sheet", str(SHEETS / "cultist.toml"), "--count", "3")
+    wounds = json.loads(run("status", "--json").output)["wounds"]
+    assert [(w["combatant"], w["name"], w["side"]) for w in wounds] == [
+        ("c1", "Cultist 1", "pc"),
+        ("cultist-1", "Knife cultist 1", "npc"),
+        ("cultist-2", "Knife cultist 2", "npc"),
+        ("cultist-3", "Knife cultist 3", "npc"),
+    ]
+    before = events_in(run.db)
+    refused = run(
+        "add", "cultist", "--sheet", str(SHEETS / "cultist.toml"), "--count", "2", ok=False
+    )
+    assert refused.exit_code == 1 and "'cultist-1' is already in this encounter" in refused.output
+    assert events_in(run.db) == before
