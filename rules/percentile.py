@@ -843,9 +843,8 @@ def attack_one(
     face: int | None,
 ) -> Test:
     modifiers = attack_modifiers(state, attacker, target, weapon, command, first)
-    target_pct = target_number(
-        testable(attacker, weapon.skill_name).value, modifiers, state.options.modifier_cap
-    )
+    rating = testable(attacker, weapon.skill_name)
+    target_pct = target_number(rating.value, modifiers, state.options.modifier_cap, rating.inhuman)
     rules = ["000-8", "000-4"] + (["000-10"] if command.called != "none" and first else [])
     if face is None:
         test = roll_test(
@@ -859,7 +858,8 @@ def attack_one(
             rules,
         )
     else:  # 000-4: one attack roll for every target, judged against each target's number
-        test = Test(attacker.id, weapon.skill_name, face, target_pct, judge(face, target_pct))
+        result = judge(face, target_pct, rating.stat)
+        test = Test(attacker.id, weapon.skill_name, face, target_pct, result)
         events.append(
             Resolved(
                 attacker.id,

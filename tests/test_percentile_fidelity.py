@@ -167,3 +167,13 @@ def test_000_M8_option_caps_lethality_at_99(fracas):
     out = attack(e, "alice", "bob", weapon="rifle", dice=[22, 100])
     assert rolls(out.events)[1].target == 99
     assert hp(e, "bob") == 40 - (10 + 10) * 2, "100 reads 10 and 10, doubled by the critical"
+
+
+def test_000_M2_an_attack_on_an_inhuman_stat_is_inhuman_for_every_target(fracas):
+    grenade = {"name": "grenade", "kind": "explosive", "damage": "1d6", "skill": "dex x5"}
+    monster = sheet(21, weapons=[grenade], holding=["grenade"])
+    e = fight(fracas, ("monster", monster), ("bob", sheet(10, hp=30)), ("carol", sheet(9, hp=30)))
+    out = attack(e, "monster", "bob", "carol", weapon="grenade", dice=[18, 2, 2])
+    assert rolls(out.events)[0].target == 105
+    shared = [ev for ev in out.events if getattr(ev, "outcome", "").startswith("the same roll")]
+    assert "18 against 105% is a critical" in shared[0].outcome, "18 is under DEX 21"
