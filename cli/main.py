@@ -364,7 +364,7 @@ def add(
     present = set(encounter.state.fighters)
     taken = [who for who, _ in copies if who in present]
     if taken:
-        raise BadInputError(f"{taken[0]!r} is already in this encounter; pick another id")
+        raise BadInputError(f"{taken[0]!r} is already in this encounter")
     for n, (who, shown) in enumerate(copies, start=1):
         command = {"action": "join", "combatant": who, "name": shown, "side": side, "sheet": sheet}
         step_id = f"{command_id}-{n}" if command_id and count > 1 else command_id
