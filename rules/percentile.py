@@ -393,7 +393,7 @@ def target_number(base: int, modifiers: list[Modifier], cap: int, inhuman: bool 
     return clamp_target(base, sum(m.value for m in modifiers), cap, inhuman)
 
 
-def testable(fighter: "Fighter", skill: str) -> "Rating":
+def checked_rating(fighter: "Fighter", skill: str) -> "Rating":
     """A stat of 0 cannot be tested at all (there is nothing to roll under)."""
     check_skill(skill, fighter.name, fighter.sheet.skills)
     rating = fighter.rating(skill)
@@ -429,7 +429,7 @@ def roll_test(
     options: Options,
     rules: list[str],
 ) -> Test:
-    rating = testable(fighter, skill)
+    rating = checked_rating(fighter, skill)
     target = target_number(rating.value, modifiers, options.modifier_cap, rating.inhuman)
     roll = ctx.dice.roll("d100", purpose)
     result = judge(roll.total, target, rating.stat)
@@ -843,7 +843,7 @@ def attack_one(
     face: int | None,
 ) -> Test:
     modifiers = attack_modifiers(state, attacker, target, weapon, command, first)
-    rating = testable(attacker, weapon.skill_name)
+    rating = checked_rating(attacker, weapon.skill_name)
     target_pct = target_number(rating.value, modifiers, state.options.modifier_cap, rating.inhuman)
     rules = ["000-8", "000-4"] + (["000-10"] if command.called != "none" and first else [])
     if face is None:

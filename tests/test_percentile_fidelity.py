@@ -4,7 +4,7 @@ at 100, and the test judge over the whole grid of targets, modifiers, rolls and 
 import pytest
 
 from fracas.ledger import BadInputError, RefusedError
-from fracas.rules.percentile import clamp_target, judge
+from fracas.rules.percentile import Fighter, Sheet, checked_rating, clamp_target, judge
 from tests.conftest import PISTOL, RIFLE, attack, do, fight, gunner, hp, rolls, sheet
 
 CAP = 40  # the stacking default: modifiers count up to ±40 in total
@@ -42,6 +42,9 @@ def test_000_M1_M2_M3_judge_over_the_full_grid_of_skill_targets():
 
 
 def test_000_M2_judge_over_the_full_grid_of_stat_tests():
+    nobody = Fighter("x", "X", "pc", Sheet(dex=0), 0, 10, 10)
+    with pytest.raises(RefusedError, match="DEX 0"):
+        checked_rating(nobody, "dex")  # stat 0: no test at all, whatever the roll
     wrong = []
     for stat in range(1, 26):
         inhuman = stat >= 20
