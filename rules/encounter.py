@@ -36,9 +36,9 @@ class StepOutcome(msgspec.Struct, frozen=True):
     duplicate: bool = False
 
 
-def to_new_events(events: Iterable[Event]) -> list[NewEvent]:
+def to_new_events(events: Iterable[Event], schema: int = 1) -> list[NewEvent]:
     return [
-        NewEvent(type(e).__struct_config__.tag, _encode(e).decode())  # type: ignore[arg-type]
+        NewEvent(type(e).__struct_config__.tag, _encode(e).decode(), schema)  # type: ignore[arg-type]
         for e in events
     ]
 
@@ -145,7 +145,7 @@ class Encounter:
         store.seal(started.seed_sha256, seed)  # first: a lost race leaves only an orphan seed
         store.append(
             encounter,
-            to_new_events([started]),
+            to_new_events([started], ruleset.schema),
             expected_version=0,
             command_id=uuid.uuid4().hex,
             author=author,
@@ -284,7 +284,7 @@ class Encounter:
         command_id: str,
         author: str,
     ) -> StepOutcome:
-        new_events = to_new_events(events)
+        new_events = to_new_events(events, self.ruleset.schema)
         self.limits.check_bodies(new_events)
         state = self.state
         for event in events:

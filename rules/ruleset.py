@@ -1,5 +1,6 @@
 """The decider protocol (initial / decide / evolve) and the registry of rulesets."""
 
+import re
 import typing
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
@@ -17,8 +18,28 @@ from fracas.rules.names import explain
 from fracas.rules.views import View
 
 ENTRY_POINT_GROUP = "fracas.rulesets"
-CUSTOM = "custom_skills"
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+CUSTOM = "custom_skills"
+ANY_KIND = "*"  # an upcaster for every kind of event
+LEGACY_MECHANIC = re.compile(r"^mechanic (\d+)$")
+
+
+def mechanic_ids(system: str) -> Upcaster:
+    """Schema 1 cited core mechanics as `mechanic N`; they are `SSS-MN` now."""
+
+    def relabel(value: Any) -> Any:
+        if isinstance(value, str):
+            match = LEGACY_MECHANIC.match(value)
+            return f"{system}-M{match[1]}" if match else value
+        if isinstance(value, list):
+            return [relabel(v) for v in value]
+        if isinstance(value, dict):
+            return {k: relabel(v) for k, v in value.items()}
+        return value
+
+    return relabel
+
+
 
 
 @dataclass
@@ -62,7 +83,9 @@ class Ruleset:
         """An event stored under an older schema, brought up to this one on read."""
         data = msgspec.json.decode(body)
         for version in range(schema, self.schema):
-            upcaster = self.upcasters.get((data.get("kind", ""), version))
+            upcaster = self.upcasters.get((data.get("kind", ""), version)) or self.upcasters.get(
+                (ANY_KIND, version)
+            )
             if upcaster is not None:
                 data = upcaster(data)
         return msgspec.convert(data, self.event_type)

@@ -38,7 +38,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import check_known, no_weapon
-from fracas.rules.ruleset import Context, Ruleset
+from fracas.rules.ruleset import ANY_KIND, Context, Ruleset, mechanic_ids
 from fracas.rules.views import InitiativeRow, View, WoundRow
 
 # -- sheets and options -------------------------------------------------------------------
@@ -856,6 +856,8 @@ RULESET = Ruleset(
     evolve=evolve,
     view=view,
     actions=ACTIONS,
+    schema=2,
+    upcasters={(ANY_KIND, 1): mechanic_ids("001")},
     option_help=OPTION_HELP,
     check_sheet=check_sheet,
 )

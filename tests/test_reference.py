@@ -11,6 +11,7 @@ from fracas.cli.main import act_
 from fracas.projections import catalog
 from fracas.rules.reference import RULE_ID, rules_of, systems
 from fracas.rules.ruleset import available, load
+from tests.fudge_helpers import fudge_fight
 
 RULESET_SOURCES = sorted((Path(__file__).parent.parent / "rules").glob("*.py"))
 EXCERPT_RULES = {"000": 26, "001": 17, "002": 25, "003": 33, "004": 19}
@@ -110,3 +111,22 @@ def test_html_export_shows_each_rule_statement_on_hover(run):
     html = run("export", "--format", "html").output
     hover = '<abbr title="In each turn combatants act from the highest DEX down.">000-2</abbr>'
     assert hover in html
+
+
+def test_events_recorded_with_the_old_mechanic_labels_read_in_the_one_id_scheme():
+    fudge = load("fudge")
+    old = (
+        '{"kind":"rolled","actor":"ana","purpose":"initiative","roll":{"dice":"4dF",'
+        '"faces":[1,0,0,0],"total":1,"source":"typed"},"target":null,"modifiers":'
+        '[{"value":3,"reason":"discipline (Professional)","rule":"mechanic 3"}],'
+        '"result":"initiative 4","rules":["mechanic 1","003-29"]}'
+    )
+    event = fudge.decode("rolled", 1, old)
+    assert event.rules == ["003-M1", "003-29"] and event.modifiers[0].rule == "003-M3"
+    assert event.modifiers[0].reason == "discipline (Professional)"
+
+
+def test_new_events_are_written_under_the_rulesets_schema(fracas):
+    e = fudge_fight(fracas)
+    schemas = {schema for schema, _ in e.store.effective_bodies(e.id, set(), None)}
+    assert schemas == {2}
