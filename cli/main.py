@@ -234,7 +234,7 @@ def ruleset_for(app: App, name: str | None) -> tuple[Ruleset, Any]:
     if not os.path.exists(app.db):
         raise BadInputError(f"{app.db}: no such log; name a ruleset with -r RULESET")
     encounter = app.encounter()
-    return encounter.ruleset, getattr(encounter.state, "options", None)
+    return encounter.ruleset, catalog.options_in_force(encounter)
 
 
 @cli.command("options")
@@ -352,23 +352,20 @@ def add(
     for pair in sets:
         sheet = deep_merge(sheet, parse_pairs((pair,), "--set"))
     sheet_name, sheet_side = sheet.pop("name", ""), sheet.pop("side", "npc")
-    name = name or str(sheet_name) or combatant
-    side = side or str(sheet_side)
-    encounter = app.encounter(write=True)
-    encounter.ruleset.sheet(sheet, where=sheet_file or f"sheet of {combatant}")
-    copies = (
-        [(combatant, name)]
-        if count == 1
-        else [(f"{combatant}-{n}", f"{name} {n}") for n in range(1, count + 1)]
+    outcomes = app.writer.add(
+        combatant,
+        sheet,
+        app.encounter_id,
+        name=name or str(sheet_name),
+        side=side or str(sheet_side),
+        count=count,
+        where=sheet_file or "",
+        author=by,
+        command_id=command_id,
     )
-    present = set(encounter.state.fighters)
-    taken = [who for who, _ in copies if who in present]
-    if taken:
-        raise BadInputError(f"{taken[0]!r} is already in this encounter")
-    for n, (who, shown) in enumerate(copies, start=1):
-        command = {"action": "join", "combatant": who, "name": shown, "side": side, "sheet": sheet}
-        step_id = f"{command_id}-{n}" if command_id and count > 1 else command_id
-        run(app, command, None, by, step_id)
+    for outcome in outcomes:
+        render.outcome(outcome)
+    app.witness()
 
 
 @cli.command()

@@ -26,6 +26,7 @@ from fracas.projections.replay import ReplayStep, replay
 from fracas.projections.tables import drop_tables, ensure_tables, has_tables, write_view
 from fracas.rules import Encounter, Ruleset, StepOutcome
 from fracas.rules import load as load_ruleset
+from fracas.rules.commands import check_newcomer
 from fracas.rules.dice import commitment, verify_roll
 from fracas.rules.encounter import recorded_events, ruleset_of, started_event
 from fracas.rules.events import EncounterStarted, Event, Rolled, SeedRevealed
@@ -186,6 +187,48 @@ class Fracas:
 
     def view(self, encounter: str | None = None) -> View:
         return self.encounter(encounter).view()
+
+    def add(
+        self,
+        combatant: str,
+        sheet: dict[str, Any],
+        encounter: str | None = None,
+        *,
+        name: str = "",
+        side: str = "npc",
+        count: int = 1,
+        where: str = "",
+        author: str = "gm",
+        command_id: str | None = None,
+    ) -> list[StepOutcome]:
+        """Join a combatant, or `count` numbered copies of one sheet (`cultist-1`, "Knife
+        cultist 1", ...); every copy is checked before the first is appended."""
+        live = self.encounter(encounter)
+        live.ruleset.sheet(sheet, where or f"sheet of {combatant}")
+        name = name or combatant
+        copies = (
+            [(combatant, name)]
+            if count == 1
+            else [(f"{combatant}-{n}", f"{name} {n}") for n in range(1, count + 1)]
+        )
+        joins = [
+            live.ruleset.command(
+                {"action": "join", "combatant": who, "name": shown, "side": side, "sheet": sheet}
+            )
+            for who, shown in copies
+        ]
+        present = set(live.state.fighters)
+        for join in joins:
+            check_newcomer(join, present)
+        return [
+            live.execute(
+                join,
+                entered_by=author,
+                author=author,
+                command_id=f"{command_id}-{n}" if command_id and count > 1 else command_id,
+            )
+            for n, join in enumerate(joins, start=1)
+        ]
 
     def disclose(
         self, step: int, encounter: str | None = None, *, author: str = "gm"

@@ -6,6 +6,7 @@ from typing import Any
 import msgspec
 from msgspec import inspect
 
+from fracas.rules import Encounter
 from fracas.rules.names import accepted
 from fracas.rules.reference import RULE_ID, Rule, System, rule, rules_of, system, systems
 from fracas.rules.ruleset import Ruleset
@@ -78,6 +79,11 @@ def default_of(field: inspect.Field) -> Any:
     if field.default_factory is not inspect.NODEFAULT:
         return msgspec.to_builtins(field.default_factory())
     return None
+
+
+def options_in_force(encounter: Encounter) -> msgspec.Struct | None:
+    """The options the encounter was started with (every ruleset folds them into its state)."""
+    return getattr(encounter.state, "options", None)
 
 
 def options(ruleset: Ruleset, current: msgspec.Struct | None = None) -> list[Option]:

@@ -631,9 +631,16 @@ def resolve_next(state: State, ctx: Context) -> list[Event]:
         Spent(actor.id, "action", 1, f"resolves {declared['action']}", ["003-29"])
     ]
     mid = fold(state, events)
-    why, rule = grappled_refusal(mid, mid.fighters[actor.id], declared)
-    if why:
-        events.append(Resolved(actor.id, declared["action"], [], why, [rule]))
+    barred = grapple_bars(
+        mid, mid.fighters[actor.id], declared["action"], declared.get("targets") or []
+    )
+    if barred == "pinned":
+        why = "does not happen: pinned, they may only try to break the hold"
+        events.append(Resolved(actor.id, declared["action"], [], why, ["003-25"]))
+    elif barred == "held":
+        holder = mid.fighters[mid.holder_of(actor) or ""].name
+        why = f"does not happen: held, they may only harm {holder} or break free"
+        events.append(Resolved(actor.id, declared["action"], [], why, ["003-24"]))
     elif not mid.able(actor) or mid.wound(actor).dead:
         events.append(
             Resolved(
@@ -699,17 +706,17 @@ def check_information_order(state: State, actor: Fighter) -> None:
         )
 
 
-def grappled_refusal(state: State, actor: Fighter, declared: dict[str, Any]) -> tuple[str, str]:
-    """003-24, 003-25 at resolution: pinned since declaring, only breaking the hold goes
-    ahead; held, only breaking free or harming the holder. Empty when it may go ahead."""
-    action, holder = declared["action"], state.holder_of(actor)
+def grapple_bars(state: State, actor: Fighter, action: str, targets: list[str]) -> str:
+    """003-24, 003-25: "pinned" when only breaking the hold may go ahead, "held" when only
+    breaking free or harming the holder may; "" when the action is free to go ahead.
+    Checked at declaration and again at resolution, as a hold may come in between."""
+    holder = state.holder_of(actor)
     if actor.has("pinned") and action != "break":
-        return "does not happen: pinned, they may only try to break the hold", "003-25"
-    harms_holder = action in ("attack", "grapple") and declared.get("targets") == [holder]
+        return "pinned"
+    harms_holder = action in ("attack", "grapple") and targets == [holder]
     if holder and action != "break" and not harms_holder:
-        name = state.fighters[holder].name
-        return f"does not happen: held, they may only harm {name} or break free", "003-24"
-    return "", ""
+        return "held"
+    return ""
 
 
 def check_declaration(state: State, actor: Fighter, command: Act) -> None:
@@ -718,15 +725,17 @@ def check_declaration(state: State, actor: Fighter, command: Act) -> None:
     for target in command.targets:
         if state.fighter(target).id == actor.id:
             raise RefusedError(f"{actor.name} cannot {tag} themselves")
-    holder = state.holder_of(actor)
-    if actor.has("pinned") and tag != "break":
+    barred = grapple_bars(state, actor, tag, list(command.targets))
+    if barred == "pinned":
         raise RefusedError(f"{actor.name} is pinned and can only try to break the hold (003-25)")
-    if holder and tag not in ("break", "attack", "grapple"):
+    if barred == "held" and tag not in ("attack", "grapple"):
         raise RefusedError(
             f"{actor.name} is held: they can only harm the holder or break free (003-24)"
         )
-    if holder and tag in ("attack", "grapple") and command.targets != [holder]:
-        raise RefusedError(f"{actor.name} is held and can only harm {holder} (003-24)")
+    if barred == "held":
+        raise RefusedError(
+            f"{actor.name} is held and can only harm {state.holder_of(actor)} (003-24)"
+        )
     if (
         actor.has("holding")
         and tag in ("move", "flee", "dodge", "parry")
@@ -748,7 +757,7 @@ def check_declaration(state: State, actor: Fighter, command: Act) -> None:
         )
     if tag in AGGRESSIVE and "dodge" in kinds:
         raise RefusedError(f"{actor.name} declared a dodge: withdraw it to act otherwise (003-30)")
-    if tag in ("break",) and not holder:
+    if tag == "break" and not state.holder_of(actor):
         raise RefusedError(f"nobody holds {actor.name}")
     if tag == "release" and not actor.has("holding"):
         raise RefusedError(f"{actor.name} holds nobody")

@@ -40,8 +40,6 @@ def mechanic_ids(system: str) -> Upcaster:
     return relabel
 
 
-
-
 @dataclass
 class Context:
     """What `decide` may use besides the state: the dice and who is asking."""
