@@ -17,6 +17,7 @@ from fracas.ledger import BadInputError, FracasError
 from fracas.ledger.store import describe_database_error
 from fracas.projections import Fracas, catalog
 from fracas.rules import available, load
+from fracas.rules.commands import GM
 from fracas.rules.events import Modifier
 from fracas.rules.ruleset import Ruleset
 from fracas.rules.sheets import deep_merge, parse_value, read_sheet_file, set_path
@@ -483,6 +484,127 @@ def act_(
     command.update({k: v for k, v in extras.items() if v is not None})
     command.update(parse_pairs(opts, "--opt"))
     run(app, command, dice, by, command_id, secret)
+
+
+reason_option = click.option(
+    "--reason", "-m", default="", help="Why, in a few words: it is shown in the log."
+)
+
+
+def gm_command(app: App, verb: str, by: str, command_id: str | None, **fields: Any) -> None:
+    """One of the GM's everyday commands, recorded as its own undoable step."""
+    run(app, {"action": f"{GM}{verb}", **fields}, None, by, command_id)
+
+
+@cli.command()
+@click.argument("target")
+@click.argument("amount", type=int)
+@reason_option
+@by_option
+@id_option
+@pass_app
+def harm(app: App, target: str, amount: int, reason: str, by: str, command_id: str | None) -> None:
+    """Take AMOUNT off TARGET's health by hand (a trap, a fall, a ruling)."""
+    gm_command(app, "harm", by, command_id, target=target, amount=amount, reason=reason)
+
+
+@cli.command()
+@click.argument("target")
+@click.argument("amount", type=int)
+@reason_option
+@by_option
+@id_option
+@pass_app
+def heal(app: App, target: str, amount: int, reason: str, by: str, command_id: str | None) -> None:
+    """Give AMOUNT of health back to TARGET by hand (a potion, first aid)."""
+    gm_command(app, "heal", by, command_id, target=target, amount=amount, reason=reason)
+
+
+@cli.group()
+def condition() -> None:
+    """Set or clear a condition by hand: `condition set bob "on fire"`."""
+
+
+@condition.command("set")
+@click.argument("target")
+@click.argument("name")
+@reason_option
+@by_option
+@id_option
+@pass_app
+def condition_set(
+    app: App, target: str, name: str, reason: str, by: str, command_id: str | None
+) -> None:
+    """Set a free-text condition NAME on TARGET."""
+    gm_command(app, "condition-set", by, command_id, target=target, condition=name, reason=reason)
+
+
+@condition.command("clear")
+@click.argument("target")
+@click.argument("name")
+@reason_option
+@by_option
+@id_option
+@pass_app
+def condition_clear(
+    app: App, target: str, name: str, reason: str, by: str, command_id: str | None
+) -> None:
+    """Clear the condition NAME from TARGET (the rules' own conditions too, as a ruling)."""
+    gm_command(app, "condition-clear", by, command_id, target=target, condition=name, reason=reason)
+
+
+@cli.command()
+@click.argument("target")
+@reason_option
+@by_option
+@id_option
+@pass_app
+def remove(app: App, target: str, reason: str, by: str, command_id: str | None) -> None:
+    """Take TARGET out of the fight (fled, captured); their turns stop until `return`."""
+    gm_command(app, "remove", by, command_id, target=target, reason=reason)
+
+
+@cli.command(name="return")
+@click.argument("target")
+@reason_option
+@by_option
+@id_option
+@pass_app
+def return_(app: App, target: str, reason: str, by: str, command_id: str | None) -> None:
+    """Bring a removed TARGET back into the fight."""
+    gm_command(app, "return", by, command_id, target=target, reason=reason)
+
+
+@cli.command()
+@reason_option
+@by_option
+@id_option
+@pass_app
+def end(app: App, reason: str, by: str, command_id: str | None) -> None:
+    """End the encounter: only the GM's commands go on until `reopen`."""
+    gm_command(app, "end", by, command_id, reason=reason)
+
+
+@cli.command()
+@reason_option
+@by_option
+@id_option
+@pass_app
+def reopen(app: App, reason: str, by: str, command_id: str | None) -> None:
+    """Reopen an ended encounter."""
+    gm_command(app, "reopen", by, command_id, reason=reason)
+
+
+@cli.command()
+@click.argument("target")
+@click.argument("name")
+@reason_option
+@by_option
+@id_option
+@pass_app
+def rename(app: App, target: str, name: str, reason: str, by: str, command_id: str | None) -> None:
+    """Show TARGET under a new NAME; their id stays."""
+    gm_command(app, "rename", by, command_id, target=target, name=name, reason=reason)
 
 
 @cli.command()

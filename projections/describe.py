@@ -9,11 +9,15 @@ from fracas.rules.events import (
     Damaged,
     Declared,
     Disclosed,
+    EncounterEnded,
+    EncounterReopened,
     EncounterStarted,
     EquipmentChanged,
     Event,
+    Healed,
     InitiativeSet,
     Note,
+    Renamed,
     Resolved,
     Roll,
     Rolled,
@@ -80,7 +84,8 @@ def describe(event: Event) -> str:
         case InitiativeSet():
             return f"{event.combatant}: initiative {event.reason}{rules_of(event.rules)}"
         case Commanded():
-            return f"command: {event.command.get('action', '?')} ({event.actor})"
+            action = str(event.command.get("action", "?")).removeprefix("gm.")
+            return f"command: {action} ({event.actor})"
         case Declared():
             return f"{event.actor} declares {event.action}"
         case Rolled():
@@ -91,6 +96,14 @@ def describe(event: Event) -> str:
         case Damaged():
             parts = ", ".join(m.describe() for m in event.breakdown)
             return f"{event.target} takes {event.amount} damage ({parts}){rules_of(event.rules)}"
+        case Healed():
+            return f"{event.target} heals {event.amount} ({event.source}){rules_of(event.rules)}"
+        case Renamed():
+            return f"{event.combatant} is now shown as {event.name} ({event.reason})"
+        case EncounterEnded():
+            return f"the encounter ends: {event.reason}"
+        case EncounterReopened():
+            return f"the encounter reopens: {event.reason}"
         case ConditionSet():
             return f"{event.target} is {event.condition}: {event.reason}{rules_of(event.rules)}"
         case ConditionCleared():

@@ -2,7 +2,7 @@
 
 import re
 from collections.abc import Collection
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -29,6 +29,92 @@ class Pass(Command, tag="next"):
     """The acting combatant ends their turn without (further) action."""
 
     actor: str | None = None
+
+
+Amount = Annotated[int, msgspec.Meta(ge=1, le=10_000)]
+Text = Annotated[str, msgspec.Meta(max_length=200)]
+
+
+class Harm(Command, tag="gm.harm"):
+    """The GM takes `amount` off a combatant's health by hand (a trap, a fall, a ruling);
+    the ruleset applies what follows from it (unconscious, impaired, dying...)."""
+
+    target: str
+    amount: Amount
+    reason: Text = ""
+
+
+class Heal(Command, tag="gm.heal"):
+    """The GM gives back `amount` of a combatant's health by hand (a potion, first aid)."""
+
+    target: str
+    amount: Amount
+    reason: Text = ""
+
+
+class SetCondition(Command, tag="gm.condition-set"):
+    """A free-text condition the table keeps track of ("on fire", "blessed")."""
+
+    target: str
+    condition: Annotated[str, msgspec.Meta(min_length=1, max_length=60)]
+    reason: Text = ""
+
+
+class ClearCondition(Command, tag="gm.condition-clear"):
+    """Any condition taken off by the GM's ruling, the rules' own ones included."""
+
+    target: str
+    condition: str
+    reason: Text = ""
+
+
+class Remove(Command, tag="gm.remove"):
+    """A combatant leaves the fight (fled, captured, out of the scene); their turns stop."""
+
+    target: str
+    reason: Text = ""
+
+
+class Return(Command, tag="gm.return"):
+    """A removed combatant comes back into the fight."""
+
+    target: str
+    reason: Text = ""
+
+
+class End(Command, tag="gm.end"):
+    """The fight is over: only the GM's own commands go on until it is reopened."""
+
+    reason: Text = ""
+
+
+class Reopen(Command, tag="gm.reopen"):
+    """An ended fight goes on."""
+
+    reason: Text = ""
+
+
+class Rename(Command, tag="gm.rename"):
+    """A combatant is shown under a new name; their id stays."""
+
+    target: str
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=80)]
+    reason: Text = ""
+
+
+GmCommand = Harm | Heal | SetCondition | ClearCondition | Remove | Return | End | Reopen | Rename
+GM = "gm."  # the tag of every GM command starts so: gm.harm, gm.heal, ...
+GM_ACTIONS: dict[str, str] = {  # by the verb the CLI and the shell give them
+    "harm": "take health off a combatant by hand, with the reason",
+    "heal": "give health back by hand, with the reason",
+    "condition-set": "set a free-text condition on a combatant",
+    "condition-clear": "clear a condition from a combatant",
+    "remove": "take a combatant out of the fight (fled, captured)",
+    "return": "bring a removed combatant back into the fight",
+    "end": "end the encounter",
+    "reopen": "reopen an ended encounter",
+    "rename": "show a combatant under a new name",
+}
 
 
 def check_newcomer(command: Join, present: Collection[str]) -> None:

@@ -133,6 +133,31 @@ class ConditionCleared(Event, tag="condition.cleared"):
     rules: list[str] = []
 
 
+class Healed(Event, tag="healed"):
+    target: str
+    amount: int
+    source: str
+    rules: list[str] = []
+
+
+class EncounterEnded(Event, tag="encounter.ended"):
+    """The GM ends the fight; nothing but the GM's own commands goes on until it reopens."""
+
+    reason: str
+    author: str = "gm"
+
+
+class EncounterReopened(Event, tag="encounter.reopened"):
+    reason: str
+    author: str = "gm"
+
+
+class Renamed(Event, tag="combatant.renamed"):
+    combatant: str
+    name: str
+    reason: str
+
+
 class EquipmentChanged(Event, tag="equipment.changed"):
     combatant: str
     holding: list[str]
@@ -170,9 +195,13 @@ CORE_EVENTS: tuple[type[Event], ...] = (
     Resolved,
     Spent,
     Damaged,
+    Healed,
     ConditionSet,
     ConditionCleared,
     EquipmentChanged,
+    EncounterEnded,
+    EncounterReopened,
+    Renamed,
     TurnAdvanced,
     Note,
     Disclosed,

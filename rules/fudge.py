@@ -14,7 +14,7 @@ import msgspec
 from msgspec.structs import replace
 
 from fracas.ledger import BadInputError, RefusedError
-from fracas.rules import roster
+from fracas.rules import gm, roster
 from fracas.rules.commands import (
     Begin,
     Command,
@@ -32,6 +32,7 @@ from fracas.rules.events import (
     Declared,
     EncounterStarted,
     Event,
+    Healed,
     InitiativeSet,
     Modifier,
     Resolved,
@@ -386,6 +387,7 @@ class Fighter(msgspec.Struct, frozen=True):
 
 class State(msgspec.Struct, frozen=True):
     options: Options = Options()
+    ended: bool = False
     fighters: dict[str, Fighter] = {}
     turn: int = 0
     phase: str = "setup"
@@ -407,7 +409,7 @@ class State(msgspec.Struct, frozen=True):
         return rows[-1] if rows else self.options.wounds[0]
 
     def able(self, fighter: Fighter) -> bool:
-        return self.wound(fighter).can_act
+        return self.wound(fighter).can_act and not fighter.has(gm.REMOVED)
 
     def holder_of(self, fighter: Fighter) -> str | None:
         held = fighter.conditions.get("held") or fighter.conditions.get("pinned")
@@ -1449,6 +1451,12 @@ def _damaged(state: State, event: Damaged) -> State:
     return roster.change(state, event.target, lambda f: replace(f, levels=f.levels + event.amount))
 
 
+def _healed(state: State, event: Healed) -> State:
+    return roster.change(
+        state, event.target, lambda f: replace(f, levels=max(0, f.levels - event.amount))
+    )
+
+
 evolve = roster.dispatch(
     {
         EncounterStarted: roster.options_evolver(Options),
@@ -1460,7 +1468,8 @@ evolve = roster.dispatch(
         Withdrawn: _withdrawn,
         Spent: _spent,
         Damaged: _damaged,
-        **roster.CONDITION_EVOLVERS,
+        Healed: _healed,
+        **roster.CORE_EVOLVERS,
     }
 )
 
@@ -1526,7 +1535,19 @@ def wound_row(state: State, fighter: Fighter) -> WoundRow:
         "penalty": penalty,
         "shield": fighter.shield_at,
     }
-    return WoundRow(fighter.id, fighter.name, fighter.side, health, conditions, detail)
+    dead_at = next((w.levels for w in state.options.wounds if w.dead), None)
+    return WoundRow(
+        fighter.id,
+        fighter.name,
+        fighter.side,
+        health,
+        conditions,
+        detail,
+        fighter.levels,
+        dead_at,
+        "wound levels",
+        "taken",
+    )
 
 
 def pins(state: State) -> list[PinRow]:
@@ -1560,6 +1581,18 @@ def view(state: State) -> View:
     return View(state.turn, phase, acting, initiative, wounds, pins(state), [])
 
 
+def heal_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:
+    """Wound levels taken back, `amount` of them."""
+    fighter = state.fighter(target)
+    if not fighter.levels:
+        raise RefusedError(f"{fighter.name} is unhurt")
+    return gm.healed(state, target, min(amount, fighter.levels), reason)
+
+
+TRACKED = frozenset(
+    ("aiming", "feinted", "forced", "garroted", "held", "holding", "pinned", "shield")
+)
+
 RULESET = Ruleset(
     name="fudge",
     title="4dF outcomes, declare low, resolve high (The Contract, early)",
@@ -1570,10 +1603,12 @@ RULESET = Ruleset(
     initial=initial,
     decide=decide,
     evolve=evolve,
-    view=view,
+    view=gm.table_view(view),
     actions=ACTIONS,
     schema=2,
     upcasters={(ANY_KIND, 1): mechanic_ids("003")},
     option_help=OPTION_HELP,
     check_sheet=check_sheet,
+    conditions=TRACKED,
+    heal_by_hand=heal_by_hand,
 )

@@ -13,7 +13,7 @@ import msgspec
 from msgspec.structs import replace
 
 from fracas.ledger import BadInputError, RefusedError
-from fracas.rules import roster
+from fracas.rules import gm, roster
 from fracas.rules.commands import (
     Begin,
     Command,
@@ -32,6 +32,7 @@ from fracas.rules.events import (
     EncounterStarted,
     EquipmentChanged,
     Event,
+    Healed,
     InitiativeSet,
     Modifier,
     Resolved,
@@ -273,7 +274,7 @@ class Fighter(msgspec.Struct, frozen=True):
 
     @property
     def out(self) -> bool:
-        return self.has("dead") or self.has("unconscious")
+        return self.has("dead") or self.has("unconscious") or self.has(gm.REMOVED)
 
     def rating(self, name: str) -> "Rating":
         """A skill's percentage, or a stat×5 with the raw stat (mechanics 2 and 5)."""
@@ -297,6 +298,7 @@ class Fighter(msgspec.Struct, frozen=True):
 
 class State(msgspec.Struct, frozen=True):
     options: Options = Options()
+    ended: bool = False
     fighters: dict[str, Fighter] = {}
     round: int = 0
     turn: str | None = None
@@ -1289,6 +1291,12 @@ def _damaged(state: State, event: Damaged) -> State:
     return roster.change(state, event.target, lambda f: replace(f, hp=max(0, f.hp - event.amount)))
 
 
+def _healed(state: State, event: Healed) -> State:
+    return roster.change(
+        state, event.target, lambda f: replace(f, hp=min(f.hp_max, f.hp + event.amount))
+    )
+
+
 def _equipment(state: State, event: EquipmentChanged) -> State:
     return roster.change(state, event.combatant, lambda f: replace(f, holding=tuple(event.holding)))
 
@@ -1302,8 +1310,9 @@ evolve = roster.dispatch(
         TurnAdvanced: _turn,
         Spent: _spent,
         Damaged: _damaged,
+        Healed: _healed,
         EquipmentChanged: _equipment,
-        **roster.CONDITION_EVOLVERS,
+        **roster.CORE_EVOLVERS,
     }
 )
 
@@ -1365,6 +1374,9 @@ def view(state: State) -> View:
             f"HP {f.hp}/{f.hp_max}",
             live_conditions(state, f),
             {"hp": f.hp, "hp_max": f.hp_max, "armor": f.sheet.armor, "holding": list(f.holding)},
+            f.hp,
+            f.hp_max,
+            "HP",
         )
         for f in sorted(state.fighters.values(), key=lambda f: f.joined)
     ]
@@ -1377,6 +1389,31 @@ def view(state: State) -> View:
     return View(state.round, phase, acting, initiative, wounds, pins)
 
 
+def harm_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:
+    events = gm.harmed(state, target, amount, reason)
+    return events + harm_consequences(state, events)
+
+
+def heal_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:
+    """HP back up to the maximum; above the unconscious line (000-M9) they wake."""
+    fighter = state.fighter(target)
+    if fighter.has("dead"):
+        raise RefusedError(f"{fighter.name} is dead; clear the condition 'dead' first to rule")
+    if fighter.hp >= fighter.hp_max:
+        raise RefusedError(f"{fighter.name} is at full HP ({fighter.hp})")
+    amount = min(amount, fighter.hp_max - fighter.hp)
+    events = gm.healed(state, target, amount, reason)
+    if fighter.has("unconscious") and fold(state, events).fighters[target].hp > (
+        state.options.unconscious_at
+    ):
+        events.append(ConditionCleared(target, "unconscious", "healed above the line", ["000-9"]))
+    return events
+
+
+TRACKED = frozenset(
+    ("aiming", "cover", "dead", "defending", "forfeit", "pinned", "prone", "unconscious", "waiting")
+)
+
 RULESET = Ruleset(
     name="percentile",
     title="Percentile with DEX countdown (Delta Green)",
@@ -1387,8 +1424,11 @@ RULESET = Ruleset(
     initial=initial,
     decide=decide,
     evolve=evolve,
-    view=view,
+    view=gm.table_view(view),
     actions=ACTIONS,
     option_help=OPTION_HELP,
     check_sheet=check_sheet,
+    conditions=TRACKED,
+    harm_by_hand=harm_by_hand,
+    heal_by_hand=heal_by_hand,
 )

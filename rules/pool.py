@@ -13,7 +13,7 @@ import msgspec
 from msgspec.structs import replace
 
 from fracas.ledger import BadInputError, RefusedError
-from fracas.rules import roster
+from fracas.rules import gm, roster
 from fracas.rules.commands import (
     Begin,
     Command,
@@ -30,6 +30,7 @@ from fracas.rules.events import (
     Damaged,
     EncounterStarted,
     Event,
+    Healed,
     InitiativeSet,
     Modifier,
     Resolved,
@@ -234,6 +235,10 @@ class Fighter(msgspec.Struct, frozen=True):
     def dead(self) -> bool:
         return self.body_left < 0
 
+    @property
+    def out(self) -> bool:
+        return self.incapacitated or self.has(gm.REMOVED)
+
     def weapon(self, name: str) -> Weapon:
         for weapon in self.sheet.weapons:
             if weapon.name.lower() == name.lower():
@@ -245,6 +250,7 @@ class Fighter(msgspec.Struct, frozen=True):
 
 class State(msgspec.Struct, frozen=True):
     options: Options = Options()
+    ended: bool = False
     fighters: dict[str, Fighter] = {}
     round: int = 0
     turn: str | None = None
@@ -260,7 +266,7 @@ class State(msgspec.Struct, frozen=True):
         )
 
     def has_action(self, fighter: Fighter) -> bool:
-        return fighter.spent_round < self.round and not fighter.incapacitated
+        return fighter.spent_round < self.round and not fighter.out
 
 
 def check_sheet(sheet: Sheet, where: str, custom: list[str]) -> None:
@@ -390,8 +396,8 @@ def advance(state: State, reason: str) -> list[Event]:
     A hold lapses when its holder's next turn comes (004-5)."""
     everyone = state.order()
     start = next((i + 1 for i, f in enumerate(everyone) if f.id == state.turn), 0)
-    order = [f for f in everyone if not f.incapacitated]
-    for fighter in [f for f in everyone[start:] if not f.incapacitated]:
+    order = [f for f in everyone if not f.out]
+    for fighter in [f for f in everyone[start:] if not f.out]:
         if state.has_action(fighter):
             return [*turn_begins(fighter), TurnAdvanced(state.round, fighter.id, reason, ["004-1"])]
     next_round = replace(state, round=state.round + 1)
@@ -1053,6 +1059,20 @@ def _damaged(state: State, event: Damaged) -> State:
     )
 
 
+def _healed(state: State, event: Healed) -> State:
+    return roster.change(state, event.target, lambda f: replace(f, injuries=eased(f, event.amount)))
+
+
+def eased(fighter: Fighter, amount: int) -> tuple[int, ...]:
+    """Healing by hand lowers the worst injury by `amount`; one at 0 is gone."""
+    if not fighter.injuries:
+        return ()
+    injuries = list(fighter.injuries)
+    worst = injuries.index(max(injuries))
+    injuries[worst] -= amount
+    return tuple(i for i in injuries if i > 0)
+
+
 evolve = roster.dispatch(
     {
         EncounterStarted: roster.options_evolver(Options),
@@ -1061,7 +1081,8 @@ evolve = roster.dispatch(
         TurnAdvanced: _turn,
         Spent: _spent,
         Damaged: _damaged,
-        **roster.CONDITION_EVOLVERS,
+        Healed: _healed,
+        **roster.CORE_EVOLVERS,
     }
 )
 
@@ -1129,6 +1150,9 @@ def view(state: State) -> View:
                 "action_left": state.has_action(f),
                 "exerted": f.exerted_round == state.round and bool(state.round),
             },
+            f.body_left,
+            f.body,
+            "Body",
         )
         for f in sorted(state.fighters.values(), key=lambda f: f.joined)
     ]
@@ -1143,6 +1167,40 @@ def view(state: State) -> View:
     return View(state.round, phase, acting, initiative, wounds, [], notes)
 
 
+def body_conditions(before: Fighter, after: Fighter) -> list[Event]:
+    """004-M3: Body 0 incapacitates, below 0 kills; healed back above, they recover."""
+    events: list[Event] = []
+    for name, now, why in (
+        ("dead", after.dead, "Body below 0"),
+        ("incapacitated", after.incapacitated and not after.dead, "Body 0"),
+    ):
+        if now and not before.has(name):
+            events.append(ConditionSet(after.id, name, why, {}, ["004-M3"]))
+        elif before.has(name) and not now:
+            events.append(ConditionCleared(after.id, name, f"Body {after.body_left}", ["004-M3"]))
+    return events
+
+
+def with_body(state: State, target: str, events: list[Event]) -> list[Event]:
+    after = fold(state, events).fighters[target]
+    return events + body_conditions(state.fighters[target], after)
+
+
+def harm_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:
+    """An injury of Severity `amount`."""
+    return with_body(state, target, gm.harmed(state, target, amount, reason))
+
+
+def heal_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:
+    """The worst injury eased by `amount` Severity."""
+    fighter = state.fighter(target)
+    if not fighter.injuries:
+        raise RefusedError(f"{fighter.name} has no injury to heal")
+    return with_body(state, target, gm.healed(state, target, amount, reason))
+
+
+TRACKED = frozenset(("dead", "desperate", "evading", "holding", "incapacitated", "kept"))
+
 RULESET = Ruleset(
     name="pool",
     title="d10 dice pool (The Contract)",
@@ -1153,10 +1211,13 @@ RULESET = Ruleset(
     initial=initial,
     decide=decide,
     evolve=evolve,
-    view=view,
+    view=gm.table_view(view),
     actions=ACTIONS,
     schema=2,
     upcasters={(ANY_KIND, 1): mechanic_ids("004")},
     option_help=OPTION_HELP,
     check_sheet=check_sheet,
+    conditions=TRACKED,
+    harm_by_hand=harm_by_hand,
+    heal_by_hand=heal_by_hand,
 )

@@ -14,9 +14,12 @@ from fracas.ledger import NotFoundError
 from fracas.rules.events import (
     ConditionCleared,
     ConditionSet,
+    EncounterEnded,
+    EncounterReopened,
     EncounterStarted,
     Event,
     InitiativeSet,
+    Renamed,
 )
 
 S = TypeVar("S")
@@ -67,9 +70,25 @@ def initiative_set(state: S, event: InitiativeSet) -> S:
     )
 
 
-CONDITION_EVOLVERS: dict[type, Evolver] = {
+def _renamed(state: S, event: Renamed) -> S:
+    return change(state, event.combatant, lambda f: replace(f, name=event.name))
+
+
+def _ended(state: S, event: EncounterEnded) -> S:
+    return replace(state, ended=True)  # type: ignore[type-var]
+
+
+def _reopened(state: S, event: EncounterReopened) -> S:
+    return replace(state, ended=False)  # type: ignore[type-var]
+
+
+# Every ruleset's State keeps `ended: bool`, and its Fighter `name` and `conditions`.
+CORE_EVOLVERS: dict[type, Evolver] = {
     ConditionSet: _condition_set,
     ConditionCleared: _condition_cleared,
+    Renamed: _renamed,
+    EncounterEnded: _ended,
+    EncounterReopened: _reopened,
 }
 
 

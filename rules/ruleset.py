@@ -11,7 +11,8 @@ from typing import Any
 import msgspec
 
 from fracas.ledger import BadInputError, NotFoundError
-from fracas.rules.commands import Join, check_newcomer
+from fracas.rules import gm
+from fracas.rules.commands import GM, GM_ACTIONS, GmCommand, Join, check_newcomer
 from fracas.rules.dice import Dice
 from fracas.rules.events import Commanded, Declared, Event, Rolled
 from fracas.rules.names import explain
@@ -22,6 +23,8 @@ Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 CUSTOM = "custom_skills"
 ANY_KIND = "*"  # an upcaster for every kind of event
 LEGACY_MECHANIC = re.compile(r"^mechanic (\d+)$")
+GM_COMMANDS: tuple[type, ...] = typing.get_args(GmCommand)
+CORE_ACTIONS = ("join", "begin", "next", *(f"{GM}{verb}" for verb in GM_ACTIONS))
 
 
 def mechanic_ids(system: str) -> Upcaster:
@@ -69,6 +72,9 @@ class Ruleset:
     upcasters: dict[tuple[str, int], Upcaster] = field(default_factory=dict)
     schema: int = 1
     check_sheet: Callable[[Any, str, list[str]], None] | None = None  # (sheet, where, custom)
+    conditions: frozenset[str] = frozenset()  # the conditions the rules set and read
+    harm_by_hand: gm.HandHook = gm.harmed
+    heal_by_hand: gm.HandHook = gm.healed
 
     @cached_property
     def decoder(self) -> msgspec.json.Decoder:
@@ -93,7 +99,11 @@ class Ruleset:
     ) -> list[Event]:
         """What a command appends: the ruleset's decision, led by the command itself when the
         ruleset declares nothing, with every roll marked GM-only when the GM asked for it."""
-        events = self.decide(state, command, ctx)
+        if isinstance(command, GM_COMMANDS):
+            events = gm.decide(self, state, command, ctx)
+        else:
+            gm.check_command(state, command)
+            events = self.decide(state, command, ctx)
         if command_of(events) is None:
             actor = getattr(command, "actor", None) or getattr(command, "combatant", None)
             given = Commanded(actor or ctx.author, msgspec.to_builtins(command), ctx.command_id)
@@ -138,18 +148,19 @@ class Ruleset:
     def command(self, data: dict[str, Any]) -> Any:
         """A command from plain data (the CLI's flags), with one clear line on error."""
         action = data.get("action")
-        if action not in self.actions and action not in ("join", "begin", "next"):
+        if action not in self.actions and action not in CORE_ACTIONS:
             offered = ", ".join(sorted(self.actions))
             raise BadInputError(f"{self.name} has no action {action!r}; actions are: {offered}")
+        union = GmCommand if str(action).startswith(GM) else self.command_type
         try:
-            return msgspec.convert(data, self.command_type, strict=False)
+            return msgspec.convert(data, union, strict=False)
         except msgspec.ValidationError as error:
-            schema = self.command_struct(action) or self.command_type
+            schema = self.command_struct(action) or union
             raise BadInputError(explain(error, data, schema, str(action))) from None
 
     def command_struct(self, action: str) -> type[msgspec.Struct] | None:
         """The command struct behind an action's name (its tag)."""
-        for struct in typing.get_args(self.command_type):
+        for struct in (*typing.get_args(self.command_type), *GM_COMMANDS):
             if struct.__struct_config__.tag == action:
                 return struct
         return None

@@ -12,7 +12,7 @@ import msgspec
 from msgspec.structs import replace
 
 from fracas.ledger import BadInputError, RefusedError
-from fracas.rules import roster
+from fracas.rules import gm, roster
 from fracas.rules.commands import (
     Begin,
     Command,
@@ -30,6 +30,7 @@ from fracas.rules.events import (
     Damaged,
     EncounterStarted,
     Event,
+    Healed,
     InitiativeSet,
     Modifier,
     Resolved,
@@ -215,7 +216,7 @@ class Fighter(msgspec.Struct, frozen=True):
 
     @property
     def out(self) -> bool:
-        return self.has("dead") or self.has("out")
+        return self.has("dead") or self.has("out") or self.has(gm.REMOVED)
 
     @property
     def continuous(self) -> list[str]:
@@ -238,6 +239,7 @@ class Fighter(msgspec.Struct, frozen=True):
 
 class State(msgspec.Struct, frozen=True):
     options: Options = Options()
+    ended: bool = False
     fighters: dict[str, Fighter] = {}
     sequence: int = 0
     shot: int = 0
@@ -562,6 +564,40 @@ def resolve_attack(
     return events + wound(state, ctx, target, outcome, weapon)
 
 
+def impairment_change(state: State, target: Fighter, wounds: int) -> list[Event]:
+    """Mechanic 4: -1 and -2 to every check past the impairment lines."""
+    options = state.options
+    bruiser = options.big_bruiser_bonus if target.sheet.big_bruiser else 0
+    level = -sum(1 for at in options.impairment_at if wounds >= at + bruiser)
+    if level == target.impairment:
+        return []
+    if not level:
+        return [ConditionCleared(target.id, "impaired", f"{wounds} wound points", ["001-M4"])]
+    detail = {"penalty": level}
+    return [ConditionSet(target.id, "impaired", f"{wounds} wound points", detail, ["001-M4"])]
+
+
+def harm_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:
+    """Wound points, and impairment past its lines; a mook goes down to any harm (001-M5)."""
+    fighter = state.fighter(target)
+    if fighter.sheet.mook and not fighter.out:
+        harm = gm.harmed(state, target, amount, reason)
+        return [*harm, ConditionSet(target, "out", "a mook goes down to any harm", {}, ["001-M5"])]
+    return gm.harmed(state, target, amount, reason) + impairment_change(
+        state, fighter, fighter.wounds + amount
+    )
+
+
+def heal_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:
+    fighter = state.fighter(target)
+    healed = min(amount, fighter.wounds)
+    if not healed:
+        raise RefusedError(f"{fighter.name} has no wound points to heal")
+    return gm.healed(state, target, healed, reason) + impairment_change(
+        state, fighter, fighter.wounds - healed
+    )
+
+
 def wound(state: State, ctx: Context, target: Fighter, outcome: int, weapon: Weapon) -> list[Event]:
     """Mechanic 4: Outcome + Damage - Toughness into wound points; impairment; death checks."""
     options = state.options
@@ -574,17 +610,7 @@ def wound(state: State, ctx: Context, target: Fighter, outcome: int, weapon: Wea
     events: list[Event] = [Damaged(target.id, amount, weapon.name, breakdown, ["001-M4"])]
     wounds = target.wounds + amount
     bruiser = options.big_bruiser_bonus if target.sheet.big_bruiser else 0
-    level = -sum(1 for at in options.impairment_at if wounds >= at + bruiser)
-    if level != target.impairment:
-        events.append(
-            ConditionSet(
-                target.id,
-                "impaired",
-                f"{wounds} wound points",
-                {"penalty": level},
-                ["001-M4"],
-            )
-        )
+    events += impairment_change(state, target, wounds)
     threshold = options.death_checks_at + bruiser
     if amount and wounds >= threshold:
         survived = check(
@@ -744,6 +770,12 @@ def _damaged(state: State, event: Damaged) -> State:
     return roster.change(state, event.target, lambda f: replace(f, wounds=f.wounds + event.amount))
 
 
+def _healed(state: State, event: Healed) -> State:
+    return roster.change(
+        state, event.target, lambda f: replace(f, wounds=max(0, f.wounds - event.amount))
+    )
+
+
 evolve = roster.dispatch(
     {
         EncounterStarted: roster.options_evolver(Options),
@@ -752,7 +784,8 @@ evolve = roster.dispatch(
         ShotReached: _shot,
         Spent: _spent,
         Damaged: _damaged,
-        **roster.CONDITION_EVOLVERS,
+        Healed: _healed,
+        **roster.CORE_EVOLVERS,
     }
 )
 
@@ -822,6 +855,10 @@ def view(state: State) -> View:
                 "next_shot": f.next_shot,
                 "moved": f.moved,
             },
+            f.wounds,
+            None,
+            "wound points",
+            "taken",
         )
         for f in sorted(state.fighters.values(), key=lambda f: f.joined)
     ]
@@ -844,6 +881,8 @@ def view(state: State) -> View:
     return View(state.sequence, phase, acting, initiative, wounds, [], notes)
 
 
+TRACKED = frozenset(("carrying", "dead", "impaired", "out"))
+
 RULESET = Ruleset(
     name="shotclock",
     title="Shot clock (Feng Shui)",
@@ -854,10 +893,13 @@ RULESET = Ruleset(
     initial=initial,
     decide=decide,
     evolve=evolve,
-    view=view,
+    view=gm.table_view(view),
     actions=ACTIONS,
     schema=2,
     upcasters={(ANY_KIND, 1): mechanic_ids("001")},
     option_help=OPTION_HELP,
     check_sheet=check_sheet,
+    conditions=TRACKED,
+    harm_by_hand=harm_by_hand,
+    heal_by_hand=heal_by_hand,
 )

@@ -13,7 +13,7 @@ import msgspec
 from msgspec.structs import replace
 
 from fracas.ledger import BadInputError, RefusedError
-from fracas.rules import roster
+from fracas.rules import gm, roster
 from fracas.rules.commands import Command, Join, Pass, check_can_begin, declared_event, joined_event
 from fracas.rules.events import (
     CombatantJoined,
@@ -23,6 +23,7 @@ from fracas.rules.events import (
     EncounterStarted,
     EquipmentChanged,
     Event,
+    Healed,
     InitiativeSet,
     Modifier,
     Resolved,
@@ -286,16 +287,6 @@ class StaggerChanged(Event, tag="stagger.changed"):
         return f"{self.target} stagger {self.points}: {self.reason} [{', '.join(self.rules)}]"
 
 
-class Healed(Event, tag="healed"):
-    target: str
-    amount: int
-    source: str
-    rules: list[str] = []
-
-    def describe(self) -> str:
-        return f"{self.target} heals {self.amount} HP ({self.source}) [{', '.join(self.rules)}]"
-
-
 def clock_text(seconds: int) -> str:
     sign = "-" if seconds < 0 else ""
     return f"{sign}{abs(seconds) // 60}:{abs(seconds) % 60:02d}"
@@ -323,7 +314,7 @@ class Fighter(msgspec.Struct, frozen=True):
 
     @property
     def out(self) -> bool:
-        return self.has("dead") or self.has("unconscious")
+        return self.has("dead") or self.has("unconscious") or self.has(gm.REMOVED)
 
     def limbs(self, condition: str) -> list[str]:
         return list(self.conditions.get(condition, {}).get("limbs", []))
@@ -350,6 +341,7 @@ class Fighter(msgspec.Struct, frozen=True):
 
 class State(msgspec.Struct, frozen=True):
     options: Options = Options()
+    ended: bool = False
     fighters: dict[str, Fighter] = {}
     round: int = 0
     clock: int = 0
@@ -975,6 +967,31 @@ def healing(state: State, target: Fighter, points: int, source: str) -> list[Eve
     return events
 
 
+def harm_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:
+    """HP lost past DR's reach; at 0 HP unconscious and dying, or dead (002-20)."""
+    fighter = state.fighter(target)
+    events = gm.harmed(state, target, amount, reason)
+    if fighter.hp <= 0 or fighter.hp - amount > 0 or fighter.has("dead"):
+        return events
+    if fighter.side == "npc" and state.options.npc_dies_at_zero:
+        return events + death(fighter, "0 HP: an NPC dies", ["002-20"])
+    events.append(ConditionSet(target, "unconscious", "0 HP", {}, ["002-20"]))
+    if not fighter.has("dying"):
+        deadline = state.clock + state.options.dying_minutes * 60
+        detail = {"deadline": deadline, "heart": False}
+        events.append(ConditionSet(target, "dying", "0 HP", detail, ["002-20"]))
+    return events
+
+
+def heal_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:
+    """As the heal of 002-21: the dying timer first, then HP up to the maximum."""
+    fighter = state.fighter(target)
+    events = healing(state, fighter, amount, reason or "the GM's ruling")
+    if not events:
+        raise RefusedError(f"{fighter.name} is at full HP ({fighter.hp})")
+    return events
+
+
 # -- joining and beginning ----------------------------------------------------------------
 
 
@@ -1142,7 +1159,7 @@ evolve = roster.dispatch(
         Healed: _healed,
         StaggerChanged: _stagger,
         EquipmentChanged: _equipment,
-        **roster.CONDITION_EVOLVERS,
+        **roster.CORE_EVOLVERS,
     }
 )
 
@@ -1203,6 +1220,9 @@ def wound_row(state: State, fighter: Fighter) -> WoundRow:
             "amputated": fighter.limbs("amputated"),
             "equipped": list(fighter.equipped),
         },
+        fighter.hp,
+        fighter.sheet.hp,
+        "HP",
     )
 
 
@@ -1226,18 +1246,25 @@ def view(state: State) -> View:
     return View(state.round, phase, acting, initiative, wounds, [], notes)
 
 
+TRACKED = frozenset(
+    ("aiming", "amputated", "crippled", "dead", "dying", "staggered", "unconscious")
+)
+
 RULESET = Ruleset(
     name="timeslice",
     title="time slices (Archetype)",
     options_type=Options,
     sheet_type=Sheet,
     command_type=TimeSliceCommand,
-    event_type=event_union(RoundStarted, StaggerChanged, Healed),
+    event_type=event_union(RoundStarted, StaggerChanged),
     initial=initial,
     decide=decide,
     evolve=evolve,
-    view=view,
+    view=gm.table_view(view),
     actions=ACTIONS,
     option_help=OPTION_HELP,
     check_sheet=check_sheet,
+    conditions=TRACKED,
+    harm_by_hand=harm_by_hand,
+    heal_by_hand=heal_by_hand,
 )

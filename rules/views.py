@@ -15,12 +15,20 @@ class InitiativeRow(msgspec.Struct, frozen=True):
 
 
 class WoundRow(msgspec.Struct, frozen=True):
+    """A combatant's health: `health` as the table reads it ("HP 5/12"), and as numbers:
+    `current` of `maximum` (None: no fixed maximum) in `unit`, counting what is `left`
+    (HP) or what was `taken` (wound points)."""
+
     combatant: str
     name: str
     side: str
     health: str
     conditions: list[str]
     detail: dict[str, Any] = {}
+    current: int = 0
+    maximum: int | None = None
+    unit: str = ""
+    counts: str = "left"
 
 
 class PinRow(msgspec.Struct, frozen=True):

@@ -1,0 +1,166 @@
+"""The GM's everyday commands, decided the same way in every ruleset.
+
+Harm and heal go through the ruleset's own hooks, so that what follows from a change of
+health (unconscious, impaired, dying) follows from a trap as it would from a sword.
+"""
+
+from collections.abc import Callable, Collection
+from typing import Any
+
+from msgspec.structs import replace
+
+from fracas.ledger import BadInputError, RefusedError
+from fracas.rules import roster
+from fracas.rules.commands import (
+    ClearCondition,
+    End,
+    GmCommand,
+    Harm,
+    Heal,
+    Pass,
+    Remove,
+    Rename,
+    Reopen,
+    Return,
+    SetCondition,
+)
+from fracas.rules.events import (
+    ConditionCleared,
+    ConditionSet,
+    Damaged,
+    EncounterEnded,
+    EncounterReopened,
+    Event,
+    Healed,
+    Modifier,
+    Renamed,
+)
+from fracas.rules.views import View
+
+REMOVED = "removed"
+BY_HAND = "gm"
+HandHook = Callable[[Any, str, int, str], list[Event]]  # (state, target, amount, reason)
+
+
+def harmed(state: Any, target: str, amount: int, reason: str) -> list[Event]:
+    """Harm by hand in a ruleset that derives everything from the damage itself."""
+    return [Damaged(target, amount, BY_HAND, [Modifier(amount, reason or "the GM's ruling")])]
+
+
+def healed(state: Any, target: str, amount: int, reason: str) -> list[Event]:
+    return [Healed(target, amount, reason or "the GM's ruling")]
+
+
+def why(reason: str, default: str) -> str:
+    return reason or default
+
+
+def decide(rules: Any, state: Any, command: GmCommand, ctx: Any) -> list[Event]:
+    """The events of one GM command against the state, under `rules` (the Ruleset, whose
+    hooks and tracked conditions it uses); one clear line if it cannot be."""
+    ended = getattr(state, "ended", False)
+    match command:
+        case End():
+            if ended:
+                raise RefusedError("the encounter has already ended; `reopen` it to go on")
+            return [EncounterEnded(why(command.reason, "the GM ends the fight"))]
+        case Reopen():
+            if not ended:
+                raise RefusedError("the encounter has not ended, so there is nothing to reopen")
+            return [EncounterReopened(why(command.reason, "the GM reopens the fight"))]
+    fighter = roster.find(state.fighters, command.target)
+    match command:
+        case Harm():
+            return rules.harm_by_hand(state, fighter.id, command.amount, command.reason)
+        case Heal():
+            return rules.heal_by_hand(state, fighter.id, command.amount, command.reason)
+        case SetCondition():
+            return [set_condition(fighter, command, rules.conditions, rules.name)]
+        case ClearCondition():
+            if command.condition not in fighter.conditions:
+                shown = ", ".join(sorted(fighter.conditions)) or "none"
+                raise RefusedError(
+                    f"{fighter.name} is not {command.condition!r}; their conditions: {shown}"
+                )
+            return [ConditionCleared(fighter.id, command.condition, why(command.reason, "ruling"))]
+        case Remove():
+            return remove(rules, state, fighter, command, ctx)
+        case Return():
+            if REMOVED not in fighter.conditions:
+                raise RefusedError(f"{fighter.name} was not removed, so cannot return")
+            return [ConditionCleared(fighter.id, REMOVED, why(command.reason, "returns"))]
+        case Rename():
+            name = command.name.strip()
+            if not name:
+                raise BadInputError("a new name needs at least one letter")
+            return [Renamed(fighter.id, name, why(command.reason, f"was {fighter.name}"))]
+    raise BadInputError(f"not a GM command: {command!r}")
+
+
+def set_condition(
+    fighter: Any, command: SetCondition, tracked: Collection[str], system: str
+) -> ConditionSet:
+    name = command.condition.strip()
+    if name.lower() in tracked or name.lower() == REMOVED or ":" in name:
+        raise RefusedError(
+            f"{name!r} is a condition the {system} rules track themselves; "
+            f"use harm, heal or remove, or a free name such as '{name} (ruling)'"
+        )
+    if name in fighter.conditions:
+        raise RefusedError(f"{fighter.name} is already {name!r}")
+    return ConditionSet(fighter.id, name, why(command.reason, "the GM's ruling"), {BY_HAND: True})
+
+
+def remove(rules: Any, state: Any, fighter: Any, command: Remove, ctx: Any) -> list[Event]:
+    """Out of the fight; a combatant removed on their own turn has it passed on."""
+    if REMOVED in fighter.conditions:
+        raise RefusedError(f"{fighter.name} is already out of the fight")
+    reason = why(command.reason, "out of the fight")
+    detail = {BY_HAND: True, "reason": reason}
+    events: list[Event] = [ConditionSet(fighter.id, REMOVED, reason, detail)]
+    if fighter.id in rules.view(state).acting:
+        after = roster.fold(rules.evolve, state, events)
+        events += rules.decide(after, Pass(fighter.id), ctx)
+    return events
+
+
+def check_command(state: Any, command: Any) -> None:
+    """Every ruleset's command refused once the fight has ended, or by or at a removed
+    combatant."""
+    if state.ended:
+        raise RefusedError("the encounter has ended; `reopen` it to go on")
+    actor = getattr(command, "actor", None)
+    named = [actor] if actor else []
+    named += getattr(command, "targets", None) or []
+    for who in named:
+        fighter = state.fighters.get(who)
+        if fighter is not None and REMOVED in fighter.conditions:
+            raise RefusedError(
+                f"{fighter.name} was removed from the fight; `return {who}` brings them back"
+            )
+
+
+def table_view(view: Callable[[Any], View]) -> Callable[[Any], View]:
+    """A ruleset's view with what the GM decided by hand: removed combatants stand aside
+    and an ended encounter has nobody to act."""
+
+    def shown(state: Any) -> View:
+        seen = view(state)
+        removed = {
+            f.id: f.conditions[REMOVED].get("reason", "")
+            for f in state.fighters.values()
+            if REMOVED in f.conditions
+        }
+        if not removed and not state.ended:
+            return seen
+        initiative = [
+            replace(row, acting=False, status=f"removed: {removed[row.combatant]}".rstrip(": "))
+            if row.combatant in removed
+            else row
+            for row in seen.initiative
+        ]
+        acting = [] if state.ended else [a for a in seen.acting if a not in removed]
+        phase = "ended" if state.ended else seen.phase
+        return replace(seen, initiative=initiative, acting=acting, phase=phase)
+
+    return shown
