@@ -6,6 +6,7 @@ from typing import Any
 
 from fracas.cli import render
 from fracas.projections import Fracas, describe
+from fracas.projections.board import board
 from fracas.rules.sheets import read_sheet_file
 
 SHEETS = ("alice", "bishop", "cultist", "gunman")
@@ -94,7 +95,7 @@ def play(path: str, echo: Callable[[str], None]) -> str:
         for entry in AFTER_UNDO:
             step(*entry)
         echo("")
-        render.status(encounter.id, encounter.ruleset.name, encounter.view())
+        render.status(board(encounter.id, encounter.ruleset.name, encounter.view()))
         report = fracas.audit()
         render.audit(report)
         echo(f"\nTry: fracas --db {path} log    (the undone step is marked)")

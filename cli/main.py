@@ -16,6 +16,7 @@ from fracas.cli import render
 from fracas.ledger import BadInputError, FracasError
 from fracas.ledger.store import describe_database_error
 from fracas.projections import Fracas, catalog
+from fracas.projections.board import board
 from fracas.rules import available, load
 from fracas.rules.commands import GM
 from fracas.rules.events import Modifier
@@ -651,16 +652,18 @@ def status(app: App, as_json: bool, at_step: int | None) -> None:
     """Initiative order, wounds and conditions, pins (now, or --at a past step)."""
     encounter = app.encounter()
     view = encounter.view() if at_step is None else encounter.view_at(at_step)
+    shown = board(encounter.id, encounter.ruleset.name, view)
     if as_json:
         dump_json(
             {
                 "encounter": encounter.id,
                 "ruleset": encounter.ruleset.name,
+                "header": shown.header,
                 **msgspec.to_builtins(view),
             }
         )
         return
-    render.status(encounter.id, encounter.ruleset.name, view)
+    render.status(shown)
 
 
 @cli.command()

@@ -3,15 +3,16 @@
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import click
 import msgspec
 
 from fracas.projections import AuditReport, LogStep, catalog, describe
+from fracas.projections.board import Board
 from fracas.projections.branches import WhatIf
 from fracas.projections.replay import ReplayStep, Standing
 from fracas.rules import StepOutcome
-from fracas.rules.views import View
 
 
 @contextmanager
@@ -41,22 +42,60 @@ def outcome(result: StepOutcome) -> None:
         click.echo(f"  {describe(event)}")
 
 
-def status(encounter: str, ruleset: str, view: View) -> None:
-    click.echo(f"encounter {encounter} ({ruleset}): round {view.round}, {view.phase}")
-    click.echo("initiative:")
-    for row in view.initiative:
-        marker = ">" if row.acting else " "
-        click.echo(f" {marker} {row.order:>2}. {row.name:<16} {row.key:<10} {row.status}")
-    click.echo("wounds:")
-    for row in view.wounds:
-        conditions = ", ".join(row.conditions)
-        click.echo(f"    {row.name:<16} {row.side:<4} {row.health:<12} {conditions}")
-    if view.pins:
-        click.echo("pins:")
-        for pin in view.pins:
-            click.echo(f"    {pin.holder} {pin.kind} {pin.target}")
-    for note in view.notes:
-        click.echo(f"note: {note}")
+PIPE_WIDTH = 200  # a pipe or file gets whole rows, not rows folded at 80 columns
+
+
+def status_table(shown: Board) -> Any:
+    """The board as a rich table: who acts, in order, with health and the key numbers."""
+    from rich import box
+    from rich.table import Table
+
+    numbers = list(shown.rows[0].numbers) if shown.rows else []
+    table = Table(
+        title=f"{shown.header}",
+        caption=f"{shown.encounter} · {shown.ruleset}",
+        box=box.SIMPLE_HEAD,
+        title_justify="left",
+        caption_justify="left",
+    )
+    table.add_column("", width=1)
+    table.add_column("#", justify="right")
+    table.add_column("Name", overflow="fold")
+    table.add_column("Side")
+    table.add_column("Order")
+    table.add_column("Health")
+    for column in numbers:
+        table.add_column(column, justify="right")
+    table.add_column("Status", overflow="fold")
+    table.add_column("Conditions", overflow="fold")
+    for row in shown.rows:
+        style = "bold" if row.acting else ("dim" if row.status.startswith("removed") else None)
+        cells = [str(row.numbers.get(column, "")) for column in numbers]
+        table.add_row(
+            ">" if row.acting else "",
+            str(row.order),
+            row.name,
+            row.side,
+            row.key,
+            row.health,
+            *cells,
+            row.status,
+            ", ".join(row.conditions),
+            style=style,
+        )
+    return table
+
+
+def status(shown: Board) -> None:
+    from rich.console import Console
+
+    piped = not sys.stdout.isatty()
+    console = Console(highlight=False, width=PIPE_WIDTH if piped else None)
+    console.print(status_table(shown))
+    for pin in shown.pins:
+        console.print(f"pin: {pin}", markup=False)
+    for note in shown.notes:
+        console.print(f"note: {note}", markup=False)
 
 
 def log(steps: list[LogStep]) -> None:

@@ -1212,6 +1212,7 @@ def wound_row(state: State, fighter: Fighter) -> WoundRow:
             "dr": fighter.sheet.dr,
             "ts": fighter.ts,
             "ts_max": state.ts_max(fighter),
+            "saved_ts": fighter.ts if state.turn_done(fighter) else 0,
             "stagger": fighter.stagger,
             "stagger_threshold": state.threshold(fighter),
             "staggered": fighter.has("staggered"),

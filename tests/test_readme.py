@@ -51,14 +51,14 @@ def test_the_shot_clock_example_runs_as_written(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     runner, env = run_block("### A shot-clock fight")
     status = runner.invoke(cli, ["status"], env=env).output
-    assert "sequence 1" in status and "continuous: driving" in status
+    assert "Sequence 1" in status and "continuous: driving" in status
 
 
 def test_the_dice_pool_example_runs_as_written(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     runner, env = run_block("### A dice-pool fight")
     status = runner.invoke(cli, ["status"], env=env).output
-    assert "Body" in status and "round 2" in status
+    assert "Body" in status and "Round 2" in status
 
 
 def test_the_time_slice_example_runs_as_written(tmp_path, monkeypatch):
@@ -66,7 +66,7 @@ def test_the_time_slice_example_runs_as_written(tmp_path, monkeypatch):
     (tmp_path / "cli").symlink_to(ROOT / "cli")
     runner, env = run_block("### A time-slice fight")
     status = runner.invoke(cli, ["status"], env=env).output
-    assert "round 2" in status and "dying (4:54 left, heart wound: -2), staggered" in status
+    assert "Round 2" in status and "dying (4:54 left, heart wound: -2), staggered" in status
     assert "HP 7/30 DR 0 stagger 6/3" in status
 
 
@@ -75,7 +75,7 @@ def test_the_4df_example_runs_as_written(tmp_path, monkeypatch):
     runner, env = run_block("### A 4dF fight")
     status = runner.invoke(cli, ["status"], env=env).output
     assert "Critically Wounded (5)" in status and "Pain Tolerance: no penalty" in status
-    assert "turn 1: resolving" in status and "declared: attack p1 with the pistol" in status
+    assert "Turn 1 · resolving" in status and "declared: attack p1 with the pistol" in status
 
 
 def test_the_disputes_example_runs_as_written(tmp_path, monkeypatch):
