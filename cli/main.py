@@ -21,7 +21,6 @@ from fracas.rules import available, load
 from fracas.rules.commands import GM
 from fracas.rules.events import Modifier
 from fracas.rules.ruleset import Ruleset
-from fracas.rules.sheets import deep_merge, parse_value, read_sheet_file, set_path
 
 
 class FracasGroup(click.Group):
@@ -122,6 +121,8 @@ def parse_dice_faces(text: str | None) -> list[int] | None:
 
 
 def parse_pairs(pairs: tuple[str, ...], flag: str) -> dict[str, Any]:
+    from fracas.rules.sheets import parse_value, set_path
+
     parsed: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -350,6 +351,8 @@ def add(
 ) -> None:
     """Add a combatant (or --count copies) from a sheet file and/or --set fields; --name
     and --side override the sheet's."""
+    from fracas.rules.sheets import deep_merge, read_sheet_file
+
     sheet = read_sheet_file(sheet_file) if sheet_file else {}
     for pair in sets:
         sheet = deep_merge(sheet, parse_pairs((pair,), "--set"))

@@ -1,18 +1,24 @@
-"""Plain-text rendering for the terminal. Scripts should use --json."""
+"""Plain-text rendering for the terminal. Scripts should use --json.
+
+What a command renders is imported by the command that renders it: `status --json` starts
+fast because nothing here loads the exports, the replay or rich until it is asked for."""
+
+from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 import msgspec
 
-from fracas.projections import AuditReport, LogStep, catalog, describe
-from fracas.projections.board import Board
-from fracas.projections.branches import WhatIf
-from fracas.projections.replay import ReplayStep, Standing
-from fracas.rules import StepOutcome
+if TYPE_CHECKING:
+    from fracas.projections import AuditReport, LogStep, catalog
+    from fracas.projections.board import Board
+    from fracas.projections.branches import WhatIf
+    from fracas.projections.replay import ReplayStep, Standing
+    from fracas.rules import StepOutcome
 
 
 @contextmanager
@@ -34,6 +40,8 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None]]:
 
 
 def outcome(result: StepOutcome) -> None:
+    from fracas.projections.describe import describe
+
     prefix = f"step {result.step}" + (
         " (already recorded; nothing new)" if result.duplicate else ""
     )
@@ -260,8 +268,10 @@ def options(ruleset: str, found: list[catalog.Option], of_encounter: bool) -> No
 
 
 def systems(found: list[catalog.System]) -> None:
+    from fracas.rules.reference import rules_of
+
     for system in found:
-        count = len(catalog.rules_of(system.id))
+        count = len(rules_of(system.id))
         title = f"{system.game}: {system.title}"
         click.echo(f"{system.id}  {system.ruleset:<10} {title}, {count} rules")
     click.echo("`fracas rules 000` lists a system's rules; `fracas rules 000-8` shows one.")

@@ -14,6 +14,7 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
+from functools import cached_property
 from itertools import groupby
 from pathlib import Path
 
@@ -355,7 +356,7 @@ class Store:
                     self._checkpointer = Checkpointer(self.path)
                     weakref.finalize(self, self._checkpointer.stop)
             conn.execute(f"PRAGMA synchronous={synchronous}")
-        self.db = sqlite_utils.Database(conn)
+        self._conn = conn
         if not readonly:
             self._migrate()
             self.schema = SCHEMA
@@ -364,13 +365,19 @@ class Store:
 
     @property
     def conn(self) -> sqlite3.Connection:
-        return self.db.conn
+        return self._conn
+
+    @cached_property
+    def db(self) -> sqlite_utils.Database:
+        """The connection through sqlite-utils, made when first asked for: making one loads
+        sqlite-utils' plugins, which a quick read does not need."""
+        return sqlite_utils.Database(self._conn)
 
     def close(self) -> None:
         if self._checkpointer is not None:
             self._checkpointer.stop()
         self.keys.close()
-        self.db.close()
+        self._conn.close()
 
     def _after_commit(self) -> None:
         self._steps_since_checkpoint += 1

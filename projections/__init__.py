@@ -1,6 +1,20 @@
 """fracas.projections: read models, the log, exports and the audit, built from events."""
 
-from fracas.projections.app import AuditReport, Fracas, LogStep
-from fracas.projections.describe import describe
+from typing import TYPE_CHECKING, Any
+
+from fracas.projections.describe import describe  # the function shadows its module's name
+
+if TYPE_CHECKING:
+    from fracas.projections.app import AuditReport, Fracas, LogStep
 
 __all__ = ["AuditReport", "Fracas", "LogStep", "describe"]
+_HOME = {"AuditReport": "app", "Fracas": "app", "LogStep": "app"}
+
+
+def __getattr__(name: str) -> Any:
+    """Imported when first used, so a quick read (`status --json`) loads only what it needs."""
+    if name not in _HOME:
+        raise AttributeError(f"module 'fracas.projections' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(f"fracas.projections.{_HOME[name]}"), name)

@@ -1,28 +1,17 @@
 """The Python API a game master scripts against: a file of encounters with live read models."""
 
+from __future__ import annotations
+
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import msgspec
 
 from fracas.ledger import CONTROL_KINDS, FracasError, NotFoundError, Store
 from fracas.ledger.history import COMMAND
 from fracas.ledger.store import KIND_OF_CONTROL
-from fracas.projections.branches import WhatIf, compare
 from fracas.projections.describe import describe, describe_control
-from fracas.projections.exports import (
-    Header,
-    Progress,
-    export_jsonl,
-    import_jsonl,
-    load_export,
-    quiet,
-    sessions,
-    write_html,
-    write_markdown,
-)
-from fracas.projections.replay import ReplayStep, replay
 from fracas.projections.tables import drop_tables, ensure_tables, has_tables, write_view
 from fracas.rules import Encounter, Ruleset, StepOutcome
 from fracas.rules import load as load_ruleset
@@ -30,8 +19,12 @@ from fracas.rules.commands import check_newcomer
 from fracas.rules.dice import commitment, verify_roll
 from fracas.rules.encounter import recorded_events, ruleset_of, started_event
 from fracas.rules.events import EncounterStarted, Event, Rolled, SeedRevealed
-from fracas.rules.redecide import adopt, drift, whatif
 from fracas.rules.views import View
+
+if TYPE_CHECKING:  # the exports, replay and what-if load when first used: a quick read stays quick
+    from fracas.projections.branches import WhatIf
+    from fracas.projections.exports import Header, Progress
+    from fracas.projections.replay import ReplayStep
 
 
 class LogStep(msgspec.Struct, frozen=True):
@@ -128,7 +121,7 @@ class Fracas:
     def close(self) -> None:
         self.store.close()
 
-    def __enter__(self) -> "Fracas":
+    def __enter__(self) -> Fracas:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -286,16 +279,24 @@ class Fracas:
         *,
         players: bool = False,
         with_secrets: bool = False,
-        progress: Progress = quiet,
+        progress: Progress | None = None,
     ) -> Header:
         """The whole file as JSONL (see fracas.projections.exports.export_jsonl)."""
-        return export_jsonl(
-            self.store, out, players=players, with_secrets=with_secrets, progress=progress
+        from fracas.projections import exports
+
+        return exports.export_jsonl(
+            self.store,
+            out,
+            players=players,
+            with_secrets=with_secrets,
+            progress=progress or exports.quiet,
         )
 
-    def import_jsonl(self, path: str | Path, progress: Progress = quiet) -> int:
+    def import_jsonl(self, path: str | Path, progress: Progress | None = None) -> int:
         """Take a GM's JSONL export into this empty file; returns how many events."""
-        export = import_jsonl(self.store, path, progress)
+        from fracas.projections import exports
+
+        export = exports.import_jsonl(self.store, path, progress or exports.quiet)
         self.rebuild()
         return len(export.events)
 
@@ -307,17 +308,21 @@ class Fracas:
         *,
         everything: bool = False,
         players: bool = False,
-        progress: Progress = quiet,
+        progress: Progress | None = None,
     ) -> int:
         """A readable session log, `md` or `html`, of one encounter or of every one."""
         names = self.store.encounters() if everything else [self.encounter(encounter).id]
         if not names:
             raise NotFoundError(f"no encounters in {self.store.path} to export")
-        found = sessions(self.store, names, players=players, progress=progress)
+        from fracas.projections import exports
+
+        found = exports.sessions(
+            self.store, names, players=players, progress=progress or exports.quiet
+        )
         if fmt == "md":
-            write_markdown(out, found)
+            exports.write_markdown(out, found)
         else:
-            write_html(out, found, found[0].title if len(found) == 1 else "fracas session")
+            exports.write_html(out, found, found[0].title if len(found) == 1 else "fracas session")
         return len(found)
 
     # -- disputes ------------------------------------------------------------------------
@@ -333,6 +338,8 @@ class Fracas:
     ) -> list[ReplayStep]:
         """Every step of a round, a turn ("2:alice") or a step range, states before and after."""
         live = self.encounter(encounter)
+        from fracas.projections.replay import replay
+
         return replay(live, round_=round_, turn=turn, first=first, last=last)
 
     def view_at(self, step: int, encounter: str | None = None) -> View:
@@ -351,6 +358,9 @@ class Fracas:
         """Step `step` decided again differently, and every step in effect after it, with
         their recorded dice; what would differ. The log is not touched."""
         live = self.encounter(encounter)
+        from fracas.projections.branches import compare
+        from fracas.rules.redecide import whatif
+
         return compare(
             whatif(live, step, dice=dice, entered_by=entered_by, amend=amend), live.ruleset
         )
@@ -367,6 +377,8 @@ class Fracas:
     ) -> list[StepOutcome]:
         """The what-if made the main line, by appending; the superseded steps stay, marked."""
         live = self.encounter(encounter)
+        from fracas.rules.redecide import adopt, whatif
+
         branch = whatif(live, step, dice=dice, entered_by=entered_by, amend=amend)
         return adopt(live, branch, author=author)
 
@@ -448,6 +460,8 @@ class Fracas:
         return None
 
     def _drift(self, encounter: str) -> Iterator[DriftCheck]:
+        from fracas.rules.redecide import drift
+
         for found in drift(Encounter(self.store, encounter)):
             recorded = [describe(e) for e in found.recorded]
             decided = [describe(e) for e in found.decided]
@@ -455,6 +469,8 @@ class Fracas:
 
     def _against(self, path: str | Path) -> AgainstCheck:
         """Does this log still hold, unchanged, every event the export holds?"""
+        from fracas.projections.exports import load_export
+
         export = load_export(path)
         head = export.header
 

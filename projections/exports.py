@@ -3,7 +3,6 @@
 A players' export leaves out every GM-only roll and whatever would reveal it.
 """
 
-import html
 import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -392,7 +391,8 @@ caption { text-align: left; font-style: italic; }
 
 
 def write_html(out: IO[str], found: list[Session], title: str) -> None:
-    e = html.escape
+    from html import escape as e
+
     out.write(
         f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8">\n'
         f"<title>{e(title)}</title>\n<style>{STYLE}</style></head><body>\n"
@@ -416,15 +416,18 @@ def write_html(out: IO[str], found: list[Session], title: str) -> None:
 def with_statements(escaped: str) -> str:
     """Each rule id the line cites shows its statement on hover."""
 
+    from html import escape
+
     def titled(match: re.Match[str]) -> str:
         text = statement(match[0])
-        return f'<abbr title="{html.escape(text)}">{match[0]}</abbr>' if text else match[0]
+        return f'<abbr title="{escape(text)}">{match[0]}</abbr>' if text else match[0]
 
     return RULE_ID.sub(titled, escaped)
 
 
 def html_step(step: ReplayStep) -> str:
-    e = html.escape
+    from html import escape as e
+
     struck = not step.in_effect
 
     def shown(line: str) -> str:
@@ -440,7 +443,8 @@ def html_step(step: ReplayStep) -> str:
 
 
 def html_tables(round_: Round) -> str:
-    e = html.escape
+    from html import escape as e
+
     if round_.withheld is not None:
         return f'<p class="round-end"><em>{e(withheld_standings(round_))}</em></p>\n'
     view = round_.end

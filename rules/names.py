@@ -1,7 +1,6 @@
 """What a GM types, checked: a close name suggested for a typo, and a bad value answered
 with the values that are accepted."""
 
-import difflib
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -20,6 +19,8 @@ def closest(name: str, known: Iterable[str]) -> str | None:
     starts = [k for k in choices if k.startswith(wanted) or wanted.startswith(k)]
     if len(starts) == 1:
         return starts[0]
+    import difflib  # only when a name is wrong
+
     close = difflib.get_close_matches(wanted, choices, n=1, cutoff=0.6)
     return close[0] if close else None
 

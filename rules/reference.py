@@ -3,7 +3,6 @@ where it comes from. Ids are `SSS-N` for the Nth rule of system SSS's combat tex
 for a core mechanic that text takes for granted."""
 
 import re
-import tomllib
 from functools import cache
 from importlib import resources
 
@@ -32,6 +31,8 @@ class Rule(msgspec.Struct, frozen=True):
 
 @cache
 def _loaded() -> tuple[dict[str, System], dict[str, Rule]]:
+    import tomllib
+
     raw = tomllib.loads(resources.files("fracas.rules").joinpath("reference.toml").read_text())
     systems = {key: System(id=key, **value) for key, value in raw["systems"].items()}
     rules = {

@@ -1,11 +1,11 @@
 """The decider protocol (initial / decide / evolve) and the registry of rulesets."""
 
+import importlib
 import re
 import typing
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import cached_property
-from importlib.metadata import entry_points
 from typing import Any
 
 import msgspec
@@ -174,7 +174,15 @@ def command_of(events: list[Event]) -> dict[str, Any] | None:
     return None
 
 
+BUILTIN = {
+    name: f"fracas.rules.{name}"
+    for name in ("fudge", "percentile", "pool", "shotclock", "timeslice")
+}
+
+
 def _entry_points() -> dict[str, Any]:
+    from importlib.metadata import entry_points  # reading package metadata takes a while
+
     return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
@@ -183,6 +191,10 @@ def available() -> list[str]:
 
 
 def load(name: str) -> Ruleset:
+    """A ruleset by name: the five built in without reading any package metadata (a quick
+    start), any other from the `fracas.rulesets` entry points."""
+    if name in BUILTIN:
+        return importlib.import_module(BUILTIN[name]).RULESET
     found = _entry_points().get(name)
     if found is None:
         raise NotFoundError(
