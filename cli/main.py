@@ -17,7 +17,7 @@ from fracas.ledger import BadInputError, FracasError
 from fracas.ledger.store import describe_database_error
 from fracas.projections import Fracas, catalog
 from fracas.projections.board import board
-from fracas.rules import available, load
+from fracas.rules import Encounter, available, load
 from fracas.rules.commands import GM
 from fracas.rules.events import Modifier
 from fracas.rules.ruleset import Ruleset
@@ -53,11 +53,11 @@ class App:
     def __init__(self, db: str, encounter: str | None) -> None:
         self.db, self.encounter_id = db, encounter
         self._fracas: Fracas | None = None
+        self._live: Encounter | None = None
 
     def open(self, *, write: bool = False, create: bool = False) -> Fracas:
         if self._fracas is not None and write and self._fracas.store.readonly:
             self.close()
-            self._fracas = None
         if self._fracas is None:
             self._fracas = Fracas(self.db, readonly=not write, create=create)
         return self._fracas
@@ -72,8 +72,16 @@ class App:
         """The log, for a command that appends to it."""
         return self.open(write=True)
 
-    def encounter(self, *, write: bool = False):
-        return self.open(write=write).encounter(self.encounter_id)
+    def encounter(self, *, write: bool = False) -> Encounter:
+        """The encounter, folded once and kept: a later call (in `fracas play`) only reads
+        the head, and folds what another process appended since."""
+        fracas = self.open(write=write)
+        live = self._live
+        if live is None or live.store is not fracas.store:
+            live = self._live = fracas.encounter(self.encounter_id)
+        else:
+            live.refresh()
+        return live
 
     def witness(self, encounter: str | None = None) -> None:
         """After an append: the head code the table can note (on stderr, so scripts reading
@@ -85,6 +93,7 @@ class App:
         if self._fracas is not None:
             self._fracas.close()
             self._fracas = None
+            self._live = None
 
     @contextmanager
     def creating(self) -> Iterator[None]:
@@ -172,8 +181,9 @@ def parse_defences(texts: tuple[str, ...], targets: tuple[str, ...]) -> dict[str
 @click.pass_context
 def cli(ctx: click.Context, db: str, encounter: str | None) -> None:
     """fracas: an event-sourced combat log for tabletop role-playing games."""
-    ctx.obj = App(db, encounter)
-    ctx.call_on_close(ctx.obj.close)
+    if ctx.obj is None:  # `fracas play` hands in the App it keeps between commands
+        ctx.obj = App(db, encounter)
+        ctx.call_on_close(ctx.obj.close)
 
 
 @cli.command()
@@ -609,6 +619,19 @@ def reopen(app: App, reason: str, by: str, command_id: str | None) -> None:
 def rename(app: App, target: str, name: str, reason: str, by: str, command_id: str | None) -> None:
     """Show TARGET under a new NAME; their id stays."""
     gm_command(app, "rename", by, command_id, target=target, name=name, reason=reason)
+
+
+@cli.command()
+@pass_app
+def play(app: App) -> None:
+    """An interactive session on the encounter: the same commands without `fracas`,
+    completion (Tab), history, and short forms: `attack bob` for whoever acts now;
+    u, r, n, s for undo, redo, next, status. Ctrl-C clears the line, Ctrl-D leaves."""
+    from fracas.cli.shell import play as shell
+
+    if not sys.stdin.isatty() and not os.environ.get("FRACAS_PLAY_PIPE"):
+        raise BadInputError("fracas play needs a terminal; pipe commands to `fracas` instead")
+    shell(app, cli)
 
 
 @cli.command()

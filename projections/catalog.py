@@ -7,7 +7,7 @@ import msgspec
 from msgspec import inspect
 
 from fracas.rules import Encounter
-from fracas.rules.names import accepted
+from fracas.rules.names import accepted, choices
 from fracas.rules.reference import RULE_ID, Rule, System, rule, rules_of, system, systems
 from fracas.rules.ruleset import Ruleset
 
@@ -29,6 +29,7 @@ class Flag(msgspec.Struct, frozen=True):
     flag: str
     accepts: str
     default: Any
+    choices: list[str] = []
 
 
 class Action(msgspec.Struct, frozen=True):
@@ -54,7 +55,7 @@ def action(ruleset: Ruleset, name: str, text: str) -> Action:
     struct = ruleset.command_struct(name)
     info = inspect.type_info(struct) if struct else None
     fields = [f for f in info.fields if f.name not in IMPLIED] if info else []
-    flags = [Flag(f.name, *flag_of(f), default_of(f)) for f in fields]
+    flags = [Flag(f.name, *flag_of(f), default_of(f), choices(f.type)) for f in fields]
     takes = any(f.name == "targets" for f in info.fields) if info else False
     usage = f"fracas act ACTOR {name}" + (" [TARGET...]" if takes else "")
     return Action(name, text, usage, flags)

@@ -192,9 +192,15 @@ class Encounter:
     def view_at(self, step: int) -> View:
         return self.ruleset.view(self.state_at(step))
 
-    def _refresh_if_stale(self) -> None:
+    def refresh(self) -> bool:
+        """Catch up with steps another process appended since; True if there were any."""
         if self.store.head(self.id)[0] != self.history.head_version:
             self.reload()
+            return True
+        return False
+
+    def _refresh_if_stale(self) -> None:
+        self.refresh()
 
     @property
     def version(self) -> int:

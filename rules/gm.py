@@ -120,7 +120,10 @@ def remove(rules: Any, state: Any, fighter: Any, command: Remove, ctx: Any) -> l
     events: list[Event] = [ConditionSet(fighter.id, REMOVED, reason, detail)]
     if fighter.id in rules.view(state).acting:
         after = roster.fold(rules.evolve, state, events)
-        events += rules.decide(after, Pass(fighter.id), ctx)
+        if rules.moved_on is not None:
+            events += rules.moved_on(after, ctx)
+        else:
+            events += rules.decide(after, Pass(fighter.id), ctx)
     return events
 
 

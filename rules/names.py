@@ -167,6 +167,22 @@ def field_names(typ: Any) -> list[str]:
     return []
 
 
+def choices(typ: Any) -> list[str]:
+    """The values a field takes, when they can be listed (for completion)."""
+    typ = plain(typ)
+    if isinstance(typ, inspect.LiteralType):
+        return [str(v) for v in typ.values]
+    if isinstance(typ, inspect.BoolType):
+        return ["true", "false"]
+    if isinstance(typ, inspect.ListType | inspect.VarTupleType):
+        return choices(typ.item_type)
+    if isinstance(typ, inspect.DictType):
+        return choices(typ.value_type)
+    if isinstance(typ, inspect.UnionType):
+        return [c for t in typ.types for c in choices(t)]
+    return []
+
+
 def accepted(typ: Any) -> str:
     """What a field takes, in words a GM reads."""
     typ = plain(typ)

@@ -75,6 +75,8 @@ class Ruleset:
     conditions: frozenset[str] = frozenset()  # the conditions the rules set and read
     harm_by_hand: gm.HandHook = gm.harmed
     heal_by_hand: gm.HandHook = gm.healed
+    # What moves the turn on when the acting combatant leaves; None: their own pass.
+    moved_on: Callable[[Any, "Context"], list[Event]] | None = None
 
     @cached_property
     def decoder(self) -> msgspec.json.Decoder:

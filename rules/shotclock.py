@@ -900,6 +900,7 @@ RULESET = Ruleset(
     option_help=OPTION_HELP,
     check_sheet=check_sheet,
     conditions=TRACKED,
+    moved_on=advance,
     harm_by_hand=harm_by_hand,
     heal_by_hand=heal_by_hand,
 )

@@ -1,0 +1,265 @@
+"""`fracas play`: one encounter at the table, in one process, with the CLI's own commands.
+
+Every line is a `fracas` command line without `fracas` (one grammar, parsed by the same
+click commands), plus short forms: `u`, `r`, `n`, `s` for undo, redo, next and status, and
+a bare action (`attack cultist`) for the combatant whose turn it is. The encounter stays
+folded in memory between commands; before each one the session reads the head, and folds
+what another process (a second laptop, a script) appended since.
+"""
+
+import io
+import os
+import shlex
+import sys
+from collections.abc import Iterable, Iterator
+from contextlib import redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import click
+import msgspec
+
+from fracas.ledger import BadInputError, FracasError
+from fracas.projections import catalog
+from fracas.projections.board import board
+from fracas.rules import Encounter
+
+SHORT = {"u": "undo", "r": "redo", "n": "next", "s": "status"}
+LEAVE = ("quit", "exit", "q")
+NOT_HERE = {
+    "play": "you are in it",
+    "demo": "it plays its own file",
+    "import": "it fills an empty file",
+}
+WEAPON_FLAGS = ("-w", "--weapon")
+OPT_FLAGS = ("-o", "--opt")
+TARGETED = ("harm", "heal", "remove", "return", "rename")
+
+
+class Session:
+    """What the shell keeps between lines: the App (the open log and its folded encounter)
+    and the last result, shown in the bottom bar."""
+
+    def __init__(self, app: Any, group: click.Group) -> None:
+        self.app, self.group = app, group
+        self.last = ""
+        self.app.encounter_id = self.live.id  # another encounter started elsewhere is not ours
+
+    @property
+    def live(self) -> Encounter:
+        return self.app.encounter(write=True)
+
+    # -- one line ------------------------------------------------------------------------
+
+    def words(self, line: str) -> list[str]:
+        """The line as the `fracas` arguments it stands for."""
+        try:
+            words = shlex.split(line)
+        except ValueError as error:
+            raise BadInputError(f"cannot read that line: {error}") from None
+        if not words:
+            return []
+        head = SHORT.get(words[0], words[0])
+        if head in NOT_HERE:
+            raise BadInputError(f"`{head}` does not run inside `fracas play`: {NOT_HERE[head]}")
+        if head in self.group.commands:
+            return [head, *words[1:]]
+        if head in self.live.ruleset.actions:
+            return self.for_the_actor(head, words[1:])
+        raise BadInputError(
+            f"no command or action {head!r}; `help` lists the commands, `actions` the actions"
+        )
+
+    def for_the_actor(self, action: str, rest: list[str]) -> list[str]:
+        """`attack cultist`: the acting combatant acts, with what they hold unless told."""
+        acting = self.live.view().acting
+        if len(acting) != 1:
+            who = "nobody is" if not acting else f"{', '.join(acting)} are"
+            raise BadInputError(f"{who} acting now: say who, as in `act alice {action} ...`")
+        words = ["act", acting[0], action, *rest]
+        held = self.held(acting[0])
+        if action == "attack" and held and not any(w in WEAPON_FLAGS for w in rest):
+            words += ["-w", held[0]]
+        return words
+
+    def held(self, who: str) -> list[str]:
+        for row in self.live.view().wounds:
+            if row.combatant == who:
+                return list(row.detail.get("holding") or row.detail.get("equipped") or [])
+        return []
+
+    def run(self, line: str) -> bool:
+        """Run one line; False when the GM leaves."""
+        if line.strip() in LEAVE:
+            return False
+        if line.strip() == "help":
+            line = "--help"
+        try:
+            words = self.words(line) if line.strip() != "--help" else ["--help"]
+            if words:
+                self.invoke(words)
+        except (FracasError, click.ClickException) as error:
+            message = (
+                error.format_message() if isinstance(error, click.ClickException) else str(error)
+            )
+            self.last = f"refused: {message}"
+            click.echo(f"Error: {message}", err=True)
+        return True
+
+    def invoke(self, words: list[str]) -> None:
+        captured = io.StringIO()
+        with redirect_stdout(captured):
+            self.group.main(words, prog_name="fracas", standalone_mode=False, obj=self.app)
+        text = captured.getvalue()
+        click.echo(text, nl=False)
+        if text.startswith(("step ", "undid ", "redid ")):
+            self.last = summary(text)
+
+    # -- what the prompt shows -----------------------------------------------------------
+
+    def prompt(self) -> str:
+        live = self.live
+        acting = live.view().acting
+        return f"{acting[0] if len(acting) == 1 else live.id}> "
+
+    def toolbar(self) -> str:
+        live = self.live
+        header = board(live.id, live.ruleset.name, live.view()).header
+        return f" {header}" + (f"  |  {self.last}" if self.last else "")
+
+
+def summary(text: str) -> str:
+    """The line worth keeping in view from a command's output: the outcome of an action."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    outcomes = [line for line in lines if " -> " in line or "damage" in line]
+    return (outcomes or lines or [""])[-1][:120]
+
+
+class Completion:
+    """What can come next on a line: commands, combatant ids, actions, the actor's weapons,
+    an action's option names and their values, a command's flags."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def candidates(self, before: str) -> list[str]:
+        try:
+            words = shlex.split(before)
+        except ValueError:
+            words = before.split()
+        if before and not before[-1].isspace() and words:
+            current, words = words[-1], words[:-1]
+        else:
+            current = ""
+        return [c for c in self.after(words, current) if c.startswith(current)]
+
+    def after(self, words: list[str], current: str) -> Iterable[str]:
+        live = self.session.live
+        ruleset = live.ruleset
+        ids = list(live.state.fighters)
+        if not words:
+            return sorted({*self.session.group.commands, *ruleset.actions, *SHORT} - set(NOT_HERE))
+        head = SHORT.get(words[0], words[0])
+        if head in ruleset.actions and head not in self.session.group.commands:
+            acting = live.view().acting
+            words, head = ["act", acting[0] if acting else "", *words], "act"
+        if current.startswith("-"):
+            return self.flags(words)
+        if head == "act":
+            return self.for_act(words, current, ids)
+        if head in TARGETED and len(words) == 1:
+            return ids
+        if head == "condition":
+            return self.for_condition(words, ids)
+        return []
+
+    def for_act(self, words: list[str], current: str, ids: list[str]) -> Iterable[str]:
+        live = self.session.live
+        if len(words) == 1:
+            return ids
+        if len(words) == 2:
+            return list(live.ruleset.actions)
+        actor, action, previous = words[1], words[2], words[-1]
+        if previous in WEAPON_FLAGS:
+            return self.weapons(actor)
+        flags = {f.field: f for f in catalog.action(live.ruleset, action, "").flags}
+        if previous in OPT_FLAGS:
+            field, sep, _ = current.partition("=")
+            if sep and field in flags:
+                return [f"{field}={choice}" for choice in flags[field].choices]
+            return [f"{name}=" for name, flag in flags.items() if flag.flag.startswith("-o")]
+        if previous == "--called" and "called" in flags:
+            return flags["called"].choices
+        return ids
+
+    def for_condition(self, words: list[str], ids: list[str]) -> Iterable[str]:
+        if len(words) == 1:
+            return ["set", "clear"]
+        if len(words) == 2:
+            return ids
+        if words[1] == "clear" and len(words) == 3:
+            fighter = self.session.live.state.fighters.get(words[2])
+            return list(fighter.conditions) if fighter else []
+        return []
+
+    def weapons(self, actor: str) -> list[str]:
+        fighter = self.session.live.state.fighters.get(actor)
+        if fighter is None:
+            return []
+        sheet = msgspec.to_builtins(fighter.sheet)
+        return [w["name"] for w in sheet.get("weapons", [])]
+
+    def flags(self, words: list[str]) -> list[str]:
+        command: Any = self.session.group.commands.get(words[0])
+        if isinstance(command, click.Group) and len(words) > 1:
+            command = command.commands.get(words[1])
+        if command is None:
+            return []
+        return [o for p in command.params if isinstance(p, click.Option) for o in p.opts]
+
+
+def history_path() -> Path:
+    """Where the lines typed are kept across sessions (FRACAS_HISTORY to choose)."""
+    chosen = os.environ.get("FRACAS_HISTORY")
+    if chosen:
+        return Path(chosen)
+    state = Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state")
+    return state / "fracas" / "history"
+
+
+def play(app: Any, group: click.Group) -> None:
+    """The loop: prompt, run, repeat; Ctrl-C clears the line, Ctrl-D (or `quit`) leaves."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.completion import Completer
+    from prompt_toolkit.completion import Completion as Offer
+    from prompt_toolkit.history import FileHistory
+
+    session = Session(app, group)
+    completion = Completion(session)
+
+    class Offers(Completer):
+        def get_completions(self, document: Any, complete_event: Any) -> Iterator[Offer]:
+            before = document.text_before_cursor
+            current = "" if not before or before[-1].isspace() else before.split()[-1]
+            for candidate in completion.candidates(before):
+                yield Offer(candidate, start_position=-len(current))
+
+    path = history_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    prompt = PromptSession(
+        history=FileHistory(str(path)),
+        completer=Offers(),
+        bottom_toolbar=session.toolbar,
+        complete_while_typing=False,
+    )
+    click.echo(f"fracas play: {session.live.id}. `help` lists commands; Ctrl-D leaves.")
+    while True:
+        try:
+            line = prompt.prompt(session.prompt())
+        except KeyboardInterrupt:
+            continue
+        except EOFError:
+            break
+        if not session.run(line):
+            break
+        sys.stdout.flush()
