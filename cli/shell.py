@@ -7,12 +7,10 @@ folded in memory between commands; before each one the session reads the head, a
 what another process (a second laptop, a script) appended since.
 """
 
-import io
 import os
 import shlex
 import sys
 from collections.abc import Iterable, Iterator
-from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +18,10 @@ import click
 import msgspec
 
 from fracas.ledger import BadInputError, FracasError
+from fracas.ledger.history import COMMAND
 from fracas.projections import catalog
 from fracas.projections.board import board
+from fracas.projections.describe import describe, describe_control
 from fracas.rules import Encounter
 
 SHORT = {"u": "undo", "r": "redo", "n": "next", "s": "status"}
@@ -107,13 +107,21 @@ class Session:
         return True
 
     def invoke(self, words: list[str]) -> None:
-        captured = io.StringIO()
-        with redirect_stdout(captured):
-            self.group.main(words, prog_name="fracas", standalone_mode=False, obj=self.app)
-        text = captured.getvalue()
-        click.echo(text, nl=False)
-        if text.startswith(("step ", "undid ", "redid ")):
-            self.last = summary(text)
+        head = self.live.history.head_step
+        self.group.main(words, prog_name="fracas", standalone_mode=False, obj=self.app)
+        live = self.live
+        if live.history.head_step != head:
+            self.last = self.latest(live)
+
+    @staticmethod
+    def latest(live: Encounter) -> str:
+        """The last step in a line: the outcome of an action, or the undo or redo."""
+        record = live.history.record(live.history.head_step)
+        if record.control != COMMAND:
+            return describe_control(record.control, record.target)
+        lines = [describe(e) for e in live.events_of_step(record.step)]
+        outcomes = [line for line in lines if " -> " in line or "damage" in line]
+        return (outcomes or lines or [""])[-1][:120]
 
     # -- what the prompt shows -----------------------------------------------------------
 
@@ -126,13 +134,6 @@ class Session:
         live = self.live
         header = board(live.id, live.ruleset.name, live.view()).header
         return f" {header}" + (f"  |  {self.last}" if self.last else "")
-
-
-def summary(text: str) -> str:
-    """The line worth keeping in view from a command's output: the outcome of an action."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    outcomes = [line for line in lines if " -> " in line or "damage" in line]
-    return (outcomes or lines or [""])[-1][:120]
 
 
 class Completion:

@@ -1,0 +1,185 @@
+"""`fracas play` end to end in a pseudo-terminal, and what its completion offers."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+from click.testing import CliRunner
+
+from fracas.cli.main import App, cli
+from fracas.cli.shell import Completion, Session
+
+FRACAS = str(Path(sys.executable).parent / "fracas")
+KNIFE = '{name = "knife", kind = "melee", damage = "1d4"}'
+
+
+def set_up(db: Path) -> None:
+    """Alice (DEX 14, Firearms 60, a pistol in hand) and Bob (DEX 10, a knife), begun."""
+    runner = CliRunner()
+    for args in (
+        ["new", "--id", "motel"],
+        ["add", "alice", "--name", "Alice Reyes", "--side", "pc", "--set", "dex=14",
+         "--set", "str=10", "--set", "con=10", "--set", "hp=12", "--set", "skills.firearms=60",
+         "--set", 'weapons=[{name = "pistol", kind = "firearm", damage = "1d10"}]',
+         "--set", "holding=[pistol]"],
+        ["add", "bob", "--set", "dex=10", "--set", "str=10", "--set", "con=10",
+         "--set", f"weapons=[{KNIFE}]"],
+        ["begin"],
+    ):  # fmt: skip
+        result = runner.invoke(cli, ["--db", str(db), *args])
+        assert result.exit_code == 0, result.output
+
+
+def spawn(db: Path, history: Path) -> pexpect.spawn:
+    env = {
+        **os.environ,
+        "FRACAS_HISTORY": str(history),
+        "PROMPT_TOOLKIT_NO_CPR": "1",
+        "TERM": "xterm",
+        "NO_COLOR": "1",
+    }
+    child = pexpect.spawn(
+        FRACAS, ["--db", str(db), "play"], env=env, encoding="utf-8", timeout=20,
+        dimensions=(40, 200),
+    )  # fmt: skip
+    child.expect("alice>")
+    return child
+
+
+def hp_of(db: Path, who: str) -> int:
+    out = subprocess.run(
+        [FRACAS, "--db", str(db), "status", "--json"], capture_output=True, text=True, check=True
+    ).stdout
+    import json
+
+    return next(w["current"] for w in json.loads(out)["wounds"] if w["combatant"] == who)
+
+
+def test_a_whole_fight_in_the_shell(tmp_path):
+    db, history = tmp_path / "fight.db", tmp_path / "history"
+    set_up(db)
+    child = spawn(db, history)
+
+    # Completion: `attack b<Tab>` completes the only combatant starting with b.
+    child.send("attack b")
+    child.send("\t")
+    # Alice's turn: she attacks with the pistol she holds. Without the Tab's "bob", no
+    # combatant would match "b" and the line would be refused.
+    child.send(" --dice 20,5\r")
+    child.expect(r"alice attack -> bob: hit")
+    child.expect("bob>")
+
+    # A refusal: one line, and the session goes on.
+    child.sendline("act alice attack bob")
+    child.expect("Error: [^\r\n]*turn")
+    child.expect("bob>")
+
+    # Undo and redo by their short forms.
+    child.sendline("u")
+    child.expect("undid step 5")
+    child.expect("alice>")
+    child.sendline("r")
+    child.expect("redid step 5")
+    child.expect("bob>")
+
+    # Another process appends; the next command sees it.
+    hurt = hp_of(db, "bob")
+    subprocess.run(
+        [FRACAS, "--db", str(db), "harm", "bob", "2", "-m", "a second laptop"],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    child.sendline("s")
+    child.expect(f"HP {hurt - 2}/10")
+    child.expect("bob>")
+    child.sendline("n")  # bob passes: a step on the refreshed log, no conflict
+    child.expect("turn 2: alice to act")
+    child.expect("alice>")
+
+    # Ctrl-C clears the line; Ctrl-D leaves.
+    child.send("nonsense")
+    child.sendcontrol("c")
+    child.expect("alice>")
+    child.sendline("s")
+    child.expect("Round 2")
+    child.expect("alice>")
+    child.sendcontrol("d")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "nonsense" not in child.before
+
+    # History is kept across sessions.
+    kept = history.read_text()
+    assert "attack bob --dice 20,5" in kept and "act alice attack bob" in kept
+
+
+def test_fracas_play_refuses_a_pipe_in_one_line(tmp_path):
+    db = tmp_path / "fight.db"
+    set_up(db)
+    done = subprocess.run(
+        [FRACAS, "--db", str(db), "play"], input="s\n", capture_output=True, text=True
+    )
+    assert done.returncode != 0
+    assert done.stderr.strip() == (
+        "Error: fracas play needs a terminal; pipe commands to `fracas` instead"
+    )
+
+
+@pytest.fixture
+def session(tmp_path):
+    db = tmp_path / "fight.db"
+    set_up(db)
+    app = App(str(db), None)
+    yield Session(app, cli)
+    app.close()
+
+
+def offered(session: Session, line: str) -> list[str]:
+    return Completion(session).candidates(line)
+
+
+def test_completion_offers_commands_ids_actions_weapons_and_option_values(session):
+    assert {"attack", "harm", "status", "u", "act"} <= set(offered(session, ""))
+    assert "play" not in offered(session, "")
+    assert offered(session, "har") == ["harm"]
+    assert offered(session, "act ") == ["alice", "bob"]
+    assert "attack" in offered(session, "act alice ")
+    assert offered(session, "act alice attack bob -w ") == ["pistol"]
+    assert offered(session, "act bob attack alice -w ") == ["knife"]
+    assert "avoid_armor=" in offered(session, "act alice attack bob -o ")
+    assert offered(session, "act alice attack bob -o avoid_armor=") == [
+        "avoid_armor=true",
+        "avoid_armor=false",
+    ]
+    assert "uncovered" in offered(session, "act alice attack bob --called ")
+    assert offered(session, "attack ") == ["alice", "bob"]
+    assert offered(session, "harm b") == ["bob"]
+    assert "--reason" in offered(session, "harm bob 2 --")
+    assert offered(session, "condition ") == ["set", "clear"]
+
+
+def test_completion_offers_the_conditions_a_combatant_has_to_clear(session):
+    session.run("condition set bob 'on fire'")
+    assert offered(session, "condition clear bob ") == ["on fire"]
+
+
+def test_a_bare_action_is_the_acting_combatants_with_what_they_hold(session):
+    assert session.words("attack bob") == ["act", "alice", "attack", "bob", "-w", "pistol"]
+    assert session.words("attack bob -w fists")[-2:] == ["-w", "fists"]
+    assert session.words("n") == ["next"]
+
+
+def test_a_refused_line_in_the_shell_appends_nothing(session, capsys):
+    version = session.live.version
+    session.run("act bob attack alice")
+    session.run("frobnicate")
+    session.run("play")
+    session.run("harm bob 'unclosed")
+    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("Error")]
+    assert len(errors) == 4
+    assert session.live.version == version
+    assert re.match(r"refused: ", session.last)
