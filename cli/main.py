@@ -113,6 +113,33 @@ class App:
 pass_app = click.make_pass_decorator(App)
 
 
+def encounter_for_completion(ctx: click.Context) -> Encounter | None:
+    """The encounter the command line being completed names, read-only; None if there is
+    none (completion offers nothing then, and never fails)."""
+    root = ctx.find_root().params
+    db = root.get("db") or os.environ.get("FRACAS_DB", "fracas.db")
+    if not os.path.exists(db):
+        return None
+    try:
+        return Fracas(db, readonly=True, create=False).encounter(root.get("encounter"))
+    except (FracasError, sqlite3.Error, OSError):
+        return None
+
+
+def complete_ids(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of combatant ids."""
+    live = encounter_for_completion(ctx)
+    ids = list(live.state.fighters) if live else []
+    return [i for i in ids if i.startswith(incomplete)]
+
+
+def complete_actions(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of the encounter's actions."""
+    live = encounter_for_completion(ctx)
+    actions = list(live.ruleset.actions) if live else []
+    return [a for a in actions if a.startswith(incomplete)]
+
+
 def dump_json(data: Any) -> None:
     click.echo(msgspec.json.format(msgspec.json.encode(data)).decode())
 
@@ -410,7 +437,7 @@ def begin(
 
 
 @cli.command(name="next")
-@click.argument("actor", required=False)
+@click.argument("actor", required=False, shell_complete=complete_ids)
 @dice_option
 @by_option
 @id_option
@@ -427,9 +454,9 @@ def next_(
 
 
 @cli.command(name="act")
-@click.argument("actor")
-@click.argument("action")
-@click.argument("targets", nargs=-1)
+@click.argument("actor", shell_complete=complete_ids)
+@click.argument("action", shell_complete=complete_actions)
+@click.argument("targets", nargs=-1, shell_complete=complete_ids)
 @click.option("--weapon", "-w", default=None, help="Weapon to attack with (default unarmed).")
 @click.option(
     "--called",
@@ -511,7 +538,7 @@ def gm_command(app: App, verb: str, by: str, command_id: str | None, **fields: A
 
 
 @cli.command()
-@click.argument("target")
+@click.argument("target", shell_complete=complete_ids)
 @click.argument("amount", type=int)
 @reason_option
 @by_option
@@ -523,7 +550,7 @@ def harm(app: App, target: str, amount: int, reason: str, by: str, command_id: s
 
 
 @cli.command()
-@click.argument("target")
+@click.argument("target", shell_complete=complete_ids)
 @click.argument("amount", type=int)
 @reason_option
 @by_option
@@ -540,7 +567,7 @@ def condition() -> None:
 
 
 @condition.command("set")
-@click.argument("target")
+@click.argument("target", shell_complete=complete_ids)
 @click.argument("name")
 @reason_option
 @by_option
@@ -554,7 +581,7 @@ def condition_set(
 
 
 @condition.command("clear")
-@click.argument("target")
+@click.argument("target", shell_complete=complete_ids)
 @click.argument("name")
 @reason_option
 @by_option
@@ -568,7 +595,7 @@ def condition_clear(
 
 
 @cli.command()
-@click.argument("target")
+@click.argument("target", shell_complete=complete_ids)
 @reason_option
 @by_option
 @id_option
@@ -579,7 +606,7 @@ def remove(app: App, target: str, reason: str, by: str, command_id: str | None) 
 
 
 @cli.command(name="return")
-@click.argument("target")
+@click.argument("target", shell_complete=complete_ids)
 @reason_option
 @by_option
 @id_option
@@ -610,7 +637,7 @@ def reopen(app: App, reason: str, by: str, command_id: str | None) -> None:
 
 
 @cli.command()
-@click.argument("target")
+@click.argument("target", shell_complete=complete_ids)
 @click.argument("name")
 @reason_option
 @by_option

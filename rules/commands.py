@@ -15,6 +15,8 @@ class Command(msgspec.Struct, frozen=True, tag_field="action", forbid_unknown_fi
 
 
 class Join(Command, tag="join"):
+    """A combatant joins with a sheet (checked by the ruleset), a display name and a side."""
+
     combatant: str
     sheet: dict[str, Any]
     name: str = ""

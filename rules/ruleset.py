@@ -78,6 +78,13 @@ class Ruleset:
     # What moves the turn on when the acting combatant leaves; None: their own pass.
     moved_on: Callable[[Any, "Context"], list[Event]] | None = None
 
+    def __post_init__(self) -> None:
+        """Each action's command struct is documented by the ruleset's own line for it."""
+        for struct in typing.get_args(self.command_type):
+            tag = struct.__struct_config__.tag
+            if tag in self.actions and not (struct.__doc__ or "").strip():
+                struct.__doc__ = f"`{tag}` ({self.title}): {self.actions[tag]}."
+
     @cached_property
     def decoder(self) -> msgspec.json.Decoder:
         return msgspec.json.Decoder(self.event_type)

@@ -38,6 +38,8 @@ class PinRow(msgspec.Struct, frozen=True):
 
 
 class View(msgspec.Struct, frozen=True):
+    """What the table sees: the round and phase, who acts, the order, health, pins."""
+
     round: int
     phase: str
     acting: list[str]
@@ -45,3 +47,15 @@ class View(msgspec.Struct, frozen=True):
     wounds: list[WoundRow]
     pins: list[PinRow]
     notes: list[str] = []
+
+    def __repr__(self) -> str:
+        """A view as a GM reads it in a Python session: one line per combatant."""
+        health = {w.combatant: w for w in self.wounds}
+        lines = [f"<View round {self.round}, {self.phase}; acting: {', '.join(self.acting) or '-'}"]
+        for row in self.initiative:
+            wound = health.get(row.combatant)
+            shown = f"{wound.health} {', '.join(wound.conditions)}".strip() if wound else ""
+            mark = ">" if row.acting else " "
+            lines.append(f" {mark}{row.order:>2}. {row.name} [{row.key}] {row.status}; {shown}")
+        lines += [f"  {p.holder} {p.kind} {p.target}" for p in self.pins]
+        return "\n".join(lines) + ">"

@@ -183,3 +183,26 @@ def test_a_refused_line_in_the_shell_appends_nothing(session, capsys):
     assert len(errors) == 4
     assert session.live.version == version
     assert re.match(r"refused: ", session.last)
+
+
+def click_completes(db: Path, line: str) -> list[str]:
+    """What bash's completion of `fracas` (click's) offers for the last word of `line`."""
+    words = line.split(" ")
+    env = {
+        **os.environ,
+        "COMP_WORDS": line,
+        "COMP_CWORD": str(len(words) - 1),
+        "_FRACAS_COMPLETE": "bash_complete",
+        "FRACAS_DB": str(db),
+    }
+    out = subprocess.run([FRACAS], env=env, capture_output=True, text=True).stdout
+    return [item.split(",", 1)[1] for item in out.split()]
+
+
+def test_shell_completion_of_fracas_offers_ids_and_actions(tmp_path):
+    db = tmp_path / "fight.db"
+    set_up(db)
+    assert click_completes(db, "fracas act ") == ["alice", "bob"]
+    assert click_completes(db, "fracas act alice a") == ["attack", "aim"]
+    assert click_completes(db, "fracas harm b") == ["bob"]
+    assert click_completes(tmp_path / "none.db", "fracas harm ") == []
