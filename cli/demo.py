@@ -1,5 +1,6 @@
 """The demo fight: two Agents against two cultists, with fixed dice and one undo."""
 
+import shlex
 from collections.abc import Callable
 from importlib.resources import files
 from typing import Any
@@ -66,7 +67,8 @@ def sheet(name: str) -> dict[str, Any]:
     return read_sheet_file(str(files("fracas.cli") / "demo_sheets" / f"{name}.toml"))
 
 
-def play(path: str, echo: Callable[[str], None]) -> str:
+def play(path: str, echo: Callable[[str], None], program: str = "fracas") -> str:
+    """Play the demo fight into `path`; the closing hint names `program` as it was run."""
     with Fracas(path) as fracas:
         encounter = fracas.new("percentile", title="Night at the Lakeside Motel")
         echo(f"encounter {encounter.id} recorded in {path}")
@@ -98,5 +100,5 @@ def play(path: str, echo: Callable[[str], None]) -> str:
         render.status(board(encounter.id, encounter.ruleset.name, encounter.view()))
         report = fracas.audit()
         render.audit(report)
-        echo(f"\nTry: fracas --db {path} log    (the undone step is marked)")
+        echo(f"\nTry: {program} --db {shlex.quote(path)} log    (the undone step is marked)")
         return encounter.id

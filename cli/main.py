@@ -2,6 +2,7 @@
 
 import errno
 import os
+import shlex
 import sqlite3
 import sys
 import tempfile
@@ -1027,7 +1028,8 @@ def demo(demo_db: str, quiet: bool) -> None:
     """Play a scripted Delta Green-style fight with fixed dice into a SQLite file."""
     from fracas.cli.demo import play
 
-    play(demo_db, echo=(lambda _line: None) if quiet else click.echo)
+    run_as = sys.argv[0] if os.path.basename(sys.argv[0]) == "fracas" else "fracas"
+    play(demo_db, echo=(lambda _line: None) if quiet else click.echo, program=shlex.quote(run_as))
 
 
 if __name__ == "__main__":

@@ -1,9 +1,15 @@
-"""The README's tour and Python example run as written."""
+"""The README's tours and Python example run as written: every shell block pasted in order
+into a real bash (and zsh, where installed), and each tour's outcome checked."""
 
+import os
 import re
 import shlex
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from fracas.cli.main import cli
@@ -24,6 +30,8 @@ def run_block(heading: str) -> tuple[CliRunner, dict[str, str]]:
     env: dict[str, str] = {}
     for line in block_after(heading, "sh").splitlines():
         words = shlex.split(line, comments=True)
+        if words[0] in (".", "unset", "if"):
+            continue
         if words[0] == "export":
             env.update(word.split("=", 1) for word in words[1:])
             continue
@@ -87,3 +95,52 @@ def test_the_disputes_example_runs_as_written(tmp_path, monkeypatch):
     assert "supersedes step 9" in log
     assert "<del>" in (tmp_path / "session.html").read_text()
     assert (tmp_path / "restored.db").exists() and (tmp_path / "players.html").exists()
+
+
+def pasted_blocks() -> list[str]:
+    """The shell blocks after the set-up commands, in order; those that install packages
+    (the set-up commands, which CI runs itself, and the benchmark's extras) are left out."""
+    start = README.index("## Set up")
+    blocks = re.findall(r"```sh\n(.*?)```", README[start:], re.S)
+    return [block for block in blocks if "pip install" not in block]
+
+
+def test_no_block_has_a_comment_or_an_unquoted_glob():
+    """Pasted into an interactive zsh, `#` is not a comment and `[bob]` is a glob."""
+    for block in pasted_blocks():
+        for line in block.splitlines():
+            bare = re.sub(r"'[^']*'|\"[^\"]*\"", "", line)
+            assert "#" not in bare, line
+            globs = [w for w in bare.split() if re.search(r"[\[\]*?]", w) and w not in "[]"]
+            assert not globs, line
+
+
+SHELLS = [shell for shell in ("bash", "zsh") if shutil.which(shell)]
+
+
+@pytest.mark.parametrize("shell", SHELLS)
+def test_every_block_works_pasted_in_order_into_one_shell(tmp_path, shell):
+    (tmp_path / "cli").symlink_to(ROOT / "cli")
+    (tmp_path / ".venv").symlink_to(Path(sys.prefix))
+    script = tmp_path / "pasted.sh"
+    script.write_text("set -e\n" + "".join(pasted_blocks()))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FRACAS_")}
+    env["HOME"] = str(tmp_path)
+    done = subprocess.run(
+        [shell, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "Round 1 · the encounter has ended" in done.stdout
+    assert (tmp_path / "restored.db").exists() and (tmp_path / "motel.jsonl").exists()
+
+
+def test_the_demo_hint_works_as_printed(tmp_path):
+    fracas = str(Path(sys.executable).parent / "fracas")
+    shown = subprocess.run(
+        [fracas, "demo"], cwd=tmp_path, capture_output=True, text=True, check=True
+    ).stdout
+    hint = shown.strip().splitlines()[-1]
+    assert hint.startswith("Try: ")
+    command = hint.removeprefix("Try: ").split("    (")[0]
+    log = subprocess.run(command, shell=True, cwd=tmp_path, capture_output=True, text=True)
+    assert log.returncode == 0 and "[UNDONE]" in log.stdout
