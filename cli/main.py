@@ -704,17 +704,16 @@ def rules(wanted: str | None, as_json: bool) -> None:
 @pass_app
 def status(app: App, as_json: bool, at_step: int | None) -> None:
     """Initiative order, wounds and conditions, pins (now, or --at a past step)."""
-    encounter = app.encounter()
-    view = encounter.view() if at_step is None else encounter.view_at(at_step)
-    shown = board(encounter.id, encounter.ruleset.name, view)
+    if at_step is None:
+        name, ruleset, view = app.fracas.current(app.encounter_id)
+    else:
+        live = app.encounter()
+        name, ruleset, view = live.id, live.ruleset.name, live.view_at(at_step)
+    shown = board(name, ruleset, view)
     if as_json:
         dump_json(
-            {
-                "encounter": encounter.id,
-                "ruleset": encounter.ruleset.name,
-                "header": shown.header,
-                **msgspec.to_builtins(view),
-            }
+            {"encounter": name, "ruleset": ruleset, "header": shown.header}
+            | msgspec.to_builtins(view)
         )
         return
     render.status(shown)

@@ -707,8 +707,16 @@ class Store:
                 f"no encounter {encounter!r} in {self.path}; `fracas encounters` lists them"
             )
 
-    def rows(self, encounter: str, *, up_to_step: int | None = None) -> Iterator[tuple]:
+    def rows(
+        self, encounter: str, *, up_to_step: int | None = None, from_step: int = 1
+    ) -> Iterator[tuple]:
         """Stream (step, kind, schema, body) of an encounter in version order."""
+        if from_step > 1:
+            return self.conn.execute(
+                "SELECT step, kind, schema, body FROM events WHERE encounter = ? "
+                "AND step BETWEEN ? AND ? ORDER BY version",
+                (encounter, from_step, up_to_step if up_to_step is not None else 1 << 62),
+            )
         if up_to_step is None:
             return self.conn.execute(
                 "SELECT step, kind, schema, body FROM events WHERE encounter = ? ORDER BY version",
@@ -839,13 +847,16 @@ class Store:
         """A short code for the log as it stands after `step` (default: the latest) of an
         encounter: the step and the first hex digits of the hash of its last event. Noted
         at the table, it lets `audit --head` prove the log still extends that point."""
-        history = self.history(encounter)
-        record = history.steps[-1] if step is None else history.record(step)
+        if step is None:
+            version, step = self.head(encounter)
+        else:
+            version = self.history(encounter).record(step).last_version
         row = self.conn.execute(
-            "SELECT hash FROM events WHERE encounter = ? AND version = ?",
-            (encounter, record.last_version),
+            "SELECT hash FROM events WHERE encounter = ? AND version = ?", (encounter, version)
         ).fetchone()
-        return f"{record.step}-{row[0][:12]}"
+        if row is None:
+            raise NotFoundError(f"encounter {encounter!r} has no step yet")
+        return f"{step}-{row[0][:12]}"
 
     def check_head(self, encounter: str, code: str) -> str:
         """'' if this log still holds the witnessed head `code` of the encounter; otherwise

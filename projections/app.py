@@ -12,7 +12,13 @@ from fracas.ledger import CONTROL_KINDS, FracasError, NotFoundError, Store
 from fracas.ledger.history import COMMAND
 from fracas.ledger.store import KIND_OF_CONTROL
 from fracas.projections.describe import describe, describe_control
-from fracas.projections.tables import drop_tables, ensure_tables, has_tables, write_view
+from fracas.projections.tables import (
+    drop_tables,
+    ensure_tables,
+    has_tables,
+    read_view,
+    write_view,
+)
 from fracas.rules import Encounter, Ruleset, StepOutcome
 from fracas.rules import load as load_ruleset
 from fracas.rules.commands import check_newcomer
@@ -115,8 +121,7 @@ class Fracas:
     ) -> None:
         self.store = Store(path, synchronous=synchronous, readonly=readonly, create=create)
         if not readonly and not has_tables(self.store.conn):
-            with self.store.db.atomic():
-                ensure_tables(self.store.db)
+            self.rebuild()  # none yet, or an older release's: fold them (once)
 
     def close(self) -> None:
         self.store.close()
@@ -153,14 +158,7 @@ class Fracas:
 
     def encounter(self, encounter: str | None = None) -> Encounter:
         """The named encounter, or the most recently started one."""
-        if encounter is None:
-            started = self.store.encounters()
-            if not started:
-                raise NotFoundError(
-                    f"no encounters in {self.store.path} yet: start one with `fracas new`"
-                )
-            encounter = started[-1]
-        return Encounter(self.store, encounter, projector=write_view)
+        return Encounter(self.store, encounter or self._latest(), projector=write_view)
 
     def encounters(self) -> list[dict[str, Any]]:
         listed = []
@@ -180,6 +178,17 @@ class Fracas:
 
     def view(self, encounter: str | None = None) -> View:
         return self.encounter(encounter).view()
+
+    def current(self, encounter: str | None = None) -> tuple[str, str, View]:
+        """(encounter, ruleset, view) as the read models hold it after the last append:
+        a quick read that folds nothing and loads no ruleset (folded if they do not)."""
+        name = encounter or self._latest()
+        ruleset = started_event(self.store, name).ruleset
+        stored = read_view(self.store.conn, name) if has_tables(self.store.conn) else None
+        if stored is None:
+            live = self.encounter(name)
+            return live.id, live.ruleset.name, live.view()
+        return name, ruleset, stored
 
     def add(
         self,
@@ -385,7 +394,9 @@ class Fracas:
     def head_code(self, encounter: str | None = None, step: int | None = None) -> str:
         """The witnessed head of an encounter as it stands (or after `step`): note it,
         check it later with `audit(head=...)`."""
-        return self.store.head_code(self.encounter(encounter).id, step)
+        name = encounter or self._latest()
+        self.store.require(name)
+        return self.store.head_code(name, step)
 
     def audit(
         self,
@@ -437,7 +448,9 @@ class Fracas:
     def _latest(self) -> str:
         started = self.store.encounters()
         if not started:
-            raise NotFoundError(f"no encounters in {self.store.path} to check a head against")
+            raise NotFoundError(
+                f"no encounters in {self.store.path} yet: start one with `fracas new`"
+            )
         return started[-1]
 
     def _first_unreadable(self, encounters: list[str]) -> tuple[int, str] | None:

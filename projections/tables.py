@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 import sqlite_utils
 
-from fracas.rules.views import View
+from fracas.rules.views import InitiativeRow, PinRow, View, WoundRow
 
 TABLES = ("encounter_view", "initiative", "wounds", "pins")
 _json = msgspec.json.encode
@@ -21,19 +21,24 @@ SCHEMA = {
     "initiative": "encounter TEXT, ord INTEGER, combatant TEXT, name TEXT, key TEXT, "
     "acting INTEGER, status TEXT, PRIMARY KEY (encounter, ord)",
     "wounds": "encounter TEXT, combatant TEXT, name TEXT, side TEXT, health TEXT, "
-    "conditions TEXT, detail TEXT, PRIMARY KEY (encounter, combatant)",
+    "conditions TEXT, detail TEXT, ord INTEGER, current INTEGER, maximum INTEGER, unit TEXT, "
+    "counts TEXT, PRIMARY KEY (encounter, combatant)",
     "pins": "encounter TEXT, holder TEXT, target TEXT, kind TEXT, "
     "PRIMARY KEY (encounter, holder, target)",
 }
 
 
 def has_tables(conn: sqlite3.Connection) -> bool:
-    """Are the read-model tables there already (so opening the file need not write)?"""
+    """Are the read-model tables there, in this release's shape (so opening the file need
+    not write, and a status can be read from them)?"""
     marks = ", ".join("?" for _ in TABLES)
     found = conn.execute(
         f"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ({marks})", TABLES
     ).fetchone()[0]
-    return found == len(TABLES)
+    if found != len(TABLES):
+        return False
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(wounds)")}
+    return "current" in columns  # older files: `rebuild` (or the next writer) reshapes them
 
 
 def ensure_tables(db: sqlite_utils.Database) -> None:
@@ -75,8 +80,13 @@ def _rows(encounter: str, view: View) -> dict[str, dict[tuple, tuple]]:
                 w.health,
                 _json(w.conditions).decode(),
                 _json(w.detail).decode(),
+                order,
+                w.current,
+                w.maximum,
+                w.unit,
+                w.counts,
             )
-            for w in view.wounds
+            for order, w in enumerate(view.wounds, start=1)
         },
         "pins": {
             (encounter, p.holder, p.target): (encounter, p.holder, p.target, p.kind)
@@ -126,3 +136,40 @@ def drop_tables(db: sqlite_utils.Database) -> None:
 def table_rows(db: sqlite_utils.Database) -> dict[str, list[dict[str, Any]]]:
     """Every projection row, in a stable order: what 'rebuilt equals incremental' compares."""
     return {table: list(db.query(f"SELECT * FROM {table} ORDER BY 1, 2, 3")) for table in TABLES}
+
+
+_decode = msgspec.json.decode
+
+
+def read_view(conn: sqlite3.Connection, encounter: str) -> View | None:
+    """The encounter's view as the last append left it, without folding anything; None if
+    the read models do not hold it."""
+    head = conn.execute(
+        "SELECT round, phase, acting, notes FROM encounter_view WHERE encounter = ?", (encounter,)
+    ).fetchone()
+    if head is None:
+        return None
+    initiative = [
+        InitiativeRow(combatant, name, order, key, bool(acting), status)
+        for order, combatant, name, key, acting, status in conn.execute(
+            "SELECT ord, combatant, name, key, acting, status FROM initiative "
+            "WHERE encounter = ? ORDER BY ord",
+            (encounter,),
+        )
+    ]
+    wounds = [
+        WoundRow(c, n, side, h, _decode(cond), _decode(det), cur, mx, unit, counts)
+        for c, n, side, h, cond, det, cur, mx, unit, counts in conn.execute(
+            "SELECT combatant, name, side, health, conditions, detail, current, maximum, unit, "
+            "counts FROM wounds WHERE encounter = ? ORDER BY ord",
+            (encounter,),
+        )
+    ]
+    pins = [
+        PinRow(*row)
+        for row in conn.execute(
+            "SELECT holder, target, kind FROM pins WHERE encounter = ?", (encounter,)
+        )
+    ]
+    round_, phase, acting, notes = head
+    return View(round_, phase, _decode(acting), initiative, wounds, pins, _decode(notes))

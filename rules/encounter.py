@@ -84,11 +84,16 @@ def ruleset_of(store: Store, encounter: str) -> Ruleset:
 
 
 def recorded_events(
-    store: Store, encounter: str, ruleset: Ruleset, up_to_step: int | None = None
+    store: Store,
+    encounter: str,
+    ruleset: Ruleset,
+    up_to_step: int | None = None,
+    from_step: int = 1,
 ) -> Iterator[tuple[int, Event]]:
     """(step, event) for every recorded event, undone steps included; undo and redo
     themselves are step records, not ruleset events, and are left out."""
-    for step, kind, schema, body in store.rows(encounter, up_to_step=up_to_step):
+    rows = store.rows(encounter, up_to_step=up_to_step, from_step=from_step)
+    for step, kind, schema, body in rows:
         if kind not in CONTROL_KINDS:
             try:
                 yield step, ruleset.decode(kind, schema, body)
@@ -402,8 +407,4 @@ class Encounter:
         return self._commit([Disclosed(step, author)], uuid.uuid4().hex, author)
 
     def events_of_step(self, step: int) -> list[Event]:
-        return [
-            event
-            for s, event in recorded_events(self.store, self.id, self.ruleset, step)
-            if s == step
-        ]
+        return [e for _, e in recorded_events(self.store, self.id, self.ruleset, step, step)]

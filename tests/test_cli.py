@@ -1,6 +1,7 @@
 """The CLI as a game master uses it, through click's CliRunner, with typed dice."""
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -229,3 +230,25 @@ def test_add_name_and_side_override_the_sheet_and_count_adds_numbered_copies(run
     )
     assert refused.exit_code == 1 and "'cultist-1' is already in this encounter" in refused.output
     assert events_in(run.db) == before
+
+
+def test_status_reads_the_read_models_and_an_older_file_is_reshaped_by_its_next_writer(
+    tmp_path,
+):
+    """A file written before health was kept as numbers: read as it is (by a fold), and
+    given this release's read models by the first command that writes."""
+    import shutil
+
+    from fracas.projections.tables import has_tables, read_view
+
+    db = tmp_path / "old.db"
+    shutil.copy(Path(__file__).parent / "fixtures" / "release-0.1-demo.db", db)
+    runner = CliRunner()
+    before = json.loads(runner.invoke(cli, ["--db", str(db), "status", "--json"]).output)
+    assert all(isinstance(w["current"], int) and w["unit"] == "HP" for w in before["wounds"])
+    with Fracas(db) as table:  # a writer: the read models are folded again, in the new shape
+        assert has_tables(table.store.conn)
+        name = table.encounters()[-1]["encounter"]
+        assert read_view(table.store.conn, name) == table.view(name)
+    after = json.loads(runner.invoke(cli, ["--db", str(db), "status", "--json"]).output)
+    assert after == before
