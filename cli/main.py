@@ -533,6 +533,11 @@ reason_option = click.option(
 )
 
 
+def gm_flags(command: Any) -> Any:
+    """The flags every GM command takes: --reason, --by and --command-id."""
+    return reason_option(by_option(id_option(pass_app(command))))
+
+
 def gm_command(app: App, verb: str, by: str, command_id: str | None, **fields: Any) -> None:
     """One of the GM's everyday commands, recorded as its own undoable step."""
     run(app, {"action": f"{GM}{verb}", **fields}, None, by, command_id)
@@ -541,10 +546,7 @@ def gm_command(app: App, verb: str, by: str, command_id: str | None, **fields: A
 @cli.command()
 @click.argument("target", shell_complete=complete_ids)
 @click.argument("amount", type=int)
-@reason_option
-@by_option
-@id_option
-@pass_app
+@gm_flags
 def harm(app: App, target: str, amount: int, reason: str, by: str, command_id: str | None) -> None:
     """Take AMOUNT off TARGET's health by hand (a trap, a fall, a ruling)."""
     gm_command(app, "harm", by, command_id, target=target, amount=amount, reason=reason)
@@ -553,10 +555,7 @@ def harm(app: App, target: str, amount: int, reason: str, by: str, command_id: s
 @cli.command()
 @click.argument("target", shell_complete=complete_ids)
 @click.argument("amount", type=int)
-@reason_option
-@by_option
-@id_option
-@pass_app
+@gm_flags
 def heal(app: App, target: str, amount: int, reason: str, by: str, command_id: str | None) -> None:
     """Give AMOUNT of health back to TARGET by hand (a potion, first aid)."""
     gm_command(app, "heal", by, command_id, target=target, amount=amount, reason=reason)
@@ -570,10 +569,7 @@ def condition() -> None:
 @condition.command("set")
 @click.argument("target", shell_complete=complete_ids)
 @click.argument("name")
-@reason_option
-@by_option
-@id_option
-@pass_app
+@gm_flags
 def condition_set(
     app: App, target: str, name: str, reason: str, by: str, command_id: str | None
 ) -> None:
@@ -584,10 +580,7 @@ def condition_set(
 @condition.command("clear")
 @click.argument("target", shell_complete=complete_ids)
 @click.argument("name")
-@reason_option
-@by_option
-@id_option
-@pass_app
+@gm_flags
 def condition_clear(
     app: App, target: str, name: str, reason: str, by: str, command_id: str | None
 ) -> None:
@@ -597,10 +590,7 @@ def condition_clear(
 
 @cli.command()
 @click.argument("target", shell_complete=complete_ids)
-@reason_option
-@by_option
-@id_option
-@pass_app
+@gm_flags
 def remove(app: App, target: str, reason: str, by: str, command_id: str | None) -> None:
     """Take TARGET out of the fight (fled, captured); their turns stop until `return`."""
     gm_command(app, "remove", by, command_id, target=target, reason=reason)
@@ -608,30 +598,21 @@ def remove(app: App, target: str, reason: str, by: str, command_id: str | None) 
 
 @cli.command(name="return")
 @click.argument("target", shell_complete=complete_ids)
-@reason_option
-@by_option
-@id_option
-@pass_app
+@gm_flags
 def return_(app: App, target: str, reason: str, by: str, command_id: str | None) -> None:
     """Bring a removed TARGET back into the fight."""
     gm_command(app, "return", by, command_id, target=target, reason=reason)
 
 
 @cli.command()
-@reason_option
-@by_option
-@id_option
-@pass_app
+@gm_flags
 def end(app: App, reason: str, by: str, command_id: str | None) -> None:
     """End the encounter: only the GM's commands go on until `reopen`."""
     gm_command(app, "end", by, command_id, reason=reason)
 
 
 @cli.command()
-@reason_option
-@by_option
-@id_option
-@pass_app
+@gm_flags
 def reopen(app: App, reason: str, by: str, command_id: str | None) -> None:
     """Reopen an ended encounter."""
     gm_command(app, "reopen", by, command_id, reason=reason)
@@ -640,10 +621,7 @@ def reopen(app: App, reason: str, by: str, command_id: str | None) -> None:
 @cli.command()
 @click.argument("target", shell_complete=complete_ids)
 @click.argument("name")
-@reason_option
-@by_option
-@id_option
-@pass_app
+@gm_flags
 def rename(app: App, target: str, name: str, reason: str, by: str, command_id: str | None) -> None:
     """Show TARGET under a new NAME; their id stays."""
     gm_command(app, "rename", by, command_id, target=target, name=name, reason=reason)
