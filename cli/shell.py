@@ -30,6 +30,7 @@ NOT_HERE = {
     "play": "you are in it",
     "demo": "it plays its own file",
     "import": "it fills an empty file",
+    "new": "a session plays one encounter; start another from the command line",
 }
 WEAPON_FLAGS = ("-w", "--weapon")
 OPT_FLAGS = ("-o", "--opt")
