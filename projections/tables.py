@@ -28,6 +28,65 @@ SCHEMA = {
 }
 
 
+# The log as SQL can read it without rebuilding undo and redo by hand. A step is in effect
+# unless the last undo, redo or supersede naming it is an undo or a supersede.
+VIEWS = {
+    "effective_events": """
+        SELECT e.position, e.encounter, e.step, e.version, e.kind, e.author, e.at, e.body
+        FROM events e JOIN steps s ON s.encounter = e.encounter AND s.step = e.step
+        WHERE s.control = 'command' AND coalesce((
+            SELECT c.control FROM steps c WHERE c.encounter = s.encounter AND c.target = s.step
+            ORDER BY c.step DESC LIMIT 1), 'redo') = 'redo'""",
+    "step_rounds": """
+        SELECT e.encounter, e.step, coalesce((
+            SELECT coalesce(json_extract(t.body, '$.round'), json_extract(t.body, '$.sequence'))
+            FROM effective_events t
+            WHERE t.encounter = e.encounter AND t.position < e.position
+              AND t.kind IN ('turn.advanced', 'shot.reached')
+            ORDER BY t.position DESC LIMIT 1), 0) AS round
+        FROM effective_events e GROUP BY e.encounter, e.step""",
+    "step_actors": """
+        SELECT encounter, step, json_extract(body, '$.actor') AS actor FROM effective_events
+        WHERE kind IN ('declared', 'command.given') GROUP BY encounter, step""",
+    "rolls": """
+        SELECT e.encounter, e.step, r.round, json_extract(e.body, '$.actor') AS who,
+            json_extract(e.body, '$.purpose') AS purpose,
+            json_extract(e.body, '$.roll.dice') AS dice,
+            json_extract(e.body, '$.roll.faces') AS faces,
+            json_extract(e.body, '$.roll.total') AS total,
+            json_extract(e.body, '$.target') AS target,
+            json_extract(e.body, '$.result') AS result,
+            json_extract(e.body, '$.roll.source') AS source,
+            json_extract(e.body, '$.roll.entered_by') AS typed_by,
+            json_extract(e.body, '$.secret') AS secret
+        FROM effective_events e JOIN step_rounds r USING (encounter, step)
+        WHERE e.kind = 'rolled'""",
+    "combatants": """
+        SELECT encounter, json_extract(body, '$.combatant') AS combatant,
+            json_extract(body, '$.name') AS name, json_extract(body, '$.side') AS side
+        FROM effective_events WHERE kind = 'combatant.joined'""",
+    # Who dealt it: the damage's source when it names a combatant, else the actor whose
+    # resolution just before it struck that target, else whoever gave the step's command.
+    "harm": """
+        SELECT e.encounter, e.step, r.round, coalesce(
+            (SELECT c.combatant FROM combatants c WHERE c.encounter = e.encounter
+                AND c.combatant = json_extract(e.body, '$.source')),
+            (SELECT json_extract(v.body, '$.actor') FROM effective_events v
+                WHERE v.encounter = e.encounter AND v.step = e.step AND v.kind = 'resolved'
+                AND v.position < e.position AND EXISTS (
+                    SELECT 1 FROM json_each(v.body, '$.targets')
+                    WHERE value = json_extract(e.body, '$.target'))
+                ORDER BY v.position DESC LIMIT 1),
+            a.actor) AS who,
+            json_extract(e.body, '$.target') AS whom,
+            json_extract(e.body, '$.amount') AS amount,
+            json_extract(e.body, '$.source') AS source
+        FROM effective_events e JOIN step_rounds r USING (encounter, step)
+        LEFT JOIN step_actors a USING (encounter, step)
+        WHERE e.kind = 'damaged'""",
+}
+
+
 def has_tables(conn: sqlite3.Connection) -> bool:
     """Are the read-model tables there, in this release's shape (so opening the file need
     not write, and a status can be read from them)?"""
@@ -38,13 +97,21 @@ def has_tables(conn: sqlite3.Connection) -> bool:
     if found != len(TABLES):
         return False
     columns = {row[1] for row in conn.execute("PRAGMA table_info(wounds)")}
-    return "current" in columns  # older files: `rebuild` (or the next writer) reshapes them
+    named = ", ".join("?" for _ in VIEWS)
+    views = conn.execute(
+        f"SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name IN ({named})",
+        tuple(VIEWS),
+    ).fetchone()[0]
+    # older files: `rebuild` (or the next writer) reshapes them
+    return "current" in columns and views == len(VIEWS)
 
 
 def ensure_tables(db: sqlite_utils.Database) -> None:
     """Create the read-model tables if missing (WITHOUT ROWID: one b-tree each per write)."""
     for table, columns in SCHEMA.items():
         db.execute(f"CREATE TABLE IF NOT EXISTS {table} ({columns}) WITHOUT ROWID")
+    for view, select in VIEWS.items():
+        db.execute(f"CREATE VIEW IF NOT EXISTS {view} AS {select}")
 
 
 def _rows(encounter: str, view: View) -> dict[str, dict[tuple, tuple]]:
@@ -129,6 +196,8 @@ def write_view(
 
 
 def drop_tables(db: sqlite_utils.Database) -> None:
+    for view in reversed(VIEWS):
+        db.execute(f"DROP VIEW IF EXISTS {view}")
     for table in TABLES:
         db[table].drop(ignore=True)
 
