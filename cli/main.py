@@ -114,31 +114,29 @@ class App:
 pass_app = click.make_pass_decorator(App)
 
 
-def encounter_for_completion(ctx: click.Context) -> Encounter | None:
-    """The encounter the command line being completed names, read-only; None if there is
-    none (completion offers nothing then, and never fails)."""
+def names_for_completion(ctx: click.Context, names: Any, incomplete: str) -> list[str]:
+    """`names(encounter)` of the encounter the line being completed names, read-only, that
+    start with `incomplete`; nothing when there is none (completion never fails)."""
     root = ctx.find_root().params
     db = root.get("db") or os.environ.get("FRACAS_DB", "fracas.db")
     if not os.path.exists(db):
-        return None
+        return []
     try:
-        return Fracas(db, readonly=True, create=False).encounter(root.get("encounter"))
+        with Fracas(db, readonly=True, create=False) as table:
+            found = names(table.encounter(root.get("encounter")))
     except (FracasError, sqlite3.Error, OSError):
-        return None
+        return []
+    return [name for name in found if name.startswith(incomplete)]
 
 
 def complete_ids(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Shell completion of combatant ids."""
-    live = encounter_for_completion(ctx)
-    ids = list(live.state.fighters) if live else []
-    return [i for i in ids if i.startswith(incomplete)]
+    return names_for_completion(ctx, lambda live: list(live.state.fighters), incomplete)
 
 
 def complete_actions(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Shell completion of the encounter's actions."""
-    live = encounter_for_completion(ctx)
-    actions = list(live.ruleset.actions) if live else []
-    return [a for a in actions if a.startswith(incomplete)]
+    return names_for_completion(ctx, lambda live: list(live.ruleset.actions), incomplete)
 
 
 def dump_json(data: Any) -> None:

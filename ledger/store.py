@@ -192,6 +192,16 @@ MIGRATIONS: list[Callable[[sqlite_utils.Database, KeyFile], None]] = [
     _migration_1,
     _migration_2,
 ]
+# The events of the steps in effect, for SQL readers of the file (the read models create
+# it with their views). As in History: a step is in effect unless the last undo, redo or
+# supersede naming it is an undo or a supersede (a supersede is never redone).
+EFFECTIVE_EVENTS = (
+    "SELECT e.position, e.encounter, e.step, e.version, e.kind, e.author, e.at, e.body "
+    "FROM events e JOIN steps s ON s.encounter = e.encounter AND s.step = e.step "
+    f"WHERE s.control = '{COMMAND}' AND coalesce(("
+    "SELECT c.control FROM steps c WHERE c.encounter = s.encounter AND c.target = s.step "
+    f"ORDER BY c.step DESC LIMIT 1), '{REDO}') = '{REDO}'"
+)
 SCHEMA = len(MIGRATIONS)
 APPEND_ONLY_TRIGGERS = tuple(
     f"{table}_no_{verb}" for table in ("events", "steps") for verb in ("update", "delete")

@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 import sqlite_utils
 
+from fracas.ledger.store import EFFECTIVE_EVENTS
 from fracas.rules.views import InitiativeRow, PinRow, View, WoundRow
 
 TABLES = ("encounter_view", "initiative", "wounds", "pins")
@@ -28,15 +29,10 @@ SCHEMA = {
 }
 
 
-# The log as SQL can read it without rebuilding undo and redo by hand. A step is in effect
-# unless the last undo, redo or supersede naming it is an undo or a supersede.
+# The fight as SQL can read it: the ledger's `effective_events` (undo, redo and
+# supersede honoured, its rule kept beside History), then rolls, harm and the cast.
 VIEWS = {
-    "effective_events": """
-        SELECT e.position, e.encounter, e.step, e.version, e.kind, e.author, e.at, e.body
-        FROM events e JOIN steps s ON s.encounter = e.encounter AND s.step = e.step
-        WHERE s.control = 'command' AND coalesce((
-            SELECT c.control FROM steps c WHERE c.encounter = s.encounter AND c.target = s.step
-            ORDER BY c.step DESC LIMIT 1), 'redo') = 'redo'""",
+    "effective_events": EFFECTIVE_EVENTS,
     "step_rounds": """
         SELECT e.encounter, e.step, coalesce((
             SELECT coalesce(json_extract(t.body, '$.round'), json_extract(t.body, '$.sequence'))

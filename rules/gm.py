@@ -51,10 +51,6 @@ def healed(state: Any, target: str, amount: int, reason: str) -> list[Event]:
     return [Healed(target, amount, reason or "the GM's ruling")]
 
 
-def why(reason: str, default: str) -> str:
-    return reason or default
-
-
 def decide(rules: Any, state: Any, command: GmCommand, ctx: Any) -> list[Event]:
     """The events of one GM command against the state, under `rules` (the Ruleset, whose
     hooks and tracked conditions it uses); one clear line if it cannot be."""
@@ -63,11 +59,11 @@ def decide(rules: Any, state: Any, command: GmCommand, ctx: Any) -> list[Event]:
         case End():
             if ended:
                 raise RefusedError("the encounter has already ended; `reopen` it to go on")
-            return [EncounterEnded(why(command.reason, "the GM ends the fight"))]
+            return [EncounterEnded(command.reason or "the GM ends the fight")]
         case Reopen():
             if not ended:
                 raise RefusedError("the encounter has not ended, so there is nothing to reopen")
-            return [EncounterReopened(why(command.reason, "the GM reopens the fight"))]
+            return [EncounterReopened(command.reason or "the GM reopens the fight")]
     fighter = roster.find(state.fighters, command.target)
     match command:
         case Harm():
@@ -82,18 +78,18 @@ def decide(rules: Any, state: Any, command: GmCommand, ctx: Any) -> list[Event]:
                 raise RefusedError(
                     f"{fighter.name} is not {command.condition!r}; their conditions: {shown}"
                 )
-            return [ConditionCleared(fighter.id, command.condition, why(command.reason, "ruling"))]
+            return [ConditionCleared(fighter.id, command.condition, command.reason or "ruling")]
         case Remove():
             return remove(rules, state, fighter, command, ctx)
         case Return():
             if REMOVED not in fighter.conditions:
                 raise RefusedError(f"{fighter.name} was not removed, so cannot return")
-            return [ConditionCleared(fighter.id, REMOVED, why(command.reason, "returns"))]
+            return [ConditionCleared(fighter.id, REMOVED, command.reason or "returns")]
         case Rename():
             name = command.name.strip()
             if not name:
                 raise BadInputError("a new name needs at least one letter")
-            return [Renamed(fighter.id, name, why(command.reason, f"was {fighter.name}"))]
+            return [Renamed(fighter.id, name, command.reason or f"was {fighter.name}")]
     raise BadInputError(f"not a GM command: {command!r}")
 
 
@@ -108,14 +104,14 @@ def set_condition(
         )
     if name in fighter.conditions:
         raise RefusedError(f"{fighter.name} is already {name!r}")
-    return ConditionSet(fighter.id, name, why(command.reason, "the GM's ruling"), {BY_HAND: True})
+    return ConditionSet(fighter.id, name, command.reason or "the GM's ruling", {BY_HAND: True})
 
 
 def remove(rules: Any, state: Any, fighter: Any, command: Remove, ctx: Any) -> list[Event]:
     """Out of the fight; a combatant removed on their own turn has it passed on."""
     if REMOVED in fighter.conditions:
         raise RefusedError(f"{fighter.name} is already out of the fight")
-    reason = why(command.reason, "out of the fight")
+    reason = command.reason or "out of the fight"
     detail = {BY_HAND: True, "reason": reason}
     events: list[Event] = [ConditionSet(fighter.id, REMOVED, reason, detail)]
     if fighter.id in rules.view(state).acting:

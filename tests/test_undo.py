@@ -68,3 +68,22 @@ def test_retrying_a_command_id_rolls_no_dice_twice(fracas):
     again = e.execute(command, command_id="table-42")
     assert again.duplicate and again.step == first.step and again.events == first.events
     assert len(list(fracas.store.events(e.id))) == events
+
+
+def test_the_files_effective_events_view_agrees_with_the_history(fracas):
+    """SQL readers get the ledger's own undo, redo and supersede rule, not a copy of it."""
+    e = fight(fracas, ("alice", ALICE), ("bob", sheet(10)))
+    attack(e, "alice", "bob", weapon="pistol", dice=[30, 6])
+    do(e, {"action": "next"})
+    e.undo()
+    e.undo()
+    e.redo()
+    in_effect = {
+        row[0]
+        for row in fracas.store.conn.execute(
+            "SELECT DISTINCT step FROM effective_events WHERE encounter = ?", (e.id,)
+        )
+    }
+    commands = {r.step for r in e.history.steps if r.control == "command"}
+    assert in_effect == commands - set(e.history.undone)
+    assert set(e.history.undone) and not in_effect & set(e.history.undone)
