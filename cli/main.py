@@ -639,6 +639,34 @@ def play(app: App) -> None:
 
 
 @cli.command()
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="The address to listen on; 0.0.0.0 shares the screen on your network.",
+)
+@click.option(
+    "--port",
+    default=8000,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="The port (0: any free one).",
+)
+@click.option(
+    "--npc-numbers",
+    is_flag=True,
+    help="Show the players NPCs' exact health instead of descriptors (bloodied, down).",
+)
+@pass_app
+def serve(app: App, host: str, port: int, npc_numbers: bool) -> None:
+    """The table's screen: a live players' page, and a GM's page behind a token."""
+    from fracas.cli.serve import serve as start
+
+    app.open()  # refuses a missing or unreadable log with one line, before listening
+    start(app.db, host, port, npc_numbers=npc_numbers)
+
+
+@cli.command()
 @click.option("--ruleset", "-r", default=None, help="A ruleset; default: the encounter's.")
 @click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
 @pass_app

@@ -28,6 +28,7 @@ SHORT = {"u": "undo", "r": "redo", "n": "next", "s": "status"}
 LEAVE = ("quit", "exit", "q")
 NOT_HERE = {
     "play": "you are in it",
+    "serve": "start the table's screen from the command line",
     "demo": "it plays its own file",
     "import": "it fills an empty file",
     "new": "a session plays one encounter; start another from the command line",

@@ -9,6 +9,7 @@ import msgspec
 from fracas.ledger import BadInputError, History
 from fracas.ledger.history import COMMAND
 from fracas.projections.describe import describe, describe_control
+from fracas.projections.sentences import marks, opening, sentence
 from fracas.rules import Encounter
 from fracas.rules.events import Disclosed, Event, Note, Rolled, SeedRevealed
 from fracas.rules.timeline import Frame, walk
@@ -58,6 +59,8 @@ class ReplayStep(msgspec.Struct, frozen=True):
     before: list[Standing]
     after: list[Standing]
     secret: bool = False
+    sentence: str = ""  # the step in one readable sentence, in names
+    marks: list[str] = []  # "critical", "fumble", "down": what makes it stand out
 
 
 class Moment(msgspec.Struct, frozen=True):
@@ -67,6 +70,7 @@ class Moment(msgspec.Struct, frozen=True):
     step: ReplayStep
     view_after: View
     withheld: int | None = None
+    masked: bool = False  # players: what this step decided is GM-only
 
 
 def roll_line(event: Rolled) -> RollLine:
@@ -221,10 +225,28 @@ def player_lines(frame: Frame, mask: PlayersMask) -> list[str]:
     ]
 
 
+CONTROL_SENTENCES = {
+    "undo": "The GM takes back step {}",
+    "redo": "The GM restores step {}",
+    "supersede": "Step {} is set aside for the adopted what-if",
+}
+
+
+def step_sentence(frame: Frame, masked: bool, names: dict[str, str]) -> str:
+    record = frame.record
+    if record.control != COMMAND:
+        return CONTROL_SENTENCES.get(record.control, "{}").format(record.target)
+    if masked:
+        head = opening(public_command(frame.command), names) or "The GM"
+        return f"{head}: what followed is GM-only until the GM discloses it"
+    return sentence(frame.events, frame.command, names)
+
+
 def timeline(encounter: Encounter, *, players: bool = False) -> Iterator[Moment]:
     """Every step of the encounter with its round, its turn and the standings it touched;
     `players` leaves out everything GM-only, and whatever depends on it."""
     ruleset = encounter.ruleset
+    names = {w.combatant: w.name for w in encounter.view().wounds}
     frames = list(walk(encounter.store, encounter.id, ruleset))
     mask = players_mask(frames) if players else PlayersMask({}, {}, set())
     public_round, public_acting = 0, []
@@ -261,8 +283,10 @@ def timeline(encounter: Encounter, *, players: bool = False) -> Iterator[Moment]
             standings(before, who),
             standings(after, who),
             is_secret(frame.events),
+            step_sentence(frame, masked, names),
+            [] if masked else marks(frame.events),
         )
-        yield Moment(step, after, mask.views.get(record.step))
+        yield Moment(step, after, mask.views.get(record.step), masked)
 
 
 def select(

@@ -1,0 +1,433 @@
+"""`fracas serve`: the table's screen. A players' page and a GM's page per encounter, pushed
+live by Server-Sent Events whenever any process appends to the log.
+
+One thread owns every SQLite connection (the reader that watches and folds, the GM's writer),
+so the event loop never blocks on the disk and sqlite3 never sees a connection cross threads.
+The watcher asks SQLite's `PRAGMA data_version` (a counter in shared memory, no disk read)
+every few milliseconds; only when it moves does it read the heads, fold the encounters that
+changed, render each audience's screen once, and hand it to every open page of that audience.
+"""
+
+import asyncio
+import contextlib
+import hmac
+import io
+import json
+import secrets
+import socket
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, TypeVar
+
+import click
+import jinja2
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
+from starlette.routing import Route
+
+from fracas.ledger import FracasError, NotFoundError
+from fracas.projections import Fracas
+from fracas.projections.screen import GM, PLAYERS, Screen, Timeline
+from fracas.rules import Encounter
+from fracas.rules.encounter import started_event
+
+COOKIE = "fracas_gm"
+TOKEN_HEADER = "x-fracas-token"
+WATCH_EVERY = 0.01  # seconds between two looks at data_version
+KEEPALIVE = 15.0
+NOT_ON_THE_WEB = {
+    "add": "it reads a sheet file; add combatants with `fracas add` or `fracas play`",
+    "export": "it writes a file; export with `fracas export`",
+    "import": "it reads a file; import with `fracas import`",
+    "new": "start encounters with `fracas new`; the server shows them as they appear",
+    "demo": "it plays its own file",
+    "play": "this page is the console",
+    "serve": "you are on it",
+}
+T = TypeVar("T")
+
+
+@dataclass
+class Audience:
+    """The open pages of one audience of one encounter, and the screen they last got."""
+
+    queues: set[asyncio.Queue[str]] = field(default_factory=set)
+    timeline: Timeline | None = None
+    message: str = ""
+
+
+class Table:
+    """The log the server was started on, and everything it keeps in memory about it."""
+
+    def __init__(self, db: str, token: str, *, npc_numbers: bool = False) -> None:
+        self.db, self.token, self.npc_numbers = db, token, npc_numbers
+        self.worker = ThreadPoolExecutor(1, thread_name_prefix="fracas-db")
+        self.reader: Fracas | None = None
+        self.watched: dict[tuple[str, str], Audience] = {}
+        self.heads: dict[str, int] = {}
+        self.data_version = -1
+        self.consoles: dict[str, Any] = {}
+        self.templates = jinja2.Environment(
+            loader=jinja2.PackageLoader("fracas.cli", "templates"),
+            autoescape=True,
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+        static = resources.files("fracas.cli") / "static"
+        self.static = {name: (static / name).read_text() for name in ("table.js", "table.css")}
+
+    # -- the database thread -------------------------------------------------------------
+
+    async def run(self, work: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.worker, work)
+
+    def open(self) -> Fracas:
+        if self.reader is None:
+            self.reader = Fracas(self.db, readonly=True, create=False)
+        return self.reader
+
+    def close(self) -> None:
+        def shut() -> None:
+            for app in self.consoles.values():
+                app.close()
+            if self.reader is not None:
+                self.reader.close()
+
+        self.worker.submit(shut).result()
+        self.worker.shutdown()
+
+    def encounter(self, name: str | None) -> str:
+        fracas = self.open()
+        return fracas.encounter(name).id if name is None else self._known(fracas, name)
+
+    @staticmethod
+    def _known(fracas: Fracas, name: str) -> str:
+        if not fracas.store.exists(name):
+            raise NotFoundError(f"no encounter {name!r} in this log")
+        return name
+
+    def timeline(self, name: str, audience: str) -> Timeline:
+        """The audience's timeline of the encounter, folded again only if the head moved."""
+        fracas = self.open()
+        watched = self.watched.setdefault((name, audience), Audience())
+        version = fracas.store.head(name)[0]
+        if watched.timeline is None or watched.timeline.version != version:
+            live = Encounter(fracas.store, name)
+            title = started_event(fracas.store, name).title or name
+            watched.timeline = Timeline(
+                live, title, audience, lambda step: fracas.store.head_code(name, step)
+            )
+        return watched.timeline
+
+    def screen(self, name: str, audience: str, step: int | None = None) -> Screen:
+        return self.timeline(name, audience).screen(step, npc_numbers=self.npc_numbers)
+
+    def render_screen(self, name: str, audience: str, step: int | None = None) -> str:
+        return self.templates.get_template("screen.html").render(
+            screen=self.screen(name, audience, step)
+        )
+
+    def changed(self) -> list[str]:
+        """The watched encounters whose head moved since the last look (cheap when none)."""
+        conn = self.open().store.conn
+        version = conn.execute("PRAGMA data_version").fetchone()[0]
+        if version == self.data_version:
+            return []
+        self.data_version = version
+        moved = []
+        for name in {name for name, _ in self.watched}:
+            head = self.open().store.head(name)[0]
+            if self.heads.get(name) != head:
+                self.heads[name] = head
+                moved.append(name)
+        return moved
+
+    def messages(self, names: list[str]) -> list[tuple[Audience, str]]:
+        """One rendered update per changed encounter and audience with pages open."""
+        out = []
+        for (name, audience), watched in self.watched.items():
+            if name in names and watched.queues:
+                screen = self.screen(name, audience)
+                html = self.templates.get_template("screen.html").render(screen=screen)
+                watched.message = json.dumps({"steps": screen.steps, "html": html})
+                out.append((watched, watched.message))
+        return out
+
+    def command(self, name: str, line: str) -> dict[str, Any]:
+        """A GM's line, run as `fracas play` runs it: its output, or its refusal."""
+        from fracas.cli.main import App, cli
+        from fracas.cli.shell import Session
+
+        word = line.split()[0] if line.split() else ""
+        if word in NOT_ON_THE_WEB:
+            return {
+                "ok": False,
+                "output": "",
+                "refusal": f"`{word}` is not for the web page: {NOT_ON_THE_WEB[word]}",
+            }
+        if word == "audit" and "--against" in line:
+            return {
+                "ok": False,
+                "output": "",
+                "refusal": "audit --against reads a file; run it with `fracas audit`",
+            }
+        app = self.consoles.get(name)
+        if app is None:
+            app = self.consoles[name] = App(self.db, name)
+        session = Session(app, cli)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            session.run(line)
+        refused = session.last.startswith("refused: ")
+        return {
+            "ok": not refused,
+            "output": "" if refused else out.getvalue(),
+            "refusal": session.last.removeprefix("refused: ") if refused else "",
+        }
+
+    # -- the event loop ------------------------------------------------------------------
+
+    async def watch(self) -> None:
+        while True:
+            try:
+                names = await self.run(self.changed)
+                if names:
+                    for watched, message in await self.run(lambda n=names: self.messages(n)):
+                        for queue in list(watched.queues):
+                            offer(queue, message)
+            except FracasError:
+                pass  # the log is being created or migrated by another process: look again
+            await asyncio.sleep(WATCH_EVERY)
+
+    async def stream(self, name: str, audience: str) -> AsyncIterator[str]:
+        queue: asyncio.Queue[str] = asyncio.Queue(maxsize=1)
+
+        def subscribe() -> str:
+            watched = self.watched.setdefault((name, audience), Audience())
+            watched.queues.add(queue)
+            self.heads.setdefault(name, self.open().store.head(name)[0])
+            screen = self.screen(name, audience)
+            html = self.templates.get_template("screen.html").render(screen=screen)
+            return json.dumps({"steps": screen.steps, "html": html})
+
+        first = await self.run(subscribe)
+        try:
+            yield sse(first)
+            while True:
+                try:
+                    message = await asyncio.wait_for(queue.get(), KEEPALIVE)
+                except TimeoutError:
+                    yield ": keepalive\n\n"
+                    continue
+                yield sse(message)
+        finally:
+            self.watched[(name, audience)].queues.discard(queue)
+
+
+def offer(queue: asyncio.Queue[str], message: str) -> None:
+    """Only the newest screen matters: a page that fell behind skips to it."""
+    if queue.full():
+        queue.get_nowait()
+    queue.put_nowait(message)
+
+
+def sse(data: str) -> str:
+    return f"event: screen\ndata: {data}\n\n"
+
+
+# -- the web app -----------------------------------------------------------------------
+
+
+def is_gm(table: Table, request: Request) -> bool:
+    given = (
+        request.headers.get(TOKEN_HEADER)
+        or request.cookies.get(COOKIE)
+        or request.query_params.get("token")
+        or ""
+    )
+    return hmac.compare_digest(given.encode(), table.token.encode())
+
+
+def refused(status: int, line: str) -> Response:
+    return PlainTextResponse(line + "\n", status_code=status)
+
+
+def build(table: Table) -> Starlette:
+    """The routes: the players' under /, the GM's under /gm (token required)."""
+
+    def audience_of(request: Request) -> str | None:
+        gm = request.url.path.startswith("/gm")
+        if gm and not is_gm(table, request):
+            return None
+        return GM if gm else PLAYERS
+
+    async def guarded(request: Request, work: Callable[[str, str], Any]) -> Response:
+        audience = audience_of(request)
+        if audience is None:
+            return refused(403, "the GM's pages need the token printed when the server started")
+        try:
+            name = await table.run(lambda: table.encounter(request.path_params.get("encounter")))
+            return await work(name, audience)
+        except NotFoundError as error:
+            return refused(404, str(error))
+        except FracasError as error:
+            return refused(400, str(error))
+
+    async def page(request: Request) -> Response:
+        if request.url.path.startswith("/gm") and "token" in request.query_params:
+            if not is_gm(table, request):
+                return refused(403, "that GM token is not this server's")
+            response = RedirectResponse(request.url.path, status_code=303)
+            response.set_cookie(COOKIE, table.token, httponly=True, samesite="strict")
+            return response
+
+        async def show(name: str, audience: str) -> Response:
+            def render() -> str:
+                fracas = table.open()
+                listed = [e["encounter"] for e in fracas.encounters()]
+                return table.templates.get_template("page.html").render(
+                    screen=table.screen(name, audience),
+                    screen_html=table.render_screen(name, audience),
+                    encounters=listed,
+                    token=table.token if audience == GM else "",
+                    base=("/gm" if audience == GM else "") + f"/e/{name}",
+                )
+
+            return HTMLResponse(await table.run(render))
+
+        return await guarded(request, show)
+
+    async def screen(request: Request) -> Response:
+        step = request.query_params.get("step")
+        if step is not None and not step.isdigit():
+            return refused(400, "step must be a step number, like ?step=12")
+
+        async def show(name: str, audience: str) -> Response:
+            at = None if step is None else int(step)
+            return HTMLResponse(await table.run(lambda: table.render_screen(name, audience, at)))
+
+        return await guarded(request, show)
+
+    async def detail(request: Request) -> Response:
+        step = int(request.path_params["step"])
+
+        async def show(name: str, audience: str) -> Response:
+            def render() -> str:
+                timeline = table.timeline(name, audience)
+                if not 1 <= step <= timeline.steps:
+                    raise NotFoundError(
+                        f"no step {step}: this fight has steps 1 to {timeline.steps}"
+                    )
+                return table.templates.get_template("detail.html").render(
+                    detail=timeline.detail(step), audience=audience
+                )
+
+            return HTMLResponse(await table.run(render))
+
+        return await guarded(request, show)
+
+    async def stream(request: Request) -> Response:
+        async def show(name: str, audience: str) -> Response:
+            return StreamingResponse(
+                table.stream(name, audience),
+                media_type="text/event-stream",
+                headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+            )
+
+        return await guarded(request, show)
+
+    async def command(request: Request) -> Response:
+        given = request.headers.get(TOKEN_HEADER, "")
+        if not hmac.compare_digest(given.encode(), table.token.encode()):
+            return refused(
+                403,
+                "refused: a command needs the GM's token in the X-Fracas-Token "
+                "header (the GM page sends it)",
+            )
+        try:
+            line = str(json.loads(await request.body())["line"]).strip()
+        except (ValueError, KeyError, TypeError):
+            return refused(400, 'a command is a JSON body like {"line": "undo"}')
+
+        async def act(name: str, _audience: str) -> Response:
+            return JSONResponse(await table.run(lambda: table.command(name, line)))
+
+        return await guarded(request, act)
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in table.static:  # served from memory: no path from a URL reaches the disk
+            return refused(404, f"no file {name!r} here")
+        kind = "text/javascript" if name.endswith(".js") else "text/css"
+        return Response(table.static[name], media_type=kind, headers={"Cache-Control": "no-cache"})
+
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        watcher = asyncio.create_task(table.watch())
+        yield
+        watcher.cancel()
+
+    routes = [Route("/static/{name}", static)]
+    for prefix in ("", "/gm"):
+        routes += [
+            Route(f"{prefix}/" if prefix else "/", page),
+            Route(f"{prefix}/e/{{encounter}}", page),
+            Route(f"{prefix}/e/{{encounter}}/screen", screen),
+            Route(f"{prefix}/e/{{encounter}}/step/{{step:int}}", detail),
+            Route(f"{prefix}/e/{{encounter}}/stream", stream),
+        ]
+    routes.append(Route("/gm/e/{encounter}/command", command, methods=["POST"]))
+    routes.append(Route("/gm", page))
+    return Starlette(routes=routes, lifespan=contextlib.asynccontextmanager(lifespan))
+
+
+# -- starting it -------------------------------------------------------------------------
+
+
+def lan_address() -> str:
+    """This machine's address on the table's network (no packet is sent)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))
+            return str(probe.getsockname()[0])
+        except OSError:
+            return socket.gethostname()
+
+
+def serve(db: str, host: str, port: int, *, npc_numbers: bool = False) -> None:
+    import uvicorn
+
+    table = Table(db, secrets.token_urlsafe(18), npc_numbers=npc_numbers)
+    first = table.worker.submit(lambda: table.encounter(None)).result()
+    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+    except OSError as error:
+        raise click.ClickException(
+            f"cannot listen on {host}:{port} ({error.strerror}); pick another --port"
+        ) from None
+    bound = listener.getsockname()[1]
+    shown = lan_address() if host in ("0.0.0.0", "::") else host
+    click.echo(f"fracas serve: {db}, encounter {first}")
+    click.echo(f"  players: http://{shown}:{bound}/")
+    click.echo(f"  GM:      http://{shown}:{bound}/gm?token={table.token}  (keep it to yourself)")
+    if host in ("127.0.0.1", "localhost", "::1"):
+        click.echo("  only this machine can open it; --host 0.0.0.0 shares it on your network")
+    click.echo("Ctrl-C stops the server.", nl=True)
+    config = uvicorn.Config(
+        build(table), log_level="warning", timeout_graceful_shutdown=1, lifespan="on"
+    )
+    try:
+        uvicorn.Server(config).run(sockets=[listener])
+    finally:
+        table.close()

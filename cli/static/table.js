@@ -1,0 +1,90 @@
+// The table's screen: live updates by Server-Sent Events, the timeline scrubber, the GM console.
+"use strict";
+(function () {
+  const body = document.body;
+  const base = body.dataset.base;
+  const screen = document.getElementById("screen");
+  const slider = document.getElementById("scrub");
+  const at = document.getElementById("at");
+  const detail = document.getElementById("detail");
+  let live = true;
+  let latest = null;
+
+  function label() {
+    const step = Number(slider.value), steps = Number(slider.max);
+    at.textContent = `Step ${step} of ${steps}` + (live ? " (live)" : "");
+    document.getElementById("live").classList.toggle("on", live);
+  }
+
+  function show(html) { screen.innerHTML = html; }
+
+  const stream = new EventSource(base + "/stream");
+  stream.addEventListener("screen", (event) => {
+    const update = JSON.parse(event.data);
+    latest = update.html;
+    slider.max = update.steps;
+    if (live) { slider.value = update.steps; show(update.html); }
+    label();
+  });
+
+  let pending = 0;
+  async function goTo(step) {
+    step = Math.max(0, Math.min(Number(slider.max), step));
+    slider.value = step;
+    live = step === Number(slider.max);
+    label();
+    if (live && latest !== null) { show(latest); return; }
+    const ticket = ++pending;
+    const response = await fetch(`${base}/screen?step=${step}`);
+    if (ticket === pending) show(await response.text());
+  }
+
+  async function openStep(step) {
+    if (step < 1) { detail.textContent = "Step 0 is the start: nothing was decided yet."; return; }
+    const response = await fetch(`${base}/step/${step}`);
+    detail.innerHTML = await response.text();
+    detail.scrollIntoView({ block: "nearest" });
+  }
+
+  slider.addEventListener("input", () => goTo(Number(slider.value)));
+  document.getElementById("back").addEventListener("click", () => goTo(Number(slider.value) - 1));
+  document.getElementById("forward").addEventListener("click", () => goTo(Number(slider.value) + 1));
+  document.getElementById("live").addEventListener("click", () => goTo(Number(slider.max)));
+  document.getElementById("open-step").addEventListener("click", () => openStep(Number(slider.value)));
+  screen.addEventListener("click", (event) => {
+    const link = event.target.closest(".step-link");
+    if (link) { goTo(Number(link.dataset.step)); openStep(Number(link.dataset.step)); }
+  });
+
+  const large = document.getElementById("large");
+  function setLarge(on) {
+    body.classList.toggle("large", on);
+    large.setAttribute("aria-pressed", String(on));
+    localStorage.setItem("fracas-large", on ? "1" : "");
+  }
+  large.addEventListener("click", () => setLarge(!body.classList.contains("large")));
+  setLarge(new URLSearchParams(location.search).has("tv") || localStorage.getItem("fracas-large") === "1");
+
+  const form = document.getElementById("console");
+  if (form) {
+    const line = document.getElementById("line");
+    const refusal = document.getElementById("refusal");
+    const output = document.getElementById("output");
+    async function run(text) {
+      const response = await fetch(base + "/command", {
+        method: "POST",
+        headers: { "X-Fracas-Token": form.dataset.token, "Content-Type": "application/json" },
+        body: JSON.stringify({ line: text }),
+      });
+      if (!response.ok) { refusal.textContent = await response.text(); return; }
+      const result = await response.json();
+      refusal.textContent = result.refusal;
+      output.textContent = result.output;
+      if (result.ok) line.value = "";
+    }
+    form.addEventListener("submit", (event) => { event.preventDefault(); run(line.value); });
+    form.querySelectorAll("button[data-line]").forEach((button) =>
+      button.addEventListener("click", () => run(button.dataset.line)));
+  }
+  label();
+})();

@@ -1,0 +1,163 @@
+"""The table's screen: the board, the last lines of the fight and the head code, for one
+audience, live or as it stood after any step (the timeline a dispute scrubs through).
+
+The players' screen is built only from what the players' audience may see: a step that
+depends on an undisclosed GM-only roll shows as withheld, the standings stay as they were
+before it, and an NPC's health reads as a descriptor ("bloodied") unless the GM shows
+numbers. Nothing on it is derived from a roll the players may not see.
+"""
+
+from typing import Any
+
+import msgspec
+
+from fracas.projections.board import Board, BoardRow, board
+from fracas.projections.replay import Moment, ReplayStep, timeline
+from fracas.rules import Encounter
+from fracas.rules.reference import statement
+from fracas.rules.views import View, WoundRow
+
+GM, PLAYERS = "gm", "players"
+LOG_LINES = 8
+
+
+class LogEntry(msgspec.Struct, frozen=True):
+    step: int
+    round: int
+    sentence: str
+    marks: list[str]
+    in_effect: bool
+    secret: bool
+
+
+class Screen(msgspec.Struct, frozen=True):
+    encounter: str
+    title: str
+    ruleset: str
+    audience: str
+    step: int  # the step the board stands after
+    steps: int  # how many steps the fight has
+    live: bool  # the board is the fight as it stands now
+    board: Board
+    log: list[LogEntry]
+    head_code: str
+    head_step: int  # the step the head code stands after
+    withheld: int | None  # players: the GM-only step the standings wait on
+
+
+class Rule(msgspec.Struct, frozen=True):
+    id: str
+    statement: str
+
+
+class StepDetail(msgspec.Struct, frozen=True):
+    """One step opened for a dispute: its sentence, rolls, modifiers and rule statements."""
+
+    step: ReplayStep
+    rules: list[Rule]
+
+
+def descriptor(wound: WoundRow) -> str:
+    """An NPC's health as the players read it: unhurt, hurt, bloodied, down."""
+    if any(c in ("dead", "unconscious", "out", "incapacitated", "dying") for c in wound.conditions):
+        return "down"
+    if wound.counts == "left":
+        if wound.maximum is None or wound.current >= wound.maximum:
+            return "unhurt"
+        if wound.current <= 0:
+            return "down"
+        return "hurt" if wound.current * 2 > wound.maximum else "bloodied"
+    if wound.current <= 0:
+        return "unhurt"
+    if wound.maximum is not None and wound.current * 2 >= wound.maximum:
+        return "bloodied"
+    return "hurt"
+
+
+def players_board(found: Board, view: View, npc_numbers: bool) -> Board:
+    """NPCs' health as descriptors and their own numbers left off, unless the GM shows them."""
+    if npc_numbers:
+        return found
+    wounds = {w.combatant: w for w in view.wounds}
+
+    def shown(row: BoardRow) -> BoardRow:
+        wound = wounds.get(row.combatant)
+        if wound is None or wound.side == "pc":
+            return row
+        return msgspec.structs.replace(row, health=descriptor(wound), numbers={})
+
+    return msgspec.structs.replace(found, rows=[shown(r) for r in found.rows])
+
+
+class Timeline:
+    """An encounter's steps for one audience, folded once per head and kept: moving the
+    scrubber or opening a step reads memory, not the log."""
+
+    def __init__(self, live: Encounter, title: str, audience: str, head_codes: Any) -> None:
+        self.encounter, self.title, self.audience = live.id, title, audience
+        self.ruleset = live.ruleset.name
+        self.version = live.version
+        self.moments: list[Moment] = list(timeline(live, players=audience == PLAYERS))
+        self.start: View = live.ruleset.view(live.ruleset.initial())
+        self.head_codes = head_codes  # step -> the head code after it (read on demand)
+        self.first_masked = min((m.step.step for m in self.moments if m.masked), default=None)
+
+    @property
+    def steps(self) -> int:
+        return len(self.moments)
+
+    def public_view(self, step: int) -> tuple[View, int | None]:
+        """The view after `step`, or for players, the last one that waits on no GM-only roll
+        (and the secret step that holds the rest back)."""
+        held = self.moments[step - 1].withheld if step else None
+        if held is None:
+            return (self.moments[step - 1].view_after if step else self.start), None
+        for earlier in range(step - 1, 0, -1):
+            if self.moments[earlier - 1].withheld is None:
+                return self.moments[earlier - 1].view_after, held
+        return self.start, held
+
+    def witnessed(self, step: int) -> int:
+        """The step whose head code this audience may see at `step`: for players, none past
+        an undisclosed GM-only roll, since the hash chain runs through that roll."""
+        if self.first_masked is None or step < self.first_masked:
+            return step
+        return self.first_masked - 1
+
+    def screen(self, step: int | None = None, *, npc_numbers: bool = False) -> Screen:
+        at = self.steps if step is None else max(0, min(step, self.steps))
+        view, withheld = self.public_view(at)
+        found = board(self.encounter, self.ruleset, view)
+        if self.audience == PLAYERS:
+            found = players_board(found, view, npc_numbers)
+        log = [
+            LogEntry(
+                m.step.step,
+                m.step.round,
+                m.step.sentence,
+                m.step.marks,
+                m.step.in_effect,
+                m.step.secret,
+            )
+            for m in self.moments[max(0, at - LOG_LINES) : at]
+            if m.step.sentence
+        ]
+        return Screen(
+            self.encounter,
+            self.title,
+            self.ruleset,
+            self.audience,
+            at,
+            self.steps,
+            at == self.steps,
+            found,
+            log[::-1],
+            self.head_codes(head) if (head := self.witnessed(at)) else "",
+            head,
+            withheld,
+        )
+
+    def detail(self, step: int) -> StepDetail:
+        replayed = self.moments[step - 1].step
+        rules = [Rule(r, statement(r) or "") for r in replayed.rules]
+        return StepDetail(replayed, rules)

@@ -1,0 +1,264 @@
+"""The table's screen in a real browser: `fracas serve` as its own process, Debian's
+headless Chromium driven by Playwright, commands given from other processes."""
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.web import Served, chromium, fracas, served
+
+DEMO_NPC_HEALTH = {"Knife cultist": "down", "Shotgun cultist": "bloodied"}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Path:
+    db = tmp_path / "demo.db"
+    fracas(db, "demo", "--db", str(db), "--quiet")
+    return db
+
+
+@pytest.fixture
+def server(demo: Path) -> Iterator[Served]:
+    with served(demo) as running:
+        yield running
+
+
+def rows(page: Any) -> dict[str, dict[str, str]]:
+    """The board as the page shows it: name -> order key, health and status."""
+    found = {}
+    for row in page.locator("#screen table.board tbody tr").all():
+        name = row.locator("td.name").inner_text().removesuffix(" npc").strip()
+        found[name] = {
+            "key": row.locator("td.key").inner_text(),
+            "health": row.locator("td.health").inner_text(),
+            "status": row.locator("td.status").inner_text(),
+        }
+    return found
+
+
+def test_the_players_page_shows_the_order_and_wounds_with_npc_health_as_descriptors(
+    server: Served, browser: Any
+) -> None:
+    page = browser.new_page()
+    page.goto(server.players)
+    assert page.locator("h2.headline").inner_text() == "Round 4 · Alice Reyes to act"
+    board = rows(page)
+    assert list(board) == ["Alice Reyes", "Knife cultist", "Marcus Bishop", "Shotgun cultist"]
+    assert [r["key"] for r in board.values()] == ["DEX 14", "DEX 12", "DEX 11", "DEX 9"]
+    assert board["Alice Reyes"]["health"] == "HP 12/12"
+    assert board["Marcus Bishop"]["health"] == "HP 14/14"
+    assert {n: board[n]["health"] for n in DEMO_NPC_HEALTH} == DEMO_NPC_HEALTH
+    assert "pinned by Marcus Bishop" in board["Shotgun cultist"]["status"]
+    assert "HP 3/11" not in page.content() and "HP 1/12" not in page.content()
+    log = page.locator("ol.log").inner_text()
+    assert "Shotgun cultist tries to escape: 48 against 60%" in log
+    head = fracas(server_db(server), "head").stdout.split()[0]
+    assert page.locator("p.head code").inner_text() == head
+
+
+def server_db(server: Served) -> Path:
+    args = server.process.args
+    return Path(args[args.index("--db") + 1])
+
+
+def test_a_command_from_another_process_updates_the_open_page_without_reload(
+    server: Served, browser: Any
+) -> None:
+    page = browser.new_page()
+    page.goto(server.players)
+    page.evaluate("window.notReloaded = true")
+    fracas(server_db(server), "harm", "bishop", "3", "-m", "a falling beam")
+    page.wait_for_function(
+        "document.querySelector('tr[data-combatant=bishop] td.health').innerText === 'HP 11/14'",
+        timeout=5000,
+    )
+    assert page.evaluate("window.notReloaded") is True
+    assert "Marcus Bishop takes 3 damage" in page.locator("ol.log").inner_text()
+    assert page.locator("#scrub").get_attribute("max") == "17"
+
+
+def test_the_timeline_shows_the_fight_as_it_stood_and_opens_a_steps_replay(
+    server: Served, browser: Any
+) -> None:
+    page = browser.new_page()
+    page.goto(server.players)
+    page.locator("#scrub").fill("9")
+    page.wait_for_selector(".screen.past[data-step='9']")
+    assert page.locator(".banner").inner_text() == "As it stood after step 9 of 16"
+    board = rows(page)
+    assert board["Knife cultist"]["health"] == "hurt"  # down only after step 10
+    assert "pinned" not in board["Shotgun cultist"]["status"]
+    page.locator("#forward").click()
+    page.wait_for_selector(".screen.past[data-step='10']")
+    assert rows(page)["Knife cultist"]["health"] == "down"
+    page.locator("#open-step").click()
+    detail = page.locator("#detail article.detail[data-step='10']")
+    detail.wait_for()
+    text = detail.inner_text()
+    assert "Alice Reyes attacks Knife cultist: 45 against 80%, success" in text
+    assert "+20 aimed last turn" in text  # the modifier with its reason
+    assert "typed by table" in text  # the roll's source
+    assert "000-8" in text and "000-9" in text  # the rule ids, each with its statement
+    statements = detail.locator("dl.rules dd").all_inner_texts()
+    assert statements and all(s.strip() for s in statements)
+    page.locator("#live").click()
+    page.wait_for_selector(".screen:not(.past)")
+    assert rows(page)["Knife cultist"]["health"] == "down"
+
+
+def test_the_gm_page_acts_undoes_and_shows_a_refusal(server: Served, browser: Any) -> None:
+    page = browser.new_page()
+    page.goto(server.gm)
+    assert page.url.endswith("/gm")  # the token went into a cookie, out of the address bar
+    assert rows(page)["Shotgun cultist"]["health"] == "HP 3/11"  # the GM sees numbers
+    page.fill("#line", "harm gunman 2 -m shrapnel")
+    page.press("#line", "Enter")
+    health = "document.querySelector('tr[data-combatant=gunman] td.health').innerText"
+    page.wait_for_function(f"{health} === 'HP 1/11'", timeout=5000)
+    page.locator("button[data-line=undo]").click()
+    page.wait_for_function(f"{health} === 'HP 3/11'", timeout=5000)
+    assert "The GM takes back step 17" in page.locator("ol.log").inner_text()
+    page.fill("#line", "harm nobody 2")
+    page.press("#line", "Enter")
+    page.wait_for_function("document.querySelector('#refusal').innerText !== ''")
+    refusal = page.locator("#refusal").inner_text()
+    assert "nobody" in refusal and "\n" not in refusal.strip()
+    steps = json.loads(fracas(server_db(server), "log", "--json").stdout)
+    assert len(steps) == 18  # the harm and its undo; the refusal appended nothing
+
+
+def test_a_name_that_is_markup_shows_as_text(tmp_path: Path, browser: Any) -> None:
+    db = tmp_path / "xss.db"
+    fracas(db, "new", "-t", "<b>bold</b> fight")
+    sheet = tmp_path / "s.toml"
+    sheet.write_text("dex = 10\n")
+    fracas(db, "add", "x", "--sheet", str(sheet), "--name", "<script>alert(1)</script>")
+    with served(db) as running:
+        page = browser.new_page()
+        dialogs: list[str] = []
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        for url in (running.players, running.gm):
+            page.goto(url)
+            page.wait_for_selector("tr[data-combatant=x]")
+            assert page.locator("td.name").first.inner_text().startswith(
+                "<script>alert(1)</script>"
+            )
+            assert page.locator("h1").inner_text() == "<b>bold</b> fight"
+            assert page.locator("h1 b").count() == 0
+        fracas(db, "rename", "x", "<img src=x onerror=alert(2)>")
+        page.wait_for_function(
+            "document.querySelector('td.name').innerText.startsWith('<img')", timeout=5000
+        )
+        assert page.locator("td.name img").count() == 0
+        assert dialogs == []
+
+
+def test_nothing_changes_or_reads_secrets_without_the_token(server: Served) -> None:
+    before = fracas(server_db(server), "log", "--json").stdout
+    with httpx.Client(base_url=server.root) as client:
+        name = json.loads(fracas(server_db(server), "encounters", "--json").stdout)[0]
+        encounter = name["encounter"]
+        command = f"/gm/e/{encounter}/command"
+        assert client.post(command, json={"line": "undo"}).status_code == 403
+        wrong = client.post(command, json={"line": "undo"}, headers={"X-Fracas-Token": "nope"})
+        assert wrong.status_code == 403
+    with httpx.Client(base_url=server.root, cookies={"fracas_gm": server.token}) as forged:
+        cross_site = forged.post(
+            command,
+            content="line=undo",
+            headers={"Origin": "http://evil.example", "Content-Type": "text/plain"},
+        )
+        assert cross_site.status_code == 403  # a cookie alone (a forged form) cannot act
+    with httpx.Client(base_url=server.root) as client:
+        for path in ("/gm", f"/gm/e/{encounter}", f"/gm/e/{encounter}/step/8"):
+            assert client.get(path).status_code == 403
+        assert client.get("/gm?token=wrong").status_code == 403
+        assert client.get(f"/e/{encounter}/command").status_code in (404, 405)
+        assert client.get("/static/..%2f..%2fmain.py").status_code == 404
+        assert client.get("/static/../../cli/main.py").status_code == 404
+    assert fracas(server_db(server), "log", "--json").stdout == before
+
+
+def test_the_gm_token_in_a_header_acts(server: Served) -> None:
+    with httpx.Client(base_url=server.root) as client:
+        encounter = json.loads(fracas(server_db(server), "encounters", "--json").stdout)[0]
+        done = client.post(
+            f"/gm/e/{encounter['encounter']}/command",
+            json={"line": "note 'the lights go out'"},
+            headers={"X-Fracas-Token": server.token},
+        ).json()
+        assert done["ok"] and done["refusal"] == ""
+        refused = client.post(
+            f"/gm/e/{encounter['encounter']}/command",
+            json={"line": "add y --sheet /etc/passwd"},
+            headers={"X-Fracas-Token": server.token},
+        ).json()
+        assert not refused["ok"] and "sheet file" in refused["refusal"]
+    log = fracas(server_db(server), "log").stdout
+    assert "note by gm: the lights go out" in log
+
+
+# -- secrets -----------------------------------------------------------------------------
+
+
+def secret_fight(db: Path, faces: str) -> None:
+    """Alice and Bob; Bob's shot at step 6 is a GM-only roll with FACES."""
+    fracas(db, "new", "--id", "duel", "-t", "duel")
+    sheet = db.parent / f"{db.stem}.toml"
+    sheet.write_text(
+        'dex = 14\nhp = 40\nskills.firearms = 60\nholding = ["pistol"]\n'
+        'weapons = [{name = "pistol", kind = "firearm", damage = "1d10"}]\n'
+    )
+    fracas(db, "add", "alice", "--sheet", str(sheet), "--side", "pc")
+    fracas(db, "add", "bob", "--sheet", str(sheet), "--set", "dex=10")
+    fracas(db, "begin")
+    fracas(db, "act", "alice", "attack", "bob", "-w", "pistol", "--dice", "30,5")
+    fracas(db, "act", "bob", "attack", "alice", "-w", "pistol", "--dice", faces, "--secret")
+
+
+def stream_first(root: str, path: str) -> str:
+    with httpx.stream("GET", root + path, timeout=5) as response:
+        for line in response.iter_lines():
+            if line.startswith("data: "):
+                return line.removeprefix("data: ")
+    raise AssertionError("no event")
+
+
+def players_views(db: Path) -> dict[str, str]:
+    with served(db) as running:
+        pages = {
+            "page": httpx.get(running.players).text,
+            "stream": json.loads(stream_first(running.root, "/e/duel/stream"))["html"],
+            "step 6": httpx.get(running.root + "/e/duel/step/6").text,
+            "at 6": httpx.get(running.root + "/e/duel/screen?step=6").text,
+        }
+    return {k: re.sub(r"<code>[^<]*</code>", "<code></code>", v) for k, v in pages.items()}
+
+
+def test_the_players_page_and_stream_carry_no_secret_roll(tmp_path: Path) -> None:
+    """Two fights differing only in a GM-only roll (a hit for 9, a miss): the players'
+    page, stream, step replay and timeline are the same for both."""
+    hit, miss = tmp_path / "hit.db", tmp_path / "miss.db"
+    secret_fight(hit, "12,9")
+    secret_fight(miss, "95")
+    seen = players_views(hit), players_views(miss)
+    assert seen[0] == seen[1]
+    assert "GM-only" in seen[0]["page"]
+    assert "HP 40/40" in seen[0]["page"]  # Alice's health as it stood before the secret roll
+    with served(hit) as running:
+        page = httpx.get(running.gm, follow_redirects=True).text
+        assert "HP 31/40" in page and "12 against 60%" in page  # the GM sees it all
+        fracas(hit, "disclose", "6")
+        shown = httpx.get(running.players).text
+        assert "HP 31/40" in shown and "12 against 60%" in shown
