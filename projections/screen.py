@@ -55,6 +55,7 @@ class StepDetail(msgspec.Struct, frozen=True):
 
     step: ReplayStep
     rules: list[Rule]
+    names: dict[str, str]  # combatant id -> name, for the rolls' table
 
 
 def descriptor(wound: WoundRow) -> str:
@@ -99,6 +100,7 @@ class Timeline:
         self.version = live.version
         self.moments: list[Moment] = list(timeline(live, players=audience == PLAYERS))
         self.start: View = live.ruleset.view(live.ruleset.initial())
+        self.names = {w.combatant: w.name for w in live.view().wounds}
         self.head_codes = head_codes  # step -> the head code after it (read on demand)
         self.first_masked = min((m.step.step for m in self.moments if m.masked), default=None)
 
@@ -160,4 +162,4 @@ class Timeline:
     def detail(self, step: int) -> StepDetail:
         replayed = self.moments[step - 1].step
         rules = [Rule(r, statement(r) or "") for r in replayed.rules]
-        return StepDetail(replayed, rules)
+        return StepDetail(replayed, rules, self.names)
