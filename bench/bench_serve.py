@@ -128,7 +128,7 @@ def main() -> None:
         "target p99 ms": 200,
         "server RSS idle MiB": round(idle / 1024, 1),
         f"server RSS with {args.pages} pages MiB": round(opened / 1024, 1),
-        f"per open page KiB": round((opened - idle) / args.pages),
+        "per open page KiB": round((opened - idle) / args.pages),
         f"server RSS after {args.commands} steps MiB": round(after / 1024, 1),
         "warm-up ms": [round(x) for x in one_page_warmup],
     }

@@ -49,10 +49,18 @@ def test_the_players_board_hides_npc_numbers_and_the_gm_board_does_not(tmp_path:
     gm, players = timelines(db)
     health = {r.combatant: r.health for r in gm.screen().board.rows}
     shown = {r.combatant: r.health for r in players.screen().board.rows}
-    assert health == {"alice": "HP 12/12", "cultist": "HP 1/12", "bishop": "HP 14/14",
-                      "gunman": "HP 3/11"}
-    assert shown == {"alice": "HP 12/12", "cultist": "down", "bishop": "HP 14/14",
-                     "gunman": "bloodied"}
+    assert health == {
+        "alice": "HP 12/12",
+        "cultist": "HP 1/12",
+        "bishop": "HP 14/14",
+        "gunman": "HP 3/11",
+    }
+    assert shown == {
+        "alice": "HP 12/12",
+        "cultist": "down",
+        "bishop": "HP 14/14",
+        "gunman": "bloodied",
+    }
     numbers = {r.combatant: r.health for r in players.screen(npc_numbers=True).board.rows}
     assert numbers == health
     assert players.screen(9).board.header == gm.screen(9).board.header

@@ -151,8 +151,8 @@ def test_a_name_that_is_markup_shows_as_text(tmp_path: Path, browser: Any) -> No
         for url in (running.players, running.gm):
             page.goto(url)
             page.wait_for_selector("tr[data-combatant=x]")
-            assert page.locator("td.name").first.inner_text().startswith(
-                "<script>alert(1)</script>"
+            assert (
+                page.locator("td.name").first.inner_text().startswith("<script>alert(1)</script>")
             )
             assert page.locator("h1").inner_text() == "<b>bold</b> fight"
             assert page.locator("h1 b").count() == 0
