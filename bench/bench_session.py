@@ -6,7 +6,8 @@ Each figure comes with the baseline it is read against:
 - JSONL export and import against raw sqlite3 doing the same I/O with nothing else (dump every
   row as a JSON line; executemany the rows into an empty table);
 - the audit's rules-drift check (every step decided again) against one fold of the encounter;
-- replay of the whole encounter (states before and after every step) against one fold.
+- replay of the whole encounter (states before and after every step) against one fold;
+- the session report (Markdown, HTML, the players' HTML) against the replay it is built on.
 """
 
 import argparse
@@ -71,6 +72,10 @@ def main() -> None:
             t_export = best_of(3, export_jsonl)
             t_raw_dump = best_of(3, lambda: raw_dump(path))
             t_md = best_of(1, lambda: fracas.export_text(io.StringIO(), "md", encounter_id))
+            t_html = best_of(1, lambda: fracas.export_text(io.StringIO(), "html", encounter_id))
+            t_players = best_of(
+                1, lambda: fracas.export_text(io.StringIO(), "html", encounter_id, players=True)
+            )
             live = Encounter(fracas.store, encounter_id)
             t_fold = best_of(3, live.fold)
             t_drift = best_of(1, lambda: drift(live))
@@ -89,7 +94,11 @@ def main() -> None:
         f"import jsonl   {t_import:7.3f} s  {events / t_import:9.0f} ev/s  "
         f"{t_import / t_raw_load:5.2f}x raw load (with chain check and read models)"
     )
-    print(f"export md      {t_md:7.3f} s  {steps / t_md:9.0f} steps/s")
+    for name, took in (("md", t_md), ("html", t_html), ("html players", t_players)):
+        print(
+            f"report {name:<13}{took:7.3f} s  {steps / took:9.0f} steps/s  "
+            f"{took / t_replay:5.1f}x replay all  (target: under 5 s)"
+        )
     print(
         f"replay all     {t_replay:7.3f} s  {steps / t_replay:9.0f} steps/s  "
         f"{t_replay / t_fold:5.1f}x one fold"

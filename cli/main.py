@@ -876,14 +876,31 @@ def reveal(app: App, by: str) -> None:
 @click.option(
     "--with-secrets", is_flag=True, help="jsonl: carry the sealed dice seeds (a GM's backup)."
 )
+@click.option(
+    "--template",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="md/html: your own Jinja2 template for the report (autoescaped if it ends .html).",
+)
+@click.option("--npc-numbers", is_flag=True, help="md/html --for players: NPCs' exact health.")
 @pass_app
 def export(
-    app: App, fmt: str, output: str, everything: bool, audience: str, with_secrets: bool
+    app: App,
+    fmt: str,
+    output: str,
+    everything: bool,
+    audience: str,
+    with_secrets: bool,
+    template: str | None,
+    npc_numbers: bool,
 ) -> None:
-    """Export the session: lossless JSONL, or a readable Markdown or HTML log."""
+    """Export the session: lossless JSONL, or the readable session report (md or html)."""
     players = audience == "players"
+    if fmt == "jsonl" and (template or npc_numbers):
+        raise BadInputError("--template and --npc-numbers are for --format md or html")
+    report = {"template": template, "npc_numbers": npc_numbers}
     try:
-        write_export(app, fmt, output, everything, players, with_secrets)
+        write_export(app, fmt, output, everything, players, with_secrets, report)
     except OSError as error:
         if error.errno in (errno.EPIPE, errno.ENOSPC):
             raise
@@ -893,7 +910,13 @@ def export(
 
 
 def write_export(
-    app: App, fmt: str, output: str, everything: bool, players: bool, with_secrets: bool
+    app: App,
+    fmt: str,
+    output: str,
+    everything: bool,
+    players: bool,
+    with_secrets: bool,
+    report: dict[str, Any],
 ) -> None:
     with (
         written_whole(output) as out,
@@ -916,6 +939,7 @@ def write_export(
                 everything=everything,
                 players=players,
                 progress=tick,
+                **report,
             )
             summary = f"exported {count} encounter(s) as {fmt}"
     if output != "-":

@@ -317,22 +317,22 @@ class Fracas:
         *,
         everything: bool = False,
         players: bool = False,
+        npc_numbers: bool = False,
+        template: str | Path | None = None,
         progress: Progress | None = None,
     ) -> int:
-        """A readable session log, `md` or `html`, of one encounter or of every one."""
+        """The session report, `md` or `html` (or through the user's own Jinja2 `template`),
+        of one encounter or of every one; `players` follows the players' audience."""
         names = self.store.encounters() if everything else [self.encounter(encounter).id]
         if not names:
             raise NotFoundError(f"no encounters in {self.store.path} to export")
-        from fracas.projections import exports
+        from fracas.projections import report
 
-        found = exports.sessions(
-            self.store, names, players=players, progress=progress or exports.quiet
+        found = report.report(
+            self.store, names, players=players, npc_numbers=npc_numbers, progress=progress
         )
-        if fmt == "md":
-            exports.write_markdown(out, found)
-        else:
-            exports.write_html(out, found, found[0].title if len(found) == 1 else "fracas session")
-        return len(found)
+        report.render(found, fmt, out, template)
+        return len(found.encounters)
 
     # -- disputes ------------------------------------------------------------------------
 

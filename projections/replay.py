@@ -9,9 +9,17 @@ import msgspec
 from fracas.ledger import BadInputError, History
 from fracas.ledger.history import COMMAND
 from fracas.projections.describe import describe, describe_control
-from fracas.projections.sentences import marks, opening, sentence
+from fracas.projections.sentences import fallen, marks, opening, sentence
 from fracas.rules import Encounter
-from fracas.rules.events import Disclosed, Event, Note, Rolled, SeedRevealed
+from fracas.rules.events import (
+    Damaged,
+    Disclosed,
+    Event,
+    Note,
+    Resolved,
+    Rolled,
+    SeedRevealed,
+)
 from fracas.rules.timeline import Frame, walk
 from fracas.rules.views import View, WoundRow
 
@@ -30,6 +38,14 @@ class RollLine(msgspec.Struct, frozen=True):
     result: str | None
     rules: list[str]
     secret: bool
+
+
+class Harm(msgspec.Struct, frozen=True):
+    """Damage dealt in a step: by whom ("" for the GM's hand or the world), to whom."""
+
+    who: str
+    whom: str
+    amount: int
 
 
 class Standing(msgspec.Struct, frozen=True):
@@ -61,6 +77,8 @@ class ReplayStep(msgspec.Struct, frozen=True):
     secret: bool = False
     sentence: str = ""  # the step in one readable sentence, in names
     marks: list[str] = []  # "critical", "fumble", "down": what makes it stand out
+    harm: list[Harm] = []
+    fallen: list[str] = []  # the combatants this step put down
 
 
 class Moment(msgspec.Struct, frozen=True):
@@ -134,6 +152,21 @@ def standings(view: View, who: set[str]) -> list[Standing]:
 def changed_rows(before: View, after: View) -> set[str]:
     old: dict[str, WoundRow] = {w.combatant: w for w in before.wounds}
     return {w.combatant for w in after.wounds if old.get(w.combatant) != w}
+
+
+def harm_of(events: list[Event], command: dict[str, Any] | None, known: set[str]) -> list[Harm]:
+    """Who dealt each damage of a step: its source when that names a combatant, else the
+    actor whose resolution just before it struck that target, else the step's actor (the
+    same attribution as the file's `harm` view)."""
+    actor = "" if command is None else str(command.get("actor") or "")
+    found, struck = [], {}
+    for event in events:
+        if isinstance(event, Resolved):
+            struck.update(dict.fromkeys(event.targets, event.actor))
+        elif isinstance(event, Damaged):
+            who = event.source if event.source in known else struck.get(event.target, actor)
+            found.append(Harm(who, event.target, event.amount))
+    return found
 
 
 def is_secret(events: list[Event]) -> bool:
@@ -285,6 +318,8 @@ def timeline(encounter: Encounter, *, players: bool = False) -> Iterator[Moment]
             is_secret(frame.events),
             step_sentence(frame, masked, names),
             [] if masked else marks(frame.events),
+            [] if masked else harm_of(frame.events, frame.command, known),
+            [] if masked else fallen(frame.events),
         )
         yield Moment(step, after, mask.views.get(record.step), masked)
 

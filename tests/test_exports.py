@@ -84,30 +84,36 @@ def duel_with_an_undo(fracas: Fracas) -> Encounter:
     return e
 
 
-def test_markdown_is_a_readable_log_by_round_and_turn_with_undone_steps_struck(fracas):
+def test_markdown_report_reads_by_round_and_turn_with_the_undone_step_folded(fracas):
     e = duel_with_an_undo(fracas)
     out = io.StringIO()
     fracas.export_text(out, "md", e.id)
     text = out.getvalue()
     assert text.startswith("# test\n")
-    assert "## Setting up" in text and "## Round 1" in text and "## Round 2" in text
+    assert "## Setting up" in text and "## Round 1" in text
+    assert "## Round 2" not in text, "the only step of round 2 was undone"
     assert "### alice's turn" in text and "### bob's turn" in text
-    assert "30 vs 60%" in text and "bob takes 5 damage" in text
-    assert "step 7 (gm), undone by step 8" in text
-    assert "~~alice rolls d100 for attack on bob: 12 vs 60%" in text
+    assert "alice attacks bob: 30 against 60%, success; hit; bob takes 5 damage" in text
+    assert "30 vs 60%" in text, "the event lines, in the step's footnote"
+    assert "**Taken back:** 1 step undone." in text
+    assert "<summary>Taken back at the end: 1 step undone here</summary>" in text
+    assert "~~alice attacks bob: 12 against 60%" in text
     assert "| bob | pc | HP 3/8 |" in text, "the wounds at the end of round 1"
+    assert "| alice | 5 | 0 |" in text and "| bob | 0 | 5 |" in text, "damage dealt, taken"
 
 
-def test_html_is_one_self_contained_printable_page_with_round_ends(fracas):
+def test_html_report_is_one_self_contained_printable_page(fracas):
     e = duel_with_an_undo(fracas)
     out = io.StringIO()
     fracas.export_text(out, "html", e.id)
     page = out.getvalue()
     assert page.startswith("<!doctype html>") and "@media print" in page
     assert not re.search(r"(src|href)=", page), "no outside files"
-    assert "<del>alice rolls d100 for attack on bob: 12 vs 60%" in page
-    assert page.count("At the end of round 1: initiative") == 1
-    assert "At the end of round 1: wounds" in page and "<td>HP 3/8</td>" in page
+    assert "<del>alice attacks bob: 12 against 60%" in page
+    assert page.count("<caption>At the end of round 1</caption>") == 1
+    assert "<td>HP 3/8</td>" in page
+    assert '<svg class="health"' in page and "<script" not in page
+    assert '<details class="more"><summary>rolls and rules</summary>' in page
 
 
 SENTINEL = "SENTINEL-7731-gm-only"

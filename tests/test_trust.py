@@ -124,7 +124,9 @@ def test_disclosing_a_secret_step_shows_the_players_what_it_decided(run):
     said = run("disclose", "5")
     assert "discloses step 5" in said.stdout
     shown = run("export", "--format", "md", "--for", "players").stdout
-    assert "30 vs 60%" in shown and "HP 25/30" in shown
+    assert "30 vs 60%" in shown and "| bob | npc | hurt |" in shown, "NPCs' health in words"
+    numbers = run("export", "--format", "md", "--for", "players", "--npc-numbers").stdout
+    assert "| bob | npc | HP 25/30 |" in numbers
     assert "no GM-only roll" in run("disclose", "4", ok=False).output
 
 

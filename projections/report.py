@@ -1,0 +1,498 @@
+"""The session report a GM shares after the game: one document model for one encounter or a
+whole file, rendered through Jinja2 templates to Markdown and HTML (or the user's own).
+
+The main line of the fight reads round by round and turn by turn, one sentence per step;
+steps taken back (undone, or set aside when a what-if was adopted) fold up where they
+happened, so round numbers never restart. The players' report is built from the players'
+timeline alone: nothing in it follows from a GM-only roll the GM has not disclosed.
+"""
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+import jinja2
+import msgspec
+
+from fracas.ledger import BadInputError, Store
+from fracas.ledger.history import COMMAND
+from fracas.projections.board import key_numbers
+from fracas.projections.replay import Moment, ReplayStep, timeline
+from fracas.projections.screen import descriptor
+from fracas.rules import Encounter
+from fracas.rules.encounter import started_event
+from fracas.rules.reference import statement
+from fracas.rules.views import View, WoundRow
+
+GM, PLAYERS = "gm", "players"
+LEVELS = {"unhurt": 1.0, "hurt": 0.7, "bloodied": 0.35, "down": 0.0}
+BLOCKS = "▁▂▃▄▅▆▇█"
+
+
+class Rule(msgspec.Struct, frozen=True):
+    id: str
+    statement: str
+
+
+class Entry(msgspec.Struct, frozen=True):
+    """One step of the main line, what was taken back just before it, and its detail."""
+
+    step: ReplayStep
+    rules: list[Rule]
+    set_aside: list[ReplayStep]  # undone or superseded steps, and the undos that took them
+    adopted: bool  # the first step of an adopted what-if, in place of the set-aside ones
+
+    @property
+    def taken_back(self) -> str:
+        """'2 steps undone here', '8 steps set aside here: the table adopted a what-if'."""
+        return taken_back_label(self.set_aside, self.adopted)
+
+
+def taken_back_label(steps: list[ReplayStep], adopted: bool = False) -> str:
+    count = sum(1 for s in steps if s.control == COMMAND)
+    counted = f"{count} step{'s' if count != 1 else ''}"
+    if adopted:
+        return f"{counted} set aside here: the table adopted a what-if"
+    return f"{counted} undone here" if count else "an undo and a redo here"
+
+
+class Turn(msgspec.Struct, frozen=True):
+    title: str
+    entries: list[Entry]
+
+
+class StandingRow(msgspec.Struct, frozen=True):
+    name: str
+    side: str
+    health: str
+    conditions: list[str]
+
+
+class RoundBlock(msgspec.Struct, frozen=True):
+    number: int
+    title: str
+    turns: list[Turn]
+    standings: list[StandingRow]
+    withheld: int | None  # players: the GM-only step the standings at its end wait on
+
+
+class CastMember(msgspec.Struct, frozen=True):
+    combatant: str
+    name: str
+    side: str
+    order: str
+    numbers: dict[str, Any]
+    start: str
+    end: str
+    weapons: list[str]
+
+
+class Fall(msgspec.Struct, frozen=True):
+    name: str
+    by: str
+    round: int
+    step: int
+
+
+class Tally(msgspec.Struct, frozen=True):
+    name: str
+    dealt: int
+    taken: int
+
+
+class Highlight(msgspec.Struct, frozen=True):
+    step: int
+    round: int
+    sentence: str
+
+
+class Summary(msgspec.Struct, frozen=True):
+    rounds: int
+    steps: int
+    fallen: list[Fall]
+    tallies: list[Tally]
+    criticals: list[Highlight]
+    fumbles: list[Highlight]
+    longest_round: int | None
+    longest_steps: int
+    undone: int
+    superseded: int
+
+
+class ChartLine(msgspec.Struct, frozen=True):
+    """One combatant's health over the main line, as SVG geometry and as a text sparkline."""
+
+    name: str
+    side: str
+    points: str  # "x,y x,y ..." in a 0..width, 0..height box
+    area: str
+    spark: str
+    start: str
+    end: str
+
+
+class Chart(msgspec.Struct, frozen=True):
+    width: int
+    height: int
+    rounds: list[tuple[float, int]]  # (x, number) where each round begins
+    lines: list[ChartLine]
+
+
+class EncounterReport(msgspec.Struct, frozen=True):
+    encounter: str
+    title: str
+    ruleset: str
+    ruleset_title: str
+    audience: str
+    cast: list[CastMember]
+    summary: Summary
+    rounds: list[RoundBlock]
+    trailing: list[ReplayStep]  # taken back after the last step of the main line
+    chart: Chart
+
+    @property
+    def trailing_label(self) -> str:
+        return taken_back_label(self.trailing)
+
+
+class Report(msgspec.Struct, frozen=True):
+    title: str
+    audience: str
+    encounters: list[EncounterReport]
+
+
+# -- the main line -------------------------------------------------------------------------
+
+
+def main_line(moments: list[Moment]) -> tuple[list[tuple[Entry, Moment]], list[ReplayStep]]:
+    """The steps in effect, in order, each carrying what was taken back just before it."""
+    entries: list[tuple[Entry, Moment]] = []
+    pending: list[ReplayStep] = []
+    for moment in moments:
+        step = moment.step
+        if step.control != COMMAND or not step.in_effect:
+            pending.append(step)
+            continue
+        adopted = any(p.control == "supersede" for p in pending)
+        rules = [Rule(r, statement(r) or "") for r in step.rules]
+        entries.append((Entry(step, rules, pending, adopted), moment))
+        pending = []
+    return entries, pending
+
+
+def standings_of(view: View, players: bool, npc_numbers: bool) -> list[StandingRow]:
+    return [
+        StandingRow(w.name, w.side, shown_health(w, players, npc_numbers), w.conditions)
+        for w in view.wounds
+    ]
+
+
+def shown_health(wound: WoundRow, players: bool, npc_numbers: bool) -> str:
+    hidden = players and not npc_numbers and wound.side != "pc"
+    return descriptor(wound) if hidden else wound.health
+
+
+def public_views(entries: list[tuple[Entry, Moment]], start: View) -> list[tuple[View, int | None]]:
+    """The view after each entry that the audience may see: for players, a view that waits
+    on an undisclosed GM-only roll gives way to the last one that does not."""
+    shown, last = [], start
+    for _entry, moment in entries:
+        if moment.withheld is None:
+            last = moment.view_after
+        shown.append((last, moment.withheld))
+    return shown
+
+
+def turn_title(acting: list[str], names: dict[str, str]) -> str:
+    if not acting:
+        return "The table"
+    who = " and ".join(names.get(a, a) for a in acting)
+    return who + ("'s turn" if len(acting) == 1 else "")
+
+
+def round_blocks(
+    entries: list[tuple[Entry, Moment]],
+    views: list[tuple[View, int | None]],
+    names: dict[str, str],
+    players: bool,
+    npc_numbers: bool,
+) -> list[RoundBlock]:
+    blocks: list[RoundBlock] = []
+    turns: list[Turn] = []
+    for index, (entry, _moment) in enumerate(entries):
+        number = entry.step.round
+        title = turn_title(entry.step.acting, names)
+        if not turns or turns[-1].title != title:
+            turns.append(Turn(title, []))
+        turns[-1].entries.append(entry)
+        last = index + 1 == len(entries) or entries[index + 1][0].step.round != number
+        if last:
+            view, withheld = views[index]
+            blocks.append(
+                RoundBlock(
+                    number,
+                    "Setting up" if number == 0 else f"Round {number}",
+                    turns,
+                    standings_of(view, players, npc_numbers),
+                    withheld,
+                )
+            )
+            turns = []
+    return blocks
+
+
+# -- the summary ---------------------------------------------------------------------------
+
+
+def felled_by(step: ReplayStep, who: str, names: dict[str, str]) -> str:
+    """Whose damage put WHO down in this step (else whose step it was)."""
+    by = next((h.who for h in step.harm if h.whom == who), None)
+    if by is None:
+        by = (step.acting or [""])[0]
+    if by == who:
+        return "their own wounds"
+    return names.get(by, by) if by else "the GM"
+
+
+def summarise(entries: list[Entry], trailing: list[ReplayStep], names: dict[str, str]) -> Summary:
+    dealt: dict[str, int] = dict.fromkeys(names, 0)
+    taken: dict[str, int] = dict.fromkeys(names, 0)
+    fallen: list[Fall] = []
+    per_round: dict[int, int] = {}
+    for entry in entries:
+        step = entry.step
+        if step.round:
+            per_round[step.round] = per_round.get(step.round, 0) + 1
+        for harm in step.harm:
+            if harm.who in dealt:
+                dealt[harm.who] += harm.amount
+            taken[harm.whom] = taken.get(harm.whom, 0) + harm.amount
+        for who in step.fallen:
+            fallen.append(
+                Fall(names.get(who, who), felled_by(step, who, names), step.round, step.step)
+            )
+    set_aside = [s for e in entries for s in e.set_aside] + trailing
+    commands = [s for s in set_aside if s.control == COMMAND]
+    longest = max(per_round.items(), key=lambda kv: kv[1], default=(None, 0))
+
+    def noted(mark: str) -> list[Highlight]:
+        return [
+            Highlight(e.step.step, e.step.round, e.step.sentence)
+            for e in entries
+            if mark in e.step.marks
+        ]
+
+    return Summary(
+        max(per_round, default=0),
+        len(entries),
+        fallen,
+        [Tally(names[c], dealt[c], taken.get(c, 0)) for c in names],
+        noted("critical"),
+        noted("fumble"),
+        longest[0],
+        longest[1],
+        sum(1 for s in commands if s.taken_back_as != "supersede"),
+        sum(1 for s in commands if s.taken_back_as == "supersede"),
+    )
+
+
+# -- the cast and the chart ----------------------------------------------------------------
+
+
+def cast_of(
+    live: Encounter, views: list[View], players: bool, npc_numbers: bool
+) -> list[CastMember]:
+    """Everyone who fought: their order once the fight began, health at the start and end."""
+    begun = next((v for v in views if v.phase != "setup"), views[-1])
+    order = {row.combatant: row.key for row in begun.initiative}
+    first: dict[str, WoundRow] = {}
+    for view in views:
+        for w in view.wounds:
+            first.setdefault(w.combatant, w)
+    sheets = {e.combatant: e.sheet for _step, e in _joins(live)}
+    cast = []
+    for end in views[-1].wounds:
+        wound = first.get(end.combatant, end)
+        hidden = players and not npc_numbers and wound.side != "pc"
+        sheet = sheets.get(wound.combatant, {})
+        cast.append(
+            CastMember(
+                wound.combatant,
+                end.name,
+                wound.side,
+                order.get(wound.combatant, ""),
+                {} if hidden else key_numbers(live.ruleset.name, wound),
+                shown_health(wound, players, npc_numbers),
+                shown_health(end, players, npc_numbers),
+                [str(w.get("name", "")) for w in sheet.get("weapons", []) if isinstance(w, dict)],
+            )
+        )
+    return cast
+
+
+def _joins(live: Encounter) -> list[tuple[int, Any]]:
+    from fracas.rules.encounter import recorded_events
+    from fracas.rules.events import CombatantJoined
+
+    return [
+        (step, e)
+        for step, e in recorded_events(live.store, live.id, live.ruleset)
+        if isinstance(e, CombatantJoined)
+    ]
+
+
+def fraction(wound: WoundRow, players: bool, npc_numbers: bool, most: int) -> float:
+    if players and not npc_numbers and wound.side != "pc":
+        return LEVELS[descriptor(wound)]
+    if wound.counts == "left":
+        top = wound.maximum or most or 1
+        return max(0.0, min(1.0, wound.current / top))
+    top = wound.maximum or most or 1
+    return max(0.0, 1.0 - min(1.0, wound.current / top))
+
+
+def fight_only(views: list[View], rounds: list[int]) -> tuple[list[View], list[int]]:
+    """The views from the fight's beginning on (setting up is not part of the chart)."""
+    begun = next((i for i, v in enumerate(views) if v.phase != "setup"), 0)
+    return views[begun:] or views, rounds[begun:] or [0]
+
+
+def chart_of(views: list[View], rounds: list[int], players: bool, npc_numbers: bool) -> Chart:
+    width, height = 600, 48
+    names: dict[str, WoundRow] = {}
+    for view in views:
+        for w in view.wounds:
+            names[w.combatant] = w
+    span = max(1, len(views) - 1)
+
+    def x(i: int) -> float:
+        return round(i * width / span, 1)
+
+    lines = []
+    for combatant, latest in names.items():
+        series = [next((w for w in v.wounds if w.combatant == combatant), None) for v in views]
+        most = max((w.current for w in series if w is not None), default=0)
+        values = [
+            fraction(w, players, npc_numbers, most) if w is not None else None for w in series
+        ]
+        known = [(i, v) for i, v in enumerate(values) if v is not None]
+        if not known:
+            continue
+        points = " ".join(f"{x(i)},{round(height - v * height, 1)}" for i, v in known)
+        first_x, last_x = x(known[0][0]), x(known[-1][0])
+        area = f"{first_x},{height} {points} {last_x},{height}"
+        spark = "".join(BLOCKS[min(7, int(v * 7.999))] for _i, v in known)
+        present = [w for w in series if w is not None]
+        lines.append(
+            ChartLine(
+                latest.name,
+                latest.side,
+                points,
+                area,
+                spark,
+                shown_health(present[0], players, npc_numbers),
+                shown_health(present[-1], players, npc_numbers),
+            )
+        )
+    starts = []
+    for i, number in enumerate(rounds):
+        if number and (i == 0 or rounds[i - 1] != number):
+            starts.append((x(i), number))
+    return Chart(width, height, starts, lines)
+
+
+# -- building it ---------------------------------------------------------------------------
+
+
+def encounter_report(
+    store: Store, name: str, *, players: bool = False, npc_numbers: bool = False
+) -> EncounterReport:
+    live = Encounter(store, name)
+    moments = list(timeline(live, players=players))
+    names = {w.combatant: w.name for w in live.view().wounds}
+    start = live.ruleset.view(live.ruleset.initial())
+    pairs, trailing = main_line(moments)
+    views = public_views(pairs, start)
+    rounds = round_blocks(pairs, views, names, players, npc_numbers)
+    entries = [entry for entry, _moment in pairs]
+    shown = [view for view, _held in views] or [start]
+    started = started_event(store, name)
+    return EncounterReport(
+        name,
+        started.title or name,
+        live.ruleset.name,
+        live.ruleset.title,
+        PLAYERS if players else GM,
+        cast_of(live, shown, players, npc_numbers),
+        summarise(entries, trailing, names),
+        rounds,
+        trailing,
+        chart_of(*fight_only(shown, [e.step.round for e in entries]), players, npc_numbers),
+    )
+
+
+def report(
+    store: Store,
+    encounters: list[str],
+    *,
+    players: bool = False,
+    npc_numbers: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> Report:
+    found = []
+    for done, name in enumerate(encounters, start=1):
+        found.append(encounter_report(store, name, players=players, npc_numbers=npc_numbers))
+        if progress is not None:
+            progress(done, len(encounters))
+    title = found[0].title if len(found) == 1 else "A session of fracas"
+    return Report(title, PLAYERS if players else GM, found)
+
+
+# -- rendering -----------------------------------------------------------------------------
+
+_MD_SPECIAL = str.maketrans({c: "\\" + c for c in "*_~|<>`[]#"})
+
+
+def md(text: object) -> str:
+    """Text made inert in Markdown: what a name says is shown, never obeyed."""
+    return str(text).translate(_MD_SPECIAL)
+
+
+def environment(loader: jinja2.BaseLoader, html: bool) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=loader,
+        autoescape=html,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.filters["md"] = md
+    return env
+
+
+def template_for(fmt: str, template: str | Path | None) -> jinja2.Template:
+    """The built-in template of a format, or the user's own file (autoescaped if .html)."""
+    if template is None:
+        loader = jinja2.PackageLoader("fracas.projections", "templates")
+        return environment(loader, fmt == "html").get_template(f"report.{fmt}")
+    path = Path(template)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise BadInputError(f"cannot read the template {path}: {error}") from None
+    html = path.suffix.lower() in (".html", ".htm", ".xml", ".svg")
+    try:
+        return environment(jinja2.BaseLoader(), html).from_string(text)
+    except jinja2.TemplateSyntaxError as error:
+        raise BadInputError(
+            f"the template {path} does not parse: {error.message} (line {error.lineno})"
+        ) from None
+
+
+def render(found: Report, fmt: str, out: IO[str], template: str | Path | None = None) -> None:
+    chosen = template_for(fmt, template)
+    try:
+        chosen.stream(report=found).dump(out)
+    except jinja2.TemplateError as error:
+        raise BadInputError(f"the template failed: {error}") from None
