@@ -262,3 +262,22 @@ def test_the_players_page_and_stream_carry_no_secret_roll(tmp_path: Path) -> Non
         fracas(hit, "disclose", "6")
         shown = httpx.get(running.players).text
         assert "HP 31/40" in shown and "12 against 60%" in shown
+
+
+def test_the_screen_fits_a_phone_and_grows_for_a_tv(server: Served, browser: Any) -> None:
+    for url in (server.players, server.gm):
+        phone = browser.new_page(viewport={"width": 360, "height": 740})
+        phone.goto(url)
+        phone.locator("#scrub").fill("11")
+        phone.wait_for_selector(".screen.past")
+        phone.locator("#open-step").click()
+        phone.wait_for_selector("article.detail")
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= 360, f"{url} overflows a phone: {width}px"
+    tv = browser.new_page(viewport={"width": 1920, "height": 1080})
+    tv.goto(server.players + "?tv=1")
+    tv.wait_for_selector("#screen .screen")
+    size = tv.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+    assert tv.evaluate("document.body.classList.contains('large')") and size >= 24
+    tv.locator("#large").click()
+    assert tv.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") < size
