@@ -80,3 +80,58 @@ def test_a_rebuild_keeps_the_views(tmp_path):
         before = queried(table, encounter)
         table.rebuild()
         assert queried(table, encounter) == before
+
+
+def readme_queries() -> list[str]:
+    from tests.test_readme import README
+
+    prefix = 'sqlite-utils query table.db "'
+    return [
+        line.removeprefix(prefix).removesuffix('"')
+        for line in README.splitlines()
+        if line.startswith(prefix)
+    ]
+
+
+def test_the_readme_queries_give_the_folds_figures_in_sqlite_utils_and_datasette(tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+    from urllib.parse import quote
+
+    from fracas.projections.report import encounter_report
+
+    path = tmp_path / "table.db"
+    encounter = play(str(path), echo=lambda _line: None)
+    with Fracas(path) as table:
+        table.adopt(9, encounter, dice=[20, 4, 3])
+        told = encounter_report(table.store, encounter)
+    scripts = Path(sys.executable).parent
+    answers = []
+    for sql in readme_queries():
+        cli = subprocess.run(
+            [scripts / "sqlite-utils", "query", path, sql], capture_output=True, check=True
+        )
+        page = f"/table.json?_shape=array&sql={quote(sql)}"
+        served = subprocess.run(
+            [scripts / "datasette", path, "--get", page], capture_output=True, check=True
+        )
+        assert json.loads(cli.stdout) == json.loads(served.stdout), sql
+        answers.append(json.loads(cli.stdout))
+    damage, criticals, alice = answers
+    names = {c.combatant: c.name for c in told.cast}
+    dealt = Counter()
+    for row in damage:
+        dealt[names[row["who"]]] += row["dealt"]
+    assert dealt == Counter({t.name: t.dealt for t in told.summary.tallies if t.dealt})
+    assert [row["step"] for row in criticals] == [c.step for c in told.summary.criticals]
+    rolled = [
+        (entry.step.step, roll.purpose)
+        for block in told.rounds
+        for turn in block.turns
+        for entry in turn.entries
+        for roll in entry.step.rolls
+        if roll.actor == "alice"
+    ]
+    assert [(row["step"], row["purpose"]) for row in alice] == rolled
