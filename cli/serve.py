@@ -59,11 +59,10 @@ T = TypeVar("T")
 
 @dataclass
 class Audience:
-    """The open pages of one audience of one encounter, and the screen they last got."""
+    """The open pages of one audience of one encounter, and its timeline as last folded."""
 
     queues: set[asyncio.Queue[str]] = field(default_factory=set)
     timeline: Timeline | None = None
-    message: str = ""
 
 
 class Table:
@@ -152,16 +151,19 @@ class Table:
                 moved.append(name)
         return moved
 
+    def update(self, name: str, audience: str) -> str:
+        """The live screen as one event-stream message: its step count and its HTML."""
+        screen = self.screen(name, audience)
+        html = self.templates.get_template("screen.html").render(screen=screen)
+        return json.dumps({"steps": screen.steps, "html": html})
+
     def messages(self, names: list[str]) -> list[tuple[Audience, str]]:
         """One rendered update per changed encounter and audience with pages open."""
-        out = []
-        for (name, audience), watched in self.watched.items():
-            if name in names and watched.queues:
-                screen = self.screen(name, audience)
-                html = self.templates.get_template("screen.html").render(screen=screen)
-                watched.message = json.dumps({"steps": screen.steps, "html": html})
-                out.append((watched, watched.message))
-        return out
+        return [
+            (watched, self.update(name, audience))
+            for (name, audience), watched in self.watched.items()
+            if name in names and watched.queues
+        ]
 
     def command(self, name: str, line: str) -> dict[str, Any]:
         """A GM's line, run as `fracas play` runs it: its output, or its refusal."""
@@ -216,9 +218,7 @@ class Table:
             watched = self.watched.setdefault((name, audience), Audience())
             watched.queues.add(queue)
             self.heads.setdefault(name, self.open().store.head(name)[0])
-            screen = self.screen(name, audience)
-            html = self.templates.get_template("screen.html").render(screen=screen)
-            return json.dumps({"steps": screen.steps, "html": html})
+            return self.update(name, audience)
 
         first = await self.run(subscribe)
         try:

@@ -20,7 +20,8 @@ from fracas.projections.board import key_numbers
 from fracas.projections.replay import Moment, ReplayStep, timeline
 from fracas.projections.screen import descriptor
 from fracas.rules import Encounter
-from fracas.rules.encounter import started_event
+from fracas.rules.encounter import recorded_events, started_event
+from fracas.rules.events import CombatantJoined
 from fracas.rules.reference import statement
 from fracas.rules.views import View, WoundRow
 
@@ -309,7 +310,7 @@ def cast_of(
     for view in views:
         for w in view.wounds:
             first.setdefault(w.combatant, w)
-    sheets = {e.combatant: e.sheet for _step, e in _joins(live)}
+    sheets = {e.combatant: e.sheet for e in joins(live)}
     cast = []
     for end in views[-1].wounds:
         wound = first.get(end.combatant, end)
@@ -330,13 +331,10 @@ def cast_of(
     return cast
 
 
-def _joins(live: Encounter) -> list[tuple[int, Any]]:
-    from fracas.rules.encounter import recorded_events
-    from fracas.rules.events import CombatantJoined
-
+def joins(live: Encounter) -> list[CombatantJoined]:
     return [
-        (step, e)
-        for step, e in recorded_events(live.store, live.id, live.ruleset)
+        e
+        for _step, e in recorded_events(live.store, live.id, live.ruleset)
         if isinstance(e, CombatantJoined)
     ]
 
