@@ -429,5 +429,8 @@ def serve(db: str, host: str, port: int, *, npc_numbers: bool = False) -> None:
     )
     try:
         uvicorn.Server(config).run(sockets=[listener])
+    except KeyboardInterrupt:
+        pass  # uvicorn has shut down cleanly and hands Ctrl-C back
     finally:
         table.close()
+    click.echo("fracas serve: stopped")

@@ -106,3 +106,22 @@ def test_serve_refuses_a_missing_log_and_a_taken_port_in_one_line(tmp_path: Path
         busy = fracas(db, "serve", "--port", port, check=False)
     assert busy.returncode != 0 and len(busy.stderr.strip().splitlines()) == 1
     assert "pick another --port" in busy.stderr
+
+
+def test_ctrl_c_stops_the_server_cleanly_with_pages_open(tmp_path: Path) -> None:
+    import json
+    import signal
+
+    import httpx
+
+    from tests.web import served
+
+    db = tmp_path / "demo.db"
+    fracas(db, "demo", "--db", str(db), "--quiet")
+    name = json.loads(fracas(db, "encounters", "--json").stdout)[0]["encounter"]
+    with served(db) as running, httpx.stream("GET", f"{running.root}/e/{name}/stream") as live:
+        assert live.status_code == 200
+        running.process.send_signal(signal.SIGINT)
+        assert running.process.wait(10) == 0
+        assert running.process.stdout is not None
+        assert "fracas serve: stopped" in running.process.stdout.read()
