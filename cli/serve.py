@@ -172,17 +172,9 @@ class Table:
 
         word = line.split()[0] if line.split() else ""
         if word in NOT_ON_THE_WEB:
-            return {
-                "ok": False,
-                "output": "",
-                "refusal": f"`{word}` is not for the web page: {NOT_ON_THE_WEB[word]}",
-            }
+            return said(f"`{word}` is not for the web page: {NOT_ON_THE_WEB[word]}")
         if word == "audit" and "--against" in line:
-            return {
-                "ok": False,
-                "output": "",
-                "refusal": "audit --against reads a file; run it with `fracas audit`",
-            }
+            return said("audit --against reads a file; run it with `fracas audit`")
         app = self.consoles.get(name)
         if app is None:
             app = self.consoles[name] = App(self.db, name)
@@ -190,12 +182,9 @@ class Table:
         out = io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
             session.run(line)
-        refused = session.last.startswith("refused: ")
-        return {
-            "ok": not refused,
-            "output": "" if refused else out.getvalue(),
-            "refusal": session.last.removeprefix("refused: ") if refused else "",
-        }
+        if session.last.startswith("refused: "):
+            return said(session.last.removeprefix("refused: "))
+        return {"ok": True, "output": out.getvalue(), "refusal": ""}
 
     # -- the event loop ------------------------------------------------------------------
 
@@ -232,6 +221,11 @@ class Table:
                 yield sse(message)
         finally:
             self.watched[(name, audience)].queues.discard(queue)
+
+
+def said(refusal: str) -> dict[str, Any]:
+    """A GM's command refused: one line, nothing appended."""
+    return {"ok": False, "output": "", "refusal": refusal}
 
 
 def offer(queue: asyncio.Queue[str], message: str) -> None:

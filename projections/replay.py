@@ -20,8 +20,21 @@ from fracas.rules.events import (
     Rolled,
     SeedRevealed,
 )
+from fracas.rules.reference import statement
 from fracas.rules.timeline import Frame, walk
 from fracas.rules.views import View, WoundRow
+
+GM, PLAYERS = "gm", "players"  # the two audiences: the GM sees all, players what they may
+
+
+class Rule(msgspec.Struct, frozen=True):
+    id: str
+    statement: str
+
+
+def stated(ids: list[str]) -> list[Rule]:
+    """Rule ids with their statements, as a dispute or a report shows them."""
+    return [Rule(r, statement(r) or "") for r in ids]
 
 
 class RollLine(msgspec.Struct, frozen=True):
@@ -322,6 +335,18 @@ def timeline(encounter: Encounter, *, players: bool = False) -> Iterator[Moment]
             [] if masked else fallen(frame.events),
         )
         yield Moment(step, after, mask.views.get(record.step), masked)
+
+
+def public_views(moments: list[Moment], start: View) -> list[tuple[View, int | None]]:
+    """The view after each step that its audience may see, and the GM-only step it waits
+    on: for players, a view that depends on an undisclosed GM-only roll gives way to the
+    last one that does not."""
+    shown, last = [], start
+    for moment in moments:
+        if moment.withheld is None:
+            last = moment.view_after
+        shown.append((last, moment.withheld))
+    return shown
 
 
 def select(

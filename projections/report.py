@@ -17,22 +17,24 @@ import msgspec
 from fracas.ledger import BadInputError, Store
 from fracas.ledger.history import COMMAND
 from fracas.projections.board import key_numbers
-from fracas.projections.replay import Moment, ReplayStep, timeline
-from fracas.projections.screen import descriptor
+from fracas.projections.replay import (
+    GM,
+    PLAYERS,
+    Moment,
+    ReplayStep,
+    Rule,
+    public_views,
+    stated,
+    timeline,
+)
+from fracas.projections.screen import descriptor, health_hidden, shown_health
 from fracas.rules import Encounter
-from fracas.rules.encounter import recorded_events, started_event
+from fracas.rules.encounter import started_event
 from fracas.rules.events import CombatantJoined
-from fracas.rules.reference import statement
 from fracas.rules.views import View, WoundRow
 
-GM, PLAYERS = "gm", "players"
 LEVELS = {"unhurt": 1.0, "hurt": 0.7, "bloodied": 0.35, "down": 0.0}
 BLOCKS = "▁▂▃▄▅▆▇█"
-
-
-class Rule(msgspec.Struct, frozen=True):
-    id: str
-    statement: str
 
 
 class Entry(msgspec.Struct, frozen=True):
@@ -165,18 +167,23 @@ class Report(msgspec.Struct, frozen=True):
 # -- the main line -------------------------------------------------------------------------
 
 
-def main_line(moments: list[Moment]) -> tuple[list[tuple[Entry, Moment]], list[ReplayStep]]:
-    """The steps in effect, in order, each carrying what was taken back just before it."""
-    entries: list[tuple[Entry, Moment]] = []
+Shown = tuple[View, int | None]  # a view the audience may see, and the step it waits on
+
+
+def main_line(
+    moments: list[Moment], views: list[Shown]
+) -> tuple[list[tuple[Entry, Shown]], list[ReplayStep]]:
+    """The steps in effect, in order, each carrying what was taken back just before it and
+    the view after it that the audience may see."""
+    entries: list[tuple[Entry, Shown]] = []
     pending: list[ReplayStep] = []
-    for moment in moments:
+    for moment, view in zip(moments, views, strict=True):
         step = moment.step
         if step.control != COMMAND or not step.in_effect:
             pending.append(step)
             continue
         adopted = any(p.control == "supersede" for p in pending)
-        rules = [Rule(r, statement(r) or "") for r in step.rules]
-        entries.append((Entry(step, rules, pending, adopted), moment))
+        entries.append((Entry(step, stated(step.rules), pending, adopted), view))
         pending = []
     return entries, pending
 
@@ -188,22 +195,6 @@ def standings_of(view: View, players: bool, npc_numbers: bool) -> list[StandingR
     ]
 
 
-def shown_health(wound: WoundRow, players: bool, npc_numbers: bool) -> str:
-    hidden = players and not npc_numbers and wound.side != "pc"
-    return descriptor(wound) if hidden else wound.health
-
-
-def public_views(entries: list[tuple[Entry, Moment]], start: View) -> list[tuple[View, int | None]]:
-    """The view after each entry that the audience may see: for players, a view that waits
-    on an undisclosed GM-only roll gives way to the last one that does not."""
-    shown, last = [], start
-    for _entry, moment in entries:
-        if moment.withheld is None:
-            last = moment.view_after
-        shown.append((last, moment.withheld))
-    return shown
-
-
 def turn_title(acting: list[str], names: dict[str, str]) -> str:
     if not acting:
         return "The table"
@@ -212,15 +203,14 @@ def turn_title(acting: list[str], names: dict[str, str]) -> str:
 
 
 def round_blocks(
-    entries: list[tuple[Entry, Moment]],
-    views: list[tuple[View, int | None]],
+    entries: list[tuple[Entry, Shown]],
     names: dict[str, str],
     players: bool,
     npc_numbers: bool,
 ) -> list[RoundBlock]:
     blocks: list[RoundBlock] = []
     turns: list[Turn] = []
-    for index, (entry, _moment) in enumerate(entries):
+    for index, (entry, (view, withheld)) in enumerate(entries):
         number = entry.step.round
         title = turn_title(entry.step.acting, names)
         if not turns or turns[-1].title != title:
@@ -228,7 +218,6 @@ def round_blocks(
         turns[-1].entries.append(entry)
         last = index + 1 == len(entries) or entries[index + 1][0].step.round != number
         if last:
-            view, withheld = views[index]
             blocks.append(
                 RoundBlock(
                     number,
@@ -314,7 +303,7 @@ def cast_of(
     cast = []
     for end in views[-1].wounds:
         wound = first.get(end.combatant, end)
-        hidden = players and not npc_numbers and wound.side != "pc"
+        hidden = health_hidden(wound, players, npc_numbers)
         sheet = sheets.get(wound.combatant, {})
         cast.append(
             CastMember(
@@ -332,15 +321,17 @@ def cast_of(
 
 
 def joins(live: Encounter) -> list[CombatantJoined]:
+    """The encounter's joins, decoding no other event (the timeline has read them all)."""
+    kind = CombatantJoined.__struct_config__.tag
     return [
-        e
-        for _step, e in recorded_events(live.store, live.id, live.ruleset)
-        if isinstance(e, CombatantJoined)
+        live.ruleset.decode(kind, schema, body)
+        for _step, found, schema, body in live.store.rows(live.id)
+        if found == kind
     ]
 
 
 def fraction(wound: WoundRow, players: bool, npc_numbers: bool, most: int) -> float:
-    if players and not npc_numbers and wound.side != "pc":
+    if health_hidden(wound, players, npc_numbers):
         return LEVELS[descriptor(wound)]
     if wound.counts == "left":
         top = wound.maximum or most or 1
@@ -409,11 +400,10 @@ def encounter_report(
     moments = list(timeline(live, players=players))
     names = {w.combatant: w.name for w in live.view().wounds}
     start = live.ruleset.view(live.ruleset.initial())
-    pairs, trailing = main_line(moments)
-    views = public_views(pairs, start)
-    rounds = round_blocks(pairs, views, names, players, npc_numbers)
-    entries = [entry for entry, _moment in pairs]
-    shown = [view for view, _held in views] or [start]
+    pairs, trailing = main_line(moments, public_views(moments, start))
+    rounds = round_blocks(pairs, names, players, npc_numbers)
+    entries = [entry for entry, _shown in pairs]
+    shown = [view for _entry, (view, _held) in pairs] or [start]
     started = started_event(store, name)
     return EncounterReport(
         name,

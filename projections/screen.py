@@ -12,12 +12,21 @@ from typing import Any
 import msgspec
 
 from fracas.projections.board import Board, BoardRow, board
-from fracas.projections.replay import Moment, ReplayStep, timeline
+from fracas.projections.replay import (
+    GM,
+    PLAYERS,
+    Moment,
+    ReplayStep,
+    Rule,
+    public_views,
+    stated,
+    timeline,
+)
+from fracas.projections.sentences import DOWN
 from fracas.rules import Encounter
-from fracas.rules.reference import statement
 from fracas.rules.views import View, WoundRow
 
-GM, PLAYERS = "gm", "players"
+__all__ = ["GM", "PLAYERS", "Screen", "StepDetail", "Timeline", "descriptor", "shown_health"]
 LOG_LINES = 8
 
 
@@ -45,11 +54,6 @@ class Screen(msgspec.Struct, frozen=True):
     withheld: int | None  # players: the GM-only step the standings wait on
 
 
-class Rule(msgspec.Struct, frozen=True):
-    id: str
-    statement: str
-
-
 class StepDetail(msgspec.Struct, frozen=True):
     """One step opened for a dispute: its sentence, rolls, modifiers and rule statements."""
 
@@ -60,7 +64,7 @@ class StepDetail(msgspec.Struct, frozen=True):
 
 def descriptor(wound: WoundRow) -> str:
     """An NPC's health as the players read it: unhurt, hurt, bloodied, down."""
-    if any(c in ("dead", "unconscious", "out", "incapacitated", "dying") for c in wound.conditions):
+    if any(c in DOWN for c in wound.conditions):
         return "down"
     if wound.counts == "left":
         if wound.maximum is None or wound.current >= wound.maximum:
@@ -75,15 +79,22 @@ def descriptor(wound: WoundRow) -> str:
     return "hurt"
 
 
+def health_hidden(wound: WoundRow, players: bool, npc_numbers: bool) -> bool:
+    """Players see an NPC's health as a descriptor, unless the GM shows them numbers."""
+    return players and not npc_numbers and wound.side != "pc"
+
+
+def shown_health(wound: WoundRow, players: bool, npc_numbers: bool) -> str:
+    return descriptor(wound) if health_hidden(wound, players, npc_numbers) else wound.health
+
+
 def players_board(found: Board, view: View, npc_numbers: bool) -> Board:
     """NPCs' health as descriptors and their own numbers left off, unless the GM shows them."""
-    if npc_numbers:
-        return found
     wounds = {w.combatant: w for w in view.wounds}
 
     def shown(row: BoardRow) -> BoardRow:
         wound = wounds.get(row.combatant)
-        if wound is None or wound.side == "pc":
+        if wound is None or not health_hidden(wound, True, npc_numbers):
             return row
         return msgspec.structs.replace(row, health=descriptor(wound), numbers={})
 
@@ -101,6 +112,7 @@ class Timeline:
         self.moments: list[Moment] = list(timeline(live, players=audience == PLAYERS))
         self.start: View = live.ruleset.view(live.ruleset.initial())
         self.names = {w.combatant: w.name for w in live.view().wounds}
+        self.shown = public_views(self.moments, self.start)
         self.head_codes = head_codes  # step -> the head code after it (read on demand)
         self.first_masked = min((m.step.step for m in self.moments if m.masked), default=None)
 
@@ -109,15 +121,8 @@ class Timeline:
         return len(self.moments)
 
     def public_view(self, step: int) -> tuple[View, int | None]:
-        """The view after `step`, or for players, the last one that waits on no GM-only roll
-        (and the secret step that holds the rest back)."""
-        held = self.moments[step - 1].withheld if step else None
-        if held is None:
-            return (self.moments[step - 1].view_after if step else self.start), None
-        for earlier in range(step - 1, 0, -1):
-            if self.moments[earlier - 1].withheld is None:
-                return self.moments[earlier - 1].view_after, held
-        return self.start, held
+        """The view after `step` this audience may see, and the GM-only step it waits on."""
+        return self.shown[step - 1] if step else (self.start, None)
 
     def witnessed(self, step: int) -> int:
         """The step whose head code this audience may see at `step`: for players, none past
@@ -161,5 +166,4 @@ class Timeline:
 
     def detail(self, step: int) -> StepDetail:
         replayed = self.moments[step - 1].step
-        rules = [Rule(r, statement(r) or "") for r in replayed.rules]
-        return StepDetail(replayed, rules, self.names)
+        return StepDetail(replayed, stated(replayed.rules), self.names)

@@ -24,7 +24,8 @@ from fracas.rules.events import (
     SeedRevealed,
 )
 
-FALLEN = ("dead", "unconscious", "out", "incapacitated", "dying", "removed")
+DOWN = ("dead", "unconscious", "out", "incapacitated", "dying")  # out of the fight, hurt
+FALLEN = (*DOWN, "removed")
 TOLD = (*FALLEN, "pinned", "prone", "impaired")  # conditions a sentence mentions; not "aiming"
 VERBS = {
     "attack": "attacks",
