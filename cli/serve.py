@@ -138,8 +138,7 @@ class Table:
 
     def changed(self) -> list[str]:
         """The watched encounters whose head moved since the last look (cheap when none)."""
-        conn = self.open().store.conn
-        version = conn.execute("PRAGMA data_version").fetchone()[0]
+        version = self.open().store.data_version()
         if version == self.data_version:
             return []
         self.data_version = version

@@ -1,5 +1,12 @@
 """fracas.ledger: the book of record. Knows no ruleset."""
 
+from fracas.ledger.base import (
+    CONTROL_KINDS,
+    AppendResult,
+    LogStore,
+    NewEvent,
+)
+from fracas.ledger.chain import StoredEvent, VerifyReport
 from fracas.ledger.errors import (
     BadInputError,
     ConflictError,
@@ -9,14 +16,8 @@ from fracas.ledger.errors import (
     RefusedError,
 )
 from fracas.ledger.history import History, StepRecord
-from fracas.ledger.store import (
-    CONTROL_KINDS,
-    AppendResult,
-    NewEvent,
-    Store,
-    StoredEvent,
-    VerifyReport,
-)
+from fracas.ledger.open import is_server, open_store
+from fracas.ledger.store import Store
 
 __all__ = [
     "CONTROL_KINDS",
@@ -26,6 +27,7 @@ __all__ = [
     "FracasError",
     "History",
     "IntegrityError",
+    "LogStore",
     "NewEvent",
     "NotFoundError",
     "RefusedError",
@@ -33,4 +35,6 @@ __all__ = [
     "Store",
     "StoredEvent",
     "VerifyReport",
+    "is_server",
+    "open_store",
 ]

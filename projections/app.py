@@ -8,9 +8,9 @@ from typing import IO, TYPE_CHECKING, Any
 
 import msgspec
 
-from fracas.ledger import CONTROL_KINDS, FracasError, NotFoundError, Store
+from fracas.ledger import CONTROL_KINDS, FracasError, NotFoundError, open_store
+from fracas.ledger.base import KIND_OF_CONTROL
 from fracas.ledger.history import COMMAND
-from fracas.ledger.store import KIND_OF_CONTROL
 from fracas.projections.describe import describe, describe_control
 from fracas.projections.tables import (
     drop_tables,
@@ -106,7 +106,8 @@ class AuditReport(msgspec.Struct, frozen=True):
 
 
 class Fracas:
-    """One SQLite file of encounters: start, play, undo, read, export, audit.
+    """One log of encounters (a SQLite file or a PostgreSQL URL): start, play, undo, read,
+    export, audit.
 
     `readonly` reads without a lock or a migration (and works on read-only media);
     `create=False` refuses a path that holds no fracas log yet instead of starting one."""
@@ -119,8 +120,10 @@ class Fracas:
         readonly: bool = False,
         create: bool = True,
     ) -> None:
-        self.store = Store(path, synchronous=synchronous, readonly=readonly, create=create)
-        if not readonly and not has_tables(self.store.conn):
+        self.store = open_store(
+            str(path), synchronous=synchronous, readonly=readonly, create=create
+        )
+        if not readonly and not has_tables(self.store):
             self.rebuild()  # none yet, or an older release's: fold them (once)
 
     def close(self) -> None:
@@ -184,7 +187,7 @@ class Fracas:
         a quick read that folds nothing and loads no ruleset (folded if they do not)."""
         name = encounter or self._latest()
         ruleset = started_event(self.store, name).ruleset
-        stored = read_view(self.store.conn, name) if has_tables(self.store.conn) else None
+        stored = read_view(self.store.conn, name) if has_tables(self.store) else None
         if stored is None:
             live = self.encounter(name)
             return live.id, live.ruleset.name, live.view()
@@ -241,9 +244,9 @@ class Fracas:
     def rebuild(self) -> int:
         """Drop every read model and fold every encounter again; returns how many."""
         encounters = self.store.encounters()
-        with self.store.db.atomic():
-            drop_tables(self.store.db)
-            ensure_tables(self.store.db)
+        with self.store.batch():
+            drop_tables(self.store)
+            ensure_tables(self.store)
             for encounter in encounters:
                 live = Encounter(self.store, encounter)
                 write_view(self.store.conn, encounter, live.view(), None)

@@ -12,12 +12,12 @@ import msgspec
 from fracas.ledger import (
     BadInputError,
     IntegrityError,
+    LogStore,
     RefusedError,
     StepRecord,
-    Store,
     StoredEvent,
 )
-from fracas.ledger.store import where
+from fracas.ledger.base import where
 from fracas.projections.replay import (
     PlayersMask,
     player_event,
@@ -59,7 +59,7 @@ def quiet(done: int, total: int) -> None:
 
 
 def export_jsonl(
-    store: Store,
+    store: LogStore,
     out: IO[str],
     *,
     players: bool = False,
@@ -102,7 +102,7 @@ def export_jsonl(
     return header
 
 
-def sealed_seeds(store: Store) -> Iterator[tuple[str, str]]:
+def sealed_seeds(store: LogStore) -> Iterator[tuple[str, str]]:
     """(commitment, seed) of every seed the file's encounters committed to and the key
     file holds."""
     for encounter in store.encounters():
@@ -118,7 +118,7 @@ def sealed_seeds(store: Store) -> Iterator[tuple[str, str]]:
                 yield name, value
 
 
-def export_players_jsonl(store: Store, out: IO[str], progress: Progress) -> Header:
+def export_players_jsonl(store: LogStore, out: IO[str], progress: Progress) -> Header:
     header = Header(EXPORT_FORMAT, store.schema_version, "players", False, False)
     out.write(_encode(header).decode() + "\n")
     names = store.encounters()
@@ -231,7 +231,7 @@ def load_export(path: str | Path, progress: Progress = quiet) -> Export:
     return Export(header, events, steps, sealed)
 
 
-def import_jsonl(store: Store, path: str | Path, progress: Progress = quiet) -> Export:
+def import_jsonl(store: LogStore, path: str | Path, progress: Progress = quiet) -> Export:
     """Take a GM's JSONL export into an empty file: the same events, chain and steps."""
     export = load_export(path, progress)
     for name, value in export.sealed:

@@ -14,7 +14,7 @@ from typing import IO, Any
 import jinja2
 import msgspec
 
-from fracas.ledger import BadInputError, Store
+from fracas.ledger import BadInputError, LogStore
 from fracas.ledger.history import COMMAND
 from fracas.projections.board import key_numbers
 from fracas.projections.replay import (
@@ -394,7 +394,7 @@ def chart_of(views: list[View], rounds: list[int], players: bool, npc_numbers: b
 
 
 def encounter_report(
-    store: Store, name: str, *, players: bool = False, npc_numbers: bool = False
+    store: LogStore, name: str, *, players: bool = False, npc_numbers: bool = False
 ) -> EncounterReport:
     live = Encounter(store, name)
     moments = list(timeline(live, players=players))
@@ -420,7 +420,7 @@ def encounter_report(
 
 
 def report(
-    store: Store,
+    store: LogStore,
     encounters: list[str],
     *,
     players: bool = False,

@@ -3,13 +3,12 @@
 They hold nothing the log does not: `rebuild` drops them and folds every encounter again.
 """
 
-import sqlite3
 from typing import Any
 
 import msgspec
-import sqlite_utils
 
-from fracas.ledger.store import EFFECTIVE_EVENTS
+from fracas.ledger import LogStore
+from fracas.ledger.base import EFFECTIVE_EVENTS
 from fracas.rules.views import InitiativeRow, PinRow, View, WoundRow
 
 TABLES = ("encounter_view", "initiative", "wounds", "pins")
@@ -83,31 +82,78 @@ VIEWS = {
 }
 
 
-def has_tables(conn: sqlite3.Connection) -> bool:
-    """Are the read-model tables there, in this release's shape (so opening the file need
+def views(store: LogStore) -> dict[str, str]:
+    return VIEWS if store.dialect == "sqlite" else PG_VIEWS
+
+
+# The same views in PostgreSQL's words: bodies read as jsonb; where SQLite takes a bare
+# column of a group (the group's last row), the last row by position is taken explicitly.
+_B = "(e.body::jsonb)"
+PG_VIEWS = {
+    "effective_events": EFFECTIVE_EVENTS,
+    "step_rounds": """
+        SELECT g.encounter, g.step, coalesce((
+            SELECT coalesce((t.body::jsonb ->> 'round')::int, (t.body::jsonb ->> 'sequence')::int)
+            FROM effective_events t
+            WHERE t.encounter = g.encounter AND t.position < g.last
+              AND t.kind IN ('turn.advanced', 'shot.reached')
+            ORDER BY t.position DESC LIMIT 1), 0) AS round
+        FROM (SELECT encounter, step, max(position) AS last FROM effective_events
+              GROUP BY encounter, step) g""",
+    "step_actors": """
+        SELECT encounter, step,
+            (array_agg(body::jsonb ->> 'actor' ORDER BY position DESC))[1] AS actor
+        FROM effective_events WHERE kind IN ('declared', 'command.given')
+        GROUP BY encounter, step""",
+    "rolls": f"""
+        SELECT e.encounter, e.step, r.round, {_B} ->> 'actor' AS who,
+            {_B} ->> 'purpose' AS purpose, {_B} #>> '{{roll,dice}}' AS dice,
+            {_B} #>> '{{roll,faces}}' AS faces, ({_B} #>> '{{roll,total}}')::int AS total,
+            ({_B} ->> 'target')::int AS target, {_B} ->> 'result' AS result,
+            {_B} #>> '{{roll,source}}' AS source, {_B} #>> '{{roll,entered_by}}' AS typed_by,
+            ({_B} ->> 'secret')::boolean::int AS secret
+        FROM effective_events e JOIN step_rounds r USING (encounter, step)
+        WHERE e.kind = 'rolled'""",
+    "combatants": """
+        SELECT encounter, body::jsonb ->> 'combatant' AS combatant,
+            body::jsonb ->> 'name' AS name, body::jsonb ->> 'side' AS side
+        FROM effective_events WHERE kind = 'combatant.joined'""",
+    "harm": f"""
+        SELECT e.encounter, e.step, r.round, coalesce(
+            (SELECT c.combatant FROM combatants c WHERE c.encounter = e.encounter
+                AND c.combatant = {_B} ->> 'source'),
+            (SELECT v.body::jsonb ->> 'actor' FROM effective_events v
+                WHERE v.encounter = e.encounter AND v.step = e.step AND v.kind = 'resolved'
+                AND v.position < e.position
+                AND v.body::jsonb -> 'targets' @> to_jsonb({_B} ->> 'target')
+                ORDER BY v.position DESC LIMIT 1),
+            a.actor) AS who,
+            {_B} ->> 'target' AS whom, ({_B} ->> 'amount')::int AS amount,
+            {_B} ->> 'source' AS source
+        FROM effective_events e JOIN step_rounds r USING (encounter, step)
+        LEFT JOIN step_actors a USING (encounter, step)
+        WHERE e.kind = 'damaged'""",
+}
+
+
+def has_tables(store: LogStore) -> bool:
+    """Are the read-model tables there, in this release's shape (so opening the log need
     not write, and a status can be read from them)?"""
-    marks = ", ".join("?" for _ in TABLES)
-    found = conn.execute(
-        f"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ({marks})", TABLES
-    ).fetchone()[0]
-    if found != len(TABLES):
+    present = store.tables()
+    if not present.issuperset(TABLES) or not present.issuperset(views(store)):
         return False
-    columns = {row[1] for row in conn.execute("PRAGMA table_info(wounds)")}
-    named = ", ".join("?" for _ in VIEWS)
-    views = conn.execute(
-        f"SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name IN ({named})",
-        tuple(VIEWS),
-    ).fetchone()[0]
-    # older files: `rebuild` (or the next writer) reshapes them
-    return "current" in columns and views == len(VIEWS)
+    return "current" in store.columns("wounds")  # older files: the next writer reshapes them
 
 
-def ensure_tables(db: sqlite_utils.Database) -> None:
-    """Create the read-model tables if missing (WITHOUT ROWID: one b-tree each per write)."""
+def ensure_tables(store: LogStore) -> None:
+    """Create the read-model tables if missing (in SQLite WITHOUT ROWID: one b-tree each)."""
+    sqlite = store.dialect == "sqlite"
     for table, columns in SCHEMA.items():
-        db.execute(f"CREATE TABLE IF NOT EXISTS {table} ({columns}) WITHOUT ROWID")
-    for view, select in VIEWS.items():
-        db.execute(f"CREATE VIEW IF NOT EXISTS {view} AS {select}")
+        suffix = " WITHOUT ROWID" if sqlite else ""
+        store.execute(f"CREATE TABLE IF NOT EXISTS {table} ({columns}){suffix}")
+    create = "CREATE VIEW IF NOT EXISTS" if sqlite else "CREATE OR REPLACE VIEW"
+    for view, select in views(store).items():
+        store.execute(f"{create} {view} AS {select}")
 
 
 def _rows(encounter: str, view: View) -> dict[str, dict[tuple, tuple]]:
@@ -158,6 +204,16 @@ def _rows(encounter: str, view: View) -> dict[str, dict[tuple, tuple]]:
     }
 
 
+def _upsert(table: str) -> str:
+    columns = [part.split()[0] for part in SCHEMA[table].split(", PRIMARY KEY")[0].split(", ")]
+    updates = [c for c in columns if c not in KEYS[table]]
+    assignments = ", ".join(f"{c} = excluded.{c}" for c in updates)
+    return (
+        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))}) "
+        f"ON CONFLICT ({', '.join(KEYS[table])}) DO UPDATE SET {assignments}"
+    )
+
+
 KEYS = {
     "encounter_view": ("encounter",),
     "initiative": ("encounter", "ord"),
@@ -166,9 +222,10 @@ KEYS = {
 }
 
 
-def write_view(
-    conn: sqlite3.Connection, encounter: str, view: View, previous: View | None = None
-) -> None:
+UPSERT = {table: _upsert(table) for table in TABLES}
+
+
+def write_view(conn: Any, encounter: str, view: View, previous: View | None = None) -> None:
     """Bring one encounter's rows to `view` (inside the append transaction).
 
     With the previous view known, only the rows that changed are written.
@@ -187,26 +244,28 @@ def write_view(
             conn.executemany(f"DELETE FROM {table} WHERE {where}", gone)
         changed = [row for key, row in new[table].items() if old[table].get(key) != row]
         if changed:
-            marks = ", ".join("?" * len(changed[0]))
-            conn.executemany(f"INSERT OR REPLACE INTO {table} VALUES ({marks})", changed)
+            conn.executemany(UPSERT[table], changed)
 
 
-def drop_tables(db: sqlite_utils.Database) -> None:
-    for view in reversed(VIEWS):
-        db.execute(f"DROP VIEW IF EXISTS {view}")
+def drop_tables(store: LogStore) -> None:
+    for view in reversed(views(store)):
+        store.execute(f"DROP VIEW IF EXISTS {view}")
     for table in TABLES:
-        db[table].drop(ignore=True)
+        store.execute(f"DROP TABLE IF EXISTS {table}")
 
 
-def table_rows(db: sqlite_utils.Database) -> dict[str, list[dict[str, Any]]]:
+def table_rows(store: LogStore) -> dict[str, list[tuple[Any, ...]]]:
     """Every projection row, in a stable order: what 'rebuilt equals incremental' compares."""
-    return {table: list(db.query(f"SELECT * FROM {table} ORDER BY 1, 2, 3")) for table in TABLES}
+    return {
+        table: [tuple(row) for row in store.execute(f"SELECT * FROM {table} ORDER BY 1, 2, 3")]
+        for table in TABLES
+    }
 
 
 _decode = msgspec.json.decode
 
 
-def read_view(conn: sqlite3.Connection, encounter: str) -> View | None:
+def read_view(conn: Any, encounter: str) -> View | None:
     """The encounter's view as the last append left it, without folding anything; None if
     the read models do not hold it."""
     head = conn.execute(

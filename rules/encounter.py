@@ -15,9 +15,9 @@ from fracas.ledger import (
     BadInputError,
     History,
     IntegrityError,
+    LogStore,
     NewEvent,
     RefusedError,
-    Store,
 )
 from fracas.ledger.history import REDO, SUPERSEDE, UNDO
 from fracas.rules import ruleset as registry
@@ -54,7 +54,7 @@ def unreadable(encounter: str, error: Exception) -> IntegrityError:
     )
 
 
-def started_event(store: Store, encounter: str) -> EncounterStarted:
+def started_event(store: LogStore, encounter: str) -> EncounterStarted:
     """The event that opened the encounter: its ruleset, title, options, seed commitment."""
     store.require(encounter)
     _step, _kind, _schema, body = next(iter(store.rows(encounter, up_to_step=1)))
@@ -64,7 +64,7 @@ def started_event(store: Store, encounter: str) -> EncounterStarted:
         raise unreadable(encounter, error) from None
 
 
-def current_commitment(store: Store, encounter: str) -> tuple[int, str]:
+def current_commitment(store: LogStore, encounter: str) -> tuple[int, str]:
     """(epoch, commitment) of the dice seed the encounter rolls with now: the one it started
     with, or the one committed when the last seed was revealed."""
     found = store.last_of_kinds(encounter, SEED_KINDS)
@@ -79,12 +79,12 @@ def current_commitment(store: Store, encounter: str) -> tuple[int, str]:
     return data.get("seed_epoch", 1), data["seed_sha256"]
 
 
-def ruleset_of(store: Store, encounter: str) -> Ruleset:
+def ruleset_of(store: LogStore, encounter: str) -> Ruleset:
     return registry.load(started_event(store, encounter).ruleset)
 
 
 def recorded_events(
-    store: Store,
+    store: LogStore,
     encounter: str,
     ruleset: Ruleset,
     up_to_step: int | None = None,
@@ -104,7 +104,7 @@ def recorded_events(
 class Encounter:
     def __init__(
         self,
-        store: Store,
+        store: LogStore,
         encounter: str,
         ruleset: Ruleset | None = None,
         projector: Projector | None = None,
@@ -117,7 +117,7 @@ class Encounter:
     @classmethod
     def start(
         cls,
-        store: Store,
+        store: LogStore,
         ruleset: Ruleset,
         *,
         title: str = "",

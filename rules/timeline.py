@@ -9,7 +9,7 @@ from typing import Any
 
 import msgspec
 
-from fracas.ledger import History, StepRecord, Store
+from fracas.ledger import History, LogStore, StepRecord
 from fracas.ledger.history import COMMAND
 from fracas.rules.encounter import recorded_events
 from fracas.rules.events import Event
@@ -29,7 +29,7 @@ class Frame(msgspec.Struct, frozen=True):
         return command_of(self.events)
 
 
-def events_by_step(store: Store, encounter: str, ruleset: Ruleset) -> dict[int, list[Event]]:
+def events_by_step(store: LogStore, encounter: str, ruleset: Ruleset) -> dict[int, list[Event]]:
     by_step: dict[int, list[Event]] = {}
     for step, event in recorded_events(store, encounter, ruleset):
         by_step.setdefault(step, []).append(event)
@@ -50,7 +50,7 @@ def fold_effective(
     return state
 
 
-def walk(store: Store, encounter: str, ruleset: Ruleset) -> Iterator[Frame]:
+def walk(store: LogStore, encounter: str, ruleset: Ruleset) -> Iterator[Frame]:
     """Every step in order, with the state before it and after it, as the table saw them."""
     history = store.history(encounter)
     by_step = events_by_step(store, encounter, ruleset)

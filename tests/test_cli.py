@@ -247,7 +247,7 @@ def test_status_reads_the_read_models_and_an_older_file_is_reshaped_by_its_next_
     before = json.loads(runner.invoke(cli, ["--db", str(db), "status", "--json"]).output)
     assert all(isinstance(w["current"], int) and w["unit"] == "HP" for w in before["wounds"])
     with Fracas(db) as table:  # a writer: the read models are folded again, in the new shape
-        assert has_tables(table.store.conn)
+        assert has_tables(table.store)
         name = table.encounters()[-1]["encounter"]
         assert read_view(table.store.conn, name) == table.view(name)
     after = json.loads(runner.invoke(cli, ["--db", str(db), "status", "--json"]).output)

@@ -34,7 +34,7 @@ def test_jsonl_round_trip_gives_the_same_events_chain_and_state(tmp_path, system
             assert copy.store.verify() == table.store.verify()
             again = Encounter(copy.store, played.id)
             assert again.state == played.state and again.view() == played.view()
-            assert table_rows(copy.store.db) == table_rows(table.store.db)
+            assert table_rows(copy.store) == table_rows(table.store)
             assert copy.audit().ok
             again.note("the copy plays on")  # and seeded dice still roll from the sealed seed
             assert again.reveal().step == played.history.head_step + 2

@@ -124,9 +124,9 @@ def test_random_commands_append_whole_steps_or_nothing_and_never_crash(moves):
 def test_replay_equals_live_state_and_rebuild_equals_incremental(moves):
     fracas, encounter = play_all(moves)
     assert Encounter(fracas.store, encounter.id).state == encounter.state
-    incremental = table_rows(fracas.store.db)
+    incremental = table_rows(fracas.store)
     fracas.rebuild()
-    assert table_rows(fracas.store.db) == incremental
+    assert table_rows(fracas.store) == incremental
 
 
 @SETTINGS

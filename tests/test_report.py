@@ -35,7 +35,7 @@ def fixed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "cli").symlink_to(ROOT / "cli")
     monkeypatch.setattr("fracas.rules.encounter.new_seed", lambda: "11" * 32)
-    monkeypatch.setattr("fracas.ledger.store.now", lambda: "2026-01-01T00:00:00.000+00:00")
+    monkeypatch.setattr("fracas.ledger.base.now", lambda: "2026-01-01T00:00:00.000+00:00")
     ids = itertools.count()
     monkeypatch.setattr(uuid, "uuid4", lambda: uuid.UUID(int=next(ids)))
     return tmp_path

@@ -79,7 +79,7 @@ def test_a_release_0_1_file_is_read_as_is_and_migrated_on_the_first_write(tmp_pa
     )
     with Fracas(old) as fracas:
         assert fracas.encounter().sealed_seed() == FIXTURE_SEED
-        assert fracas.store.schema_version == 2
+        assert fracas.store.schema_version == 3
     audited = run("--db", str(old), "audit")
     assert "hash chain: ok, 83 events" in audited.output
     assert "step records: ok" in audited.output

@@ -25,7 +25,8 @@ from click.testing import CliRunner
 
 from fracas.cli.main import cli
 from fracas.ledger import Store
-from fracas.ledger.store import chain_hash
+from fracas.ledger.base import EVENT_COLUMNS, SCHEMA
+from fracas.ledger.chain import GENESIS, StoredEvent
 from fracas.projections import Fracas
 from fracas.projections.tables import TABLES
 
@@ -226,18 +227,26 @@ def unguarded(db: Path) -> Iterator[sqlite3.Connection]:
 
 
 def rechain(conn: sqlite3.Connection, start: int = 1) -> None:
-    """Recompute every hash from `start` on, as a forger who knows the format would."""
-    columns = "position, encounter, version, step, kind, author, at, schema, body, salt"
-    prev = conn.execute("SELECT hash FROM events WHERE position = ?", (start - 1,)).fetchone()
-    prev_hash = prev[0] if prev else "0" * 64
+    """Recompute every hash of the encounter of position `start`, from there on, as a forger
+    who knows the format would."""
+    (encounter, version) = conn.execute(
+        "SELECT encounter, version FROM events WHERE position = ?", (start,)
+    ).fetchone()
+    prev = conn.execute(
+        "SELECT hash FROM events WHERE encounter = ? AND version = ?", (encounter, version - 1)
+    ).fetchone()
+    prev_hash = prev[0] if prev else GENESIS
     rows = conn.execute(
-        f"SELECT {columns} FROM events WHERE position >= ? ORDER BY position", (start,)
+        f"SELECT {EVENT_COLUMNS} FROM events WHERE encounter = ? AND version >= ? "
+        "ORDER BY version",
+        (encounter, version),
     ).fetchall()
     for row in rows:
-        digest = chain_hash(prev_hash, row[:9], row[9])
+        event = StoredEvent(*row)
+        digest = event.computed_hash(prev_hash)
         conn.execute(
             "UPDATE events SET prev_hash = ?, hash = ? WHERE position = ?",
-            (prev_hash, digest, row[0]),
+            (prev_hash, digest, event.position),
         )
         prev_hash = digest
 
@@ -274,8 +283,9 @@ def unknown_kind_rechained(conn: sqlite3.Connection) -> int:
 
 
 def delete_middle_event(conn: sqlite3.Connection) -> int:
+    """The first bad event is the one after the gap: its link names the deleted one."""
     conn.execute("DELETE FROM events WHERE position = 6")
-    return 6
+    return 7
 
 
 def delete_last_steps_events(conn: sqlite3.Connection) -> int:
@@ -596,7 +606,7 @@ def players_exports(db: Path) -> dict[str, str]:
 # The three fields that differ between any two recordings, equal or not, and depend on no
 # roll: the dice seed's commitment (random), the wall clock, and command ids (random).
 FIXED = (
-    "import itertools, uuid, fracas.rules.encounter as e, fracas.ledger.store as s; "
+    "import itertools, uuid, fracas.rules.encounter as e, fracas.ledger.base as s; "
     "e.new_seed = lambda: '11' * 32; s.now = lambda: '2026-01-01T00:00:00.000+00:00'; "
     "ids = itertools.count(); uuid.uuid4 = lambda: uuid.UUID(int=next(ids))"
 )
@@ -709,7 +719,7 @@ def opening_files(workdir: Path) -> Figures:
         figures.add("files changed", int(path.read_bytes() != before))
     newer_said = fracas_cli(newer, "status").stderr
     figures.add(
-        "newer schema not named", int("schema 99" not in newer_said or "schema 2" not in newer_said)
+        "newer schema not named", int("schema 99" not in newer_said or f"schema {SCHEMA}" not in newer_said)
     )
     for args in (["status"], ["audit"], ["log"], ["export"]):
         result = fracas_cli(missing, *args)

@@ -1,0 +1,82 @@
+"""A real PostgreSQL server for the tests and the benchmarks: Debian's own binaries
+(`initdb`, `pg_ctl`) on a temporary directory and a free port on 127.0.0.1.
+
+Nothing is downloaded: `apt-get install postgresql` provides the binaries (`.ci/run` does).
+As root, the server runs as the `postgres` user the package creates (PostgreSQL refuses
+to run as root).
+"""
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from pathlib import Path
+
+INSTALL_HINT = "install PostgreSQL's server binaries: sudo apt-get install postgresql"
+
+
+def binaries() -> Path | None:
+    """The directory holding initdb and pg_ctl: on PATH, or Debian's versioned directory."""
+    found = shutil.which("initdb")
+    if found and shutil.which("pg_ctl"):
+        return Path(os.path.realpath(found)).parent
+    versions = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), reverse=True)
+    return Path(versions[0]).parent if versions else None
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    """`with Server() as server:` one throwaway cluster; `server.url(schema)` names a log."""
+
+    def __init__(self, *, durable: bool = True, max_connections: int = 250) -> None:
+        self.bin = binaries()
+        if self.bin is None:
+            raise FileNotFoundError(INSTALL_HINT)
+        self.durable, self.max_connections = durable, max_connections
+        self.dir = Path(tempfile.mkdtemp(prefix="fracas-pg-"))
+        self.data, self.port = self.dir / "data", free_port()
+        self._as = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+
+    def _run(self, *args: str) -> None:
+        subprocess.run([*self._as, *args], check=True, capture_output=True, text=True)
+
+    def start(self) -> "Server":
+        if self._as:
+            shutil.chown(self.dir, "postgres")
+        self._run(
+            str(self.bin / "initdb"), "-D", str(self.data), "-U", "fracas", "--auth=trust",
+            "-E", "UTF8", "--no-locale",
+        )  # fmt: skip
+        options = (
+            f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 "
+            f"-c max_connections={self.max_connections} -c shared_buffers=128MB"
+        )
+        if not self.durable:  # tests: a crash loses nothing we keep
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        self._run(
+            str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options,
+            "-l", str(self.dir / "server.log"), "-w", "-t", "60", "start",
+        )  # fmt: skip
+        return self
+
+    def stop(self) -> None:
+        try:
+            self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop")
+        finally:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    def url(self, schema: str = "fracas") -> str:
+        return f"postgresql://fracas@127.0.0.1:{self.port}/postgres?schema={schema}"
+
+    def __enter__(self) -> "Server":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

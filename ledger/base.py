@@ -1,0 +1,724 @@
+"""What every ledger backend does the same way: steps, the chains, reading, checking.
+
+A backend (SQLite in store.py, PostgreSQL in postgres.py) supplies a connection whose
+`execute(sql, params)` takes `?` placeholders and returns a cursor (fetchone, fetchall,
+iteration), its transactions, how it hands out positions, and its own schema. Everything
+here is plain SQL both speak; bodies are JSON text stored and handed back untouched.
+"""
+
+import re
+import secrets
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from itertools import groupby
+from typing import Any, Protocol
+
+import msgspec
+
+from fracas.ledger import chain
+from fracas.ledger.chain import (
+    ENCOUNTER_CHAIN,
+    GENESIS,
+    RegistryEntry,
+    StoredEvent,
+    VerifyReport,
+    registry_entry,
+)
+from fracas.ledger.errors import (
+    BadInputError,
+    ConflictError,
+    IntegrityError,
+    NotFoundError,
+    RefusedError,
+)
+from fracas.ledger.history import COMMAND, REDO, SUPERSEDE, UNDO, History, StepRecord
+
+UNDONE_KIND = "step.undone"
+REDONE_KIND = "step.redone"
+SUPERSEDED_KIND = "step.superseded"
+CONTROL_KINDS = frozenset({UNDONE_KIND, REDONE_KIND, SUPERSEDED_KIND})
+KIND_OF_CONTROL = {UNDO: UNDONE_KIND, REDO: REDONE_KIND, SUPERSEDE: SUPERSEDED_KIND}
+_CONTROL_KINDS_SQL = ", ".join(f"'{kind}'" for kind in sorted(CONTROL_KINDS))
+
+Projector = Callable[[Any], None]  # writes read models through the append's connection
+
+EVENT_COLUMNS = (
+    "position, encounter, version, step, kind, author, at, schema, body, prev_hash, hash, "
+    "salt, scope"
+)
+NEW_EVENT_COLUMNS = EVENT_COLUMNS.removeprefix("position, ")
+INSERT_EVENT = f"INSERT INTO events ({EVENT_COLUMNS}) VALUES ({', '.join('?' * 13)})"
+INSERT_NEW_EVENT = f"INSERT INTO events ({NEW_EVENT_COLUMNS}) VALUES ({', '.join('?' * 12)})"
+STEP_COLUMNS = (
+    "encounter, step, command_id, control, target, first_version, last_version, author, at"
+)
+STEP_FIELDS = tuple(STEP_COLUMNS.split(", "))
+INSERT_STEP = f"INSERT INTO steps ({STEP_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)"
+REGISTRY_COLUMNS = "seq, encounter, first_hash, prev_hash, hash"
+INSERT_REGISTRY = f"INSERT INTO registry ({REGISTRY_COLUMNS}) VALUES (?,?,?,?,?)"
+APPEND_ONLY_TABLES = ("events", "steps", "registry")
+APPEND_ONLY_TRIGGERS = tuple(
+    f"{table}_no_{verb}" for table in APPEND_ONLY_TABLES for verb in ("update", "delete")
+)
+HEAD_CODE = re.compile(r"^(\d+)-([0-9a-f]{6,64})$")
+MAX_BODY = 1 << 20  # the hard ceiling on one event's body; encounters may set a lower one
+SCHEMA = 3  # 3: a chain per encounter and the registry of encounters
+# The events of the steps in effect, for SQL readers of the log (the read models create
+# it with their views). As in History: a step is in effect unless the last undo, redo or
+# supersede naming it is an undo or a supersede (a supersede is never redone).
+EFFECTIVE_EVENTS = (
+    "SELECT e.position, e.encounter, e.step, e.version, e.kind, e.author, e.at, e.body "
+    "FROM events e JOIN steps s ON s.encounter = e.encounter AND s.step = e.step "
+    f"WHERE s.control = '{COMMAND}' AND coalesce(("
+    "SELECT c.control FROM steps c WHERE c.encounter = s.encounter AND c.target = s.step "
+    f"ORDER BY c.step DESC LIMIT 1), '{REDO}') = '{REDO}'"
+)
+
+
+class NewEvent(msgspec.Struct, frozen=True):
+    """An event to append: its stable kind tag and its body as JSON text."""
+
+    kind: str
+    body: str
+    schema: int = 1
+
+
+class AppendResult(msgspec.Struct, frozen=True):
+    step: int
+    first_version: int
+    last_version: int
+    duplicate: bool = False
+    record: StepRecord | None = None
+
+
+class Secrets(Protocol):
+    """Where sealed secrets live, apart from the log: a key file, or a server's own schema."""
+
+    path: str
+
+    def seal(self, name: str, value: str) -> None: ...
+    def unseal(self, name: str) -> str | None: ...
+    def close(self) -> None: ...
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+class LogStore:
+    """One log of many encounters. Subclasses open `conn`, `keys` and `schema`."""
+
+    dialect = ""
+    path: str
+    readonly: bool
+    schema: int
+    keys: Secrets
+    conn: Any
+    unique_violation: tuple[type[BaseException], ...] = ()
+
+    # -- what a backend supplies ---------------------------------------------------------
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def _begin(self) -> None:
+        raise NotImplementedError
+
+    def _in_transaction(self) -> bool:
+        raise NotImplementedError
+
+    def _insert_events(self, rows: list[tuple]) -> None:
+        """Insert new events (every column but the position, which the backend gives)."""
+        raise NotImplementedError
+
+    def _lock_registry(self) -> None:
+        """Only starting an encounter waits on another start; appends never do."""
+
+    def _after_commit(self) -> None:
+        """Housekeeping after a step reached the disk."""
+
+    def _after_load(self) -> None:
+        """Housekeeping after a whole log was loaded with its own positions."""
+
+    def _not_in_steps(self, steps: Sequence[int]) -> tuple[str, object]:
+        raise NotImplementedError
+
+    def missing_triggers(self) -> list[str]:
+        raise NotImplementedError
+
+    def tables(self) -> set[str]:
+        """The names of the tables and views of the log."""
+        raise NotImplementedError
+
+    def columns(self, table: str) -> set[str]:
+        raise NotImplementedError
+
+    def data_version(self) -> int:
+        """A number that moves whenever another connection commits to the log."""
+        raise NotImplementedError
+
+    @property
+    def schema_version(self) -> int:
+        return self.schema
+
+    # -- transactions --------------------------------------------------------------------
+
+    def _commit(self) -> None:
+        self.conn.execute("COMMIT")
+
+    def _rollback(self) -> None:
+        if self._in_transaction():
+            self.conn.execute("ROLLBACK")
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Several steps as one transaction: all of them reach the disk, or none does."""
+        self._begin()
+        try:
+            yield
+            self._commit()
+        except BaseException:
+            self._rollback()
+            raise
+        self._after_commit()
+
+    def execute(self, sql: str, params: Sequence[object] = ()) -> Any:
+        """Plain SQL on the log's connection (`?` placeholders), for the read models."""
+        return self.conn.execute(sql, params)
+
+    # -- writing -------------------------------------------------------------------------
+
+    def append(
+        self,
+        encounter: str,
+        events: Sequence[NewEvent],
+        *,
+        expected_version: int,
+        command_id: str,
+        author: str = "gm",
+        control: str = COMMAND,
+        target: int | None = None,
+        project: Projector | None = None,
+    ) -> AppendResult:
+        """Append one step atomically, with the encounter's chain and the projections.
+
+        Retrying a command id already recorded returns the original step and writes nothing.
+        """
+        if not events:
+            raise ValueError("a step needs at least one event")
+        for event in events:
+            if len(event.body) > MAX_BODY:
+                raise RefusedError(
+                    f"an event of {len(event.body)} bytes is over fracas's ceiling of "
+                    f"{MAX_BODY} bytes; nothing was written"
+                )
+        owned = not self._in_transaction()  # inside batch() the batch commits
+        if owned:
+            self._begin()
+        try:
+            original, head_version, head_step, tip = self._situation(encounter, command_id)
+            if original is not None:
+                if owned:
+                    self._rollback()
+                return original
+            self._expect(encounter, expected_version, head_version)
+            result = self._write_step(
+                encounter, events, head_version, head_step + 1, command_id, author, control,
+                target, tip,
+            )  # fmt: skip
+            if project is not None:
+                project(self.conn)
+            if owned:
+                self._commit()
+                self._after_commit()
+            return result
+        except self.unique_violation as error:
+            self._rollback()
+            if owned and (retried := self._step_for_command(encounter, command_id)):
+                return retried  # a twin of this command won the race: it is the result
+            raise ConflictError(
+                f"another writer appended to encounter {encounter} at the same time; "
+                f"reload and try again"
+            ) from error
+        except BaseException:
+            self._rollback()
+            raise
+
+    @staticmethod
+    def _expect(encounter: str, expected_version: int, head_version: int) -> None:
+        if expected_version == 0 and head_version != 0:
+            raise ConflictError(f"encounter {encounter!r} already exists; pick another id")
+        if head_version != expected_version:
+            raise ConflictError(
+                f"encounter {encounter} moved on to version {head_version} while this "
+                f"command expected {expected_version}; reload and try again"
+            )
+
+    def _situation(
+        self, encounter: str, command_id: str
+    ) -> tuple[AppendResult | None, int, int, str]:
+        """In one query: the step of this command id if recorded, the encounter's head
+        (version, step), and the hash its next event links to."""
+        row = self.conn.execute(
+            "SELECT s.step, s.first_version, s.last_version, h.last_version, h.step, t.hash "
+            "FROM (SELECT 1 AS one) AS x "
+            "LEFT JOIN steps s ON s.encounter = ? AND s.command_id = ? "
+            "LEFT JOIN (SELECT last_version, step FROM steps WHERE encounter = ? "
+            "           ORDER BY step DESC LIMIT 1) AS h ON 1 = 1 "
+            "LEFT JOIN events t ON t.encounter = ? AND t.version = h.last_version",
+            (encounter, command_id, encounter, encounter),
+        ).fetchone()
+        original = AppendResult(row[0], row[1], row[2], duplicate=True) if row[0] else None
+        return original, row[3] or 0, row[4] or 0, row[5] or GENESIS
+
+    def _write_step(
+        self,
+        encounter: str,
+        events: Sequence[NewEvent],
+        head_version: int,
+        step: int,
+        command_id: str,
+        author: str,
+        control: str,
+        target: int | None,
+        prev_hash: str,
+    ) -> AppendResult:
+        at = now()
+        rows = []
+        for offset, event in enumerate(events, start=1):
+            row = (
+                encounter,
+                head_version + offset,
+                step,
+                event.kind,
+                author,
+                at,
+                event.schema,
+                event.body,
+            )
+            salt = secrets.token_hex(16)
+            digest = chain.chain_hash(prev_hash, row, salt)
+            rows.append((*row, prev_hash, digest, salt, ENCOUNTER_CHAIN))
+            prev_hash = digest
+        self._insert_events(rows)
+        if head_version == 0:
+            self._register(encounter, rows[0][9])
+        last_version = head_version + len(events)
+        record = StepRecord(
+            encounter, step, command_id, control, target, head_version + 1, last_version, author, at
+        )
+        self.conn.execute(INSERT_STEP, msgspec.structs.astuple(record))
+        return AppendResult(step, head_version + 1, last_version, record=record)
+
+    def _register(self, encounter: str, first_hash: str) -> None:
+        self._lock_registry()
+        row = self.conn.execute(
+            f"SELECT {REGISTRY_COLUMNS} FROM registry ORDER BY seq DESC LIMIT 1"
+        ).fetchone()
+        previous = RegistryEntry(*row) if row else None
+        entry = registry_entry(previous, encounter, first_hash)
+        self.conn.execute(INSERT_REGISTRY, msgspec.structs.astuple(entry))
+
+    def append_control(
+        self,
+        encounter: str,
+        control: str,
+        target: int,
+        *,
+        expected_version: int,
+        command_id: str,
+        author: str = "gm",
+        project: Projector | None = None,
+    ) -> AppendResult:
+        """Append an undo, redo or supersede of `target` as its own step."""
+        kind = KIND_OF_CONTROL[control]
+        body = msgspec.json.encode({"kind": kind, "step": target}).decode()
+        return self.append(
+            encounter,
+            [NewEvent(kind, body)],
+            expected_version=expected_version,
+            command_id=command_id,
+            author=author,
+            control=control,
+            target=target,
+            project=project,
+        )
+
+    def load(
+        self,
+        events: Iterable[StoredEvent],
+        steps: Iterable[StepRecord],
+        sealed: Iterable[tuple[str, str]] = (),
+        project: Projector | None = None,
+    ) -> VerifyReport:
+        """Take in a whole log, byte for byte, into this empty one, in one transaction;
+        refused (and nothing kept) unless every hash link holds and every step record
+        matches its events. The registry is written from the events, in starting order."""
+        self._begin()
+        try:
+            if self.conn.execute("SELECT 1 FROM events LIMIT 1").fetchone():
+                raise RefusedError(f"{self.path} already holds events: import into a new, empty file")
+            firsts: list[tuple[str, str]] = []
+            for batch in _batches(events, 2000):
+                self.conn.executemany(INSERT_EVENT, [msgspec.structs.astuple(e) for e in batch])
+                firsts += [(e.encounter, e.hash) for e in batch if e.version == 1]
+            for batch in _batches(steps, 2000):
+                self.conn.executemany(INSERT_STEP, [msgspec.structs.astuple(r) for r in batch])
+            self.conn.executemany(
+                INSERT_REGISTRY, [msgspec.structs.astuple(e) for e in chain.registry_of(firsts)]
+            )
+            self._after_load()
+            report = self.verify()
+            if report.ok:
+                report = self.check_steps()
+            if not report.ok:
+                raise IntegrityError(
+                    f"the log to load is damaged {where(report)}: {report.reason}; "
+                    "nothing was imported"
+                )
+            if project is not None:
+                project(self.conn)
+            for name, value in sealed:
+                self.keys.seal(name, value)
+            self._commit()
+        except BaseException:
+            self._rollback()
+            raise
+        return report
+
+    def seal(self, name: str, value: str) -> None:
+        """Keep a secret (a dice seed) apart from the log, filed under `name` (its
+        commitment); sealing a name twice keeps the first value."""
+        self.keys.seal(name, value)
+
+    def unseal(self, name: str) -> str | None:
+        return self.keys.unseal(name)
+
+    # -- reading -------------------------------------------------------------------------
+
+    @property
+    def _columns(self) -> str:
+        return EVENT_COLUMNS
+
+    def head(self, encounter: str) -> tuple[int, int]:
+        """(version, step) of the latest step of the encounter; (0, 0) when empty."""
+        row = self.conn.execute(
+            "SELECT last_version, step FROM steps WHERE encounter = ? ORDER BY step DESC LIMIT 1",
+            (encounter,),
+        ).fetchone()
+        return (row[0], row[1]) if row else (0, 0)
+
+    def _step_for_command(self, encounter: str, command_id: str) -> AppendResult | None:
+        row = self.conn.execute(
+            "SELECT step, first_version, last_version FROM steps "
+            "WHERE encounter = ? AND command_id = ?",
+            (encounter, command_id),
+        ).fetchone()
+        return AppendResult(row[0], row[1], row[2], duplicate=True) if row else None
+
+    def step_for_command(self, encounter: str, command_id: str) -> AppendResult | None:
+        return self._step_for_command(encounter, command_id)
+
+    def last_of_kinds(self, encounter: str, kinds: Sequence[str]) -> str | None:
+        """The body of the encounter's latest event of one of these kinds, if any."""
+        marks = ", ".join("?" for _ in kinds)
+        row = self.conn.execute(
+            f"SELECT body FROM events WHERE encounter = ? AND kind IN ({marks}) "
+            "ORDER BY version DESC LIMIT 1",
+            (encounter, *kinds),
+        ).fetchone()
+        return row[0] if row else None
+
+    def history(self, encounter: str) -> History:
+        cursor = self.conn.execute(
+            f"SELECT {STEP_COLUMNS} FROM steps WHERE encounter = ? ORDER BY step", (encounter,)
+        )
+        return History.of(StepRecord(*row) for row in cursor)
+
+    def encounters(self) -> list[str]:
+        """Every encounter, in the order they started."""
+        if self.schema < SCHEMA:
+            cursor = self.conn.execute(
+                "SELECT s.encounter FROM steps s JOIN events e ON e.encounter = s.encounter "
+                "AND e.version = 1 WHERE s.step = 1 ORDER BY e.position"
+            )
+        else:
+            cursor = self.conn.execute("SELECT encounter FROM registry ORDER BY seq")
+        return [row[0] for row in cursor]
+
+    def exists(self, encounter: str) -> bool:
+        return self.head(encounter) != (0, 0)
+
+    def require(self, encounter: str) -> None:
+        if not self.exists(encounter):
+            raise NotFoundError(
+                f"no encounter {encounter!r} in {self.path}; `fracas encounters` lists them"
+            )
+
+    def rows(
+        self, encounter: str, *, up_to_step: int | None = None, from_step: int = 1
+    ) -> Iterator[tuple]:
+        """Stream (step, kind, schema, body) of an encounter in version order."""
+        last = up_to_step if up_to_step is not None else 1 << 62
+        return self.conn.execute(
+            "SELECT step, kind, schema, body FROM events WHERE encounter = ? "
+            "AND step BETWEEN ? AND ? ORDER BY version",
+            (encounter, from_step, last),
+        )
+
+    def effective_bodies(
+        self,
+        encounter: str,
+        skip_steps: frozenset[int] = frozenset(),
+        up_to_step: int | None = None,
+    ) -> Iterator[tuple[int, str]]:
+        """Stream (schema, body) of the events a fold needs: no undo/redo events, none of the
+        skipped (undone) steps. The filtering happens inside the database."""
+        sql = (
+            "SELECT schema, body FROM events WHERE encounter = ? "
+            f"AND kind NOT IN ({_CONTROL_KINDS_SQL})"
+        )
+        params: list[object] = [encounter]
+        if skip_steps:
+            condition, value = self._not_in_steps(sorted(skip_steps))
+            sql += f" AND {condition}"
+            params.append(value)
+        if up_to_step is not None:
+            sql += " AND step <= ?"
+            params.append(up_to_step)
+        return self.conn.execute(sql + " ORDER BY version", params)
+
+    def events(self, encounter: str | None = None) -> Iterator[StoredEvent]:
+        """Stream whole stored events, of one encounter or of the whole log, in order."""
+        if encounter is None:
+            cursor = self.conn.execute(f"SELECT {self._columns} FROM events ORDER BY position")
+        else:
+            cursor = self.conn.execute(
+                f"SELECT {self._columns} FROM events WHERE encounter = ? ORDER BY version",
+                (encounter,),
+            )
+        return (StoredEvent(*row) for row in cursor)
+
+    def event_at(self, position: int) -> StoredEvent | None:
+        row = self.conn.execute(
+            f"SELECT {self._columns} FROM events WHERE position = ?", (position,)
+        ).fetchone()
+        return StoredEvent(*row) if row else None
+
+    def registry(self) -> list[RegistryEntry]:
+        cursor = self.conn.execute(f"SELECT {REGISTRY_COLUMNS} FROM registry ORDER BY seq")
+        return [RegistryEntry(*row) for row in cursor]
+
+    # -- checking ------------------------------------------------------------------------
+
+    def verify(self) -> VerifyReport:
+        """Check every hash link of the log (see fracas.ledger.chain); name the first bad
+        position."""
+        columns = self._columns
+        current = self.schema >= SCHEMA
+        older = self.conn.execute(
+            f"SELECT {columns} FROM events "
+            + ("WHERE scope = 0 " if current else "")
+            + "ORDER BY position"
+        )
+        by_encounter = self.conn.execute(
+            f"SELECT {columns} FROM events ORDER BY encounter, version"
+        )
+        return chain.verify(
+            (StoredEvent(*row) for row in older),
+            (StoredEvent(*row) for row in by_encounter),
+            self.registry() if current else None,
+        )
+
+    def require_intact(self) -> None:
+        report = self.verify()
+        if not report.ok:
+            raise IntegrityError(
+                f"the log is broken at position {report.first_bad_position}: {report.reason}"
+            )
+
+    def check_steps(self) -> VerifyReport:
+        """Every step record against the events it claims: versions contiguous from 1, each
+        step's range holding exactly its events, undo/redo/supersede naming real steps as
+        the editor would have, and nothing after the last step. The steps table is not
+        chained, so nothing in it is taken on trust."""
+        events = self.conn.execute(
+            "SELECT encounter, version, step, kind, author, at, body, position FROM events "
+            "ORDER BY encounter, version"
+        )
+        records = self.conn.execute(f"SELECT {STEP_COLUMNS} FROM steps ORDER BY encounter, step")
+        by_encounter: dict[str, list[StepRecord]] = {}
+        for name, rows in groupby(records, key=lambda row: row[0]):
+            try:
+                by_encounter[name] = [
+                    msgspec.convert(dict(zip(STEP_FIELDS, row, strict=True)), StepRecord)
+                    for row in rows
+                ]
+            except msgspec.ValidationError as error:
+                return _bad(0, None, f"a step record of encounter {name}: {error}")
+        checked = 0
+        for name, rows in groupby(events, key=lambda row: row[0]):
+            found = list(rows)
+            problem = _step_problem(name, found, by_encounter.pop(name, []))
+            if problem is not None:
+                return _bad(checked, *problem)
+            checked += len(found)
+        for name, steps in by_encounter.items():
+            return _bad(
+                checked, None, f"encounter {name} has {len(steps)} step record(s) but no events"
+            )
+        return VerifyReport(True, checked, "")
+
+    # -- witnessed heads -----------------------------------------------------------------
+
+    def head_code(self, encounter: str, step: int | None = None) -> str:
+        """A short code for the encounter as it stands after `step` (default: the latest):
+        the step and the first hex digits of the hash of its last event. Noted at the
+        table, it lets `audit --head` prove the log still extends that point."""
+        if step is None:
+            version, step = self.head(encounter)
+        else:
+            version = self.history(encounter).record(step).last_version
+        row = self.conn.execute(
+            "SELECT hash FROM events WHERE encounter = ? AND version = ?", (encounter, version)
+        ).fetchone()
+        if row is None:
+            raise NotFoundError(f"encounter {encounter!r} has no step yet")
+        return f"{step}-{row[0][:12]}"
+
+    def check_head(self, encounter: str, code: str) -> str:
+        """'' if this log still holds the witnessed head `code` of the encounter; otherwise
+        what happened to it, in one line."""
+        match = HEAD_CODE.match(code.strip().lower())
+        if match is None:
+            raise BadInputError(
+                f"{code!r} is not a head code: it looks like 14-3fa9c0b1d2e4 (step, hash)"
+            )
+        step, prefix = int(match.group(1)), match.group(2)
+        record = self.conn.execute(
+            "SELECT last_version FROM steps WHERE encounter = ? AND step = ?", (encounter, step)
+        ).fetchone()
+        head_step = self.head(encounter)[1]
+        if record is None:
+            return (
+                f"the log no longer reaches step {step} of encounter {encounter}: it ends at "
+                f"step {head_step} (cut off, or not this log)"
+            )
+        row = self.conn.execute(
+            "SELECT hash FROM events WHERE encounter = ? AND version = ?", (encounter, record[0])
+        ).fetchone()
+        if row is None or not row[0].startswith(prefix):
+            return (
+                f"step {step} of encounter {encounter} no longer ends in the witnessed hash "
+                f"{prefix}: the log was rewritten at or before it"
+            )
+        return ""
+
+
+def _batches(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    batch: list[Any] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _bad(checked: int, position: int | None, reason: str) -> VerifyReport:
+    return VerifyReport(False, checked, "", position, reason)
+
+
+def where(report: VerifyReport) -> str:
+    """Where a report found its first problem, for a one-line message."""
+    if report.first_bad_position is None:
+        return "in its records"
+    return f"at position {report.first_bad_position}"
+
+
+def _step_problem(
+    encounter: str, events: list[tuple], records: list[StepRecord]
+) -> tuple[int | None, str] | None:
+    """The first way one encounter's step records and events disagree, as (position, why)."""
+    for expected, row in enumerate(events, start=1):
+        if row[1] != expected:
+            return row[7], f"encounter {encounter} jumps from version {expected - 1} to {row[1]}"
+    if not records:
+        return events[0][7], f"encounter {encounter} has events but no step records"
+    history = History.of(())
+    for number, record in enumerate(records, start=1):
+        first = (
+            events[record.first_version - 1] if 0 < record.first_version <= len(events) else None
+        )
+        position = first[7] if first else None
+        if record.step != number:
+            return position, f"step {number} of encounter {encounter} has no step record"
+        expected_first = history.head_version + 1
+        if record.first_version != expected_first or record.last_version < record.first_version:
+            if expected_first <= len(events):
+                position = events[expected_first - 1][7]  # the first event no record covers
+            return position, (
+                f"step {number} of encounter {encounter} claims versions "
+                f"{record.first_version}..{record.last_version}, but the next is {expected_first}"
+            )
+        if record.last_version > len(events):
+            missing = events[-1][7] + 1  # where the first event it claims should be
+            return missing, (
+                f"step {number} of encounter {encounter} claims versions up to "
+                f"{record.last_version}; the events stop at {len(events)}"
+            )
+        problem = _events_problem(record, events[record.first_version - 1 : record.last_version])
+        if problem is None:
+            problem = _control_problem(record, history)
+        if problem is not None:
+            return position, f"step {number} of encounter {encounter}: {problem}"
+        history = history.with_step(record)
+    if history.head_version < len(events):
+        extra = events[history.head_version]
+        return extra[7], (
+            f"encounter {encounter} has events after its last step record (version {extra[1]})"
+        )
+    return None
+
+
+def _events_problem(record: StepRecord, events: list[tuple]) -> str | None:
+    for row in events:
+        if (row[2], row[4], row[5]) != (record.step, record.author, record.at):
+            return f"version {row[1]} is not an event of this step"
+    kinds = [row[3] for row in events]
+    if record.control == COMMAND:
+        if record.target is not None:
+            return "a command step names a target"
+        if any(kind in CONTROL_KINDS for kind in kinds):
+            return "a command step holds an undo, redo or supersede event"
+        return None
+    if kinds != [KIND_OF_CONTROL.get(record.control)]:
+        return f"its record says {record.control} but its events are {', '.join(kinds)}"
+    try:
+        body = msgspec.json.decode(events[0][6])
+    except msgspec.DecodeError:
+        return "its event does not decode"
+    if not isinstance(body, dict) or body.get("step") != record.target:
+        return f"its record targets step {record.target}, its event another"
+    return None
+
+
+def _control_problem(record: StepRecord, history: History) -> str | None:
+    """An undo, redo or supersede must name what the editor would have named then."""
+    if record.control == COMMAND:
+        return None
+    try:
+        if record.control == UNDO:
+            expected = history.undo_target()
+        elif record.control == REDO:
+            expected = history.redo_target()
+        else:
+            effective = history.effective_command_steps()
+            expected = record.target if record.target in effective else -1
+    except RefusedError:
+        expected = -1
+    if record.target != expected:
+        return f"a {record.control} of step {record.target} is not what the editor allowed then"
+    return None

@@ -1,0 +1,200 @@
+"""The hash chains of a log, and how they are checked. No SQL here: every backend stores the
+same rows and hands them to these functions.
+
+Each encounter is its own chain: an event's previous-hash is the hash of the event before it
+in the same encounter (GENESIS for version 1), so appends to different encounters never
+read or extend a common tip. The registry is a second, small chain with one entry per
+encounter, written when the encounter starts and naming the hash of its first event: it is
+what makes the set of encounters verifiable (a whole encounter deleted, or one slipped in,
+breaks it). Events written before schema 3 (scope FILE_CHAIN) stay on the one chain through
+the whole file they were written on, by position, and are checked as they always were.
+"""
+
+import hashlib
+from collections.abc import Iterable, Iterator
+from itertools import groupby
+
+import msgspec
+
+GENESIS = "0" * 64
+FILE_CHAIN = 0  # schema 1 and 2: one chain through the file, by position
+ENCOUNTER_CHAIN = 1  # schema 3: one chain per encounter, by version
+
+
+class StoredEvent(msgspec.Struct, frozen=True):
+    position: int
+    encounter: str
+    version: int
+    step: int
+    kind: str
+    author: str
+    at: str
+    schema: int
+    body: str
+    prev_hash: str
+    hash: str
+    salt: str | None = None  # None on events written before salts (schema 1)
+    scope: int = FILE_CHAIN
+
+    def hashed_row(self) -> tuple:
+        """The stored values the hash covers. The position is left out of an encounter
+        chain: a server hands positions out from a sequence, not in chain order."""
+        row = (
+            self.encounter,
+            self.version,
+            self.step,
+            self.kind,
+            self.author,
+            self.at,
+            self.schema,
+            self.body,
+        )
+        return row if self.scope == ENCOUNTER_CHAIN else (self.position, *row)
+
+    def computed_hash(self, prev_hash: str) -> str:
+        return chain_hash(prev_hash, self.hashed_row(), self.salt)
+
+
+class RegistryEntry(msgspec.Struct, frozen=True):
+    """One encounter in the record of encounters: the hash of its first event, chained."""
+
+    seq: int
+    encounter: str
+    first_hash: str
+    prev_hash: str
+    hash: str
+
+
+class VerifyReport(msgspec.Struct, frozen=True):
+    ok: bool
+    checked: int
+    head_hash: str
+    first_bad_position: int | None = None
+    reason: str = ""
+
+
+def chain_hash(prev_hash: str, row: Iterable[object], salt: str | None = None) -> str:
+    """SHA-256 over the previous hash and the exact stored values of one row, and its salt.
+
+    The salt (16 random bytes per event, stored in the row) keeps a hash from being a test
+    of a guess: without the row itself, nobody can try every die face against it."""
+    values = list(row) if salt is None else [*row, salt]
+    return hashlib.sha256(prev_hash.encode() + msgspec.json.encode(values)).hexdigest()
+
+
+def registry_entry(
+    previous: RegistryEntry | None, encounter: str, first_hash: str
+) -> RegistryEntry:
+    seq = previous.seq + 1 if previous else 1
+    prev_hash = previous.hash if previous else GENESIS
+    digest = chain_hash(prev_hash, (seq, encounter, first_hash))
+    return RegistryEntry(seq, encounter, first_hash, prev_hash, digest)
+
+
+def registry_of(firsts: Iterable[tuple[str, str]]) -> Iterator[RegistryEntry]:
+    """The registry of a log's encounters, given (encounter, hash of its version 1) in the
+    order they started: what a migration or an import writes."""
+    entry = None
+    for encounter, first_hash in firsts:
+        entry = registry_entry(entry, encounter, first_hash)
+        yield entry
+
+
+Problem = tuple[int | None, str]  # (position to name, why)
+
+
+def file_chain_problem(events: Iterable[StoredEvent]) -> Problem | None:
+    """The first broken link of the schema-1/2 events, walked by position."""
+    prev_hash, expected = GENESIS, 1
+    for event in events:
+        if event.position != expected:
+            return expected, f"position {expected} is missing"
+        if event.prev_hash != prev_hash:
+            return event.position, "its previous-hash does not match the event before it"
+        if event.computed_hash(prev_hash) != event.hash:
+            return event.position, "its content does not match its hash (edited after writing)"
+        prev_hash, expected = event.hash, expected + 1
+    return None
+
+
+def encounter_chain_problem(events: list[StoredEvent]) -> Problem | None:
+    """The first broken link of one encounter's events, walked by version. Events still on
+    the file chain are checked there; an event of schema 3 links to the one before it."""
+    prev_hash, seen_encounter_chain = GENESIS, False
+    for expected, event in enumerate(events, start=1):
+        name = event.encounter
+        if event.version != expected:
+            return event.position, f"version {expected} of encounter {name} is missing"
+        if event.scope == ENCOUNTER_CHAIN:
+            seen_encounter_chain = True
+            if event.prev_hash != prev_hash:
+                return event.position, "its previous-hash does not match the event before it"
+            if event.computed_hash(prev_hash) != event.hash:
+                return (
+                    event.position,
+                    "its content does not match its hash (edited after writing)",
+                )
+        elif event.scope != FILE_CHAIN or seen_encounter_chain:
+            return event.position, "its chain scope was edited"
+        prev_hash = event.hash
+    return None
+
+
+def registry_problem(
+    entries: Iterable[RegistryEntry], firsts: dict[str, StoredEvent]
+) -> Problem | None:
+    """The record of encounters against the encounters the events hold."""
+    previous: RegistryEntry | None = None
+    listed: set[str] = set()
+    for entry in entries:
+        first = firsts.get(entry.encounter)
+        at = first.position if first else None
+        expected = registry_entry(previous, entry.encounter, entry.first_hash)
+        if entry.seq != expected.seq:
+            return at, f"entry {expected.seq} of the record of encounters is missing"
+        if (entry.prev_hash, entry.hash) != (expected.prev_hash, expected.hash):
+            return at, f"entry {entry.seq} of the record of encounters was edited"
+        if first is None:
+            return None, (
+                f"encounter {entry.encounter} is in the record of encounters, "
+                "but its events are gone"
+            )
+        if first.hash != entry.first_hash:
+            return at, f"encounter {entry.encounter} no longer starts with its recorded event"
+        listed.add(entry.encounter)
+        previous = entry
+    for name, first in sorted(firsts.items(), key=lambda item: item[1].position):
+        if name not in listed:
+            return first.position, f"encounter {name} is not in the record of encounters"
+    return None
+
+
+def verify(
+    file_chain: Iterable[StoredEvent],
+    by_encounter: Iterable[StoredEvent],
+    registry: Iterable[RegistryEntry] | None,
+) -> VerifyReport:
+    """Every link: the file chain of older events, each encounter's chain, the registry
+    (None for a file from before it). The problem at the lowest position is named."""
+    problems: list[Problem] = []
+    found = file_chain_problem(file_chain)
+    if found:
+        problems.append(found)
+    checked, firsts, tip = 0, {}, (0, GENESIS)
+    for _name, rows in groupby(by_encounter, key=lambda event: event.encounter):
+        events = list(rows)
+        checked += len(events)
+        firsts[events[0].encounter] = events[0]
+        last = max(events, key=lambda event: event.position)
+        tip = max(tip, (last.position, last.hash))
+        found = encounter_chain_problem(events)
+        if found:
+            problems.append(found)
+    if registry is not None:
+        found = registry_problem(registry, firsts)
+        if found:
+            problems.append(found)
+    if not problems:
+        return VerifyReport(True, checked, tip[1])
+    position, reason = min(problems, key=lambda p: (p[0] is None, p[0] or 0))
+    return VerifyReport(False, checked, tip[1], position, reason)

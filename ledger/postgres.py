@@ -1,0 +1,343 @@
+"""The PostgreSQL backend: many logs' worth of tables, one server, many writers at once.
+
+`postgresql://user@host:port/dbname?schema=NAME` names a log: its tables live in the
+schema NAME (default `fracas`), its sealed secrets in the schema `NAME_keys`, apart, so a
+role granted the log's schema can read every event and no seed. Appends to different
+encounters touch disjoint rows (a chain per encounter, positions from a sequence), so
+they never wait on each other; only starting an encounter takes the registry's lock.
+"""
+
+import functools
+import re
+import threading
+from collections.abc import Iterator, Sequence
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import psycopg
+from psycopg import errors, sql
+from psycopg.pq import TransactionStatus
+
+from fracas.ledger.base import (
+    APPEND_ONLY_TABLES,
+    APPEND_ONLY_TRIGGERS,
+    SCHEMA,
+    LogStore,
+    now,
+)
+from fracas.ledger.base import INSERT_NEW_EVENT as _INSERT_NEW_EVENT
+from fracas.ledger.errors import BadInputError, NotFoundError, RefusedError
+
+DEFAULT_SCHEMA = "fracas"
+NOTIFY_CHANNEL = "fracas_steps"
+_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,50}$")
+_pools: dict[str, Any] = {}
+_pools_lock = threading.Lock()
+
+
+def split_url(url: str) -> tuple[str, str]:
+    """(conninfo for libpq, schema name) from a fracas PostgreSQL URL."""
+    parts = urlsplit(url)
+    query = dict(parse_qsl(parts.query))
+    schema = query.pop("schema", DEFAULT_SCHEMA)
+    if not _NAME.match(schema):
+        raise BadInputError(
+            f"{schema!r} is not a schema name fracas can use: lower-case letters, digits and _"
+        )
+    return urlunsplit(parts._replace(query=urlencode(query))), schema
+
+
+def shown(url: str) -> str:
+    """The URL without its password, for messages."""
+    parts = urlsplit(url)
+    if parts.password:
+        netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
+        return urlunsplit(parts._replace(netloc=netloc))
+    return url
+
+
+@functools.lru_cache(maxsize=512)
+def _pg(statement: str) -> str:
+    return statement.replace("%", "%%").replace("?", "%s")
+
+
+class Connection:
+    """psycopg's connection speaking the `?` placeholders the shared SQL is written in."""
+
+    def __init__(self, conn: psycopg.Connection) -> None:
+        self.raw = conn
+
+    def execute(self, statement: str, params: Sequence[object] = ()) -> psycopg.Cursor:
+        if not params:
+            return self.raw.execute(statement)  # no placeholders parsed: `?` and `%` stay
+        return self.raw.execute(_pg(statement), params)
+
+    def executemany(self, statement: str, rows: Sequence[Sequence[object]]) -> None:
+        rows = list(rows)
+        if rows:
+            with self.raw.cursor() as cursor:
+                cursor.executemany(_pg(statement), rows)
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.raw.info.transaction_status != TransactionStatus.IDLE
+
+
+def use_pool(url: str, max_size: int = 16) -> None:
+    """Let every store opened on `url` in this process borrow from one connection pool
+    (what `fracas serve` does: a reader and a console per encounter share a few)."""
+    from psycopg_pool import ConnectionPool
+
+    conninfo, _schema = split_url(url)
+    with _pools_lock:
+        if conninfo not in _pools:
+            _pools[conninfo] = ConnectionPool(
+                conninfo,
+                min_size=1,
+                max_size=max_size,
+                kwargs={"autocommit": True},
+                open=True,
+                name="fracas",
+            )
+
+
+def close_pools() -> None:
+    with _pools_lock:
+        for pool in _pools.values():
+            pool.close()
+        _pools.clear()
+
+
+class Keys:
+    """Sealed secrets in the schema NAME_keys: added, never replaced."""
+
+    def __init__(self, conn: Connection, schema: str, readonly: bool) -> None:
+        self.conn, self.readonly = conn, readonly
+        self.table = f"{schema}_keys.sealed"
+        self.path = f"the table {self.table}"
+
+    def seal(self, name: str, value: str) -> None:
+        self.conn.execute(
+            f"INSERT INTO {self.table} VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+            (name, value),
+        )
+
+    def unseal(self, name: str) -> str | None:
+        try:
+            row = self.conn.execute(
+                f"SELECT value FROM {self.table} WHERE name = ?", (name,)
+            ).fetchone()
+        except errors.InsufficientPrivilege:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            return None  # a reader who may not see the seeds simply has none
+        return row[0] if row else None
+
+    def close(self) -> None:
+        pass
+
+
+class PostgresStore(LogStore):
+    """One log in one schema of a PostgreSQL database."""
+
+    dialect = "postgresql"
+    unique_violation = (errors.UniqueViolation,)
+
+    def __init__(
+        self, url: str, *, readonly: bool = False, create: bool = True, keys: str | None = None
+    ) -> None:
+        conninfo, self.name = split_url(url)
+        self.path, self.readonly = shown(url), readonly
+        self._pool = _pools.get(conninfo)
+        self._listener: psycopg.Connection | None = None
+        self._notified = 0
+        self._conninfo = conninfo
+        raw = self._connect()
+        self.conn = Connection(raw)
+        try:
+            self.conn.execute(
+                sql.SQL("SET search_path TO {}").format(sql.Identifier(self.name)).as_string(raw)
+            )
+            self.schema = self._applied()
+            if self.schema == 0 and (readonly or not create):
+                raise NotFoundError(f"no fracas log at {self.path}; `fracas new` starts one")
+            if self.schema > SCHEMA:
+                raise RefusedError(
+                    f"{self.path} was written by a newer fracas (log schema {self.schema}; "
+                    f"this fracas reads up to schema {SCHEMA}): upgrade fracas to open it"
+                )
+            if readonly:
+                self.conn.execute("SET default_transaction_read_only = on")
+            elif self.schema < SCHEMA:
+                self._migrate()
+        except BaseException:
+            self._release(raw)
+            raise
+        self.keys = Keys(self.conn, self.name, readonly)
+
+    def _connect(self) -> psycopg.Connection:
+        try:
+            if self._pool is not None:
+                return self._pool.getconn()
+            return psycopg.connect(self._conninfo, autocommit=True)
+        except psycopg.OperationalError as error:
+            reason = str(error).strip().splitlines()[-1] if str(error).strip() else "refused"
+            raise RefusedError(
+                f"could not reach PostgreSQL at {self.path}: {reason}; is the server running?"
+            ) from None
+
+    def _release(self, raw: psycopg.Connection) -> None:
+        if self._pool is not None:
+            if raw.info.transaction_status != TransactionStatus.IDLE:
+                raw.rollback()
+            raw.execute("RESET ALL")
+            self._pool.putconn(raw)
+        else:
+            raw.close()
+
+    def close(self) -> None:
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
+        if not self.conn.raw.closed:
+            self._release(self.conn.raw)
+
+    def _applied(self) -> int:
+        present = self.conn.execute(
+            "SELECT to_regclass(?)", (f"{self.name}.fracas_migrations",)
+        ).fetchone()[0]
+        if present is None:
+            return 0
+        return self.conn.execute(
+            "SELECT coalesce(max(version), 0) FROM fracas_migrations"
+        ).fetchone()[0]
+
+    def _migrate(self) -> None:
+        """Create the log's schema (one creator at a time: an advisory lock on its name)."""
+        self._begin()
+        try:
+            self.conn.execute("SELECT pg_advisory_xact_lock(hashtext(?))", (self.name,))
+            if self._applied() == 0:
+                for statement in _schema_statements(self.name):
+                    self.conn.execute(statement)
+                for version in range(1, SCHEMA + 1):
+                    self.conn.execute(
+                        "INSERT INTO fracas_migrations VALUES (?, ?)", (version, now())
+                    )
+            self._commit()
+        except BaseException:
+            self._rollback()
+            raise
+        self.schema = SCHEMA
+
+    # -- PostgreSQL's part ---------------------------------------------------------------
+
+    def _begin(self) -> None:
+        self.conn.execute("BEGIN")
+
+    def _in_transaction(self) -> bool:
+        return self.conn.in_transaction
+
+    def _rollback(self) -> None:
+        if self.conn.in_transaction:
+            self.conn.raw.rollback()
+
+    def _insert_events(self, rows: list[tuple]) -> None:
+        self.conn.executemany(_INSERT_NEW_EVENT, rows)
+
+    def _lock_registry(self) -> None:
+        self.conn.execute("LOCK TABLE registry IN SHARE ROW EXCLUSIVE MODE")
+
+    def _after_load(self) -> None:
+        self.conn.execute(
+            "SELECT setval(pg_get_serial_sequence('events', 'position'), "
+            "greatest((SELECT max(position) FROM events), 1))"
+        )
+
+    def _not_in_steps(self, steps: Sequence[int]) -> tuple[str, object]:
+        return "NOT (step = ANY(?))", list(steps)
+
+    def missing_triggers(self) -> list[str]:
+        present = {
+            row[0]
+            for row in self.conn.execute(
+                "SELECT t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
+                "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ?",
+                (self.name,),
+            )
+        }
+        return [name for name in APPEND_ONLY_TRIGGERS if name not in present]
+
+    def tables(self) -> set[str]:
+        cursor = self.conn.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = ?",
+            (self.name,),
+        )
+        return {row[0] for row in cursor}
+
+    def columns(self, table: str) -> set[str]:
+        cursor = self.conn.execute(
+            "SELECT column_name FROM information_schema.columns "
+            "WHERE table_schema = ? AND table_name = ?",
+            (self.name, table),
+        )
+        return {row[0] for row in cursor}
+
+    def data_version(self) -> int:
+        """Counts the notifications of committed steps (LISTEN on its own connection)."""
+        if self._listener is None:
+            self._listener = psycopg.connect(self._conninfo, autocommit=True)
+            self._listener.execute(f"LISTEN {NOTIFY_CHANNEL}")
+        for _ in self._listener.notifies(timeout=0):
+            self._notified += 1
+        return self._notified
+
+
+def _schema_statements(schema: str) -> Iterator[str]:
+    keys = f"{schema}_keys"
+    yield f"CREATE SCHEMA IF NOT EXISTS {schema}"
+    yield f"CREATE SCHEMA IF NOT EXISTS {keys}"
+    yield f"CREATE TABLE IF NOT EXISTS {keys}.sealed (name TEXT PRIMARY KEY, value TEXT NOT NULL)"
+    yield "CREATE TABLE fracas_migrations (version INTEGER PRIMARY KEY, at TEXT)"
+    yield (
+        "CREATE TABLE events (position BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, "
+        "encounter TEXT NOT NULL, version INTEGER NOT NULL, step INTEGER NOT NULL, "
+        "kind TEXT NOT NULL, author TEXT NOT NULL, at TEXT NOT NULL, schema INTEGER NOT NULL, "
+        "body TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL, salt TEXT, "
+        "scope INTEGER NOT NULL DEFAULT 0, UNIQUE (encounter, version))"
+    )
+    yield "CREATE INDEX events_file_chain ON events (position) WHERE scope = 0"
+    yield (
+        "CREATE TABLE steps (encounter TEXT NOT NULL, step INTEGER NOT NULL, "
+        "command_id TEXT NOT NULL, control TEXT NOT NULL, target INTEGER, "
+        "first_version INTEGER NOT NULL, last_version INTEGER NOT NULL, author TEXT NOT NULL, "
+        "at TEXT NOT NULL, PRIMARY KEY (encounter, step), UNIQUE (encounter, command_id))"
+    )
+    yield (
+        "CREATE TABLE registry (seq INTEGER PRIMARY KEY, encounter TEXT NOT NULL UNIQUE, "
+        "first_hash TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL)"
+    )
+    yield (
+        f"CREATE FUNCTION {schema}.fracas_append_only() RETURNS trigger LANGUAGE plpgsql AS $$ "
+        "BEGIN RAISE EXCEPTION 'fracas: % is append-only; nothing may be %', "
+        "TG_TABLE_NAME, lower(TG_OP) || 'd'; END $$"
+    )
+    yield (
+        f"CREATE FUNCTION {schema}.fracas_notify() RETURNS trigger LANGUAGE plpgsql AS $$ "
+        f"BEGIN PERFORM pg_notify('{NOTIFY_CHANNEL}', TG_TABLE_SCHEMA || ' ' || NEW.encounter); "
+        "RETURN NULL; END $$"
+    )
+    for table in APPEND_ONLY_TABLES:
+        for verb in ("update", "delete"):
+            yield (
+                f"CREATE TRIGGER {table}_no_{verb} BEFORE {verb.upper()} ON {table} "
+                f"FOR EACH ROW EXECUTE FUNCTION {schema}.fracas_append_only()"
+            )
+        yield (
+            f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table} "
+            f"FOR EACH STATEMENT EXECUTE FUNCTION {schema}.fracas_append_only()"
+        )
+    yield (
+        "CREATE TRIGGER steps_notify AFTER INSERT ON steps "
+        f"FOR EACH ROW EXECUTE FUNCTION {schema}.fracas_notify()"
+    )
