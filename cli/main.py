@@ -15,7 +15,7 @@ import msgspec
 
 from fracas.cli import render
 from fracas.ledger import BadInputError, FracasError
-from fracas.ledger.store import describe_database_error
+from fracas.ledger.open import describe_database_error, is_database_error, is_server
 from fracas.projections import Fracas, catalog
 from fracas.projections.board import board
 from fracas.rules import Encounter, available, load
@@ -32,9 +32,6 @@ class FracasGroup(click.Group):
             return super().invoke(ctx)
         except FracasError as error:
             raise click.ClickException(str(error)) from None
-        except sqlite3.Error as error:
-            db = ctx.obj.db if isinstance(ctx.obj, App) else "the log"
-            raise click.ClickException(str(describe_database_error(error, db))) from None
         except OSError as error:
             if error.errno == errno.EPIPE:  # the reader of a pipe left (| head): not an error
                 sys.exit(0)
@@ -45,6 +42,11 @@ class FracasGroup(click.Group):
             raise click.ClickException(
                 f"{error.filename or 'a file'}: {error.strerror or error}"
             ) from None
+        except Exception as error:
+            if not is_database_error(error):
+                raise
+            db = ctx.obj.db if isinstance(ctx.obj, App) else "the log"
+            raise click.ClickException(str(describe_database_error(error, db))) from None
 
 
 class App:
@@ -99,7 +101,7 @@ class App:
     @contextmanager
     def creating(self) -> Iterator[None]:
         """A command that may start the file: if it is refused, no new file is left behind."""
-        existed = os.path.exists(self.db)
+        existed = is_server(self.db) or os.path.exists(self.db)
         try:
             yield
         except BaseException:
@@ -119,13 +121,17 @@ def names_for_completion(ctx: click.Context, names: Any, incomplete: str) -> lis
     start with `incomplete`; nothing when there is none (completion never fails)."""
     root = ctx.find_root().params
     db = root.get("db") or os.environ.get("FRACAS_DB", "fracas.db")
-    if not os.path.exists(db):
+    if not is_server(db) and not os.path.exists(db):
         return []
     try:
         with Fracas(db, readonly=True, create=False) as table:
             found = names(table.encounter(root.get("encounter")))
     except (FracasError, sqlite3.Error, OSError):
         return []
+    except Exception as error:
+        if is_database_error(error):
+            return []
+        raise
     return [name for name in found if name.startswith(incomplete)]
 
 
@@ -194,7 +200,7 @@ def parse_defences(texts: tuple[str, ...], targets: tuple[str, ...]) -> dict[str
     envvar="FRACAS_DB",
     default="fracas.db",
     show_default=True,
-    help="The SQLite file holding the log (env FRACAS_DB).",
+    help="The log: a SQLite file, or postgresql://user@host/db?schema=NAME (env FRACAS_DB).",
 )
 @click.option(
     "-e",
@@ -270,7 +276,7 @@ def ruleset_for(app: App, name: str | None) -> tuple[Ruleset, Any]:
     """The named ruleset (with its defaults), or the encounter's (with its options now)."""
     if name is not None:
         return load(name), None
-    if not os.path.exists(app.db):
+    if not is_server(app.db) and not os.path.exists(app.db):
         raise BadInputError(f"{app.db}: no such log; name a ruleset with -r RULESET")
     encounter = app.encounter()
     return encounter.ruleset, catalog.options_in_force(encounter)

@@ -162,6 +162,12 @@ class LogStore:
     def schema_version(self) -> int:
         return self.schema
 
+    def __enter__(self) -> "LogStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     # -- transactions --------------------------------------------------------------------
 
     def _commit(self) -> None:
@@ -207,6 +213,8 @@ class LogStore:
         """
         if not events:
             raise ValueError("a step needs at least one event")
+        if self.readonly:
+            raise RefusedError(f"{self.path} is open read-only here: nothing was written")
         for event in events:
             if len(event.body) > MAX_BODY:
                 raise RefusedError(
@@ -358,7 +366,9 @@ class LogStore:
         self._begin()
         try:
             if self.conn.execute("SELECT 1 FROM events LIMIT 1").fetchone():
-                raise RefusedError(f"{self.path} already holds events: import into a new, empty file")
+                raise RefusedError(
+                    f"{self.path} already holds events: import into a new, empty file"
+                )
             firsts: list[tuple[str, str]] = []
             for batch in _batches(events, 2000):
                 self.conn.executemany(INSERT_EVENT, [msgspec.structs.astuple(e) for e in batch])

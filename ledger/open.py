@@ -1,8 +1,10 @@
 """Which backend a location names: a PostgreSQL URL, or else a SQLite file."""
 
+import sqlite3
 from typing import Any
 
 from fracas.ledger.base import LogStore
+from fracas.ledger.errors import ConflictError, FracasError, RefusedError
 
 SERVER_SCHEMES = ("postgresql://", "postgres://")
 
@@ -22,3 +24,22 @@ def open_store(location: str, **options: Any) -> LogStore:
     from fracas.ledger.store import Store
 
     return Store(location, **options)
+
+
+def is_database_error(error: BaseException) -> bool:
+    """SQLite's or psycopg's (checked by module: psycopg loads only for a server log)."""
+    return isinstance(error, sqlite3.Error) or type(error).__module__.startswith("psycopg")
+
+
+def describe_database_error(error: Exception, location: str) -> FracasError:
+    """One line for what the database said, with what to do about it."""
+    if isinstance(error, sqlite3.Error):
+        from fracas.ledger.store import describe_sqlite_error
+
+        return describe_sqlite_error(error, location)
+    reason = (str(error).strip().splitlines() or ["no reason given"])[0]
+    if type(error).__name__ in ("SerializationFailure", "DeadlockDetected", "LockNotAvailable"):
+        return ConflictError(f"{location} is busy: {reason}; try again in a moment")
+    if type(error).__name__ == "ReadOnlySqlTransaction":
+        return RefusedError(f"{location} is read-only here: it can be read, not written")
+    return RefusedError(f"{location} could not be used: {reason}")

@@ -241,7 +241,7 @@ def fracas_schema(conn: sqlite3.Connection, path: str) -> int:
     return schema
 
 
-def describe_database_error(error: sqlite3.Error, path: str) -> FracasError:
+def describe_sqlite_error(error: sqlite3.Error, path: str) -> FracasError:
     """One line for what SQLite said, with what to do about it."""
     text = str(error).lower()
     if "locked" in text or "busy" in text:

@@ -1,3 +1,5 @@
+import itertools
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -5,6 +7,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from bench.pgserver import INSTALL_HINT, Server, binaries
 from fracas.cli.main import cli
 from fracas.projections import Fracas
 from fracas.rules import Encounter, StepOutcome
@@ -33,10 +36,68 @@ def gunner(dex: int = 14, **fields: Any) -> dict[str, Any]:
 SHEETS = Path(__file__).parent.parent / "cli" / "demo_sheets"
 
 
+# -- the backend the suite runs against ------------------------------------------------------
+#
+# FRACAS_TEST_BACKEND=postgresql runs the whole CLI and API suite against a real PostgreSQL
+# server: every log a test opens by path (through `Fracas`, `Store`-free) lives in a schema of
+# its own on that server. Tests about the SQLite file itself are marked `sqlite_file`.
+
+ON_POSTGRES = os.environ.get("FRACAS_TEST_BACKEND", "sqlite") == "postgresql"
+_schemas = itertools.count(1)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "sqlite_file: the test reads or edits the SQLite file")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if ON_POSTGRES:
+        kept = [item for item in items if "sqlite_file" not in item.keywords]
+        config.hook.pytest_deselected(items=[i for i in items if i not in kept])
+        items[:] = kept
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[Server]:
+    """One PostgreSQL cluster for the session (Debian's binaries), or a one-line skip."""
+    if binaries() is None:
+        if os.environ.get("FRACAS_CI"):
+            pytest.fail(f"CI needs PostgreSQL: {INSTALL_HINT}")
+        pytest.skip(f"PostgreSQL tests need the server: {INSTALL_HINT}")
+    server = Server(durable=False).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_url(pg_server: Server) -> str:
+    """A fresh log (its own schema) on the session's server."""
+    return pg_server.url(f"t{next(_schemas)}")
+
+
+@pytest.fixture(autouse=True)
+def _logs_on_the_server(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under the switch, a log opened by path opens a schema of the test server instead."""
+    if not ON_POSTGRES:
+        return
+    from fracas.ledger import open as opening
+
+    server = request.getfixturevalue("pg_server")
+    schemas: dict[str, str] = {}
+    real = opening.open_store
+
+    def redirected(location: str, **options: Any):
+        if location != ":memory:" and not opening.is_server(location):
+            location = server.url(schemas.setdefault(location, f"t{next(_schemas)}"))
+        return real(location, **options)
+
+    monkeypatch.setattr("fracas.projections.app.open_store", redirected)
+
+
 @pytest.fixture
 def run(tmp_path: Path):
-    """The `fracas` command on one file, as a GM types it; `ok=False` for a refusal."""
-    db = str(tmp_path / "fight.db")  # the file the `fracas` fixture opens too
+    """The `fracas` command on one log, as a GM types it; `ok=False` for a refusal."""
+    db = str(tmp_path / "fight.db")  # the log the `fracas` fixture opens too
     runner = CliRunner()
 
     def invoke(*args: str, ok: bool = True):

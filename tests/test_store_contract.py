@@ -1,31 +1,69 @@
-"""One contract for the store, run against every backend it has (file and in-memory SQLite)."""
+"""One contract for the store, run against every backend: a SQLite file, SQLite in memory,
+and a real PostgreSQL server."""
 
+import multiprocessing
+import shutil
 import sqlite3
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from fracas.ledger import ConflictError, NewEvent, Store
+from fracas.ledger import ConflictError, LogStore, NewEvent, NotFoundError, RefusedError, Store
+from fracas.ledger import open_store as open_log
+from fracas.ledger.chain import GENESIS, StoredEvent
+
+BACKENDS = ["file", "memory", "postgresql"]
+FIXTURE = Path(__file__).parent / "fixtures" / "release-0.2-two-tables.db"
 
 
 def ev(n: int) -> NewEvent:
     return NewEvent("note", f'{{"kind":"note","text":"event {n}"}}')
 
 
-class StoreContract:
-    @pytest.fixture
-    def store(self, tmp_path: Path) -> Store:
-        raise NotImplementedError
+@pytest.fixture
+def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    kind = request.param
+    if kind == "postgresql":
+        return request.getfixturevalue("pg_url")
+    return ":memory:" if kind == "memory" else str(tmp_path / "log.db")
 
-    def test_a_step_is_one_atomic_batch(self, store: Store) -> None:
+
+@pytest.fixture
+def store(location: str) -> Iterator[LogStore]:
+    opened = open_log(location)
+    yield opened
+    opened.close()
+
+
+def forge(store: LogStore, *statements: str) -> None:
+    """Run SQL as a forger would: with the append-only guards switched off first."""
+    if store.dialect == "sqlite":
+        names = store.conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        for (name,) in names.fetchall():
+            store.conn.execute(f"DROP TRIGGER {name}")
+    else:
+        store.conn.execute("SET session_replication_role = replica")  # triggers off
+    for statement in statements:
+        store.conn.execute(statement)
+
+
+def five_notes(store: LogStore, encounter: str = "enc") -> None:
+    for n in range(1, 6):
+        store.append(encounter, [ev(n)], expected_version=n - 1, command_id=f"{encounter}{n}")
+
+
+@pytest.mark.parametrize("location", BACKENDS, indirect=True)
+class TestContract:
+    def test_a_step_is_one_atomic_batch(self, store: LogStore) -> None:
         result = store.append("enc", [ev(1), ev(2), ev(3)], expected_version=0, command_id="c1")
         assert (result.step, result.first_version, result.last_version) == (1, 1, 3)
         assert [e.step for e in store.events("enc")] == [1, 1, 1]
 
-    def test_an_exception_mid_transaction_leaves_no_trace(self, store: Store) -> None:
-        def explode(conn: sqlite3.Connection) -> None:
-            conn.execute("SELECT 1")
+    def test_an_exception_mid_transaction_leaves_no_trace(self, store: LogStore) -> None:
+        def explode(conn: object) -> None:
+            store.conn.execute("SELECT 1")
             raise RuntimeError("power cut")
 
         with pytest.raises(RuntimeError):
@@ -33,9 +71,10 @@ class StoreContract:
                 "enc", [ev(1), ev(2)], expected_version=0, command_id="c1", project=explode
             )
         assert list(store.events()) == [] and store.head("enc") == (0, 0)
+        assert store.encounters() == []  # the registry entry went with it
         assert store.append("enc", [ev(1)], expected_version=0, command_id="c1").step == 1
 
-    def test_expected_version_mismatch_is_a_conflict(self, store: Store) -> None:
+    def test_expected_version_mismatch_is_a_conflict(self, store: LogStore) -> None:
         store.append("enc", [ev(1)], expected_version=0, command_id="c1")
         with pytest.raises(ConflictError, match="reload"):
             store.append("enc", [ev(2)], expected_version=3, command_id="c2")
@@ -43,93 +82,262 @@ class StoreContract:
             store.append("enc", [ev(2)], expected_version=0, command_id="c3")
         assert len(list(store.events("enc"))) == 1
 
-    def test_retrying_a_command_id_returns_the_original_step(self, store: Store) -> None:
+    def test_retrying_a_command_id_returns_the_original_step(self, store: LogStore) -> None:
         first = store.append("enc", [ev(1)], expected_version=0, command_id="c1")
         again = store.append("enc", [ev(9)], expected_version=1, command_id="c1")
         assert again.duplicate and again.step == first.step
         assert [e.body for e in store.events("enc")] == [ev(1).body]
 
-    def test_events_come_back_in_order_across_encounters(self, store: Store) -> None:
+    def test_events_come_back_in_order_across_encounters(self, store: LogStore) -> None:
         store.append("a", [ev(1), ev(2)], expected_version=0, command_id="a1")
         store.append("b", [ev(3)], expected_version=0, command_id="b1")
         store.append("a", [ev(4)], expected_version=2, command_id="a2")
         assert [e.version for e in store.events("a")] == [1, 2, 3]
-        assert [e.position for e in store.events()] == [1, 2, 3, 4]
+        assert [e.body for e in store.events()] == [ev(n).body for n in (1, 2, 3, 4)]
         assert store.encounters() == ["a", "b"]
 
+    def test_each_encounter_is_its_own_chain(self, store: LogStore) -> None:
+        store.append("a", [ev(1)], expected_version=0, command_id="a1")
+        store.append("b", [ev(2)], expected_version=0, command_id="b1")
+        store.append("a", [ev(3)], expected_version=1, command_id="a2")
+        a1, a2 = store.events("a")
+        (b1,) = store.events("b")
+        assert a1.prev_hash == b1.prev_hash == GENESIS and a2.prev_hash == a1.hash
+        assert [entry.first_hash for entry in store.registry()] == [a1.hash, b1.hash]
+        assert store.verify().ok and store.verify().checked == 3
+
     @pytest.mark.parametrize(
-        "sql",
+        "statement",
         [
             "UPDATE events SET body = 'x'",
             "DELETE FROM events",
             "UPDATE steps SET author = 'x'",
             "DELETE FROM steps",
+            "DELETE FROM registry",
         ],
     )
-    def test_triggers_refuse_update_and_delete(self, store: Store, sql: str) -> None:
+    def test_the_log_refuses_update_and_delete(self, store: LogStore, statement: str) -> None:
         store.append("enc", [ev(1)], expected_version=0, command_id="c1")
-        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-            store.conn.execute(sql)
+        with pytest.raises(Exception, match="append-only") as refused:
+            store.conn.execute(statement)
+        assert "psycopg" in type(refused.value).__module__ or isinstance(
+            refused.value, sqlite3.DatabaseError
+        )
+        store.conn.execute("ROLLBACK") if store.dialect != "sqlite" else None
+        assert len(list(store.events())) == 1 and store.missing_triggers() == []
 
-    def test_the_hash_chain_names_the_first_bad_position(self, store: Store) -> None:
-        for n in range(1, 6):
-            store.append("enc", [ev(n)], expected_version=n - 1, command_id=f"c{n}")
-        assert store.verify().ok and store.verify().checked == 5
-        store.conn.execute("DROP TRIGGER events_no_update")
-        store.conn.execute("UPDATE events SET body = ? WHERE position = 3", (ev(99).body,))
+    def test_an_edited_body_is_named_at_its_position(self, store: LogStore) -> None:
+        five_notes(store)
+        five_notes(store, "other")
+        third = list(store.events("enc"))[2]
+        forge(store, f"UPDATE events SET body = 'x' WHERE position = {third.position}")
         report = store.verify()
-        assert (report.ok, report.first_bad_position) == (False, 3)
+        assert (report.ok, report.first_bad_position) == (False, third.position)
+        assert "does not match its hash" in report.reason
 
-    def test_a_deleted_row_breaks_the_chain(self, store: Store) -> None:
-        for n in range(1, 4):
-            store.append("enc", [ev(n)], expected_version=n - 1, command_id=f"c{n}")
-        store.conn.execute("DROP TRIGGER events_no_delete")
-        store.conn.execute("DELETE FROM events WHERE position = 2")
-        assert store.verify().first_bad_position == 2
+    def test_a_deleted_event_is_named_by_the_event_after_it(self, store: LogStore) -> None:
+        five_notes(store)
+        second, third = list(store.events("enc"))[1:3]
+        forge(store, f"DELETE FROM events WHERE position = {second.position}")
+        report = store.verify()
+        assert report.first_bad_position == third.position
+        assert "version 2 of encounter enc is missing" in report.reason
+
+    def test_a_rechained_rewrite_passes_the_chain_but_not_the_witnessed_head(
+        self, store: LogStore
+    ) -> None:
+        five_notes(store)
+        code = store.head_code("enc")
+        events = list(store.events("enc"))
+        prev = events[1].hash
+        for event in events[2:]:
+            forged = StoredEvent(**{**_fields(event), "body": event.body.replace("event", "EVENT")})
+            digest = forged.computed_hash(prev)
+            forge(
+                store,
+                f"UPDATE events SET body = '{forged.body}', prev_hash = '{prev}', "
+                f"hash = '{digest}' WHERE position = {event.position}",
+            )
+            prev = digest
+        assert store.verify().ok
+        assert "no longer ends in the witnessed hash" in store.check_head("enc", code)
+
+    def test_a_whole_encounter_deleted_breaks_the_registry(self, store: LogStore) -> None:
+        five_notes(store, "a")
+        five_notes(store, "b")
+        forge(
+            store,
+            "DELETE FROM events WHERE encounter = 'a'",
+            "DELETE FROM steps WHERE encounter = 'a'",
+        )
+        report = store.verify()
+        assert not report.ok and "encounter a is in the record of encounters" in report.reason
+
+    def test_an_encounter_slipped_in_is_not_in_the_registry(self, store: LogStore) -> None:
+        five_notes(store, "a")
+        forge(store, "DELETE FROM registry")
+        report = store.verify()
+        assert not report.ok and "encounter a is not in the record of encounters" in report.reason
+
+    def test_a_step_record_edited_is_caught_by_check_steps(self, store: LogStore) -> None:
+        five_notes(store)
+        forge(store, "UPDATE steps SET last_version = 7 WHERE encounter = 'enc' AND step = 5")
+        assert store.verify().ok  # the events are intact...
+        report = store.check_steps()  # ...but the record claims more than there is
+        assert not report.ok and "claims versions up to 7" in report.reason
+
+    def test_guards_switched_off_are_reported(self, store: LogStore) -> None:
+        store.append("enc", [ev(1)], expected_version=0, command_id="c1")
+        if store.dialect == "sqlite":
+            store.conn.execute("DROP TRIGGER events_no_update")
+        else:
+            store.conn.execute("DROP TRIGGER events_no_update ON events")
+        assert store.missing_triggers() == ["events_no_update"]
 
 
-class TestFileStore(StoreContract):
-    @pytest.fixture
-    def store(self, tmp_path: Path) -> Store:
-        return Store(tmp_path / "log.db")
+@pytest.mark.parametrize("location", ["file", "postgresql"], indirect=True)
+class TestSharedLog:
+    """What needs a log more than one connection can open at once."""
 
-    def test_reopening_keeps_everything_and_migrates_once(self, tmp_path: Path) -> None:
-        path = tmp_path / "log.db"
-        Store(path).append("enc", [ev(1)], expected_version=0, command_id="c1")
-        reopened = Store(path)
-        assert reopened.schema_version == 2 and reopened.head("enc") == (1, 1)
-        assert reopened.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert reopened.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    def test_writers_racing_on_one_encounter_get_one_conflict_each(
+        self, location: str, store: LogStore
+    ) -> None:
+        store.append("enc", [ev(0)], expected_version=0, command_id="c0")
+        outcomes = race(location, 6, lambda s, i: s.append(
+            "enc", [ev(i), ev(i + 10)], expected_version=1, command_id=f"w{i}"
+        ))  # fmt: skip
+        assert sorted(outcomes) == ["conflict"] * 5 + ["ok"]
+        assert [e.version for e in store.events("enc")] == [1, 2, 3] and store.verify().ok
 
-    def test_two_connections_racing_get_one_conflict_and_lose_nothing(self, tmp_path: Path) -> None:
-        path = tmp_path / "race.db"
-        Store(path).append("enc", [ev(0)], expected_version=0, command_id="c0")
-        barrier = threading.Barrier(2)
-        outcomes: list[str] = []
+    def test_retries_racing_with_one_command_id_make_one_step(
+        self, location: str, store: LogStore
+    ) -> None:
+        store.append("enc", [ev(0)], expected_version=0, command_id="c0")
+        outcomes = race(location, 6, lambda s, i: s.append(
+            "enc", [ev(1)], expected_version=1, command_id="same"
+        ))  # fmt: skip
+        assert outcomes.count("ok") + outcomes.count("duplicate") == 6
+        assert store.head("enc") == (2, 2)
 
-        def writer(index: int) -> None:
-            store = Store(path)
+    def test_writers_on_their_own_encounters_all_land(self, location: str, store: LogStore) -> None:
+        outcomes = race(location, 8, lambda s, i: [s.append(
+            f"e{i}", [ev(n)], expected_version=n - 1, command_id=f"{i}-{n}"
+        ) for n in range(1, 11)][-1])  # fmt: skip
+        assert outcomes == ["ok"] * 8
+        assert sorted(store.encounters()) == sorted(f"e{i}" for i in range(8))
+        assert store.verify().ok and store.verify().checked == 80 and store.check_steps().ok
+
+    def test_processes_on_their_own_encounters_all_land(
+        self, location: str, store: LogStore
+    ) -> None:
+        store.close()
+        context = multiprocessing.get_context("spawn")
+        with context.Pool(4) as pool:
+            pool.starmap(play_notes, [(location, f"p{i}", 15) for i in range(4)])
+        with open_log(location, readonly=True) as check:
+            assert sorted(check.encounters()) == ["p0", "p1", "p2", "p3"]
+            assert check.verify().ok and check.check_steps().ok and check.verify().checked == 60
+
+    def test_read_only_opening_reads_and_never_writes(self, location: str, store: LogStore) -> None:
+        store.append("enc", [ev(1)], expected_version=0, command_id="c1")
+        with open_log(location, readonly=True) as reader:
+            assert reader.head("enc") == (1, 1) and reader.verify().ok
+            with pytest.raises(RefusedError, match="read-only"):
+                reader.append("enc", [ev(2)], expected_version=1, command_id="c2")
+        assert store.head("enc") == (1, 1)
+
+    def test_a_missing_log_opened_read_only_is_not_created(self, location: str) -> None:
+        with pytest.raises(NotFoundError, match="`fracas new` starts one"):
+            open_log(location, readonly=True)
+        with pytest.raises(NotFoundError):
+            open_log(location, create=False)
+
+
+def _fields(event: StoredEvent) -> dict:
+    import msgspec
+
+    return msgspec.structs.asdict(event)
+
+
+def race(location: str, writers: int, append) -> list[str]:
+    """`writers` threads, each with its own connection, appending at once."""
+    barrier = threading.Barrier(writers)
+    outcomes: list[str] = []
+
+    def writer(index: int) -> None:
+        with open_log(location) as mine:
             barrier.wait()
             try:
-                store.append(
-                    "enc", [ev(index), ev(index + 10)], expected_version=1, command_id=f"w{index}"
-                )
-                outcomes.append("ok")
+                result = append(mine, index)
+                outcomes.append("duplicate" if result.duplicate else "ok")
             except ConflictError:
                 outcomes.append("conflict")
 
-        threads = [threading.Thread(target=writer, args=(i,)) for i in range(2)]
-        for thread in threads:
+    threads = [threading.Thread(target=writer, args=(i,)) for i in range(writers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
+
+
+def play_notes(location: str, encounter: str, steps: int) -> None:
+    with open_log(location) as store:
+        for n in range(1, steps + 1):
+            store.append(encounter, [ev(n)], expected_version=n - 1, command_id=f"{n}")
+
+
+def test_appends_to_other_encounters_never_wait_on_an_open_one(pg_url: str) -> None:
+    """On a server, one table's slow append (a transaction held open) holds up no other."""
+    with open_log(pg_url) as slow, open_log(pg_url) as other:
+        other.append("b", [ev(0)], expected_version=0, command_id="b0")
+        with slow.batch():
+            slow.append("a", [ev(1)], expected_version=0, command_id="a1")
+            done = threading.Event()
+
+            def elsewhere() -> None:
+                other.append("b", [ev(1)], expected_version=1, command_id="b1")
+                done.set()
+
+            thread = threading.Thread(target=elsewhere)
             thread.start()
-        for thread in threads:
+            assert done.wait(5), "an append to encounter b waited on encounter a"
             thread.join()
-        assert sorted(outcomes) == ["conflict", "ok"]
-        check = Store(path)
-        assert [e.version for e in check.events("enc")] == [1, 2, 3]
-        assert check.verify().ok
+        assert other.head("b") == (2, 2) and slow.head("a") == (1, 1)
 
 
-class TestMemoryStore(StoreContract):
-    @pytest.fixture
-    def store(self, tmp_path: Path) -> Store:
-        return Store(":memory:")
+def test_a_release_0_2_file_migrates_in_place_and_keeps_its_witnessed_heads(
+    tmp_path: Path,
+) -> None:
+    """Schema 2 (one chain through the file) to 3: nothing written is rewritten; new events
+    go on each encounter's chain from its last old one; the old heads still hold."""
+    old = tmp_path / "old.db"
+    shutil.copy(FIXTURE, old)
+    shutil.copy(f"{FIXTURE}.keys", f"{old}.keys")
+    with Store(old, readonly=True) as reader:
+        assert reader.schema_version == 2 and reader.verify().ok
+        before = list(reader.events())
+    with Store(old) as store:
+        assert store.schema_version == 3 and list(store.events()) == before
+        assert store.encounters() == ["197c7da549f0", "harbour"]
+        assert store.check_head("197c7da549f0", "17-aaa07f7fb6f4") == ""
+        assert store.check_head("harbour", "4-e127f3c60e67") == ""
+        last = list(store.events("harbour"))[-1]
+        store.append("harbour", [ev(1)], expected_version=last.version, command_id="new")
+        added = list(store.events("harbour"))[-1]
+        assert added.prev_hash == last.hash and added.scope == 1
+        assert store.verify().ok and store.check_steps().ok
+        forge(store, f"UPDATE events SET body = 'x' WHERE position = {before[5].position}")
+        assert store.verify().first_bad_position == before[5].position  # the old chain
+
+
+def test_a_newer_log_on_the_server_is_refused(pg_url: str) -> None:
+    with open_log(pg_url) as store:
+        store.conn.execute("INSERT INTO fracas_migrations VALUES (99, 'later')")
+    with pytest.raises(RefusedError, match="newer fracas"):
+        open_log(pg_url)
+
+
+def test_an_unreachable_server_is_one_line() -> None:
+    with pytest.raises(RefusedError, match=r"could not reach PostgreSQL at .*is the server"):
+        open_log("postgresql://nobody@127.0.0.1:1/none")

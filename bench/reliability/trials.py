@@ -237,8 +237,7 @@ def rechain(conn: sqlite3.Connection, start: int = 1) -> None:
     ).fetchone()
     prev_hash = prev[0] if prev else GENESIS
     rows = conn.execute(
-        f"SELECT {EVENT_COLUMNS} FROM events WHERE encounter = ? AND version >= ? "
-        "ORDER BY version",
+        f"SELECT {EVENT_COLUMNS} FROM events WHERE encounter = ? AND version >= ? ORDER BY version",
         (encounter, version),
     ).fetchall()
     for row in rows:
@@ -719,7 +718,8 @@ def opening_files(workdir: Path) -> Figures:
         figures.add("files changed", int(path.read_bytes() != before))
     newer_said = fracas_cli(newer, "status").stderr
     figures.add(
-        "newer schema not named", int("schema 99" not in newer_said or f"schema {SCHEMA}" not in newer_said)
+        "newer schema not named",
+        int("schema 99" not in newer_said or f"schema {SCHEMA}" not in newer_said),
     )
     for args in (["status"], ["audit"], ["log"], ["export"]):
         result = fracas_cli(missing, *args)
