@@ -14,7 +14,7 @@ import click
 import msgspec
 
 from fracas.cli import render
-from fracas.ledger import BadInputError, FracasError
+from fracas.ledger import BadInputError, FracasError, NotFoundError
 from fracas.ledger.open import describe_database_error, is_database_error, is_server
 from fracas.projections import Fracas, catalog
 from fracas.projections.board import board
@@ -276,9 +276,15 @@ def ruleset_for(app: App, name: str | None) -> tuple[Ruleset, Any]:
     """The named ruleset (with its defaults), or the encounter's (with its options now)."""
     if name is not None:
         return load(name), None
+    no_log = BadInputError(f"{app.db}: no such log; name a ruleset with -r RULESET")
     if not is_server(app.db) and not os.path.exists(app.db):
-        raise BadInputError(f"{app.db}: no such log; name a ruleset with -r RULESET")
-    encounter = app.encounter()
+        raise no_log
+    try:
+        encounter = app.encounter()
+    except NotFoundError:
+        if not is_server(app.db):
+            raise
+        raise no_log from None
     return encounter.ruleset, catalog.options_in_force(encounter)
 
 
@@ -973,6 +979,25 @@ def written_whole(output: str) -> Iterator[IO[str]]:
         with suppress(FileNotFoundError):
             os.remove(temporary)
         raise
+
+
+@cli.command()
+@click.argument("source")
+@click.argument("target")
+def copy(source: str, target: str) -> None:
+    """Copy a whole log to a new, empty one: a SQLite file or a postgresql:// URL, either
+    way. Every event, step and sealed seed is read back from TARGET and compared."""
+    creating = App(target, None)
+    with (
+        Fracas(source, readonly=True, create=False) as log,
+        render.progress_bar("copying") as tick,
+        creating.creating(),
+    ):
+        report = log.copy_to(target, progress=tick)
+    click.echo(
+        f"copied {report.encounters} encounters, {report.events} events, {report.steps} steps "
+        f"and {report.sealed} sealed seeds to {target}; read back and compared: identical"
+    )
 
 
 @cli.command(name="import")

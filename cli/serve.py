@@ -35,7 +35,7 @@ from starlette.responses import (
 )
 from starlette.routing import Route
 
-from fracas.ledger import FracasError, NotFoundError
+from fracas.ledger import FracasError, NotFoundError, is_server
 from fracas.projections import Fracas
 from fracas.projections.screen import GM, PLAYERS, Screen, Timeline
 from fracas.rules import Encounter
@@ -399,8 +399,13 @@ def lan_address() -> str:
 def serve(db: str, host: str, port: int, *, npc_numbers: bool = False) -> None:
     import uvicorn
 
+    if is_server(db):  # the reader and every console borrow from one pool of connections
+        from fracas.ledger.postgres import use_pool
+
+        use_pool(db)
     table = Table(db, secrets.token_urlsafe(18), npc_numbers=npc_numbers)
     first = table.worker.submit(lambda: table.encounter(None)).result()
+    where = table.worker.submit(lambda: table.open().store.path).result()
     listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
@@ -409,9 +414,10 @@ def serve(db: str, host: str, port: int, *, npc_numbers: bool = False) -> None:
         raise click.ClickException(
             f"cannot listen on {host}:{port} ({error.strerror}); pick another --port"
         ) from None
+    listener.listen(128)  # from here a page opened early waits in the queue, not refused
     bound = listener.getsockname()[1]
     shown = lan_address() if host in ("0.0.0.0", "::") else host
-    click.echo(f"fracas serve: {db}, encounter {first}")
+    click.echo(f"fracas serve: {where}, encounter {first}")
     click.echo(f"  players: http://{shown}:{bound}/")
     click.echo(f"  GM:      http://{shown}:{bound}/gm?token={table.token}  (keep it to yourself)")
     if host in ("127.0.0.1", "localhost", "::1"):

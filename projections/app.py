@@ -29,7 +29,7 @@ from fracas.rules.views import View
 
 if TYPE_CHECKING:  # the exports, replay and what-if load when first used: a quick read stays quick
     from fracas.projections.branches import WhatIf
-    from fracas.projections.exports import Header, Progress
+    from fracas.projections.exports import CopyReport, Header, Progress
     from fracas.projections.replay import ReplayStep
 
 
@@ -311,6 +311,17 @@ class Fracas:
         export = exports.import_jsonl(self.store, path, progress or exports.quiet)
         self.rebuild()
         return len(export.events)
+
+    def copy_to(self, target: str, progress: Progress | None = None) -> CopyReport:
+        """This whole log into a new, empty one (a SQLite path or a PostgreSQL URL), read
+        back and compared; the target gets its read models too."""
+        from fracas.projections import exports
+
+        exports.sound_source(self.store)  # before the target is created
+        with Fracas(target, create=True) as copy:
+            report = exports.copy_log(self.store, copy.store, progress or exports.quiet)
+            copy.rebuild()
+        return report
 
     def export_text(
         self,

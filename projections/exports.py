@@ -16,6 +16,7 @@ from fracas.ledger import (
     RefusedError,
     StepRecord,
     StoredEvent,
+    VerifyReport,
 )
 from fracas.ledger.base import where
 from fracas.projections.replay import (
@@ -239,3 +240,63 @@ def import_jsonl(store: LogStore, path: str | Path, progress: Progress = quiet) 
             raise BadInputError(f"{path} carries a sealed seed that is not its commitment's")
     store.load(export.events, export.steps, export.sealed)
     return export
+
+
+# -- copying a whole log between backends ------------------------------------------------
+
+
+class CopyReport(msgspec.Struct, frozen=True):
+    encounters: int
+    events: int
+    steps: int
+    sealed: int
+    head_hash: str
+
+
+def copy_log(source: LogStore, target: LogStore, progress: Progress = quiet) -> CopyReport:
+    """Every event, step record and sealed seed of `source` into the empty `target`, byte
+    for byte, in one transaction; then read back from the target and compared with the
+    source, field by field. A damaged source is refused before anything is written."""
+    chain = sound_source(source)
+    names = source.encounters()
+    steps = [record for name in names for record in source.history(name).steps]
+    sealed = list(sealed_seeds(source))
+
+    def events() -> Iterator[StoredEvent]:
+        for done, event in enumerate(source.events(), start=1):
+            progress(done, chain.checked)
+            yield event
+
+    target.load(events(), steps, sealed)
+    _compare(source, target, names, sealed)
+    return CopyReport(len(names), chain.checked, len(steps), len(sealed), chain.head_hash)
+
+
+def sound_source(source: LogStore) -> VerifyReport:
+    """The source's chains, if they and its step records hold; refused otherwise."""
+    chain = source.verify()
+    structure = source.check_steps() if chain.ok else chain
+    if not structure.ok:
+        raise IntegrityError(
+            f"{source.path} is damaged {where(structure)}: {structure.reason}; nothing was copied"
+        )
+    return chain
+
+
+def _compare(
+    source: LogStore, target: LogStore, names: list[str], sealed: list[tuple[str, str]]
+) -> None:
+    """The copy as the target now holds it, against the source."""
+    problem = ""
+    if target.encounters() != names:
+        problem = "the encounters differ"
+    elif any(a != b for a, b in zip(source.events(), target.events(), strict=True)):
+        problem = "an event differs"
+    elif any(source.history(n).steps != target.history(n).steps for n in names):
+        problem = "a step record differs"
+    elif any(target.unseal(name) != value for name, value in sealed):
+        problem = "a sealed seed differs"
+    elif not target.verify().ok:
+        problem = "its hash chains do not hold"
+    if problem:
+        raise IntegrityError(f"the copy at {target.path} does not match: {problem}")

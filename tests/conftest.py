@@ -95,9 +95,17 @@ def _logs_on_the_server(request: pytest.FixtureRequest, monkeypatch: pytest.Monk
 
 
 @pytest.fixture
-def run(tmp_path: Path):
+def log_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The log a test plays in: a file, or under the switch a schema on the test server."""
+    if ON_POSTGRES:
+        return request.getfixturevalue("pg_url")
+    return str(tmp_path / "fight.db")
+
+
+@pytest.fixture
+def run(log_location: str):
     """The `fracas` command on one log, as a GM types it; `ok=False` for a refusal."""
-    db = str(tmp_path / "fight.db")  # the log the `fracas` fixture opens too
+    db = log_location  # the log the `fracas` fixture opens too
     runner = CliRunner()
 
     def invoke(*args: str, ok: bool = True):
@@ -130,8 +138,8 @@ def cli_gunfight(run, bob_hp: int) -> None:
 
 
 @pytest.fixture
-def fracas(tmp_path: Path) -> Iterator[Fracas]:
-    with Fracas(tmp_path / "fight.db") as opened:
+def fracas(log_location: str) -> Iterator[Fracas]:
+    with Fracas(log_location) as opened:
         yield opened
 
 

@@ -3,6 +3,8 @@ drift under the current code, and a log that still extends an earlier export."""
 
 import json
 
+import pytest
+
 from fracas.ledger import Store
 from fracas.projections import Fracas
 from fracas.rules import percentile
@@ -26,6 +28,7 @@ def tamper(path, position: int) -> None:
     store.close()
 
 
+@pytest.mark.sqlite_file
 def test_audit_finds_a_file_edited_by_hand_at_the_right_position(tmp_path, run):
     with Fracas(tmp_path / "fight.db") as fracas:
         duel(fracas)
@@ -76,6 +79,7 @@ def test_audit_lists_manual_rolls_by_who_typed_them_and_seeded_ones_not_yet_chec
     }
 
 
+@pytest.mark.sqlite_file
 def test_audit_against_an_export_proves_the_log_extends_it(tmp_path, fracas, run):
     e, _, _ = duel(fracas)
     export = tmp_path / "monday.jsonl"

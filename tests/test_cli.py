@@ -7,13 +7,13 @@ import pytest
 from click.testing import CliRunner
 
 from fracas.cli.main import cli
-from fracas.ledger import Store
+from fracas.ledger import open_store
 from fracas.projections import Fracas
 from tests.conftest import SHEETS
 
 
 def events_in(db: str) -> int:
-    return len(list(Store(db).events()))
+    return len(list(open_store(db).events()))
 
 
 def test_a_whole_fight_from_the_command_line(run):
@@ -148,19 +148,20 @@ def test_export_jsonl_is_every_event_with_the_head_hash(run, tmp_path):
     lines = [json.loads(line) for line in target.read_text().splitlines()]
     header, events = lines[0], [x for x in lines if x["type"] == "event"]
     steps = [x for x in lines if x["type"] == "step"]
-    store = Store(run.db)
+    store = open_store(run.db)
     assert header["head_hash"] == store.verify().head_hash == events[-1]["hash"]
     assert [e["body"] for e in events] == [e.body for e in store.events()]
     assert steps[-1]["control"] == "undo"
 
 
+@pytest.mark.sqlite_file
 def test_audit_finds_a_tampered_file(run):
     run("new")
     run("add", "alice", "--sheet", str(SHEETS / "alice.toml"))
     run("add", "bob")
     run("begin")
     assert "hash chain: ok" in run("audit").output
-    store = Store(run.db)
+    store = open_store(run.db)
     (bob,) = store.conn.execute(
         "SELECT position FROM events WHERE kind = 'combatant.joined' AND body LIKE '%\"bob\"%'"
     ).fetchone()
@@ -232,6 +233,7 @@ def test_add_name_and_side_override_the_sheet_and_count_adds_numbered_copies(run
     assert events_in(run.db) == before
 
 
+@pytest.mark.sqlite_file
 def test_status_reads_the_read_models_and_an_older_file_is_reshaped_by_its_next_writer(
     tmp_path,
 ):

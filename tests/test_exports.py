@@ -126,13 +126,9 @@ def test_players_exports_leak_nothing_of_a_secret_roll(tmp_path, run):
     run("act", "alice", "attack", "bob", "-w", "pistol", "--mod", f"-10:{SENTINEL}", "--secret")
     run("next")
     run("reveal")
-    seed = (
-        Fracas(run.db)
-        .store.conn.execute(
-            "SELECT json_extract(body, '$.seed') FROM events WHERE kind = 'seed.revealed'"
-        )
-        .fetchone()[0]
-    )
+    with Fracas(run.db) as table:
+        (revealed,) = [e for e in table.store.events() if e.kind == "seed.revealed"]
+    seed = json.loads(revealed.body)["seed"]
     secrets = (SENTINEL, seed)
     for fmt in ("jsonl", "md", "html"):
         gm = run("export", "--format", fmt).output

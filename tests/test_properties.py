@@ -224,6 +224,6 @@ def test_random_cli_input_never_crashes_and_refusals_append_nothing(words):
 
 
 def count_events(db: str) -> int:
-    from fracas.ledger import Store
+    from fracas.ledger import open_store
 
-    return len(list(Store(db).events()))
+    return len(list(open_store(db).events()))

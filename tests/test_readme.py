@@ -14,6 +14,8 @@ from click.testing import CliRunner
 
 from fracas.cli.main import cli
 
+pytestmark = pytest.mark.sqlite_file  # the SQLite file itself: its bytes, tools, processes
+
 ROOT = Path(__file__).parent.parent
 README = (ROOT / "README.md").read_text()
 

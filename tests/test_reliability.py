@@ -8,6 +8,8 @@ import pytest
 
 from bench.reliability import trials
 
+pytestmark = pytest.mark.sqlite_file  # the SQLite file itself: its bytes, tools, processes
+
 
 def bad(figures: trials.Figures, *keys: str) -> dict[str, object]:
     return {key: figures.counts.get(key, 0) for key in keys if figures.counts.get(key, 0)}

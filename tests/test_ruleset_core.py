@@ -36,6 +36,7 @@ def test_old_schema_events_are_upcast_on_read_and_never_rewritten(fracas):
     assert [ev.body for ev in fracas.store.events(e.id)][-1] == old_body
 
 
+@pytest.mark.sqlite_file
 def test_the_view_is_in_sqlite_after_every_step(fracas):
     e = fight(fracas, ("alice", sheet(14)), ("bob", sheet(10)))
     do(e, {"action": "next"})

@@ -43,6 +43,7 @@ def timelines(db: Path) -> tuple[Timeline, Timeline]:
     return Timeline(live, "t", GM, head), Timeline(live, "t", PLAYERS, head)
 
 
+@pytest.mark.sqlite_file
 def test_the_players_board_hides_npc_numbers_and_the_gm_board_does_not(tmp_path: Path) -> None:
     db = tmp_path / "demo.db"
     fracas(db, "demo", "--db", str(db), "--quiet")
@@ -71,6 +72,7 @@ def test_the_players_board_hides_npc_numbers_and_the_gm_board_does_not(tmp_path:
     assert "down" in next(e for e in gm.screen().log if e.step == 10).marks
 
 
+@pytest.mark.sqlite_file
 def test_players_witness_the_head_only_up_to_an_undisclosed_secret_roll(tmp_path: Path) -> None:
     from tests.test_serve import secret_fight
 

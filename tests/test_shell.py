@@ -13,6 +13,8 @@ from click.testing import CliRunner
 from fracas.cli.main import App, cli
 from fracas.cli.shell import Completion, Session
 
+pytestmark = pytest.mark.sqlite_file  # the SQLite file itself: its bytes, tools, processes
+
 FRACAS = str(Path(sys.executable).parent / "fracas")
 KNIFE = '{name = "knife", kind = "melee", damage = "1d4"}'
 

@@ -3,9 +3,13 @@ figures are the fold's."""
 
 from collections import Counter
 
+import pytest
+
 from fracas.cli.demo import play
 from fracas.projections import Fracas
 from fracas.rules.events import Damaged, Rolled
+
+pytestmark = pytest.mark.sqlite_file  # the SQLite file itself: its bytes, tools, processes
 
 
 def folded(table: Fracas, encounter: str) -> tuple[Counter, Counter, int]:

@@ -6,7 +6,9 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from fracas.ledger import Store
+import pytest
+
+from fracas.ledger import open_store
 from fracas.projections import Fracas
 from tests.conftest import cli_gunfight
 
@@ -26,6 +28,7 @@ def test_every_append_prints_a_head_code_that_audit_holds_the_log_to(run):
     assert "not a head code" in run("audit", "--head", "banana", ok=False).output
 
 
+@pytest.mark.sqlite_file
 def test_a_tail_cut_off_passes_the_chain_but_not_the_witnessed_head(run):
     cli_gunfight(run, bob_hp=30)
     run("note", "one")
@@ -46,6 +49,7 @@ def test_a_tail_cut_off_passes_the_chain_but_not_the_witnessed_head(run):
     assert "the log no longer reaches step 6" in cut.output
 
 
+@pytest.mark.sqlite_file
 def test_the_seed_lives_in_the_key_file_and_a_backup_carries_it(tmp_path, run):
     cli_gunfight(run, bob_hp=30)
     run("act", "alice", "attack", "bob", "-w", "pistol")  # seeded
@@ -64,6 +68,7 @@ def test_the_seed_lives_in_the_key_file_and_a_backup_carries_it(tmp_path, run):
     run("--db", str(copy), "act", "alice", "attack", "bob", "-w", "pistol", "--dice", "30,5")
 
 
+@pytest.mark.sqlite_file
 def test_a_release_0_1_file_is_read_as_is_and_migrated_on_the_first_write(tmp_path, run):
     old = tmp_path / "old.db"
     shutil.copy(FIXTURE, old)
@@ -107,6 +112,7 @@ def test_an_import_with_step_records_missing_or_edited_is_refused_whole(tmp_path
         assert not target.exists(), "a refused import leaves no file behind"
 
 
+@pytest.mark.sqlite_file
 def test_read_commands_never_create_a_file(tmp_path, run):
     typo = tmp_path / "tpyo.db"
     for command in (["status"], ["log"], ["audit"], ["export"], ["add", "x"]):
@@ -144,10 +150,10 @@ def test_dice_and_event_size_limits_are_the_gms_within_a_ceiling(run):
     )
     run("add", "bob")
     run("begin")
-    before = len(list(Store(run.db).events()))
+    before = len(list(open_store(run.db).events()))
     over = run("act", "alice", "attack", "bob", "-w", "shotgun", "--dice", "30,1,2,3,4", ok=False)
     assert "over this encounter's limits (3 dice" in over.output
-    assert len(list(Store(run.db).events())) == before
+    assert len(list(open_store(run.db).events())) == before
     assert "runs from 1 to 1000" in run("new", "--limit", "dice=5000", ok=False).output
     huge = run(
         "add", "carol", "--set", 'weapons=[{name="x",kind="firearm",damage="1d99999999"}]', ok=False

@@ -1,0 +1,150 @@
+"""The PostgreSQL ledger as a table's GM and a host use it: copying logs both ways, the
+read models and SQL views, seeds kept from the players' role, and `fracas serve`."""
+
+import json
+import shutil
+import time
+import urllib.request
+from pathlib import Path
+
+import psycopg
+import pytest
+from click.testing import CliRunner
+
+from fracas.cli.main import cli
+from fracas.ledger import open_store
+from fracas.ledger.postgres import split_url
+from fracas.projections import Fracas
+from fracas.projections.tables import table_rows
+from tests.web import fracas as fracas_process
+from tests.web import served
+
+FIXTURE = Path(__file__).parent / "fixtures" / "release-0.2-two-tables.db"
+VIEWS = ("rolls", "harm", "combatants", "step_rounds", "effective_events")
+
+
+def invoke(*args: str, ok: bool = True):
+    result = CliRunner().invoke(cli, list(args))
+    assert (result.exit_code == 0) == ok, result.output
+    return result
+
+
+def view_rows(table: Fracas, view: str) -> list[tuple]:
+    found = table.store.execute(f"SELECT * FROM {view}").fetchall()
+    return sorted((tuple(str(value) for value in row) for row in found), key=repr)
+
+
+def test_a_log_copied_to_the_server_and_back_is_the_same_log(tmp_path: Path, pg_url: str):
+    source = tmp_path / "old.db"
+    shutil.copy(FIXTURE, source)
+    shutil.copy(f"{FIXTURE}.keys", f"{source}.keys")
+    there = invoke("copy", str(source), pg_url)
+    assert "copied 2 encounters, 88 events, 21 steps and 2 sealed seeds" in there.output
+    back = tmp_path / "back.db"
+    invoke("copy", pg_url, str(back))
+    with (
+        Fracas(source, readonly=True) as original,
+        Fracas(pg_url) as server,
+        Fracas(back) as returned,
+    ):
+        assert list(original.store.events()) == list(server.store.events())
+        assert list(server.store.events()) == list(returned.store.events())
+        for name in original.store.encounters():
+            assert original.view(name) == server.view(name) == returned.view(name)
+            assert server.current(name)[2] == server.view(name)  # read models written too
+        assert server.audit().ok and returned.audit().ok
+        assert server.store.check_head("197c7da549f0", "17-aaa07f7fb6f4") == ""
+        assert table_rows(server.store) == table_rows(returned.store)
+        for view in VIEWS:
+            assert view_rows(server, view) == view_rows(returned, view), view
+        assert view_rows(server, "harm")  # the demo fight did harm someone
+    refused = invoke("copy", str(source), pg_url, ok=False)
+    assert "already holds events" in refused.output and len(refused.output.splitlines()) == 1
+
+
+def test_play_goes_on_on_the_server_after_a_copy(tmp_path: Path, pg_url: str):
+    source = tmp_path / "old.db"
+    shutil.copy(FIXTURE, source)
+    invoke("copy", str(source), pg_url)
+    invoke("--db", pg_url, "-e", "harbour", "note", "on the server now")
+    code = invoke("--db", pg_url, "-e", "harbour", "head").output.strip()
+    assert code.startswith("5-")
+    back = tmp_path / "back.db"
+    invoke("copy", pg_url, str(back))
+    assert invoke("--db", str(back), "-e", "harbour", "audit", "--head", code).exit_code == 0
+
+
+def test_a_damaged_source_is_not_copied(tmp_path: Path, pg_url: str):
+    import sqlite3
+
+    source = tmp_path / "bad.db"
+    shutil.copy(FIXTURE, source)
+    conn = sqlite3.connect(source)
+    conn.execute("DROP TRIGGER events_no_update")
+    conn.execute("UPDATE events SET body = body || ' ' WHERE position = 9")
+    conn.commit()
+    conn.close()
+    refused = invoke("copy", str(source), pg_url, ok=False)
+    assert "is damaged at position 9" in refused.output and "nothing was copied" in refused.output
+    assert "no fracas log" in invoke("--db", pg_url, "encounters", ok=False).output
+
+
+def test_the_players_role_reads_the_log_and_not_the_seeds(pg_url: str):
+    with Fracas(pg_url) as table:
+        started = table.new("percentile", title="sealed")
+        seed = started.sealed_seed()
+    conninfo, schema = split_url(pg_url)
+    with psycopg.connect(conninfo, autocommit=True) as admin:
+        admin.execute("CREATE ROLE player LOGIN")
+        admin.execute(f"GRANT USAGE ON SCHEMA {schema} TO player")
+        admin.execute(f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO player")
+    player_url = pg_url.replace("fracas@", "player@")
+    with open_store(player_url, readonly=True) as reader:
+        assert reader.encounters() == [started.id] and reader.verify().ok
+        assert reader.unseal(started._commitment) is None
+        body = "".join(event.body for event in reader.events())
+        assert seed and seed not in body
+    with (
+        psycopg.connect(player_url.split("?")[0]) as player,
+        pytest.raises(psycopg.errors.InsufficientPrivilege),
+    ):
+        player.execute(f"SELECT * FROM {schema}_keys.sealed")
+
+
+def test_serve_shows_many_encounters_from_one_server_and_follows_their_appends(pg_url: str):
+    for title in ("Motel", "Harbour", "Casino"):
+        invoke("--db", pg_url, "new", "--id", title.lower(), "--title", title)
+        invoke("--db", pg_url, "-e", title.lower(), "add", "alice", "--set", "dex=12")
+    with served(pg_url) as server:
+        assert "***" not in server.gm  # (no password in this URL to hide)
+        for title in ("Motel", "Harbour", "Casino"):
+            page = urllib.request.urlopen(f"{server.root}/e/{title.lower()}").read().decode()
+            assert title in page and "alice" in page.lower()
+        before = screen_steps(server.root, "harbour")
+        fracas_process(pg_url, "-e", "harbour", "note", "the tide turns")
+        deadline = time.monotonic() + 10
+        while screen_steps(server.root, "harbour") == before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert screen_steps(server.root, "harbour") == before + 1
+        stream = urllib.request.urlopen(f"{server.root}/e/casino/stream", timeout=10)
+        fracas_process(pg_url, "-e", "casino", "note", "chips down")
+        assert wait_for_screen(stream, steps=3)["steps"] == 3
+
+
+def screen_steps(root: str, name: str) -> int:
+    html = urllib.request.urlopen(f"{root}/e/{name}/screen").read().decode()
+    return int(html.split('data-steps="', 1)[1].split('"', 1)[0])
+
+
+def wait_for_screen(stream, steps: int) -> dict:
+    """The first screen pushed with `steps` steps (the stream may open with the current)."""
+    event = ""
+    for raw in stream:
+        line = raw.decode().strip()
+        if line.startswith("event:"):
+            event = line.split(":", 1)[1].strip()
+        elif line.startswith("data:") and event == "screen":
+            pushed = json.loads(line.split(":", 1)[1])
+            if pushed["steps"] >= steps:
+                return pushed
+    raise AssertionError("the stream ended")
