@@ -137,17 +137,16 @@ class Table:
         )
 
     def changed(self) -> list[str]:
-        """The watched encounters whose head moved since the last look (cheap when none)."""
-        version = self.open().store.data_version()
-        if version == self.data_version:
+        """The watched encounters whose head moved since the last look (cheap when none):
+        a SQLite file says when anyone committed; on a server, the watched heads are read."""
+        store = self.open().store
+        version = store.data_version()
+        if version is not None and version == self.data_version:
             return []
-        self.data_version = version
-        moved = []
-        for name in {name for name, _ in self.watched}:
-            head = self.open().store.head(name)[0]
-            if self.heads.get(name) != head:
-                self.heads[name] = head
-                moved.append(name)
+        self.data_version = -1 if version is None else version
+        heads = store.heads(sorted({name for name, _ in self.watched}))
+        moved = [name for name, head in heads.items() if self.heads.get(name) != head]
+        self.heads.update(heads)
         return moved
 
     def update(self, name: str, audience: str) -> str:

@@ -9,7 +9,7 @@ here is plain SQL both speak; bodies are JSON text stored and handed back untouc
 import re
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import UTC, datetime
 from itertools import groupby
 from typing import Any, Protocol
@@ -138,6 +138,10 @@ class LogStore:
     def _after_commit(self) -> None:
         """Housekeeping after a step reached the disk."""
 
+    def _pipelined(self) -> AbstractContextManager[object]:
+        """Statements whose results are not needed sent together (a server: fewer trips)."""
+        return nullcontext()
+
     def _after_load(self) -> None:
         """Housekeeping after a whole log was loaded with its own positions."""
 
@@ -154,8 +158,9 @@ class LogStore:
     def columns(self, table: str) -> set[str]:
         raise NotImplementedError
 
-    def data_version(self) -> int:
-        """A number that moves whenever another connection commits to the log."""
+    def data_version(self) -> int | None:
+        """A number that moves whenever another connection commits to the log; None where
+        the backend has none (then read the heads)."""
         raise NotImplementedError
 
     @property
@@ -188,6 +193,17 @@ class LogStore:
             self._rollback()
             raise
         self._after_commit()
+
+    @contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """A transaction no other maintainer of the log runs beside (creating or rebuilding
+        read models); appends are not held up by it."""
+        with self.batch():
+            self._lock_log()
+            yield
+
+    def _lock_log(self) -> None:
+        """SQLite's write transaction is already exclusive."""
 
     def execute(self, sql: str, params: Sequence[object] = ()) -> Any:
         """Plain SQL on the log's connection (`?` placeholders), for the read models."""
@@ -222,25 +238,12 @@ class LogStore:
                     f"{MAX_BODY} bytes; nothing was written"
                 )
         owned = not self._in_transaction()  # inside batch() the batch commits
-        if owned:
-            self._begin()
         try:
-            original, head_version, head_step, tip = self._situation(encounter, command_id)
-            if original is not None:
-                if owned:
-                    self._rollback()
-                return original
-            self._expect(encounter, expected_version, head_version)
-            result = self._write_step(
-                encounter, events, head_version, head_step + 1, command_id, author, control,
-                target, tip,
-            )  # fmt: skip
-            if project is not None:
-                project(self.conn)
-            if owned:
-                self._commit()
-                self._after_commit()
-            return result
+            with self._pipelined():
+                result = self._append_step(
+                    owned, encounter, events, expected_version, command_id, author, control,
+                    target, project,
+                )  # fmt: skip
         except self.unique_violation as error:
             self._rollback()
             if owned and (retried := self._step_for_command(encounter, command_id)):
@@ -252,6 +255,40 @@ class LogStore:
         except BaseException:
             self._rollback()
             raise
+        if owned and not result.duplicate:
+            self._after_commit()
+        return result
+
+    def _append_step(
+        self,
+        owned: bool,
+        encounter: str,
+        events: Sequence[NewEvent],
+        expected_version: int,
+        command_id: str,
+        author: str,
+        control: str,
+        target: int | None,
+        project: Projector | None,
+    ) -> AppendResult:
+        """The transaction of one append: read the head, check, write, project, commit."""
+        if owned:
+            self._begin()
+        original, head_version, head_step, tip = self._situation(encounter, command_id)
+        if original is not None:
+            if owned:
+                self.conn.execute("ROLLBACK")
+            return original
+        self._expect(encounter, expected_version, head_version)
+        result = self._write_step(
+            encounter, events, head_version, head_step + 1, command_id, author, control,
+            target, tip,
+        )  # fmt: skip
+        if project is not None:
+            project(self.conn)
+        if owned:
+            self._commit()
+        return result
 
     @staticmethod
     def _expect(encounter: str, expected_version: int, head_version: int) -> None:
@@ -418,6 +455,18 @@ class LogStore:
             (encounter,),
         ).fetchone()
         return (row[0], row[1]) if row else (0, 0)
+
+    def heads(self, encounters: Sequence[str]) -> dict[str, int]:
+        """The head version of each of these encounters, in one query."""
+        if not encounters:
+            return {}
+        marks = ", ".join("?" for _ in encounters)
+        cursor = self.conn.execute(
+            f"SELECT encounter, max(last_version) FROM steps WHERE encounter IN ({marks}) "
+            "GROUP BY encounter",
+            tuple(encounters),
+        )
+        return dict(cursor.fetchall())
 
     def _step_for_command(self, encounter: str, command_id: str) -> AppendResult | None:
         row = self.conn.execute(

@@ -11,6 +11,7 @@ import functools
 import re
 import threading
 from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -25,11 +26,9 @@ from fracas.ledger.base import (
     LogStore,
     now,
 )
-from fracas.ledger.base import INSERT_NEW_EVENT as _INSERT_NEW_EVENT
 from fracas.ledger.errors import BadInputError, NotFoundError, RefusedError
 
 DEFAULT_SCHEMA = "fracas"
-NOTIFY_CHANNEL = "fracas_steps"
 _NAME = re.compile(r"^[a-z_][a-z0-9_]{0,50}$")
 _pools: dict[str, Any] = {}
 _pools_lock = threading.Lock()
@@ -59,6 +58,16 @@ def shown(url: str) -> str:
 @functools.lru_cache(maxsize=512)
 def _pg(statement: str) -> str:
     return statement.replace("%", "%%").replace("?", "%s")
+
+
+# A step's events as one constant statement (prepared once per connection): columns as
+# arrays, sent in binary (no text escaping).
+INSERT_NEW_EVENTS = (
+    "INSERT INTO events (encounter, version, step, kind, author, at, schema, body, prev_hash, "
+    "hash, salt, scope) SELECT * FROM unnest(%b::text[], %b::int[], %b::int[], %b::text[], "
+    "%b::text[], %b::text[], %b::int[], %b::text[], %b::text[], %b::text[], %b::text[], "
+    "%b::int[])"
+)
 
 
 class Connection:
@@ -149,8 +158,6 @@ class PostgresStore(LogStore):
         conninfo, self.name = split_url(url)
         self.path, self.readonly = shown(url), readonly
         self._pool = _pools.get(conninfo)
-        self._listener: psycopg.Connection | None = None
-        self._notified = 0
         self._conninfo = conninfo
         raw = self._connect()
         self.conn = Connection(raw)
@@ -196,27 +203,27 @@ class PostgresStore(LogStore):
             raw.close()
 
     def close(self) -> None:
-        if self._listener is not None:
-            self._listener.close()
-            self._listener = None
         if not self.conn.raw.closed:
             self._release(self.conn.raw)
 
     def _applied(self) -> int:
+        """The log's schema version; 0 if it has no tables yet. (Read from pg_class with a
+        fresh snapshot: a creator that just committed is seen, unlike to_regclass's cache.)"""
         present = self.conn.execute(
-            "SELECT to_regclass(?)", (f"{self.name}.fracas_migrations",)
-        ).fetchone()[0]
+            "SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = ? AND c.relname = 'fracas_migrations'",
+            (self.name,),
+        ).fetchone()
         if present is None:
             return 0
-        return self.conn.execute(
-            "SELECT coalesce(max(version), 0) FROM fracas_migrations"
-        ).fetchone()[0]
+        row = self.conn.execute("SELECT coalesce(max(version), 0) FROM fracas_migrations")
+        return row.fetchone()[0]
 
     def _migrate(self) -> None:
         """Create the log's schema (one creator at a time: an advisory lock on its name)."""
         self._begin()
         try:
-            self.conn.execute("SELECT pg_advisory_xact_lock(hashtext(?))", (self.name,))
+            self._lock_log()
             if self._applied() == 0:
                 for statement in _schema_statements(self.name):
                     self.conn.execute(statement)
@@ -242,8 +249,16 @@ class PostgresStore(LogStore):
         if self.conn.in_transaction:
             self.conn.raw.rollback()
 
+    def _pipelined(self) -> AbstractContextManager[object]:
+        """An append in two round trips: BEGIN with the head, then every write and COMMIT."""
+        return self.conn.raw.pipeline()
+
     def _insert_events(self, rows: list[tuple]) -> None:
-        self.conn.executemany(_INSERT_NEW_EVENT, rows)
+        columns = [list(column) for column in zip(*rows)]
+        self.conn.raw.execute(INSERT_NEW_EVENTS, columns)
+
+    def _lock_log(self) -> None:
+        self.conn.execute("SELECT pg_advisory_xact_lock(hashtext(?))", (self.name,))
 
     def _lock_registry(self) -> None:
         self.conn.execute("LOCK TABLE registry IN SHARE ROW EXCLUSIVE MODE")
@@ -283,14 +298,10 @@ class PostgresStore(LogStore):
         )
         return {row[0] for row in cursor}
 
-    def data_version(self) -> int:
-        """Counts the notifications of committed steps (LISTEN on its own connection)."""
-        if self._listener is None:
-            self._listener = psycopg.connect(self._conninfo, autocommit=True)
-            self._listener.execute(f"LISTEN {NOTIFY_CHANNEL}")
-        for _ in self._listener.notifies(timeout=0):
-            self._notified += 1
-        return self._notified
+    def data_version(self) -> None:
+        """Nothing cheap tells a server's commits apart (LISTEN/NOTIFY would make every
+        committing writer take one global lock): readers look at the heads they watch."""
+        return None
 
 
 def _schema_statements(schema: str) -> Iterator[str]:
@@ -322,11 +333,6 @@ def _schema_statements(schema: str) -> Iterator[str]:
         "BEGIN RAISE EXCEPTION 'fracas: % is append-only; nothing may be %', "
         "TG_TABLE_NAME, lower(TG_OP) || 'd'; END $$"
     )
-    yield (
-        f"CREATE FUNCTION {schema}.fracas_notify() RETURNS trigger LANGUAGE plpgsql AS $$ "
-        f"BEGIN PERFORM pg_notify('{NOTIFY_CHANNEL}', TG_TABLE_SCHEMA || ' ' || NEW.encounter); "
-        "RETURN NULL; END $$"
-    )
     for table in APPEND_ONLY_TABLES:
         for verb in ("update", "delete"):
             yield (
@@ -337,7 +343,3 @@ def _schema_statements(schema: str) -> Iterator[str]:
             f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table} "
             f"FOR EACH STATEMENT EXECUTE FUNCTION {schema}.fracas_append_only()"
         )
-    yield (
-        "CREATE TRIGGER steps_notify AFTER INSERT ON steps "
-        f"FOR EACH ROW EXECUTE FUNCTION {schema}.fracas_notify()"
-    )

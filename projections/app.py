@@ -124,7 +124,7 @@ class Fracas:
             str(path), synchronous=synchronous, readonly=readonly, create=create
         )
         if not readonly and not has_tables(self.store):
-            self.rebuild()  # none yet, or an older release's: fold them (once)
+            self.rebuild(only_if_missing=True)  # none yet, or an older release's: fold them
 
     def close(self) -> None:
         self.store.close()
@@ -241,10 +241,13 @@ class Fracas:
         """Show the players what a step with GM-only rolls decided (and all that follows it)."""
         return self.encounter(encounter).disclose(step, author=author)
 
-    def rebuild(self) -> int:
-        """Drop every read model and fold every encounter again; returns how many."""
-        encounters = self.store.encounters()
-        with self.store.batch():
+    def rebuild(self, *, only_if_missing: bool = False) -> int:
+        """Drop every read model and fold every encounter again; returns how many.
+        `only_if_missing`: unless another process made them meanwhile."""
+        with self.store.exclusive():
+            if only_if_missing and has_tables(self.store):
+                return 0
+            encounters = self.store.encounters()
             drop_tables(self.store)
             ensure_tables(self.store)
             for encounter in encounters:

@@ -230,9 +230,9 @@ class Encounter:
 
         Retrying a command id that is already recorded returns that step and rolls nothing.
         """
-        command_id = command_id or uuid.uuid4().hex
-        original = self.store.step_for_command(self.id, command_id)
-        if original is not None:
+        if command_id is None:  # a new id: nothing can be recorded under it yet
+            command_id = uuid.uuid4().hex
+        elif original := self.store.step_for_command(self.id, command_id):
             return StepOutcome(original.step, self.events_of_step(original.step), True)
         events = self.decide(
             command,
