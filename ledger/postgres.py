@@ -254,7 +254,7 @@ class PostgresStore(LogStore):
         return self.conn.raw.pipeline()
 
     def _insert_events(self, rows: list[tuple]) -> None:
-        columns = [list(column) for column in zip(*rows)]
+        columns = [list(column) for column in zip(*rows, strict=True)]
         self.conn.raw.execute(INSERT_NEW_EVENTS, columns)
 
     def _lock_log(self) -> None:
