@@ -80,3 +80,31 @@ class Server:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def main(argv: list[str]) -> None:
+    """`python -m bench.pgserver start DIR` starts a server and prints a log's URL on it,
+    noting in the new directory DIR where its cluster lives (a temporary directory the
+    server's user can reach); `python -m bench.pgserver stop DIR` stops it, removes both."""
+    command, directory = argv
+    note = Path(directory) / "cluster"
+    if command == "start":
+        server = Server().start()
+        note.parent.mkdir(parents=True)
+        note.write_text(str(server.dir))
+        print(server.url())
+    elif command == "stop":
+        server = Server.__new__(Server)
+        server.bin, server.dir = binaries(), Path(note.read_text())
+        server.data = server.dir / "data"
+        server._as = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        server.stop()
+        shutil.rmtree(directory)
+    else:
+        raise SystemExit("usage: python -m bench.pgserver start|stop DIR")
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(sys.argv[1:])

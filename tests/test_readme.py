@@ -123,6 +123,7 @@ SHELLS = [shell for shell in ("bash", "zsh") if shutil.which(shell)]
 @pytest.mark.parametrize("shell", SHELLS)
 def test_every_block_works_pasted_in_order_into_one_shell(tmp_path, shell):
     (tmp_path / "cli").symlink_to(ROOT / "cli")
+    (tmp_path / "bench").symlink_to(ROOT / "bench")  # the throwaway PostgreSQL server
     (tmp_path / ".venv").symlink_to(Path(sys.prefix))
     script = tmp_path / "pasted.sh"
     script.write_text("set -e\n" + "".join(pasted_blocks()))
@@ -134,6 +135,8 @@ def test_every_block_works_pasted_in_order_into_one_shell(tmp_path, shell):
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "Round 1 · the encounter has ended" in done.stdout
     assert (tmp_path / "restored.db").exists() and (tmp_path / "motel.jsonl").exists()
+    assert "played on the server now" in done.stdout and "hash chain: ok" in done.stdout
+    assert not (tmp_path / "pg-demo").exists()  # the server stopped and cleaned up
 
 
 def test_the_demo_hint_works_as_printed(tmp_path):
