@@ -71,6 +71,7 @@ class VerifyReport(msgspec.Struct, frozen=True):
     head_hash: str
     first_bad_position: int | None = None
     reason: str = ""
+    head_position: int = 0  # the last event's position (positions may have gaps on a server)
 
 
 def chain_hash(prev_hash: str, row: Iterable[object], salt: str | None = None) -> str:
@@ -195,6 +196,6 @@ def verify(
         if found:
             problems.append(found)
     if not problems:
-        return VerifyReport(True, checked, tip[1])
+        return VerifyReport(True, checked, tip[1], head_position=tip[0])
     position, reason = min(problems, key=lambda p: (p[0] is None, p[0] or 0))
-    return VerifyReport(False, checked, tip[1], position, reason)
+    return VerifyReport(False, checked, tip[1], position, reason, tip[0])

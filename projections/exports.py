@@ -88,7 +88,7 @@ def export_jsonl(
         True,
         with_secrets,
         chain.head_hash,
-        chain.checked,
+        chain.head_position,
         chain.checked,
     )
     out.write(_encode(header).decode() + "\n")

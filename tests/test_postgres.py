@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from fracas.cli.main import cli
-from fracas.ledger import open_store
+from fracas.ledger import NewEvent, open_store
 from fracas.ledger.postgres import split_url
 from fracas.projections import Fracas
 from fracas.projections.tables import table_rows
@@ -34,6 +34,7 @@ def view_rows(table: Fracas, view: str) -> list[tuple]:
     return sorted((tuple(str(value) for value in row) for row in found), key=repr)
 
 
+@pytest.mark.sqlite_file  # between a SQLite file and the server
 def test_a_log_copied_to_the_server_and_back_is_the_same_log(tmp_path: Path, pg_url: str):
     source = tmp_path / "old.db"
     shutil.copy(FIXTURE, source)
@@ -62,6 +63,7 @@ def test_a_log_copied_to_the_server_and_back_is_the_same_log(tmp_path: Path, pg_
     assert "already holds events" in refused.output and len(refused.output.splitlines()) == 1
 
 
+@pytest.mark.sqlite_file  # between a SQLite file and the server
 def test_play_goes_on_on_the_server_after_a_copy(tmp_path: Path, pg_url: str):
     source = tmp_path / "old.db"
     shutil.copy(FIXTURE, source)
@@ -74,6 +76,7 @@ def test_play_goes_on_on_the_server_after_a_copy(tmp_path: Path, pg_url: str):
     assert invoke("--db", str(back), "-e", "harbour", "audit", "--head", code).exit_code == 0
 
 
+@pytest.mark.sqlite_file  # between a SQLite file and the server
 def test_a_damaged_source_is_not_copied(tmp_path: Path, pg_url: str):
     import sqlite3
 
@@ -148,3 +151,34 @@ def wait_for_screen(stream, steps: int) -> dict:
             if pushed["steps"] >= steps:
                 return pushed
     raise AssertionError("the stream ended")
+
+
+def test_positions_with_gaps_still_export_and_prove_the_log(tmp_path: Path, pg_url: str):
+    """A server hands positions out from a sequence: a refused append leaves a gap, and the
+    chains, the export and `audit --against` do not care."""
+    invoke("--db", pg_url, "new", "--id", "gaps")
+    invoke("--db", pg_url, "add", "alice", "--set", "dex=12")
+    with Fracas(pg_url) as table:
+        live = table.encounter("gaps")
+
+        def refuse(conn: object) -> None:
+            raise RuntimeError("the projector failed: the step is rolled back")
+
+        with pytest.raises(RuntimeError):
+            table.store.append(
+                "gaps",
+                [NewEvent("note", '{"kind":"note","text":"lost"}')],
+                expected_version=live.version,
+                command_id="lost",
+                project=refuse,
+            )
+    invoke("--db", pg_url, "note", "after the gap")
+    with Fracas(pg_url, readonly=True) as table:
+        positions = [event.position for event in table.store.events()]
+        assert positions != list(range(1, len(positions) + 1))  # the gap is there
+        assert table.audit().ok
+    export = tmp_path / "gaps.jsonl"
+    invoke("--db", pg_url, "export", "--format", "jsonl", "-o", str(export))
+    invoke("--db", pg_url, "note", "later still")
+    held = invoke("--db", pg_url, "audit", "--against", str(export))
+    assert f"against {export}: the log extends it unchanged" in held.output
