@@ -431,4 +431,8 @@ def serve(db: str, host: str, port: int, *, npc_numbers: bool = False) -> None:
         pass  # uvicorn has shut down cleanly and hands Ctrl-C back
     finally:
         table.close()
+        if is_server(db):
+            from fracas.ledger.postgres import close_pools
+
+            close_pools()
     click.echo("fracas serve: stopped")
