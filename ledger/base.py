@@ -117,6 +117,13 @@ class LogStore:
     conn: Any
     unique_violation: tuple[type[BaseException], ...] = ()
 
+    def __init__(self) -> None:
+        # (version, step, hash) of each encounter's last event as this store appended it:
+        # the next append that expects that version skips reading the head (the unique
+        # (encounter, version) refuses it if another writer got there first)
+        self._tips: dict[str, tuple[int, int, str]] = {}
+        self._written: tuple[int, int, str] | None = None
+
     # -- what a backend supplies ---------------------------------------------------------
 
     def close(self) -> None:
@@ -238,11 +245,15 @@ class LogStore:
                     f"{MAX_BODY} bytes; nothing was written"
                 )
         owned = not self._in_transaction()  # inside batch() the batch commits
+        known = self._tips.pop(encounter, None)
+        if not owned or (known is not None and known[0] != expected_version):
+            known = None
+        self._written = None
         try:
             with self._pipelined():
                 result = self._append_step(
                     owned, encounter, events, expected_version, command_id, author, control,
-                    target, project,
+                    target, project, known,
                 )  # fmt: skip
         except self.unique_violation as error:
             self._rollback()
@@ -256,6 +267,8 @@ class LogStore:
             self._rollback()
             raise
         if owned and not result.duplicate:
+            if self._written is not None:
+                self._tips[encounter] = self._written
             self._after_commit()
         return result
 
@@ -270,11 +283,16 @@ class LogStore:
         control: str,
         target: int | None,
         project: Projector | None,
+        known: tuple[int, int, str] | None,
     ) -> AppendResult:
-        """The transaction of one append: read the head, check, write, project, commit."""
+        """The transaction of one append: read the head (unless this store wrote it last),
+        check, write, project, commit."""
         if owned:
             self._begin()
-        original, head_version, head_step, tip = self._situation(encounter, command_id)
+        if known is not None:
+            original, (head_version, head_step, tip) = None, known
+        else:
+            original, head_version, head_step, tip = self._situation(encounter, command_id)
         if original is not None:
             if owned:
                 self.conn.execute("ROLLBACK")
@@ -347,6 +365,7 @@ class LogStore:
             rows.append((*row, prev_hash, digest, salt, ENCOUNTER_CHAIN))
             prev_hash = digest
         self._insert_events(rows)
+        self._written = (head_version + len(events), step, prev_hash)
         if head_version == 0:
             self._register(encounter, rows[0][9])
         last_version = head_version + len(events)

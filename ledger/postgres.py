@@ -155,6 +155,7 @@ class PostgresStore(LogStore):
     def __init__(
         self, url: str, *, readonly: bool = False, create: bool = True, keys: str | None = None
     ) -> None:
+        super().__init__()
         conninfo, self.name = split_url(url)
         self.path, self.readonly = shown(url), readonly
         self._pool = _pools.get(conninfo)

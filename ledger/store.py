@@ -285,6 +285,7 @@ class Store(LogStore):
         background_checkpoints: bool = True,
         keys: str | None = None,
     ) -> None:
+        super().__init__()
         self.path = str(path)
         self.readonly = readonly
         self._checkpointer: Checkpointer | None = None

@@ -199,6 +199,23 @@ class TestContract:
 class TestSharedLog:
     """What needs a log more than one connection can open at once."""
 
+    def test_a_writer_that_fell_behind_is_refused_then_goes_on_from_the_new_head(
+        self, location: str, store: LogStore
+    ) -> None:
+        """A store remembers the head it wrote last; another writer moving it on makes the
+        next append from the old head a conflict, never a fork of the chain."""
+        store.append("enc", [ev(1)], expected_version=0, command_id="a1")
+        store.append("enc", [ev(2)], expected_version=1, command_id="a2")
+        with open_log(location) as other:
+            other.append("enc", [ev(3)], expected_version=2, command_id="b1")
+        with pytest.raises(ConflictError):
+            store.append("enc", [ev(4)], expected_version=2, command_id="a3")
+        assert store.append("enc", [ev(2)], expected_version=2, command_id="a2").duplicate
+        store.append("enc", [ev(4)], expected_version=3, command_id="a3")
+        store.append("enc", [ev(5)], expected_version=4, command_id="a4")
+        assert [e.version for e in store.events("enc")] == [1, 2, 3, 4, 5]
+        assert store.verify().ok and store.check_steps().ok
+
     def test_writers_racing_on_one_encounter_get_one_conflict_each(
         self, location: str, store: LogStore
     ) -> None:
