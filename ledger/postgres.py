@@ -15,6 +15,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+import msgspec
 import psycopg
 from psycopg import errors, sql
 from psycopg.pq import TransactionStatus
@@ -22,6 +23,7 @@ from psycopg.pq import TransactionStatus
 from fracas.ledger.base import (
     APPEND_ONLY_TABLES,
     APPEND_ONLY_TRIGGERS,
+    NEW_EVENT_COLUMNS,
     SCHEMA,
     LogStore,
     now,
@@ -60,13 +62,28 @@ def _pg(statement: str) -> str:
     return statement.replace("%", "%%").replace("?", "%s")
 
 
-# A step's events as one constant statement (prepared once per connection): columns as
-# arrays, sent in binary (no text escaping).
+# A step's events as one constant statement with one parameter: the rows as JSON (encoded
+# by msgspec; JSON strings carry every body back byte for byte).
+_EVENT_FIELDS = NEW_EVENT_COLUMNS.split(", ")
+_EVENT_TYPES = [
+    "text",
+    "int",
+    "int",
+    "text",
+    "text",
+    "text",
+    "int",
+    "text",
+    "text",
+    "text",
+    "text",
+    "int",
+]
 INSERT_NEW_EVENTS = (
-    "INSERT INTO events (encounter, version, step, kind, author, at, schema, body, prev_hash, "
-    "hash, salt, scope) SELECT * FROM unnest(%b::text[], %b::int[], %b::int[], %b::text[], "
-    "%b::text[], %b::text[], %b::int[], %b::text[], %b::text[], %b::text[], %b::text[], "
-    "%b::int[])"
+    f"INSERT INTO events ({NEW_EVENT_COLUMNS}) SELECT {NEW_EVENT_COLUMNS} FROM "
+    "json_to_recordset(%s::json) AS r("
+    + ", ".join(f"{name} {kind}" for name, kind in zip(_EVENT_FIELDS, _EVENT_TYPES, strict=True))
+    + ")"
 )
 
 
@@ -255,8 +272,8 @@ class PostgresStore(LogStore):
         return self.conn.raw.pipeline()
 
     def _insert_events(self, rows: list[tuple]) -> None:
-        columns = [list(column) for column in zip(*rows, strict=True)]
-        self.conn.raw.execute(INSERT_NEW_EVENTS, columns)
+        encoded = msgspec.json.encode([dict(zip(_EVENT_FIELDS, row, strict=True)) for row in rows])
+        self.conn.raw.execute(INSERT_NEW_EVENTS, (encoded.decode(),))
 
     def _lock_log(self) -> None:
         self.conn.execute("SELECT pg_advisory_xact_lock(hashtext(?))", (self.name,))

@@ -61,6 +61,13 @@ class TestContract:
         assert (result.step, result.first_version, result.last_version) == (1, 1, 3)
         assert [e.step for e in store.events("enc")] == [1, 1, 1]
 
+    def test_bodies_come_back_byte_for_byte(self, store: LogStore) -> None:
+        odd = NewEvent("note", r'{"text":"caf\u00e9 \n \" tab\t","n":1.50}')
+        plain = NewEvent("note", '{"text": "é 🎲 dice",  "spaced" : true}')
+        store.append("enc", [odd, plain], expected_version=0, command_id="c1")
+        assert [e.body for e in store.events("enc")] == [odd.body, plain.body]
+        assert store.verify().ok
+
     def test_an_exception_mid_transaction_leaves_no_trace(self, store: LogStore) -> None:
         def explode(conn: object) -> None:
             store.conn.execute("SELECT 1")
