@@ -487,6 +487,12 @@ class LogStore:
         )
         return dict(cursor.fetchall())
 
+    def wrote_last(self, encounter: str, version: int) -> bool:
+        """Did this store append `version` of the encounter, as its last? (Then it is the
+        head unless another writer moved on, which the next append would find out.)"""
+        known = self._tips.get(encounter)
+        return known is not None and known[0] == version
+
     def _step_for_command(self, encounter: str, command_id: str) -> AppendResult | None:
         row = self.conn.execute(
             "SELECT step, first_version, last_version FROM steps "

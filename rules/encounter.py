@@ -13,6 +13,7 @@ import msgspec
 from fracas.ledger import (
     CONTROL_KINDS,
     BadInputError,
+    ConflictError,
     History,
     IntegrityError,
     LogStore,
@@ -234,14 +235,14 @@ class Encounter:
             command_id = uuid.uuid4().hex
         elif original := self.store.step_for_command(self.id, command_id):
             return StepOutcome(original.step, self.events_of_step(original.step), True)
-        events = self.decide(
-            command,
-            dice=dice,
-            entered_by=entered_by,
-            command_id=command_id,
-            author=author,
-            secret=secret,
-        )
+        options = dict(dice=dice, entered_by=entered_by, author=author, secret=secret)
+        events = self.decide(command, command_id=command_id, optimistic=True, **options)
+        try:
+            return self.record(events, command_id=command_id, author=author)
+        except ConflictError:
+            if not self.refresh():
+                raise
+        events = self.decide(command, command_id=command_id, **options)  # on the new head
         return self.record(events, command_id=command_id, author=author)
 
     def decide(
@@ -253,9 +254,13 @@ class Encounter:
         command_id: str = "",
         author: str = "gm",
         secret: bool = False,
+        optimistic: bool = False,
     ) -> list[Event]:
-        """The events a command would append now, without appending them."""
-        self._refresh_if_stale()
+        """The events a command would append now, without appending them. `optimistic`:
+        if this process appended the head it knows, decide on it without asking (the
+        append is refused if another writer moved on, and `execute` decides again)."""
+        if not (optimistic and self.store.wrote_last(self.id, self.version)):
+            self._refresh_if_stale()
         step = self.history.head_step + 1
         epoch = self.seed_epoch()
         source = (

@@ -7,10 +7,11 @@ import msgspec
 import pytest
 
 from fracas.ledger import NewEvent, NotFoundError
+from fracas.projections import Fracas
 from fracas.rules import Encounter, available, load
 from fracas.rules.events import Note
 from fracas.rules.percentile import RULESET
-from tests.conftest import do, fight, sheet
+from tests.conftest import attack, do, fight, gunner, sheet
 
 
 def test_rulesets_are_found_through_entry_points():
@@ -65,3 +66,19 @@ def test_a_failed_projection_rolls_back_the_whole_step(fracas):
     with pytest.raises(RuntimeError):
         do(e, {"action": "next"})
     assert fracas.store.head(e.id) == before and e.state == state
+
+
+def test_two_processes_playing_one_encounter_take_turns_without_a_refusal(log_location):
+    """Each decides on the head it knows; when the other has moved on, the append is
+    refused inside, the encounter catches up and decides again: no step lost or doubled."""
+    with Fracas(log_location) as first, Fracas(log_location) as second:
+        mine = fight(first, ("alice", gunner()), ("bob", gunner(dex=9)))
+        theirs = second.encounter(mine.id)
+        attack(mine, "alice", "bob", dice=[30, 4])
+        theirs.note("the lights flicker")  # the second GM screen, on the head it read
+        attack(mine, "bob", "alice", dice=[95])  # decided again on the new head
+        assert [record.step for record in mine.history.steps] == list(range(1, 8))
+        theirs.reload()
+        assert theirs.state == mine.state and mine.state.turn == "alice"
+        with Fracas(log_location, readonly=True) as check:
+            assert check.audit().ok and check.encounter(mine.id).version == mine.version
