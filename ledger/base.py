@@ -135,8 +135,9 @@ class LogStore:
     def _in_transaction(self) -> bool:
         raise NotImplementedError
 
-    def _insert_events(self, rows: list[tuple]) -> None:
-        """Insert new events (every column but the position, which the backend gives)."""
+    def _insert_step(self, rows: list[tuple], record: StepRecord) -> None:
+        """Insert a step's new events (every column but the position, which the backend
+        gives) and its record."""
         raise NotImplementedError
 
     def _lock_registry(self) -> None:
@@ -364,15 +365,14 @@ class LogStore:
             digest = chain.chain_hash(prev_hash, row, salt)
             rows.append((*row, prev_hash, digest, salt, ENCOUNTER_CHAIN))
             prev_hash = digest
-        self._insert_events(rows)
-        self._written = (head_version + len(events), step, prev_hash)
-        if head_version == 0:
-            self._register(encounter, rows[0][9])
         last_version = head_version + len(events)
         record = StepRecord(
             encounter, step, command_id, control, target, head_version + 1, last_version, author, at
         )
-        self.conn.execute(INSERT_STEP, msgspec.structs.astuple(record))
+        self._insert_step(rows, record)
+        self._written = (last_version, step, prev_hash)
+        if head_version == 0:
+            self._register(encounter, rows[0][9])
         return AppendResult(step, head_version + 1, last_version, record=record)
 
     def _register(self, encounter: str, first_hash: str) -> None:

@@ -25,10 +25,12 @@ from fracas.ledger.base import (
     APPEND_ONLY_TRIGGERS,
     NEW_EVENT_COLUMNS,
     SCHEMA,
+    STEP_COLUMNS,
     LogStore,
     now,
 )
 from fracas.ledger.errors import BadInputError, NotFoundError, RefusedError
+from fracas.ledger.history import StepRecord
 
 DEFAULT_SCHEMA = "fracas"
 _NAME = re.compile(r"^[a-z_][a-z0-9_]{0,50}$")
@@ -62,8 +64,8 @@ def _pg(statement: str) -> str:
     return statement.replace("%", "%%").replace("?", "%s")
 
 
-# A step's events as one constant statement with one parameter: the rows as JSON (encoded
-# by msgspec; JSON strings carry every body back byte for byte).
+# A step's events and its record as one constant statement, the events as one JSON parameter
+# (encoded by msgspec; JSON strings carry every body back byte for byte).
 _EVENT_FIELDS = NEW_EVENT_COLUMNS.split(", ")
 _EVENT_TYPES = [
     "text",
@@ -79,12 +81,30 @@ _EVENT_TYPES = [
     "text",
     "int",
 ]
-INSERT_NEW_EVENTS = (
-    f"INSERT INTO events ({NEW_EVENT_COLUMNS}) SELECT {NEW_EVENT_COLUMNS} FROM "
+INSERT_STEP_AND_EVENTS = (
+    f"WITH e AS (INSERT INTO events ({NEW_EVENT_COLUMNS}) SELECT {NEW_EVENT_COLUMNS} FROM "
     "json_to_recordset(%s::json) AS r("
     + ", ".join(f"{name} {kind}" for name, kind in zip(_EVENT_FIELDS, _EVENT_TYPES, strict=True))
-    + ")"
+    + f")) INSERT INTO steps ({STEP_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
 )
+
+
+_VALUES = re.compile(r"^INSERT INTO (\w+) \(([^)]*)\) VALUES \([?, ]+\)(.*)$", re.S)
+
+
+@functools.lru_cache(maxsize=256)
+def _from_json(statement: str) -> tuple[str, tuple[str, ...]] | None:
+    match = _VALUES.match(statement)
+    if match is None:
+        return None
+    table, names, tail = match.groups()
+    columns = tuple(name.strip() for name in names.split(","))
+    listed = ", ".join(columns)
+    many = (
+        f"INSERT INTO {table} ({listed}) SELECT {listed} FROM "
+        f"json_populate_recordset(NULL::{table}, %s::json){_pg(tail)}"
+    )
+    return many, columns
 
 
 class Connection:
@@ -99,10 +119,19 @@ class Connection:
         return self.raw.execute(_pg(statement), params)
 
     def executemany(self, statement: str, rows: Sequence[Sequence[object]]) -> None:
+        """Many rows of an `INSERT ... VALUES (?, ...)` as one statement, the rows as one
+        JSON parameter read as the table's row type; any other statement row by row."""
         rows = list(rows)
-        if rows:
+        if not rows:
+            return
+        rewritten = _from_json(statement)
+        if rewritten is None:
             with self.raw.cursor() as cursor:
                 cursor.executemany(_pg(statement), rows)
+            return
+        many, columns = rewritten
+        records = [dict(zip(columns, row, strict=True)) for row in rows]
+        self.raw.execute(many, (msgspec.json.encode(records).decode(),))
 
     @property
     def in_transaction(self) -> bool:
@@ -271,9 +300,11 @@ class PostgresStore(LogStore):
         """An append in two round trips: BEGIN with the head, then every write and COMMIT."""
         return self.conn.raw.pipeline()
 
-    def _insert_events(self, rows: list[tuple]) -> None:
+    def _insert_step(self, rows: list[tuple], record: StepRecord) -> None:
+        """One statement: the events (as one JSON parameter) and the step record."""
         encoded = msgspec.json.encode([dict(zip(_EVENT_FIELDS, row, strict=True)) for row in rows])
-        self.conn.raw.execute(INSERT_NEW_EVENTS, (encoded.decode(),))
+        params = (encoded.decode(), *msgspec.structs.astuple(record))
+        self.conn.raw.execute(INSERT_STEP_AND_EVENTS, params)
 
     def _lock_log(self) -> None:
         self.conn.execute("SELECT pg_advisory_xact_lock(hashtext(?))", (self.name,))

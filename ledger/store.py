@@ -25,6 +25,7 @@ from fracas.ledger.base import (
     EVENT_COLUMNS,
     INSERT_EVENT,
     INSERT_REGISTRY,
+    INSERT_STEP,
     KIND_OF_CONTROL,
     SCHEMA,
     AppendResult,
@@ -44,6 +45,7 @@ from fracas.ledger.errors import (
     NotFoundError,
     RefusedError,
 )
+from fracas.ledger.history import StepRecord
 from fracas.ledger.keys import KeyFile, key_path
 
 __all__ = [
@@ -401,12 +403,13 @@ class Store(LogStore):
     def _in_transaction(self) -> bool:
         return self._conn.in_transaction
 
-    def _insert_events(self, rows: list[tuple]) -> None:
+    def _insert_step(self, rows: list[tuple], record: StepRecord) -> None:
         """Positions follow on from the last: SQLite has one writer, holding the lock."""
         (last,) = self._conn.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()
         self._conn.executemany(
             INSERT_EVENT, [(last + n, *row) for n, row in enumerate(rows, start=1)]
         )
+        self._conn.execute(INSERT_STEP, msgspec.structs.astuple(record))
 
     def _not_in_steps(self, steps: Sequence[int]) -> tuple[str, object]:
         return "step NOT IN (SELECT value FROM json_each(?))", msgspec.json.encode(
