@@ -186,6 +186,33 @@ class TestContract:
         report = store.verify()
         assert not report.ok and "encounter a is not in the record of encounters" in report.reason
 
+    def test_an_undo_pointed_elsewhere_is_caught_by_check_steps(self, store: LogStore) -> None:
+        five_notes(store)
+        store.append_control("enc", "undo", 5, expected_version=5, command_id="u")
+        forge(store, "UPDATE steps SET target = 2 WHERE encounter = 'enc' AND step = 6")
+        report = store.check_steps()
+        assert not report.ok and "its record targets step 2, its event another" in report.reason
+
+    def test_a_step_record_without_events_is_caught(self, store: LogStore) -> None:
+        five_notes(store)
+        forge(
+            store,
+            "INSERT INTO steps VALUES ('enc', 6, 'forged', 'command', NULL, 6, 6, 'gm', 'now')",
+        )
+        report = store.check_steps()
+        assert not report.ok and "claims versions up to 6; the events stop at 5" in report.reason
+
+    def test_a_tail_cut_off_is_seen_only_by_a_witnessed_head(self, store: LogStore) -> None:
+        five_notes(store)
+        code = store.head_code("enc")
+        forge(
+            store,
+            "DELETE FROM events WHERE encounter = 'enc' AND version >= 4",
+            "DELETE FROM steps WHERE encounter = 'enc' AND step >= 4",
+        )
+        assert store.verify().ok and store.check_steps().ok  # a clean-looking shorter log
+        assert "no longer reaches step 5" in store.check_head("enc", code)
+
     def test_a_step_record_edited_is_caught_by_check_steps(self, store: LogStore) -> None:
         five_notes(store)
         forge(store, "UPDATE steps SET last_version = 7 WHERE encounter = 'enc' AND step = 5")
