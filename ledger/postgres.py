@@ -65,27 +65,13 @@ def _pg(statement: str) -> str:
 
 
 # A step's events and its record as one constant statement, the events as one JSON parameter
-# (encoded by msgspec; JSON strings carry every body back byte for byte).
+# read as the events table's row type (msgspec encodes it; JSON strings carry every body
+# back byte for byte).
 _EVENT_FIELDS = NEW_EVENT_COLUMNS.split(", ")
-_EVENT_TYPES = [
-    "text",
-    "int",
-    "int",
-    "text",
-    "text",
-    "text",
-    "int",
-    "text",
-    "text",
-    "text",
-    "text",
-    "int",
-]
 INSERT_STEP_AND_EVENTS = (
-    f"WITH e AS (INSERT INTO events ({NEW_EVENT_COLUMNS}) SELECT {NEW_EVENT_COLUMNS} FROM "
-    "json_to_recordset(%s::json) AS r("
-    + ", ".join(f"{name} {kind}" for name, kind in zip(_EVENT_FIELDS, _EVENT_TYPES, strict=True))
-    + f")) INSERT INTO steps ({STEP_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+    f"WITH e AS (INSERT INTO events ({NEW_EVENT_COLUMNS}) SELECT {NEW_EVENT_COLUMNS} "
+    "FROM json_populate_recordset(NULL::events, %s::json)) "
+    f"INSERT INTO steps ({STEP_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
 )
 
 
@@ -198,9 +184,7 @@ class PostgresStore(LogStore):
     dialect = "postgresql"
     unique_violation = (errors.UniqueViolation,)
 
-    def __init__(
-        self, url: str, *, readonly: bool = False, create: bool = True, keys: str | None = None
-    ) -> None:
+    def __init__(self, url: str, *, readonly: bool = False, create: bool = True) -> None:
         super().__init__()
         conninfo, self.name = split_url(url)
         self.path, self.readonly = shown(url), readonly
@@ -297,7 +281,8 @@ class PostgresStore(LogStore):
             self.conn.raw.rollback()
 
     def _pipelined(self) -> AbstractContextManager[object]:
-        """An append in two round trips: BEGIN with the head, then every write and COMMIT."""
+        """An append's statements sent together: one round trip to read the head (none when
+        this store wrote it last), one for every write and the COMMIT."""
         return self.conn.raw.pipeline()
 
     def _insert_step(self, rows: list[tuple], record: StepRecord) -> None:
