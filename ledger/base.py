@@ -203,6 +203,22 @@ class LogStore:
         self._after_commit()
 
     @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Reads that see one state of the log, however many queries they take (inside a
+        transaction already open, that transaction's)."""
+        if self._in_transaction():
+            yield
+            return
+        self._begin_reading()
+        try:
+            yield
+        finally:
+            self._rollback()  # it wrote nothing
+
+    def _begin_reading(self) -> None:
+        self.conn.execute("BEGIN")  # SQLite (WAL): the snapshot is taken at the first read
+
+    @contextmanager
     def exclusive(self) -> Iterator[None]:
         """A transaction no other maintainer of the log runs beside (creating or rebuilding
         read models); appends are not held up by it."""
@@ -597,8 +613,12 @@ class LogStore:
     # -- checking ------------------------------------------------------------------------
 
     def verify(self) -> VerifyReport:
-        """Check every hash link of the log (see fracas.ledger.chain); name the first bad
-        position."""
+        """Check every hash link of the log (see fracas.ledger.chain), all read in one
+        snapshot while writers go on; name the first bad position."""
+        with self.snapshot():
+            return self._verify()
+
+    def _verify(self) -> VerifyReport:
         columns = self._columns
         current = self.schema >= SCHEMA
         older = self.conn.execute(
@@ -627,6 +647,10 @@ class LogStore:
         step's range holding exactly its events, undo/redo/supersede naming real steps as
         the editor would have, and nothing after the last step. The steps table is not
         chained, so nothing in it is taken on trust."""
+        with self.snapshot():
+            return self._check_steps()
+
+    def _check_steps(self) -> VerifyReport:
         events = self.conn.execute(
             "SELECT encounter, version, step, kind, author, at, body, position FROM events "
             "ORDER BY encounter, version"

@@ -276,6 +276,9 @@ class PostgresStore(LogStore):
     def _in_transaction(self) -> bool:
         return self.conn.in_transaction
 
+    def _begin_reading(self) -> None:
+        self.conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+
     def _rollback(self) -> None:
         if self.conn.in_transaction:
             self.conn.raw.rollback()

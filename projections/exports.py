@@ -73,6 +73,13 @@ def export_jsonl(
     only the command given."""
     if players and with_secrets:
         raise BadInputError("a players' export never carries the GM's sealed dice seeds")
+    with store.snapshot():  # the log as it stood at one moment, while the table plays on
+        return _export_jsonl(store, out, players, with_secrets, progress)
+
+
+def _export_jsonl(
+    store: LogStore, out: IO[str], players: bool, with_secrets: bool, progress: Progress
+) -> Header:
     chain = store.verify()
     structure = store.check_steps() if chain.ok else chain
     if not structure.ok:
@@ -256,7 +263,13 @@ class CopyReport(msgspec.Struct, frozen=True):
 def copy_log(source: LogStore, target: LogStore, progress: Progress = quiet) -> CopyReport:
     """Every event, step record and sealed seed of `source` into the empty `target`, byte
     for byte, in one transaction; then read back from the target and compared with the
-    source, field by field. A damaged source is refused before anything is written."""
+    source, field by field. A damaged source is refused before anything is written; the
+    source is read as it stood at one moment, while its tables play on."""
+    with source.snapshot():
+        return _copy_log(source, target, progress)
+
+
+def _copy_log(source: LogStore, target: LogStore, progress: Progress) -> CopyReport:
     chain = sound_source(source)
     names = source.encounters()
     steps = [record for name in names for record in source.history(name).steps]

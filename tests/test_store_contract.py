@@ -250,6 +250,25 @@ class TestSharedLog:
         assert [e.version for e in store.events("enc")] == [1, 2, 3, 4, 5]
         assert store.verify().ok and store.check_steps().ok
 
+    def test_an_audit_while_a_table_starts_sees_one_state_of_the_log(
+        self, location: str, store: LogStore
+    ) -> None:
+        """verify() reads the events, then the registry: an encounter started in between
+        must not look like one whose events are gone."""
+        five_notes(store, "a")
+        read_registry = store.registry
+
+        def registry_after_a_new_table_starts() -> list:
+            with open_log(location) as other:
+                other.append("b", [ev(1)], expected_version=0, command_id="b1")
+            return read_registry()
+
+        store.registry = registry_after_a_new_table_starts  # type: ignore[method-assign]
+        report = store.verify()
+        assert report.ok and report.checked == 5, report.reason
+        store.registry = read_registry  # type: ignore[method-assign]
+        assert store.verify().ok and store.verify().checked == 6
+
     def test_writers_racing_on_one_encounter_get_one_conflict_each(
         self, location: str, store: LogStore
     ) -> None:
