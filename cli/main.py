@@ -15,7 +15,7 @@ import msgspec
 
 from fracas.cli import render
 from fracas.ledger import BadInputError, FracasError, NotFoundError
-from fracas.ledger.open import describe_database_error, is_database_error, is_server
+from fracas.ledger.open import describe_database_error, is_database_error, is_server, shown
 from fracas.projections import Fracas, catalog
 from fracas.projections.board import board
 from fracas.rules import Encounter, available, load
@@ -45,7 +45,7 @@ class FracasGroup(click.Group):
         except Exception as error:
             if not is_database_error(error):
                 raise
-            db = ctx.obj.db if isinstance(ctx.obj, App) else "the log"
+            db = shown(ctx.obj.db) if isinstance(ctx.obj, App) else "the log"
             raise click.ClickException(str(describe_database_error(error, db))) from None
 
 
@@ -276,7 +276,7 @@ def ruleset_for(app: App, name: str | None) -> tuple[Ruleset, Any]:
     """The named ruleset (with its defaults), or the encounter's (with its options now)."""
     if name is not None:
         return load(name), None
-    no_log = BadInputError(f"{app.db}: no such log; name a ruleset with -r RULESET")
+    no_log = BadInputError(f"{shown(app.db)}: no such log; name a ruleset with -r RULESET")
     if not is_server(app.db) and not os.path.exists(app.db):
         raise no_log
     try:
@@ -996,7 +996,7 @@ def copy(source: str, target: str) -> None:
         report = log.copy_to(target, progress=tick)
     click.echo(
         f"copied {report.encounters} encounters, {report.events} events, {report.steps} steps "
-        f"and {report.sealed} sealed seeds to {target}; read back and compared: identical"
+        f"and {report.sealed} sealed seeds to {shown(target)}; read back and compared: identical"
     )
 
 
@@ -1007,7 +1007,7 @@ def import_(app: App, export_file: str) -> None:
     """Import a GM's JSONL export into a new, empty --db file."""
     with render.progress_bar("importing") as tick, app.creating():
         count = app.open(write=True, create=True).import_jsonl(export_file, progress=tick)
-    click.echo(f"imported {count} events into {app.db}; the hash chain holds")
+    click.echo(f"imported {count} events into {shown(app.db)}; the hash chain holds")
 
 
 @cli.command()

@@ -2,6 +2,7 @@
 
 import sqlite3
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from fracas.ledger.base import LogStore
 from fracas.ledger.errors import ConflictError, FracasError, RefusedError
@@ -11,6 +12,15 @@ SERVER_SCHEMES = ("postgresql://", "postgres://")
 
 def is_server(location: str) -> bool:
     return str(location).startswith(SERVER_SCHEMES)
+
+
+def shown(location: str) -> str:
+    """The location without a password, for messages."""
+    parts = urlsplit(str(location))
+    if parts.password:
+        netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
+        return urlunsplit(parts._replace(netloc=netloc))
+    return str(location)
 
 
 def open_store(location: str, **options: Any) -> LogStore:

@@ -31,6 +31,7 @@ from fracas.ledger.base import (
 )
 from fracas.ledger.errors import BadInputError, NotFoundError, RefusedError
 from fracas.ledger.history import StepRecord
+from fracas.ledger.open import shown
 
 DEFAULT_SCHEMA = "fracas"
 _NAME = re.compile(r"^[a-z_][a-z0-9_]{0,50}$")
@@ -48,15 +49,6 @@ def split_url(url: str) -> tuple[str, str]:
             f"{schema!r} is not a schema name fracas can use: lower-case letters, digits and _"
         )
     return urlunsplit(parts._replace(query=urlencode(query))), schema
-
-
-def shown(url: str) -> str:
-    """The URL without its password, for messages."""
-    parts = urlsplit(url)
-    if parts.password:
-        netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
-        return urlunsplit(parts._replace(netloc=netloc))
-    return url
 
 
 @functools.lru_cache(maxsize=512)

@@ -182,3 +182,11 @@ def test_positions_with_gaps_still_export_and_prove_the_log(tmp_path: Path, pg_u
     invoke("--db", pg_url, "note", "later still")
     held = invoke("--db", pg_url, "audit", "--against", str(export))
     assert f"against {export}: the log extends it unchanged" in held.output
+
+
+def test_a_password_in_the_url_is_never_printed():
+    url = "postgresql://gm:hunter2@127.0.0.1:1/table?schema=motel"
+    for args in (("--db", url, "status"), ("copy", url, "x.db"), ("--db", url, "options")):
+        refused = invoke(*args, ok=False)
+        assert "hunter2" not in refused.output and "gm:***@" in refused.output
+        assert len(refused.output.strip().splitlines()) == 1
