@@ -229,6 +229,10 @@ class LogStore:
     def _lock_log(self) -> None:
         """SQLite's write transaction is already exclusive."""
 
+    def _stream(self, sql: str, params: Sequence[object] = ()) -> Any:
+        """Rows of a query that may be long, fetched as they are read (SQLite's cursors do)."""
+        return self.conn.execute(sql, params)
+
     def execute(self, sql: str, params: Sequence[object] = ()) -> Any:
         """Plain SQL on the log's connection (`?` placeholders), for the read models."""
         return self.conn.execute(sql, params)
@@ -592,9 +596,9 @@ class LogStore:
     def events(self, encounter: str | None = None) -> Iterator[StoredEvent]:
         """Stream whole stored events, of one encounter or of the whole log, in order."""
         if encounter is None:
-            cursor = self.conn.execute(f"SELECT {self._columns} FROM events ORDER BY position")
+            cursor = self._stream(f"SELECT {self._columns} FROM events ORDER BY position")
         else:
-            cursor = self.conn.execute(
+            cursor = self._stream(
                 f"SELECT {self._columns} FROM events WHERE encounter = ? ORDER BY version",
                 (encounter,),
             )
@@ -621,14 +625,12 @@ class LogStore:
     def _verify(self) -> VerifyReport:
         columns = self._columns
         current = self.schema >= SCHEMA
-        older = self.conn.execute(
+        older = self._stream(
             f"SELECT {columns} FROM events "
             + ("WHERE scope = 0 " if current else "")
             + "ORDER BY position"
         )
-        by_encounter = self.conn.execute(
-            f"SELECT {columns} FROM events ORDER BY encounter, version"
-        )
+        by_encounter = self._stream(f"SELECT {columns} FROM events ORDER BY encounter, version")
         return chain.verify(
             (StoredEvent(*row) for row in older),
             (StoredEvent(*row) for row in by_encounter),
@@ -651,11 +653,11 @@ class LogStore:
             return self._check_steps()
 
     def _check_steps(self) -> VerifyReport:
-        events = self.conn.execute(
+        events = self._stream(
             "SELECT encounter, version, step, kind, author, at, body, position FROM events "
             "ORDER BY encounter, version"
         )
-        records = self.conn.execute(f"SELECT {STEP_COLUMNS} FROM steps ORDER BY encounter, step")
+        records = self._stream(f"SELECT {STEP_COLUMNS} FROM steps ORDER BY encounter, step")
         by_encounter: dict[str, list[StepRecord]] = {}
         for name, rows in groupby(records, key=lambda row: row[0]):
             try:

@@ -8,6 +8,7 @@ they never wait on each other; only starting an encounter takes the registry's l
 """
 
 import functools
+import itertools
 import re
 import threading
 from collections.abc import Iterator, Sequence
@@ -37,6 +38,7 @@ DEFAULT_SCHEMA = "fracas"
 _NAME = re.compile(r"^[a-z_][a-z0-9_]{0,50}$")
 _pools: dict[str, Any] = {}
 _pools_lock = threading.Lock()
+_cursor_names = itertools.count(1)
 
 
 def split_url(url: str) -> tuple[str, str]:
@@ -267,6 +269,16 @@ class PostgresStore(LogStore):
 
     def _in_transaction(self) -> bool:
         return self.conn.in_transaction
+
+    def _stream(self, statement: str, params: Sequence[object] = ()) -> Any:
+        """Inside a transaction (a snapshot, an export, a copy), a server-side cursor fetched
+        2000 rows at a time: a long log is never held whole in memory."""
+        if not self.conn.in_transaction:
+            return self.conn.execute(statement, params)
+        cursor = self.conn.raw.cursor(name=f"fracas_{next(_cursor_names)}")
+        cursor.itersize = 2000
+        cursor.execute(_pg(statement) if params else statement, params or None)
+        return cursor
 
     def _begin_reading(self) -> None:
         self.conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")

@@ -190,3 +190,19 @@ def test_a_password_in_the_url_is_never_printed():
         refused = invoke(*args, ok=False)
         assert "hunter2" not in refused.output and "gm:***@" in refused.output
         assert len(refused.output.strip().splitlines()) == 1
+
+
+def test_a_long_log_is_read_through_a_server_side_cursor(pg_url: str):
+    with open_store(pg_url) as store:
+        for n in range(1, 2501):
+            body = f'{{"kind":"note","text":"{n}"}}'
+            store.append(
+                "long", [NewEvent("note", body)], expected_version=n - 1, command_id=f"{n}"
+            )
+        with store.snapshot():
+            events = store.events()
+            assert next(events).version == 1
+            (open_cursors,) = store.execute("SELECT count(*) FROM pg_cursors").fetchone()
+            assert open_cursors == 1  # fetched 2000 rows at a time, not all 2500 at once
+            assert sum(1 for _ in events) == 2499
+        assert store.verify().ok and store.verify().checked == 2500
