@@ -21,7 +21,7 @@ from typing import Any
 import msgspec
 from bench_ledger import best_of, build_fight  # run as: python bench/bench_session.py
 
-from fracas.ledger.store import EVENT_COLUMNS, INSERT_EVENT
+from fracas.ledger.base import EVENT_COLUMNS, INSERT_EVENT
 from fracas.projections import Fracas
 from fracas.projections.replay import replay
 from fracas.rules import Encounter

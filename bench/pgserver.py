@@ -35,12 +35,15 @@ def free_port() -> int:
 class Server:
     """`with Server() as server:` one throwaway cluster; `server.url(schema)` names a log."""
 
-    def __init__(self, *, durable: bool = True, max_connections: int = 250) -> None:
+    def __init__(
+        self, *, durable: bool = True, max_connections: int = 250, cluster: Path | None = None
+    ) -> None:
+        """A new cluster in a temporary directory, or the one already in `cluster`."""
         self.bin = binaries()
         if self.bin is None:
             raise FileNotFoundError(INSTALL_HINT)
         self.durable, self.max_connections = durable, max_connections
-        self.dir = Path(tempfile.mkdtemp(prefix="fracas-pg-"))
+        self.dir = cluster or Path(tempfile.mkdtemp(prefix="fracas-pg-"))
         self.data, self.port = self.dir / "data", free_port()
         self._as = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
 
@@ -94,11 +97,7 @@ def main(argv: list[str]) -> None:
         note.write_text(str(server.dir))
         print(server.url())
     elif command == "stop":
-        server = Server.__new__(Server)
-        server.bin, server.dir = binaries(), Path(note.read_text())
-        server.data = server.dir / "data"
-        server._as = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-        server.stop()
+        Server(cluster=Path(note.read_text())).stop()
         shutil.rmtree(directory)
     else:
         raise SystemExit("usage: python -m bench.pgserver start|stop DIR")

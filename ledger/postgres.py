@@ -146,8 +146,8 @@ def close_pools() -> None:
 class Keys:
     """Sealed secrets in the schema NAME_keys: added, never replaced."""
 
-    def __init__(self, conn: Connection, schema: str, readonly: bool) -> None:
-        self.conn, self.readonly = conn, readonly
+    def __init__(self, conn: Connection, schema: str) -> None:
+        self.conn = conn
         self.table = f"{schema}_keys.sealed"
         self.path = f"the table {self.table}"
 
@@ -205,7 +205,7 @@ class PostgresStore(LogStore):
         except BaseException:
             self._release(raw)
             raise
-        self.keys = Keys(self.conn, self.name, readonly)
+        self.keys = Keys(self.conn, self.name)
 
     def _connect(self) -> psycopg.Connection:
         try:

@@ -20,23 +20,14 @@ import sqlite_utils
 from fracas.ledger import chain
 from fracas.ledger.base import (
     APPEND_ONLY_TRIGGERS,
-    CONTROL_KINDS,
-    EFFECTIVE_EVENTS,
     EVENT_COLUMNS,
     INSERT_EVENT,
     INSERT_REGISTRY,
     INSERT_STEP,
-    KIND_OF_CONTROL,
     SCHEMA,
-    AppendResult,
     LogStore,
-    NewEvent,
-    StoredEvent,
-    VerifyReport,
     now,
-    where,
 )
-from fracas.ledger.chain import GENESIS, chain_hash
 from fracas.ledger.errors import (
     BadInputError,
     ConflictError,
@@ -47,22 +38,6 @@ from fracas.ledger.errors import (
 )
 from fracas.ledger.history import StepRecord
 from fracas.ledger.keys import KeyFile, key_path
-
-__all__ = [
-    "CONTROL_KINDS",
-    "EFFECTIVE_EVENTS",
-    "EVENT_COLUMNS",
-    "GENESIS",
-    "INSERT_EVENT",
-    "KIND_OF_CONTROL",
-    "AppendResult",
-    "NewEvent",
-    "Store",
-    "StoredEvent",
-    "VerifyReport",
-    "chain_hash",
-    "where",
-]
 
 LEGACY_COLUMNS = {
     1: EVENT_COLUMNS.replace("salt, scope", "NULL AS salt, 0 AS scope"),

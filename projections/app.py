@@ -320,10 +320,11 @@ class Fracas:
         back and compared; the target gets its read models too."""
         from fracas.projections import exports
 
-        exports.sound_source(self.store)  # before the target is created
-        with Fracas(target, create=True) as copy:
-            report = exports.copy_log(self.store, copy.store, progress or exports.quiet)
-            copy.rebuild()
+        with self.store.snapshot():  # the source as it stood at one moment, while tables play
+            chain = exports.sound_source(self.store)  # a damaged source creates no target
+            with Fracas(target, create=True) as copy:
+                report = exports.copy_log(self.store, copy.store, chain, progress or exports.quiet)
+                copy.rebuild()
         return report
 
     def export_text(

@@ -260,17 +260,13 @@ class CopyReport(msgspec.Struct, frozen=True):
     head_hash: str
 
 
-def copy_log(source: LogStore, target: LogStore, progress: Progress = quiet) -> CopyReport:
+def copy_log(
+    source: LogStore, target: LogStore, chain: VerifyReport, progress: Progress = quiet
+) -> CopyReport:
     """Every event, step record and sealed seed of `source` into the empty `target`, byte
     for byte, in one transaction; then read back from the target and compared with the
-    source, field by field. A damaged source is refused before anything is written; the
-    source is read as it stood at one moment, while its tables play on."""
-    with source.snapshot():
-        return _copy_log(source, target, progress)
-
-
-def _copy_log(source: LogStore, target: LogStore, progress: Progress) -> CopyReport:
-    chain = sound_source(source)
+    source, field by field. `chain` is what `sound_source` found, in the same snapshot of
+    the source (taken before the target was created)."""
     names = source.encounters()
     steps = [record for name in names for record in source.history(name).steps]
     sealed = list(sealed_seeds(source))
