@@ -9,7 +9,7 @@ here is plain SQL both speak; bodies are JSON text stored and handed back untouc
 import re
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from itertools import groupby
 from typing import Any, Protocol
@@ -146,10 +146,6 @@ class LogStore:
     def _after_commit(self) -> None:
         """Housekeeping after a step reached the disk."""
 
-    def _pipelined(self) -> AbstractContextManager[object]:
-        """Statements whose results are not needed sent together (a server: fewer trips)."""
-        return nullcontext()
-
     def _after_load(self) -> None:
         """Housekeeping after a whole log was loaded with its own positions."""
 
@@ -271,11 +267,10 @@ class LogStore:
             known = None
         self._written = None
         try:
-            with self._pipelined():
-                result = self._append_step(
-                    owned, encounter, events, expected_version, command_id, author, control,
-                    target, project, known,
-                )  # fmt: skip
+            result = self._append_step(
+                owned, encounter, events, expected_version, command_id, author, control,
+                target, project, known,
+            )  # fmt: skip
         except self.unique_violation as error:
             self._rollback()
             if owned and (retried := self._step_for_command(encounter, command_id)):

@@ -12,7 +12,6 @@ import itertools
 import re
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -24,10 +23,13 @@ from psycopg.pq import TransactionStatus
 from fracas.ledger.base import (
     APPEND_ONLY_TABLES,
     APPEND_ONLY_TRIGGERS,
-    NEW_EVENT_COLUMNS,
+    INSERT_NEW_EVENT,
+    INSERT_STEP,
     SCHEMA,
-    STEP_COLUMNS,
+    AppendResult,
     LogStore,
+    NewEvent,
+    Projector,
     now,
 )
 from fracas.ledger.errors import BadInputError, NotFoundError, RefusedError
@@ -58,33 +60,75 @@ def _pg(statement: str) -> str:
     return statement.replace("%", "%%").replace("?", "%s")
 
 
-# A step's events and its record as one constant statement, the events as one JSON parameter
-# read as the events table's row type (msgspec encodes it; JSON strings carry every body
-# back byte for byte).
-_EVENT_FIELDS = NEW_EVENT_COLUMNS.split(", ")
-INSERT_STEP_AND_EVENTS = (
-    f"WITH e AS (INSERT INTO events ({NEW_EVENT_COLUMNS}) SELECT {NEW_EVENT_COLUMNS} "
-    "FROM json_populate_recordset(NULL::events, %s::json)) "
-    f"INSERT INTO steps ({STEP_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
-)
-
-
 _VALUES = re.compile(r"^INSERT INTO (\w+) \(([^)]*)\) VALUES \([?, ]+\)(.*)$", re.S)
+_KEYED_DELETE = re.compile(r"^DELETE FROM (\w+) WHERE (\w+ = \?(?: AND \w+ = \?)*)$")
+
+
+class Part(msgspec.Struct, frozen=True):
+    """One statement over many rows as one statement over one JSON parameter (the rows as
+    the table's row type): what lets an append's writes travel as one statement."""
+
+    table: str
+    statement: str  # with one %s: the rows as JSON
+    columns: tuple[str, ...]
+
+    def param(self, rows: Sequence[Sequence[object]]) -> str:
+        records = [dict(zip(self.columns, row, strict=True)) for row in rows]
+        return msgspec.json.encode(records).decode()
 
 
 @functools.lru_cache(maxsize=256)
-def _from_json(statement: str) -> tuple[str, tuple[str, ...]] | None:
-    match = _VALUES.match(statement)
-    if match is None:
-        return None
-    table, names, tail = match.groups()
-    columns = tuple(name.strip() for name in names.split(","))
-    listed = ", ".join(columns)
-    many = (
-        f"INSERT INTO {table} ({listed}) SELECT {listed} FROM "
-        f"json_populate_recordset(NULL::{table}, %s::json){_pg(tail)}"
-    )
-    return many, columns
+def as_part(statement: str) -> Part | None:
+    """`INSERT ... VALUES (?, ...) [ON CONFLICT ...]` or `DELETE ... WHERE k = ? AND ...` as
+    a Part; None for any other statement."""
+    if match := _VALUES.match(statement):
+        table, names, tail = match.groups()
+        columns = tuple(name.strip() for name in names.split(","))
+        listed = ", ".join(columns)
+        return Part(
+            table,
+            f"INSERT INTO {table} ({listed}) SELECT {listed} FROM "
+            f"json_populate_recordset(NULL::{table}, %s::json){_pg(tail)}",
+            columns,
+        )
+    if match := _KEYED_DELETE.match(statement):
+        table, condition = match.groups()
+        columns = tuple(term.split(" = ")[0] for term in condition.split(" AND "))
+        joined = " AND ".join(f"{table}.{c} = g.{c}" for c in columns)
+        return Part(
+            table,
+            f"DELETE FROM {table} USING json_populate_recordset(NULL::{table}, %s::json) AS g "
+            f"WHERE {joined}",
+            columns,
+        )
+    return None
+
+
+class Recording:
+    """The writes of an append, kept rather than run, to be sent together."""
+
+    def __init__(self) -> None:
+        self.writes: list[tuple[str, list[Sequence[object]]]] = []
+
+    def execute(self, statement: str, params: Sequence[object] = ()) -> None:
+        self.writes.append((statement, [params]))
+
+    def executemany(self, statement: str, rows: Sequence[Sequence[object]]) -> None:
+        if rows := list(rows):
+            self.writes.append((statement, rows))
+
+    def as_one_statement(self) -> tuple[str, list[str]] | None:
+        """Every write as one data-modifying WITH: one statement, so one transaction with
+        no BEGIN or COMMIT. None unless each write is a Part and writes a table no other
+        part writes (the parts of one statement do not see each other's rows)."""
+        parts = [(as_part(statement), rows) for statement, rows in self.writes]
+        tables = [part.table for part, _ in parts if part is not None]
+        if len(tables) != len(parts) or len(set(tables)) != len(tables):
+            return None
+        statements = [part.statement for part, _ in parts if part is not None]
+        params = [part.param(rows) for part, rows in parts if part is not None]
+        ctes = ", ".join(f"w{i} AS ({s})" for i, s in enumerate(statements[:-1]))
+        return (f"WITH {ctes} {statements[-1]}" if ctes else statements[-1]), params
 
 
 class Connection:
@@ -99,19 +143,17 @@ class Connection:
         return self.raw.execute(_pg(statement), params)
 
     def executemany(self, statement: str, rows: Sequence[Sequence[object]]) -> None:
-        """Many rows of an `INSERT ... VALUES (?, ...)` as one statement, the rows as one
-        JSON parameter read as the table's row type; any other statement row by row."""
+        """Many rows of an `INSERT ... VALUES (?, ...)` or a keyed DELETE as one statement,
+        the rows as one JSON parameter; any other statement row by row."""
         rows = list(rows)
         if not rows:
             return
-        rewritten = _from_json(statement)
-        if rewritten is None:
+        part = as_part(statement)
+        if part is None:
             with self.raw.cursor() as cursor:
                 cursor.executemany(_pg(statement), rows)
             return
-        many, columns = rewritten
-        records = [dict(zip(columns, row, strict=True)) for row in rows]
-        self.raw.execute(many, (msgspec.json.encode(records).decode(),))
+        self.raw.execute(part.statement, (part.param(rows),))
 
     @property
     def in_transaction(self) -> bool:
@@ -180,6 +222,7 @@ class PostgresStore(LogStore):
 
     def __init__(self, url: str, *, readonly: bool = False, create: bool = True) -> None:
         super().__init__()
+        self._recording: Recording | None = None
         conninfo, self.name = split_url(url)
         self.path, self.readonly = shown(url), readonly
         self._pool = _pools.get(conninfo)
@@ -287,16 +330,73 @@ class PostgresStore(LogStore):
         if self.conn.in_transaction:
             self.conn.raw.rollback()
 
-    def _pipelined(self) -> AbstractContextManager[object]:
-        """An append's statements sent together: one round trip to read the head (none when
-        this store wrote it last), one for every write and the COMMIT."""
-        return self.conn.raw.pipeline()
+    def _append_step(
+        self,
+        owned: bool,
+        encounter: str,
+        events: Sequence[NewEvent],
+        expected_version: int,
+        command_id: str,
+        author: str,
+        control: str,
+        target: int | None,
+        project: Projector | None,
+        known: tuple[int, int, str] | None,
+    ) -> AppendResult:
+        """An append to an encounter already started, on its own: its events, its step and
+        its read models as one statement, a transaction of its own with no BEGIN or
+        COMMIT, after reading the head (no read when this store wrote the head). The
+        unique keys on (encounter, version) and (encounter, command_id) refuse it if
+        another writer moved on since that read. Anything else: the shared transaction,
+        its statements pipelined (one round trip to read the head, one for the rest)."""
+        if not owned or expected_version == 0:
+            with self.conn.raw.pipeline():
+                return super()._append_step(
+                    owned, encounter, events, expected_version, command_id, author, control,
+                    target, project, known,
+                )  # fmt: skip
+        if known is None:
+            original, *head = self._situation(encounter, command_id)
+            if original is not None:
+                return original
+            known = (head[0], head[1], head[2])
+        head_version, head_step, tip = known
+        self._expect(encounter, expected_version, head_version)
+        self._recording = Recording()
+        try:
+            result = self._write_step(
+                encounter, events, head_version, head_step + 1, command_id, author, control,
+                target, tip,
+            )  # fmt: skip
+            if project is not None:
+                project(self._recording)
+            writes = self._recording
+        finally:
+            self._recording = None
+        if one := writes.as_one_statement():
+            self.conn.raw.execute(*one)
+        else:
+            with self.conn.raw.pipeline():
+                self._begin()
+                self._run(writes)
+                self._commit()
+        return result
 
     def _insert_step(self, rows: list[tuple], record: StepRecord) -> None:
-        """One statement: the events (as one JSON parameter) and the step record."""
-        encoded = msgspec.json.encode([dict(zip(_EVENT_FIELDS, row, strict=True)) for row in rows])
-        params = (encoded.decode(), *msgspec.structs.astuple(record))
-        self.conn.raw.execute(INSERT_STEP_AND_EVENTS, params)
+        """The events and the step record: kept for the append's one statement, or sent
+        as one statement of their own inside the append's transaction."""
+        writes = self._recording or Recording()
+        writes.executemany(INSERT_NEW_EVENT, rows)
+        writes.execute(INSERT_STEP, msgspec.structs.astuple(record))
+        if self._recording is None:
+            self._run(writes)
+
+    def _run(self, writes: Recording) -> None:
+        if one := writes.as_one_statement():
+            self.conn.raw.execute(*one)
+            return
+        for statement, rows in writes.writes:
+            self.conn.executemany(statement, rows)
 
     def _lock_log(self) -> None:
         self.conn.execute("SELECT pg_advisory_xact_lock(hashtext(?))", (self.name,))

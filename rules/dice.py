@@ -5,11 +5,12 @@ rejection sampling, so every face is uniform and anyone holding the revealed see
 derive every roll again. The counter is "step.n": the n-th roll decided in that step.
 """
 
+import functools
 import hashlib
 import hmac
 import re
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple, Protocol
 
 import msgspec
@@ -25,7 +26,7 @@ _TERM = re.compile(r"([+-]?)(\d*)d(\d+|F)(z?)(!?)")
 WORD = 2**32
 
 
-def parse_dice(spec: str) -> tuple[int, list[int]]:
+def parse_dice(spec: str) -> tuple[int, tuple[int, ...]]:
     """'2d10' -> (2, [1..10]); 'd100' -> (1, [1..100]); '4dF' -> (4, [-1, 0, 1]);
     '2d10z' -> (2, [0..9]): a z die reads from 0, so a d10's 0 is 0, not 10."""
     match = _SPEC.match(spec)
@@ -41,7 +42,7 @@ def parse_dice(spec: str) -> tuple[int, list[int]]:
     if sides == "F" and zero:
         raise BadInputError(f"unknown dice {spec!r}: fudge dice have no z form")
     first = 0 if zero else 1
-    values = [-1, 0, 1] if sides == "F" else list(range(first, int(sides) + first))
+    values = (-1, 0, 1) if sides == "F" else tuple(range(first, int(sides) + first))
     if count < 1 or not values:
         raise BadInputError(f"dice {spec!r} roll nothing")
     return count, values
@@ -52,13 +53,15 @@ class Term(NamedTuple):
 
     sign: int
     count: int
-    values: list[int]
+    values: tuple[int, ...]
     explode: bool
 
 
-def parse_terms(spec: str) -> list[Term]:
+@functools.lru_cache(maxsize=1024)
+def parse_terms(spec: str) -> tuple[Term, ...]:
     """'d6!-d6!' (open positive minus negative), '2d6', '4dF': terms added or subtracted.
-    A `!` die showing its highest face is rolled again and added, as long as it does."""
+    A `!` die showing its highest face is rolled again and added, as long as it does.
+    (Cached: a fight rolls the same few expressions over and over.)"""
     terms: list[Term] = []
     position = 0
     for match in _TERM.finditer(spec):
@@ -73,10 +76,10 @@ def parse_terms(spec: str) -> list[Term]:
         raise BadInputError(
             f"unknown dice {spec!r}: write them as NdS, for example 2d6, d100, 4dF or d6!-d6!"
         )
-    return terms
+    return tuple(terms)
 
 
-def draw(spec: str, next_face: Callable[[list[int]], int]) -> list[int]:
+def draw(spec: str, next_face: Callable[[Sequence[int]], int]) -> list[int]:
     """Every face an expression needs, term by term, each exploding die followed by its rerolls."""
     faces: list[int] = []
     for term in parse_terms(spec):
@@ -132,7 +135,7 @@ def derive_faces(seed_hex: str, encounter: str, counter: str, spec: str) -> list
     """The faces a seeded roll must show; rejection sampling removes modulo bias."""
     words = _words(bytes.fromhex(seed_hex), encounter, counter)
 
-    def next_face(values: list[int]) -> int:
+    def next_face(values: Sequence[int]) -> int:
         limit = WORD - WORD % len(values)
         for word in words:
             if word < limit:
@@ -222,7 +225,7 @@ class ManualDice:
         typed = iter(self.faces)
         taken = 0
 
-        def next_face(values: list[int]) -> int:
+        def next_face(values: Sequence[int]) -> int:
             nonlocal taken
             face = next(typed, None)
             if face is None:

@@ -159,19 +159,15 @@ def test_positions_with_gaps_still_export_and_prove_the_log(tmp_path: Path, pg_u
     invoke("--db", pg_url, "new", "--id", "gaps")
     invoke("--db", pg_url, "add", "alice", "--set", "dex=12")
     with Fracas(pg_url) as table:
-        live = table.encounter("gaps")
-
-        def refuse(conn: object) -> None:
-            raise RuntimeError("the projector failed: the step is rolled back")
-
-        with pytest.raises(RuntimeError):
+        version = table.encounter("gaps").version
+        with pytest.raises(RuntimeError), table.store.batch():
             table.store.append(
                 "gaps",
                 [NewEvent("note", '{"kind":"note","text":"lost"}')],
-                expected_version=live.version,
+                expected_version=version,
                 command_id="lost",
-                project=refuse,
             )
+            raise RuntimeError("the batch failed after its first step: it is rolled back")
     invoke("--db", pg_url, "note", "after the gap")
     with Fracas(pg_url, readonly=True) as table:
         positions = [event.position for event in table.store.events()]

@@ -5,14 +5,16 @@ import multiprocessing
 import shutil
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from fracas.ledger import ConflictError, LogStore, NewEvent, NotFoundError, RefusedError, Store
 from fracas.ledger import open_store as open_log
 from fracas.ledger.chain import GENESIS, StoredEvent
+from fracas.ledger.open import is_database_error
 
 BACKENDS = ["file", "memory", "postgresql"]
 FIXTURE = Path(__file__).parent / "fixtures" / "release-0.2-two-tables.db"
@@ -80,6 +82,43 @@ class TestContract:
         assert list(store.events()) == [] and store.head("enc") == (0, 0)
         assert store.encounters() == []  # the registry entry went with it
         assert store.append("enc", [ev(1)], expected_version=0, command_id="c1").step == 1
+
+    def test_read_model_writes_land_with_their_step_or_not_at_all(self, store: LogStore) -> None:
+        """Whatever shape a projector's writes take (rows added, a table rewritten, keyed
+        deletes), they commit with the step's events; one failing write refuses them all."""
+        store.execute(
+            "CREATE TABLE seen (encounter TEXT NOT NULL, n INTEGER NOT NULL, "
+            "PRIMARY KEY (encounter, n))"
+        )
+        seen = "INSERT INTO seen (encounter, n) VALUES (?, ?)"
+
+        def add(*numbers: int | None) -> Callable[[Any], None]:
+            return lambda conn: conn.executemany(seen, [("enc", n) for n in numbers])
+
+        def rewrite(conn: Any) -> None:
+            conn.execute("DELETE FROM seen WHERE encounter = ?", ("enc",))
+            conn.executemany(seen, [("enc", 2), ("enc", 8)])
+
+        def drop_then_fail(conn: Any) -> None:
+            conn.executemany("DELETE FROM seen WHERE encounter = ? AND n = ?", [("enc", 2)])
+            conn.execute(seen, ("enc", None))  # NOT NULL: the database refuses the step
+
+        def rows() -> list[int]:
+            return [n for (n,) in store.execute("SELECT n FROM seen ORDER BY n")]
+
+        store.append("enc", [ev(1)], expected_version=0, command_id="c1", project=add(1))
+        store.append("enc", [ev(2), ev(3)], expected_version=1, command_id="c2", project=add(2))
+        assert rows() == [1, 2]
+        store.append("enc", [ev(4)], expected_version=3, command_id="c3", project=rewrite)
+        assert rows() == [2, 8]
+        with pytest.raises(Exception) as refused:
+            store.append(
+                "enc", [ev(5)], expected_version=4, command_id="c4", project=drop_then_fail
+            )
+        assert isinstance(refused.value, ConflictError) or is_database_error(refused.value)
+        assert rows() == [2, 8] and store.head("enc") == (4, 3)
+        store.append("enc", [ev(5)], expected_version=4, command_id="c4", project=add(9))
+        assert rows() == [2, 8, 9] and store.verify().ok and store.check_steps().ok
 
     def test_expected_version_mismatch_is_a_conflict(self, store: LogStore) -> None:
         store.append("enc", [ev(1)], expected_version=0, command_id="c1")
