@@ -365,6 +365,7 @@ class LogStore:
     ) -> AppendResult:
         at = now()
         rows = []
+        salts = secrets.token_hex(16 * len(events))  # 16 random bytes per event, one draw
         for offset, event in enumerate(events, start=1):
             row = (
                 encounter,
@@ -376,7 +377,7 @@ class LogStore:
                 event.schema,
                 event.body,
             )
-            salt = secrets.token_hex(16)
+            salt = salts[32 * offset - 32 : 32 * offset]
             digest = chain.chain_hash(prev_hash, row, salt)
             rows.append((*row, prev_hash, digest, salt, ENCOUNTER_CHAIN))
             prev_hash = digest

@@ -64,17 +64,20 @@ _VALUES = re.compile(r"^INSERT INTO (\w+) \(([^)]*)\) VALUES \([?, ]+\)(.*)$", r
 _KEYED_DELETE = re.compile(r"^DELETE FROM (\w+) WHERE (\w+ = \?(?: AND \w+ = \?)*)$")
 
 
-class Part(msgspec.Struct, frozen=True):
+class Part:
     """One statement over many rows as one statement over one JSON parameter (the rows as
     the table's row type): what lets an append's writes travel as one statement."""
 
-    table: str
-    statement: str  # with one %s: the rows as JSON
-    columns: tuple[str, ...]
+    def __init__(self, table: str, statement: str, columns: tuple[str, ...]) -> None:
+        self.table = table
+        self.statement = statement  # with one %s: the rows as JSON
+        self._record = msgspec.defstruct(f"{table}_row", columns)  # encodes as an object
 
     def param(self, rows: Sequence[Sequence[object]]) -> str:
-        records = [dict(zip(self.columns, row, strict=True)) for row in rows]
-        return msgspec.json.encode(records).decode()
+        return _encode([self._record(*row) for row in rows]).decode()
+
+
+_encode = msgspec.json.Encoder().encode
 
 
 @functools.lru_cache(maxsize=256)
@@ -125,10 +128,14 @@ class Recording:
         tables = [part.table for part, _ in parts if part is not None]
         if len(tables) != len(parts) or len(set(tables)) != len(tables):
             return None
-        statements = [part.statement for part, _ in parts if part is not None]
-        params = [part.param(rows) for part, rows in parts if part is not None]
-        ctes = ", ".join(f"w{i} AS ({s})" for i, s in enumerate(statements[:-1]))
-        return (f"WITH {ctes} {statements[-1]}" if ctes else statements[-1]), params
+        statement = _with(tuple(part.statement for part, _ in parts if part is not None))
+        return statement, [part.param(rows) for part, rows in parts if part is not None]
+
+
+@functools.lru_cache(maxsize=256)
+def _with(statements: tuple[str, ...]) -> str:
+    ctes = ", ".join(f"w{i} AS ({s})" for i, s in enumerate(statements[:-1]))
+    return f"WITH {ctes} {statements[-1]}" if ctes else statements[-1]
 
 
 class Connection:

@@ -39,7 +39,7 @@ def test_seeded_faces_stay_on_the_die(spec):
 
 
 def test_a_z_die_reads_from_zero_so_a_d10_shows_0_to_9():
-    assert parse_dice("2d10z") == (2, list(range(10)))
+    assert parse_dice("2d10z") == (2, tuple(range(10)))
     assert ManualDice([0, 9], "gm").roll("2d10z", "stat roll").total == 9
     with pytest.raises(BadInputError, match=r"faces run 0\.\.9"):
         ManualDice([10, 0], "gm").roll("2d10z", "stat roll")
