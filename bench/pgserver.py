@@ -36,10 +36,17 @@ class Server:
     """`with Server() as server:` one throwaway cluster; `server.url(schema)` names a log."""
 
     def __init__(
-        self, *, durable: bool = True, max_connections: int = 250, cluster: Path | None = None
+        self,
+        *,
+        durable: bool = True,
+        max_connections: int = 250,
+        cluster: Path | None = None,
+        settings: dict[str, str] | None = None,
     ) -> None:
-        """A new cluster in a temporary directory, or the one already in `cluster`."""
+        """A new cluster in a temporary directory, or the one already in `cluster`;
+        `settings` are more server settings (name: value)."""
         self.bin = binaries()
+        self.settings = settings or {}
         if self.bin is None:
             raise FileNotFoundError(INSTALL_HINT)
         self.durable, self.max_connections = durable, max_connections
@@ -63,6 +70,7 @@ class Server:
         )
         if not self.durable:  # tests: a crash loses nothing we keep
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        options += "".join(f" -c {name}={value}" for name, value in self.settings.items())
         self._run(
             str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options,
             "-l", str(self.dir / "server.log"), "-w", "-t", "60", "start",
