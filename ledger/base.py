@@ -84,6 +84,19 @@ class NewEvent(msgspec.Struct, frozen=True):
     schema: int = 1
 
 
+class Append(msgspec.Struct, frozen=True):
+    """One step asked for: what `append` was given."""
+
+    encounter: str
+    events: Sequence[NewEvent]
+    expected_version: int
+    command_id: str
+    author: str
+    control: str
+    target: int | None
+    project: Projector | None
+
+
 class AppendResult(msgspec.Struct, frozen=True):
     step: int
     first_version: int
@@ -266,11 +279,11 @@ class LogStore:
         if not owned or (known is not None and known[0] != expected_version):
             known = None
         self._written = None
+        asked = Append(
+            encounter, events, expected_version, command_id, author, control, target, project
+        )
         try:
-            result = self._append_step(
-                owned, encounter, events, expected_version, command_id, author, control,
-                target, project, known,
-            )  # fmt: skip
+            result = self._append_step(owned, asked, known)
         except self.unique_violation as error:
             self._rollback()
             if owned and (retried := self._step_for_command(encounter, command_id)):
@@ -289,17 +302,7 @@ class LogStore:
         return result
 
     def _append_step(
-        self,
-        owned: bool,
-        encounter: str,
-        events: Sequence[NewEvent],
-        expected_version: int,
-        command_id: str,
-        author: str,
-        control: str,
-        target: int | None,
-        project: Projector | None,
-        known: tuple[int, int, str] | None,
+        self, owned: bool, asked: Append, known: tuple[int, int, str] | None
     ) -> AppendResult:
         """The transaction of one append: read the head (unless this store wrote it last),
         check, write, project, commit."""
@@ -308,18 +311,17 @@ class LogStore:
         if known is not None:
             original, (head_version, head_step, tip) = None, known
         else:
-            original, head_version, head_step, tip = self._situation(encounter, command_id)
+            original, head_version, head_step, tip = self._situation(
+                asked.encounter, asked.command_id
+            )
         if original is not None:
             if owned:
                 self.conn.execute("ROLLBACK")
             return original
-        self._expect(encounter, expected_version, head_version)
-        result = self._write_step(
-            encounter, events, head_version, head_step + 1, command_id, author, control,
-            target, tip,
-        )  # fmt: skip
-        if project is not None:
-            project(self.conn)
+        self._expect(asked.encounter, asked.expected_version, head_version)
+        result = self._write_step(asked, head_version, head_step + 1, tip)
+        if asked.project is not None:
+            asked.project(self.conn)
         if owned:
             self._commit()
         return result
@@ -352,17 +354,9 @@ class LogStore:
         return original, row[3] or 0, row[4] or 0, row[5] or GENESIS
 
     def _write_step(
-        self,
-        encounter: str,
-        events: Sequence[NewEvent],
-        head_version: int,
-        step: int,
-        command_id: str,
-        author: str,
-        control: str,
-        target: int | None,
-        prev_hash: str,
+        self, asked: Append, head_version: int, step: int, prev_hash: str
     ) -> AppendResult:
+        encounter, events, author = asked.encounter, asked.events, asked.author
         at = now()
         rows = []
         salts = secrets.token_hex(16 * len(events))  # 16 random bytes per event, one draw
@@ -383,8 +377,9 @@ class LogStore:
             prev_hash = digest
         last_version = head_version + len(events)
         record = StepRecord(
-            encounter, step, command_id, control, target, head_version + 1, last_version, author, at
-        )
+            encounter, step, asked.command_id, asked.control, asked.target, head_version + 1,
+            last_version, author, at,
+        )  # fmt: skip
         self._insert_step(rows, record)
         self._written = (last_version, step, prev_hash)
         if head_version == 0:

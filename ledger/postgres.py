@@ -26,10 +26,9 @@ from fracas.ledger.base import (
     INSERT_NEW_EVENT,
     INSERT_STEP,
     SCHEMA,
+    Append,
     AppendResult,
     LogStore,
-    NewEvent,
-    Projector,
     now,
 )
 from fracas.ledger.errors import BadInputError, NotFoundError, RefusedError
@@ -338,17 +337,7 @@ class PostgresStore(LogStore):
             self.conn.raw.rollback()
 
     def _append_step(
-        self,
-        owned: bool,
-        encounter: str,
-        events: Sequence[NewEvent],
-        expected_version: int,
-        command_id: str,
-        author: str,
-        control: str,
-        target: int | None,
-        project: Projector | None,
-        known: tuple[int, int, str] | None,
+        self, owned: bool, asked: Append, known: tuple[int, int, str] | None
     ) -> AppendResult:
         """An append to an encounter already started, on its own: its events, its step and
         its read models as one statement, a transaction of its own with no BEGIN or
@@ -356,28 +345,21 @@ class PostgresStore(LogStore):
         unique keys on (encounter, version) and (encounter, command_id) refuse it if
         another writer moved on since that read. Anything else: the shared transaction,
         its statements pipelined (one round trip to read the head, one for the rest)."""
-        if not owned or expected_version == 0:
+        if not owned or asked.expected_version == 0:
             with self.conn.raw.pipeline():
-                return super()._append_step(
-                    owned, encounter, events, expected_version, command_id, author, control,
-                    target, project, known,
-                )  # fmt: skip
+                return super()._append_step(owned, asked, known)
         if known is None:
-            original, *head = self._situation(encounter, command_id)
+            original, *head = self._situation(asked.encounter, asked.command_id)
             if original is not None:
                 return original
             known = (head[0], head[1], head[2])
         head_version, head_step, tip = known
-        self._expect(encounter, expected_version, head_version)
-        self._recording = Recording()
+        self._expect(asked.encounter, asked.expected_version, head_version)
+        writes = self._recording = Recording()
         try:
-            result = self._write_step(
-                encounter, events, head_version, head_step + 1, command_id, author, control,
-                target, tip,
-            )  # fmt: skip
-            if project is not None:
-                project(self._recording)
-            writes = self._recording
+            result = self._write_step(asked, head_version, head_step + 1, tip)
+            if asked.project is not None:
+                asked.project(writes)
         finally:
             self._recording = None
         if one := writes.as_one_statement():
@@ -392,7 +374,7 @@ class PostgresStore(LogStore):
     def _insert_step(self, rows: list[tuple], record: StepRecord) -> None:
         """The events and the step record: kept for the append's one statement, or sent
         as one statement of their own inside the append's transaction."""
-        writes = self._recording or Recording()
+        writes = self._recording if self._recording is not None else Recording()
         writes.executemany(INSERT_NEW_EVENT, rows)
         writes.execute(INSERT_STEP, msgspec.structs.astuple(record))
         if self._recording is None:
