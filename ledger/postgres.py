@@ -362,13 +362,7 @@ class PostgresStore(LogStore):
                 asked.project(writes)
         finally:
             self._recording = None
-        if one := writes.as_one_statement():
-            self.conn.raw.execute(*one)
-        else:
-            with self.conn.raw.pipeline():
-                self._begin()
-                self._run(writes)
-                self._commit()
+        self._send(writes, transaction=True)
         return result
 
     def _insert_step(self, rows: list[tuple], record: StepRecord) -> None:
@@ -378,14 +372,21 @@ class PostgresStore(LogStore):
         writes.executemany(INSERT_NEW_EVENT, rows)
         writes.execute(INSERT_STEP, msgspec.structs.astuple(record))
         if self._recording is None:
-            self._run(writes)
+            self._send(writes, transaction=False)
 
-    def _run(self, writes: Recording) -> None:
+    def _send(self, writes: Recording, *, transaction: bool) -> None:
+        """As one statement if the writes fold into one; else one by one, pipelined (in a
+        transaction of their own if `transaction`)."""
         if one := writes.as_one_statement():
             self.conn.raw.execute(*one)
             return
-        for statement, rows in writes.writes:
-            self.conn.executemany(statement, rows)
+        with self.conn.raw.pipeline():
+            if transaction:
+                self._begin()
+            for statement, rows in writes.writes:
+                self.conn.executemany(statement, rows)
+            if transaction:
+                self._commit()
 
     def _lock_log(self) -> None:
         self.conn.execute("SELECT pg_advisory_xact_lock(hashtext(?))", (self.name,))
