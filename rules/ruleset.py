@@ -160,19 +160,21 @@ class Ruleset:
         if action not in self.actions and action not in CORE_ACTIONS:
             offered = ", ".join(sorted(self.actions))
             raise BadInputError(f"{self.name} has no action {action!r}; actions are: {offered}")
+        struct = self.command_struct(str(action))
         union = GmCommand if str(action).startswith(GM) else self.command_type
-        try:
-            return msgspec.convert(data, union, strict=False)
+        try:  # to the action's own struct: msgspec caches a struct's plan, not a union's
+            return msgspec.convert(data, struct or union, strict=False)
         except msgspec.ValidationError as error:
-            schema = self.command_struct(action) or union
-            raise BadInputError(explain(error, data, schema, str(action))) from None
+            raise BadInputError(explain(error, data, struct or union, str(action))) from None
 
     def command_struct(self, action: str) -> type[msgspec.Struct] | None:
         """The command struct behind an action's name (its tag)."""
-        for struct in (*typing.get_args(self.command_type), *GM_COMMANDS):
-            if struct.__struct_config__.tag == action:
-                return struct
-        return None
+        return self._command_structs.get(action)
+
+    @cached_property
+    def _command_structs(self) -> dict[str, type[msgspec.Struct]]:
+        structs = (*typing.get_args(self.command_type), *GM_COMMANDS)
+        return {struct.__struct_config__.tag: struct for struct in reversed(structs)}
 
 
 def command_of(events: list[Event]) -> dict[str, Any] | None:
