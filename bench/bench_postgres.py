@@ -1,15 +1,16 @@
 """Many tables, one server: writers each playing their own encounter against one PostgreSQL.
 
-    python -m bench.bench_postgres [--writers 1,4,16,64] [--steps 120] [--as processes,threads]
+    python -m bench.bench_postgres [--writers 1,4,16,64] [--steps 120] [--as processes,tasks]
 
 Starts a durable PostgreSQL (fsync on; Debian's binaries, bench/pgserver.py) and, for each
 count of writers, has every writer play its own percentile encounter: attack steps
 through the real decider, appended with the encounter's read models in the same
 transaction. Reports steps/s, events/s and p50/p99 latency per append.
 
-Writers run as processes (one client process per table), then as threads of one process
-(one service holding many tables, as `fracas serve` does: Python's work shares one core
-while the server takes the rest).
+Writers run as processes (a client process per table), then as asyncio tasks of one
+process (one service holding many tables: each task hands its append to a thread, as an
+async server calls a synchronous library, so Python's work shares one core while the
+server takes the rest). `--as threads` runs them as plain threads of one process.
 
 Side by side, in the same run and on the same server, the `eventsourcing` package's
 PostgreSQL recorders write the same number of events from the same number of writers, in
@@ -24,6 +25,7 @@ server's disk): what a lock held across commits costs shows there, not on a fast
 """
 
 import argparse
+import asyncio
 import multiprocessing
 import os
 import statistics
@@ -41,68 +43,113 @@ from bench.pgserver import Server
 PISTOL = {"name": "pistol", "kind": "firearm", "damage": "1d10"}
 FIGHTER = {"dex": 12, "hp": 10**9, "skills": {"firearms": 60}, "weapons": [PISTOL]}
 OTHERS = {"alice": "bob", "bob": "alice"}
+MODELS = ("processes", "tasks", "threads")
 
 
-def fracas_writer(location: str, steps: int, start_at: float) -> dict[str, Any]:
-    """One table: its own encounter, set up, then `steps` attacks appended one by one."""
-    from fracas.projections import Fracas
+class FracasTable:
+    """One table: its own encounter, set up, then attacks appended one by one."""
 
-    with Fracas(location) as table:
-        encounter = table.new("percentile", title=f"table {os.getpid()}")
+    def __init__(self, location: str) -> None:
+        from fracas.projections import Fracas
+
+        self.table = Fracas(location)
+        self.encounter = self.table.new("percentile", title=f"table {uuid.uuid4().hex[:6]}")
         for name in OTHERS:
             sheet = {**FIGHTER, "holding": ["pistol"], "dex": 10 + len(name)}
-            encounter.execute(encounter.ruleset.command(
-                {"action": "join", "combatant": name, "sheet": sheet}
-            ))  # fmt: skip
-        encounter.execute(encounter.ruleset.command({"action": "begin"}))
-        first_version = encounter.version
-        wait_until(start_at)
+            self.act({"action": "join", "combatant": name, "sheet": sheet})
+        self.act({"action": "begin"})
+        self.first_version = self.encounter.version
+
+    def act(self, command: dict[str, Any], dice: list[int] | None = None) -> None:
+        self.encounter.execute(self.encounter.ruleset.command(command), dice=dice)
+
+    def step(self) -> None:
+        actor = self.encounter.state.turn
+        attack = {"action": "attack", "actor": actor, "targets": [OTHERS[actor]]}
+        self.act({**attack, "weapon": "pistol"}, dice=[30, 5])
+
+    def events(self) -> int:
+        return self.encounter.version - self.first_version
+
+    def close(self) -> None:
+        self.table.close()
+
+
+class EsAggregate:
+    """One aggregate of eventsourcing's own: appends of `per_append` events of `size` bytes."""
+
+    def __init__(self, server: dict[str, Any], kind: str, per_append: int, size: int) -> None:
+        from eventsourcing.postgres import (
+            PostgresAggregateRecorder,
+            PostgresApplicationRecorder,
+            PostgresDatastore,
+        )
+
+        self.datastore = PostgresDatastore(
+            "postgres", "127.0.0.1", server["port"], "fracas", "", schema=server["schema"]
+        )
+        recorder_class = (
+            PostgresApplicationRecorder if kind == "application" else PostgresAggregateRecorder
+        )
+        self.recorder = recorder_class(self.datastore, events_table_name=f"{kind}_events")
+        self.originator, self.version, self.state = uuid.uuid4(), 0, b"x" * size
+        self.per_append = per_append
+
+    def step(self) -> None:
+        from eventsourcing.persistence import StoredEvent
+
+        batch = []
+        for _ in range(self.per_append):
+            self.version += 1
+            batch.append(StoredEvent(self.originator, self.version, "bench:Event", self.state))
+        self.recorder.insert_events(batch)
+
+    def events(self) -> int:
+        return self.version
+
+    def close(self) -> None:
+        self.datastore.close()
+
+
+def play(make: Any, args: tuple, steps: int, start_at: float) -> dict[str, Any]:
+    """A writer in a process or thread of its own: set up, then `steps` appends from the
+    common start, each timed."""
+    writer = make(*args)
+    try:
+        time.sleep(max(0.0, start_at - time.time()))
         latencies, began, cpu = [], time.perf_counter(), cpu_time()
         for _ in range(steps):
-            actor = encounter.state.turn
-            command = encounter.ruleset.command(
-                {"action": "attack", "actor": actor, "targets": [OTHERS[actor]], "weapon": "pistol"}
-            )
             tick = time.perf_counter()
-            encounter.execute(command, dice=[30, 5])
+            writer.step()
             latencies.append(time.perf_counter() - tick)
         ended, cpu = time.perf_counter(), cpu_time() - cpu
-        events = encounter.version - first_version
-    return {"latencies": latencies, "began": began, "ended": ended, "events": events, "cpu": cpu}
+        return {"latencies": latencies, "began": began, "ended": ended, "events": writer.events(),
+                "cpu": cpu}  # fmt: skip
+    finally:
+        writer.close()
 
 
-def eventsourcing_writer(
-    server: dict[str, Any], kind: str, appends: int, per_append: int, size: int, start_at: float
-) -> dict[str, Any]:
-    """One aggregate of its own, `appends` inserts of `per_append` events of `size` bytes."""
-    from eventsourcing.persistence import StoredEvent
-    from eventsourcing.postgres import (
-        PostgresAggregateRecorder,
-        PostgresApplicationRecorder,
-        PostgresDatastore,
-    )
+async def play_task(make: Any, args: tuple, steps: int, start_at: float) -> dict[str, Any]:
+    """A writer as an asyncio task, as an async service runs a table: each append handed
+    to a thread (the library is synchronous), the task awaiting it."""
+    writer = await asyncio.to_thread(make, *args)
+    try:
+        await asyncio.sleep(max(0.0, start_at - time.time()))
+        latencies, began = [], time.perf_counter()
+        for _ in range(steps):
+            tick = time.perf_counter()
+            await asyncio.to_thread(writer.step)
+            latencies.append(time.perf_counter() - tick)
+        return {"latencies": latencies, "began": began, "ended": time.perf_counter(),
+                "events": writer.events()}  # fmt: skip
+    finally:
+        await asyncio.to_thread(writer.close)
 
-    datastore = PostgresDatastore(
-        "postgres", "127.0.0.1", server["port"], "fracas", "", schema=server["schema"]
-    )
-    recorder_class = (
-        PostgresApplicationRecorder if kind == "application" else PostgresAggregateRecorder
-    )
-    recorder = recorder_class(datastore, events_table_name=f"{kind}_events")
-    originator, version, state = uuid.uuid4(), 0, b"x" * size
-    wait_until(start_at)
-    latencies, began, cpu = [], time.perf_counter(), cpu_time()
-    for _ in range(appends):
-        batch = []
-        for _ in range(per_append):
-            version += 1
-            batch.append(StoredEvent(originator, version, "bench:Event", state))
-        tick = time.perf_counter()
-        recorder.insert_events(batch)
-        latencies.append(time.perf_counter() - tick)
-    ended, cpu = time.perf_counter(), cpu_time() - cpu
-    datastore.close()
-    return {"latencies": latencies, "began": began, "ended": ended, "events": version, "cpu": cpu}
+
+async def tasks(make: Any, args: list[tuple], steps: int, start_at: float) -> list[dict]:
+    """Every writer an asyncio task of this process; as many threads as tasks."""
+    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(len(args)))
+    return await asyncio.gather(*(play_task(make, a, steps, start_at) for a in args))
 
 
 def cpu_time() -> float:
@@ -112,31 +159,31 @@ def cpu_time() -> float:
     return time.thread_time()
 
 
-def wait_until(moment: float) -> None:
-    time.sleep(max(0.0, moment - time.time()))
-
-
 def together(
-    target: Any, args: list[tuple], setup_seconds: float, model: str = "processes"
+    make: Any, args: list[tuple], steps: int, setup_seconds: float, model: str = "processes"
 ) -> dict[str, float]:
-    """Every writer in its own process (or thread of this process), from a common start."""
+    """Every writer in its own process, thread or asyncio task, from a common start."""
     start_at = time.time() + setup_seconds
-    calls = [(*a, start_at) for a in args]
-    at_start: list[float] = []  # the server's CPU when the writers start, not their setup
-    timer = threading.Timer(setup_seconds, lambda: at_start.append(postgres_cpu()))
+    at_start: list[tuple[float, float]] = []  # CPU when the writers start, not their setup
+    timer = threading.Timer(
+        setup_seconds, lambda: at_start.append((postgres_cpu(), time.process_time()))
+    )
     timer.start()
-    if model == "threads":
+    calls = [(make, a, steps, start_at) for a in args]
+    if model == "tasks":
+        results = asyncio.run(tasks(make, args, steps, start_at))
+    elif model == "threads":
         with ThreadPoolExecutor(len(calls)) as threads:
-            results = list(threads.map(lambda call: target(*call), calls))
+            results = list(threads.map(lambda call: play(*call), calls))
     else:
         with multiprocessing.get_context("spawn").Pool(len(calls)) as pool:
-            results = pool.starmap(target, calls)
+            results = pool.starmap(play, calls)
     timer.join()
-    server_cpu = postgres_cpu() - at_start[0]
-    latencies = [value for result in results for value in result["latencies"]]
+    server_cpu, own_cpu = postgres_cpu() - at_start[0][0], time.process_time() - at_start[0][1]
+    latencies = sorted(value for result in results for value in result["latencies"])
     wall = max(r["ended"] for r in results) - min(r["began"] for r in results)
     events = sum(r["events"] for r in results)
-    latencies.sort()
+    client_cpu = own_cpu if model == "tasks" else sum(r["cpu"] for r in results)
     return {
         "steps/s": len(latencies) / wall,
         "events/s": events / wall,
@@ -144,7 +191,7 @@ def together(
         "p99 ms": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
         "events": events,
         "appends": len(latencies),
-        "client ms": sum(r["cpu"] for r in results) / len(latencies) * 1000,
+        "client ms": client_cpu / len(latencies) * 1000,
         "server ms": server_cpu / len(latencies) * 1000,
     }
 
@@ -199,8 +246,12 @@ def main() -> None:
     parser.add_argument(
         "--flush-ms", type=float, default=0.0, help="added to every commit's WAL flush"
     )
-    parser.add_argument("--as", dest="models", default="processes,threads", help="how writers run")
+    parser.add_argument(
+        "--as", dest="models", default="processes,tasks", help="processes, tasks or threads"
+    )
     args = parser.parse_args()
+    if unknown := set(args.models.split(",")) - set(MODELS):
+        parser.error(f"writers run as {', '.join(MODELS)}; not as {', '.join(sorted(unknown))}")
     counts = [int(n) for n in args.writers.split(",")]
     flush = f", each commit's flush {args.flush_ms} ms longer" if args.flush_ms else ""
     print(f"{os.cpu_count()} CPUs; {args.steps} appends per writer; fsync on{flush}")
@@ -209,7 +260,7 @@ def main() -> None:
         f"{'CPU ms per append':>14} (client, server)"
     )
     with tempfile.TemporaryDirectory() as tmp:
-        single = together(fracas_writer, [(str(Path(tmp) / "one.db"), args.steps)], 3.0)
+        single = together(FracasTable, [(str(Path(tmp) / "one.db"),)], args.steps, 3.0)
     print(row("fracas, SQLite file", 1, single))
     per_append = round(single["events"] / single["appends"])
     delay = {"commit_delay": str(round(args.flush_ms * 1000)), "commit_siblings": "0"}
@@ -232,15 +283,13 @@ def side_by_side(server: Server, model: str, writers: int, steps: int, per_appen
     application recorder in events/s."""
     setup = 3.0 + writers * 0.5  # every writer imported and set up before the start
     url = server.url(f"fracas_{model}_{writers}")
-    fracas = together(fracas_writer, [(url, steps)] * writers, setup, model)
+    fracas = together(FracasTable, [(url,)] * writers, steps, setup, model)
     print(row("fracas, PostgreSQL", writers, fracas))
     ratio = 0.0
     for kind in ("application", "aggregate"):
         place = es_schema(server, kind, model, writers)
         size = 260  # about the mean body of an attack's events
-        es = together(
-            eventsourcing_writer, [(place, kind, steps, per_append, size)] * writers, setup, model
-        )
+        es = together(EsAggregate, [(place, kind, per_append, size)] * writers, steps, setup, model)
         print(row(f"eventsourcing {kind} recorder", writers, es))
         if kind == "application":
             ratio = fracas["events/s"] / es["events/s"]
