@@ -79,6 +79,7 @@ class EsAggregate:
     """One aggregate of eventsourcing's own: appends of `per_append` events of `size` bytes."""
 
     def __init__(self, server: dict[str, Any], kind: str, per_append: int, size: int) -> None:
+        from eventsourcing.persistence import StoredEvent
         from eventsourcing.postgres import (
             PostgresAggregateRecorder,
             PostgresApplicationRecorder,
@@ -93,15 +94,13 @@ class EsAggregate:
         )
         self.recorder = recorder_class(self.datastore, events_table_name=f"{kind}_events")
         self.originator, self.version, self.state = uuid.uuid4(), 0, b"x" * size
-        self.per_append = per_append
+        self.per_append, self.stored = per_append, StoredEvent
 
     def step(self) -> None:
-        from eventsourcing.persistence import StoredEvent
-
         batch = []
         for _ in range(self.per_append):
             self.version += 1
-            batch.append(StoredEvent(self.originator, self.version, "bench:Event", self.state))
+            batch.append(self.stored(self.originator, self.version, "bench:Event", self.state))
         self.recorder.insert_events(batch)
 
     def events(self) -> int:
