@@ -3,7 +3,6 @@
 import errno
 import os
 import shlex
-import sqlite3
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -126,10 +125,8 @@ def names_for_completion(ctx: click.Context, names: Any, incomplete: str) -> lis
     try:
         with Fracas(db, readonly=True, create=False) as table:
             found = names(table.encounter(root.get("encounter")))
-    except (FracasError, sqlite3.Error, OSError):
-        return []
     except Exception as error:
-        if is_database_error(error):
+        if isinstance(error, FracasError | OSError) or is_database_error(error):
             return []
         raise
     return [name for name in found if name.startswith(incomplete)]
