@@ -43,7 +43,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import did_you_mean, no_weapon
-from fracas.rules.ruleset import ANY_KIND, Context, Ruleset, mechanic_ids
+from fracas.rules.ruleset import ANY_KIND, Context, Ruleset, mechanic_ids, tie_roll
 from fracas.rules.views import InitiativeRow, PinRow, View, WoundRow
 
 # -- sheets and options -------------------------------------------------------------------
@@ -550,7 +550,11 @@ def start_turn(state: State, ctx: Context) -> list[Event]:
             for w, t in totals.items()
             if t == total and after.fighters[w].sheet.level("discipline") == level
         ]
-        tiebreak = ctx.dice.roll("d100", f"initiative tie of {who}").total if len(tied) > 1 else 0
+        tiebreak = 0
+        if len(tied) > 1:
+            tie = tie_roll(ctx, who, f"initiative tie of {who}", ["003-29"])
+            events.append(tie)
+            tiebreak = tie.roll.total
         reason = f"{total}" + (f", tie roll {tiebreak}" if tiebreak else "")
         events.append(InitiativeSet(who, total, reason, ["003-29"], tiebreak))
     after = fold(state, events)

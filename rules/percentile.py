@@ -42,7 +42,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import did_you_mean, no_weapon
-from fracas.rules.ruleset import Context, Ruleset
+from fracas.rules.ruleset import Context, Ruleset, tie_roll
 from fracas.rules.views import InitiativeRow, PinRow, View, WoundRow
 
 # -- sheets and options -------------------------------------------------------------------
@@ -1217,7 +1217,10 @@ def decide_begin(state: State, command: Begin, ctx: Context) -> list[Event]:
         for fighter in group:
             tiebreak = 0
             if len(group) > 1 and state.options.dex_ties == "rolloff":
-                tiebreak = ctx.dice.roll("d100", f"DEX tie roll-off for {fighter.name}").total
+                purpose = f"DEX tie roll-off for {fighter.name}"
+                tie = tie_roll(ctx, fighter.id, purpose, ["000-3"])
+                events.append(tie)
+                tiebreak = tie.roll.total
             reason = f"DEX {dex}" + (
                 " (tie: simultaneous)" if len(group) > 1 and not tiebreak else ""
             )

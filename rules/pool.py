@@ -40,7 +40,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import check_known, did_you_mean, no_weapon
-from fracas.rules.ruleset import ANY_KIND, Context, Ruleset, mechanic_ids
+from fracas.rules.ruleset import ANY_KIND, Context, Ruleset, mechanic_ids, tie_roll
 from fracas.rules.views import InitiativeRow, View, WoundRow
 
 # -- sheets and options -------------------------------------------------------------------
@@ -975,7 +975,9 @@ def decide_begin(state: State, command: Begin, ctx: Context) -> list[Event]:
     for who, outcome in outcomes.items():
         tiebreak = 0
         if len(groups[(outcome, state.fighters[who].sheet.dexterity)]) > 1:
-            tiebreak = ctx.dice.roll("d100", f"initiative tie of {who}").total
+            tie = tie_roll(ctx, who, f"initiative tie of {who}", ["004-M6"])
+            events.append(tie)
+            tiebreak = tie.roll.total
         reason = f"Outcome {outcome}" + (f", tie roll {tiebreak}" if tiebreak else "")
         events.append(InitiativeSet(who, outcome, reason, ["004-M6"], tiebreak))
     return events + advance(replace(fold(state, events), round=1), "the fight begins")

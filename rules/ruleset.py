@@ -177,6 +177,13 @@ class Ruleset:
         return {struct.__struct_config__.tag: struct for struct in reversed(structs)}
 
 
+def tie_roll(ctx: Context, actor: str, purpose: str, rules: list[str]) -> Rolled:
+    """A seeded roll-off between equals (d100, higher first), recorded as a roll of the step
+    like any other draw, so that deciding the step again draws it again."""
+    roll = ctx.dice.roll("d100", purpose)
+    return Rolled(actor, purpose, roll, None, [], f"tie roll {roll.total}", rules)
+
+
 def command_of(events: list[Event]) -> dict[str, Any] | None:
     """The command a step was decided from, as the table gave it; None for a note or a reveal."""
     for event in events:

@@ -34,7 +34,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import check_known, no_weapon
-from fracas.rules.ruleset import Context, Ruleset
+from fracas.rules.ruleset import Context, Ruleset, tie_roll
 from fracas.rules.views import InitiativeRow, View, WoundRow
 
 # -- sheets and options -------------------------------------------------------------------
@@ -1019,7 +1019,11 @@ def decide_begin(state: State, command: Start, ctx: Context) -> list[Event]:
             for w, t in totals.items()
             if t == total and state.fighters[w].sheet.q == state.fighters[who].sheet.q
         ]
-        tiebreak = ctx.dice.roll("d100", f"initiative tie of {who}").total if len(tied) > 1 else 0
+        tiebreak = 0
+        if len(tied) > 1:
+            tie = tie_roll(ctx, who, f"initiative tie of {who}", ["002-4"])
+            events.append(tie)
+            tiebreak = tie.roll.total
         reason = f"{total}" + (f", tie roll {tiebreak}" if tiebreak else "")
         events.append(InitiativeSet(who, total, reason, ["002-4"], tiebreak))
     denied = set()
