@@ -17,7 +17,7 @@ from fracas.ledger import BadInputError, FracasError, NotFoundError
 from fracas.ledger.open import describe_database_error, is_database_error, is_server, shown
 from fracas.projections import Fracas, catalog
 from fracas.projections.board import board
-from fracas.rules import Encounter, available, load
+from fracas.rules import Encounter, available, durations, load
 from fracas.rules.commands import GM
 from fracas.rules.events import Modifier
 from fracas.rules.ruleset import Ruleset
@@ -573,15 +573,55 @@ def condition() -> None:
     """Set or clear a condition by hand: `condition set bob "on fire"`."""
 
 
+class RoundsType(click.ParamType):
+    """`3r`, `3 rounds` or `3`: a number of rounds, at least 1."""
+
+    name = "rounds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: Any) -> int:
+        text = str(value).strip().lower()
+        digits = text.removesuffix("rounds").removesuffix("round").removesuffix("r").strip()
+        if not digits.isdigit() or not 1 <= int(digits) <= 1000:
+            self.fail(f"{value!r} is not a number of rounds from 1 to 1000, as in 3r", param, ctx)
+        return int(digits)
+
+
+class UntilType(click.ParamType):
+    """`end:ID`, `start:ID` (that combatant's next turn) or `removed`."""
+
+    name = "end:ID|start:ID|removed"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: Any) -> str:
+        try:
+            durations.parse_until(str(value))
+        except BadInputError as error:
+            self.fail(str(error), param, ctx)
+        return str(value).strip()
+
+
 @condition.command("set")
 @click.argument("target", shell_complete=complete_ids)
 @click.argument("name")
+@click.option("--for", "rounds", type=RoundsType(), help="Lasts this many rounds: 3r.")
+@click.option(
+    "--until",
+    type=UntilType(),
+    help="Lasts until the end or start of a combatant's next turn: end:alice, start:alice.",
+)
 @gm_flags
 def condition_set(
-    app: App, target: str, name: str, reason: str, by: str, command_id: str | None
+    app: App,
+    target: str,
+    name: str,
+    rounds: int | None,
+    until: str | None,
+    reason: str,
+    by: str,
+    command_id: str | None,
 ) -> None:
-    """Set a free-text condition NAME on TARGET."""
-    gm_command(app, "condition-set", by, command_id, target=target, condition=name, reason=reason)
+    """Set a free-text condition NAME on TARGET, until removed or --for/--until."""
+    fields = {"target": target, "condition": name, "reason": reason, "rounds": rounds}
+    gm_command(app, "condition-set", by, command_id, **fields, until=until or "")
 
 
 @condition.command("clear")

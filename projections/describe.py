@@ -1,10 +1,12 @@
 """One readable line per event: what the log, replay and exports print."""
 
+from fracas.rules import durations
 from fracas.rules.dice import parse_terms, split_faces
 from fracas.rules.events import (
     CombatantJoined,
     Commanded,
     ConditionCleared,
+    ConditionExpired,
     ConditionSet,
     Damaged,
     Declared,
@@ -105,7 +107,13 @@ def describe(event: Event) -> str:
         case EncounterReopened():
             return f"the encounter reopens: {event.reason}"
         case ConditionSet():
-            return f"{event.target} is {event.condition}: {event.reason}{rules_of(event.rules)}"
+            lasting = durations.phrase(event.detail)
+            return (
+                f"{event.target} is {event.condition}{lasting}: {event.reason}"
+                f"{rules_of(event.rules)}"
+            )
+        case ConditionExpired():
+            return f"{event.target} is no longer {event.condition} (expired: {event.reason})"
         case ConditionCleared():
             return (
                 f"{event.target} is no longer {event.condition}: {event.reason}"

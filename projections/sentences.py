@@ -5,9 +5,11 @@ Knife cultist takes 8 damage and is unconscious"). The event lines stay the deta
 from collections.abc import Mapping
 from typing import Any
 
+from fracas.rules import durations
 from fracas.rules.events import (
     CombatantJoined,
     ConditionCleared,
+    ConditionExpired,
     ConditionSet,
     Damaged,
     Disclosed,
@@ -153,7 +155,11 @@ def event_phrase(event: Event, actor: str | None, names: Mapping[str, str]) -> s
         case Healed():
             return f"{name(event.target, event.target)} heals {event.amount}"
         case ConditionSet() if event.condition in TOLD or actor is None:
-            return f"{name(event.target, event.target)} is {event.condition}"
+            lasting = durations.phrase(event.detail, lambda who: name(who, who))
+            return f"{name(event.target, event.target)} is {event.condition}{lasting}"
+        case ConditionExpired():
+            who = name(event.target, event.target)
+            return f"{who} is no longer {event.condition} (expired: {event.reason})"
         case ConditionCleared() if event.condition in TOLD or actor is None:
             return f"{name(event.target, event.target)} is no longer {event.condition}"
         case CombatantJoined():

@@ -55,11 +55,14 @@ class Heal(Command, tag="gm.heal"):
 
 
 class SetCondition(Command, tag="gm.condition-set"):
-    """A free-text condition the table keeps track of ("on fire", "blessed")."""
+    """A free-text condition the table keeps track of ("on fire", "blessed"), until removed,
+    for `rounds` rounds, or `until` "end:ID" or "start:ID" (that combatant's next turn)."""
 
     target: str
     condition: Annotated[str, msgspec.Meta(min_length=1, max_length=60)]
     reason: Text = ""
+    rounds: Annotated[int, msgspec.Meta(ge=1, le=1000)] | None = None
+    until: Annotated[str, msgspec.Meta(max_length=100)] = ""
 
 
 class ClearCondition(Command, tag="gm.condition-clear"):

@@ -133,6 +133,11 @@ class ConditionCleared(Event, tag="condition.cleared"):
     rules: list[str] = []
 
 
+class ConditionExpired(ConditionCleared, tag="condition.expired"):
+    """A condition's duration ran out at a boundary of the order (`reason` says which); it
+    is cleared as by hand, and undoing the step that crossed the boundary brings it back."""
+
+
 class Healed(Event, tag="healed"):
     target: str
     amount: int
@@ -198,6 +203,7 @@ CORE_EVENTS: tuple[type[Event], ...] = (
     Healed,
     ConditionSet,
     ConditionCleared,
+    ConditionExpired,
     EquipmentChanged,
     EncounterEnded,
     EncounterReopened,

@@ -24,6 +24,7 @@ from fracas.rules.commands import (
     declared_event,
     joined_event,
 )
+from fracas.rules.durations import Clock
 from fracas.rules.events import (
     CombatantJoined,
     ConditionCleared,
@@ -1593,6 +1594,13 @@ def heal_by_hand(state: State, target: str, amount: int, reason: str) -> list[Ev
     return gm.healed(state, target, min(amount, fighter.levels), reason)
 
 
+def clock(state: State) -> Clock:
+    """Where durations expire: a round is a turn (003-29); a combatant's turn is the
+    resolution of what they declared, not the declaration."""
+    resolving = state.phase == "resolving" and state.current
+    return Clock(state.turn, {state.current: str(state.turn)} if resolving else {})
+
+
 TRACKED = frozenset(
     ("aiming", "feinted", "forced", "garroted", "held", "holding", "pinned", "shield")
 )
@@ -1615,4 +1623,5 @@ RULESET = Ruleset(
     check_sheet=check_sheet,
     conditions=TRACKED,
     heal_by_hand=heal_by_hand,
+    clock=clock,
 )

@@ -7,10 +7,11 @@ health (unconscious, impaired, dying) follows from a trap as it would from a swo
 from collections.abc import Callable, Collection
 from typing import Any
 
+import msgspec
 from msgspec.structs import replace
 
 from fracas.ledger import BadInputError, RefusedError
-from fracas.rules import roster
+from fracas.rules import durations, roster
 from fracas.rules.commands import (
     ClearCondition,
     End,
@@ -71,7 +72,8 @@ def decide(rules: Any, state: Any, command: GmCommand, ctx: Any) -> list[Event]:
         case Heal():
             return rules.heal_by_hand(state, fighter.id, command.amount, command.reason)
         case SetCondition():
-            return [set_condition(fighter, command, rules.conditions, rules.name)]
+            lasting = duration(rules, state, command)
+            return [set_condition(fighter, command, rules.conditions, rules.name, lasting)]
         case ClearCondition():
             if command.condition not in fighter.conditions:
                 shown = ", ".join(sorted(fighter.conditions)) or "none"
@@ -93,8 +95,22 @@ def decide(rules: Any, state: Any, command: GmCommand, ctx: Any) -> list[Event]:
     raise BadInputError(f"not a GM command: {command!r}")
 
 
+def duration(rules: Any, state: Any, command: SetCondition) -> durations.Until | None:
+    """How long a condition set now lasts: --for N rounds or --until an edge of a turn."""
+    edge, of = durations.parse_until(command.until) if command.until else ("", "")
+    if command.rounds and edge:
+        raise BadInputError("give --for (rounds) or --until (a turn), not both")
+    if edge:
+        of = roster.find(state.fighters, of).id
+    return durations.until(rules.clock_of(state), command.rounds, edge, of)
+
+
 def set_condition(
-    fighter: Any, command: SetCondition, tracked: Collection[str], system: str
+    fighter: Any,
+    command: SetCondition,
+    tracked: Collection[str],
+    system: str,
+    lasting: durations.Until | None = None,
 ) -> ConditionSet:
     name = command.condition.strip()
     if name.lower() in tracked or name.lower() == REMOVED or ":" in name:
@@ -104,7 +120,10 @@ def set_condition(
         )
     if name in fighter.conditions:
         raise RefusedError(f"{fighter.name} is already {name!r}")
-    return ConditionSet(fighter.id, name, command.reason or "the GM's ruling", {BY_HAND: True})
+    detail: dict[str, Any] = {BY_HAND: True}
+    if lasting is not None:
+        detail[durations.UNTIL] = msgspec.to_builtins(lasting)
+    return ConditionSet(fighter.id, name, command.reason or "the GM's ruling", detail)
 
 
 def remove(rules: Any, state: Any, fighter: Any, command: Remove, ctx: Any) -> list[Event]:
@@ -144,7 +163,7 @@ def table_view(view: Callable[[Any], View]) -> Callable[[Any], View]:
     and an ended encounter has nobody to act."""
 
     def shown(state: Any) -> View:
-        seen = view(state)
+        seen = with_durations(state, view(state))
         removed = {
             f.id: f.conditions[REMOVED].get("reason", "")
             for f in state.fighters.values()
@@ -163,3 +182,23 @@ def table_view(view: Callable[[Any], View]) -> Callable[[Any], View]:
         return replace(seen, initiative=initiative, acting=acting, phase=phase)
 
     return shown
+
+
+def with_durations(state: Any, seen: View) -> View:
+    """Each condition that lasts a while shown with what is left of it ("blessed (2 rounds
+    left)"), and in the row's detail under `durations` for `status --json`."""
+    if not durations.timed(state):
+        return seen
+    wounds = []
+    for row in seen.wounds:
+        fighter = state.fighters.get(row.combatant)
+        left = {
+            name: durations.remaining(state, lasting, seen.round)
+            for name, detail in (fighter.conditions.items() if fighter else ())
+            if (lasting := durations.until_of(detail)) is not None
+        }
+        if left:
+            shown = [f"{c} ({left[c]['text']})" if c in left else c for c in row.conditions]
+            row = replace(row, conditions=shown, detail={**row.detail, "durations": left})
+        wounds.append(row)
+    return replace(seen, wounds=wounds)

@@ -13,6 +13,7 @@ from msgspec.structs import replace
 from fracas.ledger import NotFoundError
 from fracas.rules.events import (
     ConditionCleared,
+    ConditionExpired,
     ConditionSet,
     EncounterEnded,
     EncounterReopened,
@@ -86,6 +87,7 @@ def _reopened(state: S, event: EncounterReopened) -> S:
 CORE_EVOLVERS: dict[type, Evolver] = {
     ConditionSet: _condition_set,
     ConditionCleared: _condition_cleared,
+    ConditionExpired: _condition_cleared,
     Renamed: _renamed,
     EncounterEnded: _ended,
     EncounterReopened: _reopened,

@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 
 from fracas.ledger import BadInputError, NotFoundError
-from fracas.rules import gm
+from fracas.rules import durations, gm, roster
 from fracas.rules.commands import GM, GM_ACTIONS, GmCommand, Join, check_newcomer
 from fracas.rules.dice import Dice
 from fracas.rules.events import Commanded, Declared, Event, Rolled
@@ -77,6 +77,8 @@ class Ruleset:
     heal_by_hand: gm.HandHook = gm.healed
     # What moves the turn on when the acting combatant leaves; None: their own pass.
     moved_on: Callable[[Any, "Context"], list[Event]] | None = None
+    # The round and who is having a turn now, where durations expire; None: as the view shows.
+    clock: Callable[[Any], durations.Clock] | None = None
 
     def __post_init__(self) -> None:
         """Each action's command struct is documented by the ruleset's own line for it."""
@@ -113,6 +115,8 @@ class Ruleset:
         else:
             gm.check_command(state, command)
             events = self.decide(state, command, ctx)
+        if durations.timed(state):
+            events = events + self.expiries(state, events)
         if command_of(events) is None:
             actor = getattr(command, "actor", None) or getattr(command, "combatant", None)
             given = Commanded(actor or ctx.author, msgspec.to_builtins(command), ctx.command_id)
@@ -123,6 +127,17 @@ class Ruleset:
                 for e in events
             ]
         return events
+
+    def clock_of(self, state: Any) -> durations.Clock:
+        return (self.clock or durations.view_clock(self.view))(state)
+
+    def expiries(self, state: Any, events: list[Event]) -> list[Event]:
+        """The conditions whose duration ends at a boundary these events cross; none while
+        the fight has ended or as it ends or reopens (no turn of it ends or begins then)."""
+        after = roster.fold(self.evolve, state, events)
+        if getattr(state, "ended", False) or getattr(after, "ended", False):
+            return []
+        return durations.expired(after, self.clock_of(state), self.clock_of(after))
 
     def options(self, overrides: dict[str, Any]) -> msgspec.Struct:
         """The GM's per-encounter options over the ruleset's defaults, checked."""

@@ -23,6 +23,7 @@ from fracas.rules.commands import (
     joined_event,
 )
 from fracas.rules.dice import split_faces
+from fracas.rules.durations import Clock
 from fracas.rules.events import (
     CombatantJoined,
     ConditionCleared,
@@ -881,6 +882,13 @@ def view(state: State) -> View:
     return View(state.sequence, phase, acting, initiative, wounds, [], notes)
 
 
+def clock(state: State) -> Clock:
+    """Where durations expire: a round is a sequence (001-1); a turn is one action, on the
+    shot the combatant acts on (001-3), and ends as their next shot moves on (001-5)."""
+    shot = f"{state.sequence}:{state.shot}"
+    return Clock(state.sequence, {f.id: shot for f in state.on_shot(state.shot)})
+
+
 TRACKED = frozenset(("carrying", "dead", "impaired", "out"))
 
 RULESET = Ruleset(
@@ -903,4 +911,5 @@ RULESET = Ruleset(
     moved_on=advance,
     harm_by_hand=harm_by_hand,
     heal_by_hand=heal_by_hand,
+    clock=clock,
 )

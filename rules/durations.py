@@ -1,0 +1,150 @@
+"""Conditions that last a while: "3 rounds", "until the end of X's next turn", "until the
+start of X's next turn" (or, without a duration, until removed).
+
+A ruleset reports where its fight stands through one small hook, its `clock`: the round,
+and who is having a turn now, each with a label that names that turn and no other. The
+step whose events move the clock past a boundary (a round begins, a turn ends or starts)
+is decided with the expiry of every condition that lasted until it, so the log says so and
+undo takes it back. Nothing here runs in `evolve`.
+"""
+
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
+
+import msgspec
+
+from fracas.ledger import BadInputError
+from fracas.rules.events import ConditionExpired, Event
+
+UNTIL = "until"  # the key of a condition's detail that holds its Until
+EDGES = ("start", "end")
+
+
+class Clock(NamedTuple):
+    """Where the fight stands: the ruleset's round, and who is having a turn now, each with
+    a label unique to that turn (the round, or the sequence and shot)."""
+
+    round: int
+    turns: Mapping[str, str]
+
+
+class Until(msgspec.Struct, frozen=True, omit_defaults=True):
+    """How long a condition lasts: `rounds` rounds (it ends as round `ends` begins), or to
+    the `edge` ("start" or "end") of the next turn of `of`; `after` is the turn `of` was
+    having when it was set, which is not "the next"."""
+
+    rounds: int = 0
+    ends: int = 0
+    edge: str = ""
+    of: str = ""
+    after: str = ""
+
+
+def view_clock(view: Callable[[Any], Any]) -> Callable[[Any], Clock]:
+    """The clock of a ruleset that has no own: its view's round, and who it shows acting
+    as having that round's turn."""
+
+    def clock(state: Any) -> Clock:
+        seen = view(state)
+        return Clock(seen.round, {who: str(seen.round) for who in seen.acting})
+
+    return clock
+
+
+def parse_until(text: str) -> tuple[str, str]:
+    """`end:alice` or `start:alice` as (edge, combatant); `removed` as ("", "")."""
+    text = text.strip()
+    if text.lower() == "removed":
+        return "", ""
+    edge, _, who = text.partition(":")
+    if edge.lower() not in EDGES or not who.strip():
+        raise BadInputError(
+            f"--until takes end:ID, start:ID or removed (as in end:alice), not {text!r}"
+        )
+    return edge.lower(), who.strip()
+
+
+def until(clock: Clock, rounds: int | None, edge: str, of: str) -> Until | None:
+    """The Until of a condition set now, for `rounds` rounds or to an edge of `of`'s next
+    turn; before the fight, the first round counts as the one it was set in."""
+    if rounds:
+        return Until(rounds=rounds, ends=max(clock.round, 1) + rounds)
+    if edge:
+        return Until(edge=edge, of=of, after=clock.turns.get(of, ""))
+    return None
+
+
+def until_of(detail: Mapping[str, Any]) -> Until | None:
+    found = detail.get(UNTIL)
+    return msgspec.convert(found, Until) if isinstance(found, dict) else None
+
+
+def timed(state: Any) -> bool:
+    """Does any combatant carry a condition with a duration? (Most fights: no.)"""
+    return any(UNTIL in d for f in state.fighters.values() for d in f.conditions.values())
+
+
+def name_of(state: Any, who: str) -> str:
+    fighter = state.fighters.get(who)
+    return fighter.name if fighter is not None else who
+
+
+def expired(state: Any, before: Clock, after: Clock) -> list[Event]:
+    """The expiry of every condition whose boundary lies between two clocks of one step."""
+    ended = {who for who, turn in before.turns.items() if after.turns.get(who) != turn}
+    started = {who for who, turn in after.turns.items() if before.turns.get(who) != turn}
+    events: list[Event] = []
+    for fighter in state.fighters.values():
+        for condition, detail in fighter.conditions.items():
+            lasting = until_of(detail)
+            why = lasting and why_over(state, lasting, before, after, ended, started)
+            if why:
+                events.append(ConditionExpired(fighter.id, condition, why))
+    return events
+
+
+def why_over(
+    state: Any, lasting: Until, before: Clock, after: Clock, ended: set[str], started: set[str]
+) -> str:
+    """Why the condition is over between the two clocks, or "" if it lasts on."""
+    if lasting.rounds:
+        if after.round >= lasting.ends > before.round:
+            verb = "is" if lasting.rounds == 1 else "are"
+            return f"{plural(lasting.rounds, 'round')} {verb} up (round {after.round} begins)"
+        return ""
+    who = name_of(state, lasting.of)
+    if lasting.edge == "end" and lasting.of in ended and before.turns[lasting.of] != lasting.after:
+        return f"{who}'s turn is over"
+    if lasting.edge == "start" and lasting.of in started:
+        return f"{who}'s turn begins"
+    return ""
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def text(lasting: Until, name: Callable[[str], str] = str) -> str:
+    """'for 3 rounds', 'until the end of Alice Reyes's next turn' (`name`: id to name)."""
+    if lasting.rounds:
+        return f"for {plural(lasting.rounds, 'round')}"
+    return f"until the {lasting.edge} of {name(lasting.of)}'s next turn"
+
+
+def phrase(detail: Mapping[str, Any], name: Callable[[str], str] = str) -> str:
+    """' for 3 rounds' for a condition's detail that holds a duration, else ''."""
+    lasting = until_of(detail)
+    return f" {text(lasting, name)}" if lasting is not None else ""
+
+
+def remaining(state: Any, lasting: Until, round_now: int) -> dict[str, Any]:
+    """What is left of a duration, for `status` and its JSON."""
+    if lasting.rounds:
+        left = lasting.ends - max(round_now, 1)
+        return {
+            "rounds_left": left,
+            "ends_at_round": lasting.ends,
+            "text": f"{plural(left, 'round')} left",
+        }
+    named = text(lasting, lambda who: name_of(state, who))
+    return {"edge": lasting.edge, "of": lasting.of, "text": named}
