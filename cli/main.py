@@ -7,6 +7,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from pathlib import Path
 from typing import IO, Any
 
 import click
@@ -706,13 +707,20 @@ def play(app: App) -> None:
     is_flag=True,
     help="Show the players NPCs' exact health instead of descriptors (bloodied, down).",
 )
+@click.option(
+    "--files",
+    type=click.Path(exists=True, file_okay=False, resolve_path=True, path_type=Path),
+    default=None,
+    help="The one directory the GM page's console may read and write files in "
+    "(export -o, copy, add --sheet); without it, none.",
+)
 @pass_app
-def serve(app: App, host: str, port: int, npc_numbers: bool) -> None:
+def serve(app: App, host: str, port: int, npc_numbers: bool, files: Path | None) -> None:
     """The table's screen: a live players' page, and a GM's page behind a token."""
     from fracas.cli.serve import serve as start
 
     app.open()  # refuses a missing or unreadable log with one line, before listening
-    start(app.db, host, port, npc_numbers=npc_numbers)
+    start(app.db, host, port, npc_numbers=npc_numbers, files=files)
 
 
 @cli.command()
@@ -1019,8 +1027,8 @@ def written_whole(output: str) -> Iterator[IO[str]]:
 
 
 @cli.command()
-@click.argument("source")
-@click.argument("target")
+@click.argument("source", type=click.Path())  # a path (or a URL): the web console confines it
+@click.argument("target", type=click.Path())
 def copy(source: str, target: str) -> None:
     """Copy a whole log to a new, empty one: a SQLite file or a postgresql:// URL, either
     way. Every event, step and sealed seed is read back from TARGET and compared."""

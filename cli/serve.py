@@ -19,11 +19,15 @@ from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 import jinja2
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import (
     HTMLResponse,
@@ -35,7 +39,10 @@ from starlette.responses import (
 )
 from starlette.routing import Route
 
-from fracas.ledger import FracasError, NotFoundError, is_server
+from fracas.cli.confine import confined, log_files
+from fracas.cli.guards import BodyCap, console_line, encounter_name, step_number
+from fracas.cli.shell import split_line
+from fracas.ledger import BadInputError, FracasError, NotFoundError, is_server
 from fracas.projections import Fracas
 from fracas.projections.screen import GM, PLAYERS, Screen, Timeline
 from fracas.rules import Encounter
@@ -46,8 +53,6 @@ TOKEN_HEADER = "x-fracas-token"
 WATCH_EVERY = 0.01  # seconds between two looks at data_version
 KEEPALIVE = 15.0
 NOT_ON_THE_WEB = {
-    "add": "it reads a sheet file; add combatants with `fracas add` or `fracas play`",
-    "export": "it writes a file; export with `fracas export`",
     "import": "it reads a file; import with `fracas import`",
     "new": "start encounters with `fracas new`; the server shows them as they appear",
     "demo": "it plays its own file",
@@ -68,8 +73,12 @@ class Audience:
 class Table:
     """The log the server was started on, and everything it keeps in memory about it."""
 
-    def __init__(self, db: str, token: str, *, npc_numbers: bool = False) -> None:
+    def __init__(
+        self, db: str, token: str, *, npc_numbers: bool = False, files: Path | None = None
+    ) -> None:
         self.db, self.token, self.npc_numbers = db, token, npc_numbers
+        self.files = files  # the only directory the console reads or writes files in
+        self.console: click.Group | None = None
         self.worker = ThreadPoolExecutor(1, thread_name_prefix="fracas-db")
         self.reader: Fracas | None = None
         self.watched: dict[tuple[str, str], Audience] = {}
@@ -163,23 +172,24 @@ class Table:
             if name in names and watched.queues
         ]
 
-    def command(self, name: str, line: str) -> dict[str, Any]:
-        """A GM's line, run as `fracas play` runs it: its output, or its refusal."""
+    def command(self, name: str, line: str, words: list[str]) -> dict[str, Any]:
+        """A GM's line (split into `words` off this thread), run as `fracas play` runs it,
+        its file parameters confined to the GM's directory: its output, or its refusal."""
         from fracas.cli.main import App, cli
         from fracas.cli.shell import Session
 
-        word = line.split()[0] if line.split() else ""
+        word = words[0] if words else ""
         if word in NOT_ON_THE_WEB:
             return said(f"`{word}` is not for the web page: {NOT_ON_THE_WEB[word]}")
-        if word == "audit" and "--against" in line:
-            return said("audit --against reads a file; run it with `fracas audit`")
+        if self.console is None:
+            self.console = confined(cli, self.files, log_files(self.db))  # type: ignore[assignment]
         app = self.consoles.get(name)
         if app is None:
             app = self.consoles[name] = App(self.db, name)
-        session = Session(app, cli)
+        session = Session(app, self.console)
         out = io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-            session.run(line)
+            session.run(line, words)
         if session.last.startswith("refused: "):
             return said(session.last.removeprefix("refused: "))
         return {"ok": True, "output": out.getvalue(), "refusal": ""}
@@ -267,8 +277,10 @@ def build(table: Table) -> Starlette:
         audience = audience_of(request)
         if audience is None:
             return refused(403, "the GM's pages need the token printed when the server started")
+        named = request.path_params.get("encounter")
+        named = None if named is None else encounter_name(named)
         try:
-            name = await table.run(lambda: table.encounter(request.path_params.get("encounter")))
+            name = await table.run(lambda: table.encounter(named))
             return await work(name, audience)
         except NotFoundError as error:
             return refused(404, str(error))
@@ -301,17 +313,15 @@ def build(table: Table) -> Starlette:
 
     async def screen(request: Request) -> Response:
         step = request.query_params.get("step")
-        if step is not None and not step.isdigit():
-            return refused(400, "step must be a step number, like ?step=12")
+        at = None if step is None else step_number(step, "?step=12")
 
         async def show(name: str, audience: str) -> Response:
-            at = None if step is None else int(step)
             return HTMLResponse(await table.run(lambda: table.render_screen(name, audience, at)))
 
         return await guarded(request, show)
 
     async def detail(request: Request) -> Response:
-        step = int(request.path_params["step"])
+        step = step_number(request.path_params["step"], "/step/12")
 
         async def show(name: str, audience: str) -> Response:
             def render() -> str:
@@ -346,13 +356,14 @@ def build(table: Table) -> Starlette:
                 "refused: a command needs the GM's token in the X-Fracas-Token "
                 "header (the GM page sends it)",
             )
-        try:
-            line = str(json.loads(await request.body())["line"]).strip()
-        except (ValueError, KeyError, TypeError):
-            return refused(400, 'a command is a JSON body like {"line": "undo"}')
+        line = console_line(request.headers.get("content-type", ""), await request.body())
+        try:  # split off the event loop and off the database thread every screen waits on
+            words = await run_in_threadpool(split_line, line)
+        except BadInputError as error:
+            return JSONResponse(said(str(error)))
 
         async def act(name: str, _audience: str) -> Response:
-            return JSONResponse(await table.run(lambda: table.command(name, line)))
+            return JSONResponse(await table.run(lambda: table.command(name, line, words)))
 
         return await guarded(request, act)
 
@@ -374,12 +385,22 @@ def build(table: Table) -> Starlette:
             Route(f"{prefix}/" if prefix else "/", page),
             Route(f"{prefix}/e/{{encounter}}", page),
             Route(f"{prefix}/e/{{encounter}}/screen", screen),
-            Route(f"{prefix}/e/{{encounter}}/step/{{step:int}}", detail),
+            Route(f"{prefix}/e/{{encounter}}/step/{{step}}", detail),
             Route(f"{prefix}/e/{{encounter}}/stream", stream),
         ]
     routes.append(Route("/gm/e/{encounter}/command", command, methods=["POST"]))
     routes.append(Route("/gm", page))
-    return Starlette(routes=routes, lifespan=contextlib.asynccontextmanager(lifespan))
+
+    async def one_line(_request: Request, error: Exception) -> Response:
+        assert isinstance(error, HTTPException)
+        return refused(error.status_code, error.detail)
+
+    return Starlette(
+        routes=routes,
+        middleware=[Middleware(BodyCap)],
+        exception_handlers={HTTPException: one_line},
+        lifespan=contextlib.asynccontextmanager(lifespan),
+    )
 
 
 # -- starting it -------------------------------------------------------------------------
@@ -395,14 +416,16 @@ def lan_address() -> str:
             return socket.gethostname()
 
 
-def serve(db: str, host: str, port: int, *, npc_numbers: bool = False) -> None:
+def serve(
+    db: str, host: str, port: int, *, npc_numbers: bool = False, files: Path | None = None
+) -> None:
     import uvicorn
 
     if is_server(db):  # the reader and every console borrow from one pool of connections
         from fracas.ledger.postgres import use_pool
 
         use_pool(db)
-    table = Table(db, secrets.token_urlsafe(18), npc_numbers=npc_numbers)
+    table = Table(db, secrets.token_urlsafe(18), npc_numbers=npc_numbers, files=files)
     first = table.worker.submit(lambda: table.encounter(None)).result()
     where = table.worker.submit(lambda: table.open().store.path).result()
     listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
@@ -419,6 +442,7 @@ def serve(db: str, host: str, port: int, *, npc_numbers: bool = False) -> None:
     click.echo(f"fracas serve: {where}, encounter {first}")
     click.echo(f"  players: http://{shown}:{bound}/")
     click.echo(f"  GM:      http://{shown}:{bound}/gm?token={table.token}  (keep it to yourself)")
+    click.echo(f"  console files: {files or 'none (--files DIR lets the GM page use DIR)'}")
     if host in ("127.0.0.1", "localhost", "::1"):
         click.echo("  only this machine can open it; --host 0.0.0.0 shares it on your network")
     click.echo("Ctrl-C stops the server.", nl=True)

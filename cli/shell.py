@@ -53,12 +53,9 @@ class Session:
 
     # -- one line ------------------------------------------------------------------------
 
-    def words(self, line: str) -> list[str]:
-        """The line as the `fracas` arguments it stands for."""
-        try:
-            words = shlex.split(line)
-        except ValueError as error:
-            raise BadInputError(f"cannot read that line: {error}") from None
+    def words(self, line: str, split: list[str] | None = None) -> list[str]:
+        """The line (or its words, when already split) as the `fracas` arguments it stands for."""
+        words = split_line(line) if split is None else split
         if not words:
             return []
         head = SHORT.get(words[0], words[0])
@@ -90,14 +87,14 @@ class Session:
                 return list(row.detail.get("holding") or row.detail.get("equipped") or [])
         return []
 
-    def run(self, line: str) -> bool:
-        """Run one line; False when the GM leaves."""
+    def run(self, line: str, split: list[str] | None = None) -> bool:
+        """Run one line (`split`: its words, split beforehand); False when the GM leaves."""
         if line.strip() in LEAVE:
             return False
         if line.strip() == "help":
             line = "--help"
         try:
-            words = self.words(line) if line.strip() != "--help" else ["--help"]
+            words = self.words(line, split) if line.strip() != "--help" else ["--help"]
             if words:
                 self.invoke(words)
         except (FracasError, click.ClickException) as error:
@@ -136,6 +133,14 @@ class Session:
         live = self.live
         header = board(live.id, live.ruleset.name, live.view()).header
         return f" {header}" + (f"  |  {self.last}" if self.last else "")
+
+
+def split_line(line: str) -> list[str]:
+    """A line's words as a shell splits them (quotes, escapes)."""
+    try:
+        return shlex.split(line)
+    except ValueError as error:
+        raise BadInputError(f"cannot read that line: {error}") from None
 
 
 class Completion:

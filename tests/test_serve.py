@@ -204,7 +204,7 @@ def test_the_gm_token_in_a_header_acts(server: Served) -> None:
             json={"line": "add y --sheet /etc/passwd"},
             headers={"X-Fracas-Token": server.token},
         ).json()
-        assert not refused["ok"] and "sheet file" in refused["refusal"]
+        assert not refused["ok"] and "--files DIR" in refused["refusal"]
     log = fracas(server_db(server), "log").stdout
     assert "note by gm: the lights go out" in log
 
@@ -281,3 +281,149 @@ def test_the_screen_fits_a_phone_and_grows_for_a_tv(server: Served, browser: Any
     assert tv.evaluate("document.body.classList.contains('large')") and size >= 24
     tv.locator("#large").click()
     assert tv.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") < size
+
+
+# -- hostile requests ----------------------------------------------------------------------
+
+
+def encounter_of(server: Served) -> str:
+    return json.loads(fracas(server_db(server), "encounters", "--json").stdout)[0]["encounter"]
+
+
+def output_of(server: Served) -> str:
+    """What the server printed, once it has stopped."""
+    server.process.terminate()
+    rest, _ = server.process.communicate(timeout=10)
+    return rest
+
+
+def test_every_bad_request_is_a_4xx_with_one_line_and_appends_nothing(server: Served) -> None:
+    e = encounter_of(server)
+    before = fracas(server_db(server), "log", "--json").stdout
+    token = {"X-Fracas-Token": server.token}
+    deep = '{"line": ' * 50_000 + '"undo"' + "}" * 50_000
+    bad: list[tuple[str, str, dict[str, Any]]] = [
+        ("GET", f"/e/{e}/screen?step=²", {}),  # a digit, but not an ASCII one
+        ("GET", f"/e/{e}/screen?step=٣", {}),
+        ("GET", f"/e/{e}/screen?step=" + "9" * 5000, {}),
+        ("GET", f"/e/{e}/screen?step=-1", {}),
+        ("GET", f"/e/{e}/step/" + "9" * 5000, {}),
+        ("GET", f"/e/{e}/step/99999999999999999999", {}),
+        ("GET", "/e/%00/screen", {}),
+        ("POST", f"/gm/e/{e}/command", {"content": deep, "headers": token}),
+        ("POST", f"/gm/e/{e}/command", {"content": "[" * 100_000, "headers": token}),
+        ("POST", f"/gm/e/{e}/command", {"json": {"line": {"line": "undo"}}, "headers": token}),
+        ("POST", f"/gm/e/{e}/command", {"json": {"line": "note " + "x" * 5000}, "headers": token}),
+        ("POST", f"/gm/e/{e}/command", {"json": {"line": "note a\u0000b"}, "headers": token}),
+        ("POST", f"/gm/e/{e}/command", {"content": b"\xff\xfe", "headers": token}),
+        ("POST", f"/gm/e/{e}/command", {"content": "undo", "headers": token}),
+        ("POST", f"/gm/e/{e}/command", {"json": ["undo"], "headers": token}),
+        ("PUT", f"/gm/e/{e}/command", {"json": {"line": "undo"}, "headers": token}),
+        ("POST", f"/e/{e}/screen", {}),
+    ]
+    with httpx.Client(base_url=server.root, timeout=10) as client:
+        for method, path, extra in bad:
+            response = client.request(method, path, **extra)
+            assert 400 <= response.status_code < 500, (path[:60], response.status_code)
+            assert response.text.strip() and "\n" not in response.text.strip(), path[:60]
+    assert fracas(server_db(server), "log", "--json").stdout == before
+    assert "Traceback" not in output_of(server)
+
+
+def test_a_huge_body_is_refused_before_it_is_read_and_other_screens_stay_live(
+    server: Served,
+) -> None:
+    e = encounter_of(server)
+    line = json.dumps({"line": "note " + "x" * 1_000_000})
+    with (
+        httpx.Client(base_url=server.root, timeout=10) as client,
+        httpx.stream("GET", f"{server.root}/e/{e}/stream", timeout=10) as stream,
+    ):
+        lines = stream.iter_lines()
+        assert next(line for line in lines if line.startswith("data: "))
+        response = client.post(
+            f"/gm/e/{e}/command", content=line, headers={"X-Fracas-Token": server.token}
+        )
+        assert response.status_code == 413 and "at most" in response.text
+        assert response.elapsed.total_seconds() < 1  # refused at the header, not after 1 MB
+        fracas(server_db(server), "harm", "bishop", "3", "-m", "a falling beam")
+        shown = json.loads(next(x for x in lines if x.startswith("data: ")).removeprefix("data: "))
+        assert shown["steps"] == 17
+    assert "Traceback" not in output_of(server)
+
+
+def console(server: Served, line: str) -> dict[str, Any]:
+    e = encounter_of(server)
+    response = httpx.post(
+        f"{server.root}/gm/e/{e}/command",
+        json={"line": line},
+        headers={"X-Fracas-Token": server.token},
+        timeout=10,
+    )
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_the_console_writes_no_file_unless_the_gm_chose_a_directory(
+    demo: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside.db"
+    with served(demo) as running:
+        for line in (f"copy {demo} {outside}", "export -o report.md", "add y --sheet s.toml"):
+            refused = console(running, line)
+            assert not refused["ok"] and "--files" in refused["refusal"], line
+            assert "\n" not in refused["refusal"]
+        shown = console(running, "export --format md")  # to the page: no file at all
+        assert shown["ok"] and "# " in shown["output"]
+    assert not outside.exists() and not Path("report.md").exists()
+
+
+def others(directory: Path) -> list[str]:
+    """The files in DIRECTORY but the demo log's own (its WAL comes and goes)."""
+    return sorted(p.name for p in directory.iterdir() if not p.name.startswith("demo.db"))
+
+
+def test_the_console_reads_and_writes_only_inside_the_gms_directory(
+    demo: Path, tmp_path: Path
+) -> None:
+    files = tmp_path / "files"
+    files.mkdir()
+    (files / "escape").symlink_to(tmp_path)
+    (tmp_path / "s.toml").write_text("dex = 10\n")
+    (files / "s.toml").write_text("dex = 10\n")
+    around = others(tmp_path)
+    with served(demo, "--files", str(files)) as running:
+        assert console(running, "export --format md -o report.md")["ok"]
+        tricks = [
+            "export -o ../report.md",
+            f"export -o {tmp_path / 'report.md'}",
+            "export -o escape/report.md",
+            f"copy escape/{demo.name} copy.db",
+            "copy report.md ../copy.db",
+            "copy report.md postgresql://localhost/fracas",
+            "add y --sheet ../s.toml",
+            "add y --sheet escape/s.toml",
+            "export --format md --template ../s.toml",
+            "audit --against /etc/passwd",
+        ]
+        for line in tricks:
+            refused = console(running, line)
+            assert not refused["ok"] and "\n" not in refused["refusal"].strip(), line
+        assert console(running, "add y --sheet s.toml")["ok"]
+        output = output_of(running)
+    assert (files / "report.md").read_text().startswith("# ")
+    assert sorted(p.name for p in files.iterdir()) == ["escape", "report.md", "s.toml"]
+    assert others(tmp_path) == around
+    assert "Traceback" not in output
+
+
+def test_the_console_never_writes_over_the_log_it_serves(demo: Path) -> None:
+    log = fracas(demo, "log", "--json").stdout
+    with served(demo, "--files", str(demo.parent)) as running:
+        for name in (demo.name, f"{demo.name}-wal", f"{demo.name}.keys"):
+            refused = console(running, f"export -o {name}")
+            assert not refused["ok"] and "the log" in refused["refusal"], name
+        assert console(running, f"copy {demo.name} backup.db")["ok"] is False
+        assert "Traceback" not in output_of(running)
+    assert fracas(demo, "log", "--json").stdout == log
+    assert not (demo.parent / "backup.db").exists()

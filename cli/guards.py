@@ -1,0 +1,112 @@
+"""What `fracas serve` accepts from a request, checked where it is read: a body no larger
+than a console line needs (refused from its Content-Length, before it is read), a command
+body decoded by msgspec into one typed, bounded line, step numbers in ASCII digits of a
+sane length, encounter names that are text. Every refusal is a 4xx with one line."""
+
+import re
+from typing import Annotated
+
+import msgspec
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+MAX_LINE = 4000  # characters in one console line: any command, a long note
+MAX_BODY = 32 * 1024  # bytes: the longest line even if every character is a \\uXXXX escape
+MAX_NAME = 200
+STEP = re.compile(r"[0-9]{1,9}")  # [0-9], not \d: int() reads "²" and "٣" too
+ONE_LINE = r"^[^\x00-\x08\x0a-\x1f\x7f]*$"  # no control characters but the tab
+
+
+class ConsoleLine(msgspec.Struct, forbid_unknown_fields=True):
+    line: Annotated[str, msgspec.Meta(max_length=MAX_LINE, pattern=ONE_LINE)]
+
+
+LINES = msgspec.json.Decoder(ConsoleLine)
+
+
+def console_line(content_type: str, body: bytes) -> str:
+    """The GM's line from a command's body, or a 415/400 saying what a command looks like."""
+    if content_type.split(";")[0].strip().lower() != "application/json":
+        raise HTTPException(415, 'a command is sent as application/json: {"line": "undo"}')
+    try:
+        return LINES.decode(body).line.strip()
+    except (msgspec.ValidationError, msgspec.DecodeError) as error:
+        raise HTTPException(400, why(error)) from None
+
+
+def why(error: msgspec.MsgspecError) -> str:
+    text = str(error)
+    if isinstance(error, msgspec.ValidationError) and "length" in text:
+        return f"that console line is longer than {MAX_LINE} characters; send a shorter one"
+    if isinstance(error, msgspec.ValidationError) and "pattern" in text:
+        return "a console line holds no control characters (a newline, a NUL); send one line"
+    return f'a command is a JSON body like {{"line": "undo"}} ({text})'
+
+
+def step_number(text: str, where: str) -> int:
+    """A step number as a page asks for it; anything else is a 400 with an example."""
+    if not STEP.fullmatch(text):
+        raise HTTPException(400, f"step must be a step number, like {where}")
+    return int(text)
+
+
+def encounter_name(name: str) -> str:
+    """An encounter named in a URL: text no longer than a name, else no such encounter."""
+    if len(name) > MAX_NAME or not name.isprintable():
+        raise HTTPException(404, "no such encounter in this log; the players' page lists them")
+    return name
+
+
+class TooLarge(Exception):
+    pass
+
+
+class BodyCap:
+    """Refuses a request body over `limit` bytes with a 413: at once when its Content-Length
+    says so (nothing of it read), else as soon as the bytes received pass the limit."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length", b"0")
+        if not declared.isdigit() or int(declared) > self.limit:
+            await self.refuse(send)
+            return
+        received, started = 0, False
+
+        async def capped() -> Message:
+            nonlocal received
+            message = await receive()
+            received += len(message.get("body", b""))
+            if received > self.limit:
+                raise TooLarge
+            return message
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, capped, watched)
+        except TooLarge:
+            if not started:
+                await self.refuse(send)
+
+    async def refuse(self, send: Send) -> None:
+        line = f"a request body is at most {self.limit} bytes here; send one console line\n"
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"text/plain; charset=utf-8"),
+                    (b"content-length", str(len(line)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": line.encode()})
