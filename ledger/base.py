@@ -61,7 +61,7 @@ APPEND_ONLY_TABLES = ("events", "steps", "registry")
 APPEND_ONLY_TRIGGERS = tuple(
     f"{table}_no_{verb}" for table in APPEND_ONLY_TABLES for verb in ("update", "delete")
 )
-HEAD_CODE = re.compile(r"^(\d+)-([0-9a-f]{6,64})$")
+HEAD_CODE = re.compile(r"^(\d+)-([0-9a-f]{6,64})(?:/(\d+))?$")
 MAX_BODY = 1 << 20  # the hard ceiling on one event's body; encounters may set a lower one
 SCHEMA = 3  # 3: a chain per encounter and the registry of encounters
 # The events of the steps in effect, for SQL readers of the log (the read models create
@@ -626,7 +626,20 @@ class LogStore:
             (StoredEvent(*row) for row in older),
             (StoredEvent(*row) for row in by_encounter),
             self.registry() if current else None,
+            self.free_after,
         )
+
+    def free_after(self, after: int) -> int:
+        """The first position after `after` that no event holds: where a deleted event
+        stood (positions are handed out without holes, except where a server's sequence
+        skipped one). Asked only once a gap was found."""
+        row = self.conn.execute(
+            "SELECT min(c.q) FROM (SELECT CAST(? AS BIGINT) AS q UNION ALL "
+            "SELECT position + 1 FROM events WHERE position > ?) c "
+            "WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.position = c.q)",
+            (after + 1, after),
+        ).fetchone()
+        return int(row[0])
 
     def require_intact(self) -> None:
         report = self.verify()
@@ -661,13 +674,15 @@ class LogStore:
         checked = 0
         for name, rows in groupby(events, key=lambda row: row[0]):
             found = list(rows)
-            problem = _step_problem(name, found, by_encounter.pop(name, []))
+            problem = _step_problem(name, found, by_encounter.pop(name, []), self.free_after)
             if problem is not None:
                 return _bad(checked, *problem)
             checked += len(found)
         for name, steps in by_encounter.items():
             return _bad(
-                checked, None, f"encounter {name} has {len(steps)} step record(s) but no events"
+                checked,
+                self.free_after(0),
+                f"encounter {name} has {len(steps)} step record(s) but no events (deleted)",
             )
         return VerifyReport(True, checked, "")
 
@@ -675,34 +690,68 @@ class LogStore:
 
     def head_code(self, encounter: str, step: int | None = None) -> str:
         """A short code for the encounter as it stands after `step` (default: the latest):
-        the step and the first hex digits of the hash of its last event. Noted at the
-        table, it lets `audit --head` prove the log still extends that point."""
+        the step, the first hex digits of the hash of its last event, and how many
+        encounters had started by then. Noted at the table, it lets `audit --head` prove
+        the log still extends that point and still holds every encounter begun before it."""
         if step is None:
             version, step = self.head(encounter)
         else:
             version = self.history(encounter).record(step).last_version
         row = self.conn.execute(
-            "SELECT hash FROM events WHERE encounter = ? AND version = ?", (encounter, version)
+            "SELECT hash, position FROM events WHERE encounter = ? AND version = ?",
+            (encounter, version),
         ).fetchone()
         if row is None:
             raise NotFoundError(f"encounter {encounter!r} has no step yet")
-        return f"{step}-{row[0][:12]}"
+        return f"{step}-{row[0][:12]}/{self._started_by(row[1])}"
+
+    def _started_by(self, position: int) -> int:
+        """How many encounters had started (their first event written) by this position."""
+        if self.schema < SCHEMA:
+            return int(
+                self.conn.execute(
+                    "SELECT count(*) FROM events WHERE version = 1 AND position <= ?", (position,)
+                ).fetchone()[0]
+            )
+        row = self.conn.execute(
+            "SELECT count(*) FROM registry r JOIN events e ON e.encounter = r.encounter "
+            "AND e.version = 1 WHERE e.position <= ?",
+            (position,),
+        ).fetchone()
+        return int(row[0])
 
     def check_head(self, encounter: str, code: str) -> str:
         """'' if this log still holds the witnessed head `code` of the encounter; otherwise
         what happened to it, in one line."""
+        return self.head_problem(encounter, code)[1]
+
+    def head_problem(self, encounter: str, code: str) -> tuple[int | None, str]:
+        """(position, why) if this log no longer holds the witnessed head `code`; (None, '')
+        if it does. A cut is named by the position its first event held; a rewrite under
+        recomputed hashes cannot be placed by a code, only by an export (None)."""
         match = HEAD_CODE.match(code.strip().lower())
         if match is None:
             raise BadInputError(
-                f"{code!r} is not a head code: it looks like 14-3fa9c0b1d2e4 (step, hash)"
+                f"{code!r} is not a head code: it looks like 14-3fa9c0b1d2e4/2 (step, hash, "
+                "encounters begun)"
             )
         step, prefix = int(match.group(1)), match.group(2)
+        started = len(self.encounters())
+        if match.group(3) is not None and started < int(match.group(3)):
+            return self.free_after(0), (
+                f"{match.group(3)} encounters had begun when it was noted, the log holds "
+                f"{started}: an encounter was deleted whole"
+            )
         record = self.conn.execute(
             "SELECT last_version FROM steps WHERE encounter = ? AND step = ?", (encounter, step)
         ).fetchone()
-        head_step = self.head(encounter)[1]
+        head_version, head_step = self.head(encounter)
         if record is None:
-            return (
+            last = self.conn.execute(
+                "SELECT position FROM events WHERE encounter = ? AND version = ?",
+                (encounter, head_version),
+            ).fetchone()
+            return self.free_after(last[0] if last else 0), (
                 f"the log no longer reaches step {step} of encounter {encounter}: it ends at "
                 f"step {head_step} (cut off, or not this log)"
             )
@@ -710,11 +759,11 @@ class LogStore:
             "SELECT hash FROM events WHERE encounter = ? AND version = ?", (encounter, record[0])
         ).fetchone()
         if row is None or not row[0].startswith(prefix):
-            return (
+            return None, (
                 f"step {step} of encounter {encounter} no longer ends in the witnessed hash "
                 f"{prefix}: the log was rewritten at or before it"
             )
-        return ""
+        return None, ""
 
 
 def _batches(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
@@ -740,9 +789,14 @@ def where(report: VerifyReport) -> str:
 
 
 def _step_problem(
-    encounter: str, events: list[tuple], records: list[StepRecord]
+    encounter: str,
+    events: list[tuple],
+    records: list[StepRecord],
+    free_after: Callable[[int], int],
 ) -> tuple[int | None, str] | None:
-    """The first way one encounter's step records and events disagree, as (position, why)."""
+    """The first way one encounter's step records and events disagree, as (position, why).
+    A step record that is wrong is named by its step's first event; an event a record
+    claims that is gone, by the position it held (see chain.encounter_chain_problem)."""
     for expected, row in enumerate(events, start=1):
         if row[1] != expected:
             return row[7], f"encounter {encounter} jumps from version {expected - 1} to {row[1]}"
@@ -750,27 +804,31 @@ def _step_problem(
         return events[0][7], f"encounter {encounter} has events but no step records"
     history = History.of(())
     for number, record in enumerate(records, start=1):
-        first = (
-            events[record.first_version - 1] if 0 < record.first_version <= len(events) else None
-        )
-        position = first[7] if first else None
+        expected_first = history.head_version + 1
+        if expected_first > len(events):
+            missing = free_after(events[-1][7])  # where the first event it claims stood
+            return missing, (
+                f"step {number} of encounter {encounter} claims versions from "
+                f"{record.first_version}; the events stop at {len(events)} (deleted)"
+            )
+        position = events[expected_first - 1][7]  # the step's first event
         if record.step != number:
             return position, f"step {number} of encounter {encounter} has no step record"
-        expected_first = history.head_version + 1
         if record.first_version != expected_first or record.last_version < record.first_version:
-            if expected_first <= len(events):
-                position = events[expected_first - 1][7]  # the first event no record covers
             return position, (
                 f"step {number} of encounter {encounter} claims versions "
                 f"{record.first_version}..{record.last_version}, but the next is {expected_first}"
             )
         if record.last_version > len(events):
-            missing = events[-1][7] + 1  # where the first event it claims should be
-            return missing, (
+            return free_after(events[-1][7]), (
                 f"step {number} of encounter {encounter} claims versions up to "
-                f"{record.last_version}; the events stop at {len(events)}"
+                f"{record.last_version}; the events stop at {len(events)} (deleted)"
             )
         problem = _events_problem(record, events[record.first_version - 1 : record.last_version])
+        if problem is None and record.last_version < len(events):
+            after = events[record.last_version]
+            if after[2] == record.step:
+                problem = f"version {after[1]} is of this step too, past the end of its record"
         if problem is None:
             problem = _control_problem(record, history)
         if problem is not None:

@@ -11,7 +11,7 @@ the whole file they were written on, by position, and are checked as they always
 """
 
 import hashlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import groupby
 
 import msgspec
@@ -102,78 +102,120 @@ def registry_of(firsts: Iterable[tuple[str, str]]) -> Iterator[RegistryEntry]:
 
 
 Problem = tuple[int | None, str]  # (position to name, why)
+FreeAfter = Callable[[int], int]  # the first position after this one that no event holds
+
+
+def _next_position(after: int) -> int:
+    return after + 1
 
 
 def file_chain_problem(events: Iterable[StoredEvent]) -> Problem | None:
-    """The first broken link of the schema-1/2 events, walked by position."""
+    """The first broken link of the schema-1/2 events, walked by position (they were written
+    with no hole in the positions, so a missing one is named itself)."""
     prev_hash, expected = GENESIS, 1
     for event in events:
+        if event.computed_hash(event.prev_hash) != event.hash:
+            return event.position, "its content does not match its hash (edited after writing)"
         if event.position != expected:
-            return expected, f"position {expected} is missing"
+            return expected, f"position {expected} is missing (deleted)"
         if event.prev_hash != prev_hash:
             return event.position, "its previous-hash does not match the event before it"
-        if event.computed_hash(prev_hash) != event.hash:
-            return event.position, "its content does not match its hash (edited after writing)"
         prev_hash, expected = event.hash, expected + 1
     return None
 
 
-def encounter_chain_problem(events: list[StoredEvent]) -> Problem | None:
-    """The first broken link of one encounter's events, walked by version. Events still on
-    the file chain are checked there; an event of schema 3 links to the one before it."""
-    prev_hash, seen_encounter_chain = GENESIS, False
-    for expected, event in enumerate(events, start=1):
+def encounter_chain_problem(
+    events: list[StoredEvent], free_after: FreeAfter = _next_position
+) -> Problem | None:
+    """The first bad position of one encounter's events, walked by version. An event whose
+    own hash does not cover its own row was edited: it is named. A missing version was
+    deleted: the gap is named by the position the deleted event held, the first position
+    after the encounter's event before it that no event holds (exact where positions have
+    no holes, as in every file fracas writes; on a server whose sequence skipped a number,
+    the first such skipped number). Events still on the file chain are checked there."""
+    problems: list[Problem] = []
+    prev_hash, expected, after, seen_encounter_chain = GENESIS, 1, 0, False
+    for event in events:
         name = event.encounter
-        if event.version != expected:
-            return event.position, f"version {expected} of encounter {name} is missing"
+        own_hash_holds = event.computed_hash(event.prev_hash) == event.hash
+        if event.scope == ENCOUNTER_CHAIN and not own_hash_holds:
+            problems.append(
+                (event.position, "its content does not match its hash (edited after writing)")
+            )
+        if event.version < expected:
+            problems.append((event.position, f"its version {event.version} is out of order"))
+            continue
+        if event.version > expected:
+            problems.append(
+                (free_after(after), f"version {expected} of encounter {name} is missing (deleted)")
+            )
+        elif event.scope == ENCOUNTER_CHAIN and event.prev_hash != prev_hash:
+            problems.append(
+                (event.position, "its previous-hash does not match the event before it")
+            )
         if event.scope == ENCOUNTER_CHAIN:
             seen_encounter_chain = True
-            if event.prev_hash != prev_hash:
-                return event.position, "its previous-hash does not match the event before it"
-            if event.computed_hash(prev_hash) != event.hash:
-                return (
-                    event.position,
-                    "its content does not match its hash (edited after writing)",
-                )
         elif event.scope != FILE_CHAIN or seen_encounter_chain:
-            return event.position, "its chain scope was edited"
-        prev_hash = event.hash
-    return None
+            problems.append((event.position, "its chain scope was edited"))
+        prev_hash, expected, after = event.hash, event.version + 1, event.position
+    return first_of(problems)
+
+
+def first_of(problems: Iterable[Problem]) -> Problem | None:
+    """The problem at the lowest position (one with no position last)."""
+    return min(problems, key=lambda p: (p[0] is None, p[0] or 0), default=None)
 
 
 def registry_problem(
-    entries: Iterable[RegistryEntry], firsts: dict[str, StoredEvent]
+    entries: Iterable[RegistryEntry],
+    firsts: dict[str, StoredEvent],
+    free_after: FreeAfter = _next_position,
 ) -> Problem | None:
-    """The record of encounters against the encounters the events hold."""
+    """The record of encounters against the encounters the events hold. An encounter whose
+    events are gone is named by the position its first event held (the first position no
+    event holds); an entry edited, by its encounter's first event."""
     previous: RegistryEntry | None = None
     listed: set[str] = set()
+    problems: list[Problem] = []
     for entry in entries:
         first = firsts.get(entry.encounter)
-        at = first.position if first else None
+        at = first.position if first else free_after(0)
         expected = registry_entry(previous, entry.encounter, entry.first_hash)
         if entry.seq != expected.seq:
-            return at, f"entry {expected.seq} of the record of encounters is missing"
-        if (entry.prev_hash, entry.hash) != (expected.prev_hash, expected.hash):
-            return at, f"entry {entry.seq} of the record of encounters was edited"
-        if first is None:
-            return None, (
-                f"encounter {entry.encounter} is in the record of encounters, "
-                "but its events are gone"
+            problems.append(
+                (free_after(0), f"entry {expected.seq} of the record of encounters is missing")
             )
-        if first.hash != entry.first_hash:
-            return at, f"encounter {entry.encounter} no longer starts with its recorded event"
+        elif (entry.prev_hash, entry.hash) != (expected.prev_hash, expected.hash):
+            problems.append((at, f"entry {entry.seq} of the record of encounters was edited"))
+        elif first is None:
+            problems.append(
+                (
+                    at,
+                    f"encounter {entry.encounter} is in the record of encounters, "
+                    "but its events are gone (deleted)",
+                )
+            )
+        elif first.hash != entry.first_hash:
+            problems.append(
+                (at, f"encounter {entry.encounter} no longer starts with its recorded event")
+            )
         listed.add(entry.encounter)
+        if problems:
+            break
         previous = entry
-    for name, first in sorted(firsts.items(), key=lambda item: item[1].position):
+    for name, first in firsts.items():
         if name not in listed:
-            return first.position, f"encounter {name} is not in the record of encounters"
-    return None
+            problems.append(
+                (first.position, f"encounter {name} is not in the record of encounters")
+            )
+    return first_of(problems)
 
 
 def verify(
     file_chain: Iterable[StoredEvent],
     by_encounter: Iterable[StoredEvent],
     registry: Iterable[RegistryEntry] | None,
+    free_after: FreeAfter = _next_position,
 ) -> VerifyReport:
     """Every link: the file chain of older events, each encounter's chain, the registry
     (None for a file from before it). The problem at the lowest position is named."""
@@ -188,14 +230,14 @@ def verify(
         firsts[events[0].encounter] = events[0]
         last = max(events, key=lambda event: event.position)
         tip = max(tip, (last.position, last.hash))
-        found = encounter_chain_problem(events)
+        found = encounter_chain_problem(events, free_after)
         if found:
             problems.append(found)
     if registry is not None:
-        found = registry_problem(registry, firsts)
+        found = registry_problem(registry, firsts, free_after)
         if found:
             problems.append(found)
     if not problems:
         return VerifyReport(True, checked, tip[1], head_position=tip[0])
-    position, reason = min(problems, key=lambda p: (p[0] is None, p[0] or 0))
+    position, reason = first_of(problems) or (None, "")
     return VerifyReport(False, checked, tip[1], position, reason, tip[0])

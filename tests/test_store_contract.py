@@ -181,13 +181,42 @@ class TestContract:
         assert (report.ok, report.first_bad_position) == (False, third.position)
         assert "does not match its hash" in report.reason
 
-    def test_a_deleted_event_is_named_by_the_event_after_it(self, store: LogStore) -> None:
+    def test_a_deleted_event_is_named_by_the_position_it_held(self, store: LogStore) -> None:
         five_notes(store)
-        second, third = list(store.events("enc"))[1:3]
+        five_notes(store, "other")  # later positions: the gap is not the end of the log
+        second = list(store.events("enc"))[1]
         forge(store, f"DELETE FROM events WHERE position = {second.position}")
         report = store.verify()
-        assert report.first_bad_position == third.position
+        assert report.first_bad_position == second.position
         assert "version 2 of encounter enc is missing" in report.reason
+
+    def test_an_encounters_first_events_deleted_are_named_where_they_stood(
+        self, store: LogStore
+    ) -> None:
+        five_notes(store, "a")
+        five_notes(store, "b")
+        first = next(store.events("b"))
+        forge(store, "DELETE FROM events WHERE encounter = 'b' AND version <= 2")
+        report = store.verify()
+        assert (report.ok, report.first_bad_position) == (False, first.position)
+
+    def test_an_edited_version_or_encounter_is_named_at_the_event_itself(
+        self, store: LogStore
+    ) -> None:
+        five_notes(store)
+        events = list(store.events("enc"))
+        for column, value in (("version", "60"), ("encounter", "'x'")):
+            forge(
+                store, f"UPDATE events SET {column} = {value} WHERE position = {events[3].position}"
+            )
+            report = store.verify()
+            assert (report.ok, report.first_bad_position) == (False, events[3].position), column
+            forge(
+                store,
+                f"UPDATE events SET version = 4, encounter = 'enc' "
+                f"WHERE position = {events[3].position}",
+            )
+        assert store.verify().ok
 
     def test_a_rechained_rewrite_passes_the_chain_but_not_the_witnessed_head(
         self, store: LogStore
@@ -218,6 +247,7 @@ class TestContract:
         )
         report = store.verify()
         assert not report.ok and "encounter a is in the record of encounters" in report.reason
+        assert report.first_bad_position == 1  # where its first event stood
 
     def test_an_encounter_slipped_in_is_not_in_the_registry(self, store: LogStore) -> None:
         five_notes(store, "a")
@@ -239,7 +269,9 @@ class TestContract:
             "INSERT INTO steps VALUES ('enc', 6, 'forged', 'command', NULL, 6, 6, 'gm', 'now')",
         )
         report = store.check_steps()
-        assert not report.ok and "claims versions up to 6; the events stop at 5" in report.reason
+        assert not report.ok and "the events stop at 5" in report.reason
+        last = list(store.events("enc"))[-1]
+        assert report.first_bad_position == last.position + 1  # where its event would stand
 
     def test_a_tail_cut_off_is_seen_only_by_a_witnessed_head(self, store: LogStore) -> None:
         five_notes(store)
@@ -251,6 +283,24 @@ class TestContract:
         )
         assert store.verify().ok and store.check_steps().ok  # a clean-looking shorter log
         assert "no longer reaches step 5" in store.check_head("enc", code)
+        assert store.head_problem("enc", code)[0] == 4  # where the cut begins
+
+    def test_the_last_encounter_deleted_whole_is_seen_by_a_head_code(self, store: LogStore) -> None:
+        five_notes(store, "a")
+        five_notes(store, "b")
+        code = store.head_code("b")  # noted at the table as b went on
+        assert code.endswith("/2") and store.head_code("a").endswith("/1")
+        forge(
+            store,
+            "DELETE FROM events WHERE encounter = 'b'",
+            "DELETE FROM steps WHERE encounter = 'b'",
+            "DELETE FROM registry WHERE encounter = 'b'",
+        )
+        assert store.verify().ok and store.check_steps().ok  # as if b had never begun
+        where, problem = store.head_problem("a", code)  # a is the latest now
+        assert "2 encounters had begun" in problem and where == 6
+        a_code = store.head_code("a")
+        assert store.check_head("a", a_code) == store.check_head("a", a_code.split("/")[0]) == ""
 
     def test_a_step_record_edited_is_caught_by_check_steps(self, store: LogStore) -> None:
         five_notes(store)
@@ -258,6 +308,16 @@ class TestContract:
         assert store.verify().ok  # the events are intact...
         report = store.check_steps()  # ...but the record claims more than there is
         assert not report.ok and "claims versions up to 7" in report.reason
+
+    def test_a_step_record_shortened_is_named_at_its_steps_first_event(
+        self, store: LogStore
+    ) -> None:
+        store.append("enc", [ev(1)], expected_version=0, command_id="c1")
+        store.append("enc", [ev(2), ev(3)], expected_version=1, command_id="c2")
+        store.append("enc", [ev(4)], expected_version=3, command_id="c3")
+        forge(store, "UPDATE steps SET last_version = 2 WHERE encounter = 'enc' AND step = 2")
+        report = store.check_steps()
+        assert (report.ok, report.first_bad_position) == (False, 2)
 
     def test_guards_switched_off_are_reported(self, store: LogStore) -> None:
         store.append("enc", [ev(1)], expected_version=0, command_id="c1")

@@ -282,9 +282,9 @@ def unknown_kind_rechained(conn: sqlite3.Connection) -> int:
 
 
 def delete_middle_event(conn: sqlite3.Connection) -> int:
-    """The first bad event is the one after the gap: its link names the deleted one."""
+    """A deleted event is named by the position it held."""
     conn.execute("DELETE FROM events WHERE position = 6")
-    return 7
+    return 6
 
 
 def delete_last_steps_events(conn: sqlite3.Connection) -> int:
@@ -295,11 +295,11 @@ def delete_last_steps_events(conn: sqlite3.Connection) -> int:
 
 
 def edit_step_range(conn: sqlite3.Connection) -> int:
-    step, _first, last = conn.execute(
+    step, first, _last = conn.execute(
         "SELECT step, first_version, last_version FROM steps WHERE step = 5"
     ).fetchone()
     conn.execute("UPDATE steps SET last_version = last_version - 1 WHERE step = ?", (step,))
-    return position_of(conn, last)  # the event its record no longer covers
+    return position_of(conn, first)  # an edited step record: its step's first event
 
 
 def edit_undo_target(conn: sqlite3.Connection) -> int:
