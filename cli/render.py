@@ -147,6 +147,18 @@ def audit(report: AuditReport) -> None:
         )
         kind = "manual rolls" if verdict.startswith("typed by") else "seeded rolls"
         click.echo(f"{kind} {verdict}: {count} ({places})")
+    for seed in report.seeds:
+        click.echo(
+            f"revealed seed: FORGED at position {seed.position} "
+            f"(encounter {seed.encounter}): {seed.problem}"
+        )
+    if report.read_models is not None:
+        models = report.read_models
+        if models.ok:
+            click.echo("read models: ok, every row is what a fold of the log gives")
+        else:
+            row = ", ".join(str(part) for part in models.row)
+            click.echo(f"read models: EDITED in {models.table} row ({row}): {models.problem}")
     if not report.drift_checked:
         click.echo("rules drift: not checked, the log is damaged")
     elif not report.drift:
@@ -172,6 +184,8 @@ def audit(report: AuditReport) -> None:
             click.echo(f"head {head.code}: the log still extends it (encounter {head.encounter})")
         else:
             click.echo(f"head {head.code}: NOT extended: {head.problem}")
+    if report.bad_position is not None:
+        click.echo(f"first bad position: {report.bad_position}")
 
 
 def standing(row: Standing) -> str:

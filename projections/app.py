@@ -13,6 +13,7 @@ from fracas.ledger.base import KIND_OF_CONTROL
 from fracas.ledger.history import COMMAND
 from fracas.projections.describe import describe, describe_control
 from fracas.projections.tables import (
+    differing_row,
     drop_tables,
     ensure_tables,
     has_tables,
@@ -51,6 +52,24 @@ class RollCheck(msgspec.Struct, frozen=True):
     source: str
     entered_by: str | None
     verdict: str
+    position: int | None = None  # the roll's event
+
+
+class SeedCheck(msgspec.Struct, frozen=True):
+    """A revealed seed that does not hash to the commitment logged before its rolls."""
+
+    encounter: str
+    position: int
+    problem: str
+
+
+class ReadModelCheck(msgspec.Struct, frozen=True):
+    """The stored read models against a fold of the log: the first row that differs."""
+
+    ok: bool
+    table: str = ""
+    row: list[Any] = []
+    problem: str = ""
 
 
 class DriftCheck(msgspec.Struct, frozen=True):
@@ -67,6 +86,7 @@ class AgainstCheck(msgspec.Struct, frozen=True):
     head_position: int
     head_hash: str
     problem: str = ""
+    position: int | None = None
 
 
 class HeadCheck(msgspec.Struct, frozen=True):
@@ -74,6 +94,7 @@ class HeadCheck(msgspec.Struct, frozen=True):
     code: str
     ok: bool
     problem: str = ""
+    position: int | None = None  # None: a rewrite a head code cannot place
 
 
 class AuditReport(msgspec.Struct, frozen=True):
@@ -91,6 +112,9 @@ class AuditReport(msgspec.Struct, frozen=True):
     steps_bad_position: int | None = None
     missing_triggers: list[str] = []
     head: HeadCheck | None = None
+    seeds: list[SeedCheck] = []
+    read_models: ReadModelCheck | None = None  # None: no read models in this release's shape
+    bad_position: int | None = None  # the first bad position any check named
 
     @property
     def ok(self) -> bool:
@@ -98,6 +122,8 @@ class AuditReport(msgspec.Struct, frozen=True):
             self.chain_ok
             and self.steps_ok
             and not self.missing_triggers
+            and not self.seeds
+            and (self.read_models is None or self.read_models.ok)
             and not any(r.verdict == "MISMATCH" for r in self.rolls)
             and not self.drift
             and (self.against is None or self.against.ok)
@@ -433,14 +459,30 @@ class Fracas:
         encounters = self.store.encounters() if sound else []
         unreadable = self._first_unreadable(encounters)
         rolls: list[RollCheck] = []
+        seeds: list[SeedCheck] = []
         drifted: list[DriftCheck] = []
+        read_models = None
         if sound and unreadable is None:
-            rolls = [check for name in encounters for check in self._check_rolls(name)]
+            for name in encounters:
+                found_rolls, found_seeds = self._check_rolls(name)
+                rolls += found_rolls
+                seeds += found_seeds
             drifted = [d for name in encounters for d in self._drift(name)]
+            read_models = self._check_read_models(encounters)
         if unreadable is not None:
             steps = msgspec.structs.replace(
                 steps or chain, ok=False, first_bad_position=unreadable[0], reason=unreadable[1]
             )
+        against_check = self._against(against) if against is not None else None
+        head_check = self._head(head, encounter) if head is not None else None
+        named = [
+            chain.first_bad_position,
+            None if steps is None or steps.ok else steps.first_bad_position,
+            *(found.position for found in seeds),
+            *(roll.position for roll in rolls if roll.verdict == "MISMATCH"),
+            None if against_check is None else against_check.position,
+            None if head_check is None else head_check.position,
+        ]
         return AuditReport(
             chain.ok,
             chain.checked,
@@ -450,18 +492,33 @@ class Fracas:
             rolls,
             drifted,
             sound and unreadable is None,
-            self._against(against) if against is not None else None,
+            against_check,
             steps is None or steps.ok,
             "" if steps is None else steps.reason,
             None if steps is None else steps.first_bad_position,
             self.store.missing_triggers(),
-            self._head(head, encounter) if head is not None else None,
+            head_check,
+            seeds,
+            read_models,
+            min((p for p in named if p is not None), default=None),
         )
+
+    def _check_read_models(self, encounters: list[str]) -> ReadModelCheck | None:
+        """The stored read models against a fold of every encounter, in memory: a row
+        edited by hand is named (a rebuild would have hidden it)."""
+        if not has_tables(self.store):
+            return None
+        folded = {name: Encounter(self.store, name).view() for name in encounters}
+        found = differing_row(self.store, folded)
+        if found is None:
+            return ReadModelCheck(True)
+        table, row, problem = found
+        return ReadModelCheck(False, table, row, problem)
 
     def _head(self, code: str, encounter: str | None) -> HeadCheck:
         name = self.encounter(encounter).id if encounter else self._latest()
-        problem = self.store.check_head(name, code)
-        return HeadCheck(name, code, not problem, problem)
+        position, problem = self.store.head_problem(name, code)
+        return HeadCheck(name, code, not problem, problem, position)
 
     def _latest(self) -> str:
         started = self.store.encounters()
@@ -505,43 +562,65 @@ class Fracas:
         export = load_export(path)
         head = export.header
 
-        def verdict(ok: bool, problem: str = "") -> AgainstCheck:
-            return AgainstCheck(str(path), ok, head.head_position, head.head_hash, problem)
+        def verdict(ok: bool, problem: str = "", at: int | None = None) -> AgainstCheck:
+            return AgainstCheck(str(path), ok, head.head_position, head.head_hash, problem, at)
 
         for exported in export.events:
-            stored = self.store.event_at(exported.position)
+            at = exported.position
+            stored = self.store.event_at(at)
             if stored is None:
-                return verdict(False, f"position {exported.position} is gone from the log")
+                return verdict(False, f"position {at} is gone from the log", at)
             same = stored.hash == exported.hash and stored.prev_hash == exported.prev_hash
             if not same or (head.lossless and stored != exported):
-                return verdict(False, f"position {exported.position} differs from the export")
+                return verdict(False, f"position {at} differs from the export", at)
         tip = self.store.event_at(head.head_position) if head.head_position else None
         if head.head_position and (tip is None or tip.hash != head.head_hash):
-            return verdict(False, f"the export's head (position {head.head_position}) is not here")
+            return verdict(
+                False,
+                f"the export's head (position {head.head_position}) is not here",
+                head.head_position,
+            )
         return verdict(True)
 
-    def _check_rolls(self, encounter: str) -> Iterator[RollCheck]:
+    def _check_rolls(self, encounter: str) -> tuple[list[RollCheck], list[SeedCheck]]:
+        """Every roll re-derived where its seed is revealed; every revealed seed against
+        the commitment logged before its rolls (at the start, or by the reveal before)."""
         ruleset = ruleset_of(self.store, encounter)
         seeds: dict[int, str] = {}
         commitments: dict[int, str] = {}
-        rolls: list[tuple[int, Rolled]] = []
-        for step, event in recorded_events(self.store, encounter, ruleset):
+        rolls: list[tuple[int, int, Rolled]] = []
+        forged: list[SeedCheck] = []
+        for stored in self.store.events(encounter):
+            if stored.kind in CONTROL_KINDS:
+                continue
+            event = ruleset.decode(stored.kind, stored.schema, stored.body)
             if isinstance(event, EncounterStarted):
                 commitments[event.seed_epoch] = event.seed_sha256
             elif isinstance(event, SeedRevealed):
-                seeds[event.seed_epoch] = event.seed
+                committed = commitments.get(event.seed_epoch, "")
+                if _commits(event.seed, committed):
+                    seeds[event.seed_epoch] = event.seed
+                else:
+                    forged.append(SeedCheck(encounter, stored.position, (
+                        f"the seed revealed for epoch {event.seed_epoch} does not hash to the "
+                        f"commitment logged before its rolls ({committed[:16] or 'none'}...)"
+                    )))  # fmt: skip
                 commitments[event.seed_epoch + 1] = event.next_seed_sha256
             elif isinstance(event, Rolled):
-                rolls.append((step, event))
-        for step, event in rolls:
-            yield RollCheck(
+                rolls.append((stored.step, stored.position, event))
+        checks = [
+            RollCheck(
                 encounter,
                 step,
                 event.roll.counter,
                 event.roll.source,
                 event.roll.entered_by,
                 self._verdict(encounter, event, seeds, commitments),
+                position,
             )
+            for step, position, event in rolls
+        ]
+        return checks, forged
 
     @staticmethod
     def _verdict(
@@ -553,6 +632,14 @@ class Fracas:
         seed = seeds.get(roll.seed_epoch or 0)
         if seed is None:
             return "unverifiable until the seed is revealed"
-        if commitment(seed) != commitments.get(roll.seed_epoch or 0):
+        if not _commits(seed, commitments.get(roll.seed_epoch or 0, "")):
             return "MISMATCH"
         return "verified" if verify_roll(seed, encounter, roll) else "MISMATCH"
+
+
+def _commits(seed: str, committed: str) -> bool:
+    """Does the revealed seed hash to the commitment (a seed not in hex never does)?"""
+    try:
+        return commitment(seed) == committed
+    except ValueError:
+        return False

@@ -204,8 +204,12 @@ def _rows(encounter: str, view: View) -> dict[str, dict[tuple, tuple]]:
     }
 
 
+def columns_of(table: str) -> list[str]:
+    return [part.split()[0] for part in SCHEMA[table].split(", PRIMARY KEY")[0].split(", ")]
+
+
 def _upsert(table: str) -> str:
-    columns = [part.split()[0] for part in SCHEMA[table].split(", PRIMARY KEY")[0].split(", ")]
+    columns = columns_of(table)
     updates = [c for c in columns if c not in KEYS[table]]
     assignments = ", ".join(f"{c} = excluded.{c}" for c in updates)
     return (
@@ -245,6 +249,38 @@ def write_view(conn: Any, encounter: str, view: View, previous: View | None = No
         changed = [row for key, row in new[table].items() if old[table].get(key) != row]
         if changed:
             conn.executemany(UPSERT[table], changed)
+
+
+def differing_row(store: LogStore, folded: dict[str, View]) -> tuple[str, list, str] | None:
+    """The first read-model row that is not what a fold of the log gives, as (table, its
+    key, what differs): an edit to a read model that a rebuild would silently undo."""
+    for table in TABLES:
+        columns = columns_of(table)
+        keys = KEYS[table]
+        stored: dict[tuple, tuple] = {}
+        for row in store.execute(f"SELECT {', '.join(columns)} FROM {table}"):
+            stored[tuple(row[columns.index(k)] for k in keys)] = tuple(row)
+        expected: dict[tuple, tuple] = {}
+        for name, view in folded.items():
+            expected.update(_rows(name, view)[table])
+        for key in sorted(set(stored) | set(expected), key=repr):
+            found = _row_difference(columns, stored.get(key), expected.get(key))
+            if found:
+                return table, list(key), found
+    return None
+
+
+def _row_difference(columns: list[str], stored: tuple | None, expected: tuple | None) -> str:
+    if stored == expected:
+        return ""
+    if stored is None:
+        return "missing: a fold of the log gives this row"
+    if expected is None:
+        return "a row a fold of the log does not give"
+    for column, have, want in zip(columns, stored, expected, strict=True):
+        if have != want:
+            return f"{column} is {have!r}, a fold of the log gives {want!r}"
+    return ""
 
 
 def drop_tables(store: LogStore) -> None:

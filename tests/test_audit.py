@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from fracas.ledger import Store
+from fracas.ledger import NewEvent, Store
 from fracas.projections import Fracas
 from fracas.rules import percentile
 from tests.conftest import attack, cli_gunfight, do, fight, gunner
@@ -99,3 +99,61 @@ def test_audit_against_another_files_export_fails(tmp_path, fracas, run):
         with (tmp_path / "other.jsonl").open("w") as out:
             other.export_jsonl(out)
     assert not fracas.audit(against=tmp_path / "other.jsonl").against.ok
+
+
+def forge(fracas: Fracas, statement: str) -> None:
+    """SQL as a forger runs it, on either backend: the append-only guards off first."""
+    store = fracas.store
+    if store.dialect == "sqlite":
+        for (name,) in store.conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'"):
+            store.conn.execute(f"DROP TRIGGER {name}")
+    else:
+        store.conn.execute("SET session_replication_role = replica")
+    store.conn.execute(statement)
+
+
+def test_a_read_model_edited_by_hand_is_named_by_table_and_row(fracas, run):
+    e, _, _ = duel(fracas)
+    assert fracas.audit().read_models.ok
+    forge(fracas, "UPDATE wounds SET current = current + 5 WHERE combatant = 'bob'")
+    report = fracas.audit()
+    assert report.chain_ok and report.steps_ok and not report.ok
+    assert (report.read_models.table, report.read_models.row) == ("wounds", [e.id, "bob"])
+    assert "current is" in report.read_models.problem
+    shown = run("audit", ok=False)
+    assert f"read models: EDITED in wounds row ({e.id}, bob): current is" in shown.output
+
+
+def test_a_read_model_row_slipped_in_is_named(fracas):
+    e, _, _ = duel(fracas)
+    forge(fracas, f"INSERT INTO pins VALUES ('{e.id}', 'alice', 'bob', 'grapple')")
+    report = fracas.audit()
+    assert (report.read_models.table, report.read_models.row) == ("pins", [e.id, "alice", "bob"])
+    assert "a fold of the log does not give" in report.read_models.problem
+
+
+def test_a_revealed_seed_must_hash_to_its_commitment(fracas, run):
+    e = fight(fracas, ("alice", gunner(14)), ("bob", gunner(10, hp=30)))
+    attack(e, "alice", "bob", weapon="pistol")  # seeded
+    forged = json.dumps(
+        {"kind": "seed.revealed", "seed_epoch": 1, "seed": "ab" * 32, "next_seed_sha256": "0" * 64}
+    )
+    version = fracas.store.head(e.id)[0]
+    fracas.store.append(e.id, [NewEvent("seed.revealed", forged)], expected_version=version,
+                        command_id="forged")  # fmt: skip
+    position = list(fracas.store.events(e.id))[-1].position
+    report = fracas.audit()
+    assert report.chain_ok and report.steps_ok and not report.ok
+    assert [s.position for s in report.seeds] == [position] and report.bad_position == position
+    assert "does not hash to the commitment" in report.seeds[0].problem
+    assert all(r.verdict != "verified" for r in report.rolls)  # nothing checked by a forged seed
+    assert f"revealed seed: FORGED at position {position}" in run("audit", ok=False).output
+
+
+def test_a_true_reveal_verifies_and_names_nothing(fracas):
+    e = fight(fracas, ("alice", gunner(14)), ("bob", gunner(10, hp=30)))
+    attack(e, "alice", "bob", weapon="pistol")
+    e.reveal()
+    report = fracas.audit()
+    assert report.ok and report.seeds == [] and report.bad_position is None
+    assert any(r.verdict == "verified" for r in report.rolls)
