@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.reliability import trials
+from bench.reliability import trials, web
 
 pytestmark = pytest.mark.sqlite_file  # the SQLite file itself: its bytes, tools, processes
 
@@ -94,4 +94,21 @@ def test_a_full_disk_is_one_line_from_every_command(tmp_path: Path) -> None:
     assert figures.counts["refusals"] > 0
     assert not bad(
         figures, "tracebacks", "refusals not one line", "half-written exports", "broken logs"
+    )
+
+
+def test_the_web_screen_under_an_http_fuzz_answers_every_request_with_a_4xx_or_better(
+    tmp_path: Path,
+) -> None:
+    figures = web.http_fuzz(tmp_path, requests=60)
+    assert figures.counts["refused"] > 30
+    assert not bad(
+        figures,
+        "HTTP 5xx",
+        "refusals not one line",
+        "appended on refusal",
+        "tracebacks in the server's output",
+        "files written in DIR",
+        "files written outside DIR",
+        "files written in /tmp",
     )

@@ -15,7 +15,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from bench.reliability import trials
+from bench.reliability import trials, web
 
 
 def main() -> None:
@@ -39,6 +39,7 @@ def main() -> None:
         trials.opening_files,
         trials.read_only_media,
         trials.full_disk,
+        lambda d: web.http_fuzz(d, options.inputs),
     ]
     table = Table(title="fracas reliability")
     for column in ("trial", "runs", "figures", "seconds"):
