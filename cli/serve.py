@@ -172,12 +172,16 @@ class Table:
             if name in names and watched.queues
         ]
 
-    def command(self, name: str, line: str, words: list[str]) -> dict[str, Any]:
-        """A GM's line (split into `words` off this thread), run as `fracas play` runs it,
-        its file parameters confined to the GM's directory: its output, or its refusal."""
+    def command(self, name: str, line: str, words: list[str] | None = None) -> dict[str, Any]:
+        """A GM's line (its `words`, when split off this thread), run as `fracas play` runs
+        it, its file parameters confined to the GM's directory: its output, or its refusal."""
         from fracas.cli.main import App, cli
         from fracas.cli.shell import Session
 
+        try:
+            words = split_line(line) if words is None else words
+        except BadInputError as error:
+            return said(str(error))
         word = words[0] if words else ""
         if word in NOT_ON_THE_WEB:
             return said(f"`{word}` is not for the web page: {NOT_ON_THE_WEB[word]}")
