@@ -9,9 +9,10 @@ import msgspec
 from fracas.ledger import BadInputError, History
 from fracas.ledger.history import COMMAND
 from fracas.projections.describe import describe, describe_control
-from fracas.projections.sentences import fallen, marks, opening, sentence
+from fracas.projections.sentences import departed, fallen, marks, opening, sentence
 from fracas.rules import Encounter
 from fracas.rules.events import (
+    ConditionSet,
     Damaged,
     Disclosed,
     Event,
@@ -61,6 +62,13 @@ class Harm(msgspec.Struct, frozen=True):
     amount: int
 
 
+class Departure(msgspec.Struct, frozen=True):
+    """A combatant the GM took out of the fight (fled, captured), and the GM's reason."""
+
+    combatant: str
+    reason: str
+
+
 class Standing(msgspec.Struct, frozen=True):
     """One combatant at one moment: health, conditions, place in the initiative."""
 
@@ -92,6 +100,8 @@ class ReplayStep(msgspec.Struct, frozen=True):
     marks: list[str] = []  # "critical", "fumble", "down": what makes it stand out
     harm: list[Harm] = []
     fallen: list[str] = []  # the combatants this step put down
+    felled_by: dict[str, str] = {}  # each of them: who put them down ("gm"; "" nobody)
+    departed: list[Departure] = []  # the combatants the GM took out of the fight
 
 
 class Moment(msgspec.Struct, frozen=True):
@@ -167,18 +177,39 @@ def changed_rows(before: View, after: View) -> set[str]:
     return {w.combatant for w in after.wounds if old.get(w.combatant) != w}
 
 
-def harm_of(events: list[Event], command: dict[str, Any] | None, known: set[str]) -> list[Harm]:
+def harm_of(events: list[Event], known: set[str]) -> list[Harm]:
     """Who dealt each damage of a step: its source when that names a combatant, else the
-    actor whose resolution just before it struck that target, else the step's actor (the
-    same attribution as the file's `harm` view)."""
-    actor = "" if command is None else str(command.get("actor") or "")
+    actor whose resolution just before it struck that target, else nobody (the GM's hand,
+    an exertion, the world): a step's actor is never credited with harm they did not
+    resolve (the same attribution as the file's `harm` view)."""
     found, struck = [], {}
     for event in events:
         if isinstance(event, Resolved):
             struck.update(dict.fromkeys(event.targets, event.actor))
         elif isinstance(event, Damaged):
-            who = event.source if event.source in known else struck.get(event.target, actor)
+            who = event.source if event.source in known else struck.get(event.target, "")
             found.append(Harm(who, event.target, event.amount))
+    return found
+
+
+def felled_by(
+    events: list[Event], command: dict[str, Any] | None, known: set[str]
+) -> dict[str, str]:
+    """Who put each combatant this step put down there: whoever last struck them in it
+    (by a resolution or by damage), else the GM for a GM command ("gm"), else nobody ("")."""
+    gm_step = command is not None and str(command.get("action", "")).startswith("gm.")
+    struck: dict[str, str] = {}
+    found: dict[str, str] = {}
+    harms = iter(harm_of(events, known))
+    for event in events:
+        if isinstance(event, Resolved):
+            struck.update({t: event.actor for t in event.targets if t != event.actor})
+        elif isinstance(event, Damaged):
+            harm = next(harms)
+            if harm.who:
+                struck[harm.whom] = harm.who
+        elif isinstance(event, ConditionSet) and event.target in fallen([event]):
+            found[event.target] = struck.get(event.target, "gm" if gm_step else "")
     return found
 
 
@@ -278,14 +309,22 @@ CONTROL_SENTENCES = {
 }
 
 
-def step_sentence(frame: Frame, masked: bool, names: dict[str, str]) -> str:
+def initiative_order(view: View) -> list[str]:
+    """The combatants in the order the view's initiative puts them."""
+    return [row.combatant for row in sorted(view.initiative, key=lambda row: row.order)]
+
+
+def step_sentence(
+    frame: Frame, masked: bool, names: dict[str, str], reads: str, after: View
+) -> str:
     record = frame.record
     if record.control != COMMAND:
         return CONTROL_SENTENCES.get(record.control, "{}").format(record.target)
     if masked:
         head = opening(public_command(frame.command), names) or "The GM"
         return f"{head}: what followed is GM-only until the GM discloses it"
-    return sentence(frame.events, frame.command, names)
+    order = initiative_order(after)
+    return sentence(frame.events, frame.command, names, order=order, reads=reads)
 
 
 def timeline(encounter: Encounter, *, players: bool = False) -> Iterator[Moment]:
@@ -329,10 +368,12 @@ def timeline(encounter: Encounter, *, players: bool = False) -> Iterator[Moment]
             standings(before, who),
             standings(after, who),
             is_secret(frame.events),
-            step_sentence(frame, masked, names),
+            step_sentence(frame, masked, names, ruleset.reads_rolls, after),
             [] if masked else marks(frame.events),
-            [] if masked else harm_of(frame.events, frame.command, known),
+            [] if masked else harm_of(frame.events, known),
             [] if masked else fallen(frame.events),
+            {} if masked else felled_by(frame.events, frame.command, known),
+            [] if masked else [Departure(*d) for d in departed(frame.events)],
         )
         yield Moment(step, after, mask.views.get(record.step), masked)
 

@@ -23,6 +23,7 @@ from fracas.projections.replay import (
     Moment,
     ReplayStep,
     Rule,
+    initiative_order,
     public_views,
     stated,
     timeline,
@@ -91,10 +92,25 @@ class CastMember(msgspec.Struct, frozen=True):
 
 
 class Fall(msgspec.Struct, frozen=True):
+    """A combatant put down, and by whom: a combatant's name, "the GM", or "their own
+    wounds" when nobody struck them in that step."""
+
     name: str
     by: str
     round: int
     step: int
+    combatant: str = ""
+    by_combatant: str = ""  # the id of whoever put them down; "gm"; "" for nobody
+
+
+class Left(msgspec.Struct, frozen=True):
+    """A combatant the GM took out of the fight (fled, captured), with the GM's reason."""
+
+    name: str
+    reason: str
+    round: int
+    step: int
+    combatant: str = ""
 
 
 class Tally(msgspec.Struct, frozen=True):
@@ -113,6 +129,7 @@ class Summary(msgspec.Struct, frozen=True):
     rounds: int
     steps: int
     fallen: list[Fall]
+    left: list[Left]
     tallies: list[Tally]
     criticals: list[Highlight]
     fumbles: list[Highlight]
@@ -148,10 +165,12 @@ class EncounterReport(msgspec.Struct, frozen=True):
     ruleset_title: str
     audience: str
     cast: list[CastMember]
+    order: list[str]  # the names in initiative order once the fight began
     summary: Summary
     rounds: list[RoundBlock]
     trailing: list[ReplayStep]  # taken back after the last step of the main line
     chart: Chart
+    rules: list[Rule]  # every rule the main line cites, once, in the order first cited
 
     @property
     def trailing_label(self) -> str:
@@ -234,20 +253,19 @@ def round_blocks(
 # -- the summary ---------------------------------------------------------------------------
 
 
-def felled_by(step: ReplayStep, who: str, names: dict[str, str]) -> str:
-    """Whose damage put WHO down in this step (else whose step it was)."""
-    by = next((h.who for h in step.harm if h.whom == who), None)
-    if by is None:
-        by = (step.acting or [""])[0]
-    if by == who:
+def felled_by(by: str, who: str, names: dict[str, str]) -> str:
+    if by == "gm":
+        return "the GM"
+    if not by or by == who:
         return "their own wounds"
-    return names.get(by, by) if by else "the GM"
+    return names.get(by, by)
 
 
 def summarise(entries: list[Entry], trailing: list[ReplayStep], names: dict[str, str]) -> Summary:
     dealt: dict[str, int] = dict.fromkeys(names, 0)
     taken: dict[str, int] = dict.fromkeys(names, 0)
     fallen: list[Fall] = []
+    left: list[Left] = []
     per_round: dict[int, int] = {}
     for entry in entries:
         step = entry.step
@@ -258,9 +276,13 @@ def summarise(entries: list[Entry], trailing: list[ReplayStep], names: dict[str,
                 dealt[harm.who] += harm.amount
             taken[harm.whom] = taken.get(harm.whom, 0) + harm.amount
         for who in step.fallen:
-            fallen.append(
-                Fall(names.get(who, who), felled_by(step, who, names), step.round, step.step)
-            )
+            by = step.felled_by.get(who, "")
+            shown = felled_by(by, who, names)
+            fallen.append(Fall(names.get(who, who), shown, step.round, step.step, who, by))
+        left += [
+            Left(names.get(d.combatant, d.combatant), d.reason, step.round, step.step, d.combatant)
+            for d in step.departed
+        ]
     set_aside = [s for e in entries for s in e.set_aside] + trailing
     commands = [s for s in set_aside if s.control == COMMAND]
     longest = max(per_round.items(), key=lambda kv: kv[1], default=(None, 0))
@@ -276,6 +298,7 @@ def summarise(entries: list[Entry], trailing: list[ReplayStep], names: dict[str,
         max(per_round, default=0),
         len(entries),
         fallen,
+        left,
         [Tally(names[c], dealt[c], taken.get(c, 0)) for c in names],
         noted("critical"),
         noted("fumble"),
@@ -289,12 +312,16 @@ def summarise(entries: list[Entry], trailing: list[ReplayStep], names: dict[str,
 # -- the cast and the chart ----------------------------------------------------------------
 
 
+def begun(views: list[View]) -> View:
+    """The first view of the fight proper (the last one if it never began)."""
+    return next((v for v in views if v.phase != "setup"), views[-1])
+
+
 def cast_of(
     live: Encounter, views: list[View], players: bool, npc_numbers: bool
 ) -> list[CastMember]:
     """Everyone who fought: their order once the fight began, health at the start and end."""
-    begun = next((v for v in views if v.phase != "setup"), views[-1])
-    order = {row.combatant: row.key for row in begun.initiative}
+    order = {row.combatant: row.key for row in begun(views).initiative}
     first: dict[str, WoundRow] = {}
     for view in views:
         for w in view.wounds:
@@ -412,11 +439,18 @@ def encounter_report(
         live.ruleset.title,
         PLAYERS if players else GM,
         cast_of(live, shown, players, npc_numbers),
+        [names.get(c, c) for c in initiative_order(begun(shown))],
         summarise(entries, trailing, names),
         rounds,
         trailing,
         chart_of(*fight_only(shown, [e.step.round for e in entries]), players, npc_numbers),
+        cited(entries),
     )
+
+
+def cited(entries: list[Entry]) -> list[Rule]:
+    """Each rule the main line cites, once."""
+    return list({rule.id: rule for entry in entries for rule in entry.rules}.values())
 
 
 def report(

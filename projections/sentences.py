@@ -5,6 +5,8 @@ Knife cultist takes 8 damage and is unconscious"). The event lines stay the deta
 from collections.abc import Mapping
 from typing import Any
 
+import msgspec
+
 from fracas.rules import durations
 from fracas.rules.events import (
     CombatantJoined,
@@ -18,7 +20,6 @@ from fracas.rules.events import (
     EncounterStarted,
     Event,
     Healed,
-    InitiativeSet,
     Note,
     Renamed,
     Resolved,
@@ -27,8 +28,9 @@ from fracas.rules.events import (
 )
 
 DOWN = ("dead", "unconscious", "out", "incapacitated", "dying")  # out of the fight, hurt
-FALLEN = (*DOWN, "removed")
-TOLD = (*FALLEN, "pinned", "prone", "impaired")  # conditions a sentence mentions; not "aiming"
+TOTAL, MODIFIED, FACES = "total", "modified", "faces"  # how a ruleset reads its rolls
+REMOVED = "removed"  # the GM took them out of the fight: they left, they did not fall
+TOLD = (*DOWN, "pinned", "prone", "impaired")  # conditions a sentence mentions; not "aiming"
 VERBS = {
     "attack": "attacks",
     "aim": "aims",
@@ -68,16 +70,16 @@ VERBS = {
     "begin": "begins the fight",
     "join": "joins",
 }
-GM_VERBS = {
-    "gm.harm": "The GM harms",
-    "gm.heal": "The GM heals",
-    "gm.condition.set": "The GM sets a condition on",
-    "gm.condition.clear": "The GM clears a condition from",
-    "gm.remove": "The GM takes out of the fight",
-    "gm.return": "The GM brings back",
+GM_VERBS = {  # by the GM command's tag; {who} is its target
+    "gm.harm": "The GM harms {who}",
+    "gm.heal": "The GM heals {who}",
+    "gm.condition-set": "The GM sets a condition on {who}",
+    "gm.condition-clear": "The GM clears a condition from {who}",
+    "gm.remove": "The GM takes {who} out of the fight",
+    "gm.return": "The GM brings {who} back",
     "gm.end": "The GM ends the encounter",
     "gm.reopen": "The GM reopens the encounter",
-    "gm.rename": "The GM renames",
+    "gm.rename": "The GM renames {who}",
 }
 
 
@@ -91,8 +93,17 @@ def fumble(event: Rolled) -> bool:
 
 
 def fallen(events: list[Event]) -> list[str]:
-    """The combatants this step put down (unconscious, dead, out, …)."""
-    return [e.target for e in events if isinstance(e, ConditionSet) and e.condition in FALLEN]
+    """The combatants this step put down (unconscious, dead, out, …); not those who left."""
+    return [e.target for e in events if isinstance(e, ConditionSet) and e.condition in DOWN]
+
+
+def departed(events: list[Event]) -> list[tuple[str, str]]:
+    """The combatants the GM took out of the fight in this step, with the GM's reason."""
+    return [
+        (e.target, e.reason)
+        for e in events
+        if isinstance(e, ConditionSet) and e.condition == REMOVED
+    ]
 
 
 def marks(events: list[Event]) -> list[str]:
@@ -105,6 +116,8 @@ def marks(events: list[Event]) -> list[str]:
         found.append("fumble")
     if fallen(events):
         found.append("down")
+    if departed(events):
+        found.append("left")
     return found
 
 
@@ -117,8 +130,10 @@ def opening(command: Mapping[str, Any] | None, names: Mapping[str, str]) -> str:
     targets = [names.get(t, t) for t in command.get("targets", []) or []]
     if action.startswith("gm."):
         target = command.get("target")
-        who = f" {names.get(target, target)}" if target else ""
-        return GM_VERBS.get(action, f"The GM: {action.removeprefix('gm.')}") + who
+        who = names.get(target, target) if target else ""
+        text = GM_VERBS.get(action, f"The GM: {action.removeprefix('gm.')} {{who}}")
+        reason = str(command.get("reason") or "")
+        return text.format(who=who).strip() + (f" ({reason})" if reason else "")
     if action == "join":
         return ""
     if action == "begin":
@@ -128,10 +143,24 @@ def opening(command: Mapping[str, Any] | None, names: Mapping[str, str]) -> str:
     return text + (f" {' and '.join(targets)}" if targets else "")
 
 
-def roll_phrase(event: Rolled, actor: str | None, names: Mapping[str, str]) -> str:
+def roll_reading(event: Rolled, reads: str) -> str:
+    """The roll as its system reads it: the total ("45"), the total with the modifiers the
+    system adds to the roll ("-6 +14 = 8"), or the faces of a pool counted one by one
+    ("7, 2, 2")."""
+    roll = event.roll
+    if reads == FACES:
+        return ", ".join(str(f) for f in sorted(roll.faces, reverse=True))
+    added = [m.value for m in event.modifiers if m.value]
+    if reads == MODIFIED and added:
+        terms = " ".join(f"{value:+d}" for value in added)
+        return f"{roll.total} {terms} = {roll.total + sum(added)}"
+    return str(roll.total)
+
+
+def roll_phrase(event: Rolled, actor: str | None, names: Mapping[str, str], reads: str) -> str:
     """'45 against 80%, success'; another combatant's roll names them and its purpose."""
     unit = "%" if event.roll.dice == "d100" else ""
-    text = str(event.roll.total)
+    text = roll_reading(event, reads)
     if event.target is not None:
         text += f" against {event.target}{unit}"
     if event.result:
@@ -141,15 +170,30 @@ def roll_phrase(event: Rolled, actor: str | None, names: Mapping[str, str]) -> s
     return text
 
 
-def event_phrase(event: Event, actor: str | None, names: Mapping[str, str]) -> str | None:
+def whose(event: Resolved, said: str, names: Mapping[str, str]) -> str:
+    """Another combatant's resolution within a step, naming them unless it already does."""
+    who = names.get(event.actor, event.actor)
+    if who in said or event.actor in said:
+        return said
+    if event.action in VERBS:
+        return f"{opening(msgspec.to_builtins(event), names)}: {said}"
+    return f"{who}: {said}"
+
+
+def event_phrase(
+    event: Event, actor: str | None, names: Mapping[str, str], reads: str = TOTAL
+) -> str | None:
     """The part of the sentence an event adds, or None for bookkeeping (turns, spending)."""
     name = names.get
     match event:
         case Rolled() if event.target is not None or event.result:
-            return roll_phrase(event, actor, names)
+            return roll_phrase(event, actor, names, reads)
         case Resolved() if event.outcome:
             verb = VERBS.get(event.action, "")
-            return event.outcome.removeprefix(f"{verb}: ")
+            said = event.outcome.removeprefix(f"{verb}: ")
+            return said if event.actor == actor else whose(event, said, names)
+        case ConditionSet() if event.condition == REMOVED:
+            return f"{name(event.target, event.target)} leaves the fight"
         case Damaged():
             return f"{name(event.target, event.target)} takes {event.amount} damage"
         case Healed():
@@ -182,17 +226,21 @@ def event_phrase(event: Event, actor: str | None, names: Mapping[str, str]) -> s
 
 
 def sentence(
-    events: list[Event], command: Mapping[str, Any] | None, names: Mapping[str, str]
+    events: list[Event],
+    command: Mapping[str, Any] | None,
+    names: Mapping[str, str],
+    *,
+    order: list[str] | None = None,
+    reads: str = TOTAL,
 ) -> str:
-    """The step as one sentence: who did what to whom, then the rolls and what followed."""
+    """The step as one sentence: who did what to whom, then the rolls and what followed.
+    `order` is the initiative order the step left (ids), which a begin states; `reads` how
+    the ruleset reads its rolls."""
     actor = None if command is None else command.get("actor")
     head = opening(command, names)
-    parts = [p for e in events if (p := event_phrase(e, actor, names)) is not None]
-    if command is not None and command.get("action") == "begin":
-        order = [
-            names.get(e.combatant, e.combatant) for e in events if isinstance(e, InitiativeSet)
-        ]
-        parts = [f"the order is {', '.join(order)}"] if order else parts
+    parts = [p for e in events if (p := event_phrase(e, actor, names, reads)) is not None]
+    if command is not None and command.get("action") == "begin" and order:
+        parts = [f"the order is {', '.join(names.get(c, c) for c in order)}"]
     parts = list(dict.fromkeys(parts))  # an outcome repeated by two events reads once
     if not head:
         return "; ".join(parts) if parts else ""

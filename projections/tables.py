@@ -61,7 +61,8 @@ VIEWS = {
             json_extract(body, '$.name') AS name, json_extract(body, '$.side') AS side
         FROM effective_events WHERE kind = 'combatant.joined'""",
     # Who dealt it: the damage's source when it names a combatant, else the actor whose
-    # resolution just before it struck that target, else whoever gave the step's command.
+    # resolution just before it struck that target, else nobody (NULL: the GM's hand, an
+    # exertion, the world), never the step's actor by default.
     "harm": """
         SELECT e.encounter, e.step, r.round, coalesce(
             (SELECT c.combatant FROM combatants c WHERE c.encounter = e.encounter
@@ -72,12 +73,11 @@ VIEWS = {
                     SELECT 1 FROM json_each(v.body, '$.targets')
                     WHERE value = json_extract(e.body, '$.target'))
                 ORDER BY v.position DESC LIMIT 1),
-            a.actor) AS who,
+            NULL) AS who,
             json_extract(e.body, '$.target') AS whom,
             json_extract(e.body, '$.amount') AS amount,
             json_extract(e.body, '$.source') AS source
         FROM effective_events e JOIN step_rounds r USING (encounter, step)
-        LEFT JOIN step_actors a USING (encounter, step)
         WHERE e.kind = 'damaged'""",
 }
 
@@ -127,11 +127,10 @@ PG_VIEWS = {
                 AND v.position < e.position
                 AND v.body::jsonb -> 'targets' @> to_jsonb({_B} ->> 'target')
                 ORDER BY v.position DESC LIMIT 1),
-            a.actor) AS who,
+            NULL) AS who,
             {_B} ->> 'target' AS whom, ({_B} ->> 'amount')::int AS amount,
             {_B} ->> 'source' AS source
         FROM effective_events e JOIN step_rounds r USING (encounter, step)
-        LEFT JOIN step_actors a USING (encounter, step)
         WHERE e.kind = 'damaged'""",
 }
 

@@ -1624,4 +1624,5 @@ RULESET = Ruleset(
     conditions=TRACKED,
     heal_by_hand=heal_by_hand,
     clock=clock,
+    reads_rolls="modified",
 )

@@ -539,9 +539,12 @@ def resolve_attack(state: State, actor: Fighter, command: Attack, ctx: Context) 
     shares = split_shares(state, actor, command, weapon)
     events: list[Event] = []
     if len(shares) > 1 or command.keep:
-        detail = dict(zip(command.targets, shares, strict=True))
+        detail = ", ".join(
+            f"{dice} dice at {state.fighter(t).name}"
+            for t, dice in zip(command.targets, shares, strict=True)
+        )
         events.append(
-            Resolved(actor.id, "split", command.targets, f"splits the pool {detail}", ["004-8"])
+            Resolved(actor.id, "split", command.targets, f"splits the pool: {detail}", ["004-8"])
         )
     for target_id, dice in zip(command.targets, shares, strict=True):
         target = state.fighter(target_id)
@@ -1222,4 +1225,5 @@ RULESET = Ruleset(
     conditions=TRACKED,
     harm_by_hand=harm_by_hand,
     heal_by_hand=heal_by_hand,
+    reads_rolls="faces",
 )

@@ -79,6 +79,9 @@ class Ruleset:
     moved_on: Callable[[Any, "Context"], list[Event]] | None = None
     # The round and who is having a turn now, where durations expire; None: as the view shows.
     clock: Callable[[Any], durations.Clock] | None = None
+    # How the table reads a roll: its "total" (modifiers already in the target), the total
+    # with its modifiers added ("modified"), or its "faces" one by one (a dice pool).
+    reads_rolls: str = "total"
 
     def __post_init__(self) -> None:
         """Each action's command struct is documented by the ruleset's own line for it."""

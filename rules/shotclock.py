@@ -912,4 +912,5 @@ RULESET = Ruleset(
     harm_by_hand=harm_by_hand,
     heal_by_hand=heal_by_hand,
     clock=clock,
+    reads_rolls="modified",
 )

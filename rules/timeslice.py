@@ -1272,4 +1272,5 @@ RULESET = Ruleset(
     conditions=TRACKED,
     harm_by_hand=harm_by_hand,
     heal_by_hand=heal_by_hand,
+    reads_rolls="modified",
 )
