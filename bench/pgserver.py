@@ -64,6 +64,11 @@ class Server:
             str(self.bin / "initdb"), "-D", str(self.data), "-U", "fracas", "--auth=trust",
             "-E", "UTF8", "--no-locale",
         )  # fmt: skip
+        self.resume()
+        return self
+
+    def resume(self) -> None:
+        """Start the server on its cluster (again, after `crash`), on the same port."""
         options = (
             f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 "
             f"-c max_connections={self.max_connections} -c shared_buffers=128MB"
@@ -75,11 +80,15 @@ class Server:
             str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options,
             "-l", str(self.dir / "server.log"), "-w", "-t", "60", "start",
         )  # fmt: skip
-        return self
+
+    def crash(self) -> None:
+        """`pg_ctl stop -m immediate`: every server process quits at once, no checkpoint
+        (the next start recovers from the WAL); the cluster is kept for `resume`."""
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop")
 
     def stop(self) -> None:
         try:
-            self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop")
+            self.crash()
         finally:
             shutil.rmtree(self.dir, ignore_errors=True)
 

@@ -42,7 +42,7 @@ from starlette.routing import Route
 from fracas.cli.confine import confined, log_files
 from fracas.cli.guards import BodyCap, console_line, encounter_name, step_number
 from fracas.cli.shell import split_line
-from fracas.ledger import BadInputError, FracasError, NotFoundError, is_server
+from fracas.ledger import BadInputError, FracasError, NotFoundError, UnreachableError, is_server
 from fracas.projections import Fracas
 from fracas.projections.screen import GM, PLAYERS, Screen, Timeline
 from fracas.rules import Encounter
@@ -85,6 +85,7 @@ class Table:
         self.heads: dict[str, int] = {}
         self.data_version = -1
         self.consoles: dict[str, Any] = {}
+        self.unreachable = ""  # the log server's URL while it cannot be reached
         self.templates = jinja2.Environment(
             loader=jinja2.PackageLoader("fracas.cli", "templates"),
             autoescape=True,
@@ -204,13 +205,27 @@ class Table:
         while True:
             try:
                 names = await self.run(self.changed)
+                self.reached()
                 if names:
                     for watched, message in await self.run(lambda n=names: self.messages(n)):
                         for queue in list(watched.queues):
                             offer(queue, message)
+            except UnreachableError as error:
+                self.lost(error.server)
             except FracasError:
                 pass  # the log is being created or migrated by another process: look again
             await asyncio.sleep(WATCH_EVERY)
+
+    def lost(self, server: str) -> None:
+        """One line when the log server stops answering (the watcher keeps asking)."""
+        if not self.unreachable:
+            warn(f"the log server at {server} is unreachable; retrying")
+        self.unreachable = server
+
+    def reached(self) -> None:
+        if self.unreachable:
+            warn(f"the log server at {self.unreachable} answers again")
+            self.unreachable = ""
 
     async def stream(self, name: str, audience: str) -> AsyncIterator[str]:
         queue: asyncio.Queue[str] = asyncio.Queue(maxsize=1)
@@ -233,6 +248,10 @@ class Table:
                 yield sse(message)
         finally:
             self.watched[(name, audience)].queues.discard(queue)
+
+
+def warn(line: str) -> None:
+    click.echo(f"fracas serve: {line}", err=True)
 
 
 def said(refusal: str) -> dict[str, Any]:
@@ -288,6 +307,8 @@ def build(table: Table) -> Starlette:
             return await work(name, audience)
         except NotFoundError as error:
             return refused(404, str(error))
+        except UnreachableError as error:
+            return refused(503, str(error))
         except FracasError as error:
             return refused(400, str(error))
 

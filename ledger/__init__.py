@@ -14,6 +14,7 @@ from fracas.ledger.errors import (
     IntegrityError,
     NotFoundError,
     RefusedError,
+    UnreachableError,
 )
 from fracas.ledger.history import History, StepRecord
 from fracas.ledger.open import is_server, open_store
@@ -34,6 +35,7 @@ __all__ = [
     "StepRecord",
     "Store",
     "StoredEvent",
+    "UnreachableError",
     "VerifyReport",
     "is_server",
     "open_store",

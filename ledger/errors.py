@@ -23,3 +23,12 @@ class BadInputError(FracasError):
 
 class IntegrityError(FracasError):
     """The stored log does not verify: a broken hash link or a forbidden edit."""
+
+
+class UnreachableError(FracasError):
+    """The log's server cannot be reached (down, restarting, or the connection was cut);
+    the same call works again once it is back. `server`: its URL, without a password."""
+
+    def __init__(self, message: str, server: str = "") -> None:
+        super().__init__(message)
+        self.server = server

@@ -9,9 +9,12 @@ they never wait on each other; only starting an encounter takes the registry's l
 
 import functools
 import itertools
+import logging
+import random
 import re
 import threading
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -26,12 +29,19 @@ from fracas.ledger.base import (
     INSERT_NEW_EVENT,
     INSERT_STEP,
     SCHEMA,
+    STEP_COLUMNS,
     Append,
     AppendResult,
     LogStore,
     now,
 )
-from fracas.ledger.errors import BadInputError, NotFoundError, RefusedError
+from fracas.ledger.errors import (
+    BadInputError,
+    ConflictError,
+    NotFoundError,
+    RefusedError,
+    UnreachableError,
+)
 from fracas.ledger.history import StepRecord
 from fracas.ledger.open import shown
 
@@ -40,6 +50,12 @@ _NAME = re.compile(r"^[a-z_][a-z0-9_]{0,50}$")
 _pools: dict[str, Any] = {}
 _pools_lock = threading.Lock()
 _cursor_names = itertools.count(1)
+RECONNECT_SECONDS = 5.0  # how long a call waits for a restarting server before refusing
+RETRIES = 12  # attempts of an append that lost a lock race (a deadlock, a serialisation)
+BACKOFF = (0.002, 0.25)  # the first and the longest pause between two attempts, seconds
+# a transaction the server rolled back because another one held what it needed: trying it
+# again on the new head is all a writer can do
+RACES = (errors.SerializationFailure, errors.DeadlockDetected)
 
 
 def split_url(url: str) -> tuple[str, str]:
@@ -138,17 +154,65 @@ def _with(statements: tuple[str, ...]) -> str:
 
 
 class Connection:
-    """psycopg's connection speaking the `?` placeholders the shared SQL is written in."""
+    """psycopg's connection speaking the `?` placeholders the shared SQL is written in.
 
-    def __init__(self, conn: psycopg.Connection) -> None:
+    A connection the server dropped (a restart, a network cut) is replaced by `reopen`
+    before the next statement; a statement that ran on its own (no transaction open) is run
+    again on the new one, since every write fracas sends on its own is idempotent (an
+    append's command id, a seal's name). A transaction cut in the middle is lost: one line
+    says so and the next call starts afresh."""
+
+    def __init__(
+        self,
+        conn: psycopg.Connection,
+        reopen: Callable[[], psycopg.Connection] | None = None,
+        where: str = "",
+    ) -> None:
         self.raw = conn
+        self._reopen = reopen
+        self.where = where
+
+    @property
+    def lost(self) -> bool:
+        return self.raw.closed or self.raw.broken
+
+    def ensure(self) -> None:
+        """A live connection: the dropped one replaced (waiting for the server a while)."""
+        if self.lost and self._reopen is not None:
+            self.raw = self._reopen()
+
+    def cut(self, error: Exception) -> UnreachableError:
+        return UnreachableError(
+            f"the connection to the log server at {self.where} was cut ({reason(error)}) "
+            "before its transaction ended; reload, then try again",
+            self.where,
+        )
 
     def execute(self, statement: str, params: Sequence[object] = ()) -> psycopg.Cursor:
+        return self._guarded(self._execute, statement, params)
+
+    def executemany(self, statement: str, rows: Sequence[Sequence[object]]) -> None:
+        self._guarded(self._executemany, statement, rows)
+
+    def _guarded(self, run: Callable[..., Any], statement: str, params: Any) -> Any:
+        self.ensure()
+        alone = not self.in_transaction
+        try:
+            return run(statement, params)
+        except psycopg.OperationalError as error:
+            if not self.lost or self._reopen is None:
+                raise
+            if not alone:
+                raise self.cut(error) from None
+        self.ensure()
+        return run(statement, params)
+
+    def _execute(self, statement: str, params: Sequence[object] = ()) -> psycopg.Cursor:
         if not params:
             return self.raw.execute(statement)  # no placeholders parsed: `?` and `%` stay
         return self.raw.execute(_pg(statement), params)
 
-    def executemany(self, statement: str, rows: Sequence[Sequence[object]]) -> None:
+    def _executemany(self, statement: str, rows: Sequence[Sequence[object]]) -> None:
         """Many rows of an `INSERT ... VALUES (?, ...)` or a keyed DELETE as one statement,
         the rows as one JSON parameter; any other statement row by row."""
         rows = list(rows)
@@ -163,7 +227,15 @@ class Connection:
 
     @property
     def in_transaction(self) -> bool:
+        if self.lost:
+            return False  # the server has forgotten it
         return self.raw.info.transaction_status != TransactionStatus.IDLE
+
+
+def reason(error: Exception) -> str:
+    """The last line of what libpq said (never the password: libpq does not repeat it)."""
+    lines = str(error).strip().splitlines()
+    return lines[-1].strip() if lines else "no reason given"
 
 
 def use_pool(url: str, max_size: int = 16) -> None:
@@ -171,6 +243,8 @@ def use_pool(url: str, max_size: int = 16) -> None:
     (what `fracas serve` does: a reader and a console per encounter share a few)."""
     from psycopg_pool import ConnectionPool
 
+    # the pool logs every failed reconnection; fracas says it once, in its own words
+    logging.getLogger("psycopg.pool").addHandler(logging.NullHandler())
     conninfo, _schema = split_url(url)
     with _pools_lock:
         if conninfo not in _pools:
@@ -179,6 +253,7 @@ def use_pool(url: str, max_size: int = 16) -> None:
                 min_size=1,
                 max_size=max_size,
                 kwargs={"autocommit": True},
+                check=ConnectionPool.check_connection,  # none the server dropped is lent
                 open=True,
                 name="fracas",
             )
@@ -229,16 +304,15 @@ class PostgresStore(LogStore):
     def __init__(self, url: str, *, readonly: bool = False, create: bool = True) -> None:
         super().__init__()
         self._recording: Recording | None = None
+        self._closed = False
         conninfo, self.name = split_url(url)
         self.path, self.readonly = shown(url), readonly
         self._pool = _pools.get(conninfo)
         self._conninfo = conninfo
         raw = self._connect()
-        self.conn = Connection(raw)
+        self.conn = Connection(raw, self._reconnect, self.path)
         try:
-            self.conn.execute(
-                sql.SQL("SET search_path TO {}").format(sql.Identifier(self.name)).as_string(raw)
-            )
+            self._set_up(raw)
             self.schema = self._applied()
             if self.schema == 0 and (readonly or not create):
                 raise NotFoundError(f"no fracas log at {self.path}; `fracas new` starts one")
@@ -247,37 +321,71 @@ class PostgresStore(LogStore):
                     f"{self.path} was written by a newer fracas (log schema {self.schema}; "
                     f"this fracas reads up to schema {SCHEMA}): upgrade fracas to open it"
                 )
-            if readonly:
-                self.conn.execute("SET default_transaction_read_only = on")
-            elif self.schema < SCHEMA:
+            if not readonly and self.schema < SCHEMA:
                 self._migrate()
         except BaseException:
             self._release(raw)
             raise
         self.keys = Keys(self.conn, self.name)
 
+    def _set_up(self, raw: psycopg.Connection) -> None:
+        """What every connection of this store says first: whose tables, read-only or not."""
+        raw.execute(sql.SQL("SET search_path TO {}").format(sql.Identifier(self.name)))
+        if self.readonly:
+            raw.execute("SET default_transaction_read_only = on")
+
     def _connect(self) -> psycopg.Connection:
         try:
-            if self._pool is not None:
-                return self._pool.getconn()
-            return psycopg.connect(self._conninfo, autocommit=True)
+            return self._borrow()
         except psycopg.OperationalError as error:
-            reason = str(error).strip().splitlines()[-1] if str(error).strip() else "refused"
             raise RefusedError(
-                f"could not reach PostgreSQL at {self.path}: {reason}; is the server running?"
+                f"could not reach PostgreSQL at {self.path}: {reason(error)}; "
+                "is the server running?"
             ) from None
 
-    def _release(self, raw: psycopg.Connection) -> None:
+    def _borrow(self, timeout: float = 30.0) -> psycopg.Connection:
         if self._pool is not None:
-            if raw.info.transaction_status != TransactionStatus.IDLE:
-                raw.rollback()
-            raw.execute("RESET ALL")
-            self._pool.putconn(raw)
-        else:
+            return self._pool.getconn(timeout=timeout)
+        return psycopg.connect(self._conninfo, autocommit=True, connect_timeout=10)
+
+    def _reconnect(self) -> psycopg.Connection:
+        """A connection in place of one the server dropped, once the server answers again
+        (within RECONNECT_SECONDS; else one line saying it is unreachable)."""
+        self._release(self.conn.raw)
+        deadline = time.monotonic() + RECONNECT_SECONDS
+        pause = 0.05
+        while True:
+            try:
+                raw = self._borrow(timeout=max(deadline - time.monotonic(), 0.1))
+                self._set_up(raw)
+                self._tips.clear()  # what this store wrote last is read again, not assumed
+                return raw
+            except psycopg.OperationalError as error:
+                if time.monotonic() + pause > deadline:
+                    raise UnreachableError(
+                        f"the log server at {self.path} is unreachable ({reason(error)}); "
+                        "try again once it is back",
+                        self.path,
+                    ) from None
+            time.sleep(pause * random.uniform(0.5, 1.0))
+            pause = min(pause * 2, 0.5)
+
+    def _release(self, raw: psycopg.Connection) -> None:
+        if self._pool is None:
             raw.close()
+            return
+        if not (raw.closed or raw.broken):
+            try:
+                if raw.info.transaction_status != TransactionStatus.IDLE:
+                    raw.rollback()
+                raw.execute("RESET ALL")
+            except psycopg.OperationalError:
+                pass  # dropped on the way back: the pool discards it
+        self._pool.putconn(raw)
 
     def close(self) -> None:
-        if not self.conn.raw.closed:
+        if not self._closed:
+            self._closed = True
             self._release(self.conn.raw)
 
     def _applied(self) -> int:
@@ -324,19 +432,78 @@ class PostgresStore(LogStore):
         2000 rows at a time: a long log is never held whole in memory."""
         if not self.conn.in_transaction:
             return self.conn.execute(statement, params)
-        cursor = self.conn.raw.cursor(name=f"fracas_{next(_cursor_names)}")
-        cursor.itersize = 2000
-        cursor.execute(_pg(statement) if params else statement, params or None)
-        return cursor
+        try:
+            cursor = self.conn.raw.cursor(name=f"fracas_{next(_cursor_names)}")
+            cursor.itersize = 2000
+            cursor.execute(_pg(statement) if params else statement, params or None)
+        except psycopg.OperationalError as error:
+            raise self._cut(error) from None
+        return self._fetched(cursor)
+
+    def _fetched(self, cursor: psycopg.ServerCursor) -> Iterator[Any]:
+        try:
+            yield from cursor
+        except psycopg.OperationalError as error:
+            raise self._cut(error) from None
+
+    def _cut(self, error: psycopg.OperationalError) -> Exception:
+        """A transaction's statement failed: if the server dropped the connection, one line
+        (the next call reconnects); else the error itself."""
+        return self.conn.cut(error) if self.conn.lost else error
 
     def _begin_reading(self) -> None:
         self.conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
 
     def _rollback(self) -> None:
-        if self.conn.in_transaction:
+        if self.conn.in_transaction:  # (never on a dropped connection: nothing to undo)
             self.conn.raw.rollback()
 
     def _append_step(
+        self, owned: bool, asked: Append, known: tuple[int, int, str] | None
+    ) -> AppendResult:
+        """An append, tried again when the server rolled it back for a lock race (with a
+        growing, jittered pause, up to RETRIES times; then the one-line conflict) or dropped
+        the connection (once it answers again; the command id keeps it from being recorded
+        twice). Inside a batch, the batch's caller decides."""
+        pause, cut = BACKOFF[0], False
+        for attempt in range(1, RETRIES + 1):
+            try:
+                self.conn.ensure()
+                result = self._append_once(owned, asked, known)
+            except RACES as error:
+                self._rollback()
+                if not owned or attempt == RETRIES:
+                    raise ConflictError(
+                        f"encounter {asked.encounter} is busy with other writers "
+                        f"({reason(error)}); reload and try again"
+                    ) from None
+            except psycopg.OperationalError as error:
+                if not self.conn.lost:
+                    raise
+                if not owned:
+                    raise self.conn.cut(error) from None
+                cut = True
+            else:
+                return self._as_written(asked, result) if cut and result.duplicate else result
+            known = None
+            time.sleep(pause * random.uniform(0.5, 1.0))
+            pause = min(pause * 2, BACKOFF[1])
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def _as_written(self, asked: Append, found: AppendResult) -> AppendResult:
+        """The step an attempt wrote before the server dropped its connection (the answer
+        was lost, the commit was not): the result that attempt would have returned."""
+        if found.first_version != asked.expected_version + 1:
+            return found  # recorded before this call: a retry of an older command
+        row = self.conn.execute(
+            f"SELECT {STEP_COLUMNS} FROM steps WHERE encounter = ? AND step = ?",
+            (asked.encounter, found.step),
+        ).fetchone()
+        self._written = None
+        record = StepRecord(*row)
+        return AppendResult(found.step, found.first_version, found.last_version, record=record)
+
+    def _append_once(
         self, owned: bool, asked: Append, known: tuple[int, int, str] | None
     ) -> AppendResult:
         """An append to an encounter already started, on its own: its events, its step and

@@ -1,0 +1,147 @@
+"""A log on a PostgreSQL server under a hostile host: the server restarted under a running
+`fracas serve` and a running Python session, many writers on one encounter, and the
+players' role reading no secret. Small versions of bench/reliability/postgres.py."""
+
+import threading
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from bench.pgserver import Server, binaries
+from bench.reliability import postgres
+from bench.reliability.trials import Figures
+from fracas.ledger import UnreachableError, open_store
+from fracas.ledger import postgres as backend
+from fracas.projections import Fracas
+
+
+def bad(figures: Figures, *keys: str) -> dict[str, object]:
+    return {key: figures.counts[key] for key in keys if figures.counts[key]}
+
+
+@pytest.fixture
+def own_server(pg_server: Server):
+    """A durable server of the test's own, to stop and start (the session's one stays up)."""
+    assert binaries() is not None  # (pg_server skipped the test otherwise)
+    with Server() as server:
+        yield server
+
+
+def test_serve_and_a_session_live_through_a_server_restart(tmp_path: Path, pg_server: Server):
+    figures = postgres.restart_trial(tmp_path, outages=(6.5,))  # longer than a call waits
+    assert figures.counts["acknowledged steps"] > 0
+    assert figures.counts["seconds to recover: session (worst)"] < 3
+    assert figures.counts["seconds to recover: serve (worst)"] < 3
+    assert not bad(
+        figures,
+        "acknowledged steps lost",
+        "raw driver errors",
+        "serve's stray output lines",
+        "tracebacks",
+        "refusals not one line",
+        "outages without the one line",
+        "broken logs",
+    )
+
+
+def test_a_call_while_the_server_is_down_is_one_line_without_the_password(
+    own_server: Server, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setattr(backend, "RECONNECT_SECONDS", 0.5)
+    url = own_server.url("down").replace("fracas@", "fracas:hunter2@")
+    with Fracas(url) as fracas:
+        live = fracas.new("percentile", title="down", encounter="down")
+        live.note("before")
+        own_server.crash()
+        with pytest.raises(UnreachableError) as down:
+            live.note("while down")
+        own_server.resume()
+        live.note("after")  # the same objects, no reopening
+        assert fracas.store.head("down")[1] == 3
+    line = str(down.value)
+    assert "is unreachable" in line and "\n" not in line
+    assert "hunter2" not in line and "fracas:***@127.0.0.1" in line
+
+
+def test_an_append_whose_answer_was_lost_is_recorded_once(own_server: Server):
+    """The server goes away after the commit, before the answer: the append, tried again on
+    a new connection, finds its own step by its command id and returns it."""
+    url = own_server.url("lost")
+    with Fracas(url) as fracas:
+        live = fracas.new("percentile", title="lost", encounter="lost")
+        store = fracas.store
+        real = store._send
+
+        def commit_then_crash(*args, **kwargs):
+            real(*args, **kwargs)
+            threading.Thread(target=own_server.crash).start()
+            store.conn.raw.execute("SELECT pg_sleep(5)")  # the server dies under it
+
+        store._send = commit_then_crash
+        threading.Timer(2.0, own_server.resume).start()
+        outcome = live.note("once")
+        store._send = real
+        assert not outcome.duplicate and outcome.step == 2
+        live.note("next")
+        assert [r.step for r in store.history("lost").steps] == [1, 2, 3]
+        assert store.verify().ok and store.check_steps().ok
+
+
+def test_many_writers_on_one_encounter_meet_no_raw_driver_error(tmp_path: Path, pg_server):
+    figures = postgres.one_encounter_appends(tmp_path, writers=12, each=40)
+    assert figures.counts["appends acknowledged"] == 480
+    assert not bad(
+        figures,
+        "raw driver errors",
+        "other refusals",
+        "writers that died",
+        "tracebacks",
+        "lost or doubled steps",
+        "lost or doubled versions",
+        "broken logs",
+    )
+
+
+def test_a_deadlock_is_tried_again_and_then_refused_in_one_line(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+):
+    """The server picks an append as a deadlock's victim: tried again with a pause; a
+    victim every time is the one-line conflict, not psycopg's error."""
+    monkeypatch.setattr(backend, "BACKOFF", (0.001, 0.002))
+    with Fracas(pg_url) as fracas:
+        live = fracas.new("percentile", title="deadlocks", encounter="deadlocks")
+        store = fracas.store
+        real, victims = store._send, []
+
+        def victim_twice(*args, **kwargs):
+            if len(victims) < 2:
+                victims.append(1)
+                store.conn.raw.execute(DEADLOCK)
+            return real(*args, **kwargs)
+
+        store._send = victim_twice
+        assert live.note("third time lucky").step == 2
+        victims.clear()
+        monkeypatch.setattr(backend, "RETRIES", 2)
+        with pytest.raises(backend.ConflictError) as busy:
+            live.note("never")
+        assert "is busy with other writers" in str(busy.value)
+        assert store.head("deadlocks")[1] == 2
+
+
+DEADLOCK = (
+    "DO $$ BEGIN RAISE EXCEPTION 'deadlock detected' USING ERRCODE = 'deadlock_detected'; END $$"
+)
+
+
+def test_the_reconnecting_store_opens_read_only_again(own_server: Server):
+    url = own_server.url("ro")
+    with Fracas(url) as fracas:
+        fracas.new("percentile", title="ro", encounter="ro")
+    with open_store(url, readonly=True) as reader:
+        own_server.crash()
+        own_server.resume()
+        assert reader.head("ro")[1] == 1  # read on a new connection
+        with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
+            reader.execute("CREATE TABLE sneaked_in (a int)")
