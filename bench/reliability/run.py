@@ -15,7 +15,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from bench.reliability import trials, web
+from bench.reliability import postgres, trials, web
 
 
 def main() -> None:
@@ -26,6 +26,8 @@ def main() -> None:
     parser.add_argument("--edits", type=int, default=200, help="random edits in the tamper matrix")
     parser.add_argument("--inputs", type=int, default=600, help="hostile inputs")
     parser.add_argument("--pairs", type=int, default=5, help="fight pairs for non-interference")
+    parser.add_argument("--pg-writers", type=int, default=64, help="writers on one encounter")
+    parser.add_argument("--pg-appends", type=int, default=350, help="appends per writer")
     options = parser.parse_args()
     runs = [
         lambda d: trials.crash_trials(d, options.crashes),
@@ -40,6 +42,8 @@ def main() -> None:
         trials.read_only_media,
         trials.full_disk,
         lambda d: web.http_fuzz(d, options.inputs),
+        postgres.restart_trial,
+        lambda d: postgres.one_encounter_appends(d, options.pg_writers, options.pg_appends),
     ]
     table = Table(title="fracas reliability")
     for column in ("trial", "runs", "figures", "seconds"):
