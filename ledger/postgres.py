@@ -44,6 +44,8 @@ from fracas.ledger.errors import (
 )
 from fracas.ledger.history import StepRecord
 from fracas.ledger.open import shown
+from fracas.ledger.players import MARK, players_schema
+from fracas.ledger.players import statements as players_statements
 
 DEFAULT_SCHEMA = "fracas"
 _NAME = re.compile(r"^[a-z_][a-z0-9_]{0,50}$")
@@ -323,6 +325,8 @@ class PostgresStore(LogStore):
                 )
             if not readonly and self.schema < SCHEMA:
                 self._migrate()
+            elif not readonly and self._players_mark() != MARK:
+                self._update_players()
         except BaseException:
             self._release(raw)
             raise
@@ -400,6 +404,21 @@ class PostgresStore(LogStore):
             return 0
         row = self.conn.execute("SELECT coalesce(max(version), 0) FROM fracas_migrations")
         return row.fetchone()[0]
+
+    def _players_mark(self) -> str | None:
+        row = self.conn.execute(
+            "SELECT obj_description(oid, 'pg_namespace') FROM pg_namespace WHERE nspname = ?",
+            (players_schema(self.name),),
+        ).fetchone()
+        return row[0] if row else None
+
+    def _update_players(self) -> None:
+        """A log made before the players' schema, or before its current rule: brought up to
+        date by the first writer to open it (grants on its views are kept)."""
+        with self.exclusive():
+            if self._players_mark() != MARK:
+                for statement in players_statements(self.name):
+                    self.conn.execute(statement)
 
     def _migrate(self) -> None:
         """Create the log's schema (one creator at a time: an advisory lock on its name)."""
@@ -641,3 +660,4 @@ def _schema_statements(schema: str) -> Iterator[str]:
             f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table} "
             f"FOR EACH STATEMENT EXECUTE FUNCTION {schema}.fracas_append_only()"
         )
+    yield from players_statements(schema)

@@ -1,5 +1,5 @@
 """The PostgreSQL ledger as a table's GM and a host use it: copying logs both ways, the
-read models and SQL views, seeds kept from the players' role, and `fracas serve`."""
+read models and SQL views, seeds kept from a reporting role, and `fracas serve`."""
 
 import json
 import shutil
@@ -92,16 +92,17 @@ def test_a_damaged_source_is_not_copied(tmp_path: Path, pg_url: str):
     assert "no fracas log" in invoke("--db", pg_url, "encounters", ok=False).output
 
 
-def test_the_players_role_reads_the_log_and_not_the_seeds(pg_url: str):
+def test_a_reporting_role_reads_the_log_and_not_the_seeds(pg_url: str):
+    """(The players' role reads less: tests/test_postgres_trust.py.)"""
     with Fracas(pg_url) as table:
         started = table.new("percentile", title="sealed")
         seed = started.sealed_seed()
     conninfo, schema = split_url(pg_url)
     with psycopg.connect(conninfo, autocommit=True) as admin:
-        admin.execute("CREATE ROLE player LOGIN")
-        admin.execute(f"GRANT USAGE ON SCHEMA {schema} TO player")
-        admin.execute(f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO player")
-    player_url = pg_url.replace("fracas@", "player@")
+        admin.execute("CREATE ROLE reporter LOGIN")
+        admin.execute(f"GRANT USAGE ON SCHEMA {schema} TO reporter")
+        admin.execute(f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO reporter")
+    player_url = pg_url.replace("fracas@", "reporter@")
     with open_store(player_url, readonly=True) as reader:
         assert reader.encounters() == [started.id] and reader.verify().ok
         assert reader.unseal(started._commitment) is None

@@ -5,7 +5,10 @@ session, many writers appending to one encounter, and what the players' role can
 `bench/reliability/run.py` runs them at full size; tests/test_postgres_trust.py small.
 """
 
+import io
 import json
+import operator
+import random
 import re
 import subprocess
 import threading
@@ -13,12 +16,17 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
+from typing import Any
+
+import psycopg
 
 from bench.pgserver import INSTALL_HINT, Server, binaries
 from bench.reliability.trials import FRACAS, PYTHON, Figures, traceback_in
 from fracas.ledger import FracasError, open_store
 from fracas.projections import Fracas
+from fracas.rules import Encounter
 
 
 def need_server() -> None:
@@ -181,6 +189,7 @@ WRITER = """
 import json, sys
 from fracas.ledger import ConflictError, FracasError
 from fracas.projections import Fracas
+from fracas.rules import Encounter
 url, name, each = sys.argv[1], sys.argv[2], int(sys.argv[3])
 counts = {"acknowledged": 0, "conflicts": 0, "refusals": 0, "raw": 0, "kinds": []}
 with Fracas(url) as fracas:
@@ -237,3 +246,186 @@ def one_encounter_appends(workdir: Path, writers: int, each: int) -> Figures:
     figures.add("lost or doubled versions", int(versions != list(range(1, len(versions) + 1))))
     figures.add("broken logs", int(not intact))
     return figures
+
+
+# -- what the players' role reads ------------------------------------------------------------
+
+PLAYER = "fracas_player"
+TURN_OPS = (
+    *("attack",) * 6,
+    *("next",) * 3,
+    *("undo",) * 3,
+    *("disclose",) * 2,
+    *("redo", "secret", "note", "reveal"),
+)
+
+
+def hostile_fight(fracas: Fracas, name: str, rng: random.Random, moves: int) -> None:
+    """A gunfight with GM-only rolls mixed in among undos, redos, notes, disclosures and
+    reveals, as a GM might play it; a move the rules refuse is simply not made."""
+    live = fracas.new("percentile", title=name, encounter=name)
+    for who, dex in (("alice", 14), ("bob", 10)):
+        sheet = {
+            "dex": dex,
+            "hp": 60,
+            "skills": {"firearms": 55},
+            "weapons": [{"name": "pistol", "kind": "firearm", "damage": "1d6"}],
+            "holding": ["pistol"],
+        }
+        live.execute(live.ruleset.command({"action": "join", "combatant": who, "sheet": sheet}))
+    live.execute(live.ruleset.command({"action": "begin"}))
+    for _ in range(moves):
+        with suppress(FracasError):
+            play(live, rng.choice(TURN_OPS), rng)
+
+
+def play(live: Encounter, op: str, rng: random.Random) -> None:
+    acting = live.view().acting
+    if op in ("attack", "secret") and acting:
+        actor = acting[0]
+        target = "bob" if actor == "alice" else "alice"
+        attack = {"action": "attack", "actor": actor, "targets": [target], "weapon": "pistol"}
+        live.execute(live.ruleset.command(attack), secret=op == "secret")
+    elif op in ("next", "attack", "secret"):
+        live.execute(live.ruleset.command({"action": "next"}))
+    elif op == "note":
+        live.note(f"note {rng.randint(1, 999)}")
+    elif op == "undo":
+        live.undo()
+    elif op == "redo":
+        live.redo()
+    elif op == "disclose":
+        live.disclose(rng.randint(1, live.history.head_step))
+    else:
+        live.reveal()
+
+
+def as_export(steps: list[tuple], events: list[tuple]) -> list[dict[str, Any]]:
+    """The players' views' rows in the shape of a players' export's step lines."""
+    bodies: dict[tuple[str, int], list[Any]] = {}
+    for encounter, step, _n, _kind, body in events:
+        bodies.setdefault((encounter, step), []).append(json.loads(body))
+    lines = []
+    for encounter, step, control, target, author, at, source, command in steps:
+        line = {
+            "type": "step",
+            "encounter": encounter,
+            "step": step,
+            "control": control,
+            "target": target,
+            "author": author,
+            "at": at,
+        }
+        if source is None:
+            line["events"] = bodies.get((encounter, step), [])
+        else:
+            line.update(command=command, withheld_after_secret_step=source)
+        lines.append(line)
+    return lines
+
+
+def players_role(workdir: Path, fights: int, moves: int = 40, seed: int = 9) -> Figures:
+    """A role granted what the README grants the players connects and reads everything it
+    can: every table, view and function of every schema. It must read exactly what a
+    players' export shows: no seed, no GM-only roll, no hash, nothing after a secret."""
+    need_server()
+    figures = Figures(f"the players' role ({fights} fights x {moves} moves)")
+    rng = random.Random(seed)
+    with Server(durable=False) as server:
+        url = server.url("tavern")
+        with Fracas(url) as fracas:
+            for number in range(fights):
+                hostile_fight(fracas, f"fight{number}", rng, moves)
+            export = io.StringIO()
+            fracas.export_jsonl(export, players=True)
+            gm = fracas.store
+            sealed = [value for (value,) in gm.execute("SELECT value FROM tavern_keys.sealed")]
+            chains = [h for row in gm.execute("SELECT hash, salt FROM events") for h in row]
+            for statement in (
+                f"CREATE ROLE {PLAYER} LOGIN",
+                f"GRANT USAGE ON SCHEMA tavern_players TO {PLAYER}",
+                f"GRANT SELECT ON ALL TABLES IN SCHEMA tavern_players TO {PLAYER}",
+            ):
+                gm.execute(statement)
+        shown = export.getvalue()
+        with psycopg.connect(url.split("?")[0].replace("fracas@", f"{PLAYER}@")) as player:
+            player.autocommit = True
+            read, refused = everything_readable(player, [f"fight{n}" for n in range(fights)])
+            steps = player.execute(
+                "SELECT encounter, step, control, target, author, at, "
+                "withheld_after_secret_step, command FROM tavern_players.steps "
+                "ORDER BY encounter, step"
+            ).fetchall()
+            events = player.execute(
+                "SELECT encounter, step, n, kind, body FROM tavern_players.events "
+                "ORDER BY encounter, step, n"
+            ).fetchall()
+    exported = [json.loads(line) for line in shown.splitlines()[1:]]
+    viewed = as_export(steps, events)
+    key = operator.itemgetter("encounter", "step")  # the export lists fights as started
+    figures.trials = len(exported)
+    figures.add("steps withheld from players", sum(1 for s in exported if "command" in s))
+    figures.add("steps unlike the players' export", steps_unlike(exported, viewed, key))
+    readable = "\n".join(text for where, text in read.items() if where.startswith("tavern_players"))
+    figures.add(
+        "objects read outside the players' schema",
+        sum(1 for where in read if not where.startswith("tavern_players")),
+    )
+    figures.add("sealed seeds read", sum(1 for s in sealed if s in readable and s not in shown))
+    figures.add("hashes or salts read", sum(1 for h in chains if h and h in readable))
+    figures.add("objects refused (as they should be)", len(refused))
+    return figures
+
+
+def steps_unlike(exported: list[dict], viewed: list[dict], key: Callable) -> int:
+    mine = {key(line): line for line in viewed}
+    unlike = sum(1 for line in exported if mine.pop(key(line), None) != line)
+    return unlike + len(mine)
+
+
+def everything_readable(
+    player: psycopg.Connection, encounters: list[str]
+) -> tuple[dict[str, str], list[str]]:
+    """Every relation of every schema the catalog lists (it lists them to anyone), and every
+    function outside the system's, called with each encounter: what the role could read,
+    by name, and what it was refused."""
+    relations = player.execute(
+        "SELECT n.nspname, c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+        "WHERE c.relkind IN ('r', 'v', 'm', 'p', 'f', 'S') "
+        "AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname !~ '^pg_toast'"
+    ).fetchall()
+    functions = player.execute(
+        "SELECT n.nspname, p.proname, p.pronargs FROM pg_proc p "
+        "JOIN pg_namespace n ON n.oid = p.pronamespace "
+        "WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND p.prokind = 'f'"
+    ).fetchall()
+    read: dict[str, str] = {}
+    refused: list[str] = []
+    for schema, name in relations:
+        where = f"{schema}.{name}"
+        attempt(player, f'SELECT * FROM "{schema}"."{name}"', (), where, read, refused)
+    for schema, name, arguments in functions:
+        for encounter in encounters if arguments == 1 else [None]:
+            where = f"{schema}.{name}({encounter or ''})"
+            call = f'SELECT * FROM "{schema}"."{name}"({"%s" if arguments == 1 else ""})'
+            attempt(player, call, (encounter,) if arguments == 1 else (), where, read, refused)
+    return read, refused
+
+
+def attempt(
+    player: psycopg.Connection,
+    statement: str,
+    params: tuple,
+    where: str,
+    read: dict[str, str],
+    refused: list[str],
+) -> None:
+    try:
+        rows = player.execute(statement, params or None).fetchall()
+    except psycopg.errors.InsufficientPrivilege:
+        refused.append(where)
+        return
+    except psycopg.Error:
+        refused.append(where)  # not callable this way (a trigger function): nothing read
+        return
+    read[where] = "\n".join(repr(row) for row in rows)

@@ -28,6 +28,7 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=5, help="fight pairs for non-interference")
     parser.add_argument("--pg-writers", type=int, default=64, help="writers on one encounter")
     parser.add_argument("--pg-appends", type=int, default=350, help="appends per writer")
+    parser.add_argument("--pg-fights", type=int, default=20, help="fights the players' role reads")
     options = parser.parse_args()
     runs = [
         lambda d: trials.crash_trials(d, options.crashes),
@@ -44,6 +45,7 @@ def main() -> None:
         lambda d: web.http_fuzz(d, options.inputs),
         postgres.restart_trial,
         lambda d: postgres.one_encounter_appends(d, options.pg_writers, options.pg_appends),
+        lambda d: postgres.players_role(d, options.pg_fights, moves=80),
     ]
     table = Table(title="fracas reliability")
     for column in ("trial", "runs", "figures", "seconds"):
