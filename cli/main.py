@@ -1074,6 +1074,11 @@ def import_(app: App, export_file: str) -> None:
 def audit(app: App, as_json: bool, against: str | None, head_code: str | None) -> None:
     """Hash links, step records, seeded rolls, manual rolls by who typed them, rules drift."""
     report = app.fracas.audit(against=against, head=head_code, encounter=app.encounter_id)
+    if any(not bad.dropped for bad in report.snapshots):
+        with suppress(FracasError):  # a log on read-only media keeps them, named
+            report = msgspec.structs.replace(
+                report, snapshots=app.writer.drop_snapshots(report.snapshots)
+            )
     if as_json:
         dump_json({"ok": report.ok, **msgspec.to_builtins(report)})
     else:

@@ -159,6 +159,14 @@ def audit(report: AuditReport) -> None:
         else:
             row = ", ".join(str(part) for part in models.row)
             click.echo(f"read models: EDITED in {models.table} row ({row}): {models.problem}")
+    for bad in report.snapshots:
+        what = "dropped" if bad.dropped else "NOT dropped (the log is read-only here)"
+        click.echo(
+            f"snapshot: WRONG at position {bad.position} (encounter {bad.encounter}, "
+            f"version {bad.version}): {bad.problem}; {what}, no fold starts from it again"
+        )
+    if report.drift_checked and not report.snapshots and report.snapshots_checked:
+        click.echo(f"snapshots: ok, {report.snapshots_checked} agree with a fold from the start")
     if not report.drift_checked:
         click.echo("rules drift: not checked, the log is damaged")
     elif not report.drift:

@@ -5,6 +5,7 @@ from fracas.ledger.base import (
     AppendResult,
     LogStore,
     NewEvent,
+    Snapshot,
 )
 from fracas.ledger.chain import StoredEvent, VerifyReport
 from fracas.ledger.errors import (
@@ -32,6 +33,7 @@ __all__ = [
     "NewEvent",
     "NotFoundError",
     "RefusedError",
+    "Snapshot",
     "StepRecord",
     "Store",
     "StoredEvent",

@@ -55,6 +55,16 @@ STEP_COLUMNS = (
 )
 STEP_FIELDS = tuple(STEP_COLUMNS.split(", "))
 INSERT_STEP = f"INSERT INTO steps ({STEP_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)"
+SNAPSHOT_COLUMNS = "encounter, version, step, hash, key, undone, redo, body"
+INSERT_SNAPSHOT = (
+    f"INSERT INTO snapshots ({SNAPSHOT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING"
+)
+# A cache beside the log, never part of it: no chain, no trigger, dropped without loss.
+SNAPSHOTS_TABLE = (
+    "CREATE TABLE IF NOT EXISTS snapshots (encounter TEXT NOT NULL, version INTEGER NOT NULL, "
+    "step INTEGER NOT NULL, hash TEXT NOT NULL, key TEXT NOT NULL, undone TEXT NOT NULL, "
+    "redo TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (encounter, version))"
+)
 REGISTRY_COLUMNS = "seq, encounter, first_hash, prev_hash, hash"
 INSERT_REGISTRY = f"INSERT INTO registry ({REGISTRY_COLUMNS}) VALUES (?,?,?,?,?)"
 APPEND_ONLY_TABLES = ("events", "steps", "registry")
@@ -95,6 +105,43 @@ class Append(msgspec.Struct, frozen=True):
     control: str
     target: int | None
     project: Projector | None
+
+
+class Snapshot(msgspec.Struct, frozen=True):
+    """A folded state kept to start a fold from: a cache the log never depends on.
+
+    It folds the encounter's events up to `version` (the last event of `step`, whose chain
+    hash is `hash`) with the steps in `undone` skipped; `redo` is the redo stack then.
+    `key` names what folded it (the ruleset's code and its state's shape); `body` is the
+    state as the layer above encodes it. Whoever reads one checks all of that first."""
+
+    encounter: str
+    version: int
+    step: int
+    hash: str
+    key: str
+    undone: tuple[int, ...]
+    redo: tuple[int, ...]
+    body: str
+
+    def row(self) -> tuple:
+        encode = msgspec.json.encode
+        return (
+            self.encounter,
+            self.version,
+            self.step,
+            self.hash,
+            self.key,
+            encode(self.undone).decode(),
+            encode(self.redo).decode(),
+            self.body,
+        )
+
+    @classmethod
+    def of_row(cls, row: Sequence[Any]) -> "Snapshot":
+        decode = msgspec.json.decode
+        undone, redo = decode(row[5], type=tuple[int, ...]), decode(row[6], type=tuple[int, ...])
+        return cls(row[0], row[1], row[2], row[3], row[4], undone, redo, row[7])
 
 
 class AppendResult(msgspec.Struct, frozen=True):
@@ -515,21 +562,124 @@ class LogStore:
     def step_for_command(self, encounter: str, command_id: str) -> AppendResult | None:
         return self._step_for_command(encounter, command_id)
 
-    def last_of_kinds(self, encounter: str, kinds: Sequence[str]) -> str | None:
-        """The body of the encounter's latest event of one of these kinds, if any."""
+    def last_of_kinds(
+        self, encounter: str, kinds: Sequence[str], after_version: int = 0
+    ) -> str | None:
+        """The body of the encounter's latest event of one of these kinds after
+        `after_version`, if any."""
         marks = ", ".join("?" for _ in kinds)
         row = self.conn.execute(
-            f"SELECT body FROM events WHERE encounter = ? AND kind IN ({marks}) "
+            f"SELECT body FROM events WHERE encounter = ? AND version > ? AND kind IN ({marks}) "
             "ORDER BY version DESC LIMIT 1",
-            (encounter, *kinds),
+            (encounter, after_version, *kinds),
         ).fetchone()
         return row[0] if row else None
 
     def history(self, encounter: str) -> History:
+        return History.of(self.step_records(encounter))
+
+    def step_records(
+        self, encounter: str, from_step: int = 1, before_step: int | None = None
+    ) -> list[StepRecord]:
+        """The encounter's step records from `from_step` on (and before `before_step`)."""
+        last = (before_step if before_step is not None else 1 << 62) - 1
         cursor = self.conn.execute(
-            f"SELECT {STEP_COLUMNS} FROM steps WHERE encounter = ? ORDER BY step", (encounter,)
+            f"SELECT {STEP_COLUMNS} FROM steps WHERE encounter = ? AND step BETWEEN ? AND ? "
+            "ORDER BY step",
+            (encounter, from_step, last),
         )
-        return History.of(StepRecord(*row) for row in cursor)
+        return [StepRecord(*row) for row in cursor]
+
+    def history_from(self, snapshot: Snapshot) -> History:
+        """The encounter's history resumed at a snapshot's step: only the records from that
+        step on are read now, the earlier ones when something asks for them."""
+        encounter, step = snapshot.encounter, snapshot.step
+        return History.resumed(
+            self.step_records(encounter, step),
+            snapshot.undone,
+            snapshot.redo,
+            lambda: self.step_records(encounter, 1, step),
+        )
+
+    def first_event(self, encounter: str) -> tuple[int, str] | None:
+        """(schema, body) of the encounter's first event."""
+        row = self.conn.execute(
+            "SELECT schema, body FROM events WHERE encounter = ? AND version = 1", (encounter,)
+        ).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def rows_with_versions(self, encounter: str) -> Iterator[tuple[int, int, str, int, str]]:
+        """Stream (version, step, kind, schema, body) of an encounter in version order."""
+        return self._stream(
+            "SELECT version, step, kind, schema, body FROM events WHERE encounter = ? "
+            "ORDER BY version",
+            (encounter,),
+        )
+
+    def event_position(self, encounter: str, version: int) -> int | None:
+        row = self.conn.execute(
+            "SELECT position FROM events WHERE encounter = ? AND version = ?",
+            (encounter, version),
+        ).fetchone()
+        return row[0] if row else None
+
+    def hash_at(self, encounter: str, version: int) -> str | None:
+        row = self.conn.execute(
+            "SELECT hash FROM events WHERE encounter = ? AND version = ?", (encounter, version)
+        ).fetchone()
+        return row[0] if row else None
+
+    # -- snapshots: a cache beside the log ------------------------------------------------
+
+    def _snapshots_ready(self) -> bool:
+        return True
+
+    def snapshots_ready(self) -> bool:
+        """Whether this log has the snapshots table (a read-only open of an older file may
+        not)."""
+        return self._snapshots_ready()
+
+    def snapshots(
+        self, encounter: str, *, at_most: int | None = None, limit: int | None = None
+    ) -> list[Snapshot]:
+        """The encounter's snapshots, newest first, up to version `at_most`."""
+        if not self._snapshots_ready():
+            return []
+        sql = f"SELECT {SNAPSHOT_COLUMNS} FROM snapshots WHERE encounter = ? AND version <= ? "
+        sql += "ORDER BY version DESC"
+        params: list[object] = [encounter, at_most if at_most is not None else 1 << 62]
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        return [Snapshot.of_row(row) for row in self.conn.execute(sql, params).fetchall()]
+
+    @staticmethod
+    def write_snapshot(conn: Any, snapshot: Snapshot) -> None:
+        """Keep a snapshot through an append's connection, inside its transaction."""
+        conn.execute(INSERT_SNAPSHOT, snapshot.row())
+
+    def forget_snapshot(self, encounter: str, version: int) -> bool:
+        """Drop a snapshot found wrong, so that nothing starts from it again; False when
+        this log is open read-only."""
+        if self.readonly or not self._snapshots_ready():
+            return False
+        self._begin()
+        try:
+            self.conn.execute(
+                "DELETE FROM snapshots WHERE encounter = ? AND version = ?", (encounter, version)
+            )
+            self._commit()
+        except BaseException:
+            self._rollback()
+            raise
+        return True
+
+    def writing(self) -> tuple[int, int, str]:
+        """(version, step, hash) of the last event of the step being appended now: for a
+        projector, inside the append's transaction."""
+        if self._written is None:
+            raise RuntimeError("writing() is only known inside an append")
+        return self._written
 
     def encounters(self) -> list[str]:
         """Every encounter, in the order they started."""
@@ -567,14 +717,16 @@ class LogStore:
         encounter: str,
         skip_steps: frozenset[int] = frozenset(),
         up_to_step: int | None = None,
+        after_version: int = 0,
     ) -> Iterator[tuple[int, str]]:
         """Stream (schema, body) of the events a fold needs: no undo/redo events, none of the
-        skipped (undone) steps. The filtering happens inside the database."""
+        skipped (undone) steps, none up to `after_version`. The filtering happens inside the
+        database."""
         sql = (
-            "SELECT schema, body FROM events WHERE encounter = ? "
+            "SELECT schema, body FROM events WHERE encounter = ? AND version > ? "
             f"AND kind NOT IN ({_CONTROL_KINDS_SQL})"
         )
-        params: list[object] = [encounter]
+        params: list[object] = [encounter, after_version]
         if skip_steps:
             condition, value = self._not_in_steps(sorted(skip_steps))
             sql += f" AND {condition}"

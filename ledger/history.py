@@ -4,7 +4,7 @@ Editor semantics: undo takes back the latest effective command step; redo restor
 the most recently undone step; recording a new command step clears what can be redone.
 """
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import msgspec
 
@@ -29,24 +29,45 @@ class StepRecord(msgspec.Struct, frozen=True):
 
 
 def _apply(record: StepRecord, undone: set[int], redo: list[int]) -> None:
-    if record.control == COMMAND:
+    _apply_control(record.control, record.target, undone, redo)
+
+
+def _apply_control(control: str, target: int | None, undone: set[int], redo: list[int]) -> None:
+    if control == COMMAND:
         redo.clear()
-    elif record.control == UNDO and record.target is not None:
-        undone.add(record.target)
-        redo.append(record.target)
-    elif record.control == SUPERSEDE and record.target is not None:
-        undone.add(record.target)
+    elif control == UNDO and target is not None:
+        undone.add(target)
+        redo.append(target)
+    elif control == SUPERSEDE and target is not None:
+        undone.add(target)
         redo.clear()
-    elif record.control == REDO and record.target is not None:
-        undone.discard(record.target)
-        if redo and redo[-1] == record.target:
+    elif control == REDO and target is not None:
+        undone.discard(target)
+        if redo and redo[-1] == target:
             redo.pop()
 
 
-class History(msgspec.Struct, frozen=True):
-    steps: tuple[StepRecord, ...]
-    undone: frozenset[int]
-    redo_stack: tuple[int, ...]
+class History:
+    """Every step record of an encounter, with what is undone and what redo would restore.
+
+    A history resumed from a snapshot knows the undone set and the redo stack as they stood
+    at the snapshot's step, and holds only the records from that step on: the table's next
+    command, undo or redo needs no more. The earlier records are read the first time
+    something asks for `steps`."""
+
+    __slots__ = ("_earlier", "_records", "redo_stack", "undone")
+
+    def __init__(
+        self,
+        steps: tuple[StepRecord, ...],
+        undone: frozenset[int],
+        redo_stack: tuple[int, ...],
+        earlier: Callable[[], Iterable[StepRecord]] | None = None,
+    ) -> None:
+        self._records = steps  # all of them, or only the tail when `earlier` reads the rest
+        self._earlier = earlier
+        self.undone = undone
+        self.redo_stack = redo_stack
 
     @classmethod
     def of(cls, steps: Iterable[StepRecord]) -> "History":
@@ -57,19 +78,72 @@ class History(msgspec.Struct, frozen=True):
             _apply(record, undone, redo)
         return cls(records, frozenset(undone), tuple(redo))
 
+    @classmethod
+    def resumed(
+        cls,
+        tail: Iterable[StepRecord],
+        undone: Iterable[int],
+        redo_stack: Iterable[int],
+        earlier: Callable[[], Iterable[StepRecord]],
+    ) -> "History":
+        """The history from a checkpoint: `undone` and `redo_stack` as they stood once the
+        first record of `tail` was recorded; `earlier` reads the records before it."""
+        records = tuple(tail)
+        undone_now, redo = set(undone), list(redo_stack)
+        for record in records[1:]:
+            _apply(record, undone_now, redo)
+        return cls(records, frozenset(undone_now), tuple(redo), earlier)
+
+    @property
+    def steps(self) -> tuple[StepRecord, ...]:
+        if self._earlier is not None:
+            self._records = (*self._earlier(), *self._records)
+            self._earlier = None
+        return self._records
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, History):
+            return NotImplemented
+        return (self.steps, self.undone, self.redo_stack) == (
+            other.steps,
+            other.undone,
+            other.redo_stack,
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"History(head_step={self.head_step}, undone={sorted(self.undone)})"
+
     def with_step(self, record: StepRecord) -> "History":
         """This history with one more step appended (no re-read of the store)."""
         undone, redo = set(self.undone), list(self.redo_stack)
         _apply(record, undone, redo)
-        return History((*self.steps, record), frozenset(undone), tuple(redo))
+        return History((*self._records, record), frozenset(undone), tuple(redo), self._earlier)
+
+    def after(self, control: str, target: int | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(undone steps, redo stack) once a step of this control and target is recorded."""
+        undone, redo = set(self.undone), list(self.redo_stack)
+        _apply_control(control, target, undone, redo)
+        return tuple(sorted(undone)), tuple(redo)
+
+    def with_undone(self, undone: frozenset[int]) -> "History":
+        """The same steps with another set undone and nothing to redo (a fold's question)."""
+        return History(self._records, undone, (), self._earlier)
+
+    def _last(self) -> StepRecord | None:
+        records = self._records or self.steps
+        return records[-1] if records else None
 
     @property
     def head_version(self) -> int:
-        return self.steps[-1].last_version if self.steps else 0
+        last = self._last()
+        return last.last_version if last else 0
 
     @property
     def head_step(self) -> int:
-        return self.steps[-1].step if self.steps else 0
+        last = self._last()
+        return last.step if last else 0
 
     def is_effective(self, step: int) -> bool:
         return step not in self.undone
@@ -78,6 +152,9 @@ class History(msgspec.Struct, frozen=True):
         return [r.step for r in self.steps if r.control == COMMAND and r.step not in self.undone]
 
     def undo_target(self) -> int:
+        recent = self._latest_effective_in_tail()
+        if recent is not None:
+            return recent
         effective = self.effective_command_steps()
         if not effective:
             raise RefusedError("nothing to undo: this encounter has no steps yet")
@@ -88,6 +165,15 @@ class History(msgspec.Struct, frozen=True):
                 "start a new encounter instead"
             )
         return target
+
+    def _latest_effective_in_tail(self) -> int | None:
+        """The undo target when it lies in the records at hand and is not the first step."""
+        if self._earlier is None:
+            return None
+        for record in reversed(self._records):
+            if record.control == COMMAND and record.step not in self.undone:
+                return record.step if record.step > 1 else None
+        return None
 
     def redo_target(self) -> int:
         if not self.redo_stack:
@@ -111,7 +197,15 @@ class History(msgspec.Struct, frozen=True):
         return History.of(r for r in self.steps if r.step <= step)
 
     def record(self, step: int) -> StepRecord:
+        if self._records and self._records[0].step <= step:
+            return self._tail_record(step)
         for record in self.steps:
+            if record.step == step:
+                return record
+        raise RefusedError(f"there is no step {step} in this encounter")
+
+    def _tail_record(self, step: int) -> StepRecord:
+        for record in self._records:
             if record.step == step:
                 return record
         raise RefusedError(f"there is no step {step} in this encounter")

@@ -29,6 +29,7 @@ from fracas.ledger.base import (
     INSERT_NEW_EVENT,
     INSERT_STEP,
     SCHEMA,
+    SNAPSHOTS_TABLE,
     STEP_COLUMNS,
     Append,
     AppendResult,
@@ -615,6 +616,26 @@ class PostgresStore(LogStore):
         )
         return {row[0] for row in cursor}
 
+    @functools.cached_property
+    def _has_snapshots(self) -> bool:
+        """Logs made before snapshots get their table from the first writer that asks."""
+        if "snapshots" in self.tables():
+            return True
+        if self.readonly or self._in_transaction():
+            return False
+        self._begin()
+        try:
+            self._lock_log()
+            self.conn.execute(SNAPSHOTS_TABLE)
+            self._commit()
+        except BaseException:
+            self._rollback()
+            raise
+        return True
+
+    def _snapshots_ready(self) -> bool:
+        return self._has_snapshots
+
     def data_version(self) -> None:
         """Nothing cheap tells a server's commits apart (LISTEN/NOTIFY would make every
         committing writer take one global lock): readers look at the heads they watch."""
@@ -641,6 +662,7 @@ def _schema_statements(schema: str) -> Iterator[str]:
         "first_version INTEGER NOT NULL, last_version INTEGER NOT NULL, author TEXT NOT NULL, "
         "at TEXT NOT NULL, PRIMARY KEY (encounter, step), UNIQUE (encounter, command_id))"
     )
+    yield SNAPSHOTS_TABLE
     yield (
         "CREATE TABLE registry (seq INTEGER PRIMARY KEY, encounter TEXT NOT NULL UNIQUE, "
         "first_hash TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL)"

@@ -25,6 +25,7 @@ from fracas.ledger.base import (
     INSERT_REGISTRY,
     INSERT_STEP,
     SCHEMA,
+    SNAPSHOTS_TABLE,
     LogStore,
     now,
 )
@@ -300,6 +301,7 @@ class Store(LogStore):
         if not readonly:
             self._migrate()
             self.schema = SCHEMA
+            conn.execute(SNAPSHOTS_TABLE)
         self._legacy_secrets = self._read_legacy_secrets() if self.schema < 2 else {}
 
     dialect = "sqlite"
@@ -401,6 +403,13 @@ class Store(LogStore):
         }
         expected = APPEND_ONLY_TRIGGERS if self.schema >= SCHEMA else APPEND_ONLY_TRIGGERS[:4]
         return [name for name in expected if name not in present]
+
+    @cached_property
+    def _has_snapshots(self) -> bool:
+        return not self.readonly or "snapshots" in self.tables()
+
+    def _snapshots_ready(self) -> bool:
+        return self._has_snapshots
 
     def tables(self) -> set[str]:
         cursor = self._conn.execute(

@@ -20,7 +20,7 @@ from fracas.projections.tables import (
     read_view,
     write_view,
 )
-from fracas.rules import Encounter, Ruleset, StepOutcome
+from fracas.rules import Encounter, Ruleset, StepOutcome, snapshots
 from fracas.rules import load as load_ruleset
 from fracas.rules.commands import check_newcomer
 from fracas.rules.dice import commitment, verify_roll
@@ -80,6 +80,16 @@ class DriftCheck(msgspec.Struct, frozen=True):
     decided: list[str]
 
 
+class SnapshotCheck(msgspec.Struct, frozen=True):
+    """A snapshot (a cache of a folded state) that disagrees with the fold of the log."""
+
+    encounter: str
+    version: int
+    position: int | None
+    problem: str
+    dropped: bool
+
+
 class AgainstCheck(msgspec.Struct, frozen=True):
     export: str
     ok: bool
@@ -115,11 +125,14 @@ class AuditReport(msgspec.Struct, frozen=True):
     seeds: list[SeedCheck] = []
     read_models: ReadModelCheck | None = None  # None: no read models in this release's shape
     bad_position: int | None = None  # the first bad position any check named
+    snapshots: list[SnapshotCheck] = []
+    snapshots_checked: int = 0
 
     @property
     def ok(self) -> bool:
         return (
-            self.chain_ok
+            not self.snapshots
+            and self.chain_ok
             and self.steps_ok
             and not self.missing_triggers
             and not self.seeds
@@ -462,6 +475,7 @@ class Fracas:
         seeds: list[SeedCheck] = []
         drifted: list[DriftCheck] = []
         read_models = None
+        bad_snapshots: list[SnapshotCheck] = []
         if sound and unreadable is None:
             for name in encounters:
                 found_rolls, found_seeds = self._check_rolls(name)
@@ -469,6 +483,7 @@ class Fracas:
                 seeds += found_seeds
             drifted = [d for name in encounters for d in self._drift(name)]
             read_models = self._check_read_models(encounters)
+            bad_snapshots = [b for name in encounters for b in self._check_snapshots(name)]
         if unreadable is not None:
             steps = msgspec.structs.replace(
                 steps or chain, ok=False, first_bad_position=unreadable[0], reason=unreadable[1]
@@ -482,6 +497,7 @@ class Fracas:
             *(roll.position for roll in rolls if roll.verdict == "MISMATCH"),
             None if against_check is None else against_check.position,
             None if head_check is None else head_check.position,
+            *(bad.position for bad in bad_snapshots),
         ]
         return AuditReport(
             chain.ok,
@@ -501,6 +517,8 @@ class Fracas:
             seeds,
             read_models,
             min((p for p in named if p is not None), default=None),
+            bad_snapshots,
+            sum(len(self.store.snapshots(name)) for name in encounters),
         )
 
     def _check_read_models(self, encounters: list[str]) -> ReadModelCheck | None:
@@ -508,12 +526,28 @@ class Fracas:
         edited by hand is named (a rebuild would have hidden it)."""
         if not has_tables(self.store):
             return None
-        folded = {name: Encounter(self.store, name).view() for name in encounters}
+        folded = {name: Encounter(self.store, name, snapshots=False).view() for name in encounters}
         found = differing_row(self.store, folded)
         if found is None:
             return ReadModelCheck(True)
         table, row, problem = found
         return ReadModelCheck(False, table, row, problem)
+
+    def _check_snapshots(self, encounter: str) -> Iterator[SnapshotCheck]:
+        """Every snapshot against a fold from the first event; one that disagrees is
+        dropped here when the log is open for writing (see `drop_snapshots`)."""
+        for bad in snapshots.check(self.store, encounter, ruleset_of(self.store, encounter)):
+            yield SnapshotCheck(bad.encounter, bad.version, bad.position, bad.problem, bad.dropped)
+
+    def drop_snapshots(self, found: list[SnapshotCheck]) -> list[SnapshotCheck]:
+        """Drop the snapshots an audit found wrong (a read-only audit could not), so that no
+        fold starts from them again."""
+        return [
+            msgspec.structs.replace(
+                bad, dropped=bad.dropped or self.store.forget_snapshot(bad.encounter, bad.version)
+            )
+            for bad in found
+        ]
 
     def _head(self, code: str, encounter: str | None) -> HeadCheck:
         name = self.encounter(encounter).id if encounter else self._latest()
@@ -550,7 +584,7 @@ class Fracas:
     def _drift(self, encounter: str) -> Iterator[DriftCheck]:
         from fracas.rules.redecide import drift
 
-        for found in drift(Encounter(self.store, encounter)):
+        for found in drift(Encounter(self.store, encounter, snapshots=False)):
             recorded = [describe(e) for e in found.recorded]
             decided = [describe(e) for e in found.decided]
             yield DriftCheck(encounter, found.step, found.problem, recorded, decided)

@@ -19,11 +19,21 @@ from fracas.ledger import (
     LogStore,
     NewEvent,
     RefusedError,
+    Snapshot,
 )
-from fracas.ledger.history import REDO, SUPERSEDE, UNDO
+from fracas.ledger.history import COMMAND, REDO, SUPERSEDE, UNDO
 from fracas.rules import ruleset as registry
+from fracas.rules import snapshots
 from fracas.rules.dice import Limits, ManualDice, SeededDice, commitment, new_seed
-from fracas.rules.events import Disclosed, EncounterStarted, Event, Note, Rolled, SeedRevealed
+from fracas.rules.events import (
+    Disclosed,
+    EncounterEnded,
+    EncounterStarted,
+    Event,
+    Note,
+    Rolled,
+    SeedRevealed,
+)
 from fracas.rules.ruleset import Context, Ruleset
 from fracas.rules.views import View
 
@@ -58,19 +68,28 @@ def unreadable(encounter: str, error: Exception) -> IntegrityError:
 def started_event(store: LogStore, encounter: str) -> EncounterStarted:
     """The event that opened the encounter: its ruleset, title, options, seed commitment."""
     store.require(encounter)
-    _step, _kind, _schema, body = next(iter(store.rows(encounter, up_to_step=1)))
+    first = store.first_event(encounter)
+    if first is None:
+        raise IntegrityError(
+            f"the first event of encounter {encounter} is missing; `fracas audit` says more"
+        )
+    _schema, body = first
     try:
         return msgspec.json.decode(body, type=EncounterStarted)
     except UNREADABLE as error:
         raise unreadable(encounter, error) from None
 
 
-def current_commitment(store: LogStore, encounter: str) -> tuple[int, str]:
+def current_commitment(
+    store: LogStore, encounter: str, known: tuple[int, int, str] = (0, 1, "")
+) -> tuple[int, str]:
     """(epoch, commitment) of the dice seed the encounter rolls with now: the one it started
-    with, or the one committed when the last seed was revealed."""
-    found = store.last_of_kinds(encounter, SEED_KINDS)
+    with, or the one committed when the last seed was revealed. `known`: (version, epoch,
+    commitment) as they stood at that version (a snapshot's), so only later events are read."""
+    after, epoch, commitment = known
+    found = store.last_of_kinds(encounter, SEED_KINDS, after_version=after)
     if found is None:
-        return 1, ""
+        return epoch, commitment
     try:
         data = msgspec.json.decode(found)
     except UNREADABLE as error:
@@ -109,10 +128,15 @@ class Encounter:
         encounter: str,
         ruleset: Ruleset | None = None,
         projector: Projector | None = None,
+        *,
+        snapshots: bool = True,
     ) -> None:
+        """`snapshots=False` folds from the first event whatever snapshots there are (the
+        audit's way: it trusts none)."""
         self.store, self.id = store, encounter
         self.ruleset = ruleset or ruleset_of(store, encounter)
         self.projector = projector
+        self._use_snapshots = snapshots
         self.reload()
 
     @classmethod
@@ -162,21 +186,44 @@ class Encounter:
     # -- state ---------------------------------------------------------------------------
 
     def reload(self) -> None:
-        self.history = self.store.history(self.id)
-        self.state = self.fold(self.history)
         self.limits = Limits.of(started_event(self.store, self.id).limits)
-        self._epoch, self._commitment = current_commitment(self.store, self.id)
+        resumed = self._use_snapshots and snapshots.resume(self.store, self.id, self.ruleset)
+        if not resumed:
+            self.history = self.store.history(self.id)
+            self.state = self._fold_from(snapshots.Start(self.ruleset.initial()), self.history)
+            self._epoch, self._commitment = current_commitment(self.store, self.id)
+            latest = self.store.snapshots(self.id, limit=1)
+            self._snapshot_version = latest[0].version if latest else 0
+        else:
+            self.history, start = resumed
+            self.state = self._fold_from(start, self.history)
+            known = (start.version, start.epoch, start.commitment)
+            self._epoch, self._commitment = current_commitment(self.store, self.id, known)
+            self._snapshot_version = start.version
         self._written: View | None = None  # unknown: the next write rewrites every row
         self._pending: View | None = None
 
     def fold(self, history: History | None = None, up_to_step: int | None = None) -> Any:
-        """Fold the effective events, streamed in order; undone steps are skipped."""
+        """Fold the effective events, streamed in order; undone steps are skipped. The fold
+        starts from the newest snapshot that folds the same history, if there is one."""
         history = history or self.store.history(self.id)
+        bound = history.record(up_to_step).last_version if up_to_step else history.head_version
+        start = self._use_snapshots and snapshots.start(
+            self.store, self.id, self.ruleset, history, bound
+        )
+        start = start or snapshots.Start(self.ruleset.initial())
+        return self._fold_from(start, history, up_to_step)
+
+    def _fold_from(
+        self, start: "snapshots.Start", history: History, up_to_step: int | None = None
+    ) -> Any:
         ruleset = self.ruleset
         decode, evolve, current = ruleset.decoder.decode, ruleset.evolve, ruleset.schema
-        state = ruleset.initial()
+        state = start.state
+        skip = frozenset(u for u in history.undone if u > start.step)
+        rows = self.store.effective_bodies(self.id, skip, up_to_step, start.version)
         try:
-            for schema, body in self.store.effective_bodies(self.id, history.undone, up_to_step):
+            for schema, body in rows:
                 event = decode(body) if schema == current else ruleset.upcast(schema, body)
                 state = evolve(state, event)
         except UNREADABLE as error:
@@ -305,13 +352,15 @@ class Encounter:
         state = self.state
         for event in events:
             state = self.ruleset.evolve(state, event)
+        ended = any(isinstance(e, EncounterEnded) for e in events)
+        seed = snapshots.seed_after(events, self._epoch, self._commitment)
         result = self.store.append(
             self.id,
             new_events,
             expected_version=self.version,
             command_id=command_id,
             author=author,
-            project=self._writer(state),
+            project=self._writer(state, self.history.after(COMMAND, None), seed, ended),
         )
         if result.duplicate or result.record is None:
             return StepOutcome(result.step, self.events_of_step(result.step), True)
@@ -320,14 +369,42 @@ class Encounter:
         self._written = self._pending
         return StepOutcome(result.step, events)
 
-    def _writer(self, state: Any) -> Callable[[Any], None]:
+    def _writer(
+        self,
+        state: Any,
+        steps: tuple[tuple[int, ...], tuple[int, ...]],
+        seed: tuple[int, str],
+        ended: bool = False,
+    ) -> Callable[[Any], None]:
+        """What an append writes besides its events, in its transaction: the read models,
+        and a snapshot when one is due (`steps`: undone and redo after it; `seed`: the dice
+        seed in force after it)."""
+
         def write(conn: Any) -> None:
             if self.projector is not None:
                 view = self.ruleset.view(state)
                 self.projector(conn, self.id, view, self._written)
                 self._pending = view
+            self._snapshot_if_due(conn, state, steps, seed, ended)
 
         return write
+
+    def _snapshot_if_due(
+        self,
+        conn: Any,
+        state: Any,
+        steps: tuple[tuple[int, ...], tuple[int, ...]],
+        seed: tuple[int, str],
+        ended: bool,
+    ) -> None:
+        version, step, digest = self.store.writing()
+        due = ended or version - self._snapshot_version >= snapshots.SNAPSHOT_EVERY
+        if not due or not self.store.snapshots_ready():
+            return
+        body = snapshots.encode(self.ruleset, state, *seed)
+        key = snapshots.key_of(self.ruleset)
+        self.store.write_snapshot(conn, Snapshot(self.id, version, step, digest, key, *steps, body))
+        self._snapshot_version = version
 
     def undo(self, *, command_id: str | None = None, author: str = "gm") -> int:
         """Take back the latest effective step; returns the step undone."""
@@ -367,8 +444,8 @@ class Encounter:
             undone.discard(target)
         else:
             undone.add(target)
-        after = History(self.history.steps, frozenset(undone), ())
-        state = self.fold(after)
+        state = self.fold(self.history.with_undone(frozenset(undone)))
+        seed = (self._epoch, self._commitment)
         result = self.store.append_control(
             self.id,
             control,
@@ -376,7 +453,7 @@ class Encounter:
             expected_version=self.version,
             command_id=command_id or uuid.uuid4().hex,
             author=author,
-            project=self._writer(state),
+            project=self._writer(state, self.history.after(control, target), seed),
         )
         if result.duplicate or result.record is None:
             self.reload()

@@ -1,0 +1,238 @@
+"""Snapshots of a folded fight: where a fold may start instead of at the first event.
+
+A snapshot is a cache beside the log, never part of the record. It is written every
+`SNAPSHOT_EVERY` events (and when a fight ends) in the transaction of the step it folds, and
+it is used only when everything it was made from still holds: the same events (the chain
+hash of its last event), the same steps undone, and the same code folding the same shape of
+state (`key_of`). Nothing is trusted: `audit` folds every encounter from its first event and
+compares each snapshot it passes (`check`); one that disagrees is named and dropped.
+Deleting every snapshot changes no answer, only how long the answer takes.
+"""
+
+import hashlib
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from fracas.ledger import CONTROL_KINDS, History, LogStore, Snapshot
+from fracas.rules.events import EncounterStarted, SeedRevealed
+from fracas.rules.ruleset import Ruleset
+
+# Events between snapshots. A fold costs about 4 us an event and a snapshot some 30 us to
+# write, so at 500 a fight is ready after at most 2 ms of folding whatever its length, and
+# the snapshots cost under 0.1% of the appends' time (bench/bench_ledger.py measures both).
+SNAPSHOT_EVERY = 500
+UNREADABLE = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
+
+_keys: dict[int, str] = {}
+_checkpoints: dict[int, Any] = {}
+
+
+def _source_files(ruleset: Ruleset) -> list[Path]:
+    """The Python files of the package whose code folds this ruleset's events."""
+    module = sys.modules.get(ruleset.evolve.__module__)
+    source = getattr(module, "__file__", None)
+    return sorted(Path(source).parent.glob("*.py")) if source else []
+
+
+def key_of(ruleset: Ruleset) -> str:
+    """What a snapshot of this ruleset's state depends on: its name and event schema, the
+    shape of its state, and the code of the package that folds it. Any change to them
+    leaves every earlier snapshot unused."""
+    found = _keys.get(id(ruleset))
+    if found is None:
+        digest = hashlib.sha256(f"{ruleset.name}\n{ruleset.schema}\n".encode())
+        digest.update(repr(type(ruleset.initial()).__annotations__).encode())
+        for path in _source_files(ruleset):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        found = _keys[id(ruleset)] = digest.hexdigest()[:32]
+    return found
+
+
+def _checkpoint_type(ruleset: Ruleset) -> Any:
+    found = _checkpoints.get(id(ruleset))
+    if found is None:
+        found = _checkpoints[id(ruleset)] = msgspec.defstruct(
+            "Checkpoint",
+            [("state", type(ruleset.initial())), ("epoch", int), ("commitment", str)],
+            frozen=True,
+        )
+    return found
+
+
+def encode(ruleset: Ruleset, state: Any, epoch: int, commitment: str) -> str:
+    """The body of a snapshot: the state, and the dice seed the fight rolled with then."""
+    return msgspec.json.encode(_checkpoint_type(ruleset)(state, epoch, commitment)).decode()
+
+
+def decode(ruleset: Ruleset, body: str) -> Any | None:
+    """A snapshot's checkpoint (state, epoch, commitment); None if it does not decode."""
+    try:
+        return msgspec.json.decode(body, type=_checkpoint_type(ruleset))
+    except UNREADABLE:
+        return None
+
+
+def undone_through(history: History, step: int) -> tuple[int, ...]:
+    return tuple(sorted(u for u in history.undone if u <= step))
+
+
+def fits(snapshot: Snapshot, history: History, ruleset: Ruleset) -> bool:
+    """Whether a snapshot folds what this history folds up to its step: made by this
+    code, with the same steps undone."""
+    return snapshot.key == key_of(ruleset) and snapshot.undone == undone_through(
+        history, snapshot.step
+    )
+
+
+class Start(msgspec.Struct, frozen=True):
+    """Where a fold starts: a state, and the last event already folded into it."""
+
+    state: Any
+    version: int = 0
+    step: int = 0
+    epoch: int = 0
+    commitment: str = ""
+
+
+def start(
+    store: LogStore, encounter: str, ruleset: Ruleset, history: History, up_to_version: int
+) -> Start | None:
+    """The newest snapshot a fold of `history` up to `up_to_version` can start from."""
+    for snapshot in store.snapshots(encounter, at_most=up_to_version, limit=4):
+        if not fits(snapshot, history, ruleset):
+            continue
+        checkpoint = decode(ruleset, snapshot.body)
+        if checkpoint is None or store.hash_at(encounter, snapshot.version) != snapshot.hash:
+            continue
+        return Start(
+            checkpoint.state,
+            snapshot.version,
+            snapshot.step,
+            checkpoint.epoch,
+            checkpoint.commitment,
+        )
+    return None
+
+
+def resume(store: LogStore, encounter: str, ruleset: Ruleset) -> tuple[History, Start] | None:
+    """The encounter's history and a start for its fold, from its newest usable snapshot,
+    reading only the steps since: what makes a long fight ready as fast as a short one."""
+    for snapshot in store.snapshots(encounter, limit=4):
+        if snapshot.key != key_of(ruleset):
+            continue
+        history = store.history_from(snapshot)
+        found = start(store, encounter, ruleset, history, snapshot.version)
+        if found is not None and found.version == snapshot.version:
+            return history, found
+    return None
+
+
+# -- the audit's side: every snapshot against a fold from the first event ------------------
+
+
+class BadSnapshot(msgspec.Struct, frozen=True):
+    encounter: str
+    version: int
+    position: int | None
+    problem: str
+    dropped: bool = False
+
+
+def check(store: LogStore, encounter: str, ruleset: Ruleset) -> list[BadSnapshot]:
+    """Fold the encounter from its first event and compare every snapshot of it that this
+    code made: state, seed, steps undone and redo stack as they were at its step."""
+    found = store.snapshots(encounter)
+    ours = [s for s in found if s.key == key_of(ruleset)]
+    if not ours:
+        return []
+    history = store.history(encounter)
+    bad = []
+    for snapshot, problem in _compare(store, encounter, ruleset, history, ours):
+        if problem:
+            position = store.event_position(encounter, snapshot.version)
+            dropped = store.forget_snapshot(encounter, snapshot.version)
+            bad.append(BadSnapshot(encounter, snapshot.version, position, problem, dropped))
+    return bad
+
+
+def _compare(
+    store: LogStore,
+    encounter: str,
+    ruleset: Ruleset,
+    history: History,
+    snapshots: list[Snapshot],
+) -> Iterator[tuple[Snapshot, str]]:
+    by_version = {s.version: s for s in snapshots}
+    records = {r.step: r for r in history.steps}
+    for snapshot in snapshots:
+        record = records.get(snapshot.step)
+        if record is None or record.last_version != snapshot.version:
+            yield snapshot, "it names a step and version the log does not have"
+            continue
+        then = history.upto(snapshot.step)
+        if snapshot.undone != undone_through(then, snapshot.step) or snapshot.redo != tuple(
+            then.redo_stack
+        ):
+            yield snapshot, "its undone steps or redo stack are not the log's at its step"
+            by_version.pop(snapshot.version)
+    groups: dict[tuple[int, ...], list[Snapshot]] = {}
+    for snapshot in by_version.values():
+        groups.setdefault(snapshot.undone, []).append(snapshot)
+    for undone, group in groups.items():
+        yield from _compare_group(store, encounter, ruleset, frozenset(undone), group)
+
+
+def _compare_group(
+    store: LogStore,
+    encounter: str,
+    ruleset: Ruleset,
+    undone: frozenset[int],
+    group: list[Snapshot],
+) -> Iterator[tuple[Snapshot, str]]:
+    """One fold with these steps undone, stopping at each snapshot's version to compare."""
+    waiting = sorted(group, key=lambda s: s.version)
+    state, epoch, commitment = ruleset.initial(), 1, ""
+    for version, step, kind, schema, body in store.rows_with_versions(encounter):
+        while waiting and waiting[0].version < version:
+            yield _verdict(ruleset, waiting.pop(0), state, epoch, commitment)
+        if kind in CONTROL_KINDS:
+            continue
+        event = ruleset.decode(kind, schema, body)
+        epoch, commitment = _seed_after(event, epoch, commitment)  # undone or not, as live
+        if step not in undone:
+            state = ruleset.evolve(state, event)
+    for snapshot in waiting:
+        yield _verdict(ruleset, snapshot, state, epoch, commitment)
+
+
+def seed_after(events: list[Any], epoch: int, commitment: str) -> tuple[int, str]:
+    """The dice seed in force once these events are recorded."""
+    for event in events:
+        epoch, commitment = _seed_after(event, epoch, commitment)
+    return epoch, commitment
+
+
+def _seed_after(event: Any, epoch: int, commitment: str) -> tuple[int, str]:
+    """The dice seed in force after this event (as `current_commitment` reads it)."""
+    if isinstance(event, EncounterStarted):
+        return event.seed_epoch, event.seed_sha256
+    if isinstance(event, SeedRevealed):
+        return event.seed_epoch + 1, event.next_seed_sha256
+    return epoch, commitment
+
+
+def _verdict(
+    ruleset: Ruleset, snapshot: Snapshot, state: Any, epoch: int, commitment: str
+) -> tuple[Snapshot, str]:
+    checkpoint = decode(ruleset, snapshot.body)
+    if checkpoint is None:
+        return snapshot, "its state does not decode"
+    if msgspec.json.encode(checkpoint.state) != msgspec.json.encode(state):
+        return snapshot, "its state is not what the events fold to"
+    if (checkpoint.epoch, checkpoint.commitment) != (epoch, commitment):
+        return snapshot, "its dice seed commitment is not the log's"
+    return snapshot, ""

@@ -1,0 +1,210 @@
+"""Snapshots: a cache of folded states that no answer depends on and audit never trusts."""
+
+import contextlib
+import json
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fracas.ledger import FracasError, open_store
+from fracas.projections import Fracas
+from fracas.rules import Encounter, snapshots
+from fracas.rules.redecide import adopt, whatif
+from tests.conftest import cli_gunfight
+from tests.test_properties import actions, dice, play, start
+
+
+@pytest.fixture(autouse=True)
+def _often(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A snapshot every few events, so that short fights have many."""
+    monkeypatch.setattr(snapshots, "SNAPSHOT_EVERY", 4)
+
+
+def full_fold(encounter: Encounter, up_to_step: int | None = None) -> Any:
+    """The state folded from the first event, no snapshot consulted."""
+    history = encounter.store.history(encounter.id)
+    if up_to_step is not None:
+        history = history.upto(up_to_step)
+    return encounter._fold_from(snapshots.Start(encounter.ruleset.initial()), history, up_to_step)
+
+
+def drop_all(store: Any) -> None:
+    store.conn.execute("DELETE FROM snapshots")
+
+
+def snapshot_rows(store: Any) -> list[tuple]:
+    return list(store.conn.execute("SELECT encounter, version, body FROM snapshots"))
+
+
+def adopt_whatif(encounter: Encounter, step: int, faces: list[int]) -> None:
+    with contextlib.suppress(FracasError):
+        adopt(encounter, whatif(encounter, step, dice=faces))
+
+
+moves = st.lists(
+    st.tuples(actions, dice) | st.tuples(st.just({"action": "adopt"}), st.integers(5, 40)),
+    min_size=1,
+    max_size=40,
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(moves)
+def test_a_fight_read_from_snapshots_equals_the_full_fold(moves: list[tuple[Any, Any]]) -> None:
+    fracas, encounter = start()
+    for command, faces in moves:
+        with contextlib.suppress(FracasError):
+            if command["action"] == "adopt":
+                adopt_whatif(encounter, min(faces, encounter.history.head_step), [50, 50, 50])
+            else:
+                play(encounter, command, faces)
+    assert snapshot_rows(fracas.store), "a fight of this length keeps snapshots"
+    reread = Encounter(fracas.store, encounter.id)
+    assert reread.state == encounter.state == full_fold(encounter)
+    assert reread.history == encounter.history
+    assert (reread.seed_epoch(), reread._commitment) == (
+        encounter.seed_epoch(),
+        encounter._commitment,
+    )
+    for step in range(1, encounter.history.head_step + 1, 3):
+        assert reread.state_at(step) == full_fold(encounter, step)
+    report = fracas.audit()
+    assert report.ok and report.snapshots_checked and not report.snapshots
+
+
+def long_fight(fracas: Fracas, attacks: int = 20) -> Encounter:
+    _, encounter = start_on(fracas)
+    for n in range(attacks):
+        actor = encounter.state.turn or "alice"
+        target = "carol" if actor != "carol" else "alice"
+        command = {"action": "attack", "actor": actor, "targets": [target], "weapon": "unarmed"}
+        play(encounter, command, None)
+        if n % 7 == 3:
+            encounter.undo()
+    return encounter
+
+
+def start_on(fracas: Fracas) -> tuple[Fracas, Encounter]:
+    from tests.test_properties import PEOPLE, SHEETS
+
+    encounter = fracas.new("percentile", title="snapshots")
+    for name in PEOPLE:
+        sheet = {**SHEETS[name], "hp": 10**6}
+        encounter.execute(
+            encounter.ruleset.command({"action": "join", "combatant": name, "sheet": sheet})
+        )
+    encounter.execute(encounter.ruleset.command({"action": "begin"}))
+    return fracas, encounter
+
+
+def test_a_long_fight_is_ready_from_its_newest_snapshot_reading_only_the_steps_since(
+    fracas: Fracas,
+) -> None:
+    encounter = long_fight(fracas)
+    newest = fracas.store.snapshots(encounter.id, limit=1)[0]
+    assert encounter.version - newest.version < snapshots.SNAPSHOT_EVERY + 8
+    resumed = snapshots.resume(fracas.store, encounter.id, encounter.ruleset)
+    assert resumed is not None
+    history, begin = resumed
+    assert begin.version == newest.version
+    assert history._records[0].step == newest.step  # the earlier records are not read
+    assert history.steps == fracas.store.history(encounter.id).steps
+    assert Encounter(fracas.store, encounter.id).state == full_fold(encounter)
+
+
+def test_a_snapshot_made_by_other_code_or_for_other_undone_steps_is_not_used(
+    fracas: Fracas,
+) -> None:
+    encounter = long_fight(fracas)
+    newest = fracas.store.snapshots(encounter.id, limit=1)[0]
+    encounter.undo()  # the latest command step: snapshots at or after it no longer fit
+    history = fracas.store.history(encounter.id)
+    stale = [s for s in fracas.store.snapshots(encounter.id) if s.step >= max(history.undone)]
+    assert all(not snapshots.fits(s, history, encounter.ruleset) for s in stale)
+    assert Encounter(fracas.store, encounter.id).state == full_fold(encounter)
+    other = msgspec.structs.replace(newest, key="another version of the rules")
+    assert not snapshots.fits(other, fracas.store.history(encounter.id), encounter.ruleset)
+
+
+def tamper(store: Any, encounter: str, version: int, change: Any) -> None:
+    row = store.conn.execute(
+        "SELECT body FROM snapshots WHERE encounter = ? AND version = ?", (encounter, version)
+    ).fetchone()
+    body = json.loads(row[0])
+    change(body["state"])
+    store.conn.execute(
+        "UPDATE snapshots SET body = ? WHERE encounter = ? AND version = ?",
+        (json.dumps(body), encounter, version),
+    )
+
+
+def test_audit_names_a_tampered_snapshot_by_its_position_and_it_is_not_used_again(
+    run, fracas: Fracas
+) -> None:
+    encounter = long_fight(fracas)
+    victim = fracas.store.snapshots(encounter.id)[1]
+    tamper(fracas.store, encounter.id, victim.version, lambda s: s["fighters"]["bob"].update(hp=1))
+    position = fracas.store.event_position(encounter.id, victim.version)
+
+    result = run("-e", encounter.id, "audit", ok=False)
+    assert result.exit_code == 1
+    assert f"snapshot: WRONG at position {position}" in result.output
+    assert "dropped" in result.output
+    assert all(s.version != victim.version for s in fracas.store.snapshots(encounter.id))
+    assert run("-e", encounter.id, "audit").exit_code == 0
+    assert Encounter(fracas.store, encounter.id).state_at(victim.step) == full_fold(
+        encounter, victim.step
+    )
+
+
+def test_audit_in_json_lists_a_wrong_snapshot(run, fracas: Fracas) -> None:
+    encounter = long_fight(fracas)
+    victim = fracas.store.snapshots(encounter.id)[0]
+    tamper(fracas.store, encounter.id, victim.version, lambda s: s.update(round=99))
+    found = json.loads(run("-e", encounter.id, "audit", "--json", ok=False).output)
+    assert not found["ok"]
+    [bad] = found["snapshots"]
+    assert bad["version"] == victim.version
+    assert bad["position"] == fracas.store.event_position(encounter.id, victim.version)
+
+
+READS = [
+    ("status",),
+    ("status", "--json"),
+    ("status", "--at", "9"),
+    ("status", "--at", "31"),
+    ("log",),
+    ("log", "--json"),
+    ("replay", "--steps", "5..12"),
+    ("export", "--format", "md"),
+    ("export", "--format", "html"),
+    ("export", "--format", "jsonl"),
+]
+
+
+def test_deleting_every_snapshot_changes_no_output(run) -> None:
+    cli_gunfight(run, bob_hp=10**6)
+    for n in range(14):
+        run("act", "alice", "attack", "bob", "-w", "pistol", "--dice", f"{30 + n},4")
+        run("act", "bob", "wait")
+        if n % 5 == 4:
+            run("undo")  # bob's wait, taken back: he waits again
+            run("act", "bob", "wait")
+    run("end", "--reason", "enough")
+    store = open_store(run.db)
+    assert snapshot_rows(store)
+    with_snapshots = [run(*read).output for read in READS]
+    drop_all(store)
+    assert not snapshot_rows(store)
+    assert [run(*read).output for read in READS] == with_snapshots
+    store.close()
+
+
+def test_an_ended_fight_keeps_a_snapshot_of_its_end(fracas: Fracas) -> None:
+    encounter = long_fight(fracas, attacks=2)
+    outcome = encounter.execute(encounter.ruleset.command({"action": "gm.end", "reason": "x"}))
+    newest = fracas.store.snapshots(encounter.id, limit=1)[0]
+    assert newest.step == outcome.step
