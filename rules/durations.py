@@ -22,10 +22,12 @@ EDGES = ("start", "end")
 
 class Clock(NamedTuple):
     """Where the fight stands: the ruleset's round, and who is having a turn now, each with
-    a label unique to that turn (the round, or the sequence and shot)."""
+    a label unique to that turn (the round, or the sequence and shot); `word` is what the
+    ruleset calls a round."""
 
     round: int
     turns: Mapping[str, str]
+    word: str = "round"
 
 
 class Until(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -38,6 +40,7 @@ class Until(msgspec.Struct, frozen=True, omit_defaults=True):
     edge: str = ""
     of: str = ""
     after: str = ""
+    word: str = "round"
 
 
 def view_clock(view: Callable[[Any], Any]) -> Callable[[Any], Clock]:
@@ -68,7 +71,7 @@ def until(clock: Clock, rounds: int | None, edge: str, of: str) -> Until | None:
     """The Until of a condition set now, for `rounds` rounds or to an edge of `of`'s next
     turn; before the fight, the first round counts as the one it was set in."""
     if rounds:
-        return Until(rounds=rounds, ends=max(clock.round, 1) + rounds)
+        return Until(rounds=rounds, ends=max(clock.round, 1) + rounds, word=clock.word)
     if edge:
         return Until(edge=edge, of=of, after=clock.turns.get(of, ""))
     return None
@@ -110,7 +113,8 @@ def why_over(
     if lasting.rounds:
         if after.round >= lasting.ends > before.round:
             verb = "is" if lasting.rounds == 1 else "are"
-            return f"{plural(lasting.rounds, 'round')} {verb} up (round {after.round} begins)"
+            word = lasting.word
+            return f"{plural(lasting.rounds, word)} {verb} up, {word} {after.round} begins"
         return ""
     who = name_of(state, lasting.of)
     if lasting.edge == "end" and lasting.of in ended and before.turns[lasting.of] != lasting.after:
@@ -127,7 +131,7 @@ def plural(count: int, word: str) -> str:
 def text(lasting: Until, name: Callable[[str], str] = str) -> str:
     """'for 3 rounds', 'until the end of Alice Reyes's next turn' (`name`: id to name)."""
     if lasting.rounds:
-        return f"for {plural(lasting.rounds, 'round')}"
+        return f"for {plural(lasting.rounds, lasting.word)}"
     return f"until the {lasting.edge} of {name(lasting.of)}'s next turn"
 
 
@@ -144,7 +148,7 @@ def remaining(state: Any, lasting: Until, round_now: int) -> dict[str, Any]:
         return {
             "rounds_left": left,
             "ends_at_round": lasting.ends,
-            "text": f"{plural(left, 'round')} left",
+            "text": f"{plural(left, lasting.word)} left",
         }
     named = text(lasting, lambda who: name_of(state, who))
     return {"edge": lasting.edge, "of": lasting.of, "text": named}

@@ -1598,7 +1598,7 @@ def clock(state: State) -> Clock:
     """Where durations expire: a round is a turn (003-29); a combatant's turn is the
     resolution of what they declared, not the declaration."""
     resolving = state.phase == "resolving" and state.current
-    return Clock(state.turn, {state.current: str(state.turn)} if resolving else {})
+    return Clock(state.turn, {state.current: str(state.turn)} if resolving else {}, "turn")
 
 
 TRACKED = frozenset(

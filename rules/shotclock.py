@@ -886,7 +886,7 @@ def clock(state: State) -> Clock:
     """Where durations expire: a round is a sequence (001-1); a turn is one action, on the
     shot the combatant acts on (001-3), and ends as their next shot moves on (001-5)."""
     shot = f"{state.sequence}:{state.shot}"
-    return Clock(state.sequence, {f.id: shot for f in state.on_shot(state.shot)})
+    return Clock(state.sequence, {f.id: shot for f in state.on_shot(state.shot)}, "sequence")
 
 
 TRACKED = frozenset(("carrying", "dead", "impaired", "out"))

@@ -61,7 +61,7 @@ def test_rounds_run_out_as_the_round_after_the_last_begins_in_dex_order(fracas):
     done = step(e)  # round 3 begins
     assert not has(e, "bob", "blessed")
     assert [(x.target, x.condition) for x in expiries(e, done)] == [("bob", "blessed")]
-    assert expiries(e, done)[0].reason == "2 rounds are up (round 3 begins)"
+    assert expiries(e, done)[0].reason == "2 rounds are up, round 3 begins"
 
 
 def test_rounds_set_before_the_fight_count_from_its_first_round(fracas):
@@ -181,12 +181,12 @@ def test_shotclock_the_end_of_the_next_turn_is_after_the_next_action(fracas):
 def test_shotclock_rounds_are_sequences(fracas):
     e = shot_fight(fracas, ("jack", JACK), ("boss", BOSS), initiative=[4, 3])
     timed(e, "jack", "inspired", rounds=1)
-    assert shown(e, "jack") == ["inspired (1 round left)"]
+    assert shown(e, "jack") == ["inspired (1 sequence left)"]
     while e.state.sequence == 1:
         assert has(e, "jack", "inspired")
         done = step(e)
     assert not has(e, "jack", "inspired")
-    assert expiries(e, done)[0].reason == "1 round is up (round 2 begins)"
+    assert expiries(e, done)[0].reason == "1 sequence is up, sequence 2 begins"
 
 
 # -- timeslice: a round until every TS is spent, a turn each in initiative order ----------
@@ -216,6 +216,7 @@ def test_fudge_a_turn_is_the_resolution_not_the_declaration(fracas):
     timed(e, "ana", "distracted", until="end:cy")
     timed(e, "bo", "ready", until="start:cy")
     timed(e, "cy", "lucky", rounds=1)
+    assert shown(e, "cy") == ["lucky (1 turn left)"]
     for who in ("cy", "bo", "ana"):
         do(e, {**a("other", what="shouts"), "actor": who})
         done = step(e)  # their declaration closes
@@ -339,4 +340,4 @@ def test_play_and_the_web_console_take_the_same_duration_grammar(run, tmp_path):
     assert "shaken" not in screen.split("</table>")[0]
     log = run("log").output
     assert "alice is no longer shaken (expired: bob's turn begins)" in log
-    assert "bob is no longer blessed (expired: 1 round is up (round 2 begins))" in log
+    assert "bob is no longer blessed (expired: 1 round is up, round 2 begins)" in log
