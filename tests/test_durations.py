@@ -2,13 +2,15 @@
 expire by themselves at the right point of each ruleset's own order, the log says why, and
 undo takes the expiry (or the condition) back."""
 
+import html
 import json
 from typing import Any
 
+import httpx
 import pytest
 
 from fracas.cli.main import App, cli
-from fracas.cli.serve import Table
+from fracas.cli.serve import TOKEN_HEADER
 from fracas.cli.shell import Session
 from fracas.projections import Fracas
 from fracas.rules import Encounter
@@ -17,6 +19,7 @@ from tests.conftest import do, fight, sheet
 from tests.fudge_helpers import a, fudge_fight
 from tests.shotclock_helpers import BOSS, JACK, shot_fight
 from tests.timeslice_helpers import end_turn, ts_fight
+from tests.web import served
 
 
 def timed(e: Encounter, who: str, condition: str, **duration: Any):
@@ -326,18 +329,30 @@ def test_play_and_the_web_console_take_the_same_duration_grammar(run, tmp_path):
         assert not session.last.startswith("refused")
     finally:
         app.close()
-    table = Table(run.db, "token")
-    done = table.command("e1", "condition set alice shaken --until start:bob -m 'a shout'")
-    assert done["ok"], done
-    refused = table.command("e1", "condition set alice dazed --for soon")
-    assert not refused["ok"] and "not a number of rounds" in refused["refusal"]
-    screen = table.render_screen("e1", "gm", None)
-    assert "blessed (1 round left)" in screen
-    assert "shaken (until the start of bob" in screen
-    assert table.command("e1", "next")["ok"]
-    assert table.command("e1", "next")["ok"]
-    screen = table.render_screen("e1", "gm", None)
-    assert "shaken" not in screen.split("</table>")[0]
+    with (
+        served(run.db) as server,
+        httpx.Client(base_url=server.root, cookies={"fracas_gm": server.token}) as client,
+    ):
+
+        def console(line: str) -> dict[str, Any]:
+            sent = client.post(
+                "/gm/e/e1/command", json={"line": line}, headers={TOKEN_HEADER: server.token}
+            )
+            return sent.json()
+
+        def screen() -> str:
+            return html.unescape(client.get("/gm/e/e1/screen").text)
+
+        done = console("condition set alice shaken --until start:bob -m 'a shout'")
+        assert done["ok"], done
+        refused = console("condition set alice dazed --for soon")
+        assert not refused["ok"] and "not a number of rounds" in refused["refusal"]
+        assert "blessed (1 round left)" in screen()
+        assert "shaken (until the start of bob's next turn)" in screen()
+        assert console("next")["ok"] and console("next")["ok"]
+        shown = screen()
+    assert "alice is no longer shaken (expired: bob's turn begins)" in shown
+    assert "shaken (until" not in shown
     log = run("log").output
     assert "alice is no longer shaken (expired: bob's turn begins)" in log
     assert "bob is no longer blessed (expired: 1 round is up, round 2 begins)" in log
