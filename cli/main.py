@@ -5,10 +5,10 @@ import os
 import shlex
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 import click
 import msgspec
@@ -22,6 +22,8 @@ from fracas.rules import Encounter, available, durations, load
 from fracas.rules.commands import GM
 from fracas.rules.events import Modifier
 from fracas.rules.ruleset import Ruleset
+
+T = TypeVar("T")
 
 
 class FracasGroup(click.Group):
@@ -98,19 +100,24 @@ class App:
             self._fracas = None
             self._live = None
 
-    @contextmanager
-    def creating(self) -> Iterator[None]:
-        """A command that may start the file: if it is refused, no new file is left behind."""
-        existed = is_server(self.db) or os.path.exists(self.db)
+    def creating(self, work: Callable[[str], T]) -> T:
+        """`work(path)` for a command that may start the log. A missing file is built
+        privately beside it and put in place whole once the command succeeded: a refusal
+        leaves nothing behind, and when another process created the file meanwhile, the
+        command runs again on that one. Nothing this process did not create alone is ever
+        removed."""
+        if is_server(self.db) or os.path.lexists(self.db):
+            return work(self.db)
+        from fracas.ledger.store import discard, private_beside, publish
+
+        private = private_beside(self.db)
         try:
-            yield
-        except BaseException:
-            if not existed:
-                self.close()
-                for suffix in ("", "-wal", "-shm", ".keys", ".keys-journal"):
-                    with suppress(FileNotFoundError):
-                        os.remove(self.db + suffix)
-            raise
+            result = work(private)
+            if publish(private, self.db):
+                return result
+        finally:
+            discard(private)
+        return work(self.db)
 
 
 pass_app = click.make_pass_decorator(App)
@@ -258,16 +265,18 @@ def new(
     limits: tuple[str, ...],
 ) -> None:
     """Start a new encounter (and the log file, if there is none) and print its id."""
-    with app.creating():
-        started = app.open(write=True, create=True).new(
-            ruleset,
-            title=title,
-            options=parse_pairs(options, "--option"),
-            encounter=encounter_id,
-            limits=parse_pairs(limits, "--limit"),
-        )
-    click.echo(started.id)
-    app.witness(started.id)
+    chosen, limited = parse_pairs(options, "--option"), parse_pairs(limits, "--limit")
+
+    def start(path: str) -> str:
+        with Fracas(path, create=True) as log:
+            started = log.new(
+                ruleset, title=title, options=chosen, encounter=encounter_id, limits=limited
+            )
+            return started.id
+
+    started = app.creating(start)
+    click.echo(started)
+    app.witness(started)
 
 
 def ruleset_for(app: App, name: str | None) -> tuple[Ruleset, Any]:
@@ -1036,9 +1045,8 @@ def copy(source: str, target: str) -> None:
     with (
         Fracas(source, readonly=True, create=False) as log,
         render.progress_bar("copying") as tick,
-        creating.creating(),
     ):
-        report = log.copy_to(target, progress=tick)
+        report = creating.creating(lambda path: log.copy_to(path, progress=tick))
     click.echo(
         f"copied {report.encounters} encounters, {report.events} events, {report.steps} steps "
         f"and {report.sealed} sealed seeds to {shown(target)}; read back and compared: identical"
@@ -1050,8 +1058,13 @@ def copy(source: str, target: str) -> None:
 @pass_app
 def import_(app: App, export_file: str) -> None:
     """Import a GM's JSONL export into a new, empty --db file."""
-    with render.progress_bar("importing") as tick, app.creating():
-        count = app.open(write=True, create=True).import_jsonl(export_file, progress=tick)
+
+    def take_in(path: str) -> int:
+        with Fracas(path, create=True) as log:
+            return log.import_jsonl(export_file, progress=tick)
+
+    with render.progress_bar("importing") as tick:
+        count = app.creating(take_in)
     click.echo(f"imported {count} events into {shown(app.db)}; the hash chain holds")
 
 

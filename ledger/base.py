@@ -71,7 +71,7 @@ APPEND_ONLY_TABLES = ("events", "steps", "registry")
 APPEND_ONLY_TRIGGERS = tuple(
     f"{table}_no_{verb}" for table in APPEND_ONLY_TABLES for verb in ("update", "delete")
 )
-HEAD_CODE = re.compile(r"^(\d+)-([0-9a-f]{6,64})(?:/(\d+))?$")
+HEAD_CODE = re.compile(r"^([0-9]{1,18})-([0-9a-f]{6,64})(?:/([0-9]{1,18}))?\Z")  # SQLite-sized
 MAX_BODY = 1 << 20  # the hard ceiling on one event's body; encounters may set a lower one
 SCHEMA = 3  # 3: a chain per encounter and the registry of encounters
 # The events of the steps in effect, for SQL readers of the log (the read models create

@@ -16,25 +16,27 @@ from itertools import groupby
 
 import msgspec
 
+from fracas.ledger.values import SqlInt
+
 GENESIS = "0" * 64
 FILE_CHAIN = 0  # schema 1 and 2: one chain through the file, by position
 ENCOUNTER_CHAIN = 1  # schema 3: one chain per encounter, by version
 
 
 class StoredEvent(msgspec.Struct, frozen=True):
-    position: int
+    position: SqlInt
     encounter: str
-    version: int
-    step: int
+    version: SqlInt
+    step: SqlInt
     kind: str
     author: str
     at: str
-    schema: int
+    schema: SqlInt
     body: str
     prev_hash: str
     hash: str
     salt: str | None = None  # None on events written before salts (schema 1)
-    scope: int = FILE_CHAIN
+    scope: SqlInt = FILE_CHAIN
 
     def hashed_row(self) -> tuple:
         """The stored values the hash covers. The position is left out of an encounter

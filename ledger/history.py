@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 import msgspec
 
 from fracas.ledger.errors import RefusedError
+from fracas.ledger.values import SqlInt
 
 COMMAND = "command"
 UNDO = "undo"
@@ -18,12 +19,12 @@ SUPERSEDE = "supersede"  # taken back for good: an adopted what-if replaced it; 
 
 class StepRecord(msgspec.Struct, frozen=True):
     encounter: str
-    step: int
+    step: SqlInt
     command_id: str
     control: str
-    target: int | None
-    first_version: int
-    last_version: int
+    target: SqlInt | None
+    first_version: SqlInt
+    last_version: SqlInt
     author: str
     at: str
 

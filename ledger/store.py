@@ -4,8 +4,10 @@ What every backend shares (steps, chains, reading, checking) is in fracas.ledger
 this module opens the file, migrates it, and supplies SQLite's transactions and schema.
 """
 
+import errno
 import hashlib
 import os
+import secrets
 import sqlite3
 import threading
 import weakref
@@ -39,6 +41,7 @@ from fracas.ledger.errors import (
 )
 from fracas.ledger.history import StepRecord
 from fracas.ledger.keys import KeyFile, key_path
+from fracas.ledger.values import is_hex
 
 LEGACY_COLUMNS = {
     1: EVENT_COLUMNS.replace("salt, scope", "NULL AS salt, 0 AS scope"),
@@ -106,6 +109,12 @@ def _migration_2(db: sqlite_utils.Database, keys: KeyFile) -> None:
     on, so the freed pages are zeroed and a copy of the file no longer holds them."""
     db.execute("ALTER TABLE events ADD COLUMN salt TEXT")
     for (value,) in db.execute("SELECT value FROM secrets").fetchall():
+        if not is_hex(value):  # refused whole: the file stays as it was
+            raise IntegrityError(
+                f"{db.conn.execute('PRAGMA database_list').fetchone()[2]} keeps a sealed seed "
+                "that is not hex (schema 1): it cannot be moved to the key file; restore "
+                "the file from a backup"
+            )
         keys.seal(hashlib.sha256(bytes.fromhex(value)).hexdigest(), value)
     db.execute("PRAGMA secure_delete=ON")
     db.execute("DROP TABLE secrets")
@@ -247,6 +256,82 @@ def busy_timeout() -> float:
         return 10.0
 
 
+# the files of one SQLite log: the file, SQLite's WAL and shared memory, the key file and
+# its journal
+LOG_FILES = ("", "-wal", "-shm", ".keys", ".keys-journal")
+
+
+def private_beside(path: str) -> str:
+    """A new, empty file beside `path` that this process alone created (O_EXCL), where a
+    new log is built before anyone else can see it."""
+    directory, name = os.path.split(os.path.abspath(path))
+    while True:
+        private = os.path.join(directory, f".{name}.new-{secrets.token_hex(6)}")
+        try:
+            descriptor = os.open(private, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666)
+        except FileExistsError:
+            continue
+        except OSError as error:
+            raise OSError(error.errno, error.strerror, path) from None
+        os.close(descriptor)
+        return private
+
+
+def publish(private: str, path: str) -> bool:
+    """Put a private log (closed, its WAL folded in) in place at `path` in one step, never
+    over a file; its sealed secrets are added to `path`'s key file first, so the log never
+    appears without them. False if `path` appeared meanwhile: then the log there is
+    another process's, and nothing of it is touched (secrets added to its key file are
+    orphans, which do no harm)."""
+    wal = f"{private}-wal"
+    if os.path.exists(wal) and os.path.getsize(wal) > 0:
+        raise RefusedError(f"{path} could not be finished (its new log kept a WAL); try again")
+    if os.path.lexists(path):
+        return False
+    _add_secrets(key_path(private), key_path(path))
+    try:
+        os.link(private, path)
+    except FileExistsError:
+        return False
+    except OSError as error:
+        if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
+            raise
+        if os.path.lexists(path):  # no hard links here: a rename, after one more look
+            return False
+        os.rename(private, path)
+    return True
+
+
+def _add_secrets(source: str, target: str) -> None:
+    if not os.path.exists(source):
+        return
+    private, shared = KeyFile(source, readonly=True), KeyFile(target)
+    try:
+        for name, value in private.items():
+            shared.seal(name, value)
+    finally:
+        private.close()
+        shared.close()
+
+
+def discard(private: str) -> None:
+    """Remove a private log's files (only ever one this process created alone)."""
+    for suffix in LOG_FILES:
+        with suppress(FileNotFoundError):
+            os.remove(private + suffix)
+
+
+def _create_whole(path: str) -> None:
+    """A new, empty log at `path`, built privately and put in place whole: no process ever
+    opens a half-made file (one being switched to WAL, or migrated)."""
+    private = private_beside(path)
+    try:
+        Store(private, background_checkpoints=False).close()
+        publish(private, path)  # False: another process made it first; that one is used
+    finally:
+        discard(private)
+
+
 class Store(LogStore):
     """One SQLite file holding many encounters, and beside it the GM's key file.
 
@@ -272,8 +357,10 @@ class Store(LogStore):
         self.keys = KeyFile(
             ":memory:" if memory else keys or key_path(self.path), readonly=readonly
         )
-        if not memory and not os.path.exists(self.path) and (readonly or not create):
-            raise NotFoundError(f"no fracas log at {self.path}; `fracas new` starts one")
+        if not memory and not os.path.exists(self.path):
+            if readonly or not create:
+                raise NotFoundError(f"no fracas log at {self.path}; `fracas new` starts one")
+            _create_whole(self.path)
         if readonly:
             conn = _read_only_connection(self.path)
             self.schema = fracas_schema(conn, self.path)
@@ -367,7 +454,7 @@ class Store(LogStore):
     def _read_legacy_secrets(self) -> dict[str, str]:
         """A schema-1 file opened read-only still keeps its seeds inside; read them there."""
         rows = self.conn.execute("SELECT value FROM secrets").fetchall()
-        return {hashlib.sha256(bytes.fromhex(v)).hexdigest(): v for (v,) in rows}
+        return {hashlib.sha256(bytes.fromhex(v)).hexdigest(): v for (v,) in rows if is_hex(v)}
 
     def unseal(self, name: str) -> str | None:
         return self.keys.unseal(name) or self._legacy_secrets.get(name)

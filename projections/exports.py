@@ -19,6 +19,7 @@ from fracas.ledger import (
     VerifyReport,
 )
 from fracas.ledger.base import where
+from fracas.ledger.values import Hex, Sha256, SqlInt
 from fracas.projections.replay import (
     PlayersMask,
     player_event,
@@ -27,7 +28,12 @@ from fracas.projections.replay import (
 )
 from fracas.rules import Encounter
 from fracas.rules.dice import BODY_CEILING, commitment
-from fracas.rules.encounter import recorded_events, ruleset_of
+from fracas.rules.encounter import (
+    current_commitment,
+    recorded_events,
+    ruleset_of,
+    unseal_seed,
+)
 from fracas.rules.events import EncounterStarted, SeedRevealed
 from fracas.rules.timeline import Frame, walk
 
@@ -41,15 +47,22 @@ class Header(msgspec.Struct, frozen=True):
     """A GM's export names the chain's head; a players' export names nothing that counts
     or hashes events (both would depend on GM-only rolls)."""
 
-    format: int
-    schema: int
+    format: SqlInt
+    schema: SqlInt
     audience: str  # "gm" or "players"
     lossless: bool
     secrets: bool
     head_hash: str = ""
-    head_position: int = 0
-    events: int = 0
+    head_position: SqlInt = 0
+    events: SqlInt = 0
     type: str = "header"
+
+
+class Sealed(msgspec.Struct, frozen=True):
+    """A sealed dice seed in a GM's backup: the seed, filed under its commitment."""
+
+    value: Hex
+    name: Sha256 | None = None
 
 
 def quiet(done: int, total: int) -> None:
@@ -88,6 +101,7 @@ def _export_jsonl(
         )
     if players:
         return export_players_jsonl(store, out, progress)
+    sealed = backup_seeds(store) if with_secrets else []
     header = Header(
         EXPORT_FORMAT,
         store.schema_version,
@@ -105,7 +119,7 @@ def _export_jsonl(
     for encounter in store.encounters():
         for record in store.history(encounter).steps:
             out.write(_encode({"type": "step", **msgspec.structs.asdict(record)}).decode() + "\n")
-    for name, value in sealed_seeds(store) if with_secrets else []:
+    for name, value in sealed:
         out.write(_encode({"type": "secret", "name": name, "value": value}).decode() + "\n")
     return header
 
@@ -121,9 +135,25 @@ def sealed_seeds(store: LogStore) -> Iterator[tuple[str, str]]:
                 name = event.seed_sha256
             elif isinstance(event, SeedRevealed):
                 name = event.next_seed_sha256
-            value = store.unseal(name) if name else None
+            value = unseal_seed(store, encounter, name) if name else None
             if name and value:
                 yield name, value
+
+
+def backup_seeds(store: LogStore) -> list[tuple[str, str]]:
+    """The sealed seeds a GM's backup carries: refused, rather than a backup that looks
+    whole and is not, when the seed an encounter rolls with now is not in the key file
+    (none there, or one that cannot be read)."""
+    sealed = dict(sealed_seeds(store))
+    for encounter in store.encounters():
+        _epoch, rolls_with = current_commitment(store, encounter)
+        if rolls_with not in sealed:
+            raise RefusedError(
+                f"the sealed dice seed of encounter {encounter} is not in the key file "
+                f"{store.keys.path}: a backup made now would not carry it; bring the key "
+                "file back beside the log, or export without --with-secrets"
+            )
+    return list(sealed.items())
 
 
 def export_players_jsonl(store: LogStore, out: IO[str], progress: Progress) -> Header:
@@ -224,9 +254,9 @@ def load_export(path: str | Path, progress: Progress = quiet) -> Export:
             elif kind == "step":
                 steps.append(msgspec.convert(data, StepRecord))
             elif kind == "secret":
-                value = str(data["value"])
-                sealed.append((str(data.get("name") or commitment(value)), value))
-        except (msgspec.ValidationError, KeyError, ValueError) as error:
+                secret = msgspec.convert(data, Sealed)
+                sealed.append((secret.name or commitment(secret.value), secret.value))
+        except msgspec.ValidationError as error:
             raise BadInputError(
                 f"line {number} of {where} is not a valid {kind}: {error}"
             ) from None

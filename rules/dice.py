@@ -194,15 +194,23 @@ class Dice(Protocol):
 class SeededDice:
     def __init__(
         self,
-        seed_hex: str,
+        seed_hex: str | Callable[[], str],
         epoch: int,
         encounter: str,
         step: int | str,
         limits: Limits | None = None,
     ) -> None:
-        self.seed_hex, self.epoch, self.encounter, self.step = seed_hex, epoch, encounter, step
+        """`seed_hex` may be a function that unseals it: called at the first roll, so an
+        action that rolls nothing never needs the key file."""
+        self._seed, self.epoch, self.encounter, self.step = seed_hex, epoch, encounter, step
         self.limits = limits or Limits()
         self.rolled = 0
+
+    @property
+    def seed_hex(self) -> str:
+        if callable(self._seed):
+            self._seed = self._seed()
+        return self._seed
 
     def roll(self, spec: str, purpose: str) -> Roll:
         self.limits.check(spec)

@@ -22,6 +22,7 @@ from fracas.ledger import (
     Snapshot,
 )
 from fracas.ledger.history import COMMAND, REDO, SUPERSEDE, UNDO
+from fracas.ledger.values import is_hex
 from fracas.rules import ruleset as registry
 from fracas.rules import snapshots
 from fracas.rules.dice import Limits, ManualDice, SeededDice, commitment, new_seed
@@ -91,12 +92,26 @@ def current_commitment(
     if found is None:
         return epoch, commitment
     try:
-        data = msgspec.json.decode(found)
+        event = msgspec.json.decode(found, type=EncounterStarted | SeedRevealed)
     except UNREADABLE as error:
         raise unreadable(encounter, error) from None
-    if data.get("kind") == "seed.revealed":
-        return data["seed_epoch"] + 1, data["next_seed_sha256"]
-    return data.get("seed_epoch", 1), data["seed_sha256"]
+    if isinstance(event, SeedRevealed):
+        return event.seed_epoch + 1, event.next_seed_sha256
+    return event.seed_epoch, event.seed_sha256
+
+
+def unseal_seed(store: LogStore, encounter: str, sealed_as: str) -> str | None:
+    """The dice seed filed under its commitment in the key file; None if it is not there.
+    A seed that is not the one committed to (not hex, or another seed) is refused, never
+    rolled with or carried into a backup."""
+    seed = store.unseal(sealed_as)
+    if seed is not None and not (is_hex(seed) and commitment(seed) == sealed_as):
+        raise IntegrityError(
+            f"the key file {store.keys.path} holds a damaged dice seed for encounter "
+            f"{encounter} (not the seed its log committed to): restore the key file from a "
+            "backup (`fracas export --with-secrets`), or give the faces with --dice"
+        )
+    return seed
 
 
 def ruleset_of(store: LogStore, encounter: str) -> Ruleset:
@@ -313,7 +328,7 @@ class Encounter:
         source = (
             ManualDice(dice, entered_by, self.limits)
             if dice is not None
-            else SeededDice(self._seed(), epoch, self.id, step, self.limits)
+            else SeededDice(self._seed, epoch, self.id, step, self.limits)
         )
         ctx = Context(source, step, author, command_id)
         events = self.ruleset.decide_step(self.state, command, ctx, secret=secret)
@@ -330,7 +345,7 @@ class Encounter:
     def sealed_seed(self) -> str | None:
         """The current dice seed, kept in the GM's key file until revealed; None if the key
         file is not here (a copy of the log alone rolls nothing)."""
-        return self.store.unseal(self._commitment)
+        return unseal_seed(self.store, self.id, self._commitment)
 
     def _seed(self) -> str:
         seed = self.sealed_seed()

@@ -7,6 +7,8 @@ from typing import Any, Union
 
 import msgspec
 
+from fracas.ledger.values import Hex, Sha256
+
 
 class Modifier(msgspec.Struct, frozen=True):
     """One term that went into a roll or a damage figure, and why."""
@@ -40,15 +42,15 @@ class EncounterStarted(Event, tag="encounter.started"):
     ruleset: str
     title: str
     options: dict[str, Any]
-    seed_sha256: str
+    seed_sha256: Sha256
     seed_epoch: int = 1
     limits: dict[str, int] = {}  # the GM's own limits on dice and event size (see Limits)
 
 
 class SeedRevealed(Event, tag="seed.revealed"):
     seed_epoch: int
-    seed: str
-    next_seed_sha256: str
+    seed: Hex
+    next_seed_sha256: Sha256
 
 
 class CombatantJoined(Event, tag="combatant.joined"):

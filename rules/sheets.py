@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Any
 
 from fracas.ledger import BadInputError
+from fracas.ledger.values import SQL_MAX, SQL_MIN
 
 MAX_SHEET = 256 * 1024  # bytes: a sheet is a page, not a book
 
@@ -28,11 +29,28 @@ def read_sheet_file(path: str | Path) -> dict[str, Any]:
 
 def parse_toml(text: str, where: str) -> dict[str, Any]:
     try:
-        return tomllib.loads(text)
+        return in_range(tomllib.loads(text), where)
     except tomllib.TOMLDecodeError as error:
         raise BadInputError(f"{where}: not valid TOML: {error}") from None
     except RecursionError:
         raise BadInputError(f"{where}: nested too deeply; a sheet needs a few levels") from None
+
+
+def in_range(value: Any, where: str = "") -> Any:
+    """`value`, if every whole number in it is one TOML allows (64-bit, which SQLite can
+    hold too); Python's TOML reader takes any size."""
+    if isinstance(value, dict):
+        for item in value.values():
+            in_range(item, where)
+    elif isinstance(value, list):
+        for item in value:
+            in_range(item, where)
+    elif isinstance(value, int) and not SQL_MIN <= value <= SQL_MAX:
+        raise BadInputError(
+            f"{where + ': ' if where else ''}{value} is out of range: TOML's whole numbers "
+            f"run from {SQL_MIN} to {SQL_MAX}"
+        )
+    return value
 
 
 def key_path(dotted: str) -> list[str]:
@@ -70,7 +88,7 @@ def _set(data: dict[str, Any], path: list[str], value: Any, dotted: str) -> dict
 def parse_value(text: str) -> Any:
     """A TOML value (number, bool, string, array); bare words are strings, also in arrays."""
     try:
-        return tomllib.loads(f"v = {text}")["v"]
+        return in_range(tomllib.loads(f"v = {text}")["v"])
     except RecursionError:
         raise BadInputError(f"{text[:20]}...: nested too deeply") from None
     except tomllib.TOMLDecodeError:

@@ -15,7 +15,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from bench.reliability import postgres, trials, web
+from bench.reliability import guard, postgres, trials, web
 
 
 def main() -> None:
@@ -46,6 +46,8 @@ def main() -> None:
         postgres.restart_trial,
         lambda d: postgres.one_encounter_appends(d, options.pg_writers, options.pg_appends),
         lambda d: postgres.players_role(d, options.pg_fights, moves=80),
+        lambda d: guard.racing_new_missing(d, rounds=50, racers=5),
+        guard.hostile_numbers,
     ]
     table = Table(title="fracas reliability")
     for column in ("trial", "runs", "figures", "seconds"):
