@@ -55,8 +55,9 @@ class App:
     """The log a command works on: opened read-only for reads (no lock, no migration, no
     file created), for writing by commands that append, created only by new/import/demo."""
 
-    def __init__(self, db: str, encounter: str | None) -> None:
+    def __init__(self, db: str, encounter: str | None, *, named: bool = True) -> None:
         self.db, self.encounter_id = db, encounter
+        self.named = named  # the log was named (--db, FRACAS_DB), not the default
         self._fracas: Fracas | None = None
         self._live: Encounter | None = None
 
@@ -64,6 +65,11 @@ class App:
         if self._fracas is not None and write and self._fracas.store.readonly:
             self.close()
         if self._fracas is None:
+            if not (create or self.named or os.path.exists(self.db)):
+                raise NotFoundError(
+                    f"no log named and no {self.db} here: name yours with --db PATH or "
+                    "FRACAS_DB=PATH (`fracas new` starts one)"
+                )
             self._fracas = Fracas(self.db, readonly=not write, create=create)
         return self._fracas
 
@@ -219,8 +225,52 @@ def parse_defences(texts: tuple[str, ...], targets: tuple[str, ...]) -> dict[str
 def cli(ctx: click.Context, db: str, encounter: str | None) -> None:
     """fracas: an event-sourced combat log for tabletop role-playing games."""
     if ctx.obj is None:  # `fracas play` hands in the App it keeps between commands
-        ctx.obj = App(db, encounter)
+        named = ctx.get_parameter_source("db") is not click.core.ParameterSource.DEFAULT
+        ctx.obj = App(db, encounter, named=named)
         ctx.call_on_close(ctx.obj.close)
+
+
+def global_option(name: str) -> Any:
+    """A global option given after the subcommand (`fracas status --db x.db -e motel`): it
+    sets the App the group made, as it would have before the subcommand."""
+
+    def given(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+        app = ctx.find_object(App)
+        if value is None or app is None:
+            return
+        if app._fracas is not None:  # `fracas play`: the session keeps its log
+            raise BadInputError(f"{param.opts[-1]} is set when the session starts, not here")
+        if name == "db":
+            app.db, app.named = value, True
+        else:
+            app.encounter_id = value
+
+    return given
+
+
+def share_global_options(group: click.Group) -> None:
+    """Every subcommand takes --db and -e/--encounter after its name too, as the README says,
+    unless it has an option of that name of its own (`demo --db`)."""
+    shared = [
+        click.Option(
+            ["--db"],
+            expose_value=False,
+            callback=global_option("db"),
+            help="The log (as before the subcommand; env FRACAS_DB).",
+        ),
+        click.Option(
+            ["-e", "--encounter"],
+            expose_value=False,
+            callback=global_option("e"),
+            help="Encounter id (as before the subcommand; env FRACAS_ENCOUNTER).",
+        ),
+    ]
+    for command in group.commands.values():
+        if isinstance(command, click.Group):
+            share_global_options(command)
+            continue
+        taken = {opt for param in command.params for opt in param.opts}
+        command.params += [o for o in shared if not taken & set(o.opts)]
 
 
 @cli.command()
@@ -729,7 +779,7 @@ def serve(app: App, host: str, port: int, npc_numbers: bool, files: Path | None)
     from fracas.cli.serve import serve as start
 
     app.open()  # refuses a missing or unreadable log with one line, before listening
-    start(app.db, host, port, npc_numbers=npc_numbers, files=files)
+    start(app.db, host, port, npc_numbers=npc_numbers, files=files, encounter=app.encounter_id)
 
 
 @cli.command()
@@ -1152,6 +1202,8 @@ def demo(demo_db: str, quiet: bool) -> None:
     run_as = sys.argv[0] if os.path.basename(sys.argv[0]) == "fracas" else "fracas"
     play(demo_db, echo=(lambda _line: None) if quiet else click.echo, program=shlex.quote(run_as))
 
+
+share_global_options(cli)
 
 if __name__ == "__main__":
     cli()

@@ -86,6 +86,7 @@ class Table:
         self.data_version = -1
         self.consoles: dict[str, Any] = {}
         self.unreachable = ""  # the log server's URL while it cannot be reached
+        self.default: str | None = None  # the encounter a page that names none shows
         self.templates = jinja2.Environment(
             loader=jinja2.PackageLoader("fracas.cli", "templates"),
             autoescape=True,
@@ -116,7 +117,10 @@ class Table:
         self.worker.shutdown()
 
     def encounter(self, name: str | None) -> str:
+        """The encounter a page names, else the one the server was started on (-e,
+        FRACAS_ENCOUNTER), else the latest started."""
         fracas = self.open()
+        name = name or self.default
         return fracas.encounter(name).id if name is None else self._known(fracas, name)
 
     @staticmethod
@@ -442,7 +446,13 @@ def lan_address() -> str:
 
 
 def serve(
-    db: str, host: str, port: int, *, npc_numbers: bool = False, files: Path | None = None
+    db: str,
+    host: str,
+    port: int,
+    *,
+    npc_numbers: bool = False,
+    files: Path | None = None,
+    encounter: str | None = None,
 ) -> None:
     import uvicorn
 
@@ -451,6 +461,7 @@ def serve(
 
         use_pool(db)
     table = Table(db, secrets.token_urlsafe(18), npc_numbers=npc_numbers, files=files)
+    table.default = encounter
     first = table.worker.submit(lambda: table.encounter(None)).result()
     where = table.worker.submit(lambda: table.open().store.path).result()
     listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)

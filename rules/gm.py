@@ -174,6 +174,8 @@ def table_view(view: Callable[[Any], View]) -> Callable[[Any], View]:
         initiative = [
             replace(row, acting=False, status=f"removed: {removed[row.combatant]}".rstrip(": "))
             if row.combatant in removed
+            else replace(row, acting=False, status="" if row.acting else row.status)
+            if state.ended
             else row
             for row in seen.initiative
         ]
