@@ -525,7 +525,12 @@ def next_(
 @click.argument("actor", shell_complete=complete_ids)
 @click.argument("action", shell_complete=complete_actions)
 @click.argument("targets", nargs=-1, shell_complete=complete_ids)
-@click.option("--weapon", "-w", default=None, help="Weapon to attack with (default unarmed).")
+@click.option(
+    "--weapon",
+    "-w",
+    default=None,
+    help="Weapon to attack with (default: the one in hand or first on the sheet, else unarmed).",
+)
 @click.option(
     "--called",
     default=None,

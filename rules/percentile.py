@@ -188,7 +188,7 @@ class Opposable(Act):
 
 
 class Attack(Opposable, tag="attack"):
-    weapon: str = "unarmed"
+    weapon: str = ""  # none named: the weapon in hand, else unarmed (000-8)
     called: Called = "none"
     avoid_armor: bool = False
     avoid_cover: bool = False
@@ -288,6 +288,10 @@ class Fighter(msgspec.Struct, frozen=True):
         return self.rating(name).value
 
     def weapon(self, name: str) -> Weapon:
+        """A weapon of the sheet by name; none named: the first the combatant holds, else
+        unarmed (000-8)."""
+        if not name:
+            return next((w for w in self.sheet.weapons if w.name in self.holding), UNARMED)
         if name.lower() == "unarmed":
             return UNARMED
         for weapon in self.sheet.weapons:

@@ -142,7 +142,7 @@ class Act(Command):
 
 
 class Attack(Act, tag="attack"):
-    weapon: str = "fists"
+    weapon: str = ""  # none named: the first on the sheet, else fists (004-2)
     shares: list[int] = []
     keep: dict[str, int] = {}
     defence: dict[str, ReactionKind] = {}
@@ -240,6 +240,9 @@ class Fighter(msgspec.Struct, frozen=True):
         return self.incapacitated or self.has(gm.REMOVED)
 
     def weapon(self, name: str) -> Weapon:
+        """A weapon of the sheet by name; none named: the first on the sheet, else fists."""
+        if not name:
+            return self.sheet.weapons[0] if self.sheet.weapons else FISTS
         for weapon in self.sheet.weapons:
             if weapon.name.lower() == name.lower():
                 return weapon
@@ -526,9 +529,7 @@ def reaction_pool(
     takes every cut that Action would."""
     if kind == "dodge":
         return pool_for(state, fighter, "dexterity", "athletics", action=as_action)
-    weapon = weapon or fighter.weapon(
-        fighter.sheet.weapons[0].name if fighter.sheet.weapons else "fists"
-    )
+    weapon = weapon or fighter.weapon("")
     return pool_for(state, fighter, weapon.attribute, weapon.ability, action=as_action)
 
 

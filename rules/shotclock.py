@@ -147,7 +147,7 @@ class Act(Command):
 
 
 class Attack(Act, tag="attack"):
-    weapon: str = "punch"
+    weapon: str = ""  # none named: the first on the sheet, else a punch (001-M3)
     defence: dict[str, DefenceKind] = {}
     unaware: list[str] = []
 
@@ -230,6 +230,9 @@ class Fighter(msgspec.Struct, frozen=True):
         return self.conditions.get("impaired", {}).get("penalty", 0)
 
     def weapon(self, name: str) -> Weapon:
+        """A weapon of the sheet by name; none named: the first on the sheet, else a punch."""
+        if not name:
+            name = self.sheet.weapons[0].name if self.sheet.weapons else "punch"
         for weapon in self.sheet.weapons:
             if weapon.name.lower() == name.lower():
                 return weapon

@@ -62,6 +62,12 @@ def test_003_1_attack_is_4df_plus_skill_minus_the_defence_and_the_rest_is_damage
     assert levels(miss, "cy") == 0
 
 
+def test_003_1_an_attack_naming_no_weapon_is_made_with_the_first_on_the_sheet(fracas):
+    e = ana_shoots(fracas, target_plan=[a("dodge")], weapon="")
+    resolve(e, f(2), f(0))  # the pistol: Ranged 3 and damage 3, as in the shot above
+    assert levels(e, "cy") == 7
+
+
 def test_003_2_a_modifier_beyond_3_is_an_automatic_success_or_failure(fracas):
     guard = [{"value": 4, "reason": "asleep"}]
     e = ana_shoots(fracas, at="bo", target_plan=[a("dodge")], modifiers=guard)

@@ -145,6 +145,20 @@ def test_000_8_unarmed_uses_unarmed_combat_and_a_miss_rolls_no_damage(fracas):
     assert damage(out.events, "bob") == 0
 
 
+def test_000_8_an_attack_naming_no_weapon_is_made_with_the_weapon_in_hand(fracas):
+    e = fight(fracas, ("alice", gunner()), ("bob", sheet(10)))
+    out = attack(e, "alice", "bob", dice=[30, 7])  # the pistol: Firearms 60, then its 1d10
+    assert rolls(out.events)[0].target == 60
+    assert damage(out.events, "bob") == 7
+
+
+def test_000_8_with_no_weapon_in_hand_an_attack_naming_none_is_unarmed(fracas):
+    e = fight(fracas, ("alice", gunner(holding=[])), ("bob", sheet(10)))
+    out = attack(e, "alice", "bob", dice=[30, 2])  # Unarmed Combat 40, then 1d4-1
+    assert rolls(out.events)[0].target == 40
+    assert damage(out.events, "bob") == 1
+
+
 def test_000_9_melee_attack_also_blocks_later_melee_attacks(fracas):
     a = sheet(14, skills={"melee weapons": 50}, weapons=[KNIFE], holding=["knife"])
     b = sheet(10, skills={"unarmed combat": 50})
@@ -379,7 +393,7 @@ def test_000_21_pin_needs_free_hands_and_pins(fracas):
 def test_000_22_hand_to_hand_against_the_pinned_gets_plus_20(fracas):
     e = _pinned(fracas)
     do(e, {"action": "escape", "actor": "gunman"}, [95])
-    punch = attack(e, "carol", "gunman", dice=[95])
+    punch = attack(e, "carol", "gunman", weapon="unarmed", dice=[95])
     assert rolls(punch.events)[0].target == 60
     do(e, {"action": "next"})
     do(e, {"action": "escape", "actor": "gunman"}, [95, 10])

@@ -131,6 +131,18 @@ def test_004_2_the_weapon_sets_the_roll_and_the_gm_may_shift_the_difficulty(frac
     )
 
 
+def test_004_2_an_attack_naming_no_weapon_is_made_with_the_first_on_the_sheet(fracas):
+    e = pool_fight(fracas)
+    roll = rolled(act(e, "ana", "attack", "thug", dice=[6, 6, 7, 2, 2]))[0]
+    assert roll.roll.dice == "5d10" and roll.target == 6  # the sword: Brawn 3 + Melee 2, at 6
+
+
+def test_004_2_with_no_weapon_on_the_sheet_an_attack_naming_none_is_with_fists(fracas):
+    e = pool_fight(fracas, ana={**ANA, "weapons": []})
+    roll = rolled(act(e, "ana", "attack", "thug", dice=[6, 6, 7, 2]))[0]
+    assert roll.roll.dice == "4d10" and roll.target == 5  # Brawn 3 + Brawl 1, at 5
+
+
 def test_004_3_quick_actions_take_two_dice_each_from_the_action_down_to_0(fracas):
     e = pool_fight(fracas)
     act(e, "ana", "quick", what="draws her sword")

@@ -9,7 +9,16 @@ import pytest
 from fracas.ledger import BadInputError, RefusedError
 from fracas.rules.events import InitiativeSet, Rolled
 from tests.conftest import do, rolls
-from tests.shotclock_helpers import BOSS, JACK, MOOK, act, clock, next_shots, shot_fight
+from tests.shotclock_helpers import (
+    BOSS,
+    JACK,
+    MOOK,
+    act,
+    clock,
+    next_shots,
+    shot_fight,
+    wounds,
+)
 
 
 def duel(fracas, jack_face: int = 4, boss_face: int = 3, **options):
@@ -239,3 +248,18 @@ def test_001_17_a_carry_can_span_more_than_one_sequence(fracas):
     assert clock(e) == (3, 8) and next_shots(e) == {"jack": 3, "boss": 8}
     assert "carrying" not in e.state.fighters["jack"].conditions
     assert isinstance(rolls(e.events_of_step(e.history.head_step))[0], Rolled)
+
+
+def test_001_M3_an_attack_naming_no_weapon_is_made_with_the_first_on_the_sheet(fracas):
+    e = duel(fracas)
+    out = act(e, "jack", "attack", "boss", dice=[3, 1])  # the beretta: Guns 14, not a punch
+    assert rolls(out.events)[0].modifiers[0].value == 14
+    assert wounds(e, "boss") == 2 + 14 - 15 + 10 - 8
+
+
+def test_001_M3_with_no_weapon_on_the_sheet_an_attack_naming_none_is_a_punch(fracas):
+    e = duel(fracas)
+    act(e, "jack", "other", shots=3)
+    out = act(e, "boss", "attack", "jack", dice=[6, 1, 1])  # Martial Arts 15, Strength 6
+    assert rolls(out.events)[0].modifiers[0].value == 15
+    assert wounds(e, "jack") == (6 + 1 - 1) + 15 - 14 + 6 - 7

@@ -206,6 +206,12 @@ def test_002_15_an_attack_hits_only_when_strictly_above_the_defence(fracas):
     assert hp(e, "orc") == 11
 
 
+def test_002_15_an_attack_naming_no_weapon_is_made_with_the_one_equipped(fracas):
+    e = ts_fight(fracas)
+    act(e, "alice", "attack", "orc", dice=[5, 6, 9, 4])  # the sword (4), not fists (1)
+    assert hp(e, "orc") == 11
+
+
 def test_002_16_a_natural_18_doubles_damage_but_must_still_beat_the_defence(fracas):
     e = ts_fight(fracas)
     act(e, "alice", "attack", "orc", weapon="sword", dice=[9, 9, 2, 2])  # 21 vs 4
