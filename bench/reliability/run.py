@@ -26,8 +26,8 @@ def main() -> None:
     parser.add_argument("--edits", type=int, default=200, help="random edits in the tamper matrix")
     parser.add_argument("--inputs", type=int, default=600, help="hostile inputs")
     parser.add_argument("--pairs", type=int, default=5, help="fight pairs for non-interference")
-    parser.add_argument("--pg-writers", type=int, default=64, help="writers on one encounter")
-    parser.add_argument("--pg-appends", type=int, default=350, help="appends per writer")
+    parser.add_argument("--pg-writers", type=int, default=16, help="writers on one encounter")
+    parser.add_argument("--pg-appends", type=int, default=1400, help="appends per writer")
     parser.add_argument("--pg-fights", type=int, default=20, help="fights the players' role reads")
     options = parser.parse_args()
     runs = [
