@@ -2,6 +2,9 @@
 
     python bench/bench_ledger.py [--events 100000] [--appends 300]
 
+(0) State ready (open the file, fold to now) at 1k, 10k and 100k events, from snapshots and
+    with every snapshot deleted; the memory a 100k fold takes. Target: flat (100k within
+    2x of 1k).
 (a) Fold a 100k-event percentile encounter from its file, against
     - a raw sqlite3 + msgspec streaming fold of the same rows (same decoder, same evolve),
     - the `eventsourcing` package rebuilding an aggregate of as many events from SQLite.
@@ -86,8 +89,57 @@ def raw_fold(path: Path, encounter: str) -> Any:
 
 
 def fracas_fold(path: Path, encounter: str) -> Any:
+    """The whole fold from the first event (no snapshot consulted)."""
     with Fracas(path) as fracas:
+        return Encounter(fracas.store, encounter, snapshots=False).state
+
+
+def state_ready(path: Path, encounter: str) -> Any:
+    """What a command pays before it can decide: open the log, the fight's state now."""
+    with Fracas(path, readonly=True) as fracas:
         return Encounter(fracas.store, encounter).state
+
+
+def without_snapshots(path: Path) -> Path:
+    copy = path.with_name(f"{path.stem}-nosnap.db")
+    conn = sqlite3.connect(path)
+    conn.execute("VACUUM INTO ?", (str(copy),))
+    conn.close()
+    conn = sqlite3.connect(copy)
+    conn.execute("DELETE FROM snapshots")
+    conn.commit()
+    conn.close()
+    return copy
+
+
+def fold_memory(path: Path, encounter: str) -> int:
+    """Peak bytes Python allocates while folding the whole fight (tracemalloc)."""
+    import tracemalloc
+
+    tracemalloc.start()
+    fracas_fold(path, encounter)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak
+
+
+def ready_figures(folder: Path) -> None:
+    print("(0) state ready (open, fold to now), best of 7:")
+    ready = {}
+    for size in (1_000, 10_000, 100_000):
+        path = folder / f"ready{size}.db"
+        encounter = build_fight(path, size)
+        bare = without_snapshots(path)
+        assert state_ready(path, encounter) == state_ready(bare, encounter)
+        ready[size] = best_of(7, lambda p=path, e=encounter: state_ready(p, e))
+        full = best_of(7, lambda p=bare, e=encounter: state_ready(p, e))
+        print(
+            f"    {size:>7} events: {ready[size] * 1000:6.2f} ms from snapshots, "
+            f"{full * 1000:7.2f} ms with none"
+        )
+        if size == 100_000:
+            print(f"    memory of a 100k fold: {fold_memory(path, encounter) / 2**20:.1f} MiB peak")
+    print(f"    100k / 1k: {ready[100_000] / ready[1_000]:.2f}x (target <= 2x)")
 
 
 def eventsourcing_fold(path: Path, events: int) -> float:
@@ -183,6 +235,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
+        ready_figures(folder)
         fight_db = folder / "fight.db"
         started = time.perf_counter()
         encounter = build_fight(fight_db, args.events)

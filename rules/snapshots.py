@@ -21,10 +21,10 @@ from fracas.ledger import CONTROL_KINDS, History, LogStore, Snapshot
 from fracas.rules.events import EncounterStarted, SeedRevealed
 from fracas.rules.ruleset import Ruleset
 
-# Events between snapshots. A fold costs about 4 us an event and a snapshot some 30 us to
-# write, so at 500 a fight is ready after at most 2 ms of folding whatever its length, and
-# the snapshots cost under 0.1% of the appends' time (bench/bench_ledger.py measures both).
-SNAPSHOT_EVERY = 500
+# Events between snapshots. A fold costs about 4 us an event and writing a snapshot some
+# 30-100 us inside its step's transaction (one step in thirty), so a fight of any length is
+# ready after at most about 1 ms of folding (bench/bench_ledger.py, "state ready").
+SNAPSHOT_EVERY = 200
 UNREADABLE = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
 
 _keys: dict[int, str] = {}
