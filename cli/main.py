@@ -879,7 +879,10 @@ def replay(
 ) -> None:
     """Walk a disputed round, turn or steps: rolls, modifiers, rules, state before and after."""
     first, last = parse_steps(steps)
-    walked = app.fracas.replay(app.encounter_id, round_=round_, turn=turn, first=first, last=last)
+    with render.progress_bar("replaying", "steps", shown=not as_json) as tick:
+        walked = app.fracas.replay(
+            app.encounter_id, round_=round_, turn=turn, first=first, last=last, progress=tick
+        )
     if as_json:
         dump_json(walked)
         return
@@ -1041,7 +1044,7 @@ def write_export(
 ) -> None:
     with (
         written_whole(output) as out,
-        render.progress_bar("exporting") as tick,
+        render.progress_bar("exporting", "events" if fmt == "jsonl" else "steps") as tick,
     ):
         if fmt == "jsonl":
             header = app.fracas.export_jsonl(
@@ -1118,7 +1121,7 @@ def import_(app: App, export_file: str) -> None:
         with Fracas(path, create=True) as log:
             return log.import_jsonl(export_file, progress=tick)
 
-    with render.progress_bar("importing") as tick:
+    with render.progress_bar("importing", "lines") as tick:
         count = app.creating(take_in)
     click.echo(f"imported {count} events into {shown(app.db)}; the hash chain holds")
 
@@ -1141,7 +1144,10 @@ def import_(app: App, export_file: str) -> None:
 @pass_app
 def audit(app: App, as_json: bool, against: str | None, head_code: str | None) -> None:
     """Hash links, step records, seeded rolls, manual rolls by who typed them, rules drift."""
-    report = app.fracas.audit(against=against, head=head_code, encounter=app.encounter_id)
+    with render.progress_bar("auditing", "steps", shown=not as_json) as tick:
+        report = app.fracas.audit(
+            against=against, head=head_code, encounter=app.encounter_id, progress=tick
+        )
     if any(not bad.dropped for bad in report.snapshots):
         with suppress(FracasError):  # a log on read-only media keeps them, named
             report = msgspec.structs.replace(

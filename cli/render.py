@@ -5,7 +5,9 @@ fast because nothing here loads the exports, the replay or rich until it is aske
 
 from __future__ import annotations
 
+import os
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -21,22 +23,57 @@ if TYPE_CHECKING:
     from fracas.rules import StepOutcome
 
 
+
+
+def _seconds(text: str, default: float) -> float:
+    try:
+        return max(0.0, float(text))
+    except ValueError:
+        return default
+
+
+# seconds: quick work shows no bar at all (FRACAS_PROGRESS_AFTER=0 shows every bar at once)
+SHOW_AFTER = _seconds(os.environ.get("FRACAS_PROGRESS_AFTER", ""), 1.0)
+Tick = Callable[[int, int], None]  # (done, total)
+
+
 @contextmanager
-def progress_bar(label: str) -> Iterator[Callable[[int, int], None]]:
-    """A progress bar on stderr when it is a terminal; nothing at all in a pipe."""
-    if not sys.stderr.isatty():
+def progress_bar(label: str, unit: str = "events", *, shown: bool = True) -> Iterator[Tick]:
+    """A progress bar on stderr (done, rate, time left) once the work has run past about a
+    second, on a terminal; nothing at all in a pipe, or when `shown` is False (--json)."""
+    if not shown or not sys.stderr.isatty():
         yield lambda done, total: None
         return
     from rich.console import Console
-    from rich.progress import Progress
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
-    with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(label, total=None)
+    rate = TextColumn(f"{{task.fields[rate]}} {unit}/s")
+    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), rate, TimeRemainingColumn())
+    bar = Progress(*columns, console=Console(stderr=True), transient=True)
+    started = time.monotonic()
+    task: list[Any] = []
 
-        def tick(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+    def tick(done: int, total: int) -> None:
+        elapsed = time.monotonic() - started
+        if not task:
+            if elapsed < SHOW_AFTER:
+                return
+            bar.start()
+            task.append(bar.add_task(label, total=total, rate="…"))
+        shown_rate = f"{done / elapsed:,.0f}" if elapsed > 0 else "…"
+        bar.update(task[0], completed=done, total=total, rate=shown_rate)
 
+    try:
         yield tick
+    finally:
+        if task:
+            bar.stop()
 
 
 def outcome(result: StepOutcome) -> None:

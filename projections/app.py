@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -401,12 +401,15 @@ class Fracas:
         turn: str | None = None,
         first: int | None = None,
         last: int | None = None,
+        progress: Progress | None = None,
     ) -> list[ReplayStep]:
         """Every step of a round, a turn ("2:alice") or a step range, states before and after."""
         live = self.encounter(encounter)
         from fracas.projections.replay import replay
 
-        return replay(live, round_=round_, turn=turn, first=first, last=last)
+        steps = live.history.head_step
+        tick = None if progress is None else lambda step: progress(step, steps)
+        return replay(live, round_=round_, turn=turn, first=first, last=last, progress=tick)
 
     def view_at(self, step: int, encounter: str | None = None) -> View:
         """The fight as the table saw it once step `step` was recorded."""
@@ -461,6 +464,7 @@ class Fracas:
         against: str | Path | None = None,
         head: str | None = None,
         encounter: str | None = None,
+        progress: Progress | None = None,
     ) -> AuditReport:
         """The hash chain first; then every step record against its events; then, only on a
         sound log, seeded rolls and rules drift (a broken log is not evidence). Given an
@@ -481,7 +485,7 @@ class Fracas:
                 found_rolls, found_seeds = self._check_rolls(name)
                 rolls += found_rolls
                 seeds += found_seeds
-            drifted = [d for name in encounters for d in self._drift(name)]
+            drifted = self._drift_all(encounters, progress)
             read_models = self._check_read_models(encounters)
             bad_snapshots = [b for name in encounters for b in self._check_snapshots(name)]
         if unreadable is not None:
@@ -581,10 +585,24 @@ class Fracas:
                     )
         return None
 
-    def _drift(self, encounter: str) -> Iterator[DriftCheck]:
+    def _drift_all(self, encounters: list[str], progress: Progress | None) -> list[DriftCheck]:
+        """Every encounter decided again step by step (the long part of an audit), with
+        `progress` told the steps done of all of them."""
+        total = sum(self.store.head(name)[1] for name in encounters) if progress else 0
+        found: list[DriftCheck] = []
+        done = 0
+        for name in encounters:
+            tick = None if progress is None else lambda step, d=done: progress(d + step, total)
+            found += self._drift(name, tick)
+            done += self.store.head(name)[1] if progress else 0
+        return found
+
+    def _drift(
+        self, encounter: str, progress: Callable[[int], None] | None = None
+    ) -> Iterator[DriftCheck]:
         from fracas.rules.redecide import drift
 
-        for found in drift(Encounter(self.store, encounter, snapshots=False)):
+        for found in drift(Encounter(self.store, encounter, snapshots=False), progress):
             recorded = [describe(e) for e in found.recorded]
             decided = [describe(e) for e in found.decided]
             yield DriftCheck(encounter, found.step, found.problem, recorded, decided)

@@ -1,7 +1,7 @@
 """Replay of a disputed turn: every step with its rolls, modifiers, rule ids, and the state
 of the combatants involved before and after it. Exports read the same timeline."""
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import msgspec
@@ -327,12 +327,19 @@ def step_sentence(
     return sentence(frame.events, frame.command, names, order=order, reads=reads)
 
 
-def timeline(encounter: Encounter, *, players: bool = False) -> Iterator[Moment]:
+def timeline(
+    encounter: Encounter, *, players: bool = False, progress: Callable[[int], None] | None = None
+) -> Iterator[Moment]:
     """Every step of the encounter with its round, its turn and the standings it touched;
-    `players` leaves out everything GM-only, and whatever depends on it."""
+    `players` leaves out everything GM-only, and whatever depends on it. `progress` is told
+    each step's number as it is walked."""
     ruleset = encounter.ruleset
     names = {w.combatant: w.name for w in encounter.view().wounds}
-    frames = list(walk(encounter.store, encounter.id, ruleset))
+    frames = []
+    for frame in walk(encounter.store, encounter.id, ruleset):
+        frames.append(frame)
+        if progress is not None:
+            progress(frame.record.step)
     mask = players_mask(frames) if players else PlayersMask({}, {}, set())
     public_round, public_acting = 0, []
     for frame in frames:
@@ -428,8 +435,9 @@ def replay(
     turn: str | None = None,
     first: int | None = None,
     last: int | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> list[ReplayStep]:
-    steps = [moment.step for moment in timeline(encounter)]
+    steps = [moment.step for moment in timeline(encounter, progress=progress)]
     return select(steps, round_=round_, turn=turn, first=first, last=last)
 
 

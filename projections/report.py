@@ -421,10 +421,15 @@ def chart_of(views: list[View], rounds: list[int], players: bool, npc_numbers: b
 
 
 def encounter_report(
-    store: LogStore, name: str, *, players: bool = False, npc_numbers: bool = False
+    store: LogStore,
+    name: str,
+    *,
+    players: bool = False,
+    npc_numbers: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> EncounterReport:
     live = Encounter(store, name)
-    moments = list(timeline(live, players=players))
+    moments = list(timeline(live, players=players, progress=progress))
     names = {w.combatant: w.name for w in live.view().wounds}
     start = live.ruleset.view(live.ruleset.initial())
     pairs, trailing = main_line(moments, public_views(moments, start))
@@ -462,10 +467,14 @@ def report(
     progress: Callable[[int, int], None] | None = None,
 ) -> Report:
     found = []
-    for done, name in enumerate(encounters, start=1):
-        found.append(encounter_report(store, name, players=players, npc_numbers=npc_numbers))
-        if progress is not None:
-            progress(done, len(encounters))
+    total = sum(store.head(name)[1] for name in encounters)
+    done = 0
+    for name in encounters:
+        tick = None if progress is None else lambda step, d=done: progress(d + step, total)
+        found.append(
+            encounter_report(store, name, players=players, npc_numbers=npc_numbers, progress=tick)
+        )
+        done += store.head(name)[1]
     title = found[0].title if len(found) == 1 else "A session of fracas"
     return Report(title, PLAYERS if players else GM, found)
 

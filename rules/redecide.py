@@ -4,6 +4,7 @@ Every step carries its command, so any step can be decided again from the state 
 with the dice it recorded handed back in the order the rules ask for them.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -69,12 +70,17 @@ class Drift(msgspec.Struct, frozen=True):
     decided: list[Event]
 
 
-def drift(encounter: Encounter) -> list[Drift]:
-    """Every step the current rules code would decide differently from its recorded dice."""
+def drift(
+    encounter: Encounter, progress: Callable[[int], None] | None = None
+) -> list[Drift]:
+    """Every step the current rules code would decide differently from its recorded dice;
+    `progress` is told each step's number as it is checked."""
     ruleset = encounter.ruleset
     found = []
     for frame in walk(encounter.store, encounter.id, ruleset):
         record = frame.record
+        if progress is not None:
+            progress(record.step)
         if record.control != COMMAND or frame.command is None:
             continue
         rolled = rolls_of(frame.events)
