@@ -171,6 +171,8 @@ def value_for(
             "surprising",
         ):
             return st.sampled_from(people)
+        if name == "until":  # a condition's duration: the edge of someone's next turn
+            return st.sampled_from([f"{edge}:{p}" for edge in ("end", "start") for p in people])
         if name in ("weapon", "item", "defence_weapon") and weapons:
             return st.sampled_from(weapons)
         return st.sampled_from(words + TEXT + people)
