@@ -11,6 +11,9 @@ from typing import Any
 import click
 
 LOG_FILES = ("", "-wal", "-shm", "-journal", ".keys", ".keys-journal")
+NOT_ON_THE_WEB = {  # parameters the console refuses whatever their value
+    "template": "a Jinja2 template can run any code; use your template from the command line",
+}
 
 
 class Confined(click.ParamType):
@@ -66,8 +69,22 @@ def confined(command: click.Command, files: Path | None, log: frozenset[Path]) -
 def confined_param(
     param: click.Parameter, files: Path | None, log: frozenset[Path]
 ) -> click.Parameter:
+    if param.name in NOT_ON_THE_WEB:
+        refused = copy.copy(param)
+        refused.type = Refused(param.type, NOT_ON_THE_WEB[param.name])
+        return refused
     if not isinstance(param.type, click.Path):
         return param
     copied = copy.copy(param)
     copied.type = Confined(param.type, files, log)
     return copied
+
+
+class Refused(click.ParamType):
+    """A parameter the web console does not take, with why."""
+
+    def __init__(self, inner: click.ParamType, why: str) -> None:
+        self.why, self.name = why, inner.name
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        self.fail(f"not on the web page: {self.why}", param, ctx)

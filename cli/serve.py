@@ -66,7 +66,7 @@ T = TypeVar("T")
 class Audience:
     """The open pages of one audience of one encounter, and its timeline as last folded."""
 
-    queues: set[asyncio.Queue[str]] = field(default_factory=set)
+    queues: set[asyncio.Queue[bytes]] = field(default_factory=set)
     timeline: Timeline | None = None
 
 
@@ -169,10 +169,11 @@ class Table:
         html = self.templates.get_template("screen.html").render(screen=screen)
         return json.dumps({"steps": screen.steps, "html": html})
 
-    def messages(self, names: list[str]) -> list[tuple[Audience, str]]:
-        """One rendered update per changed encounter and audience with pages open."""
+    def messages(self, names: list[str]) -> list[tuple[Audience, bytes]]:
+        """One rendered update per changed encounter and audience with pages open, encoded
+        once for all its pages."""
         return [
-            (watched, self.update(name, audience))
+            (watched, sse(self.update(name, audience)))
             for (name, audience), watched in self.watched.items()
             if name in names and watched.queues
         ]
@@ -231,25 +232,25 @@ class Table:
             warn(f"the log server at {self.unreachable} answers again")
             self.unreachable = ""
 
-    async def stream(self, name: str, audience: str) -> AsyncIterator[str]:
-        queue: asyncio.Queue[str] = asyncio.Queue(maxsize=1)
+    async def stream(self, name: str, audience: str) -> AsyncIterator[bytes]:
+        queue: asyncio.Queue[bytes] = asyncio.Queue(maxsize=1)
 
-        def subscribe() -> str:
+        def subscribe() -> bytes:
             watched = self.watched.setdefault((name, audience), Audience())
             watched.queues.add(queue)
             self.heads.setdefault(name, self.open().store.head(name)[0])
-            return self.update(name, audience)
+            return sse(self.update(name, audience))
 
         first = await self.run(subscribe)
         try:
-            yield sse(first)
+            yield first
             while True:
                 try:
                     message = await asyncio.wait_for(queue.get(), KEEPALIVE)
                 except TimeoutError:
-                    yield ": keepalive\n\n"
+                    yield b": keepalive\n\n"
                     continue
-                yield sse(message)
+                yield message
         finally:
             self.watched[(name, audience)].queues.discard(queue)
 
@@ -263,15 +264,15 @@ def said(refusal: str) -> dict[str, Any]:
     return {"ok": False, "output": "", "refusal": refusal}
 
 
-def offer(queue: asyncio.Queue[str], message: str) -> None:
+def offer(queue: asyncio.Queue[bytes], message: bytes) -> None:
     """Only the newest screen matters: a page that fell behind skips to it."""
     if queue.full():
         queue.get_nowait()
     queue.put_nowait(message)
 
 
-def sse(data: str) -> str:
-    return f"event: screen\ndata: {data}\n\n"
+def sse(data: str) -> bytes:
+    return f"event: screen\ndata: {data}\n\n".encode()
 
 
 # -- the web app -----------------------------------------------------------------------

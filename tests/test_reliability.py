@@ -111,4 +111,5 @@ def test_the_web_screen_under_an_http_fuzz_answers_every_request_with_a_4xx_or_b
         "files written in DIR",
         "files written outside DIR",
         "files written in /tmp",
+        "console tricks carried out",
     )

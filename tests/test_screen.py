@@ -108,6 +108,9 @@ def test_serve_refuses_a_missing_log_and_a_taken_port_in_one_line(tmp_path: Path
         busy = fracas(db, "serve", "--port", port, check=False)
     assert busy.returncode != 0 and len(busy.stderr.strip().splitlines()) == 1
     assert "pick another --port" in busy.stderr
+    for files in (tmp_path / "nowhere", db):  # no such directory; a file, not a directory
+        bad = fracas(db, "serve", "--port", "0", "--files", str(files), check=False)
+        assert bad.returncode == 2 and "'--files'" in bad.stderr.strip().splitlines()[-1]
 
 
 def test_ctrl_c_stops_the_server_cleanly_with_pages_open(tmp_path: Path) -> None:

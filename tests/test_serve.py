@@ -346,6 +346,13 @@ def test_a_huge_body_is_refused_before_it_is_read_and_other_screens_stay_live(
         )
         assert response.status_code == 413 and "at most" in response.text
         assert response.elapsed.total_seconds() < 1  # refused at the header, not after 1 MB
+        body = line.encode()
+        chunked = client.post(  # no Content-Length: refused once 32 KiB have come
+            f"/gm/e/{e}/command",
+            content=iter([body[at : at + 8192] for at in range(0, len(body), 8192)]),
+            headers={"X-Fracas-Token": server.token, "Content-Type": "application/json"},
+        )
+        assert chunked.status_code == 413 and "at most" in chunked.text
         fracas(server_db(server), "harm", "bishop", "3", "-m", "a falling beam")
         shown = json.loads(next(x for x in lines if x.startswith("data: ")).removeprefix("data: "))
         assert shown["steps"] == 17
@@ -404,6 +411,7 @@ def test_the_console_reads_and_writes_only_inside_the_gms_directory(
             "add y --sheet ../s.toml",
             "add y --sheet escape/s.toml",
             "export --format md --template ../s.toml",
+            "export --format md --template s.toml",  # a template can run code: not here
             "audit --against /etc/passwd",
         ]
         for line in tricks:

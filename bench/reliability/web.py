@@ -62,6 +62,7 @@ TRICKS = [
     "export --format md -o .",
     "export --format md --template ../secret.txt",
     "export --format md --template /etc/passwd",
+    "export --format md --template inside.md",
     "export -o fuzz.db",
     "export -o fuzz.db-wal",
     "export -o fuzz.db.keys",
@@ -94,6 +95,7 @@ def http_fuzz(workdir: Path, requests: int, seed: int = 11) -> Figures:
     db.parent.mkdir()
     gunfight(db)
     (workdir / "secret.txt").write_text("dex = 99\n")
+    (db.parent / "inside.md").write_text("{{ cycler.__init__.__globals__.os.getcwd() }}\n")
     (db.parent / "escape").symlink_to(workdir)
     inside = set(db.parent.iterdir())
     outside = set(workdir.iterdir())
@@ -103,7 +105,9 @@ def http_fuzz(workdir: Path, requests: int, seed: int = 11) -> Figures:
         with httpx.Client(base_url=server.root, timeout=30) as client:
             for _ in range(requests):
                 case = rng.choice(CASES)(rng, server)
+                trick = case.pop("trick", False)
                 status, text, ok = send(client, case)
+                figures.add("console tricks carried out", int(trick and ok is not False))
                 figures.trials += 1
                 figures.add("requests")
                 figures.add("HTTP 5xx", int(status >= 500))
@@ -285,6 +289,7 @@ def path_tricks(rng: random.Random, server: Served) -> dict[str, Any]:
         "url": command(server),
         "json": {"line": line},
         "headers": token(server),
+        "trick": True,
     }
 
 
