@@ -151,6 +151,15 @@ def complete_ids(ctx: click.Context, param: click.Parameter, incomplete: str) ->
     return names_for_completion(ctx, lambda live: list(live.state.fighters), incomplete)
 
 
+def complete_turn_edges(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of --until: end:ID and start:ID for every combatant, and removed."""
+
+    def edges(live: Encounter) -> list[str]:
+        return [f"{e}:{who}" for e in ("end", "start") for who in live.state.fighters]
+
+    return names_for_completion(ctx, lambda live: [*edges(live), "removed"], incomplete)
+
+
 def complete_actions(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Shell completion of the encounter's actions."""
     return names_for_completion(ctx, lambda live: list(live.ruleset.actions), incomplete)
@@ -671,6 +680,7 @@ class UntilType(click.ParamType):
 @click.option(
     "--until",
     type=UntilType(),
+    shell_complete=complete_turn_edges,
     help="Lasts until the end or start of a combatant's next turn: end:alice, start:alice.",
 )
 @gm_flags

@@ -23,8 +23,6 @@ if TYPE_CHECKING:
     from fracas.rules import StepOutcome
 
 
-
-
 def _seconds(text: str, default: float) -> float:
     try:
         return max(0.0, float(text))

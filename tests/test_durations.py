@@ -11,13 +11,14 @@ import pytest
 
 from fracas.cli.main import App, cli
 from fracas.cli.serve import TOKEN_HEADER
-from fracas.cli.shell import Session
+from fracas.cli.shell import Completion, Session
 from fracas.projections import Fracas
 from fracas.rules import Encounter
 from fracas.rules.events import ConditionExpired
 from tests.conftest import do, fight, sheet
 from tests.fudge_helpers import a, fudge_fight
 from tests.shotclock_helpers import BOSS, JACK, shot_fight
+from tests.test_shell import click_completes, set_up
 from tests.timeslice_helpers import end_turn, ts_fight
 from tests.web import served
 
@@ -325,6 +326,10 @@ def test_play_and_the_web_console_take_the_same_duration_grammar(run, tmp_path):
     app = App(run.db, None)
     try:
         session = Session(app, cli)
+        assert Completion(session).candidates("condition set bob dazed --until e") == [
+            "end:alice",
+            "end:bob",
+        ]
         session.run("condition set bob blessed --for 1r")
         assert not session.last.startswith("refused")
     finally:
@@ -356,3 +361,10 @@ def test_play_and_the_web_console_take_the_same_duration_grammar(run, tmp_path):
     log = run("log").output
     assert "alice is no longer shaken (expired: bob's turn begins)" in log
     assert "bob is no longer blessed (expired: 1 round is up, round 2 begins)" in log
+
+
+def test_bash_completion_offers_the_turn_edges_of_until(tmp_path):
+    db = tmp_path / "fight.db"
+    set_up(db)
+    line = "fracas condition set bob dazed --until start:"
+    assert click_completes(db, line) == ["start:alice", "start:bob"]
