@@ -736,8 +736,11 @@ class LogStore:
             params.append(up_to_step)
         return self.conn.execute(sql + " ORDER BY version", params)
 
-    def events(self, encounter: str | None = None) -> Iterator[StoredEvent]:
-        """Stream whole stored events, of one encounter or of the whole log, in order."""
+    def events(
+        self, encounter: str | None = None, *, of: type[StoredEvent] = StoredEvent
+    ) -> Iterator[StoredEvent]:
+        """Stream whole stored events, of one encounter or of the whole log, in order, each
+        made as `of` (StoredEvent or a subclass of it, such as an export's line)."""
         if encounter is None:
             cursor = self._stream(f"SELECT {self._columns} FROM events ORDER BY position")
         else:
@@ -745,7 +748,7 @@ class LogStore:
                 f"SELECT {self._columns} FROM events WHERE encounter = ? ORDER BY version",
                 (encounter,),
             )
-        return (StoredEvent(*row) for row in cursor)
+        return (of(*row) for row in cursor)
 
     def event_at(self, position: int) -> StoredEvent | None:
         row = self.conn.execute(

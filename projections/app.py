@@ -623,7 +623,8 @@ class Fracas:
             if stored is None:
                 return verdict(False, f"position {at} is gone from the log", at)
             same = stored.hash == exported.hash and stored.prev_hash == exported.prev_hash
-            if not same or (head.lossless and stored != exported):
+            as_stored = msgspec.structs.astuple(stored) == msgspec.structs.astuple(exported)
+            if not same or (head.lossless and not as_stored):
                 return verdict(False, f"position {at} differs from the export", at)
         tip = self.store.event_at(head.head_position) if head.head_position else None
         if head.head_position and (tip is None or tip.hash != head.head_hash):
