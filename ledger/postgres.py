@@ -487,8 +487,9 @@ class PostgresStore(LogStore):
         twice). Inside a batch, the batch's caller decides."""
         pause, cut = BACKOFF[0], False
         for attempt in range(1, RETRIES + 1):
+            self.conn.ensure()
+            used = self.conn.raw  # (a statement may have replaced it on its way out)
             try:
-                self.conn.ensure()
                 result = self._append_once(owned, asked, known)
             except RACES as error:
                 self._rollback()
@@ -498,7 +499,7 @@ class PostgresStore(LogStore):
                         f"({reason(error)}); reload and try again"
                     ) from None
             except psycopg.OperationalError as error:
-                if not self.conn.lost:
+                if not (used.closed or used.broken or self.conn.lost):
                     raise
                 if not owned:
                     raise self.conn.cut(error) from None
