@@ -43,7 +43,7 @@ def main() -> None:
         trials.read_only_media,
         trials.full_disk,
         lambda d: web.http_fuzz(d, options.inputs),
-        postgres.restart_trial,
+        lambda d: postgres.restart_trial(d, outages=(0.5, 1.0, 3.0, 8.0, 8.0)),
         lambda d: postgres.one_encounter_appends(d, options.pg_writers, options.pg_appends),
         lambda d: postgres.players_role(d, options.pg_fights, moves=80),
         lambda d: guard.racing_new_missing(d, rounds=50, racers=5),
