@@ -813,7 +813,8 @@ class LogStore:
 
     def _check_steps(self) -> VerifyReport:
         events = self._stream(
-            "SELECT encounter, version, step, kind, author, at, body, position FROM events "
+            "SELECT encounter, version, step, kind, author, at, "
+            f"CASE WHEN kind IN ({_CONTROL_KINDS_SQL}) THEN body END, position FROM events "
             "ORDER BY encounter, version"
         )
         records = self._stream(f"SELECT {STEP_COLUMNS} FROM steps ORDER BY encounter, step")

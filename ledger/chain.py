@@ -127,7 +127,7 @@ def file_chain_problem(events: Iterable[StoredEvent]) -> Problem | None:
 
 
 def encounter_chain_problem(
-    events: list[StoredEvent], free_after: FreeAfter = _next_position
+    events: Iterable[StoredEvent], free_after: FreeAfter = _next_position
 ) -> Problem | None:
     """The first bad position of one encounter's events, walked by version. An event whose
     own hash does not cover its own row was edited: it is named. A missing version was
@@ -213,6 +213,24 @@ def registry_problem(
     return first_of(problems)
 
 
+class _Seen:
+    """What verify keeps of one encounter's events as they stream past: never the events
+    themselves, so a log of any length is checked in constant memory."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.first: StoredEvent | None = None
+        self.tip: tuple[int, str] = (0, GENESIS)  # (position, hash) of the latest written
+
+    def each(self, events: Iterable[StoredEvent]) -> Iterator[StoredEvent]:
+        for event in events:
+            self.count += 1
+            if self.first is None:
+                self.first = event
+            self.tip = max(self.tip, (event.position, event.hash))
+            yield event
+
+
 def verify(
     file_chain: Iterable[StoredEvent],
     by_encounter: Iterable[StoredEvent],
@@ -226,13 +244,13 @@ def verify(
     if found:
         problems.append(found)
     checked, firsts, tip = 0, {}, (0, GENESIS)
-    for _name, rows in groupby(by_encounter, key=lambda event: event.encounter):
-        events = list(rows)
-        checked += len(events)
-        firsts[events[0].encounter] = events[0]
-        last = max(events, key=lambda event: event.position)
-        tip = max(tip, (last.position, last.hash))
-        found = encounter_chain_problem(events, free_after)
+    for name, rows in groupby(by_encounter, key=lambda event: event.encounter):
+        seen = _Seen()
+        found = encounter_chain_problem(seen.each(rows), free_after)
+        checked += seen.count
+        if seen.first is not None:
+            firsts[name] = seen.first
+        tip = max(tip, seen.tip)
         if found:
             problems.append(found)
     if registry is not None:
