@@ -157,7 +157,17 @@ async def huge_bodies(server: Served, encounter: str, stop: asyncio.Event) -> li
 def cpu_s(pid: int | str) -> float:
     """User and system CPU seconds of a process so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return round((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), 1)
+    return round((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), 2)
+
+
+def measured(pages: Pages, commits: dict[int, float], cpu: float) -> dict[str, object]:
+    first, spread = pages.first_and_spread(commits)
+    return {
+        "commit to every page": summary(pages.latencies(commits)),
+        "commit to the first page": summary(first),
+        "first page to the last": summary(spread),
+        "server CPU s": round(cpu, 2),
+    }
 
 
 def summary(values: list[float]) -> dict[str, float]:
@@ -195,23 +205,19 @@ async def run(
             f"bursts ({count} of {size} steps back to back)": bursts(writer, count, size),
         }
         for name, phase in phases.items():
+            cpu = cpu_s(server.process.pid)
             commits = await phase
+            figures[name] = measured(pages, commits, cpu_s(server.process.pid) - cpu)
             await asyncio.sleep(1)
-            figures[name] = summary(pages.latencies(commits))
-            first, spread = pages.first_and_spread(commits)
-            figures[name + ": to the first page"] = summary(first)
-            figures[name + ": first to last page"] = summary(spread)
         stop = asyncio.Event()
+        cpu = cpu_s(server.process.pid)
         sender = asyncio.create_task(huge_bodies(server, encounter, stop))
         commits = await paced(writer, options.paced)
         stop.set()
         took = await sender
+        spent = cpu_s(server.process.pid) - cpu
         await asyncio.sleep(1)
-        name = "table pace, one client sending 1 MB bodies"
-        figures[name] = summary(pages.latencies(commits))
-        first, spread = pages.first_and_spread(commits)
-        figures[name + ": to the first page"] = summary(first)
-        figures[name + ": first to last page"] = summary(spread)
+        figures["table pace, one client sending 1 MB bodies"] = measured(pages, commits, spent)
         figures["1 MB body refused (413)"] = {"requests": len(took), **summary(took)}
         figures["server RSS after MiB"] = round(rss_kib(server.process.pid) / 1024, 1)
         figures["CPU s: server, this client"] = [cpu_s(server.process.pid), cpu_s("self")]
