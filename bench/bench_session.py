@@ -7,12 +7,15 @@ Each figure comes with the baseline it is read against:
   row as a JSON line; executemany the rows into an empty table);
 - the audit's rules-drift check (every step decided again) against one fold of the encounter;
 - replay of the whole encounter (states before and after every step) against one fold;
-- the session report (Markdown, HTML, the players' HTML) against the replay it is built on.
+- the session report (Markdown, HTML, the players' HTML) against the replay it is built on;
+- the peak memory (RSS) of a JSONL export and of its import, at --events and at --big events.
 """
 
 import argparse
 import io
 import sqlite3
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -47,6 +50,43 @@ def raw_load(source: Path, target: Path) -> None:
     conn.close()
 
 
+PEAK = "import resource; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+EXPORT = (
+    "import sys; from fracas.projections import Fracas\n"
+    "with Fracas(sys.argv[1], readonly=True) as f, open(sys.argv[2], 'w') as out:\n"
+    "    f.export_jsonl(out)\n"
+)
+IMPORT = (
+    "import sys; from fracas.projections import Fracas\n"
+    "with Fracas(sys.argv[2]) as f:\n"
+    "    f.import_jsonl(sys.argv[1])\n"
+)
+
+
+def peak_rss(code: str, *args: Path) -> float:
+    """The peak resident memory, in MiB, of a fresh Python process running `code`."""
+    out = subprocess.run(
+        [sys.executable, "-c", f"{code}\n{PEAK}", *map(str, args)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return int(out.split()[-1]) / 1024
+
+
+def memory_figures(folder: Path, sizes: list[int]) -> None:
+    for size in sizes:
+        db, export = folder / f"mem{size}.db", folder / f"mem{size}.jsonl"
+        build_fight(db, size)
+        exported = peak_rss(EXPORT, db, export)
+        imported = peak_rss(IMPORT, export, folder / f"mem{size}-copy.db")
+        baseline = peak_rss("import fracas.projections")
+        print(
+            f"peak RSS at {size} events: export {exported:.0f} MiB, import {imported:.0f} MiB "
+            f"(a process that only imports fracas: {baseline:.0f} MiB)"
+        )
+
+
 def timed(action: Any) -> float:
     start = time.perf_counter()
     action()
@@ -56,6 +96,7 @@ def timed(action: Any) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=20_000)
+    parser.add_argument("--big", type=int, default=200_000, help="events of the memory run")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "fight.db"
@@ -108,6 +149,8 @@ def main() -> None:
         f"{t_drift / t_fold:5.1f}x one fold"
     )
     print(f"whole audit    {t_audit:7.3f} s")
+    with tempfile.TemporaryDirectory() as tmp:
+        memory_figures(Path(tmp), [args.events, args.big])
 
 
 if __name__ == "__main__":
