@@ -388,11 +388,13 @@ def judge(face: int, target: int, stat: int | None = None) -> str:
 
 def clamp_target(base: int, modifier: int, cap: int, inhuman: bool = False) -> int:
     """Mechanic 2 and the stacking default: cap the modifier at ±cap (0: no cap), then clamp
-    the target to 1..99; an inhuman stat test keeps a target over 99."""
+    the target to 1..99. An inhuman stat test succeeds on every roll but 100 whatever the
+    modifiers, so its target is 99."""
+    if inhuman:
+        return 99
     if cap:
         modifier = max(-cap, min(cap, modifier))
-    target = max(1, base + modifier)
-    return target if inhuman else min(99, target)
+    return max(1, min(99, base + modifier))
 
 
 def target_number(base: int, modifiers: list[Modifier], cap: int, inhuman: bool = False) -> int:
@@ -440,7 +442,8 @@ def roll_test(
     roll = ctx.dice.roll("d100", purpose)
     result = judge(roll.total, target, rating.stat)
     if rating.inhuman:
-        modifiers = [*modifiers, Modifier(0, f"inhuman stat {rating.stat}", "000-M2")]
+        note = f"inhuman stat {rating.stat}: every roll but 100 succeeds"
+        modifiers = [*modifiers, Modifier(0, note, "000-M2")]
     events.append(Rolled(fighter.id, purpose, roll, target, modifiers, result, rules))
     return Test(fighter.id, skill, roll.total, target, result)
 

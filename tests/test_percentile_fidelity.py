@@ -17,7 +17,7 @@ def expected(face: int, base: int, modifier: int, stat: int | None) -> tuple[int
     target = base + modifier
     if target < 1:
         target = 1
-    if target > 99 and not inhuman:
+    if target > 99 or inhuman:  # inhuman: every roll but 100 succeeds, whatever the modifiers
         target = 99
     if face == 100:
         return target, "fumble"
@@ -58,14 +58,28 @@ def test_000_M2_judge_over_the_full_grid_of_stat_tests():
 
 
 def test_000_M2_an_inhuman_stat_fails_only_on_100():
-    assert {judge(face, 110, 22) for face in range(1, 100)} <= {"success", "critical"}
-    assert judge(100, 110, 22) == "fumble"
-    assert [judge(face, 110, 22) for face in (15, 22, 23, 24)] == [
-        "critical",
-        "critical",
-        "success",
-        "success",
-    ]
+    for modifier in (40, 0, -20, -40):
+        target = clamp_target(22 * 5, modifier, CAP, inhuman=True)
+        assert target == 99, "a target is at most 99, and an inhuman one passes every roll"
+        assert {judge(face, target, 22) for face in range(1, 100)} <= {"success", "critical"}
+        assert judge(100, target, 22) == "fumble"
+        assert [judge(face, target, 22) for face in (15, 22, 23, 24)] == [
+            "critical",
+            "critical",
+            "success",
+            "success",
+        ]
+
+
+def test_000_M2_an_inhuman_stat_test_succeeds_on_every_roll_but_100_under_a_penalty(fracas):
+    brute = sheet(14, str=22, skills={"unarmed combat": 60})
+    e = fight(fracas, ("brute", brute), ("bob", sheet(10)))
+    slippery = [{"value": -40, "reason": "slippery"}]
+    lift = {"action": "other", "actor": "brute", "what": "lift", "test": "str"}
+    out = do(e, {**lift, "modifiers": slippery}, [98])
+    (test,) = rolls(out.events)
+    assert (test.target, test.result) == (99, "success")
+    assert [m.rule for m in test.modifiers] == ["", "000-M2"]
 
 
 def _pinned_by_a_strong_one(fracas):
@@ -82,7 +96,7 @@ def test_000_M2_inhuman_hold_roll_at_or_under_the_stat_is_a_critical(fracas):
     e = _pinned_by_a_strong_one(fracas)
     out = do(e, {"action": "escape", "actor": "gunman"}, [45, 15])
     _escape, hold = rolls(out.events)
-    assert (hold.target, hold.result) == (110, "critical"), "STR 22: 15 is under 22"
+    assert (hold.target, hold.result) == (99, "critical"), "STR 22: 15 is under 22"
     assert any(m.rule == "000-M2" for m in hold.modifiers)
     assert e.state.fighters["gunman"].has("pinned"), "a critical hold beats a plain success"
 
@@ -177,6 +191,6 @@ def test_000_M2_an_attack_on_an_inhuman_stat_is_inhuman_for_every_target(fracas)
     monster = sheet(21, weapons=[grenade], holding=["grenade"])
     e = fight(fracas, ("monster", monster), ("bob", sheet(10, hp=30)), ("carol", sheet(9, hp=30)))
     out = attack(e, "monster", "bob", "carol", weapon="grenade", dice=[18, 2, 2])
-    assert rolls(out.events)[0].target == 105
+    assert rolls(out.events)[0].target == 99
     shared = [ev for ev in out.events if getattr(ev, "outcome", "").startswith("the same roll")]
-    assert "18 against 105% is a critical" in shared[0].outcome, "18 is under DEX 21"
+    assert "18 against 99% is a critical" in shared[0].outcome, "18 is under DEX 21"
