@@ -1070,13 +1070,20 @@ def _healed(state: State, event: Healed) -> State:
 
 
 def eased(fighter: Fighter, amount: int) -> tuple[int, ...]:
-    """Healing by hand lowers the worst injury by `amount`; one at 0 is gone."""
-    if not fighter.injuries:
-        return ()
+    """Healing by hand gives back a point of Body for each point healed (004-M3: Body lost is
+    the worst Severity + one per other injury). Each point lowers the worst injury by 1, or
+    every injury tied at the worst (lowering one of them would give back nothing); of
+    Severity-1 injuries one is gone. An injury at 0 is gone."""
     injuries = list(fighter.injuries)
-    worst = injuries.index(max(injuries))
-    injuries[worst] -= amount
-    return tuple(i for i in injuries if i > 0)
+    for _ in range(amount):
+        if not injuries:
+            break
+        worst = max(injuries)
+        tied = [i for i, severity in enumerate(injuries) if severity == worst]
+        for i in tied if worst > 1 else tied[:1]:
+            injuries[i] -= 1
+        injuries = [severity for severity in injuries if severity > 0]
+    return tuple(injuries)
 
 
 evolve = roster.dispatch(
@@ -1198,11 +1205,12 @@ def harm_by_hand(state: State, target: str, amount: int, reason: str) -> list[Ev
 
 
 def heal_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:
-    """The worst injury eased by `amount` Severity."""
+    """`amount` points of Body given back (see `eased`)."""
     fighter = state.fighter(target)
     if not fighter.injuries:
         raise RefusedError(f"{fighter.name} has no injury to heal")
-    return with_body(state, target, gm.healed(state, target, amount, reason))
+    given = min(amount, fighter.body - fighter.body_left)  # no more than Body lost
+    return with_body(state, target, gm.healed(state, target, given, reason))
 
 
 TRACKED = frozenset(("dead", "desperate", "evading", "holding", "incapacitated", "kept"))

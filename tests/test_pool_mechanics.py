@@ -45,6 +45,35 @@ def test_injuries_cut_body_and_every_later_pool(fracas):
     assert bob.detail["injuries"] == ["5 Grave"]
 
 
+def body_of(e, who: str) -> str:
+    return next(w.health for w in e.view().wounds if w.combatant == who)
+
+
+def test_004_M3_every_point_the_gm_heals_gives_back_a_point_of_body(fracas):
+    e = pool_fight(fracas)
+    for severity in (2, 2, 1):
+        do(e, {"action": "gm.harm", "target": "bob", "amount": severity})
+    assert body_of(e, "bob") == "Body 2/6"  # 6 - (worst 2 + two others)
+    shown = []
+    for _ in range(4):
+        do(e, {"action": "gm.heal", "target": "bob", "amount": 1})
+        shown.append(body_of(e, "bob"))
+    assert shown == ["Body 3/6", "Body 4/6", "Body 5/6", "Body 6/6"]
+    assert e.state.fighters["bob"].injuries == ()
+
+
+def test_004_M3_a_heal_of_several_points_and_one_past_full_body(fracas):
+    e = pool_fight(fracas)
+    for severity in (3, 3):
+        do(e, {"action": "gm.harm", "target": "bob", "amount": severity})
+    assert body_of(e, "bob") == "Body 2/6"
+    do(e, {"action": "gm.heal", "target": "bob", "amount": 2})
+    assert body_of(e, "bob") == "Body 4/6"
+    (healed,) = do(e, {"action": "gm.heal", "target": "bob", "amount": 9}).events[1:]
+    assert body_of(e, "bob") == "Body 6/6"
+    assert healed.amount == 2, "the heal records the Body it gave back"
+
+
 def test_body_0_incapacitates_and_below_0_kills(fracas):
     e = pool_fight(fracas, ana={**ANA, "weapons": [{"name": "axe", "damage": 4}]})
     act(e, "ana", "attack", "bob", weapon="axe", dice=[6, 6, 2, 2, 2])  # 2 + 4 = 6
