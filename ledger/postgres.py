@@ -416,10 +416,13 @@ class PostgresStore(LogStore):
     def _update_players(self) -> None:
         """A log made before the players' schema, or before its current rule: brought up to
         date by the first writer to open it (grants on its views are kept)."""
-        with self.exclusive():
-            if self._players_mark() != MARK:
-                for statement in players_statements(self.name):
-                    self.conn.execute(statement)
+        try:
+            with self.exclusive():
+                if self._players_mark() != MARK:
+                    for statement in players_statements(self.name):
+                        self.conn.execute(statement)
+        except errors.InsufficientPrivilege:
+            pass  # a writer who may not create schemas: the log's owner will, on opening it
 
     def _migrate(self) -> None:
         """Create the log's schema (one creator at a time: an advisory lock on its name)."""

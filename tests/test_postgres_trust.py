@@ -245,3 +245,17 @@ def shoot(live, *, secret: bool = False) -> int:
     target = "bob" if actor == "alice" else "alice"
     attack = {"action": "attack", "actor": actor, "targets": [target], "weapon": "pistol"}
     return live.execute(live.ruleset.command(attack), secret=secret).step
+
+
+def test_a_log_made_before_the_players_schema_gets_it_from_its_first_writer(pg_url: str):
+    schema = split_url(pg_url)[1]
+    with Fracas(pg_url) as fracas:
+        fracas.new("percentile", title="old", encounter="old")
+        fracas.store.execute(f"DROP SCHEMA {schema}_players CASCADE")
+    with open_store(pg_url, readonly=True) as reader:  # a reader changes nothing
+        assert reader.execute("SELECT to_regclass(?)", (f"{schema}_players.steps",)).fetchone() == (
+            None,
+        )
+    with open_store(pg_url) as writer:
+        rows = writer.execute(f"SELECT encounter, step FROM {schema}_players.steps").fetchall()
+    assert rows == [("old", 1)]

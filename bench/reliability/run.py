@@ -58,7 +58,8 @@ def main() -> None:
             try:
                 figures = run(Path(workdir))
             except PermissionError as error:
-                table.add_row(run.__name__, "0", f"not run: {error}", "")
+                name = run.__name__.replace("<lambda>", "a trial")
+                table.add_row(name, "0", f"not run: {error}", "")
                 continue
             shown = ", ".join(f"{k}: {v}" for k, v in figures.counts.items())
             elapsed = f"{time.perf_counter() - started:.1f}"
