@@ -363,6 +363,7 @@ def test_play_and_the_web_console_take_the_same_duration_grammar(run, tmp_path):
     assert "bob is no longer blessed (expired: 1 round is up, round 2 begins)" in log
 
 
+@pytest.mark.sqlite_file  # bash's completion runs `fracas` in a process on the file itself
 def test_bash_completion_offers_the_turn_edges_of_until(tmp_path):
     db = tmp_path / "fight.db"
     set_up(db)
