@@ -820,13 +820,14 @@ class LogStore:
         records = self._stream(f"SELECT {STEP_COLUMNS} FROM steps ORDER BY encounter, step")
         by_encounter: dict[str, list[StepRecord]] = {}
         for name, rows in groupby(records, key=lambda row: row[0]):
-            try:
-                by_encounter[name] = [
-                    msgspec.convert(dict(zip(STEP_FIELDS, row, strict=True)), StepRecord)
-                    for row in rows
-                ]
-            except msgspec.ValidationError as error:
-                return _bad(0, None, f"a step record of encounter {name}: {error}")
+            by_encounter[name] = []
+            for row in rows:
+                try:
+                    record = msgspec.convert(dict(zip(STEP_FIELDS, row, strict=True)), StepRecord)
+                except msgspec.ValidationError as error:
+                    where = self._record_position(name, row)
+                    return _bad(0, where, f"a step record of encounter {name}: {error}")
+                by_encounter[name].append(record)
         checked = 0
         for name, rows in groupby(events, key=lambda row: row[0]):
             found = list(rows)
@@ -841,6 +842,19 @@ class LogStore:
                 f"encounter {name} has {len(steps)} step record(s) but no events (deleted)",
             )
         return VerifyReport(True, checked, "")
+
+    def _record_position(self, encounter: str, row: tuple) -> int:
+        """Where a step record that no longer reads as one is named: its step's first event
+        (found by its first version, or else by its step number)."""
+        for column, value in (("version", row[5]), ("step", row[1])):
+            if isinstance(value, int):
+                found = self.conn.execute(
+                    f"SELECT min(position) FROM events WHERE encounter = ? AND {column} = ?",
+                    (encounter, value),
+                ).fetchone()
+                if found and found[0] is not None:
+                    return int(found[0])
+        return self.free_after(0)
 
     # -- witnessed heads -----------------------------------------------------------------
 
@@ -898,6 +912,7 @@ class LogStore:
                 f"{match.group(3)} encounters had begun when it was noted, the log holds "
                 f"{started}: an encounter was deleted whole"
             )
+        self.require(encounter)
         record = self.conn.execute(
             "SELECT last_version FROM steps WHERE encounter = ? AND step = ?", (encounter, step)
         ).fetchone()
@@ -968,6 +983,8 @@ def _step_problem(
                 f"{record.first_version}; the events stop at {len(events)} (deleted)"
             )
         position = events[expected_first - 1][7]  # the step's first event
+        if record.step < number and 0 < record.first_version <= len(events):
+            position = events[record.first_version - 1][7]  # a record moved before its place
         if record.step != number:
             return position, f"step {number} of encounter {encounter} has no step record"
         if record.first_version != expected_first or record.last_version < record.first_version:
@@ -976,9 +993,9 @@ def _step_problem(
                 f"{record.first_version}..{record.last_version}, but the next is {expected_first}"
             )
         if record.last_version > len(events):
-            return free_after(events[-1][7]), (
+            return position, (
                 f"step {number} of encounter {encounter} claims versions up to "
-                f"{record.last_version}; the events stop at {len(events)} (deleted)"
+                f"{record.last_version}; the events stop at {len(events)}"
             )
         problem = _events_problem(record, events[record.first_version - 1 : record.last_version])
         if problem is None and record.last_version < len(events):

@@ -144,7 +144,7 @@ def encounter_chain_problem(
             problems.append(
                 (event.position, "its content does not match its hash (edited after writing)")
             )
-        if event.version < expected:
+        if not isinstance(event.version, int) or event.version < expected:
             problems.append((event.position, f"its version {event.version} is out of order"))
             continue
         if event.version > expected:

@@ -554,7 +554,7 @@ class Fracas:
         ]
 
     def _head(self, code: str, encounter: str | None) -> HeadCheck:
-        name = self.encounter(encounter).id if encounter else self._latest()
+        name = encounter or self._latest()  # one deleted whole is named by the count
         position, problem = self.store.head_problem(name, code)
         return HeadCheck(name, code, not problem, problem, position)
 

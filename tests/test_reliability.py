@@ -35,7 +35,10 @@ def test_racing_new_with_one_id_has_one_winner_and_tells_every_loser(tmp_path: P
 
 def test_every_kind_of_edit_is_caught_at_its_first_bad_position(tmp_path: Path) -> None:
     figures = trials.tamper_matrix(tmp_path, random_edits=15)
-    assert figures.trials >= len(trials.TAMPERS)
+    counts = figures.counts
+    assert counts["kinds"] == len(trials.TAMPERS) and counts["random edits"] == 15
+    assert counts["kinds placed exactly"] == counts["kinds"]
+    assert counts["random edits placed exactly"] == counts["random edits"]
     assert not bad(figures, "edits not caught", "wrong position named", "tracebacks")
 
 

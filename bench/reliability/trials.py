@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from click.testing import CliRunner
 
 from fracas.cli.main import cli
@@ -252,17 +253,35 @@ def rechain(conn: sqlite3.Connection, start: int = 1) -> None:
         prev_hash = digest
 
 
-def last_step(conn: sqlite3.Connection) -> tuple[int, int, int]:
+FIGHT = "gunfight"
+
+# What an audit must name for an edit: a position, or a read-model (table, row), or None
+# when only the missing guards are the finding.
+Expected = int | tuple[str, list] | None
+Tamper = Callable[[sqlite3.Connection], Expected]
+
+
+def last_step(conn: sqlite3.Connection, encounter: str = FIGHT) -> tuple[int, int, int]:
     return conn.execute(
-        "SELECT step, first_version, last_version FROM steps ORDER BY step DESC LIMIT 1"
+        "SELECT step, first_version, last_version FROM steps WHERE encounter = ? "
+        "ORDER BY step DESC LIMIT 1",
+        (encounter,),
     ).fetchone()
 
 
-def position_of(conn: sqlite3.Connection, version: int) -> int:
-    return conn.execute("SELECT position FROM events WHERE version = ?", (version,)).fetchone()[0]
+def position_of(conn: sqlite3.Connection, version: int, encounter: str = FIGHT) -> int:
+    return conn.execute(
+        "SELECT position FROM events WHERE encounter = ? AND version = ?", (encounter, version)
+    ).fetchone()[0]
 
 
-Tamper = Callable[[sqlite3.Connection], int | None]  # returns the position to be named
+def first_position(conn: sqlite3.Connection, encounter: str) -> int:
+    return position_of(conn, 1, encounter)
+
+
+def end_of_log(conn: sqlite3.Connection) -> int:
+    """The position after the last event: where an event that was never there would stand."""
+    return conn.execute("SELECT max(position) + 1 FROM events").fetchone()[0]
 
 
 def edit_body(conn: sqlite3.Connection) -> int:
@@ -292,15 +311,30 @@ def delete_middle_event(conn: sqlite3.Connection) -> int:
 def delete_last_steps_events(conn: sqlite3.Connection) -> int:
     _step, first, _last = last_step(conn)
     position = position_of(conn, first)
-    conn.execute("DELETE FROM events WHERE version >= ?", (first,))
+    conn.execute("DELETE FROM events WHERE encounter = ? AND version >= ?", (FIGHT, first))
+    return position
+
+
+def delete_a_steps_events(conn: sqlite3.Connection) -> int:
+    """Step 4's events gone, its record kept: named where its first event stood."""
+    first, last = conn.execute(
+        "SELECT first_version, last_version FROM steps WHERE encounter = ? AND step = 4", (FIGHT,)
+    ).fetchone()
+    position = position_of(conn, first)
+    conn.execute(
+        "DELETE FROM events WHERE encounter = ? AND version BETWEEN ? AND ?", (FIGHT, first, last)
+    )
     return position
 
 
 def edit_step_range(conn: sqlite3.Connection) -> int:
-    step, first, _last = conn.execute(
-        "SELECT step, first_version, last_version FROM steps WHERE step = 5"
-    ).fetchone()
-    conn.execute("UPDATE steps SET last_version = last_version - 1 WHERE step = ?", (step,))
+    first = conn.execute(
+        "SELECT first_version FROM steps WHERE encounter = ? AND step = 5", (FIGHT,)
+    ).fetchone()[0]
+    conn.execute(
+        "UPDATE steps SET last_version = last_version - 1 WHERE encounter = ? AND step = 5",
+        (FIGHT,),
+    )
     return position_of(conn, first)  # an edited step record: its step's first event
 
 
@@ -308,7 +342,7 @@ def edit_undo_target(conn: sqlite3.Connection) -> int:
     step, first = conn.execute(
         "SELECT step, first_version FROM steps WHERE control = 'undo' LIMIT 1"
     ).fetchone()
-    conn.execute("UPDATE steps SET target = 3 WHERE step = ?", (step,))
+    conn.execute("UPDATE steps SET target = 3 WHERE encounter = ? AND step = ?", (FIGHT, step))
     return position_of(conn, first)
 
 
@@ -318,7 +352,7 @@ def edit_undo_target_everywhere(conn: sqlite3.Connection) -> int:
         "SELECT step, first_version FROM steps WHERE control = 'undo' LIMIT 1"
     ).fetchone()
     position = position_of(conn, first)
-    conn.execute("UPDATE steps SET target = 3 WHERE step = ?", (step,))
+    conn.execute("UPDATE steps SET target = 3 WHERE encounter = ? AND step = ?", (FIGHT, step))
     conn.execute(
         'UPDATE events SET body = \'{"kind":"step.undone","step":3}\' WHERE position = ?',
         (position,),
@@ -327,18 +361,22 @@ def edit_undo_target_everywhere(conn: sqlite3.Connection) -> int:
     return position
 
 
-def cut_tail_steps(conn: sqlite3.Connection) -> None:
-    """The last two steps removed whole, events and records: only a witnessed head sees it."""
+def cut_tail_steps(conn: sqlite3.Connection) -> int:
+    """The last two steps removed whole, events and records: only a witnessed head sees it,
+    and names where the cut begins."""
     step, _first, _last = last_step(conn)
     (first,) = conn.execute(
-        "SELECT first_version FROM steps WHERE step = ?", (step - 1,)
+        "SELECT first_version FROM steps WHERE encounter = ? AND step = ?", (FIGHT, step - 1)
     ).fetchone()
-    conn.execute("DELETE FROM events WHERE version >= ?", (first,))
-    conn.execute("DELETE FROM steps WHERE step >= ?", (step - 1,))
+    position = position_of(conn, first)
+    conn.execute("DELETE FROM events WHERE encounter = ? AND version >= ?", (FIGHT, first))
+    conn.execute("DELETE FROM steps WHERE encounter = ? AND step >= ?", (FIGHT, step - 1))
+    return position
 
 
-def rewrite_rechained(conn: sqlite3.Connection) -> None:
-    """An early shot's faces changed and every hash recomputed: only a witnessed head sees it."""
+def rewrite_rechained(conn: sqlite3.Connection) -> int:
+    """An early shot's faces changed and every hash recomputed: a witnessed head sees it, an
+    earlier export places it."""
     (position,) = conn.execute("SELECT min(position) FROM events WHERE kind = 'rolled'").fetchone()
     conn.execute(
         "UPDATE events SET body = replace(body, '\"faces\":[30]', '\"faces\":[31]') "
@@ -346,57 +384,161 @@ def rewrite_rechained(conn: sqlite3.Connection) -> None:
         (position,),
     )
     rechain(conn, position)
+    return position
 
 
-def step_without_events(conn: sqlite3.Connection) -> None:
+def step_without_events(conn: sqlite3.Connection) -> int:
     step, _first, last = last_step(conn)
     conn.execute(
-        "INSERT INTO steps VALUES ('gunfight', ?, 'forged', 'command', NULL, ?, ?, 'gm', 'now')",
-        (step + 1, last + 1, last + 1),
+        "INSERT INTO steps VALUES (?, ?, 'forged', 'command', NULL, ?, ?, 'gm', 'now')",
+        (FIGHT, step + 1, last + 1, last + 1),
     )
+    return end_of_log(conn)  # its event would follow the encounter's last: past them all
+
+
+def forged_reveal(conn: sqlite3.Connection) -> int:
+    """The revealed seed swapped for one that does not hash to the commitment, re-chained."""
+    (position,) = conn.execute(
+        "SELECT position FROM events WHERE kind = 'seed.revealed' AND encounter = ?", (FIGHT,)
+    ).fetchone()
+    conn.execute(
+        "UPDATE events SET body = json_set(body, '$.seed', ?) WHERE position = ?",
+        ("ab" * 32, position),
+    )
+    rechain(conn, position)
+    return position
+
+
+def delete_encounter(name: str, *, registry: bool) -> Tamper:
+    def edit(conn: sqlite3.Connection) -> int:
+        position = first_position(conn, name)
+        conn.execute("DELETE FROM events WHERE encounter = ?", (name,))
+        conn.execute("DELETE FROM steps WHERE encounter = ?", (name,))
+        for table in (*TABLES, *(("registry",) if registry else ())):
+            conn.execute(f"DELETE FROM {table} WHERE encounter = ?", (name,))
+        return position  # where its first event stood
+
+    return edit
+
+
+def delete_first_events(conn: sqlite3.Connection) -> int:
+    position = first_position(conn, "middle")
+    conn.execute("DELETE FROM events WHERE encounter = 'middle' AND version <= 2")
+    return position
+
+
+def edit_read_model(table: str, sql: str, key: list) -> Tamper:
+    def edit(conn: sqlite3.Connection) -> tuple[str, list]:
+        conn.execute(sql)
+        return table, key
+
+    return edit
 
 
 def triggers_dropped(conn: sqlite3.Connection) -> None:
     """Handled by the caller: the triggers are left off."""
 
 
-TAMPERS: dict[str, tuple[Tamper, bool]] = {  # name -> (edit, needs a witnessed head)
-    "body edited": (edit_body, False),
-    "body no longer JSON": (malformed_body, False),
-    "unknown kind, chain recomputed": (unknown_kind_rechained, False),
-    "event deleted mid-log": (delete_middle_event, False),
-    "last step's events deleted": (delete_last_steps_events, False),
-    "a step's version range edited": (edit_step_range, False),
-    "an undo's target edited": (edit_undo_target, False),
-    "an undo's target edited, event too, re-chained": (edit_undo_target_everywhere, False),
-    "a step record with no events": (step_without_events, False),
-    "tail steps cut off": (cut_tail_steps, True),
-    "early roll rewritten, chain recomputed": (rewrite_rechained, True),
-    "append-only triggers dropped": (triggers_dropped, False),
+# name -> (edit, needs a witnessed head: none, the fight's, the last encounter's)
+TAMPERS: dict[str, tuple[Tamper, str]] = {
+    "body edited": (edit_body, ""),
+    "body no longer JSON": (malformed_body, ""),
+    "unknown kind, chain recomputed": (unknown_kind_rechained, ""),
+    "event deleted mid-log": (delete_middle_event, ""),
+    "a step's events deleted, its record kept": (delete_a_steps_events, ""),
+    "last step's events deleted": (delete_last_steps_events, ""),
+    "a step's version range edited": (edit_step_range, ""),
+    "an undo's target edited": (edit_undo_target, ""),
+    "an undo's target edited, event too, re-chained": (edit_undo_target_everywhere, ""),
+    "a step record with no events": (step_without_events, ""),
+    "a revealed seed forged, re-chained": (forged_reveal, ""),
+    "a middle encounter deleted whole": (delete_encounter("middle", registry=False), ""),
+    "a middle encounter deleted with its registry entry": (
+        delete_encounter("middle", registry=True),
+        "",
+    ),
+    "last-started encounter's events deleted": (delete_encounter("last", registry=False), ""),
+    "last-started encounter deleted whole, registry too": (
+        delete_encounter("last", registry=True),
+        "last",
+    ),
+    "an encounter's first events deleted": (delete_first_events, ""),
+    "read model encounter_view edited": (
+        edit_read_model(
+            "encounter_view",
+            f"UPDATE encounter_view SET round = round + 1 WHERE encounter = '{FIGHT}'",
+            [FIGHT],
+        ),
+        "",
+    ),
+    "read model initiative edited": (
+        edit_read_model(
+            "initiative",
+            f"UPDATE initiative SET combatant = 'zed' WHERE encounter = '{FIGHT}' AND ord = 1",
+            [FIGHT, 1],
+        ),
+        "",
+    ),
+    "read model wounds edited": (
+        edit_read_model(
+            "wounds",
+            f"UPDATE wounds SET current = 40 WHERE encounter = '{FIGHT}' AND combatant = 'bob'",
+            [FIGHT, "bob"],
+        ),
+        "",
+    ),
+    "read model pins: a row slipped in": (
+        edit_read_model(
+            "pins",
+            f"INSERT INTO pins VALUES ('{FIGHT}', 'alice', 'bob', 'grapple')",
+            [FIGHT, "alice", "bob"],
+        ),
+        "",
+    ),
+    "tail steps cut off": (cut_tail_steps, FIGHT),
+    "early roll rewritten, chain recomputed": (rewrite_rechained, FIGHT),
+    "append-only triggers dropped": (triggers_dropped, ""),
 }
 
 
-def tampered_fight(workdir: Path) -> tuple[Path, str]:
+class TamperedFight(msgspec.Struct):
+    db: Path
+    heads: dict[str, str]  # encounter -> a head code noted at the table
+    export: Path  # an earlier export, as a player kept it
+
+
+def tampered_fight(workdir: Path) -> TamperedFight:
+    """The gunfight, undone and redone, its seed revealed, then two more encounters."""
     db = workdir / "original.db"
     gunfight(db, steps=6)
+    heads: dict[str, str] = {}
     with Fracas(db) as fracas:
         e = fracas.encounter()
         e.undo()
         e.undo()
         e.redo()
+        e.reveal()
         e.note("after the undo")
-        head = fracas.store.head_code(e.id)
+        heads[FIGHT] = fracas.store.head_code(e.id)
         e.note("later note")
-    return db, head
+        for name in ("middle", "last"):
+            other = fracas.new("percentile", title=name, encounter=name)
+            other.note(f"{name} begins")
+            other.note(f"{name} goes on")
+            heads[name] = fracas.store.head_code(name)
+        export = workdir / "earlier.jsonl"
+        with export.open("w") as out:
+            fracas.export_jsonl(out)
+    return TamperedFight(db, heads, export)
 
 
 def tamper_matrix(workdir: Path, random_edits: int = 0, seed: int = 11) -> Figures:
-    """Every kind of edit named at its first bad position; random column edits too."""
+    """Every kind of edit caught and named at its first bad position; random edits too."""
     figures = Figures("tamper matrix")
-    original, head = tampered_fight(workdir)
-    for name, (edit, needs_head) in TAMPERS.items():
+    original = tampered_fight(workdir)
+    for name, (edit, witness) in TAMPERS.items():
         copy = workdir / "tampered.db"
-        shutil.copy(original, copy)
+        shutil.copy(original.db, copy)
         with unguarded(copy) as conn:
             expected = edit(conn)
         if name == "append-only triggers dropped":
@@ -404,36 +546,65 @@ def tamper_matrix(workdir: Path, random_edits: int = 0, seed: int = 11) -> Figur
             for trigger in ("events_no_update", "steps_no_delete"):
                 conn.execute(f"DROP TRIGGER {trigger}")
             conn.close()
-        args = ["audit", "--json", *(["--head", head] if needs_head else [])]
-        judge_audit(figures, name, fracas_cli(copy, *args), expected)
+        args = ["audit", "--json"]
+        if witness:
+            args = ["--encounter", witness, *args, "--head", original.heads[witness]]
+        if name == "early roll rewritten, chain recomputed":
+            args += ["--against", str(original.export)]
+        judge_audit(figures, name, fracas_cli(copy, *args), expected, "kinds")
         for leftover in workdir.glob("tampered.db*"):
             leftover.unlink()
     rng = random.Random(seed)
-    for _ in range(random_edits):
+    tried = 0
+    while tried < random_edits:
         copy = workdir / "tampered.db"
-        shutil.copy(original, copy)
+        shutil.copy(original.db, copy)
         with unguarded(copy) as conn:
-            changed = random_edit(conn, rng)
-        if changed:
-            judge_audit(figures, "random edit", fracas_cli(copy, "audit", "--json"), None)
+            expected = random_edit(conn, rng)
+        if expected is not None:
+            tried += 1
+            judge_audit(figures, "random edit", fracas_cli(copy, "audit", "--json"), expected)
         for leftover in workdir.glob("tampered.db*"):
             leftover.unlink()
     return figures
 
 
-EVENT_FIELDS = ("encounter", "version", "step", "kind", "author", "at", "schema", "body", "salt")
+EVENT_FIELDS = (
+    "encounter",
+    "version",
+    "step",
+    "kind",
+    "author",
+    "at",
+    "schema",
+    "body",
+    "salt",
+    "prev_hash",
+    "hash",
+    "scope",
+)
 STEP_FIELDS = ("step", "control", "target", "first_version", "last_version", "author", "at")
 
 
-def random_edit(conn: sqlite3.Connection, rng: random.Random) -> bool:
-    """One column of one row set to something else; False if it happened to change nothing.
+def random_edit(conn: sqlite3.Connection, rng: random.Random) -> int | None:
+    """One column of one row of the log set to something else; the position the audit must
+    name (the event's own, or a step record's first event), or None if nothing changed.
     (A step's command id is an idempotency key, not part of the record: not edited.)"""
     table, fields = rng.choice([("events", EVENT_FIELDS), ("steps", STEP_FIELDS)])
     column = rng.choice(fields)
-    rowid = "position" if table == "events" else "step"
     (count,) = conn.execute(f"SELECT count(*) FROM {table}").fetchone()
-    key = rng.randint(1, count)
-    (old,) = conn.execute(f"SELECT {column} FROM {table} WHERE {rowid} = ?", (key,)).fetchone()
+    if table == "events":
+        key = (rng.randint(1, count),)
+        where, expected = "position = ?", key[0]
+    else:
+        encounter, step, first = conn.execute(
+            "SELECT encounter, step, first_version FROM steps ORDER BY encounter, step "
+            "LIMIT 1 OFFSET ?",
+            (rng.randrange(count),),
+        ).fetchone()
+        key = (encounter, step)
+        where, expected = "encounter = ? AND step = ?", position_of(conn, first, encounter)
+    (old,) = conn.execute(f"SELECT {column} FROM {table} WHERE {where}", key).fetchone()
     new: Any = rng.choice(
         [
             None if column == "target" else 0,
@@ -444,31 +615,51 @@ def random_edit(conn: sqlite3.Connection, rng: random.Random) -> bool:
         ]
     )
     if new == old:
-        return False
+        return None
     try:
-        conn.execute(f"UPDATE {table} SET {column} = ? WHERE {rowid} = ?", (new, key))
+        conn.execute(f"UPDATE {table} SET {column} = ? WHERE {where}", (new, *key))
     except sqlite3.IntegrityError:
-        return False  # a NOT NULL or unique column refused the edit: the file is unchanged
-    return True
+        return None  # a NOT NULL or unique column refused the edit: the file is unchanged
+    return expected
 
 
 def judge_audit(
-    figures: Figures, name: str, result: subprocess.CompletedProcess, expected: int | None
+    figures: Figures,
+    name: str,
+    result: subprocess.CompletedProcess,
+    expected: Expected,
+    group: str = "random edits",
 ) -> None:
+    """Caught (exit 1, no traceback) and named exactly: the first bad position itself, or
+    the read model's table and row. Counted per group: caught, and placed exactly."""
     figures.trials += 1
+    figures.add(group)
     figures.add("tracebacks", int(traceback_in(result.stderr)))
     if result.returncode != 1:
         figures.add("edits not caught")
         figures.counts.setdefault("missed", [])  # type: ignore[arg-type]
         figures.counts["missed"].append(name)  # type: ignore[union-attr]
         return
-    report = json.loads(result.stdout)
-    named = report["first_bad_position"] or report["steps_bad_position"]
-    head_caught = report["head"] is not None and not report["head"]["ok"]
-    triggers = bool(report["missing_triggers"])
-    if expected is not None and named != expected and not head_caught and not triggers:
+    try:
+        report = json.loads(result.stdout)
+    except json.JSONDecodeError:
+        figures.add("edits not caught")
+        print(f"{name}: no report: {result.stderr.strip()}", file=sys.stderr)
+        return
+    figures.add(f"{group} caught")
+    if isinstance(expected, tuple):
+        models = report["read_models"] or {}
+        named: Any = (models.get("table"), models.get("row"))
+        expected = (expected[0], list(expected[1]))
+    elif expected is None:
+        named = None if report["missing_triggers"] else "no missing guards"
+    else:
+        named = report["bad_position"]
+    if named != expected:
         figures.add("wrong position named")
         print(f"{name}: named {named}, expected {expected}", file=sys.stderr)
+    else:
+        figures.add(f"{group} placed exactly")
 
 
 # -- 4. hostile input ------------------------------------------------------------------------
