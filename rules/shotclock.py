@@ -262,6 +262,12 @@ class State(msgspec.Struct, frozen=True):
         here = [f for f in self.fighters.values() if f.next_shot == shot and not f.out]
         return sorted(here, key=self.same_shot_key)
 
+    def may_act(self) -> list[Fighter]:
+        """Who may act now (001-4): on this shot, the first in the set order, or any of
+        them when the GM orders the shot."""
+        here = self.on_shot(self.shot) if self.sequence else []
+        return here if self.options.same_shot_order == "gm" else here[:1]
+
 
 def check_sheet(sheet: Sheet, where: str, custom: list[str]) -> None:
     """Skills are the game's or listed in custom_skills; a weapon names one of them."""
@@ -389,7 +395,7 @@ def check_on_shot(state: State, actor: Fighter) -> None:
     if actor.out:
         raise RefusedError(f"{actor.name} is out of the fight and cannot act")
     if actor.next_shot != state.shot:
-        now = ", ".join(f.name for f in state.on_shot(state.shot)) or "nobody"
+        now = ", ".join(f.name for f in state.may_act()) or "nobody"
         when = (
             f"next acts on shot {actor.next_shot}"
             if actor.next_shot > 0
@@ -833,7 +839,7 @@ def view(state: State) -> View:
     order = sorted(
         state.fighters.values(), key=lambda f: (f.out, -f.next_shot, state.same_shot_key(f))
     )
-    acting = [f.id for f in state.on_shot(state.shot)] if state.sequence else []
+    acting = [f.id for f in state.may_act()]
     initiative = [
         InitiativeRow(
             f.id,

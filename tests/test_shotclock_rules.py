@@ -7,6 +7,7 @@ Initiative faces are given in joining order; attack dice are the open roll's pos
 import pytest
 
 from fracas.ledger import BadInputError, RefusedError
+from fracas.projections.board import headline
 from fracas.rules.events import InitiativeSet, Rolled
 from tests.conftest import do, rolls
 from tests.shotclock_helpers import (
@@ -53,12 +54,15 @@ def test_001_3_the_sequence_starts_at_the_highest_result_and_counts_down(fracas)
 
 def test_001_4_same_shot_order_is_speed_then_pcs_unless_the_gm_orders(fracas):
     e = duel(fracas, jack_face=2, boss_face=3)  # both on shot 10; Jack's Speed 8 beats 7
-    assert e.view().acting == ["jack", "boss"]
-    with pytest.raises(RefusedError, match="jack acts first on shot 10"):
+    assert e.view().acting == ["jack"], "only Jack may act now"
+    assert headline(e.view(), "shotclock") == "Sequence 1 · shot 10 · jack to act"
+    with pytest.raises(RefusedError, match=r"jack acts first on shot 10"):
         act(e, "boss", "other", shots=3)
     e2 = shot_fight(
         fracas, ("jack", JACK), ("boss", BOSS), initiative=[2, 3], options={"same_shot_order": "gm"}
     )
+    assert e2.view().acting == ["jack", "boss"], "in the GM's order either may act"
+    assert headline(e2.view(), "shotclock") == "Sequence 1 · shot 10 · jack, boss to act"
     act(e2, "boss", "other", shots=3)
     assert next_shots(e2) == {"jack": 10, "boss": 7} and clock(e2) == (1, 10)
 
@@ -68,7 +72,10 @@ def test_001_4_equal_speed_and_side_are_ordered_by_a_tie_roll(fracas):
     do(e, {"action": "begin"}, [20, 70, 1, 2, 2])  # b and c tie on Speed and side: d100 each
     assert clock(e) == (1, 9) and e.view().acting == ["a"]
     act(e, "a", "other", shots=3)
-    assert e.view().acting == ["c", "b"], "c rolled 70 to b's 20"
+    assert e.view().acting == ["c"], "c rolled 70 to b's 20"
+    assert [row.combatant for row in e.view().initiative][:2] == ["c", "b"]
+    with pytest.raises(RefusedError, match=r"it is shot 7 \(c to act\); a next acts on shot 6"):
+        act(e, "a", "other", shots=3)
 
 
 def test_001_5_the_next_shot_is_the_shot_minus_the_cost(fracas):
@@ -114,7 +121,7 @@ def test_001_9_after_shot_1_a_new_sequence_rolls_initiative_and_there_is_no_shot
     e = duel(fracas)
     act(e, "jack", "other", shots=11)  # to shot 1
     act(e, "boss", "other", shots=9)  # to shot 1
-    assert clock(e) == (1, 1) and e.view().acting == ["jack", "boss"]
+    assert clock(e) == (1, 1) and e.view().acting == ["jack"]
     act(e, "jack", "other", shots=1)
     new = act(e, "boss", "other", shots=1, dice=[5, 6]).events
     assert clock(e) == (2, 13) and next_shots(e) == {"jack": 13, "boss": 13}
