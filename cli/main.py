@@ -449,6 +449,11 @@ secret_option = click.option(
     default=1,
     help="Add N copies: ids COMBATANT-1..N, names numbered the same way.",
 )
+@click.option(
+    "--hidden",
+    is_flag=True,
+    help="An ambush: the players see neither them nor what they do until reveal-combatant.",
+)
 @by_option
 @id_option
 @pass_app
@@ -460,6 +465,7 @@ def add(
     sheet_file: str | None,
     sets: tuple[str, ...],
     count: int,
+    hidden: bool,
     by: str,
     command_id: str | None,
 ) -> None:
@@ -481,6 +487,7 @@ def add(
         where=sheet_file or "",
         author=by,
         command_id=command_id,
+        hidden=hidden,
     )
     for outcome in outcomes:
         render.outcome(outcome)
@@ -1196,6 +1203,16 @@ def note(app: App, text: str, by: str) -> None:
 def disclose(app: App, step: int, by: str) -> None:
     """Show the players what STEP (a step with GM-only rolls) decided."""
     render.outcome(app.writer.disclose(step, app.encounter_id, author=by))
+    app.witness()
+
+
+@cli.command("reveal-combatant")
+@click.argument("combatant")
+@by_option
+@pass_app
+def reveal_combatant(app: App, combatant: str, by: str) -> None:
+    """Show the players COMBATANT (added --hidden) and every step that involved them."""
+    render.outcome(app.writer.reveal_combatant(combatant, app.encounter_id, author=by))
     app.witness()
 
 

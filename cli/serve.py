@@ -68,6 +68,7 @@ class Audience:
 
     queues: set[asyncio.Queue[bytes]] = field(default_factory=set)
     timeline: Timeline | None = None
+    sent: str = ""  # the last update pushed: one the same is not pushed again
 
 
 class Table:
@@ -171,12 +172,16 @@ class Table:
 
     def messages(self, names: list[str]) -> list[tuple[Audience, bytes]]:
         """One rendered update per changed encounter and audience with pages open, encoded
-        once for all its pages."""
-        return [
-            (watched, sse(self.update(name, audience)))
-            for (name, audience), watched in self.watched.items()
-            if name in names and watched.queues
-        ]
+        once for all its pages; one the same as the last pushed is not pushed again (a step
+        players may not see moves nothing on their page)."""
+        found = []
+        for (name, audience), watched in self.watched.items():
+            if name in names and watched.queues:
+                message = self.update(name, audience)
+                if message != watched.sent:
+                    watched.sent = message
+                    found.append((watched, sse(message)))
+        return found
 
     def command(self, name: str, line: str, words: list[str] | None = None) -> dict[str, Any]:
         """A GM's line (its `words`, when split off this thread), run as `fracas play` runs

@@ -244,9 +244,11 @@ class Fracas:
         where: str = "",
         author: str = "gm",
         command_id: str | None = None,
+        hidden: bool = False,
     ) -> list[StepOutcome]:
         """Join a combatant, or `count` numbered copies of one sheet (`cultist-1`, "Knife
-        cultist 1", ...); every copy is checked before the first is appended."""
+        cultist 1", ...); every copy is checked before the first is appended. `hidden`:
+        the players see none of them until the GM reveals each."""
         live = self.encounter(encounter)
         live.ruleset.sheet(sheet, where or f"sheet of {combatant}")
         name = name or combatant
@@ -270,6 +272,7 @@ class Fracas:
                 entered_by=author,
                 author=author,
                 command_id=f"{command_id}-{n}" if command_id and count > 1 else command_id,
+                hidden=hidden,
             )
             for n, join in enumerate(joins, start=1)
         ]
@@ -279,6 +282,12 @@ class Fracas:
     ) -> StepOutcome:
         """Show the players what a step with GM-only rolls decided (and all that follows it)."""
         return self.encounter(encounter).disclose(step, author=author)
+
+    def reveal_combatant(
+        self, combatant: str, encounter: str | None = None, *, author: str = "gm"
+    ) -> StepOutcome:
+        """Show the players a combatant added hidden, and every step that involved them."""
+        return self.encounter(encounter).reveal_combatant(combatant, author=author)
 
     def rebuild(self, *, only_if_missing: bool = False) -> int:
         """Drop every read model and fold every encounter again; returns how many.

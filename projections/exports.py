@@ -20,12 +20,8 @@ from fracas.ledger import (
 )
 from fracas.ledger.base import where
 from fracas.ledger.values import Hex, Sha256, SqlInt
-from fracas.projections.replay import (
-    PlayersMask,
-    player_event,
-    players_mask,
-    public_command,
-)
+from fracas.projections.replay import player_event, public_command
+from fracas.projections.secrecy import Cut, players_cut, shown_events
 from fracas.rules import Encounter
 from fracas.rules.dice import BODY_CEILING, commitment
 from fracas.rules.encounter import (
@@ -195,29 +191,33 @@ def export_players_jsonl(store: LogStore, out: IO[str], progress: Progress) -> H
     for done, encounter in enumerate(names, start=1):
         live = Encounter(store, encounter)
         frames = list(walk(store, encounter, live.ruleset))
-        mask = players_mask(frames)
+        cut = players_cut(frames, live.ruleset.view)
         for frame in frames:
-            out.write(_encode(players_step(encounter, frame, mask)).decode() + "\n")
+            if cut.shown(frame.record.step):
+                out.write(_encode(players_step(encounter, frame, cut)).decode() + "\n")
         progress(done, len(names))
     return header
 
 
-def players_step(encounter: str, frame: Frame, mask: PlayersMask) -> dict[str, Any]:
+def players_step(encounter: str, frame: Frame, cut: Cut) -> dict[str, Any]:
+    """A step players may see, numbered among those steps; a masked one by its command."""
     record = frame.record
+    number = cut.number(record.step)
     line: dict[str, Any] = {
         "type": "step",
         "encounter": encounter,
-        "step": record.step,
+        "step": number,
         "control": record.control,
-        "target": record.target,
+        "target": cut.number(record.target),
         "author": record.author,
         "at": record.at,
     }
-    source = mask.steps.get(record.step)
-    if source is not None:
+    if cut.seen[record.step].masked:
         command = public_command(frame.command)
-        return {**line, "command": command, "withheld_after_secret_step": source}
-    return {**line, "events": [player_event(e, mask.epochs) for e in frame.events]}
+        return {**line, "command": command, "withheld_after_secret_step": number}
+    counted = number == record.step
+    events = [player_event(e, cut.epochs, counted) for e in shown_events(frame, cut)]
+    return {**line, "events": events}
 
 
 def read_export(

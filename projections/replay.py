@@ -6,17 +6,16 @@ from typing import Any
 
 import msgspec
 
-from fracas.ledger import BadInputError, History
+from fracas.ledger import BadInputError
 from fracas.ledger.history import COMMAND
 from fracas.projections.describe import describe, describe_control
+from fracas.projections.secrecy import Seen, is_secret, players_cut, shown_events
 from fracas.projections.sentences import departed, fallen, marks, opening, sentence
 from fracas.rules import Encounter
 from fracas.rules.events import (
     ConditionSet,
     Damaged,
-    Disclosed,
     Event,
-    Note,
     Resolved,
     Rolled,
     SeedRevealed,
@@ -106,12 +105,13 @@ class ReplayStep(msgspec.Struct, frozen=True):
 
 class Moment(msgspec.Struct, frozen=True):
     """A step of the timeline and the whole view after it (what an export's round ends show);
-    for players, `withheld` names the secret step the view after it depends on, if any."""
+    for players, `withheld` names the secret step some of its standings wait on, if any."""
 
     step: ReplayStep
     view_after: View
     withheld: int | None = None
     masked: bool = False  # players: what this step decided is GM-only
+    witnessed: bool = True  # the audience may see the head code after it
 
 
 def roll_line(event: Rolled) -> RollLine:
@@ -213,10 +213,6 @@ def felled_by(
     return found
 
 
-def is_secret(events: list[Event]) -> bool:
-    return any(isinstance(e, Rolled) and e.secret for e in events)
-
-
 def public_command(command: dict[str, Any] | None) -> dict[str, Any] | None:
     """What players may know of a command whose outcome is GM-only: who, what, against whom
     (its modifiers and options are the GM's ruling on a secret roll, and stay GM-only)."""
@@ -233,72 +229,23 @@ def describe_command(command: dict[str, Any]) -> str:
     return f"{who} declares {command.get('action', '?')}{against}"
 
 
-class PlayersMask(msgspec.Struct, frozen=True):
-    """What players may not see yet: every step whose content, and every step after which
-    the standings, depend on a GM-only roll the GM has not disclosed; each mapped to that
-    secret step. Decided from the GM's flags and disclosures alone, never from a roll."""
-
-    steps: dict[int, int]
-    views: dict[int, int]
-    epochs: set[int]  # seed epochs whose reveal would re-derive an undisclosed roll
+GM_ONLY = "what it decided is GM-only until the GM discloses it"
 
 
-STATEMENTS = (Note, Disclosed)  # the GM's own words: never decided from the fight's state
-
-
-def players_mask(frames: list[Frame]) -> PlayersMask:
-    disclosed = {
-        e.step for f in frames if f.in_effect for e in f.events if isinstance(e, Disclosed)
-    }
-    secret = {
-        f.record.step: f for f in frames if is_secret(f.events) and f.record.step not in disclosed
-    }
-    epochs = {
-        e.roll.seed_epoch or 0
-        for f in secret.values()
-        for e in f.events
-        if isinstance(e, Rolled) and e.secret
-    }
-    tainted: dict[int, int] = {}
-    views: dict[int, int] = {}
-    history = History.of(())
-    live: dict[int, int] = {}
-    for frame in frames:
-        record = frame.record
-        history = history.with_step(record)
-        if record.control == COMMAND:
-            statement = all(isinstance(e, STATEMENTS) for e in frame.events)
-            source = record.step if record.step in secret else min(live.values(), default=0)
-            if source and not statement:
-                tainted[record.step] = source
-                live[record.step] = source
-        else:
-            live = {s: src for s, src in tainted.items() if s not in history.undone}
-        if live:
-            views[record.step] = min(live.values())
-    return PlayersMask(tainted, views, epochs)
-
-
-def withheld_line(source: int) -> str:
-    return (
-        f"what this decided is GM-only: it follows the GM's secret roll at step {source}, "
-        "until the GM discloses it"
-    )
-
-
-def player_lines(frame: Frame, mask: PlayersMask) -> list[str]:
-    """What players may read of a step: a withheld step shows only the command given."""
-    source = mask.steps.get(frame.record.step)
-    if source is not None:
+def player_lines(
+    frame: Frame, events: list[Event], masked: bool, epochs: frozenset[int]
+) -> list[str]:
+    """What players may read of a step: a masked step shows only the command given."""
+    if masked:
         command = public_command(frame.command)
         shown = [describe_command(command)] if command is not None else []
-        return [*shown, withheld_line(source)]
+        return [*shown, GM_ONLY]
     return [
         f"dice seed {e.seed_epoch} revealed to the GM (withheld here: it would re-derive "
         "GM-only rolls)"
-        if isinstance(e, SeedRevealed) and e.seed_epoch in mask.epochs
+        if isinstance(e, SeedRevealed) and e.seed_epoch in epochs
         else describe(e)
-        for e in frame.events
+        for e in events
     ]
 
 
@@ -315,86 +262,133 @@ def initiative_order(view: View) -> list[str]:
 
 
 def step_sentence(
-    frame: Frame, masked: bool, names: dict[str, str], reads: str, after: View
+    frame: Frame,
+    events: list[Event],
+    masked: bool,
+    names: dict[str, str],
+    target: int | None,
+    reads: str,
+    after: View,
 ) -> str:
     record = frame.record
     if record.control != COMMAND:
-        return CONTROL_SENTENCES.get(record.control, "{}").format(record.target)
+        return CONTROL_SENTENCES.get(record.control, "{}").format(target)
     if masked:
         head = opening(public_command(frame.command), names) or "The GM"
         return f"{head}: what followed is GM-only until the GM discloses it"
     order = initiative_order(after)
-    return sentence(frame.events, frame.command, names, order=order, reads=reads)
+    return sentence(events, frame.command, names, order=order, reads=reads)
+
+
+class Audience:
+    """How one audience numbers and reads the steps: the GM sees the log as it is; players
+    see the players' cut of it (`secrecy`)."""
+
+    def __init__(self, frames: list[Frame], view_of: Any, players: bool) -> None:
+        self.cut = players_cut(frames, view_of) if players else None
+        self.view_of = view_of
+
+    def seen(self, frame: Frame) -> Seen | None:
+        step = frame.record.step
+        if self.cut is None:
+            return Seen(step, False, None, self.view_of(frame.after))
+        seen = self.cut.seen[step]
+        return seen if seen.number is not None else None
+
+    def number(self, step: int | None) -> int | None:
+        return step if self.cut is None else self.cut.number(step)
+
+    def final(self, encounter: Encounter) -> View:
+        """The view after the last step, as this audience may see it (names, for one)."""
+        if self.cut is None or not self.cut.seen:
+            return encounter.view()
+        return self.cut.seen[max(self.cut.seen)].view
+
+    def events(self, frame: Frame) -> list[Event]:
+        return frame.events if self.cut is None else shown_events(frame, self.cut)
+
+    def reported(self, seen: Seen) -> int | None:
+        return None if self.cut is None else self.cut.reported(seen.source)
+
+    def witnessed(self, number: int) -> bool:
+        return self.cut is None or number <= self.cut.witnessed
+
+    def counted(self, frame: Frame, number: int) -> bool:
+        """A seeded roll's counter names its ledger step: shown while the numbers agree."""
+        return number == frame.record.step
 
 
 def timeline(
     encounter: Encounter, *, players: bool = False, progress: Callable[[int], None] | None = None
 ) -> Iterator[Moment]:
     """Every step of the encounter with its round, its turn and the standings it touched;
-    `players` leaves out everything GM-only, and whatever depends on it. `progress` is told
-    each step's number as it is walked."""
+    `players` follows the players' cut: only the steps they may see, numbered among
+    themselves, each with the standings they may see. `progress` is told each step's number
+    as it is walked."""
     ruleset = encounter.ruleset
-    names = {w.combatant: w.name for w in encounter.view().wounds}
     frames = []
     for frame in walk(encounter.store, encounter.id, ruleset):
         frames.append(frame)
         if progress is not None:
             progress(frame.record.step)
-    mask = players_mask(frames) if players else PlayersMask({}, {}, set())
-    public_round, public_acting = 0, []
+    audience = Audience(frames, ruleset.view, players)
+    names = {w.combatant: w.name for w in audience.final(encounter).wounds}
+    prior = None
     for frame in frames:
-        before, after = ruleset.view(frame.before), ruleset.view(frame.after)
+        seen = audience.seen(frame)
+        if seen is None:
+            continue
+        before = prior if players and prior is not None else ruleset.view(frame.before)
+        after = seen.view
+        prior = after
         record = frame.record
-        masked = record.step in mask.steps
-        if record.step - 1 not in mask.views:
-            public_round, public_acting = before.round, before.acting
+        number = seen.number or 0
+        masked = seen.masked
+        events = [] if masked else audience.events(frame)
         known = {w.combatant for w in after.wounds} | {w.combatant for w in before.wounds}
-        unseen = masked or {record.step, record.step - 1} & mask.views.keys()
-        who = set() if unseen else named_in(frame.events, known) | changed_rows(before, after)
+        who = set() if masked else named_in(events, known) | changed_rows(before, after)
+        target = audience.number(record.target)
         if record.control != COMMAND:
-            lines = [describe_control(record.control, record.target)]
+            lines = [describe_control(record.control, target)]
         elif players:
-            lines = player_lines(frame, mask)
+            lines = player_lines(frame, events, masked, audience.cut.epochs)
         else:
-            lines = [describe(e) for e in frame.events]
-        rolled = [] if masked else [e for e in frame.events if isinstance(e, Rolled)]
+            lines = [describe(e) for e in events]
+        rolls = [roll_line(e) for e in events if isinstance(e, Rolled)]
+        if not audience.counted(frame, number):
+            rolls = [msgspec.structs.replace(r, counter=None) for r in rolls]
+        taken_back = frame.taken_back_by
         step = ReplayStep(
-            record.step,
+            number,
             record.control,
-            record.target,
+            target,
             record.author,
             record.at,
-            public_round,
-            public_acting,
+            before.round,
+            before.acting,
             frame.in_effect,
-            frame.taken_back_by.step if frame.taken_back_by else None,
-            frame.taken_back_by.control if frame.taken_back_by else "",
+            audience.number(taken_back.step) if taken_back else None,
+            taken_back.control if taken_back else "",
             lines,
-            [roll_line(e) for e in rolled],
-            [] if masked else rule_ids(frame.events),
+            rolls,
+            rule_ids(events),
             standings(before, who),
             standings(after, who),
             is_secret(frame.events),
-            step_sentence(frame, masked, names, ruleset.reads_rolls, after),
-            [] if masked else marks(frame.events),
-            [] if masked else harm_of(frame.events, known),
-            [] if masked else fallen(frame.events),
-            {} if masked else felled_by(frame.events, frame.command, known),
-            [] if masked else [Departure(*d) for d in departed(frame.events)],
+            step_sentence(frame, events, masked, names, target, ruleset.reads_rolls, after),
+            marks(events),
+            harm_of(events, known),
+            fallen(events),
+            felled_by(events, frame.command, known),
+            [Departure(*d) for d in departed(events)],
         )
-        yield Moment(step, after, mask.views.get(record.step), masked)
+        yield Moment(step, after, audience.reported(seen), masked, audience.witnessed(number))
 
 
 def public_views(moments: list[Moment], start: View) -> list[tuple[View, int | None]]:
-    """The view after each step that its audience may see, and the GM-only step it waits
-    on: for players, a view that depends on an undisclosed GM-only roll gives way to the
-    last one that does not."""
-    shown, last = [], start
-    for moment in moments:
-        if moment.withheld is None:
-            last = moment.view_after
-        shown.append((last, moment.withheld))
-    return shown
+    """The view after each step that its audience may see, and the GM-only step some of its
+    standings wait on (a timeline for players already holds only what they may see)."""
+    return [(moment.view_after, moment.withheld) for moment in moments]
 
 
 def select(
@@ -441,10 +435,13 @@ def replay(
     return select(steps, round_=round_, turn=turn, first=first, last=last)
 
 
-def player_event(event: Event, hidden: set[int]) -> dict[str, Any]:
+def player_event(event: Event, epochs: frozenset[int], counted: bool = True) -> dict[str, Any]:
     """An event's body as the players' JSONL carries it: a revealed seed that would
-    re-derive GM-only rolls is withheld."""
+    re-derive GM-only rolls is withheld, and so is a roll's counter (it names the step in
+    the log) once the players' numbers part from the log's."""
     data = msgspec.to_builtins(event)
-    if isinstance(event, SeedRevealed) and event.seed_epoch in hidden:
+    if isinstance(event, SeedRevealed) and event.seed_epoch in epochs:
         return {**data, "seed": None, "withheld": True}
+    if isinstance(event, Rolled) and not counted:
+        return {**data, "roll": {**data["roll"], "counter": None}}
     return data

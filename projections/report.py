@@ -430,7 +430,8 @@ def encounter_report(
 ) -> EncounterReport:
     live = Encounter(store, name)
     moments = list(timeline(live, players=players, progress=progress))
-    names = {w.combatant: w.name for w in live.view().wounds}
+    final = moments[-1].view_after if players and moments else live.view()
+    names = {w.combatant: w.name for w in final.wounds}  # players: those they may see
     start = live.ruleset.view(live.ruleset.initial())
     pairs, trailing = main_line(moments, public_views(moments, start))
     rounds = round_blocks(pairs, names, players, npc_numbers)

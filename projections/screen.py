@@ -1,10 +1,11 @@
 """The table's screen: the board, the last lines of the fight and the head code, for one
 audience, live or as it stood after any step (the timeline a dispute scrubs through).
 
-The players' screen is built only from what the players' audience may see: a step that
-depends on an undisclosed GM-only roll shows as withheld, the standings stay as they were
-before it, and an NPC's health reads as a descriptor ("bloodied") unless the GM shows
-numbers. Nothing on it is derived from a roll the players may not see.
+The players' screen is built only from what the players' audience may see (the rule is in
+`secrecy`): a step with an undisclosed GM-only roll shows as its command alone, a step that
+depends on it or involves a hidden combatant is not there at all, a standing it touched
+stays as players last saw it, and an NPC's health reads as a descriptor ("bloodied") unless
+the GM shows numbers. Nothing on it is derived from a roll the players may not see.
 """
 
 from typing import Any
@@ -111,10 +112,11 @@ class Timeline:
         self.version = live.version
         self.moments: list[Moment] = list(timeline(live, players=audience == PLAYERS))
         self.start: View = live.ruleset.view(live.ruleset.initial())
-        self.names = {w.combatant: w.name for w in live.view().wounds}
+        final = self.moments[-1].view_after if self.moments else live.view()
+        self.names = {w.combatant: w.name for w in final.wounds}
         self.shown = public_views(self.moments, self.start)
         self.head_codes = head_codes  # step -> the head code after it (read on demand)
-        self.first_masked = min((m.step.step for m in self.moments if m.masked), default=None)
+        self.last_witnessed = max((m.step.step for m in self.moments if m.witnessed), default=0)
 
     @property
     def steps(self) -> int:
@@ -126,10 +128,8 @@ class Timeline:
 
     def witnessed(self, step: int) -> int:
         """The step whose head code this audience may see at `step`: for players, none past
-        an undisclosed GM-only roll, since the hash chain runs through that roll."""
-        if self.first_masked is None or step < self.first_masked:
-            return step
-        return self.first_masked - 1
+        a step they may not see in full, since the hash chain runs through it."""
+        return min(step, self.last_witnessed)
 
     def screen(self, step: int | None = None, *, npc_numbers: bool = False) -> Screen:
         at = self.steps if step is None else max(0, min(step, self.steps))

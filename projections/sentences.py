@@ -10,6 +10,7 @@ import msgspec
 from fracas.rules import durations
 from fracas.rules.events import (
     CombatantJoined,
+    CombatantRevealed,
     ConditionCleared,
     ConditionExpired,
     ConditionSet,
@@ -218,6 +219,8 @@ def event_phrase(
             return f"Note: {event.text}"
         case Disclosed():
             return f"The GM shows the players step {event.step}"
+        case CombatantRevealed():
+            return f"The GM reveals {name(event.combatant, event.combatant)} to the players"
         case SeedRevealed():
             return f"The GM reveals dice seed {event.seed_epoch}"
         case EncounterStarted():

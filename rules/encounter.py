@@ -25,8 +25,11 @@ from fracas.ledger.history import COMMAND, REDO, SUPERSEDE, UNDO
 from fracas.ledger.values import is_hex
 from fracas.rules import ruleset as registry
 from fracas.rules import snapshots
+from fracas.rules.commands import Join
 from fracas.rules.dice import Limits, ManualDice, SeededDice, commitment, new_seed
 from fracas.rules.events import (
+    CombatantHidden,
+    CombatantRevealed,
     Disclosed,
     EncounterEnded,
     EncounterStarted,
@@ -288,8 +291,10 @@ class Encounter:
         command_id: str | None = None,
         author: str = "gm",
         secret: bool = False,
+        hidden: bool = False,
     ) -> StepOutcome:
-        """Decide a command and append its events as one step; `secret` marks its rolls GM-only.
+        """Decide a command and append its events as one step; `secret` marks its rolls GM-only,
+        `hidden` a joining combatant as hidden from the players until revealed.
 
         Retrying a command id that is already recorded returns that step and rolls nothing.
         """
@@ -297,7 +302,9 @@ class Encounter:
             command_id = uuid.uuid4().hex
         elif original := self.store.step_for_command(self.id, command_id):
             return StepOutcome(original.step, self.events_of_step(original.step), True)
-        options = dict(dice=dice, entered_by=entered_by, author=author, secret=secret)
+        options = dict(
+            dice=dice, entered_by=entered_by, author=author, secret=secret, hidden=hidden
+        )
         events = self.decide(command, command_id=command_id, optimistic=True, **options)
         try:
             return self.record(events, command_id=command_id, author=author)
@@ -316,6 +323,7 @@ class Encounter:
         command_id: str = "",
         author: str = "gm",
         secret: bool = False,
+        hidden: bool = False,
         optimistic: bool = False,
     ) -> list[Event]:
         """The events a command would append now, without appending them. `optimistic`:
@@ -334,6 +342,10 @@ class Encounter:
         events = self.ruleset.decide_step(self.state, command, ctx, secret=secret)
         if isinstance(source, ManualDice):
             source.finish()
+        if hidden:
+            if not isinstance(command, Join):
+                raise BadInputError("only a combatant joining can be hidden (add --hidden)")
+            events = [*events, CombatantHidden(command.combatant)]
         return events
 
     def record(
@@ -502,6 +514,28 @@ class Encounter:
         if not any(e.secret for e in rolled):
             raise RefusedError(f"step {step} has no GM-only roll to disclose")
         return self._commit([Disclosed(step, author)], uuid.uuid4().hex, author)
+
+    def hidden(self) -> set[str]:
+        """The combatants hidden from the players now: joined hidden, not yet revealed."""
+        found: set[str] = set()
+        for step, event in recorded_events(self.store, self.id, self.ruleset):
+            if step in self.history.undone:
+                continue
+            if isinstance(event, CombatantHidden):
+                found.add(event.combatant)
+            elif isinstance(event, CombatantRevealed):
+                found.discard(event.combatant)
+        return found
+
+    def reveal_combatant(self, combatant: str, *, author: str = "gm") -> StepOutcome:
+        """Show the players a hidden combatant, and every step that involved them."""
+        self._refresh_if_stale()
+        if combatant not in self.hidden():
+            shown = ", ".join(sorted(self.hidden())) or "none"
+            raise RefusedError(
+                f"{combatant!r} is not a hidden combatant of this encounter; hidden: {shown}"
+            )
+        return self._commit([CombatantRevealed(combatant, author)], uuid.uuid4().hex, author)
 
     def events_of_step(self, step: int) -> list[Event]:
         return [e for _, e in recorded_events(self.store, self.id, self.ruleset, step, step)]

@@ -191,6 +191,27 @@ class Disclosed(Event, tag="step.disclosed"):
     author: str = "gm"
 
 
+class CombatantHidden(Event, tag="combatant.hidden"):
+    """The combatant joining in this step is hidden from the players (an ambush) until the
+    GM reveals them: the players' audience sees neither them nor any step that involves
+    them."""
+
+    combatant: str
+
+    def describe(self) -> str:
+        return f"{self.combatant} is hidden from the players"
+
+
+class CombatantRevealed(Event, tag="combatant.revealed"):
+    """The GM shows the players a hidden combatant, and every step that involved them."""
+
+    combatant: str
+    author: str = "gm"
+
+    def describe(self) -> str:
+        return f"the GM reveals {self.combatant} to the players"
+
+
 CORE_EVENTS: tuple[type[Event], ...] = (
     EncounterStarted,
     SeedRevealed,
@@ -213,6 +234,8 @@ CORE_EVENTS: tuple[type[Event], ...] = (
     TurnAdvanced,
     Note,
     Disclosed,
+    CombatantHidden,
+    CombatantRevealed,
 )
 
 

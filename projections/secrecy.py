@@ -1,0 +1,380 @@
+"""What the players may see of a fight: the one rule, in one place.
+
+The GM keeps two kinds of things from the players: the outcome of a step with GM-only rolls
+(`--secret`) until the GM discloses it, and a hidden combatant (`add --hidden`) until the GM
+reveals them. The rule, step by step in the order of the log:
+
+1. A hidden combatant is left out of everything players see: their rows, their place in the
+   order, and every event that names them. A step whose command names them (they act, or
+   are acted on) is *withheld*.
+2. An undisclosed secret step is shown as its command alone ("Bob attacks Alice"), *masked*:
+   what it decided is GM-only. It *taints* every combatant it names or whose state it
+   changed, and the fight's shared state (round, turn, phase, order) if it changed that.
+3. A later step is withheld if it reads tainted state: it names or changes a tainted
+   combatant, or the shared state is tainted and it is not one of the GM's statements
+   (a note, a disclosure, a reveal): every decision of the rules reads whose turn it is.
+   A withheld step taints in turn everything it named or changed.
+4. An undo, redo or supersede is withheld when the step it takes back or restores is.
+5. Taint never lifts by itself; a disclosure or a reveal lifts it by making the step public,
+   and the players' timeline is worked out again from the start.
+
+Players never see a withheld step: not its existence, not its place. Their steps are
+numbered 1, 2, 3 ... among the steps they see, so a count or a gap says nothing. A tainted
+combatant's row stands as players last saw it; with the shared state tainted, the round, the
+turn and the order stand as players last saw them. Whose state a step changed is found from
+the folded state itself (the ruleset's `fighters`, and everything else as the shared state),
+so the rule holds for any ruleset without a table of its actions. Everything here is decided
+from the GM's flags and from what a step names or changes, never from a roll's value.
+"""
+
+import re
+from typing import Any
+
+import msgspec
+
+from fracas.ledger.history import COMMAND
+from fracas.rules.events import (
+    CombatantHidden,
+    CombatantRevealed,
+    Commanded,
+    ConditionCleared,
+    ConditionSet,
+    Disclosed,
+    EncounterEnded,
+    EncounterReopened,
+    Event,
+    Note,
+    Renamed,
+    Rolled,
+    SeedRevealed,
+)
+from fracas.rules.timeline import Frame
+from fracas.rules.views import InitiativeRow, View, WoundRow
+
+# The GM's words and the fight's end: decided from nothing a roll could change.
+STATEMENTS = (Note, Disclosed, CombatantRevealed, SeedRevealed, EncounterEnded, EncounterReopened)
+# A GM's ruling on one combatant (rules/gm.py): decided from that combatant alone and
+# folded into them alone (the roster's evolvers), whoever's turn it is.
+RULINGS = ("gm.condition-set", "gm.condition-clear", "gm.rename")
+RULED = (Commanded, ConditionSet, ConditionCleared, Renamed)
+
+
+class Seen(msgspec.Struct, frozen=True):
+    """One step of the log as the players' audience has it."""
+
+    number: int | None  # the players' number of the step; None: withheld
+    masked: bool  # shown as its command only: what it decided is GM-only
+    source: int | None  # the GM-only step (ledger number) it or the standings wait on
+    view: View  # the players' view after it
+
+
+class Cut(msgspec.Struct, frozen=True):
+    """The players' audience of one encounter: every step's fate, by ledger step number."""
+
+    seen: dict[int, Seen]
+    hidden: frozenset[str]  # combatants the players do not see at all
+    epochs: frozenset[int]  # seed epochs whose reveal would re-derive a GM-only roll
+    numbered: bool  # True while players' numbers equal the ledger's (nothing withheld)
+    witnessed: int  # the last players' step whose head code players may see
+
+    def number(self, step: int | None) -> int | None:
+        seen = self.seen.get(step) if step is not None else None
+        return None if seen is None else seen.number
+
+    def shown(self, step: int) -> bool:
+        return self.number(step) is not None
+
+    def reported(self, source: int | None) -> int | None:
+        """The players' number of a GM-only step the standings wait on, when players may
+        know of it (a secret step is shown masked; a hidden combatant's are not shown)."""
+        seen = self.seen.get(source) if source is not None else None
+        return seen.number if seen is not None and seen.masked else None
+
+
+def is_secret(events: list[Event]) -> bool:
+    return any(isinstance(e, Rolled) and e.secret for e in events)
+
+
+def parts(state: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A state as (each combatant's part, the shared part): the roster contract's `fighters`
+    by id, and everything else; a state without `fighters` is all shared."""
+    data = msgspec.to_builtins(state)
+    fighters = data.pop("fighters", None) if isinstance(data, dict) else None
+    if not isinstance(fighters, dict):
+        return {}, {"state": data}
+    return fighters, data
+
+
+class Known:
+    """The combatants a step could name, by id and by display name: a string names one when
+    it is their id, or carries their id or name as a word ("lurker passed")."""
+
+    def __init__(self, aliases: dict[str, str]) -> None:
+        self.aliases = aliases  # id or name -> id
+        self.ids = set(aliases.values())
+        words = "|".join(re.escape(a) for a in sorted(aliases, key=len, reverse=True))
+        self.pattern = re.compile(rf"(?<![\w-])({words})(?![\w-])") if aliases else None
+
+    @classmethod
+    def of(cls, fighters: dict[str, Any] | set[str]) -> "Known":
+        aliases = {c: c for c in fighters}
+        for combatant, data in fighters.items() if isinstance(fighters, dict) else []:
+            name = data.get("name") if isinstance(data, dict) else None
+            if isinstance(name, str) and name.strip():
+                aliases.setdefault(name, combatant)
+        return cls(aliases)
+
+    def in_text(self, text: str) -> set[str]:
+        if text in self.aliases:
+            return {self.aliases[text]}
+        if self.pattern is None:
+            return set()
+        return {self.aliases[word] for word in self.pattern.findall(text)}
+
+
+def difference(before: Any, after: Any) -> tuple[Known, set[str], bool]:
+    """(every combatant known either side, those whose state changed, shared state changed)."""
+    old, old_shared = parts(before)
+    new, new_shared = parts(after)
+    known = Known.of({**old, **new})
+    changed = {c for c in known.ids if old.get(c) != new.get(c)}
+    return known, changed, old_shared != new_shared
+
+
+def named_in(events: list[Event], known: Known | set[str]) -> set[str]:
+    """The combatants an event names (as actor, target, holder, or in its words), its
+    command included."""
+    known = known if isinstance(known, Known) else Known.of(known)
+    found: set[str] = set()
+    for event in events:
+        data = msgspec.to_builtins(event)
+        data.pop("sheet", None)
+        found |= names_in(data, known)
+    return found
+
+
+def names_in(value: Any, known: Known) -> set[str]:
+    found: set[str] = set()
+    if isinstance(value, str):
+        found = known.in_text(value)
+    elif isinstance(value, list):
+        for item in value:
+            found |= names_in(item, known)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            found |= names_in(key, known) | names_in(item, known)
+    return found
+
+
+def command_names(frame: Frame, known: Known) -> set[str]:
+    """Who a step's command names: its actor, its targets, the combatant it adds."""
+    command = frame.command or {}
+    return names_in({k: v for k, v in command.items() if k != "sheet"}, known)
+
+
+def hidden_at_end(frames: list[Frame]) -> dict[str, int]:
+    """Combatants ever joined hidden (their join undone too: it was on the table a while)
+    and not revealed by a step in effect: id -> their join step."""
+    hidden: dict[str, int] = {}
+    for frame in frames:
+        for event in frame.events:
+            if isinstance(event, CombatantHidden):
+                hidden.setdefault(event.combatant, frame.record.step)
+    for frame in frames:
+        for event in frame.events if frame.in_effect else []:
+            if isinstance(event, CombatantRevealed):
+                hidden.pop(event.combatant, None)
+    return hidden
+
+
+def visible(events: list[Event], hidden: set[str], known: Known) -> list[Event]:
+    """A shown step's events without those naming a hidden combatant."""
+    if not hidden:
+        return events
+    return [e for e in events if not named_in([e], known) & hidden]
+
+
+class Taint:
+    """What players cannot know as the log is walked: combatants and the shared state, each
+    with the GM-only step it follows from."""
+
+    def __init__(self) -> None:
+        self.combatants: dict[str, int] = {}
+        self.shared: int | None = None
+
+    def read(self, who: set[str]) -> int | None:
+        sources = [self.combatants[c] for c in who if c in self.combatants]
+        return min(sources, default=None)
+
+    def spread(self, who: set[str], shared: bool, source: int) -> None:
+        for combatant in who:
+            self.combatants.setdefault(combatant, source)
+        if shared and self.shared is None:
+            self.shared = source
+
+    def oldest(self, told: set[int]) -> int | None:
+        """The earliest of the `told` GM-only steps (those players know of) still felt."""
+        found = {*self.combatants.values(), *([self.shared] if self.shared is not None else [])}
+        return min(found & told, default=None)
+
+
+def players_cut(frames: list[Frame], view_of: Any) -> Cut:
+    """The players' audience of an encounter walked step by step (see the module's rule);
+    `view_of` is the ruleset's view."""
+    disclosed = {
+        e.step for f in frames if f.in_effect for e in f.events if isinstance(e, Disclosed)
+    }
+    hidden_joins = hidden_at_end(frames)
+    hidden = set(hidden_joins)
+    taint = Taint()
+    seen: dict[int, Seen] = {}
+    last: View | None = None
+    epochs: set[int] = set()
+    shown_count, witnessed, clean = 0, 0, True
+    acting: list[str] = []  # who acts before the step, in the whole fight
+    told: set[int] = set()  # the masked steps: GM-only steps players know of
+    for frame in frames:
+        record = frame.record
+        known, changed, shared = difference(frame.before, frame.after)
+        masked, source = False, None
+        if record.control != COMMAND:
+            target = seen.get(record.target) if record.target is not None else None
+            source = target.source if target is not None and target.number is None else None
+            if target is not None and target.number is None:
+                taint.spread(changed, shared, source or record.step)
+        else:
+            masked, source = judge(
+                frame,
+                known,
+                changed,
+                shared,
+                taint,
+                hidden,
+                hidden_joins,
+                seen,
+                disclosed,
+                set(acting),
+            )
+            if masked:
+                taint.spread(named_in(frame.events, known) | changed, shared, record.step)
+        withheld = source is not None and not masked
+        if withheld or masked:
+            epochs |= {e.roll.seed_epoch or 0 for e in frame.events if isinstance(e, Rolled)}
+        actual = view_of(frame.after)
+        acting = actual.acting
+        after = players_view(actual, last, taint, hidden)
+        if last is None or not withheld:
+            last = after
+        if withheld:
+            clean = False
+            seen[record.step] = Seen(None, False, source, last)
+            continue
+        shown_count += 1
+        if clean and not masked:
+            witnessed = shown_count
+        clean = clean and not masked
+        if masked:
+            told.add(record.step)
+        seen[record.step] = Seen(shown_count, masked, taint.oldest(told), after)
+    numbered = all(s.number == step for step, s in seen.items())
+    return Cut(seen, frozenset(hidden), frozenset(epochs), numbered, witnessed)
+
+
+def judge(
+    frame: Frame,
+    known: Known,
+    changed: set[str],
+    shared: bool,
+    taint: Taint,
+    hidden: set[str],
+    hidden_joins: dict[str, int],
+    seen: dict[int, Seen],
+    disclosed: set[int],
+    acting: set[str],
+) -> tuple[bool, int | None]:
+    """(masked, the GM-only step it waits on) for a command step; withheld when it waits on
+    one and is not masked itself. Spreads the taint of a withheld step."""
+    step = frame.record.step
+    events = frame.events
+    if all(isinstance(e, STATEMENTS) for e in events):
+        told = [seen.get(e.step) for e in events if isinstance(e, Disclosed)]
+        source = min((t.source or 0 for t in told if t and t.number is None), default=None)
+        return False, source
+    acts = (command_names(frame, known) | acting) & hidden  # what they do, in their turn
+    if acts:
+        source = min(hidden_joins[c] for c in acts)
+        joining = any(isinstance(e, CombatantHidden) for e in events)
+        if not joining:  # what a hidden combatant does could touch anyone: players know nothing
+            taint.spread(known.ids, True, source)
+        return False, source
+    reads = named_in(events, known) | changed
+    source = taint.read(reads)
+    if source is None and taint.shared is not None and not ruling(frame):
+        source = taint.shared
+    if source is not None:
+        taint.spread(reads, shared, source)
+        return False, source
+    masked = is_secret(events) and step not in disclosed
+    return masked, step if masked else None
+
+
+def ordered(
+    shown: list[InitiativeRow], old_rows: dict[str, InitiativeRow], frozen: set[str]
+) -> list[InitiativeRow]:
+    """The order players see: the rows they may follow in the order as it is now, and each
+    tainted one where players last saw it, right after the row it followed then."""
+    rows = list(shown)
+    previous: str | None = None
+    for combatant, row in old_rows.items():
+        if combatant in frozen:
+            at = next((n + 1 for n, r in enumerate(rows) if r.combatant == previous), 0)
+            rows.insert(at, row)
+        previous = combatant
+    return rows
+
+
+def ruling(frame: Frame) -> bool:
+    """A GM's ruling on one combatant, which reads no shared state (see RULINGS)."""
+    action = (frame.command or {}).get("action")
+    return action in RULINGS and all(isinstance(e, RULED) for e in frame.events)
+
+
+def players_view(view: View, last: View | None, taint: Taint, hidden: set[str]) -> View:
+    """The view players may see: hidden combatants left out, a tainted combatant's row as
+    players last saw it, the round, turn and order as last seen when the shared state is
+    tainted; the order numbered among the rows shown."""
+    frozen = set(taint.combatants)
+    old_wounds = {w.combatant: w for w in last.wounds} if last else {}
+    old_rows = {r.combatant: r for r in last.initiative} if last else {}
+    wounds: list[WoundRow] = []
+    for row in view.wounds:
+        if row.combatant in hidden:
+            continue
+        if row.combatant not in frozen:
+            wounds.append(row)
+        elif row.combatant in old_wounds:
+            wounds.append(old_wounds[row.combatant])
+    if taint.shared is not None and last is not None:
+        return msgspec.structs.replace(last, wounds=wounds)
+    seen = hidden | frozen
+    rows = ordered([r for r in view.initiative if r.combatant not in seen], old_rows, frozen)
+    rows = [msgspec.structs.replace(r, order=n) for n, r in enumerate(rows, start=1)]
+    acting = [a for a in view.acting if a not in seen]
+    acting += [a for a in (last.acting if last else []) if a in frozen and a not in hidden]
+    pins = [p for p in view.pins if not {p.holder, p.target} & seen]
+    pins += [
+        p
+        for p in (last.pins if last else [])
+        if {p.holder, p.target} & frozen and not {p.holder, p.target} & hidden
+    ]
+    return msgspec.structs.replace(view, acting=acting, initiative=rows, wounds=wounds, pins=pins)
+
+
+def shown_events(frame: Frame, cut: Cut) -> list[Event]:
+    """A shown step's events as players read them: those naming a hidden combatant left
+    out, and a disclosure naming the step by the players' number."""
+    known, _changed, _shared = difference(frame.before, frame.after)
+    return [
+        msgspec.structs.replace(e, step=cut.number(e.step) or 0) if isinstance(e, Disclosed) else e
+        for e in visible(frame.events, set(cut.hidden), known)
+    ]
