@@ -197,7 +197,9 @@ class Table:
         if word in NOT_ON_THE_WEB:
             return said(f"`{word}` is not for the web page: {NOT_ON_THE_WEB[word]}")
         if self.console is None:
-            self.console = confined(cli, self.files, log_files(self.db))  # type: ignore[assignment]
+            console = confined(cli, self.files, log_files(self.db))
+            assert isinstance(console, click.Group)
+            self.console = console
         app = self.consoles.get(name)
         if app is None:
             app = self.consoles[name] = App(self.db, name)
