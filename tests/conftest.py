@@ -1,5 +1,6 @@
 import itertools
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,17 @@ def pg_url(pg_server: Server) -> str:
     return pg_server.url(f"t{next(_schemas)}")
 
 
+PRIVATE_BUILD = re.compile(r"^\.(.+)\.new-[0-9a-f]{12}$")
+
+
+def built_as(location: str) -> str:
+    """The log a path stands for: a new file's private build (see App.creating) is the log
+    it will be put in place as, so on the server both are one schema."""
+    folder, name = os.path.split(os.path.abspath(location))
+    found = PRIVATE_BUILD.match(name)
+    return os.path.join(folder, found[1]) if found else os.path.abspath(location)
+
+
 @pytest.fixture(autouse=True)
 def _logs_on_the_server(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Under the switch, a log opened by path opens a schema of the test server instead."""
@@ -88,7 +100,7 @@ def _logs_on_the_server(request: pytest.FixtureRequest, monkeypatch: pytest.Monk
 
     def redirected(location: str, **options: Any):
         if location != ":memory:" and not opening.is_server(location):
-            location = server.url(schemas.setdefault(location, f"t{next(_schemas)}"))
+            location = server.url(schemas.setdefault(built_as(location), f"t{next(_schemas)}"))
         return real(location, **options)
 
     monkeypatch.setattr("fracas.projections.app.open_store", redirected)

@@ -59,6 +59,7 @@ def test_a_command_with_no_log_named_says_how_to_name_one(tmp_path: Path, monkey
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.sqlite_file  # a served process reads the file the test wrote
 @pytest.mark.parametrize("how", ["option", "env"])
 def test_serve_shows_the_encounter_it_is_given(tmp_path: Path, monkeypatch, how: str) -> None:
     db = tmp_path / "t.db"
@@ -71,6 +72,7 @@ def test_serve_shows_the_encounter_it_is_given(tmp_path: Path, monkeypatch, how:
     assert "The first fight" in page and "The second fight" not in page.split("<select")[0]
 
 
+@pytest.mark.sqlite_file  # a served process reads the file the test wrote
 def test_the_tv_screen_shows_the_round_and_who_acts_large(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     two_fights(db)
