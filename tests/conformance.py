@@ -228,7 +228,7 @@ def move_strategy(ruleset: Ruleset, encounter: Encounter, cast: Cast) -> st.Sear
         if who not in state.fighters
     ]
     moves = {
-        "own": st.sampled_from(sorted(ruleset.actions)).flatmap(of),
+        "own": st.sampled_from(sorted(ruleset.actions, key=lambda a: a != "attack")).flatmap(of),
         "next": of("next"),
         "gm": st.sampled_from(gm).flatmap(of),
         "control": st.sampled_from([{"action": w} for w in ("undo", "redo", "reveal")]),
