@@ -14,6 +14,7 @@ import contextlib
 import difflib
 import io
 import itertools
+import json
 import os
 import random
 import re
@@ -39,7 +40,8 @@ from fracas.projections.exports import export_jsonl
 from fracas.projections.screen import PLAYERS
 from fracas.projections.secrecy import players_cut
 from fracas.rules import Encounter
-from fracas.rules.events import Rolled
+from fracas.rules.encounter import recorded_events
+from fracas.rules.events import Note, Rolled
 from fracas.rules.timeline import walk
 from tests.conftest import KNIFE, gunner, sheet
 from tests.timeslice_helpers import ALICE, GOBLIN, ORC, SWORD
@@ -380,6 +382,21 @@ def test_fights_differing_only_in_secret_outcomes_look_the_same_to_players(
         same(seen_a, seen_b, a, b)
         if hidden:
             unseen(seen_a)
+        following(a, seen_a["jsonl"])
+
+
+def following(fight: Fight, exported: str) -> None:
+    """Liveness: whatever was kept from them, the players keep following every note the GM
+    wrote, each where it was written (a ruling after a secret: the table test below)."""
+    lines = [json.loads(line) for line in exported.splitlines()]
+    lines = [line for line in lines if line["type"] == "step"]
+    told = {e["text"] for line in lines for e in line.get("events", []) if e["kind"] == "note"}
+    written = {
+        e.text
+        for _, e in recorded_events(fight.fracas.store, fight.encounter.id, fight.encounter.ruleset)
+        if isinstance(e, Note)
+    }
+    assert told == written, "a note the GM wrote after a secret roll is not on the players' page"
 
 
 @pytest.mark.parametrize("system", ["percentile", "timeslice"])
