@@ -56,23 +56,29 @@ class History:
     command, undo or redo needs no more. The earlier records are read the first time
     something asks for `steps`."""
 
-    __slots__ = ("_earlier", "_records", "redo_stack", "undone")
+    __slots__ = ("_count", "_earlier", "_records", "redo_stack", "undone")
 
     def __init__(
         self,
-        steps: tuple[StepRecord, ...],
+        steps: Iterable[StepRecord],
         undone: frozenset[int],
         redo_stack: tuple[int, ...],
         earlier: Callable[[], Iterable[StepRecord]] | None = None,
+        count: int | None = None,
     ) -> None:
-        self._records = steps  # all of them, or only the tail when `earlier` reads the rest
+        # All the records, or only the tail when `earlier` reads the rest. The list may be
+        # shared with the history this one grew from, and grow past `count` for a later
+        # one: a history owns only its first `count` records, so a step is appended without
+        # copying the ones before it.
+        self._records = steps if isinstance(steps, list) else list(steps)
+        self._count = len(self._records) if count is None else count
         self._earlier = earlier
         self.undone = undone
         self.redo_stack = redo_stack
 
     @classmethod
     def of(cls, steps: Iterable[StepRecord]) -> "History":
-        records = tuple(steps)
+        records = list(steps)
         undone: set[int] = set()
         redo: list[int] = []
         for record in records:
@@ -89,18 +95,22 @@ class History:
     ) -> "History":
         """The history from a checkpoint: `undone` and `redo_stack` as they stood once the
         first record of `tail` was recorded; `earlier` reads the records before it."""
-        records = tuple(tail)
+        records = list(tail)
         undone_now, redo = set(undone), list(redo_stack)
         for record in records[1:]:
             _apply(record, undone_now, redo)
         return cls(records, frozenset(undone_now), tuple(redo), earlier)
 
+    def _held(self) -> list[StepRecord]:
+        return self._records[: self._count]
+
     @property
     def steps(self) -> tuple[StepRecord, ...]:
         if self._earlier is not None:
-            self._records = (*self._earlier(), *self._records)
+            self._records = [*self._earlier(), *self._held()]
+            self._count = len(self._records)
             self._earlier = None
-        return self._records
+        return tuple(self._held())
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, History):
@@ -117,10 +127,14 @@ class History:
         return f"History(head_step={self.head_step}, undone={sorted(self.undone)})"
 
     def with_step(self, record: StepRecord) -> "History":
-        """This history with one more step appended (no re-read of the store)."""
+        """This history with one more step appended (no re-read of the store, no copy)."""
         undone, redo = set(self.undone), list(self.redo_stack)
         _apply(record, undone, redo)
-        return History((*self._records, record), frozenset(undone), tuple(redo), self._earlier)
+        records = self._records
+        if len(records) != self._count:  # grown already by another history: ours is a prefix
+            records = self._held()
+        records.append(record)
+        return History(records, frozenset(undone), tuple(redo), self._earlier, len(records))
 
     def after(self, control: str, target: int | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(undone steps, redo stack) once a step of this control and target is recorded."""
@@ -130,10 +144,12 @@ class History:
 
     def with_undone(self, undone: frozenset[int]) -> "History":
         """The same steps with another set undone and nothing to redo (a fold's question)."""
-        return History(self._records, undone, (), self._earlier)
+        return History(self._records, undone, (), self._earlier, self._count)
 
     def _last(self) -> StepRecord | None:
-        records = self._records or self.steps
+        if self._count:
+            return self._records[self._count - 1]
+        records = self.steps
         return records[-1] if records else None
 
     @property
@@ -168,10 +184,10 @@ class History:
         return target
 
     def _latest_effective_in_tail(self) -> int | None:
-        """The undo target when it lies in the records at hand and is not the first step."""
-        if self._earlier is None:
-            return None
-        for record in reversed(self._records):
+        """The undo target, found from the latest record back, when it lies in the records
+        at hand and is not the first step (which the full check refuses)."""
+        for index in range(self._count - 1, -1, -1):
+            record = self._records[index]
             if record.control == COMMAND and record.step not in self.undone:
                 return record.step if record.step > 1 else None
         return None
@@ -198,15 +214,12 @@ class History:
         return History.of(r for r in self.steps if r.step <= step)
 
     def record(self, step: int) -> StepRecord:
-        if self._records and self._records[0].step <= step:
-            return self._tail_record(step)
+        """The record of step `step` (steps are numbered without gaps from the first held)."""
+        if self._count and self._records[0].step <= step:
+            index = step - self._records[0].step
+            if index < self._count and self._records[index].step == step:
+                return self._records[index]
         for record in self.steps:
-            if record.step == step:
-                return record
-        raise RefusedError(f"there is no step {step} in this encounter")
-
-    def _tail_record(self, step: int) -> StepRecord:
-        for record in self._records:
             if record.step == step:
                 return record
         raise RefusedError(f"there is no step {step} in this encounter")
