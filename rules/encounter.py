@@ -429,9 +429,11 @@ class Encounter:
         if not due or not self.store.snapshots_ready():
             return
         body = snapshots.encode(self.ruleset, state, *seed)
-        key = snapshots.key_of(self.ruleset)
-        self.store.write_snapshot(conn, Snapshot(self.id, version, step, digest, key, *steps, body))
-        self._snapshot_version = version
+        made = Snapshot(self.id, version, step, digest, "", *steps, body)
+        sealed = snapshots.sealed(self.store, made, self.ruleset)
+        if sealed is not None:
+            self.store.write_snapshot(conn, sealed)
+            self._snapshot_version = version
 
     def undo(self, *, command_id: str | None = None, author: str = "gm") -> int:
         """Take back the latest effective step; returns the step undone."""

@@ -10,7 +10,11 @@ Deleting every snapshot changes no answer, only how long the answer takes.
 """
 
 import hashlib
+import hmac
+import re
+import secrets
 import sys
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,6 +31,9 @@ from fracas.rules.ruleset import Ruleset
 SNAPSHOT_EVERY = 200
 UNREADABLE = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
 
+SEAL_NAME = "fracas snapshots"  # the key file's entry holding the snapshots' MAC key
+_HEX_KEY = re.compile(r"^[0-9a-f]{64}$")
+_seal_keys: "weakref.WeakKeyDictionary[LogStore, bytes | None]" = weakref.WeakKeyDictionary()
 _keys: dict[int, str] = {}
 _checkpoints: dict[int, Any] = {}
 
@@ -80,10 +87,56 @@ def undone_through(history: History, step: int) -> tuple[int, ...]:
     return tuple(sorted(u for u in history.undone if u <= step))
 
 
+def seal_key(store: LogStore, *, create: bool = False) -> bytes | None:
+    """The GM's key that seals this log's snapshots, kept in the key file beside the seeds:
+    someone who edits the log alone cannot make a snapshot that is used. None without the
+    key file (a copy of the log alone folds from the first event)."""
+    if store in _seal_keys and (_seal_keys[store] is not None or not create):
+        return _seal_keys[store]
+    found = store.unseal(SEAL_NAME)
+    if found is None and create and not store.readonly:
+        store.seal(SEAL_NAME, secrets.token_hex(32))
+        found = store.unseal(SEAL_NAME)
+    key = bytes.fromhex(found) if found and _HEX_KEY.match(found) else None
+    _seal_keys[store] = key
+    return key
+
+
+def _mac(key: bytes, snapshot: Snapshot, made_by: str) -> str:
+    fields = (snapshot.encounter, snapshot.version, snapshot.step, snapshot.hash, made_by)
+    message = msgspec.json.encode([*fields, snapshot.undone, snapshot.redo, snapshot.body])
+    return hmac.new(key, message, hashlib.sha256).hexdigest()[:32]
+
+
+def sealed(store: LogStore, snapshot: Snapshot, ruleset: Ruleset) -> Snapshot | None:
+    """The snapshot with its `key` naming the code that made it and sealed by the GM's
+    key; None when there is no key to seal with."""
+    key = seal_key(store, create=True)
+    if key is None:
+        return None
+    made_by = key_of(ruleset)
+    return msgspec.structs.replace(snapshot, key=f"{made_by}.{_mac(key, snapshot, made_by)}")
+
+
+def seal_holds(store: LogStore, snapshot: Snapshot, ruleset: Ruleset) -> bool:
+    """Whether the snapshot is as this code sealed it with the GM's key."""
+    made_by, _, mac = snapshot.key.partition(".")
+    key = seal_key(store)
+    return (
+        key is not None
+        and made_by == key_of(ruleset)
+        and hmac.compare_digest(mac, _mac(key, snapshot, made_by))
+    )
+
+
+def made_here(snapshot: Snapshot, ruleset: Ruleset) -> bool:
+    return snapshot.key.partition(".")[0] == key_of(ruleset)
+
+
 def fits(snapshot: Snapshot, history: History, ruleset: Ruleset) -> bool:
     """Whether a snapshot folds what this history folds up to its step: made by this
     code, with the same steps undone."""
-    return snapshot.key == key_of(ruleset) and snapshot.undone == undone_through(
+    return made_here(snapshot, ruleset) and snapshot.undone == undone_through(
         history, snapshot.step
     )
 
@@ -103,7 +156,7 @@ def start(
 ) -> Start | None:
     """The newest snapshot a fold of `history` up to `up_to_version` can start from."""
     for snapshot in store.snapshots(encounter, at_most=up_to_version, limit=4):
-        if not fits(snapshot, history, ruleset):
+        if not fits(snapshot, history, ruleset) or not seal_holds(store, snapshot, ruleset):
             continue
         checkpoint = decode(ruleset, snapshot.body)
         if checkpoint is None or store.hash_at(encounter, snapshot.version) != snapshot.hash:
@@ -122,7 +175,7 @@ def resume(store: LogStore, encounter: str, ruleset: Ruleset) -> tuple[History, 
     """The encounter's history and a start for its fold, from its newest usable snapshot,
     reading only the steps since: what makes a long fight ready as fast as a short one."""
     for snapshot in store.snapshots(encounter, limit=4):
-        if snapshot.key != key_of(ruleset):
+        if not made_here(snapshot, ruleset):
             continue
         history = store.history_from(snapshot)
         found = start(store, encounter, ruleset, history, snapshot.version)
@@ -146,7 +199,7 @@ def check(store: LogStore, encounter: str, ruleset: Ruleset) -> list[BadSnapshot
     """Fold the encounter from its first event and compare every snapshot of it that this
     code made: state, seed, steps undone and redo stack as they were at its step."""
     found = store.snapshots(encounter)
-    ours = [s for s in found if s.key == key_of(ruleset)]
+    ours = [s for s in found if made_here(s, ruleset)]
     if not ours:
         return []
     history = store.history(encounter)
@@ -172,6 +225,15 @@ def _compare(
         record = records.get(snapshot.step)
         if record is None or record.last_version != snapshot.version:
             yield snapshot, "it names a step and version the log does not have"
+            by_version.pop(snapshot.version)
+            continue
+        if store.hash_at(encounter, snapshot.version) != snapshot.hash:
+            yield snapshot, "it names an event hash the log does not have"
+            by_version.pop(snapshot.version)
+            continue
+        if seal_key(store) is not None and not seal_holds(store, snapshot, ruleset):
+            yield snapshot, "its seal does not hold: it was edited after it was written"
+            by_version.pop(snapshot.version)
             continue
         then = history.upto(snapshot.step)
         if snapshot.undone != undone_through(then, snapshot.step) or snapshot.redo != tuple(

@@ -208,3 +208,44 @@ def test_an_ended_fight_keeps_a_snapshot_of_its_end(fracas: Fracas) -> None:
     outcome = encounter.execute(encounter.ruleset.command({"action": "gm.end", "reason": "x"}))
     newest = fracas.store.snapshots(encounter.id, limit=1)[0]
     assert newest.step == outcome.step
+
+
+def test_a_snapshot_edited_in_the_log_is_never_used(fracas: Fracas) -> None:
+    encounter = long_fight(fracas)
+    newest = fracas.store.snapshots(encounter.id, limit=1)[0]
+    honest = full_fold(encounter)
+    tamper(fracas.store, encounter.id, newest.version, lambda s: s["fighters"]["bob"].update(hp=1))
+    assert Encounter(fracas.store, encounter.id).state == honest
+    assert snapshots.resume(fracas.store, encounter.id, encounter.ruleset) is None or (
+        snapshots.resume(fracas.store, encounter.id, encounter.ruleset)[1].version
+        != newest.version
+    )
+    report = fracas.audit()
+    [bad] = report.snapshots
+    assert bad.version == newest.version and "seal" in bad.problem
+
+
+def test_a_snapshot_naming_another_event_hash_is_reported(fracas: Fracas) -> None:
+    encounter = long_fight(fracas)
+    victim = fracas.store.snapshots(encounter.id)[0]
+    fracas.store.conn.execute(
+        "UPDATE snapshots SET hash = '00' WHERE encounter = ? AND version = ?",
+        (encounter.id, victim.version),
+    )
+    [bad] = fracas.audit().snapshots
+    assert bad.version == victim.version and "hash" in bad.problem
+
+
+@pytest.mark.sqlite_file
+def test_a_log_without_its_key_file_folds_from_the_first_event(tmp_path, fracas: Fracas) -> None:
+    encounter = long_fight(fracas)
+    assert fracas.store.snapshots(encounter.id)
+    import sqlite3
+
+    source, copied = sqlite3.connect(fracas.store.path), sqlite3.connect(tmp_path / "copy.db")
+    source.backup(copied)  # the log alone, without its key file
+    source.close()
+    copied.close()
+    with Fracas(tmp_path / "copy.db", readonly=True) as copy:
+        assert snapshots.resume(copy.store, encounter.id, encounter.ruleset) is None
+        assert Encounter(copy.store, encounter.id).state == encounter.state
