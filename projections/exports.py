@@ -324,7 +324,24 @@ def load_export(path: str | Path, progress: Progress = quiet) -> Export:
             f"{where} has no fracas export header of format {EXPORT_FORMAT}; "
             "export it again with `fracas export --format jsonl`"
         )
+    check_whole(header, events, where)
     return Export(header, events, steps, sealed)
+
+
+def check_whole(header: Header, events: list[StoredEvent], where: str) -> None:
+    """A GM's export holds every event its header counts, up to the head it names: one cut
+    short (or padded) is refused, never taken in as a smaller log."""
+    if not header.lossless:
+        return
+    last = max(events, key=lambda event: event.position, default=None)
+    head = (last.position, last.hash) if last else (0, "")
+    promised = (header.head_position, header.head_hash)
+    if len(events) != header.events or (header.events and head != promised):
+        raise BadInputError(
+            f"{where} is not whole: its header names {header.events} events up to position "
+            f"{header.head_position}, it holds {len(events)} up to position {head[0]}; "
+            "export it again"
+        )
 
 
 def import_jsonl(store: LogStore, path: str | Path, progress: Progress = quiet) -> Export:

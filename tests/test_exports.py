@@ -154,3 +154,34 @@ def test_exports_show_no_progress_in_a_pipe(tmp_path, run):
     result = run("export", "-o", str(tmp_path / "s.jsonl"))
     (summary,) = result.output.splitlines()  # the one summary line, no progress bar
     assert summary.startswith("exported 3 events, head ")
+
+
+def test_an_export_cut_short_or_missing_its_last_step_is_refused_and_nothing_is_imported(
+    tmp_path,
+) -> None:
+    from click.testing import CliRunner
+
+    from fracas.cli.main import cli
+
+    runner = CliRunner()
+    db, backup = str(tmp_path / "a.db"), tmp_path / "a.jsonl"
+    for args in (["new"], ["add", "alice"], ["add", "bob"], ["begin"], ["note", "one"]):
+        assert runner.invoke(cli, ["--db", db, *args]).exit_code == 0
+    assert runner.invoke(cli, ["--db", db, "export", "-o", str(backup)]).exit_code == 0
+    lines = backup.read_text().splitlines(keepends=True)
+    events = [n for n, line in enumerate(lines) if line.startswith('{"type":"event"')]
+    steps = [n for n, line in enumerate(lines) if line.startswith('{"type":"step"')]
+    cuts = {
+        "header only": lines[:1],
+        "last step gone": [
+            line for n, line in enumerate(lines) if n not in (events[-1], steps[-1])
+        ],
+    }
+    for name, kept in cuts.items():
+        cut = tmp_path / f"{name}.jsonl"
+        cut.write_text("".join(kept))
+        target = tmp_path / f"{name}.db"
+        result = runner.invoke(cli, ["--db", str(target), "import", str(cut)])
+        assert result.exit_code != 0, name
+        assert "is not whole" in result.output and "Traceback" not in result.output
+        assert not target.exists()
