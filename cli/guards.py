@@ -32,6 +32,8 @@ def console_line(content_type: str, body: bytes) -> str:
         return LINES.decode(body).line.strip()
     except (msgspec.ValidationError, msgspec.DecodeError) as error:
         raise HTTPException(400, why(error)) from None
+    except UnicodeDecodeError:
+        raise HTTPException(400, "a command is UTF-8 JSON; that body is not UTF-8") from None
 
 
 def why(error: msgspec.MsgspecError) -> str:

@@ -14,6 +14,7 @@ import click
 import msgspec
 
 from fracas.cli import render
+from fracas.cli.numbers import INT, AsciiInt, ascii_int
 from fracas.ledger import BadInputError, FracasError, NotFoundError
 from fracas.ledger.open import describe_database_error, is_database_error, is_server, shown
 from fracas.projections import Fracas, catalog
@@ -26,12 +27,50 @@ from fracas.rules.ruleset import Ruleset
 T = TypeVar("T")
 
 
+class UsageLine(click.ClickException):
+    """A usage error as one line (click's own is four: usage, a hint, a blank, the error)."""
+
+    exit_code = 2
+
+
+def one_line(error: click.UsageError) -> click.ClickException:
+    where = f" (see '{error.ctx.command_path} --help')" if error.ctx is not None else ""
+    return UsageLine(f"{error.format_message()}{where}")
+
+
+def not_utf8(args: list[str]) -> None:
+    """Refuses an argument that is not UTF-8 (Python hands such bytes over as surrogates)."""
+    for number, arg in enumerate(args, 1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            raw = os.fsencode(arg)
+            raise UsageLine(
+                f"argument {number} ({str(raw)[2:-1]}) is not UTF-8 text; fracas reads UTF-8"
+            ) from None
+
+
 class FracasGroup(click.Group):
     """Turns every refusal into one line on stderr and a non-zero exit, never a traceback."""
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
+    ) -> click.Context:
+        not_utf8(args)
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as error:
+            raise one_line(error) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as error:
+            raise one_line(error) from None
         except FracasError as error:
             raise click.ClickException(str(error)) from None
         except OSError as error:
@@ -174,7 +213,7 @@ def parse_dice_faces(text: str | None) -> list[int] | None:
         return None
     pieces = text.replace(",", " ").split()
     try:
-        return [int(piece) for piece in pieces]
+        return [ascii_int(piece) for piece in pieces]
     except ValueError:
         raise BadInputError(
             f"--dice takes the faces as whole numbers, like --dice 34,7; got {text!r}"
@@ -196,7 +235,7 @@ def parse_pairs(pairs: tuple[str, ...], flag: str) -> dict[str, Any]:
 def parse_modifier(text: str) -> Modifier:
     value, _, reason = text.partition(":")
     try:
-        return Modifier(int(value), reason.strip() or "Handler's modifier")
+        return Modifier(ascii_int(value), reason.strip() or "Handler's modifier")
     except ValueError:
         raise BadInputError(
             f"--mod takes VALUE[:REASON], like --mod -20:smoke; got {text!r}"
@@ -445,7 +484,7 @@ secret_option = click.option(
 )
 @click.option(
     "--count",
-    type=click.IntRange(1, 100),
+    type=AsciiInt(1, 100),
     default=1,
     help="Add N copies: ids COMBATANT-1..N, names numbered the same way.",
 )
@@ -633,7 +672,7 @@ def gm_command(app: App, verb: str, by: str, command_id: str | None, **fields: A
 
 @cli.command()
 @click.argument("target", shell_complete=complete_ids)
-@click.argument("amount", type=int)
+@click.argument("amount", type=INT)
 @gm_flags
 def harm(app: App, target: str, amount: int, reason: str, by: str, command_id: str | None) -> None:
     """Take AMOUNT off TARGET's health by hand (a trap, a fall, a ruling)."""
@@ -642,7 +681,7 @@ def harm(app: App, target: str, amount: int, reason: str, by: str, command_id: s
 
 @cli.command()
 @click.argument("target", shell_complete=complete_ids)
-@click.argument("amount", type=int)
+@click.argument("amount", type=INT)
 @gm_flags
 def heal(app: App, target: str, amount: int, reason: str, by: str, command_id: str | None) -> None:
     """Give AMOUNT of health back to TARGET by hand (a potion, first aid)."""
@@ -662,7 +701,7 @@ class RoundsType(click.ParamType):
     def convert(self, value: Any, param: click.Parameter | None, ctx: Any) -> int:
         text = str(value).strip().lower()
         digits = text.removesuffix("rounds").removesuffix("round").removesuffix("r").strip()
-        if not digits.isdigit() or not 1 <= int(digits) <= 1000:
+        if not digits.isascii() or not digits.isdigit() or not 1 <= int(digits) <= 1000:
             self.fail(f"{value!r} is not a number of rounds from 1 to 1000, as in 3r", param, ctx)
         return int(digits)
 
@@ -780,7 +819,7 @@ def play(app: App) -> None:
     "--port",
     default=8000,
     show_default=True,
-    type=click.IntRange(0, 65535),
+    type=AsciiInt(0, 65535),
     help="The port (0: any free one).",
 )
 @click.option(
@@ -842,7 +881,7 @@ def rules(wanted: str | None, as_json: bool) -> None:
 
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
-@click.option("--at", "at_step", type=int, default=None, help="As it stood after step STEP.")
+@click.option("--at", "at_step", type=INT, default=None, help="As it stood after step STEP.")
 @pass_app
 def status(app: App, as_json: bool, at_step: int | None) -> None:
     """Initiative order, wounds and conditions, pins (now, or --at a past step)."""
@@ -878,7 +917,7 @@ def parse_steps(text: str | None) -> tuple[int | None, int | None]:
         return None, None
     first, sep, last = text.partition("..")
     try:
-        return int(first), int(last if sep else first)
+        return ascii_int(first), ascii_int(last if sep else first)
     except ValueError:
         raise BadInputError(
             f"--steps takes A..B or one step, like --steps 5..9; got {text!r}"
@@ -886,7 +925,7 @@ def parse_steps(text: str | None) -> tuple[int | None, int | None]:
 
 
 @cli.command()
-@click.option("--round", "round_", type=int, default=None, help="Every step of round N.")
+@click.option("--round", "round_", type=INT, default=None, help="Every step of round N.")
 @click.option("--turn", default=None, metavar="ROUND:WHO", help="One turn, e.g. --turn 2:alice.")
 @click.option("--steps", default=None, metavar="A..B", help="A range of steps, or one step.")
 @click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
@@ -916,7 +955,7 @@ def what_differs(step: int, dice: str | None, sets: tuple[str, ...], by: str) ->
 
 
 branch_options = [
-    click.option("--step", "step", type=int, required=True, help="The step to decide again."),
+    click.option("--step", "step", type=INT, required=True, help="The step to decide again."),
     click.option(
         "--dice", "-d", default=None, metavar="FACES", help="Its faces instead, e.g. 34,7."
     ),
@@ -1197,7 +1236,7 @@ def note(app: App, text: str, by: str) -> None:
 
 
 @cli.command()
-@click.argument("step", type=int)
+@click.argument("step", type=INT)
 @by_option
 @pass_app
 def disclose(app: App, step: int, by: str) -> None:
@@ -1217,7 +1256,7 @@ def reveal_combatant(app: App, combatant: str, by: str) -> None:
 
 
 @cli.command()
-@click.option("--step", type=int, default=None, help="As it stood after STEP.")
+@click.option("--step", type=INT, default=None, help="As it stood after STEP.")
 @pass_app
 def head(app: App, step: int | None) -> None:
     """Print the encounter's head code, for the table to note and `audit --head` to check."""

@@ -402,7 +402,7 @@ def select(
     """The steps of a round, of one combatant's turn in a round ("2:alice"), or a range."""
     if turn is not None:
         number, sep, who = turn.partition(":")
-        if not sep or not number.isdigit() or not who:
+        if not sep or not (number.isascii() and number.isdigit()) or not who:
             raise BadInputError(f"--turn takes ROUND:COMBATANT, like --turn 2:alice; got {turn!r}")
         round_ = int(number)
     chosen = [

@@ -18,11 +18,11 @@ import msgspec
 from fracas.ledger import BadInputError
 from fracas.rules.events import Roll
 
-_SPEC = re.compile(r"^(\d*)d(\d+|F)(z?)$")
+_SPEC = re.compile(r"^(\d*)d(\d+|F)(z?)$", re.ASCII)
 DICE_CEILING = 1000  # dice in one expression, whatever an encounter allows
 FACES_CEILING = 10000  # faces of one die
 BODY_CEILING = 1 << 20  # bytes of one event (the ledger's own ceiling too)
-_TERM = re.compile(r"([+-]?)(\d*)d(\d+|F)(z?)(!?)")
+_TERM = re.compile(r"([+-]?)(\d*)d(\d+|F)(z?)(!?)", re.ASCII)
 WORD = 2**32
 
 

@@ -584,7 +584,7 @@ def act(state: State, command: Act, ctx: Context, resolve) -> list[Event]:
 
 
 def parse_damage(expression: str) -> tuple[str, int]:
-    match = re.fullmatch(r"\s*(\d*d\d+)\s*(?:([+-])\s*(\d+))?\s*", expression)
+    match = re.fullmatch(r"\s*(\d*d\d+)\s*(?:([+-])\s*(\d+))?\s*", expression, re.ASCII)
     if not match:
         raise BadInputError(f"damage {expression!r} is not of the form NdS or NdS+K")
     bonus = int(match.group(3) or 0) * (-1 if match.group(2) == "-" else 1)

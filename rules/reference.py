@@ -11,7 +11,7 @@ import msgspec
 from fracas.ledger import NotFoundError
 from fracas.rules.names import did_you_mean
 
-RULE_ID = re.compile(r"\b(\d{3})-(M?)(\d+)\b")
+RULE_ID = re.compile(r"\b(\d{3})-(M?)(\d+)\b", re.ASCII)
 
 
 class System(msgspec.Struct, frozen=True):

@@ -1,0 +1,82 @@
+"""What the GM types is read where it enters: whole numbers in ASCII digits only (int()
+reads "١٢" and "１２" too), arguments that are UTF-8, usage errors in one line, and numbers
+bounded to what a fight can mean."""
+
+import pytest
+from starlette.exceptions import HTTPException
+
+from fracas.cli.guards import console_line
+from tests.test_cli import events_in
+
+ARABIC_12 = "\u0661\u0662"  # ١٢
+
+
+def begun(run) -> int:
+    run("new")
+    run("add", "alice", "--set", "dex=14", "--set", "skills.firearms=60")
+    run("add", "bob", "--set", "dex=9")
+    run("begin")
+    return events_in(run.db)
+
+
+def refused_in_one_line(run, *args: str, code: int | None = None) -> str:
+    result = run(*args, ok=False)
+    assert result.exit_code != 0 and (code is None or result.exit_code == code), result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    line = result.output.strip()
+    assert len(line.splitlines()) == 1 and line.startswith("Error: "), result.output
+    return line
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("harm", "bob", ARABIC_12, "--reason", "x"),
+        ("heal", "bob", ARABIC_12, "--reason", "x"),
+        ("harm", "bob", "\uff11\uff12"),  # fullwidth 12
+        ("add", "carl", "--count", "\u0662"),
+        ("condition", "set", "bob", "x", "--for", ARABIC_12 + "r", "--reason", "y"),
+        ("condition", "set", "bob", "x", "--for", "²r", "--reason", "y"),
+        ("condition", "set", "bob", "x", "--for", "²"),
+        ("act", "alice", "attack", "bob", "--dice", f"{ARABIC_12},52,3"),
+        ("act", "alice", "attack", "bob", "--mod", f"{ARABIC_12}:luck"),
+        ("status", "--at", ARABIC_12),
+        ("status", "--at", "²"),
+        ("replay", "--steps", "\u0661..\u0663"),
+        ("replay", "--turn", "²:alice"),
+        ("replay", "--round", ARABIC_12),
+        ("whatif", "--step", "4", "--dice", f"{ARABIC_12},52,3"),
+        ("whatif", "--step", ARABIC_12),
+        ("head", "--step", ARABIC_12),
+        ("disclose", ARABIC_12),
+    ],
+)
+def test_a_number_in_other_digits_is_refused_in_one_line_and_appends_nothing(run, args):
+    before = begun(run)
+    line = refused_in_one_line(run, *args)
+    assert "Traceback" not in line
+    assert events_in(run.db) == before
+
+
+def test_ascii_numbers_still_work(run):
+    before = begun(run)
+    run("harm", "bob", "2", "--reason", "x")
+    run("condition", "set", "bob", "x", "--for", "3r")
+    run("status", "--at", "2")
+    run("replay", "--steps", "1..2")
+    assert events_in(run.db) > before
+
+
+def test_a_console_line_in_invalid_utf8_is_a_400_in_one_line():
+    with pytest.raises(HTTPException) as caught:
+        console_line("application/json", b'{"line": "note \xff\xfe"}')
+    assert caught.value.status_code == 400
+    assert "UTF-8" in caught.value.detail and "\n" not in caught.value.detail
+
+
+def test_an_argument_that_is_not_utf8_is_refused_naming_it(run):
+    before = begun(run)
+    not_utf8 = b"\xff\xfe".decode("utf-8", "surrogateescape")  # as Python hands argv over
+    line = refused_in_one_line(run, "note", not_utf8)
+    assert "UTF-8" in line and "\\xff\\xfe" in line
+    assert events_in(run.db) == before
