@@ -13,7 +13,7 @@ from fracas.ledger import BadInputError, FracasError, History, RefusedError
 from fracas.ledger.history import COMMAND
 from fracas.rules.dice import Dice, ManualDice, SeededDice
 from fracas.rules.encounter import Encounter, StepOutcome
-from fracas.rules.events import Event, Roll, Rolled
+from fracas.rules.events import Commanded, Declared, Event, Roll, Rolled
 from fracas.rules.roster import fold
 from fracas.rules.ruleset import Context, Ruleset, command_of
 from fracas.rules.sheets import deep_merge
@@ -82,6 +82,14 @@ def drift(
         if progress is not None:
             progress(record.step)
         if record.control != COMMAND or frame.command is None:
+            continue
+        given = next((e for e in frame.events if isinstance(e, Declared | Commanded)), None)
+        if given is not None and given.command_id != record.command_id:
+            problem = (
+                f"its step record names command id {record.command_id!r}, its command "
+                f"{given.command_id!r}: the step records were edited"
+            )
+            found.append(Drift(record.step, problem, [], []))
             continue
         rolled = rolls_of(frame.events)
         dice = ReplayDice([r.roll for r in rolled])

@@ -157,3 +157,27 @@ def test_a_true_reveal_verifies_and_names_nothing(fracas):
     report = fracas.audit()
     assert report.ok and report.seeds == [] and report.bad_position is None
     assert any(r.verdict == "verified" for r in report.rolls)
+
+
+@pytest.mark.sqlite_file
+def test_an_edited_command_id_is_named_as_an_edited_step_record_not_as_drift(tmp_path) -> None:
+    import sqlite3
+
+    from click.testing import CliRunner
+
+    from fracas.cli.main import cli
+
+    runner = CliRunner()
+    db = str(tmp_path / "ids.db")
+    for args in (["new"], ["add", "alice"], ["add", "bob"], ["begin"], ["note", "one"]):
+        assert runner.invoke(cli, ["--db", db, *args]).exit_code == 0
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TRIGGER steps_no_update")
+    conn.execute("UPDATE steps SET command_id = 'x' WHERE step = 3")
+    conn.commit()
+    conn.close()
+    result = runner.invoke(cli, ["--db", db, "audit"])
+    assert result.exit_code == 1
+    assert "step 3: its step record names command id 'x'" in result.output
+    assert "the step records were edited" in result.output
+    assert "was:" not in result.output
