@@ -50,8 +50,28 @@ def not_utf8(args: list[str]) -> None:
             ) from None
 
 
+SHORT = {"u": "undo", "r": "redo", "n": "next", "s": "status"}  # here and in `fracas play`
+
+
 class FracasGroup(click.Group):
-    """Turns every refusal into one line on stderr and a non-zero exit, never a traceback."""
+    """Turns every refusal into one line on stderr and a non-zero exit, never a traceback;
+    takes the short forms `fracas play` takes (u, r, n, s), and names the command a typo
+    most likely meant."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return super().get_command(ctx, SHORT.get(cmd_name, cmd_name))
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        if args and not name.startswith("-") and self.get_command(ctx, name) is None:
+            from fracas.rules.names import closest  # only when a command is wrong
+
+            guess = closest(name, self.commands)
+            hint = f"; did you mean {guess}?" if guess else "; `fracas --help` lists them"
+            raise BadInputError(f"no command {name!r}{hint}")
+        return super().resolve_command(ctx, args)
 
     def make_context(
         self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
@@ -600,12 +620,19 @@ def next_(
 )
 @click.option(
     "--defence",
+    "--defense",
     "defences",
     multiple=True,
     metavar="[TARGET=]KIND",
     help="The target's reaction: dodge or fight-back.",
 )
-@click.option("--defence-weapon", "defence_weapons", multiple=True, metavar="TARGET=WEAPON")
+@click.option(
+    "--defence-weapon",
+    "--defense-weapon",
+    "defence_weapons",
+    multiple=True,
+    metavar="TARGET=WEAPON",
+)
 @click.option("--unaware", multiple=True, metavar="TARGET", help="A target unaware of it.")
 @click.option("--item", default=None, help="Item to disarm or ready.")
 @click.option(
@@ -1004,13 +1031,48 @@ def adopt(app: App, step: int, dice: str | None, sets: tuple[str, ...], by: str)
     app.witness()
 
 
+def step_words(live: Encounter, step: int) -> str:
+    """A step as the words that asked for it: 'alice attack cultist-2', 'harm bob 3'."""
+    from fracas.rules.ruleset import command_of
+
+    command = command_of(live.events_of_step(step))
+    if command is None:
+        return "a note or a reveal"
+    action = str(command.get("action", "")).removeprefix(GM)
+    who = [] if action != str(command.get("action")) else [command.get("actor") or ""]
+    named = [command.get("target"), *(command.get("targets") or []), command.get("amount")]
+    return " ".join(str(w) for w in [*who, action, *named] if w not in (None, ""))
+
+
+@cli.command(name="help")
+@click.argument("words", nargs=-1)
+@click.pass_context
+def help_(ctx: click.Context, words: tuple[str, ...]) -> None:
+    """Help on a command: `help act`, `help condition set` (as `act --help` does)."""
+    group: Any = ctx.parent.command if ctx.parent else cli
+    command, path = group, ["fracas"]
+    for word in words:
+        found = command.get_command(ctx, word) if isinstance(command, click.Group) else None
+        if found is None:
+            from fracas.rules.names import closest
+
+            known = command.commands if isinstance(command, click.Group) else {}
+            guess = closest(word, known) if known else None
+            hint = f"; did you mean {guess}?" if guess else ""
+            raise BadInputError(f"no command {word!r} to help with{hint}")
+        command, path = found, [*path, found.name or word]
+    with click.Context(command, info_name=" ".join(path)) as shown:
+        click.echo(command.get_help(shown))
+
+
 @cli.command()
 @by_option
 @pass_app
 def undo(app: App, by: str) -> None:
     """Take back the latest step (appends an undo; nothing is deleted)."""
-    step = app.encounter(write=True).undo(author=by)
-    click.echo(f"undid step {step}")
+    live = app.encounter(write=True)
+    step = live.undo(author=by)
+    click.echo(f"undid step {step}: {step_words(live, step)}")
     app.witness()
 
 
@@ -1019,8 +1081,9 @@ def undo(app: App, by: str) -> None:
 @pass_app
 def redo(app: App, by: str) -> None:
     """Restore the most recently undone step."""
-    step = app.encounter(write=True).redo(author=by)
-    click.echo(f"redid step {step}")
+    live = app.encounter(write=True)
+    step = live.redo(author=by)
+    click.echo(f"redid step {step}: {step_words(live, step)}")
     app.witness()
 
 

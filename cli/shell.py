@@ -17,6 +17,7 @@ from typing import Any
 import click
 import msgspec
 
+from fracas.cli.main import SHORT
 from fracas.ledger import BadInputError, FracasError
 from fracas.ledger.history import COMMAND
 from fracas.projections import catalog
@@ -24,7 +25,6 @@ from fracas.projections.board import board
 from fracas.projections.describe import describe, describe_control
 from fracas.rules import Encounter
 
-SHORT = {"u": "undo", "r": "redo", "n": "next", "s": "status"}
 LEAVE = ("quit", "exit", "q")
 NOT_HERE = {
     "play": "you are in it",
@@ -36,6 +36,7 @@ NOT_HERE = {
 WEAPON_FLAGS = ("-w", "--weapon")
 OPT_FLAGS = ("-o", "--opt")
 TARGETED = ("harm", "heal", "remove", "return", "rename")
+REFRESH = 1.0  # seconds between redraws of the prompt while the GM is not typing
 
 
 class Session:
@@ -65,8 +66,12 @@ class Session:
             return [head, *words[1:]]
         if head in self.live.ruleset.actions:
             return self.for_the_actor(head, words[1:])
+        from fracas.rules.names import closest  # only when a word is wrong
+
+        guess = closest(head, [*self.group.commands, *self.live.ruleset.actions])
+        hint = f"did you mean {guess}? " if guess else ""
         raise BadInputError(
-            f"no command or action {head!r}; `help` lists the commands, `actions` the actions"
+            f"no command or action {head!r}; {hint}`help` lists the commands, `actions` the actions"
         )
 
     def for_the_actor(self, action: str, rest: list[str]) -> list[str]:
@@ -261,11 +266,12 @@ def play(app: Any, group: click.Group) -> None:
         completer=Offers(),
         bottom_toolbar=session.toolbar,
         complete_while_typing=False,
+        refresh_interval=REFRESH,  # the prompt and bar follow what another process appends
     )
     click.echo(f"fracas play: {session.live.id}. `help` lists commands; Ctrl-D leaves.")
     while True:
         try:
-            line = prompt.prompt(session.prompt())
+            line = prompt.prompt(session.prompt)
         except KeyboardInterrupt:
             continue
         except EOFError:

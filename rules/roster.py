@@ -32,8 +32,12 @@ def find(fighters: dict[str, F], who: str) -> F:
     """A combatant by id, or one clear line naming who is present."""
     fighter = fighters.get(who)
     if fighter is None:
+        from fracas.rules.names import closest  # only when an id is wrong
+
         known = ", ".join(fighters) or "nobody yet"
-        raise NotFoundError(f"no combatant {who!r} in this encounter; present: {known}")
+        guess = closest(who, fighters) if fighters else None
+        hint = f"did you mean {guess}? " if guess else ""
+        raise NotFoundError(f"no combatant {who!r} in this encounter; {hint}present: {known}")
     return fighter
 
 

@@ -15,7 +15,7 @@ from fracas.rules import durations, gm, roster
 from fracas.rules.commands import GM, GM_ACTIONS, GmCommand, Join, check_newcomer
 from fracas.rules.dice import Dice
 from fracas.rules.events import Commanded, Declared, Event, Rolled
-from fracas.rules.names import explain
+from fracas.rules.names import closest, explain
 from fracas.rules.views import View
 
 ENTRY_POINT_GROUP = "fracas.rulesets"
@@ -177,7 +177,11 @@ class Ruleset:
         action = data.get("action")
         if action not in self.actions and action not in CORE_ACTIONS:
             offered = ", ".join(sorted(self.actions))
-            raise BadInputError(f"{self.name} has no action {action!r}; actions are: {offered}")
+            guess = closest(str(action), self.actions) if action else None
+            hint = f"did you mean {guess}? " if guess else ""
+            raise BadInputError(
+                f"{self.name} has no action {action!r}; {hint}actions are: {offered}"
+            )
         struct = self.command_struct(str(action))
         union = GmCommand if str(action).startswith(GM) else self.command_type
         try:  # to the action's own struct: msgspec caches a struct's plan, not a union's

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import httpx
+import pexpect
 import pytest
 from click.testing import CliRunner
 
@@ -85,3 +86,63 @@ def test_the_tv_screen_shows_the_round_and_who_acts_large(tmp_path: Path) -> Non
         headline = tv.locator(".headline").evaluate(size)
         assert "eve to act" in tv.locator(".headline").inner_text()
         assert headline >= 1.5 * body >= 36, (headline, body)
+
+
+# -- `fracas play` and the CLI take the same words ----------------------------------------
+
+
+def test_play_helps_names_its_undo_suggests_and_follows_another_process(tmp_path: Path) -> None:
+    from tests.test_shell import FRACAS, set_up, spawn
+
+    db = tmp_path / "fight.db"
+    set_up(db)
+    child = spawn(db, tmp_path / "history")
+    child.sendline("help act")
+    child.expect("Usage: fracas act")
+    child.expect("alice>")
+    child.sendline("atack bob --dice 20,5")
+    child.expect("did you mean attack")
+    child.sendline("attack bobb --dice 20,5")
+    child.expect("did you mean bob")
+    child.sendline("attack bob --dice 20,5")
+    child.expect("bob>")
+    child.sendline("u")
+    child.expect("undid step 5: alice attack bob")
+    child.expect("alice>")
+    # Another process acts: the waiting prompt follows it, with no key pressed.
+    import subprocess
+
+    subprocess.run(
+        [FRACAS, "--db", str(db), "act", "alice", "aim"], check=True, capture_output=True
+    )
+    child.expect("bob>", timeout=10)
+    child.sendline("act bob attack alice --defense dodge --dice 90")
+    child.expect("a dodge uses the turn's action")  # --defense read as --defence
+    child.sendeof()
+    child.expect(pexpect.EOF)
+
+
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [
+        (["statu"], "did you mean status?"),
+        (["act", "eve", "atack", "bob"], "did you mean attack?"),
+        (["act", "eve", "attack", "bobb"], "did you mean bob?"),
+        (["help", "conditon"], "did you mean condition?"),
+    ],
+)
+def test_the_cli_suggests_what_a_typo_meant_in_one_line(tmp_path: Path, words, said) -> None:
+    db = tmp_path / "t.db"
+    two_fights(db)
+    out = invoke("--db", str(db), "-e", "first", *words, ok=False).output.strip()
+    assert said in out and len(out.splitlines()) == 1, out
+
+
+def test_the_cli_takes_plays_words(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    two_fights(tmp_path / "t.db")
+    assert "Usage: fracas act" in invoke("help", "act").output
+    invoke("--db", db, "-e", "first", "act", "eve", "wait")
+    assert invoke("--db", db, "-e", "first", "u").output.startswith("undid step 5: eve wait")
+    assert invoke("--db", db, "-e", "first", "r").output.startswith("redid step 5: eve wait")
+    assert "bob to act" in invoke("--db", db, "-e", "first", "s").output
