@@ -118,8 +118,11 @@ def test_play_helps_names_its_undo_suggests_and_follows_another_process(tmp_path
     child.expect("bob>", timeout=10)
     child.sendline("act bob attack alice --defense dodge --dice 90")
     child.expect("a dodge uses the turn's action")  # --defense read as --defence
-    child.sendeof()
+    child.expect("bob>")
+    child.sendcontrol("d")
     child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
 
 
 @pytest.mark.parametrize(
