@@ -29,6 +29,7 @@ from fracas.ledger.base import (
     SCHEMA,
     SNAPSHOTS_TABLE,
     LogStore,
+    VerifyReport,
     now,
 )
 from fracas.ledger.errors import (
@@ -188,19 +189,87 @@ class Checkpointer:
 
 def _read_only_connection(path: str) -> sqlite3.Connection:
     """A connection that can neither write nor lock: mode=ro, or immutable=1 where even a
-    reader's shared-memory file cannot be made (read-only media)."""
+    reader's shared-memory file cannot be made (read-only media). A file SQLite cannot read
+    is refused in one line."""
     uri = Path(path).absolute().as_uri()
     try:
-        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None)
-        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlite3.OperationalError:
-        conn = sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
-    except sqlite3.DatabaseError:
-        raise BadInputError(
-            f"{path} is not a fracas log (not an SQLite database); nothing was changed"
+        try:
+            conn = _probed(f"{uri}?mode=ro")
+        except sqlite3.OperationalError:
+            conn = _probed(f"{uri}?immutable=1")
+    except UnicodeDecodeError:  # SQLite quoted bytes of a damaged schema in its message
+        raise IntegrityError(
+            f"{path} is damaged: its schema is not readable text; restore it from a backup"
+        ) from None
+    except sqlite3.DatabaseError as error:
+        if "not a database" in str(error):
+            raise BadInputError(
+                f"{path} is not a fracas log (not an SQLite database); nothing was changed"
+            ) from None
+        raise IntegrityError(
+            f"{path} is damaged: SQLite cannot open it ({error}); restore it from a backup"
         ) from None
     conn.execute("PRAGMA query_only=1")
     return conn
+
+
+def _probed(uri: str) -> sqlite3.Connection:
+    """A connection that has read the file's schema (where a damaged header shows)."""
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def is_not_text(error: sqlite3.Error) -> bool:
+    """SQLite's text that Python could not decode: bytes that are not UTF-8 in a column."""
+    return str(error).startswith("Could not decode to UTF-8")
+
+
+def first_not_text(conn: sqlite3.Connection) -> tuple[int, str] | None:
+    """(position, column) of the first event holding text that is not UTF-8, read as bytes
+    (asked only once reading the log as text failed)."""
+    factory = conn.text_factory
+    conn.text_factory = bytes
+    try:
+        cursor = conn.execute("SELECT * FROM events ORDER BY position")
+        names = [column[0] for column in cursor.description]
+        for row in cursor:
+            for name, value in zip(names, row, strict=True):
+                if isinstance(value, bytes) and not _decodes(value):
+                    return row[names.index("position")], name
+    finally:
+        conn.text_factory = factory
+    return None
+
+
+def _decodes(value: bytes) -> bool:
+    try:
+        value.decode()
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _not_text_error(path: str) -> FracasError:
+    """Which event of the log at `path` is not UTF-8 text, in one line."""
+    conn = _read_only_connection(path)
+    try:
+        found = first_not_text(conn)
+    except sqlite3.DatabaseError as error:
+        return IntegrityError(f"{path} is damaged ({error}); restore it from a backup")
+    finally:
+        conn.close()
+    if found is None:
+        return IntegrityError(f"{path} holds text that is not UTF-8; `fracas audit` says more")
+    position, column = found
+    return IntegrityError(
+        f"{path} is damaged at position {position}: its {column} is not UTF-8 text; "
+        "`fracas audit` says more"
+    )
 
 
 def fracas_schema(conn: sqlite3.Connection, path: str) -> int:
@@ -241,6 +310,8 @@ def describe_sqlite_error(error: sqlite3.Error, path: str) -> FracasError:
         )
     if "readonly" in text or "read-only" in text:
         return RefusedError(f"{path} is read-only here: it can be read, not written")
+    if is_not_text(error) and path != ":memory:" and os.path.exists(path):
+        return _not_text_error(path)
     if "not a database" in text or "malformed" in text:
         return IntegrityError(
             f"{path} is damaged or not a fracas log ({error}); `fracas audit` says more"
@@ -479,6 +550,16 @@ class Store(LogStore):
         return "step NOT IN (SELECT value FROM json_each(?))", msgspec.json.encode(
             list(steps)
         ).decode()
+
+    def verify(self) -> VerifyReport:
+        """As every backend's, but an event whose text is not UTF-8 is named, not raised."""
+        try:
+            return super().verify()
+        except sqlite3.OperationalError as error:
+            found = first_not_text(self._conn) if is_not_text(error) else None
+            if found is None:
+                raise
+            return VerifyReport(False, 0, "", found[0], f"its {found[1]} is not UTF-8 text")
 
     def missing_triggers(self) -> list[str]:
         """The append-only triggers this file should have and has not."""

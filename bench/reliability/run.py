@@ -15,7 +15,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from bench.reliability import guard, postgres, trials, web
+from bench.reliability import damage, guard, postgres, trials, web
 
 
 def main() -> None:
@@ -26,6 +26,7 @@ def main() -> None:
     parser.add_argument("--edits", type=int, default=200, help="random edits in the tamper matrix")
     parser.add_argument("--inputs", type=int, default=600, help="hostile inputs")
     parser.add_argument("--pairs", type=int, default=5, help="fight pairs for non-interference")
+    parser.add_argument("--damaged", type=int, default=200, help="copies with random bytes")
     parser.add_argument("--pg-writers", type=int, default=16, help="writers on one encounter")
     parser.add_argument("--pg-appends", type=int, default=1400, help="appends per writer")
     parser.add_argument("--pg-fights", type=int, default=20, help="fights the players' role reads")
@@ -48,6 +49,7 @@ def main() -> None:
         lambda d: postgres.players_role(d, options.pg_fights, moves=80),
         lambda d: guard.racing_new_missing(d, rounds=50, racers=5),
         guard.hostile_numbers,
+        lambda d: damage.random_bytes(d, options.damaged),
     ]
     table = Table(title="fracas reliability")
     for column in ("trial", "runs", "figures", "seconds"):
