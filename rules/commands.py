@@ -122,12 +122,22 @@ GM_ACTIONS: dict[str, str] = {  # by the verb the CLI and the shell give them
 }
 
 
+LONGEST_ENCOUNTER_ID = 64
+
+
+def check_id(what: str, value: str, longest: int | None = None) -> None:
+    """The rule for ids a GM types (combatants, encounters): letters, digits, '.', '_'
+    and '-'; encounter ids at most `longest` characters. Combatant ids have no ceiling, so
+    that a fight recorded before one was set still decides as it did."""
+    if longest is not None and len(value) > longest:
+        raise BadInputError(f"{what} id of {len(value)} characters is too long: at most {longest}")
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", value):
+        raise BadInputError(f"{what} id {value!r} may hold only letters, digits, '.', '_' and '-'")
+
+
 def check_newcomer(command: Join, present: Collection[str]) -> None:
     """Every ruleset's checks on a joining combatant's id and side."""
-    if not re.fullmatch(r"[A-Za-z0-9_.-]+", command.combatant):
-        raise BadInputError(
-            f"combatant id {command.combatant!r} may hold only letters, digits, '.', '_' and '-'"
-        )
+    check_id("combatant", command.combatant)
     if command.combatant in present:
         raise RefusedError(f"{command.combatant!r} is already in this encounter")
     if command.side not in ("pc", "npc"):

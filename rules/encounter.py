@@ -25,7 +25,7 @@ from fracas.ledger.history import COMMAND, REDO, SUPERSEDE, UNDO
 from fracas.ledger.values import is_hex
 from fracas.rules import ruleset as registry
 from fracas.rules import snapshots
-from fracas.rules.commands import Join
+from fracas.rules.commands import LONGEST_ENCOUNTER_ID, Join, check_id
 from fracas.rules.dice import Limits, ManualDice, SeededDice, commitment, new_seed
 from fracas.rules.events import (
     CombatantHidden,
@@ -171,6 +171,7 @@ class Encounter:
         limits: dict[str, int] | None = None,
     ) -> "Encounter":
         encounter = encounter or uuid.uuid4().hex[:12]
+        check_id("encounter", encounter, LONGEST_ENCOUNTER_ID)
         if store.exists(encounter):
             raise RefusedError(f"encounter {encounter!r} already exists; pick another id")
         checked = ruleset.options(options or {})
