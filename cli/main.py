@@ -258,7 +258,8 @@ def parse_modifier(text: str) -> Modifier:
         return Modifier(ascii_int(value), reason.strip() or "Handler's modifier")
     except ValueError:
         raise BadInputError(
-            f"--mod takes VALUE[:REASON], like --mod -20:smoke; got {text!r}"
+            "--mod takes VALUE[:REASON], VALUE a whole number from -1000 to 1000, "
+            f"like --mod -20:smoke; got {text!r}"
         ) from None
 
 

@@ -93,7 +93,9 @@ PG_VIEWS = {
     "effective_events": EFFECTIVE_EVENTS,
     "step_rounds": """
         SELECT g.encounter, g.step, coalesce((
-            SELECT coalesce((t.body::jsonb ->> 'round')::int, (t.body::jsonb ->> 'sequence')::int)
+            SELECT coalesce(
+                (t.body::jsonb ->> 'round')::bigint, (t.body::jsonb ->> 'sequence')::bigint
+            )
             FROM effective_events t
             WHERE t.encounter = g.encounter AND t.position < g.last
               AND t.kind IN ('turn.advanced', 'shot.reached')
@@ -108,8 +110,8 @@ PG_VIEWS = {
     "rolls": f"""
         SELECT e.encounter, e.step, r.round, {_B} ->> 'actor' AS who,
             {_B} ->> 'purpose' AS purpose, {_B} #>> '{{roll,dice}}' AS dice,
-            {_B} #>> '{{roll,faces}}' AS faces, ({_B} #>> '{{roll,total}}')::int AS total,
-            ({_B} ->> 'target')::int AS target, {_B} ->> 'result' AS result,
+            {_B} #>> '{{roll,faces}}' AS faces, ({_B} #>> '{{roll,total}}')::bigint AS total,
+            ({_B} ->> 'target')::bigint AS target, {_B} ->> 'result' AS result,
             {_B} #>> '{{roll,source}}' AS source, {_B} #>> '{{roll,entered_by}}' AS typed_by,
             ({_B} ->> 'secret')::boolean::int AS secret
         FROM effective_events e JOIN step_rounds r USING (encounter, step)
@@ -128,7 +130,7 @@ PG_VIEWS = {
                 AND v.body::jsonb -> 'targets' @> to_jsonb({_B} ->> 'target')
                 ORDER BY v.position DESC LIMIT 1),
             NULL) AS who,
-            {_B} ->> 'target' AS whom, ({_B} ->> 'amount')::int AS amount,
+            {_B} ->> 'target' AS whom, ({_B} ->> 'amount')::bigint AS amount,
             {_B} ->> 'source' AS source
         FROM effective_events e JOIN step_rounds r USING (encounter, step)
         WHERE e.kind = 'damaged'""",

@@ -3,7 +3,7 @@
 Each ruleset's event union is these plus the few events truly its own.
 """
 
-from typing import Any, Union
+from typing import Annotated, Any, Union
 
 import msgspec
 
@@ -20,6 +20,16 @@ class Modifier(msgspec.Struct, frozen=True):
     def describe(self) -> str:
         rule = f" ({self.rule})" if self.rule else ""
         return f"{self.value:+d} {self.reason}{rule}"
+
+
+Bounded = Annotated[int, msgspec.Meta(ge=-1000, le=1000)]  # a modifier, an option: a fight's size
+Multiplier = Annotated[int, msgspec.Meta(ge=1, le=100)]
+
+
+class GivenModifier(Modifier, frozen=True):
+    """A modifier a command is given (--mod, -o modifiers=...): at most 1000 either way."""
+
+    value: Bounded
 
 
 class Roll(msgspec.Struct, frozen=True):

@@ -26,6 +26,7 @@ from fracas.rules.commands import (
 )
 from fracas.rules.durations import Clock
 from fracas.rules.events import (
+    Bounded,
     CombatantJoined,
     ConditionCleared,
     ConditionSet,
@@ -33,6 +34,7 @@ from fracas.rules.events import (
     Declared,
     EncounterStarted,
     Event,
+    GivenModifier,
     Healed,
     InitiativeSet,
     Modifier,
@@ -132,14 +134,14 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     defence_floor: bool = True  # a bad defence roll never helps the attacker
     defence_counts_as_action: bool = True
     undeclared_defence: Literal["dodge", "none"] = "dodge"
-    aim_max: int = 3
-    shield_cover: int = 1
-    shield_armor: int = 3
-    cover_cap: int = 3  # shield and cover together (003-15)
-    max_targets: int = 3  # single shots and bursts (003-6)
-    garrote_penalty: int = -1
-    garrote_damage: int = 2
-    buckler_parry: int = 1
+    aim_max: Bounded = 3
+    shield_cover: Bounded = 1
+    shield_armor: Bounded = 3
+    cover_cap: Bounded = 3  # shield and cover together (003-15)
+    max_targets: Bounded = 3  # single shots and bursts (003-6)
+    garrote_penalty: Bounded = -1
+    garrote_damage: Bounded = 2
+    buckler_parry: Bounded = 1
     dodge_skill: str = "physique"
     late_changes: bool = False  # 003-29: may a lower initiative change after a higher declared
 
@@ -204,7 +206,7 @@ def fists() -> Weapon:
 class Act(Command):
     actor: str
     targets: list[str] = []
-    modifiers: list[Modifier] = []
+    modifiers: list[GivenModifier] = []
 
 
 class Attack(Act, tag="attack"):

@@ -25,6 +25,7 @@ from fracas.rules.commands import (
 )
 from fracas.rules.dice import parse_dice
 from fracas.rules.events import (
+    Bounded,
     CombatantJoined,
     ConditionCleared,
     ConditionSet,
@@ -32,9 +33,11 @@ from fracas.rules.events import (
     EncounterStarted,
     EquipmentChanged,
     Event,
+    GivenModifier,
     Healed,
     InitiativeSet,
     Modifier,
+    Multiplier,
     Resolved,
     Rolled,
     Spent,
@@ -126,15 +129,15 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     both_fail: Literal["nobody", "lower_roll"] = "nobody"
     defence_after_acting: Literal["refuse", "forfeit_next"] = "refuse"
     defence_covers: Literal["all_melee", "one"] = "all_melee"
-    critical_multiplier: int = 2
-    unconscious_at: int = 2
-    dead_at: int = 0
-    uncovered_called_shot: int = -20
-    modifier_cap: int = 40
-    aim_bonus: int = 20
-    pinned_bonus: int = 20
+    critical_multiplier: Multiplier = 2
+    unconscious_at: Bounded = 2
+    dead_at: Bounded = 0
+    uncovered_called_shot: Bounded = -20
+    modifier_cap: Bounded = 40
+    aim_bonus: Bounded = 20
+    pinned_bonus: Bounded = 20
     lethality_kills_nonhuman: bool = False
-    lethality_max: int = 100
+    lethality_max: Bounded = 100
     escape_defends: bool = True
     wait_keeps_aim: bool = True
 
@@ -178,7 +181,7 @@ Defence = Literal["dodge", "fight-back"]
 class Act(Command):
     actor: str
     targets: list[str] = []
-    modifiers: list[Modifier] = []
+    modifiers: list[GivenModifier] = []
 
 
 class Opposable(Act):

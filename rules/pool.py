@@ -24,12 +24,14 @@ from fracas.rules.commands import (
     joined_event,
 )
 from fracas.rules.events import (
+    Bounded,
     CombatantJoined,
     ConditionCleared,
     ConditionSet,
     Damaged,
     EncounterStarted,
     Event,
+    GivenModifier,
     Healed,
     InitiativeSet,
     Modifier,
@@ -95,19 +97,19 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Every default of RULES.md §004 'Ambiguities', overridable per encounter."""
 
-    difficulty: int = 6
-    unskilled_difficulty: int = 1
-    initiative_difficulty: int = 6
-    dodge_difficulty: int = 6
-    evade_difficulty: int = 7
-    brawl_parry_with_weapon: int = -1
-    quick_action_dice: int = 2
-    desperate_dice: int = 2
-    split_minimum: int = 2
+    difficulty: Bounded = 6
+    unskilled_difficulty: Bounded = 1
+    initiative_difficulty: Bounded = 6
+    dodge_difficulty: Bounded = 6
+    evade_difficulty: Bounded = 7
+    brawl_parry_with_weapon: Bounded = -1
+    quick_action_dice: Bounded = 2
+    desperate_dice: Bounded = 2
+    split_minimum: Bounded = 2
     botched_defence_counts: bool = False
-    body_penalties: tuple[int, ...] = (4, 3, 2, 1, 1)  # Body remaining 1, 2, 3, 4, 5
+    body_penalties: tuple[Bounded, ...] = (4, 3, 2, 1, 1)  # Body remaining 1, 2, 3, 4, 5
     clash_as_desperate: bool = True
-    exertion_outcome: int = 1
+    exertion_outcome: Bounded = 1
 
 
 OPTION_HELP = {
@@ -137,7 +139,7 @@ ReactionKind = Literal["dodge", "parry", "clash"]
 class Act(Command):
     actor: str
     targets: list[str] = []
-    modifiers: list[Modifier] = []
+    modifiers: list[GivenModifier] = []
     exert: bool = False
 
 

@@ -25,12 +25,14 @@ from fracas.rules.commands import (
 from fracas.rules.dice import split_faces
 from fracas.rules.durations import Clock
 from fracas.rules.events import (
+    Bounded,
     CombatantJoined,
     ConditionCleared,
     ConditionSet,
     Damaged,
     EncounterStarted,
     Event,
+    GivenModifier,
     Healed,
     InitiativeSet,
     Modifier,
@@ -95,17 +97,17 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     same_shot_order: Literal["speed", "gm"] = "speed"
     hit_on_zero: bool = True
-    active_dodge_bonus: int = 3
-    defence_shots: int = 1
+    active_dodge_bonus: Bounded = 3
+    defence_shots: Bounded = 1
     surcharge_defences: bool = True
-    carry_over_above: int = 3
-    snapshot_penalties: tuple[int, ...] = (-2, -5)
-    minimum_shots: int = 1
-    damage_floor: int = 0
-    impairment_at: tuple[int, ...] = (25, 30)
-    death_checks_at: int = 35
-    big_bruiser_bonus: int = 5
-    move_cap: int = 3
+    carry_over_above: Bounded = 3
+    snapshot_penalties: tuple[Bounded, ...] = (-2, -5)
+    minimum_shots: Bounded = 1
+    damage_floor: Bounded = 0
+    impairment_at: tuple[Bounded, ...] = (25, 30)
+    death_checks_at: Bounded = 35
+    big_bruiser_bonus: Bounded = 5
+    move_cap: Bounded = 3
     initiative_dice: str = "d6"
     action_dice: str = "d6!-d6!"
     closed_dice: str = "d6-d6"
@@ -141,7 +143,7 @@ DefenceKind = Literal["passive", "dodge", "parry"]
 class Act(Command):
     actor: str
     targets: list[str] = []
-    modifiers: list[Modifier] = []
+    modifiers: list[GivenModifier] = []
     snapshot: int = 0
     metres: int = 0
 

@@ -16,6 +16,7 @@ from fracas.ledger import BadInputError, RefusedError
 from fracas.rules import gm, roster
 from fracas.rules.commands import Command, Join, Pass, check_can_begin, declared_event, joined_event
 from fracas.rules.events import (
+    Bounded,
     CombatantJoined,
     ConditionCleared,
     ConditionSet,
@@ -23,6 +24,7 @@ from fracas.rules.events import (
     EncounterStarted,
     EquipmentChanged,
     Event,
+    GivenModifier,
     Healed,
     InitiativeSet,
     Modifier,
@@ -88,22 +90,22 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Every default of RULES.md §002 'Ambiguities', overridable per encounter."""
 
-    ts_max: int = 10
-    stagger_threshold: int = 3
-    stat_baseline: int = 10
-    seconds_per_round: int = 6
-    dying_minutes: int = 5
-    move_ts: int = 1  # per unit (002-9)
-    aim_ts: int = 2  # per +1 (002-11)
-    medkit_ts: int = 3  # 002-21
-    unarmed_damage: int = 1
-    head_shot: int = -7
-    heart_shot: int = -10
-    limb_shot: int = -5
-    heart_penalty: int = -2
-    parry_penalty: int = -3
-    stagger_damage: int = 1
-    helpless_defence: int = 0  # the defence total of a combatant who cannot roll one
+    ts_max: Bounded = 10
+    stagger_threshold: Bounded = 3
+    stat_baseline: Bounded = 10
+    seconds_per_round: Bounded = 6
+    dying_minutes: Bounded = 5
+    move_ts: Bounded = 1  # per unit (002-9)
+    aim_ts: Bounded = 2  # per +1 (002-11)
+    medkit_ts: Bounded = 3  # 002-21
+    unarmed_damage: Bounded = 1
+    head_shot: Bounded = -7
+    heart_shot: Bounded = -10
+    limb_shot: Bounded = -5
+    heart_penalty: Bounded = -2
+    parry_penalty: Bounded = -3
+    stagger_damage: Bounded = 1
+    helpless_defence: Bounded = 0  # the defence total of a combatant who cannot roll one
     natural_18_hits: bool = False
     npc_dies_at_zero: bool = True
     healed_wakes: bool = False  # 002-21's optional cinematic rule
@@ -160,7 +162,7 @@ class Start(Command, tag="begin"):
 class Act(Command):
     actor: str
     targets: list[str] = []
-    modifiers: list[Modifier] = []
+    modifiers: list[GivenModifier] = []
 
 
 class Attack(Act, tag="attack"):

@@ -80,3 +80,42 @@ def test_an_argument_that_is_not_utf8_is_refused_naming_it(run):
     line = refused_in_one_line(run, "note", not_utf8)
     assert "UTF-8" in line and "\\xff\\xfe" in line
     assert events_in(run.db) == before
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("act", "alice", "attack", "bob", "--mod", "1" + "0" * 30 + ":x"), "-1000 to 1000"),
+        (("act", "alice", "attack", "bob", "--mod", "9223372036854775808:x"), "-1000 to 1000"),
+        (("act", "alice", "attack", "bob", "--mod", "1001:x"), "modifiers[0].value = 1001"),
+        (
+            ("act", "alice", "attack", "bob", "-o", "modifiers=[{value=9223372036854775807}]"),
+            "modifiers[0].value",
+        ),
+        (("new", "-o", "critical_multiplier=9223372036854775807"), "critical_multiplier"),
+        (("new", "-o", "critical_multiplier=101"), "<= 100"),
+        (("new", "-o", "aim_bonus=1001"), "aim_bonus"),
+        (("new", "-r", "pool", "-o", "body_penalties=[1,2,5000]"), "body_penalties[2]"),
+    ],
+)
+def test_modifiers_and_options_are_bounded_and_the_refusal_names_the_field(run, args, says):
+    before = begun(run)
+    line = refused_in_one_line(run, *args)
+    assert says in line
+    assert events_in(run.db) == before
+
+
+def test_bounded_modifiers_and_options_within_range_still_work(run):
+    before = begun(run)
+    run("act", "alice", "attack", "bob", "--mod", "-1000:smoke", "--dice", "50")
+    run("new", "-o", "critical_multiplier=100")
+    assert events_in(run.db) > before
+
+
+def test_usage_errors_are_one_line_with_exit_code_2_and_say_where_to_look(run):
+    begun(run)
+    line = refused_in_one_line(run, "add", "x", "--count", "0", code=2)
+    assert "'--count'" in line and "0 is not in the range" in line
+    assert line.endswith("(see 'cli add --help')")
+    for args in (("harm", "bob", "-5"), ("status", "--at", "²"), ("note",), ("--json", "status")):
+        assert "--help')" in refused_in_one_line(run, *args, code=2)
