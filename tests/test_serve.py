@@ -301,6 +301,7 @@ def test_every_bad_request_is_a_4xx_with_one_line_and_appends_nothing(server: Se
     e = encounter_of(server)
     before = fracas(server_db(server), "log", "--json").stdout
     token = {"X-Fracas-Token": server.token}
+    typed = token | {"Content-Type": "application/json"}  # read, then found not UTF-8
     deep = '{"line": ' * 50_000 + '"undo"' + "}" * 50_000
     bad: list[tuple[str, str, dict[str, Any]]] = [
         ("GET", f"/e/{e}/screen?step=²", {}),  # a digit, but not an ASCII one
@@ -316,6 +317,7 @@ def test_every_bad_request_is_a_4xx_with_one_line_and_appends_nothing(server: Se
         ("POST", f"/gm/e/{e}/command", {"json": {"line": "note " + "x" * 5000}, "headers": token}),
         ("POST", f"/gm/e/{e}/command", {"json": {"line": "note a\u0000b"}, "headers": token}),
         ("POST", f"/gm/e/{e}/command", {"content": b"\xff\xfe", "headers": token}),
+        ("POST", f"/gm/e/{e}/command", {"content": b'{"line": "note \xff\xfe"}', "headers": typed}),
         ("POST", f"/gm/e/{e}/command", {"content": "undo", "headers": token}),
         ("POST", f"/gm/e/{e}/command", {"json": ["undo"], "headers": token}),
         ("PUT", f"/gm/e/{e}/command", {"json": {"line": "undo"}, "headers": token}),
@@ -369,6 +371,15 @@ def console(server: Served, line: str) -> dict[str, Any]:
     )
     assert response.status_code == 200, response.text
     return response.json()
+
+
+def test_the_console_refuses_numbers_in_other_digits_in_one_line(server: Served) -> None:
+    before = fracas(server_db(server), "log", "--json").stdout
+    for line in ("harm bishop \u0661\u0662", "condition set bishop x --for \u00b2r -m y"):
+        refused = console(server, line)
+        assert not refused["ok"] and "\n" not in refused["refusal"].strip(), refused
+    assert fracas(server_db(server), "log", "--json").stdout == before
+    assert "Traceback" not in output_of(server)
 
 
 def test_the_console_writes_no_file_unless_the_gm_chose_a_directory(
