@@ -279,6 +279,35 @@ def read_text(path: str | Path) -> str:
         ) from None
 
 
+class Once:
+    """An export's events and steps, each once: a line that repeats a position, an
+    encounter's version or a step is named by its number, before the log's unique keys
+    refuse it without saying where."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.seen: dict[tuple[object, ...], int] = {}
+
+    def event(self, number: int, event: StoredEvent) -> StoredEvent:
+        self._first(number, ("position", event.position), f"position {event.position}")
+        version = f"version {event.version} of encounter {event.encounter}"
+        self._first(number, ("version", event.encounter, event.version), version)
+        return event
+
+    def step(self, number: int, record: StepRecord) -> StepRecord:
+        what = f"step {record.step} of encounter {record.encounter}"
+        self._first(number, ("step", record.encounter, record.step), what)
+        return record
+
+    def _first(self, number: int, key: tuple[object, ...], what: str) -> None:
+        first = self.seen.setdefault(key, number)
+        if first != number:
+            raise BadInputError(
+                f"line {number} of {self.where} repeats {what} (line {first} holds it): "
+                "remove the copy, or export the log again"
+            )
+
+
 def load_export(path: str | Path, progress: Progress = quiet) -> Export:
     """Read a JSONL export back, every line checked."""
     where = str(path)
@@ -287,13 +316,14 @@ def load_export(path: str | Path, progress: Progress = quiet) -> Export:
     events: list[StoredEvent] = []
     steps: list[StepRecord] = []
     sealed: list[tuple[str, str]] = []
+    once = Once(where)
     for number, data in read_lines(lines, where):
         progress(number, len(lines))
         if isinstance(data, EventLine):
-            events.append(data)
+            events.append(once.event(number, data))
             continue
         if isinstance(data, StepLine):
-            steps.append(data)
+            steps.append(once.step(number, data))
             continue
         if isinstance(data, SecretLine):
             sealed.append((data.name or commitment(data.value), data.value))
@@ -309,9 +339,9 @@ def load_export(path: str | Path, progress: Progress = quiet) -> Export:
                     )
             elif kind == "event":
                 data.pop("masked", None)
-                events.append(msgspec.convert(data, StoredEvent))
+                events.append(once.event(number, msgspec.convert(data, StoredEvent)))
             elif kind == "step":
-                steps.append(msgspec.convert(data, StepRecord))
+                steps.append(once.step(number, msgspec.convert(data, StepRecord)))
             elif kind == "secret":
                 secret = msgspec.convert(data, Sealed)
                 sealed.append((secret.name or commitment(secret.value), secret.value))

@@ -1,6 +1,7 @@
 """Damaged files: `audit` names the first bad position and never crashes; every other
 command refuses in one line (the README's promise)."""
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -63,3 +64,34 @@ def test_random_bytes_in_a_log_never_end_in_a_traceback(tmp_path):
     figures = damage.random_bytes(tmp_path, copies=150, seed=7)
     assert figures.counts["tracebacks"] == 0
     assert figures.counts["refused"] > 0  # the trial did damage something
+
+
+def repeated(export: Path, target: Path, line: int, *, recount: bool) -> None:
+    """The export with its `line` (1-based) written twice; `recount`: the header's count of
+    events raised to match, as someone padding it by hand would."""
+    lines = export.read_text().splitlines()
+    lines.insert(line, lines[line - 1])
+    if recount:
+        header = json.loads(lines[0])
+        header["events"] += 1
+        lines[0] = json.dumps(header)
+    target.write_text("\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize("recount", [True, False])
+def test_an_export_line_written_twice_is_named_on_import(tmp_path, recount):
+    db = tmp_path / "fight.db"
+    gunfight(db)
+    export = tmp_path / "fight.jsonl"
+    assert invoke(db, "export", "-o", str(export)).exit_code == 0
+    lines = export.read_text().splitlines()
+    position = json.loads(lines[9])["position"]
+    padded = tmp_path / "padded.jsonl"
+    repeated(export, padded, 10, recount=recount)
+    line = one_line(invoke(tmp_path / "imp.db", "import", str(padded)))
+    assert f"line 11 of {padded} repeats position {position} (line 10 holds it)" in line
+    assert not (tmp_path / "imp.db").exists()
+    step_line = next(n for n, text in enumerate(lines, start=1) if '"type":"step"' in text)
+    repeated(export, padded, step_line, recount=False)
+    line = one_line(invoke(tmp_path / "imp.db", "import", str(padded)))
+    assert f"line {step_line + 1} of {padded} repeats step" in line
