@@ -211,11 +211,11 @@ class Act(Command):
 
 class Attack(Act, tag="attack"):
     weapon: str = ""
-    cover: int = 0
-    concealment: int = 0
+    cover: Bounded = 0
+    concealment: Bounded = 0
     from_cover: bool = False
     from_concealment: bool = False
-    cover_armor: int = 0
+    cover_armor: Bounded = 0
     shield: Literal["around", "through"] = "around"
     flank: Literal["front", "left", "right", "rear"] = "front"
     burst: bool = False
@@ -271,7 +271,7 @@ class ShieldAction(Act, tag="shield"):
 class Other(Act, tag="other"):
     what: str = "something else"
     skill: str = ""
-    difficulty: int = 0
+    difficulty: Bounded = 0
 
 
 class Withdraw(Act, tag="withdraw"):

@@ -217,7 +217,7 @@ class Escape(Act, tag="escape"):
 class Move(Act, tag="move"):
     pace: Literal["jog", "run", "sprint"] = "jog"
     footing: bool = False
-    cover: int | None = None
+    cover: Bounded | None = None
 
 
 class Wait(Act, tag="wait"):

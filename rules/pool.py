@@ -167,7 +167,7 @@ class Other(Act, tag="other"):
     what: str = "something else"
     attribute: str = "dexterity"
     ability: str = "athletics"
-    difficulty: int | None = None
+    difficulty: Bounded | None = None
     passive: bool = False
     committed: bool = False
 

@@ -144,8 +144,8 @@ class Act(Command):
     actor: str
     targets: list[str] = []
     modifiers: list[GivenModifier] = []
-    snapshot: int = 0
-    metres: int = 0
+    snapshot: Bounded = 0
+    metres: Bounded = 0
 
 
 class Attack(Act, tag="attack"):
@@ -160,7 +160,7 @@ class Run(Act, tag="run"):
 
 class Other(Act, tag="other"):
     what: str = "something else"
-    shots: int = 3
+    shots: Bounded = 3
 
 
 class Continuous(Act, tag="continuous"):

@@ -187,7 +187,7 @@ class Cast(Attack, tag="cast"):
 
 
 class Move(Act, tag="move"):
-    units: int = 1
+    units: Bounded = 1
 
 
 class Draw(Act, tag="draw"):
@@ -200,7 +200,7 @@ class Stow(Act, tag="stow"):
 
 class Aim(Act, tag="aim"):
     weapon: str = ""
-    points: int = 1
+    points: Bounded = 1
 
 
 class Reload(Act, tag="reload"):
@@ -212,15 +212,15 @@ class Treat(Act, tag="treat"):
 
 
 class Heal(Act, tag="heal"):
-    hp: int = 1
-    ts: int = 0
+    hp: Bounded = 1
+    ts: Bounded = 0
     source: str = "healing"
 
 
 class Check(Act, tag="check"):
     stat: str = "u"
-    difficulty: int = 10
-    ts: int = 0
+    difficulty: Bounded = 10
+    ts: Bounded = 0
     what: str = "a stat roll"
 
 

@@ -96,6 +96,7 @@ def test_an_argument_that_is_not_utf8_is_refused_naming_it(run):
         (("new", "-o", "critical_multiplier=101"), "<= 100"),
         (("new", "-o", "aim_bonus=1001"), "aim_bonus"),
         (("new", "-r", "pool", "-o", "body_penalties=[1,2,5000]"), "body_penalties[2]"),
+        (("act", "alice", "move", "-o", "cover=9223372036854775807"), "cover"),
     ],
 )
 def test_modifiers_and_options_are_bounded_and_the_refusal_names_the_field(run, args, says):
