@@ -153,22 +153,23 @@ def test_the_reconnecting_store_opens_read_only_again(own_server: Server):
             reader.execute("CREATE TABLE sneaked_in (a int)")
 
 
-def test_the_players_role_reads_exactly_a_players_export(tmp_path: Path, pg_server):
+def test_the_players_role_reads_no_more_than_a_players_export(tmp_path: Path, pg_server):
     figures = postgres.players_role(tmp_path, fights=4, moves=40)
     assert figures.counts["steps withheld from players"] > 0
+    assert figures.counts["hidden combatants joined"] > 0
     assert figures.counts["objects refused (as they should be)"] > 0  # the log, the seeds
     assert not bad(
         figures,
-        "steps unlike the players' export",
+        "steps read that the players' export does not show (leaks)",
         "objects read outside the players' schema",
         "sealed seeds read",
         "hashes or salts read",
     )
 
 
-def test_the_players_view_follows_undo_redo_disclosure_and_reveal(pg_url: str):
-    """Each way a withheld step comes and goes, in the order a table meets them; the role's
-    rows equal the players' export after every step."""
+@pytest.fixture
+def player(pg_url: str):
+    """The GM's session on a log, and a connection as a role granted its players' schema."""
     conninfo, schema = split_url(pg_url)
     role = f"players_{schema}"
     with Fracas(pg_url) as fracas:
@@ -176,50 +177,84 @@ def test_the_players_view_follows_undo_redo_disclosure_and_reveal(pg_url: str):
         fracas.store.execute(f"CREATE ROLE {role} LOGIN")
         fracas.store.execute(f"GRANT USAGE ON SCHEMA {schema}_players TO {role}")
         fracas.store.execute(f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema}_players TO {role}")
-        with psycopg.connect(conninfo, user=role, autocommit=True) as player:
+        with psycopg.connect(conninfo, user=role, autocommit=True) as connection:
+            yield Player(fracas, live, connection, schema)
 
-            def seen() -> dict[int, int | None]:
-                export = io.StringIO()
-                fracas.export_jsonl(export, players=True)
-                exported = [json.loads(line) for line in export.getvalue().splitlines()[1:]]
-                viewed = postgres.as_export(
-                    player.execute(f"SELECT * FROM {schema}_players.steps").fetchall(),
-                    player.execute(
-                        f"SELECT encounter, step, n, kind, body FROM {schema}_players.events"
-                    ).fetchall(),
-                )
-                assert sorted(viewed, key=by_step) == exported
-                return {line["step"]: line.get("withheld_after_secret_step") for line in viewed}
 
-            secret = shoot(live, secret=True)
-            after = shoot(live)
-            assert seen()[secret] == secret and seen()[after] == secret
-            live.undo()
-            live.redo()  # the shot after the secret one, back: withheld again
-            assert seen()[after] == secret
-            live.undo()
-            live.undo()  # the secret shot itself: nothing in effect depends on it now
-            again = shoot(live)
-            assert seen()[again] is None and seen()[secret] == secret
-            live.note("the lights go out")
-            assert seen()[live.history.head_step] is None  # the GM's words are never withheld
-            live.reveal()  # its seed would re-derive the secret roll: withheld
-            revealed = seen_bodies(player, schema, live.history.head_step)
-            assert revealed[0]["seed"] is None and revealed[0]["withheld"] is True
-            live.disclose(secret)
-            assert seen()[secret] is None
-            assert seen_bodies(player, schema, live.history.head_step - 1)[0]["seed"]
+class Player:
+    def __init__(self, fracas: Fracas, live, connection: psycopg.Connection, schema: str):
+        self.fracas, self.live, self.connection, self.schema = fracas, live, connection, schema
+
+    def exported(self) -> list[dict]:
+        export = io.StringIO()
+        self.fracas.export_jsonl(export, players=True)
+        return [json.loads(line) for line in export.getvalue().splitlines()[1:]]
+
+    def viewed(self) -> list[dict]:
+        """The role's rows as export lines, each checked to show nothing the export does not."""
+        steps = self.connection.execute(f"SELECT * FROM {self.schema}_players.steps").fetchall()
+        events = self.connection.execute(
+            f"SELECT encounter, step, n, kind, body FROM {self.schema}_players.events"
+        ).fetchall()
+        viewed = sorted(postgres.as_export(steps, events), key=by_step)
+        leaks, _more = postgres.compared(self.exported(), viewed)
+        assert leaks == 0
+        return viewed
+
+    def everything(self) -> str:
+        """All the role can read, as text."""
+        read, _refused = postgres.everything_readable(self.connection, ["view"])
+        return "\n".join(read.values())
+
+
+def test_the_players_view_is_the_export_in_a_fight_without_secrets(player: Player):
+    live = player.live
+    shoot(live)
+    shoot(live)
+    live.undo()
+    live.redo()
+    live.note("the lights go out")
+    live.reveal()
+    shoot(live)
+    assert player.viewed() == player.exported()
+
+
+def test_the_players_view_stops_at_a_secret_step_until_it_is_disclosed(player: Player):
+    live = player.live
+    before = shoot(live)
+    secret = shoot(live, secret=True)
+    after = shoot(live)
+    live.note("the lights go out")
+    viewed = player.viewed()
+    assert [line["step"] for line in viewed][-2:] == [before, secret]
+    assert viewed[-1]["withheld_after_secret_step"] == secret and "events" not in viewed[-1]
+    assert after not in {line["step"] for line in viewed}
+    live.undo()
+    live.undo()  # the secret shot undone: still nothing after it (the SQL does not follow undo)
+    assert player.viewed()[-1]["step"] == secret
+    live.redo()
+    live.disclose(secret)
+    assert player.viewed() == player.exported()
+
+
+def test_the_players_role_reads_nothing_of_a_hidden_combatant_until_revealed(player: Player):
+    live = player.live
+    shoot(live)
+    join = {"action": "join", "combatant": "lurker", "sheet": postgres.LURKING}
+    joined = live.execute(live.ruleset.command(join), hidden=True).step
+    for _ in range(4):
+        shoot(live)
+    live.note("the lurker laughs")
+    live.execute(live.ruleset.command({"action": "next"}))
+    assert {line["step"] for line in player.viewed()} == set(range(1, joined))
+    assert "lurker" not in player.everything()
+    live.reveal_combatant("lurker")
+    assert player.viewed() == player.exported()
+    assert "lurker" in player.everything()
 
 
 def by_step(line: dict) -> int:
     return line["step"]
-
-
-def seen_bodies(player: psycopg.Connection, schema: str, step: int) -> list[dict]:
-    rows = player.execute(
-        f"SELECT body FROM {schema}_players.events WHERE step = %s ORDER BY n", (step,)
-    ).fetchall()
-    return [json.loads(body) for (body,) in rows]
 
 
 def gunfight(fracas: Fracas):

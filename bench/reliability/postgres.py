@@ -7,7 +7,6 @@ session, many writers appending to one encounter, and what the players' role can
 
 import io
 import json
-import operator
 import random
 import re
 import subprocess
@@ -274,8 +273,9 @@ TURN_OPS = (
     *("next",) * 3,
     *("undo",) * 3,
     *("disclose",) * 2,
-    *("redo", "secret", "note", "reveal"),
+    *("redo", "secret", "note", "reveal", "ambush", "unmask"),
 )
+LURKER = "lurker"  # the hidden combatant an ambush brings in
 
 
 def hostile_fight(fracas: Fracas, name: str, rng: random.Random, moves: int) -> None:
@@ -314,8 +314,22 @@ def play(live: Encounter, op: str, rng: random.Random) -> None:
         live.redo()
     elif op == "disclose":
         live.disclose(rng.randint(1, live.history.head_step))
+    elif op == "ambush":
+        join = {"action": "join", "combatant": LURKER, "sheet": LURKING}
+        live.execute(live.ruleset.command(join), hidden=True)
+    elif op == "unmask":
+        live.reveal_combatant(LURKER)
     else:
         live.reveal()
+
+
+LURKING = {
+    "dex": 12,
+    "hp": 40,
+    "skills": {"firearms": 60},
+    "weapons": [{"name": "pistol", "kind": "firearm", "damage": "1d6"}],
+    "holding": ["pistol"],
+}
 
 
 def as_export(steps: list[tuple], events: list[tuple]) -> list[dict[str, Any]]:
@@ -344,8 +358,9 @@ def as_export(steps: list[tuple], events: list[tuple]) -> list[dict[str, Any]]:
 
 def players_role(workdir: Path, fights: int, moves: int = 40, seed: int = 9) -> Figures:
     """A role granted what the README grants the players connects and reads everything it
-    can: every table, view and function of every schema. It must read exactly what a
-    players' export shows: no seed, no GM-only roll, no hash, nothing after a secret."""
+    can: every table, view and function of every schema. It must read nothing a players'
+    export does not show: no seed, no GM-only roll, no hash, no hidden combatant; it may
+    withhold more (everything after a secret step or a hidden combatant's first mention)."""
     need_server()
     figures = Figures(f"the players' role ({fights} fights x {moves} moves)")
     rng = random.Random(seed)
@@ -359,6 +374,9 @@ def players_role(workdir: Path, fights: int, moves: int = 40, seed: int = 9) -> 
             gm = fracas.store
             sealed = [value for (value,) in gm.execute("SELECT value FROM tavern_keys.sealed")]
             chains = [h for row in gm.execute("SELECT hash, salt FROM events") for h in row]
+            ambushes = gm.execute(
+                "SELECT count(*) FROM events WHERE kind = 'combatant.hidden'"
+            ).fetchone()[0]
             for statement in (
                 f"CREATE ROLE {PLAYER} LOGIN",
                 f"GRANT USAGE ON SCHEMA tavern_players TO {PLAYER}",
@@ -380,10 +398,12 @@ def players_role(workdir: Path, fights: int, moves: int = 40, seed: int = 9) -> 
             ).fetchall()
     exported = [json.loads(line) for line in shown.splitlines()[1:]]
     viewed = as_export(steps, events)
-    key = operator.itemgetter("encounter", "step")  # the export lists fights as started
     figures.trials = len(exported)
     figures.add("steps withheld from players", sum(1 for s in exported if "command" in s))
-    figures.add("steps unlike the players' export", steps_unlike(exported, viewed, key))
+    figures.add("hidden combatants joined", ambushes)
+    leaks, more = compared(exported, viewed)
+    figures.add("steps read that the players' export does not show (leaks)", leaks)
+    figures.add("steps of the export the role does not read (withheld more, as it may)", more)
     readable = "\n".join(text for where, text in read.items() if where.startswith("tavern_players"))
     figures.add(
         "objects read outside the players' schema",
@@ -395,10 +415,29 @@ def players_role(workdir: Path, fights: int, moves: int = 40, seed: int = 9) -> 
     return figures
 
 
-def steps_unlike(exported: list[dict], viewed: list[dict], key: Callable) -> int:
-    mine = {key(line): line for line in viewed}
-    unlike = sum(1 for line in exported if mine.pop(key(line), None) != line)
-    return unlike + len(mine)
+def compared(exported: list[dict], viewed: list[dict]) -> tuple[int, int]:
+    """(steps the role read that the export does not show as read, steps of the export the
+    role did not read). A step read must be the export's step of the same number, the same
+    in every field, but for a revealed seed the role's view withholds more."""
+    shown = {(line["encounter"], line["step"]): line for line in exported}
+    leaks = sum(1 for line in viewed if not within(line, shown.get(key_of(line))))
+    read = {key_of(line) for line in viewed}
+    return leaks, sum(1 for key in shown if key not in read)
+
+
+def key_of(line: dict) -> tuple[str, int]:
+    return line["encounter"], line["step"]
+
+
+def within(line: dict, exported: dict | None) -> bool:
+    """The role's step shows nothing the export's step does not."""
+    if exported is None or len(line.get("events", [])) != len(exported.get("events", [])):
+        return False
+    events = [
+        {**shown, "seed": None, "withheld": True} if mine.get("withheld") is True else shown
+        for mine, shown in zip(line.get("events", []), exported.get("events", []), strict=True)
+    ]
+    return line == ({**exported, "events": events} if "events" in exported else exported)
 
 
 def everything_readable(
