@@ -253,6 +253,37 @@ def test_the_players_role_reads_nothing_of_a_hidden_combatant_until_revealed(pla
     assert "lurker" in player.everything()
 
 
+def test_a_log_of_the_old_players_rule_is_brought_up_to_date_by_its_first_writer(
+    pg_url: str,
+):
+    """Rule 1's functions answered anyone who called them (where its rule withheld steps):
+    a writer's open drops them and keeps the role's grants on the views."""
+    conninfo, schema = split_url(pg_url)
+    players, role = f"{schema}_players", f"players_{schema}"
+    with Fracas(pg_url) as fracas:
+        fracas.new("percentile", title="old", encounter="old")
+        for statement in (
+            f"CREATE FUNCTION {players}.withheld(enc text) RETURNS SETOF integer "
+            "LANGUAGE sql AS 'SELECT 1'",
+            f"COMMENT ON SCHEMA {players} IS 'fracas players rule 1'",
+            f"CREATE ROLE {role} LOGIN",
+            f"GRANT USAGE ON SCHEMA {players} TO {role}",
+            f"GRANT SELECT ON ALL TABLES IN SCHEMA {players} TO {role}",
+        ):
+            fracas.store.execute(statement)
+    with open_store(pg_url) as writer:
+        functions = writer.execute(
+            "SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
+            "WHERE n.nspname = ?",
+            (players,),
+        ).fetchall()
+    assert functions == []
+    with psycopg.connect(conninfo, user=role, autocommit=True) as player:
+        assert player.execute(f"SELECT encounter, step FROM {players}.steps").fetchall() == [
+            ("old", 1)
+        ]
+
+
 def by_step(line: dict) -> int:
     return line["step"]
 
