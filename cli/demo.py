@@ -67,8 +67,11 @@ def sheet(name: str) -> dict[str, Any]:
     return read_sheet_file(str(files("fracas.cli") / "demo_sheets" / f"{name}.toml"))
 
 
-def play(path: str, echo: Callable[[str], None], program: str = "fracas") -> str:
-    """Play the demo fight into `path`; the closing hint names `program` as it was run."""
+def play(
+    path: str, echo: Callable[[str], None], program: str = "fracas", *, quiet: bool = False
+) -> str:
+    """Play the demo fight into `path`; the closing hint names `program` as it was run.
+    `quiet`: only the final status is printed (`echo` then prints nothing)."""
     with Fracas(path) as fracas:
         encounter = fracas.new("percentile", title="Night at the Lakeside Motel")
         echo(f"encounter {encounter.id} recorded in {path}")
@@ -98,7 +101,7 @@ def play(path: str, echo: Callable[[str], None], program: str = "fracas") -> str
             step(*entry)
         echo("")
         render.status(board(encounter.id, encounter.ruleset.name, encounter.view()))
-        report = fracas.audit()
-        render.audit(report)
+        if not quiet:
+            render.audit(fracas.audit())
         echo(f"\nTry: {program} --db {shlex.quote(path)} log    (the undone step is marked)")
         return encounter.id

@@ -1341,7 +1341,8 @@ def demo(demo_db: str, quiet: bool) -> None:
     from fracas.cli.demo import play
 
     run_as = sys.argv[0] if os.path.basename(sys.argv[0]) == "fracas" else "fracas"
-    play(demo_db, echo=(lambda _line: None) if quiet else click.echo, program=shlex.quote(run_as))
+    echo = (lambda _line: None) if quiet else click.echo
+    play(demo_db, echo=echo, program=shlex.quote(run_as), quiet=quiet)
 
 
 share_global_options(cli)

@@ -204,6 +204,15 @@ def test_demo_plays_into_its_file(tmp_path):
     assert "[UNDONE]" in log
 
 
+def test_demo_quiet_prints_only_the_final_status(tmp_path):
+    db = tmp_path / "demo.db"
+    quiet = CliRunner().invoke(cli, ["demo", "--db", str(db), "--quiet"])
+    assert quiet.exit_code == 0, quiet.output
+    status = CliRunner().invoke(cli, ["--db", str(db), "status"])
+    assert quiet.output == status.output and "Shotgun cultist" in quiet.output
+    assert "hash chain" not in quiet.output
+
+
 def test_set_takes_keys_with_spaces_quoted_or_not(run):
     run("new", "-r", "shotclock", "--id", "fs")
     run("-e", "fs", "add", "a", "--set", 'skills."martial arts"=15')
