@@ -6,6 +6,7 @@ As root, the server runs as the `postgres` user the package creates (PostgreSQL 
 to run as root).
 """
 
+import argparse
 import glob
 import os
 import shutil
@@ -106,18 +107,28 @@ def main(argv: list[str]) -> None:
     """`python -m bench.pgserver start DIR` starts a server and prints a log's URL on it,
     noting in the new directory DIR where its cluster lives (a temporary directory the
     server's user can reach); `python -m bench.pgserver stop DIR` stops it, removes both."""
-    command, directory = argv
-    note = Path(directory) / "cluster"
-    if command == "start":
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.pgserver",
+        description="A throwaway PostgreSQL server (Debian's binaries) for a fracas log.",
+    )
+    parser.add_argument(
+        "command", choices=("start", "stop"), help="start: print a log's URL; stop: remove it"
+    )
+    parser.add_argument("directory", help="a new directory noting where the server lives")
+    options = parser.parse_args(argv)
+    note = Path(options.directory) / "cluster"
+    if options.command == "start":
+        if os.path.lexists(options.directory):
+            parser.exit(1, f"{options.directory} exists already: name a new directory\n")
         server = Server().start()
         note.parent.mkdir(parents=True)
         note.write_text(str(server.dir))
         print(server.url())
-    elif command == "stop":
-        Server(cluster=Path(note.read_text())).stop()
-        shutil.rmtree(directory)
-    else:
-        raise SystemExit("usage: python -m bench.pgserver start|stop DIR")
+        return
+    if not note.is_file():
+        parser.exit(1, f"no server was started with {options.directory}: nothing to stop\n")
+    Server(cluster=Path(note.read_text())).stop()
+    shutil.rmtree(options.directory)
 
 
 if __name__ == "__main__":
