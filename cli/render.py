@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -177,8 +177,7 @@ def audit(report: AuditReport) -> None:
     for verdict, where in sorted(by_verdict.items()):
         count = sum(len(steps) for steps in where.values())
         places = "; ".join(
-            f"encounter {name} steps {', '.join(str(s) for s in sorted(set(steps)))}"
-            for name, steps in where.items()
+            f"encounter {name} steps {step_ranges(steps)}" for name, steps in where.items()
         )
         kind = "manual rolls" if verdict.startswith("typed by") else "seeded rolls"
         click.echo(f"{kind} {verdict}: {count} ({places})")
@@ -229,6 +228,17 @@ def audit(report: AuditReport) -> None:
             click.echo(f"head {head.code}: NOT extended: {head.problem}")
     if report.bad_position is not None:
         click.echo(f"first bad position: {report.bad_position}")
+
+
+def step_ranges(steps: Iterable[int]) -> str:
+    """Step numbers as runs: 3-5, 9, 42, 45-47 (a long fight's thousands stay one line)."""
+    runs: list[list[int]] = []
+    for step in sorted(set(steps)):
+        if runs and step == runs[-1][1] + 1:
+            runs[-1][1] = step
+        else:
+            runs.append([step, step])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
 def standing(row: Standing) -> str:

@@ -4,7 +4,10 @@ drift under the current code, and a log that still extends an earlier export."""
 import json
 
 import pytest
+from click.testing import CliRunner
 
+from fracas.cli import render
+from fracas.cli.main import cli
 from fracas.ledger import NewEvent, Store
 from fracas.projections import Fracas
 from fracas.rules import percentile
@@ -181,3 +184,12 @@ def test_an_edited_command_id_is_named_as_an_edited_step_record_not_as_drift(tmp
     assert "step 3: its step record names command id 'x'" in result.output
     assert "the step records were edited" in result.output
     assert "was:" not in result.output
+
+
+def test_audit_names_runs_of_steps_as_ranges(tmp_path):
+    db = tmp_path / "demo.db"
+    assert CliRunner().invoke(cli, ["demo", "--db", str(db), "--quiet"]).exit_code == 0
+    text = CliRunner().invoke(cli, ["--db", str(db), "audit"]).output
+    assert "manual rolls typed by table: 14 (encounter" in text and "steps 8-12, 14-16)" in text
+    assert render.step_ranges([45, 3, 4, 5, 42, 46, 47, 3, 9]) == "3-5, 9, 42, 45-47"
+    assert render.step_ranges(range(3, 2651)) == "3-2650"
