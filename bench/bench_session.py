@@ -50,7 +50,9 @@ def raw_load(source: Path, target: Path) -> None:
     conn.close()
 
 
-PEAK = "import resource; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+# the process's own high-water mark (VmHWM belongs to its memory map, new at exec; getrusage's
+# maxrss would carry over the forking parent's)
+PEAK = "print(next(l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')))"
 EXPORT = (
     "import sys; from fracas.projections import Fracas\n"
     "with Fracas(sys.argv[1], readonly=True) as f, open(sys.argv[2], 'w') as out:\n"
