@@ -12,8 +12,10 @@ the players' export (`fracas export --players`) as rows:
 
 The players' role is granted NAME_players alone, never NAME (the events, the read models,
 the chains) or NAME_keys (the sealed seeds): the views read the log with their owner's
-rights, the role reads only the views. The schema holds no function: the role may call any
-function it can see, and a function's answer would say where the rule cuts.
+rights, the role reads only the views. Each view reads a SECURITY DEFINER function that
+returns exactly its rows (`steps_rows()`, `events_rows()`): the role may call any function
+it can see, so no other function lives here, and a reader's EXPLAIN ANALYZE of a view
+shows the function's rows, never the log's tables and their counts.
 
 The rule is a cut, decided from what the events record, never from a roll's faces. The
 players' rule (`fracas.projections.secrecy`, which the ledger may not import) works out what
@@ -34,7 +36,7 @@ tests/test_postgres_trust.py holds the views to a players' export; change the tw
 
 from collections.abc import Iterator
 
-PLAYERS_RULE = 2  # bump with any change below: every writable open brings a log up to date
+PLAYERS_RULE = 3  # bump with any change below: every writable open brings a log up to date
 MARK = f"fracas players rule {PLAYERS_RULE}"
 CONTROL = "('step.undone', 'step.redone', 'step.superseded')"
 IN_EFFECT = (  # as in fracas.ledger.base.EFFECTIVE_EVENTS
@@ -77,10 +79,13 @@ def statements(log: str) -> Iterator[str]:
     """The players' schema of the log in schema `log`, created or brought up to date."""
     players = players_schema(log)
     trouble = TROUBLE.format(log=log, in_effect=IN_EFFECT.format(log=log))
+    definer = f"STABLE SECURITY DEFINER SET search_path = {log}, pg_temp"
     yield f"CREATE SCHEMA IF NOT EXISTS {players}"
     yield f"COMMENT ON SCHEMA {players} IS '{MARK}'"
     yield f"""
-CREATE OR REPLACE VIEW {players}.steps AS
+CREATE OR REPLACE FUNCTION {players}.steps_rows() RETURNS TABLE (
+  encounter text, step integer, control text, target integer, author text, at text,
+  withheld_after_secret_step integer, command jsonb) LANGUAGE sql {definer} AS $$
 SELECT s.encounter, s.step, s.control, s.target, s.author, s.at,
        CASE WHEN s.step = b.masked THEN s.step END AS withheld_after_secret_step,
        CASE WHEN s.step = b.masked THEN (
@@ -95,9 +100,13 @@ SELECT s.encounter, s.step, s.control, s.target, s.author, s.at,
                ORDER BY e.version LIMIT 1) AS given)
        END AS command
 FROM ({trouble}) AS b JOIN {log}.steps s ON s.encounter = b.encounter
-WHERE s.step < b.cut OR s.step = b.masked"""
+WHERE s.step < b.cut OR s.step = b.masked
+$$"""
+    yield f"CREATE OR REPLACE VIEW {players}.steps AS SELECT * FROM {players}.steps_rows()"
     yield f"""
-CREATE OR REPLACE VIEW {players}.events AS
+CREATE OR REPLACE FUNCTION {players}.events_rows() RETURNS TABLE (
+  encounter text, step integer, n bigint, kind text, author text, at text, schema integer,
+  body text) LANGUAGE sql {definer} AS $$
 SELECT x.encounter, x.step, x.n, x.kind, x.author, x.at, x.schema, x.body
 FROM ({trouble}) AS b CROSS JOIN LATERAL (
   SELECT e.encounter, e.step, row_number() OVER (PARTITION BY e.step ORDER BY e.version) AS n,
@@ -112,6 +121,8 @@ FROM ({trouble}) AS b CROSS JOIN LATERAL (
               ELSE e.body END AS body
   FROM {log}.events e
   WHERE e.encounter = b.encounter AND e.step < b.cut AND e.kind NOT IN {CONTROL}
-) AS x"""
+) AS x
+$$"""
+    yield f"CREATE OR REPLACE VIEW {players}.events AS SELECT * FROM {players}.events_rows()"
     for function in ("withheld(text)", "hidden_epochs(text)", "secret_steps(text)"):
         yield f"DROP FUNCTION IF EXISTS {players}.{function}"  # rule 1's: callable by anyone

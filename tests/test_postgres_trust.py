@@ -277,7 +277,7 @@ def test_a_log_of_the_old_players_rule_is_brought_up_to_date_by_its_first_writer
             "WHERE n.nspname = ?",
             (players,),
         ).fetchall()
-    assert functions == []
+    assert sorted(functions) == [("events_rows",), ("steps_rows",)]  # the views' own rows
     with psycopg.connect(conninfo, user=role, autocommit=True) as player:
         assert player.execute(f"SELECT encounter, step FROM {players}.steps").fetchall() == [
             ("old", 1)
@@ -325,3 +325,17 @@ def test_a_log_made_before_the_players_schema_gets_it_from_its_first_writer(pg_u
     with open_store(pg_url) as writer:
         rows = writer.execute(f"SELECT encounter, step FROM {schema}_players.steps").fetchall()
     assert rows == [("old", 1)]
+
+
+def test_the_players_role_cannot_count_the_log_through_a_query_plan(player: Player):
+    """EXPLAIN ANALYZE of a view over the log's tables would count their rows (a hidden
+    combatant's events among them); the views' plans show only the rows they return."""
+    live = player.live
+    join = {"action": "join", "combatant": "lurker", "sheet": postgres.LURKING}
+    live.execute(live.ruleset.command(join), hidden=True)
+    for view in ("steps", "events"):
+        plan = player.connection.execute(
+            f"EXPLAIN (ANALYZE, VERBOSE) SELECT * FROM {player.schema}_players.{view}"
+        ).fetchall()
+        text = "\n".join(line for (line,) in plan)
+        assert f"{player.schema}." not in text.replace(f"{player.schema}_players.", "")
