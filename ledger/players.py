@@ -1,7 +1,7 @@
 """What the players' role of a PostgreSQL log may read: the one place the rule lives in SQL.
 
 A log in schema NAME gets a schema NAME_players holding two views, a conservative part of
-the players' export (`fracas export --players`) as rows:
+the players' export (`fracas export --format jsonl --for players`) as rows:
 
 - `steps`: each step's encounter, number, control, target, author and time; for the one
   secret step shown by its command alone, `withheld_after_secret_step` (its own number)
