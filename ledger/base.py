@@ -484,10 +484,10 @@ class LogStore:
                     f"{self.path} already holds events: import into a new, empty file"
                 )
             firsts: list[tuple[str, str]] = []
-            for batch in _batches(events, 2000):
+            for batch in batches(events, 2000):
                 self.conn.executemany(INSERT_EVENT, [msgspec.structs.astuple(e) for e in batch])
                 firsts += [(e.encounter, e.hash) for e in batch if e.version == 1]
-            for batch in _batches(steps, 2000):
+            for batch in batches(steps, 2000):
                 self.conn.executemany(INSERT_STEP, [msgspec.structs.astuple(r) for r in batch])
             self.conn.executemany(
                 INSERT_REGISTRY, [msgspec.structs.astuple(e) for e in chain.registry_of(firsts)]
@@ -937,7 +937,8 @@ class LogStore:
         return None, ""
 
 
-def _batches(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+def batches(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    """Items in lists of `size` (the last may be shorter): rows written or encoded at once."""
     batch: list[Any] = []
     for item in items:
         batch.append(item)

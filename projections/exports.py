@@ -18,7 +18,7 @@ from fracas.ledger import (
     StoredEvent,
     VerifyReport,
 )
-from fracas.ledger.base import where
+from fracas.ledger.base import batches, where
 from fracas.ledger.values import Hex, Sha256, SqlInt
 from fracas.projections.replay import player_event, public_command
 from fracas.projections.secrecy import Cut, players_cut, shown_events
@@ -78,17 +78,6 @@ LINES_AT_ONCE = 1000  # lines encoded in one call: no dict per row, one write pe
 _encode_lines = msgspec.json.Encoder().encode_lines
 
 
-def batched(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
-    batch: list[Any] = []
-    for item in items:
-        batch.append(item)
-        if len(batch) == size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
-
-
 def quiet(done: int, total: int) -> None:
     """No progress shown."""
 
@@ -138,13 +127,13 @@ def _export_jsonl(
     )
     out.write(_encode(header).decode() + "\n")
     done = 0
-    for batch in batched(store.events(of=EventLine), LINES_AT_ONCE):
+    for batch in batches(store.events(of=EventLine), LINES_AT_ONCE):
         out.write(_encode_lines(batch).decode())
         done += len(batch)
         progress(done, chain.checked)
     for encounter in store.encounters():
         records = store.step_records(encounter)
-        for batch in batched(records, LINES_AT_ONCE):
+        for batch in batches(records, LINES_AT_ONCE):
             lines = [StepLine(*msgspec.structs.astuple(record)) for record in batch]
             out.write(_encode_lines(lines).decode())
     for name, value in sealed:
