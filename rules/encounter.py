@@ -25,7 +25,7 @@ from fracas.ledger.history import COMMAND, REDO, SUPERSEDE, UNDO
 from fracas.ledger.values import is_hex
 from fracas.rules import ruleset as registry
 from fracas.rules import snapshots
-from fracas.rules.commands import LONGEST_ENCOUNTER_ID, Join, check_id
+from fracas.rules.commands import LONGEST_ENCOUNTER_ID, check_id
 from fracas.rules.dice import Limits, ManualDice, SeededDice, commitment, new_seed
 from fracas.rules.events import (
     CombatantHidden,
@@ -340,13 +340,9 @@ class Encounter:
             else SeededDice(self._seed, epoch, self.id, step, self.limits)
         )
         ctx = Context(source, step, author, command_id)
-        events = self.ruleset.decide_step(self.state, command, ctx, secret=secret)
+        events = self.ruleset.decide_step(self.state, command, ctx, secret=secret, hidden=hidden)
         if isinstance(source, ManualDice):
             source.finish()
-        if hidden:
-            if not isinstance(command, Join):
-                raise BadInputError("only a combatant joining can be hidden (add --hidden)")
-            events = [*events, CombatantHidden(command.combatant)]
         return events
 
     def record(

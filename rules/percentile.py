@@ -825,10 +825,10 @@ def harm_consequences(state: State, events: list[Event]) -> list[Event]:
         before, now = state.fighters[event.target], after.fighters[event.target]
         stamp = {"round": state.round, "slot_dex": state.slot_dex}
         if now.hp <= options.dead_at and not before.has("dead"):
-            consequences.append(ConditionSet(now.id, "dead", f"HP {now.hp}", stamp, ["000-9"]))
+            consequences.append(ConditionSet(now.id, "dead", f"HP {now.hp}", stamp, [HP_LINES]))
         elif now.hp <= options.unconscious_at and not before.out:
             consequences.append(
-                ConditionSet(now.id, "unconscious", f"HP {now.hp}", stamp, ["000-9"])
+                ConditionSet(now.id, "unconscious", f"HP {now.hp}", stamp, [HP_LINES])
             )
         if event.amount > 0 and before.has("aiming"):
             consequences.append(ConditionCleared(now.id, "aiming", "took damage", ["000-7"]))
@@ -1419,13 +1419,26 @@ def heal_by_hand(state: State, target: str, amount: int, reason: str) -> list[Ev
     if fighter.has("unconscious") and fold(state, events).fighters[target].hp > (
         state.options.unconscious_at
     ):
-        events.append(ConditionCleared(target, "unconscious", "healed above the line", ["000-9"]))
+        events.append(
+            ConditionCleared(target, "unconscious", "healed above the line", [HP_LINES])
+        )
     return events
 
 
 TRACKED = frozenset(
     ("aiming", "cover", "dead", "defending", "forfeit", "pinned", "prone", "unconscious", "waiting")
 )
+
+HP_LINES = "000-M9"  # the unconscious and dead thresholds
+
+
+def hp_lines_cited(data: dict[str, Any]) -> dict[str, Any]:
+    """Schema 1 cited 000-9 (the parry rule) for falling unconscious or dead, and for
+    waking; the rule that says so is 000-M9."""
+    if data.get("condition") in ("dead", "unconscious") and "000-9" in data.get("rules", []):
+        data = {**data, "rules": [HP_LINES if r == "000-9" else r for r in data["rules"]]}
+    return data
+
 
 RULESET = Ruleset(
     name="percentile",
@@ -1444,4 +1457,6 @@ RULESET = Ruleset(
     conditions=TRACKED,
     harm_by_hand=harm_by_hand,
     heal_by_hand=heal_by_hand,
+    schema=2,  # 2: the HP thresholds cite 000-M9
+    upcasters={("condition.set", 1): hp_lines_cited, ("condition.cleared", 1): hp_lines_cited},
 )

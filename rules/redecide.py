@@ -13,7 +13,7 @@ from fracas.ledger import BadInputError, FracasError, History, RefusedError
 from fracas.ledger.history import COMMAND
 from fracas.rules.dice import Dice, ManualDice, SeededDice
 from fracas.rules.encounter import Encounter, StepOutcome
-from fracas.rules.events import Commanded, Declared, Event, Roll, Rolled
+from fracas.rules.events import CombatantHidden, Commanded, Declared, Event, Roll, Rolled
 from fracas.rules.roster import fold
 from fracas.rules.ruleset import Context, Ruleset, command_of
 from fracas.rules.sheets import deep_merge
@@ -228,7 +228,8 @@ def decide_again(
     if amend:
         command = deep_merge(command, amend)
     secret = any(r.secret for r in rolls_of(recorded))
-    return ruleset.decide_step(state, ruleset.command(command), ctx, secret=secret)
+    hidden = any(isinstance(e, CombatantHidden) for e in recorded)
+    return ruleset.decide_step(state, ruleset.command(command), ctx, secret=secret, hidden=hidden)
 
 
 def adopt(encounter: Encounter, branch: Branch, *, author: str = "gm") -> list[StepOutcome]:

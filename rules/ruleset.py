@@ -14,7 +14,7 @@ from fracas.ledger import BadInputError, NotFoundError
 from fracas.rules import durations, gm, roster
 from fracas.rules.commands import GM, GM_ACTIONS, GmCommand, Join, check_newcomer
 from fracas.rules.dice import Dice
-from fracas.rules.events import Commanded, Declared, Event, Rolled
+from fracas.rules.events import CombatantHidden, Commanded, Declared, Event, Rolled
 from fracas.rules.names import closest, explain
 from fracas.rules.views import View
 
@@ -109,10 +109,13 @@ class Ruleset:
         return msgspec.convert(data, self.event_type)
 
     def decide_step(
-        self, state: Any, command: Any, ctx: Context, *, secret: bool = False
+        self, state: Any, command: Any, ctx: Context, *, secret: bool = False, hidden: bool = False
     ) -> list[Event]:
         """What a command appends: the ruleset's decision, led by the command itself when the
-        ruleset declares nothing, with every roll marked GM-only when the GM asked for it."""
+        ruleset declares nothing, with every roll marked GM-only when the GM asked for it,
+        and a joining combatant hidden from the players when the GM asked for that."""
+        if hidden and not isinstance(command, Join):
+            raise BadInputError("only a combatant joining can be hidden (add --hidden)")
         if isinstance(command, GM_COMMANDS):
             events = gm.decide(self, state, command, ctx)
         else:
@@ -129,6 +132,8 @@ class Ruleset:
                 msgspec.structs.replace(e, secret=True) if isinstance(e, Rolled) else e
                 for e in events
             ]
+        if hidden:
+            events = [*events, CombatantHidden(command.combatant)]
         return events
 
     def clock_of(self, state: Any) -> durations.Clock:

@@ -172,3 +172,20 @@ def test_000_options_unknown_or_badly_typed_are_refused(fracas):
     with pytest.raises(BadInputError, match="dex_ties"):
         fracas.new("percentile", options={"dex_ties": "coinflip"})
     assert fracas.encounters() == []
+
+
+def test_000_M9_falling_unconscious_or_dead_cites_the_hp_thresholds_rule_old_logs_too() -> None:
+    from fracas.projections import Fracas
+    from fracas.rules.events import ConditionSet
+    from fracas.rules.percentile import RULESET
+
+    body = '{"kind":"condition.set","target":"bob","condition":"%s","reason":"r","rules":["000-9"]}'
+    old, parry = body % "dead", body % "pinned"
+    relabelled = ConditionSet("bob", "dead", "r", {}, ["000-M9"])
+    assert RULESET.decode("condition.set", 1, old) == relabelled
+    assert RULESET.decode("condition.set", 1, parry).rules == ["000-9"]
+    fracas = Fracas(":memory:")
+    encounter = fight(fracas, ("alice", gunner()), ("bob", sheet(10, hp=3)))
+    events = attack(encounter, "alice", "bob", dice=[30, 2], weapon="pistol").events
+    [fell] = [e for e in events if isinstance(e, ConditionSet) and e.condition == "unconscious"]
+    assert fell.rules == ["000-M9"]

@@ -493,3 +493,15 @@ def test_a_hidden_combatant_is_nowhere_for_the_players_until_revealed(tmp_path):
     run("undo")  # the reveal taken back: hidden again
     assert "Lurker" not in run("export", "--format", "md", "--for", "players").output
     shut(table)
+
+
+def test_an_ambush_audits_clean_before_and_after_the_reveal(run) -> None:
+    run("new", "--id", "h", "--title", "H")
+    run("add", "a", "--set", "dex=10")
+    run("add", "b", "--set", "dex=9", "--hidden")
+    run("begin")
+    assert run("audit").exit_code == 0
+    run("reveal-combatant", "b")
+    run("reveal")
+    result = run("audit")
+    assert "rules drift: none" in result.output
