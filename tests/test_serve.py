@@ -109,7 +109,7 @@ def test_the_timeline_shows_the_fight_as_it_stood_and_opens_a_steps_replay(
     assert "Alice Reyes attacks Knife cultist: 45 against 80%, success" in text
     assert "+20 aimed last turn" in text  # the modifier with its reason
     assert "typed by table" in text  # the roll's source
-    assert "000-8" in text and "000-9" in text  # the rule ids, each with its statement
+    assert "000-8" in text and "000-M9" in text  # the rule ids, each with its statement
     statements = detail.locator("dl.rules dd").all_inner_texts()
     assert statements and all(s.strip() for s in statements)
     page.locator("#live").click()
