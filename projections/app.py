@@ -26,6 +26,7 @@ from fracas.rules.commands import check_newcomer
 from fracas.rules.dice import commitment, verify_roll
 from fracas.rules.encounter import recorded_events, ruleset_of, started_event
 from fracas.rules.events import EncounterStarted, Event, Rolled, SeedRevealed
+from fracas.rules.snapshots import BadSnapshot
 from fracas.rules.views import View
 
 if TYPE_CHECKING:  # the exports, replay and what-if load when first used: a quick read stays quick
@@ -80,16 +81,6 @@ class DriftCheck(msgspec.Struct, frozen=True):
     decided: list[str]
 
 
-class SnapshotCheck(msgspec.Struct, frozen=True):
-    """A snapshot (a cache of a folded state) that disagrees with the fold of the log."""
-
-    encounter: str
-    version: int
-    position: int | None
-    problem: str
-    dropped: bool
-
-
 class AgainstCheck(msgspec.Struct, frozen=True):
     export: str
     ok: bool
@@ -125,7 +116,7 @@ class AuditReport(msgspec.Struct, frozen=True):
     seeds: list[SeedCheck] = []
     read_models: ReadModelCheck | None = None  # None: no read models in this release's shape
     bad_position: int | None = None  # the first bad position any check named
-    snapshots: list[SnapshotCheck] = []
+    snapshots: list[BadSnapshot] = []
     snapshots_checked: int = 0
 
     @property
@@ -488,7 +479,8 @@ class Fracas:
         seeds: list[SeedCheck] = []
         drifted: list[DriftCheck] = []
         read_models = None
-        bad_snapshots: list[SnapshotCheck] = []
+        bad_snapshots: list[BadSnapshot] = []
+        snapshots_checked = 0
         if sound and unreadable is None:
             for name in encounters:
                 found_rolls, found_seeds = self._check_rolls(name)
@@ -496,7 +488,7 @@ class Fracas:
                 seeds += found_seeds
             drifted = self._drift_all(encounters, progress)
             read_models = self._check_read_models(encounters)
-            bad_snapshots = [b for name in encounters for b in self._check_snapshots(name)]
+            snapshots_checked, bad_snapshots = self._check_snapshots(encounters)
         if unreadable is not None:
             steps = msgspec.structs.replace(
                 steps or chain, ok=False, first_bad_position=unreadable[0], reason=unreadable[1]
@@ -531,7 +523,7 @@ class Fracas:
             read_models,
             min((p for p in named if p is not None), default=None),
             bad_snapshots,
-            sum(len(self.store.snapshots(name)) for name in encounters),
+            snapshots_checked,
         )
 
     def _check_read_models(self, encounters: list[str]) -> ReadModelCheck | None:
@@ -546,13 +538,18 @@ class Fracas:
         table, row, problem = found
         return ReadModelCheck(False, table, row, problem)
 
-    def _check_snapshots(self, encounter: str) -> Iterator[SnapshotCheck]:
-        """Every snapshot against a fold from the first event; one that disagrees is
-        dropped here when the log is open for writing (see `drop_snapshots`)."""
-        for bad in snapshots.check(self.store, encounter, ruleset_of(self.store, encounter)):
-            yield SnapshotCheck(bad.encounter, bad.version, bad.position, bad.problem, bad.dropped)
+    def _check_snapshots(self, encounters: list[str]) -> tuple[int, list[BadSnapshot]]:
+        """Every snapshot against a fold from the first event: how many were compared, and
+        those that disagree (dropped here when the log is open for writing; see
+        `drop_snapshots`)."""
+        checked, found = 0, []
+        for name in encounters:
+            count, bad = snapshots.check(self.store, name, ruleset_of(self.store, name))
+            checked += count
+            found += bad
+        return checked, found
 
-    def drop_snapshots(self, found: list[SnapshotCheck]) -> list[SnapshotCheck]:
+    def drop_snapshots(self, found: list[BadSnapshot]) -> list[BadSnapshot]:
         """Drop the snapshots an audit found wrong (a read-only audit could not), so that no
         fold starts from them again."""
         return [

@@ -156,19 +156,24 @@ def start(
 ) -> Start | None:
     """The newest snapshot a fold of `history` up to `up_to_version` can start from."""
     for snapshot in store.snapshots(encounter, at_most=up_to_version, limit=4):
-        if not fits(snapshot, history, ruleset) or not seal_holds(store, snapshot, ruleset):
-            continue
-        checkpoint = decode(ruleset, snapshot.body)
-        if checkpoint is None or store.hash_at(encounter, snapshot.version) != snapshot.hash:
-            continue
-        return Start(
-            checkpoint.state,
-            snapshot.version,
-            snapshot.step,
-            checkpoint.epoch,
-            checkpoint.commitment,
-        )
+        if (found := _start_at(store, snapshot, history, ruleset)) is not None:
+            return found
     return None
+
+
+def _start_at(
+    store: LogStore, snapshot: Snapshot, history: History, ruleset: Ruleset
+) -> Start | None:
+    """A fold's start from this snapshot, if it fits the history, its seal holds, it
+    decodes and the log still holds the event it folded up to."""
+    if not fits(snapshot, history, ruleset) or not seal_holds(store, snapshot, ruleset):
+        return None
+    checkpoint = decode(ruleset, snapshot.body)
+    if checkpoint is None or store.hash_at(snapshot.encounter, snapshot.version) != snapshot.hash:
+        return None
+    return Start(
+        checkpoint.state, snapshot.version, snapshot.step, checkpoint.epoch, checkpoint.commitment
+    )
 
 
 def resume(store: LogStore, encounter: str, ruleset: Ruleset) -> tuple[History, Start] | None:
@@ -178,8 +183,7 @@ def resume(store: LogStore, encounter: str, ruleset: Ruleset) -> tuple[History, 
         if not made_here(snapshot, ruleset):
             continue
         history = store.history_from(snapshot)
-        found = start(store, encounter, ruleset, history, snapshot.version)
-        if found is not None and found.version == snapshot.version:
+        if (found := _start_at(store, snapshot, history, ruleset)) is not None:
             return history, found
     return None
 
@@ -188,6 +192,9 @@ def resume(store: LogStore, encounter: str, ruleset: Ruleset) -> tuple[History, 
 
 
 class BadSnapshot(msgspec.Struct, frozen=True):
+    """A snapshot that disagrees with the fold of the log, named by the position of the
+    event it folded up to; `dropped` once nothing can start from it again."""
+
     encounter: str
     version: int
     position: int | None
@@ -195,13 +202,13 @@ class BadSnapshot(msgspec.Struct, frozen=True):
     dropped: bool = False
 
 
-def check(store: LogStore, encounter: str, ruleset: Ruleset) -> list[BadSnapshot]:
+def check(store: LogStore, encounter: str, ruleset: Ruleset) -> tuple[int, list[BadSnapshot]]:
     """Fold the encounter from its first event and compare every snapshot of it that this
-    code made: state, seed, steps undone and redo stack as they were at its step."""
-    found = store.snapshots(encounter)
-    ours = [s for s in found if made_here(s, ruleset)]
+    code made: state, seed, steps undone and redo stack as they were at its step. Returns
+    how many were compared, and those that disagree."""
+    ours = [s for s in store.snapshots(encounter) if made_here(s, ruleset)]
     if not ours:
-        return []
+        return 0, []
     history = store.history(encounter)
     bad = []
     for snapshot, problem in _compare(store, encounter, ruleset, history, ours):
@@ -209,7 +216,7 @@ def check(store: LogStore, encounter: str, ruleset: Ruleset) -> list[BadSnapshot
             position = store.event_position(encounter, snapshot.version)
             dropped = store.forget_snapshot(encounter, snapshot.version)
             bad.append(BadSnapshot(encounter, snapshot.version, position, problem, dropped))
-    return bad
+    return len(ours), bad
 
 
 def _compare(
@@ -221,6 +228,7 @@ def _compare(
 ) -> Iterator[tuple[Snapshot, str]]:
     by_version = {s.version: s for s in snapshots}
     records = {r.step: r for r in history.steps}
+    then = _steps_then(history, {s.step for s in snapshots})
     for snapshot in snapshots:
         record = records.get(snapshot.step)
         if record is None or record.last_version != snapshot.version:
@@ -235,10 +243,7 @@ def _compare(
             yield snapshot, "its seal does not hold: it was edited after it was written"
             by_version.pop(snapshot.version)
             continue
-        then = history.upto(snapshot.step)
-        if snapshot.undone != undone_through(then, snapshot.step) or snapshot.redo != tuple(
-            then.redo_stack
-        ):
+        if (snapshot.undone, snapshot.redo) != then[snapshot.step]:
             yield snapshot, "its undone steps or redo stack are not the log's at its step"
             by_version.pop(snapshot.version)
     groups: dict[tuple[int, ...], list[Snapshot]] = {}
@@ -246,6 +251,20 @@ def _compare(
         groups.setdefault(snapshot.undone, []).append(snapshot)
     for undone, group in groups.items():
         yield from _compare_group(store, encounter, ruleset, frozenset(undone), group)
+
+
+def _steps_then(
+    history: History, steps: set[int]
+) -> dict[int, tuple[tuple[int, ...], tuple[int, ...]]]:
+    """(undone, redo stack) as they stood once each of these steps was recorded: one walk
+    over the step records, however many snapshots there are."""
+    found = {}
+    grown = History.of(())
+    for record in history.steps:
+        grown = grown.with_step(record)
+        if record.step in steps:
+            found[record.step] = (undone_through(grown, record.step), grown.redo_stack)
+    return found
 
 
 def _compare_group(
