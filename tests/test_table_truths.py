@@ -82,8 +82,15 @@ def test_the_tv_screen_shows_the_round_and_who_acts_large(tmp_path: Path) -> Non
         tv.goto(server.players + "?tv=1")
         tv.wait_for_selector("#screen .screen")
         size = "el => parseFloat(getComputedStyle(el).fontSize)"
-        body = tv.evaluate(f"({size})(document.body)")
-        headline = tv.locator(".headline").evaluate(size)
+        # the screen re-renders as the stream connects: measure once it has settled
+        tv.wait_for_function(
+            f"() => {{ const h = document.querySelector('.headline'); return h && "
+            f"({size})(h) >= 1.5 * ({size})(document.body); }}",
+            timeout=10_000,
+        )
+        headline, body = tv.evaluate(  # in one script: the screen may re-render between calls
+            f"() => [({size})(document.querySelector('.headline')), ({size})(document.body)]"
+        )
         assert "eve to act" in tv.locator(".headline").inner_text()
         assert headline >= 1.5 * body >= 36, (headline, body)
 
