@@ -6,6 +6,7 @@ iteration), its transactions, how it hands out positions, and its own schema. Ev
 here is plain SQL both speak; bodies are JSON text stored and handed back untouched.
 """
 
+import itertools
 import re
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -578,6 +579,20 @@ class LogStore:
     def history(self, encounter: str) -> History:
         return History.of(self.step_records(encounter))
 
+    def history_at_head(self, encounter: str) -> History:
+        """The encounter's history, reading only its undo, redo and supersede records and
+        its last one now: what a fold needs. The others are read when something asks."""
+        cursor = self.conn.execute(
+            f"SELECT {STEP_COLUMNS} FROM steps WHERE encounter = ? AND (control <> ? OR "
+            "step = (SELECT max(step) FROM steps WHERE encounter = ?)) ORDER BY step",
+            (encounter, COMMAND, encounter),
+        )
+        records = [StepRecord(*row) for row in cursor]
+        head = records[-1] if records else None
+        controls = [record for record in records if record.control != COMMAND]
+        step = head.step if head else 0
+        return History.at_head(controls, head, lambda: self.step_records(encounter, 1, step))
+
     def step_records(
         self, encounter: str, from_step: int = 1, before_step: int | None = None
     ) -> list[StepRecord]:
@@ -721,7 +736,65 @@ class LogStore:
     ) -> Iterator[tuple[int, str]]:
         """Stream (schema, body) of the events a fold needs: no undo/redo events, none of the
         skipped (undone) steps, none up to `after_version`. The filtering happens inside the
-        database."""
+        database: the versions left out are those of the control and skipped steps' records,
+        so what is read are a few runs of versions, each straight off the index."""
+        runs = self._effective_runs(encounter, skip_steps, up_to_step, after_version)
+        if runs is None:
+            return self._filtered_bodies(encounter, skip_steps, up_to_step, after_version)
+        return itertools.chain.from_iterable(
+            self.conn.execute(
+                "SELECT schema, body FROM events WHERE encounter = ? AND version BETWEEN ? AND ? "
+                "ORDER BY version",
+                (encounter, first, last),
+            )
+            for first, last in runs
+        )
+
+    def _effective_runs(
+        self,
+        encounter: str,
+        skip_steps: frozenset[int],
+        up_to_step: int | None,
+        after_version: int,
+    ) -> list[tuple[int, int]] | None:
+        """The runs of versions (first, last) a fold reads; None when there are so many
+        that one filtered scan is quicker."""
+        sql = (
+            "SELECT first_version, last_version FROM steps WHERE encounter = ? "
+            "AND last_version > ? AND step <= ? AND (control <> ?"
+        )
+        last_step = up_to_step if up_to_step is not None else 1 << 62
+        params: list[object] = [encounter, after_version, last_step, COMMAND]
+        if skip_steps:
+            condition, value = self._not_in_steps(sorted(skip_steps))
+            sql += f" OR NOT ({condition})"
+            params.append(value)
+        left_out = self.conn.execute(sql + ") ORDER BY step LIMIT 65", params).fetchall()
+        if len(left_out) > 64:
+            return None
+        end = 1 << 62
+        if up_to_step is not None:
+            row = self.conn.execute(
+                "SELECT last_version FROM steps WHERE encounter = ? AND step = ?",
+                (encounter, up_to_step),
+            ).fetchone()
+            end = row[0] if row else after_version
+        runs, start = [], after_version + 1
+        for first, last in left_out:
+            if first > start:
+                runs.append((start, min(first - 1, end)))
+            start = max(start, last + 1)
+        if start <= end:
+            runs.append((start, end))
+        return [(first, last) for first, last in runs if first <= last]
+
+    def _filtered_bodies(
+        self,
+        encounter: str,
+        skip_steps: frozenset[int],
+        up_to_step: int | None,
+        after_version: int,
+    ) -> Iterator[tuple[int, str]]:
         sql = (
             "SELECT schema, body FROM events WHERE encounter = ? AND version > ? "
             f"AND kind NOT IN ({_CONTROL_KINDS_SQL})"

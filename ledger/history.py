@@ -101,6 +101,31 @@ class History:
             _apply(record, undone_now, redo)
         return cls(records, frozenset(undone_now), tuple(redo), earlier)
 
+    @classmethod
+    def at_head(
+        cls,
+        controls: Iterable[StepRecord],
+        head: StepRecord | None,
+        earlier: Callable[[], Iterable[StepRecord]],
+    ) -> "History":
+        """The history from its undo, redo and supersede records and its last record alone:
+        every other step is a command, which only empties the redo stack (steps are numbered
+        without gaps, so a gap between two controls held commands). `earlier` reads the
+        records before the last, when something asks for them."""
+        if head is None:
+            return cls([], frozenset(), ())
+        undone: set[int] = set()
+        redo: list[int] = []
+        previous = 0
+        for record in controls:
+            if record.step > previous + 1:
+                redo.clear()
+            _apply(record, undone, redo)
+            previous = record.step
+        if head.step > previous:
+            redo.clear()
+        return cls([head], frozenset(undone), tuple(redo), earlier)
+
     def _held(self) -> list[StepRecord]:
         return self._records[: self._count]
 

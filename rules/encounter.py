@@ -208,19 +208,34 @@ class Encounter:
         self.limits = Limits.of(started_event(self.store, self.id).limits)
         resumed = self._use_snapshots and snapshots.resume(self.store, self.id, self.ruleset)
         if not resumed:
-            self.history = self.store.history(self.id)
+            self.history = self.store.history_at_head(self.id)
             self.state = self._fold_from(snapshots.Start(self.ruleset.initial()), self.history)
-            self._epoch, self._commitment = current_commitment(self.store, self.id)
+            self._seed_read_from: tuple[int, int, str] = (0, 1, "")
             latest = self.store.snapshots(self.id, limit=1)
             self._snapshot_version = latest[0].version if latest else 0
         else:
             self.history, start = resumed
             self.state = self._fold_from(start, self.history)
-            known = (start.version, start.epoch, start.commitment)
-            self._epoch, self._commitment = current_commitment(self.store, self.id, known)
+            self._seed_read_from = (start.version, start.epoch, start.commitment)
             self._snapshot_version = start.version
+        self._seed_now: tuple[int, str] | None = None
         self._written: View | None = None  # unknown: the next write rewrites every row
         self._pending: View | None = None
+
+    def _seed_in_force(self) -> tuple[int, str]:
+        """(epoch, commitment) of the dice seed rolled with now, read from the log the first
+        time a command needs it (a fold alone never does)."""
+        if self._seed_now is None:
+            self._seed_now = current_commitment(self.store, self.id, self._seed_read_from)
+        return self._seed_now
+
+    @property
+    def _epoch(self) -> int:
+        return self._seed_in_force()[0]
+
+    @property
+    def _commitment(self) -> str:
+        return self._seed_in_force()[1]
 
     def fold(self, history: History | None = None, up_to_step: int | None = None) -> Any:
         """Fold the effective events, streamed in order; undone steps are skipped. The fold
@@ -497,7 +512,7 @@ class Encounter:
         event = SeedRevealed(epoch, seed, commitment(next_seed))
         self.store.seal(event.next_seed_sha256, next_seed)
         outcome = self._commit([event], uuid.uuid4().hex, author)
-        self._epoch, self._commitment = epoch + 1, event.next_seed_sha256
+        self._seed_now = (epoch + 1, event.next_seed_sha256)
         return outcome
 
     def note(self, text: str, *, author: str = "gm") -> StepOutcome:

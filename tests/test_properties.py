@@ -131,6 +131,28 @@ def test_replay_equals_live_state_and_rebuild_equals_incremental(moves):
 
 @SETTINGS
 @given(plays)
+def test_a_fold_from_the_head_alone_equals_one_from_every_record(moves):
+    """The history read from its controls and last record, and the fold read in runs of
+    versions, give what every step record and a filtered scan of every event give."""
+    fracas, encounter = play_all(moves)
+    store, name = fracas.store, encounter.id
+    full, at_head = store.history(name), store.history_at_head(name)
+    assert (at_head.undone, at_head.redo_stack, at_head.head_version) == (
+        full.undone,
+        full.redo_stack,
+        full.head_version,
+    )
+    assert at_head == full
+    skip = frozenset(full.undone)
+    for up_to in (None, 1, full.head_step // 2 or 1, full.head_step):
+        for after in (0, 3):
+            runs = list(store.effective_bodies(name, skip, up_to, after))
+            assert runs == list(store._filtered_bodies(name, skip, up_to, after))
+    assert Encounter(store, name, snapshots=False).state == encounter.state
+
+
+@SETTINGS
+@given(plays)
 def test_undo_then_redo_leaves_the_state_unchanged(moves):
     _fracas, encounter = play_all(moves)
     state = encounter.state

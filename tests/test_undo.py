@@ -1,8 +1,13 @@
 """Steps, undo and redo with editor semantics; nothing is ever deleted."""
 
-import pytest
+import contextlib
 
-from fracas.ledger import RefusedError
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fracas.ledger import History, RefusedError, StepRecord
+from fracas.ledger.history import COMMAND, REDO, SUPERSEDE, UNDO
 from tests.conftest import attack, do, fight, gunner, hp, sheet
 
 ALICE = gunner()
@@ -87,3 +92,33 @@ def test_the_files_effective_events_view_agrees_with_the_history(fracas):
     commands = {r.step for r in e.history.steps if r.control == "command"}
     assert in_effect == commands - set(e.history.undone)
     assert set(e.history.undone) and not in_effect & set(e.history.undone)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([COMMAND, COMMAND, UNDO, REDO, SUPERSEDE]), max_size=30))
+def test_a_history_read_from_its_controls_and_head_equals_one_read_whole(controls):
+    """What undo and redo would take next, read from the undo, redo and supersede records
+    and the last record alone, is what every record gives."""
+    history = History.of([_record(1, COMMAND, None)])
+    for control in controls:
+        target: int | None = None
+        with contextlib.suppress(RefusedError):
+            if control == UNDO:
+                target = history.undo_target()
+            elif control == REDO:
+                target = history.redo_target()
+            elif control == SUPERSEDE and len(effective := history.effective_command_steps()) > 1:
+                target = effective[-1]
+        if control != COMMAND and target is None:
+            continue
+        history = history.with_step(_record(history.head_step + 1, control, target))
+    steps = history.steps
+    at_head = History.at_head(
+        [r for r in steps if r.control != COMMAND], steps[-1], lambda: steps[:-1]
+    )
+    assert (at_head.undone, at_head.redo_stack) == (history.undone, history.redo_stack)
+    assert at_head.steps == steps
+
+
+def _record(step: int, control: str, target: int | None) -> StepRecord:
+    return StepRecord("e", step, f"c{step}", control, target, step, step, "gm", "")
