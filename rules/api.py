@@ -44,11 +44,29 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import check_known, did_you_mean, no_weapon
-from fracas.rules.ruleset import ANY_KIND, Context, Ruleset, Upcaster, mechanic_ids, tie_roll
+from fracas.rules.ruleset import (
+    ANY_KIND,
+    CRITICAL,
+    DOWN,
+    FACTS,
+    FUMBLE,
+    OUT,
+    Context,
+    Ruleset,
+    Upcaster,
+    listed_weapons,
+    mechanic_ids,
+    tie_roll,
+)
 from fracas.rules.views import InitiativeRow, PinRow, View, WoundRow
 
 __all__ = [
     "ANY_KIND",
+    "CRITICAL",
+    "DOWN",
+    "FACTS",
+    "FUMBLE",
+    "OUT",
     "BadInputError",
     "Begin",
     "Bounded",
@@ -92,6 +110,7 @@ __all__ = [
     "event_union",
     "gm",
     "joined_event",
+    "listed_weapons",
     "mechanic_ids",
     "no_weapon",
     "parse_dice",

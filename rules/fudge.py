@@ -1607,6 +1607,45 @@ TRACKED = frozenset(
     ("aiming", "feinted", "forced", "garroted", "held", "holding", "pinned", "shield")
 )
 
+# -- the table's words ----------------------------------------------------------------------
+
+VERBS = {
+    "attack": "attacks",
+    "dodge": "dodges",
+    "parry": "parries",
+    "flee": "flees",
+    "move": "moves",
+    "aim": "aims",
+    "draw": "draws",
+    "grapple": "grapples",
+    "break": "breaks free",
+    "release": "lets go",
+    "feint": "feints",
+    "shield": "raises a shield",
+    "other": "acts",
+    "withdraw": "withdraws",
+}
+
+
+def headline(view: View) -> str:
+    """Where the turn is: "declaring", "resolving"."""
+    _, colon, where = view.phase.partition(": ")
+    return where if colon else ""
+
+
+def facts(event: Event) -> frozenset[str]:
+    """Mechanic 1: +4 on a check is a critical success, -4 a critical failure (a fumble)."""
+    if not isinstance(event, Rolled) or event.roll.dice != "4dF" or event.target is None:
+        return frozenset()
+    return {4: frozenset(("critical",)), -4: frozenset(("fumble",))}.get(
+        event.roll.total, frozenset()
+    )
+
+
+def key_numbers(wound: WoundRow) -> dict[str, Any]:
+    return {"Penalty": wound.detail.get("penalty", 0)}
+
+
 RULESET = Ruleset(
     name="fudge",
     title="4dF outcomes, declare low, resolve high (The Contract, early)",
@@ -1627,4 +1666,10 @@ RULESET = Ruleset(
     heal_by_hand=heal_by_hand,
     clock=clock,
     reads_rolls="modified",
+    round_word="Turn",
+    headline=headline,
+    key_numbers=key_numbers,
+    verbs=VERBS,
+    told=frozenset(("pinned",)),
+    facts=facts,
 )

@@ -1440,6 +1440,29 @@ def hp_lines_cited(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+# -- the table's words ----------------------------------------------------------------------
+
+VERBS = {
+    "attack": "attacks",
+    "aim": "aims",
+    "disarm": "tries to disarm",
+    "pin": "tries to pin",
+    "escape": "tries to escape",
+    "move": "moves",
+    "wait": "waits",
+    "stand": "stands up",
+    "ready": "readies",
+    "other": "acts",
+}
+
+
+def facts(event: Event) -> frozenset[str]:
+    """Mechanic 3's criticals and fumbles, as the test's result names them."""
+    if isinstance(event, Rolled) and event.result in ("critical", "fumble"):
+        return frozenset((event.result,))
+    return frozenset()
+
+
 RULESET = Ruleset(
     name="percentile",
     title="Percentile with DEX countdown (Delta Green)",
@@ -1459,4 +1482,14 @@ RULESET = Ruleset(
     heal_by_hand=heal_by_hand,
     schema=2,  # 2: the HP thresholds cite 000-M9
     upcasters={("condition.set", 1): hp_lines_cited, ("condition.cleared", 1): hp_lines_cited},
+    verbs=VERBS,
+    told=frozenset(("pinned", "prone")),
+    down=frozenset(("unconscious",)),
+    out=frozenset(("dead",)),
+    facts=facts,
+    field_help={
+        "called": "a called shot at a body part that is uncovered, partly or mostly "
+        "covered (000-10)",
+        "defence": "each target's reaction: dodge or fight-back",
+    },
 )

@@ -1217,6 +1217,30 @@ def heal_by_hand(state: State, target: str, amount: int, reason: str) -> list[Ev
 
 TRACKED = frozenset(("dead", "desperate", "evading", "holding", "incapacitated", "kept"))
 
+# -- the table's words ----------------------------------------------------------------------
+
+VERBS = {
+    "attack": "attacks",
+    "evade": "evades",
+    "quick": "takes a quick action",
+    "other": "acts",
+    "hold": "holds",
+    "fire": "fires",
+}
+
+
+def facts(event: Event) -> frozenset[str]:
+    """Mechanic 1: an Outcome below 0 is a botch."""
+    if isinstance(event, Rolled) and (event.result or "").endswith(f": {reading(-1)}"):
+        return frozenset(("fumble",))
+    return frozenset()
+
+
+def key_numbers(wound: WoundRow) -> dict[str, Any]:
+    detail = wound.detail
+    return {"Injuries": len(detail.get("injuries", [])), "Dice": detail.get("penalty", 0)}
+
+
 RULESET = Ruleset(
     name="pool",
     title="d10 dice pool (The Contract)",
@@ -1237,4 +1261,9 @@ RULESET = Ruleset(
     harm_by_hand=harm_by_hand,
     heal_by_hand=heal_by_hand,
     reads_rolls="faces",
+    key_numbers=key_numbers,
+    verbs=VERBS,
+    down=frozenset(("incapacitated",)),
+    out=frozenset(("dead",)),
+    facts=facts,
 )

@@ -14,9 +14,16 @@ from fracas.ledger import BadInputError, NotFoundError
 from fracas.rules import durations, gm, roster
 from fracas.rules.commands import GM, GM_ACTIONS, GmCommand, Join, check_newcomer
 from fracas.rules.dice import Dice
-from fracas.rules.events import CombatantHidden, Commanded, Declared, Event, Rolled
+from fracas.rules.events import (
+    CombatantHidden,
+    Commanded,
+    ConditionSet,
+    Declared,
+    Event,
+    Rolled,
+)
 from fracas.rules.names import closest, explain
-from fracas.rules.views import View
+from fracas.rules.views import View, WoundRow
 
 ENTRY_POINT_GROUP = "fracas.rulesets"
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
@@ -24,6 +31,9 @@ CUSTOM = "custom_skills"
 ANY_KIND = "*"  # an upcaster for every kind of event
 LEGACY_MECHANIC = re.compile(r"^mechanic (\d+)$")
 GM_COMMANDS: tuple[type, ...] = typing.get_args(GmCommand)
+# The facts a ruleset may report of an event (`Ruleset.facts`), the table's fixed vocabulary.
+CRITICAL, FUMBLE, DOWN, OUT = "critical", "fumble", "down", "out"
+FACTS = frozenset((CRITICAL, FUMBLE, DOWN, OUT))
 CORE_ACTIONS = ("join", "begin", "next", *(f"{GM}{verb}" for verb in GM_ACTIONS))
 
 
@@ -83,6 +93,39 @@ class Ruleset:
     # with its modifiers added ("modified"), or its "faces" one by one (a dice pool).
     reads_rolls: str = "total"
 
+    # -- the table's words: what the screens, sentences and reports say for this system --
+    # The word for a round on the board and in reports: "Round 3", "Sequence 2", "Turn 4".
+    round_word: str = "Round"
+    # What the headline adds after the round, read from the view ("shot 12", "declaring");
+    # "" or None: nothing. The headline reads "Round 2 · shot 12 · Bob to act".
+    headline: Callable[[View], str] | None = None
+    # The numbers the table keeps an eye on beside health, from a combatant's wound row
+    # (its `detail`): {"Next shot": 9}. None: health alone.
+    key_numbers: Callable[[WoundRow], dict[str, Any]] | None = None
+    # How a sentence says each action, third person: {"attack": "attacks", "pin": "tries to
+    # pin"}. An action without one reads "takes the ACTION action".
+    verbs: dict[str, str] = field(default_factory=dict)
+    # The conditions a sentence tells when they are set or cleared as part of an action
+    # (down and out conditions always are; a bookkeeping one such as "aiming" is not).
+    told: frozenset[str] = frozenset()
+    # "Down": the conditions of a combatant put out of action by harm who may yet come back
+    # (unconscious, dying). "Out": those of one out of the fight for good (dead).
+    down: frozenset[str] = frozenset(("unconscious", "dying", "incapacitated"))
+    out: frozenset[str] = frozenset(("dead",))
+    # What an event means to the table beyond its own words, from the fixed vocabulary FACTS:
+    # "critical" and "fumble" for a roll that is one. Down and out need no hook: a condition
+    # set from `down` or `out` is reported as "down" (and "out") by `facts_of`.
+    facts: Callable[[Event], frozenset[str]] | None = None
+    # The names of the weapons on a sheet (the ruleset's sheet struct), as `-w` takes them.
+    # None: the sheet's `weapons` field, read as a list of named things or a table by name.
+    weapons: Callable[[Any], list[str]] | None = None
+    # One line for each field of an action a GM may set (by its flag or `-o`), beside the
+    # type the catalog shows: {"called": "how much cover the target has"}.
+    field_help: dict[str, str] = field(default_factory=dict)
+    # The events that start a round, for the SQL views: each kind with the field of its body
+    # that holds the new round's number.
+    round_events: dict[str, str] = field(default_factory=lambda: {"turn.advanced": "round"})
+
     def __post_init__(self) -> None:
         """Each action's command struct is documented by the ruleset's own line for it."""
         for struct in typing.get_args(self.command_type):
@@ -135,6 +178,46 @@ class Ruleset:
         if hidden:
             events = [*events, CombatantHidden(command.combatant)]
         return events
+
+    def verb(self, action: str) -> str:
+        """How a sentence says the action: its verb, or "takes the ACTION action"."""
+        return self.verbs.get(action) or f"takes the {action} action"
+
+    def headline_of(self, view: View) -> str:
+        return self.headline(view) if self.headline is not None else ""
+
+    def numbers_of(self, wound: WoundRow) -> dict[str, Any]:
+        return self.key_numbers(wound) if self.key_numbers is not None else {}
+
+    def facts_of(self, event: Event) -> frozenset[str]:
+        """The facts an event states: the ruleset's own (a critical, a fumble), and "down"
+        and "out" for a condition set from its `down` or `out` conditions."""
+        found = self.facts(event) if self.facts is not None else frozenset()
+        if isinstance(event, ConditionSet):
+            if event.condition in self.out:
+                found |= {DOWN, OUT}
+            elif event.condition in self.down:
+                found |= {DOWN}
+        return found & FACTS
+
+    def is_down(self, conditions: Collection[str]) -> bool:
+        """Down or out, by the conditions a combatant has now."""
+        return any(c in self.down or c in self.out for c in conditions)
+
+    def weapons_of(self, sheet: Any) -> list[str]:
+        """The weapon names of a sheet, read or given as plain data (as a join carries it);
+        none when plain data is not a sheet of this ruleset."""
+        if isinstance(sheet, dict):
+            try:
+                sheet = self.sheet(sheet)
+            except BadInputError:
+                return []
+        return (self.weapons or listed_weapons)(sheet)
+
+    def fields_of(self, action: str) -> tuple[str, ...]:
+        """The fields an action's command takes (the CLI sends only these)."""
+        struct = self.command_struct(action)
+        return tuple(f.encode_name for f in msgspec.structs.fields(struct)) if struct else ()
 
     def clock_of(self, state: Any) -> durations.Clock:
         return (self.clock or durations.view_clock(self.view))(state)
@@ -202,6 +285,22 @@ class Ruleset:
     def _command_structs(self) -> dict[str, type[msgspec.Struct]]:
         structs = (*typing.get_args(self.command_type), *GM_COMMANDS)
         return {struct.__struct_config__.tag: struct for struct in reversed(structs)}
+
+
+def listed_weapons(sheet: Any) -> list[str]:
+    """A sheet's `weapons` read as a list of named things (tables or structs with a `name`,
+    or plain names) or as a table keyed by name; no `weapons`: none."""
+    found = sheet.get("weapons") if isinstance(sheet, dict) else getattr(sheet, "weapons", None)
+    if isinstance(found, dict):
+        return [str(name) for name in found]
+    if not isinstance(found, list | tuple):
+        return []
+    names = []
+    for weapon in found:
+        name = weapon.get("name") if isinstance(weapon, dict) else getattr(weapon, "name", weapon)
+        if isinstance(name, str):
+            names.append(name)
+    return names
 
 
 def tie_roll(ctx: Context, actor: str, purpose: str, rules: list[str]) -> Rolled:

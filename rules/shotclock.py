@@ -902,6 +902,28 @@ def clock(state: State) -> Clock:
 
 TRACKED = frozenset(("carrying", "dead", "impaired", "out"))
 
+# -- the table's words ----------------------------------------------------------------------
+
+VERBS = {
+    "attack": "attacks",
+    "run": "runs",
+    "other": "acts",
+    "continuous": "keeps at a continuous action",
+    "stop": "stops",
+}
+
+
+def headline(view: View) -> str:
+    """The shot the sequence has reached: "shot 12"."""
+    _, shot, number = view.phase.rpartition(", shot ")
+    return f"shot {number}" if shot else ""
+
+
+def key_numbers(wound: WoundRow) -> dict[str, Any]:
+    detail = wound.detail
+    return {"Next shot": detail.get("next_shot", 0), "Init": detail.get("initiative", 0)}
+
+
 RULESET = Ruleset(
     name="shotclock",
     title="Shot clock (Feng Shui)",
@@ -924,4 +946,12 @@ RULESET = Ruleset(
     heal_by_hand=heal_by_hand,
     clock=clock,
     reads_rolls="modified",
+    round_word="Sequence",
+    headline=headline,
+    key_numbers=key_numbers,
+    verbs=VERBS,
+    told=frozenset(("impaired",)),
+    down=frozenset(),
+    out=frozenset(("dead", "out")),
+    round_events={"turn.advanced": "round", "shot.reached": "sequence"},
 )

@@ -1257,6 +1257,31 @@ TRACKED = frozenset(
     ("aiming", "amputated", "crippled", "dead", "dying", "staggered", "unconscious")
 )
 
+# -- the table's words ----------------------------------------------------------------------
+
+VERBS = {
+    "attack": "attacks",
+    "interrupt": "interrupts",
+    "move": "moves",
+    "draw": "draws",
+    "stow": "stows",
+    "aim": "aims",
+    "reload": "reloads",
+    "cast": "casts",
+    "treat": "treats",
+    "heal": "heals",
+    "check": "makes a check",
+}
+
+
+def key_numbers(wound: WoundRow) -> dict[str, Any]:
+    detail = wound.detail
+    return {
+        "TS": f"{detail.get('ts', 0)}/{detail.get('ts_max', 0)}",
+        "Saved TS": detail.get("saved_ts", 0),
+    }
+
+
 RULESET = Ruleset(
     name="timeslice",
     title="time slices (Archetype)",
@@ -1275,4 +1300,9 @@ RULESET = Ruleset(
     harm_by_hand=harm_by_hand,
     heal_by_hand=heal_by_hand,
     reads_rolls="modified",
+    key_numbers=key_numbers,
+    verbs=VERBS,
+    down=frozenset(("unconscious", "dying")),
+    out=frozenset(("dead",)),
+    field_help={"called": "a called shot: head, heart or limb (002-18)"},
 )

@@ -1,0 +1,92 @@
+"""A ruleset is one room: the table's words and facts come from the Ruleset contract, and
+no module outside a system's own names that system."""
+
+import dataclasses
+
+import pytest
+
+from fracas.rules import load
+from fracas.rules.events import ConditionSet, Roll, Rolled
+from fracas.rules.ruleset import BUILTIN, listed_weapons
+from fracas.rules.views import View, WoundRow
+
+BUILT_IN = sorted(BUILTIN)
+
+
+def rolled(dice: str, faces: list[int], total: int, target: int | None, result: str) -> Rolled:
+    return Rolled("alice", "attack", Roll(dice, faces, total, "manual"), target, [], result, [])
+
+
+def test_a_ruleset_that_sets_no_words_reads_in_generic_words():
+    bare = dataclasses.replace(load("percentile"), verbs={}, facts=None)
+    assert bare.verb("dash") == "takes the dash action"
+    assert bare.round_word == "Round"
+    assert bare.facts_of(rolled("d100", [11], 11, 60, "critical")) == frozenset()
+
+
+def test_every_action_of_a_built_in_ruleset_has_its_own_verb():
+    for name in BUILT_IN:
+        ruleset = load(name)
+        assert set(ruleset.actions) <= set(ruleset.verbs), name
+
+
+@pytest.mark.parametrize(
+    ("name", "roll", "facts"),
+    [
+        ("percentile", rolled("d100", [1], 1, 50, "critical"), {"critical"}),
+        ("percentile", rolled("d100", [100], 100, 50, "fumble"), {"fumble"}),
+        ("percentile", rolled("d100", [40], 40, 50, "success"), set()),
+        ("pool", rolled("3d10", [1, 1, 3], 5, 6, "outcome -2: botch"), {"fumble"}),
+        ("pool", rolled("3d10", [9, 9, 3], 21, 6, "outcome 2: partial success"), set()),
+        ("fudge", rolled("4dF", [1, 1, 1, 1], 4, 3, "hits"), {"critical"}),
+        ("fudge", rolled("4dF", [-1, -1, -1, -1], -4, 3, "misses"), {"fumble"}),
+        ("fudge", rolled("4dF", [1, 1, 1, 1], 4, None, "initiative 6"), set()),
+        ("shotclock", rolled("1d6!-1d6!", [6, 6], 0, 10, "critical"), set()),
+    ],
+)
+def test_criticals_and_fumbles_are_the_ruleset_s_facts(name: str, roll: Rolled, facts: set):
+    assert load(name).facts_of(roll) == facts
+
+
+@pytest.mark.parametrize(
+    ("name", "condition", "facts"),
+    [
+        ("percentile", "unconscious", {"down"}),
+        ("percentile", "dead", {"down", "out"}),
+        ("percentile", "prone", set()),
+        ("shotclock", "out", {"down", "out"}),
+        ("pool", "incapacitated", {"down"}),
+        ("timeslice", "dying", {"down"}),
+    ],
+)
+def test_down_and_out_are_the_ruleset_s_conditions(name: str, condition: str, facts: set):
+    event = ConditionSet("bob", condition, "", {}, [])
+    assert load(name).facts_of(event) == facts
+
+
+def test_a_sheet_s_weapons_are_read_whatever_their_shape():
+    assert listed_weapons({"weapons": [{"name": "Glock 17"}, {"name": "knife"}]}) == [
+        "Glock 17",
+        "knife",
+    ]
+    assert listed_weapons({"weapons": {"longsword": {}, "dagger": {}}}) == ["longsword", "dagger"]
+    assert listed_weapons({"hp": 10}) == []
+    assert listed_weapons({"weapons": ["club"]}) == ["club"]
+    percentile = load("percentile")
+    assert percentile.weapons_of({"dex": 10, "weapons": [{"name": "Glock 17"}]}) == ["Glock 17"]
+    assert percentile.weapons_of({"weapons": "not a list"}) == []
+
+
+def test_the_headline_and_key_numbers_come_from_the_ruleset():
+    view = View(2, "sequence 2, shot 12", ["bob"], [], [], [])
+    assert load("shotclock").headline_of(view) == "shot 12"
+    assert load("percentile").headline_of(view) == ""
+    wound = WoundRow("bob", "Bob", "pc", "", [], {"ts": 3, "ts_max": 5, "saved_ts": 1})
+    assert load("timeslice").numbers_of(wound) == {"TS": "3/5", "Saved TS": 1}
+    assert load("percentile").numbers_of(wound) == {}
+
+
+def test_an_action_s_fields_are_its_command_struct_s():
+    percentile = load("percentile")
+    assert {"actor", "targets", "weapon"} <= set(percentile.fields_of("attack"))
+    assert percentile.fields_of("no such action") == ()
