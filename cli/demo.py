@@ -100,7 +100,7 @@ def play(
         for entry in AFTER_UNDO:
             step(*entry)
         echo("")
-        render.status(board(encounter.id, encounter.ruleset.name, encounter.view()))
+        render.status(board(encounter.id, encounter.ruleset, encounter.view()))
         if not quiet:
             render.audit(fracas.audit())
         echo(f"\nTry: {program} --db {shlex.quote(path)} log    (the undone step is marked)")

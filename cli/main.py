@@ -561,7 +561,7 @@ def add(
     "opts",
     multiple=True,
     metavar="KEY=VALUE",
-    help="A field of the ruleset's begin, e.g. surprised=[bob] (time slices).",
+    help="A field of the ruleset's begin, e.g. surprised=[bob] (`fracas actions`).",
 )
 @dice_option
 @by_option
@@ -610,14 +610,14 @@ def next_(
 @click.option(
     "--called",
     default=None,
-    help="Called shot: uncovered|partly|mostly (percentile), head|heart|limb (time slices).",
+    help="Called shot, as the ruleset names them (`fracas actions` lists the choices).",
 )
 @click.option(
     "--mod",
     "mods",
     multiple=True,
     metavar="VALUE[:REASON]",
-    help="A Handler's modifier, e.g. --mod -20:smoke.",
+    help="The GM's modifier with its reason, e.g. --mod -20:smoke.",
 )
 @click.option(
     "--defence",
@@ -625,7 +625,7 @@ def next_(
     "defences",
     multiple=True,
     metavar="[TARGET=]KIND",
-    help="The target's reaction: dodge or fight-back.",
+    help="A target's reaction, as the ruleset names them (`fracas actions` lists them).",
 )
 @click.option(
     "--defence-weapon",
@@ -668,8 +668,8 @@ def act_(
     secret: bool,
 ) -> None:
     """ACTOR takes ACTION [against TARGETS]; see `fracas actions`."""
-    command: dict[str, Any] = {"action": action, "actor": actor, "targets": list(targets)}
     extras = {
+        "targets": list(targets) or None,
         "weapon": weapon,
         "called": called,
         "item": item,
@@ -678,9 +678,23 @@ def act_(
         "defence_weapon": parse_pairs(defence_weapons, "--defence-weapon") or None,
         "unaware": list(unaware) or None,
     }
-    command.update({k: v for k, v in extras.items() if v is not None})
-    command.update(parse_pairs(opts, "--opt"))
+    given = {k: v for k, v in extras.items() if v is not None}
+    taken = app.encounter(write=True).ruleset.fields_of(action)
+    if taken:  # an unknown action is the ruleset's to refuse, with its list of actions
+        check_taken(action, given, taken)
+    command = {"action": action, "actor": actor, **given, **parse_pairs(opts, "--opt")}
     run(app, command, dice, by, command_id, secret)
+
+
+def check_taken(action: str, given: dict[str, Any], taken: tuple[str, ...]) -> None:
+    """Only what the action's command takes is sent: a flag it has no field for is refused
+    (rather than dropped unseen)."""
+    for name in given:
+        if name not in taken:
+            what = "targets" if name == "targets" else catalog.FLAGS[name].split()[0]
+            raise BadInputError(
+                f"{action} takes no {what}; `fracas actions` lists what each action takes"
+            )
 
 
 reason_option = click.option(
@@ -918,7 +932,7 @@ def status(app: App, as_json: bool, at_step: int | None) -> None:
     else:
         live = app.encounter()
         name, ruleset, view = live.id, live.ruleset.name, live.view_at(at_step)
-    shown = board(name, ruleset, view)
+    shown = board(name, load(ruleset), view)
     if as_json:
         dump_json(
             {"encounter": name, "ruleset": ruleset, "header": shown.header}

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-import msgspec
 
 from fracas.cli.main import SHORT
 from fracas.ledger import BadInputError, FracasError
@@ -136,7 +135,7 @@ class Session:
 
     def toolbar(self) -> str:
         live = self.live
-        header = board(live.id, live.ruleset.name, live.view()).header
+        header = board(live.id, live.ruleset, live.view()).header
         return f" {header}" + (f"  |  {self.last}" if self.last else "")
 
 
@@ -218,11 +217,10 @@ class Completion:
         return []
 
     def weapons(self, actor: str) -> list[str]:
-        fighter = self.session.live.state.fighters.get(actor)
-        if fighter is None:
-            return []
-        sheet = msgspec.to_builtins(fighter.sheet)
-        return [w["name"] for w in sheet.get("weapons", [])]
+        live = self.session.live
+        fighter = live.state.fighters.get(actor)
+        sheet = getattr(fighter, "sheet", None)
+        return [] if sheet is None else live.ruleset.weapons_of(sheet)
 
     def flags(self, words: list[str]) -> list[str]:
         command: Any = self.session.group.commands.get(words[0])

@@ -1,7 +1,7 @@
 """The status board: a view read at a glance, the same for the terminal, the shell and a page.
 
-Built from a View alone (never from the ruleset's state), so it can be read straight from
-the read models without loading a ruleset.
+Built from a View and the ruleset's words (never from the ruleset's state), so it can be
+read straight from the read models without folding anything.
 """
 
 from collections import Counter
@@ -9,9 +9,8 @@ from typing import Any
 
 import msgspec
 
-from fracas.rules.views import View, WoundRow
-
-ROUND_WORD = {"shotclock": "Sequence", "fudge": "Turn"}
+from fracas.rules.ruleset import Ruleset
+from fracas.rules.views import View
 
 
 class BoardRow(msgspec.Struct, frozen=True):
@@ -45,19 +44,17 @@ def shown_names(view: View) -> dict[str, str]:
     }
 
 
-def headline(view: View, ruleset: str, names: dict[str, str] | None = None) -> str:
-    """'Round 4 · Alice Reyes to act'; 'Sequence 1 · shot 12 · Bob to act'."""
+def headline(view: View, ruleset: Ruleset, names: dict[str, str] | None = None) -> str:
+    """'Round 4 · Alice Reyes to act'; 'Sequence 1 · shot 12 · Bob to act': the round in
+    the ruleset's word, and what its headline adds."""
     names = names or shown_names(view)
     if view.phase == "setup":
         return f"Setting up · {len(view.wounds)} combatants"
-    word = ROUND_WORD.get(ruleset, "Round")
-    parts = [f"{word} {view.round}"]
+    parts = [f"{ruleset.round_word} {view.round}"]
     if view.phase == "ended":
         return f"{parts[0]} · the encounter has ended"
-    if ruleset == "shotclock" and ", shot " in view.phase:
-        parts.append("shot " + view.phase.rsplit(", shot ", 1)[1])
-    elif ruleset == "fudge" and ": " in view.phase:
-        parts.append(view.phase.split(": ", 1)[1])
+    if extra := ruleset.headline_of(view):
+        parts.append(extra)
     if view.acting:
         parts.append(", ".join(names.get(a, a) for a in view.acting) + " to act")
     elif view.phase == "over":
@@ -65,24 +62,7 @@ def headline(view: View, ruleset: str, names: dict[str, str] | None = None) -> s
     return " · ".join(parts)
 
 
-def key_numbers(ruleset: str, wound: WoundRow) -> dict[str, Any]:
-    """The numbers each system's table keeps an eye on, beside health."""
-    detail = wound.detail
-    if ruleset == "pool":
-        return {"Injuries": len(detail.get("injuries", [])), "Dice": detail.get("penalty", 0)}
-    if ruleset == "shotclock":
-        return {"Next shot": detail.get("next_shot", 0), "Init": detail.get("initiative", 0)}
-    if ruleset == "timeslice":
-        return {
-            "TS": f"{detail.get('ts', 0)}/{detail.get('ts_max', 0)}",
-            "Saved TS": detail.get("saved_ts", 0),
-        }
-    if ruleset == "fudge":
-        return {"Penalty": detail.get("penalty", 0)}
-    return {}
-
-
-def board(encounter: str, ruleset: str, view: View) -> Board:
+def board(encounter: str, ruleset: Ruleset, view: View) -> Board:
     names = shown_names(view)
     wounds = {w.combatant: w for w in view.wounds}
     rows = []
@@ -99,11 +79,12 @@ def board(encounter: str, ruleset: str, view: View) -> Board:
                 row.status,
                 wound.health if wound else "",
                 wound.conditions if wound else [],
-                key_numbers(ruleset, wound) if wound else {},
+                ruleset.numbers_of(wound) if wound else {},
             )
         )
     pins = [
         f"{names.get(p.holder, p.holder)} {p.kind} {names.get(p.target, p.target)}"
         for p in view.pins
     ]
-    return Board(encounter, ruleset, headline(view, ruleset, names), rows, pins, view.notes)
+    header = headline(view, ruleset, names)
+    return Board(encounter, ruleset.name, header, rows, pins, view.notes)

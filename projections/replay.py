@@ -11,7 +11,7 @@ from fracas.ledger.history import COMMAND
 from fracas.projections.describe import describe, describe_control
 from fracas.projections.secrecy import Seen, is_secret, players_cut, shown_events
 from fracas.projections.sentences import departed, fallen, marks, opening, sentence
-from fracas.rules import Encounter
+from fracas.rules import Encounter, Ruleset
 from fracas.rules.events import (
     ConditionSet,
     Damaged,
@@ -193,7 +193,7 @@ def harm_of(events: list[Event], known: set[str]) -> list[Harm]:
 
 
 def felled_by(
-    events: list[Event], command: dict[str, Any] | None, known: set[str]
+    events: list[Event], command: dict[str, Any] | None, known: set[str], ruleset: Ruleset
 ) -> dict[str, str]:
     """Who put each combatant this step put down there: whoever last struck them in it
     (by a resolution or by damage), else the GM for a GM command ("gm"), else nobody ("")."""
@@ -208,7 +208,7 @@ def felled_by(
             harm = next(harms)
             if harm.who:
                 struck[harm.whom] = harm.who
-        elif isinstance(event, ConditionSet) and event.target in fallen([event]):
+        elif isinstance(event, ConditionSet) and event.target in fallen([event], ruleset):
             found[event.target] = struck.get(event.target, "gm" if gm_step else "")
     return found
 
@@ -267,17 +267,17 @@ def step_sentence(
     masked: bool,
     names: dict[str, str],
     target: int | None,
-    reads: str,
+    ruleset: Ruleset,
     after: View,
 ) -> str:
     record = frame.record
     if record.control != COMMAND:
         return CONTROL_SENTENCES.get(record.control, "{}").format(target)
     if masked:
-        head = opening(public_command(frame.command), names) or "The GM"
+        head = opening(public_command(frame.command), names, ruleset) or "The GM"
         return f"{head}: what followed is GM-only until the GM discloses it"
     order = initiative_order(after)
-    return sentence(events, frame.command, names, order=order, reads=reads)
+    return sentence(events, frame.command, names, ruleset, order=order)
 
 
 class Audience:
@@ -375,11 +375,11 @@ def timeline(
             standings(before, who),
             standings(after, who),
             is_secret(frame.events),
-            step_sentence(frame, events, masked, names, target, ruleset.reads_rolls, after),
-            marks(events),
+            step_sentence(frame, events, masked, names, target, ruleset, after),
+            marks(events, ruleset),
             harm_of(events, known),
-            fallen(events),
-            felled_by(events, frame.command, known),
+            fallen(events, ruleset),
+            felled_by(events, frame.command, known, ruleset),
             [Departure(*d) for d in departed(events)],
         )
         yield Moment(step, after, audience.reported(seen), masked, audience.witnessed(number))

@@ -16,7 +16,6 @@ import msgspec
 
 from fracas.ledger import BadInputError, LogStore
 from fracas.ledger.history import COMMAND
-from fracas.projections.board import key_numbers
 from fracas.projections.replay import (
     GM,
     PLAYERS,
@@ -29,7 +28,7 @@ from fracas.projections.replay import (
     timeline,
 )
 from fracas.projections.screen import descriptor, health_hidden, shown_health
-from fracas.rules import Encounter
+from fracas.rules import Encounter, Ruleset
 from fracas.rules.encounter import started_event
 from fracas.rules.events import CombatantJoined
 from fracas.rules.views import View, WoundRow
@@ -171,6 +170,7 @@ class EncounterReport(msgspec.Struct, frozen=True):
     trailing: list[ReplayStep]  # taken back after the last step of the main line
     chart: Chart
     rules: list[Rule]  # every rule the main line cites, once, in the order first cited
+    round_word: str = "Round"  # the ruleset's word: "Sequence 2"
 
     @property
     def trailing_label(self) -> str:
@@ -207,9 +207,11 @@ def main_line(
     return entries, pending
 
 
-def standings_of(view: View, players: bool, npc_numbers: bool) -> list[StandingRow]:
+def standings_of(
+    view: View, players: bool, npc_numbers: bool, ruleset: Ruleset
+) -> list[StandingRow]:
     return [
-        StandingRow(w.name, w.side, shown_health(w, players, npc_numbers), w.conditions)
+        StandingRow(w.name, w.side, shown_health(w, players, npc_numbers, ruleset), w.conditions)
         for w in view.wounds
     ]
 
@@ -226,6 +228,7 @@ def round_blocks(
     names: dict[str, str],
     players: bool,
     npc_numbers: bool,
+    ruleset: Ruleset,
 ) -> list[RoundBlock]:
     blocks: list[RoundBlock] = []
     turns: list[Turn] = []
@@ -240,9 +243,9 @@ def round_blocks(
             blocks.append(
                 RoundBlock(
                     number,
-                    "Setting up" if number == 0 else f"Round {number}",
+                    "Setting up" if number == 0 else f"{ruleset.round_word} {number}",
                     turns,
-                    standings_of(view, players, npc_numbers),
+                    standings_of(view, players, npc_numbers, ruleset),
                     withheld,
                 )
             )
@@ -338,10 +341,10 @@ def cast_of(
                 end.name,
                 wound.side,
                 order.get(wound.combatant, ""),
-                {} if hidden else key_numbers(live.ruleset.name, wound),
-                shown_health(wound, players, npc_numbers),
-                shown_health(end, players, npc_numbers),
-                [str(w.get("name", "")) for w in sheet.get("weapons", []) if isinstance(w, dict)],
+                {} if hidden else live.ruleset.numbers_of(wound),
+                shown_health(wound, players, npc_numbers, live.ruleset),
+                shown_health(end, players, npc_numbers, live.ruleset),
+                live.ruleset.weapons_of(sheet),
             )
         )
     return cast
@@ -357,9 +360,11 @@ def joins(live: Encounter) -> list[CombatantJoined]:
     ]
 
 
-def fraction(wound: WoundRow, players: bool, npc_numbers: bool, most: int) -> float:
+def fraction(
+    wound: WoundRow, players: bool, npc_numbers: bool, most: int, ruleset: Ruleset
+) -> float:
     if health_hidden(wound, players, npc_numbers):
-        return LEVELS[descriptor(wound)]
+        return LEVELS[descriptor(wound, ruleset)]
     if wound.counts == "left":
         top = wound.maximum or most or 1
         return max(0.0, min(1.0, wound.current / top))
@@ -373,7 +378,9 @@ def fight_only(views: list[View], rounds: list[int]) -> tuple[list[View], list[i
     return views[begun:] or views, rounds[begun:] or [0]
 
 
-def chart_of(views: list[View], rounds: list[int], players: bool, npc_numbers: bool) -> Chart:
+def chart_of(
+    views: list[View], rounds: list[int], players: bool, npc_numbers: bool, ruleset: Ruleset
+) -> Chart:
     width, height = 600, 48
     names: dict[str, WoundRow] = {}
     for view in views:
@@ -389,7 +396,8 @@ def chart_of(views: list[View], rounds: list[int], players: bool, npc_numbers: b
         series = [next((w for w in v.wounds if w.combatant == combatant), None) for v in views]
         most = max((w.current for w in series if w is not None), default=0)
         values = [
-            fraction(w, players, npc_numbers, most) if w is not None else None for w in series
+            fraction(w, players, npc_numbers, most, ruleset) if w is not None else None
+            for w in series
         ]
         known = [(i, v) for i, v in enumerate(values) if v is not None]
         if not known:
@@ -406,8 +414,8 @@ def chart_of(views: list[View], rounds: list[int], players: bool, npc_numbers: b
                 points,
                 area,
                 spark,
-                shown_health(present[0], players, npc_numbers),
-                shown_health(present[-1], players, npc_numbers),
+                shown_health(present[0], players, npc_numbers, ruleset),
+                shown_health(present[-1], players, npc_numbers, ruleset),
             )
         )
     starts = []
@@ -434,7 +442,7 @@ def encounter_report(
     names = {w.combatant: w.name for w in final.wounds}  # players: those they may see
     start = live.ruleset.view(live.ruleset.initial())
     pairs, trailing = main_line(moments, public_views(moments, start))
-    rounds = round_blocks(pairs, names, players, npc_numbers)
+    rounds = round_blocks(pairs, names, players, npc_numbers, live.ruleset)
     entries = [entry for entry, _shown in pairs]
     shown = [view for _entry, (view, _held) in pairs] or [start]
     started = started_event(store, name)
@@ -449,8 +457,14 @@ def encounter_report(
         summarise(entries, trailing, names),
         rounds,
         trailing,
-        chart_of(*fight_only(shown, [e.step.round for e in entries]), players, npc_numbers),
+        chart_of(
+            *fight_only(shown, [e.step.round for e in entries]),
+            players,
+            npc_numbers,
+            live.ruleset,
+        ),
         cited(entries),
+        live.ruleset.round_word,
     )
 
 

@@ -23,8 +23,7 @@ from fracas.projections.replay import (
     stated,
     timeline,
 )
-from fracas.projections.sentences import DOWN
-from fracas.rules import Encounter
+from fracas.rules import Encounter, Ruleset
 from fracas.rules.views import View, WoundRow
 
 __all__ = ["GM", "PLAYERS", "Screen", "StepDetail", "Timeline", "descriptor", "shown_health"]
@@ -63,9 +62,10 @@ class StepDetail(msgspec.Struct, frozen=True):
     names: dict[str, str]  # combatant id -> name, for the rolls' table
 
 
-def descriptor(wound: WoundRow) -> str:
-    """An NPC's health as the players read it: unhurt, hurt, bloodied, down."""
-    if any(c in DOWN for c in wound.conditions):
+def descriptor(wound: WoundRow, ruleset: Ruleset) -> str:
+    """An NPC's health as the players read it: unhurt, hurt, bloodied, down (as the ruleset
+    says what down is)."""
+    if ruleset.is_down(wound.conditions):
         return "down"
     if wound.counts == "left":
         if wound.maximum is None or wound.current >= wound.maximum:
@@ -85,11 +85,12 @@ def health_hidden(wound: WoundRow, players: bool, npc_numbers: bool) -> bool:
     return players and not npc_numbers and wound.side != "pc"
 
 
-def shown_health(wound: WoundRow, players: bool, npc_numbers: bool) -> str:
-    return descriptor(wound) if health_hidden(wound, players, npc_numbers) else wound.health
+def shown_health(wound: WoundRow, players: bool, npc_numbers: bool, ruleset: Ruleset) -> str:
+    hidden = health_hidden(wound, players, npc_numbers)
+    return descriptor(wound, ruleset) if hidden else wound.health
 
 
-def players_board(found: Board, view: View, npc_numbers: bool) -> Board:
+def players_board(found: Board, view: View, npc_numbers: bool, ruleset: Ruleset) -> Board:
     """NPCs' health as descriptors and their own numbers left off, unless the GM shows them."""
     wounds = {w.combatant: w for w in view.wounds}
 
@@ -97,7 +98,7 @@ def players_board(found: Board, view: View, npc_numbers: bool) -> Board:
         wound = wounds.get(row.combatant)
         if wound is None or not health_hidden(wound, True, npc_numbers):
             return row
-        return msgspec.structs.replace(row, health=descriptor(wound), numbers={})
+        return msgspec.structs.replace(row, health=descriptor(wound, ruleset), numbers={})
 
     return msgspec.structs.replace(found, rows=[shown(r) for r in found.rows])
 
@@ -108,6 +109,7 @@ class Timeline:
 
     def __init__(self, live: Encounter, title: str, audience: str, head_codes: Any) -> None:
         self.encounter, self.title, self.audience = live.id, title, audience
+        self.rules = live.ruleset
         self.ruleset = live.ruleset.name
         self.version = live.version
         self.moments: list[Moment] = list(timeline(live, players=audience == PLAYERS))
@@ -134,9 +136,9 @@ class Timeline:
     def screen(self, step: int | None = None, *, npc_numbers: bool = False) -> Screen:
         at = self.steps if step is None else max(0, min(step, self.steps))
         view, withheld = self.public_view(at)
-        found = board(self.encounter, self.ruleset, view)
+        found = board(self.encounter, self.rules, view)
         if self.audience == PLAYERS:
-            found = players_board(found, view, npc_numbers)
+            found = players_board(found, view, npc_numbers, self.rules)
         log = [
             LogEntry(
                 m.step.step,

@@ -27,46 +27,11 @@ from fracas.rules.events import (
     Rolled,
     SeedRevealed,
 )
+from fracas.rules.ruleset import CRITICAL, DOWN, FUMBLE, Ruleset
 
-DOWN = ("dead", "unconscious", "out", "incapacitated", "dying")  # out of the fight, hurt
 TOTAL, MODIFIED, FACES = "total", "modified", "faces"  # how a ruleset reads its rolls
 REMOVED = "removed"  # the GM took them out of the fight: they left, they did not fall
-TOLD = (*DOWN, "pinned", "prone", "impaired")  # conditions a sentence mentions; not "aiming"
-VERBS = {
-    "attack": "attacks",
-    "aim": "aims",
-    "disarm": "tries to disarm",
-    "pin": "tries to pin",
-    "escape": "tries to escape",
-    "move": "moves",
-    "wait": "waits",
-    "stand": "stands up",
-    "ready": "readies",
-    "other": "acts",
-    "run": "runs",
-    "continuous": "keeps at a continuous action",
-    "stop": "stops",
-    "evade": "evades",
-    "quick": "takes a quick action",
-    "hold": "holds",
-    "fire": "fires",
-    "interrupt": "interrupts",
-    "draw": "draws",
-    "stow": "stows",
-    "reload": "reloads",
-    "cast": "casts",
-    "treat": "treats",
-    "heal": "heals",
-    "check": "makes a check",
-    "dodge": "dodges",
-    "parry": "parries",
-    "flee": "flees",
-    "grapple": "grapples",
-    "break": "breaks free",
-    "release": "lets go",
-    "feint": "feints",
-    "shield": "raises a shield",
-    "withdraw": "withdraws",
+CORE_VERBS = {  # the actions every ruleset has; a ruleset words its own (`Ruleset.verbs`)
     "next": "lets the turn go by",
     "begin": "begins the fight",
     "join": "joins",
@@ -84,18 +49,17 @@ GM_VERBS = {  # by the GM command's tag; {who} is its target
 }
 
 
-def critical(event: Rolled) -> bool:
-    return "critical" in (event.result or "").lower()
+def verb(ruleset: Ruleset, action: str) -> str:
+    return CORE_VERBS.get(action) or ruleset.verb(action)
 
 
-def fumble(event: Rolled) -> bool:
-    result = (event.result or "").lower()
-    return "fumble" in result or "botch" in result
-
-
-def fallen(events: list[Event]) -> list[str]:
+def fallen(events: list[Event], ruleset: Ruleset) -> list[str]:
     """The combatants this step put down (unconscious, dead, out, …); not those who left."""
-    return [e.target for e in events if isinstance(e, ConditionSet) and e.condition in DOWN]
+    return [
+        e.target
+        for e in events
+        if isinstance(e, ConditionSet) and DOWN in ruleset.facts_of(e)
+    ]
 
 
 def departed(events: list[Event]) -> list[tuple[str, str]]:
@@ -107,22 +71,19 @@ def departed(events: list[Event]) -> list[tuple[str, str]]:
     ]
 
 
-def marks(events: list[Event]) -> list[str]:
-    """What makes a step stand out: a critical, a fumble, a combatant going down."""
-    rolls = [e for e in events if isinstance(e, Rolled)]
-    found = []
-    if any(critical(e) for e in rolls):
-        found.append("critical")
-    if any(fumble(e) for e in rolls):
-        found.append("fumble")
-    if fallen(events):
-        found.append("down")
+def marks(events: list[Event], ruleset: Ruleset) -> list[str]:
+    """What makes a step stand out, as the ruleset states its facts: a critical, a fumble,
+    a combatant going down."""
+    facts = frozenset().union(*(ruleset.facts_of(e) for e in events))
+    found = [fact for fact in (CRITICAL, FUMBLE, DOWN) if fact in facts]
     if departed(events):
         found.append("left")
     return found
 
 
-def opening(command: Mapping[str, Any] | None, names: Mapping[str, str]) -> str:
+def opening(
+    command: Mapping[str, Any] | None, names: Mapping[str, str], ruleset: Ruleset
+) -> str:
     """'Alice Reyes attacks Knife cultist'."""
     if command is None:
         return ""
@@ -139,8 +100,7 @@ def opening(command: Mapping[str, Any] | None, names: Mapping[str, str]) -> str:
         return ""
     if action == "begin":
         return "The fight begins"
-    verb = VERBS.get(action, f"{action}s")
-    text = f"{names.get(actor, actor) if actor else 'The table'} {verb}"
+    text = f"{names.get(actor, actor) if actor else 'The table'} {verb(ruleset, action)}"
     return text + (f" {' and '.join(targets)}" if targets else "")
 
 
@@ -171,41 +131,41 @@ def roll_phrase(event: Rolled, actor: str | None, names: Mapping[str, str], read
     return text
 
 
-def whose(event: Resolved, said: str, names: Mapping[str, str]) -> str:
+def whose(event: Resolved, said: str, names: Mapping[str, str], ruleset: Ruleset) -> str:
     """Another combatant's resolution within a step, naming them unless it already does."""
     who = names.get(event.actor, event.actor)
     if who in said or event.actor in said:
         return said
-    if event.action in VERBS:
-        return f"{opening(msgspec.to_builtins(event), names)}: {said}"
+    if event.action in ruleset.verbs or event.action in CORE_VERBS:
+        return f"{opening(msgspec.to_builtins(event), names, ruleset)}: {said}"
     return f"{who}: {said}"
 
 
 def event_phrase(
-    event: Event, actor: str | None, names: Mapping[str, str], reads: str = TOTAL
+    event: Event, actor: str | None, names: Mapping[str, str], ruleset: Ruleset
 ) -> str | None:
     """The part of the sentence an event adds, or None for bookkeeping (turns, spending)."""
     name = names.get
+    reads = ruleset.reads_rolls
     match event:
         case Rolled() if event.target is not None or event.result:
             return roll_phrase(event, actor, names, reads)
         case Resolved() if event.outcome:
-            verb = VERBS.get(event.action, "")
-            said = event.outcome.removeprefix(f"{verb}: ")
-            return said if event.actor == actor else whose(event, said, names)
+            said = event.outcome.removeprefix(f"{verb(ruleset, event.action)}: ")
+            return said if event.actor == actor else whose(event, said, names, ruleset)
         case ConditionSet() if event.condition == REMOVED:
             return f"{name(event.target, event.target)} leaves the fight"
         case Damaged():
             return f"{name(event.target, event.target)} takes {event.amount} damage"
         case Healed():
             return f"{name(event.target, event.target)} heals {event.amount}"
-        case ConditionSet() if event.condition in TOLD or actor is None:
+        case ConditionSet() if told(event.condition, ruleset) or actor is None:
             lasting = durations.phrase(event.detail, lambda who: name(who, who))
             return f"{name(event.target, event.target)} is {event.condition}{lasting}"
         case ConditionExpired():
             who = name(event.target, event.target)
             return f"{who} is no longer {event.condition} (expired: {event.reason})"
-        case ConditionCleared() if event.condition in TOLD or actor is None:
+        case ConditionCleared() if told(event.condition, ruleset) or actor is None:
             return f"{name(event.target, event.target)} is no longer {event.condition}"
         case CombatantJoined():
             return f"{event.name} ({event.side}) joins the fight"
@@ -228,20 +188,25 @@ def event_phrase(
     return None
 
 
+def told(condition: str, ruleset: Ruleset) -> bool:
+    """Does a sentence tell this condition when an action sets or clears it?"""
+    return condition in ruleset.told or condition in ruleset.down or condition in ruleset.out
+
+
 def sentence(
     events: list[Event],
     command: Mapping[str, Any] | None,
     names: Mapping[str, str],
+    ruleset: Ruleset,
     *,
     order: list[str] | None = None,
-    reads: str = TOTAL,
 ) -> str:
-    """The step as one sentence: who did what to whom, then the rolls and what followed.
-    `order` is the initiative order the step left (ids), which a begin states; `reads` how
-    the ruleset reads its rolls."""
+    """The step as one sentence, in the ruleset's words: who did what to whom, then the
+    rolls and what followed. `order` is the initiative order the step left (ids), which a
+    begin states."""
     actor = None if command is None else command.get("actor")
-    head = opening(command, names)
-    parts = [p for e in events if (p := event_phrase(e, actor, names, reads)) is not None]
+    head = opening(command, names, ruleset)
+    parts = [p for e in events if (p := event_phrase(e, actor, names, ruleset)) is not None]
     if command is not None and command.get("action") == "begin" and order:
         parts = [f"the order is {', '.join(names.get(c, c) for c in order)}"]
     parts = list(dict.fromkeys(parts))  # an outcome repeated by two events reads once

@@ -9,6 +9,7 @@ from fracas.rules import load
 from fracas.rules.events import ConditionSet, Roll, Rolled
 from fracas.rules.ruleset import BUILTIN, listed_weapons
 from fracas.rules.views import View, WoundRow
+from tests.conftest import cli_gunfight
 
 BUILT_IN = sorted(BUILTIN)
 
@@ -90,3 +91,15 @@ def test_an_action_s_fields_are_its_command_struct_s():
     percentile = load("percentile")
     assert {"actor", "targets", "weapon"} <= set(percentile.fields_of("attack"))
     assert percentile.fields_of("no such action") == ()
+
+
+def test_act_sends_only_what_the_action_takes(run):
+    cli_gunfight(run, bob_hp=10)
+    refused = run("act", "alice", "stand", "-w", "pistol", ok=False)
+    assert refused.exit_code != 0
+    assert "stand takes no -w" in refused.output
+    assert "Traceback" not in refused.output
+    before = run("log", "--json").output
+    run("act", "alice", "stand", "--called", "mostly", ok=False)
+    assert run("log", "--json").output == before  # nothing appended by a refusal
+    run("act", "alice", "attack", "bob", "-w", "pistol", "--dice", "30,5")

@@ -8,6 +8,7 @@ import pytest
 
 from fracas.projections import Fracas
 from fracas.projections.screen import GM, PLAYERS, Timeline, descriptor
+from fracas.rules import load
 from fracas.rules.views import WoundRow
 from tests.web import fracas
 
@@ -33,7 +34,13 @@ def wound(current: int, maximum: int | None, counts: str = "left", *conditions: 
     ],
 )
 def test_npc_health_reads_as_a_descriptor(row: WoundRow, shown: str) -> None:
-    assert descriptor(row) == shown
+    assert descriptor(row, load("percentile")) == shown
+
+
+def test_down_is_what_the_ruleset_says_it_is() -> None:
+    mook = wound(0, None, "taken", "out")
+    assert descriptor(mook, load("shotclock")) == "down"
+    assert descriptor(mook, load("percentile")) == "unhurt"
 
 
 def timelines(db: Path) -> tuple[Timeline, Timeline]:

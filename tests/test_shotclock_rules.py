@@ -55,14 +55,14 @@ def test_001_3_the_sequence_starts_at_the_highest_result_and_counts_down(fracas)
 def test_001_4_same_shot_order_is_speed_then_pcs_unless_the_gm_orders(fracas):
     e = duel(fracas, jack_face=2, boss_face=3)  # both on shot 10; Jack's Speed 8 beats 7
     assert e.view().acting == ["jack"], "only Jack may act now"
-    assert headline(e.view(), "shotclock") == "Sequence 1 · shot 10 · jack to act"
+    assert headline(e.view(), e.ruleset) == "Sequence 1 · shot 10 · jack to act"
     with pytest.raises(RefusedError, match=r"jack acts first on shot 10"):
         act(e, "boss", "other", shots=3)
     e2 = shot_fight(
         fracas, ("jack", JACK), ("boss", BOSS), initiative=[2, 3], options={"same_shot_order": "gm"}
     )
     assert e2.view().acting == ["jack", "boss"], "in the GM's order either may act"
-    assert headline(e2.view(), "shotclock") == "Sequence 1 · shot 10 · jack, boss to act"
+    assert headline(e2.view(), e2.ruleset) == "Sequence 1 · shot 10 · jack, boss to act"
     act(e2, "boss", "other", shots=3)
     assert next_shots(e2) == {"jack": 10, "boss": 7} and clock(e2) == (1, 10)
 
