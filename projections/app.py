@@ -17,6 +17,8 @@ from fracas.projections.tables import (
     drop_tables,
     ensure_tables,
     has_tables,
+    note_round_events,
+    projector_for,
     read_view,
     write_view,
 )
@@ -185,7 +187,7 @@ class Fracas:
             options=options,
             encounter=encounter,
             author=author,
-            projector=write_view,
+            projector=projector_for(rules),
             limits=limits,
         )
 
@@ -291,6 +293,7 @@ class Fracas:
             ensure_tables(self.store)
             for encounter in encounters:
                 live = Encounter(self.store, encounter)
+                note_round_events(self.store.conn, encounter, live.ruleset)
                 write_view(self.store.conn, encounter, live.view(), None)
         return len(encounters)
 

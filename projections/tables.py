@@ -9,9 +9,13 @@ import msgspec
 
 from fracas.ledger import LogStore
 from fracas.ledger.base import EFFECTIVE_EVENTS
+from fracas.rules.ruleset import Ruleset
 from fracas.rules.views import InitiativeRow, PinRow, View, WoundRow
 
 TABLES = ("encounter_view", "initiative", "wounds", "pins")
+# The events that start a round in each encounter, as its ruleset declares them
+# (`Ruleset.round_events`): each kind with the field of its body that holds the round.
+ROUND_EVENTS = "round_events"
 _json = msgspec.json.encode
 
 
@@ -25,6 +29,7 @@ SCHEMA = {
     "counts TEXT, PRIMARY KEY (encounter, combatant)",
     "pins": "encounter TEXT, holder TEXT, target TEXT, kind TEXT, "
     "PRIMARY KEY (encounter, holder, target)",
+    ROUND_EVENTS: "encounter TEXT, kind TEXT, field TEXT, PRIMARY KEY (encounter, kind)",
 }
 
 
@@ -34,10 +39,10 @@ VIEWS = {
     "effective_events": EFFECTIVE_EVENTS,
     "step_rounds": """
         SELECT e.encounter, e.step, coalesce((
-            SELECT coalesce(json_extract(t.body, '$.round'), json_extract(t.body, '$.sequence'))
+            SELECT json_extract(t.body, '$.' || k.field)
             FROM effective_events t
+            JOIN round_events k ON k.encounter = t.encounter AND k.kind = t.kind
             WHERE t.encounter = e.encounter AND t.position < e.position
-              AND t.kind IN ('turn.advanced', 'shot.reached')
             ORDER BY t.position DESC LIMIT 1), 0) AS round
         FROM effective_events e GROUP BY e.encounter, e.step""",
     "step_actors": """
@@ -93,12 +98,10 @@ PG_VIEWS = {
     "effective_events": EFFECTIVE_EVENTS,
     "step_rounds": """
         SELECT g.encounter, g.step, coalesce((
-            SELECT coalesce(
-                (t.body::jsonb ->> 'round')::bigint, (t.body::jsonb ->> 'sequence')::bigint
-            )
+            SELECT (t.body::jsonb ->> k.field)::bigint
             FROM effective_events t
+            JOIN round_events k ON k.encounter = t.encounter AND k.kind = t.kind
             WHERE t.encounter = g.encounter AND t.position < g.last
-              AND t.kind IN ('turn.advanced', 'shot.reached')
             ORDER BY t.position DESC LIMIT 1), 0) AS round
         FROM (SELECT encounter, step, max(position) AS last FROM effective_events
               GROUP BY encounter, step) g""",
@@ -141,7 +144,7 @@ def has_tables(store: LogStore) -> bool:
     """Are the read-model tables there, in this release's shape (so opening the log need
     not write, and a status can be read from them)?"""
     present = store.tables()
-    if not present.issuperset(TABLES) or not present.issuperset(views(store)):
+    if not present.issuperset((*TABLES, ROUND_EVENTS)) or not present.issuperset(views(store)):
         return False
     return "current" in store.columns("wounds")  # older files: the next writer reshapes them
 
@@ -155,6 +158,27 @@ def ensure_tables(store: LogStore) -> None:
     create = "CREATE VIEW IF NOT EXISTS" if sqlite else "CREATE OR REPLACE VIEW"
     for view, select in views(store).items():
         store.execute(f"{create} {view} AS {select}")
+
+
+def note_round_events(conn: Any, encounter: str, ruleset: Ruleset) -> None:
+    """Tell the SQL views which events start a round in this encounter (its ruleset's)."""
+    conn.executemany(
+        f"INSERT INTO {ROUND_EVENTS} (encounter, kind, field) VALUES (?, ?, ?) "
+        "ON CONFLICT DO NOTHING",
+        [(encounter, kind, field) for kind, field in ruleset.round_events.items()],
+    )
+
+
+def projector_for(ruleset: Ruleset) -> Any:
+    """The projector of an encounter starting under `ruleset`: its first write also notes
+    the ruleset's round events."""
+
+    def project(conn: Any, encounter: str, view: View, previous: View | None = None) -> None:
+        if previous is None:
+            note_round_events(conn, encounter, ruleset)
+        write_view(conn, encounter, view, previous)
+
+    return project
 
 
 def _rows(encounter: str, view: View) -> dict[str, dict[tuple, tuple]]:
@@ -287,7 +311,7 @@ def _row_difference(columns: list[str], stored: tuple | None, expected: tuple | 
 def drop_tables(store: LogStore) -> None:
     for view in reversed(views(store)):
         store.execute(f"DROP VIEW IF EXISTS {view}")
-    for table in TABLES:
+    for table in (*TABLES, ROUND_EVENTS):
         store.execute(f"DROP TABLE IF EXISTS {table}")
 
 

@@ -5,11 +5,13 @@ import dataclasses
 
 import pytest
 
+from fracas.projections import Fracas
 from fracas.rules import load
 from fracas.rules.events import ConditionSet, Roll, Rolled
 from fracas.rules.ruleset import BUILTIN, listed_weapons
 from fracas.rules.views import View, WoundRow
-from tests.conftest import cli_gunfight
+from tests.conftest import cli_gunfight, do, sheet
+from tests.shotclock_helpers import JACK, MOOK, shot_fight
 
 BUILT_IN = sorted(BUILTIN)
 
@@ -103,3 +105,25 @@ def test_act_sends_only_what_the_action_takes(run):
     run("act", "alice", "stand", "--called", "mostly", ok=False)
     assert run("log", "--json").output == before  # nothing appended by a refusal
     run("act", "alice", "attack", "bob", "-w", "pistol", "--dice", "30,5")
+
+
+def rounds_of(fracas: Fracas, encounter: str) -> list[int]:
+    found = fracas.store.execute(
+        "SELECT round FROM step_rounds WHERE encounter = ? ORDER BY step", (encounter,)
+    )
+    return [row[0] for row in found]
+
+
+def test_the_sql_views_count_rounds_by_the_ruleset_s_own_round_events(fracas):
+    clocked = shot_fight(fracas, ("jack", JACK), ("mook", MOOK), initiative=[4, 2])
+    while clocked.state.sequence < 2:
+        do(clocked, {"action": "next"})
+    do(clocked, {"action": "next"})
+    assert rounds_of(fracas, clocked.id)[-1] == 2  # shot.reached carries the sequence
+    silent = dataclasses.replace(load("percentile"), round_events={})
+    plain = fracas.new(silent)
+    for who in ("alice", "bob"):
+        do(plain, {"action": "join", "combatant": who, "sheet": sheet(12)})
+    do(plain, {"action": "begin"})
+    do(plain, {"action": "next"})
+    assert set(rounds_of(fracas, plain.id)) == {0}  # it declares no event starting a round
