@@ -207,6 +207,10 @@ def audit(report: AuditReport) -> None:
         click.echo("rules drift: none, every step decides as recorded under this code")
     for found in report.drift:
         click.echo(f"rules drift: encounter {found.encounter} step {found.step}: {found.problem}")
+        if found.changes:  # decided both ways: what differs, event by event, field by field
+            for line in found.changes:
+                click.echo(f"    {line}")
+            continue
         for line in found.recorded:
             click.echo(f"    was: {line}")
         for line in found.decided:

@@ -12,6 +12,7 @@ from fracas.ledger import CONTROL_KINDS, FracasError, NotFoundError, open_store
 from fracas.ledger.base import KIND_OF_CONTROL
 from fracas.ledger.history import COMMAND
 from fracas.projections.describe import describe, describe_control
+from fracas.projections.drift import differences
 from fracas.projections.tables import (
     differing_row,
     drop_tables,
@@ -81,6 +82,7 @@ class DriftCheck(msgspec.Struct, frozen=True):
     problem: str
     recorded: list[str]
     decided: list[str]
+    changes: list[str] = []  # the events that differ, field by field
 
 
 class AgainstCheck(msgspec.Struct, frozen=True):
@@ -614,7 +616,9 @@ class Fracas:
         for found in drift(Encounter(self.store, encounter, snapshots=False), progress):
             recorded = [describe(e) for e in found.recorded]
             decided = [describe(e) for e in found.decided]
-            yield DriftCheck(encounter, found.step, found.problem, recorded, decided)
+            both = found.recorded and found.decided
+            changes = differences(found.recorded, found.decided) if both else []
+            yield DriftCheck(encounter, found.step, found.problem, recorded, decided, changes)
 
     def _against(self, path: str | Path) -> AgainstCheck:
         """Does this log still hold, unchanged, every event the export holds?"""

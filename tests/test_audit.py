@@ -193,3 +193,15 @@ def test_audit_names_runs_of_steps_as_ranges(tmp_path):
     assert "manual rolls typed by table: 14 (encounter" in text and "steps 8-12, 14-16)" in text
     assert render.step_ranges([45, 3, 4, 5, 42, 46, 47, 3, 9]) == "3-5, 9, 42, 45-47"
     assert render.step_ranges(range(3, 2651)) == "3-2650"
+
+
+def test_rules_drift_shows_the_events_that_differ_field_by_field(fracas, monkeypatch, run):
+    _, plain, doubles = duel(fracas)
+    monkeypatch.setattr(percentile, "judge", lambda face, target, stat=None: "success")
+    (found,) = fracas.audit().drift
+    assert 'result: was "critical", now "success"' in "\n".join(found.changes)
+    assert not any("faces" in line for line in found.changes)  # the same dice, only judged anew
+    shown = run("audit", ok=False).output
+    assert f"step {doubles}: the rules now decide it differently" in shown
+    assert '  result: was "critical", now "success"' in shown
+    assert "was: " not in shown  # not the whole step twice
