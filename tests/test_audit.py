@@ -196,7 +196,7 @@ def test_audit_names_runs_of_steps_as_ranges(tmp_path):
 
 
 def test_rules_drift_shows_the_events_that_differ_field_by_field(fracas, monkeypatch, run):
-    _, plain, doubles = duel(fracas)
+    doubles = duel(fracas)[2]
     monkeypatch.setattr(percentile, "judge", lambda face, target, stat=None: "success")
     (found,) = fracas.audit().drift
     assert 'result: was "critical", now "success"' in "\n".join(found.changes)
