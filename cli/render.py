@@ -269,6 +269,8 @@ def replay(steps: list[ReplayStep]) -> None:
                 else f"seeded #{roll.counter}"
             )
             faces = ",".join(str(f) for f in roll.faces)
+            if dropped := roll.dropped():
+                faces += f"; dropped {','.join(str(f) for f in dropped)}"
             target = f" vs {roll.target}" if roll.target is not None else ""
             click.echo(
                 f"  roll: {roll.actor} {roll.dice} [{faces}] = {roll.total}{target} ({source})"

@@ -1,7 +1,7 @@
 """One readable line per event: what the log, replay and exports print."""
 
 from fracas.rules import durations
-from fracas.rules.dice import parse_terms, split_faces
+from fracas.rules.dice import dice_of, parse_terms
 from fracas.rules.events import (
     CombatantJoined,
     Commanded,
@@ -34,22 +34,36 @@ def rules_of(rules: list[str]) -> str:
 
 
 def faces_of(roll: Roll) -> str:
-    """'3+4' for 2d6; '(6+2) - (3)' for an open d6!-d6! roll."""
+    """'3+4' for 2d6; '(6+2) - (3)' for an open d6!-d6! roll; '15 [dropped 7] + 5' for
+    2d20kh1+5: every die is shown, those that do not count in brackets after those that do."""
     terms = parse_terms(roll.dice)
-    if len(terms) == 1:
+    dropped = set(roll.dropped())
+    if len(terms) == 1 and not dropped:
         return "+".join(str(f) for f in roll.faces)
-    parts = split_faces(roll.dice, roll.faces)
     text = ""
-    for term, part in zip(terms, parts, strict=True):
+    for term, dice in zip(terms, dice_of(roll.dice, roll.faces), strict=True):
         sign = "-" if term.sign < 0 else "+"
         text += f" {sign} " if text or sign == "-" else ""
-        text += f"({'+'.join(str(f) for f in part)})" if len(part) > 1 else str(part[0])
+        text += term_faces(term.constant, dice, roll.faces, dropped, len(terms) > 1)
     return text
+
+
+def term_faces(
+    constant: int, dice: list[list[int]], faces: list[int], dropped: set[int], grouped: bool
+) -> str:
+    """One term's part of `faces_of`: its number, or its counted faces then its dropped ones."""
+    if not dice:
+        return str(constant)
+    counted = [str(faces[i]) for die in dice for i in die if i not in dropped]
+    left = ["+".join(str(faces[i]) for i in die) for die in dice if die[0] in dropped]
+    text = "+".join(counted)
+    text = f"({text})" if grouped and len(counted) > 1 else text
+    return f"{text} [dropped {', '.join(left)}]" if left else text
 
 
 def describe_roll(event: Rolled) -> str:
     roll = event.roll
-    compound = len(parse_terms(roll.dice)) > 1
+    compound = len(parse_terms(roll.dice)) > 1 or bool(roll.dropped())
     faces = f"{faces_of(roll)} = {roll.total}" if compound else faces_of(roll)
     source = f"typed by {roll.entered_by}" if roll.source == "manual" else f"seeded #{roll.counter}"
     text = f"{event.actor} rolls {roll.dice} for {event.purpose}: {faces}"

@@ -51,6 +51,15 @@ class RollLine(msgspec.Struct, frozen=True):
     result: str | None
     rules: list[str]
     secret: bool
+    kept: list[int] | msgspec.UnsetType = msgspec.UNSET  # as on the Roll: unset, all count
+
+    def marked(self) -> list[tuple[int, bool]]:
+        """Each face with whether it counts (a die dropped by 4d6dl1 does not)."""
+        kept = set(self.kept) if self.kept else None
+        return [(face, kept is None or i in kept) for i, face in enumerate(self.faces)]
+
+    def dropped(self) -> list[int]:
+        return [face for face, counts in self.marked() if not counts]
 
 
 class Harm(msgspec.Struct, frozen=True):
@@ -130,6 +139,7 @@ def roll_line(event: Rolled) -> RollLine:
         event.result,
         event.rules,
         event.secret,
+        roll.kept,
     )
 
 

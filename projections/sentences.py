@@ -110,7 +110,11 @@ def roll_reading(event: Rolled, reads: str) -> str:
     ("7, 2, 2")."""
     roll = event.roll
     if reads == FACES:
-        return ", ".join(str(f) for f in sorted(roll.faces, reverse=True))
+        dropped = roll.dropped()
+        counted = [f for i, f in enumerate(roll.faces) if i not in dropped]
+        text = ", ".join(str(f) for f in sorted(counted, reverse=True))
+        left = ", ".join(str(roll.faces[i]) for i in dropped)
+        return f"{text} [dropped {left}]" if left else text
     added = [m.value for m in event.modifiers if m.value]
     if reads == MODIFIED and added:
         terms = " ".join(f"{value:+d}" for value in added)

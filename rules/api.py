@@ -19,7 +19,7 @@ from fracas.rules.commands import (
     declared_event,
     joined_event,
 )
-from fracas.rules.dice import Dice, parse_dice, split_faces, total_of
+from fracas.rules.dice import Dice, Term, kept_of, parse_dice, parse_terms, split_faces, total_of
 from fracas.rules.durations import Clock, Until
 from fracas.rules.events import (
     Bounded,
@@ -98,6 +98,7 @@ __all__ = [
     "Rolled",
     "Ruleset",
     "Spent",
+    "Term",
     "TurnAdvanced",
     "Until",
     "Upcaster",
@@ -110,10 +111,12 @@ __all__ = [
     "event_union",
     "gm",
     "joined_event",
+    "kept_of",
     "listed_weapons",
     "mechanic_ids",
     "no_weapon",
     "parse_dice",
+    "parse_terms",
     "roster",
     "split_faces",
     "tie_roll",

@@ -21,9 +21,12 @@ from fracas.rules.events import Roll
 _SPEC = re.compile(r"^(\d*)d(\d+|F)(z?)$", re.ASCII)
 DICE_CEILING = 1000  # dice in one expression, whatever an encounter allows
 FACES_CEILING = 10000  # faces of one die
+CONSTANT_CEILING = 10000  # a number added to or taken off a roll (2d20kh1+5)
 BODY_CEILING = 1 << 20  # bytes of one event (the ledger's own ceiling too)
-_TERM = re.compile(r"([+-]?)(\d*)d(\d+|F)(z?)(!?)", re.ASCII)
+# A term: [sign] then dice, [N]dS[z][!][(k|kh|kl|d|dl|dh)[N]], or a plain number.
+_TERM = re.compile(r"([+-]?)(?:(\d*)d(\d+|F)(z?)(!?)(?:(k|d)(h|l)?(\d*))?|(\d+))", re.ASCII)
 WORD = 2**32
+GRAMMAR = "NdS, for example 2d6, d100, 4dF, d6!-d6!, 2d20kh1+5 or 4d6dl1"
 
 
 def parse_dice(spec: str) -> tuple[int, tuple[int, ...]]:
@@ -49,38 +52,74 @@ def parse_dice(spec: str) -> tuple[int, tuple[int, ...]]:
 
 
 class Term(NamedTuple):
-    """One term of a dice expression: `-d6!` is one exploding d6 counted negative."""
+    """One term of a dice expression: `-d6!` is one exploding d6 counted negative; `4d6kh3`
+    four d6 of which the highest three count; `+5` a number added (no dice: `count` 0)."""
 
     sign: int
     count: int
     values: tuple[int, ...]
     explode: bool
+    keep: int | None = None  # how many of its dice count (the highest, or the lowest)
+    lowest: bool = False  # keep the lowest dice rather than the highest
+    constant: int = 0
 
 
 @functools.lru_cache(maxsize=1024)
 def parse_terms(spec: str) -> tuple[Term, ...]:
-    """'d6!-d6!' (open positive minus negative), '2d6', '4dF': terms added or subtracted.
-    A `!` die showing its highest face is rolled again and added, as long as it does.
-    (Cached: a fight rolls the same few expressions over and over.)"""
+    """'d6!-d6!' (open positive minus negative), '2d6', '4dF', '2d20kh1+5': terms added or
+    subtracted. A `!` die showing its highest face is rolled again and added, as long as it
+    does. `khN`/`klN` keep the N highest/lowest dice of a term, `dlN`/`dhN` drop the N
+    lowest/highest (`k`, `d` alone: highest, lowest; N alone: 1); a die that explodes counts
+    as its whole run. (Cached: a fight rolls the same few expressions over and over.)"""
     terms: list[Term] = []
     position = 0
-    for match in _TERM.finditer(spec):
-        if match.start() != position or (terms and not match.group(1)):
+    while position < len(spec):
+        match = _TERM.match(spec, position)
+        if match is None or (terms and not match.group(1)):
             break
-        count, values = parse_dice(f"{match.group(2)}d{match.group(3)}{match.group(4)}")
-        if match.group(5) and (match.group(3) == "F" or len(values) < 2):
+        term = _term(spec, match)
+        if term is None:
             break
-        terms.append(Term(-1 if match.group(1) == "-" else 1, count, values, bool(match.group(5))))
+        terms.append(term)
         position = match.end()
-    if not terms or position != len(spec):
-        raise BadInputError(
-            f"unknown dice {spec!r}: write them as NdS, for example 2d6, d100, 4dF or d6!-d6!"
-        )
+    if not any(t.count for t in terms) or position != len(spec):
+        raise BadInputError(f"unknown dice {spec!r}: write them as {GRAMMAR}")
     return tuple(terms)
 
 
+def _term(spec: str, match: re.Match[str]) -> Term | None:
+    """One matched term, checked; None if it is not one (the expression is unknown)."""
+    sign = -1 if match.group(1) == "-" else 1
+    if match.group(9) is not None:
+        constant = int(match.group(9))
+        if constant > CONSTANT_CEILING:
+            raise BadInputError(
+                f"dice {spec!r} add {constant}: a number in a dice expression is at most "
+                f"{CONSTANT_CEILING}"
+            )
+        return Term(sign, 0, (), False, constant=constant)
+    count, values = parse_dice(f"{match.group(2)}d{match.group(3)}{match.group(4)}")
+    explode = bool(match.group(5))
+    if explode and (match.group(3) == "F" or len(values) < 2):
+        return None
+    if match.group(6) is None:
+        return Term(sign, count, values, explode)
+    dropping = match.group(6) == "d"
+    highest = match.group(7) == "h" if match.group(7) else not dropping
+    number = int(match.group(8) or 1)
+    keep = count - number if dropping else number
+    if not 1 <= keep <= count:
+        word = "drops" if dropping else "keeps"
+        raise BadInputError(
+            f"dice {spec!r} {word} {number} of {count} dice: keep 1 to {count} of them "
+            f"(kh1 keeps the highest, dl1 drops the lowest)"
+        )
+    return Term(sign, count, values, explode, keep, lowest=highest == dropping)
+
+
 def draw(spec: str, next_face: Callable[[Sequence[int]], int]) -> list[int]:
-    """Every face an expression needs, term by term, each exploding die followed by its rerolls."""
+    """Every face an expression needs, term by term, each exploding die followed by its rerolls;
+    every die is drawn, those a term keeps and those it drops."""
     faces: list[int] = []
     for term in parse_terms(spec):
         for _ in range(term.count):
@@ -92,25 +131,75 @@ def draw(spec: str, next_face: Callable[[Sequence[int]], int]) -> list[int]:
     return faces
 
 
-def split_faces(spec: str, faces: list[int]) -> list[list[int]]:
-    """The faces of each term, in order: how a ruleset reads a compound roll."""
-    remaining = iter(faces)
-    parts: list[list[int]] = []
+def dice_of(spec: str, faces: list[int]) -> list[list[list[int]]]:
+    """Each term's dice as the indices of their faces: a die that explodes has its run of
+    faces, a plain number none."""
+    at = 0
+    found: list[list[list[int]]] = []
     for term in parse_terms(spec):
-        part: list[int] = []
+        dice: list[list[int]] = []
         for _ in range(term.count):
-            face = next(remaining)
-            part.append(face)
-            while term.explode and face == term.values[-1]:
-                face = next(remaining)
-                part.append(face)
-        parts.append(part)
-    return parts
+            run = [at]
+            while term.explode and faces[at] == term.values[-1]:
+                at += 1
+                run.append(at)
+            at += 1
+            dice.append(run)
+        found.append(dice)
+    if at > len(faces):
+        raise IndexError("fewer faces than the dice need")
+    return found
+
+
+def _counted(term: Term, dice: list[list[int]], faces: list[int]) -> list[list[int]]:
+    """The dice of a term that count: all, or the kept highest (lowest), ties to the first."""
+    if term.keep is None:
+        return dice
+    value = [sum(faces[i] for i in die) for die in dice]
+    ranked = sorted(range(len(dice)), key=lambda n: (value[n] if term.lowest else -value[n], n))
+    return [dice[n] for n in sorted(ranked[: term.keep])]
+
+
+def kept_of(spec: str, faces: list[int]) -> list[int] | None:
+    """The indices of the faces that count, when the expression keeps or drops dice; None when
+    every face counts."""
+    terms = parse_terms(spec)
+    if all(t.keep is None for t in terms):
+        return None
+    dice = dice_of(spec, faces)
+    return sorted(
+        i for t, d in zip(terms, dice, strict=True) for die in _counted(t, d, faces) for i in die
+    )
+
+
+def split_faces(spec: str, faces: list[int]) -> list[list[int]]:
+    """The faces of each term, in order (none for a plain number): how a ruleset reads a
+    compound roll. Dropped dice are among them; `kept_of` tells which count."""
+    return [[faces[i] for die in dice for i in die] for dice in dice_of(spec, faces)]
 
 
 def total_of(spec: str, faces: list[int]) -> int:
+    """The sum of the faces that count, each term with its sign, and the numbers added."""
     terms = parse_terms(spec)
-    return sum(t.sign * sum(part) for t, part in zip(terms, split_faces(spec, faces), strict=True))
+    total = 0
+    for term, dice in zip(terms, dice_of(spec, faces), strict=True):
+        counted = term.constant + sum(faces[i] for die in _counted(term, dice, faces) for i in die)
+        total += term.sign * counted
+    return total
+
+
+def rolled(
+    spec: str,
+    faces: list[int],
+    source: str,
+    entered_by: str | None = None,
+    epoch: int | None = None,
+    counter: str | None = None,
+) -> Roll:
+    """A Roll of these faces: its total, and which faces it kept when it keeps or drops."""
+    kept = kept_of(spec, faces)
+    roll = Roll(spec, faces, total_of(spec, faces), source, entered_by, epoch, counter)
+    return roll if kept is None else msgspec.structs.replace(roll, kept=kept)
 
 
 def new_seed() -> str:
@@ -217,7 +306,7 @@ class SeededDice:
         counter = f"{self.step}.{self.rolled}"
         self.rolled += 1
         faces = derive_faces(self.seed_hex, self.encounter, counter, spec)
-        return Roll(spec, faces, total_of(spec, faces), "seeded", None, self.epoch, counter)
+        return rolled(spec, faces, "seeded", None, self.epoch, counter)
 
 
 class ManualDice:
@@ -239,6 +328,8 @@ class ManualDice:
             if face is None:
                 so_far = ", ".join(self.used) or "nothing yet"
                 rerolls = " (each top face of a ! die needs one more face)" if "!" in spec else ""
+                if any(t.keep is not None for t in parse_terms(spec)):
+                    rerolls += " (every die rolled, those dropped too)"
                 raise BadInputError(
                     f"not enough dice typed in: the {purpose} needs {spec}{rerolls} after "
                     f"{so_far}; give every face with --dice in the order rolled"
@@ -254,7 +345,7 @@ class ManualDice:
         faces = draw(spec, next_face)
         self.faces = self.faces[taken:]
         self.used.append(f"{spec} for the {purpose}")
-        return Roll(spec, faces, total_of(spec, faces), "manual", self.entered_by)
+        return rolled(spec, faces, "manual", self.entered_by)
 
     def finish(self) -> None:
         if self.faces:
@@ -273,6 +364,9 @@ class NoDice:
 
 
 def verify_roll(seed_hex: str, encounter: str, roll: Roll) -> bool:
+    """The seed derives the roll's faces, and they make its total and its kept dice."""
     if roll.source != "seeded" or roll.counter is None:
         return False
-    return derive_faces(seed_hex, encounter, roll.counter, roll.dice) == roll.faces
+    faces = derive_faces(seed_hex, encounter, roll.counter, roll.dice)
+    again = rolled(roll.dice, faces, "seeded", roll.entered_by, roll.seed_epoch, roll.counter)
+    return roll == again

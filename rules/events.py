@@ -33,7 +33,10 @@ class GivenModifier(Modifier, frozen=True):
 
 
 class Roll(msgspec.Struct, frozen=True):
-    """Dice as they fell: kind, faces, total and where the faces came from."""
+    """Dice as they fell: kind, faces, total and where the faces came from. Every die rolled
+    is among the faces; when the dice keep or drop some (2d20kh1, 4d6dl1), `kept` holds the
+    indices of the faces that count, and is left out of the record otherwise (unset), so a
+    roll that keeps every die is written as it always was."""
 
     dice: str
     faces: list[int]
@@ -42,6 +45,14 @@ class Roll(msgspec.Struct, frozen=True):
     entered_by: str | None = None
     seed_epoch: int | None = None
     counter: str | None = None
+    kept: list[int] | msgspec.UnsetType = msgspec.UNSET
+
+    def dropped(self) -> list[int]:
+        """The indices of the faces rolled but not counted (none unless it keeps or drops)."""
+        if not self.kept:
+            return []
+        kept = set(self.kept)
+        return [i for i in range(len(self.faces)) if i not in kept]
 
 
 class Event(msgspec.Struct, frozen=True, tag_field="kind"):
