@@ -18,10 +18,12 @@ from fracas.cli.numbers import INT, AsciiInt, ascii_int
 from fracas.ledger import BadInputError, FracasError, NotFoundError
 from fracas.ledger.open import describe_database_error, is_database_error, is_server, shown
 from fracas.projections import Fracas, catalog
+from fracas.projections.asking import may_wait, pending
 from fracas.projections.board import board
 from fracas.rules import Encounter, available, durations, load
 from fracas.rules.commands import GM
 from fracas.rules.events import Modifier
+from fracas.rules.reactions import ANSWER, TIMEOUT, WITHDRAW, Ask, ask_until, now
 from fracas.rules.ruleset import Ruleset
 
 T = TypeVar("T")
@@ -451,6 +453,7 @@ def run(
     by: str,
     command_id: str | None,
     secret: bool = False,
+    ask: Ask | None = None,
 ) -> None:
     encounter = app.encounter(write=True)
     parsed = encounter.ruleset.command(command)
@@ -461,8 +464,12 @@ def run(
         command_id=command_id,
         author=by,
         secret=secret,
+        ask=ask,
     )
     render.outcome(outcome)
+    asked = pending(encounter)
+    if asked is not None:
+        click.echo(f"waiting: {asked.line}")
     app.witness(encounter.id)
 
 
@@ -644,6 +651,18 @@ def next_(
     metavar="KEY=VALUE",
     help="Any other field of the action (see `fracas actions`).",
 )
+@click.option(
+    "--ask",
+    is_flag=True,
+    help="Wait for the targets' own reactions (`fracas answer`) instead of deciding at once.",
+)
+@click.option(
+    "--wait",
+    type=AsciiInt(1, 86_400),
+    default=None,
+    metavar="SECONDS",
+    help="With --ask: after this long, `answer --timeout` applies the rules' default.",
+)
 @dice_option
 @by_option
 @id_option
@@ -662,12 +681,15 @@ def act_(
     unaware: tuple[str, ...],
     item: str | None,
     opts: tuple[str, ...],
+    ask: bool,
+    wait: int | None,
     dice: str | None,
     by: str,
     command_id: str | None,
     secret: bool,
 ) -> None:
-    """ACTOR takes ACTION [against TARGETS]; see `fracas actions`."""
+    """ACTOR takes ACTION [against TARGETS]; see `fracas actions`. With --ask, an attack
+    that gives a target a choice of reaction waits for `fracas answer`."""
     extras = {
         "targets": list(targets) or None,
         "weapon": weapon,
@@ -683,7 +705,57 @@ def act_(
     if taken:  # an unknown action is the ruleset's to refuse, with its list of actions
         check_taken(action, given, taken)
     command = {"action": action, "actor": actor, **given, **parse_pairs(opts, "--opt")}
-    run(app, command, dice, by, command_id, secret)
+    if wait is not None and not ask:
+        raise BadInputError("--wait goes with --ask: how long the targets have to answer")
+    if ask and dice:
+        raise BadInputError("an attack that asks rolls nothing yet: give --dice to `answer`")
+    waits = ask_until(wait) if ask else None
+    run(app, command, dice, by, command_id, secret, waits)
+
+
+@cli.command()
+@click.argument("target", required=False, shell_complete=complete_ids)
+@click.argument("choice", required=False)
+@click.option(
+    "--timeout",
+    "timed_out",
+    is_flag=True,
+    help="The deadline has passed: the rules' default for every target not yet answered.",
+)
+@click.option("--withdraw", is_flag=True, help="The GM takes the waiting attack back.")
+@click.option("--reason", "-m", default="", help="With --withdraw: why.")
+@dice_option
+@by_option
+@id_option
+@pass_app
+def answer(
+    app: App,
+    target: str | None,
+    choice: str | None,
+    timed_out: bool,
+    withdraw: bool,
+    reason: str,
+    dice: str | None,
+    by: str,
+    command_id: str | None,
+) -> None:
+    """TARGET's CHOICE of reaction to the attack waiting for it (see `act --ask`); the
+    last answer decides the attack. With no arguments: who is waited on."""
+    given = [bool(target or choice), timed_out, withdraw]
+    if sum(given) > 1 or (target and not choice):
+        raise BadInputError("answer takes TARGET CHOICE, or --timeout, or --withdraw")
+    if not any(given):
+        asked = pending(app.encounter())
+        click.echo(f"waiting: {asked.line}" if asked else "no attack waits for a reaction")
+        return
+    command: dict[str, Any] = (
+        {"action": WITHDRAW, "reason": reason}
+        if withdraw
+        else {"action": TIMEOUT, "at": now()}
+        if timed_out
+        else {"action": ANSWER, "combatant": target, "choice": choice}
+    )
+    run(app, command, dice, by, command_id)
 
 
 def check_taken(action: str, given: dict[str, Any], taken: tuple[str, ...]) -> None:
@@ -933,13 +1005,20 @@ def status(app: App, as_json: bool, at_step: int | None) -> None:
         live = app.encounter()
         name, ruleset, view = live.id, live.ruleset.name, live.view_at(at_step)
     shown = board(name, load(ruleset), view)
+    waiting = (
+        pending(app.encounter()) if at_step is None and may_wait(app.fracas.store, name) else None
+    )
     if as_json:
+        extra = {"waiting": msgspec.to_builtins(waiting)} if waiting else {}
         dump_json(
             {"encounter": name, "ruleset": ruleset, "header": shown.header}
             | msgspec.to_builtins(view)
+            | extra
         )
         return
     render.status(shown)
+    if waiting is not None:
+        click.echo(f"waiting: {waiting.line}")
 
 
 @cli.command()

@@ -11,6 +11,7 @@ import msgspec
 from fracas.ledger import CONTROL_KINDS, FracasError, NotFoundError, open_store
 from fracas.ledger.base import KIND_OF_CONTROL
 from fracas.ledger.history import COMMAND
+from fracas.projections.asking import Question, pending
 from fracas.projections.describe import describe, describe_control
 from fracas.projections.drift import differences
 from fracas.projections.tables import (
@@ -29,6 +30,7 @@ from fracas.rules.commands import check_newcomer
 from fracas.rules.dice import commitment, verify_roll
 from fracas.rules.encounter import recorded_events, ruleset_of, started_event
 from fracas.rules.events import EncounterStarted, Event, Rolled, SeedRevealed
+from fracas.rules.reactions import ANSWER, TIMEOUT, WITHDRAW, now
 from fracas.rules.snapshots import BadSnapshot
 from fracas.rules.views import View
 
@@ -283,6 +285,68 @@ class Fracas:
     ) -> StepOutcome:
         """Show the players a combatant added hidden, and every step that involved them."""
         return self.encounter(encounter).reveal_combatant(combatant, author=author)
+
+    # -- reactions (rules/reactions.py) --------------------------------------------------
+
+    def pending(self, encounter: str | None = None, *, players: bool = False) -> Question | None:
+        """The attack waiting for a reaction, as the GM or the players may see it; None if
+        nothing waits (or nothing the players may see)."""
+        return pending(self.encounter(encounter), players=players)
+
+    def answer(
+        self,
+        combatant: str,
+        choice: str,
+        encounter: str | None = None,
+        *,
+        author: str = "gm",
+        dice: list[int] | None = None,
+        command_id: str | None = None,
+    ) -> StepOutcome:
+        """`combatant`'s reaction to the attack waiting for it, by their player or the GM
+        (`author`); the last answer decides the attack (with `dice` typed, else seeded)."""
+        data = {"action": ANSWER, "combatant": combatant, "choice": choice}
+        return self._waits(data, encounter, author, dice, command_id)
+
+    def timeout(
+        self,
+        encounter: str | None = None,
+        *,
+        at: str | None = None,
+        author: str = "gm",
+        dice: list[int] | None = None,
+        command_id: str | None = None,
+    ) -> StepOutcome:
+        """The deadline has passed (`at`, default now): the rules' default for every target
+        not yet answered, and the attack decided."""
+        data = {"action": TIMEOUT, "at": at or now()}
+        return self._waits(data, encounter, author, dice, command_id)
+
+    def withdraw(
+        self,
+        encounter: str | None = None,
+        *,
+        reason: str = "",
+        author: str = "gm",
+        command_id: str | None = None,
+    ) -> StepOutcome:
+        """The GM takes back the attack waiting for a reaction."""
+        data = {"action": WITHDRAW, "reason": reason}
+        return self._waits(data, encounter, author, None, command_id)
+
+    def _waits(
+        self,
+        data: dict[str, Any],
+        encounter: str | None,
+        author: str,
+        dice: list[int] | None,
+        command_id: str | None,
+    ) -> StepOutcome:
+        live = self.encounter(encounter)
+        command = live.ruleset.command(data)
+        return live.execute(
+            command, dice=dice, entered_by=author, author=author, command_id=command_id
+        )
 
     def rebuild(self, *, only_if_missing: bool = False) -> int:
         """Drop every read model and fold every encounter again; returns how many.

@@ -22,6 +22,9 @@ from fracas.rules.events import (
     Event,
     Healed,
     Note,
+    ReactionAsked,
+    ReactionGiven,
+    ReactionTimedOut,
     Renamed,
     Resolved,
     Rolled,
@@ -35,6 +38,8 @@ CORE_VERBS = {  # the actions every ruleset has; a ruleset words its own (`Rules
     "next": "lets the turn go by",
     "begin": "begins the fight",
     "join": "joins",
+    "answer": "answers",
+    "timeout": "calls time on the reaction",
 }
 GM_VERBS = {  # by the GM command's tag; {who} is its target
     "gm.harm": "The GM harms {who}",
@@ -46,6 +51,7 @@ GM_VERBS = {  # by the GM command's tag; {who} is its target
     "gm.end": "The GM ends the encounter",
     "gm.reopen": "The GM reopens the encounter",
     "gm.rename": "The GM renames {who}",
+    "gm.withdraw": "The GM withdraws the waiting attack",
 }
 
 
@@ -179,6 +185,13 @@ def event_phrase(
             return f"the encounter ends ({event.reason})" if event.reason else "the encounter ends"
         case EncounterReopened():
             return "the encounter reopens"
+        case ReactionAsked():
+            options = " or ".join(event.choices.options)
+            return f"{name(event.target, event.target)} is asked to react: {options}"
+        case ReactionGiven():
+            return f"{name(event.target, event.target)} chooses {event.choice}"
+        case ReactionTimedOut():
+            return f"no answer from {name(event.target, event.target)} in time: {event.choice}"
         case Note():
             return f"Note: {event.text}"
         case Disclosed():

@@ -23,6 +23,7 @@ from fracas.rules.dice import Dice, Term, kept_of, parse_dice, parse_terms, spli
 from fracas.rules.durations import Clock, Until
 from fracas.rules.events import (
     Bounded,
+    Choices,
     CombatantJoined,
     ConditionCleared,
     ConditionSet,
@@ -44,6 +45,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import check_known, did_you_mean, no_weapon
+from fracas.rules.reactions import Waiting
 from fracas.rules.ruleset import (
     ANY_KIND,
     CRITICAL,
@@ -70,6 +72,7 @@ __all__ = [
     "BadInputError",
     "Begin",
     "Bounded",
+    "Choices",
     "Clock",
     "CombatantJoined",
     "Command",
@@ -103,6 +106,7 @@ __all__ = [
     "Until",
     "Upcaster",
     "View",
+    "Waiting",
     "WoundRow",
     "check_can_begin",
     "check_known",

@@ -38,6 +38,7 @@ from fracas.rules.events import (
     Rolled,
     SeedRevealed,
 )
+from fracas.rules.reactions import Ask, Waiting, asking
 from fracas.rules.ruleset import Context, Ruleset
 from fracas.rules.views import View
 
@@ -308,9 +309,11 @@ class Encounter:
         author: str = "gm",
         secret: bool = False,
         hidden: bool = False,
+        ask: Ask | None = None,
     ) -> StepOutcome:
         """Decide a command and append its events as one step; `secret` marks its rolls GM-only,
-        `hidden` a joining combatant as hidden from the players until revealed.
+        `hidden` a joining combatant as hidden from the players until revealed, `ask` an
+        attack that gives a target a choice as waiting for the answer (rules/reactions.py).
 
         Retrying a command id that is already recorded returns that step and rolls nothing.
         """
@@ -319,7 +322,7 @@ class Encounter:
         elif original := self.store.step_for_command(self.id, command_id):
             return StepOutcome(original.step, self.events_of_step(original.step), True)
         options = dict(
-            dice=dice, entered_by=entered_by, author=author, secret=secret, hidden=hidden
+            dice=dice, entered_by=entered_by, author=author, secret=secret, hidden=hidden, ask=ask
         )
         events = self.decide(command, command_id=command_id, optimistic=True, **options)
         try:
@@ -341,6 +344,7 @@ class Encounter:
         secret: bool = False,
         hidden: bool = False,
         optimistic: bool = False,
+        ask: Ask | None = None,
     ) -> list[Event]:
         """The events a command would append now, without appending them. `optimistic`:
         if this process appended the head it knows, decide on it without asking (the
@@ -355,7 +359,9 @@ class Encounter:
             else SeededDice(self._seed, epoch, self.id, step, self.limits)
         )
         ctx = Context(source, step, author, command_id)
-        events = self.ruleset.decide_step(self.state, command, ctx, secret=secret, hidden=hidden)
+        events = self.ruleset.decide_step(
+            self.state, command, ctx, secret=secret, hidden=hidden, ask=ask
+        )
         if isinstance(source, ManualDice):
             source.finish()
         return events
@@ -550,6 +556,11 @@ class Encounter:
                 f"{combatant!r} is not a hidden combatant of this encounter; hidden: {shown}"
             )
         return self._commit([CombatantRevealed(combatant, author)], uuid.uuid4().hex, author)
+
+    def waiting(self) -> Waiting | None:
+        """The attack waiting for a reaction now, if one is (rules/reactions.py)."""
+        self._refresh_if_stale()
+        return asking(self.state)
 
     def events_of_step(self, step: int) -> list[Event]:
         return [e for _, e in recorded_events(self.store, self.id, self.ruleset, step, step)]

@@ -233,6 +233,80 @@ class CombatantRevealed(Event, tag="combatant.revealed"):
         return f"the GM reveals {self.combatant} to the players"
 
 
+class Choices(msgspec.Struct, frozen=True):
+    """What a target may answer to an attack that waits for them (rules/reactions.py): the
+    `options` the rules offer now, the command's `field` they fill (a dict by target; the
+    option `omit` leaves the target out of it), and the `default` applied when nobody
+    answers by the deadline, with the `rule` that names it and its words (`why`)."""
+
+    options: list[str]
+    default: str
+    rule: str
+    why: str = ""
+    field: str = "defence"
+    omit: str = "none"
+
+
+class ReactionAsked(Event, tag="reaction.asked"):
+    """An attack waits for its target's reaction: declared, not rolled. `command` is the
+    attacker's, as given; it is decided once every target asked has answered."""
+
+    actor: str
+    target: str
+    command: dict[str, Any]
+    choices: Choices
+    deadline: str = ""  # ISO 8601, UTC; "": until someone answers
+    secret: bool = False  # the attack's rolls will be GM-only
+    step: int = 0  # the asking step
+
+    def describe(self) -> str:
+        until = f" by {self.deadline}" if self.deadline else ""
+        options = " | ".join(self.choices.options)
+        return (
+            f"{self.actor}'s {self.command.get('action', 'action')} waits for {self.target}'s "
+            f"reaction ({options}){until}; no answer: {self.choices.default} "
+            f"[{self.choices.rule}]"
+        )
+
+
+class ReactionGiven(Event, tag="reaction.given"):
+    """A target's reaction, answered by their player or by the GM for them (`by`)."""
+
+    target: str
+    choice: str
+    by: str
+
+    def describe(self) -> str:
+        return f"{self.target} reacts: {self.choice} (answered by {self.by})"
+
+
+class ReactionTimedOut(Event, tag="reaction.timed-out"):
+    """Nobody answered for `target` by the deadline: the rules' default applies."""
+
+    target: str
+    choice: str
+    rule: str
+    at: str
+    by: str
+
+    def describe(self) -> str:
+        return (
+            f"{self.target} gave no reaction by the deadline (recorded at {self.at} by "
+            f"{self.by}): {self.choice} [{self.rule}]"
+        )
+
+
+class ReactionWithdrawn(Event, tag="reaction.withdrawn"):
+    """The GM takes back an attack that waits for a reaction: nothing of it happens."""
+
+    actor: str
+    reason: str
+    by: str = "gm"
+
+    def describe(self) -> str:
+        return f"{self.by} withdraws {self.actor}'s waiting attack: {self.reason}"
+
+
 CORE_EVENTS: tuple[type[Event], ...] = (
     EncounterStarted,
     SeedRevealed,
@@ -257,6 +331,10 @@ CORE_EVENTS: tuple[type[Event], ...] = (
     Disclosed,
     CombatantHidden,
     CombatantRevealed,
+    ReactionAsked,
+    ReactionGiven,
+    ReactionTimedOut,
+    ReactionWithdrawn,
 )
 
 

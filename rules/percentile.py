@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal, NamedTuple
 import msgspec
 from msgspec.structs import replace
 
-from fracas.ledger import BadInputError, RefusedError
+from fracas.ledger import BadInputError, FracasError, RefusedError
 from fracas.rules import gm, roster
 from fracas.rules.commands import (
     Begin,
@@ -26,6 +26,7 @@ from fracas.rules.commands import (
 from fracas.rules.dice import parse_dice
 from fracas.rules.events import (
     Bounded,
+    Choices,
     CombatantJoined,
     ConditionCleared,
     ConditionSet,
@@ -45,6 +46,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import did_you_mean, no_weapon
+from fracas.rules.reactions import Waiting
 from fracas.rules.ruleset import Context, Ruleset, tie_roll
 from fracas.rules.views import InitiativeRow, PinRow, View, WoundRow
 
@@ -310,6 +312,7 @@ class State(msgspec.Struct, frozen=True):
     round: int = 0
     turn: str | None = None
     slot_dex: int | None = None
+    asking: Waiting | None = None  # an attack waiting for a reaction (rules/reactions.py)
 
     def fighter(self, who: str) -> Fighter:
         return roster.find(self.fighters, who)
@@ -726,6 +729,45 @@ def defend(
     )
     won = defender_wins(attack, test, options)
     return won, (defender if won and asked == "fight-back" else None), weapon
+
+
+NO_DEFENCE = "none"
+
+
+def reactions(state: State, command: Any) -> dict[str, Choices]:
+    """Who an attack, a disarm or a pin lets choose a defence now, and which: a Dodge test,
+    or against hand-to-hand a fight back (000-13, 000-17); no answer, no defence. Nobody
+    unaware, pinned or out of the fight (000-M10), nobody a roll already made stands for
+    (000-9, 000-15), nobody who has acted when a defence after acting is refused."""
+    actor = state.fighters.get(getattr(command, "actor", ""))
+    if not isinstance(command, Opposable) or actor is None or not state.round:
+        return {}
+    try:
+        hand_to_hand = not isinstance(command, Attack) or (
+            actor.weapon(command.weapon).kind in HAND_TO_HAND
+        )
+    except FracasError:  # an unknown weapon: deciding the attack says so
+        return {}
+    found = {}
+    for target in command.targets:
+        defender = state.fighters.get(target)
+        if defender is None or target in command.defence or target == actor.id:
+            continue
+        if target in command.unaware or defender.has("pinned") or defender.out:
+            continue
+        if standing_defence(state, defender, hand_to_hand) is not None:
+            continue
+        acted = defender.acted_round >= state.round and not waiting_is_live(state, defender)
+        if acted and state.options.defence_after_acting == "refuse":
+            continue
+        fight_back = ["fight-back"] if hand_to_hand else []
+        found[target] = Choices(
+            ["dodge", *fight_back, NO_DEFENCE],
+            NO_DEFENCE,
+            "000-13",
+            "no defence declared: nothing opposes the attack roll",
+        )
+    return found
 
 
 def melee_in_hand(fighter: Fighter) -> str:
@@ -1419,9 +1461,7 @@ def heal_by_hand(state: State, target: str, amount: int, reason: str) -> list[Ev
     if fighter.has("unconscious") and fold(state, events).fighters[target].hp > (
         state.options.unconscious_at
     ):
-        events.append(
-            ConditionCleared(target, "unconscious", "healed above the line", [HP_LINES])
-        )
+        events.append(ConditionCleared(target, "unconscious", "healed above the line", [HP_LINES]))
     return events
 
 
@@ -1480,6 +1520,7 @@ RULESET = Ruleset(
     conditions=TRACKED,
     harm_by_hand=harm_by_hand,
     heal_by_hand=heal_by_hand,
+    reactions=reactions,
     schema=2,  # 2: the HP thresholds cite 000-M9
     upcasters={("condition.set", 1): hp_lines_cited, ("condition.cleared", 1): hp_lines_cited},
     verbs=VERBS,

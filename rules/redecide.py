@@ -14,6 +14,7 @@ from fracas.ledger.history import COMMAND
 from fracas.rules.dice import Dice, ManualDice, SeededDice
 from fracas.rules.encounter import Encounter, StepOutcome
 from fracas.rules.events import CombatantHidden, Commanded, Declared, Event, Roll, Rolled
+from fracas.rules.reactions import asked_in
 from fracas.rules.roster import fold
 from fracas.rules.ruleset import Context, Ruleset, command_of
 from fracas.rules.sheets import deep_merge
@@ -70,9 +71,7 @@ class Drift(msgspec.Struct, frozen=True):
     decided: list[Event]
 
 
-def drift(
-    encounter: Encounter, progress: Callable[[int], None] | None = None
-) -> list[Drift]:
+def drift(encounter: Encounter, progress: Callable[[int], None] | None = None) -> list[Drift]:
     """Every step the current rules code would decide differently from its recorded dice;
     `progress` is told each step's number as it is checked."""
     ruleset = encounter.ruleset
@@ -229,7 +228,12 @@ def decide_again(
         command = deep_merge(command, amend)
     secret = any(r.secret for r in rolls_of(recorded))
     hidden = any(isinstance(e, CombatantHidden) for e in recorded)
-    return ruleset.decide_step(state, ruleset.command(command), ctx, secret=secret, hidden=hidden)
+    asked = asked_in(recorded)
+    secret = secret or (asked is not None and asked[1])
+    ask = asked[0] if asked else None
+    return ruleset.decide_step(
+        state, ruleset.command(command), ctx, secret=secret, hidden=hidden, ask=ask
+    )
 
 
 def adopt(encounter: Encounter, branch: Branch, *, author: str = "gm") -> list[StepOutcome]:

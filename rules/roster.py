@@ -11,6 +11,7 @@ import msgspec
 from msgspec.structs import replace
 
 from fracas.ledger import NotFoundError
+from fracas.rules import reactions
 from fracas.rules.events import (
     ConditionCleared,
     ConditionExpired,
@@ -95,6 +96,7 @@ CORE_EVOLVERS: dict[type, Evolver] = {
     Renamed: _renamed,
     EncounterEnded: _ended,
     EncounterReopened: _reopened,
+    **reactions.EVOLVERS,
 }
 
 

@@ -12,9 +12,11 @@ import msgspec
 
 from fracas.ledger import BadInputError, NotFoundError
 from fracas.rules import durations, gm, roster
+from fracas.rules import reactions as waits
 from fracas.rules.commands import GM, GM_ACTIONS, GmCommand, Join, check_newcomer
 from fracas.rules.dice import Dice
 from fracas.rules.events import (
+    Choices,
     CombatantHidden,
     Commanded,
     ConditionSet,
@@ -34,7 +36,8 @@ GM_COMMANDS: tuple[type, ...] = typing.get_args(GmCommand)
 # The facts a ruleset may report of an event (`Ruleset.facts`), the table's fixed vocabulary.
 CRITICAL, FUMBLE, DOWN, OUT = "critical", "fumble", "down", "out"
 FACTS = frozenset((CRITICAL, FUMBLE, DOWN, OUT))
-CORE_ACTIONS = ("join", "begin", "next", *(f"{GM}{verb}" for verb in GM_ACTIONS))
+CORE_ACTIONS = ("join", "begin", "next", *(f"{GM}{verb}" for verb in GM_ACTIONS), *waits.ACTIONS)
+Reactions = Callable[[Any, Any], dict[str, Choices]]  # (state, command) -> target: choices
 
 
 def mechanic_ids(system: str) -> Upcaster:
@@ -92,6 +95,8 @@ class Ruleset:
     # How the table reads a roll: its "total" (modifiers already in the target), the total
     # with its modifiers added ("modified"), or its "faces" one by one (a dice pool).
     reads_rolls: str = "total"
+    # Who an attack gives a choice of reaction, and which (rules/reactions.py); None: nobody.
+    reactions: Reactions | None = None
 
     # -- the table's words: what the screens, sentences and reports say for this system --
     # The word for a round on the board and in reports: "Round 3", "Sequence 2", "Turn 4".
@@ -152,18 +157,31 @@ class Ruleset:
         return msgspec.convert(data, self.event_type)
 
     def decide_step(
-        self, state: Any, command: Any, ctx: Context, *, secret: bool = False, hidden: bool = False
+        self,
+        state: Any,
+        command: Any,
+        ctx: Context,
+        *,
+        secret: bool = False,
+        hidden: bool = False,
+        ask: waits.Ask | None = None,
     ) -> list[Event]:
         """What a command appends: the ruleset's decision, led by the command itself when the
         ruleset declares nothing, with every roll marked GM-only when the GM asked for it,
-        and a joining combatant hidden from the players when the GM asked for that."""
+        and a joining combatant hidden from the players when the GM asked for that. `ask`:
+        an attack that gives a target a choice waits for the answer (rules/reactions.py)."""
         if hidden and not isinstance(command, Join):
             raise BadInputError("only a combatant joining can be hidden (add --hidden)")
         if isinstance(command, GM_COMMANDS):
             events = gm.decide(self, state, command, ctx)
+        elif isinstance(command, waits.COMMANDS):
+            events = waits.decide(self, state, command, ctx, gm.check_command)
+            secret = secret or waits.secret(state)
         else:
+            waits.check_free(state, command)
             gm.check_command(state, command)
-            events = self.decide(state, command, ctx)
+            asked = ask and waits.ask(self, state, command, ctx, ask, secret)
+            events = asked or self.decide(state, command, ctx)
         if durations.timed(state):
             events = events + self.expiries(state, events)
         if command_of(events) is None:
@@ -283,7 +301,7 @@ class Ruleset:
 
     @cached_property
     def _command_structs(self) -> dict[str, type[msgspec.Struct]]:
-        structs = (*typing.get_args(self.command_type), *GM_COMMANDS)
+        structs = (*typing.get_args(self.command_type), *GM_COMMANDS, *waits.COMMANDS)
         return {struct.__struct_config__.tag: struct for struct in reversed(structs)}
 
 

@@ -1,0 +1,97 @@
+"""The question an attack waiting for a reaction asks, as a screen shows it (rules/reactions.py).
+
+`pending(live, players=...)` is what the GM's page, a player's page and `fracas status` read:
+who attacks whom, who is waited on, each target's choices with the default and its rule, the
+deadline. For the players' audience the question is shown only when the players' screen shows
+the asking step itself (projections/secrecy.py): a hidden attacker or target stays hidden, and
+its step number is the players' own.
+"""
+
+from typing import Any
+
+import msgspec
+
+from fracas.rules import Encounter
+from fracas.rules.reactions import Waiting, waiting_line
+from fracas.rules.timeline import walk
+
+ASKED_KIND = "reaction.asked"
+
+
+class Reaction(msgspec.Struct, frozen=True):
+    """One target's part of the question."""
+
+    target: str
+    name: str
+    choices: list[str]
+    default: str  # what applies when nobody answers by the deadline
+    rule: str  # the rule that names the default
+    why: str
+    answered: str | None = None  # the choice already given, if any
+
+
+class Question(msgspec.Struct, frozen=True):
+    encounter: str
+    step: int  # the asking step, numbered for the audience
+    attacker: str
+    attacker_name: str
+    action: str
+    command: dict[str, Any]  # the attacker's command as given
+    reactions: list[Reaction]
+    waiting_on: list[str]  # the targets not yet answered
+    deadline: str  # ISO 8601 UTC; "": none
+    line: str  # one line for a terminal: who is waited on, how to answer
+
+
+def name_of(live: Encounter, who: str) -> str:
+    fighter = live.state.fighters.get(who)
+    return getattr(fighter, "name", who) if fighter is not None else who
+
+
+def pending(live: Encounter, *, players: bool = False) -> Question | None:
+    """The question the encounter waits on now, for the GM or the players; None if none
+    (or none the players may see)."""
+    waiting = live.waiting()
+    if waiting is None:
+        return None
+    step: int | None = waiting.step
+    if players:
+        from fracas.projections.secrecy import players_cut
+
+        frames = list(walk(live.store, live.id, live.ruleset))
+        step = players_cut(frames, live.ruleset.view).number(waiting.step)
+        if step is None:
+            return None
+    return question(live, waiting, step)
+
+
+def question(live: Encounter, waiting: Waiting, step: int) -> Question:
+    reactions = [
+        Reaction(
+            target,
+            name_of(live, target),
+            list(choices.options),
+            choices.default,
+            choices.rule,
+            choices.why,
+            waiting.answers.get(target),
+        )
+        for target, choices in waiting.asked.items()
+    ]
+    return Question(
+        live.id,
+        step,
+        waiting.actor,
+        name_of(live, waiting.actor),
+        str(waiting.command.get("action", "")),
+        dict(waiting.command),
+        reactions,
+        waiting.unanswered,
+        waiting.deadline,
+        waiting_line(live.state, waiting).replace(f"(step {waiting.step})", f"(step {step})"),
+    )
+
+
+def may_wait(store: Any, encounter: str) -> bool:
+    """A quick look, folding nothing: has this encounter ever asked for a reaction?"""
+    return store.last_of_kinds(encounter, (ASKED_KIND,)) is not None

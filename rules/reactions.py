@@ -1,0 +1,333 @@
+"""Waiting for a reaction: an attack that gives its target a choice waits for the answer.
+
+How it goes, in every ruleset that names its choices:
+
+1. The table asks (`ask=Ask(...)` on `Encounter.execute`, `Fracas.act(..., ask=...)`, the
+   CLI's `act ... --ask [--wait SECONDS]`). The ruleset's hook
+   `Ruleset.reactions(state, command) -> {target: Choices}` says which targets have a choice
+   now, what it is, which field of the command it fills and what applies with no answer.
+   The attack is tried (and thrown away) so that an illegal one is refused at once; then
+   the step records the declaration and one `reaction.asked` per target, and rolls nothing.
+   A target with fewer than two options, or whose reaction the command already gives, is
+   not asked; with nobody to ask the attack is decided at once as it always was.
+2. While it waits (the state's `asking`, a `Waiting`): the GM's commands (`gm.*`), joins,
+   notes, undo and redo go on; any other command is refused with one line naming who is
+   waited on. `gm.withdraw` takes the waiting attack back (`reaction.withdrawn`).
+3. The answers: `answer` (combatant, choice) by the target's player or the GM for them
+   (`reaction.given`, with the step's author), or `timeout` (at) once the deadline is past,
+   by anyone (`reaction.timed-out` for every target not yet answered, with the default the
+   ruleset named and its rule). The step that brings the last answer also decides the
+   attack, its command filled with the answers, on the state as it is then: the answering
+   step holds the answer command, the answers and every roll, so `audit` decides it again
+   from them; undoing it returns to waiting, undoing the asking step takes the attack back.
+
+Two writers answering at once: one append lands; the other is decided again on the new
+head (optimistic concurrency, `Encounter.execute`) and refused in one line.
+"""
+
+from collections.abc import Callable, Collection
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import msgspec
+from msgspec.structs import replace
+
+from fracas.ledger import BadInputError, RefusedError
+from fracas.rules.commands import Command, Join
+from fracas.rules.dice import draw, total_of
+from fracas.rules.events import (
+    Choices,
+    Commanded,
+    Event,
+    ReactionAsked,
+    ReactionGiven,
+    ReactionTimedOut,
+    ReactionWithdrawn,
+    Roll,
+)
+
+ANSWER, TIMEOUT, WITHDRAW = "answer", "timeout", "gm.withdraw"
+
+
+class Ask(msgspec.Struct, frozen=True):
+    """The table wants the targets' players to answer: by `deadline` (ISO 8601 UTC, ""
+    for none); `targets`: only these (None: every target the rules give a choice)."""
+
+    deadline: str = ""
+    targets: list[str] | None = None
+
+
+class Waiting(msgspec.Struct, frozen=True):
+    """An attack waiting for its targets' reactions: the ruleset State's `asking`."""
+
+    step: int
+    actor: str
+    command: dict[str, Any]
+    asked: dict[str, Choices]
+    deadline: str = ""
+    secret: bool = False
+    answers: dict[str, str] = {}
+
+    @property
+    def unanswered(self) -> list[str]:
+        return [t for t in self.asked if t not in self.answers]
+
+
+class Answer(Command, tag=ANSWER):
+    """A target's reaction to the attack that waits for it, by their player or the GM."""
+
+    combatant: str
+    choice: str
+
+
+class TimeOut(Command, tag=TIMEOUT):
+    """The deadline has passed (`at`: now, ISO 8601): the rules' default for every target
+    not yet answered."""
+
+    at: str
+
+
+class Withdraw(Command, tag=WITHDRAW):
+    """The GM takes back the attack that waits for a reaction."""
+
+    reason: str = ""
+
+
+COMMANDS = (Answer, TimeOut, Withdraw)
+ACTIONS = (ANSWER, TIMEOUT, WITHDRAW)
+
+
+def ask_until(seconds: float | None, targets: list[str] | None = None) -> Ask:
+    """An Ask with its deadline `seconds` from now (None: no deadline)."""
+    deadline = "" if seconds is None else stamp(datetime.now(UTC) + timedelta(seconds=seconds))
+    return Ask(deadline, targets)
+
+
+def stamp(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def now() -> str:
+    return stamp(datetime.now(UTC))
+
+
+def moment(text: str, what: str) -> datetime:
+    """An ISO 8601 time as given; one line if it is not one."""
+    try:
+        found = datetime.fromisoformat(text)
+    except ValueError:
+        raise BadInputError(
+            f"{what} {text!r} is not an ISO 8601 time like 2026-11-25T23:30:00Z"
+        ) from None
+    return found if found.tzinfo else found.replace(tzinfo=UTC)
+
+
+def asking(state: Any) -> Waiting | None:
+    return getattr(state, "asking", None)
+
+
+def can_wait(state: Any) -> bool:
+    return "asking" in getattr(type(state), "__struct_fields__", ())
+
+
+# -- while it waits ----------------------------------------------------------------------
+
+
+def name_of(state: Any, who: str) -> str:
+    fighter = getattr(state, "fighters", {}).get(who)
+    return getattr(fighter, "name", who) if fighter is not None else who
+
+
+def waiting_line(state: Any, waiting: Waiting) -> str:
+    """Who is waited on, and how to answer."""
+    asked = [
+        f"{name_of(state, t)} ({' | '.join(waiting.asked[t].options)})" for t in waiting.unanswered
+    ]
+    action = waiting.command.get("action", "action")
+    until = f"; after {waiting.deadline} the rules' default (`answer --timeout`)"
+    return (
+        f"{name_of(state, waiting.actor)}'s {action} (step {waiting.step}) waits for the "
+        f"reaction of {', '.join(asked)}: `answer TARGET CHOICE`"
+        f"{until if waiting.deadline else ''}; the GM may `answer --withdraw` it or undo"
+    )
+
+
+def check_free(state: Any, command: Any) -> None:
+    """Every command but the GM's, a join and an answer waits while an attack waits."""
+    waiting = asking(state)
+    if waiting is not None and not isinstance(command, Join):
+        raise RefusedError(f"not now: {waiting_line(state, waiting)}")
+
+
+# -- asking ------------------------------------------------------------------------------
+
+
+class TrialDice:
+    """Dice for trying a command without keeping anything: every die shows its lowest face."""
+
+    def roll(self, spec: str, purpose: str) -> Roll:
+        faces = draw(spec, lambda values: values[0])
+        return Roll(spec, faces, total_of(spec, faces), "trial")
+
+
+def offered(ruleset: Any, state: Any, command: Any, wish: Ask) -> dict[str, Choices]:
+    """The targets to ask: those the ruleset gives a real choice (two options or more)."""
+    if ruleset.reactions is None or not can_wait(state):
+        return {}
+    found = ruleset.reactions(state, command)
+    return {
+        target: choices
+        for target, choices in found.items()
+        if len(choices.options) > 1 and (wish.targets is None or target in wish.targets)
+    }
+
+
+def ask(ruleset: Any, state: Any, command: Any, ctx: Any, wish: Ask, secret: bool) -> list[Event]:
+    """The asking step's events, or [] when nobody has a choice to make (decide at once)."""
+    wanted = offered(ruleset, state, command, wish)
+    if wish.targets is not None and (unknown := set(wish.targets) - set(wanted)):
+        shown = ", ".join(sorted(wanted)) or "nobody"
+        raise RefusedError(
+            f"{', '.join(sorted(unknown))}: no reaction to ask for here; asked can be: {shown}"
+        )
+    if not wanted:
+        return []
+    if wish.deadline:
+        moment(wish.deadline, "the deadline")
+    given = msgspec.to_builtins(command)
+    trial = filled(given, {t: c.default for t, c in wanted.items()}, wanted)
+    trial_ctx = type(ctx)(TrialDice(), ctx.step, ctx.author, ctx.command_id)
+    ruleset.decide(state, ruleset.command(trial), trial_ctx)  # refused now, not at the answer
+    actor = getattr(command, "actor", None) or ctx.author
+    return [
+        Commanded(actor, given, ctx.command_id),
+        *(
+            ReactionAsked(actor, target, given, choices, wish.deadline, secret, ctx.step)
+            for target, choices in wanted.items()
+        ),
+    ]
+
+
+def filled(
+    command: dict[str, Any], answers: dict[str, str], asked: dict[str, Choices]
+) -> dict[str, Any]:
+    """The attacker's command with each answer in the field its choices name."""
+    command = dict(command)
+    for target, choice in answers.items():
+        choices = asked[target]
+        field = dict(command.get(choices.field) or {})
+        if choice == choices.omit:
+            field.pop(target, None)
+        else:
+            field[target] = choice
+        command[choices.field] = field
+    return command
+
+
+def asked_in(events: Collection[Event]) -> tuple[Ask, bool] | None:
+    """The Ask a recorded asking step was decided with, and whether it was secret."""
+    found = [e for e in events if isinstance(e, ReactionAsked)]
+    if not found:
+        return None
+    return Ask(found[0].deadline, [e.target for e in found]), found[0].secret
+
+
+# -- answering ---------------------------------------------------------------------------
+
+
+def decide(
+    ruleset: Any, state: Any, command: Any, ctx: Any, check: Callable[[Any, Any], None]
+) -> list[Event]:
+    """An answer, a timeout or a withdrawal; the last answer decides the attack too (`check`:
+    the GM's checks every command passes, rules/gm.py)."""
+    waiting = asking(state)
+    if waiting is None:
+        raise RefusedError("no attack is waiting for a reaction now; `status` shows the fight")
+    actor = command.combatant if isinstance(command, Answer) else ctx.author
+    events: list[Event] = [Commanded(actor, msgspec.to_builtins(command), ctx.command_id)]
+    if isinstance(command, Withdraw):
+        reason = command.reason or "the GM's ruling"
+        return [*events, ReactionWithdrawn(waiting.actor, reason, ctx.author)]
+    if isinstance(command, Answer):
+        events.append(answer(state, waiting, command, ctx.author))
+    else:
+        events += timed_out(waiting, command, ctx.author)
+    answers = {**waiting.answers}
+    answers.update(
+        {e.target: e.choice for e in events if isinstance(e, ReactionGiven | ReactionTimedOut)}
+    )
+    if set(answers) < set(waiting.asked):
+        return events
+    after = state
+    for event in events:
+        after = ruleset.evolve(after, event)
+    attack = ruleset.command(filled(waiting.command, answers, waiting.asked))
+    check(after, attack)
+    return events + ruleset.decide(after, attack, ctx)
+
+
+def answer(state: Any, waiting: Waiting, command: Answer, by: str) -> ReactionGiven:
+    target, name = command.combatant, name_of(state, command.combatant)
+    if target not in waiting.asked:
+        raise RefusedError(f"{name} is not asked to react: {waiting_line(state, waiting)}")
+    if target in waiting.answers:
+        raise RefusedError(f"{name} has already answered: {waiting.answers[target]}")
+    choices = waiting.asked[target]
+    if command.choice not in choices.options:
+        raise BadInputError(
+            f"{command.choice!r} is not a reaction {name} may choose: {', '.join(choices.options)}"
+        )
+    return ReactionGiven(target, command.choice, by)
+
+
+def timed_out(waiting: Waiting, command: TimeOut, by: str) -> list[Event]:
+    if not waiting.deadline:
+        raise RefusedError(
+            "this attack waits with no deadline: answer for the target (`answer TARGET CHOICE`)"
+        )
+    if moment(command.at, "the time") < moment(waiting.deadline, "the deadline"):
+        raise RefusedError(f"not yet: the answer is due by {waiting.deadline}, it is {command.at}")
+    return [
+        ReactionTimedOut(t, waiting.asked[t].default, waiting.asked[t].rule, command.at, by)
+        for t in waiting.unanswered
+    ]
+
+
+def secret(state: Any) -> bool:
+    """An answer decides the attack GM-only when the attack was asked so."""
+    waiting = asking(state)
+    return waiting is not None and waiting.secret
+
+
+# -- evolve ------------------------------------------------------------------------------
+
+
+def _asked(state: Any, event: ReactionAsked) -> Any:
+    if not can_wait(state):
+        return state
+    waiting = asking(state) or Waiting(
+        event.step, event.actor, event.command, {}, event.deadline, event.secret
+    )
+    asked = {**waiting.asked, event.target: event.choices}
+    return replace(state, asking=replace(waiting, asked=asked))
+
+
+def _answered(state: Any, event: ReactionGiven | ReactionTimedOut) -> Any:
+    waiting = asking(state)
+    if waiting is None or event.target not in waiting.asked:
+        return state
+    answers = {**waiting.answers, event.target: event.choice}
+    done = set(answers) >= set(waiting.asked)
+    return replace(state, asking=None if done else replace(waiting, answers=answers))
+
+
+def _withdrawn(state: Any, event: ReactionWithdrawn) -> Any:
+    return replace(state, asking=None) if asking(state) is not None else state
+
+
+EVOLVERS: dict[type, Any] = {
+    ReactionAsked: _asked,
+    ReactionGiven: _answered,
+    ReactionTimedOut: _answered,
+    ReactionWithdrawn: _withdrawn,
+}
