@@ -976,11 +976,11 @@ def actions(app: App, ruleset: str | None, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
 def rules(wanted: str | None, as_json: bool) -> None:
     """The rules reference: the systems, one system's rules (`000` or `percentile`), or one
-    rule by the id the log cites (`003-25`, `000-M2`)."""
+    rule by the id the log cites (`003-25`, `000-M2`, a plugin's `srd-14`)."""
     if wanted is None:
         found: Any = catalog.systems()
         shown = render.systems
-    elif catalog.RULE_ID.fullmatch(wanted.strip().upper()):
+    elif catalog.is_rule_id(wanted):
         found = catalog.rule(wanted)
         shown = render.rule
     else:

@@ -341,22 +341,26 @@ def options(ruleset: str, found: list[catalog.Option], of_encounter: bool) -> No
 
 
 def systems(found: list[catalog.System]) -> None:
-    from fracas.rules.reference import rules_of
-
     for system in found:
-        count = len(rules_of(system.id))
-        title = f"{system.game}: {system.title}"
-        click.echo(f"{system.id}  {system.ruleset:<10} {title}, {count} rules")
+        click.echo(f"{system.id:<4} {system.ruleset:<10} {system.title}, {system.rules} rules")
     click.echo("`fracas rules 000` lists a system's rules; `fracas rules 000-8` shows one.")
 
 
 def system_rules(found: dict) -> None:
     system = found["system"]
     click.echo(f"{system.id} {system.ruleset}: {system.game}, {system.source}")
+    attribution(system.attribution)
     for rule in found["rules"]:
         click.echo(f"[{rule.id}] {rule.text}")
+
+
+def attribution(text: str) -> None:
+    """The licence's attribution, wherever the rules it covers are shown."""
+    if text:
+        click.echo(text.strip())
 
 
 def rule(found: catalog.Rule) -> None:
     click.echo(f"[{found.id}] {found.text}")
     click.echo(f"From: {found.source}")
+    attribution(found.attribution)

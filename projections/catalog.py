@@ -6,10 +6,11 @@ from typing import Any
 import msgspec
 from msgspec import inspect
 
+from fracas.ledger import NotFoundError
 from fracas.rules import Encounter
-from fracas.rules.names import accepted, choices
-from fracas.rules.reference import RULE_ID, Rule, System, rule, rules_of, system, systems
-from fracas.rules.ruleset import Ruleset
+from fracas.rules.names import accepted, choices, did_you_mean
+from fracas.rules.reference import RULE_ID, Reference, canonical, checked_prefix, order
+from fracas.rules.ruleset import Ruleset, available, load
 
 # The fields `fracas act` has a flag of its own for; every other field goes through -o.
 FLAGS = {
@@ -102,6 +103,107 @@ def options(ruleset: Ruleset, current: msgspec.Struct | None = None) -> list[Opt
         )
         for f in info.fields
     ]
+
+
+# -- the rules reference of every installed ruleset -------------------------------------
+
+
+class System(msgspec.Struct, frozen=True):
+    """A ruleset's rules reference as `fracas rules` lists it: its id prefix, its source, and
+    the attribution its licence asks to be shown with its rules."""
+
+    id: str
+    ruleset: str
+    title: str
+    game: str
+    source: str
+    rules: int
+    attribution: str = ""
+    licence: str = ""
+
+
+class Rule(msgspec.Struct, frozen=True):
+    id: str
+    system: str
+    text: str
+    source: str
+    attribution: str = ""
+
+
+def system_of(ruleset: Ruleset, reference: Reference) -> System:
+    where = reference.source
+    return System(
+        reference.prefix,
+        ruleset.name,
+        ruleset.title,
+        where.title,
+        where.where,
+        len(reference.rules),
+        reference.attribution,
+        reference.licence,
+    )
+
+
+def references() -> list[tuple[Ruleset, Reference]]:
+    """Every installed ruleset that carries a rules reference, by its id prefix."""
+    found = [(r, r.rules_reference) for r in map(load, available())]
+    return sorted(((r, ref) for r, ref in found if ref is not None), key=lambda p: p[1].prefix)
+
+
+def systems() -> list[System]:
+    return [system_of(ruleset, reference) for ruleset, reference in references()]
+
+
+def reference_named(name: str) -> tuple[Ruleset, Reference]:
+    """A reference by its prefix (`000`, `srd`) or its ruleset's name (`fudge`)."""
+    wanted = name.strip().lower()
+    found = references()
+    for ruleset, reference in found:
+        if wanted in (reference.prefix, ruleset.name):
+            return ruleset, reference
+    names = [ruleset.name for ruleset, _ in found]
+    raise NotFoundError(f"no rules system {name!r}; {did_you_mean(name, names)}")
+
+
+def system(name: str) -> System:
+    return system_of(*reference_named(name))
+
+
+def rules_of(name: str) -> list[Rule]:
+    """A system's rules (by prefix or ruleset name), core mechanics first."""
+    ruleset, reference = reference_named(name)
+    return [rule_of(ruleset, reference, rule_id) for rule_id, _ in reference.ordered()]
+
+
+def rule_of(ruleset: Ruleset, reference: Reference, rule_id: str) -> Rule:
+    text = reference.rules[rule_id].text
+    return Rule(rule_id, reference.prefix, text, reference.where(rule_id), reference.attribution)
+
+
+def is_rule_id(wanted: str) -> bool:
+    """Whether `fracas rules WANTED` asks for one rule (`003-25`, `srd-m3`), not a system."""
+    return bool(RULE_ID.fullmatch(wanted.strip()))
+
+
+def rule(rule_id: str) -> Rule:
+    prefix = checked_prefix(rule_id)
+    for ruleset, reference in references():
+        if reference.prefix != prefix:
+            continue
+        found = canonical(rule_id, prefix)
+        if found in reference.rules:
+            return rule_of(ruleset, reference, found)
+        span = first_and_last(reference)
+        raise NotFoundError(f"no rule {rule_id!r}; {span}: `fracas rules {prefix}` lists them")
+    raise NotFoundError(
+        f"no rule {rule_id!r}: no installed ruleset cites {prefix}- ids; "
+        "`fracas rules` lists the systems"
+    )
+
+
+def first_and_last(reference: Reference) -> str:
+    ids = sorted(reference.rules, key=order)
+    return f"{reference.prefix} has {ids[0]} … {ids[-1]}" if ids else "it has no rules"
 
 
 __all__ = ["RULE_ID", "Rule", "System", "rule", "rules_of", "system", "systems"]

@@ -20,7 +20,6 @@ from fracas.rules.events import (
     Rolled,
     SeedRevealed,
 )
-from fracas.rules.reference import statement
 from fracas.rules.timeline import Frame, walk
 from fracas.rules.views import View, WoundRow
 
@@ -32,9 +31,16 @@ class Rule(msgspec.Struct, frozen=True):
     statement: str
 
 
-def stated(ids: list[str]) -> list[Rule]:
-    """Rule ids with their statements, as a dispute or a report shows them."""
-    return [Rule(r, statement(r) or "") for r in ids]
+def stated(ids: list[str], ruleset: Ruleset) -> list[Rule]:
+    """Rule ids with their statements from the ruleset's reference, as a dispute or a
+    report shows them."""
+    return [Rule(r, ruleset.statement(r) or "") for r in ids]
+
+
+def attribution_of(ruleset: Ruleset) -> str:
+    """The attribution the ruleset's licence asks for wherever its rules are shown."""
+    reference = ruleset.rules_reference
+    return reference.attribution.strip() if reference is not None else ""
 
 
 class RollLine(msgspec.Struct, frozen=True):

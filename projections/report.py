@@ -22,6 +22,7 @@ from fracas.projections.replay import (
     Moment,
     ReplayStep,
     Rule,
+    attribution_of,
     initiative_order,
     public_views,
     stated,
@@ -171,6 +172,7 @@ class EncounterReport(msgspec.Struct, frozen=True):
     chart: Chart
     rules: list[Rule]  # every rule the main line cites, once, in the order first cited
     round_word: str = "Round"  # the ruleset's word: "Sequence 2"
+    attribution: str = ""  # the rules' licence asks for it wherever they are shown
 
     @property
     def trailing_label(self) -> str:
@@ -190,7 +192,7 @@ Shown = tuple[View, int | None]  # a view the audience may see, and the step it 
 
 
 def main_line(
-    moments: list[Moment], views: list[Shown]
+    moments: list[Moment], views: list[Shown], ruleset: Ruleset
 ) -> tuple[list[tuple[Entry, Shown]], list[ReplayStep]]:
     """The steps in effect, in order, each carrying what was taken back just before it and
     the view after it that the audience may see."""
@@ -202,7 +204,7 @@ def main_line(
             pending.append(step)
             continue
         adopted = any(p.control == "supersede" for p in pending)
-        entries.append((Entry(step, stated(step.rules), pending, adopted), view))
+        entries.append((Entry(step, stated(step.rules, ruleset), pending, adopted), view))
         pending = []
     return entries, pending
 
@@ -441,7 +443,7 @@ def encounter_report(
     final = moments[-1].view_after if players and moments else live.view()
     names = {w.combatant: w.name for w in final.wounds}  # players: those they may see
     start = live.ruleset.view(live.ruleset.initial())
-    pairs, trailing = main_line(moments, public_views(moments, start))
+    pairs, trailing = main_line(moments, public_views(moments, start), live.ruleset)
     rounds = round_blocks(pairs, names, players, npc_numbers, live.ruleset)
     entries = [entry for entry, _shown in pairs]
     shown = [view for _entry, (view, _held) in pairs] or [start]
@@ -465,6 +467,7 @@ def encounter_report(
         ),
         cited(entries),
         live.ruleset.round_word,
+        attribution_of(live.ruleset),
     )
 
 

@@ -19,6 +19,7 @@ from fracas.projections.replay import (
     Moment,
     ReplayStep,
     Rule,
+    attribution_of,
     public_views,
     stated,
     timeline,
@@ -60,6 +61,7 @@ class StepDetail(msgspec.Struct, frozen=True):
     step: ReplayStep
     rules: list[Rule]
     names: dict[str, str]  # combatant id -> name, for the rolls' table
+    attribution: str = ""  # the licence's, shown with the rules it covers
 
 
 def descriptor(wound: WoundRow, ruleset: Ruleset) -> str:
@@ -111,6 +113,7 @@ class Timeline:
         self.encounter, self.title, self.audience = live.id, title, audience
         self.rules = live.ruleset
         self.ruleset = live.ruleset.name
+        self.rules = live.ruleset
         self.version = live.version
         self.moments: list[Moment] = list(timeline(live, players=audience == PLAYERS))
         self.start: View = live.ruleset.view(live.ruleset.initial())
@@ -168,4 +171,5 @@ class Timeline:
 
     def detail(self, step: int) -> StepDetail:
         replayed = self.moments[step - 1].step
-        return StepDetail(replayed, stated(replayed.rules), self.names)
+        rules = stated(replayed.rules, self.rules)
+        return StepDetail(replayed, rules, self.names, attribution_of(self.rules) if rules else "")

@@ -46,6 +46,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import did_you_mean, no_weapon
+from fracas.rules.reference import builtin as builtin_reference
 from fracas.rules.ruleset import ANY_KIND, Context, Ruleset, mechanic_ids, tie_roll
 from fracas.rules.views import InitiativeRow, PinRow, View, WoundRow
 
@@ -1649,6 +1650,7 @@ def key_numbers(wound: WoundRow) -> dict[str, Any]:
 RULESET = Ruleset(
     name="fudge",
     title="4dF outcomes, declare low, resolve high (The Contract, early)",
+    reference=builtin_reference("003"),
     options_type=Options,
     sheet_type=Sheet,
     command_type=FudgeCommand,

@@ -47,6 +47,7 @@ from fracas.rules.events import (
 )
 from fracas.rules.names import did_you_mean, no_weapon
 from fracas.rules.reactions import Waiting
+from fracas.rules.reference import builtin as builtin_reference
 from fracas.rules.ruleset import Context, Ruleset, tie_roll
 from fracas.rules.views import InitiativeRow, PinRow, View, WoundRow
 
@@ -1506,6 +1507,7 @@ def facts(event: Event) -> frozenset[str]:
 RULESET = Ruleset(
     name="percentile",
     title="Percentile with DEX countdown (Delta Green)",
+    reference=builtin_reference("000"),
     options_type=Options,
     sheet_type=Sheet,
     command_type=PercentileCommand,

@@ -42,6 +42,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import check_known, did_you_mean, no_weapon
+from fracas.rules.reference import builtin as builtin_reference
 from fracas.rules.ruleset import ANY_KIND, Context, Ruleset, mechanic_ids, tie_roll
 from fracas.rules.views import InitiativeRow, View, WoundRow
 
@@ -1244,6 +1245,7 @@ def key_numbers(wound: WoundRow) -> dict[str, Any]:
 RULESET = Ruleset(
     name="pool",
     title="d10 dice pool (The Contract)",
+    reference=builtin_reference("004"),
     options_type=Options,
     sheet_type=Sheet,
     command_type=PoolCommand,

@@ -25,6 +25,7 @@ from fracas.rules.events import (
     Rolled,
 )
 from fracas.rules.names import closest, explain
+from fracas.rules.reference import Reference
 from fracas.rules.views import View, WoundRow
 
 ENTRY_POINT_GROUP = "fracas.rulesets"
@@ -97,6 +98,9 @@ class Ruleset:
     reads_rolls: str = "total"
     # Who an attack gives a choice of reaction, and which (rules/reactions.py); None: nobody.
     reactions: Reactions | None = None
+    # The rules reference: a statement for every rule id the ruleset cites, their source and
+    # licence. A Reference, or a function giving one when first asked (`toml_reference`).
+    reference: Reference | Callable[[], Reference] | None = None
 
     # -- the table's words: what the screens, sentences and reports say for this system --
     # The word for a round on the board and in reports: "Round 3", "Sequence 2", "Turn 4".
@@ -137,6 +141,17 @@ class Ruleset:
             tag = struct.__struct_config__.tag
             if tag in self.actions and not (struct.__doc__ or "").strip():
                 struct.__doc__ = f"`{tag}` ({self.title}): {self.actions[tag]}."
+
+    @cached_property
+    def rules_reference(self) -> Reference | None:
+        """The ruleset's rules reference, loaded when first asked for."""
+        found = self.reference
+        return found() if callable(found) else found
+
+    def statement(self, rule_id: str) -> str | None:
+        """What a rule id the ruleset cites says (None for an id it does not know)."""
+        found = self.rules_reference
+        return found.statement(rule_id) if found is not None else None
 
     @cached_property
     def decoder(self) -> msgspec.json.Decoder:
@@ -348,13 +363,20 @@ def _entry_points() -> dict[str, Any]:
     return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
+# Rulesets registered in this process, beside the entry points: a ruleset's own tests use
+# it (`fracas.testing.installed`) to play a ruleset that is not installed as a package.
+REGISTERED: dict[str, "Ruleset"] = {}
+
+
 def available() -> list[str]:
-    return sorted(_entry_points())
+    return sorted({*_entry_points(), *REGISTERED})
 
 
 def load(name: str) -> Ruleset:
     """A ruleset by name: the five built in without reading any package metadata (a quick
     start), any other from the `fracas.rulesets` entry points."""
+    if name in REGISTERED:
+        return REGISTERED[name]
     if name in BUILTIN:
         return importlib.import_module(BUILTIN[name]).RULESET
     found = _entry_points().get(name)

@@ -42,6 +42,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import check_known, no_weapon
+from fracas.rules.reference import builtin as builtin_reference
 from fracas.rules.ruleset import ANY_KIND, Context, Ruleset, mechanic_ids
 from fracas.rules.views import InitiativeRow, View, WoundRow
 
@@ -927,6 +928,7 @@ def key_numbers(wound: WoundRow) -> dict[str, Any]:
 RULESET = Ruleset(
     name="shotclock",
     title="Shot clock (Feng Shui)",
+    reference=builtin_reference("001"),
     options_type=Options,
     sheet_type=Sheet,
     command_type=ShotCommand,

@@ -36,6 +36,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import check_known, no_weapon
+from fracas.rules.reference import builtin as builtin_reference
 from fracas.rules.ruleset import Context, Ruleset, tie_roll
 from fracas.rules.views import InitiativeRow, View, WoundRow
 
@@ -1285,6 +1286,7 @@ def key_numbers(wound: WoundRow) -> dict[str, Any]:
 RULESET = Ruleset(
     name="timeslice",
     title="time slices (Archetype)",
+    reference=builtin_reference("002"),
     options_type=Options,
     sheet_type=Sheet,
     command_type=TimeSliceCommand,
