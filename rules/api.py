@@ -46,6 +46,7 @@ from fracas.rules.events import (
 )
 from fracas.rules.names import check_known, did_you_mean, no_weapon
 from fracas.rules.reactions import Waiting
+from fracas.rules.reference import Reference, Source, Statement, toml_reference
 from fracas.rules.ruleset import (
     ANY_KIND,
     CRITICAL,
@@ -95,12 +96,15 @@ __all__ = [
     "Note",
     "Pass",
     "PinRow",
+    "Reference",
     "RefusedError",
     "Resolved",
     "Roll",
     "Rolled",
     "Ruleset",
+    "Source",
     "Spent",
+    "Statement",
     "Term",
     "TurnAdvanced",
     "Until",
@@ -124,5 +128,6 @@ __all__ = [
     "roster",
     "split_faces",
     "tie_roll",
+    "toml_reference",
     "total_of",
 ]
