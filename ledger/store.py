@@ -23,7 +23,7 @@ from fracas.ledger import chain
 from fracas.ledger.base import (
     APPEND_ONLY_TRIGGERS,
     EVENT_COLUMNS,
-    INSERT_EVENT,
+    INSERT_NEW_EVENT,
     INSERT_REGISTRY,
     INSERT_STEP,
     SCHEMA,
@@ -150,20 +150,38 @@ CHECKPOINT_EVERY = 64  # steps between WAL checkpoints
 
 
 class Checkpointer:
-    """Runs WAL checkpoints on its own connection and thread, so that no append waits
-    for the main file's fsync. Commits stay durable: each one fsyncs the WAL itself.
-    A checkpoint is housekeeping: when one fails (a full disk, a busy reader) the WAL
-    simply keeps the pages until the next one, so failures are not reported."""
+    """Runs WAL checkpoints on its own connection and thread, so that no append waits for
+    the copy of the WAL into the main file, nor that file's fsync. Commits stay durable:
+    each one fsyncs the WAL itself. A checkpoint is housekeeping: when one fails (a full
+    disk, a busy reader) the WAL simply keeps the pages until the next one, so failures
+    are not reported.
+
+    The WAL restarts from its beginning (its blocks overwritten, not the file extended) only
+    at an append that finds every frame copied back; while appends follow each other
+    closely, the frames appended during a checkpoint keep that from happening, so once
+    this thread has run the appending connection copies those few itself (`finish`)."""
 
     def __init__(self, path: str) -> None:
         self.path = path
         self._wake = threading.Event()
+        self._ran = threading.Event()
+        self._owed = False  # a checkpoint was asked for and the appender has not finished it
         self._stopping = False
         self._thread = threading.Thread(target=self._run, name="fracas-checkpoint", daemon=True)
         self._thread.start()
 
     def request(self) -> None:
+        self._ran.clear()
+        self._owed = True
         self._wake.set()
+
+    def finish(self, conn: sqlite3.Connection) -> None:
+        """On the appending connection, once the thread has run: copy back the frames
+        appended meanwhile, so that the next append restarts the WAL."""
+        if self._owed and self._ran.is_set():
+            self._owed = False
+            with suppress(sqlite3.Error):
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
     def stop(self) -> None:
         self._stopping = True
@@ -180,7 +198,8 @@ class Checkpointer:
                 self._wake.wait()
                 self._wake.clear()
                 with suppress(sqlite3.Error):
-                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                self._ran.set()
                 if self._stopping:
                     return
         finally:
@@ -486,8 +505,11 @@ class Store(LogStore):
         self._conn.close()
 
     def _after_commit(self) -> None:
+        if self._checkpointer is None:
+            return
+        self._checkpointer.finish(self._conn)
         self._steps_since_checkpoint += 1
-        if self._checkpointer and self._steps_since_checkpoint >= CHECKPOINT_EVERY:
+        if self._steps_since_checkpoint >= CHECKPOINT_EVERY:
             self._steps_since_checkpoint = 0
             self._checkpointer.request()
 
@@ -539,11 +561,9 @@ class Store(LogStore):
         return self._conn.in_transaction
 
     def _insert_step(self, rows: list[tuple], record: StepRecord) -> None:
-        """Positions follow on from the last: SQLite has one writer, holding the lock."""
-        (last,) = self._conn.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()
-        self._conn.executemany(
-            INSERT_EVENT, [(last + n, *row) for n, row in enumerate(rows, start=1)]
-        )
+        """Positions follow on from the last: the position is the table's rowid, which SQLite
+        hands out as the largest so far plus one (one writer, holding the lock)."""
+        self._conn.executemany(INSERT_NEW_EVENT, rows)
         self._conn.execute(INSERT_STEP, msgspec.structs.astuple(record))
 
     def _not_in_steps(self, steps: Sequence[int]) -> tuple[str, object]:

@@ -252,6 +252,8 @@ KEYS = {
 
 
 UPSERT = {table: _upsert(table) for table in TABLES}
+# the rows of the view written last: the next write's `previous`, not made again
+_last_written: tuple[View | None, str, dict[str, dict[tuple, tuple]]] = (None, "", {})
 
 
 def write_view(conn: Any, encounter: str, view: View, previous: View | None = None) -> None:
@@ -259,13 +261,17 @@ def write_view(conn: Any, encounter: str, view: View, previous: View | None = No
 
     With the previous view known, only the rows that changed are written.
     """
+    global _last_written
     new = _rows(encounter, view)
     if previous is None:
         for table in TABLES:
             conn.execute(f"DELETE FROM {table} WHERE encounter = ?", (encounter,))
         old: dict[str, dict[tuple, tuple]] = {table: {} for table in TABLES}
+    elif _last_written[0] is previous and _last_written[1] == encounter:
+        old = _last_written[2]
     else:
         old = _rows(encounter, previous)
+    _last_written = (view, encounter, new)
     for table in TABLES:
         gone = [key for key in old[table] if key not in new[table]]
         if gone:

@@ -4,6 +4,8 @@ The projector is handed in from above (fracas.projections) so that read models a
 written in the same transaction as the events, without this layer knowing any table.
 """
 
+import os
+import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -44,6 +46,13 @@ from fracas.rules.views import View
 
 Projector = Callable[[Any, str, View, View | None], None]
 _encode = msgspec.json.Encoder().encode
+
+
+def new_command_id() -> str:
+    """A fresh command id: 32 hex digits, the clock's nanoseconds first, so that ids sort in
+    the order they were made and each new one lands at the end of the steps' index of
+    command ids (one page written, where a random id lands on any page and splits them)."""
+    return f"{time.time_ns():016x}{os.urandom(8).hex()}"
 
 
 class StepOutcome(msgspec.Struct, frozen=True):
@@ -197,7 +206,7 @@ class Encounter:
             encounter,
             to_new_events([started], ruleset.schema),
             expected_version=0,
-            command_id=uuid.uuid4().hex,
+            command_id=new_command_id(),
             author=author,
             project=write,
         )
@@ -318,7 +327,7 @@ class Encounter:
         Retrying a command id that is already recorded returns that step and rolls nothing.
         """
         if command_id is None:  # a new id: nothing can be recorded under it yet
-            command_id = uuid.uuid4().hex
+            command_id = new_command_id()
         elif original := self.store.step_for_command(self.id, command_id):
             return StepOutcome(original.step, self.events_of_step(original.step), True)
         options = dict(
@@ -370,7 +379,7 @@ class Encounter:
         self, events: list[Event], *, command_id: str | None = None, author: str = "gm"
     ) -> StepOutcome:
         """Append decided events as one step: evolve, projections, hash chain, one commit."""
-        return self._commit(events, command_id or uuid.uuid4().hex, author)
+        return self._commit(events, command_id or new_command_id(), author)
 
     def sealed_seed(self) -> str | None:
         """The current dice seed, kept in the GM's key file until revealed; None if the key
@@ -498,7 +507,7 @@ class Encounter:
             control,
             target,
             expected_version=self.version,
-            command_id=command_id or uuid.uuid4().hex,
+            command_id=command_id or new_command_id(),
             author=author,
             project=self._writer(state, self.history.after(control, target), seed),
         )
@@ -517,14 +526,14 @@ class Encounter:
         seed, next_seed = self._seed(), new_seed()
         event = SeedRevealed(epoch, seed, commitment(next_seed))
         self.store.seal(event.next_seed_sha256, next_seed)
-        outcome = self._commit([event], uuid.uuid4().hex, author)
+        outcome = self._commit([event], new_command_id(), author)
         self._seed_now = (epoch + 1, event.next_seed_sha256)
         return outcome
 
     def note(self, text: str, *, author: str = "gm") -> StepOutcome:
         """A note for the record; it changes nothing in the fight."""
         self._refresh_if_stale()
-        return self._commit([Note(text, author)], uuid.uuid4().hex, author)
+        return self._commit([Note(text, author)], new_command_id(), author)
 
     def disclose(self, step: int, *, author: str = "gm") -> StepOutcome:
         """Show the players what step `step` decided: its GM-only rolls and their outcome."""
@@ -533,7 +542,7 @@ class Encounter:
         rolled = [e for e in self.events_of_step(record.step) if isinstance(e, Rolled)]
         if not any(e.secret for e in rolled):
             raise RefusedError(f"step {step} has no GM-only roll to disclose")
-        return self._commit([Disclosed(step, author)], uuid.uuid4().hex, author)
+        return self._commit([Disclosed(step, author)], new_command_id(), author)
 
     def hidden(self) -> set[str]:
         """The combatants hidden from the players now: joined hidden, not yet revealed."""
@@ -555,7 +564,7 @@ class Encounter:
             raise RefusedError(
                 f"{combatant!r} is not a hidden combatant of this encounter; hidden: {shown}"
             )
-        return self._commit([CombatantRevealed(combatant, author)], uuid.uuid4().hex, author)
+        return self._commit([CombatantRevealed(combatant, author)], new_command_id(), author)
 
     def waiting(self) -> Waiting | None:
         """The attack waiting for a reaction now, if one is (rules/reactions.py)."""

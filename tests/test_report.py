@@ -38,6 +38,7 @@ def fixed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr("fracas.ledger.base.now", lambda: "2026-01-01T00:00:00.000+00:00")
     ids = itertools.count()
     monkeypatch.setattr(uuid, "uuid4", lambda: uuid.UUID(int=next(ids)))
+    monkeypatch.setattr("fracas.rules.encounter.new_command_id", lambda: f"{next(ids):032x}")
     return tmp_path
 
 

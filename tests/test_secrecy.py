@@ -147,6 +147,7 @@ def fixed_world(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def restart_ids(monkeypatch: pytest.MonkeyPatch) -> None:
     ids = itertools.count(1)
     monkeypatch.setattr(uuid, "uuid4", lambda: uuid.UUID(int=next(ids)))
+    monkeypatch.setattr(encounter_module, "new_command_id", lambda: f"{next(ids):032x}")
 
 
 def start(path: Path, system: str, hidden: bool) -> Fight:

@@ -800,7 +800,8 @@ def players_exports(db: Path) -> dict[str, str]:
 FIXED = (
     "import itertools, uuid, fracas.rules.encounter as e, fracas.ledger.base as s; "
     "e.new_seed = lambda: '11' * 32; s.now = lambda: '2026-01-01T00:00:00.000+00:00'; "
-    "ids = itertools.count(); uuid.uuid4 = lambda: uuid.UUID(int=next(ids))"
+    "ids = itertools.count(); uuid.uuid4 = lambda: uuid.UUID(int=next(ids)); "
+    "e.new_command_id = lambda: f'{next(ids):032x}'"
 )
 
 
