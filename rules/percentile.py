@@ -579,8 +579,10 @@ def act(state: State, command: Act, ctx: Context, resolve) -> list[Event]:
     if actor.has("aiming") and not isinstance(command, keeps_aim):
         events.append(ConditionCleared(actor.id, "aiming", "did something else", ["000-7"]))
     events += resolve(state, actor, command, ctx)
-    events += end_of_action(fold(state, events), actor, waited, command.__struct_config__.tag)
-    after = fold(state, events)
+    resolved = fold(state, events)
+    ending = end_of_action(resolved, actor, waited, command.__struct_config__.tag)
+    events += ending
+    after = fold(resolved, ending)
     holder = after.fighters.get(after.turn) if after.turn else None
     if holder is None or not still_acts_this_round(after, holder):
         events += advance(after, f"{actor.name} acted")
