@@ -25,6 +25,7 @@ from fracas.rules.commands import (
 )
 from fracas.rules.events import (
     Bounded,
+    Choices,
     CombatantJoined,
     ConditionCleared,
     ConditionSet,
@@ -42,6 +43,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import check_known, did_you_mean, no_weapon
+from fracas.rules.reactions import Waiting, offer
 from fracas.rules.reference import builtin as builtin_reference
 from fracas.rules.ruleset import ANY_KIND, Context, Ruleset, mechanic_ids, tie_roll
 from fracas.rules.views import InitiativeRow, View, WoundRow
@@ -260,6 +262,7 @@ class State(msgspec.Struct, frozen=True):
     fighters: dict[str, Fighter] = {}
     round: int = 0
     turn: str | None = None
+    asking: Waiting | None = None  # an attack waiting for a reaction (rules/reactions.py)
 
     def fighter(self, who: str) -> Fighter:
         return roster.find(self.fighters, who)
@@ -1242,6 +1245,23 @@ def key_numbers(wound: WoundRow) -> dict[str, Any]:
     return {"Injuries": len(detail.get("injuries", [])), "Dice": detail.get("penalty", 0)}
 
 
+REACTION = Choices(
+    ["dodge", "parry", "clash", "none"],
+    "none",
+    "004-11",
+    "no Reaction: the attack's Outcome stands",
+)
+
+
+def reactions(state: State, command: Any) -> dict[str, Choices]:
+    """004-11 to 004-19: an attack's target may React (dodge, parry, clash) with the round's
+    Action, kept dice or a desperate exertion the command allows; firearms only with a Power
+    (004-12). Not a target another defender parries for (004-17), nor a held action."""
+    if type(command) is not Attack:
+        return {}
+    return offer(decide, state, command, REACTION, command.defender)
+
+
 RULESET = Ruleset(
     name="pool",
     title="d10 dice pool (The Contract)",
@@ -1252,6 +1272,7 @@ RULESET = Ruleset(
     event_type=event_union(),
     initial=initial,
     decide=decide,
+    reactions=reactions,
     evolve=evolve,
     view=gm.table_view(view),
     actions=ACTIONS,

@@ -26,15 +26,16 @@ head (optimistic concurrency, `Encounter.execute`) and refused in one line.
 """
 
 from collections.abc import Callable, Collection
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import msgspec
 from msgspec.structs import replace
 
-from fracas.ledger import BadInputError, RefusedError
+from fracas.ledger import BadInputError, FracasError, RefusedError
 from fracas.rules.commands import Command, Join
-from fracas.rules.dice import draw, total_of
+from fracas.rules.dice import ManualDice, draw
 from fracas.rules.events import (
     Choices,
     Commanded,
@@ -167,7 +168,61 @@ class TrialDice:
 
     def roll(self, spec: str, purpose: str) -> Roll:
         faces = draw(spec, lambda values: values[0])
-        return Roll(spec, faces, total_of(spec, faces), "trial")
+        return ManualDice(faces, "trial").roll(spec, purpose)
+
+
+@dataclass
+class Trial:
+    """A Context for trying a command and throwing its events away (no ruleset imports)."""
+
+    dice: TrialDice
+    step: int = 0
+    author: str = "gm"
+    command_id: str = ""
+
+
+def allowed(
+    decide: Callable[[Any, Any, Any], Any],
+    state: Any,
+    command: Any,
+    target: str,
+    choices: Choices,
+) -> Choices | None:
+    """`choices` cut to the options the rules accept for `target` now, each tried (on dice
+    showing their lowest faces, every event thrown away); None when fewer than two are left.
+    A ruleset's hook names the options its rules give and lets the rules themselves judge."""
+    given = msgspec.to_builtins(command)
+    kept = []
+    for option in choices.options:
+        trial = msgspec.convert(filled(given, {target: option}, {target: choices}), type(command))
+        try:
+            decide(state, trial, Trial(TrialDice()))
+        except FracasError:
+            continue
+        kept.append(option)
+    if len(kept) < 2 or choices.default not in kept:
+        return None
+    return replace(choices, options=kept)
+
+
+def offer(
+    decide: Callable[[Any, Any, Any], Any],
+    state: Any,
+    command: Any,
+    choices: Choices,
+    skip: Collection[str] = (),
+) -> dict[str, Choices]:
+    """`choices`, cut by `allowed`, for each target of `command` whose reaction the command
+    does not give already (nor in `skip`): the body of most rulesets' hook."""
+    given = getattr(command, choices.field, None) or {}
+    found = {}
+    for target in getattr(command, "targets", None) or []:
+        if target in given or target in skip:
+            continue
+        kept = allowed(decide, state, command, target, choices)
+        if kept is not None:
+            found[target] = kept
+    return found
 
 
 def offered(ruleset: Any, state: Any, command: Any, wish: Ask) -> dict[str, Choices]:
@@ -196,7 +251,7 @@ def ask(ruleset: Any, state: Any, command: Any, ctx: Any, wish: Ask, secret: boo
         moment(wish.deadline, "the deadline")
     given = msgspec.to_builtins(command)
     trial = filled(given, {t: c.default for t, c in wanted.items()}, wanted)
-    trial_ctx = type(ctx)(TrialDice(), ctx.step, ctx.author, ctx.command_id)
+    trial_ctx = Trial(TrialDice(), ctx.step, ctx.author, ctx.command_id)
     ruleset.decide(state, ruleset.command(trial), trial_ctx)  # refused now, not at the answer
     actor = getattr(command, "actor", None) or ctx.author
     return [

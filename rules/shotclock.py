@@ -26,6 +26,7 @@ from fracas.rules.dice import split_faces
 from fracas.rules.durations import Clock
 from fracas.rules.events import (
     Bounded,
+    Choices,
     CombatantJoined,
     ConditionCleared,
     ConditionSet,
@@ -42,6 +43,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import check_known, no_weapon
+from fracas.rules.reactions import Waiting, offer
 from fracas.rules.reference import builtin as builtin_reference
 from fracas.rules.ruleset import ANY_KIND, Context, Ruleset, mechanic_ids
 from fracas.rules.views import InitiativeRow, View, WoundRow
@@ -250,6 +252,7 @@ class State(msgspec.Struct, frozen=True):
     fighters: dict[str, Fighter] = {}
     sequence: int = 0
     shot: int = 0
+    asking: Waiting | None = None  # an attack waiting for a reaction (rules/reactions.py)
 
     def fighter(self, who: str) -> Fighter:
         return roster.find(self.fighters, who)
@@ -925,6 +928,23 @@ def key_numbers(wound: WoundRow) -> dict[str, Any]:
     return {"Next shot": detail.get("next_shot", 0), "Init": detail.get("initiative", 0)}
 
 
+ACTIVE_DEFENCE = Choices(
+    ["passive", "dodge", "parry"],
+    "passive",
+    "001-M3",
+    "the passive dodge: the Dodge AV, spending no shots",
+    omit="passive",
+)
+
+
+def reactions(state: State, command: Any) -> dict[str, Choices]:
+    """Mechanic 3, 001-12: an attack's target keeps the passive dodge, or dodges actively or
+    parries off-turn for a shot while their next shot is above 0; not when unaware."""
+    if not isinstance(command, Attack):
+        return {}
+    return offer(decide, state, command, ACTIVE_DEFENCE, command.unaware)
+
+
 RULESET = Ruleset(
     name="shotclock",
     title="Shot clock (Feng Shui)",
@@ -935,6 +955,7 @@ RULESET = Ruleset(
     event_type=event_union(ShotReached),
     initial=initial,
     decide=decide,
+    reactions=reactions,
     evolve=evolve,
     view=gm.table_view(view),
     actions=ACTIONS,

@@ -17,6 +17,7 @@ from fracas.rules import gm, roster
 from fracas.rules.commands import Command, Join, Pass, check_can_begin, declared_event, joined_event
 from fracas.rules.events import (
     Bounded,
+    Choices,
     CombatantJoined,
     ConditionCleared,
     ConditionSet,
@@ -36,6 +37,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import check_known, no_weapon
+from fracas.rules.reactions import Waiting, offer
 from fracas.rules.reference import builtin as builtin_reference
 from fracas.rules.ruleset import Context, Ruleset, tie_roll
 from fracas.rules.views import InitiativeRow, View, WoundRow
@@ -349,6 +351,7 @@ class State(msgspec.Struct, frozen=True):
     round: int = 0
     clock: int = 0
     turn: str | None = None
+    asking: Waiting | None = None  # an attack waiting for a reaction (rules/reactions.py)
 
     def fighter(self, who: str) -> Fighter:
         return roster.find(self.fighters, who)
@@ -1283,6 +1286,25 @@ def key_numbers(wound: WoundRow) -> dict[str, Any]:
     }
 
 
+DEFENCE = Choices(
+    ["dodge", "block", "parry"],
+    "dodge",
+    "002-23",
+    "a dodge: a [Q] roll with no other bonus",
+    omit="",
+)
+
+
+def reactions(state: State, command: Any) -> dict[str, Choices]:
+    """002-23, 002-24: the target of an attack, interruption or spell rolls a dodge, a block
+    (with a shield) or a parry (with a melee weapon; not while staggered). Nobody out of the
+    fight: they cannot roll a defence."""
+    if not isinstance(command, Attack):
+        return {}
+    out = [f.id for f in state.fighters.values() if f.out]
+    return offer(decide, state, command, DEFENCE, out)
+
+
 RULESET = Ruleset(
     name="timeslice",
     title="time slices (Archetype)",
@@ -1293,6 +1315,7 @@ RULESET = Ruleset(
     event_type=event_union(RoundStarted, StaggerChanged),
     initial=initial,
     decide=decide,
+    reactions=reactions,
     evolve=evolve,
     view=gm.table_view(view),
     actions=ACTIONS,

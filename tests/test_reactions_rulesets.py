@@ -1,0 +1,98 @@
+"""Waiting for a reaction in every built-in ruleset whose rules give the target a choice inside
+the attack (fudge's defences are declared before, in its declare phase: it asks nothing).
+Each: asked, answered by the player, by the GM, timed out; through the API and the CLI."""
+
+import time
+from typing import Any
+
+import pytest
+
+from fracas.projections import Fracas
+from fracas.rules.events import Declared, ReactionAsked, ReactionGiven, ReactionTimedOut
+from fracas.rules.reactions import Ask
+from tests.conftest import KNIFE, fight, gunner, sheet
+from tests.shotclock_helpers import BOSS, JACK, shot_fight
+from tests.test_pool_rules import pool_fight
+from tests.timeslice_helpers import ts_fight
+
+PAST = "2020-01-01T00:00:00Z"
+KNIFER = gunner(weapons=[KNIFE], holding=["knife"], skills={"melee weapons": 60})
+
+
+def percentile(fracas: Fracas):
+    return fight(fracas, ("alice", KNIFER), ("bob", sheet(10, hp=12)))
+
+
+def shotclock(fracas: Fracas):
+    return shot_fight(fracas, ("jack", JACK), ("boss", BOSS), initiative=[4, 3])
+
+
+# ruleset: (the fight, the attacker, the target, the weapon, the options, the default, a choice)
+CASES: dict[str, tuple[Any, str, str, str, list[str], str, str]] = {
+    "percentile": (percentile, "alice", "bob", "knife", ["dodge", "fight-back", "none"], "none",
+                   "fight-back"),
+    "shotclock": (shotclock, "jack", "boss", "beretta", ["passive", "dodge", "parry"], "passive",
+                  "parry"),
+    "pool": (pool_fight, "ana", "bob", "sword", ["dodge", "parry", "clash", "none"], "none",
+             "clash"),
+    "timeslice": (ts_fight, "alice", "orc", "sword", ["dodge", "parry"], "dodge", "parry"),
+}  # fmt: skip
+
+
+def attack(case, target: str | None = None) -> dict[str, Any]:
+    _make, actor, defender, weapon, *_ = case
+    return {"action": "attack", "actor": actor, "targets": [target or defender], "weapon": weapon}
+
+
+def audit_clean(fracas: Fracas) -> None:
+    report = fracas.audit()
+    assert report.ok and report.drift_checked and not report.drift, report
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_ask_answer_gm_answer_and_timeout_through_the_api(fracas, name):
+    case = CASES[name]
+    make, _actor, target, _weapon, options, default, choice = case
+    e = make(fracas)
+    asked = e.execute(e.ruleset.command(attack(case)), ask=Ask(PAST))
+    (question,) = [ev for ev in asked.events if isinstance(ev, ReactionAsked)]
+    assert question.choices.options == options and question.choices.default == default
+    waiting = e.state
+    by_player = fracas.answer(target, choice, e.id, author=f"{target}-player")
+    assert ReactionGiven(target, choice, f"{target}-player") in by_player.events
+    (declared,) = [ev for ev in by_player.events if isinstance(ev, Declared)]
+    assert declared.command["defence"].get(target, default) == choice
+    e.refresh()
+    assert e.waiting() is None
+    e.undo()
+    assert e.state == waiting
+    by_gm = fracas.answer(target, choice, e.id)
+    assert ReactionGiven(target, choice, "gm") in by_gm.events
+    e.refresh()
+    e.undo()
+    timed = fracas.timeout(e.id, author="screen")
+    (out,) = [ev for ev in timed.events if isinstance(ev, ReactionTimedOut)]
+    assert (out.choice, out.rule) == (default, question.choices.rule)
+    (declared,) = [ev for ev in timed.events if isinstance(ev, Declared)]
+    assert declared.command["defence"].get(target, default) == default
+    audit_clean(fracas)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_ask_answer_and_timeout_through_the_cli(fracas, run, name):
+    case = CASES[name]
+    make, actor, target, weapon, options, _default, choice = case
+    e = make(fracas)
+    asked = run("-e", e.id, "act", actor, "attack", target, "-w", weapon, "--ask", "--wait", "1")
+    assert f"({' | '.join(options)})" in asked.output
+    refused = run("-e", e.id, "next", ok=False)
+    assert refused.exit_code != 0 and f"waits for the reaction of {target}" in refused.output
+    run("-e", e.id, "answer", target, choice, "--by", f"{target}-player")
+    run("-e", e.id, "undo")
+    early = run("-e", e.id, "answer", "--timeout", ok=False)
+    if early.exit_code:  # within the second: refused in one line, nothing appended
+        assert "not yet" in early.output
+        time.sleep(1.1)
+        run("-e", e.id, "answer", "--timeout")
+    assert "no attack waits" in run("-e", e.id, "answer").output
+    assert "rules drift: none" in run("audit").output
