@@ -21,6 +21,7 @@ from fracas.rules.events import (
     EncounterStarted,
     Event,
     Healed,
+    InitiativeSet,
     Note,
     ReactionAsked,
     ReactionGiven,
@@ -220,12 +221,15 @@ def sentence(
 ) -> str:
     """The step as one sentence, in the ruleset's words: who did what to whom, then the
     rolls and what followed. `order` is the initiative order the step left (ids), which a
-    begin states."""
+    begin, or any step that sets initiative anew, states."""
     actor = None if command is None else command.get("actor")
     head = opening(command, names, ruleset)
     parts = [p for e in events if (p := event_phrase(e, actor, names, ruleset)) is not None]
+    stated = ", ".join(names.get(c, c) for c in order or [])
     if command is not None and command.get("action") == "begin" and order:
-        parts = [f"the order is {', '.join(names.get(c, c) for c in order)}"]
+        parts = [f"the order is {stated}"]
+    elif order and any(isinstance(e, InitiativeSet) for e in events):
+        parts.append(f"the order is now {stated}")  # as the view orders them, not as rolled
     parts = list(dict.fromkeys(parts))  # an outcome repeated by two events reads once
     if not head:
         return "; ".join(parts) if parts else ""

@@ -5,7 +5,9 @@ import dataclasses
 
 import pytest
 
+from fracas.ledger import BadInputError
 from fracas.projections import Fracas
+from fracas.projections.replay import timeline
 from fracas.rules import load
 from fracas.rules.events import ConditionSet, Roll, Rolled
 from fracas.rules.ruleset import BUILTIN, listed_weapons
@@ -127,3 +129,15 @@ def test_the_sql_views_count_rounds_by_the_ruleset_s_own_round_events(fracas):
     do(plain, {"action": "begin"})
     do(plain, {"action": "next"})
     assert set(rounds_of(fracas, plain.id)) == {0}  # it declares no event starting a round
+
+
+def test_a_new_initiative_is_told_in_the_order_the_ruleset_puts_it(fracas):
+    clocked = shot_fight(fracas, ("jack", JACK), ("mook", MOOK), initiative=[4, 2])
+    while clocked.state.sequence < 2:
+        try:  # the next that starts sequence 2 rolls everyone's initiative: these faces
+            step = do(clocked, {"action": "next"}, [1, 6])
+        except BadInputError:  # no roll yet: the shots count down
+            step = do(clocked, {"action": "next"})
+    sentences = [m.step.sentence for m in timeline(clocked)]
+    assert clocked.view().initiative[0].combatant == "mook"  # 6 + 5 beats 1 + 8
+    assert sentences[step.step - 1].endswith("the order is now mook, jack")
