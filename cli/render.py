@@ -329,6 +329,8 @@ def actions(found: list[catalog.Action]) -> None:
             unset = flag.default in (None, "", [], {})
             default = "" if unset else f" (default {as_text(flag.default)})"
             click.echo(f"    {flag.flag:<32} {flag.accepts}{default}")
+            if flag.description:
+                click.echo(f"    {'':<32} {flag.description}")
 
 
 def options(ruleset: str, found: list[catalog.Option], of_encounter: bool) -> None:

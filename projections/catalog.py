@@ -31,6 +31,7 @@ class Flag(msgspec.Struct, frozen=True):
     accepts: str
     default: Any
     choices: list[str] = []
+    description: str = ""  # the ruleset's line for the field (`Ruleset.field_help`)
 
 
 class Action(msgspec.Struct, frozen=True):
@@ -56,7 +57,11 @@ def action(ruleset: Ruleset, name: str, text: str) -> Action:
     struct = ruleset.command_struct(name)
     info = inspect.type_info(struct) if struct else None
     fields = [f for f in info.fields if f.name not in IMPLIED] if info else []
-    flags = [Flag(f.name, *flag_of(f), default_of(f), choices(f.type)) for f in fields]
+    said = ruleset.field_help
+    flags = [
+        Flag(f.name, *flag_of(f), default_of(f), choices(f.type), said.get(f.name, ""))
+        for f in fields
+    ]
     takes = any(f.name == "targets" for f in info.fields) if info else False
     usage = f"fracas act ACTOR {name}" + (" [TARGET...]" if takes else "")
     return Action(name, text, usage, flags)

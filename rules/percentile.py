@@ -1533,8 +1533,11 @@ RULESET = Ruleset(
     out=frozenset(("dead",)),
     facts=facts,
     field_help={
-        "called": "a called shot at a body part that is uncovered, partly or mostly "
-        "covered (000-10)",
-        "defence": "each target's reaction: dodge or fight-back",
+        "called": "a called shot at a body part: how much of the target is covered (000-10)",
+        "defence": "a target's reaction: a Dodge test, or Fight Back against hand-to-hand "
+        "(000-13, 000-17)",
+        "unaware": "a target who cannot react to it",
+        "avoid_armor": "a called shot aimed past the target's armour",
+        "avoid_cover": "a called shot aimed past the target's cover (000-20)",
     },
 )

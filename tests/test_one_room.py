@@ -141,3 +141,9 @@ def test_a_new_initiative_is_told_in_the_order_the_ruleset_puts_it(fracas):
     sentences = [m.step.sentence for m in timeline(clocked)]
     assert clocked.view().initiative[0].combatant == "mook"  # 6 + 5 beats 1 + 8
     assert sentences[step.step - 1].endswith("the order is now mook, jack")
+
+
+def test_actions_show_the_ruleset_s_line_for_a_field(run):
+    text = run("actions", "-r", "percentile").output
+    assert "how much of the target is covered (000-10)" in text
+    assert "--called KIND" in text
