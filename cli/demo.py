@@ -8,6 +8,7 @@ from typing import Any
 from fracas.cli import render
 from fracas.projections import Fracas, describe
 from fracas.projections.board import board
+from fracas.rules.ruleset import DEFAULT
 from fracas.rules.sheets import read_sheet_file
 
 SHEETS = ("alice", "bishop", "cultist", "gunman")
@@ -73,7 +74,8 @@ def play(
     """Play the demo fight into `path`; the closing hint names `program` as it was run.
     `quiet`: only the final status is printed (`echo` then prints nothing)."""
     with Fracas(path) as fracas:
-        encounter = fracas.new("percentile", title="Night at the Lakeside Motel")
+        # the demo fight, its sheets and its actions are written for the default ruleset
+        encounter = fracas.new(DEFAULT, title="Night at the Lakeside Motel")
         echo(f"encounter {encounter.id} recorded in {path}")
         for name in SHEETS:
             data = sheet(name)

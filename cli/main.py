@@ -24,7 +24,7 @@ from fracas.rules import Encounter, available, durations, load
 from fracas.rules.commands import GM
 from fracas.rules.events import Modifier
 from fracas.rules.reactions import ANSWER, TIMEOUT, WITHDRAW, Ask, ask_until, now
-from fracas.rules.ruleset import Ruleset
+from fracas.rules.ruleset import DEFAULT, Ruleset
 
 T = TypeVar("T")
 
@@ -257,7 +257,7 @@ def parse_pairs(pairs: tuple[str, ...], flag: str) -> dict[str, Any]:
 def parse_modifier(text: str) -> Modifier:
     value, _, reason = text.partition(":")
     try:
-        return Modifier(ascii_int(value), reason.strip() or "Handler's modifier")
+        return Modifier(ascii_int(value), reason.strip() or "GM's modifier")
     except ValueError:
         raise BadInputError(
             "--mod takes VALUE[:REASON], VALUE a whole number from -1000 to 1000, "
@@ -357,7 +357,7 @@ def rulesets(as_json: bool) -> None:
 
 
 @cli.command()
-@click.option("--ruleset", "-r", default="percentile", show_default=True)
+@click.option("--ruleset", "-r", default=DEFAULT, show_default=True)
 @click.option("--title", "-t", default="", help="A name for the fight.")
 @click.option(
     "--option",
@@ -975,7 +975,7 @@ def actions(app: App, ruleset: str | None, as_json: bool) -> None:
 @click.argument("wanted", required=False, metavar="[SYSTEM|RULE]")
 @click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
 def rules(wanted: str | None, as_json: bool) -> None:
-    """The rules reference: the systems, one system's rules (`000` or `percentile`), or one
+    """The rules reference: the systems, one system's rules (by number or ruleset), or one
     rule by the id the log cites (`003-25`, `000-M2`, a plugin's `srd-14`)."""
     if wanted is None:
         found: Any = catalog.systems()

@@ -1,7 +1,7 @@
 """fracas.rules: one decider per combat system, the shared vocabulary, and dice.
 
 The typed commands every ruleset takes are here (each ruleset's own actions are in its
-module, e.g. `fracas.rules.percentile.Attack`, and `Ruleset.command_struct(name)` finds them).
+module, and `Ruleset.command_struct(name)` finds them by the action's name).
 """
 
 from fracas.rules.commands import (

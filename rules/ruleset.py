@@ -351,10 +351,13 @@ def command_of(events: list[Event]) -> dict[str, Any] | None:
     return None
 
 
+# The built-in rulesets by name, the one place outside their rooms that names them; the
+# first is the default, what `fracas new` starts without -r.
 BUILTIN = {
     name: f"fracas.rules.{name}"
-    for name in ("fudge", "percentile", "pool", "shotclock", "timeslice")
+    for name in ("percentile", "fudge", "pool", "shotclock", "timeslice")
 }
+DEFAULT = next(iter(BUILTIN))
 
 
 def _entry_points() -> dict[str, Any]:

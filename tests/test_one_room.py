@@ -2,9 +2,12 @@
 no module outside a system's own names that system."""
 
 import dataclasses
+import re
+from pathlib import Path
 
 import pytest
 
+from fracas import rules as fracas_rules
 from fracas.ledger import BadInputError
 from fracas.projections import Fracas
 from fracas.projections.replay import timeline
@@ -147,3 +150,50 @@ def test_actions_show_the_ruleset_s_line_for_a_field(run):
     text = run("actions", "-r", "percentile").output
     assert "how much of the target is covered (000-10)" in text
     assert "--called KIND" in text
+
+
+# -- no module outside a system's own names that system -------------------------------------
+
+ROOT = Path(fracas_rules.__file__).resolve().parent.parent
+SYSTEM_NAMES = re.compile(
+    r"\b(percentile|shotclock|timeslice)\b"  # the rulesets' names
+    r"|\bfudge\b(?! dice)"  # not the dice of that name (4dF), which any ruleset may roll
+    r"|[\"'`]pool[\"'`]"  # a dice pool or a pool of connections is not the ruleset
+    r"|[\"']00[0-4](-M?\d*)?[\"']",  # their rule ids or prefixes as values (not as examples)
+    re.IGNORECASE,
+)
+# The registry: each built-in's name beside its module, the one line that lists them.
+REGISTRY = ("rules/ruleset.py", "for name in (")
+
+
+def outside_the_rooms() -> list[Path]:
+    """Every module, template and script of fracas but the five systems' own."""
+    own = {ROOT / "rules" / f"{name}.py" for name in BUILT_IN}
+    found = []
+    for folder in ("ledger", "projections", "cli", "rules"):
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.suffix in (".py", ".html", ".md", ".js", ".css", ".sql") and path not in own:
+                found.append(path)
+    return found
+
+
+def test_no_module_outside_a_system_s_own_names_a_system():
+    named = []
+    for path in outside_the_rooms():
+        where = path.relative_to(ROOT).as_posix()
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            if (where, REGISTRY[1]) == REGISTRY and REGISTRY[1] in line:
+                continue
+            if match := SYSTEM_NAMES.search(line):
+                named.append(f"{where}:{number}: {match[0]!r} in {line.strip()!r}")
+    assert named == [], "a system named outside its room:\n" + "\n".join(named)
+
+
+def test_the_check_would_see_a_system_named():
+    assert SYSTEM_NAMES.search('ROUND_WORD = {"shotclock": "Sequence"}')
+    assert SYSTEM_NAMES.search('if ruleset == "pool":')
+    assert SYSTEM_NAMES.search('if rule.startswith("003-"):')
+    assert SYSTEM_NAMES.search("rules=['001-M5']")
+    assert not SYSTEM_NAMES.search("ids look like 000-8 (a rule)")
+    assert not SYSTEM_NAMES.search("the connection pool; 4dF are fudge dice")
+    assert len(outside_the_rooms()) > 40
