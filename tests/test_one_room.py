@@ -11,6 +11,7 @@ from fracas import rules as fracas_rules
 from fracas.ledger import BadInputError
 from fracas.projections import Fracas
 from fracas.projections.replay import timeline
+from fracas.projections.report import cast_of
 from fracas.rules import load
 from fracas.rules.events import ConditionSet, Roll, Rolled
 from fracas.rules.ruleset import BUILTIN, listed_weapons
@@ -197,3 +198,11 @@ def test_the_check_would_see_a_system_named():
     assert not SYSTEM_NAMES.search("ids look like 000-8 (a rule)")
     assert not SYSTEM_NAMES.search("the connection pool; 4dF are fudge dice")
     assert len(outside_the_rooms()) > 40
+
+
+def test_the_report_s_cast_shows_weapons_as_the_ruleset_reads_them(fracas):
+    armed = dataclasses.replace(load("percentile"), weapons=lambda sheet: ["claws", "bite"])
+    live = fracas.new(armed)
+    do(live, {"action": "join", "combatant": "wolf", "sheet": sheet(12)})
+    (wolf,) = cast_of(live, [live.view()], players=False, npc_numbers=False)
+    assert wolf.weapons == ["claws", "bite"]
