@@ -160,7 +160,7 @@ def systems() -> list[System]:
 
 
 def reference_named(name: str) -> tuple[Ruleset, Reference]:
-    """A reference by its prefix (`000`, `srd`) or its ruleset's name (`fudge`)."""
+    """A reference by its prefix or by its ruleset's name."""
     wanted = name.strip().lower()
     found = references()
     for ruleset, reference in found:
