@@ -62,6 +62,7 @@ class StepDetail(msgspec.Struct, frozen=True):
     rules: list[Rule]
     names: dict[str, str]  # combatant id -> name, for the rolls' table
     attribution: str = ""  # the licence's, shown with the rules it covers
+    round_word: str = "Round"  # the ruleset's: "Sequence 2"
 
 
 def descriptor(wound: WoundRow, ruleset: Ruleset) -> str:
@@ -172,4 +173,5 @@ class Timeline:
     def detail(self, step: int) -> StepDetail:
         replayed = self.moments[step - 1].step
         rules = stated(replayed.rules, self.rules)
-        return StepDetail(replayed, rules, self.names, attribution_of(self.rules) if rules else "")
+        attribution = attribution_of(self.rules) if rules else ""
+        return StepDetail(replayed, rules, self.names, attribution, self.rules.round_word)

@@ -8,10 +8,12 @@ from pathlib import Path
 import pytest
 
 from fracas import rules as fracas_rules
+from fracas.cli.serve import Table
 from fracas.ledger import BadInputError
 from fracas.projections import Fracas
 from fracas.projections.replay import timeline
 from fracas.projections.report import cast_of
+from fracas.projections.screen import GM
 from fracas.rules import load
 from fracas.rules.events import ConditionSet, Roll, Rolled
 from fracas.rules.ruleset import BUILTIN, listed_weapons
@@ -206,3 +208,14 @@ def test_the_report_s_cast_shows_weapons_as_the_ruleset_reads_them(fracas):
     do(live, {"action": "join", "combatant": "wolf", "sheet": sheet(12)})
     (wolf,) = cast_of(live, [live.view()], players=False, npc_numbers=False)
     assert wolf.weapons == ["claws", "bite"]
+
+
+@pytest.mark.sqlite_file
+def test_a_step_s_detail_on_the_web_counts_in_the_ruleset_s_rounds(tmp_path):
+    with Fracas(tmp_path / "shots.db") as fracas:
+        clocked = shot_fight(fracas, ("jack", JACK), ("mook", MOOK), initiative=[4, 2])
+        do(clocked, {"action": "next"})
+    table = Table(str(tmp_path / "shots.db"), "token")
+    detail = table.templates.get_template("detail.html")
+    shown = detail.render(detail=table.timeline(clocked.id, GM).detail(5), audience=GM)
+    assert "· sequence 1 ·" in shown and "· round" not in shown
