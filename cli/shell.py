@@ -80,15 +80,17 @@ class Session:
             who = "nobody is" if not acting else f"{', '.join(acting)} are"
             raise BadInputError(f"{who} acting now: say who, as in `act alice {action} ...`")
         words = ["act", acting[0], action, *rest]
-        held = self.held(acting[0])
-        if action == "attack" and held and not any(w in WEAPON_FLAGS for w in rest):
+        armed = "weapon" in self.live.ruleset.fields_of(action)
+        held = self.held(acting[0]) if armed else []
+        if held and not any(w in WEAPON_FLAGS for w in rest):
             words += ["-w", held[0]]
         return words
 
     def held(self, who: str) -> list[str]:
+        """What the combatant holds, where the view's detail says so (`holding`)."""
         for row in self.live.view().wounds:
             if row.combatant == who:
-                return list(row.detail.get("holding") or row.detail.get("equipped") or [])
+                return list(row.detail.get("holding") or [])
         return []
 
     def run(self, line: str, split: list[str] | None = None) -> bool:
