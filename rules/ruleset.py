@@ -69,7 +69,12 @@ class Context:
 
 @dataclass(frozen=True)
 class Ruleset:
-    """One combat system as a decider. `evolve` is pure and total; `decide` judges."""
+    """One combat system as a decider. `evolve` is pure and total; `decide` judges.
+
+    Everything the table shows of the system comes from here, never from a table keyed by
+    its name elsewhere: the actions with one line of help each (`actions`); what each action
+    takes, targets and arguments, is its command struct's fields (`fields_of`: the CLI sends
+    only those); and the words and facts below, each with a generic default."""
 
     name: str
     title: str
