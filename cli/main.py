@@ -948,13 +948,86 @@ def play(app: App) -> None:
     help="The one directory the GM page's console may read and write files in "
     "(export -o, copy, add --sheet); without it, none.",
 )
+@click.option(
+    "--player-steps",
+    type=click.Choice(["now", "nod"]),
+    default="now",
+    show_default=True,
+    help="A step from a player's phone lands at once (now), or waits for the GM's nod.",
+)
+@click.option(
+    "--certfile",
+    type=click.Path(exists=True, dir_okay=False, resolve_path=True, path_type=Path),
+    default=None,
+    help="Serve HTTPS with this certificate (PEM); with --keyfile.",
+)
+@click.option(
+    "--keyfile",
+    type=click.Path(exists=True, dir_okay=False, resolve_path=True, path_type=Path),
+    default=None,
+    help="The certificate's private key (PEM).",
+)
 @pass_app
-def serve(app: App, host: str, port: int, npc_numbers: bool, files: Path | None) -> None:
+def serve(
+    app: App,
+    host: str,
+    port: int,
+    npc_numbers: bool,
+    files: Path | None,
+    player_steps: str,
+    certfile: Path | None,
+    keyfile: Path | None,
+) -> None:
     """The table's screen: a live players' page, and a GM's page behind a token."""
+    from fracas.cli.serve import check_tls
     from fracas.cli.serve import serve as start
 
+    check_tls(certfile, keyfile)
     app.open()  # refuses a missing or unreadable log with one line, before listening
-    start(app.db, host, port, npc_numbers=npc_numbers, files=files, encounter=app.encounter_id)
+    start(
+        app.db,
+        host,
+        port,
+        npc_numbers=npc_numbers,
+        files=files,
+        encounter=app.encounter_id,
+        player_steps=player_steps,
+        certfile=certfile,
+        keyfile=keyfile,
+    )
+
+
+@cli.command()
+@click.argument("combatant", shell_complete=complete_ids)
+@click.option("--revoke", is_flag=True, help="Revoke every link of COMBATANT at once.")
+@click.option(
+    "--url",
+    default=None,
+    metavar="URL",
+    envvar="FRACAS_URL",
+    help="Where `fracas serve` answers, as phones reach it (default: this machine's "
+    "address on the network, port 8000).",
+)
+@click.option("--no-qr", is_flag=True, help="Print the link without its QR code.")
+@pass_app
+def invite(app: App, combatant: str, revoke: bool, url: str | None, no_qr: bool) -> None:
+    """A link (and QR code) for COMBATANT's player to act from their phone; --revoke ends it."""
+    from fracas.cli.phones import qr_terminal
+    from fracas.cli.serve import lan_address
+    from fracas.ledger import invites
+
+    live = app.encounter(write=True)
+    invites.check_known(combatant, [w.combatant for w in live.view().wounds])
+    if revoke:
+        count = invites.revoke(live.store, live.id, combatant)
+        click.echo(f"revoked {count} link{'s' * (count != 1)} of {combatant}")
+        return
+    token = invites.invite(live.store, live.id, combatant)
+    link = f"{(url or f'http://{lan_address()}:8000').rstrip('/')}/p/{token}"
+    if not no_qr:
+        click.echo(qr_terminal(link), nl=False)
+    click.echo(link)
+    click.echo(f"{combatant}'s player opens it to act from their phone; anyone with it can.")
 
 
 @cli.command()

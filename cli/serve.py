@@ -41,6 +41,8 @@ from starlette.routing import Route
 
 from fracas.cli.confine import confined, log_files
 from fracas.cli.guards import BodyCap, console_line, encounter_name, step_number
+from fracas.cli.phones import NOW, Phones
+from fracas.cli.phones import routes as phone_routes
 from fracas.cli.shell import split_line
 from fracas.ledger import BadInputError, FracasError, NotFoundError, UnreachableError, is_server
 from fracas.projections import Fracas
@@ -48,6 +50,7 @@ from fracas.projections.screen import GM, PLAYERS, Screen, Timeline
 from fracas.rules import Encounter
 from fracas.rules.encounter import started_event
 
+STATIC = ("table.js", "table.css", "phone.js", "gm.js")
 COOKIE = "fracas_gm"
 TOKEN_HEADER = "x-fracas-token"
 WATCH_EVERY = 0.01  # seconds between two looks at data_version
@@ -95,7 +98,8 @@ class Table:
             lstrip_blocks=True,
         )
         static = resources.files("fracas.cli") / "static"
-        self.static = {name: (static / name).read_text() for name in ("table.js", "table.css")}
+        self.static = {name: (static / name).read_text() for name in STATIC}
+        self.phones = Phones(self)
 
     # -- the database thread -------------------------------------------------------------
 
@@ -111,6 +115,7 @@ class Table:
         def shut() -> None:
             for app in self.consoles.values():
                 app.close()
+            self.phones.close()
             if self.reader is not None:
                 self.reader.close()
 
@@ -142,6 +147,24 @@ class Table:
                 live, title, audience, lambda step: fracas.store.head_code(name, step)
             )
         return watched.timeline
+
+    def live(self, name: str) -> Encounter:
+        """The encounter as the GM's console and the players' phones write to it: one
+        writer, folded once and kept."""
+        from fracas.cli.main import App
+
+        app = self.consoles.get(name)
+        if app is None:
+            app = self.consoles[name] = App(self.db, name)
+        return app.encounter(write=True)
+
+    def render_detail(self, name: str, audience: str, step: int) -> str:
+        timeline = self.timeline(name, audience)
+        if not 1 <= step <= timeline.steps:
+            raise NotFoundError(f"no step {step}: this fight has steps 1 to {timeline.steps}")
+        return self.templates.get_template("detail.html").render(
+            detail=timeline.detail(step), audience=audience
+        )
 
     def screen(self, name: str, audience: str, step: int | None = None) -> Screen:
         return self.timeline(name, audience).screen(step, npc_numbers=self.npc_numbers)
@@ -239,8 +262,11 @@ class Table:
             warn(f"the log server at {self.unreachable} answers again")
             self.unreachable = ""
 
-    async def stream(self, name: str, audience: str) -> AsyncIterator[bytes]:
-        queue: asyncio.Queue[bytes] = asyncio.Queue(maxsize=1)
+    async def stream(
+        self, name: str, audience: str, queue: asyncio.Queue[bytes] | None = None
+    ) -> AsyncIterator[bytes]:
+        """The audience's screen as it changes; an empty message queued ends it."""
+        queue = asyncio.Queue(maxsize=1) if queue is None else queue
 
         def subscribe() -> bytes:
             watched = self.watched.setdefault((name, audience), Audience())
@@ -257,6 +283,8 @@ class Table:
                 except TimeoutError:
                     yield b": keepalive\n\n"
                     continue
+                if not message:
+                    return
                 yield message
         finally:
             self.watched[(name, audience)].queues.discard(queue)
@@ -341,6 +369,7 @@ def build(table: Table) -> Starlette:
                     screen_html=table.render_screen(name, audience),
                     encounters=listed,
                     token=table.token if audience == GM else "",
+                    mode=table.phones.mode,
                     base=("/gm" if audience == GM else "") + f"/e/{name}",
                 )
 
@@ -361,17 +390,7 @@ def build(table: Table) -> Starlette:
         step = step_number(request.path_params["step"], "/step/12")
 
         async def show(name: str, audience: str) -> Response:
-            def render() -> str:
-                timeline = table.timeline(name, audience)
-                if not 1 <= step <= timeline.steps:
-                    raise NotFoundError(
-                        f"no step {step}: this fight has steps 1 to {timeline.steps}"
-                    )
-                return table.templates.get_template("detail.html").render(
-                    detail=timeline.detail(step), audience=audience
-                )
-
-            return HTMLResponse(await table.run(render))
+            return HTMLResponse(await table.run(lambda: table.render_detail(name, audience, step)))
 
         return await guarded(request, show)
 
@@ -413,8 +432,10 @@ def build(table: Table) -> Starlette:
 
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         watcher = asyncio.create_task(table.watch())
+        revoked = asyncio.create_task(table.phones.watch_revoked())
         yield
         watcher.cancel()
+        revoked.cancel()
 
     routes = [Route("/static/{name}", static)]
     for prefix in ("", "/gm"):
@@ -427,6 +448,7 @@ def build(table: Table) -> Starlette:
         ]
     routes.append(Route("/gm/e/{encounter}/command", command, methods=["POST"]))
     routes.append(Route("/gm", page))
+    routes += phone_routes(table, lambda request: is_gm(table, request))
 
     async def one_line(_request: Request, error: Exception) -> Response:
         assert isinstance(error, HTTPException)
@@ -453,6 +475,24 @@ def lan_address() -> str:
             return socket.gethostname()
 
 
+def check_tls(certfile: Path | None, keyfile: Path | None) -> None:
+    """Both or neither, and a pair that loads, refused in one line before listening."""
+    import ssl
+
+    if (certfile is None) != (keyfile is None):
+        raise click.UsageError("--certfile and --keyfile go together: give both, or neither")
+    if certfile is None or keyfile is None:
+        return
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(certfile, keyfile)
+    except (ssl.SSLError, OSError) as error:
+        raise click.ClickException(
+            f"cannot serve TLS with {certfile.name} and {keyfile.name} "
+            f"({getattr(error, 'reason', None) or error.strerror}); "
+            "give a PEM certificate and its key"
+        ) from None
+
+
 def serve(
     db: str,
     host: str,
@@ -461,6 +501,9 @@ def serve(
     npc_numbers: bool = False,
     files: Path | None = None,
     encounter: str | None = None,
+    player_steps: str = NOW,
+    certfile: Path | None = None,
+    keyfile: Path | None = None,
 ) -> None:
     import uvicorn
 
@@ -483,15 +526,22 @@ def serve(
     listener.listen(128)  # from here a page opened early waits in the queue, not refused
     bound = listener.getsockname()[1]
     shown = lan_address() if host in ("0.0.0.0", "::") else host
+    scheme = "https" if certfile else "http"
+    table.phones.mode = player_steps
+    table.phones.public = f"{scheme}://{shown}:{bound}"
     click.echo(f"fracas serve: {where}, encounter {first}")
-    click.echo(f"  players: http://{shown}:{bound}/")
-    click.echo(f"  GM:      http://{shown}:{bound}/gm?token={table.token}  (keep it to yourself)")
+    click.echo(f"  players: {scheme}://{shown}:{bound}/")
+    click.echo(
+        f"  GM:      {scheme}://{shown}:{bound}/gm?token={table.token}  (keep it to yourself)"
+    )
+    click.echo(f"  players' steps: {player_steps} (phones: `fracas invite ID`)")
     click.echo(f"  console files: {files or 'none (--files DIR lets the GM page use DIR)'}")
     if host in ("127.0.0.1", "localhost", "::1"):
         click.echo("  only this machine can open it; --host 0.0.0.0 shares it on your network")
     click.echo("Ctrl-C stops the server.", nl=True)
+    tls = {"ssl_certfile": str(certfile), "ssl_keyfile": str(keyfile)} if certfile else {}
     config = uvicorn.Config(
-        build(table), log_level="warning", timeout_graceful_shutdown=1, lifespan="on"
+        build(table), log_level="warning", timeout_graceful_shutdown=1, lifespan="on", **tls
     )
     try:
         uvicorn.Server(config).run(sockets=[listener])

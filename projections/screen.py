@@ -38,6 +38,7 @@ class LogEntry(msgspec.Struct, frozen=True):
     marks: list[str]
     in_effect: bool
     secret: bool
+    author: str = "gm"  # who took the step: the GM, or a player from their phone
 
 
 class Screen(msgspec.Struct, frozen=True):
@@ -151,6 +152,7 @@ class Timeline:
                 m.step.marks,
                 m.step.in_effect,
                 m.step.secret,
+                m.step.author,
             )
             for m in self.moments[max(0, at - LOG_LINES) : at]
             if m.step.sentence

@@ -462,9 +462,12 @@ class Encounter:
             self.store.write_snapshot(conn, sealed)
             self._snapshot_version = version
 
-    def undo(self, *, command_id: str | None = None, author: str = "gm") -> int:
-        """Take back the latest effective step; returns the step undone."""
-        return self._control(UNDO, command_id, author)
+    def undo(
+        self, *, command_id: str | None = None, author: str = "gm", only: int | None = None
+    ) -> int:
+        """Take back the latest effective step; returns the step undone. `only`: that step
+        and no other (a ConflictError when the latest effective step is another by then)."""
+        return self._control(UNDO, command_id, author, expected=only)
 
     def redo(self, *, command_id: str | None = None, author: str = "gm") -> int:
         """Restore the most recently undone step; returns it."""
@@ -490,11 +493,18 @@ class Encounter:
             raise
 
     def _control(
-        self, control: str, command_id: str | None, author: str, target: int | None = None
+        self,
+        control: str,
+        command_id: str | None,
+        author: str,
+        target: int | None = None,
+        expected: int | None = None,
     ) -> int:
         self._refresh_if_stale()
         if target is None:
             target = self.history.undo_target() if control == UNDO else self.history.redo_target()
+        if expected is not None and target != expected:
+            raise ConflictError(f"step {expected} is no longer the latest; look again")
         undone = set(self.history.undone)
         if control == REDO:
             undone.discard(target)

@@ -25,6 +25,10 @@
     slider.max = update.steps;
     if (live) { slider.value = update.steps; show(update.html); }
     label();
+    document.dispatchEvent(new CustomEvent("fracas:screen", { detail: update }));
+  });
+  stream.addEventListener("error", () => {
+    if (stream.readyState === EventSource.CLOSED) document.dispatchEvent(new Event("fracas:closed"));
   });
 
   let pending = 0;

@@ -1,0 +1,448 @@
+"""`fracas serve`'s players' phones: a page per invitation link (/p/TOKEN), the steps a
+player's token may take, the GM's invite, revoke and nod, a rate limit per token.
+
+A token opens its page by the link; every step it takes carries it again in the
+X-Fracas-Token header (a page of another site can neither read the token nor set that
+header, so a forged form is refused). The token is looked up on every request, so a revoked
+link stops at its next request, and its open live stream is closed within half a second.
+"""
+
+import asyncio
+import hashlib
+import hmac
+import io
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Annotated, Any
+
+import msgspec
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from fracas.cli.guards import step_number
+from fracas.ledger import FracasError, NotFoundError, UnreachableError
+from fracas.ledger.invites import Invite, digest, holder, invite, invites, revoke
+from fracas.projections import Fracas
+from fracas.projections.phones import Forbidden, Moved, act, panel, take_back
+from fracas.projections.screen import GM, PLAYERS
+
+if TYPE_CHECKING:
+    from fracas.cli.serve import Table
+
+TOKEN_HEADER = "x-fracas-token"
+NOW, NOD = "now", "nod"
+RATE = 10.0  # requests a second a token may keep up
+BURST = 30.0  # requests a token may make at once
+KEPT_BUCKETS = 4096
+REVOKED_EVERY = 0.5  # seconds between two looks for revoked links with streams open
+COMMAND_ID = r"^[A-Za-z0-9_-]{8,64}$"
+FIELD = Annotated[str, msgspec.Meta(max_length=64, pattern=r"^[a-z_]{1,64}$")]
+NAME = Annotated[str, msgspec.Meta(max_length=200)]
+
+
+class Tap(msgspec.Struct, forbid_unknown_fields=True):
+    """A player's step as the phone sends it."""
+
+    seen: int  # the players' step count the page stood after
+    command_id: Annotated[str, msgspec.Meta(pattern=COMMAND_ID)]
+    action: Annotated[str, msgspec.Meta(max_length=64)] = ""
+    targets: Annotated[list[NAME], msgspec.Meta(max_length=16)] = []
+    fields: Annotated[dict[FIELD, str | int | bool], msgspec.Meta(max_length=16)] = {}
+    dice: Annotated[list[int], msgspec.Meta(max_length=64)] | None = None
+
+
+class Named(msgspec.Struct, forbid_unknown_fields=True):
+    combatant: Annotated[str, msgspec.Meta(max_length=200)]
+
+
+TAPS = msgspec.json.Decoder(Tap)
+NAMES = msgspec.json.Decoder(Named)
+
+
+def decoded(decoder: msgspec.json.Decoder, content_type: str, body: bytes) -> Any:
+    if content_type.split(";")[0].strip().lower() != "application/json":
+        raise HTTPException(415, "a step is sent as application/json (the page sends it)")
+    try:
+        return decoder.decode(body)
+    except (msgspec.ValidationError, msgspec.DecodeError) as error:
+        raise HTTPException(400, f"that step is not one the page sends ({error})") from None
+
+
+class Bucket:
+    """A token bucket: `BURST` requests at once, then `RATE` a second."""
+
+    def __init__(self) -> None:
+        self.tokens, self.at = BURST, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.at) * RATE)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+@dataclass
+class Pending:
+    """A player's step waiting for the GM's nod: not in the log until approved."""
+
+    id: str
+    encounter: str
+    combatant: str
+    tap: Tap
+    at: float = field(default_factory=time.time)
+
+    def words(self) -> str:
+        parts = [self.combatant, self.tap.action or "next", *self.tap.targets]
+        parts += [f"{k}={v}" for k, v in self.tap.fields.items()]
+        if self.tap.dice:
+            parts.append("dice " + ",".join(map(str, self.tap.dice)))
+        return " ".join(parts)
+
+
+class Phones:
+    """What the server keeps about the players' phones: rate buckets, open streams by
+    token digest, steps waiting for the GM's nod, and the writer that records invitations."""
+
+    def __init__(self, table: "Table", mode: str = NOW, public: str = "") -> None:
+        self.table, self.mode, self.public = table, mode, public
+        self.buckets: OrderedDict[str, Bucket] = OrderedDict()
+        self.streams: dict[str, set[asyncio.Queue[bytes]]] = {}
+        self.pending: dict[str, Pending] = {}
+        self._writer: Fracas | None = None
+
+    # -- the database thread ---------------------------------------------------------------
+
+    def writer(self) -> Fracas:
+        if self._writer is None:
+            self._writer = Fracas(self.table.db, create=False)
+        return self._writer
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+
+    def holder(self, token: str) -> Invite | None:
+        return holder(self.table.open().store, token)
+
+    def invite(self, name: str, combatant: str) -> dict[str, Any]:
+        known = [w.combatant for w in self.table.open().encounter(name).view().wounds]
+        from fracas.ledger.invites import check_known
+
+        check_known(combatant, known)
+        token = invite(self.writer().store, name, combatant)
+        link = f"{self.public}/p/{token}"
+        return {"combatant": combatant, "link": link, "svg": qr_svg(link)}
+
+    def revoke(self, name: str, combatant: str) -> dict[str, Any]:
+        return {"combatant": combatant, "revoked": revoke(self.writer().store, name, combatant)}
+
+    def step(self, held: Invite, tap: Tap) -> dict[str, Any]:
+        name, combatant = held.encounter, held.combatant
+        timeline = self.table.timeline(name, PLAYERS)
+        live = self.table.live(name)
+        if tap.action == "undo":
+            take_back(live, timeline, combatant, seen=tap.seen)
+            return {"ok": True, "pending": False}
+        data = {"action": tap.action or "next", **tap.fields}
+        if tap.targets:
+            data["targets"] = tap.targets
+        if self.mode == NOD:
+            from fracas.projections.phones import may_act, player_command, same_fight
+
+            player_command(live.ruleset, combatant, data)
+            same_fight(timeline, live, tap.seen)
+            may_act(live, combatant)
+            waiting = Pending(uuid.uuid4().hex[:12], name, combatant, tap)
+            self.pending[waiting.id] = waiting
+            return {"ok": True, "pending": True}
+        act(
+            live, timeline, combatant, data, seen=tap.seen, dice=tap.dice, command_id=tap.command_id
+        )
+        return {"ok": True, "pending": False}
+
+    def nod(self, name: str, pending_id: str, approve: bool) -> dict[str, Any]:
+        waiting = self.pending.get(pending_id)
+        if waiting is None or waiting.encounter != name:
+            raise NotFoundError("no such step waits for your nod (answered already?)")
+        del self.pending[pending_id]
+        if not approve:
+            return {"ok": True, "refused": waiting.words()}
+        tap = waiting.tap
+        data = {"action": tap.action or "next", **tap.fields}
+        if tap.targets:
+            data["targets"] = tap.targets
+        timeline = self.table.timeline(name, PLAYERS)
+        live = self.table.live(name)
+        act(
+            live,
+            timeline,
+            waiting.combatant,
+            data,
+            seen=timeline.steps,  # the GM approves on the fight as it stands now
+            dice=tap.dice,
+            command_id=tap.command_id,
+        )
+        return {"ok": True, "approved": waiting.words()}
+
+    def waiting(self, name: str) -> list[Pending]:
+        return [p for p in self.pending.values() if p.encounter == name]
+
+    # -- the event loop --------------------------------------------------------------------
+
+    def allowed(self, token: str) -> bool:
+        key = hashlib.sha256(token.encode()).hexdigest()
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            bucket = self.buckets[key] = Bucket()
+            if len(self.buckets) > KEPT_BUCKETS:
+                self.buckets.popitem(last=False)
+        else:
+            self.buckets.move_to_end(key)
+        return bucket.take()
+
+    async def watch_revoked(self) -> None:
+        """Close the live streams of links revoked since (from any process)."""
+        from fracas.ledger.invites import alive
+
+        while True:
+            await asyncio.sleep(REVOKED_EVERY)
+            open_ = [d for d, queues in self.streams.items() if queues]
+            if not open_:
+                continue
+            try:
+                live = await self.table.run(lambda o=open_: alive(self.table.open().store, o))
+            except FracasError:
+                continue
+            for gone in set(open_) - live:
+                for queue in list(self.streams.get(gone, ())):
+                    close(queue)
+
+    async def stream(self, held: Invite, token: str) -> AsyncIterator[bytes]:
+        queue: asyncio.Queue[bytes] = asyncio.Queue(maxsize=1)
+        key = digest(token)
+        self.streams.setdefault(key, set()).add(queue)
+        try:
+            async for message in self.table.stream(held.encounter, PLAYERS, queue):
+                yield message
+        finally:
+            self.streams[key].discard(queue)
+
+
+def close(queue: asyncio.Queue[bytes]) -> None:
+    """An empty message ends the stream it is queued on."""
+    if queue.full():
+        queue.get_nowait()
+    queue.put_nowait(b"")
+
+
+def qr_svg(link: str) -> str:
+    import segno
+
+    return str(segno.make(link, error="m").svg_inline(scale=4, border=2))
+
+
+def qr_terminal(link: str) -> str:
+    import segno
+
+    out = io.StringIO()
+    segno.make(link, error="m").terminal(out=out, compact=True)
+    return out.getvalue()
+
+
+def refused(status: int, line: str) -> Response:
+    from fracas.cli.serve import refused as one_line
+
+    return one_line(status, line)
+
+
+def routes(table: "Table", is_gm: Callable[[Request], bool]) -> list[Route]:
+    """The players' phones' routes, and the GM's invite, revoke and nod."""
+    phones: Phones = table.phones
+
+    async def with_token(
+        request: Request, work: Callable[[Invite, str], Awaitable[Response]]
+    ) -> Response:
+        token = request.path_params["token"]
+        if not phones.allowed(token):
+            return refused(429, "too many requests from this link; wait a second and tap again")
+        try:
+            held = await table.run(lambda: phones.holder(token))
+            if held is None:
+                return refused(
+                    403, "this link does not open a player's page (revoked?); ask the GM"
+                )
+            return await work(held, token)
+        except Forbidden as error:
+            return refused(403, str(error))
+        except Moved as error:
+            return refused(409, str(error))
+        except NotFoundError as error:
+            return refused(404, str(error))
+        except UnreachableError as error:
+            return refused(503, str(error))
+        except FracasError as error:
+            return refused(400, str(error))
+
+    def headed(request: Request, token: str) -> bool:
+        given = request.headers.get(TOKEN_HEADER, "")
+        return hmac.compare_digest(given.encode(), token.encode())
+
+    def render_page(held: Invite, token: str) -> str:
+        name = held.encounter
+        return table.templates.get_template("phone.html").render(
+            screen=table.screen(name, PLAYERS),
+            screen_html=table.render_screen(name, PLAYERS),
+            panel_html=render_panel(held),
+            token=token,
+            base=f"/p/{token}",
+        )
+
+    def render_panel(held: Invite) -> str:
+        name = held.encounter
+        found = panel(table.timeline(name, PLAYERS), table.live(name), held.combatant)
+        waits = [p for p in phones.waiting(name) if p.combatant == held.combatant]
+        return table.templates.get_template("panel.html").render(
+            panel=found, waiting=waits, mode=phones.mode
+        )
+
+    async def page(request: Request) -> Response:
+        async def show(held: Invite, token: str) -> Response:
+            html = await table.run(lambda: render_page(held, token))
+            return HTMLResponse(html, headers=PRIVATE)
+
+        return await with_token(request, show)
+
+    async def panel_route(request: Request) -> Response:
+        async def show(held: Invite, _token: str) -> Response:
+            return HTMLResponse(await table.run(lambda: render_panel(held)), headers=PRIVATE)
+
+        return await with_token(request, show)
+
+    async def screen(request: Request) -> Response:
+        step = request.query_params.get("step")
+        at = None if step is None else step_number(step, "?step=12")
+
+        async def show(held: Invite, _token: str) -> Response:
+            html = await table.run(lambda: table.render_screen(held.encounter, PLAYERS, at))
+            return HTMLResponse(html, headers=PRIVATE)
+
+        return await with_token(request, show)
+
+    async def detail(request: Request) -> Response:
+        step = step_number(request.path_params["step"], "/step/12")
+
+        async def show(held: Invite, _token: str) -> Response:
+            return HTMLResponse(
+                await table.run(lambda: table.render_detail(held.encounter, PLAYERS, step)),
+                headers=PRIVATE,
+            )
+
+        return await with_token(request, show)
+
+    async def stream(request: Request) -> Response:
+        async def show(held: Invite, token: str) -> Response:
+            return StreamingResponse(
+                phones.stream(held, token),
+                media_type="text/event-stream",
+                headers={**PRIVATE, "X-Accel-Buffering": "no"},
+            )
+
+        return await with_token(request, show)
+
+    async def step(request: Request) -> Response:
+        async def take(held: Invite, token: str) -> Response:
+            if not headed(request, token):
+                return refused(
+                    403,
+                    "a player's step carries the link's token in the X-Fracas-Token header "
+                    "(the page sends it)",
+                )
+            tap = decoded(TAPS, request.headers.get("content-type", ""), await request.body())
+            return JSONResponse(await table.run(lambda: phones.step(held, tap)), headers=PRIVATE)
+
+        return await with_token(request, take)
+
+    async def gm(request: Request, work: Callable[[str], Any], *, post: bool = True) -> Response:
+        if not (is_gm(request) and (not post or request.headers.get(TOKEN_HEADER))):
+            return refused(
+                403, "the GM's own requests carry the GM's token in the X-Fracas-Token header"
+            )
+        try:
+            named = request.path_params["encounter"]
+            name = await table.run(lambda: table.encounter(named))
+            return await work(name)
+        except Moved as error:
+            return refused(409, str(error))
+        except Forbidden as error:
+            return refused(403, str(error))
+        except NotFoundError as error:
+            return refused(404, str(error))
+        except FracasError as error:
+            return refused(400, str(error))
+
+    async def gm_invite(request: Request) -> Response:
+        async def work(name: str) -> Response:
+            asked = decoded(NAMES, request.headers.get("content-type", ""), await request.body())
+            return JSONResponse(
+                await table.run(lambda: phones.invite(name, asked.combatant)), headers=PRIVATE
+            )
+
+        return await gm(request, work)
+
+    async def gm_revoke(request: Request) -> Response:
+        async def work(name: str) -> Response:
+            asked = decoded(NAMES, request.headers.get("content-type", ""), await request.body())
+            return JSONResponse(await table.run(lambda: phones.revoke(name, asked.combatant)))
+
+        return await gm(request, work)
+
+    async def gm_links(request: Request) -> Response:
+        async def work(name: str) -> Response:
+            def render() -> str:
+                given = invites(table.open().store, name)
+                return table.templates.get_template("links.html").render(
+                    links=given, waiting=phones.waiting(name), mode=phones.mode
+                )
+
+            return HTMLResponse(await table.run(render), headers=PRIVATE)
+
+        return await gm(request, work, post=False)
+
+    async def gm_nod(request: Request) -> Response:
+        verdict = request.path_params["verdict"]
+        if verdict not in ("approve", "refuse"):
+            return refused(404, "a waiting step is answered by approve or refuse")
+
+        async def work(name: str) -> Response:
+            pending_id = request.path_params["pending"]
+            return JSONResponse(
+                await table.run(lambda: phones.nod(name, pending_id, verdict == "approve"))
+            )
+
+        return await gm(request, work)
+
+    return [
+        Route("/p/{token}", page),
+        Route("/p/{token}/panel", panel_route),
+        Route("/p/{token}/screen", screen),
+        Route("/p/{token}/step/{step}", detail),
+        Route("/p/{token}/stream", stream),
+        Route("/p/{token}/act", step, methods=["POST"]),
+        Route("/gm/e/{encounter}/invite", gm_invite, methods=["POST"]),
+        Route("/gm/e/{encounter}/revoke", gm_revoke, methods=["POST"]),
+        Route("/gm/e/{encounter}/links", gm_links),
+        Route("/gm/e/{encounter}/pending/{pending}/{verdict}", gm_nod, methods=["POST"]),
+    ]
+
+
+# The link is the key: no page of it is cached, and no other site learns it from a Referer.
+PRIVATE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+GM_AUDIENCE = GM

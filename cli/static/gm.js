@@ -1,0 +1,51 @@
+// The GM's page: a link (and QR code) per character, revoking one, and the players' steps
+// that wait for the GM's nod.
+"use strict";
+(function () {
+  const base = document.body.dataset.base;
+  const token = document.getElementById("console").dataset.token;
+  const invited = document.getElementById("invited");
+  const links = document.getElementById("links");
+  const who = document.getElementById("invitee");
+
+  async function post(path, data) {
+    const response = await fetch(base + path, {
+      method: "POST",
+      headers: { "X-Fracas-Token": token, "Content-Type": "application/json" },
+      body: JSON.stringify(data),
+    });
+    if (!response.ok) { invited.textContent = await response.text(); return null; }
+    return response.json();
+  }
+
+  async function list() {
+    const response = await fetch(base + "/links", { headers: { "X-Fracas-Token": token } });
+    if (response.ok) links.innerHTML = await response.text();
+  }
+
+  document.getElementById("invite").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const made = await post("/invite", { combatant: who.value });
+    if (!made) return;
+    invited.innerHTML = made.svg;
+    const link = document.createElement("p");
+    link.className = "link";
+    link.textContent = made.link;
+    invited.appendChild(link);
+    list();
+  });
+  document.getElementById("revoke").addEventListener("click", async () => {
+    const done = await post("/revoke", { combatant: who.value });
+    if (done) invited.textContent = `Revoked ${done.revoked} link(s) of ${done.combatant}.`;
+    list();
+  });
+  links.addEventListener("click", async (event) => {
+    const button = event.target.closest("button[data-nod]");
+    if (!button) return;
+    await post(`/pending/${button.dataset.pending}/${button.dataset.nod}`, {});
+    list();
+  });
+  document.addEventListener("fracas:screen", list);
+  if (document.querySelector(".phones").dataset.mode === "nod") setInterval(list, 1000);
+  list();
+})();

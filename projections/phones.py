@@ -1,0 +1,210 @@
+"""A player's own phone: what their character's panel shows, and what their token may do.
+
+The panel is built from the players' timeline alone (what the players' screen shows, the
+rule in `secrecy`), so a phone never learns more than the table's screen. What a token may
+do is judged on the fight as it really stands: it acts only for its own character, only on
+that character's turn, with the fields a player chooses (the GM's modifiers and a target's
+reactions are not the attacker's to set), and takes back only its own step while nothing
+follows it.
+"""
+
+from typing import Any
+
+import msgspec
+
+from fracas.ledger import ConflictError, RefusedError
+from fracas.ledger.history import COMMAND
+from fracas.projections.catalog import Flag, action
+from fracas.projections.screen import Timeline
+from fracas.rules import Encounter
+from fracas.rules.commands import GM
+from fracas.rules.encounter import StepOutcome
+from fracas.rules.views import View
+
+# The fields of an action a player never sets: who acts is the token's, the modifiers are
+# the GM's call, and a target's defence is the target's (answered when asked, not here).
+NOT_THE_PLAYERS = frozenset(("actor", "modifiers", "defence", "defence_weapon", "unaware"))
+PASS = "next"  # a player may let their turn go by
+MAX_FACES = 64
+
+
+class Forbidden(RefusedError):
+    """A token asked for what its character may not do now (a 403)."""
+
+
+class Moved(RefusedError):
+    """The fight moved on since the phone last saw it (a 409): look again and tap again."""
+
+
+class PlayerAction(msgspec.Struct, frozen=True):
+    name: str
+    description: str
+    targets: bool  # whether it takes targets
+    fields: list[Flag]
+
+
+class Panel(msgspec.Struct, frozen=True):
+    encounter: str
+    combatant: str
+    name: str
+    present: bool  # on the players' screen (a hidden combatant's player sees nothing yet)
+    health: str
+    numbers: dict[str, Any]
+    conditions: list[str]
+    acting: bool
+    actions: list[PlayerAction]
+    targets: list[tuple[str, str]]  # (id, name) of the others on the players' screen
+    weapons: list[str]
+    seen: int  # the players' step count the panel stands after
+    undo: int | None  # the players' number of the own step a tap would take back
+
+
+def player_actions(ruleset: Any) -> list[PlayerAction]:
+    found = []
+    for name, text in {**ruleset.actions, PASS: "let your turn go by"}.items():
+        listed = action(ruleset, name, text)
+        fields = [f for f in listed.flags if f.field not in NOT_THE_PLAYERS]
+        struct = ruleset.command_struct(name)
+        takes = bool(struct) and "targets" in ruleset.fields_of(name)
+        found.append(PlayerAction(name, text, takes, fields))
+    return found
+
+
+def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
+    """The character's panel as the players' screen has it."""
+    view, _ = timeline.public_view(timeline.steps)
+    wound = next((w for w in view.wounds if w.combatant == combatant), None)
+    acting = wound is not None and combatant in view.acting
+    fighter = getattr(live.state, "fighters", {}).get(combatant)
+    sheet = getattr(fighter, "sheet", None)
+    return Panel(
+        timeline.encounter,
+        combatant,
+        wound.name if wound else combatant,
+        wound is not None,
+        wound.health if wound else "",
+        live.ruleset.numbers_of(wound) if wound else {},
+        list(wound.conditions) if wound else [],
+        acting,
+        player_actions(live.ruleset) if acting else [],
+        [(w.combatant, w.name) for w in view.wounds if w.combatant != combatant],
+        live.ruleset.weapons_of(sheet) if sheet is not None and wound else [],
+        timeline.steps,
+        own_last_shown(timeline, combatant),
+    )
+
+
+def own_last_shown(timeline: Timeline, combatant: str) -> int | None:
+    """The players' last step, when it is the character's own and in effect."""
+    if not timeline.moments:
+        return None
+    last = timeline.moments[-1].step
+    return last.step if last.author == combatant and last.in_effect else None
+
+
+def player_command(ruleset: Any, combatant: str, data: dict[str, Any]) -> Any:
+    """The command a player's tap asks for, acting as their character and nobody else."""
+    name = data.get("action")
+    if (
+        not isinstance(name, str)
+        or name.startswith(GM)
+        or (name not in ruleset.actions and name != PASS)
+    ):
+        offered = ", ".join([*ruleset.actions, PASS])
+        raise Forbidden(f"a player's action is one of: {offered}")
+    given = set(data) - {"action"}
+    if "actor" in given and data["actor"] != combatant:
+        raise Forbidden(f"this link acts for {combatant} only")
+    refused = sorted(given & (NOT_THE_PLAYERS - {"actor"}))
+    if refused:
+        raise Forbidden(f"{refused[0]} is not the player's to set; the GM sets it")
+    return ruleset.command({**data, "action": name, "actor": combatant})
+
+
+def may_act(live: Encounter, combatant: str) -> None:
+    """Refused unless it is the character's turn as the fight really stands."""
+    view: View = live.view()
+    if combatant not in view.acting:
+        raise Forbidden(f"it is not {combatant}'s turn; wait for it (or ask the GM)")
+
+
+def faces(value: Any) -> list[int] | None:
+    """The faces a player typed, as a list of whole numbers, or None (the server rolls)."""
+    if value is None:
+        return None
+    ok = isinstance(value, list) and 0 < len(value) <= MAX_FACES
+    if not ok or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise RefusedError("dice are a list of the faces rolled, like [38, 52]")
+    return value
+
+
+def own_last_step(live: Encounter, combatant: str) -> int:
+    """The ledger step a player's undo takes back: their own command, the latest step of
+    the log, in effect; otherwise refused."""
+    live.refresh()
+    history = live.history
+    if history.head_step == 0:
+        raise Forbidden("nothing to take back yet")
+    last = history.record(history.head_step)
+    if last.author != combatant or last.control != COMMAND or last.step in history.undone:
+        raise Forbidden(
+            f"{combatant} may take back only their own step while nothing follows it; ask the GM"
+        )
+    return last.step
+
+
+def seen_matches(timeline: Timeline, seen: Any) -> None:
+    """The phone's step count must be the players' count now: else the fight moved on."""
+    if not isinstance(seen, int) or isinstance(seen, bool):
+        raise RefusedError('say which step the page stands after: {"seen": 12}')
+    if seen != timeline.steps:
+        raise Moved(
+            f"the fight moved on (step {timeline.steps} now, your page showed {seen}); "
+            "look again and tap again"
+        )
+
+
+def same_fight(timeline: Timeline, live: Encounter, seen: int) -> None:
+    """The phone saw the fight as it stands, and the live encounter is at that head too."""
+    seen_matches(timeline, seen)
+    live.refresh()
+    if live.version != timeline.version:
+        raise Moved("the fight moved on as you tapped; look again and tap again")
+
+
+def act(
+    live: Encounter,
+    timeline: Timeline,
+    combatant: str,
+    data: dict[str, Any],
+    *,
+    seen: int,
+    dice: list[int] | None,
+    command_id: str,
+) -> StepOutcome:
+    """A player's step, decided on the fight the phone saw and recorded as theirs (author
+    and typed dice); a retry of the same tap (its command id) appends nothing new."""
+    if original := live.store.step_for_command(live.id, command_id):
+        return StepOutcome(original.step, live.events_of_step(original.step), True)
+    command = player_command(live.ruleset, combatant, data)
+    same_fight(timeline, live, seen)
+    may_act(live, combatant)
+    events = live.decide(
+        command, dice=faces(dice), entered_by=combatant, author=combatant, command_id=command_id
+    )
+    try:
+        return live.record(events, command_id=command_id, author=combatant)
+    except ConflictError:
+        live.refresh()
+        raise Moved("another step landed first; look again and tap again") from None
+
+
+def take_back(live: Encounter, timeline: Timeline, combatant: str, *, seen: int) -> int:
+    """Undo the player's own last step while nothing follows it; the step undone."""
+    same_fight(timeline, live, seen)
+    step = own_last_step(live, combatant)
+    try:
+        return live.undo(author=combatant, only=step)
+    except ConflictError:
+        live.refresh()
+        raise Moved("another step landed first; look again") from None
