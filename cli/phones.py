@@ -36,8 +36,8 @@ if TYPE_CHECKING:
 
 TOKEN_HEADER = "x-fracas-token"
 NOW, NOD = "now", "nod"
-RATE = 10.0  # requests a second a token may keep up
-BURST = 30.0  # requests a token may make at once
+RATE = 20.0  # requests a second a token may keep up
+BURST = 40.0  # requests a token may make at once
 KEPT_BUCKETS = 4096
 REVOKED_EVERY = 0.5  # seconds between two looks for revoked links with streams open
 COMMAND_ID = r"^[A-Za-z0-9_-]{8,64}$"

@@ -16,10 +16,19 @@
 
   function seen() { return Number(panel.querySelector(".me").dataset.seen); }
 
+  // One panel request at a time, and one more after it if the screen moved meanwhile.
+  let fetching = false, again = false;
   async function refresh() {
-    const response = await fetch(base + "/panel", { cache: "no-store" });
-    if (response.status === 403) { gone(await response.text()); return; }
-    if (response.ok) { panel.innerHTML = await response.text(); wire(); }
+    if (fetching) { again = true; return; }
+    fetching = true;
+    try {
+      const response = await fetch(base + "/panel", { cache: "no-store" });
+      if (response.status === 403) { gone(await response.text()); return; }
+      if (response.ok) { panel.innerHTML = await response.text(); wire(); }
+    } finally {
+      fetching = false;
+      if (again) { again = false; refresh(); }
+    }
   }
 
   function gone(line) {
