@@ -45,7 +45,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import check_known, did_you_mean, no_weapon
-from fracas.rules.reactions import Waiting
+from fracas.rules.reactions import Waiting, allowed, offer
 from fracas.rules.reference import Reference, Source, Statement, toml_reference
 from fracas.rules.ruleset import (
     ANY_KIND,
@@ -112,6 +112,7 @@ __all__ = [
     "View",
     "Waiting",
     "WoundRow",
+    "allowed",
     "check_can_begin",
     "check_known",
     "declared_event",
@@ -123,6 +124,7 @@ __all__ = [
     "listed_weapons",
     "mechanic_ids",
     "no_weapon",
+    "offer",
     "parse_dice",
     "parse_terms",
     "roster",

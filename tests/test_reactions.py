@@ -9,10 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fracas.ledger import BadInputError, RefusedError
+from fracas.ledger import BadInputError, FracasError, RefusedError
 from fracas.projections import Fracas
-from fracas.rules.events import ReactionAsked, ReactionGiven, ReactionTimedOut, Rolled
+from fracas.projections.secrecy import players_cut
+from fracas.rules import snapshots
+from fracas.rules.events import Declared, ReactionAsked, ReactionGiven, ReactionTimedOut, Rolled
 from fracas.rules.reactions import Ask
+from fracas.rules.timeline import walk
 from tests.conftest import KNIFE, cli_gunfight, do, fight, gunner, hp, rolls, sheet
 
 PAST = "2020-01-01T00:00:00Z"
@@ -280,7 +283,7 @@ def test_any_mix_of_asks_answers_and_undos_folds_and_audits_as_live(log_location
     with Fracas(log_location, create=True) as fracas:
         e = knife_fight(fracas)
         for move in moves:
-            with contextlib.suppress(RefusedError, BadInputError):
+            with contextlib.suppress(FracasError):
                 play_move(fracas, e, move)
             e.refresh()
         assert e.fold() == e.state
@@ -312,3 +315,43 @@ def play_move(fracas: Fracas, e, move: str) -> None:
             do(e, {"action": "gm.harm", "target": "bob", "amount": 1})
         case "next":
             do(e, {"action": "next"})
+
+
+def test_000_4_an_automatic_burst_waits_for_every_target(fracas):
+    e = fight(fracas, ("alice", gunner()), ("bob", sheet(10)), ("carol", sheet(9)))
+    command = {"action": "attack", "actor": "alice", "targets": ["bob", "carol"]}
+    e.execute(e.ruleset.command(command), ask=Ask(PAST))
+    first = fracas.answer("carol", "dodge", e.id, author="carol-player")
+    assert not rolls(first.events)
+    question = fracas.pending(e.id)
+    assert question is not None and question.waiting_on == ["bob"]
+    assert [r.answered for r in question.reactions] == [None, "dodge"]
+    timed = fracas.timeout(e.id, at=LATER)
+    assert [ev.target for ev in timed.events if isinstance(ev, ReactionTimedOut)] == ["bob"]
+    (declared,) = [ev for ev in timed.events if isinstance(ev, Declared)]
+    assert declared.command["defence"] == {"carol": "dodge"}  # bob's default: none
+    audit_clean(fracas)
+
+
+def test_a_snapshot_taken_while_waiting_resumes_waiting(fracas, monkeypatch):
+    monkeypatch.setattr(snapshots, "SNAPSHOT_EVERY", 2)
+    e = knife_fight(fracas)
+    ask_attack(e)
+    e.note("one")
+    e.note("two")
+    resumed = fracas.encounter(e.id)
+    assert resumed.waiting() == e.waiting() is not None
+    fracas.answer("bob", "none", e.id, dice=[40, 1])
+    report = fracas.audit()
+    assert report.ok and report.snapshots_checked and not report.snapshots
+
+
+def test_a_secret_attacks_answer_is_masked_for_the_players(fracas):
+    e = knife_fight(fracas)
+    command = e.ruleset.command({"action": "attack", "actor": "alice", "targets": ["bob"]})
+    asking = e.execute(command, ask=Ask(), secret=True).step
+    answering = fracas.answer("bob", "dodge", e.id, dice=[40, 70, 3]).step
+    cut = players_cut(list(walk(e.store, e.id, e.ruleset)), e.ruleset.view)
+    assert cut.shown(asking) and not cut.seen[asking].masked  # the question: the command only
+    assert cut.seen[answering].masked  # what the answer decided is the GM's
+    assert cut.seen[answering].view.wounds == cut.seen[asking].view.wounds  # bob's HP unseen
