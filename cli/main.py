@@ -1455,6 +1455,35 @@ def rebuild(app: App) -> None:
     click.echo(f"rebuilt the read models of {count} encounter(s)")
 
 
+@cli.command(name="roll")
+@click.argument("expression", metavar="DICE")
+@reason_option
+@dice_option
+@click.option(
+    "--by",
+    default="gm",
+    show_default=True,
+    help="Who rolls: the GM, a player or a combatant (and who typed --dice).",
+)
+@id_option
+@secret_option
+@pass_app
+def roll_(
+    app: App,
+    expression: str,
+    reason: str,
+    dice: str | None,
+    by: str,
+    command_id: str | None,
+    secret: bool,
+) -> None:
+    """Roll DICE for a check no rule applies, e.g. `roll 2d20kh1+5 --reason perception`:
+    recorded as its own undoable step. DICE: NdS terms added or taken off, with kh/kl (keep
+    highest/lowest), dl/dh (drop lowest/highest), ! (exploding) and plain numbers."""
+    command = {"action": "roll", "dice": expression, "reason": reason, "actor": by}
+    run(app, command, dice, by, command_id, secret)
+
+
 @cli.command()
 @click.argument("text")
 @by_option

@@ -15,7 +15,10 @@ reveals them. The rule, step by step in the order of the log:
    (a note, a disclosure, a reveal): every decision of the rules reads whose turn it is.
    A withheld step taints in turn everything it named or changed.
 4. An undo, redo or supersede is withheld when the step it takes back or restores is.
-5. Taint never lifts by itself; a disclosure or a reveal lifts it by making the step public,
+5. A free roll (`fracas roll`) reads no state and changes none: unless it names a hidden
+   combatant (who rolls, or in its reason), it is shown whatever is tainted, masked when
+   GM-only, and taints nothing.
+6. Taint never lifts by itself; a disclosure or a reveal lifts it by making the step public,
    and the players' timeline is worked out again from the start.
 
 Players never see a withheld step: not its existence, not its place. Their steps are
@@ -57,6 +60,7 @@ STATEMENTS = (Note, Disclosed, CombatantRevealed, SeedRevealed, EncounterEnded, 
 # folded into them alone (the roster's evolvers), whoever's turn it is.
 RULINGS = ("gm.condition-set", "gm.condition-clear", "gm.rename")
 RULED = (Commanded, ConditionSet, ConditionCleared, Renamed)
+FREE_ROLL = "roll"  # `fracas roll`: a roll no rule applies, in every ruleset
 
 
 class Seen(msgspec.Struct, frozen=True):
@@ -255,7 +259,7 @@ def players_cut(frames: list[Frame], view_of: Any) -> Cut:
                 disclosed,
                 set(acting),
             )
-            if masked:
+            if masked and not free_roll(frame):
                 taint.spread(named_in(frame.events, known) | changed, shared, record.step)
         withheld = source is not None and not masked
         if withheld or masked:
@@ -300,6 +304,9 @@ def judge(
         told = [seen.get(e.step) for e in events if isinstance(e, Disclosed)]
         source = min((t.source or 0 for t in told if t and t.number is None), default=None)
         return False, source
+    if free_roll(frame) and not command_names(frame, known) & hidden:
+        masked = is_secret(events) and step not in disclosed  # it reads nothing tainted
+        return masked, step if masked else None
     acts = (command_names(frame, known) | acting) & hidden  # what they do, in their turn
     if acts:
         source = min(hidden_joins[c] for c in acts)
@@ -316,6 +323,13 @@ def judge(
         return False, source
     masked = is_secret(events) and step not in disclosed
     return masked, step if masked else None
+
+
+def free_roll(frame: Frame) -> bool:
+    """A roll no rule applies (`fracas roll`): it reads no state and changes none."""
+    return (frame.command or {}).get("action") == FREE_ROLL and all(
+        isinstance(e, Commanded | Rolled) for e in frame.events
+    )
 
 
 def ordered(

@@ -7,6 +7,7 @@ from typing import Any
 
 import msgspec
 
+from fracas.projections.describe import faces_of
 from fracas.rules import durations
 from fracas.rules.events import (
     CombatantJoined,
@@ -34,6 +35,7 @@ from fracas.rules.events import (
 from fracas.rules.ruleset import CRITICAL, DOWN, FUMBLE, Ruleset
 
 TOTAL, MODIFIED, FACES = "total", "modified", "faces"  # how a ruleset reads its rolls
+FREE_ROLL = "roll"  # the core command for a roll no rule applies (`fracas roll`)
 REMOVED = "removed"  # the GM took them out of the fight: they left, they did not fall
 CORE_VERBS = {  # the actions every ruleset has; a ruleset words its own (`Ruleset.verbs`)
     "next": "lets the turn go by",
@@ -103,12 +105,28 @@ def opening(
         text = GM_VERBS.get(action, f"The GM: {action.removeprefix('gm.')} {{who}}")
         reason = str(command.get("reason") or "")
         return text.format(who=who).strip() + (f" ({reason})" if reason else "")
+    if action == FREE_ROLL:
+        return free_roll_opening(command, names)
     if action == "join":
         return ""
     if action == "begin":
         return "The fight begins"
     text = f"{names.get(actor, actor) if actor else 'The table'} {verb(ruleset, action)}"
     return text + (f" {' and '.join(targets)}" if targets else "")
+
+
+def free_roll_opening(command: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """'The GM rolls 2d20kh1+5 for perception'; a masked one keeps its dice and reason back."""
+    actor = str(command.get("actor") or "gm")
+    who = names.get(actor) or ("The GM" if actor == "gm" else actor)
+    dice, reason = command.get("dice"), command.get("reason")
+    return f"{who} rolls" + (f" {dice}" if dice else "") + (f" for {reason}" if reason else "")
+
+
+def free_roll_reading(event: Rolled) -> str:
+    """'22 (17 [dropped 4] + 5)': the total, and every die behind it."""
+    total, faces = str(event.roll.total), faces_of(event.roll)
+    return total if faces == total else f"{total} ({faces})"
 
 
 def roll_reading(event: Rolled, reads: str) -> str:
@@ -230,6 +248,8 @@ def sentence(
         parts = [f"the order is {stated}"]
     elif order and any(isinstance(e, InitiativeSet) for e in events):
         parts.append(f"the order is now {stated}")  # as the view orders them, not as rolled
+    if command is not None and command.get("action") == FREE_ROLL:
+        parts = [free_roll_reading(e) for e in events if isinstance(e, Rolled)]
     parts = list(dict.fromkeys(parts))  # an outcome repeated by two events reads once
     if not head:
         return "; ".join(parts) if parts else ""

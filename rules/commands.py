@@ -107,6 +107,15 @@ class Rename(Command, tag="gm.rename"):
     reason: Text = ""
 
 
+class FreeRoll(Command, tag="roll"):
+    """A roll no rule applies, in any ruleset: a GM's or a player's check ("2d20kh1+5 for
+    perception"), rolled by `actor` (the GM, a player, a combatant), recorded with its faces."""
+
+    dice: Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
+    reason: Text = ""
+    actor: Annotated[str, msgspec.Meta(min_length=1, max_length=80)] = "gm"
+
+
 GmCommand = Harm | Heal | SetCondition | ClearCondition | Remove | Return | End | Reopen | Rename
 GM = "gm."  # the tag of every GM command starts so: gm.harm, gm.heal, ...
 GM_ACTIONS: dict[str, str] = {  # by the verb the CLI and the shell give them

@@ -15,6 +15,7 @@ from fracas.rules import durations, roster
 from fracas.rules.commands import (
     ClearCondition,
     End,
+    FreeRoll,
     GmCommand,
     Harm,
     Heal,
@@ -35,6 +36,7 @@ from fracas.rules.events import (
     Healed,
     Modifier,
     Renamed,
+    Rolled,
 )
 from fracas.rules.views import View
 
@@ -93,6 +95,16 @@ def decide(rules: Any, state: Any, command: GmCommand, ctx: Any) -> list[Event]:
                 raise BadInputError("a new name needs at least one letter")
             return [Renamed(fighter.id, name, command.reason or f"was {fighter.name}")]
     raise BadInputError(f"not a GM command: {command!r}")
+
+
+FREE_ROLL = "free roll"  # what a free roll without a reason is for
+
+
+def free_roll(command: FreeRoll, ctx: Any) -> list[Event]:
+    """A roll no rule applies: its faces, and nothing that follows from them. It reads no
+    state, so it may be made at any time, even once the fight has ended."""
+    purpose = command.reason.strip() or FREE_ROLL
+    return [Rolled(command.actor, purpose, ctx.dice.roll(command.dice, purpose))]
 
 
 def duration(rules: Any, state: Any, command: SetCondition) -> durations.Until | None:

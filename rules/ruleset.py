@@ -13,7 +13,7 @@ import msgspec
 from fracas.ledger import BadInputError, NotFoundError
 from fracas.rules import durations, gm, roster
 from fracas.rules import reactions as waits
-from fracas.rules.commands import GM, GM_ACTIONS, GmCommand, Join, check_newcomer
+from fracas.rules.commands import GM, GM_ACTIONS, FreeRoll, GmCommand, Join, check_newcomer
 from fracas.rules.dice import Dice
 from fracas.rules.events import (
     Choices,
@@ -37,7 +37,14 @@ GM_COMMANDS: tuple[type, ...] = typing.get_args(GmCommand)
 # The facts a ruleset may report of an event (`Ruleset.facts`), the table's fixed vocabulary.
 CRITICAL, FUMBLE, DOWN, OUT = "critical", "fumble", "down", "out"
 FACTS = frozenset((CRITICAL, FUMBLE, DOWN, OUT))
-CORE_ACTIONS = ("join", "begin", "next", *(f"{GM}{verb}" for verb in GM_ACTIONS), *waits.ACTIONS)
+CORE_ACTIONS = (
+    "join",
+    "begin",
+    "next",
+    "roll",
+    *(f"{GM}{verb}" for verb in GM_ACTIONS),
+    *waits.ACTIONS,
+)
 Reactions = Callable[[Any, Any], dict[str, Choices]]  # (state, command) -> target: choices
 
 
@@ -197,6 +204,8 @@ class Ruleset:
         elif isinstance(command, waits.COMMANDS):
             events = waits.decide(self, state, command, ctx, gm.check_command)
             secret = secret or waits.secret(state)
+        elif isinstance(command, FreeRoll):
+            events = gm.free_roll(command, ctx)
         else:
             waits.check_free(state, command)
             gm.check_command(state, command)
@@ -321,7 +330,7 @@ class Ruleset:
 
     @cached_property
     def _command_structs(self) -> dict[str, type[msgspec.Struct]]:
-        structs = (*typing.get_args(self.command_type), *GM_COMMANDS, *waits.COMMANDS)
+        structs = (*typing.get_args(self.command_type), *GM_COMMANDS, *waits.COMMANDS, FreeRoll)
         return {struct.__struct_config__.tag: struct for struct in reversed(structs)}
 
 

@@ -85,6 +85,10 @@ def gm_moves(system: str) -> st.SearchStrategy[dict[str, Any]]:
             lambda t, n: {"action": "gm.harm", "target": t, "amount": n}, people, st.integers(1, 6)
         ),
         st.just({"action": "note"}),
+        st.builds(
+            lambda a: {"action": "roll", "dice": "2d20kh1+3", "reason": "a check", "actor": a},
+            st.sampled_from(["gm", *PEOPLE[system], HIDDEN]),
+        ),
     )
 
 
@@ -214,7 +218,9 @@ def play(fight: Fight, n: int, move: Move, first: Played | None) -> Played:
     if first is None:
         command = resolved(move.command, e)
         deed = command["action"] not in ("note", "undo", "redo")
-        doing = deed and (involves_hidden(command) or HIDDEN in e.view().acting)
+        # a free roll is the hidden combatant's doing only when it names them
+        in_turn = command["action"] != "roll" and HIDDEN in e.view().acting
+        doing = deed and (involves_hidden(command) or in_turn)
         return Played(command, doing, run(e, n, [command], move, None))
     tries = [first.command]
     if first.hidden and first.faces is not None and move.other is not None:
