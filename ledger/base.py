@@ -760,11 +760,14 @@ class LogStore:
         """The runs of versions (first, last) a fold reads; None when there are so many
         that one filtered scan is quicker."""
         sql = (
-            "SELECT first_version, last_version FROM steps WHERE encounter = ? "
+            "SELECT first_version, last_version FROM steps WHERE encounter = ? AND step >= "
+            "coalesce((SELECT step FROM events WHERE encounter = ? AND version = ?), 0) "
             "AND last_version > ? AND step <= ? AND (control <> ?"
-        )
+        )  # (the steps from the one holding `after_version` on: not every step scanned)
         last_step = up_to_step if up_to_step is not None else 1 << 62
-        params: list[object] = [encounter, after_version, last_step, COMMAND]
+        params: list[object] = [
+            encounter, encounter, after_version, after_version, last_step, COMMAND
+        ]  # fmt: skip
         if skip_steps:
             condition, value = self._not_in_steps(sorted(skip_steps))
             sql += f" OR NOT ({condition})"
