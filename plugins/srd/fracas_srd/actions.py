@@ -1,0 +1,196 @@
+"""The actions in combat (srd-5): attack, two-weapon fighting (srd-19), dash, disengage,
+dodge, help, hide, search, use an object, stabilise (srd-16), grapple and shove (srd-20,
+srd-21), escape, and standing up from prone (srd-27)."""
+
+import msgspec
+from fracas.rules.api import (
+    ConditionCleared,
+    ConditionSet,
+    Context,
+    Event,
+    RefusedError,
+    Resolved,
+    Until,
+)
+
+from fracas_srd.attacks import weapon_attack, weapon_of
+from fracas_srd.checks import better_skill, skill_check
+from fracas_srd.commands import (
+    Attack,
+    Dash,
+    Disengage,
+    Dodge,
+    Escape,
+    Grapple,
+    Help,
+    Hide,
+    Offhand,
+    Search,
+    Shove,
+    Stabilise,
+    Stand,
+    Use,
+)
+from fracas_srd.damage import stabilised
+from fracas_srd.sheets import SIZES
+from fracas_srd.state import Fighter, State
+from fracas_srd.turn import action, bonus_action, one_attack, one_target
+
+CONTEST = ("athletics", "acrobatics")
+
+
+def lasting(edge: str, who: str, after: str | None = None) -> dict:
+    """A duration to the `edge` of `who`'s next turn (after="": of this very turn)."""
+    until = Until(edge=edge, of=who) if after is None else Until(edge=edge, of=who, after=after)
+    return {"until": msgspec.to_builtins(until)}
+
+
+def attack(state: State, actor: Fighter, command: Attack, ctx: Context) -> list[Event]:
+    target = one_target(state, command)
+    weapon = weapon_of(actor, command.weapon)
+    return one_attack(actor) + weapon_attack(state, ctx, actor, target, weapon, command, "attack")
+
+
+def offhand(state: State, actor: Fighter, command: Offhand, ctx: Context) -> list[Event]:
+    """srd-19: after the Attack action, a light melee weapon in the other hand."""
+    weapon = weapon_of(actor, command.weapon)
+    if weapon.ranged or not weapon.light:
+        raise RefusedError(f"{weapon.name} is not a light melee weapon (srd-19)")
+    if actor.action != "attack":
+        raise RefusedError(f"{actor.name} must take the Attack action first (srd-19)")
+    target = one_target(state, command)
+    events = bonus_action(actor, "off-hand attack")
+    return events + weapon_attack(state, ctx, actor, target, weapon, command, "offhand", True)
+
+
+def dash(state: State, actor: Fighter, command: Dash, ctx: Context) -> list[Event]:
+    speed = actor.sheet.speed
+    moved = Resolved(actor.id, "dash", [], f"moves up to {speed} feet more", ["srd-5"])
+    return [*action(actor, "dash"), moved]
+
+
+def disengage(state: State, actor: Fighter, command: Disengage, ctx: Context) -> list[Event]:
+    detail = lasting("end", actor.id, after="")  # the end of this very turn
+    set_ = ConditionSet(actor.id, "disengaged", "disengages", detail, ["srd-5", "srd-18"])
+    return [*action(actor, "disengage"), set_]
+
+
+def dodge(state: State, actor: Fighter, command: Dodge, ctx: Context) -> list[Event]:
+    set_ = ConditionSet(actor.id, "dodging", "dodges", lasting("start", actor.id), ["srd-5"])
+    return [*action(actor, "dodge"), set_]
+
+
+def help_(state: State, actor: Fighter, command: Help, ctx: Context) -> list[Event]:
+    """srd-5: the ally's next attack on the named creature, before the helper's next turn."""
+    ally = one_target(state, command)
+    against = state.fighter(command.against) if command.against else None
+    detail = {"by": actor.id, "by_name": actor.name, **lasting("start", actor.id)}
+    if against is not None:
+        detail["against"] = against.id
+    why = f"{actor.name} helps" + (f" against {against.name}" if against else "")
+    return [*action(actor, "help"), ConditionSet(ally.id, "helped", why, detail, ["srd-5"])]
+
+
+def hide(state: State, actor: Fighter, command: Hide, ctx: Context) -> list[Event]:
+    events = action(actor, "hide")
+    check = skill_check(ctx, events, actor, "stealth", None, ["srd-5"])
+    detail = {"stealth": check.total}
+    return [*events, ConditionSet(actor.id, "hidden", f"hides ({check.total})", detail, ["srd-5"])]
+
+
+def search(state: State, actor: Fighter, command: Search, ctx: Context) -> list[Event]:
+    """srd-5: a Perception check finds every hidden foe whose Stealth it meets."""
+    events = action(actor, "search")
+    check = skill_check(ctx, events, actor, "perception", None, ["srd-5"])
+    for foe in state.fighters.values():
+        hidden = foe.conditions.get("hidden")
+        if foe.side != actor.side and hidden and hidden.get("stealth", 0) <= check.total:
+            events.append(ConditionCleared(foe.id, "hidden", f"found by {actor.name}", ["srd-5"]))
+    return events
+
+
+def use(state: State, actor: Fighter, command: Use, ctx: Context) -> list[Event]:
+    return [*action(actor, "use"), Resolved(actor.id, "use", [], f"uses {command.what}", ["srd-5"])]
+
+
+def stabilise(state: State, actor: Fighter, command: Stabilise, ctx: Context) -> list[Event]:
+    """srd-16: an action and a DC 10 Wisdom (Medicine) check."""
+    target = one_target(state, command)
+    if not target.has("dying"):
+        raise RefusedError(f"{target.name} is not dying")
+    events = action(actor, "stabilise")
+    if skill_check(ctx, events, actor, "medicine", 10, ["srd-16"]).success:
+        return events + stabilised(target, f"stabilised by {actor.name}", "srd-16")
+    return [*events, Resolved(actor.id, "stabilise", [target.id], "fails", ["srd-16"])]
+
+
+def contest(
+    ctx: Context,
+    events: list[Event],
+    mover: Fighter,
+    skill: str,
+    resister: Fighter,
+    resisted: str,
+    rules: list[str],
+) -> bool:
+    """srd-20: the one who tries must beat the other's check; a tie changes nothing."""
+    made = skill_check(ctx, events, mover, skill, None, rules)
+    held = skill_check(
+        ctx, events, resister, resisted or better_skill(resister, CONTEST), None, rules
+    )
+    return made.total > held.total
+
+
+def in_reach_of_size(actor: Fighter, target: Fighter, rule: str) -> None:
+    if SIZES.index(target.sheet.size) - SIZES.index(actor.sheet.size) > 1:
+        raise RefusedError(f"{target.name} is more than one size larger than {actor.name} ({rule})")
+
+
+def grapple(state: State, actor: Fighter, command: Grapple, ctx: Context) -> list[Event]:
+    target = one_target(state, command)
+    in_reach_of_size(actor, target, "srd-20")
+    events = one_attack(actor)
+    if contest(ctx, events, actor, "athletics", target, command.defend_with, ["srd-20"]):
+        detail = {"by": actor.id}
+        return [
+            *events,
+            ConditionSet(target.id, "grappled", f"by {actor.name}", detail, ["srd-20"]),
+        ]
+    return [*events, Resolved(actor.id, "grapple", [target.id], "fails to grapple", ["srd-20"])]
+
+
+def shove(state: State, actor: Fighter, command: Shove, ctx: Context) -> list[Event]:
+    target = one_target(state, command)
+    in_reach_of_size(actor, target, "srd-21")
+    events = one_attack(actor)
+    if not contest(ctx, events, actor, "athletics", target, command.defend_with, ["srd-21"]):
+        return [*events, Resolved(actor.id, "shove", [target.id], "fails to shove", ["srd-21"])]
+    if command.push:
+        return [*events, Resolved(actor.id, "shove", [target.id], "pushes 5 feet away", ["srd-21"])]
+    return [*events, ConditionSet(target.id, "prone", f"shoved by {actor.name}", {}, ["srd-21"])]
+
+
+def escape(state: State, actor: Fighter, command: Escape, ctx: Context) -> list[Event]:
+    held = actor.conditions.get("grappled")
+    if held is None:
+        raise RefusedError(f"{actor.name} is not grappled")
+    events = action(actor, "escape")
+    grappler = state.fighters.get(held.get("by", ""))
+    if grappler is None:  # grappled by the GM's ruling: the GM clears it
+        raise RefusedError(f"{actor.name} was grappled by a ruling; the GM clears it")
+    skill = command.using or better_skill(actor, CONTEST)
+    if contest(ctx, events, actor, skill, grappler, "athletics", ["srd-20"]):
+        return [*events, ConditionCleared(actor.id, "grappled", "breaks free", ["srd-20"])]
+    return [*events, Resolved(actor.id, "escape", [grappler.id], "stays grappled", ["srd-20"])]
+
+
+def stand(state: State, actor: Fighter, command: Stand, ctx: Context) -> list[Event]:
+    """srd-27: standing up costs half the speed, not the action; speed 0 cannot."""
+    if not actor.has("prone"):
+        raise RefusedError(f"{actor.name} is not prone")
+    if actor.has("grappled") or actor.has("restrained") or not actor.sheet.speed:
+        raise RefusedError(f"{actor.name}'s speed is 0: it cannot stand up (srd-27)")
+    half = actor.sheet.speed // 2
+    return [
+        ConditionCleared(actor.id, "prone", f"stands up, for {half} feet of movement", ["srd-27"])
+    ]

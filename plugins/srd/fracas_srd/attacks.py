@@ -1,0 +1,208 @@
+"""The attack roll (srd-6, srd-7), critical hits (srd-8) and weapon damage (srd-9),
+with cover (srd-22), close and long range (srd-17) and the conditions (srd-27)."""
+
+from fracas.rules.api import (
+    ConditionCleared,
+    Context,
+    Event,
+    Modifier,
+    RefusedError,
+    Resolved,
+    Rolled,
+)
+
+from fracas_srd.checks import d20_test
+from fracas_srd.commands import Aimed
+from fracas_srd.conditions import attack_edge, cover_bonus, critical_up_close
+from fracas_srd.damage import deal
+from fracas_srd.sheets import UNARMED, Ability, Sheet, Weapon, parse_amount
+from fracas_srd.state import Fighter, State
+
+CRITICAL, FUMBLE = "critical hit", "natural 1: miss"
+
+
+def weapon_of(fighter: Fighter, name: str) -> Weapon:
+    """The weapon named, or the sheet's first, or an unarmed strike."""
+    if name:
+        return fighter.sheet.weapon(name)
+    return fighter.sheet.weapons[0] if fighter.sheet.weapons else UNARMED
+
+
+def ability_for(sheet: Sheet, weapon: Weapon) -> Ability:
+    """srd-6: Str for melee, Dex for ranged; a finesse weapon takes the better."""
+    if weapon.finesse:
+        return "dex" if sheet.mod("dex") > sheet.mod("str") else "str"
+    return "dex" if weapon.ranged else "str"
+
+
+def attack_modifiers(fighter: Fighter, weapon: Weapon, cover: str) -> list[Modifier]:
+    ability = ability_for(fighter.sheet, weapon)
+    mods = [Modifier(fighter.sheet.mod(ability), f"{ability.capitalize()} modifier", "srd-6")]
+    if weapon.proficient:
+        mods.append(Modifier(fighter.sheet.bonus, f"proficient with {weapon.name}", "srd-M4"))
+    if weapon.magic:
+        mods.append(Modifier(weapon.magic, f"a +{weapon.magic} weapon", "srd-6"))
+    if cover_bonus(cover):
+        mods.append(
+            Modifier(-cover_bonus(cover), f"{cover} cover: +{cover_bonus(cover)} AC", "srd-22")
+        )
+    return mods
+
+
+def judge_attack(ac: int, up_close: str):
+    """srd-7: a natural 20 hits and is critical, a natural 1 misses; srd-27: a hit from
+    within 5 feet on the paralysed or unconscious is critical."""
+
+    def judge(natural: int, total: int) -> tuple[bool, str]:
+        if natural == 20:
+            return True, CRITICAL
+        if natural == 1:
+            return False, FUMBLE
+        if total < ac:
+            return False, f"miss ({total} vs AC {ac})"
+        if up_close:
+            return True, f"{CRITICAL} ({total} vs AC {ac}, within 5 feet of the {up_close})"
+        return True, f"hit ({total} vs AC {ac})"
+
+    return judge
+
+
+def attack_roll(
+    ctx: Context,
+    events: list[Event],
+    attacker: Fighter,
+    target: Fighter,
+    command: Aimed,
+    mods: list[Modifier],
+    ranged: bool,
+    what: str,
+) -> tuple[bool, bool]:
+    """One attack roll against one target's AC: (hit, critical)."""
+    edge = attack_edge(attacker, target, command, ranged)
+    up_close = critical_up_close(target, command)
+    purpose = f"attack on {target.name} with {what}"
+    rules = ["srd-6", "srd-7", *(["srd-17"] if ranged else [])]
+    judge = judge_attack(target.sheet.ac, up_close)
+    check = d20_test(
+        ctx,
+        events,
+        attacker.id,
+        purpose,
+        [*mods, *command.modifiers],
+        edge,
+        target.sheet.ac,
+        rules,
+        judge,
+    )
+    hit, text = judge(check.natural, check.total)
+    events += spent_edges(attacker, target)
+    return hit, text.startswith(CRITICAL)
+
+
+def spent_edges(attacker: Fighter, target: Fighter) -> list[Event]:
+    """A Help is used up by the attack it helps (srd-5); an attack gives a hider away."""
+    events: list[Event] = []
+    if attacker.conditions.get("helped", {}).get("against") == target.id:
+        events.append(ConditionCleared(attacker.id, "helped", "used on this attack", ["srd-5"]))
+    if attacker.has("hidden"):
+        events.append(ConditionCleared(attacker.id, "hidden", "attacked", ["srd-23"]))
+    return events
+
+
+def roll_dice(
+    ctx: Context,
+    events: list[Event],
+    who: str,
+    dice: str,
+    critical: bool,
+    purpose: str,
+    options_critical: str,
+) -> list[Modifier]:
+    """srd-8: on a critical, every die twice (or, as an option, their maximum plus a roll)."""
+    count, _, sides = dice.partition("d")
+    count_n, sides_n = int(count or 1), int(sides)
+    parts: list[Modifier] = []
+    spec = dice
+    if critical and options_critical == "double_dice":
+        spec = f"{count_n * 2}d{sides_n}"
+    elif critical:
+        parts.append(Modifier(count_n * sides_n, f"critical: {dice} at its maximum", "srd-8"))
+    roll = ctx.dice.roll(spec, purpose)
+    rules = ["srd-9", *(["srd-8"] if critical else [])]
+    events.append(Rolled(who, purpose, roll, None, [], f"{roll.total} on {spec}", rules))
+    return [
+        Modifier(roll.total, f"{spec} rolled" + (" (critical)" if critical else ""), rules[-1]),
+        *parts,
+    ]
+
+
+def damage_parts(
+    state: State,
+    ctx: Context,
+    events: list[Event],
+    attacker: Fighter,
+    weapon: Weapon,
+    critical: bool,
+    extra: str,
+    offhand: bool,
+) -> list[Modifier]:
+    """srd-9: the dice, then the ability modifier of the attack (srd-19: off-hand, only a
+    negative one)."""
+    dice, flat = parse_amount(weapon.damage)
+    how = state.options.critical
+    parts: list[Modifier] = []
+    if dice:
+        parts += roll_dice(
+            ctx, events, attacker.id, dice, critical, f"damage of {weapon.name}", how
+        )
+    if extra:
+        extra_dice, _ = parse_amount(extra)
+        if extra_dice:
+            parts += roll_dice(ctx, events, attacker.id, extra_dice, critical, "extra damage", how)
+    if flat:
+        parts.append(Modifier(flat, f"{weapon.name}'s own bonus", "srd-9"))
+    if weapon.magic:
+        parts.append(Modifier(weapon.magic, f"a +{weapon.magic} weapon", "srd-9"))
+    ability = ability_for(attacker.sheet, weapon)
+    mod = attacker.sheet.mod(ability)
+    if offhand and mod > 0:
+        parts.append(
+            Modifier(0, f"off-hand: no positive {ability.capitalize()} modifier", "srd-19")
+        )
+    else:
+        parts.append(Modifier(mod, f"{ability.capitalize()} modifier", "srd-9"))
+    return parts
+
+
+def weapon_attack(
+    state: State,
+    ctx: Context,
+    attacker: Fighter,
+    target: Fighter,
+    weapon: Weapon,
+    command: Aimed,
+    action: str,
+    offhand: bool = False,
+) -> list[Event]:
+    """One attack with a weapon against one target, and its damage on a hit."""
+    if target.dead:
+        raise RefusedError(f"{target.name} is dead")
+    events: list[Event] = []
+    mods = attack_modifiers(attacker, weapon, command.cover)
+    hit, critical = attack_roll(
+        ctx, events, attacker, target, command, mods, weapon.ranged, weapon.name
+    )
+    outcome = "critical hit" if critical else "hits" if hit else "misses"
+    events.append(
+        Resolved(
+            attacker.id,
+            action,
+            [target.id],
+            f"{outcome} {target.name}",
+            ["srd-6", "srd-7", *(["srd-8"] if critical else [])],
+        )
+    )
+    if not hit:
+        return events
+    parts = damage_parts(state, ctx, events, attacker, weapon, critical, command.extra, offhand)
+    return events + deal(state, ctx, attacker.id, target, parts, weapon.type, critical)

@@ -1,0 +1,131 @@
+"""The d20 test (srd-M2), advantage and disadvantage (srd-M3), saves (srd-M5), ability
+checks and contests. Every die comes from `ctx.dice` and is recorded as a roll."""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from fracas.rules.api import Context, Event, Modifier, Roll, Rolled
+
+from fracas_srd.sheets import SKILLS, Ability
+from fracas_srd.state import Fighter
+
+ADVANTAGE, DISADVANTAGE = "advantage", "disadvantage"
+Judge = Callable[[int, int], tuple[bool, str]]
+
+
+@dataclass
+class Edge:
+    """The sources of advantage and disadvantage on one roll, each with its reason."""
+
+    advantage: list[Modifier] = field(default_factory=list)
+    disadvantage: list[Modifier] = field(default_factory=list)
+
+    def add(self, good: bool, reason: str, rule: str) -> None:
+        kind = ADVANTAGE if good else DISADVANTAGE
+        (self.advantage if good else self.disadvantage).append(
+            Modifier(0, f"{kind}: {reason}", rule)
+        )
+
+    @property
+    def kind(self) -> str:
+        """srd-M3: one of each, however many of each, is neither."""
+        if self.advantage and self.disadvantage:
+            return ""
+        return ADVANTAGE if self.advantage else DISADVANTAGE if self.disadvantage else ""
+
+    def notes(self) -> list[Modifier]:
+        notes = [*self.advantage, *self.disadvantage]
+        if self.advantage and self.disadvantage:
+            notes.append(Modifier(0, "advantage and disadvantage cancel: one d20", "srd-M3"))
+        return notes
+
+
+class Check(NamedTuple):
+    natural: int
+    total: int
+    success: bool
+
+
+def roll_d20(ctx: Context, kind: str, purpose: str) -> tuple[Roll, int]:
+    """One d20, or two keeping the higher (advantage) or the lower (disadvantage)."""
+    if not kind:
+        roll = ctx.dice.roll("d20", purpose)
+        return roll, roll.total
+    roll = ctx.dice.roll("2d20", f"{purpose} ({kind})")
+    return roll, max(roll.faces) if kind == ADVANTAGE else min(roll.faces)
+
+
+def meets(target: int | None) -> Judge:
+    """srd-M2: meeting or beating the target number succeeds."""
+
+    def judge(natural: int, total: int) -> tuple[bool, str]:
+        if target is None:
+            return True, str(total)
+        success = total >= target
+        return success, f"{'success' if success else 'failure'} ({total} vs {target})"
+
+    return judge
+
+
+def d20_test(
+    ctx: Context,
+    events: list[Event],
+    who: str,
+    purpose: str,
+    modifiers: list[Modifier],
+    edge: Edge,
+    target: int | None,
+    rules: list[str],
+    judge: Judge | None = None,
+) -> Check:
+    """Roll, add the modifiers, judge, and record it all as one roll with its reasons."""
+    roll, natural = roll_d20(ctx, edge.kind, purpose)
+    total = natural + sum(m.value for m in modifiers)
+    success, result = (judge or meets(target))(natural, total)
+    if len(roll.faces) > 1:
+        result = f"{result}; keeps {natural} of {roll.faces[0]} and {roll.faces[1]}"
+    notes = [*modifiers, *edge.notes()]
+    events.append(Rolled(who, purpose, roll, target, notes, result, ["srd-M2", *rules]))
+    return Check(natural, total, success)
+
+
+def save_modifiers(fighter: Fighter, ability: Ability) -> list[Modifier]:
+    mods = [Modifier(fighter.sheet.mod(ability), f"{ability.capitalize()} modifier", "srd-M1")]
+    if ability in fighter.sheet.saves:
+        mods.append(Modifier(fighter.sheet.bonus, "proficient save", "srd-M4"))
+    return mods
+
+
+def skill_modifiers(fighter: Fighter, skill: str) -> list[Modifier]:
+    ability = SKILLS[skill]
+    mods = [Modifier(fighter.sheet.mod(ability), f"{ability.capitalize()} modifier", "srd-M1")]
+    if skill in (s.lower() for s in fighter.sheet.skills):
+        mods.append(Modifier(fighter.sheet.bonus, f"proficient in {skill}", "srd-M4"))
+    return mods
+
+
+def check_edge(fighter: Fighter) -> Edge:
+    """srd-27: frightened and poisoned creatures have disadvantage on ability checks."""
+    edge = Edge()
+    for condition in ("frightened", "poisoned"):
+        if fighter.has(condition):
+            edge.add(False, f"{fighter.name} is {condition}", "srd-27")
+    return edge
+
+
+def skill_check(
+    ctx: Context,
+    events: list[Event],
+    fighter: Fighter,
+    skill: str,
+    dc: int | None,
+    rules: list[str],
+) -> Check:
+    purpose = f"{SKILLS[skill].capitalize()} ({skill.title()}) check"
+    mods = skill_modifiers(fighter, skill)
+    return d20_test(ctx, events, fighter.id, purpose, mods, check_edge(fighter), dc, rules)
+
+
+def better_skill(fighter: Fighter, choices: tuple[str, ...]) -> str:
+    return max(choices, key=lambda s: sum(m.value for m in skill_modifiers(fighter, s)))

@@ -1,0 +1,151 @@
+"""The actions a combatant takes (srd-5), with the flags that stand in for a map: where
+the combatants are is stated, not measured (theatre of the mind)."""
+
+from typing import Literal
+
+from fracas.rules.api import Begin, Command, GivenModifier, Join, Pass
+
+Cover = Literal["none", "half", "three-quarters", "total"]
+Range = Literal["normal", "long", "beyond"]
+Contest = Literal["", "athletics", "acrobatics"]
+
+
+class Act(Command):
+    actor: str
+    targets: list[str] = []
+    modifiers: list[GivenModifier] = []
+
+
+class Aimed(Act):
+    """An action that makes attack rolls, with what the table states about the scene."""
+
+    weapon: str = ""
+    within_5ft: bool = False  # the attacker is within 5 feet of the target
+    hostile_near: bool = False  # a hostile that sees the attacker is within 5 feet (srd-17)
+    range: Range = "normal"
+    cover: Cover = "none"
+    unseen: bool = False  # the target cannot see the attacker (srd-23)
+    unseeing: bool = False  # the attacker cannot see the target (srd-23)
+    advantage: bool = False  # another source the GM rules, as its own reason
+    disadvantage: bool = False
+    extra: str = ""  # extra damage dice a feature adds on a hit (a rogue's sneak attack)
+
+
+class Attack(Aimed, tag="attack"):
+    pass
+
+
+class Offhand(Aimed, tag="offhand"):
+    pass
+
+
+class Opportunity(Aimed, tag="opportunity"):
+    pass
+
+
+class Multiattack(Aimed, tag="multiattack"):
+    pass
+
+
+class Legendary(Aimed, tag="legendary"):
+    option: str = ""
+
+
+class React(Aimed, tag="react"):
+    pass
+
+
+class Cast(Aimed, tag="cast"):
+    spell: str = ""
+
+
+class Dash(Act, tag="dash"):
+    pass
+
+
+class Disengage(Act, tag="disengage"):
+    pass
+
+
+class Dodge(Act, tag="dodge"):
+    pass
+
+
+class Help(Act, tag="help"):
+    against: str = ""  # the creature the helped ally attacks; none: an ability check
+
+
+class Hide(Act, tag="hide"):
+    pass
+
+
+class Search(Act, tag="search"):
+    pass
+
+
+class Use(Act, tag="use"):
+    what: str = "an object"
+
+
+class Ready(Act, tag="ready"):
+    trigger: str = "a foe comes near"
+    then: Literal["attack", "dash", "disengage", "dodge", "other"] = "attack"
+
+
+class Stabilise(Act, tag="stabilise"):
+    pass
+
+
+class Grapple(Act, tag="grapple"):
+    defend_with: Contest = ""  # the target's choice; none: its better one
+
+
+class Shove(Act, tag="shove"):
+    push: bool = False  # push 5 feet away instead of knocking prone
+    defend_with: Contest = ""
+
+
+class Escape(Act, tag="escape"):
+    using: Contest = ""
+
+
+class Stand(Act, tag="stand"):
+    pass
+
+
+class Surprise(Command, tag="surprise"):
+    """Before the fight, the GM names who is surprised (srd-1)."""
+
+    actor: str = "gm"
+    targets: list[str] = []
+
+
+SrdCommand = (
+    Join | Begin | Pass | Attack | Offhand | Opportunity | Multiattack | Legendary | React
+    | Cast | Dash | Disengage | Dodge | Help | Hide | Search | Use | Ready | Stabilise
+    | Grapple | Shove | Escape | Stand | Surprise
+)  # fmt: skip
+
+ACTIONS = {
+    "attack": "one attack of the Attack action; more with Extra Attack (srd-6..9, srd-17, srd-22)",
+    "offhand": "a bonus-action attack with a light weapon in the other hand (srd-19)",
+    "opportunity": "a reaction: one melee attack on a foe leaving reach (srd-18)",
+    "multiattack": "a monster's attacks in the sheet's order, one target each (srd-29)",
+    "legendary": "a legendary action at the end of another creature's turn (srd-29)",
+    "react": "the readied action, now, as a reaction (srd-24)",
+    "cast": "cast a spell: an attack, a save, healing (srd-3, srd-6, srd-25, srd-26)",
+    "dash": "extra movement equal to speed (srd-5)",
+    "disengage": "movement provokes no opportunity attacks this turn (srd-5)",
+    "dodge": "attacks against have disadvantage until the next turn (srd-5)",
+    "help": "an ally's next attack on a creature (--opt against=ID) has advantage (srd-5)",
+    "hide": "a Dexterity (Stealth) check to hide (srd-5, srd-23)",
+    "search": "a Wisdom (Perception) check to find the hidden (srd-5)",
+    "use": "use an object (srd-5)",
+    "ready": "name a trigger and an action to take as a reaction (srd-24)",
+    "stabilise": "a DC 10 Wisdom (Medicine) check to stabilise the dying (srd-16)",
+    "grapple": "a contest of Athletics to grapple, in place of an attack (srd-20)",
+    "shove": "a contest of Athletics to knock prone or push, in place of an attack (srd-21)",
+    "escape": "the grappled try to break free (srd-20)",
+    "stand": "stand up from prone, for half the speed (srd-27)",
+    "surprise": "before the fight: the GM names the surprised (srd-1)",
+}

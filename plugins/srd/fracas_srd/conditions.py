@@ -1,0 +1,110 @@
+"""The conditions and what they do to rolls while they last (srd-27), with the other
+sources of advantage and disadvantage an attack may have (srd-5, srd-17, srd-23)."""
+
+from fracas.rules.api import Context, Event, Modifier, RefusedError, Resolved
+
+from fracas_srd.checks import Check, Edge, d20_test, save_modifiers
+from fracas_srd.commands import Aimed
+from fracas_srd.sheets import Ability
+from fracas_srd.state import Fighter
+
+FAILS_STR_DEX = ("paralysed", "paralyzed", "petrified", "stunned", "unconscious")
+OPEN_TO_ATTACK = (*FAILS_STR_DEX, "blinded", "restrained")  # attacks against: advantage
+CRITICAL_UP_CLOSE = ("paralysed", "paralyzed", "unconscious")
+HAMPERED = ("blinded", "frightened", "poisoned", "prone", "restrained")  # its attacks: disadvantage
+COVER = {"none": 0, "half": 2, "three-quarters": 5}
+RULED = "the GM's ruling"
+
+
+def attacker_edge(edge: Edge, attacker: Fighter, command: Aimed) -> None:
+    for condition in HAMPERED:
+        if attacker.has(condition):
+            edge.add(False, f"{attacker.name} is {condition}", "srd-27")
+    if attacker.has("invisible"):
+        edge.add(True, f"{attacker.name} is invisible", "srd-27")
+    if attacker.has("hidden"):
+        edge.add(True, f"{attacker.name} attacks from hiding", "srd-23")
+    if command.unseen:
+        edge.add(True, "the target cannot see the attacker", "srd-23")
+    if command.unseeing:
+        edge.add(False, "the attacker cannot see the target", "srd-23")
+
+
+def target_edge(edge: Edge, attacker: Fighter, target: Fighter, command: Aimed) -> None:
+    for condition in OPEN_TO_ATTACK:
+        if target.has(condition):
+            edge.add(True, f"{target.name} is {condition}", "srd-27")
+    if target.has("invisible"):
+        edge.add(False, f"{target.name} is invisible", "srd-27")
+    if target.has("prone"):
+        near = command.within_5ft
+        edge.add(near, f"{target.name} is prone, {'within' if near else 'beyond'} 5 feet", "srd-27")
+    if target.has("dodging") and not target.incapacitated and not command.unseen:
+        edge.add(False, f"{target.name} is dodging", "srd-5")
+    helped = attacker.conditions.get("helped", {})
+    if helped.get("against") == target.id:
+        edge.add(True, f"helped by {helped.get('by_name', 'an ally')}", "srd-5")
+
+
+def ranged_edge(edge: Edge, command: Aimed, ranged: bool) -> None:
+    """srd-17: a foe close by, or beyond normal range; beyond long range, no attack."""
+    if not ranged:
+        return
+    if command.range == "beyond":
+        raise RefusedError("the target is beyond long range: no attack is possible (srd-17)")
+    if command.hostile_near:
+        edge.add(False, "a ranged attack with a hostile within 5 feet", "srd-17")
+    if command.range == "long":
+        edge.add(False, "beyond normal range", "srd-17")
+
+
+def attack_edge(attacker: Fighter, target: Fighter, command: Aimed, ranged: bool) -> Edge:
+    edge = Edge()
+    attacker_edge(edge, attacker, command)
+    target_edge(edge, attacker, target, command)
+    ranged_edge(edge, command, ranged)
+    if command.advantage:
+        edge.add(True, RULED, "srd-M3")
+    if command.disadvantage:
+        edge.add(False, RULED, "srd-M3")
+    return edge
+
+
+def critical_up_close(target: Fighter, command: Aimed) -> str:
+    """srd-27: a hit on a paralysed or unconscious creature from within 5 feet is critical."""
+    if not command.within_5ft:
+        return ""
+    return next((c for c in CRITICAL_UP_CLOSE if target.has(c)), "")
+
+
+def cover_bonus(cover: str) -> int:
+    if cover == "total":
+        raise RefusedError("a target behind total cover cannot be targeted directly (srd-22)")
+    return COVER[cover]
+
+
+def saving_throw(
+    ctx: Context,
+    events: list[Event],
+    fighter: Fighter,
+    ability: Ability,
+    dc: int,
+    purpose: str,
+    rules: list[str],
+    cover: str = "none",
+) -> Check:
+    """srd-M5 with srd-27's automatic failures and srd-22's cover on Dex saves."""
+    failing = next((c for c in FAILS_STR_DEX if fighter.has(c)), "")
+    if failing and ability in ("str", "dex"):
+        why = f"fails the {ability.capitalize()} save automatically: {failing}"
+        events.append(Resolved(fighter.id, "save", [], why, ["srd-27", *rules]))
+        return Check(0, 0, False)
+    mods, edge = save_modifiers(fighter, ability), Edge()
+    if ability == "dex":
+        if cover_bonus(cover):
+            mods.append(Modifier(cover_bonus(cover), f"{cover} cover", "srd-22"))
+        if fighter.has("restrained"):
+            edge.add(False, f"{fighter.name} is restrained", "srd-27")
+        if fighter.has("dodging") and not fighter.incapacitated:
+            edge.add(True, f"{fighter.name} is dodging", "srd-5")
+    return d20_test(ctx, events, fighter.id, purpose, mods, edge, dc, ["srd-M5", *rules])

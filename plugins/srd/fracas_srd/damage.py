@@ -1,0 +1,206 @@
+"""Damage and what follows from it: types (srd-10), temporary hit points (srd-11),
+healing (srd-12), dropping to 0 (srd-13), death saves (srd-14, srd-15), stabilising
+(srd-16) and concentration (srd-26)."""
+
+from fracas.rules.api import (
+    ConditionCleared,
+    ConditionSet,
+    Context,
+    Damaged,
+    Event,
+    Healed,
+    Modifier,
+    RefusedError,
+    Resolved,
+)
+
+from fracas_srd.checks import Edge, d20_test
+from fracas_srd.conditions import saving_throw
+from fracas_srd.events import DeathSaves, TemporaryHitPoints
+from fracas_srd.state import Fighter, State
+
+AT_ZERO = {"at_zero": True}  # the unconsciousness of 0 HP, which healing ends
+
+
+def typed(target: Fighter, raw: int, kind: str) -> tuple[int, list[Modifier]]:
+    """srd-10: immunity takes all; then resistance halves (down), vulnerability doubles."""
+    sheet = target.sheet
+    if kind in sheet.immunities:
+        return 0, [Modifier(-raw, f"immune to {kind}", "srd-10")] if raw else []
+    amount, notes = raw, []
+    if kind in sheet.resistances:
+        notes.append(Modifier(amount // 2 - amount, f"resistant to {kind}: half", "srd-10"))
+        amount //= 2
+    if kind in sheet.vulnerabilities:
+        notes.append(Modifier(amount, f"vulnerable to {kind}: double", "srd-10"))
+        amount *= 2
+    return amount, notes
+
+
+def deal(
+    state: State,
+    ctx: Context | None,
+    source: str,
+    target: Fighter,
+    parts: list[Modifier],
+    kind: str,
+    critical: bool = False,
+    rules: tuple[str, ...] = (),
+) -> list[Event]:
+    """Damage from its parts (dice and modifiers) to one target, and all that follows."""
+    raw = max(0, sum(p.value for p in parts))
+    taken, notes = typed(target, raw, kind) if kind else (raw, [])
+    absorbed = min(target.temp_hp, taken)
+    if absorbed:
+        notes.append(Modifier(0, f"{absorbed} of it off temporary hit points first", "srd-11"))
+    cited = ["srd-9", *rules, *(["srd-10"] if kind else []), *(["srd-11"] if absorbed else [])]
+    events: list[Event] = [Damaged(target.id, taken, source, [*parts, *notes], cited)]
+    return events + after_damage(state, ctx, target, taken, absorbed, critical)
+
+
+def after_damage(
+    state: State, ctx: Context | None, target: Fighter, taken: int, absorbed: int, critical: bool
+) -> list[Event]:
+    if taken == 0 or target.dead:
+        return []
+    if target.at_zero:
+        return damage_at_zero(state, target, taken, critical)
+    to_hp = taken - absorbed
+    if to_hp and to_hp >= target.hp:
+        return dropping(state, target, to_hp - target.hp)
+    return concentration_save(state, ctx, target, taken)
+
+
+def dropping(state: State, target: Fighter, left_over: int) -> list[Event]:
+    """srd-13: instant death, a monster's death, or unconscious and dying."""
+    if left_over >= target.hp_max:
+        why = f"instant death: {left_over} damage left over at 0 HP, max HP {target.hp_max}"
+        return die(state, target, why, "srd-13")
+    if target.sheet.monster and state.options.monsters_at_zero == "dead":
+        return die(state, target, "a monster at 0 HP dies", "srd-13")
+    events: list[Event] = [
+        ConditionSet(target.id, "unconscious", "dropped to 0 HP", AT_ZERO, ["srd-13", "srd-27"]),
+        ConditionSet(target.id, "dying", "dropped to 0 HP", {}, ["srd-13", "srd-14"]),
+    ]
+    if not target.has("prone"):
+        events.append(ConditionSet(target.id, "prone", "falls unconscious", {}, ["srd-27"]))
+    return events + end_concentration(state, target, "dying", "srd-26")
+
+
+def damage_at_zero(state: State, target: Fighter, taken: int, critical: bool) -> list[Event]:
+    """srd-15 (and srd-16 for the stable): one failure, two for a critical; or death."""
+    if taken >= target.hp_max:
+        why = f"{taken} damage at 0 HP, at least its max HP {target.hp_max}"
+        return die(state, target, why, "srd-15")
+    events: list[Event] = []
+    if target.has("stable"):
+        events += [
+            ConditionCleared(target.id, "stable", "damaged at 0 HP", ["srd-16"]),
+            ConditionSet(target.id, "dying", "damaged while stable", {}, ["srd-16"]),
+        ]
+    failures = target.failures + (2 if critical else 1)
+    why = "damage at 0 HP: " + ("two failures (a critical hit)" if critical else "one failure")
+    events.append(DeathSaves(target.id, target.successes, min(3, failures), why, ["srd-15"]))
+    if failures >= 3:
+        events += die(state, target, "three death save failures", "srd-15")
+    return events
+
+
+def die(state: State, target: Fighter, why: str, rule: str) -> list[Event]:
+    events: list[Event] = [ConditionSet(target.id, "dead", why, {}, [rule])]
+    for condition in ("dying", "stable"):
+        if target.has(condition):
+            events.append(ConditionCleared(target.id, condition, "dead", [rule]))
+    return events + end_concentration(state, target, "dead", "srd-26")
+
+
+def concentration_save(
+    state: State, ctx: Context | None, target: Fighter, taken: int
+) -> list[Event]:
+    """srd-26: a Con save, DC 10 or half the damage taken, whichever is higher."""
+    holding = target.conditions.get("concentrating")
+    if holding is None:
+        return []
+    events: list[Event] = []
+    dc = max(10, taken // 2)
+    purpose = f"concentration on {holding.get('spell', 'a spell')} (DC {dc})"
+    if ctx is None:  # harm by hand rolls no dice: the table rolls this save itself
+        due = f"owes a {purpose}: the GM rolls it and clears concentrating on a failure"
+        return [Resolved(target.id, "concentration", [], due, ["srd-26"])]
+    check = saving_throw(ctx, events, target, "con", dc, purpose, ["srd-26"])
+    if not check.success:
+        events += end_concentration(state, target, "failed the concentration save", "srd-26")
+    return events
+
+
+def end_concentration(state: State, caster: Fighter, why: str, rule: str) -> list[Event]:
+    """The concentration ends, and every effect it held ends with it."""
+    holding = caster.conditions.get("concentrating")
+    if holding is None:
+        return []
+    events: list[Event] = [ConditionCleared(caster.id, "concentrating", why, [rule])]
+    for who, condition in holding.get("effects", []):
+        held = state.fighters.get(who)
+        detail = held.conditions.get(condition) if held else None
+        if detail is not None and detail.get("by") == caster.id:
+            over = f"{caster.name}'s concentration ends"
+            events.append(ConditionCleared(who, condition, over, [rule]))
+    return events
+
+
+def heal(target: Fighter, amount: int, source: str, rules: tuple[str, ...] = ()) -> list[Event]:
+    """srd-12: up to the maximum; from 0, conscious again and no more death saves."""
+    if target.dead:
+        raise RefusedError(f"{target.name} is dead; healing does not bring back the dead")
+    gained = min(amount, target.hp_max - target.hp)
+    events: list[Event] = [Healed(target.id, gained, source, ["srd-12", *rules])]
+    if target.hp == 0 and gained:
+        events += revived(target, "regains hit points", "srd-12")
+    return events
+
+
+def revived(target: Fighter, why: str, rule: str) -> list[Event]:
+    events: list[Event] = [
+        ConditionCleared(target.id, c, why, [rule]) for c in ("dying", "stable") if target.has(c)
+    ]
+    if target.conditions.get("unconscious", {}).get("at_zero"):
+        events.append(ConditionCleared(target.id, "unconscious", why, [rule]))
+    return [*events, DeathSaves(target.id, 0, 0, why, [rule])]
+
+
+def stabilised(target: Fighter, why: str, rule: str) -> list[Event]:
+    return [
+        ConditionCleared(target.id, "dying", why, [rule]),
+        ConditionSet(target.id, "stable", why, {}, [rule]),
+        DeathSaves(target.id, 0, 0, why, [rule]),
+    ]
+
+
+def death_save(state: State, ctx: Context, fighter: Fighter) -> list[Event]:
+    """srd-14: at the start of its turn; 10+ succeeds, a 1 fails twice, a 20 heals 1."""
+    events: list[Event] = []
+    check = d20_test(ctx, events, fighter.id, "death save", [], Edge(), 10, ["srd-14"])
+    if check.natural == 20:
+        return events + heal(fighter, 1, "a natural 20 on a death save", ("srd-14",))
+    successes, failures = fighter.successes, fighter.failures
+    if check.natural == 1:
+        failures += 2
+    elif check.success:
+        successes += 1
+    else:
+        failures += 1
+    if failures >= 3:
+        events.append(DeathSaves(fighter.id, successes, 3, "three failures", ["srd-14"]))
+        return events + die(state, fighter, "three death save failures", "srd-14")
+    if successes >= 3:
+        return events + stabilised(fighter, "three death save successes", "srd-14")
+    counts = f"{successes} of 3 successes, {failures} of 3 failures"
+    return [*events, DeathSaves(fighter.id, successes, failures, counts, ["srd-14"])]
+
+
+def gain_temporary(state: State, target: Fighter, offered: int, why: str) -> list[Event]:
+    """srd-11: they do not stack; the default keeps the larger."""
+    keep = offered if state.options.temp_hp == "newer" else max(offered, target.temp_hp)
+    if target.temp_hp and keep != offered:
+        why = f"{why}: keeps the {target.temp_hp} it had over {offered} (they do not stack)"
+    return [TemporaryHitPoints(target.id, keep, why, ["srd-11"])]

@@ -1,0 +1,22 @@
+"""The two events of this ruleset's own; everything else is fracas's core vocabulary."""
+
+from fracas.rules.api import Event
+
+
+class TemporaryHitPoints(Event, tag="srd.temporary-hp"):
+    """A creature's temporary hit points are now `amount` (srd-11)."""
+
+    target: str
+    amount: int
+    reason: str
+    rules: list[str] = []
+
+
+class DeathSaves(Event, tag="srd.death-saves"):
+    """A dying creature's death saves stand at these counts (srd-14, srd-15)."""
+
+    target: str
+    successes: int
+    failures: int
+    reason: str
+    rules: list[str] = []

@@ -1,0 +1,149 @@
+"""evolve: a pure, total fold of the events into the fight's state."""
+
+import msgspec
+from fracas.rules.api import (
+    CombatantJoined,
+    Damaged,
+    Declared,
+    EncounterStarted,
+    Event,
+    Healed,
+    InitiativeSet,
+    Spent,
+    TurnAdvanced,
+    roster,
+)
+from msgspec.structs import replace
+
+from fracas_srd.events import DeathSaves, TemporaryHitPoints
+from fracas_srd.sheets import Options, Sheet
+from fracas_srd.state import Fighter, State
+
+
+def joined(state: State, event: CombatantJoined) -> State:
+    sheet = msgspec.convert(event.sheet, Sheet)
+    fighter = Fighter(
+        event.combatant,
+        event.name,
+        event.side,
+        sheet,
+        len(state.fighters),
+        sheet.hp,
+        sheet.hp,
+        legendary_left=sheet.legendary_actions,
+    )
+    return roster.put(state, fighter)
+
+
+def turn(state: State, event: TurnAdvanced) -> State:
+    """A new turn: its creature's action, bonus action and attacks are fresh (srd-3), its
+    reaction comes back (srd-4), and so do its legendary actions (srd-29)."""
+    ended = f"{state.round}:{state.turn}" if state.turn else ""
+    state = replace(state, round=event.round, turn=event.actor, turn_ended=ended)
+    return roster.change(
+        state,
+        event.actor or "",
+        lambda f: replace(
+            f,
+            action="",
+            attacks=0,
+            bonus=False,
+            reaction=False,
+            spells=(),
+            legendary_prior=f.legendary_left,
+            legendary_left=f.sheet.legendary_actions,
+        ),
+    )
+
+
+def declared(state: State, event: Declared) -> State:
+    """Once the creature whose turn it is acts, the turn-end before it is past (srd-29)."""
+    acts = event.actor == state.turn and event.action != "legendary"
+    return replace(state, turn_ended="") if acts else state
+
+
+def spent(state: State, event: Spent) -> State:
+    def edit(f: Fighter) -> Fighter:
+        match event.resource:
+            case "action":
+                return replace(f, action=event.reason)
+            case "attack":
+                return replace(f, attacks=f.attacks + event.amount)
+            case "bonus action":
+                return replace(f, bonus=True)
+            case "reaction":
+                return replace(f, reaction=True)
+            case "spell":
+                return replace(f, spells=(*f.spells, event.reason))
+            case "legendary actions":
+                return legendary_spent(state, f, event.amount)
+        return f
+
+    return roster.change(state, event.combatant, edit)
+
+
+def legendary_spent(state: State, f: Fighter, amount: int) -> Fighter:
+    """At the turn-end just before its own turn, the points come from what it had before
+    they came back at the start of that turn."""
+    if state.turn == f.id:
+        prior = f.legendary_prior - amount
+        return replace(f, legendary_prior=prior, legendary_after=state.turn_ended)
+    left = f.legendary_left - amount
+    return replace(f, legendary_left=left, legendary_after=state.turn_ended)
+
+
+def damaged(state: State, event: Damaged) -> State:
+    """srd-11: off temporary hit points first; srd-9: hit points never below 0."""
+
+    def edit(f: Fighter) -> Fighter:
+        absorbed = min(f.temp_hp, event.amount)
+        return replace(f, temp_hp=f.temp_hp - absorbed, hp=max(0, f.hp - event.amount + absorbed))
+
+    return roster.change(state, event.target, edit)
+
+
+def healed(state: State, event: Healed) -> State:
+    return roster.change(
+        state, event.target, lambda f: replace(f, hp=min(f.hp_max, f.hp + event.amount))
+    )
+
+
+def temporary(state: State, event: TemporaryHitPoints) -> State:
+    return roster.change(state, event.target, lambda f: replace(f, temp_hp=event.amount))
+
+
+def death_saves(state: State, event: DeathSaves) -> State:
+    return roster.change(
+        state,
+        event.target,
+        lambda f: replace(f, successes=event.successes, failures=event.failures),
+    )
+
+
+def initiative(state: State, event: InitiativeSet) -> State:
+    return roster.change(
+        state,
+        event.combatant,
+        lambda f: replace(f, initiative=event.value, tiebreak=event.tiebreak),
+    )
+
+
+evolve = roster.dispatch(
+    {
+        EncounterStarted: roster.options_evolver(Options),
+        CombatantJoined: joined,
+        InitiativeSet: initiative,
+        TurnAdvanced: turn,
+        Declared: declared,
+        Spent: spent,
+        Damaged: damaged,
+        Healed: healed,
+        TemporaryHitPoints: temporary,
+        DeathSaves: death_saves,
+        **roster.CORE_EVOLVERS,
+    }
+)
+
+
+def event_types() -> tuple[type[Event], ...]:
+    return (TemporaryHitPoints, DeathSaves)

@@ -1,0 +1,203 @@
+"""Surprise (srd-1), initiative and its ties (srd-2), the turn (srd-3) and its end: the
+next in the order, death saves at the start of a turn (srd-14), repeated saves at the end
+of one (srd-28), and concentration lost to incapacity (srd-26)."""
+
+from collections.abc import Iterator
+
+import msgspec
+from fracas.rules.api import (
+    Begin,
+    Clock,
+    ConditionCleared,
+    ConditionSet,
+    Context,
+    Event,
+    InitiativeSet,
+    Modifier,
+    Pass,
+    RefusedError,
+    TurnAdvanced,
+    Until,
+    check_can_begin,
+    roster,
+)
+
+from fracas_srd.checks import Edge, d20_test
+from fracas_srd.commands import Surprise
+from fracas_srd.conditions import saving_throw
+from fracas_srd.damage import death_save, end_concentration
+from fracas_srd.evolve import evolve
+from fracas_srd.state import Fighter, State, check_begun
+
+ROLL_OFFS = 5  # a roll-off tied this many times running leaves the joining order
+
+
+def fold(state: State, events: list[Event]) -> State:
+    return roster.fold(evolve, state, events)
+
+
+def decide_surprise(state: State, command: Surprise, ctx: Context) -> list[Event]:
+    """srd-1: no move, action or reaction until its first turn ends (a duration)."""
+    if state.round:
+        raise RefusedError("surprise is decided before the fight begins (srd-1)")
+    if not command.targets:
+        raise RefusedError("name who is surprised: `act gm surprise ID...`")
+    events: list[Event] = []
+    for who in command.targets:
+        fighter = state.fighter(who)
+        lasting = msgspec.to_builtins(Until(edge="end", of=fighter.id))
+        detail = {"until": lasting}
+        events.append(ConditionSet(fighter.id, "surprised", "caught unaware", detail, ["srd-1"]))
+    return events
+
+
+def initiative_roll(ctx: Context, events: list[Event], fighter: Fighter) -> int:
+    """srd-2: a Dexterity check, d20 + Dex modifier + any initiative bonus."""
+    mods = [Modifier(fighter.sheet.mod("dex"), "Dex modifier", "srd-M1")]
+    if fighter.sheet.initiative:
+        mods.append(Modifier(fighter.sheet.initiative, "initiative bonus", "srd-2"))
+    return d20_test(ctx, events, fighter.id, "initiative", mods, Edge(), None, ["srd-2"]).total
+
+
+def units(state: State, fighters: list[Fighter]) -> list[list[Fighter]]:
+    """Who rolls together: each alone, or (an option) identical creatures as one group."""
+    if not state.options.group_initiative:
+        return [[f] for f in fighters]
+    groups: dict[bytes, list[Fighter]] = {}
+    for fighter in fighters:
+        groups.setdefault(msgspec.json.encode(fighter.sheet), []).append(fighter)
+    return list(groups.values())
+
+
+def roll_off(
+    ctx: Context, events: list[Event], tied: list[list[Fighter]], times: int = 0
+) -> Iterator[list[Fighter]]:
+    """srd-2's default tie-break after Dex: each rolls a d20, higher first, again on a tie."""
+    if len(tied) == 1 or times >= ROLL_OFFS:
+        yield from tied
+        return
+    rolled: dict[int, list[list[Fighter]]] = {}
+    for unit in tied:
+        lead = unit[0]
+        check = d20_test(ctx, events, lead.id, "initiative roll-off", [], Edge(), None, ["srd-2"])
+        rolled.setdefault(check.total, []).append(unit)
+    for _, again in sorted(rolled.items(), reverse=True):
+        yield from roll_off(ctx, events, again, times + 1)
+
+
+def tiebreaks(
+    state: State,
+    ctx: Context,
+    events: list[Event],
+    totals: dict[str, int],
+    groups: list[list[Fighter]],
+) -> dict[str, int]:
+    """A rank for each, higher first, among those of equal initiative and Dex."""
+    if state.options.initiative_ties != "dex":
+        return {}
+    tied: dict[tuple[int, int], list[list[Fighter]]] = {}
+    for unit in groups:
+        key = (totals[unit[0].id], unit[0].sheet.dexterity)
+        tied.setdefault(key, []).append(unit)
+    ranks: dict[str, int] = {}
+    for same in tied.values():
+        if len(same) < 2:
+            continue
+        ordered = list(roll_off(ctx, events, same))
+        for place, unit in enumerate(ordered):
+            for fighter in unit:
+                ranks[fighter.id] = len(ordered) - place
+    return ranks
+
+
+def roll_all(state: State, ctx: Context, fighters: list[Fighter]) -> list[Event]:
+    events: list[Event] = []
+    groups = units(state, fighters)
+    totals: dict[str, int] = {}
+    for unit in groups:
+        total = initiative_roll(ctx, events, unit[0])
+        totals.update({f.id: total for f in unit})
+    ranks = tiebreaks(state, ctx, events, totals, groups)
+    for fighter in fighters:
+        mates = groups_of(groups, fighter)
+        why = f"d20 + Dex, one roll with {mates}" if mates else "d20 + Dex"
+        rank = ranks.get(fighter.id, 0)
+        events.append(InitiativeSet(fighter.id, totals[fighter.id], why, ["srd-2"], rank))
+    return events
+
+
+def groups_of(groups: list[list[Fighter]], fighter: Fighter) -> str:
+    unit = next(u for u in groups if fighter in u)
+    return " and ".join(f.name for f in unit if f.id != fighter.id)
+
+
+def decide_begin(state: State, command: Begin, ctx: Context) -> list[Event]:
+    check_can_begin(bool(state.round), state.fighters)
+    events = roll_all(state, ctx, sorted(state.fighters.values(), key=lambda f: f.joined))
+    return events + advance(fold(state, events), ctx, "the fight begins")
+
+
+def next_up(state: State) -> tuple[int, Fighter | None]:
+    """The next in the order who still fights (the dead are skipped), and in which round."""
+    order = state.order()
+    here = next((i for i, f in enumerate(order) if f.id == state.turn), -1)
+    alive = state.alive()
+    fighting = {f.id for f in alive}
+    later = [f for f in order[here + 1 :] if f.id in fighting]
+    if later and state.round:
+        return state.round, later[0]
+    return state.round + 1, alive[0] if alive else None
+
+
+def advance(state: State, ctx: Context, reason: str) -> list[Event]:
+    events = incapacity_ends_concentration(state)
+    state = fold(state, events)
+    number, fighter = next_up(state)
+    if fighter is None:
+        return [*events, TurnAdvanced(number, None, "nobody is left to act", ["srd-2"])]
+    rules = ["srd-2", "srd-3", "srd-4", *(["srd-29"] if fighter.sheet.legendary_actions else [])]
+    events.append(TurnAdvanced(number, fighter.id, reason, rules))
+    if fighter.has("dying"):
+        events += death_save(fold(state, events), ctx, fighter)
+    return events
+
+
+def incapacity_ends_concentration(state: State) -> list[Event]:
+    """srd-26: being incapacitated ends concentration."""
+    events: list[Event] = []
+    for fighter in state.fighters.values():
+        if fighter.has("concentrating") and fighter.incapacitated:
+            events += end_concentration(state, fighter, "incapacitated", "srd-26")
+    return events
+
+
+def repeated_saves(state: State, ctx: Context, fighter: Fighter) -> list[Event]:
+    """srd-28: "save ends": the save again at the end of each of its turns."""
+    events: list[Event] = []
+    for condition, detail in fighter.conditions.items():
+        save = detail.get("save_ends")
+        if not save:
+            continue
+        purpose = f"save against {condition} (DC {save['dc']})"
+        check = saving_throw(ctx, events, fighter, save["ability"], save["dc"], purpose, ["srd-28"])
+        if check.success:
+            events.append(
+                ConditionCleared(fighter.id, condition, "saved at the end of its turn", ["srd-28"])
+            )
+    return events
+
+
+def decide_pass(state: State, command: Pass, ctx: Context) -> list[Event]:
+    check_begun(state)
+    actor = state.acting()
+    if actor is None:
+        raise RefusedError("nobody is left able to act in this fight")
+    if command.actor not in (None, actor.id):
+        raise RefusedError(f"it is {actor.name}'s turn; only they can end it")
+    events = repeated_saves(state, ctx, actor)
+    return events + advance(fold(state, events), ctx, f"{actor.name}'s turn is over")
+
+
+def clock(state: State) -> Clock:
+    """Where durations expire: a turn is its round and its creature's place in it."""
+    return Clock(state.round, {state.turn: str(state.round)} if state.turn else {}, "round")

@@ -1,0 +1,88 @@
+"""A monster's Multiattack and legendary actions (srd-29)."""
+
+from fracas.rules.api import Context, Event, RefusedError, Resolved, Spent, roster
+
+from fracas_srd.attacks import weapon_attack
+from fracas_srd.commands import Legendary, Multiattack
+from fracas_srd.evolve import evolve
+from fracas_srd.state import Fighter, State
+from fracas_srd.turn import able, action
+
+
+def multiattack(state: State, actor: Fighter, command: Multiattack, ctx: Context) -> list[Event]:
+    """One action made of the sheet's attacks, in its order, each with its own target
+    (one target named: all at it). Each hit's damage, and its concentration save, comes
+    before the next attack."""
+    listed = actor.sheet.multiattack
+    if not listed:
+        raise RefusedError(f"{actor.name} has no Multiattack on its sheet (srd-29)")
+    targets = command.targets * len(listed) if len(command.targets) == 1 else command.targets
+    if len(targets) != len(listed):
+        raise RefusedError(
+            f"{actor.name}'s Multiattack is {len(listed)} attacks ({', '.join(listed)}): "
+            "name one target for all or one for each"
+        )
+    events = action(actor, "multiattack")
+    for name, who in zip(listed, targets, strict=True):
+        now = roster.fold(evolve, state, events)
+        target = now.fighter(who)
+        if target.dead:
+            events.append(
+                Resolved(
+                    actor.id,
+                    "multiattack",
+                    [who],
+                    f"{name}: {target.name} is already dead",
+                    ["srd-29"],
+                )
+            )
+            continue
+        weapon = actor.sheet.weapon(name)
+        events += weapon_attack(
+            now, ctx, now.fighter(actor.id), target, weapon, command, "multiattack"
+        )
+    return events
+
+
+def legendary(state: State, actor: Fighter, command: Legendary, ctx: Context) -> list[Event]:
+    """One option at a time, only at the end of another creature's turn, one per turn-end;
+    not while incapacitated, nor surprised before its first turn ends."""
+    able(state, actor)
+    option = next(
+        (o for o in actor.sheet.legendary if o.name.lower() == command.option.lower()), None
+    )
+    if option is None:
+        offered = ", ".join(o.name for o in actor.sheet.legendary) or "none"
+        raise RefusedError(f"{actor.name} has no legendary option {command.option!r}; {offered}")
+    check_window(state, actor, option.cost)
+    events: list[Event] = [
+        Spent(actor.id, "legendary actions", option.cost, option.name, ["srd-29"])
+    ]
+    if not option.weapon:
+        return [
+            *events,
+            Resolved(actor.id, "legendary", list(command.targets), option.name, ["srd-29"]),
+        ]
+    if len(command.targets) != 1:
+        raise RefusedError(f"{option.name} takes exactly one target")
+    target = state.fighter(command.targets[0])
+    weapon = actor.sheet.weapon(option.weapon)
+    return events + weapon_attack(state, ctx, actor, target, weapon, command, "legendary")
+
+
+def check_window(state: State, actor: Fighter, cost: int) -> None:
+    ended = state.turn_ended
+    if not ended:
+        raise RefusedError(
+            "a legendary action comes only at the end of another creature's turn, before the "
+            "next one acts (srd-29)"
+        )
+    if ended.partition(":")[2] == actor.id:
+        raise RefusedError(f"it was {actor.name}'s own turn that ended (srd-29)")
+    if actor.legendary_after == ended:
+        raise RefusedError(f"{actor.name} has taken a legendary action at this turn's end (srd-29)")
+    if actor.surprised:
+        raise RefusedError(f"{actor.name} is surprised until its first turn ends (srd-29)")
+    left = actor.legendary_prior if state.turn == actor.id else actor.legendary_left
+    if left < cost:
+        raise RefusedError(f"{actor.name} has {left} legendary actions left, this costs {cost}")

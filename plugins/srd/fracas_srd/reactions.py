@@ -1,0 +1,47 @@
+"""Reactions, taken out of turn (srd-4): the opportunity attack (srd-18) and the readied
+action (srd-24)."""
+
+from fracas.rules.api import ConditionCleared, ConditionSet, Context, Event, RefusedError, Resolved
+
+from fracas_srd.actions import lasting
+from fracas_srd.attacks import weapon_attack, weapon_of
+from fracas_srd.commands import Opportunity, React, Ready
+from fracas_srd.state import Fighter, State
+from fracas_srd.turn import action, one_target, reaction
+
+
+def opportunity(state: State, actor: Fighter, command: Opportunity, ctx: Context) -> list[Event]:
+    """srd-18: a melee attack on a foe who leaves reach on its own turn, without
+    disengaging; right before it leaves."""
+    target = one_target(state, command)
+    if state.turn != target.id:
+        raise RefusedError(f"{target.name} is not moving on its own turn: no opportunity (srd-18)")
+    if target.has("disengaged"):
+        raise RefusedError(f"{target.name} disengaged: its movement provokes nothing (srd-18)")
+    weapon = weapon_of(actor, command.weapon)
+    if weapon.ranged:
+        raise RefusedError("an opportunity attack is a melee attack (srd-18)")
+    events = reaction(state, actor, "opportunity attack")
+    return events + weapon_attack(state, ctx, actor, target, weapon, command, "opportunity")
+
+
+def ready(state: State, actor: Fighter, command: Ready, ctx: Context) -> list[Event]:
+    """srd-24: a trigger and an action, held until the start of its next turn."""
+    detail = {"trigger": command.trigger, "then": command.then, **lasting("start", actor.id)}
+    why = f"readies to {command.then} when {command.trigger}"
+    return [*action(actor, "ready"), ConditionSet(actor.id, "readied", why, detail, ["srd-24"])]
+
+
+def react(state: State, actor: Fighter, command: React, ctx: Context) -> list[Event]:
+    """srd-24: the trigger happened: the readied action, now, as its reaction."""
+    readied = actor.conditions.get("readied")
+    if readied is None:
+        raise RefusedError(f"{actor.name} has no readied action (srd-24)")
+    events = reaction(state, actor, f"readied {readied['then']}")
+    events.append(ConditionCleared(actor.id, "readied", f"{readied['trigger']}: acts", ["srd-24"]))
+    if readied["then"] != "attack":
+        done = f"{readied['then']}es" if readied["then"] == "dash" else readied["then"]
+        return [*events, Resolved(actor.id, "react", [], f"{done} as readied", ["srd-24"])]
+    target = one_target(state, command)
+    weapon = weapon_of(actor, command.weapon)
+    return events + weapon_attack(state, ctx, actor, target, weapon, command, "react")

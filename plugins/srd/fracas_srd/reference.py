@@ -1,0 +1,219 @@
+"""The table's words for this ruleset, and its rules reference: every rule id it cites,
+stated in fracas's own words with the SRD 5.1 section in brackets, and the attribution the
+CC-BY-4.0 licence asks for wherever the rules are shown."""
+
+SOURCE = "System Reference Document 5.1 (SRD 5.1), combat rules"
+ATTRIBUTION = (
+    'This work includes material taken from the System Reference Document 5.1 ("SRD 5.1") by '
+    "Wizards of the Coast LLC and available at "
+    "https://dnd.wizards.com/resources/systems-reference-document. The SRD 5.1 is licensed "
+    "under the Creative Commons Attribution 4.0 International License available at "
+    "https://creativecommons.org/licenses/by/4.0/legalcode."
+)
+LICENCE = "CC-BY-4.0"
+
+STATEMENTS = {
+    "srd-M1": (
+        "Ability modifier. Six scores (Str, Dex, Con, Int, Wis, Cha), usually 1–30. The "
+        "modifier is floor((score − 10) / 2). [Using Ability Scores]"
+    ),
+    "srd-M2": (
+        "The d20 test. Roll d20, add the modifiers; meeting or beating the target number (a DC,"
+        " or an Armor Class for an attack) succeeds. [Using Ability Scores]"
+    ),
+    "srd-M3": (
+        "Advantage and disadvantage. With advantage roll 2d20 and keep the higher; with "
+        "disadvantage keep the lower. Several sources of the same kind count once; if there is "
+        "at least one source of each, the roll has neither, however many of each there are. "
+        "[Advantage and Disadvantage]"
+    ),
+    "srd-M4": (
+        "Proficiency bonus. Added once to attack rolls with proficient weapons, to proficient "
+        "skills and saves, and to save DCs: +2 at level or challenge rating 0–4, +3 at 5–8, +4 "
+        "at 9–12, +5 at 13–16, +6 at 17–20 (a sheet may state it outright). [Proficiency Bonus]"
+    ),
+    "srd-M5": (
+        "Saving throw. d20 + ability modifier (+ proficiency if proficient) against a DC. A "
+        "spell's DC is 8 + proficiency + the caster's spellcasting ability modifier. [Saving "
+        "Throws; Spellcasting]"
+    ),
+    "srd-1": (
+        "Surprise. The GM decides who is surprised at the start. A surprised combatant can't "
+        "move or take an action on its first turn, and can't take a reaction until that turn "
+        "ends. [Surprise]"
+    ),
+    "srd-2": (
+        "Initiative. Every combatant rolls a Dexterity check (d20 + Dex modifier, + any "
+        "initiative bonus on the sheet) once, at the start. The order runs from highest to "
+        "lowest and is the same every round. The GM may roll once for a group of identical "
+        "creatures, who then act together. Ties: the GM decides among monsters, players among "
+        "their characters, and the GM between the two; fracas's default is the higher Dexterity"
+        " score first, then a roll-off (recorded as a roll like any other), overridable by the "
+        "GM. [Initiative]"
+    ),
+    "srd-3": (
+        "The turn. On its turn a combatant may move up to its speed and take one action. It may"
+        " take one bonus action only when a feature or spell grants one, and one free "
+        "interaction with an object. Movement may be split before, between and after the "
+        "attacks of its action. A combatant that casts a spell as a bonus action may cast no "
+        "other spell that turn except a cantrip with a casting time of one action. [Your Turn; "
+        "Bonus Action (Casting a Spell)]"
+    ),
+    "srd-4": (
+        "Reactions. A combatant has one reaction per round, regained at the start of its own "
+        "turn; a reaction may interrupt another's turn. [Reactions]"
+    ),
+    "srd-5": (
+        "The actions. Attack, Cast a Spell, Dash (extra movement equal to speed), Disengage "
+        "(its movement provokes no opportunity attacks for the rest of the turn), Dodge (until "
+        "its next turn, attacks against it have disadvantage if it can see the attacker, and it"
+        " makes Dex saves with advantage; lost if it is incapacitated or its speed drops to 0),"
+        " Help (an ally's next ability check, or next attack roll against a named creature "
+        "within 5 feet of the helper, before the helper's next turn, has advantage), Hide, "
+        "Ready, Search, Use an Object. [Actions in Combat]"
+    ),
+    "srd-6": (
+        "Attack roll. d20 + ability modifier (Str for melee, Dex for ranged; finesse weapons "
+        "take either) + proficiency if proficient, against the target's AC; meeting or beating "
+        "it hits. A spell attack adds the caster's spellcasting ability modifier + proficiency "
+        "instead. [Making an Attack; Attack Rolls; Spell Attack Rolls]"
+    ),
+    "srd-7": (
+        "Natural 20 and natural 1. An attack roll whose d20 shows 20 hits whatever the "
+        "modifiers and AC, and is a critical hit; one whose d20 shows 1 misses whatever the "
+        "modifiers. [Rolling 1 or 20]"
+    ),
+    "srd-8": (
+        "Critical hit. Roll all of the attack's damage dice twice and add them together, then "
+        "add the modifiers once. [Critical Hits]"
+    ),
+    "srd-9": (
+        "Damage and hit points. Damage rolls add the ability modifier used for the attack (not "
+        "a bonus action's off-hand attack, unless it is negative). A spell's damage adds only "
+        "what the spell's text says. Damage reduces hit points; hit points never go below 0. "
+        "[Damage Rolls; Hit Points]"
+    ),
+    "srd-10": (
+        "Resistance, vulnerability, immunity. By damage type. Apply other modifiers first, then"
+        " resistance (half, rounded down), then vulnerability (double); immunity takes all of "
+        "it. Several resistances to one type count once. [Damage Resistance and Vulnerability]"
+    ),
+    "srd-11": (
+        "Temporary hit points. Damage is first adjusted by srd-10 (resistance, vulnerability, "
+        "immunity); what is left comes off temporary hit points first, then hit points. They do"
+        " not stack: a creature with some that gains more keeps whichever it chooses (default: "
+        "the larger). They are not healing and may sit above the maximum. [Temporary Hit "
+        "Points]"
+    ),
+    "srd-12": (
+        "Healing. Restores hit points up to the maximum; a creature at 0 that regains any hit "
+        "points is conscious again and stops making death saves. [Healing]"
+    ),
+    "srd-13": (
+        "Dropping to 0. Damage that leaves a creature at 0 with damage left over equal to or "
+        "more than its hit point maximum kills it outright. Otherwise a character falls "
+        "unconscious and is dying; a monster dies at 0 (the GM may have a monster fall "
+        "unconscious instead, an option). [Dropping to 0 Hit Points; Instant Death; Monsters "
+        "and Death]"
+    ),
+    "srd-14": (
+        "Death saving throws. A dying creature rolls a d20 at the start of each of its turns: "
+        "10 or more is a success, less a failure. Three successes: stable. Three failures: "
+        "dead. They need not be consecutive, and both counts reset when it regains hit points "
+        "or becomes stable. A natural 1 counts as two failures; a natural 20 restores 1 hit "
+        "point. [Death Saving Throws]"
+    ),
+    "srd-15": (
+        "Damage at 0. Any damage to a creature at 0 hit points is one death save failure, two "
+        "if it was a critical hit; if that damage equals or exceeds its hit point maximum, it "
+        "dies. [Damage at 0 Hit Points]"
+    ),
+    "srd-16": (
+        "Stabilising. An action and a DC 10 Wisdom (Medicine) check make a dying creature "
+        "stable: unconscious at 0, no more death saves. Damage makes it dying again, and that "
+        "same damage counts as death save failures as srd-15 says. [Stabilizing a Creature]"
+    ),
+    "srd-17": (
+        "Ranged attacks in close combat and at range. A ranged attack has disadvantage when a "
+        "hostile creature that can see the attacker and is not incapacitated is within 5 feet "
+        "of it, and when the target is beyond the weapon's normal range; beyond long range it "
+        "is impossible. [Ranged Attacks]"
+    ),
+    "srd-18": (
+        "Opportunity attack. When a hostile creature it can see leaves its reach, a combatant "
+        "may spend its reaction on one melee attack against it. Disengaging, teleporting or "
+        "being moved by someone else does not provoke. [Opportunity Attacks]"
+    ),
+    "srd-19": (
+        "Two-weapon fighting. After attacking with a light melee weapon in one hand, a bonus "
+        "action may attack with a light melee weapon in the other; its damage adds no positive "
+        "ability modifier. [Two-Weapon Fighting]"
+    ),
+    "srd-20": (
+        "Grapple. Replaces one attack: the attacker's Strength (Athletics) check against the "
+        "target's Strength (Athletics) or Dexterity (Acrobatics), the target's choice; the "
+        "target may be at most one size larger. Success: the target is grappled. Escaping takes"
+        " an action and wins the same contest. [Grappling]"
+    ),
+    "srd-21": (
+        "Shove. Replaces one attack, same contest as a grapple: the target is knocked prone or "
+        "pushed 5 feet away. [Shoving a Creature]"
+    ),
+    "srd-22": (
+        "Cover. Half cover: +2 to AC and Dex saves; three-quarters: +5; total cover: cannot be "
+        "targeted directly. [Cover]"
+    ),
+    "srd-23": (
+        "Unseen attackers and targets. Attacking a target that cannot see you has advantage; "
+        "attacking one you cannot see has disadvantage. [Unseen Attackers and Targets]"
+    ),
+    "srd-24": (
+        "Ready. The combatant names a trigger and an action; when the trigger happens before "
+        "its next turn it may take that action as its reaction, right after the trigger "
+        "finishes, or let it pass. (An opportunity attack, by contrast, happens right before "
+        "the creature leaves reach.) [Ready; Opportunity Attacks]"
+    ),
+    "srd-25": (
+        "Saving throw effects. An effect that calls for a save states what a success does; for "
+        'damage, "half on a success" halves it (rounded down) after the roll. [Saving Throws]'
+    ),
+    "srd-26": (
+        "Concentration. Damage to a concentrating creature calls for a Constitution save, DC 10"
+        " or half the damage taken (rounded down), whichever is higher, one save per source of "
+        'damage, made right after that damage (in a multiattack, after each hit). "Damage '
+        'taken" is after srd-10, and includes what temporary hit points absorbed; immunity '
+        "leaves none, so no save. Failure, being incapacitated or dying ends the concentration;"
+        " so does starting another concentration effect. [Concentration]"
+    ),
+    "srd-27": (
+        "Conditions. Each changes the rolls above while it lasts: blinded: its attacks have "
+        "disadvantage, attacks against it advantage; frightened: disadvantage on its checks and"
+        " attacks while the source is in sight, and it can't willingly move closer to the "
+        "source; grappled: speed 0; incapacitated: no actions or reactions; invisible: its "
+        "attacks have advantage, attacks against it disadvantage; paralysed, stunned, "
+        "unconscious: incapacitated, automatically fail Str and Dex saves, attacks against have"
+        " advantage; for paralysed and unconscious, a hit from within 5 feet is a critical hit;"
+        " unconscious also drops what it holds and falls prone; poisoned: disadvantage on "
+        "attacks and ability checks; prone: its attacks have disadvantage; attacks against it "
+        "have advantage from within 5 feet, disadvantage from farther; standing up costs half "
+        "its speed; restrained: speed 0, its attacks and Dex saves have disadvantage, attacks "
+        "against it advantage. [Appendix PH-A: Conditions]"
+    ),
+    "srd-28": (
+        'Durations. An effect lasts a number of rounds (10 rounds are a minute), or "until the '
+        "start/end of\" a named creature's next turn, or until the affected creature succeeds on"
+        ' a save it repeats at the end of each of its turns ("save ends"). It ends by itself, '
+        "as an event in the log, at that point of the order. [Durations; the spell and monster "
+        "entries use these forms]"
+    ),
+    "srd-29": (
+        "Multiattack and legendary actions. A monster's Multiattack is one action made of the "
+        "attacks its sheet lists, each with its own target, in the sheet's order unless the GM "
+        "says otherwise. A legendary creature starts combat with N legendary actions (its "
+        "sheet's number, usually 3) and regains them all at the start of its own turn. Each "
+        "option has a cost (1 unless the sheet says 2 or 3); it takes one option at a time, "
+        "only at the end of another creature's turn, and several turn-ends may each see one. It"
+        " can't take them while incapacitated, nor, if surprised, before its first turn ends. "
+        "[Monsters: Actions; Legendary Actions]"
+    ),
+}

@@ -1,0 +1,153 @@
+"""d20 fantasy combat from the SRD 5.1, as a fracas ruleset: the decider and its words.
+
+This work includes material taken from the System Reference Document 5.1 ("SRD 5.1") by
+Wizards of the Coast LLC, licensed under CC-BY-4.0 (see reference.ATTRIBUTION).
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+from fracas.rules.api import (
+    Begin,
+    Context,
+    Event,
+    Join,
+    Modifier,
+    Pass,
+    RefusedError,
+    Ruleset,
+    declared_event,
+    event_union,
+    gm,
+    joined_event,
+    roster,
+)
+
+from fracas_srd import actions, monsters, reactions, spells
+from fracas_srd.commands import ACTIONS, Act, SrdCommand, Surprise
+from fracas_srd.damage import deal, heal
+from fracas_srd.evolve import event_types, evolve
+from fracas_srd.initiative import clock, decide_begin, decide_pass, decide_surprise, roll_all
+from fracas_srd.sheets import OPTION_HELP, Options, Sheet, check_sheet
+from fracas_srd.state import Fighter, State, initial
+from fracas_srd.turn import able, on_turn
+from fracas_srd.view import key_numbers, view
+from fracas_srd.words import DOWN, FIELD_HELP, OUT, TOLD, VERBS, facts
+
+Resolver = Callable[[State, Fighter, Any, Context], list[Event]]
+ON_TURN: dict[str, Resolver] = {
+    "attack": actions.attack,
+    "offhand": actions.offhand,
+    "dash": actions.dash,
+    "disengage": actions.disengage,
+    "dodge": actions.dodge,
+    "help": actions.help_,
+    "hide": actions.hide,
+    "search": actions.search,
+    "use": actions.use,
+    "stabilise": actions.stabilise,
+    "grapple": actions.grapple,
+    "shove": actions.shove,
+    "escape": actions.escape,
+    "stand": actions.stand,
+    "ready": reactions.ready,
+    "cast": spells.cast,
+    "multiattack": monsters.multiattack,
+}
+OUT_OF_TURN: dict[str, Resolver] = {
+    "opportunity": reactions.opportunity,
+    "react": reactions.react,
+    "legendary": monsters.legendary,
+}
+TRACKED = frozenset(
+    (
+        "concentrating",
+        "dead",
+        "disengaged",
+        "dodging",
+        "dying",
+        "helped",
+        "hidden",
+        "readied",
+        "stable",
+        "surprised",
+    )
+)
+
+
+def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
+    """A newcomer; once the fight is on, it rolls its initiative as it joins (srd-2)."""
+    sheet = RULESET.newcomer(command, state.fighters)
+    events: list[Event] = [joined_event(command, sheet)]
+    if state.round:
+        after = roster.fold(evolve, state, events)
+        events += roll_all(after, ctx, [after.fighter(command.combatant)])
+    return events
+
+
+def decide_act(state: State, command: Act, ctx: Context) -> list[Event]:
+    tag = command.__struct_config__.tag
+    actor = state.fighter(command.actor)
+    if tag in ON_TURN:
+        on_turn(state, actor)
+        resolve = ON_TURN[tag]
+    else:
+        able(state, actor)
+        resolve = OUT_OF_TURN[tag]
+    events: list[Event] = [declared_event(command, actor.id, ctx.command_id)]
+    return events + resolve(state, actor, command, ctx)
+
+
+def decide(state: State, command: Any, ctx: Context) -> list[Event]:
+    if isinstance(command, Join):
+        return decide_join(state, command, ctx)
+    if isinstance(command, Begin):
+        return decide_begin(state, command, ctx)
+    if isinstance(command, Pass):
+        return decide_pass(state, command, ctx)
+    if isinstance(command, Surprise):
+        return decide_surprise(state, command, ctx)
+    return decide_act(state, command, ctx)
+
+
+def harm_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:
+    """The GM's harm: untyped damage, with all that follows but a concentration save,
+    which needs dice a hand hook is not given."""
+    fighter = state.fighter(target)
+    parts = [Modifier(amount, reason or "the GM's ruling")]
+    return deal(state, None, gm.BY_HAND, fighter, parts, "")
+
+
+def heal_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:
+    fighter = state.fighter(target)
+    if fighter.hp >= fighter.hp_max:
+        raise RefusedError(f"{fighter.name} is at full HP ({fighter.hp})")
+    return heal(fighter, amount, reason or "the GM's ruling")
+
+
+RULESET = Ruleset(
+    name="srd",
+    title="d20 fantasy combat (SRD 5.1, CC-BY-4.0)",
+    options_type=Options,
+    sheet_type=Sheet,
+    command_type=SrdCommand,
+    event_type=event_union(*event_types()),
+    initial=initial,
+    decide=decide,
+    evolve=evolve,
+    view=gm.table_view(view),
+    actions=ACTIONS,
+    option_help=OPTION_HELP,
+    check_sheet=check_sheet,
+    conditions=TRACKED,
+    harm_by_hand=harm_by_hand,
+    heal_by_hand=heal_by_hand,
+    clock=clock,
+    key_numbers=key_numbers,
+    verbs=VERBS,
+    told=TOLD,
+    down=DOWN,
+    out=OUT,
+    facts=facts,
+    field_help=FIELD_HELP,
+)

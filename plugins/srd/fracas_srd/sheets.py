@@ -1,0 +1,209 @@
+"""Sheets and options: the six abilities, weapons, spells and a monster's actions
+(srd-M1, srd-M4), and the GM's choices among the rules' ambiguities."""
+
+import re
+from typing import Annotated, Literal
+
+import msgspec
+from fracas.rules.api import BadInputError, Bounded, did_you_mean, parse_dice
+
+Ability = Literal["str", "dex", "con", "int", "wis", "cha"]
+ABILITIES: tuple[Ability, ...] = ("str", "dex", "con", "int", "wis", "cha")
+DamageType = Literal[
+    "acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing",
+    "poison", "psychic", "radiant", "slashing", "thunder",
+]  # fmt: skip
+Size = Literal["tiny", "small", "medium", "large", "huge", "gargantuan"]
+SIZES: tuple[Size, ...] = ("tiny", "small", "medium", "large", "huge", "gargantuan")
+SKILLS: dict[str, Ability] = {
+    "acrobatics": "dex", "animal handling": "wis", "arcana": "int", "athletics": "str",
+    "deception": "cha", "history": "int", "insight": "wis", "intimidation": "cha",
+    "investigation": "int", "medicine": "wis", "nature": "int", "perception": "wis",
+    "performance": "cha", "persuasion": "cha", "religion": "int", "sleight of hand": "dex",
+    "stealth": "dex", "survival": "wis",
+}  # fmt: skip
+Score = Annotated[int, msgspec.Meta(ge=1, le=30)]
+Positive = Annotated[int, msgspec.Meta(ge=1, le=10_000)]
+Cost = Annotated[int, msgspec.Meta(ge=1, le=3)]
+Level = Annotated[int, msgspec.Meta(ge=0, le=30)]
+
+
+class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A weapon or a natural attack: damage dice (`1d8`, `2d6+1`) of one type."""
+
+    name: str
+    damage: str = "1d4"
+    type: DamageType = "bludgeoning"
+    ranged: bool = False
+    finesse: bool = False  # Str or Dex, whichever is better (srd-6)
+    light: bool = False  # may be used for two-weapon fighting (srd-19)
+    range: list[int] = []  # normal and long range, in feet (srd-17)
+    proficient: bool = True
+    magic: Bounded = 0  # a +N weapon: to the attack and the damage
+
+
+class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A spell as the table uses it in a fight: an attack, a save, healing, a condition."""
+
+    name: str
+    level: Level = 0  # 0: a cantrip
+    casting: Literal["action", "bonus"] = "action"
+    attack: Literal["none", "melee", "ranged"] = "none"
+    save: Ability | None = None
+    damage: str = ""
+    type: DamageType = "force"
+    half: bool = False  # half damage on a successful save (srd-25)
+    heal: str = ""
+    temp_hp: str = ""
+    add_modifier: bool = False  # damage or healing adds the spellcasting modifier
+    condition: str = ""  # set on a target that fails the save (or is hit)
+    rounds: Annotated[int, msgspec.Meta(ge=0, le=1000)] = 0
+    until: Literal["", "start", "end"] = ""  # of the caster's next turn
+    save_ends: bool = False  # the target repeats the save at the end of each of its turns
+    concentration: bool = False
+
+
+class LegendaryOption(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One legendary action: an attack with a weapon of the sheet, or an effect the GM
+    narrates (no weapon)."""
+
+    name: str
+    cost: Cost = 1
+    weapon: str = ""
+
+
+class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    strength: Score = msgspec.field(default=10, name="str")
+    dexterity: Score = msgspec.field(default=10, name="dex")
+    constitution: Score = msgspec.field(default=10, name="con")
+    intelligence: Score = msgspec.field(default=10, name="int")
+    wisdom: Score = msgspec.field(default=10, name="wis")
+    charisma: Score = msgspec.field(default=10, name="cha")
+    ac: Annotated[int, msgspec.Meta(ge=0, le=40)] = 10
+    hp: Positive = 1
+    level: Level = 0  # a character's level
+    cr: Annotated[float, msgspec.Meta(ge=0, le=30)] = 0  # a monster's challenge rating
+    proficiency: Annotated[int, msgspec.Meta(ge=0, le=10)] | None = None  # none: by level/CR
+    monster: bool = False
+    size: Size = "medium"
+    speed: Annotated[int, msgspec.Meta(ge=0, le=1000)] = 30
+    initiative: Bounded = 0  # a bonus beyond Dex (srd-2)
+    saves: list[Ability] = []  # proficient saving throws
+    skills: list[str] = []  # proficient skills
+    resistances: list[DamageType] = []
+    vulnerabilities: list[DamageType] = []
+    immunities: list[DamageType] = []
+    spellcasting: Ability | None = None
+    attacks: Annotated[int, msgspec.Meta(ge=1, le=8)] = 1  # attacks per Attack action
+    weapons: list[Weapon] = []
+    spells: list[Spell] = []
+    multiattack: list[str] = []  # weapon names, in order (srd-29)
+    legendary_actions: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
+    legendary: list[LegendaryOption] = []
+
+    def score(self, ability: Ability) -> int:
+        return {
+            "str": self.strength,
+            "dex": self.dexterity,
+            "con": self.constitution,
+            "int": self.intelligence,
+            "wis": self.wisdom,
+            "cha": self.charisma,
+        }[ability]
+
+    def mod(self, ability: Ability) -> int:
+        return modifier(self.score(ability))
+
+    @property
+    def bonus(self) -> int:
+        """srd-M4: the proficiency bonus, as stated or by level or challenge rating."""
+        if self.proficiency is not None:
+            return self.proficiency
+        return proficiency_for(max(self.level, self.cr))
+
+    def weapon(self, name: str) -> Weapon:
+        for weapon in self.weapons:
+            if weapon.name.lower() == name.lower():
+                return weapon
+        if name.lower() == "unarmed":
+            return UNARMED
+        names = [w.name for w in self.weapons]
+        raise BadInputError(f"no weapon {name!r} on the sheet; {did_you_mean(name, names)}")
+
+    def spell(self, name: str) -> Spell:
+        for spell in self.spells:
+            if spell.name.lower() == name.lower():
+                return spell
+        names = [s.name for s in self.spells]
+        raise BadInputError(f"no spell {name!r} on the sheet; {did_you_mean(name, names)}")
+
+
+UNARMED = Weapon("unarmed", "1", "bludgeoning")  # 1 + Str modifier
+
+
+def modifier(score: int) -> int:
+    """srd-M1: floor((score - 10) / 2)."""
+    return (score - 10) // 2
+
+
+def proficiency_for(level: float) -> int:
+    """srd-M4: +2 at 0-4, +3 at 5-8, ... +6 at 17-20 (and on, every four levels)."""
+    return 2 + max(0, int(level) - 1) // 4
+
+
+class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The defaults of RULES-d20.md's ambiguities, each overridable per encounter."""
+
+    initiative_ties: Literal["dex", "gm", "players"] = "dex"
+    group_initiative: bool = False
+    monsters_at_zero: Literal["dead", "dying"] = "dead"
+    temp_hp: Literal["larger", "newer"] = "larger"
+    critical: Literal["double_dice", "max_plus_roll"] = "double_dice"
+
+
+OPTION_HELP = {
+    "initiative_ties": "equal initiative: higher Dex then a roll-off (dex), the order they "
+    "joined in (gm), or characters first (players) (srd-2)",
+    "group_initiative": "identical creatures share one initiative roll (srd-2)",
+    "monsters_at_zero": "a monster at 0 HP is dead, or unconscious and dying (srd-13)",
+    "temp_hp": "new temporary hit points: keep the larger, or always the newer (srd-11)",
+    "critical": "critical damage: every die rolled twice, or the dice's maximum plus a roll "
+    "(srd-8)",
+}
+
+_AMOUNT = re.compile(r"(\d*d\d+)([+-]\d+)?|([+-]?\d+)", re.ASCII)
+
+
+def parse_amount(text: str) -> tuple[str, int]:
+    """`2d6+3` as ("2d6", 3); `1d8` as ("1d8", 0); `4` as ("", 4)."""
+    match = _AMOUNT.fullmatch(text.replace(" ", ""))
+    if not match:
+        raise BadInputError(f"{text!r} is not an amount like 1d8, 2d6+3 or 4")
+    if match[3] is not None:
+        return "", int(match[3])
+    parse_dice(match[1])
+    return match[1], int(match[2] or 0)
+
+
+def check_sheet(sheet: Sheet, where: str, custom: list[str]) -> None:
+    """Every amount readable, every skill known, every weapon a multiattack or legendary
+    action names on the sheet."""
+    for weapon in sheet.weapons:
+        parse_amount(weapon.damage)
+    for spell in sheet.spells:
+        for amount in (spell.damage, spell.heal, spell.temp_hp):
+            if amount:
+                parse_amount(amount)
+    for skill in sheet.skills:
+        if skill.lower() not in SKILLS and skill.lower() not in custom:
+            raise BadInputError(
+                f"{where}: unknown skill {skill!r}; {did_you_mean(skill, list(SKILLS))}"
+            )
+    named = [*sheet.multiattack, *(o.weapon for o in sheet.legendary if o.weapon)]
+    for name in named:
+        try:
+            sheet.weapon(name)
+        except BadInputError as error:
+            raise BadInputError(f"{where}: {error}") from None
+    if sheet.legendary and not sheet.legendary_actions:
+        raise BadInputError(f"{where}: legendary options need legendary_actions = N (usually 3)")

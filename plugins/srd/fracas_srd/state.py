@@ -1,0 +1,105 @@
+"""The fight as it stands: combatants with hit points, what they have spent this turn and
+this round, and the order of initiative (srd-2)."""
+
+from typing import Any
+
+import msgspec
+from fracas.rules.api import RefusedError, roster
+
+from fracas_srd.sheets import Ability, Options, Sheet
+
+INCAPACITATING = frozenset(
+    ("incapacitated", "paralysed", "paralyzed", "petrified", "stunned", "unconscious")
+)
+AT_ZERO = ("dying", "stable", "dead")
+REMOVED = "removed"
+
+
+class Fighter(msgspec.Struct, frozen=True):
+    id: str
+    name: str
+    side: str
+    sheet: Sheet
+    joined: int
+    hp: int
+    hp_max: int
+    temp_hp: int = 0
+    initiative: int | None = None
+    tiebreak: int = 0
+    conditions: dict[str, dict[str, Any]] = {}
+    successes: int = 0  # death saves (srd-14)
+    failures: int = 0
+    action: str = ""  # the action taken this turn, if any (srd-3)
+    attacks: int = 0  # attacks made of the Attack action this turn
+    bonus: bool = False
+    reaction: bool = False  # spent this round (srd-4)
+    spells: tuple[str, ...] = ()  # "action:LEVEL" or "bonus:LEVEL", cast this turn (srd-3)
+    legendary_left: int = 0
+    legendary_prior: int = 0  # what was left when its own turn began and they came back
+    legendary_after: str = ""  # the turn-end it last took a legendary action at (srd-29)
+
+    def has(self, condition: str) -> bool:
+        return condition in self.conditions
+
+    @property
+    def dead(self) -> bool:
+        return self.has("dead")
+
+    @property
+    def at_zero(self) -> bool:
+        return any(self.has(c) for c in AT_ZERO)
+
+    @property
+    def incapacitated(self) -> bool:
+        """srd-27: these conditions (and dying, stable: unconscious at 0) take every action."""
+        return self.at_zero or any(self.has(c) for c in INCAPACITATING)
+
+    @property
+    def surprised(self) -> bool:
+        return self.has("surprised")
+
+    def save_bonus(self, ability: Ability) -> int:
+        """srd-M5: the ability modifier, + proficiency if proficient in the save."""
+        proficient = ability in self.sheet.saves
+        return self.sheet.mod(ability) + (self.sheet.bonus if proficient else 0)
+
+
+class State(msgspec.Struct, frozen=True):
+    options: Options = Options()
+    ended: bool = False
+    fighters: dict[str, Fighter] = {}
+    round: int = 0
+    turn: str | None = None
+    turn_ended: str = ""  # "ROUND:ID" of the turn that just ended, until the next acts
+
+    def fighter(self, who: str) -> Fighter:
+        return roster.find(self.fighters, who)
+
+    def order(self) -> list[Fighter]:
+        """srd-2: highest initiative first; ties as the GM's option says."""
+        ranked = [f for f in self.fighters.values() if f.initiative is not None]
+        ties = self.options.initiative_ties
+        return sorted(ranked, key=lambda f: order_key(f, ties))
+
+    def alive(self) -> list[Fighter]:
+        return [f for f in self.order() if not f.dead and not f.has(REMOVED)]
+
+    def acting(self) -> Fighter | None:
+        return self.fighters.get(self.turn) if self.turn else None
+
+
+def order_key(fighter: Fighter, ties: str) -> tuple:
+    initiative = -(fighter.initiative or 0)
+    if ties == "gm":
+        return (initiative, fighter.joined)
+    first = 0 if ties != "players" or fighter.side == "pc" else 1
+    return (initiative, first, -fighter.sheet.dexterity, -fighter.tiebreak, fighter.joined)
+
+
+def initial() -> State:
+    return State()
+
+
+def check_begun(state: State) -> None:
+    if not state.round:
+        raise RefusedError("the fight has not begun: `fracas begin` first")

@@ -1,0 +1,73 @@
+"""What a combatant may do and when (srd-3, srd-4, srd-1, srd-27), and what each use of
+its action, bonus action, reaction or attacks costs."""
+
+from fracas.rules.api import Event, RefusedError, Spent
+
+from fracas_srd.commands import Act
+from fracas_srd.state import INCAPACITATING, Fighter, State, check_begun
+
+
+def able(state: State, actor: Fighter) -> None:
+    """srd-27: the incapacitated (and the dying and the dead) take no actions or reactions."""
+    check_begun(state)
+    if actor.dead:
+        raise RefusedError(f"{actor.name} is dead")
+    if actor.incapacitated:
+        why = next((c for c in (*INCAPACITATING, "dying", "stable") if actor.has(c)), "down")
+        raise RefusedError(f"{actor.name} is {why}: no actions or reactions (srd-27)")
+
+
+def on_turn(state: State, actor: Fighter) -> None:
+    able(state, actor)
+    if state.turn != actor.id:
+        current = state.fighters[state.turn].name if state.turn else "nobody"
+        raise RefusedError(
+            f"it is {current}'s turn, not {actor.name}'s (srd-2); out of turn a creature may "
+            "only react (opportunity, react) or take a legendary action"
+        )
+    if actor.surprised:
+        raise RefusedError(f"{actor.name} is surprised: no action on its first turn (srd-1)")
+
+
+def one_target(state: State, command: Act) -> Fighter:
+    if len(command.targets) != 1:
+        raise RefusedError(f"{command.__struct_config__.tag} takes exactly one target")
+    return state.fighter(command.targets[0])
+
+
+def action(actor: Fighter, name: str) -> list[Event]:
+    """srd-3: one action a turn."""
+    if actor.action:
+        raise RefusedError(
+            f"{actor.name} has already taken the {actor.action} action this turn (srd-3)"
+        )
+    return [Spent(actor.id, "action", 1, name, ["srd-3"])]
+
+
+def one_attack(actor: Fighter) -> list[Event]:
+    """One attack of the Attack action: the action the first time, then the rest of its
+    attacks (a sheet's `attacks`, for Extra Attack)."""
+    total = actor.sheet.attacks
+    if actor.action == "attack" and actor.attacks < total:
+        why = f"attack {actor.attacks + 1} of {total}"
+        return [Spent(actor.id, "attack", 1, why, ["srd-3"])]
+    if actor.action == "attack":
+        raise RefusedError(f"{actor.name} has made all {total} attacks of its Attack action")
+    why = f"attack 1 of {total}"
+    return [*action(actor, "attack"), Spent(actor.id, "attack", 1, why, ["srd-3"])]
+
+
+def bonus_action(actor: Fighter, name: str) -> list[Event]:
+    if actor.bonus:
+        raise RefusedError(f"{actor.name} has already taken a bonus action this turn (srd-3)")
+    return [Spent(actor.id, "bonus action", 1, name, ["srd-3"])]
+
+
+def reaction(state: State, actor: Fighter, name: str) -> list[Event]:
+    """srd-4: one a round, regained at the start of its turn; srd-1: none while surprised."""
+    able(state, actor)
+    if actor.surprised:
+        raise RefusedError(f"{actor.name} is surprised: no reaction until its turn ends (srd-1)")
+    if actor.reaction:
+        raise RefusedError(f"{actor.name} has already used its reaction this round (srd-4)")
+    return [Spent(actor.id, "reaction", 1, name, ["srd-4"])]

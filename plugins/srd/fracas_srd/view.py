@@ -1,0 +1,93 @@
+"""What the table sees: the order of initiative, hit points and temporary ones, death
+saves, reactions and legendary actions left, and who grapples whom."""
+
+from typing import Any
+
+from fracas.rules.api import InitiativeRow, PinRow, View, WoundRow
+
+from fracas_srd.state import Fighter, State
+
+
+def status_of(state: State, fighter: Fighter) -> str:
+    for condition in ("dead", "stable"):
+        if fighter.has(condition):
+            return condition
+    if fighter.has("dying"):
+        return f"dying ({fighter.successes} saved, {fighter.failures} failed)"
+    if state.turn == fighter.id:
+        return "acting"
+    return "surprised" if fighter.surprised else ""
+
+
+def health(fighter: Fighter) -> str:
+    temp = f" +{fighter.temp_hp} temp" if fighter.temp_hp else ""
+    return f"HP {fighter.hp}/{fighter.hp_max}{temp}"
+
+
+def detail(fighter: Fighter) -> dict[str, Any]:
+    found: dict[str, Any] = {
+        "hp": fighter.hp,
+        "hp_max": fighter.hp_max,
+        "temp_hp": fighter.temp_hp,
+        "ac": fighter.sheet.ac,
+        "reaction": "used" if fighter.reaction else "ready",
+    }
+    if fighter.at_zero:
+        found["death_saves"] = {"successes": fighter.successes, "failures": fighter.failures}
+    if fighter.sheet.legendary_actions:
+        found["legendary_left"] = fighter.legendary_left
+    return found
+
+
+def wound_row(fighter: Fighter) -> WoundRow:
+    return WoundRow(
+        fighter.id,
+        fighter.name,
+        fighter.side,
+        health(fighter),
+        sorted(fighter.conditions),
+        detail(fighter),
+        fighter.hp,
+        fighter.hp_max,
+        "HP",
+    )
+
+
+def view(state: State) -> View:
+    ranked = state.order()
+    unranked = [f for f in state.fighters.values() if f.initiative is None]
+    initiative = [
+        InitiativeRow(
+            f.id,
+            f.name,
+            i,
+            f"init {f.initiative}" if f.initiative is not None else "-",
+            state.turn == f.id,
+            status_of(state, f),
+        )
+        for i, f in enumerate([*ranked, *unranked], start=1)
+    ]
+    wounds = [wound_row(f) for f in sorted(state.fighters.values(), key=lambda f: f.joined)]
+    pins = [
+        PinRow(f.conditions["grappled"]["by"], f.id, "grapples")
+        for f in state.fighters.values()
+        if "by" in f.conditions.get("grappled", {})
+    ]
+    phase = "setup" if not state.round else ("over" if state.turn is None else "turn")
+    acting = [state.turn] if state.turn else []
+    return View(state.round, phase, acting, initiative, wounds, pins)
+
+
+def key_numbers(wound: WoundRow) -> dict[str, Any]:
+    numbers: dict[str, Any] = {
+        "AC": wound.detail.get("ac"),
+        "Reaction": wound.detail.get("reaction"),
+    }
+    if wound.detail.get("temp_hp"):
+        numbers["Temp HP"] = wound.detail["temp_hp"]
+    if "legendary_left" in wound.detail:
+        numbers["Legendary"] = wound.detail["legendary_left"]
+    saves = wound.detail.get("death_saves")
+    if saves:
+        numbers["Death saves"] = f"{saves['successes']}✓ {saves['failures']}✗"
+    return numbers

@@ -1,0 +1,94 @@
+"""A table for the rules tests: the decider played in memory, with the faces of every die
+typed in, as the public API offers it (no store, no CLI)."""
+
+import tomllib
+from importlib import resources
+from typing import Any
+
+from fracas.rules.api import Context, EncounterStarted, Event, Roll, Rolled, parse_dice, roster
+
+from fracas_srd.ruleset import RULESET
+
+
+def sample(name: str, **changed: Any) -> dict[str, Any]:
+    text = resources.files("fracas_srd").joinpath(f"samples/{name}.toml").read_text()
+    return {**tomllib.loads(text), **changed}
+
+
+class Faces:
+    """Typed faces, handed out in the order the rules roll; `left` must end empty."""
+
+    def __init__(self, faces: list[int]) -> None:
+        self.left = list(faces)
+        self.asked: list[str] = []
+
+    def roll(self, spec: str, purpose: str) -> Roll:
+        count, values = parse_dice(spec)
+        if len(self.left) < count:
+            raise AssertionError(f"no faces left for {spec} ({purpose}); asked: {self.asked}")
+        faces, self.left = self.left[:count], self.left[count:]
+        assert all(f in values for f in faces), f"{faces} are not faces of {spec} ({purpose})"
+        self.asked.append(f"{spec} {purpose}")
+        return Roll(spec, faces, sum(faces), "manual", "test")
+
+
+class Table:
+    def __init__(self, **options: Any) -> None:
+        self.state = RULESET.initial()
+        self.log: list[Event] = []
+        self.step = 0
+        self.apply([EncounterStarted("srd", "test", options, "0" * 64)])
+
+    def apply(self, events: list[Event]) -> list[Event]:
+        self.state = roster.fold(RULESET.evolve, self.state, events)
+        self.log += events
+        return events
+
+    def do(self, data: dict[str, Any], *faces: int) -> list[Event]:
+        """One command, as the CLI gives it, with these faces; every one must be used."""
+        self.step += 1
+        dice = Faces(list(faces))
+        command = RULESET.command(data)
+        events = RULESET.decide_step(self.state, command, Context(dice, self.step))
+        assert not dice.left, f"faces left over: {dice.left}; asked: {dice.asked}"
+        return self.apply(events)
+
+    def join(self, who: str, sheet: dict[str, Any], side: str = "npc") -> None:
+        self.do({"action": "join", "combatant": who, "sheet": sheet, "side": side})
+
+    def act(
+        self, actor: str, action: str, *targets: str, faces: tuple = (), **fields: Any
+    ) -> list[Event]:
+        return self.do(
+            {"action": action, "actor": actor, "targets": list(targets), **fields}, *faces
+        )
+
+    def next(self, *faces: int) -> list[Event]:
+        return self.do({"action": "next"}, *faces)
+
+    def who(self, fighter: str):
+        return self.state.fighters[fighter]
+
+    @property
+    def turn(self) -> str | None:
+        return self.state.turn
+
+
+def rolls(events: list[Event]) -> list[Rolled]:
+    return [e for e in events if isinstance(e, Rolled)]
+
+
+def of(events: list[Event], kind: type) -> list[Any]:
+    return [e for e in events if isinstance(e, kind)]
+
+
+def fight(*cast: tuple[str, str], begin: bool = True, **options: Any) -> Table:
+    """Combatants (id, sample sheet) who act in the order given: the first is a PC, the
+    rest NPCs, unless the id starts with "pc-"; initiative faces 20, 16, 12, 8, 4."""
+    table = Table(**options)
+    for number, (who, sheet) in enumerate(cast):
+        side = "pc" if number == 0 or who.startswith("pc-") else "npc"
+        table.join(who, sample(sheet), side)
+    if begin:
+        table.do({"action": "begin"}, *[20 - 4 * i for i in range(len(cast))])
+    return table

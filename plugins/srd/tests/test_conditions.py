@@ -1,0 +1,129 @@
+"""The conditions (srd-27) and durations that end by themselves (srd-28)."""
+
+import pytest
+from fracas.rules.api import ConditionCleared, ConditionExpired, RefusedError, Resolved
+
+from tests.table import Table, fight, of, rolls, sample
+
+
+def condition(t: Table, who: str, name: str, **duration) -> None:
+    t.do({"action": "gm.condition-set", "target": who, "condition": name, **duration})
+
+
+def edge(out) -> list[str]:
+    return [m.reason for m in rolls(out)[0].modifiers if m.value == 0]
+
+
+def attack(t: Table, *faces: int, **flags) -> list:
+    return t.act("brannoc", "attack", "gob", faces=faces, weapon="longsword", **flags)
+
+
+@pytest.mark.parametrize(
+    ("who", "name", "reason"),
+    [
+        ("brannoc", "blinded", "disadvantage: brannoc is blinded"),
+        ("gob", "blinded", "advantage: gob is blinded"),
+        ("brannoc", "frightened", "disadvantage: brannoc is frightened"),
+        ("brannoc", "invisible", "advantage: brannoc is invisible"),
+        ("gob", "invisible", "disadvantage: gob is invisible"),
+        ("gob", "paralysed", "advantage: gob is paralysed"),
+        ("gob", "stunned", "advantage: gob is stunned"),
+        ("gob", "unconscious", "advantage: gob is unconscious"),
+        ("brannoc", "poisoned", "disadvantage: brannoc is poisoned"),
+        ("brannoc", "prone", "disadvantage: brannoc is prone"),
+        ("brannoc", "restrained", "disadvantage: brannoc is restrained"),
+        ("gob", "restrained", "advantage: gob is restrained"),
+    ],
+)
+def test_srd_27_conditions_give_advantage_or_disadvantage(who: str, name: str, reason: str):
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    condition(t, who, name)
+    assert reason in edge(attack(t, 2, 2))
+
+
+def test_srd_27_prone_helps_attackers_within_5_feet_and_hinders_those_farther():
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    condition(t, "gob", "prone")
+    assert edge(attack(t, 2, 2, within_5ft=True)) == ["advantage: gob is prone, within 5 feet"]
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    condition(t, "gob", "prone")
+    assert edge(attack(t, 2, 2)) == ["disadvantage: gob is prone, beyond 5 feet"]
+
+
+def test_srd_27_a_hit_on_the_paralysed_from_within_5_feet_is_critical():
+    t = fight(("brannoc", "fighter"), ("wyrm", "wyrm"))
+    condition(t, "wyrm", "paralysed")
+    out = t.act(
+        "brannoc", "attack", "wyrm", faces=(2, 14, 3, 3), weapon="longsword", within_5ft=True
+    )
+    assert rolls(out)[0].result.startswith("critical hit") and rolls(out)[1].roll.dice == "2d8"
+    t = fight(("brannoc", "fighter"), ("wyrm", "wyrm"))
+    condition(t, "wyrm", "paralysed")
+    out = t.act("brannoc", "attack", "wyrm", faces=(2, 16, 3), weapon="longbow")
+    assert rolls(out)[0].result.startswith("hit")
+
+
+def test_srd_27_paralysed_stunned_unconscious_fail_str_and_dex_saves():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"))
+    condition(t, "gob", "stunned")
+    out = t.act("maelis", "cast", "gob", faces=(4,), spell="sacred flame")
+    assert "fails the Dex save automatically: stunned" in [e.outcome for e in of(out, Resolved)]
+
+
+def test_srd_27_the_incapacitated_take_no_actions_or_reactions():
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    condition(t, "brannoc", "incapacitated")
+    with pytest.raises(RefusedError, match="no actions or reactions"):
+        attack(t, 10)
+    t.next()
+    with pytest.raises(RefusedError, match="no actions or reactions"):
+        t.act("brannoc", "opportunity", "gob", faces=(10,))
+
+
+def test_srd_27_restrained_creatures_have_disadvantage_on_dex_saves():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"))
+    condition(t, "gob", "restrained")
+    out = t.act("maelis", "cast", "gob", faces=(4, 19, 3), spell="sacred flame")
+    save = rolls(out)[1]
+    assert save.roll.faces == [19, 3] and save.result.startswith("failure (5 vs 13)")
+
+
+def test_srd_28_a_save_ends_condition_is_saved_against_at_the_end_of_each_turn():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"))
+    t.act("maelis", "cast", "gob", faces=(2,), spell="hold person")
+    t.next()
+    with pytest.raises(RefusedError, match="paralysed"):
+        t.act("gob", "attack", "maelis", faces=(10,))
+    out = t.next(14)  # the goblin's turn ends: Wis -1 + 14 = 13 meets DC 13
+    assert ("gob", "paralysed") in [(e.target, e.condition) for e in of(out, ConditionCleared)]
+    assert "srd-28" in rolls(out)[0].rules
+
+
+def test_srd_28_rounds_run_out_by_themselves_in_the_log():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"), begin=False)
+    t.join(
+        "sage",
+        {
+            **sample("cleric"),
+            "spells": [
+                {"name": "web", "level": 2, "save": "dex", "condition": "restrained", "rounds": 1},
+            ],
+        },
+    )
+    t.do({"action": "begin"}, 1, 2, 20)
+    t.act("sage", "cast", "gob", faces=(2,), spell="web")
+    t.next()
+    t.next()
+    out = t.next()  # round 2 begins: the web's one round is up
+    expired = of(out, ConditionExpired)
+    assert [(e.target, e.condition) for e in expired] == [("gob", "restrained")]
+
+
+def test_srd_28_until_the_end_of_a_named_creature_s_next_turn():
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    condition(t, "gob", "frightened", until="end:brannoc")
+    t.next()
+    t.next()
+    assert "frightened" in t.who("gob").conditions
+    out = t.next()
+    assert [e.condition for e in of(out, ConditionExpired)] == ["frightened"]

@@ -1,0 +1,138 @@
+"""Saves for half (srd-25) and concentration (srd-26)."""
+
+from fracas.rules.api import ConditionCleared, Damaged, Resolved
+
+from fracas_srd.damage import gain_temporary
+from tests.table import fight, of, rolls, sample
+
+
+def test_srd_25_a_successful_save_halves_the_damage_rounded_down():
+    t = fight(("maelis", "cleric"), ("brannoc", "fighter"), begin=False)
+    blast = {
+        "name": "blast",
+        "level": 1,
+        "save": "dex",
+        "damage": "2d6",
+        "type": "thunder",
+        "half": True,
+    }
+    t.join("sage", sample("cleric", spells=[blast]))
+    t.do({"action": "begin"}, 1, 2, 20)  # the sage first
+    out = t.act("sage", "cast", "brannoc", "maelis", faces=(4, 3, 15, 2), spell="blast")
+    first, second = of(out, Damaged)
+    assert (first.amount, second.amount) == (3, 7)  # Brannoc saved: 7 // 2; Maelis failed
+    assert "srd-25" in first.rules and first.breakdown[-1].value == -4
+
+
+def test_srd_25_a_save_without_half_takes_nothing():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"))
+    out = t.act("maelis", "cast", "gob", faces=(6, 15), spell="sacred flame")
+    assert not of(out, Damaged) and of(out, Resolved)[-1].outcome == "saves against sacred flame"
+
+
+def hold(t, target: str = "gob", save: int = 2):
+    """Maelis holds `target` (Wis save against DC 13) and concentrates on it."""
+    t.act("maelis", "cast", target, faces=(save,), spell="hold person")
+    assert "paralysed" in t.who(target).conditions
+    assert t.who("maelis").conditions["concentrating"]["effects"] == [[target, "paralysed"]]
+
+
+def test_srd_26_damage_calls_for_a_con_save_dc_10_or_half_the_damage():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"), ("wyrm", "wyrm"))
+    hold(t)
+    t.next()
+    t.next(1)  # the goblin's turn ends: its save against the hold fails (1 - 1 = 0)
+    out = t.act("wyrm", "attack", "maelis", faces=(15, 5, 5, 8), weapon="bite")
+    save = rolls(out)[-1]
+    # 5 + 5 + 5 = 15 damage: DC 10 (half is 7). Con +2: 8 + 2 = 10 keeps it.
+    assert save.purpose == "concentration on hold person (DC 10)" and "srd-26" in save.rules
+    assert save.target == 10 and "concentrating" in t.who("maelis").conditions
+
+
+def test_srd_26_a_failed_save_ends_the_concentration_and_what_it_holds():
+    t = fight(("maelis", "cleric"), ("wyrm", "wyrm"), ("gob", "goblin"))
+    hold(t)
+    t.next()
+    out = t.act("wyrm", "attack", "maelis", faces=(15, 5, 5, 7), weapon="bite")
+    cleared = [(e.target, e.condition) for e in of(out, ConditionCleared)]
+    assert cleared == [("maelis", "concentrating"), ("gob", "paralysed")]
+
+
+def test_srd_26_in_a_multiattack_a_save_after_each_hit():
+    t = fight(("maelis", "cleric"), ("wyrm", "wyrm"), ("gob", "goblin"))
+    hold(t)
+    t.next()
+    # bite (2d10), claw (2d6), claw: each hit 1 + 1 + 5 = 7, each followed by its save.
+    out = t.act("wyrm", "multiattack", "maelis", faces=(15, 1, 1, 15, 15, 1, 1, 15, 15, 1, 1, 15))
+    saves = [r for r in rolls(out) if r.purpose.startswith("concentration")]
+    assert len(saves) == 3 and t.who("maelis").hp == 24 - 21
+
+
+def test_srd_26_damage_at_0_ends_concentration_with_no_save():
+    t = fight(("maelis", "cleric"), ("wyrm", "wyrm"), ("gob", "goblin"))
+    hold(t)
+    t.do({"action": "gm.harm", "target": "maelis", "amount": 20})
+    t.next()
+    out = t.act("wyrm", "attack", "maelis", faces=(15, 1, 1), weapon="bite")  # 7: 4 HP left
+    assert not [r for r in rolls(out) if r.purpose.startswith("concentration")]
+    assert "concentrating" not in t.who("maelis").conditions
+    assert "paralysed" not in t.who("gob").conditions
+
+
+def test_srd_26_what_temporary_hit_points_absorb_counts_as_damage_taken():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"), ("wyrm", "wyrm"))
+    hold(t)
+    t.apply(gain_temporary(t.state, t.who("maelis"), 30, "a blessing"))
+    t.next()
+    t.next(5)
+    out = t.act("wyrm", "attack", "maelis", faces=(15, 10, 10, 15), weapon="bite")
+    # All 25 absorbed by temporary hit points, yet 25 taken: DC 12.
+    assert rolls(out)[-1].target == 12 and t.who("maelis").hp == 24
+
+
+def test_srd_26_immunity_leaves_no_damage_and_no_save():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"), begin=False)
+    t.join(
+        "ember",
+        sample(
+            "cleric",
+            immunities=["fire"],
+            spells=[
+                {
+                    "name": "hold person",
+                    "level": 2,
+                    "save": "wis",
+                    "condition": "paralysed",
+                    "concentration": True,
+                },
+            ],
+        ),
+    )
+    t.join("imp", sample("goblin", weapons=[{"name": "flame", "damage": "1d6", "type": "fire"}]))
+    t.do({"action": "begin"}, 1, 2, 20, 16)  # ember, imp, gob, maelis
+    t.act("ember", "cast", "gob", faces=(2,), spell="hold person")
+    t.next()
+    out = t.act("imp", "attack", "ember", faces=(15, 6), weapon="flame")
+    assert of(out, Damaged)[0].amount == 0
+    assert not [r for r in rolls(out) if r.purpose.startswith("concentration")]
+
+
+def test_srd_26_a_new_concentration_ends_the_old():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"), ("gob2", "goblin"))
+    hold(t)
+    t.next()
+    t.next(1)
+    t.next()
+    out = t.act("maelis", "cast", "gob2", faces=(2,), spell="hold person")
+    assert ("gob", "paralysed") in [(e.target, e.condition) for e in of(out, ConditionCleared)]
+    assert "paralysed" in t.who("gob2").conditions
+
+
+def test_srd_26_incapacity_ends_concentration():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"))
+    hold(t)
+    t.do({"action": "gm.condition-set", "target": "maelis", "condition": "stunned"})
+    out = t.next()
+    assert ("maelis", "concentrating") in [
+        (e.target, e.condition) for e in of(out, ConditionCleared)
+    ]

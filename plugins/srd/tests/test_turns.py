@@ -1,0 +1,146 @@
+"""The fight's order and a combatant's turn: srd-1 to srd-5."""
+
+import pytest
+from fracas.rules.api import InitiativeSet, RefusedError, TurnAdvanced
+
+from tests.table import Table, fight, of, rolls, sample
+
+
+def test_srd_1_the_surprised_neither_act_nor_react_until_their_first_turn_ends():
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"), begin=False)
+    t.do({"action": "surprise", "actor": "gm", "targets": ["brannoc"]})
+    t.do({"action": "begin"}, 20, 16)
+    assert t.turn == "brannoc"
+    with pytest.raises(RefusedError, match="surprised"):
+        t.act("brannoc", "attack", "gob", faces=(10,))
+    t.next()  # Brannoc's first turn ends: the surprise with it
+    assert "surprised" not in t.who("brannoc").conditions
+    t.act("gob", "attack", "brannoc", faces=(2,))
+    t.act("brannoc", "opportunity", "gob", faces=(2,))  # a reaction is his again
+
+
+def test_srd_1_no_reaction_while_surprised():
+    t = fight(("gob", "goblin"), ("brannoc", "fighter"), begin=False)
+    t.do({"action": "surprise", "targets": ["brannoc"]})
+    t.do({"action": "begin"}, 20, 16)
+    with pytest.raises(RefusedError, match="surprised"):
+        t.act("brannoc", "opportunity", "gob", faces=(10,))
+    with pytest.raises(RefusedError, match="before the fight"):
+        t.do({"action": "surprise", "targets": ["gob"]})
+
+
+def test_srd_2_initiative_is_a_dex_check_and_the_order_holds_every_round():
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"), begin=False)
+    out = t.do({"action": "begin"}, 5, 15)  # Brannoc 5 + 1 = 6, the goblin 15 + 2 = 17
+    assert [(e.combatant, e.value) for e in of(out, InitiativeSet)] == [("brannoc", 6), ("gob", 17)]
+    assert t.turn == "gob"
+    t.next()
+    assert t.turn == "brannoc"
+    advanced = of(t.next(), TurnAdvanced)[0]
+    assert (advanced.round, advanced.actor) == (2, "gob")
+
+
+def test_srd_2_ties_go_to_the_higher_dex_then_to_a_recorded_roll_off():
+    t = Table()
+    t.join("brannoc", sample("fighter"), "pc")  # Dex 12 (+1)
+    t.join("wren", sample("rogue"), "pc")  # Dex 16 (+3)
+    t.join("gob", sample("goblin"))  # Dex 14 (+2)
+    t.join("gob2", sample("goblin"))
+    # Brannoc 16 + 1, Wren 14 + 3, both goblins 15 + 2: all 17. Roll-off between the two
+    # goblins (same Dex): 8 and 8 tie, then 3 and 11: gob2 first.
+    out = t.do({"action": "begin"}, 16, 14, 15, 15, 8, 8, 3, 11)
+    assert [f.id for f in t.state.order()] == ["wren", "gob2", "gob", "brannoc"]
+    offs = [r for r in rolls(out) if r.purpose == "initiative roll-off"]
+    assert [r.roll.total for r in offs] == [8, 8, 3, 11] and all("srd-2" in r.rules for r in offs)
+
+
+def test_srd_2_the_gm_may_roll_once_for_a_group_of_identical_creatures():
+    t = Table(group_initiative=True)
+    t.join("brannoc", sample("fighter"), "pc")
+    t.join("gob", sample("goblin"))
+    t.join("gob2", sample("goblin"))
+    out = t.do({"action": "begin"}, 10, 12)
+    assert len(rolls(out)) == 2
+    assert t.who("gob").initiative == t.who("gob2").initiative == 14
+
+
+def test_srd_2_ties_in_joining_order_or_players_first_as_options():
+    for ties, first in (("gm", "gob"), ("players", "brannoc")):
+        t = Table(initiative_ties=ties)
+        t.join("gob", sample("goblin"))
+        t.join("brannoc", sample("fighter"), "pc")
+        t.do({"action": "begin"}, 10, 11)  # 12 each
+        assert t.turn == first
+
+
+def test_srd_3_one_action_a_turn_and_a_bonus_action_only_when_granted():
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    t.act("brannoc", "dash")
+    with pytest.raises(RefusedError, match="already taken the dash action"):
+        t.act("brannoc", "attack", "gob", faces=(10,))
+    with pytest.raises(RefusedError, match="Attack action first"):
+        t.act("brannoc", "offhand", "gob", weapon="handaxe")
+
+
+def test_srd_3_after_a_bonus_action_spell_only_a_one_action_cantrip():
+    t = fight(("maelis", "cleric"), ("brannoc", "fighter"))
+    t.act("maelis", "cast", "maelis", faces=(2,), spell="healing word")
+    with pytest.raises(RefusedError, match="cantrip cast with an action"):
+        t.act("maelis", "cast", "brannoc", faces=(2,), spell="guiding bolt")
+    t.act("maelis", "cast", "brannoc", faces=(3, 15), spell="sacred flame")
+    t2 = fight(("maelis", "cleric"), ("brannoc", "fighter"))
+    t2.act("maelis", "cast", "brannoc", faces=(1,), spell="guiding bolt")
+    with pytest.raises(RefusedError, match="srd-3"):
+        t2.act("maelis", "cast", "maelis", faces=(2,), spell="healing word")
+
+
+def test_srd_4_one_reaction_a_round_back_at_the_start_of_its_own_turn():
+    t = fight(("gob", "goblin"), ("brannoc", "fighter"))
+    t.act("gob", "dash")
+    t.act("brannoc", "opportunity", "gob", faces=(2,))
+    assert t.who("brannoc").reaction
+    with pytest.raises(RefusedError, match="already used its reaction this round"):
+        t.act("brannoc", "opportunity", "gob", faces=(2,))
+    t.next()  # Brannoc's turn: his reaction is back
+    assert not t.who("brannoc").reaction
+
+
+def test_srd_5_dodge_dash_disengage_help_hide_search_use():
+    t = fight(("wren", "rogue"), ("gob", "goblin"), ("brannoc", "fighter"))
+    t.act("wren", "hide", faces=(12,))
+    assert t.who("wren").conditions["hidden"]["stealth"] == 17
+    t.next()
+    t.act("gob", "search", faces=(15,))  # Perception -1: 14, short of 17
+    assert "hidden" in t.who("wren").conditions
+    t.next()
+    t.act("brannoc", "help", "wren", against="gob")
+    t.next()
+    attack = rolls(t.act("wren", "attack", "gob", faces=(1, 12, 3), weapon="shortsword"))[0]
+    reasons = [m.reason for m in attack.modifiers]
+    assert (
+        "advantage: helped by brannoc" in reasons
+        and "advantage: wren attacks from hiding" in reasons
+    )
+    assert "helped" not in t.who("wren").conditions and "hidden" not in t.who("wren").conditions
+
+
+def test_srd_5_a_dodger_is_attacked_with_disadvantage_until_its_next_turn():
+    t = fight(("gob", "goblin"), ("brannoc", "fighter"))
+    t.act("gob", "dodge")
+    t.next()
+    out = rolls(t.act("brannoc", "attack", "gob", faces=(18, 4), weapon="longsword"))[0]
+    assert out.result.startswith("miss (9 vs AC 15)")
+    expired = t.next()
+    assert "dodging" not in t.who("gob").conditions
+    assert any(getattr(e, "condition", "") == "dodging" for e in expired)
+
+
+def test_srd_5_disengage_and_dash_and_use():
+    t = fight(("gob", "goblin"), ("brannoc", "fighter"))
+    t.act("gob", "disengage")
+    with pytest.raises(RefusedError, match="disengaged"):
+        t.act("brannoc", "opportunity", "gob", faces=(10,))
+    t.next()
+    assert "disengaged" not in t.who("gob").conditions  # over when its turn ends
+    out = t.act("brannoc", "use", what="a potion")
+    assert out[-1].outcome == "uses a potion"
