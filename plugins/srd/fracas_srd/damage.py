@@ -50,10 +50,11 @@ def deal(
     """Damage from its parts (dice and modifiers) to one target, and all that follows."""
     raw = max(0, sum(p.value for p in parts))
     taken, notes = typed(target, raw, kind) if kind else (raw, [])
+    cited = ["srd-9", *rules, *(["srd-10"] if notes else [])]
     absorbed = min(target.temp_hp, taken)
     if absorbed:
         notes.append(Modifier(0, f"{absorbed} of it off temporary hit points first", "srd-11"))
-    cited = ["srd-9", *rules, *(["srd-10"] if kind else []), *(["srd-11"] if absorbed else [])]
+        cited.append("srd-11")
     events: list[Event] = [Damaged(target.id, taken, source, [*parts, *notes], cited)]
     return events + after_damage(state, ctx, target, taken, absorbed, critical)
 

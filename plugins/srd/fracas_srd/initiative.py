@@ -120,7 +120,8 @@ def roll_all(state: State, ctx: Context, fighters: list[Fighter]) -> list[Event]
     ranks = tiebreaks(state, ctx, events, totals, groups)
     for fighter in fighters:
         mates = groups_of(groups, fighter)
-        why = f"d20 + Dex, one roll with {mates}" if mates else "d20 + Dex"
+        total = totals[fighter.id]
+        why = f"{total} (d20 + Dex, one roll with {mates})" if mates else f"{total} (d20 + Dex)"
         rank = ranks.get(fighter.id, 0)
         events.append(InitiativeSet(fighter.id, totals[fighter.id], why, ["srd-2"], rank))
     return events
