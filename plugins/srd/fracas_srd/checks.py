@@ -48,12 +48,11 @@ class Check(NamedTuple):
 
 
 def roll_d20(ctx: Context, kind: str, purpose: str) -> tuple[Roll, int]:
-    """One d20, or two keeping the higher (advantage) or the lower (disadvantage)."""
-    if not kind:
-        roll = ctx.dice.roll("d20", purpose)
-        return roll, roll.total
-    roll = ctx.dice.roll("2d20", f"{purpose} ({kind})")
-    return roll, max(roll.faces) if kind == ADVANTAGE else min(roll.faces)
+    """One d20, or two keeping the higher (advantage) or the lower (disadvantage): the
+    record shows both dice and which one counts."""
+    spec = {ADVANTAGE: "2d20kh1", DISADVANTAGE: "2d20kl1"}.get(kind, "d20")
+    roll = ctx.dice.roll(spec, f"{purpose} ({kind})" if kind else purpose)
+    return roll, roll.total
 
 
 def meets(target: int | None) -> Judge:
@@ -83,8 +82,6 @@ def d20_test(
     roll, natural = roll_d20(ctx, edge.kind, purpose)
     total = natural + sum(m.value for m in modifiers)
     success, result = (judge or meets(target))(natural, total)
-    if len(roll.faces) > 1:
-        result = f"{result}; keeps {natural} of {roll.faces[0]} and {roll.faces[1]}"
     notes = [*modifiers, *edge.notes()]
     events.append(Rolled(who, purpose, roll, target, notes, result, ["srd-M2", *rules]))
     return Check(natural, total, success)

@@ -5,7 +5,18 @@ import tomllib
 from importlib import resources
 from typing import Any
 
-from fracas.rules.api import Context, EncounterStarted, Event, Roll, Rolled, parse_dice, roster
+import msgspec
+from fracas.rules.api import (
+    Context,
+    EncounterStarted,
+    Event,
+    Roll,
+    Rolled,
+    kept_of,
+    parse_terms,
+    roster,
+    total_of,
+)
 
 from fracas_srd.ruleset import RULESET
 
@@ -23,13 +34,17 @@ class Faces:
         self.asked: list[str] = []
 
     def roll(self, spec: str, purpose: str) -> Roll:
-        count, values = parse_dice(spec)
+        terms = parse_terms(spec)
+        count = sum(t.count for t in terms)
         if len(self.left) < count:
             raise AssertionError(f"no faces left for {spec} ({purpose}); asked: {self.asked}")
         faces, self.left = self.left[:count], self.left[count:]
+        values = {v for t in terms for v in t.values}
         assert all(f in values for f in faces), f"{faces} are not faces of {spec} ({purpose})"
         self.asked.append(f"{spec} {purpose}")
-        return Roll(spec, faces, sum(faces), "manual", "test")
+        roll = Roll(spec, faces, total_of(spec, faces), "manual", "test")
+        kept = kept_of(spec, faces)
+        return roll if kept is None else msgspec.structs.replace(roll, kept=kept)
 
 
 class Table:

@@ -38,11 +38,13 @@ def test_srd_M3_advantage_keeps_the_higher_die_and_disadvantage_the_lower():
         t.act("brannoc", "attack", "gob", faces=(3, 12, 2), weapon="longsword", advantage=True)
     )
     assert out[0].roll.faces == [3, 12] and out[0].result.startswith("hit (17 vs AC 15)")
+    assert (out[0].roll.dice, out[0].roll.kept, out[0].roll.total) == ("2d20kh1", [1], 12)
     t = fight(("brannoc", "fighter"), ("gob", "goblin"))
     out = rolls(
         t.act("brannoc", "attack", "gob", faces=(3, 12), weapon="longsword", disadvantage=True)
     )
     assert out[0].result.startswith("miss (8 vs AC 15)")
+    assert (out[0].roll.dice, out[0].roll.kept) == ("2d20kl1", [0])
 
 
 def test_srd_M3_one_source_of_each_cancels_however_many_of_one_kind():
