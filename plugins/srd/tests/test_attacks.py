@@ -2,9 +2,9 @@
 
 import pytest
 from fracas.rules.api import Damaged, RefusedError
+from srd_table import fight, of, rolls, sample
 
 from fracas_srd.ruleset import RULESET
-from tests.table import fight, of, rolls, sample
 
 
 def mods(roll) -> dict[str, int]:

@@ -2,8 +2,7 @@
 
 import pytest
 from fracas.rules.api import ConditionCleared, ConditionExpired, RefusedError, Resolved
-
-from tests.table import Table, fight, of, rolls, sample
+from srd_table import Table, fight, of, rolls, sample
 
 
 def condition(t: Table, who: str, name: str, **duration) -> None:

@@ -2,8 +2,7 @@
 
 import pytest
 from fracas.rules.api import RefusedError, Spent
-
-from tests.table import fight, of, rolls
+from srd_table import fight, of, rolls
 
 
 def test_srd_20_grapple_is_an_athletics_contest_in_place_of_an_attack():

@@ -1,7 +1,8 @@
 """Core mechanics srd-M1 to srd-M5: modifiers, the d20 test, advantage, proficiency, saves."""
 
+from srd_table import fight, rolls
+
 from fracas_srd.sheets import Sheet, modifier, proficiency_for
-from tests.table import fight, rolls
 
 
 def test_srd_M1_the_modifier_is_half_the_score_less_ten_rounded_down():

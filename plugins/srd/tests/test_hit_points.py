@@ -3,10 +3,10 @@ saves (srd-14, srd-15) and stabilising (srd-16)."""
 
 import pytest
 from fracas.rules.api import ConditionSet, Damaged, RefusedError
+from srd_table import Table, fight, of, rolls, sample
 
 from fracas_srd.events import DeathSaves, TemporaryHitPoints
 from fracas_srd.ruleset import RULESET
-from tests.table import Table, fight, of, rolls, sample
 
 
 def down_at_zero(t: Table, who: str) -> None:
@@ -26,8 +26,7 @@ def test_srd_11_temporary_hit_points_go_first_and_do_not_stack():
 
 def _ctx():
     from fracas.rules.api import Context
-
-    from tests.table import Faces
+    from srd_table import Faces
 
     return Context(Faces([]), 99)
 

@@ -2,8 +2,7 @@
 
 import pytest
 from fracas.rules.api import RefusedError, Resolved, Spent
-
-from tests.table import fight, of, rolls
+from srd_table import fight, of, rolls
 
 
 def test_srd_29_multiattack_is_one_action_of_the_sheet_s_attacks_in_order():

@@ -2,8 +2,7 @@
 
 import pytest
 from fracas.rules.api import ConditionExpired, Damaged, RefusedError, Spent
-
-from tests.table import fight, of, rolls
+from srd_table import fight, of, rolls
 
 
 def test_srd_18_a_foe_leaving_reach_draws_one_melee_attack_for_the_reaction():

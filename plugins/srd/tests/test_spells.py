@@ -1,9 +1,9 @@
 """Saves for half (srd-25) and concentration (srd-26)."""
 
 from fracas.rules.api import ConditionCleared, Damaged, Resolved
+from srd_table import fight, of, rolls, sample
 
 from fracas_srd.damage import gain_temporary
-from tests.table import fight, of, rolls, sample
 
 
 def test_srd_25_a_successful_save_halves_the_damage_rounded_down():

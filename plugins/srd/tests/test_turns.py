@@ -2,8 +2,7 @@
 
 import pytest
 from fracas.rules.api import InitiativeSet, RefusedError, TurnAdvanced
-
-from tests.table import Table, fight, of, rolls, sample
+from srd_table import Table, fight, of, rolls, sample
 
 
 def test_srd_1_the_surprised_neither_act_nor_react_until_their_first_turn_ends():
