@@ -27,7 +27,14 @@ from fracas_srd import actions, monsters, reactions, spells
 from fracas_srd.commands import ACTIONS, Act, SrdCommand, Surprise
 from fracas_srd.damage import deal, heal
 from fracas_srd.evolve import event_types, evolve
-from fracas_srd.initiative import clock, decide_begin, decide_pass, decide_surprise, roll_all
+from fracas_srd.initiative import (
+    advance,
+    clock,
+    decide_begin,
+    decide_pass,
+    decide_surprise,
+    roll_all,
+)
 from fracas_srd.sheets import OPTION_HELP, Options, Sheet, check_sheet
 from fracas_srd.state import Fighter, State, initial
 from fracas_srd.turn import able, on_turn
@@ -95,7 +102,18 @@ def decide_act(state: State, command: Act, ctx: Context) -> list[Event]:
         able(state, actor)
         resolve = OUT_OF_TURN[tag]
     events: list[Event] = [declared_event(command, actor.id, ctx.command_id)]
-    return events + resolve(state, actor, command, ctx)
+    events += resolve(state, actor, command, ctx)
+    return events + dead_turn_ends(state, events, ctx)
+
+
+def dead_turn_ends(state: State, events: list[Event], ctx: Context) -> list[Event]:
+    """A creature killed on its own turn (an opportunity attack as it runs) has no more of
+    it: the turn passes on."""
+    after = roster.fold(evolve, state, events)
+    holder = after.acting()
+    if holder is None or not holder.dead or state.fighter(holder.id).dead:
+        return []
+    return advance(after, ctx, f"{holder.name} is dead")
 
 
 def decide(state: State, command: Any, ctx: Context) -> list[Event]:

@@ -32,7 +32,7 @@ def detail(fighter: Fighter) -> dict[str, Any]:
         "ac": fighter.sheet.ac,
         "reaction": "used" if fighter.reaction else "ready",
     }
-    if fighter.at_zero:
+    if fighter.has("dying") or fighter.has("stable"):
         found["death_saves"] = {"successes": fighter.successes, "failures": fighter.failures}
     if fighter.sheet.legendary_actions:
         found["legendary_left"] = fighter.legendary_left

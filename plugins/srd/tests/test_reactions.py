@@ -11,6 +11,7 @@ def test_srd_18_a_foe_leaving_reach_draws_one_melee_attack_for_the_reaction():
     out = t.act("brannoc", "opportunity", "gob", faces=(12, 5), weapon="longsword")
     assert [e.resource for e in of(out, Spent)] == ["reaction"]
     assert of(out, Damaged)[0].amount == 8 and "dead" in t.who("gob").conditions
+    assert t.turn == "brannoc"  # killed on its own turn: the turn passes on
 
 
 def test_srd_18_no_opportunity_against_the_disengaged_or_with_a_bow_or_off_its_turn():

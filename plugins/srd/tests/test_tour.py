@@ -1,0 +1,32 @@
+"""The README's goblin ambush runs as written, pasted into bash from the repository root."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+HEADING = "### A d20 fantasy fight"
+
+
+def tour() -> str:
+    readme = (ROOT / "README.md").read_text()
+    found = re.search(r"```sh\n(.*?)```", readme[readme.index(HEADING) :], re.S)
+    assert found, "no shell block after the heading"
+    return found.group(1)
+
+
+def test_the_readme_s_goblin_ambush_runs_as_written(tmp_path: Path):
+    (tmp_path / "plugins").symlink_to(ROOT / "plugins")
+    script = tmp_path / "ambush.sh"
+    script.write_text("set -e\n" + tour())
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FRACAS_")}
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    done = subprocess.run(["bash", str(script)], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "brannoc is no longer surprised" in done.stdout
+    assert "goblin-2 is dead: a monster at 0 HP dies [srd-13]" in done.stdout
+    status = done.stdout[done.stdout.rindex("Round 2") :]
+    assert status.startswith("Round 2 · Brannoc to act") and "HP 14/21" in status
