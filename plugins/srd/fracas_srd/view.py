@@ -21,7 +21,9 @@ def status_of(state: State, fighter: Fighter) -> str:
 
 def health(fighter: Fighter) -> str:
     temp = f" +{fighter.temp_hp} temp" if fighter.temp_hp else ""
-    return f"HP {fighter.hp}/{fighter.hp_max}{temp}"
+    most = fighter.sheet.legendary_actions
+    legendary = f", legendary {fighter.legendary_left}/{most}" if most else ""
+    return f"HP {fighter.hp}/{fighter.hp_max}{temp}{legendary}"
 
 
 def detail(fighter: Fighter) -> dict[str, Any]:
@@ -79,15 +81,12 @@ def view(state: State) -> View:
 
 
 def key_numbers(wound: WoundRow) -> dict[str, Any]:
-    numbers: dict[str, Any] = {
-        "AC": wound.detail.get("ac"),
-        "Reaction": wound.detail.get("reaction"),
-    }
-    if wound.detail.get("temp_hp"):
-        numbers["Temp HP"] = wound.detail["temp_hp"]
-    if "legendary_left" in wound.detail:
-        numbers["Legendary"] = wound.detail["legendary_left"]
+    """The same columns on every row (the board takes them from its first): a creature's
+    legendary actions left are in its health instead."""
     saves = wound.detail.get("death_saves")
-    if saves:
-        numbers["Death saves"] = f"{saves['successes']}✓ {saves['failures']}✗"
-    return numbers
+    return {
+        "AC": wound.detail.get("ac"),
+        "Temp HP": wound.detail.get("temp_hp") or "",
+        "Reaction": wound.detail.get("reaction"),
+        "Death saves": f"{saves['successes']}✓ {saves['failures']}✗" if saves else "",
+    }

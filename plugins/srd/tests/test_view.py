@@ -1,0 +1,37 @@
+"""What the table sees of a d20 fight: the order, health with temporary hit points and
+legendary actions, the key numbers, death saves, and the words of its sentences."""
+
+from srd_table import fight
+
+from fracas_srd.events import TemporaryHitPoints
+from fracas_srd.ruleset import RULESET
+
+
+def row(t, who: str):
+    return next(w for w in RULESET.view(t.state).wounds if w.combatant == who)
+
+
+def test_the_board_shows_ac_temporary_hit_points_reaction_and_death_saves():
+    t = fight(("gob", "goblin"), ("pc-wren", "rogue"), ("wyrm", "wyrm"))
+    t.apply([TemporaryHitPoints("pc-wren", 4, "a draught", ["srd-11"])])
+    wren = row(t, "pc-wren")
+    assert wren.health == "HP 21/21 +4 temp"
+    assert RULESET.numbers_of(wren) == {"AC": 14, "Temp HP": 4, "Reaction": "ready",
+                                        "Death saves": ""}  # fmt: skip
+    assert row(t, "wyrm").health == "HP 150/150, legendary 3/3"
+    t.do({"action": "gm.harm", "target": "pc-wren", "amount": 25})
+    assert RULESET.numbers_of(row(t, "pc-wren"))["Death saves"] == "0✓ 0✗"
+    order = RULESET.view(t.state).initiative
+    assert [(r.combatant, r.key, r.status) for r in order] == [
+        ("gob", "init 22", "acting"),
+        ("pc-wren", "init 19", "dying (0 saved, 0 failed)"),
+        ("wyrm", "init 12", ""),
+    ]
+
+
+def test_every_action_has_a_verb_and_every_flag_a_line_of_help():
+    assert set(RULESET.actions) <= set(RULESET.verbs)
+    for action in RULESET.actions:
+        for name in RULESET.fields_of(action):
+            if name not in ("action", "actor", "targets", "modifiers", "weapon"):
+                assert name in RULESET.field_help, (action, name)
