@@ -2,7 +2,10 @@
 stated in fracas's own words with the SRD 5.1 section in brackets, and the attribution the
 CC-BY-4.0 licence asks for wherever the rules are shown."""
 
-SOURCE = "System Reference Document 5.1 (SRD 5.1), combat rules"
+import re
+
+from fracas.rules.api import Reference, Source, Statement
+
 ATTRIBUTION = (
     'This work includes material taken from the System Reference Document 5.1 ("SRD 5.1") by '
     "Wizards of the Coast LLC and available at "
@@ -10,7 +13,6 @@ ATTRIBUTION = (
     "under the Creative Commons Attribution 4.0 International License available at "
     "https://creativecommons.org/licenses/by/4.0/legalcode."
 )
-LICENCE = "CC-BY-4.0"
 
 STATEMENTS = {
     "srd-M1": (
@@ -217,3 +219,25 @@ STATEMENTS = {
         "[Monsters: Actions; Legendary Actions]"
     ),
 }
+
+
+SOURCE = Source(
+    "System Reference Document 5.1 (SRD 5.1)",
+    "Wizards of the Coast LLC, 2016; under CC BY 4.0 since January 2023",
+)
+SECTION = re.compile(r"\s*\[([^\]]+)\]\s*$")
+
+
+def statement(text: str) -> Statement:
+    """A statement and the SRD section it names in brackets at its end."""
+    found = SECTION.search(text)
+    return Statement(text[: found.start()], found[1]) if found else Statement(text)
+
+
+REFERENCE = Reference(
+    prefix="srd",
+    source=SOURCE,
+    rules={rule: statement(text) for rule, text in STATEMENTS.items()},
+    attribution=ATTRIBUTION,
+    licence="CC-BY-4.0",
+)

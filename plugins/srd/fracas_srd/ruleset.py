@@ -35,6 +35,7 @@ from fracas_srd.initiative import (
     decide_surprise,
     roll_all,
 )
+from fracas_srd.reference import REFERENCE
 from fracas_srd.sheets import OPTION_HELP, Options, Sheet, check_sheet
 from fracas_srd.state import Fighter, State, initial
 from fracas_srd.turn import able, on_turn
@@ -168,4 +169,5 @@ RULESET = Ruleset(
     out=OUT,
     facts=facts,
     field_help=FIELD_HELP,
+    reference=REFERENCE,
 )

@@ -1,6 +1,7 @@
 """The plugin imports nothing of fracas's but its public API, and ships sheets that read."""
 
 import ast
+import re
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -63,3 +64,24 @@ def test_a_bad_sheet_is_one_clear_line():
         RULESET.sheet({"multiattack": ["tail"]})
     with pytest.raises(BadInputError, match="not an amount"):
         RULESET.sheet({"weapons": [{"name": "club", "damage": "d"}]})
+
+
+def test_the_reference_states_all_34_rules_with_the_srd_s_attribution():
+    reference = RULESET.rules_reference
+    ids = [f"srd-M{n}" for n in range(1, 6)] + [f"srd-{n}" for n in range(1, 30)]
+    assert [rule for rule, _ in reference.ordered()] == ids
+    assert all(s.text and s.section for s in reference.rules.values())
+    assert reference.licence == "CC-BY-4.0"
+    assert reference.attribution.startswith(
+        'This work includes material taken from the System Reference Document 5.1 ("SRD 5.1") '
+        "by Wizards of the Coast LLC"
+    )
+    assert "https://creativecommons.org/licenses/by/4.0/legalcode" in reference.attribution
+
+
+def test_every_rule_the_package_cites_is_in_the_reference():
+    cited = set()
+    for path in PACKAGE.glob("*.py"):
+        if path.name != "reference.py":
+            cited |= set(re.findall(r'"(srd-M?\d+)"', path.read_text()))
+    assert cited and cited <= set(RULESET.rules_reference.rules)

@@ -28,5 +28,7 @@ def test_the_readme_s_goblin_ambush_runs_as_written(tmp_path: Path):
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "brannoc is no longer surprised" in done.stdout
     assert "goblin-2 is dead: a monster at 0 HP dies [srd-13]" in done.stdout
+    assert "[srd-18] Opportunity attack." in done.stdout
+    assert "Creative Commons Attribution 4.0" in done.stdout
     status = done.stdout[done.stdout.rindex("Round 2") :]
     assert status.startswith("Round 2 · Brannoc to act") and "HP 14/21" in status
