@@ -64,7 +64,7 @@ def offhand(state: State, actor: Fighter, command: Offhand, ctx: Context) -> lis
 
 
 def dash(state: State, actor: Fighter, command: Dash, ctx: Context) -> list[Event]:
-    speed = actor.sheet.speed
+    speed = actor.speed
     moved = Resolved(actor.id, "dash", [], f"moves up to {speed} feet more", ["srd-5"])
     return [*action(actor, "dash"), moved]
 
@@ -188,7 +188,7 @@ def stand(state: State, actor: Fighter, command: Stand, ctx: Context) -> list[Ev
     """srd-27: standing up costs half the speed, not the action; speed 0 cannot."""
     if not actor.has("prone"):
         raise RefusedError(f"{actor.name} is not prone")
-    if actor.has("grappled") or actor.has("restrained") or not actor.sheet.speed:
+    if not actor.speed:
         raise RefusedError(f"{actor.name}'s speed is 0: it cannot stand up (srd-27)")
     half = actor.sheet.speed // 2
     return [

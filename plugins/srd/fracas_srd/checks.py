@@ -5,7 +5,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from fracas.rules.api import Context, Event, Modifier, Roll, Rolled
+from fracas.rules.api import ConditionCleared, Context, Event, Modifier, Roll, Rolled
 
 from fracas_srd.sheets import SKILLS, Ability
 from fracas_srd.state import Fighter
@@ -103,11 +103,15 @@ def skill_modifiers(fighter: Fighter, skill: str) -> list[Modifier]:
 
 
 def check_edge(fighter: Fighter) -> Edge:
-    """srd-27: frightened and poisoned creatures have disadvantage on ability checks."""
+    """srd-27: frightened and poisoned creatures have disadvantage on ability checks;
+    srd-5: a Help for no creature in particular gives the next check advantage."""
     edge = Edge()
     for condition in ("frightened", "poisoned"):
         if fighter.has(condition):
             edge.add(False, f"{fighter.name} is {condition}", "srd-27")
+    helped = fighter.conditions.get("helped")
+    if helped is not None and not helped.get("against"):
+        edge.add(True, f"helped by {helped.get('by_name', 'an ally')}", "srd-5")
     return edge
 
 
@@ -121,7 +125,12 @@ def skill_check(
 ) -> Check:
     purpose = f"{SKILLS[skill].capitalize()} ({skill.title()}) check"
     mods = skill_modifiers(fighter, skill)
-    return d20_test(ctx, events, fighter.id, purpose, mods, check_edge(fighter), dc, rules)
+    edge = check_edge(fighter)
+    check = d20_test(ctx, events, fighter.id, purpose, mods, edge, dc, rules)
+    helped = fighter.conditions.get("helped")
+    if helped is not None and not helped.get("against"):
+        events.append(ConditionCleared(fighter.id, "helped", "used on this check", ["srd-5"]))
+    return check
 
 
 def better_skill(fighter: Fighter, choices: tuple[str, ...]) -> str:

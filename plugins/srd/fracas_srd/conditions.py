@@ -39,7 +39,7 @@ def target_edge(edge: Edge, attacker: Fighter, target: Fighter, command: Aimed) 
     if target.has("prone"):
         near = command.within_5ft
         edge.add(near, f"{target.name} is prone, {'within' if near else 'beyond'} 5 feet", "srd-27")
-    if target.has("dodging") and not target.incapacitated and not command.unseen:
+    if target.dodging and not command.unseen:
         edge.add(False, f"{target.name} is dodging", "srd-5")
     helped = attacker.conditions.get("helped", {})
     if helped.get("against") == target.id:
@@ -105,6 +105,6 @@ def saving_throw(
             mods.append(Modifier(cover_bonus(cover), f"{cover} cover", "srd-22"))
         if fighter.has("restrained"):
             edge.add(False, f"{fighter.name} is restrained", "srd-27")
-        if fighter.has("dodging") and not fighter.incapacitated:
+        if fighter.dodging:
             edge.add(True, f"{fighter.name} is dodging", "srd-5")
     return d20_test(ctx, events, fighter.id, purpose, mods, edge, dc, ["srd-M5", *rules])

@@ -55,6 +55,17 @@ class Fighter(msgspec.Struct, frozen=True):
         return self.at_zero or any(self.has(c) for c in INCAPACITATING)
 
     @property
+    def speed(self) -> int:
+        """srd-27: grappled or restrained, speed 0."""
+        held = self.has("grappled") or self.has("restrained")
+        return 0 if held else self.sheet.speed
+
+    @property
+    def dodging(self) -> bool:
+        """srd-5: a dodge is lost while incapacitated or with speed 0."""
+        return self.has("dodging") and not self.incapacitated and self.speed > 0
+
+    @property
     def surprised(self) -> bool:
         return self.has("surprised")
 

@@ -143,3 +143,20 @@ def test_srd_5_disengage_and_dash_and_use():
     assert "disengaged" not in t.who("gob").conditions  # over when its turn ends
     out = t.act("brannoc", "use", what="a potion")
     assert out[-1].outcome == "uses a potion"
+
+
+def test_srd_5_help_with_no_creature_named_helps_the_next_ability_check():
+    t = fight(("brannoc", "fighter"), ("wren", "rogue"), ("gob", "goblin"))
+    t.act("brannoc", "help", "wren")
+    t.next()
+    check = rolls(t.act("wren", "hide", faces=(4, 13)))[0]
+    assert check.roll.dice == "2d20kh1" and "helped" not in t.who("wren").conditions
+
+
+def test_srd_5_a_dodge_is_lost_at_speed_0():
+    t = fight(("gob", "goblin"), ("brannoc", "fighter"))
+    t.act("gob", "dodge")
+    t.do({"action": "gm.condition-set", "target": "gob", "condition": "grappled"})
+    t.next()
+    attack = rolls(t.act("brannoc", "attack", "gob", faces=(18, 4), weapon="longsword"))[0]
+    assert attack.roll.dice == "d20"
