@@ -20,7 +20,8 @@ def tour() -> str:
 def test_the_readme_s_goblin_ambush_runs_as_written(tmp_path: Path):
     (tmp_path / "plugins").symlink_to(ROOT / "plugins")
     script = tmp_path / "ambush.sh"
-    script.write_text("set -e\n" + tour())
+    after = "fracas end\nfracas reveal\nfracas audit\nfracas export --format md -o ambush.md\n"
+    script.write_text("set -e\n" + tour() + after)
     env = {k: v for k, v in os.environ.items() if not k.startswith("FRACAS_")}
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     done = subprocess.run(["bash", str(script)], cwd=tmp_path, env=env, capture_output=True,
@@ -30,5 +31,8 @@ def test_the_readme_s_goblin_ambush_runs_as_written(tmp_path: Path):
     assert "goblin-2 is dead: a monster at 0 HP dies [srd-13]" in done.stdout
     assert "[srd-18] Opportunity attack." in done.stdout
     assert "Creative Commons Attribution 4.0" in done.stdout
+    assert "rules drift: none" in done.stdout and "hash chain: ok" in done.stdout
+    report = (tmp_path / "ambush.md").read_text()
+    assert "**Fell:** goblin 1 to Wren" in report and "Creative Commons" in report
     status = done.stdout[done.stdout.rindex("Round 2") :]
     assert status.startswith("Round 2 · Brannoc to act") and "HP 14/21" in status
