@@ -77,7 +77,16 @@ def view(state: State) -> View:
     ]
     phase = "setup" if not state.round else ("over" if state.turn is None else "turn")
     acting = [state.turn] if state.turn else []
-    return View(state.round, phase, acting, initiative, wounds, pins)
+    return View(state.round, phase, acting, initiative, wounds, pins, suggestion(state))
+
+
+def suggestion(state: State) -> list[str]:
+    """The fight is the GM's to end; fracas says when one side has nobody conscious."""
+    sides = {f.side for f in state.fighters.values()}
+    standing = {f.side for f in state.fighters.values() if not f.incapacitated}
+    if not state.round or len(sides) < 2 or len(standing) > 1:
+        return []
+    return ["one side has no conscious combatant left: `fracas end` when the fight is over"]
 
 
 def key_numbers(wound: WoundRow) -> dict[str, Any]:

@@ -35,3 +35,12 @@ def test_every_action_has_a_verb_and_every_flag_a_line_of_help():
         for name in RULESET.fields_of(action):
             if name not in ("action", "actor", "targets", "modifiers", "weapon"):
                 assert name in RULESET.field_help, (action, name)
+
+
+def test_fracas_suggests_the_end_when_one_side_has_nobody_conscious():
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"), ("gob2", "goblin"))
+    assert RULESET.view(t.state).notes == []
+    t.do({"action": "gm.harm", "target": "gob", "amount": 7})
+    assert RULESET.view(t.state).notes == []
+    t.do({"action": "gm.harm", "target": "gob2", "amount": 7})
+    assert "fracas end" in RULESET.view(t.state).notes[0]
