@@ -12,11 +12,14 @@ Contest = Literal["", "athletics", "acrobatics"]
 
 class Act(Command):
     actor: str
-    targets: list[str] = []
     modifiers: list[GivenModifier] = []
 
 
-class Aimed(Act):
+class Targeted(Act):
+    targets: list[str] = []
+
+
+class Aimed(Targeted):
     """An action that makes attack rolls, with what the table states about the scene."""
 
     weapon: str = ""
@@ -71,7 +74,7 @@ class Dodge(Act, tag="dodge"):
     pass
 
 
-class Help(Act, tag="help"):
+class Help(Targeted, tag="help"):
     against: str = ""  # the creature the helped ally attacks; none: an ability check
 
 
@@ -92,15 +95,15 @@ class Ready(Act, tag="ready"):
     then: Literal["attack", "dash", "disengage", "dodge", "other"] = "attack"
 
 
-class Stabilise(Act, tag="stabilise"):
+class Stabilise(Targeted, tag="stabilise"):
     pass
 
 
-class Grapple(Act, tag="grapple"):
+class Grapple(Targeted, tag="grapple"):
     defend_with: Contest = ""  # the target's choice; none: its better one
 
 
-class Shove(Act, tag="shove"):
+class Shove(Targeted, tag="shove"):
     push: bool = False  # push 5 feet away instead of knocking prone
     defend_with: Contest = ""
 

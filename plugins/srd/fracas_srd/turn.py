@@ -3,7 +3,7 @@ its action, bonus action, reaction or attacks costs."""
 
 from fracas.rules.api import Event, RefusedError, Spent
 
-from fracas_srd.commands import Act
+from fracas_srd.commands import Targeted
 from fracas_srd.state import INCAPACITATING, Fighter, State, check_begun
 
 
@@ -29,7 +29,7 @@ def on_turn(state: State, actor: Fighter) -> None:
         raise RefusedError(f"{actor.name} is surprised: no action on its first turn (srd-1)")
 
 
-def one_target(state: State, command: Act) -> Fighter:
+def one_target(state: State, command: Targeted) -> Fighter:
     if len(command.targets) != 1:
         raise RefusedError(f"{command.__struct_config__.tag} takes exactly one target")
     return state.fighter(command.targets[0])

@@ -74,9 +74,8 @@ class Table:
     def act(
         self, actor: str, action: str, *targets: str, faces: tuple = (), **fields: Any
     ) -> list[Event]:
-        return self.do(
-            {"action": action, "actor": actor, "targets": list(targets), **fields}, *faces
-        )
+        aimed = {"targets": list(targets)} if targets else {}
+        return self.do({"action": action, "actor": actor, **aimed, **fields}, *faces)
 
     def next(self, *faces: int) -> list[Event]:
         return self.do({"action": "next"}, *faces)
