@@ -160,6 +160,9 @@ def advance(state: State, ctx: Context, reason: str) -> list[Event]:
     events.append(TurnAdvanced(number, fighter.id, reason, rules))
     if fighter.has("dying"):
         events += death_save(fold(state, events), ctx, fighter)
+        after = fold(state, events)
+        if after.fighter(fighter.id).dead:  # its last death save: no turn to take
+            events += advance(after, ctx, f"{fighter.name} died")
     return events
 
 

@@ -122,6 +122,7 @@ def test_srd_14_a_natural_1_is_two_failures_three_kill_and_a_20_heals_one():
     t.next()
     t.next(5)
     assert "dead" in t.who("pc-wren").conditions
+    assert t.turn == "gob"  # dead at the start of its turn: the turn passes on
     t = fight(("pc-wren", "rogue"), ("gob", "goblin"))
     down_at_zero(t, "pc-wren")
     t.next()
