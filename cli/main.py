@@ -3,6 +3,7 @@
 import errno
 import os
 import shlex
+import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -1362,8 +1363,13 @@ def written_whole(output: str) -> Iterator[IO[str]]:
     a failed export (a full disk, a crash) leaves nothing half-written at the target.
     Stdout and targets that are not regular files (a pipe, /dev/stdout) are written as is."""
     if output == "-" or (os.path.exists(output) and not os.path.isfile(output)):
-        with click.open_file(output, "w", encoding="utf-8") as out:
-            yield out
+        # through an unnamed temporary file too: an export refused half-way (a damaged log
+        # is found as it streams) shows nothing but its one line
+        with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
+            yield spool
+            spool.seek(0)
+            with click.open_file(output, "w", encoding="utf-8") as out:
+                shutil.copyfileobj(spool, out, 1 << 20)
         return
     directory = os.path.dirname(os.path.abspath(output))
     descriptor, temporary = tempfile.mkstemp(dir=directory, prefix=".fracas-export-")

@@ -470,31 +470,41 @@ class LogStore:
 
     def load(
         self,
-        events: Iterable[StoredEvent],
-        steps: Iterable[StepRecord],
+        items: Iterable[StoredEvent | StepRecord],
         sealed: Iterable[tuple[str, str]] = (),
         project: Projector | None = None,
+        *,
+        taken: Callable[[], None] | None = None,
     ) -> VerifyReport:
         """Take in a whole log, byte for byte, into this empty one, in one transaction;
         refused (and nothing kept) unless every hash link holds and every step record
-        matches its events. The registry is written from the events, in starting order."""
+        matches its events. The registry is written from the events, in starting order.
+        Events and step records stream through, in any mix: the chains are checked as they
+        pass, and nothing is held but each encounter's tip. `taken` is called once every
+        item is in (to refuse what the items alone cannot show); `sealed` is read then."""
         self._begin()
         try:
             if self.conn.execute("SELECT 1 FROM events LIMIT 1").fetchone():
                 raise RefusedError(
                     f"{self.path} already holds events: import into a new, empty file"
                 )
-            firsts: list[tuple[str, str]] = []
-            for batch in batches(events, 2000):
-                self.conn.executemany(INSERT_EVENT, [msgspec.structs.astuple(e) for e in batch])
-                firsts += [(e.encounter, e.hash) for e in batch if e.version == 1]
-            for batch in batches(steps, 2000):
-                self.conn.executemany(INSERT_STEP, [msgspec.structs.astuple(r) for r in batch])
+            watch, firsts = chain.ChainWatch(), []
+            astuple = msgspec.structs.astuple
+            for batch in batches(items, LOAD_BATCH):
+                rows = [astuple(item) for item in batch if isinstance(item, StoredEvent)]
+                if len(rows) < len(batch):
+                    records = [astuple(i) for i in batch if not isinstance(i, StoredEvent)]
+                    self.conn.executemany(INSERT_STEP, records)
+                watch.see(rows)
+                firsts += [(row[1], row[10]) for row in rows if row[2] == 1]
+                self.conn.executemany(INSERT_EVENT, rows)
+            if taken is not None:
+                taken()
             self.conn.executemany(
                 INSERT_REGISTRY, [msgspec.structs.astuple(e) for e in chain.registry_of(firsts)]
             )
             self._after_load()
-            report = self.verify()
+            report = watch.report(self.registry()) or self.verify()
             if report.ok:
                 report = self.check_steps()
             if not report.ok:
@@ -826,6 +836,31 @@ class LogStore:
             )
         return (of(*row) for row in cursor)
 
+    def event_rows(self) -> Iterator[tuple]:
+        """Stream every event of the log as its stored row (EVENT_COLUMNS), by position."""
+        return self._stream(f"SELECT {self._columns} FROM events ORDER BY position")
+
+    def step_rows(self) -> Iterator[tuple]:
+        """Stream every step record (STEP_COLUMNS), encounter by encounter as they started."""
+        if self.schema < SCHEMA:
+            for encounter in self.encounters():
+                yield from self._stream(
+                    f"SELECT {STEP_COLUMNS} FROM steps WHERE encounter = ? ORDER BY step",
+                    (encounter,),
+                )
+            return
+        yield from self._stream(
+            f"SELECT {', '.join(f's.{c}' for c in STEP_FIELDS)} FROM steps s "
+            "JOIN registry r ON r.encounter = s.encounter ORDER BY r.seq, s.step"
+        )
+
+    def tip(self) -> tuple[int, int, str]:
+        """(events, position, hash) of the log: how many events it holds, and its last."""
+        count, position = self.conn.execute("SELECT count(*), max(position) FROM events").fetchone()
+        row = self.conn.execute("SELECT hash FROM events WHERE position = ?", (position,))
+        found = row.fetchone() if position is not None else None
+        return int(count), int(position or 0), found[0] if found else GENESIS
+
     def event_at(self, position: int) -> StoredEvent | None:
         row = self.conn.execute(
             f"SELECT {self._columns} FROM events WHERE position = ?", (position,)
@@ -888,6 +923,16 @@ class LogStore:
             return self._check_steps()
 
     def _check_steps(self) -> VerifyReport:
+        """One streaming pass that holds no encounter's rows; at the first thing it cannot
+        vouch for, the exact check below names it."""
+        watch = StepWatch(self)
+        for batch in batches(self._stream(STEP_CHECK_EVENTS), LOAD_BATCH):
+            watch.see(batch)
+            if watch.doubtful:
+                break
+        return watch.report() or self._check_steps_exactly()
+
+    def _check_steps_exactly(self) -> VerifyReport:
         events = self._stream(
             "SELECT encounter, version, step, kind, author, at, "
             f"CASE WHEN kind IN ({_CONTROL_KINDS_SQL}) THEN body END, position FROM events "
@@ -1013,6 +1058,15 @@ class LogStore:
         return None, ""
 
 
+LOAD_BATCH = 2000  # rows inserted by one executemany
+# what the step check reads of each event, as the first columns of its row (no body but an
+# undo's, a redo's or a supersede's)
+STEP_CHECK_EVENTS = (
+    "SELECT position, encounter, version, step, kind, author, at, schema, "
+    f"CASE WHEN kind IN ({_CONTROL_KINDS_SQL}) THEN body END FROM events ORDER BY position"
+)
+
+
 def batches(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
     """Items in lists of `size` (the last may be shorter): rows written or encoded at once."""
     batch: list[Any] = []
@@ -1023,6 +1077,182 @@ def batches(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
             batch = []
     if batch:
         yield batch
+
+
+class _Editor:
+    """What undo, redo and supersede may name as the step records stream past: the undone
+    steps, the redo stack, and which steps are commands (a byte a step)."""
+
+    def __init__(self) -> None:
+        self.undone: set[int] = set()
+        self.redo: list[int] = []
+        self.commands = bytearray(1)  # commands[step] == 1: a command step
+
+    def allows(self, control: str, target: object) -> bool:
+        """Whether a step of this control naming `target` is what the editor allowed (as
+        `_control_problem` judges it with a History)."""
+        if control == UNDO:
+            return target == self._undo_target()
+        if control == REDO:
+            return bool(self.redo) and target == self.redo[-1]
+        return (
+            type(target) is int
+            and 0 < target < len(self.commands)
+            and self.commands[target] == 1
+            and target not in self.undone
+        )
+
+    def _undo_target(self) -> int:
+        commands, undone = self.commands, self.undone
+        for step in range(len(commands) - 1, 1, -1):  # the first step is never undone
+            if commands[step] and step not in undone:
+                return step
+        return -1
+
+    def add(self, record: StepRecord) -> None:
+        undone, redo, target = self.undone, self.redo, record.target
+        self.commands.append(record.control == COMMAND)
+        if record.control == COMMAND:
+            redo.clear()
+        elif target is None:
+            return
+        elif record.control == UNDO:
+            undone.add(target)
+            redo.append(target)
+        elif record.control == SUPERSEDE:
+            undone.add(target)
+            redo.clear()
+        elif record.control == REDO:
+            undone.discard(target)
+            if redo and redo[-1] == target:
+                redo.pop()
+
+
+class _RecordRow(StepRecord, array_like=True, frozen=True):
+    """A step record as a row of STEP_COLUMNS, its types checked as the exact check does."""
+
+
+RECORDS_AT_ONCE = 1000
+
+
+class _Walk:
+    """One encounter's step records, read a batch at a time, against its events."""
+
+    __slots__ = ("batch", "editor", "record", "version")
+
+    def __init__(self) -> None:
+        self.editor = _Editor()
+        self.record: StepRecord | None = None
+        self.version = 0
+        self.batch: list[StepRecord] = []
+
+
+class StepWatch:
+    """Every step record against the events it claims, as the events stream past in
+    position order (rows starting as EVENT_COLUMNS, the body at least for undo, redo and
+    supersede events): each encounter's records are read a batch at a time beside them, so
+    nothing is held but a byte per step. It vouches only for what `_step_problem` would
+    pass; at the first doubt it is `doubtful`, and the exact check names the problem."""
+
+    def __init__(self, store: "LogStore") -> None:
+        self.store = store
+        self.walks: dict[str, _Walk] = {}
+        self.records = 0
+        self.count = 0
+        self.doubtful = False
+
+    def see(self, rows: Iterable[tuple]) -> None:
+        if self.doubtful:
+            return
+        walks, count = self.walks, 0
+        for row in rows:
+            count += 1
+            walk = walks.get(row[1])
+            if walk is None:
+                walk = walks[row[1]] = _Walk()
+            version = row[2]
+            record = walk.record
+            if version != walk.version + 1:
+                self.doubtful = True
+                return
+            walk.version = version
+            if record is None or version > record.last_version:
+                record = self._next(row[1], walk)
+                if record is None:
+                    return
+            if (row[3], row[5], row[6]) != (record.step, record.author, record.at):
+                self.doubtful = True
+                return
+            command = record.control == COMMAND
+            if command == (row[4] in CONTROL_KINDS) or (
+                not command and not _names_target(row[4], row[8], record)
+            ):
+                self.doubtful = True
+                return
+        self.count += count
+
+    def _next(self, encounter: str, walk: _Walk) -> StepRecord | None:
+        """The encounter's next record, if it is the one the editor expects next."""
+        if not walk.batch:
+            walk.batch = self._read(encounter, walk.record.step if walk.record else 0)
+        previous, record = walk.record, walk.batch.pop() if walk.batch else None
+        first = previous.last_version + 1 if previous else 1
+        if (
+            record is None
+            or record.step != (previous.step + 1 if previous else 1)
+            or record.first_version != first
+            or record.last_version < record.first_version
+            or not self._allowed(record, walk.editor)
+        ):
+            self.doubtful = True
+            return None
+        walk.editor.add(record)
+        walk.record = record
+        self.records += 1
+        return record
+
+    @staticmethod
+    def _allowed(record: StepRecord, editor: "_Editor") -> bool:
+        if record.control == COMMAND:
+            return record.target is None
+        return (
+            record.last_version == record.first_version
+            and record.control in KIND_OF_CONTROL
+            and editor.allows(record.control, record.target)
+        )
+
+    def _read(self, encounter: str, after: int) -> list[StepRecord]:
+        rows = self.store.conn.execute(
+            f"SELECT {STEP_COLUMNS} FROM steps WHERE encounter = ? AND step > ? "
+            f"ORDER BY step LIMIT {RECORDS_AT_ONCE}",
+            (encounter, after),
+        ).fetchall()
+        try:
+            return [msgspec.convert(row, _RecordRow) for row in reversed(rows)]
+        except msgspec.ValidationError:
+            return []
+
+    def report(self) -> VerifyReport | None:
+        """The verdict once every event has passed: None when the exact check must say."""
+        if self.doubtful:
+            return None
+        for walk in self.walks.values():
+            if walk.record is None or walk.version != walk.record.last_version:
+                return None
+        total = self.store.conn.execute("SELECT count(*) FROM steps").fetchone()[0]
+        if total != self.records:  # records left over, or of an encounter with no events
+            return None
+        return VerifyReport(True, self.count, "")
+
+
+def _names_target(kind: str, body_text: object, record: StepRecord) -> bool:
+    if kind != KIND_OF_CONTROL[record.control]:
+        return False
+    try:
+        body = msgspec.json.decode(body_text)  # type: ignore[arg-type]
+    except (msgspec.DecodeError, TypeError):
+        return False
+    return isinstance(body, dict) and body.get("step") == record.target
 
 
 def _bad(checked: int, position: int | None, reason: str) -> VerifyReport:

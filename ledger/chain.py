@@ -261,3 +261,62 @@ def verify(
         return VerifyReport(True, checked, tip[1], head_position=tip[0])
     position, reason = first_of(problems) or (None, "")
     return VerifyReport(False, checked, tip[1], position, reason, tip[0])
+
+
+_encode = msgspec.json.Encoder().encode
+
+
+class ChainWatch:
+    """Each encounter's chain checked as whole event rows (EVENT_COLUMNS order) stream past
+    in position order, keeping only each encounter's tip: an export or an import checks
+    the chain in the pass that reads or writes the rows, in constant memory.
+
+    It vouches only for what it can check in one pass: events of encounter chains, each
+    encounter's versions in position order from 1, every link and hash holding, the
+    registry naming every first event. Anything else (an older file chain, a row out of
+    order, a link or hash that does not hold) makes it `doubtful`: the caller then runs
+    the exact `verify`, which names the first bad position."""
+
+    def __init__(self) -> None:
+        self.tips: dict[str, tuple[int, str]] = {}  # encounter -> (version, hash)
+        self.firsts: dict[str, StoredEvent] = {}  # encounter -> its first event
+        self.count = 0
+        self.head: tuple[int, str] = (0, GENESIS)  # (position, hash) of the last row seen
+        self.doubtful = False
+
+    def see(self, rows: Iterable[tuple]) -> None:
+        tips, sha, encode, head = self.tips, hashlib.sha256, _encode, self.head[0]
+        doubtful, count = self.doubtful, 0
+        for row in rows:
+            count += 1
+            (position, encounter, version, step, kind, author, at, schema, body, prev, digest,
+             salt, scope) = row  # fmt: skip
+            version_before, tip = tips.get(encounter) or self._first(row)
+            hashed = [encounter, version, step, kind, author, at, schema, body, salt]
+            if (
+                doubtful
+                or scope != ENCOUNTER_CHAIN
+                or version != version_before + 1
+                or type(position) is not int
+                or position <= head
+                or prev != tip
+                or salt is None
+                or sha(prev.encode() + encode(hashed)).hexdigest() != digest
+            ):
+                doubtful = True
+                continue
+            tips[encounter] = (version, digest)
+            head = position
+            self.head = (position, digest)
+        self.count += count
+        self.doubtful = doubtful
+
+    def _first(self, row: tuple) -> tuple[int, str]:
+        self.firsts[row[1]] = StoredEvent(*row)
+        return 0, GENESIS
+
+    def report(self, registry: Iterable[RegistryEntry]) -> VerifyReport | None:
+        """The verdict once every row has passed: None when the exact check must say."""
+        if self.doubtful or registry_problem(registry, self.firsts) is not None:
+            return None
+        return VerifyReport(True, self.count, self.head[1], head_position=self.head[0])

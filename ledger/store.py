@@ -11,7 +11,7 @@ import secrets
 import sqlite3
 import threading
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import suppress
 from functools import cached_property
 from pathlib import Path
@@ -580,6 +580,19 @@ class Store(LogStore):
             if found is None:
                 raise
             return VerifyReport(False, 0, "", found[0], f"its {found[1]} is not UTF-8 text")
+
+    def event_rows(self) -> Iterator[tuple]:
+        """As every backend's, but an event whose text is not UTF-8 is named in one line."""
+        try:
+            yield from super().event_rows()
+        except sqlite3.OperationalError as error:
+            found = first_not_text(self._conn) if is_not_text(error) else None
+            if found is None:
+                raise
+            raise IntegrityError(
+                f"the log is damaged at position {found[0]}: its {found[1]} is not UTF-8 "
+                "text; `fracas audit` says more"
+            ) from None
 
     def missing_triggers(self) -> list[str]:
         """The append-only triggers this file should have and has not."""

@@ -419,9 +419,9 @@ class Fracas:
         """Take a GM's JSONL export into this empty file; returns how many events."""
         from fracas.projections import exports
 
-        export = exports.import_jsonl(self.store, path, progress or exports.quiet)
+        imported = exports.import_jsonl(self.store, path, progress or exports.quiet)
         self.rebuild()
-        return len(export.events)
+        return imported.events
 
     def copy_to(self, target: str, progress: Progress | None = None) -> CopyReport:
         """This whole log into a new, empty one (a SQLite path or a PostgreSQL URL), read

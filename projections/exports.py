@@ -3,6 +3,7 @@
 A players' export leaves out every GM-only roll and whatever would reveal it.
 """
 
+import itertools
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -18,7 +19,8 @@ from fracas.ledger import (
     StoredEvent,
     VerifyReport,
 )
-from fracas.ledger.base import batches, where
+from fracas.ledger.base import StepWatch, batches, where
+from fracas.ledger.chain import ChainWatch
 from fracas.ledger.values import Hex, Sha256, SqlInt
 from fracas.projections.replay import player_event, public_command
 from fracas.projections.secrecy import Cut, players_cut, shown_events
@@ -106,39 +108,44 @@ def export_jsonl(
 def _export_jsonl(
     store: LogStore, out: IO[str], players: bool, with_secrets: bool, progress: Progress
 ) -> Header:
-    chain = store.verify()
-    structure = store.check_steps() if chain.ok else chain
+    if players:
+        refuse_damaged(store, store.verify())
+        return export_players_jsonl(store, out, progress)
+    sealed = backup_seeds(store) if with_secrets else []
+    count, position, digest = store.tip()
+    header = Header(
+        EXPORT_FORMAT, store.schema_version, "gm", True, with_secrets, digest, position, count
+    )
+    out.write(_encode(header).decode() + "\n")
+    watch, steps, done = ChainWatch(), StepWatch(store), 0
+    for batch in batches(store.event_rows(), LINES_AT_ONCE):
+        watch.see(batch)
+        steps.see(batch)
+        out.write(_encode_lines([EventLine(*row) for row in batch]).decode())
+        done += len(batch)
+        progress(done, count)
+    for batch in batches(store.step_rows(), LINES_AT_ONCE):
+        out.write(_encode_lines([StepLine(*row) for row in batch]).decode())
+    chain = watch.report(store.registry()) or store.verify()
+    refuse_damaged(store, chain, steps.report())
+    if (chain.checked, chain.head_position, chain.head_hash) != (count, position, digest):
+        raise IntegrityError("the log changed while it was exported; export it again")
+    for name, value in sealed:
+        out.write(_encode({"type": "secret", "name": name, "value": value}).decode() + "\n")
+    return header
+
+
+def refuse_damaged(
+    store: LogStore, chain: VerifyReport, steps: VerifyReport | None = None
+) -> VerifyReport:
+    """The chain's report if the chains and then the step records hold (`steps`, when
+    already checked); refused otherwise."""
+    structure = (steps or store.check_steps()) if chain.ok else chain
     if not structure.ok:
         raise IntegrityError(
             f"the log is damaged {where(structure)}: {structure.reason}; `fracas audit` says more"
         )
-    if players:
-        return export_players_jsonl(store, out, progress)
-    sealed = backup_seeds(store) if with_secrets else []
-    header = Header(
-        EXPORT_FORMAT,
-        store.schema_version,
-        "gm",
-        True,
-        with_secrets,
-        chain.head_hash,
-        chain.head_position,
-        chain.checked,
-    )
-    out.write(_encode(header).decode() + "\n")
-    done = 0
-    for batch in batches(store.events(of=EventLine), LINES_AT_ONCE):
-        out.write(_encode_lines(batch).decode())
-        done += len(batch)
-        progress(done, chain.checked)
-    for encounter in store.encounters():
-        records = store.step_records(encounter)
-        for batch in batches(records, LINES_AT_ONCE):
-            lines = [StepLine(*msgspec.structs.astuple(record)) for record in batch]
-            out.write(_encode_lines(lines).decode())
-    for name, value in sealed:
-        out.write(_encode({"type": "secret", "name": name, "value": value}).decode() + "\n")
-    return header
+    return chain
 
 
 def sealed_seeds(store: LogStore) -> Iterator[tuple[str, str]]:
@@ -226,23 +233,6 @@ def read_export(
         yield number, data
 
 
-def read_lines(
-    lines: list[str], where: str
-) -> Iterator[tuple[int, EventLine | StepLine | SecretLine | dict[str, Any]]]:
-    """Each line of an export: events, steps and secrets decoded straight into their
-    structs (no dict per row); the header, and any line that does not decode so, as a dict
-    for `load_export` to check and name."""
-    for number, line in enumerate(lines, start=1):
-        if len(line) > MAX_EXPORT_LINE:
-            raise BadInputError(f"line {number} of {where} is over {MAX_EXPORT_LINE} bytes")
-        try:
-            yield number, _read_line(line)
-            continue
-        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-            pass
-        yield from read_export([line], where, first=number)
-
-
 class Export(msgspec.Struct):
     header: Header
     events: list[StoredEvent]
@@ -250,7 +240,15 @@ class Export(msgspec.Struct):
     sealed: list[tuple[str, str]]
 
 
+class Imported(msgspec.Struct, frozen=True):
+    header: Header
+    events: int
+    steps: int
+    sealed: int
+
+
 MAX_EXPORT_LINE = 2 * BODY_CEILING  # an event line: its body and its envelope
+READ_AT_ONCE = 1 << 20  # bytes of an export read at once
 
 
 def read_text(path: str | Path) -> str:
@@ -263,9 +261,11 @@ def read_text(path: str | Path) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise BadInputError(
-            f"{where} is not UTF-8 text: save it as UTF-8 (or export it again) and retry"
-        ) from None
+        raise BadInputError(not_utf8(where)) from None
+
+
+def not_utf8(where: str) -> str:
+    return f"{where} is not UTF-8 text: save it as UTF-8 (or export it again) and retry"
 
 
 class Once:
@@ -297,80 +297,186 @@ class Once:
             )
 
 
-def load_export(path: str | Path, progress: Progress = quiet) -> Export:
-    """Read a JSONL export back, every line checked."""
-    where = str(path)
-    lines = read_text(path).splitlines()
-    header: Header | None = None
-    events: list[StoredEvent] = []
-    steps: list[StepRecord] = []
-    sealed: list[tuple[str, str]] = []
-    once = Once(where)
-    for number, data in read_lines(lines, where):
-        progress(number, len(lines))
-        if isinstance(data, EventLine):
-            events.append(once.event(number, data))
-            continue
-        if isinstance(data, StepLine):
-            steps.append(once.step(number, data))
-            continue
-        if isinstance(data, SecretLine):
-            sealed.append((data.name or commitment(data.value), data.value))
-            continue
+Item = StoredEvent | StepRecord | Sealed | Header
+
+
+class ExportReader:
+    """A JSONL export read line by line, in constant memory: events and steps decoded
+    straight into their structs (no dict per row); the header, and any line that does not
+    decode so, through a dict, to be checked and named. What only the whole file can show
+    (a header, every event it counts up to its head) is checked by `finish`."""
+
+    def __init__(self, path: str | Path, progress: Progress = quiet) -> None:
+        self.path, self.where, self.progress = path, str(path), progress
+        self.header: Header | None = None
+        self.events = self.steps = 0
+        self.head: tuple[int, str] = (0, "")
+        self.sealed: list[tuple[str, str]] = []
+
+    def lines(self) -> Iterator[tuple[int, list[bytes]]]:
+        """The file's lines, a chunk at a time: (the number of the first, the lines)."""
+        total = self._count_lines() if self.progress is not quiet else 0
+        number, leftover = 1, b""
+        try:
+            with open(self.path, "rb") as source:
+                while chunk := source.read(READ_AT_ONCE):
+                    lines = (leftover + chunk).split(b"\n")
+                    leftover = lines.pop()
+                    self._refuse_long(number, [*lines, leftover])
+                    yield number, lines
+                    number += len(lines)
+                    self.progress(number - 1, total)
+        except OSError as error:
+            raise BadInputError(f"cannot read {self.where}: {error.strerror or error}") from None
+        if leftover:
+            yield number, [leftover]
+        self.progress(number, total)
+
+    def _refuse_long(self, first: int, lines: list[bytes]) -> None:
+        if max(map(len, lines)) > MAX_EXPORT_LINE:
+            number = first + next(n for n, x in enumerate(lines) if len(x) > MAX_EXPORT_LINE)
+            raise BadInputError(f"line {number} of {self.where} is over {MAX_EXPORT_LINE} bytes")
+
+    def _count_lines(self) -> int:
+        try:
+            with open(self.path, "rb") as source:
+                return sum(chunk.count(b"\n") for chunk in iter(lambda: source.read(1 << 20), b""))
+        except OSError:
+            return 0
+
+    def numbered(self) -> Iterator[tuple[int, Item]]:
+        """Every event, step record and header of the export, in file order, with its
+        line's number; events and steps counted, sealed seeds kept aside."""
+        events = steps = 0
+        position, digest = 0, ""
+        read = _read_line
+        for first, lines in self.lines():
+            for number, line in enumerate(lines, start=first):
+                try:
+                    item = read(line)
+                except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, ValueError):
+                    item = self._other(number, line)
+                if isinstance(item, StoredEvent):
+                    events += 1
+                    if item.position >= position:
+                        position, digest = item.position, item.hash
+                elif isinstance(item, StepRecord):
+                    steps += 1
+                elif isinstance(item, Sealed):
+                    self.sealed.append((item.name or commitment(item.value), item.value))
+                    continue
+                if item is not None:
+                    yield number, item
+        self.events, self.steps, self.head = events, steps, (position, digest)
+
+    def log(self) -> Iterator[StoredEvent | StepRecord]:
+        """The events and step records, as the log takes them in."""
+        for _number, item in self.numbered():
+            if not isinstance(item, Header):
+                yield item
+
+    def _other(self, number: int, line: bytes) -> Item | None:
+        """A line the fast decoder did not take: the header, or something to name."""
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadInputError(not_utf8(self.where)) from None
+        if not text.strip():
+            return None
+        ((_, data),) = read_export([text], self.where, first=number)
         kind = data.pop("type")
         try:
             if kind == "header":
                 header = msgspec.convert(data, Header)
                 if not header.lossless:
                     raise RefusedError(
-                        f"{where} is a players' export with GM-only rolls withheld; "
+                        f"{self.where} is a players' export with GM-only rolls withheld; "
                         "use the GM's export"
                     )
-            elif kind == "event":
+                self.header = header
+                return header
+            if kind == "event":
                 data.pop("masked", None)
-                events.append(once.event(number, msgspec.convert(data, StoredEvent)))
-            elif kind == "step":
-                steps.append(once.step(number, msgspec.convert(data, StepRecord)))
-            elif kind == "secret":
-                secret = msgspec.convert(data, Sealed)
-                sealed.append((secret.name or commitment(secret.value), secret.value))
+                return msgspec.convert(data, StoredEvent)
+            if kind == "step":
+                return msgspec.convert(data, StepRecord)
+            if kind == "secret":
+                return msgspec.convert(data, Sealed)
         except msgspec.ValidationError as error:
             raise BadInputError(
-                f"line {number} of {where} is not a valid {kind}: {error}"
+                f"line {number} of {self.where} is not a valid {kind}: {error}"
             ) from None
-    if header is None or header.format not in READABLE_FORMATS:
-        raise BadInputError(
-            f"{where} has no fracas export header of format {EXPORT_FORMAT}; "
-            "export it again with `fracas export --format jsonl`"
-        )
-    check_whole(header, events, where)
-    return Export(header, events, steps, sealed)
+        return None
+
+    def finish(self) -> None:
+        """Refuse an export without a header, or not whole, or with a seed not its own."""
+        header = self.header
+        if header is None or header.format not in READABLE_FORMATS:
+            raise BadInputError(
+                f"{self.where} has no fracas export header of format {EXPORT_FORMAT}; "
+                "export it again with `fracas export --format jsonl`"
+            )
+        check_whole(header, self.events, self.head, self.where)
+        for name, value in self.sealed:
+            if commitment(value) != name:
+                raise BadInputError(
+                    f"{self.where} carries a sealed seed that is not its commitment's"
+                )
 
 
-def check_whole(header: Header, events: list[StoredEvent], where: str) -> None:
+def load_export(path: str | Path, progress: Progress = quiet) -> Export:
+    """Read a JSONL export back whole, every line checked (for `audit --against`)."""
+    reader = ExportReader(path, progress)
+    events: list[StoredEvent] = []
+    steps: list[StepRecord] = []
+    once = Once(reader.where)
+    for number, item in reader.numbered():
+        if isinstance(item, StoredEvent):
+            events.append(once.event(number, item))
+        elif isinstance(item, StepRecord):
+            steps.append(once.step(number, item))
+    reader.finish()
+    assert reader.header is not None
+    return Export(reader.header, events, steps, reader.sealed)
+
+
+def check_whole(header: Header, events: int, head: tuple[int, str], where: str) -> None:
     """A GM's export holds every event its header counts, up to the head it names: one cut
     short (or padded) is refused, never taken in as a smaller log."""
     if not header.lossless:
         return
-    last = max(events, key=lambda event: event.position, default=None)
-    head = (last.position, last.hash) if last else (0, "")
     promised = (header.head_position, header.head_hash)
-    if len(events) != header.events or (header.events and head != promised):
+    if events != header.events or (header.events and head != promised):
         raise BadInputError(
             f"{where} is not whole: its header names {header.events} events up to position "
-            f"{header.head_position}, it holds {len(events)} up to position {head[0]}; "
+            f"{header.head_position}, it holds {events} up to position {head[0]}; "
             "export it again"
         )
 
 
-def import_jsonl(store: LogStore, path: str | Path, progress: Progress = quiet) -> Export:
-    """Take a GM's JSONL export into an empty file: the same events, chain and steps."""
-    export = load_export(path, progress)
-    for name, value in export.sealed:
-        if commitment(value) != name:
-            raise BadInputError(f"{path} carries a sealed seed that is not its commitment's")
-    store.load(export.events, export.steps, export.sealed)
-    return export
+def import_jsonl(store: LogStore, path: str | Path, progress: Progress = quiet) -> Imported:
+    """Take a GM's JSONL export into an empty file: the same events, chain and steps,
+    streamed from the file into one transaction."""
+    reader = ExportReader(path, progress)
+    try:
+        store.load(reader.log(), reader.sealed, taken=reader.finish)
+    except store.unique_violation:
+        name_repeated(path)
+        raise
+    assert reader.header is not None
+    return Imported(reader.header, reader.events, reader.steps, len(reader.sealed))
+
+
+def name_repeated(path: str | Path) -> None:
+    """The line that repeats an earlier event or step, named (the file is read again, only
+    once the log's unique keys refused it)."""
+    reader = ExportReader(path)
+    once = Once(reader.where)
+    for number, item in reader.numbered():
+        if isinstance(item, StoredEvent):
+            once.event(number, item)
+        elif isinstance(item, StepRecord):
+            once.step(number, item)
 
 
 # -- copying a whole log between backends ------------------------------------------------
@@ -400,7 +506,7 @@ def copy_log(
             progress(done, chain.checked)
             yield event
 
-    target.load(events(), steps, sealed)
+    target.load(itertools.chain(events(), steps), sealed)
     _compare(source, target, names, sealed)
     return CopyReport(len(names), chain.checked, len(steps), len(sealed), chain.head_hash)
 
