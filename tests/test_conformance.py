@@ -1,18 +1,17 @@
-"""Issue 30, the truthful table: random honest fights in every built-in ruleset, revealed and
-audited, show no rules drift and every seeded roll verified (tests/conformance.py)."""
+"""The conformance kit (fracas.testing) passes for every built-in ruleset: random honest
+fights, played again, undone and redone, revealed and audited without drift, told, stated
+and viewed; GM-only rolls and hidden combatants showing nowhere to the players."""
 
 import os
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from fracas.rules.events import Rolled
 from fracas.rules.ruleset import Context
+from fracas.testing import Cast, PickedDice, RulesetChecks, every_draw_recorded, start
 from tests import fudge_helpers as fudge
 from tests import shotclock_helpers as shotclock
 from tests import timeslice_helpers as timeslice
-from tests.conformance import Cast, PickedDice, check_fight, every_draw_recorded, start
 from tests.conftest import KNIFE, gunner, sheet
 from tests.test_pool_rules import ANA, BOB, THUG
 
@@ -60,19 +59,27 @@ CASTS = {
 }
 
 # 40 fights per ruleset in CI; FRACAS_FIGHTS=1000 for a longer hunt.
-FIGHTS = settings(
-    max_examples=int(os.environ.get("FRACAS_FIGHTS", "40")),
-    deadline=None,
-    suppress_health_check=list(HealthCheck),
-    database=None,
-)
+EXAMPLES = int(os.environ.get("FRACAS_FIGHTS", "40"))
 
 
-@pytest.mark.parametrize("system", sorted(CASTS))
-@FIGHTS
-@given(data=st.data())
-def test_honest_fights_audit_without_drift_and_every_seeded_roll_verifies(system, data):
-    check_fight(CASTS[system], data)
+class TestPercentile(RulesetChecks):
+    cast, examples = CASTS["percentile"], EXAMPLES
+
+
+class TestShotclock(RulesetChecks):
+    cast, examples = CASTS["shotclock"], EXAMPLES
+
+
+class TestPool(RulesetChecks):
+    cast, examples = CASTS["pool"], EXAMPLES
+
+
+class TestTimeslice(RulesetChecks):
+    cast, examples = CASTS["timeslice"], EXAMPLES
+
+
+class TestFudge(RulesetChecks):
+    cast, examples = CASTS["fudge"], EXAMPLES
 
 
 TIE_RULES = {  # the rule that breaks a tie, and the GM's options that roll it off

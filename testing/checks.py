@@ -1,0 +1,369 @@
+"""The checks of the conformance kit: what any ruleset's fights must show, whatever its rules.
+
+Each `check_*` function plays what it needs through the real `Fracas` API and fails with an
+AssertionError that says what broke. `RulesetChecks` runs them as pytest tests.
+"""
+
+import contextlib
+import io
+import itertools
+import re
+import typing
+import uuid
+from collections.abc import Iterator
+from typing import Any
+from unittest import mock
+
+import msgspec
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fracas.ledger import FracasError
+from fracas.projections import Fracas
+from fracas.projections.board import board
+from fracas.projections.describe import describe
+from fracas.projections.exports import export_jsonl
+from fracas.projections.replay import GM, PLAYERS, replay
+from fracas.projections.screen import Timeline
+from fracas.rules import Encounter
+from fracas.rules.encounter import recorded_events
+from fracas.rules.events import CORE_EVENTS, Event
+from fracas.rules.ruleset import Ruleset
+from fracas.rules.views import View
+from fracas.testing.fights import (
+    TALLIES,
+    Cast,
+    Played,
+    Tally,
+    cast_installed,
+    command_strategy,
+    drawn_seed,
+    move_strategy,
+    own_move,
+    play,
+    random_fight,
+    replay_moves,
+    seeded_by,
+    start,
+    step,
+    words_now,
+)
+
+HIDDEN, HIDDEN_NAME = "zzlurker", "Zz Lurker"  # no other text of a fight holds these
+
+
+# -- the checks of one played fight ------------------------------------------------------
+
+
+def check_fight(cast: Cast, data: st.DataObject) -> Tally:
+    """Play one random honest fight of `cast` and check all a log must show: the same moves
+    played again give the same log and state; undo and redo round-trip; after `reveal` the
+    audit finds a sound log, every seeded roll verified and no rules drift; every event has
+    a sentence, every rule cited a statement, and the views of status, play, serve and the
+    report are there for the GM and the players. Returns the run's tally for the ruleset."""
+    tally = TALLIES.setdefault(cast.name, Tally())
+    base = drawn_seed(data)
+    with cast_installed(cast), seeded_by(base):
+        fracas, encounter, options, played = random_fight(cast, data, tally)
+    with cast_installed(cast):
+        same_log_same_state(cast, base, options, played, encounter)
+        round_trip(fracas, encounter, data.draw(st.integers(1, 3), "undo depth"))
+        with contextlib.suppress(FracasError):
+            encounter.reveal()
+        audited(fracas, tally)
+        recorded = recorded_events(fracas.store, encounter.id, encounter.ruleset)
+        events = [event for _, event in recorded]
+        every_event_told(events)
+        every_rule_stated(encounter.ruleset, events)
+        views_for_the_table(fracas, encounter)
+    tally.fights += 1
+    return tally
+
+
+def bodies(encounter: Encounter) -> list[tuple[int, bytes]]:
+    found = recorded_events(encounter.store, encounter.id, encounter.ruleset)
+    return [(n, msgspec.json.encode(event)) for n, event in found]
+
+
+def same_log_same_state(
+    cast: Cast, base: bytes, options: dict[str, Any], played: list[Played], live: Encounter
+) -> None:
+    """The same moves on the same dice, in a new log, record the same events and fold to
+    the same state; and the log read afresh folds to the state the live encounter holds."""
+    with seeded_by(base):
+        _, again = start(cast, options)
+        replay_moves(again, played)
+    assert bodies(again) == bodies(live), "the same moves on the same dice recorded other events"
+    assert again.state == live.state, "the same log folds to another state"
+    fresh = Encounter(live.store, live.id)
+    assert fresh.state == live.state, "the log read afresh folds to another state than live"
+
+
+def round_trip(fracas: Fracas, encounter: Encounter, depth: int) -> None:
+    """Undo `depth` steps, then redo them: each undo gives back the state before the step
+    (as the log read afresh folds it), and the redos give back each state in turn."""
+    states = [encounter.state]
+    for n in range(depth):
+        try:
+            encounter.undo(command_id=f"round-trip-undo-{n}")
+        except FracasError:
+            break
+        states.append(encounter.state)
+        assert Encounter(fracas.store, encounter.id).state == encounter.state, "undo drifts"
+    for n in range(len(states) - 1, 0, -1):
+        encounter.redo(command_id=f"round-trip-redo-{n}")
+        assert encounter.state == states[n - 1], "redo does not give back the state undone"
+        assert Encounter(fracas.store, encounter.id).state == encounter.state, "redo drifts"
+
+
+def audited(fracas: Fracas, tally: Tally) -> None:
+    report = fracas.audit()
+    tally.drift += len(report.drift)
+    problems = [f"step {d.step}: {d.problem}" for d in report.drift]
+    assert not problems, "rules drift on an honest fight: " + "; ".join(problems)
+    unverified = [r for r in report.rolls if r.verdict not in ("verified", "manual")]
+    assert not unverified, f"seeded rolls not verified after the reveal: {unverified}"
+    assert report.ok, "the audit of an honest fight failed"
+
+
+def every_event_told(events: list[Event]) -> None:
+    """Each event reads as a line of the log (not its class name)."""
+    for event in events:
+        line = describe(event)
+        assert line and line != type(event).__name__, (
+            f"{type(event).__name__} has no line of its own for the log: give it a "
+            "`describe(self) -> str` method"
+        )
+
+
+def cited(value: Any) -> Iterator[str]:
+    """Every rule id an event cites: its `rules`, and each modifier's or breakdown's `rule`."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            if key == "rules" and isinstance(inner, list):
+                yield from (r for r in inner if isinstance(r, str))
+            elif key == "rule" and isinstance(inner, str) and inner:
+                yield inner
+            else:
+                yield from cited(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from cited(inner)
+
+
+def every_rule_stated(ruleset: Ruleset, events: list[Event]) -> None:
+    """Each rule id the log cites has its statement in the ruleset's reference."""
+    missing = sorted({r for e in events for r in cited(msgspec.to_builtins(e))} - stated(ruleset))
+    assert not missing, f"{ruleset.name} cites rules its reference does not state: {missing}"
+
+
+def stated(ruleset: Ruleset) -> set[str]:
+    reference = ruleset.rules_reference
+    return set(reference.rules) if reference is not None else set()
+
+
+def views_for_the_table(fracas: Fracas, encounter: Encounter) -> None:
+    """What `status` (and `play`'s board), `serve` and the report read, for every step and
+    both audiences: a View that survives JSON, a board, screens and details, the reports."""
+    ruleset, name = encounter.ruleset, encounter.id
+    for number in range(encounter.history.head_step + 1):
+        view = encounter.view_at(number) if number else ruleset.view(ruleset.initial())
+        assert isinstance(view, View), f"the view is a {type(view).__name__}, not a View"
+        again = msgspec.json.decode(msgspec.json.encode(view), type=View)
+        assert again == view, f"the view after step {number} does not survive JSON"
+        shown = board(name, ruleset, view)
+        assert shown.header, f"the board after step {number} has no header"
+    for audience in (GM, PLAYERS):
+        timeline = Timeline(encounter, "conformance", audience, lambda step: "")
+        for at in range(timeline.steps + 1):
+            msgspec.json.encode(timeline.screen(at))
+        for at in range(1, timeline.steps + 1):
+            msgspec.json.encode(timeline.detail(at))
+        for fmt in ("md", "html"):
+            out = io.StringIO()
+            fracas.export_text(out, fmt, name, players=audience == PLAYERS)
+            assert out.getvalue(), f"the {audience}' {fmt} report is empty"
+    for moment in replay(encounter):
+        if moment.control == "command" and moment.in_effect:
+            assert moment.sentence, f"step {moment.step} reads as no sentence"
+
+
+# -- what the players are not told -------------------------------------------------------
+
+
+@contextlib.contextmanager
+def fixed_world() -> Iterator[None]:
+    """The wall clock, the chain's salts and every generated id fixed (the ids counted
+    from 1 again), so that two logs differ only in what is played."""
+    ids = itertools.count(1)
+    with (
+        mock.patch("fracas.ledger.base.now", lambda: "2026-01-01T00:00:00.000+00:00"),
+        mock.patch("fracas.ledger.base.secrets.token_hex", lambda n: "00" * n),
+        mock.patch("uuid.uuid4", lambda: uuid.UUID(int=next(ids))),
+    ):
+        yield
+
+
+def players_see(fracas: Fracas, encounter: Encounter) -> dict[str, str]:
+    """Everything the players' audience is given: the screen and detail of every step, the
+    reports, and the players' export."""
+    seen: dict[str, str] = {}
+    timeline = Timeline(Encounter(fracas.store, encounter.id), "fight", PLAYERS, lambda s: "")
+    for at in range(timeline.steps + 1):
+        seen[f"screen {at}"] = msgspec.json.encode(timeline.screen(at)).decode()
+    for at in range(1, timeline.steps + 1):
+        seen[f"detail {at}"] = msgspec.json.encode(timeline.detail(at)).decode()
+    for fmt in ("md", "html"):
+        out = io.StringIO()
+        fracas.export_text(out, fmt, encounter.id, players=True)
+        seen[fmt] = out.getvalue()
+    out = io.StringIO()
+    export_jsonl(fracas.store, out, players=True)
+    seen["jsonl"] = out.getvalue()
+    return seen
+
+
+def check_secret_roll(cast: Cast, data: st.DataObject) -> None:
+    """Two fights alike but for the faces of one GM-only roll look the same to the players,
+    and the GM's note after it reaches them."""
+    tally = Tally()
+    base = drawn_seed(data)
+    with cast_installed(cast):
+        with fixed_world(), seeded_by(base):
+            first, a, options, played = random_fight(cast, data, tally)
+            move = data.draw(own_move(a.ruleset, words_now(a, cast)), "secret move")
+            try:
+                step(a, move, data, tally, "secret-move", secret=True, typed=True)
+            except FracasError:
+                return  # refused: nothing was rolled in secret
+            a.note("a twig snaps")
+        with fixed_world(), seeded_by(base):
+            second, b = start(cast, options)
+            replay_moves(b, played)
+            step(b, move, data, tally, "secret-move", secret=True, typed=True)
+            b.note("a twig snaps")
+        seen_a, seen_b = players_see(first, a), players_see(second, b)
+    for key in sorted(seen_a.keys() | seen_b.keys()):
+        assert seen_a.get(key) == seen_b.get(key), (
+            f"a GM-only roll shows through the players' {key}: "
+            f"{first_difference(seen_a.get(key, ''), seen_b.get(key, ''))}"
+        )
+    assert "a twig snaps" in seen_a["md"], "the GM's note after a secret roll is not shown"
+
+
+def first_difference(one: str, two: str) -> str:
+    at = next((i for i, (x, y) in enumerate(zip(one, two, strict=False)) if x != y), None)
+    at = min(len(one), len(two)) if at is None else at
+    return f"{one[max(0, at - 80) : at + 80]!r} against {two[max(0, at - 80) : at + 80]!r}"
+
+
+def check_hidden_combatant(cast: Cast, data: st.DataObject) -> None:
+    """A combatant joined hidden is nowhere in what the players are given, whatever the fight
+    does, until the GM reveals them."""
+    tally = Tally()
+    sheet = next(iter((cast.reserves or cast.sheets).values()))
+    with cast_installed(cast), seeded_by(drawn_seed(data)):
+        fracas, encounter = start(cast, data.draw(st.sampled_from(cast.options), "options"))
+        join = {"action": "join", "combatant": HIDDEN, "name": HIDDEN_NAME, "sheet": sheet}
+        encounter.execute(encounter.ruleset.command(join), command_id="hidden", hidden=True)
+        moves = data.draw(st.integers(1, max(1, cast.moves // 2)), "moves")
+        begin = command_strategy(encounter.ruleset, "begin", words_now(encounter, cast))
+        play(encounter, data.draw(begin, "begin"), data, tally)
+        for _ in range(moves):
+            move = data.draw(move_strategy(encounter.ruleset, encounter, cast), "move")
+            play(encounter, move, data, tally)
+        seen = players_see(fracas, encounter)
+    for key, value in seen.items():
+        for word in (HIDDEN, HIDDEN_NAME):
+            at = value.find(word)
+            near = value[max(0, at - 120) : at + 60]
+            assert at < 0, f"the hidden combatant shows in the players' {key}: {near!r}"
+
+
+# -- what the ruleset declares -----------------------------------------------------------
+
+
+def check_declarations(cast: Cast) -> None:
+    """What can be checked without a fight: every event of the ruleset's own has a line for
+    the log; every action has a command and a line of help; the sample sheets and options
+    are accepted; the reference states every rule id named in the help of the actions and
+    options."""
+    with cast_installed(cast):
+        ruleset = cast.rules
+        own = [t for t in typing.get_args(ruleset.event_type) if t not in CORE_EVENTS]
+        for event_type in own:
+            assert callable(getattr(event_type, "describe", None)), (
+                f"{event_type.__name__} has no line for the log: give it `describe(self) -> str`"
+            )
+        for action, text in ruleset.actions.items():
+            assert ruleset.command_struct(action) is not None, f"no command struct for {action}"
+            assert text.strip(), f"action {action} has no line of help"
+        for who, sheet in {**cast.sheets, **cast.reserves}.items():
+            ruleset.sheet(sheet, f"sheet of {who}")
+        for options in cast.options:
+            ruleset.options(options)
+        reference = ruleset.rules_reference
+        assert reference is not None, f"{ruleset.name} carries no rules reference"
+        assert reference.source.title, "the reference names no source"
+        helps = [*ruleset.actions.values(), *ruleset.option_help.values()]
+        ids = re.compile(rf"\b{reference.prefix}-M?\d+\b")
+        unstated = {m[0] for text in helps for m in ids.finditer(text)} - set(reference.rules)
+        assert not unstated, f"the help names rules the reference does not state: {unstated}"
+
+
+# -- running them ------------------------------------------------------------------------
+
+
+def fights(examples: int) -> Any:
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        database=None,
+    )
+
+
+def run(check: Any, cast: Cast, examples: int) -> None:
+    """A check that draws a fight, run on `examples` fights drawn by hypothesis."""
+
+    @fights(examples)
+    @given(data=st.data())
+    def drawn(data: st.DataObject) -> None:
+        check(cast, data)
+
+    drawn()
+
+
+def check_ruleset(cast: Cast, *, examples: int = 20) -> Tally:
+    """Every check of the kit on `cast`: the declarations, `examples` random fights (each
+    audited, played again, undone and redone, told and stated, viewed), and half as many
+    fights each for secret rolls and hidden combatants. Returns the fights' tally."""
+    check_declarations(cast)
+    run(check_fight, cast, examples)
+    run(check_secret_roll, cast, max(1, examples // 2))
+    run(check_hidden_combatant, cast, max(1, examples // 2))
+    return TALLIES[cast.name]
+
+
+class RulesetChecks:
+    """The kit as pytest tests: subclass it in your ruleset's tests with your `cast`.
+
+        class TestMyRuleset(RulesetChecks):
+            cast = Cast(RULESET, sheets={"ann": {...}, "bo": {...}, "bo2": {...}})
+            examples = 20  # random fights per check; more for a longer hunt
+    """
+
+    cast: Cast
+    examples: int = 20
+
+    def test_declarations(self) -> None:
+        check_declarations(self.cast)
+
+    def test_honest_fights(self) -> None:
+        run(check_fight, self.cast, self.examples)
+
+    def test_secret_rolls_do_not_show(self) -> None:
+        run(check_secret_roll, self.cast, max(1, self.examples // 2))
+
+    def test_hidden_combatants_do_not_show(self) -> None:
+        run(check_hidden_combatant, self.cast, max(1, self.examples // 2))

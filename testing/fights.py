@@ -1,0 +1,433 @@
+"""Random honest fights of any ruleset, drawn by hypothesis from what the ruleset declares.
+
+An honest fight is one played only through the public commands: the ruleset's own actions
+(their fields drawn from the command structs the ruleset declares), `next`, the GM's commands,
+undo and redo, a mid-fight reveal, with dice either seeded or typed in. Every step is checked
+as it is played: each draw from the dice is a recorded roll, and a refused move appends
+nothing. What is played is kept (`Played`), so that the same fight can be played again.
+"""
+
+import contextlib
+import hashlib
+import itertools
+import types
+import typing
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from unittest import mock
+
+import msgspec
+from hypothesis import strategies as st
+
+from fracas.ledger import FracasError
+from fracas.projections import Fracas
+from fracas.rules import Encounter
+from fracas.rules.commands import GM, GM_ACTIONS
+from fracas.rules.dice import draw, total_of
+from fracas.rules.events import Event, Modifier, Roll, Rolled
+from fracas.rules.ruleset import REGISTERED, Context, Ruleset, load
+
+TEXT = ["", "a ruling", "on fire", "blessed", "reload", "door"]
+RARE = ("end", "reopen")  # GM commands drawn less often, so that fights mostly go on
+NEVER_DRAWN = {"join", "modifiers"}  # joins come from the cast; modifiers have their own draw
+PEOPLE_FIELDS = (
+    "target", "targets", "at", "trigger_by", "unaware", "desperate", "defender", "surprised",
+    "surprising",
+)  # fmt: skip
+CONTROLS = ("undo", "redo", "reveal")
+
+
+@dataclass(frozen=True)
+class Cast:
+    """Who fights, under which ruleset (a Ruleset, or the name of an installed one):
+    `sheets` join before the fight begins (the first as a PC), `reserves` may join later.
+    Give two combatants the same sheet so that ties happen. `options` are the GM's option
+    sets, one drawn per fight; `moves` the most moves of one fight. `values` gives the
+    values to draw for a field of your commands by its name, where its type alone says too
+    little: `{"spell": ("fire bolt", "sleep")}` (combatant ids, weapon names and durations
+    are drawn without help)."""
+
+    ruleset: str | Ruleset
+    sheets: dict[str, dict[str, Any]]
+    reserves: dict[str, dict[str, Any]] = field(default_factory=dict)
+    options: tuple[dict[str, Any], ...] = ({},)
+    moves: int = 30
+    values: dict[str, Sequence[Any]] = field(default_factory=dict)
+
+    @property
+    def rules(self) -> Ruleset:
+        return self.ruleset if isinstance(self.ruleset, Ruleset) else load(self.ruleset)
+
+    @property
+    def name(self) -> str:
+        return self.rules.name
+
+
+@dataclass
+class Tally:
+    """What the fights of one run did, for the report: fights, steps, rolls, drift found."""
+
+    fights: int = 0
+    steps: int = 0
+    refused: int = 0
+    seeded: int = 0
+    typed: int = 0
+    drift: int = 0
+    by_kind: Counter = field(default_factory=Counter)
+    refusals: Counter = field(default_factory=Counter)
+
+
+TALLIES: dict[str, Tally] = {}
+
+
+class Played(typing.NamedTuple):
+    """One move as it was played: the command (or control) given, GM-only or not, and the
+    faces typed in (None: the seeded dice)."""
+
+    move: dict[str, Any]
+    secret: bool = False
+    faces: list[int] | None = None
+
+
+@contextlib.contextmanager
+def installed(ruleset: Ruleset) -> Iterator[Ruleset]:
+    """The ruleset found by name (`fracas.rules.load`, an encounter opened again) while in
+    the block, as if installed through the `fracas.rulesets` entry point."""
+    before = REGISTERED.get(ruleset.name)
+    REGISTERED[ruleset.name] = ruleset
+    try:
+        yield ruleset
+    finally:
+        if before is None:
+            REGISTERED.pop(ruleset.name, None)
+        else:
+            REGISTERED[ruleset.name] = before
+
+
+@contextlib.contextmanager
+def cast_installed(cast: Cast) -> Iterator[Ruleset]:
+    if isinstance(cast.ruleset, Ruleset):
+        with installed(cast.ruleset) as ruleset:
+            yield ruleset
+    else:
+        yield cast.rules
+
+
+class PickedDice:
+    """Faces picked by hypothesis, for a dry run that learns what a command rolls: each
+    face is values[pick % len(values)]; without picks left a die shows its lowest face."""
+
+    def __init__(self, picks: Sequence[int]) -> None:
+        self.picks = list(picks)
+        self.rolls: list[Roll] = []
+
+    def roll(self, spec: str, purpose: str) -> Roll:
+        def next_face(values: Sequence[int]) -> int:
+            return values[self.picks.pop(0) % len(values)] if self.picks else values[0]
+
+        faces = draw(spec, next_face)
+        roll = Roll(spec, faces, total_of(spec, faces), "manual", "conformance")
+        self.rolls.append(roll)
+        return roll
+
+
+def every_draw_recorded(drawn: list[Roll], events: list[Event]) -> None:
+    """Every roll the rules drew is recorded as a roll of the step, and nothing else is."""
+    recorded = [e.roll for e in events if isinstance(e, Rolled)]
+    key = msgspec.json.encode
+    unrecorded = Counter(key(r) for r in drawn) - Counter(key(r) for r in recorded)
+    invented = Counter(key(r) for r in recorded) - Counter(key(r) for r in drawn)
+    assert not unrecorded, f"drawn but never recorded as a roll: {list(unrecorded)}"
+    assert not invented, f"recorded but never drawn: {list(invented)}"
+
+
+# -- drawing commands from what the ruleset declares ---------------------------------------
+
+
+@dataclass(frozen=True)
+class Words:
+    """What a drawn command may name: combatants, those acting, words of the sheets,
+    weapons, and the author's own values by field."""
+
+    people: list[str]
+    acting: list[str]
+    words: list[str]
+    weapons: list[str]
+    values: dict[str, Sequence[Any]] = field(default_factory=dict)
+
+
+def vocabulary(cast: Cast) -> list[str]:
+    """Every word the sheets use (weapon, spell, skill and stat names), for free-text fields."""
+    words: set[str] = set()
+
+    def collect(value: Any) -> None:
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                words.add(str(key))
+                collect(inner)
+        elif isinstance(value, list):
+            for inner in value:
+                collect(inner)
+        elif isinstance(value, str):
+            words.add(value)
+
+    collect([*cast.sheets.values(), *cast.reserves.values()])
+    return sorted(words)
+
+
+def weapon_names(cast: Cast) -> list[str]:
+    sheets = [*cast.sheets.values(), *cast.reserves.values()]
+    return sorted({name for sheet in sheets for name in cast.rules.weapons_of(sheet)})
+
+
+def value_for(name: str, hint: Any, w: Words) -> st.SearchStrategy:
+    """A strategy for one command field, from its type and, for strings, its name."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if name in w.values and hint is not type(None) and origin is not list:
+        return st.sampled_from(list(w.values[name]))
+    if origin is typing.Annotated:
+        return value_for(name, args[0], w)
+    if origin is typing.Literal:
+        return st.sampled_from(args)
+    if origin in (typing.Union, types.UnionType):
+        return st.one_of([value_for(name, a, w) for a in args])
+    if hint is type(None):
+        return st.none()
+    if hint is bool:
+        return st.booleans()
+    if hint is int:
+        return st.integers(1, 6) if name in ("amount", "hp") else st.integers(-1, 6)
+    if origin is list:
+        inner = value_for(name, args[0], w)
+        if name == "targets":  # mostly one target, as most actions take
+            return st.lists(inner, min_size=1, max_size=1) | st.lists(inner, max_size=2)
+        return st.lists(inner, max_size=2)
+    if origin is dict:
+        return st.dictionaries(st.sampled_from(w.people), value_for(name, args[1], w), max_size=1)
+    if hint is str:
+        return text_for(name, w)
+    return st.nothing()
+
+
+def text_for(name: str, w: Words) -> st.SearchStrategy:
+    if name == "actor":
+        return st.sampled_from(w.acting * 4 + w.people) if w.acting else st.sampled_from(w.people)
+    if name in PEOPLE_FIELDS:
+        return st.sampled_from(w.people)
+    if name == "until":  # a condition's duration: the edge of someone's next turn
+        return st.sampled_from([f"{edge}:{p}" for edge in ("end", "start") for p in w.people])
+    if name in ("weapon", "item", "defence_weapon") and w.weapons:
+        return st.sampled_from(w.weapons)
+    return st.sampled_from(w.words + TEXT + w.people)
+
+
+def command_strategy(ruleset: Ruleset, action: str, w: Words) -> st.SearchStrategy:
+    """A command of `action` with every field drawn from its declared type (or left out)."""
+    struct = ruleset.command_struct(action)
+    assert struct is not None, f"{ruleset.name} declares action {action!r} but no command for it"
+    hints = typing.get_type_hints(struct, include_extras=True)
+    required = set(
+        struct.__struct_fields__[: len(struct.__struct_fields__) - len(struct.__struct_defaults__)]
+    )
+    fields: dict[str, st.SearchStrategy] = {"action": st.just(action)}
+    optional: dict[str, st.SearchStrategy] = {}
+    for name, hint in hints.items():
+        if name in NEVER_DRAWN:
+            continue
+        strategy = value_for(name, hint, w)
+        always = name in required or name == "targets"
+        (fields if always else optional)[name] = strategy
+    if "modifiers" in hints:
+        optional["modifiers"] = st.lists(
+            st.builds(Modifier, st.sampled_from([-20, -2, -1, 1, 2, 20]), st.just("ruling")),
+            max_size=1,
+        ).map(lambda ms: [msgspec.to_builtins(m) for m in ms])
+    return st.fixed_dictionaries(fields, optional=optional)
+
+
+def words_now(encounter: Encounter, cast: Cast) -> Words:
+    people = sorted(encounter.state.fighters)
+    acting = list(encounter.view().acting)
+    return Words(people, acting, vocabulary(cast), weapon_names(cast), cast.values)
+
+
+def own_move(ruleset: Ruleset, w: Words) -> st.SearchStrategy:
+    """One of the ruleset's own actions (attack first, as shrinking goes), drawn whole."""
+
+    def of(action: str) -> st.SearchStrategy:
+        command = command_strategy(ruleset, action, w)
+        return command.map(lambda c: others_targeted(c, w.people))
+
+    return st.sampled_from(sorted(ruleset.actions, key=lambda a: a != "attack")).flatmap(of)
+
+
+def move_strategy(ruleset: Ruleset, encounter: Encounter, cast: Cast) -> st.SearchStrategy:
+    """One move at the table now: mostly the ruleset's own actions by whoever may act."""
+    w = words_now(encounter, cast)
+
+    def of(action: str) -> st.SearchStrategy:
+        command = command_strategy(ruleset, action, w)
+        return command.map(lambda c: others_targeted(c, w.people))
+
+    gm = [f"{GM}{verb}" for verb in GM_ACTIONS for _ in range(1 if verb in RARE else 3)]
+    present = encounter.state.fighters
+    joining = [
+        {"action": "join", "combatant": who, "sheet": sheet}
+        for who, sheet in cast.reserves.items()
+        if who not in present
+    ]
+    moves = {
+        "own": own_move(ruleset, w),
+        "next": of("next"),
+        "gm": st.sampled_from(gm).flatmap(of),
+        "control": st.sampled_from([{"action": c} for c in CONTROLS]),
+        "join": st.sampled_from(joining) if joining else st.nothing(),
+    }
+    kinds = ["own"] * 10 + ["next"] * 2 + ["gm"] * 3 + ["control"] + ["join"] * bool(joining)
+    return st.sampled_from(kinds).flatmap(moves.__getitem__)
+
+
+def others_targeted(command: dict[str, Any], people: list[str]) -> dict[str, Any]:
+    """An actor's own name among the targets becomes the next combatant's: a legal target
+    is what the fight needs most (refusing self-targeting is tested elsewhere)."""
+    actor, targets = command.get("actor"), command.get("targets")
+    if not targets or actor not in targets or len(people) < 2:
+        return command
+    other = people[(people.index(actor) + 1) % len(people)] if actor in people else people[0]
+    return {**command, "targets": [other if t == actor else t for t in targets]}
+
+
+# -- playing a fight ---------------------------------------------------------------------
+
+
+def start(
+    cast: Cast, options: dict[str, Any], fracas: Fracas | None = None
+) -> tuple[Fracas, Encounter]:
+    """A new encounter of the cast (in memory unless given a log), everyone joined."""
+    fracas = fracas or Fracas(":memory:")
+    encounter = fracas.new(cast.name, title="conformance", options=options, encounter="fight")
+    for i, (who, sheet) in enumerate(cast.sheets.items()):
+        side = "pc" if i == 0 else "npc"
+        command = {"action": "join", "combatant": who, "sheet": sheet, "side": side}
+        encounter.execute(encounter.ruleset.command(command), command_id=f"join-{who}")
+    return fracas, encounter
+
+
+def play(
+    encounter: Encounter,
+    move: dict[str, Any],
+    data: st.DataObject,
+    tally: Tally,
+    played: list[Played] | None = None,
+) -> bool:
+    """One move, with seeded or typed dice; a refused move must leave the log as it was.
+    What was played is added to `played`; returns whether the move was taken."""
+    control = move["action"]
+    version = encounter.version
+    command_id = f"move-{len(played or [])}-{version}"
+    try:
+        if control in CONTROLS:
+            given = Played(move)
+            control_of(encounter, control, command_id)
+        else:
+            given = step(encounter, move, data, tally, command_id)
+    except FracasError as error:
+        tally.refused += 1
+        tally.refusals[f"{control}: {str(error)[:70]}"] += 1
+        assert encounter.version == version, f"{move} was refused but appended"
+        return False
+    if played is not None:
+        played.append(given)
+    tally.steps += 1
+    tally.by_kind[control] += 1
+    return True
+
+
+def control_of(encounter: Encounter, control: str, command_id: str) -> None:
+    if control == "reveal":
+        encounter.reveal()
+    else:
+        getattr(encounter, control)(command_id=command_id)
+
+
+def step(
+    encounter: Encounter,
+    move: dict[str, Any],
+    data: st.DataObject,
+    tally: Tally,
+    command_id: str,
+    secret: bool | None = None,
+    typed: bool | None = None,
+) -> Played:
+    """Decide the move once on picked faces to learn what it rolls and check that every draw
+    is recorded; then play it for real, on those faces typed in or on the seeded dice."""
+    ruleset = encounter.ruleset
+    command = ruleset.command(move)
+    if secret is None:
+        secret = data.draw(st.sampled_from([False, False, False, True]), "secret")
+    picks = data.draw(st.lists(st.integers(0, 2**16), max_size=12), "faces")
+    dice = PickedDice(picks)
+    ctx = Context(dice, encounter.history.head_step + 1, "gm", "dry-run")
+    events = ruleset.decide_step(encounter.state, command, ctx, secret=secret)
+    every_draw_recorded(dice.rolls, events)
+    if typed is None:
+        typed = data.draw(st.booleans(), "typed dice")
+    faces = [f for roll in dice.rolls for f in roll.faces] if typed else None
+    outcome = encounter.execute(command, dice=faces, secret=secret, command_id=command_id)
+    seeded = [e.roll for e in outcome.events if isinstance(e, Rolled) and e.roll.source == "seeded"]
+    counters = sorted(int(r.counter.rsplit(".", 1)[1]) for r in seeded if r.counter)
+    assert counters == list(range(len(seeded))), f"a seeded draw went unrecorded: {counters}"
+    tally.typed += len(dice.rolls) if typed else 0
+    tally.seeded += len(seeded)
+    return Played(move, secret, faces)
+
+
+def replay_moves(encounter: Encounter, played: list[Played]) -> None:
+    """The moves of another fight played again, in order, on the same dice."""
+    ruleset = encounter.ruleset
+    for n, (move, secret, faces) in enumerate(played):
+        command_id = f"move-{n}-{encounter.version}"
+        if move["action"] in CONTROLS:
+            control_of(encounter, move["action"], command_id)
+        else:
+            command = ruleset.command(move)
+            encounter.execute(command, dice=faces, secret=secret, command_id=command_id)
+
+
+@contextlib.contextmanager
+def seeded_by(base: bytes) -> Iterator[None]:
+    """The encounter's dice seeds derived from `base`, one after the other, so that a fight
+    (and what its seeded rolls show) is the same each time it is played from the start."""
+    counter = itertools.count()
+
+    def seed() -> str:
+        return hashlib.sha256(base + str(next(counter)).encode()).hexdigest()
+
+    with mock.patch("fracas.rules.encounter.new_seed", seed):
+        yield
+
+
+def drawn_seed(data: st.DataObject) -> bytes:
+    return data.draw(st.binary(min_size=8, max_size=8), "seed")
+
+
+def random_fight(
+    cast: Cast, data: st.DataObject, tally: Tally, fracas: Fracas | None = None
+) -> tuple[Fracas, Encounter, dict[str, Any], list[Played]]:
+    """A fight drawn by hypothesis: the cast joins, the fight begins, then moves."""
+    options = data.draw(st.sampled_from(cast.options), "options")
+    fracas, encounter = start(cast, options, fracas)
+    played: list[Played] = []
+    ruleset = encounter.ruleset
+    begin = command_strategy(ruleset, "begin", Words(sorted(cast.sheets), [], [], []))
+    play(encounter, data.draw(begin, "begin"), data, tally, played)
+    moves = data.draw(st.integers(min(10, cast.moves), cast.moves), "moves")
+    for _ in range(moves):
+        move = data.draw(move_strategy(ruleset, encounter, cast), "move")
+        play(encounter, move, data, tally, played)
+    return fracas, encounter, options, played
+
+
+Check = Callable[[Fracas, Encounter], None]
