@@ -1,11 +1,40 @@
 """The public API for ruleset authors: the one module a ruleset imports.
 
 A ruleset is a `Ruleset` value (a decider: `initial`, `decide`, `evolve`, `view`, plus the
-words and facts the table reads), registered under the `fracas.rulesets` entry point. It
-decides with the core vocabulary of events below (reusing it wherever it fits, adding only
-what is truly its own with `event_union`), rolls through `Context.dice`, and cites its rule
-ids in every resolution. Everything named in `__all__` is covered by tests and kept stable;
-anything imported from elsewhere in fracas may change without notice.
+words and facts the table reads and its rules reference), registered under the
+`fracas.rulesets` entry point. It decides with the core vocabulary of events below (reusing
+it wherever it fits, adding only what is truly its own with `event_union`), rolls through
+`Context.dice`, and cites its rule ids (`Reference`) in every resolution. Everything named
+in `__all__` is covered by tests and kept stable; anything imported from elsewhere in fracas
+may change without notice. docs/rulesets.md is the guide; `fracas.testing` the conformance kit.
+
+What is here, by what an author needs:
+
+- the contract: `Ruleset`, `Context` (the dice and who asks), `View` with `InitiativeRow`,
+  `WoundRow` and `PinRow`, `Upcaster` and `mechanic_ids` for events of older schemas;
+- commands: `Command` (the base of your actions, tagged by `action`), `Join`, `Begin`,
+  `Pass`, with `check_can_begin`, `joined_event`, `declared_event`;
+- events: `Event` (the base of your own, with `event_union`), and the core vocabulary
+  from `EncounterStarted` to `Note`;
+- dice and rolls: `Dice` (`Context.dice.roll(spec, purpose)`), `Roll` (the faces and where
+  they came from), `Rolled`, `parse_dice`, `split_faces`, `total_of`, `tie_roll`;
+- modifiers with reasons and rule ids: `Modifier`, `GivenModifier` (one a command is given);
+- sheets and options: msgspec structs of your own; `Ruleset.sheet` and `Ruleset.options`
+  read them; `check_known`, `did_you_mean` and `no_weapon` word refusals alike;
+- conditions with durations: `ConditionSet`, `ConditionCleared`, `Until`, `Clock`, and the
+  helpers of the modules `roster` (a state's combatants) and `gm` (the GM's commands);
+- the rules reference: `Reference`, `Source`, `Statement`, `toml_reference`;
+- refusals: `BadInputError` (the input is wrong), `RefusedError` (the rules say no),
+  `NotFoundError` (no such combatant or weapon).
+
+Constants and types:
+
+- `ANY_KIND`: the key of an upcaster that applies to every kind of event;
+- `CRITICAL`, `FUMBLE`, `DOWN`, `OUT`: the facts `Ruleset.facts` may report of an event;
+- `FACTS`: those four, the table's fixed vocabulary of facts;
+- `Bounded`: an int between -1000 and 1000 (a modifier, an option: a fight's size);
+- `Multiplier`: an int between 1 and 100;
+- `Upcaster`: a function from an event's plain data under an old schema to the next one's.
 """
 
 from fracas.ledger import BadInputError, NotFoundError, RefusedError

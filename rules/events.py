@@ -60,6 +60,9 @@ class Event(msgspec.Struct, frozen=True, tag_field="kind"):
 
 
 class EncounterStarted(Event, tag="encounter.started"):
+    """The first event of an encounter: its ruleset, title and options, and the commitment
+    (SHA-256) to the dice seed that `reveal` later discloses."""
+
     ruleset: str
     title: str
     options: dict[str, Any]
@@ -75,6 +78,8 @@ class SeedRevealed(Event, tag="seed.revealed"):
 
 
 class CombatantJoined(Event, tag="combatant.joined"):
+    """A combatant joins with their checked sheet (as plain data), display name and side."""
+
     combatant: str
     name: str
     side: str
@@ -82,6 +87,8 @@ class CombatantJoined(Event, tag="combatant.joined"):
 
 
 class InitiativeSet(Event, tag="initiative.set"):
+    """A combatant's initiative, how it came about, and the seeded tie roll that orders equals."""
+
     combatant: str
     value: int
     reason: str
@@ -106,6 +113,10 @@ class Commanded(Event, tag="command.given"):
 
 
 class Rolled(Event, tag="rolled"):
+    """A roll the rules made: who rolled, for what, the dice as they fell, the target it was
+    against, every modifier with its reason and rule, what it meant, and the rules applied.
+    `secret`: GM-only until disclosed."""
+
     actor: str
     purpose: str
     roll: Roll
@@ -117,6 +128,8 @@ class Rolled(Event, tag="rolled"):
 
 
 class Resolved(Event, tag="resolved"):
+    """What an action came to (`outcome`, in words), against whom, and by which rules."""
+
     actor: str
     action: str
     targets: list[str]
@@ -126,6 +139,8 @@ class Resolved(Event, tag="resolved"):
 
 
 class Spent(Event, tag="spent"):
+    """A resource used up: shots, time, an action, ammunition; with the reason and rules."""
+
     combatant: str
     resource: str
     amount: int
@@ -134,6 +149,9 @@ class Spent(Event, tag="spent"):
 
 
 class Damaged(Event, tag="damaged"):
+    """Harm taken: `amount` after everything, from `source` (who, or "gm"), with the
+    `breakdown` that produced it (each term a Modifier with its reason and rule)."""
+
     target: str
     amount: int
     source: str
@@ -142,6 +160,9 @@ class Damaged(Event, tag="damaged"):
 
 
 class ConditionSet(Event, tag="condition.set"):
+    """A condition on a combatant, with why, what the rules keep about it (`detail`; a
+    duration under "until"), and the rules that set it."""
+
     target: str
     condition: str
     reason: str
@@ -150,6 +171,8 @@ class ConditionSet(Event, tag="condition.set"):
 
 
 class ConditionCleared(Event, tag="condition.cleared"):
+    """A condition taken off a combatant, with why and by which rules."""
+
     target: str
     condition: str
     reason: str
@@ -162,6 +185,8 @@ class ConditionExpired(ConditionCleared, tag="condition.expired"):
 
 
 class Healed(Event, tag="healed"):
+    """Health given back: `amount` from `source` (a potion, first aid, the GM)."""
+
     target: str
     amount: int
     source: str
@@ -187,6 +212,8 @@ class Renamed(Event, tag="combatant.renamed"):
 
 
 class EquipmentChanged(Event, tag="equipment.changed"):
+    """What a combatant now holds in hand, and why."""
+
     combatant: str
     holding: list[str]
     reason: str
@@ -194,6 +221,8 @@ class EquipmentChanged(Event, tag="equipment.changed"):
 
 
 class TurnAdvanced(Event, tag="turn.advanced"):
+    """The turn moves on: the round it is now and who acts (None: nobody can)."""
+
     round: int
     actor: str | None
     reason: str
@@ -201,6 +230,8 @@ class TurnAdvanced(Event, tag="turn.advanced"):
 
 
 class Note(Event, tag="note"):
+    """A free note the GM (or a player) writes into the log."""
+
     text: str
     author: str = "gm"
 

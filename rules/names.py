@@ -45,6 +45,7 @@ def check_known(kind: str, names: Iterable[str], known: Iterable[str], where: st
 
 
 def no_weapon(owner: str, name: str, weapons: list[str]) -> RefusedError:
+    """The refusal of a weapon the sheet lacks: the closest name, and every one it has."""
     guess = closest(name, weapons)
     hint = f"did you mean {guess}? " if guess else ""
     return RefusedError(f"{owner} has no weapon {name!r}; {hint}they have: {', '.join(weapons)}")

@@ -6,6 +6,9 @@ import msgspec
 
 
 class InitiativeRow(msgspec.Struct, frozen=True):
+    """A combatant's place in the order: `key` is what orders them as the table reads it
+    ("DEX 14", "shot 9"), `acting` whether they act now, `status` a few words more."""
+
     combatant: str
     name: str
     order: int
@@ -32,6 +35,8 @@ class WoundRow(msgspec.Struct, frozen=True):
 
 
 class PinRow(msgspec.Struct, frozen=True):
+    """One combatant holding another (`kind`: a grapple, a pin, a hold)."""
+
     holder: str
     target: str
     kind: str
