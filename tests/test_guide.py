@@ -1,0 +1,66 @@
+"""The author's guide cannot go stale: its ruleset, its tests and its fight run from the
+guide's own text (docs/rulesets.md), and the README links to it."""
+
+from pathlib import Path
+
+import pytest
+
+from fracas.testing import Cast, check_ruleset, installed
+from tests.guide import GUIDE, blocks, coin_duel, module
+
+SHEETS = {"ann": {"hp": 3}, "bo": {"hp": 2}, "cy": {"hp": 2}}
+
+
+@pytest.fixture
+def coin(tmp_path: Path):
+    return coin_duel(tmp_path)
+
+
+def test_the_guides_ruleset_imports_only_the_public_api():
+    code = blocks()["coin_duel.py"]
+    lines = code.splitlines()
+    imports = [line.split()[1] for line in lines if line.startswith(("from ", "import "))]
+    assert [m for m in imports if m.startswith("fracas")] == ["fracas.rules.api"]
+
+
+def test_the_guides_ruleset_passes_the_conformance_kit(coin):
+    tally = check_ruleset(Cast(coin.RULESET, SHEETS, {"dee": {}}), examples=15)
+    assert tally.fights >= 15 and tally.by_kind["flip"] > 0 and tally.drift == 0
+
+
+def test_the_guides_own_tests_run(coin, tmp_path):
+    tests = module("tests/test_coin_duel.py", "test_coin_duel", tmp_path)
+    checks = tests.TestCoinDuel()
+    checks.examples = 5
+    for name in dir(checks):
+        if name.startswith("test_"):
+            getattr(checks, name)()
+
+
+def test_the_guides_fight_plays_through_the_fracas_api(coin):
+    namespace = {"RULESET": coin.RULESET}
+    exec(compile(blocks()["a fight"], str(GUIDE), "exec"), namespace)  # its asserts hold
+
+
+def test_a_duel_reads_at_the_table_as_the_guide_says(coin, run):
+    with installed(coin.RULESET):
+        run("new", "-r", "coin", "--id", "dawn")
+        run("add", "ann", "--set", "hp=1")
+        run("add", "bo", "--set", "hp=1")
+        run("begin")
+        run("act", "ann", "flip", "bo", "--dice", "2")
+        status = run("status").output
+        assert "bo" in status and "down" in status
+        report = run("export", "--format", "md").output
+        said = "ann flips a coin at bo: 2 against 2, heads; bo takes 1 damage; bo is down"
+        assert said in report and said in GUIDE.read_text().replace("\n  ", " ")
+        rules = run("rules", "coin").output
+        assert "The Coin-Flip Duel is dedicated to the public domain (CC0 1.0)." in rules
+        assert "[coin-2] Heads takes a hit point off the target" in rules
+        refused = run("act", "bo", "flip", "ann", ok=False)
+        assert refused.output == "Error: it is ann's turn, not bo's (coin-1)\n"
+
+
+def test_the_readme_links_the_guide():
+    readme = (GUIDE.parent.parent / "README.md").read_text()
+    assert "docs/rulesets.md" in readme
