@@ -277,6 +277,9 @@ class Limits(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class Dice(Protocol):
+    """Where `decide` draws every roll: `ctx.dice.roll("2d6", "damage")` gives a Roll, from
+    the encounter's seeded dice or from faces typed in; record each as a `Rolled` event."""
+
     def roll(self, spec: str, purpose: str) -> Roll: ...
 
 

@@ -92,7 +92,11 @@ def same_log_same_state(
     the same state; and the log read afresh folds to the state the live encounter holds."""
     with seeded_by(base):
         _, again = start(cast, options)
-        replay_moves(again, played)
+        try:
+            replay_moves(again, played)
+        except FracasError as error:
+            judged = f"the same moves on the same dice were judged otherwise: {error}"
+            raise AssertionError(judged) from error
     assert bodies(again) == bodies(live), "the same moves on the same dice recorded other events"
     assert again.state == live.state, "the same log folds to another state"
     fresh = Encounter(live.store, live.id)
@@ -314,19 +318,22 @@ def check_declarations(cast: Cast) -> None:
 # -- running them ------------------------------------------------------------------------
 
 
-def fights(examples: int) -> Any:
+def fights(examples: int, **more: Any) -> Any:
+    """Hypothesis's settings for `examples` random fights (`more`: any other setting)."""
     return settings(
         max_examples=examples,
         deadline=None,
         suppress_health_check=list(HealthCheck),
         database=None,
+        report_multiple_bugs=False,  # the first defect found, shrunk: one story to read
+        **more,
     )
 
 
-def run(check: Any, cast: Cast, examples: int) -> None:
+def run(check: Any, cast: Cast, examples: int, **more: Any) -> None:
     """A check that draws a fight, run on `examples` fights drawn by hypothesis."""
 
-    @fights(examples)
+    @fights(examples, **more)
     @given(data=st.data())
     def drawn(data: st.DataObject) -> None:
         check(cast, data)

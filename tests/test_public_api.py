@@ -23,12 +23,19 @@ def checked_in() -> dict[str, list[str]]:
     return found
 
 
+def is_function(value: object) -> bool:
+    """A function, or one wrapped (a cache keeps the function's name and docstring)."""
+    return callable(value) and inspect.isfunction(inspect.unwrap(value))
+
+
 def documented(module: types.ModuleType, name: str) -> bool:
     """A class, function or module has its own docstring; anything else (a constant, a type
     alias) is described in the module's docstring as `NAME`."""
     value = getattr(module, name)
-    if isinstance(value, type | types.ModuleType | types.FunctionType):
+    if isinstance(value, type):  # its own, not one inherited from a base class
         return bool((value.__dict__.get("__doc__") or "").strip())
+    if isinstance(value, types.ModuleType) or is_function(value):
+        return bool((value.__doc__ or "").strip())
     return f"`{name}`" in (module.__doc__ or "")
 
 
@@ -56,9 +63,9 @@ def test_every_public_function_is_typed(module_name):
     untyped = []
     for name in module.__all__:
         value = getattr(module, name)
-        if not isinstance(value, types.FunctionType):
+        if not is_function(value):
             continue
-        signature = inspect.signature(value)
+        signature = inspect.signature(inspect.unwrap(value))
         params = signature.parameters.items()
         bare = [p for p, v in params if v.annotation is inspect.Parameter.empty]
         if bare or signature.return_annotation is inspect.Signature.empty:

@@ -1,0 +1,83 @@
+"""The conformance kit finds what it says it finds: the guide's coin-flip duel passes it
+(tests/test_guide.py), and each defect planted in a copy of it fails the check meant for it."""
+
+import dataclasses
+import itertools
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import Phase
+
+from fracas.rules.api import Event, Rolled, View, event_union
+from fracas.testing import Cast, check_declarations, check_fight, check_hidden_combatant
+from fracas.testing.checks import run
+from tests.guide import coin_duel
+
+SHEETS = {"ann": {"hp": 3}, "bo": {"hp": 2}, "cy": {"hp": 2}}
+
+
+@pytest.fixture
+def coin(tmp_path: Path):
+    return coin_duel(tmp_path)
+
+
+def planted(coin: Any, **changes: Any) -> Cast:
+    """The duel with a defect, under a name of its own."""
+    return Cast(dataclasses.replace(coin.RULESET, name="coin-bad", **changes), SHEETS)
+
+
+def fails(check: Any, cast: Cast, says: str) -> None:
+    with pytest.raises(AssertionError, match=says):
+        run(check, cast, 30, phases=[Phase.generate])  # found; shrinking it is for authors
+
+
+def test_a_decide_that_is_not_deterministic_fails(coin):
+    drawn = itertools.count()
+
+    def moody(state: Any, command: Any, ctx: Any) -> list[Event]:
+        events = coin.decide(state, command, ctx)
+        if next(drawn) % 2:  # judged differently when asked again
+            events = [e for e in events if not isinstance(e, coin.Damaged)]
+        return events
+
+    fails(check_fight, planted(coin, decide=moody), "judged otherwise|other events|drift")
+
+
+def test_a_roll_drawn_but_not_recorded_fails(coin):
+    def peeking(state: Any, command: Any, ctx: Any) -> list[Event]:
+        if isinstance(command, coin.Flip):
+            ctx.dice.roll("d6", "a peek")
+        return coin.decide(state, command, ctx)
+
+    fails(check_fight, planted(coin, decide=peeking), "drawn but never recorded")
+
+
+def test_a_rule_cited_but_not_stated_fails(coin):
+    def citing(state: Any, command: Any, ctx: Any) -> list[Event]:
+        events = coin.decide(state, command, ctx)
+        return [
+            msgspec.structs.replace(e, rules=[*e.rules, "coin-9"]) if isinstance(e, Rolled) else e
+            for e in events
+        ]
+
+    fails(check_fight, planted(coin, decide=citing), r"does not state: \['coin-9'\]")
+
+
+def test_an_event_of_its_own_without_a_line_for_the_log_fails(coin):
+    class Shrugged(Event, tag="coin.shrugged"):
+        who: str
+
+    cast = planted(coin, event_type=event_union(Shrugged))
+    with pytest.raises(AssertionError, match="Shrugged has no line for the log"):
+        check_declarations(cast)
+
+
+def test_a_view_that_names_everyone_gives_a_hidden_combatant_away(coin):
+    def gossip(state: Any) -> View:
+        seen = coin.RULESET.view(state)
+        names = ", ".join(f.name for f in state.fighters.values())
+        return msgspec.structs.replace(seen, notes=[f"present: {names}"])
+
+    fails(check_hidden_combatant, planted(coin, view=gossip), "hidden combatant shows")
