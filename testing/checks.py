@@ -28,11 +28,12 @@ from fracas.projections.screen import Timeline
 from fracas.rules import Encounter
 from fracas.rules.encounter import recorded_events
 from fracas.rules.events import CORE_EVENTS, Event
-from fracas.rules.ruleset import Ruleset
+from fracas.rules.ruleset import Context, Ruleset
 from fracas.rules.views import View
 from fracas.testing.fights import (
     TALLIES,
     Cast,
+    PickedDice,
     Played,
     Tally,
     cast_installed,
@@ -235,16 +236,15 @@ def check_secret_roll(cast: Cast, data: st.DataObject) -> None:
     with cast_installed(cast):
         with fixed_world(), seeded_by(base):
             first, a, options, played = random_fight(cast, data, tally)
-            move = data.draw(own_move(a.ruleset, words_now(a, cast)), "secret move")
-            try:
-                step(a, move, data, tally, "secret-move", secret=True, typed=True)
-            except FracasError:
-                return  # refused: nothing was rolled in secret
+            taken = secret_moves(a, cast, data, tally)
+            if not taken:
+                return  # nothing the fight allows now was taken
             a.note("a twig snaps")
         with fixed_world(), seeded_by(base):
             second, b = start(cast, options)
             replay_moves(b, played)
-            step(b, move, data, tally, "secret-move", secret=True, typed=True)
+            for n, move in enumerate(taken):  # the same moves, on faces drawn anew
+                step(b, move, data, tally, f"secret-move-{n}", secret=True, typed=True)
             b.note("a twig snaps")
         seen_a, seen_b = players_see(first, a), players_see(second, b)
     for key in sorted(seen_a.keys() | seen_b.keys()):
@@ -253,6 +253,33 @@ def check_secret_roll(cast: Cast, data: st.DataObject) -> None:
             f"{first_difference(seen_a.get(key, ''), seen_b.get(key, ''))}"
         )
     assert "a twig snaps" in seen_a["md"], "the GM's note after a secret roll is not shown"
+
+
+def secret_moves(
+    encounter: Encounter, cast: Cast, data: st.DataObject, tally: Tally
+) -> list[dict[str, Any]]:
+    """A move of the ruleset's own (or `next`) that rolls dice now, played with GM-only
+    rolls on typed faces: [it], or [] if none of those drawn would be taken and roll."""
+    ruleset = encounter.ruleset
+    for _ in range(20):
+        words = words_now(encounter, cast)
+        kinds = [own_move(ruleset, words)] * 3 + [command_strategy(ruleset, "next", words)]
+        move = data.draw(st.sampled_from(kinds).flatmap(lambda kind: kind), "secret move")
+        if rolls(encounter, move):
+            step(encounter, move, data, tally, "secret-move-0", secret=True, typed=True)
+            return [move]
+    return []
+
+
+def rolls(encounter: Encounter, move: dict[str, Any]) -> bool:
+    """Would the fight take this move now, and roll dice for it? (A dry run.)"""
+    dice = PickedDice([])
+    ctx = Context(dice, encounter.history.head_step + 1, "gm", "probe")
+    try:
+        encounter.ruleset.decide_step(encounter.state, encounter.ruleset.command(move), ctx)
+    except FracasError:
+        return False
+    return bool(dice.rolls)
 
 
 def first_difference(one: str, two: str) -> str:
