@@ -97,6 +97,8 @@ class InitiativeSet(Event, tag="initiative.set"):
 
 
 class Declared(Event, tag="declared"):
+    """An action declared: who, which action, the command as the table gave it, and its id."""
+
     actor: str
     action: str
     command: dict[str, Any]
