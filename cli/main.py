@@ -957,6 +957,14 @@ def play(app: App) -> None:
     help="A step from a player's phone lands at once (now), or waits for the GM's nod.",
 )
 @click.option(
+    "--reaction-wait",
+    type=AsciiInt(1, 86_400),
+    default=120,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long a player has to answer an attack from their phone; then the rules' default.",
+)
+@click.option(
     "--certfile",
     type=click.Path(exists=True, dir_okay=False, resolve_path=True, path_type=Path),
     default=None,
@@ -976,6 +984,7 @@ def serve(
     npc_numbers: bool,
     files: Path | None,
     player_steps: str,
+    reaction_wait: int,
     certfile: Path | None,
     keyfile: Path | None,
 ) -> None:
@@ -993,6 +1002,7 @@ def serve(
         files=files,
         encounter=app.encounter_id,
         player_steps=player_steps,
+        reaction_wait=reaction_wait,
         certfile=certfile,
         keyfile=keyfile,
     )

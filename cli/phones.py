@@ -26,10 +26,21 @@ from starlette.routing import Route
 
 from fracas.cli.guards import step_number
 from fracas.ledger import FracasError, NotFoundError, UnreachableError
-from fracas.ledger.invites import Invite, digest, holder, invite, invites, revoke
+from fracas.ledger.invites import Invite, digest, holder, invite, invites, linked, revoke
 from fracas.projections import Fracas
-from fracas.projections.phones import Forbidden, Moved, act, panel, take_back
-from fracas.projections.screen import GM, PLAYERS
+from fracas.projections.asking import may_wait
+from fracas.projections.phones import (
+    Forbidden,
+    Moved,
+    act,
+    may_act,
+    panel,
+    player_command,
+    same_fight,
+    take_back,
+)
+from fracas.projections.screen import PLAYERS
+from fracas.rules.reactions import ANSWER, TIMEOUT, moment, now
 
 if TYPE_CHECKING:
     from fracas.cli.serve import Table
@@ -111,8 +122,11 @@ class Phones:
     """What the server keeps about the players' phones: rate buckets, open streams by
     token digest, steps waiting for the GM's nod, and the writer that records invitations."""
 
-    def __init__(self, table: "Table", mode: str = NOW, public: str = "") -> None:
+    def __init__(
+        self, table: "Table", mode: str = NOW, public: str = "", wait: float | None = None
+    ) -> None:
         self.table, self.mode, self.public = table, mode, public
+        self.wait = wait  # seconds a player has to answer an attack; None: no deadline
         self.buckets: OrderedDict[str, Bucket] = OrderedDict()
         self.streams: dict[str, set[asyncio.Queue[bytes]]] = {}
         self.pending: dict[str, Pending] = {}
@@ -155,16 +169,27 @@ class Phones:
         if tap.targets:
             data["targets"] = tap.targets
         if self.mode == NOD:
-            from fracas.projections.phones import may_act, player_command, same_fight
-
-            player_command(live.ruleset, combatant, data)
             same_fight(timeline, live, tap.seen)
-            may_act(live, combatant)
+            if tap.action == ANSWER:
+                asked = live.waiting()
+                if asked is None or combatant not in asked.unanswered:
+                    raise Forbidden(f"no attack waits for {combatant}'s reaction now")
+            else:
+                player_command(live.ruleset, combatant, data)
+                may_act(live, combatant)
             waiting = Pending(uuid.uuid4().hex[:12], name, combatant, tap)
             self.pending[waiting.id] = waiting
             return {"ok": True, "pending": True}
         act(
-            live, timeline, combatant, data, seen=tap.seen, dice=tap.dice, command_id=tap.command_id
+            live,
+            timeline,
+            combatant,
+            data,
+            seen=tap.seen,
+            dice=tap.dice,
+            command_id=tap.command_id,
+            linked=linked(self.table.open().store, name),
+            wait=self.wait,
         )
         return {"ok": True, "pending": False}
 
@@ -189,13 +214,42 @@ class Phones:
             seen=timeline.steps,  # the GM approves on the fight as it stands now
             dice=tap.dice,
             command_id=tap.command_id,
+            linked=linked(self.table.open().store, name),
+            wait=self.wait,
         )
         return {"ok": True, "approved": waiting.words()}
 
     def waiting(self, name: str) -> list[Pending]:
         return [p for p in self.pending.values() if p.encounter == name]
 
+    def time_out(self) -> None:
+        """Past an attack's deadline, the rules' default for whoever has not answered (the
+        GM's setting: the step is the GM's). Only encounters with pages open that ever
+        asked are looked at."""
+        store = self.table.open().store
+        for name in {name for name, _ in self.table.watched}:
+            if not may_wait(store, name):
+                continue
+            live = self.table.live(name)
+            asked = live.waiting()
+            if asked is None or not asked.deadline:
+                continue
+            if moment(asked.deadline, "deadline") > moment(now(), "now"):
+                continue
+            try:
+                live.execute(live.ruleset.command({"action": TIMEOUT, "at": now()}))
+            except FracasError as error:  # answered meanwhile, or the GM withdrew it
+                warn(f"a reaction's deadline passed; its timeout was refused: {error}")
+
     # -- the event loop --------------------------------------------------------------------
+
+    async def watch_deadlines(self) -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            try:
+                await self.table.run(self.time_out)
+            except FracasError:
+                continue
 
     def allowed(self, token: str) -> bool:
         key = hashlib.sha256(token.encode()).hexdigest()
@@ -234,6 +288,12 @@ class Phones:
                 yield message
         finally:
             self.streams[key].discard(queue)
+
+
+def warn(line: str) -> None:
+    from fracas.cli.serve import warn as say
+
+    say(line)
 
 
 def close(queue: asyncio.Queue[bytes]) -> None:
@@ -445,4 +505,3 @@ def routes(table: "Table", is_gm: Callable[[Request], bool]) -> list[Route]:
 
 # The link is the key: no page of it is cached, and no other site learns it from a Referer.
 PRIVATE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
-GM_AUDIENCE = GM

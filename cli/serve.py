@@ -433,9 +433,10 @@ def build(table: Table) -> Starlette:
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         watcher = asyncio.create_task(table.watch())
         revoked = asyncio.create_task(table.phones.watch_revoked())
+        deadlines = asyncio.create_task(table.phones.watch_deadlines())
         yield
-        watcher.cancel()
-        revoked.cancel()
+        for task in (watcher, revoked, deadlines):
+            task.cancel()
 
     routes = [Route("/static/{name}", static)]
     for prefix in ("", "/gm"):
@@ -502,6 +503,7 @@ def serve(
     files: Path | None = None,
     encounter: str | None = None,
     player_steps: str = NOW,
+    reaction_wait: float | None = None,
     certfile: Path | None = None,
     keyfile: Path | None = None,
 ) -> None:
@@ -528,6 +530,7 @@ def serve(
     shown = lan_address() if host in ("0.0.0.0", "::") else host
     scheme = "https" if certfile else "http"
     table.phones.mode = player_steps
+    table.phones.wait = reaction_wait
     table.phones.public = f"{scheme}://{shown}:{bound}"
     click.echo(f"fracas serve: {where}, encounter {first}")
     click.echo(f"  players: {scheme}://{shown}:{bound}/")

@@ -113,6 +113,11 @@ def invites(store: LogStore, encounter: str) -> list[Invite]:
     return [Invite(*row) for row in rows]
 
 
+def linked(store: LogStore, encounter: str) -> frozenset[str]:
+    """The combatants of the encounter whose players hold a live link."""
+    return frozenset(i.combatant for i in invites(store, encounter) if i.revoked is None)
+
+
 def check_known(combatant: str, known: list[str]) -> None:
     if combatant not in known:
         listed = ", ".join(known) or "none yet"

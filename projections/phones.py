@@ -14,11 +14,13 @@ import msgspec
 
 from fracas.ledger import ConflictError, RefusedError
 from fracas.ledger.history import COMMAND
+from fracas.projections.asking import Question, Reaction, pending
 from fracas.projections.catalog import Flag, action
 from fracas.projections.screen import Timeline
 from fracas.rules import Encounter
 from fracas.rules.commands import GM
 from fracas.rules.encounter import StepOutcome
+from fracas.rules.reactions import ANSWER, Ask, ask_until, offered
 from fracas.rules.views import View
 
 # The fields of an action a player never sets: who acts is the token's, the modifiers are
@@ -57,6 +59,8 @@ class Panel(msgspec.Struct, frozen=True):
     weapons: list[str]
     seen: int  # the players' step count the panel stands after
     undo: int | None  # the players' number of the own step a tap would take back
+    question: Question | None = None  # the attack waiting for a reaction, as players see it
+    asked: Reaction | None = None  # the character's own reaction it waits for
 
 
 def player_actions(ruleset: Any) -> list[PlayerAction]:
@@ -77,6 +81,15 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
     acting = wound is not None and combatant in view.acting
     fighter = getattr(live.state, "fighters", {}).get(combatant)
     sheet = getattr(fighter, "sheet", None)
+    question = pending(live, players=True) if live.waiting() is not None else None
+    asked = next(
+        (
+            r
+            for r in (question.reactions if question else [])
+            if r.target == combatant and r.answered is None
+        ),
+        None,
+    )
     return Panel(
         timeline.encounter,
         combatant,
@@ -91,6 +104,8 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
         live.ruleset.weapons_of(sheet) if sheet is not None and wound else [],
         timeline.steps,
         own_last_shown(timeline, combatant),
+        question,
+        asked,
     )
 
 
@@ -181,16 +196,33 @@ def act(
     seen: int,
     dice: list[int] | None,
     command_id: str,
+    linked: frozenset[str] = frozenset(),
+    wait: float | None = None,
 ) -> StepOutcome:
     """A player's step, decided on the fight the phone saw and recorded as theirs (author
-    and typed dice); a retry of the same tap (its command id) appends nothing new."""
+    and typed dice); a retry of the same tap (its command id) appends nothing new. An attack
+    on targets whose players hold a link (`linked`) waits for their reactions, `wait`
+    seconds at most."""
     if original := live.store.step_for_command(live.id, command_id):
         return StepOutcome(original.step, live.events_of_step(original.step), True)
+    if data.get("action") == ANSWER:
+        return answer(live, timeline, combatant, data, seen, dice, command_id)
     command = player_command(live.ruleset, combatant, data)
     same_fight(timeline, live, seen)
     may_act(live, combatant)
+    ask = asking_whom(live, command, linked, wait)
+    if ask is not None and dice is not None:
+        raise RefusedError(
+            f"{', '.join(ask.targets or [])} answer first: tap without dice (the dice are "
+            "rolled, or typed, with the last answer)"
+        )
     events = live.decide(
-        command, dice=faces(dice), entered_by=combatant, author=combatant, command_id=command_id
+        command,
+        dice=faces(dice),
+        entered_by=combatant,
+        author=combatant,
+        command_id=command_id,
+        ask=ask,
     )
     try:
         return live.record(events, command_id=command_id, author=combatant)
@@ -208,3 +240,43 @@ def take_back(live: Encounter, timeline: Timeline, combatant: str, *, seen: int)
     except ConflictError:
         live.refresh()
         raise Moved("another step landed first; look again") from None
+
+
+def asking_whom(
+    live: Encounter, command: Any, linked: frozenset[str], wait: float | None
+) -> Ask | None:
+    """An Ask for the targets the rules give a choice whose players hold a link; None when
+    there are none (the attack is decided at once, as the GM's would be)."""
+    targets = [t for t in getattr(command, "targets", []) or [] if t in linked]
+    if not targets:
+        return None
+    wanted = offered(live.ruleset, live.state, command, Ask("", targets))
+    return ask_until(wait, sorted(wanted)) if wanted else None
+
+
+def answer(
+    live: Encounter,
+    timeline: Timeline,
+    combatant: str,
+    data: dict[str, Any],
+    seen: int,
+    dice: list[int] | None,
+    command_id: str,
+) -> StepOutcome:
+    """The character's reaction to the attack waiting for it, as their player's step."""
+    choice = data.get("choice")
+    if set(data) - {"action", "choice"} or not isinstance(choice, str):
+        raise RefusedError('an answer is one choice: {"action": "answer", "fields": {"choice": …}}')
+    same_fight(timeline, live, seen)
+    waiting = live.waiting()
+    if waiting is None or combatant not in waiting.unanswered:
+        raise Forbidden(f"no attack waits for {combatant}'s reaction now")
+    command = live.ruleset.command({"action": ANSWER, "combatant": combatant, "choice": choice})
+    events = live.decide(
+        command, dice=faces(dice), entered_by=combatant, author=combatant, command_id=command_id
+    )
+    try:
+        return live.record(events, command_id=command_id, author=combatant)
+    except ConflictError:
+        live.refresh()
+        raise Moved("another step landed first; look again and tap again") from None

@@ -420,3 +420,44 @@ def test_serve_speaks_tls_with_a_certificate_and_key(tmp_path: Path) -> None:
     assert alone.returncode == 2 and "go together" in alone.stderr
     broken = fracas(db, "serve", "--certfile", str(key), "--keyfile", str(key), check=False)
     assert broken.returncode == 1 and broken.stderr.count("\n") == 1
+
+
+def test_a_phones_attack_on_an_invited_player_waits_for_their_answer(table: Table) -> None:
+    """Alice attacks Bob, who holds a link: the attack waits; Alice may not answer for him;
+    Bob answers from his phone and the attack is decided in his step."""
+    assert table.tap("alice", action="attack", targets=["bob"], dice=[5]).status_code == 400
+    asked = table.tap("alice", action="attack", targets=["bob"])
+    assert asked.status_code == 200, asked.text
+    assert "reaction" in json.loads(table.log())[-1]["lines"][-1]
+    panel = table.client.get(f"/p/{table.tokens['bob']}/panel").text
+    assert 'data-choice="dodge"' in panel and 'data-choice="none"' in panel
+    before = table.log()
+    for_him = table.tap("alice", action="answer", fields={"choice": "none"})
+    assert for_him.status_code == 403 and "no attack waits for alice" in for_him.text
+    bad = table.tap("bob", action="answer", fields={"choice": "cartwheel"})
+    assert bad.status_code == 400 and bad.text.count("\n") == 1
+    assert table.log() == before
+    answered = table.tap("bob", action="answer", fields={"choice": "dodge"})
+    assert answered.status_code == 200, answered.text
+    last = json.loads(table.log())[-1]
+    assert last["author"] == "bob" and "bob reacts: dodge (answered by bob)" in last["lines"]
+    assert fracas(table.db, "audit").returncode == 0
+
+
+def test_an_unanswered_attack_takes_the_rules_default_at_the_gms_deadline(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "motel.db"
+    motel(db)
+    tokens = {who: invited(db, who) for who in ("alice", "bob")}
+    with served(db, "--reaction-wait", "1") as running:
+        table = Table(db, running, tokens)
+        assert table.tap("alice", action="attack", targets=["bob"]).status_code == 200
+        for _ in range(40):
+            time.sleep(0.25)
+            if "timed out" in table.log() or "no answer in time" in table.log().lower():
+                break
+        last = json.loads(table.log())[-1]
+        assert last["author"] == "gm", last["lines"]
+        assert last["events"][0]["command"]["action"] == "timeout"
+        table.client.close()

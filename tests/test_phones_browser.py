@@ -1,0 +1,114 @@
+"""The GM and two players on three pages of Debian's headless Chromium play a round: a
+player attacks from the phone page with dice typed by hand, every page sees it, the other
+player picks a reaction to an attack, acts on his turn, the GM undoes a step, and a revoked
+link stops working."""
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.test_phones import invited, motel
+from tests.web import chromium, fracas, served
+
+pytestmark = pytest.mark.sqlite_file
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
+
+
+def log_text(page: Any) -> str:
+    return page.locator("#screen ol.log").inner_text()
+
+
+def test_the_gm_and_two_players_play_a_round_on_three_pages(tmp_path: Path, browser: Any) -> None:
+    db = tmp_path / "motel.db"
+    motel(db)
+    alice_token, bob_token = invited(db, "alice"), invited(db, "bob")
+    with served(db) as running:
+        gm = browser.new_page()
+        gm.goto(running.gm)
+        alice = browser.new_context(**PHONE).new_page()
+        alice.goto(f"{running.root}/p/{alice_token}")
+        bob = browser.new_context(**PHONE).new_page()
+        bob.goto(f"{running.root}/p/{bob_token}")
+        assert alice.locator(".me .turn").inner_text() == "Your turn."
+        assert bob.locator("#act").count() == 0  # not Bob's turn: nothing to tap
+
+        # Alice attacks the cultist from her phone, with the faces she rolled by hand
+        alice.select_option("#action", "attack")
+        alice.select_option("#target", "cultist")
+        alice.fill("#dice", "95")
+        alice.click("#go")
+        for page in (gm, alice, bob):
+            page.wait_for_function(
+                "document.querySelector('#screen ol.log').innerText.includes('by alice')",
+                timeout=5000,
+            )
+        assert "Alice Reyes" in log_text(bob) and "cultist" in log_text(bob).lower()
+        step = json.loads(fracas(db, "log", "--json").stdout)[-1]
+        assert step["author"] == "alice"
+        assert step["events"][1]["roll"] == step["events"][1]["roll"] | {
+            "faces": [95],
+            "source": "manual",
+            "entered_by": "alice",
+        }
+
+        # the cultist attacks Bob and the attack waits: Bob's phone offers his reactions
+        gm.fill("#line", "act cultist attack bob --ask")
+        gm.press("#line", "Enter")
+        bob.wait_for_selector("#react button[data-choice=dodge]", timeout=5000)
+        assert "dodge" in alice.locator(".question").inner_text()  # Alice sees it wait
+        bob.click("#react button[data-choice=dodge]")
+        for page in (gm, alice, bob):
+            page.wait_for_function(
+                "document.querySelector('#screen ol.log').innerText.includes('by bob')",
+                timeout=5000,
+            )
+        answered = json.loads(fracas(db, "log", "--json").stdout)[-1]
+        assert answered["author"] == "bob"
+        assert any("bob reacts: dodge" in line for line in answered["lines"])
+        assert bob.locator("#react").count() == 0
+
+        # a new turn: Alice aims from her phone, and may take it back; the GM undoes it
+        alice.wait_for_selector("#act", timeout=5000)
+        alice.select_option("#action", "aim")
+        alice.click("#go")
+        alice.wait_for_selector("#undo", timeout=5000)
+        gm.locator("button[data-line=undo]").click()
+        for page in (gm, alice, bob):
+            page.wait_for_function(
+                "[...document.querySelectorAll('#screen ol.log li.undone')]"
+                ".some(li => li.innerText.includes('by alice'))",
+                timeout=5000,
+            )
+        alice.wait_for_selector("#act", timeout=5000)
+        assert alice.locator("#undo").count() == 0
+
+        # the GM revokes Bob's link from the GM page: his page says so, and acts no more
+        gm.select_option("#invitee", "bob")
+        gm.click("#revoke")
+        gm.wait_for_function(
+            "document.querySelector('#invited').innerText.includes('Revoked 1')", timeout=5000
+        )
+        bob.wait_for_function("document.body.classList.contains('revoked')", timeout=5000)
+        assert "revoked" in bob.locator("#refusal").inner_text()
+        bob.reload()
+        assert "revoked" in bob.content()
+        assert alice.locator(".me h2").inner_text() == "Alice Reyes"  # Alice's link still works
+
+        # the GM's invite button shows a new link with its QR code
+        gm.select_option("#invitee", "bob")
+        gm.click("#invite button[type=submit]")
+        gm.wait_for_selector("#invited svg", timeout=5000)
+        link = gm.locator("#invited .link").inner_text()
+        bob.goto(link.replace(running.players.rstrip("/").rsplit(":", 1)[0], "http://127.0.0.1"))
+        assert bob.locator(".me h2").inner_text() == "bob"
+    audit = fracas(db, "audit")
+    assert audit.returncode == 0, audit.stdout
