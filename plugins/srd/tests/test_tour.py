@@ -20,8 +20,8 @@ def tour() -> str:
 def test_the_readme_s_goblin_ambush_runs_as_written(tmp_path: Path):
     (tmp_path / "plugins").symlink_to(ROOT / "plugins")
     script = tmp_path / "ambush.sh"
-    after = "fracas end\nfracas reveal\nfracas audit\nfracas export --format md -o ambush.md\n"
-    script.write_text("set -e\n" + tour() + after)
+    after = ["undo", "redo", "end", "reveal", "audit", "export --format md -o ambush.md"]
+    script.write_text("set -e\n" + tour() + "".join(f"fracas {line}\n" for line in after))
     env = {k: v for k, v in os.environ.items() if not k.startswith("FRACAS_")}
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     done = subprocess.run(["bash", str(script)], cwd=tmp_path, env=env, capture_output=True,
