@@ -11,6 +11,9 @@ class TemporaryHitPoints(Event, tag="srd.temporary-hp"):
     reason: str
     rules: list[str] = []
 
+    def describe(self) -> str:
+        return f"{self.target} has {self.amount} temporary hit points: {self.reason}"
+
 
 class DeathSaves(Event, tag="srd.death-saves"):
     """A dying creature's death saves stand at these counts (srd-14, srd-15)."""
@@ -20,3 +23,7 @@ class DeathSaves(Event, tag="srd.death-saves"):
     failures: int
     reason: str
     rules: list[str] = []
+
+    def describe(self) -> str:
+        counts = f"{self.successes} of 3 successes, {self.failures} of 3 failures"
+        return f"{self.target}'s death saves: {counts} ({self.reason})"

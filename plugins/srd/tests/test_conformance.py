@@ -1,0 +1,28 @@
+"""fracas's conformance kit, run on the sixth ruleset: random honest fights, played again,
+undone and redone, revealed and audited; secret rolls and hidden combatants kept from the
+players; every event told, every rule cited stated."""
+
+from fracas.testing import Cast, RulesetChecks
+from srd_table import sample
+
+from fracas_srd.ruleset import RULESET
+
+SPELLS = ("sacred flame", "guiding bolt", "healing word", "cure wounds", "hold person")
+OPTIONS = ("detect", "tail attack", "wing attack")
+
+
+class TestSrdKeepsTheContract(RulesetChecks):
+    cast = Cast(
+        RULESET,
+        sheets={
+            "brannoc": sample("fighter"),
+            "maelis": sample("cleric"),
+            "gob": sample("goblin"),
+            "gob2": sample("goblin"),
+            "wyrm": sample("wyrm"),
+        },
+        reserves={"wolf": sample("wolf")},
+        options=({}, {"monsters_at_zero": "dying", "group_initiative": True}),
+        values={"spell": SPELLS, "option": OPTIONS},
+    )
+    examples = 30
