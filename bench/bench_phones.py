@@ -1,0 +1,225 @@
+"""Eight phones and the GM acting at once against a real `fracas serve` on 127.0.0.1.
+
+    python bench/bench_phones.py [--phones 8] [--seconds 20] [--gm-every 0.5]
+
+Eight player characters with the same DEX act at once every round (ties act together), each
+from its own phone (httpx async clients): as soon as its live stream shows its character
+acting, the phone taps (aim, or an attack on a dummy with the server's dice), naming the step
+count its page stands after. Meanwhile the GM's console appends a note every `--gm-every`
+seconds and passes the dummy's turn on as soon as it comes (a new round). Every page has a
+live stream open (the eight phones, the GM's page, a players' screen). Reported: from each
+tap to every page showing its step (median, p99, max), and every answer by kind: a step that
+landed (200), a step decided on a fight that moved on meanwhile (409: the phone waits for the
+fresh state and taps again), not its turn (403), held back by the rate limit (429). Goal:
+p99 <= 200 ms, 0 5xx, every 200 a step in the log, and the log audits clean.
+"""
+
+import argparse
+import asyncio
+import contextlib
+import json
+import re
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.web import FRACAS, served  # noqa: E402
+
+MESSAGE = re.compile(rb"data: (\{.*?\})\n\n", re.S)
+
+
+def fracas(db: Path, *args: str) -> str:
+    done = subprocess.run([*FRACAS, "--db", str(db), *args], capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(done.stderr)
+    return done.stdout
+
+
+def build(db: Path, phones: int) -> list[str]:
+    fracas(db, "new", "--id", "bench", "-t", "Phones")
+    fracas(db, "add", "dummy", "--set", "dex=5", "--set", "hp=1000")
+    names = [f"p{n}" for n in range(1, phones + 1)]
+    for name in names:
+        fracas(db, "add", name, "--side", "pc", "--set", "dex=12", "--set", "skills.firearms=40")
+    fracas(db, "begin")
+    tokens = []
+    for name in names:
+        out = fracas(db, "invite", name, "--no-qr", "--url", "http://x")
+        tokens.append(out.splitlines()[0].rsplit("/p/", 1)[1])
+    return tokens
+
+
+class Page:
+    """One open page's live stream: the latest screen, and when each step count first
+    showed."""
+
+    def __init__(self) -> None:
+        self.steps = 0
+        self.html = ""
+        self.shown: dict[int, float] = {}
+        self.moved = asyncio.Event()
+
+    async def hold(self, client: httpx.AsyncClient, url: str, headers: dict[str, str]) -> None:
+        buffer = b""
+        async with client.stream("GET", url, headers=headers) as response:
+            async for chunk in response.aiter_raw():
+                now = time.perf_counter()
+                buffer += chunk
+                while (found := MESSAGE.search(buffer)) is not None:
+                    buffer = buffer[found.end() :]
+                    update = json.loads(found[1])
+                    self.steps, self.html = update["steps"], update["html"]
+                    self.shown.setdefault(self.steps, now)
+                    self.moved.set()
+
+
+class Phone:
+    def __init__(self, name: str, token: str, page: Page) -> None:
+        self.name, self.token, self.page = name, token, page
+        self.taps: list[tuple[str, float]] = []  # (command id, when) of each landed tap
+        self.answers: Counter[int] = Counter()
+        self.lines: Counter[str] = Counter()  # each refusal's line
+
+    def acting(self) -> bool:
+        row = re.search(rf'<tr class="([^"]*)" data-combatant="{self.name}"', self.page.html)
+        return row is not None and "acting" in row[1].split()
+
+    async def play(self, client: httpx.AsyncClient, until: float) -> None:
+        n = 0
+        while time.perf_counter() < until:
+            if not self.acting():
+                self.page.moved.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.page.moved.wait(), 1.0)
+                continue
+            n += 1
+            step = {"action": "aim"} if n % 2 else {"action": "attack", "targets": ["dummy"]}
+            command_id = uuid.uuid4().hex
+            body = {"seen": self.page.steps, "command_id": command_id, **step}
+            self.page.moved.clear()
+            started = time.perf_counter()
+            answer = await client.post(
+                f"/p/{self.token}/act", json=body, headers={"X-Fracas-Token": self.token}
+            )
+            self.answers[answer.status_code] += 1
+            if answer.status_code != 200:
+                self.lines[
+                    f"{answer.status_code} {re.sub(r'[0-9]+', 'N', answer.text.strip())}"
+                ] += 1
+            if answer.status_code == 200:
+                self.taps.append((command_id, started))
+            with contextlib.suppress(TimeoutError):  # a 409's fresh state before tapping again
+                await asyncio.wait_for(self.page.moved.wait(), 1.0)
+
+
+async def gm(
+    client: httpx.AsyncClient, token: str, page: Page, until: float, every: float
+) -> Counter:
+    """A note every `every` seconds; the dummy's turn passed on as soon as it comes."""
+    said: Counter[str] = Counter()
+    dummy = Phone("dummy", "", page)
+    last = 0.0
+    while time.perf_counter() < until:
+        now = time.perf_counter()
+        line = "next" if dummy.acting() else "note tick" if now - last >= every else ""
+        if line:
+            last = now if line == "note tick" else last
+            answer = await client.post(
+                "/gm/e/bench/command", json={"line": line}, headers={"X-Fracas-Token": token}
+            )
+            ok = answer.status_code == 200 and answer.json()["ok"]
+            said[f"{line.split()[0]} {'ok' if ok else 'refused'}"] += 1
+        page.moved.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(page.moved.wait(), 0.05)
+    return said
+
+
+async def run(root: str, gm_token: str, tokens: list[str], seconds: float, every: float):
+    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+    async with httpx.AsyncClient(base_url=root, timeout=30, limits=limits) as client:
+        pages = [Page() for _ in range(len(tokens) + 2)]
+        streams = [f"/p/{t}/stream" for t in tokens] + ["/gm/e/bench/stream", "/e/bench/stream"]
+        headers = [{}] * len(tokens) + [{"X-Fracas-Token": gm_token}, {}]
+        holders = [
+            asyncio.create_task(p.hold(client, u, h))
+            for p, u, h in zip(pages, streams, headers, strict=True)
+        ]
+        while not all(p.html for p in pages):
+            await asyncio.sleep(0.05)
+        phones = [Phone(f"p{n}", t, pages[n - 1]) for n, t in enumerate(tokens, start=1)]
+        until = time.perf_counter() + seconds
+        said = asyncio.create_task(gm(client, gm_token, pages[-2], until, every))
+        await asyncio.gather(*(p.play(client, until) for p in phones))
+        gm_said = await said
+        await asyncio.sleep(1.0)  # the last steps reach every page
+        for holder in holders:
+            holder.cancel()
+        return pages, phones, gm_said
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--phones", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--gm-every", type=float, default=0.5)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as where:
+        db = Path(where) / "phones.db"
+        tokens = build(db, args.phones)
+        with served(db) as running:
+            pages, phones, gm_said = asyncio.run(
+                run(running.root, running.token, tokens, args.seconds, args.gm_every)
+            )
+            running.process.terminate()
+            rest, _ = running.process.communicate(timeout=10)
+        with sqlite3.connect(db) as conn:
+            step_of = dict(conn.execute("SELECT command_id, step FROM steps").fetchall())
+            authors = Counter(r[0] for r in conn.execute("SELECT author FROM steps"))
+        audit = subprocess.run([*FRACAS, "--db", str(db), "audit"], capture_output=True)
+    latencies, missed = [], 0
+    for phone in phones:
+        for command_id, started in phone.taps:
+            step = step_of[command_id]
+            seen = [min((t for s, t in p.shown.items() if s >= step), default=None) for p in pages]
+            if None in seen:
+                missed += 1
+                continue
+            latencies.append((max(seen) - started) * 1000)  # type: ignore[type-var]
+    answers = sum((p.answers for p in phones), Counter())
+    landed = sum(len(p.taps) for p in phones)
+    players_steps = sum(v for k, v in authors.items() if k != "gm")
+    print(f"{args.phones} phones and the GM for {args.seconds:.0f} s, {len(pages)} pages live")
+    print(
+        f"tap -> every page: median {statistics.median(latencies):.1f} ms, "
+        f"p99 {percentile(latencies, 99):.1f} ms, max {max(latencies):.1f} ms "
+        f"over {len(latencies)} taps ({missed} never shown)"
+    )
+    print(f"phones' answers: {dict(sorted(answers.items()))}")
+    for line, count in sum((p.lines for p in phones), Counter()).most_common():
+        print(f"  {count} x {line}")
+    print(f"GM's notes: {dict(gm_said)}")
+    print(f"landed taps {landed}, players' steps in the log {players_steps}")
+    errors = sum(v for k, v in answers.items() if k >= 500)
+    print(f"5xx: {errors}; traceback: {'Traceback' in rest}")
+    print(f"audit: {'ok' if audit.returncode == 0 else 'FAILED'}")
+
+
+if __name__ == "__main__":
+    main()
