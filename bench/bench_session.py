@@ -8,7 +8,10 @@ Each figure comes with the baseline it is read against:
 - the audit's rules-drift check (every step decided again) against one fold of the encounter;
 - replay of the whole encounter (states before and after every step) against one fold;
 - the session report (Markdown, HTML, the players' HTML) against the replay it is built on;
-- the peak memory (RSS) of a JSONL export and of its import, at --events and at --big events.
+- the peak memory (RSS) of a JSONL export and of its import, at --events and at --big events;
+- the timeline at a step near the end (`replay --steps N`, the GM's scrubber at N), from the
+  nearest snapshot and with none consulted, against walking the whole fight (what both did
+  before they started from snapshots).
 """
 
 import argparse
@@ -27,6 +30,7 @@ from bench_ledger import best_of, build_fight  # run as: python bench/bench_sess
 from fracas.ledger.base import EVENT_COLUMNS, INSERT_EVENT
 from fracas.projections import Fracas
 from fracas.projections.replay import replay
+from fracas.projections.screen import GM, Timeline
 from fracas.rules import Encounter
 from fracas.rules.redecide import drift
 
@@ -89,6 +93,21 @@ def memory_figures(folder: Path, sizes: list[int]) -> None:
         )
 
 
+def timeline_figures(live: Encounter, steps: int) -> tuple[int, dict[str, tuple[float, float]]]:
+    """One step near the end of the fight (2,900 of 3,000), replayed and shown on the GM's
+    scrubber, from snapshots and with none consulted (best of 5)."""
+    target = steps - steps // 30
+    bare = Encounter(live.store, live.id, snapshots=False)
+    figures = {}
+    for name, action in (
+        ("replay --steps N", lambda e: replay(e, first=target, last=target)),
+        ("GM scrubber at N", lambda e: Timeline(e, "", GM, str).screen(target)),
+    ):
+        assert action(live) == action(bare)
+        figures[name] = (best_of(5, lambda a=action: a(live)), best_of(5, lambda a=action: a(bare)))
+    return target, figures
+
+
 def timed(action: Any) -> float:
     start = time.perf_counter()
     action()
@@ -124,6 +143,7 @@ def main() -> None:
             t_drift = best_of(1, lambda: drift(live))
             t_replay = best_of(1, lambda: replay(live))
             t_audit = best_of(1, fracas.audit)
+            near_end = timeline_figures(live, steps)
         imported = [Path(tmp) / f"copy{i}.db" for i in range(3)]
         t_import = min(timed(lambda p=p: Fracas(p).import_jsonl(export)) for p in imported)
         raws = [Path(tmp) / f"raw{i}.db" for i in range(3)]
@@ -151,6 +171,13 @@ def main() -> None:
         f"{t_drift / t_fold:5.1f}x one fold"
     )
     print(f"whole audit    {t_audit:7.3f} s")
+    target, figures = near_end
+    for name, (ours, bare) in figures.items():
+        print(
+            f"{name} at step {target} of {steps}: {ours * 1000:6.1f} ms from snapshots, "
+            f"{bare * 1000:6.1f} ms with none; {t_replay / ours:5.0f}x quicker than the whole "
+            "walk (replay all)"
+        )
     with tempfile.TemporaryDirectory() as tmp:
         memory_figures(Path(tmp), [args.events, args.big])
 

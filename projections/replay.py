@@ -20,7 +20,7 @@ from fracas.rules.events import (
     Rolled,
     SeedRevealed,
 )
-from fracas.rules.timeline import Frame, walk
+from fracas.rules.timeline import Frame, walk, walk_between
 from fracas.rules.views import View, WoundRow
 
 GM, PLAYERS = "gm", "players"  # the two audiences: the GM sees all, players what they may
@@ -335,15 +335,26 @@ class Audience:
 
 
 def timeline(
-    encounter: Encounter, *, players: bool = False, progress: Callable[[int], None] | None = None
+    encounter: Encounter,
+    *,
+    players: bool = False,
+    progress: Callable[[int], None] | None = None,
+    between: tuple[int, int] | None = None,
 ) -> Iterator[Moment]:
     """Every step of the encounter with its round, its turn and the standings it touched;
     `players` follows the players' cut: only the steps they may see, numbered among
     themselves, each with the standings they may see. `progress` is told each step's number
-    as it is walked."""
+    as it is walked. `between` (first, last): the GM's steps first to last only, folded
+    from the nearest snapshot before them (players' steps are numbered by the whole walk)."""
     ruleset = encounter.ruleset
+    if between is not None and players:
+        raise ValueError("the players' timeline is walked whole")
+    if between is None:
+        walked = walk(encounter.store, encounter.id, ruleset)
+    else:
+        walked = walk_between(encounter, *between)
     frames = []
-    for frame in walk(encounter.store, encounter.id, ruleset):
+    for frame in walked:
         frames.append(frame)
         if progress is not None:
             progress(frame.record.step)
@@ -447,7 +458,15 @@ def replay(
     last: int | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> list[ReplayStep]:
-    steps = [moment.step for moment in timeline(encounter, progress=progress)]
+    head = encounter.history.head_step
+    between = None
+    # a range of steps is walked from the nearest snapshot; a range with no step in it
+    # is walked whole, for select to name the steps and rounds there are
+    windowed = round_ is None and turn is None and first is not None and 1 <= first <= head
+    if windowed and (last is None or first <= last):
+        between = (first, head if last is None else min(last, head))
+    found = timeline(encounter, progress=progress, between=between)
+    steps = [moment.step for moment in found]
     return select(steps, round_=round_, turn=turn, first=first, last=last)
 
 

@@ -20,7 +20,6 @@ from fracas.projections.replay import (
     ReplayStep,
     Rule,
     attribution_of,
-    public_views,
     stated,
     timeline,
 )
@@ -29,6 +28,7 @@ from fracas.rules.views import View, WoundRow
 
 __all__ = ["GM", "PLAYERS", "Screen", "StepDetail", "Timeline", "descriptor", "shown_health"]
 LOG_LINES = 8
+KEPT_MOMENTS = 512  # the GM's moments a timeline keeps folded before it starts again
 
 
 class LogEntry(msgspec.Struct, frozen=True):
@@ -109,29 +109,59 @@ def players_board(found: Board, view: View, npc_numbers: bool, ruleset: Ruleset)
 
 class Timeline:
     """An encounter's steps for one audience, folded once per head and kept: moving the
-    scrubber or opening a step reads memory, not the log."""
+    scrubber or opening a step reads memory, not the log. The GM's steps are folded a few
+    at a time, from the nearest snapshot before them, as the scrubber reaches them; the
+    players' are walked whole (what they may see is worked out from the first step)."""
 
     def __init__(self, live: Encounter, title: str, audience: str, head_codes: Any) -> None:
         self.encounter, self.title, self.audience = live.id, title, audience
+        self.live = live
         self.rules = live.ruleset
         self.ruleset = live.ruleset.name
-        self.rules = live.ruleset
         self.version = live.version
-        self.moments: list[Moment] = list(timeline(live, players=audience == PLAYERS))
         self.start: View = live.ruleset.view(live.ruleset.initial())
-        final = self.moments[-1].view_after if self.moments else live.view()
-        self.names = {w.combatant: w.name for w in final.wounds}
-        self.shown = public_views(self.moments, self.start)
         self.head_codes = head_codes  # step -> the head code after it (read on demand)
-        self.last_witnessed = max((m.step.step for m in self.moments if m.witnessed), default=0)
+        self._near: dict[int, Moment] = {}  # the GM's moments folded so far (a few windows)
+        self._all: list[Moment] | None = None
+        if audience == PLAYERS:
+            self._all = list(timeline(live, players=True))
+            final = self._all[-1].view_after if self._all else live.view()
+            self._steps = len(self._all)
+            self.last_witnessed = max((m.step.step for m in self._all if m.witnessed), default=0)
+        else:
+            final = live.view()  # the view after the last step, as the table saw it
+            self._steps = self.last_witnessed = live.history.head_step
+        self.names = {w.combatant: w.name for w in final.wounds}
+
+    @property
+    def moments(self) -> list[Moment]:
+        """Every step of the audience's timeline."""
+        if self._all is None:
+            self._all = list(timeline(self.live))
+        return self._all
 
     @property
     def steps(self) -> int:
-        return len(self.moments)
+        return self._steps
+
+    def moment(self, step: int) -> Moment:
+        """Step `step` (1 to `steps`) of the timeline."""
+        if self._all is not None:
+            return self._all[step - 1]
+        if step not in self._near:
+            if len(self._near) > KEPT_MOMENTS:
+                self._near.clear()
+            first = max(1, step - LOG_LINES + 1)
+            for moment in timeline(self.live, between=(first, step)):
+                self._near[moment.step.step] = moment
+        return self._near[step]
 
     def public_view(self, step: int) -> tuple[View, int | None]:
         """The view after `step` this audience may see, and the GM-only step it waits on."""
-        return self.shown[step - 1] if step else (self.start, None)
+        if not step:
+            return self.start, None
+        moment = self.moment(step)
+        return moment.view_after, moment.withheld
 
     def witnessed(self, step: int) -> int:
         """The step whose head code this audience may see at `step`: for players, none past
@@ -154,7 +184,7 @@ class Timeline:
                 m.step.secret,
                 m.step.author,
             )
-            for m in self.moments[max(0, at - LOG_LINES) : at]
+            for m in map(self.moment, range(max(0, at - LOG_LINES) + 1, at + 1))
             if m.step.sentence
         ]
         return Screen(
@@ -173,7 +203,7 @@ class Timeline:
         )
 
     def detail(self, step: int) -> StepDetail:
-        replayed = self.moments[step - 1].step
+        replayed = self.moment(step).step
         rules = stated(replayed.rules, self.rules)
         attribution = attribution_of(self.rules) if rules else ""
         return StepDetail(replayed, rules, self.names, attribution, self.rules.round_word)
