@@ -138,6 +138,10 @@ class Session:
     def toolbar(self) -> str:
         live = self.live
         header = board(live.id, live.ruleset, live.view()).header
+        waiting = live.waiting()
+        if waiting is not None:  # an attack waits for a reaction: say whose, and the choices
+            asked = [f"{t} ({' | '.join(waiting.asked[t].options)})" for t in waiting.unanswered]
+            header += f" · waiting for {', '.join(asked)}: answer TARGET CHOICE"
         return f" {header}" + (f"  |  {self.last}" if self.last else "")
 
 

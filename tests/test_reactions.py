@@ -355,3 +355,22 @@ def test_a_secret_attacks_answer_is_masked_for_the_players(fracas):
     assert cut.shown(asking) and not cut.seen[asking].masked  # the question: the command only
     assert cut.seen[answering].masked  # what the answer decided is the GM's
     assert cut.seen[answering].view.wounds == cut.seen[asking].view.wounds  # bob's HP unseen
+
+
+@pytest.mark.sqlite_file
+def test_play_shows_who_is_waited_on_and_takes_the_answer(tmp_path):
+    from fracas.cli.main import App, cli
+    from fracas.cli.shell import Session
+    from tests.test_shell import set_up
+
+    db = tmp_path / "fight.db"
+    set_up(db)
+    app = App(str(db), None)
+    session = Session(app, cli)
+    session.run("attack bob --ask")
+    assert "waiting for bob (dodge | none)" in session.toolbar()
+    session.run("next")
+    assert session.last.startswith("refused: not now")
+    session.run("answer bob dodge --dice 30,90,5")
+    assert "waiting" not in session.toolbar() and "bob takes 5 damage" in session.last
+    app.close()
