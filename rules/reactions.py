@@ -2,10 +2,11 @@
 
 How it goes, in every ruleset that names its choices:
 
-1. The table asks (`ask=Ask(...)` on `Encounter.execute`, `Fracas.act(..., ask=...)`, the
-   CLI's `act ... --ask [--wait SECONDS]`). The ruleset's hook
-   `Ruleset.reactions(state, command) -> {target: Choices}` says which targets have a choice
-   now, what it is, which field of the command it fills and what applies with no answer.
+1. The table asks: `Encounter.execute(command, ask=Ask(deadline, targets))` (`ask_until(60)`
+   sets the deadline a minute from now), the CLI's `act ... --ask [--wait SECONDS]`. The
+   ruleset's hook `Ruleset.reactions(state, command) -> {target: Choices}` says which targets
+   have a choice now, what it is, which field of the command it fills and what applies with
+   no answer.
    The attack is tried (and thrown away) so that an illegal one is refused at once; then
    the step records the declaration and one `reaction.asked` per target, and rolls nothing.
    A target with fewer than two options, or whose reaction the command already gives, is
@@ -154,7 +155,7 @@ def waiting_line(state: Any, waiting: Waiting) -> str:
 
 
 def check_free(state: Any, command: Any) -> None:
-    """Every command but the GM's, a join and an answer waits while an attack waits."""
+    """While an attack waits, every command but the GM's, a join and an answer is refused."""
     waiting = asking(state)
     if waiting is not None and not isinstance(command, Join):
         raise RefusedError(f"not now: {waiting_line(state, waiting)}")
