@@ -1009,8 +1009,9 @@ def serve(
 
 
 @cli.command()
-@click.argument("combatant", shell_complete=complete_ids)
+@click.argument("combatant", required=False, shell_complete=complete_ids)
 @click.option("--revoke", is_flag=True, help="Revoke every link of COMBATANT at once.")
+@click.option("--list", "listed", is_flag=True, help="Every link given, and when revoked.")
 @click.option(
     "--url",
     default=None,
@@ -1021,12 +1022,22 @@ def serve(
 )
 @click.option("--no-qr", is_flag=True, help="Print the link without its QR code.")
 @pass_app
-def invite(app: App, combatant: str, revoke: bool, url: str | None, no_qr: bool) -> None:
+def invite(
+    app: App, combatant: str | None, revoke: bool, listed: bool, url: str | None, no_qr: bool
+) -> None:
     """A link (and QR code) for COMBATANT's player to act from their phone; --revoke ends it."""
     from fracas.cli.phones import qr_terminal
     from fracas.cli.serve import lan_address
     from fracas.ledger import invites
 
+    if listed:
+        live = app.encounter()
+        for given in invites.invites(live.store, live.id):
+            ended = f", revoked {given.revoked}" if given.revoked else ""
+            click.echo(f"{given.combatant}: given {given.at}{ended}")
+        return
+    if combatant is None:
+        raise click.UsageError("name the combatant whose player gets a link (or --list)")
     live = app.encounter(write=True)
     invites.check_known(combatant, [w.combatant for w in live.view().wounds])
     if revoke:

@@ -96,6 +96,9 @@ def test_a_token_is_kept_only_as_its_hash_and_never_leaves_in_an_export(
     assert refused.returncode == 1 and refused.stderr.count("\n") == 1
     assert "no combatant 'zed'" in refused.stderr
     assert fracas(db, "invite", "--revoke", "alice").stdout == "revoked 1 link of alice\n"
+    listed = fracas(db, "invite", "--list").stdout
+    assert listed.startswith("alice: given 20") and ", revoked 20" in listed
+    assert token not in listed and digest(token) not in listed
 
 
 def test_a_player_acts_on_their_turn_as_their_character_with_their_own_dice(

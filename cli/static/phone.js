@@ -88,6 +88,8 @@
     if (undo) undo.addEventListener("click", () => send({ action: "undo" }));
   }
 
+  // A step waiting for the GM's nod: look again until it is answered (a refusal moves no log).
+  setInterval(() => { if (panel.querySelector(".waiting")) refresh(); }, 2000);
   document.addEventListener("fracas:screen", refresh);
   document.addEventListener("fracas:closed", refresh);
   wire();
