@@ -88,6 +88,7 @@ class Phone:
     def __init__(self, name: str, token: str, page: Page) -> None:
         self.name, self.token, self.page = name, token, page
         self.taps: list[tuple[str, float]] = []  # (command id, when) of each landed tap
+        self.answered: list[float] = []  # ms from each landed tap to its answer
         self.answers: Counter[int] = Counter()
         self.lines: Counter[str] = Counter()  # each refusal's line
 
@@ -119,6 +120,7 @@ class Phone:
                 ] += 1
             if answer.status_code == 200:
                 self.taps.append((command_id, started))
+                self.answered.append((time.perf_counter() - started) * 1000)
             with contextlib.suppress(TimeoutError):  # a 409's fresh state before tapping again
                 await asyncio.wait_for(self.page.moved.wait(), 1.0)
 
@@ -210,6 +212,11 @@ def main() -> None:
         f"tap -> every page: median {statistics.median(latencies):.1f} ms, "
         f"p99 {percentile(latencies, 99):.1f} ms, max {max(latencies):.1f} ms "
         f"over {len(latencies)} taps ({missed} never shown)"
+    )
+    answered = [ms for p in phones for ms in p.answered]
+    print(
+        f"tap -> its answer: median {statistics.median(answered):.1f} ms, "
+        f"p99 {percentile(answered, 99):.1f} ms"
     )
     print(f"phones' answers: {dict(sorted(answers.items()))}")
     for line, count in sum((p.lines for p in phones), Counter()).most_common():
