@@ -16,6 +16,13 @@ COVER = {"none": 0, "half": 2, "three-quarters": 5}
 RULED = "the GM's ruling"
 
 
+def unseen_by(viewer: Fighter, seen: Fighter) -> str:
+    """srd-23, srd-27: why `viewer` cannot see `seen`, or "" if it can."""
+    if viewer.has("blinded"):
+        return f"{viewer.name} is blinded"
+    return next((f"{seen.name} is {c}" for c in ("invisible", "hidden") if seen.has(c)), "")
+
+
 def attacker_edge(edge: Edge, attacker: Fighter, command: Aimed) -> None:
     for condition in HAMPERED:
         if attacker.has(condition):
@@ -36,10 +43,12 @@ def target_edge(edge: Edge, attacker: Fighter, target: Fighter, command: Aimed) 
             edge.add(True, f"{target.name} is {condition}", "srd-27")
     if target.has("invisible"):
         edge.add(False, f"{target.name} is invisible", "srd-27")
+    if target.has("hidden"):
+        edge.add(False, f"the attacker cannot see {target.name}: {target.name} is hidden", "srd-23")
     if target.has("prone"):
         near = command.within_5ft
         edge.add(near, f"{target.name} is prone, {'within' if near else 'beyond'} 5 feet", "srd-27")
-    if target.dodging and not command.unseen:
+    if target.dodging and not command.unseen and not unseen_by(target, attacker):
         edge.add(False, f"{target.name} is dodging", "srd-5")
     helped = attacker.conditions.get("helped", {})
     if helped.get("against") == target.id:

@@ -6,6 +6,7 @@ from fracas.rules.api import ConditionCleared, ConditionSet, Context, Event, Ref
 from fracas_srd.actions import lasting
 from fracas_srd.attacks import weapon_attack, weapon_of
 from fracas_srd.commands import Opportunity, React, Ready
+from fracas_srd.conditions import unseen_by
 from fracas_srd.state import Fighter, State
 from fracas_srd.turn import action, one_target, reaction
 
@@ -18,6 +19,12 @@ def opportunity(state: State, actor: Fighter, command: Opportunity, ctx: Context
         raise RefusedError(f"{target.name} is not moving on its own turn: no opportunity (srd-18)")
     if target.has("disengaged"):
         raise RefusedError(f"{target.name} disengaged: its movement provokes nothing (srd-18)")
+    unseen = "the GM says so" if command.unseeing else unseen_by(actor, target)
+    if unseen:
+        raise RefusedError(
+            f"{actor.name} cannot see {target.name}: {unseen}; an opportunity attack is on "
+            "a creature it can see (srd-18)"
+        )
     weapon = weapon_of(actor, command.weapon)
     if weapon.ranged:
         raise RefusedError("an opportunity attack is a melee attack (srd-18)")
