@@ -16,7 +16,7 @@ from fracas.rules.api import (
 
 from fracas_srd.checks import Edge, d20_test
 from fracas_srd.conditions import saving_throw
-from fracas_srd.events import DeathSaves, TemporaryHitPoints
+from fracas_srd.events import DEATH_SAVE, DeathSaves, TemporaryHitPoints
 from fracas_srd.state import Fighter, State
 
 AT_ZERO = {"at_zero": True}  # the unconsciousness of 0 HP, which healing ends
@@ -180,7 +180,7 @@ def stabilised(target: Fighter, why: str, rule: str) -> list[Event]:
 def death_save(state: State, ctx: Context, fighter: Fighter) -> list[Event]:
     """srd-14: at the start of its turn; 10+ succeeds, a 1 fails twice, a 20 heals 1."""
     events: list[Event] = []
-    check = d20_test(ctx, events, fighter.id, "death save", [], Edge(), 10, ["srd-14"])
+    check = d20_test(ctx, events, fighter.id, DEATH_SAVE, [], Edge(), 10, ["srd-14"])
     if check.natural == 20:
         return events + heal(fighter, 1, "a natural 20 on a death save", ("srd-14",))
     successes, failures = fighter.successes, fighter.failures

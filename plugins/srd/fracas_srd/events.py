@@ -2,6 +2,8 @@
 
 from fracas.rules.api import Event
 
+DEATH_SAVE = "death save"  # the purpose of its roll, which starts a dying creature's turn
+
 
 class TemporaryHitPoints(Event, tag="srd.temporary-hp"):
     """A creature's temporary hit points are now `amount` (srd-11)."""

@@ -9,13 +9,14 @@ from fracas.rules.api import (
     Event,
     Healed,
     InitiativeSet,
+    Rolled,
     Spent,
     TurnAdvanced,
     roster,
 )
 from msgspec.structs import replace
 
-from fracas_srd.events import DeathSaves, TemporaryHitPoints
+from fracas_srd.events import DEATH_SAVE, DeathSaves, TemporaryHitPoints
 from fracas_srd.sheets import Options, Sheet
 from fracas_srd.state import Fighter, State
 
@@ -60,6 +61,12 @@ def declared(state: State, event: Declared) -> State:
     """Once the creature whose turn it is acts, the turn-end before it is past (srd-29)."""
     acts = event.actor == state.turn and event.action != "legendary"
     return replace(state, turn_ended="") if acts else state
+
+
+def rolled(state: State, event: Rolled) -> State:
+    """A death save starts its creature's turn: the turn-end before it is past (srd-29)."""
+    starts = event.actor == state.turn and event.purpose == DEATH_SAVE
+    return replace(state, turn_ended="") if starts else state
 
 
 def spent(state: State, event: Spent) -> State:
@@ -135,6 +142,7 @@ evolve = roster.dispatch(
         InitiativeSet: initiative,
         TurnAdvanced: turn,
         Declared: declared,
+        Rolled: rolled,
         Spent: spent,
         Damaged: damaged,
         Healed: healed,

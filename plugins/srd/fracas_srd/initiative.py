@@ -16,6 +16,7 @@ from fracas.rules.api import (
     Modifier,
     Pass,
     RefusedError,
+    Resolved,
     TurnAdvanced,
     Until,
     check_can_begin,
@@ -158,11 +159,42 @@ def advance(state: State, ctx: Context, reason: str) -> list[Event]:
         return [*events, TurnAdvanced(number, None, "nobody is left to act", ["srd-2"])]
     rules = ["srd-2", "srd-3", "srd-4", *(["srd-29"] if fighter.sheet.legendary_actions else [])]
     events.append(TurnAdvanced(number, fighter.id, reason, rules))
-    if fighter.has("dying"):
-        events += death_save(fold(state, events), ctx, fighter)
-        after = fold(state, events)
-        if after.fighter(fighter.id).dead:  # its last death save: no turn to take
-            events += advance(after, ctx, f"{fighter.name} died")
+    if not fighter.has("dying"):
+        return events
+    after = fold(state, events)
+    if legendary_may_follow(after, fighter):
+        why = "at the start of its turn, after any legendary action (`fracas next` makes it)"
+        return [*events, Resolved(fighter.id, "death save", [], why, ["srd-14", "srd-29"])]
+    return events + start_of_turn(after, ctx, fighter)
+
+
+def legendary_may_follow(state: State, holder: Fighter) -> bool:
+    """srd-29: another creature may still take a legendary action at the turn-end just
+    past, before `holder`'s turn starts."""
+    ender = state.turn_ended.partition(":")[2]
+    return any(
+        f.sheet.legendary_actions and f.legendary_left > 0
+        for f in state.alive()
+        if f.id not in (holder.id, ender) and not f.incapacitated and not f.surprised
+    )
+
+
+def start_due(state: State) -> Fighter | None:
+    """The dying creature whose turn it is, while the turn-end before it is open: its death
+    save is still to come (srd-14, after srd-29's legendary actions)."""
+    holder = state.acting()
+    if holder is None or not holder.has("dying") or not state.turn_ended:
+        return None
+    return holder
+
+
+def start_of_turn(state: State, ctx: Context, fighter: Fighter) -> list[Event]:
+    """srd-14: the death save that starts a dying creature's turn (it closes the turn-end
+    before it: see evolve.rolled)."""
+    events = death_save(state, ctx, fighter)
+    after = fold(state, events)
+    if after.fighter(fighter.id).dead:  # its last death save: no turn to take
+        events += advance(after, ctx, f"{fighter.name} died")
     return events
 
 
@@ -193,6 +225,9 @@ def repeated_saves(state: State, ctx: Context, fighter: Fighter) -> list[Event]:
 
 def decide_pass(state: State, command: Pass, ctx: Context) -> list[Event]:
     check_begun(state)
+    due = start_due(state)
+    if due is not None:
+        return start_then_pass(state, command, ctx, due)
     actor = state.acting()
     if actor is None:
         raise RefusedError("nobody is left able to act in this fight")
@@ -200,6 +235,18 @@ def decide_pass(state: State, command: Pass, ctx: Context) -> list[Event]:
         raise RefusedError(f"it is {actor.name}'s turn; only they can end it")
     events = repeated_saves(state, ctx, actor)
     return events + advance(fold(state, events), ctx, f"{actor.name}'s turn is over")
+
+
+def start_then_pass(state: State, command: Pass, ctx: Context, due: Fighter) -> list[Event]:
+    """The death save put off for legendary actions; then, if the creature is still down,
+    its turn ends (a natural 20 brings it back: its turn goes on)."""
+    if command.actor not in (None, due.id):
+        raise RefusedError(f"it is {due.name}'s turn; only they can end it")
+    events = start_of_turn(state, ctx, due)
+    after = fold(state, events)
+    if after.turn != due.id or not after.fighter(due.id).incapacitated:
+        return events
+    return events + decide_pass(after, command, ctx)
 
 
 def clock(state: State) -> Clock:

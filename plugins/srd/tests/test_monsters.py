@@ -2,7 +2,7 @@
 
 import pytest
 from fracas.rules.api import RefusedError, Resolved, Spent
-from srd_table import fight, of, rolls
+from srd_table import Table, fight, of, rolls
 
 
 def test_srd_29_multiattack_is_one_action_of_the_sheet_s_attacks_in_order():
@@ -79,3 +79,42 @@ def test_srd_29_the_dead_have_no_turn_so_no_turn_end_for_a_legendary_action():
     t.do({"action": "gm.harm", "target": "gob", "amount": 7})
     t.next()  # the wyrm's turn ends; the goblin is dead and skipped
     assert t.turn == "brannoc"
+
+
+def dying_wren_after_the_goblin() -> Table:
+    """The wyrm, then the goblin, then Wren, who is dying: the goblin's turn ends."""
+    t = fight(("wyrm", "wyrm"), ("gob", "goblin"), ("wren", "rogue"))
+    t.do({"action": "gm.harm", "target": "wren", "amount": t.who("wren").hp})
+    t.next()
+    return t
+
+
+def test_srd_29_a_legendary_action_at_a_turn_end_comes_before_the_next_turn_s_death_save():
+    t = dying_wren_after_the_goblin()
+    out = t.next()  # the goblin's turn ends; Wren's death save waits for the wyrm
+    assert t.turn == "wren" and not rolls(out)
+    assert "after any legendary action" in of(out, Resolved)[-1].outcome
+    t.act("wyrm", "legendary", "wren", faces=(15, 3, 3), option="tail attack")
+    assert t.who("wren").failures == 1  # damage at 0 hit points (srd-15)
+    out = t.next(12)  # Wren's turn begins with her death save, then ends: she is down
+    assert [r.purpose for r in rolls(out)] == ["death save"]
+    assert t.who("wren").successes == 1 and t.who("wren").failures == 1
+    assert t.turn == "wyrm"
+
+
+def test_srd_29_the_death_save_closes_the_window_for_legendary_actions():
+    t = dying_wren_after_the_goblin()
+    t.next()
+    out = t.next(20)  # a natural 20: Wren is up with 1 HP and her turn goes on
+    assert t.turn == "wren" and t.who("wren").hp == 1
+    assert [r.purpose for r in rolls(out)] == ["death save"]
+    with pytest.raises(RefusedError, match="end of another creature's turn"):
+        t.act("wyrm", "legendary", option="detect")
+    t.act("wren", "dash")
+
+
+def test_srd_14_with_no_legendary_creature_the_death_save_comes_with_the_turn():
+    t = fight(("gob", "goblin"), ("wren", "rogue"))
+    t.do({"action": "gm.harm", "target": "wren", "amount": t.who("wren").hp})
+    out = t.next(12)
+    assert [r.purpose for r in rolls(out)] == ["death save"] and t.turn == "wren"
