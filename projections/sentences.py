@@ -2,6 +2,8 @@
 session report show ("Alice Reyes attacks Knife cultist: 45 against 80%, success; hit;
 Knife cultist takes 8 damage and is unconscious"). The event lines stay the detail."""
 
+import re
+from collections import Counter, defaultdict
 from collections.abc import Mapping
 from typing import Any
 
@@ -64,11 +66,7 @@ def verb(ruleset: Ruleset, action: str) -> str:
 
 def fallen(events: list[Event], ruleset: Ruleset) -> list[str]:
     """The combatants this step put down (unconscious, dead, out, …); not those who left."""
-    return [
-        e.target
-        for e in events
-        if isinstance(e, ConditionSet) and DOWN in ruleset.facts_of(e)
-    ]
+    return [e.target for e in events if isinstance(e, ConditionSet) and DOWN in ruleset.facts_of(e)]
 
 
 def departed(events: list[Event]) -> list[tuple[str, str]]:
@@ -90,9 +88,7 @@ def marks(events: list[Event], ruleset: Ruleset) -> list[str]:
     return found
 
 
-def opening(
-    command: Mapping[str, Any] | None, names: Mapping[str, str], ruleset: Ruleset
-) -> str:
+def opening(command: Mapping[str, Any] | None, names: Mapping[str, str], ruleset: Ruleset) -> str:
     """'Alice Reyes attacks Knife cultist'."""
     if command is None:
         return ""
@@ -111,8 +107,28 @@ def opening(
         return ""
     if action == "begin":
         return "The fight begins"
-    text = f"{names.get(actor, actor) if actor else 'The table'} {verb(ruleset, action)}"
-    return text + (f" {' and '.join(targets)}" if targets else "")
+    said = worded(verb(ruleset, action), command, listed(targets))
+    return f"{names.get(actor, actor) if actor else 'The table'} {said}"
+
+
+def worded(template: str, command: Mapping[str, Any], targets: str) -> str:
+    """A verb with the command's fields in it ("casts {spell} on"), then the targets; or
+    "{targets}" where they go. A field the command lacks reads as nothing; with no target,
+    "{targets}" goes with the word before it ("on {targets}")."""
+    fields = {k: v for k, v in command.items() if isinstance(v, str | int)}
+    if "{targets}" not in template:
+        template += " {targets}"
+    elif not targets:
+        template = re.sub(r"\s*\S+\s+\{targets\}", "", template)
+    text = template.format_map(defaultdict(str, {**fields, "targets": targets}))
+    return " ".join(text.split())
+
+
+def listed(targets: list[str]) -> str:
+    """'Brannoc twice and Wren': each target once, in order, with how often it is named."""
+    counts = Counter(targets)
+    times = {1: "", 2: " twice", 3: " three times"}
+    return " and ".join(f"{t}{times.get(n, f' {n} times')}" for t, n in counts.items())
 
 
 def free_roll_opening(command: Mapping[str, Any], names: Mapping[str, str]) -> str:

@@ -124,7 +124,9 @@ class Ruleset:
     # (its `detail`): {"Next shot": 9}. None: health alone.
     key_numbers: Callable[[WoundRow], dict[str, Any]] | None = None
     # How a sentence says each action, third person: {"attack": "attacks", "pin": "tries to
-    # pin"}. An action without one reads "takes the ACTION action".
+    # pin"}. An action without one reads "takes the ACTION action". A verb may name the
+    # command's fields, "casts {spell} on", and put its targets inside, "uses {option} on
+    # {targets}" (without targets, "on {targets}" is left out); else the targets follow it.
     verbs: dict[str, str] = field(default_factory=dict)
     # The conditions a sentence tells when they are set or cleared as part of an action
     # (down and out conditions always are; a bookkeeping one such as "aiming" is not).

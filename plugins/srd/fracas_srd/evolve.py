@@ -82,7 +82,7 @@ def spent(state: State, event: Spent) -> State:
                 return replace(f, reaction=True)
             case "spell":
                 return replace(f, spells=(*f.spells, event.reason))
-            case "legendary actions":
+            case "legendary action" | "legendary actions":
                 return legendary_spent(state, f, event.amount)
         return f
 

@@ -56,7 +56,7 @@ def legendary(state: State, actor: Fighter, command: Legendary, ctx: Context) ->
         raise RefusedError(f"{actor.name} has no legendary option {command.option!r}; {offered}")
     check_window(state, actor, option.cost)
     events: list[Event] = [
-        Spent(actor.id, "legendary actions", option.cost, option.name, ["srd-29"])
+        Spent(actor.id, legendary_actions(option.cost), option.cost, option.name, ["srd-29"])
     ]
     if not option.weapon:
         return [
@@ -85,4 +85,10 @@ def check_window(state: State, actor: Fighter, cost: int) -> None:
         raise RefusedError(f"{actor.name} is surprised until its first turn ends (srd-29)")
     left = actor.legendary_prior if state.turn == actor.id else actor.legendary_left
     if left < cost:
-        raise RefusedError(f"{actor.name} has {left} legendary actions left, this costs {cost}")
+        raise RefusedError(
+            f"{actor.name} has {left} {legendary_actions(left)} left, this costs {cost}"
+        )
+
+
+def legendary_actions(count: int) -> str:
+    return "legendary action" if count == 1 else "legendary actions"

@@ -36,7 +36,7 @@ def test_srd_29_a_legendary_option_costs_its_points_and_they_come_back_on_its_tu
         t.act("wyrm", "legendary", option="detect")
     t.next()  # Brannoc's turn ends
     out = t.act("wyrm", "legendary", "brannoc", faces=(15, 3, 3), option="tail attack")
-    assert [(e.resource, e.amount) for e in of(out, Spent)] == [("legendary actions", 1)]
+    assert [(e.resource, e.amount) for e in of(out, Spent)] == [("legendary action", 1)]
     with pytest.raises(RefusedError, match="at this turn's end"):
         t.act("wyrm", "legendary", option="detect")
     t.act("wren", "dash")
@@ -57,7 +57,7 @@ def test_srd_29_no_legendary_action_without_the_points_or_while_incapacitated():
     t.next()
     t.act("wyrm", "legendary", option="wing attack")
     t.next()
-    with pytest.raises(RefusedError, match="1 legendary actions left, this costs 2"):
+    with pytest.raises(RefusedError, match="1 legendary action left, this costs 2"):
         t.act("wyrm", "legendary", option="wing attack")
     t.do({"action": "gm.condition-set", "target": "wyrm", "condition": "stunned"})
     with pytest.raises(RefusedError, match="stunned"):

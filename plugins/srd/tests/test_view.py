@@ -44,3 +44,32 @@ def test_fracas_suggests_the_end_when_one_side_has_nobody_conscious():
     assert RULESET.view(t.state).notes == []
     t.do({"action": "gm.harm", "target": "gob2", "amount": 7})
     assert "fracas end" in RULESET.view(t.state).notes[0]
+
+
+NAMES = {"maelis": "Maelis", "wren": "Wren", "wyrm": "Ashen Wyrm", "brannoc": "Brannoc"}
+
+
+def said(t, actor: str, action: str, *targets: str, faces: tuple = (), **fields) -> str:
+    """The report's sentence for one command, as the projection words it."""
+    from fracas.projections.sentences import sentence
+
+    out = t.act(actor, action, *targets, faces=faces, **fields)
+    command = {"action": action, "actor": actor, "targets": list(targets), **fields}
+    return sentence(out, command, NAMES, RULESET)
+
+
+def test_a_spell_a_legendary_action_and_a_multiattack_read_as_sentences():
+    t = fight(("maelis", "cleric"), ("wren", "rogue"), ("wyrm", "wyrm"), ("brannoc", "fighter"))
+    t.do({"action": "gm.harm", "target": "wren", "amount": 5})
+    text = said(t, "maelis", "cast", "wren", faces=(3,), spell="cure wounds")
+    assert text.startswith("Maelis casts cure wounds on Wren: ")
+    t.next()
+    out = said(t, "wyrm", "legendary", "maelis", faces=(2,), option="tail attack")
+    assert out.startswith("Ashen Wyrm uses its legendary tail attack on Maelis: ")
+    t.next()
+    out = said(t, "wyrm", "multiattack", "brannoc", "brannoc", "wren", faces=(2, 2, 2))
+    assert out.startswith("Ashen Wyrm attacks Brannoc twice and Wren: ")
+    t.next()
+    t.next()
+    out = said(t, "wyrm", "legendary", faces=(), option="detect")
+    assert out == "Ashen Wyrm uses its legendary detect: detect"
