@@ -15,6 +15,7 @@ MAX_BODY = 32 * 1024  # bytes: the longest line even if every character is a \\u
 MAX_NAME = 200
 STEP = re.compile(r"[0-9]{1,9}")  # [0-9], not \d: int() reads "²" and "٣" too
 ONE_LINE = r"^[^\x00-\x08\x0a-\x1f\x7f]*$"  # no control characters but the tab
+NOT_UTF8 = "a command is UTF-8 JSON; that body is not UTF-8"
 
 
 class ConsoleLine(msgspec.Struct, forbid_unknown_fields=True):
@@ -33,7 +34,7 @@ def console_line(content_type: str, body: bytes) -> str:
     except (msgspec.ValidationError, msgspec.DecodeError) as error:
         raise HTTPException(400, why(error)) from None
     except UnicodeDecodeError:
-        raise HTTPException(400, "a command is UTF-8 JSON; that body is not UTF-8") from None
+        raise HTTPException(400, NOT_UTF8) from None
 
 
 def why(error: msgspec.MsgspecError) -> str:

@@ -24,7 +24,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from fracas.cli.guards import step_number
+from fracas.cli.guards import NOT_UTF8, step_number
 from fracas.ledger import FracasError, NotFoundError, UnreachableError
 from fracas.ledger.invites import Invite, digest, holder, invite, invites, linked, revoke
 from fracas.projections import Fracas
@@ -34,6 +34,8 @@ from fracas.projections.phones import (
     Moved,
     act,
     may_act,
+    may_answer,
+    on_screen,
     panel,
     player_command,
     same_fight,
@@ -82,6 +84,8 @@ def decoded(decoder: msgspec.json.Decoder, content_type: str, body: bytes) -> An
         return decoder.decode(body)
     except (msgspec.ValidationError, msgspec.DecodeError) as error:
         raise HTTPException(400, f"that step is not one the page sends ({error})") from None
+    except UnicodeDecodeError:  # msgspec's for bytes that are not UTF-8 inside a string
+        raise HTTPException(400, NOT_UTF8) from None
 
 
 class Bucket:
@@ -171,11 +175,10 @@ class Phones:
         if self.mode == NOD:
             same_fight(timeline, live, tap.seen)
             if tap.action == ANSWER:
-                asked = live.waiting()
-                if asked is None or combatant not in asked.unanswered:
-                    raise Forbidden(f"no attack waits for {combatant}'s reaction now")
+                may_answer(live, combatant)
             else:
                 player_command(live.ruleset, combatant, data)
+                on_screen(timeline, live, combatant, data)
                 may_act(live, combatant)
             waiting = Pending(uuid.uuid4().hex[:12], name, combatant, tap)
             self.pending[waiting.id] = waiting

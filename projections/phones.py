@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from fracas.ledger import ConflictError, RefusedError
+from fracas.ledger import ConflictError, NotFoundError, RefusedError
 from fracas.ledger.history import COMMAND
 from fracas.projections.asking import Question, Reaction, pending
 from fracas.projections.catalog import Flag, action
@@ -86,7 +86,7 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
         (
             r
             for r in (question.reactions if question else [])
-            if r.target == combatant and r.answered is None
+            if r.target == combatant and r.answered is None and not secret_ask(live)
         ),
         None,
     )
@@ -134,6 +134,23 @@ def player_command(ruleset: Any, combatant: str, data: dict[str, Any]) -> Any:
     if refused:
         raise Forbidden(f"{refused[0]} is not the player's to set; the GM sets it")
     return ruleset.command({**data, "action": name, "actor": combatant})
+
+
+def on_screen(timeline: Timeline, live: Encounter, combatant: str, data: dict[str, Any]) -> None:
+    """Whom a player's step names must be on the players' screen: a hidden combatant is as
+    unknown to a player as a made-up id, and a refusal names only those the screen shows."""
+    from fracas.rules.names import closest
+
+    view, _ = timeline.public_view(timeline.steps)
+    shown = [w.combatant for w in view.wounds]
+    hidden = set(getattr(live.state, "fighters", {})) - set(shown)
+    targets = data.get("targets") or []
+    named = [v for k, v in data.items() if k != "targets" and isinstance(v, str) and v in hidden]
+    for who in [*(t for t in targets if t not in shown), *named]:
+        guess = closest(who, shown) if shown else None
+        hint = f"did you mean {guess}? " if guess else ""
+        known = ", ".join(shown) or "nobody yet"
+        raise NotFoundError(f"no combatant {who!r} in this encounter; {hint}present: {known}")
 
 
 def may_act(live: Encounter, combatant: str) -> None:
@@ -209,6 +226,7 @@ def act(
         return answer(live, timeline, combatant, data, seen, dice, command_id)
     command = player_command(live.ruleset, combatant, data)
     same_fight(timeline, live, seen)
+    on_screen(timeline, live, combatant, data)
     may_act(live, combatant)
     ask = asking_whom(live, command, linked, wait)
     if ask is not None and dice is not None:
@@ -254,6 +272,20 @@ def asking_whom(
     return ask_until(wait, sorted(wanted)) if wanted else None
 
 
+def secret_ask(live: Encounter) -> bool:
+    """The attack waiting is the GM's secret: its players see it asked, never answer it."""
+    waiting = live.waiting()
+    return waiting is not None and waiting.secret
+
+
+def may_answer(live: Encounter, combatant: str) -> None:
+    """Refused unless an attack waits for the character's reaction and is not the GM's
+    secret (that one is answered by the GM or its deadline, never probed from a phone)."""
+    waiting = live.waiting()
+    if waiting is None or secret_ask(live) or combatant not in waiting.unanswered:
+        raise Forbidden(f"no attack waits for {combatant}'s reaction now")
+
+
 def answer(
     live: Encounter,
     timeline: Timeline,
@@ -268,9 +300,7 @@ def answer(
     if set(data) - {"action", "choice"} or not isinstance(choice, str):
         raise RefusedError('an answer is one choice: {"action": "answer", "fields": {"choice": …}}')
     same_fight(timeline, live, seen)
-    waiting = live.waiting()
-    if waiting is None or combatant not in waiting.unanswered:
-        raise Forbidden(f"no attack waits for {combatant}'s reaction now")
+    may_answer(live, combatant)
     command = live.ruleset.command({"action": ANSWER, "combatant": combatant, "choice": choice})
     events = live.decide(
         command, dice=faces(dice), entered_by=combatant, author=combatant, command_id=command_id

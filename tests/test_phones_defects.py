@@ -1,0 +1,82 @@
+"""Defects an outside tester found in the players' phones (issue 32): each test fails on the
+code before its fix."""
+
+import re
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests import test_phones
+from tests.test_phones import SHEETS, Table, invited, motel
+from tests.web import fracas, served
+
+table = test_phones.table  # the same fight and links as test_phones.py
+
+pytestmark = pytest.mark.sqlite_file
+
+
+def post(table: Table, who: str, body: bytes) -> httpx.Response:
+    token = table.tokens[who]
+    headers = {"X-Fracas-Token": token, "Content-Type": "application/json"}
+    return table.client.post(f"/p/{token}/act", content=body, headers=headers)
+
+
+def test_bytes_that_are_not_utf8_in_a_step_are_a_400_with_one_line(table: Table) -> None:
+    seen = table.seen("alice")
+    before = table.log()
+    for body in (
+        b'{"seen":%d,"command_id":"alice\xff01","action":"aim"}' % seen,
+        b'{"seen":%d,"command_id":"alice0001","action":"a\xffim"}' % seen,
+        b'{"seen":%d,"command_id":"alice0001","action":"aim","fields":{"what":"\xfe"}}' % seen,
+    ):
+        answer = post(table, "alice", body)
+        assert answer.status_code == 400, answer.text
+        assert answer.text == "a command is UTF-8 JSON; that body is not UTF-8\n"
+    assert table.log() == before
+
+
+@pytest.fixture
+def hidden(tmp_path: Path) -> Table:
+    db = tmp_path / "motel.db"
+    motel(db)
+    fracas(db, "add", "ghoul", "--sheet", str(SHEETS / "cultist.toml"), "--hidden")
+    return db  # type: ignore[return-value]
+
+
+def test_a_player_can_neither_find_nor_attack_a_hidden_combatant(hidden: Path) -> None:
+    db = hidden
+    tokens = {who: invited(db, who) for who in ("alice", "bob")}
+    with served(db) as running:
+        table = Table(db, running, tokens)
+        before = table.log()
+        made_up = table.tap("alice", action="attack", targets=["zzz"], dice=[5, 3])
+        assert made_up.status_code == 404 and made_up.text.count("\n") == 1, made_up.text
+        assert "ghoul" not in made_up.text and "zzz" in made_up.text
+        ghoul = table.tap("alice", action="attack", targets=["ghoul"], dice=[5, 3])
+        assert ghoul.status_code == 404, ghoul.text
+        assert ghoul.text == made_up.text.replace("zzz", "ghoul")
+        assert table.log() == before
+        table.client.close()
+
+
+def test_a_secret_attack_is_not_answered_nor_probed_from_a_phone(table: Table) -> None:
+    fracas(table.db, "act", "alice", "aim")
+    fracas(table.db, "act", "cultist", "attack", "bob", "-w", "knife", "--ask", "--secret")
+    panel = table.client.get(f"/p/{table.tokens['bob']}/panel").text
+    assert "data-choice" not in panel and "knife" not in panel
+    before = table.log()
+    for dice in (None, [20], [20, 30, 4, 1, 1]):
+        step = {"action": "answer", "fields": {"choice": "dodge"}}
+        answer = table.tap("bob", **step, **({"dice": dice} if dice else {}))
+        assert answer.status_code == 403, answer.text
+        assert answer.text == "no attack waits for bob's reaction now\n"
+    assert table.log() == before
+
+
+def test_the_attack_forms_booleans_start_at_their_default(table: Table) -> None:
+    panel = table.client.get(f"/p/{table.tokens['alice']}/panel").text
+    for name in ("avoid_armor", "avoid_cover", "footing"):
+        found = re.findall(rf'<[^>]*name="{name}"[^>]*>', panel)
+        assert found, name
+        assert all('type="checkbox"' in f and "checked" not in f for f in found), found
