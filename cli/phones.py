@@ -175,7 +175,7 @@ class Phones:
         if self.mode == NOD:
             same_fight(timeline, live, tap.seen)
             if tap.action == ANSWER:
-                may_answer(live, combatant)
+                may_answer(live, combatant, tap.dice)
             else:
                 player_command(live.ruleset, combatant, data)
                 on_screen(timeline, live, combatant, data)

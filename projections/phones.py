@@ -278,12 +278,19 @@ def secret_ask(live: Encounter) -> bool:
     return waiting is not None and waiting.secret
 
 
-def may_answer(live: Encounter, combatant: str) -> None:
+def may_answer(live: Encounter, combatant: str, dice: list[int] | None) -> None:
     """Refused unless an attack waits for the character's reaction and is not the GM's
-    secret (that one is answered by the GM or its deadline, never probed from a phone)."""
+    secret (that one is answered by the GM or its deadline, never probed from a phone).
+    The answering step rolls the attacker's dice too, and a phone's attack that asks is
+    tapped without dice: so the server rolls them all, and the target types none."""
     waiting = live.waiting()
     if waiting is None or secret_ask(live) or combatant not in waiting.unanswered:
         raise Forbidden(f"no attack waits for {combatant}'s reaction now")
+    if dice is not None:
+        raise Forbidden(
+            f"the server rolls the dice of {waiting.actor}'s attack and of your reaction; "
+            "answer without dice"
+        )
 
 
 def answer(
@@ -300,7 +307,7 @@ def answer(
     if set(data) - {"action", "choice"} or not isinstance(choice, str):
         raise RefusedError('an answer is one choice: {"action": "answer", "fields": {"choice": …}}')
     same_fight(timeline, live, seen)
-    may_answer(live, combatant)
+    may_answer(live, combatant, dice)
     command = live.ruleset.command({"action": ANSWER, "combatant": combatant, "choice": choice})
     events = live.decide(
         command, dice=faces(dice), entered_by=combatant, author=combatant, command_id=command_id

@@ -1,6 +1,7 @@
 """Defects an outside tester found in the players' phones (issue 32): each test fails on the
 code before its fix."""
 
+import json
 import re
 from pathlib import Path
 
@@ -80,3 +81,16 @@ def test_the_attack_forms_booleans_start_at_their_default(table: Table) -> None:
         found = re.findall(rf'<[^>]*name="{name}"[^>]*>', panel)
         assert found, name
         assert all('type="checkbox"' in f and "checked" not in f for f in found), found
+
+
+def test_the_target_never_types_the_attackers_dice(table: Table) -> None:
+    assert table.tap("alice", action="attack", targets=["bob"]).status_code == 200
+    before = table.log()
+    typed = table.tap("bob", action="answer", fields={"choice": "dodge"}, dice=[20, 30])
+    assert typed.status_code == 403 and typed.text.count("\n") == 1, typed.text
+    assert "answer without dice" in typed.text
+    assert table.log() == before
+    answered = table.tap("bob", action="answer", fields={"choice": "dodge"})
+    assert answered.status_code == 200, answered.text
+    rolls = [e["roll"] for e in json.loads(table.log())[-1]["events"] if e["kind"] == "rolled"]
+    assert rolls and all(r["source"] != "manual" for r in rolls), rolls

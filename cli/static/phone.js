@@ -79,10 +79,7 @@
     const react = document.getElementById("react");
     if (react) react.querySelectorAll("button[data-choice]").forEach((button) =>
       button.addEventListener("click", () => {
-        const step = { action: "answer", fields: { choice: button.dataset.choice } };
-        const dice = react.querySelector("#react-dice").value.trim();
-        if (dice) step.dice = dice.split(/[ ,]+/).map(Number);
-        send(step);
+        send({ action: "answer", fields: { choice: button.dataset.choice } })
       }));
     const undo = document.getElementById("undo");
     if (undo) undo.addEventListener("click", () => send({ action: "undo" }));
