@@ -304,9 +304,8 @@ def judge(
         told = [seen.get(e.step) for e in events if isinstance(e, Disclosed)]
         source = min((t.source or 0 for t in told if t and t.number is None), default=None)
         return False, source
-    if free_roll(frame) and not command_names(frame, known) & hidden:
-        masked = is_secret(events) and step not in disclosed  # it reads nothing tainted
-        return masked, step if masked else None
+    if free_roll(frame):
+        return judge_free_roll(frame, known, taint, hidden, hidden_joins, disclosed)
     acts = (command_names(frame, known) | acting) & hidden  # what they do, in their turn
     if acts:
         source = min(hidden_joins[c] for c in acts)
@@ -323,6 +322,27 @@ def judge(
         return False, source
     masked = is_secret(events) and step not in disclosed
     return masked, step if masked else None
+
+
+def judge_free_roll(
+    frame: Frame,
+    known: Known,
+    taint: Taint,
+    hidden: set[str],
+    hidden_joins: dict[str, int],
+    disclosed: set[int],
+) -> tuple[bool, int | None]:
+    """A free roll reads nothing tainted and changes nothing. One that names a hidden
+    combatant (by id even once their join was undone: `--by` takes any name) is their doing,
+    withheld as any of theirs; otherwise it is shown, or masked when GM-only."""
+    aware = Known({**known.aliases, **{h: h for h in hidden}})
+    acts = command_names(frame, aware) & hidden
+    if acts:
+        source = min(hidden_joins[c] for c in acts)
+        taint.spread(known.ids, True, source)
+        return False, source
+    masked = is_secret(frame.events) and frame.record.step not in disclosed
+    return masked, frame.record.step if masked else None
 
 
 def free_roll(frame: Frame) -> bool:

@@ -146,3 +146,12 @@ def test_the_shell_and_the_gm_console_roll(tmp_path, capsys):
     assert "the GM rolls" not in board.getvalue()
     table.reader.close() if table.reader is not None else None
     table.worker.shutdown()
+
+
+def test_a_free_roll_by_a_hidden_combatant_whose_join_was_undone_is_withheld(run):
+    run("new", "--id", "e1")
+    run("add", "alice", "--set", "dex=14", "--side", "pc")
+    run("add", "lurker", "--set", "dex=12", "--hidden")
+    run("undo")  # the join taken back: `lurker` is no combatant now, only a name
+    run("roll", "d20", "-m", "stealth", "--by", "lurker")
+    assert "lurker" not in run("export", "--format", "md", "--for", "players").output
