@@ -107,7 +107,10 @@ class Phone:
             n += 1
             step = {"action": "aim"} if n % 2 else {"action": "attack", "targets": ["dummy"]}
             command_id = uuid.uuid4().hex
-            body = {"seen": self.page.steps, "command_id": command_id, **step}
+            panel = (await client.get(f"/p/{self.token}/panel")).text
+            found = re.search(r'data-seen="([0-9]+)"', panel)
+            seen = int(found[1]) if found else 0  # the page's mark of the log, as a phone's
+            body = {"seen": seen, "command_id": command_id, **step}
             self.page.moved.clear()
             started = time.perf_counter()
             answer = await client.post(

@@ -33,6 +33,7 @@ from fracas.projections.phones import (
     Forbidden,
     Moved,
     act,
+    mark,
     may_act,
     may_answer,
     on_screen,
@@ -61,7 +62,7 @@ NAME = Annotated[str, msgspec.Meta(max_length=200)]
 class Tap(msgspec.Struct, forbid_unknown_fields=True):
     """A player's step as the phone sends it."""
 
-    seen: int  # the players' step count the page stood after
+    seen: int  # the mark of the log the page stood after (its data-seen)
     command_id: Annotated[str, msgspec.Meta(pattern=COMMAND_ID)]
     action: Annotated[str, msgspec.Meta(max_length=64)] = ""
     targets: Annotated[list[NAME], msgspec.Meta(max_length=16)] = []
@@ -214,7 +215,7 @@ class Phones:
             timeline,
             waiting.combatant,
             data,
-            seen=timeline.steps,  # the GM approves on the fight as it stands now
+            seen=mark(timeline),  # the GM approves on the fight as it stands now
             dice=tap.dice,
             command_id=tap.command_id,
             linked=linked(self.table.open().store, name),

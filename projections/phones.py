@@ -8,6 +8,9 @@ reactions are not the attacker's to set), and takes back only its own step while
 follows it.
 """
 
+import hashlib
+import hmac
+import secrets
 from typing import Any
 
 import msgspec
@@ -28,6 +31,10 @@ from fracas.rules.views import View
 NOT_THE_PLAYERS = frozenset(("actor", "modifiers", "defence", "defence_weapon", "unaware"))
 PASS = "next"  # a player may let their turn go by
 MAX_FACES = 64
+# The key of the pages' marks of the log (`seen`): a mark says only "the log stood here",
+# never how many steps, nor which, the players' screen leaves out. A restart draws a new key
+# (each open page is told once that the fight moved on).
+MARK_KEY = secrets.token_bytes(32)
 
 
 class Forbidden(RefusedError):
@@ -57,7 +64,7 @@ class Panel(msgspec.Struct, frozen=True):
     actions: list[PlayerAction]
     targets: list[tuple[str, str]]  # (id, name) of the others on the players' screen
     weapons: list[str]
-    seen: int  # the players' step count the panel stands after
+    seen: int  # the mark of the log the panel stands after (`mark`)
     undo: int | None  # the players' number of the own step a tap would take back
     question: Question | None = None  # the attack waiting for a reaction, as players see it
     asked: Reaction | None = None  # the character's own reaction it waits for
@@ -102,7 +109,7 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
         player_actions(live.ruleset) if acting else [],
         [(w.combatant, w.name) for w in view.wounds if w.combatant != combatant],
         live.ruleset.weapons_of(sheet) if sheet is not None and wound else [],
-        timeline.steps,
+        mark(timeline),
         own_last_shown(timeline, combatant),
         question,
         asked,
@@ -185,15 +192,21 @@ def own_last_step(live: Encounter, combatant: str) -> int:
     return last.step
 
 
+def mark(timeline: Timeline) -> int:
+    """The page's mark of the log's head, GM-only steps and all: 48 bits of a keyed hash (a
+    number a browser keeps exactly). It changes with every step and tells nothing else: a
+    player learns from it only what a 409 says, that the fight moved on."""
+    head = f"{timeline.encounter}\0{timeline.version}".encode()
+    return int.from_bytes(hmac.new(MARK_KEY, head, hashlib.sha256).digest()[:6], "big")
+
+
 def seen_matches(timeline: Timeline, seen: Any) -> None:
-    """The phone's step count must be the players' count now: else the fight moved on."""
+    """The phone's mark must be the log's now (the real log, not the players' count: a step
+    the players' screen leaves out moves the fight on too); else the fight moved on."""
     if not isinstance(seen, int) or isinstance(seen, bool):
-        raise RefusedError('say which step the page stands after: {"seen": 12}')
-    if seen != timeline.steps:
-        raise Moved(
-            f"the fight moved on (step {timeline.steps} now, your page showed {seen}); "
-            "look again and tap again"
-        )
+        raise RefusedError('say what the page stands after: {"seen": its data-seen}')
+    if seen != mark(timeline):
+        raise Moved("the fight moved on since your page showed it; look again and tap again")
 
 
 def same_fight(timeline: Timeline, live: Encounter, seen: int) -> None:

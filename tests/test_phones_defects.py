@@ -94,3 +94,22 @@ def test_the_target_never_types_the_attackers_dice(table: Table) -> None:
     assert answered.status_code == 200, answered.text
     rolls = [e["roll"] for e in json.loads(table.log())[-1]["events"] if e["kind"] == "rolled"]
     assert rolls and all(r["source"] != "manual" for r in rolls), rolls
+
+
+def test_a_page_that_missed_a_gm_only_step_is_told_the_fight_moved_on(table: Table) -> None:
+    """A step the players' screen withholds (it reads what a secret attack decided) moves
+    the fight on too: the page that did not see it gets the 409, then taps again."""
+    fracas(table.db, "act", "alice", "aim")
+    fracas(table.db, "act", "cultist", "attack", "bob", "--secret")
+    seen = table.seen("alice")
+    screen = table.client.get(f"/p/{table.tokens['alice']}/screen").text
+    fracas(table.db, "act", "bob", "aim")
+    assert table.client.get(f"/p/{table.tokens['alice']}/screen").text == screen
+    token = table.tokens["alice"]
+    stale = {"seen": seen, "command_id": "alice-stale-0001", "action": "aim"}
+    before = table.log()
+    late = table.client.post(f"/p/{token}/act", json=stale, headers={"X-Fracas-Token": token})
+    assert late.status_code == 409 and "moved on" in late.text, late.text
+    assert late.text.count("\n") == 1
+    assert table.log() == before
+    assert table.tap("alice", action="aim").status_code != 409
