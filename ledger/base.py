@@ -923,14 +923,37 @@ class LogStore:
             return self._check_steps()
 
     def _check_steps(self) -> VerifyReport:
-        """One streaming pass that holds no encounter's rows; at the first thing it cannot
-        vouch for, the exact check below names it."""
-        watch = StepWatch(self)
-        for batch in batches(self._stream(STEP_CHECK_EVENTS), LOAD_BATCH):
-            watch.see(batch)
-            if watch.doubtful:
-                break
-        return watch.report() or self._check_steps_exactly()
+        """The events matched to their records in one query, the records walked as the
+        editor would have recorded them; nothing held but a byte a step. At the first thing
+        that does not hold, the exact check below names it."""
+        checked = self._steps_hold()
+        if checked is not None:
+            return VerifyReport(True, checked, "")
+        return self._check_steps_exactly()
+
+    def _steps_hold(self) -> int | None:
+        """How many events, if every record holds against its events (as `_step_problem`
+        judges them: each event lies in the range of its own step's record, with its author,
+        time and kind, the ranges cut 1..n without gaps); None otherwise."""
+        counts = {
+            name: (count, low, high)
+            for name, count, low, high in self.conn.execute(
+                "SELECT encounter, count(*), min(version), max(version) FROM events "
+                "GROUP BY encounter"
+            )
+        }
+        total = sum(count for count, _low, _high in counts.values())
+        matched = self.conn.execute(MATCHED_EVENTS).fetchone()[0]
+        if matched != total:
+            return None
+        walked = 0
+        for name, rows in groupby(self._stream(RECORDS_WITH_CONTROLS), key=lambda r: r[0]):
+            last = _records_hold(rows)
+            count, low, high = counts.pop(name, (0, 0, 0))
+            if last is None or not low == 1 == high - count + 1 or last != high:
+                return None
+            walked += count
+        return total if not counts and walked == total else None
 
     def _check_steps_exactly(self) -> VerifyReport:
         events = self._stream(
@@ -1059,11 +1082,19 @@ class LogStore:
 
 
 LOAD_BATCH = 2000  # rows inserted by one executemany
-# what the step check reads of each event, as the first columns of its row (no body but an
-# undo's, a redo's or a supersede's)
-STEP_CHECK_EVENTS = (
-    "SELECT position, encounter, version, step, kind, author, at, schema, "
-    f"CASE WHEN kind IN ({_CONTROL_KINDS_SQL}) THEN body END FROM events ORDER BY position"
+_KIND_MATCHES = " ".join(f"WHEN '{c}' THEN e.kind = '{k}'" for c, k in KIND_OF_CONTROL.items())
+# the events that lie in the range of their own step's record, with its author, its time and
+# a kind its control allows (the step check's one query over every event)
+MATCHED_EVENTS = (
+    "SELECT count(*) FROM events e JOIN steps s ON s.encounter = e.encounter AND s.step = e.step "
+    "WHERE e.version BETWEEN s.first_version AND s.last_version AND e.author = s.author "
+    f"AND e.at = s.at AND CASE s.control WHEN '{COMMAND}' THEN e.kind NOT IN "
+    f"({_CONTROL_KINDS_SQL}) {_KIND_MATCHES} ELSE 1 = 0 END"
+)
+RECORDS_WITH_CONTROLS = (
+    f"SELECT {', '.join(f's.{c}' for c in STEP_FIELDS)}, CASE WHEN s.control <> '{COMMAND}' "
+    "THEN (SELECT e.body FROM events e WHERE e.encounter = s.encounter "
+    "AND e.version = s.first_version) END FROM steps s ORDER BY s.encounter, s.step"
 )
 
 
@@ -1126,6 +1157,29 @@ class _Editor:
             undone.discard(target)
             if redo and redo[-1] == target:
                 redo.pop()
+
+
+def _records_hold(rows: Iterable[tuple]) -> int | None:
+    """The last version one encounter's records claim, if they follow on from each other
+    as the editor would have recorded them; None otherwise. Rows: STEP_COLUMNS and the
+    body of a control step's event."""
+    editor, last = _Editor(), 0
+    for step, row in enumerate(rows, start=1):
+        try:
+            record = msgspec.convert(row[:-1], _RecordRow)
+        except msgspec.ValidationError:
+            return None
+        if record.step != step or record.first_version != last + 1:
+            return None
+        if record.last_version < record.first_version or not StepWatch.allowed(record, editor):
+            return None
+        if record.control != COMMAND and not _names_target(
+            KIND_OF_CONTROL[record.control], row[-1], record
+        ):
+            return None
+        editor.add(record)
+        last = record.last_version
+    return last
 
 
 class _RecordRow(StepRecord, array_like=True, frozen=True):
@@ -1202,7 +1256,7 @@ class StepWatch:
             or record.step != (previous.step + 1 if previous else 1)
             or record.first_version != first
             or record.last_version < record.first_version
-            or not self._allowed(record, walk.editor)
+            or not self.allowed(record, walk.editor)
         ):
             self.doubtful = True
             return None
@@ -1212,7 +1266,7 @@ class StepWatch:
         return record
 
     @staticmethod
-    def _allowed(record: StepRecord, editor: "_Editor") -> bool:
+    def allowed(record: StepRecord, editor: "_Editor") -> bool:
         if record.control == COMMAND:
             return record.target is None
         return (
