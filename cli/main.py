@@ -552,7 +552,7 @@ def add(
         name=name or str(sheet_name),
         side=side or str(sheet_side),
         count=count,
-        where=sheet_file or "",
+        where=sheet_source(sheet_file, sets),
         author=by,
         command_id=command_id,
         hidden=hidden,
@@ -560,6 +560,13 @@ def add(
     for outcome in outcomes:
         render.outcome(outcome)
     app.witness()
+
+
+def sheet_source(sheet_file: str | None, sets: tuple[str, ...]) -> str:
+    """What a bad sheet from a file is blamed on: the file, with the --set fields over it
+    ("" without a file: the sheet of the combatant)."""
+    given = "".join(f" --set {pair}" for pair in sets)
+    return f"{sheet_file}{' with' if given else ''}{given}" if sheet_file else ""
 
 
 @cli.command()

@@ -25,13 +25,14 @@ def closest(name: str, known: Iterable[str]) -> str | None:
     return close[0] if close else None
 
 
-def did_you_mean(name: str, known: Iterable[str]) -> str:
-    """`; did you mean X?` when a known name is close, else the list of known names."""
+def did_you_mean(name: str, known: Iterable[str], most: int | None = 12) -> str:
+    """`; did you mean X?` when a known name is close, else the list of known names (their
+    count alone past `most` of them; None: every one, however many)."""
     known = list(known)
     guess = closest(name, known)
     if guess is not None:
         return f"did you mean {guess}?"
-    if len(known) > 12:
+    if most is not None and len(known) > most:
         return f"it is none of the {len(known)} known names"
     return f"known: {', '.join(sorted(known))}"
 
@@ -68,7 +69,8 @@ def explain(error: msgspec.ValidationError, data: Any, schema: Any, where: str) 
         field = unknown["field"]
         fields = field_names(typ)
         inside = f" in {dotted(keys)}" if keys else ""
-        return f"{where}: unknown field {field!r}{inside}; {did_you_mean(field, fields)}"
+        hint = did_you_mean(field, fields, most=None)  # a struct's fields: few enough to list
+        return f"{where}: unknown field {field!r}{inside}; {hint}"
     if "missing required field" in what:
         return f"{where}: {what.replace('Object missing', 'missing')} in {dotted(keys) or 'it'}"
     keys = named_keys(data, keys, typ)

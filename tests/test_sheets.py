@@ -83,3 +83,15 @@ def test_bad_values_name_the_accepted_ones():
         percentile.sheet({"str": -3}, "sheet of x")
     with pytest.raises(BadInputError, match="custom_skills is a list of names"):
         percentile.sheet({"custom_skills": "hacking"}, "sheet of x")
+
+
+@pytest.mark.parametrize("ruleset", ["percentile", "fudge", "pool", "shotclock", "timeslice"])
+def test_a_bad_field_from_set_is_blamed_on_set_not_on_the_file(run, tmp_path, ruleset):
+    good = tmp_path / "good.toml"
+    good.write_text("")
+    run("new", "-r", ruleset)
+    out = run("add", "x", "--sheet", str(good), "--set", "zzz=1", ok=False)
+    assert out.exit_code != 0 and "unknown field 'zzz'" in out.output
+    assert f"{good} with --set zzz=1:" in out.output
+    out = run("add", "y", "--set", "zzz=1", ok=False)
+    assert "sheet of y: unknown field 'zzz'" in out.output and "Traceback" not in out.output

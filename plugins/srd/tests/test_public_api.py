@@ -85,3 +85,11 @@ def test_every_rule_the_package_cites_is_in_the_reference():
         if path.name != "reference.py":
             cited |= set(re.findall(r'"(srd-M?\d+)"', path.read_text()))
     assert cited and cited <= set(RULESET.rules_reference.rules)
+
+
+def test_an_unknown_sheet_field_lists_the_known_ones():
+    with pytest.raises(BadInputError) as refused:
+        RULESET.sheet({"zzz": 1}, "sheet of x")
+    text = str(refused.value)
+    assert text.startswith("sheet of x: unknown field 'zzz'; known: ")
+    assert all(name in text for name in ("ac", "hp", "legendary_actions", "weapons", "wis"))
