@@ -343,14 +343,18 @@ def options(ruleset: str, found: list[catalog.Option], of_encounter: bool) -> No
 
 
 def systems(found: list[catalog.System]) -> None:
+    ids = max((len(system.id) for system in found), default=0)
+    names = max((len(system.ruleset) for system in found), default=0)
     for system in found:
-        click.echo(f"{system.id:<4} {system.ruleset:<10} {system.title}, {system.rules} rules")
+        named = f"{system.id:<{ids}} {system.ruleset:<{names}}"
+        click.echo(f"{named} {system.title}, {system.rules} rules")
     click.echo("`fracas rules 000` lists a system's rules; `fracas rules 000-8` shows one.")
 
 
 def system_rules(found: dict) -> None:
     system = found["system"]
-    click.echo(f"{system.id} {system.ruleset}: {system.game}, {system.source}")
+    named = system.id if system.id == system.ruleset else f"{system.id} {system.ruleset}"
+    click.echo(f"{named}: {system.game}, {system.source}")
     attribution(system.attribution)
     for rule in found["rules"]:
         click.echo(f"[{rule.id}] {rule.text}")

@@ -87,8 +87,9 @@ def describe_control(control: str, target: int | None) -> str:
 def describe(event: Event) -> str:
     match event:
         case EncounterStarted():
+            titled = f" '{event.title}'" if event.title else ""
             return (
-                f"encounter '{event.title}' starts under {event.ruleset}; "
+                f"encounter{titled} starts under {event.ruleset}; "
                 f"dice seed committed sha256:{event.seed_sha256[:16]}..."
             )
         case SeedRevealed():
@@ -111,7 +112,8 @@ def describe(event: Event) -> str:
             return f"{event.actor} {event.action}{targets}: {event.outcome}{rules_of(event.rules)}"
         case Damaged():
             parts = ", ".join(m.describe() for m in event.breakdown)
-            return f"{event.target} takes {event.amount} damage ({parts}){rules_of(event.rules)}"
+            parts = f" ({parts})" if parts else ""
+            return f"{event.target} takes {event.amount} damage{parts}{rules_of(event.rules)}"
         case Healed():
             return f"{event.target} heals {event.amount} ({event.source}){rules_of(event.rules)}"
         case Renamed():

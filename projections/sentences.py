@@ -236,7 +236,8 @@ def event_phrase(
         case SeedRevealed():
             return f"The GM reveals dice seed {event.seed_epoch}"
         case EncounterStarted():
-            return f"The encounter “{event.title}” begins"
+            titled = f" “{event.title}”" if event.title else ""
+            return f"The encounter{titled} begins"
     return None
 
 

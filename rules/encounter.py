@@ -182,6 +182,7 @@ class Encounter:
     ) -> "Encounter":
         encounter = encounter or uuid.uuid4().hex[:12]
         check_id("encounter", encounter, LONGEST_ENCOUNTER_ID)
+        title = title.strip() or encounter  # a fight is never told as “”
         if store.exists(encounter):
             raise RefusedError(f"encounter {encounter!r} already exists; pick another id")
         checked = ruleset.options(options or {})

@@ -175,7 +175,7 @@ def test_fracas_rules_lists_shows_and_attributes_a_plugins_rules(run, installed)
     listed = run("rules").output
     assert "tiny tiny       Tiny duel, 3 rules" in listed and "000  percentile" in listed
     system = run("rules", "tiny").output.splitlines()
-    assert system[0] == "tiny tiny: Tiny Duel Rules, Ann Author, 2026, tiny.example"
+    assert system[0] == "tiny: Tiny Duel Rules, Ann Author, 2026, tiny.example"
     assert system[1] == NOTICE  # the header carries the licence's attribution
     assert system[2:] == [
         "[tiny-M1] A poke is a d6: 4 or more hits.",
@@ -215,7 +215,7 @@ def test_a_plugins_citations_are_stated_in_replay_report_and_serve(fracas, insta
     assert hit.rules == ["tiny-M1", "tiny-2"]
     html = exported(fracas, name, "html")
     assert '<abbr title="A hit takes one hit point off.">tiny-2</abbr>' in html
-    assert '<dt>tiny-1</dt><dd>Everyone acts in every round.</dd>' in html
+    assert "<dt>tiny-1</dt><dd>Everyone acts in every round.</dd>" in html
     assert f'<footer class="attribution"><p>{NOTICE}</p></footer>' in html
     markdown = exported(fracas, name, "md")
     assert "- **tiny-M1**: A poke is a d6: 4 or more hits." in markdown
@@ -237,3 +237,11 @@ def test_a_reference_refuses_ids_not_of_its_prefix():
         Reference("tiny", Source("t"), {"coin-1": Statement("a"), "tiny-x": Statement("b")})
     with pytest.raises(ValueError, match="lower-case letters and digits"):
         Reference("Tiny-", Source("t"), {})
+
+
+def test_fracas_rules_names_a_plugins_system_once_and_lists_in_columns(run, installed):
+    assert run("rules", "tiny").output.splitlines()[0].startswith("tiny: Tiny Duel Rules")
+    titles = [system["title"] for system in json.loads(run("rules", "--json").output)]
+    listed = run("rules").output.splitlines()
+    starts = {line.index(f" {title}, ") for line, title in zip(listed, titles, strict=False)}
+    assert len(starts) == 1, listed  # "tiny" is longer than the built-ins' "000"
