@@ -5,6 +5,7 @@ AssertionError that says what broke. `RulesetChecks` runs them as pytest tests.
 """
 
 import contextlib
+import importlib
 import io
 import itertools
 import re
@@ -22,6 +23,7 @@ from fracas.ledger import FracasError
 from fracas.projections import Fracas
 from fracas.projections.board import board
 from fracas.projections.describe import describe
+from fracas.projections.drift import differences, field_changes, flat
 from fracas.projections.exports import export_jsonl
 from fracas.projections.replay import GM, PLAYERS, replay
 from fracas.projections.screen import Timeline
@@ -31,6 +33,7 @@ from fracas.rules.events import CORE_EVENTS, Event
 from fracas.rules.ruleset import Context, Ruleset
 from fracas.rules.views import View
 from fracas.testing.fights import (
+    CONTROLS,
     TALLIES,
     Cast,
     PickedDice,
@@ -38,6 +41,7 @@ from fracas.testing.fights import (
     Tally,
     cast_installed,
     command_strategy,
+    control_of,
     drawn_seed,
     move_strategy,
     own_move,
@@ -90,18 +94,76 @@ def same_log_same_state(
     cast: Cast, base: bytes, options: dict[str, Any], played: list[Played], live: Encounter
 ) -> None:
     """The same moves on the same dice, in a new log, record the same events and fold to
-    the same state; and the log read afresh folds to the state the live encounter holds."""
+    the same state; and the log read afresh folds to the state the live encounter holds.
+    A failure names the first step that differs and the fields that differ."""
     with seeded_by(base):
         _, again = start(cast, options)
-        try:
-            replay_moves(again, played)
-        except FracasError as error:
-            judged = f"the same moves on the same dice were judged otherwise: {error}"
-            raise AssertionError(judged) from error
+        judged_alike(again, played, live)
     assert bodies(again) == bodies(live), "the same moves on the same dice recorded other events"
-    assert again.state == live.state, "the same log folds to another state"
-    fresh = Encounter(live.store, live.id)
-    assert fresh.state == live.state, "the log read afresh folds to another state than live"
+    if again.state != live.state:
+        raise AssertionError(
+            "the same log folds to another state (evolve is not pure): "
+            + first_other_fold(live, again)
+        )
+    fresh = Encounter(live.store, live.id, snapshots=False)
+    if fresh.state != live.state:
+        raise AssertionError(
+            "the log read afresh folds to another state than live: "
+            + "; ".join(state_changes(live.state, fresh.state))
+        )
+
+
+def judged_alike(again: Encounter, played: list[Played], live: Encounter) -> None:
+    """The moves of `live` played again on `again`, each step compared with the one `live`
+    recorded as it is taken: the first that is refused, or records other events, fails."""
+    for n, (move, secret, faces) in enumerate(played):
+        command_id = f"move-{n}-{again.version}"
+        if move["action"] in CONTROLS:
+            control_of(again, move["action"], command_id)
+            continue
+        number = again.history.head_step + 1
+        try:
+            command = again.ruleset.command(move)
+            outcome = again.execute(command, dice=faces, secret=secret, command_id=command_id)
+        except FracasError as error:
+            before = state_changes(live.state_at(number - 1), again.state) if number > 1 else []
+            raise AssertionError(
+                f"the same moves on the same dice were judged otherwise: step {number} "
+                f"({said(move)}) was taken in the fight but refused when played again: {error}"
+                + ("; the state before it differed: " + "; ".join(before) if before else "")
+            ) from error
+        then, now = live.events_of_step(outcome.step), again.events_of_step(outcome.step)
+        if [msgspec.json.encode(e) for e in then] != [msgspec.json.encode(e) for e in now]:
+            raise AssertionError(
+                f"the same moves on the same dice were judged otherwise (decide is not "
+                f"pure): step {outcome.step} ({said(move)}), as first played (was) and "
+                f"played again (now): " + " ".join(line.strip() for line in differences(then, now))
+            )
+
+
+def said(move: dict[str, Any]) -> str:
+    """A move as the table would type it: `ann flip bo` or `next`."""
+    words = [move.get("actor"), move["action"], *move.get("targets", [])]
+    return " ".join(str(w) for w in words if w)
+
+
+def first_other_fold(live: Encounter, again: Encounter) -> str:
+    """The first step after which the two logs, alike, fold to different states, with the
+    fields that differ."""
+    one = Encounter(live.store, live.id, snapshots=False)
+    two = Encounter(again.store, again.id, snapshots=False)
+    for number in range(1, one.history.head_step + 1):
+        changes = state_changes(one.state_at(number), two.state_at(number))
+        if changes:
+            return f"first after step {number}: " + "; ".join(changes)
+    return "; ".join(state_changes(live.state, again.state))
+
+
+def state_changes(one: Any, two: Any, most: int = 8) -> list[str]:
+    """The fields (by dotted path) of two states that differ, both values: "fighters.bo.hp:
+    was 2, now 1"."""
+    lines = field_changes(flat(msgspec.to_builtins(one)), flat(msgspec.to_builtins(two)))
+    return lines[:most] + ([f"and {len(lines) - most} more"] if len(lines) > most else [])
 
 
 def round_trip(fracas: Fracas, encounter: Encounter, depth: int) -> None:
@@ -357,15 +419,35 @@ def fights(examples: int, **more: Any) -> Any:
     )
 
 
-def run(check: Any, cast: Cast, examples: int, **more: Any) -> None:
-    """A check that draws a fight, run on `examples` fights drawn by hypothesis."""
+SHRINKING_SECONDS = 20
+
+
+def run(
+    check: Any, cast: Cast, examples: int, *, shrinking: float = SHRINKING_SECONDS, **more: Any
+) -> None:
+    """A check that draws a fight, run on `examples` fights drawn by hypothesis; a failing
+    fight is shrunk for at most `shrinking` seconds, then told as it is by then."""
 
     @fights(examples, **more)
     @given(data=st.data())
     def drawn(data: st.DataObject) -> None:
         check(cast, data)
 
-    drawn()
+    with shrinking_for(shrinking):
+        drawn()
+
+
+@contextlib.contextmanager
+def shrinking_for(seconds: float) -> Iterator[None]:
+    """Hypothesis shrinks a failure for up to 5 minutes (or 500 replays): fights are slow
+    to replay, and a nondeterministic defect hardly shrinks, so an author would wait minutes
+    for a failure. Hypothesis has no setting for it; its engine's bound is patched."""
+    engine = importlib.import_module("hypothesis.internal.conjecture.engine")
+    if not hasattr(engine, "MAX_SHRINKING_SECONDS"):
+        yield
+        return
+    with mock.patch.object(engine, "MAX_SHRINKING_SECONDS", seconds):
+        yield
 
 
 def check_ruleset(cast: Cast, *, examples: int = 20) -> Tally:
@@ -382,22 +464,24 @@ def check_ruleset(cast: Cast, *, examples: int = 20) -> Tally:
 class RulesetChecks:
     """The kit as pytest tests: subclass it in your ruleset's tests with your `cast`.
 
-        class TestMyRuleset(RulesetChecks):
-            cast = Cast(RULESET, sheets={"ann": {...}, "bo": {...}, "bo2": {...}})
-            examples = 20  # random fights per check; more for a longer hunt
+    class TestMyRuleset(RulesetChecks):
+        cast = Cast(RULESET, sheets={"ann": {...}, "bo": {...}, "bo2": {...}})
+        examples = 20  # random fights per check; more for a longer hunt
+        shrinking = 20  # seconds to shrink a failing fight before it is told
     """
 
     cast: Cast
     examples: int = 20
+    shrinking: float = SHRINKING_SECONDS
 
     def test_declarations(self) -> None:
         check_declarations(self.cast)
 
     def test_honest_fights(self) -> None:
-        run(check_fight, self.cast, self.examples)
+        run(check_fight, self.cast, self.examples, shrinking=self.shrinking)
 
     def test_secret_rolls_do_not_show(self) -> None:
-        run(check_secret_roll, self.cast, max(1, self.examples // 2))
+        run(check_secret_roll, self.cast, max(1, self.examples // 2), shrinking=self.shrinking)
 
     def test_hidden_combatants_do_not_show(self) -> None:
-        run(check_hidden_combatant, self.cast, max(1, self.examples // 2))
+        run(check_hidden_combatant, self.cast, max(1, self.examples // 2), shrinking=self.shrinking)

@@ -81,3 +81,53 @@ def test_a_view_that_names_everyone_gives_a_hidden_combatant_away(coin):
         return msgspec.structs.replace(seen, notes=[f"present: {names}"])
 
     fails(check_hidden_combatant, planted(coin, view=gossip), "hidden combatant shows")
+
+
+def test_a_decide_that_draws_from_random_names_the_step_and_the_fields(coin):
+    import random
+
+    def rash(state: Any, command: Any, ctx: Any) -> list[Event]:
+        events = coin.decide(state, command, ctx)
+        return [
+            msgspec.structs.replace(e, amount=random.randint(1, 9))
+            if isinstance(e, coin.Damaged)
+            else e
+            for e in events
+        ]
+
+    fails(
+        check_fight,
+        planted(coin, decide=rash),
+        r"judged otherwise.*step \d+ \(\w+ flip \w+\)"
+        r".*\(damaged\).*amount: was \d, now \d",
+    )
+
+
+def test_an_evolve_that_draws_from_random_names_the_step_and_the_fields(coin):
+    import random
+
+    def rash(state: Any, event: Any) -> Any:
+        state = coin.evolve(state, event)
+        if isinstance(event, coin.Damaged):
+            state = coin.hp(state, event.target, -random.randint(0, 9))
+        return state
+
+    fails(
+        check_fight,
+        planted(coin, evolve=rash),
+        r"folds to another state.*first after step \d+: fighters\.\w+\.hp: was -?\d+, now -?\d+",
+    )
+
+
+def test_a_failure_in_slow_fights_is_told_within_the_shrinking_bound(coin):
+    import time
+
+    def slow_and_broken(cast: Cast, data: Any) -> None:
+        check_fight(cast, data)
+        time.sleep(0.2)  # a fight of a big ruleset takes this long to play again
+        raise AssertionError("a defect in every fight")
+
+    began = time.monotonic()
+    with pytest.raises(AssertionError, match="a defect in every fight"):
+        run(slow_and_broken, planted(coin), 20, shrinking=2)
+    assert time.monotonic() - began < 30  # hypothesis alone shrinks it for 80 s or more
