@@ -391,6 +391,7 @@ def check_declarations(cast: Cast) -> None:
         for action, text in ruleset.actions.items():
             assert ruleset.command_struct(action) is not None, f"no command struct for {action}"
             assert text.strip(), f"action {action} has no line of help"
+            spoken(ruleset, action)
         for who, sheet in {**cast.sheets, **cast.reserves}.items():
             ruleset.sheet(sheet, f"sheet of {who}")
         for options in cast.options:
@@ -402,6 +403,17 @@ def check_declarations(cast: Cast) -> None:
         ids = re.compile(rf"\b{reference.prefix}-M?\d+\b")
         unstated = {m[0] for text in helps for m in ids.finditer(text)} - set(reference.rules)
         assert not unstated, f"the help names rules the reference does not state: {unstated}"
+
+
+def spoken(ruleset: Ruleset, action: str) -> None:
+    """An action that takes targets has a verb to read with them: without one a sentence
+    says "ann takes the slash action bo"."""
+    if "targets" in ruleset.fields_of(action) and not ruleset.verbs.get(action):
+        raise AssertionError(
+            f"action {action} takes targets but has no verb: its sentences read "
+            f"\"ann {ruleset.verb(action)} bo\"; give the Ruleset "
+            f"verbs={{{action!r}: \"slashes at\"}} (the words before the targets)"
+        )
 
 
 # -- running them ------------------------------------------------------------------------

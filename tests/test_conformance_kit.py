@@ -131,3 +131,10 @@ def test_a_failure_in_slow_fights_is_told_within_the_shrinking_bound(coin):
     with pytest.raises(AssertionError, match="a defect in every fight"):
         run(slow_and_broken, planted(coin), 20, shrinking=2)
     assert time.monotonic() - began < 30  # hypothesis alone shrinks it for 80 s or more
+
+
+def test_an_action_with_targets_but_no_verb_fails_with_what_to_add(coin):
+    cast = planted(coin, verbs={})
+    said = r"flip takes targets but has no verb: .*takes the flip action bo.*verbs=\{'flip': "
+    with pytest.raises(AssertionError, match=said):
+        check_declarations(cast)
