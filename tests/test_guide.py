@@ -1,10 +1,14 @@
 """The author's guide cannot go stale: its ruleset, its tests and its fight run from the
 guide's own text (docs/rulesets.md), and the README links to it."""
 
+import dataclasses
+import re
+import tomllib
 from pathlib import Path
 
 import pytest
 
+from fracas.rules.api import Ruleset
 from fracas.testing import Cast, check_ruleset, installed
 from tests.guide import GUIDE, blocks, coin_duel, module
 
@@ -57,6 +61,10 @@ def test_a_duel_reads_at_the_table_as_the_guide_says(coin, run):
         rules = run("rules", "coin").output
         assert "The Coin-Flip Duel is dedicated to the public domain (CC0 1.0)." in rules
         assert "[coin-2] Heads takes a hit point off the target" in rules
+        run("act", "ann", "flip", "bo", "--dice", "1", "--mod", "+1:luck")
+        lucky = "ann flips a coin at bo: 1 +1 = 2 against 2, heads"  # modifiers read added
+        assert lucky in run("export", "--format", "md").output
+        assert "1 +1 = 2 against 2, heads" in GUIDE.read_text()
         refused = run("act", "bo", "flip", "ann", ok=False)
         assert refused.output == "Error: it is ann's turn, not bo's (coin-1)\n"
 
@@ -64,3 +72,17 @@ def test_a_duel_reads_at_the_table_as_the_guide_says(coin, run):
 def test_the_readme_links_the_guide():
     readme = (GUIDE.parent.parent / "README.md").read_text()
     assert "docs/rulesets.md" in readme
+
+
+def test_the_guides_pyproject_builds_and_registers_the_ruleset():
+    toml = re.search(r"```toml\n(\[build-system\].*?)```", GUIDE.read_text(), re.S)
+    assert toml, "the guide's pyproject.toml has no [build-system] table"
+    project = tomllib.loads(toml[1])
+    assert project["build-system"]["build-backend"]
+    assert project["project"]["entry-points"]["fracas.rulesets"] == {"coin": "coin_duel:RULESET"}
+
+
+def test_the_guide_says_what_reads_rolls_defaults_to(coin):
+    default = next(f for f in dataclasses.fields(Ruleset) if f.name == "reads_rolls").default
+    assert f'`"{default}"` (the default)' in GUIDE.read_text()
+    assert coin.RULESET.reads_rolls == "modified"  # its modifiers are added to the coin
