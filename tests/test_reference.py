@@ -48,7 +48,7 @@ def test_each_system_has_every_rule_and_mechanic_in_one_id_scheme():
 
 def test_fracas_rules_lists_shows_and_explains(run):
     listed = run("rules").output
-    assert "003  fudge" in listed and "004  pool" in listed
+    assert "003 fudge" in listed and "004 pool" in listed
     one = run("rules", "003-25").output
     assert one.startswith("[003-25] A grapple that succeeds on someone already held pins them")
     assert "From: The Contract (early open version)" in one
