@@ -1,13 +1,15 @@
 """The actions a combatant takes (srd-5), with the flags that stand in for a map: where
 the combatants are is stated, not measured (theatre of the mind)."""
 
+import re
 from typing import Literal
 
-from fracas.rules.api import Begin, Command, GivenModifier, Join, Pass
+from fracas.rules.api import BadInputError, Begin, Command, GivenModifier, Join, Pass
 
 Cover = Literal["none", "half", "three-quarters", "total"]
 Range = Literal["normal", "long", "beyond"]
 Contest = Literal["", "athletics", "acrobatics"]
+DICE = re.compile(r"([1-9][0-9]?)?d[1-9][0-9]{0,2}", re.ASCII)
 
 
 class Act(Command):
@@ -32,6 +34,10 @@ class Aimed(Targeted):
     advantage: bool = False  # another source the GM rules, as its own reason
     disadvantage: bool = False
     extra: str = ""  # extra damage dice a feature adds on a hit (a rogue's sneak attack)
+
+    def __post_init__(self) -> None:
+        if self.extra and not DICE.fullmatch(self.extra):
+            raise BadInputError(f"extra = {self.extra!r} is not accepted; use dice, such as 2d6")
 
 
 class Attack(Aimed, tag="attack"):

@@ -1,7 +1,9 @@
 """Attack rolls and damage: srd-6 to srd-10, srd-17, srd-19, srd-22, srd-23."""
 
+import re
+
 import pytest
-from fracas.rules.api import Damaged, RefusedError
+from fracas.rules.api import BadInputError, Damaged, RefusedError
 from srd_table import fight, of, rolls, sample
 
 from fracas_srd.ruleset import RULESET
@@ -173,3 +175,12 @@ def test_srd_23_unseen_attackers_have_advantage_unseen_targets_disadvantage():
     t = fight(("brannoc", "fighter"), ("gob", "goblin"))
     out = rolls(t.act("brannoc", "attack", "gob", faces=(2, 15), weapon="longsword", unseeing=True))
     assert out[0].result.startswith("miss")
+
+
+def test_extra_damage_that_is_not_dice_is_refused_as_the_command_is_read():
+    t = fight(("wren", "rogue"), ("gob", "goblin"))
+    before = len(t.log)
+    for bad in ("immunities", "2d6+3"):
+        with pytest.raises(BadInputError, match=f"extra = '{re.escape(bad)}' is not accepted"):
+            t.act("wren", "attack", "gob", faces=(), extra=bad)
+    assert len(t.log) == before
