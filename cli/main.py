@@ -467,7 +467,7 @@ def run(
         secret=secret,
         ask=ask,
     )
-    render.outcome(outcome)
+    render.outcome(outcome, encounter.ruleset.round_word)
     asked = pending(encounter)
     if asked is not None:
         click.echo(f"waiting: {asked.line}")

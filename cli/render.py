@@ -74,7 +74,7 @@ def progress_bar(label: str, unit: str = "events", *, shown: bool = True) -> Ite
             bar.stop()
 
 
-def outcome(result: StepOutcome) -> None:
+def outcome(result: StepOutcome, round_word: str = "Round") -> None:
     from fracas.projections.describe import describe
 
     prefix = f"step {result.step}" + (
@@ -82,7 +82,7 @@ def outcome(result: StepOutcome) -> None:
     )
     click.echo(prefix)
     for event in result.events:
-        click.echo(f"  {describe(event)}")
+        click.echo(f"  {describe(event, round_word)}")
 
 
 PIPE_WIDTH = 200  # a pipe or file gets whole rows, not rows folded at 80 columns

@@ -124,7 +124,8 @@ class Session:
         record = live.history.record(live.history.head_step)
         if record.control != COMMAND:
             return describe_control(record.control, record.target)
-        lines = [describe(e) for e in live.events_of_step(record.step)]
+        word = live.ruleset.round_word
+        lines = [describe(e, word) for e in live.events_of_step(record.step)]
         outcomes = [line for line in lines if " -> " in line or "damage" in line]
         return (outcomes or lines or [""])[-1][:120]
 

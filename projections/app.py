@@ -375,7 +375,7 @@ class Fracas:
         for record in history.steps:
             if record.control == COMMAND:
                 events = by_step.get(record.step, [])
-                lines = [describe(e) for e in events]
+                lines = [describe(e, live.ruleset.round_word) for e in events]
                 data = [msgspec.to_builtins(e) for e in events]
             else:
                 lines = [describe_control(record.control, record.target)]

@@ -84,7 +84,17 @@ def describe_control(control: str, target: int | None) -> str:
     return f"{CONTROL_VERBS.get(control, control)} step {target}"
 
 
-def describe(event: Event) -> str:
+def spends(event: Spent) -> str:
+    """'spends 1 legendary action', 'spends 3 shots': one of a resource named in the plural
+    reads in the singular ("ts", a unit, stays as it is)."""
+    resource = event.resource
+    if event.amount == 1 and len(resource) > 3 and resource.endswith("s"):
+        resource = resource if resource.endswith(("ss", "us")) else resource[:-1]
+    return f"{event.combatant} spends {event.amount} {resource}: {event.reason}"
+
+
+def describe(event: Event, round_word: str = "Round") -> str:
+    """The event's line; a new turn reads in the ruleset's word for a round ("Sequence 2")."""
     match event:
         case EncounterStarted():
             titled = f" '{event.title}'" if event.title else ""
@@ -139,10 +149,10 @@ def describe(event: Event) -> str:
             held = ", ".join(event.holding) or "nothing"
             return f"{event.combatant} now holds {held}: {event.reason}{rules_of(event.rules)}"
         case Spent():
-            return f"{event.combatant} spends {event.amount} {event.resource}: {event.reason}"
+            return spends(event)
         case TurnAdvanced():
             who = event.actor or "nobody"
-            return f"turn {event.round}: {who} to act ({event.reason})"
+            return f"{round_word} {event.round}: {who} to act ({event.reason})"
         case Note():
             return f"note by {event.author}: {event.text}"
     own = getattr(event, "describe", None)

@@ -249,7 +249,7 @@ GM_ONLY = "what it decided is GM-only until the GM discloses it"
 
 
 def player_lines(
-    frame: Frame, events: list[Event], masked: bool, epochs: frozenset[int]
+    frame: Frame, events: list[Event], masked: bool, epochs: frozenset[int], round_word: str
 ) -> list[str]:
     """What players may read of a step: a masked step shows only the command given."""
     if masked:
@@ -260,7 +260,7 @@ def player_lines(
         f"dice seed {e.seed_epoch} revealed to the GM (withheld here: it would re-derive "
         "GM-only rolls)"
         if isinstance(e, SeedRevealed) and e.seed_epoch in epochs
-        else describe(e)
+        else describe(e, round_word)
         for e in events
     ]
 
@@ -378,9 +378,9 @@ def timeline(
         if record.control != COMMAND:
             lines = [describe_control(record.control, target)]
         elif players:
-            lines = player_lines(frame, events, masked, audience.cut.epochs)
+            lines = player_lines(frame, events, masked, audience.cut.epochs, ruleset.round_word)
         else:
-            lines = [describe(e) for e in events]
+            lines = [describe(e, ruleset.round_word) for e in events]
         rolls = [roll_line(e) for e in events if isinstance(e, Rolled)]
         if not audience.counted(frame, number):
             rolls = [msgspec.structs.replace(r, counter=None) for r in rolls]

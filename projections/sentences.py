@@ -66,7 +66,10 @@ def verb(ruleset: Ruleset, action: str) -> str:
 
 def fallen(events: list[Event], ruleset: Ruleset) -> list[str]:
     """The combatants this step put down (unconscious, dead, out, …); not those who left."""
-    return [e.target for e in events if isinstance(e, ConditionSet) and DOWN in ruleset.facts_of(e)]
+    found = [
+        e.target for e in events if isinstance(e, ConditionSet) and DOWN in ruleset.facts_of(e)
+    ]
+    return list(dict.fromkeys(found))  # unconscious and dying in one step are one fall
 
 
 def departed(events: list[Event]) -> list[tuple[str, str]]:
@@ -163,14 +166,26 @@ def roll_reading(event: Rolled, reads: str) -> str:
     return str(roll.total)
 
 
+def restates_total(event: Rolled, reads: str) -> bool:
+    """Does the roll's result already say its total ("8 on 2d8")? Then the sentence reads
+    the faces into it ("4+4 = 8 on 2d8") rather than the total twice."""
+    total, result = str(event.roll.total), event.result or ""
+    return reads != FACES and (result == total or result.startswith(f"{total} "))
+
+
 def roll_phrase(event: Rolled, actor: str | None, names: Mapping[str, str], reads: str) -> str:
     """'45 against 80%, success'; another combatant's roll names them and its purpose."""
     unit = "%" if event.roll.dice == "d100" else ""
-    text = roll_reading(event, reads)
-    if event.target is not None:
-        text += f" against {event.target}{unit}"
-    if event.result:
-        text += f", {event.result}"
+    if event.target is None and restates_total(event, reads):
+        faces = faces_of(event.roll)
+        total = str(event.roll.total)
+        text = f"{faces} = {event.result}" if faces != total else str(event.result)
+    else:
+        text = roll_reading(event, reads)
+        if event.target is not None:
+            text += f" against {event.target}{unit}"
+        if event.result:
+            text += f", {event.result}"
     if event.actor != actor:
         text = f"{names.get(event.actor, event.actor)}'s {event.purpose} {text}"
     return text

@@ -110,7 +110,7 @@ def test_html_report_is_one_self_contained_printable_page(fracas):
     assert page.startswith("<!doctype html>") and "@media print" in page
     assert not re.search(r"(src|href)=", page), "no outside files"
     assert "<del>alice attacks bob: 12 against 60%" in page
-    assert page.count("<caption>At the end of round 1</caption>") == 1
+    assert page.count("<caption>At the end of Round 1</caption>") == 1
     assert "<td>HP 3/8</td>" in page
     assert '<svg class="health"' in page and "<script" not in page
     assert '<details class="more"><summary>rolls and rules</summary>' in page

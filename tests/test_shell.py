@@ -98,7 +98,7 @@ def test_a_whole_fight_in_the_shell(tmp_path):
     child.expect(f"HP {hurt - 2}/10")
     child.expect("bob>")
     child.sendline("n")  # bob passes: a step on the refreshed log, no conflict
-    child.expect("turn 2: alice to act")
+    child.expect("Round 2: alice to act")
     child.expect("alice>")
 
     # Ctrl-C clears the line; Ctrl-D leaves.

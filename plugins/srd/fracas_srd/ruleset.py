@@ -162,6 +162,7 @@ RULESET = Ruleset(
     harm_by_hand=harm_by_hand,
     heal_by_hand=heal_by_hand,
     clock=clock,
+    reads_rolls="modified",  # the d20 plus its modifiers meets the AC or DC (srd-M2)
     key_numbers=key_numbers,
     verbs=VERBS,
     told=TOLD,

@@ -1,0 +1,111 @@
+"""What the log and the reports say of rolls, falls and rounds, as an outside tester read
+them: a damage roll's total once, one fall a combatant a step, an attack read as its system
+adds it up, the ruleset's word for a round, and a count agreeing with its noun."""
+
+import dataclasses
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from fracas.cli.main import cli
+from fracas.projections.describe import describe
+from fracas.projections.sentences import fallen, sentence
+from fracas.rules.events import ConditionSet, Modifier, Roll, Rolled, Spent, TurnAdvanced
+from fracas.rules.ruleset import REGISTERED, load
+
+ATTACK = {"action": "attack", "actor": "ann", "targets": ["bo"]}
+NAMES = {"ann": "Ann", "bo": "Bo"}
+
+
+def damage(dice: str, faces: list[int]) -> Rolled:
+    roll = Roll(dice, faces, sum(faces), "seeded", counter="1.0")
+    return Rolled("ann", "damage", roll, None, [], f"{roll.total} on {dice}", [])
+
+
+def test_a_damage_roll_reads_its_faces_then_its_total_once() -> None:
+    ruleset = load("srd")
+    said = sentence([damage("2d8", [4, 4])], ATTACK, NAMES, ruleset)
+    assert "4+4 = 8 on 2d8" in said and "8, 8" not in said
+    said = sentence([damage("2d6", [3, 3])], ATTACK, NAMES, ruleset)
+    assert "3+3 = 6 on 2d6" in said and "6, 6" not in said
+    said = sentence([damage("1d6", [3])], ATTACK, NAMES, ruleset)
+    assert said.endswith(": 3 on 1d6"), said
+
+
+def test_unconscious_and_dying_in_one_step_are_one_fall() -> None:
+    ruleset = load("srd")
+    events = [
+        ConditionSet("bo", "unconscious", "0 HP", []),
+        ConditionSet("bo", "dying", "0 HP", []),
+    ]
+    assert fallen(events, ruleset) == ["bo"]
+
+
+def attack_roll(ruleset_reads: str) -> str:
+    roll = Roll("d20", [14], 14, "seeded", counter="1.0")
+    mods = [Modifier(2, "Dex modifier", "x-1"), Modifier(2, "proficient", "x-2")]
+    event = Rolled("ann", "attack on Bo", roll, 18, mods, "hit (18 vs AC 18)", [])
+    ruleset = dataclasses.replace(load("percentile"), reads_rolls=ruleset_reads)
+    return sentence([event], ATTACK, NAMES, ruleset)
+
+
+def test_an_attack_read_with_its_modifiers_compares_the_modified_total() -> None:
+    assert "14 +2 +2 = 18 against 18, hit" in attack_roll("modified")
+
+
+def test_srd_adds_its_modifiers_to_the_d20_so_reads_its_rolls_modified() -> None:
+    assert load("srd").reads_rolls == "modified"
+
+
+def test_a_new_turn_reads_in_the_rulesets_word_for_a_round() -> None:
+    event = TurnAdvanced(2, "ann", "next")
+    assert describe(event, "Exchange") == "Exchange 2: ann to act (next)"
+    assert describe(event).startswith("Round 2: ")
+
+
+def test_the_log_and_the_act_output_say_the_rulesets_round_word(
+    tmp_path: Path, monkeypatch
+) -> None:
+    exchange = dataclasses.replace(load("percentile"), name="exchange", round_word="Exchange")
+    monkeypatch.setitem(REGISTERED, "exchange", exchange)
+    env = {"FRACAS_DB": str(tmp_path / "f.db")}
+    runner = CliRunner()
+    for line in (
+        ["new", "-r", "exchange", "--id", "f", "--title", "F"],
+        ["add", "ann", "--set", "dex=9"],
+        ["add", "bo", "--set", "dex=5"],
+        ["begin"],
+        ["next"],
+        ["next"],
+    ):
+        result = runner.invoke(cli, line, env=env)
+        assert result.exit_code == 0, result.output
+    assert "Exchange 2: ann to act" in result.output, result.output
+    log = runner.invoke(cli, ["log"], env=env).output
+    assert "Exchange 2: ann to act" in log and "turn 2:" not in log
+
+
+def test_one_of_a_resource_reads_in_the_singular() -> None:
+    assert describe(Spent("wyrm", "legendary actions", 1, "tail")) == (
+        "wyrm spends 1 legendary action: tail"
+    )
+    assert "spends 2 legendary actions" in describe(Spent("wyrm", "legendary actions", 2, "x"))
+    assert "spends 1 ts" in describe(Spent("ann", "ts", 1, "waits"))
+
+
+def test_the_summary_counts_one_step_in_the_singular(tmp_path: Path, monkeypatch) -> None:
+    exchange = dataclasses.replace(load("percentile"), name="exchange", round_word="Exchange")
+    monkeypatch.setitem(REGISTERED, "exchange", exchange)
+    env = {"FRACAS_DB": str(tmp_path / "f.db")}
+    runner = CliRunner()
+    for line in (
+        ["new", "-r", "exchange", "--id", "f", "--title", "F"],
+        ["add", "ann", "--set", "dex=9"],
+        ["add", "bo", "--set", "dex=5"],
+        ["begin"],
+        ["next"],
+    ):
+        assert runner.invoke(cli, line, env=env).exit_code == 0
+    for form in ("md", "html"):
+        text = runner.invoke(cli, ["export", "--format", form], env=env).output
+        assert "1 exchange, 5 steps" in text and "the longest was Exchange 1 (1 step)" in text
