@@ -101,7 +101,7 @@ class BodyCap:
                 await self.refuse(send)
 
     async def refuse(self, send: Send) -> None:
-        line = f"a request body is at most {self.limit} bytes here; send one console line\n"
+        line = f"that request body is too large: at most {self.limit} bytes here\n"
         await send(
             {
                 "type": "http.response.start",

@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 
 TOKEN_HEADER = "x-fracas-token"
 NOW, NOD = "now", "nod"
+CLOCK = "clock"  # the author of the server's own timeout at an attack's deadline
 RATE = 20.0  # requests a second a token may keep up
 BURST = 40.0  # requests a token may make at once
 KEPT_BUCKETS = 4096
@@ -181,6 +182,9 @@ class Phones:
                 player_command(live.ruleset, combatant, data)
                 on_screen(timeline, live, combatant, data)
                 may_act(live, combatant)
+            for old in self.waiting(name):  # one step waits per player: the last replaces it
+                if old.combatant == combatant:
+                    del self.pending[old.id]
             waiting = Pending(uuid.uuid4().hex[:12], name, combatant, tap)
             self.pending[waiting.id] = waiting
             return {"ok": True, "pending": True}
@@ -210,12 +214,17 @@ class Phones:
             data["targets"] = tap.targets
         timeline = self.table.timeline(name, PLAYERS)
         live = self.table.live(name)
+        if tap.seen != mark(timeline):
+            raise Moved(
+                f"the fight moved on since {waiting.combatant} asked for that step; "
+                "it is dropped, and their phone may ask again"
+            )
         act(
             live,
             timeline,
             waiting.combatant,
             data,
-            seen=mark(timeline),  # the GM approves on the fight as it stands now
+            seen=tap.seen,  # the fight as the player saw it, which is the fight as it stands
             dice=tap.dice,
             command_id=tap.command_id,
             linked=linked(self.table.open().store, name),
@@ -227,9 +236,9 @@ class Phones:
         return [p for p in self.pending.values() if p.encounter == name]
 
     def time_out(self) -> None:
-        """Past an attack's deadline, the rules' default for whoever has not answered (the
-        GM's setting: the step is the GM's). Only encounters with pages open that ever
-        asked are looked at."""
+        """Past an attack's deadline, the rules' default for whoever has not answered, as the
+        server's own step (author `clock`: nobody typed it). Only encounters with pages open
+        that ever asked are looked at."""
         store = self.table.open().store
         for name in {name for name, _ in self.table.watched}:
             if not may_wait(store, name):
@@ -241,7 +250,8 @@ class Phones:
             if moment(asked.deadline, "deadline") > moment(now(), "now"):
                 continue
             try:
-                live.execute(live.ruleset.command({"action": TIMEOUT, "at": now()}))
+                command = live.ruleset.command({"action": TIMEOUT, "at": now()})
+                live.execute(command, author=CLOCK, entered_by=CLOCK)
             except FracasError as error:  # answered meanwhile, or the GM withdrew it
                 warn(f"a reaction's deadline passed; its timeout was refused: {error}")
 
@@ -423,12 +433,14 @@ def routes(table: "Table", is_gm: Callable[[Request], bool]) -> list[Route]:
 
     async def step(request: Request) -> Response:
         async def take(held: Invite, token: str) -> Response:
-            if not headed(request, token):
+            if not request.headers.get(TOKEN_HEADER):
                 return refused(
                     403,
                     "a player's step carries the link's token in the X-Fracas-Token header "
                     "(the page sends it)",
                 )
+            if not headed(request, token):
+                return refused(403, "the X-Fracas-Token header does not match this link's token")
             tap = decoded(TAPS, request.headers.get("content-type", ""), await request.body())
             return JSONResponse(await table.run(lambda: phones.step(held, tap)), headers=PRIVATE)
 

@@ -357,7 +357,10 @@ def build(table: Table) -> Starlette:
             if not is_gm(table, request):
                 return refused(403, "that GM token is not this server's")
             response = RedirectResponse(request.url.path, status_code=303)
-            response.set_cookie(COOKIE, table.token, httponly=True, samesite="strict")
+            secure = request.url.scheme == "https"  # over TLS, never sent in the clear
+            response.set_cookie(
+                COOKIE, table.token, httponly=True, samesite="strict", secure=secure
+            )
             return response
 
         async def show(name: str, audience: str) -> Response:

@@ -420,6 +420,8 @@ def test_serve_speaks_tls_with_a_certificate_and_key(tmp_path: Path) -> None:
         trusted = ssl.create_default_context(cafile=str(cert))
         with httpx.Client(base_url=running.root, verify=trusted) as client:
             assert client.get(f"/p/{token}").status_code == 200
+            gm = client.get(running.gm, follow_redirects=False)
+            assert "; secure" in gm.headers["set-cookie"].lower()  # never sent over plain HTTP
         with pytest.raises(httpx.HTTPError):
             httpx.get(running.root.replace("https", "http") + f"/p/{token}", timeout=3)
     alone = fracas(db, "serve", "--certfile", str(cert), check=False)
@@ -464,6 +466,6 @@ def test_an_unanswered_attack_takes_the_rules_default_at_the_gms_deadline(
             if "timed out" in table.log() or "no answer in time" in table.log().lower():
                 break
         last = json.loads(table.log())[-1]
-        assert last["author"] == "gm", last["lines"]
+        assert last["author"] == "clock", last["lines"]  # the server's, not the GM's
         assert last["events"][0]["command"]["action"] == "timeout"
         table.client.close()

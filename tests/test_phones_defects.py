@@ -113,3 +113,36 @@ def test_a_page_that_missed_a_gm_only_step_is_told_the_fight_moved_on(table: Tab
     assert late.text.count("\n") == 1
     assert table.log() == before
     assert table.tap("alice", action="aim").status_code != 409
+
+
+def test_a_wrong_token_and_a_large_body_are_each_told_what_is_wrong(table: Table) -> None:
+    alice, bob = table.tokens["alice"], table.tokens["bob"]
+    aim = {"seen": table.seen("alice"), "command_id": "alice-aims-0001", "action": "aim"}
+    wrong = table.client.post(f"/p/{alice}/act", json=aim, headers={"X-Fracas-Token": bob})
+    assert wrong.status_code == 403
+    assert wrong.text == "the X-Fracas-Token header does not match this link's token\n"
+    large = aim | {"fields": {"what": "x" * 40000}}
+    big = table.client.post(f"/p/{alice}/act", json=large, headers={"X-Fracas-Token": alice})
+    assert big.status_code == 413 and "too large" in big.text and big.text.count("\n") == 1
+
+
+def test_with_the_gms_nod_one_step_waits_per_player_and_a_stale_one_is_refused(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "motel.db"
+    motel(db)
+    tokens = {"alice": invited(db, "alice")}
+    with served(db, "--player-steps", "nod") as running:
+        table = Table(db, running, tokens)
+        gm = {"X-Fracas-Token": running.token}
+        for _ in range(5):
+            assert table.tap("alice", action="aim").json() == {"ok": True, "pending": True}
+        links = table.client.get("/gm/e/motel/links", headers=gm).text
+        waiting = sorted(set(re.findall(r'data-pending="(\w+)"', links)))
+        assert len(waiting) == 1
+        fracas(db, "note", "the GM moves first")
+        before = table.log()
+        stale = table.client.post(f"/gm/e/motel/pending/{waiting[0]}/approve", headers=gm)
+        assert stale.status_code == 409 and stale.text.count("\n") == 1, stale.text
+        assert "moved on" in stale.text and table.log() == before
+        table.client.close()
