@@ -267,8 +267,8 @@ def variant(done: dict[str, Any], other: dict[str, Any]) -> list[dict[str, Any]]
     `done`: `other`, made theirs."""
     actor = done.get("actor")
     by_them = actor in (None, HIDDEN) and "target" not in done
-    if other["action"] == "next":
-        return [other] if by_them else []
+    if other["action"] == "next":  # passing a turn stands in only for a turn's own doing:
+        return [other] if by_them and done["action"] != "roll" else []  # a roll takes none
     if other["action"].startswith("gm."):
         return [{**other, "target": HIDDEN}]
     if by_them:
