@@ -8,7 +8,11 @@ from typing import Annotated
 
 import msgspec
 from starlette.exceptions import HTTPException
+from starlette.responses import PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from fracas.ledger import FracasError, NotFoundError, UnreachableError
+from fracas.projections.phones import Forbidden, Moved
 
 MAX_LINE = 4000  # characters in one console line: any command, a long note
 MAX_BODY = 32 * 1024  # bytes: the longest line even if every character is a \\uXXXX escape
@@ -113,3 +117,22 @@ class BodyCap:
             }
         )
         await send({"type": "http.response.body", "body": line.encode()})
+
+
+# A refusal's kind, as HTTP: checked in order, the first that fits; any other is a 400.
+STATUS_OF: tuple[tuple[type[FracasError], int], ...] = (
+    (Forbidden, 403),
+    (Moved, 409),
+    (NotFoundError, 404),
+    (UnreachableError, 503),
+)
+
+
+def refused(status: int, line: str) -> Response:
+    return PlainTextResponse(line + "\n", status_code=status)
+
+
+def refused_for(error: FracasError) -> Response:
+    """fracas's refusal as one line with the status that says what kind it is."""
+    status = next((code for kind, code in STATUS_OF if isinstance(error, kind)), 400)
+    return refused(status, str(error))

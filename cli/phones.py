@@ -24,13 +24,12 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from fracas.cli.guards import NOT_UTF8, step_number
-from fracas.ledger import FracasError, NotFoundError, UnreachableError
+from fracas.cli.guards import NOT_UTF8, refused, refused_for, step_number
+from fracas.ledger import FracasError, NotFoundError
 from fracas.ledger.invites import Invite, digest, holder, invite, invites, linked, revoke
 from fracas.projections import Fracas
 from fracas.projections.asking import may_wait
 from fracas.projections.phones import (
-    Forbidden,
     Moved,
     act,
     mark,
@@ -331,12 +330,6 @@ def qr_terminal(link: str) -> str:
     return out.getvalue()
 
 
-def refused(status: int, line: str) -> Response:
-    from fracas.cli.serve import refused as one_line
-
-    return one_line(status, line)
-
-
 def routes(table: "Table", is_gm: Callable[[Request], bool]) -> list[Route]:
     """The players' phones' routes, and the GM's invite, revoke and nod."""
     phones: Phones = table.phones
@@ -354,16 +347,8 @@ def routes(table: "Table", is_gm: Callable[[Request], bool]) -> list[Route]:
                     403, "this link does not open a player's page (revoked?); ask the GM"
                 )
             return await work(held, token)
-        except Forbidden as error:
-            return refused(403, str(error))
-        except Moved as error:
-            return refused(409, str(error))
-        except NotFoundError as error:
-            return refused(404, str(error))
-        except UnreachableError as error:
-            return refused(503, str(error))
         except FracasError as error:
-            return refused(400, str(error))
+            return refused_for(error)
 
     def headed(request: Request, token: str) -> bool:
         given = request.headers.get(TOKEN_HEADER, "")
@@ -455,14 +440,8 @@ def routes(table: "Table", is_gm: Callable[[Request], bool]) -> list[Route]:
             named = request.path_params["encounter"]
             name = await table.run(lambda: table.encounter(named))
             return await work(name)
-        except Moved as error:
-            return refused(409, str(error))
-        except Forbidden as error:
-            return refused(403, str(error))
-        except NotFoundError as error:
-            return refused(404, str(error))
         except FracasError as error:
-            return refused(400, str(error))
+            return refused_for(error)
 
     async def gm_invite(request: Request) -> Response:
         async def work(name: str) -> Response:

@@ -32,7 +32,6 @@ from starlette.requests import Request
 from starlette.responses import (
     HTMLResponse,
     JSONResponse,
-    PlainTextResponse,
     RedirectResponse,
     Response,
     StreamingResponse,
@@ -40,7 +39,14 @@ from starlette.responses import (
 from starlette.routing import Route
 
 from fracas.cli.confine import confined, log_files
-from fracas.cli.guards import BodyCap, console_line, encounter_name, step_number
+from fracas.cli.guards import (
+    BodyCap,
+    console_line,
+    encounter_name,
+    refused,
+    refused_for,
+    step_number,
+)
 from fracas.cli.phones import NOW, Phones
 from fracas.cli.phones import routes as phone_routes
 from fracas.cli.shell import split_line
@@ -323,10 +329,6 @@ def is_gm(table: Table, request: Request) -> bool:
     return hmac.compare_digest(given.encode(), table.token.encode())
 
 
-def refused(status: int, line: str) -> Response:
-    return PlainTextResponse(line + "\n", status_code=status)
-
-
 def build(table: Table) -> Starlette:
     """The routes: the players' under /, the GM's under /gm (token required)."""
 
@@ -345,12 +347,8 @@ def build(table: Table) -> Starlette:
         try:
             name = await table.run(lambda: table.encounter(named))
             return await work(name, audience)
-        except NotFoundError as error:
-            return refused(404, str(error))
-        except UnreachableError as error:
-            return refused(503, str(error))
         except FracasError as error:
-            return refused(400, str(error))
+            return refused_for(error)
 
     async def page(request: Request) -> Response:
         if request.url.path.startswith("/gm") and "token" in request.query_params:
