@@ -79,9 +79,11 @@ def attack_roll(
 ) -> tuple[bool, bool]:
     """One attack roll against one target's AC: (hit, critical)."""
     edge = attack_edge(attacker, target, command, ranged)
-    up_close = critical_up_close(target, command)
+    up_close = critical_up_close(target, command, ranged)
     purpose = f"attack on {target.name} with {what}"
     rules = ["srd-6", "srd-7", *(["srd-17"] if ranged else [])]
+    if up_close and command.within_5ft is None:
+        rules.append("srd-30")  # the critical rests on melee being within 5 feet
     judge = judge_attack(target.sheet.ac, up_close)
     check = d20_test(
         ctx,

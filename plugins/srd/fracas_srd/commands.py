@@ -25,7 +25,7 @@ class Aimed(Targeted):
     """An action that makes attack rolls, with what the table states about the scene."""
 
     weapon: str = ""
-    within_5ft: bool = False  # the attacker is within 5 feet of the target
+    within_5ft: bool | None = None  # None: a melee attack is, a ranged one is not (srd-30)
     hostile_near: bool = False  # a hostile that sees the attacker is within 5 feet (srd-17)
     range: Range = "normal"
     cover: Cover = "none"
@@ -142,7 +142,8 @@ ACTIONS = {
     "multiattack": "a monster's attacks in the sheet's order, one target each (srd-29)",
     "legendary": "a legendary action at the end of another creature's turn (srd-29)",
     "react": "the readied action, now, as a reaction (srd-24)",
-    "cast": "cast a spell: an attack, a save, healing (srd-3, srd-6, srd-25, srd-26)",
+    "cast": "cast a spell: an attack, a save (every save first, then the damage), healing "
+    "(srd-3, srd-6, srd-25, srd-26, srd-31)",
     "dash": "extra movement equal to speed (srd-5)",
     "disengage": "movement provokes no opportunity attacks this turn (srd-5)",
     "dodge": "attacks against have disadvantage until the next turn (srd-5)",

@@ -37,7 +37,15 @@ def attacker_edge(edge: Edge, attacker: Fighter, command: Aimed) -> None:
         edge.add(False, "the attacker cannot see the target", "srd-23")
 
 
-def target_edge(edge: Edge, attacker: Fighter, target: Fighter, command: Aimed) -> None:
+def within_5ft(command: Aimed, ranged: bool) -> bool:
+    """srd-30: a melee attack is made from within 5 feet unless the table says otherwise
+    (a reach weapon); a ranged attack is as the table states it (beyond, unless said)."""
+    return not ranged if command.within_5ft is None else command.within_5ft
+
+
+def target_edge(
+    edge: Edge, attacker: Fighter, target: Fighter, command: Aimed, ranged: bool
+) -> None:
     for condition in OPEN_TO_ATTACK:
         if target.has(condition):
             edge.add(True, f"{target.name} is {condition}", "srd-27")
@@ -46,8 +54,9 @@ def target_edge(edge: Edge, attacker: Fighter, target: Fighter, command: Aimed) 
     if target.has("hidden"):
         edge.add(False, f"the attacker cannot see {target.name}: {target.name} is hidden", "srd-23")
     if target.has("prone"):
-        near = command.within_5ft
-        edge.add(near, f"{target.name} is prone, {'within' if near else 'beyond'} 5 feet", "srd-27")
+        near = within_5ft(command, ranged)
+        rules = "srd-27" if command.within_5ft is not None else "srd-30"
+        edge.add(near, f"{target.name} is prone, {'within' if near else 'beyond'} 5 feet", rules)
     if target.dodging and not command.unseen and not unseen_by(target, attacker):
         edge.add(False, f"{target.name} is dodging", "srd-5")
     helped = attacker.conditions.get("helped", {})
@@ -70,7 +79,7 @@ def ranged_edge(edge: Edge, command: Aimed, ranged: bool) -> None:
 def attack_edge(attacker: Fighter, target: Fighter, command: Aimed, ranged: bool) -> Edge:
     edge = Edge()
     attacker_edge(edge, attacker, command)
-    target_edge(edge, attacker, target, command)
+    target_edge(edge, attacker, target, command, ranged)
     ranged_edge(edge, command, ranged)
     if command.advantage:
         edge.add(True, RULED, "srd-M3")
@@ -79,9 +88,9 @@ def attack_edge(attacker: Fighter, target: Fighter, command: Aimed, ranged: bool
     return edge
 
 
-def critical_up_close(target: Fighter, command: Aimed) -> str:
+def critical_up_close(target: Fighter, command: Aimed, ranged: bool) -> str:
     """srd-27: a hit on a paralysed or unconscious creature from within 5 feet is critical."""
-    if not command.within_5ft:
+    if not within_5ft(command, ranged):
         return ""
     return next((c for c in CRITICAL_UP_CLOSE if target.has(c)), "")
 

@@ -218,6 +218,20 @@ STATEMENTS = {
         " can't take them while incapacitated, nor, if surprised, before its first turn ends. "
         "[Monsters: Actions; Legendary Actions]"
     ),
+    "srd-30": (
+        "Melee within 5 feet. A melee attack is made on a target within the attacker's reach, "
+        "5 feet for most creatures and weapons: fracas takes a melee attack as made from within"
+        " 5 feet unless the table says otherwise (`-o within_5ft=false`, a reach weapon at 10 "
+        "feet). A ranged attack is as the table states it: beyond 5 feet unless said. [Melee "
+        "Attacks; Reach]"
+    ),
+    "srd-31": (
+        "The save, then the damage. An effect that calls for a save and deals damage is "
+        "resolved in the order the table rolls it: every target's save first, then the damage,"
+        " rolled once for all the targets that take any; when no target takes any (a save that"
+        " negates, and every target made it), no damage is rolled. [Saving Throws; Damage "
+        "Rolls]"
+    ),
 }
 
 

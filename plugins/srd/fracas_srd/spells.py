@@ -73,12 +73,13 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
     events = casting_cost(caster, spell)
     if spell.concentration:
         events += end_concentration(state, caster, "starts another concentration", "srd-26")
-    rolled = shared_damage(state, ctx, events, caster, spell) if spell.save else None
     held: list[list[str]] = []
-    for target in targets:
+    if spell.save:
+        events += save_spell(state, ctx, events, caster, targets, spell, command, held)
+    for target in [] if spell.save else targets:
         now = roster.fold(evolve, state, events)
         events += on_target(
-            now, ctx, now.fighter(caster.id), now.fighter(target.id), spell, command, rolled, held
+            now, ctx, now.fighter(caster.id), now.fighter(target.id), spell, command, held
         )
     if spell.concentration:
         detail = {"spell": spell.name, "effects": held}
@@ -86,13 +87,6 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
             ConditionSet(caster.id, "concentrating", f"on {spell.name}", detail, ["srd-26"])
         )
     return events
-
-
-def shared_damage(
-    state: State, ctx: Context, events: list[Event], caster: Fighter, spell: Spell
-) -> list[Modifier] | None:
-    """A save spell's damage is rolled once for every target."""
-    return spell_damage(state, ctx, events, caster, spell, False) if spell.damage else None
 
 
 def spell_damage(
@@ -121,13 +115,10 @@ def on_target(
     target: Fighter,
     spell: Spell,
     command: Cast,
-    rolled: list[Modifier] | None,
     held: list[list[str]],
 ) -> list[Event]:
     if spell.attack != "none":
         return spell_attack(state, ctx, caster, target, spell, command, held)
-    if spell.save:
-        return spell_save(state, ctx, caster, target, spell, command, rolled or [], held)
     events: list[Event] = []
     if spell.heal:
         events += heal(target, amount(ctx, events, caster, spell.heal, spell), caster.id)
@@ -204,33 +195,59 @@ def spell_attack(
     return events
 
 
-def spell_save(
+def save_spell(
+    state: State,
+    ctx: Context,
+    before: list[Event],
+    caster: Fighter,
+    targets: list[Fighter],
+    spell: Spell,
+    command: Cast,
+    held: list[list[str]],
+) -> list[Event]:
+    """srd-31: every target's save first, then the damage, rolled once for all who take
+    any (none rolled when the save negates and every target made it)."""
+    events: list[Event] = []
+    dc = save_dc(caster)
+    ability = spell.save or "dex"
+    purpose = f"{ability.capitalize()} save against {spell.name} (DC {dc})"
+    rules = ["srd-25", *(["srd-31"] if spell.damage else [])]
+    saves = [
+        saving_throw(ctx, events, target, ability, dc, purpose, rules, command.cover).success
+        for target in targets
+    ]
+    hurt = spell.damage and any(spell.half or not saved for saved in saves)
+    rolled = spell_damage(state, ctx, events, caster, spell, False) if hurt else []
+    for target, saved in zip(targets, saves, strict=True):
+        now = roster.fold(evolve, state, [*before, *events])
+        events += save_outcome(
+            now, ctx, now.fighter(caster.id), now.fighter(target.id), spell, saved, rolled, held
+        )
+    return events
+
+
+def save_outcome(
     state: State,
     ctx: Context,
     caster: Fighter,
     target: Fighter,
     spell: Spell,
-    command: Cast,
+    saved: bool,
     rolled: list[Modifier],
     held: list[list[str]],
 ) -> list[Event]:
     """srd-25: the save says what a success does: half the damage, or nothing."""
     events: list[Event] = []
-    dc = save_dc(caster)
-    ability = spell.save or "dex"
-    purpose = f"{ability.capitalize()} save against {spell.name} (DC {dc})"
-    saved = saving_throw(ctx, events, target, ability, dc, purpose, ["srd-25"], command.cover)
-    told = len(events)
-    if rolled and not (saved.success and not spell.half):
+    if rolled and not (saved and not spell.half):
         total = max(0, sum(p.value for p in rolled))
         half = [Modifier(total // 2 - total, "half on a successful save", "srd-25")]
-        parts = [*rolled, *(half if saved.success else [])]
+        parts = [*rolled, *(half if saved else [])]
         events += deal(state, ctx, caster.id, target, parts, spell.type, False, ("srd-25",))
-    if spell.condition and not saved.success:
+    if spell.condition and not saved:
         after = roster.fold(evolve, state, events)
         events += afflict(after, caster, after.fighter(target.id), spell, held)
-    if len(events) == told:
-        how = "saves against" if saved.success else "fails the save against"
+    if not events:
+        how = "saves against" if saved else "fails the save against"
         events.append(Resolved(target.id, "save", [], f"{how} {spell.name}", ["srd-25"]))
     return events
 

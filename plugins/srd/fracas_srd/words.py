@@ -48,7 +48,8 @@ TOLD = frozenset(
 DOWN = frozenset(("unconscious", "dying", "stable"))
 OUT = frozenset(("dead",))
 FIELD_HELP = {
-    "within_5ft": "the attacker is within 5 feet of the target (prone, paralysed, unconscious)",
+    "within_5ft": "the attacker is within 5 feet of the target (prone, paralysed, "
+    "unconscious); unsaid: melee is, ranged is not",
     "hostile_near": "a hostile that can see the attacker is within 5 feet (ranged: disadvantage)",
     "range": "normal, long (disadvantage) or beyond (no attack) for a ranged attack",
     "cover": "the target's cover: none, half (+2 AC), three-quarters (+5), total",

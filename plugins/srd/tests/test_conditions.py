@@ -46,7 +46,32 @@ def test_srd_27_prone_helps_attackers_within_5_feet_and_hinders_those_farther():
     assert edge(attack(t, 2, 2, within_5ft=True)) == ["advantage: gob is prone, within 5 feet"]
     t = fight(("brannoc", "fighter"), ("gob", "goblin"))
     condition(t, "gob", "prone")
-    assert edge(attack(t, 2, 2)) == ["disadvantage: gob is prone, beyond 5 feet"]
+    assert edge(attack(t, 2, 2, within_5ft=False)) == ["disadvantage: gob is prone, beyond 5 feet"]
+
+
+def test_srd_30_melee_is_within_5_feet_unless_said_otherwise_ranged_as_stated():
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    condition(t, "gob", "prone")
+    assert edge(attack(t, 2, 2)) == ["advantage: gob is prone, within 5 feet"]
+    assert "srd-30" in rolls(t.log)[-1].modifiers[-1].rule
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    condition(t, "gob", "prone")
+    assert edge(attack(t, 2, 2, within_5ft=False)) == ["disadvantage: gob is prone, beyond 5 feet"]
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    condition(t, "gob", "prone")
+    out = t.act("brannoc", "attack", "gob", faces=(2, 2), weapon="longbow")
+    assert edge(out) == ["disadvantage: gob is prone, beyond 5 feet"]
+
+
+def test_srd_30_a_melee_hit_on_the_paralysed_is_critical_without_saying_within_5_feet():
+    t = fight(("brannoc", "fighter"), ("wyrm", "wyrm"))
+    condition(t, "wyrm", "paralysed")
+    out = t.act("brannoc", "attack", "wyrm", faces=(2, 14, 3, 3), weapon="longsword")
+    assert rolls(out)[0].result.startswith("critical hit") and "srd-30" in rolls(out)[0].rules
+    t = fight(("brannoc", "fighter"), ("wyrm", "wyrm"))
+    condition(t, "wyrm", "paralysed")
+    out = t.act("brannoc", "attack", "wyrm", faces=(2, 14, 3), weapon="longsword", within_5ft=False)
+    assert rolls(out)[0].result.startswith("hit")
 
 
 def test_srd_27_a_hit_on_the_paralysed_from_within_5_feet_is_critical():
@@ -82,8 +107,8 @@ def test_srd_27_the_incapacitated_take_no_actions_or_reactions():
 def test_srd_27_restrained_creatures_have_disadvantage_on_dex_saves():
     t = fight(("maelis", "cleric"), ("gob", "goblin"))
     condition(t, "gob", "restrained")
-    out = t.act("maelis", "cast", "gob", faces=(4, 19, 3), spell="sacred flame")
-    save = rolls(out)[1]
+    out = t.act("maelis", "cast", "gob", faces=(19, 3, 4), spell="sacred flame")
+    save = rolls(out)[0]
     assert save.roll.faces == [19, 3] and save.result.startswith("failure (5 vs 13)")
 
 

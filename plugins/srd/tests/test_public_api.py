@@ -66,10 +66,13 @@ def test_a_bad_sheet_is_one_clear_line():
         RULESET.sheet({"weapons": [{"name": "club", "damage": "d"}]})
 
 
-def test_the_reference_states_all_34_rules_with_the_srd_s_attribution():
+def test_the_reference_states_every_rule_with_the_srd_s_attribution():
     reference = RULESET.rules_reference
     ids = [f"srd-M{n}" for n in range(1, 6)] + [f"srd-{n}" for n in range(1, 30)]
-    assert [rule for rule, _ in reference.ordered()] == ids
+    stated = [rule for rule, _ in reference.ordered()]
+    assert stated[: len(ids)] == ids
+    later = [int(rule.removeprefix("srd-")) for rule in stated[len(ids) :]]
+    assert later == sorted(later) and all(n >= 30 for n in later)
     assert all(s.text and s.section for s in reference.rules.values())
     assert reference.licence == "CC-BY-4.0"
     assert reference.attribution.startswith(
@@ -93,3 +96,10 @@ def test_an_unknown_sheet_field_lists_the_known_ones():
     text = str(refused.value)
     assert text.startswith("sheet of x: unknown field 'zzz'; known: ")
     assert all(name in text for name in ("ac", "hp", "legendary_actions", "weapons", "wis"))
+
+
+def test_every_numbered_rule_is_tested_by_name():
+    tests = "".join(path.read_text() for path in Path(__file__).parent.glob("test_*.py"))
+    named = set(re.findall(r"def test_srd_(\d+)_", tests))
+    numbered = {r.removeprefix("srd-") for r in RULESET.rules_reference.rules if "M" not in r}
+    assert numbered - named == set()

@@ -1,9 +1,11 @@
 """Saves for half (srd-25) and concentration (srd-26)."""
 
+import pytest
 from fracas.rules.api import ConditionCleared, Damaged, Resolved
 from srd_table import fight, of, rolls, sample
 
 from fracas_srd.damage import gain_temporary
+from fracas_srd.ruleset import RULESET
 
 
 def test_srd_25_a_successful_save_halves_the_damage_rounded_down():
@@ -18,7 +20,7 @@ def test_srd_25_a_successful_save_halves_the_damage_rounded_down():
     }
     t.join("sage", sample("cleric", spells=[blast]))
     t.do({"action": "begin"}, 1, 2, 20)  # the sage first
-    out = t.act("sage", "cast", "brannoc", "maelis", faces=(4, 3, 15, 2), spell="blast")
+    out = t.act("sage", "cast", "brannoc", "maelis", faces=(15, 2, 4, 3), spell="blast")
     first, second = of(out, Damaged)
     assert (first.amount, second.amount) == (3, 7)  # Brannoc saved: 7 // 2; Maelis failed
     assert "srd-25" in first.rules and first.breakdown[-1].value == -4
@@ -26,8 +28,40 @@ def test_srd_25_a_successful_save_halves_the_damage_rounded_down():
 
 def test_srd_25_a_save_without_half_takes_nothing():
     t = fight(("maelis", "cleric"), ("gob", "goblin"))
-    out = t.act("maelis", "cast", "gob", faces=(6, 15), spell="sacred flame")
+    out = t.act("maelis", "cast", "gob", faces=(15,), spell="sacred flame")
     assert not of(out, Damaged) and of(out, Resolved)[-1].outcome == "saves against sacred flame"
+
+
+def test_srd_31_the_save_is_rolled_before_the_damage():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"))
+    out = t.act("maelis", "cast", "gob", faces=(6, 5), spell="sacred flame")
+    save, damage = rolls(out)
+    assert save.purpose.startswith("Dex save") and save.roll.faces == [6] and "srd-31" in save.rules
+    assert damage.roll.dice == "1d8" and of(out, Damaged)[0].amount == 5
+
+
+def test_srd_31_every_target_saves_then_one_damage_roll_none_when_all_negate():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"), ("gob2", "goblin"))
+    out = t.act("maelis", "cast", "gob", "gob2", faces=(17, 16), spell="sacred flame")
+    assert [r.roll.dice for r in rolls(out)] == ["d20", "d20"] and not of(out, Damaged)
+    t = fight(("maelis", "cleric"), ("gob", "goblin"), ("gob2", "goblin"))
+    out = t.act("maelis", "cast", "gob", "gob2", faces=(17, 2, 4), spell="sacred flame")
+    assert [r.roll.dice for r in rolls(out)] == ["d20", "d20", "1d8"]
+    assert [(e.target, e.amount) for e in of(out, Damaged)] == [("gob2", 4)]
+
+
+def test_srd_31_too_few_dice_say_the_order_they_are_rolled_in():
+    from fracas.rules.api import BadInputError, Context
+    from fracas.rules.dice import ManualDice
+
+    t = fight(("maelis", "cleric"), ("gob", "goblin"))
+    command = RULESET.command(
+        {"action": "cast", "actor": "maelis", "targets": ["gob"], "spell": "sacred flame"}
+    )
+    with pytest.raises(BadInputError) as refused:
+        RULESET.decide_step(t.state, command, Context(ManualDice([3], "gm"), 9))
+    assert "needs 1d8 after d20 for the Dex save against sacred flame" in str(refused.value)
+    assert "srd-31" in RULESET.actions["cast"]
 
 
 def hold(t, target: str = "gob", save: int = 2):

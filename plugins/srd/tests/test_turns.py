@@ -86,7 +86,7 @@ def test_srd_3_after_a_bonus_action_spell_only_a_one_action_cantrip():
     t.act("maelis", "cast", "maelis", faces=(2,), spell="healing word")
     with pytest.raises(RefusedError, match="cantrip cast with an action"):
         t.act("maelis", "cast", "brannoc", faces=(2,), spell="guiding bolt")
-    t.act("maelis", "cast", "brannoc", faces=(3, 15), spell="sacred flame")
+    t.act("maelis", "cast", "brannoc", faces=(15,), spell="sacred flame")
     t2 = fight(("maelis", "cleric"), ("brannoc", "fighter"))
     t2.act("maelis", "cast", "brannoc", faces=(1,), spell="guiding bolt")
     with pytest.raises(RefusedError, match="srd-3"):
