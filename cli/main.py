@@ -804,10 +804,18 @@ def harm(app: App, target: str, amount: int, reason: str, by: str, command_id: s
 @cli.command()
 @click.argument("target", shell_complete=complete_ids)
 @click.argument("amount", type=INT)
+@click.option(
+    "--temp",
+    is_flag=True,
+    help="Temporary hit points instead, in a ruleset that has them (5e keeps the larger).",
+)
 @gm_flags
-def heal(app: App, target: str, amount: int, reason: str, by: str, command_id: str | None) -> None:
+def heal(
+    app: App, target: str, amount: int, temp: bool, reason: str, by: str, command_id: str | None
+) -> None:
     """Give AMOUNT of health back to TARGET by hand (a potion, first aid)."""
-    gm_command(app, "heal", by, command_id, target=target, amount=amount, reason=reason)
+    fields = {"temp": True} if temp else {}
+    gm_command(app, "heal", by, command_id, target=target, amount=amount, reason=reason, **fields)
 
 
 @cli.group()

@@ -102,6 +102,8 @@ def opening(command: Mapping[str, Any] | None, names: Mapping[str, str], ruleset
         target = command.get("target")
         who = names.get(target, target) if target else ""
         text = GM_VERBS.get(action, f"The GM: {action.removeprefix('gm.')} {{who}}")
+        if action == "gm.heal" and command.get("temp"):
+            text = "The GM gives {who} temporary hit points"
         reason = str(command.get("reason") or "")
         return text.format(who=who).strip() + (f" ({reason})" if reason else "")
     if action == FREE_ROLL:

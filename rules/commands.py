@@ -47,11 +47,13 @@ class Harm(Command, tag="gm.harm"):
 
 
 class Heal(Command, tag="gm.heal"):
-    """The GM gives back `amount` of a combatant's health by hand (a potion, first aid)."""
+    """The GM gives back `amount` of a combatant's health by hand (a potion, first aid);
+    `temp`: temporary hit points instead, in a ruleset that has them (`Ruleset.temp_by_hand`)."""
 
     target: str
     amount: Amount
     reason: Text = ""
+    temp: bool = False
 
 
 class SetCondition(Command, tag="gm.condition-set"):

@@ -72,6 +72,8 @@ def decide(rules: Any, state: Any, command: GmCommand, ctx: Any) -> list[Event]:
         case Harm():
             return rules.harm_by_hand(state, fighter.id, command.amount, command.reason)
         case Heal():
+            if command.temp:
+                return temporary_by_hand(rules, state, fighter.id, command)
             return rules.heal_by_hand(state, fighter.id, command.amount, command.reason)
         case SetCondition():
             lasting = duration(rules, state, command)
@@ -95,6 +97,16 @@ def decide(rules: Any, state: Any, command: GmCommand, ctx: Any) -> list[Event]:
                 raise BadInputError("a new name needs at least one letter")
             return [Renamed(fighter.id, name, command.reason or f"was {fighter.name}")]
     raise BadInputError(f"not a GM command: {command!r}")
+
+
+def temporary_by_hand(rules: Any, state: Any, target: str, command: Heal) -> list[Event]:
+    """The GM's temporary hit points, through the ruleset's hook; one line in a ruleset
+    without them."""
+    if rules.temp_by_hand is None:
+        raise RefusedError(
+            f"the {rules.name} rules have no temporary hit points: heal without --temp"
+        )
+    return rules.temp_by_hand(state, target, command.amount, command.reason)
 
 
 FREE_ROLL = "free roll"  # what a free roll without a reason is for

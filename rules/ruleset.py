@@ -101,6 +101,9 @@ class Ruleset:
     conditions: frozenset[str] = frozenset()  # the conditions the rules set and read
     harm_by_hand: gm.HandHook = gm.harmed
     heal_by_hand: gm.HandHook = gm.healed
+    # The GM's temporary hit points (`heal --temp`), as the rules give them (they may not
+    # stack); None: the rules have none, and `heal --temp` is refused in one line.
+    temp_by_hand: gm.HandHook | None = None
     # What moves the turn on when the acting combatant leaves; None: their own pass.
     moved_on: Callable[[Any, "Context"], list[Event]] | None = None
     # The round and who is having a turn now, where durations expire; None: as the view shows.

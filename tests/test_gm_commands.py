@@ -172,3 +172,37 @@ def test_the_log_shows_the_gm_command_with_its_reason(run):
     log = run("log").output
     assert "bob takes 3 damage (+3 a trap door)" in log
     assert "the encounter ends: the cultists flee" in log
+
+
+@pytest.mark.parametrize("name", sorted(SHEETS))
+def test_temporary_hit_points_by_hand_are_refused_in_one_line_where_the_rules_have_none(
+    run, name
+):
+    run("new", "-r", name)
+    for who in ("alice", "bob"):
+        sets = [a for key, value in SHEETS[name].items() for a in ("--set", f"{key}={value}")]
+        run("add", who, *sets)
+    run("begin")
+    before = len(json.loads(run("log", "--json").output))
+    refused = run("heal", "bob", "5", "--temp", ok=False)
+    assert refused.exit_code != 0 and "Traceback" not in refused.output
+    assert refused.output.strip().endswith(
+        f"the {name} rules have no temporary hit points: heal without --temp"
+    )
+    assert len(refused.output.strip().splitlines()) == 1
+    assert len(json.loads(run("log", "--json").output)) == before
+
+
+def test_temporary_hit_points_by_hand_keep_the_larger_in_the_d20_rules(run):
+    run("new", "-r", "srd")
+    run("add", "wren", "--set", "hp=21", "--set", "temp_hp=5", "--side", "pc")
+    run("add", "gob", "--set", "hp=7")
+    run("begin")
+    assert "+5 temp" in run("status").output  # from the sheet
+    out = run("heal", "wren", "3", "--temp").output
+    assert "keeps the 5 it had over 3 (they do not stack)" in out
+    out = run("heal", "wren", "8", "--temp", "--reason", "a draught").output
+    assert "wren has 8 temporary hit points: a draught" in out
+    report = run("export", "--format", "md").output
+    assert "The GM gives wren temporary hit points (a draught)" in report
+    assert "+8 temp" in run("status").output

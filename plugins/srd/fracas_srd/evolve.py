@@ -31,6 +31,7 @@ def joined(state: State, event: CombatantJoined) -> State:
         len(state.fighters),
         sheet.hp,
         sheet.hp,
+        temp_hp=sheet.temp_hp,
         legendary_left=sheet.legendary_actions,
     )
     return roster.put(state, fighter)

@@ -25,7 +25,7 @@ from fracas.rules.api import (
 
 from fracas_srd import actions, monsters, reactions, spells
 from fracas_srd.commands import ACTIONS, Act, SrdCommand, Surprise
-from fracas_srd.damage import deal, heal
+from fracas_srd.damage import deal, gain_temporary, heal
 from fracas_srd.evolve import event_types, evolve
 from fracas_srd.initiative import (
     advance,
@@ -137,6 +137,11 @@ def harm_by_hand(state: State, target: str, amount: int, reason: str) -> list[Ev
     return deal(state, None, gm.BY_HAND, fighter, parts, "")
 
 
+def temp_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:
+    """srd-11: the GM's temporary hit points do not stack with those it has."""
+    return gain_temporary(state, state.fighter(target), amount, reason or "the GM's ruling")
+
+
 def heal_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:
     fighter = state.fighter(target)
     if fighter.hp >= fighter.hp_max:
@@ -161,6 +166,7 @@ RULESET = Ruleset(
     conditions=TRACKED,
     harm_by_hand=harm_by_hand,
     heal_by_hand=heal_by_hand,
+    temp_by_hand=temp_by_hand,
     clock=clock,
     reads_rolls="modified",  # the d20 plus its modifiers meets the AC or DC (srd-M2)
     key_numbers=key_numbers,

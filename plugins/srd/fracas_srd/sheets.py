@@ -81,6 +81,7 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     charisma: Score = msgspec.field(default=10, name="cha")
     ac: Annotated[int, msgspec.Meta(ge=0, le=40)] = 10
     hp: Positive = 1
+    temp_hp: Annotated[int, msgspec.Meta(ge=0, le=10_000)] = 0  # at the start (srd-11)
     level: Level = 0  # a character's level
     cr: Annotated[float, msgspec.Meta(ge=0, le=30)] = 0  # a monster's challenge rating
     proficiency: Annotated[int, msgspec.Meta(ge=0, le=10)] | None = None  # none: by level/CR

@@ -176,3 +176,15 @@ def test_srd_16_stabilising_takes_a_dc_10_medicine_check_and_damage_undoes_it():
     assert "dying" in wren.conditions and "stable" not in wren.conditions and wren.failures == 1
     with pytest.raises(RefusedError, match="not dying"):
         fight(("maelis", "cleric"), ("gob", "goblin")).act("maelis", "stabilise", "gob")
+
+
+def test_srd_11_a_sheet_s_temporary_hit_points_and_the_gm_s_keep_the_larger():
+    t = fight(("wyrm", "wyrm"), begin=False)
+    t.join("pc-wren", sample("rogue", temp_hp=5), "pc")
+    assert t.who("pc-wren").temp_hp == 5
+    t.do({"action": "gm.heal", "target": "pc-wren", "amount": 3, "temp": True})
+    assert t.who("pc-wren").temp_hp == 5
+    out = t.do({"action": "gm.heal", "target": "pc-wren", "amount": 9, "temp": True})
+    assert of(out, TemporaryHitPoints)[0].rules == ["srd-11"] and t.who("pc-wren").temp_hp == 9
+    t.do({"action": "gm.harm", "target": "pc-wren", "amount": 10})
+    assert (t.who("pc-wren").temp_hp, t.who("pc-wren").hp) == (0, 20)
