@@ -3,19 +3,23 @@ with cover (srd-22), close and long range (srd-17) and the conditions (srd-27)."
 
 from fracas.rules.api import (
     ConditionCleared,
+    ConditionSet,
     Context,
     Event,
     Modifier,
     RefusedError,
     Resolved,
     Rolled,
+    roster,
 )
 
 from fracas_srd.checks import d20_test
 from fracas_srd.commands import Aimed
-from fracas_srd.conditions import attack_edge, cover_bonus, critical_up_close
+from fracas_srd.conditions import attack_edge, cover_bonus, critical_up_close, saving_throw
 from fracas_srd.damage import deal
-from fracas_srd.sheets import UNARMED, Ability, Sheet, Weapon, parse_amount
+from fracas_srd.effects import ac_notes, armor_class, bonuses, extra_dice
+from fracas_srd.evolve import evolve
+from fracas_srd.sheets import UNARMED, Ability, Rider, Sheet, Weapon, parse_amount
 from fracas_srd.state import Fighter, State
 
 CRITICAL, FUMBLE = "critical hit", "natural 1: miss"
@@ -84,18 +88,11 @@ def attack_roll(
     rules = ["srd-6", "srd-7", *(["srd-17"] if ranged else [])]
     if up_close and command.within_5ft is None:
         rules.append("srd-30")  # the critical rests on melee being within 5 feet
-    judge = judge_attack(target.sheet.ac, up_close)
-    check = d20_test(
-        ctx,
-        events,
-        attacker.id,
-        purpose,
-        [*mods, *command.modifiers],
-        edge,
-        target.sheet.ac,
-        rules,
-        judge,
-    )
+    ac = armor_class(target)
+    judge = judge_attack(ac, up_close)
+    flat, dice = bonuses(attacker, "attacks")
+    given = [*mods, *flat, *command.modifiers, *ac_notes(target)]
+    check = d20_test(ctx, events, attacker.id, purpose, given, edge, ac, rules, judge, dice)
     hit, text = judge(check.natural, check.total)
     events += spent_edges(attacker, target)
     return hit, text.startswith(CRITICAL)
@@ -158,9 +155,11 @@ def damage_parts(
             ctx, events, attacker.id, dice, critical, f"damage of {weapon.name}", how
         )
     if extra:
-        extra_dice, _ = parse_amount(extra)
-        if extra_dice:
-            parts += roll_dice(ctx, events, attacker.id, extra_dice, critical, "extra damage", how)
+        given, _ = parse_amount(extra)
+        if given:
+            parts += roll_dice(ctx, events, attacker.id, given, critical, "extra damage", how)
+    for more, source in extra_dice(attacker):
+        parts += roll_dice(ctx, events, attacker.id, more, critical, f"extra damage: {source}", how)
     if flat:
         parts.append(Modifier(flat, f"{weapon.name}'s own bonus", "srd-9"))
     if weapon.magic:
@@ -207,4 +206,28 @@ def weapon_attack(
     if not hit:
         return events
     parts = damage_parts(state, ctx, events, attacker, weapon, critical, command.extra, offhand)
-    return events + deal(state, ctx, attacker.id, target, parts, weapon.type, critical)
+    events += deal(state, ctx, attacker.id, target, parts, weapon.type, critical)
+    if weapon.rider is None:
+        return events
+    after = roster.fold(evolve, state, events)
+    return events + ridden(ctx, attacker, after.fighter(target.id), weapon.name, weapon.rider)
+
+
+def ridden(
+    ctx: Context, attacker: Fighter, target: Fighter, what: str, rider: Rider
+) -> list[Event]:
+    """srd-35: after the damage, the target saves or has the rider's condition; one that
+    has it already makes no save."""
+    if target.dead:
+        return []
+    if target.has(rider.condition):
+        why = f"already {rider.condition}: no save against {what}"
+        return [Resolved(target.id, "save", [], why, ["srd-35"])]
+    events: list[Event] = []
+    ability = rider.save
+    purpose = f"{ability.capitalize()} save against {what} (DC {rider.dc})"
+    if saving_throw(ctx, events, target, ability, rider.dc, purpose, ["srd-35"]).success:
+        return events
+    detail = {"by": attacker.id}
+    why = f"{what} of {attacker.name}"
+    return [*events, ConditionSet(target.id, rider.condition, why, detail, ["srd-35", "srd-27"])]

@@ -1,12 +1,13 @@
 """The d20 test (srd-M2), advantage and disadvantage (srd-M3), saves (srd-M5), ability
 checks and contests. Every die comes from `ctx.dice` and is recorded as a roll."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from fracas.rules.api import ConditionCleared, Context, Event, Modifier, Roll, Rolled
 
+from fracas_srd.effects import Bonus, bonuses, edges
 from fracas_srd.sheets import SKILLS, Ability
 from fracas_srd.state import Fighter
 
@@ -77,14 +78,30 @@ def d20_test(
     target: int | None,
     rules: list[str],
     judge: Judge | None = None,
+    dice: Sequence[Bonus] = (),
 ) -> Check:
-    """Roll, add the modifiers, judge, and record it all as one roll with its reasons."""
+    """Roll, add the modifiers, judge, and record it all as one roll with its reasons; an
+    effect's dice (bless's 1d4) are rolled right after the d20 and recorded after it."""
     roll, natural = roll_d20(ctx, edge.kind, purpose)
+    rolled = [bonus_roll(ctx, who, purpose, bonus) for bonus in dice]
+    modifiers = [*modifiers, *(added for added, _ in rolled)]
     total = natural + sum(m.value for m in modifiers)
     success, result = (judge or meets(target))(natural, total)
     notes = [*modifiers, *edge.notes()]
-    events.append(Rolled(who, purpose, roll, target, notes, result, ["srd-M2", *rules]))
+    cited = ["srd-M2", *rules, *(["srd-32"] if dice else [])]
+    events.append(Rolled(who, purpose, roll, target, notes, result, cited))
+    events += [record for _, record in rolled]
     return Check(natural, total, success)
+
+
+def bonus_roll(ctx: Context, who: str, purpose: str, bonus: Bonus) -> tuple[Modifier, Rolled]:
+    """srd-32: an effect's die added to (or taken off) a d20 roll."""
+    why = f"{bonus.source} on the {purpose}"
+    roll = ctx.dice.roll(bonus.dice, why)
+    value = bonus.sign * roll.total
+    shown = f"{'-' if bonus.sign < 0 else '+'}{bonus.dice}"
+    added = Modifier(value, f"{bonus.source}: {shown} rolled {roll.total}", "srd-32")
+    return added, Rolled(who, why, roll, None, [], f"{value:+d}", ["srd-32"])
 
 
 def save_modifiers(fighter: Fighter, ability: Ability) -> list[Modifier]:
@@ -112,6 +129,8 @@ def check_edge(fighter: Fighter) -> Edge:
     helped = fighter.conditions.get("helped")
     if helped is not None and not helped.get("against"):
         edge.add(True, f"helped by {helped.get('by_name', 'an ally')}", "srd-5")
+    for good, source in edges(fighter, "checks"):
+        edge.add(good, source, "srd-33")
     return edge
 
 
@@ -124,9 +143,10 @@ def skill_check(
     rules: list[str],
 ) -> Check:
     purpose = f"{SKILLS[skill].capitalize()} ({skill.title()}) check"
-    mods = skill_modifiers(fighter, skill)
+    flat, dice = bonuses(fighter, "checks")
+    mods = [*skill_modifiers(fighter, skill), *flat]
     edge = check_edge(fighter)
-    check = d20_test(ctx, events, fighter.id, purpose, mods, edge, dc, rules)
+    check = d20_test(ctx, events, fighter.id, purpose, mods, edge, dc, rules, dice=dice)
     helped = fighter.conditions.get("helped")
     if helped is not None and not helped.get("against"):
         events.append(ConditionCleared(fighter.id, "helped", "used on this check", ["srd-5"]))

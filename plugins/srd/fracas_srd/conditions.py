@@ -5,6 +5,7 @@ from fracas.rules.api import Context, Event, Modifier, RefusedError, Resolved
 
 from fracas_srd.checks import Check, Edge, d20_test, save_modifiers
 from fracas_srd.commands import Aimed
+from fracas_srd.effects import attacked_edges, bonuses, edges
 from fracas_srd.sheets import Ability
 from fracas_srd.state import Fighter
 
@@ -35,6 +36,8 @@ def attacker_edge(edge: Edge, attacker: Fighter, command: Aimed) -> None:
         edge.add(True, "the target cannot see the attacker", "srd-23")
     if command.unseeing:
         edge.add(False, "the attacker cannot see the target", "srd-23")
+    for good, source in edges(attacker, "attacks"):
+        edge.add(good, source, "srd-33")
 
 
 def within_5ft(command: Aimed, ranged: bool) -> bool:
@@ -62,6 +65,8 @@ def target_edge(
     helped = attacker.conditions.get("helped", {})
     if helped.get("against") == target.id:
         edge.add(True, f"helped by {helped.get('by_name', 'an ally')}", "srd-5")
+    for good, source in attacked_edges(target):
+        edge.add(good, f"{target.name}: {source}", "srd-33")
 
 
 def ranged_edge(edge: Edge, command: Aimed, ranged: bool) -> None:
@@ -117,7 +122,8 @@ def saving_throw(
         why = f"fails the {ability.capitalize()} save automatically: {failing}"
         events.append(Resolved(fighter.id, "save", [], why, ["srd-27", *rules]))
         return Check(0, 0, False)
-    mods, edge = save_modifiers(fighter, ability), Edge()
+    flat, dice = bonuses(fighter, "saves")
+    mods, edge = [*save_modifiers(fighter, ability), *flat], Edge()
     if ability == "dex":
         if cover_bonus(cover):
             mods.append(Modifier(cover_bonus(cover), f"{cover} cover", "srd-22"))
@@ -125,4 +131,7 @@ def saving_throw(
             edge.add(False, f"{fighter.name} is restrained", "srd-27")
         if fighter.dodging:
             edge.add(True, f"{fighter.name} is dodging", "srd-5")
-    return d20_test(ctx, events, fighter.id, purpose, mods, edge, dc, ["srd-M5", *rules])
+    for good, source in edges(fighter, "saves"):
+        edge.add(good, source, "srd-33")
+    rules = ["srd-M5", *rules]
+    return d20_test(ctx, events, fighter.id, purpose, mods, edge, dc, rules, dice=dice)

@@ -16,6 +16,7 @@ from fracas.rules.api import (
 
 from fracas_srd.checks import Edge, d20_test
 from fracas_srd.conditions import saving_throw
+from fracas_srd.effects import resistances
 from fracas_srd.events import DEATH_SAVE, DeathSaves, TemporaryHitPoints
 from fracas_srd.state import Fighter, State
 
@@ -28,7 +29,7 @@ def typed(target: Fighter, raw: int, kind: str) -> tuple[int, list[Modifier]]:
     if kind in sheet.immunities:
         return 0, [Modifier(-raw, f"immune to {kind}", "srd-10")] if raw else []
     amount, notes = raw, []
-    if kind in sheet.resistances:
+    if kind in resistances(target):
         notes.append(Modifier(amount // 2 - amount, f"resistant to {kind}: half", "srd-10"))
         amount //= 2
     if kind in sheet.vulnerabilities:

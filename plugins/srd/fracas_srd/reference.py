@@ -232,6 +232,31 @@ STATEMENTS = {
         " negates, and every target made it), no damage is rolled. [Saving Throws; Damage "
         "Rolls]"
     ),
+    "srd-32": (
+        "Bonuses and penalties from effects. A spell or feature may change a creature's AC "
+        "(shield of faith +2, shield +5) or add a number or a die to its attack rolls, saving "
+        "throws or ability checks (bless: +1d4; bane: −1d4), rolled with the d20 each time "
+        "while it lasts. The same spell's effects do not combine: a creature under two castings"
+        " of one spell has it once. [Bless; Bane; Shield of Faith; Shield; Combining Magical "
+        "Effects]"
+    ),
+    "srd-33": (
+        "Other effects. While it lasts, an effect may give advantage or disadvantage on a "
+        "creature's attack rolls, saves or checks or on attacks against it (combined with every"
+        " other source as srd-M3 says), resistance to a damage type (srd-10), or extra damage "
+        "dice on its weapon hits (doubled on a critical, srd-8). [Advantage and Disadvantage; "
+        "Damage Resistance and Vulnerability; Spells]"
+    ),
+    "srd-34": (
+        "Effects end. A spell's effect on each target lasts its duration (srd-28) and ends "
+        "early when the concentration that holds it ends (srd-26); a feature's holds while the "
+        "sheet has it. [Duration; Concentration]"
+    ),
+    "srd-35": (
+        "Riders. A hit may also call for a save: the target of a wolf's bite makes a DC 11 "
+        "Strength save or is knocked prone. The save is rolled after the damage; a target "
+        "already under the condition makes none. [Monsters: Wolf; Saving Throws]"
+    ),
 }
 
 

@@ -28,6 +28,48 @@ Cost = Annotated[int, msgspec.Meta(ge=1, le=3)]
 Level = Annotated[int, msgspec.Meta(ge=0, le=30)]
 
 
+RollKind = Literal["attacks", "saves", "checks"]
+_BONUS = re.compile(r"[+-]?([1-9][0-9]?)?d[1-9][0-9]{0,2}|[+-]?[0-9]{1,3}", re.ASCII)
+
+
+class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What a spell, a feature or a condition changes while it lasts (srd-32, srd-33): AC,
+    a number or dice added to its attack rolls, saves or checks ("1d4", "-1d4", "2"),
+    advantage or disadvantage on them, on attacks against it, resistances, extra damage
+    dice on its weapon hits."""
+
+    ac: Bounded = 0
+    attacks: str = ""
+    saves: str = ""
+    checks: str = ""
+    advantage: list[RollKind] = []
+    disadvantage: list[RollKind] = []
+    attacked: Literal["", "advantage", "disadvantage"] = ""  # attacks against it
+    resistances: list[DamageType] = []
+    extra: str = ""
+
+
+class Rider(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What a hit also does: the target saves or has the condition (srd-35)."""
+
+    save: Ability
+    dc: Annotated[int, msgspec.Meta(ge=1, le=40)]
+    condition: str
+
+
+class Feature(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A feature of the sheet: an effect that always holds, or extra damage once a turn
+    on a hit that meets its terms (`sneak`: a rogue's sneak attack, srd-36), or a reaction
+    to being hit (`trigger = "hit"`, `halves`: uncanny dodge, srd-40)."""
+
+    name: str
+    effect: Effect | None = None
+    extra: str = ""
+    sneak: bool = False
+    trigger: Literal["", "hit"] = ""
+    halves: bool = False
+
+
 class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A weapon or a natural attack: damage dice (`1d8`, `2d6+1`) of one type."""
 
@@ -40,6 +82,7 @@ class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     range: list[int] = []  # normal and long range, in feet (srd-17)
     proficient: bool = True
     magic: Bounded = 0  # a +N weapon: to the attack and the damage
+    rider: Rider | None = None  # a save on a hit, or a condition (srd-35)
 
 
 class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -61,6 +104,7 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     until: Literal["", "start", "end"] = ""  # of the caster's next turn
     save_ends: bool = False  # the target repeats the save at the end of each of its turns
     concentration: bool = False
+    effect: Effect | None = None  # on each target while the spell lasts (srd-32, srd-33)
 
 
 class LegendaryOption(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -98,6 +142,7 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     attacks: Annotated[int, msgspec.Meta(ge=1, le=8)] = 1  # attacks per Attack action
     weapons: list[Weapon] = []
     spells: list[Spell] = []
+    features: list[Feature] = []
     multiattack: list[str] = []  # weapon names, in order (srd-29)
     legendary_actions: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
     legendary: list[LegendaryOption] = []
@@ -186,6 +231,26 @@ def parse_amount(text: str) -> tuple[str, int]:
     return match[1], int(match[2] or 0)
 
 
+def parse_bonus(text: str) -> tuple[int, str, int]:
+    """An effect's bonus: `1d4` as (1, "1d4", 0), `-1d4` as (-1, "1d4", 0), `2` as (1, "", 2)."""
+    compact = text.replace(" ", "")
+    if not _BONUS.fullmatch(compact):
+        raise BadInputError(f"{text!r} is not a bonus like 2, -1, 1d4 or -1d4")
+    sign = -1 if compact.startswith("-") else 1
+    body = compact.lstrip("+-")
+    return (sign, body, 0) if "d" in body else (1, "", int(compact))
+
+
+def check_effect(effect: Effect | None, where: str) -> None:
+    if effect is None:
+        return
+    for bonus in (effect.attacks, effect.saves, effect.checks):
+        if bonus:
+            parse_bonus(bonus)
+    if effect.extra and not parse_amount(effect.extra)[0]:
+        raise BadInputError(f"{where}: extra = {effect.extra!r}: give dice, such as 1d4")
+
+
 def check_sheet(sheet: Sheet, where: str, custom: list[str]) -> None:
     """Every amount readable, every skill known, every weapon a multiattack or legendary
     action names on the sheet."""
@@ -195,6 +260,11 @@ def check_sheet(sheet: Sheet, where: str, custom: list[str]) -> None:
         for amount in (spell.damage, spell.heal, spell.temp_hp):
             if amount:
                 parse_amount(amount)
+        check_effect(spell.effect, f"{where}: {spell.name}")
+    for feature in sheet.features:
+        check_effect(feature.effect, f"{where}: {feature.name}")
+        if feature.extra and not parse_amount(feature.extra)[0]:
+            raise BadInputError(f"{where}: {feature.name}: extra = {feature.extra!r}: give dice")
     for skill in sheet.skills:
         if skill.lower() not in SKILLS and skill.lower() not in custom:
             raise BadInputError(

@@ -22,6 +22,7 @@ from fracas_srd.attacks import attack_roll, roll_dice
 from fracas_srd.commands import Cast
 from fracas_srd.conditions import saving_throw
 from fracas_srd.damage import deal, end_concentration, gain_temporary, heal
+from fracas_srd.effects import EFFECT
 from fracas_srd.evolve import evolve
 from fracas_srd.sheets import Spell, parse_amount
 from fracas_srd.state import Fighter, State
@@ -125,7 +126,7 @@ def on_target(
     if spell.temp_hp:
         offered = amount(ctx, events, caster, spell.temp_hp, spell)
         events += gain_temporary(state, target, offered, f"{spell.name}")
-    if spell.condition:
+    if spell.condition or spell.effect:
         events += afflict(state, caster, target, spell, held)
     if not events:
         events.append(Resolved(caster.id, "cast", [target.id], spell.name, ["srd-5"]))
@@ -189,7 +190,7 @@ def spell_attack(
     if spell.damage:
         parts = spell_damage(state, ctx, events, caster, spell, critical)
         events += deal(state, ctx, caster.id, target, parts, spell.type, critical)
-    if spell.condition:
+    if spell.condition or spell.effect:
         after = roster.fold(evolve, state, events)
         events += afflict(after, caster, after.fighter(target.id), spell, held)
     return events
@@ -243,7 +244,7 @@ def save_outcome(
         half = [Modifier(total // 2 - total, "half on a successful save", "srd-25")]
         parts = [*rolled, *(half if saved else [])]
         events += deal(state, ctx, caster.id, target, parts, spell.type, False, ("srd-25",))
-    if spell.condition and not saved:
+    if (spell.condition or spell.effect) and not saved:
         after = roster.fold(evolve, state, events)
         events += afflict(after, caster, after.fighter(target.id), spell, held)
     if not events:
@@ -255,20 +256,25 @@ def save_outcome(
 def afflict(
     state: State, caster: Fighter, target: Fighter, spell: Spell, held: list[list[str]]
 ) -> list[Event]:
-    """The spell's condition, with its duration (srd-28), held by the caster's
-    concentration if the spell needs it (srd-26)."""
+    """The spell's condition, or its effect under the spell's name (srd-32, srd-33), with
+    its duration (srd-28), held by the caster's concentration if the spell needs it (srd-26,
+    srd-34)."""
     if target.dead:
         return []
     detail: dict[str, Any] = {"by": caster.id, "spell": spell.name}
+    if spell.effect is not None:
+        detail[EFFECT] = msgspec.to_builtins(spell.effect)
     until = duration(state, caster, spell)
     if until is not None:
         detail["until"] = msgspec.to_builtins(until)
     if spell.save_ends and spell.save:
         detail["save_ends"] = {"ability": spell.save, "dc": save_dc(caster)}
+    name = spell.condition or spell.name
     if spell.concentration:
-        held.append([target.id, spell.condition])
-    rules = ["srd-27", "srd-28", *(["srd-26"] if spell.concentration else [])]
-    return [ConditionSet(target.id, spell.condition, spell.name, detail, rules)]
+        held.append([target.id, name])
+    rules = ["srd-27" if spell.condition else "srd-32", "srd-28"]
+    rules += ["srd-26", "srd-34"] if spell.concentration else []
+    return [ConditionSet(target.id, name, spell.name, detail, rules)]
 
 
 def duration(state: State, caster: Fighter, spell: Spell) -> Until | None:

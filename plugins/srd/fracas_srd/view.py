@@ -5,6 +5,7 @@ from typing import Any
 
 from fracas.rules.api import InitiativeRow, PinRow, View, WoundRow
 
+from fracas_srd.effects import armor_class
 from fracas_srd.state import Fighter, State
 
 
@@ -31,7 +32,7 @@ def detail(fighter: Fighter) -> dict[str, Any]:
         "hp": fighter.hp,
         "hp_max": fighter.hp_max,
         "temp_hp": fighter.temp_hp,
-        "ac": fighter.sheet.ac,
+        "ac": armor_class(fighter),
         "reaction": "used" if fighter.reaction else "ready",
     }
     if fighter.has("dying") or fighter.has("stable"):

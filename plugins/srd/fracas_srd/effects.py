@@ -1,0 +1,92 @@
+"""Effects as data (srd-32, srd-33): what a spell, a feature or a condition changes while it
+lasts, read from the sheet's features and from the details of the conditions a creature
+has, and folded into every roll it touches. A condition's effect ends with the condition:
+by its duration, or with the concentration that holds it (srd-34)."""
+
+from typing import NamedTuple
+
+import msgspec
+from fracas.rules.api import Modifier
+
+from fracas_srd.sheets import DamageType, Effect, RollKind, parse_bonus
+from fracas_srd.state import Fighter
+
+EFFECT = "effect"  # the key of a condition's detail that holds its effect
+
+
+class Bonus(NamedTuple):
+    """Dice an effect adds to a d20 roll (bless's 1d4), or takes off it (bane's -1d4),
+    rolled right after the d20."""
+
+    dice: str
+    sign: int
+    source: str
+
+
+def effects_on(fighter: Fighter) -> list[tuple[str, Effect]]:
+    """Every effect on the creature now, by the name of its source."""
+    found = [(f.name, f.effect) for f in fighter.sheet.features if f.effect is not None]
+    for name, detail in fighter.conditions.items():
+        data = detail.get(EFFECT)
+        if data:
+            found.append((name, msgspec.convert(data, Effect)))
+    return found
+
+
+def armor_class(fighter: Fighter) -> int:
+    return fighter.sheet.ac + sum(e.ac for _, e in effects_on(fighter))
+
+
+def ac_notes(fighter: Fighter) -> list[Modifier]:
+    """Why the AC is not the sheet's: each effect's change, as a note on the roll."""
+    return [
+        Modifier(0, f"AC {e.ac:+d}: {name}", "srd-32") for name, e in effects_on(fighter) if e.ac
+    ]
+
+
+def bonuses(fighter: Fighter, kind: RollKind) -> tuple[list[Modifier], list[Bonus]]:
+    """The numbers (as modifiers) and the dice (to roll) effects add to this kind of roll."""
+    flat: list[Modifier] = []
+    dice: list[Bonus] = []
+    for name, effect in effects_on(fighter):
+        text = getattr(effect, kind)
+        if not text:
+            continue
+        sign, spec, number = parse_bonus(text)
+        if spec:
+            dice.append(Bonus(spec, sign, name))
+        else:
+            flat.append(Modifier(number, name, "srd-32"))
+    return flat, dice
+
+
+def edges(fighter: Fighter, kind: RollKind) -> list[tuple[bool, str]]:
+    """Advantage (True) or disadvantage (False) effects give this kind of roll, by source."""
+    found = []
+    for name, effect in effects_on(fighter):
+        if kind in effect.advantage:
+            found.append((True, name))
+        if kind in effect.disadvantage:
+            found.append((False, name))
+    return found
+
+
+def attacked_edges(target: Fighter) -> list[tuple[bool, str]]:
+    """Advantage or disadvantage effects give attacks against the creature."""
+    return [
+        (effect.attacked == "advantage", name)
+        for name, effect in effects_on(target)
+        if effect.attacked
+    ]
+
+
+def resistances(fighter: Fighter) -> set[DamageType]:
+    found = set(fighter.sheet.resistances)
+    for _, effect in effects_on(fighter):
+        found |= set(effect.resistances)
+    return found
+
+
+def extra_dice(fighter: Fighter) -> list[tuple[str, str]]:
+    """The extra damage dice its weapon hits deal while effects last: (dice, source)."""
+    return [(e.extra, name) for name, e in effects_on(fighter) if e.extra]

@@ -1,0 +1,132 @@
+"""Effects as data: bonuses and penalties (srd-32), advantage, resistance and extra damage
+(srd-33), their end (srd-34) and a hit's rider (srd-35)."""
+
+from fracas.rules.api import ConditionCleared, ConditionExpired, ConditionSet, Damaged, Resolved
+from srd_table import fight, of, rolls, sample
+
+from fracas_srd.ruleset import RULESET
+
+
+def mods(roll) -> dict[str, int]:
+    return {m.reason: m.value for m in roll.modifiers}
+
+
+def test_srd_32_bless_adds_a_d4_rolled_after_the_d20_to_attack_rolls_and_saves():
+    t = fight(("maelis", "cleric"), ("pc-brannoc", "fighter"), ("gob", "goblin"))
+    out = t.act("maelis", "cast", "pc-brannoc", "maelis", spell="bless")
+    assert [e.condition for e in of(out, ConditionSet)] == ["bless", "bless", "concentrating"]
+    t.next()
+    out = t.act("pc-brannoc", "attack", "gob", faces=(9, 1, 5), weapon="longsword")
+    attack, bless, damage = rolls(out)
+    assert attack.roll.dice == "d20" and bless.roll.dice == "1d4" and damage.roll.dice == "1d8"
+    assert mods(attack)["bless: +1d4 rolled 1"] == 1 and "srd-32" in attack.rules
+    assert attack.result == "hit (15 vs AC 15)"  # 9 + 3 Str + 2 proficiency + 1 blessed
+
+
+def test_srd_32_bane_takes_a_d4_off_after_a_failed_charisma_save():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"))
+    t.act("maelis", "cast", "gob", faces=(5,), spell="bane")  # 5 - 1 = 4 vs DC 13
+    assert t.who("gob").conditions["bane"]["by"] == "maelis"
+    t.next()
+    out = t.act("gob", "attack", "maelis", faces=(14, 3), weapon="scimitar")
+    attack = rolls(out)[0]
+    assert mods(attack)["bane: -1d4 rolled 3"] == -3
+    assert attack.result == "miss (15 vs AC 16)" and not of(out, Damaged)
+
+
+def test_srd_32_shield_of_faith_raises_the_ac_the_attack_and_the_status_show_it():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"))
+    t.act("maelis", "cast", "maelis", spell="shield of faith")
+    assert t.who("maelis").bonus  # a bonus action
+    wound = next(w for w in RULESET.view(t.state).wounds if w.combatant == "maelis")
+    assert wound.detail["ac"] == 18 and RULESET.numbers_of(wound)["AC"] == 18
+    assert any(c.startswith("shield of faith") for c in wound.conditions)
+    t.next()
+    out = t.act("gob", "attack", "maelis", faces=(13,), weapon="scimitar")
+    attack = rolls(out)[0]
+    assert attack.result == "miss (17 vs AC 18)" and "AC +2: shield of faith" in mods(attack)
+
+
+def test_srd_32_the_same_spell_twice_counts_once():
+    t = fight(("maelis", "cleric"), ("pc-brannoc", "fighter"), begin=False)
+    t.join("sage", sample("cleric"))
+    t.join("gob", sample("goblin"))
+    t.do({"action": "begin"}, 20, 16, 18, 1)  # maelis, sage, brannoc, gob
+    t.act("maelis", "cast", "pc-brannoc", spell="bless")
+    t.next()
+    t.act("sage", "cast", "pc-brannoc", spell="bless")
+    t.next()
+    out = t.act("pc-brannoc", "attack", "gob", faces=(2, 4), weapon="longsword")
+    assert [r.roll.dice for r in rolls(out)] == ["d20", "1d4"]
+
+
+def test_srd_26_bless_adds_its_d4_to_a_concentration_save():
+    t = fight(("maelis", "cleric"), ("wyrm", "wyrm"))
+    t.act("maelis", "cast", "maelis", spell="bless")
+    t.next()
+    out = t.act("wyrm", "attack", "maelis", faces=(15, 5, 5, 5, 2), weapon="bite")
+    save, bless = rolls(out)[-2:]
+    # 15 damage: DC 10; 5 + 2 Con + 2 on bless's d4 = 9: the concentration and bless end.
+    assert save.purpose == "concentration on bless (DC 10)" and bless.roll.dice == "1d4"
+    assert save.result == "failure (9 vs 10)"
+    assert ("maelis", "bless") in [(e.target, e.condition) for e in of(out, ConditionCleared)]
+
+
+def test_srd_33_an_effect_gives_advantage_resistance_and_extra_damage():
+    raging = {
+        "name": "rage",
+        "effect": {"advantage": ["checks"], "attacked": "advantage",
+                   "resistances": ["slashing"], "extra": "1d4"},
+    }  # fmt: skip
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"), begin=False)
+    t.join("orc", sample("fighter", features=[raging]))
+    t.do({"action": "begin"}, 20, 16, 12)
+    out = t.act("brannoc", "attack", "orc", faces=(3, 14, 6), weapon="longsword")
+    attack = rolls(out)[0]
+    assert "advantage: orc: rage" in mods(attack) and attack.roll.dice == "2d20kh1"
+    hit = of(out, Damaged)[0]
+    assert hit.amount == (6 + 3) // 2 and "srd-10" in hit.rules
+    t.next()
+    t.next()
+    out = t.act("orc", "attack", "gob", faces=(20, 1, 2, 3, 4), weapon="longsword")
+    assert [r.roll.dice for r in rolls(out)] == ["d20", "2d8", "2d4"]  # doubled on a critical
+    assert of(out, Damaged)[0].amount == 1 + 2 + 3 + 4 + 3
+
+
+def test_srd_34_concentration_ending_ends_the_effect_on_every_target():
+    t = fight(("maelis", "cleric"), ("pc-brannoc", "fighter"), ("gob", "goblin"))
+    t.act("maelis", "cast", "pc-brannoc", "maelis", spell="bless")
+    t.do({"action": "gm.condition-set", "target": "maelis", "condition": "stunned"})
+    out = t.next()
+    ended = [(e.target, e.condition) for e in of(out, ConditionCleared)]
+    assert ended == [("maelis", "concentrating"), ("pc-brannoc", "bless"), ("maelis", "bless")]
+    assert "bless" not in t.who("pc-brannoc").conditions
+
+
+def test_srd_34_an_effect_ends_with_its_duration():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"))
+    t.act("maelis", "cast", "maelis", spell="bless")
+    expired = []
+    for _ in range(20):
+        expired += [e.condition for e in of(t.next(), ConditionExpired)]
+    assert expired == ["bless"] and "bless" not in t.who("maelis").conditions
+
+
+def test_srd_35_the_wolf_s_bite_knocks_prone_on_a_failed_dc_11_strength_save():
+    t = fight(("wolf", "wolf"), ("pc-wren", "rogue"))
+    out = t.act("wolf", "attack", "pc-wren", faces=(12, 2, 2, 9), weapon="bite")
+    save = rolls(out)[-1]
+    assert save.purpose == "Str save against bite (DC 11)" and save.result == "failure (9 vs 11)"
+    prone = of(out, ConditionSet)[-1]
+    assert (prone.condition, prone.rules) == ("prone", ["srd-35", "srd-27"])
+    t = fight(("wolf", "wolf"), ("pc-brannoc", "fighter"))
+    out = t.act("wolf", "attack", "pc-brannoc", faces=(19, 2, 2, 8), weapon="bite")
+    assert "prone" not in t.who("pc-brannoc").conditions  # 8 + 3 Str + 2 proficient
+
+
+def test_srd_35_a_rider_on_a_prone_target_asks_no_save_and_the_bite_has_advantage():
+    t = fight(("wolf", "wolf"), ("pc-wren", "rogue"))
+    t.do({"action": "gm.condition-set", "target": "pc-wren", "condition": "prone"})
+    out = t.act("wolf", "attack", "pc-wren", faces=(3, 12, 2, 2), weapon="bite")
+    assert rolls(out)[0].roll.dice == "2d20kh1"  # prone, from within 5 feet (srd-30)
+    assert of(out, Resolved)[-1].outcome == "already prone: no save against bite"
