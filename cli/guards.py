@@ -18,7 +18,7 @@ MAX_LINE = 4000  # characters in one console line: any command, a long note
 MAX_BODY = 32 * 1024  # bytes: the longest line even if every character is a \\uXXXX escape
 MAX_NAME = 200
 STEP = re.compile(r"[0-9]{1,9}")  # [0-9], not \d: int() reads "²" and "٣" too
-ONE_LINE = r"^[^\x00-\x08\x0a-\x1f\x7f]*$"  # no control characters but the tab
+ONE_LINE = r"^[^\x00-\x08\x0a-\x1f\x7f]*\Z"  # no control characters but the tab
 NOT_UTF8 = "a command is UTF-8 JSON; that body is not UTF-8"
 
 
@@ -45,7 +45,7 @@ def why(error: msgspec.MsgspecError) -> str:
     text = str(error)
     if isinstance(error, msgspec.ValidationError) and "length" in text:
         return f"that console line is longer than {MAX_LINE} characters; send a shorter one"
-    if isinstance(error, msgspec.ValidationError) and "pattern" in text:
+    if isinstance(error, msgspec.ValidationError) and "regex" in text:
         return "a console line holds no control characters (a newline, a NUL); send one line"
     return f'a command is a JSON body like {{"line": "undo"}} ({text})'
 

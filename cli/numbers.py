@@ -30,5 +30,11 @@ class AsciiInt(click.IntRange):
                 self.fail(f"{value!r} is not a valid integer (digits 0-9)", param, ctx)
         return super().convert(value, param, ctx)
 
+    def _describe_range(self) -> str:
+        """Nothing for a number with no bounds (click would show `x<=None`)."""
+        if self.min is None and self.max is None:
+            return ""
+        return super()._describe_range()
+
 
 INT = AsciiInt()

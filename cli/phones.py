@@ -54,8 +54,8 @@ RATE = 20.0  # requests a second a token may keep up
 BURST = 40.0  # requests a token may make at once
 KEPT_BUCKETS = 4096
 REVOKED_EVERY = 0.5  # seconds between two looks for revoked links with streams open
-COMMAND_ID = r"^[A-Za-z0-9_-]{8,64}$"
-FIELD = Annotated[str, msgspec.Meta(max_length=64, pattern=r"^[a-z_]{1,64}$")]
+COMMAND_ID = r"^[A-Za-z0-9_-]{8,64}\Z"  # \Z: `$` passes a final newline
+FIELD = Annotated[str, msgspec.Meta(max_length=64, pattern=r"^[a-z_]{1,64}\Z")]
 NAME = Annotated[str, msgspec.Meta(max_length=200)]
 
 

@@ -49,7 +49,7 @@ from fracas.ledger.players import MARK, players_schema
 from fracas.ledger.players import statements as players_statements
 
 DEFAULT_SCHEMA = "fracas"
-_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,50}$")
+_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,50}\Z")
 _pools: dict[str, Any] = {}
 _pools_lock = threading.Lock()
 _cursor_names = itertools.count(1)

@@ -9,6 +9,9 @@ import msgspec
 from fracas.ledger import BadInputError, RefusedError
 from fracas.rules.events import CombatantJoined, Declared
 
+ONE_LINE = r"^[^\x00-\x1f\x7f]*\Z"  # a name shown on one line: no newline, no control
+Name = Annotated[str, msgspec.Meta(max_length=80, pattern=ONE_LINE)]
+
 
 class Command(msgspec.Struct, frozen=True, tag_field="action", forbid_unknown_fields=True):
     """Base of every command: a typed request from the table."""
@@ -19,7 +22,7 @@ class Join(Command, tag="join"):
 
     combatant: str
     sheet: dict[str, Any]
-    name: str = ""
+    name: Name = ""
     side: str = "npc"
 
 
@@ -105,7 +108,7 @@ class Rename(Command, tag="gm.rename"):
     """A combatant is shown under a new name; their id stays."""
 
     target: str
-    name: Annotated[str, msgspec.Meta(min_length=1, max_length=80)]
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=80, pattern=ONE_LINE)]
     reason: Text = ""
 
 
@@ -115,7 +118,7 @@ class FreeRoll(Command, tag="roll"):
 
     dice: Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
     reason: Text = ""
-    actor: Annotated[str, msgspec.Meta(min_length=1, max_length=80)] = "gm"
+    actor: Annotated[str, msgspec.Meta(min_length=1, max_length=80, pattern=ONE_LINE)] = "gm"
 
 
 GmCommand = Harm | Heal | SetCondition | ClearCondition | Remove | Return | End | Reopen | Rename
@@ -144,6 +147,32 @@ def check_id(what: str, value: str, longest: int | None = None) -> None:
         raise BadInputError(f"{what} id of {len(value)} characters is too long: at most {longest}")
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", value):
         raise BadInputError(f"{what} id {value!r} may hold only letters, digits, '.', '_' and '-'")
+
+
+LONGEST_COMMAND_ID = 200
+
+
+def check_command_id(value: str) -> None:
+    """A command id the table chose (--command-id, the Python API): one word of printable
+    text, so that a retry can name it again and the audit finds it where it was recorded."""
+    if not value or len(value) > LONGEST_COMMAND_ID:
+        raise BadInputError(
+            f"a command id is 1 to {LONGEST_COMMAND_ID} characters, not {len(value)}; "
+            "leave --command-id out for a fresh one"
+        )
+    if not value.isprintable() or any(character.isspace() for character in value):
+        raise BadInputError(
+            f"command id {value!r} holds a space or a control character; use one word"
+        )
+
+
+def check_author(value: str) -> None:
+    """Who made a step (--by, a phone's player): a name shown on one line of the log."""
+    if not value.strip() or len(value) > 80 or not value.isprintable():
+        raise BadInputError(
+            f"--by {value!r} is not a name: give who made this step, on one line of at most "
+            "80 characters"
+        )
 
 
 def check_newcomer(command: Join, present: Collection[str]) -> None:

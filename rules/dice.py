@@ -18,7 +18,7 @@ import msgspec
 from fracas.ledger import BadInputError
 from fracas.rules.events import Roll
 
-_SPEC = re.compile(r"^(\d*)d(\d+|F)(z?)$", re.ASCII)
+_SPEC = re.compile(r"^(\d*)d(\d+|F)(z?)\Z", re.ASCII)
 DICE_CEILING = 1000  # dice in one expression, whatever an encounter allows
 FACES_CEILING = 10000  # faces of one die
 CONSTANT_CEILING = 10000  # a number added to or taken off a roll (2d20kh1+5)

@@ -27,7 +27,12 @@ from fracas.ledger.history import COMMAND, REDO, SUPERSEDE, UNDO
 from fracas.ledger.values import is_hex
 from fracas.rules import ruleset as registry
 from fracas.rules import snapshots
-from fracas.rules.commands import LONGEST_ENCOUNTER_ID, check_id
+from fracas.rules.commands import (
+    LONGEST_ENCOUNTER_ID,
+    check_author,
+    check_command_id,
+    check_id,
+)
 from fracas.rules.dice import Limits, ManualDice, SeededDice, commitment, new_seed
 from fracas.rules.events import (
     CombatantHidden,
@@ -327,10 +332,14 @@ class Encounter:
 
         Retrying a command id that is already recorded returns that step and rolls nothing.
         """
+        check_author(author)
+        check_author(entered_by)
         if command_id is None:  # a new id: nothing can be recorded under it yet
             command_id = new_command_id()
-        elif original := self.store.step_for_command(self.id, command_id):
-            return StepOutcome(original.step, self.events_of_step(original.step), True)
+        else:
+            check_command_id(command_id)
+            if original := self.store.step_for_command(self.id, command_id):
+                return StepOutcome(original.step, self.events_of_step(original.step), True)
         options = dict(
             dice=dice, entered_by=entered_by, author=author, secret=secret, hidden=hidden, ask=ask
         )
@@ -380,6 +389,8 @@ class Encounter:
         self, events: list[Event], *, command_id: str | None = None, author: str = "gm"
     ) -> StepOutcome:
         """Append decided events as one step: evolve, projections, hash chain, one commit."""
+        if command_id is not None:
+            check_command_id(command_id)
         return self._commit(events, command_id or new_command_id(), author)
 
     def sealed_seed(self) -> str | None:
@@ -402,6 +413,7 @@ class Encounter:
         command_id: str,
         author: str,
     ) -> StepOutcome:
+        check_author(author)
         new_events = to_new_events(events, self.ruleset.schema)
         self.limits.check_bodies(new_events)
         state = self.state
@@ -501,6 +513,9 @@ class Encounter:
         target: int | None = None,
         expected: int | None = None,
     ) -> int:
+        check_author(author)
+        if command_id is not None:
+            check_command_id(command_id)
         self._refresh_if_stale()
         if target is None:
             target = self.history.undo_target() if control == UNDO else self.history.redo_target()
@@ -543,6 +558,8 @@ class Encounter:
 
     def note(self, text: str, *, author: str = "gm") -> StepOutcome:
         """A note for the record; it changes nothing in the fight."""
+        if not text.strip():
+            raise BadInputError('a note needs some text, as in: fracas note "the lights go out"')
         self._refresh_if_stale()
         return self._commit([Note(text, author)], new_command_id(), author)
 

@@ -186,6 +186,14 @@ def choices(typ: Any) -> list[str]:
     return []
 
 
+def _text(typ: "inspect.StrType") -> str:
+    """Text in words: its length, and one line when its pattern forbids a newline."""
+    low, high = typ.min_length or 0, typ.max_length
+    size = f" of {low} to {high} characters" if high else (" not empty" if low else "")
+    line = " on one line" if typ.pattern and "\\x1f" in typ.pattern else ""
+    return f"text{size}{line}"
+
+
 def accepted(typ: Any) -> str:
     """What a field takes, in words a GM reads."""
     typ = plain(typ)
@@ -200,7 +208,7 @@ def accepted(typ: Any) -> str:
     if isinstance(typ, inspect.FloatType):
         return "a number"
     if isinstance(typ, inspect.StrType):
-        return "text"
+        return _text(typ)
     if isinstance(typ, inspect.ListType | inspect.VarTupleType):
         return f"a list, like [a, b], of {accepted(typ.item_type)}"
     if isinstance(typ, inspect.DictType):

@@ -1,5 +1,6 @@
 """The decider protocol (initial / decide / evolve) and the registry of rulesets."""
 
+import functools
 import importlib
 import re
 import typing
@@ -9,6 +10,7 @@ from functools import cached_property
 from typing import Any
 
 import msgspec
+import msgspec.inspect as types
 
 from fracas.ledger import BadInputError, NotFoundError
 from fracas.rules import durations, gm, roster
@@ -148,6 +150,9 @@ class Ruleset:
     # One line for each field of an action a GM may set (by its flag or `-o`), beside the
     # type the catalog shows: {"called": "how much cover the target has"}.
     field_help: dict[str, str] = field(default_factory=dict)
+    # The actions aimed at others: their actor may not be among their targets (attacking
+    # oneself is surely a slip of the keyboard, not a move).
+    hostile: frozenset[str] = frozenset(("attack", "disarm", "pin", "grapple"))
     # The events that start a round, for the SQL views: each kind with the field of its body
     # that holds the new round's number.
     round_events: dict[str, str] = field(default_factory=lambda: {"turn.advanced": "round"})
@@ -212,6 +217,7 @@ class Ruleset:
         elif isinstance(command, FreeRoll):
             events = gm.free_roll(command, ctx)
         else:
+            self.check_aimed_at_others(command)
             waits.check_free(state, command)
             gm.check_command(state, command)
             asked = ask and waits.ask(self, state, command, ctx, ask, secret)
@@ -230,6 +236,13 @@ class Ruleset:
         if hidden:
             events = [*events, CombatantHidden(command.combatant)]
         return events
+
+    def check_aimed_at_others(self, command: Any) -> None:
+        """A hostile action naming its own actor among its targets is refused."""
+        action = type(command).__struct_config__.tag
+        actor = getattr(command, "actor", None)
+        if action in self.hostile and actor and actor in getattr(command, "targets", ()):
+            raise BadInputError(f"{actor} cannot {action} themself: name another target")
 
     def verb(self, action: str) -> str:
         """How a sentence says the action: its verb, or "takes the ACTION action"."""
@@ -285,10 +298,12 @@ class Ruleset:
     def options(self, overrides: dict[str, Any]) -> msgspec.Struct:
         """The GM's per-encounter options over the ruleset's defaults, checked."""
         try:
-            return msgspec.convert(overrides, self.options_type, strict=False)
+            chosen = msgspec.convert(overrides, self.options_type, strict=False)
         except msgspec.ValidationError as error:
             where = f"option of {self.name}"
             raise BadInputError(explain(error, overrides, self.options_type, where)) from None
+        check_bounds(chosen, f"option of {self.name}")
+        return chosen
 
     def sheet(self, data: dict[str, Any], where: str = "sheet") -> msgspec.Struct:
         """A sheet read and checked. `custom_skills` names the skills (or abilities) the sheet
@@ -325,9 +340,11 @@ class Ruleset:
         struct = self.command_struct(str(action))
         union = GmCommand if str(action).startswith(GM) else self.command_type
         try:  # to the action's own struct: msgspec caches a struct's plan, not a union's
-            return msgspec.convert(data, struct or union, strict=False)
+            command = msgspec.convert(data, struct or union, strict=False)
         except msgspec.ValidationError as error:
             raise BadInputError(explain(error, data, struct or union, str(action))) from None
+        check_bounds(command, str(action))
+        return command
 
     def command_struct(self, action: str) -> type[msgspec.Struct] | None:
         """The command struct behind an action's name (its tag)."""
@@ -337,6 +354,58 @@ class Ruleset:
     def _command_structs(self) -> dict[str, type[msgspec.Struct]]:
         structs = (*typing.get_args(self.command_type), *GM_COMMANDS, *waits.COMMANDS, FreeRoll)
         return {struct.__struct_config__.tag: struct for struct in reversed(structs)}
+
+
+WHOLE_BOUND = 1000  # a whole number a type does not bound itself is at most this either way
+
+
+def check_bounds(value: msgspec.Struct, where: str) -> None:
+    """Every whole number of a command or options that its type leaves unbounded is at most
+    WHOLE_BOUND either way, as the README promises (a type's own bounds stand)."""
+    found = _unbounded(_type_of(type(value)), value, "")
+    if found is not None:
+        path, number = found
+        raise BadInputError(
+            f"{where}: {path} of {number} is out of range; a whole number here is from "
+            f"-{WHOLE_BOUND} to {WHOLE_BOUND}"
+        )
+
+
+@functools.lru_cache(maxsize=512)
+def _type_of(struct: type) -> types.Type:
+    return types.type_info(struct)
+
+
+def _unbounded(info: types.Type, value: Any, path: str) -> tuple[str, int] | None:
+    """(where, number) of the first whole number out of WHOLE_BOUND its type left unbounded."""
+    if isinstance(info, types.UnionType):
+        for member in info.types:
+            if isinstance(member, types.StructType) and isinstance(value, member.cls):
+                return _unbounded(member, value, path)
+        ints = [m for m in info.types if isinstance(m, types.IntType)]
+        if ints and type(value) is int:
+            return _unbounded(ints[0], value, path)
+        return None
+    if isinstance(info, types.IntType) and type(value) is int:
+        unbounded = info.ge is info.gt is info.le is info.lt is None
+        return (path, value) if unbounded and abs(value) > WHOLE_BOUND else None
+    if isinstance(info, types.StructType) and isinstance(value, info.cls):
+        for field_ in info.fields:
+            inner = f"{path}.{field_.encode_name}" if path else field_.encode_name
+            found = _unbounded(field_.type, getattr(value, field_.name), inner)
+            if found is not None:
+                return found
+    elif isinstance(info, types.ListType | types.TupleType | types.VarTupleType):
+        item = getattr(info, "item_type", None)
+        for number, entry in enumerate(value if isinstance(value, list | tuple) else ()):
+            kind = item if item is not None else info.item_types[number]  # type: ignore[attr-defined]
+            if (found := _unbounded(kind, entry, f"{path}[{number}]")) is not None:
+                return found
+    elif isinstance(info, types.DictType) and isinstance(value, dict):
+        for key, entry in value.items():
+            if (found := _unbounded(info.value_type, entry, f"{path}.{key}")) is not None:
+                return found
+    return None
 
 
 def listed_weapons(sheet: Any) -> list[str]:

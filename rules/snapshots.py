@@ -32,7 +32,7 @@ SNAPSHOT_EVERY = 200
 UNREADABLE = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
 
 SEAL_NAME = "fracas snapshots"  # the key file's entry holding the snapshots' MAC key
-_HEX_KEY = re.compile(r"^[0-9a-f]{64}$")
+_HEX_KEY = re.compile(r"^[0-9a-f]{64}\Z")
 _seal_keys: "weakref.WeakKeyDictionary[LogStore, bytes | None]" = weakref.WeakKeyDictionary()
 _keys: dict[int, str] = {}
 _checkpoints: dict[int, Any] = {}

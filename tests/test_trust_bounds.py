@@ -1,0 +1,157 @@
+"""Trust, round 4 (issue 42): ids, fields, options and names bounded where they enter, each
+refused in one line with nothing appended. Each test failed on the code before its fix."""
+
+import typing
+from typing import Any
+
+import msgspec
+import msgspec.inspect as types
+import pytest
+
+from fracas.ledger import BadInputError
+from fracas.rules import load
+from tests import test_phones
+from tests.conftest import cli_gunfight
+from tests.test_phones import Table
+
+WHOLE_BOUND = 1000  # the README: every whole-number option is at most 1000 either way
+
+RULESETS = ("percentile", "shotclock", "pool", "timeslice", "fudge", "srd")
+
+
+def refused(run, *args: str) -> str:
+    """A refusal's one line (exit non-zero, no traceback)."""
+    result = run(*args, ok=False)
+    assert result.exit_code != 0, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    return lines[0]
+
+
+def test_an_empty_command_id_is_refused_and_audit_stays_clean(run) -> None:
+    cli_gunfight(run, bob_hp=30)
+    before = run("log", "--json").output
+    for args in (("roll", "d6"), ("next",), ("harm", "bob", "1"), ("add", "c", "--set", "hp=2")):
+        line = refused(run, *args, "--command-id", "")
+        assert "command id" in line and "--command-id" in line, line
+    assert "command id" in refused(run, "roll", "d6", "--command-id", "a b")
+    assert run("log", "--json").output == before
+    assert run("audit").exit_code == 0
+
+
+def test_a_whole_number_field_past_1000_is_refused_on_the_command_line(run) -> None:
+    cli_gunfight(run, bob_hp=30)
+    before = run("log", "--json").output
+    for shots in ("1001", "-1001", str(2**63 - 1)):
+        line = refused(run, "act", "alice", "attack", "bob", "-o", f"shots={shots}")
+        assert "shots" in line and "1000" in line, line
+    assert run("log", "--json").output == before
+
+
+def filled(info: types.StructType, name: str, value: int) -> dict[str, Any] | None:
+    """The smallest command of this struct with field `name` set to `value`."""
+    data: dict[str, Any] = {}
+    for field in info.fields:
+        if field.encode_name == name:
+            data[name] = value
+        elif field.required:
+            kind = field.type
+            plain = {types.StrType: "a", types.ListType: [], types.DictType: {}}
+            found = next((v for t, v in plain.items() if isinstance(kind, t)), None)
+            if found is None:
+                return None
+            data[field.encode_name] = found
+    return data
+
+
+def unbounded_int_fields(ruleset_name: str) -> list[tuple[str, str, dict, dict]]:
+    ruleset = load(ruleset_name)
+    found = []
+    for struct in typing.get_args(ruleset.command_type):
+        info = types.type_info(struct)
+        for field in info.fields:
+            kind = field.type
+            if isinstance(kind, types.UnionType):
+                kind = next((t for t in kind.types if isinstance(t, types.IntType)), None)
+            if not isinstance(kind, types.IntType) or (kind.ge, kind.le) != (None, None):
+                continue
+            over = filled(info, field.encode_name, WHOLE_BOUND + 1)
+            edge = filled(info, field.encode_name, -WHOLE_BOUND)
+            if over is not None and edge is not None:
+                tag = struct.__struct_config__.tag
+                found.append((tag, field.encode_name, over, edge))
+    return found
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_unbounded_whole_number_of_an_action_is_at_most_1000_either_way(name) -> None:
+    ruleset = load(name)
+    fields = unbounded_int_fields(name)
+    for action, field, over, edge in fields:
+        with pytest.raises(BadInputError, match=rf"{field} of 1001 is out of range"):
+            ruleset.command({"action": action, **over})
+        assert getattr(ruleset.command({"action": action, **edge}), field) == -WHOLE_BOUND
+    options = types.type_info(ruleset.options_type)
+    for field in options.fields:
+        if isinstance(field.type, types.IntType) and (field.type.ge, field.type.le) == (None,) * 2:
+            with pytest.raises(BadInputError, match="out of range"):
+                ruleset.options({field.encode_name: -1001})
+
+
+def test_the_kit_of_unbounded_fields_finds_the_reported_one() -> None:
+    assert ("attack", "shots") in {(a, f) for a, f, _o, _e in unbounded_int_fields("percentile")}
+
+
+def test_help_shows_no_range_for_a_number_without_one(run) -> None:
+    for command in ("replay", "whatif"):
+        shown = run(command, "--help").output
+        assert "None" not in shown, shown
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_a_combatant_attacking_itself_is_refused_in_every_ruleset(fracas, name) -> None:
+    ruleset = load(name)
+    attack = ruleset.command_struct("attack")
+    assert attack is not None
+    fields = {f.encode_name for f in msgspec.structs.fields(attack)}
+    targets = {"targets": ["alice"]} if "targets" in fields else {"target": "alice"}
+    command = ruleset.command({"action": "attack", "actor": "alice", **targets})
+    if "targets" not in fields:
+        pytest.fail(f"{name}'s attack names its target otherwise: {sorted(fields)}")
+    with pytest.raises(BadInputError, match="alice cannot attack themself"):
+        ruleset.decide_step(ruleset.initial(), command, None)  # type: ignore[arg-type]
+
+
+def test_an_empty_note_and_a_newline_in_a_name_or_by_are_refused_in_one_line(run) -> None:
+    cli_gunfight(run, bob_hp=30)
+    before = run("log", "--json").output
+    assert "note needs some text" in refused(run, "note", "")
+    assert "note needs some text" in refused(run, "note", "  ")
+    assert "one line" in refused(run, "rename", "alice", "Al\nice")
+    assert "one line" in refused(run, "add", "carol", "--name", "Car\nol", "--set", "hp=3")
+    assert "one line" in refused(run, "note", "hello", "--by", "g\nm")
+    assert "one line" in refused(run, "harm", "bob", "1", "--by", "g\nm")
+    assert "one line" in refused(run, "undo", "--by", "g\nm")
+    assert refused(run, "add", "a\nb", "--set", "hp=3").count("\n") == 0
+    assert run("log", "--json").output == before
+
+
+table = test_phones.table  # a served fight with invited phones (tests/test_phones.py)
+
+
+@pytest.mark.sqlite_file
+def test_a_phone_is_bounded_as_the_command_line_is(table: Table) -> None:
+    before = table.log()
+    for shots in (2**63 - 1, -(2**63), 10**9, 1001):
+        answer = table.tap("alice", action="attack", targets=["cultist"], fields={"shots": shots})
+        assert answer.status_code == 400 and answer.text.count("\n") == 1, answer.text
+        assert "shots" in answer.text and "1000" in answer.text, answer.text
+    token = table.tokens["alice"]
+    body = {"seen": table.seen("alice"), "command_id": "alice-aims-0001\n", "action": "aim"}
+    answer = table.client.post(f"/p/{token}/act", json=body, headers={"X-Fracas-Token": token})
+    assert answer.status_code == 400 and "command_id" in answer.text, answer.text
+    gm = {"X-Fracas-Token": table.running.token}
+    line = table.client.post("/gm/e/motel/command", json={"line": "note hi\n"}, headers=gm)
+    assert line.status_code == 400 and "one line" in line.text, line.text
+    assert table.log() == before
