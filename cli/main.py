@@ -64,6 +64,10 @@ class FracasGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         return super().get_command(ctx, SHORT.get(cmd_name, cmd_name))
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands under their headings (start here, at the table, ...), not one list."""
+        format_sections(self, ctx, formatter, self.list_commands(ctx))
+
     def resolve_command(
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
@@ -111,6 +115,23 @@ class FracasGroup(click.Group):
                 raise
             db = shown(ctx.obj.db) if isinstance(ctx.obj, App) else "the log"
             raise click.ClickException(str(describe_database_error(error, db))) from None
+
+
+def format_sections(
+    group: click.Group, ctx: click.Context, formatter: click.HelpFormatter, names: list[str]
+) -> None:
+    """`names` of `group`'s commands with their short help, under their headings."""
+    from fracas.cli.sections import sections_of
+
+    shown = [n for n in names if (c := group.get_command(ctx, n)) is not None and not c.hidden]
+    if not shown:
+        return
+    widest = max(len(name) for name in shown)  # one column for every heading
+    limit = formatter.width - 6 - widest
+    for heading, listed in sections_of(shown).items():
+        rows = [(n.ljust(widest), group.commands[n].get_short_help_str(limit)) for n in listed]
+        with formatter.section(heading):
+            formatter.write_dl(rows)
 
 
 class App:
@@ -357,7 +378,7 @@ def rulesets(as_json: bool) -> None:
         click.echo(f"{entry['name']:<12} {entry['title']}")
 
 
-@cli.command()
+@cli.command(short_help="Start a new encounter (and the log file).")
 @click.option("--ruleset", "-r", default=DEFAULT, show_default=True)
 @click.option("--title", "-t", default="", help="A name for the fight.")
 @click.option(
@@ -417,7 +438,7 @@ def ruleset_for(app: App, name: str | None) -> tuple[Ruleset, Any]:
     return encounter.ruleset, catalog.options_in_force(encounter)
 
 
-@cli.command("options")
+@cli.command("options", short_help="The ruleset's options.")
 @click.option("--ruleset", "-r", default=None, help="A ruleset; default: the encounter's.")
 @click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
 @pass_app
@@ -492,7 +513,7 @@ secret_option = click.option(
 )
 
 
-@cli.command()
+@cli.command(short_help="Add a combatant from a sheet and --set fields.")
 @click.argument("combatant")
 @click.option("--name", default="", help="Display name; default: the id.")
 @click.option(
@@ -595,7 +616,7 @@ def begin(
     run(app, {"action": "begin", **parse_pairs(opts, "--opt")}, dice, by, command_id, secret)
 
 
-@cli.command(name="next")
+@cli.command(name="next", short_help="End the turn (or ACTOR's turn).")
 @click.argument("actor", required=False, shell_complete=complete_ids)
 @dice_option
 @by_option
@@ -612,7 +633,7 @@ def next_(
     run(app, command, dice, by, command_id, secret)
 
 
-@cli.command(name="act")
+@cli.command(name="act", short_help="ACTOR takes ACTION [against TARGETS].")
 @click.argument("actor", shell_complete=complete_ids)
 @click.argument("action", shell_complete=complete_actions)
 @click.argument("targets", nargs=-1, shell_complete=complete_ids)
@@ -721,7 +742,7 @@ def act_(
     run(app, command, dice, by, command_id, secret, waits)
 
 
-@cli.command()
+@cli.command(short_help="TARGET's reaction to a waiting attack.")
 @click.argument("target", required=False, shell_complete=complete_ids)
 @click.argument("choice", required=False)
 @click.option(
@@ -792,7 +813,7 @@ def gm_command(app: App, verb: str, by: str, command_id: str | None, **fields: A
     run(app, {"action": f"{GM}{verb}", **fields}, None, by, command_id)
 
 
-@cli.command()
+@cli.command(short_help="Take health off TARGET by hand.")
 @click.argument("target", shell_complete=complete_ids)
 @click.argument("amount", type=INT)
 @gm_flags
@@ -801,7 +822,7 @@ def harm(app: App, target: str, amount: int, reason: str, by: str, command_id: s
     gm_command(app, "harm", by, command_id, target=target, amount=amount, reason=reason)
 
 
-@cli.command()
+@cli.command(short_help="Give health back to TARGET by hand.")
 @click.argument("target", shell_complete=complete_ids)
 @click.argument("amount", type=INT)
 @click.option(
@@ -818,7 +839,7 @@ def heal(
     gm_command(app, "heal", by, command_id, target=target, amount=amount, reason=reason, **fields)
 
 
-@cli.group()
+@cli.group(short_help="Set or clear a condition by hand.")
 def condition() -> None:
     """Set or clear a condition by hand: `condition set bob "on fire"`."""
 
@@ -849,7 +870,7 @@ class UntilType(click.ParamType):
         return str(value).strip()
 
 
-@condition.command("set")
+@condition.command("set", short_help="Set condition NAME on TARGET, for a while or until.")
 @click.argument("target", shell_complete=complete_ids)
 @click.argument("name")
 @click.option("--for", "rounds", type=RoundsType(), help="Lasts this many rounds: 3r.")
@@ -875,7 +896,7 @@ def condition_set(
     gm_command(app, "condition-set", by, command_id, **fields, until=until or "")
 
 
-@condition.command("clear")
+@condition.command("clear", short_help="Clear the condition NAME from TARGET.")
 @click.argument("target", shell_complete=complete_ids)
 @click.argument("name")
 @gm_flags
@@ -886,7 +907,7 @@ def condition_clear(
     gm_command(app, "condition-clear", by, command_id, target=target, condition=name, reason=reason)
 
 
-@cli.command()
+@cli.command(short_help="Take TARGET out of the fight.")
 @click.argument("target", shell_complete=complete_ids)
 @gm_flags
 def remove(app: App, target: str, reason: str, by: str, command_id: str | None) -> None:
@@ -902,7 +923,7 @@ def return_(app: App, target: str, reason: str, by: str, command_id: str | None)
     gm_command(app, "return", by, command_id, target=target, reason=reason)
 
 
-@cli.command()
+@cli.command(short_help="End the encounter.")
 @gm_flags
 def end(app: App, reason: str, by: str, command_id: str | None) -> None:
     """End the encounter: only the GM's commands go on until `reopen`."""
@@ -925,7 +946,7 @@ def rename(app: App, target: str, name: str, reason: str, by: str, command_id: s
     gm_command(app, "rename", by, command_id, target=target, name=name, reason=reason)
 
 
-@cli.command()
+@cli.command(short_help="An interactive session: commands, keys, Tab.")
 @pass_app
 def play(app: App) -> None:
     """An interactive session on the encounter: the same commands without `fracas`,
@@ -938,7 +959,7 @@ def play(app: App) -> None:
     shell(app, cli)
 
 
-@cli.command()
+@cli.command(short_help="The players' screen and the GM's page.")
 @click.option(
     "--host",
     default="127.0.0.1",
@@ -1023,7 +1044,7 @@ def serve(
     )
 
 
-@cli.command()
+@cli.command(short_help="A link for a player's phone.")
 @click.argument("combatant", required=False, shell_complete=complete_ids)
 @click.option("--revoke", is_flag=True, help="Revoke every link of COMBATANT at once.")
 @click.option("--list", "listed", is_flag=True, help="Every link given, and when revoked.")
@@ -1067,7 +1088,7 @@ def invite(
     click.echo(f"{combatant}'s player opens it to act from their phone; anyone with it can.")
 
 
-@cli.command()
+@cli.command(short_help="The ruleset's actions and their flags.")
 @click.option("--ruleset", "-r", default=None, help="A ruleset; default: the encounter's.")
 @click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
 @pass_app
@@ -1081,7 +1102,7 @@ def actions(app: App, ruleset: str | None, as_json: bool) -> None:
         render.actions(found)
 
 
-@cli.command()
+@cli.command(short_help="The rules reference, by system or rule id.")
 @click.argument("wanted", required=False, metavar="[SYSTEM|RULE]")
 @click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
 def rules(wanted: str | None, as_json: bool) -> None:
@@ -1103,7 +1124,7 @@ def rules(wanted: str | None, as_json: bool) -> None:
         shown(found)
 
 
-@cli.command()
+@cli.command(short_help="Initiative order, wounds, conditions.")
 @click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
 @click.option("--at", "at_step", type=INT, default=None, help="As it stood after step STEP.")
 @pass_app
@@ -1155,7 +1176,7 @@ def parse_steps(text: str | None) -> tuple[int | None, int | None]:
         ) from None
 
 
-@cli.command()
+@cli.command(short_help="Walk a round, turn or steps, roll by roll.")
 @click.option("--round", "round_", type=INT, default=None, help="Every step of round N.")
 @click.option("--turn", default=None, metavar="ROUND:WHO", help="One turn, e.g. --turn 2:alice.")
 @click.option("--steps", default=None, metavar="A..B", help="A range of steps, or one step.")
@@ -1207,7 +1228,7 @@ def with_branch_options(command: Any) -> Any:
     return command
 
 
-@cli.command()
+@cli.command(short_help="What if a step had gone otherwise?")
 @with_branch_options
 @click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
 @pass_app
@@ -1222,7 +1243,7 @@ def whatif(
     render.whatif(branch)
 
 
-@cli.command()
+@cli.command(short_help="Make a what-if the main line.")
 @with_branch_options
 @pass_app
 def adopt(app: App, step: int, dice: str | None, sets: tuple[str, ...], by: str) -> None:
@@ -1248,7 +1269,7 @@ def step_words(live: Encounter, step: int) -> str:
     return " ".join(str(w) for w in [*who, action, *named] if w not in (None, ""))
 
 
-@cli.command(name="help")
+@cli.command(name="help", short_help="Help on a command: `help act`.")
 @click.argument("words", nargs=-1)
 @click.pass_context
 def help_(ctx: click.Context, words: tuple[str, ...]) -> None:
@@ -1269,7 +1290,7 @@ def help_(ctx: click.Context, words: tuple[str, ...]) -> None:
         click.echo(command.get_help(shown))
 
 
-@cli.command()
+@cli.command(short_help="Take back the latest step.")
 @by_option
 @pass_app
 def undo(app: App, by: str) -> None:
@@ -1291,7 +1312,7 @@ def redo(app: App, by: str) -> None:
     app.witness()
 
 
-@cli.command()
+@cli.command(short_help="Reveal the dice seed for anyone to check.")
 @by_option
 @pass_app
 def reveal(app: App, by: str) -> None:
@@ -1301,7 +1322,7 @@ def reveal(app: App, by: str) -> None:
     app.witness()
 
 
-@cli.command()
+@cli.command(short_help="Export: lossless JSONL, or md/html.")
 @click.option(
     "--format",
     "fmt",
@@ -1421,7 +1442,7 @@ def written_whole(output: str) -> Iterator[IO[str]]:
         raise
 
 
-@cli.command()
+@cli.command(short_help="Copy a whole log to a new, empty one.")
 @click.argument("source", type=click.Path())  # a path (or a URL): the web console confines it
 @click.argument("target", type=click.Path())
 def copy(source: str, target: str) -> None:
@@ -1454,7 +1475,7 @@ def import_(app: App, export_file: str) -> None:
     click.echo(f"imported {count} events into {shown(app.db)}; the hash chain holds")
 
 
-@cli.command()
+@cli.command(short_help="Check the log: hashes, rolls, head code.")
 @click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
 @click.option(
     "--against",
@@ -1497,7 +1518,7 @@ def rebuild(app: App) -> None:
     click.echo(f"rebuilt the read models of {count} encounter(s)")
 
 
-@cli.command(name="roll")
+@cli.command(name="roll", short_help="Roll dice no rule applies to.")
 @click.argument("expression", metavar="DICE")
 @reason_option
 @dice_option
@@ -1536,7 +1557,7 @@ def note(app: App, text: str, by: str) -> None:
     app.witness()
 
 
-@cli.command()
+@cli.command(short_help="Show the players a secret step.")
 @click.argument("step", type=INT)
 @by_option
 @pass_app
@@ -1546,7 +1567,7 @@ def disclose(app: App, step: int, by: str) -> None:
     app.witness()
 
 
-@cli.command("reveal-combatant")
+@cli.command("reveal-combatant", short_help="Show the players a hidden combatant.")
 @click.argument("combatant")
 @by_option
 @pass_app
@@ -1556,7 +1577,7 @@ def reveal_combatant(app: App, combatant: str, by: str) -> None:
     app.witness()
 
 
-@cli.command()
+@cli.command(short_help="The head code, to note and check later.")
 @click.option("--step", type=INT, default=None, help="As it stood after STEP.")
 @pass_app
 def head(app: App, step: int | None) -> None:
@@ -1564,7 +1585,7 @@ def head(app: App, step: int | None) -> None:
     click.echo(app.fracas.head_code(app.encounter_id, step))
 
 
-@cli.command()
+@cli.command(short_help="Play a scripted fight into a demo file.")
 @click.option(
     "--db",
     "demo_db",
