@@ -673,6 +673,12 @@ def next_(
 @click.option("--unaware", multiple=True, metavar="TARGET", help="A target unaware of it.")
 @click.option("--item", default=None, help="Item to disarm or ready.")
 @click.option(
+    "--dc",
+    type=AsciiInt(0, 1000),
+    default=None,
+    help="The difficulty a save or check is rolled against, where the ruleset has one.",
+)
+@click.option(
     "--opt",
     "-o",
     "opts",
@@ -709,6 +715,7 @@ def act_(
     defence_weapons: tuple[str, ...],
     unaware: tuple[str, ...],
     item: str | None,
+    dc: int | None,
     opts: tuple[str, ...],
     ask: bool,
     wait: int | None,
@@ -719,18 +726,23 @@ def act_(
 ) -> None:
     """ACTOR takes ACTION [against TARGETS]; see `fracas actions`. With --ask, an attack
     that gives a target a choice of reaction waits for `fracas answer`."""
+    ruleset = app.encounter(write=True).ruleset
+    words = ruleset.positional_of(action)
     extras = {
         "targets": list(targets) or None,
         "weapon": weapon,
         "called": called,
         "item": item,
+        "dc": dc,
         "modifiers": [msgspec.to_builtins(parse_modifier(m)) for m in mods] or None,
         "defence": parse_defences(defences, targets) or None,
         "defence_weapon": parse_pairs(defence_weapons, "--defence-weapon") or None,
         "unaware": list(unaware) or None,
     }
+    if words != "targets":  # the words are not combatants: `save dex`, `check sleight of hand`
+        extras[words] = " ".join(extras.pop("targets") or []) or None
     given = {k: v for k, v in extras.items() if v is not None}
-    taken = app.encounter(write=True).ruleset.fields_of(action)
+    taken = ruleset.fields_of(action)
     if taken:  # an unknown action is the ruleset's to refuse, with its list of actions
         check_taken(action, given, taken)
     command = {"action": action, "actor": actor, **given, **parse_pairs(opts, "--opt")}

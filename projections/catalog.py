@@ -21,6 +21,7 @@ FLAGS = {
     "defence_weapon": "--defence-weapon TARGET=WEAPON",
     "unaware": "--unaware TARGET",
     "item": "--item ITEM",
+    "dc": "--dc N",
 }
 IMPLIED = ("actor", "targets")
 
@@ -56,14 +57,16 @@ def actions(ruleset: Ruleset) -> list[Action]:
 def action(ruleset: Ruleset, name: str, text: str) -> Action:
     struct = ruleset.command_struct(name)
     info = inspect.type_info(struct) if struct else None
-    fields = [f for f in info.fields if f.name not in IMPLIED] if info else []
+    words = ruleset.positional_of(name)
+    fields = [f for f in info.fields if f.name not in (*IMPLIED, words)] if info else []
     said = ruleset.field_help
     flags = [
         Flag(f.name, *flag_of(f), default_of(f), choices(f.type), said.get(f.name, ""))
         for f in fields
     ]
-    takes = any(f.name == "targets" for f in info.fields) if info else False
-    usage = f"fracas act ACTOR {name}" + (" [TARGET...]" if takes else "")
+    takes = any(f.name == words for f in info.fields) if info else False
+    said_as = " [TARGET...]" if words == "targets" else f" {words.upper()}"
+    usage = f"fracas act ACTOR {name}" + (said_as if takes else "")
     return Action(name, text, usage, flags)
 
 

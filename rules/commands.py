@@ -14,7 +14,10 @@ Name = Annotated[str, msgspec.Meta(max_length=80, pattern=ONE_LINE)]
 
 
 class Command(msgspec.Struct, frozen=True, tag_field="action", forbid_unknown_fields=True):
-    """Base of every command: a typed request from the table."""
+    """Base of every command: a typed request from the table. The words after the action
+    (`fracas act ACTOR ACTION WORD...`) fill its `targets`; a command whose words are not
+    combatants names the text field they fill instead, as a class variable:
+    `positional: ClassVar[str] = "ability"` (`Ruleset.positional_of`)."""
 
 
 class Join(Command, tag="join"):

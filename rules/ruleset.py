@@ -33,6 +33,7 @@ from fracas.rules.views import View, WoundRow
 ENTRY_POINT_GROUP = "fracas.rulesets"
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 CUSTOM = "custom_skills"
+TARGETS = "targets"  # the field the words after an action fill, unless its command says
 ANY_KIND = "*"  # an upcaster for every kind of event
 LEGACY_MECHANIC = re.compile(r"^mechanic (\d+)$")
 GM_COMMANDS: tuple[type, ...] = typing.get_args(GmCommand)
@@ -283,6 +284,12 @@ class Ruleset:
         """The fields an action's command takes (the CLI sends only these)."""
         struct = self.command_struct(action)
         return tuple(f.encode_name for f in msgspec.structs.fields(struct)) if struct else ()
+
+    def positional_of(self, action: str) -> str:
+        """The field the words after an action fill: `targets`, or the text field its
+        command names by the class variable `positional` (`save dex`: the ability)."""
+        struct = self.command_struct(action)
+        return str(getattr(struct, "positional", TARGETS)) if struct else TARGETS
 
     def clock_of(self, state: Any) -> durations.Clock:
         return (self.clock or durations.view_clock(self.view))(state)

@@ -8,7 +8,7 @@ from typing import NamedTuple
 from fracas.rules.api import ConditionCleared, Context, Event, Modifier, Roll, Rolled
 
 from fracas_srd.effects import Bonus, bonuses, edges
-from fracas_srd.sheets import SKILLS, Ability
+from fracas_srd.sheets import ABILITIES, SKILLS, Ability
 from fracas_srd.state import Fighter
 
 ADVANTAGE, DISADVANTAGE = "advantage", "disadvantage"
@@ -112,7 +112,7 @@ def save_modifiers(fighter: Fighter, ability: Ability) -> list[Modifier]:
 
 
 def skill_modifiers(fighter: Fighter, skill: str) -> list[Modifier]:
-    ability = SKILLS[skill]
+    ability = skill if skill in ABILITIES else SKILLS[skill]
     mods = [Modifier(fighter.sheet.mod(ability), f"{ability.capitalize()} modifier", "srd-M1")]
     if skill in (s.lower() for s in fighter.sheet.skills):
         mods.append(Modifier(fighter.sheet.bonus, f"proficient in {skill}", "srd-M4"))
@@ -141,10 +141,17 @@ def skill_check(
     skill: str,
     dc: int | None,
     rules: list[str],
+    given: Sequence[Modifier] = (),
 ) -> Check:
-    purpose = f"{SKILLS[skill].capitalize()} ({skill.title()}) check"
+    """A check with a skill, or with an ability alone (`str`); `given`: the GM's modifiers."""
+    if skill in ABILITIES:
+        purpose = f"{skill.capitalize()} check"
+    else:
+        purpose = f"{SKILLS[skill].capitalize()} ({skill.title()}) check"
+    if dc is not None:
+        purpose += f" (DC {dc})"
     flat, dice = bonuses(fighter, "checks")
-    mods = [*skill_modifiers(fighter, skill), *flat]
+    mods = [*skill_modifiers(fighter, skill), *flat, *given]
     edge = check_edge(fighter)
     check = d20_test(ctx, events, fighter.id, purpose, mods, edge, dc, rules, dice=dice)
     helped = fighter.conditions.get("helped")

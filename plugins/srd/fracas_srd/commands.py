@@ -2,9 +2,20 @@
 the combatants are is stated, not measured (theatre of the mind)."""
 
 import re
-from typing import Literal
+from typing import Annotated, ClassVar, Literal
 
-from fracas.rules.api import BadInputError, Begin, Command, GivenModifier, Join, Pass
+import msgspec
+from fracas.rules.api import (
+    BadInputError,
+    Begin,
+    Command,
+    GivenModifier,
+    Join,
+    Pass,
+    did_you_mean,
+)
+
+from fracas_srd.sheets import ABILITIES, SKILLS, Ability
 
 Cover = Literal["none", "half", "three-quarters", "total"]
 Range = Literal["normal", "long", "beyond"]
@@ -122,6 +133,32 @@ class Stand(Act, tag="stand"):
     pass
 
 
+class Save(Act, tag="save"):
+    """A saving throw the GM calls for, at any time (srd-36): `save dex --dc 13`."""
+
+    positional: ClassVar[str] = "ability"
+    ability: Ability = "dex"
+    dc: Annotated[int, msgspec.Meta(ge=0, le=60)] | None = None
+    fail: str = ""  # a condition the creature has on a failure
+
+
+class Check(Act, tag="check"):
+    """An ability check the GM calls for, at any time (srd-37): `check athletics --dc 15`,
+    or an ability alone, `check str`."""
+
+    positional: ClassVar[str] = "skill"
+    skill: str = ""
+    dc: Annotated[int, msgspec.Meta(ge=0, le=60)] | None = None
+    fail: str = ""
+
+    def __post_init__(self) -> None:
+        known = [*SKILLS, *ABILITIES]
+        if self.skill.lower() not in known:
+            raise BadInputError(
+                f"{self.skill!r} is not a skill or an ability; {did_you_mean(self.skill, known)}"
+            )
+
+
 class Surprise(Command, tag="surprise"):
     """Before the fight, the GM names who is surprised (srd-1)."""
 
@@ -132,7 +169,7 @@ class Surprise(Command, tag="surprise"):
 SrdCommand = (
     Join | Begin | Pass | Attack | Offhand | Opportunity | Multiattack | Legendary | React
     | Cast | Dash | Disengage | Dodge | Help | Hide | Search | Use | Ready | Stabilise
-    | Grapple | Shove | Escape | Stand | Surprise
+    | Grapple | Shove | Escape | Stand | Surprise | Save | Check
 )  # fmt: skip
 
 ACTIONS = {
@@ -158,4 +195,8 @@ ACTIONS = {
     "escape": "the grappled try to break free (srd-20)",
     "stand": "stand up from prone, for half the speed (srd-27)",
     "surprise": "before the fight: the GM names the surprised (srd-1)",
+    "save": "a saving throw from the sheet, at any time: save ABILITY --dc N [-o fail=CONDITION]"
+    " (srd-36)",
+    "check": "an ability check from the sheet, at any time: check SKILL --dc N [-o "
+    "fail=CONDITION] (srd-37)",
 }

@@ -1,6 +1,8 @@
 """The conditions and what they do to rolls while they last (srd-27), with the other
 sources of advantage and disadvantage an attack may have (srd-5, srd-17, srd-23)."""
 
+from collections.abc import Sequence
+
 from fracas.rules.api import Context, Event, Modifier, RefusedError, Resolved
 
 from fracas_srd.checks import Check, Edge, d20_test, save_modifiers
@@ -111,10 +113,11 @@ def saving_throw(
     events: list[Event],
     fighter: Fighter,
     ability: Ability,
-    dc: int,
+    dc: int | None,
     purpose: str,
     rules: list[str],
     cover: str = "none",
+    given: Sequence[Modifier] = (),
 ) -> Check:
     """srd-M5 with srd-27's automatic failures and srd-22's cover on Dex saves."""
     failing = next((c for c in FAILS_STR_DEX if fighter.has(c)), "")
@@ -123,7 +126,7 @@ def saving_throw(
         events.append(Resolved(fighter.id, "save", [], why, ["srd-27", *rules]))
         return Check(0, 0, False)
     flat, dice = bonuses(fighter, "saves")
-    mods, edge = [*save_modifiers(fighter, ability), *flat], Edge()
+    mods, edge = [*save_modifiers(fighter, ability), *flat, *given], Edge()
     if ability == "dex":
         if cover_bonus(cover):
             mods.append(Modifier(cover_bonus(cover), f"{cover} cover", "srd-22"))

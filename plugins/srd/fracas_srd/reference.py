@@ -257,6 +257,20 @@ STATEMENTS = {
         "Strength save or is knocked prone. The save is rolled after the damage; a target "
         "already under the condition makes none. [Monsters: Wolf; Saving Throws]"
     ),
+    "srd-36": (
+        "Saving throws the GM calls for. At any time, in or out of turn: d20 + the ability "
+        "modifier, + proficiency if proficient in the save (srd-M5); a paralysed, petrified, "
+        "stunned or unconscious creature fails Str and Dex saves (srd-27); effects add their "
+        "bonus or penalty (srd-32). The GM may name a condition the creature has if it fails. "
+        "[Saving Throws]"
+    ),
+    "srd-37": (
+        "Ability checks the GM calls for. At any time: d20 + the ability modifier, + "
+        "proficiency if proficient in the skill the check uses (Strength (Athletics), Wisdom "
+        "(Perception), …), or the ability alone; frightened and poisoned creatures have "
+        "disadvantage (srd-27); effects add their bonus or penalty (srd-32). The GM may name a"
+        " condition the creature has if it fails. [Ability Checks; Skills]"
+    ),
 }
 
 

@@ -23,7 +23,7 @@ from fracas.rules.api import (
     roster,
 )
 
-from fracas_srd import actions, monsters, reactions, spells
+from fracas_srd import actions, called, monsters, reactions, spells
 from fracas_srd.commands import ACTIONS, Act, SrdCommand, Surprise
 from fracas_srd.damage import deal, gain_temporary, heal
 from fracas_srd.evolve import event_types, evolve
@@ -37,7 +37,7 @@ from fracas_srd.initiative import (
 )
 from fracas_srd.reference import REFERENCE
 from fracas_srd.sheets import OPTION_HELP, Options, Sheet, check_sheet
-from fracas_srd.state import Fighter, State, initial
+from fracas_srd.state import TRACKED, Fighter, State, initial
 from fracas_srd.turn import able, on_turn
 from fracas_srd.view import key_numbers, view
 from fracas_srd.words import DOWN, FIELD_HELP, OUT, TOLD, VERBS, facts
@@ -67,20 +67,7 @@ OUT_OF_TURN: dict[str, Resolver] = {
     "react": reactions.react,
     "legendary": monsters.legendary,
 }
-TRACKED = frozenset(
-    (
-        "concentrating",
-        "dead",
-        "disengaged",
-        "dodging",
-        "dying",
-        "helped",
-        "hidden",
-        "readied",
-        "stable",
-        "surprised",
-    )
-)
+ANY_TIME: dict[str, Resolver] = {"save": called.save, "check": called.check}
 
 
 def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
@@ -99,6 +86,8 @@ def decide_act(state: State, command: Act, ctx: Context) -> list[Event]:
     if tag in ON_TURN:
         on_turn(state, actor)
         resolve = ON_TURN[tag]
+    elif tag in ANY_TIME:
+        resolve = ANY_TIME[tag]
     else:
         able(state, actor)
         resolve = OUT_OF_TURN[tag]

@@ -13,6 +13,20 @@ INCAPACITATING = frozenset(
 )
 AT_ZERO = ("dying", "stable", "dead")
 REMOVED = "removed"
+TRACKED = frozenset(
+    (
+        "concentrating",
+        "dead",
+        "disengaged",
+        "dodging",
+        "dying",
+        "helped",
+        "hidden",
+        "readied",
+        "stable",
+        "surprised",
+    )
+)  # the conditions the rules set and read themselves
 
 
 class Fighter(msgspec.Struct, frozen=True):

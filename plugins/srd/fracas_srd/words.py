@@ -27,6 +27,8 @@ VERBS = {
     "escape": "tries to escape",
     "stand": "stands up",
     "surprise": "rules who is surprised",
+    "save": "makes a {ability} save",
+    "check": "makes a {skill} check",
 }
 TOLD = frozenset(
     (
@@ -67,6 +69,10 @@ FIELD_HELP = {
     "using": "the escaper's skill: athletics or acrobatics",
     "push": "push 5 feet away instead of knocking prone",
     "what": "the object used",
+    "ability": "the ability of the save: str, dex, con, int, wis or cha",
+    "skill": "the skill of the check (athletics, perception, ...) or an ability alone (str)",
+    "dc": "the difficulty: meeting it succeeds (srd-M2)",
+    "fail": "a condition the creature has on a failure, such as prone or frightened",
 }
 
 
