@@ -1111,7 +1111,7 @@ def actions(app: App, ruleset: str | None, as_json: bool) -> None:
     if as_json:
         dump_json({"ruleset": rules.name, "actions": found})
     else:
-        render.actions(found)
+        render.actions(*catalog.shared(found))
 
 
 @cli.command(short_help="The rules reference, by system or rule id.")

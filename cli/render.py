@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -321,16 +322,40 @@ def as_text(value: object) -> str:
     return value if isinstance(value, str) else msgspec.json.encode(value).decode()
 
 
-def actions(found: list[catalog.Action]) -> None:
-    for action in found:
+def actions(groups: list[catalog.Shared], own: list[catalog.Action]) -> None:
+    """The flags several actions share once, at the top, then each action with its own."""
+    every = [action.name for action in own]
+    sharing: set[str] = set()
+    if groups:
+        click.echo("Flags several actions take (listed once):")
+    for group in groups:
+        sharing.update(group.actions)
+        click.echo(textwrap.fill(f"{takers(group.actions, every)}:", 78, initial_indent="  "))
+        flags(group.flags)
+    for action in own:
         click.echo(f"{action.name}: {action.description}")
-        click.echo(f"  {action.usage}")
-        for flag in action.flags:
-            unset = flag.default in (None, "", [], {})
-            default = "" if unset else f" (default {as_text(flag.default)})"
-            click.echo(f"    {flag.flag:<32} {flag.accepts}{default}")
-            if flag.description:
-                click.echo(f"    {'':<32} {flag.description}")
+        also = " (and the shared flags above)" if action.name in sharing else ""
+        click.echo(f"  {action.usage}{also}")
+        flags(action.flags)
+
+
+def takers(names: list[str], every: list[str]) -> str:
+    """Which actions take a group of flags, in the fewest words."""
+    left_out = [name for name in every if name not in names]
+    if not left_out:
+        return "every action"
+    if len(left_out) < len(names):
+        return f"every action but {', '.join(left_out)}"
+    return ", ".join(names)
+
+
+def flags(listed: list[catalog.Flag]) -> None:
+    for flag in listed:
+        unset = flag.default in (None, "", [], {})
+        default = "" if unset else f" (default {as_text(flag.default)})"
+        click.echo(f"    {flag.flag:<32} {flag.accepts}{default}")
+        if flag.description:
+            click.echo(f"    {'':<32} {flag.description}")
 
 
 def options(ruleset: str, found: list[catalog.Option], of_encounter: bool) -> None:

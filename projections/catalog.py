@@ -50,6 +50,13 @@ class Option(msgspec.Struct, frozen=True):
     description: str
 
 
+class Shared(msgspec.Struct, frozen=True):
+    """Flags several actions take alike, listed once, with the actions that take them."""
+
+    actions: list[str]
+    flags: list[Flag]
+
+
 def actions(ruleset: Ruleset) -> list[Action]:
     return [action(ruleset, name, text) for name, text in ruleset.actions.items()]
 
@@ -58,7 +65,8 @@ def action(ruleset: Ruleset, name: str, text: str) -> Action:
     struct = ruleset.command_struct(name)
     info = inspect.type_info(struct) if struct else None
     words = ruleset.positional_of(name)
-    fields = [f for f in info.fields if f.name not in (*IMPLIED, words)] if info else []
+    taken = set(ruleset.fields_of(name)) - {*IMPLIED, words}
+    fields = [f for f in info.fields if f.encode_name in taken] if info else []
     said = ruleset.field_help
     flags = [
         Flag(f.name, *flag_of(f), default_of(f), choices(f.type), said.get(f.name, ""))
@@ -68,6 +76,28 @@ def action(ruleset: Ruleset, name: str, text: str) -> Action:
     said_as = " [TARGET...]" if words == "targets" else f" {words.upper()}"
     usage = f"fracas act ACTOR {name}" + (said_as if takes else "")
     return Action(name, text, usage, flags)
+
+
+def shared(found: list[Action]) -> tuple[list[Shared], list[Action]]:
+    """The flags two or more actions take alike, once, grouped by the actions taking them
+    (the most widely taken first); and each action with only the flags of its own."""
+    takers: dict[bytes, list[str]] = {}
+    for each in found:
+        for flag in each.flags:
+            takers.setdefault(msgspec.json.encode(flag), []).append(each.name)
+    common = {key for key, names in takers.items() if len(names) > 1}
+    groups: dict[tuple[str, ...], list[Flag]] = {}
+    for key in takers:  # in the order the actions list them
+        if key in common:
+            groups.setdefault(tuple(takers[key]), []).append(msgspec.json.decode(key, type=Flag))
+    listed = sorted(groups.items(), key=lambda group: -len(group[0]))
+    own = [
+        msgspec.structs.replace(
+            each, flags=[f for f in each.flags if msgspec.json.encode(f) not in common]
+        )
+        for each in found
+    ]
+    return [Shared(list(names), flags) for names, flags in listed], own
 
 
 def flag_of(field: inspect.Field) -> tuple[str, str]:

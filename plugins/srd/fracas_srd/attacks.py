@@ -14,7 +14,7 @@ from fracas.rules.api import (
 )
 
 from fracas_srd.checks import d20_test
-from fracas_srd.commands import Aimed
+from fracas_srd.commands import Scene
 from fracas_srd.conditions import attack_edge, cover_bonus, critical_up_close, saving_throw
 from fracas_srd.damage import deal
 from fracas_srd.effects import ac_notes, armor_class, bonuses, extra_dice
@@ -76,7 +76,7 @@ def attack_roll(
     events: list[Event],
     attacker: Fighter,
     target: Fighter,
-    command: Aimed,
+    command: Scene,
     mods: list[Modifier],
     ranged: bool,
     what: str,
@@ -181,7 +181,7 @@ def weapon_attack(
     attacker: Fighter,
     target: Fighter,
     weapon: Weapon,
-    command: Aimed,
+    command: Scene,
     action: str,
     offhand: bool = False,
 ) -> list[Event]:

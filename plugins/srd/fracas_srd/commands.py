@@ -32,10 +32,9 @@ class Targeted(Act):
     targets: list[str] = []
 
 
-class Aimed(Targeted):
+class Scene(Targeted):
     """An action that makes attack rolls, with what the table states about the scene."""
 
-    weapon: str = ""
     within_5ft: bool | None = None  # None: a melee attack is, a ranged one is not (srd-30)
     hostile_near: bool = False  # a hostile that sees the attacker is within 5 feet (srd-17)
     range: Range = "normal"
@@ -49,6 +48,12 @@ class Aimed(Targeted):
     def __post_init__(self) -> None:
         if self.extra and not DICE.fullmatch(self.extra):
             raise BadInputError(f"extra = {self.extra!r} is not accepted; use dice, such as 2d6")
+
+
+class Aimed(Scene):
+    """An attack with a weapon (a spell is no weapon: Cast takes the scene alone)."""
+
+    weapon: str = ""
 
 
 class Attack(Aimed, tag="attack"):
@@ -75,7 +80,7 @@ class React(Aimed, tag="react"):
     pass
 
 
-class Cast(Aimed, tag="cast"):
+class Cast(Scene, tag="cast"):
     spell: str = ""
 
 

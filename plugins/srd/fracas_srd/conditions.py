@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from fracas.rules.api import Context, Event, Modifier, RefusedError, Resolved
 
 from fracas_srd.checks import Check, Edge, d20_test, save_modifiers
-from fracas_srd.commands import Aimed
+from fracas_srd.commands import Scene
 from fracas_srd.effects import attacked_edges, bonuses, edges
 from fracas_srd.sheets import Ability
 from fracas_srd.state import Fighter
@@ -26,7 +26,7 @@ def unseen_by(viewer: Fighter, seen: Fighter) -> str:
     return next((f"{seen.name} is {c}" for c in ("invisible", "hidden") if seen.has(c)), "")
 
 
-def attacker_edge(edge: Edge, attacker: Fighter, command: Aimed) -> None:
+def attacker_edge(edge: Edge, attacker: Fighter, command: Scene) -> None:
     for condition in HAMPERED:
         if attacker.has(condition):
             edge.add(False, f"{attacker.name} is {condition}", "srd-27")
@@ -42,14 +42,14 @@ def attacker_edge(edge: Edge, attacker: Fighter, command: Aimed) -> None:
         edge.add(good, source, "srd-33")
 
 
-def within_5ft(command: Aimed, ranged: bool) -> bool:
+def within_5ft(command: Scene, ranged: bool) -> bool:
     """srd-30: a melee attack is made from within 5 feet unless the table says otherwise
     (a reach weapon); a ranged attack is as the table states it (beyond, unless said)."""
     return not ranged if command.within_5ft is None else command.within_5ft
 
 
 def target_edge(
-    edge: Edge, attacker: Fighter, target: Fighter, command: Aimed, ranged: bool
+    edge: Edge, attacker: Fighter, target: Fighter, command: Scene, ranged: bool
 ) -> None:
     for condition in OPEN_TO_ATTACK:
         if target.has(condition):
@@ -71,7 +71,7 @@ def target_edge(
         edge.add(good, f"{target.name}: {source}", "srd-33")
 
 
-def ranged_edge(edge: Edge, command: Aimed, ranged: bool) -> None:
+def ranged_edge(edge: Edge, command: Scene, ranged: bool) -> None:
     """srd-17: a foe close by, or beyond normal range; beyond long range, no attack."""
     if not ranged:
         return
@@ -83,7 +83,7 @@ def ranged_edge(edge: Edge, command: Aimed, ranged: bool) -> None:
         edge.add(False, "beyond normal range", "srd-17")
 
 
-def attack_edge(attacker: Fighter, target: Fighter, command: Aimed, ranged: bool) -> Edge:
+def attack_edge(attacker: Fighter, target: Fighter, command: Scene, ranged: bool) -> Edge:
     edge = Edge()
     attacker_edge(edge, attacker, command)
     target_edge(edge, attacker, target, command, ranged)
@@ -95,7 +95,7 @@ def attack_edge(attacker: Fighter, target: Fighter, command: Aimed, ranged: bool
     return edge
 
 
-def critical_up_close(target: Fighter, command: Aimed, ranged: bool) -> str:
+def critical_up_close(target: Fighter, command: Scene, ranged: bool) -> str:
     """srd-27: a hit on a paralysed or unconscious creature from within 5 feet is critical."""
     if not within_5ft(command, ranged):
         return ""
