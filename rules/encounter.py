@@ -221,6 +221,13 @@ class Encounter:
     # -- state ---------------------------------------------------------------------------
 
     def reload(self) -> None:
+        """Read the encounter afresh: its history and its events in one read snapshot, so
+        that a step another process appends meanwhile is either wholly seen or not at all."""
+        self.store.snapshots_ready()  # (a server's first look may create the table: not here)
+        with self.store.snapshot():
+            self._read()
+
+    def _read(self) -> None:
         self.limits = Limits.of(started_event(self.store, self.id).limits)
         resumed = self._use_snapshots and snapshots.resume(self.store, self.id, self.ruleset)
         if not resumed:
@@ -256,13 +263,14 @@ class Encounter:
     def fold(self, history: History | None = None, up_to_step: int | None = None) -> Any:
         """Fold the effective events, streamed in order; undone steps are skipped. The fold
         starts from the newest snapshot that folds the same history, if there is one."""
-        history = history or self.store.history(self.id)
-        bound = history.record(up_to_step).last_version if up_to_step else history.head_version
-        start = self._use_snapshots and snapshots.start(
-            self.store, self.id, self.ruleset, history, bound
-        )
-        start = start or snapshots.Start(self.ruleset.initial())
-        return self._fold_from(start, history, up_to_step)
+        with self.store.snapshot():
+            history = history or self.store.history(self.id)
+            bound = history.record(up_to_step).last_version if up_to_step else history.head_version
+            start = self._use_snapshots and snapshots.start(
+                self.store, self.id, self.ruleset, history, bound
+            )
+            start = start or snapshots.Start(self.ruleset.initial())
+            return self._fold_from(start, history, up_to_step)
 
     def _fold_from(
         self, start: "snapshots.Start", history: History, up_to_step: int | None = None

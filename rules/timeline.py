@@ -52,8 +52,9 @@ def fold_effective(
 
 def walk(store: LogStore, encounter: str, ruleset: Ruleset) -> Iterator[Frame]:
     """Every step in order, with the state before it and after it, as the table saw them."""
-    history = store.history(encounter)
-    by_step = events_by_step(store, encounter, ruleset)
+    with store.snapshot():  # the records and the events as one state of the log
+        history = store.history(encounter)
+        by_step = events_by_step(store, encounter, ruleset)
     taken_back = {step: history.record(by) for step, by in history.taken_back_by().items()}
     state = ruleset.initial()
     seen: list[StepRecord] = []
@@ -83,14 +84,15 @@ def walk_between(encounter: Encounter, first: int, last: int) -> Iterator[Frame]
     then (see Encounter.fold). A timeline scrubbed to step 2,900 of 3,000 folds a few
     hundred events, not the whole fight."""
     store, ruleset = encounter.store, encounter.ruleset
-    history = store.history(encounter.id)
-    records = history.steps
-    taken_back = {step: history.record(by) for step, by in history.taken_back_by().items()}
-    seen = History.of(records[: first - 1])
-    state = encounter.fold(seen, up_to_step=first - 1) if first > 1 else ruleset.initial()
-    by_step: dict[int, list[Event]] = {}
-    for step, event in recorded_events(store, encounter.id, ruleset, last, first):
-        by_step.setdefault(step, []).append(event)
+    with store.snapshot():  # the records and the events as one state of the log
+        history = store.history(encounter.id)
+        records = history.steps
+        taken_back = {step: history.record(by) for step, by in history.taken_back_by().items()}
+        seen = History.of(records[: first - 1])
+        state = encounter.fold(seen, up_to_step=first - 1) if first > 1 else ruleset.initial()
+        by_step: dict[int, list[Event]] = {}
+        for step, event in recorded_events(store, encounter.id, ruleset, last, first):
+            by_step.setdefault(step, []).append(event)
     for record in records[first - 1 : last]:
         seen = seen.with_step(record)
         events = by_step.get(record.step, [])

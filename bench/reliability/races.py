@@ -1,0 +1,163 @@
+"""Races between the table's processes (issue 42), run long:
+
+    python -m bench.reliability.races [--seconds 60] [--readers 4] [--rounds 100]
+
+- the reader race: a writer appends commands, undos and redos to one encounter while
+  readers open it again and again, on SQLite and on PostgreSQL; every open must read one
+  state of the log (an error is an open that failed or folded what its records do not say);
+- two `fracas next` at once, for many rounds: both carry the turn they saw, so each round
+  ends exactly one turn and the other is refused in one line.
+
+tests/test_trust_races.py runs each small.
+"""
+
+import argparse
+import multiprocessing
+import time
+from pathlib import Path
+
+from bench.pgserver import Server, binaries
+from bench.reliability.trials import Figures, fracas_cli, traceback_in
+from fracas.ledger import FracasError
+from fracas.projections import Fracas
+from fracas.rules import Encounter
+
+SHEETS = [("alice", {"dex": 14}), ("bob", {"dex": 10}), ("carol", {"dex": 12})]
+
+
+def started(where: str) -> str:
+    """A begun percentile fight of three at `where`; its id."""
+    with Fracas(where) as table:
+        live = table.new("percentile", title="race")
+        for name, sheet in SHEETS:
+            live.execute(
+                live.ruleset.command(
+                    {"action": "join", "combatant": name, "sheet": sheet, "side": "pc"}
+                )
+            )
+        live.execute(live.ruleset.command({"action": "begin"}))
+        return live.id
+
+
+def write(where: str, encounter: str, until: float) -> None:
+    """Commands, undos and redos, as fast as they go, until the clock says stop."""
+    with Fracas(where) as table:
+        live = table.encounter(encounter)
+        moves = 0
+        while time.time() < until:
+            try:
+                live.execute(live.ruleset.command({"action": "next"}))
+                live.undo()
+                live.redo()
+                if moves % 3 == 0:
+                    live.undo()  # left undone: the next command clears the redo
+            except FracasError:
+                live.reload()
+            moves += 1
+
+
+def read(where: str, encounter: str, until: float, results: "multiprocessing.Queue") -> None:
+    """Open the encounter again and again; count the opens and what went wrong."""
+    opens, errors, first = 0, 0, ""
+    with Fracas(where, readonly=True, create=False) as table:
+        while time.time() < until:
+            try:
+                seen = Encounter(table.store, encounter)
+                if seen.state != seen.fold(seen.history, seen.history.head_step):
+                    raise AssertionError("the fold does not match its own history")
+                opens += 1
+            except Exception as error:  # what the trial counts
+                errors += 1
+                first = first or f"{type(error).__name__}: {error}"
+    results.put((opens, errors, first))
+
+
+def reader_race(where: str, seconds: float, readers: int, name: str) -> Figures:
+    figures = Figures(f"reader race ({name})")
+    encounter = started(where)
+    until = time.time() + seconds
+    results: multiprocessing.Queue = multiprocessing.Queue()
+    writer = multiprocessing.Process(target=write, args=(where, encounter, until))
+    reading = [
+        multiprocessing.Process(target=read, args=(where, encounter, until, results))
+        for _ in range(readers)
+    ]
+    for process in (writer, *reading):
+        process.start()
+    for _ in reading:
+        opens, errors, first = results.get(timeout=seconds + 120)
+        figures.add("opens", opens)
+        figures.add("errors", errors)
+        if first:
+            print(f"  {name}: {first}")
+    for process in (writer, *reading):
+        process.join()
+    with Fracas(where, readonly=True, create=False) as table:
+        figures.add("steps written", table.encounter(encounter).history.head_step)
+    figures.trials = readers
+    return figures
+
+
+def turn_of(db: Path) -> str:
+    return fracas_cli(db, "turn").stdout.strip()
+
+
+def parallel_next(workdir: Path, rounds: int) -> Figures:
+    """Two `fracas next --turn T` at once, `rounds` times: how many turns each round ended."""
+    figures = Figures("two `next` at once", trials=rounds)
+    db = workdir / "next.db"
+    started(str(db))
+    for _ in range(rounds):
+        turn = turn_of(db)
+        before = steps_of(db)
+        both = [multiprocessing.Process(target=next_process, args=(db, turn)) for _ in range(2)]
+        for process in both:
+            process.start()
+        for process in both:
+            process.join()
+        ended = steps_of(db) - before
+        figures.add(f"rounds ending {ended} turn(s)")
+    return figures
+
+
+def next_process(db: Path, turn: str) -> None:
+    done = fracas_cli(db, "next", "--turn", turn)
+    if traceback_in(done.stderr) or (done.returncode and done.stderr.count("\n") != 1):
+        print(f"  not one line: {done.stderr!r}")
+
+
+def steps_of(db: Path) -> int:
+    with Fracas(str(db), readonly=True, create=False) as table:
+        return table.encounter().history.head_step
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--readers", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=100)
+    parser.add_argument("--only", choices=("readers", "next"), default=None)
+    options = parser.parse_args()
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as workdir:
+        found: list[Figures] = []
+        if options.only in (None, "readers"):
+            where = str(Path(workdir) / "race.db")
+            found.append(reader_race(where, options.seconds, options.readers, "SQLite"))
+            if binaries() is not None:
+                with Server(durable=False) as server:
+                    found.append(
+                        reader_race(
+                            server.url("race"), options.seconds, options.readers, "PostgreSQL"
+                        )
+                    )
+        if options.only in (None, "next"):
+            found.append(parallel_next(Path(workdir), options.rounds))
+        for figures in found:
+            shown = ", ".join(f"{k}: {v}" for k, v in figures.counts.items())
+            print(f"{figures.name}: {figures.trials} runs; {shown}")
+
+
+if __name__ == "__main__":
+    main()
