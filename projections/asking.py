@@ -59,7 +59,7 @@ def pending(live: Encounter, *, players: bool = False) -> Question | None:
         from fracas.projections.secrecy import players_cut
 
         frames = list(walk(live.store, live.id, live.ruleset))
-        step = players_cut(frames, live.ruleset.view).number(waiting.step)
+        step = players_cut(frames, live.ruleset).number(waiting.step)
         if step is None:
             return None
     return question(live, waiting, step)

@@ -187,7 +187,7 @@ def export_players_jsonl(store: LogStore, out: IO[str], progress: Progress) -> H
     for done, encounter in enumerate(names, start=1):
         live = Encounter(store, encounter)
         frames = list(walk(store, encounter, live.ruleset))
-        cut = players_cut(frames, live.ruleset.view)
+        cut = players_cut(frames, live.ruleset)
         for frame in frames:
             if cut.shown(frame.record.step):
                 out.write(_encode(players_step(encounter, frame, cut)).decode() + "\n")

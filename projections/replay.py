@@ -291,7 +291,7 @@ def step_sentence(
         return CONTROL_SENTENCES.get(record.control, "{}").format(target)
     if masked:
         head = opening(public_command(frame.command), names, ruleset) or "The GM"
-        return f"{head}: what followed is GM-only until the GM discloses it"
+        return f"{head}: what it decided is GM-only until the GM discloses it"
     order = initiative_order(after)
     return sentence(events, frame.command, names, ruleset, order=order)
 
@@ -300,9 +300,9 @@ class Audience:
     """How one audience numbers and reads the steps: the GM sees the log as it is; players
     see the players' cut of it (`secrecy`)."""
 
-    def __init__(self, frames: list[Frame], view_of: Any, players: bool) -> None:
-        self.cut = players_cut(frames, view_of) if players else None
-        self.view_of = view_of
+    def __init__(self, frames: list[Frame], ruleset: Ruleset, players: bool) -> None:
+        self.cut = players_cut(frames, ruleset) if players else None
+        self.view_of = ruleset.view
 
     def seen(self, frame: Frame) -> Seen | None:
         step = frame.record.step
@@ -358,7 +358,7 @@ def timeline(
         frames.append(frame)
         if progress is not None:
             progress(frame.record.step)
-    audience = Audience(frames, ruleset.view, players)
+    audience = Audience(frames, ruleset, players)
     names = {w.combatant: w.name for w in audience.final(encounter).wounds}
     prior = None
     for frame in frames:

@@ -8,18 +8,26 @@ reveals them. The rule, step by step in the order of the log:
    order, and every event that names them. A step whose command names them (they act, or
    are acted on) is *withheld*.
 2. An undisclosed secret step is shown as its command alone ("Bob attacks Alice"), *masked*:
-   what it decided is GM-only. It *taints* every combatant it names or whose state it
-   changed, and the fight's shared state (round, turn, phase, order) if it changed that.
-3. A later step is withheld if it reads tainted state: it names or changes a tainted
-   combatant, or the shared state is tainted and it is not one of the GM's statements
-   (a note, a disclosure, a reveal): every decision of the rules reads whose turn it is.
-   A withheld step taints in turn everything it named or changed.
+   what it decided is GM-only. It is decided again with every other face its rolls could
+   have shown, and each outcome folded: the fight's *worlds*. It *taints* exactly what
+   differs between them: the combatants whose state differs, and the fight's shared state
+   (round, turn, phase, order) if that differs. A check that cannot move the turn taints
+   nothing that players see move on.
+3. A later step that reads nothing tainted (names or changes no tainted combatant, and the
+   shared state is not tainted or it is one of the GM's statements or rulings) is shown. One
+   that reads tainted state is decided again in every world with its recorded dice: shown
+   when every world decides it as recorded (a ruling on a tainted combatant, a pass the turn
+   makes the same way), and *withheld* otherwise. Worlds are followed while they are few (at
+   most MOST_WORLDS, each secret's outcomes found within OUTCOME_BUDGET decisions, dice that
+   do not explode) and until an undo, a withheld step or a hidden combatant's doing; from
+   then on, and for a secret past those limits, a step is withheld when it reads tainted
+   state, and taints in turn everything it named or changed, as if any outcome could.
 4. An undo, redo or supersede is withheld when the step it takes back or restores is.
 5. A free roll (`fracas roll`) reads no state and changes none: unless it names a hidden
    combatant (who rolls, or in its reason), it is shown whatever is tainted, masked when
    GM-only, and taints nothing.
-6. Taint never lifts by itself; a disclosure or a reveal lifts it by making the step public,
-   and the players' timeline is worked out again from the start.
+6. Outside the worlds taint never lifts by itself; a disclosure or a reveal lifts it by
+   making the step public, and the players' timeline is worked out again from the start.
 
 Players never see a withheld step: not its existence, not its place. Their steps are
 numbered 1, 2, 3 ... among the steps they see, so a count or a gap says nothing. A tainted
@@ -27,15 +35,19 @@ combatant's row stands as players last saw it; with the shared state tainted, th
 turn and the order stand as players last saw them. Whose state a step changed is found from
 the folded state itself (the ruleset's `fighters`, and everything else as the shared state),
 so the rule holds for any ruleset without a table of its actions. Everything here is decided
-from the GM's flags and from what a step names or changes, never from a roll's value.
+from the GM's flags, from what a step names or changes, and from every outcome a secret could
+have had (the actual one among them, never told apart), never from a roll's value.
 """
 
 import re
+from collections import OrderedDict
 from typing import Any
 
 import msgspec
 
+from fracas.ledger import FracasError
 from fracas.ledger.history import COMMAND
+from fracas.rules.dice import NoDice
 from fracas.rules.events import (
     CombatantHidden,
     CombatantRevealed,
@@ -51,6 +63,9 @@ from fracas.rules.events import (
     Rolled,
     SeedRevealed,
 )
+from fracas.rules.redecide import ReplayDice, decide_again, every_outcome, same_events
+from fracas.rules.roster import fold
+from fracas.rules.ruleset import Context, Ruleset
 from fracas.rules.timeline import Frame
 from fracas.rules.views import InitiativeRow, View, WoundRow
 
@@ -61,6 +76,11 @@ STATEMENTS = (Note, Disclosed, CombatantRevealed, SeedRevealed, EncounterEnded, 
 RULINGS = ("gm.condition-set", "gm.condition-clear", "gm.rename")
 RULED = (Commanded, ConditionSet, ConditionCleared, Renamed)
 FREE_ROLL = "roll"  # `fracas roll`: a roll no rule applies, in every ruleset
+# How many decisions a secret step's other outcomes may take to find: d100 and a damage die
+# are some 700; past it the step taints all it names or changes, as if every part could.
+OUTCOME_BUDGET = 2000
+MOST_WORLDS = 64  # distinct states the fight could be in, followed at once
+REACH_CACHE = 512  # secret steps whose reach is remembered (a step's reach never changes)
 
 
 class Seen(msgspec.Struct, frozen=True):
@@ -200,17 +220,29 @@ def visible(events: list[Event], hidden: set[str], known: Known) -> list[Event]:
 
 class Taint:
     """What players cannot know as the log is walked: combatants and the shared state, each
-    with the GM-only step it follows from."""
+    with the GM-only step it follows from.
 
-    def __init__(self) -> None:
+    From the first undisclosed secret step on, the walk keeps every state the fight could
+    be in (its *worlds*: one for each outcome the secrets could have had, told apart by
+    nothing else) and taints exactly what differs between them; a later step that reads
+    what differs is decided again in every world and shown when it decides as recorded in
+    all. When that cannot be followed (too many outcomes, an undo, a withheld step, a hidden
+    combatant's doing), the taint spreads by what steps name and change, as it always did.
+    """
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
         self.combatants: dict[str, int] = {}
         self.shared: int | None = None
+        self.worlds: list[Any] | None = []  # []: one world, the fight; None: not followed
+        self.origin = 0  # the secret step the worlds part from
 
     def read(self, who: set[str]) -> int | None:
         sources = [self.combatants[c] for c in who if c in self.combatants]
         return min(sources, default=None)
 
     def spread(self, who: set[str], shared: bool, source: int) -> None:
+        self.worlds = None
         for combatant in who:
             self.combatants.setdefault(combatant, source)
         if shared and self.shared is None:
@@ -221,16 +253,67 @@ class Taint:
         found = {*self.combatants.values(), *([self.shared] if self.shared is not None else [])}
         return min(found & told, default=None)
 
+    def branch(self, frame: Frame) -> bool:
+        """Part the worlds by a secret step: every outcome it could have had, in each world.
+        False (nothing changed) when there are too many to follow."""
+        if self.worlds is None:
+            return False
+        found: dict[bytes, Any] = {}
+        record = frame.record
+        ctx = Context(NoDice(), record.step, record.author, record.command_id)
+        for state in self.worlds or [frame.before]:
+            outcomes = every_outcome(self.ruleset, state, frame.events, OUTCOME_BUDGET, ctx)
+            if outcomes is None:
+                return False
+            for events in outcomes:
+                after = fold(self.ruleset.evolve, state, events)
+                found.setdefault(msgspec.json.encode(after), after)
+            if len(found) > MOST_WORLDS:
+                return False
+        self.origin = self.origin if self.worlds else record.step
+        self.settle(list(found.values()))
+        return True
 
-def players_cut(frames: list[Frame], view_of: Any) -> Cut:
-    """The players' audience of an encounter walked step by step (see the module's rule);
-    `view_of` is the ruleset's view."""
+    def follow(self, frame: Frame) -> bool:
+        """A step that reads what differs between the worlds, decided again in each with its
+        recorded dice: True (and folded into each) when it decides as recorded in all."""
+        if not self.worlds:
+            return False
+        record, rolls = frame.record, [e.roll for e in frame.events if isinstance(e, Rolled)]
+        afters = []
+        for state in self.worlds:
+            ctx = Context(ReplayDice(rolls), record.step, record.author, record.command_id)
+            try:
+                decided = decide_again(self.ruleset, state, frame.events, ctx, None)
+            except FracasError:
+                return False
+            if not same_events(decided, frame.events):
+                return False
+            afters.append(fold(self.ruleset.evolve, state, decided))
+        self.settle(afters)
+        return True
+
+    def advance(self, events: list[Event]) -> None:
+        """A step decided alike in every world (it reads nothing that differs): fold it."""
+        if self.worlds:
+            self.settle([fold(self.ruleset.evolve, state, events) for state in self.worlds])
+
+    def settle(self, worlds: list[Any]) -> None:
+        unique = {msgspec.json.encode(w): w for w in worlds}
+        self.worlds = list(unique.values())
+        who, moved = differing([parts(w) for w in self.worlds])
+        self.combatants = {c: self.combatants.get(c, self.origin) for c in who}
+        self.shared = (self.shared or self.origin) if moved else None
+
+
+def players_cut(frames: list[Frame], ruleset: Ruleset) -> Cut:
+    """The players' audience of an encounter walked step by step (see the module's rule)."""
     disclosed = {
         e.step for f in frames if f.in_effect for e in f.events if isinstance(e, Disclosed)
     }
     hidden_joins = hidden_at_end(frames)
     hidden = set(hidden_joins)
-    taint = Taint()
+    taint = Taint(ruleset)
     seen: dict[int, Seen] = {}
     last: View | None = None
     epochs: set[int] = set()
@@ -244,6 +327,7 @@ def players_cut(frames: list[Frame], view_of: Any) -> Cut:
         if record.control != COMMAND:
             target = seen.get(record.target) if record.target is not None else None
             source = target.source if target is not None and target.number is None else None
+            taint.worlds = None  # an undo is not followed: the taint stands as it is
             if target is not None and target.number is None:
                 taint.spread(changed, shared, source or record.step)
         else:
@@ -259,12 +343,10 @@ def players_cut(frames: list[Frame], view_of: Any) -> Cut:
                 disclosed,
                 set(acting),
             )
-            if masked and not free_roll(frame):
-                taint.spread(named_in(frame.events, known) | changed, shared, record.step)
         withheld = source is not None and not masked
         if withheld or masked:
             epochs |= {e.roll.seed_epoch or 0 for e in frame.events if isinstance(e, Rolled)}
-        actual = view_of(frame.after)
+        actual = ruleset.view(frame.after)
         acting = actual.acting
         after = players_view(actual, last, taint, hidden)
         if last is None or not withheld:
@@ -282,6 +364,40 @@ def players_cut(frames: list[Frame], view_of: Any) -> Cut:
         seen[record.step] = Seen(shown_count, masked, taint.oldest(told), after)
     numbered = all(s.number == step for step, s in seen.items())
     return Cut(seen, frozenset(hidden), frozenset(epochs), numbered, witnessed)
+
+
+def reach(frame: Frame, ruleset: Ruleset) -> tuple[set[str], bool] | None:
+    """What a secret step decided: the combatants whose state differs between its possible
+    outcomes (the step decided again with every other face of its rolls), and whether the
+    shared state does. None when there are too many outcomes to try."""
+    key = (ruleset.name, msgspec.json.encode(frame.before), msgspec.json.encode(frame.events))
+    if key in _reaches:
+        _reaches.move_to_end(key)
+        return _reaches[key]
+    record = frame.record
+    ctx = Context(NoDice(), record.step, record.author, record.command_id)
+    outcomes = every_outcome(ruleset, frame.before, frame.events, OUTCOME_BUDGET, ctx)
+    found = (
+        None
+        if outcomes is None
+        else differing([parts(fold(ruleset.evolve, frame.before, events)) for events in outcomes])
+    )
+    _reaches[key] = found
+    if len(_reaches) > REACH_CACHE:
+        _reaches.popitem(last=False)
+    return found
+
+
+_reaches: OrderedDict[tuple[str, bytes, bytes], tuple[set[str], bool] | None] = OrderedDict()
+
+
+def differing(states: list[tuple[dict[str, Any], dict[str, Any]]]) -> tuple[set[str], bool]:
+    """The combatants whose part is not the same in every state, and whether the shared
+    part is not."""
+    first, first_shared = states[0] if states else ({}, {})
+    ids = {c for fighters, _shared in states for c in fighters}
+    who = {c for c in ids if any(fighters.get(c) != first.get(c) for fighters, _ in states)}
+    return who, any(shared != first_shared for _, shared in states)
 
 
 def judge(
@@ -303,6 +419,7 @@ def judge(
     if all(isinstance(e, STATEMENTS) for e in events):
         told = [seen.get(e.step) for e in events if isinstance(e, Disclosed)]
         source = min((t.source or 0 for t in told if t and t.number is None), default=None)
+        taint.advance(events)
         return False, source
     if free_roll(frame):
         return judge_free_roll(frame, known, taint, hidden, hidden_joins, disclosed)
@@ -317,11 +434,20 @@ def judge(
     source = taint.read(reads)
     if source is None and taint.shared is not None and not ruling(frame):
         source = taint.shared
+    secret = is_secret(events) and step not in disclosed
+    if secret and taint.branch(frame):
+        return True, step
+    if source is not None and not secret and taint.follow(frame):
+        return False, None
     if source is not None:
         taint.spread(reads, shared, source)
         return False, source
-    masked = is_secret(events) and step not in disclosed
-    return masked, step if masked else None
+    if secret:
+        every = reads, shared
+        taint.spread(*(reach(frame, taint.ruleset) or every), step)
+        return True, step
+    taint.advance(events)
+    return False, None
 
 
 def judge_free_roll(

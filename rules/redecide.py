@@ -4,14 +4,14 @@ Every step carries its command, so any step can be decided again from the state 
 with the dice it recorded handed back in the order the rules ask for them.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
 
 from fracas.ledger import BadInputError, FracasError, History, RefusedError
 from fracas.ledger.history import COMMAND
-from fracas.rules.dice import Dice, ManualDice, SeededDice
+from fracas.rules.dice import Dice, ManualDice, SeededDice, draw, parse_terms, rolled
 from fracas.rules.encounter import Encounter, StepOutcome
 from fracas.rules.events import CombatantHidden, Commanded, Declared, Event, Roll, Rolled
 from fracas.rules.reactions import asked_in
@@ -59,6 +59,70 @@ def rolls_of(events: list[Event]) -> list[Rolled]:
 def same_events(a: list[Event], b: list[Event]) -> bool:
     encode = msgspec.json.encode
     return [encode(e) for e in a] == [encode(e) for e in b]
+
+
+# -- every outcome a step could have had ------------------------------------------------
+
+
+class Unscripted(Exception):
+    """The rules asked for a face the script does not hold: one of `choices` faces."""
+
+    def __init__(self, choices: int) -> None:
+        super().__init__(choices)
+        self.choices = choices
+
+
+class Unbounded(Exception):
+    """The rules roll dice that explode: their faces have no end to try."""
+
+
+class ScriptedDice:
+    """Every face from a script of choices (the index of the face among a die's faces), in
+    the order the rules roll; past the end of the script, asks which face comes next."""
+
+    def __init__(self, script: list[int]) -> None:
+        self.script, self.at = script, 0
+
+    def roll(self, spec: str, purpose: str) -> Roll:
+        if any(term.explode for term in parse_terms(spec)):
+            raise Unbounded(spec)
+
+        def next_face(values: Sequence[int]) -> int:
+            if self.at == len(self.script):
+                raise Unscripted(len(values))
+            self.at += 1
+            return values[self.script[self.at - 1]]
+
+        return rolled(spec, draw(spec, next_face), "manual", "gm")
+
+
+def every_outcome(
+    ruleset: Ruleset,
+    before: Any,
+    recorded: list[Event],
+    budget: int,
+    ctx: Context,
+) -> list[list[Event]] | None:
+    """Every decision a recorded step could have made had its dice fallen any other way:
+    the step decided again from the state before it with every sequence of faces the rules
+    may ask for (a hit asks for damage, a miss does not). None when that takes more than
+    `budget` decisions, when the dice explode, or when some faces make the rules refuse it.
+    `ctx` gives the step's number, author and command id; its dice are not used."""
+    outcomes: list[list[Event]] = []
+    scripts: list[list[int]] = [[]]
+    while scripts:
+        if budget == 0:
+            return None
+        budget -= 1
+        script = scripts.pop()
+        scripted = Context(ScriptedDice(script), ctx.step, ctx.author, ctx.command_id)
+        try:
+            outcomes.append(decide_again(ruleset, before, recorded, scripted, None))
+        except Unscripted as need:
+            scripts.extend([*script, face] for face in range(need.choices))
+        except (FracasError, Unbounded):
+            return None
+    return outcomes
 
 
 # -- the rules-drift check ---------------------------------------------------------------

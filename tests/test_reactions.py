@@ -351,7 +351,7 @@ def test_a_secret_attacks_answer_is_masked_for_the_players(fracas):
     command = e.ruleset.command({"action": "attack", "actor": "alice", "targets": ["bob"]})
     asking = e.execute(command, ask=Ask(), secret=True).step
     answering = fracas.answer("bob", "dodge", e.id, dice=[40, 70, 3]).step
-    cut = players_cut(list(walk(e.store, e.id, e.ruleset)), e.ruleset.view)
+    cut = players_cut(list(walk(e.store, e.id, e.ruleset)), e.ruleset)
     assert cut.shown(asking) and not cut.seen[asking].masked  # the question: the command only
     assert cut.seen[answering].masked  # what the answer decided is the GM's
     assert cut.seen[answering].view.wounds == cut.seen[asking].view.wounds  # bob's HP unseen

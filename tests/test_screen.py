@@ -93,7 +93,7 @@ def test_players_witness_the_head_only_up_to_an_undisclosed_secret_roll(tmp_path
     assert seen.withheld == 6
     assert [e.sentence for e in seen.log[:2]] == [
         "Note: the lights flicker",
-        "bob attacks alice: what followed is GM-only until the GM discloses it",
+        "bob attacks alice: what it decided is GM-only until the GM discloses it",
     ]
     assert not seen.log[1].marks
     fracas(db, "disclose", "6")
