@@ -1147,7 +1147,8 @@ def status(app: App, as_json: bool, at_step: int | None) -> None:
     else:
         live = app.encounter()
         name, ruleset, view = live.id, live.ruleset.name, live.view_at(at_step)
-    shown = board(name, load(ruleset), view)
+    hidden = app.fracas.hidden(name) if at_step is None else app.encounter().hidden()
+    shown = board(name, load(ruleset), view, frozenset(hidden))
     waiting = (
         pending(app.encounter()) if at_step is None and may_wait(app.fracas.store, name) else None
     )

@@ -89,8 +89,23 @@ def outcome(result: StepOutcome, round_word: str = "Round") -> None:
 PIPE_WIDTH = 200  # a pipe or file gets whole rows, not rows folded at 80 columns
 
 
-def status_table(shown: Board) -> Any:
-    """The board as a rich table: who acts, in order, with health and the key numbers."""
+def status_table(shown: Board, width: int) -> Any:
+    """The board as a rich table, in one column each when that fits `width`; else with the
+    ruleset's numbers, the status and the conditions folded into one wrapping column. A
+    name is never broken."""
+    from rich.console import Console
+    from rich.measure import Measurement
+
+    table = board_table(shown, folded=False)
+    unbounded = Console(width=10_000)  # a measure is capped at the console's width
+    if Measurement.get(unbounded, unbounded.options, table).maximum <= width:
+        return table
+    return board_table(shown, folded=True)
+
+
+def board_table(shown: Board, *, folded: bool) -> Any:
+    """Who acts, in order, with health and the key numbers; `folded`: the numbers, status
+    and conditions in one column, words wrapped."""
     from rich import box
     from rich.table import Table
 
@@ -101,33 +116,40 @@ def status_table(shown: Board) -> Any:
         box=box.SIMPLE_HEAD,
         title_justify="left",
         caption_justify="left",
+        pad_edge=False,
+        collapse_padding=True,
     )
-    table.add_column("", width=1)
-    table.add_column("#", justify="right")
-    table.add_column("Name", overflow="fold")
-    table.add_column("Side")
-    table.add_column("Order")
-    table.add_column("Health")
-    for column in numbers:
-        table.add_column(column, justify="right")
-    table.add_column("Status", overflow="fold")
-    table.add_column("Conditions", overflow="fold")
+    table.add_column("", width=1, no_wrap=True)
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("Name", no_wrap=True, overflow="ellipsis")
+    table.add_column("Side", no_wrap=True)
+    table.add_column("Order", no_wrap=not folded)
+    table.add_column("Health", no_wrap=not folded)
+    if folded:
+        table.add_column("Status", min_width=12)
+    else:
+        for column in numbers:
+            table.add_column(column, justify="right", no_wrap=True)
+        table.add_column("Status")
+        table.add_column("Conditions")
     for row in shown.rows:
         style = "bold" if row.acting else ("dim" if row.status.startswith("removed") else None)
-        cells = [str(row.numbers.get(column, "")) for column in numbers]
-        table.add_row(
-            ">" if row.acting else "",
-            str(row.order),
-            row.name,
-            row.side,
-            row.key,
-            row.health,
-            *cells,
-            row.status,
-            ", ".join(row.conditions),
-            style=style,
-        )
+        said = status_words(row)
+        more = [c for c in row.conditions if c != row.status]  # not "dead | dead"
+        if folded:
+            values = [f"{k} {v}" for k, v in row.numbers.items() if v not in ("", None)]
+            rest = [" · ".join(part for part in [*values, said, *more] if part)]
+        else:
+            rest = [*(str(row.numbers.get(c, "")) for c in numbers), said, ", ".join(more)]
+        marks = ">" if row.acting else ""
+        cells = [marks, str(row.order), row.name, row.side, row.key, row.health, *rest]
+        table.add_row(*cells, style=style)
     return table
+
+
+def status_words(row: Any) -> str:
+    """A row's status, led by "hidden" on the GM's board for a combatant players do not see."""
+    return f"hidden · {row.status}" if row.hidden else row.status
 
 
 def status(shown: Board) -> None:
@@ -135,7 +157,7 @@ def status(shown: Board) -> None:
 
     piped = not sys.stdout.isatty()
     console = Console(highlight=False, width=PIPE_WIDTH if piped else None)
-    console.print(status_table(shown))
+    console.print(status_table(shown, console.width))
     for pin in shown.pins:
         console.print(f"pin: {pin}", markup=False)
     for note in shown.notes:

@@ -29,7 +29,7 @@ from fracas.rules import load as load_ruleset
 from fracas.rules.commands import check_newcomer
 from fracas.rules.dice import commitment, verify_roll
 from fracas.rules.encounter import recorded_events, ruleset_of, started_event
-from fracas.rules.events import EncounterStarted, Event, Rolled, SeedRevealed
+from fracas.rules.events import CombatantHidden, EncounterStarted, Event, Rolled, SeedRevealed
 from fracas.rules.reactions import ANSWER, TIMEOUT, WITHDRAW, now
 from fracas.rules.snapshots import BadSnapshot
 from fracas.rules.views import View
@@ -217,6 +217,14 @@ class Fracas:
 
     def view(self, encounter: str | None = None) -> View:
         return self.encounter(encounter).view()
+
+    def hidden(self, encounter: str | None = None) -> set[str]:
+        """The combatants hidden from the players now; read without folding the encounter
+        when it never hid anyone."""
+        name = encounter or self._latest()
+        if self.store.last_of_kinds(name, (CombatantHidden.__struct_config__.tag,)) is None:
+            return set()
+        return self.encounter(name).hidden()
 
     def current(self, encounter: str | None = None) -> tuple[str, str, View]:
         """(encounter, ruleset, view) as the read models hold it after the last append:

@@ -24,6 +24,7 @@ class BoardRow(msgspec.Struct, frozen=True):
     health: str
     conditions: list[str]
     numbers: dict[str, Any]  # the ruleset's key numbers beside health (Dice, TS, Next shot)
+    hidden: bool = False  # the GM's board: the players do not see this combatant yet
 
 
 class Board(msgspec.Struct, frozen=True):
@@ -62,7 +63,10 @@ def headline(view: View, ruleset: Ruleset, names: dict[str, str] | None = None) 
     return " · ".join(parts)
 
 
-def board(encounter: str, ruleset: Ruleset, view: View) -> Board:
+def board(
+    encounter: str, ruleset: Ruleset, view: View, hidden: frozenset[str] = frozenset()
+) -> Board:
+    """The board of a view; `hidden`: the combatants the players do not see (the GM's)."""
     names = shown_names(view)
     wounds = {w.combatant: w for w in view.wounds}
     rows = []
@@ -80,6 +84,7 @@ def board(encounter: str, ruleset: Ruleset, view: View) -> Board:
                 wound.health if wound else "",
                 wound.conditions if wound else [],
                 ruleset.numbers_of(wound) if wound else {},
+                row.combatant in hidden,
             )
         )
     pins = [

@@ -1,0 +1,123 @@
+"""`fracas status` read at 80 columns in every ruleset (names whole, columns folded), at
+the terminal's width when wider, and the GM's board marking who is hidden."""
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from fracas.cli import render
+from fracas.projections.board import board
+from fracas.rules import load
+from tests.conftest import SHEETS
+
+SAMPLES = Path(__file__).parent.parent / "plugins" / "srd" / "fracas_srd" / "samples"
+PISTOL = 'weapons=[{name="pistol", damage=3}]'
+# Each ruleset's fight, as its tour in the README adds it, with long names and an ambush.
+FIGHTS = {
+    "percentile": [
+        ["add", "alice", "--sheet", f"{SHEETS}/alice.toml", "--name", "Alice Reyes-Montgomery"],
+        ["add", "cultist", "--sheet", f"{SHEETS}/cultist.toml", "--count", "2"],
+        ["add", "bishop", "--sheet", f"{SHEETS}/bishop.toml", "--hidden"],
+    ],
+    "shotclock": [
+        ["add", "jack", "--side", "pc", "--set", "speed=8", "--set", "skills.guns=14",
+         "--name", "Jack Longname-Smith"],
+        ["add", "boss", "--set", "speed=7", "--set", "toughness=8", "--hidden"],
+        ["add", "mook", "--set", "mook=true", "--set", "skills.guns=8"],
+    ],
+    "pool": [
+        ["add", "ana", "--side", "pc", "--set", "brawn=3", "--set", "dexterity=4",
+         "--name", "Ana of the Long Road"],
+        ["add", "bob", "--set", "dexterity=3", "--set", "abilities.melee=2", "--hidden"],
+        ["add", "thug", "--set", "brawn=3", "--set", "abilities.brawl=2"],
+    ],
+    "timeslice": [
+        ["add", "alice", "--sheet", f"{SHEETS}/squire.toml", "--name", "Alice of Ravenholm"],
+        ["add", "orc", "--sheet", f"{SHEETS}/orc.toml", "--hidden"],
+        ["add", "bob", "--sheet", f"{SHEETS}/medic.toml"],
+    ],
+    "fudge": [
+        ["add", "p1", "--side", "pc", "--set", "skills.discipline=3", "--set", PISTOL,
+         "--name", "Perpetua Vandersloot"],
+        ["add", "p2", "--side", "pc", "--set", "skills.discipline=2", "--hidden"],
+    ],
+    "srd": [
+        ["add", "brannoc", "--sheet", f"{SAMPLES}/fighter.toml", "--side", "pc",
+         "--name", "Brannoc Ironfist"],
+        ["add", "goblin", "--sheet", f"{SAMPLES}/goblin.toml", "--count", "2",
+         "--name", "Goblin sniper"],
+        ["add", "wyrm", "--sheet", f"{SAMPLES}/wyrm.toml", "--hidden"],
+        ["add", "maelis", "--sheet", f"{SAMPLES}/cleric.toml", "--side", "pc"],
+    ],
+}  # fmt: skip
+HIDDEN = {"percentile": "bishop", "shotclock": "boss", "pool": "bob", "timeslice": "orc",
+          "fudge": "p2", "srd": "wyrm"}  # fmt: skip
+
+
+def begun(run, ruleset: str) -> dict:
+    run("new", "-r", ruleset)
+    for words in FIGHTS[ruleset]:
+        run(*words)
+    run("begin")
+    first = json.loads(run("status", "--json").output)["wounds"][0]["combatant"]
+    run("condition", "set", first, "on fire")
+    return json.loads(run("status", "--json").output)
+
+
+def drawn(run, width: int) -> str:
+    from fracas.projections import Fracas
+
+    with Fracas(run.db, readonly=True) as table:
+        name, ruleset, view = table.current()
+        shown = board(name, load(ruleset), view, frozenset(table.hidden(name)))
+    out = io.StringIO()
+    Console(file=out, width=width, color_system=None).print(render.status_table(shown, width))
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("ruleset", list(FIGHTS))
+def test_status_at_80_columns_keeps_every_name_whole_and_fits(run, ruleset: str) -> None:
+    data = begun(run, ruleset)
+    text = drawn(run, 80)
+    lines = text.splitlines()
+    assert max(len(line.rstrip()) for line in lines) <= 80, text
+    for wound in data["wounds"]:
+        assert any(wound["name"] in line for line in lines), (wound["name"], text)
+    assert "on fire" in text and "…" not in text, text
+
+
+@pytest.mark.parametrize("ruleset", list(FIGHTS))
+def test_status_marks_the_hidden_combatant_for_the_gm_alone(run, ruleset: str) -> None:
+    data = begun(run, ruleset)
+    who = next(w["name"] for w in data["wounds"] if w["combatant"] == HIDDEN[ruleset])
+    rows = [line for line in drawn(run, 200).splitlines() if "hidden" in line]
+    assert len(rows) == 1 and who in rows[0]
+    run("reveal-combatant", HIDDEN[ruleset])
+    assert "hidden" not in drawn(run, 200)
+
+
+def test_status_takes_the_terminal_s_width_when_wider(run) -> None:
+    begun(run, "srd")
+    narrow, wide = drawn(run, 80), drawn(run, 200)
+    assert "Conditions" not in narrow and "AC 18 ·" in narrow  # folded into Status
+    assert "Conditions" in wide and "Death saves" in wide  # each in its column
+    assert max(len(line.rstrip()) for line in wide.splitlines()) > 80
+
+
+@pytest.mark.parametrize("ruleset", list(FIGHTS))
+def test_a_status_the_conditions_repeat_is_said_once(run, ruleset: str) -> None:
+    data = begun(run, ruleset)
+    fallen = data["wounds"][1]
+    run("harm", fallen["combatant"], "200")
+    after = json.loads(run("status", "--json").output)
+    status = next(r["status"] for r in after["initiative"] if r["combatant"] == fallen["combatant"])
+    for width in (80, 200):
+        lines = drawn(run, width).splitlines()
+        rule = next(n for n, line in enumerate(lines) if "───" in line)
+        first = next(n for n, line in enumerate(lines) if n > rule and fallen["name"] in line)
+        ends = [n for n, line in enumerate(lines) if n > first and line[:6].strip()]
+        row = " ".join(" ".join(lines[first : (ends or [len(lines)])[0]]).split())
+        assert row.count(status) == 1, row
