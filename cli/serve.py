@@ -150,7 +150,11 @@ class Table:
             live = Encounter(fracas.store, name)
             title = started_event(fracas.store, name).title or name
             watched.timeline = Timeline(
-                live, title, audience, lambda step: fracas.store.head_code(name, step)
+                live,
+                title,
+                audience,
+                lambda step: fracas.store.head_code(name, step),
+                watched.timeline,
             )
         return watched.timeline
 

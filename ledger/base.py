@@ -1010,7 +1010,7 @@ class LogStore:
         if step is None:
             version, step = self.head(encounter)
         else:
-            version = self.history(encounter).record(step).last_version
+            version = self._last_version_of(encounter, step)
         row = self.conn.execute(
             "SELECT hash, position FROM events WHERE encounter = ? AND version = ?",
             (encounter, version),
@@ -1018,6 +1018,15 @@ class LogStore:
         if row is None:
             raise NotFoundError(f"encounter {encounter!r} has no step yet")
         return f"{step}-{row[0][:12]}/{self._started_by(row[1])}"
+
+    def _last_version_of(self, encounter: str, step: int) -> int:
+        """The version of a step's last event, read from its record alone."""
+        row = self.conn.execute(
+            "SELECT last_version FROM steps WHERE encounter = ? AND step = ?", (encounter, step)
+        ).fetchone()
+        if row is None:
+            raise NotFoundError(f"encounter {encounter!r} has no step {step}")
+        return int(row[0])
 
     def _started_by(self, position: int) -> int:
         """How many encounters had started (their first event written) by this position."""

@@ -9,7 +9,7 @@ import msgspec
 from fracas.ledger import BadInputError
 from fracas.ledger.history import COMMAND
 from fracas.projections.describe import describe, describe_control
-from fracas.projections.secrecy import Seen, is_secret, players_cut, shown_events
+from fracas.projections.secrecy import Cut, Seen, is_secret, players_cut, shown_events
 from fracas.projections.sentences import departed, fallen, marks, opening, sentence
 from fracas.rules import Encounter, Ruleset
 from fracas.rules.events import (
@@ -127,6 +127,18 @@ class Moment(msgspec.Struct, frozen=True):
     withheld: int | None = None
     masked: bool = False  # players: what this step decided is GM-only
     witnessed: bool = True  # the audience may see the head code after it
+    ledger: int = 0  # the step's number in the log: the server's bookkeeping, never shown
+
+    @property
+    def plain(self) -> bool:
+        """Shown to its audience as the log has it: numbered as the log, nothing masked,
+        nothing waiting on a GM-only step, its head code witnessed."""
+        return (
+            self.step.step == self.ledger
+            and not self.masked
+            and self.withheld is None
+            and self.witnessed
+        )
 
 
 def roll_line(event: Rolled) -> RollLine:
@@ -300,8 +312,11 @@ class Audience:
     """How one audience numbers and reads the steps: the GM sees the log as it is; players
     see the players' cut of it (`secrecy`)."""
 
-    def __init__(self, frames: list[Frame], ruleset: Ruleset, players: bool) -> None:
-        self.cut = players_cut(frames, ruleset) if players else None
+    def __init__(
+        self, frames: list[Frame], ruleset: Ruleset, players: bool, offset: int = 0
+    ) -> None:
+        cut = players_cut(frames, ruleset) if players else None
+        self.cut = None if cut is None else after_plain(cut, offset)
         self.view_of = ruleset.view
 
     def seen(self, frame: Frame) -> Seen | None:
@@ -334,6 +349,35 @@ class Audience:
         return number == frame.record.step
 
 
+class AfterPlain(Cut, frozen=True):
+    """The players' cut of the steps after the first `plain`, which players saw as the log
+    has them (a Timeline knows how many): numbered after those, which keep their numbers."""
+
+    plain: int = 0
+
+    def number(self, step: int | None) -> int | None:
+        if step is not None and 0 < step <= self.plain:
+            return step
+        return super().number(step)
+
+
+def after_plain(cut: Cut, plain: int) -> Cut:
+    if not plain:
+        return cut
+    seen = {
+        step: s if s.number is None else msgspec.structs.replace(s, number=s.number + plain)
+        for step, s in cut.seen.items()
+    }
+    return AfterPlain(
+        seen,
+        cut.hidden,
+        cut.epochs,
+        all(s.number == step for step, s in seen.items()),
+        cut.witnessed + plain,
+        plain,
+    )
+
+
 def timeline(
     encounter: Encounter,
     *,
@@ -344,11 +388,10 @@ def timeline(
     """Every step of the encounter with its round, its turn and the standings it touched;
     `players` follows the players' cut: only the steps they may see, numbered among
     themselves, each with the standings they may see. `progress` is told each step's number
-    as it is walked. `between` (first, last): the GM's steps first to last only, folded
-    from the nearest snapshot before them (players' steps are numbered by the whole walk)."""
+    as it is walked. `between` (first, last): steps first to last only, folded from the
+    nearest snapshot before them; for players, only from a step before which they saw every
+    step `plain` (a Timeline knows where that holds), else their numbers are not the log's."""
     ruleset = encounter.ruleset
-    if between is not None and players:
-        raise ValueError("the players' timeline is walked whole")
     if between is None:
         walked = walk(encounter.store, encounter.id, ruleset)
     else:
@@ -358,7 +401,8 @@ def timeline(
         frames.append(frame)
         if progress is not None:
             progress(frame.record.step)
-    audience = Audience(frames, ruleset, players)
+    offset = between[0] - 1 if between is not None and players else 0
+    audience = Audience(frames, ruleset, players, offset)
     names = {w.combatant: w.name for w in audience.final(encounter).wounds}
     prior = None
     for frame in frames:
@@ -409,7 +453,9 @@ def timeline(
             felled_by(events, frame.command, known, ruleset),
             [Departure(*d) for d in departed(events)],
         )
-        yield Moment(step, after, audience.reported(seen), masked, audience.witnessed(number))
+        yield Moment(
+            step, after, audience.reported(seen), masked, audience.witnessed(number), record.step
+        )
 
 
 def public_views(moments: list[Moment], start: View) -> list[tuple[View, int | None]]:

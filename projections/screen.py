@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from fracas.ledger.history import COMMAND
 from fracas.projections.board import Board, BoardRow, board
 from fracas.projections.replay import (
     GM,
@@ -111,20 +112,33 @@ class Timeline:
     """An encounter's steps for one audience, folded once per head and kept: moving the
     scrubber or opening a step reads memory, not the log. The GM's steps are folded a few
     at a time, from the nearest snapshot before them, as the scrubber reaches them; the
-    players' are walked whole (what they may see is worked out from the first step)."""
+    players' are walked whole once, then followed: given the timeline of an earlier head
+    (`since`), only the steps after the last one players saw `plain` are walked again, so
+    a step costs the same at step 1,000 as at step 50 (see `follows`)."""
 
-    def __init__(self, live: Encounter, title: str, audience: str, head_codes: Any) -> None:
+    def __init__(
+        self,
+        live: Encounter,
+        title: str,
+        audience: str,
+        head_codes: Any,
+        since: "Timeline | None" = None,
+    ) -> None:
         self.encounter, self.title, self.audience = live.id, title, audience
         self.live = live
         self.rules = live.ruleset
         self.ruleset = live.ruleset.name
         self.version = live.version
+        self.head = live.history.head_step
         self.start: View = live.ruleset.view(live.ruleset.initial())
         self.head_codes = head_codes  # step -> the head code after it (read on demand)
+        self._codes: dict[int, str] = {}
         self._near: dict[int, Moment] = {}  # the GM's moments folded so far (a few windows)
         self._all: list[Moment] | None = None
+        self.plain = 0  # players: the steps from the first that they saw as the log has them
+        self.walked = 0  # players: how many steps this head walked (the rest were kept)
         if audience == PLAYERS:
-            self._all = list(timeline(live, players=True))
+            self._all = self._players(live, since)
             final = self._all[-1].view_after if self._all else live.view()
             self._steps = len(self._all)
             self.last_witnessed = max((m.step.step for m in self._all if m.witnessed), default=0)
@@ -132,6 +146,39 @@ class Timeline:
             final = live.view()  # the view after the last step, as the table saw it
             self._steps = self.last_witnessed = live.history.head_step
         self.names = {w.combatant: w.name for w in final.wounds}
+
+    def _players(self, live: Encounter, since: "Timeline | None") -> list[Moment]:
+        """The players' moments: those `since` saw plain kept, the steps after them walked
+        (the whole fight when `since` cannot be followed)."""
+        head = self.head
+        kept = since.plain if since is not None and self.follows(since, live) else 0
+        if kept:  # walked from the last plain step: what players saw then is the walk's start
+            assert since is not None and since._all is not None
+            fresh = list(timeline(live, players=True, between=(kept, head)))
+            names = {w.combatant: w.name for w in fresh[-1].view_after.wounds}
+            if all(names.get(c, n) == n for c, n in since.names.items()):
+                return self._counted(since._all[:kept], fresh[1:])
+        return self._counted([], list(timeline(live, players=True)))
+
+    def _counted(self, kept: list[Moment], fresh: list[Moment]) -> list[Moment]:
+        self.walked = len(fresh)
+        self.plain = len(kept)
+        for moment in fresh:
+            if not (moment.plain and moment.ledger == self.plain + 1):
+                break
+            self.plain += 1
+        return kept + fresh
+
+    def follows(self, since: "Timeline", live: Encounter) -> bool:
+        """Whether the players' `since` holds for `live` up to its plain steps: the same
+        encounter further on, and no step since takes back or restores one of those (a
+        step the players saw plain stays as they saw it otherwise; one that is not, a
+        secret or a hidden combatant's, is walked again with everything after it, since a
+        disclosure or a reveal shows it anew)."""
+        if since.encounter != live.id or since.audience != PLAYERS or since.version > live.version:
+            return False
+        appended = live.store.step_records(live.id, since.head + 1)
+        return all(r.control == COMMAND or (r.target or 0) > since.plain for r in appended)
 
     @property
     def moments(self) -> list[Moment]:
@@ -197,10 +244,15 @@ class Timeline:
             at == self.steps,
             found,
             log[::-1],
-            self.head_codes(head) if (head := self.witnessed(at)) else "",
+            self.head_code(head) if (head := self.witnessed(at)) else "",
             head,
             withheld,
         )
+
+    def head_code(self, step: int) -> str:
+        if step not in self._codes:
+            self._codes[step] = self.head_codes(step)
+        return self._codes[step]
 
     def detail(self, step: int) -> StepDetail:
         replayed = self.moment(step).step

@@ -373,6 +373,61 @@ def check_hidden_combatant(cast: Cast, data: st.DataObject) -> None:
             assert at < 0, f"the hidden combatant shows in the players' {key}: {near!r}"
 
 
+def check_followed_screen(cast: Cast, data: st.DataObject) -> None:
+    """The players' screen as `fracas serve` follows a fight, step by step (each head walks
+    only the steps after the last one players saw as the log has them), is after every step
+    the screen walked whole: through GM-only rolls, their disclosure, a combatant joined
+    hidden and revealed, undo, redo and a revealed seed."""
+    tally = Tally()
+    sheet = next(iter((cast.reserves or cast.sheets).values()))
+    with cast_installed(cast), seeded_by(drawn_seed(data)):
+        fracas, encounter = start(cast, data.draw(st.sampled_from(cast.options), "options"))
+        followed = players_timeline(fracas, None)
+        begin = command_strategy(encounter.ruleset, "begin", words_now(encounter, cast))
+        play(encounter, data.draw(begin, "begin"), data, tally)
+        secret_steps: list[int] = []
+        for _ in range(data.draw(st.integers(4, max(4, cast.moves // 2)), "moves")):
+            kind = data.draw(st.sampled_from(["move"] * 5 + ["hide", "reveal", "disclose"]))
+            with contextlib.suppress(FracasError):
+                if kind == "hide":
+                    join = {"action": "join", "combatant": HIDDEN, "name": HIDDEN_NAME}
+                    join["sheet"] = sheet
+                    command = encounter.ruleset.command(join)
+                    encounter.execute(command, command_id=f"hidden-{uuid.uuid4().hex}", hidden=True)
+                elif kind == "reveal":
+                    encounter.reveal_combatant(HIDDEN)
+                elif kind == "disclose" and secret_steps:
+                    encounter.disclose(data.draw(st.sampled_from(secret_steps), "disclosed"))
+                else:
+                    move = data.draw(move_strategy(encounter.ruleset, encounter, cast), "move")
+                    if play(encounter, move, data, tally) and encounter_secret(encounter):
+                        secret_steps.append(encounter.history.head_step)
+            followed = players_timeline(fracas, followed)
+            whole = players_timeline(fracas, None)
+            assert followed.moments == whole.moments, moments_differ(followed, whole)
+            assert followed.screen() == whole.screen(), "the followed players' screen differs"
+
+
+def moments_differ(followed: Timeline, whole: Timeline) -> str:
+    for one, two in zip(followed.moments, whole.moments, strict=False):
+        if one != two:
+            fields = [f for f in one.__struct_fields__ if getattr(one, f) != getattr(two, f)]
+            changes = field_changes(flat(msgspec.to_builtins(one)), flat(msgspec.to_builtins(two)))
+            return f"players' step {two.step.step} differs followed in {fields}: {changes[:6]}"
+    return f"followed: {len(followed.moments)} players' steps, walked whole: {len(whole.moments)}"
+
+
+def players_timeline(fracas: Fracas, since: Timeline | None) -> Timeline:
+    live = Encounter(fracas.store, "fight")
+    return Timeline(live, "fight", PLAYERS, lambda step: str(step), since)
+
+
+def encounter_secret(encounter: Encounter) -> bool:
+    """Did the last step roll GM-only dice?"""
+    events = encounter.events_of_step(encounter.history.head_step)
+    return any(getattr(e, "secret", False) for e in events)
+
+
 # -- what the ruleset declares -----------------------------------------------------------
 
 
@@ -411,8 +466,8 @@ def spoken(ruleset: Ruleset, action: str) -> None:
     if "targets" in ruleset.fields_of(action) and not ruleset.verbs.get(action):
         raise AssertionError(
             f"action {action} takes targets but has no verb: its sentences read "
-            f"\"ann {ruleset.verb(action)} bo\"; give the Ruleset "
-            f"verbs={{{action!r}: \"slashes at\"}} (the words before the targets)"
+            f'"ann {ruleset.verb(action)} bo"; give the Ruleset '
+            f'verbs={{{action!r}: "slashes at"}} (the words before the targets)'
         )
 
 
@@ -497,3 +552,6 @@ class RulesetChecks:
 
     def test_hidden_combatants_do_not_show(self) -> None:
         run(check_hidden_combatant, self.cast, max(1, self.examples // 2), shrinking=self.shrinking)
+
+    def test_the_followed_screen_is_the_whole_walk(self) -> None:
+        run(check_followed_screen, self.cast, max(1, self.examples // 4), shrinking=self.shrinking)

@@ -3,6 +3,7 @@ sentences, the head code players may witness, and `fracas serve` refusing bad st
 
 import socket
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -137,3 +138,79 @@ def test_ctrl_c_stops_the_server_cleanly_with_pages_open(tmp_path: Path) -> None
         assert running.process.wait(10) == 0
         assert running.process.stdout is not None
         assert "fracas serve: stopped" in running.process.stdout.read()
+
+
+def long_fight(db: Path, steps: int) -> None:
+    """Nine combatants of percentile trading attacks and aims until the log has `steps`."""
+    with Fracas(db) as opened:
+        opened.new("percentile", encounter="long", title="Long")
+        opened.add("dummy", {"dex": 5, "hp": 100000})
+        for n in range(1, 9):
+            opened.add(f"p{n}", {"dex": 12, "skills": {"firearms": 40}}, side="pc")
+        live = opened.encounter("long")
+        live.execute(live.ruleset.command({"action": "begin"}))
+        while live.history.head_step < steps:
+            take(live)
+
+
+def take(live: Any) -> None:
+    who = live.view().acting[0]
+    if who == "dummy":
+        move = {"action": "next"}
+    elif live.history.head_step % 2:
+        move = {"action": "aim", "actor": who}
+    else:
+        move = {"action": "attack", "actor": who, "targets": ["dummy"]}
+    live.execute(live.ruleset.command(move))
+
+
+def work_of_one_step(db: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
+    """What the server does for its pages when one more step lands: (steps whose players'
+    view is worked out, steps walked into moments), the two screens rendered as the server
+    pushes them; and they are the screens a server started afresh would push."""
+    from fracas.cli.serve import Table
+    from fracas.projections import replay, screen
+
+    table, fresh = Table(str(db), "token"), Table(str(db), "token")
+
+    def pushes(table: Table) -> list[str]:  # on the server's own database thread
+        work = lambda: [table.update("long", audience) for audience in (GM, PLAYERS)]  # noqa: E731
+        return table.worker.submit(work).result()
+
+    pushes(table)
+    with Fracas(db) as other:
+        take(other.encounter("long"))
+    cut, walked = [], []
+
+    def counted_cut(frames: list[Any], view_of: Any) -> Any:
+        cut.append(len(frames))
+        return real_cut(frames, view_of)
+
+    def counted_walk(*args: Any, **kwargs: Any) -> Any:
+        for moment in real_timeline(*args, **kwargs):
+            walked.append(moment)
+            yield moment
+
+    real_cut, real_timeline = replay.players_cut, screen.timeline
+    monkeypatch.setattr(replay, "players_cut", counted_cut)
+    monkeypatch.setattr(screen, "timeline", counted_walk)
+    pushed = pushes(table)
+    monkeypatch.undo()
+    assert pushed == pushes(fresh)
+    table.close()
+    fresh.close()
+    return sum(cut), len(walked)
+
+
+@pytest.mark.sqlite_file
+def test_a_step_costs_the_server_the_same_at_any_length_of_the_fight(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 37 defect 9: the server walked the whole players' timeline again for every
+    step, so a tap reached the pages later the longer the fight (430 ms near step 280)."""
+    short, long = tmp_path / "short.db", tmp_path / "long.db"
+    long_fight(short, 50)
+    long_fight(long, 400)
+    at_50, at_400 = work_of_one_step(short, monkeypatch), work_of_one_step(long, monkeypatch)
+    assert at_400 == at_50
+    assert at_400[0] <= 2  # the new step, and the last one players saw as the log has it
