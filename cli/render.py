@@ -77,13 +77,23 @@ def progress_bar(label: str, unit: str = "events", *, shown: bool = True) -> Ite
 
 def outcome(result: StepOutcome, round_word: str = "Round") -> None:
     from fracas.projections.describe import describe
+    from fracas.projections.secrecy import is_secret
 
     prefix = f"step {result.step}" + (
         " (already recorded; nothing new)" if result.duplicate else ""
     )
+    if is_secret(result.events):
+        prefix += secret_mark(result.step, None)
     click.echo(prefix)
     for event in result.events:
         click.echo(f"  {describe(event, round_word)}")
+
+
+def secret_mark(step: int, disclosed_by: int | None) -> str:
+    """What the GM reads beside a step with GM-only rolls: whether the players saw it."""
+    if disclosed_by is not None:
+        return f" [SECRET, disclosed at step {disclosed_by}]"
+    return f" [SECRET: players see its command only until `fracas disclose {step}`]"
 
 
 PIPE_WIDTH = 200  # a pipe or file gets whole rows, not rows folded at 80 columns
@@ -167,6 +177,8 @@ def status(shown: Board) -> None:
 def log(steps: list[LogStep]) -> None:
     for step in steps:
         mark = " [UNDONE]" if step.undone else ""
+        if step.secret:
+            mark += secret_mark(step.step, step.disclosed_by)
         click.echo(f"step {step.step} ({step.control} by {step.author}, {step.at}){mark}")
         for line in step.lines:
             click.echo(f"  {'~ ' if step.undone else ''}{line}")

@@ -14,6 +14,7 @@ from fracas.ledger.history import COMMAND
 from fracas.projections.asking import Question, pending
 from fracas.projections.describe import describe, describe_control
 from fracas.projections.drift import differences
+from fracas.projections.secrecy import is_secret
 from fracas.projections.tables import (
     differing_row,
     drop_tables,
@@ -49,6 +50,8 @@ class LogStep(msgspec.Struct, frozen=True):
     at: str
     lines: list[str]
     events: list[dict[str, Any]]
+    secret: bool = False  # its rolls are GM-only (`--secret`)
+    disclosed_by: int | None = None  # the step that showed it to the players, if one did
 
 
 class RollCheck(msgspec.Struct, frozen=True):
@@ -380,9 +383,10 @@ class Fracas:
         for step, event in recorded_events(self.store, live.id, live.ruleset):
             by_step.setdefault(step, []).append(event)
         steps = []
+        disclosed = live.disclosed()
         for record in history.steps:
+            events = by_step.get(record.step, []) if record.control == COMMAND else []
             if record.control == COMMAND:
-                events = by_step.get(record.step, [])
                 lines = [describe(e, live.ruleset.round_word) for e in events]
                 data = [msgspec.to_builtins(e) for e in events]
             else:
@@ -398,6 +402,8 @@ class Fracas:
                     record.at,
                     lines,
                     data,
+                    is_secret(events),
+                    disclosed.get(record.step),
                 )
             )
         return steps

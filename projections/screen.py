@@ -40,6 +40,7 @@ class LogEntry(msgspec.Struct, frozen=True):
     in_effect: bool
     secret: bool
     author: str = "gm"  # who took the step: the GM, or a player from their phone
+    disclosed: bool = False  # the GM's log: a secret step the players have since been shown
 
 
 class Screen(msgspec.Struct, frozen=True):
@@ -146,6 +147,9 @@ class Timeline:
             final = live.view()  # the view after the last step, as the table saw it
             self._steps = self.last_witnessed = live.history.head_step
         self.names = {w.combatant: w.name for w in final.wounds}
+        gm = audience != PLAYERS  # what only the GM's page marks: the hidden, the disclosed
+        self.hidden = frozenset(live.hidden()) if gm else frozenset()
+        self.disclosed = set(live.disclosed()) if gm else set()
 
     def _players(self, live: Encounter, since: "Timeline | None") -> list[Moment]:
         """The players' moments: those `since` saw plain kept, the steps after them walked
@@ -218,7 +222,7 @@ class Timeline:
     def screen(self, step: int | None = None, *, npc_numbers: bool = False) -> Screen:
         at = self.steps if step is None else max(0, min(step, self.steps))
         view, withheld = self.public_view(at)
-        found = board(self.encounter, self.rules, view)
+        found = board(self.encounter, self.rules, view, self.hidden)
         if self.audience == PLAYERS:
             found = players_board(found, view, npc_numbers, self.rules)
         log = [
@@ -230,6 +234,7 @@ class Timeline:
                 m.step.in_effect,
                 m.step.secret,
                 m.step.author,
+                m.step.step in self.disclosed,
             )
             for m in map(self.moment, range(max(0, at - LOG_LINES) + 1, at + 1))
             if m.step.sentence

@@ -592,6 +592,17 @@ class Encounter:
                 found.discard(event.combatant)
         return found
 
+    def disclosed(self) -> dict[int, int]:
+        """Each step with GM-only rolls the GM disclosed, and the step that disclosed it (a
+        disclosure undone is none); read without decoding the log when none was made."""
+        if self.store.last_of_kinds(self.id, (Disclosed.__struct_config__.tag,)) is None:
+            return {}
+        found: dict[int, int] = {}
+        for step, event in recorded_events(self.store, self.id, self.ruleset):
+            if isinstance(event, Disclosed) and step not in self.history.undone:
+                found.setdefault(event.step, step)
+        return found
+
     def reveal_combatant(self, combatant: str, *, author: str = "gm") -> StepOutcome:
         """Show the players a hidden combatant, and every step that involved them."""
         self._refresh_if_stale()
