@@ -82,6 +82,7 @@ class React(Aimed, tag="react"):
 
 class Cast(Scene, tag="cast"):
     spell: str = ""
+    level: Annotated[int, msgspec.Meta(ge=1, le=9)] | None = None  # the slot (srd-50, srd-51)
 
 
 class Dash(Act, tag="dash"):

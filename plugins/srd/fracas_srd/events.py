@@ -29,3 +29,14 @@ class DeathSaves(Event, tag="srd.death-saves"):
     def describe(self) -> str:
         counts = f"{self.successes} of 3 successes, {self.failures} of 3 failures"
         return f"{self.target}'s death saves: {counts} ({self.reason})"
+
+
+class SlotsRestored(Event, tag="srd.slots-restored"):
+    """Every spell slot of a caster is back (srd-50): a long rest."""
+
+    target: str
+    reason: str
+    rules: list[str] = []
+
+    def describe(self) -> str:
+        return f"{self.target}'s spell slots are restored: {self.reason}"

@@ -16,8 +16,9 @@ from fracas.rules.api import (
 )
 from msgspec.structs import replace
 
-from fracas_srd.events import DEATH_SAVE, DeathSaves, TemporaryHitPoints
+from fracas_srd.events import DEATH_SAVE, DeathSaves, SlotsRestored, TemporaryHitPoints
 from fracas_srd.sheets import Options, Sheet
+from fracas_srd.slots import slot_level
 from fracas_srd.state import Fighter, State
 
 
@@ -85,9 +86,20 @@ def spent(state: State, event: Spent) -> State:
                 return replace(f, spells=(*f.spells, event.reason))
             case "legendary action" | "legendary actions":
                 return legendary_spent(state, f, event.amount)
-        return f
+        level = slot_level(event.resource)
+        return slot_spent(f, level, event.amount) if level else f
 
     return roster.change(state, event.combatant, edit)
+
+
+def slot_spent(f: Fighter, level: int, amount: int) -> Fighter:
+    spent = list(f.slots_spent) + [0] * (level - len(f.slots_spent))
+    spent[level - 1] += amount
+    return replace(f, slots_spent=tuple(spent))
+
+
+def slots_restored(state: State, event: SlotsRestored) -> State:
+    return roster.change(state, event.target, lambda f: replace(f, slots_spent=()))
 
 
 def legendary_spent(state: State, f: Fighter, amount: int) -> Fighter:
@@ -149,10 +161,11 @@ evolve = roster.dispatch(
         Healed: healed,
         TemporaryHitPoints: temporary,
         DeathSaves: death_saves,
+        SlotsRestored: slots_restored,
         **roster.CORE_EVOLVERS,
     }
 )
 
 
 def event_types() -> tuple[type[Event], ...]:
-    return (TemporaryHitPoints, DeathSaves)
+    return (TemporaryHitPoints, DeathSaves, SlotsRestored)

@@ -271,6 +271,19 @@ STATEMENTS = {
         "disadvantage (srd-27); effects add their bonus or penalty (srd-32). The GM may name a"
         " condition the creature has if it fails. [Ability Checks; Skills]"
     ),
+    "srd-50": (
+        "Spell slots. A caster has a number of spell slots of each level (its sheet's `slots`, "
+        "by level). Casting a spell of level 1 or higher expends a slot of the spell's level or "
+        "higher; with none of that level left, the spell can't be cast with it. A cantrip takes"
+        " no slot. Finishing a long rest restores every expended slot. [Spellcasting: Spell "
+        "Slots; Resting]"
+    ),
+    "srd-51": (
+        "Casting at a higher level. A spell cast with a slot of a higher level than its own "
+        "assumes that level for the casting: many grow stronger, by the dice or the targets "
+        "their text adds for each slot level above their own (cure wounds: 1d8 more; hold "
+        "person: one more creature). [Casting a Spell at a Higher Level; the spell entries]"
+    ),
 }
 
 

@@ -26,6 +26,7 @@ Score = Annotated[int, msgspec.Meta(ge=1, le=30)]
 Positive = Annotated[int, msgspec.Meta(ge=1, le=10_000)]
 Cost = Annotated[int, msgspec.Meta(ge=1, le=3)]
 Level = Annotated[int, msgspec.Meta(ge=0, le=30)]
+SlotCount = Annotated[int, msgspec.Meta(ge=0, le=20)]
 
 
 RollKind = Literal["attacks", "saves", "checks"]
@@ -105,6 +106,9 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     save_ends: bool = False  # the target repeats the save at the end of each of its turns
     concentration: bool = False
     effect: Effect | None = None  # on each target while the spell lasts (srd-32, srd-33)
+    targets: Annotated[int, msgspec.Meta(ge=0, le=100)] = 0  # at most; 0: as the table says
+    upcast: str = ""  # dice more per slot level above its own, of its kind: "1d8" (srd-51)
+    upcast_targets: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0  # targets more per level
 
 
 class LegendaryOption(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -142,6 +146,7 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     attacks: Annotated[int, msgspec.Meta(ge=1, le=8)] = 1  # attacks per Attack action
     weapons: list[Weapon] = []
     spells: list[Spell] = []
+    slots: Annotated[list[SlotCount], msgspec.Meta(max_length=9)] = []  # by level (srd-50)
     features: list[Feature] = []
     multiattack: list[str] = []  # weapon names, in order (srd-29)
     legendary_actions: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
@@ -251,6 +256,26 @@ def check_effect(effect: Effect | None, where: str) -> None:
         raise BadInputError(f"{where}: extra = {effect.extra!r}: give dice, such as 1d4")
 
 
+def check_slots(sheet: Sheet, spell: Spell, where: str) -> None:
+    """srd-50: a spell of level 1 or higher needs a slot of its level or higher; srd-51: its
+    scaling is dice of the spell's own kind."""
+    if spell.level and not any(sheet.slots[spell.level - 1 :]):
+        raise BadInputError(
+            f"{where}: {spell.name} is a level {spell.level} spell: give the sheet its spell "
+            f"slots by level, such as slots = [4, 2] (srd-50)"
+        )
+    if not spell.upcast:
+        return
+    scaled = next((a for a in (spell.damage, spell.heal, spell.temp_hp) if a), "")
+    dice = parse_amount(scaled)[0] if scaled else ""
+    more = parse_amount(spell.upcast)[0]
+    if not dice or not more or dice.partition("d")[2] != more.partition("d")[2]:
+        raise BadInputError(
+            f"{where}: {spell.name}: upcast = {spell.upcast!r} must be dice of the kind its "
+            f"{scaled or 'amount'} rolls, such as 1d{dice.partition('d')[2] or '8'} (srd-51)"
+        )
+
+
 def check_sheet(sheet: Sheet, where: str, custom: list[str]) -> None:
     """Every amount readable, every skill known, every weapon a multiattack or legendary
     action names on the sheet."""
@@ -261,6 +286,7 @@ def check_sheet(sheet: Sheet, where: str, custom: list[str]) -> None:
             if amount:
                 parse_amount(amount)
         check_effect(spell.effect, f"{where}: {spell.name}")
+        check_slots(sheet, spell, where)
     for feature in sheet.features:
         check_effect(feature.effect, f"{where}: {feature.name}")
         if feature.extra and not parse_amount(feature.extra)[0]:

@@ -25,6 +25,7 @@ from fracas_srd.damage import deal, end_concentration, gain_temporary, heal
 from fracas_srd.effects import EFFECT
 from fracas_srd.evolve import evolve
 from fracas_srd.sheets import Spell, parse_amount
+from fracas_srd.slots import as_cast, slot_for, spend_slot
 from fracas_srd.state import Fighter, State
 from fracas_srd.turn import action, bonus_action
 
@@ -57,21 +58,33 @@ def check_bonus_rule(caster: Fighter, spell: Spell) -> None:
         )
 
 
-def casting_cost(caster: Fighter, spell: Spell) -> list[Event]:
+def casting_cost(caster: Fighter, spell: Spell, slot: int) -> list[Event]:
     check_bonus_rule(caster, spell)
     spent = action(caster, "cast") if spell.casting == "action" else bonus_action(caster, "cast")
     kind = f"{spell.casting}:{spell.level}"
-    return [*spent, Spent(caster.id, "spell", 1, kind, ["srd-3"])]
+    return [*spent, Spent(caster.id, "spell", 1, kind, ["srd-3"]), *spend_slot(caster, slot)]
+
+
+def check_targets(spell: Spell, slot: int, targets: list[Fighter]) -> None:
+    if not targets:
+        raise RefusedError(f"{spell.name} needs a target (yourself included)")
+    if spell.targets and len(targets) > spell.targets:
+        more = f" with a level {slot} slot" if slot > spell.level else ""
+        raise RefusedError(
+            f"{spell.name} takes at most {spell.targets} targets{more}, not {len(targets)}"
+            + (" (srd-51)" if spell.upcast_targets else "")
+        )
 
 
 def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Event]:
     if not command.spell:
         raise RefusedError("name the spell: --opt spell=NAME")
     spell = caster.sheet.spell(command.spell)
+    slot = slot_for(caster, spell, command.level)
+    spell = as_cast(spell, slot)
     targets = [state.fighter(t) for t in command.targets]
-    if not targets:
-        raise RefusedError(f"{spell.name} needs a target (yourself included)")
-    events = casting_cost(caster, spell)
+    check_targets(spell, slot, targets)
+    events = casting_cost(caster, spell, slot)
     if spell.concentration:
         events += end_concentration(state, caster, "starts another concentration", "srd-26")
     held: list[list[str]] = []

@@ -48,6 +48,7 @@ class Fighter(msgspec.Struct, frozen=True):
     bonus: bool = False
     reaction: bool = False  # spent this round (srd-4)
     spells: tuple[str, ...] = ()  # "action:LEVEL" or "bonus:LEVEL", cast this turn (srd-3)
+    slots_spent: tuple[int, ...] = ()  # by level, since the last long rest (srd-50)
     legendary_left: int = 0
     legendary_prior: int = 0  # what was left when its own turn began and they came back
     legendary_after: str = ""  # the turn-end it last took a legendary action at (srd-29)

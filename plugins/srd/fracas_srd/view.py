@@ -6,6 +6,7 @@ from typing import Any
 from fracas.rules.api import InitiativeRow, PinRow, View, WoundRow
 
 from fracas_srd.effects import armor_class
+from fracas_srd.slots import shown, slots_left
 from fracas_srd.state import Fighter, State
 
 
@@ -24,7 +25,8 @@ def health(fighter: Fighter) -> str:
     temp = f" +{fighter.temp_hp} temp" if fighter.temp_hp else ""
     most = fighter.sheet.legendary_actions
     legendary = f", legendary {fighter.legendary_left}/{most}" if most else ""
-    return f"HP {fighter.hp}/{fighter.hp_max}{temp}{legendary}"
+    slots = f", slots {shown(fighter)}" if fighter.sheet.slots else ""
+    return f"HP {fighter.hp}/{fighter.hp_max}{temp}{legendary}{slots}"
 
 
 def detail(fighter: Fighter) -> dict[str, Any]:
@@ -39,6 +41,9 @@ def detail(fighter: Fighter) -> dict[str, Any]:
         found["death_saves"] = {"successes": fighter.successes, "failures": fighter.failures}
     if fighter.sheet.legendary_actions:
         found["legendary_left"] = fighter.legendary_left
+    if fighter.sheet.slots:
+        levels = range(1, len(fighter.sheet.slots) + 1)
+        found["slots_left"] = [slots_left(fighter, n) for n in levels]
     return found
 
 

@@ -62,6 +62,7 @@ FIELD_HELP = {
     "extra": "extra damage dice a feature adds on a hit, such as 2d6",
     "spell": "the spell cast, by its name on the sheet",
     "option": "the legendary option, by its name on the sheet",
+    "level": "the spell slot spent: the spell's own level, or higher to upcast it (srd-51)",
     "against": "the creature the helped ally attacks next",
     "trigger": "what the readied action waits for",
     "then": "the readied action: attack, dash, disengage, dodge or other",

@@ -1,0 +1,114 @@
+"""Spell slots (srd-50, srd-51): a caster's slots by level, spent when a spell of level 1
+or higher is cast, refused when none of the level is left; a spell cast with a higher slot
+than its own is stronger by its scaling. A long rest restores them: `restore_slots` is the
+hook the rest will call."""
+
+import re
+
+from fracas.rules.api import Event, RefusedError, Spent
+from msgspec.structs import replace
+
+from fracas_srd.events import SlotsRestored
+from fracas_srd.sheets import Spell, parse_amount
+from fracas_srd.state import Fighter
+
+_RESOURCE = re.compile(r"level ([1-9]) spell slot")
+
+
+def slot_resource(level: int) -> str:
+    return f"level {level} spell slot"
+
+
+def slot_level(resource: str) -> int:
+    """The level of a spent slot's resource name, 0 for any other resource."""
+    found = _RESOURCE.fullmatch(resource)
+    return int(found[1]) if found else 0
+
+
+def slots_of(fighter: Fighter, level: int) -> int:
+    slots = fighter.sheet.slots
+    return slots[level - 1] if level <= len(slots) else 0
+
+
+def slots_left(fighter: Fighter, level: int) -> int:
+    spent = fighter.slots_spent
+    return slots_of(fighter, level) - (spent[level - 1] if level <= len(spent) else 0)
+
+
+def shown(fighter: Fighter) -> str:
+    """'slots 3/4 1/2': what is left of each level the sheet has."""
+    have = fighter.sheet.slots
+    return " ".join(f"{slots_left(fighter, n)}/{total}" for n, total in enumerate(have, 1))
+
+
+def slot_for(caster: Fighter, spell: Spell, asked: int | None) -> int:
+    """The slot level this casting spends: the spell's own unless `-o level=N` asks for a
+    higher one; 0 for a cantrip, which needs none."""
+    if not spell.level:
+        if asked:
+            raise RefusedError(f"{spell.name} is a cantrip: it takes no spell slot (srd-50)")
+        return 0
+    level = asked or spell.level
+    if level < spell.level:
+        raise RefusedError(
+            f"{spell.name} is a level {spell.level} spell: it needs a slot of level "
+            f"{spell.level} or higher (srd-51)"
+        )
+    if not slots_of(caster, level):
+        listed = f"slots = {list(caster.sheet.slots)}" if caster.sheet.slots else "no slots"
+        raise RefusedError(
+            f"{caster.name} has no level {level} spell slots ({listed} on the sheet, by level; "
+            "srd-50)"
+        )
+    if not slots_left(caster, level):
+        higher = next(
+            (n for n in range(level + 1, len(caster.sheet.slots) + 1) if slots_left(caster, n)),
+            0,
+        )
+        hint = f"; a higher one is left: -o level={higher}" if higher else ""
+        raise RefusedError(
+            f"{caster.name} has no level {level} spell slot left (all {slots_of(caster, level)}"
+            f" spent; srd-50){hint}"
+        )
+    return level
+
+
+def spend_slot(caster: Fighter, level: int) -> list[Event]:
+    if not level:
+        return []
+    left = slots_left(caster, level) - 1
+    why = f"{left} of {slots_of(caster, level)} left"
+    return [Spent(caster.id, slot_resource(level), 1, why, ["srd-50"])]
+
+
+def restore_slots(fighter: Fighter, reason: str) -> list[Event]:
+    """Every spent slot back (a long rest, which the party's rests will call)."""
+    if not any(fighter.slots_spent):
+        return []
+    return [SlotsRestored(fighter.id, reason, ["srd-50"])]
+
+
+def scaled(dice: str, more: str, levels: int) -> str:
+    """srd-51: `1d8` with `1d8` more for each slot level above the spell's, two levels up:
+    `3d8` (check_sheet holds the scaling to the spell's own kind of die)."""
+    if not levels or not more or not dice:
+        return dice
+    count, _, sides = dice.partition("d")
+    added = more.partition("d")[0]
+    return f"{int(count or 1) + int(added or 1) * levels}d{sides}"
+
+
+def as_cast(spell: Spell, slot: int) -> Spell:
+    """The spell as a slot `slot` levels up casts it: its dice and its targets scaled."""
+    levels = max(0, slot - spell.level)
+    if not levels:
+        return spell
+    amounts = {}
+    for field in ("damage", "heal", "temp_hp"):
+        text = getattr(spell, field)
+        if text and spell.upcast:
+            dice, flat = parse_amount(text)
+            amounts[field] = scaled(dice, spell.upcast, levels) + (f"{flat:+d}" if flat else "")
+            break
+    targets = spell.targets + spell.upcast_targets * levels if spell.targets else 0
+    return replace(spell, targets=targets, **amounts)

@@ -1,0 +1,99 @@
+"""Spell slots (srd-50) and casting with a higher one (srd-51)."""
+
+import pytest
+from fracas.rules.api import BadInputError, Healed, RefusedError, Spent, roster
+from srd_table import fight, of, rolls, sample
+
+from fracas_srd.ruleset import RULESET
+from fracas_srd.slots import restore_slots, slots_left
+from fracas_srd.view import health
+
+
+def maelis_again(t) -> None:
+    """Brannoc's and the goblin's turns pass: Maelis's turn again."""
+    t.next()
+    t.next()
+    t.next()
+    assert t.turn == "maelis"
+
+
+def test_srd_50_a_levelled_spell_spends_a_slot_a_cantrip_none():
+    t = fight(("maelis", "cleric"), ("brannoc", "fighter"), ("gob", "goblin"))
+    out = t.act("maelis", "cast", "brannoc", faces=(5,), spell="cure wounds")
+    slot = [e for e in of(out, Spent) if "slot" in e.resource]
+    assert [(s.resource, s.reason, s.rules) for s in slot] == [
+        ("level 1 spell slot", "3 of 4 left", ["srd-50"])
+    ]
+    assert slots_left(t.who("maelis"), 1) == 3 and slots_left(t.who("maelis"), 2) == 2
+    assert "slots 3/4 2/2" in health(t.who("maelis"))
+    maelis_again(t)
+    out = t.act("maelis", "cast", "gob", faces=(2, 4), spell="sacred flame")
+    assert not [e for e in of(out, Spent) if "slot" in e.resource]
+    assert slots_left(t.who("maelis"), 1) == 3
+
+
+def test_srd_50_no_slot_of_the_level_left_is_refused_and_a_higher_one_offered():
+    t = fight(("maelis", "cleric"), ("brannoc", "fighter"), ("gob", "goblin"))
+    for _ in range(4):
+        t.act("maelis", "cast", "brannoc", faces=(5,), spell="cure wounds")
+        maelis_again(t)
+    before = len(t.log)
+    with pytest.raises(RefusedError, match=r"no level 1 spell slot left .*-o level=2"):
+        t.act("maelis", "cast", "brannoc", faces=(5,), spell="cure wounds")
+    assert len(t.log) == before and t.who("maelis").action == ""
+    t.act("maelis", "cast", "brannoc", faces=(5, 3), spell="cure wounds", level=2)
+    assert slots_left(t.who("maelis"), 2) == 1
+
+
+def test_srd_50_a_slot_the_sheet_lacks_and_a_sheet_without_slots_are_refused():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"))
+    with pytest.raises(RefusedError, match=r"no level 3 spell slots \(slots = \[4, 2\]"):
+        t.act("maelis", "cast", "gob", faces=(5,), spell="cure wounds", level=3)
+    with pytest.raises(RefusedError, match="sacred flame is a cantrip: it takes no spell slot"):
+        t.act("maelis", "cast", "gob", faces=(5,), spell="sacred flame", level=1)
+    with pytest.raises(RefusedError, match="needs a slot of level 2 or higher"):
+        t.act("maelis", "cast", "gob", faces=(5,), spell="hold person", level=1)
+    with pytest.raises(BadInputError, match=r"guiding bolt is a level 1 spell: give .* slots"):
+        t.join("sage", sample("cleric", slots=[]))
+
+
+def test_srd_50_a_long_rest_restores_every_slot_through_its_hook():
+    t = fight(("maelis", "cleric"), ("brannoc", "fighter"), ("gob", "goblin"))
+    t.act("maelis", "cast", "brannoc", faces=(5, 3), spell="cure wounds", level=2)
+    assert restore_slots(t.who("brannoc"), "a long rest") == []  # nothing spent
+    rested = restore_slots(t.who("maelis"), "a long rest")
+    t.apply(rested)
+    assert slots_left(t.who("maelis"), 2) == 2 and rested[0].describe().endswith("a long rest")
+    replayed = roster.fold(RULESET.evolve, RULESET.initial(), t.log)
+    assert replayed.fighters["maelis"].slots_spent == ()
+
+
+def test_srd_51_a_higher_slot_adds_the_spell_s_dice_for_each_level_above():
+    t = fight(("maelis", "cleric"), ("brannoc", "fighter"))
+    out = t.act("maelis", "cast", "brannoc", faces=(5, 3), spell="cure wounds", level=2)
+    assert rolls(out)[0].roll.dice == "2d8"
+    assert of(out, Healed)[0].amount == 0  # Brannoc is at full HP: nothing to restore
+
+
+def test_srd_51_an_upcast_spell_attack_s_critical_doubles_the_scaled_dice():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"))
+    out = t.act("maelis", "cast", "gob", faces=(20, *[1] * 10), spell="guiding bolt", level=2)
+    assert rolls(out)[1].roll.dice == "10d6"  # 4d6 + 1d6 for the level above, twice
+
+
+def test_srd_51_a_higher_slot_takes_more_targets_and_no_more():
+    t = fight(
+        ("maelis", "cleric"), ("a", "goblin"), ("b", "goblin"), ("c", "goblin"), ("d", "goblin")
+    )
+    with pytest.raises(RefusedError, match="bless takes at most 3 targets, not 4"):
+        t.act("maelis", "cast", "maelis", "a", "b", "c", spell="bless")
+    t.act("maelis", "cast", "maelis", "a", "b", "c", spell="bless", level=2)
+    assert all(t.who(w).has("bless") for w in ("maelis", "a", "b", "c"))
+    assert slots_left(t.who("maelis"), 2) == 1
+
+
+def test_srd_51_a_scaling_of_another_die_is_refused_as_the_sheet_loads():
+    t = fight(("maelis", "cleric"), begin=False)
+    odd = {"name": "odd", "level": 1, "heal": "1d8", "upcast": "1d6"}
+    with pytest.raises(BadInputError, match=r"odd: upcast = '1d6' must be dice of the kind"):
+        t.join("sage", sample("cleric", spells=[odd]))
