@@ -24,17 +24,20 @@ NOT_UTF8 = "a command is UTF-8 JSON; that body is not UTF-8"
 
 class ConsoleLine(msgspec.Struct, forbid_unknown_fields=True):
     line: Annotated[str, msgspec.Meta(max_length=MAX_LINE, pattern=ONE_LINE)]
+    # the last step the page showed: its `next` and `undo` are for that turn and that step
+    seen: Annotated[int, msgspec.Meta(ge=0, le=2**62)] | None = None
 
 
 LINES = msgspec.json.Decoder(ConsoleLine)
 
 
-def console_line(content_type: str, body: bytes) -> str:
+def console_line(content_type: str, body: bytes) -> ConsoleLine:
     """The GM's line from a command's body, or a 415/400 saying what a command looks like."""
     if content_type.split(";")[0].strip().lower() != "application/json":
         raise HTTPException(415, 'a command is sent as application/json: {"line": "undo"}')
     try:
-        return LINES.decode(body).line.strip()
+        given = LINES.decode(body)
+        return ConsoleLine(given.line.strip(), given.seen)
     except (msgspec.ValidationError, msgspec.DecodeError) as error:
         raise HTTPException(400, why(error)) from None
     except UnicodeDecodeError:

@@ -476,6 +476,7 @@ def run(
     command_id: str | None,
     secret: bool = False,
     ask: Ask | None = None,
+    turn: str | None = None,
 ) -> None:
     encounter = app.encounter(write=True)
     parsed = encounter.ruleset.command(command)
@@ -487,6 +488,7 @@ def run(
         author=by,
         secret=secret,
         ask=ask,
+        turn=turn,
     )
     render.outcome(outcome, encounter.ruleset.round_word)
     asked = pending(encounter)
@@ -507,6 +509,12 @@ by_option = click.option(
 )
 id_option = click.option(
     "--command-id", default=None, help="Idempotency key: retrying the same id appends nothing new."
+)
+turn_option = click.option(
+    "--turn",
+    default=None,
+    metavar="TOKEN",
+    help="The turn you saw, as `fracas turn` prints it: refused if another command ended it.",
 )
 secret_option = click.option(
     "--secret", is_flag=True, help="GM-only: its rolls are left out of players' exports."
@@ -622,15 +630,22 @@ def begin(
 @by_option
 @id_option
 @secret_option
+@turn_option
 @pass_app
 def next_(
-    app: App, actor: str | None, dice: str | None, by: str, command_id: str | None, secret: bool
+    app: App,
+    actor: str | None,
+    dice: str | None,
+    by: str,
+    command_id: str | None,
+    secret: bool,
+    turn: str | None,
 ) -> None:
     """The acting combatant (or ACTOR) lets their turn or shot go by.
 
     --dice takes the faces of whatever that starts, such as a new sequence's initiative."""
     command = {"action": "next", **({"actor": actor} if actor else {})}
-    run(app, command, dice, by, command_id, secret)
+    run(app, command, dice, by, command_id, secret, turn=turn)
 
 
 @cli.command(name="act", short_help="ACTOR takes ACTION [against TARGETS].")
@@ -815,14 +830,35 @@ reason_option = click.option(
 )
 
 
+GM_DICE = "fracas.gm-dice"  # where a GM command's --dice waits for gm_command (ctx.meta)
+
+
+def keep_gm_dice(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    ctx.meta[GM_DICE] = value
+
+
+gm_dice_option = click.option(
+    "--dice",
+    "-d",
+    default=None,
+    metavar="FACES",
+    expose_value=False,
+    callback=keep_gm_dice,
+    help="Faces of physical dice for what this sets off, such as a new round's initiative.",
+)
+
+
 def gm_flags(command: Any) -> Any:
-    """The flags every GM command takes: --reason, --by and --command-id."""
-    return reason_option(by_option(id_option(pass_app(command))))
+    """The flags every GM command takes: --reason, --by, --command-id and --dice."""
+    return reason_option(by_option(id_option(gm_dice_option(pass_app(command)))))
 
 
-def gm_command(app: App, verb: str, by: str, command_id: str | None, **fields: Any) -> None:
+def gm_command(
+    app: App, verb: str, by: str, command_id: str | None, turn: str | None = None, **fields: Any
+) -> None:
     """One of the GM's everyday commands, recorded as its own undoable step."""
-    run(app, {"action": f"{GM}{verb}", **fields}, None, by, command_id)
+    dice = click.get_current_context().meta.get(GM_DICE)
+    run(app, {"action": f"{GM}{verb}", **fields}, dice, by, command_id, turn=turn)
 
 
 @cli.command(short_help="Take health off TARGET by hand.")
@@ -936,10 +972,11 @@ def return_(app: App, target: str, reason: str, by: str, command_id: str | None)
 
 
 @cli.command(short_help="End the encounter.")
+@turn_option
 @gm_flags
-def end(app: App, reason: str, by: str, command_id: str | None) -> None:
+def end(app: App, turn: str | None, reason: str, by: str, command_id: str | None) -> None:
     """End the encounter: only the GM's commands go on until `reopen`."""
-    gm_command(app, "end", by, command_id, reason=reason)
+    gm_command(app, "end", by, command_id, turn, reason=reason)
 
 
 @cli.command()
@@ -1305,13 +1342,27 @@ def help_(ctx: click.Context, words: tuple[str, ...]) -> None:
 
 @cli.command(short_help="Take back the latest step.")
 @by_option
+@click.option(
+    "--step",
+    type=AsciiInt(1),
+    default=None,
+    help="The step you saw as the latest: refused if another was taken back or added since.",
+)
 @pass_app
-def undo(app: App, by: str) -> None:
+def undo(app: App, by: str, step: int | None) -> None:
     """Take back the latest step (appends an undo; nothing is deleted)."""
     live = app.encounter(write=True)
-    step = live.undo(author=by)
+    step = live.undo(author=by, only=step)
     click.echo(f"undid step {step}: {step_words(live, step)}")
     app.witness()
+
+
+@cli.command(short_help="Whose turn it is, as a token `next --turn` takes.")
+@pass_app
+def turn(app: App) -> None:
+    """Whose turn it is now, as the token `next --turn` and `end --turn` take, so that a
+    command for the turn you saw is refused once another command ended it."""
+    click.echo(app.encounter().turn())
 
 
 @cli.command()

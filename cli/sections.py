@@ -7,6 +7,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
         "play",
         "act",
         "next",
+        "turn",
         "answer",
         "undo",
         "redo",

@@ -10,6 +10,7 @@ changed, render each audience's screen once, and hand it to every open page of t
 
 import asyncio
 import contextlib
+import functools
 import hmac
 import io
 import json
@@ -216,11 +217,15 @@ class Table:
                     found.append((watched, sse(message)))
         return found
 
-    def command(self, name: str, line: str, words: list[str] | None = None) -> dict[str, Any]:
+    def command(
+        self, name: str, line: str, words: list[str] | None = None, seen: int | None = None
+    ) -> dict[str, Any]:
         """A GM's line (its `words`, when split off this thread), run as `fracas play` runs
-        it, its file parameters confined to the GM's directory: its output, or its refusal."""
+        it, its file parameters confined to the GM's directory: its output, or its refusal.
+        `seen`: the last step the page showed, whose turn a `next` ends and whose latest
+        step an `undo` takes back (refused if another command got there first)."""
         from fracas.cli.main import App, cli
-        from fracas.cli.shell import Session
+        from fracas.cli.shell import Session, Sight
 
         try:
             words = split_line(line) if words is None else words
@@ -237,6 +242,11 @@ class Table:
         if app is None:
             app = self.consoles[name] = App(self.db, name)
         session = Session(app, self.console)
+        if seen is not None:
+            try:
+                session.seen = Sight.of(session.live, seen)
+            except FracasError as error:
+                return said(str(error))
         out = io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
             session.run(line, words)
@@ -417,14 +427,16 @@ def build(table: Table) -> Starlette:
                 "refused: a command needs the GM's token in the X-Fracas-Token "
                 "header (the GM page sends it)",
             )
-        line = console_line(request.headers.get("content-type", ""), await request.body())
+        given = console_line(request.headers.get("content-type", ""), await request.body())
+        line = given.line
         try:  # split off the event loop and off the database thread every screen waits on
             words = await run_in_threadpool(split_line, line)
         except BadInputError as error:
             return JSONResponse(said(str(error)))
 
         async def act(name: str, _audience: str) -> Response:
-            return JSONResponse(await table.run(lambda: table.command(name, line, words)))
+            work = functools.partial(table.command, name, line, words, given.seen)
+            return JSONResponse(await table.run(work))
 
         return await guarded(request, act)
 

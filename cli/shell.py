@@ -12,7 +12,7 @@ import shlex
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import click
 
@@ -36,6 +36,29 @@ WEAPON_FLAGS = ("-w", "--weapon")
 OPT_FLAGS = ("-o", "--opt")
 TARGETED = ("harm", "heal", "remove", "return", "rename")
 REFRESH = 1.0  # seconds between redraws of the prompt while the GM is not typing
+# The lines that mean "end the turn I see" and "take back the step I see", and the flag each
+# carries what was seen with
+PINNED = {"next": "--turn", "end": "--turn", "undo": "--step"}
+
+
+class Sight(NamedTuple):
+    """What the GM was shown: the turn (its token) and the step an undo would take back."""
+
+    turn: str
+    latest: int | None
+
+    @classmethod
+    def of(cls, live: Encounter, step: int | None = None) -> "Sight":
+        """As the table stands now, or as it stood after `step` (what a page showed)."""
+        if step is None or step >= live.history.head_step:
+            state, history = live.state, live.history
+        else:
+            state, history = live.state_at(step), live.history.upto(step)
+        try:
+            latest: int | None = history.undo_target()
+        except FracasError:
+            latest = None
+        return cls(live.ruleset.turn_of(state), latest)
 
 
 class Session:
@@ -45,6 +68,7 @@ class Session:
     def __init__(self, app: Any, group: click.Group) -> None:
         self.app, self.group = app, group
         self.last = ""
+        self.seen: Sight | None = None  # what the GM was last shown, which `n` and `u` carry
         self.app.encounter_id = self.live.id  # another encounter started elsewhere is not ours
 
     @property
@@ -62,7 +86,7 @@ class Session:
         if head in NOT_HERE:
             raise BadInputError(f"`{head}` does not run inside `fracas play`: {NOT_HERE[head]}")
         if head in self.group.commands:
-            return [head, *words[1:]]
+            return self.pinned([head, *words[1:]])
         if head in self.live.ruleset.actions:
             return self.for_the_actor(head, words[1:])
         from fracas.rules.names import closest  # only when a word is wrong
@@ -72,6 +96,15 @@ class Session:
         raise BadInputError(
             f"no command or action {head!r}; {hint}`help` lists the commands, `actions` the actions"
         )
+
+    def pinned(self, words: list[str]) -> list[str]:
+        """`next`, `end` and `undo` carry the turn or the step the GM was shown, so that one
+        racing another table's (another laptop's, the web page's) is refused, not doubled."""
+        flag = PINNED.get(words[0])
+        if flag is None or self.seen is None or any(w.startswith(flag) for w in words):
+            return words
+        value = self.seen.turn if flag == "--turn" else self.seen.latest
+        return words if value is None else [*words, flag, str(value)]
 
     def for_the_actor(self, action: str, rest: list[str]) -> list[str]:
         """`attack cultist`: the acting combatant acts, with what they hold unless told."""
@@ -133,11 +166,13 @@ class Session:
 
     def prompt(self) -> str:
         live = self.live
+        self.seen = Sight.of(live)
         acting = live.view().acting
         return f"{acting[0] if len(acting) == 1 else live.id}> "
 
     def toolbar(self) -> str:
         live = self.live
+        self.seen = Sight.of(live)  # redrawn each REFRESH: what the GM is looking at
         header = board(live.id, live.ruleset, live.view()).header
         waiting = live.waiting()
         if waiting is not None:  # an attack waits for a reaction: say whose, and the choices

@@ -29,6 +29,8 @@ from fracas.rules import ruleset as registry
 from fracas.rules import snapshots
 from fracas.rules.commands import (
     LONGEST_ENCOUNTER_ID,
+    End,
+    Pass,
     check_author,
     check_command_id,
     check_id,
@@ -74,6 +76,7 @@ def to_new_events(events: Iterable[Event], schema: int = 1) -> list[NewEvent]:
 
 
 SEED_KINDS = ("encounter.started", "seed.revealed")
+ENDS_THE_TURN = (Pass, End)  # what means "end the turn (or the fight) I see"
 UNREADABLE = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
 
 
@@ -320,6 +323,20 @@ class Encounter:
     def seed_epoch(self) -> int:
         return self._epoch
 
+    def turn(self) -> str:
+        """Whose turn it is now, as the token a command ending "the turn I see" carries."""
+        self._refresh_if_stale()
+        return self.ruleset.turn_of(self.state)
+
+    def _check_turn(self, turn: str | None) -> None:
+        """Refused unless the turn is still the one the command was given for."""
+        now = self.ruleset.turn_of(self.state)
+        if turn is not None and turn != now:
+            raise ConflictError(
+                f"the turn moved on: {turn} was seen, it is {now} now (another command ended "
+                "it); nothing was recorded, look again"
+            )
+
     # -- commands ------------------------------------------------------------------------
 
     def execute(
@@ -333,10 +350,14 @@ class Encounter:
         secret: bool = False,
         hidden: bool = False,
         ask: Ask | None = None,
+        turn: str | None = None,
     ) -> StepOutcome:
         """Decide a command and append its events as one step; `secret` marks its rolls GM-only,
         `hidden` a joining combatant as hidden from the players until revealed, `ask` an
         attack that gives a target a choice as waiting for the answer (rules/reactions.py).
+        `turn`: the turn the command was given for (`turn()`), refused once another command
+        ended it; a command that ends the turn (`next`, `gm.end`) is held to the turn it
+        was first decided on, however often a race makes it decide again.
 
         Retrying a command id that is already recorded returns that step and rolls nothing.
         """
@@ -351,13 +372,15 @@ class Encounter:
         options = dict(
             dice=dice, entered_by=entered_by, author=author, secret=secret, hidden=hidden, ask=ask
         )
-        events = self.decide(command, command_id=command_id, optimistic=True, **options)
+        events = self.decide(command, command_id=command_id, optimistic=True, turn=turn, **options)
+        if turn is None and isinstance(command, ENDS_THE_TURN):
+            turn = self.ruleset.turn_of(self.state)  # the turn it was decided on
         try:
             return self.record(events, command_id=command_id, author=author)
         except ConflictError:
             if not self.refresh():
                 raise
-        events = self.decide(command, command_id=command_id, **options)  # on the new head
+        events = self.decide(command, command_id=command_id, turn=turn, **options)  # new head
         return self.record(events, command_id=command_id, author=author)
 
     def decide(
@@ -372,12 +395,14 @@ class Encounter:
         hidden: bool = False,
         optimistic: bool = False,
         ask: Ask | None = None,
+        turn: str | None = None,
     ) -> list[Event]:
         """The events a command would append now, without appending them. `optimistic`:
         if this process appended the head it knows, decide on it without asking (the
         append is refused if another writer moved on, and `execute` decides again)."""
         if not (optimistic and self.store.wrote_last(self.id, self.version)):
             self._refresh_if_stale()
+        self._check_turn(turn)
         step = self.history.head_step + 1
         epoch = self.seed_epoch()
         source = (

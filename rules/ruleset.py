@@ -1,6 +1,7 @@
 """The decider protocol (initial / decide / evolve) and the registry of rulesets."""
 
 import functools
+import hashlib
 import importlib
 import re
 import typing
@@ -48,6 +49,7 @@ CORE_ACTIONS = (
     *(f"{GM}{verb}" for verb in GM_ACTIONS),
     *waits.ACTIONS,
 )
+NOBODY = "-"  # the turn token while nobody acts (before the fight begins)
 Reactions = Callable[[Any, Any], dict[str, Choices]]  # (state, command) -> target: choices
 
 
@@ -293,6 +295,17 @@ class Ruleset:
 
     def clock_of(self, state: Any) -> durations.Clock:
         return (self.clock or durations.view_clock(self.view))(state)
+
+    def turn_of(self, state: Any) -> str:
+        """Whose turn it is, as a token a command that ends "the turn I see" carries: who
+        acts in which round (`alice@3`; `-` when nobody does), and a digest of the round,
+        the phase and every turn under way, which any `next` moves on (a declaration
+        passed, a shot gone by), even where the same combatant acts again."""
+        seen = self.view(state)
+        turns = sorted(self.clock_of(state).turns.items())
+        where = msgspec.json.encode([seen.round, seen.phase, seen.acting, turns])
+        digest = hashlib.sha256(where).hexdigest()[:6]
+        return f"{','.join(seen.acting) or NOBODY}@{seen.round}#{digest}"
 
     def expiries(self, state: Any, events: list[Event]) -> list[Event]:
         """The conditions whose duration ends at a boundary these events cross; none while

@@ -7,9 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from bench.reliability import races
+from fracas.ledger import ConflictError
 from fracas.projections import Fracas
 from fracas.rules import Encounter
-from tests.conftest import do, fight
+from tests import session_fights
+from tests.conftest import ON_POSTGRES, cli_gunfight, do, fight
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -50,3 +53,93 @@ def test_a_reader_sees_the_records_and_the_events_of_one_moment(table) -> None:
     quiet = Encounter(writer.store, live.id)
     assert seen.history.head_step < quiet.history.head_step  # it read before they landed
     assert seen.state == quiet.state_at(seen.history.head_step)
+
+
+def srd(table: Fracas) -> Encounter:
+    live = table.new("srd", title="race")
+    for who in ("wren", "gob"):
+        do(live, {"action": "join", "combatant": who, "sheet": {"hp": 20}, "side": "pc"})
+    do(live, {"action": "begin"})
+    return live
+
+
+FIGHTS = {
+    "percentile": session_fights.percentile,
+    "shotclock": session_fights.shotclock,
+    "pool": session_fights.pool,
+    "timeslice": session_fights.timeslice,
+    "fudge": session_fights.fudge,
+    "srd": srd,
+}
+
+
+def landing_first(store, live: Encounter):
+    """`store.append`, once, after `live` ended the turn."""
+    append = store.append
+
+    def after_the_other_lands(*args, **kwargs):
+        store.append = append
+        do(live, {"action": "next"})
+        return append(*args, **kwargs)
+
+    return after_the_other_lands
+
+
+@pytest.mark.parametrize("name", FIGHTS)
+def test_two_tables_ending_the_turn_they_saw_end_one_turn(tmp_path: Path, name: str) -> None:
+    """Two processes see the same turn and both say `next`, the other's landing between
+    this one's decision and its append: this one is refused in one line (its retry on the
+    new head used to end the next combatant's turn), and so is a `next` given the turn."""
+    db = str(tmp_path / "fight.db")
+    with Fracas(db) as first, Fracas(db) as second:
+        live = FIGHTS[name](first)
+        tokens = [live.turn()]
+        for _ in range(6):
+            other = second.encounter(live.id)  # the other table, at the turn this one sees
+            assert other.turn() == tokens[-1]
+            other.store.append = landing_first(other.store, live)  # type: ignore[method-assign]
+            with pytest.raises(ConflictError, match=r"^the turn moved on: .*look again$"):
+                do(other, {"action": "next"})
+            head = live.history.head_step
+            with pytest.raises(ConflictError, match="the turn moved on"):
+                other.execute(other.ruleset.command({"action": "next"}), turn=tokens[-1])
+            assert Encounter(first.store, live.id).history.head_step == head
+            tokens.append(live.turn())
+        assert len(set(tokens)) == len(tokens), tokens  # every `next` moved the token on
+
+
+def test_two_fracas_next_at_once_end_one_turn_each_round(run, tmp_path: Path) -> None:
+    """Two `fracas next --turn T` processes at once, round after round (the bench runs 100)."""
+    if ON_POSTGRES:
+        pytest.skip("the processes open the file by path")
+    cli_gunfight(run, bob_hp=30)
+    db = Path(run.db)
+    figures = races.next_rounds(db, rounds=8)
+    assert figures.counts == {"rounds ending 1 turn(s)": 8}, figures.counts
+
+
+def test_play_and_the_gm_page_carry_what_they_showed(run) -> None:
+    """`n` and `u` in `fracas play`, and the GM page's lines, carry the turn and the step the
+    GM was shown: one racing another table's is refused, not doubled."""
+    from fracas.cli.main import App, cli
+    from fracas.cli.serve import Table
+    from fracas.cli.shell import Session
+
+    cli_gunfight(run, bob_hp=30)
+    run("note", "a step to take back")
+    play = Session(App(run.db, None), cli)
+    play.prompt()  # what the GM is shown
+    run("next")  # another table ends that turn first
+    play.run("n")
+    assert play.last.startswith("refused: the turn moved on"), play.last
+    play.prompt()
+    page = Table(run.db, "t")  # the GM page, showing the latest step
+    seen = int(run("head").output.split("-")[0])
+    run("undo")  # another table takes back the step the page shows as the latest
+    name = page.worker.submit(page.encounter, None).result()
+    answer = page.worker.submit(page.command, name, "undo", None, seen).result()
+    assert answer["refusal"].startswith("step"), answer
+    answer = page.worker.submit(page.command, name, "next", None, seen).result()  # bob's: undone
+    assert answer["refusal"].startswith("the turn moved on"), answer
+    page.close()
+    assert run("audit").exit_code == 0

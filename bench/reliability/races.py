@@ -103,27 +103,36 @@ def turn_of(db: Path) -> str:
 
 
 def parallel_next(workdir: Path, rounds: int) -> Figures:
-    """Two `fracas next --turn T` at once, `rounds` times: how many turns each round ended."""
-    figures = Figures("two `next` at once", trials=rounds)
+    """Two `fracas next --turn T` at once, `rounds` times, on a fight of three."""
     db = workdir / "next.db"
     started(str(db))
+    return next_rounds(db, rounds)
+
+
+def next_rounds(db: Path, rounds: int) -> Figures:
+    """Two `fracas next --turn T` at once on the fight at `db`, `rounds` times: how many
+    turns each round ended, and any refusal that was not one line."""
+    figures = Figures("two `next` at once", trials=rounds)
     for _ in range(rounds):
         turn = turn_of(db)
         before = steps_of(db)
-        both = [multiprocessing.Process(target=next_process, args=(db, turn)) for _ in range(2)]
-        for process in both:
-            process.start()
-        for process in both:
-            process.join()
-        ended = steps_of(db) - before
-        figures.add(f"rounds ending {ended} turn(s)")
+        with multiprocessing.Pool(2) as pool:
+            said = pool.starmap(next_process, [(db, turn), (db, turn)])
+        figures.add(f"rounds ending {steps_of(db) - before} turn(s)")
+        for problem in filter(None, said):
+            figures.add("refusals not in one line")
+            print(f"  {problem}")
     return figures
 
 
-def next_process(db: Path, turn: str) -> None:
+def next_process(db: Path, turn: str) -> str:
+    """One `fracas next --turn`: '' if it landed or was refused in one line."""
     done = fracas_cli(db, "next", "--turn", turn)
-    if traceback_in(done.stderr) or (done.returncode and done.stderr.count("\n") != 1):
-        print(f"  not one line: {done.stderr!r}")
+    if done.returncode == 0:
+        return ""
+    if traceback_in(done.stderr) or done.stderr.count("\n") != 1:
+        return f"not one line: {done.stderr!r}"
+    return ""
 
 
 def steps_of(db: Path) -> int:

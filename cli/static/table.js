@@ -78,7 +78,8 @@
       const response = await fetch(base + "/command", {
         method: "POST",
         headers: { "X-Fracas-Token": form.dataset.token, "Content-Type": "application/json" },
-        body: JSON.stringify({ line: text }),
+        // the last step shown: a `next` ends that turn, an `undo` takes back that step
+        body: JSON.stringify({ line: text, seen: Number(slider.max) }),
       });
       if (!response.ok) { refusal.textContent = await response.text(); return; }
       const result = await response.json();
