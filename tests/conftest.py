@@ -36,6 +36,8 @@ def gunner(dex: int = 14, **fields: Any) -> dict[str, Any]:
 
 SHEETS = Path(__file__).parent.parent / "cli" / "demo_sheets"
 
+pytest_plugins = ["fracas.testing.tiers"]  # `pytest --tier slow` or `all`: README, Set up
+
 
 # -- the backend the suite runs against ------------------------------------------------------
 #

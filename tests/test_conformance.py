@@ -9,6 +9,7 @@ import pytest
 from fracas.rules.events import Rolled
 from fracas.rules.ruleset import Context
 from fracas.testing import Cast, PickedDice, RulesetChecks, every_draw_recorded, start
+from fracas.testing.tiers import examples
 from tests import fudge_helpers as fudge
 from tests import shotclock_helpers as shotclock
 from tests import timeslice_helpers as timeslice
@@ -58,26 +59,31 @@ CASTS = {
     ),
 }
 
-# 40 fights per ruleset in CI; FRACAS_FIGHTS=1000 for a longer hunt.
-EXAMPLES = int(os.environ.get("FRACAS_FIGHTS", "40"))
+# 40 fights per ruleset in the slow tier, 8 in the fast one; FRACAS_FIGHTS=1000 for a longer hunt.
+EXAMPLES = int(os.environ.get("FRACAS_FIGHTS", examples(full=40, fast=8)))
 
 
+@pytest.mark.long
 class TestPercentile(RulesetChecks):
     cast, examples = CASTS["percentile"], EXAMPLES
 
 
+@pytest.mark.long
 class TestShotclock(RulesetChecks):
     cast, examples = CASTS["shotclock"], EXAMPLES
 
 
+@pytest.mark.long
 class TestPool(RulesetChecks):
     cast, examples = CASTS["pool"], EXAMPLES
 
 
+@pytest.mark.long
 class TestTimeslice(RulesetChecks):
     cast, examples = CASTS["timeslice"], EXAMPLES
 
 
+@pytest.mark.long
 class TestFudge(RulesetChecks):
     cast, examples = CASTS["fudge"], EXAMPLES
 

@@ -18,9 +18,10 @@ from fracas.rules.dice import (
     verify_roll,
 )
 from fracas.rules.events import Roll
+from fracas.testing.tiers import examples
 
 SEED = "cd" * 32
-PROPERTIES = settings(max_examples=200, deadline=None)
+PROPERTIES = settings(max_examples=examples(full=200, fast=50), deadline=None)
 
 
 def test_advantage_keeps_the_higher_d20_and_records_both():
@@ -123,6 +124,7 @@ dice_terms = st.tuples(
 )
 
 
+@pytest.mark.long
 @PROPERTIES
 @given(term=dice_terms, bonus=st.integers(-30, 30), data=st.data())
 def test_the_total_is_the_sum_of_the_kept_highest_or_lowest(term, bonus, data):
@@ -142,6 +144,7 @@ def test_the_total_is_the_sum_of_the_kept_highest_or_lowest(term, bonus, data):
     assert sorted(faces[i] for i in roll.kept) == sorted(chosen)
 
 
+@pytest.mark.long
 @PROPERTIES
 @given(term=dice_terms, counter=st.integers(0, 10**6))
 def test_seeded_keep_rolls_record_every_die_and_verify(term, counter):
@@ -156,6 +159,7 @@ def test_seeded_keep_rolls_record_every_die_and_verify(term, counter):
     assert verify_roll(SEED, "enc", roll)
 
 
+@pytest.mark.long
 @PROPERTIES
 @given(st.text(alphabet="0123456789dFkhlz!+- x", max_size=16))
 def test_any_text_parses_or_is_refused_in_one_line(spec):

@@ -148,6 +148,7 @@ def test_the_fight_moving_on_first_is_a_409_with_one_line_and_no_lost_step(
     assert table.tap("alice", action="aim").status_code == 200  # the fresh state, tapped again
 
 
+@pytest.mark.slow
 def test_a_player_and_the_gm_at_once_one_lands_the_other_is_told(table: Table) -> None:
     """Twelve rounds of the GM's console and Alice's phone firing together: every answer is
     a 200 or a 409 with one line, and every 200 is a step in the log."""
@@ -212,6 +213,7 @@ GM_ROUTES = [
 ]
 
 
+@pytest.mark.slow
 def test_the_security_matrix_accepts_nothing_it_should_not(table: Table) -> None:
     """Every route with no token, the wrong character's token, a revoked token, a player's
     token on the GM's routes, and a forged form: every answer a 4xx with one line, no 5xx,
@@ -276,6 +278,7 @@ def test_the_security_matrix_accepts_nothing_it_should_not(table: Table) -> None
     print(f"security matrix: {len(attempts)} requests, {dict(statuses)}, 0 accepted, 0 5xx")
 
 
+@pytest.mark.slow
 def test_a_phone_reads_only_what_the_players_screen_shows(tmp_path: Path) -> None:
     """Two fights differing only in a GM-only roll: every route of a player's phone reads
     the same in both, and neither names the hidden lurker."""
@@ -452,6 +455,7 @@ def test_a_phones_attack_on_an_invited_player_waits_for_their_answer(table: Tabl
     assert fracas(table.db, "audit").returncode == 0
 
 
+@pytest.mark.slow
 def test_an_unanswered_attack_takes_the_rules_default_at_the_gms_deadline(
     tmp_path: Path,
 ) -> None:

@@ -13,7 +13,7 @@ import pytest
 from tests.test_phones import invited, motel
 from tests.web import chromium, fracas, served
 
-pytestmark = pytest.mark.sqlite_file
+pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 

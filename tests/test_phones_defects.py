@@ -23,6 +23,7 @@ def post(table: Table, who: str, body: bytes) -> httpx.Response:
     return table.client.post(f"/p/{token}/act", content=body, headers=headers)
 
 
+@pytest.mark.slow
 def test_bytes_that_are_not_utf8_in_a_step_are_a_400_with_one_line(table: Table) -> None:
     seen = table.seen("alice")
     before = table.log()
@@ -45,6 +46,7 @@ def hidden(tmp_path: Path) -> Table:
     return db  # type: ignore[return-value]
 
 
+@pytest.mark.slow
 def test_a_player_can_neither_find_nor_attack_a_hidden_combatant(hidden: Path) -> None:
     db = hidden
     tokens = {who: invited(db, who) for who in ("alice", "bob")}
@@ -61,6 +63,7 @@ def test_a_player_can_neither_find_nor_attack_a_hidden_combatant(hidden: Path) -
         table.client.close()
 
 
+@pytest.mark.slow
 def test_a_secret_attack_is_not_answered_nor_probed_from_a_phone(table: Table) -> None:
     fracas(table.db, "act", "alice", "aim")
     fracas(table.db, "act", "cultist", "attack", "bob", "-w", "knife", "--ask", "--secret")
@@ -83,6 +86,7 @@ def test_the_attack_forms_booleans_start_at_their_default(table: Table) -> None:
         assert all('type="checkbox"' in f and "checked" not in f for f in found), found
 
 
+@pytest.mark.slow
 def test_the_target_never_types_the_attackers_dice(table: Table) -> None:
     assert table.tap("alice", action="attack", targets=["bob"]).status_code == 200
     before = table.log()
@@ -96,6 +100,7 @@ def test_the_target_never_types_the_attackers_dice(table: Table) -> None:
     assert rolls and all(r["source"] != "manual" for r in rolls), rolls
 
 
+@pytest.mark.slow
 def test_a_page_that_missed_a_gm_only_step_is_told_the_fight_moved_on(table: Table) -> None:
     """A step the players' screen withholds (it reads what a secret attack decided) moves
     the fight on too: the page that did not see it gets the 409, then taps again."""

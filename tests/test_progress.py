@@ -41,6 +41,7 @@ def on_a_terminal(db: Path, *args: str) -> str:
     [(["audit"], "auditing"), (["replay"], "replaying"), (["export", "--format", "md"],
      "exporting")],
 )  # fmt: skip
+@pytest.mark.slow
 def test_long_work_on_a_terminal_shows_done_rate_and_time_left(
     fight: Path, args: list[str], label: str
 ) -> None:

@@ -3,6 +3,7 @@
 import contextlib
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -10,6 +11,7 @@ from fracas.ledger import FracasError
 from fracas.projections import Fracas
 from fracas.projections.tables import table_rows
 from fracas.rules import Encounter
+from fracas.testing.tiers import examples
 from tests.conftest import KNIFE, gunner, sheet
 
 PEOPLE = ["alice", "bob", "carol"]
@@ -102,9 +104,14 @@ def count(fracas: Fracas) -> int:
     return fracas.store.conn.execute("SELECT count(*) FROM events").fetchone()[0]
 
 
-SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=examples(full=80, fast=15),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
+@pytest.mark.long
 @SETTINGS
 @given(plays)
 def test_random_commands_append_whole_steps_or_nothing_and_never_crash(moves):
@@ -119,6 +126,7 @@ def test_random_commands_append_whole_steps_or_nothing_and_never_crash(moves):
     assert fracas.store.verify().ok
 
 
+@pytest.mark.long
 @SETTINGS
 @given(plays)
 def test_replay_equals_live_state_and_rebuild_equals_incremental(moves):
@@ -129,6 +137,7 @@ def test_replay_equals_live_state_and_rebuild_equals_incremental(moves):
     assert table_rows(fracas.store) == incremental
 
 
+@pytest.mark.long
 @SETTINGS
 @given(plays)
 def test_a_fold_from_the_head_alone_equals_one_from_every_record(moves):
@@ -151,6 +160,7 @@ def test_a_fold_from_the_head_alone_equals_one_from_every_record(moves):
     assert Encounter(store, name, snapshots=False).state == encounter.state
 
 
+@pytest.mark.long
 @SETTINGS
 @given(plays)
 def test_undo_then_redo_leaves_the_state_unchanged(moves):
@@ -208,7 +218,12 @@ cli_words = st.lists(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.long
+@settings(
+    max_examples=examples(full=60, fast=10),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(cli_words)
 def test_random_cli_input_never_crashes_and_refusals_append_nothing(words):
     import tempfile

@@ -16,6 +16,7 @@ from fracas.rules import snapshots
 from fracas.rules.events import Declared, ReactionAsked, ReactionGiven, ReactionTimedOut, Rolled
 from fracas.rules.reactions import Ask
 from fracas.rules.timeline import walk
+from fracas.testing.tiers import examples
 from tests.conftest import KNIFE, cli_gunfight, do, fight, gunner, hp, rolls, sheet
 
 PAST = "2020-01-01T00:00:00Z"
@@ -268,8 +269,11 @@ def test_cli_refuses_answer_misuse_in_one_line(run):
 # -- any mix of asks, answers, undos ---------------------------------------------------------
 
 
+@pytest.mark.long
 @settings(
-    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(full=15, fast=5),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     st.lists(

@@ -122,6 +122,7 @@ SHELLS = [shell for shell in ("bash", "zsh") if shutil.which(shell)]
 
 
 @pytest.mark.parametrize("shell", SHELLS)
+@pytest.mark.slow
 def test_every_block_works_pasted_in_order_into_one_shell(tmp_path, shell):
     (tmp_path / "cli").symlink_to(ROOT / "cli")
     (tmp_path / "bench").symlink_to(ROOT / "bench")  # the throwaway PostgreSQL server

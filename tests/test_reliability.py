@@ -15,6 +15,7 @@ def bad(figures: trials.Figures, *keys: str) -> dict[str, object]:
     return {key: figures.counts.get(key, 0) for key in keys if figures.counts.get(key, 0)}
 
 
+@pytest.mark.slow
 def test_sigkill_mid_append_loses_nothing_and_leaves_no_partial_step(tmp_path: Path) -> None:
     figures = trials.crash_trials(tmp_path, trials=4)
     assert figures.counts["steps acknowledged"] > 0
@@ -33,6 +34,7 @@ def test_racing_new_with_one_id_has_one_winner_and_tells_every_loser(tmp_path: P
     assert not bad(figures, "losers not told", "tracebacks")
 
 
+@pytest.mark.slow
 def test_every_kind_of_edit_is_caught_at_its_first_bad_position(tmp_path: Path) -> None:
     figures = trials.tamper_matrix(tmp_path, random_edits=15)
     counts = figures.counts
@@ -48,6 +50,7 @@ def test_hostile_input_never_gives_a_traceback_or_appends(tmp_path: Path) -> Non
     assert not bad(figures, "tracebacks", "appended on refusal")
 
 
+@pytest.mark.slow
 def test_players_exports_do_not_depend_on_secret_rolls(tmp_path: Path) -> None:
     figures = trials.non_interference(tmp_path, pairs=1)
     assert not bad(figures, "jsonl differences", "md differences", "html differences")
@@ -68,6 +71,7 @@ def test_status_answers_at_once_while_another_process_holds_the_write_lock(
     assert not bad(figures, "status failed", "write under lock not told plainly", "tracebacks")
 
 
+@pytest.mark.slow
 def test_missing_foreign_and_newer_files_are_refused_and_left_untouched(tmp_path: Path) -> None:
     figures = trials.opening_files(tmp_path)
     assert not bad(
@@ -87,11 +91,13 @@ def mount_or_fail(run, tmp_path: Path) -> trials.Figures:
         pytest.skip(f"needs root to mount a test medium: {error}")
 
 
+@pytest.mark.slow
 def test_reads_work_on_read_only_media(tmp_path: Path) -> None:
     figures = mount_or_fail(trials.read_only_media, tmp_path)
     assert not bad(figures, "reads failed", "write not refused in one line", "tracebacks")
 
 
+@pytest.mark.slow
 def test_a_full_disk_is_one_line_from_every_command(tmp_path: Path) -> None:
     figures = mount_or_fail(trials.full_disk, tmp_path)
     assert figures.counts["refusals"] > 0
@@ -100,6 +106,7 @@ def test_a_full_disk_is_one_line_from_every_command(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_the_web_screen_under_an_http_fuzz_answers_every_request_with_a_4xx_or_better(
     tmp_path: Path,
 ) -> None:

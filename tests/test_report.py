@@ -142,6 +142,7 @@ def test_a_users_own_template_renders_the_same_document(fixed: Path) -> None:
     assert "does not parse" in result.output
 
 
+@pytest.mark.browser
 def test_the_html_report_fits_a_phone_and_a_laptop_in_chromium(fixed: Path) -> None:
     _runner, env = run_block(FIGHTS["disputes-adopted"])
     page_file = fixed / "report.html"

@@ -43,6 +43,7 @@ from fracas.rules import Encounter
 from fracas.rules.encounter import recorded_events
 from fracas.rules.events import Note, Rolled
 from fracas.rules.timeline import walk
+from fracas.testing.tiers import examples
 from tests.conftest import KNIFE, gunner, sheet
 from tests.timeslice_helpers import ALICE, GOBLIN, ORC, SWORD
 
@@ -367,7 +368,7 @@ def unseen(seen: dict[str, str]) -> None:
 
 
 RUNS = settings(
-    max_examples=int(os.environ.get("FRACAS_SECRECY_EXAMPLES", "40")),
+    max_examples=int(os.environ.get("FRACAS_SECRECY_EXAMPLES", examples(full=40, fast=8))),
     deadline=None,
     suppress_health_check=list(HealthCheck),
     phases=[Phase.explicit, Phase.reuse, Phase.generate],  # a fight shrinks too slowly
@@ -375,6 +376,7 @@ RUNS = settings(
 
 
 @pytest.mark.parametrize("system", ["percentile", "timeslice"])
+@pytest.mark.long
 @RUNS
 @given(data=st.data())
 def test_fights_differing_only_in_secret_outcomes_look_the_same_to_players(
@@ -407,6 +409,7 @@ def following(fight: Fight, exported: str) -> None:
 
 
 @pytest.mark.parametrize("system", ["percentile", "timeslice"])
+@pytest.mark.long
 @RUNS
 @given(data=st.data())
 def test_fights_differing_only_in_what_a_hidden_combatant_does_look_the_same(

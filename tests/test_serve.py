@@ -47,6 +47,7 @@ def rows(page: Any) -> dict[str, dict[str, str]]:
     return found
 
 
+@pytest.mark.browser
 def test_the_players_page_shows_the_order_and_wounds_with_npc_health_as_descriptors(
     server: Served, browser: Any
 ) -> None:
@@ -72,6 +73,7 @@ def server_db(server: Served) -> Path:
     return Path(args[args.index("--db") + 1])
 
 
+@pytest.mark.browser
 def test_a_command_from_another_process_updates_the_open_page_without_reload(
     server: Served, browser: Any
 ) -> None:
@@ -88,6 +90,7 @@ def test_a_command_from_another_process_updates_the_open_page_without_reload(
     assert page.locator("#scrub").get_attribute("max") == "17"
 
 
+@pytest.mark.browser
 def test_the_timeline_shows_the_fight_as_it_stood_and_opens_a_steps_replay(
     server: Served, browser: Any
 ) -> None:
@@ -117,6 +120,7 @@ def test_the_timeline_shows_the_fight_as_it_stood_and_opens_a_steps_replay(
     assert rows(page)["Knife cultist"]["health"] == "down"
 
 
+@pytest.mark.browser
 def test_the_gm_page_acts_undoes_and_shows_a_refusal(server: Served, browser: Any) -> None:
     page = browser.new_page()
     page.goto(server.gm)
@@ -138,6 +142,7 @@ def test_the_gm_page_acts_undoes_and_shows_a_refusal(server: Served, browser: An
     assert len(steps) == 18  # the harm and its undo; the refusal appended nothing
 
 
+@pytest.mark.browser
 def test_a_name_that_is_markup_shows_as_text(tmp_path: Path, browser: Any) -> None:
     db = tmp_path / "xss.db"
     fracas(db, "new", "-t", "<b>bold</b> fight")
@@ -264,6 +269,7 @@ def test_the_players_page_and_stream_carry_no_secret_roll(tmp_path: Path) -> Non
         assert "HP 31/40" in shown and "12 against 60%" in shown
 
 
+@pytest.mark.browser
 def test_the_screen_fits_a_phone_and_grows_for_a_tv(server: Served, browser: Any) -> None:
     for url in (server.players, server.gm):
         phone = browser.new_page(viewport={"width": 360, "height": 740})

@@ -13,6 +13,7 @@ from fracas.ledger import FracasError, open_store
 from fracas.projections import Fracas
 from fracas.rules import Encounter, snapshots
 from fracas.rules.redecide import adopt, whatif
+from fracas.testing.tiers import examples
 from tests.conftest import cli_gunfight
 from tests.test_properties import actions, dice, play, start
 
@@ -51,7 +52,12 @@ moves = st.lists(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.long
+@settings(
+    max_examples=examples(full=60, fast=12),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(moves)
 def test_a_fight_read_from_snapshots_equals_the_full_fold(moves: list[tuple[Any, Any]]) -> None:
     fracas, encounter = start()
@@ -217,8 +223,7 @@ def test_a_snapshot_edited_in_the_log_is_never_used(fracas: Fracas) -> None:
     tamper(fracas.store, encounter.id, newest.version, lambda s: s["fighters"]["bob"].update(hp=1))
     assert Encounter(fracas.store, encounter.id).state == honest
     assert snapshots.resume(fracas.store, encounter.id, encounter.ruleset) is None or (
-        snapshots.resume(fracas.store, encounter.id, encounter.ruleset)[1].version
-        != newest.version
+        snapshots.resume(fracas.store, encounter.id, encounter.ruleset)[1].version != newest.version
     )
     report = fracas.audit()
     [bad] = report.snapshots

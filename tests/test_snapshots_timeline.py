@@ -14,6 +14,7 @@ from fracas.ledger import FracasError, open_store
 from fracas.projections.replay import replay, timeline
 from fracas.projections.screen import GM, Timeline
 from fracas.rules import Encounter, snapshots
+from fracas.testing.tiers import examples
 from tests.conftest import cli_gunfight
 from tests.test_properties import actions, dice, play
 from tests.test_snapshots import adopt_whatif, drop_all, long_fight, snapshot_rows, start_on
@@ -53,7 +54,12 @@ moves = st.lists(
 )
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.long
+@settings(
+    max_examples=examples(full=25, fast=5),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(moves)
 def test_a_window_of_the_timeline_from_snapshots_is_that_window_of_the_whole_walk(
     moves: list[tuple[Any, Any]],

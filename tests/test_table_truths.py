@@ -74,6 +74,7 @@ def test_serve_shows_the_encounter_it_is_given(tmp_path: Path, monkeypatch, how:
 
 
 @pytest.mark.sqlite_file  # a served process reads the file the test wrote
+@pytest.mark.browser
 def test_the_tv_screen_shows_the_round_and_who_acts_large(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     two_fights(db)

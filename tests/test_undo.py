@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from fracas.ledger import History, RefusedError, StepRecord
 from fracas.ledger.history import COMMAND, REDO, SUPERSEDE, UNDO
+from fracas.testing.tiers import examples
 from tests.conftest import attack, do, fight, gunner, hp, sheet
 
 ALICE = gunner()
@@ -94,7 +95,8 @@ def test_the_files_effective_events_view_agrees_with_the_history(fracas):
     assert set(e.history.undone) and not in_effect & set(e.history.undone)
 
 
-@settings(max_examples=300, deadline=None)
+@pytest.mark.long
+@settings(max_examples=examples(full=300, fast=60), deadline=None)
 @given(st.lists(st.sampled_from([COMMAND, COMMAND, UNDO, REDO, SUPERSEDE]), max_size=30))
 def test_a_history_read_from_its_controls_and_head_equals_one_read_whole(controls):
     """What undo and redo would take next, read from the undo, redo and supersede records

@@ -2,15 +2,19 @@
 undone and redone, revealed and audited; secret rolls and hidden combatants kept from the
 players; every event told, every rule cited stated."""
 
+import pytest
 from fracas.testing import Cast, RulesetChecks
+from fracas.testing.tiers import examples
 from srd_table import sample
 
 from fracas_srd.ruleset import RULESET
 
 SPELLS = ("sacred flame", "guiding bolt", "healing word", "cure wounds", "hold person")
 OPTIONS = ("detect", "tail attack", "wing attack")
+FIGHTS = examples(full=30, fast=6)  # random fights per check: the slow tier's, the fast one's
 
 
+@pytest.mark.long
 class TestSrdKeepsTheContract(RulesetChecks):
     cast = Cast(
         RULESET,
@@ -25,4 +29,4 @@ class TestSrdKeepsTheContract(RulesetChecks):
         options=({}, {"monsters_at_zero": "dying", "group_initiative": True}),
         values={"spell": SPELLS, "option": OPTIONS},
     )
-    examples = 30
+    examples = FIGHTS

@@ -1,0 +1,1 @@
+pytest_plugins = ["fracas.testing.tiers"]  # `pytest --tier slow` or `all`: fracas's README
