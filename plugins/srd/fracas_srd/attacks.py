@@ -1,26 +1,30 @@
 """The attack roll (srd-6, srd-7), critical hits (srd-8) and weapon damage (srd-9),
 with cover (srd-22), close and long range (srd-17) and the conditions (srd-27)."""
 
+from typing import NamedTuple
+
 from fracas.rules.api import (
     ConditionCleared,
     ConditionSet,
     Context,
+    Damaged,
     Event,
     Modifier,
     RefusedError,
     Resolved,
-    Rolled,
+    Spent,
     roster,
 )
 
 from fracas_srd.checks import d20_test
 from fracas_srd.commands import Scene
 from fracas_srd.conditions import attack_edge, cover_bonus, critical_up_close, saving_throw
-from fracas_srd.damage import deal
+from fracas_srd.damage import deal, roll_dice
 from fracas_srd.effects import ac_notes, armor_class, bonuses, extra_dice
 from fracas_srd.evolve import evolve
 from fracas_srd.sheets import UNARMED, Ability, Rider, Sheet, Weapon, parse_amount
-from fracas_srd.state import Fighter, State
+from fracas_srd.state import ONCE_A_TURN, Fighter, State
+from fracas_srd.triggered import Reaction, absorbing, chosen, halved, rebuking, when_hit
 
 CRITICAL, FUMBLE = "critical hit", "natural 1: miss"
 
@@ -71,6 +75,14 @@ def judge_attack(ac: int, up_close: str):
     return judge
 
 
+class Swing(NamedTuple):
+    hit: bool
+    critical: bool
+    natural: int
+    total: int
+    edge: str  # advantage, disadvantage or ""
+
+
 def attack_roll(
     ctx: Context,
     events: list[Event],
@@ -80,8 +92,8 @@ def attack_roll(
     mods: list[Modifier],
     ranged: bool,
     what: str,
-) -> tuple[bool, bool]:
-    """One attack roll against one target's AC: (hit, critical)."""
+) -> Swing:
+    """One attack roll against one target's AC."""
     edge = attack_edge(attacker, target, command, ranged)
     up_close = critical_up_close(target, command, ranged)
     purpose = f"attack on {target.name} with {what}"
@@ -95,7 +107,7 @@ def attack_roll(
     check = d20_test(ctx, events, attacker.id, purpose, given, edge, ac, rules, judge, dice)
     hit, text = judge(check.natural, check.total)
     events += spent_edges(attacker, target)
-    return hit, text.startswith(CRITICAL)
+    return Swing(hit, text.startswith(CRITICAL), check.natural, check.total, edge.kind)
 
 
 def spent_edges(attacker: Fighter, target: Fighter) -> list[Event]:
@@ -106,33 +118,6 @@ def spent_edges(attacker: Fighter, target: Fighter) -> list[Event]:
     if attacker.has("hidden"):
         events.append(ConditionCleared(attacker.id, "hidden", "attacked", ["srd-23"]))
     return events
-
-
-def roll_dice(
-    ctx: Context,
-    events: list[Event],
-    who: str,
-    dice: str,
-    critical: bool,
-    purpose: str,
-    options_critical: str,
-) -> list[Modifier]:
-    """srd-8: on a critical, every die twice (or, as an option, their maximum plus a roll)."""
-    count, _, sides = dice.partition("d")
-    count_n, sides_n = int(count or 1), int(sides)
-    parts: list[Modifier] = []
-    spec = dice
-    if critical and options_critical == "double_dice":
-        spec = f"{count_n * 2}d{sides_n}"
-    elif critical:
-        parts.append(Modifier(count_n * sides_n, f"critical: {dice} at its maximum", "srd-8"))
-    roll = ctx.dice.roll(spec, purpose)
-    rules = ["srd-9", *(["srd-8"] if critical else [])]
-    events.append(Rolled(who, purpose, roll, None, [], f"{roll.total} on {spec}", rules))
-    return [
-        Modifier(roll.total, f"{spec} rolled" + (" (critical)" if critical else ""), rules[-1]),
-        *parts,
-    ]
 
 
 def damage_parts(
@@ -189,10 +174,10 @@ def weapon_attack(
     if target.dead:
         raise RefusedError(f"{target.name} is dead")
     events: list[Event] = []
+    answer = chosen(state, target, command.defence, weapon.type)
     mods = attack_modifiers(attacker, weapon, command.cover)
-    hit, critical = attack_roll(
-        ctx, events, attacker, target, command, mods, weapon.ranged, weapon.name
-    )
+    swing = attack_roll(ctx, events, attacker, target, command, mods, weapon.ranged, weapon.name)
+    hit, critical = answered(state, events, attacker, target, answer, swing)
     outcome = "critical hit" if critical else "hits" if hit else "misses"
     events.append(
         Resolved(
@@ -206,11 +191,90 @@ def weapon_attack(
     if not hit:
         return events
     parts = damage_parts(state, ctx, events, attacker, weapon, critical, command.extra, offhand)
-    events += deal(state, ctx, attacker.id, target, parts, weapon.type, critical)
-    if weapon.rider is None:
-        return events
+    parts += sneak_attack(state, ctx, events, attacker, weapon, command, swing, critical)
+    events += harmed(state, ctx, events, attacker, target, answer, parts, weapon.type, critical)
+    if weapon.rider is not None:
+        after = roster.fold(evolve, state, events)
+        events += ridden(ctx, attacker, after.fighter(target.id), weapon.name, weapon.rider)
+    return events + rebuked(state, ctx, events, attacker, target, answer)
+
+
+def sneak_attack(
+    state: State,
+    ctx: Context,
+    events: list[Event],
+    attacker: Fighter,
+    weapon: Weapon,
+    command: Scene,
+    swing: Swing,
+    critical: bool,
+) -> list[Modifier]:
+    """srd-38: once a turn, a finesse or ranged weapon's hit deals the feature's extra dice,
+    with advantage on the roll, or another foe of the target within 5 feet of it and no
+    disadvantage."""
+    turn = f"{state.round}:{state.turn}"
+    feature = next((f for f in attacker.sheet.features if f.sneak and f.extra), None)
+    if feature is None or attacker.once.get(feature.name) == turn:
+        return []
+    if not (weapon.finesse or weapon.ranged):
+        return []
+    if swing.edge != "advantage" and not (command.ally_near and swing.edge != "disadvantage"):
+        return []
+    events.append(Spent(attacker.id, ONCE_A_TURN, 1, feature.name, ["srd-38"]))
+    how = state.options.critical
+    dice, _ = parse_amount(feature.extra)
+    return roll_dice(ctx, events, attacker.id, dice, critical, feature.name, how)
+
+
+def answered(
+    state: State,
+    events: list[Event],
+    attacker: Fighter,
+    target: Fighter,
+    answer: Reaction | None,
+    swing: Swing,
+) -> tuple[bool, bool]:
+    """(hit, critical) once the target's reaction to a hit is taken (srd-39, srd-40)."""
+    if not swing.hit:
+        return False, False
+    said, hit = when_hit(state, attacker, target, answer, swing.natural, swing.total)
+    events += said
+    return hit, swing.critical and hit
+
+
+def harmed(
+    state: State,
+    ctx: Context,
+    events: list[Event],
+    attacker: Fighter,
+    target: Fighter,
+    answer: Reaction | None,
+    parts: list[Modifier],
+    kind: str,
+    critical: bool,
+) -> list[Event]:
+    """A hit's damage as the target's reaction leaves it: resisted (srd-42), halved
+    (srd-40), then dealt."""
+    found = absorbing(state, target, answer, kind, attacker)
+    now = roster.fold(evolve, state, [*events, *found])
+    hurt = now.fighter(target.id)
+    return found + deal(now, ctx, attacker.id, hurt, halved(parts, answer), kind, critical)
+
+
+def rebuked(
+    state: State,
+    ctx: Context,
+    events: list[Event],
+    attacker: Fighter,
+    target: Fighter,
+    answer: Reaction | None,
+) -> list[Event]:
+    """srd-41: a reaction after the damage, on the attacker: if the target took any."""
+    took = any(isinstance(e, Damaged) and e.target == target.id and e.amount for e in events)
+    if not took:
+        return []
     after = roster.fold(evolve, state, events)
-    return events + ridden(ctx, attacker, after.fighter(target.id), weapon.name, weapon.rider)
+    return rebuking(after, ctx, after.fighter(attacker.id), after.fighter(target.id), answer)
 
 
 def ridden(

@@ -44,6 +44,8 @@ class Scene(Targeted):
     advantage: bool = False  # another source the GM rules, as its own reason
     disadvantage: bool = False
     extra: str = ""  # extra damage dice a feature adds on a hit (a rogue's sneak attack)
+    ally_near: bool = False  # another foe of the target is within 5 feet of it (srd-38)
+    defence: dict[str, str] = {}  # a target's reaction if its trigger comes (srd-39)
 
     def __post_init__(self) -> None:
         if self.extra and not DICE.fullmatch(self.extra):

@@ -12,6 +12,7 @@ from fracas.rules.api import (
     Modifier,
     RefusedError,
     Resolved,
+    Rolled,
 )
 
 from fracas_srd.checks import Edge, d20_test
@@ -21,6 +22,39 @@ from fracas_srd.events import DEATH_SAVE, DeathSaves, TemporaryHitPoints
 from fracas_srd.state import Fighter, State
 
 AT_ZERO = {"at_zero": True}  # the unconsciousness of 0 HP, which healing ends
+
+
+def roll_dice(
+    ctx: Context,
+    events: list[Event],
+    who: str,
+    dice: str,
+    critical: bool,
+    purpose: str,
+    options_critical: str,
+) -> list[Modifier]:
+    """srd-8: on a critical, every die twice (or, as an option, their maximum plus a roll)."""
+    count, _, sides = dice.partition("d")
+    count_n, sides_n = int(count or 1), int(sides)
+    parts: list[Modifier] = []
+    spec = dice
+    if critical and options_critical == "double_dice":
+        spec = f"{count_n * 2}d{sides_n}"
+    elif critical:
+        parts.append(Modifier(count_n * sides_n, f"critical: {dice} at its maximum", "srd-8"))
+    roll = ctx.dice.roll(spec, purpose)
+    rules = ["srd-9", *(["srd-8"] if critical else [])]
+    events.append(Rolled(who, purpose, roll, None, [], f"{roll.total} on {spec}", rules))
+    return [
+        Modifier(roll.total, f"{spec} rolled" + (" (critical)" if critical else ""), rules[-1]),
+        *parts,
+    ]
+
+
+def saved_half(parts: list[Modifier]) -> list[Modifier]:
+    """srd-25: half the damage (rounded down) on a successful save."""
+    total = max(0, sum(p.value for p in parts))
+    return [*parts, Modifier(total // 2 - total, "half on a successful save", "srd-25")]
 
 
 def typed(target: Fighter, raw: int, kind: str) -> tuple[int, list[Modifier]]:

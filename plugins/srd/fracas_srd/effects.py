@@ -87,6 +87,11 @@ def resistances(fighter: Fighter) -> set[DamageType]:
     return found
 
 
+def blocks(fighter: Fighter, spell: str) -> bool:
+    """An effect on the creature takes all damage of this spell (shield: magic missile)."""
+    return any(spell.lower() in (b.lower() for b in e.blocks) for _, e in effects_on(fighter))
+
+
 def extra_dice(fighter: Fighter) -> list[tuple[str, str]]:
     """The extra damage dice its weapon hits deal while effects last: (dice, source)."""
     return [(e.extra, name) for name, e in effects_on(fighter) if e.extra]

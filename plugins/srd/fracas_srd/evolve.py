@@ -84,6 +84,8 @@ def spent(state: State, event: Spent) -> State:
                 return replace(f, reaction=True)
             case "spell":
                 return replace(f, spells=(*f.spells, event.reason))
+            case "once a turn":
+                return replace(f, once={**f.once, event.reason: f"{state.round}:{state.turn}"})
             case "legendary action" | "legendary actions":
                 return legendary_spent(state, f, event.amount)
         level = slot_level(event.resource)

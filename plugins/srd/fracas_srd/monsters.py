@@ -1,5 +1,6 @@
 """A monster's Multiattack and legendary actions (srd-29)."""
 
+import msgspec
 from fracas.rules.api import Context, Event, RefusedError, Resolved, Spent, roster
 
 from fracas_srd.attacks import weapon_attack
@@ -38,8 +39,10 @@ def multiattack(state: State, actor: Fighter, command: Multiattack, ctx: Context
             )
             continue
         weapon = actor.sheet.weapon(name)
+        fresh = {k: v for k, v in command.defence.items() if not now.fighter(k).reaction}
+        each = msgspec.structs.replace(command, defence=fresh)  # a reaction is taken once
         events += weapon_attack(
-            now, ctx, now.fighter(actor.id), target, weapon, command, "multiattack"
+            now, ctx, now.fighter(actor.id), target, weapon, each, "multiattack"
         )
     return events
 

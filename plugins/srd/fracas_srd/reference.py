@@ -271,6 +271,43 @@ STATEMENTS = {
         "disadvantage (srd-27); effects add their bonus or penalty (srd-32). The GM may name a"
         " condition the creature has if it fails. [Ability Checks; Skills]"
     ),
+    "srd-38": (
+        "Sneak attack. Once per turn, a rogue deals its extra damage dice (2d6 at 3rd level) to"
+        " one creature it hits with a finesse or ranged weapon, if it has advantage on the "
+        "attack roll, or if another enemy of the target is within 5 feet of it (not "
+        "incapacitated) and the roll has no disadvantage. A critical doubles these dice too "
+        "(srd-8). [Rogue: Sneak Attack]"
+    ),
+    "srd-39": (
+        "Reactions with a trigger. A reaction spell or feature is taken when its trigger comes "
+        "(one reaction a round, srd-4; none while incapacitated or surprised): the target of an"
+        " attack names it beforehand, and it is spent only if the trigger comes. Shield: when "
+        "hit by an attack or targeted by magic missile, +5 AC until the start of its next turn, "
+        "the triggering attack included, so a hit whose total is below the new AC becomes a "
+        "miss (a natural 20 still hits), and no damage from magic missile. [Reactions; Shield]"
+    ),
+    "srd-40": (
+        "Uncanny dodge. When an attacker it can see hits it with an attack, it may use its "
+        "reaction to halve the attack's damage against it. [Rogue: Uncanny Dodge]"
+    ),
+    "srd-41": (
+        "Hellish rebuke. When damaged by a creature it can see within 60 feet, it may use its "
+        "reaction: that creature makes a Dexterity save, taking 2d10 fire damage on a failure, "
+        "half on a success (+1d10 a slot level above 1st); a tiefling's Infernal Legacy casts it"
+        " with Charisma, as a 2nd-level spell (3d10) from 3rd level. [Hellish Rebuke; "
+        "Tiefling: Infernal Legacy]"
+    ),
+    "srd-42": (
+        "Resisting the triggering damage. A reaction to taking acid, cold, fire, lightning or "
+        "thunder damage gives resistance to that type until the start of its next turn, the "
+        "triggering damage included (absorb elements, a table's spell from beyond the SRD 5.1,"
+        " read as srd-10's resistance). [Damage Resistance and Vulnerability; Reactions]"
+    ),
+    "srd-43": (
+        "Magic missile. Each dart hits a creature of the caster's choice that it can see, with "
+        "no attack roll, for 1d4 + 1 force damage; the darts strike at once, one creature or "
+        "several; each dart is its own damage (a concentration save each). [Magic Missile]"
+    ),
     "srd-50": (
         "Spell slots. A caster has a number of spell slots of each level (its sheet's `slots`, "
         "by level). Casting a spell of level 1 or higher expends a slot of the spell's level or "

@@ -9,6 +9,7 @@ from typing import Any
 
 from fracas.rules.api import (
     Begin,
+    Choices,
     Context,
     Event,
     Join,
@@ -23,7 +24,7 @@ from fracas.rules.api import (
     roster,
 )
 
-from fracas_srd import actions, called, monsters, reactions, spells
+from fracas_srd import actions, called, monsters, reactions, spells, triggered
 from fracas_srd.commands import ACTIONS, Act, SrdCommand, Surprise
 from fracas_srd.damage import deal, gain_temporary, heal
 from fracas_srd.evolve import event_types, evolve
@@ -106,6 +107,11 @@ def dead_turn_ends(state: State, events: list[Event], ctx: Context) -> list[Even
     return advance(after, ctx, f"{holder.name} is dead")
 
 
+def reactions_offered(state: State, command: Any) -> dict[str, Choices]:
+    """Which targets of an attack may name a reaction to its trigger (srd-39), and which."""
+    return triggered.offered(decide, state, command)
+
+
 def decide(state: State, command: Any, ctx: Context) -> list[Event]:
     if isinstance(command, Join):
         return decide_join(state, command, ctx)
@@ -156,6 +162,7 @@ RULESET = Ruleset(
     harm_by_hand=harm_by_hand,
     heal_by_hand=heal_by_hand,
     temp_by_hand=temp_by_hand,
+    reactions=reactions_offered,
     clock=clock,
     reads_rolls="modified",  # the d20 plus its modifiers meets the AC or DC (srd-M2)
     key_numbers=key_numbers,

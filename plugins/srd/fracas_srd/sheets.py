@@ -48,6 +48,7 @@ class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     attacked: Literal["", "advantage", "disadvantage"] = ""  # attacks against it
     resistances: list[DamageType] = []
     extra: str = ""
+    blocks: list[str] = []  # spells that deal it no damage (shield: magic missile)
 
 
 class Rider(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -91,7 +92,7 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     name: str
     level: Level = 0  # 0: a cantrip
-    casting: Literal["action", "bonus"] = "action"
+    casting: Literal["action", "bonus", "reaction"] = "action"
     attack: Literal["none", "melee", "ranged"] = "none"
     save: Ability | None = None
     damage: str = ""
@@ -109,6 +110,10 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     targets: Annotated[int, msgspec.Meta(ge=0, le=100)] = 0  # at most; 0: as the table says
     upcast: str = ""  # dice more per slot level above its own, of its kind: "1d8" (srd-51)
     upcast_targets: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0  # targets more per level
+    ability: Ability | None = None  # cast with this ability, not the sheet's (a tiefling's Cha)
+    innate: bool = False  # a reaction cast with no slot (a tiefling's Infernal Legacy)
+    trigger: Literal["", "hit", "damaged"] = ""  # a reaction spell: what it answers (srd-39)
+    darts: Annotated[int, msgspec.Meta(ge=0, le=20)] = 0  # each hits, no roll (srd-43)
 
 
 class LegendaryOption(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -18,28 +18,32 @@ from fracas.rules.api import (
     roster,
 )
 
-from fracas_srd.attacks import attack_roll, roll_dice
+from fracas_srd.attacks import answered, attack_roll, harmed, rebuked
 from fracas_srd.commands import Cast
 from fracas_srd.conditions import saving_throw
-from fracas_srd.damage import deal, end_concentration, gain_temporary, heal
-from fracas_srd.effects import EFFECT
+from fracas_srd.damage import (
+    deal,
+    end_concentration,
+    gain_temporary,
+    heal,
+    roll_dice,
+    saved_half,
+)
+from fracas_srd.effects import EFFECT, blocks
 from fracas_srd.evolve import evolve
 from fracas_srd.sheets import Spell, parse_amount
 from fracas_srd.slots import as_cast, slot_for, spend_slot
-from fracas_srd.state import Fighter, State
+from fracas_srd.state import Fighter, State, until_next
+from fracas_srd.triggered import HIT, Reaction, chosen, lasting_effect, taken
 from fracas_srd.turn import action, bonus_action
 
 
-def ability_of(caster: Fighter) -> Any:
-    ability = caster.sheet.spellcasting
-    if ability is None:
-        raise RefusedError(f"{caster.name} has no spellcasting ability on the sheet")
-    return ability
+def ability_of(caster: Fighter, spell: Spell | None = None) -> Any:
+    return caster.casting_ability(spell.ability if spell else None)
 
 
-def save_dc(caster: Fighter) -> int:
-    """srd-M5: 8 + proficiency + the spellcasting ability modifier."""
-    return 8 + caster.sheet.bonus + caster.sheet.mod(ability_of(caster))
+def save_dc(caster: Fighter, spell: Spell | None = None) -> int:
+    return caster.spell_dc(spell.ability if spell else None)
 
 
 def check_bonus_rule(caster: Fighter, spell: Spell) -> None:
@@ -59,6 +63,11 @@ def check_bonus_rule(caster: Fighter, spell: Spell) -> None:
 
 
 def casting_cost(caster: Fighter, spell: Spell, slot: int) -> list[Event]:
+    if spell.casting == "reaction":
+        raise RefusedError(
+            f"{spell.name} is cast as a reaction when its trigger comes: the attack's "
+            f"--defence {caster.id}={spell.name} (or --ask) (srd-39)"
+        )
     check_bonus_rule(caster, spell)
     spent = action(caster, "cast") if spell.casting == "action" else bonus_action(caster, "cast")
     kind = f"{spell.casting}:{spell.level}"
@@ -90,7 +99,9 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
     held: list[list[str]] = []
     if spell.save:
         events += save_spell(state, ctx, events, caster, targets, spell, command, held)
-    for target in [] if spell.save else targets:
+    elif spell.darts:
+        events += missiles(state, ctx, events, caster, targets, spell, command)
+    for target in [] if spell.save or spell.darts else targets:
         now = roster.fold(evolve, state, events)
         events += on_target(
             now, ctx, now.fighter(caster.id), now.fighter(target.id), spell, command, held
@@ -115,7 +126,7 @@ def spell_damage(
     if flat:
         parts.append(Modifier(flat, f"{spell.name}'s own", "srd-9"))
     if spell.add_modifier:
-        ability = ability_of(caster)
+        ability = ability_of(caster, spell)
         parts.append(
             Modifier(caster.sheet.mod(ability), f"{ability.capitalize()} modifier", "srd-9")
         )
@@ -150,7 +161,7 @@ def amount(ctx: Context, events: list[Event], caster: Fighter, text: str, spell:
     """Healing or temporary hit points: the dice, the spell's own bonus, and the
     spellcasting modifier if the spell adds it."""
     dice, flat = parse_amount(text)
-    total = flat + (caster.sheet.mod(ability_of(caster)) if spell.add_modifier else 0)
+    total = flat + (caster.sheet.mod(ability_of(caster, spell)) if spell.add_modifier else 0)
     if dice:
         roll = ctx.dice.roll(dice, spell.name)
         events.append(
@@ -178,7 +189,7 @@ def spell_attack(
     held: list[list[str]],
 ) -> list[Event]:
     """srd-6: the spellcasting modifier + proficiency, against AC."""
-    ability = ability_of(caster)
+    ability = ability_of(caster, spell)
     mods = [
         Modifier(
             caster.sheet.mod(ability), f"{ability.capitalize()} modifier (spellcasting)", "srd-6"
@@ -187,7 +198,9 @@ def spell_attack(
     ]
     events: list[Event] = []
     ranged = spell.attack == "ranged"
-    hit, critical = attack_roll(ctx, events, caster, target, command, mods, ranged, spell.name)
+    answer = chosen(state, target, command.defence, spell.type)
+    swing = attack_roll(ctx, events, caster, target, command, mods, ranged, spell.name)
+    hit, critical = answered(state, events, caster, target, answer, swing)
     outcome = "critical hit" if critical else "hits" if hit else "misses"
     events.append(
         Resolved(
@@ -202,11 +215,59 @@ def spell_attack(
         return events
     if spell.damage:
         parts = spell_damage(state, ctx, events, caster, spell, critical)
-        events += deal(state, ctx, caster.id, target, parts, spell.type, critical)
+        events += harmed(state, ctx, events, caster, target, answer, parts, spell.type, critical)
     if spell.condition or spell.effect:
         after = roster.fold(evolve, state, events)
         events += afflict(after, caster, after.fighter(target.id), spell, held)
+    return events + rebuked(state, ctx, events, caster, target, answer)
+
+
+def missiles(
+    state: State,
+    ctx: Context,
+    before: list[Event],
+    caster: Fighter,
+    targets: list[Fighter],
+    spell: Spell,
+    command: Cast,
+) -> list[Event]:
+    """srd-43: each dart hits its creature with no roll, its damage rolled on its own; one
+    target named takes them all. A target under an effect that blocks the spell (shield,
+    cast as it is targeted) takes none."""
+    aimed = targets * spell.darts if len(targets) == 1 else targets
+    if len(aimed) != spell.darts:
+        raise RefusedError(
+            f"{spell.name} has {spell.darts} darts: name one target for all or one for each"
+        )
+    answers = {t.id: chosen(state, t, command.defence, spell.type) for t in targets}
+    events: list[Event] = []
+    for target in targets:
+        events += blocking(state, caster, target, spell, answers.get(target.id))
+    for target in aimed:
+        now = roster.fold(evolve, state, [*before, *events])
+        hurt = now.fighter(target.id)
+        if hurt.dead or blocks(hurt, spell.name):
+            why = f"{hurt.name} is dead" if hurt.dead else f"{hurt.name} takes no damage from it"
+            events.append(Resolved(caster.id, "cast", [hurt.id], why, ["srd-43"]))
+            continue
+        parts = spell_damage(now, ctx, events, caster, spell, False)
+        events += deal(now, ctx, caster.id, hurt, parts, spell.type, False, ("srd-43",))
+    for target in targets:
+        events += rebuked(state, ctx, [*before, *events], caster, target, answers.get(target.id))
     return events
+
+
+def blocking(
+    state: State, caster: Fighter, target: Fighter, spell: Spell, answer: Reaction | None
+) -> list[Event]:
+    """The reaction to being targeted: one whose effect blocks the spell (shield)."""
+    if answer is None or answer.trigger != HIT:
+        return []
+    effect = answer.spell.effect if answer.spell else None
+    if effect is None or spell.name.lower() not in (b.lower() for b in effect.blocks):
+        raise RefusedError(f"{answer.name} does not answer {spell.name}")
+    why = f"cast as {caster.name}'s {spell.name} is aimed at it"
+    return [*taken(state, target, answer), lasting_effect(state, target, answer, why)]
 
 
 def save_spell(
@@ -222,7 +283,7 @@ def save_spell(
     """srd-31: every target's save first, then the damage, rolled once for all who take
     any (none rolled when the save negates and every target made it)."""
     events: list[Event] = []
-    dc = save_dc(caster)
+    dc = save_dc(caster, spell)
     ability = spell.save or "dex"
     purpose = f"{ability.capitalize()} save against {spell.name} (DC {dc})"
     rules = ["srd-25", *(["srd-31"] if spell.damage else [])]
@@ -253,9 +314,7 @@ def save_outcome(
     """srd-25: the save says what a success does: half the damage, or nothing."""
     events: list[Event] = []
     if rolled and not (saved and not spell.half):
-        total = max(0, sum(p.value for p in rolled))
-        half = [Modifier(total // 2 - total, "half on a successful save", "srd-25")]
-        parts = [*rolled, *(half if saved else [])]
+        parts = saved_half(rolled) if saved else rolled
         events += deal(state, ctx, caster.id, target, parts, spell.type, False, ("srd-25",))
     if (spell.condition or spell.effect) and not saved:
         after = roster.fold(evolve, state, events)
@@ -281,7 +340,7 @@ def afflict(
     if until is not None:
         detail["until"] = msgspec.to_builtins(until)
     if spell.save_ends and spell.save:
-        detail["save_ends"] = {"ability": spell.save, "dc": save_dc(caster)}
+        detail["save_ends"] = {"ability": spell.save, "dc": save_dc(caster, spell)}
     name = spell.condition or spell.name
     if spell.concentration:
         held.append([target.id, name])
@@ -294,6 +353,5 @@ def duration(state: State, caster: Fighter, spell: Spell) -> Until | None:
     if spell.rounds:
         return Until(rounds=spell.rounds, ends=max(state.round, 1) + spell.rounds)
     if spell.until:
-        now = str(state.round) if state.turn == caster.id else ""
-        return Until(edge=spell.until, of=caster.id, after=now)
+        return until_next(state, spell.until, caster.id)
     return None

@@ -4,7 +4,7 @@ this round, and the order of initiative (srd-2)."""
 from typing import Any
 
 import msgspec
-from fracas.rules.api import RefusedError, roster
+from fracas.rules.api import RefusedError, Until, Waiting, roster
 
 from fracas_srd.sheets import Ability, Options, Sheet
 
@@ -13,6 +13,7 @@ INCAPACITATING = frozenset(
 )
 AT_ZERO = ("dying", "stable", "dead")
 REMOVED = "removed"
+ONCE_A_TURN = "once a turn"  # the resource a feature used once a turn spends (srd-38)
 TRACKED = frozenset(
     (
         "concentrating",
@@ -52,6 +53,7 @@ class Fighter(msgspec.Struct, frozen=True):
     legendary_left: int = 0
     legendary_prior: int = 0  # what was left when its own turn began and they came back
     legendary_after: str = ""  # the turn-end it last took a legendary action at (srd-29)
+    once: dict[str, str] = {}  # a once-a-turn feature: the turn ("ROUND:ID") it was last used
 
     def has(self, condition: str) -> bool:
         return condition in self.conditions
@@ -84,6 +86,17 @@ class Fighter(msgspec.Struct, frozen=True):
     def surprised(self) -> bool:
         return self.has("surprised")
 
+    def casting_ability(self, own: Ability | None = None) -> Ability:
+        """The ability a spell is cast with: its own (a tiefling's Cha), or the sheet's."""
+        ability = own or self.sheet.spellcasting
+        if ability is None:
+            raise RefusedError(f"{self.name} has no spellcasting ability on the sheet")
+        return ability
+
+    def spell_dc(self, own: Ability | None = None) -> int:
+        """srd-M5: 8 + proficiency + the spellcasting ability modifier."""
+        return 8 + self.sheet.bonus + self.sheet.mod(self.casting_ability(own))
+
     def save_bonus(self, ability: Ability) -> int:
         """srd-M5: the ability modifier, + proficiency if proficient in the save."""
         proficient = ability in self.sheet.saves
@@ -97,6 +110,7 @@ class State(msgspec.Struct, frozen=True):
     round: int = 0
     turn: str | None = None
     turn_ended: str = ""  # "ROUND:ID" of the turn that just ended, until the next acts
+    asking: Waiting | None = None  # an attack waiting for its targets' reactions (srd-39)
 
     def fighter(self, who: str) -> Fighter:
         return roster.find(self.fighters, who)
@@ -112,6 +126,11 @@ class State(msgspec.Struct, frozen=True):
 
     def acting(self) -> Fighter | None:
         return self.fighters.get(self.turn) if self.turn else None
+
+
+def until_next(state: State, edge: str, who: str) -> Until:
+    """To the `edge` ("start" or "end") of `who`'s next turn: not the one it is having."""
+    return Until(edge=edge, of=who, after=str(state.round) if state.turn == who else "")
 
 
 def order_key(fighter: Fighter, ties: str) -> tuple:

@@ -60,6 +60,8 @@ FIELD_HELP = {
     "advantage": "another source of advantage the GM rules",
     "disadvantage": "another source of disadvantage the GM rules",
     "extra": "extra damage dice a feature adds on a hit, such as 2d6",
+    "ally_near": "another foe of the target is within 5 feet of it (sneak attack)",
+    "defence": "a target's reaction if its trigger comes: TARGET=shield, uncanny dodge, ...",
     "spell": "the spell cast, by its name on the sheet",
     "option": "the legendary option, by its name on the sheet",
     "level": "the spell slot spent: the spell's own level, or higher to upcast it (srd-51)",

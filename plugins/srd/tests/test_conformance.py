@@ -9,7 +9,10 @@ from srd_table import sample
 
 from fracas_srd.ruleset import RULESET
 
-SPELLS = ("sacred flame", "guiding bolt", "healing word", "cure wounds", "hold person")
+SPELLS = (
+    "sacred flame", "guiding bolt", "healing word", "cure wounds", "hold person", "bless",
+    "bane", "shield of faith", "magic missile", "burning hands", "fire bolt", "shield",
+)  # fmt: skip
 OPTIONS = ("detect", "tail attack", "wing attack")
 FIGHTS = examples(full=30, fast=6)  # random fights per check: the slow tier's, the fast one's
 
@@ -21,12 +24,19 @@ class TestSrdKeepsTheContract(RulesetChecks):
         sheets={
             "brannoc": sample("fighter"),
             "maelis": sample("cleric"),
+            "ilse": sample("wizard"),
             "gob": sample("goblin"),
             "gob2": sample("goblin"),
             "wyrm": sample("wyrm"),
         },
         reserves={"wolf": sample("wolf")},
         options=({}, {"monsters_at_zero": "dying", "group_initiative": True}),
-        values={"spell": SPELLS, "option": OPTIONS},
+        values={
+            "spell": SPELLS,
+            "option": OPTIONS,
+            "skill": ("athletics", "perception", "str"),
+            "fail": ("", "prone"),
+            "defence": ("none", "shield", "hellish rebuke", "absorb elements"),
+        },
     )
     examples = FIGHTS

@@ -114,7 +114,7 @@ def test_srd_5_dodge_dash_disengage_help_hide_search_use():
     t.next()
     t.act("brannoc", "help", "wren", against="gob")
     t.next()
-    attack = rolls(t.act("wren", "attack", "gob", faces=(1, 12, 3), weapon="shortsword"))[0]
+    attack = rolls(t.act("wren", "attack", "gob", faces=(1, 12, 3, 1, 1), weapon="shortsword"))[0]
     reasons = [m.reason for m in attack.modifiers]
     assert (
         "advantage: helped by brannoc" in reasons

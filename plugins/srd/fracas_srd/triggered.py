@@ -1,0 +1,209 @@
+"""Reactions with a trigger (srd-39..srd-42): a target names the one it takes if the trigger
+comes (`--defence wren=shield`, or its player's answer to `--ask`); it is taken, and its
+reaction spent (srd-4), only if the trigger does come. Hit: shield (+5 AC, the triggering
+attack included; a natural 20 still hits), uncanny dodge (half the damage). Damaged: absorb
+elements (resistance to the triggering damage, before it is dealt), hellish rebuke (the
+attacker saves against 2d10 fire, after the damage)."""
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import msgspec
+from fracas.rules.api import (
+    BadInputError,
+    Choices,
+    ConditionSet,
+    Context,
+    Event,
+    Modifier,
+    RefusedError,
+    Resolved,
+    allowed,
+)
+
+from fracas_srd.conditions import saving_throw
+from fracas_srd.damage import deal, roll_dice, saved_half
+from fracas_srd.effects import EFFECT, armor_class
+from fracas_srd.sheets import Spell, parse_amount
+from fracas_srd.slots import slots_left, spend_slot
+from fracas_srd.state import Fighter, State, until_next
+from fracas_srd.turn import reaction
+
+Decide = Callable[[Any, Any, Any], list[Event]]
+NONE = "none"
+
+HIT, DAMAGED = "hit", "damaged"
+
+
+class Reaction(NamedTuple):
+    name: str
+    trigger: str
+    spell: Spell | None = None
+    halves: bool = False
+
+
+def taken(state: State, fighter: Fighter, found: Reaction) -> list[Event]:
+    """The reaction spent (srd-4), and a reaction spell's slot (srd-50) unless innate."""
+    events = reaction(state, fighter, found.name)
+    if found.spell and not found.spell.innate:
+        events += spend_slot(fighter, reaction_slot(fighter, found.spell))
+    return events
+
+
+def reaction_slot(fighter: Fighter, spell: Spell) -> int:
+    """srd-50, srd-51: the lowest slot left of the spell's level or higher; none: refused."""
+    if not spell.level:
+        return 0
+    for level in range(spell.level, len(fighter.sheet.slots) + 1):
+        if slots_left(fighter, level) > 0:
+            return level
+    raise RefusedError(f"{fighter.name} has no spell slot left for {spell.name} (srd-50)")
+
+
+def reactions_of(fighter: Fighter) -> list[Reaction]:
+    """The reactions with a trigger on the sheet: reaction spells and features."""
+    found = [
+        Reaction(s.name, s.trigger, s)
+        for s in fighter.sheet.spells
+        if s.casting == "reaction" and s.trigger
+    ]
+    found += [
+        Reaction(f.name, f.trigger, halves=f.halves) for f in fighter.sheet.features if f.trigger
+    ]
+    return found
+
+
+def absorbs(found: Reaction) -> list[str]:
+    """The damage types a reaction to damage resists (absorb elements), or none."""
+    effect = found.spell.effect if found.spell else None
+    return list(effect.resistances) if found.trigger == DAMAGED and effect else []
+
+
+def chosen(state: State, target: Fighter, defence: dict[str, str], kind: str) -> Reaction | None:
+    """The reaction the target named for this attack, checked now: one it has, and may
+    take (srd-4, srd-27, srd-1); None if it named none."""
+    name = defence.get(target.id, NONE)
+    if name.lower() == NONE:
+        return None
+    own = reactions_of(target)
+    found = next((r for r in own if r.name.lower() == name.lower()), None)
+    if found is None:
+        theirs = ", ".join(r.name for r in own) or "none"
+        raise BadInputError(f"{target.name} has no reaction {name!r}; theirs: {theirs}")
+    reaction(state, target, found.name)
+    if found.spell and not found.spell.innate:
+        reaction_slot(target, found.spell)  # refused now if no slot is left
+    types = absorbs(found)
+    if types and kind not in types:
+        raise RefusedError(f"{found.name} answers {', '.join(types)} damage, not {kind} (srd-42)")
+    return found
+
+
+def lasting_effect(state: State, caster: Fighter, found: Reaction, reason: str) -> ConditionSet:
+    """A reaction spell's effect on its caster, to the start of its next turn."""
+    spell = found.spell
+    effect = spell.effect if spell and spell.effect else None
+    detail = {
+        "by": caster.id,
+        "spell": found.name,
+        "until": msgspec.to_builtins(until_next(state, spell.until or "start", caster.id)),
+    }
+    if effect is not None:
+        detail[EFFECT] = msgspec.to_builtins(effect)
+    return ConditionSet(caster.id, found.name, reason, detail, ["srd-39", "srd-32"])
+
+
+def when_hit(
+    state: State,
+    attacker: Fighter,
+    target: Fighter,
+    found: Reaction | None,
+    natural: int,
+    total: int,
+) -> tuple[list[Event], bool]:
+    """srd-39, srd-40: the reaction to a hit, and whether it still hits."""
+    if found is None or found.trigger != HIT:
+        return [], True
+    events = taken(state, target, found)
+    if found.halves:
+        why = f"{found.name}: half the damage of {attacker.name}'s hit"
+        return [*events, Resolved(target.id, "react", [attacker.id], why, ["srd-40"])], True
+    shield = lasting_effect(state, target, found, f"cast as {attacker.name}'s attack hits")
+    effect = found.spell.effect if found.spell else None
+    ac = armor_class(target) + (effect.ac if effect else 0)
+    still = natural == 20 or total >= ac
+    what = "a natural 20 still hits" if natural == 20 else f"{total} vs AC {ac}"
+    outcome = f"{found.name}: {'still a hit' if still else 'the hit becomes a miss'} ({what})"
+    return [
+        *events,
+        shield,
+        Resolved(target.id, "react", [attacker.id], outcome, ["srd-39"]),
+    ], still
+
+
+def halved(parts: list[Modifier], found: Reaction | None) -> list[Modifier]:
+    """srd-40: uncanny dodge halves the attack's damage (before resistance, srd-10)."""
+    if found is None or not found.halves:
+        return parts
+    total = max(0, sum(p.value for p in parts))
+    return [*parts, Modifier(total // 2 - total, f"{found.name}: half", "srd-40")]
+
+
+def absorbing(
+    state: State, target: Fighter, found: Reaction | None, kind: str, attacker: Fighter
+) -> list[Event]:
+    """srd-42: resistance to the triggering damage's type, that damage included."""
+    if found is None or not absorbs(found):
+        return []
+    events = taken(state, target, found)
+    shield = lasting_effect(state, target, found, f"cast as {attacker.name}'s {kind} damage lands")
+    effect = {**shield.detail[EFFECT], "resistances": [kind]}
+    return [*events, msgspec.structs.replace(shield, detail={**shield.detail, EFFECT: effect})]
+
+
+def rebuking(
+    state: State, ctx: Context, attacker: Fighter, target: Fighter, found: Reaction | None
+) -> list[Event]:
+    """srd-41: after taking the damage, the damaged creature's spell on its attacker: the
+    attacker's save first, then the damage (srd-31)."""
+    spell = found.spell if found else None
+    if found is None or spell is None or found.trigger != DAMAGED or not spell.save:
+        return []
+    if target.incapacitated or target.dead:
+        why = f"{target.name} is down: no {found.name}"
+        return [Resolved(target.id, "react", [attacker.id], why, ["srd-41", "srd-27"])]
+    events = taken(state, target, found)
+    dc = target.spell_dc(spell.ability)
+    purpose = f"{spell.save.capitalize()} save against {spell.name} (DC {dc})"
+    rules = ["srd-41", "srd-31"]
+    saved = saving_throw(ctx, events, attacker, spell.save, dc, purpose, rules).success
+    if saved and not spell.half:
+        return events
+    dice, flat = parse_amount(spell.damage)
+    how = state.options.critical
+    parts = roll_dice(ctx, events, target.id, dice, False, f"damage of {spell.name}", how)
+    parts += [Modifier(flat, f"{spell.name}'s own", "srd-9")] if flat else []
+    parts = saved_half(parts) if saved else parts
+    return events + deal(state, ctx, target.id, attacker, parts, spell.type, False, ("srd-41",))
+
+
+def offered(decide: Decide, state: State, command: object) -> dict[str, Choices]:
+    """The reactions hook: each target of an attack with a reaction it may take now is
+    asked which, if its trigger comes (none by default)."""
+    given = getattr(command, "defence", None)
+    if given is None or not state.round:
+        return {}
+    found = {}
+    for who in getattr(command, "targets", []):
+        target = state.fighters.get(who)
+        if target is None or who in given:
+            continue
+        names = [r.name for r in reactions_of(target)]
+        if not names:
+            continue
+        why = "no reaction: the attack is resolved as rolled"
+        choices = Choices([NONE, *names], NONE, "srd-39", why, field="defence", omit=NONE)
+        kept = allowed(decide, state, command, who, choices)
+        if kept is not None:
+            found[who] = kept
+    return found

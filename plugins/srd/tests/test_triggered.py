@@ -1,0 +1,231 @@
+"""Sneak attack (srd-38), reactions with a trigger (srd-39..42) and magic missile (srd-43)."""
+
+import pytest
+from fracas.rules.api import (
+    BadInputError,
+    ConditionExpired,
+    ConditionSet,
+    Damaged,
+    RefusedError,
+    Resolved,
+    Spent,
+)
+from srd_table import fight, of, rolls, sample
+
+from fracas_srd.ruleset import RULESET
+
+FROST = {"name": "frost", "damage": "2d6", "type": "cold", "finesse": True}
+DODGE = {"name": "uncanny dodge", "trigger": "hit", "halves": True}
+
+
+def outcomes(out) -> list[str]:
+    return [e.outcome for e in of(out, Resolved)]
+
+
+def spent(out) -> list[str]:
+    return [e.resource for e in of(out, Spent)]
+
+
+def test_srd_39_shield_turns_a_hit_into_a_miss_when_ac_plus_5_beats_the_roll():
+    t = fight(("gob", "goblin"), ("pc-ilse", "wizard"))
+    out = t.act(
+        "gob", "attack", "pc-ilse", faces=(10,), weapon="scimitar", defence={"pc-ilse": "shield"}
+    )
+    assert rolls(out)[0].result == "hit (14 vs AC 12)"
+    assert "shield: the hit becomes a miss (14 vs AC 17)" in outcomes(out)
+    assert outcomes(out)[-1] == "misses pc-ilse" and not of(out, Damaged)
+    assert spent(out) == ["action", "attack", "reaction", "level 1 spell slot"]
+    assert t.who("pc-ilse").reaction
+    wound = next(w for w in RULESET.view(t.state).wounds if w.combatant == "pc-ilse")
+    assert wound.detail["ac"] == 17
+    out = t.next()  # Ilse's turn starts: the shield ends
+    assert [e.condition for e in of(out, ConditionExpired)] == ["shield"]
+
+
+def test_srd_39_shield_against_a_critical_still_hit_and_against_a_miss_not_cast():
+    t = fight(("gob", "goblin"), ("pc-ilse", "wizard"))
+    out = t.act(
+        "gob", "attack", "pc-ilse", faces=(20, 2, 3), weapon="scimitar",
+        defence={"pc-ilse": "shield"},
+    )  # fmt: skip
+    assert "shield: still a hit (a natural 20 still hits)" in outcomes(out)
+    assert of(out, Damaged)[0].amount == 2 + 3 + 2 and t.who("pc-ilse").reaction
+    t = fight(("gob", "goblin"), ("pc-ilse", "wizard"))
+    out = t.act(
+        "gob", "attack", "pc-ilse", faces=(3,), weapon="scimitar", defence={"pc-ilse": "shield"}
+    )
+    assert "reaction" not in spent(out) and not t.who("pc-ilse").reaction
+
+
+def test_srd_39_the_paralysed_take_no_reaction_so_no_shield_against_a_critical_up_close():
+    t = fight(("gob", "goblin"), ("pc-ilse", "wizard"))
+    t.do({"action": "gm.condition-set", "target": "pc-ilse", "condition": "paralysed"})
+    command = RULESET.command(
+        {"action": "attack", "actor": "gob", "targets": ["pc-ilse"], "weapon": "scimitar"}
+    )
+    assert RULESET.reactions(t.state, command) == {}
+    with pytest.raises(RefusedError, match="no actions or reactions"):
+        t.act("gob", "attack", "pc-ilse", faces=(5, 5), defence={"pc-ilse": "shield"})
+
+
+def test_srd_39_the_reactions_hook_offers_what_the_target_may_take_against_this_attack():
+    t = fight(("gob", "goblin"), ("pc-ilse", "wizard"))
+    command = RULESET.command(
+        {"action": "attack", "actor": "gob", "targets": ["pc-ilse"], "weapon": "scimitar"}
+    )
+    asked = RULESET.reactions(t.state, command)["pc-ilse"]
+    # absorb elements answers no slashing: not offered
+    assert asked.options == ["none", "shield", "hellish rebuke"] and asked.default == "none"
+    assert (asked.field, asked.rule) == ("defence", "srd-39")
+    with pytest.raises(RefusedError, match="answers acid, cold, fire, lightning, thunder"):
+        t.act("gob", "attack", "pc-ilse", weapon="scimitar", defence={"pc-ilse": "absorb elements"})
+    with pytest.raises(BadInputError, match="has no reaction 'parry'; theirs: shield"):
+        t.act("gob", "attack", "pc-ilse", weapon="scimitar", defence={"pc-ilse": "parry"})
+    t.next()
+    with pytest.raises(RefusedError, match="cast as a reaction"):
+        t.act("pc-ilse", "cast", "pc-ilse", spell="shield")
+
+
+def test_srd_39_one_reaction_a_round_across_a_multiattack():
+    t = fight(("wyrm", "wyrm"), ("pc-ilse", "wizard"))
+    out = t.act(
+        "wyrm", "multiattack", "pc-ilse", faces=(8, 1, 1, 12, 1, 1, 12, 1, 1),
+        defence={"pc-ilse": "shield"},
+    )  # fmt: skip
+    # bite 8 + 9 = 17 hits AC 12; shield: AC 17, still a hit; each claw meets AC 17 again.
+    assert spent(out).count("reaction") == 1
+    assert outcomes(out).count("shield: still a hit (17 vs AC 17)") == 1
+    assert len(of(out, Damaged)) == 3
+
+
+def test_srd_40_uncanny_dodge_halves_a_hit_s_damage_before_resistance():
+    t = fight(("brannoc", "fighter"), begin=False)
+    t.join("pc-wren", sample("rogue", level=5, features=[DODGE]), "pc")
+    t.do({"action": "begin"}, 20, 10)
+    out = t.act(
+        "brannoc", "attack", "pc-wren", faces=(15, 7), weapon="longsword",
+        defence={"pc-wren": "uncanny dodge"},
+    )  # fmt: skip
+    hit = of(out, Damaged)[0]
+    assert hit.amount == 5 and hit.breakdown[-1].reason == "uncanny dodge: half"  # 10 // 2
+    assert "srd-40" in of(out, Resolved)[0].rules
+
+
+def test_srd_41_hellish_rebuke_after_the_damage_the_save_before_its_damage():
+    t = fight(("gob", "goblin"), ("pc-ilse", "wizard"))
+    out = t.act(
+        "gob", "attack", "pc-ilse", faces=(12, 4, 5, 1, 2, 3), weapon="scimitar",
+        defence={"pc-ilse": "hellish rebuke"},
+    )  # fmt: skip
+    assert [r.roll.dice for r in rolls(out)] == ["d20", "1d6", "d20", "3d10"]
+    save = rolls(out)[2]
+    assert save.purpose == "Dex save against hellish rebuke (DC 12)" and "srd-31" in save.rules
+    rebuke = of(out, Damaged)[-1]
+    assert (rebuke.target, rebuke.amount) == ("gob", 6) and "srd-41" in rebuke.rules
+    assert t.who("gob").hp == 1 and "level 1 spell slot" not in spent(out)  # innate
+
+
+def test_srd_39_a_reaction_spell_takes_the_lowest_slot_left_and_none_is_refused():
+    t = fight(("gob", "goblin"), begin=False)
+    t.join("gob2", sample("goblin"))
+    t.join("pc-ilse", sample("wizard", slots=[0, 1]), "pc")
+    t.do({"action": "begin"}, 20, 15, 10)
+    shield = {"pc-ilse": "shield"}
+    out = t.act("gob", "attack", "pc-ilse", faces=(10,), weapon="scimitar", defence=shield)
+    assert "level 2 spell slot" in spent(out)
+    t.next()
+    t.next()
+    t.next()  # a new round: the reaction is back, the slots are not
+    with pytest.raises(RefusedError, match="no spell slot left for shield"):
+        t.act("gob", "attack", "pc-ilse", faces=(10,), weapon="scimitar", defence=shield)
+
+
+def test_srd_41_no_rebuke_from_the_downed_nor_without_damage():
+    t = fight(("gob", "goblin"), begin=False)
+    t.join("pc-ilse", sample("wizard", hp=3), "pc")
+    t.do({"action": "begin"}, 20, 10)
+    out = t.act(
+        "gob", "attack", "pc-ilse", faces=(12, 4), weapon="scimitar",
+        defence={"pc-ilse": "hellish rebuke"},
+    )  # fmt: skip
+    assert outcomes(out)[-1] == "pc-ilse is down: no hellish rebuke"
+    assert "reaction" not in spent(out)
+
+
+def test_srd_42_absorb_elements_resists_the_triggering_damage_and_lasts_a_turn():
+    t = fight(("frosty", "goblin"), begin=False)
+    t.join("frosty2", sample("goblin", weapons=[FROST]))
+    t.join("pc-ilse", sample("wizard"), "pc")
+    t.do({"action": "begin"}, 20, 15, 10)
+    t.next()
+    out = t.act(
+        "frosty2", "attack", "pc-ilse", faces=(12, 4, 5), weapon="frost",
+        defence={"pc-ilse": "absorb elements"},
+    )  # fmt: skip
+    absorbed = of(out, ConditionSet)[0]
+    assert absorbed.condition == "absorb elements"
+    assert absorbed.detail["effect"]["resistances"] == ["cold"]
+    assert of(out, Damaged)[0].amount == (4 + 5 + 2) // 2 and t.who("pc-ilse").reaction
+
+
+def test_srd_43_magic_missile_darts_hit_with_no_roll_and_shield_stops_them():
+    t = fight(("pc-ilse", "wizard"), ("gob", "goblin"), ("gob2", "goblin"))
+    with pytest.raises(RefusedError, match="3 darts: name one target for all or one for each"):
+        t.act("pc-ilse", "cast", "gob", "gob2", spell="magic missile")
+    out = t.act("pc-ilse", "cast", "gob", "gob2", "gob", faces=(1, 2, 3), spell="magic missile")
+    assert [r.roll.dice for r in rolls(out)] == ["1d4", "1d4", "1d4"]
+    assert [(e.target, e.amount) for e in of(out, Damaged)] == [("gob", 2), ("gob2", 3), ("gob", 4)]
+    t = fight(("pc-ilse", "wizard"), begin=False)
+    t.join("mage", sample("wizard"))
+    t.do({"action": "begin"}, 20, 10)
+    out = t.act("pc-ilse", "cast", "mage", spell="magic missile", defence={"mage": "shield"})
+    assert not rolls(out) and not of(out, Damaged)
+    assert outcomes(out) == ["mage takes no damage from it"] * 3
+    assert "srd-43" in of(out, Resolved)[0].rules and "reaction" in spent(out)
+
+
+def test_srd_38_sneak_attack_once_a_turn_with_advantage_or_an_ally_near():
+    t = fight(("wren", "rogue"), ("gob", "goblin"), ("gob2", "goblin"))
+    out = t.act(
+        "wren", "attack", "gob", faces=(3, 12, 1, 2, 3), weapon="shortsword", advantage=True
+    )
+    assert [r.roll.dice for r in rolls(out)] == ["2d20kh1", "1d6", "2d6"]
+    assert "once a turn" in spent(out) and t.who("gob").dead  # 1 + 3 + 5
+    out = t.act("wren", "offhand", "gob2", faces=(12, 1, 1), weapon="dagger", advantage=True)
+    assert [r.roll.dice for r in rolls(out)] == ["2d20kh1", "1d4"]  # once a turn
+    t = fight(("wren", "rogue"), ("gob", "goblin"))
+    out = t.act("wren", "attack", "gob", faces=(12, 1, 1, 1), weapon="shortsword", ally_near=True)
+    assert [r.roll.dice for r in rolls(out)] == ["d20", "1d6", "2d6"]
+    t = fight(("wren", "rogue"), ("gob", "goblin"))
+    out = t.act(
+        "wren", "attack", "gob", faces=(12, 14, 1), weapon="shortsword", ally_near=True,
+        disadvantage=True,
+    )  # fmt: skip
+    assert [r.roll.dice for r in rolls(out)] == ["2d20kl1", "1d6"]
+    t = fight(("wren", "rogue"), ("gob", "goblin"))
+    out = t.act("wren", "attack", "gob", faces=(12, 1), weapon="unarmed", advantage=True)
+    assert "once a turn" not in spent(out)
+
+
+def test_srd_39_the_target_s_player_answers_shield_to_an_attack_that_asks(tmp_path):
+    from importlib import resources
+
+    from click.testing import CliRunner
+    from fracas.cli.main import cli
+
+    samples = resources.files("fracas_srd").joinpath("samples")
+    db = str(tmp_path / "fight.db")
+
+    def run(*args: str) -> str:
+        done = CliRunner().invoke(cli, ["--db", db, *args])
+        assert done.exit_code == 0, done.output
+        return done.output
+
+    run("new", "-r", "srd")
+    run("add", "gob", "--sheet", str(samples / "goblin.toml"))
+    run("add", "ilse", "--sheet", str(samples / "wizard.toml"), "--side", "pc")
+    run("begin", "--dice", "20,5")
+    asked = run("act", "gob", "attack", "ilse", "-w", "scimitar", "--ask")
+    assert "none | shield | hellish rebuke" in asked
+    out = run("answer", "ilse", "shield", "--dice", "10")
+    assert "shield: the hit becomes a miss (14 vs AC 17)" in out
