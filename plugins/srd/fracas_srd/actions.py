@@ -1,6 +1,6 @@
 """The actions in combat (srd-5): attack, two-weapon fighting (srd-19), dash, disengage,
 dodge, help, hide, search, use an object, stabilise (srd-16), grapple and shove (srd-20,
-srd-21), escape, and standing up from prone (srd-27)."""
+srd-21), escape, and standing up from prone (srd-27, in movement.py)."""
 
 import msgspec
 from fracas.rules.api import (
@@ -28,7 +28,6 @@ from fracas_srd.commands import (
     Search,
     Shove,
     Stabilise,
-    Stand,
     Use,
 )
 from fracas_srd.damage import stabilised
@@ -65,7 +64,7 @@ def offhand(state: State, actor: Fighter, command: Offhand, ctx: Context) -> lis
 
 def dash(state: State, actor: Fighter, command: Dash, ctx: Context) -> list[Event]:
     speed = actor.speed
-    moved = Resolved(actor.id, "dash", [], f"moves up to {speed} feet more", ["srd-5"])
+    moved = Resolved(actor.id, "dash", [], f"moves up to {speed} feet more", ["srd-5", "srd-52"])
     return [*action(actor, "dash"), moved]
 
 
@@ -182,15 +181,3 @@ def escape(state: State, actor: Fighter, command: Escape, ctx: Context) -> list[
     if contest(ctx, events, actor, skill, grappler, "athletics", ["srd-20"]):
         return [*events, ConditionCleared(actor.id, "grappled", "breaks free", ["srd-20"])]
     return [*events, Resolved(actor.id, "escape", [grappler.id], "stays grappled", ["srd-20"])]
-
-
-def stand(state: State, actor: Fighter, command: Stand, ctx: Context) -> list[Event]:
-    """srd-27: standing up costs half the speed, not the action; speed 0 cannot."""
-    if not actor.has("prone"):
-        raise RefusedError(f"{actor.name} is not prone")
-    if not actor.speed:
-        raise RefusedError(f"{actor.name}'s speed is 0: it cannot stand up (srd-27)")
-    half = actor.sheet.speed // 2
-    return [
-        ConditionCleared(actor.id, "prone", f"stands up, for {half} feet of movement", ["srd-27"])
-    ]

@@ -141,6 +141,14 @@ class Stand(Act, tag="stand"):
     pass
 
 
+class Move(Act, tag="move"):
+    """Movement on its turn (srd-52): `move 20`, in feet."""
+
+    positional: ClassVar[str] = "feet"
+    feet: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 5
+    difficult: bool = False  # through difficult terrain: a foot more for each
+
+
 class Save(Act, tag="save"):
     """A saving throw the GM calls for, at any time (srd-36): `save dex --dc 13`."""
 
@@ -177,7 +185,7 @@ class Surprise(Command, tag="surprise"):
 SrdCommand = (
     Join | Begin | Pass | Attack | Offhand | Opportunity | Multiattack | Legendary | React
     | Cast | Dash | Disengage | Dodge | Help | Hide | Search | Use | Ready | Stabilise
-    | Grapple | Shove | Escape | Stand | Surprise | Save | Check
+    | Grapple | Shove | Escape | Stand | Move | Surprise | Save | Check
 )  # fmt: skip
 
 ACTIONS = {
@@ -202,6 +210,7 @@ ACTIONS = {
     "shove": "a contest of Athletics to knock prone or push, in place of an attack (srd-21)",
     "escape": "the grappled try to break free (srd-20)",
     "stand": "stand up from prone, for half the speed (srd-27)",
+    "move": "move FEET on its turn, up to its speed; more after a dash (srd-52)",
     "surprise": "before the fight: the GM names the surprised (srd-1)",
     "save": "a saving throw from the sheet, at any time: save ABILITY --dc N [-o fail=CONDITION]"
     " (srd-36)",

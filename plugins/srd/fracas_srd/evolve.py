@@ -19,7 +19,7 @@ from msgspec.structs import replace
 from fracas_srd.events import DEATH_SAVE, DeathSaves, SlotsRestored, TemporaryHitPoints
 from fracas_srd.sheets import Options, Sheet
 from fracas_srd.slots import slot_level
-from fracas_srd.state import Fighter, State
+from fracas_srd.state import MOVEMENT, Fighter, State
 
 
 def joined(state: State, event: CombatantJoined) -> State:
@@ -51,6 +51,7 @@ def turn(state: State, event: TurnAdvanced) -> State:
             action="",
             attacks=0,
             bonus=False,
+            moved=0,
             reaction=False,
             spells=(),
             legendary_prior=f.legendary_left,
@@ -88,6 +89,8 @@ def spent(state: State, event: Spent) -> State:
                 return replace(f, once={**f.once, event.reason: f"{state.round}:{state.turn}"})
             case "legendary action" | "legendary actions":
                 return legendary_spent(state, f, event.amount)
+        if event.resource == MOVEMENT:
+            return replace(f, moved=f.moved + event.amount)
         level = slot_level(event.resource)
         return slot_spent(f, level, event.amount) if level else f
 

@@ -321,6 +321,14 @@ STATEMENTS = {
         "their text adds for each slot level above their own (cure wounds: 1d8 more; hold "
         "person: one more creature). [Casting a Spell at a Higher Level; the spell entries]"
     ),
+    "srd-52": (
+        "Movement. On its turn a creature may move up to its speed, in feet, split before, "
+        "between and after its action; the Dash action adds its speed again for the turn. "
+        "Every foot through difficult terrain costs 1 extra foot, and so does every foot "
+        "crawled while prone; standing up from prone costs half its speed, and can't be done "
+        "without that much movement left or with speed 0. Unspent movement is lost when the "
+        "turn ends. [Movement and Position; Difficult Terrain; Being Prone; Dash]"
+    ),
 }
 
 

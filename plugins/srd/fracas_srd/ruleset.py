@@ -24,7 +24,7 @@ from fracas.rules.api import (
     roster,
 )
 
-from fracas_srd import actions, called, monsters, reactions, spells, triggered
+from fracas_srd import actions, called, monsters, movement, reactions, spells, triggered
 from fracas_srd.commands import ACTIONS, Act, SrdCommand, Surprise
 from fracas_srd.damage import deal, gain_temporary, heal
 from fracas_srd.evolve import event_types, evolve
@@ -58,7 +58,8 @@ ON_TURN: dict[str, Resolver] = {
     "grapple": actions.grapple,
     "shove": actions.shove,
     "escape": actions.escape,
-    "stand": actions.stand,
+    "stand": movement.stand,
+    "move": movement.move,
     "ready": reactions.ready,
     "cast": spells.cast,
     "multiattack": monsters.multiattack,

@@ -14,6 +14,7 @@ INCAPACITATING = frozenset(
 AT_ZERO = ("dying", "stable", "dead")
 REMOVED = "removed"
 ONCE_A_TURN = "once a turn"  # the resource a feature used once a turn spends (srd-38)
+MOVEMENT = "feet of movement"  # the resource a move spends (srd-52)
 TRACKED = frozenset(
     (
         "concentrating",
@@ -47,6 +48,7 @@ class Fighter(msgspec.Struct, frozen=True):
     action: str = ""  # the action taken this turn, if any (srd-3)
     attacks: int = 0  # attacks made of the Attack action this turn
     bonus: bool = False
+    moved: int = 0  # feet of movement spent this turn (srd-52)
     reaction: bool = False  # spent this round (srd-4)
     spells: tuple[str, ...] = ()  # "action:LEVEL" or "bonus:LEVEL", cast this turn (srd-3)
     slots_spent: tuple[int, ...] = ()  # by level, since the last long rest (srd-50)

@@ -1,0 +1,63 @@
+"""Movement on a creature's turn (srd-52): its speed in feet, more with a Dash (srd-5),
+spent in pieces; crawling while prone and difficult terrain cost a foot more each; standing
+up costs half its speed (srd-27); speed 0 moves nothing."""
+
+from fracas.rules.api import ConditionCleared, Context, Event, RefusedError, Spent
+
+from fracas_srd.commands import Move, Stand
+from fracas_srd.state import MOVEMENT, Fighter, State
+
+
+def allowance(fighter: Fighter) -> int:
+    """srd-52: its speed a turn, and its speed again once it has taken the Dash action."""
+    return fighter.speed * (2 if fighter.action == "dash" else 1)
+
+
+def movement_left(fighter: Fighter) -> int:
+    return max(0, allowance(fighter) - fighter.moved)
+
+
+def why_held(fighter: Fighter) -> str:
+    held = next((c for c in ("grappled", "restrained") if fighter.has(c)), "")
+    return f" ({held})" if held else ""
+
+
+def check_room(fighter: Fighter, cost: int, what: str) -> None:
+    if not fighter.speed:
+        raise RefusedError(
+            f"{fighter.name}'s speed is 0{why_held(fighter)}: it cannot move or stand (srd-27)"
+        )
+    left = movement_left(fighter)
+    if cost > left:
+        dash = "" if fighter.action else "; a Dash adds its speed"
+        raise RefusedError(
+            f"{what} costs {cost} feet; {fighter.name} has {left} feet of movement left this "
+            f"turn (speed {fighter.speed}, {fighter.moved} spent{dash}; srd-52)"
+        )
+
+
+def move(state: State, actor: Fighter, command: Move, ctx: Context) -> list[Event]:
+    """srd-52: feet of movement spent, refused beyond what is left this turn."""
+    costs = [
+        *(["crawling while prone"] if actor.has("prone") else []),
+        *(["difficult terrain"] if command.difficult else []),
+    ]
+    cost = command.feet * (1 + len(costs))
+    what = f"moving {command.feet} feet" + (f" ({', '.join(costs)})" if costs else "")
+    check_room(actor, cost, what.capitalize())
+    left = movement_left(actor) - cost
+    rules = ["srd-52", *(["srd-27"] if actor.has("prone") else [])]
+    return [Spent(actor.id, MOVEMENT, cost, f"{what}, {left} feet left", rules)]
+
+
+def stand(state: State, actor: Fighter, command: Stand, ctx: Context) -> list[Event]:
+    """srd-27: standing up costs half the speed, not the action; speed 0 cannot."""
+    if not actor.has("prone"):
+        raise RefusedError(f"{actor.name} is not prone")
+    half = actor.speed // 2
+    check_room(actor, half, "Standing up")
+    left = movement_left(actor) - half
+    return [
+        Spent(actor.id, MOVEMENT, half, f"stands up, {left} feet left", ["srd-27", "srd-52"]),
+        ConditionCleared(actor.id, "prone", f"stands up, for {half} feet of movement", ["srd-27"]),
+    ]

@@ -1,0 +1,82 @@
+"""Movement on a creature's turn (srd-52), with the Dash (srd-5), standing up and crawling
+(srd-27)."""
+
+import pytest
+from fracas.rules.api import RefusedError, Spent
+from srd_table import Table, fight, of
+
+from fracas_srd.movement import movement_left
+
+
+def condition(t: Table, who: str, name: str) -> None:
+    t.do({"action": "gm.condition-set", "target": who, "condition": name})
+
+
+def moves(t: Table, who: str, feet: int, **flags) -> Spent:
+    return of(t.act(who, "move", feet=feet, **flags), Spent)[0]
+
+
+def test_srd_52_a_turn_s_movement_is_its_speed_spent_in_pieces_and_no_more():
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    assert moves(t, "brannoc", 20).reason == "moving 20 feet, 10 feet left"
+    moves(t, "brannoc", 10)
+    before = len(t.log)
+    with pytest.raises(
+        RefusedError,
+        match=r"Moving 5 feet costs 5 feet; brannoc has 0 feet of "
+        r"movement left this turn \(speed 30, 30 spent; a Dash adds its speed",
+    ):
+        t.act("brannoc", "move", feet=5)
+    assert len(t.log) == before
+    with pytest.raises(RefusedError, match="it is brannoc's turn, not gob's"):
+        t.act("gob", "move", feet=5)
+
+
+def test_srd_52_a_dash_adds_the_speed_and_the_next_turn_starts_afresh():
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    moves(t, "brannoc", 30)
+    t.act("brannoc", "dash")
+    assert movement_left(t.who("brannoc")) == 30
+    moves(t, "brannoc", 30)
+    with pytest.raises(RefusedError, match=r"0 feet of .* \(speed 30, 60 spent; srd-52\)"):
+        t.act("brannoc", "move", feet=5)
+    t.next()
+    assert movement_left(t.who("gob")) == 30
+    t.next()
+    assert t.who("brannoc").moved == 0 and movement_left(t.who("brannoc")) == 30
+
+
+def test_srd_52_standing_up_costs_half_the_speed_and_needs_that_much_left():
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    condition(t, "brannoc", "prone")
+    out = t.act("brannoc", "stand")
+    assert of(out, Spent)[0].amount == 15 and not t.who("brannoc").has("prone")
+    with pytest.raises(RefusedError, match="Moving 20 feet costs 20 feet; brannoc has 15"):
+        t.act("brannoc", "move", feet=20)
+    moves(t, "brannoc", 10)
+    condition(t, "brannoc", "prone")
+    with pytest.raises(RefusedError, match="Standing up costs 15 feet; brannoc has 5 feet"):
+        t.act("brannoc", "stand")
+
+
+def test_srd_52_crawling_while_prone_and_difficult_terrain_each_cost_a_foot_more():
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    condition(t, "brannoc", "prone")
+    crawl = moves(t, "brannoc", 5)
+    assert crawl.amount == 10
+    assert crawl.reason == "moving 5 feet (crawling while prone), 20 feet left"
+    assert "srd-27" in crawl.rules
+    both = moves(t, "brannoc", 5, difficult=True)
+    assert both.amount == 15 and movement_left(t.who("brannoc")) == 5
+
+
+def test_srd_52_a_grappled_creature_s_speed_is_0_it_neither_moves_nor_stands_nor_dashes_on():
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    condition(t, "brannoc", "grappled")
+    with pytest.raises(RefusedError, match=r"brannoc's speed is 0 \(grappled\): it cannot move"):
+        t.act("brannoc", "move", feet=5)
+    t.act("brannoc", "dash")
+    assert movement_left(t.who("brannoc")) == 0
+    condition(t, "brannoc", "prone")
+    with pytest.raises(RefusedError, match=r"speed is 0 .* cannot move or stand"):
+        t.act("brannoc", "stand")
