@@ -8,6 +8,7 @@ from typing import Annotated
 
 import msgspec
 from starlette.exceptions import HTTPException
+from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -129,6 +130,12 @@ STATUS_OF: tuple[tuple[type[FracasError], int], ...] = (
     (NotFoundError, 404),
     (UnreachableError, 503),
 )
+
+
+async def gone(_request: Request, _error: Exception) -> Response:
+    """A client that left before its body arrived: nobody reads the answer, and it is no
+    fault of the server's (no traceback in its log); nothing was done."""
+    return refused(400, "the client left before its request arrived whole; nothing was done")
 
 
 def refused(status: int, line: str) -> Response:

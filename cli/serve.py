@@ -29,7 +29,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import (
     HTMLResponse,
     JSONResponse,
@@ -44,6 +44,7 @@ from fracas.cli.guards import (
     BodyCap,
     console_line,
     encounter_name,
+    gone,
     refused,
     refused_for,
     step_number,
@@ -475,7 +476,7 @@ def build(table: Table) -> Starlette:
     return Starlette(
         routes=routes,
         middleware=[Middleware(BodyCap)],
-        exception_handlers={HTTPException: one_line},
+        exception_handlers={HTTPException: one_line, ClientDisconnect: gone},
         lifespan=contextlib.asynccontextmanager(lifespan),
     )
 

@@ -143,3 +143,66 @@ def test_play_and_the_gm_page_carry_what_they_showed(run) -> None:
     assert answer["refusal"].startswith("the turn moved on"), answer
     page.close()
     assert run("audit").exit_code == 0
+
+
+def test_a_client_that_leaves_mid_body_leaves_no_traceback(tmp_path: Path) -> None:
+    """A phone's step, the GM's command, invite and revoke, each declaring a body and
+    leaving before it arrived: answered (to nobody), nothing raised to the server's log."""
+    import asyncio
+
+    from fracas.cli.serve import Table, build
+    from tests.test_phones import invited, motel
+
+    db = tmp_path / "motel.db"
+    motel(db)
+    player = invited(db, "alice")
+    table = Table(str(db), "gm-token")
+    app = build(table)
+    gm = [(b"x-fracas-token", b"gm-token"), (b"cookie", b"fracas_gm=gm-token")]
+    paths = [
+        (f"/p/{player}/act", [(b"x-fracas-token", player.encode())]),
+        ("/gm/e/motel/command", gm),
+        ("/gm/e/motel/invite", gm),
+        ("/gm/e/motel/revoke", gm),
+    ]
+
+    async def leave_midway(path: str, headers: list[tuple[bytes, bytes]]) -> list[dict]:
+        arriving = [
+            {"type": "http.request", "body": b'{"li', "more_body": True},
+            {"type": "http.disconnect"},
+        ]
+        sent: list[dict] = []
+
+        async def receive() -> dict:
+            return arriving.pop(0) if arriving else {"type": "http.disconnect"}
+
+        async def send(message: dict) -> None:
+            sent.append(message)
+
+        scope = {
+            "type": "http",
+            "method": "POST",
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", b"100"),
+                *headers,
+            ],
+            "client": ("127.0.0.1", 5000),
+            "server": ("127.0.0.1", 8000),
+            "scheme": "http",
+            "root_path": "",
+            "http_version": "1.1",
+        }
+        await app(scope, receive, send)  # a traceback in the log is an exception here
+        return sent
+
+    try:
+        for path, headers in paths:
+            sent = asyncio.run(leave_midway(path, headers))
+            status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+            assert status == 400, (path, sent)
+    finally:
+        table.close()
