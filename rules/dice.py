@@ -117,17 +117,29 @@ def _term(spec: str, match: re.Match[str]) -> Term | None:
     return Term(sign, count, values, explode, keep, lowest=highest == dropping)
 
 
-def draw(spec: str, next_face: Callable[[Sequence[int]], int]) -> list[int]:
+def draw(
+    spec: str, next_face: Callable[[Sequence[int]], int], most: int | None = None
+) -> list[int]:
     """Every face an expression needs, term by term, each exploding die followed by its rerolls;
-    every die is drawn, those a term keeps and those it drops."""
+    every die is drawn, those a term keeps and those it drops. `most`: the dice one roll may
+    throw, rerolls of exploding dice counted (a recorded roll replayed has none)."""
     faces: list[int] = []
+
+    def thrown(values: Sequence[int]) -> int:
+        if most is not None and len(faces) >= most:
+            raise BadInputError(
+                f"dice {spec!r} exploded past {most} dice rolled, this encounter's limit "
+                "(rerolls count); roll fewer, or the GM raises it with `fracas new --limit`"
+            )
+        face = next_face(values)
+        faces.append(face)
+        return face
+
     for term in parse_terms(spec):
         for _ in range(term.count):
-            face = next_face(term.values)
-            faces.append(face)
+            face = thrown(term.values)
             while term.explode and face == term.values[-1]:
-                face = next_face(term.values)
-                faces.append(face)
+                face = thrown(term.values)
     return faces
 
 
@@ -220,7 +232,9 @@ def _words(seed: bytes, encounter: str, counter: str) -> Iterator[int]:
         block += 1
 
 
-def derive_faces(seed_hex: str, encounter: str, counter: str, spec: str) -> list[int]:
+def derive_faces(
+    seed_hex: str, encounter: str, counter: str, spec: str, most: int | None = None
+) -> list[int]:
     """The faces a seeded roll must show; rejection sampling removes modulo bias."""
     words = _words(bytes.fromhex(seed_hex), encounter, counter)
 
@@ -231,7 +245,7 @@ def derive_faces(seed_hex: str, encounter: str, counter: str, spec: str) -> list
                 return values[word % len(values)]
         raise AssertionError("unreachable: the word stream is endless")
 
-    return draw(spec, next_face)
+    return draw(spec, next_face, most)
 
 
 class Limits(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -308,7 +322,7 @@ class SeededDice:
         self.limits.check(spec)
         counter = f"{self.step}.{self.rolled}"
         self.rolled += 1
-        faces = derive_faces(self.seed_hex, self.encounter, counter, spec)
+        faces = derive_faces(self.seed_hex, self.encounter, counter, spec, self.limits.dice)
         return rolled(spec, faces, "seeded", None, self.epoch, counter)
 
 
@@ -345,7 +359,7 @@ class ManualDice:
             taken += 1
             return face
 
-        faces = draw(spec, next_face)
+        faces = draw(spec, next_face, self.limits.dice)
         self.faces = self.faces[taken:]
         self.used.append(f"{spec} for the {purpose}")
         return rolled(spec, faces, "manual", self.entered_by)

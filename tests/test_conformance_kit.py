@@ -138,3 +138,15 @@ def test_an_action_with_targets_but_no_verb_fails_with_what_to_add(coin):
     said = r"flip takes targets but has no verb: .*takes the flip action bo.*verbs=\{'flip': "
     with pytest.raises(AssertionError, match=said):
         check_declarations(cast)
+
+
+def test_a_shrink_cut_short_is_told_in_the_kits_words_not_hypothesiss(coin, capsys):
+    def broken(cast: Cast, data: Any) -> None:
+        check_fight(cast, data)
+        raise AssertionError("a defect in every fight")
+
+    with pytest.raises(AssertionError, match="a defect in every fight"):
+        run(broken, planted(coin), 5, shrinking=0)
+    said = capsys.readouterr().out
+    assert "PLEASE REPORT THIS" not in said and "five minutes" not in said, said
+    assert "The kit stopped shrinking this fight after 0 seconds" in said, said
