@@ -1,8 +1,11 @@
-"""Waiting for a reaction in every built-in ruleset whose rules give the target a choice inside
-the attack (fudge's defences are declared before, in its declare phase: it asks nothing).
-Each: asked, answered by the player, by the GM, timed out; through the API and the CLI."""
+"""Waiting for a reaction in every ruleset whose rules give the target a choice inside the
+attack (fudge's defences are declared before, in its declare phase: it asks nothing; srd's
+are the reactions a target's sheet has, shield and the like). Each: asked, answered by the
+player, by the GM, timed out; through the API and the CLI."""
 
 import time
+import tomllib
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,7 +13,7 @@ import pytest
 from fracas.projections import Fracas
 from fracas.rules.events import Declared, ReactionAsked, ReactionGiven, ReactionTimedOut
 from fracas.rules.reactions import Ask
-from tests.conftest import KNIFE, fight, gunner, sheet
+from tests.conftest import KNIFE, do, fight, gunner, sheet
 from tests.shotclock_helpers import BOSS, JACK, shot_fight
 from tests.test_pool_rules import pool_fight
 from tests.timeslice_helpers import ts_fight
@@ -21,6 +24,17 @@ KNIFER = gunner(weapons=[KNIFE], holding=["knife"], skills={"melee weapons": 60}
 
 def percentile(fracas: Fracas):
     return fight(fracas, ("alice", KNIFER), ("bob", sheet(10, hp=12)))
+
+
+def srd(fracas: Fracas):
+    """A goblin, then Ilse the wizard (shield, hellish rebuke) in the d20 rules."""
+    samples = Path(__file__).parents[1] / "plugins" / "srd" / "fracas_srd" / "samples"
+    e = fracas.new("srd", title="test")
+    for who, kind, side in (("gob", "goblin", "npc"), ("ilse", "wizard", "pc")):
+        read = tomllib.loads((samples / f"{kind}.toml").read_text())
+        do(e, {"action": "join", "combatant": who, "sheet": read, "side": side})
+    do(e, {"action": "begin"}, [20, 5])
+    return e
 
 
 def shotclock(fracas: Fracas):
@@ -36,6 +50,8 @@ CASES: dict[str, tuple[Any, str, str, str, list[str], str, str]] = {
     "pool": (pool_fight, "ana", "bob", "sword", ["dodge", "parry", "clash", "none"], "none",
              "clash"),
     "timeslice": (ts_fight, "alice", "orc", "sword", ["dodge", "parry"], "dodge", "parry"),
+    "srd": (srd, "gob", "ilse", "scimitar", ["none", "shield", "hellish rebuke"], "none",
+            "shield"),
 }  # fmt: skip
 
 

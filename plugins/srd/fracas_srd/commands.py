@@ -189,7 +189,9 @@ SrdCommand = (
 )  # fmt: skip
 
 ACTIONS = {
-    "attack": "one attack of the Attack action; more with Extra Attack (srd-6..9, srd-17, srd-22)",
+    "attack": "one attack of the Attack action; more with Extra Attack: the d20 (an effect's "
+    "die right after it), then the damage dice, then a rider's save (srd-6..9, srd-17, srd-22, "
+    "srd-32, srd-35)",
     "offhand": "a bonus-action attack with a light weapon in the other hand (srd-19)",
     "opportunity": "a reaction: one melee attack on a foe leaving reach (srd-18)",
     "multiattack": "a monster's attacks in the sheet's order, one target each (srd-29)",
