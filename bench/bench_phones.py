@@ -1,6 +1,6 @@
 """Eight phones and the GM acting at once against a real `fracas serve` on 127.0.0.1.
 
-    python bench/bench_phones.py [--phones 8] [--seconds 20] [--gm-every 0.5]
+    python bench/bench_phones.py [--phones 8] [--seconds 20] [--gm-every 0.5] [--steps 50,1000]
 
 Eight player characters with the same DEX act at once every round (ties act together), each
 from its own phone (httpx async clients): as soon as its live stream shows its character
@@ -12,6 +12,11 @@ tap to every page showing its step (median, p99, max), and every answer by kind:
 landed (200), a step decided on a fight that moved on meanwhile (409: the phone waits for the
 fresh state and taps again), not its turn (403), held back by the rate limit (429). Goal:
 p99 <= 200 ms, 0 5xx, every 200 a step in the log, and the log audits clean.
+
+`--steps N` plays a fight of N steps before the taps begin (several lengths, comma
+separated, one run each); the last lines say, per length, the server's own time to work out
+and render one step's update for every page (median, no network: the load-independent part)
+and `tap→every page p99 X ms at N steps`. Goal: at 1,000 steps within 1.5x of 50.
 """
 
 import argparse
@@ -28,6 +33,7 @@ import time
 import uuid
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -46,18 +52,70 @@ def fracas(db: Path, *args: str) -> str:
     return done.stdout
 
 
-def build(db: Path, phones: int) -> list[str]:
+def build(db: Path, phones: int, steps: int = 0) -> list[str]:
     fracas(db, "new", "--id", "bench", "-t", "Phones")
-    fracas(db, "add", "dummy", "--set", "dex=5", "--set", "hp=1000")
+    fracas(db, "add", "dummy", "--set", "dex=5", "--set", "hp=1000000")
     names = [f"p{n}" for n in range(1, phones + 1)]
     for name in names:
         fracas(db, "add", name, "--side", "pc", "--set", "dex=12", "--set", "skills.firearms=40")
     fracas(db, "begin")
+    played_before(db, steps)
     tokens = []
     for name in names:
         out = fracas(db, "invite", name, "--no-qr", "--url", "http://x")
         tokens.append(out.splitlines()[0].rsplit("/p/", 1)[1])
     return tokens
+
+
+def take_turn(live: Any) -> None:
+    """The acting combatant's step, as the phones and the GM take them in the bench."""
+    who = live.view().acting[0]
+    if who == "dummy":
+        move = {"action": "next"}
+    elif live.history.head_step % 2:
+        move = {"action": "aim", "actor": who}
+    else:
+        move = {"action": "attack", "actor": who, "targets": ["dummy"]}
+    live.execute(live.ruleset.command(move))
+
+
+def played_before(db: Path, steps: int) -> None:
+    """The fight played on until the log has `steps` steps (through the API: quicker)."""
+    from fracas.projections import Fracas
+
+    with Fracas(db) as opened:
+        live = opened.encounter("bench")
+        while live.history.head_step < steps:
+            take_turn(live)
+
+
+def render_cost(db: Path, steps: int = 20) -> float:
+    """The server's median time (ms) to work out and render one more step's update for
+    every audience with pages open, as `fracas serve` does on its database thread."""
+    from fracas.cli.serve import Table
+    from fracas.projections import Fracas
+
+    table = Table(str(db), "token")
+    queue: asyncio.Queue[bytes] = asyncio.Queue()
+
+    def watch() -> None:
+        for audience in ("gm", "players"):
+            table.subscribe("bench", audience, queue)
+        table.messages(table.changed())
+
+    def one_step() -> float:
+        started = time.perf_counter()
+        table.messages(table.changed())
+        return (time.perf_counter() - started) * 1000
+
+    table.worker.submit(watch).result()
+    took = []
+    with Fracas(db) as other:
+        for _ in range(steps):
+            take_turn(other.encounter("bench"))
+            took.append(table.worker.submit(one_step).result())
+    table.close()
+    return statistics.median(took)
 
 
 class Page:
@@ -179,15 +237,38 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
+def lengths(text: str) -> list[int]:
+    try:
+        found = [int(n) for n in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--steps takes lengths like 50,1000; got {text!r}"
+        ) from None
+    if not found or min(found) < 0:
+        raise argparse.ArgumentTypeError(f"--steps takes lengths of 0 or more; got {text!r}")
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--phones", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--gm-every", type=float, default=0.5)
+    parser.add_argument("--steps", type=lengths, default=[0], help="e.g. 50,1000")
     args = parser.parse_args()
+    found = [(steps, *one_length(args, steps)) for steps in args.steps]
+    for steps, _p99, render in found:
+        print(f"server: one step's update for every page median {render:.1f} ms at {steps} steps")
+    for steps, p99, _render in found:
+        print(f"tap→every page p99 {p99:.0f} ms at {steps} steps")
+
+
+def one_length(args: argparse.Namespace, steps: int) -> tuple[float, float]:
+    """The bench on a fight of `steps` steps: its report, and (tap→every page p99 in ms,
+    the server's median render of one step in ms)."""
     with tempfile.TemporaryDirectory() as where:
         db = Path(where) / "phones.db"
-        tokens = build(db, args.phones)
+        tokens = build(db, args.phones, steps)
         with served(db) as running:
             pages, phones, gm_said = asyncio.run(
                 run(running.root, running.token, tokens, args.seconds, args.gm_every)
@@ -198,6 +279,7 @@ def main() -> None:
             step_of = dict(conn.execute("SELECT command_id, step FROM steps").fetchall())
             authors = Counter(r[0] for r in conn.execute("SELECT author FROM steps"))
         audit = subprocess.run([*FRACAS, "--db", str(db), "audit"], capture_output=True)
+        render = render_cost(db)
     latencies, missed = [], 0
     for phone in phones:
         for command_id, started in phone.taps:
@@ -210,6 +292,7 @@ def main() -> None:
     answers = sum((p.answers for p in phones), Counter())
     landed = sum(len(p.taps) for p in phones)
     players_steps = sum(v for k, v in authors.items() if k != "gm")
+    print(f"== a fight of {steps} steps before the taps")
     print(f"{args.phones} phones and the GM for {args.seconds:.0f} s, {len(pages)} pages live")
     print(
         f"tap -> every page: median {statistics.median(latencies):.1f} ms, "
@@ -228,7 +311,8 @@ def main() -> None:
     print(f"landed taps {landed}, players' steps in the log {players_steps}")
     errors = sum(v for k, v in answers.items() if k >= 500)
     print(f"5xx: {errors}; traceback: {'Traceback' in rest}")
-    print(f"audit: {'ok' if audit.returncode == 0 else 'FAILED'}")
+    print(f"audit: {'ok' if audit.returncode == 0 else 'FAILED'}", flush=True)
+    return percentile(latencies, 99), render
 
 
 if __name__ == "__main__":

@@ -135,6 +135,7 @@ class Phones:
         self.buckets: OrderedDict[str, Bucket] = OrderedDict()
         self.streams: dict[str, set[asyncio.Queue[bytes]]] = {}
         self.pending: dict[str, Pending] = {}
+        self.panels: dict[tuple[str, str], tuple[tuple[Any, ...], str]] = {}  # the last render
         self._writer: Fracas | None = None
 
     # -- the database thread ---------------------------------------------------------------
@@ -365,12 +366,20 @@ def routes(table: "Table", is_gm: Callable[[Request], bool]) -> list[Route]:
         )
 
     def render_panel(held: Invite) -> str:
-        name = held.encounter
-        found = panel(table.timeline(name, PLAYERS), table.live(name), held.combatant)
-        waits = [p for p in phones.waiting(name) if p.combatant == held.combatant]
-        return table.templates.get_template("panel.html").render(
-            panel=found, waiting=waits, mode=phones.mode
+        """The character's panel, rendered once per head of the log (and steps waiting
+        for the GM's nod): eight phones refetching it after a step cost one render each."""
+        name, combatant = held.encounter, held.combatant
+        timeline, live = table.timeline(name, PLAYERS), table.live(name)
+        waits = [p for p in phones.waiting(name) if p.combatant == combatant]
+        key = (timeline.version, live.version, phones.mode, *(p.id for p in waits))
+        kept = phones.panels.get((name, combatant))
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        html = table.templates.get_template("panel.html").render(
+            panel=panel(timeline, live, combatant), waiting=waits, mode=phones.mode
         )
+        phones.panels[(name, combatant)] = (key, html)
+        return html
 
     async def page(request: Request) -> Response:
         async def show(held: Invite, token: str) -> Response:

@@ -255,6 +255,13 @@ class Table:
             return said(session.last.removeprefix("refused: "))
         return {"ok": True, "output": out.getvalue(), "refusal": ""}
 
+    def subscribe(self, name: str, audience: str, queue: asyncio.Queue[bytes]) -> bytes:
+        """A page's queue joins its audience; the screen it opens with."""
+        watched = self.watched.setdefault((name, audience), Audience())
+        watched.queues.add(queue)
+        self.heads.setdefault(name, self.open().store.head(name)[0])
+        return sse(self.update(name, audience))
+
     # -- the event loop ------------------------------------------------------------------
 
     async def watch(self) -> None:
@@ -288,14 +295,7 @@ class Table:
     ) -> AsyncIterator[bytes]:
         """The audience's screen as it changes; an empty message queued ends it."""
         queue = asyncio.Queue(maxsize=1) if queue is None else queue
-
-        def subscribe() -> bytes:
-            watched = self.watched.setdefault((name, audience), Audience())
-            watched.queues.add(queue)
-            self.heads.setdefault(name, self.open().store.head(name)[0])
-            return sse(self.update(name, audience))
-
-        first = await self.run(subscribe)
+        first = await self.run(lambda: self.subscribe(name, audience, queue))
         try:
             yield first
             while True:

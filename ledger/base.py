@@ -603,6 +603,14 @@ class LogStore:
         step = head.step if head else 0
         return History.at_head(controls, head, lambda: self.step_records(encounter, 1, step))
 
+    def control_records(self, encounter: str) -> list[StepRecord]:
+        """The encounter's undo, redo and supersede records: few, however long the fight."""
+        cursor = self.conn.execute(
+            f"SELECT {STEP_COLUMNS} FROM steps WHERE encounter = ? AND control <> ? ORDER BY step",
+            (encounter, COMMAND),
+        )
+        return [StepRecord(*row) for row in cursor]
+
     def step_records(
         self, encounter: str, from_step: int = 1, before_step: int | None = None
     ) -> list[StepRecord]:

@@ -224,15 +224,7 @@ class History:
 
     def taken_back_by(self) -> dict[int, int]:
         """For every step not in effect now, the undo or supersede step that took it back."""
-        by: dict[int, int] = {}
-        for record in self.steps:
-            if record.target is None:
-                continue
-            if record.control in (UNDO, SUPERSEDE):
-                by[record.target] = record.step
-            elif record.control == REDO:
-                by.pop(record.target, None)
-        return by
+        return taken_back_by(self.steps)
 
     def upto(self, step: int) -> "History":
         """The history as it stood once `step` was recorded."""
@@ -248,3 +240,17 @@ class History:
             if record.step == step:
                 return record
         raise RefusedError(f"there is no step {step} in this encounter")
+
+
+def taken_back_by(records: Iterable[StepRecord]) -> dict[int, int]:
+    """For every step the records leave not in effect, the undo or supersede step that took
+    it back (only the control records matter: a command takes nothing back)."""
+    by: dict[int, int] = {}
+    for record in records:
+        if record.target is None:
+            continue
+        if record.control in (UNDO, SUPERSEDE):
+            by[record.target] = record.step
+        elif record.control == REDO:
+            by.pop(record.target, None)
+    return by

@@ -7,6 +7,7 @@ the asking step itself (projections/secrecy.py): a hidden attacker or target sta
 its step number is the players' own.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -48,21 +49,31 @@ def name_of(live: Encounter, who: str) -> str:
     return getattr(fighter, "name", who) if fighter is not None else who
 
 
-def pending(live: Encounter, *, players: bool = False) -> Question | None:
+def pending(
+    live: Encounter,
+    *,
+    players: bool = False,
+    number: Callable[[int], int | None] | None = None,
+) -> Question | None:
     """The question the encounter waits on now, for the GM or the players; None if none
-    (or none the players may see)."""
+    (or none the players may see). `number`: the players' number of a step in the log, when
+    the caller keeps the players' timeline (else the fight is walked for it)."""
     waiting = live.waiting()
     if waiting is None:
         return None
     step: int | None = waiting.step
     if players:
-        from fracas.projections.secrecy import players_cut
-
-        frames = list(walk(live.store, live.id, live.ruleset))
-        step = players_cut(frames, live.ruleset).number(waiting.step)
+        step = players_number(live, waiting.step) if number is None else number(waiting.step)
         if step is None:
             return None
     return question(live, waiting, step)
+
+
+def players_number(live: Encounter, step: int) -> int | None:
+    from fracas.projections.secrecy import players_cut
+
+    frames = list(walk(live.store, live.id, live.ruleset))
+    return players_cut(frames, live.ruleset).number(step)
 
 
 def question(live: Encounter, waiting: Waiting, step: int) -> Question:

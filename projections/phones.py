@@ -88,7 +88,8 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
     acting = wound is not None and combatant in view.acting
     fighter = getattr(live.state, "fighters", {}).get(combatant)
     sheet = getattr(fighter, "sheet", None)
-    question = pending(live, players=True) if live.waiting() is not None else None
+    waits = live.waiting() is not None
+    question = pending(live, players=True, number=timeline.number_of) if waits else None
     asked = next(
         (
             r

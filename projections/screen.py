@@ -207,6 +207,18 @@ class Timeline:
                 self._near[moment.step.step] = moment
         return self._near[step]
 
+    def number_of(self, ledger: int) -> int | None:
+        """The audience's number of a step of the log; None: players do not see it. The
+        newest are looked at first (what a page asks about is recent)."""
+        if self._all is None:
+            return ledger if 1 <= ledger <= self.steps else None
+        for moment in reversed(self._all):
+            if moment.ledger == ledger:
+                return moment.step.step
+            if moment.ledger < ledger:
+                return None
+        return None
+
     def public_view(self, step: int) -> tuple[View, int | None]:
         """The view after `step` this audience may see, and the GM-only step it waits on."""
         if not step:

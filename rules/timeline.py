@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 
 from fracas.ledger import History, LogStore, StepRecord
-from fracas.ledger.history import COMMAND
+from fracas.ledger.history import COMMAND, taken_back_by
 from fracas.rules.encounter import Encounter, recorded_events
 from fracas.rules.events import Event
 from fracas.rules.ruleset import Ruleset, command_of
@@ -83,17 +83,25 @@ def walk_between(encounter: Encounter, first: int, last: int) -> Iterator[Frame]
     is folded from the nearest snapshot at or before it that folds the history as it stood
     then (see Encounter.fold). A timeline scrubbed to step 2,900 of 3,000 folds a few
     hundred events, not the whole fight."""
-    store, ruleset = encounter.store, encounter.ruleset
+    store, ruleset, name = encounter.store, encounter.ruleset, encounter.id
     with store.snapshot():  # the records and the events as one state of the log
-        history = store.history(encounter.id)
-        records = history.steps
-        taken_back = {step: history.record(by) for step, by in history.taken_back_by().items()}
-        seen = History.of(records[: first - 1])
+        controls = store.control_records(name)  # with the records walked: flat in the length
+        records = store.step_records(name, max(1, first - 1), last + 1)
+        by_number = {c.step: c for c in controls}
+        taken_back = {step: by_number[by] for step, by in taken_back_by(controls).items()}
+        undone = History.of(controls).undone  # a command undoes nothing
+        seen = History.of([])
+        if first > 1:
+            before = [c for c in controls if c.step < first]
+            seen = History.at_head(
+                before, records[0], lambda: store.step_records(name, 1, first - 1)
+            )
+            records = records[1:]
         state = encounter.fold(seen, up_to_step=first - 1) if first > 1 else ruleset.initial()
         by_step: dict[int, list[Event]] = {}
-        for step, event in recorded_events(store, encounter.id, ruleset, last, first):
+        for step, event in recorded_events(store, name, ruleset, last, first):
             by_step.setdefault(step, []).append(event)
-    for record in records[first - 1 : last]:
+    for record in records:
         seen = seen.with_step(record)
         events = by_step.get(record.step, [])
         before = state
@@ -107,6 +115,6 @@ def walk_between(encounter: Encounter, first: int, last: int) -> Iterator[Frame]
             events,
             before,
             state,
-            record.step not in history.undone,
+            record.step not in undone,
             taken_back.get(record.step),
         )

@@ -214,3 +214,40 @@ def test_a_step_costs_the_server_the_same_at_any_length_of_the_fight(
     at_50, at_400 = work_of_one_step(short, monkeypatch), work_of_one_step(long, monkeypatch)
     assert at_400 == at_50
     assert at_400[0] <= 2  # the new step, and the last one players saw as the log has it
+
+
+@pytest.mark.sqlite_file
+def test_a_phone_panel_is_worked_out_once_per_head_of_the_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 37 defect 9: every phone refetched its panel after every step, each worked out
+    again; now one per character and head, whoever asks and however often."""
+    from starlette.testclient import TestClient
+
+    from fracas.cli import phones
+    from fracas.cli.serve import Table, build
+    from fracas.ledger.invites import invite
+
+    db = tmp_path / "long.db"
+    long_fight(db, 20)
+    with Fracas(db) as opened:
+        tokens = [invite(opened.store, "long", who) for who in ("p1", "p2")]
+    worked: list[str] = []
+    real_panel = phones.panel
+
+    def counted(timeline: Any, live: Any, combatant: str) -> Any:
+        worked.append(combatant)
+        return real_panel(timeline, live, combatant)
+
+    monkeypatch.setattr(phones, "panel", counted)
+    table = Table(str(db), "token")
+    with TestClient(build(table)) as client:
+        for _ in range(3):
+            for token in tokens:
+                assert client.get(f"/p/{token}/panel").status_code == 200
+        assert sorted(worked) == ["p1", "p2"]
+        with Fracas(db) as other:
+            take(other.encounter("long"))
+        panels = {token: client.get(f"/p/{token}/panel").text for token in tokens}
+        assert sorted(worked) == ["p1", "p1", "p2", "p2"]
+        assert panels == {token: client.get(f"/p/{token}/panel").text for token in tokens}
