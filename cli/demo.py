@@ -5,6 +5,8 @@ from collections.abc import Callable
 from importlib.resources import files
 from typing import Any
 
+import click
+
 from fracas.cli import render
 from fracas.projections import Fracas, describe
 from fracas.projections.board import board
@@ -72,7 +74,7 @@ def play(
     path: str, echo: Callable[[str], None], program: str = "fracas", *, quiet: bool = False
 ) -> str:
     """Play the demo fight into `path`; the closing hint names `program` as it was run.
-    `quiet`: only the final status is printed (`echo` then prints nothing)."""
+    `quiet`: one line says where the fight is (`echo` then prints nothing)."""
     with Fracas(path) as fracas:
         # the demo fight, its sheets and its actions are written for the default ruleset
         encounter = fracas.new(DEFAULT, title="Night at the Lakeside Motel")
@@ -101,9 +103,12 @@ def play(
         echo(f"\n== The table spots the misread die: undo step {encounter.undo()}")
         for entry in AFTER_UNDO:
             step(*entry)
+        where = shlex.quote(path)
+        if quiet:
+            click.echo(f"the demo fight is in {path}: `{program} --db {where} status` shows it")
+            return encounter.id
         echo("")
         render.status(board(encounter.id, encounter.ruleset, encounter.view()))
-        if not quiet:
-            render.audit(fracas.audit())
-        echo(f"\nTry: {program} --db {shlex.quote(path)} log    (the undone step is marked)")
+        render.audit(fracas.audit())
+        echo(f"\nTry: {program} --db {where} log    (the undone step is marked)")
         return encounter.id

@@ -2,6 +2,7 @@
 
 import errno
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -17,6 +18,7 @@ import msgspec
 from fracas.cli import render
 from fracas.cli.numbers import INT, AsciiInt, ascii_int
 from fracas.ledger import BadInputError, FracasError, NotFoundError
+from fracas.ledger.errors import said
 from fracas.ledger.open import describe_database_error, is_database_error, is_server, shown
 from fracas.projections import Fracas, catalog
 from fracas.projections.asking import may_wait, pending
@@ -36,8 +38,19 @@ class UsageLine(click.ClickException):
     exit_code = 2
 
 
+# What a negative number given where an option would go meant to do, by command.
+NEGATIVE = {
+    "harm": "harm takes AMOUNT of 1 or more; `fracas heal` gives health back",
+    "heal": "heal takes AMOUNT of 1 or more; `fracas harm` takes health off",
+}
+
+
 def one_line(error: click.UsageError) -> click.ClickException:
     where = f" (see '{error.ctx.command_path} --help')" if error.ctx is not None else ""
+    if isinstance(error, click.NoSuchOption) and error.option_name[1:].isdigit():
+        name = error.ctx.info_name if error.ctx is not None else ""
+        said = NEGATIVE.get(name or "", "a negative number is not taken here")
+        return UsageLine(f"{error.option_name} is read as an option: {said}{where}")
     return UsageLine(f"{error.format_message()}{where}")
 
 
@@ -77,7 +90,7 @@ class FracasGroup(click.Group):
 
             guess = closest(name, self.commands)
             hint = f"; did you mean {guess}?" if guess else "; `fracas --help` lists them"
-            raise BadInputError(f"no command {name!r}{hint}")
+            raise BadInputError(f"no command {said(name)}{hint}")
         return super().resolve_command(ctx, args)
 
     def make_context(
@@ -255,12 +268,16 @@ def dump_json(data: Any) -> None:
 def parse_dice_faces(text: str | None) -> list[int] | None:
     if text is None:
         return None
-    pieces = text.replace(",", " ").split()
+    pieces = re.split(r"\s*,\s*|\s+", text.strip()) if text.strip() else []
+    if "" in pieces:
+        raise BadInputError(
+            f"--dice has an empty face in {said(text)}: give each face once, like --dice 34,7"
+        )
     try:
         return [ascii_int(piece) for piece in pieces]
     except ValueError:
         raise BadInputError(
-            f"--dice takes the faces as whole numbers, like --dice 34,7; got {text!r}"
+            f"--dice takes the faces as whole numbers, like --dice 34,7; got {said(text)}"
         ) from None
 
 
@@ -271,7 +288,7 @@ def parse_pairs(pairs: tuple[str, ...], flag: str) -> dict[str, Any]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise BadInputError(f"{flag} takes KEY=VALUE, got {pair!r}")
+            raise BadInputError(f"{flag} takes KEY=VALUE, got {said(pair)}")
         parsed = set_path(parsed, key.strip(), parse_value(value.strip()))
     return parsed
 
@@ -283,7 +300,7 @@ def parse_modifier(text: str) -> Modifier:
     except ValueError:
         raise BadInputError(
             "--mod takes VALUE[:REASON], VALUE a whole number from -1000 to 1000, "
-            f"like --mod -20:smoke; got {text!r}"
+            f"like --mod -20:smoke; got {said(text)}"
         ) from None
 
 
@@ -1222,7 +1239,7 @@ def parse_steps(text: str | None) -> tuple[int | None, int | None]:
         return ascii_int(first), ascii_int(last if sep else first)
     except ValueError:
         raise BadInputError(
-            f"--steps takes A..B or one step, like --steps 5..9; got {text!r}"
+            f"--steps takes A..B or one step, like --steps 5..9; got {said(text)}"
         ) from None
 
 
@@ -1334,7 +1351,7 @@ def help_(ctx: click.Context, words: tuple[str, ...]) -> None:
             known = command.commands if isinstance(command, click.Group) else {}
             guess = closest(word, known) if known else None
             hint = f"; did you mean {guess}?" if guess else ""
-            raise BadInputError(f"no command {word!r} to help with{hint}")
+            raise BadInputError(f"no command {said(word)} to help with{hint}")
         command, path = found, [*path, found.name or word]
     with click.Context(command, info_name=" ".join(path)) as shown:
         click.echo(command.get_help(shown))
@@ -1657,7 +1674,7 @@ def head(app: App, step: int | None) -> None:
     show_default=True,
     help="Where to record the demo fight.",
 )
-@click.option("--quiet", is_flag=True, help="Print only the final status.")
+@click.option("--quiet", is_flag=True, help="Print one line: where the fight was recorded.")
 def demo(demo_db: str, quiet: bool) -> None:
     """Play a scripted Delta Green-style fight with fixed dice into a SQLite file."""
     from fracas.cli.demo import play

@@ -6,6 +6,8 @@ from typing import Any
 
 import click
 
+from fracas.ledger.errors import said
+
 WHOLE = re.compile(r"[+-]?[0-9]{1,18}")  # [0-9], not \d; 18 digits always fit 64 bits
 
 
@@ -27,7 +29,7 @@ class AsciiInt(click.IntRange):
             try:
                 value = ascii_int(value)
             except ValueError:
-                self.fail(f"{value!r} is not a valid integer (digits 0-9)", param, ctx)
+                self.fail(f"{said(value)} is not a valid integer (digits 0-9)", param, ctx)
         return super().convert(value, param, ctx)
 
     def _describe_range(self) -> str:

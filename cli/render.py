@@ -225,6 +225,12 @@ def audit(report: AuditReport) -> None:
         models = report.read_models
         if models.ok:
             click.echo("read models: ok, every row is what a fold of the log gives")
+        elif not models.row:  # no row could be read: the table's pages are damaged
+            click.echo(
+                f"read models: DAMAGED: {models.table}: {models.problem}; the events may "
+                "still read whole: `fracas export --format jsonl -o rescue.jsonl`, then "
+                "`fracas --db NEW.db import rescue.jsonl`"
+            )
         else:
             row = ", ".join(str(part) for part in models.row)
             click.echo(f"read models: EDITED in {models.table} row ({row}): {models.problem}")

@@ -18,6 +18,7 @@ import click
 
 from fracas.cli.main import SHORT
 from fracas.ledger import BadInputError, FracasError
+from fracas.ledger.errors import said
 from fracas.ledger.history import COMMAND
 from fracas.projections import catalog
 from fracas.projections.board import board
@@ -94,7 +95,8 @@ class Session:
         guess = closest(head, [*self.group.commands, *self.live.ruleset.actions])
         hint = f"did you mean {guess}? " if guess else ""
         raise BadInputError(
-            f"no command or action {head!r}; {hint}`help` lists the commands, `actions` the actions"
+            f"no command or action {said(head)}; {hint}`help` lists the commands, "
+            "`actions` the actions"
         )
 
     def pinned(self, words: list[str]) -> list[str]:

@@ -32,6 +32,7 @@ from fracas.ledger.errors import (
     IntegrityError,
     NotFoundError,
     RefusedError,
+    said,
 )
 from fracas.ledger.history import COMMAND, REDO, SUPERSEDE, UNDO, History, StepRecord
 
@@ -338,7 +339,7 @@ class LogStore:
                 return retried  # a twin of this command won the race: it is the result
             raise ConflictError(
                 f"another writer appended to encounter {encounter} at the same time; "
-                f"reload and try again"
+                "nothing was written: look at the fight again and run the command again"
             ) from error
         except BaseException:
             self._rollback()
@@ -381,7 +382,8 @@ class LogStore:
         if head_version != expected_version:
             raise ConflictError(
                 f"encounter {encounter} moved on to version {head_version} while this "
-                f"command expected {expected_version}; reload and try again"
+                f"command expected {expected_version}; nothing was written: look at the fight "
+                "again and run the command again"
             )
 
     def _situation(
@@ -731,7 +733,7 @@ class LogStore:
     def require(self, encounter: str) -> None:
         if not self.exists(encounter):
             raise NotFoundError(
-                f"no encounter {encounter!r} in {self.path}; `fracas encounters` lists them"
+                f"no encounter {said(encounter)} in {self.path}; `fracas encounters` lists them"
             )
 
     def rows(

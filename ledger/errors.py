@@ -1,5 +1,16 @@
 """The one exception hierarchy of fracas. Every refusal says what was wrong and what to do."""
 
+ECHOED = 40  # the most characters of what was given that a refusal repeats
+
+
+def said(given: object) -> str:
+    """What was given, quoted as a refusal repeats it: a long text cut to its first
+    characters and its length, so that a refusal stays one readable line."""
+    text = str(given)
+    if len(text) <= ECHOED:
+        return repr(given)
+    return f"{text[:ECHOED]!r}… ({len(text)} characters)"
+
 
 class FracasError(Exception):
     """Root of every error fracas raises on purpose; the CLI prints it as one line."""

@@ -1,11 +1,12 @@
 """Which backend a location names: a PostgreSQL URL, or else a SQLite file."""
 
+import os
 import sqlite3
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from fracas.ledger.base import LogStore
-from fracas.ledger.errors import ConflictError, FracasError, RefusedError
+from fracas.ledger.errors import BadInputError, ConflictError, FracasError, RefusedError
 
 SERVER_SCHEMES = ("postgresql://", "postgres://")
 
@@ -33,6 +34,10 @@ def open_store(location: str, **options: Any) -> LogStore:
         return PostgresStore(str(location), **options)
     from fracas.ledger.store import Store
 
+    if os.path.isdir(location):
+        raise BadInputError(
+            f"{location} is a directory, not a log: name a file, as in --db {location}/fight.db"
+        )
     return Store(location, **options)
 
 

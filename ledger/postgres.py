@@ -187,7 +187,7 @@ class Connection:
     def cut(self, error: Exception) -> UnreachableError:
         return UnreachableError(
             f"the connection to the log server at {self.where} was cut ({reason(error)}) "
-            "before its transaction ended; reload, then try again",
+            "before its transaction ended; look at the fight again, then run the command again",
             self.where,
         )
 
@@ -499,7 +499,7 @@ class PostgresStore(LogStore):
                 if not owned or attempt == RETRIES:
                     raise ConflictError(
                         f"encounter {asked.encounter} is busy with other writers "
-                        f"({reason(error)}); reload and try again"
+                        f"({reason(error)}); look at the fight again and run the command again"
                     ) from None
             except psycopg.OperationalError as error:
                 if not (used.closed or used.broken or self.conn.lost):

@@ -331,7 +331,13 @@ def describe_sqlite_error(error: sqlite3.Error, path: str) -> FracasError:
         return RefusedError(f"{path} is read-only here: it can be read, not written")
     if is_not_text(error) and path != ":memory:" and os.path.exists(path):
         return _not_text_error(path)
-    if "not a database" in text or "malformed" in text:
+    if "malformed" in text:  # a damaged page: the events may well still read whole
+        return IntegrityError(
+            f"{path} is damaged ({error}): `fracas export --format jsonl -o rescue.jsonl` "
+            "may still read its log, and `fracas --db NEW.db import rescue.jsonl` makes a "
+            "sound copy; else restore it from a backup"
+        )
+    if "not a database" in text:
         return IntegrityError(
             f"{path} is damaged or not a fracas log ({error}); `fracas audit` says more"
         )

@@ -7,6 +7,7 @@ import msgspec
 from msgspec import inspect
 
 from fracas.ledger import NotFoundError
+from fracas.ledger.errors import said
 from fracas.rules import Encounter
 from fracas.rules.names import accepted, choices, did_you_mean
 from fracas.rules.reference import RULE_ID, Reference, canonical, checked_prefix, order
@@ -200,7 +201,7 @@ def reference_named(name: str) -> tuple[Ruleset, Reference]:
         if wanted in (reference.prefix, ruleset.name):
             return ruleset, reference
     names = [ruleset.name for ruleset, _ in found]
-    raise NotFoundError(f"no rules system {name!r}; {did_you_mean(name, names)}")
+    raise NotFoundError(f"no rules system {said(name)}; {did_you_mean(name, names)}")
 
 
 def system(name: str) -> System:

@@ -7,6 +7,7 @@ from typing import Any
 import msgspec
 
 from fracas.ledger import BadInputError
+from fracas.ledger.errors import said
 from fracas.ledger.history import COMMAND
 from fracas.projections.describe import describe, describe_control
 from fracas.projections.secrecy import Cut, Seen, is_secret, players_cut, shown_events
@@ -476,7 +477,9 @@ def select(
     if turn is not None:
         number, sep, who = turn.partition(":")
         if not sep or not (number.isascii() and number.isdigit()) or not who:
-            raise BadInputError(f"--turn takes ROUND:COMBATANT, like --turn 2:alice; got {turn!r}")
+            raise BadInputError(
+                f"--turn takes ROUND:COMBATANT, like --turn 2:alice; got {said(turn)}"
+            )
         round_ = int(number)
     chosen = [
         s

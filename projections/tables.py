@@ -9,10 +9,12 @@ import msgspec
 
 from fracas.ledger import LogStore
 from fracas.ledger.base import EFFECTIVE_EVENTS
+from fracas.ledger.open import is_database_error
 from fracas.rules.ruleset import Ruleset
 from fracas.rules.views import InitiativeRow, PinRow, View, WoundRow
 
 TABLES = ("encounter_view", "initiative", "wounds", "pins")
+DAMAGED = "the table itself is damaged"  # what an audit says of a read model SQLite cannot read
 # The events that start a round in each encounter, as its ruleset declares them
 # (`Ruleset.round_events`): each kind with the field of its body that holds the round.
 ROUND_EVENTS = "round_events"
@@ -289,8 +291,13 @@ def differing_row(store: LogStore, folded: dict[str, View]) -> tuple[str, list, 
         columns = columns_of(table)
         keys = KEYS[table]
         stored: dict[tuple, tuple] = {}
-        for row in store.execute(f"SELECT {', '.join(columns)} FROM {table}"):
-            stored[tuple(row[columns.index(k)] for k in keys)] = tuple(row)
+        try:
+            for row in store.execute(f"SELECT {', '.join(columns)} FROM {table}"):
+                stored[tuple(row[columns.index(k)] for k in keys)] = tuple(row)
+        except Exception as error:  # the table's pages themselves are damaged
+            if not is_database_error(error):
+                raise
+            return table, [], f"{DAMAGED} ({error})"
         expected: dict[tuple, tuple] = {}
         for name, view in folded.items():
             expected.update(_rows(name, view)[table])

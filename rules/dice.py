@@ -326,6 +326,18 @@ class SeededDice:
         return rolled(spec, faces, "seeded", None, self.epoch, counter)
 
 
+def runs(said: list[str]) -> str:
+    """Rolls in order, a run of the same roll said once with its count: "d20 for the
+    initiative (10 times)", not ten times over."""
+    grouped: list[list[Any]] = []
+    for roll in said:
+        if grouped and grouped[-1][0] == roll:
+            grouped[-1][1] += 1
+        else:
+            grouped.append([roll, 1])
+    return ", ".join(roll if n == 1 else f"{roll} ({n} times)" for roll, n in grouped)
+
+
 class ManualDice:
     """Faces of physical dice typed at the table, consumed in the order the rules roll."""
 
@@ -343,7 +355,7 @@ class ManualDice:
             nonlocal taken
             face = next(typed, None)
             if face is None:
-                so_far = ", ".join(self.used) or "nothing yet"
+                so_far = runs(self.used) or "nothing yet"
                 rerolls = " (each top face of a ! die needs one more face)" if "!" in spec else ""
                 if any(t.keep is not None for t in parse_terms(spec)):
                     rerolls += " (every die rolled, those dropped too)"

@@ -594,7 +594,13 @@ class Encounter:
         if not text.strip():
             raise BadInputError('a note needs some text, as in: fracas note "the lights go out"')
         self._refresh_if_stale()
-        return self._commit([Note(text, author)], new_command_id(), author)
+        command_id = new_command_id()
+        try:
+            return self._commit([Note(text, author)], command_id, author)
+        except ConflictError:  # another step came first: a note reads nothing, so it follows
+            if not self.refresh():
+                raise
+        return self._commit([Note(text, author)], command_id, author)
 
     def disclose(self, step: int, *, author: str = "gm") -> StepOutcome:
         """Show the players what step `step` decided: its GM-only rolls and their outcome."""

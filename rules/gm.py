@@ -11,6 +11,7 @@ import msgspec
 from msgspec.structs import replace
 
 from fracas.ledger import BadInputError, RefusedError
+from fracas.ledger.errors import said
 from fracas.rules import durations, roster
 from fracas.rules.commands import (
     ClearCondition,
@@ -82,7 +83,7 @@ def decide(rules: Any, state: Any, command: GmCommand, ctx: Any) -> list[Event]:
             if command.condition not in fighter.conditions:
                 shown = ", ".join(sorted(fighter.conditions)) or "none"
                 raise RefusedError(
-                    f"{fighter.name} is not {command.condition!r}; their conditions: {shown}"
+                    f"{fighter.name} is not {said(command.condition)}; their conditions: {shown}"
                 )
             return [ConditionCleared(fighter.id, command.condition, command.reason or "ruling")]
         case Remove():

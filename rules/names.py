@@ -9,6 +9,7 @@ import msgspec
 from msgspec import inspect
 
 from fracas.ledger import BadInputError, RefusedError
+from fracas.ledger.errors import said
 
 
 def closest(name: str, known: Iterable[str]) -> str | None:
@@ -29,6 +30,8 @@ def did_you_mean(name: str, known: Iterable[str], most: int | None = 12) -> str:
     """`; did you mean X?` when a known name is close, else the list of known names (their
     count alone past `most` of them; None: every one, however many)."""
     known = list(known)
+    if not known:
+        return "there is none to choose from"
     guess = closest(name, known)
     if guess is not None:
         return f"did you mean {guess}?"
@@ -42,14 +45,18 @@ def check_known(kind: str, names: Iterable[str], known: Iterable[str], where: st
     known = {k.lower() for k in known}
     for name in names:
         if name.lower().strip() not in known:
-            raise BadInputError(f"{where}: unknown {kind} {name!r}; {did_you_mean(name, known)}")
+            raise BadInputError(
+                f"{where}: unknown {kind} {said(name)}; {did_you_mean(name, known)}"
+            )
 
 
 def no_weapon(owner: str, name: str, weapons: list[str]) -> RefusedError:
     """The refusal of a weapon the sheet lacks: the closest name, and every one it has."""
     guess = closest(name, weapons)
     hint = f"did you mean {guess}? " if guess else ""
-    return RefusedError(f"{owner} has no weapon {name!r}; {hint}they have: {', '.join(weapons)}")
+    return RefusedError(
+        f"{owner} has no weapon {said(name)}; {hint}they have: {', '.join(weapons)}"
+    )
 
 
 # -- bad values ---------------------------------------------------------------------------
@@ -70,7 +77,7 @@ def explain(error: msgspec.ValidationError, data: Any, schema: Any, where: str) 
         fields = field_names(typ)
         inside = f" in {dotted(keys)}" if keys else ""
         hint = did_you_mean(field, fields, most=None)  # a struct's fields: few enough to list
-        return f"{where}: unknown field {field!r}{inside}; {hint}"
+        return f"{where}: unknown field {said(field)}{inside}; {hint}"
     if "missing required field" in what:
         return f"{where}: {what.replace('Object missing', 'missing')} in {dotted(keys) or 'it'}"
     keys = named_keys(data, keys, typ)
@@ -131,7 +138,7 @@ def value_at(data: Any, keys: list[str | int]) -> Any:
 
 def shown(value: Any) -> str:
     if isinstance(value, str):
-        return repr(value)
+        return said(value)
     return msgspec.json.encode(value).decode() if value is not None else "that"
 
 

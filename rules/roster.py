@@ -11,6 +11,7 @@ import msgspec
 from msgspec.structs import replace
 
 from fracas.ledger import NotFoundError
+from fracas.ledger.errors import said
 from fracas.rules import reactions
 from fracas.rules.events import (
     ConditionCleared,
@@ -38,7 +39,7 @@ def find(fighters: dict[str, F], who: str) -> F:
         known = ", ".join(fighters) or "nobody yet"
         guess = closest(who, fighters) if fighters else None
         hint = f"did you mean {guess}? " if guess else ""
-        raise NotFoundError(f"no combatant {who!r} in this encounter; {hint}present: {known}")
+        raise NotFoundError(f"no combatant {said(who)} in this encounter; {hint}present: {known}")
     return fighter
 
 

@@ -14,6 +14,7 @@ import msgspec
 import msgspec.inspect as types
 
 from fracas.ledger import BadInputError, NotFoundError
+from fracas.ledger.errors import said
 from fracas.rules import durations, gm, roster
 from fracas.rules import reactions as waits
 from fracas.rules.commands import GM, GM_ACTIONS, FreeRoll, GmCommand, Join, check_newcomer
@@ -355,7 +356,7 @@ class Ruleset:
             guess = closest(str(action), self.actions) if action else None
             hint = f"did you mean {guess}? " if guess else ""
             raise BadInputError(
-                f"{self.name} has no action {action!r}; {hint}actions are: {offered}"
+                f"{self.name} has no action {said(action)}; {hint}actions are: {offered}"
             )
         struct = self.command_struct(str(action))
         union = GmCommand if str(action).startswith(GM) else self.command_type
@@ -493,7 +494,7 @@ def load(name: str) -> Ruleset:
     found = _entry_points().get(name)
     if found is None:
         raise NotFoundError(
-            f"no ruleset {name!r}; installed rulesets: {', '.join(available()) or 'none'}"
+            f"no ruleset {said(name)}; installed rulesets: {', '.join(available()) or 'none'}"
         )
     ruleset = found.load()
     if not isinstance(ruleset, Ruleset):

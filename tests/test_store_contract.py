@@ -122,7 +122,7 @@ class TestContract:
 
     def test_expected_version_mismatch_is_a_conflict(self, store: LogStore) -> None:
         store.append("enc", [ev(1)], expected_version=0, command_id="c1")
-        with pytest.raises(ConflictError, match="reload"):
+        with pytest.raises(ConflictError, match="run the command again"):
             store.append("enc", [ev(2)], expected_version=3, command_id="c2")
         with pytest.raises(ConflictError, match="'enc' already exists"):
             store.append("enc", [ev(2)], expected_version=0, command_id="c3")

@@ -220,18 +220,17 @@ def death_save(state: State, ctx: Context, fighter: Fighter) -> list[Event]:
         return events + heal(fighter, 1, "a natural 20 on a death save", ("srd-14",))
     successes, failures = fighter.successes, fighter.failures
     if check.natural == 1:
-        failures += 2
+        failures, said = failures + 2, "a natural 1: two failures"
     elif check.success:
-        successes += 1
+        successes, said = successes + 1, "a success"
     else:
-        failures += 1
+        failures, said = failures + 1, "a failure"
     if failures >= 3:
         events.append(DeathSaves(fighter.id, successes, 3, "three failures", ["srd-14"]))
         return events + die(state, fighter, "three death save failures", "srd-14")
     if successes >= 3:
         return events + stabilised(fighter, "three death save successes", "srd-14")
-    counts = f"{successes} of 3 successes, {failures} of 3 failures"
-    return [*events, DeathSaves(fighter.id, successes, failures, counts, ["srd-14"])]
+    return [*events, DeathSaves(fighter.id, successes, failures, said, ["srd-14"])]
 
 
 def gain_temporary(state: State, target: Fighter, offered: int, why: str) -> list[Event]:

@@ -188,3 +188,11 @@ def test_srd_11_a_sheet_s_temporary_hit_points_and_the_gm_s_keep_the_larger():
     assert of(out, TemporaryHitPoints)[0].rules == ["srd-11"] and t.who("pc-wren").temp_hp == 9
     t.do({"action": "gm.harm", "target": "pc-wren", "amount": 10})
     assert (t.who("pc-wren").temp_hp, t.who("pc-wren").hp) == (0, 20)
+
+
+def test_srd_14_a_death_save_says_its_counts_once_and_what_it_was():
+    t = fight(("pc-wren", "rogue"), ("gob", "goblin"))
+    down_at_zero(t, "pc-wren")
+    t.next()
+    said = of(t.next(9), DeathSaves)[0].describe()
+    assert said == "pc-wren's death saves: 0 of 3 successes, 1 of 3 failures (a failure)"
