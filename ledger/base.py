@@ -1373,7 +1373,8 @@ def _step_problem(
                 f"{record.first_version}..{record.last_version}, but the next is {expected_first}"
             )
         if record.last_version > len(events):
-            return position, (
+            missing = free_after(events[-1][7])  # where its first missing event stood
+            return missing, (
                 f"step {number} of encounter {encounter} claims versions up to "
                 f"{record.last_version}; the events stop at {len(events)}"
             )

@@ -27,7 +27,7 @@ from fracas.projections.tables import (
 )
 from fracas.rules import Encounter, Ruleset, StepOutcome, snapshots
 from fracas.rules import load as load_ruleset
-from fracas.rules.commands import check_newcomer
+from fracas.rules.commands import check_id, check_newcomer
 from fracas.rules.dice import commitment, verify_roll
 from fracas.rules.encounter import recorded_events, ruleset_of, started_event
 from fracas.rules.events import CombatantHidden, EncounterStarted, Event, Rolled, SeedRevealed
@@ -258,13 +258,15 @@ class Fracas:
         cultist 1", ...); every copy is checked before the first is appended. `hidden`:
         the players see none of them until the GM reveals each."""
         live = self.encounter(encounter)
-        live.ruleset.sheet(sheet, where or f"sheet of {combatant}")
         name = name or combatant
         copies = (
             [(combatant, name)]
             if count == 1
             else [(f"{combatant}-{n}", f"{name} {n}") for n in range(1, count + 1)]
         )
+        for who, _shown in copies:  # first: every message after this one names the id
+            check_id("combatant", who)
+        live.ruleset.sheet(sheet, where or f"sheet of {combatant}")
         joins = [
             live.ruleset.command(
                 {"action": "join", "combatant": who, "name": shown, "side": side, "sheet": sheet}

@@ -273,6 +273,17 @@ class TestContract:
         last = list(store.events("enc"))[-1]
         assert report.first_bad_position == last.position + 1  # where its event would stand
 
+    def test_the_last_event_of_a_step_deleted_is_named_where_it_stood(
+        self, store: LogStore
+    ) -> None:
+        five_notes(store)
+        store.append("enc", [ev(6), ev(7), ev(8)], expected_version=5, command_id="three")
+        gone = list(store.events("enc"))[-1]
+        forge(store, f"DELETE FROM events WHERE position = {gone.position}")
+        report = store.check_steps()
+        assert not report.ok and "the events stop at 7" in report.reason
+        assert report.first_bad_position == gone.position  # not the step's first event's
+
     def test_a_tail_cut_off_is_seen_only_by_a_witnessed_head(self, store: LogStore) -> None:
         five_notes(store)
         code = store.head_code("enc")

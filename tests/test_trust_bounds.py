@@ -135,6 +135,7 @@ def test_an_empty_note_and_a_newline_in_a_name_or_by_are_refused_in_one_line(run
     assert "one line" in refused(run, "harm", "bob", "1", "--by", "g\nm")
     assert "one line" in refused(run, "undo", "--by", "g\nm")
     assert refused(run, "add", "a\nb", "--set", "hp=3").count("\n") == 0
+    assert "combatant id 'a\\nb'" in refused(run, "add", "a\nb", "--set", "dex=abc")
     assert run("log", "--json").output == before
 
 
