@@ -14,6 +14,11 @@ from fracas_srd.state import Fighter
 EFFECT = "effect"  # the key of a condition's detail that holds its effect
 
 
+def under(spell: str) -> str:
+    """The condition a spell's effect sets: "under bless" (its source is the spell)."""
+    return f"under {spell}"
+
+
 class Bonus(NamedTuple):
     """Dice an effect adds to a d20 roll (bless's 1d4), or takes off it (bane's -1d4),
     rolled right after the d20."""
@@ -29,7 +34,7 @@ def effects_on(fighter: Fighter) -> list[tuple[str, Effect]]:
     for name, detail in fighter.conditions.items():
         data = detail.get(EFFECT)
         if data:
-            found.append((name, msgspec.convert(data, Effect)))
+            found.append((detail.get("spell", name), msgspec.convert(data, Effect)))
     return found
 
 
@@ -40,7 +45,7 @@ def armor_class(fighter: Fighter) -> int:
 def ac_notes(fighter: Fighter) -> list[Modifier]:
     """Why the AC is not the sheet's: each effect's change, as a note on the roll."""
     return [
-        Modifier(0, f"AC {e.ac:+d}: {name}", "srd-32") for name, e in effects_on(fighter) if e.ac
+        Modifier(0, f"{name}: {e.ac:+d} AC", "srd-32") for name, e in effects_on(fighter) if e.ac
     ]
 
 

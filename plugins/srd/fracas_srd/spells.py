@@ -29,7 +29,7 @@ from fracas_srd.damage import (
     roll_dice,
     saved_half,
 )
-from fracas_srd.effects import EFFECT, blocks
+from fracas_srd.effects import EFFECT, blocks, under
 from fracas_srd.evolve import evolve
 from fracas_srd.sheets import Spell, parse_amount
 from fracas_srd.slots import as_cast, slot_for, spend_slot
@@ -341,7 +341,7 @@ def afflict(
         detail["until"] = msgspec.to_builtins(until)
     if spell.save_ends and spell.save:
         detail["save_ends"] = {"ability": spell.save, "dc": save_dc(caster, spell)}
-    name = spell.condition or spell.name
+    name = spell.condition or under(spell.name)
     if spell.concentration:
         held.append([target.id, name])
     rules = ["srd-27" if spell.condition else "srd-32", "srd-28"]

@@ -23,7 +23,7 @@ from fracas.rules.api import (
 
 from fracas_srd.conditions import saving_throw
 from fracas_srd.damage import deal, roll_dice, saved_half
-from fracas_srd.effects import EFFECT, armor_class
+from fracas_srd.effects import EFFECT, armor_class, under
 from fracas_srd.sheets import Spell, parse_amount
 from fracas_srd.slots import slots_left, spend_slot
 from fracas_srd.state import Fighter, State, until_next
@@ -110,7 +110,7 @@ def lasting_effect(state: State, caster: Fighter, found: Reaction, reason: str) 
     }
     if effect is not None:
         detail[EFFECT] = msgspec.to_builtins(effect)
-    return ConditionSet(caster.id, found.name, reason, detail, ["srd-39", "srd-32"])
+    return ConditionSet(caster.id, under(found.name), reason, detail, ["srd-39", "srd-32"])
 
 
 def when_hit(

@@ -14,7 +14,8 @@ def mods(roll) -> dict[str, int]:
 def test_srd_32_bless_adds_a_d4_rolled_after_the_d20_to_attack_rolls_and_saves():
     t = fight(("maelis", "cleric"), ("pc-brannoc", "fighter"), ("gob", "goblin"))
     out = t.act("maelis", "cast", "pc-brannoc", "maelis", spell="bless")
-    assert [e.condition for e in of(out, ConditionSet)] == ["bless", "bless", "concentrating"]
+    conditions = [e.condition for e in of(out, ConditionSet)]
+    assert conditions == ["under bless", "under bless", "concentrating"]
     t.next()
     out = t.act("pc-brannoc", "attack", "gob", faces=(9, 1, 5), weapon="longsword")
     attack, bless, damage = rolls(out)
@@ -26,7 +27,7 @@ def test_srd_32_bless_adds_a_d4_rolled_after_the_d20_to_attack_rolls_and_saves()
 def test_srd_32_bane_takes_a_d4_off_after_a_failed_charisma_save():
     t = fight(("maelis", "cleric"), ("gob", "goblin"))
     t.act("maelis", "cast", "gob", faces=(5,), spell="bane")  # 5 - 1 = 4 vs DC 13
-    assert t.who("gob").conditions["bane"]["by"] == "maelis"
+    assert t.who("gob").conditions["under bane"]["by"] == "maelis"
     t.next()
     out = t.act("gob", "attack", "maelis", faces=(14, 3), weapon="scimitar")
     attack = rolls(out)[0]
@@ -40,11 +41,11 @@ def test_srd_32_shield_of_faith_raises_the_ac_the_attack_and_the_status_show_it(
     assert t.who("maelis").bonus  # a bonus action
     wound = next(w for w in RULESET.view(t.state).wounds if w.combatant == "maelis")
     assert wound.detail["ac"] == 18 and RULESET.numbers_of(wound)["AC"] == 18
-    assert any(c.startswith("shield of faith") for c in wound.conditions)
+    assert any(c.startswith("under shield of faith (100 rounds left") for c in wound.conditions)
     t.next()
     out = t.act("gob", "attack", "maelis", faces=(13,), weapon="scimitar")
     attack = rolls(out)[0]
-    assert attack.result == "miss (17 vs AC 18)" and "AC +2: shield of faith" in mods(attack)
+    assert attack.result == "miss (17 vs AC 18)" and "shield of faith: +2 AC" in mods(attack)
 
 
 def test_srd_32_the_same_spell_twice_counts_once():
@@ -69,7 +70,7 @@ def test_srd_26_bless_adds_its_d4_to_a_concentration_save():
     # 15 damage: DC 10; 5 + 2 Con + 2 on bless's d4 = 9: the concentration and bless end.
     assert save.purpose == "concentration on bless (DC 10)" and bless.roll.dice == "1d4"
     assert save.result == "failure (9 vs 10)"
-    assert ("maelis", "bless") in [(e.target, e.condition) for e in of(out, ConditionCleared)]
+    assert ("maelis", "under bless") in [(e.target, e.condition) for e in of(out, ConditionCleared)]
 
 
 def test_srd_33_an_effect_gives_advantage_resistance_and_extra_damage():
@@ -99,8 +100,12 @@ def test_srd_34_concentration_ending_ends_the_effect_on_every_target():
     t.do({"action": "gm.condition-set", "target": "maelis", "condition": "stunned"})
     out = t.next()
     ended = [(e.target, e.condition) for e in of(out, ConditionCleared)]
-    assert ended == [("maelis", "concentrating"), ("pc-brannoc", "bless"), ("maelis", "bless")]
-    assert "bless" not in t.who("pc-brannoc").conditions
+    assert ended == [
+        ("maelis", "concentrating"),
+        ("pc-brannoc", "under bless"),
+        ("maelis", "under bless"),
+    ]
+    assert "under bless" not in t.who("pc-brannoc").conditions
 
 
 def test_srd_34_an_effect_ends_with_its_duration():
@@ -109,7 +114,7 @@ def test_srd_34_an_effect_ends_with_its_duration():
     expired = []
     for _ in range(20):
         expired += [e.condition for e in of(t.next(), ConditionExpired)]
-    assert expired == ["bless"] and "bless" not in t.who("maelis").conditions
+    assert expired == ["under bless"] and "under bless" not in t.who("maelis").conditions
 
 
 def test_srd_35_the_wolf_s_bite_knocks_prone_on_a_failed_dc_11_strength_save():

@@ -88,7 +88,7 @@ def test_srd_51_a_higher_slot_takes_more_targets_and_no_more():
     with pytest.raises(RefusedError, match="bless takes at most 3 targets, not 4"):
         t.act("maelis", "cast", "maelis", "a", "b", "c", spell="bless")
     t.act("maelis", "cast", "maelis", "a", "b", "c", spell="bless", level=2)
-    assert all(t.who(w).has("bless") for w in ("maelis", "a", "b", "c"))
+    assert all(t.who(w).has("under bless") for w in ("maelis", "a", "b", "c"))
     assert slots_left(t.who("maelis"), 2) == 1
 
 

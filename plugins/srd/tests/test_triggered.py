@@ -39,7 +39,7 @@ def test_srd_39_shield_turns_a_hit_into_a_miss_when_ac_plus_5_beats_the_roll():
     wound = next(w for w in RULESET.view(t.state).wounds if w.combatant == "pc-ilse")
     assert wound.detail["ac"] == 17
     out = t.next()  # Ilse's turn starts: the shield ends
-    assert [e.condition for e in of(out, ConditionExpired)] == ["shield"]
+    assert [e.condition for e in of(out, ConditionExpired)] == ["under shield"]
 
 
 def test_srd_39_shield_against_a_critical_still_hit_and_against_a_miss_not_cast():
@@ -163,7 +163,7 @@ def test_srd_42_absorb_elements_resists_the_triggering_damage_and_lasts_a_turn()
         defence={"pc-ilse": "absorb elements"},
     )  # fmt: skip
     absorbed = of(out, ConditionSet)[0]
-    assert absorbed.condition == "absorb elements"
+    assert absorbed.condition == "under absorb elements"
     assert absorbed.detail["effect"]["resistances"] == ["cold"]
     assert of(out, Damaged)[0].amount == (4 + 5 + 2) // 2 and t.who("pc-ilse").reaction
 
