@@ -13,15 +13,17 @@ reveals them. The rule, step by step in the order of the log:
    differs between them: the combatants whose state differs, and the fight's shared state
    (round, turn, phase, order) if that differs. A check that cannot move the turn taints
    nothing that players see move on.
-3. A later step that reads nothing tainted (names or changes no tainted combatant, and the
-   shared state is not tainted or it is one of the GM's statements or rulings) is shown. One
-   that reads tainted state is decided again in every world with its recorded dice: shown
-   when every world decides it as recorded (a ruling on a tainted combatant, a pass the turn
-   makes the same way), and *withheld* otherwise. Worlds are followed while they are few (at
-   most MOST_WORLDS, each secret's outcomes found within OUTCOME_BUDGET decisions, dice that
-   do not explode) and until an undo, a withheld step or a hidden combatant's doing; from
-   then on, and for a secret past those limits, a step is withheld when it reads tainted
-   state, and taints in turn everything it named or changed, as if any outcome could.
+3. While there are worlds, every later decision is made again in each of them with its
+   recorded dice (a decision may read more than it names: the turn passes over whoever is
+   down): it is shown when every world decides it as recorded (a ruling on a tainted
+   combatant, a pass the turn makes the same way), and *withheld* otherwise. The GM's
+   statements are folded into each. Worlds are followed while they are few (at most
+   MOST_WORLDS, each secret's outcomes found within OUTCOME_BUDGET decisions, dice that do
+   not explode) and until an undo, a withheld step or a hidden combatant's doing. From then
+   on, and for a secret past those limits, a later step is withheld when it reads tainted
+   state (names or changes a tainted combatant, or the shared state is tainted and it is
+   not one of the GM's statements or rulings), and taints in turn everything it named or
+   changed, as if any outcome could.
 4. An undo, redo or supersede is withheld when the step it takes back or restores is.
 5. A free roll (`fracas roll`) reads no state and changes none: unless it names a hidden
    combatant (who rolls, or in its reason), it is shown whatever is tainted, masked when
@@ -79,7 +81,7 @@ FREE_ROLL = "roll"  # `fracas roll`: a roll no rule applies, in every ruleset
 # How many decisions a secret step's other outcomes may take to find: d100 and a damage die
 # are some 700; past it the step taints all it names or changes, as if every part could.
 OUTCOME_BUDGET = 2000
-MOST_WORLDS = 64  # distinct states the fight could be in, followed at once
+MOST_WORLDS = 256  # distinct states the fight could be in, followed at once
 REACH_CACHE = 512  # secret steps whose reach is remembered (a step's reach never changes)
 
 
@@ -274,11 +276,14 @@ class Taint:
         self.settle(list(found.values()))
         return True
 
-    def follow(self, frame: Frame) -> bool:
-        """A step that reads what differs between the worlds, decided again in each with its
-        recorded dice: True (and folded into each) when it decides as recorded in all."""
+    def follow(self, frame: Frame) -> bool | None:
+        """A later step decided again in each world with its recorded dice: True (and folded
+        into each) when every world decides it as recorded. Otherwise it is withheld (False),
+        and each world goes on with every outcome the step could have had there (its dice
+        are not the players' to know either), or without it where it is refused; None when
+        that is too much to follow."""
         if not self.worlds:
-            return False
+            return None
         record, rolls = frame.record, [e.roll for e in frame.events if isinstance(e, Rolled)]
         afters = []
         for state in self.worlds:
@@ -286,11 +291,32 @@ class Taint:
             try:
                 decided = decide_again(self.ruleset, state, frame.events, ctx, None)
             except FracasError:
-                return False
+                break
             if not same_events(decided, frame.events):
-                return False
+                break
             afters.append(fold(self.ruleset.evolve, state, decided))
-        self.settle(afters)
+        else:
+            self.settle(afters)
+            return True
+        return False if self.spread_worlds(frame) else None
+
+    def spread_worlds(self, frame: Frame) -> bool:
+        """Every world goes on with every outcome a withheld step could have had in it."""
+        record = frame.record
+        ctx = Context(NoDice(), record.step, record.author, record.command_id)
+        found: dict[bytes, Any] = {}
+        for state in self.worlds or []:
+            outcomes = every_outcome(
+                self.ruleset, state, frame.events, OUTCOME_BUDGET, ctx, refused=True
+            )
+            if outcomes is None:
+                return False
+            for events in outcomes:
+                after = fold(self.ruleset.evolve, state, events)
+                found.setdefault(msgspec.json.encode(after), after)
+            if len(found) > MOST_WORLDS:
+                return False
+        self.settle(list(found.values()))
         return True
 
     def advance(self, events: list[Event]) -> None:
@@ -437,8 +463,11 @@ def judge(
     secret = is_secret(events) and step not in disclosed
     if secret and taint.branch(frame):
         return True, step
-    if source is not None and not secret and taint.follow(frame):
-        return False, None
+    if taint.worlds and not secret:  # any decision may read what differs: make it in each
+        followed = taint.follow(frame)
+        if followed is not None:
+            return False, None if followed else (source or taint.origin)
+        source = taint.origin if source is None else source
     if source is not None:
         taint.spread(reads, shared, source)
         return False, source
@@ -446,7 +475,6 @@ def judge(
         every = reads, shared
         taint.spread(*(reach(frame, taint.ruleset) or every), step)
         return True, step
-    taint.advance(events)
     return False, None
 
 

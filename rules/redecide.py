@@ -102,12 +102,15 @@ def every_outcome(
     recorded: list[Event],
     budget: int,
     ctx: Context,
+    *,
+    refused: bool = False,
 ) -> list[list[Event]] | None:
     """Every decision a recorded step could have made had its dice fallen any other way:
     the step decided again from the state before it with every sequence of faces the rules
     may ask for (a hit asks for damage, a miss does not). None when that takes more than
-    `budget` decisions, when the dice explode, or when some faces make the rules refuse it.
-    `ctx` gives the step's number, author and command id; its dice are not used."""
+    `budget` decisions, when the dice explode, or when some faces make the rules refuse it
+    (with `refused`, a refusal is an outcome: no events). `ctx` gives the step's number,
+    author and command id; its dice are not used."""
     outcomes: list[list[Event]] = []
     scripts: list[list[int]] = [[]]
     while scripts:
@@ -120,7 +123,11 @@ def every_outcome(
             outcomes.append(decide_again(ruleset, before, recorded, scripted, None))
         except Unscripted as need:
             scripts.extend([*script, face] for face in range(need.choices))
-        except (FracasError, Unbounded):
+        except FracasError:
+            if not refused:
+                return None
+            outcomes.append([])
+        except Unbounded:
             return None
     return outcomes
 

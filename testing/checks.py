@@ -8,6 +8,7 @@ import contextlib
 import importlib
 import io
 import itertools
+import os
 import re
 import typing
 import uuid
@@ -53,6 +54,7 @@ from fracas.testing.fights import (
     step,
     words_now,
 )
+from fracas.testing.liveness import check_secret_liveness
 
 HIDDEN, HIDDEN_NAME = "zzlurker", "Zz Lurker"  # no other text of a fight holds these
 
@@ -570,3 +572,9 @@ class RulesetChecks:
 
     def test_the_followed_screen_is_the_whole_walk(self) -> None:
         run(check_followed_screen, self.cast, max(1, self.examples // 4), shrinking=self.shrinking)
+
+    def test_secrets_hide_only_what_they_decide(self) -> None:
+        """The slowest check (every outcome of every secret, brute force): an eighth as many
+        fights, or FRACAS_LIVENESS_EXAMPLES of them for a longer hunt."""
+        examples = int(os.environ.get("FRACAS_LIVENESS_EXAMPLES", 0)) or self.examples // 8
+        run(check_secret_liveness, self.cast, max(1, examples), shrinking=self.shrinking)

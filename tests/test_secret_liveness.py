@@ -9,10 +9,19 @@ import io
 import json
 from pathlib import Path
 
+import pytest
+
 from fracas.cli.serve import Table
 from fracas.projections import Fracas
 from fracas.projections.exports import export_jsonl
 from fracas.projections.screen import PLAYERS
+from fracas.projections.secrecy import players_cut
+from fracas.rules import Encounter
+from fracas.rules.events import Rolled
+from fracas.rules.timeline import walk
+from fracas.testing import start
+from tests.fudge_helpers import f
+from tests.test_conformance import CASTS
 from tests.test_secrecy import on, shut
 
 PISTOL = '--set=weapons=[{name="pistol",kind="firearm",damage="1d10"}]'
@@ -62,3 +71,95 @@ def test_percentile_a_secret_check_leaves_the_attacks_after_it_public(tmp_path):
     rolls = [e for step in steps for e in step.get("events", []) if e["kind"] == "rolled"]
     assert [r["roll"]["faces"] for r in rolls] == [[41], [4], [30], [7]], "the check's hides"
     assert not any("listens" in r["purpose"] for r in rolls)
+
+
+# -- every built-in ruleset: a GM-only roll that does not decide the turn -----------------
+
+
+def fight(system: str, options: dict | None = None, dice: list[int] | None = None) -> Encounter:
+    """The conformance cast of `system` (tests/test_conformance.py), begun."""
+    cast = CASTS[system]
+    _fracas, encounter = start(cast, options or {}, Fracas(":memory:"))
+    encounter.execute(encounter.ruleset.command({"action": "begin"}), dice=dice)
+    return encounter
+
+
+def act(encounter: Encounter, command: dict, *, secret: bool = False) -> int:
+    """Whoever acts now (`@`) does `command`; returns its step."""
+    if command.get("actor") == "@":
+        command = {**command, "actor": encounter.view().acting[0]}
+    encounter.execute(encounter.ruleset.command(command), secret=secret)
+    return encounter.history.head_step
+
+
+def shown_at_once(encounter: Encounter, secret: int, public: list[int]) -> None:
+    """The secret step shows by its command alone; every public step after it shows at once,
+    in the cut, the players' report and the players' export, its rolls with it."""
+    frames = list(walk(encounter.store, encounter.id, encounter.ruleset))
+    cut = players_cut(frames, encounter.ruleset)
+    assert cut.seen[secret].masked
+    for step in public:
+        assert cut.number(step) == step and not cut.seen[step].masked, f"step {step} waits"
+    fracas = Fracas.__new__(Fracas)
+    fracas.store = encounter.store
+    players, gm = io.StringIO(), io.StringIO()
+    fracas.export_text(players, "md", encounter.id, players=True)
+    fracas.export_text(gm, "md", encounter.id)
+    for step in public:
+        line = next(x for x in gm.getvalue().splitlines() if x.startswith(f"- {step}. "))
+        assert line in players.getvalue(), f"step {step} is not in the players' report"
+    out = io.StringIO()
+    export_jsonl(encounter.store, out, players=True)
+    steps = {s["step"]: s for s in map(json.loads, out.getvalue().splitlines()[1:])}
+    hidden = [e for e in frames[secret - 1].events if isinstance(e, Rolled)]
+    assert hidden and "events" not in steps[secret], "the secret step's rolls show"
+    for step in public:
+        rolled = [e for e in frames[step - 1].events if isinstance(e, Rolled)]
+        told = [e for e in steps[step]["events"] if e["kind"] == "rolled"]
+        assert len(told) == len(rolled), f"step {step}'s rolls are not in the export"
+
+
+CHECKS = {
+    "percentile": ({}, {"action": "other", "actor": "@", "what": "listen", "test": "dex"}),
+    "pool": (
+        {},
+        {"action": "other", "actor": "@", "attribute": "perception", "ability": "alertness"},
+    ),
+    "timeslice": ({}, {"action": "check", "actor": "@", "what": "listen", "stat": "q"}),
+    # an open roll explodes: its outcomes have no end to try; the GM's closed dice do not
+    "shotclock": (
+        {"action_dice": "d6-d6"},
+        {"action": "attack", "actor": "@", "targets": ["boss"]},
+    ),
+}
+
+
+@pytest.mark.parametrize("system", sorted(CHECKS))
+def test_a_secret_roll_that_does_not_decide_the_turn_leaves_the_next_turns_public(system):
+    options, check = CHECKS[system]
+    encounter = fight(system, options)
+    if system == "shotclock" and encounter.view().acting[0] == "boss":
+        act(encounter, {"action": "other", "actor": "boss", "shots": 1})
+    secret = act(encounter, check, secret=True)
+    public = [act(encounter, {"action": "next", "actor": "@"}) for _ in range(2)]
+    shown_at_once(encounter, secret, public)
+
+
+def test_fudge_a_secret_check_resolved_leaves_the_next_resolutions_public():
+    """4dF: everyone declares (the lowest initiative first), then the actions resolve from
+    the highest down; Ana's check (initiative 5) resolves first, on GM-only dice, then Bo's
+    attack on Cy (2) and Bo2's (1): neither reads what Ana's check decided."""
+    encounter = fight("fudge", dice=[*f(2), *f(0), *f(-1), *f(0)])
+    plans = {
+        "ana": {"action": "other", "what": "listen", "skill": "physique", "difficulty": 1},
+        "bo": {"action": "attack", "targets": ["cy"]},
+        "bo2": {"action": "attack", "targets": ["cy"]},
+    }
+    while encounter.state.phase == "declaring":
+        who = encounter.state.current
+        if who in plans:
+            act(encounter, {**plans.pop(who), "actor": who})
+        act(encounter, {"action": "next"})
+    secret = act(encounter, {"action": "next"}, secret=True)
+    public = [act(encounter, {"action": "next"}) for _ in range(2)]
+    shown_at_once(encounter, secret, public)

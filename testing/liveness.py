@@ -1,0 +1,225 @@
+"""Secrets that never lie: players see at once everything a secret does not decide.
+
+The maximal safe view of a fight, worked out by brute force from its log: from the first
+undisclosed GM-only step on, every state the fight could be in is kept (the step decided again
+with every face its dice could have shown, in every state so far), every later step is decided
+again in each with its recorded dice, and a step is the players' at once exactly when every
+one of them decides it as recorded. What the players are given (the cut, the screen, the
+players' export) must show exactly that: nothing a secret decided, nothing held back that it
+did not. The comparison runs up to the first undo or redo, the first thing a hidden combatant
+does, or a secret with too many outcomes to try (there the rule withholds, as it always did).
+"""
+
+import contextlib
+import io
+from collections import Counter
+from typing import Any
+
+import msgspec
+from hypothesis import strategies as st
+
+from fracas.ledger import FracasError
+from fracas.ledger.history import COMMAND
+from fracas.projections import Fracas
+from fracas.projections.exports import export_jsonl
+from fracas.projections.screen import PLAYERS, Timeline, shown_health
+from fracas.projections.secrecy import (
+    MOST_WORLDS,
+    OUTCOME_BUDGET,
+    free_roll,
+    parts,
+    players_cut,
+)
+from fracas.rules import Encounter
+from fracas.rules.dice import NoDice
+from fracas.rules.events import CombatantHidden, Disclosed, Rolled
+from fracas.rules.redecide import ReplayDice, decide_again, every_outcome, same_events
+from fracas.rules.roster import fold
+from fracas.rules.ruleset import Context, Ruleset
+from fracas.rules.timeline import Frame, walk
+from fracas.testing import fights
+from fracas.testing.fights import (
+    CONTROLS,
+    Cast,
+    Tally,
+    cast_installed,
+    command_strategy,
+    drawn_seed,
+    move_strategy,
+    play,
+    seeded_by,
+    start,
+    words_now,
+)
+
+SHOWN, MASKED, WITHHELD = "shown", "masked", "withheld"
+LIVENESS = Counter[str]()  # every ruleset's steps after a secret: "NAME shown", "NAME all"
+
+
+def check_secret_liveness(cast: Cast, data: st.DataObject) -> None:
+    """A random fight with GM-only rolls and a hidden combatant: the players' cut, screen
+    and export show exactly the maximal safe view."""
+    from fracas.testing.checks import HIDDEN, HIDDEN_NAME
+
+    tally = Tally()
+    sheet = next(iter((cast.reserves or cast.sheets).values()))
+    with cast_installed(cast), seeded_by(drawn_seed(data)):
+        fracas, encounter = start(cast, data.draw(st.sampled_from(cast.options), "options"))
+        if data.draw(st.sampled_from([False, False, True]), "hidden"):
+            join = {"action": "join", "combatant": HIDDEN, "name": HIDDEN_NAME, "sheet": sheet}
+            encounter.execute(encounter.ruleset.command(join), command_id="hidden", hidden=True)
+        begin = command_strategy(encounter.ruleset, "begin", words_now(encounter, cast))
+        with contextlib.suppress(FracasError):
+            fights.step(encounter, data.draw(begin, "begin"), data, tally, "begin", secret=False)
+        for n in range(data.draw(st.integers(cast.moves, 2 * cast.moves), "moves")):
+            move = data.draw(move_strategy(encounter.ruleset, encounter, cast), "move")
+            if move["action"] in CONTROLS:
+                play(encounter, move, data, tally)
+                continue
+            secret = data.draw(st.booleans(), "secret")  # one move in two GM-only
+            with contextlib.suppress(FracasError):  # a move the fight refuses appends nothing
+                fights.step(encounter, move, data, tally, f"move-{n}", secret=secret)
+        frames = list(walk(encounter.store, encounter.id, encounter.ruleset))
+        fates, worlds = maximal_view(frames, encounter.ruleset, {HIDDEN, HIDDEN_NAME})
+        shown_exactly(fracas, encounter, frames, fates, worlds)
+
+
+def maximal_view(
+    frames: list[Frame], ruleset: Ruleset, hidden: set[str]
+) -> tuple[dict[int, str], list[Any] | None]:
+    """Each step's fate in the maximal safe view, by brute force, from the first undisclosed
+    secret step up to where the comparison stops; and the states the fight could be in after
+    the last step (None when it stopped before, or there was no secret)."""
+    disclosed = {
+        e.step for f in frames if f.in_effect for e in f.events if isinstance(e, Disclosed)
+    }
+    worlds: list[Any] | None = None
+    fates: dict[int, str] = {}
+    for frame in frames:
+        step = frame.record.step
+        if frame.record.control != COMMAND or hidden_doing(frame, ruleset, hidden):
+            return fates, None
+        secret = step not in disclosed and any(
+            isinstance(e, Rolled) and e.secret for e in frame.events
+        )
+        if frame.command is None or free_roll(frame):  # the GM's words; a roll no rule reads
+            worlds = worlds and [fold(ruleset.evolve, w, frame.events) for w in worlds]
+            if worlds is not None:
+                fates[step] = MASKED if secret else SHOWN
+            continue
+        if worlds is None and not secret:
+            continue
+        worlds = worlds or [frame.before]
+        if secret:
+            fates[step], worlds = MASKED, every_world(ruleset, frame, worlds, refused=False)
+        elif all(same_events(decided, frame.events) for decided in again(ruleset, frame, worlds)):
+            fates[step] = SHOWN
+            worlds = unique([fold(ruleset.evolve, w, frame.events) for w in worlds])
+        else:
+            fates[step], worlds = WITHHELD, every_world(ruleset, frame, worlds, refused=True)
+        if worlds is None or len(worlds) > MOST_WORLDS:
+            fates.pop(step)
+            return fates, None
+    return fates, worlds
+
+
+def hidden_doing(frame: Frame, ruleset: Ruleset, hidden: set[str]) -> bool:
+    """A step the hidden combatant takes part in (named by its command, or in their turn),
+    other than their joining."""
+    if frame.command is None or any(isinstance(e, CombatantHidden) for e in frame.events):
+        return False
+    words = msgspec.json.encode({k: v for k, v in frame.command.items() if k != "sheet"})
+    named = any(h.encode() in words for h in hidden)
+    in_turn = not free_roll(frame) and bool(set(ruleset.view(frame.before).acting) & hidden)
+    return named or in_turn
+
+
+def again(ruleset: Ruleset, frame: Frame, worlds: list[Any]) -> list[list[Any]]:
+    """The step decided again in every world with its recorded dice ([] where refused)."""
+    record, rolls = frame.record, [e.roll for e in frame.events if isinstance(e, Rolled)]
+    decided = []
+    for world in worlds:
+        ctx = Context(ReplayDice(rolls), record.step, record.author, record.command_id)
+        try:
+            decided.append(decide_again(ruleset, world, frame.events, ctx, None))
+        except Exception:
+            decided.append([])
+    return decided
+
+
+def every_world(
+    ruleset: Ruleset, frame: Frame, worlds: list[Any], *, refused: bool
+) -> list[Any] | None:
+    """Every state after the step, from every world, with every face its dice could show."""
+    record = frame.record
+    ctx = Context(NoDice(), record.step, record.author, record.command_id)
+    found = []
+    for world in worlds:
+        outcomes = every_outcome(ruleset, world, frame.events, OUTCOME_BUDGET, ctx, refused=refused)
+        if outcomes is None:
+            return None
+        found += [fold(ruleset.evolve, world, events) for events in outcomes]
+    return unique(found)
+
+
+def unique(worlds: list[Any]) -> list[Any]:
+    return list({msgspec.json.encode(w): w for w in worlds}.values())
+
+
+def shown_exactly(
+    fracas: Fracas,
+    encounter: Encounter,
+    frames: list[Frame],
+    fates: dict[int, str],
+    worlds: list[Any] | None,
+) -> None:
+    """The players' cut, their export and their screen show exactly the maximal view."""
+    ruleset = encounter.ruleset
+    cut = players_cut(frames, ruleset)
+    name = ruleset.name
+    for step, fate in fates.items():
+        seen = cut.seen[step]
+        got = WITHHELD if seen.number is None else MASKED if seen.masked else SHOWN
+        assert got == fate, f"step {step} is {got} to the players, {fate} in the maximal view"
+        if fate != MASKED:
+            LIVENESS[f"{name} all"] += 1
+            LIVENESS[f"{name} shown"] += fate == SHOWN
+    out = players_export(fracas)
+    told = {line["step"]: line for line in out if line.get("type") == "step"}
+    for step, fate in fates.items():
+        number = cut.number(step)
+        assert (number in told) == (fate != WITHHELD), f"step {step} in the export: {fate}"
+        if fate == SHOWN:
+            kinds = [e["kind"] for e in told[number]["events"]]
+            assert kinds, f"step {step} is shown with no events"
+    last = frames[-1].record.step
+    if worlds and fates.get(last) != WITHHELD:  # a withheld last step shows at the next
+        rows_as_the_worlds_agree(encounter, worlds)
+
+
+def players_export(fracas: Fracas) -> list[dict[str, Any]]:
+    out = io.StringIO()
+    export_jsonl(fracas.store, out, players=True)
+    return [msgspec.json.decode(line) for line in out.getvalue().splitlines()]
+
+
+def rows_as_the_worlds_agree(encounter: Encounter, worlds: list[Any]) -> None:
+    """Each combatant whose state is the same in every world shows on the players' screen as
+    it stands now (as players read it: an NPC's health in words): no stale number where no
+    secret decided it."""
+    ruleset = encounter.ruleset
+    fighters = [parts(w)[0] for w in worlds]
+    agreed = {c for c in fighters[0] if all(f.get(c) == fighters[0][c] for f in fighters)}
+    now = {
+        w.combatant: (shown_health(w, True, False, ruleset), w.conditions)
+        for w in ruleset.view(encounter.state).wounds
+    }
+    again = Encounter(encounter.store, encounter.id)
+    timeline = Timeline(again, "fight", PLAYERS, lambda s: "")
+    rows = timeline.screen(timeline.steps).board.rows
+    shown = {row.combatant: (row.health, row.conditions) for row in rows}
+    for combatant in agreed & shown.keys():
+        assert shown[combatant] == now[combatant], (
+            f"{combatant}'s row is stale for the players: {shown[combatant]} against "
+            f"{now[combatant]}, though no secret decided it"
+        )
