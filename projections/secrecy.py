@@ -18,8 +18,8 @@ reveals them. The rule, step by step in the order of the log:
    down): it is shown when every world decides it as recorded (a ruling on a tainted
    combatant, a pass the turn makes the same way), and *withheld* otherwise. The GM's
    statements are folded into each. Worlds are followed while they are few (at most
-   MOST_WORLDS, each secret's outcomes found within OUTCOME_BUDGET decisions, dice that do
-   not explode) and until an undo, a withheld step or a hidden combatant's doing. From then
+   MOST_WORLDS, a step's outcomes found within OUTCOME_BUDGET decisions in all of them, dice
+   that do not explode) and until an undo, a withheld step or a hidden combatant's doing. From then
    on, and for a secret past those limits, a later step is withheld when it reads tainted
    state (names or changes a tainted combatant, or the shared state is tainted and it is
    not one of the GM's statements or rulings), and taints in turn everything it named or
@@ -78,10 +78,18 @@ STATEMENTS = (Note, Disclosed, CombatantRevealed, SeedRevealed, EncounterEnded, 
 RULINGS = ("gm.condition-set", "gm.condition-clear", "gm.rename")
 RULED = (Commanded, ConditionSet, ConditionCleared, Renamed)
 FREE_ROLL = "roll"  # `fracas roll`: a roll no rule applies, in every ruleset
-# How many decisions a secret step's other outcomes may take to find: d100 and a damage die
-# are some 700; past it the step taints all it names or changes, as if every part could.
-OUTCOME_BUDGET = 2000
-MOST_WORLDS = 256  # distinct states the fight could be in, followed at once
+# How many decisions a step's other outcomes may take to find, in all worlds together: d100
+# and a damage die are some 700; past it the step taints all it names or changes, as if
+# every part could.
+OUTCOME_BUDGET = 1200
+MOST_WORLDS = 64  # distinct states the fight could be in, followed at once
+
+
+def budget_in(worlds: int) -> int:
+    """The decisions each of `worlds` worlds may take to find a step's outcomes."""
+    return OUTCOME_BUDGET // max(1, worlds)
+
+
 REACH_CACHE = 512  # secret steps whose reach is remembered (a step's reach never changes)
 
 
@@ -260,20 +268,11 @@ class Taint:
         False (nothing changed) when there are too many to follow."""
         if self.worlds is None:
             return False
-        found: dict[bytes, Any] = {}
-        record = frame.record
-        ctx = Context(NoDice(), record.step, record.author, record.command_id)
-        for state in self.worlds or [frame.before]:
-            outcomes = every_outcome(self.ruleset, state, frame.events, OUTCOME_BUDGET, ctx)
-            if outcomes is None:
-                return False
-            for events in outcomes:
-                after = fold(self.ruleset.evolve, state, events)
-                found.setdefault(msgspec.json.encode(after), after)
-            if len(found) > MOST_WORLDS:
-                return False
-        self.origin = self.origin if self.worlds else record.step
-        self.settle(list(found.values()))
+        found = every_world(self.ruleset, frame, self.worlds or [frame.before], refused=False)
+        if found is None:
+            return False
+        self.origin = self.origin if self.worlds else frame.record.step
+        self.settle(found)
         return True
 
     def follow(self, frame: Frame) -> bool | None:
@@ -302,22 +301,10 @@ class Taint:
 
     def spread_worlds(self, frame: Frame) -> bool:
         """Every world goes on with every outcome a withheld step could have had in it."""
-        record = frame.record
-        ctx = Context(NoDice(), record.step, record.author, record.command_id)
-        found: dict[bytes, Any] = {}
-        for state in self.worlds or []:
-            outcomes = every_outcome(
-                self.ruleset, state, frame.events, OUTCOME_BUDGET, ctx, refused=True
-            )
-            if outcomes is None:
-                return False
-            for events in outcomes:
-                after = fold(self.ruleset.evolve, state, events)
-                found.setdefault(msgspec.json.encode(after), after)
-            if len(found) > MOST_WORLDS:
-                return False
-        self.settle(list(found.values()))
-        return True
+        found = every_world(self.ruleset, frame, self.worlds or [], refused=True)
+        if found is not None:
+            self.settle(found)
+        return found is not None
 
     def advance(self, events: list[Event]) -> None:
         """A step decided alike in every world (it reads nothing that differs): fold it."""
@@ -330,6 +317,28 @@ class Taint:
         who, moved = differing([parts(w) for w in self.worlds])
         self.combatants = {c: self.combatants.get(c, self.origin) for c in who}
         self.shared = (self.shared or self.origin) if moved else None
+
+
+def every_world(
+    ruleset: Ruleset, frame: Frame, worlds: list[Any], *, refused: bool
+) -> list[Any] | None:
+    """Every state the fight could be in after a step: from each of `worlds`, the step with
+    every face its dice could show (`refused`: or refused there, leaving it as it was). None
+    past what is followed: more than OUTCOME_BUDGET decisions in all, or MOST_WORLDS states."""
+    record = frame.record
+    ctx = Context(NoDice(), record.step, record.author, record.command_id)
+    found: dict[bytes, Any] = {}
+    for world in worlds:
+        budget = budget_in(len(worlds))
+        outcomes = every_outcome(ruleset, world, frame.events, budget, ctx, refused=refused)
+        if outcomes is None:
+            return None
+        for events in outcomes:
+            after = fold(ruleset.evolve, world, events)
+            found.setdefault(msgspec.json.encode(after), after)
+        if len(found) > MOST_WORLDS:
+            return None
+    return list(found.values())
 
 
 def players_cut(frames: list[Frame], ruleset: Ruleset) -> Cut:

@@ -33,6 +33,7 @@ from fracas.rules.encounter import recorded_events
 from fracas.rules.events import CORE_EVENTS, Event
 from fracas.rules.ruleset import Context, Ruleset
 from fracas.rules.views import View
+from fracas.testing import tiers
 from fracas.testing.fights import (
     CONTROLS,
     TALLIES,
@@ -557,6 +558,7 @@ class RulesetChecks:
     cast: Cast
     examples: int = 20
     shrinking: float = SHRINKING_SECONDS
+    liveness: int | None = None  # the liveness check's fights; None: by the test tier
 
     def test_declarations(self) -> None:
         check_declarations(self.cast)
@@ -574,7 +576,9 @@ class RulesetChecks:
         run(check_followed_screen, self.cast, max(1, self.examples // 4), shrinking=self.shrinking)
 
     def test_secrets_hide_only_what_they_decide(self) -> None:
-        """The slowest check (every outcome of every secret, brute force): an eighth as many
-        fights, or FRACAS_LIVENESS_EXAMPLES of them for a longer hunt."""
-        examples = int(os.environ.get("FRACAS_LIVENESS_EXAMPLES", 0)) or self.examples // 8
-        run(check_secret_liveness, self.cast, max(1, examples), shrinking=self.shrinking)
+        """The slowest check (every outcome of every secret, brute force): `liveness` fights,
+        by default 300 in the slow tier and 2 in the fast one (FRACAS_LIVENESS_EXAMPLES=N
+        for N)."""
+        given = int(os.environ.get("FRACAS_LIVENESS_EXAMPLES", 0)) or self.liveness
+        examples = given or tiers.examples(full=300, fast=2)
+        run(check_secret_liveness, self.cast, examples, shrinking=self.shrinking)

@@ -25,15 +25,14 @@ from fracas.projections.exports import export_jsonl
 from fracas.projections.screen import PLAYERS, Timeline, shown_health
 from fracas.projections.secrecy import (
     MOST_WORLDS,
-    OUTCOME_BUDGET,
+    every_world,
     free_roll,
     parts,
     players_cut,
 )
 from fracas.rules import Encounter
-from fracas.rules.dice import NoDice
 from fracas.rules.events import CombatantHidden, Disclosed, Rolled
-from fracas.rules.redecide import ReplayDice, decide_again, every_outcome, same_events
+from fracas.rules.redecide import ReplayDice, decide_again, same_events
 from fracas.rules.roster import fold
 from fracas.rules.ruleset import Context, Ruleset
 from fracas.rules.timeline import Frame, walk
@@ -59,11 +58,26 @@ LIVENESS = Counter[str]()  # every ruleset's steps after a secret: "NAME shown",
 def check_secret_liveness(cast: Cast, data: st.DataObject) -> None:
     """A random fight with GM-only rolls and a hidden combatant: the players' cut, screen
     and export show exactly the maximal safe view."""
+    with cast_installed(cast):
+        fracas, encounter, frames = secret_fight(cast, data)
+        fates, worlds = maximal_view(frames, encounter.ruleset, hidden_names())
+        shown_exactly(fracas, encounter, frames, fates, worlds)
+
+
+def hidden_names() -> set[str]:
+    from fracas.testing.checks import HIDDEN, HIDDEN_NAME
+
+    return {HIDDEN, HIDDEN_NAME}
+
+
+def secret_fight(cast: Cast, data: st.DataObject) -> tuple[Fracas, Encounter, list[Frame]]:
+    """A random fight, one move in two GM-only, a hidden combatant in one in three; its
+    steps walked."""
     from fracas.testing.checks import HIDDEN, HIDDEN_NAME
 
     tally = Tally()
     sheet = next(iter((cast.reserves or cast.sheets).values()))
-    with cast_installed(cast), seeded_by(drawn_seed(data)):
+    with seeded_by(drawn_seed(data)):
         fracas, encounter = start(cast, data.draw(st.sampled_from(cast.options), "options"))
         if data.draw(st.sampled_from([False, False, True]), "hidden"):
             join = {"action": "join", "combatant": HIDDEN, "name": HIDDEN_NAME, "sheet": sheet}
@@ -79,9 +93,7 @@ def check_secret_liveness(cast: Cast, data: st.DataObject) -> None:
             secret = data.draw(st.booleans(), "secret")  # one move in two GM-only
             with contextlib.suppress(FracasError):  # a move the fight refuses appends nothing
                 fights.step(encounter, move, data, tally, f"move-{n}", secret=secret)
-        frames = list(walk(encounter.store, encounter.id, encounter.ruleset))
-        fates, worlds = maximal_view(frames, encounter.ruleset, {HIDDEN, HIDDEN_NAME})
-        shown_exactly(fracas, encounter, frames, fates, worlds)
+    return fracas, encounter, list(walk(encounter.store, encounter.id, encounter.ruleset))
 
 
 def maximal_view(
@@ -145,21 +157,6 @@ def again(ruleset: Ruleset, frame: Frame, worlds: list[Any]) -> list[list[Any]]:
         except Exception:
             decided.append([])
     return decided
-
-
-def every_world(
-    ruleset: Ruleset, frame: Frame, worlds: list[Any], *, refused: bool
-) -> list[Any] | None:
-    """Every state after the step, from every world, with every face its dice could show."""
-    record = frame.record
-    ctx = Context(NoDice(), record.step, record.author, record.command_id)
-    found = []
-    for world in worlds:
-        outcomes = every_outcome(ruleset, world, frame.events, OUTCOME_BUDGET, ctx, refused=refused)
-        if outcomes is None:
-            return None
-        found += [fold(ruleset.evolve, world, events) for events in outcomes]
-    return unique(found)
 
 
 def unique(worlds: list[Any]) -> list[Any]:
