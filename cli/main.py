@@ -261,6 +261,31 @@ def complete_actions(ctx: click.Context, param: click.Parameter, incomplete: str
     return names_for_completion(ctx, lambda live: list(live.ruleset.actions), incomplete)
 
 
+def actor_and_action(ctx: click.Context) -> tuple[str, str]:
+    """ACTOR and ACTION of the `act` line being completed (while an option waits for its
+    value, click leaves the words unparsed, in ctx.args)."""
+    words = [*ctx.args, "", ""]
+    return ctx.params.get("actor") or words[0], ctx.params.get("action") or words[1]
+
+
+def complete_opts(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of -o: the action's fields, then what the actor's sheet offers."""
+    from fracas.cli.shell import opt_values
+
+    actor, action = actor_and_action(ctx)
+    return names_for_completion(
+        ctx, lambda live: opt_values(live, actor, action, incomplete), incomplete
+    )
+
+
+def complete_weapons(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of -w: the weapons on the actor's sheet."""
+    actor, action = actor_and_action(ctx)
+    return names_for_completion(
+        ctx, lambda live: catalog.offered(live, actor, action, "weapon"), incomplete
+    )
+
+
 def dump_json(data: Any) -> None:
     click.echo(msgspec.json.format(msgspec.json.encode(data)).decode())
 
@@ -673,6 +698,7 @@ def next_(
     "--weapon",
     "-w",
     default=None,
+    shell_complete=complete_weapons,
     help="Weapon to attack with (default: the one in hand or first on the sheet, else unarmed).",
 )
 @click.option(
@@ -716,6 +742,7 @@ def next_(
     "opts",
     multiple=True,
     metavar="KEY=VALUE",
+    shell_complete=complete_opts,
     help="Any other field of the action (see `fracas actions`).",
 )
 @click.option(

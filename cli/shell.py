@@ -9,6 +9,7 @@ what another process (a second laptop, a script) appended since.
 
 import os
 import shlex
+import shutil
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -132,10 +133,11 @@ class Session:
         """Run one line (`split`: its words, split beforehand); False when the GM leaves."""
         if line.strip() in LEAVE:
             return False
-        if line.strip() == "help":
-            line = "--help"
+        if line.strip() in ("help", "--help"):
+            click.echo(self.help())
+            return True
         try:
-            words = self.words(line, split) if line.strip() != "--help" else ["--help"]
+            words = self.words(line, split)
             if words:
                 self.invoke(words)
         except (FracasError, click.ClickException) as error:
@@ -145,6 +147,28 @@ class Session:
             self.last = f"refused: {message}"
             click.echo(f"Error: {message}", err=True)
         return True
+
+    def help(self) -> str:
+        """`help` here: play's own keys, then the commands that run here, under headings."""
+        from fracas.cli.main import format_sections
+
+        ctx = click.Context(self.group, info_name="fracas")
+        out = click.HelpFormatter(width=min(shutil.get_terminal_size().columns, 80))
+        out.write_text("Every line is a fracas command without `fracas`; `help COMMAND` says more.")
+        with out.section("Keys of fracas play"):
+            keys = [
+                (k, f"{c}: {self.group.commands[c].get_short_help_str(60)}")
+                for k, c in SHORT.items()
+            ]
+            keys += [
+                ("ACTION ...", "the acting combatant's action, with what they hold: attack bob"),
+                ("Tab", "completes commands, combatants, actions, weapons and -o values"),
+                (" ".join(LEAVE), "leave (or Ctrl-D)"),
+            ]
+            out.write_dl(keys)
+        here = [name for name in self.group.list_commands(ctx) if name not in NOT_HERE]
+        format_sections(self.group, ctx, out, here)
+        return out.getvalue().rstrip()
 
     def invoke(self, words: list[str]) -> None:
         head = self.live.history.head_step
@@ -237,15 +261,11 @@ class Completion:
             return list(live.ruleset.actions)
         actor, action, previous = words[1], words[2], words[-1]
         if previous in WEAPON_FLAGS:
-            return self.weapons(actor)
-        flags = {f.field: f for f in catalog.action(live.ruleset, action, "").flags}
+            return catalog.offered(live, actor, action, "weapon")
         if previous in OPT_FLAGS:
-            field, sep, _ = current.partition("=")
-            if sep and field in flags:
-                return [f"{field}={choice}" for choice in flags[field].choices]
-            return [f"{name}=" for name, flag in flags.items() if flag.flag.startswith("-o")]
-        if previous == "--called" and "called" in flags:
-            return flags["called"].choices
+            return opt_values(live, actor, action, current)
+        if previous == "--called":
+            return catalog.offered(live, actor, action, "called")
         return ids
 
     def for_condition(self, words: list[str], ids: list[str]) -> Iterable[str]:
@@ -260,12 +280,6 @@ class Completion:
             return [f"{edge}:{who}" for edge in ("end", "start") for who in ids] + ["removed"]
         return []
 
-    def weapons(self, actor: str) -> list[str]:
-        live = self.session.live
-        fighter = live.state.fighters.get(actor)
-        sheet = getattr(fighter, "sheet", None)
-        return [] if sheet is None else live.ruleset.weapons_of(sheet)
-
     def flags(self, words: list[str]) -> list[str]:
         command: Any = self.session.group.commands.get(words[0])
         if isinstance(command, click.Group) and len(words) > 1:
@@ -273,6 +287,15 @@ class Completion:
         if command is None:
             return []
         return [o for p in command.params if isinstance(p, click.Option) for o in p.opts]
+
+
+def opt_values(live: Encounter, actor: str, action: str, current: str) -> list[str]:
+    """`-o` of an action: its fields as FIELD=, then, after the =, what may go there."""
+    field, sep, _ = current.partition("=")
+    if sep:
+        return [f"{field}={value}" for value in catalog.offered(live, actor, action, field)]
+    flags = catalog.action(live.ruleset, action, "").flags
+    return [f"{flag.field}=" for flag in flags if flag.flag.startswith("-o")]
 
 
 def history_path() -> Path:

@@ -79,6 +79,17 @@ def action(ruleset: Ruleset, name: str, text: str) -> Action:
     return Action(name, text, usage, flags)
 
 
+def offered(encounter: Encounter, actor: str, name: str, field: str) -> list[str]:
+    """What Tab offers for a field of ACTOR's action NAME: the field's choices, else what
+    the actor's sheet offers (their weapons for -w, their spells for -o spell=)."""
+    for flag in action(encounter.ruleset, name, "").flags:
+        if flag.field == field and flag.choices:
+            return [choice for choice in flag.choices if choice]
+    fighter = getattr(encounter.state, "fighters", {}).get(actor)
+    sheet = getattr(fighter, "sheet", None)
+    return [] if sheet is None else encounter.ruleset.offered(sheet, field)
+
+
 def shared(found: list[Action]) -> tuple[list[Shared], list[Action]]:
     """The flags two or more actions take alike, once, grouped by the actions taking them
     (the most widely taken first); and each action with only the flags of its own."""

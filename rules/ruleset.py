@@ -151,6 +151,9 @@ class Ruleset:
     # The names of the weapons on a sheet (the ruleset's sheet struct), as `-w` takes them.
     # None: the sheet's `weapons` field, read as a list of named things or a table by name.
     weapons: Callable[[Any], list[str]] | None = None
+    # The names a sheet offers for a text field of an action, for Tab to complete
+    # (`-o spell=` and the spells on the sheet): (sheet, field) -> names. None: none.
+    offers: Callable[[Any, str], list[str]] | None = None
     # One line for each field of an action a GM may set (by its flag or `-o`), beside the
     # type the catalog shows: {"called": "how much cover the target has"}.
     field_help: dict[str, str] = field(default_factory=dict)
@@ -282,6 +285,20 @@ class Ruleset:
             except BadInputError:
                 return []
         return (self.weapons or listed_weapons)(sheet)
+
+    def offered(self, sheet: Any, field: str) -> list[str]:
+        """The names a sheet (read, or given as plain data) offers for a field: its weapons
+        for `weapon`, and what the ruleset's `offers` names for the others."""
+        if field == "weapon":
+            return self.weapons_of(sheet)
+        if self.offers is None:
+            return []
+        if isinstance(sheet, dict):
+            try:
+                sheet = self.sheet(sheet)
+            except BadInputError:
+                return []
+        return self.offers(sheet, field)
 
     def fields_of(self, action: str) -> tuple[str, ...]:
         """The fields an action's command takes (the CLI sends only these)."""

@@ -1,12 +1,15 @@
 """Help that starts somewhere: `fracas --help` under headings, `fracas actions` without
 repeats, `help` inside `fracas play`, and what Tab offers."""
 
+from pathlib import Path
+
 import click
 import pytest
 from click.testing import CliRunner
 
-from fracas.cli.main import cli
+from fracas.cli.main import SHORT, App, cli
 from fracas.cli.sections import OTHER, SECTIONS
+from fracas.cli.shell import NOT_HERE, Completion, Session
 from fracas.projections import catalog
 from fracas.rules import available, load
 
@@ -70,3 +73,86 @@ def test_a_spell_takes_no_weapon_in_srd(run) -> None:
     weapon_takers = next(line for line in text.splitlines()[1:] if "-w WEAPON" in line)
     assert "cast" not in text.splitlines()[text.splitlines().index(weapon_takers) - 1]
     assert "weapon" not in load("srd").fields_of("cast")
+
+
+# -- `help` inside `fracas play`, and what Tab offers ---------------------------------------
+
+SAMPLES = Path(__file__).parent.parent / "plugins" / "srd" / "fracas_srd" / "samples"
+
+
+@pytest.fixture
+def srd_session(tmp_path: Path):
+    """Maelis (a cleric with spells) and a wyrm (legendary options), begun; in `play`."""
+    db = str(tmp_path / "fight.db")
+    runner = CliRunner()
+    for args in (
+        ["new", "-r", "srd", "--id", "crypt"],
+        ["add", "maelis", "--sheet", f"{SAMPLES}/cleric.toml", "--side", "pc"],
+        ["add", "wyrm", "--sheet", f"{SAMPLES}/wyrm.toml"],
+        ["begin", "--dice", "15,3"],
+    ):
+        assert runner.invoke(cli, ["--db", db, *args]).exit_code == 0
+    app = App(db, None)
+    yield Session(app, cli)
+    app.close()
+
+
+def test_help_in_play_lists_its_own_keys_and_only_the_commands_that_run_there(
+    srd_session: Session, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert srd_session.run("help")
+    text = capsys.readouterr().out
+    keys = text.split("Keys of fracas play:")[1].split("\n\n")[0]
+    for key, command in SHORT.items():
+        assert f"  {key} " in keys and f"{command}: " in keys
+    assert "ACTION ..." in keys and "quit" in keys
+    listed = {line.split()[0] for line in text.splitlines() if line.startswith("  ")}
+    for name in NOT_HERE:
+        assert name not in listed, name
+    assert {"act", "undo", "log", "status", "condition"} <= listed
+    assert "Usage: fracas [OPTIONS]" not in text
+    assert srd_session.run("--help") and capsys.readouterr().out == text
+
+
+def test_tab_offers_the_spells_and_options_on_the_actor_s_sheet(srd_session: Session) -> None:
+    def offered(line: str) -> list[str]:
+        return Completion(srd_session).candidates(line)
+
+    spells = offered("act maelis cast wyrm -o spell=")
+    assert "spell=bless" in spells and "spell=sacred flame" in spells
+    assert offered("act maelis cast wyrm -o spell=gu") == ["spell=guiding bolt"]
+    assert "spell=" in offered("act maelis cast wyrm -o ")
+    assert "option=tail attack" in offered("act wyrm legendary maelis -o option=")
+    assert offered("act wyrm attack maelis -w ") == load("srd").weapons_of(
+        srd_session.live.state.fighters["wyrm"].sheet
+    )
+    assert offered("act maelis cast wyrm -o spell=") == [
+        f"spell={name}" for name in catalog.offered(srd_session.live, "maelis", "cast", "spell")
+    ]
+
+
+@pytest.mark.sqlite_file
+def test_shell_completion_of_fracas_offers_the_spells_on_the_sheet(srd_session: Session) -> None:
+    db = Path(srd_session.app.db)
+    assert "spell=bless" in click_completes(db, "fracas act maelis cast wyrm -o spell=")
+    assert click_completes(db, "fracas act maelis cast wyrm -o spell=sac") == ["spell=sacred flame"]
+    assert click_completes(db, "fracas act wyrm attack maelis -w b") == ["bite"]
+
+
+def click_completes(db: Path, line: str) -> list[str]:
+    """What bash's completion of `fracas` (click's) offers for the last word of `line`,
+    one offer a line (a spell's name has spaces)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {
+        **os.environ,
+        "COMP_WORDS": line,
+        "COMP_CWORD": str(len(line.split(" ")) - 1),
+        "_FRACAS_COMPLETE": "bash_complete",
+        "FRACAS_DB": str(db),
+    }
+    fracas = str(Path(sys.executable).parent / "fracas")
+    out = subprocess.run([fracas], env=env, capture_output=True, text=True).stdout
+    return [item.split(",", 1)[1] for item in out.splitlines()]

@@ -145,6 +145,16 @@ def heal_by_hand(state: State, target: str, amount: int, reason: str) -> list[Ev
     return heal(fighter, amount, reason or "the GM's ruling")
 
 
+def offers(sheet: Sheet, field: str) -> list[str]:
+    """What Tab offers for `-o spell=` and `-o option=`: the spells and the legendary
+    options on the sheet."""
+    if field == "spell":
+        return [spell.name for spell in sheet.spells]
+    if field == "option":
+        return [option.name for option in sheet.legendary]
+    return []
+
+
 RULESET = Ruleset(
     name="srd",
     title="d20 fantasy combat (SRD 5.1, CC-BY-4.0)",
@@ -173,5 +183,6 @@ RULESET = Ruleset(
     out=OUT,
     facts=facts,
     field_help=FIELD_HELP,
+    offers=offers,
     reference=REFERENCE,
 )
