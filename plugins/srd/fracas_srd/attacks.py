@@ -18,7 +18,13 @@ from fracas.rules.api import (
 
 from fracas_srd.checks import d20_test
 from fracas_srd.commands import Scene
-from fracas_srd.conditions import attack_edge, cover_bonus, critical_up_close, saving_throw
+from fracas_srd.conditions import (
+    attack_edge,
+    cover_bonus,
+    critical_up_close,
+    saving_throw,
+    unseen_by,
+)
 from fracas_srd.damage import deal, roll_dice
 from fracas_srd.effects import ac_notes, armor_class, bonuses, extra_dice
 from fracas_srd.evolve import evolve
@@ -174,7 +180,7 @@ def weapon_attack(
     if target.dead:
         raise RefusedError(f"{target.name} is dead")
     events: list[Event] = []
-    answer = chosen(state, target, command.defence, weapon.type)
+    answer = chosen(state, target, command.defence, weapon.type, unseen(attacker, target, command))
     mods = attack_modifiers(attacker, weapon, command.cover)
     swing = attack_roll(ctx, events, attacker, target, command, mods, weapon.ranged, weapon.name)
     hit, critical = answered(state, events, attacker, target, answer, swing)
@@ -224,6 +230,11 @@ def sneak_attack(
     how = state.options.critical
     dice, _ = parse_amount(feature.extra)
     return roll_dice(ctx, events, attacker.id, dice, critical, feature.name, how)
+
+
+def unseen(attacker: Fighter, target: Fighter, command: Scene) -> str:
+    """Why the target cannot see its attacker, or "" (srd-23, srd-27)."""
+    return "the GM says so" if command.unseen else unseen_by(target, attacker)
 
 
 def answered(

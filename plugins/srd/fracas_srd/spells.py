@@ -18,7 +18,7 @@ from fracas.rules.api import (
     roster,
 )
 
-from fracas_srd.attacks import answered, attack_roll, harmed, rebuked
+from fracas_srd.attacks import answered, attack_roll, harmed, rebuked, unseen
 from fracas_srd.commands import Cast
 from fracas_srd.conditions import saving_throw
 from fracas_srd.damage import (
@@ -198,7 +198,7 @@ def spell_attack(
     ]
     events: list[Event] = []
     ranged = spell.attack == "ranged"
-    answer = chosen(state, target, command.defence, spell.type)
+    answer = chosen(state, target, command.defence, spell.type, unseen(caster, target, command))
     swing = attack_roll(ctx, events, caster, target, command, mods, ranged, spell.name)
     hit, critical = answered(state, events, caster, target, answer, swing)
     outcome = "critical hit" if critical else "hits" if hit else "misses"
@@ -239,7 +239,10 @@ def missiles(
         raise RefusedError(
             f"{spell.name} has {spell.darts} darts: name one target for all or one for each"
         )
-    answers = {t.id: chosen(state, t, command.defence, spell.type) for t in targets}
+    answers = {
+        t.id: chosen(state, t, command.defence, spell.type, unseen(caster, t, command))
+        for t in targets
+    }
     events: list[Event] = []
     for target in targets:
         events += blocking(state, caster, target, spell, answers.get(target.id))

@@ -79,9 +79,12 @@ def absorbs(found: Reaction) -> list[str]:
     return list(effect.resistances) if found.trigger == DAMAGED and effect else []
 
 
-def chosen(state: State, target: Fighter, defence: dict[str, str], kind: str) -> Reaction | None:
+def chosen(
+    state: State, target: Fighter, defence: dict[str, str], kind: str, unseen: str = ""
+) -> Reaction | None:
     """The reaction the target named for this attack, checked now: one it has, and may
-    take (srd-4, srd-27, srd-1); None if it named none."""
+    take (srd-4, srd-27, srd-1), seeing the attacker if it must (`unseen`: why it cannot,
+    srd-40, srd-41); None if it named none."""
     name = defence.get(target.id, NONE)
     if name.lower() == NONE:
         return None
@@ -91,6 +94,8 @@ def chosen(state: State, target: Fighter, defence: dict[str, str], kind: str) ->
         theirs = ", ".join(r.name for r in own) or "none"
         raise BadInputError(f"{target.name} has no reaction {name!r}; theirs: {theirs}")
     reaction(state, target, found.name)
+    if unseen and (found.halves or (found.spell is not None and found.spell.save)):
+        raise RefusedError(f"{found.name} needs a foe it can see: {unseen} (srd-40, srd-41)")
     if found.spell and not found.spell.innate:
         reaction_slot(target, found.spell)  # refused now if no slot is left
     types = absorbs(found)

@@ -109,6 +109,13 @@ def test_srd_40_uncanny_dodge_halves_a_hit_s_damage_before_resistance():
     hit = of(out, Damaged)[0]
     assert hit.amount == 5 and hit.breakdown[-1].reason == "uncanny dodge: half"  # 10 // 2
     assert "srd-40" in of(out, Resolved)[0].rules
+    t.next()
+    t.next()  # round 2: Wren's reaction is back; an attacker she cannot see
+    with pytest.raises(RefusedError, match="needs a foe it can see: the GM says so"):
+        t.act(
+            "brannoc", "attack", "pc-wren", faces=(15, 7), weapon="longsword", unseen=True,
+            defence={"pc-wren": "uncanny dodge"},
+        )  # fmt: skip
 
 
 def test_srd_41_hellish_rebuke_after_the_damage_the_save_before_its_damage():
@@ -123,6 +130,19 @@ def test_srd_41_hellish_rebuke_after_the_damage_the_save_before_its_damage():
     rebuke = of(out, Damaged)[-1]
     assert (rebuke.target, rebuke.amount) == ("gob", 6) and "srd-41" in rebuke.rules
     assert t.who("gob").hp == 1 and "level 1 spell slot" not in spent(out)  # innate
+
+
+def test_srd_35_a_grappling_rider_leaves_the_target_grappled_by_its_attacker():
+    crab = {"name": "claw", "damage": "1d6", "rider": {"save": "str", "dc": 11,
+            "condition": "grappled"}}  # fmt: skip
+    t = fight(("crab", "goblin"), ("pc-brannoc", "fighter"), begin=False)
+    t.join("crab2", sample("goblin", weapons=[crab]))
+    t.do({"action": "begin"}, 20, 10, 15)  # crab, crab2, brannoc
+    t.next()
+    out = t.act("crab2", "attack", "pc-brannoc", faces=(19, 2, 3), weapon="claw")
+    held = of(out, ConditionSet)[-1]
+    assert (held.condition, held.detail) == ("grappled", {"by": "crab2"})
+    assert t.who("pc-brannoc").speed == 0
 
 
 def test_srd_39_a_reaction_spell_takes_the_lowest_slot_left_and_none_is_refused():
