@@ -21,8 +21,9 @@ What is here, by what an author needs:
 - modifiers with reasons and rule ids: `Modifier`, `GivenModifier` (one a command is given);
 - sheets and options: msgspec structs of your own; `Ruleset.sheet` and `Ruleset.options`
   read them; `check_known`, `did_you_mean` and `no_weapon` word refusals alike;
-- conditions with durations: `ConditionSet`, `ConditionCleared`, `Until`, `Clock`, and the
-  helpers of the modules `roster` (a state's combatants) and `gm` (the GM's commands);
+- conditions with durations: `ConditionSet`, `ConditionCleared`, `Until` (`until` makes one
+  from your `Clock`), `Clock`, and the helpers of the modules `roster` (a state's combatants)
+  and `gm` (the GM's commands);
 - the rules reference: `Reference`, `Source`, `Statement`, `toml_reference`;
 - refusals: `BadInputError` (the input is wrong), `RefusedError` (the rules say no),
   `NotFoundError` (no such combatant or weapon).
@@ -49,7 +50,7 @@ from fracas.rules.commands import (
     joined_event,
 )
 from fracas.rules.dice import Dice, Term, kept_of, parse_dice, parse_terms, split_faces, total_of
-from fracas.rules.durations import Clock, Until
+from fracas.rules.durations import Clock, Until, until
 from fracas.rules.events import (
     Bounded,
     Choices,
@@ -165,4 +166,5 @@ __all__ = [
     "tie_roll",
     "toml_reference",
     "total_of",
+    "until",
 ]

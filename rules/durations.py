@@ -23,17 +23,21 @@ EDGES = ("start", "end")
 class Clock(NamedTuple):
     """Where the fight stands: the ruleset's round, and who is having a turn now, each with
     a label unique to that turn (the round, or the sequence and shot); `word` is what the
-    ruleset calls a round."""
+    ruleset calls a round. `count`: the initiative count of the turn now, for rules whose
+    durations in rounds run from the count where they began (d20: srd-28); None (the
+    default): they end as a round begins."""
 
     round: int
     turns: Mapping[str, str]
     word: str = "round"
+    count: int | None = None
 
 
 class Until(msgspec.Struct, frozen=True, omit_defaults=True):
-    """How long a condition lasts: `rounds` rounds (it ends as round `ends` begins), or to
-    the `edge` ("start" or "end") of the next turn of `of`; `after` is the turn `of` was
-    having when it was set, which is not "the next"."""
+    """How long a condition lasts: `rounds` rounds (it ends as round `ends` begins, or, with
+    a `count`, as round `ends` reaches that initiative count, where it began), or to the
+    `edge` ("start" or "end") of the next turn of `of`; `after` is the turn `of` was having
+    when it was set, which is not "the next"."""
 
     rounds: int = 0
     ends: int = 0
@@ -41,6 +45,7 @@ class Until(msgspec.Struct, frozen=True, omit_defaults=True):
     of: str = ""
     after: str = ""
     word: str = "round"
+    count: int | None = None
 
 
 def view_clock(view: Callable[[Any], Any]) -> Callable[[Any], Clock]:
@@ -67,11 +72,13 @@ def parse_until(text: str) -> tuple[str, str]:
     return edge.lower(), who.strip()
 
 
-def until(clock: Clock, rounds: int | None, edge: str, of: str) -> Until | None:
-    """The Until of a condition set now, for `rounds` rounds or to an edge of `of`'s next
-    turn; before the fight, the first round counts as the one it was set in."""
+def until(clock: Clock, rounds: int | None, edge: str = "", of: str = "") -> Until | None:
+    """The Until of a condition set now, for `rounds` rounds (from the initiative count of
+    the turn now, if the clock has one) or to an edge of `of`'s next turn; before the
+    fight, the first round counts as the one it was set in."""
     if rounds:
-        return Until(rounds=rounds, ends=max(clock.round, 1) + rounds, word=clock.word)
+        ends = max(clock.round, 1) + rounds
+        return Until(rounds=rounds, ends=ends, word=clock.word, count=clock.count)
     if edge:
         return Until(edge=edge, of=of, after=clock.turns.get(of, ""))
     return None
@@ -111,17 +118,36 @@ def why_over(
 ) -> str:
     """Why the condition is over between the two clocks, or "" if it lasts on."""
     if lasting.rounds:
-        if after.round >= lasting.ends > before.round:
-            verb = "is" if lasting.rounds == 1 else "are"
-            word = lasting.word
+        if not place(before) < end_place(lasting) <= place(after):
+            return ""
+        verb = "is" if lasting.rounds == 1 else "are"
+        word = lasting.word
+        if lasting.count is None:
             return f"{plural(lasting.rounds, word)} {verb} up, {word} {after.round} begins"
-        return ""
+        return (
+            f"{plural(lasting.rounds, word)} {verb} up at initiative count {lasting.count} "
+            f"of {word} {lasting.ends}"
+        )
     who = name_of(state, lasting.of)
     if lasting.edge == "end" and lasting.of in ended and before.turns[lasting.of] != lasting.after:
         return f"{who}'s turn is over"
     if lasting.edge == "start" and lasting.of in started:
         return f"{who}'s turn begins"
     return ""
+
+
+TOP = float("-inf")  # the place of a round's top, before its first turn
+
+
+def place(clock: Clock) -> tuple[int, float]:
+    """Where a clock stands in the fight's time: its round, then (within it) the turns from
+    the highest initiative count down."""
+    return clock.round, TOP if clock.count is None else -clock.count
+
+
+def end_place(lasting: Until) -> tuple[int, float]:
+    """Where a duration in rounds ends: the top of round `ends`, or its count there."""
+    return lasting.ends, TOP if lasting.count is None else -lasting.count
 
 
 def plural(count: int, word: str) -> str:
@@ -145,10 +171,10 @@ def remaining(state: Any, lasting: Until, round_now: int) -> dict[str, Any]:
     """What is left of a duration, for `status` and its JSON."""
     if lasting.rounds:
         left = lasting.ends - max(round_now, 1)
-        return {
-            "rounds_left": left,
-            "ends_at_round": lasting.ends,
-            "text": f"{plural(left, lasting.word)} left",
-        }
+        shown = {"rounds_left": left, "ends_at_round": lasting.ends}
+        if lasting.count is None:
+            return {**shown, "text": f"{plural(left, lasting.word)} left"}
+        at = f"until count {lasting.count} of {lasting.word} {lasting.ends}"
+        return {**shown, "ends_at_count": lasting.count, "text": at}
     named = text(lasting, lambda who: name_of(state, who))
     return {"edge": lasting.edge, "of": lasting.of, "text": named}

@@ -250,5 +250,8 @@ def start_then_pass(state: State, command: Pass, ctx: Context, due: Fighter) -> 
 
 
 def clock(state: State) -> Clock:
-    """Where durations expire: a turn is its round and its creature's place in it."""
-    return Clock(state.round, {state.turn: str(state.round)} if state.turn else {}, "round")
+    """Where durations expire: a turn is its round and its creature's place in it, the
+    initiative count a duration in rounds runs from and ends at (srd-28)."""
+    acting = state.acting()
+    count = acting.initiative if acting is not None else None
+    return Clock(state.round, {state.turn: str(state.round)} if state.turn else {}, "round", count)

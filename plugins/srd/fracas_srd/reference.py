@@ -205,7 +205,9 @@ STATEMENTS = {
         'Durations. An effect lasts a number of rounds (10 rounds are a minute), or "until the '
         "start/end of\" a named creature's next turn, or until the affected creature succeeds on"
         ' a save it repeats at the end of each of its turns ("save ends"). It ends by itself, '
-        "as an event in the log, at that point of the order. [Durations; the spell and monster "
+        "as an event in the log, at that point of the order: rounds are counted from the "
+        "initiative count where the effect began, and it ends as the fight reaches that count "
+        "again, N rounds later. [Durations; the spell and monster "
         "entries use these forms]"
     ),
     "srd-29": (

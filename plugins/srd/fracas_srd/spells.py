@@ -16,6 +16,7 @@ from fracas.rules.api import (
     Spent,
     Until,
     roster,
+    until,
 )
 
 from fracas_srd.attacks import answered, attack_roll, harmed, rebuked, unseen
@@ -31,6 +32,7 @@ from fracas_srd.damage import (
 )
 from fracas_srd.effects import EFFECT, blocks, under
 from fracas_srd.evolve import evolve
+from fracas_srd.initiative import clock
 from fracas_srd.sheets import Spell, parse_amount
 from fracas_srd.slots import as_cast, slot_for, spend_slot
 from fracas_srd.state import Fighter, State, until_next
@@ -354,7 +356,7 @@ def afflict(
 
 def duration(state: State, caster: Fighter, spell: Spell) -> Until | None:
     if spell.rounds:
-        return Until(rounds=spell.rounds, ends=max(state.round, 1) + spell.rounds)
+        return until(clock(state), spell.rounds)
     if spell.until:
         return until_next(state, spell.until, caster.id)
     return None

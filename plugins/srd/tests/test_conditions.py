@@ -4,6 +4,8 @@ import pytest
 from fracas.rules.api import ConditionCleared, ConditionExpired, RefusedError, Resolved
 from srd_table import Table, fight, of, rolls, sample
 
+from fracas_srd.ruleset import RULESET
+
 
 def condition(t: Table, who: str, name: str, **duration) -> None:
     t.do({"action": "gm.condition-set", "target": who, "condition": name, **duration})
@@ -151,3 +153,31 @@ def test_srd_28_until_the_end_of_a_named_creature_s_next_turn():
     assert "frightened" in t.who("gob").conditions
     out = t.next()
     assert [e.condition for e in of(out, ConditionExpired)] == ["frightened"]
+
+
+def test_srd_28_rounds_end_at_the_initiative_count_where_they_began_not_at_a_round_s_top():
+    t = fight(("brannoc", "fighter"), ("maelis", "cleric"), ("gob", "goblin"))
+    t.next()  # Maelis, at initiative count 16 of round 1
+    t.next()
+    t.next()
+    t.next()  # round 2, Maelis again
+    condition(t, "gob", "frightened", rounds=2)
+    assert t.who("gob").conditions["frightened"]["until"]["count"] == 16
+    for _ in range(4):  # the goblin; round 3: Brannoc, Maelis, the goblin
+        assert not of(t.next(), ConditionExpired)
+    out = t.next()  # round 4 begins with Brannoc (count 21): still frightened
+    assert not of(out, ConditionExpired) and t.who("gob").has("frightened")
+    out = t.next()  # count 16 of round 4: the two rounds are up
+    (expired,) = of(out, ConditionExpired)
+    assert expired.reason == "2 rounds are up at initiative count 16 of round 4"
+
+
+def test_srd_28_a_spell_s_rounds_run_from_its_caster_s_count_and_status_says_so():
+    t = fight(("brannoc", "fighter"), ("maelis", "cleric"), ("gob", "goblin"))
+    t.next()
+    t.act("maelis", "cast", "brannoc", spell="bless")
+    lasting = t.who("brannoc").conditions["bless"]["until"]
+    assert (lasting["ends"], lasting["count"]) == (11, 16)
+    seen = RULESET.view(t.state)
+    row = next(w for w in seen.wounds if w.combatant == "brannoc")
+    assert row.detail["durations"]["bless"]["text"] == "until count 16 of round 11"
