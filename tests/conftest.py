@@ -60,6 +60,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = kept
 
 
+POSTGRESQL = pytest.param("postgresql", marks=pytest.mark.postgres)  # a backend parameter
+
+
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[Server]:
     """One PostgreSQL cluster for the session (Debian's binaries), or a one-line skip."""

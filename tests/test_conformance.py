@@ -59,8 +59,8 @@ CASTS = {
     ),
 }
 
-# 40 fights per ruleset in the slow tier, 8 in the fast one; FRACAS_FIGHTS=1000 for a longer hunt.
-EXAMPLES = int(os.environ.get("FRACAS_FIGHTS", examples(full=40, fast=8)))
+# 40 fights per ruleset in the slow tier, 4 in the fast one; FRACAS_FIGHTS=1000 for a longer hunt.
+EXAMPLES = int(os.environ.get("FRACAS_FIGHTS", examples(full=40, fast=4)))
 
 
 @pytest.mark.long

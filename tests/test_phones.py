@@ -72,6 +72,7 @@ def table(tmp_path: Path) -> Iterator[Table]:
         made.client.close()
 
 
+@pytest.mark.slow
 def test_a_token_is_kept_only_as_its_hash_and_never_leaves_in_an_export(
     tmp_path: Path,
 ) -> None:
@@ -116,6 +117,7 @@ def test_a_player_acts_on_their_turn_as_their_character_with_their_own_dice(
     assert audit.returncode == 0, audit.stdout
 
 
+@pytest.mark.slow
 def test_a_player_takes_back_only_their_own_last_step(table: Table) -> None:
     assert table.tap("alice", action="aim").status_code == 200
     bobs = table.tap("bob", token=table.tokens["bob"], action="undo")
@@ -312,6 +314,7 @@ def test_a_phone_reads_only_what_the_players_screen_shows(tmp_path: Path) -> Non
     assert "GM-only" in seen[0]["/p/T"]
 
 
+@pytest.mark.slow
 def test_a_revoked_link_stops_at_its_next_request_and_its_stream_closes(table: Table) -> None:
     bob = table.tokens["bob"]
     assert table.client.get(f"/p/{bob}").status_code == 200
@@ -333,6 +336,7 @@ def test_a_revoked_link_stops_at_its_next_request_and_its_stream_closes(table: T
     assert closed.wait(5)
 
 
+@pytest.mark.slow
 def test_a_flood_from_one_phone_is_held_back_and_the_others_are_not(table: Table) -> None:
     alice, bob = table.tokens["alice"], table.tokens["bob"]
     flood: Counter[int] = Counter()
@@ -362,6 +366,7 @@ def test_a_flood_from_one_phone_is_held_back_and_the_others_are_not(table: Table
     assert held.status_code in (200, 429)
 
 
+@pytest.mark.slow
 def test_with_the_gms_nod_a_players_step_waits_outside_the_log(tmp_path: Path) -> None:
     db = tmp_path / "motel.db"
     motel(db)
@@ -391,6 +396,7 @@ def test_with_the_gms_nod_a_players_step_waits_outside_the_log(tmp_path: Path) -
         table.client.close()
 
 
+@pytest.mark.slow
 def test_the_gm_page_invites_and_revokes_with_a_qr_code(table: Table) -> None:
     gm = {"X-Fracas-Token": table.running.token}
     made = table.client.post("/gm/e/motel/invite", json={"combatant": "bob"}, headers=gm)
@@ -406,6 +412,7 @@ def test_the_gm_page_invites_and_revokes_with_a_qr_code(table: Table) -> None:
     assert listed.count("revoked") >= 3
 
 
+@pytest.mark.slow
 def test_serve_speaks_tls_with_a_certificate_and_key(tmp_path: Path) -> None:
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
     subprocess.run(
@@ -433,6 +440,7 @@ def test_serve_speaks_tls_with_a_certificate_and_key(tmp_path: Path) -> None:
     assert broken.returncode == 1 and broken.stderr.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_a_phones_attack_on_an_invited_player_waits_for_their_answer(table: Table) -> None:
     """Alice attacks Bob, who holds a link: the attack waits; Alice may not answer for him;
     Bob answers from his phone and the attack is decided in his step."""

@@ -78,6 +78,7 @@ def test_a_secret_attack_is_not_answered_nor_probed_from_a_phone(table: Table) -
     assert table.log() == before
 
 
+@pytest.mark.slow
 def test_the_attack_forms_booleans_start_at_their_default(table: Table) -> None:
     panel = table.client.get(f"/p/{table.tokens['alice']}/panel").text
     for name in ("avoid_armor", "avoid_cover", "footing"):
@@ -131,6 +132,7 @@ def test_a_wrong_token_and_a_large_body_are_each_told_what_is_wrong(table: Table
     assert big.status_code == 413 and "too large" in big.text and big.text.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_with_the_gms_nod_one_step_waits_per_player_and_a_stale_one_is_refused(
     tmp_path: Path,
 ) -> None:

@@ -1,6 +1,6 @@
-"""The session report: golden files of the README's fights (GM's and players'), a fight
-with a secret roll, an adopted what-if, the user's own template, and the HTML in Chromium
-at phone and laptop widths with nothing overflowing.
+"""The session report: golden files of the tours' fights (GM's and players'), a fight with a
+secret roll, an adopted what-if, the user's own template, and the HTML in Chromium at phone
+and laptop widths with nothing overflowing.
 
 Regenerate the golden files after a deliberate change with FRACAS_GOLDEN=update.
 """
@@ -14,17 +14,17 @@ import pytest
 from click.testing import CliRunner
 
 from fracas.cli.main import cli
-from tests.test_readme import ROOT, run_block
+from tests.test_docs import ROOT, run_block
 from tests.web import chromium
 
 GOLDEN = Path(__file__).parent / "golden"
 FIGHTS = {
     "percentile-tour": "## A short tour",
-    "shotclock": "### A shot-clock fight",
-    "pool": "### A dice-pool fight",
-    "timeslice": "### A time-slice fight",
-    "fudge": "### A 4dF fight",
-    "disputes-adopted": "## Disputes, audit and exports",
+    "shotclock": "## A shot-clock fight",
+    "pool": "## A dice-pool fight",
+    "timeslice": "## A time-slice fight",
+    "fudge": "## A 4dF fight",
+    "disputes-adopted": "# Disputes, audit and exports",
 }
 
 
@@ -58,7 +58,7 @@ def golden(name: str, text: str) -> None:
 
 
 @pytest.mark.parametrize("fight", FIGHTS)
-def test_the_readme_fights_report_as_their_golden_files(fight: str, fixed: Path) -> None:
+def test_the_tours_fights_report_as_their_golden_files(fight: str, fixed: Path) -> None:
     _runner, env = run_block(FIGHTS[fight])
     for fmt in ("md", "html"):
         golden(f"{fight}.gm.{fmt}", report(env, fmt))

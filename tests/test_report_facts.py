@@ -15,13 +15,13 @@ from fracas.projections import Fracas
 from fracas.projections.replay import harm_of
 from fracas.projections.report import EncounterReport, encounter_report
 from fracas.rules.events import Damaged, Declared, Modifier, Resolved, Spent
-from tests.test_readme import ROOT, block_after
+from tests.test_docs import ROOT, block_after
 
 SHEETS = ROOT / "cli" / "demo_sheets"
 
 
-def readme_fight(heading: str) -> list[str]:
-    """A README fight's commands, without `fracas` and the exports."""
+def tour_fight(heading: str) -> list[str]:
+    """A fight of the docs' tours: its commands, without `fracas` and the exports."""
     lines = [shlex.split(line, comments=True) for line in block_after(heading, "sh").splitlines()]
     return [shlex.join(w[1:]) for w in lines if w and w[0] == "fracas"]
 
@@ -50,17 +50,17 @@ FIGHTS: dict[str, list[str]] = {
         'remove boss --reason "drives off in the van"',
     ],
     "pool": [
-        *readme_fight("### A dice-pool fight")[:-1],
+        *tour_fight("## A dice-pool fight")[:-1],
         'heal ana 1 --reason "a swig of brandy"',
         'remove thug --reason "runs for the door"',
     ],
     "timeslice": [
-        *readme_fight("### A time-slice fight")[:-1],
+        *tour_fight("## A time-slice fight")[:-1],
         'condition set alice "shaken" --reason "the orc\'s war cry"',
         'remove bob --reason "carries the orc off"',
     ],
     "fudge": [
-        *readme_fight("### A 4dF fight")[:-1],
+        *tour_fight("## A 4dF fight")[:-1],
         'harm p2 1 --reason "a splinter"',
         'remove p2 --reason "bolts out of the room"',
     ],

@@ -81,6 +81,7 @@ def test_the_players_board_hides_npc_numbers_and_the_gm_board_does_not(tmp_path:
 
 
 @pytest.mark.sqlite_file
+@pytest.mark.slow
 def test_players_witness_the_head_only_up_to_an_undisclosed_secret_roll(tmp_path: Path) -> None:
     from tests.test_serve import secret_fight
 
@@ -121,6 +122,7 @@ def test_serve_refuses_a_missing_log_and_a_taken_port_in_one_line(tmp_path: Path
         assert bad.returncode == 2 and "'--files'" in bad.stderr.strip().splitlines()[-1]
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_the_server_cleanly_with_pages_open(tmp_path: Path) -> None:
     import json
     import signal

@@ -368,7 +368,7 @@ def unseen(seen: dict[str, str]) -> None:
 
 
 RUNS = settings(
-    max_examples=int(os.environ.get("FRACAS_SECRECY_EXAMPLES", examples(full=40, fast=8))),
+    max_examples=int(os.environ.get("FRACAS_SECRECY_EXAMPLES", examples(full=40, fast=3))),
     deadline=None,
     suppress_health_check=list(HealthCheck),
     phases=[Phase.explicit, Phase.reuse, Phase.generate],  # a fight shrinks too slowly

@@ -251,6 +251,7 @@ def players_views(db: Path) -> dict[str, str]:
     return {k: re.sub(r"<code>[^<]*</code>", "<code></code>", v) for k, v in pages.items()}
 
 
+@pytest.mark.slow
 def test_the_players_page_and_stream_carry_no_secret_roll(tmp_path: Path) -> None:
     """Two fights differing only in a GM-only roll (a hit for 9, a miss): the players'
     page, stream, step replay and timeline are the same for both."""
@@ -388,6 +389,7 @@ def test_the_console_refuses_numbers_in_other_digits_in_one_line(server: Served)
     assert "Traceback" not in output_of(server)
 
 
+@pytest.mark.slow
 def test_the_console_writes_no_file_unless_the_gm_chose_a_directory(
     demo: Path, tmp_path: Path
 ) -> None:
@@ -407,6 +409,7 @@ def others(directory: Path) -> list[str]:
     return sorted(p.name for p in directory.iterdir() if not p.name.startswith("demo.db"))
 
 
+@pytest.mark.slow
 def test_the_console_reads_and_writes_only_inside_the_gms_directory(
     demo: Path, tmp_path: Path
 ) -> None:
@@ -442,6 +445,7 @@ def test_the_console_reads_and_writes_only_inside_the_gms_directory(
     assert "Traceback" not in output
 
 
+@pytest.mark.slow
 def test_the_console_never_writes_over_the_log_it_serves(demo: Path) -> None:
     log = fracas(demo, "log", "--json").stdout
     with served(demo, "--files", str(demo.parent)) as running:

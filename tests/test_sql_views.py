@@ -87,16 +87,17 @@ def test_a_rebuild_keeps_the_views(tmp_path):
 
 
 def readme_queries() -> list[str]:
-    from tests.test_readme import README
+    from tests.test_docs import page
 
     prefix = 'sqlite-utils query table.db "'
     return [
         line.removeprefix(prefix).removesuffix('"')
-        for line in README.splitlines()
+        for line in page("docs/file.md").splitlines()
         if line.startswith(prefix)
     ]
 
 
+@pytest.mark.slow
 def test_the_readme_queries_give_the_folds_figures_in_sqlite_utils_and_datasette(tmp_path):
     import json
     import subprocess

@@ -15,8 +15,9 @@ from fracas.ledger import ConflictError, LogStore, NewEvent, NotFoundError, Refu
 from fracas.ledger import open_store as open_log
 from fracas.ledger.chain import GENESIS, StoredEvent
 from fracas.ledger.open import is_database_error
+from tests.conftest import POSTGRESQL
 
-BACKENDS = ["file", "memory", "postgresql"]
+BACKENDS = ["file", "memory", POSTGRESQL]
 FIXTURE = Path(__file__).parent / "fixtures" / "release-0.2-two-tables.db"
 
 
@@ -339,7 +340,7 @@ class TestContract:
         assert store.missing_triggers() == ["events_no_update"]
 
 
-@pytest.mark.parametrize("location", ["file", "postgresql"], indirect=True)
+@pytest.mark.parametrize("location", ["file", POSTGRESQL], indirect=True)
 class TestSharedLog:
     """What needs a log more than one connection can open at once."""
 

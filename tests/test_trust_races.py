@@ -12,10 +12,10 @@ from fracas.ledger import ConflictError
 from fracas.projections import Fracas
 from fracas.rules import Encounter
 from tests import session_fights
-from tests.conftest import ON_POSTGRES, cli_gunfight, do, fight
+from tests.conftest import ON_POSTGRES, POSTGRESQL, cli_gunfight, do, fight
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", POSTGRESQL])
 def where(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "postgresql":
         return request.getfixturevalue("pg_url")

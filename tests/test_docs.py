@@ -1,0 +1,228 @@
+"""The README's and the docs' tours and examples run as written: every page's shell blocks
+pasted in order into a real bash (and zsh, where installed), and each tour's outcome
+checked."""
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from fracas.cli.main import cli
+
+pytestmark = pytest.mark.sqlite_file  # the SQLite file itself: its bytes, tools, processes
+
+ROOT = Path(__file__).parent.parent
+README = ROOT / "README.md"
+PAGES = [README, *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+def name_of(page: Path) -> str:
+    return page.relative_to(ROOT).as_posix()
+
+
+def page(name: str) -> str:
+    """A page's text by its path from the repository root: `README.md`, `docs/file.md`."""
+    return (ROOT / name).read_text()
+
+
+def block_after(heading: str, fence: str) -> str:
+    """The first `fence` block after the line starting with `heading`, in the first page
+    (the README, then the docs) that has that line."""
+    for each in PAGES:
+        text = each.read_text()
+        found = re.search(rf"^{re.escape(heading)}", text, re.M)
+        if found:
+            match = re.search(rf"```{fence}\n(.*?)```", text[found.start() :], re.S)
+            assert match, f"no {fence} block after {heading} in {name_of(each)}"
+            return match.group(1)
+    raise AssertionError(f"no page has a heading {heading!r}")
+
+
+def run_block(heading: str) -> tuple[CliRunner, dict[str, str]]:
+    """The `fracas` lines of the shell block after `heading`, run in this process."""
+    runner = CliRunner()
+    env: dict[str, str] = {}
+    for line in block_after(heading, "sh").splitlines():
+        words = shlex.split(line, comments=True)
+        if words[0] in (".", "unset", "if", "test"):
+            continue
+        if words[0] == "export":
+            env.update(word.split("=", 1) for word in words[1:])
+            continue
+        result = runner.invoke(cli, words[1:], env=env)
+        assert result.exit_code == 0, f"{line}: {result.output}"
+    return runner, env
+
+
+@pytest.mark.parametrize(
+    "heading", ["## A short tour", "## The Lakeside Motel"]  # the README's, the docs' own
+)
+def test_the_tour_runs_as_written(tmp_path, monkeypatch, heading):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cli").symlink_to(ROOT / "cli")
+    runner, env = run_block(heading)
+    assert (tmp_path / "motel.jsonl").exists()
+    console = block_after(heading, "console").splitlines()
+    result = runner.invoke(cli, shlex.split(console[0].removeprefix("$ "))[1:], env=env)
+    assert result.exit_code != 0 and result.output.strip() == console[1]
+
+
+def test_the_readme_tour_is_the_docs_percentile_tour():
+    assert block_after("## A short tour", "sh") == block_after("## The Lakeside Motel", "sh")
+
+
+def test_the_python_example_runs(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    exec(compile(block_after("# Python API", "python"), "docs/python.md", "exec"), {})
+
+
+def test_the_shot_clock_example_runs_as_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    runner, env = run_block("## A shot-clock fight")
+    status = runner.invoke(cli, ["status"], env=env).output
+    assert "Sequence 1" in status and "continuous: driving" in status
+
+
+def test_the_dice_pool_example_runs_as_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    runner, env = run_block("## A dice-pool fight")
+    status = runner.invoke(cli, ["status"], env=env).output
+    assert "Body" in status and "Round 2" in status
+
+
+def test_the_time_slice_example_runs_as_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cli").symlink_to(ROOT / "cli")
+    runner, env = run_block("## A time-slice fight")
+    status = runner.invoke(cli, ["status"], env=env).output
+    assert "Round 2" in status and "dying (4:54 left, heart wound: -2), staggered" in status
+    assert "HP 7/30 DR 0 stagger 6/3" in status
+
+
+def test_the_4df_example_runs_as_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    runner, env = run_block("## A 4dF fight")
+    status = runner.invoke(cli, ["status"], env=env).output
+    assert "Critically Wounded (5)" in status and "Pain Tolerance: no penalty" in status
+    assert "Turn 1 · resolving" in status and "declared: attack p1 with the pistol" in status
+
+
+def test_the_disputes_example_runs_as_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    runner, env = run_block("# Disputes, audit and exports")
+    replayed = runner.invoke(cli, ["replay", "--turn", "2:alice"], env=env).output
+    assert "+20 aimed last turn (000-6)" in replayed
+    log = runner.invoke(cli, ["log"], env=env).output
+    assert "supersedes step 9" in log
+    assert "<del>" in (tmp_path / "session.html").read_text()
+    assert (tmp_path / "restored.db").exists() and (tmp_path / "players.html").exists()
+
+
+def pasted_blocks(each: Path) -> list[str]:
+    """A page's shell blocks, in order (the README's from its set-up on); those that install
+    packages (the set-up commands, which CI runs itself, and the extras) are left out, and so
+    is the plugin's tour, which its own tests run (plugins/srd/tests/test_tour.py)."""
+    text = each.read_text()
+    if each == README:
+        text = text[text.index("## Set up") :]
+    blocks = re.findall(r"```sh\n(.*?)```", text, re.S)
+    return [block for block in blocks if "pip install" not in block and "-r srd" not in block]
+
+
+PASTED = [each for each in PAGES if pasted_blocks(each)]
+
+
+def test_no_block_has_a_comment_or_an_unquoted_glob():
+    """Pasted into an interactive zsh, `#` is not a comment and `[bob]` is a glob."""
+    for each in PASTED:
+        for block in pasted_blocks(each):
+            for line in block.splitlines():
+                bare = re.sub(r"'[^']*'|\"[^\"]*\"", "", line)
+                assert "#" not in bare, f"{name_of(each)}: {line}"
+                globs = [w for w in bare.split() if re.search(r"[\[\]*?]", w) and w not in "[]"]
+                assert not globs, f"{name_of(each)}: {line}"
+
+
+def test_every_page_and_the_readme_have_blocks_to_paste():
+    """The pages whose blocks the shells run: a page that lost its blocks is a page untested."""
+    names = {name_of(each) for each in PASTED}
+    for expected in ("README.md", "docs/getting-started.md", "docs/table.md", "docs/file.md"):
+        assert expected in names
+
+
+# What each page leaves behind once pasted, beyond every block exiting 0.
+OUTCOMES: dict[str, tuple[list[str], list[str]]] = {  # page: (printed, files made)
+    "README.md": (["Lakeside Motel"], ["motel.jsonl"]),
+    "docs/getting-started.md": (["Night at the Lakeside Motel"], ["first.db"]),
+    "docs/tours/percentile.md": (["hash chain: ok"], ["motel.jsonl"]),
+    "docs/table.md": (["Round 1 · the encounter has ended", "command by alice"], ["crypt.db"]),
+    "docs/disputes.md": (["hash chain: ok"], ["restored.db", "players.html"]),
+    "docs/file.md": (["dealt"], ["table.db"]),
+    "docs/postgresql.md": (["played on the server now", "hash chain: ok"], ["from-server.db"]),
+}
+
+
+def pasted(each: Path):
+    """A page as a test parameter: one that starts a PostgreSQL server is in that tier."""
+    marks = [pytest.mark.postgres] if "bench.pgserver" in each.read_text() else []
+    return pytest.param(each, id=name_of(each), marks=marks)
+
+
+SHELLS = [shell for shell in ("bash", "zsh") if shutil.which(shell)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shell", SHELLS)
+@pytest.mark.parametrize("each", [pasted(each) for each in PASTED])
+def test_every_block_of_a_page_works_pasted_in_order_into_one_shell(tmp_path, shell, each):
+    (tmp_path / "cli").symlink_to(ROOT / "cli")
+    (tmp_path / "bench").symlink_to(ROOT / "bench")  # the throwaway PostgreSQL server
+    (tmp_path / ".venv").symlink_to(Path(sys.prefix))
+    script = tmp_path / "pasted.sh"
+    active = "" if each == README else ". .venv/bin/activate\n"  # as Getting started says
+    script.write_text("set -e\n" + active + "".join(pasted_blocks(each)))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FRACAS_")}
+    env["HOME"] = str(tmp_path)
+    done = subprocess.run(
+        [shell, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    printed, made = OUTCOMES.get(name_of(each), ([], []))
+    for line in printed:
+        assert line in done.stdout, line
+    for name in made:
+        assert (tmp_path / name).exists(), name
+    assert not (tmp_path / "pg-demo").exists()  # a server started is stopped and cleaned up
+
+
+def test_the_demo_hint_works_as_printed(tmp_path):
+    fracas = str(Path(sys.executable).parent / "fracas")
+    shown = subprocess.run(
+        [fracas, "demo"], cwd=tmp_path, capture_output=True, text=True, check=True
+    ).stdout
+    hint = shown.strip().splitlines()[-1]
+    assert hint.startswith("Try: ")
+    command = hint.removeprefix("Try: ").split("    (")[0]
+    log = subprocess.run(command, shell=True, cwd=tmp_path, capture_output=True, text=True)
+    assert log.returncode == 0 and "[UNDONE]" in log.stdout
+
+
+def test_the_readme_stays_short_and_links_every_page():
+    readme = README.read_text()
+    assert len(readme.splitlines()) <= 250
+    for each in PAGES[1:]:
+        if each.name != "index.md":  # the site's home page is the README's opening
+            assert f"({name_of(each)})" in readme, f"the README does not link {name_of(each)}"
+
+
+def test_every_page_is_in_the_sites_navigation():
+    site = (ROOT / "mkdocs.yml").read_text()
+    for each in PAGES[1:]:
+        assert each.relative_to(ROOT / "docs").as_posix() in site, name_of(each)
+
