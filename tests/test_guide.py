@@ -10,6 +10,7 @@ import pytest
 
 from fracas.rules.api import Ruleset
 from fracas.testing import Cast, check_ruleset, installed
+from fracas.testing.tiers import examples
 from tests.guide import GUIDE, blocks, coin_duel, module
 
 SHEETS = {"ann": {"hp": 3}, "bo": {"hp": 2}, "cy": {"hp": 2}}
@@ -27,9 +28,11 @@ def test_the_guides_ruleset_imports_only_the_public_api():
     assert [m for m in imports if m.startswith("fracas")] == ["fracas.rules.api"]
 
 
+@pytest.mark.long
 def test_the_guides_ruleset_passes_the_conformance_kit(coin):
-    tally = check_ruleset(Cast(coin.RULESET, SHEETS, {"dee": {}}), examples=15)
-    assert tally.fights >= 15 and tally.by_kind["flip"] > 0 and tally.drift == 0
+    fights = examples(full=15, fast=4)
+    tally = check_ruleset(Cast(coin.RULESET, SHEETS, {"dee": {}}), examples=fights)
+    assert tally.fights >= fights and tally.by_kind["flip"] > 0 and tally.drift == 0
 
 
 def test_the_guides_own_tests_run(coin, tmp_path):

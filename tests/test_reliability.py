@@ -63,6 +63,7 @@ def test_the_unrevealed_seed_is_not_in_the_log_bytes(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_status_answers_at_once_while_another_process_holds_the_write_lock(
     tmp_path: Path,
 ) -> None:
