@@ -43,7 +43,7 @@ class Scene(Targeted):
     unseeing: bool = False  # the attacker cannot see the target (srd-23)
     advantage: bool = False  # another source the GM rules, as its own reason
     disadvantage: bool = False
-    extra: str = ""  # extra damage dice a feature adds on a hit (a rogue's sneak attack)
+    extra: str = ""  # extra damage dice the GM adds on a hit (a feature not on the sheet)
     ally_near: bool = False  # another foe of the target is within 5 feet of it (srd-38)
     defence: dict[str, str] = {}  # a target's reaction if its trigger comes (srd-39)
 

@@ -135,7 +135,10 @@ def harm_by_hand(state: State, target: str, amount: int, reason: str) -> list[Ev
 
 def temp_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:
     """srd-11: the GM's temporary hit points do not stack with those it has."""
-    return gain_temporary(state, state.fighter(target), amount, reason or "the GM's ruling")
+    fighter = state.fighter(target)
+    if fighter.dead:
+        raise RefusedError(f"{fighter.name} is dead; temporary hit points do not help the dead")
+    return gain_temporary(state, fighter, amount, reason or "the GM's ruling")
 
 
 def heal_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:

@@ -60,7 +60,7 @@ FIELD_HELP = {
     "unseeing": "the attacker cannot see the target (disadvantage)",
     "advantage": "another source of advantage the GM rules",
     "disadvantage": "another source of disadvantage the GM rules",
-    "extra": "extra damage dice a feature adds on a hit, such as 2d6",
+    "extra": "extra damage dice the GM adds on a hit (a feature not on the sheet), such as 2d6",
     "ally_near": "another foe of the target is within 5 feet of it (sneak attack)",
     "defence": "a target's reaction if its trigger comes: TARGET=shield, uncanny dodge, ...",
     "spell": "the spell cast, by its name on the sheet",

@@ -188,6 +188,9 @@ def test_srd_11_a_sheet_s_temporary_hit_points_and_the_gm_s_keep_the_larger():
     assert of(out, TemporaryHitPoints)[0].rules == ["srd-11"] and t.who("pc-wren").temp_hp == 9
     t.do({"action": "gm.harm", "target": "pc-wren", "amount": 10})
     assert (t.who("pc-wren").temp_hp, t.who("pc-wren").hp) == (0, 20)
+    t.do({"action": "gm.harm", "target": "wyrm", "amount": 400})
+    with pytest.raises(RefusedError, match="wyrm is dead; temporary hit points"):
+        t.do({"action": "gm.heal", "target": "wyrm", "amount": 5, "temp": True})
 
 
 def test_srd_14_a_death_save_says_its_counts_once_and_what_it_was():
