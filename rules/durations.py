@@ -174,7 +174,7 @@ def remaining(state: Any, lasting: Until, round_now: int) -> dict[str, Any]:
         shown = {"rounds_left": left, "ends_at_round": lasting.ends}
         if lasting.count is None:
             return {**shown, "text": f"{plural(left, lasting.word)} left"}
-        at = f"until count {lasting.count} of {lasting.word} {lasting.ends}"
+        at = f"{plural(left, lasting.word)} left, to count {lasting.count}"
         return {**shown, "ends_at_count": lasting.count, "text": at}
     named = text(lasting, lambda who: name_of(state, who))
     return {"edge": lasting.edge, "of": lasting.of, "text": named}

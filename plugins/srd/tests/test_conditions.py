@@ -180,4 +180,4 @@ def test_srd_28_a_spell_s_rounds_run_from_its_caster_s_count_and_status_says_so(
     assert (lasting["ends"], lasting["count"]) == (11, 16)
     seen = RULESET.view(t.state)
     row = next(w for w in seen.wounds if w.combatant == "brannoc")
-    assert row.detail["durations"]["under bless"]["text"] == "until count 16 of round 11"
+    assert row.detail["durations"]["under bless"]["text"] == "10 rounds left, to count 16"
