@@ -5,7 +5,7 @@ import hashlib
 import importlib
 import re
 import typing
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -157,6 +157,11 @@ class Ruleset:
     # One line for each field of an action a GM may set (by its flag or `-o`), beside the
     # type the catalog shows: {"called": "how much cover the target has"}.
     field_help: dict[str, str] = field(default_factory=dict)
+    # The faces a source of dice may show now, where not every face of its dice may (cards
+    # drawn without replacement from a deck): (state, purpose, the faces this step drew for
+    # that purpose so far) -> the faces left. None: every face. The conformance kit types
+    # only these.
+    legal_faces: Callable[[Any, str, Sequence[int]], Sequence[int]] | None = None
     # The actions aimed at others: their actor may not be among their targets (attacking
     # oneself is surely a slip of the keyboard, not a move).
     hostile: frozenset[str] = frozenset(("attack", "disarm", "pin", "grapple"))

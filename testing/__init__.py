@@ -18,9 +18,7 @@ that `status`, `play`, `serve` and the report read are there. It needs hypothesi
 try:
     import hypothesis  # noqa: F401
 except ImportError as missing:  # pragma: no cover - the kit is for tests, with their extras
-    raise ImportError(
-        "fracas.testing needs hypothesis: pip install 'fracas[test]'"
-    ) from missing
+    raise ImportError("fracas.testing needs hypothesis: pip install 'fracas[test]'") from missing
 
 from fracas.testing.checks import (
     RulesetChecks,

@@ -55,6 +55,11 @@ class Cast:
     options: tuple[dict[str, Any], ...] = ({},)
     moves: int = 30
     values: dict[str, Sequence[Any]] = field(default_factory=dict)
+    # The least share of fights whose `begin` must be taken, and of moves that must be, for
+    # a run to have tested anything: below either, the kit fails and says what was refused.
+    # (Random moves are often refused by the rules: the built-in rulesets take 40-60%.)
+    begun: float = 0.5
+    taken: float = 0.25
 
     @property
     def rules(self) -> Ruleset:
@@ -70,6 +75,7 @@ class Tally:
     """What the fights of one run did, for the report: fights, steps, rolls, drift found."""
 
     fights: int = 0
+    begun: int = 0  # fights whose `begin` was taken
     steps: int = 0
     refused: int = 0
     seeded: int = 0
@@ -77,6 +83,32 @@ class Tally:
     drift: int = 0
     by_kind: Counter = field(default_factory=Counter)
     refusals: Counter = field(default_factory=Counter)
+
+    def coverage(self) -> str:
+        """What the fights exercised, in one paragraph for the author to read."""
+        moves = self.steps + self.refused
+        kinds = ", ".join(f"{kind} {n}" for kind, n in self.by_kind.most_common())
+        refusals = "; ".join(f"{why} ({n})" for why, n in self.refusals.most_common(3))
+        return (
+            f"{self.begun} of {self.fights} fights began; {self.steps} of {moves} moves "
+            f"were taken ({kinds or 'none'}); {self.seeded} seeded and {self.typed} typed "
+            f"rolls" + (f"; refused most: {refusals}" if refusals else "")
+        )
+
+    def thin(self, cast: "Cast") -> str:
+        """Why these fights tested too little to pass ('' when they tested enough)."""
+        moves = self.steps + self.refused
+        if self.fights and self.begun < cast.begun * self.fights:
+            return (
+                f"only {self.begun} of {self.fights} fights began (Cast.begun asks "
+                f"{cast.begun:.0%})"
+            )
+        if moves and self.steps < cast.taken * moves:
+            return (
+                f"only {self.steps} of {moves} moves were taken, the rest refused (Cast.taken "
+                f"asks {cast.taken:.0%})"
+            )
+        return ""
 
 
 TALLIES: dict[str, Tally] = {}
@@ -117,15 +149,30 @@ def cast_installed(cast: Cast) -> Iterator[Ruleset]:
 
 class PickedDice:
     """Faces picked by hypothesis, for a dry run that learns what a command rolls: each
-    face is values[pick % len(values)]; without picks left a die shows its lowest face."""
+    face is legal[pick % len(legal)]; without picks left a die shows its lowest legal face.
+    The legal faces are the dice's, or those the ruleset's `legal_faces` leaves (a deck's
+    cards not drawn yet), given the faces this step drew for the same purpose so far."""
 
-    def __init__(self, picks: Sequence[int]) -> None:
+    def __init__(
+        self,
+        picks: Sequence[int],
+        legal: Callable[[str, Sequence[int]], Sequence[int]] | None = None,
+    ) -> None:
         self.picks = list(picks)
         self.rolls: list[Roll] = []
+        self.legal = legal
+        self.drawn: dict[str, list[int]] = {}
 
     def roll(self, spec: str, purpose: str) -> Roll:
+        drawn = self.drawn.setdefault(purpose, [])
+
         def next_face(values: Sequence[int]) -> int:
-            return values[self.picks.pop(0) % len(values)] if self.picks else values[0]
+            if self.legal is not None:
+                left = set(self.legal(purpose, drawn))
+                values = [v for v in values if v in left] or values
+            face = values[self.picks.pop(0) % len(values)] if self.picks else values[0]
+            drawn.append(face)
+            return face
 
         faces = draw(spec, next_face)
         roll = Roll(spec, faces, total_of(spec, faces), "manual", "conformance")
@@ -368,7 +415,9 @@ def step(
     if secret is None:
         secret = data.draw(st.sampled_from([False, False, False, True]), "secret")
     picks = data.draw(st.lists(st.integers(0, 2**16), max_size=12), "faces")
-    dice = PickedDice(picks)
+    state = encounter.state
+    legal = ruleset.legal_faces
+    dice = PickedDice(picks, legal and (lambda purpose, drawn: legal(state, purpose, drawn)))
     ctx = Context(dice, encounter.history.head_step + 1, "gm", "dry-run")
     events = ruleset.decide_step(encounter.state, command, ctx, secret=secret)
     every_draw_recorded(dice.rolls, events)
@@ -422,7 +471,8 @@ def random_fight(
     played: list[Played] = []
     ruleset = encounter.ruleset
     begin = command_strategy(ruleset, "begin", Words(sorted(cast.sheets), [], [], []))
-    play(encounter, data.draw(begin, "begin"), data, tally, played)
+    tally.fights += 1
+    tally.begun += play(encounter, data.draw(begin, "begin"), data, tally, played)
     moves = data.draw(st.integers(min(10, cast.moves), cast.moves), "moves")
     for _ in range(moves):
         move = data.draw(move_strategy(ruleset, encounter, cast), "move")

@@ -150,3 +150,49 @@ def test_a_shrink_cut_short_is_told_in_the_kits_words_not_hypothesiss(coin, caps
     said = capsys.readouterr().out
     assert "PLEASE REPORT THIS" not in said and "five minutes" not in said, said
     assert "The kit stopped shrinking this fight after 0 seconds" in said, said
+
+
+def dealing(coin: Any) -> Any:
+    """The duel with a deck: `begin` deals each fighter a card of 52, one of each; a card
+    already out goes back in and another is drawn, three times at most."""
+
+    def decide(state: Any, command: Any, ctx: Any) -> list[Event]:
+        if not isinstance(command, coin.Begin):
+            return coin.decide(state, command, ctx)
+        events: list[Event] = []
+        dealt: list[int] = []
+        for who in state.fighters:
+            for _ in range(3):
+                roll = ctx.dice.roll("d52", "deal")
+                events.append(Rolled(who, "deal", roll, None, [], f"card {roll.total}", ["coin-1"]))
+                if roll.total not in dealt:
+                    break
+            else:
+                raise coin.RefusedError(f"card {roll.total} came up three times: one of each")
+            dealt.append(roll.total)
+        return events + coin.decide(state, command, ctx)
+
+    return decide
+
+
+DEALT = {"ann": {"hp": 3}, "bo": {"hp": 2}, "cy": {"hp": 2}, "di": {"hp": 2}}
+
+
+def test_the_kit_fails_when_few_fights_begin_and_a_deck_declares_its_legal_faces(coin, capsys):
+    from fracas.testing.checks import honest_fights
+
+    deck = dataclasses.replace(coin.RULESET, name="deck", decide=dealing(coin))
+    thin = Cast(deck, DEALT, begun=0.9)
+    with pytest.raises(AssertionError, match=r"tested too little of deck: only \d+ of \d+ fights "
+                       r"began .*Ruleset\.legal_faces"):  # fmt: skip
+        honest_fights(thin, 20, shrinking=0)
+
+    def cards_left(state: Any, purpose: str, drawn: Any) -> list[int]:
+        return [card for card in range(1, 53) if card not in drawn]
+
+    declared = dataclasses.replace(deck, legal_faces=cards_left)
+    tally = honest_fights(Cast(declared, DEALT, begun=0.9), 20, shrinking=0)
+    assert tally.begun == tally.fights > 0
+    assert f"conformance coverage of deck: {tally.begun} of {tally.fights} fights began" in (
+        capsys.readouterr().out
+    )
