@@ -153,9 +153,15 @@ class Save(Act, tag="save"):
     """A saving throw the GM calls for, at any time (srd-36): `save dex --dc 13`."""
 
     positional: ClassVar[str] = "ability"
-    ability: Ability = "dex"
+    ability: Ability | Literal[""] = ""
     dc: Annotated[int, msgspec.Meta(ge=0, le=60)] | None = None
     fail: str = ""  # a condition the creature has on a failure
+
+    def __post_init__(self) -> None:
+        if not self.ability:
+            raise BadInputError(
+                f"name the ability of the save: save {'|'.join(ABILITIES)} (as in save dex --dc 13)"
+            )
 
 
 class Check(Act, tag="check"):
@@ -169,6 +175,11 @@ class Check(Act, tag="check"):
 
     def __post_init__(self) -> None:
         known = [*SKILLS, *ABILITIES]
+        if not self.skill:
+            raise BadInputError(
+                "name the skill or the ability of the check: as in check athletics --dc 15, "
+                "or check str"
+            )
         if self.skill.lower() not in known:
             raise BadInputError(
                 f"{self.skill!r} is not a skill or an ability; {did_you_mean(self.skill, known)}"

@@ -68,4 +68,8 @@ def test_saves_and_checks_refuse_what_they_cannot_read_in_one_line():
         t.act("brannoc", "save", ability="dex", dc=10, fail="dead")
     with pytest.raises(BadInputError):
         t.act("brannoc", "save", ability="luck")
+    with pytest.raises(BadInputError, match=r"name the ability of the save: save str\|dex"):
+        t.act("brannoc", "save", dc=10)
+    with pytest.raises(BadInputError, match="name the skill or the ability of the check"):
+        t.act("brannoc", "check", dc=10)
     assert RULESET.positional_of("save") == "ability" and RULESET.positional_of("check") == "skill"
