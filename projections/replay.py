@@ -297,16 +297,26 @@ def step_sentence(
     names: dict[str, str],
     target: int | None,
     ruleset: Ruleset,
+    before: View,
     after: View,
 ) -> str:
     record = frame.record
     if record.control != COMMAND:
         return CONTROL_SENTENCES.get(record.control, "{}").format(target)
+    said_by = whose_turn_ends(frame.command, before)
     if masked:
-        head = opening(public_command(frame.command), names, ruleset) or "The GM"
+        head = opening(public_command(said_by), names, ruleset) or "The GM"
         return f"{head}: what it decided is GM-only until the GM discloses it"
     order = initiative_order(after)
-    return sentence(events, frame.command, names, ruleset, order=order)
+    return sentence(events, frame.command, names, ruleset, order=order, said_by=said_by)
+
+
+def whose_turn_ends(command: dict[str, Any] | None, before: View) -> dict[str, Any] | None:
+    """A `next` that names nobody ends the turn of the one acting before it, if one was:
+    the sentence names them ("Alice ends the turn"), not the table."""
+    if command is None or command.get("action") != "next" or command.get("actor"):
+        return command
+    return {**command, "actor": before.acting[0]} if len(before.acting) == 1 else command
 
 
 class Audience:
@@ -447,7 +457,7 @@ def timeline(
             standings(before, who),
             standings(after, who),
             is_secret(frame.events),
-            step_sentence(frame, events, masked, names, target, ruleset, after),
+            step_sentence(frame, events, masked, names, target, ruleset, before, after),
             marks(events, ruleset),
             harm_of(events, known),
             fallen(events, ruleset),

@@ -40,7 +40,7 @@ TOTAL, MODIFIED, FACES = "total", "modified", "faces"  # how a ruleset reads its
 FREE_ROLL = "roll"  # the core command for a roll no rule applies (`fracas roll`)
 REMOVED = "removed"  # the GM took them out of the fight: they left, they did not fall
 CORE_VERBS = {  # the actions every ruleset has; a ruleset words its own (`Ruleset.verbs`)
-    "next": "lets the turn go by",
+    "next": "ends the turn",
     "begin": "begins the fight",
     "join": "joins",
     "answer": "answers",
@@ -112,6 +112,8 @@ def opening(command: Mapping[str, Any] | None, names: Mapping[str, str], ruleset
         return ""
     if action == "begin":
         return "The fight begins"
+    if action == "next" and not actor:  # what it set off follows; whose turn ended, if one's
+        return "The table moves on"
     said = worded(verb(ruleset, action), command, listed(targets))
     return f"{names.get(actor, actor) if actor else 'The table'} {said}"
 
@@ -270,13 +272,15 @@ def sentence(
     ruleset: Ruleset,
     *,
     order: list[str] | None = None,
+    said_by: Mapping[str, Any] | None = None,
 ) -> str:
     """The step as one sentence, in the ruleset's words: who did what to whom, then the
     rolls and what followed. `order` is the initiative order the step left (ids), which a
-    begin, or any step that sets initiative anew, states."""
+    begin, or any step that sets initiative anew, states. `said_by`: the command as the
+    opening tells it when nothing else followed (`next`: whose turn ended)."""
     actor = None if command is None else command.get("actor")
-    head = opening(command, names, ruleset)
     parts = [p for e in events if (p := event_phrase(e, actor, names, ruleset)) is not None]
+    head = opening(command if parts or said_by is None else said_by, names, ruleset)
     stated = ", ".join(names.get(c, c) for c in order or [])
     if command is not None and command.get("action") == "begin" and order:
         parts = [f"the order is {stated}"]

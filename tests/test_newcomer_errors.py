@@ -155,3 +155,18 @@ def test_dice_with_an_empty_face_are_refused_not_read_as_fewer(run, faces: str) 
     assert line == (
         f"Error: --dice has an empty face in {faces!r}: give each face once, like --dice 34,7"
     )
+
+
+def test_an_ordinary_end_of_turn_names_whose_turn_it_was(run) -> None:
+    from fracas.projections.replay import timeline
+
+    motel(run)
+    acting = json.loads(run("status", "--json").output)
+    who = acting["acting"][0]
+    name = next(w["name"] for w in acting["wounds"] if w["combatant"] == who)
+    run("next")
+    with Fracas(run.db, readonly=True) as table:
+        last = list(timeline(table.encounter("motel")))[-1].step
+    assert last.sentence == f"{name} ends the turn"
+    report = run("export", "--format", "md").output
+    assert f"{name} ends the turn" in report and "lets the turn go by" not in report
