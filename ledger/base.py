@@ -205,6 +205,10 @@ class LogStore:
     def _lock_registry(self) -> None:
         """Only starting an encounter waits on another start; appends never do."""
 
+    def _described(self, error: BaseException) -> Exception | None:
+        """The backend's own error as fracas's one-line refusal, where it has one."""
+        return None
+
     def _after_commit(self) -> None:
         """Housekeeping after a step reached the disk."""
 
@@ -341,8 +345,11 @@ class LogStore:
                 f"another writer appended to encounter {encounter} at the same time; "
                 "nothing was written: look at the fight again and run the command again"
             ) from error
-        except BaseException:
+        except BaseException as error:
             self._rollback()
+            described = self._described(error)
+            if described is not None:
+                raise described from None
             raise
         if owned and not result.duplicate:
             if self._written is not None:

@@ -8,6 +8,7 @@ import errno
 import hashlib
 import os
 import secrets
+import shutil
 import sqlite3
 import threading
 import weakref
@@ -323,10 +324,8 @@ def describe_sqlite_error(error: sqlite3.Error, path: str) -> FracasError:
         return ConflictError(
             f"{path} is busy: another program is writing to it; try again in a moment"
         )
-    if "full" in text:
-        return RefusedError(
-            f"the disk holding {path} is full: nothing was written; free some space and retry"
-        )
+    if "full" in text or ("i/o" in text and disk_full(path)):
+        return full_disk(path)
     if "readonly" in text or "read-only" in text:
         return RefusedError(f"{path} is read-only here: it can be read, not written")
     if is_not_text(error) and path != ":memory:" and os.path.exists(path):
@@ -342,6 +341,21 @@ def describe_sqlite_error(error: sqlite3.Error, path: str) -> FracasError:
             f"{path} is damaged or not a fracas log ({error}); `fracas audit` says more"
         )
     return IntegrityError(f"{path} could not be used: {error}")
+
+
+def disk_full(path: str) -> bool:
+    """Whether the disk holding `path` has no room left (SQLite says only "disk I/O error"
+    when it cannot grow its WAL there)."""
+    try:
+        return shutil.disk_usage(os.path.dirname(os.path.abspath(path))).free < 1 << 16
+    except OSError:
+        return False
+
+
+def full_disk(path: str) -> RefusedError:
+    return RefusedError(
+        f"the disk holding {path} is full: nothing was written; free some space and retry"
+    )
 
 
 def busy_timeout() -> float:
@@ -464,6 +478,9 @@ class Store(LogStore):
                 conn.close()
                 raise NotFoundError(f"no fracas log at {self.path}; `fracas new` starts one")
         else:
+            if not memory and disk_full(self.path):  # before SQLite makes its WAL there
+                self.keys.close()
+                raise full_disk(self.path)
             if not memory and os.path.exists(self.path) and os.path.getsize(self.path) > 0:
                 probe = _read_only_connection(self.path)
                 try:
@@ -472,23 +489,44 @@ class Store(LogStore):
                     probe.close()
                 if found == 0 and not create:
                     raise NotFoundError(f"no fracas log at {self.path}; `fracas new` starts one")
-            conn = sqlite3.connect(self.path, isolation_level=None, timeout=busy_timeout())
-            if not memory:
-                conn.execute("PRAGMA journal_mode=WAL")
-                if background_checkpoints:
-                    conn.execute("PRAGMA wal_autocheckpoint=0")
-                    self._checkpointer = Checkpointer(self.path)
-                    weakref.finalize(self, self._checkpointer.stop)
-            conn.execute(f"PRAGMA synchronous={synchronous}")
+            conn = self._writer(memory, synchronous, background_checkpoints)
+            if background_checkpoints and not memory:
+                self._checkpointer = Checkpointer(self.path)
+                weakref.finalize(self, self._checkpointer.stop)
         self._conn = conn
         if not readonly:
-            self._migrate()
+            try:
+                self._migrate()
+                conn.execute(SNAPSHOTS_TABLE)
+            except sqlite3.OperationalError as error:
+                self.close()
+                raise describe_sqlite_error(error, self.path) from None
             self.schema = SCHEMA
-            conn.execute(SNAPSHOTS_TABLE)
         self._legacy_secrets = self._read_legacy_secrets() if self.schema < 2 else {}
 
     dialect = "sqlite"
     unique_violation = (sqlite3.IntegrityError,)
+
+    def _writer(self, memory: bool, synchronous: str, checkpoints: bool) -> sqlite3.Connection:
+        """The connection that appends, in WAL mode; on a disk that is full or failing,
+        closed again (so SQLite removes what it began) and refused in one line."""
+        conn = sqlite3.connect(self.path, isolation_level=None, timeout=busy_timeout())
+        try:
+            if not memory:
+                conn.execute("PRAGMA journal_mode=WAL")
+                if checkpoints:  # (the Checkpointer's thread runs them instead)
+                    conn.execute("PRAGMA wal_autocheckpoint=0")
+            conn.execute(f"PRAGMA synchronous={synchronous}")
+        except sqlite3.OperationalError as error:
+            conn.close()
+            self.keys.close()
+            raise describe_sqlite_error(error, self.path) from None
+        return conn
+
+    def _described(self, error: BaseException) -> Exception | None:
+        if isinstance(error, sqlite3.OperationalError):
+            return describe_sqlite_error(error, self.path)
+        return None
 
     @property
     def conn(self) -> sqlite3.Connection:

@@ -206,3 +206,38 @@ def test_a_client_that_leaves_mid_body_leaves_no_traceback(tmp_path: Path) -> No
             assert status == 400, (path, sent)
     finally:
         table.close()
+
+
+def log_bytes(db: Path) -> dict[str, bytes]:
+    files = sorted(db.parent.iterdir())
+    return {path.name: path.read_bytes() for path in files if path.name.startswith(db.name)}
+
+
+def test_a_full_disk_refuses_in_one_line_and_changes_no_byte(tmp_path: Path, monkeypatch) -> None:
+    """The Python API as the CLI: a writer opened on a full disk, and an append that finds
+    the disk full, are refused with fracas's own line (no raw sqlite3 error), the log's
+    files byte for byte as they were."""
+    import shutil
+
+    from fracas.ledger import RefusedError
+
+    db = tmp_path / "fight.db"
+    with Fracas(str(db)) as table:
+        live = fight(table, ("alice", {"dex": 14}), ("bob", {"dex": 10}))
+        name = live.id
+    before = log_bytes(db)
+    usage = shutil.disk_usage(tmp_path)
+    monkeypatch.setattr(shutil, "disk_usage", lambda _path: usage._replace(free=0))
+    with pytest.raises(RefusedError, match="is full: nothing was written"):
+        Fracas(str(db))
+    assert log_bytes(db) == before
+    monkeypatch.undo()
+    with Fracas(str(db)) as table:
+        live = table.encounter(name)
+        pages = table.store.conn.execute("PRAGMA page_count").fetchone()[0]
+        table.store.conn.execute(f"PRAGMA max_page_count = {pages}")  # as if the disk filled
+        with pytest.raises(RefusedError, match="is full: nothing was written"):
+            live.note("x" * 20000)
+        head = live.history.head_step
+    with Fracas(str(db), readonly=True, create=False) as table:
+        assert table.encounter(name).history.head_step == head  # nothing was appended
