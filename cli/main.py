@@ -1238,6 +1238,7 @@ def status(app: App, as_json: bool, at_step: int | None) -> None:
         dump_json(
             {"encounter": name, "ruleset": ruleset, "header": shown.header}
             | msgspec.to_builtins(view)
+            | {"hidden": sorted(hidden)}  # the GM's: whom the players do not see
             | extra
         )
         return

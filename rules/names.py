@@ -40,6 +40,12 @@ def did_you_mean(name: str, known: Iterable[str], most: int | None = 12) -> str:
     return f"known: {', '.join(sorted(known))}"
 
 
+def some_of(names: list[str], most: int = 12) -> str:
+    """Names in a line a refusal can hold: the first `most`, then how many more."""
+    shown = ", ".join(names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
+
+
 def check_known(kind: str, names: Iterable[str], known: Iterable[str], where: str) -> None:
     """Refuse the first name that is not known, suggesting the closest known one."""
     known = {k.lower() for k in known}

@@ -34,9 +34,9 @@ def find(fighters: dict[str, F], who: str) -> F:
     """A combatant by id, or one clear line naming who is present."""
     fighter = fighters.get(who)
     if fighter is None:
-        from fracas.rules.names import closest  # only when an id is wrong
+        from fracas.rules.names import closest, some_of  # only when an id is wrong
 
-        known = ", ".join(fighters) or "nobody yet"
+        known = some_of(list(fighters)) or "nobody yet"
         guess = closest(who, fighters) if fighters else None
         hint = f"did you mean {guess}? " if guess else ""
         raise NotFoundError(f"no combatant {said(who)} in this encounter; {hint}present: {known}")

@@ -86,3 +86,19 @@ def pages(db: str) -> tuple[str, str]:
         return gm.text, players.text
 
     return asyncio.run(read())
+
+
+def test_play_s_board_marks_the_hidden_combatant(run, capsys) -> None:
+    from fracas.cli.main import App, cli
+    from fracas.cli.shell import Session
+
+    ambush(run)
+    app = App(run.db, None)
+    try:
+        session = Session(app, cli)
+        capsys.readouterr()
+        assert session.run("s")
+        rows = [line for line in capsys.readouterr().out.splitlines() if "Marcus Bishop" in line]
+        assert len(rows) == 1 and "hidden" in rows[0]
+    finally:
+        app.close()

@@ -170,3 +170,10 @@ def test_an_ordinary_end_of_turn_names_whose_turn_it_was(run) -> None:
     assert last.sentence == f"{name} ends the turn"
     report = run("export", "--format", "md").output
     assert f"{name} ends the turn" in report and "lets the turn go by" not in report
+
+
+def test_a_wrong_id_among_many_names_a_few_and_counts_the_rest(run) -> None:
+    run("new", "-r", "srd")
+    run("add", "goblin", "--sheet", f"{SAMPLES}/goblin.toml", "--count", "30")
+    line = refused(run, "harm", "orc", "1")
+    assert "goblin-1, goblin-2" in line and "and 18 more" in line and len(line) < 300

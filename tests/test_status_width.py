@@ -95,8 +95,10 @@ def test_status_marks_the_hidden_combatant_for_the_gm_alone(run, ruleset: str) -
     who = next(w["name"] for w in data["wounds"] if w["combatant"] == HIDDEN[ruleset])
     rows = [line for line in drawn(run, 200).splitlines() if "hidden" in line]
     assert len(rows) == 1 and who in rows[0]
+    assert json.loads(run("status", "--json").output)["hidden"] == [HIDDEN[ruleset]]
     run("reveal-combatant", HIDDEN[ruleset])
     assert "hidden" not in drawn(run, 200)
+    assert json.loads(run("status", "--json").output)["hidden"] == []
 
 
 def test_status_takes_the_terminal_s_width_when_wider(run) -> None:
