@@ -6,6 +6,7 @@ from typing import Any
 
 import msgspec
 from fracas.rules.api import (
+    BadInputError,
     ConditionSet,
     Context,
     Event,
@@ -91,6 +92,8 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
     if not command.spell:
         raise RefusedError("name the spell: --opt spell=NAME")
     spell = caster.sheet.spell(command.spell)
+    if command.defence and spell.attack == "none" and not spell.darts:
+        raise BadInputError(f"{spell.name} makes no attack: there is no reaction to name for it")
     slot = slot_for(caster, spell, command.level)
     spell = as_cast(spell, slot)
     targets = [state.fighter(t) for t in command.targets]

@@ -192,11 +192,32 @@ def rebuking(
     return events + deal(state, ctx, target.id, attacker, parts, spell.type, False, ("srd-41",))
 
 
+def attacking(state: State, command: Any) -> bool:
+    """The command makes an attack (or aims magic missile's darts): a trigger may come."""
+    actor = state.fighters.get(getattr(command, "actor", ""))
+    tag = command.__struct_config__.tag
+    if actor is None:
+        return False
+    if tag == "legendary":
+        option = next(
+            (o for o in actor.sheet.legendary if o.name.lower() == command.option.lower()), None
+        )
+        return option is not None and bool(option.weapon)
+    if tag == "react":
+        return actor.conditions.get("readied", {}).get("then") == "attack"
+    if tag == "cast":
+        spell = next(
+            (s for s in actor.sheet.spells if s.name.lower() == command.spell.lower()), None
+        )
+        return spell is not None and (spell.attack != "none" or spell.darts > 0)
+    return True
+
+
 def offered(decide: Decide, state: State, command: object) -> dict[str, Choices]:
     """The reactions hook: each target of an attack with a reaction it may take now is
     asked which, if its trigger comes (none by default)."""
     given = getattr(command, "defence", None)
-    if given is None or not state.round:
+    if given is None or not state.round or not attacking(state, command):
         return {}
     found = {}
     for who in getattr(command, "targets", []):

@@ -84,6 +84,12 @@ def test_srd_39_the_reactions_hook_offers_what_the_target_may_take_against_this_
     t.next()
     with pytest.raises(RefusedError, match="cast as a reaction"):
         t.act("pc-ilse", "cast", "pc-ilse", spell="shield")
+    burn = RULESET.command(
+        {"action": "cast", "actor": "pc-ilse", "targets": ["pc-ilse"], "spell": "burning hands"}
+    )
+    assert RULESET.reactions(t.state, burn) == {}  # no attack: nothing to react to
+    with pytest.raises(BadInputError, match="burning hands makes no attack"):
+        t.act("pc-ilse", "cast", "pc-ilse", spell="burning hands", defence={"pc-ilse": "shield"})
 
 
 def test_srd_39_one_reaction_a_round_across_a_multiattack():
