@@ -384,8 +384,8 @@ def global_option(name: str) -> Any:
 
 
 def share_global_options(group: click.Group) -> None:
-    """Every subcommand takes --db and -e/--encounter after its name too, as the README says,
-    unless it has an option of that name of its own (`demo --db`)."""
+    """Every subcommand takes --db and -e/--encounter after its name too, as Getting started
+    says, unless it has an option of that name of its own (`demo --db`)."""
     shared = [
         click.Option(
             ["--db"],

@@ -73,8 +73,10 @@ def test_the_tour_runs_as_written(tmp_path, monkeypatch, heading):
     assert result.exit_code != 0 and result.output.strip() == console[1]
 
 
-def test_the_readme_tour_is_the_docs_percentile_tour():
+def test_the_readme_tour_and_set_up_are_the_docs_own():
     assert block_after("## A short tour", "sh") == block_after("## The Lakeside Motel", "sh")
+    set_up = [b for b in re.findall(r"```sh\n(.*?)```", README.read_text(), re.S) if "pip" in b]
+    assert len(set_up) == 2 and all(b in page("docs/getting-started.md") for b in set_up)
 
 
 def test_the_python_example_runs(tmp_path, monkeypatch):

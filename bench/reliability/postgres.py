@@ -357,7 +357,7 @@ def as_export(steps: list[tuple], events: list[tuple]) -> list[dict[str, Any]]:
 
 
 def players_role(workdir: Path, fights: int, moves: int = 40, seed: int = 9) -> Figures:
-    """A role granted what the README grants the players connects and reads everything it
+    """A role granted what the docs (PostgreSQL) grant the players connects and reads everything it
     can: every table, view and function of every schema. It must read nothing a players'
     export does not show: no seed, no GM-only roll, no hash, no hidden combatant; it may
     withhold more (everything after a secret step or a hidden combatant's first mention)."""
