@@ -41,6 +41,7 @@ from the GM's flags, from what a step names or changes, and from every outcome a
 have had (the actual one among them, never told apart), never from a roll's value.
 """
 
+import hashlib
 import re
 from collections import OrderedDict
 from typing import Any
@@ -91,6 +92,7 @@ def budget_in(worlds: int) -> int:
 
 
 REACH_CACHE = 512  # secret steps whose reach is remembered (a step's reach never changes)
+WORLDS_CACHE = 1024  # steps whose worlds are remembered (see Taint.remembered)
 
 
 class Seen(msgspec.Struct, frozen=True):
@@ -240,12 +242,34 @@ class Taint:
     combatant's doing), the taint spreads by what steps name and change, as it always did.
     """
 
-    def __init__(self, ruleset: Ruleset) -> None:
+    def __init__(self, ruleset: Ruleset, context: bytes = b"") -> None:
         self.ruleset = ruleset
         self.combatants: dict[str, int] = {}
         self.shared: int | None = None
         self.worlds: list[Any] | None = []  # []: one world, the fight; None: not followed
         self.origin = 0  # the secret step the worlds part from
+        self.context = context  # what else the walk depends on: disclosures, hidden joins
+        self.key = b""  # the worlds' history: what they were made from, step by step
+
+    def remembered(self, op: str, frame: Frame, work: Any) -> Any:
+        """`work()` done once for the worlds as they stand and this step: its result and
+        the worlds after it are remembered (a page rendered again walks the same steps)."""
+        start = self.key if self.worlds else self.context + msgspec.json.encode(frame.before)
+        body = msgspec.json.encode([op, frame.record, frame.events])
+        key = hashlib.sha256(start + body).digest() + self.ruleset.name.encode()
+        found = _worlds_after.get(key)
+        if found is None:
+            result = work()
+            found = (result, self.worlds, dict(self.combatants), self.shared, self.origin)
+            _worlds_after[key] = found
+            if len(_worlds_after) > WORLDS_CACHE:
+                _worlds_after.popitem(last=False)
+        else:
+            _worlds_after.move_to_end(key)
+            result, self.worlds, combatants, self.shared, self.origin = found
+            self.combatants = dict(combatants)
+        self.key = key
+        return result
 
     def read(self, who: set[str]) -> int | None:
         sources = [self.combatants[c] for c in who if c in self.combatants]
@@ -268,6 +292,9 @@ class Taint:
         False (nothing changed) when there are too many to follow."""
         if self.worlds is None:
             return False
+        return self.remembered("branch", frame, lambda: self._branch(frame))
+
+    def _branch(self, frame: Frame) -> bool:
         found = every_world(self.ruleset, frame, self.worlds or [frame.before], refused=False)
         if found is None:
             return False
@@ -283,9 +310,12 @@ class Taint:
         that is too much to follow."""
         if not self.worlds:
             return None
+        return self.remembered("follow", frame, lambda: self._follow(frame))
+
+    def _follow(self, frame: Frame) -> bool | None:
         record, rolls = frame.record, [e.roll for e in frame.events if isinstance(e, Rolled)]
         afters = []
-        for state in self.worlds:
+        for state in self.worlds or []:
             ctx = Context(ReplayDice(rolls), record.step, record.author, record.command_id)
             try:
                 decided = decide_again(self.ruleset, state, frame.events, ctx, None)
@@ -306,10 +336,13 @@ class Taint:
             self.settle(found)
         return found is not None
 
-    def advance(self, events: list[Event]) -> None:
-        """A step decided alike in every world (it reads nothing that differs): fold it."""
+    def advance(self, frame: Frame) -> None:
+        """The GM's words: folded into every world."""
         if self.worlds:
-            self.settle([fold(self.ruleset.evolve, state, events) for state in self.worlds])
+            self.remembered("advance", frame, lambda: self._advance(frame))
+
+    def _advance(self, frame: Frame) -> None:
+        self.settle([fold(self.ruleset.evolve, w, frame.events) for w in self.worlds or []])
 
     def settle(self, worlds: list[Any]) -> None:
         unique = {msgspec.json.encode(w): w for w in worlds}
@@ -348,7 +381,8 @@ def players_cut(frames: list[Frame], ruleset: Ruleset) -> Cut:
     }
     hidden_joins = hidden_at_end(frames)
     hidden = set(hidden_joins)
-    taint = Taint(ruleset)
+    context = msgspec.json.encode([sorted(disclosed), sorted(hidden_joins.items())])
+    taint = Taint(ruleset, context)
     seen: dict[int, Seen] = {}
     last: View | None = None
     epochs: set[int] = set()
@@ -423,6 +457,7 @@ def reach(frame: Frame, ruleset: Ruleset) -> tuple[set[str], bool] | None:
     return found
 
 
+_worlds_after: OrderedDict[bytes, tuple[Any, Any, dict[str, int], int | None, int]] = OrderedDict()
 _reaches: OrderedDict[tuple[str, bytes, bytes], tuple[set[str], bool] | None] = OrderedDict()
 
 
@@ -454,7 +489,7 @@ def judge(
     if all(isinstance(e, STATEMENTS) for e in events):
         told = [seen.get(e.step) for e in events if isinstance(e, Disclosed)]
         source = min((t.source or 0 for t in told if t and t.number is None), default=None)
-        taint.advance(events)
+        taint.advance(frame)
         return False, source
     if free_roll(frame):
         return judge_free_roll(frame, known, taint, hidden, hidden_joins, disclosed)
