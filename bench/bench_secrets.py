@@ -93,14 +93,7 @@ def table_cost(steps: int) -> tuple[list[float], list[float]]:
             screen = Table(str(path), "token")
             n = 0
             while fight.history.head_step < steps:
-                actor = fight.view().acting[0]
-                target = "bob" if actor == "alice" else "alice"
-                attack = {
-                    "action": "attack",
-                    "actor": actor,
-                    "targets": [target],
-                    "weapon": "pistol",
-                }
+                attack = shot_at_the_other(fight.view().acting[0])
                 started = time.perf_counter()
                 fight.execute(rules.command(attack), dice=[95], secret=n % 10 == 3)
                 appends.append((time.perf_counter() - started) * 1000)
@@ -112,6 +105,12 @@ def table_cost(steps: int) -> tuple[list[float], list[float]]:
                 screen.reader.close()
             screen.worker.shutdown()
     return appends, pages
+
+
+def shot_at_the_other(actor: str) -> dict:
+    """Alice shoots Bob, or Bob Alice, with the pistol."""
+    other = {"alice": "bob", "bob": "alice"}[actor]
+    return {"action": "attack", "actor": actor, "targets": [other], "weapon": "pistol"}
 
 
 def p99(values: list[float]) -> float:
