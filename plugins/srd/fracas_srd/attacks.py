@@ -166,6 +166,17 @@ def damage_parts(
     return parts
 
 
+def check_reach(weapon: Weapon, command: Scene) -> None:
+    """srd-53: a melee weapon strikes beyond 5 feet only if it has the reach (a thrown one,
+    with its range, is thrown)."""
+    beyond = command.within_5ft is False and not weapon.ranged and not weapon.range
+    if beyond and weapon.reach <= 5:
+        raise RefusedError(
+            f"{weapon.name} reaches 5 feet: a melee attack beyond 5 feet needs a weapon with "
+            "reach (reach = 10 on the sheet; srd-53)"
+        )
+
+
 def weapon_attack(
     state: State,
     ctx: Context,
@@ -179,6 +190,7 @@ def weapon_attack(
     """One attack with a weapon against one target, and its damage on a hit."""
     if target.dead:
         raise RefusedError(f"{target.name} is dead")
+    check_reach(weapon, command)
     events: list[Event] = []
     answer = chosen(state, target, command.defence, weapon.type, unseen(attacker, target, command))
     mods = attack_modifiers(attacker, weapon, command.cover)

@@ -78,6 +78,12 @@ class Legendary(Aimed, tag="legendary"):
     option: str = ""
 
 
+class Lair(Scene, tag="lair"):
+    """A lair action on initiative count 20 (srd-55)."""
+
+    option: str = ""
+
+
 class React(Aimed, tag="react"):
     pass
 
@@ -194,7 +200,7 @@ class Surprise(Command, tag="surprise"):
 
 
 SrdCommand = (
-    Join | Begin | Pass | Attack | Offhand | Opportunity | Multiattack | Legendary | React
+    Join | Begin | Pass | Attack | Offhand | Opportunity | Multiattack | Legendary | Lair | React
     | Cast | Dash | Disengage | Dodge | Help | Hide | Search | Use | Ready | Stabilise
     | Grapple | Shove | Escape | Stand | Move | Surprise | Save | Check
 )  # fmt: skip
@@ -207,6 +213,7 @@ ACTIONS = {
     "opportunity": "a reaction: one melee attack on a foe leaving reach (srd-18)",
     "multiattack": "a monster's attacks in the sheet's order, one target each (srd-29)",
     "legendary": "a legendary action at the end of another creature's turn (srd-29)",
+    "lair": "a lair action on initiative count 20, losing ties (srd-55)",
     "react": "the readied action, now, as a reaction (srd-24)",
     "cast": "cast a spell: an attack, a save (every save first, then the damage), healing "
     "(srd-3, srd-6, srd-25, srd-26, srd-31)",

@@ -3,13 +3,13 @@ sources of advantage and disadvantage an attack may have (srd-5, srd-17, srd-23)
 
 from collections.abc import Sequence
 
-from fracas.rules.api import Context, Event, Modifier, RefusedError, Resolved
+from fracas.rules.api import Context, Event, Modifier, RefusedError, Resolved, Spent
 
 from fracas_srd.checks import Check, Edge, d20_test, save_modifiers
 from fracas_srd.commands import Scene
 from fracas_srd.effects import attacked_edges, bonuses, edges
 from fracas_srd.sheets import Ability
-from fracas_srd.state import Fighter
+from fracas_srd.state import LEGENDARY_RESISTANCE, Fighter
 
 FAILS_STR_DEX = ("paralysed", "paralyzed", "petrified", "stunned", "unconscious")
 OPEN_TO_ATTACK = (*FAILS_STR_DEX, "blinded", "restrained")  # attacks against: advantage
@@ -32,6 +32,8 @@ def attacker_edge(edge: Edge, attacker: Fighter, command: Scene) -> None:
             edge.add(False, f"{attacker.name} is {condition}", "srd-27")
     if attacker.has("invisible"):
         edge.add(True, f"{attacker.name} is invisible", "srd-27")
+    if attacker.sheet.pack_tactics and command.ally_near:
+        edge.add(True, "Pack Tactics: an ally within 5 feet of the target", "srd-57")
     if attacker.has("hidden"):
         edge.add(True, f"{attacker.name} attacks from hiding", "srd-23")
     if command.unseen:
@@ -119,12 +121,13 @@ def saving_throw(
     cover: str = "none",
     given: Sequence[Modifier] = (),
 ) -> Check:
-    """srd-M5 with srd-27's automatic failures and srd-22's cover on Dex saves."""
+    """srd-M5 with srd-27's automatic failures and srd-22's cover on Dex saves; a failure
+    a legendary resistance turns into a success (srd-56)."""
     failing = next((c for c in FAILS_STR_DEX if fighter.has(c)), "")
     if failing and ability in ("str", "dex"):
         why = f"fails the {ability.capitalize()} save automatically: {failing}"
         events.append(Resolved(fighter.id, "save", [], why, ["srd-27", *rules]))
-        return Check(0, 0, False)
+        return resisted(events, fighter, Check(0, 0, False), purpose)
     flat, dice = bonuses(fighter, "saves")
     mods, edge = [*save_modifiers(fighter, ability), *flat, *given], Edge()
     if ability == "dex":
@@ -137,4 +140,16 @@ def saving_throw(
     for good, source in edges(fighter, "saves"):
         edge.add(good, source, "srd-33")
     rules = ["srd-M5", *rules]
-    return d20_test(ctx, events, fighter.id, purpose, mods, edge, dc, rules, dice=dice)
+    made = d20_test(ctx, events, fighter.id, purpose, mods, edge, dc, rules, dice=dice)
+    return made if made.success else resisted(events, fighter, made, purpose)
+
+
+def resisted(events: list[Event], fighter: Fighter, failed: Check, purpose: str) -> Check:
+    """srd-56: N a day, the creature chooses to succeed instead (fracas spends one on the
+    first save it fails)."""
+    left = fighter.sheet.legendary_resistance - fighter.resisted
+    if left <= 0:
+        return failed
+    why = f"the failed {purpose} becomes a success ({left - 1} left today)"
+    events.append(Spent(fighter.id, LEGENDARY_RESISTANCE, 1, why, ["srd-56"]))
+    return Check(failed.natural, failed.total, True)

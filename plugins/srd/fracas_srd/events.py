@@ -40,3 +40,15 @@ class SlotsRestored(Event, tag="srd.slots-restored"):
 
     def describe(self) -> str:
         return f"{self.target}'s spell slots are restored: {self.reason}"
+
+
+class Recharged(Event, tag="srd.recharged"):
+    """A monster's used ability is ready again: its d6 at the start of its turn (srd-54)."""
+
+    target: str
+    what: str
+    reason: str
+    rules: list[str] = []
+
+    def describe(self) -> str:
+        return f"{self.target}'s {self.what} is ready again: {self.reason}"

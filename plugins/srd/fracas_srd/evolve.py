@@ -16,10 +16,24 @@ from fracas.rules.api import (
 )
 from msgspec.structs import replace
 
-from fracas_srd.events import DEATH_SAVE, DeathSaves, SlotsRestored, TemporaryHitPoints
+from fracas_srd.events import (
+    DEATH_SAVE,
+    DeathSaves,
+    Recharged,
+    SlotsRestored,
+    TemporaryHitPoints,
+)
 from fracas_srd.sheets import Options, Sheet
 from fracas_srd.slots import slot_level
-from fracas_srd.state import MOVEMENT, Fighter, State
+from fracas_srd.state import (
+    LAIR_ACTION,
+    LEGENDARY_RESISTANCE,
+    MOVEMENT,
+    RECHARGE,
+    Fighter,
+    State,
+    lair_opens,
+)
 
 
 def joined(state: State, event: CombatantJoined) -> State:
@@ -42,7 +56,8 @@ def turn(state: State, event: TurnAdvanced) -> State:
     """A new turn: its creature's action, bonus action and attacks are fresh (srd-3), its
     reaction comes back (srd-4), and so do its legendary actions (srd-29)."""
     ended = f"{state.round}:{state.turn}" if state.turn else ""
-    state = replace(state, round=event.round, turn=event.actor, turn_ended=ended)
+    lair = event.round if lair_opens(state, event.round, event.actor) else 0
+    state = replace(state, round=event.round, turn=event.actor, turn_ended=ended, lair=lair)
     return roster.change(
         state,
         event.actor or "",
@@ -62,14 +77,14 @@ def turn(state: State, event: TurnAdvanced) -> State:
 
 def declared(state: State, event: Declared) -> State:
     """Once the creature whose turn it is acts, the turn-end before it is past (srd-29)."""
-    acts = event.actor == state.turn and event.action != "legendary"
-    return replace(state, turn_ended="") if acts else state
+    acts = event.actor == state.turn and event.action not in ("legendary", "lair")
+    return replace(state, turn_ended="", lair=0) if acts else state
 
 
 def rolled(state: State, event: Rolled) -> State:
     """A death save starts its creature's turn: the turn-end before it is past (srd-29)."""
     starts = event.actor == state.turn and event.purpose == DEATH_SAVE
-    return replace(state, turn_ended="") if starts else state
+    return replace(state, turn_ended="", lair=0) if starts else state
 
 
 def spent(state: State, event: Spent) -> State:
@@ -89,6 +104,12 @@ def spent(state: State, event: Spent) -> State:
                 return replace(f, once={**f.once, event.reason: f"{state.round}:{state.turn}"})
             case "legendary action" | "legendary actions":
                 return legendary_spent(state, f, event.amount)
+        if event.resource == RECHARGE:
+            return replace(f, recharging=(*f.recharging, event.reason))
+        if event.resource == LEGENDARY_RESISTANCE:
+            return replace(f, resisted=f.resisted + event.amount)
+        if event.resource == LAIR_ACTION:
+            return replace(f, lair_round=state.round, lair_last=event.reason)
         if event.resource == MOVEMENT:
             return replace(f, moved=f.moved + event.amount)
         level = slot_level(event.resource)
@@ -101,6 +122,14 @@ def slot_spent(f: Fighter, level: int, amount: int) -> Fighter:
     spent = list(f.slots_spent) + [0] * (level - len(f.slots_spent))
     spent[level - 1] += amount
     return replace(f, slots_spent=tuple(spent))
+
+
+def recharged(state: State, event: Recharged) -> State:
+    return roster.change(
+        state,
+        event.target,
+        lambda f: replace(f, recharging=tuple(w for w in f.recharging if w != event.what)),
+    )
 
 
 def slots_restored(state: State, event: SlotsRestored) -> State:
@@ -167,10 +196,11 @@ evolve = roster.dispatch(
         TemporaryHitPoints: temporary,
         DeathSaves: death_saves,
         SlotsRestored: slots_restored,
+        Recharged: recharged,
         **roster.CORE_EVOLVERS,
     }
 )
 
 
 def event_types() -> tuple[type[Event], ...]:
-    return (TemporaryHitPoints, DeathSaves, SlotsRestored)
+    return (TemporaryHitPoints, DeathSaves, SlotsRestored, Recharged)

@@ -28,6 +28,7 @@ from fracas_srd.commands import Surprise
 from fracas_srd.conditions import saving_throw
 from fracas_srd.damage import death_save, end_concentration
 from fracas_srd.evolve import evolve
+from fracas_srd.recharge import recharges
 from fracas_srd.state import Fighter, State, check_begun
 
 ROLL_OFFS = 5  # a roll-off tied this many times running leaves the joining order
@@ -160,7 +161,7 @@ def advance(state: State, ctx: Context, reason: str) -> list[Event]:
     rules = ["srd-2", "srd-3", "srd-4", *(["srd-29"] if fighter.sheet.legendary_actions else [])]
     events.append(TurnAdvanced(number, fighter.id, reason, rules))
     if not fighter.has("dying"):
-        return events
+        return events + recharges(ctx, fighter)
     after = fold(state, events)
     if legendary_may_follow(after, fighter):
         why = "at the start of its turn, after any legendary action (`fracas next` makes it)"
@@ -172,6 +173,10 @@ def legendary_may_follow(state: State, holder: Fighter) -> bool:
     """srd-29: another creature may still take a legendary action at the turn-end just
     past, before `holder`'s turn starts."""
     ender = state.turn_ended.partition(":")[2]
+    if state.lair and any(
+        f.sheet.lair and f.lair_round != state.lair and not f.incapacitated for f in state.alive()
+    ):
+        return True  # a lair action on count 20 comes first (srd-55)
     return any(
         f.sheet.legendary_actions and f.legendary_left > 0
         for f in state.alive()

@@ -1,12 +1,14 @@
-"""A monster's Multiattack and legendary actions (srd-29)."""
+"""A monster's Multiattack and legendary actions (srd-29), and its lair actions (srd-55)."""
 
 import msgspec
 from fracas.rules.api import Context, Event, RefusedError, Resolved, Spent, roster
 
+from fracas_srd import spells
 from fracas_srd.attacks import weapon_attack
-from fracas_srd.commands import Legendary, Multiattack
+from fracas_srd.commands import Lair, Legendary, Multiattack
 from fracas_srd.evolve import evolve
-from fracas_srd.state import Fighter, State
+from fracas_srd.sheets import LairAction
+from fracas_srd.state import LAIR_ACTION, LAIR_COUNT, Fighter, State
 from fracas_srd.turn import able, action
 
 
@@ -95,3 +97,48 @@ def check_window(state: State, actor: Fighter, cost: int) -> None:
 
 def legendary_actions(count: int) -> str:
     return "legendary action" if count == 1 else "legendary actions"
+
+
+def lair(state: State, actor: Fighter, command: Lair, ctx: Context) -> list[Event]:
+    """srd-55: on initiative count 20 (losing ties), before the next turn acts: one lair
+    action a round, not the same one two rounds running; not while incapacitated, nor
+    surprised."""
+    able(state, actor)
+    option = lair_option(actor, command.option)
+    check_lair_window(state, actor, option)
+    events: list[Event] = [Spent(actor.id, LAIR_ACTION, 1, option.name, ["srd-55"])]
+    if not option.spell:
+        return [
+            *events,
+            Resolved(actor.id, "lair", list(command.targets), option.name, ["srd-55"]),
+        ]
+    spell = actor.sheet.spell(option.spell)
+    targets = [state.fighter(t) for t in command.targets]
+    if not targets:
+        raise RefusedError(f"{option.name} needs its targets")
+    return events + spells.unleash(state, ctx, events, actor, spell, targets, command)
+
+
+def lair_option(actor: Fighter, name: str) -> LairAction:
+    found = next((o for o in actor.sheet.lair if o.name.lower() == name.lower()), None)
+    if found is None:
+        offered = ", ".join(o.name for o in actor.sheet.lair) or "none"
+        raise RefusedError(f"{actor.name} has no lair action {name!r}; lair actions: {offered}")
+    return found
+
+
+def check_lair_window(state: State, actor: Fighter, option: LairAction) -> None:
+    if not state.lair:
+        raise RefusedError(
+            f"a lair action comes on initiative count {LAIR_COUNT} (losing ties), before the "
+            "next turn acts (srd-55)"
+        )
+    if actor.surprised:
+        raise RefusedError(f"{actor.name} is surprised until its first turn ends (srd-55)")
+    if actor.lair_round == state.lair:
+        raise RefusedError(f"{actor.name} has taken its lair action this round (srd-55)")
+    if actor.lair_last == option.name and actor.lair_round == state.lair - 1:
+        raise RefusedError(
+            f"{actor.name} used {option.name} last round: not the same lair action two rounds "
+            "running (srd-55)"
+        )

@@ -331,6 +331,35 @@ STATEMENTS = {
         "without that much movement left or with speed 0. Unspent movement is lost when the "
         "turn ends. [Movement and Position; Difficult Terrain; Being Prone; Dash]"
     ),
+    "srd-53": (
+        "Reach. A melee attack is made on a target within the attacker's reach: 5 feet, or "
+        "more for a weapon or natural attack with reach (10 feet for a whip or a dragon's "
+        "bite); a melee weapon without it can't strike a target beyond 5 feet (a thrown weapon"
+        " is thrown, by its range). [Melee Attacks; Reach; Weapon Properties]"
+    ),
+    "srd-54": (
+        'Recharge. A monster\'s ability marked "Recharge X-6" may be used once; then, at the '
+        "start of each of the monster's turns, a d6 is rolled for it, and on X or more it may "
+        "be used again. [Monsters: Limited Usage (Recharge X-Y)]"
+    ),
+    "srd-55": (
+        "Lair actions. A creature in its lair may take a lair action on initiative count 20, "
+        "losing all initiative ties: one a round, not the same effect two rounds in a row; not "
+        "while incapacitated or otherwise unable to act, nor, if surprised, before its first "
+        "turn. [Monsters: Legendary Creatures, A Legendary Creature's Lair; Lair Actions in "
+        "the dragon entries]"
+    ),
+    "srd-56": (
+        "Legendary resistance. If the creature fails a saving throw, it can choose to succeed "
+        "instead, a number of times a day (its sheet's number, usually 3); fracas spends one on"
+        " the first save it fails. [Monsters: Legendary Resistance (3/Day) in the legendary "
+        "entries]"
+    ),
+    "srd-57": (
+        "Pack Tactics. The creature has advantage on an attack roll against a creature if at "
+        "least one of its allies is within 5 feet of that creature and isn't incapacitated "
+        "(stated by the table: `-o ally_near=true`). [Monsters: Wolf, Pack Tactics]"
+    ),
 }
 
 

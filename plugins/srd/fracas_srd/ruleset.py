@@ -68,6 +68,7 @@ OUT_OF_TURN: dict[str, Resolver] = {
     "opportunity": reactions.opportunity,
     "react": reactions.react,
     "legendary": monsters.legendary,
+    "lair": monsters.lair,
 }
 ANY_TIME: dict[str, Resolver] = {"save": called.save, "check": called.check}
 
@@ -149,12 +150,12 @@ def heal_by_hand(state: State, target: str, amount: int, reason: str) -> list[Ev
 
 
 def offers(sheet: Sheet, field: str) -> list[str]:
-    """What Tab offers for `-o spell=` and `-o option=`: the spells and the legendary
-    options on the sheet."""
+    """What Tab offers for `-o spell=` and `-o option=`: the spells, and the legendary
+    options and lair actions on the sheet."""
     if field == "spell":
         return [spell.name for spell in sheet.spells]
     if field == "option":
-        return [option.name for option in sheet.legendary]
+        return [option.name for option in (*sheet.legendary, *sheet.lair)]
     return []
 
 

@@ -85,6 +85,7 @@ class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     proficient: bool = True
     magic: Bounded = 0  # a +N weapon: to the attack and the damage
     rider: Rider | None = None  # a save on a hit, or a condition (srd-35)
+    reach: Annotated[int, msgspec.Meta(ge=5, le=30, multiple_of=5)] = 5  # feet (srd-53)
 
 
 class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -114,6 +115,15 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     innate: bool = False  # a reaction cast with no slot (a tiefling's Infernal Legacy)
     trigger: Literal["", "hit", "damaged"] = ""  # a reaction spell: what it answers (srd-39)
     darts: Annotated[int, msgspec.Meta(ge=0, le=20)] = 0  # each hits, no roll (srd-43)
+    recharge: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0  # Recharge 5-6: 5 (srd-54)
+
+
+class LairAction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One lair action (srd-55): a spell of the sheet it unleashes (a save, damage, a
+    condition), or an effect the GM narrates (no spell)."""
+
+    name: str
+    spell: str = ""
 
 
 class LegendaryOption(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -156,6 +166,9 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     multiattack: list[str] = []  # weapon names, in order (srd-29)
     legendary_actions: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
     legendary: list[LegendaryOption] = []
+    legendary_resistance: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0  # a day (srd-56)
+    lair: list[LairAction] = []  # on initiative count 20, losing ties (srd-55)
+    pack_tactics: bool = False  # advantage with an ally near the target (srd-57)
 
     def score(self, ability: Ability) -> int:
         return {
@@ -307,5 +320,11 @@ def check_sheet(sheet: Sheet, where: str, custom: list[str]) -> None:
             sheet.weapon(name)
         except BadInputError as error:
             raise BadInputError(f"{where}: {error}") from None
+    for option in sheet.lair:
+        if option.spell:
+            try:
+                sheet.spell(option.spell)
+            except BadInputError as error:
+                raise BadInputError(f"{where}: lair action {option.name}: {error}") from None
     if sheet.legendary and not sheet.legendary_actions:
         raise BadInputError(f"{where}: legendary options need legendary_actions = N (usually 3)")

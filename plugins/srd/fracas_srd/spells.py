@@ -20,6 +20,7 @@ from fracas.rules.api import (
     until,
 )
 
+from fracas_srd import recharge
 from fracas_srd.attacks import answered, attack_roll, harmed, rebuked, unseen
 from fracas_srd.commands import Cast
 from fracas_srd.conditions import saving_throw
@@ -98,7 +99,21 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
     spell = as_cast(spell, slot)
     targets = [state.fighter(t) for t in command.targets]
     check_targets(spell, slot, targets)
-    events = casting_cost(caster, spell, slot)
+    events = [*casting_cost(caster, spell, slot), *recharge.used(caster, spell)]
+    return events + unleash(state, ctx, events, caster, spell, targets, command)
+
+
+def unleash(
+    state: State,
+    ctx: Context,
+    before: list[Event],
+    caster: Fighter,
+    spell: Spell,
+    targets: list[Fighter],
+    command: Cast,
+) -> list[Event]:
+    """What the spell does to its targets, once paid for (cast, or a lair action's)."""
+    events = list(before)
     if spell.concentration:
         events += end_concentration(state, caster, "starts another concentration", "srd-26")
     held: list[list[str]] = []
@@ -116,7 +131,7 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
         events.append(
             ConditionSet(caster.id, "concentrating", f"on {spell.name}", detail, ["srd-26"])
         )
-    return events
+    return events[len(before) :]
 
 
 def spell_damage(

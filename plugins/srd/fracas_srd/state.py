@@ -15,6 +15,9 @@ AT_ZERO = ("dying", "stable", "dead")
 REMOVED = "removed"
 ONCE_A_TURN = "once a turn"  # the resource a feature used once a turn spends (srd-38)
 MOVEMENT = "feet of movement"  # the resource a move spends (srd-52)
+RECHARGE = "recharge"  # a used ability waits for its d6 (srd-54)
+LAIR_ACTION = "lair action"  # srd-55
+LEGENDARY_RESISTANCE = "legendary resistance"  # srd-56
 TRACKED = frozenset(
     (
         "concentrating",
@@ -52,6 +55,10 @@ class Fighter(msgspec.Struct, frozen=True):
     reaction: bool = False  # spent this round (srd-4)
     spells: tuple[str, ...] = ()  # "action:LEVEL" or "bonus:LEVEL", cast this turn (srd-3)
     slots_spent: tuple[int, ...] = ()  # by level, since the last long rest (srd-50)
+    recharging: tuple[str, ...] = ()  # used, until a d6 at a turn's start brings it (srd-54)
+    resisted: int = 0  # legendary resistances used today (srd-56)
+    lair_round: int = 0  # the round of its last lair action, and which (srd-55)
+    lair_last: str = ""
     legendary_left: int = 0
     legendary_prior: int = 0  # what was left when its own turn began and they came back
     legendary_after: str = ""  # the turn-end it last took a legendary action at (srd-29)
@@ -111,6 +118,7 @@ class State(msgspec.Struct, frozen=True):
     fighters: dict[str, Fighter] = {}
     round: int = 0
     turn: str | None = None
+    lair: int = 0  # the round whose lair actions are open at count 20, until a turn acts
     turn_ended: str = ""  # "ROUND:ID" of the turn that just ended, until the next acts
     asking: Waiting | None = None  # an attack waiting for its targets' reactions (srd-39)
 
@@ -133,6 +141,27 @@ class State(msgspec.Struct, frozen=True):
 def until_next(state: State, edge: str, who: str) -> Until:
     """To the `edge` ("start" or "end") of `who`'s next turn: not the one it is having."""
     return Until(edge=edge, of=who, after=str(state.round) if state.turn == who else "")
+
+
+LAIR_COUNT = 20  # lair actions come on initiative count 20, after the turns at 20 (srd-55)
+
+
+def place(round_: int, count: int | None, lair: bool = False) -> tuple[int, float, int]:
+    """Where a turn (or the lair's count 20) stands in the fight's time: the round, then
+    the counts from the highest down; the lair's 20 loses ties to the creatures' 20s."""
+    return round_, float("-inf") if count is None else -count, 1 if lair else 0
+
+
+def lair_opens(state: State, round_: int, actor: str | None) -> bool:
+    """srd-55: does a turn passing from the one now to `actor`'s in `round_` pass count 20
+    of some round, while a creature with lair actions is in the fight?"""
+    if actor is None or not any(f.sheet.lair and not f.dead for f in state.fighters.values()):
+        return False
+    now = state.acting()
+    before = place(state.round, now.initiative if now else None)
+    after = place(round_, state.fighters[actor].initiative)
+    rounds = range(max(state.round, 1), round_ + 1)
+    return any(before < place(r, LAIR_COUNT, lair=True) < after for r in rounds)
 
 
 def order_key(fighter: Fighter, ties: str) -> tuple:

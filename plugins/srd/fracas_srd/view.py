@@ -41,6 +41,11 @@ def detail(fighter: Fighter) -> dict[str, Any]:
         found["death_saves"] = {"successes": fighter.successes, "failures": fighter.failures}
     if fighter.sheet.legendary_actions:
         found["legendary_left"] = fighter.legendary_left
+    if fighter.sheet.legendary_resistance:
+        left = fighter.sheet.legendary_resistance - fighter.resisted
+        found["legendary_resistance_left"] = left
+    if fighter.recharging:
+        found["recharging"] = list(fighter.recharging)
     if fighter.sheet.slots:
         levels = range(1, len(fighter.sheet.slots) + 1)
         found["slots_left"] = [slots_left(fighter, n) for n in levels]

@@ -88,6 +88,11 @@ class Table:
         return self.state.turn
 
 
+def condition(table: Table, who: str, name: str, **duration: Any) -> None:
+    """The GM sets a condition by hand (`fracas condition set`)."""
+    table.do({"action": "gm.condition-set", "target": who, "condition": name, **duration})
+
+
 def rolls(events: list[Event]) -> list[Rolled]:
     return [e for e in events if isinstance(e, Rolled)]
 

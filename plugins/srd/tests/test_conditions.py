@@ -16,7 +16,8 @@ def edge(out) -> list[str]:
 
 
 def attack(t: Table, *faces: int, **flags) -> list:
-    return t.act("brannoc", "attack", "gob", faces=faces, weapon="longsword", **flags)
+    weapon = flags.pop("weapon", "longsword")
+    return t.act("brannoc", "attack", "gob", faces=faces, weapon=weapon, **flags)
 
 
 @pytest.mark.parametrize(
@@ -48,7 +49,8 @@ def test_srd_27_prone_helps_attackers_within_5_feet_and_hinders_those_farther():
     assert edge(attack(t, 2, 2, within_5ft=True)) == ["advantage: gob is prone, within 5 feet"]
     t = fight(("brannoc", "fighter"), ("gob", "goblin"))
     condition(t, "gob", "prone")
-    assert edge(attack(t, 2, 2, within_5ft=False)) == ["disadvantage: gob is prone, beyond 5 feet"]
+    thrown = attack(t, 2, 2, within_5ft=False, weapon="handaxe")  # a longsword cannot (srd-53)
+    assert edge(thrown) == ["disadvantage: gob is prone, beyond 5 feet"]
 
 
 def test_srd_30_melee_is_within_5_feet_unless_said_otherwise_ranged_as_stated():
@@ -58,7 +60,8 @@ def test_srd_30_melee_is_within_5_feet_unless_said_otherwise_ranged_as_stated():
     assert "srd-30" in rolls(t.log)[-1].modifiers[-1].rule
     t = fight(("brannoc", "fighter"), ("gob", "goblin"))
     condition(t, "gob", "prone")
-    assert edge(attack(t, 2, 2, within_5ft=False)) == ["disadvantage: gob is prone, beyond 5 feet"]
+    thrown = attack(t, 2, 2, within_5ft=False, weapon="handaxe")  # a longsword cannot (srd-53)
+    assert edge(thrown) == ["disadvantage: gob is prone, beyond 5 feet"]
     t = fight(("brannoc", "fighter"), ("gob", "goblin"))
     condition(t, "gob", "prone")
     out = t.act("brannoc", "attack", "gob", faces=(2, 2), weapon="longbow")
@@ -72,7 +75,7 @@ def test_srd_30_a_melee_hit_on_the_paralysed_is_critical_without_saying_within_5
     assert rolls(out)[0].result.startswith("critical hit") and "srd-30" in rolls(out)[0].rules
     t = fight(("brannoc", "fighter"), ("wyrm", "wyrm"))
     condition(t, "wyrm", "paralysed")
-    out = t.act("brannoc", "attack", "wyrm", faces=(2, 14, 3), weapon="longsword", within_5ft=False)
+    out = t.act("brannoc", "attack", "wyrm", faces=(2, 14, 3), weapon="handaxe", within_5ft=False)
     assert rolls(out)[0].result.startswith("hit")
 
 

@@ -3,13 +3,9 @@
 
 import pytest
 from fracas.rules.api import RefusedError, Spent
-from srd_table import Table, fight, of
+from srd_table import Table, condition, fight, of
 
 from fracas_srd.movement import movement_left
-
-
-def condition(t: Table, who: str, name: str) -> None:
-    t.do({"action": "gm.condition-set", "target": who, "condition": name})
 
 
 def moves(t: Table, who: str, feet: int, **flags) -> Spent:

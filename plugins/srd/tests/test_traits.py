@@ -1,0 +1,134 @@
+"""Monsters' traits: reach (srd-53), recharge (srd-54), lair actions (srd-55), legendary
+resistance (srd-56) and Pack Tactics (srd-57)."""
+
+import pytest
+from fracas.rules.api import Damaged, RefusedError, Resolved, Spent
+from srd_table import Table, condition, fight, of, rolls, sample
+
+
+def edge(out) -> list[str]:
+    return [m.reason for m in rolls(out)[0].modifiers if m.value == 0]
+
+
+def test_srd_53_a_melee_weapon_strikes_beyond_5_feet_only_with_reach():
+    t = fight(("brannoc", "fighter"), ("wyrm", "wyrm"))
+    before = len(t.log)
+    with pytest.raises(RefusedError, match=r"longsword reaches 5 feet: .* needs a weapon with"):
+        t.act("brannoc", "attack", "wyrm", weapon="longsword", within_5ft=False)
+    assert len(t.log) == before
+    t.next()
+    condition(t, "brannoc", "prone")  # the bite's 10 feet: beyond 5, so disadvantage
+    out = t.act("wyrm", "attack", "brannoc", faces=(3, 2), weapon="bite", within_5ft=False)
+    assert edge(out) == ["disadvantage: brannoc is prone, beyond 5 feet"]
+
+
+def test_srd_54_a_recharge_ability_waits_for_its_d6_at_the_start_of_the_turn():
+    t = fight(("brannoc", "fighter"), ("wyrm", "wyrm"))
+    t.next()
+    out = t.act("wyrm", "cast", "brannoc", faces=(5, *[1] * 10), spell="fire breath")
+    assert rolls(out)[0].purpose.startswith("Dex save against fire breath (DC 16)")
+    assert of(out, Damaged)[0].amount == 10 and t.who("wyrm").recharging == ("fire breath",)
+    t.next()
+    out = t.next(4)  # the wyrm's turn starts: 4 on the d6, not yet
+    (roll,) = rolls(out)
+    assert (roll.purpose, roll.result, roll.rules) == ("recharge of fire breath (5-6)", "not yet",
+                                                       ["srd-54"])  # fmt: skip
+    with pytest.raises(RefusedError, match="fire breath is not recharged: a d6 of 5-6"):
+        t.act("wyrm", "cast", "brannoc", faces=(5, *[1] * 10), spell="fire breath")
+    t.next()
+    t.next(6)
+    assert t.who("wyrm").recharging == ()
+    t.act("wyrm", "cast", "brannoc", faces=(20, *[1] * 10), spell="fire breath")
+
+
+def lair_fight() -> Table:
+    """The goblin and Brannoc at initiative 20 (the goblin's Dex first), the wyrm at 5."""
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"), ("wyrm", "wyrm"), begin=False)
+    t.do({"action": "begin"}, 19, 18, 5)
+    assert [f.id for f in t.state.order()] == ["gob", "brannoc", "wyrm"]
+    return t
+
+
+def test_srd_55_lair_actions_come_on_count_20_losing_ties_once_a_round():
+    t = lair_fight()
+    for _ in range(2):  # the goblin's 20, then Brannoc's: the lair's 20 loses both ties
+        with pytest.raises(RefusedError, match="on initiative count 20 \\(losing ties\\)"):
+            t.act("wyrm", "lair", "brannoc", option="magma")
+        t.next()
+    out = t.act("wyrm", "lair", "brannoc", "gob", faces=(2, 18, 3, 3, 3), option="magma")
+    save, damage = "Dex save against magma eruption", "damage of magma eruption"
+    assert [r.purpose.split(" (")[0] for r in rolls(out)] == [save, save, damage]
+    assert [(d.target, d.amount) for d in of(out, Damaged)] == [("brannoc", 9), ("gob", 4)]
+    assert "srd-55" in of(out, Spent)[0].rules
+    with pytest.raises(RefusedError, match="has taken its lair action this round"):
+        t.act("wyrm", "lair", option="choking smoke")
+
+
+def test_srd_55_not_the_same_lair_action_two_rounds_running_and_none_once_a_turn_acts():
+    t = lair_fight()
+    t.next()
+    t.next()
+    t.act("wyrm", "lair", option="choking smoke")
+    t.next()
+    t.next()
+    t.next()  # round 2, the wyrm's turn
+    with pytest.raises(RefusedError, match="choking smoke last round: not the same lair action"):
+        t.act("wyrm", "lair", option="choking smoke")
+    t.act("wyrm", "move", feet=10)  # the wyrm's turn has begun: count 20 is past
+    with pytest.raises(RefusedError, match="on initiative count 20"):
+        t.act("wyrm", "lair", "brannoc", option="magma")
+    with pytest.raises(RefusedError, match="no lair action 'flood'; lair actions: magma, choking"):
+        t.act("wyrm", "lair", option="flood")
+
+
+def test_srd_55_a_lair_action_on_count_20_comes_before_a_dying_creature_s_death_save():
+    t = fight(("brannoc", "fighter"), ("pc-wren", "rogue"), ("wyrm", "wyrm"), begin=False)
+    t.do({"action": "begin"}, 19, 7, 5)  # Brannoc 20, Wren 10, the wyrm 5
+    t.do({"action": "gm.harm", "target": "pc-wren", "amount": 21})
+    assert t.who("pc-wren").has("dying")
+    out = t.next()  # Wren's turn: count 20 is past, its lair action still to come
+    assert not rolls(out) and "after any legendary action" in of(out, Resolved)[-1].outcome
+    t.act("wyrm", "lair", option="choking smoke")
+    assert rolls(t.next(12))[0].purpose == "death save"
+
+
+def test_srd_56_legendary_resistance_turns_three_failed_saves_a_day_into_successes():
+    t = fight(("maelis", "cleric"), ("wyrm", "wyrm"))
+    for left in (2, 1, 0):
+        out = t.act("maelis", "cast", "wyrm", faces=(2,), spell="sacred flame")
+        assert rolls(out)[0].result.startswith("failure")
+        (resist,) = [e for e in of(out, Spent) if e.resource == "legendary resistance"]
+        assert resist.reason.endswith(f"becomes a success ({left} left today)")
+        assert not of(out, Damaged)  # the save negates: no damage die
+        t.next()
+        t.next()
+    out = t.act("maelis", "cast", "wyrm", faces=(2, 5), spell="sacred flame")
+    assert of(out, Damaged)[0].amount == 5 and t.who("wyrm").resisted == 3
+
+
+def test_srd_56_legendary_resistance_turns_even_an_automatic_failure_and_keeps_a_condition_off():
+    t = fight(("maelis", "cleric"), ("wyrm", "wyrm"))
+    condition(t, "wyrm", "paralysed")
+    out = t.act("maelis", "cast", "wyrm", spell="sacred flame")
+    assert "fails the Dex save automatically" in of(out, Resolved)[0].outcome
+    assert not of(out, Damaged) and t.who("wyrm").resisted == 1
+    t = fight(("maelis", "cleric"), ("wyrm", "wyrm"))
+    out = t.act("maelis", "cast", "wyrm", faces=(3,), spell="hold person")
+    assert rolls(out)[0].result.startswith("failure (8 vs 13)")
+    assert not t.who("wyrm").has("paralysed") and t.who("wyrm").resisted == 1
+
+
+def test_srd_57_pack_tactics_gives_advantage_with_an_ally_near_the_target():
+    t = fight(("brannoc", "fighter"), ("wolf", "wolf"), ("gob", "goblin"))
+    t.next()
+    out = t.act("wolf", "attack", "brannoc", faces=(3, 2), weapon="bite", ally_near=True)
+    assert edge(out) == ["advantage: Pack Tactics: an ally within 5 feet of the target"]
+    t.next()
+    out = t.act("gob", "attack", "brannoc", faces=(3,), weapon="scimitar", ally_near=True)
+    assert edge(out) == []  # the goblin has no Pack Tactics
+    t.next()
+    t.next()
+    condition(t, "wolf", "prone")
+    out = t.act("wolf", "attack", "brannoc", faces=(3,), weapon="bite", ally_near=True)
+    assert rolls(out)[0].roll.dice == "d20"  # prone's disadvantage cancels it (srd-M3)
+    assert sample("wolf")["pack_tactics"] is True
