@@ -118,11 +118,12 @@ def board_table(shown: Board, *, folded: bool) -> Any:
     and conditions in one column, words wrapped."""
     from rich import box
     from rich.table import Table
+    from rich.text import Text  # what was typed is text, never rich markup ("[/x]")
 
     numbers = list(shown.rows[0].numbers) if shown.rows else []
     table = Table(
-        title=f"{shown.header}",
-        caption=f"{shown.encounter} · {shown.ruleset}",
+        title=Text(shown.header),
+        caption=Text(f"{shown.encounter} · {shown.ruleset}"),
         box=box.SIMPLE_HEAD,
         title_justify="left",
         caption_justify="left",
@@ -153,7 +154,7 @@ def board_table(shown: Board, *, folded: bool) -> Any:
             rest = [*(str(row.numbers.get(c, "")) for c in numbers), said, ", ".join(more)]
         marks = ">" if row.acting else ""
         cells = [marks, str(row.order), row.name, row.side, row.key, row.health, *rest]
-        table.add_row(*cells, style=style)
+        table.add_row(*map(Text, cells), style=style)
     return table
 
 

@@ -123,3 +123,12 @@ def test_a_status_the_conditions_repeat_is_said_once(run, ruleset: str) -> None:
         ends = [n for n, line in enumerate(lines) if n > first and line[:6].strip()]
         row = " ".join(" ".join(lines[first : (ends or [len(lines)])[0]]).split())
         assert row.count(status) == 1, row
+
+
+def test_what_was_typed_shows_as_typed_never_as_markup(run) -> None:
+    begun(run, "percentile")
+    run("condition", "set", "alice", "[/oops]")
+    run("rename", "cultist-1", "[bold]Boss")
+    text = drawn(run, 200)
+    assert "[/oops]" in text and "[bold]Boss" in text
+    assert "[/oops]" in run("status").output
