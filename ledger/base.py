@@ -19,7 +19,7 @@ import msgspec
 
 from fracas.ledger import chain
 from fracas.ledger.chain import (
-    ENCOUNTER_CHAIN,
+    COUNTED_CHAIN,
     GENESIS,
     RegistryEntry,
     StoredEvent,
@@ -417,6 +417,7 @@ class LogStore:
         at = now()
         rows = []
         salts = secrets.token_hex(16 * len(events))  # 16 random bytes per event, one draw
+        begun = self._begun() + (head_version == 0)  # with this one, if it begins now
         for offset, event in enumerate(events, start=1):
             row = (
                 encounter,
@@ -428,9 +429,9 @@ class LogStore:
                 event.schema,
                 event.body,
             )
-            salt = salts[32 * offset - 32 : 32 * offset]
+            salt = chain.counted_salt(begun, salts[32 * offset - 32 : 32 * offset])
             digest = chain.chain_hash(prev_hash, row, salt)
-            rows.append((*row, prev_hash, digest, salt, ENCOUNTER_CHAIN))
+            rows.append((*row, prev_hash, digest, salt, COUNTED_CHAIN))
             prev_hash = digest
         last_version = head_version + len(events)
         record = StepRecord(
@@ -442,6 +443,11 @@ class LogStore:
         if head_version == 0:
             self._register(encounter, rows[0][9])
         return AppendResult(step, head_version + 1, last_version, record=record)
+
+    def _begun(self) -> int:
+        """How many encounters the file has begun (the registry's last entry)."""
+        row = self.conn.execute("SELECT max(seq) FROM registry").fetchone()
+        return int(row[0] or 0)
 
     def _register(self, encounter: str, first_hash: str) -> None:
         self._lock_registry()

@@ -21,6 +21,26 @@ from fracas.ledger.values import SqlInt
 GENESIS = "0" * 64
 FILE_CHAIN = 0  # schema 1 and 2: one chain through the file, by position
 ENCOUNTER_CHAIN = 1  # schema 3: one chain per encounter, by version
+# An encounter chain whose every event also names, at the head of its salt ("3:9f0c..."),
+# how many encounters the file had begun when it was written: a file-wide sequence inside
+# the hash, so that deleting the last-begun encounter whole (its registry entry too) leaves
+# later steps of other encounters naming more encounters than the log holds. Events
+# written before it (scope 1) are checked as they always were.
+COUNTED_CHAIN = 2
+ENCOUNTER_CHAINS = (ENCOUNTER_CHAIN, COUNTED_CHAIN)
+
+
+def counted_salt(begun: int, salt: str) -> str:
+    return f"{begun}:{salt}"
+
+
+def begun_of(event: "StoredEvent") -> int | None:
+    """How many encounters had begun when a counted event was written (None: not counted,
+    or a salt that does not say, which its hash then catches if edited)."""
+    if event.scope != COUNTED_CHAIN or event.salt is None:
+        return None
+    count, sep, _ = event.salt.partition(":")
+    return int(count) if sep and count.isascii() and count.isdigit() else None
 
 
 class StoredEvent(msgspec.Struct, frozen=True):
@@ -51,7 +71,7 @@ class StoredEvent(msgspec.Struct, frozen=True):
             self.schema,
             self.body,
         )
-        return row if self.scope == ENCOUNTER_CHAIN else (self.position, *row)
+        return row if self.scope in ENCOUNTER_CHAINS else (self.position, *row)
 
     def computed_hash(self, prev_hash: str) -> str:
         return chain_hash(prev_hash, self.hashed_row(), self.salt)
@@ -140,7 +160,7 @@ def encounter_chain_problem(
     for event in events:
         name = event.encounter
         own_hash_holds = event.computed_hash(event.prev_hash) == event.hash
-        if event.scope == ENCOUNTER_CHAIN and not own_hash_holds:
+        if event.scope in ENCOUNTER_CHAINS and not own_hash_holds:
             problems.append(
                 (event.position, "its content does not match its hash (edited after writing)")
             )
@@ -151,11 +171,11 @@ def encounter_chain_problem(
             problems.append(
                 (free_after(after), f"version {expected} of encounter {name} is missing (deleted)")
             )
-        elif event.scope == ENCOUNTER_CHAIN and event.prev_hash != prev_hash:
+        elif event.scope in ENCOUNTER_CHAINS and event.prev_hash != prev_hash:
             problems.append(
                 (event.position, "its previous-hash does not match the event before it")
             )
-        if event.scope == ENCOUNTER_CHAIN:
+        if event.scope in ENCOUNTER_CHAINS:
             seen_encounter_chain = True
         elif event.scope != FILE_CHAIN or seen_encounter_chain:
             problems.append((event.position, "its chain scope was edited"))
@@ -221,6 +241,7 @@ class _Seen:
         self.count = 0
         self.first: StoredEvent | None = None
         self.tip: tuple[int, str] = (0, GENESIS)  # (position, hash) of the latest written
+        self.most: tuple[int, int] = (0, 0)  # (begun, position): the most encounters named
 
     def each(self, events: Iterable[StoredEvent]) -> Iterator[StoredEvent]:
         for event in events:
@@ -228,7 +249,22 @@ class _Seen:
             if self.first is None:
                 self.first = event
             self.tip = max(self.tip, (event.position, event.hash))
+            begun = begun_of(event)
+            if begun is not None and begun > self.most[0]:
+                self.most = (begun, event.position)
             yield event
+
+
+def begun_problem(most: tuple[int, int], registry: list[RegistryEntry]) -> Problem | None:
+    """An event naming more encounters begun than the record of encounters holds: the
+    encounters begun last were deleted whole, entries and all."""
+    begun, position = most
+    if begun > len(registry):
+        return position, (
+            f"it was written when {begun} encounters had begun, the log holds {len(registry)}: "
+            "an encounter was deleted whole"
+        )
+    return None
 
 
 def verify(
@@ -243,7 +279,7 @@ def verify(
     found = file_chain_problem(file_chain)
     if found:
         problems.append(found)
-    checked, firsts, tip = 0, {}, (0, GENESIS)
+    checked, firsts, tip, most = 0, {}, (0, GENESIS), (0, 0)
     for name, rows in groupby(by_encounter, key=lambda event: event.encounter):
         seen = _Seen()
         found = encounter_chain_problem(seen.each(rows), free_after)
@@ -251,10 +287,12 @@ def verify(
         if seen.first is not None:
             firsts[name] = seen.first
         tip = max(tip, seen.tip)
+        most = max(most, seen.most)
         if found:
             problems.append(found)
     if registry is not None:
-        found = registry_problem(registry, firsts, free_after)
+        entries = list(registry)
+        found = registry_problem(entries, firsts, free_after) or begun_problem(most, entries)
         if found:
             problems.append(found)
     if not problems:
@@ -282,6 +320,7 @@ class ChainWatch:
         self.firsts: dict[str, StoredEvent] = {}  # encounter -> its first event
         self.count = 0
         self.head: tuple[int, str] = (0, GENESIS)  # (position, hash) of the last row seen
+        self.most: tuple[int, int] = (0, 0)  # (begun, position): the most encounters named
         self.doubtful = False
 
     def see(self, rows: Iterable[tuple]) -> None:
@@ -295,7 +334,7 @@ class ChainWatch:
             hashed = [encounter, version, step, kind, author, at, schema, body, salt]
             if (
                 doubtful
-                or scope != ENCOUNTER_CHAIN
+                or scope not in ENCOUNTER_CHAINS
                 or version != version_before + 1
                 or type(position) is not int
                 or position <= head
@@ -308,6 +347,10 @@ class ChainWatch:
             tips[encounter] = (version, digest)
             head = position
             self.head = (position, digest)
+            if scope == COUNTED_CHAIN:
+                begun = begun_of(StoredEvent(*row))
+                if begun is not None and begun > self.most[0]:
+                    self.most = (begun, position)
         self.count += count
         self.doubtful = doubtful
 
@@ -317,6 +360,11 @@ class ChainWatch:
 
     def report(self, registry: Iterable[RegistryEntry]) -> VerifyReport | None:
         """The verdict once every row has passed: None when the exact check must say."""
-        if self.doubtful or registry_problem(registry, self.firsts) is not None:
+        entries = list(registry)
+        if (
+            self.doubtful
+            or registry_problem(entries, self.firsts) is not None
+            or begun_problem(self.most, entries) is not None
+        ):
             return None
         return VerifyReport(True, self.count, self.head[1], head_position=self.head[0])

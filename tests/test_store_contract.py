@@ -13,7 +13,7 @@ import pytest
 
 from fracas.ledger import ConflictError, LogStore, NewEvent, NotFoundError, RefusedError, Store
 from fracas.ledger import open_store as open_log
-from fracas.ledger.chain import GENESIS, StoredEvent
+from fracas.ledger.chain import COUNTED_CHAIN, GENESIS, StoredEvent
 from fracas.ledger.open import is_database_error
 from tests.conftest import POSTGRESQL
 
@@ -297,6 +297,23 @@ class TestContract:
         assert "no longer reaches step 5" in store.check_head("enc", code)
         assert store.head_problem("enc", code)[0] == 4  # where the cut begins
 
+    def test_the_last_encounter_deleted_whole_is_seen_by_plain_audit(self, store: LogStore) -> None:
+        """Every event names how many encounters had begun when it was written: a step of a
+        appended after b began names two, so b deleted whole (its entry too) is a gap."""
+        five_notes(store, "a")
+        five_notes(store, "b")
+        store.append("a", [ev(6)], expected_version=5, command_id="a-later")
+        later = list(store.events("a"))[-1]
+        forge(
+            store,
+            "DELETE FROM events WHERE encounter = 'b'",
+            "DELETE FROM steps WHERE encounter = 'b'",
+            "DELETE FROM registry WHERE encounter = 'b'",
+        )
+        report = store.verify()
+        assert not report.ok and report.first_bad_position == later.position
+        assert "2 encounters had begun, the log holds 1" in report.reason
+
     def test_the_last_encounter_deleted_whole_is_seen_by_a_head_code(self, store: LogStore) -> None:
         five_notes(store, "a")
         five_notes(store, "b")
@@ -506,7 +523,7 @@ def test_a_release_0_2_file_migrates_in_place_and_keeps_its_witnessed_heads(
         last = list(store.events("harbour"))[-1]
         store.append("harbour", [ev(1)], expected_version=last.version, command_id="new")
         added = list(store.events("harbour"))[-1]
-        assert added.prev_hash == last.hash and added.scope == 1
+        assert added.prev_hash == last.hash and added.scope == COUNTED_CHAIN
         assert store.verify().ok and store.check_steps().ok
         forge(store, f"UPDATE events SET body = 'x' WHERE position = {before[5].position}")
         assert store.verify().first_bad_position == before[5].position  # the old chain
