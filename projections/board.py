@@ -10,7 +10,20 @@ from typing import Any
 import msgspec
 
 from fracas.rules.ruleset import Ruleset
-from fracas.rules.views import View
+from fracas.rules.views import View, WoundRow
+
+
+class Bar(msgspec.Struct, frozen=True):
+    """A health bar: `left` of `maximum` in `unit`, whether the ruleset counts what is left
+    (HP) or what was taken (wound points)."""
+
+    left: int
+    maximum: int
+    unit: str
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.left / self.maximum)
 
 
 class BoardRow(msgspec.Struct, frozen=True):
@@ -25,6 +38,12 @@ class BoardRow(msgspec.Struct, frozen=True):
     conditions: list[str]
     numbers: dict[str, Any]  # the ruleset's key numbers beside health (Dice, TS, Next shot)
     hidden: bool = False  # the GM's board: the players do not see this combatant yet
+    state: str = ""  # unhurt, hurt, bloodied or down (`descriptor`): the bar's colour
+    bar: Bar | None = None  # None: no fixed maximum, or a number the audience may not see
+
+    def shown_numbers(self) -> list[tuple[str, str]]:
+        """The key numbers that have a value, as the table reads them ("Reaction: yes")."""
+        return shown_numbers(self.numbers)
 
 
 class Board(msgspec.Struct, frozen=True):
@@ -34,6 +53,58 @@ class Board(msgspec.Struct, frozen=True):
     rows: list[BoardRow]
     pins: list[str]
     notes: list[str]
+    next_up: str = ""  # who acts after those acting now, as the order stands
+
+
+def shown_numbers(numbers: dict[str, Any]) -> list[tuple[str, str]]:
+    """A ruleset's key numbers that have a value ("Temp HP" of 0 or "" is left off, not
+    shown as a label alone); yes or no for a flag."""
+    shown = []
+    for label, value in numbers.items():
+        if value is None or value == "" or (value == 0 and not isinstance(value, bool)):
+            continue
+        shown.append((label, ("yes" if value else "no") if isinstance(value, bool) else str(value)))
+    return shown
+
+
+def descriptor(wound: WoundRow, ruleset: Ruleset) -> str:
+    """A combatant's health in a word, as the players read an NPC's: unhurt, hurt, bloodied,
+    down (as the ruleset says what down is)."""
+    if ruleset.is_down(wound.conditions):
+        return "down"
+    if wound.counts == "left":
+        if wound.maximum is None or wound.current >= wound.maximum:
+            return "unhurt"
+        if wound.current <= 0:
+            return "down"
+        return "hurt" if wound.current * 2 > wound.maximum else "bloodied"
+    if wound.current <= 0:
+        return "unhurt"
+    if wound.maximum is not None and wound.current >= wound.maximum:
+        return "down"  # every wound the track holds is taken: nothing is left
+    if wound.maximum is not None and wound.current * 2 >= wound.maximum:
+        return "bloodied"
+    return "hurt"
+
+
+def bar_of(wound: WoundRow) -> Bar | None:
+    if wound.maximum is None or wound.maximum <= 0:
+        return None
+    left = wound.current if wound.counts == "left" else wound.maximum - wound.current
+    return Bar(max(0, min(left, wound.maximum)), wound.maximum, wound.unit or "HP")
+
+
+def next_up(view: View, ruleset: Ruleset, names: dict[str, str]) -> str:
+    """Who acts after those acting now, reading on down the order (and round to its top):
+    the first not acting and not down."""
+    rows = sorted(view.initiative, key=lambda row: row.order)
+    acting = [n for n, row in enumerate(rows) if row.acting]
+    if not acting or view.phase in ("setup", "ended"):
+        return ""
+    down = {w.combatant for w in view.wounds if ruleset.is_down(w.conditions)}
+    after = rows[acting[-1] + 1 :] + rows[: acting[-1] + 1]
+    found = next((r for r in after if not r.acting and r.combatant not in down), None)
+    return names.get(found.combatant, found.name) if found else ""
 
 
 def shown_names(view: View) -> dict[str, str]:
@@ -85,6 +156,8 @@ def board(
                 wound.conditions if wound else [],
                 ruleset.numbers_of(wound) if wound else {},
                 row.combatant in hidden,
+                descriptor(wound, ruleset) if wound else "",
+                bar_of(wound) if wound else None,
             )
         )
     pins = [
@@ -92,4 +165,5 @@ def board(
         for p in view.pins
     ]
     header = headline(view, ruleset, names)
-    return Board(encounter, ruleset.name, header, rows, pins, view.notes)
+    following = next_up(view, ruleset, names)
+    return Board(encounter, ruleset.name, header, rows, pins, view.notes, following)

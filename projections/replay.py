@@ -60,6 +60,13 @@ class RollLine(msgspec.Struct, frozen=True):
     secret: bool
     kept: list[int] | msgspec.UnsetType = msgspec.UNSET  # as on the Roll: unset, all count
 
+    def typed(self) -> bool:
+        return self.source == "manual"
+
+    def typist(self, names: dict[str, str]) -> str:
+        """Who typed these dice in ("the GM", a player's character); '' for the server's."""
+        return typist_name(self.entered_by or "", names) if self.typed() else ""
+
     def marked(self) -> list[tuple[int, bool]]:
         """Each face with whether it counts (a die dropped by 4d6dl1 does not)."""
         kept = set(self.kept) if self.kept else None
@@ -117,6 +124,19 @@ class ReplayStep(msgspec.Struct, frozen=True):
     fallen: list[str] = []  # the combatants this step put down
     felled_by: dict[str, str] = {}  # each of them: who put them down ("gm"; "" nobody)
     departed: list[Departure] = []  # the combatants the GM took out of the fight
+
+    def typed_by(self, names: dict[str, str]) -> str:
+        """'dice typed by Alice Reyes' when someone typed this step's dice in (a player at
+        their phone, the GM) rather than the server rolling them; else ''."""
+        shown = list(dict.fromkeys(r.typist(names) for r in self.rolls if r.typed()))
+        if not shown:
+            return ""
+        listed = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
+        return f"dice typed by {listed}"
+
+
+def typist_name(who: str, names: dict[str, str]) -> str:
+    return "the GM" if who in ("", "gm") else names.get(who, who)
 
 
 class Moment(msgspec.Struct, frozen=True):

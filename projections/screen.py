@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from fracas.ledger.history import COMMAND
-from fracas.projections.board import Board, BoardRow, board
+from fracas.projections.board import Board, BoardRow, board, descriptor
 from fracas.projections.replay import (
     GM,
     PLAYERS,
@@ -41,6 +41,7 @@ class LogEntry(msgspec.Struct, frozen=True):
     secret: bool
     author: str = "gm"  # who took the step: the GM, or a player from their phone
     disclosed: bool = False  # the GM's log: a secret step the players have since been shown
+    typed: str = ""  # "dice typed by Alice": not the server's dice
 
 
 class Screen(msgspec.Struct, frozen=True):
@@ -56,6 +57,8 @@ class Screen(msgspec.Struct, frozen=True):
     head_code: str
     head_step: int  # the step the head code stands after
     withheld: int | None  # players: the GM-only step the standings wait on
+    dice: ReplayStep | None = None  # the latest step in effect with dice the audience may see
+    names: dict[str, str] = {}  # combatant id -> name, for the dice
 
 
 class StepDetail(msgspec.Struct, frozen=True):
@@ -66,24 +69,6 @@ class StepDetail(msgspec.Struct, frozen=True):
     names: dict[str, str]  # combatant id -> name, for the rolls' table
     attribution: str = ""  # the licence's, shown with the rules it covers
     round_word: str = "Round"  # the ruleset's: "Sequence 2"
-
-
-def descriptor(wound: WoundRow, ruleset: Ruleset) -> str:
-    """An NPC's health as the players read it: unhurt, hurt, bloodied, down (as the ruleset
-    says what down is)."""
-    if ruleset.is_down(wound.conditions):
-        return "down"
-    if wound.counts == "left":
-        if wound.maximum is None or wound.current >= wound.maximum:
-            return "unhurt"
-        if wound.current <= 0:
-            return "down"
-        return "hurt" if wound.current * 2 > wound.maximum else "bloodied"
-    if wound.current <= 0:
-        return "unhurt"
-    if wound.maximum is not None and wound.current * 2 >= wound.maximum:
-        return "bloodied"
-    return "hurt"
 
 
 def health_hidden(wound: WoundRow, players: bool, npc_numbers: bool) -> bool:
@@ -104,7 +89,7 @@ def players_board(found: Board, view: View, npc_numbers: bool, ruleset: Ruleset)
         wound = wounds.get(row.combatant)
         if wound is None or not health_hidden(wound, True, npc_numbers):
             return row
-        return msgspec.structs.replace(row, health=descriptor(wound, ruleset), numbers={})
+        return msgspec.structs.replace(row, health=descriptor(wound, ruleset), numbers={}, bar=None)
 
     return msgspec.structs.replace(found, rows=[shown(r) for r in found.rows])
 
@@ -237,20 +222,23 @@ class Timeline:
         found = board(self.encounter, self.rules, view, self.hidden)
         if self.audience == PLAYERS:
             found = players_board(found, view, npc_numbers, self.rules)
+        shown = [m.step for m in map(self.moment, range(max(0, at - LOG_LINES) + 1, at + 1))]
         log = [
             LogEntry(
-                m.step.step,
-                m.step.round,
-                m.step.sentence,
-                m.step.marks,
-                m.step.in_effect,
-                m.step.secret,
-                m.step.author,
-                m.step.step in self.disclosed,
+                s.step,
+                s.round,
+                s.sentence,
+                s.marks,
+                s.in_effect,
+                s.secret,
+                s.author,
+                s.step in self.disclosed,
+                s.typed_by(self.names),
             )
-            for m in map(self.moment, range(max(0, at - LOG_LINES) + 1, at + 1))
-            if m.step.sentence
+            for s in shown
+            if s.sentence
         ]
+        dice = next((s for s in reversed(shown) if s.rolls and s.in_effect), None)
         return Screen(
             self.encounter,
             self.title,
@@ -264,6 +252,8 @@ class Timeline:
             self.head_code(head) if (head := self.witnessed(at)) else "",
             head,
             withheld,
+            dice,
+            self.names,
         )
 
     def head_code(self, step: int) -> str:

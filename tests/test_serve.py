@@ -41,7 +41,7 @@ def rows(page: Any) -> dict[str, dict[str, str]]:
         name = row.locator("td.name").inner_text().removesuffix(" npc").strip()
         found[name] = {
             "key": row.locator("td.key").inner_text(),
-            "health": row.locator("td.health").inner_text(),
+            "health": row.locator("td.health .words").inner_text(),
             "status": row.locator("td.status").inner_text(),
         }
     return found
@@ -82,7 +82,8 @@ def test_a_command_from_another_process_updates_the_open_page_without_reload(
     page.evaluate("window.notReloaded = true")
     fracas(server_db(server), "harm", "bishop", "3", "-m", "a falling beam")
     page.wait_for_function(
-        "document.querySelector('tr[data-combatant=bishop] td.health').innerText === 'HP 11/14'",
+        "document.querySelector('tr[data-combatant=bishop] td.health .words').innerText"
+        " === 'HP 11/14'",
         timeout=5000,
     )
     assert page.evaluate("window.notReloaded") is True
@@ -128,7 +129,7 @@ def test_the_gm_page_acts_undoes_and_shows_a_refusal(server: Served, browser: An
     assert rows(page)["Shotgun cultist"]["health"] == "HP 3/11"  # the GM sees numbers
     page.fill("#line", "harm gunman 2 -m shrapnel")
     page.press("#line", "Enter")
-    health = "document.querySelector('tr[data-combatant=gunman] td.health').innerText"
+    health = "document.querySelector('tr[data-combatant=gunman] td.health .words').innerText"
     page.wait_for_function(f"{health} === 'HP 1/11'", timeout=5000)
     page.locator("button[data-line=undo]").click()
     page.wait_for_function(f"{health} === 'HP 3/11'", timeout=5000)

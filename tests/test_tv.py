@@ -1,0 +1,159 @@
+"""The players' screen on a TV, read from across a room, in every ruleset: a health bar
+per player character coloured by state (red at 0), NPCs' health in words, conditions with
+what is left of them, who acts and who is next, and the latest dice drawn as dice, those a
+player typed marked with who typed them, on every page and in the reports."""
+
+import io
+import re
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fracas.cli.serve import Table
+from fracas.projections import Fracas
+from fracas.projections.screen import GM, PLAYERS, descriptor
+from fracas.rules import Encounter
+from fracas.rules.ruleset import Context
+from fracas.testing.fights import PickedDice
+from tests import session_fights
+from tests.fudge_helpers import a, declare_turn
+
+SAMPLES = Path(__file__).parent.parent / "plugins" / "srd" / "fracas_srd" / "samples"
+
+
+def srd(fracas: Fracas) -> Encounter:
+    e = fracas.new("srd", encounter="lair", title="The wyrm's lair")
+    cast = (("brannoc", "fighter", "pc"), ("maelis", "cleric", "pc"), ("gob", "goblin", "npc"))
+    for who, sample, side in cast:
+        sheet = tomllib.loads((SAMPLES / f"{sample}.toml").read_text())
+        e.execute(
+            e.ruleset.command({"action": "join", "combatant": who, "sheet": sheet, "side": side})
+        )
+    e.execute(e.ruleset.command({"action": "begin"}))
+    return e
+
+
+BUILT_IN = ("percentile", "shotclock", "pool", "timeslice", "fudge")
+FIGHTS: dict[str, Callable[[Fracas], Encounter]] = {
+    **{name: getattr(session_fights, name) for name in BUILT_IN},
+    "srd": srd,
+}
+
+
+def do(e: Encounter, move: dict[str, Any], **how: Any) -> None:
+    e.execute(e.ruleset.command(move), **how)
+
+
+def typed_step(e: Encounter) -> str:
+    """A step of the acting combatant's on dice their player typed in (a dry run says how
+    many); who typed them. In 4dF the dice fall as the declared turn resolves."""
+    if e.ruleset.name == "fudge":
+        do(e, {"action": "next"})
+        declare_turn(e, ana=[a("attack", "cy", weapon="pistol")])
+        typist, move = "ana", {"action": "next"}
+    else:
+        view = e.view()
+        typist = view.acting[0]
+        foe = next(w.combatant for w in view.wounds if w.combatant != typist)
+        move = {"action": "attack", "actor": typist, "targets": [foe]}
+    dice = PickedDice([3, 5, 2, 4, 1, 6])
+    ctx = Context(dice, e.history.head_step + 1, "gm", "dry-run")
+    e.ruleset.decide_step(e.state, e.ruleset.command(move), ctx)
+    faces = [f for roll in dice.rolls for f in roll.faces]
+    assert faces, f"{move} rolls no dice"
+    do(e, move, dice=faces, entered_by=typist, author=typist)
+    return typist
+
+
+def screens(db: Path) -> dict[str, str]:
+    """The screen each audience's pages get pushed, as the server renders it."""
+    table = Table(str(db), "token")
+    try:
+        name = table.worker.submit(lambda: table.encounter(None)).result()
+        render = lambda audience: table.render_screen(name, audience)  # noqa: E731
+        return {a: table.worker.submit(render, a).result() for a in (GM, PLAYERS)}
+    finally:
+        table.close()
+
+
+def row_of(html: str, combatant: str) -> str:
+    found = re.search(rf'<tr class="[^"]*" data-combatant="{combatant}">(.*?)</tr>', html, re.S)
+    assert found, f"no row of {combatant}"
+    return found[0]
+
+
+@pytest.mark.sqlite_file
+@pytest.mark.parametrize("system", list(FIGHTS))
+def test_the_tv_shows_health_bars_conditions_and_who_is_next(system: str, tmp_path: Path) -> None:
+    """Issue 37 defect 10: the TV showed only the headline and the current row; no health
+    bars, no colour at 0, conditions without durations, labels without values."""
+    db = tmp_path / f"{system}.db"
+    with Fracas(db) as opened:
+        e = FIGHTS[system](opened)
+        wounds = {w.combatant: w for w in e.view().wounds}
+        pcs = [c for c, w in wounds.items() if w.side == "pc"]
+        npcs = [c for c, w in wounds.items() if w.side != "pc"]
+        down, standing = pcs[0], pcs[1:]
+        do(e, {"action": "gm.condition-set", "target": down, "condition": "blessed", "rounds": 3})
+        amount = wounds[down].maximum or 40
+        do(e, {"action": "gm.harm", "target": down, "amount": amount, "reason": "a fall"})
+        view = e.view()
+        fallen = next(w for w in view.wounds if w.combatant == down)
+    shown = screens(db)
+    for html in shown.values():
+        row = row_of(html, down)
+        assert re.search(r"blessed \(3 \w+s left\)", row), row  # the duration, in its word
+        if fallen.maximum is not None:
+            bar = re.search(r'<div class="bar (\w+)" role="progressbar"[^>]*>', row)
+            assert bar, row
+            assert bar[1] == "down" == descriptor(fallen, e.ruleset)  # red at 0
+            assert 'aria-valuenow="0"' in bar[0]
+            assert f'aria-valuemax="{fallen.maximum}"' in bar[0]
+        for pc in standing:
+            wound = wounds[pc]
+            assert ('role="progressbar"' in row_of(html, pc)) == (wound.maximum is not None)
+        for label_and_value in re.findall(r'<small class="number">(.*?)</small>', html, re.S):
+            assert re.fullmatch(r"[^<]+ <b>[^<]+</b>", label_and_value), label_and_value
+        if view.acting:
+            assert 'class="mark">&#9654;' in row_of(html, view.acting[0])
+        others = [w for w in view.initiative if not w.acting]
+        assert ("Next: <strong>" in html) == bool(others and view.acting)
+    for npc in npcs:  # players read an NPC's health in the ruleset's words, no bar
+        row = row_of(shown[PLAYERS], npc)
+        assert 'role="progressbar"' not in row
+        word = descriptor(next(w for w in view.wounds if w.combatant == npc), e.ruleset)
+        assert f'<span class="words {word}">{word}</span>' in row
+
+
+@pytest.mark.sqlite_file
+@pytest.mark.parametrize("system", list(FIGHTS))
+def test_typed_dice_are_marked_with_who_typed_them_everywhere(system: str, tmp_path: Path) -> None:
+    """Issue 37 defect 5: a player's typed dice looked like the server's on the TV until
+    'Replay this step'; now every page draws them marked, and so do the reports."""
+    db = tmp_path / f"{system}.db"
+    with Fracas(db) as opened:
+        e = FIGHTS[system](opened)
+        typist = typed_step(e)
+        name = next(w.name for w in e.view().wounds if w.combatant == typist)
+        reports = {}
+        for fmt in ("md", "html"):
+            for players in (False, True):
+                out = io.StringIO()
+                opened.export_text(out, fmt, e.id, players=players)
+                reports[f"{fmt} players={players}"] = out.getvalue()
+    for audience, html in screens(db).items():
+        dice = re.search(r'<section class="dice".*?</section>', html, re.S)
+        assert dice, f"no dice drawn on the {audience}' screen"
+        rolls = re.findall(r'<div class="roll( typed)?">(.*?)</div>', dice[0], re.S)
+        assert rolls and all(typed for typed, _ in rolls), dice[0]
+        for _typed, roll in rolls:
+            assert re.search(r'<span class="die[^"]*" title="(kept|dropped)">', roll)
+            assert f"typed by {name}" in roll
+        newest = re.search(r'<ol class="log" reversed>\s*<li.*?</li>', html, re.S)
+        assert newest and f"dice typed by {name}" in newest[0], html
+    for which, text in reports.items():
+        line = next((li for li in text.splitlines() if f"dice typed by {name}" in li), None)
+        assert line is not None, f"the {which} report does not say who typed the dice"
