@@ -275,13 +275,15 @@ def harmed(
     parts: list[Modifier],
     kind: str,
     critical: bool,
+    rules: tuple[str, ...] = (),
 ) -> list[Event]:
-    """A hit's damage as the target's reaction leaves it: resisted (srd-42), halved
-    (srd-40), then dealt."""
+    """Damage as the target's reaction leaves it: resisted (srd-42), halved (srd-40),
+    then dealt."""
     found = absorbing(state, target, answer, kind, attacker)
     now = roster.fold(evolve, state, [*events, *found])
     hurt = now.fighter(target.id)
-    return found + deal(now, ctx, attacker.id, hurt, halved(parts, answer), kind, critical)
+    dealt = deal(now, ctx, attacker.id, hurt, halved(parts, answer), kind, critical, rules)
+    return found + dealt
 
 
 def rebuked(

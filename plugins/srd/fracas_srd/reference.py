@@ -283,7 +283,8 @@ STATEMENTS = {
     "srd-39": (
         "Reactions with a trigger. A reaction spell or feature is taken when its trigger comes "
         "(one reaction a round, srd-4; none while incapacitated or surprised): the target of an"
-        " attack names it beforehand, and it is spent only if the trigger comes. Shield: when "
+        " attack, or of a spell's damage, names it beforehand, and it is spent only if the "
+        "trigger comes. Shield: when "
         "hit by an attack or targeted by magic missile, +5 AC until the start of its next turn, "
         "the triggering attack included, so a hit whose total is below the new AC becomes a "
         "miss (a natural 20 still hits), and no damage from magic missile. [Reactions; Shield]"

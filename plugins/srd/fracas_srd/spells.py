@@ -38,7 +38,15 @@ from fracas_srd.initiative import clock
 from fracas_srd.sheets import Spell, parse_amount
 from fracas_srd.slots import as_cast, slot_for, spend_slot
 from fracas_srd.state import Fighter, State, until_next
-from fracas_srd.triggered import HIT, Reaction, chosen, lasting_effect, taken
+from fracas_srd.triggered import (
+    DAMAGED,
+    HIT,
+    Reaction,
+    chosen,
+    lasting_effect,
+    taken,
+    triggers,
+)
 from fracas_srd.turn import action, bonus_action
 
 
@@ -93,8 +101,8 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
     if not command.spell:
         raise RefusedError("name the spell: --opt spell=NAME")
     spell = caster.sheet.spell(command.spell)
-    if command.defence and spell.attack == "none" and not spell.darts:
-        raise BadInputError(f"{spell.name} makes no attack: there is no reaction to name for it")
+    if command.defence and not triggers(spell):
+        raise BadInputError(f"{spell.name} makes no attack and deals no damage: no reaction to it")
     slot = slot_for(caster, spell, command.level)
     spell = as_cast(spell, slot)
     targets = [state.fighter(t) for t in command.targets]
@@ -310,17 +318,21 @@ def save_spell(
     ability = spell.save or "dex"
     purpose = f"{ability.capitalize()} save against {spell.name} (DC {dc})"
     rules = ["srd-25", *(["srd-31"] if spell.damage else [])]
+    answers = [
+        chosen(state, t, command.defence, spell.type, unseen(caster, t, command), (DAMAGED,))
+        for t in targets
+    ]
     saves = [
         saving_throw(ctx, events, target, ability, dc, purpose, rules, command.cover).success
         for target in targets
     ]
     hurt = spell.damage and any(spell.half or not saved for saved in saves)
     rolled = spell_damage(state, ctx, events, caster, spell, False) if hurt else []
-    for target, saved in zip(targets, saves, strict=True):
+    for target, saved, answer in zip(targets, saves, answers, strict=True):
         now = roster.fold(evolve, state, [*before, *events])
-        events += save_outcome(
-            now, ctx, now.fighter(caster.id), now.fighter(target.id), spell, saved, rolled, held
-        )
+        caster, hit = now.fighter(caster.id), now.fighter(target.id)
+        events += save_outcome(now, ctx, caster, hit, spell, saved, rolled, held, answer)
+        events += rebuked(state, ctx, [*before, *events], caster, target, answer)
     return events
 
 
@@ -333,12 +345,15 @@ def save_outcome(
     saved: bool,
     rolled: list[Modifier],
     held: list[list[str]],
+    answer: Reaction | None = None,
 ) -> list[Event]:
-    """srd-25: the save says what a success does: half the damage, or nothing."""
+    """srd-25: the save says what a success does: half the damage, or nothing; the
+    target's reaction to the damage (srd-42) before it lands."""
     events: list[Event] = []
     if rolled and not (saved and not spell.half):
         parts = saved_half(rolled) if saved else rolled
-        events += deal(state, ctx, caster.id, target, parts, spell.type, False, ("srd-25",))
+        kind = spell.type
+        events += harmed(state, ctx, [], caster, target, answer, parts, kind, False, ("srd-25",))
     if (spell.condition or spell.effect) and not saved:
         after = roster.fold(evolve, state, events)
         events += afflict(after, caster, after.fighter(target.id), spell, held)

@@ -80,7 +80,12 @@ def absorbs(found: Reaction) -> list[str]:
 
 
 def chosen(
-    state: State, target: Fighter, defence: dict[str, str], kind: str, unseen: str = ""
+    state: State,
+    target: Fighter,
+    defence: dict[str, str],
+    kind: str,
+    unseen: str = "",
+    comes: tuple[str, ...] = (HIT, DAMAGED),
 ) -> Reaction | None:
     """The reaction the target named for this attack, checked now: one it has, and may
     take (srd-4, srd-27, srd-1), seeing the attacker if it must (`unseen`: why it cannot,
@@ -93,6 +98,8 @@ def chosen(
     if found is None:
         theirs = ", ".join(r.name for r in own) or "none"
         raise BadInputError(f"{target.name} has no reaction {name!r}; theirs: {theirs}")
+    if found.trigger not in comes:
+        raise RefusedError(f"{found.name} answers a hit, and this makes no attack roll (srd-39)")
     reaction(state, target, found.name)
     if unseen and (found.halves or (found.spell is not None and found.spell.save)):
         raise RefusedError(f"{found.name} needs a foe it can see: {unseen} (srd-40, srd-41)")
@@ -209,8 +216,13 @@ def attacking(state: State, command: Any) -> bool:
         spell = next(
             (s for s in actor.sheet.spells if s.name.lower() == command.spell.lower()), None
         )
-        return spell is not None and (spell.attack != "none" or spell.darts > 0)
+        return spell is not None and triggers(spell)
     return True
+
+
+def triggers(spell: Spell) -> bool:
+    """A spell a reaction may answer: an attack, darts, or damage after a save."""
+    return spell.attack != "none" or spell.darts > 0 or bool(spell.save and spell.damage)
 
 
 def offered(decide: Decide, state: State, command: object) -> dict[str, Choices]:

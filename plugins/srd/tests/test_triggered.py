@@ -84,12 +84,35 @@ def test_srd_39_the_reactions_hook_offers_what_the_target_may_take_against_this_
     t.next()
     with pytest.raises(RefusedError, match="cast as a reaction"):
         t.act("pc-ilse", "cast", "pc-ilse", spell="shield")
-    burn = RULESET.command(
-        {"action": "cast", "actor": "pc-ilse", "targets": ["pc-ilse"], "spell": "burning hands"}
+    t = fight(("maelis", "cleric"), ("pc-ilse", "wizard"))
+    with pytest.raises(BadInputError, match="bless makes no attack and deals no damage"):
+        t.act("maelis", "cast", "pc-ilse", spell="bless", defence={"pc-ilse": "shield"})
+    bless = RULESET.command(
+        {"action": "cast", "actor": "maelis", "targets": ["pc-ilse"], "spell": "bless"}
     )
-    assert RULESET.reactions(t.state, burn) == {}  # no attack: nothing to react to
-    with pytest.raises(BadInputError, match="burning hands makes no attack"):
-        t.act("pc-ilse", "cast", "pc-ilse", spell="burning hands", defence={"pc-ilse": "shield"})
+    assert RULESET.reactions(t.state, bless) == {}
+
+
+def test_srd_42_absorb_elements_answers_a_save_spell_s_damage_and_shield_does_not():
+    t = fight(("pc-ilse", "wizard"), begin=False)
+    t.join("mage", sample("wizard", resistances=[]))
+    t.do({"action": "begin"}, 20, 10)
+    burn = RULESET.command(
+        {"action": "cast", "actor": "pc-ilse", "targets": ["mage"], "spell": "burning hands"}
+    )
+    assert RULESET.reactions(t.state, burn)["mage"].options == [
+        "none",
+        "absorb elements",
+        "hellish rebuke",
+    ]
+    with pytest.raises(RefusedError, match="shield answers a hit, and this makes no attack"):
+        t.act("pc-ilse", "cast", "mage", spell="burning hands", defence={"mage": "shield"})
+    out = t.act(
+        "pc-ilse", "cast", "mage", faces=(3, 4, 4, 4), spell="burning hands",
+        defence={"mage": "absorb elements"},
+    )  # fmt: skip
+    assert [r.roll.dice for r in rolls(out)] == ["d20", "3d6"]  # the save, then the damage
+    assert of(out, Damaged)[0].amount == 6 and "reaction" in spent(out)
 
 
 def test_srd_39_one_reaction_a_round_across_a_multiattack():
