@@ -41,12 +41,17 @@ def multiattack(state: State, actor: Fighter, command: Multiattack, ctx: Context
             )
             continue
         weapon = actor.sheet.weapon(name)
-        fresh = {k: v for k, v in command.defence.items() if not now.fighter(k).reaction}
-        each = msgspec.structs.replace(command, defence=fresh)  # a reaction is taken once
+        # a reaction taken in an earlier attack of this one is not taken again
+        fresh = {k: v for k, v in command.defence.items() if not taken_here(state, now, k)}
+        each = msgspec.structs.replace(command, defence=fresh)
         events += weapon_attack(
             now, ctx, now.fighter(actor.id), target, weapon, each, "multiattack"
         )
     return events
+
+
+def taken_here(before: State, now: State, who: str) -> bool:
+    return now.fighter(who).reaction and not before.fighter(who).reaction
 
 
 def legendary(state: State, actor: Fighter, command: Legendary, ctx: Context) -> list[Event]:

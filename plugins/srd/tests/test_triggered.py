@@ -116,7 +116,9 @@ def test_srd_42_absorb_elements_answers_a_save_spell_s_damage_and_shield_does_no
 
 
 def test_srd_39_one_reaction_a_round_across_a_multiattack():
-    t = fight(("wyrm", "wyrm"), ("pc-ilse", "wizard"))
+    t = fight(("wyrm", "wyrm"), begin=False)
+    t.join("pc-ilse", sample("wizard", hp=60), "pc")
+    t.do({"action": "begin"}, 20, 10)
     out = t.act(
         "wyrm", "multiattack", "pc-ilse", faces=(8, 1, 1, 12, 1, 1, 12, 1, 1),
         defence={"pc-ilse": "shield"},
@@ -125,6 +127,12 @@ def test_srd_39_one_reaction_a_round_across_a_multiattack():
     assert spent(out).count("reaction") == 1
     assert outcomes(out).count("shield: still a hit (17 vs AC 17)") == 1
     assert len(of(out, Damaged)) == 3
+    t.next()
+    t.act("pc-ilse", "dodge")
+    t.next()  # round 2: the wyrm again; Ilse's reaction is back, then spent on an opportunity
+    t.apply([Spent("pc-ilse", "reaction", 1, "opportunity attack", ["srd-4"])])
+    with pytest.raises(RefusedError, match="already used its reaction this round"):
+        t.act("wyrm", "multiattack", "pc-ilse", faces=(8,), defence={"pc-ilse": "shield"})
 
 
 def test_srd_40_uncanny_dodge_halves_a_hit_s_damage_before_resistance():
