@@ -18,7 +18,7 @@ import msgspec
 from fracas.cli import render
 from fracas.cli.numbers import INT, AsciiInt, ascii_int
 from fracas.ledger import BadInputError, FracasError, NotFoundError
-from fracas.ledger.errors import said
+from fracas.ledger.errors import ECHOED, cut, said
 from fracas.ledger.open import describe_database_error, is_database_error, is_server, shown
 from fracas.projections import Fracas, catalog
 from fracas.projections.asking import may_wait, pending
@@ -45,13 +45,18 @@ NEGATIVE = {
 }
 
 
-def one_line(error: click.UsageError) -> click.ClickException:
+def one_line(error: click.UsageError, given: list[str]) -> click.ClickException:
+    """click's usage error in one line; a long argument it repeats (`given`: the words of
+    the command line) cut to its start and length."""
     where = f" (see '{error.ctx.command_path} --help')" if error.ctx is not None else ""
     if isinstance(error, click.NoSuchOption) and error.option_name[1:].isdigit():
         name = error.ctx.info_name if error.ctx is not None else ""
-        said = NEGATIVE.get(name or "", "a negative number is not taken here")
-        return UsageLine(f"{error.option_name} is read as an option: {said}{where}")
-    return UsageLine(f"{error.format_message()}{where}")
+        meant = NEGATIVE.get(name or "", "a negative number is not taken here")
+        return UsageLine(f"{cut(error.option_name)} is read as an option: {meant}{where}")
+    message = error.format_message()
+    for word in sorted(given, key=len, reverse=True):
+        message = message.replace(word, cut(word)) if len(word) > ECHOED else message
+    return UsageLine(f"{message}{where}")
 
 
 def not_utf8(args: list[str]) -> None:
@@ -66,6 +71,7 @@ def not_utf8(args: list[str]) -> None:
             ) from None
 
 
+GIVEN = "fracas.given"  # ctx.meta: the words of the command line, for its refusals
 SHORT = {"u": "undo", "r": "redo", "n": "next", "s": "status"}  # here and in `fracas play`
 
 
@@ -97,12 +103,15 @@ class FracasGroup(click.Group):
         self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
     ) -> click.Context:
         not_utf8(args)
+        given = list(args)  # click's parser consumes the list it is handed
         try:
-            return super().make_context(info_name, args, parent, **extra)
+            ctx = super().make_context(info_name, args, parent, **extra)
         except click.exceptions.NoArgsIsHelpError:
             raise
         except click.UsageError as error:
-            raise one_line(error) from None
+            raise one_line(error, given) from None
+        ctx.meta[GIVEN] = given
+        return ctx
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -110,7 +119,7 @@ class FracasGroup(click.Group):
         except click.exceptions.NoArgsIsHelpError:
             raise
         except click.UsageError as error:
-            raise one_line(error) from None
+            raise one_line(error, ctx.meta.get(GIVEN, [])) from None
         except FracasError as error:
             raise click.ClickException(str(error)) from None
         except OSError as error:
@@ -121,7 +130,7 @@ class FracasGroup(click.Group):
                     "the disk is full: nothing was written; free some space and try again"
                 ) from None
             raise click.ClickException(
-                f"{error.filename or 'a file'}: {error.strerror or error}"
+                f"{cut(str(error.filename or 'a file'))}: {error.strerror or error}"
             ) from None
         except Exception as error:
             if not is_database_error(error):

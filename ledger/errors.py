@@ -12,6 +12,11 @@ def said(given: object) -> str:
     return f"{text[:ECHOED]!r}… ({len(text)} characters)"
 
 
+def cut(given: str) -> str:
+    """`said` unquoted, for a message that quotes what was given itself."""
+    return given if len(given) <= ECHOED else f"{given[:ECHOED]}… ({len(given)} characters)"
+
+
 class FracasError(Exception):
     """Root of every error fracas raises on purpose; the CLI prints it as one line."""
 

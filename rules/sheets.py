@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Any
 
 from fracas.ledger import BadInputError
+from fracas.ledger.errors import cut
 from fracas.ledger.values import SQL_MAX, SQL_MIN
 
 MAX_SHEET = 256 * 1024  # bytes: a sheet is a page, not a book
@@ -15,9 +16,11 @@ def read_sheet_file(path: str | Path) -> dict[str, Any]:
         with open(path, "rb") as handle:
             raw = handle.read(MAX_SHEET + 1)
     except FileNotFoundError:
-        raise BadInputError(f"{path}: no such sheet file") from None
+        raise BadInputError(f"{cut(str(path))}: no such sheet file") from None
     except OSError as error:
-        raise BadInputError(f"{path}: cannot read it ({error.strerror or error})") from None
+        raise BadInputError(
+            f"{cut(str(path))}: cannot read it ({error.strerror or error})"
+        ) from None
     if len(raw) > MAX_SHEET:
         raise BadInputError(f"{path}: over {MAX_SHEET} bytes; a sheet is a short TOML file")
     try:
