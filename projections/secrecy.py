@@ -19,11 +19,12 @@ reveals them. The rule, step by step in the order of the log:
    combatant, a pass the turn makes the same way), and *withheld* otherwise. The GM's
    statements are folded into each. Worlds are followed while they are few (at most
    MOST_WORLDS, a step's outcomes found within OUTCOME_BUDGET decisions in all of them, dice
-   that do not explode) and until an undo, a withheld step or a hidden combatant's doing. From then
-   on, and for a secret past those limits, a later step is withheld when it reads tainted
-   state (names or changes a tainted combatant, or the shared state is tainted and it is
-   not one of the GM's statements or rulings), and taints in turn everything it named or
-   changed, as if any outcome could.
+   that do not explode) and until an undo or a hidden combatant's doing. From then on, a
+   secret step taints the combatants its outcomes differ in and, if any, the shared state
+   too (or, past those limits, everything it names or changes and the shared state if it
+   moved it); a later step is withheld when it reads tainted state (names or changes a
+   tainted combatant, or the shared state is tainted and it is not one of the GM's
+   statements or rulings), and taints in turn everything it named or changed.
 4. An undo, redo or supersede is withheld when the step it takes back or restores is.
 5. A free roll (`fracas roll`) reads no state and changes none: unless it names a hidden
    combatant (who rolls, or in its reason), it is shown whatever is tainted, masked when
@@ -436,21 +437,17 @@ def players_cut(frames: list[Frame], ruleset: Ruleset) -> Cut:
 
 
 def reach(frame: Frame, ruleset: Ruleset) -> tuple[set[str], bool] | None:
-    """What a secret step decided: the combatants whose state differs between its possible
-    outcomes (the step decided again with every other face of its rolls), and whether the
-    shared state does. None when there are too many outcomes to try."""
+    """What a secret step decided where its worlds are not followed: the combatants whose
+    state differs between its outcomes, and the shared state whenever anything does (a later
+    decision may read any combatant, as the turn passes over whoever is down, and there are
+    no worlds to decide it in). None when there are too many outcomes to try."""
     key = (ruleset.name, msgspec.json.encode(frame.before), msgspec.json.encode(frame.events))
     if key in _reaches:
         _reaches.move_to_end(key)
         return _reaches[key]
-    record = frame.record
-    ctx = Context(NoDice(), record.step, record.author, record.command_id)
-    outcomes = every_outcome(ruleset, frame.before, frame.events, OUTCOME_BUDGET, ctx)
-    found = (
-        None
-        if outcomes is None
-        else differing([parts(fold(ruleset.evolve, frame.before, events)) for events in outcomes])
-    )
+    worlds = every_world(ruleset, frame, [frame.before], refused=False)
+    who, moved = differing([parts(w) for w in worlds]) if worlds is not None else (set(), True)
+    found = None if worlds is None else (who, moved or bool(who))
     _reaches[key] = found
     if len(_reaches) > REACH_CACHE:
         _reaches.popitem(last=False)
