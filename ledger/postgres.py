@@ -61,6 +61,16 @@ BACKOFF = (0.002, 0.25)  # the first and the longest pause between two attempts,
 RACES = (errors.SerializationFailure, errors.DeadlockDetected)
 
 
+def _not_an_error_ignored(record: logging.LogRecord) -> bool:
+    """psycopg's warning that it ignored a second error while one was already raised (a
+    pipeline or a rollback ending after the server refused a write): fracas says the first
+    in its own line; the warning was a line of stderr before it."""
+    return not record.getMessage().startswith("error ignored")
+
+
+logging.getLogger("psycopg").addFilter(_not_an_error_ignored)
+
+
 def split_url(url: str) -> tuple[str, str]:
     """(conninfo for libpq, schema name) from a fracas PostgreSQL URL."""
     parts = urlsplit(url)

@@ -196,3 +196,30 @@ def test_remove_and_harm_take_the_faces_of_what_they_set_off(run) -> None:
     last = json.loads(run("log", "--json").output)[-1]
     typed = [e["roll"] for e in last["events"] if e["kind"] == "rolled"]
     assert typed and all(roll["source"] == "manual" for roll in typed), last
+
+
+def test_a_read_only_role_writing_is_refused_in_one_line(pg_url: str) -> None:
+    """PostgreSQL refusing a write inside a pipelined transaction: psycopg's own warning
+    ("error ignored terminating <psycopg.Pipeline ...>") no longer comes before fracas's line."""
+    import psycopg
+
+    from fracas.ledger.postgres import split_url
+    from tests.web import fracas
+
+    for args in (["new", "--id", "crypt"], ["add", "alice"], ["add", "bob"], ["begin"]):
+        fracas(pg_url, *args)  # type: ignore[arg-type]
+    conninfo, schema = split_url(pg_url)
+    with psycopg.connect(conninfo, autocommit=True) as admin:
+        admin.execute("CREATE ROLE looker LOGIN")
+        for name in (schema, f"{schema}_keys", f"{schema}_players"):
+            admin.execute(f"GRANT ALL ON SCHEMA {name} TO looker")
+            admin.execute(f"GRANT ALL ON ALL TABLES IN SCHEMA {name} TO looker")
+            admin.execute(f"GRANT ALL ON ALL SEQUENCES IN SCHEMA {name} TO looker")
+        admin.execute("ALTER ROLE looker SET default_transaction_read_only = on")
+    looker = pg_url.replace("fracas@", "looker@")
+    for _ in range(6):  # (psycopg's warning shows or not as the pipeline's results arrive)
+        refused = fracas(looker, "add", "c", "--count", "2", "--set", "hp=3", check=False)  # type: ignore[arg-type]
+        assert refused.returncode == 1, refused.stderr
+        assert refused.stderr.splitlines() == [
+            f"Error: {looker} is read-only here: it can be read, not written"
+        ], refused.stderr
