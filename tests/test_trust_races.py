@@ -118,6 +118,12 @@ def test_two_fracas_next_at_once_end_one_turn_each_round(run, tmp_path: Path) ->
     assert figures.counts == {"rounds ending 1 turn(s)": 8}, figures.counts
 
 
+@pytest.mark.skipif(ON_POSTGRES, reason="the processes open the file by path")
+def test_the_gm_page_and_play_pressing_next_at_once_end_one_turn(tmp_path: Path) -> None:
+    figures = races.page_races_play(tmp_path, rounds=4)
+    assert figures.counts == {"rounds ending 1 turn(s)": 4}, figures.counts
+
+
 def test_play_and_the_gm_page_carry_what_they_showed(run) -> None:
     """`n` and `u` in `fracas play`, and the GM page's lines, carry the turn and the step the
     GM was shown: one racing another table's is refused, not doubled."""

@@ -135,6 +135,56 @@ def next_process(db: Path, turn: str) -> str:
     return ""
 
 
+def page_races_play(workdir: Path, rounds: int) -> Figures:
+    """The GM's page and `fracas play` pressing `next` at once, `rounds` times, each on the
+    turn it shows: how many turns each round ended."""
+    figures = Figures("the GM page racing play", trials=rounds)
+    db = workdir / "page.db"
+    started(str(db))
+    for _ in range(rounds):
+        before = steps_of(db)
+        with multiprocessing.Pool(2) as pool:
+            page = pool.apply_async(page_next, (db, before))
+            play = pool.apply_async(play_next, (db,))
+            said = [page.get(120), play.get(120)]
+        figures.add(f"rounds ending {steps_of(db) - before} turn(s)")
+        for problem in filter(None, said):
+            figures.add("refusals not in one line")
+            print(f"  {problem}")
+    return figures
+
+
+def page_next(db: Path, seen: int) -> str:
+    """The GM page's `next`, sent with the step the page shows."""
+    from fracas.cli.serve import Table
+
+    page = Table(str(db), "bench")
+    try:
+        name = page.worker.submit(page.encounter, None).result()
+        said = page.worker.submit(page.command, name, "next", None, seen).result()
+    finally:
+        page.close()
+    refusal = said["refusal"]
+    return f"not one line: {refusal!r}" if "\n" in refusal.strip() else ""
+
+
+def play_next(db: Path) -> str:
+    """`fracas play`'s `n`, carrying the turn its bar shows."""
+    import contextlib
+    import io
+
+    from fracas.cli.main import App, cli
+    from fracas.cli.shell import Session
+
+    app = App(str(db), None)
+    play = Session(app, cli)
+    play.prompt()  # what the GM is shown
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        play.run("n")
+    app.close()
+    return f"not one line: {play.last!r}" if "\n" in play.last else ""
+
+
 def steps_of(db: Path) -> int:
     with Fracas(str(db), readonly=True, create=False) as table:
         return table.encounter().history.head_step
@@ -163,6 +213,7 @@ def main() -> None:
                     )
         if options.only in (None, "next"):
             found.append(parallel_next(Path(workdir), options.rounds))
+            found.append(page_races_play(Path(workdir), options.rounds))
         for figures in found:
             shown = ", ".join(f"{k}: {v}" for k, v in figures.counts.items())
             print(f"{figures.name}: {figures.trials} runs; {shown}")
