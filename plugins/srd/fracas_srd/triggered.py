@@ -234,7 +234,7 @@ def offered(decide: Decide, state: State, command: object) -> dict[str, Choices]
     found = {}
     for who in getattr(command, "targets", []):
         target = state.fighters.get(who)
-        if target is None or who in given:
+        if target is None or who in given or who == getattr(command, "actor", None):
             continue
         names = [r.name for r in reactions_of(target)]
         if not names:

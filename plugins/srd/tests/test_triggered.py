@@ -105,6 +105,11 @@ def test_srd_42_absorb_elements_answers_a_save_spell_s_damage_and_shield_does_no
         "absorb elements",
         "hellish rebuke",
     ]
+    both = RULESET.command(
+        {"action": "cast", "actor": "pc-ilse", "targets": ["mage", "pc-ilse"],
+         "spell": "burning hands"}
+    )  # fmt: skip
+    assert set(RULESET.reactions(t.state, both)) == {"mage"}  # not the caster against itself
     with pytest.raises(RefusedError, match="shield answers a hit, and this makes no attack"):
         t.act("pc-ilse", "cast", "mage", spell="burning hands", defence={"mage": "shield"})
     out = t.act(
