@@ -11,9 +11,10 @@ ROOT = Path(__file__).resolve().parents[3]
 TOUR = ROOT / "docs" / "tours" / "srd.md"
 
 
-def tour() -> str:
-    found = re.search(r"```sh\n(.*?)```", TOUR.read_text(), re.S)
-    assert found, f"no shell block in {TOUR}"
+def tour(heading: str = "## A d20 fantasy fight") -> str:
+    text = TOUR.read_text()
+    found = re.search(r"```sh\n(.*?)```", text[text.index(heading) :], re.S)
+    assert found, f"no shell block in {TOUR} after {heading!r}"
     return found.group(1)
 
 
@@ -36,3 +37,29 @@ def test_the_docs_goblin_ambush_runs_as_written(tmp_path: Path):
     assert "**Fell:** goblin 1 to Wren" in report and "Creative Commons" in report
     status = done.stdout[done.stdout.rindex("Round 2") :]
     assert status.startswith("Round 2 · Brannoc to act") and "HP 14/21" in status
+
+
+def test_the_docs_wyrm_s_lair_runs_as_written(tmp_path: Path):
+    """Shield of faith, bless, a reaction shield, a save with a rider, slots running out,
+    movement and a lair action, with the new samples."""
+    (tmp_path / "plugins").symlink_to(ROOT / "plugins")
+    script = tmp_path / "lair.sh"
+    script.write_text("set -e\n" + tour("## The wyrm's lair"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FRACAS_")}
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    done = subprocess.run(["bash", str(script)], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=300)  # fmt: skip
+    out = done.stdout
+    assert done.returncode == 0, out[-3000:] + done.stderr[-3000:]
+    assert "wyrm spends 1 lair action: magma" in out
+    assert "brannoc rolls 1d4 for bless on the attack on Ashen Wyrm" in out
+    assert "shield: the hit becomes a miss (16 vs AC 17) [srd-39]" in out
+    refused = "Maelis has no level 1 spell slot left (all 1 spent; srd-50); a higher one is left"
+    assert f"{refused}: -o level=2" in done.stderr
+    assert "maelis spends 1 level 2 spell slot: 0 of 1 left" in out
+    assert "brannoc is prone: bite of Wolf [srd-35, srd-27]" in out
+    assert "brannoc spends 15 feet of movement: stands up, 15 feet left" in out
+    assert "becomes a success (2 left today)" in out
+    assert "recharge of fire breath (5-6): 3 vs 5 -> not yet" in out
+    status = out[out.rindex("Round 2 ·") :]
+    assert "slots 0/1 0/1" in status and "(100 rounds left, to count 20)" in status
