@@ -132,9 +132,26 @@ class Timeline:
             final = live.view()  # the view after the last step, as the table saw it
             self._steps = self.last_witnessed = live.history.head_step
         self.names = {w.combatant: w.name for w in final.wounds}
-        gm = audience != PLAYERS  # what only the GM's page marks: the hidden, the disclosed
-        self.hidden = frozenset(live.hidden()) if gm else frozenset()
-        self.disclosed = set(live.disclosed()) if gm else set()
+        self.hidden: frozenset[str] = frozenset()  # what only the GM's page marks
+        self.disclosed_by: dict[int, int] = {}
+        if audience != PLAYERS:
+            self._hidden_and_disclosed(live, since)
+        self.disclosed = set(self.disclosed_by)
+
+    def _hidden_and_disclosed(self, live: Encounter, since: "Timeline | None") -> None:
+        """The hidden combatants and the disclosed steps, read from the steps since the
+        GM's last timeline when only commands came since (else from the first)."""
+        appended = None if since is None else self.appended(since, live)
+        if (
+            since is not None
+            and appended is not None
+            and all(r.control == COMMAND for r in appended)
+        ):
+            self.hidden = frozenset(live.hidden(since.head, since.hidden))
+            self.disclosed_by = live.disclosed(since.head, since.disclosed_by)
+        else:
+            self.hidden = frozenset(live.hidden())
+            self.disclosed_by = live.disclosed()
 
     def _players(self, live: Encounter, since: "Timeline | None") -> list[Moment]:
         """The players' moments: those `since` saw plain kept, the steps after them walked
@@ -164,10 +181,18 @@ class Timeline:
         step the players saw plain stays as they saw it otherwise; one that is not, a
         secret or a hidden combatant's, is walked again with everything after it, since a
         disclosure or a reveal shows it anew)."""
-        if since.encounter != live.id or since.audience != PLAYERS or since.version > live.version:
+        appended = self.appended(since, live) if since.audience == PLAYERS else None
+        if appended is None:
             return False
-        appended = live.store.step_records(live.id, since.head + 1)
         return all(r.control == COMMAND or (r.target or 0) > since.plain for r in appended)
+
+    def appended(self, since: "Timeline", live: Encounter) -> "list[Any] | None":
+        """The step records appended since `since`, a timeline of the same encounter and
+        audience at an earlier head; None when `since` is not one."""
+        same = since.encounter == live.id and since.audience == self.audience
+        if not same or since.version > live.version:
+            return None
+        return live.store.step_records(live.id, since.head + 1)
 
     @property
     def moments(self) -> list[Moment]:

@@ -611,10 +611,12 @@ class Encounter:
             raise RefusedError(f"step {step} has no GM-only roll to disclose")
         return self._commit([Disclosed(step, author)], new_command_id(), author)
 
-    def hidden(self) -> set[str]:
-        """The combatants hidden from the players now: joined hidden, not yet revealed."""
-        found: set[str] = set()
-        for step, event in recorded_events(self.store, self.id, self.ruleset):
+    def hidden(self, after: int = 0, known: set[str] | frozenset[str] = frozenset()) -> set[str]:
+        """The combatants hidden from the players now: joined hidden, not yet revealed.
+        Given those `known` hidden once step `after` was recorded (and no undo or redo
+        since), only the steps after it are read."""
+        found: set[str] = set(known)
+        for step, event in recorded_events(self.store, self.id, self.ruleset, None, after + 1):
             if step in self.history.undone:
                 continue
             if isinstance(event, CombatantHidden):
@@ -623,13 +625,18 @@ class Encounter:
                 found.discard(event.combatant)
         return found
 
-    def disclosed(self) -> dict[int, int]:
+    def disclosed(self, after: int = 0, known: dict[int, int] | None = None) -> dict[int, int]:
         """Each step with GM-only rolls the GM disclosed, and the step that disclosed it (a
-        disclosure undone is none); read without decoding the log when none was made."""
-        if self.store.last_of_kinds(self.id, (Disclosed.__struct_config__.tag,)) is None:
+        disclosure undone is none); read without decoding the log when none was made. Given
+        those `known` once step `after` was recorded (and no undo or redo since), only the
+        steps after it are read."""
+        found: dict[int, int] = dict(known or {})
+        if (
+            not after
+            and self.store.last_of_kinds(self.id, (Disclosed.__struct_config__.tag,)) is None
+        ):
             return {}
-        found: dict[int, int] = {}
-        for step, event in recorded_events(self.store, self.id, self.ruleset):
+        for step, event in recorded_events(self.store, self.id, self.ruleset, None, after + 1):
             if isinstance(event, Disclosed) and step not in self.history.undone:
                 found.setdefault(event.step, step)
         return found

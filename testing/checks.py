@@ -378,13 +378,15 @@ def check_hidden_combatant(cast: Cast, data: st.DataObject) -> None:
 def check_followed_screen(cast: Cast, data: st.DataObject) -> None:
     """The players' screen as `fracas serve` follows a fight, step by step (each head walks
     only the steps after the last one players saw as the log has them), is after every step
-    the screen walked whole: through GM-only rolls, their disclosure, a combatant joined
+    the screen walked whole, and so is the GM's (its hidden and disclosed marks read from
+    the steps since): through GM-only rolls, their disclosure, a combatant joined
     hidden and revealed, undo, redo and a revealed seed."""
     tally = Tally()
     sheet = next(iter((cast.reserves or cast.sheets).values()))
     with cast_installed(cast), seeded_by(drawn_seed(data)):
         fracas, encounter = start(cast, data.draw(st.sampled_from(cast.options), "options"))
         followed = players_timeline(fracas, None)
+        followed_gm = gm_timeline(fracas, None)
         begin = command_strategy(encounter.ruleset, "begin", words_now(encounter, cast))
         play(encounter, data.draw(begin, "begin"), data, tally)
         secret_steps: list[int] = []
@@ -408,6 +410,10 @@ def check_followed_screen(cast: Cast, data: st.DataObject) -> None:
             whole = players_timeline(fracas, None)
             assert followed.moments == whole.moments, moments_differ(followed, whole)
             assert followed.screen() == whole.screen(), "the followed players' screen differs"
+            followed_gm = gm_timeline(fracas, followed_gm)
+            assert followed_gm.screen() == gm_timeline(fracas, None).screen(), (
+                "the followed GM's screen differs (its hidden or disclosed marks)"
+            )
 
 
 def moments_differ(followed: Timeline, whole: Timeline) -> str:
@@ -422,6 +428,11 @@ def moments_differ(followed: Timeline, whole: Timeline) -> str:
 def players_timeline(fracas: Fracas, since: Timeline | None) -> Timeline:
     live = Encounter(fracas.store, "fight")
     return Timeline(live, "fight", PLAYERS, lambda step: str(step), since)
+
+
+def gm_timeline(fracas: Fracas, since: Timeline | None) -> Timeline:
+    live = Encounter(fracas.store, "fight")
+    return Timeline(live, "fight", GM, lambda step: str(step), since)
 
 
 def encounter_secret(encounter: Encounter) -> bool:

@@ -166,12 +166,14 @@ def take(live: Any) -> None:
     live.execute(live.ruleset.command(move))
 
 
-def work_of_one_step(db: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
+def work_of_one_step(db: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int, int]:
     """What the server does for its pages when one more step lands: (steps whose players'
-    view is worked out, steps walked into moments), the two screens rendered as the server
-    pushes them; and they are the screens a server started afresh would push."""
+    view is worked out, steps walked into moments, events read from the log), the two
+    screens rendered as the server pushes them; and they are the screens a server started
+    afresh would push."""
     from fracas.cli.serve import Table
     from fracas.projections import replay, screen
+    from fracas.rules import encounter, timeline
 
     table, fresh = Table(str(db), "token"), Table(str(db), "token")
 
@@ -182,7 +184,7 @@ def work_of_one_step(db: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, in
     pushes(table)
     with Fracas(db) as other:
         take(other.encounter("long"))
-    cut, walked = [], []
+    cut, walked, read = [], [], []
 
     def counted_cut(frames: list[Any], view_of: Any) -> Any:
         cut.append(len(frames))
@@ -193,15 +195,23 @@ def work_of_one_step(db: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, in
             walked.append(moment)
             yield moment
 
+    def counted_read(*args: Any, **kwargs: Any) -> Any:
+        for event in real_read(*args, **kwargs):
+            read.append(event)
+            yield event
+
     real_cut, real_timeline = replay.players_cut, screen.timeline
+    real_read = encounter.recorded_events
     monkeypatch.setattr(replay, "players_cut", counted_cut)
     monkeypatch.setattr(screen, "timeline", counted_walk)
+    monkeypatch.setattr(encounter, "recorded_events", counted_read)
+    monkeypatch.setattr(timeline, "recorded_events", counted_read)
     pushed = pushes(table)
     monkeypatch.undo()
     assert pushed == pushes(fresh)
     table.close()
     fresh.close()
-    return sum(cut), len(walked)
+    return sum(cut), len(walked), len(read)
 
 
 @pytest.mark.sqlite_file
@@ -212,10 +222,11 @@ def test_a_step_costs_the_server_the_same_at_any_length_of_the_fight(
     step, so a tap reached the pages later the longer the fight (430 ms near step 280)."""
     short, long = tmp_path / "short.db", tmp_path / "long.db"
     long_fight(short, 50)
-    long_fight(long, 400)
-    at_50, at_400 = work_of_one_step(short, monkeypatch), work_of_one_step(long, monkeypatch)
-    assert at_400 == at_50
-    assert at_400[0] <= 2  # the new step, and the last one players saw as the log has it
+    long_fight(long, 410)  # as far on in the round and the aim-attack cycle as at 50
+    at_50, at_410 = work_of_one_step(short, monkeypatch), work_of_one_step(long, monkeypatch)
+    assert at_410[:2] == at_50[:2]
+    assert at_410[2] < 2 * at_50[2]  # the same few steps' events (an attack has more than an aim)
+    assert at_410[0] <= 2  # the new step, and the last one players saw as the log has it
 
 
 @pytest.mark.sqlite_file
