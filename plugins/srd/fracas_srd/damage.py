@@ -17,7 +17,7 @@ from fracas.rules.api import (
 
 from fracas_srd.checks import Edge, d20_test
 from fracas_srd.conditions import saving_throw
-from fracas_srd.effects import resistances
+from fracas_srd.effects import bonuses, resistances
 from fracas_srd.events import DEATH_SAVE, DeathSaves, TemporaryHitPoints
 from fracas_srd.state import Fighter, State
 
@@ -213,9 +213,11 @@ def stabilised(target: Fighter, why: str, rule: str) -> list[Event]:
 
 
 def death_save(state: State, ctx: Context, fighter: Fighter) -> list[Event]:
-    """srd-14: at the start of its turn; 10+ succeeds, a 1 fails twice, a 20 heals 1."""
+    """srd-14: at the start of its turn; 10+ succeeds, a 1 fails twice, a 20 heals 1; a
+    saving throw, so an effect on saves adds to it (srd-32: bless)."""
     events: list[Event] = []
-    check = d20_test(ctx, events, fighter.id, DEATH_SAVE, [], Edge(), 10, ["srd-14"])
+    flat, dice = bonuses(fighter, "saves")
+    check = d20_test(ctx, events, fighter.id, DEATH_SAVE, flat, Edge(), 10, ["srd-14"], dice=dice)
     if check.natural == 20:
         return events + heal(fighter, 1, "a natural 20 on a death save", ("srd-14",))
     successes, failures = fighter.successes, fighter.failures

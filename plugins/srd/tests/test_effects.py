@@ -24,6 +24,16 @@ def test_srd_32_bless_adds_a_d4_rolled_after_the_d20_to_attack_rolls_and_saves()
     assert attack.result == "hit (15 vs AC 15)"  # 9 + 3 Str + 2 proficiency + 1 blessed
 
 
+def test_srd_32_bless_adds_its_d4_to_a_death_save():
+    t = fight(("maelis", "cleric"), ("pc-wren", "rogue"), ("gob", "goblin"))
+    t.act("maelis", "cast", "pc-wren", spell="bless")
+    t.do({"action": "gm.harm", "target": "pc-wren", "amount": 21})
+    out = t.next(8, 3)  # Wren's turn: her death save, 8 + 3 on bless's d4
+    save, bless = rolls(out)
+    assert save.purpose == "death save" and bless.roll.dice == "1d4"
+    assert save.result == "success (11 vs 10)" and t.who("pc-wren").successes == 1
+
+
 def test_srd_32_bane_takes_a_d4_off_after_a_failed_charisma_save():
     t = fight(("maelis", "cleric"), ("gob", "goblin"))
     t.act("maelis", "cast", "gob", faces=(5,), spell="bane")  # 5 - 1 = 4 vs DC 13
