@@ -21,7 +21,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from pathlib import Path
 from unittest import mock
 
@@ -62,7 +62,11 @@ def liveness(name: str, cast, count: int) -> Counter:
             _fracas, encounter, frames = secret_fight(cast, data)
             fates, _worlds = maximal_view(frames, encounter.ruleset, hidden_names())
             now = players_cut(frames, encounter.ruleset)
-            with mock.patch("fracas.projections.secrecy.every_outcome", lambda *a, **k: None):
+            with (  # the rule as it was: no outcome tried, nothing remembered from `now`
+                mock.patch("fracas.projections.secrecy.every_outcome", lambda *a, **k: None),
+                mock.patch("fracas.projections.secrecy._worlds_after", OrderedDict()),
+                mock.patch("fracas.projections.secrecy._reaches", OrderedDict()),
+            ):
                 before = players_cut(frames, encounter.ruleset)
         tally["fights"] += 1
         for step, fate in fates.items():

@@ -84,7 +84,7 @@ FREE_ROLL = "roll"  # `fracas roll`: a roll no rule applies, in every ruleset
 # and a damage die are some 700; past it the step taints all it names or changes, as if
 # every part could.
 OUTCOME_BUDGET = 1200
-MOST_WORLDS = 64  # distinct states the fight could be in, followed at once
+MOST_WORLDS = 128  # distinct states the fight could be in, followed at once
 
 
 def budget_in(worlds: int) -> int:
