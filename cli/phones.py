@@ -55,7 +55,9 @@ BURST = 40.0  # requests a token may make at once
 KEPT_BUCKETS = 4096
 REVOKED_EVERY = 0.5  # seconds between two looks for revoked links with streams open
 COMMAND_ID = r"^[A-Za-z0-9_-]{8,64}\Z"  # \Z: `$` passes a final newline
-FIELD = Annotated[str, msgspec.Meta(max_length=64, pattern=r"^[a-z_]{1,64}\Z")]
+# A field's name as the rulesets spell them (`within_5ft`); its value is checked by the
+# ruleset's own types, and whether it is the player's by the ruleset (`Ruleset.players`).
+FIELD = Annotated[str, msgspec.Meta(max_length=64, pattern=r"^[a-z][a-z0-9_]{0,63}\Z")]
 NAME = Annotated[str, msgspec.Meta(max_length=200)]
 
 
@@ -179,9 +181,9 @@ class Phones:
             if tap.action == ANSWER:
                 may_answer(live, combatant, tap.dice)
             else:
-                player_command(live.ruleset, combatant, data)
+                player_command(live, combatant, data)
                 on_screen(timeline, live, combatant, data)
-                may_act(live, combatant)
+                may_act(live, combatant, str(data["action"]))
             for old in self.waiting(name):  # one step waits per player: the last replaces it
                 if old.combatant == combatant:
                     del self.pending[old.id]

@@ -58,7 +58,7 @@ from fracas.projections.screen import GM, PLAYERS, Screen, Timeline
 from fracas.rules import Encounter
 from fracas.rules.encounter import started_event
 
-STATIC = ("table.js", "table.css", "phone.js", "gm.js")
+STATIC = ("table.js", "table.css", "phone.js", "phone.css", "gm.js")
 COOKIE = "fracas_gm"
 TOKEN_HEADER = "x-fracas-token"
 WATCH_EVERY = 0.01  # seconds between two looks at data_version

@@ -23,13 +23,17 @@ from fracas.projections.screen import Timeline
 from fracas.rules import Encounter
 from fracas.rules.commands import GM
 from fracas.rules.encounter import StepOutcome
+from fracas.rules.players import Playable, PlayerField
 from fracas.rules.reactions import ANSWER, Ask, ask_until, offered
 from fracas.rules.views import View
 
-# The fields of an action a player never sets: who acts is the token's, the modifiers are
-# the GM's call, and a target's defence is the target's (answered when asked, not here).
-NOT_THE_PLAYERS = frozenset(("actor", "modifiers", "defence", "defence_weapon", "unaware"))
 PASS = "next"  # a player may let their turn go by
+PASSING = Playable()
+# How a phone shows a field: a switch of the sheet's value, a check box, a choice (of the
+# sheet's or the rules'), a combatant tapped by name, a number, or words.
+SWITCH, CHECK, CHOICE, COMBATANT, NUMBER, TEXT = (
+    "switch", "check", "choice", "combatant", "number", "text"
+)  # fmt: skip
 MAX_FACES = 64
 # The key of the pages' marks of the log (`seen`): a mark says only "the log stood here",
 # never how many steps, nor which, the players' screen leaves out. A restart draws a new key
@@ -45,11 +49,25 @@ class Moved(RefusedError):
     """The fight moved on since the phone last saw it (a 409): look again and tap again."""
 
 
+class Control(msgspec.Struct, frozen=True):
+    """One field of an action as a phone shows it: the player reads its label and help,
+    never its name (the step sends the name)."""
+
+    field: str
+    label: str
+    help: str
+    kind: str  # SWITCH, CHECK, CHOICE, COMBATANT, NUMBER or TEXT
+    default: Any = None
+    choices: list[str] = []
+
+
 class PlayerAction(msgspec.Struct, frozen=True):
     name: str
+    label: str
     description: str
     targets: bool  # whether it takes targets
-    fields: list[Flag]
+    reaction: bool  # taken out of the character's turn
+    fields: list[Control]
 
 
 class Panel(msgspec.Struct, frozen=True):
@@ -70,15 +88,57 @@ class Panel(msgspec.Struct, frozen=True):
     asked: Reaction | None = None  # the character's own reaction it waits for
 
 
-def player_actions(ruleset: Any) -> list[PlayerAction]:
+def player_actions(ruleset: Any, sheet: Any, acting: bool) -> list[PlayerAction]:
+    """The actions a player may take now: on the character's turn those of the turn and a
+    pass; out of it, the reactions (the rules judge whether one may be taken now)."""
     found = []
     for name, text in {**ruleset.actions, PASS: "let your turn go by"}.items():
-        listed = action(ruleset, name, text)
-        fields = [f for f in listed.flags if f.field not in NOT_THE_PLAYERS]
-        struct = ruleset.command_struct(name)
-        takes = bool(struct) and "targets" in ruleset.fields_of(name)
-        found.append(PlayerAction(name, text, takes, fields))
+        playable = PASSING if name == PASS else ruleset.playable(name)
+        if playable is None or playable.reaction == acting:
+            continue
+        takes = "targets" in ruleset.fields_of(name)
+        fields = controls(ruleset, name, playable, sheet)
+        label = name.replace("_", " ").replace(".", " ").capitalize()
+        found.append(PlayerAction(name, label, text, takes, playable.reaction, fields))
     return found
+
+
+def controls(ruleset: Any, name: str, playable: Playable, sheet: Any) -> list[Control]:
+    """The player's fields of an action, each as the phone shows it; a field whose values
+    come from the sheet is left out when the sheet offers none."""
+    flags = {f.field: f for f in action(ruleset, name, "").flags}
+    found = []
+    for field, said in playable.fields.items():
+        flag = flags.get(field)
+        if flag is None:
+            continue
+        if said.from_sheet is not None:
+            offered = said.from_sheet(sheet) if sheet is not None else []
+            if offered:
+                kind = SWITCH if said.switch else CHOICE
+                default = False if said.switch else offered[0]
+                found.append(Control(field, said.label, said.help, kind, default, offered))
+            continue
+        found.append(control(field, said, flag))
+    return found
+
+
+def control(field: str, said: PlayerField, flag: Flag) -> Control:
+    if said.combatant:
+        return Control(field, said.label, said.help, COMBATANT)
+    if flag.accepts.startswith("true or false") or isinstance(flag.default, bool):
+        return Control(field, said.label, said.help, CHECK, bool(flag.default))
+    if flag.choices:
+        return Control(field, said.label, said.help, CHOICE, flag.default, flag.choices)
+    if isinstance(flag.default, int):
+        return Control(field, said.label, said.help, NUMBER, flag.default)
+    return Control(field, said.label, said.help, TEXT, flag.default or "")
+
+
+def sheet_of(live: Encounter, combatant: str) -> Any:
+    """The character's sheet as the rules keep it (None: no such fighter, or no sheet)."""
+    fighter = getattr(live.state, "fighters", {}).get(combatant)
+    return getattr(fighter, "sheet", None)
 
 
 def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
@@ -86,8 +146,7 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
     view, _ = timeline.public_view(timeline.steps)
     wound = next((w for w in view.wounds if w.combatant == combatant), None)
     acting = wound is not None and combatant in view.acting
-    fighter = getattr(live.state, "fighters", {}).get(combatant)
-    sheet = getattr(fighter, "sheet", None)
+    sheet = sheet_of(live, combatant)
     waits = live.waiting() is not None
     question = pending(live, players=True, number=timeline.number_of) if waits else None
     asked = next(
@@ -107,7 +166,7 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
         live.ruleset.numbers_of(wound) if wound else {},
         list(wound.conditions) if wound else [],
         acting,
-        player_actions(live.ruleset) if acting else [],
+        player_actions(live.ruleset, sheet, acting) if wound is not None else [],
         [(w.combatant, w.name) for w in view.wounds if w.combatant != combatant],
         live.ruleset.weapons_of(sheet) if sheet is not None and wound else [],
         mark(timeline),
@@ -125,23 +184,45 @@ def own_last_shown(timeline: Timeline, combatant: str) -> int | None:
     return last.step if last.author == combatant and last.in_effect else None
 
 
-def player_command(ruleset: Any, combatant: str, data: dict[str, Any]) -> Any:
-    """The command a player's tap asks for, acting as their character and nobody else."""
+def player_command(live: Encounter, combatant: str, data: dict[str, Any]) -> Any:
+    """The command a player's tap asks for, acting as their character and nobody else, with
+    only the fields the ruleset says are the player's (a sheet's values from the sheet)."""
+    ruleset = live.ruleset
     name = data.get("action")
-    if (
-        not isinstance(name, str)
-        or name.startswith(GM)
-        or (name not in ruleset.actions and name != PASS)
-    ):
-        offered = ", ".join([*ruleset.actions, PASS])
-        raise Forbidden(f"a player's action is one of: {offered}")
-    given = set(data) - {"action"}
-    if "actor" in given and data["actor"] != combatant:
+    playable = PASSING if name == PASS else None
+    if isinstance(name, str) and not name.startswith(GM) and name != PASS:
+        playable = ruleset.playable(name)
+    if playable is None:
+        offered = [a for a in ruleset.actions if ruleset.playable(a) is not None]
+        raise Forbidden(f"a player's action is one of: {', '.join([*offered, PASS])}")
+    if "actor" in data and data["actor"] != combatant:
         raise Forbidden(f"this link acts for {combatant} only")
-    refused = sorted(given & (NOT_THE_PLAYERS - {"actor"}))
-    if refused:
-        raise Forbidden(f"{refused[0]} is not the player's to set; the GM sets it")
-    return ruleset.command({**data, "action": name, "actor": combatant})
+    given = {k: v for k, v in data.items() if k not in ("action", "actor", "targets")}
+    for field, value in given.items():
+        said = playable.fields.get(field)
+        if said is None:
+            raise Forbidden(f"{field!r} is not the player's to set in {name}; the GM sets it")
+        if said.from_sheet is not None:
+            given[field] = from_sheet(said, value, sheet_of(live, combatant), combatant)
+    given = {k: v for k, v in given.items() if v is not None}
+    return ruleset.command({**data, **given, "action": name, "actor": combatant})
+
+
+def from_sheet(said: PlayerField, value: Any, sheet: Any, combatant: str) -> Any:
+    """A value the sheet offers: a switch turned on gives the sheet's value (off: none),
+    a choice must be one of the sheet's."""
+    assert said.from_sheet is not None
+    offered = said.from_sheet(sheet) if sheet is not None else []
+    if said.switch:
+        if not isinstance(value, bool):
+            raise Forbidden(f"{said.label} is turned on or off (true or false), not typed")
+        if value and not offered:
+            raise Forbidden(f"{combatant}'s sheet has no {said.label.lower()}")
+        return offered[0] if value else None
+    if value not in offered:
+        shown = ", ".join(offered) or "none"
+        raise Forbidden(f"{said.label}: {value!r} is not on {combatant}'s sheet; it has: {shown}")
+    return value
 
 
 def on_screen(timeline: Timeline, live: Encounter, combatant: str, data: dict[str, Any]) -> None:
@@ -153,7 +234,10 @@ def on_screen(timeline: Timeline, live: Encounter, combatant: str, data: dict[st
     shown = [w.combatant for w in view.wounds]
     hidden = set(getattr(live.state, "fighters", {})) - set(shown)
     targets = data.get("targets") or []
+    playable = live.ruleset.playable(str(data.get("action"))) or PASSING
+    chosen = [data[k] for k, said in playable.fields.items() if said.combatant and k in data]
     named = [v for k, v in data.items() if k != "targets" and isinstance(v, str) and v in hidden]
+    named += [v for v in chosen if isinstance(v, str) and v not in shown]
     for who in [*(t for t in targets if t not in shown), *named]:
         guess = closest(who, shown) if shown else None
         hint = f"did you mean {guess}? " if guess else ""
@@ -161,8 +245,12 @@ def on_screen(timeline: Timeline, live: Encounter, combatant: str, data: dict[st
         raise NotFoundError(f"no combatant {who!r} in this encounter; {hint}present: {known}")
 
 
-def may_act(live: Encounter, combatant: str) -> None:
-    """Refused unless it is the character's turn as the fight really stands."""
+def may_act(live: Encounter, combatant: str, action: str = PASS) -> None:
+    """Refused unless it is the character's turn as the fight really stands, or the action
+    is a reaction (taken out of turn: the rules judge whether it may be taken now)."""
+    playable = live.ruleset.playable(action)
+    if playable is not None and playable.reaction:
+        return
     view: View = live.view()
     if combatant not in view.acting:
         raise Forbidden(f"it is not {combatant}'s turn; wait for it (or ask the GM)")
@@ -238,10 +326,10 @@ def act(
         return StepOutcome(original.step, live.events_of_step(original.step), True)
     if data.get("action") == ANSWER:
         return answer(live, timeline, combatant, data, seen, dice, command_id)
-    command = player_command(live.ruleset, combatant, data)
+    command = player_command(live, combatant, data)
     same_fight(timeline, live, seen)
     on_screen(timeline, live, combatant, data)
-    may_act(live, combatant)
+    may_act(live, combatant, str(data.get("action")))
     ask = asking_whom(live, command, linked, wait)
     if ask is not None and dice is not None:
         raise RefusedError(

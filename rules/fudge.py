@@ -46,6 +46,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import did_you_mean, no_weapon
+from fracas.rules.players import Playable, PlayerField, sheet_list
 from fracas.rules.reference import builtin as builtin_reference
 from fracas.rules.ruleset import ANY_KIND, Context, Ruleset, mechanic_ids, tie_roll
 from fracas.rules.views import InitiativeRow, PinRow, View, WoundRow
@@ -321,6 +322,39 @@ ACTIONS = {
     "shield": "unstrap, unsling, strap or drop a shield (003-16..003-18, 003-21)",
     "other": "any other action, with a skill and difficulty if it is rolled",
     "withdraw": "take back your declarations this turn, to declare again (003-29)",
+}
+# What a player sets from a phone; the rest is the GM's (modifiers, cover and concealment,
+# where the attacker stands, a difficulty) or the target's (how it resists a hold).
+WEAPON = PlayerField("Weapon", "what you use, from your sheet", from_sheet=sheet_list("weapons"))
+WHAT = PlayerField("What", "what you do, in a few words")
+PLAYERS = {
+    "attack": Playable(
+        {
+            "weapon": WEAPON,
+            "shield": PlayerField("Shield", "strike around the target's shield, or through it"),
+            "burst": PlayerField("Burst", "fire a 3-round burst, if the weapon can"),
+            "special_measures": PlayerField(
+                "Special measures", "take special measures to hit a target behind heavy cover"
+            ),
+        }
+    ),
+    "dodge": Playable(),
+    "parry": Playable({"weapon": WEAPON}),
+    "flee": Playable({"what": WHAT}),
+    "move": Playable({"what": WHAT}),
+    "aim": Playable({"weapon": WEAPON}),
+    "draw": Playable({"weapon": WEAPON}),
+    "grapple": Playable({"garrote": PlayerField("Garrote", "use a garrote on the target")}),
+    "break": Playable(
+        {"skill": PlayerField("Skill", "break free with Physique or Unarmed Combat")}
+    ),
+    "release": Playable(),
+    "feint": Playable({"skill": PlayerField("Skill", "feint with Melee or Unarmed Combat")}),
+    "shield": Playable(
+        {"op": PlayerField("With the shield", "unstrap, unsling, strap or drop it")}
+    ),
+    "other": Playable({"what": WHAT, "skill": PlayerField("Skill", "the skill you roll, if any")}),
+    "withdraw": Playable(),
 }
 
 # -- events of its own --------------------------------------------------------------------
@@ -1660,6 +1694,7 @@ RULESET = Ruleset(
     evolve=evolve,
     view=gm.table_view(view),
     actions=ACTIONS,
+    players=PLAYERS,
     schema=2,
     upcasters={(ANY_KIND, 1): mechanic_ids("003")},
     option_help=OPTION_HELP,

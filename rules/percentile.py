@@ -46,6 +46,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import did_you_mean, no_weapon
+from fracas.rules.players import Playable, PlayerField, sheet_list
 from fracas.rules.reactions import Waiting
 from fracas.rules.reference import builtin as builtin_reference
 from fracas.rules.ruleset import Context, Ruleset, tie_roll
@@ -257,6 +258,31 @@ ACTIONS = {
     "stand": "stand up from prone (000-19, 000-26)",
     "ready": "draw or pick up an item (000-26)",
     "other": "anything else, with a test if the Handler calls for one (000-26)",
+}
+# What a player sets from a phone; the rest is the Handler's (modifiers, a footing test,
+# cover, a test for "other") or the target's (its defence).
+WEAPON = PlayerField("Weapon", "what you use, from your sheet", from_sheet=sheet_list("weapons"))
+PLAYERS = {
+    "attack": Playable(
+        {
+            "weapon": WEAPON,
+            "called": PlayerField(
+                "Called shot", "aim at a part of the target: how much of it is covered"
+            ),
+            "avoid_armor": PlayerField("Past armour", "aim past the target's armour (harder)"),
+            "avoid_cover": PlayerField("Past cover", "aim past the target's cover (harder)"),
+            "shots": PlayerField("Shots", "how many shots you fire (automatic fire)"),
+        }
+    ),
+    "aim": Playable(),
+    "disarm": Playable({"item": PlayerField("Item", "what you knock away (none: what it holds)")}),
+    "pin": Playable(),
+    "escape": Playable(),
+    "move": Playable({"pace": PlayerField("Pace", "how fast you go: jog, run or sprint")}),
+    "wait": Playable(),
+    "stand": Playable(),
+    "ready": Playable({"item": PlayerField("Item", "what you draw or pick up")}),
+    "other": Playable({"what": PlayerField("What", "what you do, in a few words")}),
 }
 
 # -- state --------------------------------------------------------------------------------
@@ -1519,6 +1545,7 @@ RULESET = Ruleset(
     evolve=evolve,
     view=gm.table_view(view),
     actions=ACTIONS,
+    players=PLAYERS,
     option_help=OPTION_HELP,
     check_sheet=check_sheet,
     conditions=TRACKED,

@@ -43,6 +43,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import check_known, did_you_mean, no_weapon
+from fracas.rules.players import Playable, PlayerField, sheet_list
 from fracas.rules.reactions import Waiting, offer
 from fracas.rules.reference import builtin as builtin_reference
 from fracas.rules.ruleset import ANY_KIND, Context, Ruleset, mechanic_ids, tie_roll
@@ -195,6 +196,31 @@ ACTIONS = {
     "other": "any rolled action on an attribute and an ability, passive or as the Action (004-4)",
     "hold": "hold an attack until its trigger (004-5)",
     "fire": "carry out a held action now that its trigger came (004-5)",
+}
+# What a player sets from a phone; the rest is the GM's (modifiers, a difficulty, a held
+# action's firing) or the targets' (their reactions, answered when asked).
+WEAPON = PlayerField("Weapon", "what you use, from your sheet", from_sheet=sheet_list("weapons"))
+EXERT = PlayerField("Exert", "push yourself: spend Willpower for the extra effort")
+WHAT = PlayerField("What", "what you do, in a few words")
+PLAYERS = {
+    "attack": Playable({"exert": EXERT, "weapon": WEAPON}),
+    "evade": Playable({"exert": EXERT}),
+    "quick": Playable({"exert": EXERT, "what": WHAT}),
+    "other": Playable(
+        {
+            "exert": EXERT,
+            "what": WHAT,
+            "attribute": PlayerField("Attribute", "the attribute you roll, as the sheet names it"),
+            "ability": PlayerField("Ability", "the ability you roll, as the sheet names it"),
+        }
+    ),
+    "hold": Playable(
+        {
+            "exert": EXERT,
+            "weapon": WEAPON,
+            "trigger": PlayerField("When", "what you wait for before you strike"),
+        }
+    ),
 }
 
 # -- state --------------------------------------------------------------------------------
@@ -1276,6 +1302,7 @@ RULESET = Ruleset(
     evolve=evolve,
     view=gm.table_view(view),
     actions=ACTIONS,
+    players=PLAYERS,
     schema=2,
     upcasters={(ANY_KIND, 1): mechanic_ids("004")},
     option_help=OPTION_HELP,

@@ -29,6 +29,7 @@ from fracas.rules.events import (
     Rolled,
 )
 from fracas.rules.names import closest, explain
+from fracas.rules.players import Playable, sheet_list
 from fracas.rules.reference import Reference
 from fracas.rules.views import View, WoundRow
 
@@ -165,6 +166,10 @@ class Ruleset:
     # The actions aimed at others: their actor may not be among their targets (attacking
     # oneself is surely a slip of the keyboard, not a move).
     hostile: frozenset[str] = frozenset(("attack", "disarm", "pin", "grapple"))
+    # What a player may do from a phone (rules/players.py): each action a player may take,
+    # with the fields of it that are the player's, in words; every other field is the GM's.
+    # None: every action of `actions`, with its targets and no field.
+    players: dict[str, Playable] | None = None
     # The events that start a round, for the SQL views: each kind with the field of its body
     # that holds the new round's number.
     round_events: dict[str, str] = field(default_factory=lambda: {"turn.advanced": "round"})
@@ -304,6 +309,12 @@ class Ruleset:
             except BadInputError:
                 return []
         return self.offers(sheet, field)
+
+    def playable(self, action: str) -> Playable | None:
+        """What a player may set of an action from a phone; None: the action is not theirs."""
+        if self.players is None:
+            return Playable() if action in self.actions else None
+        return self.players.get(action)
 
     def fields_of(self, action: str) -> tuple[str, ...]:
         """The fields an action's command takes (the CLI sends only these)."""
@@ -454,17 +465,7 @@ def _unbounded(info: types.Type, value: Any, path: str) -> tuple[str, int] | Non
 def listed_weapons(sheet: Any) -> list[str]:
     """A sheet's `weapons` read as a list of named things (tables or structs with a `name`,
     or plain names) or as a table keyed by name; no `weapons`: none."""
-    found = sheet.get("weapons") if isinstance(sheet, dict) else getattr(sheet, "weapons", None)
-    if isinstance(found, dict):
-        return [str(name) for name in found]
-    if not isinstance(found, list | tuple):
-        return []
-    names = []
-    for weapon in found:
-        name = weapon.get("name") if isinstance(weapon, dict) else getattr(weapon, "name", weapon)
-        if isinstance(name, str):
-            names.append(name)
-    return names
+    return sheet_list("weapons")(sheet)
 
 
 def tie_roll(ctx: Context, actor: str, purpose: str, rules: list[str]) -> Rolled:

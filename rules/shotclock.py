@@ -43,6 +43,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import check_known, no_weapon
+from fracas.rules.players import Playable, PlayerField, sheet_list
 from fracas.rules.reactions import Waiting, offer
 from fracas.rules.reference import builtin as builtin_reference
 from fracas.rules.ruleset import ANY_KIND, Context, Ruleset, mechanic_ids
@@ -184,6 +185,21 @@ ACTIONS = {
     "other": "any action: 1 shot simple, 3 complex, 4 or more extra long (001-8, 001-17)",
     "continuous": "start a continuous action: +1 shot to every other (001-16)",
     "stop": "stop a continuous action (001-16)",
+}
+# What a player sets from a phone; the rest is the GM's (modifiers) or the target's (its
+# defence, answered when asked).
+WEAPON = PlayerField("Weapon", "what you use, from your sheet", from_sheet=sheet_list("weapons"))
+SNAPSHOT = PlayerField("Snapshot", "shots saved by shooting quicker, at a penalty")
+METRES = PlayerField("Metres", "how far you move as you act")
+WHAT = PlayerField("What", "what you do, in a few words")
+PLAYERS = {
+    "attack": Playable({"weapon": WEAPON, "snapshot": SNAPSHOT, "metres": METRES}),
+    "run": Playable({"metres": METRES}),
+    "other": Playable(
+        {"what": WHAT, "shots": PlayerField("Shots", "1 simple, 3 complex, 4 or more long")}
+    ),
+    "continuous": Playable({"what": WHAT}),
+    "stop": Playable({"what": WHAT}),
 }
 
 # -- the clock's own event ----------------------------------------------------------------
@@ -959,6 +975,7 @@ RULESET = Ruleset(
     evolve=evolve,
     view=gm.table_view(view),
     actions=ACTIONS,
+    players=PLAYERS,
     schema=2,
     upcasters={(ANY_KIND, 1): mechanic_ids("001")},
     option_help=OPTION_HELP,

@@ -37,6 +37,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import check_known, no_weapon
+from fracas.rules.players import Playable, PlayerField, sheet_list
 from fracas.rules.reactions import Waiting, offer
 from fracas.rules.reference import builtin as builtin_reference
 from fracas.rules.ruleset import Context, Ruleset, tie_roll
@@ -261,6 +262,55 @@ ACTIONS = {
     "treat": "treat the dying: 3 TS with a medical kit (002-21)",
     "heal": "heal a target from any source (002-21)",
     "check": "a stat roll against a difficulty (002-14)",
+}
+# What a player sets from a phone; the rest is the GM's (modifiers, time costs, a
+# difficulty, where a spell lands) or the target's (its defence, answered when asked).
+WEAPON = PlayerField("Weapon", "what you use, from your sheet", from_sheet=sheet_list("weapons"))
+CALLED = PlayerField("Called shot", "aim at the head, the heart or a limb (harder)")
+LIMB = PlayerField("Limb", "which limb a called shot aims at")
+NONLETHAL = PlayerField("Nonlethal", "strike to subdue, not to kill")
+STRIKE = {"weapon": WEAPON, "called": CALLED, "limb": LIMB, "nonlethal": NONLETHAL}
+PLAYERS = {
+    "attack": Playable(STRIKE),
+    "interrupt": Playable(
+        {
+            **STRIKE,
+            "trigger": PlayerField("When", "they attack, or they move, within your reach"),
+            "trigger_by": PlayerField(
+                "Who", "the one whose move or attack you cut into", combatant=True
+            ),
+        },
+        reaction=True,
+    ),
+    "move": Playable({"units": PlayerField("Units", "how far you move, 1 TS a unit")}),
+    "draw": Playable({"weapon": WEAPON}),
+    "stow": Playable({"weapon": WEAPON}),
+    "aim": Playable(
+        {"weapon": WEAPON, "points": PlayerField("Points", "+1 to your next attack for every 2 TS")}
+    ),
+    "reload": Playable({"weapon": WEAPON}),
+    "cast": Playable(
+        {
+            "spell": PlayerField(
+                "Spell", "the spell you cast, from your sheet", from_sheet=sheet_list("spells")
+            ),
+            "called": CALLED,
+            "limb": LIMB,
+        }
+    ),
+    "treat": Playable(),
+    "heal": Playable(
+        {
+            "hp": PlayerField("Hit points", "how much the source heals"),
+            "source": PlayerField("Source", "what heals, in a few words"),
+        }
+    ),
+    "check": Playable(
+        {
+            "stat": PlayerField("Stat", "the stat you roll, as the sheet names it"),
+            "what": PlayerField("What", "what you try, in a few words"),
+        }
+    ),
 }
 
 # -- events of its own --------------------------------------------------------------------
@@ -1319,6 +1369,7 @@ RULESET = Ruleset(
     evolve=evolve,
     view=gm.table_view(view),
     actions=ACTIONS,
+    players=PLAYERS,
     option_help=OPTION_HELP,
     check_sheet=check_sheet,
     conditions=TRACKED,

@@ -42,10 +42,11 @@ def test_the_gm_and_two_players_play_a_round_on_three_pages(tmp_path: Path, brow
         assert bob.locator("#act").count() == 0  # not Bob's turn: nothing to tap
 
         # Alice attacks the cultist from her phone, with the faces she rolled by hand
-        alice.select_option("#action", "attack")
-        alice.select_option("#target", "cultist")
-        alice.fill("#dice", "95")
-        alice.click("#go")
+        alice.click("button.action[data-action=attack]")
+        attack = alice.locator("fieldset.chosen[data-action=attack]")
+        attack.locator("label.tap:has(input[value=cultist])").click()
+        attack.locator("[data-dice]").fill("95")
+        attack.locator("button.go").click()
         for page in (gm, alice, bob):
             page.wait_for_function(
                 "document.querySelector('#screen ol.log').innerText.includes('by alice')",
@@ -78,8 +79,8 @@ def test_the_gm_and_two_players_play_a_round_on_three_pages(tmp_path: Path, brow
 
         # a new turn: Alice aims from her phone, and may take it back; the GM undoes it
         alice.wait_for_selector("#act", timeout=5000)
-        alice.select_option("#action", "aim")
-        alice.click("#go")
+        alice.click("button.action[data-action=aim]")
+        alice.click("fieldset.chosen[data-action=aim] button.go")
         alice.wait_for_selector("#undo", timeout=5000)
         gm.locator("button[data-line=undo]").click()
         for page in (gm, alice, bob):

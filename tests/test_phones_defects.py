@@ -81,8 +81,8 @@ def test_a_secret_attack_is_not_answered_nor_probed_from_a_phone(table: Table) -
 @pytest.mark.slow
 def test_the_attack_forms_booleans_start_at_their_default(table: Table) -> None:
     panel = table.client.get(f"/p/{table.tokens['alice']}/panel").text
-    for name in ("avoid_armor", "avoid_cover", "footing"):
-        found = re.findall(rf'<[^>]*name="{name}"[^>]*>', panel)
+    for name in ("avoid_armor", "avoid_cover"):
+        found = re.findall(rf'<[^>]*data-field="{name}"[^>]*>', panel)
         assert found, name
         assert all('type="checkbox"' in f and "checked" not in f for f in found), found
 

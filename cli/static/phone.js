@@ -1,5 +1,6 @@
 // A player's phone: the character's panel, refreshed with the screen; its steps carry the
 // link's token in a header (never a cookie), so a page of another site cannot forge one.
+// A step is the JSON the docs describe: {seen, command_id, action, targets, fields, dice}.
 "use strict";
 (function () {
   const body = document.body;
@@ -7,6 +8,9 @@
   const token = body.dataset.token;
   const panel = document.getElementById("panel");
   const refusal = document.getElementById("refusal");
+  // What the player chose, kept while the panel is drawn again (a refusal, a new step).
+  const kept = { action: null, values: {} };
+  let acting = null;
 
   function newId() {
     const bytes = new Uint8Array(16);
@@ -24,7 +28,7 @@
     try {
       const response = await fetch(base + "/panel", { cache: "no-store" });
       if (response.status === 403) { gone(await response.text()); return; }
-      if (response.ok) { panel.innerHTML = await response.text(); wire(); }
+      if (response.ok) { keep(); panel.innerHTML = await response.text(); wire(); }
     } finally {
       fetching = false;
       if (again) { again = false; refresh(); }
@@ -37,44 +41,116 @@
     body.classList.add("revoked");
   }
 
+  function chosenSet() {
+    return kept.action && panel.querySelector(`fieldset.chosen[data-action="${kept.action}"]`);
+  }
+
+  function say(line) {
+    const set = chosenSet();
+    const where = set ? set.querySelector(".refused") : refusal;
+    where.textContent = line;
+    if (set) where.scrollIntoView({ block: "nearest" });
+  }
+
   async function send(step) {
     const response = await fetch(base + "/act", {
       method: "POST",
       headers: { "X-Fracas-Token": token, "Content-Type": "application/json" },
       body: JSON.stringify({ seen: seen(), command_id: newId(), ...step }),
     });
-    refusal.textContent = response.ok ? "" : await response.text();
+    if (response.ok) {
+      kept.action = null; kept.values = {};
+      refusal.textContent = "";
+      await refresh();
+      return;
+    }
+    const line = await response.text();
     if (response.status === 403 && body.classList.contains("revoked")) return;
-    await refresh();
+    if (response.status === 409) await refresh();  // the fight moved on: look again
+    say(line.trim());
   }
 
-  function chosen(form) {
-    const action = form.querySelector("#action").value;
-    const step = { action, fields: {} };
-    const option = form.querySelector(`#action option[value="${action}"]`);
-    const target = form.querySelector("#target").value;
-    if (option && option.dataset.targets === "yes" && target) step.targets = [target];
-    form.querySelectorAll(`label.field[data-action="${action}"] [data-field]`).forEach((input) => {
-      const kind = input.dataset.kind;
-      if (kind === "bool") step.fields[input.dataset.field] = input.checked;
-      else if (input.value === "") return;
-      else step.fields[input.dataset.field] = kind === "int" ? Number(input.value) : input.value;
+  function inputs(set) { return set.querySelectorAll("[data-field], [data-target], [data-dice]"); }
+
+  function keyOf(input) {
+    if (input.dataset.dice !== undefined) return "dice";
+    if (input.dataset.target !== undefined) return "targets";
+    return input.dataset.field;
+  }
+
+  function keep() {
+    const set = chosenSet();
+    if (!set) return;
+    const values = {};
+    inputs(set).forEach((input) => {
+      const key = keyOf(input);
+      if (input.type === "radio") { if (input.checked) values[key] = input.value; }
+      else values[key] = input.type === "checkbox" ? input.checked : input.value;
     });
-    const dice = form.querySelector("#dice").value.trim();
+    kept.values = values;
+  }
+
+  function restore(set) {
+    inputs(set).forEach((input) => {
+      const key = keyOf(input);
+      if (!(key in kept.values)) return;
+      const value = kept.values[key];
+      if (input.type === "radio") input.checked = input.value === value;
+      else if (input.type === "checkbox") input.checked = value;
+      else input.value = value;
+    });
+  }
+
+  function choose(form, action) {
+    kept.action = action;
+    form.querySelectorAll("button.action").forEach((button) => {
+      button.setAttribute("aria-pressed", String(button.dataset.action === action));
+    });
+    form.querySelectorAll("fieldset.chosen").forEach((set) => {
+      set.hidden = set.dataset.action !== action;
+    });
+  }
+
+  function stepOf(set) {
+    const step = { action: set.dataset.action, fields: {} };
+    const target = set.querySelector("[data-target]:checked");
+    if (set.dataset.targets === "yes" && target) step.targets = [target.value];
+    set.querySelectorAll("[data-field]").forEach((input) => {
+      const name = input.dataset.field, kind = input.dataset.kind;
+      if (input.type === "radio") { if (input.checked && input.value) step.fields[name] = input.value; }
+      else if (kind === "switch") { if (input.checked) step.fields[name] = true; }
+      else if (kind === "check") {
+        // only what differs from the rules' own default is said
+        if (input.checked !== (input.dataset.default === "yes")) step.fields[name] = input.checked;
+      }
+      else if (input.value !== "") step.fields[name] = kind === "int" ? Number(input.value) : input.value;
+    });
+    const dice = set.querySelector("[data-dice]").value.trim();
     if (dice) step.dice = dice.split(/[ ,]+/).map(Number);
     return step;
   }
 
+  function yourTurn() {
+    const me = panel.querySelector(".me");
+    const now = Boolean(me && me.dataset.acting === "yes");
+    body.classList.toggle("my-turn", now);
+    if (now && acting === false && navigator.vibrate) navigator.vibrate([200, 100, 200]);
+    acting = now;
+  }
+
   function wire() {
+    yourTurn();
     const form = document.getElementById("act");
     if (form) {
-      const select = form.querySelector("#action");
-      const fields = () => form.querySelectorAll("label.field").forEach((label) => {
-        label.hidden = label.dataset.action !== select.value;
+      form.querySelectorAll("button.action").forEach((button) =>
+        button.addEventListener("click", () => choose(form, button.dataset.action)));
+      const set = chosenSet();
+      if (set) { choose(form, kept.action); restore(set); } else kept.action = null;
+      form.addEventListener("submit", (event) => {
+        event.preventDefault();
+        const set = chosenSet();
+        if (set) { keep(); send(stepOf(set)); }
       });
-      select.addEventListener("change", fields);
-      fields();
-      form.addEventListener("submit", (event) => { event.preventDefault(); send(chosen(form)); });
     }
     const react = document.getElementById("react");
     if (react) react.querySelectorAll("button[data-choice]").forEach((button) =>
@@ -84,6 +160,14 @@
     const undo = document.getElementById("undo");
     if (undo) undo.addEventListener("click", () => send({ action: "undo" }));
   }
+
+  // The screen stays awake while the page is open (asked again when the page comes back).
+  async function awake() {
+    if (!("wakeLock" in navigator) || document.visibilityState !== "visible") return;
+    try { await navigator.wakeLock.request("screen"); } catch (error) { /* refused: fine */ }
+  }
+  document.addEventListener("visibilitychange", awake);
+  awake();
 
   // A step waiting for the GM's nod: look again until it is answered (a refusal moves no log).
   setInterval(() => { if (panel.querySelector(".waiting")) refresh(); }, 2000);

@@ -41,7 +41,7 @@ from fracas_srd.sheets import OPTION_HELP, Options, Sheet, check_sheet
 from fracas_srd.state import TRACKED, Fighter, State, initial
 from fracas_srd.turn import able, on_turn
 from fracas_srd.view import key_numbers, view
-from fracas_srd.words import DOWN, FIELD_HELP, OUT, TOLD, VERBS, facts
+from fracas_srd.words import DOWN, FIELD_HELP, OUT, PLAYERS, TOLD, VERBS, facts
 
 Resolver = Callable[[State, Fighter, Any, Context], list[Event]]
 ON_TURN: dict[str, Resolver] = {
@@ -188,5 +188,6 @@ RULESET = Ruleset(
     facts=facts,
     field_help=FIELD_HELP,
     offers=offers,
+    players=PLAYERS,
     reference=REFERENCE,
 )

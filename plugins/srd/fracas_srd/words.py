@@ -1,7 +1,7 @@
 """The table's words: how a sentence says each action, which conditions it tells, and
 what a roll means beyond its own words (a critical hit, a natural 1)."""
 
-from fracas.rules.api import Event, Rolled
+from fracas.rules.api import Event, Playable, PlayerField, Rolled, sheet_list
 
 from fracas_srd.attacks import CRITICAL, FUMBLE
 
@@ -80,6 +80,63 @@ FIELD_HELP = {
     "skill": "the skill of the check (athletics, perception, ...) or an ability alone (str)",
     "dc": "the difficulty: meeting it succeeds (srd-M2)",
     "fail": "a condition the creature has on a failure, such as prone or frightened",
+}
+
+# What a player sets from a phone (everything else is the GM's: the scene's cover, who sees
+# whom, advantage ruled, a hostile beside the attacker, a target's own choices).
+WEAPON = PlayerField(
+    "Weapon", "what you attack with, from your sheet", from_sheet=sheet_list("weapons")
+)
+NEAR = PlayerField(
+    "Within 5 feet", "you stand right beside the target (a melee attack is, unless you say not)"
+)
+RANGE = PlayerField("Range", "how far your shot goes: normal, long (disadvantage) or beyond")
+ALLY = PlayerField("Ally beside it", "another foe of the target stands within 5 feet of it")
+AIMED = {"weapon": WEAPON, "within_5ft": NEAR, "range": RANGE, "ally_near": ALLY}
+PLAYERS = {
+    "attack": Playable(AIMED),
+    "offhand": Playable(AIMED),
+    "opportunity": Playable({"weapon": WEAPON, "ally_near": ALLY}, reaction=True),
+    "react": Playable({"weapon": WEAPON, "within_5ft": NEAR, "ally_near": ALLY}, reaction=True),
+    "cast": Playable(
+        {
+            "spell": PlayerField(
+                "Spell", "the spell you cast, from your sheet", from_sheet=sheet_list("spells")
+            ),
+            "within_5ft": NEAR,
+            "range": RANGE,
+        }
+    ),
+    "dash": Playable(),
+    "disengage": Playable(),
+    "dodge": Playable(),
+    "help": Playable(
+        {
+            "against": PlayerField(
+                "Against",
+                "the creature your ally attacks next (none: help with a check)",
+                combatant=True,
+            )
+        }
+    ),
+    "hide": Playable(),
+    "search": Playable(),
+    "use": Playable({"what": PlayerField("Object", "what you use, in a few words")}),
+    "ready": Playable(
+        {
+            "trigger": PlayerField("When", "what you wait for, in a few words"),
+            "then": PlayerField("Then", "what you do when it happens"),
+        }
+    ),
+    "stabilise": Playable(),
+    "grapple": Playable(),
+    "shove": Playable(
+        {"push": PlayerField("Push away", "push 5 feet away instead of knocking prone")}
+    ),
+    "escape": Playable(
+        {"using": PlayerField("Using", "your skill to break free (none: your better one)")}
+    ),
+    "stand": Playable(),
 }
 
 

@@ -1,0 +1,70 @@
+"""What a player may do from their own device (a phone): which actions, and which fields of
+each are the player's to set, each with a label and one line of help in words.
+
+A ruleset declares it (`Ruleset.players`). A field it does not name is the GM's (a
+modifier, the scene's cover, a ruling of advantage): a phone that sends one is refused, and
+the CLI and `play`, the GM's tools, keep every field. A field's value is checked by the
+ruleset's own types as any command is; a field whose values come from the character's
+sheet (a weapon, a spell, a rogue's sneak attack dice) takes only those.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+FromSheet = Callable[[Any], list[str]]  # a sheet (the ruleset's struct) -> the values it offers
+
+
+@dataclass(frozen=True)
+class PlayerField:
+    """A field of an action that is the player's, as a player reads it.
+
+    `label`: a few words ("Weapon"); `help`: one line in words, no field names.
+    `from_sheet`: the values the character's sheet offers, the only ones a player may send
+    (none on the sheet: the field is not offered). `switch`: the sheet's value is turned on
+    or off (the phone sends true or false; true sends the sheet's value), never typed.
+    `combatant`: the value names a combatant the players' screen shows, chosen by a tap."""
+
+    label: str
+    help: str
+    from_sheet: FromSheet | None = None
+    switch: bool = False
+    combatant: bool = False
+
+
+@dataclass(frozen=True)
+class Playable:
+    """An action a player may take from a phone: its fields that are the player's, and
+    whether it is taken out of the character's turn (a reaction, the rules judge when)."""
+
+    fields: dict[str, PlayerField] = field(default_factory=dict)
+    reaction: bool = False
+
+
+def sheet_list(name: str) -> FromSheet:
+    """The names of the things a sheet lists under `name` (a list of named tables or structs,
+    or a table keyed by name): a weapon or spell chosen from the sheet."""
+
+    def listed(sheet: Any) -> list[str]:
+        found = sheet.get(name) if isinstance(sheet, dict) else getattr(sheet, name, None)
+        if isinstance(found, dict):
+            return [str(key) for key in found]
+        if not isinstance(found, list | tuple):
+            return []
+        names = [
+            thing.get("name") if isinstance(thing, dict) else getattr(thing, "name", thing)
+            for thing in found
+        ]
+        return [n for n in names if isinstance(n, str)]
+
+    return listed
+
+
+def sheet_value(name: str) -> FromSheet:
+    """The sheet's one value under `name` when it has one (a rogue's sneak attack dice)."""
+
+    def value(sheet: Any) -> list[str]:
+        found = sheet.get(name) if isinstance(sheet, dict) else getattr(sheet, name, None)
+        return [str(found)] if found else []
+
+    return value

@@ -1,0 +1,121 @@
+"""What a player may set from a phone is what the ruleset declares theirs (issue 37): an srd
+fight played from the fighter's and the rogue's phones, each test failing on the code before
+its fix."""
+
+import json
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from tests.test_phones import Table, invited
+from tests.web import fracas, served
+
+pytestmark = pytest.mark.sqlite_file
+SAMPLES = resources.files("fracas_srd").joinpath("samples")
+
+
+def sample(name: str) -> str:
+    return str(SAMPLES.joinpath(f"{name}.toml"))
+
+
+def crypt(db: Path) -> None:
+    """The fighter acts first, then the rogue, then the goblin."""
+    fracas(db, "new", "-r", "srd", "--id", "crypt", "-t", "The Crypt")
+    fracas(db, "add", "fighter", "--sheet", sample("fighter"), "--set", "initiative=60")
+    fracas(db, "add", "rogue", "--sheet", sample("rogue"), "--set", "initiative=40")
+    fracas(db, "add", "goblin", "--sheet", sample("goblin"), "--set", "hp=150")
+    fracas(db, "begin")
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    db = tmp_path / "crypt.db"
+    crypt(db)
+    tokens = {who: invited(db, who) for who in ("fighter", "rogue")}
+    with served(db) as running:
+        made = Table(db, running, tokens)
+        yield made
+        made.client.close()
+
+
+def last_command(table: Table) -> dict[str, object]:
+    events = json.loads(table.log())[-1]["events"]
+    return next(e["command"] for e in events if "command" in e)
+
+
+def test_a_field_named_with_digits_is_sent_from_a_phone(table: Table) -> None:
+    """Defect 1: srd's `within_5ft` was refused by the server's own field-name pattern."""
+    fields = {"weapon": "longsword", "within_5ft": True}
+    sent = table.tap("fighter", action="attack", targets=["goblin"], fields=fields)
+    assert sent.status_code == 200, sent.text
+    assert last_command(table) | fields == last_command(table)
+
+
+@pytest.mark.parametrize(
+    ("fields", "said"),
+    [
+        ({"extra": "40d6"}, "Sneak attack is turned on or off (true or false), not typed"),
+        ({"extra": True}, "fighter's sheet has no sneak attack"),
+        ({"advantage": True}, "'advantage' is not the player's to set in attack; the GM sets it"),
+        ({"cover": "half"}, "'cover' is not the player's to set in attack; the GM sets it"),
+        ({"weapon": "vorpal"}, "Weapon: 'vorpal' is not on fighter's sheet; it has: longsword,"),
+    ],
+)
+def test_a_field_that_is_the_gms_is_a_403_and_appends_nothing(
+    table: Table, fields: dict[str, object], said: str
+) -> None:
+    """Defect 3: a fighter's phone set extra=40d6 and advantage, the GM's rulings."""
+    before = table.log()
+    sent = table.tap("fighter", action="attack", targets=["goblin"], fields=fields)
+    assert sent.status_code == 403, sent.text
+    assert sent.text.startswith(said) and sent.text.count("\n") == 1, sent.text
+    assert table.log() == before
+
+
+def test_sneak_attack_is_the_rogues_switch_from_the_sheet(table: Table) -> None:
+    """Dice-valued extras come from the sheet, turned on, never typed."""
+    assert table.tap("fighter", action="next").status_code == 200
+    before = table.log()
+    typed = table.tap("rogue", action="attack", targets=["goblin"], fields={"extra": "9d6"})
+    assert typed.status_code == 403 and table.log() == before, typed.text
+    panel = table.client.get(f"/p/{table.tokens['rogue']}/panel").text
+    assert "Sneak attack" in panel and 'data-field="extra" data-kind="switch"' in panel
+    on = table.tap("rogue", action="attack", targets=["goblin"], fields={"extra": True})
+    assert on.status_code == 200, on.text
+    assert last_command(table)["extra"] == "2d6"
+
+
+def test_a_phone_never_shows_a_raw_field_name(table: Table) -> None:
+    panel = table.client.get(f"/p/{table.tokens['fighter']}/panel").text
+    shown = panel.split(">")
+    words = " ".join(part.split("<", 1)[0] for part in shown)
+    for raw in ("within_5ft", "hostile_near", "defend_with", "unseeing", "sneak_attack"):
+        assert raw not in words, raw
+    assert "Within 5 feet" in words
+
+
+def test_a_hidden_newcomer_is_never_named_in_a_refusal(table: Table) -> None:
+    """Defect 4: a combatant added hidden mid-fight was listed in a player's refusal."""
+    fracas(table.db, "add", "lurker", "--sheet", sample("goblin"), "--hidden")
+    step = {"action": "help", "targets": ["rogue"], "fields": {"against": "zzz"}}
+    refused = table.tap("fighter", **step)
+    assert refused.status_code in (403, 404), refused.text
+    assert "lurker" not in refused.text and refused.text.count("\n") == 1, refused.text
+    aimed = table.tap("fighter", action="help", targets=["rogue"], fields={"against": "lurker"})
+    assert aimed.text == refused.text.replace("zzz", "lurker")
+
+
+@pytest.mark.parametrize("name", ["percentile", "fudge", "pool", "shotclock", "timeslice", "srd"])
+def test_every_ruleset_says_in_words_what_a_player_sets(name: str) -> None:
+    from fracas.rules.ruleset import load
+
+    ruleset = load(name)
+    assert ruleset.players, f"{name} declares nothing a player may do"
+    for action, playable in ruleset.players.items():
+        assert action in ruleset.actions, action
+        for field, said in playable.fields.items():
+            assert field in ruleset.fields_of(action), (action, field)
+            assert said.label and said.help and "_" not in f"{said.label} {said.help}"
+        assert not {"actor", "modifiers"} & set(playable.fields), action
