@@ -98,7 +98,7 @@ def player_actions(ruleset: Any, sheet: Any, acting: bool) -> list[PlayerAction]
             continue
         takes = "targets" in ruleset.fields_of(name)
         fields = controls(ruleset, name, playable, sheet)
-        label = name.replace("_", " ").replace(".", " ").capitalize()
+        label = "End turn" if name == PASS else name.replace("_", " ").capitalize()
         found.append(PlayerAction(name, label, text, takes, playable.reaction, fields))
     return found
 
@@ -128,8 +128,10 @@ def control(field: str, said: PlayerField, flag: Flag) -> Control:
         return Control(field, said.label, said.help, COMBATANT)
     if flag.accepts.startswith("true or false") or isinstance(flag.default, bool):
         return Control(field, said.label, said.help, CHECK, bool(flag.default))
-    if flag.choices:
-        return Control(field, said.label, said.help, CHOICE, flag.default, flag.choices)
+    if flag.choices:  # a field that may be left unsaid (None) starts unsaid
+        blank = [""] if flag.default is None else []
+        default = "" if flag.default is None else flag.default
+        return Control(field, said.label, said.help, CHOICE, default, [*blank, *flag.choices])
     if isinstance(flag.default, int):
         return Control(field, said.label, said.help, NUMBER, flag.default)
     return Control(field, said.label, said.help, TEXT, flag.default or "")

@@ -84,7 +84,8 @@
     const values = {};
     inputs(set).forEach((input) => {
       const key = keyOf(input);
-      if (input.type === "radio") { if (input.checked) values[key] = input.value; }
+      if (key === "targets") { if (input.checked) (values.targets = values.targets || []).push(input.value); }
+      else if (input.type === "radio") { if (input.checked) values[key] = input.value; }
       else values[key] = input.type === "checkbox" ? input.checked : input.value;
     });
     kept.values = values;
@@ -95,7 +96,8 @@
       const key = keyOf(input);
       if (!(key in kept.values)) return;
       const value = kept.values[key];
-      if (input.type === "radio") input.checked = input.value === value;
+      if (key === "targets") input.checked = value.includes(input.value);
+      else if (input.type === "radio") input.checked = input.value === value;
       else if (input.type === "checkbox") input.checked = value;
       else input.value = value;
     });
@@ -113,8 +115,8 @@
 
   function stepOf(set) {
     const step = { action: set.dataset.action, fields: {} };
-    const target = set.querySelector("[data-target]:checked");
-    if (set.dataset.targets === "yes" && target) step.targets = [target.value];
+    const targets = [...set.querySelectorAll("[data-target]:checked")].map((input) => input.value);
+    if (set.dataset.targets === "yes" && targets.length) step.targets = targets;
     set.querySelectorAll("[data-field]").forEach((input) => {
       const name = input.dataset.field, kind = input.dataset.kind;
       if (input.type === "radio") { if (input.checked && input.value) step.fields[name] = input.value; }

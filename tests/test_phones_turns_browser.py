@@ -1,0 +1,169 @@
+"""A player takes a turn from a phone in every installed ruleset, with the form as a player
+uses it (a button, a tap on a name, the fields the ruleset says are theirs), and one
+reaction where the ruleset has one, on Debian's headless Chromium (issue 37).
+
+FRACAS_SHOTS=DIR keeps a phone-sized screenshot (390x844) of each ruleset's turn page."""
+
+import json
+import os
+import tomllib
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fracas.projections import Fracas
+from tests.conftest import do
+from tests.test_conformance import CASTS
+from tests.test_phones import invited
+from tests.web import chromium, fracas, served
+
+pytestmark = pytest.mark.sqlite_file
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+RULESETS = ("percentile", "fudge", "pool", "shotclock", "timeslice", "srd")
+WAIT = 8000
+# What the page asks of the phone, recorded: a vibration, the screen kept awake.
+SENSED = """
+window.__vibrated = [];
+Navigator.prototype.vibrate = function (pattern) { window.__vibrated.push(pattern); return true; };
+Object.defineProperty(Navigator.prototype, "wakeLock", { configurable: true, value: {
+  request: async (kind) => { window.__awake = kind; return { release: async () => {} }; } } });
+"""
+
+
+def srd_sample(name: str, **changed: Any) -> dict[str, Any]:
+    text = resources.files("fracas_srd").joinpath(f"samples/{name}.toml").read_text()
+    return {**tomllib.loads(text), **changed}
+
+
+def cast_of(ruleset: str) -> tuple[tuple[str, dict[str, Any]], tuple[str, dict[str, Any]]]:
+    """The hero (a player's character) and the foe (invited too, to react)."""
+    if ruleset == "srd":
+        return ("hero", srd_sample("rogue")), ("foe", srd_sample("goblin", hp=60))
+    sheets = list(CASTS[ruleset].sheets.values())
+    return ("hero", sheets[0]), ("foe", sheets[1])
+
+
+def fight(db: Path, ruleset: str) -> None:
+    (hero, mine), (foe, theirs) = cast_of(ruleset)
+    with Fracas(str(db)) as log:
+        encounter = log.new(ruleset, title=f"A {ruleset} fight", encounter="fight")
+        do(encounter, {"action": "join", "combatant": hero, "sheet": mine, "side": "pc"})
+        do(encounter, {"action": "join", "combatant": foe, "sheet": theirs, "side": "pc"})
+        do(encounter, {"action": "begin"})
+
+
+def steps(db: Path) -> list[dict[str, Any]]:
+    return json.loads(fracas(db, "log", "--json").stdout)
+
+
+def acting(page: Any) -> bool:
+    return page.locator(".me").get_attribute("data-acting") == "yes"
+
+
+def until_acting(db: Path, page: Any, wanted: bool) -> None:
+    """The GM passes turns until the page's character is acting (or is not)."""
+    for _ in range(8):
+        page.reload()
+        if acting(page) == wanted:
+            return
+        fracas(db, "next")
+    raise AssertionError("the turn never came round")
+
+
+def landed_by(page: Any, who: str, count: int) -> None:
+    page.wait_for_function(
+        "([who, n]) => [...document.querySelectorAll('#screen ol.log li')]"
+        ".filter(li => li.innerText.includes('by ' + who)).length >= n",
+        arg=[who, count],
+        timeout=WAIT,
+    )
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_phone_takes_a_turn_and_a_reaction(tmp_path: Path, browser: Any, ruleset: str) -> None:
+    db = tmp_path / f"{ruleset}.db"
+    fight(db, ruleset)
+    tokens = {who: invited(db, who) for who in ("hero", "foe")}
+    with served(db) as running:
+        phone = browser.new_context(**PHONE)
+        phone.add_init_script(SENSED)
+        hero = phone.new_page()
+        foe = browser.new_context(**PHONE).new_page()
+        hero.goto(f"{running.root}/p/{tokens['hero']}")
+        foe.goto(f"{running.root}/p/{tokens['foe']}")
+        until_acting(db, hero, True)
+        foe.reload()
+
+        # the turn: "Your turn" in colour, the actions as buttons, one action's fields shown
+        assert hero.locator("#your-turn").is_visible()
+        assert "my-turn" in (hero.locator("body").get_attribute("class") or "")
+        assert hero.evaluate("window.__awake") == "screen"
+        hero.click("button.action[data-action=attack]")
+        attack = hero.locator("fieldset.chosen[data-action=attack]")
+        assert attack.is_visible()
+        assert hero.locator("fieldset.chosen:visible").count() == 1
+        shown = hero.locator("#act").inner_text()
+        assert "_" not in shown, shown  # no field reaches a player by its raw name
+        visible = hero.locator("#act input:visible, #act select:visible, #act label.tap:visible")
+        assert visible.count() <= 12, visible.count()
+        attack.locator("label.tap:has(input[value=foe])").click()
+        go = attack.locator("button.go")
+
+        # a refusal shows beside the button, and the form keeps what the player chose
+        before = steps(db)
+        attack.locator("[data-dice]").fill("9999")
+        go.click()
+        refused = attack.locator(".refused")
+        refused.wait_for(state="visible", timeout=WAIT)
+        assert refused.inner_text().strip() and steps(db) == before
+        assert attack.locator("[data-dice]").input_value() == "9999"
+        assert attack.locator("input[value=foe]").is_checked()
+        attack.locator("[data-dice]").fill("")
+        box = go.bounding_box()
+        assert box is not None and box["y"] + box["height"] < 2 * 844, box  # not a wall
+        if shots := os.environ.get("FRACAS_SHOTS"):
+            Path(shots).mkdir(parents=True, exist_ok=True)
+            hero.screenshot(path=f"{shots}/{ruleset}-turn.png")
+        go.click()
+
+        # where the rules give the foe a reaction, their phone is asked and answers
+        asked = foe.locator("#react button[data-choice]")
+        try:
+            asked.first.wait_for(timeout=2500)
+        except Exception:  # the attack was decided at once: no reaction asked of the foe
+            asked = None
+        if asked is not None:
+            if shots := os.environ.get("FRACAS_SHOTS"):
+                foe.screenshot(path=f"{shots}/{ruleset}-asked.png")
+            asked.first.click()
+            landed_by(foe, "foe", 1)
+        landed_by(hero, "hero", 1)
+        attacked = [s for s in steps(db) if s["author"] == "hero"]
+        assert attacked and "attack" in json.dumps(attacked[-1]["events"][0]), attacked
+
+        if ruleset == "srd":  # a reaction out of turn: an opportunity attack as the foe moves
+            until_acting(db, hero, False)
+            hero.click("button.action[data-action=opportunity]")
+            chance = hero.locator("fieldset.chosen[data-action=opportunity]")
+            chance.locator("label.tap:has(input[value=foe])").click()
+            if shots := os.environ.get("FRACAS_SHOTS"):
+                hero.screenshot(path=f"{shots}/{ruleset}-reaction.png")
+            chance.locator("button.go").click()
+            landed_by(hero, "hero", 2)
+            assert "opportunity attack" in hero.locator("#screen ol.log").inner_text()
+            # the turn comes round without a reload: the phone vibrates
+            assert hero.evaluate("window.__vibrated") == []
+            fracas(db, "next")
+            hero.wait_for_selector("#your-turn", timeout=WAIT)
+            assert hero.evaluate("window.__vibrated") == [[200, 100, 200]]
+    audit = fracas(db, "audit")
+    assert audit.returncode == 0, audit.stdout
