@@ -20,7 +20,7 @@ from tests.test_conformance import CASTS
 from tests.test_phones import invited
 from tests.web import chromium, fracas, served
 
-pytestmark = pytest.mark.sqlite_file
+pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 RULESETS = ("percentile", "fudge", "pool", "shotclock", "timeslice", "srd")
 WAIT = 8000
