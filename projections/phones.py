@@ -29,11 +29,9 @@ from fracas.rules.views import View
 
 PASS = "next"  # a player may let their turn go by
 PASSING = Playable()
-# How a phone shows a field: a switch of the sheet's value, a check box, a choice (of the
-# sheet's or the rules'), a combatant tapped by name, a number, or words.
-SWITCH, CHECK, CHOICE, COMBATANT, NUMBER, TEXT = (
-    "switch", "check", "choice", "combatant", "number", "text"
-)  # fmt: skip
+# How a phone shows a field: a check box, a choice (of the sheet's or the rules'), a
+# combatant tapped by name, a number, or words.
+CHECK, CHOICE, COMBATANT, NUMBER, TEXT = "check", "choice", "combatant", "number", "text"
 MAX_FACES = 64
 # The key of the pages' marks of the log (`seen`): a mark says only "the log stood here",
 # never how many steps, nor which, the players' screen leaves out. A restart draws a new key
@@ -56,7 +54,7 @@ class Control(msgspec.Struct, frozen=True):
     field: str
     label: str
     help: str
-    kind: str  # SWITCH, CHECK, CHOICE, COMBATANT, NUMBER or TEXT
+    kind: str  # CHECK, CHOICE, COMBATANT, NUMBER or TEXT
     default: Any = None
     choices: list[str] = []
 
@@ -115,9 +113,7 @@ def controls(ruleset: Any, name: str, playable: Playable, sheet: Any) -> list[Co
         if said.from_sheet is not None:
             offered = said.from_sheet(sheet) if sheet is not None else []
             if offered:
-                kind = SWITCH if said.switch else CHOICE
-                default = False if said.switch else offered[0]
-                found.append(Control(field, said.label, said.help, kind, default, offered))
+                found.append(Control(field, said.label, said.help, CHOICE, offered[0], offered))
             continue
         found.append(control(field, said, flag))
     return found
@@ -205,26 +201,17 @@ def player_command(live: Encounter, combatant: str, data: dict[str, Any]) -> Any
         if said is None:
             raise Forbidden(f"{field!r} is not the player's to set in {name}; the GM sets it")
         if said.from_sheet is not None:
-            given[field] = from_sheet(said, value, sheet_of(live, combatant), combatant)
-    given = {k: v for k, v in given.items() if v is not None}
+            from_sheet(said, value, sheet_of(live, combatant), combatant)
     return ruleset.command({**data, **given, "action": name, "actor": combatant})
 
 
-def from_sheet(said: PlayerField, value: Any, sheet: Any, combatant: str) -> Any:
-    """A value the sheet offers: a switch turned on gives the sheet's value (off: none),
-    a choice must be one of the sheet's."""
+def from_sheet(said: PlayerField, value: Any, sheet: Any, combatant: str) -> None:
+    """A value the sheet offers: one of the sheet's, never another."""
     assert said.from_sheet is not None
     offered = said.from_sheet(sheet) if sheet is not None else []
-    if said.switch:
-        if not isinstance(value, bool):
-            raise Forbidden(f"{said.label} is turned on or off (true or false), not typed")
-        if value and not offered:
-            raise Forbidden(f"{combatant}'s sheet has no {said.label.lower()}")
-        return offered[0] if value else None
     if value not in offered:
         shown = ", ".join(offered) or "none"
         raise Forbidden(f"{said.label}: {value!r} is not on {combatant}'s sheet; it has: {shown}")
-    return value
 
 
 def on_screen(timeline: Timeline, live: Encounter, combatant: str, data: dict[str, Any]) -> None:

@@ -5,7 +5,7 @@ A ruleset declares it (`Ruleset.players`). A field it does not name is the GM's 
 modifier, the scene's cover, a ruling of advantage): a phone that sends one is refused, and
 the CLI and `play`, the GM's tools, keep every field. A field's value is checked by the
 ruleset's own types as any command is; a field whose values come from the character's
-sheet (a weapon, a spell, a rogue's sneak attack dice) takes only those.
+sheet (a weapon, a spell) takes only those.
 """
 
 from collections.abc import Callable
@@ -21,14 +21,12 @@ class PlayerField:
 
     `label`: a few words ("Weapon"); `help`: one line in words, no field names.
     `from_sheet`: the values the character's sheet offers, the only ones a player may send
-    (none on the sheet: the field is not offered). `switch`: the sheet's value is turned on
-    or off (the phone sends true or false; true sends the sheet's value), never typed.
-    `combatant`: the value names a combatant the players' screen shows, chosen by a tap."""
+    (none on the sheet: the field is not offered). `combatant`: the value names a combatant
+    the players' screen shows, chosen by a tap."""
 
     label: str
     help: str
     from_sheet: FromSheet | None = None
-    switch: bool = False
     combatant: bool = False
 
 
@@ -58,13 +56,3 @@ def sheet_list(name: str) -> FromSheet:
         return [n for n in names if isinstance(n, str)]
 
     return listed
-
-
-def sheet_value(name: str) -> FromSheet:
-    """The sheet's one value under `name` when it has one (a rogue's sneak attack dice)."""
-
-    def value(sheet: Any) -> list[str]:
-        found = sheet.get(name) if isinstance(sheet, dict) else getattr(sheet, name, None)
-        return [str(found)] if found else []
-
-    return value

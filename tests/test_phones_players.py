@@ -3,6 +3,7 @@ fight played from the fighter's and the rogue's phones, each test failing on the
 its fix."""
 
 import json
+import re
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
@@ -56,8 +57,7 @@ def test_a_field_named_with_digits_is_sent_from_a_phone(table: Table) -> None:
 @pytest.mark.parametrize(
     ("fields", "said"),
     [
-        ({"extra": "40d6"}, "Sneak attack is turned on or off (true or false), not typed"),
-        ({"extra": True}, "fighter's sheet has no sneak attack"),
+        ({"extra": "40d6"}, "'extra' is not the player's to set in attack; the GM sets it"),
         ({"advantage": True}, "'advantage' is not the player's to set in attack; the GM sets it"),
         ({"cover": "half"}, "'cover' is not the player's to set in attack; the GM sets it"),
         ({"weapon": "vorpal"}, "Weapon: 'vorpal' is not on fighter's sheet; it has: longsword,"),
@@ -74,24 +74,31 @@ def test_a_field_that_is_the_gms_is_a_403_and_appends_nothing(
     assert table.log() == before
 
 
-def test_sneak_attack_is_the_rogues_switch_from_the_sheet(table: Table) -> None:
-    """Dice-valued extras come from the sheet, turned on, never typed."""
-    assert table.tap("fighter", action="next").status_code == 200
+def test_a_spell_is_one_of_the_sheets(table: Table) -> None:
+    """Spells from the sheet are the choices; another is refused before the rules see it."""
+    fracas(table.db, "add", "cleric", "--sheet", sample("cleric"), "--side", "pc")
+    token = invited(table.db, "cleric")
+    table.tokens["cleric"] = token
+    panel = table.client.get(f"/p/{token}/panel").text
+    assert panel.count('data-field="spell"') == 0  # not the cleric's turn: no cast offered
+    for _ in range(4):
+        if 'data-acting="yes"' in table.client.get(f"/p/{token}/panel").text:
+            break
+        fracas(table.db, "next")
+    panel = table.client.get(f"/p/{token}/panel").text
+    spells = re.findall(r'<select data-field="spell">(.*?)</select>', panel, re.S)
+    assert spells and "sacred flame" in spells[0], panel
     before = table.log()
-    typed = table.tap("rogue", action="attack", targets=["goblin"], fields={"extra": "9d6"})
-    assert typed.status_code == 403 and table.log() == before, typed.text
-    panel = table.client.get(f"/p/{table.tokens['rogue']}/panel").text
-    assert "Sneak attack" in panel and 'data-field="extra" data-kind="switch"' in panel
-    on = table.tap("rogue", action="attack", targets=["goblin"], fields={"extra": True})
-    assert on.status_code == 200, on.text
-    assert last_command(table)["extra"] == "2d6"
+    wish = table.tap("cleric", action="cast", targets=["goblin"], fields={"spell": "wish"})
+    assert wish.status_code == 403 and wish.text.startswith("Spell: 'wish' is not on"), wish.text
+    assert table.log() == before
 
 
 def test_a_phone_never_shows_a_raw_field_name(table: Table) -> None:
     panel = table.client.get(f"/p/{table.tokens['fighter']}/panel").text
     shown = panel.split(">")
     words = " ".join(part.split("<", 1)[0] for part in shown)
-    for raw in ("within_5ft", "hostile_near", "defend_with", "unseeing", "sneak_attack"):
+    for raw in ("within_5ft", "hostile_near", "defend_with", "unseeing", "ally_near"):
         assert raw not in words, raw
     assert "Within 5 feet" in words
 

@@ -120,7 +120,6 @@
     set.querySelectorAll("[data-field]").forEach((input) => {
       const name = input.dataset.field, kind = input.dataset.kind;
       if (input.type === "radio") { if (input.checked && input.value) step.fields[name] = input.value; }
-      else if (kind === "switch") { if (input.checked) step.fields[name] = true; }
       else if (kind === "check") {
         // only what differs from the rules' own default is said
         if (input.checked !== (input.dataset.default === "yes")) step.fields[name] = input.checked;
