@@ -110,8 +110,8 @@ def controls(ruleset: Any, name: str, playable: Playable, sheet: Any) -> list[Co
         flag = flags.get(field)
         if flag is None:
             continue
-        if said.from_sheet is not None:
-            offered = said.from_sheet(sheet) if sheet is not None else []
+        if said.from_sheet:
+            offered = ruleset.offered(sheet, field) if sheet is not None else []
             if offered:
                 found.append(Control(field, said.label, said.help, CHOICE, offered[0], offered))
             continue
@@ -200,15 +200,16 @@ def player_command(live: Encounter, combatant: str, data: dict[str, Any]) -> Any
         said = playable.fields.get(field)
         if said is None:
             raise Forbidden(f"{field!r} is not the player's to set in {name}; the GM sets it")
-        if said.from_sheet is not None:
-            from_sheet(said, value, sheet_of(live, combatant), combatant)
+        if said.from_sheet:
+            on_the_sheet(ruleset, field, said, value, sheet_of(live, combatant), combatant)
     return ruleset.command({**data, **given, "action": name, "actor": combatant})
 
 
-def from_sheet(said: PlayerField, value: Any, sheet: Any, combatant: str) -> None:
+def on_the_sheet(
+    ruleset: Any, field: str, said: PlayerField, value: Any, sheet: Any, combatant: str
+) -> None:
     """A value the sheet offers: one of the sheet's, never another."""
-    assert said.from_sheet is not None
-    offered = said.from_sheet(sheet) if sheet is not None else []
+    offered = ruleset.offered(sheet, field) if sheet is not None else []
     if value not in offered:
         shown = ", ".join(offered) or "none"
         raise Forbidden(f"{said.label}: {value!r} is not on {combatant}'s sheet; it has: {shown}")

@@ -25,8 +25,7 @@ What is here, by what an author needs:
   from your `Clock`), `Clock`, and the helpers of the modules `roster` (a state's combatants)
   and `gm` (the GM's commands);
 - what a player may set from a phone: `Playable` (an action a player may take) and
-  `PlayerField` (a field of it in words, with `sheet_list` for the names a sheet lists),
-  given as `Ruleset.players`;
+  `PlayerField` (a field of it in words), given as `Ruleset.players`;
 - the rules reference: `Reference`, `Source`, `Statement`, `toml_reference`;
 - refusals: `BadInputError` (the input is wrong), `RefusedError` (the rules say no),
   `NotFoundError` (no such combatant or weapon).
@@ -80,7 +79,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import check_known, did_you_mean, no_weapon
-from fracas.rules.players import Playable, PlayerField, sheet_list
+from fracas.rules.players import Playable, PlayerField
 from fracas.rules.reactions import Waiting, allowed, offer
 from fracas.rules.reference import Reference, Source, Statement, toml_reference
 from fracas.rules.ruleset import (
@@ -168,7 +167,6 @@ __all__ = [
     "parse_dice",
     "parse_terms",
     "roster",
-    "sheet_list",
     "split_faces",
     "tie_roll",
     "toml_reference",

@@ -46,7 +46,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import did_you_mean, no_weapon
-from fracas.rules.players import Playable, PlayerField, sheet_list
+from fracas.rules.players import Playable, PlayerField
 from fracas.rules.reference import builtin as builtin_reference
 from fracas.rules.ruleset import ANY_KIND, Context, Ruleset, mechanic_ids, tie_roll
 from fracas.rules.views import InitiativeRow, PinRow, View, WoundRow
@@ -325,7 +325,7 @@ ACTIONS = {
 }
 # What a player sets from a phone; the rest is the GM's (modifiers, cover and concealment,
 # where the attacker stands, a difficulty) or the target's (how it resists a hold).
-WEAPON = PlayerField("Weapon", "what you use, from your sheet", from_sheet=sheet_list("weapons"))
+WEAPON = PlayerField("Weapon", "what you use, from your sheet", from_sheet=True)
 WHAT = PlayerField("What", "what you do, in a few words")
 PLAYERS = {
     "attack": Playable(

@@ -46,7 +46,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import did_you_mean, no_weapon
-from fracas.rules.players import Playable, PlayerField, sheet_list
+from fracas.rules.players import Playable, PlayerField
 from fracas.rules.reactions import Waiting
 from fracas.rules.reference import builtin as builtin_reference
 from fracas.rules.ruleset import Context, Ruleset, tie_roll
@@ -261,7 +261,7 @@ ACTIONS = {
 }
 # What a player sets from a phone; the rest is the Handler's (modifiers, a footing test,
 # cover, a test for "other") or the target's (its defence).
-WEAPON = PlayerField("Weapon", "what you use, from your sheet", from_sheet=sheet_list("weapons"))
+WEAPON = PlayerField("Weapon", "what you use, from your sheet", from_sheet=True)
 PLAYERS = {
     "attack": Playable(
         {

@@ -8,11 +8,7 @@ ruleset's own types as any command is; a field whose values come from the charac
 sheet (a weapon, a spell) takes only those.
 """
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
-
-FromSheet = Callable[[Any], list[str]]  # a sheet (the ruleset's struct) -> the values it offers
 
 
 @dataclass(frozen=True)
@@ -20,13 +16,14 @@ class PlayerField:
     """A field of an action that is the player's, as a player reads it.
 
     `label`: a few words ("Weapon"); `help`: one line in words, no field names.
-    `from_sheet`: the values the character's sheet offers, the only ones a player may send
-    (none on the sheet: the field is not offered). `combatant`: the value names a combatant
+    `from_sheet`: the values the character's sheet offers for the field (`Ruleset.offered`:
+    its weapons, and what `Ruleset.offers` names) are the only ones a player may send (none
+    on the sheet: the field is not offered). `combatant`: the value names a combatant
     the players' screen shows, chosen by a tap."""
 
     label: str
     help: str
-    from_sheet: FromSheet | None = None
+    from_sheet: bool = False
     combatant: bool = False
 
 
@@ -37,22 +34,3 @@ class Playable:
 
     fields: dict[str, PlayerField] = field(default_factory=dict)
     reaction: bool = False
-
-
-def sheet_list(name: str) -> FromSheet:
-    """The names of the things a sheet lists under `name` (a list of named tables or structs,
-    or a table keyed by name): a weapon or spell chosen from the sheet."""
-
-    def listed(sheet: Any) -> list[str]:
-        found = sheet.get(name) if isinstance(sheet, dict) else getattr(sheet, name, None)
-        if isinstance(found, dict):
-            return [str(key) for key in found]
-        if not isinstance(found, list | tuple):
-            return []
-        names = [
-            thing.get("name") if isinstance(thing, dict) else getattr(thing, "name", thing)
-            for thing in found
-        ]
-        return [n for n in names if isinstance(n, str)]
-
-    return listed

@@ -43,7 +43,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import check_known, did_you_mean, no_weapon
-from fracas.rules.players import Playable, PlayerField, sheet_list
+from fracas.rules.players import Playable, PlayerField
 from fracas.rules.reactions import Waiting, offer
 from fracas.rules.reference import builtin as builtin_reference
 from fracas.rules.ruleset import ANY_KIND, Context, Ruleset, mechanic_ids, tie_roll
@@ -199,7 +199,7 @@ ACTIONS = {
 }
 # What a player sets from a phone; the rest is the GM's (modifiers, a difficulty, a held
 # action's firing) or the targets' (their reactions, answered when asked).
-WEAPON = PlayerField("Weapon", "what you use, from your sheet", from_sheet=sheet_list("weapons"))
+WEAPON = PlayerField("Weapon", "what you use, from your sheet", from_sheet=True)
 EXERT = PlayerField("Exert", "push yourself: spend Willpower for the extra effort")
 WHAT = PlayerField("What", "what you do, in a few words")
 PLAYERS = {

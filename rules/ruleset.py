@@ -29,7 +29,7 @@ from fracas.rules.events import (
     Rolled,
 )
 from fracas.rules.names import closest, explain
-from fracas.rules.players import Playable, sheet_list
+from fracas.rules.players import Playable
 from fracas.rules.reference import Reference
 from fracas.rules.views import View, WoundRow
 
@@ -465,7 +465,17 @@ def _unbounded(info: types.Type, value: Any, path: str) -> tuple[str, int] | Non
 def listed_weapons(sheet: Any) -> list[str]:
     """A sheet's `weapons` read as a list of named things (tables or structs with a `name`,
     or plain names) or as a table keyed by name; no `weapons`: none."""
-    return sheet_list("weapons")(sheet)
+    found = sheet.get("weapons") if isinstance(sheet, dict) else getattr(sheet, "weapons", None)
+    if isinstance(found, dict):
+        return [str(name) for name in found]
+    if not isinstance(found, list | tuple):
+        return []
+    names = []
+    for weapon in found:
+        name = weapon.get("name") if isinstance(weapon, dict) else getattr(weapon, "name", weapon)
+        if isinstance(name, str):
+            names.append(name)
+    return names
 
 
 def tie_roll(ctx: Context, actor: str, purpose: str, rules: list[str]) -> Rolled:

@@ -43,7 +43,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import check_known, no_weapon
-from fracas.rules.players import Playable, PlayerField, sheet_list
+from fracas.rules.players import Playable, PlayerField
 from fracas.rules.reactions import Waiting, offer
 from fracas.rules.reference import builtin as builtin_reference
 from fracas.rules.ruleset import ANY_KIND, Context, Ruleset, mechanic_ids
@@ -188,7 +188,7 @@ ACTIONS = {
 }
 # What a player sets from a phone; the rest is the GM's (modifiers) or the target's (its
 # defence, answered when asked).
-WEAPON = PlayerField("Weapon", "what you use, from your sheet", from_sheet=sheet_list("weapons"))
+WEAPON = PlayerField("Weapon", "what you use, from your sheet", from_sheet=True)
 SNAPSHOT = PlayerField("Snapshot", "shots saved by shooting quicker, at a penalty")
 METRES = PlayerField("Metres", "how far you move as you act")
 WHAT = PlayerField("What", "what you do, in a few words")

@@ -37,7 +37,7 @@ from fracas.rules.events import (
     event_union,
 )
 from fracas.rules.names import check_known, no_weapon
-from fracas.rules.players import Playable, PlayerField, sheet_list
+from fracas.rules.players import Playable, PlayerField
 from fracas.rules.reactions import Waiting, offer
 from fracas.rules.reference import builtin as builtin_reference
 from fracas.rules.ruleset import Context, Ruleset, tie_roll
@@ -265,7 +265,7 @@ ACTIONS = {
 }
 # What a player sets from a phone; the rest is the GM's (modifiers, time costs, a
 # difficulty, where a spell lands) or the target's (its defence, answered when asked).
-WEAPON = PlayerField("Weapon", "what you use, from your sheet", from_sheet=sheet_list("weapons"))
+WEAPON = PlayerField("Weapon", "what you use, from your sheet", from_sheet=True)
 CALLED = PlayerField("Called shot", "aim at the head, the heart or a limb (harder)")
 LIMB = PlayerField("Limb", "which limb a called shot aims at")
 NONLETHAL = PlayerField("Nonlethal", "strike to subdue, not to kill")
@@ -291,9 +291,7 @@ PLAYERS = {
     "reload": Playable({"weapon": WEAPON}),
     "cast": Playable(
         {
-            "spell": PlayerField(
-                "Spell", "the spell you cast, from your sheet", from_sheet=sheet_list("spells")
-            ),
+            "spell": PlayerField("Spell", "the spell you cast, from your sheet", from_sheet=True),
             "called": CALLED,
             "limb": LIMB,
         }
@@ -1355,6 +1353,11 @@ def reactions(state: State, command: Any) -> dict[str, Choices]:
     return offer(decide, state, command, DEFENCE, out)
 
 
+def offers(sheet: Sheet, field: str) -> list[str]:
+    """What Tab and a phone offer for `-o spell=`: the spells on the sheet."""
+    return [spell.name for spell in sheet.spells] if field == "spell" else []
+
+
 RULESET = Ruleset(
     name="timeslice",
     title="time slices (Archetype)",
@@ -1370,6 +1373,7 @@ RULESET = Ruleset(
     view=gm.table_view(view),
     actions=ACTIONS,
     players=PLAYERS,
+    offers=offers,
     option_help=OPTION_HELP,
     check_sheet=check_sheet,
     conditions=TRACKED,

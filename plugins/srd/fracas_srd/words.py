@@ -1,7 +1,7 @@
 """The table's words: how a sentence says each action, which conditions it tells, and
 what a roll means beyond its own words (a critical hit, a natural 1)."""
 
-from fracas.rules.api import Event, Playable, PlayerField, Rolled, sheet_list
+from fracas.rules.api import Event, Playable, PlayerField, Rolled
 
 from fracas_srd.attacks import CRITICAL, FUMBLE
 
@@ -84,9 +84,7 @@ FIELD_HELP = {
 
 # What a player sets from a phone (everything else is the GM's: the scene's cover, who sees
 # whom, advantage ruled, a hostile beside the attacker, a target's own choices).
-WEAPON = PlayerField(
-    "Weapon", "what you attack with, from your sheet", from_sheet=sheet_list("weapons")
-)
+WEAPON = PlayerField("Weapon", "what you attack with, from your sheet", from_sheet=True)
 NEAR = PlayerField(
     "Within 5 feet", "you stand right beside the target (a melee attack is, unless you say not)"
 )
@@ -100,9 +98,7 @@ PLAYERS = {
     "react": Playable({"weapon": WEAPON, "within_5ft": NEAR, "ally_near": ALLY}, reaction=True),
     "cast": Playable(
         {
-            "spell": PlayerField(
-                "Spell", "the spell you cast, from your sheet", from_sheet=sheet_list("spells")
-            ),
+            "spell": PlayerField("Spell", "the spell you cast, from your sheet", from_sheet=True),
             "within_5ft": NEAR,
             "range": RANGE,
         }
