@@ -12,8 +12,9 @@ from fracas_srd.ruleset import RULESET
 SPELLS = (
     "sacred flame", "guiding bolt", "healing word", "cure wounds", "hold person", "bless",
     "bane", "shield of faith", "magic missile", "burning hands", "fire bolt", "shield",
+    "fire breath",
 )  # fmt: skip
-OPTIONS = ("detect", "tail attack", "wing attack")
+OPTIONS = ("detect", "tail attack", "wing attack", "magma", "choking smoke")
 FIGHTS = examples(full=30, fast=6)  # random fights per check: the slow tier's, the fast one's
 
 
