@@ -44,7 +44,7 @@ from fracas.ledger.errors import (
     UnreachableError,
 )
 from fracas.ledger.history import StepRecord
-from fracas.ledger.open import shown
+from fracas.ledger.open import describe_database_error, shown
 from fracas.ledger.players import MARK, players_schema
 from fracas.ledger.players import statements as players_statements
 
@@ -588,6 +588,13 @@ class PostgresStore(LogStore):
                 self.conn.executemany(statement, rows)
             if transaction:
                 self._commit()
+
+    def _described(self, error: BaseException) -> Exception | None:
+        """What the server refused (a read-only role, a missing grant) in one line naming
+        this log; a lost connection was already told by `_append_step`."""
+        if isinstance(error, psycopg.Error) and not isinstance(error, psycopg.OperationalError):
+            return describe_database_error(error, self.path)
+        return None
 
     def _lock_log(self) -> None:
         self.conn.execute("SELECT pg_advisory_xact_lock(hashtext(?))", (self.name,))

@@ -223,3 +223,8 @@ def test_a_read_only_role_writing_is_refused_in_one_line(pg_url: str) -> None:
         assert refused.stderr.splitlines() == [
             f"Error: {looker} is read-only here: it can be read, not written"
         ], refused.stderr
+    from fracas.ledger import RefusedError
+    from fracas.projections import Fracas
+
+    with Fracas(looker) as table, pytest.raises(RefusedError, match="read-only here"):
+        table.encounter("crypt").note("from the Python API: fracas's error, not psycopg's")
