@@ -754,10 +754,11 @@ class LogStore:
     ) -> Iterator[tuple]:
         """Stream (step, kind, schema, body) of an encounter in version order."""
         last = up_to_step if up_to_step is not None else 1 << 62
-        return self.conn.execute(
+        return self.conn.execute(  # from the first step's first version: a range of the index
             "SELECT step, kind, schema, body FROM events WHERE encounter = ? "
-            "AND step BETWEEN ? AND ? ORDER BY version",
-            (encounter, from_step, last),
+            "AND version >= coalesce((SELECT first_version FROM steps WHERE encounter = ? "
+            "AND step = ?), 0) AND step BETWEEN ? AND ? ORDER BY version",
+            (encounter, encounter, from_step, from_step, last),
         )
 
     def effective_bodies(
@@ -1059,9 +1060,9 @@ class LogStore:
                     "SELECT count(*) FROM events WHERE version = 1 AND position <= ?", (position,)
                 ).fetchone()[0]
             )
-        row = self.conn.execute(
-            "SELECT count(*) FROM registry r JOIN events e ON e.encounter = r.encounter "
-            "AND e.version = 1 WHERE e.position <= ?",
+        row = self.conn.execute(  # each encounter's first event looked up, not every event
+            "SELECT count(*) FROM registry r WHERE (SELECT e.position FROM events e "
+            "WHERE e.encounter = r.encounter AND e.version = 1) <= ?",
             (position,),
         ).fetchone()
         return int(row[0])
