@@ -10,6 +10,7 @@ from msgspec import inspect
 
 from fracas.ledger import BadInputError, RefusedError
 from fracas.ledger.errors import said
+from fracas.rules.commands import ONE_LINE
 
 
 def closest(name: str, known: Iterable[str]) -> str | None:
@@ -203,7 +204,7 @@ def _text(typ: "inspect.StrType") -> str:
     """Text in words: its length, and one line when its pattern forbids a newline."""
     low, high = typ.min_length or 0, typ.max_length
     size = f" of {low} to {high} characters" if high else (" not empty" if low else "")
-    line = " on one line" if typ.pattern and "\\x1f" in typ.pattern else ""
+    line = " on one line" if typ.pattern == ONE_LINE else ""
     return f"text{size}{line}"
 
 
