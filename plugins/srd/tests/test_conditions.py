@@ -184,3 +184,15 @@ def test_srd_28_a_spell_s_rounds_run_from_its_caster_s_count_and_status_says_so(
     seen = RULESET.view(t.state)
     row = next(w for w in seen.wounds if w.combatant == "brannoc")
     assert row.detail["durations"]["under bless"]["text"] == "10 rounds left, to count 16"
+
+
+def test_srd_28_a_count_nobody_holds_any_more_is_passed_as_the_next_round_begins():
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    t.next()  # the goblin's turn, at count 18
+    condition(t, "brannoc", "frightened", rounds=1)
+    t.next()  # round 2, Brannoc's turn: the goblin dies before its count comes
+    t.do({"action": "gm.harm", "target": "gob", "amount": 7})
+    assert t.who("brannoc").has("frightened")
+    out = t.next()  # round 3 begins with Brannoc: count 18 of round 2 has passed
+    (expired,) = of(out, ConditionExpired)
+    assert expired.reason == "1 round is up at initiative count 18 of round 2"
