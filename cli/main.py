@@ -20,7 +20,7 @@ from fracas.cli.numbers import INT, AsciiInt, ascii_int
 from fracas.ledger import BadInputError, FracasError, NotFoundError
 from fracas.ledger.errors import ECHOED, cut, said
 from fracas.ledger.open import describe_database_error, is_database_error, is_server, shown
-from fracas.projections import Fracas, catalog
+from fracas.projections import Fracas, catalog, party
 from fracas.projections.asking import may_wait, pending
 from fracas.projections.board import board
 from fracas.rules import Encounter, available, durations, load
@@ -442,6 +442,13 @@ def rulesets(as_json: bool) -> None:
 )
 @click.option("--id", "encounter_id", default=None, help="Choose the encounter id.")
 @click.option(
+    "--party",
+    "with_party",
+    is_flag=True,
+    help="Bring the party in, as they ended their last fight (`fracas party`); the ruleset "
+    "is the party's.",
+)
+@click.option(
     "--limit",
     "limits",
     multiple=True,
@@ -456,16 +463,26 @@ def new(
     title: str,
     options: tuple[str, ...],
     encounter_id: str | None,
+    with_party: bool,
     limits: tuple[str, ...],
 ) -> None:
-    """Start a new encounter (and the log file, if there is none) and print its id."""
+    """Start a new encounter (and the log file, if there is none) and print its id; with
+    --party, bring the party in as they stand."""
     chosen, limited = parse_pairs(options, "--option"), parse_pairs(limits, "--limit")
+    source = click.get_current_context().get_parameter_source("ruleset")
+    chose_ruleset = source is not click.core.ParameterSource.DEFAULT
 
     def start(path: str) -> str:
         with Fracas(path, create=True) as log:
+            rules = ruleset
+            if with_party:
+                rules = ruleset if chose_ruleset else party.party(log).ruleset.name
+                party.check_plays(log, rules)  # first: a refusal starts no fight
             started = log.new(
-                ruleset, title=title, options=chosen, encounter=encounter_id, limits=limited
+                rules, title=title, options=chosen, encounter=encounter_id, limits=limited
             )
+            if with_party:
+                party.bring_into(log, started.id)
             return started.id
 
     started = app.creating(start)
@@ -647,6 +664,87 @@ def sheet_source(sheet_file: str | None, sets: tuple[str, ...]) -> str:
     ("" without a file: the sheet of the combatant)."""
     given = "".join(f" --set {pair}" for pair in sets)
     return f"{sheet_file}{' with' if given else ''}{given}" if sheet_file else ""
+
+
+@cli.group("party", invoke_without_command=True, short_help="The party, fight to fight.")
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+@click.pass_context
+def party_(ctx: click.Context, as_json: bool) -> None:
+    """The player characters kept in the log: as they stand now, in the fight they were
+    last brought into (`fracas new --party`) or between fights."""
+    if ctx.invoked_subcommand is not None:
+        return
+    app = ctx.find_object(App)
+    assert app is not None
+    found = party.members(app.fracas)
+    if as_json:
+        dump_json([msgspec.to_builtins(member) for member in found])
+        return
+    for member in found:
+        conditions = f"  {', '.join(member.conditions)}" if member.conditions else ""
+        click.echo(f"{member.combatant:<12} {member.health:<14} in {member.where}{conditions}")
+
+
+@party_.command("add", short_help="A player character joins the party.")
+@click.argument("combatant")
+@click.option("--name", default="", help="Display name; default: the sheet's, else the id.")
+@click.option(
+    "--sheet", "sheet_file", type=click.Path(dir_okay=False), required=True, help="A sheet."
+)
+@click.option(
+    "--ruleset",
+    "-r",
+    default=None,
+    help="The party's ruleset, when it starts; default: the latest fight's.",
+)
+@pass_app
+def party_add(app: App, combatant: str, name: str, sheet_file: str, ruleset: str | None) -> None:
+    """A player character joins the party, kept in the log beside the fights."""
+    from fracas.rules.sheets import read_sheet_file
+
+    sheet = read_sheet_file(sheet_file)
+    sheet_name = sheet.pop("name", "")
+    sheet.pop("side", None)
+
+    def join(path: str) -> None:
+        with Fracas(path, create=True) as log:
+            rules = ruleset or latest_ruleset(log)
+            party.add_member(log, combatant, sheet, rules, name=name or str(sheet_name))
+
+    app.creating(join)
+    click.echo(f"{combatant} joins the party")
+
+
+def latest_ruleset(log: Fracas) -> str:
+    """The ruleset of the latest fight in the log; the default in a log with none."""
+    fights = [e for e in log.encounters() if e["encounter"] != "party"]
+    return str(fights[-1]["ruleset"]) if fights else DEFAULT
+
+
+@party_.command("rest", short_help="The party rests: short or long.")
+@click.argument("kind", type=click.Choice(["short", "long"]))
+@click.option("--by", default="gm", show_default=True, help="Who is entering this.")
+@pass_app
+def party_rest(app: App, kind: str, by: str) -> None:
+    """The party takes a short or a long rest: the ruleset's recovery, as events."""
+    rested = party.rest(app.writer, kind, author=by)
+    for member in party.members(app.writer):
+        if member.combatant in rested:
+            click.echo(f"{member.combatant:<12} {member.health}")
+
+
+@party_.command("heal", short_help="Give health back to a member between fights.")
+@click.argument("combatant")
+@click.argument("amount", type=INT)
+@click.option("--reason", "-m", default="", help="Why (a potion, a healer's kit).")
+@click.option("--by", default="gm", show_default=True, help="Who is entering this.")
+@pass_app
+def party_heal(app: App, combatant: str, amount: int, reason: str, by: str) -> None:
+    """Give AMOUNT of health back to a member of the party between fights, by hand."""
+    party.heal(app.writer, combatant, amount, reason, author=by)
+    for member in party.members(app.writer):
+        if member.combatant == combatant:
+            click.echo(f"{member.combatant:<12} {member.health}")
 
 
 @cli.command()

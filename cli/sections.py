@@ -2,7 +2,7 @@
 in the order a newcomer meets them."""
 
 SECTIONS: dict[str, tuple[str, ...]] = {
-    "Start here": ("demo", "new", "add", "begin", "status", "help"),
+    "Start here": ("demo", "new", "add", "party", "begin", "status", "help"),
     "At the table": (
         "play",
         "act",

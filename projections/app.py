@@ -31,6 +31,7 @@ from fracas.rules.commands import check_id, check_newcomer
 from fracas.rules.dice import commitment, verify_roll
 from fracas.rules.encounter import recorded_events, ruleset_of, started_event
 from fracas.rules.events import CombatantHidden, EncounterStarted, Event, Rolled, SeedRevealed
+from fracas.rules.party import PARTY
 from fracas.rules.reactions import ANSWER, TIMEOUT, WITHDRAW, now
 from fracas.rules.snapshots import BadSnapshot
 from fracas.rules.views import View
@@ -650,7 +651,8 @@ class Fracas:
         return HeadCheck(name, code, not problem, problem, position)
 
     def _latest(self) -> str:
-        started = self.store.encounters()
+        """The fight started last (the party, kept in the log as an encounter, is none)."""
+        started = [name for name in self.store.encounters() if name != PARTY]
         if not started:
             raise NotFoundError(
                 f"no encounters in {self.store.path} yet: start one with `fracas new`"

@@ -26,6 +26,8 @@ What is here, by what an author needs:
   and `gm` (the GM's commands);
 - what a player may set from a phone: `Playable` (an action a player may take) and
   `PlayerField` (a field of it in words), given as `Ruleset.players`;
+- the party, carried from fight to fight: `Ruleset.standing`, `Ruleset.restore` and
+  `Ruleset.rest`, whose defaults are in the module `party`; `Carried` records a carry;
 - the rules reference: `Reference`, `Source`, `Statement`, `toml_reference`;
 - refusals: `BadInputError` (the input is wrong), `RefusedError` (the rules say no),
   `NotFoundError` (no such combatant or weapon).
@@ -41,7 +43,7 @@ Constants and types:
 """
 
 from fracas.ledger import BadInputError, NotFoundError, RefusedError
-from fracas.rules import gm, roster
+from fracas.rules import gm, party, roster
 from fracas.rules.commands import (
     Begin,
     Command,
@@ -55,6 +57,7 @@ from fracas.rules.dice import Dice, Term, kept_of, parse_dice, parse_terms, spli
 from fracas.rules.durations import Clock, Until, until
 from fracas.rules.events import (
     Bounded,
+    Carried,
     Choices,
     CombatantJoined,
     ConditionCleared,
@@ -108,6 +111,7 @@ __all__ = [
     "BadInputError",
     "Begin",
     "Bounded",
+    "Carried",
     "Choices",
     "Clock",
     "CombatantJoined",
@@ -166,6 +170,7 @@ __all__ = [
     "offer",
     "parse_dice",
     "parse_terms",
+    "party",
     "roster",
     "split_faces",
     "tie_roll",

@@ -2,7 +2,7 @@
 
 import re
 from collections.abc import Collection
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -124,6 +124,29 @@ class FreeRoll(Command, tag="roll"):
     actor: Annotated[str, msgspec.Meta(min_length=1, max_length=80, pattern=ONE_LINE)] = "gm"
 
 
+class Carry(Command, tag="party.carry"):
+    """A member of the party is made to stand as `standing` says (what the ruleset carried
+    over from `source`, the encounter where they stood)."""
+
+    target: str
+    source: Annotated[str, msgspec.Meta(max_length=64)]
+    standing: dict[str, Any]
+
+
+class Rest(Command, tag="party.rest"):
+    """A member of the party takes a short or a long rest: the ruleset's recovery."""
+
+    target: str
+    kind: Literal["short", "long"]
+
+
+class SendParty(Command, tag="party.send"):
+    """The party is brought into `encounter`."""
+
+    encounter: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+
+
+PartyCommand = Carry | Rest | SendParty
 GmCommand = Harm | Heal | SetCondition | ClearCondition | Remove | Return | End | Reopen | Rename
 GM = "gm."  # the tag of every GM command starts so: gm.harm, gm.heal, ...
 GM_ACTIONS: dict[str, str] = {  # by the verb the CLI and the shell give them

@@ -231,6 +231,22 @@ class TurnAdvanced(Event, tag="turn.advanced"):
     rules: list[str] = []
 
 
+class Carried(Event, tag="party.carried"):
+    """A member of the party stands as they did in `source` (the fight they ended, or the
+    party): `standing` is what the ruleset carries over (`Ruleset.standing`); the ruleset's
+    own events that follow bring the combatant to it."""
+
+    target: str
+    source: str
+    standing: dict[str, Any]
+
+
+class PartySent(Event, tag="party.sent"):
+    """The party was brought into `encounter`: they stand there until they come back."""
+
+    encounter: str
+
+
 class Note(Event, tag="note"):
     """A free note the GM (or a player) writes into the log."""
 
@@ -361,6 +377,8 @@ CORE_EVENTS: tuple[type[Event], ...] = (
     Renamed,
     TurnAdvanced,
     Note,
+    Carried,
+    PartySent,
     Disclosed,
     CombatantHidden,
     CombatantRevealed,

@@ -15,9 +15,17 @@ import msgspec.inspect as types
 
 from fracas.ledger import BadInputError, NotFoundError
 from fracas.ledger.errors import said
-from fracas.rules import durations, gm, roster
+from fracas.rules import durations, gm, party, roster
 from fracas.rules import reactions as waits
-from fracas.rules.commands import GM, GM_ACTIONS, FreeRoll, GmCommand, Join, check_newcomer
+from fracas.rules.commands import (
+    GM,
+    GM_ACTIONS,
+    FreeRoll,
+    GmCommand,
+    Join,
+    PartyCommand,
+    check_newcomer,
+)
 from fracas.rules.dice import Dice
 from fracas.rules.events import (
     Choices,
@@ -40,6 +48,7 @@ TARGETS = "targets"  # the field the words after an action fill, unless its comm
 ANY_KIND = "*"  # an upcaster for every kind of event
 LEGACY_MECHANIC = re.compile(r"^mechanic (\d+)$")
 GM_COMMANDS: tuple[type, ...] = typing.get_args(GmCommand)
+PARTY_COMMANDS: tuple[type, ...] = typing.get_args(PartyCommand)
 # The facts a ruleset may report of an event (`Ruleset.facts`), the table's fixed vocabulary.
 CRITICAL, FUMBLE, DOWN, OUT = "critical", "fumble", "down", "out"
 FACTS = frozenset((CRITICAL, FUMBLE, DOWN, OUT))
@@ -50,6 +59,7 @@ CORE_ACTIONS = (
     "roll",
     *(f"{GM}{verb}" for verb in GM_ACTIONS),
     *waits.ACTIONS,
+    *(struct.__struct_config__.tag for struct in PARTY_COMMANDS),
 )
 NOBODY = "-"  # the turn token while nobody acts (before the fight begins)
 Reactions = Callable[[Any, Any], dict[str, Choices]]  # (state, command) -> target: choices
@@ -113,6 +123,15 @@ class Ruleset:
     temp_by_hand: gm.HandHook | None = None
     # What moves the turn on when the acting combatant leaves; None: their own pass.
     moved_on: Callable[[Any, "Context"], list[Event]] | None = None
+    # What carries over from fight to fight (the party, `fracas party`): what of a combatant
+    # outlasts a fight, as plain data, (state, id) -> standing; and the events that make a
+    # newcomer stand so, (state, id, standing) -> events. None: fracas.rules.party's default,
+    # health and the conditions set without a duration.
+    standing: Callable[[Any, str], dict[str, Any]] | None = None
+    restore: Callable[[Any, str, dict[str, Any]], list[Event]] | None = None
+    # The rules' recovery between fights, (state, id, "short" or "long", context) -> events;
+    # None: the rules have no rests, and the GM gives health back by hand.
+    rest: Callable[[Any, str, str, "Context"], list[Event]] | None = None
     # The round and who is having a turn now, where durations expire; None: as the view shows.
     clock: Callable[[Any], durations.Clock] | None = None
     # How the table reads a roll: its "total" (modifiers already in the target), the total
@@ -228,6 +247,8 @@ class Ruleset:
             raise BadInputError("only a combatant joining can be hidden (add --hidden)")
         if isinstance(command, GM_COMMANDS):
             events = gm.decide(self, state, command, ctx)
+        elif isinstance(command, PARTY_COMMANDS):
+            events = party.decide(self, state, command, ctx)
         elif isinstance(command, waits.COMMANDS):
             events = waits.decide(self, state, command, ctx, gm.check_command)
             secret = secret or waits.secret(state)
@@ -253,6 +274,14 @@ class Ruleset:
         if hidden:
             events = [*events, CombatantHidden(command.combatant)]
         return events
+
+    def standing_of(self, state: Any, who: str) -> dict[str, Any]:
+        """What of `who` outlasts the fight, as the ruleset (or the default) says."""
+        return (self.standing or functools.partial(party.standing, self))(state, who)
+
+    def restore_of(self, state: Any, who: str, standing: dict[str, Any]) -> list[Event]:
+        """The events that make `who` stand as `standing` says."""
+        return (self.restore or functools.partial(party.restore, self))(state, who, standing)
 
     def check_aimed_at_others(self, command: Any) -> None:
         """A hostile action naming its own actor among its targets is refused."""
@@ -406,7 +435,13 @@ class Ruleset:
 
     @cached_property
     def _command_structs(self) -> dict[str, type[msgspec.Struct]]:
-        structs = (*typing.get_args(self.command_type), *GM_COMMANDS, *waits.COMMANDS, FreeRoll)
+        structs = (
+            *typing.get_args(self.command_type),
+            *GM_COMMANDS,
+            *PARTY_COMMANDS,
+            *waits.COMMANDS,
+            FreeRoll,
+        )
         return {struct.__struct_config__.tag: struct for struct in reversed(structs)}
 
 

@@ -61,7 +61,8 @@ def run_block(heading: str) -> tuple[CliRunner, dict[str, str]]:
 
 
 @pytest.mark.parametrize(
-    "heading", ["## A short tour", "## The Lakeside Motel"]  # the README's, the docs' own
+    "heading",
+    ["## A short tour", "## The Lakeside Motel"],  # the README's, the docs' own
 )
 def test_the_tour_runs_as_written(tmp_path, monkeypatch, heading):
     monkeypatch.chdir(tmp_path)
@@ -227,4 +228,3 @@ def test_every_page_is_in_the_sites_navigation():
     site = (ROOT / "mkdocs.yml").read_text()
     for each in PAGES[1:]:
         assert each.relative_to(ROOT / "docs").as_posix() in site, name_of(each)
-

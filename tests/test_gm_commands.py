@@ -175,9 +175,7 @@ def test_the_log_shows_the_gm_command_with_its_reason(run):
 
 
 @pytest.mark.parametrize("name", sorted(SHEETS))
-def test_temporary_hit_points_by_hand_are_refused_in_one_line_where_the_rules_have_none(
-    run, name
-):
+def test_temporary_hit_points_by_hand_are_refused_in_one_line_where_the_rules_have_none(run, name):
     run("new", "-r", name)
     for who in ("alice", "bob"):
         sets = [a for key, value in SHEETS[name].items() for a in ("--set", f"{key}={value}")]

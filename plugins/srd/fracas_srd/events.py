@@ -52,3 +52,23 @@ class Recharged(Event, tag="srd.recharged"):
 
     def describe(self) -> str:
         return f"{self.target}'s {self.what} is ready again: {self.reason}"
+
+
+class Restored(Event, tag="srd.restored"):
+    """A creature's numbers stand so: as it ended its last fight (the party), or after a
+    long rest (srd-59): hit points, temporary ones, death saves, spent slots by level,
+    spent Hit Dice and legendary resistances used."""
+
+    target: str
+    hp: int
+    temp_hp: int
+    successes: int
+    failures: int
+    slots_spent: list[int]
+    hit_dice_spent: int
+    resisted: int
+    reason: str
+    rules: list[str] = []
+
+    def describe(self) -> str:
+        return f"{self.target} stands at {self.hp} hit points: {self.reason}"

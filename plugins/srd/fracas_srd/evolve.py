@@ -20,12 +20,14 @@ from fracas_srd.events import (
     DEATH_SAVE,
     DeathSaves,
     Recharged,
+    Restored,
     SlotsRestored,
     TemporaryHitPoints,
 )
 from fracas_srd.sheets import Options, Sheet
 from fracas_srd.slots import slot_level
 from fracas_srd.state import (
+    HIT_DIE,
     LAIR_ACTION,
     LEGENDARY_RESISTANCE,
     MOVEMENT,
@@ -110,6 +112,8 @@ def spent(state: State, event: Spent) -> State:
             return replace(f, resisted=f.resisted + event.amount)
         if event.resource == LAIR_ACTION:
             return replace(f, lair_round=state.round, lair_last=event.reason)
+        if event.resource == HIT_DIE:
+            return replace(f, hit_dice_spent=f.hit_dice_spent + event.amount)
         if event.resource == MOVEMENT:
             return replace(f, moved=f.moved + event.amount)
         level = slot_level(event.resource)
@@ -130,6 +134,22 @@ def recharged(state: State, event: Recharged) -> State:
         event.target,
         lambda f: replace(f, recharging=tuple(w for w in f.recharging if w != event.what)),
     )
+
+
+def restored(state: State, event: Restored) -> State:
+    def edit(f: Fighter) -> Fighter:
+        return replace(
+            f,
+            hp=max(0, min(f.hp_max, event.hp)),
+            temp_hp=max(0, event.temp_hp),
+            successes=event.successes,
+            failures=event.failures,
+            slots_spent=tuple(event.slots_spent),
+            hit_dice_spent=event.hit_dice_spent,
+            resisted=event.resisted,
+        )
+
+    return roster.change(state, event.target, edit)
 
 
 def slots_restored(state: State, event: SlotsRestored) -> State:
@@ -196,6 +216,7 @@ evolve = roster.dispatch(
         TemporaryHitPoints: temporary,
         DeathSaves: death_saves,
         SlotsRestored: slots_restored,
+        Restored: restored,
         Recharged: recharged,
         **roster.CORE_EVOLVERS,
     }
@@ -203,4 +224,4 @@ evolve = roster.dispatch(
 
 
 def event_types() -> tuple[type[Event], ...]:
-    return (TemporaryHitPoints, DeathSaves, SlotsRestored, Recharged)
+    return (TemporaryHitPoints, DeathSaves, SlotsRestored, Recharged, Restored)

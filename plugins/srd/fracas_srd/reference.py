@@ -356,6 +356,21 @@ STATEMENTS = {
         " the first save it fails. [Monsters: Legendary Resistance (3/Day) in the legendary "
         "entries]"
     ),
+    "srd-58": (
+        "Short rest. At the end of a short rest (at least 1 hour) a character can spend Hit "
+        "Dice, up to its maximum, which equals its level (its sheet's `hit_die`, the die's "
+        "sides). For each, it rolls the die and adds its Constitution modifier, and regains "
+        "that many hit points (the table spends them one by one while it is hurt). [Resting: "
+        "Short Rest; Hit Points: Hit Dice]"
+    ),
+    "srd-59": (
+        "Long rest. At the end of a long rest (at least 8 hours) a character regains all lost "
+        "hit points and spent Hit Dice up to half its total (at least one); its spell slots "
+        "are restored (srd-50), and so are its legendary resistances, which last a day "
+        "(srd-56); its temporary hit points are gone (srd-11). A character must have at least "
+        "1 hit point at the start of the rest to gain its benefits: a stable one regains 1 hit"
+        " point (after 1d4 hours, srd-14). [Resting: Long Rest]"
+    ),
     "srd-57": (
         "Pack Tactics. The creature has advantage on an attack roll against a creature if at "
         "least one of its allies is within 5 feet of that creature and isn't incapacitated "

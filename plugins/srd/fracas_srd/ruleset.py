@@ -24,7 +24,7 @@ from fracas.rules.api import (
     roster,
 )
 
-from fracas_srd import actions, called, monsters, movement, reactions, spells, triggered
+from fracas_srd import actions, called, monsters, movement, reactions, rest, spells, triggered
 from fracas_srd.commands import ACTIONS, Act, SrdCommand, Surprise
 from fracas_srd.damage import deal, gain_temporary, heal
 from fracas_srd.evolve import event_types, evolve
@@ -190,4 +190,7 @@ RULESET = Ruleset(
     offers=offers,
     players=PLAYERS,
     reference=REFERENCE,
+    standing=rest.standing,
+    restore=rest.restore,
+    rest=rest.rest,
 )

@@ -146,6 +146,7 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     hp: Positive = 1
     temp_hp: Annotated[int, msgspec.Meta(ge=0, le=10_000)] = 0  # at the start (srd-11)
     level: Level = 0  # a character's level
+    hit_die: Literal[0, 6, 8, 10, 12] = 0  # the sides of its Hit Dice, one a level (srd-58)
     cr: Annotated[float, msgspec.Meta(ge=0, le=30)] = 0  # a monster's challenge rating
     proficiency: Annotated[int, msgspec.Meta(ge=0, le=10)] | None = None  # none: by level/CR
     monster: bool = False

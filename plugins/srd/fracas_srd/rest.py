@@ -1,0 +1,148 @@
+"""What a creature carries from fight to fight, and its rests (srd-58, srd-59).
+
+A party member stands as it ended its last fight: hit points and temporary ones, death
+saves, spent spell slots, Hit Dice and legendary resistances, and the conditions that
+outlast a fight (exhaustion, a curse, dying or stable at 0): not those of the fight's own
+moment (dodging, hidden, grappled, prone: they stand up), nor any with a duration (a
+spell's, in rounds).
+"""
+
+from typing import Any
+
+import msgspec
+from fracas.rules.api import (
+    ConditionSet,
+    Context,
+    Event,
+    Modifier,
+    Note,
+    Rolled,
+    Spent,
+    roster,
+)
+
+from fracas_srd.damage import heal
+from fracas_srd.events import Restored
+from fracas_srd.evolve import evolve
+from fracas_srd.slots import restore_slots
+from fracas_srd.state import HIT_DIE, Fighter, State
+
+UNTIL = "until"  # a condition's duration, in its detail (fracas.rules.durations)
+FIGHT_ONLY = frozenset(
+    (
+        "concentrating",
+        "disengaged",
+        "dodging",
+        "grappled",
+        "helped",
+        "hidden",
+        "prone",
+        "readied",
+        "removed",
+        "surprised",
+    )
+)
+
+
+class Standing(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What of a creature outlasts a fight."""
+
+    hp: int
+    temp_hp: int = 0
+    successes: int = 0
+    failures: int = 0
+    slots_spent: list[int] = []
+    hit_dice_spent: int = 0
+    resisted: int = 0
+    conditions: dict[str, dict[str, Any]] = {}
+
+
+def lasting(fighter: Fighter) -> dict[str, dict[str, Any]]:
+    return {
+        name: detail
+        for name, detail in fighter.conditions.items()
+        if name not in FIGHT_ONLY and UNTIL not in detail
+    }
+
+
+def standing(state: State, who: str) -> dict[str, Any]:
+    f = state.fighter(who)
+    return msgspec.to_builtins(
+        Standing(
+            f.hp,
+            f.temp_hp,
+            f.successes,
+            f.failures,
+            list(f.slots_spent),
+            f.hit_dice_spent,
+            f.resisted,
+            lasting(f),
+        )
+    )
+
+
+def restore(state: State, who: str, given: dict[str, Any]) -> list[Event]:
+    """The creature stands so: its numbers at once, then its lasting conditions."""
+    stands = msgspec.convert(given, Standing)
+    f = state.fighter(who)
+    reason = "as it ended its last fight"
+    numbers = Restored(
+        f.id,
+        min(stands.hp, f.hp_max),
+        stands.temp_hp,
+        stands.successes,
+        stands.failures,
+        stands.slots_spent,
+        stands.hit_dice_spent,
+        stands.resisted,
+        reason,
+    )
+    conditions: list[Event] = [
+        ConditionSet(f.id, name, reason, dict(detail))
+        for name, detail in stands.conditions.items()
+        if name not in f.conditions
+    ]
+    return [numbers, *conditions]
+
+
+def rest(state: State, who: str, kind: str, ctx: Context) -> list[Event]:
+    f = state.fighter(who)
+    if f.dead:
+        return [Note(f"{f.name} is dead: no rest brings them back")]
+    return short_rest(state, who, ctx) if kind == "short" else long_rest(f)
+
+
+def short_rest(state: State, who: str, ctx: Context) -> list[Event]:
+    """srd-58: Hit Dice spent one by one while the creature is hurt and has some left."""
+    events: list[Event] = []
+    while True:
+        f = roster.fold(evolve, state, events).fighter(who)
+        sheet = f.sheet
+        left = sheet.level - f.hit_dice_spent if sheet.hit_die else 0
+        if left <= 0 or f.hp >= f.hp_max:
+            break
+        roll = ctx.dice.roll(f"d{sheet.hit_die}", HIT_DIE)
+        con = Modifier(sheet.mod("con"), "Constitution", "srd-58")
+        gained = max(0, roll.total + con.value)
+        events += [
+            Rolled(f.id, HIT_DIE, roll, None, [con], f"regains {gained}", ["srd-58"]),
+            Spent(f.id, HIT_DIE, 1, f"{left - 1} of {sheet.level} left", ["srd-58"]),
+            *(heal(f, gained, "a Hit Die", ("srd-58",)) if gained else []),
+        ]
+    if not events:
+        why = "unhurt" if f.hp >= f.hp_max else "no Hit Dice left"
+        events.append(Note(f"{f.name} spends no Hit Dice: {why} (srd-58)"))
+    return events
+
+
+def long_rest(f: Fighter) -> list[Event]:
+    """srd-59: everything back, but at 0 hit points the rest gives nothing (a stable
+    creature wakes with 1)."""
+    if f.hp == 0:
+        if f.has("stable"):
+            return heal(f, 1, "a long rest: stable, it regains 1 hit point", ("srd-59",))
+        return [Note(f"{f.name} is dying at 0 hit points: the rest gives nothing (srd-59)")]
+    why, slots = "a long rest", list(f.slots_spent)  # the slots come back by their own hook
+    spent = max(0, f.hit_dice_spent - max(1, f.sheet.level // 2))
+    back = Restored(f.id, f.hp_max, 0, 0, 0, slots, spent, 0, why, ["srd-59", "srd-56"])
+    return [back, *restore_slots(f, why)]

@@ -1,0 +1,84 @@
+"""What a creature carries from fight to fight (the party) and its rests: Hit Dice on a
+short one (srd-58), everything on a long one (srd-59)."""
+
+from fracas.rules.api import ConditionCleared, ConditionSet, Healed, Note, Rolled, Spent
+from srd_table import Table, condition, fight, of, sample
+
+from fracas_srd.ruleset import RULESET
+from fracas_srd.slots import slots_left
+
+
+def carried_into_a_new_fight(t: Table, who: str, kind: str) -> Table:
+    """`who` joined to a fresh table and carried over as they stand in `t`."""
+    standing = RULESET.standing_of(t.state, who)
+    fresh = Table()
+    fresh.join(who, sample(kind), "pc")
+    fresh.do({"action": "party.carry", "target": who, "source": "ambush", "standing": standing})
+    return fresh
+
+
+def test_a_creature_carries_hp_temp_hp_death_saves_slots_and_lasting_conditions():
+    t = fight(("maelis", "cleric"), ("brannoc", "fighter"), ("gob", "goblin"))
+    t.act("maelis", "cast", "brannoc", faces=(5, 3), spell="cure wounds", level=2)
+    t.do({"action": "gm.heal", "target": "maelis", "amount": 5, "temp": True})
+    t.do({"action": "gm.harm", "target": "maelis", "amount": 30})  # 5 temp, then 24: at 0
+    condition(t, "maelis", "exhausted")
+    condition(t, "maelis", "blessed", rounds=10)
+    condition(t, "maelis", "grappled")
+    before = t.who("maelis")
+    assert before.hp == 0 and before.has("dying")
+    again = carried_into_a_new_fight(t, "maelis", "cleric").who("maelis")
+    assert (again.hp, again.temp_hp) == (0, 0)
+    assert (again.successes, again.failures) == (before.successes, before.failures)
+    assert slots_left(again, 2) == 1 and slots_left(again, 1) == 4
+    assert {"dying", "unconscious", "exhausted"} <= set(again.conditions)
+    assert not {"blessed", "grappled", "prone"} & set(again.conditions)
+
+
+def rest(t: Table, who: str, kind: str, *faces: int):
+    return t.do({"action": "party.rest", "target": who, "kind": kind}, *faces)
+
+
+def test_srd_58_a_short_rest_spends_hit_dice_while_hurt():
+    t = Table()
+    t.join("brannoc", sample("fighter"), "pc")  # level 3, d10 Hit Dice, Con 14 (+2)
+    t.do({"action": "gm.harm", "target": "brannoc", "amount": 20})  # 8 of 28
+    out = rest(t, "brannoc", "short", 4, 9, 10)  # 4+2, 9+2, then 12 of which 3 are lost
+    assert [r.roll.dice for r in of(out, Rolled)] == ["d10"] * 3
+    assert [h.amount for h in of(out, Healed)] == [6, 11, 3]
+    assert [s.reason for s in of(out, Spent)] == ["2 of 3 left", "1 of 3 left", "0 of 3 left"]
+    assert t.who("brannoc").hp == 28 and t.who("brannoc").hit_dice_spent == 3
+    out = rest(t, "brannoc", "short")
+    assert "unhurt" in of(out, Note)[0].text
+    t.do({"action": "gm.harm", "target": "brannoc", "amount": 5})
+    out = rest(t, "brannoc", "short")
+    assert "no Hit Dice left" in of(out, Note)[0].text and t.who("brannoc").hp == 23
+
+
+def test_srd_59_a_long_rest_gives_back_hp_slots_and_half_the_hit_dice():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"))
+    t.act("maelis", "cast", "maelis", faces=(5, 3), spell="cure wounds", level=2)
+    t.do({"action": "gm.harm", "target": "maelis", "amount": 10})
+    rest(t, "maelis", "short", 1, 1, 1)  # three d8s of 1 (+2 Con): all three spent
+    assert t.who("maelis").hit_dice_spent == 3
+    rest(t, "maelis", "long")
+    after = t.who("maelis")
+    assert after.hp == after.hp_max == 24
+    assert slots_left(after, 2) == 2
+    assert after.hit_dice_spent == 2  # half of 3 is 1 (at least one) regained
+
+
+def test_srd_59_no_long_rest_at_0_hp_but_a_stable_creature_wakes_with_1():
+    t = Table()
+    t.join("brannoc", sample("fighter"), "pc")
+    t.do({"action": "gm.harm", "target": "brannoc", "amount": 28})
+    assert t.who("brannoc").has("dying")
+    out = rest(t, "brannoc", "long")
+    assert "gives nothing" in of(out, Note)[0].text and t.who("brannoc").hp == 0
+    stable = [
+        ConditionCleared("brannoc", "dying", "three successes"),
+        ConditionSet("brannoc", "stable", "three successes"),
+    ]
+    t.apply(stable)  # as three successful death saves leave it (srd-14)
+    rest(t, "brannoc", "long")
+    assert t.who("brannoc").hp == 1

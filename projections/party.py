@@ -1,0 +1,162 @@
+"""The party in the log: player characters kept in an encounter of their own (`party`),
+brought into a new fight as they ended their last one, and back again, all as events.
+
+The party stands where it was last sent (`party.sent`), until something is done to it
+(a rest, a heal, a newcomer, the next fight): then each member is first carried back from
+that fight into the party (`party.carried`), as the ruleset says what outlasts a fight.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from fracas.ledger import NotFoundError, RefusedError
+from fracas.rules import Encounter, roster
+from fracas.rules.commands import Carry, Heal, Rest, SendParty
+from fracas.rules.encounter import recorded_events
+from fracas.rules.events import CombatantJoined
+from fracas.rules.party import PARTY, sent_to
+from fracas.rules.views import WoundRow
+
+if TYPE_CHECKING:
+    from fracas.projections.app import Fracas
+
+TITLE = "the party"
+NO_PARTY = "no party in this log yet: `fracas party add ID --sheet FILE` starts one"
+
+
+class Member(msgspec.Struct, frozen=True):
+    """A member of the party as they stand now, and where (the fight, or the party)."""
+
+    combatant: str
+    name: str
+    health: str
+    conditions: list[str]
+    standing: dict[str, Any]
+    where: str
+
+
+def has_party(log: Fracas) -> bool:
+    return log.store.exists(PARTY)
+
+
+def party(log: Fracas) -> Encounter:
+    if not has_party(log):
+        raise NotFoundError(NO_PARTY)
+    return log.encounter(PARTY)
+
+
+def where(log: Fracas) -> Encounter:
+    """The encounter the party stands in now: the fight it was sent into, or itself."""
+    home = party(log)
+    undone = frozenset(home.history.undone)
+    recorded = recorded_events(log.store, PARTY, home.ruleset)
+    found = sent_to([event for step, event in recorded if step not in undone])
+    return home if found == PARTY else log.encounter(found)
+
+
+def members(log: Fracas) -> list[Member]:
+    """Every member as they stand now (in the fight they were sent into, if they are in it)."""
+    home, there = party(log), where(log)
+    listed = []
+    for who in home.state.fighters:
+        live = there if who in there.state.fighters else home
+        row = wound_row(live, who)
+        listed.append(
+            Member(
+                who,
+                row.name,
+                row.health,
+                row.conditions,
+                live.ruleset.standing_of(live.state, who),
+                live.id,
+            )
+        )
+    return listed
+
+
+def wound_row(live: Encounter, who: str) -> WoundRow:
+    return next(row for row in live.view().wounds if row.combatant == who)
+
+
+def bring_home(log: Fracas, author: str = "gm") -> Encounter:
+    """The party carried back from the fight it was sent into, member by member, one step
+    each; the party, as it now stands."""
+    home, there = party(log), where(log)
+    if there.id == PARTY:
+        return home
+    for who in home.state.fighters:
+        if who in there.state.fighters:
+            standing = there.ruleset.standing_of(there.state, who)
+            home.execute(Carry(who, there.id, standing), author=author)
+    if not any(who in there.state.fighters for who in home.state.fighters):
+        home.execute(SendParty(PARTY), author=author)  # nobody went: home all the same
+    return home
+
+
+def add_member(
+    log: Fracas, combatant: str, sheet: dict[str, Any], ruleset: str, *, name: str = ""
+) -> None:
+    """A new member joins the party (started under `ruleset` if there is none)."""
+    if has_party(log):
+        bring_home(log)
+    else:
+        log.new(ruleset, title=TITLE, encounter=PARTY)
+    log.add(combatant, sheet, PARTY, name=name, side="pc")
+
+
+def joined(home: Encounter) -> dict[str, CombatantJoined]:
+    """How each member joined the party: their name and sheet."""
+    undone = frozenset(home.history.undone)
+    return {
+        event.combatant: event
+        for step, event in recorded_events(home.store, PARTY, home.ruleset)
+        if step not in undone and isinstance(event, CombatantJoined)
+    }
+
+
+def check_plays(log: Fracas, ruleset: str) -> None:
+    """The party can be brought into a fight of `ruleset`: its own."""
+    plays = party(log).ruleset.name
+    if plays != ruleset:
+        raise RefusedError(
+            f"the party plays {plays}, not {ruleset}: start the fight with -r {plays}"
+        )
+
+
+def bring_into(log: Fracas, encounter: str, author: str = "gm") -> list[str]:
+    """Every member brought into `encounter` as they stand: joined with their sheet, then
+    carried over (one step each); the party marked as sent there. Their ids."""
+    home = bring_home(log, author)
+    fight = log.encounter(encounter)
+    came = joined(home)
+    for who in home.state.fighters:
+        first = came[who]
+        log.add(who, first.sheet, encounter, name=first.name, side="pc", author=author)
+        fight.reload()
+        standing = home.ruleset.standing_of(home.state, who)
+        fight.execute(Carry(who, PARTY, standing), author=author)
+    home.execute(SendParty(encounter), author=author)
+    return list(home.state.fighters)
+
+
+def rest(log: Fracas, kind: str, author: str = "gm") -> list[str]:
+    """Every member rests (short or long) as the ruleset recovers, one step each."""
+    if party(log).ruleset.rest is None:  # first: a refusal appends nothing
+        raise RefusedError(
+            f"the {party(log).ruleset.name} rules have no rests: give health back by hand "
+            "with `fracas party heal ID AMOUNT`"
+        )
+    home = bring_home(log, author)
+    for who in home.state.fighters:
+        home.execute(Rest(who, kind), author=author)  # type: ignore[arg-type]
+    return list(home.state.fighters)
+
+
+def heal(log: Fracas, who: str, amount: int, reason: str = "", author: str = "gm") -> None:
+    """The GM's heal of a member between fights."""
+    roster.find(party(log).state.fighters, who)  # first: a refusal appends nothing
+    home = bring_home(log, author)
+    home.execute(Heal(who, amount, reason or "between fights"), author=author)

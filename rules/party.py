@@ -1,0 +1,104 @@
+"""The party: player characters carried from fight to fight, and their rests.
+
+What of a combatant outlasts a fight is the ruleset's to say (`Ruleset.standing` and
+`Ruleset.restore`); without its own, fracas carries health and the conditions that have no
+duration (poisoned until cured, yes; "on fire for 3 rounds", no), and none of the
+conditions the rules set and read themselves, which follow from the health again.
+"""
+
+from typing import Any
+
+from fracas.ledger import RefusedError
+from fracas.rules import durations, roster
+from fracas.rules.commands import Carry, PartyCommand, Rest, SendParty
+from fracas.rules.events import Carried, ConditionSet, Event, PartySent
+
+PARTY = "party"  # the encounter that keeps the party, in the log beside the fights
+REMOVED = "removed"
+RESTS = ("short", "long")
+
+
+def lasting(rules: Any, conditions: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The conditions that outlast a fight by default: set by hand without a duration."""
+    kept_by_rules = rules.conditions | rules.down | rules.out | {REMOVED}
+    return {
+        name: detail
+        for name, detail in conditions.items()
+        if name not in kept_by_rules and durations.UNTIL not in detail
+    }
+
+
+def health_row(rules: Any, state: Any, who: str) -> Any:
+    return next(row for row in rules.view(state).wounds if row.combatant == who)
+
+
+def standing(rules: Any, state: Any, who: str) -> dict[str, Any]:
+    """The default of what carries over: health as the table counts it, lasting conditions."""
+    fighter = roster.find(state.fighters, who)
+    return {
+        "health": health_row(rules, state, who).current,
+        "conditions": lasting(rules, fighter.conditions),
+    }
+
+
+def restore(rules: Any, state: Any, who: str, stands: dict[str, Any]) -> list[Event]:
+    """The default's events: the health brought to it by the GM's harm or heal (so that what
+    follows from it follows), then the lasting conditions set."""
+    row = health_row(rules, state, who)
+    lost = int(stands.get("health", row.current)) - row.current
+    if row.counts == "left":
+        lost = -lost
+    events: list[Event] = []
+    reason = "as the party ended its last fight"
+    if lost > 0:
+        events += rules.harm_by_hand(state, who, lost, reason)
+    elif lost < 0:
+        events += rules.heal_by_hand(state, who, -lost, reason)
+    after = roster.fold(rules.evolve, state, events)
+    return events + conditions_to(after, who, stands.get("conditions", {}), reason)
+
+
+def conditions_to(
+    state: Any, who: str, wanted: dict[str, dict[str, Any]], reason: str
+) -> list[Event]:
+    """The conditions `wanted` set on a combatant that has not got them."""
+    have = roster.find(state.fighters, who).conditions
+    return [
+        ConditionSet(who, name, reason, dict(detail))
+        for name, detail in wanted.items()
+        if name not in have
+    ]
+
+
+def decide(rules: Any, state: Any, command: PartyCommand, ctx: Any) -> list[Event]:
+    """The events of carrying a member over, a member's rest, or the party sent on."""
+    match command:
+        case SendParty():
+            return [PartySent(command.encounter)]
+        case Carry():
+            fighter = roster.find(state.fighters, command.target)
+            carried = rules.restore_of(state, fighter.id, command.standing)
+            return [Carried(fighter.id, command.source, command.standing), *carried]
+        case Rest():
+            fighter = roster.find(state.fighters, command.target)
+            if rules.rest is None:
+                raise RefusedError(
+                    f"the {rules.name} rules have no rests: give health back by hand with "
+                    f"`fracas party heal {fighter.id} AMOUNT`"
+                )
+            if command.kind not in RESTS:
+                raise RefusedError(f"a rest is short or long, not {command.kind!r}")
+            return rules.rest(state, fighter.id, command.kind, ctx)
+    raise RefusedError(f"not a party command: {command!r}")
+
+
+def sent_to(events: list[Event]) -> str:
+    """Where the party stands after these (effective) events of the party: the encounter it
+    was last sent into, or the party itself once it came back (or never left)."""
+    where = PARTY
+    for event in events:
+        if isinstance(event, PartySent):
+            where = event.encounter
+        elif isinstance(event, Carried):
+            where = PARTY
+    return where

@@ -1,0 +1,97 @@
+"""The party (`fracas party`) in every ruleset: player characters kept in the log, brought
+into a new fight as they ended their last one, as events that audit and export like a
+fight's; rests as the ruleset recovers, or the GM's heal where it has none."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from fracas.projections import Fracas
+
+SAMPLES = Path(__file__).parents[1] / "plugins" / "srd" / "fracas_srd" / "samples"
+BUILT_IN = ["percentile", "shotclock", "pool", "timeslice", "fudge"]
+SIX = [*BUILT_IN, "srd"]
+
+
+def member_sheet(tmp_path: Path, ruleset: str) -> str:
+    """The fighter sample in srd, a sheet of defaults elsewhere."""
+    if ruleset == "srd":
+        return str(SAMPLES / "fighter.toml")
+    path = tmp_path / "plain.toml"
+    path.write_text("# every field as the ruleset's defaults have it\n")
+    return str(path)
+
+
+def members(run) -> list[dict]:
+    return json.loads(run("party", "--json").output)
+
+
+def fight_with_party(run, tmp_path: Path, ruleset: str) -> dict:
+    """Ann joins the party, is brought into a fight, hurt (3), poisoned (until cured) and on
+    fire (3 rounds); the fight ends. Ann as the party stands then."""
+    run("party", "add", "ann", "-r", ruleset, "--sheet", member_sheet(tmp_path, ruleset))
+    run("new", "--party", "-t", "the ambush")
+    run("harm", "ann", "3")
+    run("condition", "set", "ann", "poisoned")
+    run("condition", "set", "ann", "on fire", "--for", "3r")  # rounds, sequences, turns
+    run("end")
+    [ann] = members(run)
+    return ann
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_the_party_comes_into_the_next_fight_as_it_ended_the_last(run, tmp_path, ruleset):
+    ann = fight_with_party(run, tmp_path, ruleset)
+    assert "poisoned" in ann["conditions"]
+    assert any(c.startswith("on fire (3 ") for c in ann["conditions"])
+    ambush = ann["where"]
+    with Fracas(run.db) as log:
+        hurt = next(w for w in log.view(ambush).wounds if w.combatant == "ann")
+
+    second = run("new", "--party", "-t", "the boss").output.split()[0]
+    [ann] = members(run)
+    assert ann["where"] == second
+    assert ann["conditions"] == ["poisoned"]  # a fight's 3 rounds of fire do not outlast it
+    with Fracas(run.db) as log:
+        now = next(w for w in log.view(second).wounds if w.combatant == "ann")
+        assert (now.current, now.maximum) == (hurt.current, hurt.maximum)
+        assert log.view(second).wounds[0].side == "pc"
+        carried = json.loads(log.store.last_of_kinds("party", ["party.carried"]) or "{}")
+        assert carried["source"] == ambush  # the party's history is events in the log
+        assert json.loads(log.store.last_of_kinds(second, ["party.carried"]))["source"] == "party"
+    assert "rules drift: none" in run("audit").output
+
+
+@pytest.mark.parametrize("ruleset", BUILT_IN)
+def test_a_ruleset_without_rests_offers_the_gms_heal_only(run, tmp_path, ruleset):
+    fight_with_party(run, tmp_path, ruleset)
+    with Fracas(run.db) as log:
+        before = log.store.head("party")
+    refused = run("party", "rest", "long", ok=False)
+    assert refused.exit_code != 0
+    assert f"the {ruleset} rules have no rests" in refused.output
+    assert "fracas party heal" in refused.output
+    with Fracas(run.db) as log:
+        assert log.store.head("party") == before  # the refusal appended nothing
+    run("party", "heal", "ann", "1", "-m", "a bandage")
+    [ann] = members(run)
+    assert ann["where"] == "party"
+
+
+def test_the_party_is_not_the_fight_commands_go_to(run, tmp_path):
+    run("new", "-t", "the fight")
+    run("party", "add", "ann", "--sheet", member_sheet(tmp_path, "percentile"))
+    run("add", "gob", "--set", "dex=12")  # into the fight started last, not the party
+    with Fracas(run.db) as log:
+        assert list(log.encounter("party").state.fighters) == ["ann"]
+
+
+def test_new_party_needs_a_party_and_its_ruleset(run, tmp_path):
+    refused = run("new", "--party", ok=False)
+    assert "no party in this log yet" in refused.output
+    run("party", "add", "ann", "-r", "pool", "--sheet", member_sheet(tmp_path, "pool"))
+    refused = run("new", "--party", "-r", "fudge", ok=False)
+    assert "the party plays pool, not fudge" in refused.output
+    with Fracas(run.db) as log:
+        assert [e["encounter"] for e in log.encounters()] == ["party"]  # no fight started
