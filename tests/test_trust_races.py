@@ -247,3 +247,15 @@ def test_a_full_disk_refuses_in_one_line_and_changes_no_byte(tmp_path: Path, mon
         head = live.history.head_step
     with Fracas(str(db), readonly=True, create=False) as table:
         assert table.encounter(name).history.head_step == head  # nothing was appended
+
+
+def test_end_and_undo_given_what_was_seen_are_refused_once_it_moved(run) -> None:
+    cli_gunfight(run, bob_hp=30)
+    seen = run("turn").output.strip()
+    run("next")
+    before = run("log", "--json").output
+    moved = run("end", "--turn", seen, ok=False)
+    assert moved.output.startswith(f"Error: the turn moved on: {seen} was seen"), moved.output
+    assert "no longer the latest" in run("undo", "--step", "4", ok=False).output
+    assert run("log", "--json").output == before
+    run("end", "--turn", run("turn").output.strip())  # the turn as it is now: it ends
