@@ -639,6 +639,8 @@ def add(
     from fracas.rules.sheets import deep_merge, read_sheet_file
 
     sheet = read_sheet_file(sheet_file) if sheet_file else {}
+    if sheet_file:
+        sheet = imported(app.encounter(write=True).ruleset, sheet, sheet_file)
     for pair in sets:
         sheet = deep_merge(sheet, parse_pairs((pair,), "--set"))
     sheet_name, sheet_side = sheet.pop("name", ""), sheet.pop("side", "npc")
@@ -657,6 +659,15 @@ def add(
     for outcome in outcomes:
         render.outcome(outcome)
     app.witness()
+
+
+def imported(ruleset: Ruleset, sheet: dict[str, Any], sheet_file: str) -> dict[str, Any]:
+    """A sheet from another program's export as the ruleset reads it, each thing it could
+    not read told in one line (on stderr: the sheet still loads)."""
+    sheet, unread = ruleset.imported(sheet)
+    for line in unread:
+        click.echo(f"{sheet_file}: not read: {line}", err=True)
+    return sheet
 
 
 def sheet_source(sheet_file: str | None, sets: tuple[str, ...]) -> str:
@@ -702,21 +713,24 @@ def party_add(app: App, combatant: str, name: str, sheet_file: str, ruleset: str
     """A player character joins the party, kept in the log beside the fights."""
     from fracas.rules.sheets import read_sheet_file
 
-    sheet = read_sheet_file(sheet_file)
-    sheet_name = sheet.pop("name", "")
-    sheet.pop("side", None)
+    given = read_sheet_file(sheet_file)
 
     def join(path: str) -> None:
         with Fracas(path, create=True) as log:
-            rules = ruleset or latest_ruleset(log)
+            rules = ruleset or party_ruleset(log)
+            sheet = imported(load(rules), given, sheet_file)
+            sheet_name = sheet.pop("name", "")
+            sheet.pop("side", None)
             party.add_member(log, combatant, sheet, rules, name=name or str(sheet_name))
 
     app.creating(join)
     click.echo(f"{combatant} joins the party")
 
 
-def latest_ruleset(log: Fracas) -> str:
-    """The ruleset of the latest fight in the log; the default in a log with none."""
+def party_ruleset(log: Fracas) -> str:
+    """The party's ruleset; before it has one, the latest fight's (else the default)."""
+    if party.has_party(log):
+        return party.party(log).ruleset.name
     fights = [e for e in log.encounters() if e["encounter"] != "party"]
     return str(fights[-1]["ruleset"]) if fights else DEFAULT
 

@@ -132,6 +132,10 @@ class Ruleset:
     # The rules' recovery between fights, (state, id, "short" or "long", context) -> events;
     # None: the rules have no rests, and the GM gives health back by hand.
     rest: Callable[[Any, str, str, "Context"], list[Event]] | None = None
+    # A sheet in another program's shape (a Foundry VTT export), recognised by its content:
+    # data -> (the ruleset's own sheet, one line for each thing it could not read), or None
+    # when the data is not one it knows. None: sheets are the ruleset's own alone.
+    imports: Callable[[dict[str, Any]], tuple[dict[str, Any], list[str]] | None] | None = None
     # The round and who is having a turn now, where durations expire; None: as the view shows.
     clock: Callable[[Any], durations.Clock] | None = None
     # How the table reads a roll: its "total" (modifiers already in the target), the total
@@ -404,6 +408,12 @@ class Ruleset:
         if self.check_sheet is not None:
             self.check_sheet(sheet, where, [c.lower() for c in custom])
         return sheet
+
+    def imported(self, data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        """A sheet read from another program's export if the ruleset knows its shape, with
+        what it could not read; else the data as given."""
+        found = self.imports(data) if self.imports is not None else None
+        return found if found is not None else (data, [])
 
     def newcomer(self, command: Join, present: Collection[str]) -> Any:
         """A joining combatant's id and side checked, and their sheet read."""

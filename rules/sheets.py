@@ -1,5 +1,6 @@
 """Combatant sheets from TOML files, with errors that name the file and the field."""
 
+import json
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -9,25 +10,39 @@ from fracas.ledger.errors import cut
 from fracas.ledger.values import SQL_MAX, SQL_MIN
 
 MAX_SHEET = 256 * 1024  # bytes: a sheet is a page, not a book
+MAX_EXPORT = 4 * 1024 * 1024  # bytes: another program's export (JSON) carries its texts too
 
 
 def read_sheet_file(path: str | Path) -> dict[str, Any]:
     try:
         with open(path, "rb") as handle:
-            raw = handle.read(MAX_SHEET + 1)
+            raw = handle.read(MAX_EXPORT + 1)
     except FileNotFoundError:
         raise BadInputError(f"{cut(str(path))}: no such sheet file") from None
     except OSError as error:
         raise BadInputError(
             f"{cut(str(path))}: cannot read it ({error.strerror or error})"
         ) from None
-    if len(raw) > MAX_SHEET:
-        raise BadInputError(f"{path}: over {MAX_SHEET} bytes; a sheet is a short TOML file")
+    exported = raw.lstrip()[:1] == b"{"  # a JSON export (Foundry VTT's), not TOML
+    if len(raw) > (MAX_EXPORT if exported else MAX_SHEET):
+        most = MAX_EXPORT if exported else MAX_SHEET
+        raise BadInputError(f"{path}: over {most} bytes; a sheet is a short TOML file")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise BadInputError(f"{path}: not UTF-8 text; save the sheet as UTF-8 TOML") from None
-    return parse_toml(text, str(path))
+    return parse_json(text, str(path)) if exported else parse_toml(text, str(path))
+
+
+def parse_json(text: str, where: str) -> dict[str, Any]:
+    """An exported sheet (JSON): an object, read as the ruleset's `imports` knows it."""
+    try:
+        found = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise BadInputError(f"{where}: not valid JSON: {error}") from None
+    if not isinstance(found, dict):
+        raise BadInputError(f"{where}: a JSON sheet is an object, {{...}}")
+    return in_range(found, where)
 
 
 def parse_toml(text: str, where: str) -> dict[str, Any]:

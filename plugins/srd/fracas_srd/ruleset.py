@@ -24,7 +24,17 @@ from fracas.rules.api import (
     roster,
 )
 
-from fracas_srd import actions, called, monsters, movement, reactions, rest, spells, triggered
+from fracas_srd import (
+    actions,
+    called,
+    foundry,
+    monsters,
+    movement,
+    reactions,
+    rest,
+    spells,
+    triggered,
+)
 from fracas_srd.commands import ACTIONS, Act, SrdCommand, Surprise
 from fracas_srd.damage import deal, gain_temporary, heal
 from fracas_srd.evolve import event_types, evolve
@@ -193,4 +203,5 @@ RULESET = Ruleset(
     standing=rest.standing,
     restore=rest.restore,
     rest=rest.rest,
+    imports=foundry.read,
 )

@@ -1,0 +1,420 @@
+"""A Foundry VTT dnd5e actor ("Export Data" JSON) read as this ruleset's sheet.
+
+Recognised by its content (a `system` with `abilities` and `attributes`, of type character
+or npc): abilities and saves, level and class (hit points from the Hit Dice when the export
+leaves `max` empty, srd-58), AC from the equipped armour and shield (or the flat or natural
+value), skills, weapons with their damage, spells with their slots, resistances, and a
+monster's challenge, legendary and lair actions and recharging breath. What it cannot read
+is named in one line each, and the sheet still loads.
+"""
+
+import re
+from typing import Any, get_args
+
+from fracas_srd.sheets import ABILITIES, SKILLS, DamageType, modifier, proficiency_for
+
+Unread = list[str]
+DAMAGE_TYPES = frozenset(get_args(DamageType))
+SIZES = {"tiny": "tiny", "sm": "small", "med": "medium", "lg": "large", "huge": "huge",
+         "grg": "gargantuan"}  # fmt: skip
+SKILL_CODES = {
+    "acr": "acrobatics", "ani": "animal handling", "arc": "arcana", "ath": "athletics",
+    "dec": "deception", "his": "history", "ins": "insight", "itm": "intimidation",
+    "inv": "investigation", "med": "medicine", "nat": "nature", "prc": "perception",
+    "prf": "performance", "per": "persuasion", "rel": "religion", "slt": "sleight of hand",
+    "ste": "stealth", "sur": "survival",
+}  # fmt: skip
+# Spell slots by caster level (the SRD's Spellcasting tables: a full caster's).
+FULL_CASTER = [
+    [], [2], [3], [4, 2], [4, 3], [4, 3, 2], [4, 3, 3], [4, 3, 3, 1], [4, 3, 3, 2],
+    [4, 3, 3, 3, 1], [4, 3, 3, 3, 2], [4, 3, 3, 3, 2, 1], [4, 3, 3, 3, 2, 1],
+    [4, 3, 3, 3, 2, 1, 1], [4, 3, 3, 3, 2, 1, 1], [4, 3, 3, 3, 2, 1, 1, 1],
+    [4, 3, 3, 3, 2, 1, 1, 1], [4, 3, 3, 3, 2, 1, 1, 1, 1], [4, 3, 3, 3, 3, 1, 1, 1, 1],
+    [4, 3, 3, 3, 3, 2, 1, 1, 1], [4, 3, 3, 3, 3, 2, 2, 1, 1],
+]  # fmt: skip
+AMOUNT = re.compile(r"(\d*d\d+)?([+-]?\d+)?")  # what srd's amounts read: 2d6+3, 1d8, 4
+NO_SLOT = ("innate", "atwill")  # Foundry's spells cast without a slot
+CASTING = {"action": "action", "bonus": "bonus", "reaction": "reaction"}
+ARMOUR = ("light", "medium", "heavy", "natural")
+DEX_CAP = {"light": None, "medium": 2, "heavy": 0, "natural": None}
+
+
+def is_foundry(data: dict[str, Any]) -> bool:
+    system = data.get("system")
+    return (
+        isinstance(system, dict)
+        and isinstance(system.get("abilities"), dict)
+        and isinstance(system.get("attributes"), dict)
+        and data.get("type") in ("character", "npc")
+    )
+
+
+def read(data: dict[str, Any]) -> tuple[dict[str, Any], Unread] | None:
+    """The sheet of a Foundry actor and what it could not read; None for any other data."""
+    if not is_foundry(data):
+        return None
+    system, items = data["system"], [i for i in data.get("items", []) if isinstance(i, dict)]
+    unread: Unread = []
+    sheet: dict[str, Any] = {"name": str(data.get("name", ""))}
+    sheet |= abilities(system)
+    monster = data["type"] == "npc"
+    level, hit_die = classes(items)
+    if monster:
+        sheet |= {"monster": True, "cr": challenge(system)}
+    else:
+        sheet |= {"level": level, "hit_die": hit_die}
+        sheet["side"] = "pc"
+    sheet["hp"] = hit_points(system, sheet, items, unread)
+    sheet["ac"] = armour_class(system, sheet, items, unread)
+    sheet |= traits(system, unread)
+    sheet["weapons"] = weapons(items, unread)
+    sheet |= spells(system, sheet, items, unread)
+    sheet |= legendary(system, sheet, items)
+    return {k: v for k, v in sheet.items() if v not in ([], None)}, unread
+
+
+def abilities(system: dict[str, Any]) -> dict[str, Any]:
+    found = system["abilities"]
+    scores = {a: int(found.get(a, {}).get("value") or 10) for a in ABILITIES}
+    saves = [a for a in ABILITIES if (found.get(a) or {}).get("proficient")]
+    skills = [
+        SKILL_CODES[code]
+        for code, skill in (system.get("skills") or {}).items()
+        if code in SKILL_CODES and (skill or {}).get("value", 0) >= 1
+    ]
+    speed = ((system["attributes"].get("movement") or {}).get("walk")) or 30
+    size = SIZES.get((system.get("traits") or {}).get("size", "med"), "medium")
+    return {**scores, "saves": saves, "skills": skills, "speed": int(speed), "size": size}
+
+
+def classes(items: list[dict[str, Any]]) -> tuple[int, int]:
+    """(level, the sides of the Hit Dice of the class with the most levels)."""
+    found = [i["system"] for i in items if i.get("type") == "class"]
+    level = sum(int(c.get("levels") or 0) for c in found)
+    main = max(found, key=lambda c: int(c.get("levels") or 0), default={})
+    return level, die_of(main)
+
+
+def die_of(cls: dict[str, Any]) -> int:
+    hd = cls.get("hd") if isinstance(cls.get("hd"), dict) else {}
+    text = str(hd.get("denomination") or cls.get("hitDice") or "d8")
+    return int(text.lstrip("d") or 8)
+
+
+def challenge(system: dict[str, Any]) -> float:
+    cr = (system.get("details") or {}).get("cr") or 0
+    return float(cr)
+
+
+def hit_points(
+    system: dict[str, Any], sheet: dict[str, Any], items: list[dict[str, Any]], unread: Unread
+) -> int:
+    """The stated maximum; else by the Hit Dice: the die's maximum at first level and its
+    average (rounded up) after, each with the Constitution modifier (srd-58)."""
+    hp = system["attributes"].get("hp") or {}
+    if hp.get("max"):
+        return int(hp["max"])
+    con = modifier(sheet["con"])
+    total = 0
+    for n, cls in enumerate(c["system"] for c in items if c.get("type") == "class"):
+        die, levels = die_of(cls), int(cls.get("levels") or 0)
+        if levels:
+            first = die if n == 0 else die // 2 + 1
+            total += first + (levels - 1) * (die // 2 + 1) + levels * con
+    if (hp.get("bonuses") or {}).get("level") or (hp.get("bonuses") or {}).get("overall"):
+        unread.append(f"hit point bonuses {hp['bonuses']}: not added")
+    return max(1, total or int(hp.get("value") or 1))
+
+
+def armour_class(
+    system: dict[str, Any], sheet: dict[str, Any], items: list[dict[str, Any]], unread: Unread
+) -> int:
+    ac = system["attributes"].get("ac") or {}
+    calc, dex = ac.get("calc", "default"), modifier(sheet["dex"])
+    if calc in ("flat", "natural") and ac.get("flat"):
+        return int(ac["flat"])
+    if calc == "mage":
+        return 13 + dex
+    if calc == "unarmoredMonk":
+        return 10 + dex + modifier(sheet["wis"])
+    if calc == "unarmoredBarb":
+        return 10 + dex + modifier(sheet["con"])
+    if calc not in ("default", "flat", "natural"):
+        unread.append(f"AC calculated as {calc!r} ({ac.get('formula', '')}): read from armour")
+    return worn_armour(items, dex)
+
+
+def worn_armour(items: list[dict[str, Any]], dex: int) -> int:
+    base, shield = 10 + dex, 0
+    for item in items:
+        sys = item.get("system") or {}
+        if item.get("type") != "equipment" or not sys.get("equipped"):
+            continue
+        kind = (sys.get("type") or {}).get("value")
+        armour = sys.get("armor") or {}
+        value = int(armour.get("value") or 0) + int(armour.get("magicalBonus") or 0)
+        if kind == "shield":
+            shield = max(shield, value)
+        elif kind in ARMOUR:
+            cap = armour.get("dex")
+            cap = DEX_CAP[kind] if cap in (None, "") else int(cap)
+            base = value + (dex if cap is None else min(dex, cap))
+    return base + shield
+
+
+def traits(system: dict[str, Any], unread: Unread) -> dict[str, Any]:
+    found = system.get("traits") or {}
+    read_as = {"dr": "resistances", "di": "immunities", "dv": "vulnerabilities"}
+    sheet: dict[str, Any] = {}
+    for code, field in read_as.items():
+        given = list((found.get(code) or {}).get("value") or [])
+        sheet[field] = [t for t in given if t in DAMAGE_TYPES]
+        if [t for t in given if t not in DAMAGE_TYPES]:
+            unread.append(f"{field}: {', '.join(t for t in given if t not in DAMAGE_TYPES)}")
+        if (found.get(code) or {}).get("custom"):
+            unread.append(f"{field}: {found[code]['custom']!r}")
+    immune = (found.get("ci") or {}).get("value") or []
+    if immune:
+        unread.append(f"condition immunities: {', '.join(immune)} (none on the sheet)")
+    return sheet
+
+
+def dice(part: dict[str, Any]) -> tuple[str, bool]:
+    """A Foundry damage part as `2d6+3`, and whether it adds the ability modifier (@mod)."""
+    number, sides = part.get("number"), part.get("denomination")
+    text = f"{number or 1}d{sides}" if sides else ""
+    bonus = str(part.get("bonus") or "").replace(" ", "")
+    if re.fullmatch(r"[+-]?\d+", bonus):
+        text += f"{int(bonus):+d}" if text else str(int(bonus))
+    custom = part.get("custom") or {}
+    formula = str(custom.get("formula") or "").replace(" ", "")
+    if custom.get("enabled") and AMOUNT.fullmatch(formula):
+        text = formula
+    elif custom.get("enabled"):
+        text = ""  # a formula of Foundry's own (@scale..., @item.level): the caller names it
+    return text, "@mod" in bonus
+
+
+def kind_of(part: dict[str, Any], default: str) -> str:
+    found = [t for t in part.get("types") or [] if t in DAMAGE_TYPES]
+    return found[0] if found else default
+
+
+def activity(item: dict[str, Any]) -> dict[str, Any]:
+    """The item's first activity (Foundry 4+), or {}."""
+    found = (item.get("system") or {}).get("activities") or {}
+    return next(iter(found.values()), {}) if isinstance(found, dict) else {}
+
+
+def weapons(items: list[dict[str, Any]], unread: Unread) -> list[dict[str, Any]]:
+    found = []
+    for item in items:
+        sys = item.get("system") or {}
+        if item.get("type") != "weapon" or activity(item).get("type", "attack") != "attack":
+            continue
+        base = (sys.get("damage") or {}).get("base") or {}
+        damage, _ = dice(base)
+        if not damage:
+            unread.append(f"{item['name']}: no damage dice read")
+            continue
+        found.append(weapon(item, sys, base, damage, unread))
+    return found
+
+
+def weapon(
+    item: dict[str, Any], sys: dict[str, Any], base: dict[str, Any], damage: str, unread: Unread
+) -> dict[str, Any]:
+    properties = set(sys.get("properties") or [])
+    attack = activity(item).get("attack") or {}
+    kind = (sys.get("type") or {}).get("value", "")
+    ranged = kind.endswith("R") or (attack.get("type") or {}).get("value") == "ranged"
+    reach_range = sys.get("range") or {}
+    made: dict[str, Any] = {
+        "name": item["name"].lower(),
+        "damage": damage,
+        "type": kind_of(base, "bludgeoning"),
+        "ranged": ranged,
+        "finesse": "fin" in properties or attack.get("ability") == "dex",
+        "light": "lgt" in properties,
+        "magic": int(sys.get("magicalBonus") or 0),
+    }
+    if reach_range.get("value") and (ranged or "thr" in properties):
+        made["range"] = [int(reach_range["value"]), int(reach_range.get("long") or 0)]
+    reach = int(reach_range.get("reach") or (10 if "rch" in properties else 5))
+    made["reach"] = min(30, max(5, reach - reach % 5))
+    for part in (activity(item).get("damage") or {}).get("parts") or []:
+        more, _ = dice(part)
+        unread.append(f"{item['name']}: {more} {kind_of(part, '')} more on a hit: not added")
+    return made
+
+
+def caster_level(system: dict[str, Any], items: list[dict[str, Any]]) -> int:
+    level = int((system.get("details") or {}).get("spellLevel") or 0)
+    for cls in (i["system"] for i in items if i.get("type") == "class"):
+        progression = (cls.get("spellcasting") or {}).get("progression", "none")
+        levels = int(cls.get("levels") or 0)
+        level += {"full": levels, "half": levels // 2, "third": levels // 3}.get(progression, 0)
+    return min(level, 20)
+
+
+def slots_of(system: dict[str, Any], items: list[dict[str, Any]]) -> list[int]:
+    """By the caster level's table, a level's `override` over it; a warlock's pact slots
+    at their level."""
+    slots = list(FULL_CASTER[caster_level(system, items)])
+    given = system.get("spells") or {}
+    for level in range(1, 10):
+        override = (given.get(f"spell{level}") or {}).get("override")
+        if override is not None:
+            slots += [0] * (level - len(slots))
+            slots[level - 1] = int(override)
+    warlock = sum(
+        int(c["system"].get("levels") or 0)
+        for c in items
+        if c.get("type") == "class"
+        and (c["system"].get("spellcasting") or {}).get("progression") == "pact"
+    )
+    if warlock:
+        pact = min(5, (warlock + 1) // 2)
+        slots += [0] * (pact - len(slots))
+        slots[pact - 1] += 1 if warlock == 1 else 2 if warlock < 11 else 3 if warlock < 17 else 4
+    while slots and not slots[-1]:
+        slots.pop()
+    return slots
+
+
+def spells(
+    system: dict[str, Any], sheet: dict[str, Any], items: list[dict[str, Any]], unread: Unread
+) -> dict[str, Any]:
+    slots = slots_of(system, items)
+    ability = system["attributes"].get("spellcasting") or next(
+        (
+            (c["system"].get("spellcasting") or {}).get("ability")
+            for c in items
+            if c.get("type") == "class" and (c["system"].get("spellcasting") or {}).get("ability")
+        ),
+        None,
+    )
+    found = []
+    for item in items:
+        if item.get("type") == "spell":
+            made = spell(item, sheet, slots, unread)
+        elif item.get("type") == "feat" and recharge_of(item):
+            made = spell(item, sheet, [9] * 9, unread)  # a monster's breath: no slot
+        else:
+            continue
+        if made is not None:
+            found.append(made)
+    has_spells = [s for s in found if not s.get("recharge")]
+    read = {"spells": found, "slots": slots if has_spells else []}
+    if has_spells and ability in ABILITIES:
+        read["spellcasting"] = ability
+    return read
+
+
+def recharge_of(item: dict[str, Any]) -> int:
+    recovery = ((item.get("system") or {}).get("uses") or {}).get("recovery") or []
+    for entry in recovery:
+        if isinstance(entry, dict) and entry.get("period") == "recharge":
+            return int(entry.get("formula") or 6)
+    return 0
+
+
+def spell(
+    item: dict[str, Any], sheet: dict[str, Any], slots: list[int], unread: Unread
+) -> dict[str, Any] | None:
+    sys, act = item.get("system") or {}, activity(item)
+    name, level = item["name"].lower(), int(sys.get("level") or 0)
+    casting = (act.get("activation") or sys.get("activation") or {}).get("type", "action")
+    if casting not in CASTING:
+        unread.append(f"{item['name']}: cast in {casting}, not in a fight: left out")
+        return None
+    mode = (sys.get("preparation") or {}).get("mode", "")
+    if level and mode in NO_SLOT:
+        unread.append(f"{item['name']}: cast {mode} without a slot: left out")
+        return None
+    if level and not any(slots[level - 1 :]):
+        unread.append(f"{item['name']}: a level {level} spell with no slot for it: left out")
+        return None
+    made: dict[str, Any] = {"name": name, "level": level, "casting": CASTING[casting]}
+    made |= effect_of(item, act, sheet, unread)
+    if recharge := recharge_of(item):
+        made["recharge"] = recharge
+    return made
+
+
+def effect_of(
+    item: dict[str, Any], act: dict[str, Any], sheet: dict[str, Any], unread: Unread
+) -> dict[str, Any]:
+    made: dict[str, Any] = {}
+    kind = act.get("type", "utility")
+    parts = (act.get("damage") or {}).get("parts") or []
+    if kind == "heal":
+        amount, add = dice(act.get("healing") or {})
+        if not amount:
+            unread.append(f"{item['name']}: its healing {act.get('healing')} is not read")
+        return {"heal": amount, "add_modifier": add} if amount else {}
+    if kind == "attack":
+        made["attack"] = (((act.get("attack") or {}).get("type")) or {}).get("value", "ranged")
+    if kind == "save":
+        made |= save_of(item, act, sheet, unread)
+    if parts:
+        amount, add = dice(parts[0])
+        if not amount:
+            unread.append(f"{item['name']}: its damage {parts[0].get('custom')} is not read")
+        made |= {"damage": amount, "type": kind_of(parts[0], "force"), "add_modifier": add}
+        scaling = parts[0].get("scaling") or {}
+        if scaling.get("number") and int((item.get("system") or {}).get("level") or 0):
+            made["upcast"] = f"{scaling['number']}d{parts[0].get('denomination')}"
+    if kind not in ("attack", "save", "damage", "heal", "utility"):
+        unread.append(f"{item['name']}: its {kind} is not read (cast, it does nothing)")
+    return {k: v for k, v in made.items() if v not in ("", False)}
+
+
+def save_of(
+    item: dict[str, Any], act: dict[str, Any], sheet: dict[str, Any], unread: Unread
+) -> dict[str, Any]:
+    save = act.get("save") or {}
+    ability = save.get("ability")
+    ability = ability[0] if isinstance(ability, list) and ability else ability
+    if ability not in ABILITIES:
+        return {}
+    made: dict[str, Any] = {"save": ability}
+    if (act.get("damage") or {}).get("onSave") == "half":
+        made["half"] = True
+    formula = str((save.get("dc") or {}).get("formula") or "")
+    if formula.isdigit():  # a monster's fixed DC: the ability that gives it (srd-M5)
+        bonus = proficiency_for(max(sheet.get("cr", 0), sheet.get("level", 0)))
+        found = [a for a in ABILITIES if 8 + bonus + modifier(sheet[a]) == int(formula)]
+        if found:
+            made["ability"] = found[0]
+        else:
+            unread.append(f"{item['name']}: DC {formula} is no ability's DC: the caster's used")
+    return made
+
+
+def legendary(system: dict[str, Any], sheet: dict[str, Any], items: list[dict[str, Any]]):
+    resources = system.get("resources") or {}
+    actions = int((resources.get("legact") or {}).get("max") or 0)
+    names = {w["name"] for w in sheet["weapons"]}
+    options, lair = [], []
+    for item in items:
+        activation = (activity(item).get("activation") or {}) or {}
+        name = item["name"].lower()
+        if activation.get("type") == "legendary" and actions:
+            cost = min(3, int(activation.get("value") or 1))
+            option: dict[str, Any] = {"name": name, "cost": cost}
+            weapon = name.removesuffix(" attack")
+            if weapon in names:
+                option["weapon"] = weapon
+            options.append(option)
+        elif activation.get("type") == "lair":
+            lair.append({"name": name})
+    return {
+        "legendary_actions": actions,
+        "legendary": options,
+        "legendary_resistance": int((resources.get("legres") or {}).get("max") or 0),
+        "lair": lair,
+    }
+
+
+__all__ = ["SKILLS", "is_foundry", "read"]

@@ -1,0 +1,212 @@
+"""Foundry VTT dnd5e actors ("Export Data" JSON) read as sheets: small exports written for
+these tests in Foundry's shape (nothing copied from Foundry's packs)."""
+
+import json
+from typing import Any
+
+from click.testing import CliRunner
+from fracas.cli.main import cli
+from fracas.projections import Fracas
+
+from fracas_srd import foundry
+from fracas_srd.ruleset import RULESET
+
+
+def abilities(**scores: int) -> dict[str, Any]:
+    saves = scores.pop("saves", ())
+    return {
+        a: {"value": scores.get(a, 10), "proficient": int(a in saves)}
+        for a in ("str", "dex", "con", "int", "wis", "cha")
+    }
+
+
+def part(number: int, sides: int, kind: str, bonus: str = "") -> dict[str, Any]:
+    return {"number": number, "denomination": sides, "bonus": bonus, "types": [kind]}
+
+
+def weapon(name: str, damage: dict, kind: str, **system: Any) -> dict[str, Any]:
+    attack = {"type": "attack", "attack": {"type": {"value": system.pop("attack", "melee")}},
+              "damage": {"parts": system.pop("more", [])}}  # fmt: skip
+    return {
+        "name": name,
+        "type": "weapon",
+        "system": {"damage": {"base": damage}, "type": {"value": kind}, "equipped": True,
+                   "activities": {"a": attack}, **system},
+    }  # fmt: skip
+
+
+def armour(name: str, value: int, kind: str) -> dict[str, Any]:
+    return {"name": name, "type": "equipment",
+            "system": {"armor": {"value": value, "dex": None}, "equipped": True,
+                       "type": {"value": kind}}}  # fmt: skip
+
+
+def spell(name: str, level: int, activity: dict, casting: str = "action", **system) -> dict:
+    activity = {"activation": {"type": casting}, **activity}
+    return {"name": name, "type": "spell",
+            "system": {"level": level, "activities": {"a": activity}, **system}}  # fmt: skip
+
+
+def actor(kind: str, name: str, system: dict, items: list) -> dict[str, Any]:
+    base = {"attributes": {"hp": {"value": 1, "max": None}, "ac": {"calc": "default"},
+                           "movement": {"walk": 30}}, "traits": {"size": "med"}}  # fmt: skip
+    for key, value in system.items():
+        base[key] = {**base.get(key, {}), **value} if isinstance(value, dict) else value
+    return {"name": name, "type": kind, "system": base, "items": items}
+
+
+FIGHTER = actor(
+    "character",
+    "Hild",
+    {
+        "abilities": abilities(str=16, dex=12, con=14, saves=("str", "con")),
+        "skills": {"ath": {"value": 1}, "prc": {"value": 1}, "ste": {"value": 0}},
+        "traits": {"dr": {"value": ["fire"]}, "ci": {"value": ["poisoned"]}},
+    },
+    [
+        {"name": "Fighter", "type": "class", "system": {"levels": 3, "hitDice": "d10"}},
+        armour("Chain Mail", 16, "heavy"),
+        armour("Shield", 2, "shield"),
+        weapon("Longsword", part(1, 8, "slashing"), "martialM"),
+        weapon(
+            "Longbow",
+            part(1, 8, "piercing"),
+            "martialR",
+            attack="ranged",
+            range={"value": 150, "long": 600},
+        ),
+        weapon("Flame Tongue", part(1, 8, "slashing"), "martialM", more=[part(2, 6, "fire")]),
+    ],
+)
+
+
+def test_a_character_export_reads_abilities_level_hp_from_hit_dice_armour_and_weapons():
+    sheet, unread = foundry.read(FIGHTER)
+    assert (sheet["str"], sheet["dex"], sheet["con"]) == (16, 12, 14)
+    assert sheet["saves"] == ["str", "con"] and sheet["skills"] == ["athletics", "perception"]
+    assert (sheet["level"], sheet["hit_die"]) == (3, 10)
+    assert sheet["hp"] == 10 + 2 + 2 * (6 + 2)  # the die's maximum, then its average, + Con
+    assert sheet["ac"] == 16 + 2  # chain mail (no Dex) and a shield
+    assert sheet["resistances"] == ["fire"]
+    longsword, longbow, _ = sheet["weapons"]
+    assert (longsword["damage"], longsword["type"], longsword["ranged"]) == (
+        "1d8",
+        "slashing",
+        False,
+    )
+    assert longbow["ranged"] and longbow["range"] == [150, 600]
+    assert sorted(unread) == [
+        "Flame Tongue: 2d6 fire more on a hit: not added",
+        "condition immunities: poisoned (none on the sheet)",
+    ]
+    RULESET.sheet({k: v for k, v in sheet.items() if k not in ("name", "side")})
+
+
+WIZARD = actor(
+    "character",
+    "Odo",
+    {
+        "abilities": abilities(int=16, dex=14, con=12),
+        "attributes": {"spellcasting": "int", "ac": {"calc": "mage"}},
+    },
+    [
+        {"name": "Wizard", "type": "class",
+         "system": {"levels": 3, "hitDice": "d6", "spellcasting": {"progression": "full"}}},
+        spell("Fire Bolt", 0, {"type": "attack", "attack": {"type": {"value": "ranged"}},
+                               "damage": {"parts": [part(1, 10, "fire")]}}),
+        spell("Burning Hands", 1, {"type": "save", "save": {"ability": ["dex"]},
+                                   "damage": {"onSave": "half", "parts": [
+                                       {**part(3, 6, "fire"), "scaling": {"number": 1}}]}}),
+        spell("Shield", 1, {"type": "utility"}, casting="reaction"),
+        spell("Alarm", 1, {"type": "utility"}, casting="minute"),
+        spell("Fireball", 3, {"type": "save", "save": {"ability": ["dex"]}}),
+    ],
+)  # fmt: skip
+
+
+def test_a_caster_export_reads_spells_with_their_slots_and_names_what_it_leaves_out():
+    sheet, unread = foundry.read(WIZARD)
+    assert sheet["hp"] == 6 + 1 + 2 * (4 + 1) and sheet["ac"] == 13 + 2  # mage armour
+    assert sheet["slots"] == [4, 2] and sheet["spellcasting"] == "int"
+    by_name = {s["name"]: s for s in sheet["spells"]}
+    assert set(by_name) == {"fire bolt", "burning hands", "shield"}
+    fire_bolt = {"attack": "ranged", "damage": "1d10", "type": "fire", "casting": "action"}
+    assert by_name["fire bolt"] == {"name": "fire bolt", "level": 0, **fire_bolt}
+    burning = by_name["burning hands"]
+    assert (burning["save"], burning["half"], burning["damage"], burning["upcast"]) == (
+        "dex",
+        True,
+        "3d6",
+        "1d6",
+    )
+    assert by_name["shield"]["casting"] == "reaction"
+    assert "Alarm: cast in minute, not in a fight: left out" in unread
+    assert "Fireball: a level 3 spell with no slot for it: left out" in unread
+    RULESET.sheet({k: v for k, v in sheet.items() if k not in ("name", "side")})
+
+
+DRAGON = actor(
+    "npc",
+    "Ember",
+    {
+        "abilities": abilities(str=23, dex=10, con=21, wis=13, cha=19, saves=("dex", "con")),
+        "attributes": {"hp": {"value": 178, "max": 178}, "ac": {"calc": "natural", "flat": 18}},
+        "details": {"cr": 10},
+        "traits": {"di": {"value": ["fire"]}, "size": "lg"},
+        "resources": {"legact": {"max": 3}, "legres": {"max": 3}, "lair": {"value": True}},
+    },
+    [
+        weapon("Tail", part(2, 8, "bludgeoning"), "natural"),
+        {"name": "Fire Breath", "type": "feat",
+         "system": {"uses": {"recovery": [{"period": "recharge", "formula": "5"}]},
+                    "activities": {"a": {"type": "save", "activation": {"type": "action"},
+                                         "save": {"ability": "dex", "dc": {"formula": "17"}},
+                                         "damage": {"onSave": "half",
+                                                    "parts": [part(12, 6, "fire")]}}}}},
+        {"name": "Tail Attack", "type": "weapon",
+         "system": {"activities": {"a": {"type": "utility",
+                                         "activation": {"type": "legendary", "value": 1}}}}},
+        {"name": "Magma", "type": "feat",
+         "system": {"activities": {"a": {"type": "utility", "activation": {"type": "lair"}}}}},
+    ],
+)  # fmt: skip
+
+
+def test_a_monster_export_reads_its_cr_natural_armour_breath_legendary_and_lair():
+    sheet, unread = foundry.read(DRAGON)
+    assert unread == []
+    assert sheet["monster"] and sheet["cr"] == 10 and sheet["size"] == "large"
+    assert (sheet["hp"], sheet["ac"]) == (178, 18) and sheet["immunities"] == ["fire"]
+    [breath] = sheet["spells"]
+    assert (breath["save"], breath["damage"], breath["recharge"], breath["half"]) == (
+        "dex",
+        "12d6",
+        5,
+        True,
+    )
+    assert breath["ability"] == "con"  # DC 17 = 8 + 4 (CR 10) + 5 (Con 21): its ability
+    assert sheet["legendary_actions"] == 3 and sheet["legendary_resistance"] == 3
+    assert sheet["legendary"] == [{"name": "tail attack", "cost": 1, "weapon": "tail"}]
+    assert sheet["lair"] == [{"name": "magma"}]
+    RULESET.sheet({k: v for k, v in sheet.items() if k not in ("name", "side")})
+
+
+def test_fracas_add_reads_an_export_by_its_content_and_names_what_it_did_not_read(tmp_path):
+    db, export = str(tmp_path / "t.db"), tmp_path / "hild.json"
+    export.write_text(json.dumps(FIGHTER))
+    runner = CliRunner()
+    assert runner.invoke(cli, ["--db", db, "new", "-r", "srd"]).exit_code == 0
+    added = runner.invoke(cli, ["--db", db, "add", "hild", "--sheet", str(export)])
+    assert added.exit_code == 0, added.output
+    assert f"{export}: not read: Flame Tongue: 2d6 fire more on a hit" in added.output
+    with Fracas(db) as log:
+        hild = log.encounter().state.fighters["hild"]
+    assert (hild.hp, hild.sheet.ac, hild.side, hild.name) == (28, 18, "pc", "Hild")
+    joined = runner.invoke(cli, ["--db", db, "party", "add", "hild", "--sheet", str(export)])
+    assert joined.exit_code == 0, joined.output
+    assert "HP 28/28" in runner.invoke(cli, ["--db", db, "party"]).output
+
+
+def test_other_json_is_not_taken_for_an_export():
+    assert foundry.read({"system": {"abilities": {}}, "type": "vehicle"}) is None
+    assert RULESET.imported({"hp": 7}) == ({"hp": 7}, [])
