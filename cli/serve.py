@@ -243,6 +243,8 @@ class Table:
         if app is None:
             app = self.consoles[name] = App(self.db, name)
         session = Session(app, self.console)
+        if seen is not None and word == "undo" and (landed := self.landed_since(name, seen)):
+            return {**said(f"the fight moved on: step {landed} landed"), "status": 409}
         if seen is not None:
             try:
                 session.seen = Sight.of(session.live, seen)
@@ -261,6 +263,24 @@ class Table:
         watched.queues.add(queue)
         self.heads.setdefault(name, self.open().store.head(name)[0])
         return sse(self.update(name, audience))
+
+    def landed_since(self, name: str, seen: int) -> int | None:
+        """The log's last step when it is past the one a GM page showed (`seen`); else None."""
+        live = self.live(name)
+        live.refresh()
+        head = live.history.head_step
+        return head if head > seen else None
+
+    def undo_button(self, name: str) -> dict[str, Any]:
+        """What the GM page's Undo would take back now: its step and its sentence."""
+        live = self.live(name)
+        live.refresh()
+        try:
+            step = live.history.undo_target()
+        except FracasError:
+            return {"step": None, "label": "Undo (nothing to take back)"}
+        sentence = self.timeline(name, GM).moment(step).step.sentence
+        return {"step": step, "label": f"Undo step {step}: {sentence}".rstrip(": ")}
 
     # -- the event loop ------------------------------------------------------------------
 
@@ -335,10 +355,12 @@ def sse(data: str) -> bytes:
 
 
 def is_gm(table: Table, request: Request) -> bool:
+    """The GM's token, by the header, the link (newer than any cookie: a restarted server's
+    link wins over the cookie its predecessor set), or the cookie."""
     given = (
         request.headers.get(TOKEN_HEADER)
-        or request.cookies.get(COOKIE)
         or request.query_params.get("token")
+        or request.cookies.get(COOKIE)
         or ""
     )
     return hmac.compare_digest(given.encode(), table.token.encode())
@@ -437,7 +459,10 @@ def build(table: Table) -> Starlette:
 
         async def act(name: str, _audience: str) -> Response:
             work = functools.partial(table.command, name, line, words, given.seen)
-            return JSONResponse(await table.run(work))
+            result = await table.run(work)
+            if result.pop("status", 200) == 409:
+                return refused(409, result["refusal"])
+            return JSONResponse(result)
 
         return await guarded(request, act)
 
@@ -465,7 +490,15 @@ def build(table: Table) -> Starlette:
             Route(f"{prefix}/e/{{encounter}}/step/{{step}}", detail),
             Route(f"{prefix}/e/{{encounter}}/stream", stream),
         ]
+
+    async def undo_button(request: Request) -> Response:
+        async def show(name: str, _audience: str) -> Response:  # /gm: the GM's alone
+            return JSONResponse(await table.run(lambda: table.undo_button(name)))
+
+        return await guarded(request, show)
+
     routes.append(Route("/gm/e/{encounter}/command", command, methods=["POST"]))
+    routes.append(Route("/gm/e/{encounter}/undo", undo_button))
     routes.append(Route("/gm", page))
     routes += phone_routes(table, lambda request: is_gm(table, request))
 

@@ -322,7 +322,10 @@ def step_sentence(
 ) -> str:
     record = frame.record
     if record.control != COMMAND:
-        return CONTROL_SENTENCES.get(record.control, "{}").format(target)
+        said = CONTROL_SENTENCES.get(record.control, "{}").format(target)
+        if record.author in names:  # a player took back (or restored) their own step
+            return said.replace("The GM", names[record.author], 1)
+        return said
     said_by = whose_turn_ends(frame.command, before)
     if masked:
         head = opening(public_command(said_by), names, ruleset) or "The GM"

@@ -126,3 +126,25 @@ def test_every_ruleset_says_in_words_what_a_player_sets(name: str) -> None:
             assert field in ruleset.fields_of(action), (action, field)
             assert said.label and said.help and "_" not in f"{said.label} {said.help}"
         assert not {"actor", "modifiers"} & set(playable.fields), action
+
+
+def test_an_opportunity_attack_is_taken_from_a_phone_out_of_turn(table: Table) -> None:
+    """Defect 8: out of turn a phone could take no reaction (opportunity, readied)."""
+    fracas(table.db, "next")
+    fracas(table.db, "next")  # the goblin's turn: it runs from the fighter
+    panel = table.client.get(f"/p/{table.tokens['fighter']}/panel").text
+    assert 'data-action="opportunity"' in panel and 'data-action="attack"' not in panel
+    chance = table.tap("fighter", action="opportunity", targets=["goblin"])
+    assert chance.status_code == 200, chance.text
+    assert last_command(table)["action"] == "opportunity"
+    again = table.tap("fighter", action="attack", targets=["goblin"])
+    assert again.status_code == 403 and "not fighter's turn" in again.text, again.text
+
+
+def test_a_players_own_take_back_is_said_as_theirs(table: Table) -> None:
+    """Defect 11: a player's own take-back read "The GM takes back step N"."""
+    assert table.tap("fighter", action="dodge").status_code == 200
+    taken = table.tap("fighter", action="undo")
+    assert taken.status_code == 200, taken.text
+    screen = table.client.get(f"/p/{table.tokens['fighter']}/screen").text
+    assert "fighter takes back step" in screen and "The GM takes back" not in screen, screen

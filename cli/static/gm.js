@@ -45,6 +45,16 @@
     await post(`/pending/${button.dataset.pending}/${button.dataset.nod}`, {});
     list();
   });
+  // Undo names the step it would take back (the server refuses it if another landed since)
+  const undo = document.querySelector("button[data-line=undo]");
+  async function named() {
+    const response = await fetch(base + "/undo", { headers: { "X-Fracas-Token": token } });
+    if (!response.ok) return;
+    const found = await response.json();
+    undo.textContent = found.label;
+    undo.disabled = found.step === null;
+  }
+  if (undo) { document.addEventListener("fracas:screen", named); named(); }
   document.addEventListener("fracas:screen", list);
   if (document.querySelector(".phones").dataset.mode === "nod") setInterval(list, 1000);
   list();
