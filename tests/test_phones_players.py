@@ -148,3 +148,21 @@ def test_a_players_own_take_back_is_said_as_theirs(table: Table) -> None:
     assert taken.status_code == 200, taken.text
     screen = table.client.get(f"/p/{table.tokens['fighter']}/screen").text
     assert "fighter takes back step" in screen and "The GM takes back" not in screen, screen
+
+
+def test_an_attack_on_an_srd_character_waits_for_their_phone(table: Table) -> None:
+    """Defect 8: in srd an attack never waited for its target's player. The wizard's phone
+    is offered the reactions srd's hook gives (a shield when hit) and answers."""
+    fracas(table.db, "add", "wizard", "--sheet", sample("wizard"), "--set", "initiative=-40")
+    table.tokens["wizard"] = invited(table.db, "wizard")
+    fracas(table.db, "next")
+    fracas(table.db, "next")  # the goblin's turn
+    asked = fracas(table.db, "act", "goblin", "attack", "wizard", "-w", "scimitar", "--ask")
+    assert "waits" in asked.stdout, asked.stdout
+    panel = table.client.get(f"/p/{table.tokens['wizard']}/panel").text
+    choices = re.findall(r'data-choice="([^"]+)"', panel)
+    assert "shield" in choices, panel
+    answered = table.tap("wizard", action="answer", fields={"choice": choices[0]})
+    assert answered.status_code == 200, answered.text
+    assert json.loads(table.log())[-1]["author"] == "wizard"
+    assert fracas(table.db, "audit").returncode == 0
