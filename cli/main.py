@@ -602,6 +602,14 @@ secret_option = click.option(
     "--sheet", "sheet_file", type=click.Path(dir_okay=False), default=None, help="A TOML sheet."
 )
 @click.option(
+    "--monster",
+    default=None,
+    shell_complete=lambda ctx, param, incomplete: names_for_completion(
+        ctx, lambda live: [m.slug for m in live.ruleset.monsters.monsters], incomplete
+    ),
+    help="A monster from the ruleset's bestiary (`fracas monsters`), instead of a sheet.",
+)
+@click.option(
     "--set",
     "sets",
     multiple=True,
@@ -628,19 +636,24 @@ def add(
     name: str,
     side: str | None,
     sheet_file: str | None,
+    monster: str | None,
     sets: tuple[str, ...],
     count: int,
     hidden: bool,
     by: str,
     command_id: str | None,
 ) -> None:
-    """Add a combatant (or --count copies) from a sheet file and/or --set fields; --name
-    and --side override the sheet's."""
+    """Add a combatant (or --count copies) from a sheet file, a monster of the bestiary
+    and/or --set fields; --name and --side override the sheet's."""
     from fracas.rules.sheets import deep_merge, read_sheet_file
 
+    if sheet_file and monster:
+        raise BadInputError("give --sheet or --monster, not both")
     sheet = read_sheet_file(sheet_file) if sheet_file else {}
     if sheet_file:
         sheet = imported(app.encounter(write=True).ruleset, sheet, sheet_file)
+    if monster:
+        sheet = from_bestiary(app.encounter(write=True).ruleset, monster)
     for pair in sets:
         sheet = deep_merge(sheet, parse_pairs((pair,), "--set"))
     sheet_name, sheet_side = sheet.pop("name", ""), sheet.pop("side", "npc")
@@ -659,6 +672,39 @@ def add(
     for outcome in outcomes:
         render.outcome(outcome)
     app.witness()
+
+
+def from_bestiary(ruleset: Ruleset, monster: str) -> dict[str, Any]:
+    """A monster's sheet from the ruleset's bestiary, with its name."""
+    found = ruleset.monsters.find(monster)
+    return {**found.sheet, "name": found.name}
+
+
+@cli.command(short_help="The bestiary: monsters to add with `add --monster`.")
+@click.argument("text", required=False, default="")
+@click.option("--ruleset", "-r", default=None, help="A ruleset; default: the encounter's.")
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+@pass_app
+def monsters(app: App, text: str, ruleset: str | None, as_json: bool) -> None:
+    """List the ruleset's monsters (those whose name or type holds TEXT): name, challenge
+    rating and type, with the attribution their licence asks for."""
+    rules, _ = ruleset_for(app, ruleset)
+    bestiary = rules.monsters
+    found = bestiary.search(text)
+    if as_json:
+        listed = [{"monster": m.slug, "name": m.name, "cr": m.cr, "type": m.kind} for m in found]
+        dump_json({"monsters": listed, "attribution": bestiary.attribution})
+        return
+    if not bestiary.monsters:
+        raise BadInputError(f"the {rules.name} rules have no bestiary")
+    for m in found:
+        click.echo(f"{m.slug:<30} CR {challenge(m.cr):<4} {m.kind}")
+    click.echo(f"{len(found)} of {len(bestiary.monsters)} monsters. {bestiary.attribution}")
+
+
+def challenge(cr: float) -> str:
+    """A challenge rating as the rules write it: 1/8, 1/4, 1/2, 1, 17."""
+    return {0.125: "1/8", 0.25: "1/4", 0.5: "1/2"}.get(cr, f"{cr:g}")
 
 
 def imported(ruleset: Ruleset, sheet: dict[str, Any], sheet_file: str) -> dict[str, Any]:
@@ -700,8 +746,9 @@ def party_(ctx: click.Context, as_json: bool) -> None:
 @click.argument("combatant")
 @click.option("--name", default="", help="Display name; default: the sheet's, else the id.")
 @click.option(
-    "--sheet", "sheet_file", type=click.Path(dir_okay=False), required=True, help="A sheet."
+    "--sheet", "sheet_file", type=click.Path(dir_okay=False), default=None, help="A sheet."
 )
+@click.option("--monster", default=None, help="A monster of the bestiary (`fracas monsters`).")
 @click.option(
     "--ruleset",
     "-r",
@@ -709,16 +756,30 @@ def party_(ctx: click.Context, as_json: bool) -> None:
     help="The party's ruleset, when it starts; default: the latest fight's.",
 )
 @pass_app
-def party_add(app: App, combatant: str, name: str, sheet_file: str, ruleset: str | None) -> None:
-    """A player character joins the party, kept in the log beside the fights."""
+def party_add(
+    app: App,
+    combatant: str,
+    name: str,
+    sheet_file: str | None,
+    monster: str | None,
+    ruleset: str | None,
+) -> None:
+    """A player character (a sheet, an export, or a monster of the bestiary) joins the
+    party, kept in the log beside the fights."""
     from fracas.rules.sheets import read_sheet_file
 
-    given = read_sheet_file(sheet_file)
+    if bool(sheet_file) == bool(monster):
+        raise BadInputError("give --sheet FILE or --monster NAME (one of them)")
+    given = read_sheet_file(sheet_file) if sheet_file else {}
 
     def join(path: str) -> None:
         with Fracas(path, create=True) as log:
             rules = ruleset or party_ruleset(log)
-            sheet = imported(load(rules), given, sheet_file)
+            sheet = (
+                imported(load(rules), given, sheet_file)
+                if sheet_file
+                else from_bestiary(load(rules), str(monster))
+            )
             sheet_name = sheet.pop("name", "")
             sheet.pop("side", None)
             party.add_member(log, combatant, sheet, rules, name=name or str(sheet_name))

@@ -25,7 +25,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "Players and screen": ("serve", "invite", "reveal-combatant", "disclose"),
     "Disputes and audit": ("log", "replay", "whatif", "adopt", "audit", "head", "reveal"),
     "Files and servers": ("encounters", "export", "import", "copy", "rebuild"),
-    "Rules": ("rulesets", "actions", "options", "rules"),
+    "Rules": ("rulesets", "actions", "options", "rules", "monsters"),
 }
 OTHER = "Other commands"  # a command no heading names yet still shows, here
 

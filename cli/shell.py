@@ -245,6 +245,8 @@ class Completion:
             words, head = ["act", acting[0] if acting else "", *words], "act"
         if current.startswith("-"):
             return self.flags(words)
+        if words[-1] == "--monster":
+            return sorted(m.slug for m in ruleset.monsters.monsters)
         if head == "act":
             return self.for_act(words, current, ids)
         if head in TARGETED and len(words) == 1:

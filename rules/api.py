@@ -28,6 +28,7 @@ What is here, by what an author needs:
   `PlayerField` (a field of it in words), given as `Ruleset.players`;
 - the party, carried from fight to fight: `Ruleset.standing`, `Ruleset.restore` and
   `Ruleset.rest`, whose defaults are in the module `party`; `Carried` records a carry;
+- a bestiary: `Bestiary` of `Monster`s (each a sheet of yours), given as `Ruleset.bestiary`;
 - the rules reference: `Reference`, `Source`, `Statement`, `toml_reference`;
 - refusals: `BadInputError` (the input is wrong), `RefusedError` (the rules say no),
   `NotFoundError` (no such combatant or weapon).
@@ -44,6 +45,7 @@ Constants and types:
 
 from fracas.ledger import BadInputError, NotFoundError, RefusedError
 from fracas.rules import gm, party, roster
+from fracas.rules.bestiary import Bestiary, Monster
 from fracas.rules.commands import (
     Begin,
     Command,
@@ -110,6 +112,7 @@ __all__ = [
     "OUT",
     "BadInputError",
     "Begin",
+    "Bestiary",
     "Bounded",
     "Carried",
     "Choices",
@@ -132,6 +135,7 @@ __all__ = [
     "InitiativeSet",
     "Join",
     "Modifier",
+    "Monster",
     "Multiplier",
     "NotFoundError",
     "Note",

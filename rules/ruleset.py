@@ -17,6 +17,7 @@ from fracas.ledger import BadInputError, NotFoundError
 from fracas.ledger.errors import said
 from fracas.rules import durations, gm, party, roster
 from fracas.rules import reactions as waits
+from fracas.rules.bestiary import Bestiary
 from fracas.rules.commands import (
     GM,
     GM_ACTIONS,
@@ -136,6 +137,9 @@ class Ruleset:
     # data -> (the ruleset's own sheet, one line for each thing it could not read), or None
     # when the data is not one it knows. None: sheets are the ruleset's own alone.
     imports: Callable[[dict[str, Any]], tuple[dict[str, Any], list[str]] | None] | None = None
+    # The ruleset's monsters, ready to add by name (`fracas monsters`, `add --monster`), with
+    # their attribution: a function giving the Bestiary when first asked. None: none.
+    bestiary: Callable[[], Bestiary] | None = None
     # The round and who is having a turn now, where durations expire; None: as the view shows.
     clock: Callable[[Any], durations.Clock] | None = None
     # How the table reads a roll: its "total" (modifiers already in the target), the total
@@ -214,6 +218,11 @@ class Ruleset:
         """What a rule id the ruleset cites says (None for an id it does not know)."""
         found = self.rules_reference
         return found.statement(rule_id) if found is not None else None
+
+    @cached_property
+    def monsters(self) -> Bestiary:
+        """The ruleset's bestiary (read once); an empty one when it has none."""
+        return self.bestiary() if self.bestiary is not None else Bestiary([])
 
     @cached_property
     def decoder(self) -> msgspec.json.Decoder:

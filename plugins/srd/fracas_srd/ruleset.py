@@ -26,6 +26,7 @@ from fracas.rules.api import (
 
 from fracas_srd import (
     actions,
+    bestiary,
     called,
     foundry,
     monsters,
@@ -204,4 +205,5 @@ RULESET = Ruleset(
     restore=rest.restore,
     rest=rest.rest,
     imports=foundry.read,
+    bestiary=bestiary.load,
 )
