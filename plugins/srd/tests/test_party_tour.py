@@ -1,0 +1,34 @@
+"""The docs' party tour (docs/tours/party.md) runs as written, pasted into bash from the
+repository root: a party from a Foundry export and the samples, four goblins from the
+bestiary, the owlbear's den with the party as the road left it, a long rest."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+TOUR = ROOT / "docs" / "tours" / "party.md"
+
+
+def test_the_docs_party_tour_runs_as_written(tmp_path: Path):
+    (tmp_path / "plugins").symlink_to(ROOT / "plugins")
+    block = re.search(r"```sh\n(.*?)```", TOUR.read_text(), re.S)
+    assert block, f"no shell block in {TOUR}"
+    script = tmp_path / "party.sh"
+    script.write_text("set -e\n" + block.group(1) + "fracas audit\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FRACAS_")}
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    done = subprocess.run(["bash", str(script)], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "hild.foundry.json: not read: condition immunities: poisoned" in done.stderr
+    assert "goblin                         CR 1/4  small humanoid (goblinoid)" in done.stdout
+    den = done.stdout[done.stdout.index("Setting up · 5 combatants") :]
+    assert re.search(r"Hild Ashvane +pc +- +HP 19/28 +18", den)
+    assert re.search(r"Brannoc +pc +- +HP 25/28", den)
+    assert "HP 24/24, slots 3/4 2/2" in den and "Owlbear" in den and "HP 59/59" in den
+    rested = done.stdout[done.stdout.rindex("hild         HP 28/28       in party") :]
+    assert "maelis       HP 24/24, slots 4/4 2/2 in party" in rested
+    assert "rules drift: none" in done.stdout
