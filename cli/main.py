@@ -698,13 +698,8 @@ def monsters(app: App, text: str, ruleset: str | None, as_json: bool) -> None:
     if not bestiary.monsters:
         raise BadInputError(f"the {rules.name} rules have no bestiary")
     for m in found:
-        click.echo(f"{m.slug:<30} CR {challenge(m.cr):<4} {m.kind}")
+        click.echo(f"{m.slug:<30} CR {m.challenge:<4} {m.kind}")
     click.echo(f"{len(found)} of {len(bestiary.monsters)} monsters. {bestiary.attribution}")
-
-
-def challenge(cr: float) -> str:
-    """A challenge rating as the rules write it: 1/8, 1/4, 1/2, 1, 17."""
-    return {0.125: "1/8", 0.25: "1/4", 0.5: "1/2"}.get(cr, f"{cr:g}")
 
 
 def imported(ruleset: Ruleset, sheet: dict[str, Any], sheet_file: str) -> dict[str, Any]:
@@ -794,6 +789,19 @@ def party_ruleset(log: Fracas) -> str:
         return party.party(log).ruleset.name
     fights = [e for e in log.encounters() if e["encounter"] != "party"]
     return str(fights[-1]["ruleset"]) if fights else DEFAULT
+
+
+@party_.command("bring", short_help="Bring the party into the encounter.")
+@click.option("--by", default="gm", show_default=True, help="Who is entering this.")
+@pass_app
+def party_bring(app: App, by: str) -> None:
+    """Bring the party into the encounter (-e, or the latest) as they stand: what `fracas new
+    --party` does for a fight already started (the GM's page brings them in so)."""
+    live = app.encounter(write=True)
+    party.check_plays(app.writer, live.ruleset.name)
+    for who in party.bring_into(app.writer, live.id, author=by):
+        click.echo(f"{who} joins {live.id} as the party stands")
+    app.witness(live.id)
 
 
 @party_.command("rest", short_help="The party rests: short or long.")

@@ -54,9 +54,11 @@ from fracas.cli.phones import routes as phone_routes
 from fracas.cli.shell import split_line
 from fracas.ledger import BadInputError, FracasError, NotFoundError, UnreachableError, is_server
 from fracas.projections import Fracas
+from fracas.projections.party import has_party
 from fracas.projections.screen import GM, PLAYERS, Screen, Timeline
 from fracas.rules import Encounter
 from fracas.rules.encounter import started_event
+from fracas.rules.party import PARTY
 
 STATIC = ("table.js", "table.css", "phone.js", "phone.css", "gm.js")
 COOKIE = "fracas_gm"
@@ -177,6 +179,11 @@ class Table:
         return self.templates.get_template("detail.html").render(
             detail=timeline.detail(step), audience=audience
         )
+
+    def bestiary(self, name: str) -> list[tuple[str, str]]:
+        """The GM console's suggestions from the ruleset's bestiary: (line, label)."""
+        found = self.live(name).ruleset.monsters.monsters
+        return [(f"add {m.slug} --monster {m.slug}", f"{m.name} (CR {m.challenge})") for m in found]
 
     def screen(self, name: str, audience: str, step: int | None = None) -> Screen:
         return self.timeline(name, audience).screen(step, npc_numbers=self.npc_numbers)
@@ -409,6 +416,8 @@ def build(table: Table) -> Starlette:
                     token=table.token if audience == GM else "",
                     mode=table.phones.mode,
                     base=("/gm" if audience == GM else "") + f"/e/{name}",
+                    monsters=table.bestiary(name) if audience == GM else [],
+                    party=audience == GM and has_party(fracas) and name != PARTY,
                 )
 
             return HTMLResponse(await table.run(render))

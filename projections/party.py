@@ -129,8 +129,12 @@ def check_plays(log: Fracas, ruleset: str) -> None:
 def bring_into(log: Fracas, encounter: str, author: str = "gm") -> list[str]:
     """Every member brought into `encounter` as they stand: joined with their sheet, then
     carried over (one step each); the party marked as sent there. Their ids."""
-    home = bring_home(log, author)
     fight = log.encounter(encounter)
+    here = [who for who in party(log).state.fighters if who in fight.state.fighters]
+    if here:  # first: a refusal appends nothing
+        raise RefusedError(f"{', '.join(here)} already in {encounter}: the party is there")
+    home = bring_home(log, author)
+    fight.reload()
     came = joined(home)
     for who in home.state.fighters:
         first = came[who]

@@ -28,6 +28,11 @@ class Monster(msgspec.Struct, frozen=True):
     def slug(self) -> str:
         return slug(self.name)
 
+    @property
+    def challenge(self) -> str:
+        """The challenge rating as the rules write it: 1/8, 1/4, 1/2, 1, 17."""
+        return {0.125: "1/8", 0.25: "1/4", 0.5: "1/2"}.get(self.cr, f"{self.cr:g}")
+
 
 class Bestiary(msgspec.Struct, frozen=True):
     """Monsters by name, with the attribution and licence of where they come from."""

@@ -95,3 +95,30 @@ def test_new_party_needs_a_party_and_its_ruleset(run, tmp_path):
     assert "the party plays pool, not fudge" in refused.output
     with Fracas(run.db) as log:
         assert [e["encounter"] for e in log.encounters()] == ["party"]  # no fight started
+
+
+def test_the_gm_page_adds_from_the_bestiary_and_brings_the_party_in(tmp_path):
+    import httpx
+
+    from tests.web import fracas, served
+
+    db = tmp_path / "web.db"
+    fracas(db, "party", "add", "brannoc", "-r", "srd", "--sheet", str(SAMPLES / "fighter.toml"))
+    fracas(db, "new", "-r", "srd", "--id", "road")
+    with (
+        served(db) as server,
+        httpx.Client(base_url=server.root, cookies={"fracas_gm": server.token}) as client,
+    ):
+        page = client.get("/gm/e/road").text
+        assert '<option value="add goblin --monster goblin" label="Goblin (CR 1/4)">' in page
+        assert 'data-line="party bring"' in page
+        token = {"X-Fracas-Token": server.token}
+        for line in ("party bring", "add gob --monster goblin --count 2"):
+            done = client.post("/gm/e/road/command", json={"line": line}, headers=token).json()
+            assert done["ok"], done
+        again = client.post("/gm/e/road/command", json={"line": "party bring"}, headers=token)
+        assert "brannoc already in road: the party is there" in again.json()["refusal"]
+    with Fracas(str(db)) as log:
+        fighters = log.encounter("road").state.fighters
+        assert list(fighters) == ["brannoc", "gob-1", "gob-2"]
+        assert fighters["brannoc"].side == "pc"
