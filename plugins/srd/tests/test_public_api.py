@@ -1,6 +1,7 @@
 """The plugin imports nothing of fracas's but its public API, and ships sheets that read."""
 
 import ast
+import json
 import re
 import tomllib
 from importlib import resources
@@ -52,7 +53,13 @@ SAMPLES = sorted(p.name for p in resources.files("fracas_srd").joinpath("samples
 
 @pytest.mark.parametrize("name", SAMPLES)
 def test_every_sample_sheet_reads(name: str):
-    data = tomllib.loads(resources.files("fracas_srd").joinpath("samples", name).read_text())
+    """A TOML sheet, or a Foundry VTT export read as one (`Ruleset.imports`)."""
+    text = resources.files("fracas_srd").joinpath("samples", name).read_text()
+    if name.endswith(".json"):
+        data, _unread = RULESET.imported(json.loads(text))
+        data = {k: v for k, v in data.items() if k not in ("name", "side")}
+    else:
+        data = tomllib.loads(text)
     sheet = RULESET.sheet(data, name)
     assert sheet.hp >= 1
 
