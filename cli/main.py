@@ -26,6 +26,7 @@ from fracas.projections.board import board
 from fracas.rules import Encounter, available, durations, load
 from fracas.rules.commands import GM
 from fracas.rules.events import Modifier
+from fracas.rules.party import PARTY
 from fracas.rules.reactions import ANSWER, TIMEOUT, WITHDRAW, Ask, ask_until, now
 from fracas.rules.ruleset import DEFAULT, Ruleset
 
@@ -787,7 +788,7 @@ def party_ruleset(log: Fracas) -> str:
     """The party's ruleset; before it has one, the latest fight's (else the default)."""
     if party.has_party(log):
         return party.party(log).ruleset.name
-    fights = [e for e in log.encounters() if e["encounter"] != "party"]
+    fights = [e for e in log.encounters() if e["encounter"] != PARTY]
     return str(fights[-1]["ruleset"]) if fights else DEFAULT
 
 
