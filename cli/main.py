@@ -689,7 +689,12 @@ def from_bestiary(ruleset: Ruleset, monster: str) -> dict[str, Any]:
 def monsters(app: App, text: str, ruleset: str | None, as_json: bool) -> None:
     """List the ruleset's monsters (those whose name or type holds TEXT): name, challenge
     rating and type, with the attribution their licence asks for."""
-    rules, _ = ruleset_for(app, ruleset)
+    try:
+        rules, _ = ruleset_for(app, ruleset)
+    except NotFoundError:  # no fight yet: the party's ruleset, if there is a party
+        if not party.has_party(app.fracas):
+            raise
+        rules = party.party(app.fracas).ruleset
     bestiary = rules.monsters
     found = bestiary.search(text)
     if as_json:
