@@ -138,10 +138,12 @@ def test_players_exports_leak_nothing_of_a_secret_roll(tmp_path, run):
         assert ("alice declares attack" in players) == (fmt != "jsonl")
     replayed = run("export", "--format", "md", "--for", "players").output
     assert "what it decided is GM-only until the GM discloses it" in replayed
-    # the `next` that followed read the turn the secret roll moved: players never see it,
-    # and the reveal is their step 6, not the log's 7
-    assert "Step 6, by gm: dice seed 1 revealed to the GM (withheld here" in replayed
-    assert "Step 7" not in replayed
+    # the `next` that followed passes the turn the same way whatever the secret roll gave
+    # (a 1d10 pistol cannot down 30 HP), so players see it at once (issue 38); what the
+    # roll decided, Bob's health, still waits on the disclosure
+    assert "Step 6, by gm: command: next (gm); bob spends 1 action: passes" in replayed
+    assert "Step 7, by gm: dice seed 1 revealed to the GM (withheld here" in replayed
+    assert "Round 1 wait on the GM's secret roll at step 5" in replayed
     lines = [json.loads(x) for x in run("export", "--for", "players").output.splitlines()]
     withheld = [x for x in lines if x.get("withheld_after_secret_step") == 5]
     assert withheld[0]["command"] == {"actor": "alice", "action": "attack", "targets": ["bob"]}
