@@ -82,7 +82,10 @@ def test_the_cli_rolls_logs_undoes_and_refuses_in_one_line(run):
     report = run("export", "--format", "md").output
     assert r"sam rolls 2d20kh1+5 for perception: 22 (17 \[dropped 4\] + 5)" in report
     html = run("export", "--format", "html").output
-    assert '<s title="dropped">4</s>, 17' in html
+    # the faces are drawn as dice (issue 37): the dropped one is marked and struck through
+    dropped = '<span class="die dropped" title="dropped">4</span>'
+    assert dropped + '<span class="die" title="kept">17</span>' in html
+    assert re.search(r"\.die\.dropped \{[^}]*text-decoration: line-through", html)
 
 
 def test_a_secret_free_roll_is_masked_for_players_and_taints_nothing(run):
