@@ -17,6 +17,7 @@ import msgspec
 
 from fracas.cli import render
 from fracas.cli.numbers import INT, AsciiInt, ascii_int
+from fracas.cli.text import LINE
 from fracas.ledger import BadInputError, FracasError, NotFoundError
 from fracas.ledger.errors import ECHOED, cut, said
 from fracas.ledger.open import describe_database_error, is_database_error, is_server, shown
@@ -432,7 +433,7 @@ def rulesets(as_json: bool) -> None:
 
 @cli.command(short_help="Start a new encounter (and the log file).")
 @click.option("--ruleset", "-r", default=DEFAULT, show_default=True)
-@click.option("--title", "-t", default="", help="A name for the fight.")
+@click.option("--title", "-t", default="", type=LINE, help="A name for the fight.")
 @click.option(
     "--option",
     "-o",
@@ -825,7 +826,7 @@ def party_rest(app: App, kind: str, by: str) -> None:
 @party_.command("heal", short_help="Give health back to a member between fights.")
 @click.argument("combatant")
 @click.argument("amount", type=INT)
-@click.option("--reason", "-m", default="", help="Why (a potion, a healer's kit).")
+@click.option("--reason", "-m", default="", type=LINE, help="Why (a potion, a healer's kit).")
 @click.option("--by", default="gm", show_default=True, help="Who is entering this.")
 @pass_app
 def party_heal(app: App, combatant: str, amount: int, reason: str, by: str) -> None:
@@ -906,6 +907,7 @@ def next_(
     "--mod",
     "mods",
     multiple=True,
+    type=LINE,
     metavar="VALUE[:REASON]",
     help="The GM's modifier with its reason, e.g. --mod -20:smoke.",
 )
@@ -1019,7 +1021,7 @@ def act_(
     help="The deadline has passed: the rules' default for every target not yet answered.",
 )
 @click.option("--withdraw", is_flag=True, help="The GM takes the waiting attack back.")
-@click.option("--reason", "-m", default="", help="With --withdraw: why.")
+@click.option("--reason", "-m", default="", type=LINE, help="With --withdraw: why.")
 @dice_option
 @by_option
 @id_option
@@ -1066,7 +1068,7 @@ def check_taken(action: str, given: dict[str, Any], taken: tuple[str, ...]) -> N
 
 
 reason_option = click.option(
-    "--reason", "-m", default="", help="Why, in a few words: it is shown in the log."
+    "--reason", "-m", default="", type=LINE, help="Why, in a few words: it is shown in the log."
 )
 
 
@@ -1160,7 +1162,7 @@ class UntilType(click.ParamType):
 
 @condition.command("set", short_help="Set condition NAME on TARGET, for a while or until.")
 @click.argument("target", shell_complete=complete_ids)
-@click.argument("name")
+@click.argument("name", type=LINE)
 @click.option("--for", "rounds", type=RoundsType(), help="Lasts this many rounds: 3r.")
 @click.option(
     "--until",
@@ -1186,7 +1188,7 @@ def condition_set(
 
 @condition.command("clear", short_help="Clear the condition NAME from TARGET.")
 @click.argument("target", shell_complete=complete_ids)
-@click.argument("name")
+@click.argument("name", type=LINE)
 @gm_flags
 def condition_clear(
     app: App, target: str, name: str, reason: str, by: str, command_id: str | None
@@ -1228,7 +1230,7 @@ def reopen(app: App, reason: str, by: str, command_id: str | None) -> None:
 
 @cli.command()
 @click.argument("target", shell_complete=complete_ids)
-@click.argument("name")
+@click.argument("name", type=LINE)
 @gm_flags
 def rename(app: App, target: str, name: str, reason: str, by: str, command_id: str | None) -> None:
     """Show TARGET under a new NAME; their id stays."""
@@ -1853,7 +1855,7 @@ def roll_(
 
 
 @cli.command()
-@click.argument("text")
+@click.argument("text", type=LINE)
 @by_option
 @pass_app
 def note(app: App, text: str, by: str) -> None:

@@ -120,3 +120,31 @@ def test_usage_errors_are_one_line_with_exit_code_2_and_say_where_to_look(run):
     assert line.endswith("(see 'cli add --help')")
     for args in (("harm", "bob", "-5"), ("status", "--at", "²"), ("note",), ("--json", "status")):
         assert "--help')" in refused_in_one_line(run, *args, code=2)
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (("harm", "bob", "1", "--reason", "line1\nline2"), "--reason"),
+        (("note", "a\nb"), "TEXT"),
+        (("heal", "bob", "5", "--reason", "x\ny"), "--reason"),
+        (("act", "alice", "attack", "bob", "--mod", "2:a\nb"), "--mod"),
+        (("new", "--id", "ok2", "--title", "two\nlines"), "--title"),
+        (("condition", "set", "bob", "on\nfire"), "NAME"),
+        (("condition", "clear", "bob", "on\nfire"), "NAME"),
+        (("roll", "1d6", "--reason", "a\rb"), "--reason"),
+    ],
+)
+def test_free_text_with_a_newline_is_refused_on_one_line_like_rename(run, args, option):
+    before = begun(run)
+    line = refused_in_one_line(run, *args, code=2)
+    assert "on one line" in line and option in line
+    assert events_in(run.db) == before
+
+
+def test_free_text_on_one_line_still_works(run):
+    before = begun(run)
+    run("harm", "bob", "1", "--reason", "a fall of ten feet")
+    run("note", "the door is locked")
+    run("condition", "set", "bob", "on fire")
+    assert events_in(run.db) >= before + 3

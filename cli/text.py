@@ -1,0 +1,28 @@
+"""Free text as the GM types it: a reason, a note, a title, a condition's name. The log and
+the status show each on one line, so a newline or another control character is refused where
+it is typed, as `rename` and `--by` refuse it."""
+
+from typing import Any
+
+import click
+
+from fracas.ledger.errors import said
+
+
+class OneLine(click.ParamType):
+    """Text without newlines or other control characters (a tab included)."""
+
+    name = "text"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: Any) -> str:
+        text = str(value)
+        if not text.isprintable():
+            self.fail(
+                f"{said(text)} is not accepted; give it on one line, without control characters",
+                param,
+                ctx,
+            )
+        return text
+
+
+LINE = OneLine()
