@@ -17,7 +17,7 @@ import msgspec
 
 from fracas.cli import render
 from fracas.cli.numbers import INT, AsciiInt, ascii_int
-from fracas.cli.text import LINE
+from fracas.cli.text import LINE, LOG_PATH
 from fracas.ledger import BadInputError, FracasError, NotFoundError
 from fracas.ledger.errors import ECHOED, cut, said
 from fracas.ledger.open import describe_database_error, is_database_error, is_server, shown
@@ -356,6 +356,7 @@ def parse_defences(texts: tuple[str, ...], targets: tuple[str, ...]) -> dict[str
     "--db",
     envvar="FRACAS_DB",
     default="fracas.db",
+    type=LOG_PATH,
     show_default=True,
     help="The log: a SQLite file, or postgresql://user@host/db?schema=NAME (env FRACAS_DB).",
 )
@@ -400,6 +401,7 @@ def share_global_options(group: click.Group) -> None:
     shared = [
         click.Option(
             ["--db"],
+            type=LOG_PATH,
             expose_value=False,
             callback=global_option("db"),
             help="The log (as before the subcommand; env FRACAS_DB).",
@@ -1897,6 +1899,7 @@ def head(app: App, step: int | None) -> None:
     "--db",
     "demo_db",
     default="fracas-demo.db",
+    type=LOG_PATH,
     show_default=True,
     help="Where to record the demo fight.",
 )

@@ -26,3 +26,18 @@ class OneLine(click.ParamType):
 
 
 LINE = OneLine()
+
+
+class LogPath(OneLine):
+    """Where the log is: a file name or a PostgreSQL URL, never empty."""
+
+    name = "path"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: Any) -> str:
+        text = super().convert(value, param, ctx)
+        if not text.strip():
+            self.fail("the log's path is empty; give a file name, like --db fight.db", param, ctx)
+        return text
+
+
+LOG_PATH = LogPath()

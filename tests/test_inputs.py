@@ -148,3 +148,11 @@ def test_free_text_on_one_line_still_works(run):
     run("note", "the door is locked")
     run("condition", "set", "bob", "on fire")
     assert events_in(run.db) >= before + 3
+
+
+@pytest.mark.parametrize(
+    "args", [("--db", "", "status"), ("status", "--db", " "), ("demo", "--db", "")]
+)
+def test_an_empty_log_path_is_refused_in_one_line(run, args):
+    line = refused_in_one_line(run, *args, code=2)
+    assert "'--db'" in line and "empty" in line
