@@ -129,7 +129,7 @@ def contest(
     mover: Fighter,
     skill: str,
     resister: Fighter,
-    resisted: str,
+    resisted: str | None,
     rules: list[str],
 ) -> bool:
     """srd-20: the one who tries must beat the other's check; a tie changes nothing."""

@@ -15,6 +15,7 @@ def save(state: State, actor: Fighter, command: Save, ctx: Context) -> list[Even
     check_fail(actor, command.fail, command.dc)
     events: list[Event] = []
     ability = command.ability
+    assert ability is not None  # Save refuses a save without one
     purpose = f"{ability.capitalize()} save" + (
         f" (DC {command.dc})" if command.dc is not None else ""
     )

@@ -19,7 +19,7 @@ from fracas_srd.sheets import ABILITIES, SKILLS, Ability
 
 Cover = Literal["none", "half", "three-quarters", "total"]
 Range = Literal["normal", "long", "beyond"]
-Contest = Literal["", "athletics", "acrobatics"]
+Contest = Literal["athletics", "acrobatics"]
 DICE = re.compile(r"([1-9][0-9]?)?d[1-9][0-9]{0,2}", re.ASCII)
 
 
@@ -131,16 +131,16 @@ class Stabilise(Targeted, tag="stabilise"):
 
 
 class Grapple(Targeted, tag="grapple"):
-    defend_with: Contest = ""  # the target's choice; none: its better one
+    defend_with: Contest | None = None  # the target's choice; none: its better one
 
 
 class Shove(Targeted, tag="shove"):
     push: bool = False  # push 5 feet away instead of knocking prone
-    defend_with: Contest = ""
+    defend_with: Contest | None = None
 
 
 class Escape(Act, tag="escape"):
-    using: Contest = ""
+    using: Contest | None = None
 
 
 class Stand(Act, tag="stand"):
@@ -159,7 +159,7 @@ class Save(Act, tag="save"):
     """A saving throw the GM calls for, at any time (srd-36): `save dex --dc 13`."""
 
     positional: ClassVar[str] = "ability"
-    ability: Ability | Literal[""] = ""
+    ability: Ability | None = None
     dc: Annotated[int, msgspec.Meta(ge=0, le=60)] | None = None
     fail: str = ""  # a condition the creature has on a failure
 

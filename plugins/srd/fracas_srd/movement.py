@@ -22,6 +22,10 @@ def why_held(fighter: Fighter) -> str:
     return f" ({held})" if held else ""
 
 
+def feet(count: int) -> str:
+    return "1 foot" if count == 1 else f"{count} feet"
+
+
 def check_room(fighter: Fighter, cost: int, what: str) -> None:
     if not fighter.speed:
         raise RefusedError(
@@ -31,7 +35,7 @@ def check_room(fighter: Fighter, cost: int, what: str) -> None:
     if cost > left:
         dash = "" if fighter.action else "; a Dash adds its speed"
         raise RefusedError(
-            f"{what} costs {cost} feet; {fighter.name} has {left} feet of movement left this "
+            f"{what} costs {feet(cost)}; {fighter.name} has {feet(left)} of movement left this "
             f"turn (speed {fighter.speed}, {fighter.moved} spent{dash}; srd-52)"
         )
 
@@ -43,11 +47,11 @@ def move(state: State, actor: Fighter, command: Move, ctx: Context) -> list[Even
         *(["difficult terrain"] if command.difficult else []),
     ]
     cost = command.feet * (1 + len(costs))
-    what = f"moving {command.feet} feet" + (f" ({', '.join(costs)})" if costs else "")
+    what = f"moving {feet(command.feet)}" + (f" ({', '.join(costs)})" if costs else "")
     check_room(actor, cost, what.capitalize())
     left = movement_left(actor) - cost
     rules = ["srd-52", *(["srd-27"] if actor.has("prone") else [])]
-    return [Spent(actor.id, MOVEMENT, cost, f"{what}, {left} feet left", rules)]
+    return [Spent(actor.id, MOVEMENT, cost, f"{what}, {feet(left)} left", rules)]
 
 
 def stand(state: State, actor: Fighter, command: Stand, ctx: Context) -> list[Event]:
@@ -58,6 +62,6 @@ def stand(state: State, actor: Fighter, command: Stand, ctx: Context) -> list[Ev
     check_room(actor, half, "Standing up")
     left = movement_left(actor) - half
     return [
-        Spent(actor.id, MOVEMENT, half, f"stands up, {left} feet left", ["srd-27", "srd-52"]),
+        Spent(actor.id, MOVEMENT, half, f"stands up, {feet(left)} left", ["srd-27", "srd-52"]),
         ConditionCleared(actor.id, "prone", f"stands up, for {half} feet of movement", ["srd-27"]),
     ]

@@ -25,8 +25,17 @@ def health(fighter: Fighter) -> str:
     temp = f" +{fighter.temp_hp} temp" if fighter.temp_hp else ""
     most = fighter.sheet.legendary_actions
     legendary = f", legendary {fighter.legendary_left}/{most}" if most else ""
+    if resistance := fighter.sheet.legendary_resistance:
+        legendary += f", legendary resistance {resistance - fighter.resisted}/{resistance}"
     slots = f", slots {shown(fighter)}" if fighter.sheet.slots else ""
     return f"HP {fighter.hp}/{fighter.hp_max}{temp}{legendary}{slots}"
+
+
+def reaction(fighter: Fighter) -> str:
+    """The dead take no reactions (srd-5): they have none ready, nor one spent."""
+    if fighter.dead:
+        return ""
+    return "used" if fighter.reaction else "ready"
 
 
 def detail(fighter: Fighter) -> dict[str, Any]:
@@ -35,7 +44,7 @@ def detail(fighter: Fighter) -> dict[str, Any]:
         "hp_max": fighter.hp_max,
         "temp_hp": fighter.temp_hp,
         "ac": armor_class(fighter),
-        "reaction": "used" if fighter.reaction else "ready",
+        "reaction": reaction(fighter),
     }
     if fighter.has("dying") or fighter.has("stable"):
         found["death_saves"] = {"successes": fighter.successes, "failures": fighter.failures}

@@ -28,6 +28,14 @@ def test_srd_52_a_turn_s_movement_is_its_speed_spent_in_pieces_and_no_more():
         t.act("gob", "move", feet=5)
 
 
+def test_srd_52_one_foot_reads_in_the_singular():
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    assert moves(t, "brannoc", 29).reason == "moving 29 feet, 1 foot left"
+    assert moves(t, "brannoc", 1).reason == "moving 1 foot, 0 feet left"
+    with pytest.raises(RefusedError, match=r"^Moving 1 foot costs 1 foot; brannoc has 0 feet"):
+        t.act("brannoc", "move", feet=1)
+
+
 def test_srd_52_a_dash_adds_the_speed_and_the_next_turn_starts_afresh():
     t = fight(("brannoc", "fighter"), ("gob", "goblin"))
     moves(t, "brannoc", 30)

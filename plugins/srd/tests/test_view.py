@@ -18,7 +18,7 @@ def test_the_board_shows_ac_temporary_hit_points_reaction_and_death_saves():
     assert wren.health == "HP 21/21 +4 temp"
     assert RULESET.numbers_of(wren) == {"AC": 14, "Temp HP": 4, "Reaction": "ready",
                                         "Death saves": ""}  # fmt: skip
-    assert row(t, "wyrm").health == "HP 150/150, legendary 3/3"
+    assert row(t, "wyrm").health == "HP 150/150, legendary 3/3, legendary resistance 3/3"
     t.do({"action": "gm.harm", "target": "pc-wren", "amount": 25})
     assert RULESET.numbers_of(row(t, "pc-wren"))["Death saves"] == "0✓ 0✗"
     order = RULESET.view(t.state).initiative
@@ -73,3 +73,27 @@ def test_a_spell_a_legendary_action_and_a_multiattack_read_as_sentences():
     t.next()
     out = said(t, "wyrm", "legendary", faces=(), option="detect")
     assert out == "Ashen Wyrm uses its legendary detect: detect"
+
+
+def test_a_bad_choice_lists_each_choice_once_and_no_empty_one():
+    import pytest
+    from fracas.rules.api import BadInputError
+
+    with pytest.raises(BadInputError) as bad:
+        RULESET.command({"action": "save", "actor": "ilse", "ability": "foo", "dc": 10})
+    assert "or one of" not in str(bad.value) and "cha, con, dex, int, str, wis" in str(bad.value)
+    with pytest.raises(BadInputError) as bad:
+        RULESET.command({"action": "shove", "actor": "gob", "targets": ["x"], "defend_with": "y"})
+    assert str(bad.value).endswith("use one of: acrobatics, athletics")
+
+
+def test_the_legendary_resistances_left_show_beside_the_legendary_actions():
+    t = fight(("brannoc", "fighter"), ("wyrm", "wyrm"))
+    assert row(t, "wyrm").health == "HP 150/150, legendary 3/3, legendary resistance 3/3"
+
+
+def test_a_dead_creature_has_no_reaction_ready():
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    t.do({"action": "gm.harm", "target": "gob", "amount": 7})
+    assert t.who("gob").dead
+    assert RULESET.numbers_of(row(t, "gob"))["Reaction"] == ""
