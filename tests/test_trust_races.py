@@ -144,7 +144,9 @@ def test_play_and_the_gm_page_carry_what_they_showed(run) -> None:
     run("undo")  # another table takes back the step the page shows as the latest
     name = page.worker.submit(page.encounter, None).result()
     answer = page.worker.submit(page.command, name, "undo", None, seen).result()
-    assert answer["refusal"].startswith("step"), answer
+    # the page's Undo names what landed since it showed its step (issue 37 defect 7)
+    assert answer["refusal"] == f"the fight moved on: step {seen + 1} landed", answer
+    assert answer["status"] == 409, answer
     answer = page.worker.submit(page.command, name, "next", None, seen).result()  # bob's: undone
     assert answer["refusal"].startswith("the turn moved on"), answer
     page.close()
