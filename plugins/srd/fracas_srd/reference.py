@@ -287,7 +287,8 @@ STATEMENTS = {
         "trigger comes. Shield: when "
         "hit by an attack or targeted by magic missile, +5 AC until the start of its next turn, "
         "the triggering attack included, so a hit whose total is below the new AC becomes a "
-        "miss (a natural 20 still hits), and no damage from magic missile. [Reactions; Shield]"
+        "miss (a natural 20 still hits), and no damage from magic missile; a shield that cannot"
+        " turn the hit into a miss is not cast, its reaction and slot kept. [Reactions; Shield]"
     ),
     "srd-40": (
         "Uncanny dodge. When an attacker it can see hits it with an attack, it may use its "

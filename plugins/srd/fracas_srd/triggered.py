@@ -136,21 +136,24 @@ def when_hit(
     """srd-39, srd-40: the reaction to a hit, and whether it still hits."""
     if found is None or found.trigger != HIT:
         return [], True
-    events = taken(state, target, found)
     if found.halves:
         why = f"{found.name}: half the damage of {attacker.name}'s hit"
+        events = taken(state, target, found)
         return [*events, Resolved(target.id, "react", [attacker.id], why, ["srd-40"])], True
-    shield = lasting_effect(state, target, found, f"cast as {attacker.name}'s attack hits")
     effect = found.spell.effect if found.spell else None
     ac = armor_class(target) + (effect.ac if effect else 0)
-    still = natural == 20 or total >= ac
     what = "a natural 20 still hits" if natural == 20 else f"{total} vs AC {ac}"
-    outcome = f"{found.name}: {'still a hit' if still else 'the hit becomes a miss'} ({what})"
+    if natural == 20 or total >= ac:
+        # Declared beforehand, taken only if it can matter: the reaction and slot stay.
+        outcome = f"{found.name}: not cast, it cannot turn the hit ({what})"
+        return [Resolved(target.id, "react", [attacker.id], outcome, ["srd-39"])], True
+    shield = lasting_effect(state, target, found, f"cast as {attacker.name}'s attack hits")
+    outcome = f"{found.name}: the hit becomes a miss ({what})"
     return [
-        *events,
+        *taken(state, target, found),
         shield,
         Resolved(target.id, "react", [attacker.id], outcome, ["srd-39"]),
-    ], still
+    ], False
 
 
 def halved(parts: list[Modifier], found: Reaction | None) -> list[Modifier]:

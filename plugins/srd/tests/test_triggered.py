@@ -13,6 +13,7 @@ from fracas.rules.api import (
 from srd_table import fight, of, rolls, sample
 
 from fracas_srd.ruleset import RULESET
+from fracas_srd.slots import slots_left
 
 FROST = {"name": "frost", "damage": "2d6", "type": "cold", "finesse": True}
 DODGE = {"name": "uncanny dodge", "trigger": "hit", "halves": True}
@@ -48,13 +49,26 @@ def test_srd_39_shield_against_a_critical_still_hit_and_against_a_miss_not_cast(
         "gob", "attack", "pc-ilse", faces=(20, 2, 3), weapon="scimitar",
         defence={"pc-ilse": "shield"},
     )  # fmt: skip
-    assert "shield: still a hit (a natural 20 still hits)" in outcomes(out)
-    assert of(out, Damaged)[0].amount == 2 + 3 + 2 and t.who("pc-ilse").reaction
+    assert "shield: not cast, it cannot turn the hit (a natural 20 still hits)" in outcomes(out)
+    assert of(out, Damaged)[0].amount == 2 + 3 + 2 and not t.who("pc-ilse").reaction
+    assert spent(out) == ["action", "attack"]
     t = fight(("gob", "goblin"), ("pc-ilse", "wizard"))
     out = t.act(
         "gob", "attack", "pc-ilse", faces=(3,), weapon="scimitar", defence={"pc-ilse": "shield"}
     )
     assert "reaction" not in spent(out) and not t.who("pc-ilse").reaction
+
+
+def test_srd_39_shield_is_not_cast_when_ac_plus_5_still_is_hit():
+    t = fight(("wyrm", "wyrm"), ("pc-ilse", "wizard"))
+    slots = slots_left(t.who("pc-ilse"), 1)
+    out = t.act(
+        "wyrm", "attack", "pc-ilse", faces=(10, 3, 4), weapon="bite", defence={"pc-ilse": "shield"}
+    )
+    assert "shield: not cast, it cannot turn the hit (19 vs AC 17)" in outcomes(out)
+    assert "reaction" not in spent(out) and "level 1 spell slot" not in spent(out)
+    assert not t.who("pc-ilse").reaction and slots_left(t.who("pc-ilse"), 1) == slots
+    assert not t.who("pc-ilse").has("under shield")
 
 
 def test_srd_39_the_paralysed_take_no_reaction_so_no_shield_against_a_critical_up_close():
@@ -125,13 +139,13 @@ def test_srd_39_one_reaction_a_round_across_a_multiattack():
     t.join("pc-ilse", sample("wizard", hp=60), "pc")
     t.do({"action": "begin"}, 20, 10)
     out = t.act(
-        "wyrm", "multiattack", "pc-ilse", faces=(8, 1, 1, 12, 1, 1, 12, 1, 1),
+        "wyrm", "multiattack", "pc-ilse", faces=(7, 12, 1, 1, 12, 1, 1),
         defence={"pc-ilse": "shield"},
     )  # fmt: skip
-    # bite 8 + 9 = 17 hits AC 12; shield: AC 17, still a hit; each claw meets AC 17 again.
+    # bite 7 + 9 = 16 hits AC 12; shield: AC 17, a miss; each claw's 21 beats AC 17 still up.
     assert spent(out).count("reaction") == 1
-    assert outcomes(out).count("shield: still a hit (17 vs AC 17)") == 1
-    assert len(of(out, Damaged)) == 3
+    assert outcomes(out).count("shield: the hit becomes a miss (16 vs AC 17)") == 1
+    assert len(of(out, Damaged)) == 2
     t.next()
     t.act("pc-ilse", "dodge")
     t.next()  # round 2: the wyrm again; Ilse's reaction is back, then spent on an opportunity
