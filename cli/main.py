@@ -14,10 +14,11 @@ from typing import IO, Any, TypeVar
 
 import click
 import msgspec
+from msgspec import inspect
 
 from fracas.cli import render
 from fracas.cli.numbers import INT, AsciiInt, ascii_int
-from fracas.cli.text import LINE, LOG_PATH
+from fracas.cli.text import LINE, LOG_PATH, MODIFIER
 from fracas.ledger import BadInputError, FracasError, NotFoundError
 from fracas.ledger.errors import ECHOED, cut, said
 from fracas.ledger.open import describe_database_error, is_database_error, is_server, shown
@@ -25,8 +26,9 @@ from fracas.projections import Fracas, catalog, party
 from fracas.projections.asking import may_wait, pending
 from fracas.projections.board import board
 from fracas.rules import Encounter, available, durations, load
-from fracas.rules.commands import GM
+from fracas.rules.commands import GM, MOST_HEALTH
 from fracas.rules.events import Modifier
+from fracas.rules.names import accepted, plain
 from fracas.rules.party import PARTY
 from fracas.rules.reactions import ANSWER, TIMEOUT, WITHDRAW, Ask, ask_until, now
 from fracas.rules.ruleset import DEFAULT, Ruleset
@@ -329,17 +331,6 @@ def parse_pairs(pairs: tuple[str, ...], flag: str) -> dict[str, Any]:
     return parsed
 
 
-def parse_modifier(text: str) -> Modifier:
-    value, _, reason = text.partition(":")
-    try:
-        return Modifier(ascii_int(value), reason.strip() or "GM's modifier")
-    except ValueError:
-        raise BadInputError(
-            "--mod takes VALUE[:REASON], VALUE a whole number from -1000 to 1000, "
-            f"like --mod -20:smoke; got {said(text)}"
-        ) from None
-
-
 def parse_defences(texts: tuple[str, ...], targets: tuple[str, ...]) -> dict[str, str]:
     defences: dict[str, str] = {}
     for text in texts:
@@ -349,6 +340,9 @@ def parse_defences(texts: tuple[str, ...], targets: tuple[str, ...]) -> dict[str
         else:
             defences.update({target: text for target in targets})
     return defences
+
+
+HEALTH = AsciiInt(1, MOST_HEALTH)
 
 
 @click.group(cls=FracasGroup)
@@ -827,7 +821,7 @@ def party_rest(app: App, kind: str, by: str) -> None:
 
 @party_.command("heal", short_help="Give health back to a member between fights.")
 @click.argument("combatant")
-@click.argument("amount", type=INT)
+@click.argument("amount", type=HEALTH)
 @click.option("--reason", "-m", default="", type=LINE, help="Why (a potion, a healer's kit).")
 @click.option("--by", default="gm", show_default=True, help="Who is entering this.")
 @pass_app
@@ -909,7 +903,7 @@ def next_(
     "--mod",
     "mods",
     multiple=True,
-    type=LINE,
+    type=MODIFIER,
     metavar="VALUE[:REASON]",
     help="The GM's modifier with its reason, e.g. --mod -20:smoke.",
 )
@@ -932,9 +926,10 @@ def next_(
 @click.option("--item", default=None, help="Item to disarm or ready.")
 @click.option(
     "--dc",
-    type=AsciiInt(0, 1000),
+    type=AsciiInt(0),
     default=None,
-    help="The difficulty a save or check is rolled against, where the ruleset has one.",
+    help="The difficulty a save or check is rolled against, where the ruleset has one "
+    "(its bounds: `fracas actions`).",
 )
 @click.option(
     "--opt",
@@ -969,7 +964,7 @@ def act_(
     targets: tuple[str, ...],
     weapon: str | None,
     called: str | None,
-    mods: tuple[str, ...],
+    mods: tuple[Modifier, ...],
     defences: tuple[str, ...],
     defence_weapons: tuple[str, ...],
     unaware: tuple[str, ...],
@@ -993,7 +988,7 @@ def act_(
         "called": called,
         "item": item,
         "dc": dc,
-        "modifiers": [msgspec.to_builtins(parse_modifier(m)) for m in mods] or None,
+        "modifiers": [msgspec.to_builtins(m) for m in mods] or None,
         "defence": parse_defences(defences, targets) or None,
         "defence_weapon": parse_pairs(defence_weapons, "--defence-weapon") or None,
         "unaware": list(unaware) or None,
@@ -1005,6 +1000,7 @@ def act_(
     if taken:  # an unknown action is the ruleset's to refuse, with its list of actions
         check_taken(action, given, taken)
     command = {"action": action, "actor": actor, **given, **parse_pairs(opts, "--opt")}
+    check_numbers(ruleset, action, command, words)
     if wait is not None and not ask:
         raise BadInputError("--wait goes with --ask: how long the targets have to answer")
     if ask and dice:
@@ -1058,6 +1054,37 @@ def answer(
     run(app, command, dice, by, command_id)
 
 
+def check_numbers(ruleset: Ruleset, action: str, command: dict[str, Any], words: str) -> None:
+    """A whole number out of the action's bounds is a usage error (exit 2) naming the flag or
+    the word it was typed as, with the bounds, before the ruleset reads the command."""
+    struct = ruleset.command_struct(action)
+    for field in inspect.type_info(struct).fields if struct else ():
+        name, typ = field.encode_name, plain(field.type)
+        given = command.get(name)
+        if not isinstance(typ, inspect.IntType) or given is None or isinstance(given, bool):
+            continue
+        try:
+            number = ascii_int(given) if isinstance(given, str) else int(given)
+        except (TypeError, ValueError):
+            continue  # not a number at all: the ruleset's refusal names what it takes
+        if not within(typ, number):
+            hint = flag_of(name, words)
+            raise click.BadParameter(f"{number} is not {accepted(typ)}", param_hint=hint)
+
+
+def within(typ: inspect.IntType, number: int) -> bool:
+    return (typ.ge is None or number >= typ.ge) and (typ.le is None or number <= typ.le)
+
+
+def flag_of(field: str, words: str) -> str:
+    """How `fracas act` takes a field: its flag, the words after the action, or -o."""
+    if field == words:
+        return f"'{field.upper()}'"
+    if field in catalog.FLAGS:
+        return f"'{catalog.FLAGS[field].split()[0]}'"
+    return f"'-o {field}'"
+
+
 def check_taken(action: str, given: dict[str, Any], taken: tuple[str, ...]) -> None:
     """Only what the action's command takes is sent: a flag it has no field for is refused
     (rather than dropped unseen)."""
@@ -1107,7 +1134,7 @@ def gm_command(
 
 @cli.command(short_help="Take health off TARGET by hand.")
 @click.argument("target", shell_complete=complete_ids)
-@click.argument("amount", type=INT)
+@click.argument("amount", type=HEALTH)
 @gm_flags
 def harm(app: App, target: str, amount: int, reason: str, by: str, command_id: str | None) -> None:
     """Take AMOUNT off TARGET's health by hand (a trap, a fall, a ruling)."""
@@ -1116,7 +1143,7 @@ def harm(app: App, target: str, amount: int, reason: str, by: str, command_id: s
 
 @cli.command(short_help="Give health back to TARGET by hand.")
 @click.argument("target", shell_complete=complete_ids)
-@click.argument("amount", type=INT)
+@click.argument("amount", type=HEALTH)
 @click.option(
     "--temp",
     is_flag=True,

@@ -5,8 +5,12 @@ it is typed, as `rename` and `--by` refuse it."""
 from typing import Any
 
 import click
+from msgspec import inspect
 
+from fracas.cli.numbers import ascii_int
 from fracas.ledger.errors import said
+from fracas.rules.events import Bounded, Modifier
+from fracas.rules.names import plain
 
 
 class OneLine(click.ParamType):
@@ -41,3 +45,32 @@ class LogPath(OneLine):
 
 
 LOG_PATH = LogPath()
+
+
+class ModifierText(OneLine):
+    """--mod VALUE[:REASON]: a whole number within a modifier's bounds, and why."""
+
+    name = "modifier"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: Any) -> Modifier:
+        if isinstance(value, Modifier):
+            return value
+        text = super().convert(value, param, ctx)
+        number, _, reason = text.partition(":")
+        low, high = MODIFIER_BOUNDS.ge, MODIFIER_BOUNDS.le
+        try:
+            modifier = Modifier(ascii_int(number), reason.strip() or "GM's modifier")
+        except ValueError:
+            modifier = None
+        if modifier is None or not low <= modifier.value <= high:
+            self.fail(
+                f"VALUE[:REASON] takes VALUE a whole number from {low} to {high}, "
+                f"like --mod -20:smoke; got {said(text)}",
+                param,
+                ctx,
+            )
+        return modifier
+
+
+MODIFIER_BOUNDS = plain(inspect.type_info(Bounded))
+MODIFIER = ModifierText()

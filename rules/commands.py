@@ -39,7 +39,8 @@ class Pass(Command, tag="next"):
     actor: str | None = None
 
 
-Amount = Annotated[int, msgspec.Meta(ge=1, le=10_000)]
+MOST_HEALTH = 10_000  # health taken or given back by hand at once
+Amount = Annotated[int, msgspec.Meta(ge=1, le=MOST_HEALTH)]
 Text = Annotated[str, msgspec.Meta(max_length=200)]
 
 

@@ -87,7 +87,7 @@ def test_an_argument_that_is_not_utf8_is_refused_naming_it(run):
     [
         (("act", "alice", "attack", "bob", "--mod", "1" + "0" * 30 + ":x"), "-1000 to 1000"),
         (("act", "alice", "attack", "bob", "--mod", "9223372036854775808:x"), "-1000 to 1000"),
-        (("act", "alice", "attack", "bob", "--mod", "1001:x"), "modifiers[0].value = 1001"),
+        (("act", "alice", "attack", "bob", "--mod", "1001:x"), "'--mod'"),
         (
             ("act", "alice", "attack", "bob", "-o", "modifiers=[{value=9223372036854775807}]"),
             "modifiers[0].value",
@@ -156,3 +156,49 @@ def test_free_text_on_one_line_still_works(run):
 def test_an_empty_log_path_is_refused_in_one_line(run, args):
     line = refused_in_one_line(run, *args, code=2)
     assert "'--db'" in line and "empty" in line
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("act", "alice", "attack", "bob", "--mod", "1001:x"), "'--mod'"),
+        (("act", "alice", "attack", "bob", "--mod", "-1001"), "-1000 to 1000"),
+        (("harm", "bob", "999999999999"), "'AMOUNT'"),
+        (("harm", "bob", "10001"), "1<=x<=10000"),
+        (("heal", "bob", "10001"), "'AMOUNT'"),
+        (("act", "alice", "move", "-o", "cover=1001"), "'-o cover'"),
+    ],
+)
+def test_a_number_out_of_range_is_a_usage_error_naming_the_option(run, args, says):
+    before = begun(run)
+    line = refused_in_one_line(run, *args, code=2)
+    assert says in line and "modifiers[" not in line and "gm.harm" not in line
+    assert events_in(run.db) == before
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("act", "alice", "save", "dex", "--dc", "61"), "'--dc'"),
+        (("act", "alice", "save", "dex", "--dc", "61"), "<= 60"),
+        (("act", "alice", "move", "999999"), "'FEET'"),
+        (("act", "alice", "attack", "bob", "--mod", "1001:x"), "'--mod'"),
+    ],
+)
+def test_a_number_out_of_srds_range_is_a_usage_error_naming_the_option(run, args, says):
+    run("new", "-r", "srd")
+    run("add", "alice", "--monster", "goblin")
+    run("add", "bob", "--monster", "wolf")
+    run("begin")
+    before = events_in(run.db)
+    line = refused_in_one_line(run, *args, code=2)
+    assert says in line, line
+    assert events_in(run.db) == before
+
+
+def test_the_help_and_the_docs_give_the_bounds_the_cli_checks(run):
+    from pathlib import Path
+
+    docs = Path(__file__).parent.parent / "docs" / "getting-started.md"
+    assert "1 to 10000" in docs.read_text()
+    assert "0<=x<=1000" not in run("act", "--help").output
