@@ -137,7 +137,7 @@ def board_table(shown: Board, *, folded: bool) -> Any:
     table.add_column("Order", no_wrap=not folded)
     table.add_column("Health", no_wrap=not folded)
     if folded:
-        table.add_column("Status", min_width=12)
+        table.add_column("Status", min_width=20)
     else:
         for column in numbers:
             table.add_column(column, justify="right", no_wrap=True)
@@ -146,12 +146,15 @@ def board_table(shown: Board, *, folded: bool) -> Any:
     for row in shown.rows:
         style = "bold" if row.acting else ("dim" if row.status.startswith("removed") else None)
         said = status_words(row)
-        more = [c for c in row.conditions if c != row.status]  # not "dead | dead"
         if folded:
             values = [f"{k} {v}" for k, v in row.numbers.items() if v not in ("", None)]
-            rest = [" · ".join(part for part in [*values, said, *more] if part)]
+            rest = [" · ".join(part for part in [*values, said, *row.conditions] if part)]
         else:
-            rest = [*(str(row.numbers.get(c, "")) for c in numbers), said, ", ".join(more)]
+            rest = [
+                *(str(row.numbers.get(c, "")) for c in numbers),
+                said,
+                ", ".join(row.conditions),
+            ]
         marks = ">" if row.acting else ""
         cells = [marks, str(row.order), row.name, row.side, row.key, row.health, *rest]
         table.add_row(*map(Text, cells), style=style)
@@ -160,14 +163,15 @@ def board_table(shown: Board, *, folded: bool) -> Any:
 
 def status_words(row: Any) -> str:
     """A row's status, led by "hidden" on the GM's board for a combatant players do not see."""
-    return f"hidden · {row.status}" if row.hidden else row.status
+    return " · ".join(part for part in ["hidden" if row.hidden else "", row.status] if part)
 
 
 def status(shown: Board) -> None:
     from rich.console import Console
 
     piped = not sys.stdout.isatty()
-    console = Console(highlight=False, width=PIPE_WIDTH if piped else None)
+    asked = os.environ.get("COLUMNS", "").isdigit()  # rich reads COLUMNS when width is None
+    console = Console(highlight=False, width=PIPE_WIDTH if piped and not asked else None)
     console.print(status_table(shown, console.width))
     for pin in shown.pins:
         console.print(f"pin: {pin}", markup=False)

@@ -4,6 +4,7 @@ Built from a View and the ruleset's words (never from the ruleset's state), so i
 read straight from the read models without folding anything.
 """
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -134,6 +135,13 @@ def headline(view: View, ruleset: Ruleset, names: dict[str, str] | None = None) 
     return " · ".join(parts)
 
 
+def unsaid(conditions: list[str], status: str) -> list[str]:
+    """The conditions a status does not already say ("dead", or shotclock's "continuous:
+    driving" among its parts), so that a row says each once."""
+    said = {status, *re.split(r"; |, ", status)}
+    return [condition for condition in conditions if condition not in said]
+
+
 def board(
     encounter: str, ruleset: Ruleset, view: View, hidden: frozenset[str] = frozenset()
 ) -> Board:
@@ -153,7 +161,7 @@ def board(
                 row.acting,
                 row.status,
                 wound.health if wound else "",
-                wound.conditions if wound else [],
+                unsaid(wound.conditions, row.status) if wound else [],
                 ruleset.numbers_of(wound) if wound else {},
                 row.combatant in hidden,
                 descriptor(wound, ruleset) if wound else "",

@@ -5,11 +5,12 @@ import io
 import json
 from pathlib import Path
 
+import msgspec
 import pytest
 from rich.console import Console
 
 from fracas.cli import render
-from fracas.projections.board import board
+from fracas.projections.board import BoardRow, board
 from fracas.rules import load
 from tests.conftest import SHEETS
 
@@ -53,6 +54,7 @@ FIGHTS = {
         ["add", "maelis", "--sheet", f"{SAMPLES}/cleric.toml", "--side", "pc"],
     ],
 }  # fmt: skip
+ROW = BoardRow(1, "orc", "Orc", "npc", "-", False, "out", "0", [], {})
 HIDDEN = {"percentile": "bishop", "shotclock": "boss", "pool": "bob", "timeslice": "orc",
           "fudge": "p2", "srd": "wyrm"}  # fmt: skip
 
@@ -132,3 +134,34 @@ def test_what_was_typed_shows_as_typed_never_as_markup(run) -> None:
     text = drawn(run, 200)
     assert "[/oops]" in text and "[bold]Boss" in text
     assert "[/oops]" in run("status").output
+
+
+def test_the_shotclock_tour_says_each_carried_and_continuous_action_once(run) -> None:
+    run("new", "-r", "shotclock")
+    run("add", "jack", "--side", "pc", "--set", "speed=8", "--set", "skills.guns=14")
+    run("add", "boss", "--set", "speed=7", "--set", "skills.martial arts=15")
+    run("begin", "--dice", "4,3")
+    run("act", "jack", "attack", "boss")
+    run("act", "boss", "attack", "jack", "--defence", "dodge")
+    run("act", "jack", "attack", "boss", "-o", "snapshot=1")
+    run("act", "boss", "continuous", "-o", "what=driving")
+    run("act", "boss", "other", "-o", "shots=8", "-o", "what=hot-wire the van")
+    for width in (80, 200):
+        text = " ".join(drawn(run, width).split())
+        assert text.count("continuous: driving") == 1, text
+        assert text.count("hot-wire the van") == 1, text
+
+
+def test_a_hidden_combatant_with_no_status_reads_hidden_alone() -> None:
+    row = msgspec.structs.replace(ROW, hidden=True, status="")
+    assert render.status_words(row) == "hidden"
+    assert render.status_words(msgspec.structs.replace(ROW, hidden=True)) == "hidden · out"
+
+
+def test_status_in_a_pipe_honours_columns(run, monkeypatch) -> None:
+    begun(run, "srd")
+    monkeypatch.setenv("COLUMNS", "80")
+    text = run("status").output
+    assert max(len(line.rstrip()) for line in text.splitlines()) <= 80, text
+    monkeypatch.delenv("COLUMNS")
+    assert max(len(line.rstrip()) for line in run("status").output.splitlines()) > 80
