@@ -8,6 +8,7 @@ from fracas_srd.checks import Check as Made
 from fracas_srd.checks import skill_check
 from fracas_srd.commands import Check, Save
 from fracas_srd.conditions import saving_throw
+from fracas_srd.damage import owed_concentration_save
 from fracas_srd.state import TRACKED, Fighter, State
 
 
@@ -16,6 +17,10 @@ def save(state: State, actor: Fighter, command: Save, ctx: Context) -> list[Even
     events: list[Event] = []
     ability = command.ability
     assert ability is not None  # Save refuses a save without one
+    if ability == "con" and not command.fail:
+        owed = owed_concentration_save(state, ctx, actor, command.dc)
+        if owed is not None:
+            return owed
     purpose = f"{ability.capitalize()} save" + (
         f" (DC {command.dc})" if command.dc is not None else ""
     )

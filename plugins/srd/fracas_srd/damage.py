@@ -11,14 +11,13 @@ from fracas.rules.api import (
     Healed,
     Modifier,
     RefusedError,
-    Resolved,
     Rolled,
 )
 
 from fracas_srd.checks import Edge, d20_test
 from fracas_srd.conditions import saving_throw
 from fracas_srd.effects import bonuses, resistances
-from fracas_srd.events import DEATH_SAVE, DeathSaves, TemporaryHitPoints
+from fracas_srd.events import DEATH_SAVE, ConcentrationOwed, DeathSaves, TemporaryHitPoints
 from fracas_srd.state import Fighter, State
 
 AT_ZERO = {"at_zero": True}  # the unconsciousness of 0 HP, which healing ends
@@ -157,16 +156,48 @@ def concentration_save(
     holding = target.conditions.get("concentrating")
     if holding is None:
         return []
-    events: list[Event] = []
     dc = max(10, taken // 2)
-    purpose = f"concentration on {holding.get('spell', 'a spell')} (DC {dc})"
-    if ctx is None:  # harm by hand rolls no dice: the table rolls this save itself
-        due = f"owes a {purpose}: the GM rolls it and clears concentrating on a failure"
-        return [Resolved(target.id, "concentration", [], due, ["srd-26"])]
+    purpose = concentration_on(holding, dc)
+    if ctx is None:  # harm by hand rolls no dice: the creature's `save con` pays it
+        due = (
+            f"owes a {purpose}: `act {target.id} save con --dc {dc}` rolls it, and a failure"
+            f" ends {holding.get('spell', 'the spell')} on everyone it holds"
+        )
+        return [ConcentrationOwed(target.id, [*target.owed, dc], due, ["srd-26"])]
+    return concentration_roll(state, ctx, target, dc, purpose)
+
+
+def concentration_on(holding: dict, dc: int) -> str:
+    return f"concentration on {holding.get('spell', 'a spell')} (DC {dc})"
+
+
+def concentration_roll(
+    state: State, ctx: Context, target: Fighter, dc: int, purpose: str
+) -> list[Event]:
+    events: list[Event] = []
     check = saving_throw(ctx, events, target, "con", dc, purpose, ["srd-26"])
     if not check.success:
         events += end_concentration(state, target, "failed the concentration save", "srd-26")
     return events
+
+
+def owed_concentration_save(
+    state: State, ctx: Context, target: Fighter, dc: int | None
+) -> list[Event] | None:
+    """srd-26: a Con save by a creature that owes a concentration save (after harm by hand)
+    is that save, the one owed at this DC or the first; None when it owes none."""
+    holding = target.conditions.get("concentrating")
+    if holding is None or not target.owed or (dc is not None and dc not in target.owed):
+        return None
+    due = target.owed[0] if dc is None else dc
+    left = list(target.owed)
+    left.remove(due)
+    purpose = concentration_on(holding, due)
+    events = concentration_roll(state, ctx, target, due, purpose)
+    if any(isinstance(e, ConditionCleared) for e in events):
+        return events  # the concentration has ended, and what was owed with it
+    made = f"made the {purpose}" + (f"; still owes DC {', '.join(map(str, left))}" if left else "")
+    return [*events, ConcentrationOwed(target.id, left, made, ["srd-26"])]
 
 
 def end_concentration(state: State, caster: Fighter, why: str, rule: str) -> list[Event]:

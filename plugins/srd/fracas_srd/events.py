@@ -1,4 +1,4 @@
-"""The two events of this ruleset's own; everything else is fracas's core vocabulary."""
+"""The events of this ruleset's own; everything else is fracas's core vocabulary."""
 
 from fracas.rules.api import Event
 
@@ -72,3 +72,16 @@ class Restored(Event, tag="srd.restored"):
 
     def describe(self) -> str:
         return f"{self.target} stands at {self.hp} hit points: {self.reason}"
+
+
+class ConcentrationOwed(Event, tag="srd.concentration-owed"):
+    """The concentration saves a creature owes stand at these DCs (srd-26): damage by the
+    GM's hand rolls no dice, so its save waits for the creature's `save con`."""
+
+    target: str
+    owed: list[int]
+    reason: str
+    rules: list[str] = []
+
+    def describe(self) -> str:
+        return f"{self.target} {self.reason}"

@@ -3,6 +3,8 @@
 import msgspec
 from fracas.rules.api import (
     CombatantJoined,
+    ConditionCleared,
+    ConditionExpired,
     Damaged,
     Declared,
     EncounterStarted,
@@ -18,6 +20,7 @@ from msgspec.structs import replace
 
 from fracas_srd.events import (
     DEATH_SAVE,
+    ConcentrationOwed,
     DeathSaves,
     Recharged,
     Restored,
@@ -194,6 +197,18 @@ def death_saves(state: State, event: DeathSaves) -> State:
     )
 
 
+def owed(state: State, event: ConcentrationOwed) -> State:
+    return roster.change(state, event.target, lambda f: replace(f, owed=tuple(event.owed)))
+
+
+def cleared(state: State, event: ConditionCleared) -> State:
+    """A concentration that ends, however, is owed no save any more (srd-26)."""
+    state = roster.CORE_EVOLVERS[type(event)](state, event)
+    if event.condition != "concentrating":
+        return state
+    return roster.change(state, event.target, lambda f: replace(f, owed=()))
+
+
 def initiative(state: State, event: InitiativeSet) -> State:
     return roster.change(
         state,
@@ -218,10 +233,13 @@ evolve = roster.dispatch(
         SlotsRestored: slots_restored,
         Restored: restored,
         Recharged: recharged,
+        ConcentrationOwed: owed,
         **roster.CORE_EVOLVERS,
+        ConditionCleared: cleared,
+        ConditionExpired: cleared,
     }
 )
 
 
 def event_types() -> tuple[type[Event], ...]:
-    return (TemporaryHitPoints, DeathSaves, SlotsRestored, Recharged, Restored)
+    return (TemporaryHitPoints, DeathSaves, SlotsRestored, Recharged, Restored, ConcentrationOwed)

@@ -185,7 +185,8 @@ STATEMENTS = {
         'damage, made right after that damage (in a multiattack, after each hit). "Damage '
         'taken" is after srd-10, and includes what temporary hit points absorbed; immunity '
         "leaves none, so no save. Failure, being incapacitated or dying ends the concentration;"
-        " so does starting another concentration effect. [Concentration]"
+        " so does starting another concentration effect. The GM's harm by hand rolls no dice:"
+        " the creature owes the save, and its next Con save at that DC is it. [Concentration]"
     ),
     "srd-27": (
         "Conditions. Each changes the rolls above while it lasts: blinded: its attacks have "

@@ -64,6 +64,7 @@ class Fighter(msgspec.Struct, frozen=True):
     legendary_left: int = 0
     legendary_prior: int = 0  # what was left when its own turn began and they came back
     legendary_after: str = ""  # the turn-end it last took a legendary action at (srd-29)
+    owed: tuple[int, ...] = ()  # DCs of concentration saves owed after harm by hand (srd-26)
     once: dict[str, str] = {}  # a once-a-turn feature: the turn ("ROUND:ID") it was last used
 
     def has(self, condition: str) -> bool:

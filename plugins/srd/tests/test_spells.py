@@ -170,3 +170,42 @@ def test_srd_26_incapacity_ends_concentration():
     assert ("maelis", "concentrating") in [
         (e.target, e.condition) for e in of(out, ConditionCleared)
     ]
+
+
+def blessed_then_harmed_by_hand():
+    """Maelis blesses three; the GM's arrow (8 by hand) leaves her owing a concentration save."""
+    t = fight(("maelis", "cleric"), ("pc-ilse", "wizard"), ("pc-brannoc", "fighter"))
+    t.act("maelis", "cast", "maelis", "pc-ilse", "pc-brannoc", spell="bless")
+    out = t.do({"action": "gm.harm", "target": "maelis", "amount": 8, "reason": "arrow"})
+    return t, out
+
+
+def blessed(t) -> list[str]:
+    return [f.id for f in t.state.fighters.values() if f.has("under bless")]
+
+
+def test_srd_26_harm_by_hand_owes_a_concentration_save_the_con_save_pays_it():
+    t, out = blessed_then_harmed_by_hand()
+    line = " ".join(e.describe() for e in out if hasattr(e, "describe"))
+    assert "concentration on bless (DC 10)" in line and "save con --dc 10" in line
+    out = t.act("maelis", "save", faces=(5, 1), ability="con", dc=10)
+    save = rolls(out)[0]
+    # 5 + 2 Con + 1 on bless's d4 = 8: failed, the concentration and bless end on all three.
+    assert save.purpose == "concentration on bless (DC 10)" and save.result == "failure (8 vs 10)"
+    assert not t.who("maelis").has("concentrating") and blessed(t) == []
+
+
+def test_srd_26_the_owed_save_made_keeps_the_spell_and_is_owed_no_more():
+    t, _ = blessed_then_harmed_by_hand()
+    t.act("maelis", "save", faces=(15, 1), ability="con", dc=10)
+    assert blessed(t) == ["maelis", "pc-ilse", "pc-brannoc"]
+    out = t.act("maelis", "save", faces=(1, 1), ability="con", dc=10)  # a Con save of another cause
+    assert rolls(out)[0].purpose == "Con save (DC 10)"
+    assert blessed(t) == ["maelis", "pc-ilse", "pc-brannoc"]
+
+
+def test_srd_26_a_con_save_owed_nothing_leaves_the_concentration():
+    t = fight(("maelis", "cleric"), ("pc-ilse", "wizard"))
+    t.act("maelis", "cast", "maelis", spell="bless")
+    t.act("maelis", "save", faces=(1, 1), ability="con", dc=10)
+    assert blessed(t) == ["maelis"]
