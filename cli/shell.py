@@ -215,6 +215,30 @@ def split_line(line: str) -> list[str]:
         raise BadInputError(f"cannot read that line: {error}") from None
 
 
+def lenient_split(before: str) -> list[str]:
+    """The words of a line being typed, a quote left open closed as it will be."""
+    for closing in ("", "'", '"'):
+        try:
+            return shlex.split(before + closing)
+        except ValueError:
+            continue
+    return before.split()
+
+
+def typed_word(before: str) -> str:
+    """The word being typed at the end of a line, as typed (its opening quote kept); ""
+    where a new word would start (after a space outside quotes)."""
+    words = lenient_split(before)
+    if len(lenient_split(before + "x")) > len(words):
+        return ""
+    for start in range(len(before)):
+        begins = start == 0 or before[start - 1].isspace()
+        tail = before[start:]
+        if begins and lenient_split(before[:start]) == words[:-1] and len(lenient_split(tail)) == 1:
+            return tail
+    return before
+
+
 class Completion:
     """What can come next on a line: commands, combatant ids, actions, the actor's weapons,
     an action's option names and their values, a command's flags."""
@@ -223,11 +247,8 @@ class Completion:
         self.session = session
 
     def candidates(self, before: str) -> list[str]:
-        try:
-            words = shlex.split(before)
-        except ValueError:
-            words = before.split()
-        if before and not before[-1].isspace() and words:
+        words = lenient_split(before)
+        if typed_word(before) and words:
             current, words = words[-1], words[:-1]
         else:
             current = ""
@@ -282,6 +303,12 @@ class Completion:
             return [f"{edge}:{who}" for edge in ("end", "start") for who in ids] + ["removed"]
         return []
 
+    def offers(self, before: str) -> list[tuple[str, int]]:
+        """Each candidate as the line takes it (quoted when it holds a space, so that it
+        runs as completed), with where it starts: over the word being typed."""
+        typed = typed_word(before)
+        return [(shlex.quote(c), -len(typed)) for c in self.candidates(before)]
+
     def flags(self, words: list[str]) -> list[str]:
         command: Any = self.session.group.commands.get(words[0])
         if isinstance(command, click.Group) and len(words) > 1:
@@ -321,10 +348,8 @@ def play(app: Any, group: click.Group) -> None:
 
     class Offers(Completer):
         def get_completions(self, document: Any, complete_event: Any) -> Iterator[Offer]:
-            before = document.text_before_cursor
-            current = "" if not before or before[-1].isspace() else before.split()[-1]
-            for candidate in completion.candidates(before):
-                yield Offer(candidate, start_position=-len(current))
+            for text, start in completion.offers(document.text_before_cursor):
+                yield Offer(text, start_position=start)
 
     path = history_path()
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -208,3 +208,57 @@ def test_shell_completion_of_fracas_offers_ids_and_actions(tmp_path):
     assert click_completes(db, "fracas act alice a") == ["attack", "aim"]
     assert click_completes(db, "fracas harm b") == ["bob"]
     assert click_completes(tmp_path / "none.db", "fracas harm ") == []
+
+
+@pytest.fixture
+def d20(tmp_path):
+    db = tmp_path / "d20.db"
+    samples = Path(__file__).parent.parent / "plugins" / "srd" / "fracas_srd" / "samples"
+    runner = CliRunner()
+    for args in (
+        ["new", "-r", "srd"],
+        ["add", "ilse", "--sheet", str(samples / "wizard.toml"), "--side", "pc"],
+        ["add", "goblin", "--sheet", str(samples / "goblin.toml")],
+        ["begin", "--dice", "20,1"],
+    ):
+        assert runner.invoke(cli, ["--db", str(db), *args]).exit_code == 0
+    app = App(str(db), None)
+    yield Session(app, cli)
+    app.close()
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "cast goblin -o spell=magic",
+        "act ilse cast goblin -o spell=magic",
+        "act ilse cast goblin -o 'spell=magic",
+        "act ilse cast goblin -o 'spell=magic mis",
+    ],
+)
+def test_a_completed_value_with_a_space_is_quoted_and_runs_as_completed(d20, line):
+    offers = Completion(d20).offers(line)
+    assert ("'spell=magic missile'", offers[0][1]) in offers, offers
+    completed = line[: len(line) + offers[0][1]] + "'spell=magic missile'"
+    assert completed.endswith("-o 'spell=magic missile'"), completed
+    version = d20.live.version
+    d20.run(completed)
+    assert d20.live.version > version, d20.last
+
+
+def test_a_completed_word_without_a_space_is_left_unquoted(d20):
+    assert Completion(d20).offers("act ilse att") == [("attack", -3)]
+    assert Completion(d20).offers("harm g") == [("goblin", -1)]
+
+
+def test_zsh_completion_of_act_offers_the_sheets_spells_after_the_equals(d20):
+    db = d20.app.db
+    env = {
+        **os.environ,
+        "COMP_WORDS": "fracas act ilse cast goblin -o spell=mag",
+        "COMP_CWORD": "6",
+        "_FRACAS_COMPLETE": "zsh_complete",
+        "FRACAS_DB": str(db),
+    }
+    out = subprocess.run([FRACAS], env=env, capture_output=True, text=True).stdout
+    assert "spell=magic missile" in out.splitlines()
