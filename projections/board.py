@@ -136,8 +136,8 @@ def headline(view: View, ruleset: Ruleset, names: dict[str, str] | None = None) 
 
 
 def unsaid(conditions: list[str], status: str) -> list[str]:
-    """The conditions a status does not already say ("dead", or shotclock's "continuous:
-    driving" among its parts), so that a row says each once."""
+    """The conditions a status does not already say ("dead", or a continuous action's
+    "continuous: driving" among its parts), so that a row says each once."""
     said = {status, *re.split(r"; |, ", status)}
     return [condition for condition in conditions if condition not in said]
 
