@@ -143,13 +143,18 @@ class FracasGroup(click.Group):
             raise click.ClickException(str(describe_database_error(error, db))) from None
 
 
+def visible(group: click.Group, ctx: click.Context, names: list[str]) -> list[str]:
+    """The commands of `names` that help lists: not hidden."""
+    return [n for n in names if (c := group.get_command(ctx, n)) is not None and not c.hidden]
+
+
 def format_sections(
     group: click.Group, ctx: click.Context, formatter: click.HelpFormatter, names: list[str]
 ) -> None:
     """`names` of `group`'s commands with their short help, under their headings."""
     from fracas.cli.sections import sections_of
 
-    shown = [n for n in names if (c := group.get_command(ctx, n)) is not None and not c.hidden]
+    shown = visible(group, ctx, names)
     if not shown:
         return
     widest = max(len(name) for name in shown)  # one column for every heading

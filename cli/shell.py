@@ -150,7 +150,8 @@ class Session:
 
     def help(self) -> str:
         """`help` here: play's own keys, then the commands that run here, under headings."""
-        from fracas.cli.main import format_sections
+        from fracas.cli.main import visible
+        from fracas.cli.sections import sections_of
 
         ctx = click.Context(self.group, info_name="fracas")
         out = click.HelpFormatter(width=min(shutil.get_terminal_size().columns, 80))
@@ -167,7 +168,9 @@ class Session:
             ]
             out.write_dl(keys)
         here = [name for name in self.group.list_commands(ctx) if name not in NOT_HERE]
-        format_sections(self.group, ctx, out, here)
+        for heading, listed in sections_of(visible(self.group, ctx, here)).items():
+            with out.section(heading):  # names only, so that help fits a 40-line screen
+                out.write_text("  ".join(listed))
         return out.getvalue().rstrip()
 
     def invoke(self, words: list[str]) -> None:
@@ -204,7 +207,15 @@ class Session:
         if waiting is not None:  # an attack waits for a reaction: say whose, and the choices
             asked = [f"{t} ({' | '.join(waiting.asked[t].options)})" for t in waiting.unanswered]
             header += f" · waiting for {', '.join(asked)}: answer TARGET CHOICE"
-        return f" {header}" + (f"  |  {self.last}" if self.last else "")
+        bar = f" {header}" + (f"  |  {self.last}" if self.last else "")
+        return one_row(bar, shutil.get_terminal_size().columns)
+
+
+def one_row(text: str, width: int) -> str:
+    """`text` on one row of `width` columns, cut with an ellipsis: a bar that wrapped would
+    leave its tail as a stray line under the prompt."""
+    text = " ".join(text.split("\n"))
+    return text if len(text) < width else text[: max(width - 2, 0)] + "…"
 
 
 def split_line(line: str) -> list[str]:

@@ -106,7 +106,8 @@ def test_help_in_play_lists_its_own_keys_and_only_the_commands_that_run_there(
     for key, command in SHORT.items():
         assert f"  {key} " in keys and f"{command}: " in keys
     assert "ACTION ..." in keys and "quit" in keys
-    listed = {line.split()[0] for line in text.splitlines() if line.startswith("  ")}
+    commands = text.split("Keys of fracas play:")[1].split("\n\n", 1)[1]
+    listed = set(commands.split())
     for name in NOT_HERE:
         assert name not in listed, name
     assert {"act", "undo", "log", "status", "condition"} <= listed
@@ -156,3 +157,15 @@ def click_completes(db: Path, line: str) -> list[str]:
     fracas = str(Path(sys.executable).parent / "fracas")
     out = subprocess.run([fracas], env=env, capture_output=True, text=True).stdout
     return [item.split(",", 1)[1] for item in out.splitlines()]
+
+
+def test_help_in_play_fits_a_40_line_screen_and_names_every_command_there(
+    srd_session: Session, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LINES", "40")
+    assert srd_session.run("help")
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) < 40 and max(map(len, lines)) <= 80, "\n".join(lines)
+    words = set(" ".join(lines).split())
+    assert {"act", "harm", "heal", "rename", "monsters", "rules", "audit"} <= words

@@ -262,3 +262,13 @@ def test_zsh_completion_of_act_offers_the_sheets_spells_after_the_equals(d20):
     }
     out = subprocess.run([FRACAS], env=env, capture_output=True, text=True).stdout
     assert "spell=magic missile" in out.splitlines()
+
+
+def test_the_bar_stays_on_one_row_however_long_the_refusal(session, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "40")
+    session.run("frobnicate-" + "y" * 100)
+    bar = session.toolbar()
+    assert session.last.startswith("refused: ") and len(session.last) > 40
+    assert "\n" not in bar and len(bar) < 40 and bar.endswith("…"), bar
+    monkeypatch.setenv("COLUMNS", "400")
+    assert session.toolbar().endswith(session.last)
