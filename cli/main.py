@@ -441,6 +441,7 @@ def rulesets(as_json: bool) -> None:
     "options",
     multiple=True,
     metavar="KEY=VALUE",
+    type=LINE,
     help="Override a default of the ruleset (see `fracas options`).",
 )
 @click.option("--id", "encounter_id", default=None, help="Choose the encounter id.")
@@ -845,6 +846,7 @@ def party_heal(app: App, combatant: str, amount: int, reason: str, by: str) -> N
     "opts",
     multiple=True,
     metavar="KEY=VALUE",
+    type=LINE,
     help="A field of the ruleset's begin, e.g. surprised=[bob] (`fracas actions`).",
 )
 @dice_option
@@ -942,6 +944,7 @@ def next_(
     "opts",
     multiple=True,
     metavar="KEY=VALUE",
+    type=LINE,
     shell_complete=complete_opts,
     help="Any other field of the action (see `fracas actions`).",
 )

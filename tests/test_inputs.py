@@ -133,6 +133,9 @@ def test_usage_errors_are_one_line_with_exit_code_2_and_say_where_to_look(run):
         (("condition", "set", "bob", "on\nfire"), "NAME"),
         (("condition", "clear", "bob", "on\nfire"), "NAME"),
         (("roll", "1d6", "--reason", "a\rb"), "--reason"),
+        (("act", "alice", "attack", "bob", "-o", "what=a\nb"), "--opt"),
+        (("begin", "-o", "what=a\nb"), "--opt"),
+        (("new", "-o", "aim_bonus=1\n2"), "--option"),
     ],
 )
 def test_free_text_with_a_newline_is_refused_on_one_line_like_rename(run, args, option):
