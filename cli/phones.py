@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import hmac
 import io
+import re
 import time
 import uuid
 from collections import OrderedDict
@@ -85,10 +86,69 @@ def decoded(decoder: msgspec.json.Decoder, content_type: str, body: bytes) -> An
         raise HTTPException(415, "a step is sent as application/json (the page sends it)")
     try:
         return decoder.decode(body)
-    except (msgspec.ValidationError, msgspec.DecodeError) as error:
+    except msgspec.ValidationError as error:
+        raise HTTPException(400, misfit(error, decoder, body)) from None
+    except msgspec.DecodeError as error:
         raise HTTPException(400, f"that step is not one the page sends ({error})") from None
     except UnicodeDecodeError:  # msgspec's for bytes that are not UTF-8 inside a string
         raise HTTPException(400, NOT_UTF8) from None
+
+
+# msgspec's type names in a player's words, in the order a list of them reads best
+KINDS = {
+    "int": "a whole number",
+    "bool": "true/false",
+    "str": "text",
+    "object": "a JSON object",
+    "array": "a list",
+    "float": "a decimal number",
+    "null": "null",
+}
+EXPECTED = re.compile(r"Expected `(?P<kinds>[^`]+)`(?:, got `(?P<got>[^`]+)`)?(?P<rest>.*)")
+WHERE = re.compile(r"(?P<said>.*) - at (?:`key` in )?`\$\.?(?P<path>[^`]*)`")
+
+
+def misfit(error: msgspec.ValidationError, decoder: msgspec.json.Decoder, body: bytes) -> str:
+    """msgspec's complaint in the words of the page's fields, in one line: the field that
+    was wrong and what it must be (msgspec names types and JSON paths)."""
+    found = WHERE.fullmatch(str(error))
+    said, path = (found["said"], found["path"]) if found else (str(error), "")
+    if not path:
+        return whole_body(said, decoder)
+    if path.endswith("[...]"):  # a dict's value: msgspec does not say which key
+        path = f"{path[:-5]}.{odd_value(body, path[:-5])}"
+    if " in `$" in str(error):
+        return f"a name in {path} must be lowercase letters, digits and _"
+    expected = EXPECTED.fullmatch(said)
+    if expected is None:
+        return f"{path} is not as the page sends it"
+    if "length <=" in expected["rest"]:
+        return f"{path} is too long (at most {expected['rest'].split('<=')[-1].strip()})"
+    if "regex" in expected["rest"]:
+        return f"{path} is not as the page sends it"
+    return f"{path} must be {kinds(expected['kinds'])}"
+
+
+def whole_body(said: str, decoder: msgspec.json.Decoder) -> str:
+    fields = decoder.type.__struct_fields__
+    listed = f"{', '.join(fields[:-1])} and {fields[-1]}" if len(fields) > 1 else fields[0]
+    if said.startswith("Object contains unknown field"):
+        return f"{said.split('`')[1]} is not one the page sends; the body holds {listed}"
+    if said.startswith("Object missing required field"):
+        return f"the body lacks {said.split('`')[1]}; the body holds {listed}"
+    return f"the body must be a JSON object with {listed}"
+
+
+def kinds(union: str) -> str:
+    named = [KINDS[k] for k in KINDS if k in union.split(" | ")] or [union]
+    return " or ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
+
+
+def odd_value(body: bytes, path: str) -> str:
+    """The first key under `path` whose value is not text, a whole number or true/false."""
+    values = msgspec.json.decode(body).get(path, {})
+    odd = (k for k, v in values.items() if not isinstance(v, str | int | bool))
+    return next(odd, "?")
 
 
 class Bucket:

@@ -175,11 +175,13 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
 
 
 def own_last_shown(timeline: Timeline, combatant: str) -> int | None:
-    """The players' last step, when it is the character's own and in effect."""
+    """The players' last step, when it is the character's own command and in effect (their
+    take-back is not one: a player's undo is never undone from the phone)."""
     if not timeline.moments:
         return None
     last = timeline.moments[-1].step
-    return last.step if last.author == combatant and last.in_effect else None
+    own = last.author == combatant and last.control == COMMAND
+    return last.step if own and last.in_effect else None
 
 
 def player_command(live: Encounter, combatant: str, data: dict[str, Any]) -> Any:
