@@ -33,7 +33,7 @@ from fracas_srd.commands import (
 from fracas_srd.damage import stabilised
 from fracas_srd.sheets import SIZES
 from fracas_srd.state import Fighter, State
-from fracas_srd.turn import action, bonus_action, one_attack, one_target
+from fracas_srd.turn import action, action_or_bonus, bonus_action, one_attack, one_target
 
 CONTEST = ("athletics", "acrobatics")
 
@@ -65,13 +65,13 @@ def offhand(state: State, actor: Fighter, command: Offhand, ctx: Context) -> lis
 def dash(state: State, actor: Fighter, command: Dash, ctx: Context) -> list[Event]:
     speed = actor.speed
     moved = Resolved(actor.id, "dash", [], f"moves up to {speed} feet more", ["srd-5", "srd-52"])
-    return [*action(actor, "dash"), moved]
+    return [*action_or_bonus(actor, "dash", command.bonus), moved]
 
 
 def disengage(state: State, actor: Fighter, command: Disengage, ctx: Context) -> list[Event]:
     detail = lasting("end", actor.id, after="")  # the end of this very turn
     set_ = ConditionSet(actor.id, "disengaged", "disengages", detail, ["srd-5", "srd-18"])
-    return [*action(actor, "disengage"), set_]
+    return [*action_or_bonus(actor, "disengage", command.bonus), set_]
 
 
 def dodge(state: State, actor: Fighter, command: Dodge, ctx: Context) -> list[Event]:
@@ -91,7 +91,7 @@ def help_(state: State, actor: Fighter, command: Help, ctx: Context) -> list[Eve
 
 
 def hide(state: State, actor: Fighter, command: Hide, ctx: Context) -> list[Event]:
-    events = action(actor, "hide")
+    events = action_or_bonus(actor, "hide", command.bonus)
     check = skill_check(ctx, events, actor, "stealth", None, ["srd-5"])
     detail = {"stealth": check.total}
     return [*events, ConditionSet(actor.id, "hidden", f"hides ({check.total})", detail, ["srd-5"])]

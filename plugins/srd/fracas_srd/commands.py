@@ -94,11 +94,11 @@ class Cast(Scene, tag="cast"):
 
 
 class Dash(Act, tag="dash"):
-    pass
+    bonus: bool = False  # as a bonus action, by a feature of the sheet (srd-60)
 
 
 class Disengage(Act, tag="disengage"):
-    pass
+    bonus: bool = False
 
 
 class Dodge(Act, tag="dodge"):
@@ -110,7 +110,7 @@ class Help(Targeted, tag="help"):
 
 
 class Hide(Act, tag="hide"):
-    pass
+    bonus: bool = False
 
 
 class Search(Act, tag="search"):

@@ -70,7 +70,7 @@ def turn(state: State, event: TurnAdvanced) -> State:
             f,
             action="",
             attacks=0,
-            bonus=False,
+            bonus="",
             moved=0,
             reaction=False,
             spells=(),
@@ -100,7 +100,7 @@ def spent(state: State, event: Spent) -> State:
             case "attack":
                 return replace(f, attacks=f.attacks + event.amount)
             case "bonus action":
-                return replace(f, bonus=True)
+                return replace(f, bonus=event.reason)
             case "reaction":
                 return replace(f, reaction=True)
             case "spell":

@@ -9,8 +9,10 @@ from fracas_srd.state import MOVEMENT, Fighter, State
 
 
 def allowance(fighter: Fighter) -> int:
-    """srd-52: its speed a turn, and its speed again once it has taken the Dash action."""
-    return fighter.speed * (2 if fighter.action == "dash" else 1)
+    """srd-52: its speed a turn, and its speed again for each Dash it has taken (its action,
+    or its bonus action by a feature, srd-60)."""
+    dashes = (fighter.action == "dash") + fighter.bonus.startswith("dash")
+    return fighter.speed * (1 + dashes)
 
 
 def movement_left(fighter: Fighter) -> int:

@@ -378,6 +378,13 @@ STATEMENTS = {
         "least one of its allies is within 5 feet of that creature and isn't incapacitated "
         "(stated by the table: `-o ally_near=true`). [Monsters: Wolf, Pack Tactics]"
     ),
+    "srd-60": (
+        "Bonus-action forms. A feature may let a creature take some actions as a bonus action "
+        "on its turn: a rogue's Cunning Action, Dash, Disengage or Hide; a goblin's Nimble "
+        "Escape, Disengage or Hide. Once its action is taken, such an action is its bonus "
+        "action; asked for (`-o bonus=true`), it is so even before. [Rogue: Cunning Action; "
+        "Monsters: Goblin, Nimble Escape]"
+    ),
 }
 
 

@@ -59,6 +59,9 @@ class Rider(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     condition: str
 
 
+BonusForm = Literal["dash", "disengage", "hide"]
+
+
 class Feature(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A feature of the sheet: an effect that always holds, or extra damage once a turn
     on a hit that meets its terms (`sneak`: a rogue's sneak attack, srd-36), or a reaction
@@ -70,6 +73,7 @@ class Feature(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     sneak: bool = False
     trigger: Literal["", "hit"] = ""
     halves: bool = False
+    bonus_actions: list[BonusForm] = []  # these actions as a bonus action (srd-60)
 
 
 class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

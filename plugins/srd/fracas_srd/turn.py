@@ -4,6 +4,7 @@ its action, bonus action, reaction or attacks costs."""
 from fracas.rules.api import Event, RefusedError, Spent
 
 from fracas_srd.commands import Targeted
+from fracas_srd.sheets import BonusForm
 from fracas_srd.state import INCAPACITATING, Fighter, State, check_begun
 
 
@@ -57,10 +58,20 @@ def one_attack(actor: Fighter) -> list[Event]:
     return [*action(actor, "attack"), Spent(actor.id, "attack", 1, why, ["srd-3"])]
 
 
-def bonus_action(actor: Fighter, name: str) -> list[Event]:
+def bonus_action(actor: Fighter, name: str, rules: tuple[str, ...] = ()) -> list[Event]:
     if actor.bonus:
         raise RefusedError(f"{actor.name} has already taken a bonus action this turn (srd-3)")
-    return [Spent(actor.id, "bonus action", 1, name, ["srd-3"])]
+    return [Spent(actor.id, "bonus action", 1, name, ["srd-3", *rules])]
+
+
+def action_or_bonus(actor: Fighter, name: BonusForm, bonus: bool) -> list[Event]:
+    """srd-60: a feature's bonus-action form, when asked for or once the action is taken."""
+    feature = next((f for f in actor.sheet.features if name in f.bonus_actions), None)
+    if feature is None and bonus:
+        raise RefusedError(f"{actor.name} has no feature that makes {name} a bonus action (srd-60)")
+    if feature is not None and (bonus or actor.action):
+        return bonus_action(actor, f"{name} ({feature.name})", ("srd-60",))
+    return action(actor, name)
 
 
 def reaction(state: State, actor: Fighter, name: str) -> list[Event]:

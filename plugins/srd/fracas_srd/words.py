@@ -73,6 +73,7 @@ FIELD_HELP = {
     "defend_with": "the target's skill in the contest: athletics or acrobatics",
     "using": "the escaper's skill: athletics or acrobatics",
     "push": "push 5 feet away instead of knocking prone",
+    "bonus": "as a bonus action, by a feature (Cunning Action, Nimble Escape; srd-60)",
     "what": "the object used",
     "feet": "how far it moves, in feet",
     "difficult": "through difficult terrain: each foot costs one more (srd-52)",
