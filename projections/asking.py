@@ -66,7 +66,28 @@ def pending(
         step = players_number(live, waiting.step) if number is None else number(waiting.step)
         if step is None:
             return None
+        if waiting.actor in (hidden := live.hidden()):
+            return unseen_attacker(question(live, waiting, step), hidden, live)
     return question(live, waiting, step)
+
+
+def unseen_attacker(asked: Question, hidden: set[str], live: Encounter) -> Question:
+    """The question of a hidden combatant's attack, as players see it: asked by someone
+    unseen, with nothing of its command but the action and the targets they see."""
+    from fracas.projections.secrecy import UNSEEN, Known, redacted
+
+    unnamed = Known({**{h: h for h in hidden}, **{name_of(live, h): h for h in hidden}})
+    targets = [t for t in asked.command.get("targets", []) if t not in hidden]
+    return msgspec.structs.replace(
+        asked,
+        attacker=UNSEEN,
+        attacker_name=UNSEEN.capitalize(),
+        command={"actor": UNSEEN, "action": asked.action, "targets": targets},
+        reactions=[
+            msgspec.structs.replace(r, why=redacted(r.why, unnamed)) for r in asked.reactions
+        ],
+        line=redacted(asked.line, unnamed),
+    )
 
 
 def players_number(live: Encounter, step: int) -> int | None:

@@ -130,6 +130,8 @@ def headline(view: View, ruleset: Ruleset, names: dict[str, str] | None = None) 
         parts.append(extra)
     if view.acting:
         parts.append(", ".join(names.get(a, a) for a in view.acting) + " to act")
+    elif view.unseen:
+        parts.append("the GM is acting")
     elif view.phase == "over":
         parts.append("nobody is left able to act")
     return " · ".join(parts)

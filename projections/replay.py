@@ -10,7 +10,15 @@ from fracas.ledger import BadInputError
 from fracas.ledger.errors import said
 from fracas.ledger.history import COMMAND
 from fracas.projections.describe import describe, describe_control
-from fracas.projections.secrecy import Cut, Seen, is_secret, players_cut, shown_events
+from fracas.projections.secrecy import (
+    UNSEEN,
+    Cut,
+    Seen,
+    is_secret,
+    players_cut,
+    shown_command,
+    shown_events,
+)
 from fracas.projections.sentences import departed, fallen, marks, opening, sentence
 from fracas.rules import Encounter, Ruleset
 from fracas.rules.events import (
@@ -312,6 +320,7 @@ def initiative_order(view: View) -> list[str]:
 
 def step_sentence(
     frame: Frame,
+    command: dict[str, Any] | None,
     events: list[Event],
     masked: bool,
     names: dict[str, str],
@@ -326,12 +335,12 @@ def step_sentence(
         if record.author in names:  # a player took back (or restored) their own step
             return said.replace("The GM", names[record.author], 1)
         return said
-    said_by = whose_turn_ends(frame.command, before)
+    said_by = whose_turn_ends(command, before)
     if masked:
         head = opening(public_command(said_by), names, ruleset) or "The GM"
         return f"{head}: what it decided is GM-only until the GM discloses it"
     order = initiative_order(after)
-    return sentence(events, frame.command, names, ruleset, order=order, said_by=said_by)
+    return sentence(events, command, names, ruleset, order=order, said_by=said_by)
 
 
 def whose_turn_ends(command: dict[str, Any] | None, before: View) -> dict[str, Any] | None:
@@ -371,6 +380,9 @@ class Audience:
 
     def events(self, frame: Frame) -> list[Event]:
         return frame.events if self.cut is None else shown_events(frame, self.cut)
+
+    def command(self, frame: Frame) -> dict[str, Any] | None:
+        return frame.command if self.cut is None else shown_command(frame, self.cut)
 
     def reported(self, seen: Seen) -> int | None:
         return None if self.cut is None else self.cut.reported(seen.source)
@@ -438,6 +450,7 @@ def timeline(
     offset = between[0] - 1 if between is not None and players else 0
     audience = Audience(frames, ruleset, players, offset)
     names = {w.combatant: w.name for w in audience.final(encounter).wounds}
+    names[UNSEEN] = UNSEEN.capitalize()
     prior = None
     for frame in frames:
         seen = audience.seen(frame)
@@ -480,7 +493,17 @@ def timeline(
             standings(before, who),
             standings(after, who),
             is_secret(frame.events),
-            step_sentence(frame, events, masked, names, target, ruleset, before, after),
+            step_sentence(
+                frame,
+                audience.command(frame),
+                events,
+                masked,
+                names,
+                target,
+                ruleset,
+                before,
+                after,
+            ),
             marks(events, ruleset),
             harm_of(events, known),
             fallen(events, ruleset),

@@ -58,12 +58,15 @@ from fracas.rules.events import (
     Commanded,
     ConditionCleared,
     ConditionSet,
+    Damaged,
     Disclosed,
     EncounterEnded,
     EncounterReopened,
     Event,
+    Healed,
     Note,
     Renamed,
+    Resolved,
     Rolled,
     SeedRevealed,
 )
@@ -224,11 +227,60 @@ def hidden_at_end(frames: list[Frame]) -> dict[str, int]:
     return hidden
 
 
+UNSEEN = "someone unseen"  # a hidden combatant, where players see what it did
+
+
 def visible(events: list[Event], hidden: set[str], known: Known) -> list[Event]:
-    """A shown step's events without those naming a hidden combatant."""
+    """A shown step's events as players may read them: what is done to a combatant they
+    see, by someone unseen, and nothing else naming a hidden combatant."""
     if not hidden:
         return events
-    return [e for e in events if not named_in([e], known) & hidden]
+    return [e for e in (unseen_event(e, hidden, known) for e in events) if e is not None]
+
+
+def unseen_event(event: Event, hidden: set[str], known: Known) -> Event | None:
+    """An event with every hidden combatant in it made "someone unseen" when it is what was
+    done to a combatant players see (damage, healing, a condition, a resolution against
+    them), its breakdown and detail left out (they read the hidden sheet and rolls); None
+    for any other event naming a hidden combatant (their rolls, turns, state)."""
+    if not named_in([event], known) & hidden:
+        return event
+    unnamed = Known({a: c for a, c in known.aliases.items() if c in hidden})
+    if isinstance(event, Damaged | Healed | ConditionSet | ConditionCleared):
+        if event.target in hidden:
+            return None
+        data = {k: v for k, v in msgspec.to_builtins(event).items() if k in ("source", "reason")}
+        fields = {k: redacted(v, unnamed) for k, v in data.items()}
+        if isinstance(event, Damaged):
+            fields["breakdown"] = []
+        if isinstance(event, ConditionSet):
+            fields["detail"] = {}
+        found: Event = msgspec.structs.replace(event, **fields)
+    elif isinstance(event, Resolved) and event.actor in hidden:
+        if set(event.targets) & hidden:
+            return None
+        outcome = redacted(event.outcome, unnamed)
+        found = msgspec.structs.replace(event, actor=UNSEEN, outcome=outcome, detail="")
+    else:
+        return None
+    return None if named_in([found], known) & hidden else found
+
+
+def redacted(text: str, unnamed: Known) -> str:
+    """`text` with each hidden combatant's id or name made "someone unseen"."""
+    if unnamed.pattern is None:
+        return text
+    return unnamed.pattern.sub(UNSEEN, text)
+
+
+def shown_command(frame: Frame, cut: "Cut") -> dict[str, Any] | None:
+    """A shown step's command as players read it: a hidden actor made "someone unseen",
+    and with it everything but what was done and to whom (its options read their sheet)."""
+    command = frame.command
+    if command is None or command.get("actor") not in cut.hidden:
+        return command
+    targets = [t for t in command.get("targets", []) or [] if t not in cut.hidden]
+    return {"actor": UNSEEN, "action": command.get("action"), "targets": targets}
 
 
 class Taint:
@@ -491,7 +543,7 @@ def judge(
     if free_roll(frame):
         return judge_free_roll(frame, known, taint, hidden, hidden_joins, disclosed)
     acts = (command_names(frame, known) | acting) & hidden  # what they do, in their turn
-    if acts:
+    if acts and not unseen_doing(frame, known, hidden, disclosed):
         source = min(hidden_joins[c] for c in acts)
         joining = any(isinstance(e, CombatantHidden) for e in events)
         if not joining:  # what a hidden combatant does could touch anyone: players know nothing
@@ -517,6 +569,18 @@ def judge(
         taint.spread(*(reach(frame, taint.ruleset) or every), step)
         return True, step
     return False, None
+
+
+def unseen_doing(frame: Frame, known: Known, hidden: set[str], disclosed: set[int]) -> bool:
+    """A hidden combatant's doing players see as done by someone unseen: not GM-only, not
+    their joining, and naming no hidden combatant but its actor (what is done to a hidden
+    combatant, or by the GM to one, stays withheld). Its events are shown redacted
+    (`unseen_event`) and decided like any other step."""
+    secret = is_secret(frame.events) and frame.record.step not in disclosed
+    joining = any(isinstance(e, CombatantHidden) for e in frame.events)
+    actor = (frame.command or {}).get("actor")
+    others = command_names(frame, known) & hidden - {actor}
+    return not secret and not joining and not others
 
 
 def judge_free_roll(
@@ -596,7 +660,10 @@ def players_view(view: View, last: View | None, taint: Taint, hidden: set[str]) 
         for p in (last.pins if last else [])
         if {p.holder, p.target} & frozen and not {p.holder, p.target} & hidden
     ]
-    return msgspec.structs.replace(view, acting=acting, initiative=rows, wounds=wounds, pins=pins)
+    unseen = not acting and bool(set(view.acting) & hidden)
+    return msgspec.structs.replace(
+        view, acting=acting, initiative=rows, wounds=wounds, pins=pins, unseen=unseen
+    )
 
 
 def shown_events(frame: Frame, cut: Cut) -> list[Event]:

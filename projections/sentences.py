@@ -10,6 +10,7 @@ from typing import Any
 import msgspec
 
 from fracas.projections.describe import faces_of
+from fracas.projections.secrecy import UNSEEN
 from fracas.rules import durations
 from fracas.rules.events import (
     CombatantJoined,
@@ -220,7 +221,8 @@ def event_phrase(
         case ConditionSet() if event.condition == REMOVED:
             return f"{name(event.target, event.target)} leaves the fight"
         case Damaged():
-            return f"{name(event.target, event.target)} takes {event.amount} damage"
+            unseen = " from an unseen attacker" if event.source == UNSEEN else ""
+            return f"{name(event.target, event.target)} takes {event.amount} damage{unseen}"
         case Healed():
             return f"{name(event.target, event.target)} heals {event.amount}"
         case ConditionSet() if told(event.condition, ruleset) or actor is None:

@@ -52,6 +52,7 @@ class View(msgspec.Struct, frozen=True):
     wounds: list[WoundRow]
     pins: list[PinRow]
     notes: list[str] = []
+    unseen: bool = False  # players: someone they do not see is acting (the GM's hand)
 
     def __repr__(self) -> str:
         """A view as a GM reads it in a Python session: one line per combatant."""

@@ -166,3 +166,33 @@ def test_an_attack_on_an_srd_character_waits_for_their_phone(table: Table) -> No
     assert answered.status_code == 200, answered.text
     assert json.loads(table.log())[-1]["author"] == "wizard"
     assert fracas(table.db, "audit").returncode == 0
+
+
+def test_a_hidden_attacker_asks_the_phone_as_someone_unseen(table: Table) -> None:
+    """Issue 38: a hidden wolf's attack on the wizard waits for her phone, which is asked
+    by someone unseen (not the wolf, by id or name), answers, and shows her new health."""
+    fracas(table.db, "add", "wizard", "--sheet", sample("wizard"), "--set", "initiative=-40")
+    fracas(
+        table.db, "add", "wolf", "--sheet", sample("wolf"), "--set", "initiative=-50", "--hidden"
+    )
+    table.tokens["wizard"] = invited(table.db, "wizard")
+    for _turn in range(4):  # the fighter's, the rogue's, the goblin's, the wizard's
+        fracas(table.db, "next")
+    asked = fracas(table.db, "act", "wolf", "attack", "wizard", "-w", "bite", "--ask", check=False)
+    assert "waits" in asked.stdout, (asked.stdout, asked.stderr)
+    wizard = table.tokens["wizard"]
+    panel = table.client.get(f"/p/{wizard}/panel").text
+    assert "Someone unseen attacks you" in panel, panel
+    screen = table.client.get(f"/p/{wizard}/screen").text
+    assert "the GM is acting" in screen, screen
+    choices = re.findall(r'data-choice="([^"]+)"', panel)
+    answered = table.tap("wizard", action="answer", fields={"choice": choices[-1]})
+    assert answered.status_code == 200, answered.text
+    fracas(table.db, "next")  # the wolf's turn ends: the fighter's comes round
+    panel = table.client.get(f"/p/{wizard}/panel").text
+    screen = table.client.get(f"/p/{wizard}/screen").text
+    for seen in (panel, screen):
+        assert "wolf" not in seen.lower(), seen
+    health = fracas(table.db, "status").stdout
+    shown = re.search(r"wizard .*?(HP \d+/\d+)", health.lower().replace("hp", "HP"))
+    assert shown is not None and shown.group(1) in panel, (health, panel)

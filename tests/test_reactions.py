@@ -5,6 +5,7 @@ answering step, with the answer filled into its command."""
 import contextlib
 import time
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -220,7 +221,8 @@ def test_a_secret_attack_decides_gm_only_when_answered(fracas):
     audit_clean(fracas)
 
 
-def test_a_hidden_attackers_question_stays_hidden_from_the_players(fracas):
+def test_a_hidden_attackers_question_reaches_the_players_asked_by_someone_unseen(fracas):
+    """Issue 38: the players see the question (Bob's player answers it), never who asks."""
     e = knife_fight(fracas)
     fracas.add("lurker", KNIFER, e.id, hidden=True)
     do(e, {"action": "gm.remove", "target": "alice"})  # the lurker's turn comes
@@ -229,7 +231,10 @@ def test_a_hidden_attackers_question_stays_hidden_from_the_players(fracas):
     command = e.ruleset.command({"action": "attack", "actor": "lurker", "targets": ["bob"]})
     e.execute(command, ask=Ask())
     assert fracas.pending(e.id) is not None
-    assert fracas.pending(e.id, players=True) is None
+    asked = fracas.pending(e.id, players=True)
+    assert asked is not None and asked.attacker_name == "Someone unseen"
+    assert [r.target for r in asked.reactions] == ["bob"]
+    assert "lurker" not in msgspec.json.encode(asked).decode().lower()
     fracas.answer("bob", "none", e.id, dice=[90])
     audit_clean(fracas)
 

@@ -213,15 +213,15 @@ class Played:
 def play(fight: Fight, n: int, move: Move, first: Played | None) -> Played:
     """Play one move in one fight. The second fight types what the first typed, gives the
     same faces to every public roll and other faces to a secret one; where the first fight
-    had the hidden combatant do something (act, or be acted on), the second has them do
-    something else if it can, or the same with other faces."""
+    had something done to the hidden combatant, the second has something else done to
+    them if it can, or the same with other faces. What the hidden combatant does itself is
+    played alike in both (other faces where GM-only): players see its effect on those they
+    see, done by someone unseen (issue 38)."""
     e = fight.encounter
     if first is None:
         command = resolved(move.command, e)
         deed = command["action"] not in ("note", "undo", "redo")
-        # a free roll is the hidden combatant's doing only when it names them
-        in_turn = command["action"] != "roll" and HIDDEN in e.view().acting
-        doing = deed and (involves_hidden(command) or in_turn)
+        doing = deed and done_to_hidden(command)
         return Played(command, doing, run(e, n, [command], move, None))
     tries = [first.command]
     if first.hidden and first.faces is not None and move.other is not None:
@@ -277,8 +277,10 @@ def variant(done: dict[str, Any], other: dict[str, Any]) -> list[dict[str, Any]]
     return [{**other, "actor": actor, "targets": [HIDDEN]}]
 
 
-def involves_hidden(command: dict[str, Any]) -> bool:
-    return HIDDEN in (command.get("actor"), command.get("target"), *command.get("targets", []))
+def done_to_hidden(command: dict[str, Any]) -> bool:
+    """Names the hidden combatant other than as who acts: withheld whatever it does."""
+    named = (command.get("target"), *command.get("targets", []))
+    return HIDDEN in named and command.get("actor") != HIDDEN
 
 
 def players_views(fight: Fight) -> dict[str, str]:

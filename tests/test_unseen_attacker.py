@@ -1,0 +1,118 @@
+"""A hidden combatant is secret in who it is, not in what it did (issue 38): its (not
+GM-only) attack on a combatant the players see reaches the players' page, stream, phone
+and exports at once, done by "someone unseen"; its name, sheet, rolls and place in the
+order reach none of them until the GM reveals it, and the turn moves on as players see it."""
+
+import io
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+from click.testing import CliRunner
+
+from fracas.cli.main import cli
+from fracas.cli.serve import Table
+from fracas.projections import Fracas
+from fracas.projections.exports import export_jsonl
+from fracas.projections.phones import panel
+from fracas.projections.screen import PLAYERS
+from tests.test_secrecy import shut
+
+SAMPLES = Path(__file__).parents[1] / "plugins" / "srd" / "fracas_srd" / "samples"
+
+
+def on(db: Path):
+    runner = CliRunner()
+
+    def invoke(*args: str, ok: bool = True) -> str:
+        result = runner.invoke(cli, ["--db", str(db), "--encounter", "lair", *args])
+        assert (result.exit_code == 0) == ok, result.output
+        return result.output
+
+    return invoke
+
+
+def srd_lair(run) -> tuple[str, str, str, list[str]]:
+    """Wren (21 HP), the hidden Ashen Wyrm, Maelis, in that order; the wyrm's bite takes
+    18 of Wren's 21 and the GM lays her prone in the wyrm's turn."""
+    run("new", "-r", "srd", "--id", "lair")
+    run("add", "wren", "--sheet", str(SAMPLES / "rogue.toml"), "--side", "pc", "--name", "Wren")
+    run("add", "maelis", "--sheet", str(SAMPLES / "cleric.toml"), "--side", "pc")
+    run("add", "wyrm", "--sheet", str(SAMPLES / "wyrm.toml"), "--name", "Ashen Wyrm", "--hidden")
+    run("begin", "--dice", "20,5,15")
+    run("next")
+    return "wyrm", "Ashen Wyrm", "HP 3/21", ["wren", "-w", "bite", "--dice", "15,6,7"]
+
+
+def percentile_ambush(run) -> tuple[str, str, str, list[str]]:
+    """Alice (DEX 14), the hidden lurker (DEX 12) with a knife, Bob (DEX 10)."""
+    run("new", "--id", "lair")
+    run("add", "alice", "--set", "dex=14", "--side", "pc", "--set", "hp=12")
+    run("add", "bob", "--set", "dex=10", "--side", "pc")
+    knife = '--set=weapons=[{name="knife",kind="melee",damage="1d4"}]'
+    hold = ["--set", 'holding=["knife"]']
+    run("add", "lurker", "--name", "The Lurker", "--set", "dex=12", knife, *hold, "--hidden")
+    run("begin")
+    run("next")
+    return "lurker", "The Lurker", "HP 8/12", ["alice", "-w", "knife", "--dice", "5,4"]
+
+
+def players_surfaces(db: Path, run, phone: str) -> dict[str, str]:
+    """Everything the players are given: the page, its stream, each step's detail, the
+    phone of `phone`'s player, and the three exports."""
+    table = Table(str(db), "token")
+    try:
+        seen = {
+            "page": table.render_screen("lair", PLAYERS),
+            "stream": table.update("lair", PLAYERS),
+            "md": run("export", "--format", "md", "--for", "players"),
+            "html": run("export", "--format", "html", "--for", "players"),
+        }
+        timeline = table.timeline("lair", PLAYERS)
+        for step in range(1, timeline.steps + 1):
+            detail = table.templates.get_template("detail.html")
+            seen[f"detail {step}"] = detail.render(detail=timeline.detail(step), audience=PLAYERS)
+        live = Fracas(db).encounter("lair")
+        seen["phone"] = msgspec.json.encode(panel(timeline, live, phone)).decode()
+    finally:
+        shut(table)
+    out = io.StringIO()
+    export_jsonl(Fracas(db).store, out, players=True)
+    seen["jsonl"] = out.getvalue()
+    return seen
+
+
+@pytest.mark.parametrize("fight", [srd_lair, percentile_ambush], ids=["srd", "percentile"])
+def test_a_hidden_attackers_blow_shows_at_once_and_the_attacker_nowhere(tmp_path, fight):
+    db = tmp_path / "lair.db"
+    run = on(db)
+    hidden, name, health, attack = fight(run)
+    target = "Wren" if hidden == "wyrm" else "alice"
+    phone_of = target.lower()
+    laid = "prone" if hidden == "wyrm" else "bleeding"  # percentile tracks prone itself
+    table = Table(str(db), "token")
+    try:
+        page = table.render_screen("lair", PLAYERS)
+        assert "the GM is acting" in page  # its turn: no name, no count
+    finally:
+        shut(table)
+    run("act", hidden, "attack", *attack)
+    run("condition", "set", phone_of, laid)  # the GM's ruling in its turn
+    if hidden == "wyrm":
+        run("next")  # the wyrm's turn ends (a percentile attack ends the turn itself)
+    seen = players_surfaces(db, run, phone_of)
+    for where, text in seen.items():
+        for secret in (hidden, name, name.split()[-1]):
+            assert secret.lower() not in text.lower(), f"the hidden attacker shows in the {where}"
+    assert "takes" in seen["md"] and "from an unseen attacker" in seen["md"]
+    assert f"Someone unseen attacks {target}" in seen["md"]
+    assert "someone unseen" in seen["jsonl"]
+    assert health in seen["page"] and laid in seen["page"]
+    phone = json.loads(seen["phone"])
+    assert phone["health"] == health and laid in phone["conditions"]  # not stale
+    assert "the GM is acting" not in seen["page"]  # the turn moved on to the next one seen
+    assert "to act" in seen["page"]
+    assert "wait" not in seen["md"].lower()  # nothing held back for a reveal
+    run("reveal-combatant", hidden)
+    assert name in run("export", "--format", "md", "--for", "players")
