@@ -620,7 +620,30 @@ def random_edit(conn: sqlite3.Connection, rng: random.Random) -> int | None:
         conn.execute(f"UPDATE {table} SET {column} = ? WHERE {where}", (new, *key))
     except sqlite3.IntegrityError:
         return None  # a NOT NULL or unique column refused the edit: the file is unchanged
+    if table == "steps" and column == "last_version" and claims_past_the_end(conn, key[0], new):
+        # a record claiming events past the encounter's last reads as that last event deleted
+        # (the file cannot tell the two apart): audit names where the first missing one stood
+        return first_free_after_encounter(conn, key[0])
     return expected
+
+
+def claims_past_the_end(conn: sqlite3.Connection, encounter: str, last_version: Any) -> bool:
+    (count,) = conn.execute(
+        "SELECT count(*) FROM events WHERE encounter = ?", (encounter,)
+    ).fetchone()
+    return isinstance(last_version, int) and last_version > count
+
+
+def first_free_after_encounter(conn: sqlite3.Connection, encounter: str) -> int:
+    (last,) = conn.execute(
+        "SELECT max(position) FROM events WHERE encounter = ?", (encounter,)
+    ).fetchone()
+    (free,) = conn.execute(
+        "SELECT min(q) FROM (SELECT ? + 1 AS q UNION ALL SELECT position + 1 FROM events "
+        "WHERE position > ?) WHERE q NOT IN (SELECT position FROM events)",
+        (last, last),
+    ).fetchone()
+    return int(free)
 
 
 def judge_audit(
