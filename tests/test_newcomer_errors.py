@@ -38,6 +38,7 @@ def motel(run) -> None:
     run("begin")
 
 
+@pytest.mark.sqlite_file  # the log is named by its path on disk
 @pytest.mark.parametrize("command", [["status"], ["new"], ["export"], ["audit"]])
 def test_a_directory_named_as_the_log_is_called_a_directory(tmp_path: Path, command) -> None:
     result = CliRunner().invoke(cli, ["--db", str(tmp_path), *command])

@@ -97,6 +97,7 @@ def test_new_party_needs_a_party_and_its_ruleset(run, tmp_path):
         assert [e["encounter"] for e in log.encounters()] == ["party"]  # no fight started
 
 
+@pytest.mark.sqlite_file  # the log is named by its path on disk
 def test_the_gm_page_adds_from_the_bestiary_and_brings_the_party_in(tmp_path):
     import httpx
 

@@ -153,6 +153,7 @@ def test_play_and_the_gm_page_carry_what_they_showed(run) -> None:
     assert run("audit").exit_code == 0
 
 
+@pytest.mark.sqlite_file  # the log is named by its path on disk
 def test_a_client_that_leaves_mid_body_leaves_no_traceback(tmp_path: Path) -> None:
     """A phone's step, the GM's command, invite and revoke, each declaring a body and
     leaving before it arrived: answered (to nobody), nothing raised to the server's log."""
@@ -221,6 +222,7 @@ def log_bytes(db: Path) -> dict[str, bytes]:
     return {path.name: path.read_bytes() for path in files if path.name.startswith(db.name)}
 
 
+@pytest.mark.sqlite_file  # the log is named by its path on disk
 def test_a_full_disk_refuses_in_one_line_and_changes_no_byte(tmp_path: Path, monkeypatch) -> None:
     """The Python API as the CLI: a writer opened on a full disk, and an append that finds
     the disk full, are refused with fracas's own line (no raw sqlite3 error), the log's
