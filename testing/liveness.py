@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from fracas.ledger import FracasError
 from fracas.ledger.history import COMMAND
 from fracas.projections import Fracas
+from fracas.projections.board import unsaid
 from fracas.projections.exports import export_jsonl
 from fracas.projections.screen import PLAYERS, Timeline, shown_health
 from fracas.projections.secrecy import (
@@ -207,13 +208,17 @@ def rows_as_the_worlds_agree(encounter: Encounter, worlds: list[Any]) -> None:
     ruleset = encounter.ruleset
     fighters = [parts(w)[0] for w in worlds]
     agreed = {c for c in fighters[0] if all(f.get(c) == fighters[0][c] for f in fighters)}
-    now = {
-        w.combatant: (shown_health(w, True, False, ruleset), w.conditions)
-        for w in ruleset.view(encounter.state).wounds
-    }
     again = Encounter(encounter.store, encounter.id)
     timeline = Timeline(again, "fight", PLAYERS, lambda s: "")
     rows = timeline.screen(timeline.steps).board.rows
+    said = {row.combatant: row.status for row in rows}  # "dead" in its status, not again
+    now = {
+        w.combatant: (
+            shown_health(w, True, False, ruleset),
+            unsaid(w.conditions, said.get(w.combatant, "")),
+        )
+        for w in ruleset.view(encounter.state).wounds
+    }
     shown = {row.combatant: (row.health, row.conditions) for row in rows}
     for combatant in agreed & shown.keys():
         assert shown[combatant] == now[combatant], (
