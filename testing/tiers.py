@@ -12,12 +12,17 @@ a patient contributor wait for, marked on the tests themselves:
 A property run marked `long` runs in both tiers: a few examples in the fast tier, its full
 count in the slow one, as `examples(full=..., fast=...)` says.
 
+FRACAS_DRAWS=fixed (CI sets it) makes every property run draw the same examples each run
+(hypothesis's `derandomize`), so CI's verdict on a commit is the same on any machine and any
+failure it shows is one a developer replays; without it each run draws new fights.
+
 Load it from a conftest.py: `pytest_plugins = ["fracas.testing.tiers"]`.
 """
 
 import os
 
 import pytest
+from hypothesis import settings
 
 TIERS = ("fast", "slow", "all")
 MARKS = {
@@ -47,6 +52,9 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"FRACAS_TIER={_tier!r}: use one of {', '.join(TIERS)}")
     for name, meaning in MARKS.items():
         config.addinivalue_line("markers", f"{name}: {meaning}")
+    if os.environ.get("FRACAS_DRAWS") == "fixed":
+        settings.register_profile("fixed", derandomize=True)
+        settings.load_profile("fixed")
 
 
 def examples(*, full: int, fast: int) -> int:
