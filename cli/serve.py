@@ -53,6 +53,7 @@ from fracas.cli.phones import NOW, Phones
 from fracas.cli.phones import routes as phone_routes
 from fracas.cli.shell import split_line
 from fracas.ledger import BadInputError, FracasError, NotFoundError, UnreachableError, is_server
+from fracas.ledger.base import LogStore
 from fracas.projections import Fracas
 from fracas.projections.party import has_party
 from fracas.projections.screen import GM, PLAYERS, Screen, Timeline
@@ -60,6 +61,7 @@ from fracas.rules import Encounter
 from fracas.rules.encounter import started_event
 from fracas.rules.party import PARTY
 
+GM_TOKEN = "serve.gm-token"  # the GM's token, by its name among the log's sealed secrets
 STATIC = ("table.js", "table.css", "phone.js", "phone.css", "gm.js")
 COOKIE = "fracas_gm"
 TOKEN_HEADER = "x-fracas-token"
@@ -554,6 +556,19 @@ def check_tls(certfile: Path | None, keyfile: Path | None) -> None:
         ) from None
 
 
+def gm_token(store: LogStore) -> str:
+    """The GM's token of this log, drawn at its first serve and kept with its sealed
+    secrets (the GM's key file beside it, or its keys schema on a server), never in the
+    log: the GM's bookmarked link and cookie keep working after a restart, as the
+    players' links do."""
+    found = store.unseal(GM_TOKEN)
+    if found is None:
+        store.seal(GM_TOKEN, secrets.token_urlsafe(18))  # two first serves: the first sealed wins
+        found = store.unseal(GM_TOKEN)
+    assert found is not None
+    return found
+
+
 def serve(
     db: str,
     host: str,
@@ -573,7 +588,8 @@ def serve(
         from fracas.ledger.postgres import use_pool
 
         use_pool(db)
-    table = Table(db, secrets.token_urlsafe(18), npc_numbers=npc_numbers, files=files)
+    table = Table(db, "", npc_numbers=npc_numbers, files=files)
+    table.token = table.worker.submit(lambda: gm_token(table.phones.writer().store)).result()
     table.default = encounter
     first = table.worker.submit(lambda: table.encounter(None)).result()
     where = table.worker.submit(lambda: table.open().store.path).result()

@@ -190,6 +190,19 @@ def roll_line(event: Rolled) -> RollLine:
     )
 
 
+def unseen_typist(roll: RollLine, unseen: set[str]) -> RollLine:
+    if roll.entered_by in unseen:
+        return msgspec.structs.replace(roll, entered_by=UNSEEN)
+    return roll
+
+
+def unseen_author(frame: Frame, unseen: set[str]) -> Frame:
+    if frame.record.author in unseen:
+        record = msgspec.structs.replace(frame.record, author=UNSEEN)
+        return msgspec.structs.replace(frame, record=record)
+    return frame
+
+
 def rule_ids(events: list[Event]) -> list[str]:
     seen: dict[str, None] = {}
     for event in events:
@@ -332,8 +345,8 @@ def step_sentence(
     record = frame.record
     if record.control != COMMAND:
         said = CONTROL_SENTENCES.get(record.control, "{}").format(target)
-        if record.author in names:  # a player took back (or restored) their own step
-            return said.replace("The GM", names[record.author], 1)
+        if record.author not in ("", "gm"):  # a player took back (or restored) their own step
+            return said.replace("The GM", typist_name(record.author, names), 1)
         return said
     said_by = whose_turn_ends(command, before)
     if masked:
@@ -450,6 +463,8 @@ def timeline(
     offset = between[0] - 1 if between is not None and players else 0
     audience = Audience(frames, ruleset, players, offset)
     names = {w.combatant: w.name for w in audience.final(encounter).wounds}
+    # a combatant the players do not see is someone unseen as an author or typist too
+    unseen = {w.combatant for w in encounter.view().wounds} - set(names) if players else set()
     names[UNSEEN] = UNSEEN.capitalize()
     prior = None
     for frame in frames:
@@ -472,7 +487,7 @@ def timeline(
             lines = player_lines(frame, events, masked, audience.cut.epochs, ruleset.round_word)
         else:
             lines = [describe(e, ruleset.round_word) for e in events]
-        rolls = [roll_line(e) for e in events if isinstance(e, Rolled)]
+        rolls = [unseen_typist(roll_line(e), unseen) for e in events if isinstance(e, Rolled)]
         if not audience.counted(frame, number):
             rolls = [msgspec.structs.replace(r, counter=None) for r in rolls]
         taken_back = frame.taken_back_by
@@ -480,7 +495,7 @@ def timeline(
             number,
             record.control,
             target,
-            record.author,
+            UNSEEN if record.author in unseen else record.author,
             record.at,
             before.round,
             before.acting,
@@ -494,7 +509,7 @@ def timeline(
             standings(after, who),
             is_secret(frame.events),
             step_sentence(
-                frame,
+                unseen_author(frame, unseen),
                 audience.command(frame),
                 events,
                 masked,

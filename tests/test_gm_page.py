@@ -7,7 +7,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.test_phones import motel
+from tests.test_phones import invited, motel
 from tests.web import fracas, served
 
 pytestmark = pytest.mark.sqlite_file
@@ -24,6 +24,33 @@ def test_the_newest_token_in_the_url_wins_over_an_old_cookie(tmp_path: Path) -> 
         assert client.get("/gm").status_code == 200
         wrong = client.get("/gm?token=not-this-servers", follow_redirects=False)
         assert wrong.status_code == 403 and wrong.text == "that GM token is not this server's\n"
+
+
+def test_the_gms_link_and_cookie_and_the_players_links_outlive_a_restart(
+    tmp_path: Path,
+) -> None:
+    """The GM's token was drawn anew at each start: a restart killed the GM's bookmarked
+    link and cookie. It is kept with the log's secrets (its key file), so the same link
+    opens the GM's page after a restart, as the players' links do; a copy of the log alone
+    (another key file) is another log and gets its own."""
+    db = tmp_path / "motel.db"
+    motel(db)
+    player = invited(db, "alice")
+    with served(db) as first, httpx.Client(base_url=first.root, follow_redirects=True) as client:
+        assert client.get(f"/gm?token={first.token}").status_code == 200
+        cookie = client.cookies.get("fracas_gm")
+        assert cookie == first.token
+    with served(db) as second, httpx.Client(base_url=second.root, follow_redirects=True) as client:
+        assert second.token == first.token and second.gm.split("/gm")[1] == first.gm.split("/gm")[1]
+        client.cookies.set("fracas_gm", cookie)
+        assert client.get("/gm").status_code == 200
+        assert client.get(f"/gm?token={first.token}").status_code == 200
+        assert client.get(f"/p/{player}").status_code == 200
+    assert (tmp_path / "motel.db.keys").stat().st_mode & 0o077 == 0
+    other = tmp_path / "other.db"
+    motel(other)
+    with served(other) as elsewhere:
+        assert elsewhere.token != first.token
 
 
 def head(db: Path) -> int:

@@ -160,3 +160,28 @@ def test_typed_dice_are_marked_with_who_typed_them_everywhere(system: str, tmp_p
     for which, text in reports.items():
         line = next((li for li in text.splitlines() if f"dice typed by {name}" in li), None)
         assert line is not None, f"the {which} report does not say who typed the dice"
+
+
+@pytest.mark.sqlite_file
+def test_a_take_back_by_a_player_the_players_do_not_see_is_not_the_gms(tmp_path: Path) -> None:
+    """The TV read "The GM takes back step N … by ilse" when ilse's player took back their
+    own step while ilse was not on the players' screen (hidden): the sentence named the GM
+    whenever the author was missing from the players' names, and "by ilse" named a hidden
+    combatant to the table. The GM's page names ilse; the players' reads someone unseen."""
+    db = tmp_path / "unseen.db"
+    with Fracas(db) as opened:
+        e = FIGHTS["percentile"](opened)
+        join = {"action": "join", "combatant": "ilse", "sheet": {"dex": 99, "hp": 20}}
+        e.execute(e.ruleset.command(join), hidden=True)
+        while e.view().acting != ["ilse"]:
+            do(e, {"action": "next"})
+        do(e, {"action": "aim", "actor": "ilse"}, entered_by="ilse", author="ilse")
+        e.undo(author="ilse")
+    shown = screens(db)
+    log = r'<ol class="log" reversed>\s*<li.*?</li>'
+    newest = {a: re.search(log, html, re.S) for a, html in shown.items()}
+    assert newest[GM] and re.search(r"ilse takes back step \d+", newest[GM][0]), shown[GM]
+    players = newest[PLAYERS]
+    assert players and re.search(r"Someone unseen takes back step \d+", players[0]), players
+    assert "by someone unseen" in players[0], players[0]
+    assert "ilse" not in shown[PLAYERS] and "The GM takes back" not in shown[PLAYERS]
