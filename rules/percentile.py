@@ -144,6 +144,7 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     lethality_max: Bounded = 100
     escape_defends: bool = True
     wait_keeps_aim: bool = True
+    inhuman_penalties: Literal["count", "ignored"] = "count"
 
 
 OPTION_HELP = {
@@ -172,6 +173,10 @@ OPTION_HELP = {
     ),
     "wait_keeps_aim": (
         "whether waiting keeps the aim for the attack cut in during the next turn (000-7)"
+    ),
+    "inhuman_penalties": (
+        "an inhuman stat's x5 test (000-M2): modifiers count as in any test, or are ignored "
+        "and every roll but 100 succeeds (the reading of encounters begun before schema 3)"
     ),
 }
 
@@ -419,19 +424,37 @@ def judge(face: int, target: int, stat: int | None = None) -> str:
     return "fumble" if face == 100 or doubles else "failure"
 
 
-def clamp_target(base: int, modifier: int, cap: int, inhuman: bool = False) -> int:
+def clamp_target(base: int, modifier: int, cap: int, ignore_modifiers: bool = False) -> int:
     """Mechanic 2 and the stacking default: cap the modifier at ±cap (0: no cap), then clamp
-    the target to 1..99. An inhuman stat test succeeds on every roll but 100 whatever the
-    modifiers, so its target is 99."""
-    if inhuman:
+    the target to 1..99. An inhuman stat's x5 is modified like any target (000-M2): at 99
+    or more every roll but 100 succeeds, under 99 it is an ordinary test. `ignore_modifiers`:
+    the earlier reading, an inhuman test at 99 whatever the modifiers."""
+    if ignore_modifiers:
         return 99
     if cap:
         modifier = max(-cap, min(cap, modifier))
     return max(1, min(99, base + modifier))
 
 
-def target_number(base: int, modifiers: list[Modifier], cap: int, inhuman: bool = False) -> int:
-    return clamp_target(base, sum(m.value for m in modifiers), cap, inhuman)
+def target_number(
+    base: int, modifiers: list[Modifier], cap: int, ignore_modifiers: bool = False
+) -> int:
+    return clamp_target(base, sum(m.value for m in modifiers), cap, ignore_modifiers)
+
+
+def target_of(rating: Rating, modifiers: list[Modifier], options: Options) -> int:
+    """The target of every test (mechanic 2, 000-M2) as the encounter's options read it."""
+    ignored = rating.inhuman and options.inhuman_penalties == "ignored"
+    return target_number(rating.value, modifiers, options.modifier_cap, ignored)
+
+
+def inhuman_note(rating: Rating, target: int, options: Options) -> Modifier:
+    """000-M2 beside an inhuman stat's test: which rolls succeed, which are criticals."""
+    stat = rating.stat
+    if options.inhuman_penalties == "ignored":  # as the encounters begun so recorded it
+        return Modifier(0, f"inhuman stat {stat}: every roll but 100 succeeds", "000-M2")
+    succeeds = "every roll but 100 succeeds, " if target >= 99 else ""
+    return Modifier(0, f"inhuman stat {stat}: {succeeds}{stat} or under is a critical", "000-M2")
 
 
 def checked_rating(fighter: "Fighter", skill: str) -> "Rating":
@@ -471,12 +494,11 @@ def roll_test(
     rules: list[str],
 ) -> Test:
     rating = checked_rating(fighter, skill)
-    target = target_number(rating.value, modifiers, options.modifier_cap, rating.inhuman)
+    target = target_of(rating, modifiers, options)
     roll = ctx.dice.roll("d100", purpose)
     result = judge(roll.total, target, rating.stat)
     if rating.inhuman:
-        note = f"inhuman stat {rating.stat}: every roll but 100 succeeds"
-        modifiers = [*modifiers, Modifier(0, note, "000-M2")]
+        modifiers = [*modifiers, inhuman_note(rating, target, options)]
     events.append(Rolled(fighter.id, purpose, roll, target, modifiers, result, rules))
     return Test(fighter.id, skill, roll.total, target, result)
 
@@ -927,7 +949,7 @@ def attack_one(
 ) -> Test:
     modifiers = attack_modifiers(state, attacker, target, weapon, command, first)
     rating = checked_rating(attacker, weapon.skill_name)
-    target_pct = target_number(rating.value, modifiers, state.options.modifier_cap, rating.inhuman)
+    target_pct = target_of(rating, modifiers, state.options)
     rules = ["000-8", "000-4"] + (["000-10"] if command.called != "none" and first else [])
     if face is None:
         test = roll_test(
@@ -1509,6 +1531,13 @@ def hp_lines_cited(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+def inhuman_penalties_ignored(data: dict[str, Any]) -> dict[str, Any]:
+    """Encounters begun before schema 3 read 000-M2 as "every roll but 100 succeeds whatever
+    the modifiers"; they keep that reading, so each step stays decided as it was recorded."""
+    options = {"inhuman_penalties": "ignored", **data.get("options", {})}
+    return {**data, "options": options}
+
+
 # -- the table's words ----------------------------------------------------------------------
 
 VERBS = {
@@ -1552,8 +1581,12 @@ RULESET = Ruleset(
     harm_by_hand=harm_by_hand,
     heal_by_hand=heal_by_hand,
     reactions=reactions,
-    schema=2,  # 2: the HP thresholds cite 000-M9
-    upcasters={("condition.set", 1): hp_lines_cited, ("condition.cleared", 1): hp_lines_cited},
+    schema=3,  # 2: the HP thresholds cite 000-M9; 3: modifiers count on inhuman stats
+    upcasters={
+        ("condition.set", 1): hp_lines_cited,
+        ("condition.cleared", 1): hp_lines_cited,
+        ("encounter.started", 2): inhuman_penalties_ignored,
+    },
     verbs=VERBS,
     told=frozenset(("pinned", "prone")),
     down=frozenset(("unconscious",)),
