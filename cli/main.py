@@ -684,7 +684,19 @@ def from_bestiary(ruleset: Ruleset, monster: str) -> dict[str, Any]:
     return {**found.sheet, "name": found.name}
 
 
-@cli.command(short_help="The bestiary: monsters to add with `add --monster`.")
+class BestiaryHelp(click.Command):
+    """`monsters --help` ends with each bestiary's attribution, as its licence asks."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        for name in available():
+            rules = load(name)
+            if rules.bestiary is not None:
+                formatter.write_paragraph()
+                formatter.write_text(f"The {name} bestiary: {rules.monsters.attribution}")
+
+
+@cli.command(cls=BestiaryHelp, short_help="The bestiary: monsters to add with `add --monster`.")
 @click.argument("text", required=False, default="")
 @click.option("--ruleset", "-r", default=None, help="A ruleset; default: the encounter's.")
 @click.option("--json", "as_json", is_flag=True, help="Output as JSON.")

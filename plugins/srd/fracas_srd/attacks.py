@@ -1,6 +1,7 @@
 """The attack roll (srd-6, srd-7), critical hits (srd-8) and weapon damage (srd-9),
 with cover (srd-22), close and long range (srd-17) and the conditions (srd-27)."""
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from fracas.rules.api import (
@@ -25,7 +26,7 @@ from fracas_srd.conditions import (
     saving_throw,
     unseen_by,
 )
-from fracas_srd.damage import deal, roll_dice
+from fracas_srd.damage import Typed, deal, roll_dice
 from fracas_srd.effects import ac_notes, armor_class, bonuses, extra_dice
 from fracas_srd.evolve import evolve
 from fracas_srd.sheets import UNARMED, Ability, Rider, Sheet, Weapon, parse_amount
@@ -56,6 +57,8 @@ def attack_modifiers(fighter: Fighter, weapon: Weapon, cover: str) -> list[Modif
         mods.append(Modifier(fighter.sheet.bonus, f"proficient with {weapon.name}", "srd-M4"))
     if weapon.magic:
         mods.append(Modifier(weapon.magic, f"a +{weapon.magic} weapon", "srd-6"))
+    if weapon.hit:
+        mods.append(Modifier(weapon.hit, f"{weapon.name}: as its stat block gives it", "srd-6"))
     if cover_bonus(cover):
         mods.append(
             Modifier(-cover_bonus(cover), f"{cover} cover: +{cover_bonus(cover)} AC", "srd-22")
@@ -166,6 +169,25 @@ def damage_parts(
     return parts
 
 
+def plus_damage(
+    state: State,
+    ctx: Context,
+    events: list[Event],
+    attacker: Fighter,
+    weapon: Weapon,
+    critical: bool,
+) -> list[Typed]:
+    """A hit's damage of another type (a bite's fire), its dice doubled on a critical too."""
+    if weapon.plus is None:
+        return []
+    kind = weapon.plus.type
+    dice, flat = parse_amount(weapon.plus.damage)
+    what = f"{kind} damage of {weapon.name}"
+    parts = roll_dice(ctx, events, attacker.id, dice, critical, what, state.options.critical)
+    parts += [Modifier(flat, f"{what}: its own bonus", "srd-9")] if flat else []
+    return [([Modifier(p.value, f"{p.reason}: {kind}", p.rule) for p in parts], kind)]
+
+
 def check_reach(weapon: Weapon, command: Scene) -> None:
     """srd-53: a melee weapon strikes beyond 5 feet only if it has the reach (a thrown one,
     with its range, is thrown)."""
@@ -210,7 +232,10 @@ def weapon_attack(
         return events
     parts = damage_parts(state, ctx, events, attacker, weapon, critical, command.extra, offhand)
     parts += sneak_attack(state, ctx, events, attacker, weapon, command, swing, critical)
-    events += harmed(state, ctx, events, attacker, target, answer, parts, weapon.type, critical)
+    also = plus_damage(state, ctx, events, attacker, weapon, critical)
+    events += harmed(
+        state, ctx, events, attacker, target, answer, parts, weapon.type, critical, also=also
+    )
     if weapon.rider is not None:
         after = roster.fold(evolve, state, events)
         events += ridden(ctx, attacker, after.fighter(target.id), weapon.name, weapon.rider)
@@ -276,13 +301,17 @@ def harmed(
     kind: str,
     critical: bool,
     rules: tuple[str, ...] = (),
+    also: Sequence[Typed] = (),
 ) -> list[Event]:
     """Damage as the target's reaction leaves it: resisted (srd-42), halved (srd-40),
     then dealt."""
     found = absorbing(state, target, answer, kind, attacker)
     now = roster.fold(evolve, state, [*events, *found])
     hurt = now.fighter(target.id)
-    dealt = deal(now, ctx, attacker.id, hurt, halved(parts, answer), kind, critical, rules)
+    more = [(halved(p, answer), k) for p, k in also]
+    dealt = deal(
+        now, ctx, attacker.id, hurt, halved(parts, answer), kind, critical, rules, also=more
+    )
     return found + dealt
 
 

@@ -2,6 +2,8 @@
 healing (srd-12), dropping to 0 (srd-13), death saves (srd-14, srd-15), stabilising
 (srd-16) and concentration (srd-26)."""
 
+from collections.abc import Sequence
+
 from fracas.rules.api import (
     ConditionCleared,
     ConditionSet,
@@ -20,6 +22,7 @@ from fracas_srd.effects import bonuses, resistances
 from fracas_srd.events import DEATH_SAVE, ConcentrationOwed, DeathSaves, TemporaryHitPoints
 from fracas_srd.state import Fighter, State
 
+Typed = tuple[list[Modifier], str]  # damage of one type: its parts, and the type
 AT_ZERO = {"at_zero": True}  # the unconsciousness of 0 HP, which healing ends
 
 
@@ -80,11 +83,17 @@ def deal(
     kind: str,
     critical: bool = False,
     rules: tuple[str, ...] = (),
+    also: Sequence[Typed] = (),
 ) -> list[Event]:
-    """Damage from its parts (dice and modifiers) to one target, and all that follows."""
+    """Damage from its parts (dice and modifiers) to one target, and all that follows;
+    `also`: more of it of other types (a bite's fire), each resisted by its own type, all
+    one damage (one concentration save)."""
     raw = max(0, sum(p.value for p in parts))
     taken, notes = typed(target, raw, kind) if kind else (raw, [])
-    cited = ["srd-9", *rules, *(["srd-10"] if notes else [])]
+    for more, other in also:
+        amount, said = typed(target, max(0, sum(p.value for p in more)), other)
+        taken, notes = taken + amount, [*notes, *more, *said]
+    cited = ["srd-9", *rules, *(["srd-10"] if any(n.rule == "srd-10" for n in notes) else [])]
     absorbed = min(target.temp_hp, taken)
     if absorbed:
         notes.append(Modifier(0, f"{absorbed} of it off temporary hit points first", "srd-11"))

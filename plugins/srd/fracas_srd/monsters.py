@@ -68,6 +68,8 @@ def legendary(state: State, actor: Fighter, command: Legendary, ctx: Context) ->
     events: list[Event] = [
         Spent(actor.id, legendary_actions(option.cost), option.cost, option.name, ["srd-29"])
     ]
+    if option.spell:
+        return unleashed(state, ctx, events, actor, option.spell, command)
     if not option.weapon:
         return [
             *events,
@@ -117,10 +119,22 @@ def lair(state: State, actor: Fighter, command: Lair, ctx: Context) -> list[Even
             *events,
             Resolved(actor.id, "lair", list(command.targets), option.name, ["srd-55"]),
         ]
-    spell = actor.sheet.spell(option.spell)
+    return unleashed(state, ctx, events, actor, option.spell, command)
+
+
+def unleashed(
+    state: State,
+    ctx: Context,
+    events: list[Event],
+    actor: Fighter,
+    name: str,
+    command: Lair | Legendary,
+) -> list[Event]:
+    """A lair or legendary action that is a spell of the sheet, on its targets."""
+    spell = actor.sheet.spell(name)
     targets = [state.fighter(t) for t in command.targets]
     if not targets:
-        raise RefusedError(f"{option.name} needs its targets")
+        raise RefusedError(f"{command.option} needs its targets")
     return events + spells.unleash(state, ctx, events, actor, spell, targets, command)
 
 

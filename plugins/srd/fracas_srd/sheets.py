@@ -76,6 +76,14 @@ class Feature(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     bonus_actions: list[BonusForm] = []  # these actions as a bonus action (srd-60)
 
 
+class Plus(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A hit's second damage, of its own type (srd-9, srd-10): a dragon's bite, "2d10+8
+    piercing damage plus 2d6 fire damage"."""
+
+    damage: str
+    type: DamageType
+
+
 class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A weapon or a natural attack: damage dice (`1d8`, `2d6+1`) of one type."""
 
@@ -88,7 +96,9 @@ class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     range: list[int] = []  # normal and long range, in feet (srd-17)
     proficient: bool = True
     magic: Bounded = 0  # a +N weapon: to the attack and the damage
+    hit: Bounded = 0  # to hit beyond ability and proficiency: a monster's stated bonus (srd-6)
     rider: Rider | None = None  # a save on a hit, or a condition (srd-35)
+    plus: Plus | None = None  # more damage of another type on a hit
     reach: Annotated[int, msgspec.Meta(ge=5, le=30, multiple_of=5)] = 5  # feet (srd-53)
 
 
@@ -120,6 +130,7 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     trigger: Literal["", "hit", "damaged"] = ""  # a reaction spell: what it answers (srd-39)
     darts: Annotated[int, msgspec.Meta(ge=0, le=20)] = 0  # each hits, no roll (srd-43)
     recharge: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0  # Recharge 5-6: 5 (srd-54)
+    dc: Annotated[int, msgspec.Meta(ge=0, le=40)] = 0  # a stated save DC (a monster's); 0: srd-M5
 
 
 class LairAction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -131,12 +142,14 @@ class LairAction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class LegendaryOption(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One legendary action: an attack with a weapon of the sheet, or an effect the GM
-    narrates (no weapon)."""
+    """One legendary action: an attack with a weapon of the sheet, a spell of the sheet it
+    unleashes (a dragon's wing attack: a save, damage, prone), or an effect the GM narrates
+    (neither)."""
 
     name: str
     cost: Cost = 1
     weapon: str = ""
+    spell: str = ""
 
 
 class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -304,6 +317,8 @@ def check_sheet(sheet: Sheet, where: str, custom: list[str]) -> None:
     action names on the sheet."""
     for weapon in sheet.weapons:
         parse_amount(weapon.damage)
+        if weapon.plus is not None:
+            parse_amount(weapon.plus.damage)
     for spell in sheet.spells:
         for amount in (spell.damage, spell.heal, spell.temp_hp):
             if amount:
@@ -325,11 +340,11 @@ def check_sheet(sheet: Sheet, where: str, custom: list[str]) -> None:
             sheet.weapon(name)
         except BadInputError as error:
             raise BadInputError(f"{where}: {error}") from None
-    for option in sheet.lair:
+    for option in [*sheet.lair, *sheet.legendary]:
         if option.spell:
             try:
                 sheet.spell(option.spell)
             except BadInputError as error:
-                raise BadInputError(f"{where}: lair action {option.name}: {error}") from None
+                raise BadInputError(f"{where}: {option.name}: {error}") from None
     if sheet.legendary and not sheet.legendary_actions:
         raise BadInputError(f"{where}: legendary options need legendary_actions = N (usually 3)")

