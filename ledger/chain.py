@@ -11,7 +11,7 @@ the whole file they were written on, by position, and are checked as they always
 """
 
 import hashlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import groupby
 
 import msgspec
@@ -37,9 +37,14 @@ def counted_salt(begun: int, salt: str) -> str:
 def begun_of(event: "StoredEvent") -> int | None:
     """How many encounters had begun when a counted event was written (None: not counted,
     or a salt that does not say, which its hash then catches if edited)."""
-    if event.scope != COUNTED_CHAIN or event.salt is None:
+    return begun_in(event.scope, event.salt)
+
+
+def begun_in(scope: int, salt: str | None) -> int | None:
+    """`begun_of` an event's scope and salt (as a stored row holds them)."""
+    if scope != COUNTED_CHAIN or salt is None:
         return None
-    count, sep, _ = event.salt.partition(":")
+    count, sep, _ = salt.partition(":")
     return int(count) if sep and count.isascii() and count.isdigit() else None
 
 
@@ -323,18 +328,19 @@ class ChainWatch:
         self.most: tuple[int, int] = (0, 0)  # (begun, position): the most encounters named
         self.doubtful = False
 
-    def see(self, rows: Iterable[tuple]) -> None:
-        tips, sha, encode, head = self.tips, hashlib.sha256, _encode, self.head[0]
-        doubtful, count = self.doubtful, 0
+    def see(self, rows: Sequence[tuple]) -> None:
+        self.count += len(rows)
+        if self.doubtful:
+            return
+        tips, sha, encode, (head, head_hash) = self.tips, hashlib.sha256, _encode, self.head
+        most = self.most
         for row in rows:
-            count += 1
             (position, encounter, version, step, kind, author, at, schema, body, prev, digest,
              salt, scope) = row  # fmt: skip
             version_before, tip = tips.get(encounter) or self._first(row)
             hashed = [encounter, version, step, kind, author, at, schema, body, salt]
             if (
-                doubtful
-                or scope not in ENCOUNTER_CHAINS
+                scope not in ENCOUNTER_CHAINS
                 or version != version_before + 1
                 or type(position) is not int
                 or position <= head
@@ -342,17 +348,15 @@ class ChainWatch:
                 or salt is None
                 or sha(prev.encode() + encode(hashed)).hexdigest() != digest
             ):
-                doubtful = True
-                continue
+                self.doubtful = True
+                break
             tips[encounter] = (version, digest)
-            head = position
-            self.head = (position, digest)
+            head, head_hash = position, digest
             if scope == COUNTED_CHAIN:
-                begun = begun_of(StoredEvent(*row))
-                if begun is not None and begun > self.most[0]:
-                    self.most = (begun, position)
-        self.count += count
-        self.doubtful = doubtful
+                begun = begun_in(scope, salt)
+                if begun is not None and begun > most[0]:
+                    most = (begun, position)
+        self.head, self.most = (head, head_hash), most
 
     def _first(self, row: tuple) -> tuple[int, str]:
         self.firsts[row[1]] = StoredEvent(*row)

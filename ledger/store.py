@@ -424,6 +424,15 @@ def _add_secrets(source: str, target: str) -> None:
         shared.close()
 
 
+def on_disk(path: str) -> None:
+    """Wait until the file's contents are on the disk (fsync)."""
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
 def discard(private: str) -> None:
     """Remove a private log's files (only ever one this process created alone)."""
     for suffix in LOG_FILES:
@@ -436,7 +445,10 @@ def _create_whole(path: str) -> None:
     opens a half-made file (one being switched to WAL, or migrated)."""
     private = private_beside(path)
     try:
-        Store(private, background_checkpoints=False).close()
+        # Built without waiting on the disk at each of its steps (nobody sees it half-made),
+        # then brought to the disk once, whole, before it is put in place.
+        Store(private, background_checkpoints=False, synchronous="OFF").close()
+        on_disk(private)
         publish(private, path)  # False: another process made it first; that one is used
     finally:
         discard(private)
@@ -512,11 +524,11 @@ class Store(LogStore):
         closed again (so SQLite removes what it began) and refused in one line."""
         conn = sqlite3.connect(self.path, isolation_level=None, timeout=busy_timeout())
         try:
+            conn.execute(f"PRAGMA synchronous={synchronous}")  # first: it rules the switch too
             if not memory:
                 conn.execute("PRAGMA journal_mode=WAL")
                 if checkpoints:  # (the Checkpointer's thread runs them instead)
                     conn.execute("PRAGMA wal_autocheckpoint=0")
-            conn.execute(f"PRAGMA synchronous={synchronous}")
         except sqlite3.OperationalError as error:
             conn.close()
             self.keys.close()

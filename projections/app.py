@@ -368,13 +368,17 @@ class Fracas:
         with self.store.exclusive():
             if only_if_missing and has_tables(self.store):
                 return 0
-            encounters = self.store.encounters()
-            drop_tables(self.store)
-            ensure_tables(self.store)
-            for encounter in encounters:
-                live = Encounter(self.store, encounter)
-                note_round_events(self.store.conn, encounter, live.ruleset)
-                write_view(self.store.conn, encounter, live.view(), None)
+            return self._read_models_again()
+
+    def _read_models_again(self) -> int:
+        """Every read model made again from the log, inside the transaction already open."""
+        encounters = self.store.encounters()
+        drop_tables(self.store)
+        ensure_tables(self.store)
+        for encounter in encounters:
+            live = Encounter(self.store, encounter)
+            note_round_events(self.store.conn, encounter, live.ruleset)
+            write_view(self.store.conn, encounter, live.view(), None)
         return len(encounters)
 
     # -- the log -------------------------------------------------------------------------
@@ -436,8 +440,9 @@ class Fracas:
         """Take a GM's JSONL export into this empty file; returns how many events."""
         from fracas.projections import exports
 
-        imported = exports.import_jsonl(self.store, path, progress or exports.quiet)
-        self.rebuild()
+        imported = exports.import_jsonl(
+            self.store, path, progress or exports.quiet, read_models=self._read_models_again
+        )
         return imported.events
 
     def copy_to(self, target: str, progress: Progress | None = None) -> CopyReport:

@@ -454,12 +454,18 @@ def check_whole(header: Header, events: int, head: tuple[int, str], where: str) 
         )
 
 
-def import_jsonl(store: LogStore, path: str | Path, progress: Progress = quiet) -> Imported:
+def import_jsonl(
+    store: LogStore,
+    path: str | Path,
+    progress: Progress = quiet,
+    read_models: Callable[[], object] | None = None,
+) -> Imported:
     """Take a GM's JSONL export into an empty file: the same events, chain and steps,
-    streamed from the file into one transaction."""
+    streamed from the file into one transaction, with the `read_models` made from them."""
     reader = ExportReader(path, progress)
+    project = None if read_models is None else lambda _conn: read_models()
     try:
-        store.load(reader.log(), reader.sealed, taken=reader.finish)
+        store.load(reader.log(), reader.sealed, project, taken=reader.finish)
     except store.unique_violation:
         name_repeated(path)
         raise

@@ -66,6 +66,23 @@ def test_import_refuses_a_damaged_export_naming_the_position(tmp_path, fracas):
         other.import_jsonl(tmp_path / "junk.jsonl")
 
 
+def test_an_import_and_its_read_models_are_one_transaction(tmp_path, fracas, monkeypatch):
+    """The read models are made inside the import's transaction: if making them fails (a
+    full disk, say), the file is left empty rather than holding events without them."""
+    fight(fracas, ("alice", gunner()), ("bob", gunner()))
+    export = exported(fracas, tmp_path / "s.jsonl")
+
+    def failing(*args: object) -> None:
+        raise OSError("the disk is full")
+
+    monkeypatch.setattr("fracas.projections.app.write_view", failing)
+    with Fracas(tmp_path / "copy.db") as copy:
+        with pytest.raises(OSError, match="the disk is full"):
+            copy.import_jsonl(export)
+        assert list(copy.store.events()) == [], "nothing was imported"
+        assert copy.store.encounters() == []
+
+
 def test_cli_import_of_a_players_export_is_refused_in_one_line(tmp_path, run):
     run("new")
     run("add", "alice")
