@@ -478,16 +478,11 @@ def new(
 
     def start(path: str) -> str:
         with Fracas(path, create=True) as log:
-            rules = ruleset
-            if with_party:
-                rules = ruleset if chose_ruleset else party.party(log).ruleset.name
-                party.check_plays(log, rules)  # first: a refusal starts no fight
-            started = log.new(
-                rules, title=title, options=chosen, encounter=encounter_id, limits=limited
-            )
-            if with_party:
-                party.bring_into(log, started.id)
-            return started.id
+            given = {"title": title, "options": chosen, "encounter": encounter_id}
+            if not with_party:
+                return log.new(ruleset, **given, limits=limited).id
+            rules = ruleset if chose_ruleset else party.party(log).ruleset.name
+            return party.new_with_party(log, rules, **given, limits=limited).id
 
     started = app.creating(start)
     click.echo(started)

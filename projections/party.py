@@ -99,12 +99,14 @@ def bring_home(log: Fracas, author: str = "gm") -> Encounter:
 def add_member(
     log: Fracas, combatant: str, sheet: dict[str, Any], ruleset: str, *, name: str = ""
 ) -> None:
-    """A new member joins the party (started under `ruleset` if there is none)."""
-    if has_party(log):
-        bring_home(log)
-    else:
-        log.new(ruleset, title=TITLE, encounter=PARTY)
-    log.add(combatant, sheet, PARTY, name=name, side="pc")
+    """A new member joins the party (started under `ruleset` if there is none), in one
+    transaction with the party's coming home."""
+    with log.store.batch():
+        if has_party(log):
+            bring_home(log)
+        else:
+            log.new(ruleset, title=TITLE, encounter=PARTY)
+        log.add(combatant, sheet, PARTY, name=name, side="pc")
 
 
 def joined(home: Encounter) -> dict[str, CombatantJoined]:
@@ -126,9 +128,26 @@ def check_plays(log: Fracas, ruleset: str) -> None:
         )
 
 
+def new_with_party(log: Fracas, ruleset: str, author: str = "gm", **started: Any) -> Encounter:
+    """A new fight of `ruleset` (the party's own) with the party brought in, all in one
+    transaction: a refusal on the way leaves no fight, and the party as it was."""
+    check_plays(log, ruleset)  # first: a refusal starts no fight
+    with log.store.batch():
+        fight = log.new(ruleset, author=author, **started)
+        brought(log, fight.id, author)
+    return fight
+
+
 def bring_into(log: Fracas, encounter: str, author: str = "gm") -> list[str]:
-    """Every member brought into `encounter` as they stand: joined with their sheet, then
-    carried over (one step each); the party marked as sent there. Their ids."""
+    """Every member brought into `encounter` as they stand, in one transaction: all of them
+    or, on a refusal, none. Their ids."""
+    with log.store.batch():
+        return brought(log, encounter, author)
+
+
+def brought(log: Fracas, encounter: str, author: str) -> list[str]:
+    """Every member joined to `encounter` with their sheet, then carried over (one step
+    each); the party marked as sent there."""
     fight = log.encounter(encounter)
     here = [who for who in party(log).state.fighters if who in fight.state.fighters]
     if here:  # first: a refusal appends nothing
@@ -153,14 +172,16 @@ def rest(log: Fracas, kind: str, author: str = "gm") -> list[str]:
             f"the {party(log).ruleset.name} rules have no rests: give health back by hand "
             "with `fracas party heal ID AMOUNT`"
         )
-    home = bring_home(log, author)
-    for who in home.state.fighters:
-        home.execute(Rest(who, kind), author=author)  # type: ignore[arg-type]
+    with log.store.batch():  # every member rests, or none does
+        home = bring_home(log, author)
+        for who in home.state.fighters:
+            home.execute(Rest(who, kind), author=author)  # type: ignore[arg-type]
     return list(home.state.fighters)
 
 
 def heal(log: Fracas, who: str, amount: int, reason: str = "", author: str = "gm") -> None:
     """The GM's heal of a member between fights."""
     roster.find(party(log).state.fighters, who)  # first: a refusal appends nothing
-    home = bring_home(log, author)
-    home.execute(Heal(who, amount, reason or "between fights"), author=author)
+    with log.store.batch():
+        home = bring_home(log, author)
+        home.execute(Heal(who, amount, reason or "between fights"), author=author)

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from fracas.ledger import RefusedError
 from fracas.projections import Fracas
+from fracas.projections import party as party_of
 
 SAMPLES = Path(__file__).parents[1] / "plugins" / "srd" / "fracas_srd" / "samples"
 BUILT_IN = ["percentile", "shotclock", "pool", "timeslice", "fudge"]
@@ -95,6 +97,36 @@ def test_new_party_needs_a_party_and_its_ruleset(run, tmp_path):
     assert "the party plays pool, not fudge" in refused.output
     with Fracas(run.db) as log:
         assert [e["encounter"] for e in log.encounters()] == ["party"]  # no fight started
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_new_party_is_one_transaction_a_failure_leaves_no_half_fight(
+    run, tmp_path, monkeypatch, ruleset
+):
+    """Bob cannot be carried over (a refusal after Ann came in): no fight is started, and
+    neither the party nor any fight holds a step of it."""
+    for who in ("ann", "bob"):
+        run("party", "add", who, "-r", ruleset, "--sheet", member_sheet(tmp_path, ruleset))
+    run("new", "--party", "--id", "first")
+    run("end")
+    with Fracas(run.db) as log:
+        before = {e["encounter"]: log.store.head(e["encounter"]) for e in log.encounters()}
+    carried = party_of.Carry
+
+    def carry(who: str, *rest):
+        if who == "bob":
+            raise RefusedError("bob cannot come")
+        return carried(who, *rest)
+
+    monkeypatch.setattr(party_of, "Carry", carry)
+    refused = run("new", "--party", "--id", "second", ok=False)
+    assert refused.output.strip() == "Error: bob cannot come"
+    with Fracas(run.db) as log:
+        after = {e["encounter"]: log.store.head(e["encounter"]) for e in log.encounters()}
+    assert after == before  # no "second", and the party not brought home from "first"
+    monkeypatch.undo()
+    run("new", "--party", "--id", "second")
+    assert [m["where"] for m in members(run)] == ["second", "second"]
 
 
 @pytest.mark.sqlite_file  # the log is named by its path on disk

@@ -349,8 +349,9 @@ STATEMENTS = {
         "Lair actions. A creature in its lair may take a lair action on initiative count 20, "
         "losing all initiative ties: one a round, not the same effect two rounds in a row; not "
         "while incapacitated or otherwise unable to act, nor, if surprised, before its first "
-        "turn. [Monsters: Legendary Creatures, A Legendary Creature's Lair; Lair Actions in "
-        "the dragon entries]"
+        "turn. The SRD 5.1's stat blocks give no creature lair actions of its own (its dragons"
+        " have none): a table writes its own on a sheet. [Monsters: Legendary Creatures, A "
+        "Legendary Creature's Lair]"
     ),
     "srd-56": (
         "Legendary resistance. If the creature fails a saving throw, it can choose to succeed "
