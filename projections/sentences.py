@@ -119,16 +119,30 @@ def opening(command: Mapping[str, Any] | None, names: Mapping[str, str], ruleset
     return f"{names.get(actor, actor) if actor else 'The table'} {said}"
 
 
+class Field:
+    """A command's field in a verb: as itself ("{spell}"), or the word its number takes
+    ("{feet} {feet:foot|feet}": 1 foot, 5 feet)."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __format__(self, spec: str) -> str:
+        one, bar, many = spec.partition("|")
+        if bar:
+            return one if self.value == 1 else many
+        return format(self.value, spec)
+
+
 def worded(template: str, command: Mapping[str, Any], targets: str) -> str:
     """A verb with the command's fields in it ("casts {spell} on"), then the targets; or
     "{targets}" where they go. A field the command lacks reads as nothing; with no target,
     "{targets}" goes with the word before it ("on {targets}")."""
-    fields = {k: v for k, v in command.items() if isinstance(v, str | int)}
+    fields = {k: Field(v) for k, v in command.items() if isinstance(v, str | int)}
     if "{targets}" not in template:
         template += " {targets}"
     elif not targets:
         template = re.sub(r"\s*\S+\s+\{targets\}", "", template)
-    text = template.format_map(defaultdict(str, {**fields, "targets": targets}))
+    text = template.format_map(defaultdict(lambda: Field(""), {**fields, "targets": targets}))
     return " ".join(text.split())
 
 

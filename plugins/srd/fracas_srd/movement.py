@@ -65,5 +65,5 @@ def stand(state: State, actor: Fighter, command: Stand, ctx: Context) -> list[Ev
     left = movement_left(actor) - half
     return [
         Spent(actor.id, MOVEMENT, half, f"stands up, {feet(left)} left", ["srd-27", "srd-52"]),
-        ConditionCleared(actor.id, "prone", f"stands up, for {half} feet of movement", ["srd-27"]),
+        ConditionCleared(actor.id, "prone", f"stands up, for {feet(half)} of movement", ["srd-27"]),
     ]

@@ -27,7 +27,7 @@ VERBS = {
     "shove": "tries to shove",
     "escape": "tries to escape",
     "stand": "stands up",
-    "move": "moves {feet} feet",
+    "move": "moves {feet} {feet:foot|feet}",
     "surprise": "rules who is surprised",
     "save": "makes a {ability} save",
     "check": "makes a {skill} check",

@@ -2,10 +2,12 @@
 (srd-27)."""
 
 import pytest
-from fracas.rules.api import RefusedError, Spent
-from srd_table import Table, condition, fight, of
+from fracas.projections.sentences import verb, worded
+from fracas.rules.api import ConditionCleared, RefusedError, Spent
+from srd_table import Table, condition, fight, of, sample
 
 from fracas_srd.movement import movement_left
+from fracas_srd.ruleset import RULESET
 
 
 def moves(t: Table, who: str, feet: int, **flags) -> Spent:
@@ -34,6 +36,18 @@ def test_srd_52_one_foot_reads_in_the_singular():
     assert moves(t, "brannoc", 1).reason == "moving 1 foot, 0 feet left"
     with pytest.raises(RefusedError, match=r"^Moving 1 foot costs 1 foot; brannoc has 0 feet"):
         t.act("brannoc", "move", feet=1)
+
+
+def test_srd_52_one_foot_reads_in_the_singular_in_the_table_s_sentences_too():
+    said = [worded(verb(RULESET, "move"), {"feet": n}, "") for n in (1, 5)]
+    assert said == ["moves 1 foot", "moves 5 feet"]
+    t = Table()
+    t.join("brannoc", sample("fighter", speed=2), "pc")
+    t.join("gob", sample("goblin"))
+    t.do({"action": "begin"}, 20, 2)
+    condition(t, "brannoc", "prone")
+    stood = [e for e in t.act("brannoc", "stand") if isinstance(e, ConditionCleared)]
+    assert stood[0].reason == "stands up, for 1 foot of movement"
 
 
 def test_srd_52_a_dash_adds_the_speed_and_the_next_turn_starts_afresh():
