@@ -22,8 +22,9 @@ What is here, by what an author needs:
 - sheets and options: msgspec structs of your own; `Ruleset.sheet` and `Ruleset.options`
   read them; `check_known`, `did_you_mean` and `no_weapon` word refusals alike;
 - conditions with durations: `ConditionSet`, `ConditionCleared`, `Until` (`until` makes one
-  from your `Clock`), `Clock`, and the helpers of the modules `roster` (a state's combatants)
-  and `gm` (the GM's commands);
+  from your `Clock`), `Clock`, and the helpers of the modules `roster` (a state's combatants,
+  the core evolvers) and `gm` (the GM's commands, the table view), each public in its
+  `__all__` alone; `Ruleset` wires `gm.table_view` and `roster.CORE_EVOLVERS` itself;
 - what a player may set from a phone: `Playable` (an action a player may take) and
   `PlayerField` (a field of it in words), given as `Ruleset.players`;
 - the party, carried from fight to fight: `Ruleset.standing`, `Ruleset.restore` and

@@ -13,43 +13,52 @@ from typing import Any, Literal
 import msgspec
 from msgspec.structs import replace
 
-from fracas.ledger import BadInputError, RefusedError
-from fracas.rules import gm, roster
-from fracas.rules.commands import (
+from fracas.rules.api import (
+    ANY_KIND,
+    BadInputError,
     Begin,
-    Command,
-    Join,
-    Pass,
-    check_can_begin,
-    declared_event,
-    joined_event,
-)
-from fracas.rules.durations import Clock
-from fracas.rules.events import (
     Bounded,
+    Clock,
     CombatantJoined,
+    Command,
     ConditionCleared,
     ConditionSet,
+    Context,
     Damaged,
     Declared,
     EncounterStarted,
     Event,
     GivenModifier,
     Healed,
+    InitiativeRow,
     InitiativeSet,
+    Join,
     Modifier,
+    Pass,
+    PinRow,
+    Playable,
+    PlayerField,
+    RefusedError,
     Resolved,
     Roll,
     Rolled,
+    Ruleset,
     Spent,
     TurnAdvanced,
+    View,
+    WoundRow,
+    check_can_begin,
+    declared_event,
+    did_you_mean,
     event_union,
+    gm,
+    joined_event,
+    mechanic_ids,
+    no_weapon,
+    roster,
+    tie_roll,
+    toml_reference,
 )
-from fracas.rules.names import did_you_mean, no_weapon
-from fracas.rules.players import Playable, PlayerField
-from fracas.rules.reference import builtin as builtin_reference
-from fracas.rules.ruleset import ANY_KIND, Context, Ruleset, mechanic_ids, tie_roll
-from fracas.rules.views import InitiativeRow, PinRow, View, WoundRow
 
 # -- sheets and options -------------------------------------------------------------------
 
@@ -1511,7 +1520,6 @@ evolve = roster.dispatch(
         Spent: _spent,
         Damaged: _damaged,
         Healed: _healed,
-        **roster.CORE_EVOLVERS,
     }
 )
 
@@ -1684,7 +1692,7 @@ def key_numbers(wound: WoundRow) -> dict[str, Any]:
 RULESET = Ruleset(
     name="fudge",
     title="4dF outcomes, declare low, resolve high (The Contract, early)",
-    reference=builtin_reference("003"),
+    reference=toml_reference("fracas.rules", "reference.toml", "003"),
     options_type=Options,
     sheet_type=Sheet,
     command_type=FudgeCommand,
@@ -1692,7 +1700,7 @@ RULESET = Ruleset(
     initial=initial,
     decide=decide,
     evolve=evolve,
-    view=gm.table_view(view),
+    view=view,
     actions=ACTIONS,
     players=PLAYERS,
     schema=2,

@@ -2,6 +2,15 @@
 
 Harm and heal go through the ruleset's own hooks, so that what follows from a change of
 health (unconscious, impaired, dying) follows from a trap as it would from a sword.
+
+What a ruleset reads or gives of it (`__all__`):
+
+- `harmed` and `healed`: the default `Ruleset.harm_by_hand` and `heal_by_hand`;
+- `table_view`: a view with what the GM decided by hand (`Ruleset` wraps yours in it);
+- `REMOVED`: the condition of a combatant the GM took out of the fight (`fracas remove`);
+- `BY_HAND`: the key a condition's detail carries when the GM set it by hand, and the
+  source of harm done by hand;
+- `HandHook`: the type of the by-hand hooks, `(state, target, amount, reason) -> events`.
 """
 
 from collections.abc import Callable, Collection
@@ -41,6 +50,8 @@ from fracas.rules.events import (
 )
 from fracas.rules.views import View
 
+__all__ = ["BY_HAND", "REMOVED", "HandHook", "harmed", "healed", "table_view"]
+
 REMOVED = "removed"
 BY_HAND = "gm"
 HandHook = Callable[[Any, str, int, str], list[Event]]  # (state, target, amount, reason)
@@ -52,6 +63,7 @@ def harmed(state: Any, target: str, amount: int, reason: str) -> list[Event]:
 
 
 def healed(state: Any, target: str, amount: int, reason: str) -> list[Event]:
+    """Healing by hand in a ruleset whose health comes back as a plain amount."""
     return [Healed(target, amount, reason or "the GM's ruling")]
 
 
@@ -183,9 +195,14 @@ def check_command(state: Any, command: Any) -> None:
             )
 
 
+TABLE_VIEW = "__fracas_table_view__"  # marks a view this wrapped already
+
+
 def table_view(view: Callable[[Any], View]) -> Callable[[Any], View]:
     """A ruleset's view with what the GM decided by hand: removed combatants stand aside
-    and an ended encounter has nobody to act."""
+    and an ended encounter has nobody to act. A view wrapped already is returned as it is."""
+    if getattr(view, TABLE_VIEW, False):
+        return view
 
     def shown(state: Any) -> View:
         seen = with_durations(state, view(state))
@@ -208,6 +225,7 @@ def table_view(view: Callable[[Any], View]) -> Callable[[Any], View]:
         phase = "ended" if state.ended else seen.phase
         return replace(seen, initiative=initiative, acting=acting, phase=phase)
 
+    setattr(shown, TABLE_VIEW, True)
     return shown
 
 
@@ -229,3 +247,7 @@ def with_durations(state: Any, seen: View) -> View:
             row = replace(row, conditions=shown, detail={**row.detail, "durations": left})
         wounds.append(row)
     return replace(seen, wounds=wounds)
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

@@ -12,45 +12,52 @@ from typing import Annotated, Any, Literal, NamedTuple
 import msgspec
 from msgspec.structs import replace
 
-from fracas.ledger import BadInputError, FracasError, RefusedError
-from fracas.rules import gm, roster
-from fracas.rules.commands import (
+from fracas.rules.api import (
+    BadInputError,
     Begin,
-    Command,
-    Join,
-    Pass,
-    check_can_begin,
-    declared_event,
-    joined_event,
-)
-from fracas.rules.dice import parse_dice
-from fracas.rules.events import (
     Bounded,
     Choices,
     CombatantJoined,
+    Command,
     ConditionCleared,
     ConditionSet,
+    Context,
     Damaged,
     EncounterStarted,
     EquipmentChanged,
     Event,
     GivenModifier,
     Healed,
+    InitiativeRow,
     InitiativeSet,
+    Join,
     Modifier,
     Multiplier,
+    Pass,
+    PinRow,
+    Playable,
+    PlayerField,
+    RefusedError,
     Resolved,
     Rolled,
+    Ruleset,
     Spent,
     TurnAdvanced,
+    View,
+    Waiting,
+    WoundRow,
+    check_can_begin,
+    declared_event,
+    did_you_mean,
     event_union,
+    gm,
+    joined_event,
+    no_weapon,
+    parse_dice,
+    roster,
+    tie_roll,
+    toml_reference,
 )
-from fracas.rules.names import did_you_mean, no_weapon
-from fracas.rules.players import Playable, PlayerField
-from fracas.rules.reactions import Waiting
-from fracas.rules.reference import builtin as builtin_reference
-from fracas.rules.ruleset import Context, Ruleset, tie_roll
-from fracas.rules.views import InitiativeRow, PinRow, View, WoundRow
 
 # -- sheets and options -------------------------------------------------------------------
 
@@ -797,7 +804,7 @@ def reactions(state: State, command: Any) -> dict[str, Choices]:
         hand_to_hand = not isinstance(command, Attack) or (
             actor.weapon(command.weapon).kind in HAND_TO_HAND
         )
-    except FracasError:  # an unknown weapon: deciding the attack says so
+    except RefusedError:  # an unknown weapon: deciding the attack says so
         return {}
     found = {}
     for target in command.targets:
@@ -1418,7 +1425,6 @@ evolve = roster.dispatch(
         Damaged: _damaged,
         Healed: _healed,
         EquipmentChanged: _equipment,
-        **roster.CORE_EVOLVERS,
     }
 )
 
@@ -1564,7 +1570,7 @@ def facts(event: Event) -> frozenset[str]:
 RULESET = Ruleset(
     name="percentile",
     title="Percentile with DEX countdown (Delta Green)",
-    reference=builtin_reference("000"),
+    reference=toml_reference("fracas.rules", "reference.toml", "000"),
     options_type=Options,
     sheet_type=Sheet,
     command_type=PercentileCommand,
@@ -1572,7 +1578,7 @@ RULESET = Ruleset(
     initial=initial,
     decide=decide,
     evolve=evolve,
-    view=gm.table_view(view),
+    view=view,
     actions=ACTIONS,
     players=PLAYERS,
     option_help=OPTION_HELP,

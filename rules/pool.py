@@ -12,42 +12,52 @@ from typing import Any, Literal
 import msgspec
 from msgspec.structs import replace
 
-from fracas.ledger import BadInputError, RefusedError
-from fracas.rules import gm, roster
-from fracas.rules.commands import (
+from fracas.rules.api import (
+    ANY_KIND,
+    BadInputError,
     Begin,
-    Command,
-    Join,
-    Pass,
-    check_can_begin,
-    declared_event,
-    joined_event,
-)
-from fracas.rules.events import (
     Bounded,
     Choices,
     CombatantJoined,
+    Command,
     ConditionCleared,
     ConditionSet,
+    Context,
     Damaged,
     EncounterStarted,
     Event,
     GivenModifier,
     Healed,
+    InitiativeRow,
     InitiativeSet,
+    Join,
     Modifier,
+    Pass,
+    Playable,
+    PlayerField,
+    RefusedError,
     Resolved,
     Rolled,
+    Ruleset,
     Spent,
     TurnAdvanced,
+    View,
+    Waiting,
+    WoundRow,
+    check_can_begin,
+    check_known,
+    declared_event,
+    did_you_mean,
     event_union,
+    gm,
+    joined_event,
+    mechanic_ids,
+    no_weapon,
+    offer,
+    roster,
+    tie_roll,
+    toml_reference,
 )
-from fracas.rules.names import check_known, did_you_mean, no_weapon
-from fracas.rules.players import Playable, PlayerField
-from fracas.rules.reactions import Waiting, offer
-from fracas.rules.reference import builtin as builtin_reference
-from fracas.rules.ruleset import ANY_KIND, Context, Ruleset, mechanic_ids, tie_roll
-from fracas.rules.views import InitiativeRow, View, WoundRow
 
 # -- sheets and options -------------------------------------------------------------------
 
@@ -1127,7 +1137,6 @@ evolve = roster.dispatch(
         Spent: _spent,
         Damaged: _damaged,
         Healed: _healed,
-        **roster.CORE_EVOLVERS,
     }
 )
 
@@ -1291,7 +1300,7 @@ def reactions(state: State, command: Any) -> dict[str, Choices]:
 RULESET = Ruleset(
     name="pool",
     title="d10 dice pool (The Contract)",
-    reference=builtin_reference("004"),
+    reference=toml_reference("fracas.rules", "reference.toml", "004"),
     options_type=Options,
     sheet_type=Sheet,
     command_type=PoolCommand,
@@ -1300,7 +1309,7 @@ RULESET = Ruleset(
     decide=decide,
     reactions=reactions,
     evolve=evolve,
-    view=gm.table_view(view),
+    view=view,
     actions=ACTIONS,
     players=PLAYERS,
     schema=2,

@@ -139,11 +139,6 @@ def section(source: Source, origin: str) -> str:
     return origin
 
 
-def builtin(prefix: str) -> Callable[[], Reference]:
-    """The reference of a built-in ruleset, from fracas's own reference.toml."""
-    return toml_reference("fracas.rules", "reference.toml", prefix)
-
-
 def checked_prefix(rule_id: str) -> str:
     prefix = prefix_of(rule_id)
     if prefix is None:

@@ -2,6 +2,13 @@
 
 A ruleset's State is a msgspec struct with `fighters: dict[str, Fighter]`, and its Fighter
 has an `id` and `conditions: dict[str, dict]`. These keep each evolve short, total and alike.
+
+Constants and types:
+
+- `CORE_EVOLVERS`: the evolvers of the events every ruleset shares (conditions set, cleared
+  and expired, renames, the end and reopening of a fight, reactions asked and answered);
+  `dispatch` and `Ruleset` fold them for you;
+- `Evolver`: one entry of an evolve's table, `(state, event) -> state`.
 """
 
 from collections.abc import Callable
@@ -25,6 +32,20 @@ from fracas.rules.events import (
     Renamed,
 )
 
+__all__ = [
+    "CORE_EVOLVERS",
+    "Evolver",
+    "change",
+    "dispatch",
+    "find",
+    "fold",
+    "initiative_set",
+    "options_evolver",
+    "put",
+    "with_condition",
+    "with_core",
+]
+
 S = TypeVar("S")
 F = TypeVar("F")
 Evolver = Callable[[Any, Any], Any]
@@ -44,6 +65,7 @@ def find(fighters: dict[str, F], who: str) -> F:
 
 
 def put(state: S, fighter: Any) -> S:
+    """The state with `fighter` in it, a newcomer or in place of the one with its id."""
     return replace(state, fighters={**state.fighters, fighter.id: fighter})  # type: ignore[attr-defined]
 
 
@@ -54,6 +76,7 @@ def change(state: S, who: str, edit: Callable[[Any], Any]) -> S:
 
 
 def with_condition(fighter: F, name: str, detail: dict[str, Any] | None) -> F:
+    """The fighter with condition `name` set to `detail`, or cleared when `detail` is None."""
     conditions = {k: v for k, v in fighter.conditions.items() if k != name}  # type: ignore[attr-defined]
     if detail is not None:
         conditions[name] = dict(detail)
@@ -110,17 +133,44 @@ def options_evolver(options_type: type) -> Evolver:
     return started
 
 
+CORE = "__fracas_core__"  # marks an evolve that folds the core events already
+
+
 def dispatch(evolvers: dict[type, Evolver]) -> Callable[[S, Event], S]:
-    """An evolve from a table of evolvers: an event not in it (a roll, a note) changes nothing."""
+    """An evolve from a table of evolvers, over CORE_EVOLVERS: an event the table names is
+    the table's (an entry of a core event's kind takes its place), a core event it does not
+    name is folded as in every ruleset, and any other (a roll, a note) changes nothing."""
+    table = {**CORE_EVOLVERS, **evolvers}
 
     def evolve(state: S, event: Event) -> S:
-        apply = evolvers.get(type(event))
+        apply = table.get(type(event))
         return apply(state, event) if apply else state
 
+    setattr(evolve, CORE, True)
     return evolve
 
 
+def with_core(evolve: Callable[[S, Event], S]) -> Callable[[S, Event], S]:
+    """`evolve` folding the core events too (what `Ruleset` does with the one it is given):
+    one made by `dispatch`, or given here before, as it is; any other after the core
+    evolver of the event's kind, so it sees the condition set or the fight ended."""
+    if getattr(evolve, CORE, False):
+        return evolve
+
+    def evolve_with_core(state: S, event: Event) -> S:
+        core = CORE_EVOLVERS.get(type(event))
+        return evolve(core(state, event) if core else state, event)
+
+    setattr(evolve_with_core, CORE, True)
+    return evolve_with_core
+
+
 def fold(evolve: Callable[[S, Event], S], state: S, events: list[Event]) -> S:
+    """The state after `events`, folded one by one."""
     for event in events:
         state = evolve(state, event)
     return state
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

@@ -202,7 +202,12 @@ class Ruleset:
     round_events: dict[str, str] = field(default_factory=lambda: {"turn.advanced": "round"})
 
     def __post_init__(self) -> None:
-        """Each action's command struct is documented by the ruleset's own line for it."""
+        """The core wiring every ruleset needs, done here once (and once only: a view or
+        evolve wired already is kept as it is): the view shows what the GM decided by hand,
+        evolve folds the core events. Each action's command struct is documented by the
+        ruleset's own line for it."""
+        object.__setattr__(self, "view", gm.table_view(self.view))
+        object.__setattr__(self, "evolve", roster.with_core(self.evolve))
         for struct in typing.get_args(self.command_type):
             tag = struct.__struct_config__.tag
             if tag in self.actions and not (struct.__doc__ or "").strip():

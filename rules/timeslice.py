@@ -12,36 +12,50 @@ from typing import Any, Literal
 import msgspec
 from msgspec.structs import replace
 
-from fracas.ledger import BadInputError, RefusedError
-from fracas.rules import gm, roster
-from fracas.rules.commands import Command, Join, Pass, check_can_begin, declared_event, joined_event
-from fracas.rules.events import (
+from fracas.rules.api import (
+    BadInputError,
     Bounded,
     Choices,
     CombatantJoined,
+    Command,
     ConditionCleared,
     ConditionSet,
+    Context,
     Damaged,
     EncounterStarted,
     EquipmentChanged,
     Event,
     GivenModifier,
     Healed,
+    InitiativeRow,
     InitiativeSet,
+    Join,
     Modifier,
+    Pass,
+    Playable,
+    PlayerField,
+    RefusedError,
     Resolved,
     Roll,
     Rolled,
+    Ruleset,
     Spent,
     TurnAdvanced,
+    View,
+    Waiting,
+    WoundRow,
+    check_can_begin,
+    check_known,
+    declared_event,
     event_union,
+    gm,
+    joined_event,
+    no_weapon,
+    offer,
+    roster,
+    tie_roll,
+    toml_reference,
 )
-from fracas.rules.names import check_known, no_weapon
-from fracas.rules.players import Playable, PlayerField
-from fracas.rules.reactions import Waiting, offer
-from fracas.rules.reference import builtin as builtin_reference
-from fracas.rules.ruleset import Context, Ruleset, tie_roll
-from fracas.rules.views import InitiativeRow, View, WoundRow
 
 # -- sheets and options -------------------------------------------------------------------
 
@@ -1217,7 +1231,6 @@ evolve = roster.dispatch(
         Healed: _healed,
         StaggerChanged: _stagger,
         EquipmentChanged: _equipment,
-        **roster.CORE_EVOLVERS,
     }
 )
 
@@ -1361,7 +1374,7 @@ def offers(sheet: Sheet, field: str) -> list[str]:
 RULESET = Ruleset(
     name="timeslice",
     title="time slices (Archetype)",
-    reference=builtin_reference("002"),
+    reference=toml_reference("fracas.rules", "reference.toml", "002"),
     options_type=Options,
     sheet_type=Sheet,
     command_type=TimeSliceCommand,
@@ -1370,7 +1383,7 @@ RULESET = Ruleset(
     decide=decide,
     reactions=reactions,
     evolve=evolve,
-    view=gm.table_view(view),
+    view=view,
     actions=ACTIONS,
     players=PLAYERS,
     offers=offers,

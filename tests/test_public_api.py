@@ -1,6 +1,7 @@
-"""The public API a ruleset author uses, `fracas.rules.api` and the kit `fracas.testing`, is
-kept stable: every name importable, documented and typed, and `__all__` is exactly the list
-checked in beside this test (tests/public_api.txt), so that a name leaves only on purpose."""
+"""The public API a ruleset author uses, `fracas.rules.api` (with the modules `gm` and
+`roster` it gives) and the kit `fracas.testing`, is kept stable: every name importable,
+documented and typed, and `__all__` is exactly the list checked in beside this test
+(tests/public_api.txt), so that a name leaves only on purpose."""
 
 import importlib
 import inspect
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 LISTED = Path(__file__).with_name("public_api.txt")
-MODULES = ("fracas.rules.api", "fracas.testing")
+MODULES = ("fracas.rules.api", "fracas.rules.gm", "fracas.rules.roster", "fracas.testing")
 
 
 def checked_in() -> dict[str, list[str]]:
@@ -78,3 +79,11 @@ def test_the_api_imports_nothing_a_ruleset_should_not_need():
     source = Path(importlib.import_module("fracas.rules.api").__file__).read_text()
     imported = {line.split()[1] for line in source.splitlines() if line.startswith("from ")}
     assert all(m.startswith(("fracas.rules", "fracas.ledger")) for m in imported), imported
+
+
+@pytest.mark.parametrize("module_name", ["fracas.rules.gm", "fracas.rules.roster"])
+def test_the_modules_the_api_gives_show_only_their_public_members(module_name):
+    module = importlib.import_module(module_name)
+    assert dir(module) == sorted(module.__all__)
+    api = importlib.import_module("fracas.rules.api")
+    assert getattr(api, module_name.rsplit(".", 1)[1]) is module

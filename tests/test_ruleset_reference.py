@@ -13,7 +13,7 @@ from msgspec.structs import replace
 
 from fracas.cli.serve import Table, build
 from fracas.projections import Fracas, catalog
-from fracas.rules import gm, roster
+from fracas.rules import roster
 from fracas.rules.commands import Begin, Command, Join, check_can_begin, joined_event
 from fracas.rules.events import (
     CombatantJoined,
@@ -96,7 +96,6 @@ evolve = roster.dispatch(
         CombatantJoined: _joined,
         Damaged: _damaged,
         TurnAdvanced: _turn,
-        **roster.CORE_EVOLVERS,
     }
 )
 
@@ -131,7 +130,7 @@ RULESET = Ruleset(
     initial=State,
     decide=decide,
     evolve=evolve,
-    view=gm.table_view(view),
+    view=view,
     actions={"poke": "poke a target: a d6, 4 or more hits for 1 (tiny-M1, tiny-2)"},
     reference=REFERENCE,
 )

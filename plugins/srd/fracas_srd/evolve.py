@@ -234,7 +234,6 @@ evolve = roster.dispatch(
         Restored: restored,
         Recharged: recharged,
         ConcentrationOwed: owed,
-        **roster.CORE_EVOLVERS,
         ConditionCleared: cleared,
         ConditionExpired: cleared,
     }
