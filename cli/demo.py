@@ -96,7 +96,7 @@ def play(
                 encounter.ruleset.command(command), dice=dice, entered_by="table"
             )
             for event in outcome.events:
-                echo(f"  {describe(event)}")
+                echo(f"  {describe(event, reads=encounter.ruleset.reads_rolls)}")
 
         for entry in SCRIPT:
             step(*entry)

@@ -557,7 +557,7 @@ def run(
         ask=ask,
         turn=turn,
     )
-    render.outcome(outcome, encounter.ruleset.round_word)
+    render.outcome(outcome, encounter.ruleset.round_word, encounter.ruleset.reads_rolls)
     asked = pending(encounter)
     if asked is not None:
         click.echo(f"waiting: {asked.line}")

@@ -75,7 +75,8 @@ def progress_bar(label: str, unit: str = "events", *, shown: bool = True) -> Ite
             bar.stop()
 
 
-def outcome(result: StepOutcome, round_word: str = "Round") -> None:
+def outcome(result: StepOutcome, round_word: str = "Round", reads: str = "total") -> None:
+    """A step's lines, each roll as the ruleset reads it (`reads_rolls`)."""
     from fracas.projections.describe import describe
     from fracas.projections.secrecy import is_secret
 
@@ -86,7 +87,7 @@ def outcome(result: StepOutcome, round_word: str = "Round") -> None:
         prefix += secret_mark(result.step, None)
     click.echo(prefix)
     for event in result.events:
-        click.echo(f"  {describe(event, round_word)}")
+        click.echo(f"  {describe(event, round_word, reads)}")
 
 
 def secret_mark(step: int, disclosed_by: int | None) -> str:

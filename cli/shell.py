@@ -186,8 +186,9 @@ class Session:
         record = live.history.record(live.history.head_step)
         if record.control != COMMAND:
             return describe_control(record.control, record.target)
-        word = live.ruleset.round_word
-        lines = [describe(e, word) for e in live.events_of_step(record.step)]
+        rules = live.ruleset
+        steps = live.events_of_step(record.step)
+        lines = [describe(e, rules.round_word, rules.reads_rolls) for e in steps]
         outcomes = [line for line in lines if " -> " in line or "damage" in line]
         return (outcomes or lines or [""])[-1][:120]
 

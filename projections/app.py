@@ -394,7 +394,8 @@ class Fracas:
         for record in history.steps:
             events = by_step.get(record.step, []) if record.control == COMMAND else []
             if record.control == COMMAND:
-                lines = [describe(e, live.ruleset.round_word) for e in events]
+                rules = live.ruleset
+                lines = [describe(e, rules.round_word, rules.reads_rolls) for e in events]
                 data = [msgspec.to_builtins(e) for e in events]
             else:
                 lines = [describe_control(record.control, record.target)]
@@ -700,9 +701,11 @@ class Fracas:
     ) -> Iterator[DriftCheck]:
         from fracas.rules.redecide import drift
 
-        for found in drift(Encounter(self.store, encounter, snapshots=False), progress):
-            recorded = [describe(e) for e in found.recorded]
-            decided = [describe(e) for e in found.decided]
+        live = Encounter(self.store, encounter, snapshots=False)
+        word, reads = live.ruleset.round_word, live.ruleset.reads_rolls
+        for found in drift(live, progress):
+            recorded = [describe(e, word, reads) for e in found.recorded]
+            decided = [describe(e, word, reads) for e in found.decided]
             both = found.recorded and found.decided
             changes = differences(found.recorded, found.decided) if both else []
             yield DriftCheck(encounter, found.step, found.problem, recorded, decided, changes)

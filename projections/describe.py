@@ -61,10 +61,35 @@ def term_faces(
     return f"{text} [dropped {', '.join(left)}]" if left else text
 
 
-def describe_roll(event: Rolled) -> str:
+TOTAL, MODIFIED, FACES = "total", "modified", "faces"  # how a ruleset reads its rolls
+
+
+def roll_reading(event: Rolled, reads: str) -> str:
+    """The roll as its system reads it: the total ("45"), the total with the modifiers the
+    system adds to the roll ("-6 +14 = 8"), or the faces of a pool counted one by one
+    ("7, 2, 2")."""
+    roll = event.roll
+    if reads == FACES:
+        dropped = roll.dropped()
+        counted = [f for i, f in enumerate(roll.faces) if i not in dropped]
+        text = ", ".join(str(f) for f in sorted(counted, reverse=True))
+        left = ", ".join(str(roll.faces[i]) for i in dropped)
+        return f"{text} [dropped {left}]" if left else text
+    added = [m.value for m in event.modifiers if m.value]
+    if reads == MODIFIED and added:
+        terms = " ".join(f"{value:+d}" for value in added)
+        return f"{roll.total} {terms} = {roll.total + sum(added)}"
+    return str(roll.total)
+
+
+def describe_roll(event: Rolled, reads: str = TOTAL) -> str:
+    """The roll's line: its faces, or (where the ruleset adds the modifiers to the roll)
+    the modified total it compares with the target ("14 +2 +2 = 18 vs 18")."""
     roll = event.roll
     compound = len(parse_terms(roll.dice)) > 1 or bool(roll.dropped())
     faces = f"{faces_of(roll)} = {roll.total}" if compound else faces_of(roll)
+    if reads == MODIFIED and any(m.value for m in event.modifiers):
+        faces += roll_reading(event, reads).removeprefix(str(roll.total))  # " +2 +2 = 18"
     source = f"typed by {roll.entered_by}" if roll.source == "manual" else f"seeded #{roll.counter}"
     text = f"{event.actor} rolls {roll.dice} for {event.purpose}: {faces}"
     if event.target is not None:
@@ -93,8 +118,9 @@ def spends(event: Spent) -> str:
     return f"{event.combatant} spends {event.amount} {resource}: {event.reason}"
 
 
-def describe(event: Event, round_word: str = "Round") -> str:
-    """The event's line; a new turn reads in the ruleset's word for a round ("Sequence 2")."""
+def describe(event: Event, round_word: str = "Round", reads: str = TOTAL) -> str:
+    """The event's line; a new turn reads in the ruleset's word for a round ("Sequence 2"),
+    a roll as the ruleset reads it (`reads_rolls`)."""
     match event:
         case EncounterStarted():
             titled = f" '{event.title}'" if event.title else ""
@@ -116,7 +142,7 @@ def describe(event: Event, round_word: str = "Round") -> str:
         case Declared():
             return f"{event.actor} declares {event.action}"
         case Rolled():
-            return describe_roll(event)
+            return describe_roll(event, reads)
         case Resolved():
             targets = f" -> {', '.join(event.targets)}" if event.targets else ""
             return f"{event.actor} {event.action}{targets}: {event.outcome}{rules_of(event.rules)}"

@@ -303,7 +303,12 @@ GM_ONLY = "what it decided is GM-only until the GM discloses it"
 
 
 def player_lines(
-    frame: Frame, events: list[Event], masked: bool, epochs: frozenset[int], round_word: str
+    frame: Frame,
+    events: list[Event],
+    masked: bool,
+    epochs: frozenset[int],
+    round_word: str,
+    reads: str,
 ) -> list[str]:
     """What players may read of a step: a masked step shows only the command given."""
     if masked:
@@ -314,7 +319,7 @@ def player_lines(
         f"dice seed {e.seed_epoch} revealed to the GM (withheld here: it would re-derive "
         "GM-only rolls)"
         if isinstance(e, SeedRevealed) and e.seed_epoch in epochs
-        else describe(e, round_word)
+        else describe(e, round_word, reads)
         for e in events
     ]
 
@@ -484,9 +489,11 @@ def timeline(
         if record.control != COMMAND:
             lines = [describe_control(record.control, target)]
         elif players:
-            lines = player_lines(frame, events, masked, audience.cut.epochs, ruleset.round_word)
+            lines = player_lines(
+                frame, events, masked, audience.cut.epochs, ruleset.round_word, ruleset.reads_rolls
+            )
         else:
-            lines = [describe(e, ruleset.round_word) for e in events]
+            lines = [describe(e, ruleset.round_word, ruleset.reads_rolls) for e in events]
         rolls = [unseen_typist(roll_line(e), unseen) for e in events if isinstance(e, Rolled)]
         if not audience.counted(frame, number):
             rolls = [msgspec.structs.replace(r, counter=None) for r in rolls]

@@ -9,7 +9,7 @@ from typing import Any
 
 import msgspec
 
-from fracas.projections.describe import faces_of
+from fracas.projections.describe import FACES, faces_of, roll_reading
 from fracas.projections.secrecy import UNSEEN
 from fracas.rules import durations
 from fracas.rules.events import (
@@ -37,7 +37,6 @@ from fracas.rules.events import (
 )
 from fracas.rules.ruleset import CRITICAL, DOWN, FUMBLE, Ruleset
 
-TOTAL, MODIFIED, FACES = "total", "modified", "faces"  # how a ruleset reads its rolls
 FREE_ROLL = "roll"  # the core command for a roll no rule applies (`fracas roll`)
 REMOVED = "removed"  # the GM took them out of the fight: they left, they did not fall
 CORE_VERBS = {  # the actions every ruleset has; a ruleset words its own (`Ruleset.verbs`)
@@ -165,24 +164,6 @@ def free_roll_reading(event: Rolled) -> str:
     """'22 (17 [dropped 4] + 5)': the total, and every die behind it."""
     total, faces = str(event.roll.total), faces_of(event.roll)
     return total if faces == total else f"{total} ({faces})"
-
-
-def roll_reading(event: Rolled, reads: str) -> str:
-    """The roll as its system reads it: the total ("45"), the total with the modifiers the
-    system adds to the roll ("-6 +14 = 8"), or the faces of a pool counted one by one
-    ("7, 2, 2")."""
-    roll = event.roll
-    if reads == FACES:
-        dropped = roll.dropped()
-        counted = [f for i, f in enumerate(roll.faces) if i not in dropped]
-        text = ", ".join(str(f) for f in sorted(counted, reverse=True))
-        left = ", ".join(str(roll.faces[i]) for i in dropped)
-        return f"{text} [dropped {left}]" if left else text
-    added = [m.value for m in event.modifiers if m.value]
-    if reads == MODIFIED and added:
-        terms = " ".join(f"{value:+d}" for value in added)
-        return f"{roll.total} {terms} = {roll.total + sum(added)}"
-    return str(roll.total)
 
 
 def restates_total(event: Rolled, reads: str) -> bool:

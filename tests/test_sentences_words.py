@@ -53,6 +53,37 @@ def test_an_attack_read_with_its_modifiers_compares_the_modified_total() -> None
     assert "14 +2 +2 = 18 against 18, hit" in attack_roll("modified")
 
 
+def test_the_log_line_reads_a_roll_as_its_ruleset_does() -> None:
+    """'14 vs 18 (+2 …, +2 …)' reads as a miss where the modifiers add to the roll: such a
+    ruleset's line gives the modified total; one that puts them in the target keeps its
+    roll as it is."""
+    roll = Roll("d20", [14], 14, "seeded", counter="1.0")
+    mods = [Modifier(2, "Dex modifier", "x-1"), Modifier(2, "proficient", "x-2")]
+    event = Rolled("ann", "attack on Bo", roll, 18, mods, "hit (18 vs AC 18)", [])
+    assert describe(event, reads="modified").startswith(
+        "ann rolls d20 for attack on Bo: 14 +2 +2 = 18 vs 18 (+2 Dex modifier (x-1), "
+    )
+    assert describe(event).startswith("ann rolls d20 for attack on Bo: 14 vs 18 (+2 Dex")
+
+
+def test_the_act_output_and_the_log_read_an_srd_attack_s_modified_total(tmp_path: Path) -> None:
+    samples = Path(__file__).parents[1] / "plugins" / "srd" / "fracas_srd" / "samples"
+    env = {"FRACAS_DB": str(tmp_path / "f.db")}
+    runner = CliRunner()
+    for line in (
+        ["new", "-r", "srd", "--id", "f"],
+        ["add", "brannoc", "--sheet", str(samples / "fighter.toml"), "--side", "pc"],
+        ["add", "gob", "--sheet", str(samples / "goblin.toml")],
+        ["begin", "--dice", "20,1"],
+        ["act", "brannoc", "attack", "gob", "-w", "longsword", "--dice", "12,1"],
+    ):
+        result = runner.invoke(cli, line, env=env)
+        assert result.exit_code == 0, result.output
+    said = "rolls d20 for attack on gob with longsword: 12 +3 +2 = 17 vs 15 (+3 Str"
+    assert said in result.output
+    assert said in runner.invoke(cli, ["log"], env=env).output
+
+
 def test_srd_adds_its_modifiers_to_the_d20_so_reads_its_rolls_modified() -> None:
     assert load("srd").reads_rolls == "modified"
 
