@@ -5,12 +5,14 @@ health (unconscious, impaired, dying) follows from a trap as it would from a swo
 
 What a ruleset reads or gives of it (`__all__`):
 
-- `harmed` and `healed`: the default `Ruleset.harm_by_hand` and `heal_by_hand`;
+- `harmed`, `healed` and `cleared`: the default `Ruleset.harm_by_hand`, `heal_by_hand` and
+  `clear_by_hand`;
 - `table_view`: a view with what the GM decided by hand (`Ruleset` wraps yours in it);
 - `REMOVED`: the condition of a combatant the GM took out of the fight (`fracas remove`);
 - `BY_HAND`: the key a condition's detail carries when the GM set it by hand, and the
   source of harm done by hand;
-- `HandHook`: the type of the by-hand hooks, `(state, target, amount, reason) -> events`.
+- `HandHook`: the type of the by-hand hooks, `(state, target, amount, reason) -> events`;
+  `ClearHook`: `clear_by_hand`'s, `(state, target, condition, reason) -> events`.
 """
 
 from collections.abc import Callable, Collection
@@ -50,11 +52,21 @@ from fracas.rules.events import (
 )
 from fracas.rules.views import View
 
-__all__ = ["BY_HAND", "REMOVED", "HandHook", "harmed", "healed", "table_view"]
+__all__ = [
+    "BY_HAND",
+    "REMOVED",
+    "ClearHook",
+    "HandHook",
+    "cleared",
+    "harmed",
+    "healed",
+    "table_view",
+]
 
 REMOVED = "removed"
 BY_HAND = "gm"
 HandHook = Callable[[Any, str, int, str], list[Event]]  # (state, target, amount, reason)
+ClearHook = Callable[[Any, str, str, str], list[Event]]  # (state, target, condition, reason)
 
 
 def harmed(state: Any, target: str, amount: int, reason: str) -> list[Event]:
@@ -65,6 +77,11 @@ def harmed(state: Any, target: str, amount: int, reason: str) -> list[Event]:
 def healed(state: Any, target: str, amount: int, reason: str) -> list[Event]:
     """Healing by hand in a ruleset whose health comes back as a plain amount."""
     return [Healed(target, amount, reason or "the GM's ruling")]
+
+
+def cleared(state: Any, target: str, condition: str, reason: str) -> list[Event]:
+    """A condition cleared by hand, in a ruleset where nothing else ends with it."""
+    return [ConditionCleared(target, condition, reason)]
 
 
 def decide(rules: Any, state: Any, command: GmCommand, ctx: Any) -> list[Event]:
@@ -97,7 +114,8 @@ def decide(rules: Any, state: Any, command: GmCommand, ctx: Any) -> list[Event]:
                 raise RefusedError(
                     f"{fighter.name} is not {said(command.condition)}; their conditions: {shown}"
                 )
-            return [ConditionCleared(fighter.id, command.condition, command.reason or "ruling")]
+            reason = command.reason or "ruling"
+            return rules.clear_by_hand(state, fighter.id, command.condition, reason)
         case Remove():
             return remove(rules, state, fighter, command, ctx)
         case Return():

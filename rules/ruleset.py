@@ -122,6 +122,9 @@ class Ruleset:
     # The GM's temporary hit points (`heal --temp`), as the rules give them (they may not
     # stack); None: the rules have none, and `heal --temp` is refused in one line.
     temp_by_hand: gm.HandHook | None = None
+    # The GM's `condition clear`, with what ends with the condition in the rules (d20: a
+    # spell's effects with its concentration); default: the condition alone.
+    clear_by_hand: gm.ClearHook = gm.cleared
     # What moves the turn on when the acting combatant leaves; None: their own pass.
     moved_on: Callable[[Any, "Context"], list[Event]] | None = None
     # What carries over from fight to fight (the party, `fracas party`): what of a combatant

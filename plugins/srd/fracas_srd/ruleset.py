@@ -37,7 +37,7 @@ from fracas_srd import (
     triggered,
 )
 from fracas_srd.commands import ACTIONS, Act, SrdCommand, Surprise
-from fracas_srd.damage import deal, gain_temporary, heal
+from fracas_srd.damage import deal, end_concentration, gain_temporary, heal
 from fracas_srd.evolve import event_types, evolve
 from fracas_srd.initiative import (
     advance,
@@ -145,6 +145,13 @@ def harm_by_hand(state: State, target: str, amount: int, reason: str) -> list[Ev
     return deal(state, None, gm.BY_HAND, fighter, parts, "")
 
 
+def clear_by_hand(state: State, target: str, condition: str, reason: str) -> list[Event]:
+    """srd-34: the GM ending a concentration by hand ends what it holds, as losing it does."""
+    if condition == "concentrating":
+        return end_concentration(state, state.fighter(target), reason, "srd-26")
+    return gm.cleared(state, target, condition, reason)
+
+
 def temp_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:
     """srd-11: the GM's temporary hit points do not stack with those it has."""
     fighter = state.fighter(target)
@@ -188,6 +195,7 @@ RULESET = Ruleset(
     harm_by_hand=harm_by_hand,
     heal_by_hand=heal_by_hand,
     temp_by_hand=temp_by_hand,
+    clear_by_hand=clear_by_hand,
     reactions=reactions_offered,
     clock=clock,
     reads_rolls="modified",  # the d20 plus its modifiers meets the AC or DC (srd-M2)

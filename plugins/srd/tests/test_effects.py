@@ -118,6 +118,23 @@ def test_srd_34_concentration_ending_ends_the_effect_on_every_target():
     assert "under bless" not in t.who("pc-brannoc").conditions
 
 
+def test_srd_34_the_gm_clearing_concentrating_by_hand_ends_the_spell_as_losing_it_does():
+    t = fight(("maelis", "cleric"), ("pc-brannoc", "fighter"), ("gob", "goblin"))
+    t.act("maelis", "cast", "pc-brannoc", "maelis", spell="bless")
+    clear = {"action": "gm.condition-clear", "target": "maelis", "condition": "concentrating"}
+    out = t.do({**clear, "reason": "knocked out of it"})
+    ended = [(e.target, e.condition, e.reason) for e in of(out, ConditionCleared)]
+    assert ended == [
+        ("maelis", "concentrating", "knocked out of it"),
+        ("pc-brannoc", "under bless", "maelis's concentration ends"),
+        ("maelis", "under bless", "maelis's concentration ends"),
+    ]
+    assert not {"under bless", "concentrating"} & set(t.who("maelis").conditions)
+    t.do({"action": "gm.condition-set", "target": "pc-brannoc", "condition": "prone"})
+    out = t.do({"action": "gm.condition-clear", "target": "pc-brannoc", "condition": "prone"})
+    assert [(e.target, e.condition) for e in of(out, ConditionCleared)] == [("pc-brannoc", "prone")]
+
+
 def test_srd_34_an_effect_ends_with_its_duration():
     t = fight(("maelis", "cleric"), ("gob", "goblin"))
     t.act("maelis", "cast", "maelis", spell="bless")
