@@ -3,9 +3,9 @@
     python bench/bench_secrets.py [--fights 100] [--steps 300]
 
 - Liveness, per ruleset: random fights with GM-only rolls (one move in two) and a hidden
-  combatant in one in three (the conformance kit's casts, fracas.testing.liveness). Of the
-  steps after the first undisclosed secret (up to an undo, a redo or the hidden combatant's
-  first deed), the share the players see at once: with the rule as it was (a secret taints
+  combatant in one in two (the conformance kit's casts, fracas.testing.liveness). Of the
+  steps after the first undisclosed secret (up to an undo or redo of a withheld step), the
+  share the players see at once: with the rule as it was (a secret taints
   all it names or changes, and the turn if it moved it) and as it is now (re-deciding); and
   the maximal safe view, by brute force. Goal: now = maximal.
 - Cost, the shot-by-shot table: a percentile fight of `--steps` steps, one attack in ten
@@ -34,7 +34,7 @@ from fracas.projections.screen import PLAYERS
 from fracas.projections.secrecy import players_cut
 from fracas.testing.checks import fights
 from fracas.testing.fights import cast_installed
-from fracas.testing.liveness import MASKED, SHOWN, hidden_names, maximal_view, secret_fight
+from fracas.testing.liveness import MASKED, SHOWN, maximal_view, secret_fight
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 PISTOL = {"name": "pistol", "kind": "firearm", "damage": "1d10"}
@@ -59,8 +59,8 @@ def liveness(name: str, cast, count: int) -> Counter:
     @given(data=st.data())
     def one(data: st.DataObject) -> None:
         with cast_installed(cast):
-            _fracas, encounter, frames = secret_fight(cast, data)
-            fates, _worlds = maximal_view(frames, encounter.ruleset, hidden_names())
+            _fracas, encounter, frames, hidden = secret_fight(cast, data)
+            fates, _worlds = maximal_view(frames, encounter.ruleset, hidden)
             now = players_cut(frames, encounter.ruleset)
             with (  # the rule as it was: no outcome tried, nothing remembered from `now`
                 mock.patch("fracas.projections.secrecy.every_outcome", lambda *a, **k: None),

@@ -23,7 +23,14 @@ from fracas.ledger.base import StepWatch, batches, where
 from fracas.ledger.chain import ChainWatch
 from fracas.ledger.values import Hex, Sha256, SqlInt
 from fracas.projections.replay import player_event, public_command
-from fracas.projections.secrecy import Cut, players_cut, shown_events
+from fracas.projections.secrecy import (
+    Cut,
+    involves,
+    players_cut,
+    shown_author,
+    shown_command,
+    shown_events,
+)
 from fracas.rules import Encounter
 from fracas.rules.dice import BODY_CEILING, commitment
 from fracas.rules.encounter import (
@@ -205,14 +212,16 @@ def players_step(encounter: str, frame: Frame, cut: Cut) -> dict[str, Any]:
         "step": number,
         "control": record.control,
         "target": cut.number(record.target),
-        "author": record.author,
+        "author": shown_author(record.author, cut),
         "at": record.at,
     }
     if cut.seen[record.step].masked:
-        command = public_command(frame.command)
+        command = public_command(shown_command(frame, cut))
         return {**line, "command": command, "withheld_after_secret_step": number}
     counted = number == record.step
     events = [player_event(e, cut.epochs, counted) for e in shown_events(frame, cut)]
+    if involves(frame, set(cut.hidden)):  # its events say little: who did what, to whom
+        line["command"] = shown_command(frame, cut)
     return {**line, "events": events}
 
 

@@ -1,9 +1,7 @@
 """Replay of a disputed turn: every step with its rolls, modifiers, rule ids, and the state
 of the combatants involved before and after it. Exports read the same timeline."""
 
-import gc
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import msgspec
@@ -305,16 +303,17 @@ GM_ONLY = "what it decided is GM-only until the GM discloses it"
 
 
 def player_lines(
-    frame: Frame,
+    command: dict[str, Any] | None,
     events: list[Event],
     masked: bool,
     epochs: frozenset[int],
     round_word: str,
     reads: str,
 ) -> list[str]:
-    """What players may read of a step: a masked step shows only the command given."""
+    """What players may read of a step (`command` as they may read it): a masked step shows
+    only the command given."""
     if masked:
-        command = public_command(frame.command)
+        command = public_command(command)
         shown = [describe_command(command)] if command is not None else []
         return [*shown, GM_ONLY]
     return [
@@ -353,7 +352,8 @@ def step_sentence(
     if record.control != COMMAND:
         said = CONTROL_SENTENCES.get(record.control, "{}").format(target)
         if record.author not in ("", "gm"):  # a player took back (or restored) their own step
-            return said.replace("The GM", typist_name(record.author, names), 1)
+            who = typist_name(record.author, names)
+            return said.replace("The GM", UNSEEN.capitalize() if who == UNSEEN else who, 1)
         return said
     said_by = whose_turn_ends(command, before)
     if masked:
@@ -404,6 +404,9 @@ class Audience:
     def command(self, frame: Frame) -> dict[str, Any] | None:
         return frame.command if self.cut is None else shown_command(frame, self.cut)
 
+    def hidden(self) -> set[str]:
+        return set() if self.cut is None else set(self.cut.hidden)
+
     def reported(self, seen: Seen) -> int | None:
         return None if self.cut is None else self.cut.reported(seen.source)
 
@@ -450,16 +453,13 @@ def timeline(
     players: bool = False,
     progress: Callable[[int], None] | None = None,
     between: tuple[int, int] | None = None,
-    with_standings: bool = True,
 ) -> Iterator[Moment]:
     """Every step of the encounter with its round, its turn and the standings it touched;
     `players` follows the players' cut: only the steps they may see, numbered among
     themselves, each with the standings they may see. `progress` is told each step's number
     as it is walked. `between` (first, last): steps first to last only, folded from the
     nearest snapshot before them; for players, only from a step before which they saw every
-    step `plain` (a Timeline knows where that holds), else their numbers are not the log's.
-    `with_standings=False` leaves each step's standings before and after it empty (a report
-    shows the whole view at each round's end instead)."""
+    step `plain` (a Timeline knows where that holds), else their numbers are not the log's."""
     ruleset = encounter.ruleset
     if between is None:
         walked = walk(encounter.store, encounter.id, ruleset)
@@ -475,34 +475,29 @@ def timeline(
     names = {w.combatant: w.name for w in audience.final(encounter).wounds}
     # a combatant the players do not see is someone unseen as an author or typist too
     unseen = {w.combatant for w in encounter.view().wounds} - set(names) if players else set()
-    names[UNSEEN] = UNSEEN.capitalize()
-    prior, prior_state = None, None
+    unseen |= audience.hidden()  # their join undone too: a name the log still holds
+    names[UNSEEN] = UNSEEN
+    prior = None
     for frame in frames:
         seen = audience.seen(frame)
         if seen is None:
             continue
-        if prior is not None and (players or frame.before is prior_state):
-            before = prior  # (the view of the state the step before left: made once)
-        else:
-            before = ruleset.view(frame.before)
+        before = prior if players and prior is not None else ruleset.view(frame.before)
         after = seen.view
-        prior, prior_state = after, frame.after
+        prior = after
         record = frame.record
         number = seen.number or 0
         masked = seen.masked
         events = [] if masked else audience.events(frame)
         known = {w.combatant for w in after.wounds} | {w.combatant for w in before.wounds}
-        who = set()
-        if with_standings and not masked:
-            who = named_in(events, known) | changed_rows(before, after)
-        standing = (standings(before, who), standings(after, who)) if with_standings else ([], [])
+        who = set() if masked else named_in(events, known) | changed_rows(before, after)
         target = audience.number(record.target)
         if record.control != COMMAND:
             lines = [describe_control(record.control, target)]
         elif players:
-            lines = player_lines(
-                frame, events, masked, audience.cut.epochs, ruleset.round_word, ruleset.reads_rolls
-            )
+            shown = audience.command(frame)
+            epochs, words = audience.cut.epochs, ruleset.round_word
+            lines = player_lines(shown, events, masked, epochs, words, ruleset.reads_rolls)
         else:
             lines = [describe(e, ruleset.round_word, ruleset.reads_rolls) for e in events]
         rolls = [unseen_typist(roll_line(e), unseen) for e in events if isinstance(e, Rolled)]
@@ -523,7 +518,8 @@ def timeline(
             lines,
             rolls,
             rule_ids(events),
-            *standing,
+            standings(before, who),
+            standings(after, who),
             is_secret(frame.events),
             step_sentence(
                 unseen_author(frame, unseen),
@@ -602,26 +598,9 @@ def replay(
     windowed = round_ is None and turn is None and first is not None and 1 <= first <= head
     if windowed and (last is None or first <= last):
         between = (first, head if last is None else min(last, head))
-    with no_cycle_collection():
-        found = timeline(encounter, progress=progress, between=between)
-        steps = [moment.step for moment in found]
+    found = timeline(encounter, progress=progress, between=between)
+    steps = [moment.step for moment in found]
     return select(steps, round_=round_, turn=turn, first=first, last=last)
-
-
-@contextmanager
-def no_cycle_collection() -> Iterator[None]:
-    """A whole fight walked builds tens of thousands of objects that are freed by their
-    counts alone (none is part of a cycle): Python's cycle collector, which would go over
-    every one still held again and again as they pile up, is paused meanwhile (a third of
-    the walk's time). It is left off if something else had turned it off."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def player_event(event: Event, epochs: frozenset[int], counted: bool = True) -> dict[str, Any]:

@@ -4,9 +4,11 @@ The GM keeps two kinds of things from the players: the outcome of a step with GM
 (`--secret`) until the GM discloses it, and a hidden combatant (`add --hidden`) until the GM
 reveals them. The rule, step by step in the order of the log:
 
-1. A hidden combatant is left out of everything players see: their rows, their place in the
-   order, and every event that names them. A step whose command names them (they act, or
-   are acted on) is *withheld*.
+1. A hidden combatant is secret in who it is: their id, name, sheet, rolls, row and place
+   in the order are left out of everything players see. A step they take part in (they
+   join, act, are acted on) is decided like any other below and shown with them said as
+   "someone unseen" (`shown_command`, `visible`): what it did to combatants players see,
+   and nothing of what read their sheet (a step naming them shows no roll).
 2. An undisclosed secret step is shown as its command alone ("Bob attacks Alice"), *masked*:
    what it decided is GM-only. It is decided again with every other face its rolls could
    have shown, and each outcome folded: the fight's *worlds*. It *taints* exactly what
@@ -19,21 +21,24 @@ reveals them. The rule, step by step in the order of the log:
    combatant, a pass the turn makes the same way), and *withheld* otherwise. The GM's
    statements are folded into each. Worlds are followed while they are few (at most
    MOST_WORLDS, a step's outcomes found within OUTCOME_BUDGET decisions in all of them, dice
-   that do not explode) and until an undo or a hidden combatant's doing. From then on, a
+   that do not explode) and until an undo of a withheld step. From then on, a
    secret step taints the combatants its outcomes differ in and, if any, the shared state
    too (or, past those limits, everything it names or changes and the shared state if it
    moved it); a later step is withheld when it reads tainted state (names or changes a
    tainted combatant, or the shared state is tainted and it is not one of the GM's
    statements or rulings), and taints in turn everything it named or changed.
 4. An undo, redo or supersede is withheld when the step it takes back or restores is.
-5. A free roll (`fracas roll`) reads no state and changes none: unless it names a hidden
-   combatant (who rolls, or in its reason), it is shown whatever is tainted, masked when
-   GM-only, and taints nothing.
+   Otherwise an undo gives back the state before the step it takes back, whatever its
+   rolls gave, and with it the taint (and worlds) of then; a redo those after the step.
+5. A free roll (`fracas roll`) reads no state and changes none: it is shown whatever is
+   tainted, masked when GM-only or a hidden combatant's (who rolls, or in its reason), and
+   taints nothing.
 6. Outside the worlds taint never lifts by itself; a disclosure or a reveal lifts it by
    making the step public, and the players' timeline is worked out again from the start.
 
 Players never see a withheld step: not its existence, not its place. Their steps are
-numbered 1, 2, 3 ... among the steps they see, so a count or a gap says nothing. A tainted
+numbered 1, 2, 3 ... among the steps they see, so a count or a gap says nothing; as only a
+step that depends on a secret is withheld, their numbers are the log's up to the first. A tainted
 combatant's row stands as players last saw it; with the shared state tainted, the round, the
 turn and the order stand as players last saw them. Whose state a step changed is found from
 the folded state itself (the ruleset's `fighters`, and everything else as the shared state),
@@ -230,23 +235,43 @@ def hidden_at_end(frames: list[Frame]) -> dict[str, int]:
 UNSEEN = "someone unseen"  # a hidden combatant, where players see what it did
 
 
-def visible(events: list[Event], hidden: set[str], known: Known) -> list[Event]:
+def visible(
+    events: list[Event], hidden: set[str], known: Known, involved: bool = False
+) -> list[Event]:
     """A shown step's events as players may read them: what is done to a combatant they
-    see, by someone unseen, and nothing else naming a hidden combatant."""
+    see, by someone unseen, and nothing else naming a hidden combatant. `involved`: the
+    step's command names a hidden combatant, so that any roll or number in it may read
+    their sheet (an Armor Class, a save's DC): only what was done is kept, bare."""
     if not hidden:
         return events
-    return [e for e in (unseen_event(e, hidden, known) for e in events) if e is not None]
+    found = (unseen_event(e, hidden, known, involved) for e in events)
+    return [e for e in found if e is not None]
 
 
-def unseen_event(event: Event, hidden: set[str], known: Known) -> Event | None:
+DONE = (Damaged, Healed, ConditionSet, ConditionCleared, Resolved)  # what a step did to whom
+
+
+def unseen_event(
+    event: Event, hidden: set[str], known: Known, involved: bool = False
+) -> Event | None:
     """An event with every hidden combatant in it made "someone unseen" when it is what was
-    done to a combatant players see (damage, healing, a condition, a resolution against
-    them), its breakdown and detail left out (they read the hidden sheet and rolls); None
-    for any other event naming a hidden combatant (their rolls, turns, state)."""
-    if not named_in([event], known) & hidden:
+    done to a combatant players see (damage, healing, a condition, a resolution by or
+    against them), its breakdown and detail left out (they read the hidden sheet and rolls);
+    None for any other event naming a hidden combatant (their rolls, turns, state), and, in
+    a step that involves one, for every roll and every event that is not what was done."""
+    named = named_in([event], known) & hidden
+    if not named and not involved:
         return event
+    if not isinstance(event, DONE):
+        return None
     unnamed = Known({a: c for a, c in known.aliases.items() if c in hidden})
-    if isinstance(event, Damaged | Healed | ConditionSet | ConditionCleared):
+    if isinstance(event, Resolved):
+        if set(event.targets) & hidden:
+            return None  # what came of it reads the hidden one's sheet (a hit: its AC)
+        actor = UNSEEN if event.actor in hidden else event.actor
+        outcome = redacted(event.outcome, unnamed)
+        found: Event = msgspec.structs.replace(event, actor=actor, outcome=outcome, detail="")
+    else:
         if event.target in hidden:
             return None
         data = {k: v for k, v in msgspec.to_builtins(event).items() if k in ("source", "reason")}
@@ -255,14 +280,7 @@ def unseen_event(event: Event, hidden: set[str], known: Known) -> Event | None:
             fields["breakdown"] = []
         if isinstance(event, ConditionSet):
             fields["detail"] = {}
-        found: Event = msgspec.structs.replace(event, **fields)
-    elif isinstance(event, Resolved) and event.actor in hidden:
-        if set(event.targets) & hidden:
-            return None
-        outcome = redacted(event.outcome, unnamed)
-        found = msgspec.structs.replace(event, actor=UNSEEN, outcome=outcome, detail="")
-    else:
-        return None
+        found = msgspec.structs.replace(event, **fields)
     return None if named_in([found], known) & hidden else found
 
 
@@ -273,14 +291,39 @@ def redacted(text: str, unnamed: Known) -> str:
     return unnamed.pattern.sub(UNSEEN, text)
 
 
+WHO = ("actor", "combatant", "target")  # a command's fields naming one combatant
+
+
 def shown_command(frame: Frame, cut: "Cut") -> dict[str, Any] | None:
-    """A shown step's command as players read it: a hidden actor made "someone unseen",
-    and with it everything but what was done and to whom (its options read their sheet)."""
+    """A shown step's command as players read it: when it names a hidden combatant, each
+    hidden one made "someone unseen" and nothing kept but who, what and to whom (its
+    options read the hidden sheet, or name them)."""
     command = frame.command
-    if command is None or command.get("actor") not in cut.hidden:
+    if command is None or not involves(frame, set(cut.hidden)):
         return command
-    targets = [t for t in command.get("targets", []) or [] if t not in cut.hidden]
-    return {"actor": UNSEEN, "action": command.get("action"), "targets": targets}
+
+    def said(who: Any) -> Any:
+        return UNSEEN if who in cut.hidden else who
+
+    shown = {k: said(command[k]) for k in WHO if isinstance(command.get(k), str)}
+    targets = [said(t) for t in command.get("targets", []) or []]
+    return {**shown, "action": command.get("action"), "targets": targets}
+
+
+def shown_author(author: str, cut: "Cut") -> str:
+    """Who took a step, as players read it: a hidden combatant (`roll --by`) unseen."""
+    return UNSEEN if author in cut.hidden else author
+
+
+def involves(frame: Frame, hidden: set[str], known: Known | None = None) -> bool:
+    """Does the step's command name a hidden combatant (as who acts, is acted on, joins,
+    or in its words)? A hidden one's id names them even once their join was undone."""
+    if not hidden or frame.command is None:
+        return False
+    if known is None:
+        known, _changed, _shared = difference(frame.before, frame.after)
+    aware = Known({**known.aliases, **{h: h for h in hidden}})
+    return bool(command_names(frame, aware) & hidden)
 
 
 class Taint:
@@ -323,6 +366,25 @@ class Taint:
             self.combatants = dict(combatants)
         self.key = key
         return result
+
+    class Kept(msgspec.Struct, frozen=True):
+        """The taint as it stood after a step, to stand again when an undo or a redo gives
+        back the state of then."""
+
+        worlds: list[Any] | None
+        combatants: dict[str, int]
+        shared: int | None
+        origin: int
+        key: bytes
+
+    def kept(self) -> "Taint.Kept":
+        worlds = None if self.worlds is None else list(self.worlds)
+        return Taint.Kept(worlds, dict(self.combatants), self.shared, self.origin, self.key)
+
+    def restore(self, kept: "Taint.Kept") -> None:
+        self.worlds = None if kept.worlds is None else list(kept.worlds)
+        self.combatants = dict(kept.combatants)
+        self.shared, self.origin, self.key = kept.shared, kept.origin, kept.key
 
     def read(self, who: set[str]) -> int | None:
         sources = [self.combatants[c] for c in who if c in self.combatants]
@@ -440,36 +502,30 @@ def players_cut(frames: list[Frame], ruleset: Ruleset) -> Cut:
     last: View | None = None
     epochs: set[int] = set()
     shown_count, witnessed, clean = 0, 0, True
-    acting: list[str] = []  # who acts before the step, in the whole fight
     told: set[int] = set()  # the masked steps: GM-only steps players know of
+    around: dict[int, tuple[Taint.Kept, Taint.Kept]] = {}  # each step: the taint before, after
     for frame in frames:
         record = frame.record
         known, changed, shared = difference(frame.before, frame.after)
         masked, source = False, None
+        before = taint.kept()
         if record.control != COMMAND:
             target = seen.get(record.target) if record.target is not None else None
             source = target.source if target is not None and target.number is None else None
-            taint.worlds = None  # an undo is not followed: the taint stands as it is
-            if target is not None and target.number is None:
-                taint.spread(changed, shared, source or record.step)
+            taken = around.get(record.target or 0)
+            if taken is not None and record.control in TAKEN_BACK and source is None:
+                taint.restore(taken[TAKEN_BACK[record.control]])
+            else:
+                taint.worlds = None  # not followed: the taint stands as it is
+                if source is not None:
+                    taint.spread(changed, shared, source)
         else:
-            masked, source = judge(
-                frame,
-                known,
-                changed,
-                shared,
-                taint,
-                hidden,
-                hidden_joins,
-                seen,
-                disclosed,
-                set(acting),
-            )
+            masked, source = judge(frame, known, changed, shared, taint, hidden, seen, disclosed)
+        around[record.step] = (before, taint.kept())
         withheld = source is not None and not masked
         if withheld or masked:
             epochs |= {e.roll.seed_epoch or 0 for e in frame.events if isinstance(e, Rolled)}
         actual = ruleset.view(frame.after)
-        acting = actual.acting
         after = players_view(actual, last, taint, hidden)
         if last is None or not withheld:
             last = after
@@ -478,14 +534,27 @@ def players_cut(frames: list[Frame], ruleset: Ruleset) -> Cut:
             seen[record.step] = Seen(None, False, source, last)
             continue
         shown_count += 1
-        if clean and not masked:
+        clean = clean and not masked and not partly(frame, known, hidden)
+        if clean:
             witnessed = shown_count
-        clean = clean and not masked
         if masked:
             told.add(record.step)
         seen[record.step] = Seen(shown_count, masked, taint.oldest(told), after)
     numbered = all(s.number == step for step, s in seen.items())
     return Cut(seen, frozenset(hidden), frozenset(epochs), numbered, witnessed)
+
+
+# An undo gives back the state before the step it takes back, a redo the state after it:
+# and with it, what players could not know then (the taint before or after that step).
+TAKEN_BACK = {"undo": 0, "redo": 1}
+
+
+def partly(frame: Frame, known: Known, hidden: set[str]) -> bool:
+    """Shown with a hidden combatant left out or said as someone unseen: the hash chain
+    runs through what players do not see."""
+    if not hidden:
+        return False
+    return involves(frame, hidden, known) or bool(named_in(frame.events, known) & hidden)
 
 
 def reach(frame: Frame, ruleset: Ruleset) -> tuple[set[str], bool] | None:
@@ -526,13 +595,13 @@ def judge(
     shared: bool,
     taint: Taint,
     hidden: set[str],
-    hidden_joins: dict[str, int],
     seen: dict[int, Seen],
     disclosed: set[int],
-    acting: set[str],
 ) -> tuple[bool, int | None]:
     """(masked, the GM-only step it waits on) for a command step; withheld when it waits on
-    one and is not masked itself. Spreads the taint of a withheld step."""
+    one and is not masked itself. Spreads the taint of a withheld step. A step by, on or
+    joining a hidden combatant is decided like any other: who they are is kept from the
+    players by how the step is shown (`shown_command`, `visible`), not by withholding it."""
     step = frame.record.step
     events = frame.events
     if all(isinstance(e, STATEMENTS) for e in events):
@@ -541,14 +610,7 @@ def judge(
         taint.advance(frame)
         return False, source
     if free_roll(frame):
-        return judge_free_roll(frame, known, taint, hidden, hidden_joins, disclosed)
-    acts = (command_names(frame, known) | acting) & hidden  # what they do, in their turn
-    if acts and not unseen_doing(frame, known, hidden, disclosed):
-        source = min(hidden_joins[c] for c in acts)
-        joining = any(isinstance(e, CombatantHidden) for e in events)
-        if not joining:  # what a hidden combatant does could touch anyone: players know nothing
-            taint.spread(known.ids, True, source)
-        return False, source
+        return judge_free_roll(frame, hidden, disclosed)
     reads = named_in(events, known) | changed
     source = taint.read(reads)
     if source is None and taint.shared is not None and not ruling(frame):
@@ -571,36 +633,11 @@ def judge(
     return False, None
 
 
-def unseen_doing(frame: Frame, known: Known, hidden: set[str], disclosed: set[int]) -> bool:
-    """A hidden combatant's doing players see as done by someone unseen: not GM-only, not
-    their joining, and naming no hidden combatant but its actor (what is done to a hidden
-    combatant, or by the GM to one, stays withheld). Its events are shown redacted
-    (`unseen_event`) and decided like any other step."""
-    secret = is_secret(frame.events) and frame.record.step not in disclosed
-    joining = any(isinstance(e, CombatantHidden) for e in frame.events)
-    actor = (frame.command or {}).get("actor")
-    others = command_names(frame, known) & hidden - {actor}
-    return not secret and not joining and not others
-
-
-def judge_free_roll(
-    frame: Frame,
-    known: Known,
-    taint: Taint,
-    hidden: set[str],
-    hidden_joins: dict[str, int],
-    disclosed: set[int],
-) -> tuple[bool, int | None]:
-    """A free roll reads nothing tainted and changes nothing. One that names a hidden
-    combatant (by id even once their join was undone: `--by` takes any name) is their doing,
-    withheld as any of theirs; otherwise it is shown, or masked when GM-only."""
-    aware = Known({**known.aliases, **{h: h for h in hidden}})
-    acts = command_names(frame, aware) & hidden
-    if acts:
-        source = min(hidden_joins[c] for c in acts)
-        taint.spread(known.ids, True, source)
-        return False, source
+def judge_free_roll(frame: Frame, hidden: set[str], disclosed: set[int]) -> tuple[bool, int]:
+    """A free roll reads nothing tainted and changes nothing: it is shown, or masked when
+    GM-only or rolled by (or naming) a hidden combatant, whose rolls are theirs alone."""
     masked = is_secret(frame.events) and frame.record.step not in disclosed
+    masked = masked or involves(frame, hidden)
     return masked, frame.record.step if masked else None
 
 
@@ -661,16 +698,43 @@ def players_view(view: View, last: View | None, taint: Taint, hidden: set[str]) 
         if {p.holder, p.target} & frozen and not {p.holder, p.target} & hidden
     ]
     unseen = not acting and bool(set(view.acting) & hidden)
-    return msgspec.structs.replace(
+    shown = msgspec.structs.replace(
         view, acting=acting, initiative=rows, wounds=wounds, pins=pins, unseen=unseen
     )
+    return unnamed_view(shown, hidden, view)
+
+
+def unnamed_view(shown: View, hidden: set[str], whole: View) -> View:
+    """`shown` with every word naming a hidden combatant (by id, or by their name in
+    `whole`) made "someone unseen": a row's status or condition may name them ("declared:
+    flee lurker", "grappled by lurker")."""
+    if not hidden:
+        return shown
+    aliases = {h: h for h in hidden}
+    aliases |= {w.name: w.combatant for w in whole.wounds if w.combatant in hidden and w.name}
+    unnamed = Known(aliases)
+    data = msgspec.to_builtins(shown)
+    said = said_unseen(data, unnamed)
+    return shown if said == data else msgspec.convert(said, View)
+
+
+def said_unseen(value: Any, unnamed: Known) -> Any:
+    if isinstance(value, str):
+        return redacted(value, unnamed)
+    if isinstance(value, list):
+        return [said_unseen(v, unnamed) for v in value]
+    if isinstance(value, dict):
+        return {k: said_unseen(v, unnamed) for k, v in value.items()}  # keys are fields
+    return value
 
 
 def shown_events(frame: Frame, cut: Cut) -> list[Event]:
     """A shown step's events as players read them: those naming a hidden combatant left
-    out, and a disclosure naming the step by the players' number."""
+    out or said as done by someone unseen (`visible`), and a disclosure naming the step by
+    the players' number."""
     known, _changed, _shared = difference(frame.before, frame.after)
+    hidden = set(cut.hidden)
     return [
         msgspec.structs.replace(e, step=cut.number(e.step) or 0) if isinstance(e, Disclosed) else e
-        for e in visible(frame.events, set(cut.hidden), known)
+        for e in visible(frame.events, hidden, known, involves(frame, hidden, known))
     ]

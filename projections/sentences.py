@@ -108,14 +108,19 @@ def opening(command: Mapping[str, Any] | None, names: Mapping[str, str], ruleset
         return text.format(who=who).strip() + (f" ({reason})" if reason else "")
     if action == FREE_ROLL:
         return free_roll_opening(command, names)
-    if action == "join":
-        return ""
+    if action == "join":  # its events say who joins; a hidden one's say nothing to players
+        return "Someone unseen joins the fight" if command.get("combatant") == UNSEEN else ""
     if action == "begin":
         return "The fight begins"
     if action == "next" and not actor:  # what it set off follows; whose turn ended, if one's
         return "The table moves on"
     said = worded(verb(ruleset, action), command, listed(targets))
-    return f"{names.get(actor, actor) if actor else 'The table'} {said}"
+    return f"{spoken_name(actor, names) if actor else 'The table'} {said}"
+
+
+def spoken_name(who: str, names: Mapping[str, str]) -> str:
+    """A combatant's name where a sentence starts with it ("Someone unseen attacks")."""
+    return UNSEEN.capitalize() if who == UNSEEN else names.get(who, who)
 
 
 class Field:
@@ -155,7 +160,7 @@ def listed(targets: list[str]) -> str:
 def free_roll_opening(command: Mapping[str, Any], names: Mapping[str, str]) -> str:
     """'The GM rolls 2d20kh1+5 for perception'; a masked one keeps its dice and reason back."""
     actor = str(command.get("actor") or "gm")
-    who = names.get(actor) or ("The GM" if actor == "gm" else actor)
+    who = "The GM" if actor == "gm" else spoken_name(actor, names)
     dice, reason = command.get("dice"), command.get("reason")
     return f"{who} rolls" + (f" {dice}" if dice else "") + (f" for {reason}" if reason else "")
 

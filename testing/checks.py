@@ -36,6 +36,10 @@ from fracas.rules.views import View
 from fracas.testing import tiers
 from fracas.testing.fights import (
     CONTROLS,
+    HIDDEN,
+    HIDDEN_NAME,
+    OTHER,
+    OTHER_NAME,
     TALLIES,
     Cast,
     PickedDice,
@@ -45,6 +49,7 @@ from fracas.testing.fights import (
     command_strategy,
     control_of,
     drawn_seed,
+    join_hidden,
     move_strategy,
     own_move,
     play,
@@ -56,9 +61,6 @@ from fracas.testing.fights import (
     words_now,
 )
 from fracas.testing.liveness import check_secret_liveness
-
-HIDDEN, HIDDEN_NAME = "zzlurker", "Zz Lurker"  # no other text of a fight holds these
-
 
 # -- the checks of one played fight ------------------------------------------------------
 
@@ -294,29 +296,48 @@ def players_see(fracas: Fracas, encounter: Encounter) -> dict[str, str]:
 
 def check_secret_roll(cast: Cast, data: st.DataObject) -> None:
     """Two fights alike but for the faces of one GM-only roll look the same to the players,
-    and the GM's note after it reaches them."""
+    and the GM's note after it reaches them; in one fight in two a hidden combatant takes
+    part (its doings shown as someone unseen's, the secret move may be theirs or on them)."""
     tally = Tally()
     base = drawn_seed(data)
+    lurking = data.draw(st.booleans(), "hidden")
     with cast_installed(cast):
         with fixed_world(), seeded_by(base):
-            first, a, options, played = random_fight(cast, data, tally)
+            first, a, options, played = random_fight(cast, data, tally, hidden=lurking)
             taken = secret_moves(a, cast, data, tally)
             if not taken:
                 return  # nothing the fight allows now was taken
             a.note("a twig snaps")
         with fixed_world(), seeded_by(base):
             second, b = start(cast, options)
+            if lurking:
+                join_hidden(b, cast, HIDDEN, HIDDEN_NAME)
             replay_moves(b, played)
             for n, move in enumerate(taken):  # the same moves, on faces drawn anew
                 step(b, move, data, tally, f"secret-move-{n}", secret=True, typed=True)
             b.note("a twig snaps")
         seen_a, seen_b = players_see(first, a), players_see(second, b)
+    same_for_the_players(seen_a, seen_b, "a GM-only roll shows through")
+    assert "a twig snaps" in seen_a["md"], "the GM's note after a secret roll is not shown"
+    if lurking:
+        nowhere(seen_a, HIDDEN, HIDDEN_NAME)
+
+
+def same_for_the_players(seen_a: dict[str, str], seen_b: dict[str, str], what: str) -> None:
     for key in sorted(seen_a.keys() | seen_b.keys()):
         assert seen_a.get(key) == seen_b.get(key), (
-            f"a GM-only roll shows through the players' {key}: "
+            f"{what} the players' {key}: "
             f"{first_difference(seen_a.get(key, ''), seen_b.get(key, ''))}"
         )
-    assert "a twig snaps" in seen_a["md"], "the GM's note after a secret roll is not shown"
+
+
+def nowhere(seen: dict[str, str], *words: str) -> None:
+    """None of `words` (a hidden combatant's id and name) is in what players are given."""
+    for key, value in seen.items():
+        for word in words:
+            at = value.find(word)
+            near = value[max(0, at - 120) : at + 60]
+            assert at < 0, f"the hidden combatant shows in the players' {key}: {near!r}"
 
 
 def secret_moves(
@@ -354,25 +375,38 @@ def first_difference(one: str, two: str) -> str:
 
 def check_hidden_combatant(cast: Cast, data: st.DataObject) -> None:
     """A combatant joined hidden is nowhere in what the players are given, whatever the fight
-    does, until the GM reveals them."""
+    does (its doings, and what is done to it, are shown as someone unseen's), until the GM
+    reveals them: the same fight with another hidden one in its place, called otherwise,
+    looks the same to the players."""
     tally = Tally()
-    sheet = next(iter((cast.reserves or cast.sheets).values()))
-    with cast_installed(cast), seeded_by(drawn_seed(data)):
-        fracas, encounter = start(cast, data.draw(st.sampled_from(cast.options), "options"))
-        join = {"action": "join", "combatant": HIDDEN, "name": HIDDEN_NAME, "sheet": sheet}
-        encounter.execute(encounter.ruleset.command(join), command_id="hidden", hidden=True)
-        moves = data.draw(st.integers(1, max(1, cast.moves // 2)), "moves")
-        begin = command_strategy(encounter.ruleset, "begin", words_now(encounter, cast))
-        play(encounter, data.draw(begin, "begin"), data, tally)
-        for _ in range(moves):
-            move = data.draw(move_strategy(encounter.ruleset, encounter, cast), "move")
-            play(encounter, move, data, tally)
-        seen = players_see(fracas, encounter)
-    for key, value in seen.items():
-        for word in (HIDDEN, HIDDEN_NAME):
-            at = value.find(word)
-            near = value[max(0, at - 120) : at + 60]
-            assert at < 0, f"the hidden combatant shows in the players' {key}: {near!r}"
+    base = drawn_seed(data)
+    options = data.draw(st.sampled_from(cast.options), "options")
+    played: list[Played] = []
+    with cast_installed(cast):
+        with fixed_world(), seeded_by(base):
+            fracas, encounter = start(cast, options)
+            join_hidden(encounter, cast, HIDDEN, HIDDEN_NAME)
+            moves = data.draw(st.integers(1, max(1, cast.moves // 2)), "moves")
+            begin = command_strategy(encounter.ruleset, "begin", words_now(encounter, cast))
+            play(encounter, data.draw(begin, "begin"), data, tally, played)
+            for _ in range(moves):
+                move = data.draw(move_strategy(encounter.ruleset, encounter, cast), "move")
+                play(encounter, move, data, tally, played)
+            seen = players_see(fracas, encounter)
+        with fixed_world(), seeded_by(base):
+            other, again = start(cast, options)
+            join_hidden(again, cast, OTHER, OTHER_NAME)
+            replay_moves(again, [p._replace(move=renamed(p.move)) for p in played])
+            seen_other = players_see(other, again)
+    nowhere(seen, HIDDEN, HIDDEN_NAME)
+    same_for_the_players(seen, seen_other, "who the hidden combatant is shows through")
+
+
+def renamed(move: dict[str, Any]) -> dict[str, Any]:
+    """A move with the hidden combatant's id and name made the other one's."""
+    text = msgspec.json.encode(move).decode()
+    text = text.replace(HIDDEN_NAME, OTHER_NAME).replace(HIDDEN, OTHER)
+    return msgspec.json.decode(text)
 
 
 def check_followed_screen(cast: Cast, data: st.DataObject) -> None:

@@ -462,12 +462,31 @@ def drawn_seed(data: st.DataObject) -> bytes:
     return data.draw(st.binary(min_size=8, max_size=8), "seed")
 
 
+HIDDEN, HIDDEN_NAME = "zzlurker", "Zz Lurker"  # no other text of a fight holds these
+OTHER, OTHER_NAME = "zzlurkes", "Zz Lurkes"  # another hidden one, sorted alike
+
+
+def join_hidden(encounter: Encounter, cast: Cast, who: str, name: str) -> None:
+    """The cast's first reserve (or first) sheet joins hidden, as `who` called `name`."""
+    sheet = next(iter((cast.reserves or cast.sheets).values()))
+    join = {"action": "join", "combatant": who, "name": name, "sheet": sheet}
+    encounter.execute(encounter.ruleset.command(join), command_id="hidden", hidden=True)
+
+
 def random_fight(
-    cast: Cast, data: st.DataObject, tally: Tally, fracas: Fracas | None = None
+    cast: Cast,
+    data: st.DataObject,
+    tally: Tally,
+    fracas: Fracas | None = None,
+    *,
+    hidden: bool = False,
 ) -> tuple[Fracas, Encounter, dict[str, Any], list[Played]]:
-    """A fight drawn by hypothesis: the cast joins, the fight begins, then moves."""
+    """A fight drawn by hypothesis: the cast joins (`hidden`: and the kit's hidden
+    combatant, unseen by the players), the fight begins, then moves."""
     options = data.draw(st.sampled_from(cast.options), "options")
     fracas, encounter = start(cast, options, fracas)
+    if hidden:
+        join_hidden(encounter, cast, HIDDEN, HIDDEN_NAME)
     played: list[Played] = []
     ruleset = encounter.ruleset
     begin = command_strategy(ruleset, "begin", Words(sorted(cast.sheets), [], [], []))

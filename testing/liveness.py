@@ -6,8 +6,12 @@ with every face its dice could have shown, in every state so far), every later s
 again in each with its recorded dice, and a step is the players' at once exactly when every
 one of them decides it as recorded. What the players are given (the cut, the screen, the
 players' export) must show exactly that: nothing a secret decided, nothing held back that it
-did not. The comparison runs up to the first undo or redo, the first thing a hidden combatant
-does, or a secret with too many outcomes to try (there the rule withholds, as it always did).
+did not. A hidden combatant's steps (their joining, what they do, what is done to them) are
+steps like any other: who they are is kept out of how a step is shown, not by withholding it;
+a roll by a hidden combatant no rule reads is theirs alone (masked). An undo gives back the
+states the fight could be in before the step it takes back, a redo those after it. The
+comparison runs up to an undo or redo of a withheld step, or a secret with too many
+outcomes to try (there the rule withholds, as it always did).
 """
 
 import contextlib
@@ -32,7 +36,7 @@ from fracas.projections.secrecy import (
     players_cut,
 )
 from fracas.rules import Encounter
-from fracas.rules.events import CombatantHidden, Disclosed, Rolled
+from fracas.rules.events import Disclosed, Rolled
 from fracas.rules.redecide import ReplayDice, decide_again, same_events
 from fracas.rules.roster import fold
 from fracas.rules.ruleset import Context, Ruleset
@@ -40,11 +44,14 @@ from fracas.rules.timeline import Frame, walk
 from fracas.testing import fights
 from fracas.testing.fights import (
     CONTROLS,
+    HIDDEN,
+    HIDDEN_NAME,
     Cast,
     Tally,
     cast_installed,
     command_strategy,
     drawn_seed,
+    join_hidden,
     move_strategy,
     play,
     seeded_by,
@@ -58,31 +65,26 @@ LIVENESS = Counter[str]()  # every ruleset's steps after a secret: "NAME shown",
 
 def check_secret_liveness(cast: Cast, data: st.DataObject) -> None:
     """A random fight with GM-only rolls and a hidden combatant: the players' cut, screen
-    and export show exactly the maximal safe view."""
+    and export show exactly the maximal safe view, and the hidden one nowhere."""
     with cast_installed(cast):
-        fracas, encounter, frames = secret_fight(cast, data)
-        fates, worlds = maximal_view(frames, encounter.ruleset, hidden_names())
+        fracas, encounter, frames, hidden = secret_fight(cast, data)
+        fates, worlds = maximal_view(frames, encounter.ruleset, hidden)
         shown_exactly(fracas, encounter, frames, fates, worlds)
+        if hidden:
+            nowhere_for_the_players(fracas, hidden)
 
 
-def hidden_names() -> set[str]:
-    from fracas.testing.checks import HIDDEN, HIDDEN_NAME
-
-    return {HIDDEN, HIDDEN_NAME}
-
-
-def secret_fight(cast: Cast, data: st.DataObject) -> tuple[Fracas, Encounter, list[Frame]]:
-    """A random fight, one move in two GM-only, a hidden combatant in one in three; its
-    steps walked."""
-    from fracas.testing.checks import HIDDEN, HIDDEN_NAME
-
+def secret_fight(
+    cast: Cast, data: st.DataObject
+) -> tuple[Fracas, Encounter, list[Frame], set[str]]:
+    """A random fight, one move in two GM-only, a hidden combatant in one in two (its
+    id and name, or none); its steps walked."""
     tally = Tally()
-    sheet = next(iter((cast.reserves or cast.sheets).values()))
+    hidden = data.draw(st.booleans(), "hidden")
     with seeded_by(drawn_seed(data)):
         fracas, encounter = start(cast, data.draw(st.sampled_from(cast.options), "options"))
-        if data.draw(st.sampled_from([False, False, True]), "hidden"):
-            join = {"action": "join", "combatant": HIDDEN, "name": HIDDEN_NAME, "sheet": sheet}
-            encounter.execute(encounter.ruleset.command(join), command_id="hidden", hidden=True)
+        if hidden:
+            join_hidden(encounter, cast, HIDDEN, HIDDEN_NAME)
         begin = command_strategy(encounter.ruleset, "begin", words_now(encounter, cast))
         with contextlib.suppress(FracasError):
             fights.step(encounter, data.draw(begin, "begin"), data, tally, "begin", secret=False)
@@ -94,7 +96,8 @@ def secret_fight(cast: Cast, data: st.DataObject) -> tuple[Fracas, Encounter, li
             secret = data.draw(st.booleans(), "secret")  # one move in two GM-only
             with contextlib.suppress(FracasError):  # a move the fight refuses appends nothing
                 fights.step(encounter, move, data, tally, f"move-{n}", secret=secret)
-    return fracas, encounter, list(walk(encounter.store, encounter.id, encounter.ruleset))
+    frames = list(walk(encounter.store, encounter.id, encounter.ruleset))
+    return fracas, encounter, frames, {HIDDEN, HIDDEN_NAME} if hidden else set()
 
 
 def maximal_view(
@@ -108,19 +111,33 @@ def maximal_view(
     }
     worlds: list[Any] | None = None
     fates: dict[int, str] = {}
+    around: dict[int, tuple[list[Any] | None, list[Any] | None]] = {}  # before, after
     for frame in frames:
         step = frame.record.step
-        if frame.record.control != COMMAND or hidden_doing(frame, ruleset, hidden):
-            return fates, None
+        before = worlds
+        if frame.record.control != COMMAND:
+            taken = around.get(frame.record.target or 0)
+            if taken is None or fates.get(frame.record.target or 0) == WITHHELD:
+                return fates, None  # what players never saw, taken back: not compared
+            if frame.record.control not in ("undo", "redo"):
+                return fates, None
+            worlds = taken[0] if frame.record.control == "undo" else taken[1]
+            if worlds is not None:
+                fates[step] = SHOWN
+            around[step] = (before, worlds)
+            continue
         secret = step not in disclosed and any(
             isinstance(e, Rolled) and e.secret for e in frame.events
         )
         if frame.command is None or free_roll(frame):  # the GM's words; a roll no rule reads
             worlds = worlds and [fold(ruleset.evolve, w, frame.events) for w in worlds]
+            theirs = free_roll(frame) and hidden_named(frame, hidden)
             if worlds is not None:
-                fates[step] = MASKED if secret else SHOWN
+                fates[step] = MASKED if secret or theirs else SHOWN
+            around[step] = (before, worlds)
             continue
         if worlds is None and not secret:
+            around[step] = (None, None)
             continue
         worlds = worlds or [frame.before]
         if secret:
@@ -133,18 +150,23 @@ def maximal_view(
         if worlds is None or len(worlds) > MOST_WORLDS:
             fates.pop(step)
             return fates, None
+        around[step] = (before, worlds)
     return fates, worlds
 
 
-def hidden_doing(frame: Frame, ruleset: Ruleset, hidden: set[str]) -> bool:
-    """A step the hidden combatant takes part in (named by its command, or in their turn),
-    other than their joining."""
-    if frame.command is None or any(isinstance(e, CombatantHidden) for e in frame.events):
-        return False
-    words = msgspec.json.encode({k: v for k, v in frame.command.items() if k != "sheet"})
-    named = any(h.encode() in words for h in hidden)
-    in_turn = not free_roll(frame) and bool(set(ruleset.view(frame.before).acting) & hidden)
-    return named or in_turn
+def hidden_named(frame: Frame, hidden: set[str]) -> bool:
+    """Does the step's command name the hidden combatant (who rolls, or in its words)?"""
+    words = msgspec.json.encode({k: v for k, v in (frame.command or {}).items() if k != "sheet"})
+    return any(h.encode() in words for h in hidden)
+
+
+def nowhere_for_the_players(fracas: Fracas, hidden: set[str]) -> None:
+    exported = msgspec.json.encode(players_export(fracas)).decode()
+    for word in hidden:
+        at = exported.find(word)
+        assert at < 0, (
+            f"the hidden combatant shows in the players' export: {exported[at - 120 : at + 60]!r}"
+        )
 
 
 def again(ruleset: Ruleset, frame: Frame, worlds: list[Any]) -> list[list[Any]]:
@@ -183,13 +205,14 @@ def shown_exactly(
             LIVENESS[f"{name} all"] += 1
             LIVENESS[f"{name} shown"] += fate == SHOWN
     out = players_export(fracas)
+    controls = {frame.record.step: frame.record.control for frame in frames}
     told = {line["step"]: line for line in out if line.get("type") == "step"}
     for step, fate in fates.items():
         number = cut.number(step)
         assert (number in told) == (fate != WITHHELD), f"step {step} in the export: {fate}"
-        if fate == SHOWN:
-            kinds = [e["kind"] for e in told[number]["events"]]
-            assert kinds, f"step {step} is shown with no events"
+        if fate == SHOWN and controls[step] == COMMAND:
+            said = told[number]["events"] or told[number].get("command")
+            assert said, f"step {step} is shown with nothing said of it"
     last = frames[-1].record.step
     if worlds and fates.get(last) != WITHHELD:  # a withheld last step shows at the next
         rows_as_the_worlds_agree(encounter, worlds)

@@ -122,7 +122,7 @@ def test_a_free_roll_after_a_secret_step_stays_on_the_players_page(run):
     assert "bob rolls d20 for luck: 12" in seen
 
 
-def test_a_free_roll_by_a_hidden_combatant_is_withheld(run):
+def test_a_free_roll_by_a_hidden_combatant_is_theirs_alone(run):
     run("new", "--id", "e1")
     run("add", "alice", "--set", "dex=14", "--side", "pc")
     run("add", "lurker", "--set", "dex=12", "--hidden")
@@ -153,7 +153,7 @@ def test_the_shell_and_the_gm_console_roll(tmp_path, capsys):
     table.worker.shutdown()
 
 
-def test_a_free_roll_by_a_hidden_combatant_whose_join_was_undone_is_withheld(run):
+def test_a_free_roll_by_a_hidden_combatant_whose_join_was_undone_is_theirs_alone(run):
     run("new", "--id", "e1")
     run("add", "alice", "--set", "dex=14", "--side", "pc")
     run("add", "lurker", "--set", "dex=12", "--hidden")

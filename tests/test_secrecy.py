@@ -62,6 +62,7 @@ PEOPLE = {
     },
 }
 HIDDEN = "lurker"
+OTHER, OTHER_NAME = "lurkes", "Lurking Thing"  # the hidden one as someone else: sorts alike
 HIDDEN_SHEET = {"percentile": gunner(16), "timeslice": {**GOBLIN, "q": 13}}
 WEAPONS = {"percentile": ["pistol", "knife", "unarmed"], "timeslice": [""]}
 
@@ -155,7 +156,7 @@ def restart_ids(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(encounter_module, "new_command_id", lambda: f"{next(ids):032x}")
 
 
-def start(path: Path, system: str, hidden: bool) -> Fight:
+def start(path: Path, system: str, hidden: bool, lurker: str = HIDDEN) -> Fight:
     fracas = Fracas(path)
     encounter = fracas.new(system, title="ambush", encounter="fight")
     people = dict(PEOPLE[system])
@@ -163,7 +164,8 @@ def start(path: Path, system: str, hidden: bool) -> Fight:
         join = {"action": "join", "combatant": who, "sheet": data, "side": "pc" if n < 2 else "npc"}
         encounter.execute(encounter.ruleset.command(join), command_id=f"join-{who}")
     if hidden:
-        join = {"action": "join", "combatant": HIDDEN, "sheet": HIDDEN_SHEET[system]}
+        join = {"action": "join", "combatant": lurker, "sheet": HIDDEN_SHEET[system]}
+        join["name"] = OTHER_NAME if lurker == OTHER else ""
         encounter.execute(encounter.ruleset.command(join), command_id="join-hidden", hidden=True)
     begin = encounter.ruleset.command({"action": "begin"})
     faces = faces_of(encounter, begin)
@@ -314,16 +316,26 @@ def shut(table: Table) -> None:
 
 
 def play_pair(
-    system: str, plan: list[Move], hidden: bool, monkeypatch, tmp: Path
+    system: str, plan: list[Move], hidden: bool, monkeypatch, tmp: Path, who: str = HIDDEN
 ) -> tuple[Fight, Fight]:
+    """The plan played twice; `who`: the hidden combatant's id in the second fight (every
+    command naming them names them so; faces alike but for GM-only rolls)."""
     restart_ids(monkeypatch)
     first = start(tmp / "a.db", system, hidden)
     played = [play(first, n, move, None) for n, move in enumerate(plan)]
     restart_ids(monkeypatch)
-    second = start(tmp / "b.db", system, hidden)
+    second = start(tmp / "b.db", system, hidden, who)
     for n, move in enumerate(plan):
-        play(second, n, move, played[n])
+        given = played[n]
+        if who != HIDDEN:
+            given = Played(renamed(given.command, who), False, given.faces)
+        play(second, n, move, given)
     return first, second
+
+
+def renamed(command: dict[str, Any], who: str) -> dict[str, Any]:
+    """The command with the hidden combatant called `who`."""
+    return json.loads(json.dumps(command).replace(f'"{HIDDEN}"', f'"{who}"'))
 
 
 def same(seen: dict[str, str], other: dict[str, str], *fights: Fight) -> None:
@@ -414,15 +426,19 @@ def following(fight: Fight, exported: str) -> None:
 @pytest.mark.long
 @RUNS
 @given(data=st.data())
-def test_fights_differing_only_in_what_a_hidden_combatant_does_look_the_same(
+def test_fights_differing_only_in_who_a_hidden_combatant_is_look_the_same(
     system, data, monkeypatch
 ):
+    """What a hidden combatant does, and what is done to them, players see at once, done by
+    or to someone unseen (issue 38); who they are (their id, their name) and the outcome of
+    GM-only rolls show nowhere: the same moves with another hidden one look the same."""
     plan = data.draw(plans(system, undoing=False))
+    plan = [Move(m.command, m.secret, None, m.alternative) for m in plan]
     with fixed_world(monkeypatch), tempfile.TemporaryDirectory() as tmp:
-        a, b = play_pair(system, plan, True, monkeypatch, Path(tmp))
+        a, b = play_pair(system, plan, True, monkeypatch, Path(tmp), OTHER)
         seen_a, seen_b = players_views(a), players_views(b)
         same(seen_a, seen_b, a, b)
-        unseen(seen_a)
+        unseen(seen_a)  # and so, as both are the same, neither the other's id nor name
 
 
 # -- a fight played at the table ---------------------------------------------------------
@@ -499,7 +515,8 @@ def test_a_hidden_combatant_is_nowhere_for_the_players_until_revealed(tmp_path):
     for seen in (page, stream, *reports):
         assert "lurker" not in seen.lower(), "the hidden combatant shows"
     assert [row.combatant for row in board.rows] == ["alice", "bob"]
-    assert "a twig snaps" in page and '"steps": 5' in stream  # the hidden join is no step
+    assert "a twig snaps" in page and '"steps": 6' in stream  # numbered as the GM's steps:
+    assert "Someone unseen joins the fight" in page  # the hidden join is one, said so
     assert "not a hidden combatant" in run("reveal-combatant", "bob", ok=False).output
     run("reveal-combatant", "lurker")
     shown = run("export", "--format", "md", "--for", "players").output

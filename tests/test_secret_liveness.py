@@ -165,3 +165,26 @@ def test_fudge_a_secret_check_resolved_leaves_the_next_resolutions_public():
     secret = act(encounter, {"action": "next"}, secret=True)
     public = [act(encounter, {"action": "next"}) for _ in range(2)]
     shown_at_once(encounter, secret, public)
+
+
+def test_a_secret_roll_taken_back_leaves_nothing_waiting(tmp_path):
+    """The GM's secret shot undone gives back the fight as it was before it, whatever the
+    roll gave: the public shot after it shows at once, Bob's health with it; redone, the
+    secret stands again and the rows it could have changed wait for the disclosure."""
+    run = on(tmp_path / "f.db")
+    run("new", "--id", "f")
+    gun = ["--set", "skills.firearms=60", PISTOL, "--set", 'holding=["pistol"]']
+    run("add", "alice", "--set", "dex=14", "--side", "pc", *gun)
+    run("add", "bob", "--set", "dex=10", "--set", "hp=30", *gun)
+    run("begin")
+    run("act", "alice", "attack", "bob", "-w", "pistol", "--dice", "30,5", "--secret")
+    run("undo")
+    run("act", "alice", "attack", "bob", "-w", "pistol", "--dice", "30,7")
+    seen = surfaces(tmp_path / "f.db", "f")
+    for where in ("page", "stream", "md"):
+        assert "bob takes 7 damage" in seen[where], f"the public shot waits on the {where}"
+        assert "wait on the GM's secret roll" not in seen[where], where
+    assert "| bob | npc | hurt |" in seen["md"]
+    run("undo")
+    run("redo")  # the public shot again: it reads nothing the undone secret decided
+    assert "bob takes 7 damage" in surfaces(tmp_path / "f.db", "f")["md"]

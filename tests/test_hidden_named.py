@@ -1,0 +1,95 @@
+"""A hidden combatant named by a step players may see (issue 38): a visible combatant's
+attack on it, the GM's ruling on it, its joining, a spell it casts that a player saves
+against. Each is shown at once with the hidden one said as "someone unseen", the steps
+after it follow at once, and what reads the hidden one's sheet (its Armor Class, its save
+DC, the rolls against it) stays out; the players' step numbers are the GM's."""
+
+import json
+from pathlib import Path
+
+from fracas.cli.serve import Table
+from fracas.projections.screen import PLAYERS
+from tests.test_secrecy import shut
+from tests.test_unseen_attacker import SAMPLES, on, players_surfaces
+
+
+def unseen_anywhere(seen: dict[str, str], *secrets: str) -> None:
+    for where, text in seen.items():
+        for secret in secrets:
+            at = text.lower().find(secret.lower())
+            assert at < 0, f"{secret!r} shows in the players' {where}: {text[at - 80 : at + 60]!r}"
+
+
+def lair(run) -> None:
+    """Wren (21 HP), the hidden Ashen Wyrm, Maelis, in that order: Wren's turn."""
+    run("new", "-r", "srd", "--id", "lair")
+    run("add", "wren", "--sheet", str(SAMPLES / "rogue.toml"), "--side", "pc", "--name", "Wren")
+    run("add", "maelis", "--sheet", str(SAMPLES / "cleric.toml"), "--side", "pc")
+    run("add", "wyrm", "--sheet", str(SAMPLES / "wyrm.toml"), "--name", "Ashen Wyrm", "--hidden")
+    run("begin", "--dice", "20,5,15")
+
+
+def test_a_pc_attacking_the_hidden_one_and_the_gms_ruling_on_it_show_at_once(tmp_path: Path):
+    db = tmp_path / "lair.db"
+    run = on(db)
+    lair(run)  # Wren's turn: she attacks the hidden wyrm, the GM lays it prone
+    run("act", "wren", "attack", "wyrm", "-w", "dagger", "--dice", "15,3")
+    run("condition", "set", "wyrm", "prone")
+    run("next")  # the wyrm's turn: it bites Wren, then Maelis's turn
+    run("act", "wyrm", "attack", "wren", "-w", "bite", "--dice", "15,16,6,7")  # prone: 2d20kl1
+    run("next")
+    seen = players_surfaces(db, run, "wren")
+    unseen_anywhere(seen, "wyrm", "ashen", "AC 18")
+    md = seen["md"]
+    assert "Wren attacks someone unseen" in md
+    assert "The GM sets a condition on someone unseen" in md
+    assert "Wren takes 18 damage from an unseen attacker" in md
+    assert "HP 3/21" in seen["page"] and "maelis to act" in seen["page"]
+    assert json.loads(seen["phone"])["health"] == "HP 3/21"
+    assert "wait" not in md.lower()
+    rolled = [
+        e
+        for line in seen["jsonl"].splitlines()[1:]
+        for e in json.loads(line).get("events", [])
+        if e["kind"] == "rolled"
+    ]
+    assert not [r for r in rolled if r["purpose"].startswith("attack")], "rolls against it show"
+
+
+def test_the_players_step_numbers_are_the_gms_after_a_hidden_join(tmp_path: Path):
+    """The same number is the same step: the hidden one's joining is a step players see,
+    "Someone unseen joins the fight", so nothing after it is numbered otherwise."""
+    db = tmp_path / "lair.db"
+    run = on(db)
+    lair(run)
+    run("act", "wren", "attack", "wyrm", "-w", "dagger", "--dice", "15,3")
+    run("next")
+    md = run("export", "--format", "md", "--for", "players")
+    gm = run("export", "--format", "md")
+    assert "- 4. Someone unseen joins the fight" in md
+    for number, said in ((5, "The fight begins"), (6, "Wren attacks"), (7, "Wren ends the turn")):
+        assert f"- {number}. {said}" in md and f"- {number}. {said}" in gm, number
+    table = Table(str(db), "token")
+    try:
+        assert '"steps": 7' in table.update("lair", PLAYERS)
+    finally:
+        shut(table)
+
+
+def test_a_players_save_against_a_hidden_caster_shows_neither_the_dc_nor_the_caster(
+    tmp_path: Path,
+):
+    """The hidden cleric's sacred flame: Wren's Dexterity save is against a DC read from
+    the caster's sheet; players see the flame's effect on Wren, not the DC or who cast it."""
+    db = tmp_path / "lair.db"
+    run = on(db)
+    run("new", "-r", "srd", "--id", "lair")
+    run("add", "wren", "--sheet", str(SAMPLES / "rogue.toml"), "--side", "pc", "--name", "Wren")
+    cleric = ["--sheet", str(SAMPLES / "cleric.toml"), "--name", "Ashen Priest", "--hidden"]
+    run("add", "wyrm", *cleric)
+    run("begin", "--dice", "5,15")  # the priest first
+    run("act", "wyrm", "cast", "wren", "-o", "spell=sacred flame", "--dice", "2,7")
+    seen = players_surfaces(db, run, "wren")
+    unseen_anywhere(seen, "wyrm", "priest", "DC 13")
+    assert "Someone unseen casts" in seen["md"]
+    assert "Wren takes" in seen["md"]
