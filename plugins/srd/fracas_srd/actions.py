@@ -149,6 +149,8 @@ def in_reach_of_size(actor: Fighter, target: Fighter, rule: str) -> None:
 def grapple(state: State, actor: Fighter, command: Grapple, ctx: Context) -> list[Event]:
     target = one_target(state, command)
     in_reach_of_size(actor, target, "srd-20")
+    if target.immune_to("grappled"):
+        raise RefusedError(f"{target.name} is immune to being grappled (srd-61)")
     events = one_attack(actor)
     if contest(ctx, events, actor, "athletics", target, command.defend_with, ["srd-20"]):
         detail = {"by": actor.id}
@@ -162,6 +164,10 @@ def grapple(state: State, actor: Fighter, command: Grapple, ctx: Context) -> lis
 def shove(state: State, actor: Fighter, command: Shove, ctx: Context) -> list[Event]:
     target = one_target(state, command)
     in_reach_of_size(actor, target, "srd-21")
+    if target.immune_to("prone") and not command.push:
+        raise RefusedError(
+            f"{target.name} is immune to being knocked prone (srd-61): push it (-o push=true)"
+        )
     events = one_attack(actor)
     if not contest(ctx, events, actor, "athletics", target, command.defend_with, ["srd-21"]):
         return [*events, Resolved(actor.id, "shove", [target.id], "fails to shove", ["srd-21"])]

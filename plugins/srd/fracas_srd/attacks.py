@@ -30,7 +30,7 @@ from fracas_srd.damage import Typed, deal, roll_dice
 from fracas_srd.effects import ac_notes, armor_class, bonuses, extra_dice
 from fracas_srd.evolve import evolve
 from fracas_srd.sheets import UNARMED, Ability, Rider, Sheet, Weapon, parse_amount
-from fracas_srd.state import ONCE_A_TURN, Fighter, State
+from fracas_srd.state import ONCE_A_TURN, Fighter, State, immune
 from fracas_srd.triggered import Reaction, absorbing, chosen, halved, rebuking, when_hit
 
 CRITICAL, FUMBLE = "critical hit", "natural 1: miss"
@@ -341,6 +341,8 @@ def ridden(
     if target.has(rider.condition):
         why = f"already {rider.condition}: no save against {what}"
         return [Resolved(target.id, "save", [], why, ["srd-35"])]
+    if target.immune_to(rider.condition):
+        return [immune(target, rider.condition, what)]
     events: list[Event] = []
     ability = rider.save
     purpose = f"{ability.capitalize()} save against {what} (DC {rider.dc})"

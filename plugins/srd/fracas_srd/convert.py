@@ -22,6 +22,7 @@ RIDER = re.compile(
     r"or be (?:knocked )?(" + "|".join(CONDITIONS) + r")\b"
 )
 PLUS = re.compile(r"plus \d+ \((\d+d\d+(?: [+-] \d+)?)\) (" + "|".join(DAMAGE_TYPES) + r")\b")
+HIT = re.compile(r"Hit: (\d+) (\([^)]*\) )?(\w+) damage")
 USES = re.compile(r"makes (?:an?|one) ([\w ]+?) attack|uses its ([\w ]+?)[.,]")
 Tally = collections.Counter[str]
 
@@ -59,18 +60,21 @@ def weapon(action: dict[str, Any], sheet: dict[str, Any], tally: Tally) -> dict[
     if not parts:
         tally["attacks without damage dice"] += 1
         return None
+    desc = action.get("desc", "")
     dice, flat = split_amount(parts[0]["damage_dice"])
-    kind = kind_of(parts[0])
-    if not dice or kind not in DAMAGE_TYPES:
+    said = HIT.search(desc)  # the SRD's text: its type where the data's differs
+    kind = said[3] if said and said[3] in DAMAGE_TYPES else kind_of(parts[0])
+    if not dice and said and not said[2]:  # "Hit: 1 piercing damage": 1, whatever the ability
+        flat = int(said[1])
+    elif not dice or kind not in DAMAGE_TYPES:
         tally["attacks not read"] += 1
         return None
-    desc = action.get("desc", "")
     made: dict[str, Any] = {"name": plain(action["name"]), "damage": dice, "type": kind}
     used = ability_used(made, desc, int(action["attack_bonus"]) - sheet["proficiency"], flat, sheet)
     if int(action["attack_bonus"]) != sheet["proficiency"] + used:
         made["hit"] = int(action["attack_bonus"]) - sheet["proficiency"] - used
-    if flat != used:
-        made["damage"] = dice + f"{flat - used:+d}"
+    if flat != used or not dice:
+        made["damage"] = dice + f"{flat - used:+d}" if dice else str(flat - used)
     if reach := feet(desc, "reach"):
         made["reach"] = min(30, max(5, reach[0] // 5 * 5))
     if span := feet(desc, "range"):
@@ -234,9 +238,10 @@ def damage_traits(monster: dict[str, Any], sheet: dict[str, Any], tally: Tally) 
         listed = monster.get(key) or []
         sheet[field] = [t for t in listed if t in DAMAGE_TYPES]
         tally["damage traits kept as phrases, not read"] += len(listed) - len(sheet[field])
-    tally["condition immunities (none on the sheet)"] += len(
-        monster.get("condition_immunities") or []
-    )
+    listed = [
+        c["index"] if isinstance(c, dict) else c for c in monster.get("condition_immunities") or []
+    ]
+    sheet["condition_immunities"] = listed
 
 
 def kind_of_monster(monster: dict[str, Any]) -> str:

@@ -386,6 +386,12 @@ STATEMENTS = {
         "action; asked for (`-o bonus=true`), it is so even before. [Rogue: Cunning Action; "
         "Monsters: Goblin, Nimble Escape]"
     ),
+    "srd-61": (
+        "Condition immunity. A creature immune to a condition cannot have it: an effect that "
+        "would give it does nothing of that, and asks no save for it alone (its damage still "
+        "comes, by its save); a grapple of a creature immune to being grappled, or a shove to"
+        " knock prone one immune to prone, is not made. [Monsters: Condition Immunities]"
+    ),
 }
 
 

@@ -175,6 +175,7 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     resistances: list[DamageType] = []
     vulnerabilities: list[DamageType] = []
     immunities: list[DamageType] = []
+    condition_immunities: list[str] = []  # conditions it cannot have (srd-61)
     spellcasting: Ability | None = None
     attacks: Annotated[int, msgspec.Meta(ge=1, le=8)] = 1  # attacks per Attack action
     weapons: list[Weapon] = []

@@ -37,7 +37,7 @@ from fracas_srd.evolve import evolve
 from fracas_srd.initiative import clock
 from fracas_srd.sheets import Spell, parse_amount
 from fracas_srd.slots import as_cast, slot_for, spend_slot
-from fracas_srd.state import Fighter, State, until_next
+from fracas_srd.state import Fighter, State, immune, until_next
 from fracas_srd.triggered import (
     DAMAGED,
     HIT,
@@ -322,13 +322,21 @@ def save_spell(
         chosen(state, t, command.defence, spell.type, unseen(caster, t, command), (DAMAGED,))
         for t in targets
     ]
+    unmoved = [
+        not spell.damage and spell.condition and t.immune_to(spell.condition) for t in targets
+    ]
     saves = [
-        saving_throw(ctx, events, target, ability, dc, purpose, rules, command.cover).success
-        for target in targets
+        True
+        if untouched
+        else saving_throw(ctx, events, target, ability, dc, purpose, rules, command.cover).success
+        for target, untouched in zip(targets, unmoved, strict=True)
     ]
     hurt = spell.damage and any(spell.half or not saved for saved in saves)
     rolled = spell_damage(state, ctx, events, caster, spell, False) if hurt else []
-    for target, saved, answer in zip(targets, saves, answers, strict=True):
+    for target, saved, answer, untouched in zip(targets, saves, answers, unmoved, strict=True):
+        if untouched:
+            events.append(immune(target, spell.condition, spell.name))
+            continue
         now = roster.fold(evolve, state, [*before, *events])
         caster, hit = now.fighter(caster.id), now.fighter(target.id)
         events += save_outcome(now, ctx, caster, hit, spell, saved, rolled, held, answer)
@@ -371,6 +379,8 @@ def afflict(
     srd-34)."""
     if target.dead:
         return []
+    if spell.condition and target.immune_to(spell.condition):
+        return [immune(target, spell.condition, spell.name, saved=bool(spell.save))]
     detail: dict[str, Any] = {"by": caster.id, "spell": spell.name}
     if spell.effect is not None:
         detail[EFFECT] = msgspec.to_builtins(spell.effect)

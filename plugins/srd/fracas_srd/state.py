@@ -4,7 +4,7 @@ this round, and the order of initiative (srd-2)."""
 from typing import Any
 
 import msgspec
-from fracas.rules.api import RefusedError, Until, Waiting, roster
+from fracas.rules.api import RefusedError, Resolved, Until, Waiting, roster
 
 from fracas_srd.sheets import Ability, Options, Sheet, Spell
 
@@ -70,6 +70,12 @@ class Fighter(msgspec.Struct, frozen=True):
     def has(self, condition: str) -> bool:
         return condition in self.conditions
 
+    def immune_to(self, condition: str) -> bool:
+        """srd-61: a condition it cannot have (paralysed or paralyzed, as the SRD spells it)."""
+        spelt = {"paralysed": "paralyzed"}
+        immune = {spelt.get(c, c) for c in self.sheet.condition_immunities}
+        return spelt.get(condition, condition) in immune
+
     @property
     def dead(self) -> bool:
         return self.has("dead")
@@ -117,6 +123,16 @@ class Fighter(msgspec.Struct, frozen=True):
         """srd-M5: the ability modifier, + proficiency if proficient in the save."""
         proficient = ability in self.sheet.saves
         return self.sheet.mod(ability) + (self.sheet.bonus if proficient else 0)
+
+
+def immune(target: "Fighter", condition: str, against: str, saved: bool = False) -> Resolved:
+    """srd-61: what an effect that would give an immune creature the condition does of it
+    (`saved`: its save was made for the rest of the effect)."""
+    said = "knocked prone" if condition == "prone" else condition
+    why = f"immune to being {said}" + (
+        f" by {against}" if saved else f": no save against {against}"
+    )
+    return Resolved(target.id, "save", [], why, ["srd-61"])
 
 
 class State(msgspec.Struct, frozen=True):

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from fracas.cli.main import App, cli
 from fracas.cli.shell import Completion, Session
 from fracas.projections import Fracas
-from fracas.rules.api import Bestiary, Damaged, Rolled
+from fracas.rules.api import Bestiary, Damaged, RefusedError, Resolved, Rolled
 from srd_table import Middling, Table, sample
 
 from fracas_srd import bestiary
@@ -177,6 +177,44 @@ def test_a_bite_s_fire_is_dealt_with_it_as_one_damage_resisted_by_its_own_type()
     assert hurt[0].amount == 5 + 5 + 8 + (6 + 6) // 2
     reasons = [m.reason for m in hurt[0].breakdown]
     assert "2d6 rolled: fire" in reasons and "resistant to fire: half" in reasons
+
+
+def test_a_bat_s_bite_deals_the_1_piercing_its_stat_block_says():
+    table = Table()
+    table.join("bat", monster("bat").sheet)
+    table.join("gob", monster("goblin").sheet, "pc")
+    table.do({"action": "begin"}, 20, 2)
+    out = table.act("bat", "attack", "gob", faces=(15,), weapon="bite")
+    [hit] = [e for e in out if isinstance(e, Damaged)]
+    assert (hit.amount, sheet_of("bat").weapon("bite").type, to_hit("bat", "bite")) == (
+        1, "piercing", 0)  # fmt: skip
+
+
+def test_srd_61_a_creature_immune_to_a_condition_never_has_it():
+    table = Table()
+    table.join("dragon", monster("adult red dragon").sheet)
+    table.join("golem", monster("stone golem").sheet, "pc")
+    table.join("wolf", monster("wolf").sheet, "pc")
+    assert "frightened" in table.who("golem").sheet.condition_immunities
+    table.do({"action": "begin"}, 20, 2, 1)
+    scare = {"spell": "frightful presence"}
+    out = table.act("dragon", "cast", "golem", "wolf", faces=(3,), **scare)  # the wolf's save
+    assert table.who("wolf").has("frightened") and not table.who("golem").has("frightened")
+    said = [e.outcome for e in out if isinstance(e, Resolved) and e.actor == "golem"]
+    assert said == ["immune to being frightened: no save against frightful presence"]
+    assert sorted(sheet_of("ghoul").condition_immunities) == ["charmed", "exhaustion", "poisoned"]
+
+
+def test_srd_61_no_grapple_or_knocking_prone_of_a_creature_immune_to_it():
+    table = Table()
+    table.join("pc", sample("fighter"), "pc")
+    table.join("air", monster("air elemental").sheet)
+    table.do({"action": "begin"}, 20, 2)
+    with pytest.raises(RefusedError, match=r"^air is immune to being grappled \(srd-61\)$"):
+        table.act("pc", "grapple", "air")
+    with pytest.raises(RefusedError, match=r"immune to being knocked prone \(srd-61\): push it"):
+        table.act("pc", "shove", "air")
+    assert table.who("pc").action == ""  # nothing spent
 
 
 def test_a_legendary_wing_attack_is_its_save_its_damage_and_prone():
