@@ -749,6 +749,13 @@ class LogStore:
                 f"no encounter {said(encounter)} in {self.path}; `fracas encounters` lists them"
             )
 
+    def bodies_of_kind(self, encounter: str, kind: str) -> Iterator[tuple[int, str]]:
+        """Stream (schema, body) of an encounter's events of one kind, in version order."""
+        return self.conn.execute(
+            "SELECT schema, body FROM events WHERE encounter = ? AND kind = ? ORDER BY version",
+            (encounter, kind),
+        )
+
     def rows(
         self, encounter: str, *, up_to_step: int | None = None, from_step: int = 1
     ) -> Iterator[tuple]:

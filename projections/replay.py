@@ -1,7 +1,9 @@
 """Replay of a disputed turn: every step with its rolls, modifiers, rule ids, and the state
 of the combatants involved before and after it. Exports read the same timeline."""
 
+import gc
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import msgspec
@@ -18,6 +20,7 @@ from fracas.projections.secrecy import (
     players_cut,
     shown_command,
     shown_events,
+    texts_in,
 )
 from fracas.projections.sentences import departed, fallen, marks, opening, sentence
 from fracas.rules import Encounter, Ruleset
@@ -214,22 +217,10 @@ def rule_ids(events: list[Event]) -> list[str]:
 def named_in(events: list[Event], known: set[str]) -> set[str]:
     """The combatants an event names (as actor, target, holder …), its command included."""
     found: set[str] = set()
-
-    def look(value: Any) -> None:
-        if isinstance(value, str) and value in known:
-            found.add(value)
-        elif isinstance(value, list):
-            for item in value:
-                look(item)
-        elif isinstance(value, dict):
-            for key, item in value.items():
-                look(key)
-                look(item)
-
     for event in events:
         data = msgspec.to_builtins(event)
         data.pop("sheet", None)
-        look(data)
+        found |= texts_in(data) & known
     return found
 
 
@@ -453,13 +444,16 @@ def timeline(
     players: bool = False,
     progress: Callable[[int], None] | None = None,
     between: tuple[int, int] | None = None,
+    with_standings: bool = True,
 ) -> Iterator[Moment]:
     """Every step of the encounter with its round, its turn and the standings it touched;
     `players` follows the players' cut: only the steps they may see, numbered among
     themselves, each with the standings they may see. `progress` is told each step's number
     as it is walked. `between` (first, last): steps first to last only, folded from the
     nearest snapshot before them; for players, only from a step before which they saw every
-    step `plain` (a Timeline knows where that holds), else their numbers are not the log's."""
+    step `plain` (a Timeline knows where that holds), else their numbers are not the log's.
+    `with_standings=False` leaves each step's standings before and after it empty (a report
+    shows the whole view at each round's end instead)."""
     ruleset = encounter.ruleset
     if between is None:
         walked = walk(encounter.store, encounter.id, ruleset)
@@ -477,20 +471,26 @@ def timeline(
     unseen = {w.combatant for w in encounter.view().wounds} - set(names) if players else set()
     unseen |= audience.hidden()  # their join undone too: a name the log still holds
     names[UNSEEN] = UNSEEN
-    prior = None
+    prior, prior_state = None, None
     for frame in frames:
         seen = audience.seen(frame)
         if seen is None:
             continue
-        before = prior if players and prior is not None else ruleset.view(frame.before)
+        if prior is not None and (players or frame.before is prior_state):
+            before = prior  # (the view of the state the step before left: made once)
+        else:
+            before = ruleset.view(frame.before)
         after = seen.view
-        prior = after
+        prior, prior_state = after, frame.after
         record = frame.record
         number = seen.number or 0
         masked = seen.masked
         events = [] if masked else audience.events(frame)
         known = {w.combatant for w in after.wounds} | {w.combatant for w in before.wounds}
-        who = set() if masked else named_in(events, known) | changed_rows(before, after)
+        who = set()
+        if with_standings and not masked:
+            who = named_in(events, known) | changed_rows(before, after)
+        standing = (standings(before, who), standings(after, who)) if with_standings else ([], [])
         target = audience.number(record.target)
         if record.control != COMMAND:
             lines = [describe_control(record.control, target)]
@@ -518,8 +518,7 @@ def timeline(
             lines,
             rolls,
             rule_ids(events),
-            standings(before, who),
-            standings(after, who),
+            *standing,
             is_secret(frame.events),
             step_sentence(
                 unseen_author(frame, unseen),
@@ -598,9 +597,30 @@ def replay(
     windowed = round_ is None and turn is None and first is not None and 1 <= first <= head
     if windowed and (last is None or first <= last):
         between = (first, head if last is None else min(last, head))
-    found = timeline(encounter, progress=progress, between=between)
-    steps = [moment.step for moment in found]
+    with no_cycle_collection():
+        found = timeline(encounter, progress=progress, between=between)
+        steps = [moment.step for moment in found]
     return select(steps, round_=round_, turn=turn, first=first, last=last)
+
+
+@contextmanager
+def no_cycle_collection() -> Iterator[None]:
+    """A whole fight walked builds tens of thousands of objects that are freed by their
+    counts alone (none is part of a cycle): Python's cycle collector, which would go over
+    every one still held again and again as they pile up, is paused meanwhile (a third of
+    the walk's time), and what it made is then filed with the old objects (freeze and
+    unfreeze move them there unread) rather than read once more as new. It is left off if
+    something else had turned it off."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.unfreeze()
+        gc.enable()
 
 
 def player_event(event: Event, epochs: frozenset[int], counted: bool = True) -> dict[str, Any]:

@@ -7,7 +7,9 @@ happened, so round numbers never restart. The players' report is built from the 
 timeline alone: nothing in it follows from a GM-only roll the GM has not disclosed.
 """
 
-from collections.abc import Callable
+import functools
+import re
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
 
@@ -24,6 +26,7 @@ from fracas.projections.replay import (
     Rule,
     attribution_of,
     initiative_order,
+    no_cycle_collection,
     public_views,
     stated,
     timeline,
@@ -357,8 +360,7 @@ def joins(live: Encounter) -> list[CombatantJoined]:
     kind = CombatantJoined.__struct_config__.tag
     return [
         live.ruleset.decode(kind, schema, body)
-        for _step, found, schema, body in live.store.rows(live.id)
-        if found == kind
+        for schema, body in live.store.bodies_of_kind(live.id, kind)
     ]
 
 
@@ -393,9 +395,10 @@ def chart_of(
     def x(i: int) -> float:
         return round(i * width / span, 1)
 
+    rows = [{w.combatant: w for w in v.wounds} for v in views]
     lines = []
     for combatant, latest in names.items():
-        series = [next((w for w in v.wounds if w.combatant == combatant), None) for v in views]
+        series = [row.get(combatant) for row in rows]
         most = max((w.current for w in series if w is not None), default=0)
         values = [
             fraction(w, players, npc_numbers, most, ruleset) if w is not None else None
@@ -439,7 +442,7 @@ def encounter_report(
     progress: Callable[[int], None] | None = None,
 ) -> EncounterReport:
     live = Encounter(store, name)
-    moments = list(timeline(live, players=players, progress=progress))
+    moments = list(timeline(live, players=players, progress=progress, with_standings=False))
     final = moments[-1].view_after if players and moments else live.view()
     names = {w.combatant: w.name for w in final.wounds}  # players: those they may see
     start = live.ruleset.view(live.ruleset.initial())
@@ -489,9 +492,12 @@ def report(
     done = 0
     for name in encounters:
         tick = None if progress is None else lambda step, d=done: progress(d + step, total)
-        found.append(
-            encounter_report(store, name, players=players, npc_numbers=npc_numbers, progress=tick)
-        )
+        with no_cycle_collection():
+            found.append(
+                encounter_report(
+                    store, name, players=players, npc_numbers=npc_numbers, progress=tick
+                )
+            )
         done += store.head(name)[1]
     title = found[0].title if len(found) == 1 else "A session of fracas"
     return Report(title, PLAYERS if players else GM, found)
@@ -499,12 +505,20 @@ def report(
 
 # -- rendering -----------------------------------------------------------------------------
 
-_MD_SPECIAL = str.maketrans({c: "\\" + c for c in "*_~|<>`[]#"})
+_MD_SPECIALS = "*_~|<>`[]#"
+_MD_ESCAPED = str.maketrans({c: "\\" + c for c in _MD_SPECIALS})
+_MD_SPECIAL = re.compile(f"[{re.escape(_MD_SPECIALS)}]")
 
 
 def md(text: object) -> str:
     """Text made inert in Markdown: what a name says is shown, never obeyed."""
-    return str(text).translate(_MD_SPECIAL)
+    said = str(text)
+    return said.translate(_MD_ESCAPED) if _MD_SPECIAL.search(said) else said  # (most: none)
+
+
+def md_join(items: Iterable[object], separator: str) -> str:
+    """Each item made inert in Markdown (`md`), joined: a footnote's lines in one call."""
+    return separator.join(map(md, items))
 
 
 def environment(loader: jinja2.BaseLoader, html: bool) -> jinja2.Environment:
@@ -517,14 +531,21 @@ def environment(loader: jinja2.BaseLoader, html: bool) -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
     )
     env.filters["md"] = md
+    env.filters["md_join"] = md_join
     return env
+
+
+@functools.cache
+def built_in(fmt: str) -> jinja2.Template:
+    """A built-in template, compiled once a process."""
+    loader = jinja2.PackageLoader("fracas.projections", "templates")
+    return environment(loader, fmt == "html").get_template(f"report.{fmt}")
 
 
 def template_for(fmt: str, template: str | Path | None) -> jinja2.Template:
     """The built-in template of a format, or the user's own file (autoescaped if .html)."""
     if template is None:
-        loader = jinja2.PackageLoader("fracas.projections", "templates")
-        return environment(loader, fmt == "html").get_template(f"report.{fmt}")
+        return built_in(fmt)
     path = Path(template)
     try:
         text = path.read_text(encoding="utf-8")
@@ -539,9 +560,15 @@ def template_for(fmt: str, template: str | Path | None) -> jinja2.Template:
         ) from None
 
 
+RENDER_BUFFER = 2048  # pieces of the rendered report joined into one write
+
+
 def render(found: Report, fmt: str, out: IO[str], template: str | Path | None = None) -> None:
     chosen = template_for(fmt, template)
     try:
-        chosen.stream(report=found).dump(out)
+        with no_cycle_collection():
+            stream = chosen.stream(report=found)
+            stream.enable_buffering(RENDER_BUFFER)
+            stream.dump(out)
     except jinja2.TemplateError as error:
         raise BadInputError(f"the template failed: {error}") from None

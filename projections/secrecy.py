@@ -140,14 +140,23 @@ def is_secret(events: list[Event]) -> bool:
     return any(isinstance(e, Rolled) and e.secret for e in events)
 
 
-def parts(state: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+Parts = tuple[dict[str, Any], dict[str, Any]]
+_last_parted: tuple[Any, Parts] | None = None  # a step's state after is the next one's before
+
+
+def parts(state: Any) -> Parts:
     """A state as (each combatant's part, the shared part): the roster contract's `fighters`
-    by id, and everything else; a state without `fighters` is all shared."""
+    by id, and everything else; a state without `fighters` is all shared. (Read only: the
+    last state's parts are handed out again.)"""
+    global _last_parted
+    last = _last_parted
+    if last is not None and last[0] is state:
+        return last[1]
     data = msgspec.to_builtins(state)
     fighters = data.pop("fighters", None) if isinstance(data, dict) else None
-    if not isinstance(fighters, dict):
-        return {}, {"state": data}
-    return fighters, data
+    found: Parts = ({}, {"state": data}) if not isinstance(fighters, dict) else (fighters, data)
+    _last_parted = (state, found)
+    return found
 
 
 class Known:
@@ -159,22 +168,43 @@ class Known:
         self.ids = set(aliases.values())
         words = "|".join(re.escape(a) for a in sorted(aliases, key=len, reverse=True))
         self.pattern = re.compile(rf"(?<![\w-])({words})(?![\w-])") if aliases else None
+        self._found: dict[str, frozenset[str]] = {}  # text -> whom it names, as read before
 
     @classmethod
     def of(cls, fighters: dict[str, Any] | set[str]) -> "Known":
+        """(The same combatants are known step after step: one Known serves them all.)"""
         aliases = {c: c for c in fighters}
         for combatant, data in fighters.items() if isinstance(fighters, dict) else []:
             name = data.get("name") if isinstance(data, dict) else None
             if isinstance(name, str) and name.strip():
                 aliases.setdefault(name, combatant)
-        return cls(aliases)
+        key = frozenset(aliases.items())
+        found = _known.get(key)
+        if found is None:
+            if len(_known) >= KNOWN_CACHE:
+                _known.clear()
+            found = _known[key] = cls(aliases)
+        return found
 
     def in_text(self, text: str) -> set[str]:
+        found = self._found.get(text)
+        if found is None:
+            if len(self._found) >= TEXTS_CACHE:
+                self._found.clear()
+            found = self._found[text] = frozenset(self._read(text))
+        return set(found)
+
+    def _read(self, text: str) -> set[str]:
         if text in self.aliases:
             return {self.aliases[text]}
         if self.pattern is None:
             return set()
         return {self.aliases[word] for word in self.pattern.findall(text)}
+
+
+KNOWN_CACHE = 256  # casts whose Known is kept (a fight has a few: joins, renames)
+TEXTS_CACHE = 8192  # texts a Known remembers reading (ids, kinds, a roll's words recur)
+_known: dict[frozenset[tuple[str, str]], Known] = {}
 
 
 def difference(before: Any, after: Any) -> tuple[Known, set[str], bool]:
@@ -190,25 +220,40 @@ def named_in(events: list[Event], known: Known | set[str]) -> set[str]:
     """The combatants an event names (as actor, target, holder, or in its words), its
     command included."""
     known = known if isinstance(known, Known) else Known.of(known)
-    found: set[str] = set()
+    texts: set[str] = set()
     for event in events:
         data = msgspec.to_builtins(event)
         data.pop("sheet", None)
-        found |= names_in(data, known)
-    return found
+        texts |= texts_in(data)
+    return names_of(texts, known)
 
 
 def names_in(value: Any, known: Known) -> set[str]:
+    return names_of(texts_in(value), known)
+
+
+def names_of(texts: set[str], known: Known) -> set[str]:
     found: set[str] = set()
-    if isinstance(value, str):
-        found = known.in_text(value)
-    elif isinstance(value, list):
-        for item in value:
-            found |= names_in(item, known)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            found |= names_in(key, known) | names_in(item, known)
+    for text in texts:
+        found |= known.in_text(text)
     return found
+
+
+def texts_in(value: Any) -> set[str]:
+    """Every string in a value made of lists, dicts and plain values (keys too), however
+    deep: walked with a stack of its own, each container once."""
+    texts: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            texts.add(item)
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+    return texts
 
 
 def command_names(frame: Frame, known: Known) -> set[str]:
