@@ -8,9 +8,10 @@ from typing import Any
 import click
 
 from fracas.cli import render
-from fracas.projections import Fracas, describe
+from fracas.projections import Fracas
 from fracas.projections.board import board
-from fracas.rules.ruleset import DEFAULT
+from fracas.projections.describe import describe
+from fracas.rules import DEFAULT
 from fracas.rules.sheets import read_sheet_file
 
 SHEETS = ("alice", "bishop", "cultist", "gunman")

@@ -1,4 +1,9 @@
-"""The `fracas` command: thin click wrappers over fracas.projections. No rules here."""
+"""The `fracas` command: thin click wrappers over fracas.projections. No rules here.
+
+A command imports what it works with when it runs: a process that asks one quick thing
+(`status --json`) loads neither the rulesets nor the projections it does not read."""
+
+from __future__ import annotations
 
 import errno
 import os
@@ -10,7 +15,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import click
 import msgspec
@@ -22,16 +27,19 @@ from fracas.cli.text import LINE, LOG_PATH, MODIFIER
 from fracas.ledger import BadInputError, FracasError, NotFoundError
 from fracas.ledger.errors import ECHOED, cut, said
 from fracas.ledger.open import describe_database_error, is_database_error, is_server, shown
-from fracas.projections import Fracas, catalog, party
 from fracas.projections.asking import may_wait, pending
 from fracas.projections.board import board
-from fracas.rules import Encounter, available, durations, load
+from fracas.rules import DEFAULT
 from fracas.rules.commands import GM, MOST_HEALTH
-from fracas.rules.events import Modifier
-from fracas.rules.names import accepted, plain
-from fracas.rules.party import PARTY
-from fracas.rules.reactions import ANSWER, TIMEOUT, WITHDRAW, Ask, ask_until, now
-from fracas.rules.ruleset import DEFAULT, Ruleset
+from fracas.rules.views import PARTY
+
+if TYPE_CHECKING:
+    from fracas.ledger import LogStore
+    from fracas.projections import Fracas
+    from fracas.rules import Encounter, Ruleset
+    from fracas.rules.events import Modifier
+    from fracas.rules.reactions import Ask
+    from fracas.rules.views import View
 
 T = TypeVar("T")
 
@@ -174,18 +182,43 @@ class App:
         self.named = named  # the log was named (--db, FRACAS_DB), not the default
         self._fracas: Fracas | None = None
         self._live: Encounter | None = None
+        self._reader: LogStore | None = None  # opened by a quick read, before any Fracas
 
     def open(self, *, write: bool = False, create: bool = False) -> Fracas:
+        from fracas.projections import Fracas
+
         if self._fracas is not None and write and self._fracas.store.readonly:
             self.close()
         if self._fracas is None:
-            if not (create or self.named or os.path.exists(self.db)):
-                raise NotFoundError(
-                    f"no log named and no {self.db} here: name yours with --db PATH or "
-                    "FRACAS_DB=PATH (`fracas new` starts one)"
-                )
+            reader, self._reader = self._reader, None
+            if reader is not None and not write:
+                self._fracas = Fracas(reader)
+                return self._fracas
+            if reader is not None:
+                reader.close()
+            self._named_or_here(create)
             self._fracas = Fracas(self.db, readonly=not write, create=create)
         return self._fracas
+
+    def _named_or_here(self, create: bool = False) -> None:
+        if not (create or self.named or os.path.exists(self.db)):
+            raise NotFoundError(
+                f"no log named and no {self.db} here: name yours with --db PATH or "
+                "FRACAS_DB=PATH (`fracas new` starts one)"
+            )
+
+    @property
+    def store(self) -> LogStore:
+        """The log's store, read-only: for a quick read that loads no projections (`status`
+        from the read models)."""
+        if self._fracas is not None:
+            return self._fracas.store
+        if self._reader is None:
+            from fracas.ledger.open import open_store
+
+            self._named_or_here()
+            self._reader = open_store(self.db, readonly=True, create=False)
+        return self._reader
 
     @property
     def fracas(self) -> Fracas:
@@ -215,6 +248,9 @@ class App:
         click.echo(f"head {code}", err=True)
 
     def close(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
         if self._fracas is not None:
             self._fracas.close()
             self._fracas = None
@@ -246,6 +282,8 @@ pass_app = click.make_pass_decorator(App)
 def names_for_completion(ctx: click.Context, names: Any, incomplete: str) -> list[str]:
     """`names(encounter)` of the encounter the line being completed names, read-only, that
     start with `incomplete`; nothing when there is none (completion never fails)."""
+    from fracas.projections import Fracas
+
     root = ctx.find_root().params
     db = root.get("db") or os.environ.get("FRACAS_DB", "fracas.db")
     if not is_server(db) and not os.path.exists(db):
@@ -298,6 +336,8 @@ def complete_opts(ctx: click.Context, param: click.Parameter, incomplete: str) -
 
 def complete_weapons(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Shell completion of -w: the weapons on the actor's sheet."""
+    from fracas.projections import catalog
+
     actor, action = actor_and_action(ctx)
     return names_for_completion(
         ctx, lambda live: catalog.offered(live, actor, action, "weapon"), incomplete
@@ -424,6 +464,8 @@ def share_global_options(group: click.Group) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
 def rulesets(as_json: bool) -> None:
     """List the installed combat systems."""
+    from fracas.rules import available, load
+
     listed = [{"name": name, "title": load(name).title} for name in available()]
     if as_json:
         dump_json(listed)
@@ -472,6 +514,8 @@ def new(
 ) -> None:
     """Start a new encounter (and the log file, if there is none) and print its id; with
     --party, bring the party in as they stand."""
+    from fracas.projections import Fracas, party
+
     chosen, limited = parse_pairs(options, "--option"), parse_pairs(limits, "--limit")
     source = click.get_current_context().get_parameter_source("ruleset")
     chose_ruleset = source is not click.core.ParameterSource.DEFAULT
@@ -491,6 +535,9 @@ def new(
 
 def ruleset_for(app: App, name: str | None) -> tuple[Ruleset, Any]:
     """The named ruleset (with its defaults), or the encounter's (with its options now)."""
+    from fracas.projections import catalog
+    from fracas.rules import load
+
     if name is not None:
         return load(name), None
     no_log = BadInputError(f"{shown(app.db)}: no such log; name a ruleset with -r RULESET")
@@ -511,6 +558,8 @@ def ruleset_for(app: App, name: str | None) -> tuple[Ruleset, Any]:
 @pass_app
 def options_(app: App, ruleset: str | None, as_json: bool) -> None:
     """List the options of the encounter's ruleset (or of -r RULESET): value, values, meaning."""
+    from fracas.projections import catalog
+
     rules, current = ruleset_for(app, ruleset)
     found = catalog.options(rules, current)
     if as_json:
@@ -699,6 +748,8 @@ class BestiaryHelp(click.Command):
 def monsters(app: App, text: str, ruleset: str | None, as_json: bool) -> None:
     """List the ruleset's monsters (those whose name or type holds TEXT): name, challenge
     rating and type, with the attribution their licence asks for."""
+    from fracas.projections import party
+
     try:
         rules, _ = ruleset_for(app, ruleset)
     except NotFoundError:  # no fight yet: the party's ruleset, if there is a party
@@ -740,6 +791,8 @@ def sheet_source(sheet_file: str | None, sets: tuple[str, ...]) -> str:
 def party_(ctx: click.Context, as_json: bool) -> None:
     """The player characters kept in the log: as they stand now, in the fight they were
     last brought into (`fracas new --party`) or between fights."""
+    from fracas.projections import party
+
     if ctx.invoked_subcommand is not None:
         return
     app = ctx.find_object(App)
@@ -777,6 +830,8 @@ def party_add(
 ) -> None:
     """A player character (a sheet, an export, or a monster of the bestiary) joins the
     party, kept in the log beside the fights."""
+    from fracas.projections import Fracas, party
+    from fracas.rules import load
     from fracas.rules.sheets import read_sheet_file
 
     if bool(sheet_file) == bool(monster):
@@ -801,6 +856,8 @@ def party_add(
 
 def party_ruleset(log: Fracas) -> str:
     """The party's ruleset; before it has one, the latest fight's (else the default)."""
+    from fracas.projections import party
+
     if party.has_party(log):
         return party.party(log).ruleset.name
     fights = [e for e in log.encounters() if e["encounter"] != PARTY]
@@ -813,6 +870,8 @@ def party_ruleset(log: Fracas) -> str:
 def party_bring(app: App, by: str) -> None:
     """Bring the party into the encounter (-e, or the latest) as they stand: what `fracas new
     --party` does for a fight already started (the GM's page brings them in so)."""
+    from fracas.projections import party
+
     live = app.encounter(write=True)
     party.check_plays(app.writer, live.ruleset.name)
     for who in party.bring_into(app.writer, live.id, author=by):
@@ -826,6 +885,8 @@ def party_bring(app: App, by: str) -> None:
 @pass_app
 def party_rest(app: App, kind: str, by: str) -> None:
     """The party takes a short or a long rest: the ruleset's recovery, as events."""
+    from fracas.projections import party
+
     rested = party.rest(app.writer, kind, author=by)
     for member in party.members(app.writer):
         if member.combatant in rested:
@@ -840,6 +901,8 @@ def party_rest(app: App, kind: str, by: str) -> None:
 @pass_app
 def party_heal(app: App, combatant: str, amount: int, reason: str, by: str) -> None:
     """Give AMOUNT of health back to a member of the party between fights, by hand."""
+    from fracas.projections import party
+
     party.heal(app.writer, combatant, amount, reason, author=by)
     for member in party.members(app.writer):
         if member.combatant == combatant:
@@ -995,6 +1058,8 @@ def act_(
 ) -> None:
     """ACTOR takes ACTION [against TARGETS]; see `fracas actions`. With --ask, an attack
     that gives a target a choice of reaction waits for `fracas answer`."""
+    from fracas.rules.reactions import ask_until
+
     ruleset = app.encounter(write=True).ruleset
     words = ruleset.positional_of(action)
     extras = {
@@ -1052,6 +1117,8 @@ def answer(
 ) -> None:
     """TARGET's CHOICE of reaction to the attack waiting for it (see `act --ask`); the
     last answer decides the attack. With no arguments: who is waited on."""
+    from fracas.rules.reactions import ANSWER, TIMEOUT, WITHDRAW, now
+
     given = [bool(target or choice), timed_out, withdraw]
     if sum(given) > 1 or (target and not choice):
         raise BadInputError("answer takes TARGET CHOICE, or --timeout, or --withdraw")
@@ -1072,6 +1139,8 @@ def answer(
 def check_numbers(ruleset: Ruleset, action: str, command: dict[str, Any], words: str) -> None:
     """A whole number out of the action's bounds is a usage error (exit 2) naming the flag or
     the word it was typed as, with the bounds, before the ruleset reads the command."""
+    from fracas.rules.names import accepted, plain
+
     struct = ruleset.command_struct(action)
     for field in inspect.type_info(struct).fields if struct else ():
         name, typ = field.encode_name, plain(field.type)
@@ -1093,6 +1162,8 @@ def within(typ: inspect.IntType, number: int) -> bool:
 
 def flag_of(field: str, words: str) -> str:
     """How `fracas act` takes a field: its flag, the words after the action, or -o."""
+    from fracas.projections import catalog
+
     if field == words:
         return f"'{field.upper()}'"
     if field in catalog.FLAGS:
@@ -1103,6 +1174,8 @@ def flag_of(field: str, words: str) -> str:
 def check_taken(action: str, given: dict[str, Any], taken: tuple[str, ...]) -> None:
     """Only what the action's command takes is sent: a flag it has no field for is refused
     (rather than dropped unseen)."""
+    from fracas.projections import catalog
+
     for name in given:
         if name not in taken:
             what = "targets" if name == "targets" else catalog.FLAGS[name].split()[0]
@@ -1197,6 +1270,8 @@ class UntilType(click.ParamType):
     name = "end:ID|start:ID|removed"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: Any) -> str:
+        from fracas.rules import durations
+
         try:
             durations.parse_until(str(value))
         except BadInputError as error:
@@ -1429,6 +1504,8 @@ def invite(
 @pass_app
 def actions(app: App, ruleset: str | None, as_json: bool) -> None:
     """List the actions of the encounter's ruleset (or of -r RULESET) and their flags."""
+    from fracas.projections import catalog
+
     rules, _ = ruleset_for(app, ruleset)
     found = catalog.actions(rules)
     if as_json:
@@ -1443,6 +1520,8 @@ def actions(app: App, ruleset: str | None, as_json: bool) -> None:
 def rules(wanted: str | None, as_json: bool) -> None:
     """The rules reference: the systems, one system's rules (by number or ruleset), or one
     rule by the id the log cites (`003-25`, `000-M2`, a plugin's `srd-14`)."""
+    from fracas.projections import catalog
+
     if wanted is None:
         found: Any = catalog.systems()
         shown = render.systems
@@ -1465,28 +1544,61 @@ def rules(wanted: str | None, as_json: bool) -> None:
 @pass_app
 def status(app: App, as_json: bool, at_step: int | None) -> None:
     """Initiative order, wounds and conditions, pins (now, or --at a past step)."""
-    if at_step is None:
-        name, ruleset, view = app.fracas.current(app.encounter_id)
-    else:
-        live = app.encounter()
-        name, ruleset, view = live.id, live.ruleset.name, live.view_at(at_step)
-    hidden = app.fracas.hidden(name) if at_step is None else app.encounter().hidden()
+    name, ruleset, view, header, hidden, waits = status_parts(app, at_step)
+    waiting = pending(app.encounter()) if waits else None
+    if as_json and header is not None:  # all from the read models: no ruleset loaded
+        dump_json(status_json(name, ruleset, header, view, hidden, waiting))
+        return
+    from fracas.rules import load
+
     shown = board(name, load(ruleset), view, frozenset(hidden))
-    waiting = (
-        pending(app.encounter()) if at_step is None and may_wait(app.fracas.store, name) else None
-    )
     if as_json:
-        extra = {"waiting": msgspec.to_builtins(waiting)} if waiting else {}
-        dump_json(
-            {"encounter": name, "ruleset": ruleset, "header": shown.header}
-            | msgspec.to_builtins(view)
-            | {"hidden": sorted(hidden)}  # the GM's: whom the players do not see
-            | extra
-        )
+        dump_json(status_json(name, ruleset, shown.header, view, hidden, waiting))
         return
     render.status(shown)
     if waiting is not None:
         click.echo(f"waiting: {waiting.line}")
+
+
+class StatusParts(NamedTuple):
+    encounter: str
+    ruleset: str
+    view: View
+    header: str | None  # the board's first line, when the read models hold it
+    hidden: set[str]  # whom the players do not see now
+    waits: bool  # a reaction may be awaited: ask the fold
+
+
+def status_parts(app: App, at_step: int | None) -> StatusParts:
+    """What `status` shows: now, from the read models where they tell it all (nobody ever
+    hidden, no reaction ever asked), else folded; or as it stood after `at_step`."""
+    from fracas.projections.glance import glance
+
+    if at_step is not None:
+        live = app.encounter()
+        view = live.view_at(at_step)
+        return StatusParts(live.id, live.ruleset.name, view, None, live.hidden(), False)
+    seen = glance(app.store, app.encounter_id)
+    if seen is None:  # an older file's read models, opened read-only: folded
+        name, ruleset, view = app.fracas.current(app.encounter_id)
+        hidden = app.fracas.hidden(name)
+        return StatusParts(name, ruleset, view, None, hidden, may_wait(app.store, name))
+    hidden = app.fracas.hidden(seen.encounter) if seen.ever_hidden else set()
+    return StatusParts(
+        seen.encounter, seen.ruleset, seen.view, seen.header, hidden, seen.ever_asked
+    )
+
+
+def status_json(
+    name: str, ruleset: str, header: str, view: View, hidden: set[str], waiting: Any
+) -> dict[str, Any]:
+    extra = {"waiting": msgspec.to_builtins(waiting)} if waiting else {}
+    return (
+        {"encounter": name, "ruleset": ruleset, "header": header}
+        | msgspec.to_builtins(view)
+        | {"hidden": sorted(hidden)}  # the GM's: whom the players do not see
+        | extra
+    )
 
 
 @cli.command()
@@ -1799,6 +1911,8 @@ def written_whole(output: str) -> Iterator[IO[str]]:
 def copy(source: str, target: str) -> None:
     """Copy a whole log to a new, empty one: a SQLite file or a postgresql:// URL, either
     way. Every event, step and sealed seed is read back from TARGET and compared."""
+    from fracas.projections import Fracas
+
     creating = App(target, None)
     with (
         Fracas(source, readonly=True, create=False) as log,
@@ -1816,6 +1930,7 @@ def copy(source: str, target: str) -> None:
 @pass_app
 def import_(app: App, export_file: str) -> None:
     """Import a GM's JSONL export into a new, empty --db file."""
+    from fracas.projections import Fracas
 
     def take_in(path: str) -> int:
         with Fracas(path, create=True) as log:

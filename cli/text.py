@@ -2,15 +2,16 @@
 the status show each on one line, so a newline or another control character is refused where
 it is typed, as `rename` and `--by` refuse it."""
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from msgspec import inspect
 
 from fracas.cli.numbers import ascii_int
 from fracas.ledger.errors import said
-from fracas.rules.events import Bounded, Modifier
-from fracas.rules.names import plain
+
+if TYPE_CHECKING:
+    from fracas.rules.events import Modifier
 
 
 class OneLine(click.ParamType):
@@ -52,12 +53,16 @@ class ModifierText(OneLine):
 
     name = "modifier"
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: Any) -> Modifier:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: Any) -> "Modifier":
+        from fracas.rules.events import Bounded, Modifier  # only for a command given --mod
+        from fracas.rules.names import plain
+
         if isinstance(value, Modifier):
             return value
         text = super().convert(value, param, ctx)
         number, _, reason = text.partition(":")
-        low, high = MODIFIER_BOUNDS.ge, MODIFIER_BOUNDS.le
+        bounds = plain(inspect.type_info(Bounded))
+        low, high = bounds.ge, bounds.le
         try:
             modifier = Modifier(ascii_int(number), reason.strip() or "GM's modifier")
         except ValueError:
@@ -72,5 +77,4 @@ class ModifierText(OneLine):
         return modifier
 
 
-MODIFIER_BOUNDS = plain(inspect.type_info(Bounded))
 MODIFIER = ModifierText()

@@ -2,12 +2,10 @@
 
 from typing import TYPE_CHECKING, Any
 
-from fracas.projections.describe import describe  # the function shadows its module's name
-
 if TYPE_CHECKING:
     from fracas.projections.app import AuditReport, Fracas, LogStep
 
-__all__ = ["AuditReport", "Fracas", "LogStep", "describe"]
+__all__ = ["AuditReport", "Fracas", "LogStep"]  # describe(): fracas.projections.describe
 _HOME = {"AuditReport": "app", "Fracas": "app", "LogStep": "app"}
 
 

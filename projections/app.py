@@ -8,12 +8,13 @@ from typing import IO, TYPE_CHECKING, Any
 
 import msgspec
 
-from fracas.ledger import CONTROL_KINDS, FracasError, NotFoundError, open_store
+from fracas.ledger import CONTROL_KINDS, FracasError, LogStore, NotFoundError, open_store
 from fracas.ledger.base import KIND_OF_CONTROL
 from fracas.ledger.history import COMMAND
 from fracas.projections.asking import Question, pending
 from fracas.projections.describe import describe, describe_control
 from fracas.projections.drift import differences
+from fracas.projections.glance import ever, latest
 from fracas.projections.secrecy import is_secret
 from fracas.projections.tables import (
     differing_row,
@@ -22,7 +23,7 @@ from fracas.projections.tables import (
     has_tables,
     note_round_events,
     projector_for,
-    read_view,
+    read_current,
     write_view,
 )
 from fracas.rules import Encounter, Ruleset, StepOutcome, snapshots
@@ -31,7 +32,6 @@ from fracas.rules.commands import check_id, check_newcomer
 from fracas.rules.dice import commitment, verify_roll
 from fracas.rules.encounter import recorded_events, ruleset_of, started_event
 from fracas.rules.events import CombatantHidden, EncounterStarted, Event, Rolled, SeedRevealed
-from fracas.rules.party import PARTY
 from fracas.rules.reactions import ANSWER, TIMEOUT, WITHDRAW, now
 from fracas.rules.snapshots import BadSnapshot
 from fracas.rules.views import View
@@ -150,20 +150,24 @@ class Fracas:
     export, audit.
 
     `readonly` reads without a lock or a migration (and works on read-only media);
-    `create=False` refuses a path that holds no fracas log yet instead of starting one."""
+    `create=False` refuses a path that holds no fracas log yet instead of starting one.
+    `path` may be a store already open (the options are then its own)."""
 
     def __init__(
         self,
-        path: str | Path = "fracas.db",
+        path: str | Path | LogStore = "fracas.db",
         *,
         synchronous: str = "FULL",
         readonly: bool = False,
         create: bool = True,
     ) -> None:
-        self.store = open_store(
-            str(path), synchronous=synchronous, readonly=readonly, create=create
-        )
-        if not readonly and not has_tables(self.store):
+        if isinstance(path, LogStore):
+            self.store = path
+        else:
+            self.store = open_store(
+                str(path), synchronous=synchronous, readonly=readonly, create=create
+            )
+        if not self.store.readonly and not has_tables(self.store):
             self.rebuild(only_if_missing=True)  # none yet, or an older release's: fold them
 
     def close(self) -> None:
@@ -195,13 +199,15 @@ class Fracas:
             options=options,
             encounter=encounter,
             author=author,
-            projector=projector_for(rules),
+            projector=projector_for(rules, starting=True),
             limits=limits,
         )
 
     def encounter(self, encounter: str | None = None) -> Encounter:
         """The named encounter, or the most recently started one."""
-        return Encounter(self.store, encounter or self._latest(), projector=write_view)
+        name = encounter or self._latest()
+        rules = ruleset_of(self.store, name)
+        return Encounter(self.store, name, rules, projector_for(rules))
 
     def encounters(self) -> list[dict[str, Any]]:
         listed = []
@@ -226,7 +232,7 @@ class Fracas:
         """The combatants hidden from the players now; read without folding the encounter
         when it never hid anyone."""
         name = encounter or self._latest()
-        if self.store.last_of_kinds(name, (CombatantHidden.__struct_config__.tag,)) is None:
+        if not ever(self.store, name, CombatantHidden.__struct_config__.tag):
             return set()
         return self.encounter(name).hidden()
 
@@ -234,12 +240,11 @@ class Fracas:
         """(encounter, ruleset, view) as the read models hold it after the last append:
         a quick read that folds nothing and loads no ruleset (folded if they do not)."""
         name = encounter or self._latest()
-        ruleset = started_event(self.store, name).ruleset
-        stored = read_view(self.store.conn, name) if has_tables(self.store) else None
+        stored = read_current(self.store.conn, name) if has_tables(self.store) else None
         if stored is None:
             live = self.encounter(name)
             return live.id, live.ruleset.name, live.view()
-        return name, ruleset, stored
+        return name, stored.ruleset, stored.view
 
     def add(
         self,
@@ -378,7 +383,7 @@ class Fracas:
         for encounter in encounters:
             live = Encounter(self.store, encounter)
             note_round_events(self.store.conn, encounter, live.ruleset)
-            write_view(self.store.conn, encounter, live.view(), None)
+            write_view(self.store.conn, encounter, live.view(), live.ruleset, None)
         return len(encounters)
 
     # -- the log -------------------------------------------------------------------------
@@ -623,7 +628,10 @@ class Fracas:
         edited by hand is named (a rebuild would have hidden it)."""
         if not has_tables(self.store):
             return None
-        folded = {name: Encounter(self.store, name, snapshots=False).view() for name in encounters}
+        folded = {}
+        for name in encounters:
+            live = Encounter(self.store, name, snapshots=False)
+            folded[name] = (live.view(), live.ruleset)
         found = differing_row(self.store, folded)
         if found is None:
             return ReadModelCheck(True)
@@ -658,12 +666,7 @@ class Fracas:
 
     def _latest(self) -> str:
         """The fight started last (the party, kept in the log as an encounter, is none)."""
-        started = [name for name in self.store.encounters() if name != PARTY]
-        if not started:
-            raise NotFoundError(
-                f"no encounters in {self.store.path} yet: start one with `fracas new`"
-            )
-        return started[-1]
+        return latest(self.store)
 
     def _first_unreadable(self, encounters: list[str]) -> tuple[int, str] | None:
         """The first event that no longer decodes as its ruleset's event, as (position, why)."""

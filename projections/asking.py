@@ -8,13 +8,13 @@ its step number is the players' own.
 """
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from fracas.rules import Encounter
-from fracas.rules.reactions import Waiting, waiting_line
-from fracas.rules.timeline import walk
+if TYPE_CHECKING:  # `may_wait`, a quick look, loads no rules
+    from fracas.rules import Encounter
+    from fracas.rules.reactions import Waiting
 
 ASKED_KIND = "reaction.asked"
 
@@ -44,13 +44,13 @@ class Question(msgspec.Struct, frozen=True):
     line: str  # one line for a terminal: who is waited on, how to answer
 
 
-def name_of(live: Encounter, who: str) -> str:
+def name_of(live: "Encounter", who: str) -> str:
     fighter = live.state.fighters.get(who)
     return getattr(fighter, "name", who) if fighter is not None else who
 
 
 def pending(
-    live: Encounter,
+    live: "Encounter",
     *,
     players: bool = False,
     number: Callable[[int], int | None] | None = None,
@@ -71,7 +71,7 @@ def pending(
     return question(live, waiting, step)
 
 
-def unseen_attacker(asked: Question, hidden: set[str], live: Encounter) -> Question:
+def unseen_attacker(asked: Question, hidden: set[str], live: "Encounter") -> Question:
     """The question of a hidden combatant's attack, as players see it: asked by someone
     unseen, with nothing of its command but the action and the targets they see."""
     from fracas.projections.secrecy import UNSEEN, Known, redacted
@@ -90,14 +90,17 @@ def unseen_attacker(asked: Question, hidden: set[str], live: Encounter) -> Quest
     )
 
 
-def players_number(live: Encounter, step: int) -> int | None:
+def players_number(live: "Encounter", step: int) -> int | None:
     from fracas.projections.secrecy import players_cut
+    from fracas.rules.timeline import walk
 
     frames = list(walk(live.store, live.id, live.ruleset))
     return players_cut(frames, live.ruleset).number(step)
 
 
-def question(live: Encounter, waiting: Waiting, step: int) -> Question:
+def question(live: "Encounter", waiting: "Waiting", step: int) -> Question:
+    from fracas.rules.reactions import waiting_line
+
     reactions = [
         Reaction(
             target,

@@ -6,12 +6,14 @@ read straight from the read models without folding anything.
 
 import re
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from fracas.rules.ruleset import Ruleset
 from fracas.rules.views import View, WoundRow
+
+if TYPE_CHECKING:  # the read models store the headline: loading them loads no ruleset
+    from fracas.rules.ruleset import Ruleset
 
 
 class Bar(msgspec.Struct, frozen=True):
@@ -68,7 +70,7 @@ def shown_numbers(numbers: dict[str, Any]) -> list[tuple[str, str]]:
     return shown
 
 
-def descriptor(wound: WoundRow, ruleset: Ruleset) -> str:
+def descriptor(wound: WoundRow, ruleset: "Ruleset") -> str:
     """A combatant's health in a word, as the players read an NPC's: unhurt, hurt, bloodied,
     down (as the ruleset says what down is)."""
     if ruleset.is_down(wound.conditions):
@@ -95,7 +97,7 @@ def bar_of(wound: WoundRow) -> Bar | None:
     return Bar(max(0, min(left, wound.maximum)), wound.maximum, wound.unit or "HP")
 
 
-def next_up(view: View, ruleset: Ruleset, names: dict[str, str]) -> str:
+def next_up(view: View, ruleset: "Ruleset", names: dict[str, str]) -> str:
     """Who acts after those acting now, reading on down the order (and round to its top):
     the first not acting and not down."""
     rows = sorted(view.initiative, key=lambda row: row.order)
@@ -117,7 +119,7 @@ def shown_names(view: View) -> dict[str, str]:
     }
 
 
-def headline(view: View, ruleset: Ruleset, names: dict[str, str] | None = None) -> str:
+def headline(view: View, ruleset: "Ruleset", names: dict[str, str] | None = None) -> str:
     """'Round 4 · Alice Reyes to act'; 'Sequence 1 · shot 12 · Bob to act': the round in
     the ruleset's word, and what its headline adds."""
     names = names or shown_names(view)
@@ -145,7 +147,7 @@ def unsaid(conditions: list[str], status: str) -> list[str]:
 
 
 def board(
-    encounter: str, ruleset: Ruleset, view: View, hidden: frozenset[str] = frozenset()
+    encounter: str, ruleset: "Ruleset", view: View, hidden: frozenset[str] = frozenset()
 ) -> Board:
     """The board of a view; `hidden`: the combatants the players do not see (the GM's)."""
     names = shown_names(view)

@@ -3,15 +3,18 @@
 They hold nothing the log does not: `rebuild` drops them and folds every encounter again.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 
 from fracas.ledger import LogStore
 from fracas.ledger.base import EFFECTIVE_EVENTS
 from fracas.ledger.open import is_database_error
-from fracas.rules.ruleset import Ruleset
+from fracas.projections.board import headline
 from fracas.rules.views import InitiativeRow, PinRow, View, WoundRow
+
+if TYPE_CHECKING:  # a quick read from these tables loads no ruleset
+    from fracas.rules.ruleset import Ruleset
 
 TABLES = ("encounter_view", "initiative", "wounds", "pins")
 DAMAGED = "the table itself is damaged"  # what an audit says of a read model SQLite cannot read
@@ -22,8 +25,10 @@ _json = msgspec.json.encode
 
 
 SCHEMA = {
+    # `ruleset` and `header` (the board's first line, in the ruleset's words): what `status`
+    # shows above the order, read without loading the ruleset
     "encounter_view": "encounter TEXT, round INTEGER, phase TEXT, acting TEXT, notes TEXT, "
-    "PRIMARY KEY (encounter)",
+    "ruleset TEXT, header TEXT, PRIMARY KEY (encounter)",
     "initiative": "encounter TEXT, ord INTEGER, combatant TEXT, name TEXT, key TEXT, "
     "acting INTEGER, status TEXT, PRIMARY KEY (encounter, ord)",
     "wounds": "encounter TEXT, combatant TEXT, name TEXT, side TEXT, health TEXT, "
@@ -148,7 +153,8 @@ def has_tables(store: LogStore) -> bool:
     present = store.tables()
     if not present.issuperset((*TABLES, ROUND_EVENTS)) or not present.issuperset(views(store)):
         return False
-    return "current" in store.columns("wounds")  # older files: the next writer reshapes them
+    # older files: the next writer reshapes them
+    return "current" in store.columns("wounds") and "header" in store.columns("encounter_view")
 
 
 def ensure_tables(store: LogStore) -> None:
@@ -162,7 +168,7 @@ def ensure_tables(store: LogStore) -> None:
         store.execute(f"{create} {view} AS {select}")
 
 
-def note_round_events(conn: Any, encounter: str, ruleset: Ruleset) -> None:
+def note_round_events(conn: Any, encounter: str, ruleset: "Ruleset") -> None:
     """Tell the SQL views which events start a round in this encounter (its ruleset's)."""
     conn.executemany(
         f"INSERT INTO {ROUND_EVENTS} (encounter, kind, field) VALUES (?, ?, ?) "
@@ -171,19 +177,19 @@ def note_round_events(conn: Any, encounter: str, ruleset: Ruleset) -> None:
     )
 
 
-def projector_for(ruleset: Ruleset) -> Any:
-    """The projector of an encounter starting under `ruleset`: its first write also notes
+def projector_for(ruleset: "Ruleset", *, starting: bool = False) -> Any:
+    """The projector of an encounter under `ruleset`; `starting`: its first write also notes
     the ruleset's round events."""
 
     def project(conn: Any, encounter: str, view: View, previous: View | None = None) -> None:
-        if previous is None:
+        if starting and previous is None:
             note_round_events(conn, encounter, ruleset)
-        write_view(conn, encounter, view, previous)
+        write_view(conn, encounter, view, ruleset, previous)
 
     return project
 
 
-def _rows(encounter: str, view: View) -> dict[str, dict[tuple, tuple]]:
+def _rows(encounter: str, view: View, ruleset: "Ruleset") -> dict[str, dict[tuple, tuple]]:
     """Each table's rows for this view, keyed by primary key."""
     return {
         "encounter_view": {
@@ -193,6 +199,8 @@ def _rows(encounter: str, view: View) -> dict[str, dict[tuple, tuple]]:
                 view.phase,
                 _json(view.acting).decode(),
                 _json(view.notes).decode(),
+                ruleset.name,
+                headline(view, ruleset),
             )
         },
         "initiative": {
@@ -258,13 +266,15 @@ UPSERT = {table: _upsert(table) for table in TABLES}
 _last_written: tuple[View | None, str, dict[str, dict[tuple, tuple]]] = (None, "", {})
 
 
-def write_view(conn: Any, encounter: str, view: View, previous: View | None = None) -> None:
-    """Bring one encounter's rows to `view` (inside the append transaction).
+def write_view(
+    conn: Any, encounter: str, view: View, ruleset: "Ruleset", previous: View | None = None
+) -> None:
+    """Bring one encounter's rows to `view` under `ruleset` (inside the append transaction).
 
     With the previous view known, only the rows that changed are written.
     """
     global _last_written
-    new = _rows(encounter, view)
+    new = _rows(encounter, view, ruleset)
     if previous is None:
         for table in TABLES:
             conn.execute(f"DELETE FROM {table} WHERE encounter = ?", (encounter,))
@@ -272,7 +282,7 @@ def write_view(conn: Any, encounter: str, view: View, previous: View | None = No
     elif _last_written[0] is previous and _last_written[1] == encounter:
         old = _last_written[2]
     else:
-        old = _rows(encounter, previous)
+        old = _rows(encounter, previous, ruleset)
     _last_written = (view, encounter, new)
     for table in TABLES:
         gone = [key for key in old[table] if key not in new[table]]
@@ -284,9 +294,12 @@ def write_view(conn: Any, encounter: str, view: View, previous: View | None = No
             conn.executemany(UPSERT[table], changed)
 
 
-def differing_row(store: LogStore, folded: dict[str, View]) -> tuple[str, list, str] | None:
-    """The first read-model row that is not what a fold of the log gives, as (table, its
-    key, what differs): an edit to a read model that a rebuild would silently undo."""
+def differing_row(
+    store: LogStore, folded: dict[str, tuple[View, "Ruleset"]]
+) -> tuple[str, list, str] | None:
+    """The first read-model row that is not what a fold of the log gives (`folded`: each
+    encounter's view and ruleset), as (table, its key, what differs): an edit to a read
+    model that a rebuild would silently undo."""
     for table in TABLES:
         columns = columns_of(table)
         keys = KEYS[table]
@@ -299,8 +312,8 @@ def differing_row(store: LogStore, folded: dict[str, View]) -> tuple[str, list, 
                 raise
             return table, [], f"{DAMAGED} ({error})"
         expected: dict[tuple, tuple] = {}
-        for name, view in folded.items():
-            expected.update(_rows(name, view)[table])
+        for name, (view, ruleset) in folded.items():
+            expected.update(_rows(name, view, ruleset)[table])
         for key in sorted(set(stored) | set(expected), key=repr):
             found = _row_difference(columns, stored.get(key), expected.get(key))
             if found:
@@ -339,11 +352,29 @@ def table_rows(store: LogStore) -> dict[str, list[tuple[Any, ...]]]:
 _decode = msgspec.json.decode
 
 
+class Current(NamedTuple):
+    """An encounter as the last append left it: its ruleset's name, the board's first line
+    (`header`) and the view."""
+
+    ruleset: str
+    header: str
+    view: View
+
+
 def read_view(conn: Any, encounter: str) -> View | None:
     """The encounter's view as the last append left it, without folding anything; None if
     the read models do not hold it."""
+    found = read_current(conn, encounter)
+    return found.view if found is not None else None
+
+
+def read_current(conn: Any, encounter: str) -> Current | None:
+    """The encounter as the last append left it, read without folding anything or loading
+    its ruleset; None if the read models do not hold it."""
     head = conn.execute(
-        "SELECT round, phase, acting, notes FROM encounter_view WHERE encounter = ?", (encounter,)
+        "SELECT round, phase, acting, notes, ruleset, header FROM encounter_view "
+        "WHERE encounter = ?",
+        (encounter,),
     ).fetchone()
     if head is None:
         return None
@@ -369,5 +400,6 @@ def read_view(conn: Any, encounter: str) -> View | None:
             "SELECT holder, target, kind FROM pins WHERE encounter = ?", (encounter,)
         )
     ]
-    round_, phase, acting, notes = head
-    return View(round_, phase, _decode(acting), initiative, wounds, pins, _decode(notes))
+    round_, phase, acting, notes, ruleset, header = head
+    view = View(round_, phase, _decode(acting), initiative, wounds, pins, _decode(notes))
+    return Current(ruleset, header, view)

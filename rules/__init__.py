@@ -2,29 +2,72 @@
 
 The typed commands every ruleset takes are here (each ruleset's own actions are in its
 module, and `Ruleset.command_struct(name)` finds them by the action's name).
+
+Each name is imported from its module when first used, so that a quick read importing one
+small module of the package (`fracas.rules.views`) does not load every ruleset's machinery.
 """
 
-from fracas.rules.commands import (
-    Begin,
-    ClearCondition,
-    Command,
-    End,
-    FreeRoll,
-    GmCommand,
-    Harm,
-    Heal,
-    Join,
-    Pass,
-    Remove,
-    Rename,
-    Reopen,
-    Return,
-    SetCondition,
-)
-from fracas.rules.encounter import Encounter, StepOutcome
-from fracas.rules.ruleset import Context, Ruleset, available, load
-from fracas.rules.views import View
+from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
+    from fracas.rules.commands import (
+        Begin,
+        ClearCondition,
+        Command,
+        End,
+        FreeRoll,
+        GmCommand,
+        Harm,
+        Heal,
+        Join,
+        Pass,
+        Remove,
+        Rename,
+        Reopen,
+        Return,
+        SetCondition,
+    )
+    from fracas.rules.encounter import Encounter, StepOutcome
+    from fracas.rules.ruleset import Context, Ruleset, available, load
+    from fracas.rules.views import View
+
+# The built-in rulesets by name, the one place outside their rooms that names them; the
+# first is the default, what `fracas new` starts without -r.
+BUILTIN = {
+    name: f"fracas.rules.{name}"
+    for name in ("percentile", "fudge", "pool", "shotclock", "timeslice")
+}
+DEFAULT = next(iter(BUILTIN))
+
+_HOME = {
+    **dict.fromkeys(
+        (
+            "Begin",
+            "ClearCondition",
+            "Command",
+            "End",
+            "FreeRoll",
+            "GmCommand",
+            "Harm",
+            "Heal",
+            "Join",
+            "Pass",
+            "Remove",
+            "Rename",
+            "Reopen",
+            "Return",
+            "SetCondition",
+        ),
+        "commands",
+    ),
+    "Encounter": "encounter",
+    "StepOutcome": "encounter",
+    "Context": "ruleset",
+    "Ruleset": "ruleset",
+    "available": "ruleset",
+    "load": "ruleset",
+    "View": "views",
+}
 __all__ = [
     "Begin",
     "ClearCondition",
@@ -49,3 +92,15 @@ __all__ = [
     "available",
     "load",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module 'fracas.rules' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(f"fracas.rules.{_HOME[name]}"), name)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

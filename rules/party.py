@@ -12,8 +12,8 @@ from fracas.ledger import RefusedError
 from fracas.rules import durations, roster
 from fracas.rules.commands import Carry, PartyCommand, Rest, SendParty
 from fracas.rules.events import Carried, ConditionSet, Event, PartySent
+from fracas.rules.views import PARTY
 
-PARTY = "party"  # the encounter that keeps the party, in the log beside the fights
 REMOVED = "removed"
 RESTS = ("short", "long")
 

@@ -15,7 +15,7 @@ import msgspec.inspect as types
 
 from fracas.ledger import BadInputError, NotFoundError
 from fracas.ledger.errors import said
-from fracas.rules import durations, gm, party, roster
+from fracas.rules import BUILTIN, durations, gm, party, roster
 from fracas.rules import reactions as waits
 from fracas.rules.bestiary import Bestiary
 from fracas.rules.commands import (
@@ -553,15 +553,6 @@ def command_of(events: list[Event]) -> dict[str, Any] | None:
         if isinstance(event, Declared | Commanded):
             return event.command
     return None
-
-
-# The built-in rulesets by name, the one place outside their rooms that names them; the
-# first is the default, what `fracas new` starts without -r.
-BUILTIN = {
-    name: f"fracas.rules.{name}"
-    for name in ("percentile", "fudge", "pool", "shotclock", "timeslice")
-}
-DEFAULT = next(iter(BUILTIN))
 
 
 def _entry_points() -> dict[str, Any]:

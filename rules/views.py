@@ -4,6 +4,11 @@ from typing import Any
 
 import msgspec
 
+# The encounter that keeps the party, in the log beside the fights (rules/party.py): named
+# here, beside what the read models hold, so that a quick read telling the fights apart
+# (the latest one, `status`) loads none of the party's rules.
+PARTY = "party"
+
 
 class InitiativeRow(msgspec.Struct, frozen=True):
     """A combatant's place in the order: `key` is what orders them as the table reads it

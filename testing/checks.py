@@ -28,6 +28,7 @@ from fracas.projections.drift import differences, field_changes, flat
 from fracas.projections.exports import export_jsonl
 from fracas.projections.replay import GM, PLAYERS, replay
 from fracas.projections.screen import Timeline
+from fracas.projections.tables import read_current
 from fracas.rules import Encounter
 from fracas.rules.encounter import recorded_events
 from fracas.rules.events import CORE_EVENTS, Event
@@ -244,6 +245,12 @@ def views_for_the_table(fracas: Fracas, encounter: Encounter) -> None:
         assert again == view, f"the view after step {number} does not survive JSON"
         shown = board(name, ruleset, view)
         assert shown.header, f"the board after step {number} has no header"
+    stored = read_current(fracas.store.conn, name)  # what `status` reads, no ruleset loaded
+    assert stored is not None, "the read models do not hold the encounter"
+    now = board(name, ruleset, encounter.view()).header
+    assert (stored.ruleset, stored.header) == (ruleset.name, now), (
+        f"the read models say {stored.header!r} of {stored.ruleset}, the board {now!r}"
+    )
     for audience in (GM, PLAYERS):
         timeline = Timeline(encounter, "conformance", audience, lambda step: "")
         for at in range(timeline.steps + 1):

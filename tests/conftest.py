@@ -109,6 +109,7 @@ def _logs_on_the_server(request: pytest.FixtureRequest, monkeypatch: pytest.Monk
         return real(location, **options)
 
     monkeypatch.setattr("fracas.projections.app.open_store", redirected)
+    monkeypatch.setattr("fracas.ledger.open.open_store", redirected)  # the CLI's quick reads
 
 
 @pytest.fixture

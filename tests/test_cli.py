@@ -1,6 +1,8 @@
 """The CLI as a game master uses it, through click's CliRunner, with typed dice."""
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -9,7 +11,7 @@ from click.testing import CliRunner
 from fracas.cli.main import cli
 from fracas.ledger import open_store
 from fracas.projections import Fracas
-from tests.conftest import SHEETS
+from tests.conftest import SHEETS, cli_gunfight
 
 
 def events_in(db: str) -> int:
@@ -244,6 +246,31 @@ def test_add_name_and_side_override_the_sheet_and_count_adds_numbered_copies(run
     assert events_in(run.db) == before
 
 
+def test_status_json_is_read_from_the_read_models_without_loading_a_ruleset(run):
+    """`status --json` as a process: the board's header and the view as the last append
+    wrote them, the same as the board made from a fold, and no ruleset (nor the
+    projections' machinery) imported to say it."""
+    cli_gunfight(run, bob_hp=12)
+    run("act", "alice", "attack", "bob", "-w", "pistol", "--dice", "95")
+    quick = json.loads(run("status", "--json").output)
+    last = json.loads(run("log", "--json").output)[-1]["step"]
+    folded = json.loads(run("status", "--json", "--at", str(last)).output)  # from a fold
+    assert quick == folded
+    assert quick["header"] == "Round 1 · bob to act"
+    probe = (
+        "import sys\n"
+        "from fracas.cli.main import cli\n"
+        f"try: cli(['--db', {run.db!r}, 'status', '--json'])\n"
+        "except SystemExit: pass\n"
+        "loaded = [m for m in ('fracas.rules.ruleset', 'fracas.rules.percentile', "
+        "'fracas.projections.app') if m in sys.modules]\n"
+        "print('LOADED', loaded, file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert "LOADED []" in done.stderr, done.stderr
+    assert json.loads(done.stdout) == quick
+
+
 @pytest.mark.sqlite_file
 def test_status_reads_the_read_models_and_an_older_file_is_reshaped_by_its_next_writer(
     tmp_path,
@@ -265,3 +292,13 @@ def test_status_reads_the_read_models_and_an_older_file_is_reshaped_by_its_next_
         assert read_view(table.store.conn, name) == table.view(name)
     after = json.loads(runner.invoke(cli, ["--db", str(db), "status", "--json"]).output)
     assert after == before
+
+
+def test_a_glance_looks_for_the_kinds_the_events_are_recorded_as():
+    """`status` tells from the kinds alone whether anyone was ever hidden or asked to react
+    (then it folds): the kinds it looks for are those the events are recorded as."""
+    from fracas.projections.glance import ASKED_KIND, HIDDEN_KIND
+    from fracas.rules.events import CombatantHidden, ReactionAsked
+
+    assert HIDDEN_KIND == CombatantHidden.__struct_config__.tag
+    assert ASKED_KIND == ReactionAsked.__struct_config__.tag

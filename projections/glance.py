@@ -1,0 +1,47 @@
+"""A glance at the log: what `status` shows, read straight from the read models, without
+folding an encounter or loading its ruleset (a quick start for a command run as a process).
+
+What a glance cannot tell by itself it says it cannot: who is hidden now, once anyone was
+(a fold says who was revealed since), and whether a reaction is awaited, once one was asked.
+"""
+
+from typing import NamedTuple
+
+from fracas.ledger import LogStore, NotFoundError
+from fracas.projections.asking import ASKED_KIND
+from fracas.projections.tables import has_tables, read_current
+from fracas.rules.views import PARTY, View
+
+HIDDEN_KIND = "combatant.hidden"  # the tag of rules/events.py's CombatantHidden
+
+
+class Glance(NamedTuple):
+    encounter: str
+    ruleset: str
+    header: str  # the board's first line, in the ruleset's words
+    view: View
+    ever_hidden: bool  # someone was hidden in it: who is hidden now takes a fold
+    ever_asked: bool  # a reaction was asked in it: whether one waits takes a fold
+
+
+def latest(store: LogStore) -> str:
+    """The fight started last (the party, kept in the log as an encounter, is none)."""
+    started = [name for name in store.encounters() if name != PARTY]
+    if not started:
+        raise NotFoundError(f"no encounters in {store.path} yet: start one with `fracas new`")
+    return started[-1]
+
+
+def glance(store: LogStore, encounter: str | None = None) -> Glance | None:
+    """The encounter (default: the latest) as the read models hold it; None when they do
+    not (an older file opened read-only, an encounter not in the log)."""
+    name = encounter or latest(store)
+    found = read_current(store.conn, name) if has_tables(store) else None
+    if found is None:
+        return None
+    return Glance(name, *found, ever(store, name, HIDDEN_KIND), ever(store, name, ASKED_KIND))
+
+
+def ever(store: LogStore, encounter: str, kind: str) -> bool:
+    """Has the encounter ever recorded an event of this kind?"""
+    return store.last_of_kinds(encounter, (kind,)) is not None
