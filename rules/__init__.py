@@ -39,35 +39,6 @@ BUILTIN = {
 }
 DEFAULT = next(iter(BUILTIN))
 
-_HOME = {
-    **dict.fromkeys(
-        (
-            "Begin",
-            "ClearCondition",
-            "Command",
-            "End",
-            "FreeRoll",
-            "GmCommand",
-            "Harm",
-            "Heal",
-            "Join",
-            "Pass",
-            "Remove",
-            "Rename",
-            "Reopen",
-            "Return",
-            "SetCondition",
-        ),
-        "commands",
-    ),
-    "Encounter": "encounter",
-    "StepOutcome": "encounter",
-    "Context": "ruleset",
-    "Ruleset": "ruleset",
-    "available": "ruleset",
-    "load": "ruleset",
-    "View": "views",
-}
 __all__ = [
     "Begin",
     "ClearCondition",
@@ -94,12 +65,25 @@ __all__ = [
 ]
 
 
+# The module each name of __all__ is at home in, when not `commands`.
+_HOME = {
+    "Context": "ruleset",
+    "Encounter": "encounter",
+    "Ruleset": "ruleset",
+    "StepOutcome": "encounter",
+    "View": "views",
+    "available": "ruleset",
+    "load": "ruleset",
+}
+
+
 def __getattr__(name: str) -> Any:
-    if name not in _HOME:
+    if name not in __all__:
         raise AttributeError(f"module 'fracas.rules' has no attribute {name!r}")
     import importlib
 
-    return getattr(importlib.import_module(f"fracas.rules.{_HOME[name]}"), name)
+    home = _HOME.get(name, "commands")
+    return getattr(importlib.import_module(f"fracas.rules.{home}"), name)
 
 
 def __dir__() -> list[str]:

@@ -300,5 +300,5 @@ def test_a_glance_looks_for_the_kinds_the_events_are_recorded_as():
     from fracas.projections.glance import ASKED_KIND, HIDDEN_KIND
     from fracas.rules.events import CombatantHidden, ReactionAsked
 
-    assert HIDDEN_KIND == CombatantHidden.__struct_config__.tag
-    assert ASKED_KIND == ReactionAsked.__struct_config__.tag
+    assert CombatantHidden.__struct_config__.tag == HIDDEN_KIND
+    assert ReactionAsked.__struct_config__.tag == ASKED_KIND
