@@ -732,6 +732,8 @@ class BestiaryHelp(click.Command):
     """`monsters --help` ends with each bestiary's attribution, as its licence asks."""
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from fracas.rules import available, load
+
         super().format_epilog(ctx, formatter)
         for name in available():
             rules = load(name)
