@@ -146,6 +146,14 @@ def unsaid(conditions: list[str], status: str) -> list[str]:
     return [condition for condition in conditions if condition not in said]
 
 
+def unrepeated(status: str, health: str, numbers: dict[str, Any] | None = None) -> str:
+    """The status, unless the health or the numbers beside it already say it ("Dead (12)
+    -3" and "dead", "Next shot 9" and "next shot 9"): a row says each thing once."""
+    shown = " ".join([health, *(f"{k} {v}" for k, v in shown_numbers(numbers or {}))])
+    said = re.search(rf"\b{re.escape(status)}\b", shown, re.IGNORECASE) if status else None
+    return "" if said else status
+
+
 def board(
     encounter: str, ruleset: "Ruleset", view: View, hidden: frozenset[str] = frozenset()
 ) -> Board:

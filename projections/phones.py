@@ -29,9 +29,11 @@ from fracas.rules.views import View
 
 PASS = "next"  # a player may let their turn go by
 PASSING = Playable()
-# How a phone shows a field: a check box, a choice (of the sheet's or the rules'), a
-# combatant tapped by name, a number, or words.
+# How a phone shows a field: a check box, yes/no/unsaid (a true-or-false field the rules
+# decide when it is unsaid), a choice (of the sheet's or the rules'), a combatant tapped
+# by name, a number, or words.
 CHECK, CHOICE, COMBATANT, NUMBER, TEXT = "check", "choice", "combatant", "number", "text"
+MAYBE = "maybe"
 MAX_FACES = 64
 # The key of the pages' marks of the log (`seen`): a mark says only "the log stood here",
 # never how many steps, nor which, the players' screen leaves out. A restart draws a new key
@@ -66,6 +68,8 @@ class PlayerAction(msgspec.Struct, frozen=True):
     targets: bool  # whether it takes targets
     reaction: bool  # taken out of the character's turn
     fields: list[Control]
+    dice: str = ""  # the dice it rolls, in the ruleset's words; "": none (no box for dice)
+    times: str = ""  # how many at each target, in words, where one may be named again
 
 
 class Panel(msgspec.Struct, frozen=True):
@@ -91,19 +95,32 @@ def player_actions(ruleset: Any, sheet: Any, acting: bool) -> list[PlayerAction]
     pass; out of it, the reactions (the rules judge whether one may be taken now)."""
     found = []
     for name, text in {**ruleset.actions, PASS: "let your turn go by"}.items():
-        playable = PASSING if name == PASS else ruleset.playable(name)
+        playable = passing(ruleset) if name == PASS else ruleset.playable(name)
         if playable is None or playable.reaction == acting:
             continue
         takes = "targets" in ruleset.fields_of(name)
         fields = controls(ruleset, name, playable, sheet)
+        if fields is None:
+            continue
         label = "End turn" if name == PASS else name.replace("_", " ").capitalize()
-        found.append(PlayerAction(name, label, text, takes, playable.reaction, fields))
+        found.append(
+            PlayerAction(
+                name, label, text, takes, playable.reaction, fields, playable.dice, playable.times
+            )
+        )
     return found
 
 
-def controls(ruleset: Any, name: str, playable: Playable, sheet: Any) -> list[Control]:
+def passing(ruleset: Any) -> Playable:
+    """The pass as the ruleset declares it (its dice, when ending a turn rolls), else a
+    pass that rolls nothing."""
+    return (ruleset.players or {}).get(PASS) or PASSING
+
+
+def controls(ruleset: Any, name: str, playable: Playable, sheet: Any) -> list[Control] | None:
     """The player's fields of an action, each as the phone shows it; a field whose values
-    come from the sheet is left out when the sheet offers none."""
+    come from the sheet is left out when the sheet offers none, and so is the action
+    (None) when that field is one it cannot be taken without (a spell to cast)."""
     flags = {f.field: f for f in action(ruleset, name, "").flags}
     found = []
     for field, said in playable.fields.items():
@@ -114,6 +131,8 @@ def controls(ruleset: Any, name: str, playable: Playable, sheet: Any) -> list[Co
             offered = ruleset.offered(sheet, field) if sheet is not None else []
             if offered:
                 found.append(Control(field, said.label, said.help, CHOICE, offered[0], offered))
+            elif said.required:
+                return None
             continue
         found.append(control(field, said, flag))
     return found
@@ -122,8 +141,12 @@ def controls(ruleset: Any, name: str, playable: Playable, sheet: Any) -> list[Co
 def control(field: str, said: PlayerField, flag: Flag) -> Control:
     if said.combatant:
         return Control(field, said.label, said.help, COMBATANT)
+    if flag.accepts.startswith("true or false") and flag.default is None:
+        return Control(field, said.label, said.help, MAYBE, "")  # unsaid: the rules decide
     if flag.accepts.startswith("true or false") or isinstance(flag.default, bool):
         return Control(field, said.label, said.help, CHECK, bool(flag.default))
+    if flag.accepts.startswith("a whole number") and flag.default is None:
+        return Control(field, said.label, said.help, NUMBER, "")  # unsaid: the rules decide
     if flag.choices:  # a field that may be left unsaid (None) starts unsaid
         blank = [""] if flag.default is None else []
         default = "" if flag.default is None else flag.default
@@ -189,7 +212,7 @@ def player_command(live: Encounter, combatant: str, data: dict[str, Any]) -> Any
     only the fields the ruleset says are the player's (a sheet's values from the sheet)."""
     ruleset = live.ruleset
     name = data.get("action")
-    playable = PASSING if name == PASS else None
+    playable = passing(ruleset) if name == PASS else None
     if isinstance(name, str) and not name.startswith(GM) and name != PASS:
         playable = ruleset.playable(name)
     if playable is None:

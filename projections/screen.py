@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from fracas.ledger.history import COMMAND
-from fracas.projections.board import Board, BoardRow, board, descriptor
+from fracas.projections.board import Board, BoardRow, board, descriptor, unrepeated
 from fracas.projections.replay import (
     GM,
     PLAYERS,
@@ -92,6 +92,16 @@ def players_board(found: Board, view: View, npc_numbers: bool, ruleset: Ruleset)
         return msgspec.structs.replace(row, health=descriptor(wound, ruleset), numbers={}, bar=None)
 
     return msgspec.structs.replace(found, rows=[shown(r) for r in found.rows])
+
+
+def said_once(found: Board) -> Board:
+    """A page's rows with no status their health or numbers already say ("Dead (12) -3"
+    and "dead"): read across a room, a row says each thing once."""
+    rows = [
+        msgspec.structs.replace(r, status=unrepeated(r.status, r.health, r.numbers))
+        for r in found.rows
+    ]
+    return msgspec.structs.replace(found, rows=rows)
 
 
 class Timeline:
@@ -247,6 +257,7 @@ class Timeline:
         found = board(self.encounter, self.rules, view, self.hidden)
         if self.audience == PLAYERS:
             found = players_board(found, view, npc_numbers, self.rules)
+        found = said_once(found)
         shown = [m.step for m in map(self.moment, range(max(0, at - LOG_LINES) + 1, at + 1))]
         log = [
             LogEntry(

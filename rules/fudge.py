@@ -364,6 +364,7 @@ PLAYERS = {
     ),
     "other": Playable({"what": WHAT, "skill": PlayerField("Skill", "the skill you roll, if any")}),
     "withdraw": Playable(),
+    "next": Playable(dice="4dF for each action you declared, as it resolves"),
 }
 
 # -- events of its own --------------------------------------------------------------------

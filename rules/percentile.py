@@ -284,7 +284,8 @@ PLAYERS = {
             "avoid_armor": PlayerField("Past armour", "aim past the target's armour (harder)"),
             "avoid_cover": PlayerField("Past cover", "aim past the target's cover (harder)"),
             "shots": PlayerField("Shots", "how many shots you fire (automatic fire)"),
-        }
+        },
+        dice="d100 to hit, then the weapon's damage dice on a hit",
     ),
     "aim": Playable(),
     "disarm": Playable({"item": PlayerField("Item", "what you knock away (none: what it holds)")}),

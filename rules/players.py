@@ -19,18 +19,28 @@ class PlayerField:
     `from_sheet`: the values the character's sheet offers for the field (`Ruleset.offered`:
     its weapons, and what `Ruleset.offers` names) are the only ones a player may send (none
     on the sheet: the field is not offered). `combatant`: the value names a combatant
-    the players' screen shows, chosen by a tap."""
+    the players' screen shows, chosen by a tap. `required`: the action cannot be taken
+    without it (a spell to cast): a sheet that offers none is not offered the action."""
 
     label: str
     help: str
     from_sheet: bool = False
     combatant: bool = False
+    required: bool = False
 
 
 @dataclass(frozen=True)
 class Playable:
-    """An action a player may take from a phone: its fields that are the player's, and
-    whether it is taken out of the character's turn (a reaction, the rules judge when)."""
+    """An action a player may take from a phone: its fields that are the player's, whether
+    it is taken out of the character's turn (a reaction, the rules judge when), and the
+    dice it rolls, in words, in the order the step rolls them ("d20 to hit, then your
+    weapon's damage dice on a hit"), which a player may type from their own dice; empty:
+    it rolls none, and the phone offers no box for dice. `times`: where a target may be
+    named more than once (magic missile's darts, one a name), the words for how many at
+    each; the phone then asks a number beside each target. A ruleset may declare the pass
+    (`next`) too, when ending a turn rolls (declared actions resolving)."""
 
     fields: dict[str, PlayerField] = field(default_factory=dict)
     reaction: bool = False
+    dice: str = ""
+    times: str = ""

@@ -212,9 +212,10 @@ ACTIONS = {
 WEAPON = PlayerField("Weapon", "what you use, from your sheet", from_sheet=True)
 EXERT = PlayerField("Exert", "push yourself: spend Willpower for the extra effort")
 WHAT = PlayerField("What", "what you do, in a few words")
+POOL = "your pool of d10s, one face a die"
 PLAYERS = {
-    "attack": Playable({"exert": EXERT, "weapon": WEAPON}),
-    "evade": Playable({"exert": EXERT}),
+    "attack": Playable({"exert": EXERT, "weapon": WEAPON}, dice=POOL),
+    "evade": Playable({"exert": EXERT}, dice=POOL),
     "quick": Playable({"exert": EXERT, "what": WHAT}),
     "other": Playable(
         {
@@ -222,7 +223,8 @@ PLAYERS = {
             "what": WHAT,
             "attribute": PlayerField("Attribute", "the attribute you roll, as the sheet names it"),
             "ability": PlayerField("Ability", "the ability you roll, as the sheet names it"),
-        }
+        },
+        dice=POOL,
     ),
     "hold": Playable(
         {

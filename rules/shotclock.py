@@ -201,7 +201,10 @@ SNAPSHOT = PlayerField("Snapshot", "shots saved by shooting quicker, at a penalt
 METRES = PlayerField("Metres", "how far you move as you act")
 WHAT = PlayerField("What", "what you do, in a few words")
 PLAYERS = {
-    "attack": Playable({"weapon": WEAPON, "snapshot": SNAPSHOT, "metres": METRES}),
+    "attack": Playable(
+        {"weapon": WEAPON, "snapshot": SNAPSHOT, "metres": METRES},
+        dice="a plus d6 and a minus d6, each rolled again on a 6",
+    ),
     "run": Playable({"metres": METRES}),
     "other": Playable(
         {"what": WHAT, "shots": PlayerField("Shots", "1 simple, 3 complex, 4 or more long")}

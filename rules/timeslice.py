@@ -284,8 +284,9 @@ CALLED = PlayerField("Called shot", "aim at the head, the heart or a limb (harde
 LIMB = PlayerField("Limb", "which limb a called shot aims at")
 NONLETHAL = PlayerField("Nonlethal", "strike to subdue, not to kill")
 STRIKE = {"weapon": WEAPON, "called": CALLED, "limb": LIMB, "nonlethal": NONLETHAL}
+STRUCK = "2d10 to hit, then 2d10 for where and how hard on a hit"
 PLAYERS = {
-    "attack": Playable(STRIKE),
+    "attack": Playable(STRIKE, dice=STRUCK),
     "interrupt": Playable(
         {
             **STRIKE,
@@ -295,6 +296,7 @@ PLAYERS = {
             ),
         },
         reaction=True,
+        dice=STRUCK,
     ),
     "move": Playable({"units": PlayerField("Units", "how far you move, 1 TS a unit")}),
     "draw": Playable({"weapon": WEAPON}),
@@ -305,10 +307,13 @@ PLAYERS = {
     "reload": Playable({"weapon": WEAPON}),
     "cast": Playable(
         {
-            "spell": PlayerField("Spell", "the spell you cast, from your sheet", from_sheet=True),
+            "spell": PlayerField(
+                "Spell", "the spell you cast, from your sheet", from_sheet=True, required=True
+            ),
             "called": CALLED,
             "limb": LIMB,
-        }
+        },
+        dice=STRUCK,
     ),
     "treat": Playable(),
     "heal": Playable(
@@ -321,7 +326,8 @@ PLAYERS = {
         {
             "stat": PlayerField("Stat", "the stat you roll, as the sheet names it"),
             "what": PlayerField("What", "what you try, in a few words"),
-        }
+        },
+        dice="2d10",
     ),
 }
 

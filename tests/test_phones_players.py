@@ -121,11 +121,12 @@ def test_every_ruleset_says_in_words_what_a_player_sets(name: str) -> None:
     ruleset = load(name)
     assert ruleset.players, f"{name} declares nothing a player may do"
     for action, playable in ruleset.players.items():
-        assert action in ruleset.actions, action
+        assert action in ruleset.actions or action == "next", action  # next: its dice
         for field, said in playable.fields.items():
             assert field in ruleset.fields_of(action), (action, field)
             assert said.label and said.help and "_" not in f"{said.label} {said.help}"
         assert not {"actor", "modifiers"} & set(playable.fields), action
+        assert "_" not in playable.dice + playable.times, action
 
 
 def test_an_opportunity_attack_is_taken_from_a_phone_out_of_turn(table: Table) -> None:

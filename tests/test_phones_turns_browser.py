@@ -120,14 +120,24 @@ def test_a_phone_takes_a_turn_and_a_reaction(tmp_path: Path, browser: Any, rules
 
         # a refusal shows beside the button, and the form keeps what the player chose
         before = steps(db)
-        attack.locator("[data-dice]").fill("9999")
+        typed = attack.locator("[data-dice]").count() == 1  # 4dF's attack rolls at its turn
+        wrong = attack.locator("[data-dice]" if typed else "[data-field=burst]")
+        if typed:
+            wrong.fill("9999")  # no dice show that
+        else:  # a declaration without a target, a burst ticked
+            wrong.check()
+            attack.locator("label.tap:has(input[value=foe])").click()
         go.click()
         refused = attack.locator(".refused")
         refused.wait_for(state="visible", timeout=WAIT)
         assert refused.inner_text().strip() and steps(db) == before
-        assert attack.locator("[data-dice]").input_value() == "9999"
-        assert attack.locator("input[value=foe]").is_checked()
-        attack.locator("[data-dice]").fill("")
+        assert wrong.input_value() == "9999" if typed else wrong.is_checked()
+        if typed:
+            assert attack.locator("input[value=foe]").is_checked()
+            wrong.fill("")
+        else:
+            wrong.uncheck()
+            attack.locator("label.tap:has(input[value=foe])").click()
         box = go.bounding_box()
         assert box is not None and box["y"] + box["height"] < 2 * 844, box  # not a wall
         if shots := os.environ.get("FRACAS_SHOTS"):

@@ -46,13 +46,29 @@
   }
 
   function say(line) {
-    const set = chosenSet();
-    const where = set ? set.querySelector(".refused") : refusal;
+    const set = chosenSet() || document.getElementById("react");
+    const where = (set && set.querySelector(".refused")) || refusal;
     where.textContent = line;
-    if (set) where.scrollIntoView({ block: "nearest" });
+    where.scrollIntoView({ block: "center" });
+  }
+
+  // After a step lands, its line on the screen is brought into view once the screen shows
+  // it (the push may come before or after the answer to the tap).
+  let reveal = null;
+  function shownSteps() {
+    const shown = document.querySelector("#screen .screen");
+    return shown ? Number(shown.dataset.steps) : 0;
+  }
+  function revealResult() {
+    if (reveal === null || shownSteps() <= reveal) return;
+    reveal = null;
+    const newest = document.querySelector("#screen ol.log li");
+    if (newest) newest.scrollIntoView({ block: "center" });
   }
 
   async function send(step) {
+    const before = shownSteps();
+    panel.querySelectorAll(".refused").forEach((line) => { line.textContent = ""; });  // stale
     const response = await fetch(base + "/act", {
       method: "POST",
       headers: { "X-Fracas-Token": token, "Content-Type": "application/json" },
@@ -61,7 +77,9 @@
     if (response.ok) {
       kept.action = null; kept.values = {};
       refusal.textContent = "";
+      reveal = before;
       await refresh();
+      revealResult();
       return;
     }
     const line = await response.text();
@@ -70,11 +88,14 @@
     say(line.trim());
   }
 
-  function inputs(set) { return set.querySelectorAll("[data-field], [data-target], [data-dice]"); }
+  function inputs(set) {
+    return set.querySelectorAll("[data-field], [data-target], [data-dice], [data-times]");
+  }
 
   function keyOf(input) {
     if (input.dataset.dice !== undefined) return "dice";
     if (input.dataset.target !== undefined) return "targets";
+    if (input.dataset.times !== undefined) return "times:" + input.dataset.times;
     return input.dataset.field;
   }
 
@@ -115,32 +136,56 @@
 
   function stepOf(set) {
     const step = { action: set.dataset.action, fields: {} };
-    const targets = [...set.querySelectorAll("[data-target]:checked")].map((input) => input.value);
+    const targets = [];
+    set.querySelectorAll("[data-target]:checked").forEach((input) => {
+      const times = set.querySelector(`[data-times="${input.value}"]`);  // darts: one a name
+      const count = times ? Math.max(1, Math.min(16, Number(times.value) || 1)) : 1;
+      for (let n = 0; n < count; n++) targets.push(input.value);
+    });
     if (set.dataset.targets === "yes" && targets.length) step.targets = targets;
     set.querySelectorAll("[data-field]").forEach((input) => {
       const name = input.dataset.field, kind = input.dataset.kind;
-      if (input.type === "radio") { if (input.checked && input.value) step.fields[name] = input.value; }
+      if (kind === "maybe") { if (input.checked && input.value) step.fields[name] = input.value === "yes"; }
+      else if (input.type === "radio") { if (input.checked && input.value) step.fields[name] = input.value; }
       else if (kind === "check") {
         // only what differs from the rules' own default is said
         if (input.checked !== (input.dataset.default === "yes")) step.fields[name] = input.checked;
       }
       else if (input.value !== "") step.fields[name] = kind === "int" ? Number(input.value) : input.value;
     });
-    const dice = set.querySelector("[data-dice]").value.trim();
+    const box = set.querySelector("[data-dice]");
+    const dice = box ? box.value.trim() : "";
     if (dice) step.dice = dice.split(/[ ,]+/).map(Number);
     return step;
   }
 
+  let asked = false;
   function yourTurn() {
     const me = panel.querySelector(".me");
     const now = Boolean(me && me.dataset.acting === "yes");
-    body.classList.toggle("my-turn", now);
+    const waits = Boolean(me && me.dataset.asked === "yes");
+    body.classList.toggle("my-turn", now && !waits);
+    body.classList.toggle("asked", waits);  // the reaction asked is the one thing on screen
     if (now && acting === false && navigator.vibrate) navigator.vibrate([200, 100, 200]);
+    if (waits && !asked && navigator.vibrate) navigator.vibrate([400, 100, 400]);
+    if (waits && !asked) window.scrollTo(0, 0);
     acting = now;
+    asked = waits;
   }
+
+  // The time left to answer an attack, counted down each second.
+  function countDown() {
+    const clock = panel.querySelector(".countdown[data-deadline]");
+    if (!clock) return;
+    const left = Math.max(0, Math.round((Date.parse(clock.dataset.deadline) - Date.now()) / 1000));
+    clock.textContent = left > 0 ? `${left} s left to answer` : "Time is up: the rules decide";
+    clock.classList.toggle("late", left <= 5);
+  }
+  setInterval(countDown, 1000);
 
   function wire() {
     yourTurn();
+    countDown();
     const form = document.getElementById("act");
     if (form) {
       form.querySelectorAll("button.action").forEach((button) =>
@@ -172,7 +217,7 @@
 
   // A step waiting for the GM's nod: look again until it is answered (a refusal moves no log).
   setInterval(() => { if (panel.querySelector(".waiting")) refresh(); }, 2000);
-  document.addEventListener("fracas:screen", refresh);
+  document.addEventListener("fracas:screen", () => { refresh(); revealResult(); });
   document.addEventListener("fracas:closed", refresh);
   wire();
 })();

@@ -91,18 +91,29 @@ NEAR = PlayerField(
 )
 RANGE = PlayerField("Range", "how far your shot goes: normal, long (disadvantage) or beyond")
 ALLY = PlayerField("Ally beside it", "another foe of the target stands within 5 feet of it")
+HIT = "d20 to hit (two with advantage or disadvantage), then the weapon's damage dice on a hit"
+CONTEST = "d20 for your check, then d20 for the other's"
 AIMED = {"weapon": WEAPON, "within_5ft": NEAR, "range": RANGE, "ally_near": ALLY}
 PLAYERS = {
-    "attack": Playable(AIMED),
-    "offhand": Playable(AIMED),
-    "opportunity": Playable({"weapon": WEAPON, "ally_near": ALLY}, reaction=True),
-    "react": Playable({"weapon": WEAPON, "within_5ft": NEAR, "ally_near": ALLY}, reaction=True),
+    "attack": Playable(AIMED, dice=HIT),
+    "offhand": Playable(AIMED, dice=HIT),
+    "opportunity": Playable({"weapon": WEAPON, "ally_near": ALLY}, reaction=True, dice=HIT),
+    "react": Playable(
+        {"weapon": WEAPON, "within_5ft": NEAR, "ally_near": ALLY}, reaction=True, dice=HIT
+    ),
     "cast": Playable(
         {
-            "spell": PlayerField("Spell", "the spell you cast, from your sheet", from_sheet=True),
+            "spell": PlayerField(
+                "Spell", "the spell you cast, from your sheet", from_sheet=True, required=True
+            ),
+            "level": PlayerField(
+                "Slot level", "the slot you spend: none, the spell's own level; higher upcasts it"
+            ),
             "within_5ft": NEAR,
             "range": RANGE,
-        }
+        },
+        dice="the spell's: d20 to hit or each target's save, then its damage or healing dice",
+        times="a spell of darts (magic missile) splits them: how many darts at each",
     ),
     "dash": Playable(),
     "disengage": Playable(),
@@ -116,8 +127,8 @@ PLAYERS = {
             )
         }
     ),
-    "hide": Playable(),
-    "search": Playable(),
+    "hide": Playable(dice="d20 for your Stealth check"),
+    "search": Playable(dice="d20 for your Perception check"),
     "use": Playable({"what": PlayerField("Object", "what you use, in a few words")}),
     "ready": Playable(
         {
@@ -125,13 +136,15 @@ PLAYERS = {
             "then": PlayerField("Then", "what you do when it happens"),
         }
     ),
-    "stabilise": Playable(),
-    "grapple": Playable(),
+    "stabilise": Playable(dice="d20 for your Medicine check"),
+    "grapple": Playable(dice=CONTEST),
     "shove": Playable(
-        {"push": PlayerField("Push away", "push 5 feet away instead of knocking prone")}
+        {"push": PlayerField("Push away", "push 5 feet away instead of knocking prone")},
+        dice=CONTEST,
     ),
     "escape": Playable(
-        {"using": PlayerField("Using", "your skill to break free (none: your better one)")}
+        {"using": PlayerField("Using", "your skill to break free (none: your better one)")},
+        dice=CONTEST,
     ),
     "stand": Playable(),
 }
