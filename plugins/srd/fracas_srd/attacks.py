@@ -233,8 +233,20 @@ def weapon_attack(
     parts = damage_parts(state, ctx, events, attacker, weapon, critical, command.extra, offhand)
     parts += sneak_attack(state, ctx, events, attacker, weapon, command, swing, critical)
     also = plus_damage(state, ctx, events, attacker, weapon, critical)
+    mundane = not weapon.magic  # srd-62
     events += harmed(
-        state, ctx, events, attacker, target, answer, parts, weapon.type, critical, also=also
+        state,
+        ctx,
+        events,
+        attacker,
+        target,
+        answer,
+        parts,
+        weapon.type,
+        critical,
+        (),
+        also,
+        mundane,
     )
     if weapon.rider is not None:
         after = roster.fold(evolve, state, events)
@@ -302,15 +314,25 @@ def harmed(
     critical: bool,
     rules: tuple[str, ...] = (),
     also: Sequence[Typed] = (),
+    mundane: bool = False,
 ) -> list[Event]:
     """Damage as the target's reaction leaves it: resisted (srd-42), halved (srd-40),
-    then dealt."""
+    then dealt (`mundane`: by a nonmagical weapon, srd-62)."""
     found = absorbing(state, target, answer, kind, attacker)
     now = roster.fold(evolve, state, [*events, *found])
     hurt = now.fighter(target.id)
     more = [(halved(p, answer), k) for p, k in also]
     dealt = deal(
-        now, ctx, attacker.id, hurt, halved(parts, answer), kind, critical, rules, also=more
+        now,
+        ctx,
+        attacker.id,
+        hurt,
+        halved(parts, answer),
+        kind,
+        critical,
+        rules,
+        also=more,
+        mundane=mundane,
     )
     return found + dealt
 

@@ -22,6 +22,9 @@ RIDER = re.compile(
     r"or be (?:knocked )?(" + "|".join(CONDITIONS) + r")\b"
 )
 PLUS = re.compile(r"plus \d+ \((\d+d\d+(?: [+-] \d+)?)\) (" + "|".join(DAMAGE_TYPES) + r")\b")
+NONMAGICAL = re.compile(r"non ?magical")
+MISSPELT = {"posion": "poison"}
+DAMAGE_ORDER = sorted(DAMAGE_TYPES)
 HIT = re.compile(r"Hit: (\d+) (\([^)]*\) )?(\w+) damage")
 USES = re.compile(r"makes (?:an?|one) ([\w ]+?) attack|uses its ([\w ]+?)[.,]")
 Tally = collections.Counter[str]
@@ -232,12 +235,22 @@ def proficiencies(monster: dict[str, Any], sheet: dict[str, Any]) -> None:
 
 
 def damage_traits(monster: dict[str, Any], sheet: dict[str, Any], tally: Tally) -> None:
+    """Damage types as they are, and "bludgeoning, piercing, and slashing from nonmagical
+    weapons" (srd-62; silvered or adamantine weapons are not told apart from others)."""
     for field, key in (("resistances", "damage_resistances"),
                        ("immunities", "damage_immunities"),
                        ("vulnerabilities", "damage_vulnerabilities")):  # fmt: skip
-        listed = monster.get(key) or []
+        listed = [MISSPELT.get(t, t) for t in monster.get(key) or []]
         sheet[field] = [t for t in listed if t in DAMAGE_TYPES]
-        tally["damage traits kept as phrases, not read"] += len(listed) - len(sheet[field])
+        phrases = [t for t in listed if t not in DAMAGE_TYPES]
+        for phrase in phrases:
+            if field != "vulnerabilities" and NONMAGICAL.search(phrase):
+                named = [t for t in DAMAGE_ORDER if t in phrase]
+                sheet[f"nonmagical_{field}"] = named
+                if re.search("silver|adamantine", phrase):
+                    tally["silvered or adamantine weapons, read as any nonmagical one"] += 1
+            else:
+                tally["damage traits kept as phrases, not read"] += 1
     listed = [
         c["index"] if isinstance(c, dict) else c for c in monster.get("condition_immunities") or []
     ]

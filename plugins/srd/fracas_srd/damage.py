@@ -22,6 +22,7 @@ from fracas_srd.effects import bonuses, resistances
 from fracas_srd.events import DEATH_SAVE, ConcentrationOwed, DeathSaves, TemporaryHitPoints
 from fracas_srd.state import Fighter, State
 
+TYPED = ("srd-10", "srd-62")  # the rules of damage types
 Typed = tuple[list[Modifier], str]  # damage of one type: its parts, and the type
 AT_ZERO = {"at_zero": True}  # the unconsciousness of 0 HP, which healing ends
 
@@ -59,14 +60,21 @@ def saved_half(parts: list[Modifier]) -> list[Modifier]:
     return [*parts, Modifier(total // 2 - total, "half on a successful save", "srd-25")]
 
 
-def typed(target: Fighter, raw: int, kind: str) -> tuple[int, list[Modifier]]:
-    """srd-10: immunity takes all; then resistance halves (down), vulnerability doubles."""
+def typed(target: Fighter, raw: int, kind: str, mundane: bool) -> tuple[int, list[Modifier]]:
+    """srd-10: immunity takes all; then resistance halves (down), vulnerability doubles;
+    srd-62: some only against a nonmagical weapon's damage (`mundane`)."""
     sheet = target.sheet
     if kind in sheet.immunities:
         return 0, [Modifier(-raw, f"immune to {kind}", "srd-10")] if raw else []
+    if mundane and kind in sheet.nonmagical_immunities:
+        return 0, [Modifier(-raw, f"immune to nonmagical {kind}", "srd-62")] if raw else []
     amount, notes = raw, []
     if kind in resistances(target):
         notes.append(Modifier(amount // 2 - amount, f"resistant to {kind}: half", "srd-10"))
+        amount //= 2
+    elif mundane and kind in sheet.nonmagical_resistances:
+        said = f"resistant to nonmagical {kind}: half"
+        notes.append(Modifier(amount // 2 - amount, said, "srd-62"))
         amount //= 2
     if kind in sheet.vulnerabilities:
         notes.append(Modifier(amount, f"vulnerable to {kind}: double", "srd-10"))
@@ -84,16 +92,17 @@ def deal(
     critical: bool = False,
     rules: tuple[str, ...] = (),
     also: Sequence[Typed] = (),
+    mundane: bool = False,
 ) -> list[Event]:
     """Damage from its parts (dice and modifiers) to one target, and all that follows;
     `also`: more of it of other types (a bite's fire), each resisted by its own type, all
-    one damage (one concentration save)."""
+    one damage (one concentration save); `mundane`: from a nonmagical weapon (srd-62)."""
     raw = max(0, sum(p.value for p in parts))
-    taken, notes = typed(target, raw, kind) if kind else (raw, [])
+    taken, notes = typed(target, raw, kind, mundane) if kind else (raw, [])
     for more, other in also:
-        amount, said = typed(target, max(0, sum(p.value for p in more)), other)
+        amount, said = typed(target, max(0, sum(p.value for p in more)), other, mundane)
         taken, notes = taken + amount, [*notes, *more, *said]
-    cited = ["srd-9", *rules, *(["srd-10"] if any(n.rule == "srd-10" for n in notes) else [])]
+    cited = ["srd-9", *rules, *dict.fromkeys(n.rule for n in notes if n.rule in TYPED)]
     absorbed = min(target.temp_hp, taken)
     if absorbed:
         notes.append(Modifier(0, f"{absorbed} of it off temporary hit points first", "srd-11"))

@@ -392,6 +392,13 @@ STATEMENTS = {
         "comes, by its save); a grapple of a creature immune to being grappled, or a shove to"
         " knock prone one immune to prone, is not made. [Monsters: Condition Immunities]"
     ),
+    "srd-62": (
+        "Resistance and immunity to nonmagical weapons. A creature resistant or immune to "
+        "bludgeoning, piercing and slashing damage from nonmagical attacks or weapons is so "
+        "against a weapon that is not magical (fracas does not tell silvered or adamantine "
+        "weapons apart: the GM rules on them); a magic weapon's damage is dealt in full. "
+        "[Monsters: Damage Vulnerabilities, Resistances, and Immunities]"
+    ),
 }
 
 

@@ -176,6 +176,8 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     vulnerabilities: list[DamageType] = []
     immunities: list[DamageType] = []
     condition_immunities: list[str] = []  # conditions it cannot have (srd-61)
+    nonmagical_resistances: list[DamageType] = []  # to nonmagical weapons' damage (srd-62)
+    nonmagical_immunities: list[DamageType] = []
     spellcasting: Ability | None = None
     attacks: Annotated[int, msgspec.Meta(ge=1, le=8)] = 1  # attacks per Attack action
     weapons: list[Weapon] = []

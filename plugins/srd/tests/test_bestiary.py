@@ -217,6 +217,27 @@ def test_srd_61_no_grapple_or_knocking_prone_of_a_creature_immune_to_it():
     assert table.who("pc").action == ""  # nothing spent
 
 
+def test_srd_62_a_wererat_takes_no_damage_from_a_nonmagical_sword_and_full_from_a_magic_one():
+    bps = ["bludgeoning", "piercing", "slashing"]
+    assert sheet_of("wererat human form").nonmagical_immunities == bps
+    assert sheet_of("stone golem").nonmagical_immunities == bps  # "that aren't adamantine"
+    assert sheet_of("lich").nonmagical_immunities == bps  # "from nonmagical attacks"
+    ghost = sheet_of("ghost")
+    assert ghost.nonmagical_resistances == bps and "acid" in ghost.resistances
+    table = Table()
+    sword = {"name": "longsword", "damage": "1d8", "type": "slashing"}
+    table.join("pc", sample("fighter", weapons=[sword, {**sword, "name": "blade", "magic": 1}]))
+    table.join("wolf", monster("wererat human form").sheet)
+    table.do({"action": "begin"}, 20, 2)
+    out = table.act("pc", "attack", "wolf", faces=(18, 6), weapon="longsword")
+    [hit] = [e for e in out if isinstance(e, Damaged)]
+    assert hit.amount == 0 and "immune to nonmagical slashing" in hit.breakdown[-1].reason
+    table.do({"action": "next"})
+    table.do({"action": "next"})
+    out = table.act("pc", "attack", "wolf", faces=(18, 6), weapon="blade")
+    assert [e.amount for e in out if isinstance(e, Damaged)] == [6 + 3 + 1]
+
+
 def test_a_legendary_wing_attack_is_its_save_its_damage_and_prone():
     table = Table()
     table.join("dragon", monster("adult red dragon").sheet)
