@@ -23,10 +23,11 @@ reveals them. The rule, step by step in the order of the log:
    MOST_WORLDS, a step's outcomes found within OUTCOME_BUDGET decisions in all of them, dice
    that do not explode) and until an undo of a withheld step. From then on, a
    secret step taints the combatants its outcomes differ in and, if any, the shared state
-   too (or, past those limits, everything it names or changes and the shared state if it
-   moved it); a later step is withheld when it reads tainted state (names or changes a
-   tainted combatant, or the shared state is tainted and it is not one of the GM's
-   statements or rulings), and taints in turn everything it named or changed.
+   too (past those limits, what the ruleset declares its dice can reach, `Ruleset.reach`,
+   or else every combatant and the shared state); a later step is withheld when it reads
+   tainted state (names or changes a tainted combatant, or the shared state is tainted
+   and it is not one of the GM's statements or rulings), and taints in turn everything
+   it named or changed.
 4. An undo, redo or supersede is withheld when the step it takes back or restores is.
    Otherwise an undo gives back the state before the step it takes back, whatever its
    rolls gave, and with it the taint (and worlds) of then; a redo those after the step.
@@ -379,8 +380,8 @@ class Taint:
     be in (its *worlds*: one for each outcome the secrets could have had, told apart by
     nothing else) and taints exactly what differs between them; a later step that reads
     what differs is decided again in every world and shown when it decides as recorded in
-    all. When that cannot be followed (too many outcomes, an undo, a withheld step, a hidden
-    combatant's doing), the taint spreads by what steps name and change, as it always did.
+    all. When that cannot be followed (too many outcomes, a withheld step taken back or
+    spread past MOST_WORLDS), the taint spreads by what steps name and change.
     """
 
     def __init__(self, ruleset: Ruleset, context: bytes = b"") -> None:
@@ -602,26 +603,46 @@ def partly(frame: Frame, known: Known, hidden: set[str]) -> bool:
     return involves(frame, hidden, known) or bool(named_in(frame.events, known) & hidden)
 
 
-def reach(frame: Frame, ruleset: Ruleset) -> tuple[set[str], bool] | None:
+def reach(frame: Frame, ruleset: Ruleset, known: Known) -> tuple[set[str], bool]:
     """What a secret step decided where its worlds are not followed: the combatants whose
     state differs between its outcomes, and the shared state whenever anything does (a later
     decision may read any combatant, as the turn passes over whoever is down, and there are
-    no worlds to decide it in). None when there are too many outcomes to try."""
+    no worlds to decide it in). With too many outcomes to try, what the ruleset declares
+    its dice can reach (`Ruleset.reach`), else every combatant and the shared state: never
+    what this one outcome happened to change, which would tell it."""
     key = (ruleset.name, msgspec.json.encode(frame.before), msgspec.json.encode(frame.events))
     if key in _reaches:
         _reaches.move_to_end(key)
         return _reaches[key]
     worlds = every_world(ruleset, frame, [frame.before], refused=False)
-    who, moved = differing([parts(w) for w in worlds]) if worlds is not None else (set(), True)
-    found = None if worlds is None else (who, moved or bool(who))
+    if worlds is not None:
+        who, moved = differing([parts(w) for w in worlds])
+        found = (who, moved or bool(who))
+    else:
+        declared = declared_reach(frame, ruleset)
+        found = (set(known.ids), True) if declared is None else declared
     _reaches[key] = found
     if len(_reaches) > REACH_CACHE:
         _reaches.popitem(last=False)
     return found
 
 
+def declared_reach(frame: Frame, ruleset: Ruleset) -> tuple[set[str], bool] | None:
+    """What the ruleset says the step's dice can change (`Ruleset.reach`), or None."""
+    if ruleset.reach is None or frame.command is None:
+        return None
+    try:
+        command = ruleset.command(frame.command)
+    except FracasError:
+        return None
+    declared = ruleset.reach(frame.before, command)
+    if declared is None:
+        return None
+    return set(declared.combatants), declared.shared
+
+
 _worlds_after: OrderedDict[bytes, tuple[Any, Any, dict[str, int], int | None, int]] = OrderedDict()
-_reaches: OrderedDict[tuple[str, bytes, bytes], tuple[set[str], bool] | None] = OrderedDict()
+_reaches: OrderedDict[tuple[str, bytes, bytes], tuple[set[str], bool]] = OrderedDict()
 
 
 def differing(states: list[tuple[dict[str, Any], dict[str, Any]]]) -> tuple[set[str], bool]:
@@ -672,8 +693,7 @@ def judge(
         taint.spread(reads, shared, source)
         return False, source
     if secret:
-        every = reads, shared
-        taint.spread(*(reach(frame, taint.ruleset) or every), step)
+        taint.spread(*reach(frame, taint.ruleset, known), step)
         return True, step
     return False, None
 

@@ -11,7 +11,8 @@ may change without notice. docs/rulesets.md is the guide; `fracas.testing` the c
 What is here, by what an author needs:
 
 - the contract: `Ruleset`, `Context` (the dice and who asks), `View` with `InitiativeRow`,
-  `WoundRow` and `PinRow`, `Upcaster` and `mechanic_ids` for events of older schemas;
+  `WoundRow` and `PinRow`, `Upcaster` and `mechanic_ids` for events of older schemas,
+  `Reach` (what a GM-only roll can change, `Ruleset.reach`);
 - commands: `Command` (the base of your actions, tagged by `action`), `Join`, `Begin`,
   `Pass`, with `check_can_begin`, `joined_event`, `declared_event`;
 - events: `Event` (the base of your own, with `event_union`), and the core vocabulary
@@ -96,6 +97,7 @@ from fracas.rules.ruleset import (
     FUMBLE,
     OUT,
     Context,
+    Reach,
     Ruleset,
     Upcaster,
     listed_weapons,
@@ -144,6 +146,7 @@ __all__ = [
     "PinRow",
     "Playable",
     "PlayerField",
+    "Reach",
     "Reference",
     "RefusedError",
     "Resolved",

@@ -35,6 +35,7 @@ from fracas.rules.api import (
     Pass,
     Playable,
     PlayerField,
+    Reach,
     RefusedError,
     Resolved,
     Rolled,
@@ -1299,7 +1300,14 @@ def reactions(state: State, command: Any) -> dict[str, Choices]:
     return offer(decide, state, command, REACTION, command.defender)
 
 
+def reach(state: State, command: Any) -> Reach | None:
+    """What a GM-only pool can change whatever it shows (004-4): an `other` check counts
+    an Outcome and changes no one; other actions are left to fracas to try (None)."""
+    return Reach() if isinstance(command, Other) else None
+
+
 RULESET = Ruleset(
+    reach=reach,
     name="pool",
     title="d10 dice pool (The Contract)",
     reference=toml_reference("fracas.rules", "reference.toml", "004"),

@@ -92,6 +92,16 @@ class Context:
     command_id: str = ""
 
 
+class Reach(msgspec.Struct, frozen=True):
+    """What a step's dice can change, whatever faces they show (`Ruleset.reach`): the
+    combatants whose state could be other than it is, and whether the fight's shared state
+    could be (its round, turn, phase or order, now or later: a combatant who could fall is
+    skipped by a later turn, so whoever could fall makes it True)."""
+
+    combatants: frozenset[str] = frozenset()
+    shared: bool = False
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """One combat system as a decider. `evolve` is pure and total; `decide` judges.
@@ -193,6 +203,13 @@ class Ruleset:
     # that purpose so far) -> the faces left. None: every face. The conformance kit types
     # only these.
     legal_faces: Callable[[Any, str, Sequence[int]], Sequence[int]] | None = None
+    # What a step's dice can change whatever they show, for a GM-only roll with too many
+    # outcomes to try (4dF opposed, a large pool, dice that explode): (state before the
+    # step, its command) -> a `Reach`, read from those alone and never from the dice; None
+    # where the ruleset cannot say. The players then see at once every step that reads
+    # nothing in it; without it, such a secret makes everything after it wait. The kit
+    # checks it against the outcomes of the steps it plays (docs/rulesets.md).
+    reach: Callable[[Any, Any], Reach | None] | None = None
     # The actions aimed at others: their actor may not be among their targets (attacking
     # oneself is surely a slip of the keyboard, not a move).
     hostile: frozenset[str] = frozenset(("attack", "disarm", "pin", "grapple"))

@@ -35,6 +35,7 @@ from fracas.rules.api import (
     Pass,
     Playable,
     PlayerField,
+    Reach,
     RefusedError,
     Resolved,
     Rolled,
@@ -971,7 +972,23 @@ def reactions(state: State, command: Any) -> dict[str, Choices]:
     return offer(decide, state, command, ACTIVE_DEFENCE, command.unaware)
 
 
+def reach(state: State, command: Any) -> Reach | None:
+    """What an attack's open roll can change whatever it shows (001-M3, 001-M4): the
+    attacker and the target (wound points, impairment, a death check that may take them
+    out, so the shot clock too), and everyone when no one else has a shot left, as the
+    sequence that may begin then rolls everyone's initiative (001-9); other actions are
+    left to fracas to try (None)."""
+    if not isinstance(command, Attack):
+        return None
+    named = {command.actor, *command.targets}
+    others = [f for f in state.fighters.values() if f.id not in named and not f.out]
+    if not any(f.next_shot > 0 for f in others):
+        named |= set(state.fighters)
+    return Reach(frozenset(named), shared=True)
+
+
 RULESET = Ruleset(
+    reach=reach,
     name="shotclock",
     title="Shot clock (Feng Shui)",
     reference=toml_reference("fracas.rules", "reference.toml", "001"),

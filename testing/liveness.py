@@ -16,6 +16,7 @@ outcomes to try (there the rule withholds, as it always did).
 
 import contextlib
 import io
+import random
 from collections import Counter
 from typing import Any
 
@@ -30,12 +31,14 @@ from fracas.projections.exports import export_jsonl
 from fracas.projections.screen import PLAYERS, Timeline, shown_health
 from fracas.projections.secrecy import (
     MOST_WORLDS,
+    declared_reach,
     every_world,
     free_roll,
     parts,
     players_cut,
 )
 from fracas.rules import Encounter
+from fracas.rules.dice import draw, rolled
 from fracas.rules.events import Disclosed, Rolled
 from fracas.rules.redecide import ReplayDice, decide_again, same_events
 from fracas.rules.roster import fold
@@ -70,6 +73,7 @@ def check_secret_liveness(cast: Cast, data: st.DataObject) -> None:
         fracas, encounter, frames, hidden = secret_fight(cast, data)
         fates, worlds = maximal_view(frames, encounter.ruleset, hidden)
         shown_exactly(fracas, encounter, frames, fates, worlds)
+        declared_reach_holds(frames, encounter.ruleset, data)
         if hidden:
             nowhere_for_the_players(fracas, hidden)
 
@@ -152,6 +156,61 @@ def maximal_view(
             return fates, None
         around[step] = (before, worlds)
     return fates, worlds
+
+
+SAMPLED = 40  # other outcomes tried of a secret step whose reach the ruleset declares
+
+
+def declared_reach_holds(frames: list[Frame], ruleset: Ruleset, data: st.DataObject) -> None:
+    """Each secret step with too many outcomes to try whose reach the ruleset declares
+    (`Ruleset.reach`), decided again on random faces: no outcome changes a combatant it did
+    not name, nor the shared state unless it said so."""
+    if ruleset.reach is None:
+        return
+    rng = random.Random(data.draw(st.integers(0, 2**32), "reach faces"))
+    for frame in frames:
+        if frame.command is None or not any(isinstance(e, Rolled) for e in frame.events):
+            continue
+        declared = declared_reach(frame, ruleset)
+        if declared is None:
+            continue
+        who, shared = declared
+        ids, recorded = parts(frame.after)
+        for _ in range(SAMPLED):
+            after = other_outcome(ruleset, frame, rng)
+            if after is None:
+                continue
+            fighters, common = parts(after)
+            changed = {c for c in ids.keys() | fighters.keys() if ids.get(c) != fighters.get(c)}
+            assert changed <= who, (
+                f"step {frame.record.step} ({frame.command}) could change {sorted(changed - who)}"
+                f" on other faces, beyond what {ruleset.name}'s reach declares: {sorted(who)}"
+            )
+            assert shared or common == recorded, (
+                f"step {frame.record.step} ({frame.command}) could move the shared state on "
+                f"other faces, though {ruleset.name}'s reach declares it cannot"
+            )
+
+
+class RandomDice:
+    """Faces drawn at random, dice that explode included."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def roll(self, spec: str, purpose: str) -> Any:
+        return rolled(spec, draw(spec, self.rng.choice), "manual", "gm")
+
+
+def other_outcome(ruleset: Ruleset, frame: Frame, rng: random.Random) -> Any | None:
+    """The state after the step decided again on random faces; None where refused."""
+    record = frame.record
+    ctx = Context(RandomDice(rng), record.step, record.author, record.command_id)
+    try:
+        decided = decide_again(ruleset, frame.before, frame.events, ctx, None)
+    except FracasError:
+        return None
+    return fold(ruleset.evolve, frame.before, decided)
 
 
 def hidden_named(frame: Frame, hidden: set[str]) -> bool:

@@ -188,3 +188,38 @@ def test_a_secret_roll_taken_back_leaves_nothing_waiting(tmp_path):
     run("undo")
     run("redo")  # the public shot again: it reads nothing the undone secret decided
     assert "bob takes 7 damage" in surfaces(tmp_path / "f.db", "f")["md"]
+
+
+# -- a secret with too many outcomes to try: what the ruleset declares it can reach --------
+
+
+def test_pool_a_large_secret_pool_check_leaves_the_next_turns_public():
+    """Ana's Dexterity + Athletics is seven d10: ten million outcomes, past what fracas
+    tries; the pool ruleset declares that an `other` check changes no one (Ruleset.reach),
+    so the turns after it reach the players at once."""
+    encounter = fight("pool")
+    while encounter.view().acting[0] != "ana":
+        act(encounter, {"action": "next", "actor": "@"})
+    check = {"action": "other", "actor": "ana", "attribute": "dexterity", "ability": "athletics"}
+    secret = act(encounter, check, secret=True)
+    pool = next(e.roll for e in encounter.events_of_step(secret) if isinstance(e, Rolled))
+    assert len(pool.faces) == 7
+    public = [act(encounter, {"action": "next", "actor": "@"}) for _ in range(2)]
+    shown_at_once(encounter, secret, public)
+
+
+def test_shotclock_an_open_secret_attack_keeps_only_its_two_combatants_rows():
+    """The shot clock's open roll explodes: no end of outcomes to try. Its ruleset declares
+    that an attack reaches the attacker, the target and the clock: the GM's ruling on a
+    third combatant after it shows at once (without the declaration everyone would wait)."""
+    encounter = fight("shotclock")
+    attack = {"action": "attack", "actor": "@", "targets": ["@named"]}
+    secret = act(encounter, attack, secret=True)
+    named = encounter.events_of_step(secret)
+    aimed = {e.actor for e in named if isinstance(e, Rolled)}
+    third = next(w for w in ("mook", "mook2") if w not in aimed)
+    ruling = act(encounter, {"action": "gm.condition-set", "target": third, "condition": "lit"})
+    frames = list(walk(encounter.store, encounter.id, encounter.ruleset))
+    cut = players_cut(frames, encounter.ruleset)
+    assert cut.seen[secret].masked
+    assert cut.number(ruling) is not None and not cut.seen[ruling].masked, "the ruling waits"
