@@ -182,8 +182,8 @@ def actions_of(monster: dict[str, Any], sheet: dict[str, Any], tally: Tally) -> 
         elif "dc" in action and "dc_type" in action["dc"]:
             spells.append(save_ability(action, sheet, tally))
         elif "attack_options" in action:
-            spells += [save_ability(o, sheet, tally) for o in breath_options(action)]
-            tally["breath weapon options recharged apart"] += 1
+            shared = {"recharged_as": plain(action["name"])}
+            spells += [save_ability(o, sheet, tally) | shared for o in breath_options(action)]
         elif action["name"] == "Multiattack":
             multi = multiattack_of(action)
     names = {w["name"] for w in weapons}

@@ -9,15 +9,21 @@ from fracas_srd.state import RECHARGE, Fighter
 
 
 def used(caster: Fighter, spell: Spell) -> list[Event]:
-    """Using it: refused while it waits for its d6; otherwise it now waits."""
+    """Using it: refused while it waits for its d6; otherwise it now waits (and so does
+    every ability recharged with it)."""
     if not spell.recharge:
         return []
-    if spell.name in caster.recharging:
+    if waits_as(spell) in caster.recharging:
         raise RefusedError(
             f"{caster.name}'s {spell.name} is not recharged: a d6 of {on(spell)} at the start "
             f"of its turn brings it back (srd-54)"
         )
-    return [Spent(caster.id, RECHARGE, 1, spell.name, ["srd-54"])]
+    return [Spent(caster.id, RECHARGE, 1, waits_as(spell), ["srd-54"])]
+
+
+def waits_as(spell: Spell) -> str:
+    """What waits for the d6: the ability, or the several recharged as one."""
+    return spell.recharged_as or spell.name
 
 
 def on(spell: Spell) -> str:
@@ -28,7 +34,7 @@ def recharges(ctx: Context, fighter: Fighter) -> list[Event]:
     """At the start of its turn, a d6 for each ability waiting: its number or more, ready."""
     events: list[Event] = []
     for name in fighter.recharging:
-        spell = fighter.sheet.spell(name)
+        spell = next(s for s in fighter.sheet.spells if waits_as(s) == name)
         purpose = f"recharge of {name} ({on(spell)})"
         roll = ctx.dice.roll("d6", purpose)
         ready = roll.total >= spell.recharge

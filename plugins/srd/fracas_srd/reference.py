@@ -343,7 +343,8 @@ STATEMENTS = {
     "srd-54": (
         'Recharge. A monster\'s ability marked "Recharge X-6" may be used once; then, at the '
         "start of each of the monster's turns, a d6 is rolled for it, and on X or more it may "
-        "be used again. [Monsters: Limited Usage (Recharge X-Y)]"
+        "be used again. Abilities under one Recharge (a metallic dragon's Breath Weapons, "
+        "either of them) wait for one d6. [Monsters: Limited Usage (Recharge X-Y)]"
     ),
     "srd-55": (
         "Lair actions. A creature in its lair may take a lair action on initiative count 20, "

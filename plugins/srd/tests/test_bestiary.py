@@ -238,6 +238,19 @@ def test_srd_62_a_wererat_takes_no_damage_from_a_nonmagical_sword_and_full_from_
     assert [e.amount for e in out if isinstance(e, Damaged)] == [6 + 3 + 1]
 
 
+def test_srd_54_a_metallic_dragon_s_two_breaths_share_one_recharge():
+    table = Table()
+    table.join("gold", monster("young gold dragon").sheet)
+    table.join("pc", sample("fighter"), "pc")
+    table.do({"action": "begin"}, 20, 2)
+    table.act("gold", "cast", "pc", faces=(2, *[1] * 10), spell="fire breath")
+    assert table.who("gold").recharging == ("breath weapons",)
+    table.next()
+    table.next(3)  # the gold's turn: one d6 for both breaths, 3: not yet
+    with pytest.raises(RefusedError, match="weakening breath is not recharged"):
+        table.act("gold", "cast", "pc", spell="weakening breath")
+
+
 def test_a_legendary_wing_attack_is_its_save_its_damage_and_prone():
     table = Table()
     table.join("dragon", monster("adult red dragon").sheet)
