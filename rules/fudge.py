@@ -38,6 +38,7 @@ from fracas.rules.api import (
     PinRow,
     Playable,
     PlayerField,
+    Reach,
     RefusedError,
     Resolved,
     Roll,
@@ -1690,7 +1691,22 @@ def key_numbers(wound: WoundRow) -> dict[str, Any]:
     return {"Penalty": wound.detail.get("penalty", 0)}
 
 
+def reach(state: State, command: Any) -> Reach | None:
+    """What a `next` that resolves a declared action can change whatever the 4dF show
+    (opposed, two 4dF are 6,561 outcomes): the one resolving and the targets of the action
+    (wounds, holds), and the turn, as a wounded target may no longer act (003-29, 003-33).
+    Other steps are left to fracas to try (None)."""
+    if not isinstance(command, Pass) or state.phase != "resolving" or not state.current:
+        return None
+    actor = state.fighters[state.current]
+    if actor.resolved >= len(actor.declared):
+        return None
+    declared = actor.declared[actor.resolved]
+    return Reach(frozenset([actor.id, *(declared.get("targets") or [])]), shared=True)
+
+
 RULESET = Ruleset(
+    reach=reach,
     name="fudge",
     title="4dF outcomes, declare low, resolve high (The Contract, early)",
     reference=toml_reference("fracas.rules", "reference.toml", "003"),

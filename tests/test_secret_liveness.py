@@ -223,3 +223,23 @@ def test_shotclock_an_open_secret_attack_keeps_only_its_two_combatants_rows():
     cut = players_cut(frames, encounter.ruleset)
     assert cut.seen[secret].masked
     assert cut.number(ruling) is not None and not cut.seen[ruling].masked, "the ruling waits"
+
+
+def test_fudge_an_opposed_secret_attack_keeps_only_its_two_combatants_rows():
+    """Bo's attack on Cy resolves on GM-only dice, 4dF against 4dF: 6,561 outcomes, past
+    what fracas tries. 4dF declares that resolving an attack reaches the one resolving, the
+    target and the turn: the GM's ruling on Ana after it shows at once."""
+    encounter = fight("fudge", dice=[*f(2), *f(0), *f(-1), *f(0)])
+    while encounter.state.phase == "declaring":
+        if encounter.state.current == "bo":
+            act(encounter, {"action": "attack", "actor": "bo", "targets": ["cy"]})
+        act(encounter, {"action": "next"})
+    while encounter.state.current != "bo":
+        act(encounter, {"action": "next"})
+    secret = act(encounter, {"action": "next"}, secret=True)
+    assert len([e for e in encounter.events_of_step(secret) if isinstance(e, Rolled)]) == 2
+    ruling = act(encounter, {"action": "gm.condition-set", "target": "ana", "condition": "lit"})
+    frames = list(walk(encounter.store, encounter.id, encounter.ruleset))
+    cut = players_cut(frames, encounter.ruleset)
+    assert cut.seen[secret].masked
+    assert cut.number(ruling) is not None and not cut.seen[ruling].masked, "the ruling waits"
