@@ -9,6 +9,7 @@ from pathlib import Path
 
 from fracas.cli.serve import Table
 from fracas.projections.screen import PLAYERS
+from tests.test_secrecy import on as on_log
 from tests.test_secrecy import shut
 from tests.test_unseen_attacker import SAMPLES, on, players_surfaces
 
@@ -93,3 +94,37 @@ def test_a_players_save_against_a_hidden_caster_shows_neither_the_dc_nor_the_cas
     unseen_anywhere(seen, "wyrm", "priest", "DC 13")
     assert "Someone unseen casts" in seen["md"]
     assert "Wren takes" in seen["md"]
+
+
+def test_the_head_codes_footer_says_why_it_stops_and_goes_once_all_is_shown(tmp_path: Path):
+    """The footer under the players' head code stands while the record holds what the GM
+    keeps back (a secret roll, who a hidden one is), and goes once it is all shown: after a
+    disclosure, a reveal, and a secret taken back then disclosed."""
+    db = tmp_path / "duel.db"
+    run = on_log(db)
+    def footer() -> str:
+        table = Table(str(db), "token")
+        try:
+            page = table.render_screen("duel", PLAYERS)
+        finally:
+            shut(table)
+        return page.split('class="head"', 1)[1] if 'class="head"' in page else ""
+
+    run("new", "--id", "duel")
+    run("add", "alice", "--set", "dex=14", "--side", "pc")
+    run("add", "bob", "--set", "dex=10")
+    run("begin")
+    kept = "the steps after it hold what the GM keeps back"
+    for doing, showing in (
+        (("roll", "d20", "--secret"), ("disclose", "5")),
+        (("add", "lurk", "--set", "dex=3", "--hidden"), ("reveal-combatant", "lurk")),
+    ):
+        run(*doing)
+        assert kept in footer(), doing
+        run(*showing)
+        assert kept not in footer() and "note it" in footer(), showing
+    run("act", "alice", "other", "-o", "what=listens", "-o", "test=dex", "--secret")
+    run("undo")  # taken back: its dice are still the GM's, and the head code runs through them
+    assert kept in footer()
+    run("disclose", "9")
+    assert kept not in footer() and "note it" in footer()
