@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import click
 
-from fracas.cli.main import SHORT
+from fracas.cli.app import SHORT
 from fracas.ledger import BadInputError, FracasError
 from fracas.ledger.errors import said
 from fracas.ledger.history import COMMAND
@@ -150,7 +150,7 @@ class Session:
 
     def help(self) -> str:
         """`help` here: play's own keys, then the commands that run here, under headings."""
-        from fracas.cli.main import visible
+        from fracas.cli.app import visible
         from fracas.cli.sections import sections_of
 
         ctx = click.Context(self.group, info_name="fracas")

@@ -1,13 +1,17 @@
 """Help that starts somewhere: `fracas --help` under headings, `fracas actions` without
 repeats, `help` inside `fracas play`, and what Tab offers."""
 
+import inspect
+import subprocess
+import sys
 from pathlib import Path
 
 import click
 import pytest
 from click.testing import CliRunner
 
-from fracas.cli.main import SHORT, App, cli
+from fracas.cli.app import SHORT
+from fracas.cli.main import COMMANDS, App, cli
 from fracas.cli.sections import OTHER, SECTIONS
 from fracas.cli.shell import NOT_HERE, Completion, Session
 from fracas.projections import catalog
@@ -30,6 +34,44 @@ def test_every_command_has_help_and_a_heading() -> None:
         assert (command.help or "").strip(), f"{name} has no help"
         assert len(command.get_short_help_str(56)) <= 56, name
         assert not command.get_short_help_str(56).endswith("..."), f"{name}: summary cut"
+
+
+def test_every_command_and_subcommand_has_a_summary_and_a_docstring() -> None:
+    """`fracas --help` lists a command by its summary, `fracas help NAME` says the rest: each
+    command (a subcommand of `party` and `condition` too) has both, written for it."""
+    for name, command in every_command(cli):
+        function = inspect.unwrap(command.callback) if command.callback else None
+        assert function is not None and inspect.getdoc(function), f"{name}: no docstring"
+        assert command.get_short_help_str(80).strip(), f"{name}: no summary"
+
+
+def test_the_table_of_contents_names_every_command_where_it_is() -> None:
+    """cli/main.py's list: each command by its name, in the module it names."""
+    for name, where in COMMANDS.items():
+        module, function = where.split(":")
+        command = cli.commands[name]
+        assert command.name == name
+        assert command.callback.__module__ == f"fracas.cli.commands.{module}", name
+        assert inspect.unwrap(command.callback).__name__ == function, name
+    assert sorted(cli.commands) == sorted(COMMANDS)
+
+
+def test_a_command_imports_only_its_own_module_of_commands(run) -> None:
+    """`fracas status --json` run as a process loads reading.py, not the commands it does
+    not run (nor the web stack, rich or the rulesets)."""
+    run("new")
+    run("add", "bob", "--set", "hp=5")
+    probe = (
+        "import sys\n"
+        "from fracas.cli.main import cli\n"
+        f"try: cli(['--db', {run.db!r}, 'status', '--json'])\n"
+        "except SystemExit: pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('fracas.cli.commands.', "
+        "'starlette', 'rich', 'fracas.rules.percentile'))), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    loaded = done.stderr.strip().splitlines()[-1]
+    assert loaded == "['fracas.cli.commands.reading']", done.stderr
 
 
 def test_fracas_help_lists_the_commands_under_headings_in_order() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from fracas.cli.main import act_
+from fracas.cli.commands.turns import act_
 from fracas.projections import catalog
 from fracas.projections.catalog import RULE_ID, rules_of, systems
 from fracas.rules.ruleset import BUILTIN, available, load

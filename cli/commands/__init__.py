@@ -1,0 +1,1 @@
+"""The commands of `fracas`, by concern; cli/main.py lists them by name."""

@@ -1,0 +1,430 @@
+"""Setting up: rulesets and their options, a new encounter, combatants, monsters, the
+party kept from fight to fight, and the demo."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from typing import TYPE_CHECKING, Any
+
+import click
+import msgspec
+
+from fracas.cli import render
+from fracas.cli.app import App, dump_json, pass_app
+from fracas.cli.numbers import AsciiInt
+from fracas.cli.options import (
+    by_option,
+    health,
+    id_option,
+    names_for_completion,
+    parse_pairs,
+    ruleset_for,
+)
+from fracas.cli.text import LINE, LOG_PATH
+from fracas.ledger import BadInputError, NotFoundError
+from fracas.rules import DEFAULT
+from fracas.rules.views import PARTY
+
+if TYPE_CHECKING:
+    from fracas.projections import Fracas
+    from fracas.rules import Ruleset
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+def rulesets(as_json: bool) -> None:
+    """List the installed combat systems."""
+    from fracas.rules import available, load
+
+    listed = [{"name": name, "title": load(name).title} for name in available()]
+    if as_json:
+        dump_json(listed)
+        return
+    for entry in listed:
+        click.echo(f"{entry['name']:<12} {entry['title']}")
+
+
+@click.command(short_help="Start a new encounter (and the log file).")
+@click.option("--ruleset", "-r", default=DEFAULT, show_default=True)
+@click.option("--title", "-t", default="", type=LINE, help="A name for the fight.")
+@click.option(
+    "--option",
+    "-o",
+    "options",
+    multiple=True,
+    metavar="KEY=VALUE",
+    type=LINE,
+    help="Override a default of the ruleset (see `fracas options`).",
+)
+@click.option("--id", "encounter_id", default=None, help="Choose the encounter id.")
+@click.option(
+    "--party",
+    "with_party",
+    is_flag=True,
+    help="Bring the party in, as they ended their last fight (`fracas party`); the ruleset "
+    "is the party's.",
+)
+@click.option(
+    "--limit",
+    "limits",
+    multiple=True,
+    metavar="NAME=N",
+    help="dice=N per expression (default 100, at most 1000), faces=N per die (1000; 10000), "
+    "body=BYTES per event (65536; 1048576).",
+)
+@pass_app
+def new(
+    app: App,
+    ruleset: str,
+    title: str,
+    options: tuple[str, ...],
+    encounter_id: str | None,
+    with_party: bool,
+    limits: tuple[str, ...],
+) -> None:
+    """Start a new encounter (and the log file, if there is none) and print its id; with
+    --party, bring the party in as they stand."""
+    from fracas.projections import Fracas, party
+
+    chosen, limited = parse_pairs(options, "--option"), parse_pairs(limits, "--limit")
+    source = click.get_current_context().get_parameter_source("ruleset")
+    chose_ruleset = source is not click.core.ParameterSource.DEFAULT
+
+    def start(path: str) -> str:
+        with Fracas(path, create=True) as log:
+            given = {"title": title, "options": chosen, "encounter": encounter_id}
+            if not with_party:
+                return log.new(ruleset, **given, limits=limited).id
+            rules = ruleset if chose_ruleset else party.party(log).ruleset.name
+            return party.new_with_party(log, rules, **given, limits=limited).id
+
+    started = app.creating(start)
+    click.echo(started)
+    app.witness(started)
+
+
+@click.command("options", short_help="The ruleset's options.")
+@click.option("--ruleset", "-r", default=None, help="A ruleset; default: the encounter's.")
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+@pass_app
+def options_(app: App, ruleset: str | None, as_json: bool) -> None:
+    """List the options of the encounter's ruleset (or of -r RULESET): value, values, meaning."""
+    from fracas.projections import catalog
+
+    rules, current = ruleset_for(app, ruleset)
+    found = catalog.options(rules, current)
+    if as_json:
+        dump_json({"ruleset": rules.name, "options": found})
+    else:
+        render.options(rules.name, found, current is not None)
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+@pass_app
+def encounters(app: App, as_json: bool) -> None:
+    """List the encounters in the file, oldest first."""
+    listed = app.fracas.encounters()
+    if as_json:
+        dump_json(listed)
+        return
+    for entry in listed:
+        click.echo(
+            f"{entry['encounter']}  {entry['ruleset']:<11} {entry['steps']:>4} steps  "
+            f"{entry['title']}"
+        )
+
+
+@click.command(short_help="Add a combatant from a sheet and --set fields.")
+@click.argument("combatant")
+@click.option("--name", default="", help="Display name; default: the id.")
+@click.option(
+    "--side",
+    type=click.Choice(["pc", "npc"]),
+    default=None,
+    help="pc or npc; default: the sheet's side, else npc.",
+)
+@click.option(
+    "--sheet", "sheet_file", type=click.Path(dir_okay=False), default=None, help="A TOML sheet."
+)
+@click.option(
+    "--monster",
+    default=None,
+    shell_complete=lambda ctx, param, incomplete: names_for_completion(
+        ctx, lambda live: [m.slug for m in live.ruleset.monsters.monsters], incomplete
+    ),
+    help="A monster from the ruleset's bestiary (`fracas monsters`), instead of a sheet.",
+)
+@click.option(
+    "--set",
+    "sets",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Set or override a sheet field, e.g. --set dex=14 --set skills.firearms=60.",
+)
+@click.option(
+    "--count",
+    type=AsciiInt(1, 100),
+    default=1,
+    help="Add N copies: ids COMBATANT-1..N, names numbered the same way.",
+)
+@click.option(
+    "--hidden",
+    is_flag=True,
+    help="An ambush: the players see neither them nor what they do until reveal-combatant.",
+)
+@by_option
+@id_option
+@pass_app
+def add(
+    app: App,
+    combatant: str,
+    name: str,
+    side: str | None,
+    sheet_file: str | None,
+    monster: str | None,
+    sets: tuple[str, ...],
+    count: int,
+    hidden: bool,
+    by: str,
+    command_id: str | None,
+) -> None:
+    """Add a combatant (or --count copies) from a sheet file, a monster of the bestiary
+    and/or --set fields; --name and --side override the sheet's."""
+    from fracas.rules.sheets import deep_merge, read_sheet_file
+
+    if sheet_file and monster:
+        raise BadInputError("give --sheet or --monster, not both")
+    sheet = read_sheet_file(sheet_file) if sheet_file else {}
+    if sheet_file:
+        sheet = imported(app.encounter(write=True).ruleset, sheet, sheet_file)
+    if monster:
+        sheet = from_bestiary(app.encounter(write=True).ruleset, monster)
+    for pair in sets:
+        sheet = deep_merge(sheet, parse_pairs((pair,), "--set"))
+    sheet_name, sheet_side = sheet.pop("name", ""), sheet.pop("side", "npc")
+    outcomes = app.writer.add(
+        combatant,
+        sheet,
+        app.encounter_id,
+        name=name or str(sheet_name),
+        side=side or str(sheet_side),
+        count=count,
+        where=sheet_source(sheet_file, sets),
+        author=by,
+        command_id=command_id,
+        hidden=hidden,
+    )
+    for outcome in outcomes:
+        render.outcome(outcome)
+    app.witness()
+
+
+def from_bestiary(ruleset: Ruleset, monster: str) -> dict[str, Any]:
+    """A monster's sheet from the ruleset's bestiary, with its name."""
+    found = ruleset.monsters.find(monster)
+    return {**found.sheet, "name": found.name}
+
+
+class BestiaryHelp(click.Command):
+    """`monsters --help` ends with each bestiary's attribution, as its licence asks."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from fracas.rules import available, load
+
+        super().format_epilog(ctx, formatter)
+        for name in available():
+            rules = load(name)
+            if rules.bestiary is not None:
+                formatter.write_paragraph()
+                formatter.write_text(f"The {name} bestiary: {rules.monsters.attribution}")
+
+
+@click.command(cls=BestiaryHelp, short_help="The bestiary: monsters to add with `add --monster`.")
+@click.argument("text", required=False, default="")
+@click.option("--ruleset", "-r", default=None, help="A ruleset; default: the encounter's.")
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+@pass_app
+def monsters(app: App, text: str, ruleset: str | None, as_json: bool) -> None:
+    """List the ruleset's monsters (those whose name or type holds TEXT): name, challenge
+    rating and type, with the attribution their licence asks for."""
+    from fracas.projections import party
+
+    try:
+        rules, _ = ruleset_for(app, ruleset)
+    except NotFoundError:  # no fight yet: the party's ruleset, if there is a party
+        if not party.has_party(app.fracas):
+            raise
+        rules = party.party(app.fracas).ruleset
+    bestiary = rules.monsters
+    found = bestiary.search(text)
+    if as_json:
+        listed = [{"monster": m.slug, "name": m.name, "cr": m.cr, "type": m.kind} for m in found]
+        dump_json({"monsters": listed, "attribution": bestiary.attribution})
+        return
+    if not bestiary.monsters:
+        raise BadInputError(f"the {rules.name} rules have no bestiary")
+    for m in found:
+        click.echo(f"{m.slug:<30} CR {m.challenge:<4} {m.kind}")
+    click.echo(f"{len(found)} of {len(bestiary.monsters)} monsters. {bestiary.attribution}")
+
+
+def imported(ruleset: Ruleset, sheet: dict[str, Any], sheet_file: str) -> dict[str, Any]:
+    """A sheet from another program's export as the ruleset reads it, each thing it could
+    not read told in one line (on stderr: the sheet still loads)."""
+    sheet, unread = ruleset.imported(sheet)
+    for line in unread:
+        click.echo(f"{sheet_file}: not read: {line}", err=True)
+    return sheet
+
+
+def sheet_source(sheet_file: str | None, sets: tuple[str, ...]) -> str:
+    """What a bad sheet from a file is blamed on: the file, with the --set fields over it
+    ("" without a file: the sheet of the combatant)."""
+    given = "".join(f" --set {pair}" for pair in sets)
+    return f"{sheet_file}{' with' if given else ''}{given}" if sheet_file else ""
+
+
+@click.group("party", invoke_without_command=True, short_help="The party, fight to fight.")
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+@click.pass_context
+def party_(ctx: click.Context, as_json: bool) -> None:
+    """The player characters kept in the log: as they stand now, in the fight they were
+    last brought into (`fracas new --party`) or between fights."""
+    from fracas.projections import party
+
+    if ctx.invoked_subcommand is not None:
+        return
+    app = ctx.find_object(App)
+    assert app is not None
+    found = party.members(app.fracas)
+    if as_json:
+        dump_json([msgspec.to_builtins(member) for member in found])
+        return
+    for member in found:
+        conditions = f"  {', '.join(member.conditions)}" if member.conditions else ""
+        click.echo(f"{member.combatant:<12} {member.health:<14} in {member.where}{conditions}")
+
+
+@party_.command("add", short_help="A player character joins the party.")
+@click.argument("combatant")
+@click.option("--name", default="", help="Display name; default: the sheet's, else the id.")
+@click.option(
+    "--sheet", "sheet_file", type=click.Path(dir_okay=False), default=None, help="A sheet."
+)
+@click.option("--monster", default=None, help="A monster of the bestiary (`fracas monsters`).")
+@click.option(
+    "--ruleset",
+    "-r",
+    default=None,
+    help="The party's ruleset, when it starts; default: the latest fight's.",
+)
+@pass_app
+def party_add(
+    app: App,
+    combatant: str,
+    name: str,
+    sheet_file: str | None,
+    monster: str | None,
+    ruleset: str | None,
+) -> None:
+    """A player character (a sheet, an export, or a monster of the bestiary) joins the
+    party, kept in the log beside the fights."""
+    from fracas.projections import Fracas, party
+    from fracas.rules import load
+    from fracas.rules.sheets import read_sheet_file
+
+    if bool(sheet_file) == bool(monster):
+        raise BadInputError("give --sheet FILE or --monster NAME (one of them)")
+    given = read_sheet_file(sheet_file) if sheet_file else {}
+
+    def join(path: str) -> None:
+        with Fracas(path, create=True) as log:
+            rules = ruleset or party_ruleset(log)
+            sheet = (
+                imported(load(rules), given, sheet_file)
+                if sheet_file
+                else from_bestiary(load(rules), str(monster))
+            )
+            sheet_name = sheet.pop("name", "")
+            sheet.pop("side", None)
+            party.add_member(log, combatant, sheet, rules, name=name or str(sheet_name))
+
+    app.creating(join)
+    click.echo(f"{combatant} joins the party")
+
+
+def party_ruleset(log: Fracas) -> str:
+    """The party's ruleset; before it has one, the latest fight's (else the default)."""
+    from fracas.projections import party
+
+    if party.has_party(log):
+        return party.party(log).ruleset.name
+    fights = [e for e in log.encounters() if e["encounter"] != PARTY]
+    return str(fights[-1]["ruleset"]) if fights else DEFAULT
+
+
+@party_.command("bring", short_help="Bring the party into the encounter.")
+@click.option("--by", default="gm", show_default=True, help="Who is entering this.")
+@pass_app
+def party_bring(app: App, by: str) -> None:
+    """Bring the party into the encounter (-e, or the latest) as they stand: what `fracas new
+    --party` does for a fight already started (the GM's page brings them in so)."""
+    from fracas.projections import party
+
+    live = app.encounter(write=True)
+    party.check_plays(app.writer, live.ruleset.name)
+    for who in party.bring_into(app.writer, live.id, author=by):
+        click.echo(f"{who} joins {live.id} as the party stands")
+    app.witness(live.id)
+
+
+@party_.command("rest", short_help="The party rests: short or long.")
+@click.argument("kind", type=click.Choice(["short", "long"]))
+@click.option("--by", default="gm", show_default=True, help="Who is entering this.")
+@pass_app
+def party_rest(app: App, kind: str, by: str) -> None:
+    """The party takes a short or a long rest: the ruleset's recovery, as events."""
+    from fracas.projections import party
+
+    rested = party.rest(app.writer, kind, author=by)
+    for member in party.members(app.writer):
+        if member.combatant in rested:
+            click.echo(f"{member.combatant:<12} {member.health}")
+
+
+@party_.command("heal", short_help="Give health back to a member between fights.")
+@click.argument("combatant")
+@click.argument("amount", type=health())
+@click.option("--reason", "-m", default="", type=LINE, help="Why (a potion, a healer's kit).")
+@click.option("--by", default="gm", show_default=True, help="Who is entering this.")
+@pass_app
+def party_heal(app: App, combatant: str, amount: int, reason: str, by: str) -> None:
+    """Give AMOUNT of health back to a member of the party between fights, by hand."""
+    from fracas.projections import party
+
+    party.heal(app.writer, combatant, amount, reason, author=by)
+    for member in party.members(app.writer):
+        if member.combatant == combatant:
+            click.echo(f"{member.combatant:<12} {member.health}")
+
+
+@click.command(short_help="Play a scripted fight into a demo file.")
+@click.option(
+    "--db",
+    "demo_db",
+    default="fracas-demo.db",
+    type=LOG_PATH,
+    show_default=True,
+    help="Where to record the demo fight.",
+)
+@click.option("--quiet", is_flag=True, help="Print one line: where the fight was recorded.")
+def demo(demo_db: str, quiet: bool) -> None:
+    """Play a scripted Delta Green-style fight with fixed dice into a SQLite file."""
+    from fracas.cli.demo import play
+
+    run_as = sys.argv[0] if os.path.basename(sys.argv[0]) == "fracas" else "fracas"
+    echo = (lambda _line: None) if quiet else click.echo
+    play(demo_db, echo=echo, program=shlex.quote(run_as), quiet=quiet)

@@ -1,0 +1,419 @@
+"""The turn at the table: begin, act, answer, next, undo, redo, whose turn, a free roll."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import click
+import msgspec
+from msgspec import inspect
+
+from fracas.cli import render
+from fracas.cli.app import App, pass_app
+from fracas.cli.numbers import AsciiInt, ascii_int
+from fracas.cli.options import (
+    by_option,
+    complete_actions,
+    complete_ids,
+    complete_opts,
+    complete_weapons,
+    dice_option,
+    id_option,
+    parse_defences,
+    parse_dice_faces,
+    parse_pairs,
+    reason_option,
+    secret_option,
+    turn_option,
+)
+from fracas.cli.text import LINE, MODIFIER
+from fracas.ledger import BadInputError
+from fracas.projections.asking import pending
+from fracas.rules.commands import GM
+
+if TYPE_CHECKING:
+    from fracas.rules import Encounter, Ruleset
+    from fracas.rules.events import Modifier
+    from fracas.rules.reactions import Ask
+
+
+def run(
+    app: App,
+    command: dict[str, Any],
+    dice: str | None,
+    by: str,
+    command_id: str | None,
+    secret: bool = False,
+    ask: Ask | None = None,
+    turn: str | None = None,
+) -> None:
+    encounter = app.encounter(write=True)
+    parsed = encounter.ruleset.command(command)
+    outcome = encounter.execute(
+        parsed,
+        dice=parse_dice_faces(dice),
+        entered_by=by,
+        command_id=command_id,
+        author=by,
+        secret=secret,
+        ask=ask,
+        turn=turn,
+    )
+    render.outcome(outcome, encounter.ruleset.round_word, encounter.ruleset.reads_rolls)
+    asked = pending(encounter)
+    if asked is not None:
+        click.echo(f"waiting: {asked.line}")
+    app.witness(encounter.id)
+
+
+@click.command()
+@click.option(
+    "--opt",
+    "-o",
+    "opts",
+    multiple=True,
+    metavar="KEY=VALUE",
+    type=LINE,
+    help="A field of the ruleset's begin, e.g. surprised=[bob] (`fracas actions`).",
+)
+@dice_option
+@by_option
+@id_option
+@secret_option
+@pass_app
+def begin(
+    app: App,
+    opts: tuple[str, ...],
+    dice: str | None,
+    by: str,
+    command_id: str | None,
+    secret: bool,
+) -> None:
+    """Begin the fight: initiative order and the first turn."""
+    run(app, {"action": "begin", **parse_pairs(opts, "--opt")}, dice, by, command_id, secret)
+
+
+@click.command(name="next", short_help="End the turn (or ACTOR's turn).")
+@click.argument("actor", required=False, shell_complete=complete_ids)
+@dice_option
+@by_option
+@id_option
+@secret_option
+@turn_option
+@pass_app
+def next_(
+    app: App,
+    actor: str | None,
+    dice: str | None,
+    by: str,
+    command_id: str | None,
+    secret: bool,
+    turn: str | None,
+) -> None:
+    """The acting combatant (or ACTOR) lets their turn or shot go by.
+
+    --dice takes the faces of whatever that starts, such as a new sequence's initiative."""
+    command = {"action": "next", **({"actor": actor} if actor else {})}
+    run(app, command, dice, by, command_id, secret, turn=turn)
+
+
+@click.command(name="act", short_help="ACTOR takes ACTION [against TARGETS].")
+@click.argument("actor", shell_complete=complete_ids)
+@click.argument("action", shell_complete=complete_actions)
+@click.argument("targets", nargs=-1, shell_complete=complete_ids)
+@click.option(
+    "--weapon",
+    "-w",
+    default=None,
+    shell_complete=complete_weapons,
+    help="Weapon to attack with (default: the one in hand or first on the sheet, else unarmed).",
+)
+@click.option(
+    "--called",
+    default=None,
+    help="Called shot, as the ruleset names them (`fracas actions` lists the choices).",
+)
+@click.option(
+    "--mod",
+    "mods",
+    multiple=True,
+    type=MODIFIER,
+    metavar="VALUE[:REASON]",
+    help="The GM's modifier with its reason, e.g. --mod -20:smoke.",
+)
+@click.option(
+    "--defence",
+    "--defense",
+    "defences",
+    multiple=True,
+    metavar="[TARGET=]KIND",
+    help="A target's reaction, as the ruleset names them (`fracas actions` lists them).",
+)
+@click.option(
+    "--defence-weapon",
+    "--defense-weapon",
+    "defence_weapons",
+    multiple=True,
+    metavar="TARGET=WEAPON",
+)
+@click.option("--unaware", multiple=True, metavar="TARGET", help="A target unaware of it.")
+@click.option("--item", default=None, help="Item to disarm or ready.")
+@click.option(
+    "--dc",
+    type=AsciiInt(0),
+    default=None,
+    help="The difficulty a save or check is rolled against, where the ruleset has one "
+    "(its bounds: `fracas actions`).",
+)
+@click.option(
+    "--opt",
+    "-o",
+    "opts",
+    multiple=True,
+    metavar="KEY=VALUE",
+    type=LINE,
+    shell_complete=complete_opts,
+    help="Any other field of the action (see `fracas actions`).",
+)
+@click.option(
+    "--ask",
+    is_flag=True,
+    help="Wait for the targets' own reactions (`fracas answer`) instead of deciding at once.",
+)
+@click.option(
+    "--wait",
+    type=AsciiInt(1, 86_400),
+    default=None,
+    metavar="SECONDS",
+    help="With --ask: after this long, `answer --timeout` applies the rules' default.",
+)
+@dice_option
+@by_option
+@id_option
+@secret_option
+@pass_app
+def act_(
+    app: App,
+    actor: str,
+    action: str,
+    targets: tuple[str, ...],
+    weapon: str | None,
+    called: str | None,
+    mods: tuple[Modifier, ...],
+    defences: tuple[str, ...],
+    defence_weapons: tuple[str, ...],
+    unaware: tuple[str, ...],
+    item: str | None,
+    dc: int | None,
+    opts: tuple[str, ...],
+    ask: bool,
+    wait: int | None,
+    dice: str | None,
+    by: str,
+    command_id: str | None,
+    secret: bool,
+) -> None:
+    """ACTOR takes ACTION [against TARGETS]; see `fracas actions`. With --ask, an attack
+    that gives a target a choice of reaction waits for `fracas answer`."""
+    from fracas.rules.reactions import ask_until
+
+    ruleset = app.encounter(write=True).ruleset
+    words = ruleset.positional_of(action)
+    extras = {
+        "targets": list(targets) or None,
+        "weapon": weapon,
+        "called": called,
+        "item": item,
+        "dc": dc,
+        "modifiers": [msgspec.to_builtins(m) for m in mods] or None,
+        "defence": parse_defences(defences, targets) or None,
+        "defence_weapon": parse_pairs(defence_weapons, "--defence-weapon") or None,
+        "unaware": list(unaware) or None,
+    }
+    if words != "targets":  # the words are not combatants: `save dex`, `check sleight of hand`
+        extras[words] = " ".join(extras.pop("targets") or []) or None
+    given = {k: v for k, v in extras.items() if v is not None}
+    taken = ruleset.fields_of(action)
+    if taken:  # an unknown action is the ruleset's to refuse, with its list of actions
+        check_taken(action, given, taken)
+    command = {"action": action, "actor": actor, **given, **parse_pairs(opts, "--opt")}
+    check_numbers(ruleset, action, command, words)
+    if wait is not None and not ask:
+        raise BadInputError("--wait goes with --ask: how long the targets have to answer")
+    if ask and dice:
+        raise BadInputError("an attack that asks rolls nothing yet: give --dice to `answer`")
+    waits = ask_until(wait) if ask else None
+    run(app, command, dice, by, command_id, secret, waits)
+
+
+@click.command(short_help="TARGET's reaction to a waiting attack.")
+@click.argument("target", required=False, shell_complete=complete_ids)
+@click.argument("choice", required=False)
+@click.option(
+    "--timeout",
+    "timed_out",
+    is_flag=True,
+    help="The deadline has passed: the rules' default for every target not yet answered.",
+)
+@click.option("--withdraw", is_flag=True, help="The GM takes the waiting attack back.")
+@click.option("--reason", "-m", default="", type=LINE, help="With --withdraw: why.")
+@dice_option
+@by_option
+@id_option
+@pass_app
+def answer(
+    app: App,
+    target: str | None,
+    choice: str | None,
+    timed_out: bool,
+    withdraw: bool,
+    reason: str,
+    dice: str | None,
+    by: str,
+    command_id: str | None,
+) -> None:
+    """TARGET's CHOICE of reaction to the attack waiting for it (see `act --ask`); the
+    last answer decides the attack. With no arguments: who is waited on."""
+    from fracas.rules.reactions import ANSWER, TIMEOUT, WITHDRAW, now
+
+    given = [bool(target or choice), timed_out, withdraw]
+    if sum(given) > 1 or (target and not choice):
+        raise BadInputError("answer takes TARGET CHOICE, or --timeout, or --withdraw")
+    if not any(given):
+        asked = pending(app.encounter())
+        click.echo(f"waiting: {asked.line}" if asked else "no attack waits for a reaction")
+        return
+    command: dict[str, Any] = (
+        {"action": WITHDRAW, "reason": reason}
+        if withdraw
+        else {"action": TIMEOUT, "at": now()}
+        if timed_out
+        else {"action": ANSWER, "combatant": target, "choice": choice}
+    )
+    run(app, command, dice, by, command_id)
+
+
+def check_numbers(ruleset: Ruleset, action: str, command: dict[str, Any], words: str) -> None:
+    """A whole number out of the action's bounds is a usage error (exit 2) naming the flag or
+    the word it was typed as, with the bounds, before the ruleset reads the command."""
+    from fracas.rules.names import accepted, plain
+
+    struct = ruleset.command_struct(action)
+    for field in inspect.type_info(struct).fields if struct else ():
+        name, typ = field.encode_name, plain(field.type)
+        given = command.get(name)
+        if not isinstance(typ, inspect.IntType) or given is None or isinstance(given, bool):
+            continue
+        try:
+            number = ascii_int(given) if isinstance(given, str) else int(given)
+        except (TypeError, ValueError):
+            continue  # not a number at all: the ruleset's refusal names what it takes
+        if not within(typ, number):
+            hint = flag_of(name, words)
+            raise click.BadParameter(f"{number} is not {accepted(typ)}", param_hint=hint)
+
+
+def within(typ: inspect.IntType, number: int) -> bool:
+    return (typ.ge is None or number >= typ.ge) and (typ.le is None or number <= typ.le)
+
+
+def flag_of(field: str, words: str) -> str:
+    """How `fracas act` takes a field: its flag, the words after the action, or -o."""
+    from fracas.projections import catalog
+
+    if field == words:
+        return f"'{field.upper()}'"
+    if field in catalog.FLAGS:
+        return f"'{catalog.FLAGS[field].split()[0]}'"
+    return f"'-o {field}'"
+
+
+def check_taken(action: str, given: dict[str, Any], taken: tuple[str, ...]) -> None:
+    """Only what the action's command takes is sent: a flag it has no field for is refused
+    (rather than dropped unseen)."""
+    from fracas.projections import catalog
+
+    for name in given:
+        if name not in taken:
+            what = "targets" if name == "targets" else catalog.FLAGS[name].split()[0]
+            raise BadInputError(
+                f"{action} takes no {what}; `fracas actions` lists what each action takes"
+            )
+
+
+def step_words(live: Encounter, step: int) -> str:
+    """A step as the words that asked for it: 'alice attack cultist-2', 'harm bob 3'."""
+    from fracas.rules.ruleset import command_of
+
+    command = command_of(live.events_of_step(step))
+    if command is None:
+        return "a note or a reveal"
+    action = str(command.get("action", "")).removeprefix(GM)
+    who = [] if action != str(command.get("action")) else [command.get("actor") or ""]
+    named = [command.get("target"), *(command.get("targets") or []), command.get("amount")]
+    return " ".join(str(w) for w in [*who, action, *named] if w not in (None, ""))
+
+
+@click.command(short_help="Take back the latest step.")
+@by_option
+@click.option(
+    "--step",
+    type=AsciiInt(1),
+    default=None,
+    help="The step you saw as the latest: refused if another was taken back or added since.",
+)
+@pass_app
+def undo(app: App, by: str, step: int | None) -> None:
+    """Take back the latest step (appends an undo; nothing is deleted)."""
+    live = app.encounter(write=True)
+    step = live.undo(author=by, only=step)
+    click.echo(f"undid step {step}: {step_words(live, step)}")
+    app.witness()
+
+
+@click.command(short_help="Whose turn it is, as a token `next --turn` takes.")
+@pass_app
+def turn(app: App) -> None:
+    """Whose turn it is now, as the token `next --turn` and `end --turn` take, so that a
+    command for the turn you saw is refused once another command ended it."""
+    click.echo(app.encounter().turn())
+
+
+@click.command()
+@by_option
+@pass_app
+def redo(app: App, by: str) -> None:
+    """Restore the most recently undone step."""
+    live = app.encounter(write=True)
+    step = live.redo(author=by)
+    click.echo(f"redid step {step}: {step_words(live, step)}")
+    app.witness()
+
+
+@click.command(name="roll", short_help="Roll dice no rule applies to.")
+@click.argument("expression", metavar="DICE")
+@reason_option
+@dice_option
+@click.option(
+    "--by",
+    default="gm",
+    show_default=True,
+    help="Who rolls: the GM, a player or a combatant (and who typed --dice).",
+)
+@id_option
+@secret_option
+@pass_app
+def roll_(
+    app: App,
+    expression: str,
+    reason: str,
+    dice: str | None,
+    by: str,
+    command_id: str | None,
+    secret: bool,
+) -> None:
+    """Roll DICE for a check no rule applies, e.g. `roll 2d20kh1+5 --reason perception`:
+    recorded as its own undoable step. DICE: NdS terms added or taken off, with kh/kl (keep
+    highest/lowest), dl/dh (drop lowest/highest), ! (exploding) and plain numbers."""
+    command = {"action": "roll", "dice": expression, "reason": reason, "actor": by}
+    run(app, command, dice, by, command_id, secret)

@@ -1,0 +1,187 @@
+"""What the commands share: their common options (--dice, --by, --id, --turn, --secret,
+--reason), the parsers of what a GM types, and shell completion from the log."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from fracas.cli.numbers import AsciiInt, ascii_int
+from fracas.cli.text import LINE
+from fracas.ledger import BadInputError, FracasError, NotFoundError
+from fracas.ledger.errors import said
+from fracas.ledger.open import is_database_error, is_server, shown
+
+if TYPE_CHECKING:
+    from fracas.cli.app import App
+    from fracas.rules import Encounter, Ruleset
+
+
+def names_for_completion(ctx: click.Context, names: Any, incomplete: str) -> list[str]:
+    """`names(encounter)` of the encounter the line being completed names, read-only, that
+    start with `incomplete`; nothing when there is none (completion never fails)."""
+    from fracas.projections import Fracas
+
+    root = ctx.find_root().params
+    db = root.get("db") or os.environ.get("FRACAS_DB", "fracas.db")
+    if not is_server(db) and not os.path.exists(db):
+        return []
+    try:
+        with Fracas(db, readonly=True, create=False) as table:
+            found = names(table.encounter(root.get("encounter")))
+    except Exception as error:
+        if isinstance(error, FracasError | OSError) or is_database_error(error):
+            return []
+        raise
+    return [name for name in found if name.startswith(incomplete)]
+
+
+def complete_ids(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of combatant ids."""
+    return names_for_completion(ctx, lambda live: list(live.state.fighters), incomplete)
+
+
+def complete_turn_edges(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of --until: end:ID and start:ID for every combatant, and removed."""
+
+    def edges(live: Encounter) -> list[str]:
+        return [f"{e}:{who}" for e in ("end", "start") for who in live.state.fighters]
+
+    return names_for_completion(ctx, lambda live: [*edges(live), "removed"], incomplete)
+
+
+def complete_actions(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of the encounter's actions."""
+    return names_for_completion(ctx, lambda live: list(live.ruleset.actions), incomplete)
+
+
+def actor_and_action(ctx: click.Context) -> tuple[str, str]:
+    """ACTOR and ACTION of the `act` line being completed (while an option waits for its
+    value, click leaves the words unparsed, in ctx.args)."""
+    words = [*ctx.args, "", ""]
+    return ctx.params.get("actor") or words[0], ctx.params.get("action") or words[1]
+
+
+def complete_opts(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of -o: the action's fields, then what the actor's sheet offers."""
+    from fracas.cli.shell import opt_values
+
+    actor, action = actor_and_action(ctx)
+    return names_for_completion(
+        ctx, lambda live: opt_values(live, actor, action, incomplete), incomplete
+    )
+
+
+def complete_weapons(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of -w: the weapons on the actor's sheet."""
+    from fracas.projections import catalog
+
+    actor, action = actor_and_action(ctx)
+    return names_for_completion(
+        ctx, lambda live: catalog.offered(live, actor, action, "weapon"), incomplete
+    )
+
+
+def parse_dice_faces(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    pieces = re.split(r"\s*,\s*|\s+", text.strip()) if text.strip() else []
+    if "" in pieces:
+        raise BadInputError(
+            f"--dice has an empty face in {said(text)}: give each face once, like --dice 34,7"
+        )
+    try:
+        return [ascii_int(piece) for piece in pieces]
+    except ValueError:
+        raise BadInputError(
+            f"--dice takes the faces as whole numbers, like --dice 34,7; got {said(text)}"
+        ) from None
+
+
+def parse_pairs(pairs: tuple[str, ...], flag: str) -> dict[str, Any]:
+    from fracas.rules.sheets import parse_value, set_path
+
+    parsed: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise BadInputError(f"{flag} takes KEY=VALUE, got {said(pair)}")
+        parsed = set_path(parsed, key.strip(), parse_value(value.strip()))
+    return parsed
+
+
+def parse_defences(texts: tuple[str, ...], targets: tuple[str, ...]) -> dict[str, str]:
+    defences: dict[str, str] = {}
+    for text in texts:
+        who, sep, kind = text.partition("=")
+        if sep:
+            defences[who] = kind
+        else:
+            defences.update({target: text for target in targets})
+    return defences
+
+
+def health() -> AsciiInt:
+    """AMOUNT of health taken or given back by hand: 1 up to the most the rules allow."""
+    from fracas.rules.commands import MOST_HEALTH
+
+    return AsciiInt(1, MOST_HEALTH)
+
+
+dice_option = click.option(
+    "--dice",
+    "-d",
+    default=None,
+    metavar="FACES",
+    help="Faces of physical dice in the order rolled, e.g. 34,7.",
+)
+
+
+by_option = click.option(
+    "--by", default="gm", show_default=True, help="Who is entering this (recorded with typed dice)."
+)
+
+
+id_option = click.option(
+    "--command-id", default=None, help="Idempotency key: retrying the same id appends nothing new."
+)
+
+
+turn_option = click.option(
+    "--turn",
+    default=None,
+    metavar="TOKEN",
+    help="The turn you saw, as `fracas turn` prints it: refused if another command ended it.",
+)
+
+
+secret_option = click.option(
+    "--secret", is_flag=True, help="GM-only: its rolls are left out of players' exports."
+)
+
+
+reason_option = click.option(
+    "--reason", "-m", default="", type=LINE, help="Why, in a few words: it is shown in the log."
+)
+
+
+def ruleset_for(app: App, name: str | None) -> tuple[Ruleset, Any]:
+    """The named ruleset (with its defaults), or the encounter's (with its options now)."""
+    from fracas.projections import catalog
+    from fracas.rules import load
+
+    if name is not None:
+        return load(name), None
+    no_log = BadInputError(f"{shown(app.db)}: no such log; name a ruleset with -r RULESET")
+    if not is_server(app.db) and not os.path.exists(app.db):
+        raise no_log
+    try:
+        encounter = app.encounter()
+    except NotFoundError:
+        if not is_server(app.db):
+            raise
+        raise no_log from None
+    return encounter.ruleset, catalog.options_in_force(encounter)
