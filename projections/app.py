@@ -14,7 +14,7 @@ from fracas.ledger.history import COMMAND
 from fracas.projections.asking import Question, pending
 from fracas.projections.describe import describe, describe_control
 from fracas.projections.drift import differences
-from fracas.projections.glance import ever, latest
+from fracas.projections.glance import current, ever, latest
 from fracas.projections.secrecy import is_secret
 from fracas.projections.tables import (
     differing_row,
@@ -23,7 +23,6 @@ from fracas.projections.tables import (
     has_tables,
     note_round_events,
     projector_for,
-    read_current,
     write_view,
 )
 from fracas.rules import Encounter, Ruleset, StepOutcome, snapshots
@@ -240,7 +239,7 @@ class Fracas:
         """(encounter, ruleset, view) as the read models hold it after the last append:
         a quick read that folds nothing and loads no ruleset (folded if they do not)."""
         name = encounter or self._latest()
-        stored = read_current(self.store.conn, name) if has_tables(self.store) else None
+        stored = current(self.store, name)
         if stored is None:
             live = self.encounter(name)
             return live.id, live.ruleset.name, live.view()

@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 from fracas.ledger import LogStore, NotFoundError
 from fracas.projections.asking import ASKED_KIND
-from fracas.projections.tables import has_tables, read_current
+from fracas.projections.tables import Current, has_tables, read_current
 from fracas.rules.views import PARTY, View
 
 HIDDEN_KIND = "combatant.hidden"  # the tag of rules/events.py's CombatantHidden
@@ -34,12 +34,21 @@ def latest(store: LogStore) -> str:
 
 def glance(store: LogStore, encounter: str | None = None) -> Glance | None:
     """The encounter (default: the latest) as the read models hold it; None when they do
-    not (an older file opened read-only, an encounter not in the log)."""
+    not (an older file opened read-only, an encounter not in the log), or when the log
+    lacks the event that started it (a fold then refuses, saying so)."""
     name = encounter or latest(store)
-    found = read_current(store.conn, name) if has_tables(store) else None
+    found = current(store, name)
     if found is None:
         return None
     return Glance(name, *found, ever(store, name, HIDDEN_KIND), ever(store, name, ASKED_KIND))
+
+
+def current(store: LogStore, encounter: str) -> Current | None:
+    """The encounter as the read models hold it, if they do and the log still has the event
+    that started it (else None: a fold says what is missing)."""
+    if not has_tables(store) or store.first_event(encounter) is None:
+        return None
+    return read_current(store.conn, encounter)
 
 
 def ever(store: LogStore, encounter: str, kind: str) -> bool:

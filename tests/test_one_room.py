@@ -166,7 +166,7 @@ SYSTEM_NAMES = re.compile(
     re.IGNORECASE,
 )
 # The registry: each built-in's name beside its module, the one line that lists them.
-REGISTRY = ("rules/ruleset.py", "for name in (")
+REGISTRY = ("rules/__init__.py", "for name in (")
 
 
 def outside_the_rooms() -> list[Path]:
