@@ -188,6 +188,9 @@ def actions_of(monster: dict[str, Any], sheet: dict[str, Any], tally: Tally) -> 
             multi = multiattack_of(action)
     names = {w["name"] for w in weapons}
     sheet["multiattack"] = [name for name, n in multi if name in names for _ in range(n)]
+    for spell in spells:
+        if any(name == spell["name"] for name, _ in multi):  # "can use its Frightful Presence"
+            spell["multiattack"] = True
     if any(name not in names for name, _ in multi):
         tally["multiattack parts that are not attacks"] += 1
     sheet["weapons"], sheet["spells"] = weapons, spells

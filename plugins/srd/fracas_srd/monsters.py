@@ -8,8 +8,10 @@ from fracas_srd.attacks import weapon_attack
 from fracas_srd.commands import Lair, Legendary, Multiattack
 from fracas_srd.evolve import evolve
 from fracas_srd.sheets import LairAction
-from fracas_srd.state import LAIR_ACTION, LAIR_COUNT, Fighter, State
+from fracas_srd.state import LAIR_ACTION, LAIR_COUNT, MULTIATTACK, Fighter, State
 from fracas_srd.turn import able, action
+
+RULE = ["srd-29"]
 
 
 def multiattack(state: State, actor: Fighter, command: Multiattack, ctx: Context) -> list[Event]:
@@ -25,7 +27,7 @@ def multiattack(state: State, actor: Fighter, command: Multiattack, ctx: Context
             f"{actor.name}'s Multiattack is {len(listed)} attacks ({', '.join(listed)}): "
             "name one target for all or one for each"
         )
-    events = action(actor, "multiattack")
+    events = [*begun(state, actor), Spent(actor.id, "attack", 1, f"{len(listed)} attacks", RULE)]
     for name, who in zip(listed, targets, strict=True):
         now = roster.fold(evolve, state, events)
         target = now.fighter(who)
@@ -48,6 +50,14 @@ def multiattack(state: State, actor: Fighter, command: Multiattack, ctx: Context
             now, ctx, now.fighter(actor.id), target, weapon, each, "multiattack"
         )
     return events
+
+
+def begun(state: State, actor: Fighter) -> list[Event]:
+    """The Multiattack action, or nothing where an ability of it (a dragon's Frightful
+    Presence) began it this turn and its attacks are still to come."""
+    if actor.action == MULTIATTACK and not actor.attacks:
+        return []
+    return action(actor, MULTIATTACK)
 
 
 def taken_here(before: State, now: State, who: str) -> bool:

@@ -131,6 +131,7 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     darts: Annotated[int, msgspec.Meta(ge=0, le=20)] = 0  # each hits, no roll (srd-43)
     recharge: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0  # Recharge 5-6: 5 (srd-54)
     recharged_as: str = ""  # one recharge for several (a dragon's "breath weapons")
+    multiattack: bool = False  # used as the start of its Multiattack (srd-29)
     dc: Annotated[int, msgspec.Meta(ge=0, le=40)] = 0  # a stated save DC (a monster's); 0: srd-M5
 
 

@@ -37,7 +37,7 @@ from fracas_srd.evolve import evolve
 from fracas_srd.initiative import clock
 from fracas_srd.sheets import Spell, parse_amount
 from fracas_srd.slots import as_cast, slot_for, spend_slot
-from fracas_srd.state import Fighter, State, immune, until_next
+from fracas_srd.state import MULTIATTACK, Fighter, State, immune, until_next
 from fracas_srd.triggered import (
     DAMAGED,
     HIT,
@@ -81,7 +81,12 @@ def casting_cost(caster: Fighter, spell: Spell, slot: int) -> list[Event]:
             f"--defence {caster.id}={spell.name} (or --ask) (srd-39)"
         )
     check_bonus_rule(caster, spell)
-    spent = action(caster, "cast") if spell.casting == "action" else bonus_action(caster, "cast")
+    if spell.multiattack:  # srd-29: its Multiattack's first part; the attacks follow
+        spent = action(caster, MULTIATTACK)
+    elif spell.casting == "action":
+        spent = action(caster, "cast")
+    else:
+        spent = bonus_action(caster, "cast")
     kind = f"{spell.casting}:{spell.level}"
     return [*spent, Spent(caster.id, "spell", 1, kind, ["srd-3"]), *spend_slot(caster, slot)]
 

@@ -13,6 +13,7 @@ INCAPACITATING = frozenset(
 )
 AT_ZERO = ("dying", "stable", "dead")
 REMOVED = "removed"
+MULTIATTACK = "multiattack"  # the action, which an ability of it may begin (srd-29)
 ONCE_A_TURN = "once a turn"  # the resource a feature used once a turn spends (srd-38)
 MOVEMENT = "feet of movement"  # the resource a move spends (srd-52)
 HIT_DIE = "hit die"  # the resource a short rest spends (srd-58)

@@ -251,6 +251,22 @@ def test_srd_54_a_metallic_dragon_s_two_breaths_share_one_recharge():
         table.act("gold", "cast", "pc", spell="weakening breath")
 
 
+def test_srd_29_a_dragon_uses_its_frightful_presence_then_makes_its_three_attacks():
+    table = Table()
+    table.join("dragon", monster("adult red dragon").sheet)
+    table.join("pc", sample("fighter"), "pc")
+    table.do({"action": "begin"}, 20, 2)
+    assert table.who("dragon").sheet.spell("frightful presence").multiattack
+    table.act("dragon", "cast", "pc", faces=(19,), spell="frightful presence")  # saved
+    out = table.act("dragon", "multiattack", "pc", faces=(1, 1, 1))  # three misses
+    assert [r.purpose for r in out if isinstance(r, Rolled)] == [
+        "attack on pc with bite", "attack on pc with claw", "attack on pc with claw"]  # fmt: skip
+    with pytest.raises(RefusedError, match="already taken the multiattack action"):
+        table.act("dragon", "multiattack", "pc")
+    with pytest.raises(RefusedError, match="already taken the multiattack action"):
+        table.act("dragon", "cast", "pc", spell="fire breath")
+
+
 def test_a_legendary_wing_attack_is_its_save_its_damage_and_prone():
     table = Table()
     table.join("dragon", monster("adult red dragon").sheet)
