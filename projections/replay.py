@@ -618,8 +618,9 @@ def no_cycle_collection() -> Iterator[None]:
     try:
         yield
     finally:
-        gc.freeze()
-        gc.unfreeze()
+        if gc.get_freeze_count() == 0:  # (nothing frozen by another: thawed, only ours move)
+            gc.freeze()
+            gc.unfreeze()
         gc.enable()
 
 

@@ -5,6 +5,8 @@ and laptop widths with nothing overflowing.
 Regenerate the golden files after a deliberate change with FRACAS_GOLDEN=update.
 """
 
+import gc
+import io
 import itertools
 import os
 import uuid
@@ -14,6 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from fracas.cli.main import cli
+from fracas.projections import Fracas
+from fracas.projections.replay import replay
+from tests.conftest import fight, gunner
 from tests.test_docs import ROOT, run_block
 from tests.web import chromium
 
@@ -157,3 +162,18 @@ def test_the_html_report_fits_a_phone_and_a_laptop_in_chromium(fixed: Path) -> N
             shot = fixed / f"report-{width}.png"
             page.screenshot(path=str(shot), full_page=True)
             assert shot.read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_report_and_a_replay_leave_the_cycle_collector_as_they_found_it(fracas: Fracas) -> None:
+    """Both pause Python's cycle collector while they walk the fight: it is on again after
+    them, and still off if it was off, with nothing left frozen."""
+    played = fight(fracas, ("alice", gunner()), ("bob", gunner()))
+    try:
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            fracas.export_text(io.StringIO(), "html", played.id, players=True)
+            replay(played)
+            assert gc.isenabled() == enabled
+            assert gc.get_freeze_count() == 0
+    finally:
+        gc.enable()
