@@ -22,6 +22,7 @@ RIDER = re.compile(
     r"or be (?:knocked )?(" + "|".join(CONDITIONS) + r")\b"
 )
 PLUS = re.compile(r"plus \d+ \((\d+d\d+(?: [+-] \d+)?)\) (" + "|".join(DAMAGE_TYPES) + r")\b")
+LIGHT = frozenset(("club", "dagger", "handaxe", "light hammer", "scimitar", "shortsword", "sickle"))
 NONMAGICAL = re.compile(r"non ?magical")
 MISSPELT = {"posion": "poison"}
 DAMAGE_ORDER = sorted(DAMAGE_TYPES)
@@ -73,6 +74,8 @@ def weapon(action: dict[str, Any], sheet: dict[str, Any], tally: Tally) -> dict[
         tally["attacks not read"] += 1
         return None
     made: dict[str, Any] = {"name": plain(action["name"]), "damage": dice, "type": kind}
+    if made["name"] in LIGHT:
+        made["light"] = True  # srd-19: two-weapon fighting with it
     used = ability_used(made, desc, int(action["attack_bonus"]) - sheet["proficiency"], flat, sheet)
     if int(action["attack_bonus"]) != sheet["proficiency"] + used:
         made["hit"] = int(action["attack_bonus"]) - sheet["proficiency"] - used

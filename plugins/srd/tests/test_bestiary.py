@@ -154,6 +154,8 @@ def test_other_srd_traits_come_through():
     wolf = sheet_of("wolf")
     assert wolf.weapons[0].rider.dc == 11 and wolf.pack_tactics
     assert sheet_of("goblin").features[0].bonus_actions == ["disengage", "hide"]
+    assert sheet_of("goblin").weapon("scimitar").light  # the SRD's light weapons (srd-19)
+    assert not sheet_of("orc").weapon("greataxe").light
     ghoul = sheet_of("ghoul").weapon("claws").rider
     assert (ghoul.save, ghoul.dc, ghoul.condition) == ("con", 10, "paralyzed")
     aboleth = sheet_of("aboleth")
