@@ -1,5 +1,6 @@
 """What the commands share: their common options (--dice, --by, --id, --turn, --secret,
---reason), the parsers of what a GM types, and shell completion from the log."""
+--reason), the parsers of what a GM types (and the ruleset an -r names), and shell
+completion from the log."""
 
 from __future__ import annotations
 
