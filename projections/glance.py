@@ -40,6 +40,8 @@ def glance(store: LogStore, encounter: str | None = None) -> Glance | None:
     found = current(store, name)
     if found is None:
         return None
+    if not ever(store, name, HIDDEN_KIND, ASKED_KIND):  # most fights: one look says both
+        return Glance(name, *found, False, False)
     return Glance(name, *found, ever(store, name, HIDDEN_KIND), ever(store, name, ASKED_KIND))
 
 
@@ -51,6 +53,6 @@ def current(store: LogStore, encounter: str) -> Current | None:
     return read_current(store.conn, encounter)
 
 
-def ever(store: LogStore, encounter: str, kind: str) -> bool:
-    """Has the encounter ever recorded an event of this kind?"""
-    return store.last_of_kinds(encounter, (kind,)) is not None
+def ever(store: LogStore, encounter: str, *kinds: str) -> bool:
+    """Has the encounter ever recorded an event of one of these kinds?"""
+    return store.last_of_kinds(encounter, kinds) is not None
