@@ -78,7 +78,7 @@ def progress_bar(label: str, unit: str = "events", *, shown: bool = True) -> Ite
 def outcome(result: StepOutcome, round_word: str = "Round", reads: str = "total") -> None:
     """A step's lines, each roll as the ruleset reads it (`reads_rolls`)."""
     from fracas.projections.describe import describe
-    from fracas.projections.secrecy import is_secret
+    from fracas.rules.events import is_secret
 
     prefix = f"step {result.step}" + (
         " (already recorded; nothing new)" if result.duplicate else ""

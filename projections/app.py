@@ -13,9 +13,7 @@ from fracas.ledger.base import KIND_OF_CONTROL
 from fracas.ledger.history import COMMAND
 from fracas.projections.asking import Question, pending
 from fracas.projections.describe import describe, describe_control
-from fracas.projections.drift import differences
 from fracas.projections.glance import current, ever, latest
-from fracas.projections.secrecy import is_secret
 from fracas.projections.tables import (
     differing_row,
     drop_tables,
@@ -30,12 +28,19 @@ from fracas.rules import load as load_ruleset
 from fracas.rules.commands import check_id, check_newcomer
 from fracas.rules.dice import commitment, verify_roll
 from fracas.rules.encounter import recorded_events, ruleset_of, started_event
-from fracas.rules.events import CombatantHidden, EncounterStarted, Event, Rolled, SeedRevealed
+from fracas.rules.events import (
+    CombatantHidden,
+    EncounterStarted,
+    Event,
+    Rolled,
+    SeedRevealed,
+    is_secret,
+)
 from fracas.rules.reactions import ANSWER, TIMEOUT, WITHDRAW, now
 from fracas.rules.snapshots import BadSnapshot
 from fracas.rules.views import View
 
-if TYPE_CHECKING:  # the exports, replay and what-if load when first used: a quick read stays quick
+if TYPE_CHECKING:  # the exports, replay, what-if, secrecy and drift load when first used
     from fracas.projections.branches import WhatIf
     from fracas.projections.exports import CopyReport, Header, Progress
     from fracas.projections.replay import ReplayStep
@@ -701,6 +706,7 @@ class Fracas:
     def _drift(
         self, encounter: str, progress: Callable[[int], None] | None = None
     ) -> Iterator[DriftCheck]:
+        from fracas.projections.drift import differences
         from fracas.rules.redecide import drift
 
         live = Encounter(self.store, encounter, snapshots=False)

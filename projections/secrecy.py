@@ -75,6 +75,7 @@ from fracas.rules.events import (
     Resolved,
     Rolled,
     SeedRevealed,
+    is_secret,
 )
 from fracas.rules.redecide import ReplayDice, decide_again, every_outcome, same_events
 from fracas.rules.roster import fold
@@ -135,10 +136,6 @@ class Cut(msgspec.Struct, frozen=True):
         know of it (a secret step is shown masked; a hidden combatant's are not shown)."""
         seen = self.seen.get(source) if source is not None else None
         return seen.number if seen is not None and seen.masked else None
-
-
-def is_secret(events: list[Event]) -> bool:
-    return any(isinstance(e, Rolled) and e.secret for e in events)
 
 
 Parts = tuple[dict[str, Any], dict[str, Any]]

@@ -129,6 +129,11 @@ class Rolled(Event, tag="rolled"):
     secret: bool = False
 
 
+def is_secret(events: list[Event]) -> bool:
+    """Does the step of these events hold a GM-only roll?"""
+    return any(isinstance(e, Rolled) and e.secret for e in events)
+
+
 class Resolved(Event, tag="resolved"):
     """What an action came to (`outcome`, in words), against whom, and by which rules."""
 
