@@ -27,7 +27,7 @@ from fracas_srd.conditions import (
     unseen_by,
 )
 from fracas_srd.damage import Typed, deal, roll_dice
-from fracas_srd.effects import ac_notes, armor_class, bonuses, extra_dice
+from fracas_srd.effects import ac_notes, armor_class, bonuses, extras
 from fracas_srd.evolve import evolve
 from fracas_srd.sheets import UNARMED, Ability, Rider, Sheet, Weapon, parse_amount
 from fracas_srd.state import ONCE_A_TURN, Fighter, State, immune
@@ -152,8 +152,10 @@ def damage_parts(
         given, _ = parse_amount(extra)
         if given:
             parts += roll_dice(ctx, events, attacker.id, given, critical, "extra damage", how)
-    for more, source in extra_dice(attacker):
-        parts += roll_dice(ctx, events, attacker.id, more, critical, f"extra damage: {source}", how)
+    for more in extras(attacker, melee=not weapon.ranged):
+        if more.kind in ("", weapon.type):
+            what = f"extra damage: {more.source}"
+            parts += roll_dice(ctx, events, attacker.id, more.dice, critical, what, how)
     if flat:
         parts.append(Modifier(flat, f"{weapon.name}'s own bonus", "srd-9"))
     if weapon.magic:
@@ -169,7 +171,7 @@ def damage_parts(
     return parts
 
 
-def plus_damage(
+def typed_damage(
     state: State,
     ctx: Context,
     events: list[Event],
@@ -177,15 +179,34 @@ def plus_damage(
     weapon: Weapon,
     critical: bool,
 ) -> list[Typed]:
-    """A hit's damage of another type (a bite's fire), its dice doubled on a critical too."""
-    if weapon.plus is None:
-        return []
-    kind = weapon.plus.type
-    dice, flat = parse_amount(weapon.plus.damage)
-    what = f"{kind} damage of {weapon.name}"
-    parts = roll_dice(ctx, events, attacker.id, dice, critical, what, state.options.critical)
-    parts += [Modifier(flat, f"{what}: its own bonus", "srd-9")] if flat else []
-    return [([Modifier(p.value, f"{p.reason}: {kind}", p.rule) for p in parts], kind)]
+    """A hit's damage of other types than the weapon's, its dice doubled on a critical too:
+    the weapon's own (a bite's fire), and an effect's (absorb elements' charge, srd-42)."""
+    given = []  # (amount, type, what the roll is for, what its terms say)
+    if weapon.plus is not None:
+        kind = weapon.plus.type
+        given.append((weapon.plus.damage, kind, f"{kind} damage of {weapon.name}", kind))
+    for more in extras(attacker, melee=not weapon.ranged):
+        if more.kind not in ("", weapon.type):
+            said = f"{more.kind} ({more.source})"
+            given.append((more.dice, more.kind, f"{more.kind} damage: {more.source}", said))
+    found: list[Typed] = []
+    for amount, kind, what, said in given:
+        dice, flat = parse_amount(amount)
+        parts = roll_dice(ctx, events, attacker.id, dice, critical, what, state.options.critical)
+        parts += [Modifier(flat, "its own bonus", "srd-9")] if flat else []
+        found.append(([Modifier(p.value, f"{p.reason}: {said}", p.rule) for p in parts], kind))
+    return found
+
+
+def spent_extras(attacker: Fighter, weapon: Weapon) -> list[Event]:
+    """An effect that adds to one hit ends with it (absorb elements' charge, srd-42)."""
+    return [
+        ConditionCleared(
+            attacker.id, more.held_by, f"spent on the hit with {weapon.name}", ["srd-33"]
+        )
+        for more in extras(attacker, melee=not weapon.ranged)
+        if more.once and more.held_by
+    ]
 
 
 def check_reach(weapon: Weapon, command: Scene) -> None:
@@ -232,7 +253,7 @@ def weapon_attack(
         return events
     parts = damage_parts(state, ctx, events, attacker, weapon, critical, command.extra, offhand)
     parts += sneak_attack(state, ctx, events, attacker, weapon, command, swing, critical)
-    also = plus_damage(state, ctx, events, attacker, weapon, critical)
+    also = typed_damage(state, ctx, events, attacker, weapon, critical)
     mundane = not weapon.magic  # srd-62
     events += harmed(
         state,
@@ -248,6 +269,7 @@ def weapon_attack(
         also,
         mundane,
     )
+    events += spent_extras(attacker, weapon)
     if weapon.rider is not None:
         after = roster.fold(evolve, state, events)
         events += ridden(ctx, attacker, after.fighter(target.id), weapon.name, weapon.rider)

@@ -28,14 +28,20 @@ class Bonus(NamedTuple):
     source: str
 
 
-def effects_on(fighter: Fighter) -> list[tuple[str, Effect]]:
-    """Every effect on the creature now, by the name of its source."""
-    found = [(f.name, f.effect) for f in fighter.sheet.features if f.effect is not None]
+def held(fighter: Fighter) -> list[tuple[str, str, Effect]]:
+    """Every effect on the creature now: (the condition that holds it, "" for a feature of
+    the sheet; the name of its source; the effect)."""
+    found = [("", f.name, f.effect) for f in fighter.sheet.features if f.effect is not None]
     for name, detail in fighter.conditions.items():
         data = detail.get(EFFECT)
         if data:
-            found.append((detail.get("spell", name), msgspec.convert(data, Effect)))
+            found.append((name, detail.get("spell", name), msgspec.convert(data, Effect)))
     return found
+
+
+def effects_on(fighter: Fighter) -> list[tuple[str, Effect]]:
+    """Every effect on the creature now, by the name of its source."""
+    return [(source, effect) for _, source, effect in held(fighter)]
 
 
 def armor_class(fighter: Fighter) -> int:
@@ -97,6 +103,20 @@ def blocks(fighter: Fighter, spell: str) -> bool:
     return any(spell.lower() in (b.lower() for b in e.blocks) for _, e in effects_on(fighter))
 
 
-def extra_dice(fighter: Fighter) -> list[tuple[str, str]]:
-    """The extra damage dice its weapon hits deal while effects last: (dice, source)."""
-    return [(e.extra, name) for name, e in effects_on(fighter) if e.extra]
+class Extra(NamedTuple):
+    """Extra damage dice a hit deals while an effect lasts (srd-33)."""
+
+    dice: str
+    source: str  # the spell or feature it comes from
+    kind: str  # its damage type; "": the weapon's
+    held_by: str  # the condition that holds it, which ends with its first hit if `once`
+    once: bool
+
+
+def extras(fighter: Fighter, melee: bool) -> list[Extra]:
+    """The extra damage dice a weapon hit of the creature deals now (a melee one: `melee`)."""
+    return [
+        Extra(e.extra, source, e.extra_type, by, e.once)
+        for by, source, e in held(fighter)
+        if e.extra and (melee or not e.melee)
+    ]

@@ -306,7 +306,9 @@ STATEMENTS = {
         "Resisting the triggering damage. A reaction to taking acid, cold, fire, lightning or "
         "thunder damage gives resistance to that type until the start of its next turn, the "
         "triggering damage included (absorb elements, a table's spell from beyond the SRD 5.1,"
-        " read as srd-10's resistance). [Damage Resistance and Vulnerability; Reactions]"
+        " read as srd-10's resistance); the first time it hits with a melee attack by the end "
+        "of its next turn, the hit deals the spell's extra dice (1d6) of that type. [Damage "
+        "Resistance and Vulnerability; Reactions]"
     ),
     "srd-43": (
         "Magic missile. Each dart hits a creature of the caster's choice that it can see, with "

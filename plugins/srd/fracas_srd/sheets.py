@@ -48,6 +48,9 @@ class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     attacked: Literal["", "advantage", "disadvantage"] = ""  # attacks against it
     resistances: list[DamageType] = []
     extra: str = ""
+    extra_type: DamageType | Literal[""] = ""  # the extra's own type; "": the weapon's
+    melee: bool = False  # the extra on melee hits only
+    once: bool = False  # the effect ends with the first hit it adds to
     blocks: list[str] = []  # spells that deal it no damage (shield: magic missile)
 
 
@@ -132,6 +135,9 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     recharge: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0  # Recharge 5-6: 5 (srd-54)
     recharged_as: str = ""  # one recharge for several (a dragon's "breath weapons")
     multiattack: bool = False  # used as the start of its Multiattack (srd-29)
+    # A reaction to damage: these dice of its type on the first melee hit by the end of the
+    # caster's next turn (absorb elements: 1d6, srd-42).
+    charge: str = ""
     dc: Annotated[int, msgspec.Meta(ge=0, le=40)] = 0  # a stated save DC (a monster's); 0: srd-M5
 
 
@@ -325,7 +331,7 @@ def check_sheet(sheet: Sheet, where: str, custom: list[str]) -> None:
         if weapon.plus is not None:
             parse_amount(weapon.plus.damage)
     for spell in sheet.spells:
-        for amount in (spell.damage, spell.heal, spell.temp_hp):
+        for amount in (spell.damage, spell.heal, spell.temp_hp, spell.charge):
             if amount:
                 parse_amount(amount)
         check_effect(spell.effect, f"{where}: {spell.name}")

@@ -24,7 +24,7 @@ from fracas.rules.api import (
 from fracas_srd.conditions import saving_throw
 from fracas_srd.damage import deal, roll_dice, saved_half
 from fracas_srd.effects import EFFECT, armor_class, under
-from fracas_srd.sheets import Spell, parse_amount
+from fracas_srd.sheets import Effect, Spell, parse_amount
 from fracas_srd.slots import slots_left, spend_slot
 from fracas_srd.state import Fighter, State, until_next
 from fracas_srd.turn import reaction
@@ -173,7 +173,24 @@ def absorbing(
     events = taken(state, target, found)
     shield = lasting_effect(state, target, found, f"cast as {attacker.name}'s {kind} damage lands")
     effect = {**shield.detail[EFFECT], "resistances": [kind]}
-    return [*events, msgspec.structs.replace(shield, detail={**shield.detail, EFFECT: effect})]
+    events.append(msgspec.structs.replace(shield, detail={**shield.detail, EFFECT: effect}))
+    return events + charged(state, target, found, kind)
+
+
+def charged(state: State, caster: Fighter, found: Reaction, kind: str) -> list[Event]:
+    """srd-42: the spell's charge, dice of the triggering type on the caster's first melee
+    hit by the end of its next turn."""
+    if found.spell is None or not found.spell.charge:
+        return []
+    charge = Effect(extra=found.spell.charge, extra_type=kind, melee=True, once=True)  # type: ignore[arg-type]
+    detail = {
+        "by": caster.id,
+        "spell": found.name,
+        "until": msgspec.to_builtins(until_next(state, "end", caster.id)),
+        EFFECT: msgspec.to_builtins(charge),
+    }
+    why = f"{found.spell.charge} {kind} on its first melee hit by the end of its next turn"
+    return [ConditionSet(caster.id, f"{kind} charge", why, detail, ["srd-42", "srd-33"])]
 
 
 def rebuking(

@@ -244,6 +244,26 @@ def test_srd_42_absorb_elements_resists_the_triggering_damage_and_lasts_a_turn()
     assert of(out, Damaged)[0].amount == (4 + 5 + 2) // 2 and t.who("pc-ilse").reaction
 
 
+def test_srd_42_absorb_elements_adds_1d6_of_the_type_to_the_first_melee_hit_of_its_next_turn():
+    t = fight(("frosty", "goblin"), begin=False)
+    t.join("frosty2", sample("goblin", weapons=[FROST]))
+    t.join("pc-ilse", sample("wizard"), "pc")
+    t.do({"action": "begin"}, 20, 15, 10)
+    t.next()
+    t.act(
+        "frosty2", "attack", "pc-ilse", faces=(12, 4, 5), weapon="frost",
+        defence={"pc-ilse": "absorb elements"},
+    )  # fmt: skip
+    t.next()
+    assert t.turn == "pc-ilse" and "cold charge" in t.who("pc-ilse").conditions
+    out = t.act("pc-ilse", "attack", "frosty", faces=(15, 3, 6), weapon="dagger")
+    [hit] = of(out, Damaged)
+    assert hit.amount == 3 + 6 + 2  # the dagger's 1d4 + Dex, and 1d6 cold
+    assert "1d6 rolled: cold (absorb elements)" in [m.reason for m in hit.breakdown]
+    assert "cold charge" not in t.who("pc-ilse").conditions  # the first hit only
+    t.act("pc-ilse", "offhand", "frosty2", faces=(15, 3), weapon="dagger")  # no 1d6 asked
+
+
 def test_srd_43_magic_missile_darts_hit_with_no_roll_and_shield_stops_them():
     t = fight(("pc-ilse", "wizard"), ("gob", "goblin"), ("gob2", "goblin"))
     with pytest.raises(RefusedError, match="3 darts: name one target for all or one for each"):
