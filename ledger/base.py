@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from itertools import groupby
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import msgspec
 
@@ -154,6 +154,22 @@ class AppendResult(msgspec.Struct, frozen=True):
     record: StepRecord | None = None
 
 
+class Head(NamedTuple):
+    """An encounter's last event as the log holds it: what its next step links to."""
+
+    version: int
+    step: int
+    hash: str
+
+
+class Situation(NamedTuple):
+    """What an append reads before it writes, in one query."""
+
+    original: AppendResult | None  # the step of its command id, if already recorded
+    head: Head
+    begun: int  # how many encounters the log has begun (the registry's last entry)
+
+
 class Secrets(Protocol):
     """Where sealed secrets live, apart from the log: a key file, or a server's own schema."""
 
@@ -183,8 +199,8 @@ class LogStore:
         # (version, step, hash) of each encounter's last event as this store appended it:
         # the next append that expects that version skips reading the head (the unique
         # (encounter, version) refuses it if another writer got there first)
-        self._tips: dict[str, tuple[int, int, str]] = {}
-        self._written: tuple[int, int, str] | None = None
+        self._tips: dict[str, Head] = {}
+        self._written: Head | None = None
 
     # -- what a backend supplies ---------------------------------------------------------
 
@@ -329,7 +345,7 @@ class LogStore:
                 )
         owned = not self._in_transaction()  # inside batch() the batch commits
         known = self._tips.pop(encounter, None)
-        if not owned or (known is not None and known[0] != expected_version):
+        if not owned or (known is not None and known.version != expected_version):
             known = None
         self._written = None
         asked = Append(
@@ -357,25 +373,21 @@ class LogStore:
             self._after_commit()
         return result
 
-    def _append_step(
-        self, owned: bool, asked: Append, known: tuple[int, int, str] | None
-    ) -> AppendResult:
+    def _append_step(self, owned: bool, asked: Append, known: Head | None) -> AppendResult:
         """The transaction of one append: read the head (unless this store wrote it last),
         check, write, project, commit."""
         if owned:
             self._begin()
         if known is not None:
-            original, (head_version, head_step, tip) = None, known
+            original, head, begun = None, known, self._begun()
         else:
-            original, head_version, head_step, tip = self._situation(
-                asked.encounter, asked.command_id
-            )
+            original, head, begun = self._situation(asked.encounter, asked.command_id)
         if original is not None:
             if owned:
                 self.conn.execute("ROLLBACK")
             return original
-        self._expect(asked.encounter, asked.expected_version, head_version)
-        result = self._write_step(asked, head_version, head_step + 1, tip)
+        self._expect(asked.encounter, asked.expected_version, head.version)
+        result = self._write_step(asked, head, begun)
         if asked.project is not None:
             asked.project(self.conn)
         if owned:
@@ -393,13 +405,12 @@ class LogStore:
                 "again and run the command again"
             )
 
-    def _situation(
-        self, encounter: str, command_id: str
-    ) -> tuple[AppendResult | None, int, int, str]:
-        """In one query: the step of this command id if recorded, the encounter's head
-        (version, step), and the hash its next event links to."""
+    def _situation(self, encounter: str, command_id: str) -> Situation:
+        """In one query: the step of this command id if recorded, the encounter's head, and
+        how many encounters the log has begun."""
         row = self.conn.execute(
-            "SELECT s.step, s.first_version, s.last_version, h.last_version, h.step, t.hash "
+            "SELECT s.step, s.first_version, s.last_version, h.last_version, h.step, t.hash, "
+            "(SELECT max(seq) FROM registry) "
             "FROM (SELECT 1 AS one) AS x "
             "LEFT JOIN steps s ON s.encounter = ? AND s.command_id = ? "
             "LEFT JOIN (SELECT last_version, step FROM steps WHERE encounter = ? "
@@ -408,16 +419,18 @@ class LogStore:
             (encounter, command_id, encounter, encounter),
         ).fetchone()
         original = AppendResult(row[0], row[1], row[2], duplicate=True) if row[0] else None
-        return original, row[3] or 0, row[4] or 0, row[5] or GENESIS
+        head = Head(row[3] or 0, row[4] or 0, row[5] or GENESIS)
+        return Situation(original, head, int(row[6] or 0))
 
-    def _write_step(
-        self, asked: Append, head_version: int, step: int, prev_hash: str
-    ) -> AppendResult:
+    def _write_step(self, asked: Append, head: Head, begun: int) -> AppendResult:
+        """The step's rows, chained onto `head`, each event naming `begun` (the encounters
+        the log had begun before it) in its salt, and with this one if it begins now."""
         encounter, events, author = asked.encounter, asked.events, asked.author
+        head_version, step, prev_hash = head.version, head.step + 1, head.hash
         at = now()
         rows = []
         salts = secrets.token_hex(16 * len(events))  # 16 random bytes per event, one draw
-        begun = self._begun() + (head_version == 0)  # with this one, if it begins now
+        begun += head_version == 0
         for offset, event in enumerate(events, start=1):
             row = (
                 encounter,
@@ -439,7 +452,7 @@ class LogStore:
             last_version, author, at,
         )  # fmt: skip
         self._insert_step(rows, record)
-        self._written = (last_version, step, prev_hash)
+        self._written = Head(last_version, step, prev_hash)
         if head_version == 0:
             self._register(encounter, rows[0][9])
         return AppendResult(step, head_version + 1, last_version, record=record)
@@ -575,7 +588,7 @@ class LogStore:
         """Did this store append `version` of the encounter, as its last? (Then it is the
         head unless another writer moved on, which the next append would find out.)"""
         known = self._tips.get(encounter)
-        return known is not None and known[0] == version
+        return known is not None and known.version == version
 
     def _step_for_command(self, encounter: str, command_id: str) -> AppendResult | None:
         row = self.conn.execute(
@@ -722,7 +735,7 @@ class LogStore:
             raise
         return True
 
-    def writing(self) -> tuple[int, int, str]:
+    def writing(self) -> Head:
         """(version, step, hash) of the last event of the step being appended now: for a
         projector, inside the append's transaction."""
         if self._written is None:

@@ -33,6 +33,7 @@ from fracas.ledger.base import (
     STEP_COLUMNS,
     Append,
     AppendResult,
+    Head,
     LogStore,
     now,
 )
@@ -96,9 +97,10 @@ class Part:
     """One statement over many rows as one statement over one JSON parameter (the rows as
     the table's row type): what lets an append's writes travel as one statement."""
 
-    def __init__(self, table: str, statement: str, columns: tuple[str, ...]) -> None:
+    def __init__(self, table: str, statement: str, counted: str, columns: tuple[str, ...]) -> None:
         self.table = table
         self.statement = statement  # with one %s: the rows as JSON
+        self.counted = counted  # the same, writing nothing unless COUNTED's count held
         self._record = msgspec.defstruct(f"{table}_row", columns)  # encodes as an object
 
     def param(self, rows: Sequence[Sequence[object]]) -> str:
@@ -106,6 +108,14 @@ class Part:
 
 
 _encode = msgspec.json.Encoder().encode
+
+
+# An append's one statement reads the registry's count of encounters begun in its own
+# snapshot and writes nothing unless it is the count the append's hashes name (`held`).
+COUNTED = (
+    "begun AS (SELECT n, n = %s AS held FROM (SELECT coalesce(max(seq), 0) AS n FROM registry) c)"
+)
+HELD = "(SELECT held FROM begun)"
 
 
 @functools.lru_cache(maxsize=256)
@@ -116,22 +126,20 @@ def as_part(statement: str) -> Part | None:
         table, names, tail = match.groups()
         columns = tuple(name.strip() for name in names.split(","))
         listed = ", ".join(columns)
-        return Part(
-            table,
+        insert = (
             f"INSERT INTO {table} ({listed}) SELECT {listed} FROM "
-            f"json_populate_recordset(NULL::{table}, %s::json){_pg(tail)}",
-            columns,
+            f"json_populate_recordset(NULL::{table}, %s::json)"
         )
+        return Part(table, insert + _pg(tail), f"{insert} WHERE {HELD}{_pg(tail)}", columns)
     if match := _KEYED_DELETE.match(statement):
         table, condition = match.groups()
         columns = tuple(term.split(" = ")[0] for term in condition.split(" AND "))
         joined = " AND ".join(f"{table}.{c} = g.{c}" for c in columns)
-        return Part(
-            table,
+        delete = (
             f"DELETE FROM {table} USING json_populate_recordset(NULL::{table}, %s::json) AS g "
-            f"WHERE {joined}",
-            columns,
+            f"WHERE {joined}"
         )
+        return Part(table, delete, f"{delete} AND {HELD}", columns)
     return None
 
 
@@ -148,22 +156,38 @@ class Recording:
         if rows := list(rows):
             self.writes.append((statement, rows))
 
-    def as_one_statement(self) -> tuple[str, list[str]] | None:
+    def as_one_statement(self, begun: int | None = None) -> tuple[str, list[object]] | None:
         """Every write as one data-modifying WITH: one statement, so one transaction with
-        no BEGIN or COMMIT. None unless each write is a Part and writes a table no other
-        part writes (the parts of one statement do not see each other's rows)."""
+        no BEGIN or COMMIT. With `begun`, it writes only if the log has still begun that
+        many encounters, and answers how many it has. None unless each write is a Part and
+        writes a table no other part writes (the parts of one statement do not see each
+        other's rows)."""
         parts = [(as_part(statement), rows) for statement, rows in self.writes]
-        tables = [part.table for part, _ in parts if part is not None]
-        if len(tables) != len(parts) or len(set(tables)) != len(tables):
+        found = [(part, rows) for part, rows in parts if part is not None]
+        tables = {part.table for part, _ in found}
+        if len(found) != len(parts) or len(tables) != len(found):
             return None
-        statement = _with(tuple(part.statement for part, _ in parts if part is not None))
-        return statement, [part.param(rows) for part, rows in parts if part is not None]
+        params = [part.param(rows) for part, rows in found]
+        if begun is None:
+            return _with(tuple(part.statement for part, _ in found)), params
+        return _counted_with(tuple(part.counted for part, _ in found)), [begun, *params]
 
 
 @functools.lru_cache(maxsize=256)
 def _with(statements: tuple[str, ...]) -> str:
     ctes = ", ".join(f"w{i} AS ({s})" for i, s in enumerate(statements[:-1]))
     return f"WITH {ctes} {statements[-1]}" if ctes else statements[-1]
+
+
+@functools.lru_cache(maxsize=256)
+def _counted_with(statements: tuple[str, ...]) -> str:
+    ctes = ", ".join(f"w{i} AS ({s})" for i, s in enumerate(statements))
+    return f"WITH {COUNTED}, {ctes} SELECT n FROM begun"
+
+
+class StaleCount(Exception):
+    """The log began another encounter since this store last looked: the append wrote
+    nothing, and is written again naming the new count."""
 
 
 class Connection:
@@ -317,6 +341,7 @@ class PostgresStore(LogStore):
     def __init__(self, url: str, *, readonly: bool = False, create: bool = True) -> None:
         super().__init__()
         self._recording: Recording | None = None
+        self._begun_seen: int | None = None  # the encounters begun, as the last append found
         self._closed = False
         conninfo, self.name = split_url(url)
         self.path, self.readonly = shown(url), readonly
@@ -491,19 +516,20 @@ class PostgresStore(LogStore):
         if self.conn.in_transaction:  # (never on a dropped connection: nothing to undo)
             self.conn.raw.rollback()
 
-    def _append_step(
-        self, owned: bool, asked: Append, known: tuple[int, int, str] | None
-    ) -> AppendResult:
+    def _append_step(self, owned: bool, asked: Append, known: Head | None) -> AppendResult:
         """An append, tried again when the server rolled it back for a lock race (with a
         growing, jittered pause, up to RETRIES times; then the one-line conflict) or dropped
         the connection (once it answers again; the command id keeps it from being recorded
-        twice). Inside a batch, the batch's caller decides."""
+        twice), or wrote nothing because another encounter began meanwhile (at once, naming
+        the new count). Inside a batch, the batch's caller decides."""
         pause, cut = BACKOFF[0], False
         for attempt in range(1, RETRIES + 1):
             self.conn.ensure()
             used = self.conn.raw  # (a statement may have replaced it on its way out)
             try:
                 result = self._append_once(owned, asked, known)
+            except StaleCount:
+                continue
             except RACES as error:
                 self._rollback()
                 if not owned or attempt == RETRIES:
@@ -522,7 +548,10 @@ class PostgresStore(LogStore):
             known = None
             time.sleep(pause * random.uniform(0.5, 1.0))
             pause = min(pause * 2, BACKOFF[1])
-        raise AssertionError("unreachable: the last attempt returns or raises")
+        raise ConflictError(
+            f"encounters kept beginning while encounter {asked.encounter} was appended to; "
+            "nothing was written: run the command again"
+        )
 
     def _as_written(self, asked: Append, found: AppendResult) -> AppendResult:
         """The step an attempt wrote before the server dropped its connection (the answer
@@ -537,34 +566,51 @@ class PostgresStore(LogStore):
         record = StepRecord(*row)
         return AppendResult(found.step, found.first_version, found.last_version, record=record)
 
-    def _append_once(
-        self, owned: bool, asked: Append, known: tuple[int, int, str] | None
-    ) -> AppendResult:
+    def _append_once(self, owned: bool, asked: Append, known: Head | None) -> AppendResult:
         """An append to an encounter already started, on its own: its events, its step and
         its read models as one statement, a transaction of its own with no BEGIN or
-        COMMIT, after reading the head (no read when this store wrote the head). The
-        unique keys on (encounter, version) and (encounter, command_id) refuse it if
-        another writer moved on since that read. Anything else: the shared transaction,
-        its statements pipelined (one round trip to read the head, one for the rest)."""
+        COMMIT, after reading the head (no read when this store wrote the head and knows
+        how many encounters the log has begun: the statement writes nothing if that count
+        moved). The unique keys on (encounter, version) and (encounter, command_id) refuse
+        it if another writer moved on since. Anything else: the shared transaction, its
+        statements pipelined (one round trip to read the head, one for the rest)."""
         if not owned or asked.expected_version == 0:
             with self.conn.raw.pipeline():
                 return super()._append_step(owned, asked, known)
-        if known is None:
-            original, *head = self._situation(asked.encounter, asked.command_id)
+        begun = self._begun_seen
+        if known is None or begun is None:
+            original, known, begun = self._situation(asked.encounter, asked.command_id)
             if original is not None:
                 return original
-            known = (head[0], head[1], head[2])
-        head_version, head_step, tip = known
-        self._expect(asked.encounter, asked.expected_version, head_version)
+        self._expect(asked.encounter, asked.expected_version, known.version)
         writes = self._recording = Recording()
         try:
-            result = self._write_step(asked, head_version, head_step + 1, tip)
+            result = self._write_step(asked, known, begun)
             if asked.project is not None:
                 asked.project(writes)
         finally:
             self._recording = None
-        self._send(writes, transaction=True)
+        self._send_counted(writes, begun)
         return result
+
+    def _send_counted(self, writes: Recording, begun: int) -> None:
+        """The append's writes as one transaction if the log has still begun `begun`
+        encounters (the count its hashes name); else nothing written, and StaleCount."""
+        if one := writes.as_one_statement(begun):
+            found = self.conn.raw.execute(*one).fetchone()[0]
+        else:
+            self._begin()
+            found = self._begun()
+            if found == begun:
+                with self.conn.raw.pipeline():
+                    for statement, rows in writes.writes:
+                        self.conn.executemany(statement, rows)
+                    self._commit()
+            else:
+                self._rollback()
+        self._begun_seen = found
+        if found != begun:
+            raise StaleCount
 
     def _insert_step(self, rows: list[tuple], record: StepRecord) -> None:
         """The events and the step record: kept for the append's one statement, or sent
@@ -573,21 +619,17 @@ class PostgresStore(LogStore):
         writes.executemany(INSERT_NEW_EVENT, rows)
         writes.execute(INSERT_STEP, msgspec.structs.astuple(record))
         if self._recording is None:
-            self._send(writes, transaction=False)
+            self._send(writes)
 
-    def _send(self, writes: Recording, *, transaction: bool) -> None:
-        """As one statement if the writes fold into one; else one by one, pipelined (in a
-        transaction of their own if `transaction`)."""
+    def _send(self, writes: Recording) -> None:
+        """Inside the append's transaction: as one statement if the writes fold into one,
+        else one by one, pipelined."""
         if one := writes.as_one_statement():
             self.conn.raw.execute(*one)
             return
         with self.conn.raw.pipeline():
-            if transaction:
-                self._begin()
             for statement, rows in writes.writes:
                 self.conn.executemany(statement, rows)
-            if transaction:
-                self._commit()
 
     def _described(self, error: BaseException) -> Exception | None:
         """What the server refused (a read-only role, a missing grant) in one line naming

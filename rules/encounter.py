@@ -247,6 +247,7 @@ class Encounter:
         self._seed_now: tuple[int, str] | None = None
         self._written: View | None = None  # unknown: the next write rewrites every row
         self._pending: View | None = None
+        self._pending_snapshot: int | None = None
 
     def _seed_in_force(self) -> tuple[int, str]:
         """(epoch, commitment) of the dice seed rolled with now, read from the log the first
@@ -466,7 +467,7 @@ class Encounter:
             return StepOutcome(result.step, self.events_of_step(result.step), True)
         self.history = self.history.with_step(result.record)
         self.state = state
-        self._written = self._pending
+        self._settle()
         return StepOutcome(result.step, events)
 
     def _writer(
@@ -485,7 +486,7 @@ class Encounter:
                 view = self.ruleset.view(state)
                 self.projector(conn, self.id, view, self._written)
                 self._pending = view
-            self._snapshot_if_due(conn, state, steps, seed, ended)
+            self._pending_snapshot = self._snapshot_if_due(conn, state, steps, seed, ended)
 
         return write
 
@@ -496,17 +497,26 @@ class Encounter:
         steps: tuple[tuple[int, ...], tuple[int, ...]],
         seed: tuple[int, str],
         ended: bool,
-    ) -> None:
+    ) -> int | None:
+        """The version of the snapshot written with this append, if one was due."""
         version, step, digest = self.store.writing()
         due = ended or version - self._snapshot_version >= snapshots.SNAPSHOT_EVERY
         if not due or not self.store.snapshots_ready():
-            return
+            return None
         body = snapshots.encode(self.ruleset, state, *seed)
         made = Snapshot(self.id, version, step, digest, "", *steps, body)
         sealed = snapshots.sealed(self.store, made, self.ruleset)
-        if sealed is not None:
-            self.store.write_snapshot(conn, sealed)
-            self._snapshot_version = version
+        if sealed is None:
+            return None
+        self.store.write_snapshot(conn, sealed)
+        return version
+
+    def _settle(self) -> None:
+        """The append just committed: what its writer wrote is what the log now holds (an
+        attempt the store made again, or that was refused, left nothing behind)."""
+        self._written = self._pending
+        if self._pending_snapshot is not None:
+            self._snapshot_version = self._pending_snapshot
 
     def undo(
         self, *, command_id: str | None = None, author: str = "gm", only: int | None = None
@@ -575,7 +585,7 @@ class Encounter:
             return target
         self.history = self.history.with_step(result.record)
         self.state = state
-        self._written = self._pending
+        self._settle()
         return target
 
     def reveal(self, *, author: str = "gm") -> StepOutcome:

@@ -77,7 +77,7 @@ def test_an_append_whose_answer_was_lost_is_recorded_once(
     with Fracas(url) as fracas:
         live = fracas.new("percentile", title="lost", encounter="lost")
         store = fracas.store
-        real = store._send
+        real = store._send_counted
 
         def commit_then_crash(*args, **kwargs):
             real(*args, **kwargs)
@@ -85,9 +85,9 @@ def test_an_append_whose_answer_was_lost_is_recorded_once(
             threading.Thread(target=own_server.resume).start()
             store.conn.raw.execute("SELECT 1")  # the answer that never comes
 
-        store._send = commit_then_crash
+        store._send_counted = commit_then_crash
         outcome = live.note("once")
-        store._send = real
+        store._send_counted = real
         assert not outcome.duplicate and outcome.step == 2
         live.note("next")
         assert [r.step for r in store.history("lost").steps] == [1, 2, 3]
@@ -118,7 +118,7 @@ def test_a_deadlock_is_tried_again_and_then_refused_in_one_line(
     with Fracas(pg_url) as fracas:
         live = fracas.new("percentile", title="deadlocks", encounter="deadlocks")
         store = fracas.store
-        real, victims = store._send, []
+        real, victims = store._send_counted, []
 
         def victim_twice(*args, **kwargs):
             if len(victims) < 2:
@@ -126,7 +126,7 @@ def test_a_deadlock_is_tried_again_and_then_refused_in_one_line(
                 store.conn.raw.execute(DEADLOCK)
             return real(*args, **kwargs)
 
-        store._send = victim_twice
+        store._send_counted = victim_twice
         assert live.note("third time lucky").step == 2
         victims.clear()
         monkeypatch.setattr(backend, "RETRIES", 2)

@@ -14,7 +14,7 @@ from fracas.projections import Fracas
 from fracas.rules import Encounter, snapshots
 from fracas.rules.redecide import adopt, whatif
 from fracas.testing.tiers import examples
-from tests.conftest import cli_gunfight
+from tests.conftest import POSTGRESQL, cli_gunfight
 from tests.test_properties import actions, dice, play, start
 
 
@@ -254,3 +254,22 @@ def test_a_log_without_its_key_file_folds_from_the_first_event(tmp_path, fracas:
     with Fracas(tmp_path / "copy.db", readonly=True) as copy:
         assert snapshots.resume(copy.store, encounter.id, encounter.ruleset) is None
         assert Encounter(copy.store, encounter.id).state == encounter.state
+
+
+@pytest.mark.parametrize("where", ["file", POSTGRESQL])
+def test_a_step_written_again_keeps_its_snapshot(
+    request: pytest.FixtureRequest, tmp_path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """A step the store writes a second time (on a server, when another table began a
+    fight meanwhile) carries the snapshot that was due with it."""
+    monkeypatch.setattr(snapshots, "SNAPSHOT_EVERY", 1)  # every step is due one
+    location = request.getfixturevalue("pg_url") if where == "postgresql" else tmp_path / "s.db"
+    with Fracas(location) as table, Fracas(location) as other:
+        encounter = long_fight(table, attacks=2)
+        other.new("percentile", title="the next table")
+        actor = encounter.state.turn or "alice"
+        target = "carol" if actor != "carol" else "alice"
+        attack = {"action": "attack", "actor": actor, "targets": [target], "weapon": "unarmed"}
+        assert play(encounter, attack, None)
+        newest = table.store.snapshots(encounter.id, limit=1)[0]
+        assert newest.version == encounter.version

@@ -13,7 +13,7 @@ import pytest
 
 from fracas.ledger import ConflictError, LogStore, NewEvent, NotFoundError, RefusedError, Store
 from fracas.ledger import open_store as open_log
-from fracas.ledger.chain import COUNTED_CHAIN, GENESIS, StoredEvent
+from fracas.ledger.chain import COUNTED_CHAIN, GENESIS, StoredEvent, begun_of
 from tests.conftest import POSTGRESQL
 
 BACKENDS = ["file", "memory", POSTGRESQL]
@@ -376,6 +376,41 @@ class TestSharedLog:
         store.append("enc", [ev(5)], expected_version=4, command_id="a4")
         assert [e.version for e in store.events("enc")] == [1, 2, 3, 4, 5]
         assert store.verify().ok and store.check_steps().ok
+
+    def test_a_step_after_another_writer_began_an_encounter_names_it(
+        self, location: str, store: LogStore
+    ) -> None:
+        """A store that wrote the head last appends without reading it, yet its next step
+        still names the encounter another writer began meanwhile, its read models written
+        once with it (whatever shape their writes take): deleted whole, that encounter is
+        a gap plain audit sees."""
+        store.execute("CREATE TABLE seen (encounter TEXT NOT NULL, n INTEGER PRIMARY KEY)")
+        seen = "INSERT INTO seen (encounter, n) VALUES (?, ?)"
+
+        def add(conn: Any) -> None:
+            conn.executemany(seen, [("a", 6)])
+
+        def rewrite(conn: Any) -> None:  # a table cleared and written again
+            conn.execute("DELETE FROM seen WHERE encounter = ?", ("a",))
+            conn.executemany(seen, [("a", 7)])
+
+        five_notes(store, "a")
+        for other_encounter, n, project in (("b", 6, add), ("c", 7, rewrite)):
+            with open_log(location) as other:
+                other.append(other_encounter, [ev(1)], expected_version=0, command_id="x")
+            store.append("a", [ev(n)], expected_version=n - 1, command_id=f"a{n}", project=project)
+            assert store.execute("SELECT n FROM seen").fetchall() == [(n,)]
+        named = [begun_of(event) for event in store.events("a")]
+        assert named == [1, 1, 1, 1, 1, 2, 3]
+        assert store.verify().ok and store.check_steps().ok
+        forge(
+            store,
+            "DELETE FROM events WHERE encounter = 'c'",
+            "DELETE FROM steps WHERE encounter = 'c'",
+            "DELETE FROM registry WHERE encounter = 'c'",
+        )
+        report = store.verify()
+        assert not report.ok and report.first_bad_position == list(store.events("a"))[-1].position
 
     def test_an_audit_while_a_table_starts_sees_one_state_of_the_log(
         self, location: str, store: LogStore
