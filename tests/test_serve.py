@@ -144,6 +144,35 @@ def test_the_gm_page_acts_undoes_and_shows_a_refusal(server: Served, browser: An
 
 
 @pytest.mark.browser
+def test_a_late_answer_does_not_wipe_a_newer_refusal(server: Served, browser: Any) -> None:
+    """The GM presses Undo, then types a line the fight refuses before Undo's answer is
+    back (a busy server): the refusal stays, and the line being typed is not cleared."""
+    page = browser.new_page()
+    page.goto(server.gm)
+    page.evaluate(
+        """() => {
+          const fetched = window.fetch.bind(window);
+          let first = true;
+          window.fetch = async (...args) => {
+            const late = first && String(args[0]).endsWith("/command");
+            if (late) first = false;
+            const response = await fetched(...args);
+            if (late) await new Promise((done) => setTimeout(done, 1500));
+            return response;
+          };
+        }"""
+    )
+    page.locator("button[data-line=undo]").click()
+    page.fill("#line", "harm nobody 2")
+    page.press("#line", "Enter")
+    page.wait_for_function("document.querySelector('#refusal').innerText !== ''")
+    page.fill("#line", "harm gunman")  # the GM goes on typing
+    page.wait_for_timeout(2000)  # Undo's answer lands meanwhile
+    assert "nobody" in page.locator("#refusal").inner_text()
+    assert page.input_value("#line") == "harm gunman"
+
+
+@pytest.mark.browser
 def test_a_name_that_is_markup_shows_as_text(tmp_path: Path, browser: Any) -> None:
     db = tmp_path / "xss.db"
     fracas(db, "new", "-t", "<b>bold</b> fight")

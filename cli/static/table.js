@@ -74,18 +74,20 @@
     const line = document.getElementById("line");
     const refusal = document.getElementById("refusal");
     const output = document.getElementById("output");
+    let sent = 0;  // only the newest line's answer is shown: an older one may come back later
     async function run(text) {
+      const mine = ++sent;
       const response = await fetch(base + "/command", {
         method: "POST",
         headers: { "X-Fracas-Token": form.dataset.token, "Content-Type": "application/json" },
         // the last step shown: a `next` ends that turn, an `undo` takes back that step
         body: JSON.stringify({ line: text, seen: Number(slider.max) }),
       });
-      if (!response.ok) { refusal.textContent = await response.text(); return; }
-      const result = await response.json();
+      const result = response.ok ? await response.json() : { refusal: await response.text() };
+      if (result.ok && line.value === text) line.value = "";
+      if (mine !== sent) return;
       refusal.textContent = result.refusal;
-      output.textContent = result.output;
-      if (result.ok) line.value = "";
+      output.textContent = result.output || "";
     }
     form.addEventListener("submit", (event) => { event.preventDefault(); run(line.value); });
     form.querySelectorAll("button[data-line]").forEach((button) =>
