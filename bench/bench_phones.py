@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 from tests.web import FRACAS, served  # noqa: E402
 
 MESSAGE = re.compile(rb"data: (\{.*?\})\n\n", re.S)
+ROW = re.compile(r'<tr class="([^"]*)" data-combatant="([^"]+)"')
 
 
 def fracas(db: Path, *args: str) -> str:
@@ -124,9 +125,12 @@ class Page:
 
     def __init__(self) -> None:
         self.steps = 0
-        self.html = ""
+        self.opened = False
+        self.rows: dict[str, str] = {}  # each row's classes ("pc acting"), by combatant
         self.shown: dict[int, float] = {}
         self.moved = asyncio.Event()
+        self.sizes: list[int] = []  # the bytes of each change pushed (not whole screens)
+        self.wholes: list[int] = []  # the bytes of each whole screen pushed
 
     async def hold(self, client: httpx.AsyncClient, url: str, headers: dict[str, str]) -> None:
         buffer = b""
@@ -137,9 +141,25 @@ class Page:
                 while (found := MESSAGE.search(buffer)) is not None:
                     buffer = buffer[found.end() :]
                     update = json.loads(found[1])
-                    self.steps, self.html = update["steps"], update["html"]
+                    if "html" in update:  # the whole screen: opening, or fallen behind
+                        self.wholes.append(len(found[1]))
+                        self.rows = {m[2]: m[1] for m in ROW.finditer(update["html"])}
+                        self.opened = True
+                    else:
+                        self.sizes.append(len(found[1]))
+                        self.change(update)
+                    self.steps = update["steps"]
                     self.shown.setdefault(self.steps, now)
                     self.moved.set()
+
+    def change(self, update: dict[str, Any]) -> None:
+        """The rows as a page shows them after a pushed change."""
+        for key, html in update["parts"].items():
+            if key.startswith("row:") and (row := ROW.search(html)):
+                self.rows[row[2]] = row[1]
+        if "rows" in update["lists"]:
+            kept = {key.removeprefix("row:") for key in update["lists"]["rows"]}
+            self.rows = {k: v for k, v in self.rows.items() if k in kept}
 
 
 class Phone:
@@ -151,8 +171,7 @@ class Phone:
         self.lines: Counter[str] = Counter()  # each refusal's line
 
     def acting(self) -> bool:
-        row = re.search(rf'<tr class="([^"]*)" data-combatant="{self.name}"', self.page.html)
-        return row is not None and "acting" in row[1].split()
+        return "acting" in self.page.rows.get(self.name, "").split()
 
     async def play(self, client: httpx.AsyncClient, until: float) -> None:
         n = 0
@@ -219,7 +238,7 @@ async def run(root: str, gm_token: str, tokens: list[str], seconds: float, every
             asyncio.create_task(p.hold(client, u, h))
             for p, u, h in zip(pages, streams, headers, strict=True)
         ]
-        while not all(p.html for p in pages):
+        while not all(p.opened for p in pages):
             await asyncio.sleep(0.05)
         phones = [Phone(f"p{n}", t, pages[n - 1]) for n, t in enumerate(tokens, start=1)]
         until = time.perf_counter() + seconds
@@ -308,6 +327,13 @@ def one_length(args: argparse.Namespace, steps: int) -> tuple[float, float]:
     for line, count in sum((p.lines for p in phones), Counter()).most_common():
         print(f"  {count} x {line}")
     print(f"GM's notes: {dict(gm_said)}")
+    sizes = [n for p in pages for n in p.sizes]
+    wholes = [n for p in pages for n in p.wholes]
+    print(
+        f"pushed to a page: a step's change median {statistics.median(sizes or [0]):.0f} "
+        f"bytes ({len(sizes)}), a whole screen median {statistics.median(wholes or [0]):.0f} "
+        f"bytes ({len(wholes)}: on opening, or fallen behind)"
+    )
     print(f"landed taps {landed}, players' steps in the log {players_steps}")
     errors = sum(v for k, v in answers.items() if k >= 500)
     print(f"5xx: {errors}; traceback: {'Traceback' in rest}")

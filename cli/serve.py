@@ -5,7 +5,9 @@ One thread owns every SQLite connection (the reader that watches and folds, the 
 so the event loop never blocks on the disk and sqlite3 never sees a connection cross threads.
 The watcher asks SQLite's `PRAGMA data_version` (a counter in shared memory, no disk read)
 every few milliseconds; only when it moves does it read the heads, fold the encounters that
-changed, render each audience's screen once, and hand it to every open page of that audience.
+changed, render each audience's screen once, part by part (the headline, each row, each line
+of the log), and hand every open page of that audience the parts that changed. A page opens
+with the whole screen, and is sent it whole again if it fell behind.
 """
 
 import asyncio
@@ -78,12 +80,25 @@ T = TypeVar("T")
 
 
 @dataclass
+class Shown:
+    """A screen as its parts: each part's HTML by its key ("turn", "row:alice", "step:12"),
+    the keys of the board's rows and of the log's lines in order ("rows", "log"), and the
+    screen they were rendered from."""
+
+    screen: Screen
+    parts: dict[str, str]
+    lists: dict[str, list[str]]
+
+
+@dataclass
 class Audience:
-    """The open pages of one audience of one encounter, and its timeline as last folded."""
+    """The open pages of one audience of one encounter, its timeline as last folded, and
+    the screen its pages were last sent (what the next push is a change from)."""
 
     queues: set[asyncio.Queue[bytes]] = field(default_factory=set)
     timeline: Timeline | None = None
-    sent: str = ""  # the last update pushed: one the same is not pushed again
+    shown: Shown | None = None
+    whole: str = ""  # `shown` as one message: a page opening, or one that fell behind
 
 
 class Table:
@@ -191,8 +206,32 @@ class Table:
         return self.timeline(name, audience).screen(step, npc_numbers=self.npc_numbers)
 
     def render_screen(self, name: str, audience: str, step: int | None = None) -> str:
+        return self.assembled(self.parts(self.screen(name, audience, step)))
+
+    def parts(self, screen: Screen) -> Shown:
+        """The screen's parts, each rendered once (screen_parts.html)."""
+        part: Any = self.templates.get_template("screen_parts.html").module  # its macros
+        b = screen.board
+        parts = {
+            "turn": part.turn(b),
+            "withheld": part.withheld(screen),
+            "extras": part.extras(b),
+            "dice": part.dice_part(screen),
+            "head": part.head(screen),
+        }
+        rows = [f"row:{row.combatant}" for row in b.rows]
+        parts |= {key: part.row(row) for key, row in zip(rows, b.rows, strict=True)}
+        log = [f"step:{entry.step}" for entry in screen.log]
+        parts |= {
+            key: part.entry(entry, screen.audience)
+            for key, entry in zip(log, screen.log, strict=True)
+        }
+        return Shown(screen, parts, {"rows": rows, "log": log})
+
+    def assembled(self, shown: Shown) -> str:
+        """The whole screen from its parts."""
         return self.templates.get_template("screen.html").render(
-            screen=self.screen(name, audience, step)
+            screen=shown.screen, parts=shown.parts, lists=shown.lists
         )
 
     def changed(self) -> list[str]:
@@ -210,22 +249,28 @@ class Table:
 
     def update(self, name: str, audience: str) -> str:
         """The live screen as one event-stream message: its step count and its HTML."""
-        screen = self.screen(name, audience)
-        html = self.templates.get_template("screen.html").render(screen=screen)
-        return json.dumps({"steps": screen.steps, "html": html})
+        shown = self.parts(self.screen(name, audience))
+        return whole(shown.screen.steps, self.assembled(shown))
 
-    def messages(self, names: list[str]) -> list[tuple[Audience, bytes]]:
-        """One rendered update per changed encounter and audience with pages open, encoded
-        once for all its pages; one the same as the last pushed is not pushed again (a step
-        players may not see moves nothing on their page)."""
+    def messages(self, names: list[str]) -> list[tuple[Audience, bytes, bytes]]:
+        """Per changed encounter and audience with pages open, the parts of its screen that
+        changed since its pages were last sent it (and the whole screen, for a page that
+        fell behind), each encoded once for all its pages; nothing when no part changed (a
+        step players may not see moves nothing on their page)."""
         found = []
         for (name, audience), watched in self.watched.items():
             if name in names and watched.queues:
-                message = self.update(name, audience)
-                if message != watched.sent:
-                    watched.sent = message
-                    found.append((watched, sse(message)))
+                before = watched.shown
+                shown = self.remember(watched, self.parts(self.screen(name, audience)))
+                change = changes(before, shown)
+                if change is not None:
+                    found.append((watched, sse(change), sse(watched.whole)))
         return found
+
+    def remember(self, watched: Audience, shown: Shown) -> Shown:
+        """What the audience's pages are sent now: the change from it is the next push."""
+        watched.shown, watched.whole = shown, whole(shown.screen.steps, self.assembled(shown))
+        return shown
 
     def command(
         self, name: str, line: str, words: list[str] | None = None, seen: int | None = None
@@ -267,11 +312,15 @@ class Table:
         return {"ok": True, "output": out.getvalue(), "refusal": ""}
 
     def subscribe(self, name: str, audience: str, queue: asyncio.Queue[bytes]) -> bytes:
-        """A page's queue joins its audience; the screen it opens with."""
+        """A page's queue joins its audience; the screen it opens with: the one the
+        audience's other pages were last sent (the next push is a change from it), or, the
+        first page, the screen as it stands."""
         watched = self.watched.setdefault((name, audience), Audience())
+        if not watched.queues or watched.shown is None:  # nobody kept it fresh meanwhile
+            self.remember(watched, self.parts(self.screen(name, audience)))
         watched.queues.add(queue)
         self.heads.setdefault(name, self.open().store.head(name)[0])
-        return sse(self.update(name, audience))
+        return sse(watched.whole)
 
     def landed_since(self, name: str, seen: int) -> int | None:
         """The log's last step when it is past the one a GM page showed (`seen`); else None."""
@@ -299,9 +348,9 @@ class Table:
                 names = await self.run(self.changed)
                 self.reached()
                 if names:
-                    for watched, message in await self.run(lambda n=names: self.messages(n)):
+                    for watched, change, entire in await self.run(lambda n=names: self.messages(n)):
                         for queue in list(watched.queues):
-                            offer(queue, message)
+                            offer(queue, change, entire)
             except UnreachableError as error:
                 self.lost(error.server)
             except FracasError:
@@ -349,11 +398,35 @@ def said(refusal: str) -> dict[str, Any]:
     return {"ok": False, "output": "", "refusal": refusal}
 
 
-def offer(queue: asyncio.Queue[bytes], message: bytes) -> None:
-    """Only the newest screen matters: a page that fell behind skips to it."""
+def offer(queue: asyncio.Queue[bytes], change: bytes, entire: bytes) -> None:
+    """A page is sent the change; one that fell behind (the last still unread) skips to the
+    whole screen as it stands, since the change is from what it has not read yet."""
     if queue.full():
         queue.get_nowait()
-    queue.put_nowait(message)
+        queue.put_nowait(entire)
+    else:
+        queue.put_nowait(change)
+
+
+def whole(steps: int, html: str) -> str:
+    """The whole screen as one message: its step count and its HTML."""
+    return json.dumps({"steps": steps, "html": html})
+
+
+def changes(before: Shown | None, after: Shown) -> str | None:
+    """The message a page holding `before` needs to show `after`: the parts that differ
+    (each part's HTML replaces the element of its data-part) and the lists whose keys
+    differ (their elements put in that order, the new ones from the parts sent); None when
+    nothing differs. A page with nothing yet is sent the whole screen."""
+    if before is None:
+        return None
+    parts = {k: v for k, v in after.parts.items() if before.parts.get(k) != v}
+    lists = {k: v for k, v in after.lists.items() if before.lists.get(k) != v}
+    moved = (before.screen.steps, before.screen.step) != (after.screen.steps, after.screen.step)
+    if not (parts or lists or moved):
+        return None
+    steps, step = after.screen.steps, after.screen.step
+    return json.dumps({"steps": steps, "step": step, "parts": parts, "lists": lists})
 
 
 def sse(data: str) -> bytes:

@@ -28,7 +28,7 @@ from tests.test_phones_turns_browser import (
     steps,
     until_acting,
 )
-from tests.web import chromium, served
+from tests.web import chromium, fracas, served
 
 pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
 TV = {"viewport": {"width": 1920, "height": 1080}}
@@ -250,3 +250,42 @@ def test_a_row_says_dead_once_on_the_tv(tmp_path: Path, browser: Any, ruleset: s
             assert said == 1 if dead else said <= 1, (name, text)
             if ruleset == "fudge":
                 shot(tv, f"fudge-tv-{name}")
+
+
+def test_the_tv_kept_by_pushed_changes_shows_what_a_fresh_page_shows(
+    tmp_path: Path, browser: Any
+) -> None:
+    """Each step pushes a page only the parts of the screen that changed: a TV and the GM's
+    page kept live through many steps (rows moving, lines struck through, the log's window
+    sliding, a scrub back and to live again) read as pages opened afresh."""
+    db = tmp_path / "srd.db"
+    fight(db, "srd")
+    with served(db) as running:
+        pages = {}
+        for url in (running.players, running.gm):
+            page = browser.new_context(**TV).new_page()
+            page.goto(url)
+            page.locator("#screen .screen").wait_for(timeout=WAIT)
+            pages[url] = page
+        for n in range(12):
+            fracas(db, "harm", "foe", "1", "-m", f"cut {n}") if n % 3 else fracas(db, "next")
+            if n == 6:
+                fracas(db, "undo")
+        tv = pages[running.players]
+        tv.click("#back")  # scrubbed back while steps land, then live again
+        fracas(db, "note", "the last word")
+        tv.click("#live")
+        head = len(steps(db))
+        for url, page in pages.items():
+            page.wait_for_function(
+                "n => Number(document.querySelector('#screen .screen').dataset.steps) >= n",
+                arg=head,
+                timeout=WAIT,
+            )
+            page.wait_for_timeout(300)
+            fresh = browser.new_context(**TV).new_page()
+            fresh.goto(url)
+            kept = page.locator("#screen").inner_text()
+            assert kept == fresh.locator("#screen").inner_text(), url
+            assert "the last word" in kept and "cut 11" in kept
+            shot(page, "tv-pushed" if url == running.players else "gm-pushed")

@@ -83,7 +83,8 @@ def screens(db: Path) -> dict[str, str]:
 
 
 def row_of(html: str, combatant: str) -> str:
-    found = re.search(rf'<tr class="[^"]*" data-combatant="{combatant}">(.*?)</tr>', html, re.S)
+    row = rf'<tr class="[^"]*" data-combatant="{combatant}"[^>]*>(.*?)</tr>'
+    found = re.search(row, html, re.S)
     assert found, f"no row of {combatant}"
     return found[0]
 
@@ -155,7 +156,7 @@ def test_typed_dice_are_marked_with_who_typed_them_everywhere(system: str, tmp_p
         for _typed, roll in rolls:
             assert re.search(r'<span class="die[^"]*" title="(kept|dropped)">', roll)
             assert f"typed by {name}" in roll
-        newest = re.search(r'<ol class="log" reversed>\s*<li.*?</li>', html, re.S)
+        newest = re.search(r'<ol class="log" reversed[^>]*>\s*<li.*?</li>', html, re.S)
         assert newest and f"dice typed by {name}" in newest[0], html
     for which, text in reports.items():
         line = next((li for li in text.splitlines() if f"dice typed by {name}" in li), None)
@@ -178,7 +179,7 @@ def test_a_take_back_by_a_player_the_players_do_not_see_is_not_the_gms(tmp_path:
         do(e, {"action": "aim", "actor": "ilse"}, entered_by="ilse", author="ilse")
         e.undo(author="ilse")
     shown = screens(db)
-    log = r'<ol class="log" reversed>\s*<li.*?</li>'
+    log = r'<ol class="log" reversed[^>]*>\s*<li.*?</li>'
     newest = {a: re.search(log, html, re.S) for a, html in shown.items()}
     assert newest[GM] and re.search(r"ilse takes back step \d+", newest[GM][0]), shown[GM]
     players = newest[PLAYERS]

@@ -8,7 +8,8 @@
   const at = document.getElementById("at");
   const detail = document.getElementById("detail");
   let live = true;
-  let latest = null;
+  let stale = false;  // changes came while an earlier step was shown: fetch the live screen
+  let again = false;  // a change came while the live screen was being fetched
 
   function label() {
     const step = Number(slider.value), steps = Number(slider.max);
@@ -18,12 +19,42 @@
 
   function show(html) { screen.innerHTML = html; }
 
+  // A push is the whole screen (when the page opens, or fell behind) or the parts of it
+  // that changed: each replaces the element of its data-part; a list (the board's rows, the
+  // log's lines) is put in the order given, its new elements from the parts sent.
+  function fromHtml(html) {
+    const holder = document.createElement("template");
+    holder.innerHTML = html.trim();
+    return holder.content.firstElementChild;
+  }
+
+  function applyChange(update) {
+    const root = screen.querySelector(".screen");
+    const listed = new Set(Object.values(update.lists).flat());
+    for (const [key, html] of Object.entries(update.parts)) {
+      if (listed.has(key)) continue;
+      const old = root.querySelector(`[data-part="${key}"]`);
+      if (old) old.replaceWith(fromHtml(html));
+    }
+    root.querySelectorAll("[data-list]").forEach((list) => {
+      const keys = update.lists[list.dataset.list];
+      if (!keys) return;
+      const have = new Map([...list.children].map((el) => [el.dataset.part, el]));
+      list.replaceChildren(...keys.map((key) =>
+        key in update.parts ? fromHtml(update.parts[key]) : have.get(key)).filter(Boolean));
+    });
+    root.dataset.step = update.step;
+    root.dataset.steps = update.steps;
+  }
+
   const stream = new EventSource(base + "/stream");
   stream.addEventListener("screen", (event) => {
     const update = JSON.parse(event.data);
-    latest = update.html;
     slider.max = update.steps;
-    if (live) { slider.value = update.steps; show(update.html); }
+    if (update.html !== undefined && live) { show(update.html); stale = false; }
+    else if (update.html === undefined && live && !stale) applyChange(update);
+    else { stale = true; again = true; }
+    if (live) slider.value = update.steps;
     label();
     document.dispatchEvent(new CustomEvent("fracas:screen", { detail: update }));
   });
@@ -37,8 +68,18 @@
     slider.value = step;
     live = step === Number(slider.max);
     label();
-    if (live && latest !== null) { show(latest); return; }
     const ticket = ++pending;
+    if (live) {  // back to live after scrubbing: the whole screen, as often as it moved meanwhile
+      stale = true;
+      do {
+        again = false;
+        const response = await fetch(`${base}/screen`);
+        if (ticket !== pending) return;
+        show(await response.text());
+      } while (again && live);
+      stale = false;
+      return;
+    }
     const response = await fetch(`${base}/screen?step=${step}`);
     if (ticket === pending) show(await response.text());
   }
