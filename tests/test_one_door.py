@@ -38,14 +38,17 @@ def modules_of(ruleset: str) -> list[Path]:
 
 
 def fracas_imports(path: Path) -> list[str]:
-    """Every module of fracas's a file imports, however it imports it."""
+    """Every module of fracas's a file imports, however it imports it: a relative import
+    that climbs out of the ruleset's own package (`from .. import dice`) counts as one."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             found += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             found.append(node.module)
-    return [name for name in found if name == "fracas" or name.startswith("fracas.")]
+        elif isinstance(node, ast.ImportFrom) and node.level > 1:
+            found.append("." * node.level + (node.module or ""))
+    return [name for name in found if name == "fracas" or name.startswith(("fracas.", ".."))]
 
 
 @pytest.mark.parametrize("ruleset", sorted(ROOMS))
@@ -59,6 +62,12 @@ def test_the_guard_catches_a_private_import(tmp_path: Path):
     sneaky = tmp_path / "sneaky.py"
     sneaky.write_text("import fracas.rules.dice\nfrom fracas.rules import gm\n")
     assert fracas_imports(sneaky) == ["fracas.rules.dice", "fracas.rules"]
+
+
+def test_the_guard_catches_a_relative_import_out_of_the_package(tmp_path: Path):
+    sneaky = tmp_path / "sneaky.py"
+    sneaky.write_text("from .sheets import Sheet\nfrom .. import dice\nfrom ..gm import BY_HAND\n")
+    assert fracas_imports(sneaky) == ["..", "..gm"]
 
 
 # -- the wiring: a ruleset written without it gets it, one written with it keeps it -------

@@ -1,0 +1,128 @@
+"""The decider and the ruleset: joining, the reactions offered, what a secret roll can reach, every
+command to its rule, and the entry point fracas loads."""
+
+from typing import Any
+
+from msgspec.structs import replace
+
+from fracas.rules.api import (
+    ANY_KIND,
+    BadInputError,
+    Begin,
+    Choices,
+    Context,
+    Event,
+    Join,
+    Pass,
+    Reach,
+    Ruleset,
+    event_union,
+    joined_event,
+    mechanic_ids,
+    offer,
+    toml_reference,
+)
+
+from .actions import (
+    decide_fire,
+    decide_other,
+    decide_quick,
+    resolve_evade,
+    resolve_hold,
+    resolve_triggering_attack,
+)
+from .attacks import resolve_attack
+from .commands import ACTIONS, PLAYERS, Attack, Evade, Fire, Hold, Other, PoolCommand, Quick
+from .evolve import evolve
+from .joining import decide_begin, decide_pass
+from .sheets import OPTION_HELP, Options, Sheet
+from .state import State, check_sheet, initial
+from .turn import turn_action
+from .view import TRACKED, harm_by_hand, heal_by_hand, view
+from .words import VERBS, facts, key_numbers
+
+
+def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
+    sheet: Sheet = RULESET.newcomer(command, state.fighters)
+    sheet = replace(sheet, abilities={k.lower(): v for k, v in sheet.abilities.items()})
+    return [joined_event(command, sheet)]
+
+
+def decide(state: State, command: Any, ctx: Context) -> list[Event]:
+    match command:
+        case Join():
+            return decide_join(state, command, ctx)
+        case Begin():
+            return decide_begin(state, command, ctx)
+        case Pass():
+            return decide_pass(state, command, ctx)
+        case Hold():
+            return turn_action(state, command, ctx, resolve_hold)
+        case Attack() if command.triggers:
+            return turn_action(state, command, ctx, resolve_triggering_attack)
+        case Attack():
+            return turn_action(state, command, ctx, resolve_attack)
+        case Evade():
+            return turn_action(state, command, ctx, resolve_evade)
+        case Quick():
+            return decide_quick(state, command, ctx)
+        case Other():
+            return decide_other(state, command, ctx)
+        case Fire():
+            return decide_fire(state, command, ctx)
+    raise BadInputError(f"the dice-pool ruleset cannot decide {type(command).__name__}")
+
+
+REACTION = Choices(
+    ["dodge", "parry", "clash", "none"],
+    "none",
+    "004-11",
+    "no Reaction: the attack's Outcome stands",
+)
+
+
+def reactions(state: State, command: Any) -> dict[str, Choices]:
+    """004-11 to 004-19: an attack's target may React (dodge, parry, clash) with the round's
+    Action, kept dice or a desperate exertion the command allows; firearms only with a Power
+    (004-12). Not a target another defender parries for (004-17), nor a held action."""
+    if type(command) is not Attack:
+        return {}
+    return offer(decide, state, command, REACTION, command.defender)
+
+
+def reach(state: State, command: Any) -> Reach | None:
+    """What a GM-only pool can change whatever it shows (004-4): an `other` check counts
+    an Outcome and changes no one; other actions are left to fracas to try (None)."""
+    return Reach() if isinstance(command, Other) else None
+
+
+RULESET = Ruleset(
+    reach=reach,
+    name="pool",
+    title="d10 dice pool (The Contract)",
+    reference=toml_reference("fracas.rules", "reference.toml", "004"),
+    options_type=Options,
+    sheet_type=Sheet,
+    command_type=PoolCommand,
+    event_type=event_union(),
+    initial=initial,
+    decide=decide,
+    reactions=reactions,
+    evolve=evolve,
+    view=view,
+    actions=ACTIONS,
+    players=PLAYERS,
+    schema=2,
+    upcasters={(ANY_KIND, 1): mechanic_ids("004")},
+    option_help=OPTION_HELP,
+    check_sheet=check_sheet,
+    conditions=TRACKED,
+    harm_by_hand=harm_by_hand,
+    heal_by_hand=heal_by_hand,
+    reads_rolls="faces",
+    key_numbers=key_numbers,
+    verbs=VERBS,
+    down=frozenset(("incapacitated",)),
+    out=frozenset(("dead",)),
+    facts=facts,
+)
