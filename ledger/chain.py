@@ -101,6 +101,13 @@ class VerifyReport(msgspec.Struct, frozen=True):
     head_position: int = 0  # the last event's position (positions may have gaps on a server)
 
 
+def where(report: VerifyReport) -> str:
+    """Where a report found its first problem, for a one-line message."""
+    if report.first_bad_position is None:
+        return "in its records"
+    return f"at position {report.first_bad_position}"
+
+
 def chain_hash(prev_hash: str, row: Iterable[object], salt: str | None = None) -> str:
     """SHA-256 over the previous hash and the exact stored values of one row, and its salt.
 

@@ -3,10 +3,11 @@
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from fracas.projections.app import AuditReport, Fracas, LogStep
+    from fracas.projections.app import Fracas, LogStep
+    from fracas.projections.audit import AuditReport
 
 __all__ = ["AuditReport", "Fracas", "LogStep"]  # describe(): fracas.projections.describe
-_HOME = {"AuditReport": "app", "Fracas": "app", "LogStep": "app"}
+_HOME = {"AuditReport": "audit", "Fracas": "app", "LogStep": "app"}
 
 
 def __getattr__(name: str) -> Any:

@@ -19,9 +19,10 @@ from fracas.ledger import (
     StoredEvent,
     VerifyReport,
 )
-from fracas.ledger.base import StepWatch, batches, where
-from fracas.ledger.chain import ChainWatch
+from fracas.ledger.base import batches
+from fracas.ledger.chain import ChainWatch, where
 from fracas.ledger.values import Hex, Sha256, SqlInt
+from fracas.ledger.verify import StepWatch
 from fracas.projections.replay import player_event, public_command
 from fracas.projections.secrecy import (
     Cut,
