@@ -796,7 +796,28 @@ def shown_events(frame: Frame, cut: Cut) -> list[Event]:
     the players' number."""
     known, _changed, _shared = difference(frame.before, frame.after)
     hidden = set(cut.hidden)
+    events = visible(frame.events, hidden, known, involves(frame, hidden, known))
+    against = held_by_hidden(frame.before, hidden, known)
     return [
         msgspec.structs.replace(e, step=cut.number(e.step) or 0) if isinstance(e, Disclosed) else e
-        for e in visible(frame.events, hidden, known, involves(frame, hidden, known))
+        for e in events
+        if not (isinstance(e, Rolled) and any(c in e.purpose for c in against.get(e.actor, ())))
     ]
+
+
+def held_by_hidden(state: Any, hidden: set[str], known: Known) -> dict[str, set[str]]:
+    """Each combatant's conditions whose detail names a hidden combatant (a spell one cast:
+    its caster, its DC): a roll against one later (srd's "save ends") reads that combatant's
+    sheet, and is left out like the rolls of a step that names them."""
+    if not hidden:
+        return {}
+    fighters, _shared = parts(state)
+    aliases = {a: c for a, c in known.aliases.items() if c in hidden}
+    unnamed = Known(aliases | {h: h for h in hidden})
+    found: dict[str, set[str]] = {}
+    for who, data in fighters.items():
+        conditions = data.get("conditions") if isinstance(data, dict) else None
+        for name, detail in (conditions or {}).items():
+            if names_in(detail, unnamed):
+                found.setdefault(who, set()).add(name)
+    return found

@@ -128,3 +128,23 @@ def test_the_head_codes_footer_says_why_it_stops_and_goes_once_all_is_shown(tmp_
     assert kept in footer()
     run("disclose", "9")
     assert kept not in footer() and "note it" in footer()
+
+
+def test_a_save_repeated_against_a_hidden_casters_spell_shows_no_dc(tmp_path: Path):
+    """The hidden priest holds Wren (hold person, save ends): at the end of each of her
+    turns she saves again, against the DC the priest's sheet gives; players see that she is
+    still paralysed, not the DC."""
+    db = tmp_path / "lair.db"
+    run = on(db)
+    run("new", "-r", "srd", "--id", "lair")
+    run("add", "wren", "--sheet", str(SAMPLES / "rogue.toml"), "--side", "pc", "--name", "Wren")
+    cleric = ["--sheet", str(SAMPLES / "cleric.toml"), "--name", "Ashen Priest", "--hidden"]
+    run("add", "wyrm", *cleric)
+    run("begin", "--dice", "5,15")  # the priest first
+    run("act", "wyrm", "cast", "wren", "-o", "spell=hold person", "--dice", "2")
+    run("next")
+    run("next", "--dice", "3")  # Wren's turn ends: her save again fails
+    assert "DC 13" in run("export", "--format", "md")  # the GM's report has it
+    seen = players_surfaces(db, run, "wren")
+    unseen_anywhere(seen, "wyrm", "priest", "DC 13")
+    assert "paralysed" in seen["page"]
