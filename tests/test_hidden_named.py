@@ -102,6 +102,7 @@ def test_the_head_codes_footer_says_why_it_stops_and_goes_once_all_is_shown(tmp_
     disclosure, a reveal, and a secret taken back then disclosed."""
     db = tmp_path / "duel.db"
     run = on_log(db)
+
     def footer() -> str:
         table = Table(str(db), "token")
         try:
