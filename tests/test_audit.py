@@ -10,7 +10,7 @@ from fracas.cli import render
 from fracas.cli.main import cli
 from fracas.ledger import NewEvent, Store
 from fracas.projections import Fracas
-from fracas.rules import percentile
+from fracas.rules.percentile import attacks, rolls
 from tests.conftest import attack, cli_gunfight, do, fight, gunner
 
 
@@ -19,6 +19,12 @@ def duel(fracas: Fracas):
     plain = attack(e, "alice", "bob", weapon="pistol", dice=[30, 5]).step
     doubles = attack(e, "bob", "alice", weapon="pistol", dice=[33, 4]).step
     return e, plain, doubles
+
+
+def judging(monkeypatch: pytest.MonkeyPatch, judge) -> None:
+    """The percentile ruleset judges every d100 by this `judge` from now on: a rule changed."""
+    for module in (rolls, attacks):  # a test roll, and an attack judged against each target
+        monkeypatch.setattr(module, "judge", judge)
 
 
 def tamper(path, position: int) -> None:
@@ -56,7 +62,7 @@ def test_rules_drift_names_the_step_a_changed_rule_decides_otherwise(fracas, mon
     def doubles_are_no_longer_criticals(face: int, target: int, stat: int | None = None) -> str:
         return "success" if face <= target else "failure"
 
-    monkeypatch.setattr(percentile, "judge", doubles_are_no_longer_criticals)
+    judging(monkeypatch, doubles_are_no_longer_criticals)
     report = fracas.audit()
     assert [d.step for d in report.drift] == [doubles], "33 was a critical; 30 never was"
     (found,) = report.drift
@@ -197,7 +203,7 @@ def test_audit_names_runs_of_steps_as_ranges(tmp_path):
 
 def test_rules_drift_shows_the_events_that_differ_field_by_field(fracas, monkeypatch, run):
     doubles = duel(fracas)[2]
-    monkeypatch.setattr(percentile, "judge", lambda face, target, stat=None: "success")
+    judging(monkeypatch, lambda face, target, stat=None: "success")
     (found,) = fracas.audit().drift
     assert 'result: was "critical", now "success"' in "\n".join(found.changes)
     assert not any("faces" in line for line in found.changes)  # the same dice, only judged anew

@@ -26,23 +26,10 @@ def resolve_evade(state: State, actor: Fighter, command: Evade, ctx: Context) ->
     events: list[Event] = []
     pool = pool_for(state, actor, "dexterity", "athletics")
     difficulty, terms = difficulty_for(
-        state,
-        actor,
-        "athletics",
-        state.options.evade_difficulty,
-        list(command.modifiers),
+        state, actor, "athletics", state.options.evade_difficulty, list(command.modifiers)
     )
     outcome = roll_pool(
-        ctx,
-        events,
-        state,
-        actor,
-        "evade",
-        pool,
-        difficulty,
-        terms,
-        ["004-14"],
-        command.exert,
+        ctx, events, state, actor, "evade", pool, difficulty, terms, ["004-14"], command.exert
     )
     events += spend_action(state, actor, "evade", ["004-14"])
     events.append(
@@ -52,7 +39,7 @@ def resolve_evade(state: State, actor: Fighter, command: Evade, ctx: Context) ->
             f"an Outcome of {max(0, outcome)} to share out",
             {"pool": max(0, outcome)},
             ["004-14"],
-        ),
+        )
     )
     return events
 
@@ -80,16 +67,7 @@ def resolve_other(state: State, actor: Fighter, command: Other, ctx: Context) ->
     base = state.options.difficulty if command.difficulty is None else command.difficulty
     difficulty, terms = difficulty_for(state, actor, command.ability, base, list(command.modifiers))
     roll_pool(
-        ctx,
-        events,
-        state,
-        actor,
-        command.what,
-        pool,
-        difficulty,
-        terms,
-        ["004-4"],
-        command.exert,
+        ctx, events, state, actor, command.what, pool, difficulty, terms, ["004-4"], command.exert
     )
     if not command.passive:
         events += spend_action(state, actor, command.what, ["004-1", "004-4"])
@@ -113,7 +91,7 @@ def resolve_hold(state: State, actor: Fighter, command: Hold, ctx: Context) -> l
         raise BadInputError("a held action needs its trigger: --opt trigger=TEXT")
     if not command.targets:
         raise BadInputError(
-            "hold an attack on a target: act A hold TARGET -w WEAPON --opt trigger=TEXT",
+            "hold an attack on a target: act A hold TARGET -w WEAPON --opt trigger=TEXT"
         )
     actor.weapon(command.weapon)
     held = msgspec.to_builtins(command)
@@ -122,12 +100,8 @@ def resolve_hold(state: State, actor: Fighter, command: Hold, ctx: Context) -> l
     detail = {"command": held, "trigger": command.trigger, "round": state.round}
     return [
         ConditionSet(
-            actor.id,
-            "holding",
-            f"holds an attack until {command.trigger}",
-            detail,
-            ["004-5"],
-        ),
+            actor.id, "holding", f"holds an attack until {command.trigger}", detail, ["004-5"]
+        )
     ]
 
 
@@ -140,7 +114,7 @@ def fire_held(state: State, holder_id: str, trigger: str, ctx: Context) -> list[
     if not state.has_action(holder):
         raise RefusedError(
             f"{holder.name} has already used this round's Action, so the held action cannot "
-            "fire (004-5)",
+            "fire (004-5)"
         )
     attack = msgspec.convert(holding["command"], Attack)
     events: list[Event] = [ConditionCleared(holder.id, "holding", f"fires: {trigger}", ["004-5"])]
@@ -163,10 +137,7 @@ def decide_fire(state: State, command: Fire, ctx: Context) -> list[Event]:
 
 
 def resolve_triggering_attack(
-    state: State,
-    actor: Fighter,
-    command: Attack,
-    ctx: Context,
+    state: State, actor: Fighter, command: Attack, ctx: Context
 ) -> list[Event]:
     """004-7: held actions fire before the action that triggered them, unless the trigger
     is a firearm being fired; then they fire after it."""
@@ -181,11 +152,7 @@ def resolve_triggering_attack(
         return events
     if fold(state, events).fighters[actor.id].incapacitated:
         stopped = Resolved(
-            actor.id,
-            "attack",
-            command.targets,
-            "stopped by the held action",
-            ["004-7"],
+            actor.id, "attack", command.targets, "stopped by the held action", ["004-7"]
         )
         return [*events, stopped, *spend_action(state, actor, "attack", ["004-7"])]
     return events + resolve_attack(fold(state, events), actor, command, ctx)

@@ -46,11 +46,10 @@ def split_shares(state: State, actor: Fighter, command: Attack, weapon: Weapon) 
     if available < minimum * parts:
         raise RefusedError(
             f"{actor.name} has {available} dice to split (the smallest pool; 004-8): "
-            f"{parts} actions need {minimum * parts}",
+            f"{parts} actions need {minimum * parts}"
         )
     shares = list(command.shares) or even_shares(
-        available - sum(command.keep.values()),
-        len(targets),
+        available - sum(command.keep.values()), len(targets)
     )
     if len(shares) != len(targets):
         raise BadInputError("give one share of dice per target: --opt shares=[3,2]")
@@ -66,11 +65,7 @@ def even_shares(dice: int, parts: int) -> list[int]:
 
 
 def reaction_pool(
-    state: State,
-    fighter: Fighter,
-    kind: str,
-    weapon: Weapon | None,
-    as_action: bool = False,
+    state: State, fighter: Fighter, kind: str, weapon: Weapon | None, as_action: bool = False
 ) -> Pool:
     """A dodge, parry or clash pool; when it is the round's Action taken early (004-11) it
     takes every cut that Action would."""
@@ -92,7 +87,7 @@ def resolve_attack(state: State, actor: Fighter, command: Attack, ctx: Context) 
             for t, dice in zip(command.targets, shares, strict=True)
         )
         events.append(
-            Resolved(actor.id, "split", command.targets, f"splits the pool: {detail}", ["004-8"]),
+            Resolved(actor.id, "split", command.targets, f"splits the pool: {detail}", ["004-8"])
         )
     for target_id, dice in zip(command.targets, shares, strict=True):
         target = state.fighter(target_id)
@@ -108,7 +103,7 @@ def resolve_attack(state: State, actor: Fighter, command: Attack, ctx: Context) 
                 f"keeps dice for {', '.join(command.keep)}",
                 {"round": state.round, "dice": dict(command.keep)},
                 ["004-8"],
-            ),
+            )
         )
     return events
 
@@ -130,11 +125,7 @@ def attack_one(
         else Pool(dice, [*base.terms, Modifier(dice - base.dice, "split share", "004-8")])
     )
     difficulty, terms = difficulty_for(
-        state,
-        actor,
-        weapon.ability,
-        weapon.difficulty,
-        list(command.modifiers),
+        state, actor, weapon.ability, weapon.difficulty, list(command.modifiers)
     )
     events: list[Event] = []
     outcome = roll_pool(
@@ -158,11 +149,7 @@ def attack_one(
 
 
 def evaded(
-    actor: Fighter,
-    weapon: Weapon,
-    target: Fighter,
-    outcome: int,
-    command: Attack,
+    actor: Fighter, weapon: Weapon, target: Fighter, outcome: int, command: Attack
 ) -> list[Event]:
     """004-14: an Evade Outcome still in force is spent against the attack."""
     evading = target.conditions.get("evading")
@@ -172,9 +159,7 @@ def evaded(
     result: list[Event] = []
     if spend:
         result.append(
-            Spent(
-                target.id, "evade", spend, f"evades {spend} of {actor.name}'s attack", ["004-14"]
-            ),
+            Spent(target.id, "evade", spend, f"evades {spend} of {actor.name}'s attack", ["004-14"])
         )
     return result + damage(
         actor,
@@ -199,7 +184,7 @@ def react(
     """004-11..004-19: a Reaction spends the defender's Action (or a desperate exertion)."""
     if weapon.kind == "firearm" and not defender.sheet.firearm_reactions:
         raise RefusedError(
-            f"{defender.name} cannot react to a firearm attack without a Power (004-12)",
+            f"{defender.name} cannot react to a firearm attack without a Power (004-12)"
         )
     if kind in ("parry", "clash") and weapon.kind == "firearm":
         raise RefusedError(f"only melee and brawl attacks can be {kind}ed (004-15)")
@@ -223,13 +208,13 @@ def react(
                 f"a desperate {kind}",
                 {"dice": state.options.desperate_dice},
                 ["004-19"],
-            ),
+            )
         )
         dice = None
     else:
         raise RefusedError(
             f"{defender.name} has already used this round's Action and cannot react (004-11); "
-            "--opt desperate=[NAME] exerts the Body for a desperate reaction (004-19)",
+            "--opt desperate=[NAME] exerts the Body for a desperate reaction (004-19)"
         )
     mid = fold(state, events)
     # 004-11: a Reaction that is the round's Action is built as that Action, before spending
@@ -267,11 +252,7 @@ def react(
 
 
 def parry_weapon(
-    defender: Fighter,
-    weapon: Weapon,
-    kind: str,
-    command: Attack,
-    options: Options,
+    defender: Fighter, weapon: Weapon, kind: str, command: Attack, options: Options
 ) -> tuple[Weapon, int]:
     """004-15, 004-16: a melee weapon parries melee; brawl is parried by brawl, or by a melee
     weapon at -1 Difficulty, as the defender chooses."""
@@ -284,7 +265,7 @@ def parry_weapon(
     defence_weapon = defender.weapon(chosen)
     if weapon.kind == "melee" and defence_weapon.kind != "melee":
         raise RefusedError(
-            f"{defender.name} needs a melee weapon to {kind} a melee attack (004-15)",
+            f"{defender.name} needs a melee weapon to {kind} a melee attack (004-15)"
         )
     shift = (
         options.brawl_parry_with_weapon
@@ -324,7 +305,7 @@ def clash(
         )
     if not events:
         events.append(
-            Resolved(attacker.id, "clash", [defender.id], "nobody lands a blow", ["004-18"]),
+            Resolved(attacker.id, "clash", [defender.id], "nobody lands a blow", ["004-18"])
         )
     return events
 

@@ -109,6 +109,6 @@ PLAYERS = {
             "exert": EXERT,
             "weapon": WEAPON,
             "trigger": PlayerField("When", "what you wait for before you strike"),
-        },
+        }
     ),
 }

@@ -26,8 +26,7 @@ def fold(state: State, events: list[Event]) -> State:
 def _joined(state: State, event: CombatantJoined) -> State:
     sheet = msgspec.convert(event.sheet, Sheet)
     return roster.put(
-        state,
-        Fighter(event.combatant, event.name, event.side, sheet, len(state.fighters)),
+        state, Fighter(event.combatant, event.name, event.side, sheet, len(state.fighters))
     )
 
 
@@ -56,9 +55,7 @@ def _spent(state: State, event: Spent) -> State:
 
 def _damaged(state: State, event: Damaged) -> State:
     return roster.change(
-        state,
-        event.target,
-        lambda f: replace(f, injuries=(*f.injuries, event.amount)),
+        state, event.target, lambda f: replace(f, injuries=(*f.injuries, event.amount))
     )
 
 
@@ -92,5 +89,5 @@ evolve = roster.dispatch(
         Spent: _spent,
         Damaged: _damaged,
         Healed: _healed,
-    },
+    }
 )

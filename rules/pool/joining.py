@@ -57,7 +57,7 @@ def decide_pass(state: State, command: Pass, ctx: Context) -> list[Event]:
         raise RefusedError(
             "the fight has not begun: `fracas begin` first"
             if not state.round
-            else "nobody is left able to act in this fight",
+            else "nobody is left able to act in this fight"
         )
     actor = state.fighters[state.turn]
     if command.actor not in (None, actor.id):

@@ -40,11 +40,7 @@ class Pool(msgspec.Struct, frozen=True):
 
 
 def pool_for(
-    state: State,
-    fighter: Fighter,
-    attribute: str,
-    ability: str,
-    action: bool = True,
+    state: State, fighter: Fighter, attribute: str, ability: str, action: bool = True
 ) -> Pool:
     """Attribute + Ability, less the Penalty (not below 1), then less quick actions and a
     desperate reaction's cost (down to 0) when it is the round's Action."""
@@ -68,17 +64,13 @@ def pool_for(
 
 
 def difficulty_for(
-    state: State,
-    fighter: Fighter,
-    ability: str,
-    base: int,
-    modifiers: list[Modifier],
+    state: State, fighter: Fighter, ability: str, base: int, modifiers: list[Modifier]
 ) -> tuple[int, list[Modifier]]:
     terms = list(modifiers)
     unskilled = ability not in ATTRIBUTES and fighter.sheet.abilities.get(ability, 0) == 0
     if unskilled and state.options.unskilled_difficulty:
         terms.append(
-            Modifier(state.options.unskilled_difficulty, f"no ranks in {ability}", "004-M1"),
+            Modifier(state.options.unskilled_difficulty, f"no ranks in {ability}", "004-M1")
         )
     return base + sum(m.value for m in terms), terms
 
@@ -100,7 +92,7 @@ def roll_pool(
         raise RefusedError(f"{fighter.name} is incapacitated and fails every rolled action")
     if pool.dice <= 0:
         events.append(
-            Resolved(fighter.id, purpose, [], "no dice left: Outcome 0, a failure", ["004-3"]),
+            Resolved(fighter.id, purpose, [], "no dice left: Outcome 0, a failure", ["004-3"])
         )
         return 0
     roll = ctx.dice.roll(f"{pool.dice}d10", purpose)

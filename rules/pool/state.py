@@ -95,10 +95,7 @@ def check_sheet(sheet: Sheet, where: str, custom: list[str]) -> None:
     for weapon in sheet.weapons:
         check_known("attribute", [weapon.attribute], ATTRIBUTES, f"{where}: weapon {weapon.name}")
         check_known(
-            "ability",
-            [weapon.ability],
-            (*known, *ATTRIBUTES),
-            f"{where}: weapon {weapon.name}",
+            "ability", [weapon.ability], (*known, *ATTRIBUTES), f"{where}: weapon {weapon.name}"
         )
 
 

@@ -57,7 +57,7 @@ def check_turn(state: State, actor: Fighter) -> None:
         current = state.fighters[state.turn].name if state.turn else "nobody"
         raise RefusedError(
             f"it is {current}'s turn, not {actor.name}'s (004-1); react from within an attack, "
-            "or hold an action",
+            "or hold an action"
         )
     if not state.has_action(actor):
         raise RefusedError(f"{actor.name} has already used this round's Action (004-11)")
@@ -67,7 +67,7 @@ def spend_action(state: State, actor: Fighter, label: str, rules: list[str]) -> 
     events: list[Event] = [Spent(actor.id, "action", 1, label, rules)]
     if actor.has("desperate"):
         events.append(
-            ConditionCleared(actor.id, "desperate", "the next Action was taken", ["004-19"]),
+            ConditionCleared(actor.id, "desperate", "the next Action was taken", ["004-19"])
         )
     return events
 

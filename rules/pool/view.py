@@ -28,7 +28,7 @@ def status_of(state: State, fighter: Fighter) -> str:
         if state.turn == fighter.id
         else "Action left"
         if state.has_action(fighter)
-        else "Action used",
+        else "Action used"
     ]
     holding = fighter.conditions.get("holding")
     if holding:
@@ -58,12 +58,7 @@ def view(state: State) -> View:
     order = state.order()
     initiative = [
         InitiativeRow(
-            f.id,
-            f.name,
-            i,
-            f"Outcome {f.initiative}",
-            state.turn == f.id,
-            status_of(state, f),
+            f.id, f.name, i, f"Outcome {f.initiative}", state.turn == f.id, status_of(state, f)
         )
         for i, f in enumerate(order, start=1)
     ]

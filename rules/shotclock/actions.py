@@ -16,21 +16,13 @@ from .state import Fighter, State
 
 
 def resolve_run(
-    state: State,
-    actor: Fighter,
-    command: Run,
-    ctx: Context,
-    penalties: list[Modifier],
+    state: State, actor: Fighter, command: Run, ctx: Context, penalties: list[Modifier]
 ) -> list[Event]:
     return [Resolved(actor.id, "run", [], f"runs {command.metres} m", ["001-7"])]
 
 
 def resolve_other(
-    state: State,
-    actor: Fighter,
-    command: Other,
-    ctx: Context,
-    penalties: list[Modifier],
+    state: State, actor: Fighter, command: Other, ctx: Context, penalties: list[Modifier]
 ) -> list[Event]:
     rules = ["001-8"] if command.shots == 1 else ["001-6"] if command.shots <= 3 else ["001-17"]
     return [Resolved(actor.id, "other", [], command.what, rules)]

@@ -22,11 +22,7 @@ from .turn import surcharge
 
 
 def difficulty_of(
-    state: State,
-    events: list[Event],
-    attacker: Fighter,
-    target: Fighter,
-    command: Attack,
+    state: State, events: list[Event], attacker: Fighter, target: Fighter, command: Attack
 ) -> tuple[int, str]:
     """Mechanic 3: 0 against a stationary target; the passive or active dodge; a parry.
     An active defence is taken off-turn and costs shots (001-8, 001-12)."""
@@ -42,11 +38,11 @@ def difficulty_of(
     if target.next_shot <= 0:
         raise RefusedError(
             f"{target.name} has no shot left this sequence, so cannot {kind} (001-12); "
-            "leave the defence passive",
+            "leave the defence passive"
         )
     cost = options.defence_shots + (surcharge(target) if options.surcharge_defences else 0)
     events.append(
-        Spent(target.id, "shots", cost, f"{kind}s off-turn against {attacker.name}", ["001-12"]),
+        Spent(target.id, "shots", cost, f"{kind}s off-turn against {attacker.name}", ["001-12"])
     )
     if kind == "dodge":
         return target.sheet.dodge + options.active_dodge_bonus + penalty, (
@@ -56,11 +52,7 @@ def difficulty_of(
 
 
 def resolve_attack(
-    state: State,
-    actor: Fighter,
-    command: Attack,
-    ctx: Context,
-    penalties: list[Modifier],
+    state: State, actor: Fighter, command: Attack, ctx: Context, penalties: list[Modifier]
 ) -> list[Event]:
     if len(command.targets) != 1:
         raise BadInputError("attack exactly one target: act A attack TARGET --weapon W")
@@ -115,9 +107,7 @@ def harm_by_hand(state: State, target: str, amount: int, reason: str) -> list[Ev
         harm = gm.harmed(state, target, amount, reason)
         return [*harm, ConditionSet(target, "out", "a mook goes down to any harm", {}, ["001-M5"])]
     return gm.harmed(state, target, amount, reason) + impairment_change(
-        state,
-        fighter,
-        fighter.wounds + amount,
+        state, fighter, fighter.wounds + amount
     )
 
 
@@ -127,9 +117,7 @@ def heal_by_hand(state: State, target: str, amount: int, reason: str) -> list[Ev
     if not healed:
         raise RefusedError(f"{fighter.name} has no wound points to heal")
     return gm.healed(state, target, healed, reason) + impairment_change(
-        state,
-        fighter,
-        fighter.wounds - healed,
+        state, fighter, fighter.wounds - healed
     )
 
 

@@ -83,7 +83,7 @@ PLAYERS = {
     ),
     "run": Playable({"metres": METRES}),
     "other": Playable(
-        {"what": WHAT, "shots": PlayerField("Shots", "1 simple, 3 complex, 4 or more long")},
+        {"what": WHAT, "shots": PlayerField("Shots", "1 simple, 3 complex, 4 or more long")}
     ),
     "continuous": Playable({"what": WHAT}),
     "stop": Playable({"what": WHAT}),

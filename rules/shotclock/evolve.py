@@ -26,8 +26,7 @@ def fold(state: State, events: list[Event]) -> State:
 def _joined(state: State, event: CombatantJoined) -> State:
     sheet = msgspec.convert(event.sheet, Sheet)
     return roster.put(
-        state,
-        Fighter(event.combatant, event.name, event.side, sheet, len(state.fighters)),
+        state, Fighter(event.combatant, event.name, event.side, sheet, len(state.fighters))
     )
 
 
@@ -36,11 +35,7 @@ def _initiative(state: State, event: InitiativeSet) -> State:
         state,
         event.combatant,
         lambda f: replace(
-            f,
-            initiative=event.value,
-            next_shot=event.value,
-            moved=0,
-            tiebreak=event.tiebreak,
+            f, initiative=event.value, next_shot=event.value, moved=0, tiebreak=event.tiebreak
         ),
     )
 
@@ -52,14 +47,10 @@ def _shot(state: State, event: ShotReached) -> State:
 def _spent(state: State, event: Spent) -> State:
     if event.resource == "metres":
         return roster.change(
-            state,
-            event.combatant,
-            lambda f: replace(f, moved=f.moved + event.amount),
+            state, event.combatant, lambda f: replace(f, moved=f.moved + event.amount)
         )
     return roster.change(
-        state,
-        event.combatant,
-        lambda f: replace(f, next_shot=max(0, f.next_shot - event.amount)),
+        state, event.combatant, lambda f: replace(f, next_shot=max(0, f.next_shot - event.amount))
     )
 
 
@@ -69,9 +60,7 @@ def _damaged(state: State, event: Damaged) -> State:
 
 def _healed(state: State, event: Healed) -> State:
     return roster.change(
-        state,
-        event.target,
-        lambda f: replace(f, wounds=max(0, f.wounds - event.amount)),
+        state, event.target, lambda f: replace(f, wounds=max(0, f.wounds - event.amount))
     )
 
 
@@ -84,5 +73,5 @@ evolve = roster.dispatch(
         Spent: _spent,
         Damaged: _damaged,
         Healed: _healed,
-    },
+    }
 )

@@ -29,6 +29,6 @@ def check(
         verdict += "; BOXCARS: something unusual happens (GM's call)"
     all_modifiers = [Modifier(av, "action value", "001-M2"), *modifiers]
     events.append(
-        Rolled(actor.id, purpose, roll, difficulty, all_modifiers, verdict, ["001-M1", *rules]),
+        Rolled(actor.id, purpose, roll, difficulty, all_modifiers, verdict, ["001-M1", *rules])
     )
     return outcome if success else None

@@ -1,5 +1,5 @@
-"""The decider and the ruleset: joining, the defences offered, what a secret roll can reach, every
-command to its rule, and the entry point fracas loads."""
+"""The decider and the ruleset: joining, the defences offered, what a secret roll can reach,
+every command to its rule, and the entry point fracas loads."""
 
 from typing import Any
 

@@ -31,7 +31,7 @@ def roll_initiative(state: State, ctx: Context, ties: dict[str, int]) -> list[Ev
         value = roll.total + fighter.sheet.speed
         modifiers = [Modifier(fighter.sheet.speed, "Speed", "001-2")]
         events.append(
-            Rolled(fighter.id, "initiative", roll, None, modifiers, f"shot {value}", ["001-2"]),
+            Rolled(fighter.id, "initiative", roll, None, modifiers, f"shot {value}", ["001-2"])
         )
         reason = f"{roll.total} + Speed {fighter.sheet.speed} = {value}"
         tiebreak = ties.get(fighter.id, fighter.tiebreak)
@@ -106,7 +106,7 @@ def check_on_shot(state: State, actor: Fighter) -> None:
     if state.options.same_shot_order == "speed" and first.id != actor.id:
         raise RefusedError(
             f"{first.name} acts first on shot {state.shot} (higher Speed, then PCs; 001-4); "
-            "set the option same_shot_order=gm to choose the order at the table",
+            "set the option same_shot_order=gm to choose the order at the table"
         )
 
 
@@ -127,11 +127,11 @@ def shot_cost(state: State, actor: Fighter, base: int, command: Act) -> tuple[in
     if cost - command.snapshot < options.minimum_shots:
         raise RefusedError(
             f"a snapshot cannot take a {cost}-shot action below {options.minimum_shots} "
-            "shot (001-14)",
+            "shot (001-14)"
         )
     penalty = options.snapshot_penalties[command.snapshot - 1]
     return cost - command.snapshot, [
-        Modifier(penalty, f"snapshot, {command.snapshot} shot(s) quicker", "001-14"),
+        Modifier(penalty, f"snapshot, {command.snapshot} shot(s) quicker", "001-14")
     ]
 
 
@@ -151,7 +151,7 @@ def spend_shots(state: State, actor: Fighter, cost: int, what: str) -> list[Even
                     [],
                     f"{cost} shots on shot {shot}: the excess is not carried over",
                     ["001-10"],
-                ),
+                )
             )
         return events
     if shot - cost < 0:
@@ -170,13 +170,13 @@ def check_movement(state: State, actor: Fighter, base: int, metres: int, limit: 
     if metres > limit:
         raise RefusedError(
             f"{actor.name} can move at most {limit} m with this action (Move {actor.sheet.move}; "
-            "001-7)",
+            "001-7)"
         )
     cap = state.options.move_cap * actor.sheet.move
     if actor.moved + metres > cap:
         raise RefusedError(
             f"{actor.name} has moved {actor.moved} m this sequence; the cap is {cap} m "
-            f"({state.options.move_cap}x Move; 001-7)",
+            f"({state.options.move_cap}x Move; 001-7)"
         )
 
 

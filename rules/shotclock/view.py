@@ -39,8 +39,7 @@ def conditions_of(fighter: Fighter) -> list[str]:
 
 def view(state: State) -> View:
     order = sorted(
-        state.fighters.values(),
-        key=lambda f: (f.out, -f.next_shot, state.same_shot_key(f)),
+        state.fighters.values(), key=lambda f: (f.out, -f.next_shot, state.same_shot_key(f))
     )
     acting = [f.id for f in state.may_act()]
     initiative = [

@@ -55,10 +55,7 @@ def do_stow(state: State, actor: Fighter, command: Stow, ctx: Context) -> list[E
     events: list[Event] = [
         spend(actor, weapon.draw_ts, f"stows the {weapon.name}", ["002-5"]),
         EquipmentChanged(
-            actor.id,
-            [w for w in actor.equipped if w != weapon.name],
-            "stowed",
-            ["002-5"],
+            actor.id, [w for w in actor.equipped if w != weapon.name], "stowed", ["002-5"]
         ),
     ]
     if actor.conditions.get("aiming", {}).get("weapon") == weapon.name:

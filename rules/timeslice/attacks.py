@@ -34,12 +34,7 @@ def do_cast(state: State, actor: Fighter, command: Cast, ctx: Context) -> list[E
     check_limb(actor, spell.limb, f"cast {spell.name}")
     if spell.damage:
         weapon = Weapon(
-            spell.name,
-            spell.damage,
-            spell.ts,
-            spell.ranged,
-            limb=spell.limb,
-            stat=spell.stat,
+            spell.name, spell.damage, spell.ts, spell.ranged, limb=spell.limb, stat=spell.stat
         )
         return strike(state, ctx, actor, command, weapon, "casts", ["002-10"])
     point = f" at the centre of {command.at}" if command.at else ""
@@ -66,7 +61,7 @@ def decide_interrupt(state: State, command: Interrupt, ctx: Context) -> list[Eve
     if not command.trigger:
         raise BadInputError(
             "an interrupt needs the GM's ruling on its trigger: --opt trigger=moves|attacks "
-            "[--opt trigger_by=WHO] (002-7)",
+            "[--opt trigger_by=WHO] (002-7)"
         )
     trigger_by = state.fighter(command.trigger_by or state.turn)
     if trigger_by.side == actor.side:
@@ -128,12 +123,7 @@ def strike(
         events.append(ConditionCleared(actor.id, "aiming", "the aimed attack is made", ["002-11"]))
     purpose = f"{weapon.name} attack on {target.name}"
     attack = stat_roll(
-        state,
-        ctx,
-        actor,
-        weapon.stat,
-        purpose,
-        attack_terms(state, actor, command, weapon),
+        state, ctx, actor, weapon.stat, purpose, attack_terms(state, actor, command, weapon)
     )
     if target.out:
         defence_total = state.options.helpless_defence
@@ -153,7 +143,7 @@ def strike(
                 attack.total,
                 "holds" if not hits else "fails",
                 ["002-23"],
-            ),
+            )
         ]
     events += defence_events
     if not hits:

@@ -149,9 +149,7 @@ PLAYERS = {
             **STRIKE,
             "trigger": PlayerField("When", "they attack, or they move, within your reach"),
             "trigger_by": PlayerField(
-                "Who",
-                "the one whose move or attack you cut into",
-                combatant=True,
+                "Who", "the one whose move or attack you cut into", combatant=True
             ),
         },
         reaction=True,
@@ -161,19 +159,13 @@ PLAYERS = {
     "draw": Playable({"weapon": WEAPON}),
     "stow": Playable({"weapon": WEAPON}),
     "aim": Playable(
-        {
-            "weapon": WEAPON,
-            "points": PlayerField("Points", "+1 to your next attack for every 2 TS"),
-        },
+        {"weapon": WEAPON, "points": PlayerField("Points", "+1 to your next attack for every 2 TS")}
     ),
     "reload": Playable({"weapon": WEAPON}),
     "cast": Playable(
         {
             "spell": PlayerField(
-                "Spell",
-                "the spell you cast, from your sheet",
-                from_sheet=True,
-                required=True,
+                "Spell", "the spell you cast, from your sheet", from_sheet=True, required=True
             ),
             "called": CALLED,
             "limb": LIMB,
@@ -185,7 +177,7 @@ PLAYERS = {
         {
             "hp": PlayerField("Hit points", "how much the source heals"),
             "source": PlayerField("Source", "what heals, in a few words"),
-        },
+        }
     ),
     "check": Playable(
         {

@@ -44,7 +44,7 @@ def wound(
     breakdown = [Modifier(weapon.damage, f"{weapon.name} damage", "002-19")]
     if doubled:
         breakdown.append(
-            Modifier(weapon.damage * len(doubled), f"x{factor}: {', '.join(doubled)}", "002-17"),
+            Modifier(weapon.damage * len(doubled), f"x{factor}: {', '.join(doubled)}", "002-17")
         )
     if target.has("staggered"):
         breakdown.append(Modifier(state.options.stagger_damage, "staggered", "002-24"))
@@ -64,11 +64,7 @@ def wound(
 
 
 def limb_shot(
-    target: Fighter,
-    weapon: Weapon,
-    limb: str,
-    amount: int,
-    breakdown: list[Modifier],
+    target: Fighter, weapon: Weapon, limb: str, amount: int, breakdown: list[Modifier]
 ) -> tuple[int, list[Event]]:
     """002-18: at most floor(max HP / 3); beyond it the limb is crippled (ranged) or
     amputated (not ranged). Defaults: measured after multipliers, stagger and DR."""
@@ -102,7 +98,7 @@ def stagger(state: State, target: Fighter, factor: int) -> list[Event]:
             f"{points} stagger points over a threshold of {state.threshold(target)}",
             {},
             ["002-24"],
-        ),
+        )
     )
     lost = target.ts if state.options.staggered_loses_saved or not state.turn_done(target) else 0
     if lost:
@@ -111,11 +107,7 @@ def stagger(state: State, target: Fighter, factor: int) -> list[Event]:
 
 
 def downed(
-    state: State,
-    target: Fighter,
-    amount: int,
-    command: Attack,
-    attacker: Fighter,
+    state: State, target: Fighter, amount: int, command: Attack, attacker: Fighter
 ) -> list[Event]:
     """002-18 heart shots, 002-20 HP below 1, 002-21 attacks on the dying."""
     was_dying = target.has("dying")
@@ -127,7 +119,7 @@ def downed(
             return death(target, f"killed by {attacker.name} in the last minute", ["002-21"])
         detail = {**target.conditions["dying"], "deadline": cut}
         events.append(
-            ConditionSet(target.id, "dying", "attacked while dying: -1 minute", detail, ["002-21"]),
+            ConditionSet(target.id, "dying", "attacked while dying: -1 minute", detail, ["002-21"])
         )
     if target.hp > 0 and target.hp - amount <= 0:
         if target.side == "npc" and state.options.npc_dies_at_zero and not command.nonlethal:
@@ -139,7 +131,7 @@ def downed(
     if command.called == "heart" and not was_dying:
         detail = {"deadline": deadline, "heart": True}
         events.append(
-            ConditionSet(target.id, "dying", "heart shot: conscious, at -2", detail, ["002-18"]),
+            ConditionSet(target.id, "dying", "heart shot: conscious, at -2", detail, ["002-18"])
         )
     return events
 
@@ -165,7 +157,7 @@ def healing(state: State, target: Fighter, points: int, source: str) -> list[Eve
         if minutes:
             detail = {**dying, "deadline": dying["deadline"] + 60 * minutes}
             events.append(
-                ConditionSet(target.id, "dying", f"healed: +{minutes} min", detail, ["002-21"]),
+                ConditionSet(target.id, "dying", f"healed: +{minutes} min", detail, ["002-21"])
             )
         if not points:
             return events

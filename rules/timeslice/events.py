@@ -15,7 +15,7 @@ class RoundStarted(Event, tag="round.started"):
     def describe(self) -> str:
         refills = ", ".join(f"{who} {ts} TS" for who, ts in self.ts.items())
         return f"round {self.round} at {clock_text(self.clock)}: {refills}; {self.reason}".rstrip(
-            "; ",
+            "; "
         )
 
 

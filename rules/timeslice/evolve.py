@@ -50,9 +50,7 @@ def _turn(state: State, event: TurnAdvanced) -> State:
 
 def _spent(state: State, event: Spent) -> State:
     return roster.change(
-        state,
-        event.combatant,
-        lambda f: replace(f, ts=max(0, f.ts - event.amount)),
+        state, event.combatant, lambda f: replace(f, ts=max(0, f.ts - event.amount))
     )
 
 
@@ -62,9 +60,7 @@ def _damaged(state: State, event: Damaged) -> State:
 
 def _healed(state: State, event: Healed) -> State:
     return roster.change(
-        state,
-        event.target,
-        lambda f: replace(f, hp=min(f.sheet.hp, f.hp + event.amount)),
+        state, event.target, lambda f: replace(f, hp=min(f.sheet.hp, f.hp + event.amount))
     )
 
 
@@ -74,9 +70,7 @@ def _stagger(state: State, event: StaggerChanged) -> State:
 
 def _equipment(state: State, event: EquipmentChanged) -> State:
     return roster.change(
-        state,
-        event.combatant,
-        lambda f: replace(f, equipped=tuple(event.holding)),
+        state, event.combatant, lambda f: replace(f, equipped=tuple(event.holding))
     )
 
 
@@ -92,5 +86,5 @@ evolve = roster.dispatch(
         Healed: _healed,
         StaggerChanged: _stagger,
         EquipmentChanged: _equipment,
-    },
+    }
 )

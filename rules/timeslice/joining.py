@@ -31,7 +31,7 @@ def decide_begin(state: State, command: Start, ctx: Context) -> list[Event]:
         roll = stat_roll(state, ctx, fighter, "q", "initiative", [])
         totals[fighter.id] = roll.total
         events.append(
-            rolled(fighter, "initiative", roll, None, f"initiative {roll.total}", ["002-4"]),
+            rolled(fighter, "initiative", roll, None, f"initiative {roll.total}", ["002-4"])
         )
     for who, total in totals.items():
         tied = [
@@ -80,7 +80,7 @@ def decide_pass(state: State, command: Pass, ctx: Context) -> list[Event]:
         raise RefusedError(
             "the fight has not begun: `fracas begin` first"
             if not state.round
-            else "nobody is left able to act in this fight",
+            else "nobody is left able to act in this fight"
         )
     actor = state.fighters[state.turn]
     if command.actor not in (None, actor.id):

@@ -40,23 +40,13 @@ class StatRoll(msgspec.Struct, frozen=True):
 
 
 def stat_roll(
-    state: State,
-    ctx: Context,
-    fighter: Fighter,
-    stat: str,
-    purpose: str,
-    extra: list[Modifier],
+    state: State, ctx: Context, fighter: Fighter, stat: str, purpose: str, extra: list[Modifier]
 ) -> StatRoll:
     terms = [stat_bonus(state, fighter, stat), *extra, *roll_penalties(state, fighter)]
     return StatRoll(ctx.dice.roll(STAT_DICE, purpose), terms)
 
 
 def rolled(
-    fighter: Fighter,
-    purpose: str,
-    roll: StatRoll,
-    target: int | None,
-    result: str,
-    rules: list,
+    fighter: Fighter, purpose: str, roll: StatRoll, target: int | None, result: str, rules: list
 ) -> Rolled:
     return Rolled(fighter.id, purpose, roll.roll, target, roll.terms, result, ["002-14", *rules])

@@ -35,7 +35,7 @@ def advance(state: State, reason: str) -> list[Event]:
         if fold(state, events).fighters[fighter.id].ts > 0:
             return [*events, TurnAdvanced(state.round, fighter.id, reason, ["002-1"])]
         events.append(
-            Resolved(fighter.id, "turn", [], "no TS to spend: the turn passes", ["002-3"]),
+            Resolved(fighter.id, "turn", [], "no TS to spend: the turn passes", ["002-3"])
         )
     after = fold(state, events)
     if not any(can_take_turn(f) for f in after.fighters.values()):
@@ -85,7 +85,7 @@ def check_turn(state: State, actor: Fighter) -> None:
         current = state.fighters[state.turn].name if state.turn else "nobody"
         raise RefusedError(
             f"it is {current}'s turn, not {actor.name}'s (002-1); off-turn, only an interrupt "
-            "may be made (002-7)",
+            "may be made (002-7)"
         )
 
 
@@ -100,7 +100,7 @@ def spend(actor: Fighter, amount: int, why: str, rules: list[str]) -> Spent:
     """002-1: TS are spent the moment a maneuver is made, and there must be enough."""
     if amount > actor.ts:
         raise RefusedError(
-            f"{actor.name} has {actor.ts} TS left; {why} costs {amount} ({rules[0]})",
+            f"{actor.name} has {actor.ts} TS left; {why} costs {amount} ({rules[0]})"
         )
     return Spent(actor.id, "ts", amount, why, rules)
 

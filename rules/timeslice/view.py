@@ -87,5 +87,5 @@ def view(state: State) -> View:
 
 
 TRACKED = frozenset(
-    ("aiming", "amputated", "crippled", "dead", "dying", "staggered", "unconscious"),
+    ("aiming", "amputated", "crippled", "dead", "dying", "staggered", "unconscious")
 )

@@ -1,0 +1,129 @@
+"""The view the table sees: the DEX order, hit points and conditions."""
+
+from typing import Any
+
+from fracas.rules.api import (
+    ConditionCleared,
+    Event,
+    InitiativeRow,
+    PinRow,
+    RefusedError,
+    View,
+    WoundRow,
+    gm,
+)
+
+from .attacks import HP_LINES, harm_consequences
+from .evolve import fold
+from .state import Fighter, State
+from .turn import aim_is_live, waiting_is_live
+
+
+def live_conditions(state: State, fighter: Fighter) -> list[str]:
+    shown = []
+    for name, detail in sorted(fighter.conditions.items()):
+        if name == "aiming" and not (aim_is_live(state, fighter) or detail["round"] == state.round):
+            continue
+        if name == "waiting" and not waiting_is_live(state, fighter):
+            continue
+        if (
+            name == "defending"
+            and detail.get("kind") != "escape"
+            and detail["round"] != state.round
+        ):
+            continue
+        if name == "forfeit" and detail["round"] < state.round:
+            continue
+        if name == "pinned":
+            name = f"pinned by {state.fighters[detail['by']].name}"
+        if name == "cover":
+            name = f"cover (armor {detail['armor']})"
+        if name == "defending":
+            name = f"defending ({detail['kind']} {detail['face']})"
+        shown.append(name)
+    return shown
+
+
+def status_of(state: State, fighter: Fighter) -> str:
+    if fighter.has("dead"):
+        return "dead"
+    if fighter.has("unconscious"):
+        return "unconscious"
+    if state.turn == fighter.id:
+        return "acting"
+    if waiting_is_live(state, fighter):
+        return "waiting"
+    if state.round and fighter.acted_round >= state.round:
+        return "done"
+    return "to act" if state.round else "ready"
+
+
+def view(state: State) -> View:
+    order = state.order()
+    acting = [f.id for f in order if state.turn == f.id or waiting_is_live(state, f)]
+    initiative = [
+        InitiativeRow(f.id, f.name, i, f"DEX {f.sheet.dex}", f.id in acting, status_of(state, f))
+        for i, f in enumerate(order, start=1)
+    ]
+    wounds = [
+        WoundRow(
+            f.id,
+            f.name,
+            f.side,
+            f"HP {f.hp}/{f.hp_max}",
+            live_conditions(state, f),
+            {"hp": f.hp, "hp_max": f.hp_max, "armor": f.sheet.armor, "holding": list(f.holding)},
+            f.hp,
+            f.hp_max,
+            "HP",
+        )
+        for f in sorted(state.fighters.values(), key=lambda f: f.joined)
+    ]
+    pins = [
+        PinRow(f.conditions["pinned"]["by"], f.id, "pinned")
+        for f in state.fighters.values()
+        if f.has("pinned")
+    ]
+    phase = "setup" if not state.round else ("over" if state.turn is None else "turn")
+    return View(state.round, phase, acting, initiative, wounds, pins)
+
+
+def harm_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:
+    events = gm.harmed(state, target, amount, reason)
+    return events + harm_consequences(state, events)
+
+
+def heal_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:
+    """HP back up to the maximum; above the unconscious line (000-M9) they wake."""
+    fighter = state.fighter(target)
+    if fighter.has("dead"):
+        raise RefusedError(f"{fighter.name} is dead; clear the condition 'dead' first to rule")
+    if fighter.hp >= fighter.hp_max:
+        raise RefusedError(f"{fighter.name} is at full HP ({fighter.hp})")
+    amount = min(amount, fighter.hp_max - fighter.hp)
+    events = gm.healed(state, target, amount, reason)
+    if fighter.has("unconscious") and fold(state, events).fighters[target].hp > (
+        state.options.unconscious_at
+    ):
+        events.append(ConditionCleared(target, "unconscious", "healed above the line", [HP_LINES]))
+    return events
+
+
+TRACKED = frozenset(
+    ("aiming", "cover", "dead", "defending", "forfeit", "pinned", "prone", "unconscious", "waiting")
+)
+
+
+def hp_lines_cited(data: dict[str, Any]) -> dict[str, Any]:
+    """Schema 1 cited 000-9 (the parry rule) for falling unconscious or dead, and for
+    waking; the rule that says so is 000-M9."""
+    if data.get("condition") in ("dead", "unconscious") and "000-9" in data.get("rules", []):
+        data = {**data, "rules": [HP_LINES if r == "000-9" else r for r in data["rules"]]}
+    return data
+
+
+def inhuman_penalties_ignored(data: dict[str, Any]) -> dict[str, Any]:
+    """Encounters begun before schema 3 read 000-M2 as "every roll but 100 succeeds whatever
+    the modifiers"; they keep that reading, so each step stays decided as it was recorded."""
+    options = {"inhuman_penalties": "ignored", **data.get("options", {})}
+    return {**data, "options": options}
