@@ -58,6 +58,14 @@ def test_every_ruleset_imports_only_the_public_api(ruleset: str):
     assert {name: found for name, found in beyond.items() if found} == {}
 
 
+@pytest.mark.parametrize("ruleset", sorted(ROOMS))
+def test_every_ruleset_is_a_package_with_one_concern_a_module(ruleset: str):
+    """Each is laid out like the srd plugin, so a reader finds the fold, the view and the
+    wiring in the same place in all six; the guard above reads every one of its modules."""
+    modules = {path.stem for path in modules_of(ruleset)}
+    assert {"__init__", "sheets", "commands", "state", "evolve", "view", "ruleset"} <= modules
+
+
 def test_the_guard_catches_a_private_import(tmp_path: Path):
     sneaky = tmp_path / "sneaky.py"
     sneaky.write_text("import fracas.rules.dice\nfrom fracas.rules import gm\n")

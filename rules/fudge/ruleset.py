@@ -1,0 +1,95 @@
+"""The decider and the ruleset: joining, every command to its rule, what a secret roll can reach,
+and the entry point fracas loads."""
+
+from typing import Any
+
+from fracas.rules.api import (
+    ANY_KIND,
+    BadInputError,
+    Begin,
+    Context,
+    Event,
+    Join,
+    Pass,
+    Reach,
+    Ruleset,
+    event_union,
+    joined_event,
+    mechanic_ids,
+    toml_reference,
+)
+
+from .commands import ACTIONS, PLAYERS, Act, FudgeCommand
+from .declarations import decide_declare
+from .events import PhaseStarted, Withdrawn
+from .evolve import evolve
+from .joining import decide_begin
+from .sheets import OPTION_HELP, Options, Sheet, check_sheet
+from .state import State, initial
+from .turn import decide_next
+from .view import TRACKED, clock, heal_by_hand, view
+from .words import VERBS, facts, headline, key_numbers
+
+
+def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
+    sheet: Sheet = RULESET.newcomer(command, state.fighters)
+    return [joined_event(command, sheet)]
+
+
+def decide(state: State, command: Any, ctx: Context) -> list[Event]:
+    match command:
+        case Join():
+            return decide_join(state, command, ctx)
+        case Begin():
+            return decide_begin(state, command, ctx)
+        case Pass():
+            return decide_next(state, command, ctx)
+        case Act():
+            return decide_declare(state, command, ctx)
+    raise BadInputError(f"the 4dF ruleset cannot decide {type(command).__name__}")
+
+
+def reach(state: State, command: Any) -> Reach | None:
+    """What a `next` that resolves a declared action can change whatever the 4dF show
+    (opposed, two 4dF are 6,561 outcomes): the one resolving and the targets of the action
+    (wounds, holds), and the turn, as a wounded target may no longer act (003-29, 003-33).
+    Other steps are left to fracas to try (None)."""
+    if not isinstance(command, Pass) or state.phase != "resolving" or not state.current:
+        return None
+    actor = state.fighters[state.current]
+    if actor.resolved >= len(actor.declared):
+        return None
+    declared = actor.declared[actor.resolved]
+    return Reach(frozenset([actor.id, *(declared.get("targets") or [])]), shared=True)
+
+
+RULESET = Ruleset(
+    reach=reach,
+    name="fudge",
+    title="4dF outcomes, declare low, resolve high (The Contract, early)",
+    reference=toml_reference("fracas.rules", "reference.toml", "003"),
+    options_type=Options,
+    sheet_type=Sheet,
+    command_type=FudgeCommand,
+    event_type=event_union(PhaseStarted, Withdrawn),
+    initial=initial,
+    decide=decide,
+    evolve=evolve,
+    view=view,
+    actions=ACTIONS,
+    players=PLAYERS,
+    schema=2,
+    upcasters={(ANY_KIND, 1): mechanic_ids("003")},
+    option_help=OPTION_HELP,
+    check_sheet=check_sheet,
+    conditions=TRACKED,
+    heal_by_hand=heal_by_hand,
+    clock=clock,
+    reads_rolls="modified",
+    round_word="Turn",
+    headline=headline,
+    key_numbers=key_numbers,
+    verbs=VERBS,
+    told=frozenset(("pinned",)),
+    facts=facts,
+)
