@@ -36,6 +36,7 @@ from fracas.projections.secrecy import (
     free_roll,
     parts,
     players_cut,
+    unnamed_view,
 )
 from fracas.rules import Encounter
 from fracas.rules.dice import draw, rolled
@@ -274,7 +275,7 @@ def shown_exactly(
             assert said, f"step {step} is shown with nothing said of it"
     last = frames[-1].record.step
     if worlds and fates.get(last) != WITHHELD:  # a withheld last step shows at the next
-        rows_as_the_worlds_agree(encounter, worlds)
+        rows_as_the_worlds_agree(encounter, worlds, set(cut.hidden))
 
 
 def players_export(fracas: Fracas) -> list[dict[str, Any]]:
@@ -283,10 +284,10 @@ def players_export(fracas: Fracas) -> list[dict[str, Any]]:
     return [msgspec.json.decode(line) for line in out.getvalue().splitlines()]
 
 
-def rows_as_the_worlds_agree(encounter: Encounter, worlds: list[Any]) -> None:
+def rows_as_the_worlds_agree(encounter: Encounter, worlds: list[Any], hidden: set[str]) -> None:
     """Each combatant whose state is the same in every world shows on the players' screen as
-    it stands now (as players read it: an NPC's health in words): no stale number where no
-    secret decided it."""
+    it stands now (as players read it: an NPC's health in words, a hidden combatant named
+    in a condition as someone unseen): no stale number where no secret decided it."""
     ruleset = encounter.ruleset
     fighters = [parts(w)[0] for w in worlds]
     agreed = {c for c in fighters[0] if all(f.get(c) == fighters[0][c] for f in fighters)}
@@ -294,12 +295,13 @@ def rows_as_the_worlds_agree(encounter: Encounter, worlds: list[Any]) -> None:
     timeline = Timeline(again, "fight", PLAYERS, lambda s: "")
     rows = timeline.screen(timeline.steps).board.rows
     said = {row.combatant: row.status for row in rows}  # "dead" in its status, not again
+    view = ruleset.view(encounter.state)
     now = {
         w.combatant: (
             shown_health(w, True, False, ruleset),
             unsaid(w.conditions, said.get(w.combatant, "")),
         )
-        for w in ruleset.view(encounter.state).wounds
+        for w in unnamed_view(view, hidden, view).wounds
     }
     shown = {row.combatant: (row.health, row.conditions) for row in rows}
     for combatant in agreed & shown.keys():

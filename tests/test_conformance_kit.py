@@ -74,13 +74,17 @@ def test_an_event_of_its_own_without_a_line_for_the_log_fails(coin):
         check_declarations(cast)
 
 
-def test_a_view_that_names_everyone_gives_a_hidden_combatant_away(coin):
+def test_a_view_that_spells_everyone_gives_a_hidden_combatant_away(coin):
+    """A name said as itself is masked as someone unseen's; said otherwise (here spelled
+    backwards), the check still sees who the hidden one is show through."""
+
     def gossip(state: Any) -> View:
         seen = coin.RULESET.view(state)
-        names = ", ".join(f.name for f in state.fighters.values())
+        names = ", ".join(f.name[::-1] for f in state.fighters.values())
         return msgspec.structs.replace(seen, notes=[f"present: {names}"])
 
-    fails(check_hidden_combatant, planted(coin, view=gossip), "hidden combatant shows")
+    cast = planted(coin, view=gossip)
+    fails(check_hidden_combatant, cast, "who the hidden combatant is shows through")
 
 
 def test_a_decide_that_draws_from_random_names_the_step_and_the_fields(coin):

@@ -171,11 +171,12 @@ REGISTRY = ("rules/__init__.py", "for name in (")
 
 def outside_the_rooms() -> list[Path]:
     """Every module, template and script of fracas but the five systems' own."""
-    own = {ROOT / "rules" / f"{name}.py" for name in BUILT_IN}
+    rooms = [ROOT / "rules" / name for name in BUILT_IN]  # each system's own package
     found = []
     for folder in ("ledger", "projections", "cli", "rules"):
         for path in sorted((ROOT / folder).rglob("*")):
-            if path.suffix in (".py", ".html", ".md", ".js", ".css", ".sql") and path not in own:
+            inside = any(path.is_relative_to(room) for room in rooms)
+            if path.suffix in (".py", ".html", ".md", ".js", ".css", ".sql") and not inside:
                 found.append(path)
     return found
 
