@@ -5,11 +5,11 @@ from collections.abc import Callable
 
 from fracas.projections import Fracas
 from fracas.rules import Encounter
-from tests.conftest import do, fight, gunner, sheet
-from tests.fudge_helpers import a, declare_turn, fudge_fight
-from tests.shotclock_helpers import BOSS, JACK, MOOK, shot_fight
-from tests.test_pool_rules import pool_fight
-from tests.timeslice_helpers import ts_fight
+from tests.casts.fudge import a, declare_turn, fudge_fight
+from tests.casts.pool import pool_fight
+from tests.casts.shotclock import BOSS, JACK, MOOK, shot_fight
+from tests.casts.timeslice import ts_fight
+from tests.support import do, fight, gunner, sheet
 
 
 def percentile(fracas: Fracas) -> Encounter:

@@ -11,7 +11,7 @@ from fracas.cli.main import cli
 from fracas.ledger import NewEvent, Store
 from fracas.projections import Fracas
 from fracas.rules.percentile import attacks, rolls
-from tests.conftest import attack, cli_gunfight, do, fight, gunner
+from tests.support import attack, cli_gunfight, do, fight, gunner
 
 
 def duel(fracas: Fracas):

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from fracas.cli.main import cli
 from fracas.ledger import open_store
 from fracas.projections import Fracas
-from tests.conftest import SHEETS, cli_gunfight
+from tests.support import SHEETS, cli_gunfight
 
 
 def events_in(db: str) -> int:

@@ -10,11 +10,9 @@ from fracas.rules.events import Rolled
 from fracas.rules.ruleset import Context
 from fracas.testing import Cast, PickedDice, RulesetChecks, every_draw_recorded, start
 from fracas.testing.tiers import examples
-from tests import fudge_helpers as fudge
-from tests import shotclock_helpers as shotclock
-from tests import timeslice_helpers as timeslice
-from tests.conftest import KNIFE, gunner, sheet
-from tests.test_pool_rules import ANA, BOB, THUG
+from tests.casts import fudge, shotclock, timeslice
+from tests.casts.pool import ANA, BOB, THUG
+from tests.support import KNIFE, gunner, sheet
 
 # Two combatants of each cast share a sheet, so that initiative ties happen.
 CASTS = {

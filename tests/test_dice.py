@@ -17,7 +17,7 @@ from fracas.rules.dice import (
     verify_roll,
 )
 from fracas.rules.events import EncounterStarted, Rolled, SeedRevealed
-from tests.conftest import PISTOL, attack, fight, gunner, sheet
+from tests.support import PISTOL, attack, fight, gunner, sheet
 
 SEED = "ab" * 32
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from fracas.ledger import BadInputError, RefusedError
-from tests.conftest import attack, cli_gunfight, fight, gunner
+from tests.support import attack, cli_gunfight, fight, gunner
 
 
 @pytest.fixture

@@ -15,11 +15,11 @@ from fracas.cli.shell import Completion, Session
 from fracas.projections import Fracas
 from fracas.rules import Encounter
 from fracas.rules.events import ConditionExpired
-from tests.conftest import do, fight, sheet
-from tests.fudge_helpers import a, fudge_fight
-from tests.shotclock_helpers import BOSS, JACK, shot_fight
+from tests.casts.fudge import a, fudge_fight
+from tests.casts.shotclock import BOSS, JACK, shot_fight
+from tests.casts.timeslice import end_turn, ts_fight
+from tests.support import do, fight, sheet
 from tests.test_shell import click_completes, set_up
-from tests.timeslice_helpers import end_turn, ts_fight
 from tests.web import served
 
 

@@ -12,8 +12,8 @@ from fracas.ledger import BadInputError, IntegrityError, RefusedError
 from fracas.projections import Fracas
 from fracas.projections.tables import table_rows
 from fracas.rules import Encounter
-from tests.conftest import attack, cli_gunfight, fight, gunner
 from tests.session_fights import SYSTEMS
+from tests.support import attack, cli_gunfight, fight, gunner
 
 
 def exported(fracas: Fracas, path: Path, **options) -> Path:

@@ -10,8 +10,7 @@ import pytest
 from fracas.ledger import BadInputError, RefusedError
 from fracas.rules.encounter import recorded_events
 from fracas.rules.events import Damaged, InitiativeSet, Resolved
-from tests.conftest import do
-from tests.fudge_helpers import (
+from tests.casts.fudge import (
     ANA,
     BO,
     CY,
@@ -26,6 +25,7 @@ from tests.fudge_helpers import (
     rolled,
     terms,
 )
+from tests.support import do
 
 BUSY = [a("other", what="shouts")]  # aggressive enough that no dodge is rolled (003-30)
 

@@ -9,7 +9,7 @@ from fracas.cli.main import cli
 from fracas.projections import Fracas
 from fracas.rules.encounter import recorded_events
 from fracas.rules.events import Damaged
-from tests.fudge_helpers import INITIATIVE, a, declare_turn, f, fudge_fight, resolve, rolled, terms
+from tests.casts.fudge import INITIATIVE, a, declare_turn, f, fudge_fight, resolve, rolled, terms
 
 PLAYERS = [
     # Player 1: Discipline +3, Ranged Professional (+3), a pistol (Damage Bonus +3).

@@ -9,7 +9,7 @@ import json
 import httpx
 
 from fracas.cli.serve import TOKEN_HEADER, Table, build
-from tests.conftest import SHEETS
+from tests.support import SHEETS
 
 
 def ambush(run) -> None:

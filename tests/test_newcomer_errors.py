@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from fracas.cli.main import cli
 from fracas.ledger import open_store
 from fracas.projections import Fracas
-from tests.conftest import SHEETS
+from tests.support import SHEETS
 
 SAMPLES = Path(__file__).parent.parent / "plugins" / "srd" / "fracas_srd" / "samples"
 

@@ -18,8 +18,8 @@ from fracas.rules import load
 from fracas.rules.events import ConditionSet, Roll, Rolled
 from fracas.rules.ruleset import BUILTIN, listed_weapons
 from fracas.rules.views import View, WoundRow
-from tests.conftest import cli_gunfight, do, sheet
-from tests.shotclock_helpers import JACK, MOOK, shot_fight
+from tests.casts.shotclock import JACK, MOOK, shot_fight
+from tests.support import cli_gunfight, do, sheet
 
 BUILT_IN = sorted(BUILTIN)
 

@@ -19,7 +19,7 @@ from fracas.rules.percentile import (
     roll_test,
 )
 from fracas.rules.ruleset import Context
-from tests.conftest import PISTOL, RIFLE, attack, do, fight, gunner, hp, rolls, sheet
+from tests.support import PISTOL, RIFLE, attack, do, fight, gunner, hp, rolls, sheet
 
 CAP = 40  # the stacking default: modifiers count up to ±40 in total
 DOUBLES = (11, 22, 33, 44, 55, 66, 77, 88, 99)

@@ -5,7 +5,7 @@ import pytest
 from fracas.ledger import BadInputError, RefusedError
 from fracas.rules.events import Modifier
 from fracas.rules.percentile import judge, strength_bonus, target_number
-from tests.conftest import PISTOL, RIFLE, attack, damage, do, fight, gunner, hp, rolls, sheet
+from tests.support import PISTOL, RIFLE, attack, damage, do, fight, gunner, hp, rolls, sheet
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ import pytest
 
 from fracas.ledger import BadInputError, RefusedError
 from fracas.rules.events import ConditionSet, Resolved
-from tests.conftest import KNIFE, PISTOL, attack, damage, do, fight, gunner, hp, rolls, sheet, turn
+from tests.support import KNIFE, PISTOL, attack, damage, do, fight, gunner, hp, rolls, sheet, turn
 
 ALICE = gunner(skills={"firearms": 60, "dodge": 40})
 

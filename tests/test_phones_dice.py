@@ -13,7 +13,7 @@ from fracas.projections.phones import PASS, PlayerAction, player_actions, sheet_
 from fracas.rules import Encounter
 from fracas.rules.ruleset import Context
 from fracas.testing.fights import PickedDice
-from tests.conftest import do
+from tests.support import do
 from tests.test_phones_turns_browser import RULESETS, fight
 
 pytestmark = pytest.mark.sqlite_file

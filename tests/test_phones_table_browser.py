@@ -17,7 +17,7 @@ import pytest
 
 from fracas.projections import Fracas
 from fracas.rules import load
-from tests.conftest import do
+from tests.support import do
 from tests.test_phones import invited
 from tests.test_phones_turns_browser import (
     PHONE,

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from fracas.projections import Fracas
-from tests.conftest import do
+from tests.support import do
 from tests.test_conformance import CASTS
 from tests.test_phones import invited
 from tests.web import chromium, fracas, served

@@ -8,8 +8,9 @@ from click.testing import CliRunner
 from fracas.cli.main import cli
 from fracas.ledger import RefusedError
 from fracas.rules.pool import count_outcome, reading
-from tests.conftest import do
-from tests.test_pool_rules import ANA, act, injuries, pool_fight, rolled
+from tests.casts.pool import ANA, act, pool_fight
+from tests.support import do
+from tests.test_pool_rules import injuries, rolled
 
 
 @pytest.mark.parametrize(

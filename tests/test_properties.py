@@ -12,7 +12,7 @@ from fracas.projections import Fracas
 from fracas.projections.tables import table_rows
 from fracas.rules import Encounter
 from fracas.testing.tiers import examples
-from tests.conftest import KNIFE, gunner, sheet
+from tests.support import KNIFE, gunner, sheet
 
 PEOPLE = ["alice", "bob", "carol"]
 SHEETS = {

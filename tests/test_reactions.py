@@ -18,7 +18,7 @@ from fracas.rules.events import Declared, ReactionAsked, ReactionGiven, Reaction
 from fracas.rules.reactions import Ask
 from fracas.rules.timeline import walk
 from fracas.testing.tiers import examples
-from tests.conftest import KNIFE, cli_gunfight, do, fight, gunner, hp, rolls, sheet
+from tests.support import KNIFE, cli_gunfight, do, fight, gunner, hp, rolls, sheet
 
 PAST = "2020-01-01T00:00:00Z"
 LATER = "2020-01-01T00:01:00Z"

@@ -13,10 +13,10 @@ import pytest
 from fracas.projections import Fracas
 from fracas.rules.events import Declared, ReactionAsked, ReactionGiven, ReactionTimedOut
 from fracas.rules.reactions import Ask
-from tests.conftest import KNIFE, do, fight, gunner, sheet
-from tests.shotclock_helpers import BOSS, JACK, shot_fight
-from tests.test_pool_rules import pool_fight
-from tests.timeslice_helpers import ts_fight
+from tests.casts.pool import pool_fight
+from tests.casts.shotclock import BOSS, JACK, shot_fight
+from tests.casts.timeslice import ts_fight
+from tests.support import KNIFE, do, fight, gunner, sheet
 
 PAST = "2020-01-01T00:00:00Z"
 KNIFER = gunner(weapons=[KNIFE], holding=["knife"], skills={"melee weapons": 60})

@@ -11,7 +11,7 @@ from fracas.cli.commands.turns import act_
 from fracas.projections import catalog
 from fracas.projections.catalog import RULE_ID, rules_of, systems
 from fracas.rules.ruleset import BUILTIN, available, load
-from tests.fudge_helpers import fudge_fight
+from tests.casts.fudge import fudge_fight
 
 RULESET_SOURCES = sorted((Path(__file__).parent.parent / "rules").glob("*.py"))
 EXCERPT_RULES = {"000": 26, "001": 17, "002": 25, "003": 33, "004": 19}

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from fracas.cli.main import cli
 from fracas.projections import Fracas
 from fracas.projections.replay import replay
-from tests.conftest import fight, gunner
+from tests.support import fight, gunner
 from tests.test_docs import ROOT, run_block
 from tests.web import chromium
 

@@ -11,7 +11,7 @@ from fracas.projections import Fracas
 from fracas.rules import Encounter, available, load
 from fracas.rules.events import Note
 from fracas.rules.percentile import RULESET
-from tests.conftest import attack, do, fight, gunner, sheet
+from tests.support import attack, do, fight, gunner, sheet
 
 
 def test_rulesets_are_found_through_entry_points():

@@ -44,8 +44,8 @@ from fracas.rules.encounter import recorded_events
 from fracas.rules.events import Note, Rolled
 from fracas.rules.timeline import walk
 from fracas.testing.tiers import examples
-from tests.conftest import KNIFE, gunner, sheet
-from tests.timeslice_helpers import ALICE, GOBLIN, ORC, SWORD
+from tests.casts.timeslice import ALICE, GOBLIN, ORC, SWORD
+from tests.support import KNIFE, gunner, sheet
 
 PEOPLE = {
     "percentile": {

@@ -20,7 +20,7 @@ from fracas.rules import Encounter
 from fracas.rules.events import Rolled
 from fracas.rules.timeline import walk
 from fracas.testing import start
-from tests.fudge_helpers import f
+from tests.casts.fudge import f
 from tests.test_conformance import CASTS
 from tests.test_secrecy import on, shut
 

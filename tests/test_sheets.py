@@ -5,7 +5,7 @@ import pytest
 
 from fracas.ledger import BadInputError
 from fracas.rules.ruleset import load
-from tests.conftest import do, fight, rolls, sheet
+from tests.support import do, fight, rolls, sheet
 
 
 @pytest.mark.parametrize(

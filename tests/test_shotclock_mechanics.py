@@ -5,8 +5,8 @@ import pytest
 
 from fracas.ledger import BadInputError, RefusedError
 from fracas.rules.events import ConditionSet, Damaged
-from tests.conftest import rolls
-from tests.shotclock_helpers import BOSS, JACK, MOOK, act, next_shots, shot_fight, wounds
+from tests.casts.shotclock import BOSS, JACK, MOOK, act, next_shots, shot_fight, wounds
+from tests.support import rolls
 
 
 def duel(fracas, boss=BOSS, **options):

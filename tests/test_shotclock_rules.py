@@ -9,8 +9,7 @@ import pytest
 from fracas.ledger import BadInputError, RefusedError
 from fracas.projections.board import headline
 from fracas.rules.events import InitiativeSet, Rolled
-from tests.conftest import do, rolls
-from tests.shotclock_helpers import (
+from tests.casts.shotclock import (
     BOSS,
     JACK,
     MOOK,
@@ -20,6 +19,7 @@ from tests.shotclock_helpers import (
     shot_fight,
     wounds,
 )
+from tests.support import do, rolls
 
 
 def duel(fracas, jack_face: int = 4, boss_face: int = 3, **options):

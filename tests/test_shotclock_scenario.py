@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from fracas.cli.main import cli
 from fracas.projections import Fracas
-from tests.shotclock_helpers import BOSS, JACK, MOOK, act, clock, shot_fight
+from tests.casts.shotclock import BOSS, JACK, MOOK, act, clock, shot_fight
 
 # Jack: Speed 8, Guns 14 (Dodge 14), Toughness 7, beretta damage 10.
 # The boss: Speed 7, Martial Arts 15 (Dodge 15), Toughness 8, punch = Strength 6.

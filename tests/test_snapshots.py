@@ -14,7 +14,7 @@ from fracas.projections import Fracas
 from fracas.rules import Encounter, snapshots
 from fracas.rules.redecide import adopt, whatif
 from fracas.testing.tiers import examples
-from tests.conftest import POSTGRESQL, cli_gunfight
+from tests.support import POSTGRESQL, cli_gunfight
 from tests.test_properties import actions, dice, play, start
 
 

@@ -12,7 +12,7 @@ from rich.console import Console
 from fracas.cli import render
 from fracas.projections.board import BoardRow, board
 from fracas.rules import load
-from tests.conftest import SHEETS
+from tests.support import SHEETS
 
 SAMPLES = Path(__file__).parent.parent / "plugins" / "srd" / "fracas_srd" / "samples"
 PISTOL = 'weapons=[{name="pistol", damage=3}]'

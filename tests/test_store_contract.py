@@ -14,7 +14,7 @@ import pytest
 from fracas.ledger import ConflictError, LogStore, NewEvent, NotFoundError, RefusedError, Store
 from fracas.ledger import open_store as open_log
 from fracas.ledger.chain import COUNTED_CHAIN, GENESIS, StoredEvent, begun_of
-from tests.conftest import POSTGRESQL
+from tests.support import POSTGRESQL
 
 BACKENDS = ["file", "memory", POSTGRESQL]
 FIXTURE = Path(__file__).parent / "fixtures" / "release-0.2-two-tables.db"

@@ -8,8 +8,7 @@ import pytest
 
 from fracas.ledger import BadInputError, RefusedError
 from fracas.rules.events import Damaged, InitiativeSet, Resolved, Spent
-from tests.conftest import do
-from tests.timeslice_helpers import (
+from tests.casts.timeslice import (
     ALICE,
     GOBLIN,
     ORC,
@@ -22,6 +21,7 @@ from tests.timeslice_helpers import (
     ts,
     ts_fight,
 )
+from tests.support import do
 
 MISS = [0, 0, 9, 9]  # Alice's 0+3 against a dodge of 18
 

@@ -10,7 +10,7 @@ import pytest
 
 from fracas.ledger import open_store
 from fracas.projections import Fracas
-from tests.conftest import cli_gunfight
+from tests.support import cli_gunfight
 
 FIXTURE = Path(__file__).parent / "fixtures" / "release-0.1-demo.db"
 FIXTURE_SEED = "6fb4c66d608a2c181a1e7d86fc13c5fc7b69498664ee1a2a72133997cad56e26"

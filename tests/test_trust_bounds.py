@@ -12,7 +12,7 @@ import pytest
 from fracas.ledger import BadInputError
 from fracas.rules import load
 from tests import test_phones
-from tests.conftest import ON_POSTGRES, cli_gunfight
+from tests.support import ON_POSTGRES, cli_gunfight
 from tests.test_phones import Table
 
 WHOLE_BOUND = 1000  # the README: every whole-number option is at most 1000 either way

@@ -12,7 +12,7 @@ from fracas.ledger import ConflictError
 from fracas.projections import Fracas
 from fracas.rules import Encounter
 from tests import session_fights
-from tests.conftest import ON_POSTGRES, POSTGRESQL, cli_gunfight, do, fight
+from tests.support import ON_POSTGRES, POSTGRESQL, cli_gunfight, do, fight
 
 
 @pytest.fixture(params=["sqlite", POSTGRESQL])

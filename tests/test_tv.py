@@ -19,7 +19,7 @@ from fracas.rules import Encounter
 from fracas.rules.ruleset import Context
 from fracas.testing.fights import PickedDice
 from tests import session_fights
-from tests.fudge_helpers import a, declare_turn
+from tests.casts.fudge import a, declare_turn
 
 SAMPLES = Path(__file__).parent.parent / "plugins" / "srd" / "fracas_srd" / "samples"
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from fracas.ledger import History, RefusedError, StepRecord
 from fracas.ledger.history import COMMAND, REDO, SUPERSEDE, UNDO
 from fracas.testing.tiers import examples
-from tests.conftest import attack, do, fight, gunner, hp, sheet
+from tests.support import attack, do, fight, gunner, hp, sheet
 
 ALICE = gunner()
 

@@ -5,7 +5,7 @@ then the defender's four if they defend."""
 from typing import Any
 
 from fracas.rules.events import Event, Rolled
-from tests.conftest import do
+from tests.support import do
 
 PISTOL = {"name": "pistol", "damage": 3}
 CLUB = {"name": "club", "skill": "melee", "damage": 1, "ranged": False}

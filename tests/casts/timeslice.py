@@ -5,7 +5,7 @@ from typing import Any
 
 from fracas.rules.encounter import recorded_events
 from fracas.rules.events import Event, Rolled
-from tests.conftest import do
+from tests.support import do
 
 SWORD = {"name": "sword", "damage": 4, "parry": 2}
 SHIELD = {"name": "shield", "damage": 1, "shield": 3, "limb": "left arm"}

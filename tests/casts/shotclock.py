@@ -4,7 +4,7 @@ from typing import Any
 
 from fracas.projections import Fracas
 from fracas.rules import Encounter, StepOutcome
-from tests.conftest import do
+from tests.support import do
 
 BERETTA = {"name": "beretta", "damage": 10, "skill": "guns"}
 # Jack: Guns 14 so Dodge 14 (mechanic 3); Toughness 7.

@@ -1,0 +1,99 @@
+"""What many test modules share: small sheets, a fight begun through the API or the CLI,
+and readers of a step's events. Fixtures stay in conftest.py."""
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fracas.projections import Fracas
+from fracas.rules import Encounter, StepOutcome
+from fracas.rules.events import Damaged, Event, Rolled
+
+ON_POSTGRES = os.environ.get("FRACAS_TEST_BACKEND", "sqlite") == "postgresql"
+POSTGRESQL = pytest.param("postgresql", marks=pytest.mark.postgres)  # a backend parameter
+
+
+def sheet(dex: int = 10, **fields: Any) -> dict[str, Any]:
+    """A percentile sheet; skills default to the Handbook base ratings."""
+    base: dict[str, Any] = {"dex": dex, "str": 10, "con": 10}
+    base.update(fields)
+    return base
+
+
+PISTOL = {"name": "pistol", "kind": "firearm", "damage": "1d10"}
+KNIFE = {"name": "knife", "kind": "melee", "damage": "1d4"}
+RIFLE = {"name": "rifle", "kind": "firearm", "damage": "1d12", "lethality": 20}
+
+
+def gunner(dex: int = 14, **fields: Any) -> dict[str, Any]:
+    """A Firearms 60 combatant holding a pistol: the usual attacker of these tests."""
+    return sheet(
+        dex, **{"skills": {"firearms": 60}, "weapons": [PISTOL], "holding": ["pistol"], **fields}
+    )
+
+
+SHEETS = Path(__file__).parent.parent / "cli" / "demo_sheets"
+
+
+def cli_gunfight(run, bob_hp: int) -> None:
+    """Through the CLI: Alice (DEX 14, Firearms 60, a pistol) and Bob (DEX 10), begun."""
+    run("new")
+    run(
+        "add",
+        "alice",
+        "--set",
+        "dex=14",
+        "--set",
+        "skills.firearms=60",
+        "--set",
+        'weapons=[{name="pistol",kind="firearm",damage="1d10"}]',
+        "--set",
+        'holding=["pistol"]',
+    )
+    run("add", "bob", "--set", f"hp={bob_hp}")
+    run("begin")
+
+
+def fight(
+    fracas: Fracas,
+    *fighters: tuple[str, dict[str, Any]],
+    options: dict[str, Any] | None = None,
+    begin: bool = True,
+    begin_dice: list[int] | None = None,
+) -> Encounter:
+    encounter = fracas.new("percentile", title="test", options=options or {})
+    for name, data in fighters:
+        do(encounter, {"action": "join", "combatant": name, "sheet": data, "side": "pc"})
+    if begin:
+        do(encounter, {"action": "begin"}, begin_dice)
+    return encounter
+
+
+def do(encounter: Encounter, command: dict[str, Any], dice: list[int] | None = None) -> StepOutcome:
+    return encounter.execute(encounter.ruleset.command(command), dice=dice)
+
+
+def attack(
+    encounter: Encounter, actor: str, *targets: str, dice: list[int] | None = None, **fields: Any
+) -> StepOutcome:
+    return do(
+        encounter, {"action": "attack", "actor": actor, "targets": list(targets), **fields}, dice
+    )
+
+
+def rolls(events: list[Event]) -> list[Rolled]:
+    return [e for e in events if isinstance(e, Rolled)]
+
+
+def damage(events: list[Event], target: str) -> int:
+    return sum(e.amount for e in events if isinstance(e, Damaged) and e.target == target)
+
+
+def hp(encounter: Encounter, who: str) -> int:
+    return encounter.state.fighters[who].hp
+
+
+def turn(encounter: Encounter) -> str | None:
+    return encounter.state.turn
