@@ -12,7 +12,7 @@ import pytest
 from fracas.ledger import BadInputError
 from fracas.rules import load
 from tests import test_phones
-from tests.support import ON_POSTGRES, cli_gunfight
+from tests.support import cli_gunfight
 from tests.test_phones import Table
 
 WHOLE_BOUND = 1000  # the README: every whole-number option is at most 1000 either way
@@ -169,7 +169,7 @@ def test_an_exploding_roll_stops_at_the_limit_counting_its_rerolls(run) -> None:
     run("roll", "2d2!", "--dice", "2,1,1")  # a roll within the limit explodes as before
 
 
-@pytest.mark.skipif(ON_POSTGRES, reason="reads the log through a second handle by path")
+@pytest.mark.sqlite_file  # reads the log through a second handle by path
 def test_remove_and_harm_take_the_faces_of_what_they_set_off(run) -> None:
     """Taking out the last combatant of a sequence starts the next one, whose initiative
     rolls: `remove --dice` (and every GM command) takes those faces."""

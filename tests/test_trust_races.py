@@ -12,7 +12,7 @@ from fracas.ledger import ConflictError
 from fracas.projections import Fracas
 from fracas.rules import Encounter
 from tests import session_fights
-from tests.support import ON_POSTGRES, POSTGRESQL, cli_gunfight, do, fight
+from tests.support import POSTGRESQL, cli_gunfight, do, fight
 
 
 @pytest.fixture(params=["sqlite", POSTGRESQL])
@@ -108,17 +108,16 @@ def test_two_tables_ending_the_turn_they_saw_end_one_turn(tmp_path: Path, name: 
         assert len(set(tokens)) == len(tokens), tokens  # every `next` moved the token on
 
 
+@pytest.mark.sqlite_file  # the processes open the file by path
 def test_two_fracas_next_at_once_end_one_turn_each_round(run, tmp_path: Path) -> None:
     """Two `fracas next --turn T` processes at once, round after round (the bench runs 100)."""
-    if ON_POSTGRES:
-        pytest.skip("the processes open the file by path")
     cli_gunfight(run, bob_hp=30)
     db = Path(run.db)
     figures = races.next_rounds(db, rounds=8)
     assert figures.counts == {"rounds ending 1 turn(s)": 8}, figures.counts
 
 
-@pytest.mark.skipif(ON_POSTGRES, reason="the processes open the file by path")
+@pytest.mark.sqlite_file  # the processes open the file by path
 def test_the_gm_page_and_play_pressing_next_at_once_end_one_turn(tmp_path: Path) -> None:
     figures = races.page_races_play(tmp_path, rounds=4)
     assert figures.counts == {"rounds ending 1 turn(s)": 4}, figures.counts
