@@ -10,15 +10,15 @@ import os
 import secrets
 import shutil
 import sqlite3
+import sys
 import threading
 import weakref
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from functools import cached_property
 from pathlib import Path
 
 import msgspec
-import sqlite_utils
 
 from fracas.ledger import chain
 from fracas.ledger.base import (
@@ -44,6 +44,26 @@ from fracas.ledger.errors import (
 from fracas.ledger.history import StepRecord
 from fracas.ledger.keys import KeyFile, key_path
 from fracas.ledger.values import is_hex
+
+
+@contextmanager
+def numpy_unseen() -> Iterator[None]:
+    """Imports within it see numpy as absent, and nothing is kept of it after: sqlite-utils
+    imports numpy where it is installed (to store numpy values, which fracas never passes),
+    some 20 ms on every command once a package beside fracas brought numpy in."""
+    if "numpy" in sys.modules:  # already imported by the program: nothing to save
+        yield
+        return
+    sys.modules["numpy"] = None  # type: ignore[assignment]  # an import of it fails
+    try:
+        yield
+    finally:
+        del sys.modules["numpy"]
+
+
+with numpy_unseen():  # sqlite-utils imports numpy, where it is installed, on every command
+    import sqlite_utils
+
 
 LEGACY_COLUMNS = {
     1: EVENT_COLUMNS.replace("salt, scope", "NULL AS salt, 0 AS scope"),
