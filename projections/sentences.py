@@ -2,6 +2,7 @@
 session report show ("Alice Reyes attacks Knife cultist: 45 against 80%, success; hit;
 Knife cultist takes 8 damage and is unconscious"). The event lines stay the detail."""
 
+import dataclasses
 import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping
@@ -206,8 +207,39 @@ def whose(event: Resolved, said: str, names: Mapping[str, str], ruleset: Ruleset
     return f"{who}: {said}"
 
 
+@dataclasses.dataclass(frozen=True)
+class Summed:
+    """Every harm (or healing) one source did one target within a step, read as one
+    clause with its total, so a sentence never says less than the health bar shows."""
+
+    first: Damaged | Healed
+    amounts: list[int]
+
+
+def summed(events: list[Event]) -> list[Event | Summed]:
+    """The step's events with each target's damage from one source (and healing) summed
+    into the place of its first."""
+    out: list[Event | Summed] = []
+    found: dict[tuple[type, str, str], Summed] = {}
+    for event in events:
+        if not isinstance(event, Damaged | Healed):
+            out.append(event)
+            continue
+        key = (type(event), event.target, event.source)
+        if key in found:
+            found[key].amounts.append(event.amount)
+        else:
+            found[key] = Summed(event, [event.amount])
+            out.append(found[key])
+    return out
+
+
+def terms(amounts: list[int]) -> str:
+    return f" ({' + '.join(map(str, amounts))})" if len(amounts) > 1 else ""
+
+
 def event_phrase(
-    event: Event, actor: str | None, names: Mapping[str, str], ruleset: Ruleset
+    event: Event | Summed, actor: str | None, names: Mapping[str, str], ruleset: Ruleset
 ) -> str | None:
     """The part of the sentence an event adds, or None for bookkeeping (turns, spending)."""
     name = names.get
@@ -220,11 +252,12 @@ def event_phrase(
             return said if event.actor == actor else whose(event, said, names, ruleset)
         case ConditionSet() if event.condition == REMOVED:
             return f"{name(event.target, event.target)} leaves the fight"
-        case Damaged():
-            unseen = " from an unseen attacker" if event.source == UNSEEN else ""
-            return f"{name(event.target, event.target)} takes {event.amount} damage{unseen}"
-        case Healed():
-            return f"{name(event.target, event.target)} heals {event.amount}"
+        case Summed(Damaged() as first, amounts):
+            unseen = " from an unseen attacker" if first.source == UNSEEN else ""
+            who = name(first.target, first.target)
+            return f"{who} takes {sum(amounts)} damage{terms(amounts)}{unseen}"
+        case Summed(Healed() as first, amounts):
+            return f"{name(first.target, first.target)} heals {sum(amounts)}{terms(amounts)}"
         case ConditionSet() if told(event.condition, ruleset) or actor is None:
             lasting = durations.phrase(event.detail, lambda who: name(who, who))
             return f"{name(event.target, event.target)} is {event.condition}{lasting}"
@@ -281,7 +314,7 @@ def sentence(
     begin, or any step that sets initiative anew, states. `said_by`: the command as the
     opening tells it when nothing else followed (`next`: whose turn ended)."""
     actor = None if command is None else command.get("actor")
-    parts = [p for e in events if (p := event_phrase(e, actor, names, ruleset)) is not None]
+    parts = [p for e in summed(events) if (p := event_phrase(e, actor, names, ruleset)) is not None]
     head = opening(command if parts or said_by is None else said_by, names, ruleset)
     stated = ", ".join(names.get(c, c) for c in order or [])
     if command is not None and command.get("action") == "begin" and order:

@@ -10,8 +10,17 @@ from click.testing import CliRunner
 from fracas.cli.main import cli
 from fracas.projections.describe import describe
 from fracas.projections.sentences import fallen, sentence
-from fracas.rules.events import ConditionSet, Modifier, Roll, Rolled, Spent, TurnAdvanced
-from fracas.rules.ruleset import REGISTERED, load
+from fracas.rules.events import (
+    ConditionSet,
+    Damaged,
+    Healed,
+    Modifier,
+    Roll,
+    Rolled,
+    Spent,
+    TurnAdvanced,
+)
+from fracas.rules.ruleset import REGISTERED, available, load
 
 ATTACK = {"action": "attack", "actor": "ann", "targets": ["bo"]}
 NAMES = {"ann": "Ann", "bo": "Bo"}
@@ -140,3 +149,14 @@ def test_the_summary_counts_one_step_in_the_singular(tmp_path: Path, monkeypatch
     for form in ("md", "html"):
         text = runner.invoke(cli, ["export", "--format", form], env=env).output
         assert "1 exchange, 5 steps" in text and "the longest was Exchange 1 (1 step)" in text
+
+
+def test_two_hits_on_one_target_in_a_step_read_as_their_sum_in_every_ruleset() -> None:
+    """Two darts at Bo and one at Ann, all for 2: the sentence says Bo takes 4, never 2."""
+    hits = [Damaged("bo", 2, "ann"), Damaged("ann", 2, "ann"), Damaged("bo", 2, "ann")]
+    heals = [Healed("bo", 1, "gm"), Healed("bo", 3, "gm")]
+    for system in available():
+        said = sentence(hits + heals, ATTACK, NAMES, load(system))
+        assert "Bo takes 4 damage (2 + 2)" in said, (system, said)
+        assert "Ann takes 2 damage" in said and "Bo takes 2 damage" not in said, (system, said)
+        assert "Bo heals 4 (1 + 3)" in said, (system, said)
