@@ -53,7 +53,8 @@ def one_attack(actor: Fighter) -> list[Event]:
         why = f"attack {actor.attacks + 1} of {total}"
         return [Spent(actor.id, "attack", 1, why, ["srd-3"])]
     if actor.action == "attack":
-        raise RefusedError(f"{actor.name} has made all {total} attacks of its Attack action")
+        made = "its only attack" if total == 1 else f"all {total} attacks"
+        raise RefusedError(f"{actor.name} has made {made} of its Attack action")
     why = f"attack 1 of {total}"
     return [*action(actor, "attack"), Spent(actor.id, "attack", 1, why, ["srd-3"])]
 

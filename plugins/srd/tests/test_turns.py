@@ -160,3 +160,10 @@ def test_srd_5_a_dodge_is_lost_at_speed_0():
     t.next()
     attack = rolls(t.act("brannoc", "attack", "gob", faces=(18, 4), weapon="longsword"))[0]
     assert attack.roll.dice == "d20"
+
+
+def test_srd_3_a_second_attack_with_only_one_reads_in_the_singular():
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    t.act("brannoc", "attack", "gob", faces=(2,))
+    with pytest.raises(RefusedError, match="has made its only attack of its Attack action"):
+        t.act("brannoc", "attack", "gob", faces=(2,))
