@@ -23,9 +23,12 @@ from fracas.projections.screen import Timeline
 from fracas.rules import Encounter
 from fracas.rules.commands import GM
 from fracas.rules.encounter import StepOutcome
+from fracas.rules.events import Rolled
 from fracas.rules.players import Playable, PlayerField
 from fracas.rules.reactions import ANSWER, Ask, ask_until, offered
 from fracas.rules.views import View
+
+SERVERS_DICE = "seeded"  # a roll's source when the server rolled it (typed: "manual")
 
 PASS = "next"  # a player may let their turn go by
 PASSING = Playable()
@@ -198,13 +201,15 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
 
 
 def own_last_shown(timeline: Timeline, combatant: str) -> int | None:
-    """The players' last step, when it is the character's own command and in effect (their
-    take-back is not one: a player's undo is never undone from the phone)."""
+    """The players' last step, when it is the character's own command, in effect and rolled
+    no dice of the server's (their take-back is not one: a player's undo is never undone
+    from the phone)."""
     if not timeline.moments:
         return None
     last = timeline.moments[-1].step
     own = last.author == combatant and last.control == COMMAND
-    return last.step if own and last.in_effect else None
+    rolled = any(roll.source == SERVERS_DICE for roll in last.rolls)
+    return last.step if own and last.in_effect and not rolled else None
 
 
 def player_command(live: Encounter, combatant: str, data: dict[str, Any]) -> Any:
@@ -293,7 +298,16 @@ def own_last_step(live: Encounter, combatant: str) -> int:
         raise Forbidden(
             f"{combatant} may take back only their own step while nothing follows it; ask the GM"
         )
+    if server_rolled(live.events_of_step(last.step)):
+        raise Forbidden(  # taken back and tapped again, the dice would fall anew: a re-roll
+            "that step rolled the server's dice, which stand: only the GM takes it back"
+        )
     return last.step
+
+
+def server_rolled(events: list[Any]) -> bool:
+    """Did the step roll the server's dice (not only faces a player typed)?"""
+    return any(isinstance(e, Rolled) and e.roll.source == SERVERS_DICE for e in events)
 
 
 def mark(timeline: Timeline) -> int:

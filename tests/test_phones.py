@@ -133,6 +133,23 @@ def test_a_player_takes_back_only_their_own_last_step(table: Table) -> None:
     assert again.status_code == 403 and "only their own step" in again.text
 
 
+@pytest.mark.slow
+def test_a_step_the_servers_dice_decided_is_the_gms_to_take_back(table: Table) -> None:
+    """Taken back from the phone and tapped again, an attack would fall on fresh dice: a
+    re-roll at will. The player's typed dice may be taken back; the server's stand."""
+    rolled = table.tap("alice", action="attack", targets=["cultist"])
+    assert rolled.status_code == 200, rolled.text
+    assert "Take back" not in table.client.get(f"/p/{table.tokens['alice']}/panel").text
+    before = table.log()
+    refused = table.tap("alice", action="undo")
+    assert refused.status_code == 403 and "only the GM takes it back" in refused.text
+    assert "\n" not in refused.text.strip() and table.log() == before
+    fracas(table.db, "undo")  # the GM's, as before
+    typed = table.tap("alice", action="attack", targets=["cultist"], dice=[95])
+    assert typed.status_code == 200, typed.text
+    assert table.tap("alice", action="undo").status_code == 200
+
+
 def test_the_fight_moving_on_first_is_a_409_with_one_line_and_no_lost_step(
     table: Table,
 ) -> None:
