@@ -197,3 +197,10 @@ def test_a_hidden_attacker_asks_the_phone_as_someone_unseen(table: Table) -> Non
     health = fracas(table.db, "status").stdout
     shown = re.search(r"wizard .*?(HP \d+/\d+)", health.lower().replace("hp", "HP"))
     assert shown is not None and shown.group(1) in panel, (health, panel)
+
+
+def test_an_srd_player_moves_from_the_phone(table: Table) -> None:
+    """Tester's defect: srd offered phones no move; {"action": "move"} was a 403."""
+    sent = table.tap("fighter", action="move", targets=[], fields={"feet": 20})
+    assert sent.status_code == 200, sent.text
+    assert last_command(table)["feet"] == 20

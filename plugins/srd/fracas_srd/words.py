@@ -115,6 +115,14 @@ PLAYERS = {
         dice="the spell's: d20 to hit or each target's save, then its damage or healing dice",
         times="a spell of darts (magic missile) splits them: how many darts at each",
     ),
+    "move": Playable(
+        {
+            "feet": PlayerField("Feet", "how far you move, up to your speed (more after a dash)"),
+            "difficult": PlayerField(
+                "Difficult terrain", "through difficult terrain: each foot costs one more"
+            ),
+        }
+    ),
     "dash": Playable(),
     "disengage": Playable(),
     "dodge": Playable(),
