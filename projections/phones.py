@@ -362,8 +362,7 @@ def act(
     ask = asking_whom(live, command, linked, wait)
     if ask is not None and dice is not None:
         raise RefusedError(
-            f"{', '.join(ask.targets or [])} answer first: tap without dice (the dice are "
-            "rolled, or typed, with the last answer)"
+            f"{answering(ask.targets or [])} first; type your dice after their answer"
         )
     events = live.decide(
         command,
@@ -378,6 +377,11 @@ def act(
     except ConflictError:
         live.refresh()
         raise Moved("another step landed first; look again and tap again") from None
+
+
+def answering(targets: list[str]) -> str:
+    """Who answers, as a sentence's subject: "bob answers", "bob, ann answer"."""
+    return f"{', '.join(targets)} {'answers' if len(targets) == 1 else 'answer'}"
 
 
 def take_back(live: Encounter, timeline: Timeline, combatant: str, *, seen: int) -> int:

@@ -204,3 +204,16 @@ def test_an_srd_player_moves_from_the_phone(table: Table) -> None:
     sent = table.tap("fighter", action="move", targets=[], fields={"feet": 20})
     assert sent.status_code == 200, sent.text
     assert last_command(table)["feet"] == 20
+
+
+def test_typed_dice_before_a_linked_targets_answer_say_so_plainly(table: Table) -> None:
+    """Tester's defect 6: the refusal read "answer first: tap without dice (...)"."""
+    fracas(table.db, "add", "wizard", "--sheet", sample("wizard"), "--set", "initiative=-40")
+    table.tokens["wizard"] = invited(table.db, "wizard")
+    before = table.log()
+    sent = table.tap(
+        "fighter", action="attack", targets=["wizard"], fields={"weapon": "longsword"}, dice=[15, 6]
+    )
+    assert sent.status_code >= 400, sent.text
+    assert sent.text.strip() == "wizard answers first; type your dice after their answer"
+    assert table.log() == before
