@@ -173,8 +173,9 @@ def test_a_hidden_attacker_asks_the_phone_as_someone_unseen(table: Table) -> Non
     """Issue 38: a hidden wolf's attack on the wizard waits for her phone, which is asked
     by someone unseen (not the wolf, by id or name), answers, and shows her new health."""
     fracas(table.db, "add", "wizard", "--sheet", sample("wizard"), "--set", "initiative=-40")
+    # each rolls a d20 on top: -80 keeps the wolf after the wizard whatever they roll
     fracas(
-        table.db, "add", "wolf", "--sheet", sample("wolf"), "--set", "initiative=-50", "--hidden"
+        table.db, "add", "wolf", "--sheet", sample("wolf"), "--set", "initiative=-80", "--hidden"
     )
     table.tokens["wizard"] = invited(table.db, "wizard")
     for _turn in range(4):  # the fighter's, the rogue's, the goblin's, the wizard's
