@@ -1,7 +1,9 @@
 """One short fight in every system, played with seeded dice and an undo, a redo, a note
 and a revealed seed: what the export, import, replay and audit tests run against."""
 
+import tomllib
 from collections.abc import Callable
+from pathlib import Path
 
 from fracas.projections import Fracas
 from fracas.rules import Encounter
@@ -77,4 +79,30 @@ SYSTEMS = {
         "timeslice": timeslice,
         "fudge": fudge,
     }.items()
+}
+
+
+SAMPLES = Path(__file__).parent.parent / "plugins" / "srd" / "fracas_srd" / "samples"
+
+
+def srd(fracas: Fracas) -> Encounter:
+    e = fracas.new("srd", encounter="lair", title="The wyrm's lair")
+    cast = (("brannoc", "fighter", "pc"), ("maelis", "cleric", "pc"), ("gob", "goblin", "npc"))
+    for who, sample, side in cast:
+        sheet = tomllib.loads((SAMPLES / f"{sample}.toml").read_text())
+        e.execute(
+            e.ruleset.command({"action": "join", "combatant": who, "sheet": sheet, "side": side})
+        )
+    e.execute(e.ruleset.command({"action": "begin"}))
+    return e
+
+
+# Each ruleset's fight as it stands after its first steps, without the history around it.
+FIGHTS: dict[str, Callable[[Fracas], Encounter]] = {
+    "percentile": percentile,
+    "shotclock": shotclock,
+    "pool": pool,
+    "timeslice": timeslice,
+    "fudge": fudge,
+    "srd": srd,
 }

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from fracas.ledger import open_store
 from fracas.projections import Fracas
 from fracas.rules import Encounter, StepOutcome
 from fracas.rules.events import Damaged, Event, Rolled
@@ -97,3 +98,7 @@ def hp(encounter: Encounter, who: str) -> int:
 
 def turn(encounter: Encounter) -> str | None:
     return encounter.state.turn
+
+
+def events_in(db: str) -> int:
+    return len(list(open_store(db).events()))

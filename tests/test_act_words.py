@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from fracas.rules.ruleset import BUILTIN, load
-from tests.test_gm_commands import SHEETS
+from tests.casts import PLAIN
 
 SAMPLES = Path(__file__).parents[1] / "plugins" / "srd" / "fracas_srd" / "samples"
 
@@ -31,7 +31,7 @@ def test_the_d20_rules_take_an_ability_or_a_skill_in_words_and_a_dc(run):
 def test_an_action_without_a_dc_refuses_one_in_one_line(run, name):
     run("new", "-r", name)
     for who in ("alice", "bob"):
-        run("add", who, *[a for k, v in SHEETS[name].items() for a in ("--set", f"{k}={v}")])
+        run("add", who, *[a for k, v in PLAIN[name].items() for a in ("--set", f"{k}={v}")])
     run("begin")
     rules = load(name)
     action = next(a for a in rules.actions if "targets" in rules.fields_of(a))

@@ -11,11 +11,7 @@ from click.testing import CliRunner
 from fracas.cli.main import cli
 from fracas.ledger import open_store
 from fracas.projections import Fracas
-from tests.support import SHEETS, cli_gunfight
-
-
-def events_in(db: str) -> int:
-    return len(list(open_store(db).events()))
+from tests.support import SHEETS, cli_gunfight, events_in
 
 
 def test_a_whole_fight_from_the_command_line(run):

@@ -8,54 +8,9 @@ import pytest
 
 from fracas.rules.events import Rolled
 from fracas.rules.ruleset import Context
-from fracas.testing import Cast, PickedDice, RulesetChecks, every_draw_recorded, start
+from fracas.testing import PickedDice, RulesetChecks, every_draw_recorded, start
 from fracas.testing.tiers import examples
-from tests.casts import fudge, shotclock, timeslice
-from tests.casts.pool import ANA, BOB, THUG
-from tests.support import KNIFE, gunner, sheet
-
-# Two combatants of each cast share a sheet, so that initiative ties happen.
-CASTS = {
-    "percentile": Cast(
-        "percentile",
-        {
-            "alice": gunner(),
-            "bob": sheet(
-                12, str=14, skills={"melee weapons": 50}, weapons=[KNIFE], holding=["knife"]
-            ),
-            "carol": sheet(12, skills={"unarmed combat": 55, "dodge": 50}),
-        },
-        {"dave": sheet(12, skills={"unarmed combat": 55, "dodge": 50})},
-        ({}, {"dex_ties": "rolloff"}),
-    ),
-    "shotclock": Cast(
-        "shotclock",
-        {
-            "jack": shotclock.JACK,
-            "boss": shotclock.BOSS,
-            "mook": shotclock.MOOK,
-            "mook2": shotclock.MOOK,
-        },
-        {"mook3": shotclock.MOOK},
-        ({}, {"same_shot_order": "gm"}),
-    ),
-    "pool": Cast("pool", {"ana": ANA, "bob": BOB, "bob2": BOB, "thug": THUG}, {"thug2": THUG}),
-    "timeslice": Cast(
-        "timeslice",
-        {
-            "alice": timeslice.ALICE,
-            "orc": timeslice.ORC,
-            "orc2": timeslice.ORC,
-            "goblin": timeslice.GOBLIN,
-        },
-        {"goblin2": timeslice.GOBLIN},
-    ),
-    "fudge": Cast(
-        "fudge",
-        {"ana": fudge.ANA, "bo": fudge.BO, "bo2": fudge.BO, "cy": fudge.CY},
-        {"cy2": fudge.CY},
-    ),
-}
+from tests.casts import CASTS
 
 # 40 fights per ruleset in the slow tier, 4 in the fast one; FRACAS_FIGHTS=1000 for a longer hunt.
 EXAMPLES = int(os.environ.get("FRACAS_FIGHTS", examples(full=40, fast=4)))

@@ -19,7 +19,7 @@ from tests.casts.fudge import a, fudge_fight
 from tests.casts.shotclock import BOSS, JACK, shot_fight
 from tests.casts.timeslice import end_turn, ts_fight
 from tests.support import do, fight, sheet
-from tests.test_shell import click_completes, set_up
+from tests.terminal import click_completes, set_up
 from tests.web import served
 
 

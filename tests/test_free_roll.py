@@ -16,13 +16,13 @@ from fracas.rules import FreeRoll
 from fracas.rules.events import Commanded, Rolled
 from fracas.rules.redecide import drift
 from fracas.rules.ruleset import BUILTIN
-from tests.test_gm_commands import SHEETS
+from tests.casts import PLAIN
 
 
 def two(fracas: Fracas, system: str) -> str:
     live = fracas.new(system, encounter="e1")
-    fracas.add("alice", SHEETS[system], "e1", name="Alice Reyes", side="pc")
-    fracas.add("bob", SHEETS[system], "e1", name="Bob")
+    fracas.add("alice", PLAIN[system], "e1", name="Alice Reyes", side="pc")
+    fracas.add("bob", PLAIN[system], "e1", name="Bob")
     live.execute(live.ruleset.command({"action": "begin"}))
     return "e1"
 

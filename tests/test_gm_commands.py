@@ -6,24 +6,14 @@ import json
 import pytest
 
 from fracas.projections import Fracas
-
-# One plain combatant sheet per ruleset (the srd plugin's too), enough to join, begin and
-# be hurt.
-SHEETS = {
-    "percentile": {"dex": 12, "str": 10, "con": 10},
-    "shotclock": {"speed": 7, "toughness": 5, "constitution": 6},
-    "pool": {"brawn": 3, "dexterity": 3},
-    "timeslice": {"hp": 20, "q": 3},
-    "fudge": {},
-    "srd": {"hp": 12, "dex": 12},
-}
+from tests.casts import PLAIN
 
 
 def fight(tmp_path, name: str) -> tuple[Fracas, str]:
     fracas = Fracas(tmp_path / "gm.db")
     live = fracas.new(name, encounter="e1")
-    fracas.add("alice", SHEETS[name], "e1", name="Alice Reyes", side="pc")
-    fracas.add("bob", SHEETS[name], "e1", name="Bob")
+    fracas.add("alice", PLAIN[name], "e1", name="Alice Reyes", side="pc")
+    fracas.add("bob", PLAIN[name], "e1", name="Bob")
     live.execute(live.ruleset.command({"action": "begin"}))
     return fracas, "e1"
 
@@ -37,7 +27,7 @@ def wound(fracas: Fracas, who: str):
     return next(w for w in fracas.view("e1").wounds if w.combatant == who)
 
 
-@pytest.mark.parametrize("name", sorted(SHEETS))
+@pytest.mark.parametrize("name", sorted(PLAIN))
 def test_harm_and_heal_by_hand_change_health_and_undo_restores_it(tmp_path, name):
     fracas, e = fight(tmp_path, name)
     before = wound(fracas, "bob")
@@ -58,7 +48,7 @@ def test_harm_and_heal_by_hand_change_health_and_undo_restores_it(tmp_path, name
     assert wound(fracas, "bob").health == before.health
 
 
-@pytest.mark.parametrize("name", sorted(SHEETS))
+@pytest.mark.parametrize("name", sorted(PLAIN))
 def test_a_removed_combatant_loses_their_turns_until_they_return(tmp_path, name):
     fracas, e = fight(tmp_path, name)
     live = fracas.encounter(e)
@@ -80,7 +70,7 @@ def test_a_removed_combatant_loses_their_turns_until_they_return(tmp_path, name)
     assert "removed" not in next(w for w in fracas.view(e).wounds if w.combatant == gone).conditions
 
 
-@pytest.mark.parametrize("name", sorted(SHEETS))
+@pytest.mark.parametrize("name", sorted(PLAIN))
 def test_an_ended_encounter_refuses_the_rules_until_reopened(tmp_path, name):
     fracas, e = fight(tmp_path, name)
     gm(fracas, e, "end", reason="they surrender")
@@ -98,7 +88,7 @@ def test_an_ended_encounter_refuses_the_rules_until_reopened(tmp_path, name):
         gm(fracas, e, "reopen")
 
 
-@pytest.mark.parametrize("name", sorted(SHEETS))
+@pytest.mark.parametrize("name", sorted(PLAIN))
 def test_conditions_and_names_by_hand(tmp_path, name):
     fracas, e = fight(tmp_path, name)
     gm(fracas, e, "condition-set", target="bob", condition="on fire", reason="lamp oil")
@@ -176,11 +166,11 @@ def test_the_log_shows_the_gm_command_with_its_reason(run):
     assert "the encounter ends: the cultists flee" in log
 
 
-@pytest.mark.parametrize("name", sorted(set(SHEETS) - {"srd"}))  # srd's rules have them
+@pytest.mark.parametrize("name", sorted(set(PLAIN) - {"srd"}))  # srd's rules have them
 def test_temporary_hit_points_by_hand_are_refused_in_one_line_where_the_rules_have_none(run, name):
     run("new", "-r", name)
     for who in ("alice", "bob"):
-        sets = [a for key, value in SHEETS[name].items() for a in ("--set", f"{key}={value}")]
+        sets = [a for key, value in PLAIN[name].items() for a in ("--set", f"{key}={value}")]
         run("add", who, *sets)
     run("begin")
     before = len(json.loads(run("log", "--json").output))

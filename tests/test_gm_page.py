@@ -7,8 +7,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.test_phones import invited, motel
-from tests.web import fracas, served
+from tests.web import fracas, invited, motel, served
 
 pytestmark = pytest.mark.sqlite_file
 

@@ -9,9 +9,7 @@ from pathlib import Path
 
 from fracas.cli.serve import Table
 from fracas.projections.screen import PLAYERS
-from tests.test_secrecy import on as on_log
-from tests.test_secrecy import shut
-from tests.test_unseen_attacker import SAMPLES, on, players_surfaces
+from tests.unseen import SAMPLES, gm_cli, lair_cli, players_surfaces, shut
 
 
 def unseen_anywhere(seen: dict[str, str], *secrets: str) -> None:
@@ -32,7 +30,7 @@ def lair(run) -> None:
 
 def test_a_pc_attacking_the_hidden_one_and_the_gms_ruling_on_it_show_at_once(tmp_path: Path):
     db = tmp_path / "lair.db"
-    run = on(db)
+    run = lair_cli(db)
     lair(run)  # Wren's turn: she attacks the hidden wyrm, the GM lays it prone
     run("act", "wren", "attack", "wyrm", "-w", "dagger", "--dice", "15,3")
     run("condition", "set", "wyrm", "prone")
@@ -61,7 +59,7 @@ def test_the_players_step_numbers_are_the_gms_after_a_hidden_join(tmp_path: Path
     """The same number is the same step: the hidden one's joining is a step players see,
     "Someone unseen joins the fight", so nothing after it is numbered otherwise."""
     db = tmp_path / "lair.db"
-    run = on(db)
+    run = lair_cli(db)
     lair(run)
     run("act", "wren", "attack", "wyrm", "-w", "dagger", "--dice", "15,3")
     run("next")
@@ -83,7 +81,7 @@ def test_a_players_save_against_a_hidden_caster_shows_neither_the_dc_nor_the_cas
     """The hidden cleric's sacred flame: Wren's Dexterity save is against a DC read from
     the caster's sheet; players see the flame's effect on Wren, not the DC or who cast it."""
     db = tmp_path / "lair.db"
-    run = on(db)
+    run = lair_cli(db)
     run("new", "-r", "srd", "--id", "lair")
     run("add", "wren", "--sheet", str(SAMPLES / "rogue.toml"), "--side", "pc", "--name", "Wren")
     cleric = ["--sheet", str(SAMPLES / "cleric.toml"), "--name", "Ashen Priest", "--hidden"]
@@ -101,7 +99,7 @@ def test_the_head_codes_footer_says_why_it_stops_and_goes_once_all_is_shown(tmp_
     keeps back (a secret roll, who a hidden one is), and goes once it is all shown: after a
     disclosure, a reveal, and a secret taken back then disclosed."""
     db = tmp_path / "duel.db"
-    run = on_log(db)
+    run = gm_cli(db)
 
     def footer() -> str:
         table = Table(str(db), "token")
@@ -136,7 +134,7 @@ def test_a_save_repeated_against_a_hidden_casters_spell_shows_no_dc(tmp_path: Pa
     turns she saves again, against the DC the priest's sheet gives; players see that she is
     still paralysed, not the DC."""
     db = tmp_path / "lair.db"
-    run = on(db)
+    run = lair_cli(db)
     run("new", "-r", "srd", "--id", "lair")
     run("add", "wren", "--sheet", str(SAMPLES / "rogue.toml"), "--side", "pc", "--name", "Wren")
     cleric = ["--sheet", str(SAMPLES / "cleric.toml"), "--name", "Ashen Priest", "--hidden"]

@@ -6,7 +6,7 @@ import pytest
 from starlette.exceptions import HTTPException
 
 from fracas.cli.guards import console_line
-from tests.test_cli import events_in
+from tests.support import events_in
 
 ARABIC_12 = "\u0661\u0662"  # ١٢
 

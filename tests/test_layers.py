@@ -42,3 +42,23 @@ def test_the_check_sees_an_import_inside_a_function(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text("def f():\n    from fracas.projections.board import board\n")
     assert imported(module) == {"projections"}
+
+
+def test_no_test_module_imports_another() -> None:
+    """Shared helpers live in tests/support.py and its themed neighbours (web, terminal,
+    pages, unseen, random_fights, session_fights), casts in tests/casts/, fixtures in
+    conftest.py: a test module is never imported by another."""
+    wrong = []
+    for path in sorted([*(ROOT / "tests").rglob("*.py"), *(ROOT / "plugins").rglob("*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            wrong += [
+                f"{path.relative_to(ROOT)} imports {name}"
+                for name in names
+                if name.split(".")[-1].startswith("test_") and name.split(".")[0] == "tests"
+            ]
+    assert wrong == [], "\n".join(wrong)

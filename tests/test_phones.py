@@ -18,58 +18,16 @@ import httpx
 import pytest
 
 from fracas.ledger.invites import digest
-from tests.web import Served, fracas, served
+from tests.support import SHEETS
+from tests.web import Table, fracas, invited, motel, motel_table, served
 
 pytestmark = pytest.mark.sqlite_file
-SHEETS = Path(__file__).parent.parent / "cli" / "demo_sheets"
-
-
-def motel(db: Path) -> None:
-    """Alice (DEX 14) acts first, then the cultist, then Bob."""
-    fracas(db, "new", "--id", "motel", "-t", "Lakeside Motel")
-    fracas(db, "add", "alice", "--sheet", str(SHEETS / "alice.toml"))
-    fracas(db, "add", "cultist", "--sheet", str(SHEETS / "cultist.toml"))
-    fracas(db, "add", "bob", "--set", "dex=9", "--set", "skills.dodge=50", "--side", "pc")
-    fracas(db, "begin")
-
-
-def invited(db: Path, who: str) -> str:
-    out = fracas(db, "invite", who, "--no-qr", "--url", "http://table.local:8000").stdout
-    link = out.splitlines()[0]
-    assert link.startswith("http://table.local:8000/p/")
-    return link.rsplit("/p/", 1)[1]
-
-
-class Table:
-    def __init__(self, db: Path, running: Served, tokens: dict[str, str]) -> None:
-        self.db, self.running, self.tokens = db, running, tokens
-        self.client = httpx.Client(base_url=running.root, timeout=10)
-
-    def log(self) -> str:
-        return fracas(self.db, "log", "--json").stdout
-
-    def seen(self, who: str) -> int:
-        panel = self.client.get(f"/p/{self.tokens[who]}/panel").text
-        found = re.search(r'data-seen="(\d+)"', panel)
-        assert found, panel
-        return int(found[1])
-
-    def tap(self, who: str, token: str | None = None, **step: Any) -> httpx.Response:
-        token = token or self.tokens[who]
-        body = {"seen": self.seen(who), "command_id": uuid.uuid4().hex, **step}
-        return self.client.post(f"/p/{token}/act", json=body, headers={"X-Fracas-Token": token})
 
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Table]:
-    db = tmp_path / "motel.db"
-    motel(db)
-    tokens = {who: invited(db, who) for who in ("alice", "bob", "cultist")}
-    fracas(db, "invite", "--revoke", "cultist")
-    with served(db) as running:
-        made = Table(db, running, tokens)
+    with motel_table(tmp_path) as made:
         yield made
-        made.client.close()
 
 
 @pytest.mark.slow

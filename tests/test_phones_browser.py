@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_phones import invited, motel
-from tests.web import chromium, fracas, served
+from tests.web import chromium, fracas, invited, motel, served
 
 pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}

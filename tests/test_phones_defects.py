@@ -3,16 +3,21 @@ code before its fix."""
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests import test_phones
-from tests.test_phones import SHEETS, Table, invited, motel
-from tests.web import fracas, served
+from tests.support import SHEETS
+from tests.web import Table, fracas, invited, motel, motel_table, served
 
-table = test_phones.table  # the same fight and links as test_phones.py
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    with motel_table(tmp_path) as made:
+        yield made
+
 
 pytestmark = pytest.mark.sqlite_file
 

@@ -14,7 +14,7 @@ from fracas.rules import Encounter
 from fracas.rules.ruleset import Context
 from fracas.testing.fights import PickedDice
 from tests.support import do
-from tests.test_phones_turns_browser import RULESETS, fight
+from tests.web import RULESETS, duel
 
 pytestmark = pytest.mark.sqlite_file
 
@@ -45,7 +45,7 @@ def offered(e: Encounter) -> list[PlayerAction]:
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_an_action_has_a_box_for_dice_when_it_rolls(tmp_path: Path, ruleset: str) -> None:
     db = tmp_path / f"{ruleset}.db"
-    fight(db, ruleset)
+    duel(db, ruleset)
     with Fracas(str(db)) as log:
         e = log.encounter("fight")
         while e.view().acting != ["hero"]:

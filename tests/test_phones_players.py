@@ -5,40 +5,19 @@ its fix."""
 import json
 import re
 from collections.abc import Iterator
-from importlib import resources
 from pathlib import Path
 
 import pytest
 
-from tests.test_phones import Table, invited
-from tests.web import fracas, served
+from tests.web import Table, crypt_table, fracas, invited, sample
 
 pytestmark = pytest.mark.sqlite_file
-SAMPLES = resources.files("fracas_srd").joinpath("samples")
-
-
-def sample(name: str) -> str:
-    return str(SAMPLES.joinpath(f"{name}.toml"))
-
-
-def crypt(db: Path) -> None:
-    """The fighter acts first, then the rogue, then the goblin."""
-    fracas(db, "new", "-r", "srd", "--id", "crypt", "-t", "The Crypt")
-    fracas(db, "add", "fighter", "--sheet", sample("fighter"), "--set", "initiative=60")
-    fracas(db, "add", "rogue", "--sheet", sample("rogue"), "--set", "initiative=40")
-    fracas(db, "add", "goblin", "--sheet", sample("goblin"), "--set", "hp=150")
-    fracas(db, "begin")
 
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Table]:
-    db = tmp_path / "crypt.db"
-    crypt(db)
-    tokens = {who: invited(db, who) for who in ("fighter", "rogue")}
-    with served(db) as running:
-        made = Table(db, running, tokens)
+    with crypt_table(tmp_path) as made:
         yield made
-        made.client.close()
 
 
 def last_command(table: Table) -> dict[str, object]:

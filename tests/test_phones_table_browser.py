@@ -18,17 +18,19 @@ import pytest
 from fracas.projections import Fracas
 from fracas.rules import load
 from tests.support import do
-from tests.test_phones import invited
-from tests.test_phones_turns_browser import (
+from tests.web import (
     PHONE,
     RULESETS,
     WAIT,
-    fight,
+    chromium,
+    duel,
+    fracas,
+    invited,
+    served,
     srd_sample,
     steps,
     until_acting,
 )
-from tests.web import chromium, fracas, served
 
 pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
 TV = {"viewport": {"width": 1920, "height": 1080}}
@@ -79,7 +81,7 @@ def test_the_dice_box_is_the_rulesets_and_only_where_an_action_rolls(
     dodge too: now an action has a box only when its ruleset says it rolls, and the hint
     is the ruleset's words for its dice."""
     db = tmp_path / f"{ruleset}.db"
-    fight(db, ruleset)
+    duel(db, ruleset)
     rules = load(ruleset)
     with served(db) as running:
         hero = browser.new_context(**PHONE).new_page()
@@ -190,7 +192,7 @@ def test_a_reaction_asked_is_the_one_thing_on_the_phone(tmp_path: Path, browser:
     no time left and no weapon: now it fills the phone, in colour, says whose attack with
     what, counts down, and nothing else can be tapped until it is answered."""
     db = tmp_path / "timeslice.db"
-    fight(db, "timeslice")  # an attack asks its target; out of turn a player may interrupt
+    duel(db, "timeslice")  # an attack asks its target; out of turn a player may interrupt
     with served(db, "--reaction-wait", "90") as running:
         hero = browser.new_context(**PHONE).new_page()
         foe = browser.new_context(**PHONE).new_page()
@@ -232,7 +234,7 @@ def test_a_row_says_dead_once_on_the_tv(tmp_path: Path, browser: Any, ruleset: s
     status both) in fudge; on the players' TV and the GM's page, in every ruleset, a row
     says it once."""
     db = tmp_path / f"{ruleset}.db"
-    fight(db, ruleset)
+    duel(db, ruleset)
     with Fracas(str(db)) as log:
         e = log.encounter("fight")
         do(e, {"action": "gm.harm", "target": "foe", "amount": 9999, "reason": "a fall"})
@@ -259,7 +261,7 @@ def test_the_tv_kept_by_pushed_changes_shows_what_a_fresh_page_shows(
     page kept live through many steps (rows moving, lines struck through, the log's window
     sliding, a scrub back and to live again) read as pages opened afresh."""
     db = tmp_path / "srd.db"
-    fight(db, "srd")
+    duel(db, "srd")
     with served(db) as running:
         pages = {}
         for url in (running.players, running.gm):

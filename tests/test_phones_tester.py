@@ -2,15 +2,21 @@
 the code before its fix."""
 
 import re
+from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.test_phones import Table
-from tests.test_phones_players import table
+from tests.web import Table, crypt_table
 
 pytestmark = pytest.mark.sqlite_file
-__all__ = ["table"]
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    with crypt_table(tmp_path) as made:
+        yield made
 
 
 def post(table: Table, who: str, body: bytes) -> httpx.Response:

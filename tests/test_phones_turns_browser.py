@@ -6,24 +6,26 @@ FRACAS_SHOTS=DIR keeps a phone-sized screenshot (390x844) of each ruleset's turn
 
 import json
 import os
-import tomllib
 from collections.abc import Iterator
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from fracas.projections import Fracas
-from tests.support import do
-from tests.test_conformance import CASTS
-from tests.test_phones import invited
-from tests.web import chromium, fracas, served
+from tests.web import (
+    PHONE,
+    RULESETS,
+    WAIT,
+    chromium,
+    duel,
+    fracas,
+    invited,
+    served,
+    steps,
+    until_acting,
+)
 
 pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-RULESETS = ("percentile", "fudge", "pool", "shotclock", "timeslice", "srd")
-WAIT = 8000
 # What the page asks of the phone, recorded: a vibration, the screen kept awake.
 SENSED = """
 window.__vibrated = [];
@@ -31,46 +33,6 @@ Navigator.prototype.vibrate = function (pattern) { window.__vibrated.push(patter
 Object.defineProperty(Navigator.prototype, "wakeLock", { configurable: true, value: {
   request: async (kind) => { window.__awake = kind; return { release: async () => {} }; } } });
 """
-
-
-def srd_sample(name: str, **changed: Any) -> dict[str, Any]:
-    text = resources.files("fracas_srd").joinpath(f"samples/{name}.toml").read_text()
-    return {**tomllib.loads(text), **changed}
-
-
-def cast_of(ruleset: str) -> tuple[tuple[str, dict[str, Any]], tuple[str, dict[str, Any]]]:
-    """The hero (a player's character) and the foe (invited too, to react)."""
-    if ruleset == "srd":
-        return ("hero", srd_sample("rogue")), ("foe", srd_sample("goblin", hp=60))
-    sheets = list(CASTS[ruleset].sheets.values())
-    return ("hero", sheets[0]), ("foe", sheets[1])
-
-
-def fight(db: Path, ruleset: str) -> None:
-    (hero, mine), (foe, theirs) = cast_of(ruleset)
-    with Fracas(str(db)) as log:
-        encounter = log.new(ruleset, title=f"A {ruleset} fight", encounter="fight")
-        do(encounter, {"action": "join", "combatant": hero, "sheet": mine, "side": "pc"})
-        do(encounter, {"action": "join", "combatant": foe, "sheet": theirs, "side": "pc"})
-        do(encounter, {"action": "begin"})
-
-
-def steps(db: Path) -> list[dict[str, Any]]:
-    return json.loads(fracas(db, "log", "--json").stdout)
-
-
-def acting(page: Any) -> bool:
-    return page.locator(".me").get_attribute("data-acting") == "yes"
-
-
-def until_acting(db: Path, page: Any, wanted: bool) -> None:
-    """The GM passes turns until the page's character is acting (or is not)."""
-    for _ in range(8):
-        page.reload()
-        if acting(page) == wanted:
-            return
-        fracas(db, "next")
-    raise AssertionError("the turn never came round")
 
 
 def landed_by(page: Any, who: str, count: int) -> None:
@@ -91,7 +53,7 @@ def browser() -> Iterator[Any]:
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_phone_takes_a_turn_and_a_reaction(tmp_path: Path, browser: Any, ruleset: str) -> None:
     db = tmp_path / f"{ruleset}.db"
-    fight(db, ruleset)
+    duel(db, ruleset)
     tokens = {who: invited(db, who) for who in ("hero", "foe")}
     with served(db) as running:
         phone = browser.new_context(**PHONE)

@@ -8,9 +8,8 @@ from click.testing import CliRunner
 from fracas.cli.main import cli
 from fracas.ledger import RefusedError
 from fracas.rules.pool import count_outcome, reading
-from tests.casts.pool import ANA, act, pool_fight
-from tests.support import do
-from tests.test_pool_rules import injuries, rolled
+from tests.casts.pool import ANA, act, injuries, pool_fight
+from tests.support import do, rolls
 
 
 @pytest.mark.parametrize(
@@ -30,7 +29,7 @@ def test_outcome_counts_successes_tens_double_ones_cancel(faces, difficulty, out
 
 def test_no_ranks_in_the_ability_adds_one_to_the_difficulty(fracas):
     e = pool_fight(fracas)
-    roll = rolled(
+    roll = rolls(
         act(e, "ana", "other", what="sneak", attribute="dexterity", ability="stealth", dice=[2] * 4)
     )[0]
     assert roll.target == 7
@@ -88,7 +87,7 @@ def test_body_0_incapacitates_and_below_0_kills(fracas):
 def test_exerting_adds_one_to_the_outcome_once_a_round(fracas):
     e = pool_fight(fracas)
     done = act(e, "ana", "attack", "bob", weapon="sword", exert=True, dice=[6, 2, 2, 2, 2])
-    assert rolled(done)[0].result == "outcome 2: partial success" and injuries(e, "ana") == (1,)
+    assert rolls(done)[0].result == "outcome 2: partial success" and injuries(e, "ana") == (1,)
     assert injuries(e, "bob") == (2 + 1,)
 
 

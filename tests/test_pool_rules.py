@@ -6,20 +6,17 @@ Outcome: +1 per die at or above the Difficulty, +2 per 10, -1 per 1 (mechanic 1)
 import pytest
 
 from fracas.ledger import BadInputError, RefusedError
-from fracas.rules.events import Damaged, Rolled, Spent
+from fracas.rules.events import Damaged, Spent
 from tests.casts.pool import (
     ANA,
     MISS4,
     SWORD,
     THUG,
     act,
+    injuries,
     pool_fight,
 )
-from tests.support import do
-
-
-def rolled(events) -> list[Rolled]:
-    return [ev for ev in events if isinstance(ev, Rolled)]
+from tests.support import do, rolls
 
 
 def ana_swings_at_bob(e, defence: str, attack_faces: list[int], defence_faces: list[int]):
@@ -35,10 +32,6 @@ def ana_swings_at_bob(e, defence: str, attack_faces: list[int], defence_faces: l
     )
 
 
-def injuries(e, who: str) -> tuple[int, ...]:
-    return e.state.fighters[who].injuries
-
-
 def test_004_1_one_action_on_each_turn_in_initiative_order(fracas):
     e = pool_fight(fracas)
     assert [row.combatant for row in e.view().initiative] == ["ana", "bob", "thug"]
@@ -50,7 +43,7 @@ def test_004_1_one_action_on_each_turn_in_initiative_order(fracas):
 
 def test_004_2_the_weapon_sets_the_roll_and_the_gm_may_shift_the_difficulty(fracas):
     e = pool_fight(fracas)
-    roll = rolled(
+    roll = rolls(
         act(
             e,
             "ana",
@@ -70,13 +63,13 @@ def test_004_2_the_weapon_sets_the_roll_and_the_gm_may_shift_the_difficulty(frac
 
 def test_004_2_an_attack_naming_no_weapon_is_made_with_the_first_on_the_sheet(fracas):
     e = pool_fight(fracas)
-    roll = rolled(act(e, "ana", "attack", "thug", dice=[6, 6, 7, 2, 2]))[0]
+    roll = rolls(act(e, "ana", "attack", "thug", dice=[6, 6, 7, 2, 2]))[0]
     assert roll.roll.dice == "5d10" and roll.target == 6  # the sword: Brawn 3 + Melee 2, at 6
 
 
 def test_004_2_with_no_weapon_on_the_sheet_an_attack_naming_none_is_with_fists(fracas):
     e = pool_fight(fracas, ana={**ANA, "weapons": []})
-    roll = rolled(act(e, "ana", "attack", "thug", dice=[6, 6, 7, 2]))[0]
+    roll = rolls(act(e, "ana", "attack", "thug", dice=[6, 6, 7, 2]))[0]
     assert roll.roll.dice == "4d10" and roll.target == 5  # Brawn 3 + Brawl 1, at 5
 
 
@@ -84,12 +77,12 @@ def test_004_3_quick_actions_take_two_dice_each_from_the_action_down_to_0(fracas
     e = pool_fight(fracas)
     act(e, "ana", "quick", what="draws her sword")
     act(e, "ana", "quick", what="kicks a chair")
-    assert rolled(act(e, "ana", "attack", "thug", weapon="sword", dice=[10]))[0].roll.dice == "1d10"
+    assert rolls(act(e, "ana", "attack", "thug", weapon="sword", dice=[10]))[0].roll.dice == "1d10"
     e2 = pool_fight(fracas)
     for _ in range(3):
         act(e2, "ana", "quick")
     done = act(e2, "ana", "attack", "thug", weapon="sword")
-    assert not rolled(done) and "no dice left" in done[1].outcome
+    assert not rolls(done) and "no dice left" in done[1].outcome
 
 
 def test_004_4_passive_awareness_leaves_the_action_and_thinking_spends_it(fracas):
@@ -168,7 +161,7 @@ def test_004_7_a_held_action_resolves_before_a_melee_trigger_and_after_gunfire(f
     e = pool_fight(fracas)
     act(e, "ana", "hold", "bob", weapon="sword", trigger="Bob swings")
     melee = act(e, "bob", "attack", "ana", weapon="club", triggers=["ana"], dice=[2] * 5 + MISS4)
-    assert [r.actor for r in rolled(melee)] == ["ana", "bob"]
+    assert [r.actor for r in rolls(melee)] == ["ana", "bob"]
     e2 = pool_fight(fracas)
     do(e2, {"action": "next"})
     do(e2, {"action": "next"})
@@ -176,7 +169,7 @@ def test_004_7_a_held_action_resolves_before_a_melee_trigger_and_after_gunfire(f
     gun = act(
         e2, "ana", "attack", "thug", weapon="pistol", triggers=["thug"], dice=[2] * 6 + [2] * 4
     )
-    assert [r.actor for r in rolled(gun)] == ["ana", "thug"]
+    assert [r.actor for r in rolls(gun)] == ["ana", "thug"]
 
 
 def test_004_7_a_held_blow_that_drops_the_attacker_stops_the_attack(fracas):
@@ -193,7 +186,7 @@ def test_004_8_a_split_shares_the_smallest_pool_two_dice_each_and_never_three_or
     e = pool_fight(fracas)
     # sword 5 and dodge 7: 5 dice to split; 3 on Bob and 2 kept for a dodge
     done = act(e, "ana", "attack", "bob", weapon="sword", keep={"dodge": 2}, dice=[2, 2, 2])
-    assert rolled(done)[0].roll.dice == "3d10"
+    assert rolls(done)[0].roll.dice == "3d10"
     assert e.view().wounds[0].conditions == ["kept dice: dodge 2"]
     act(
         e,
@@ -219,7 +212,7 @@ def test_004_9_a_split_attacks_two_targets_once_each_never_one_twice(fracas):
     with pytest.raises(RefusedError, match="same target twice"):
         act(e, "ana", "attack", "bob", "bob", weapon="sword", dice=[2] * 5)
     done = act(e, "ana", "attack", "bob", "thug", weapon="sword", dice=[7, 8, 2] + [9, 9])
-    assert [r.roll.dice for r in rolled(done)] == ["3d10", "2d10"]
+    assert [r.roll.dice for r in rolls(done)] == ["3d10", "2d10"]
     # Bob: 2 + 1 - Bob's Brawn 0 (armor 0 vs a sword) = 3; the thug: 2 + 1 = 3
     assert injuries(e, "bob") == (3,) and injuries(e, "thug") == (3,)
 
@@ -229,7 +222,7 @@ def test_004_10_committed_actions_use_the_whole_pool(fracas):
     with pytest.raises(RefusedError, match="committed"):
         act(e, "ana", "attack", "bob", "thug", weapon="sniper rifle", dice=[2] * 6)
     done = act(e, "ana", "attack", "thug", weapon="sniper rifle", dice=[2] * 6)
-    assert rolled(done)[0].roll.dice == "6d10"
+    assert rolls(done)[0].roll.dice == "6d10"
 
 
 def test_004_11_a_reaction_spends_the_action_and_none_is_left_after_it(fracas):
@@ -327,7 +320,7 @@ def test_004_16_brawl_is_parried_by_a_weapon_at_minus_1_or_by_brawl(fracas):
         defence={"ana": "parry"},
         dice=[2] * 5 + [5, 5, 2, 2, 2],
     )
-    assert rolled(done)[1].target == 5, "the sword parries a punch at 6 - 1"
+    assert rolls(done)[1].target == 5, "the sword parries a punch at 6 - 1"
     e2 = pool_fight(fracas)
     do(e2, {"action": "next"})
     do(e2, {"action": "next"})
@@ -341,7 +334,7 @@ def test_004_16_brawl_is_parried_by_a_weapon_at_minus_1_or_by_brawl(fracas):
         defence_weapon={"ana": "fists"},
         dice=[2] * 5 + [2] * 4,
     )
-    assert rolled(done2)[1].roll.dice == "4d10" and rolled(done2)[1].target == 5
+    assert rolls(done2)[1].roll.dice == "4d10" and rolls(done2)[1].target == 5
 
 
 def test_004_17_a_character_may_parry_for_someone_in_range(fracas):
@@ -357,7 +350,7 @@ def test_004_17_a_character_may_parry_for_someone_in_range(fracas):
         defender={"thug": "ana"},
         dice=[6, 6, 2, 2] + [6, 6, 2, 2, 2],
     )
-    assert [r.actor for r in rolled(done)] == ["bob", "ana"] and injuries(e, "thug") == ()
+    assert [r.actor for r in rolls(done)] == ["bob", "ana"] and injuries(e, "thug") == ()
     assert not e.state.has_action(e.state.fighters["ana"])
 
 
@@ -397,7 +390,7 @@ def test_004_19_a_desperate_reaction_exerts_the_body_and_costs_two_dice_next_act
         )
     do(e, {"action": "next"})  # the thug; round 2: Ana's sword pool 5 - 2
     assert (
-        rolled(act(e, "ana", "attack", "thug", weapon="sword", dice=[2] * 3))[0].roll.dice == "3d10"
+        rolls(act(e, "ana", "attack", "thug", weapon="sword", dice=[2] * 3))[0].roll.dice == "3d10"
     )
     assert not e.state.fighters["ana"].has("desperate")
 
@@ -427,7 +420,7 @@ def test_004_11_004_19_a_reaction_in_the_round_after_a_desperate_one_takes_the_m
     )
     assert e.state.fighters["bob"].has("desperate")
     out = ana_swings_at_bob(e, "dodge", MISS4 + [2], [2])  # round 2: Bob's Action, early
-    dodge = rolled(out)[1]
+    dodge = rolls(out)[1]
     assert dodge.roll.dice == "1d10", "dodge 4, less 1 for the injury, less 2 (004-19)"
     cuts = [(m.value, m.rule) for m in dodge.modifiers if m.value < 0]
     assert cuts == [(-1, "004-M4"), (-2, "004-19")]
@@ -443,6 +436,6 @@ def test_004_11_004_3_a_reaction_after_quick_actions_keeps_only_the_remainder(fr
     out = act(
         e, "thug", "attack", "bob", weapon="fists", defence={"bob": "dodge"}, dice=[2] * 5 + [2] * 2
     )
-    dodge = rolled(out)[1]
+    dodge = rolls(out)[1]
     assert dodge.roll.dice == "2d10", "dodge 4, less 2 for the quick action (004-3)"
     assert (-2, "004-3") in [(m.value, m.rule) for m in dodge.modifiers]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from tests.test_shell import FRACAS
+from tests.terminal import FRACAS
 
 pytestmark = pytest.mark.sqlite_file  # the bar is drawn by the CLI process, over a file
 

@@ -12,83 +12,9 @@ from fracas.projections import Fracas
 from fracas.projections.tables import table_rows
 from fracas.rules import Encounter
 from fracas.testing.tiers import examples
-from tests.support import KNIFE, gunner, sheet
+from tests.random_fights import SHEETS, actions, dice, play, start
 
-PEOPLE = ["alice", "bob", "carol"]
-SHEETS = {
-    "alice": gunner(),
-    "bob": sheet(12, str=14, skills={"melee weapons": 50}, weapons=[KNIFE], holding=["knife"]),
-    "carol": sheet(12, skills={"unarmed combat": 55, "dodge": 50}),
-}
-
-person = st.sampled_from(PEOPLE)
-actor = st.sampled_from(["@turn", "@turn", "@turn", *PEOPLE])  # mostly whoever's turn it is
-defence = st.dictionaries(person, st.sampled_from(["dodge", "fight-back"]), max_size=1)
-actions = st.one_of(
-    st.builds(lambda: {"action": "next"}),
-    st.builds(
-        lambda a, t, w, c, d: {
-            "action": "attack",
-            "actor": a,
-            "targets": [t],
-            "weapon": w,
-            "called": c,
-            "defence": d,
-        },
-        actor,
-        person,
-        st.sampled_from(["pistol", "knife", "unarmed"]),
-        st.sampled_from(["none", "partly", "mostly"]),
-        defence,
-    ),
-    st.builds(lambda a: {"action": "aim", "actor": a}, actor),
-    st.builds(
-        lambda a, p, f, c: {"action": "move", "actor": a, "pace": p, "footing": f, "cover": c},
-        actor,
-        st.sampled_from(["jog", "run", "sprint"]),
-        st.booleans(),
-        st.none() | st.integers(0, 5),
-    ),
-    st.builds(
-        lambda a, t, d: {"action": "pin", "actor": a, "targets": [t], "defence": d},
-        actor,
-        person,
-        defence,
-    ),
-    st.builds(lambda a: {"action": "escape", "actor": a}, actor),
-    st.builds(lambda a, t: {"action": "disarm", "actor": a, "targets": [t]}, actor, person),
-    st.builds(lambda a: {"action": "wait", "actor": a}, actor),
-    st.builds(lambda a: {"action": "stand", "actor": a}, actor),
-    st.builds(lambda a: {"action": "other", "actor": a, "what": "reload"}, actor),
-    st.just({"action": "undo"}),
-    st.just({"action": "redo"}),
-)
-dice = st.sampled_from([None, None, None]) | st.lists(st.integers(1, 100), max_size=5)
 plays = st.lists(st.tuples(actions, dice), min_size=1, max_size=40)
-
-
-def start() -> tuple[Fracas, Encounter]:
-    fracas = Fracas(":memory:")
-    encounter = fracas.new("percentile", title="property")
-    for name in PEOPLE:
-        encounter.execute(
-            encounter.ruleset.command({"action": "join", "combatant": name, "sheet": SHEETS[name]})
-        )
-    encounter.execute(encounter.ruleset.command({"action": "begin"}))
-    return fracas, encounter
-
-
-def play(encounter: Encounter, command: dict[str, Any], faces: list[int] | None) -> int:
-    """Run one command; returns how many events it appended (0 when refused)."""
-    if command["action"] == "undo":
-        encounter.undo()
-        return 1
-    if command["action"] == "redo":
-        encounter.redo()
-        return 1
-    if command.get("actor") == "@turn":
-        command = {**command, "actor": encounter.state.turn or "alice"}
-    return len(encounter.execute(encounter.ruleset.command(command), dice=faces).events)
 
 
 def play_all(moves: list[tuple[dict[str, Any], list[int] | None]]) -> tuple[Fracas, Encounter]:

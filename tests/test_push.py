@@ -14,7 +14,8 @@ import pytest
 from fracas.cli.serve import Audience, Table, offer
 from fracas.projections import Fracas
 from fracas.projections.screen import GM, PLAYERS
-from tests.test_tv import FIGHTS, do
+from tests.session_fights import FIGHTS
+from tests.support import do
 
 pytestmark = pytest.mark.sqlite_file
 PART = re.compile(r'<(\w+)[^>]*\bdata-part="([^"]+)"')

@@ -370,7 +370,7 @@ def test_a_secret_attacks_answer_is_masked_for_the_players(fracas):
 def test_play_shows_who_is_waited_on_and_takes_the_answer(tmp_path):
     from fracas.cli.main import App, cli
     from fracas.cli.shell import Session
-    from tests.test_shell import set_up
+    from tests.terminal import set_up
 
     db = tmp_path / "fight.db"
     set_up(db)

@@ -18,8 +18,8 @@ from click.testing import CliRunner
 from fracas.cli.main import cli
 from fracas.projections import Fracas
 from fracas.projections.replay import replay
+from tests.pages import ROOT, run_block
 from tests.support import fight, gunner
-from tests.test_docs import ROOT, run_block
 from tests.web import chromium
 
 GOLDEN = Path(__file__).parent / "golden"

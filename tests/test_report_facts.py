@@ -15,7 +15,7 @@ from fracas.projections import Fracas
 from fracas.projections.replay import harm_of
 from fracas.projections.report import EncounterReport, encounter_report
 from fracas.rules.events import Damaged, Declared, Modifier, Resolved, Spent
-from tests.test_docs import ROOT, block_after
+from tests.pages import ROOT, block_after
 
 SHEETS = ROOT / "cli" / "demo_sheets"
 

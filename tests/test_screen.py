@@ -83,7 +83,7 @@ def test_the_players_board_hides_npc_numbers_and_the_gm_board_does_not(tmp_path:
 @pytest.mark.sqlite_file
 @pytest.mark.slow
 def test_players_witness_the_head_only_up_to_an_undisclosed_secret_roll(tmp_path: Path) -> None:
-    from tests.test_serve import secret_fight
+    from tests.web import secret_fight
 
     db = tmp_path / "secret.db"
     secret_fight(db, "12,9")

@@ -26,13 +26,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import fracas.ledger.base as ledger_base
 import fracas.rules.encounter as encounter_module
-from fracas.cli.main import cli
 from fracas.cli.serve import Table
 from fracas.ledger import FracasError
 from fracas.projections import Fracas
@@ -46,6 +44,7 @@ from fracas.rules.timeline import walk
 from fracas.testing.tiers import examples
 from tests.casts.timeslice import ALICE, GOBLIN, ORC, SWORD
 from tests.support import KNIFE, gunner, sheet
+from tests.unseen import gm_cli, shut
 
 PEOPLE = {
     "percentile": {
@@ -308,13 +307,6 @@ def players_views(fight: Fight) -> dict[str, str]:
     return seen
 
 
-def shut(table: Table) -> None:
-    """A table read from this thread (not the server's), closed here."""
-    if table.reader is not None:
-        table.reader.close()
-    table.worker.shutdown()
-
-
 def play_pair(
     system: str, plan: list[Move], hidden: bool, monkeypatch, tmp: Path, who: str = HIDDEN
 ) -> tuple[Fight, Fight]:
@@ -467,20 +459,8 @@ def players_report(run) -> str:
     return re.sub(r"sha256:[0-9a-f]+", "sha256:...", report)
 
 
-def on(db: Path):
-    """The `fracas` command on the log at `db`, as the GM types it."""
-    runner = CliRunner()
-
-    def invoke(*args: str, ok: bool = True):
-        result = runner.invoke(cli, ["--db", str(db), *args])
-        assert (result.exit_code == 0) == ok, result.output
-        return result
-
-    return invoke
-
-
 def test_a_secret_roll_hides_what_it_touched_and_the_players_follow_the_rest(tmp_path):
-    hit, miss = on(tmp_path / "hit.db"), on(tmp_path / "miss.db")
+    hit, miss = gm_cli(tmp_path / "hit.db"), gm_cli(tmp_path / "miss.db")
     table_fight(hit, "30,5")
     table_fight(miss, "95")
     seen = players_report(hit)
@@ -501,7 +481,7 @@ def test_a_secret_roll_hides_what_it_touched_and_the_players_follow_the_rest(tmp
 
 
 def test_a_hidden_combatant_is_nowhere_for_the_players_until_revealed(tmp_path):
-    run = on(tmp_path / "ambush.db")
+    run = gm_cli(tmp_path / "ambush.db")
     run("new", "--id", "ambush")
     run("add", "alice", "--set", "dex=14", "--side", "pc")
     run("add", "bob", "--set", "dex=10", "--side", "pc")

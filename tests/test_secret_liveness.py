@@ -20,9 +20,9 @@ from fracas.rules import Encounter
 from fracas.rules.events import Rolled
 from fracas.rules.timeline import walk
 from fracas.testing import start
+from tests.casts import CASTS
 from tests.casts.fudge import f
-from tests.test_conformance import CASTS
-from tests.test_secrecy import on, shut
+from tests.unseen import gm_cli, shut
 
 PISTOL = '--set=weapons=[{name="pistol",kind="firearm",damage="1d10"}]'
 
@@ -48,7 +48,7 @@ def surfaces(db: Path, encounter: str) -> dict[str, str]:
 def test_percentile_a_secret_check_leaves_the_attacks_after_it_public(tmp_path):
     """Issue 38's case: the cultist's secret DEX check, then Bishop shoots the gunman and the
     gunman fires back; in the DEX countdown the next actor does not depend on a check."""
-    run = on(tmp_path / "f.db")
+    run = gm_cli(tmp_path / "f.db")
     run("new", "--id", "f")
     gun = ["--set", "skills.firearms=60", PISTOL, "--set", 'holding=["pistol"]']
     run("add", "bishop", "--set", "dex=14", "--side", "pc", *gun)
@@ -171,7 +171,7 @@ def test_a_secret_roll_taken_back_leaves_nothing_waiting(tmp_path):
     """The GM's secret shot undone gives back the fight as it was before it, whatever the
     roll gave: the public shot after it shows at once, Bob's health with it; redone, the
     secret stands again and the rows it could have changed wait for the disclosure."""
-    run = on(tmp_path / "f.db")
+    run = gm_cli(tmp_path / "f.db")
     run("new", "--id", "f")
     gun = ["--set", "skills.firearms=60", PISTOL, "--set", 'holding=["pistol"]']
     run("add", "alice", "--set", "dex=14", "--side", "pc", *gun)

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web import Served, chromium, fracas, served
+from tests.web import Served, chromium, fracas, secret_fight, served
 
 DEMO_NPC_HEALTH = {"Knife cultist": "down", "Shotgun cultist": "bloodied"}
 
@@ -245,21 +245,6 @@ def test_the_gm_token_in_a_header_acts(server: Served) -> None:
 
 
 # -- secrets -----------------------------------------------------------------------------
-
-
-def secret_fight(db: Path, faces: str) -> None:
-    """Alice and Bob; Bob's shot at step 6 is a GM-only roll with FACES."""
-    fracas(db, "new", "--id", "duel", "-t", "duel")
-    sheet = db.parent / f"{db.stem}.toml"
-    sheet.write_text(
-        'dex = 14\nhp = 40\nskills.firearms = 60\nholding = ["pistol"]\n'
-        'weapons = [{name = "pistol", kind = "firearm", damage = "1d10"}]\n'
-    )
-    fracas(db, "add", "alice", "--sheet", str(sheet), "--side", "pc")
-    fracas(db, "add", "bob", "--sheet", str(sheet), "--set", "dex=10")
-    fracas(db, "begin")
-    fracas(db, "act", "alice", "attack", "bob", "-w", "pistol", "--dice", "30,5")
-    fracas(db, "act", "bob", "attack", "alice", "-w", "pistol", "--dice", faces, "--secret")
 
 
 def stream_first(root: str, path: str) -> str:

@@ -12,10 +12,18 @@ from hypothesis import strategies as st
 from fracas.ledger import FracasError, open_store
 from fracas.projections import Fracas
 from fracas.rules import Encounter, snapshots
-from fracas.rules.redecide import adopt, whatif
 from fracas.testing.tiers import examples
+from tests.random_fights import (
+    actions,
+    adopt_whatif,
+    dice,
+    drop_all,
+    long_fight,
+    play,
+    snapshot_rows,
+    start,
+)
 from tests.support import POSTGRESQL, cli_gunfight
-from tests.test_properties import actions, dice, play, start
 
 
 @pytest.fixture(autouse=True)
@@ -30,19 +38,6 @@ def full_fold(encounter: Encounter, up_to_step: int | None = None) -> Any:
     if up_to_step is not None:
         history = history.upto(up_to_step)
     return encounter._fold_from(snapshots.Start(encounter.ruleset.initial()), history, up_to_step)
-
-
-def drop_all(store: Any) -> None:
-    store.conn.execute("DELETE FROM snapshots")
-
-
-def snapshot_rows(store: Any) -> list[tuple]:
-    return list(store.conn.execute("SELECT encounter, version, body FROM snapshots"))
-
-
-def adopt_whatif(encounter: Encounter, step: int, faces: list[int]) -> None:
-    with contextlib.suppress(FracasError):
-        adopt(encounter, whatif(encounter, step, dice=faces))
 
 
 moves = st.lists(
@@ -79,31 +74,6 @@ def test_a_fight_read_from_snapshots_equals_the_full_fold(moves: list[tuple[Any,
         assert reread.state_at(step) == full_fold(encounter, step)
     report = fracas.audit()
     assert report.ok and report.snapshots_checked and not report.snapshots
-
-
-def long_fight(fracas: Fracas, attacks: int = 20) -> Encounter:
-    _, encounter = start_on(fracas)
-    for n in range(attacks):
-        actor = encounter.state.turn or "alice"
-        target = "carol" if actor != "carol" else "alice"
-        command = {"action": "attack", "actor": actor, "targets": [target], "weapon": "unarmed"}
-        play(encounter, command, None)
-        if n % 7 == 3:
-            encounter.undo()
-    return encounter
-
-
-def start_on(fracas: Fracas) -> tuple[Fracas, Encounter]:
-    from tests.test_properties import PEOPLE, SHEETS
-
-    encounter = fracas.new("percentile", title="snapshots")
-    for name in PEOPLE:
-        sheet = {**SHEETS[name], "hp": 10**6}
-        encounter.execute(
-            encounter.ruleset.command({"action": "join", "combatant": name, "sheet": sheet})
-        )
-    encounter.execute(encounter.ruleset.command({"action": "begin"}))
-    return fracas, encounter
 
 
 def test_a_long_fight_is_ready_from_its_newest_snapshot_reading_only_the_steps_since(

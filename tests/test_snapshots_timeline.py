@@ -15,9 +15,17 @@ from fracas.projections.replay import replay, timeline
 from fracas.projections.screen import GM, Timeline
 from fracas.rules import Encounter, snapshots
 from fracas.testing.tiers import examples
+from tests.random_fights import (
+    actions,
+    adopt_whatif,
+    dice,
+    drop_all,
+    long_fight,
+    play,
+    snapshot_rows,
+    start_on,
+)
 from tests.support import cli_gunfight
-from tests.test_properties import actions, dice, play
-from tests.test_snapshots import adopt_whatif, drop_all, long_fight, snapshot_rows, start_on
 
 
 @pytest.fixture(autouse=True)

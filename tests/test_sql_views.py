@@ -87,7 +87,7 @@ def test_a_rebuild_keeps_the_views(tmp_path):
 
 
 def readme_queries() -> list[str]:
-    from tests.test_docs import page
+    from tests.pages import page
 
     prefix = 'sqlite-utils query table.db "'
     return [

@@ -101,7 +101,7 @@ def test_the_tv_screen_shows_the_round_and_who_acts_large(tmp_path: Path) -> Non
 
 @pytest.mark.sqlite_file  # `fracas play` runs as its own process, on the file the test wrote
 def test_play_helps_names_its_undo_suggests_and_follows_another_process(tmp_path: Path) -> None:
-    from tests.test_shell import FRACAS, set_up, spawn
+    from tests.terminal import FRACAS, set_up, spawn
 
     db = tmp_path / "fight.db"
     set_up(db)

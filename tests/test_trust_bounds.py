@@ -3,6 +3,8 @@ refused in one line with nothing appended. Each test failed on the code before i
 
 import json
 import typing
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -11,9 +13,8 @@ import pytest
 
 from fracas.ledger import BadInputError
 from fracas.rules import load
-from tests import test_phones
 from tests.support import cli_gunfight
-from tests.test_phones import Table
+from tests.web import Table, motel_table
 
 WHOLE_BOUND = 1000  # the README: every whole-number option is at most 1000 either way
 
@@ -139,7 +140,10 @@ def test_an_empty_note_and_a_newline_in_a_name_or_by_are_refused_in_one_line(run
     assert run("log", "--json").output == before
 
 
-table = test_phones.table  # a served fight with invited phones (tests/test_phones.py)
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    with motel_table(tmp_path) as made:
+        yield made
 
 
 @pytest.mark.sqlite_file

@@ -159,7 +159,7 @@ def test_a_client_that_leaves_mid_body_leaves_no_traceback(tmp_path: Path) -> No
     import asyncio
 
     from fracas.cli.serve import Table, build
-    from tests.test_phones import invited, motel
+    from tests.web import invited, motel
 
     db = tmp_path / "motel.db"
     motel(db)

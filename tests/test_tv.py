@@ -5,8 +5,6 @@ player typed marked with who typed them, on every page and in the reports."""
 
 import io
 import re
-import tomllib
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,29 +16,8 @@ from fracas.projections.screen import GM, PLAYERS, descriptor
 from fracas.rules import Encounter
 from fracas.rules.ruleset import Context
 from fracas.testing.fights import PickedDice
-from tests import session_fights
 from tests.casts.fudge import a, declare_turn
-
-SAMPLES = Path(__file__).parent.parent / "plugins" / "srd" / "fracas_srd" / "samples"
-
-
-def srd(fracas: Fracas) -> Encounter:
-    e = fracas.new("srd", encounter="lair", title="The wyrm's lair")
-    cast = (("brannoc", "fighter", "pc"), ("maelis", "cleric", "pc"), ("gob", "goblin", "npc"))
-    for who, sample, side in cast:
-        sheet = tomllib.loads((SAMPLES / f"{sample}.toml").read_text())
-        e.execute(
-            e.ruleset.command({"action": "join", "combatant": who, "sheet": sheet, "side": side})
-        )
-    e.execute(e.ruleset.command({"action": "begin"}))
-    return e
-
-
-BUILT_IN = ("percentile", "shotclock", "pool", "timeslice", "fudge")
-FIGHTS: dict[str, Callable[[Fracas], Encounter]] = {
-    **{name: getattr(session_fights, name) for name in BUILT_IN},
-    "srd": srd,
-}
+from tests.session_fights import FIGHTS
 
 
 def do(e: Encounter, move: dict[str, Any], **how: Any) -> None:

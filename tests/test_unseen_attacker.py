@@ -3,34 +3,13 @@ GM-only) attack on a combatant the players see reaches the players' page, stream
 and exports at once, done by "someone unseen"; its name, sheet, rolls and place in the
 order reach none of them until the GM reveals it, and the turn moves on as players see it."""
 
-import io
 import json
-from pathlib import Path
 
-import msgspec
 import pytest
-from click.testing import CliRunner
 
-from fracas.cli.main import cli
 from fracas.cli.serve import Table
-from fracas.projections import Fracas
-from fracas.projections.exports import export_jsonl
-from fracas.projections.phones import panel
 from fracas.projections.screen import PLAYERS
-from tests.test_secrecy import shut
-
-SAMPLES = Path(__file__).parents[1] / "plugins" / "srd" / "fracas_srd" / "samples"
-
-
-def on(db: Path):
-    runner = CliRunner()
-
-    def invoke(*args: str, ok: bool = True) -> str:
-        result = runner.invoke(cli, ["--db", str(db), "--encounter", "lair", *args])
-        assert (result.exit_code == 0) == ok, result.output
-        return result.output
-
-    return invoke
+from tests.unseen import SAMPLES, lair_cli, players_surfaces, shut
 
 
 def srd_lair(run) -> tuple[str, str, str, list[str]]:
@@ -58,35 +37,10 @@ def percentile_ambush(run) -> tuple[str, str, str, list[str]]:
     return "lurker", "The Lurker", "HP 8/12", ["alice", "-w", "knife", "--dice", "5,4"]
 
 
-def players_surfaces(db: Path, run, phone: str) -> dict[str, str]:
-    """Everything the players are given: the page, its stream, each step's detail, the
-    phone of `phone`'s player, and the three exports."""
-    table = Table(str(db), "token")
-    try:
-        seen = {
-            "page": table.render_screen("lair", PLAYERS),
-            "stream": table.update("lair", PLAYERS),
-            "md": run("export", "--format", "md", "--for", "players"),
-            "html": run("export", "--format", "html", "--for", "players"),
-        }
-        timeline = table.timeline("lair", PLAYERS)
-        for step in range(1, timeline.steps + 1):
-            detail = table.templates.get_template("detail.html")
-            seen[f"detail {step}"] = detail.render(detail=timeline.detail(step), audience=PLAYERS)
-        live = Fracas(db).encounter("lair")
-        seen["phone"] = msgspec.json.encode(panel(timeline, live, phone)).decode()
-    finally:
-        shut(table)
-    out = io.StringIO()
-    export_jsonl(Fracas(db).store, out, players=True)
-    seen["jsonl"] = out.getvalue()
-    return seen
-
-
 @pytest.mark.parametrize("fight", [srd_lair, percentile_ambush], ids=["srd", "percentile"])
 def test_a_hidden_attackers_blow_shows_at_once_and_the_attacker_nowhere(tmp_path, fight):
     db = tmp_path / "lair.db"
-    run = on(db)
+    run = lair_cli(db)
     hidden, name, health, attack = fight(run)
     target = "Wren" if hidden == "wyrm" else "alice"
     phone_of = target.lower()

@@ -1,17 +1,26 @@
 """Helpers for the tests of the table's screen: `fracas serve` as a real process, and Debian's
 headless Chromium driven by Playwright (never a downloaded browser)."""
 
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+import tomllib
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+
+from fracas.projections import Fracas
+from tests.casts import CASTS
+from tests.support import SHEETS, do
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
@@ -84,3 +93,150 @@ def chromium() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+def motel(db: Path) -> None:
+    """Alice (DEX 14) acts first, then the cultist, then Bob."""
+    fracas(db, "new", "--id", "motel", "-t", "Lakeside Motel")
+    fracas(db, "add", "alice", "--sheet", str(SHEETS / "alice.toml"))
+    fracas(db, "add", "cultist", "--sheet", str(SHEETS / "cultist.toml"))
+    fracas(db, "add", "bob", "--set", "dex=9", "--set", "skills.dodge=50", "--side", "pc")
+    fracas(db, "begin")
+
+
+def invited(db: Path, who: str) -> str:
+    out = fracas(db, "invite", who, "--no-qr", "--url", "http://table.local:8000").stdout
+    link = out.splitlines()[0]
+    assert link.startswith("http://table.local:8000/p/")
+    return link.rsplit("/p/", 1)[1]
+
+
+class Table:
+    def __init__(self, db: Path, running: Served, tokens: dict[str, str]) -> None:
+        self.db, self.running, self.tokens = db, running, tokens
+        self.client = httpx.Client(base_url=running.root, timeout=10)
+
+    def log(self) -> str:
+        return fracas(self.db, "log", "--json").stdout
+
+    def seen(self, who: str) -> int:
+        panel = self.client.get(f"/p/{self.tokens[who]}/panel").text
+        found = re.search(r'data-seen="(\d+)"', panel)
+        assert found, panel
+        return int(found[1])
+
+    def tap(self, who: str, token: str | None = None, **step: Any) -> httpx.Response:
+        token = token or self.tokens[who]
+        body = {"seen": self.seen(who), "command_id": uuid.uuid4().hex, **step}
+        return self.client.post(f"/p/{token}/act", json=body, headers={"X-Fracas-Token": token})
+
+
+SAMPLES = resources.files("fracas_srd").joinpath("samples")
+
+
+def sample(name: str) -> str:
+    return str(SAMPLES.joinpath(f"{name}.toml"))
+
+
+def crypt(db: Path) -> None:
+    """The fighter acts first, then the rogue, then the goblin."""
+    fracas(db, "new", "-r", "srd", "--id", "crypt", "-t", "The Crypt")
+    fracas(db, "add", "fighter", "--sheet", sample("fighter"), "--set", "initiative=60")
+    fracas(db, "add", "rogue", "--sheet", sample("rogue"), "--set", "initiative=40")
+    fracas(db, "add", "goblin", "--sheet", sample("goblin"), "--set", "hp=150")
+    fracas(db, "begin")
+
+
+@contextmanager
+def served_table(
+    db: Path,
+    set_up: Callable[[Path], None],
+    players: tuple[str, ...],
+    revoked: tuple[str, ...] = (),
+) -> Iterator[Table]:
+    """A fight set up, its players invited (and some of them revoked), served to their phones."""
+    set_up(db)
+    tokens = {who: invited(db, who) for who in players}
+    for who in revoked:
+        fracas(db, "invite", "--revoke", who)
+    with served(db) as running:
+        made = Table(db, running, tokens)
+        try:
+            yield made
+        finally:
+            made.client.close()
+
+
+def motel_table(tmp_path: Path) -> AbstractContextManager[Table]:
+    """The motel fight served: alice and bob invited, the cultist's link revoked."""
+    return served_table(tmp_path / "motel.db", motel, ("alice", "bob", "cultist"), ("cultist",))
+
+
+def crypt_table(tmp_path: Path) -> AbstractContextManager[Table]:
+    """The srd crypt fight served, the fighter and the rogue invited."""
+    return served_table(tmp_path / "crypt.db", crypt, ("fighter", "rogue"))
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+RULESETS = ("percentile", "fudge", "pool", "shotclock", "timeslice", "srd")
+
+
+WAIT = 8000
+
+
+def srd_sample(name: str, **changed: Any) -> dict[str, Any]:
+    text = resources.files("fracas_srd").joinpath(f"samples/{name}.toml").read_text()
+    return {**tomllib.loads(text), **changed}
+
+
+def cast_of(ruleset: str) -> tuple[tuple[str, dict[str, Any]], tuple[str, dict[str, Any]]]:
+    """The hero (a player's character) and the foe (invited too, to react)."""
+    if ruleset == "srd":
+        return ("hero", srd_sample("rogue")), ("foe", srd_sample("goblin", hp=60))
+    sheets = list(CASTS[ruleset].sheets.values())
+    return ("hero", sheets[0]), ("foe", sheets[1])
+
+
+def duel(db: Path, ruleset: str) -> None:
+    """The hero and the foe of `cast_of(ruleset)`, both players' characters, begun."""
+    (hero, mine), (foe, theirs) = cast_of(ruleset)
+    with Fracas(str(db)) as log:
+        encounter = log.new(ruleset, title=f"A {ruleset} fight", encounter="fight")
+        do(encounter, {"action": "join", "combatant": hero, "sheet": mine, "side": "pc"})
+        do(encounter, {"action": "join", "combatant": foe, "sheet": theirs, "side": "pc"})
+        do(encounter, {"action": "begin"})
+
+
+def steps(db: Path) -> list[dict[str, Any]]:
+    return json.loads(fracas(db, "log", "--json").stdout)
+
+
+def acting(page: Any) -> bool:
+    return page.locator(".me").get_attribute("data-acting") == "yes"
+
+
+def until_acting(db: Path, page: Any, wanted: bool) -> None:
+    """The GM passes turns until the page's character is acting (or is not)."""
+    for _ in range(8):
+        page.reload()
+        if acting(page) == wanted:
+            return
+        fracas(db, "next")
+    raise AssertionError("the turn never came round")
+
+
+def secret_fight(db: Path, faces: str) -> None:
+    """Alice and Bob; Bob's shot at step 6 is a GM-only roll with FACES."""
+    fracas(db, "new", "--id", "duel", "-t", "duel")
+    sheet = db.parent / f"{db.stem}.toml"
+    sheet.write_text(
+        'dex = 14\nhp = 40\nskills.firearms = 60\nholding = ["pistol"]\n'
+        'weapons = [{name = "pistol", kind = "firearm", damage = "1d10"}]\n'
+    )
+    fracas(db, "add", "alice", "--sheet", str(sheet), "--side", "pc")
+    fracas(db, "add", "bob", "--sheet", str(sheet), "--set", "dex=10")
+    fracas(db, "begin")
+    fracas(db, "act", "alice", "attack", "bob", "-w", "pistol", "--dice", "30,5")
+    fracas(db, "act", "bob", "attack", "alice", "-w", "pistol", "--dice", faces, "--secret")

@@ -1,0 +1,62 @@
+"""The casts of the tests: each built-in ruleset's combatants, and the plainest sheet of
+every ruleset."""
+
+from fracas.testing import Cast
+from tests.casts import fudge, shotclock, timeslice
+from tests.casts.pool import ANA, BOB, THUG
+from tests.support import KNIFE, gunner, sheet
+
+# Two combatants of each cast share a sheet, so that initiative ties happen.
+CASTS = {
+    "percentile": Cast(
+        "percentile",
+        {
+            "alice": gunner(),
+            "bob": sheet(
+                12, str=14, skills={"melee weapons": 50}, weapons=[KNIFE], holding=["knife"]
+            ),
+            "carol": sheet(12, skills={"unarmed combat": 55, "dodge": 50}),
+        },
+        {"dave": sheet(12, skills={"unarmed combat": 55, "dodge": 50})},
+        ({}, {"dex_ties": "rolloff"}),
+    ),
+    "shotclock": Cast(
+        "shotclock",
+        {
+            "jack": shotclock.JACK,
+            "boss": shotclock.BOSS,
+            "mook": shotclock.MOOK,
+            "mook2": shotclock.MOOK,
+        },
+        {"mook3": shotclock.MOOK},
+        ({}, {"same_shot_order": "gm"}),
+    ),
+    "pool": Cast("pool", {"ana": ANA, "bob": BOB, "bob2": BOB, "thug": THUG}, {"thug2": THUG}),
+    "timeslice": Cast(
+        "timeslice",
+        {
+            "alice": timeslice.ALICE,
+            "orc": timeslice.ORC,
+            "orc2": timeslice.ORC,
+            "goblin": timeslice.GOBLIN,
+        },
+        {"goblin2": timeslice.GOBLIN},
+    ),
+    "fudge": Cast(
+        "fudge",
+        {"ana": fudge.ANA, "bo": fudge.BO, "bo2": fudge.BO, "cy": fudge.CY},
+        {"cy2": fudge.CY},
+    ),
+}
+
+
+# One plain combatant sheet per ruleset (the srd plugin's too), enough to join, begin and
+# be hurt.
+PLAIN = {
+    "percentile": {"dex": 12, "str": 10, "con": 10},
+    "shotclock": {"speed": 7, "toughness": 5, "constitution": 6},
+    "pool": {"brawn": 3, "dexterity": 3},
+    "timeslice": {"hp": 20, "q": 3},
+    "fudge": {},
+    "srd": {"hp": 12, "dex": 12},
+}

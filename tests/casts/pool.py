@@ -73,3 +73,7 @@ def pool_fight(fracas, options: dict[str, Any] | None = None, **changed: dict):
 def act(e, actor: str, action: str, *targets: str, dice: list[int] | None = None, **fields: Any):
     command = {"action": action, "actor": actor, "targets": list(targets), **fields}
     return do(e, command, dice).events
+
+
+def injuries(e, who: str) -> tuple[int, ...]:
+    return e.state.fighters[who].injuries
