@@ -240,7 +240,7 @@ def main() -> None:
         started = time.perf_counter()
         encounter = build_fight(fight_db, args.events)
         with Fracas(fight_db) as fracas:
-            stored = fracas.store.head(encounter)[0]
+            stored = fracas.store.head(encounter).version
             control = sum(
                 1 for _, kind, _, _ in fracas.store.rows(encounter) if kind in CONTROL_KINDS
             )

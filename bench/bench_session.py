@@ -174,7 +174,7 @@ def main() -> None:
         export = Path(tmp) / "fight.jsonl"
         with Fracas(path) as fracas:
             events = len(list(fracas.store.events()))
-            steps = fracas.store.head(encounter_id)[1]
+            steps = fracas.store.head(encounter_id).step
 
             def export_jsonl() -> None:
                 with export.open("w") as out:

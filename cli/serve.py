@@ -166,7 +166,7 @@ class Table:
         """The audience's timeline of the encounter, folded again only if the head moved."""
         fracas = self.open()
         watched = self.watched.setdefault((name, audience), Audience())
-        version = fracas.store.head(name)[0]
+        version = fracas.store.head(name).version
         if watched.timeline is None or watched.timeline.version != version:
             live = Encounter(fracas.store, name)
             title = started_event(fracas.store, name).title or name
@@ -319,7 +319,7 @@ class Table:
         if not watched.queues or watched.shown is None:  # nobody kept it fresh meanwhile
             self.remember(watched, self.parts(self.screen(name, audience)))
         watched.queues.add(queue)
-        self.heads.setdefault(name, self.open().store.head(name)[0])
+        self.heads.setdefault(name, self.open().store.head(name).version)
         return sse(watched.whole)
 
     def landed_since(self, name: str, seen: int) -> int | None:

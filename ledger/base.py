@@ -162,6 +162,13 @@ class Head(NamedTuple):
     hash: str
 
 
+class Latest(NamedTuple):
+    """An encounter's latest step: the version of its last event and the step's number."""
+
+    version: int
+    step: int
+
+
 class LogTip(NamedTuple):
     """How many events the whole log holds, and its last one."""
 
@@ -591,13 +598,13 @@ class LogStore(ABC):
     def _columns(self) -> str:
         return EVENT_COLUMNS
 
-    def head(self, encounter: str) -> tuple[int, int]:
-        """(version, step) of the latest step of the encounter; (0, 0) when empty."""
+    def head(self, encounter: str) -> Latest:
+        """The encounter's latest step; (0, 0) when it has none."""
         row = self.conn.execute(
             "SELECT last_version, step FROM steps WHERE encounter = ? ORDER BY step DESC LIMIT 1",
             (encounter,),
         ).fetchone()
-        return (row[0], row[1]) if row else (0, 0)
+        return Latest(row[0], row[1]) if row else Latest(0, 0)
 
     def heads(self, encounters: Sequence[str]) -> dict[str, int]:
         """The head version of each of these encounters, in one query."""

@@ -243,13 +243,13 @@ def _drift_all(
 ) -> list[DriftCheck]:
     """Every encounter decided again step by step (the long part of an audit), with
     `progress` told the steps done of all of them."""
-    total = sum(store.head(name)[1] for name in encounters) if progress else 0
+    total = sum(store.head(name).step for name in encounters) if progress else 0
     found: list[DriftCheck] = []
     done = 0
     for name in encounters:
         tick = None if progress is None else lambda step, d=done: progress(d + step, total)
         found += _drift(store, name, tick)
-        done += store.head(name)[1] if progress else 0
+        done += store.head(name).step if progress else 0
     return found
 
 

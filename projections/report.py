@@ -488,7 +488,7 @@ def report(
     progress: Callable[[int, int], None] | None = None,
 ) -> Report:
     found = []
-    total = sum(store.head(name)[1] for name in encounters)
+    total = sum(store.head(name).step for name in encounters)
     done = 0
     for name in encounters:
         tick = None if progress is None else lambda step, d=done: progress(d + step, total)
@@ -498,7 +498,7 @@ def report(
                     store, name, players=players, npc_numbers=npc_numbers, progress=tick
                 )
             )
-        done += store.head(name)[1]
+        done += store.head(name).step
     title = found[0].title if len(found) == 1 else "A session of fracas"
     return Report(title, PLAYERS if players else GM, found)
 

@@ -309,7 +309,7 @@ class Encounter:
 
     def refresh(self) -> bool:
         """Catch up with steps another process appended since; True if there were any."""
-        if self.store.head(self.id)[0] != self.history.head_version:
+        if self.store.head(self.id).version != self.history.head_version:
             self.reload()
             return True
         return False

@@ -147,7 +147,7 @@ def test_a_revealed_seed_must_hash_to_its_commitment(fracas, run):
     forged = json.dumps(
         {"kind": "seed.revealed", "seed_epoch": 1, "seed": "ab" * 32, "next_seed_sha256": "0" * 64}
     )
-    version = fracas.store.head(e.id)[0]
+    version = fracas.store.head(e.id).version
     fracas.store.append(e.id, [NewEvent("seed.revealed", forged)], expected_version=version,
                         command_id="forged")  # fmt: skip
     position = list(fracas.store.events(e.id))[-1].position

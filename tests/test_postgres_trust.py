@@ -61,7 +61,7 @@ def test_a_call_while_the_server_is_down_is_one_line_without_the_password(
             live.note("while down")
         own_server.resume()
         live.note("after")  # the same objects, no reopening
-        assert fracas.store.head("down")[1] == 3
+        assert fracas.store.head("down").step == 3
     line = str(down.value)
     assert "is unreachable" in line and "\n" not in line
     assert "hunter2" not in line and "fracas:***@127.0.0.1" in line
@@ -133,7 +133,7 @@ def test_a_deadlock_is_tried_again_and_then_refused_in_one_line(
         with pytest.raises(backend.ConflictError) as busy:
             live.note("never")
         assert "is busy with other writers" in str(busy.value)
-        assert store.head("deadlocks")[1] == 2
+        assert store.head("deadlocks").step == 2
 
 
 DEADLOCK = (
@@ -148,7 +148,7 @@ def test_the_reconnecting_store_opens_read_only_again(own_server: Server):
     with open_store(url, readonly=True) as reader:
         own_server.crash()
         own_server.resume()
-        assert reader.head("ro")[1] == 1  # read on a new connection
+        assert reader.head("ro").step == 1  # read on a new connection
         with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
             reader.execute("CREATE TABLE sneaked_in (a int)")
 

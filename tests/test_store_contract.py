@@ -117,6 +117,7 @@ class TestContract:
             )
         assert isinstance(refused.value, ConflictError | RefusedError)  # fracas's one line
         assert rows() == [2, 8] and store.head("enc") == (4, 3)
+        assert store.head("enc").step == 3 and store.head("enc").version == 4
         store.append("enc", [ev(5)], expected_version=4, command_id="c4", project=add(9))
         assert rows() == [2, 8, 9] and store.verify().ok and store.check_steps().ok
 

@@ -156,7 +156,7 @@ def restart_trial(workdir: Path, outages: tuple[float, ...] = (1.0, 8.0)) -> Fig
             session.stop()
             printed = serve.stop()
         with open_store(url, readonly=True) as store:
-            recorded = store.head("restarts")[1] - 1  # step 1 started the encounter
+            recorded = store.head("restarts").step - 1  # step 1 started the encounter
             intact = store.verify().ok and store.check_steps().ok
     figures.add("seconds to recover: session (worst)", round(recovered["session"], 2))
     figures.add("seconds to recover: serve (worst)", round(recovered["serve"], 2))
@@ -195,7 +195,7 @@ if sys.argv[4]:
     postgres.RETRIES = int(sys.argv[4])
 counts = {"acknowledged": 0, "conflicts": 0, "busy": 0, "refusals": 0, "raw": 0, "kinds": []}
 with open_store(url) as store:
-    version = store.head("crowd")[0]
+    version = store.head("crowd").version
     while counts["acknowledged"] < each:
         text = json.dumps({"kind": "note", "text": f"writer {name} note {counts['acknowledged']}"})
         try:
@@ -207,14 +207,14 @@ with open_store(url) as store:
             counts["acknowledged"] += 1
         except ConflictError as error:  # the one-line conflict: read the head, try again
             counts["busy" if "is busy" in str(error) else "conflicts"] += 1
-            version = store.head("crowd")[0]
+            version = store.head("crowd").version
         except FracasError as error:
             counts["refusals"] += 1
             counts["kinds"].append(str(error))
         except Exception as error:
             counts["raw"] += 1
             counts["kinds"].append(type(error).__name__)
-            version = store.head("crowd")[0]
+            version = store.head("crowd").version
 print(json.dumps(counts))
 """
 
@@ -247,7 +247,7 @@ def one_encounter_appends(
         ]
         outputs = [child.communicate() for child in children]
         with open_store(url, readonly=True) as store:
-            appended = store.head("crowd")[1] - 1  # step 1 started it
+            appended = store.head("crowd").step - 1  # step 1 started it
             versions = [event.version for event in store.events("crowd")]
             intact = store.verify().ok and store.check_steps().ok
     counts = [json.loads(out) for out, _ in outputs if out.strip()]

@@ -129,7 +129,7 @@ def crash_trials(workdir: Path, trials: int, seed: int = 7) -> Figures:
         out, _ = child.communicate()
         seen = [int(line) for line in (first + out).split()]
         store = Store(db)
-        head_step = store.head("gunfight")[1]
+        head_step = store.head("gunfight").step
         figures.trials += 1
         figures.add("steps acknowledged", len(seen))
         figures.add("lost steps", int(bool(seen) and max(seen) > head_step))
@@ -166,7 +166,7 @@ def concurrent_writers(workdir: Path, writers: int, each: int) -> Figures:
     figures = Figures(f"concurrent writers ({writers} processes x {each} steps)")
     db = workdir / "concurrent.db"
     gunfight(db, steps=1)
-    start = Store(db).head("gunfight")[1]
+    start = Store(db).head("gunfight").step
     children = [
         subprocess.Popen(
             [PYTHON, "-c", WRITER, str(db), str(n), str(each)],
@@ -180,8 +180,8 @@ def concurrent_writers(workdir: Path, writers: int, each: int) -> Figures:
     store = Store(db)
     versions = [e.version for e in store.events("gunfight")]
     figures.trials = writers
-    figures.add("steps written", store.head("gunfight")[1] - start)
-    figures.add("lost steps", writers * each - (store.head("gunfight")[1] - start))
+    figures.add("steps written", store.head("gunfight").step - start)
+    figures.add("lost steps", writers * each - (store.head("gunfight").step - start))
     figures.add("lost or doubled versions", int(versions != list(range(1, len(versions) + 1))))
     figures.add("tracebacks", int(traceback_in(errors)))
     figures.add("broken logs", int(not (store.verify().ok and store.check_steps().ok)))
