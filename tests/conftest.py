@@ -113,3 +113,11 @@ def run(log_location: str):
 def fracas(log_location: str) -> Iterator[Fracas]:
     with Fracas(log_location) as opened:
         yield opened
+
+
+@pytest.fixture
+def snapshots_often(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A snapshot every few events, so that short fights have many."""
+    from fracas.rules import snapshots
+
+    monkeypatch.setattr(snapshots, "SNAPSHOT_EVERY", 4)

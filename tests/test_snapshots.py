@@ -25,11 +25,7 @@ from tests.random_fights import (
 )
 from tests.support import POSTGRESQL, cli_gunfight
 
-
-@pytest.fixture(autouse=True)
-def _often(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A snapshot every few events, so that short fights have many."""
-    monkeypatch.setattr(snapshots, "SNAPSHOT_EVERY", 4)
+pytestmark = pytest.mark.usefixtures("snapshots_often")
 
 
 def full_fold(encounter: Encounter, up_to_step: int | None = None) -> Any:
