@@ -29,6 +29,7 @@ from fracas_srd.conditions import (
 from fracas_srd.damage import Typed, deal, roll_dice
 from fracas_srd.effects import ac_notes, armor_class, bonuses, extras
 from fracas_srd.evolve import evolve
+from fracas_srd.lasting import conditions_of, timed
 from fracas_srd.sheets import UNARMED, Ability, Rider, Sheet, Weapon, parse_amount
 from fracas_srd.state import ONCE_A_TURN, Fighter, State, immune
 from fracas_srd.triggered import Reaction, absorbing, chosen, halved, rebuking, when_hit
@@ -272,7 +273,8 @@ def weapon_attack(
     events += spent_extras(attacker, weapon)
     if weapon.rider is not None:
         after = roster.fold(evolve, state, events)
-        events += ridden(ctx, attacker, after.fighter(target.id), weapon.name, weapon.rider)
+        hurt = after.fighter(target.id)
+        events += ridden(after, ctx, attacker, hurt, weapon.name, weapon.rider)
     return events + rebuked(state, ctx, events, attacker, target, answer)
 
 
@@ -376,7 +378,7 @@ def rebuked(
 
 
 def ridden(
-    ctx: Context, attacker: Fighter, target: Fighter, what: str, rider: Rider
+    state: State, ctx: Context, attacker: Fighter, target: Fighter, what: str, rider: Rider
 ) -> list[Event]:
     """srd-35: after the damage, the target saves or has the rider's condition; one that
     has it already makes no save."""
@@ -390,8 +392,13 @@ def ridden(
     events: list[Event] = []
     ability = rider.save
     purpose = f"{ability.capitalize()} save against {what} (DC {rider.dc})"
-    if saving_throw(ctx, events, target, ability, rider.dc, purpose, ["srd-35"]).success:
+    check = saving_throw(ctx, events, target, ability, rider.dc, purpose, ["srd-35"])
+    if check.success:
         return events
-    detail = {"by": attacker.id}
+    detail = {"by": attacker.id, **timed(state, attacker, target, rider, ability, rider.dc)}
     why = f"{what} of {attacker.name}"
-    return [*events, ConditionSet(target.id, rider.condition, why, detail, ["srd-35", "srd-27"])]
+    rules = ["srd-35", "srd-27", *(["srd-28"] if len(detail) > 1 else [])]
+    for condition in conditions_of(rider, rider.dc - check.total):
+        if condition == rider.condition or not target.immune_to(condition):
+            events.append(ConditionSet(target.id, condition, why, detail, rules))
+    return events

@@ -21,6 +21,22 @@ RIDER = re.compile(
     r"DC (\d+) (Strength|Dexterity|Constitution|Intelligence|Wisdom|Charisma) saving throw "
     r"or be (?:knocked )?(" + "|".join(CONDITIONS) + r")\b"
 )
+SETS = re.compile(
+    r"\b(?:be|become|becomes|is|are|fall|falls) (?:magically )?(?:knocked )?("
+    + "|".join(CONDITIONS) + r")\b"
+)  # fmt: skip
+WORSE = re.compile(
+    r"fails the sav\w+(?: throw)? by (\d+) or more, (?:it|the target) is also ("
+    + "|".join(CONDITIONS) + r")\b"
+)  # fmt: skip
+FOR = re.compile(r"\b(?:for|lasts) (\d+|an?) (round|minute|hour|day)s?\b")
+ROUNDS = {"round": 1, "minute": 10, "hour": 600, "day": 14_400}  # srd-28: 10 rounds a minute
+NEXT_TURN = re.compile(r"until the (start|end) of (its|[\w/ ]+?'s?) next turn")
+TARGETS = ("its", "the creature's", "the target's", "that creature's", "the target")
+SAVE_ENDS = re.compile(r"repeat the saving throw at the end of (?:each of its turns|its next turn)")
+UNTIL_REMOVED = re.compile(
+    r"until (?:it is )?(?:removed|freed|magic|the \w+ dies)|lasts until|escape|grapple ends"
+)
 PLUS = re.compile(r"plus \d+ \((\d+d\d+(?: [+-] \d+)?)\) (" + "|".join(DAMAGE_TYPES) + r")\b")
 LIGHT = frozenset(("club", "dagger", "handaxe", "light hammer", "scimitar", "shortsword", "sickle"))
 NONMAGICAL = re.compile(r"non ?magical")
@@ -92,6 +108,7 @@ def weapon(action: dict[str, Any], sheet: dict[str, Any], tally: Tally) -> dict[
     if rider := RIDER.search(desc):
         made["rider"] = {"save": NAMES[rider[2].lower()], "dc": int(rider[1]),
                          "condition": rider[3]}  # fmt: skip
+        made["rider"] |= lasting(desc, rider.start(), tally)
     return made
 
 
@@ -135,16 +152,39 @@ def save_ability(action: dict[str, Any], sheet: dict[str, Any], tally: Tally) ->
         kind = kind_of(parts[0])
         spell["type"] = kind if kind in DAMAGE_TYPES else "force"
         spell["half"] = "half as much" in desc or dc.get("success_type") == "half"
-    condition = next((c for c in CONDITIONS if re.search(rf"\b{c}\b", desc)), "")
-    if condition:
-        spell["condition"] = condition
-        if "1 minute" in desc:
-            spell["rounds"] = 10
-        spell["save_ends"] = "at the end of each of its turns" in desc
+    if sets := SETS.search(desc):
+        spell["condition"] = sets[1]
+        spell |= lasting(desc, sets.start(), tally)
+    if "maintains concentration" in desc:  # a djinni's whirlwind, "as if on a spell"
+        spell["concentration"] = True
     usage = action.get("usage") or {}
     if usage.get("type") == "recharge on roll":
         spell["recharge"] = int(usage.get("min_value") or 6)
     return spell
+
+
+def lasting(desc: str, start: int, tally: Tally) -> dict[str, Any]:
+    """How long the condition the text sets lasts (srd-28), in the sheet's words: "for 1
+    minute" (10 rounds), "until the end of the mummy's next turn" (or of the target's),
+    "repeat the saving throw at the end of each of its turns"; the worse condition of a
+    save failed by 5 or more, read from `start`, where the condition is named. A text that
+    makes it last until removed (or escaped) is counted."""
+    text = desc[start:]
+    found: dict[str, Any] = {}
+    if span := FOR.search(text):
+        count = 1 if span[1] in ("a", "an") else int(span[1])
+        found["rounds"] = count * ROUNDS[span[2]]
+    elif turn := NEXT_TURN.search(text):
+        found["until"] = turn[1]
+        if turn[2] in TARGETS:
+            found["until_of"] = "target"
+    if SAVE_ENDS.search(text):
+        found["save_ends"] = True
+    if worse := WORSE.search(text):
+        found["worse"] = {"condition": worse[2], "by": int(worse[1])}
+    if not found and UNTIL_REMOVED.search(desc):
+        tally["conditions the text makes last until removed"] += 1
+    return found
 
 
 def multiattack_of(action: dict[str, Any]) -> list[tuple[str, int]]:

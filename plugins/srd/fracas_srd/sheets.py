@@ -54,12 +54,31 @@ class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     blocks: list[str] = []  # spells that deal it no damage (shield: magic missile)
 
 
+Rounds = Annotated[int, msgspec.Meta(ge=0, le=14_400)]  # up to a day (srd-28)
+Edge = Literal["", "start", "end"]
+Whose = Literal["caster", "target"]
+
+
+class Worse(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A save failed by `by` or more also gives this condition, for the same time (a
+    mummy's Dreadful Glare: paralysed too)."""
+
+    condition: str
+    by: Annotated[int, msgspec.Meta(ge=1, le=40)] = 5
+
+
 class Rider(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """What a hit also does: the target saves or has the condition (srd-35)."""
+    """What a hit also does: the target saves or has the condition (srd-35), for as long
+    as a spell's condition lasts (srd-28)."""
 
     save: Ability
     dc: Annotated[int, msgspec.Meta(ge=1, le=40)]
     condition: str
+    rounds: Rounds = 0
+    until: Edge = ""  # of the next turn of the attacker, or of the target (`until_of`)
+    until_of: Whose = "caster"
+    save_ends: bool = False  # the target repeats the save at the end of each of its turns
+    worse: Worse | None = None
 
 
 BonusForm = Literal["dash", "disengage", "hide"]
@@ -120,10 +139,12 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     temp_hp: str = ""
     add_modifier: bool = False  # damage or healing adds the spellcasting modifier
     condition: str = ""  # set on a target that fails the save (or is hit)
-    rounds: Annotated[int, msgspec.Meta(ge=0, le=1000)] = 0
-    until: Literal["", "start", "end"] = ""  # of the caster's next turn
+    rounds: Rounds = 0
+    until: Edge = ""  # of the next turn of the caster, or of the target (`until_of`)
+    until_of: Whose = "caster"
     save_ends: bool = False  # the target repeats the save at the end of each of its turns
     concentration: bool = False
+    worse: Worse | None = None  # a save failed by 5 or more: this condition too
     effect: Effect | None = None  # on each target while the spell lasts (srd-32, srd-33)
     targets: Annotated[int, msgspec.Meta(ge=0, le=100)] = 0  # at most; 0: as the table says
     upcast: str = ""  # dice more per slot level above its own, of its kind: "1d8" (srd-51)

@@ -15,9 +15,7 @@ from fracas.rules.api import (
     Resolved,
     Rolled,
     Spent,
-    Until,
     roster,
-    until,
 )
 
 from fracas_srd import recharge
@@ -34,10 +32,10 @@ from fracas_srd.damage import (
 )
 from fracas_srd.effects import EFFECT, blocks, under
 from fracas_srd.evolve import evolve
-from fracas_srd.initiative import clock
+from fracas_srd.lasting import conditions_of, timed
 from fracas_srd.sheets import Spell, parse_amount
 from fracas_srd.slots import as_cast, slot_for, spend_slot
-from fracas_srd.state import MULTIATTACK, Fighter, State, immune, until_next
+from fracas_srd.state import MULTIATTACK, Fighter, State, immune
 from fracas_srd.triggered import (
     DAMAGED,
     HIT,
@@ -330,21 +328,24 @@ def save_spell(
     unmoved = [
         not spell.damage and spell.condition and t.immune_to(spell.condition) for t in targets
     ]
-    saves = [
-        True
+    checks = [
+        None
         if untouched
-        else saving_throw(ctx, events, target, ability, dc, purpose, rules, command.cover).success
+        else saving_throw(ctx, events, target, ability, dc, purpose, rules, command.cover)
         for target, untouched in zip(targets, unmoved, strict=True)
     ]
-    hurt = spell.damage and any(spell.half or not saved for saved in saves)
+    hurt = spell.damage and any(spell.half or not (c and c.success) for c in checks if c)
     rolled = spell_damage(state, ctx, events, caster, spell, False) if hurt else []
-    for target, saved, answer, untouched in zip(targets, saves, answers, unmoved, strict=True):
-        if untouched:
+    for target, check, answer in zip(targets, checks, answers, strict=True):
+        if check is None:
             events.append(immune(target, spell.condition, spell.name))
             continue
         now = roster.fold(evolve, state, [*before, *events])
         caster, hit = now.fighter(caster.id), now.fighter(target.id)
-        events += save_outcome(now, ctx, caster, hit, spell, saved, rolled, held, answer)
+        failed_by = 0 if check.success else dc - check.total
+        events += save_outcome(
+            now, ctx, caster, hit, spell, check.success, rolled, held, answer, failed_by
+        )
         events += rebuked(state, ctx, [*before, *events], caster, target, answer)
     return events
 
@@ -359,6 +360,7 @@ def save_outcome(
     rolled: list[Modifier],
     held: list[list[str]],
     answer: Reaction | None = None,
+    failed_by: int = 0,
 ) -> list[Event]:
     """srd-25: the save says what a success does: half the damage, or nothing; the
     target's reaction to the damage (srd-42) before it lands."""
@@ -369,7 +371,7 @@ def save_outcome(
         events += harmed(state, ctx, [], caster, target, answer, parts, kind, False, ("srd-25",))
     if (spell.condition or spell.effect) and not saved:
         after = roster.fold(evolve, state, events)
-        events += afflict(after, caster, after.fighter(target.id), spell, held)
+        events += afflict(after, caster, after.fighter(target.id), spell, held, failed_by)
     if not events:
         how = "saves against" if saved else "fails the save against"
         events.append(Resolved(target.id, "save", [], f"{how} {spell.name}", ["srd-25"]))
@@ -377,11 +379,16 @@ def save_outcome(
 
 
 def afflict(
-    state: State, caster: Fighter, target: Fighter, spell: Spell, held: list[list[str]]
+    state: State,
+    caster: Fighter,
+    target: Fighter,
+    spell: Spell,
+    held: list[list[str]],
+    failed_by: int = 0,
 ) -> list[Event]:
-    """The spell's condition, or its effect under the spell's name (srd-32, srd-33), with
-    its duration (srd-28), held by the caster's concentration if the spell needs it (srd-26,
-    srd-34)."""
+    """The spell's condition (and the worse one a save failed by enough adds), or its
+    effect under the spell's name (srd-32, srd-33), with its duration (srd-28), held by
+    the caster's concentration if the spell needs it (srd-26, srd-34)."""
     if target.dead:
         return []
     if spell.condition and target.immune_to(spell.condition):
@@ -389,22 +396,15 @@ def afflict(
     detail: dict[str, Any] = {"by": caster.id, "spell": spell.name}
     if spell.effect is not None:
         detail[EFFECT] = msgspec.to_builtins(spell.effect)
-    until = duration(state, caster, spell)
-    if until is not None:
-        detail["until"] = msgspec.to_builtins(until)
-    if spell.save_ends and spell.save:
-        detail["save_ends"] = {"ability": spell.save, "dc": save_dc(caster, spell)}
-    name = spell.condition or under(spell.name)
-    if spell.concentration:
-        held.append([target.id, name])
+    detail |= timed(state, caster, target, spell, spell.save, save_dc(caster, spell))
     rules = ["srd-27" if spell.condition else "srd-32", "srd-28"]
     rules += ["srd-26", "srd-34"] if spell.concentration else []
-    return [ConditionSet(target.id, name, spell.name, detail, rules)]
-
-
-def duration(state: State, caster: Fighter, spell: Spell) -> Until | None:
-    if spell.rounds:
-        return until(clock(state), spell.rounds)
-    if spell.until:
-        return until_next(state, spell.until, caster.id)
-    return None
+    events: list[Event] = []
+    for name in conditions_of(spell, failed_by) or [under(spell.name)]:
+        if name != spell.condition and target.immune_to(name):
+            events.append(immune(target, name, spell.name, saved=True))
+            continue
+        if spell.concentration:
+            held.append([target.id, name])
+        events.append(ConditionSet(target.id, name, spell.name, detail, rules))
+    return events

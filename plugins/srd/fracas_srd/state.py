@@ -163,8 +163,11 @@ class State(msgspec.Struct, frozen=True):
 
 
 def until_next(state: State, edge: str, who: str) -> Until:
-    """To the `edge` ("start" or "end") of `who`'s next turn: not the one it is having."""
-    return Until(edge=edge, of=who, after=str(state.round) if state.turn == who else "")
+    """To the `edge` ("start" or "end") of `who`'s next turn: not the one it is having,
+    unless that turn has not acted yet, the turn-end before it still open (a legendary
+    action there comes before it, srd-29)."""
+    having = state.turn == who and not state.turn_ended
+    return Until(edge=edge, of=who, after=str(state.round) if having else "")
 
 
 LAIR_COUNT = 20  # lair actions come on initiative count 20, after the turns at 20 (srd-55)
