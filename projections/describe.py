@@ -64,6 +64,16 @@ def term_faces(
 TOTAL, MODIFIED, FACES = "total", "modified", "faces"  # how a ruleset reads its rolls
 
 
+def came_to(event: Rolled, reads: str) -> int | None:
+    """The number the ruleset compares: the total, or the total with the modifiers the
+    system adds to the roll (a d20's 12 +3 +2 = 17); None for a pool read face by face,
+    whose count is in its result ("outcome 2: partial success")."""
+    if reads == FACES:
+        return None
+    added = sum(m.value for m in event.modifiers) if reads == MODIFIED else 0
+    return event.roll.total + added
+
+
 def roll_reading(event: Rolled, reads: str) -> str:
     """The roll as its system reads it: the total ("45"), the total with the modifiers the
     system adds to the roll ("-6 +14 = 8"), or the faces of a pool counted one by one
@@ -78,7 +88,7 @@ def roll_reading(event: Rolled, reads: str) -> str:
     added = [m.value for m in event.modifiers if m.value]
     if reads == MODIFIED and added:
         terms = " ".join(f"{value:+d}" for value in added)
-        return f"{roll.total} {terms} = {roll.total + sum(added)}"
+        return f"{roll.total} {terms} = {came_to(event, reads)}"
     return str(roll.total)
 
 

@@ -11,7 +11,7 @@ import msgspec
 from fracas.ledger import BadInputError
 from fracas.ledger.errors import said
 from fracas.ledger.history import COMMAND
-from fracas.projections.describe import describe, describe_control
+from fracas.projections.describe import TOTAL, came_to, describe, describe_control
 from fracas.projections.secrecy import (
     UNSEEN,
     Cut,
@@ -70,6 +70,7 @@ class RollLine(msgspec.Struct, frozen=True):
     rules: list[str]
     secret: bool
     kept: list[int] | msgspec.UnsetType = msgspec.UNSET  # as on the Roll: unset, all count
+    came_to: int | None = None  # what the ruleset compares (`describe.came_to`); None: a pool
 
     def typed(self) -> bool:
         return self.source == "manual"
@@ -173,7 +174,7 @@ class Moment(msgspec.Struct, frozen=True):
         )
 
 
-def roll_line(event: Rolled) -> RollLine:
+def roll_line(event: Rolled, reads: str = TOTAL) -> RollLine:
     roll = event.roll
     return RollLine(
         event.actor,
@@ -190,6 +191,7 @@ def roll_line(event: Rolled) -> RollLine:
         event.rules,
         event.secret,
         roll.kept,
+        came_to(event, reads),
     )
 
 
@@ -500,7 +502,9 @@ def timeline(
             lines = player_lines(shown, events, masked, epochs, words, ruleset.reads_rolls)
         else:
             lines = [describe(e, ruleset.round_word, ruleset.reads_rolls) for e in events]
-        rolls = [unseen_typist(roll_line(e), unseen) for e in events if isinstance(e, Rolled)]
+        reads = ruleset.reads_rolls
+        rolled = [e for e in events if isinstance(e, Rolled)]
+        rolls = [unseen_typist(roll_line(e, reads), unseen) for e in rolled]
         if not audience.counted(frame, number):
             rolls = [msgspec.structs.replace(r, counter=None) for r in rolls]
         taken_back = frame.taken_back_by

@@ -14,6 +14,7 @@ from fracas.cli.serve import Table
 from fracas.projections import Fracas
 from fracas.projections.screen import GM, PLAYERS, descriptor
 from fracas.rules import Encounter
+from fracas.rules.events import Rolled
 from fracas.rules.ruleset import Context
 from fracas.testing.fights import PickedDice
 from tests.casts.fudge import a, declare_turn
@@ -163,3 +164,35 @@ def test_a_take_back_by_a_player_the_players_do_not_see_is_not_the_gms(tmp_path:
     assert players and re.search(r"Someone unseen takes back step \d+", players[0]), players
     assert "by someone unseen" in players[0], players[0]
     assert "ilse" not in shown[PLAYERS] and "The GM takes back" not in shown[PLAYERS]
+
+
+@pytest.mark.sqlite_file
+@pytest.mark.parametrize("system", list(FIGHTS))
+def test_the_dice_panel_shows_what_the_ruleset_compares(system: str, tmp_path: Path) -> None:
+    """An outside tester after issue 37: the TV's big "=" was the sum of the faces, not what
+    the rules compare (srd's d20 plus its modifiers, a pool's count of successes). Now it is
+    the figure the log's sentence reads against the target, or a pool's outcome."""
+    db = tmp_path / f"{system}.db"
+    with Fracas(db) as opened:
+        e = FIGHTS[system](opened)
+        typed_step(e)
+        rolled = [ev for ev in e.events_of_step(e.history.head_step) if isinstance(ev, Rolled)]
+        reads = e.ruleset.reads_rolls
+    assert rolled
+    for audience, html in screens(db).items():
+        dice = re.search(r'<section class="dice".*?</section>', html, re.S)
+        assert dice, html
+        figures = re.findall(r'<span class="sum">(.*?)</span>\s*(?:<span|</div>)', dice[0], re.S)
+        big = [re.search(r"<b[^>]*>(.*?)</b>", f, re.S) for f in figures]
+        assert len(big) == len(rolled) and all(big), dice[0]
+        newest = re.search(r'<ol class="log" reversed[^>]*>\s*<li.*?</li>', html, re.S)
+        assert newest
+        for event, shown in zip(rolled, big, strict=True):
+            assert shown is not None
+            if reads == "faces":  # a pool counts its dice: the outcome is what it came to
+                assert shown[1] == event.result, (audience, dice[0])
+                continue
+            added = sum(m.value for m in event.modifiers) if reads == "modified" else 0
+            assert shown[1] == str(event.roll.total + added), (audience, dice[0])
+            if event.target is not None:
+                assert f"{shown[1]} against {event.target}" in newest[0], newest[0]
