@@ -225,12 +225,29 @@ def end_concentration(state: State, caster: Fighter, why: str, rule: str) -> lis
         return []
     events: list[Event] = [ConditionCleared(caster.id, "concentrating", why, [rule])]
     for who, condition in holding.get("effects", []):
-        held = state.fighters.get(who)
-        detail = held.conditions.get(condition) if held else None
-        if detail is not None and detail.get("by") == caster.id:
+        if still_held(state, caster, who, condition):
             over = f"{caster.name}'s concentration ends"
             events.append(ConditionCleared(who, condition, over, [rule]))
     return events
+
+
+def spells_over(state: State) -> list[Event]:
+    """srd-34: a concentration whose spell has ended on every target (each saved, or was
+    freed by the GM) ends with it."""
+    events: list[Event] = []
+    for caster in state.fighters.values():
+        holding = caster.conditions.get("concentrating") or {}
+        effects = holding.get("effects")
+        if effects and not any(still_held(state, caster, who, c) for who, c in effects):
+            why = f"{holding.get('spell', 'the spell')} has ended on every target"
+            events.append(ConditionCleared(caster.id, "concentrating", why, ["srd-34"]))
+    return events
+
+
+def still_held(state: State, caster: Fighter, who: str, condition: str) -> bool:
+    held = state.fighters.get(who)
+    detail = held.conditions.get(condition) if held else None
+    return detail is not None and detail.get("by") == caster.id
 
 
 def heal(target: Fighter, amount: int, source: str, rules: tuple[str, ...] = ()) -> list[Event]:

@@ -37,7 +37,7 @@ from fracas_srd import (
     triggered,
 )
 from fracas_srd.commands import ACTIONS, Act, SrdCommand, Surprise
-from fracas_srd.damage import deal, end_concentration, gain_temporary, heal
+from fracas_srd.damage import deal, end_concentration, gain_temporary, heal, spells_over
 from fracas_srd.evolve import event_types, evolve
 from fracas_srd.initiative import (
     advance,
@@ -126,6 +126,11 @@ def reactions_offered(state: State, command: Any) -> dict[str, Choices]:
 
 
 def decide(state: State, command: Any, ctx: Context) -> list[Event]:
+    events = decided(state, command, ctx)
+    return events + spells_over(roster.fold(evolve, state, events))
+
+
+def decided(state: State, command: Any, ctx: Context) -> list[Event]:
     if isinstance(command, Join):
         return decide_join(state, command, ctx)
     if isinstance(command, Begin):
@@ -149,7 +154,8 @@ def clear_by_hand(state: State, target: str, condition: str, reason: str) -> lis
     """srd-34: the GM ending a concentration by hand ends what it holds, as losing it does."""
     if condition == "concentrating":
         return end_concentration(state, state.fighter(target), reason, "srd-26")
-    return gm.cleared(state, target, condition, reason)
+    events = gm.cleared(state, target, condition, reason)
+    return events + spells_over(roster.fold(evolve, state, events))
 
 
 def temp_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:

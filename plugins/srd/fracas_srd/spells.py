@@ -17,6 +17,7 @@ from fracas.rules.api import (
     Spent,
     roster,
 )
+from msgspec.structs import replace
 
 from fracas_srd import recharge
 from fracas_srd.attacks import answered, attack_roll, harmed, rebuked, unseen
@@ -138,11 +139,19 @@ def unleash(
             now, ctx, now.fighter(caster.id), now.fighter(target.id), spell, command, held
         )
     if spell.concentration:
-        detail = {"spell": spell.name, "effects": held}
-        events.append(
-            ConditionSet(caster.id, "concentrating", f"on {spell.name}", detail, ["srd-26"])
-        )
+        events.append(concentrating(state, caster, spell, held))
     return events[len(before) :]
+
+
+def concentrating(state: State, caster: Fighter, spell: Spell, held: list[list[str]]) -> Event:
+    """srd-26: the caster's concentration, holding what the spell set on each target, for
+    no longer than the spell lasts (srd-34); none where it set nothing on anyone."""
+    if (spell.condition or spell.effect) and not held:
+        why = f"{spell.name} holds nobody: no concentration"
+        return Resolved(caster.id, "cast", [], why, ["srd-26", "srd-34"])
+    detail = {"spell": spell.name, "effects": held}
+    detail |= timed(state, caster, caster, replace(spell, save_ends=False), None, 0)
+    return ConditionSet(caster.id, "concentrating", f"on {spell.name}", detail, ["srd-26"])
 
 
 def spell_damage(

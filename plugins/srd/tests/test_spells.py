@@ -2,7 +2,7 @@
 
 import pytest
 from fracas.rules.api import ConditionCleared, Damaged, Resolved
-from srd_table import fight, of, rolls, sample
+from srd_table import Table, fight, of, rolls, sample
 
 from fracas_srd.damage import gain_temporary
 from fracas_srd.ruleset import RULESET
@@ -209,3 +209,32 @@ def test_srd_26_a_con_save_owed_nothing_leaves_the_concentration():
     t.act("maelis", "cast", "maelis", spell="bless")
     t.act("maelis", "save", faces=(1, 1), ability="con", dc=10)
     assert blessed(t) == ["maelis"]
+
+
+def test_srd_34_the_concentration_ends_when_the_spell_has_ended_on_every_target():
+    t = Table()
+    t.join("maelis", sample("cleric", slots=[4, 2, 2]), "pc")
+    t.join("gob", sample("goblin")), t.join("gob2", sample("goblin"))
+    t.do({"action": "begin"}, 20, 16, 12)
+    up = {"spell": "hold person", "level": 3}  # a slot a level up: two targets, both held
+    t.act("maelis", "cast", "gob", "gob2", faces=(2, 2), **up)
+    t.next()
+    t.next(15)  # gob saves at the end of its turn (15 - 1 vs 13): one still held
+    assert t.who("maelis").has("concentrating") and t.who("gob2").has("paralysed")
+    out = t.next(15)  # gob2 saves too: the spell is over, and so is the concentration
+    assert not t.who("maelis").has("concentrating")
+    [over] = [e for e in of(out, ConditionCleared) if e.target == "maelis"]
+    assert over.reason == "hold person has ended on every target" and "srd-34" in over.rules
+
+
+def test_srd_34_a_spell_that_holds_nobody_is_not_concentrated_on():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"))
+    out = t.act("maelis", "cast", "gob", faces=(19,), spell="hold person")  # saved
+    assert not t.who("maelis").has("concentrating")
+    assert "hold person holds nobody: no concentration" in [e.outcome for e in of(out, Resolved)]
+
+
+def test_srd_34_the_concentration_lasts_no_longer_than_the_spell():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"))
+    t.act("maelis", "cast", "gob", faces=(2,), spell="hold person")
+    assert t.who("maelis").conditions["concentrating"]["until"]["rounds"] == 10
