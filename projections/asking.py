@@ -66,26 +66,63 @@ def pending(
         step = players_number(live, waiting.step) if number is None else number(waiting.step)
         if step is None:
             return None
-        if waiting.actor in (hidden := live.hidden()):
+        hidden = live.hidden()
+        if waiting.actor in hidden:
             return unseen_attacker(question(live, waiting, step), hidden, live)
+        if hidden & set(waiting.asked):
+            return unseen_targets(question(live, waiting, step), hidden, live)
     return question(live, waiting, step)
 
 
 def unseen_attacker(asked: Question, hidden: set[str], live: "Encounter") -> Question:
     """The question of a hidden combatant's attack, as players see it: asked by someone
     unseen, with nothing of its command but the action and the targets they see."""
+    from fracas.projections.secrecy import UNSEEN
+
+    targets = [t for t in asked.command.get("targets", []) if t not in hidden]
+    return unseen_targets(
+        msgspec.structs.replace(
+            asked,
+            attacker=UNSEEN,
+            attacker_name=UNSEEN.capitalize(),
+            command={"actor": UNSEEN, "action": asked.action, "targets": targets},
+        ),
+        hidden,
+        live,
+    )
+
+
+def unseen_targets(asked: Question, hidden: set[str], live: "Encounter") -> Question:
+    """The question as players see it when a target is hidden: that target is someone
+    unseen (its player answers through the GM), its command names only the targets they
+    see, and no line of it names a hidden combatant."""
     from fracas.projections.secrecy import UNSEEN, Known, redacted
 
     unnamed = Known({**{h: h for h in hidden}, **{name_of(live, h): h for h in hidden}})
-    targets = [t for t in asked.command.get("targets", []) if t not in hidden]
+
+    def seen(r: Reaction) -> Reaction:
+        why = redacted(r.why, unnamed)
+        if r.target not in hidden:
+            return msgspec.structs.replace(r, why=why)
+        return msgspec.structs.replace(r, target=UNSEEN, name=UNSEEN, why=why)
+
+    def unnamed_in(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: v for k, v in value.items() if k not in hidden}
+        if isinstance(value, list):
+            return [v for v in value if v not in hidden]
+        return value
+
+    command = {
+        k: unnamed_in(v)
+        for k, v in asked.command.items()
+        if not (isinstance(v, str) and v in hidden)
+    }
     return msgspec.structs.replace(
         asked,
-        attacker=UNSEEN,
-        attacker_name=UNSEEN.capitalize(),
-        command={"actor": UNSEEN, "action": asked.action, "targets": targets},
-        reactions=[
-            msgspec.structs.replace(r, why=redacted(r.why, unnamed)) for r in asked.reactions
-        ],
+        command=command,
+        reactions=[seen(r) for r in asked.reactions],
+        waiting_on=[UNSEEN if w in hidden else w for w in asked.waiting_on],
         line=redacted(asked.line, unnamed),
     )
 

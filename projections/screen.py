@@ -13,10 +13,12 @@ from typing import Any
 import msgspec
 
 from fracas.ledger.history import COMMAND
+from fracas.projections.asking import may_wait, pending
 from fracas.projections.board import Board, BoardRow, board, descriptor, unrepeated
 from fracas.projections.replay import (
     GM,
     PLAYERS,
+    UNSEEN,
     Moment,
     ReplayStep,
     Rule,
@@ -147,6 +149,7 @@ class Timeline:
         if audience != PLAYERS:
             self._hidden_and_disclosed(live, since)
         self.disclosed = set(self.disclosed_by)
+        self._waited: str | None = None  # `waited_on`, once worked out
 
     def _hidden_and_disclosed(self, live: Encounter, since: "Timeline | None") -> None:
         """The hidden combatants and the disclosed steps, read from the steps since the
@@ -258,6 +261,8 @@ class Timeline:
         if self.audience == PLAYERS:
             found = players_board(found, view, npc_numbers, self.rules)
         found = said_once(found)
+        if at == self.steps and (waited := self.waited_on()):
+            found = msgspec.structs.replace(found, header=f"{found.header} · {waited}")
         shown = [m.step for m in map(self.moment, range(max(0, at - LOG_LINES) + 1, at + 1))]
         log = [
             LogEntry(
@@ -291,6 +296,29 @@ class Timeline:
             dice,
             self.names,
         )
+
+    def waited_on(self) -> str:
+        """ "waiting on Bob's reaction": whom an attack waits on now, named as this audience
+        sees them (a target the players do not see is someone unseen); '' when none.
+        Worked out once per head, and only in a fight that ever asked."""
+        if self._waited is None:
+            self._waited = ""
+            if may_wait(self.live.store, self.encounter):
+                players = self.audience == PLAYERS
+                number = self.number_of if players else None
+                asked = pending(self.live, players=players, number=number)
+                if asked is not None and asked.waiting_on:
+                    names = [self._shown_name(who) for who in asked.waiting_on]
+                    said = (
+                        names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+                    )
+                    self._waited = f"waiting on {said}'s reaction"
+        return self._waited
+
+    def _shown_name(self, who: str) -> str:
+        if self.audience == PLAYERS and who not in self.names:
+            return UNSEEN
+        return self.names.get(who, who)
 
     def head_code(self, step: int) -> str:
         if step not in self._codes:

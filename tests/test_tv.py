@@ -5,9 +5,12 @@ player typed marked with who typed them, on every page and in the reports."""
 
 import io
 import re
+import tomllib
+from html import unescape
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from fracas.cli.serve import Table
@@ -15,10 +18,11 @@ from fracas.projections import Fracas
 from fracas.projections.screen import GM, PLAYERS, descriptor
 from fracas.rules import Encounter
 from fracas.rules.events import Rolled
+from fracas.rules.reactions import Ask
 from fracas.rules.ruleset import Context
 from fracas.testing.fights import PickedDice
 from tests.casts.fudge import a, declare_turn
-from tests.session_fights import FIGHTS
+from tests.session_fights import FIGHTS, SAMPLES
 
 
 def do(e: Encounter, move: dict[str, Any], **how: Any) -> None:
@@ -196,3 +200,55 @@ def test_the_dice_panel_shows_what_the_ruleset_compares(system: str, tmp_path: P
             assert shown[1] == str(event.roll.total + added), (audience, dice[0])
             if event.target is not None:
                 assert f"{shown[1]} against {event.target}" in newest[0], newest[0]
+
+
+def asked_of(fracas: Fracas, system: str, hidden: bool) -> tuple[Encounter, str]:
+    """An attack waiting on its target's reaction (percentile: bob's dodge; srd: Ilse's
+    shield), the target hidden from the players when `hidden`; the target."""
+    if system == "srd":
+        e = fracas.new("srd", encounter="asked", title="Asked")
+        cast = (("gob", "goblin", "npc"), ("ilse", "wizard", "pc"))
+        for who, sample, side in cast:
+            sheet = tomllib.loads((SAMPLES / f"{sample}.toml").read_text())
+            join = {"action": "join", "combatant": who, "sheet": sheet, "side": side}
+            e.execute(e.ruleset.command(join), hidden=hidden and who == "ilse")
+        do(e, {"action": "begin"}, dice=[20, 5])
+        attack = {"action": "attack", "actor": "gob", "targets": ["ilse"], "weapon": "scimitar"}
+        target = "ilse"
+    else:
+        e = fracas.new("percentile", encounter="asked", title="Asked")
+        knifer = {"dex": 14, "skills": {"melee weapons": 60}, "hp": 12}
+        knifer |= {"weapons": [{"name": "knife", "kind": "melee", "damage": "1d4"}]}
+        knifer |= {"holding": ["knife"]}
+        for who, sheet in (("alice", knifer), ("bob", {"dex": 10, "hp": 12})):
+            join = {"action": "join", "combatant": who, "sheet": sheet, "side": "pc"}
+            e.execute(e.ruleset.command(join), hidden=hidden and who == "bob")
+        do(e, {"action": "begin"})
+        attack, target = {"action": "attack", "actor": "alice", "targets": ["bob"]}, "bob"
+    e.execute(e.ruleset.command(attack), ask=Ask())
+    assert e.waiting() is not None
+    return e, target
+
+
+@pytest.mark.sqlite_file
+@pytest.mark.parametrize("system", ["percentile", "srd"])
+def test_the_headline_says_whose_reaction_the_fight_waits_on(system: str, tmp_path: Path) -> None:
+    """An outside tester after issue 37: the TV's headline did not say that the fight waits
+    on a reaction, nor whose. A hidden target is someone unseen to the players."""
+    db = tmp_path / f"{system}.db"
+    with Fracas(db) as opened:
+        e, target = asked_of(opened, system, hidden=False)
+        name = next(w.name for w in e.view().wounds if w.combatant == target)
+    for audience, html in screens(db).items():
+        headline = re.search(r'<h2 class="headline">(.*?)</h2>', unescape(html), re.S)
+        assert headline and f"waiting on {name}'s reaction" in headline[1], (audience, headline)
+    (tmp_path / "hidden").mkdir()
+    db = tmp_path / "hidden" / f"{system}.db"
+    with Fracas(db) as opened:
+        e, target = asked_of(opened, system, hidden=True)
+        asked = msgspec.json.encode(opened.pending(e.id, players=True)).decode()
+        assert "someone unseen" in asked and target not in asked and name not in asked, asked
+    shown = {audience: unescape(html) for audience, html in screens(db).items()}
+    assert f"waiting on {name}'s reaction" in shown[GM]
+    assert "waiting on someone unseen's reaction" in shown[PLAYERS]
+    assert target not in shown[PLAYERS] and name not in shown[PLAYERS]
