@@ -37,6 +37,10 @@ SAVE_ENDS = re.compile(r"repeat the saving throw at the end of (?:each of its tu
 UNTIL_REMOVED = re.compile(
     r"until (?:it is )?(?:removed|freed|magic|the \w+ dies)|lasts until|escape|grapple ends"
 )
+ONE_TARGET = re.compile(
+    r"^(?:The [\w ]+? (?:targets|fixes its gaze on|kisses) (?:one|a) (?!or more)"
+    r"|One (?:creature|humanoid|target))"
+)
 PLUS = re.compile(r"plus \d+ \((\d+d\d+(?: [+-] \d+)?)\) (" + "|".join(DAMAGE_TYPES) + r")\b")
 LIGHT = frozenset(("club", "dagger", "handaxe", "light hammer", "scimitar", "shortsword", "sickle"))
 NONMAGICAL = re.compile(r"non ?magical")
@@ -155,6 +159,8 @@ def save_ability(action: dict[str, Any], sheet: dict[str, Any], tally: Tally) ->
     if sets := SETS.search(desc):
         spell["condition"] = sets[1]
         spell |= lasting(desc, sets.start(), tally)
+    if ONE_TARGET.search(desc):  # "The mummy targets one creature": no second
+        spell["targets"] = 1
     if "maintains concentration" in desc:  # a djinni's whirlwind, "as if on a spell"
         spell["concentration"] = True
     usage = action.get("usage") or {}

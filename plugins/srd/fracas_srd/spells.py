@@ -93,10 +93,12 @@ def casting_cost(caster: Fighter, spell: Spell, slot: int) -> list[Event]:
 def check_targets(spell: Spell, slot: int, targets: list[Fighter]) -> None:
     if not targets:
         raise RefusedError(f"{spell.name} needs a target (yourself included)")
-    if spell.targets and len(targets) > spell.targets:
+    most = spell.targets or (1 if spell.attack != "none" else 0)  # srd-6: an attack, one
+    if most and len(targets) > most:
         more = f" with a level {slot} slot" if slot > spell.level else ""
+        many = "one target" if most == 1 else f"at most {most} targets"
         raise RefusedError(
-            f"{spell.name} takes at most {spell.targets} targets{more}, not {len(targets)}"
+            f"{spell.name} takes {many}{more}, not {len(targets)}"
             + (" (srd-51)" if spell.upcast_targets else "")
         )
 

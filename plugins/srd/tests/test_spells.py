@@ -1,7 +1,7 @@
 """Saves for half (srd-25) and concentration (srd-26)."""
 
 import pytest
-from fracas.rules.api import ConditionCleared, Damaged, Resolved
+from fracas.rules.api import ConditionCleared, Damaged, RefusedError, Resolved
 from srd_table import Table, fight, of, rolls, sample
 
 from fracas_srd.damage import gain_temporary
@@ -40,12 +40,23 @@ def test_srd_31_the_save_is_rolled_before_the_damage():
     assert damage.roll.dice == "1d8" and of(out, Damaged)[0].amount == 5
 
 
+def burst() -> Table:
+    """Maelis with a table's own spell: a Dex save for 1d8 radiant damage, none on a
+    success, on any number of creatures."""
+    t = Table()
+    flash = {"name": "radiant burst", "save": "dex", "damage": "1d8", "type": "radiant"}
+    t.join("maelis", sample("cleric", spells=[flash]), "pc")
+    t.join("gob", sample("goblin")), t.join("gob2", sample("goblin"))
+    t.do({"action": "begin"}, 20, 16, 12)
+    return t
+
+
 def test_srd_31_every_target_saves_then_one_damage_roll_none_when_all_negate():
-    t = fight(("maelis", "cleric"), ("gob", "goblin"), ("gob2", "goblin"))
-    out = t.act("maelis", "cast", "gob", "gob2", faces=(17, 16), spell="sacred flame")
+    t = burst()
+    out = t.act("maelis", "cast", "gob", "gob2", faces=(17, 16), spell="radiant burst")
     assert [r.roll.dice for r in rolls(out)] == ["d20", "d20"] and not of(out, Damaged)
-    t = fight(("maelis", "cleric"), ("gob", "goblin"), ("gob2", "goblin"))
-    out = t.act("maelis", "cast", "gob", "gob2", faces=(17, 2, 4), spell="sacred flame")
+    t = burst()
+    out = t.act("maelis", "cast", "gob", "gob2", faces=(17, 2, 4), spell="radiant burst")
     assert [r.roll.dice for r in rolls(out)] == ["d20", "d20", "1d8"]
     assert [(e.target, e.amount) for e in of(out, Damaged)] == [("gob2", 4)]
 
@@ -238,3 +249,36 @@ def test_srd_34_the_concentration_lasts_no_longer_than_the_spell():
     t = fight(("maelis", "cleric"), ("gob", "goblin"))
     t.act("maelis", "cast", "gob", faces=(2,), spell="hold person")
     assert t.who("maelis").conditions["concentrating"]["until"]["rounds"] == 10
+
+
+@pytest.mark.parametrize(
+    ("caster", "sheet", "spell"),
+    [
+        ("ilse", "wizard", "fire bolt"),  # a spell attack: one target
+        ("maelis", "cleric", "guiding bolt"),
+        ("maelis", "cleric", "sacred flame"),  # "a creature": one
+        ("maelis", "cleric", "cure wounds"),
+        ("maelis", "cleric", "healing word"),
+    ],
+)
+def test_a_single_target_spell_refuses_a_second_target_in_one_line(caster, sheet, spell):
+    t = fight((caster, sheet), ("gob", "goblin"), ("gob2", "goblin"))
+    with pytest.raises(RefusedError, match=rf"^{spell} takes one target, not 2$"):
+        t.act(caster, "cast", "gob", "gob2", spell=spell)
+    assert t.who(caster).action == "" and t.who(caster).slots_spent == ()  # nothing spent
+
+
+def test_a_spell_of_several_targets_names_how_many():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"), ("gob2", "goblin"))
+    four = ["maelis", "gob", "gob2", "maelis"]
+    with pytest.raises(RefusedError, match=r"^bless takes at most 3 targets, not 4 \(srd-51\)$"):
+        t.act("maelis", "cast", *four, spell="bless")
+
+
+def test_a_monster_s_ability_on_one_target_refuses_a_second():
+    t = Table()
+    t.join("m", RULESET.monsters.find("mummy").sheet)
+    t.join("pc", sample("fighter"), "pc"), t.join("pc2", sample("rogue"), "pc")
+    t.do({"action": "begin"}, 20, 2, 1)
+    with pytest.raises(RefusedError, match=r"^dreadful glare takes one target, not 2$"):
+        t.act("m", "cast", "pc", "pc2", spell="dreadful glare")
