@@ -202,6 +202,10 @@ def whose(event: Resolved, said: str, names: Mapping[str, str], ruleset: Ruleset
     who = names.get(event.actor, event.actor)
     if who in said or event.actor in said:
         return said
+    playable = ruleset.playable(event.action)
+    if playable is not None and playable.reaction:  # a reaction in another's step
+        targets = listed([names.get(t, t) for t in event.targets])
+        return f"{who} reacts{f' to {targets}' if targets else ''}: {said}"
     if event.action in ruleset.verbs or event.action in CORE_VERBS:
         return f"{opening(msgspec.to_builtins(event), names, ruleset)}: {said}"
     return f"{who}: {said}"
@@ -295,6 +299,18 @@ def event_phrase(
     return None
 
 
+def unrepeated_parts(parts: list[str], head: str) -> list[str]:
+    """The parts without one that only says again what the part before ends with, about
+    whom the opening names ("…against 18, critical hit" then "critical hit Bo")."""
+    kept: list[str] = []
+    for part in parts:
+        said = kept[-1].rsplit(", ", 1)[-1] if kept else ""
+        whom = part.removeprefix(f"{said} ") if said and part.startswith(f"{said} ") else None
+        if whom is None or whom not in head:
+            kept.append(part)
+    return kept
+
+
 def told(condition: str, ruleset: Ruleset) -> bool:
     """Does a sentence tell this condition when an action sets or clears it?"""
     return condition in ruleset.told or condition in ruleset.down or condition in ruleset.out
@@ -323,7 +339,7 @@ def sentence(
         parts.append(f"the order is now {stated}")  # as the view orders them, not as rolled
     if command is not None and command.get("action") == FREE_ROLL:
         parts = [free_roll_reading(e) for e in events if isinstance(e, Rolled)]
-    parts = list(dict.fromkeys(parts))  # an outcome repeated by two events reads once
+    parts = unrepeated_parts(list(dict.fromkeys(parts)), head)  # an outcome reads once
     if not head:
         return "; ".join(parts) if parts else ""
     return f"{head}: {'; '.join(parts)}" if parts else head

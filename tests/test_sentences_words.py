@@ -15,6 +15,7 @@ from fracas.rules.events import (
     Damaged,
     Healed,
     Modifier,
+    Resolved,
     Roll,
     Rolled,
     Spent,
@@ -160,3 +161,32 @@ def test_two_hits_on_one_target_in_a_step_read_as_their_sum_in_every_ruleset() -
         assert "Bo takes 4 damage (2 + 2)" in said, (system, said)
         assert "Ann takes 2 damage" in said and "Bo takes 2 damage" not in said, (system, said)
         assert "Bo heals 4 (1 + 3)" in said, (system, said)
+
+
+def test_a_critical_hit_is_said_once() -> None:
+    """An outside tester after issue 37: srd's critical hit read "…against 18, critical hit;
+    critical hit Bo": the roll's result, then the attack's outcome saying it again."""
+    roll = Roll("d20", [20], 20, "seeded", counter="1.0")
+    mods = [Modifier(2, "Str", "srd-6")]
+    events = [
+        Rolled("ann", "attack on bo", roll, 18, mods, "critical hit", ["srd-7"]),
+        Resolved("ann", "attack", ["bo"], "critical hit Bo", ["srd-8"]),
+        damage("2d6", [3, 3]),
+    ]
+    said = sentence(events, ATTACK, NAMES, load("srd"))
+    assert said.count("critical hit") == 1, said
+    assert said.startswith("Ann attacks Bo: 20 +2 = 22 against 18, critical hit; "), said
+
+
+def test_srd_shield_reads_as_a_reaction_not_a_readied_action() -> None:
+    """An outside tester after issue 37: Bo's shield in Ann's attack read "Bo takes the
+    readied action Ann: shield: the hit becomes a miss"."""
+    roll = Roll("d20", [12], 12, "seeded", counter="1.0")
+    events = [
+        Rolled("ann", "attack on bo", roll, 12, [], "hit (12 vs AC 12)", ["srd-7"]),
+        Resolved("bo", "react", ["ann"], "shield: the hit becomes a miss (12 vs AC 17)", []),
+        Resolved("ann", "attack", ["bo"], "misses Bo", ["srd-7"]),
+    ]
+    said = sentence(events, ATTACK, NAMES, load("srd"))
+    assert "readied" not in said, said
+    assert "Bo reacts to Ann: shield: the hit becomes a miss" in said, said
