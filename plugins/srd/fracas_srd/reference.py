@@ -315,7 +315,8 @@ STATEMENTS = {
     "srd-43": (
         "Magic missile. Each dart hits a creature of the caster's choice that it can see, with "
         "no attack roll, for 1d4 + 1 force damage; the darts strike at once, one creature or "
-        "several; each dart is its own damage (a concentration save each). [Magic Missile]"
+        "several; each dart is its own damage (a concentration save each). Three darts, and "
+        "one more for each slot level above 1st. [Magic Missile]"
     ),
     "srd-50": (
         "Spell slots. A caster has a number of spell slots of each level (its sheet's `slots`, "

@@ -153,6 +153,7 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     innate: bool = False  # a reaction cast with no slot (a tiefling's Infernal Legacy)
     trigger: Literal["", "hit", "damaged"] = ""  # a reaction spell: what it answers (srd-39)
     darts: Annotated[int, msgspec.Meta(ge=0, le=20)] = 0  # each hits, no roll (srd-43)
+    upcast_darts: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0  # darts more per level
     recharge: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0  # Recharge 5-6: 5 (srd-54)
     recharged_as: str = ""  # one recharge for several (a dragon's "breath weapons")
     multiattack: bool = False  # used as the start of its Multiattack (srd-29)
@@ -327,7 +328,7 @@ def check_effect(effect: Effect | None, where: str) -> None:
 def check_slots(sheet: Sheet, spell: Spell, where: str) -> None:
     """srd-50: a spell of level 1 or higher needs a slot of its level or higher; srd-51: its
     scaling is dice of the spell's own kind."""
-    if spell.level and not any(sheet.slots[spell.level - 1 :]):
+    if spell.level and len(sheet.slots) < spell.level:  # a level of none is a level
         raise BadInputError(
             f"{where}: {spell.name} is a level {spell.level} spell: give the sheet its spell "
             f"slots by level, such as slots = [4, 2] (srd-50)"

@@ -54,23 +54,31 @@ def slot_for(caster: Fighter, spell: Spell, asked: int | None) -> int:
             f"{spell.name} is a level {spell.level} spell: it needs a slot of level "
             f"{spell.level} or higher (srd-51)"
         )
-    if not slots_of(caster, level):
+    if level > len(caster.sheet.slots):
         listed = f"slots = {list(caster.sheet.slots)}" if caster.sheet.slots else "no slots"
         raise RefusedError(
             f"{caster.name} has no level {level} spell slots ({listed} on the sheet, by level; "
             "srd-50)"
         )
     if not slots_left(caster, level):
-        higher = next(
-            (n for n in range(level + 1, len(caster.sheet.slots) + 1) if slots_left(caster, n)),
-            0,
-        )
-        hint = f"; a higher one is left: -o level={higher}" if higher else ""
+        total = slots_of(caster, level)
+        spent = f"all {total} spent" if total else "none on the sheet"
         raise RefusedError(
-            f"{caster.name} has no level {level} spell slot left (all {slots_of(caster, level)}"
-            f" spent; srd-50){hint}"
+            f"{caster.name} has no level {level} spell slot left ({spent}; srd-50)"
+            + higher_slot(caster, level)
         )
     return level
+
+
+def higher_slot(caster: Fighter, level: int) -> str:
+    """srd-51: the lowest higher slot left, as the way to cast it, or ""."""
+    higher = next(
+        (n for n in range(level + 1, len(caster.sheet.slots) + 1) if slots_left(caster, n)), 0
+    )
+    if not higher:
+        return ""
+    left = slots_left(caster, higher)
+    return f": cast it with a level {higher} slot, -o level={higher} ({left} left)"
 
 
 def spend_slot(caster: Fighter, level: int) -> list[Event]:
@@ -99,7 +107,7 @@ def scaled(dice: str, more: str, levels: int) -> str:
 
 
 def as_cast(spell: Spell, slot: int) -> Spell:
-    """The spell as a slot `slot` levels up casts it: its dice and its targets scaled."""
+    """The spell as a slot `slot` levels up casts it: its dice, targets and darts scaled."""
     levels = max(0, slot - spell.level)
     if not levels:
         return spell
@@ -111,4 +119,5 @@ def as_cast(spell: Spell, slot: int) -> Spell:
             amounts[field] = scaled(dice, spell.upcast, levels) + (f"{flat:+d}" if flat else "")
             break
     targets = spell.targets + spell.upcast_targets * levels if spell.targets else 0
-    return replace(spell, targets=targets, **amounts)
+    darts = spell.darts + spell.upcast_darts * levels if spell.darts else 0
+    return replace(spell, targets=targets, darts=darts, **amounts)

@@ -97,3 +97,46 @@ def test_srd_51_a_scaling_of_another_die_is_refused_as_the_sheet_loads():
     odd = {"name": "odd", "level": 1, "heal": "1d8", "upcast": "1d6"}
     with pytest.raises(BadInputError, match=r"odd: upcast = '1d6' must be dice of the kind"):
         t.join("sage", sample("cleric", spells=[odd]))
+
+
+def test_srd_43_magic_missile_fires_one_more_dart_for_each_slot_level_above_1st():
+    t = fight(("ilse", "wizard"), ("gob", "goblin"))
+    out = t.act("ilse", "cast", "gob", faces=(1, 1, 1, 1), spell="magic missile", level=2)
+    assert [r.roll.dice for r in rolls(out)] == ["1d4"] * 4  # four darts, 2 damage each
+    with pytest.raises(RefusedError, match="magic missile has 4 darts: name one target"):
+        t2 = fight(("ilse", "wizard"), ("gob", "goblin"), ("gob2", "goblin"))
+        t2.act("ilse", "cast", "gob", "gob2", "gob", spell="magic missile", level=2)
+
+
+def test_srd_51_burning_hands_deals_1d6_more_for_each_slot_level_above_1st():
+    t = fight(("ilse", "wizard"), ("gob", "goblin"))
+    out = t.act("ilse", "cast", "gob", faces=(2, 1, 1, 1, 1), spell="burning hands", level=2)
+    assert [r.roll.dice for r in rolls(out)] == ["d20", "4d6"]
+
+
+def test_srd_50_the_refusal_names_the_higher_slot_left_and_how_many():
+    t = fight(("maelis", "cleric"), ("brannoc", "fighter"), ("gob", "goblin"))
+    for _ in range(4):
+        t.act("maelis", "cast", "brannoc", faces=(5,), spell="cure wounds")
+        maelis_again(t)
+    with pytest.raises(RefusedError) as refused:
+        t.act("maelis", "cast", "brannoc", spell="cure wounds")
+    assert str(refused.value) == (
+        "maelis has no level 1 spell slot left (all 4 spent; srd-50): cast it with a "
+        "level 2 slot, -o level=2 (2 left)"
+    )
+
+
+def test_srd_50_a_sheet_may_have_no_slot_left_at_a_level_it_has():
+    """A caster joining with slots spent (or a level of none): the sheet loads, the
+    casting is refused and the slot that is left named."""
+    t = fight(("maelis", "cleric"), ("gob", "goblin"), begin=False)
+    t.join("sage", sample("cleric", slots=[0, 1]), "pc")
+    t.join("spent", sample("cleric", slots=[0, 0]), "pc")
+    t.do({"action": "begin"}, 20, 16, 12, 8)
+    t.next(), t.next()
+    with pytest.raises(RefusedError, match=r"no level 1 spell slot left .* -o level=2 \(1 left\)"):
+        t.act("sage", "cast", "gob", spell="guiding bolt")
+    t.next()
+    with pytest.raises(RefusedError, match=r"^spent has no level 1 spell slot left \(none on"):
+        t.act("spent", "cast", "gob", spell="guiding bolt")
