@@ -47,7 +47,8 @@ NONMAGICAL = re.compile(r"non ?magical")
 MISSPELT = {"posion": "poison"}
 DAMAGE_ORDER = sorted(DAMAGE_TYPES)
 HIT = re.compile(r"Hit: (\d+) (\([^)]*\) )?(\w+) damage")
-USES = re.compile(r"makes (?:an?|one) ([\w ]+?) attack|uses its ([\w ]+?)[.,]")
+ATTACKS = re.compile(r"makes (?:an?|one) ([\w ]+?) attack|attack with its ([\w ]+?)(?: or |[.,])")
+ABILITY = re.compile(r"uses its ([\w ]+?)[.,]")
 Tally = collections.Counter[str]
 
 
@@ -251,13 +252,17 @@ def legendary_of(monster: dict[str, Any], sheet: dict[str, Any], tally: Tally) -
         cost = re.search(r"\(Costs (\d) Actions\)", action["name"])
         name = re.sub(r"\s*\(Costs \d Actions\)", "", action["name"]).lower()
         option: dict[str, Any] = {"name": name, "cost": int(cost[1]) if cost else 1}
-        used = USES.search(action.get("desc", ""))
-        named = used and (used[1] or used[2]).lower()
-        if named in {w["name"] for w in sheet["weapons"]}:
-            option["weapon"] = named
-        elif named in {s["name"] for s in sheet["spells"]}:
-            option["spell"] = named
-        elif "dc" in action and "dc_type" in action["dc"]:
+        desc = action.get("desc", "")
+        swung, used = ATTACKS.search(desc), ABILITY.search(desc)
+        weapons = {w["name"] for w in sheet["weapons"]}
+        named = [(swung[1] or swung[2]).lower()] if swung else []
+        named += [used[1].lower()] if used else []
+        for name in named:  # "one attack with its rotting fist or uses its ...": either
+            if name in weapons:
+                option["weapon"] = name
+            elif name in {s["name"] for s in sheet["spells"]}:
+                option["spell"] = name
+        if not option.keys() & {"weapon", "spell"} and "dc_type" in (action.get("dc") or {}):
             spell = save_ability(action, sheet, tally)
             spell["name"] = name
             sheet["spells"].append(spell)

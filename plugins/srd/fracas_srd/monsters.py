@@ -7,7 +7,7 @@ from fracas_srd import spells
 from fracas_srd.attacks import weapon_attack
 from fracas_srd.commands import Lair, Legendary, Multiattack
 from fracas_srd.evolve import evolve
-from fracas_srd.sheets import LairAction
+from fracas_srd.sheets import LairAction, LegendaryOption
 from fracas_srd.state import LAIR_ACTION, LAIR_COUNT, MULTIATTACK, Fighter, State
 from fracas_srd.turn import able, action
 
@@ -75,12 +75,13 @@ def legendary(state: State, actor: Fighter, command: Legendary, ctx: Context) ->
         offered = ", ".join(o.name for o in actor.sheet.legendary) or "none"
         raise RefusedError(f"{actor.name} has no legendary option {command.option!r}; {offered}")
     check_window(state, actor, option.cost)
+    used = chosen(actor, option, command.weapon)
     events: list[Event] = [
         Spent(actor.id, legendary_actions(option.cost), option.cost, option.name, ["srd-29"])
     ]
-    if option.spell:
+    if used == option.spell and used:
         return unleashed(state, ctx, events, actor, option.spell, command)
-    if not option.weapon:
+    if not used:
         return [
             *events,
             Resolved(actor.id, "legendary", list(command.targets), option.name, ["srd-29"]),
@@ -90,6 +91,26 @@ def legendary(state: State, actor: Fighter, command: Legendary, ctx: Context) ->
     target = state.fighter(command.targets[0])
     weapon = actor.sheet.weapon(option.weapon)
     return events + weapon_attack(state, ctx, actor, target, weapon, command, "legendary")
+
+
+def chosen(actor: Fighter, option: LegendaryOption, asked: str) -> str:
+    """What the legendary option uses: its weapon or its ability (a spell of the sheet),
+    the one `-w` names where it offers both (a mummy lord's rotting fist or Dreadful Glare);
+    "" for one the GM narrates."""
+    offered = [o for o in (option.weapon, option.spell) if o]
+    found = next((o for o in offered if o.lower() == asked.lower()), "")
+    if asked and not found:
+        if not offered:
+            raise RefusedError(f"{actor.name}'s {option.name} uses no weapon, not {asked!r}")
+        raise RefusedError(f"{actor.name}'s {option.name} {either(offered)}, not {asked!r}")
+    if not asked and len(offered) > 1:
+        named = " or ".join(f"-w {o!r}" for o in offered)
+        raise RefusedError(f"{actor.name}'s {option.name} {either(offered)}: name one, {named}")
+    return found or (offered[0] if offered else "")
+
+
+def either(offered: list[str]) -> str:
+    return "uses its " + " or its ".join(offered)
 
 
 def check_window(state: State, actor: Fighter, cost: int) -> None:

@@ -173,8 +173,8 @@ class LairAction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class LegendaryOption(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One legendary action: an attack with a weapon of the sheet, a spell of the sheet it
-    unleashes (a dragon's wing attack: a save, damage, prone), or an effect the GM narrates
-    (neither)."""
+    unleashes (a dragon's wing attack: a save, damage, prone), either (a mummy lord's rotting
+    fist or Dreadful Glare: `-w` names which), or an effect the GM narrates (neither)."""
 
     name: str
     cost: Cost = 1

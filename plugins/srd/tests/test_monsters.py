@@ -2,7 +2,9 @@
 
 import pytest
 from fracas.rules.api import RefusedError, Resolved, Spent
-from srd_table import Table, fight, of, rolls
+from srd_table import Table, fight, of, rolls, sample
+
+from fracas_srd.ruleset import RULESET
 
 
 def test_srd_29_multiattack_is_one_action_of_the_sheet_s_attacks_in_order():
@@ -119,3 +121,44 @@ def test_srd_14_with_no_legendary_creature_the_death_save_comes_with_the_turn():
     t.do({"action": "gm.harm", "target": "wren", "amount": t.who("wren").hp})
     out = t.next(12)
     assert [r.purpose for r in rolls(out)] == ["death save"] and t.turn == "wren"
+
+
+def mummy_lord_at_a_turn_end() -> Table:
+    t = Table()
+    t.join("lord", RULESET.monsters.find("mummy lord").sheet)
+    t.join("pc", sample("fighter"), "pc")
+    t.do({"action": "begin"}, 2, 20)
+    t.next()  # the fighter's turn ends: the lord may take a legendary action
+    return t
+
+
+def test_srd_29_a_legendary_attack_uses_the_weapon_chosen():
+    t = mummy_lord_at_a_turn_end()
+    out = t.act("lord", "legendary", "pc", faces=(1,), option="attack", weapon="rotting fist")
+    assert [r.purpose for r in rolls(out)] == ["attack on pc with rotting fist"]
+
+
+def test_srd_29_a_legendary_option_of_two_uses_the_one_named_or_asks_which():
+    t = mummy_lord_at_a_turn_end()
+    with pytest.raises(RefusedError) as refused:
+        t.act("lord", "legendary", "pc", option="attack")
+    assert str(refused.value) == (
+        "lord's attack uses its rotting fist or its dreadful glare: "
+        "name one, -w 'rotting fist' or -w 'dreadful glare'"
+    )
+    out = t.act("lord", "legendary", "pc", faces=(19,), option="attack", weapon="dreadful glare")
+    assert [r.purpose for r in rolls(out)] == ["Wis save against dreadful glare (DC 16)"]
+
+
+def test_srd_29_a_legendary_action_refuses_a_weapon_it_does_not_offer():
+    t = mummy_lord_at_a_turn_end()
+    with pytest.raises(
+        RefusedError,
+        match=r"^lord's attack uses its rotting fist or its dreadful glare, not 'bite'$",
+    ):
+        t.act("lord", "legendary", "pc", option="attack", weapon="bite")
+    with pytest.raises(
+        RefusedError, match=r"^lord's blinding dust uses its blinding dust, not 'rotting"
+    ):
+        t.act("lord", "legendary", "pc", option="blinding dust", weapon="rotting fist")
+    assert t.who("lord").legendary_left == 3  # nothing spent
