@@ -24,6 +24,7 @@ from fracas.rules import Encounter
 from fracas.rules.commands import GM
 from fracas.rules.encounter import StepOutcome
 from fracas.rules.events import Rolled
+from fracas.rules.gm import REMOVED
 from fracas.rules.players import Playable, PlayerField
 from fracas.rules.reactions import ANSWER, Ask, ask_until, offered
 from fracas.rules.views import View
@@ -73,6 +74,7 @@ class PlayerAction(msgspec.Struct, frozen=True):
     fields: list[Control]
     dice: str = ""  # the dice it rolls, in the ruleset's words; "": none (no box for dice)
     times: str = ""  # how many at each target, in words, where one may be named again
+    on_self: bool = False  # the character may name themself among its targets
 
 
 class Panel(msgspec.Struct, frozen=True):
@@ -85,7 +87,7 @@ class Panel(msgspec.Struct, frozen=True):
     conditions: list[str]
     acting: bool
     actions: list[PlayerAction]
-    targets: list[tuple[str, str]]  # (id, name) of the others on the players' screen
+    targets: list[tuple[str, str]]  # (id, name) of the others on the players' screen, in it
     weapons: list[str]
     seen: int  # the mark of the log the panel stands after (`mark`)
     undo: int | None  # the players' number of the own step a tap would take back
@@ -108,7 +110,15 @@ def player_actions(ruleset: Any, sheet: Any, acting: bool) -> list[PlayerAction]
         label = "End turn" if name == PASS else name.replace("_", " ").capitalize()
         found.append(
             PlayerAction(
-                name, label, text, takes, playable.reaction, fields, playable.dice, playable.times
+                name,
+                label,
+                text,
+                takes,
+                playable.reaction,
+                fields,
+                playable.dice,
+                playable.times,
+                playable.on_self,
             )
         )
     return found
@@ -191,13 +201,24 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
         list(wound.conditions) if wound else [],
         acting,
         player_actions(live.ruleset, sheet, acting) if wound is not None else [],
-        [(w.combatant, w.name) for w in view.wounds if w.combatant != combatant],
+        targets_of(view, live.ruleset, combatant),
         live.ruleset.weapons_of(sheet) if sheet is not None and wound else [],
         mark(timeline),
         own_last_shown(timeline, combatant),
         question,
         asked,
     )
+
+
+def targets_of(view: View, ruleset: Any, combatant: str) -> list[tuple[str, str]]:
+    """(id, name) of the others on the players' screen a player may name: not one out of
+    the fight (dead, or taken out of it by the GM); one down may still be healed or hit."""
+    gone = {*ruleset.out, REMOVED}
+    return [
+        (w.combatant, w.name)
+        for w in view.wounds
+        if w.combatant != combatant and not gone & set(w.conditions)
+    ]
 
 
 def own_last_shown(timeline: Timeline, combatant: str) -> int | None:

@@ -37,10 +37,13 @@ class Playable:
     weapon's damage dice on a hit"), which a player may type from their own dice; empty:
     it rolls none, and the phone offers no box for dice. `times`: where a target may be
     named more than once (magic missile's darts, one a name), the words for how many at
-    each; the phone then asks a number beside each target. A ruleset may declare the pass
-    (`next`) too, when ending a turn rolls (declared actions resolving)."""
+    each; the phone then asks a number beside each target. `on_self`: the character may
+    name themself among the targets (a healing spell); the phone offers "yourself" first.
+    A ruleset may declare the pass (`next`) too, when ending a turn rolls (declared
+    actions resolving)."""
 
     fields: dict[str, PlayerField] = field(default_factory=dict)
     reaction: bool = False
     dice: str = ""
     times: str = ""
+    on_self: bool = False

@@ -1,6 +1,7 @@
 """Defects an outside tester found playing an srd fight from phones: each test fails on
 the code before its fix."""
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -8,7 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.web import Table, crypt_table
+from tests.web import Table, crypt_table, fracas, sample, served_table
 
 pytestmark = pytest.mark.sqlite_file
 
@@ -62,3 +63,40 @@ def test_a_wrongly_typed_step_is_told_in_plain_words(table: Table, body: bytes, 
     assert answer.text.startswith(said) and answer.text.count("\n") == 1, answer.text
     assert "Expected" not in answer.text and "$." not in answer.text, answer.text
     assert table.log() == before
+
+
+def chapel(db: Path) -> None:
+    """The cleric acts first; the skeleton is destroyed and the wolf has fled."""
+    fracas(db, "new", "-r", "srd", "--id", "chapel", "-t", "The Chapel")
+    fracas(db, "add", "cleric", "--sheet", sample("cleric"), "--set", "initiative=60")
+    fracas(db, "add", "fighter", "--sheet", sample("fighter"), "--set", "initiative=40")
+    for foe in ("goblin", "skeleton", "wolf"):
+        fracas(db, "add", foe, "--sheet", sample(foe))
+    fracas(db, "begin")
+    fracas(db, "harm", "skeleton", "999", "-m", "turned to dust")
+    fracas(db, "remove", "wolf", "-m", "fled")
+
+
+def taps(fieldset: str) -> set[str]:
+    return set(re.findall(r'<input type="checkbox" value="([^"]+)" data-target', fieldset))
+
+
+def test_a_phone_offers_self_where_the_action_allows_and_never_the_dead_or_gone(
+    tmp_path: Path,
+) -> None:
+    """An outside tester after issue 37: a cleric could not cure their own wounds from the
+    phone (only the others were offered as targets), and a destroyed skeleton and a wolf
+    the GM had taken out of the fight were still offered."""
+    with served_table(tmp_path / "chapel.db", chapel, ("cleric",)) as table:
+        panel = table.client.get(f"/p/{table.tokens['cleric']}/panel").text
+        chosen = r'<fieldset class="chosen" data-action="(\w+)"(.*?)</fieldset>'
+        fieldsets = dict(re.findall(chosen, panel, re.S))
+        assert taps(fieldsets["cast"]) == {"cleric", "fighter", "goblin"}, fieldsets["cast"]
+        assert taps(fieldsets["attack"]) == {"fighter", "goblin"}, fieldsets["attack"]
+        assert "skeleton" not in panel and "wolf" not in panel
+        fracas(table.db, "harm", "cleric", "5", "-m", "a fall")
+        cure = {"spell": "cure wounds"}
+        healed = table.tap("cleric", action="cast", fields=cure, targets=["cleric"])
+        assert healed.status_code == 200, healed.text
+        events = json.loads(table.log())[-1]["events"]
+        assert any(e["kind"] == "healed" and e["target"] == "cleric" for e in events), events

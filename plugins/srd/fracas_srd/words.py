@@ -114,6 +114,7 @@ PLAYERS = {
         },
         dice="the spell's: d20 to hit or each target's save, then its damage or healing dice",
         times="a spell of darts (magic missile) splits them: how many darts at each",
+        on_self=True,  # cure wounds, healing word, bless: a caster may be among the targets
     ),
     "move": Playable(
         {
