@@ -221,6 +221,11 @@ def option_text(action: dict[str, Any], name: str) -> str:
     return found[1] if found else ""
 
 
+def singular(name: str, weapons: set[str]) -> str:
+    """A dragon turtle's "claws" for its weapon "claw"."""
+    return name[:-1] if name not in weapons and name[:-1] in weapons else name
+
+
 def actions_of(monster: dict[str, Any], sheet: dict[str, Any], tally: Tally) -> None:
     weapons, spells, multi = [], [], []
     for action in monster.get("actions") or []:
@@ -237,12 +242,15 @@ def actions_of(monster: dict[str, Any], sheet: dict[str, Any], tally: Tally) -> 
         elif action["name"] == "Multiattack":
             multi = multiattack_of(action)
     names = {w["name"] for w in weapons}
+    multi = [(singular(name, names), n) for name, n in multi]
     sheet["multiattack"] = [name for name, n in multi if name in names for _ in range(n)]
     for spell in spells:
         if any(name == spell["name"] for name, _ in multi):  # "can use its Frightful Presence"
             spell["multiattack"] = True
-    if any(name not in names for name, _ in multi):
-        tally["multiattack parts that are not attacks"] += 1
+    abilities = {s["name"] for s in spells if s.get("multiattack")}
+    for name, _ in multi:
+        if name not in names | abilities:  # a roper's Reel: no ability of the sheet
+            tally[f"multiattack parts not read ({name})"] += 1
     sheet["weapons"], sheet["spells"] = weapons, spells
 
 

@@ -49,7 +49,23 @@ def multiattack(state: State, actor: Fighter, command: Multiattack, ctx: Context
         events += weapon_attack(
             now, ctx, now.fighter(actor.id), target, weapon, each, "multiattack"
         )
-    return events
+    return events + abilities_left(state, actor)
+
+
+def abilities_left(state: State, actor: Fighter) -> list[Event]:
+    """srd-29: the abilities of its Multiattack not used in it yet, named with how to."""
+    turn = f"{state.round}:{state.turn}"
+    return [
+        Resolved(
+            actor.id,
+            "multiattack",
+            [],
+            f"its {s.name} is part of this Multiattack too: cast -o spell={s.name!r}",
+            RULE,
+        )
+        for s in actor.sheet.spells
+        if s.multiattack and actor.once.get(s.name) != turn
+    ]
 
 
 def begun(state: State, actor: Fighter) -> list[Event]:

@@ -36,7 +36,7 @@ from fracas_srd.evolve import evolve
 from fracas_srd.lasting import conditions_of, timed
 from fracas_srd.sheets import Spell, parse_amount
 from fracas_srd.slots import as_cast, slot_for, spend_slot
-from fracas_srd.state import MULTIATTACK, Fighter, State, immune
+from fracas_srd.state import MULTIATTACK, ONCE_A_TURN, Fighter, State, immune
 from fracas_srd.triggered import (
     DAMAGED,
     HIT,
@@ -73,15 +73,24 @@ def check_bonus_rule(caster: Fighter, spell: Spell) -> None:
         )
 
 
-def casting_cost(caster: Fighter, spell: Spell, slot: int) -> list[Event]:
+def multiattack_part(state: State, caster: Fighter, spell: Spell) -> list[Event]:
+    """srd-29: an ability of its Multiattack (a mummy's Dreadful Glare), before or after
+    its attacks, once in it."""
+    if caster.once.get(spell.name) == f"{state.round}:{state.turn}":
+        raise RefusedError(f"{caster.name} has used its {spell.name} in this Multiattack (srd-29)")
+    begun = [] if caster.action == MULTIATTACK else action(caster, MULTIATTACK)
+    return [*begun, Spent(caster.id, ONCE_A_TURN, 1, spell.name, ["srd-29"])]
+
+
+def casting_cost(state: State, caster: Fighter, spell: Spell, slot: int) -> list[Event]:
     if spell.casting == "reaction":
         raise RefusedError(
             f"{spell.name} is cast as a reaction when its trigger comes: the attack's "
             f"--defence {caster.id}={spell.name} (or --ask) (srd-39)"
         )
     check_bonus_rule(caster, spell)
-    if spell.multiattack:  # srd-29: its Multiattack's first part; the attacks follow
-        spent = action(caster, MULTIATTACK)
+    if spell.multiattack:  # srd-29: a part of its Multiattack, with its attacks
+        spent = multiattack_part(state, caster, spell)
     elif spell.casting == "action":
         spent = action(caster, "cast")
     else:
@@ -113,7 +122,7 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
     spell = as_cast(spell, slot)
     targets = [state.fighter(t) for t in command.targets]
     check_targets(spell, slot, targets)
-    events = [*casting_cost(caster, spell, slot), *recharge.used(caster, spell)]
+    events = [*casting_cost(state, caster, spell, slot), *recharge.used(caster, spell)]
     return events + unleash(state, ctx, events, caster, spell, targets, command)
 
 

@@ -162,3 +162,47 @@ def test_srd_29_a_legendary_action_refuses_a_weapon_it_does_not_offer():
     ):
         t.act("lord", "legendary", "pc", option="blinding dust", weapon="rotting fist")
     assert t.who("lord").legendary_left == 3  # nothing spent
+
+
+def mummy_and_fighter() -> Table:
+    t = Table()
+    t.join("mummy", RULESET.monsters.find("mummy").sheet)
+    t.join("pc", sample("fighter"), "pc")
+    t.do({"action": "begin"}, 20, 2)
+    return t
+
+
+def test_srd_29_a_multiattack_names_the_ability_that_is_part_of_it():
+    """The mummy "can use its Dreadful Glare and makes one attack with its rotting fist"."""
+    t = mummy_and_fighter()
+    out = t.act("mummy", "multiattack", "pc", faces=(1,))
+    said = [e.outcome for e in of(out, Resolved) if "Multiattack too" in e.outcome]
+    assert said == ["its dreadful glare is part of this Multiattack too: "
+                    "cast -o spell='dreadful glare'"]  # fmt: skip
+
+
+def test_srd_29_the_ability_of_a_multiattack_may_follow_its_attacks_once():
+    t = mummy_and_fighter()
+    t.act("mummy", "multiattack", "pc", faces=(1,))  # the fist misses
+    t.act("mummy", "cast", "pc", faces=(9,), spell="dreadful glare")
+    assert t.who("pc").has("frightened")
+    with pytest.raises(RefusedError, match=r"^mummy has used its dreadful glare in this Multi"):
+        t.act("mummy", "cast", "pc", spell="dreadful glare")
+
+
+def test_srd_29_the_ability_first_then_the_attacks_and_not_again():
+    t = mummy_and_fighter()
+    t.act("mummy", "cast", "pc", faces=(19,), spell="dreadful glare")
+    out = t.act("mummy", "multiattack", "pc", faces=(1,))
+    assert not [e for e in of(out, Resolved) if "Multiattack too" in e.outcome]  # used
+    with pytest.raises(RefusedError, match="has used its dreadful glare"):
+        t.act("mummy", "cast", "pc", spell="dreadful glare")
+
+
+def test_srd_29_the_bestiary_s_multiattacks_keep_every_part_they_can():
+    """A part named in the plural ("two with its claws") is the weapon "claw"; an ability
+    that is part of it (a gibbering mouther's Blinding Spittle) is marked so."""
+    sheet = RULESET.monsters.find("dragon turtle").sheet
+    assert sheet["multiattack"] == ["bite", "claw", "claw"]
+    mouther = RULESET.sheet(RULESET.monsters.find("gibbering mouther").sheet)
+    assert mouther.multiattack == ["bites"] and mouther.spell("blinding spittle").multiattack
