@@ -14,9 +14,10 @@ import msgspec
 
 from fracas.ledger import NotFoundError, RefusedError
 from fracas.rules import Encounter, roster
-from fracas.rules.commands import Carry, Heal, Rest, SendParty
+from fracas.rules.commands import Carry, ClearCondition, Heal, Rest, SendParty, SetCondition
 from fracas.rules.encounter import recorded_events
 from fracas.rules.events import CombatantJoined
+from fracas.rules.gm import ENDED
 from fracas.rules.party import PARTY, sent_to
 from fracas.rules.views import WoundRow
 
@@ -149,6 +150,8 @@ def brought(log: Fracas, encounter: str, author: str) -> list[str]:
     """Every member joined to `encounter` with their sheet, then carried over (one step
     each); the party marked as sent there."""
     fight = log.encounter(encounter)
+    if fight.state.ended:  # first: a refusal appends nothing
+        raise RefusedError(ENDED)
     here = [who for who in party(log).state.fighters if who in fight.state.fighters]
     if here:  # first: a refusal appends nothing
         raise RefusedError(f"{', '.join(here)} already in {encounter}: the party is there")
@@ -181,7 +184,22 @@ def rest(log: Fracas, kind: str, author: str = "gm") -> list[str]:
 
 def heal(log: Fracas, who: str, amount: int, reason: str = "", author: str = "gm") -> None:
     """The GM's heal of a member between fights."""
-    roster.find(party(log).state.fighters, who)  # first: a refusal appends nothing
+    by_hand(log, Heal(who, amount, reason or "between fights"), author)
+
+
+def set_condition(log: Fracas, who: str, name: str, reason: str = "", author: str = "gm") -> None:
+    """The GM sets a condition on a member between fights (it lasts until cleared)."""
+    by_hand(log, SetCondition(who, name, reason or "between fights"), author)
+
+
+def clear_condition(log: Fracas, who: str, name: str, reason: str = "", author: str = "gm") -> None:
+    """The GM clears a condition from a member between fights."""
+    by_hand(log, ClearCondition(who, name, reason or "between fights"), author)
+
+
+def by_hand(log: Fracas, command: Heal | SetCondition | ClearCondition, author: str) -> None:
+    """One of the GM's commands on a member of the party, once the party is carried home
+    from its last fight: all in one transaction, nothing appended on a refusal."""
+    roster.find(party(log).state.fighters, command.target)
     with log.store.batch():
-        home = bring_home(log, author)
-        home.execute(Heal(who, amount, reason or "between fights"), author=author)
+        bring_home(log, author).execute(command, author=author)

@@ -97,7 +97,8 @@ class Return(Command, tag="gm.return"):
 
 
 class End(Command, tag="gm.end"):
-    """The fight is over: only the GM's own commands go on until it is reopened."""
+    """The fight is over: nothing changes it until it is reopened (the party is changed
+    between fights by `fracas party`); notes, disclosures and free rolls go on."""
 
     reason: Text = ""
 

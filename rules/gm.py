@@ -65,6 +65,12 @@ __all__ = [
 
 REMOVED = "removed"
 BY_HAND = "gm"
+# Why a change to an ended fight is refused, and what to do instead: a fight's end is where
+# the party's standing is taken from, so a change after it would reach no one.
+ENDED = (
+    "the fight has ended: `fracas reopen` to go on with it, `fracas party heal` or "
+    "`fracas party condition` to change the party between fights, `fracas new` for the next"
+)
 HandHook = Callable[[Any, str, int, str], list[Event]]  # (state, target, amount, reason)
 ClearHook = Callable[[Any, str, str, str], list[Event]]  # (state, target, condition, reason)
 
@@ -97,6 +103,8 @@ def decide(rules: Any, state: Any, command: GmCommand, ctx: Any) -> list[Event]:
             if not ended:
                 raise RefusedError("the encounter has not ended, so there is nothing to reopen")
             return [EncounterReopened(command.reason or "the GM reopens the fight")]
+    if ended:
+        raise RefusedError(ENDED)
     fighter = roster.find(state.fighters, command.target)
     match command:
         case Harm():
@@ -201,7 +209,7 @@ def check_command(state: Any, command: Any) -> None:
     """Every ruleset's command refused once the fight has ended, or by or at a removed
     combatant."""
     if state.ended:
-        raise RefusedError("the encounter has ended; `reopen` it to go on")
+        raise RefusedError(ENDED)
     actor = getattr(command, "actor", None)
     named = [actor] if actor else []
     named += getattr(command, "targets", None) or []

@@ -81,7 +81,8 @@ def test_an_ended_encounter_refuses_the_rules_until_reopened(tmp_path, name):
         live.execute(live.ruleset.command({"action": "next"}))
     with pytest.raises(Exception, match="already ended"):
         gm(fracas, e, "end")
-    gm(fracas, e, "harm", target="bob", amount=1, reason="bleeds after the fight")
+    with pytest.raises(Exception, match="the fight has ended: `fracas reopen` to go on"):
+        gm(fracas, e, "harm", target="bob", amount=1, reason="bleeds after the fight")
     gm(fracas, e, "reopen", reason="reinforcements")
     assert fracas.view(e).phase != "ended"
     with pytest.raises(Exception, match="has not ended"):

@@ -175,7 +175,8 @@ def return_(app: App, target: str, reason: str, by: str, command_id: str | None)
 @turn_option
 @gm_flags
 def end(app: App, turn: str | None, reason: str, by: str, command_id: str | None) -> None:
-    """End the encounter: only the GM's commands go on until `reopen`."""
+    """End the encounter: nothing changes it until `reopen` (`fracas party` changes the
+    party between fights); notes and free rolls go on."""
     gm_command(app, "end", by, command_id, turn, reason=reason)
 
 

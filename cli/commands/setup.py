@@ -304,8 +304,7 @@ def party_(ctx: click.Context, as_json: bool) -> None:
         dump_json([msgspec.to_builtins(member) for member in found])
         return
     for member in found:
-        conditions = f"  {', '.join(member.conditions)}" if member.conditions else ""
-        click.echo(f"{member.combatant:<12} {member.health:<14} in {member.where}{conditions}")
+        click.echo(member_line(member))
 
 
 @party_.command("add", short_help="A player character joins the party.")
@@ -406,9 +405,56 @@ def party_heal(app: App, combatant: str, amount: int, reason: str, by: str) -> N
     from fracas.projections import party
 
     party.heal(app.writer, combatant, amount, reason, author=by)
+    echo_member(app, combatant)
+
+
+@party_.group("condition", short_help="Set or clear a member's condition between fights.")
+def party_condition() -> None:
+    """Set or clear a condition on a member of the party between fights (in a fight, and
+    once it has ended, the party stands as that fight left it: this carries them home)."""
+
+
+@party_condition.command("set", short_help="Set condition NAME on a member between fights.")
+@click.argument("combatant")
+@click.argument("name", type=LINE)
+@click.option("--reason", "-m", default="", type=LINE, help="Why (a curse, a long march).")
+@click.option("--by", default="gm", show_default=True, help="Who is entering this.")
+@pass_app
+def party_condition_set(app: App, combatant: str, name: str, reason: str, by: str) -> None:
+    """Set condition NAME on a member of the party between fights, until cleared."""
+    from fracas.projections import party
+
+    party.set_condition(app.writer, combatant, name, reason, author=by)
+    echo_member(app, combatant)
+
+
+@party_condition.command("clear", short_help="Clear condition NAME from a member.")
+@click.argument("combatant")
+@click.argument("name", type=LINE)
+@click.option("--reason", "-m", default="", type=LINE, help="Why (a healer's herbs, a rest).")
+@click.option("--by", default="gm", show_default=True, help="Who is entering this.")
+@pass_app
+def party_condition_clear(app: App, combatant: str, name: str, reason: str, by: str) -> None:
+    """Clear condition NAME from a member of the party between fights."""
+    from fracas.projections import party
+
+    party.clear_condition(app.writer, combatant, name, reason, author=by)
+    echo_member(app, combatant)
+
+
+def echo_member(app: App, combatant: str) -> None:
+    """A member's line as `fracas party` shows it, after a change between fights."""
+    from fracas.projections import party
+
     for member in party.members(app.writer):
         if member.combatant == combatant:
-            click.echo(f"{member.combatant:<12} {member.health}")
+            click.echo(member_line(member))
+
+
+def member_line(member: Any) -> str:
+    """A member of the party as `fracas party` lists them: health, where, conditions."""
+    conditions = f"  {', '.join(member.conditions)}" if member.conditions else ""
+    return f"{member.combatant:<12} {member.health:<14} in {member.where}{conditions}"
 
 
 @click.command(short_help="Play a scripted fight into a demo file.")
