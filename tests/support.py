@@ -102,3 +102,15 @@ def turn(encounter: Encounter) -> str | None:
 
 def events_in(db: str) -> int:
     return len(list(open_store(db).events()))
+
+
+SRD_SAMPLES = Path(__file__).parents[1] / "plugins" / "srd" / "fracas_srd" / "samples"
+
+
+def member_sheet(tmp_path: Path, ruleset: str) -> str:
+    """A party member's sheet file: the fighter sample in srd, a sheet of defaults elsewhere."""
+    if ruleset == "srd":
+        return str(SRD_SAMPLES / "fighter.toml")
+    path = tmp_path / "plain.toml"
+    path.write_text("# every field as the ruleset's defaults have it\n")
+    return str(path)

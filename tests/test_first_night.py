@@ -3,21 +3,12 @@ refuses changes in one line and the party is changed between fights instead; a m
 condition or monster is answered with a did-you-mean; a mid-fight joiner's typed roll."""
 
 import json
-from pathlib import Path
 
 import pytest
 
-SAMPLES = Path(__file__).parents[1] / "plugins" / "srd" / "fracas_srd" / "samples"
+from tests.support import member_sheet
+
 SIX = ["percentile", "shotclock", "pool", "timeslice", "fudge", "srd"]
-
-
-def member_sheet(tmp_path: Path, ruleset: str) -> str:
-    """The fighter sample in srd, a sheet of defaults elsewhere."""
-    if ruleset == "srd":
-        return str(SAMPLES / "fighter.toml")
-    path = tmp_path / "plain.toml"
-    path.write_text("# every field as the ruleset's defaults have it\n")
-    return str(path)
 
 
 def steps(run) -> int:

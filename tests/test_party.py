@@ -10,19 +10,11 @@ import pytest
 from fracas.ledger import RefusedError
 from fracas.projections import Fracas
 from fracas.projections import party as party_of
+from tests.support import SRD_SAMPLES as SAMPLES
+from tests.support import member_sheet
 
-SAMPLES = Path(__file__).parents[1] / "plugins" / "srd" / "fracas_srd" / "samples"
 BUILT_IN = ["percentile", "shotclock", "pool", "timeslice", "fudge"]
 SIX = [*BUILT_IN, "srd"]
-
-
-def member_sheet(tmp_path: Path, ruleset: str) -> str:
-    """The fighter sample in srd, a sheet of defaults elsewhere."""
-    if ruleset == "srd":
-        return str(SAMPLES / "fighter.toml")
-    path = tmp_path / "plain.toml"
-    path.write_text("# every field as the ruleset's defaults have it\n")
-    return str(path)
 
 
 def members(run) -> list[dict]:
