@@ -173,9 +173,10 @@ def traits(system: dict[str, Any], unread: Unread) -> dict[str, Any]:
             unread.append(f"{field}: {', '.join(t for t in given if t not in DAMAGE_TYPES)}")
         if (found.get(code) or {}).get("custom"):
             unread.append(f"{field}: {found[code]['custom']!r}")
-    immune = (found.get("ci") or {}).get("value") or []
-    if immune:
-        unread.append(f"condition immunities: {', '.join(immune)} (none on the sheet)")
+    conditions = found.get("ci") or {}
+    sheet["condition_immunities"] = list(conditions.get("value") or [])  # srd-61
+    if conditions.get("custom"):
+        unread.append(f"condition immunities: {conditions['custom']!r}")
     return sheet
 
 

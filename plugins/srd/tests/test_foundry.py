@@ -7,6 +7,8 @@ from typing import Any
 from click.testing import CliRunner
 from fracas.cli.main import cli
 from fracas.projections import Fracas
+from fracas.rules.api import Resolved
+from srd_table import Table
 
 from fracas_srd import foundry
 from fracas_srd.ruleset import RULESET
@@ -88,6 +90,7 @@ def test_a_character_export_reads_abilities_level_hp_from_hit_dice_armour_and_we
     assert sheet["hp"] == 10 + 2 + 2 * (6 + 2)  # the die's maximum, then its average, + Con
     assert sheet["ac"] == 16 + 2  # chain mail (no Dex) and a shield
     assert sheet["resistances"] == ["fire"]
+    assert sheet["condition_immunities"] == ["poisoned"]  # srd-61, as the bestiary's
     longsword, longbow, _ = sheet["weapons"]
     assert (longsword["damage"], longsword["type"], longsword["ranged"]) == (
         "1d8",
@@ -95,10 +98,7 @@ def test_a_character_export_reads_abilities_level_hp_from_hit_dice_armour_and_we
         False,
     )
     assert longbow["ranged"] and longbow["range"] == [150, 600]
-    assert sorted(unread) == [
-        "Flame Tongue: 2d6 fire more on a hit: not added",
-        "condition immunities: poisoned (none on the sheet)",
-    ]
+    assert sorted(unread) == ["Flame Tongue: 2d6 fire more on a hit: not added"]
     RULESET.sheet({k: v for k, v in sheet.items() if k not in ("name", "side")})
 
 
@@ -210,3 +210,18 @@ def test_fracas_add_reads_an_export_by_its_content_and_names_what_it_did_not_rea
 def test_other_json_is_not_taken_for_an_export():
     assert foundry.read({"system": {"abilities": {}}, "type": "vehicle"}) is None
     assert RULESET.imported({"hp": 7}) == ({"hp": 7}, [])
+
+
+def test_a_condition_immunity_of_an_export_holds_in_the_fight():
+    sheet, unread = foundry.read(FIGHTER)
+    read = {k: v for k, v in sheet.items() if k not in ("name", "side")}
+    t = Table()
+    t.join("dretch", RULESET.monsters.find("dretch").sheet)
+    t.join("pc", read, "pc")
+    t.do({"action": "begin"}, 20, 2)
+    out = t.act("dretch", "cast", "pc", spell="fetid cloud")  # no save: immune
+    assert not t.who("pc").has("poisoned")
+    assert [e.outcome for e in out if isinstance(e, Resolved)] == [
+        "immune to being poisoned: no save against fetid cloud"]  # fmt: skip
+    custom = {**FIGHTER, "system": {**FIGHTER["system"], "traits": {"ci": {"custom": "sleep"}}}}
+    assert "condition immunities: 'sleep'" in foundry.read(custom)[1]
