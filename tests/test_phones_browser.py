@@ -82,7 +82,7 @@ def test_the_gm_and_two_players_play_a_round_on_three_pages(tmp_path: Path, brow
         alice.click("fieldset.chosen[data-action=aim] button.go")
         alice.wait_for_selector("#undo", timeout=5000)
         gm.wait_for_function(  # the GM's Undo names the step it takes back
-            "document.querySelector('button[data-line=undo]').innerText.includes('aims')",
+            "document.querySelector('#undoing').innerText.includes('aims')",
             timeout=5000,
         )
         gm.locator("button[data-line=undo]").click()

@@ -291,3 +291,35 @@ def test_the_tv_kept_by_pushed_changes_shows_what_a_fresh_page_shows(
             assert kept == fresh.locator("#screen").inner_text(), url
             assert "the last word" in kept and "cut 11" in kept
             shot(page, "tv-pushed" if url == running.players else "gm-pushed")
+
+
+def test_the_gm_consoles_input_keeps_its_width(tmp_path: Path, browser: Any) -> None:
+    """An outside tester after issue 37: the GM console's input box shrank after some steps:
+    the Undo button beside it grew to name the step it takes back, a whole sentence."""
+    db = tmp_path / "srd.db"
+    duel(db, "srd")
+    with served(db) as running:
+        gm = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+        gm.goto(running.gm)
+        line = gm.locator("#line")
+        line.wait_for(timeout=WAIT)
+        undo = gm.locator("button[data-line=undo]")
+        gm.wait_for_function(
+            "() => /step \\d+/.test(document.querySelector('.console').textContent)",
+            timeout=WAIT,
+        )
+        before = line.bounding_box()
+        reason = "a fall"
+        fracas(db, "harm", "foe", "1", "-m", reason)
+        head = len(steps(db))
+        gm.wait_for_function(
+            "n => document.querySelector('.console').textContent.includes('step ' + n)",
+            arg=head,
+            timeout=WAIT,
+        )
+        after = line.bounding_box()
+        shot(gm, "gm-console")
+        assert before and after and after["width"] >= before["width"] - 1, (before, after)
+        assert after["width"] >= 300, after
+        assert reason in gm.locator(".console").inner_text()  # Undo still says what it takes back
+        assert undo.bounding_box()["height"] < 3 * after["height"]

@@ -47,11 +47,16 @@
   });
   // Undo names the step it would take back (the server refuses it if another landed since)
   const undo = document.querySelector("button[data-line=undo]");
+  const undoing = document.getElementById("undoing");
   async function named() {
     const response = await fetch(base + "/undo", { headers: { "X-Fracas-Token": token } });
     if (!response.ok) return;
     const found = await response.json();
-    undo.textContent = found.label;
+    // the button stays short (a sentence beside it squeezed the command line); the line
+    // under the console says what it takes back
+    undo.textContent = found.step === null ? "Undo" : `Undo step ${found.step}`;
+    undo.title = found.label;
+    undoing.textContent = found.label;
     undo.disabled = found.step === null;
   }
   if (undo) { document.addEventListener("fracas:screen", named); named(); }
