@@ -213,7 +213,7 @@ def test_other_json_is_not_taken_for_an_export():
 
 
 def test_a_condition_immunity_of_an_export_holds_in_the_fight():
-    sheet, unread = foundry.read(FIGHTER)
+    sheet, _ = foundry.read(FIGHTER)
     read = {k: v for k, v in sheet.items() if k not in ("name", "side")}
     t = Table()
     t.join("dretch", RULESET.monsters.find("dretch").sheet)
