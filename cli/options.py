@@ -45,6 +45,18 @@ def complete_ids(ctx: click.Context, param: click.Parameter, incomplete: str) ->
     return names_for_completion(ctx, lambda live: list(live.state.fighters), incomplete)
 
 
+def complete_conditions(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of a condition: the target's own to clear, the ones the rules know
+    by name (and the target has not) to set."""
+
+    def conditions(live: Encounter) -> list[str]:
+        fighter = live.state.fighters.get(ctx.params.get("target") or "")
+        had = list(fighter.conditions) if fighter is not None else []
+        return had if ctx.command.name == "clear" else sorted(live.ruleset.condition_names - {*had})
+
+    return names_for_completion(ctx, conditions, incomplete)
+
+
 def complete_turn_edges(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Shell completion of --until: end:ID and start:ID for every combatant, and removed."""
 

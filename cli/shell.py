@@ -311,6 +311,8 @@ class Completion:
         if words[1] == "clear" and len(words) == 3:
             fighter = self.session.live.state.fighters.get(words[2])
             return list(fighter.conditions) if fighter else []
+        if words[1] == "set" and len(words) == 3:
+            return sorted(self.session.live.ruleset.condition_names)
         if words[1] == "set" and words[-1] == "--until":
             return [f"{edge}:{who}" for edge in ("end", "start") for who in ids] + ["removed"]
         return []

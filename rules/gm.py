@@ -23,7 +23,7 @@ from msgspec.structs import replace
 
 from fracas.ledger import BadInputError, RefusedError
 from fracas.ledger.errors import said
-from fracas.rules import durations, roster
+from fracas.rules import durations, names, roster
 from fracas.rules.commands import (
     ClearCondition,
     End,
@@ -114,16 +114,13 @@ def decide(rules: Any, state: Any, command: GmCommand, ctx: Any) -> list[Event]:
                 return temporary_by_hand(rules, state, fighter.id, command)
             return rules.heal_by_hand(state, fighter.id, command.amount, command.reason)
         case SetCondition():
+            command = replace(command, condition=condition_named(rules, state, command.condition))
             lasting = duration(rules, state, command)
             return [set_condition(fighter, command, rules.conditions, rules.name, lasting)]
         case ClearCondition():
-            if command.condition not in fighter.conditions:
-                shown = ", ".join(sorted(fighter.conditions)) or "none"
-                raise RefusedError(
-                    f"{fighter.name} is not {said(command.condition)}; their conditions: {shown}"
-                )
+            named = condition_of(fighter, command.condition)
             reason = command.reason or "ruling"
-            return rules.clear_by_hand(state, fighter.id, command.condition, reason)
+            return rules.clear_by_hand(state, fighter.id, named, reason)
         case Remove():
             return remove(rules, state, fighter, command, ctx)
         case Return():
@@ -136,6 +133,43 @@ def decide(rules: Any, state: Any, command: GmCommand, ctx: Any) -> list[Event]:
                 raise BadInputError("a new name needs at least one letter")
             return [Renamed(fighter.id, name, command.reason or f"was {fighter.name}")]
     raise BadInputError(f"not a GM command: {command!r}")
+
+
+def condition_named(rules: Any, state: Any, name: str) -> str:
+    """A condition the GM sets, spelt as the rules or this fight spell it in any case; a
+    near miss of one of those ("pron" for "prone") refused with a did-you-mean, since the
+    rules would not read it. A name unlike them all is the GM's own."""
+    name = name.strip()
+    known = {
+        *rules.condition_names,
+        *rules.conditions,
+        *rules.down,
+        *rules.out,
+        REMOVED,
+        *(c for fighter in state.fighters.values() for c in fighter.conditions),
+    }
+    spelt = {k.lower(): k for k in known}
+    if name.lower() in spelt:
+        return spelt[name.lower()]
+    guess = names.near_miss(name, known)
+    if guess is not None:
+        raise BadInputError(
+            f"unknown condition {said(name)}: did you mean {guess}? For one of your own, give "
+            f"a name unlike it, such as {said(name + ' (ruling)')}"
+        )
+    return name
+
+
+def condition_of(fighter: Any, name: str) -> str:
+    """The condition of `fighter` the GM names to clear, in any case; one line naming the
+    closest and every one they have when they have none such."""
+    for condition in fighter.conditions:
+        if condition.lower() == name.strip().lower():
+            return str(condition)
+    guess = names.closest(name, fighter.conditions) if fighter.conditions else None
+    hint = f"did you mean {guess}? " if guess else ""
+    shown = ", ".join(sorted(fighter.conditions)) or "none"
+    raise RefusedError(f"{fighter.name} is not {said(name)}; {hint}their conditions: {shown}")
 
 
 def temporary_by_hand(rules: Any, state: Any, target: str, command: Heal) -> list[Event]:

@@ -27,6 +27,19 @@ def closest(name: str, known: Iterable[str]) -> str | None:
     return close[0] if close else None
 
 
+def near_miss(name: str, known: Iterable[str]) -> str | None:
+    """The known name `name` misspells (`pron` for `prone`), as the known one is spelt; None
+    when it is one of them in any case, or unlike all of them (a name of its own)."""
+    wanted = name.lower().strip()
+    spelt = {k.lower(): k for k in known}
+    if wanted in spelt:
+        return None
+    import difflib  # only when a name is not known
+
+    close = difflib.get_close_matches(wanted, spelt, n=1, cutoff=0.8)
+    return spelt[close[0]] if close else None
+
+
 def did_you_mean(name: str, known: Iterable[str], most: int | None = 12) -> str:
     """`; did you mean X?` when a known name is close, else the list of known names (their
     count alone past `most` of them; None: every one, however many)."""

@@ -127,6 +127,10 @@ class Ruleset:
     schema: int = 1
     check_sheet: Callable[[Any, str, list[str]], None] | None = None  # (sheet, where, custom)
     conditions: frozenset[str] = frozenset()  # the conditions the rules set and read
+    # The conditions the GM sets by name that the rules read (d20: prone, poisoned...):
+    # `condition set` takes them in any case and refuses a near miss ("pron") with a
+    # did-you-mean, as it does a near miss of `conditions` and of those set in the fight.
+    condition_names: frozenset[str] = frozenset()
     harm_by_hand: gm.HandHook = gm.harmed
     heal_by_hand: gm.HandHook = gm.healed
     # The GM's temporary hit points (`heal --temp`), as the rules give them (they may not

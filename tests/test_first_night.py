@@ -5,8 +5,12 @@ condition or monster is answered with a did-you-mean; a mid-fight joiner's typed
 import json
 
 import pytest
+from click.testing import CliRunner
 
-from tests.support import member_sheet
+from fracas.cli.main import App, cli
+from fracas.cli.shell import Completion, Session
+from tests.support import SRD_SAMPLES, member_sheet
+from tests.terminal import click_completes
 
 SIX = ["percentile", "shotclock", "pool", "timeslice", "fudge", "srd"]
 
@@ -69,3 +73,67 @@ def test_an_ended_fight_refuses_changes_and_the_party_is_changed_between_fights(
     with_party = json.loads(run("-e", second, "status", "--json").output)
     [row] = [w for w in with_party["wounds"] if w["combatant"] == "ann"]
     assert "exhausted" in row["conditions"] and "poisoned" not in row["conditions"]
+
+
+MISSPELT = {  # a condition each ruleset's rules know, as a GM might mistype it
+    "percentile": ("unconcious", "unconscious"),
+    "shotclock": ("impared", "impaired"),
+    "pool": ("incapacitatd", "incapacitated"),
+    "timeslice": ("staggerd", "staggered"),
+    "fudge": ("garotted", "garroted"),
+    "srd": ("Unconcious", "unconscious"),
+}
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_a_misspelt_condition_is_refused_with_the_name_it_was_near(run, tmp_path, ruleset):
+    run("new", "-r", ruleset)
+    run("add", "bob", "--sheet", member_sheet(tmp_path, ruleset))
+    typed, meant = MISSPELT[ruleset]
+    line = refused_in_one_line(run, "condition", "set", "bob", typed)
+    assert line.startswith(f"Error: unknown condition '{typed}': did you mean {meant}?")
+    run("condition", "set", "bob", "on fire")
+    line = refused_in_one_line(run, "condition", "set", "bob", "on fir")  # a free one, as set
+    assert "did you mean on fire?" in line
+    run("condition", "set", "bob", "on fir (ruling)")  # a name of one's own stays free
+    line = refused_in_one_line(run, "condition", "clear", "bob", "on fre")
+    assert "did you mean on fire?" in line
+    run("condition", "clear", "bob", "ON FIRE")  # the name as set, in any case
+    rows = json.loads(run("status", "--json").output)["wounds"]
+    assert [w["conditions"] for w in rows] == [["on fir (ruling)"]]
+
+
+def test_the_d20_conditions_are_known_by_name_in_any_case(run):
+    run("new", "-r", "srd")
+    run("add", "bob", "--sheet", str(SRD_SAMPLES / "fighter.toml"))
+    line = refused_in_one_line(run, "condition", "set", "bob", "pron")
+    assert line.startswith("Error: unknown condition 'pron': did you mean prone?")
+    assert "such as 'pron (ruling)'" in line
+    run("condition", "set", "bob", "Poisoned")
+    refused_in_one_line(run, "condition", "set", "bob", "poisoned")  # already: not twice
+    run("party", "add", "ann", "--sheet", str(SRD_SAMPLES / "fighter.toml"))
+    line = refused_in_one_line(run, "party", "condition", "set", "ann", "grapled")
+    assert "did you mean grappled?" in line
+    [row] = json.loads(run("status", "--json").output)["wounds"]
+    assert row["conditions"] == ["poisoned"]
+
+
+@pytest.mark.sqlite_file  # bash's completion runs `fracas` on the file
+def test_tab_offers_the_rules_conditions_to_set_and_the_targets_to_clear(tmp_path):
+    db = tmp_path / "tab.db"
+    runner = CliRunner()
+    for args in (
+        ["new", "-r", "srd"],
+        ["add", "bob", "--sheet", str(SRD_SAMPLES / "fighter.toml")],
+        ["condition", "set", "bob", "poisoned"],
+    ):
+        assert runner.invoke(cli, ["--db", str(db), *args]).exit_code == 0
+    assert click_completes(db, "fracas condition set bob pr") == ["prone"]
+    assert click_completes(db, "fracas condition set bob poi") == []  # bob is already
+    assert click_completes(db, "fracas condition clear bob ") == ["poisoned"]
+    app = App(str(db), None)
+    try:
+        offered = Completion(Session(app, cli)).candidates("condition set bob pa")
+    finally:
+        app.close()
+    assert offered == ["paralysed", "paralyzed"]

@@ -13,6 +13,7 @@ from fracas.cli.commands.turns import run
 from fracas.cli.numbers import INT
 from fracas.cli.options import (
     by_option,
+    complete_conditions,
     complete_ids,
     complete_turn_edges,
     health,
@@ -120,7 +121,7 @@ class UntilType(click.ParamType):
 
 @condition.command("set", short_help="Set condition NAME on TARGET, for a while or until.")
 @click.argument("target", shell_complete=complete_ids)
-@click.argument("name", type=LINE)
+@click.argument("name", type=LINE, shell_complete=complete_conditions)
 @click.option("--for", "rounds", type=RoundsType(), help="Lasts this many rounds: 3r.")
 @click.option(
     "--until",
@@ -146,7 +147,7 @@ def condition_set(
 
 @condition.command("clear", short_help="Clear the condition NAME from TARGET.")
 @click.argument("target", shell_complete=complete_ids)
-@click.argument("name", type=LINE)
+@click.argument("name", type=LINE, shell_complete=complete_conditions)
 @gm_flags
 def condition_clear(
     app: App, target: str, name: str, reason: str, by: str, command_id: str | None

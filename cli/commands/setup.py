@@ -414,27 +414,38 @@ def party_condition() -> None:
     once it has ended, the party stands as that fight left it: this carries them home)."""
 
 
-def party_condition_command(verb: str, helps: str, reasons: str) -> None:
-    """`party condition set` or `clear`: the GM's change to a member between fights."""
-
-    @party_condition.command(verb, short_help=f"{helps} a member's condition NAME.")
-    @click.argument("combatant")
-    @click.argument("name", type=LINE)
-    @click.option("--reason", "-m", default="", type=LINE, help=f"Why ({reasons}).")
-    @click.option("--by", default="gm", show_default=True, help="Who is entering this.")
-    @pass_app
-    def change(app: App, combatant: str, name: str, reason: str, by: str) -> None:
-        from fracas.projections import party
-
-        changed = party.set_condition if verb == "set" else party.clear_condition
-        changed(app.writer, combatant, name, reason, author=by)
-        echo_member(app, combatant)
-
-    change.__doc__ = f"{helps} condition NAME on a member of the party between fights."
+def member_change(command: Any) -> Any:
+    """What a change to a member between fights takes: ID, NAME, --reason and --by."""
+    command = click.argument("combatant")(
+        click.argument("name", type=LINE)(
+            click.option("--reason", "-m", default="", type=LINE, help="Why (herbs, a curse).")(
+                click.option("--by", default="gm", show_default=True, help="Who enters this.")(
+                    pass_app(command)
+                )
+            )
+        )
+    )
+    return command
 
 
-party_condition_command("set", "Set", "a curse, a long march")
-party_condition_command("clear", "Clear", "a healer's herbs, a rest")
+@party_condition.command("set", short_help="Set condition NAME on a member.")
+@member_change
+def party_condition_set(app: App, combatant: str, name: str, reason: str, by: str) -> None:
+    """Set condition NAME on a member of the party between fights, until cleared."""
+    from fracas.projections import party
+
+    party.set_condition(app.writer, combatant, name, reason, author=by)
+    echo_member(app, combatant)
+
+
+@party_condition.command("clear", short_help="Clear condition NAME from a member.")
+@member_change
+def party_condition_clear(app: App, combatant: str, name: str, reason: str, by: str) -> None:
+    """Clear condition NAME from a member of the party between fights."""
+    from fracas.projections import party
+
+    party.clear_condition(app.writer, combatant, name, reason, author=by)
+    echo_member(app, combatant)
 
 
 def echo_member(app: App, combatant: str) -> None:

@@ -14,6 +14,12 @@ from fracas_srd.state import LEGENDARY_RESISTANCE, Fighter
 FAILS_STR_DEX = ("paralysed", "paralyzed", "petrified", "stunned", "unconscious")
 OPEN_TO_ATTACK = (*FAILS_STR_DEX, "blinded", "restrained")  # attacks against: advantage
 CRITICAL_UP_CLOSE = ("paralysed", "paralyzed", "unconscious")
+# The SRD 5.1's conditions (its appendix A), set by the GM by name (`condition set`).
+SRD_CONDITIONS = frozenset(
+    ("blinded", "charmed", "deafened", "exhaustion", "frightened", "grappled", "incapacitated",
+     "invisible", "paralysed", "paralyzed", "petrified", "poisoned", "prone", "restrained",
+     "stunned", "unconscious")
+)  # fmt: skip
 HAMPERED = ("blinded", "frightened", "poisoned", "prone", "restrained")  # its attacks: disadvantage
 COVER = {"none": 0, "half": 2, "three-quarters": 5}
 RULED = "the GM's ruling"

@@ -37,6 +37,7 @@ from fracas_srd import (
     triggered,
 )
 from fracas_srd.commands import ACTIONS, Act, SrdCommand, Surprise
+from fracas_srd.conditions import SRD_CONDITIONS
 from fracas_srd.damage import deal, end_concentration, gain_temporary, heal, spells_over
 from fracas_srd.evolve import event_types, evolve
 from fracas_srd.initiative import (
@@ -198,6 +199,7 @@ RULESET = Ruleset(
     option_help=OPTION_HELP,
     check_sheet=check_sheet,
     conditions=TRACKED,
+    condition_names=SRD_CONDITIONS,
     harm_by_hand=harm_by_hand,
     heal_by_hand=heal_by_hand,
     temp_by_hand=temp_by_hand,
