@@ -137,3 +137,32 @@ def test_tab_offers_the_rules_conditions_to_set_and_the_targets_to_clear(tmp_pat
     finally:
         app.close()
     assert offered == ["paralysed", "paralyzed"]
+
+
+@pytest.mark.parametrize("typed", ["owl bear", "Owl-Bear", "OWLBEAR", "owl_bear"])
+def test_a_monster_is_found_in_any_case_spacing_or_punctuation(run, typed):
+    run("new", "-r", "srd")
+    listed = run("monsters", typed).output.splitlines()
+    assert listed[0].split()[0] == "owlbear" and listed[1].startswith("1 of ")
+    run("add", "bear", "--monster", typed)
+    [row] = json.loads(run("status", "--json").output)["wounds"]
+    assert row["name"] == "Owlbear"
+
+
+def test_a_misspelt_monster_is_answered_with_a_did_you_mean(run):
+    run("new", "-r", "srd")
+    found = run("monsters", "gobln").output
+    assert "no monster's name or type holds 'gobln'; did you mean goblin?" in found
+    assert json.loads(run("monsters", "gobln", "--json").output)["did_you_mean"] == "goblin"
+    line = refused_in_one_line(run, "add", "gob", "--monster", "gobln")
+    assert line == "Error: no monster 'gobln' in the bestiary; did you mean goblin?"
+    line = refused_in_one_line(run, "party", "add", "gob", "--monster", "owlbaer")
+    assert line == "Error: no monster 'owlbaer' in the bestiary; did you mean owlbear?"
+
+
+@pytest.mark.parametrize("ruleset", SIX[:5])
+def test_a_ruleset_without_a_bestiary_says_so_when_a_monster_is_asked_for(run, ruleset):
+    run("new", "-r", ruleset)
+    for args in (("add", "gob", "--monster", "goblin"), ("monsters", "goblin")):
+        line = refused_in_one_line(run, *args)
+        assert line == f"Error: the {ruleset} rules have no bestiary: add from a sheet (--sheet)"

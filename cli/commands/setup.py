@@ -30,6 +30,7 @@ from fracas.rules.views import PARTY
 if TYPE_CHECKING:
     from fracas.projections import Fracas
     from fracas.rules import Ruleset
+    from fracas.rules.bestiary import Bestiary
 
 
 @click.command()
@@ -224,8 +225,17 @@ def add(
 
 def from_bestiary(ruleset: Ruleset, monster: str) -> dict[str, Any]:
     """A monster's sheet from the ruleset's bestiary, with its name."""
-    found = ruleset.monsters.find(monster)
+    found = bestiary_of(ruleset).find(monster)
     return {**found.sheet, "name": found.name}
+
+
+def bestiary_of(ruleset: Ruleset) -> Bestiary:
+    """The ruleset's bestiary; one line when it has none."""
+    if not ruleset.monsters.monsters:
+        raise BadInputError(
+            f"the {ruleset.name} rules have no bestiary: add from a sheet (--sheet)"
+        )
+    return ruleset.monsters
 
 
 class BestiaryHelp(click.Command):
@@ -258,16 +268,22 @@ def monsters(app: App, text: str, ruleset: str | None, as_json: bool) -> None:
         if not party.has_party(app.fracas):
             raise
         rules = party.party(app.fracas).ruleset
-    bestiary = rules.monsters
+    if as_json and not rules.monsters.monsters:
+        dump_json({"monsters": [], "attribution": ""})
+        return
+    bestiary = bestiary_of(rules)
     found = bestiary.search(text)
+    nearest = None if found else bestiary.nearest(text)
     if as_json:
         listed = [{"monster": m.slug, "name": m.name, "cr": m.cr, "type": m.kind} for m in found]
-        dump_json({"monsters": listed, "attribution": bestiary.attribution})
+        given = {"did_you_mean": nearest} if nearest else {}
+        dump_json({"monsters": listed, **given, "attribution": bestiary.attribution})
         return
-    if not bestiary.monsters:
-        raise BadInputError(f"the {rules.name} rules have no bestiary")
     for m in found:
         click.echo(f"{m.slug:<30} CR {m.challenge:<4} {m.kind}")
+    if not found:
+        hint = f"; did you mean {nearest}?" if nearest else ""
+        click.echo(f"no monster's name or type holds {text!r}{hint}")
     click.echo(f"{len(found)} of {len(bestiary.monsters)} monsters. {bestiary.attribution}")
 
 
