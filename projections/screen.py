@@ -30,7 +30,7 @@ from fracas.rules import Encounter, Ruleset
 from fracas.rules.views import View, WoundRow
 
 __all__ = ["GM", "PLAYERS", "Screen", "StepDetail", "Timeline", "descriptor", "shown_health"]
-LOG_LINES = 8
+LOG_LINES = 14  # the log's lines a screen shows: a TV's column of them
 KEPT_MOMENTS = 512  # the GM's moments a timeline keeps folded before it starts again
 
 

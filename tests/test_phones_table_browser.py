@@ -323,3 +323,55 @@ def test_the_gm_consoles_input_keeps_its_width(tmp_path: Path, browser: Any) -> 
         assert after["width"] >= 300, after
         assert reason in gm.locator(".console").inner_text()  # Undo still says what it takes back
         assert undo.bounding_box()["height"] < 3 * after["height"]
+
+
+CONTRAST = """() => {
+  const lum = (rgb) => rgb.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number).map((c) => {
+    c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }).reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+  const worst = [];
+  for (const el of document.querySelectorAll("#screen *")) {
+    const box = el.getBoundingClientRect();
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || box.bottom > innerHeight || box.height === 0) continue;
+    const style = getComputedStyle(el);
+    const clear = "rgba(0, 0, 0, 0)";
+    let back = el, bg = clear;
+    while (back && (bg = getComputedStyle(back).backgroundColor) === clear) {
+      back = back.parentElement;
+    }
+    if (!back) bg = "rgb(255, 255, 255)";
+    const [a, b] = [lum(style.color), lum(bg)].sort((x, y) => y - x);
+    const ratio = (a + 0.05) / (b + 0.05) * Number(style.opacity);
+    const text = el.textContent.trim().slice(0, 30);
+    worst.push([ratio, parseFloat(style.fontSize), el.className, text]);
+  }
+  return worst;
+}"""
+
+
+def test_the_tv_is_legible_from_across_the_room(tmp_path: Path, browser: Any) -> None:
+    """An outside tester after issue 37, on a 1920x1080 TV read from 3 m: a few lines of
+    the log and small grey text. The players' page on a screen that wide opens in large
+    type; the log fills its column (ten lines or more in view), and every word in view is
+    28 px or more and dark enough to read (7:1 against its background, WCAG's AAA)."""
+    db = tmp_path / "srd.db"
+    duel(db, "srd")
+    for n in range(14):
+        fracas(db, "harm", "foe", "1", "-m", f"cut {n}") if n % 2 else fracas(db, "next")
+    with served(db) as running:
+        tv = browser.new_context(**TV).new_page()
+        tv.goto(running.players)  # as a TV opens it: no ?tv, no button pressed
+        tv.locator("#screen .screen").wait_for(timeout=WAIT)
+        shot(tv, "tv-legible")
+        assert "large" in (tv.locator("body").get_attribute("class") or "")
+        lines = tv.locator("#screen ol.log li")
+        boxes = [lines.nth(i).bounding_box() for i in range(lines.count())]
+        in_view = [b for b in boxes if b and b["y"] + b["height"] <= 1080]
+        assert len(in_view) >= 10, len(in_view)
+        seen = tv.evaluate(CONTRAST)
+        assert seen
+        small = [s for s in seen if s[1] < 28 and s[2] not in ("die", "step-link")]
+        assert not small, small
+        faint = [s for s in seen if s[0] < 7 and s[2] != "die dropped"]  # struck through
+        assert not faint, faint

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from fracas.ledger import FracasError, open_store
 from fracas.projections.replay import replay, timeline
-from fracas.projections.screen import GM, Timeline
+from fracas.projections.screen import GM, LOG_LINES, Timeline
 from fracas.rules import Encounter, snapshots
 from fracas.testing.tiers import examples
 from tests.random_fights import (
@@ -112,7 +112,7 @@ def test_the_gms_scrubber_shows_each_step_as_the_whole_walk_does(fracas) -> None
         screen = scrubbed.screen(step)
         assert scrubbed.public_view(step)[0] == whole[step - 1].view_after
         assert [entry.step for entry in screen.log] == [
-            m.step.step for m in whole[max(0, step - 8) : step] if m.step.sentence
+            m.step.step for m in whole[max(0, step - LOG_LINES) : step] if m.step.sentence
         ][::-1]
         assert scrubbed.detail(step).step == whole[step - 1].step
     assert scrubbed.moments == whole

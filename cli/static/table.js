@@ -105,10 +105,17 @@
   function setLarge(on) {
     body.classList.toggle("large", on);
     large.setAttribute("aria-pressed", String(on));
-    localStorage.setItem("fracas-large", on ? "1" : "");
   }
-  large.addEventListener("click", () => setLarge(!body.classList.contains("large")));
-  setLarge(new URLSearchParams(location.search).has("tv") || localStorage.getItem("fracas-large") === "1");
+  large.addEventListener("click", () => {
+    setLarge(!body.classList.contains("large"));
+    localStorage.setItem("fracas-large", body.classList.contains("large") ? "1" : "0");
+  });
+  // Large type with ?tv, or as chosen here before; else the players' screen on a screen as
+  // wide as a TV (not a phone, not the GM's page) is read from across the room.
+  const chosen = localStorage.getItem("fracas-large");
+  const tv = body.dataset.audience === "players" && !document.getElementById("panel")
+    && window.innerWidth >= 1600;
+  setLarge(new URLSearchParams(location.search).has("tv") || chosen === "1" || (chosen !== "0" && tv));
 
   const form = document.getElementById("console");
   if (form) {
