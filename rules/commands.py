@@ -188,7 +188,7 @@ def check_command_id(value: str) -> None:
             f"a command id is 1 to {LONGEST_COMMAND_ID} characters, not {len(value)}; "
             "leave --command-id out for a fresh one"
         )
-    if not value.isprintable() or any(character.isspace() for character in value):
+    if not value.isprintable() or value.split() != [value]:  # (split: at any space)
         raise BadInputError(
             f"command id {value!r} holds a space or a control character; use one word"
         )

@@ -53,10 +53,14 @@ def view_clock(view: Callable[[Any], Any]) -> Callable[[Any], Clock]:
     as having that round's turn."""
 
     def clock(state: Any) -> Clock:
-        seen = view(state)
-        return Clock(seen.round, {who: str(seen.round) for who in seen.acting})
+        return clock_of_view(view(state))
 
     return clock
+
+
+def clock_of_view(seen: Any) -> Clock:
+    """A view's round, and who it shows acting as having that round's turn."""
+    return Clock(seen.round, {who: str(seen.round) for who in seen.acting})
 
 
 def parse_until(text: str) -> tuple[str, str]:

@@ -331,8 +331,10 @@ class Encounter:
 
     def _check_turn(self, turn: str | None) -> None:
         """Refused unless the turn is still the one the command was given for."""
+        if turn is None:
+            return  # given for no turn in particular: nothing to compare
         now = self.ruleset.turn_of(self.state)
-        if turn is not None and turn != now:
+        if turn != now:
             raise ConflictError(
                 f"the turn moved on: {turn} was seen, it is {now} now (another command ended "
                 "it); nothing was recorded, look again"
@@ -376,13 +378,13 @@ class Encounter:
         events = self.decide(command, command_id=command_id, optimistic=True, turn=turn, **options)
         if turn is None and isinstance(command, ENDS_THE_TURN):
             turn = self.ruleset.turn_of(self.state)  # the turn it was decided on
-        try:
-            return self.record(events, command_id=command_id, author=author)
+        try:  # (the id was checked above, or is a fresh one)
+            return self._commit(events, command_id, author)
         except ConflictError:
             if not self.refresh():
                 raise
         events = self.decide(command, command_id=command_id, turn=turn, **options)  # new head
-        return self.record(events, command_id=command_id, author=author)
+        return self._commit(events, command_id, author)
 
     def decide(
         self,

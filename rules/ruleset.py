@@ -407,7 +407,8 @@ class Ruleset:
         the phase and every turn under way, which any `next` moves on (a declaration
         passed, a shot gone by), even where the same combatant acts again."""
         seen = self.view(state)
-        turns = sorted(self.clock_of(state).turns.items())
+        clock = self.clock(state) if self.clock else durations.clock_of_view(seen)
+        turns = sorted(clock.turns.items())
         where = msgspec.json.encode([seen.round, seen.phase, seen.acting, turns])
         digest = hashlib.sha256(where).hexdigest()[:6]
         return f"{','.join(seen.acting) or NOBODY}@{seen.round}#{digest}"
@@ -513,6 +514,36 @@ def _type_of(struct: type) -> types.Type:
     return types.type_info(struct)
 
 
+_BEING_LOOKED_AT: set[type] = set()  # structs whose fields `_fields_to_check` is reading
+
+
+@functools.lru_cache(maxsize=512)
+def _fields_to_check(struct: type) -> tuple[types.Field, ...]:
+    """A struct's fields whose type can hold a whole number its type leaves unbounded: the
+    only ones `_unbounded` walks (a command's names, flags and bounded numbers are skipped)."""
+    _BEING_LOOKED_AT.add(struct)
+    try:
+        return tuple(f for f in _type_of(struct).fields if _may_be_unbounded(f.type))
+    finally:
+        _BEING_LOOKED_AT.discard(struct)
+
+
+def _may_be_unbounded(info: types.Type) -> bool:
+    if isinstance(info, types.IntType):
+        return info.ge is info.gt is info.le is info.lt is None
+    if isinstance(info, types.StructType):  # (a struct that holds itself: walked)
+        return info.cls in _BEING_LOOKED_AT or bool(_fields_to_check(info.cls))
+    if isinstance(info, types.UnionType):
+        return any(_may_be_unbounded(member) for member in info.types)
+    if isinstance(info, types.ListType | types.VarTupleType):
+        return _may_be_unbounded(info.item_type)
+    if isinstance(info, types.TupleType):
+        return any(_may_be_unbounded(item) for item in info.item_types)
+    if isinstance(info, types.DictType):
+        return _may_be_unbounded(info.value_type)
+    return False
+
+
 def _unbounded(info: types.Type, value: Any, path: str) -> tuple[str, int] | None:
     """(where, number) of the first whole number out of WHOLE_BOUND its type left unbounded."""
     if isinstance(info, types.UnionType):
@@ -527,7 +558,7 @@ def _unbounded(info: types.Type, value: Any, path: str) -> tuple[str, int] | Non
         unbounded = info.ge is info.gt is info.le is info.lt is None
         return (path, value) if unbounded and abs(value) > WHOLE_BOUND else None
     if isinstance(info, types.StructType) and isinstance(value, info.cls):
-        for field_ in info.fields:
+        for field_ in _fields_to_check(info.cls):
             inner = f"{path}.{field_.encode_name}" if path else field_.encode_name
             found = _unbounded(field_.type, getattr(value, field_.name), inner)
             if found is not None:
