@@ -140,9 +140,11 @@ def headline(view: View, ruleset: "Ruleset", names: dict[str, str] | None = None
 
 
 def unsaid(conditions: list[str], status: str) -> list[str]:
-    """The conditions a status does not already say ("dead", or a continuous action's
-    "continuous: driving" among its parts), so that a row says each once."""
-    said = {status, *re.split(r"; |, ", status)}
+    """The conditions a status does not already say ("dead", "dying (1 saved, 0 failed)",
+    or a continuous action's "continuous: driving" among its parts), so that a row says
+    each once."""
+    parts = re.split(r"; |, ", status)
+    said = {status, *parts, *(part.partition(" (")[0] for part in parts)}
     return [condition for condition in conditions if condition not in said]
 
 

@@ -303,10 +303,17 @@ def with_durations(state: Any, seen: View) -> View:
             if (lasting := durations.until_of(detail)) is not None
         }
         if left:
-            shown = [f"{c} ({left[c]['text']})" if c in left else c for c in row.conditions]
+            shown = [shown_with(c, left) for c in row.conditions]
             row = replace(row, conditions=shown, detail={**row.detail, "durations": left})
         wounds.append(row)
     return replace(seen, wounds=wounds)
+
+
+def shown_with(shown: str, left: dict[str, dict[str, Any]]) -> str:
+    """A condition as the row shows it, with what is left of it: its name may lead a
+    longer label ("concentrating on bless (9 rounds left)")."""
+    name = next((n for n in left if shown == n or shown.startswith(f"{n} ")), None)
+    return f"{shown} ({left[name]['text']})" if name else shown
 
 
 def __dir__() -> list[str]:

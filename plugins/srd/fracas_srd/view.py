@@ -32,8 +32,9 @@ def health(fighter: Fighter) -> str:
 
 
 def reaction(fighter: Fighter) -> str:
-    """The dead take no reactions (srd-5): they have none ready, nor one spent."""
-    if fighter.dead:
+    """The dead and the incapacitated (unconscious, dying, stunned) take no reactions
+    (srd-5, srd-27): they have none ready, nor one spent."""
+    if fighter.incapacitated:
         return ""
     return "used" if fighter.reaction else "ready"
 
@@ -61,13 +62,19 @@ def detail(fighter: Fighter) -> dict[str, Any]:
     return found
 
 
+def shown_condition(name: str, detail: dict[str, Any]) -> str:
+    """A condition as the row says it: a concentration names its spell (srd-26)."""
+    spell = detail.get("spell") if name == "concentrating" else None
+    return f"{name} on {spell}" if spell else name
+
+
 def wound_row(fighter: Fighter) -> WoundRow:
     return WoundRow(
         fighter.id,
         fighter.name,
         fighter.side,
         health(fighter),
-        sorted(fighter.conditions),
+        sorted(shown_condition(name, d) for name, d in fighter.conditions.items()),
         detail(fighter),
         fighter.hp,
         fighter.hp_max,

@@ -97,3 +97,28 @@ def test_a_dead_creature_has_no_reaction_ready():
     t.do({"action": "gm.harm", "target": "gob", "amount": 7})
     assert t.who("gob").dead
     assert RULESET.numbers_of(row(t, "gob"))["Reaction"] == ""
+
+
+def test_a_dying_creature_s_row_says_dying_once_and_no_reaction_ready():
+    from fracas.projections.board import board
+
+    t = fight(("gob", "goblin"), ("pc-wren", "rogue"))
+    t.do({"action": "gm.harm", "target": "pc-wren", "amount": 25})
+    [wren] = [
+        r for r in board("e", RULESET, RULESET.view(t.state)).rows if r.combatant == "pc-wren"
+    ]
+    assert wren.status == "dying (0 saved, 0 failed)" and "dying" not in wren.conditions
+    assert RULESET.numbers_of(row(t, "pc-wren"))["Reaction"] == ""  # unconscious: none (srd-27)
+
+
+def test_an_incapacitated_creature_has_no_reaction_ready():
+    t = fight(("gob", "goblin"), ("pc-wren", "rogue"))
+    t.do({"action": "gm.condition-set", "target": "pc-wren", "condition": "stunned"})
+    assert RULESET.numbers_of(row(t, "pc-wren"))["Reaction"] == ""
+
+
+def test_concentrating_names_the_spell():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"))
+    t.act("maelis", "cast", "gob", faces=(2,), spell="hold person")
+    assert row(t, "maelis").conditions == [
+        "concentrating on hold person (10 rounds left, to count 20)"]  # fmt: skip
