@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 import msgspec
 
-from fracas.ledger import LogStore, NotFoundError, open_store
+from fracas.ledger import BadInputError, LogStore, NotFoundError, open_store
 from fracas.ledger.base import KIND_OF_CONTROL
 from fracas.ledger.history import COMMAND
 from fracas.projections.asking import Question, pending
@@ -168,10 +169,13 @@ class Fracas:
         author: str = "gm",
         command_id: str | None = None,
         hidden: bool = False,
+        dice: list[int] | None = None,
     ) -> list[StepOutcome]:
         """Join a combatant, or `count` numbered copies of one sheet (`cultist-1`, "Knife
-        cultist 1", ...); every copy is checked before the first is appended. `hidden`:
-        the players see none of them until the GM reveals each."""
+        cultist 1", ...), all in one transaction: all of them or, on a refusal, none.
+        `hidden`: the players see none of them until the GM reveals each. `dice`: faces
+        typed for what joining rolls (d20: a newcomer's initiative), as many for each copy,
+        in the order they join."""
         live = self.encounter(encounter)
         name = name or combatant
         copies = (
@@ -191,16 +195,19 @@ class Fracas:
         present = set(live.state.fighters)
         for join in joins:
             check_newcomer(join, present)
-        return [
-            live.execute(
-                join,
-                entered_by=author,
-                author=author,
-                command_id=f"{command_id}-{n}" if command_id and count > 1 else command_id,
-                hidden=hidden,
-            )
-            for n, join in enumerate(joins, start=1)
-        ]
+        typed = dealt(dice, count)
+        with self.store.batch() if count > 1 else contextlib.nullcontext():  # one is one step
+            return [
+                live.execute(
+                    join,
+                    dice=faces,
+                    entered_by=author,
+                    author=author,
+                    command_id=f"{command_id}-{n}" if command_id and count > 1 else command_id,
+                    hidden=hidden,
+                )
+                for n, (join, faces) in enumerate(zip(joins, typed, strict=True), start=1)
+            ]
 
     def disclose(
         self, step: int, encounter: str | None = None, *, author: str = "gm"
@@ -494,3 +501,16 @@ class Fracas:
     def _latest(self) -> str:
         """The fight started last (the party, kept in the log as an encounter, is none)."""
         return latest(self.store)
+
+
+def dealt(dice: list[int] | None, count: int) -> list[list[int] | None]:
+    """Typed faces dealt to `count` copies joining, as many to each in the order they join."""
+    if dice is None:
+        return [None] * count
+    if len(dice) % count:
+        raise BadInputError(
+            f"--dice gave {len(dice)} face{'s' if len(dice) > 1 else ''} for {count} joining: "
+            f"give the same number for each (a multiple of {count}), in the order they join"
+        )
+    each = len(dice) // count
+    return [dice[n * each : (n + 1) * each] for n in range(count)]

@@ -139,16 +139,21 @@ def new_with_party(log: Fracas, ruleset: str, author: str = "gm", **started: Any
     return fight
 
 
-def bring_into(log: Fracas, encounter: str, author: str = "gm") -> list[str]:
+def bring_into(
+    log: Fracas, encounter: str, author: str = "gm", dice: list[int] | None = None
+) -> list[str]:
     """Every member brought into `encounter` as they stand, in one transaction: all of them
-    or, on a refusal, none. Their ids."""
+    or, on a refusal, none. Their ids. `dice`: faces typed for what joining rolls (d20:
+    initiative, once the fight has begun), as many for each member, in the party's order."""
     with log.store.batch():
-        return brought(log, encounter, author)
+        return brought(log, encounter, author, dice)
 
 
-def brought(log: Fracas, encounter: str, author: str) -> list[str]:
+def brought(log: Fracas, encounter: str, author: str, dice: list[int] | None = None) -> list[str]:
     """Every member joined to `encounter` with their sheet, then carried over (one step
     each); the party marked as sent there."""
+    from fracas.projections.app import dealt
+
     fight = log.encounter(encounter)
     if fight.state.ended:  # first: a refusal appends nothing
         raise RefusedError(ENDED)
@@ -158,9 +163,10 @@ def brought(log: Fracas, encounter: str, author: str) -> list[str]:
     home = bring_home(log, author)
     fight.reload()
     came = joined(home)
-    for who in home.state.fighters:
+    typed = dealt(dice, len(home.state.fighters))
+    for who, faces in zip(home.state.fighters, typed, strict=True):
         first = came[who]
-        log.add(who, first.sheet, encounter, name=first.name, side="pc", author=author)
+        log.add(who, first.sheet, encounter, name=first.name, side="pc", author=author, dice=faces)
         fight.reload()
         standing = home.ruleset.standing_of(home.state, who)
         fight.execute(Carry(who, PARTY, standing), author=author)

@@ -166,3 +166,58 @@ def test_a_ruleset_without_a_bestiary_says_so_when_a_monster_is_asked_for(run, r
     for args in (("add", "gob", "--monster", "goblin"), ("monsters", "goblin")):
         line = refused_in_one_line(run, *args)
         assert line == f"Error: the {ruleset} rules have no bestiary: add from a sheet (--sheet)"
+
+
+def initiative(run) -> dict[str, str]:
+    return {
+        r["combatant"]: r["key"] for r in json.loads(run("status", "--json").output)["initiative"]
+    }
+
+
+def test_a_joiner_mid_fight_rolls_the_initiative_the_gm_types(run):
+    """d20 rolls a newcomer's initiative as they join: --dice gives its faces, as `begin`'s."""
+    run("new", "-r", "srd")
+    run("add", "ann", "--sheet", str(SRD_SAMPLES / "fighter.toml"))  # Dex +1
+    run("begin", "--dice", "10")
+    joined = run("add", "gob", "--monster", "goblin", "--dice", "17", "--by", "alice").output
+    assert "initiative: 17 +2 = 19" in joined or "-> 19" in joined, joined
+    run("add", "orc", "--monster", "goblin", "--count", "2", "--dice", "3,18")
+    assert initiative(run) == {
+        "gob": "init 19",
+        "orc-2": "init 20",
+        "ann": "init 11",
+        "orc-1": "init 5",
+    }
+    [typed] = [e for e in json.loads(run("log", "--json").output) if "gob" in str(e)][:1]
+    assert "manual" in json.dumps(typed) and "alice" in json.dumps(typed)
+    for faces, says in (
+        ("4", "give the same number for each (a multiple of 2)"),
+        ("5,21", "21 is not a face of d20"),
+    ):
+        line = refused_in_one_line(run, "add", "imp", "--monster", "goblin", "--count", "2",
+                                   "--dice", faces)  # fmt: skip
+        assert says in line, line
+    assert "imp-1" not in initiative(run)
+
+
+@pytest.mark.parametrize("ruleset", SIX[:5])
+def test_typed_dice_for_a_joiner_who_rolls_nothing_are_refused(run, tmp_path, ruleset):
+    run("new", "-r", ruleset)
+    run("add", "ann", "--sheet", member_sheet(tmp_path, ruleset))
+    run("begin")
+    line = refused_in_one_line(run, "add", "bob", "--sheet", member_sheet(tmp_path, ruleset),
+                               "--dice", "5")  # fmt: skip
+    assert "left over" in line and "drop the extra faces from --dice" in line
+
+
+def test_the_party_brought_into_a_fight_begun_rolls_the_initiative_the_gm_types(run):
+    run("party", "add", "ann", "-r", "srd", "--sheet", str(SRD_SAMPLES / "fighter.toml"))
+    run("party", "add", "cat", "--sheet", str(SRD_SAMPLES / "rogue.toml"))  # Dex 16
+    run("new", "-r", "srd")
+    run("add", "gob", "--monster", "goblin")
+    run("begin", "--dice", "1")
+    line = refused_in_one_line(run, "party", "bring", "--dice", "15")
+    assert "--dice gave 1 face for 2 joining" in line
+    run("party", "bring", "--dice", "15,2")
+    order = initiative(run)
+    assert (order["ann"], order["cat"]) == ("init 16", "init 5")  # Dex +1 and +3

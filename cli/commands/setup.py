@@ -16,9 +16,11 @@ from fracas.cli.app import App, dump_json, pass_app
 from fracas.cli.numbers import AsciiInt
 from fracas.cli.options import (
     by_option,
+    dice_option,
     health,
     id_option,
     names_for_completion,
+    parse_dice_faces,
     parse_pairs,
     ruleset_for,
 )
@@ -176,6 +178,7 @@ def encounters(app: App, as_json: bool) -> None:
     is_flag=True,
     help="An ambush: the players see neither them nor what they do until reveal-combatant.",
 )
+@dice_option
 @by_option
 @id_option
 @pass_app
@@ -189,11 +192,13 @@ def add(
     sets: tuple[str, ...],
     count: int,
     hidden: bool,
+    dice: str | None,
     by: str,
     command_id: str | None,
 ) -> None:
     """Add a combatant (or --count copies) from a sheet file, a monster of the bestiary
-    and/or --set fields; --name and --side override the sheet's."""
+    and/or --set fields; --name and --side override the sheet's. --dice: the faces of what
+    joining rolls (d20: initiative, once the fight has begun), as many for each copy."""
     from fracas.rules.sheets import deep_merge, read_sheet_file
 
     if sheet_file and monster:
@@ -217,6 +222,7 @@ def add(
         author=by,
         command_id=command_id,
         hidden=hidden,
+        dice=parse_dice_faces(dice),
     )
     for outcome in outcomes:
         render.outcome(outcome)
@@ -382,16 +388,19 @@ def party_ruleset(log: Fracas) -> str:
 
 
 @party_.command("bring", short_help="Bring the party into the encounter.")
+@dice_option
 @click.option("--by", default="gm", show_default=True, help="Who is entering this.")
 @pass_app
-def party_bring(app: App, by: str) -> None:
+def party_bring(app: App, dice: str | None, by: str) -> None:
     """Bring the party into the encounter (-e, or the latest) as they stand: what `fracas new
-    --party` does for a fight already started (the GM's page brings them in so)."""
+    --party` does for a fight already started (the GM's page brings them in so). --dice: the
+    faces of what joining rolls (d20: initiative), as many for each member, in their order."""
     from fracas.projections import party
 
     live = app.encounter(write=True)
     party.check_plays(app.writer, live.ruleset.name)
-    for who in party.bring_into(app.writer, live.id, author=by):
+    typed = parse_dice_faces(dice)
+    for who in party.bring_into(app.writer, live.id, author=by, dice=typed):
         click.echo(f"{who} joins {live.id} as the party stands")
     app.witness(live.id)
 
