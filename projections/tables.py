@@ -10,7 +10,6 @@ import msgspec
 from fracas.ledger import LogStore
 from fracas.ledger.base import EFFECTIVE_EVENTS
 from fracas.ledger.open import is_database_error
-from fracas.projections.board import headline
 from fracas.rules.views import InitiativeRow, PinRow, View, WoundRow
 
 if TYPE_CHECKING:  # a quick read from these tables loads no ruleset
@@ -191,6 +190,8 @@ def projector_for(ruleset: "Ruleset", *, starting: bool = False) -> Any:
 
 def _rows(encounter: str, view: View, ruleset: "Ruleset") -> dict[str, dict[tuple, tuple]]:
     """Each table's rows for this view, keyed by primary key."""
+    from fracas.projections.board import headline  # a writer's; a quick read never needs it
+
     return {
         "encounter_view": {
             (encounter,): (

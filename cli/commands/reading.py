@@ -8,14 +8,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import click
 import msgspec
 
-from fracas.cli import render
 from fracas.cli.app import App, cli, dump_json, pass_app
 from fracas.cli.numbers import INT, ascii_int
-from fracas.cli.options import ruleset_for
 from fracas.ledger import BadInputError
 from fracas.ledger.errors import said
-from fracas.projections.asking import may_wait, pending
-from fracas.projections.board import board
 
 if TYPE_CHECKING:
     from fracas.rules.views import View
@@ -27,6 +23,8 @@ if TYPE_CHECKING:
 @pass_app
 def actions(app: App, ruleset: str | None, as_json: bool) -> None:
     """List the actions of the encounter's ruleset (or of -r RULESET) and their flags."""
+    from fracas.cli import render
+    from fracas.cli.options import ruleset_for
     from fracas.projections import catalog
 
     rules, _ = ruleset_for(app, ruleset)
@@ -43,6 +41,7 @@ def actions(app: App, ruleset: str | None, as_json: bool) -> None:
 def rules(wanted: str | None, as_json: bool) -> None:
     """The rules reference: the systems, one system's rules (by number or ruleset), or one
     rule by the id the log cites (`003-25`, `000-M2`, a plugin's `srd-14`)."""
+    from fracas.cli import render
     from fracas.projections import catalog
 
     if wanted is None:
@@ -68,10 +67,12 @@ def rules(wanted: str | None, as_json: bool) -> None:
 def status(app: App, as_json: bool, at_step: int | None) -> None:
     """Initiative order, wounds and conditions, pins (now, or --at a past step)."""
     name, ruleset, view, header, hidden, waits = status_parts(app, at_step)
-    waiting = pending(app.encounter()) if waits else None
+    waiting = waiting_for(app) if waits else None
     if as_json and header is not None:  # all from the read models: no ruleset loaded
         dump_json(status_json(name, ruleset, header, view, hidden, waiting))
         return
+    from fracas.cli import render
+    from fracas.projections.board import board
     from fracas.rules import load
 
     shown = board(name, load(ruleset), view, frozenset(hidden))
@@ -81,6 +82,13 @@ def status(app: App, as_json: bool, at_step: int | None) -> None:
     render.status(shown)
     if waiting is not None:
         click.echo(f"waiting: {waiting.line}")
+
+
+def waiting_for(app: App) -> Any:
+    """The reaction awaited now, if any (a fold: only once a reaction was ever asked)."""
+    from fracas.projections.asking import pending
+
+    return pending(app.encounter())
 
 
 class StatusParts(NamedTuple):
@@ -103,6 +111,8 @@ def status_parts(app: App, at_step: int | None) -> StatusParts:
         return StatusParts(live.id, live.ruleset.name, view, None, live.hidden(), False)
     seen = glance(app.store, app.encounter_id)
     if seen is None:  # an older file's read models, opened read-only: folded
+        from fracas.projections.asking import may_wait
+
         name, ruleset, view = app.fracas.current(app.encounter_id)
         hidden = app.fracas.hidden(name)
         return StatusParts(name, ruleset, view, None, hidden, may_wait(app.store, name))
@@ -129,6 +139,8 @@ def status_json(
 @pass_app
 def log(app: App, as_json: bool) -> None:
     """Every step with its events; undone steps are marked."""
+    from fracas.cli import render
+
     steps = app.fracas.log(app.encounter_id)
     if as_json:
         dump_json(steps)
@@ -158,6 +170,8 @@ def replay(
     app: App, round_: int | None, turn: str | None, steps: str | None, as_json: bool
 ) -> None:
     """Walk a disputed round, turn or steps: rolls, modifiers, rules, state before and after."""
+    from fracas.cli import render
+
     first, last = parse_steps(steps)
     with render.progress_bar("replaying", "steps", shown=not as_json) as tick:
         walked = app.fracas.replay(
