@@ -129,7 +129,7 @@ class FracasGroup(click.Group):
 
             guess = closest(name, self.commands)
             hint = f"; did you mean {guess}?" if guess else "; `fracas --help` lists them"
-            raise BadInputError(f"no command {said(name)}{hint}")
+            raise UsageLine(f"no command {said(name)}{hint}")  # a mistyped line: exit 2
         return super().resolve_command(ctx, args)
 
     def make_context(

@@ -173,11 +173,16 @@ def status(shown: Board) -> None:
     piped = not sys.stdout.isatty()
     asked = os.environ.get("COLUMNS", "").isdigit()  # rich reads COLUMNS when width is None
     console = Console(highlight=False, width=PIPE_WIDTH if piped and not asked else None)
-    console.print(status_table(shown, console.width))
-    for pin in shown.pins:
-        console.print(f"pin: {pin}", markup=False)
-    for note in shown.notes:
-        console.print(f"note: {note}", markup=False)
+    with console.capture() as captured:
+        console.print(status_table(shown, console.width))
+        for pin in shown.pins:
+            console.print(f"pin: {pin}", markup=False)
+        for note in shown.notes:
+            console.print(f"note: {note}", markup=False)
+    text = captured.get()
+    if piped:  # rich pads every line to the table's width: a file or a pipe gets none
+        text = "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
+    click.echo(text, nl=False)
 
 
 def log(steps: list[LogStep]) -> None:
