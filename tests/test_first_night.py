@@ -165,7 +165,12 @@ def test_a_ruleset_without_a_bestiary_says_so_when_a_monster_is_asked_for(run, r
     run("new", "-r", ruleset)
     for args in (("add", "gob", "--monster", "goblin"), ("monsters", "goblin")):
         line = refused_in_one_line(run, *args)
-        assert line == f"Error: the {ruleset} rules have no bestiary: add from a sheet (--sheet)"
+        assert line == (
+            f"Error: the {ruleset} rules have no bestiary: add from a sheet (--sheet), "
+            "or see srd's with `fracas monsters -r srd`"
+        )
+    line = refused_in_one_line(run, "monsters", "--json")  # refused alike, not an empty list
+    assert line.startswith(f"Error: the {ruleset} rules have no bestiary")
 
 
 def initiative(run) -> dict[str, str]:

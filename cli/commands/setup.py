@@ -240,8 +240,20 @@ def bestiary_of(ruleset: Ruleset) -> Bestiary:
     if not ruleset.monsters.monsters:
         raise BadInputError(
             f"the {ruleset.name} rules have no bestiary: add from a sheet (--sheet)"
+            + bestiaries_elsewhere()
         )
     return ruleset.monsters
+
+
+def bestiaries_elsewhere() -> str:
+    """The installed rulesets that have a bestiary, and how to list one."""
+    from fracas.rules import available, load
+
+    having = [name for name in available() if load(name).monsters.monsters]
+    if not having:
+        return ""
+    named = " or ".join(f"{name}'s" for name in having)
+    return f", or see {named} with `fracas monsters -r {having[0]}`"
 
 
 class BestiaryHelp(click.Command):
@@ -274,9 +286,6 @@ def monsters(app: App, text: str, ruleset: str | None, as_json: bool) -> None:
         if not party.has_party(app.fracas):
             raise
         rules = party.party(app.fracas).ruleset
-    if as_json and not rules.monsters.monsters:
-        dump_json({"monsters": [], "attribution": ""})
-        return
     bestiary = bestiary_of(rules)
     found = bestiary.search(text)
     nearest = None if found else bestiary.nearest(text)
