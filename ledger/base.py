@@ -918,6 +918,11 @@ class LogStore(ABC):
         """Stream every event of the log as its stored row (EVENT_COLUMNS), by position."""
         return self._stream(f"SELECT {self._columns} FROM events ORDER BY position")
 
+    def event_batches(self, size: int) -> Iterator[list[tuple]]:
+        """`event_rows` in lists of `size` (the last may be shorter): an export handles rows
+        by the thousand."""
+        return batches(self.event_rows(), size)
+
     def step_rows(self) -> Iterator[tuple]:
         """Stream every step record (STEP_COLUMNS), encounter by encounter as they started."""
         if self.schema < SCHEMA:

@@ -659,8 +659,22 @@ class Store(LogStore):
 
     def event_rows(self) -> Iterator[tuple]:
         """As every backend's, but an event whose text is not UTF-8 is named in one line."""
-        try:
+        with self._text_named():
             yield from super().event_rows()
+
+    def event_batches(self, size: int) -> Iterator[list[tuple]]:
+        """As every backend's, but fetched a list at a time (no Python step per row), and an
+        event whose text is not UTF-8 is named in one line."""
+        with self._text_named():
+            cursor = super().event_rows()
+            while batch := cursor.fetchmany(size):
+                yield batch
+
+    @contextmanager
+    def _text_named(self) -> Iterator[None]:
+        """SQLite's refusal to read text that is not UTF-8, as the event it is in."""
+        try:
+            yield
         except sqlite3.OperationalError as error:
             found = first_not_text(self._conn) if is_not_text(error) else None
             if found is None:

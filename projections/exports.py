@@ -126,7 +126,7 @@ def _export_jsonl(
     )
     out.write(_encode(header).decode() + "\n")
     watch, steps, done = ChainWatch(), StepWatch(store), 0
-    for batch in batches(store.event_rows(), LINES_AT_ONCE):
+    for batch in store.event_batches(LINES_AT_ONCE):
         watch.see(batch)
         steps.see(batch)
         out.write(_encode_lines([EventLine(*row) for row in batch]).decode())
