@@ -185,12 +185,16 @@ class Known:
         return found
 
     def in_text(self, text: str) -> set[str]:
+        return set(self.named_by(text))
+
+    def named_by(self, text: str) -> frozenset[str]:
+        """Whom `text` names, as read once and kept (not to be changed: shared)."""
         found = self._found.get(text)
         if found is None:
             if len(self._found) >= TEXTS_CACHE:
                 self._found.clear()
             found = self._found[text] = frozenset(self._read(text))
-        return set(found)
+        return found
 
     def _read(self, text: str) -> set[str]:
         if text in self.aliases:
@@ -232,8 +236,9 @@ def names_in(value: Any, known: Known) -> set[str]:
 
 def names_of(texts: set[str], known: Known) -> set[str]:
     found: set[str] = set()
+    named_by = known.named_by
     for text in texts:
-        found |= known.in_text(text)
+        found |= named_by(text)
     return found
 
 
