@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from fracas.ledger.history import COMMAND
-from fracas.projections.asking import may_wait, pending
+from fracas.projections.asking import pending
 from fracas.projections.board import Board, BoardRow, board, descriptor, unrepeated
 from fracas.projections.replay import (
     GM,
@@ -298,21 +298,17 @@ class Timeline:
         )
 
     def waited_on(self) -> str:
-        """ "waiting on Bob's reaction": whom an attack waits on now, named as this audience
+        """Whom an attack waits on now ("waiting on Bob's reaction"), named as this audience
         sees them (a target the players do not see is someone unseen); '' when none.
-        Worked out once per head, and only in a fight that ever asked."""
+        Worked out once per head, from the state the timeline's encounter already holds."""
         if self._waited is None:
             self._waited = ""
-            if may_wait(self.live.store, self.encounter):
-                players = self.audience == PLAYERS
-                number = self.number_of if players else None
-                asked = pending(self.live, players=players, number=number)
-                if asked is not None and asked.waiting_on:
-                    names = [self._shown_name(who) for who in asked.waiting_on]
-                    said = (
-                        names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-                    )
-                    self._waited = f"waiting on {said}'s reaction"
+            players = self.audience == PLAYERS
+            number = self.number_of if players else None
+            asked = pending(self.live, players=players, number=number)
+            if asked is not None and asked.waiting_on:
+                names = [self._shown_name(who) for who in asked.waiting_on]
+                self._waited = f"waiting on {' and '.join(names)}'s reaction"
         return self._waited
 
     def _shown_name(self, who: str) -> str:

@@ -100,3 +100,15 @@ def test_a_phone_offers_self_where_the_action_allows_and_never_the_dead_or_gone(
         assert healed.status_code == 200, healed.text
         events = json.loads(table.log())[-1]["events"]
         assert any(e["kind"] == "healed" and e["target"] == "cleric" for e in events), events
+
+
+def test_a_players_own_end_of_turn_is_theirs_on_every_screen(table: Table) -> None:
+    """An outside tester after issue 37 read the GM's name on a turn a player ended from
+    their phone: every screen says the player ended it."""
+    assert table.tap("fighter", action="next").status_code == 200
+    for page in ("/e/crypt/screen", "/gm/e/crypt/screen", f"/p/{table.tokens['rogue']}/screen"):
+        shown = table.client.get(page, headers={"X-Fracas-Token": table.running.token}).text
+        newest = re.search(r'<ol class="log" reversed[^>]*>\s*<li.*?</li>', shown, re.S)
+        assert newest, shown
+        assert "fighter ends the turn" in newest[0] and "by fighter" in newest[0], newest[0]
+        assert "GM" not in newest[0], newest[0]
