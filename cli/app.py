@@ -154,6 +154,8 @@ class FracasGroup(click.Group):
         except click.UsageError as error:
             raise one_line(error, ctx.meta.get(GIVEN, [])) from None
         except FracasError as error:
+            if isinstance(error.__cause__, Exception) and os.environ.get("FRACAS_DEBUG"):
+                raise error.__cause__ from None  # the ruleset's own traceback, for its author
             raise click.ClickException(str(error)) from None
         except OSError as error:
             if error.errno == errno.EPIPE:  # the reader of a pipe left (| head): not an error

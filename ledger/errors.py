@@ -37,6 +37,11 @@ class BadInputError(FracasError):
     """Input that cannot be understood: a malformed sheet, option, die face or flag."""
 
 
+class RulesetFailedError(FracasError):
+    """A ruleset's own code raised on a step (a bug in it, or in a plugin): nothing was
+    appended; the error it raised is this one's cause."""
+
+
 class IntegrityError(FracasError):
     """The stored log does not verify: a broken hash link or a forbidden edit."""
 

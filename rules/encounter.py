@@ -8,6 +8,7 @@ import os
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import msgspec
@@ -23,7 +24,9 @@ from fracas.ledger import (
     RefusedError,
     Snapshot,
 )
+from fracas.ledger.errors import FracasError, RulesetFailedError
 from fracas.ledger.history import COMMAND, REDO, SUPERSEDE, UNDO
+from fracas.ledger.open import is_database_error
 from fracas.ledger.values import is_hex
 from fracas.rules import ruleset as registry
 from fracas.rules import snapshots
@@ -85,6 +88,24 @@ def unreadable(encounter: str, error: Exception) -> IntegrityError:
         f"the log of encounter {encounter} cannot be read: an event does not decode ({error}); "
         "`fracas audit` names its position"
     )
+
+
+@contextmanager
+def the_rulesets_own(ruleset: Ruleset) -> Iterator[None]:
+    """Where a step runs the ruleset's own code (a plugin's, perhaps): a bug in it refuses
+    the step in one line, before anything is appended, rather than ending the session. A
+    refusal, a file's or the log's error passes as it is."""
+    try:
+        yield
+    except (FracasError, OSError):
+        raise
+    except Exception as error:
+        if is_database_error(error):
+            raise
+        raise RulesetFailedError(
+            f"the ruleset {ruleset.name} failed on this step: {type(error).__name__} "
+            f"{error}; nothing was appended (FRACAS_DEBUG=1 shows where)"
+        ) from error
 
 
 def started_event(store: LogStore, encounter: str) -> EncounterStarted:
@@ -414,9 +435,10 @@ class Encounter:
             else SeededDice(self._seed, epoch, self.id, step, self.limits)
         )
         ctx = Context(source, step, author, command_id)
-        events = self.ruleset.decide_step(
-            self.state, command, ctx, secret=secret, hidden=hidden, ask=ask
-        )
+        with the_rulesets_own(self.ruleset):
+            events = self.ruleset.decide_step(
+                self.state, command, ctx, secret=secret, hidden=hidden, ask=ask
+            )
         if isinstance(source, ManualDice):
             source.finish()
         return events
@@ -453,8 +475,9 @@ class Encounter:
         new_events = to_new_events(events, self.ruleset.schema)
         self.limits.check_bodies(new_events)
         state = self.state
-        for event in events:
-            state = self.ruleset.evolve(state, event)
+        with the_rulesets_own(self.ruleset):
+            for event in events:
+                state = self.ruleset.evolve(state, event)
         ended = any(isinstance(e, EncounterEnded) for e in events)
         seed = snapshots.seed_after(events, self._epoch, self._commitment)
         result = self.store.append(

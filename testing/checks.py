@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fracas.ledger import FracasError
+from fracas.ledger.errors import RulesetFailedError
 from fracas.projections import Fracas
 from fracas.projections.board import board
 from fracas.projections.describe import describe
@@ -130,6 +131,8 @@ def judged_alike(again: Encounter, played: list[Played], live: Encounter) -> Non
         try:
             command = again.ruleset.command(move)
             outcome = again.execute(command, dice=faces, secret=secret, command_id=command_id)
+        except RulesetFailedError:  # the ruleset crashed: a bug, never a refusal
+            raise
         except FracasError as error:
             before = state_changes(live.state_at(number - 1), again.state) if number > 1 else []
             raise AssertionError(

@@ -22,6 +22,7 @@ import msgspec
 from hypothesis import strategies as st
 
 from fracas.ledger import FracasError
+from fracas.ledger.errors import RulesetFailedError
 from fracas.projections import Fracas
 from fracas.rules import Encounter
 from fracas.rules.commands import GM, GM_ACTIONS
@@ -380,6 +381,8 @@ def play(
             control_of(encounter, control, command_id)
         else:
             given = step(encounter, move, data, tally, command_id)
+    except RulesetFailedError:  # the ruleset crashed: a bug, never a refusal
+        raise
     except FracasError as error:
         tally.refused += 1
         tally.refusals[f"{control}: {str(error)[:70]}"] += 1

@@ -200,3 +200,16 @@ def test_the_kit_fails_when_few_fights_begin_and_a_deck_declares_its_legal_faces
     assert f"conformance coverage of deck: {tally.begun} of {tally.fights} fights began" in (
         capsys.readouterr().out
     )
+
+
+def test_a_decide_that_crashes_fails_and_is_not_taken_for_a_refusal(coin):
+    """The CLI tells a ruleset's crash in one line (RulesetFailedError, a FracasError): the
+    kit still finds it as the bug it is."""
+
+    def crashing(state: Any, command: Any, ctx: Any) -> list[Event]:
+        if isinstance(command, coin.Flip):
+            raise KeyError("hp")
+        return coin.decide(state, command, ctx)
+
+    with pytest.raises(Exception, match="'hp'"):
+        run(check_fight, planted(coin, decide=crashing), 30, phases=[Phase.generate])

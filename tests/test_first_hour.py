@@ -44,3 +44,59 @@ def test_piped_status_has_no_trailing_padding(tmp_path: Path) -> None:
     ).stdout
     assert "Round 1" in shown and "motel · percentile" in shown
     assert [line for line in shown.splitlines() if line != line.rstrip()] == []
+
+
+def broken_ruleset(monkeypatch) -> None:
+    """`broken`: the percentile rules with a bug in their decide, as a plugin may have."""
+    import dataclasses
+
+    from fracas.rules import ruleset as registry
+
+    def decide(state, command, ctx):
+        if type(command).__name__ == "Wait":
+            raise KeyError("y")
+        return percentile.decide(state, command, ctx)
+
+    percentile = registry.load("percentile")
+    broken = dataclasses.replace(percentile, name="broken", decide=decide)
+    monkeypatch.setitem(registry.REGISTERED, "broken", broken)
+
+
+FAILED = "the ruleset broken failed on this step: KeyError 'y'; nothing was appended"
+
+
+def test_a_ruleset_failing_on_a_step_is_one_line_in_play_which_goes_on(tmp_path, monkeypatch):
+    from fracas.cli.main import App
+    from fracas.cli.shell import Session
+
+    broken_ruleset(monkeypatch)
+    db = tmp_path / "t.db"
+    invoke(db, "new", "-r", "broken")
+    invoke(db, "add", "bob", "--set", "dex=9")
+    invoke(db, "begin")
+    app = App(str(db), None)
+    session = Session(app, cli)
+    step = session.live.history.head_step
+    errors: list[str] = []
+    monkeypatch.setattr("click.echo", lambda text="", err=False, **_: errors.append(str(text)))
+    assert session.run("act bob wait") is True  # the session goes on
+    assert errors == [f"Error: {FAILED} (FRACAS_DEBUG=1 shows where)"]
+    assert session.live.history.head_step == step
+    session.run("harm bob 1")
+    assert session.live.history.head_step == step + 1
+    app.close()
+
+
+def test_a_ruleset_failing_on_a_step_is_one_line_from_the_command_line(tmp_path, monkeypatch):
+    broken_ruleset(monkeypatch)
+    db = tmp_path / "t.db"
+    invoke(db, "new", "-r", "broken")
+    invoke(db, "add", "bob", "--set", "dex=9")
+    invoke(db, "begin")
+    before = invoke(db, "log", "--json").output
+    refused = invoke(db, "act", "bob", "wait", ok=False)
+    assert refused.output.strip() == f"Error: {FAILED} (FRACAS_DEBUG=1 shows where)"
+    assert invoke(db, "log", "--json").output == before
+    monkeypatch.setenv("FRACAS_DEBUG", "1")
+    traced = CliRunner().invoke(cli, ["--db", str(db), "act", "bob", "wait"])
+    assert isinstance(traced.exception, KeyError)  # the traceback, for the ruleset's author
