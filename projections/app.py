@@ -119,6 +119,13 @@ class Fracas:
         rules = ruleset_of(self.store, name)
         return Encounter(self.store, name, rules, projector_for(rules))
 
+    def _started(self, encounter: str | None) -> str:
+        """The named encounter's id, or the most recently started one's, once its first
+        event and its ruleset are found: as `encounter` refuses, without folding it."""
+        name = encounter or self._latest()
+        ruleset_of(self.store, name)
+        return name
+
     def encounters(self) -> list[dict[str, Any]]:
         listed = []
         for encounter in self.store.encounters():
@@ -393,7 +400,7 @@ class Fracas:
     ) -> int:
         """The session report, `md` or `html` (or through the user's own Jinja2 `template`),
         of one encounter or of every one; `players` follows the players' audience."""
-        names = self.store.encounters() if everything else [self.encounter(encounter).id]
+        names = self.store.encounters() if everything else [self._started(encounter)]
         if not names:
             raise NotFoundError(f"no encounters in {self.store.path} to export")
         from fracas.projections import report
