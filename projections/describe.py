@@ -3,6 +3,7 @@
 from fracas.rules import durations
 from fracas.rules.dice import dice_of, parse_terms
 from fracas.rules.events import (
+    Carried,
     CombatantJoined,
     Commanded,
     ConditionCleared,
@@ -19,6 +20,7 @@ from fracas.rules.events import (
     Healed,
     InitiativeSet,
     Note,
+    PartySent,
     Renamed,
     Resolved,
     Roll,
@@ -27,6 +29,7 @@ from fracas.rules.events import (
     Spent,
     TurnAdvanced,
 )
+from fracas.rules.party import PARTY
 
 
 def rules_of(rules: list[str]) -> str:
@@ -148,7 +151,15 @@ def describe(event: Event, round_word: str = "Round", reads: str = TOTAL) -> str
             return f"{event.combatant}: initiative {event.reason}{rules_of(event.rules)}"
         case Commanded():
             action = str(event.command.get("action", "?")).removeprefix("gm.")
-            return f"command: {action} ({event.actor})"
+            return f"command: {action.removeprefix('party.')} ({event.actor})"
+        case Carried() if event.source == PARTY:
+            return f"{event.target} comes in as the party stood"
+        case Carried():
+            return f"{event.target} comes back to the party as {event.source} left them"
+        case PartySent() if event.encounter == PARTY:
+            return "the party is back between fights"
+        case PartySent():
+            return f"the party goes into {event.encounter}"
         case Declared():
             return f"{event.actor} declares {event.action}"
         case Rolled():

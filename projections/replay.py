@@ -32,6 +32,7 @@ from fracas.rules.events import (
     Rolled,
     SeedRevealed,
 )
+from fracas.rules.ruleset import DOWN
 from fracas.rules.timeline import Frame, walk, walk_between
 from fracas.rules.views import View, WoundRow
 
@@ -276,6 +277,22 @@ def felled_by(
     return found
 
 
+def is_party_step(command: dict[str, Any] | None) -> bool:
+    """A step of the party's own (a member carried in or home, a rest), not of the fight."""
+    return command is not None and str(command.get("action", "")).startswith("party.")
+
+
+def newly_fallen(
+    events: list[Event], command: dict[str, Any] | None, before: View, ruleset: Ruleset
+) -> list[str]:
+    """The combatants this step put down who were up before it: a blow to one already down
+    is no new fall, nor is a member of the party coming in as they stood (down)."""
+    if is_party_step(command):
+        return []
+    down = {w.combatant for w in before.wounds if ruleset.is_down(w.conditions)}
+    return [who for who in fallen(events, ruleset) if who not in down]
+
+
 def public_command(command: dict[str, Any] | None) -> dict[str, Any] | None:
     """What players may know of a command whose outcome is GM-only: who, what, against whom
     (its modifiers and options are the GM's ruling on a secret roll, and stay GM-only)."""
@@ -508,6 +525,8 @@ def timeline(
         if not audience.counted(frame, number):
             rolls = [msgspec.structs.replace(r, counter=None) for r in rolls]
         taken_back = frame.taken_back_by
+        fell = newly_fallen(events, frame.command, before, ruleset)
+        carried = is_party_step(frame.command)
         step = ReplayStep(
             number,
             record.control,
@@ -535,10 +554,14 @@ def timeline(
                 before,
                 after,
             ),
-            marks(events, ruleset),
+            [m for m in marks(events, ruleset) if m != DOWN or not carried],
             harm_of(events, known),
-            fallen(events, ruleset),
-            felled_by(events, frame.command, known, ruleset),
+            fell,
+            {
+                w: by
+                for w, by in felled_by(events, frame.command, known, ruleset).items()
+                if w in fell
+            },
             [Departure(*d) for d in departed(events)],
         )
         yield Moment(

@@ -320,6 +320,25 @@ def summarise(entries: list[Entry], trailing: list[ReplayStep], names: dict[str,
 # -- the cast and the chart ----------------------------------------------------------------
 
 
+def fight_order(views: list[View]) -> dict[str, str]:
+    """Each combatant's place in the initiative, in order: as the fight began, with each
+    who joined it later put where they first had a place (their key: "init 14")."""
+    first = begun(views)
+    found = {row.combatant: row.key for row in sorted(first.initiative, key=lambda r: r.order)}
+    for view in views[views.index(first) + 1 :]:
+        ranked = initiative_order(view)
+        for at, who in enumerate(ranked):
+            row = next(r for r in view.initiative if r.combatant == who)
+            if who in found or not row.key:
+                continue
+            ahead = next((w for w in reversed(ranked[:at]) if w in found), None)
+            order = list(found)
+            place = order.index(ahead) + 1 if ahead is not None else 0
+            order.insert(place, who)
+            found = {w: found.get(w, row.key) for w in order}
+    return found
+
+
 def begun(views: list[View]) -> View:
     """The first view of the fight proper (the last one if it never began)."""
     return next((v for v in views if v.phase != "setup"), views[-1])
@@ -328,8 +347,9 @@ def begun(views: list[View]) -> View:
 def cast_of(
     live: Encounter, views: list[View], players: bool, npc_numbers: bool
 ) -> list[CastMember]:
-    """Everyone who fought: their order once the fight began, health at the start and end."""
-    order = {row.combatant: row.key for row in begun(views).initiative}
+    """Everyone who fought: their order once the fight began (or they joined it), health at
+    the start and end."""
+    order = fight_order(views)
     first: dict[str, WoundRow] = {}
     for view in views:
         for w in view.wounds:
@@ -458,7 +478,7 @@ def encounter_report(
         live.ruleset.title,
         PLAYERS if players else GM,
         cast_of(live, shown, players, npc_numbers),
-        [names.get(c, c) for c in initiative_order(begun(shown))],
+        [names.get(c, c) for c in fight_order(shown)],
         summarise(entries, trailing, names),
         rounds,
         trailing,

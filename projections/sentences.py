@@ -36,6 +36,7 @@ from fracas.rules.events import (
     Rolled,
     SeedRevealed,
 )
+from fracas.rules.party import PARTY
 from fracas.rules.ruleset import CRITICAL, DOWN, FUMBLE, Ruleset
 
 FREE_ROLL = "roll"  # the core command for a roll no rule applies (`fracas roll`)
@@ -58,6 +59,12 @@ GM_VERBS = {  # by the GM command's tag; {who} is its target
     "gm.reopen": "The GM reopens the encounter",
     "gm.rename": "The GM renames {who}",
     "gm.withdraw": "The GM withdraws the waiting attack",
+}
+PARTY_VERBS = {  # by the party command's tag; {who} is its member
+    "party.carry": "{who} comes in as the party stood",
+    "party.carry-home": "{who} comes back to the party as their last fight left them",
+    "party.rest": "{who} takes a {kind} rest",
+    "party.send": "The party goes into the fight",
 }
 
 
@@ -107,6 +114,8 @@ def opening(command: Mapping[str, Any] | None, names: Mapping[str, str], ruleset
             text = "The GM gives {who} temporary hit points"
         reason = str(command.get("reason") or "")
         return text.format(who=who).strip() + (f" ({reason})" if reason else "")
+    if action.startswith("party."):
+        return party_opening(action, command, names)
     if action == FREE_ROLL:
         return free_roll_opening(command, names)
     if action == "join":  # its events say who joins; a hidden one's say nothing to players
@@ -117,6 +126,15 @@ def opening(command: Mapping[str, Any] | None, names: Mapping[str, str], ruleset
         return "The table moves on"
     said = worded(verb(ruleset, action), command, listed(targets))
     return f"{spoken_name(actor, names) if actor else 'The table'} {said}"
+
+
+def party_opening(action: str, command: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """'Ann comes in as the party stood': the party's own steps, in words (never their tag)."""
+    target = str(command.get("target") or "")
+    if action == "party.carry" and command.get("source") != PARTY:
+        action = "party.carry-home"
+    text = PARTY_VERBS.get(action, "The party moves on")
+    return text.format(who=names.get(target, target), kind=command.get("kind", ""))
 
 
 def spoken_name(who: str, names: Mapping[str, str]) -> str:
@@ -190,7 +208,7 @@ def roll_phrase(event: Rolled, actor: str | None, names: Mapping[str, str], read
         text = roll_reading(event, reads)
         if event.target is not None:
             text += f" against {event.target}{unit}"
-        if event.result:
+        if event.result and not text.endswith(f" = {event.result}"):  # a total said once
             text += f", {event.result}"
     if event.actor != actor:
         text = f"{names.get(event.actor, event.actor)}'s {event.purpose} {text}"

@@ -226,3 +226,71 @@ def test_the_party_brought_into_a_fight_begun_rolls_the_initiative_the_gm_types(
     run("party", "bring", "--dice", "15,2")
     order = initiative(run)
     assert (order["ann"], order["cat"]) == ("init 16", "init 5")  # Dex +1 and +3
+
+
+FELLED_BY_HAND = {"percentile", "pool", "timeslice", "srd"}  # elsewhere a roll fells
+
+
+def reports(run) -> dict[str, str]:
+    """The fight's report in Markdown and HTML, the GM's and the players'."""
+    return {
+        f"{fmt} for {who}": run("export", "--format", fmt, "--for", who).stdout
+        for fmt in ("md", "html")
+        for who in ("gm", "players")
+    }
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_the_report_of_a_fight_with_the_party_and_a_joiner(run, tmp_path, ruleset):
+    """Ann comes in from the party already down; a goblin joins once the fight has begun
+    and is struck down, then struck again while down: the report orders the joiner, words
+    the party's coming in, and counts each fall once."""
+    sheet = member_sheet(tmp_path, ruleset)
+    run("party", "add", "ann", "-r", ruleset, "--sheet", sheet)
+    run("new", "--party", "--id", "first")
+    run("add", "orc", "--sheet", sheet, "--name", "Orc")
+    run("harm", "ann", "10000")
+    run("end")
+    run("new", "--party", "--id", "second")
+    run("add", "orc", "--sheet", sheet, "--name", "Orc")
+    run("begin")
+    run("add", "gob", "--sheet", sheet, "--name", "Gob")
+    run("harm", "gob", "10000")
+    run("harm", "gob", "10000")
+    for name, text in reports(run).items():
+        assert "party.carry" not in text and "takes the party" not in text, name
+        assert "ann comes in as the party stood" in text, name
+        order = next(line for line in text.splitlines() if "Initiative order:" in line)
+        assert "Gob" in order, (name, order)
+        fell = next(line for line in text.splitlines() if "Fell:" in line)
+        assert fell.count("Gob") == (ruleset in FELLED_BY_HAND) and "ann" not in fell, (name, fell)
+    cast = reports(run)["md for gm"].split("## Cast")[1].split("##")[0]
+    [gob] = [row for row in cast.splitlines() if row.startswith("| Gob |")]
+    assert gob.split("|")[3].strip(), f"the joiner's place in the order: {gob}"
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_a_party_member_carried_in_down_does_not_stop_the_fight_beginning(run, tmp_path, ruleset):
+    sheet = member_sheet(tmp_path, ruleset)
+    run("party", "add", "ann", "-r", ruleset, "--sheet", sheet)
+    run("new", "--party", "--id", "first")
+    run("harm", "ann", "10000")
+    run("end")
+    run("new", "--party", "--id", "second")
+    run("add", "orc", "--sheet", sheet, "--name", "Orc")
+    run("begin")
+    assert json.loads(run("status", "--json").output)["acting"] == ["orc"]
+
+
+def test_a_character_struck_while_down_fell_once(run):
+    """d20: a character at 0 is unconscious and dying; a blow then kills them. One fall."""
+    run("new", "-r", "srd")
+    run("add", "ann", "--sheet", str(SRD_SAMPLES / "fighter.toml"), "--side", "pc")
+    run("add", "gob", "--monster", "goblin")
+    run("begin", "--dice", "15,5")
+    run("harm", "ann", "28")
+    run("harm", "ann", "3")
+    run("harm", "ann", "40")
+    for name, text in reports(run).items():
+        fell = next(line for line in text.splitlines() if "Fell:" in line)
+        assert fell.count("ann") == 1 and "step 5" in fell, (name, fell)

@@ -25,6 +25,9 @@ def decide_begin(state: State, command: Begin, ctx: Context) -> list[Event]:
     events: list[Event] = []
     outcomes: dict[str, int] = {}
     for fighter in sorted(state.fighters.values(), key=lambda f: f.joined):
+        if fighter.incapacitated:  # down before the fight (a party member carried in so)
+            outcomes[fighter.id] = 0  # no roll: a rolled action would fail (004-3)
+            continue
         pool = pool_for(state, fighter, "dexterity", "perception", action=False)
         outcomes[fighter.id] = roll_pool(
             ctx,
