@@ -48,6 +48,7 @@ from fracas_srd.initiative import (
     decide_surprise,
     roll_all,
 )
+from fracas_srd.reach import reach
 from fracas_srd.reference import REFERENCE
 from fracas_srd.sheets import OPTION_HELP, Options, Sheet, check_sheet
 from fracas_srd.state import TRACKED, Fighter, State, initial
@@ -185,6 +186,7 @@ def offers(sheet: Sheet, field: str) -> list[str]:
 
 
 RULESET = Ruleset(
+    reach=reach,
     name="srd",
     title="d20 fantasy combat (SRD 5.1, CC-BY-4.0)",
     options_type=Options,
