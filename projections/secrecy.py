@@ -434,6 +434,11 @@ class Taint:
         self.combatants = dict(kept.combatants)
         self.shared, self.origin, self.key = kept.shared, kept.origin, kept.key
 
+    def tainted(self) -> bool:
+        """Whether anything follows from a GM-only step yet (a combatant, the shared state,
+        or worlds parted by a secret)."""
+        return bool(self.combatants) or self.shared is not None or bool(self.worlds)
+
     def read(self, who: set[str]) -> int | None:
         sources = [self.combatants[c] for c in who if c in self.combatants]
         return min(sources, default=None)
@@ -679,7 +684,9 @@ def judge(
         return False, source
     if free_roll(frame):
         return judge_free_roll(frame, hidden, disclosed)
-    reads = named_in(events, known) | changed
+    # Until a step is withheld, nothing is tainted: what this step reads cannot matter (read
+    # and spread below ask for it only once something is), and it is the costly part.
+    reads = named_in(events, known) | changed if taint.tainted() else set()
     source = taint.read(reads)
     if source is None and taint.shared is not None and not ruling(frame):
         source = taint.shared
