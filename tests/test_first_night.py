@@ -295,3 +295,23 @@ def test_a_character_struck_while_down_fell_once(run):
     for name, text in reports(run).items():
         fell = next(line for line in text.splitlines() if "Fell:" in line)
         assert fell.count("ann") == 1 and "step 5" in fell, (name, fell)
+
+
+def test_a_joiners_critical_is_in_every_report_a_secret_one_in_the_gms_alone(run):
+    run("party", "add", "ann", "-r", "srd", "--sheet", str(SRD_SAMPLES / "fighter.toml"))
+    run("new", "--party")
+    run("add", "gob", "--monster", "goblin")
+    run("begin", "--dice", "15,5")
+    run("next")
+    run("add", "wolf", "--monster", "wolf", "--dice", "20")  # before ann, in round 2
+    run("next")
+    run("act", "wolf", "attack", "ann", "--dice", "20,4,4,3,3,15")  # 4d4 on a critical
+    run("next")
+    run("next")
+    run("act", "gob", "attack", "ann", "--dice", "20,3,3", "--secret")
+    for name, text in reports(run).items():
+        criticals = next(line for line in text.splitlines() if "Criticals:" in line)
+        assert "step 9, Wolf attacks ann: 20 +2 +2 = 24 against 18, critical hit" in criticals
+        assert ("Goblin attacks ann" in criticals) == name.endswith("gm"), (name, criticals)
+        order = next(line for line in text.splitlines() if "Initiative order:" in line)
+        assert "Wolf, ann, Goblin" in order, (name, order)
