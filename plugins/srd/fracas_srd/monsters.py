@@ -182,6 +182,7 @@ def unleashed(
     targets = [state.fighter(t) for t in command.targets]
     if not targets:
         raise RefusedError(f"{command.option} needs its targets")
+    spells.check_targets(spell, spell.level, targets)
     return events + spells.unleash(state, ctx, events, actor, spell, targets, command)
 
 

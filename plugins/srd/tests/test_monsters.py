@@ -206,3 +206,11 @@ def test_srd_29_the_bestiary_s_multiattacks_keep_every_part_they_can():
     assert sheet["multiattack"] == ["bite", "claw", "claw"]
     mouther = RULESET.sheet(RULESET.monsters.find("gibbering mouther").sheet)
     assert mouther.multiattack == ["bites"] and mouther.spell("blinding spittle").multiattack
+
+
+def test_srd_29_a_legendary_ability_on_one_target_refuses_a_second():
+    t = mummy_lord_at_a_turn_end()
+    t.do({"action": "join", "combatant": "pc2", "sheet": sample("rogue"), "side": "pc"}, 5)
+    glare = {"option": "attack", "weapon": "dreadful glare"}
+    with pytest.raises(RefusedError, match=r"^dreadful glare takes one target, not 2$"):
+        t.act("lord", "legendary", "pc", "pc2", **glare)
