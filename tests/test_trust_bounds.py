@@ -2,6 +2,7 @@
 refused in one line with nothing appended. Each test failed on the code before its fix."""
 
 import json
+import re
 import typing
 from collections.abc import Iterator
 from pathlib import Path
@@ -99,6 +100,43 @@ def test_every_unbounded_whole_number_of_an_action_is_at_most_1000_either_way(na
         if isinstance(field.type, types.IntType) and (field.type.ge, field.type.le) == (None,) * 2:
             with pytest.raises(BadInputError, match="out of range"):
                 ruleset.options({field.encode_name: -1001})
+
+
+class Shot(msgspec.Struct):
+    range: int = 0
+    dice: int | None = None
+    capped: typing.Annotated[int, msgspec.Meta(ge=0, le=100_000)] = 0
+
+
+class Volley(msgspec.Struct, tag="volley"):
+    name: str = ""
+    shots: list[Shot] = []
+    by_target: dict[str, int] = {}
+    pair: tuple[str, int] = ("", 0)
+    next: "Volley | None" = None
+
+
+@pytest.mark.parametrize(
+    "volley, where",
+    [
+        (Volley(shots=[Shot(), Shot(range=1001)]), "shots[1].range of 1001"),
+        (Volley(shots=[Shot(dice=-1001)]), "shots[0].dice of -1001"),
+        (Volley(by_target={"bob": 5000}), "by_target.bob of 5000"),
+        (Volley(pair=("x", 1001)), "pair[1] of 1001"),
+        (Volley(next=Volley(shots=[Shot(range=2000)])), "next.shots[0].range of 2000"),
+    ],
+)
+def test_a_whole_number_past_1000_is_found_however_deep_in_a_command(volley, where) -> None:
+    from fracas.rules.ruleset import check_bounds
+
+    with pytest.raises(BadInputError, match=re.escape(f"volley: {where} is out of range")):
+        check_bounds(volley, "volley")
+
+
+def test_a_number_whose_type_bounds_it_keeps_its_own_bounds() -> None:
+    from fracas.rules.ruleset import check_bounds
+
+    check_bounds(Volley(name="a" * 2000, shots=[Shot(capped=99_999, range=1000)]), "volley")
 
 
 def test_the_kit_of_unbounded_fields_finds_the_reported_one() -> None:
