@@ -93,6 +93,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if left:
         other = "slow" if _tier == "fast" else "fast"
         terminalreporter.write_line(
-            f"{left} tests of the {other} tier not run here: `--tier {other}` runs them, "
+            f"{left} test{'' if left == 1 else 's'} of the {other} tier not run here: "
+            f"`--tier {other}` runs them, "
             "`--tier all` both tiers"
         )

@@ -19,21 +19,25 @@ pytestmark = pytest.mark.sqlite_file  # the SQLite file itself: its bytes, tools
 
 
 @pytest.mark.parametrize(
-    "heading",
-    ["## A short tour", "## The Lakeside Motel"],  # the README's, the docs' own
-)
-def test_the_tour_runs_as_written(tmp_path, monkeypatch, heading):
+    ("heading", "exported"),
+    [("## A short tour", "motel.jsonl"), ("## The Lakeside Motel", "lakeside.jsonl")],
+)  # the README's, the docs' own
+def test_the_tour_runs_as_written(tmp_path, monkeypatch, heading, exported):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "cli").symlink_to(ROOT / "cli")
     runner, env = run_block(heading)
-    assert (tmp_path / "motel.jsonl").exists()
+    assert (tmp_path / exported).exists()
+    lines = block_after(heading, "sh").splitlines()  # `log` shows the undone step [UNDONE]
+    assert lines.index("fracas undo") < lines.index("fracas log") < lines.index("fracas redo")
     console = block_after(heading, "console").splitlines()
     result = runner.invoke(cli, shlex.split(console[0].removeprefix("$ "))[1:], env=env)
     assert result.exit_code != 0 and result.output.strip() == console[1]
 
 
 def test_the_readme_tour_and_set_up_are_the_docs_own():
-    assert block_after("## A short tour", "sh") == block_after("## The Lakeside Motel", "sh")
+    """The same fight, in a file of the tour's own: pasted after the README's, it runs."""
+    own = block_after("## The Lakeside Motel", "sh").replace("lakeside.", "motel.")
+    assert block_after("## A short tour", "sh") == own
     set_up = [b for b in re.findall(r"```sh\n(.*?)```", README.read_text(), re.S) if "pip" in b]
     assert len(set_up) == 2 and all(b in page("docs/getting-started.md") for b in set_up)
 
@@ -121,7 +125,7 @@ def test_every_page_and_the_readme_have_blocks_to_paste():
 OUTCOMES: dict[str, tuple[list[str], list[str]]] = {  # page: (printed, files made)
     "README.md": (["Lakeside Motel"], ["motel.jsonl"]),
     "docs/getting-started.md": (["Night at the Lakeside Motel"], ["first.db"]),
-    "docs/tours/percentile.md": (["hash chain: ok"], ["motel.jsonl"]),
+    "docs/tours/percentile.md": (["hash chain: ok"], ["lakeside.jsonl"]),
     "docs/table.md": (["Round 1 · the encounter has ended", "command by alice"], ["crypt.db"]),
     "docs/disputes.md": (["hash chain: ok"], ["restored.db", "players.html"]),
     "docs/file.md": (["dealt"], ["table.db"]),
@@ -186,3 +190,47 @@ def test_every_page_is_in_the_sites_navigation():
     site = (ROOT / "mkdocs.yml").read_text()
     for each in PAGES[1:]:
         assert each.relative_to(ROOT / "docs").as_posix() in site, name_of(each)
+
+
+def written_by(block: str) -> list[str]:
+    """The files a block's lines write at the repository root: `-o FILE`, `> FILE`."""
+    return re.findall(r"(?:-o|>) ([\w.-]+\.(?:jsonl|json|md|html|log|csv))\b", block)
+
+
+def test_what_the_pages_write_is_ignored_by_git():
+    """Pasted into a clone, the docs leave no untracked file behind (the logs are *.db)."""
+    written = {name for each in PASTED for b in pasted_blocks(each) for name in written_by(b)}
+    assert {"motel.jsonl", "session.md", "phones.log"} <= written
+    checked = subprocess.run(
+        ["git", "check-ignore", "--no-index", *sorted(written)],
+        cwd=ROOT, capture_output=True, text=True,
+    )  # fmt: skip
+    assert sorted(checked.stdout.split()) == sorted(written)
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+def test_every_page_pasted_after_the_readme_into_one_shell_works(tmp_path):
+    """A newcomer pastes the README, then page after page, into one shell in one clone: no
+    page trips on the names (a file, an encounter) another page left set or made."""
+    for name in ("cli", "bench", "plugins"):
+        (tmp_path / name).symlink_to(ROOT / name)
+    (tmp_path / ".venv").symlink_to(Path(sys.prefix))
+    order = [
+        README,
+        *(ROOT / "docs" / m for m in re.findall(r"([\w/.-]+\.md)", page("mkdocs.yml"))),
+    ]
+    blocks = [b for each in order for b in re.findall(r"```sh\n(.*?)```", pasted_text(each), re.S)]
+    script = tmp_path / "pasted.sh"
+    script.write_text("set -e\n" + "".join(b for b in blocks if "pip install" not in b))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FRACAS_")}
+    env["HOME"] = str(tmp_path)
+    done = subprocess.run(
+        ["bash", str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+
+def pasted_text(each: Path) -> str:
+    text = each.read_text()
+    return text[text.index("## Set up") :] if each == README else text
