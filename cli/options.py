@@ -176,6 +176,7 @@ secret_option = click.option(
 )
 
 
+json_option = click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
 reason_option = click.option(
     "--reason", "-m", default="", type=LINE, help="Why, in a few words: it is shown in the log."
 )

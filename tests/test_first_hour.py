@@ -2,6 +2,7 @@
 a mistyped command is a usage error, piped output carries no padding, a read command takes
 --json, a refusal is one line."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -100,3 +101,29 @@ def test_a_ruleset_failing_on_a_step_is_one_line_from_the_command_line(tmp_path,
     monkeypatch.setenv("FRACAS_DEBUG", "1")
     traced = CliRunner().invoke(cli, ["--db", str(db), "act", "bob", "wait"])
     assert isinstance(traced.exception, KeyError)  # the traceback, for the ruleset's author
+
+
+def test_every_read_command_takes_json(tmp_path: Path) -> None:
+    """As the README says: head, turn, answer (who is waited on) and invite --list too."""
+    db = tmp_path / "t.db"
+    motel(db)
+    head = json.loads(invoke(db, "head", "--json").output)
+    assert head == {"encounter": "motel", "head": invoke(db, "head").output.strip()}
+    turn = json.loads(invoke(db, "turn", "--json").output)
+    assert turn == {"encounter": "motel", "turn": invoke(db, "turn").output.strip()}
+    assert json.loads(invoke(db, "answer", "--json").output) == {"waiting": None}
+    invoke(db, "act", "alice", "attack", "bob", "-w", "unarmed", "--ask")
+    waiting = json.loads(invoke(db, "answer", "--json").output)["waiting"]
+    assert waiting["attacker"] == "alice" and waiting["waiting_on"] == ["bob"]
+    invoke(db, "invite", "bob", "--url", "http://127.0.0.1:8000", "--no-qr")
+    invoke(db, "invite", "--revoke", "bob")
+    (given,) = json.loads(invoke(db, "invite", "--list", "--json").output)["invites"]
+    assert given["combatant"] == "bob" and given["revoked"] and given["given"]
+
+
+def test_json_with_a_command_that_appends_is_refused_in_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    motel(db)
+    for args in (("answer", "--timeout", "--json"), ("invite", "bob", "--json")):
+        said = invoke(db, *args, ok=False).output.strip()
+        assert said.startswith("Error: ") and "--json" in said and len(said.splitlines()) == 1

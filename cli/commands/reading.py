@@ -10,6 +10,7 @@ import msgspec
 
 from fracas.cli.app import App, cli, dump_json, pass_app
 from fracas.cli.numbers import INT, ascii_int
+from fracas.cli.options import json_option
 from fracas.ledger import BadInputError
 from fracas.ledger.errors import said
 
@@ -206,7 +207,12 @@ def help_(ctx: click.Context, words: tuple[str, ...]) -> None:
 
 @click.command(short_help="The head code, to note and check later.")
 @click.option("--step", type=INT, default=None, help="As it stood after STEP.")
+@json_option
 @pass_app
-def head(app: App, step: int | None) -> None:
+def head(app: App, step: int | None, as_json: bool) -> None:
     """Print the encounter's head code, for the table to note and `audit --head` to check."""
-    click.echo(app.fracas.head_code(app.encounter_id, step))
+    code = app.fracas.head_code(app.encounter_id, step)
+    if as_json:
+        dump_json({"encounter": app.fracas.encounter(app.encounter_id).id, "head": code})
+        return
+    click.echo(code)

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from fracas.cli.app import App, cli, pass_app
+from fracas.cli.app import App, cli, dump_json, pass_app
 from fracas.cli.numbers import AsciiInt
-from fracas.cli.options import complete_ids
+from fracas.cli.options import complete_ids, json_option
 from fracas.ledger import BadInputError
 
 if TYPE_CHECKING:
@@ -130,17 +130,31 @@ def serve(
     "address on the network, port 8000).",
 )
 @click.option("--no-qr", is_flag=True, help="Print the link without its QR code.")
+@json_option
 @pass_app
 def invite(
-    app: App, combatant: str | None, revoke: bool, listed: bool, url: str | None, no_qr: bool
+    app: App,
+    combatant: str | None,
+    revoke: bool,
+    listed: bool,
+    url: str | None,
+    no_qr: bool,
+    as_json: bool,
 ) -> None:
     """A link (and QR code) for COMBATANT's player to act from their phone; --revoke ends it."""
     from fracas.cli.phones import qr_terminal
     from fracas.cli.serve import lan_address
     from fracas.ledger import invites
 
+    if as_json and not listed:
+        raise BadInputError("--json goes with --list: a link is printed for its player")
     if listed:
         live = app.encounter()
+        if as_json:
+            given = invites.invites(live.store, live.id)
+            rows = [{"combatant": g.combatant, "given": g.at, "revoked": g.revoked} for g in given]
+            dump_json({"invites": rows})
+            return
         for given in invites.invites(live.store, live.id):
             ended = f", revoked {given.revoked}" if given.revoked else ""
             click.echo(f"{given.combatant}: given {given.at}{ended}")

@@ -9,7 +9,7 @@ import msgspec
 from msgspec import inspect
 
 from fracas.cli import render
-from fracas.cli.app import App, pass_app
+from fracas.cli.app import App, dump_json, pass_app
 from fracas.cli.numbers import AsciiInt, ascii_int
 from fracas.cli.options import (
     by_option,
@@ -19,6 +19,7 @@ from fracas.cli.options import (
     complete_weapons,
     dice_option,
     id_option,
+    json_option,
     parse_defences,
     parse_dice_faces,
     parse_pairs,
@@ -260,6 +261,7 @@ def act_(
 @dice_option
 @by_option
 @id_option
+@json_option
 @pass_app
 def answer(
     app: App,
@@ -271,6 +273,7 @@ def answer(
     dice: str | None,
     by: str,
     command_id: str | None,
+    as_json: bool,
 ) -> None:
     """TARGET's CHOICE of reaction to the attack waiting for it (see `act --ask`); the
     last answer decides the attack. With no arguments: who is waited on."""
@@ -281,8 +284,13 @@ def answer(
         raise BadInputError("answer takes TARGET CHOICE, or --timeout, or --withdraw")
     if not any(given):
         asked = pending(app.encounter())
+        if as_json:
+            dump_json({"waiting": msgspec.to_builtins(asked)})
+            return
         click.echo(f"waiting: {asked.line}" if asked else "no attack waits for a reaction")
         return
+    if as_json:
+        raise BadInputError("--json goes with `answer` alone, which shows who is waited on")
     command: dict[str, Any] = (
         {"action": WITHDRAW, "reason": reason}
         if withdraw
@@ -372,11 +380,16 @@ def undo(app: App, by: str, step: int | None) -> None:
 
 
 @click.command(short_help="Whose turn it is, as a token `next --turn` takes.")
+@json_option
 @pass_app
-def turn(app: App) -> None:
+def turn(app: App, as_json: bool) -> None:
     """Whose turn it is now, as the token `next --turn` and `end --turn` take, so that a
     command for the turn you saw is refused once another command ended it."""
-    click.echo(app.encounter().turn())
+    live = app.encounter()
+    if as_json:
+        dump_json({"encounter": live.id, "turn": live.turn()})
+        return
+    click.echo(live.turn())
 
 
 @click.command()
