@@ -282,3 +282,12 @@ def test_a_monster_s_ability_on_one_target_refuses_a_second():
     t.do({"action": "begin"}, 20, 2, 1)
     with pytest.raises(RefusedError, match=r"^dreadful glare takes one target, not 2$"):
         t.act("m", "cast", "pc", "pc2", spell="dreadful glare")
+
+
+def test_srd_34_the_gm_freeing_the_last_held_target_ends_the_concentration():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"))
+    t.act("maelis", "cast", "gob", faces=(2,), spell="hold person")
+    clear = {"action": "gm.condition-clear", "target": "gob", "condition": "paralysed"}
+    out = t.do({**clear, "reason": "dispelled"})
+    assert [(e.target, e.condition) for e in of(out, ConditionCleared)] == [
+        ("gob", "paralysed"), ("maelis", "concentrating")]  # fmt: skip
