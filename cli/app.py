@@ -14,7 +14,7 @@ import click
 import msgspec
 
 from fracas.cli.text import LOG_PATH
-from fracas.ledger import BadInputError, FracasError, NotFoundError
+from fracas.ledger import BadInputError, FracasError, NotFoundError, RefusedError
 from fracas.ledger.errors import ECHOED, cut, said
 from fracas.ledger.open import describe_database_error, is_database_error, is_server, shown
 
@@ -262,6 +262,17 @@ class App:
             live = self._live = fracas.encounter(self.encounter_id)
         else:
             live.refresh()
+        return live
+
+    def fight(self) -> Encounter:
+        """The encounter, to change as a fight: never the party's own log (`-e party`), which
+        `fracas party`'s commands change between fights."""
+        from fracas.projections.party import NOT_A_FIGHT
+        from fracas.rules.views import PARTY
+
+        live = self.encounter(write=True)
+        if live.id == PARTY:
+            raise RefusedError(NOT_A_FIGHT)
         return live
 
     def witness(self, encounter: str | None = None) -> None:

@@ -26,6 +26,11 @@ if TYPE_CHECKING:
 
 TITLE = "the party"
 NO_PARTY = "no party in this log yet: `fracas party add ID --sheet FILE` starts one"
+NOT_A_FIGHT = (  # `-e party` with a fight's command: it would change the party unseen
+    "the party is not a fight: change it between fights with `fracas party heal`, "
+    "`fracas party condition` or `fracas party rest`, or bring it into one with "
+    "`fracas new --party`"
+)
 
 
 class Member(msgspec.Struct, frozen=True):

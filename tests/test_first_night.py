@@ -315,3 +315,25 @@ def test_a_joiners_critical_is_in_every_report_a_secret_one_in_the_gms_alone(run
         assert ("Goblin attacks ann" in criticals) == name.endswith("gm"), (name, criticals)
         order = next(line for line in text.splitlines() if "Initiative order:" in line)
         assert "Wolf, ann, Goblin" in order, (name, order)
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_the_party_is_no_fight_to_give_fight_commands(run, tmp_path, ruleset):
+    """`-e party` names the party's own log, which a fight's commands would change unseen:
+    `fracas party` shows the members as they stand in the fight they were brought into."""
+    sheet = member_sheet(tmp_path, ruleset)
+    run("party", "add", "ann", "-r", ruleset, "--sheet", sheet)
+    run("new", "--party")
+    for args in (
+        ("harm", "ann", "1"),
+        ("heal", "ann", "1"),
+        ("condition", "set", "ann", "poisoned"),
+        ("begin",),
+        ("next",),
+        ("end",),
+        ("roll", "d6"),
+        ("add", "bob", "--sheet", sheet),
+    ):
+        line = refused_in_one_line(run, "-e", "party", *args)
+        assert line.startswith("Error: the party is not a fight: "), (args, line)
+        assert "fracas party heal" in line and "fracas new --party" in line, line

@@ -203,11 +203,12 @@ def add(
 
     if sheet_file and monster:
         raise BadInputError("give --sheet or --monster, not both")
+    rules = app.fight().ruleset
     sheet = read_sheet_file(sheet_file) if sheet_file else {}
     if sheet_file:
-        sheet = imported(app.encounter(write=True).ruleset, sheet, sheet_file)
+        sheet = imported(rules, sheet, sheet_file)
     if monster:
-        sheet = from_bestiary(app.encounter(write=True).ruleset, monster)
+        sheet = from_bestiary(rules, monster)
     for pair in sets:
         sheet = deep_merge(sheet, parse_pairs((pair,), "--set"))
     sheet_name, sheet_side = sheet.pop("name", ""), sheet.pop("side", "npc")

@@ -48,7 +48,7 @@ def run(
     ask: Ask | None = None,
     turn: str | None = None,
 ) -> None:
-    encounter = app.encounter(write=True)
+    encounter = app.fight()
     parsed = encounter.ruleset.command(command)
     outcome = encounter.execute(
         parsed,
