@@ -25,6 +25,15 @@ FLAGS = {
     "dc": "--dc N",
 }
 IMPLIED = ("actor", "targets")
+# What those flags mean, where neither the ruleset nor its players' help says.
+FLAG_HELP = {
+    "weapon": "a weapon on the actor's sheet, by its name (Tab offers them)",
+    "modifiers": "the GM's modifier to the roll, with its reason",
+    "defence": "a target's reaction, as the ruleset names them",
+    "defence_weapon": "the weapon a target defends with, one on their sheet",
+    "unaware": "a target who cannot react to it",
+    "item": "the item, by its name on the sheet",
+}
 
 
 class Flag(msgspec.Struct, frozen=True):
@@ -68,15 +77,20 @@ def action(ruleset: Ruleset, name: str, text: str) -> Action:
     words = ruleset.positional_of(name)
     taken = set(ruleset.fields_of(name)) - {*IMPLIED, words}
     fields = [f for f in info.fields if f.encode_name in taken] if info else []
-    said = ruleset.field_help
     flags = [
-        Flag(f.name, *flag_of(f), default_of(f), choices(f.type), said.get(f.name, ""))
+        Flag(f.name, *flag_of(f), default_of(f), choices(f.type), described(ruleset, f.name))
         for f in fields
     ]
     takes = any(f.name == words for f in info.fields) if info else False
     said_as = " [TARGET...]" if words == "targets" else f" {words.upper()}"
     usage = f"fracas act ACTOR {name}" + (said_as if takes else "")
     return Action(name, text, usage, flags)
+
+
+def described(ruleset: Ruleset, field: str) -> str:
+    """A field's line of help: the ruleset's, else what the flag of `fracas act` for it
+    means (the same in every action that takes it, so that it is listed once)."""
+    return ruleset.field_help.get(field) or FLAG_HELP.get(field, "")
 
 
 def offered(encounter: Encounter, actor: str, name: str, field: str) -> list[str]:

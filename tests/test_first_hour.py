@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
+import pytest
 from click.testing import CliRunner
 
 from fracas.cli.main import cli
@@ -127,3 +129,32 @@ def test_json_with_a_command_that_appends_is_refused_in_one_line(tmp_path: Path)
     for args in (("answer", "--timeout", "--json"), ("invite", "bob", "--json")):
         said = invoke(db, *args, ok=False).output.strip()
         assert said.startswith("Error: ") and "--json" in said and len(said.splitlines()) == 1
+
+
+SIX = ["percentile", "shotclock", "pool", "timeslice", "fudge", "srd"]
+
+
+def test_every_option_of_act_says_what_it_is() -> None:
+    act = cli.commands["act"]
+    assert [p.opts for p in act.params if isinstance(p, click.Option) and not p.help] == []
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_the_flags_fracas_act_has_of_its_own_are_described_in_every_ruleset(tmp_path, ruleset):
+    """`fracas actions`: -w, --defence-weapon, --item, ... say what they are, not just "text"."""
+    found = json.loads(invoke(tmp_path / "t.db", "actions", "-r", ruleset, "--json").output)
+    own = {"weapon", "defence", "defence_weapon", "unaware", "item", "modifiers"}
+    bare = {
+        f["flag"]
+        for action in found["actions"]
+        for f in action["flags"]
+        if f["field"] in own and not f["description"]
+    }
+    assert bare == set()
+
+
+def test_a_players_field_is_described_for_the_gm_too(tmp_path) -> None:
+    found = json.loads(invoke(tmp_path / "t.db", "actions", "-r", "percentile", "--json").output)
+    (attack,) = [a for a in found["actions"] if a["name"] == "attack"]
+    (shots,) = [f for f in attack["flags"] if f["field"] == "shots"]
+    assert "one attack roll" in shots["description"]

@@ -156,6 +156,7 @@ def next_(
     "defence_weapons",
     multiple=True,
     metavar="TARGET=WEAPON",
+    help="The weapon a target defends with (a parry, a block), one on their sheet.",
 )
 @click.option("--unaware", multiple=True, metavar="TARGET", help="A target unaware of it.")
 @click.option("--item", default=None, help="Item to disarm or ready.")

@@ -98,5 +98,6 @@ RULESET = Ruleset(
         "unaware": "a target who cannot react to it",
         "avoid_armor": "a called shot aimed past the target's armour",
         "avoid_cover": "a called shot aimed past the target's cover (000-20)",
+        "shots": "how many shots it fires: still one attack roll and one damage roll (000-5)",
     },
 )
