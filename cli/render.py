@@ -223,7 +223,8 @@ def audit(report: AuditReport) -> None:
     for verdict, where in sorted(by_verdict.items()):
         count = sum(len(steps) for steps in where.values())
         places = "; ".join(
-            f"encounter {name} steps {step_ranges(steps)}" for name, steps in where.items()
+            f"encounter {name} step{'s' * (len(set(steps)) > 1)} {step_ranges(steps)}"
+            for name, steps in where.items()
         )
         kind = "manual rolls" if verdict.startswith("typed by") else "seeded rolls"
         click.echo(f"{kind} {verdict}: {count} ({places})")

@@ -145,6 +145,7 @@ def unsaid(conditions: list[str], status: str) -> list[str]:
     each once."""
     parts = re.split(r"; |, ", status)
     said = {status, *parts, *(part.partition(" (")[0] for part in parts)}
+    said |= {part.partition(": ")[0] for part in parts}  # "removed: flees" says removed
     return [condition for condition in conditions if condition not in said]
 
 

@@ -158,3 +158,23 @@ def test_a_players_field_is_described_for_the_gm_too(tmp_path) -> None:
     (attack,) = [a for a in found["actions"] if a["name"] == "attack"]
     (shots,) = [f for f in attack["flags"] if f["field"] == "shots"]
     assert "one attack roll" in shots["description"]
+
+
+def test_counts_are_said_in_words_that_agree_with_them(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    motel(db)
+    invoke(db, "act", "alice", "attack", "cultist", "-w", "pistol", "--dice", "90")
+    copied = invoke(db, "copy", str(db), str(tmp_path / "copy.db")).output
+    assert "copied 1 encounter, " in copied and " and 1 sealed seed to " in copied
+    exported = invoke(db, "export", "--format", "md", "-o", str(tmp_path / "s.md")).output
+    assert "exported 1 encounter as md" in exported
+    audit = invoke(db, "audit").output
+    assert "(encounter motel step 6)" in audit, audit
+
+
+def test_a_removed_combatant_reads_removed_once(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    motel(db)
+    invoke(db, "remove", "cultist", "--reason", "flees")
+    (row,) = [line for line in invoke(db, "status").output.splitlines() if "cultist" in line]
+    assert row.count("removed") == 1 and "removed: flees" in row, row

@@ -20,6 +20,7 @@ from fracas.cli.numbers import INT
 from fracas.cli.options import by_option, parse_dice_faces, parse_pairs
 from fracas.ledger import BadInputError, FracasError
 from fracas.ledger.open import shown
+from fracas.rules.durations import plural
 
 if TYPE_CHECKING:
     pass
@@ -171,7 +172,7 @@ def write_export(
                 progress=tick,
                 **report,
             )
-            summary = f"exported {count} encounter(s) as {fmt}"
+            summary = f"exported {plural(count, 'encounter')} as {fmt}"
     if output != "-":
         click.echo(summary, err=True)
 
@@ -218,9 +219,14 @@ def copy(source: str, target: str) -> None:
         render.progress_bar("copying") as tick,
     ):
         report = creating.creating(lambda path: log.copy_to(path, progress=tick))
+    counts = [
+        plural(report.encounters, "encounter"),
+        plural(report.events, "event"),
+        plural(report.steps, "step"),
+    ]
     click.echo(
-        f"copied {report.encounters} encounters, {report.events} events, {report.steps} steps "
-        f"and {report.sealed} sealed seeds to {shown(target)}; read back and compared: identical"
+        f"copied {', '.join(counts)} and {plural(report.sealed, 'sealed seed')} to "
+        f"{shown(target)}; read back and compared: identical"
     )
 
 
@@ -280,4 +286,4 @@ def audit(app: App, as_json: bool, against: str | None, head_code: str | None) -
 def rebuild(app: App) -> None:
     """Drop the read models and fold them again from the log."""
     count = app.writer.rebuild()
-    click.echo(f"rebuilt the read models of {count} encounter(s)")
+    click.echo(f"rebuilt the read models of {plural(count, 'encounter')}")
