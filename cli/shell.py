@@ -25,6 +25,7 @@ from fracas.projections import catalog
 from fracas.projections.board import board
 from fracas.projections.describe import describe, describe_control
 from fracas.rules import Encounter
+from fracas.rules.gm import REMOVED
 
 LEAVE = ("quit", "exit", "q")
 NOT_HERE = {
@@ -269,7 +270,8 @@ class Completion:
     def after(self, words: list[str], current: str) -> Iterable[str]:
         live = self.session.live
         ruleset = live.ruleset
-        ids = list(live.state.fighters)
+        removed = [i for i, f in live.state.fighters.items() if REMOVED in f.conditions]
+        ids = [i for i in live.state.fighters if i not in removed]  # those in the fight
         if not words:
             return sorted({*self.session.group.commands, *ruleset.actions, *SHORT} - set(NOT_HERE))
         head = SHORT.get(words[0], words[0])
@@ -283,9 +285,9 @@ class Completion:
         if head == "act":
             return self.for_act(words, current, ids)
         if head in TARGETED and len(words) == 1:
-            return ids
+            return removed if head == "return" else ids
         if head == "condition":
-            return self.for_condition(words, ids)
+            return self.for_condition(words, list(live.state.fighters))
         return []
 
     def for_act(self, words: list[str], current: str, ids: list[str]) -> Iterable[str]:

@@ -178,3 +178,22 @@ def test_a_removed_combatant_reads_removed_once(tmp_path: Path) -> None:
     invoke(db, "remove", "cultist", "--reason", "flees")
     (row,) = [line for line in invoke(db, "status").output.splitlines() if "cultist" in line]
     assert row.count("removed") == 1 and "removed: flees" in row, row
+
+
+def test_tab_in_play_offers_no_removed_combatant_but_to_return(tmp_path: Path) -> None:
+    from fracas.cli.main import App
+    from fracas.cli.shell import Completion, Session
+
+    db = tmp_path / "t.db"
+    invoke(db, "new", "--id", "crypt")
+    invoke(db, "add", "alice", "--sheet", str(SHEETS / "alice.toml"))
+    invoke(db, "add", "cultist", "--sheet", str(SHEETS / "cultist.toml"), "--count", "3")
+    invoke(db, "begin")
+    invoke(db, "remove", "cultist-3", "--reason", "flees")
+    app = App(str(db), None)
+    offered = Completion(Session(app, cli)).candidates
+    assert offered("attack cultist-") == ["cultist-1", "cultist-2"]
+    assert offered("act alice attack cultist-") == ["cultist-1", "cultist-2"]
+    assert offered("harm cultist-") == ["cultist-1", "cultist-2"]
+    assert offered("return ") == ["cultist-3"]
+    app.close()
