@@ -197,3 +197,19 @@ def test_tab_in_play_offers_no_removed_combatant_but_to_return(tmp_path: Path) -
     assert offered("harm cultist-") == ["cultist-1", "cultist-2"]
     assert offered("return ") == ["cultist-3"]
     app.close()
+
+
+def test_the_demo_names_fracas_plainly_when_the_one_on_path_is_the_one_run(tmp_path: Path):
+    import os
+
+    fracas = Path(sys.executable).parent / "fracas"
+    for db, path, named in (
+        ("on.db", str(fracas.parent), "fracas"),
+        ("off.db", "/usr/bin:/bin", str(fracas)),
+    ):
+        env = {**os.environ, "PATH": path}
+        said = subprocess.run(
+            [str(fracas), "demo", "--db", db, "--quiet"],
+            cwd=tmp_path, env=env, capture_output=True, text=True, check=True,
+        ).stdout  # fmt: skip
+        assert f"`{named} --db {db} status` shows it" in said, said

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -498,6 +499,17 @@ def member_line(member: Any) -> str:
     return f"{member.combatant:<12} {member.health:<14} in {member.where}{conditions}"
 
 
+def program_run() -> str:
+    """How to name this fracas in a hint: `fracas` when that is the one on PATH (or it was
+    run some other way, as `python -m`), else the path it was run by."""
+    run = sys.argv[0]
+    if os.path.basename(run) != "fracas":
+        return "fracas"
+    on_path = shutil.which("fracas")
+    same = on_path is not None and os.path.realpath(on_path) == os.path.realpath(run)
+    return "fracas" if same else run
+
+
 @click.command(short_help="Play a scripted fight into a demo file.")
 @click.option(
     "--db",
@@ -512,6 +524,6 @@ def demo(demo_db: str, quiet: bool) -> None:
     """Play a scripted Delta Green-style fight with fixed dice into a SQLite file."""
     from fracas.cli.demo import play
 
-    run_as = sys.argv[0] if os.path.basename(sys.argv[0]) == "fracas" else "fracas"
+    run_as = program_run()
     echo = (lambda _line: None) if quiet else click.echo
     play(demo_db, echo=echo, program=shlex.quote(run_as), quiet=quiet)
