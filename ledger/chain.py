@@ -341,6 +341,9 @@ class ChainWatch:
             return
         tips, sha, encode, (head, head_hash) = self.tips, hashlib.sha256, _encode, self.head
         most = self.most
+        # A salt that opens with the most encounters named so far names no more: its count
+        # is not read (most events are such, and reading one is most of a row's work here).
+        same = f"{most[0]}:"
         for row in rows:
             (position, encounter, version, step, kind, author, at, schema, body, prev, digest,
              salt, scope) = row  # fmt: skip
@@ -359,10 +362,10 @@ class ChainWatch:
                 break
             tips[encounter] = (version, digest)
             head, head_hash = position, digest
-            if scope == COUNTED_CHAIN:
+            if scope == COUNTED_CHAIN and not salt.startswith(same):
                 begun = begun_in(scope, salt)
                 if begun is not None and begun > most[0]:
-                    most = (begun, position)
+                    most, same = (begun, position), f"{begun}:"
         self.head, self.most = (head, head_hash), most
 
     def _first(self, row: tuple) -> tuple[int, str]:

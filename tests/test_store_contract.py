@@ -13,7 +13,7 @@ import pytest
 
 from fracas.ledger import ConflictError, LogStore, NewEvent, NotFoundError, RefusedError, Store
 from fracas.ledger import open_store as open_log
-from fracas.ledger.chain import COUNTED_CHAIN, GENESIS, StoredEvent, begun_of
+from fracas.ledger.chain import COUNTED_CHAIN, GENESIS, ChainWatch, StoredEvent, begun_of
 from tests.support import POSTGRESQL
 
 BACKENDS = ["file", "memory", POSTGRESQL]
@@ -313,6 +313,25 @@ class TestContract:
         report = store.verify()
         assert not report.ok and report.first_bad_position == later.position
         assert "2 encounters had begun, the log holds 1" in report.reason
+
+    def test_the_last_encounter_deleted_whole_is_seen_in_one_pass(self, store: LogStore) -> None:
+        """An export and an import check the chain as the rows stream past (ChainWatch): that
+        check too sees a step of a naming more encounters begun than the log holds."""
+        five_notes(store, "a")
+        five_notes(store, "b")
+        store.append("a", [ev(6)], expected_version=5, command_id="a-later")
+        intact = ChainWatch()
+        intact.see(list(store.event_rows()))
+        assert intact.most[0] == 2 and intact.report(store.registry()) is not None
+        forge(
+            store,
+            "DELETE FROM events WHERE encounter = 'b'",
+            "DELETE FROM steps WHERE encounter = 'b'",
+            "DELETE FROM registry WHERE encounter = 'b'",
+        )
+        watch = ChainWatch()
+        watch.see(list(store.event_rows()))
+        assert watch.report(store.registry()) is None  # doubtful: the exact check names it
 
     def test_the_last_encounter_deleted_whole_is_seen_by_a_head_code(self, store: LogStore) -> None:
         five_notes(store, "a")
