@@ -117,6 +117,11 @@ def describe_roll(event: Rolled, reads: str = TOTAL) -> str:
 CONTROL_VERBS = {"undo": "undoes", "redo": "redoes", "supersede": "supersedes"}
 
 
+def begins(round_word: str, number: int) -> str:
+    """A ruleset's reason for a round that opens before its order is known: "turn 1 begins"."""
+    return f"{round_word.lower()} {number} begins"
+
+
 def describe_control(control: str, target: int | None) -> str:
     """An undo, redo or supersede step, as the log prints it."""
     return f"{CONTROL_VERBS.get(control, control)} step {target}"
@@ -197,6 +202,8 @@ def describe(event: Event, round_word: str = "Round", reads: str = TOTAL) -> str
             return f"{event.combatant} now holds {held}: {event.reason}{rules_of(event.rules)}"
         case Spent():
             return spends(event)
+        case TurnAdvanced(actor=None, reason=reason) if reason == begins(round_word, event.round):
+            return f"{round_word} {event.round} begins"  # before anyone can act (4dF)
         case TurnAdvanced():
             who = event.actor or "nobody"
             return f"{round_word} {event.round}: {who} to act ({event.reason})"

@@ -213,3 +213,12 @@ def test_the_demo_names_fracas_plainly_when_the_one_on_path_is_the_one_run(tmp_p
             cwd=tmp_path, env=env, capture_output=True, text=True, check=True,
         ).stdout  # fmt: skip
         assert f"`{named} --db {db} status` shows it" in said, said
+
+
+def test_a_turn_that_begins_before_anyone_acts_says_it_begins(tmp_path: Path) -> None:
+    """The 4dF turn opens before its initiative rolls: "Turn 1 begins", not "nobody to act"."""
+    db = tmp_path / "t.db"
+    invoke(db, "new", "-r", "fudge", "--id", "prize")
+    invoke(db, "add", "p1", "--side", "pc", "--set", "skills.discipline=3")
+    begun = invoke(db, "begin", "--dice", "1,1,0,0").output.splitlines()
+    assert begun[2] == "  Turn 1 begins", begun
