@@ -81,7 +81,7 @@ def action(ruleset: Ruleset, name: str, text: str) -> Action:
         Flag(f.name, *flag_of(f), default_of(f), choices(f.type), described(ruleset, f.name))
         for f in fields
     ]
-    takes = any(f.name == words for f in info.fields) if info else False
+    takes = words in ruleset.fields_of(name)
     said_as = " [TARGET...]" if words == "targets" else f" {words.upper()}"
     usage = f"fracas act ACTOR {name}" + (said_as if takes else "")
     return Action(name, text, usage, flags)

@@ -17,7 +17,10 @@ class Command(msgspec.Struct, frozen=True, tag_field="action", forbid_unknown_fi
     """Base of every command: a typed request from the table. The words after the action
     (`fracas act ACTOR ACTION WORD...`) fill its `targets`; a command whose words are not
     combatants names the text field they fill instead, as a class variable:
-    `positional: ClassVar[str] = "ability"` (`Ruleset.positional_of`)."""
+    `positional: ClassVar[str] = "ability"` (`Ruleset.positional_of`). An action that names
+    no target though its command has `targets` from the base it shares with others (`wait`)
+    says so, `no_targets: ClassVar[bool] = True`: `fracas act` and the phones refuse a
+    target for it, and `fracas actions` shows none (`Ruleset.fields_of`)."""
 
 
 class Join(Command, tag="join"):

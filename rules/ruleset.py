@@ -388,9 +388,15 @@ class Ruleset:
         return self.players.get(action)
 
     def fields_of(self, action: str) -> tuple[str, ...]:
-        """The fields an action's command takes (the CLI sends only these)."""
+        """The fields an action's command takes (the CLI sends only these): no `targets` for
+        an action that names none (`no_targets`, rules/commands.py)."""
         struct = self.command_struct(action)
-        return tuple(f.encode_name for f in msgspec.structs.fields(struct)) if struct else ()
+        if struct is None:
+            return ()
+        names = tuple(f.encode_name for f in msgspec.structs.fields(struct))
+        if getattr(struct, "no_targets", False):
+            return tuple(name for name in names if name != TARGETS)
+        return names
 
     def positional_of(self, action: str) -> str:
         """The field the words after an action fill: `targets`, or the text field its

@@ -222,3 +222,32 @@ def test_a_turn_that_begins_before_anyone_acts_says_it_begins(tmp_path: Path) ->
     invoke(db, "add", "p1", "--side", "pc", "--set", "skills.discipline=3")
     begun = invoke(db, "begin", "--dice", "1,1,0,0").output.splitlines()
     assert begun[2] == "  Turn 1 begins", begun
+
+
+# An action of each ruleset that names no target, and one that does.
+UNTARGETED = {
+    "percentile": ("wait", "attack"),
+    "shotclock": ("run", "attack"),
+    "pool": ("evade", "attack"),
+    "timeslice": ("move", "attack"),
+    "fudge": ("move", "attack"),
+    "srd": ("dash", "attack"),
+}
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_an_action_that_takes_no_target_refuses_one_and_shows_none(tmp_path, ruleset):
+    db = tmp_path / "t.db"
+    alone, aimed = UNTARGETED[ruleset]
+    invoke(db, "new", "-r", ruleset, "--id", "u")
+    extra = ["--monster", "goblin"] if ruleset == "srd" else []
+    invoke(db, "add", "a", *extra)
+    invoke(db, "add", "b", *extra)
+    before = invoke(db, "log", "--json").output
+    said = invoke(db, "act", "a", alone, "b", ok=False).output.strip()
+    assert said == f"Error: {alone} takes no targets; `fracas actions` lists what each action takes"
+    assert invoke(db, "log", "--json").output == before
+    listed = json.loads(invoke(db, "actions", "--json").output)["actions"]
+    usage = {action["name"]: action["usage"] for action in listed}
+    assert usage[alone] == f"fracas act ACTOR {alone}"
+    assert usage[aimed] == f"fracas act ACTOR {aimed} [TARGET...]"

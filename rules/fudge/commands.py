@@ -1,6 +1,6 @@
 """Commands: what a fighter declares and does, and what a player sets from a phone."""
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from fracas.rules.api import (
     Begin,
@@ -47,6 +47,7 @@ class Flee(Act, tag="flee"):
 
 
 class Move(Act, tag="move"):
+    no_targets: ClassVar[bool] = True
     what: str = "moves"
 
 
@@ -55,6 +56,7 @@ class Aim(Act, tag="aim"):
 
 
 class Draw(Act, tag="draw"):
+    no_targets: ClassVar[bool] = True
     weapon: str = ""
 
 
@@ -87,6 +89,8 @@ class Other(Act, tag="other"):
 
 class Withdraw(Act, tag="withdraw"):
     """Take back this turn's declarations to declare again (only while declaring)."""
+
+    no_targets: ClassVar[bool] = True
 
 
 FudgeCommand = (

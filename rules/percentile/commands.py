@@ -1,6 +1,6 @@
 """Commands: what an agent can do on a turn, and what a player sets from a phone."""
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from fracas.rules.api import (
     Begin,
@@ -40,7 +40,7 @@ class Attack(Opposable, tag="attack"):
 
 
 class Aim(Act, tag="aim"):
-    pass
+    no_targets: ClassVar[bool] = True
 
 
 class Disarm(Opposable, tag="disarm"):
@@ -56,20 +56,22 @@ class Escape(Act, tag="escape"):
 
 
 class Move(Act, tag="move"):
+    no_targets: ClassVar[bool] = True
     pace: Literal["jog", "run", "sprint"] = "jog"
     footing: bool = False
     cover: Bounded | None = None
 
 
 class Wait(Act, tag="wait"):
-    pass
+    no_targets: ClassVar[bool] = True
 
 
 class Stand(Act, tag="stand"):
-    pass
+    no_targets: ClassVar[bool] = True
 
 
 class Ready(Act, tag="ready"):
+    no_targets: ClassVar[bool] = True
     item: str = ""
 
 

@@ -1,6 +1,6 @@
 """Commands: what a fighter can do in a round, and what a player sets from a phone."""
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from fracas.rules.api import (
     Begin,
@@ -36,10 +36,11 @@ class Attack(Act, tag="attack"):
 
 
 class Evade(Act, tag="evade"):
-    pass
+    no_targets: ClassVar[bool] = True
 
 
 class Quick(Act, tag="quick"):
+    no_targets: ClassVar[bool] = True
     what: str = "a quick action"
 
 

@@ -1,6 +1,6 @@
 """Commands: what a fighter can do on a shot, and what a player sets from a phone."""
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from fracas.rules.api import (
     Begin,
@@ -31,7 +31,7 @@ class Attack(Act, tag="attack"):
 
 
 class Run(Act, tag="run"):
-    pass
+    no_targets: ClassVar[bool] = True
 
 
 class Other(Act, tag="other"):
@@ -40,10 +40,12 @@ class Other(Act, tag="other"):
 
 
 class Continuous(Act, tag="continuous"):
+    no_targets: ClassVar[bool] = True
     what: str = ""
 
 
 class Stop(Act, tag="stop"):
+    no_targets: ClassVar[bool] = True
     what: str = ""
 
 

@@ -1,7 +1,7 @@
 """Commands: the maneuvers a fighter can spend Time Slices on, and what a player sets from a
 phone."""
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from fracas.rules.api import Bounded, Command, GivenModifier, Join, Pass, Playable, PlayerField
 
@@ -46,14 +46,17 @@ class Cast(Attack, tag="cast"):
 
 
 class Move(Act, tag="move"):
+    no_targets: ClassVar[bool] = True
     units: Bounded = 1
 
 
 class Draw(Act, tag="draw"):
+    no_targets: ClassVar[bool] = True
     weapon: str = ""
 
 
 class Stow(Act, tag="stow"):
+    no_targets: ClassVar[bool] = True
     weapon: str = ""
 
 
@@ -63,6 +66,7 @@ class Aim(Act, tag="aim"):
 
 
 class Reload(Act, tag="reload"):
+    no_targets: ClassVar[bool] = True
     weapon: str = ""
 
 
