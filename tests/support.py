@@ -14,6 +14,7 @@ from fracas.rules.events import Damaged, Event, Rolled
 
 ON_POSTGRES = os.environ.get("FRACAS_TEST_BACKEND", "sqlite") == "postgresql"
 POSTGRESQL = pytest.param("postgresql", marks=pytest.mark.postgres)  # a backend parameter
+SIX = ["percentile", "shotclock", "pool", "timeslice", "fudge", "srd"]  # the rulesets tested
 
 
 def sheet(dex: int = 10, **fields: Any) -> dict[str, Any]:

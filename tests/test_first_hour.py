@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from fracas.cli.main import cli
+from tests.support import SIX
 
 SHEETS = Path(__file__).parent.parent / "cli" / "demo_sheets"
 
@@ -49,8 +50,9 @@ def test_piped_status_has_no_trailing_padding(tmp_path: Path) -> None:
     assert [line for line in shown.splitlines() if line != line.rstrip()] == []
 
 
-def broken_ruleset(monkeypatch) -> None:
-    """`broken`: the percentile rules with a bug in their decide, as a plugin may have."""
+def broken_fight(monkeypatch, db: Path) -> None:
+    """A fight begun in `broken`: the percentile rules with a bug in their decide (on
+    `wait`), as a plugin may have."""
     import dataclasses
 
     from fracas.rules import ruleset as registry
@@ -63,6 +65,9 @@ def broken_ruleset(monkeypatch) -> None:
     percentile = registry.load("percentile")
     broken = dataclasses.replace(percentile, name="broken", decide=decide)
     monkeypatch.setitem(registry.REGISTERED, "broken", broken)
+    invoke(db, "new", "-r", "broken")
+    invoke(db, "add", "bob", "--set", "dex=9")
+    invoke(db, "begin")
 
 
 FAILED = "the ruleset broken failed on this step: KeyError 'y'; nothing was appended"
@@ -72,11 +77,8 @@ def test_a_ruleset_failing_on_a_step_is_one_line_in_play_which_goes_on(tmp_path,
     from fracas.cli.main import App
     from fracas.cli.shell import Session
 
-    broken_ruleset(monkeypatch)
     db = tmp_path / "t.db"
-    invoke(db, "new", "-r", "broken")
-    invoke(db, "add", "bob", "--set", "dex=9")
-    invoke(db, "begin")
+    broken_fight(monkeypatch, db)
     app = App(str(db), None)
     session = Session(app, cli)
     step = session.live.history.head_step
@@ -91,11 +93,8 @@ def test_a_ruleset_failing_on_a_step_is_one_line_in_play_which_goes_on(tmp_path,
 
 
 def test_a_ruleset_failing_on_a_step_is_one_line_from_the_command_line(tmp_path, monkeypatch):
-    broken_ruleset(monkeypatch)
     db = tmp_path / "t.db"
-    invoke(db, "new", "-r", "broken")
-    invoke(db, "add", "bob", "--set", "dex=9")
-    invoke(db, "begin")
+    broken_fight(monkeypatch, db)
     before = invoke(db, "log", "--json").output
     refused = invoke(db, "act", "bob", "wait", ok=False)
     assert refused.output.strip() == f"Error: {FAILED} (FRACAS_DEBUG=1 shows where)"
@@ -129,9 +128,6 @@ def test_json_with_a_command_that_appends_is_refused_in_one_line(tmp_path: Path)
     for args in (("answer", "--timeout", "--json"), ("invite", "bob", "--json")):
         said = invoke(db, *args, ok=False).output.strip()
         assert said.startswith("Error: ") and "--json" in said and len(said.splitlines()) == 1
-
-
-SIX = ["percentile", "shotclock", "pool", "timeslice", "fudge", "srd"]
 
 
 def test_every_option_of_act_says_what_it_is() -> None:

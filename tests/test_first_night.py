@@ -9,10 +9,8 @@ from click.testing import CliRunner
 
 from fracas.cli.main import App, cli
 from fracas.cli.shell import Completion, Session
-from tests.support import SRD_SAMPLES, member_sheet
+from tests.support import SIX, SRD_SAMPLES, member_sheet
 from tests.terminal import click_completes
-
-SIX = ["percentile", "shotclock", "pool", "timeslice", "fudge", "srd"]
 
 
 def steps(run) -> int:
