@@ -88,9 +88,14 @@ def action(ruleset: Ruleset, name: str, text: str) -> Action:
 
 
 def described(ruleset: Ruleset, field: str) -> str:
-    """A field's line of help: the ruleset's, else what the flag of `fracas act` for it
-    means (the same in every action that takes it, so that it is listed once)."""
-    return ruleset.field_help.get(field) or FLAG_HELP.get(field, "")
+    """A field's line of help, the same in every action that takes it (so that it is
+    listed once): the ruleset's, else what the flag of `fracas act` for it means, else the
+    first line its players read for it on their phones."""
+    said = ruleset.field_help.get(field) or FLAG_HELP.get(field)
+    if said:
+        return said
+    playable = (ruleset.players or {}).values()
+    return next((p.fields[field].help for p in playable if field in p.fields), "")
 
 
 def offered(encounter: Encounter, actor: str, name: str, field: str) -> list[str]:

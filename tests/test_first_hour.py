@@ -154,6 +154,9 @@ def test_a_players_field_is_described_for_the_gm_too(tmp_path) -> None:
     (attack,) = [a for a in found["actions"] if a["name"] == "attack"]
     (shots,) = [f for f in attack["flags"] if f["field"] == "shots"]
     assert "one attack roll" in shots["description"]
+    (move,) = [a for a in found["actions"] if a["name"] == "move"]
+    (pace,) = [f for f in move["flags"] if f["field"] == "pace"]  # the players' line for it
+    assert pace["description"] == "how fast you go: jog, run or sprint"
 
 
 def test_counts_are_said_in_words_that_agree_with_them(tmp_path: Path) -> None:
