@@ -60,6 +60,7 @@ from fracas.ledger.history import COMMAND
 from fracas.rules.dice import NoDice
 from fracas.rules.events import (
     CombatantHidden,
+    CombatantJoined,
     CombatantRevealed,
     Commanded,
     ConditionCleared,
@@ -549,6 +550,7 @@ def players_cut(frames: list[Frame], ruleset: Ruleset) -> Cut:
     }
     hidden_joins = hidden_at_end(frames)
     hidden = set(hidden_joins)
+    joins = join_order(frames)
     context = msgspec.json.encode([sorted(disclosed), sorted(hidden_joins.items())])
     taint = Taint(ruleset, context)
     seen: dict[int, Seen] = {}
@@ -579,7 +581,7 @@ def players_cut(frames: list[Frame], ruleset: Ruleset) -> Cut:
         if withheld or masked:
             epochs |= {e.roll.seed_epoch or 0 for e in frame.events if isinstance(e, Rolled)}
         actual = ruleset.view(frame.after)
-        after = players_view(actual, last, taint, hidden)
+        after = players_view(actual, last, taint, hidden, joins)
         if last is None or not withheld:
             last = after
         if withheld:
@@ -657,8 +659,14 @@ def differing(states: list[tuple[dict[str, Any], dict[str, Any]]]) -> tuple[set[
     part is not."""
     first, first_shared = states[0] if states else ({}, {})
     ids = {c for fighters, _shared in states for c in fighters}
-    who = {c for c in ids if any(fighters.get(c) != first.get(c) for fighters, _ in states)}
-    return who, any(shared != first_shared for _, shared in states)
+    who = {c for c in ids if any(unlike(fighters.get(c), first.get(c)) for fighters, _ in states)}
+    return who, any(unlike(shared, first_shared) for _, shared in states)
+
+
+def unlike(one: Any, two: Any) -> bool:
+    """Two parts differ also when they hold the same in another order (a dict's keys, as a
+    combatant's conditions): a view may list them in that order."""
+    return one != two or msgspec.json.encode(one) != msgspec.json.encode(two)
 
 
 def judge(
@@ -743,15 +751,31 @@ def ruling(frame: Frame) -> bool:
     return action in RULINGS and all(isinstance(e, RULED) for e in frame.events)
 
 
-def players_view(view: View, last: View | None, taint: Taint, hidden: set[str]) -> View:
+def join_order(frames: list[Frame]) -> dict[str, int]:
+    """Each combatant's place in the order they joined: those in the state the walk starts
+    from (a walk from a snapshot) as the roster holds them, then each join."""
+    start = parts(frames[0].before)[0] if frames else {}
+    order = {who: n for n, who in enumerate(start)}
+    for frame in frames:
+        for event in frame.events:
+            if isinstance(event, CombatantJoined):
+                order.setdefault(event.combatant, len(order))
+    return order
+
+
+def players_view(
+    view: View, last: View | None, taint: Taint, hidden: set[str], joins: dict[str, int]
+) -> View:
     """The view players may see: hidden combatants left out, a tainted combatant's row as
     players last saw it, the round, turn and order as last seen when the shared state is
-    tainted; the order numbered among the rows shown."""
+    tainted; the order numbered among the rows shown. The health rows are listed in the
+    order the combatants joined, whatever order the ruleset's view gives them: a ruleset
+    may list them by an initiative a GM-only roll decided."""
     frozen = set(taint.combatants)
     old_wounds = {w.combatant: w for w in last.wounds} if last else {}
     old_rows = {r.combatant: r for r in last.initiative} if last else {}
     wounds: list[WoundRow] = []
-    for row in view.wounds:
+    for row in sorted(view.wounds, key=lambda w: (joins.get(w.combatant, len(joins)), w.combatant)):
         if row.combatant in hidden:
             continue
         if row.combatant not in frozen:
