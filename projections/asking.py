@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from fracas.projections.glance import ASKED_KIND
+
 if TYPE_CHECKING:  # `may_wait`, a quick look, loads no rules
     from fracas.rules import Encounter
     from fracas.rules.reactions import Waiting
-
-ASKED_KIND = "reaction.asked"
 
 
 class Reaction(msgspec.Struct, frozen=True):

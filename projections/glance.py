@@ -8,11 +8,12 @@ What a glance cannot tell by itself it says it cannot: who is hidden now, once a
 from typing import NamedTuple
 
 from fracas.ledger import LogStore, NotFoundError
-from fracas.projections.asking import ASKED_KIND
 from fracas.projections.tables import Current, has_tables, read_current
 from fracas.rules.views import PARTY, View
 
 HIDDEN_KIND = "combatant.hidden"  # the tag of rules/events.py's CombatantHidden
+ASKED_KIND = "reaction.asked"  # of rules/events.py's ReactionAsked: here, so a glance
+# does not import projections/asking.py
 
 
 class Glance(NamedTuple):
