@@ -8,6 +8,7 @@ import contextlib
 import importlib
 import io
 import itertools
+import json
 import os
 import re
 import typing
@@ -317,6 +318,7 @@ def check_secret_roll(cast: Cast, data: st.DataObject) -> None:
             taken = secret_moves(a, cast, data, tally)
             if not taken:
                 return  # nothing the fight allows now was taken
+            secret_at = a.history.head_step
             a.note("a twig snaps")
         with fixed_world(), seeded_by(base):
             second, b = start(cast, options)
@@ -327,7 +329,8 @@ def check_secret_roll(cast: Cast, data: st.DataObject) -> None:
                 step(b, move, data, tally, f"secret-move-{n}", secret=True, typed=True)
             b.note("a twig snaps")
         seen_a, seen_b = players_see(first, a), players_see(second, b)
-    same_for_the_players(seen_a, seen_b, "a GM-only roll shows through")
+    said = ", ".join(move.get("action", "?") for move in taken)
+    same_for_the_players(seen_a, seen_b, f"a GM-only roll (step {secret_at}: {said}) shows through")
     assert "a twig snaps" in seen_a["md"], "the GM's note after a secret roll is not shown"
     if lurking:
         nowhere(seen_a, HIDDEN, HIDDEN_NAME)
@@ -335,10 +338,83 @@ def check_secret_roll(cast: Cast, data: st.DataObject) -> None:
 
 def same_for_the_players(seen_a: dict[str, str], seen_b: dict[str, str], what: str) -> None:
     for key in sorted(seen_a.keys() | seen_b.keys()):
-        assert seen_a.get(key) == seen_b.get(key), (
-            f"{what} the players' {key}: "
-            f"{first_difference(seen_a.get(key, ''), seen_b.get(key, ''))}"
+        one, two = seen_a.get(key, ""), seen_b.get(key, "")
+        assert one == two, f"{what} {surface_of(key)}: {told_apart(key, one, two)}"
+
+
+def surface_of(key: str) -> str:
+    """A key of `players_see` as a ruleset author knows the surface."""
+    kind, _, number = key.partition(" ")
+    return {
+        "screen": f"on the players' page, stream and phones at their step {number}",
+        "detail": f"in the players' detail of their step {number}",
+        "md": "in the players' Markdown export (`fracas export --for players --format md`)",
+        "html": "in the players' HTML export (`fracas export --for players --format html`)",
+        "jsonl": "in the players' JSONL export (`fracas export --for players`)",
+    }.get(kind, f"in the players' {key}")
+
+
+# The parts of what players are given, in the words of the ruleset's view.
+VIEW_WORDS = {
+    "names": "the combatants, in the order of the view's health rows (`View.wounds`)",
+    "wounds": "the view's health rows (`View.wounds`)",
+    "initiative": "the view's order (`View.initiative`)",
+    "acting": "whose turn it is (`View.acting`)",
+    "conditions": "a row's conditions (`WoundRow.conditions`)",
+    "health": "a row's health (`WoundRow.health`)",
+    "lines": "the step's sentence (your events' `Rolled.result` and `Resolved.outcome`)",
+    "rolls": "the step's rolls",
+}
+
+
+def told_apart(key: str, one: str, two: str) -> str:
+    """Which field differs between two renderings, in words a ruleset author reads."""
+    try:
+        a, b = json.loads(one), json.loads(two)
+    except ValueError:
+        return text_told_apart(one, two)
+    return field_told_apart(flat(a), flat(b)) or first_difference(one, two)
+
+
+def field_told_apart(a: dict[str, Any], b: dict[str, Any]) -> str:
+    if a == b:  # the same fields and values, in another order: a dict's keys
+        at = next(n for n, (x, y) in enumerate(zip(a, b, strict=False)) if x != y)
+        path = list(a)[at].rsplit(".", 1)[0]
+        parent = path.split(".")[-1]
+        return (
+            f"the order of {VIEW_WORDS.get(parent, f'`{path}`')}: {keys_under(a, path)} in one "
+            f"fight and {keys_under(b, path)} in the other. "
+            "It follows a GM-only roll: list rows in an order no secret decides (as joined)"
         )
+    for path in dict.fromkeys([*a, *b]):
+        if a.get(path) != b.get(path):
+            part = next((VIEW_WORDS[p] for p in reversed(path.split(".")) if p in VIEW_WORDS), "")
+            said = f" ({part})" if part else ""
+            return (
+                f"the field `{path}`{said} is {json.dumps(a.get(path))} in one fight and "
+                f"{json.dumps(b.get(path))} in the other. Leave out of the view what a GM-only "
+                "roll decides, or declare what it can change (`Ruleset.reach`)"
+            )
+    return ""
+
+
+def keys_under(fields: dict[str, Any], path: str) -> str:
+    return ", ".join(k[len(path) + 1 :] for k in fields if k.startswith(f"{path}."))
+
+
+def text_told_apart(one: str, two: str) -> str:
+    """The first line that differs, with the heading or step it falls under."""
+    lines_a, lines_b = one.splitlines(), two.splitlines()
+    at = next(
+        (n for n, (x, y) in enumerate(zip(lines_a, lines_b, strict=False)) if x != y),
+        min(len(lines_a), len(lines_b)),
+    )
+    under = next((line for line in reversed(lines_a[:at]) if line.startswith("#")), "")
+    where = f" under {under.strip()!r}" if under else ""
+    line_a = lines_a[at] if at < len(lines_a) else "(nothing)"
+    line_b = lines_b[at] if at < len(lines_b) else "(nothing)"
+    said = f"reads {line_a[:200]!r} in one fight and {line_b[:200]!r} in the other"
+    return f"line {at + 1}{where} {said}"
 
 
 def nowhere(seen: dict[str, str], *words: str) -> None:
@@ -509,7 +585,12 @@ def check_declarations(cast: Cast) -> None:
         for options in cast.options:
             ruleset.options(options)
         reference = ruleset.rules_reference
-        assert reference is not None, f"{ruleset.name} carries no rules reference"
+        assert reference is not None, (
+            f"{ruleset.name} carries no rules reference: give its Ruleset "
+            f'`reference=toml_reference("your_package", "rules.toml", "{ruleset.name[:2]}")` '
+            "or `reference=Reference(...)`, the rules its help and events cite "
+            "(docs/rulesets.md, The rules reference)"
+        )
         assert reference.source.title, "the reference names no source"
         helps = [*ruleset.actions.values(), *ruleset.option_help.values()]
         ids = re.compile(rf"\b{reference.prefix}-M?\d+\b")

@@ -161,6 +161,7 @@ class PickedDice:
     ) -> None:
         self.picks = list(picks)
         self.rolls: list[Roll] = []
+        self.purposes: list[str] = []  # each roll's purpose, as the rules named it
         self.legal = legal
         self.drawn: dict[str, list[int]] = {}
 
@@ -178,17 +179,42 @@ class PickedDice:
         faces = draw(spec, next_face)
         roll = Roll(spec, faces, total_of(spec, faces), "manual", "conformance")
         self.rolls.append(roll)
+        self.purposes.append(purpose)
         return roll
 
 
-def every_draw_recorded(drawn: list[Roll], events: list[Event]) -> None:
-    """Every roll the rules drew is recorded as a roll of the step, and nothing else is."""
+def every_draw_recorded(
+    drawn: list[Roll], events: list[Event], where: str = "the step", purposes: Sequence[str] = ()
+) -> None:
+    """Every roll the rules drew is recorded as a roll of the step, and nothing else is.
+    `where` names the step, `purposes` each drawn roll's purpose, for the messages."""
     recorded = [e.roll for e in events if isinstance(e, Rolled)]
     key = msgspec.json.encode
     unrecorded = Counter(key(r) for r in drawn) - Counter(key(r) for r in recorded)
     invented = Counter(key(r) for r in recorded) - Counter(key(r) for r in drawn)
-    assert not unrecorded, f"drawn but never recorded as a roll: {list(unrecorded)}"
-    assert not invented, f"recorded but never drawn: {list(invented)}"
+    missing = [n for n, r in enumerate(drawn) if key(r) in unrecorded]
+    assert not unrecorded, unrecorded_draws(where, [drawn[n] for n in missing], purposes, missing)
+    assert not invented, (
+        f"{where} records a roll its rules never drew ({[r.dice for r in recorded]}): build "
+        "each `Rolled` event from the Roll that `ctx.dice.roll(...)` returned"
+    )
+
+
+def unrecorded_draws(
+    where: str, rolls: list[Roll], purposes: Sequence[str], numbers: list[int]
+) -> str:
+    """What a ruleset author reads when a step drew dice it did not record."""
+    said = [
+        f"{rolls[n].dice if n < len(rolls) else 'a roll'} for {purposes[at]!r}"
+        if at < len(purposes)
+        else f"draw {at + 1}"
+        for n, at in enumerate(numbers)
+    ]
+    return (
+        f"{where} drew {', '.join(said)} but records no `Rolled` event for it: every "
+        "`ctx.dice.roll(...)` must be recorded as a `Rolled(actor, purpose, roll, ...)` event "
+        "among the step's events, or players and the audit cannot see that die"
+    )
 
 
 # -- drawing commands from what the ruleset declares ---------------------------------------
@@ -423,14 +449,16 @@ def step(
     dice = PickedDice(picks, legal and (lambda purpose, drawn: legal(state, purpose, drawn)))
     ctx = Context(dice, encounter.history.head_step + 1, "gm", "dry-run")
     events = ruleset.decide_step(encounter.state, command, ctx, secret=secret)
-    every_draw_recorded(dice.rolls, events)
+    where = f"step {ctx.step} ({move.get('action', 'a move')})"
+    every_draw_recorded(dice.rolls, events, where, dice.purposes)
     if typed is None:
         typed = data.draw(st.booleans(), "typed dice")
     faces = [f for roll in dice.rolls for f in roll.faces] if typed else None
     outcome = encounter.execute(command, dice=faces, secret=secret, command_id=command_id)
     seeded = [e.roll for e in outcome.events if isinstance(e, Rolled) and e.roll.source == "seeded"]
     counters = sorted(int(r.counter.rsplit(".", 1)[1]) for r in seeded if r.counter)
-    assert counters == list(range(len(seeded))), f"a seeded draw went unrecorded: {counters}"
+    missing = sorted(set(range(max(counters, default=-1) + 1)) - set(counters))
+    assert counters == list(range(len(seeded))), unrecorded_draws(where, [], dice.purposes, missing)
     tally.typed += len(dice.rolls) if typed else 0
     tally.seeded += len(seeded)
     return Played(move, secret, faces)
