@@ -165,18 +165,18 @@ def test_srd_cast_attack_and_darts_from_a_phone(tmp_path: Path, browser: Any) ->
         level = spell.locator("[data-field=level]")
         assert level.is_visible() and level.input_value() == ""
         assert "Slot level" in spell.inner_text()
-        level.fill("2")  # a 2nd-level slot
+        level.fill("2")  # a 2nd-level slot: four darts (srd-43)
         spell.locator("label.tap:has(input[data-target][value=gob])").click()
         spell.locator("label.tap:has(input[data-target][value=gob2])").click()
-        spell.locator("[data-times=gob]").fill("2")
         assert spell.locator("[data-times=gob2]").input_value() == "1"
+        spell.locator("[data-times=gob]").fill("3")
         shot(wizard, "srd-wizard-darts")
         landed(wizard, spell)
         command = last_command(db)
         assert command["spell"] == "magic missile" and command["level"] == 2, command
-        assert sorted(command["targets"]) == ["gob", "gob", "gob2"], command
+        assert sorted(command["targets"]) == ["gob", "gob", "gob", "gob2"], command
         struck = [e for e in steps(db)[-1]["events"] if e.get("kind") == "damaged"]
-        assert [e["target"] for e in struck] == ["gob", "gob", "gob2"], steps(db)[-1]
+        assert [e["target"] for e in struck] == ["gob", "gob", "gob", "gob2"], steps(db)[-1]
         # the result is brought into view: the newest line of the fight, on the phone
         wizard.wait_for_function(
             "() => { const li = document.querySelector('#screen ol.log li');"
