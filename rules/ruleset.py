@@ -14,7 +14,7 @@ import msgspec
 import msgspec.inspect as types
 
 from fracas.ledger import BadInputError, NotFoundError
-from fracas.ledger.errors import said
+from fracas.ledger.errors import RulesetFailedError, said
 from fracas.rules import BUILTIN, durations, gm, party, roster
 from fracas.rules import reactions as waits
 from fracas.rules.bestiary import Bestiary
@@ -640,7 +640,21 @@ def load(name: str) -> Ruleset:
         raise NotFoundError(
             f"no ruleset {said(name)}; installed rulesets: {', '.join(available()) or 'none'}"
         )
-    ruleset = found.load()
+    where = f"ruleset entry point {name} = {found.value!r}" + (
+        f" of {found.dist.name}" if getattr(found, "dist", None) is not None else ""
+    )
+    try:
+        ruleset = found.load()
+    except Exception as error:  # a plugin's own import: whatever it raises is its bug
+        raise RulesetFailedError(
+            f"the {where} failed to import: {type(error).__name__}: {error}"
+        ) from error
     if not isinstance(ruleset, Ruleset):
-        raise NotFoundError(f"entry point {name!r} does not name a fracas Ruleset")
+        raise NotFoundError(f"the {where} does not name a fracas Ruleset")
+    if ruleset.name != name:
+        raise NotFoundError(
+            f"the {where} names the ruleset {ruleset.name!r}: name the entry point as the "
+            f'ruleset, `{ruleset.name} = "{found.value}"` under '
+            '[project.entry-points."fracas.rulesets"]'
+        )
     return ruleset

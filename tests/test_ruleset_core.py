@@ -82,3 +82,33 @@ def test_two_processes_playing_one_encounter_take_turns_without_a_refusal(log_lo
         assert theirs.state == mine.state and mine.state.turn == "alice"
         with Fracas(log_location, readonly=True) as check:
             assert check.audit().ok and check.encounter(mine.id).version == mine.version
+
+
+def plugged(monkeypatch, **points: str) -> None:
+    """Entry points of `fracas.rulesets` as if installed, beside the built-in ones."""
+    from importlib.metadata import EntryPoint
+
+    from fracas.rules import ruleset
+
+    found = ruleset._entry_points()
+    found |= {n: EntryPoint(n, v, ruleset.ENTRY_POINT_GROUP) for n, v in points.items()}
+    monkeypatch.setattr(ruleset, "_entry_points", lambda: found)
+
+
+def test_an_entry_point_named_otherwise_than_its_ruleset_is_refused(monkeypatch):
+    plugged(monkeypatch, sk6="tests.dealt_deck:RULESET")
+    with pytest.raises(NotFoundError) as refused:
+        load("sk6")
+    said = str(refused.value)
+    assert "entry point sk6 = 'tests.dealt_deck:RULESET' names the ruleset 'deck'" in said
+    assert 'deck = "tests.dealt_deck:RULESET"' in said
+
+
+def test_a_plugin_that_fails_to_import_is_named_and_the_others_listed(monkeypatch, run):
+    plugged(monkeypatch, broken="fracas_no_such_plugin:RULESET", deck="tests.dealt_deck:RULESET")
+    listed = run("rulesets")
+    assert "deck " in listed.stdout and "percentile" in listed.stdout
+    assert "Traceback" not in listed.output
+    (line,) = listed.stderr.splitlines()
+    assert line.startswith("fracas: the ruleset entry point broken = 'fracas_no_such_plugin:")
+    assert "failed to import: ModuleNotFoundError: No module named 'fracas_no_such_plugin'" in line

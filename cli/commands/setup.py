@@ -40,9 +40,15 @@ if TYPE_CHECKING:
 @click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
 def rulesets(as_json: bool) -> None:
     """List the installed combat systems."""
+    from fracas.ledger import FracasError
     from fracas.rules import available, load
 
-    listed = [{"name": name, "title": load(name).title} for name in available()]
+    listed = []
+    for name in available():
+        try:
+            listed.append({"name": name, "title": load(name).title})
+        except FracasError as error:  # one broken plugin: list the others, say which and why
+            click.echo(f"fracas: {error}", err=True)
     if as_json:
         dump_json(listed)
         return
