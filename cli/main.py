@@ -41,8 +41,9 @@ COMMANDS: dict[str, str] = {
     "disclose": "gm:disclose",
     "reveal-combatant": "gm:reveal_combatant",
     "reveal": "gm:reveal",
-    # reading.py: the fight as it stands and as it went, the rules, help
-    "status": "reading:status",
+    # status.py: the fight as it stands (alone: the quickest start)
+    "status": "status:status",
+    # reading.py: the fight as it went, the rules, help
     "log": "reading:log",
     "replay": "reading:replay",
     "head": "reading:head",

@@ -57,9 +57,10 @@ def test_the_table_of_contents_names_every_command_where_it_is() -> None:
 
 
 def test_a_command_imports_only_its_own_module_of_commands(run) -> None:
-    """`fracas status --json` run as a process loads reading.py, not the commands it does
-    not run (nor the web stack, rich, the rulesets, or numpy, which sqlite-utils would load
-    where the srd plugin's bestiary package brought it in)."""
+    """`fracas status --json` run as a process loads status.py, not the commands it does
+    not run nor the options they share (nor the reactions' screen, the web stack, rich, the
+    rulesets, or numpy, which sqlite-utils would load where the srd plugin's bestiary
+    package brought it in)."""
     run("new")
     run("add", "bob", "--set", "hp=5")
     probe = (
@@ -68,11 +69,12 @@ def test_a_command_imports_only_its_own_module_of_commands(run) -> None:
         f"try: cli(['--db', {run.db!r}, 'status', '--json'])\n"
         "except SystemExit: pass\n"
         "print(sorted(m for m in sys.modules if m.startswith(('fracas.cli.commands.', "
-        "'starlette', 'rich', 'fracas.rules.percentile', 'numpy'))), file=sys.stderr)\n"
+        "'fracas.cli.options', 'fracas.projections.asking', 'starlette', 'rich', "
+        "'fracas.rules.percentile', 'numpy'))), file=sys.stderr)\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     loaded = done.stderr.strip().splitlines()[-1]
-    assert loaded == "['fracas.cli.commands.reading']", done.stderr
+    assert loaded == "['fracas.cli.commands.status']", done.stderr
 
 
 def test_fracas_help_lists_the_commands_under_headings_in_order() -> None:
