@@ -294,7 +294,12 @@ class Dice(Protocol):
     """Where `decide` draws every roll: `ctx.dice.roll("2d6", "damage")` gives a Roll, from
     the encounter's seeded dice or from faces typed in; record each as a `Rolled` event."""
 
-    def roll(self, spec: str, purpose: str) -> Roll: ...
+    def roll(self, spec: str, purpose: str) -> Roll:
+        """The dice of `spec` (fracas's grammar: `d100`, `2d6+1`, `4dF`, `d6!`, `2d20kh1`)
+        rolled for `purpose` (a few words: "initiative", "sword damage"), as they fell.
+        Record the Roll as a `Rolled` event of the step (the kit fails a step that does not);
+        a spec over the encounter's limits is refused in one line."""
+        ...
 
 
 class SeededDice:

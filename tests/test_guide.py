@@ -3,6 +3,9 @@ guide's own text (docs/rulesets.md), and the README links to it."""
 
 import dataclasses
 import re
+import subprocess
+import sys
+import tarfile
 import tomllib
 from pathlib import Path
 
@@ -83,6 +86,22 @@ def test_the_guides_pyproject_builds_and_registers_the_ruleset():
     project = tomllib.loads(toml[1])
     assert project["build-system"]["build-backend"]
     assert project["project"]["entry-points"]["fracas.rulesets"] == {"coin": "coin_duel:RULESET"}
+
+
+def test_the_guides_pyproject_builds_with_another_module_beside_it(tmp_path):
+    toml = re.search(r"```toml\n(\[build-system\].*?)```", GUIDE.read_text(), re.S)
+    assert toml
+    (tmp_path / "pyproject.toml").write_text(toml[1])
+    (tmp_path / "coin_duel.py").write_text(blocks()["coin_duel.py"])
+    (tmp_path / "play.py").write_text("print('a script of the author')\n")
+    build = "from setuptools import build_meta; print(build_meta.build_sdist('dist'))"
+    built = subprocess.run(
+        [sys.executable, "-c", build], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert built.returncode == 0, built.stderr[-800:]
+    with tarfile.open(tmp_path / "dist" / built.stdout.split()[-1]) as sdist:
+        names = {Path(name).name for name in sdist.getnames()}
+    assert "coin_duel.py" in names
 
 
 def test_the_guide_says_what_reads_rolls_defaults_to(coin):
