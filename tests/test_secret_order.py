@@ -11,6 +11,7 @@ from typing import Any
 import msgspec
 
 from fracas.projections import Fracas
+from fracas.projections.secrecy import differing
 from fracas.rules.api import View, gm
 from fracas.testing import installed
 from fracas.testing.checks import fixed_world, players_see, same_for_the_players
@@ -47,3 +48,12 @@ def test_a_secret_deal_does_not_order_the_players_rows():
     second = dealt_secretly([30, 20, 10])  # ann, bo, cy
     assert "a twig snaps" in first["md"]
     same_for_the_players(first, second, "a GM-only deal shows through")
+
+
+def test_worlds_holding_the_same_conditions_in_another_order_differ():
+    """A view may list a combatant's conditions in the order they were set: a secret that
+    sets the same two in another order has decided something players could see."""
+    one = {"ann": {"conditions": {"prone": {}, "grappled": {}}}, "bo": {"hp": 2}}
+    two = {"ann": {"conditions": {"grappled": {}, "prone": {}}}, "bo": {"hp": 2}}
+    assert differing([(one, {"round": 1}), (two, {"round": 1})]) == ({"ann"}, False)
+    assert differing([({}, {"order": {"a": 1, "b": 2}}), ({}, {"order": {"b": 2, "a": 1}})])[1]
