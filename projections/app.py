@@ -13,11 +13,13 @@ from fracas.ledger.base import KIND_OF_CONTROL
 from fracas.ledger.history import COMMAND
 from fracas.projections.asking import Question, pending
 from fracas.projections.describe import describe, describe_control
-from fracas.projections.glance import current, ever, latest
+from fracas.projections.glance import current, latest
 from fracas.projections.tables import (
+    HIDDEN_KIND,
     drop_tables,
     ensure_tables,
     has_tables,
+    kinds_ever,
     note_round_events,
     projector_for,
     write_view,
@@ -27,7 +29,6 @@ from fracas.rules import load as load_ruleset
 from fracas.rules.commands import check_id, check_newcomer
 from fracas.rules.encounter import recorded_events, ruleset_of, started_event
 from fracas.rules.events import (
-    CombatantHidden,
     Event,
     is_secret,
 )
@@ -149,7 +150,7 @@ class Fracas:
         """The combatants hidden from the players now; read without folding the encounter
         when it never hid anyone."""
         name = encounter or self._latest()
-        if not ever(self.store, name, CombatantHidden.__struct_config__.tag):
+        if HIDDEN_KIND not in kinds_ever(self.store.conn, name):
             return set()
         return self.encounter(name).hidden()
 

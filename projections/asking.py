@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from fracas.projections.glance import ASKED_KIND
+from fracas.projections.tables import ASKED_KIND, kinds_ever
 
 if TYPE_CHECKING:  # `may_wait`, a quick look, loads no rules
     from fracas.rules import Encounter
@@ -166,4 +166,4 @@ def question(live: "Encounter", waiting: "Waiting", step: int) -> Question:
 
 def may_wait(store: Any, encounter: str) -> bool:
     """A quick look, folding nothing: has this encounter ever asked for a reaction?"""
-    return store.last_of_kinds(encounter, (ASKED_KIND,)) is not None
+    return ASKED_KIND in kinds_ever(store.conn, encounter)

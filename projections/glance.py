@@ -8,12 +8,15 @@ What a glance cannot tell by itself it says it cannot: who is hidden now, once a
 from typing import NamedTuple
 
 from fracas.ledger import LogStore, NotFoundError
-from fracas.projections.tables import Current, has_tables, read_current
+from fracas.projections.tables import (
+    ASKED_KIND,
+    HIDDEN_KIND,
+    Current,
+    has_tables,
+    kinds_ever,
+    read_current,
+)
 from fracas.rules.views import PARTY, View
-
-HIDDEN_KIND = "combatant.hidden"  # the tag of rules/events.py's CombatantHidden
-ASKED_KIND = "reaction.asked"  # of rules/events.py's ReactionAsked: here, so a glance
-# does not import projections/asking.py
 
 
 class Glance(NamedTuple):
@@ -41,9 +44,8 @@ def glance(store: LogStore, encounter: str | None = None) -> Glance | None:
     found = current(store, name)
     if found is None:
         return None
-    if not ever(store, name, HIDDEN_KIND, ASKED_KIND):  # most fights: one look says both
-        return Glance(name, *found, False, False)
-    return Glance(name, *found, ever(store, name, HIDDEN_KIND), ever(store, name, ASKED_KIND))
+    ever = kinds_ever(store.conn, name)
+    return Glance(name, *found, HIDDEN_KIND in ever, ASKED_KIND in ever)
 
 
 def current(store: LogStore, encounter: str) -> Current | None:
@@ -52,8 +54,3 @@ def current(store: LogStore, encounter: str) -> Current | None:
     if not has_tables(store) or store.first_event(encounter) is None:
         return None
     return read_current(store.conn, encounter)
-
-
-def ever(store: LogStore, encounter: str, *kinds: str) -> bool:
-    """Has the encounter ever recorded an event of one of these kinds?"""
-    return store.last_of_kinds(encounter, kinds) is not None

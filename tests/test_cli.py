@@ -1,6 +1,7 @@
 """The CLI as a game master uses it, through click's CliRunner, with typed dice."""
 
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -298,3 +299,29 @@ def test_a_glance_looks_for_the_kinds_the_events_are_recorded_as():
 
     assert CombatantHidden.__struct_config__.tag == HIDDEN_KIND
     assert ReactionAsked.__struct_config__.tag == ASKED_KIND
+
+
+@pytest.mark.sqlite_file
+def test_a_glance_reads_the_hidden_and_asked_events_alone_and_an_older_file_gets_their_index(
+    tmp_path,
+):
+    """`status` asks whether anyone was ever hidden or asked to react through a partial
+    index of those events, not by reading every event of the fight; a file made before the
+    index says the same, and its next writer adds the index."""
+    from fracas.projections.glance import glance
+    from fracas.projections.tables import GLANCE_INDEX, KINDS_EVER, has_tables
+
+    db = tmp_path / "fight.db"
+    with Fracas(db) as table:
+        table.new("percentile", encounter="motel")
+        plan = table.store.conn.execute(f"EXPLAIN QUERY PLAN {KINDS_EVER}", ("motel",)).fetchall()
+        assert GLANCE_INDEX in str(plan)
+    with sqlite3.connect(db) as older:  # as a file made before the index
+        older.execute(f"DROP INDEX {GLANCE_INDEX}")
+    before = json.loads(CliRunner().invoke(cli, ["--db", str(db), "status", "--json"]).output)
+    with Fracas(db) as table:
+        assert has_tables(table.store)
+        seen = glance(table.store, "motel")
+        assert seen is not None and not seen.ever_hidden and not seen.ever_asked
+    after = json.loads(CliRunner().invoke(cli, ["--db", str(db), "status", "--json"]).output)
+    assert after == before
