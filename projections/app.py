@@ -17,6 +17,7 @@ from fracas.projections.glance import current, latest
 from fracas.projections.tables import (
     HIDDEN_KIND,
     drop_tables,
+    ensure_glance_index,
     ensure_tables,
     has_tables,
     kinds_ever,
@@ -80,6 +81,8 @@ class Fracas:
             )
         if not self.store.readonly and not has_tables(self.store):
             self.rebuild(only_if_missing=True)  # none yet, or an older release's: fold them
+        elif not self.store.readonly:
+            ensure_glance_index(self.store)
 
     def close(self) -> None:
         self.store.close()

@@ -162,11 +162,15 @@ def has_tables(store: LogStore) -> bool:
     if not present.issuperset((*TABLES, ROUND_EVENTS)) or not present.issuperset(views(store)):
         return False
     # older files: the next writer reshapes them
-    return (
-        "current" in store.columns("wounds")
-        and "header" in store.columns("encounter_view")
-        and (store.dialect != "sqlite" or _has_index(store.conn, GLANCE_INDEX))
-    )
+    return "current" in store.columns("wounds") and "header" in store.columns("encounter_view")
+
+
+def ensure_glance_index(store: LogStore) -> None:
+    """Give a file made before the glance's index that index (a writer's first open): a
+    read goes on without it meanwhile, only slower."""
+    if store.dialect == "sqlite" and not _has_index(store.conn, GLANCE_INDEX):
+        with store.exclusive():
+            _create_glance_index(store)
 
 
 def _has_index(conn: Any, name: str) -> bool:
@@ -184,10 +188,13 @@ def ensure_tables(store: LogStore) -> None:
     for view, select in views(store).items():
         store.execute(f"{create} {view} AS {select}")
     if sqlite:
-        store.execute(
-            f"CREATE INDEX IF NOT EXISTS {GLANCE_INDEX} ON events (encounter, kind) "
-            f"WHERE {_GLANCED}"
-        )
+        _create_glance_index(store)
+
+
+def _create_glance_index(store: LogStore) -> None:
+    store.execute(
+        f"CREATE INDEX IF NOT EXISTS {GLANCE_INDEX} ON events (encounter, kind) WHERE {_GLANCED}"
+    )
 
 
 def kinds_ever(conn: Any, encounter: str) -> set[str]:
