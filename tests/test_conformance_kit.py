@@ -51,7 +51,8 @@ def test_a_roll_drawn_but_not_recorded_fails(coin):
             ctx.dice.roll("d6", "a peek")
         return coin.decide(state, command, ctx)
 
-    fails(check_fight, planted(coin, decide=peeking), "drawn but never recorded")
+    said = r"step \d+ \(flip\) drew d6 for 'a peek' but records no `Rolled` event"
+    fails(check_fight, planted(coin, decide=peeking), said)
 
 
 def test_a_rule_cited_but_not_stated_fails(coin):
