@@ -12,9 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from fracas.cli.main import cli
-from tests.support import SIX
-
-SHEETS = Path(__file__).parent.parent / "cli" / "demo_sheets"
+from tests.support import SHEETS, SIX
 
 
 def invoke(db: Path, *args: str, ok: bool = True):
@@ -39,6 +37,7 @@ def test_a_mistyped_command_is_a_usage_error_naming_the_likely_one(tmp_path: Pat
     assert result.output.strip() == "Error: no command 'statsu'; did you mean status?"
 
 
+@pytest.mark.sqlite_file  # another process reads the file
 def test_piped_status_has_no_trailing_padding(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     motel(db)
