@@ -108,7 +108,10 @@ def decide_act(state: State, command: Act, ctx: Context) -> list[Event]:
         able(state, actor)
         resolve = OUT_OF_TURN[tag]
     events: list[Event] = [declared_event(command, actor.id, ctx.command_id)]
-    events += resolve(state, actor, command, ctx)
+    # Resolved as declared: the turn-end before it is past once its creature acts (srd-29),
+    # so "its next turn" is counted from this one.
+    declared = roster.fold(evolve, state, events)
+    events += resolve(declared, declared.fighter(actor.id), command, ctx)
     return events + dead_turn_ends(state, events, ctx)
 
 

@@ -8,7 +8,7 @@ import json
 
 import pytest
 from fracas.rules.api import ConditionExpired
-from srd_table import Table, sample
+from srd_table import Table, of, sample
 
 from fracas_srd import bestiary
 from fracas_srd.convert import convert
@@ -123,3 +123,18 @@ def test_siblings_read_their_durations(name, ability, lasting):
 def test_a_glare_that_frightens_nobody_sets_no_condition():
     """The sea hag's Death Glare targets a frightened creature: it frightens nobody."""
     assert RULESET.sheet(monster("sea hag").sheet, "sea hag").spell("death glare").condition == ""
+
+
+def test_dreadful_glare_cast_last_in_the_round_outlasts_the_round_s_wrap():
+    table = Table()
+    table.join("pc", sample("fighter"), "pc")
+    table.join("m", monster("mummy").sheet)
+    table.do({"action": "begin"}, 20, 2)
+    table.next()  # the fighter's turn ends: the mummy, last in the order, acts
+    table.act("m", "cast", "pc", faces=(2,), spell="dreadful glare")
+    out = table.next()  # this very turn of the mummy ends, and round 2 begins
+    assert not of(out, ConditionExpired)
+    assert table.who("pc").has("frightened") and table.who("pc").has("paralyzed")
+    table.next()  # the fighter's turn, paralysed, ends
+    out = table.next()  # the mummy's next turn ends
+    assert sorted(e.condition for e in of(out, ConditionExpired)) == ["frightened", "paralyzed"]
