@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from fracas.projections import AuditReport, LogStep, catalog
     from fracas.projections.board import Board
     from fracas.projections.branches import WhatIf
-    from fracas.projections.replay import ReplayStep, Standing
+    from fracas.projections.replay import ReplayStep, RollLine, Standing
     from fracas.rules import StepOutcome
 
 
@@ -324,10 +324,7 @@ def replay(steps: list[ReplayStep]) -> None:
             faces = ",".join(str(f) for f in roll.faces)
             if dropped := roll.dropped():
                 faces += f"; dropped {','.join(str(f) for f in dropped)}"
-            target = f" vs {roll.target}" if roll.target is not None else ""
-            click.echo(
-                f"  roll: {roll.actor} {roll.dice} [{faces}] = {roll.total}{target} ({source})"
-            )
+            click.echo(f"  roll: {roll.actor} {roll.dice} [{faces}] = {compared(roll)} ({source})")
             for modifier in roll.modifiers:
                 click.echo(f"    modifier {modifier}")
         if step.rules:
@@ -340,6 +337,15 @@ def replay(steps: list[ReplayStep]) -> None:
         for row in step.after:
             if row.combatant not in {b.combatant for b in step.before}:
                 click.echo(f"  {row.name}: new -> {standing(row)}")
+
+
+def compared(roll: RollLine) -> str:
+    """The roll's total, then what the ruleset compares with the target where its modifiers
+    change it ("14, with modifiers 21 vs 12"), as the log's roll line says."""
+    text = str(roll.total)
+    if roll.came_to is not None and roll.came_to != roll.total:
+        text += f", with modifiers {roll.came_to}"
+    return text + (f" vs {roll.target}" if roll.target is not None else "")
 
 
 def whatif(branch: WhatIf) -> None:

@@ -44,13 +44,18 @@ def standing(view: View) -> dict[str, tuple[str, str]]:
     }
 
 
-def step_diff(step) -> StepDiff:
-    was = [describe(e) for e in outcome(step.recorded)]
+def step_diff(step, ruleset: Ruleset) -> StepDiff:
+    """A step's outcome as recorded and as decided now, each line as the log prints it."""
+
+    def lines(events) -> list[str]:
+        return [describe(e, ruleset.round_word, ruleset.reads_rolls) for e in outcome(events)]
+
+    was = lines(step.recorded)
     if not step.decision:
         return StepDiff(step.step, "kept", was, was)
     if step.decided is None:
         return StepDiff(step.step, "no longer legal", was, [], step.refused)
-    now = [describe(e) for e in outcome(step.decided)]
+    now = lines(step.decided)
     same = same_events(outcome(step.decided), outcome(step.recorded))
     return StepDiff(step.step, "same" if same else "changed", was, now)
 
@@ -65,7 +70,7 @@ def compare(branch: Branch, ruleset: Ruleset) -> WhatIf:
     return WhatIf(
         branch.encounter,
         branch.from_step,
-        [step_diff(s) for s in branch.steps],
+        [step_diff(s, ruleset) for s in branch.steps],
         standings,
         branch.superseded,
         branch.changed,
