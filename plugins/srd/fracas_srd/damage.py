@@ -20,7 +20,7 @@ from fracas_srd.checks import Edge, d20_test
 from fracas_srd.conditions import saving_throw
 from fracas_srd.effects import bonuses, resistances
 from fracas_srd.events import DEATH_SAVE, ConcentrationOwed, DeathSaves, TemporaryHitPoints
-from fracas_srd.state import Fighter, State
+from fracas_srd.state import REMOVED, Fighter, State
 
 TYPED = ("srd-10", "srd-62")  # the rules of damage types
 Typed = tuple[list[Modifier], str]  # damage of one type: its parts, and the type
@@ -242,6 +242,24 @@ def spells_over(state: State) -> list[Event]:
             why = f"{holding.get('spell', 'the spell')} has ended on every target"
             events.append(ConditionCleared(caster.id, "concentrating", why, ["srd-34"]))
     return events
+
+
+def grapples_over(state: State) -> list[Event]:
+    """srd-27: a grapple ends as its grappler is incapacitated, dies or leaves the fight."""
+    events: list[Event] = []
+    for held in state.fighters.values():
+        grappler = state.fighters.get((held.conditions.get("grappled") or {}).get("by", ""))
+        if grappler is not None and (
+            grappler.incapacitated or grappler.dead or grappler.has(REMOVED)
+        ):
+            why = f"{grappler.name} can no longer hold it"
+            events.append(ConditionCleared(held.id, "grappled", why, ["srd-27"]))
+    return events
+
+
+def what_follows(state: State) -> list[Event]:
+    """What ends by itself once a step's events are in: spells, grapples."""
+    return spells_over(state) + grapples_over(state)
 
 
 def still_held(state: State, caster: Fighter, who: str, condition: str) -> bool:

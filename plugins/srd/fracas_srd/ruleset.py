@@ -38,7 +38,7 @@ from fracas_srd import (
 )
 from fracas_srd.commands import ACTIONS, Act, SrdCommand, Surprise
 from fracas_srd.conditions import SRD_CONDITIONS
-from fracas_srd.damage import deal, end_concentration, gain_temporary, heal, spells_over
+from fracas_srd.damage import deal, end_concentration, gain_temporary, heal, what_follows
 from fracas_srd.evolve import event_types, evolve
 from fracas_srd.initiative import (
     advance,
@@ -132,7 +132,7 @@ def reactions_offered(state: State, command: Any) -> dict[str, Choices]:
 
 def decide(state: State, command: Any, ctx: Context) -> list[Event]:
     events = decided(state, command, ctx)
-    return events + spells_over(roster.fold(evolve, state, events))
+    return events + what_follows(roster.fold(evolve, state, events))
 
 
 def decided(state: State, command: Any, ctx: Context) -> list[Event]:
@@ -152,7 +152,8 @@ def harm_by_hand(state: State, target: str, amount: int, reason: str) -> list[Ev
     which needs dice a hand hook is not given."""
     fighter = state.fighter(target)
     parts = [Modifier(amount, reason or "the GM's ruling")]
-    return deal(state, None, gm.BY_HAND, fighter, parts, "")
+    events = deal(state, None, gm.BY_HAND, fighter, parts, "")
+    return events + what_follows(roster.fold(evolve, state, events))
 
 
 def clear_by_hand(state: State, target: str, condition: str, reason: str) -> list[Event]:
@@ -160,7 +161,7 @@ def clear_by_hand(state: State, target: str, condition: str, reason: str) -> lis
     if condition == "concentrating":
         return end_concentration(state, state.fighter(target), reason, "srd-26")
     events = gm.cleared(state, target, condition, reason)
-    return events + spells_over(roster.fold(evolve, state, events))
+    return events + what_follows(roster.fold(evolve, state, events))
 
 
 def temp_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:

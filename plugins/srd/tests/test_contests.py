@@ -1,8 +1,10 @@
 """Grapple (srd-20) and shove (srd-21): contests in place of an attack."""
 
 import pytest
-from fracas.rules.api import RefusedError, Spent
-from srd_table import fight, of, rolls
+from fracas.rules.api import ConditionCleared, RefusedError, Spent
+from srd_table import Table, fight, of, rolls, sample
+
+from fracas_srd.ruleset import RULESET
 
 
 def test_srd_20_grapple_is_an_athletics_contest_in_place_of_an_attack():
@@ -49,3 +51,31 @@ def test_srd_21_shove_knocks_prone_or_pushes_away():
     t = fight(("brannoc", "fighter"), ("gob", "goblin"))
     out = t.act("brannoc", "shove", "gob", faces=(15, 2), push=True)
     assert out[-1].outcome == "pushes 5 feet away" and "prone" not in t.who("gob").conditions
+
+
+def grappled_goblin() -> Table:
+    t = Table()
+    t.join("brannoc", sample("fighter", hp=1), "pc")
+    t.join("gob", sample("goblin"))
+    t.do({"action": "begin"}, 20, 2)
+    t.act("brannoc", "grapple", "gob", faces=(15, 2))
+    t.next()
+    return t
+
+
+def test_srd_27_the_grapple_ends_as_the_grappler_falls_unconscious():
+    t = grappled_goblin()
+    out = t.act("gob", "attack", "brannoc", faces=(19, 6), weapon="scimitar")
+    assert t.who("brannoc").hp == 0
+    assert (
+        "grappled" not in t.who("gob").conditions
+        and t.who("gob").speed == t.who("gob").sheet.speed > 0
+    )
+    [freed] = [e for e in of(out, ConditionCleared) if e.condition == "grappled"]
+    assert freed.target == "gob" and "srd-27" in freed.rules
+
+
+def test_srd_27_the_grapple_ends_as_the_grappler_is_harmed_to_0_by_hand():
+    t = grappled_goblin()
+    t.apply(RULESET.harm_by_hand(t.state, "brannoc", 5, "a falling rock"))
+    assert "grappled" not in t.who("gob").conditions
