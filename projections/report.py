@@ -339,19 +339,25 @@ def fight_order(views: list[View]) -> dict[str, str]:
     return found
 
 
+def begun_at(views: list[View]) -> int:
+    """The index of the first view of the fight proper (the last one if it never began)."""
+    return next((i for i, v in enumerate(views) if v.phase != "setup"), len(views) - 1)
+
+
 def begun(views: list[View]) -> View:
     """The first view of the fight proper (the last one if it never began)."""
-    return next((v for v in views if v.phase != "setup"), views[-1])
+    return views[begun_at(views)]
 
 
 def cast_of(
     live: Encounter, views: list[View], players: bool, npc_numbers: bool
 ) -> list[CastMember]:
     """Everyone who fought: their order once the fight began (or they joined it), health at
-    the start and end."""
+    the start (as the fight began: a party member as carried in, not as their sheet reads;
+    or as they joined it later) and end."""
     order = fight_order(views)
     first: dict[str, WoundRow] = {}
-    for view in views:
+    for view in views[begun_at(views) :]:
         for w in view.wounds:
             first.setdefault(w.combatant, w)
     sheets = {e.combatant: e.sheet for e in joins(live)}
