@@ -283,6 +283,8 @@ def legendary_of(monster: dict[str, Any], sheet: dict[str, Any], tally: Tally) -
             sheet["legendary_resistance"] = int((ability.get("usage") or {}).get("times") or 3)
         if ability["name"] == "Pack Tactics":
             sheet["pack_tactics"] = True
+        if ability["name"] == "Magic Resistance":
+            sheet["magic_resistance"] = True
         if ability["name"] == "Nimble Escape":  # srd-60: Disengage or Hide as a bonus action
             sheet["features"] = [{"name": "nimble escape", "bonus_actions": ["disengage", "hide"]}]
 

@@ -220,7 +220,8 @@ def repeated_saves(state: State, ctx: Context, fighter: Fighter) -> list[Event]:
         if not save:
             continue
         purpose = f"save against {condition} (DC {save['dc']})"
-        check = saving_throw(ctx, events, fighter, save["ability"], save["dc"], purpose, ["srd-28"])
+        ability, dc, spell = save["ability"], save["dc"], "spell" in detail
+        check = saving_throw(ctx, events, fighter, ability, dc, purpose, ["srd-28"], spell=spell)
         if check.success:
             events.append(
                 ConditionCleared(fighter.id, condition, "saved at the end of its turn", ["srd-28"])

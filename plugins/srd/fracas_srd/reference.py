@@ -405,6 +405,12 @@ STATEMENTS = {
         "weapons apart: the GM rules on them); a magic weapon's damage is dealt in full. "
         "[Monsters: Damage Vulnerabilities, Resistances, and Immunities]"
     ),
+    "srd-63": (
+        "Magic Resistance. A creature with this trait has advantage on saving throws against "
+        "spells and other magical effects (fracas gives it on every save against a spell, "
+        "and on the save a spell's condition repeats at the end of its turns). "
+        "[Monsters: Mummy Lord, Magic Resistance]"
+    ),
 }
 
 

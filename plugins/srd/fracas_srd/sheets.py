@@ -220,6 +220,7 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     legendary_resistance: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0  # a day (srd-56)
     lair: list[LairAction] = []  # on initiative count 20, losing ties (srd-55)
     pack_tactics: bool = False  # advantage with an ally near the target (srd-57)
+    magic_resistance: bool = False  # advantage on saves against spells (srd-63)
 
     def score(self, ability: Ability) -> int:
         return {

@@ -351,7 +351,9 @@ def save_spell(
     checks = [
         None
         if untouched
-        else saving_throw(ctx, events, target, ability, dc, purpose, rules, command.cover)
+        else saving_throw(
+            ctx, events, target, ability, dc, purpose, rules, command.cover, spell=True
+        )
         for target, untouched in zip(targets, unmoved, strict=True)
     ]
     hurt = spell.damage and any(spell.half or not (c and c.success) for c in checks if c)

@@ -1,9 +1,11 @@
 """Monsters' traits: reach (srd-53), recharge (srd-54), lair actions (srd-55), legendary
-resistance (srd-56) and Pack Tactics (srd-57)."""
+resistance (srd-56), Pack Tactics (srd-57) and Magic Resistance (srd-63)."""
 
 import pytest
 from fracas.rules.api import Damaged, RefusedError, Resolved, Spent
 from srd_table import Table, condition, fight, of, rolls, sample
+
+from fracas_srd.ruleset import RULESET
 
 
 def edge(out) -> list[str]:
@@ -132,3 +134,20 @@ def test_srd_57_pack_tactics_gives_advantage_with_an_ally_near_the_target():
     out = t.act("wolf", "attack", "brannoc", faces=(3,), weapon="bite", ally_near=True)
     assert rolls(out)[0].roll.dice == "d20"  # prone's disadvantage cancels it (srd-M3)
     assert sample("wolf")["pack_tactics"] is True
+
+
+def test_srd_63_magic_resistance_gives_advantage_on_saves_against_spells():
+    lord = RULESET.monsters.find("mummy lord").sheet
+    assert lord["magic_resistance"] is True
+    t = Table()
+    t.join("maelis", sample("cleric"), "pc")
+    t.join("lord", lord)
+    t.join("gob", sample("goblin"))
+    t.do({"action": "begin"}, 20, 2, 1)
+    out = t.act("maelis", "cast", "lord", faces=(15, 3), spell="sacred flame")
+    (save,) = rolls(out)[:1]
+    assert save.roll.dice == "2d20kh1" and "srd-63" in [m.rule for m in save.modifiers]
+    assert "advantage: Magic Resistance: a save against a spell" in edge(out)
+    t.next(), t.next(), t.next()
+    out = t.act("maelis", "cast", "gob", faces=(15,), spell="sacred flame")
+    assert rolls(out)[0].roll.dice == "d20"  # the goblin has no Magic Resistance
