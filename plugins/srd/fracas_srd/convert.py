@@ -338,6 +338,7 @@ def convert(monster: dict[str, Any], tally: Tally) -> dict[str, Any]:
     sheet |= {NAMES[a]: int(monster[a]) for a in NAMES}
     sheet["proficiency"] = int(monster.get("proficiency_bonus") or proficiency_for(cr))
     sheet["size"] = monster["size"].lower()
+    sheet["creature_type"] = monster["type"].lower()
     sheet["ac"] = armor_class(monster)
     sheet["hp"] = max(1, int(monster["hit_points"]))
     walk = re.match(r"\d+", (monster.get("speed") or {}).get("walk", "0 ft."))

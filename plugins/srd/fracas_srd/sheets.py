@@ -157,6 +157,7 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     recharge: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0  # Recharge 5-6: 5 (srd-54)
     recharged_as: str = ""  # one recharge for several (a dragon's "breath weapons")
     multiattack: bool = False  # used as the start of its Multiattack (srd-29)
+    affects: str = ""  # the only creature type it affects: hold person's "humanoid"
     # A reaction to damage: these dice of its type on the first melee hit by the end of the
     # caster's next turn (absorb elements: 1d6, srd-42).
     charge: str = ""
@@ -221,6 +222,7 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     lair: list[LairAction] = []  # on initiative count 20, losing ties (srd-55)
     pack_tactics: bool = False  # advantage with an ally near the target (srd-57)
     magic_resistance: bool = False  # advantage on saves against spells (srd-63)
+    creature_type: str = ""  # "monstrosity", "undead"...; none named: a humanoid
 
     def score(self, ability: Ability) -> int:
         return {

@@ -100,6 +100,8 @@ def casting_cost(state: State, caster: Fighter, spell: Spell, slot: int) -> list
 
 
 def check_targets(spell: Spell, slot: int, targets: list[Fighter]) -> None:
+    for target in targets:
+        check_affected(spell, target)
     if not targets:
         raise RefusedError(f"{spell.name} needs a target (yourself included)")
     most = spell.targets or (1 if spell.attack != "none" else 0)  # srd-6: an attack, one
@@ -109,6 +111,16 @@ def check_targets(spell: Spell, slot: int, targets: list[Fighter]) -> None:
         raise RefusedError(
             f"{spell.name} takes {many}{more}, not {len(targets)}"
             + (" (srd-51)" if spell.upcast_targets else "")
+        )
+
+
+def check_affected(spell: Spell, target: Fighter) -> None:
+    """A spell for one creature type (hold person: "a humanoid") refuses any other."""
+    kind = target.sheet.creature_type or "humanoid"
+    if spell.affects and kind != spell.affects:
+        article = "an" if kind[0] in "aeiou" else "a"
+        raise RefusedError(
+            f"{spell.name} affects {spell.affects}s only; {target.name} is {article} {kind}"
         )
 
 

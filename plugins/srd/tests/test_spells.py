@@ -291,3 +291,19 @@ def test_srd_34_the_gm_freeing_the_last_held_target_ends_the_concentration():
     out = t.do({**clear, "reason": "dispelled"})
     assert [(e.target, e.condition) for e in of(out, ConditionCleared)] == [
         ("gob", "paralysed"), ("maelis", "concentrating")]  # fmt: skip
+
+
+def test_hold_person_affects_humanoids_only():
+    owlbear = RULESET.monsters.find("owlbear").sheet
+    assert owlbear["creature_type"] == "monstrosity"
+    t = Table()
+    t.join("maelis", sample("cleric"), "pc")
+    t.join("owlbear", owlbear)
+    t.join("gob", sample("goblin"))  # a sheet that names no type: a humanoid
+    t.do({"action": "begin"}, 20, 2, 1)
+    before = len(t.log)
+    with pytest.raises(RefusedError) as refused:
+        t.act("maelis", "cast", "owlbear", faces=(2,), spell="hold person")
+    assert str(refused.value) == "hold person affects humanoids only; owlbear is a monstrosity"
+    assert len(t.log) == before and not t.who("owlbear").has("paralysed")
+    hold(t)
