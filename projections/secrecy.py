@@ -298,6 +298,9 @@ def visible(
 
 
 DONE = (Damaged, Healed, ConditionSet, ConditionCleared, Resolved)  # what a step did to whom
+# the figures an outcome gives in brackets ("misses (11 against block 13)") read the hidden
+# one's sheet and rolls: what was done is said without them
+FIGURES = re.compile(r"\s*\([^()]*\d[^()]*\)")
 
 
 def unseen_event(
@@ -318,7 +321,7 @@ def unseen_event(
         if set(event.targets) & hidden:
             return None  # what came of it reads the hidden one's sheet (a hit: its AC)
         actor = UNSEEN if event.actor in hidden else event.actor
-        outcome = redacted(event.outcome, unnamed)
+        outcome = FIGURES.sub("", redacted(event.outcome, unnamed))
         found: Event = msgspec.structs.replace(event, actor=actor, outcome=outcome, detail="")
     else:
         if event.target in hidden:
