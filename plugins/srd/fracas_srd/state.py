@@ -91,6 +91,12 @@ class Fighter(msgspec.Struct, frozen=True):
         return self.at_zero or any(self.has(c) for c in INCAPACITATING)
 
     @property
+    def conscious(self) -> bool:
+        """srd-27: the paralysed and the stunned are incapacitated but conscious; the
+        unconscious, and those at 0 (dying, stable, dead), are not."""
+        return not (self.at_zero or self.has("unconscious"))
+
+    @property
     def speed(self) -> int:
         """srd-27: grappled or restrained, speed 0."""
         held = self.has("grappled") or self.has("restrained")

@@ -100,7 +100,13 @@ def chosen(
         raise BadInputError(f"{target.name} has no reaction {name!r}; theirs: {theirs}")
     if found.trigger not in comes:
         raise RefusedError(f"{found.name} answers a hit, and this makes no attack roll (srd-39)")
-    reaction(state, target, found.name)
+    try:
+        reaction(state, target, found.name)
+    except RefusedError as refused:  # the reaction alone is wrong: the attack is re-entered
+        raise RefusedError(
+            f"{refused}, so not {found.name}; nothing was recorded: give the attack again "
+            f"without {target.name}'s {found.name}"
+        ) from None
     if unseen and (found.halves or (found.spell is not None and found.spell.save)):
         raise RefusedError(f"{found.name} needs a foe it can see: {unseen} (srd-40, srd-41)")
     if found.spell and not found.spell.innate:

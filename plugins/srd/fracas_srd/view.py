@@ -7,7 +7,7 @@ from fracas.rules.api import InitiativeRow, PinRow, View, WoundRow
 
 from fracas_srd.effects import armor_class
 from fracas_srd.slots import shown, slots_left
-from fracas_srd.state import Fighter, State
+from fracas_srd.state import REMOVED, Fighter, State
 
 
 def status_of(state: State, fighter: Fighter) -> str:
@@ -110,7 +110,7 @@ def view(state: State) -> View:
 def suggestion(state: State) -> list[str]:
     """The fight is the GM's to end; fracas says when one side has nobody conscious."""
     sides = {f.side for f in state.fighters.values()}
-    standing = {f.side for f in state.fighters.values() if not f.incapacitated}
+    standing = {f.side for f in state.fighters.values() if f.conscious and not f.has(REMOVED)}
     if not state.round or len(sides) < 2 or len(standing) > 1:
         return []
     return ["one side has no conscious combatant left: `fracas end` when the fight is over"]

@@ -82,6 +82,23 @@ def test_srd_39_the_paralysed_take_no_reaction_so_no_shield_against_a_critical_u
         t.act("gob", "attack", "pc-ilse", faces=(5, 5), defence={"pc-ilse": "shield"})
 
 
+def test_srd_27_a_stunned_targets_named_reaction_is_refused_alone_and_the_attack_re_entered():
+    """srd-27, srd-39: a stunned creature takes no reactions; the GM is told that the
+    reaction is what is wrong, nothing is recorded, and the attack goes in without it."""
+    t = fight(("gob", "goblin"), ("pc-ilse", "wizard"))
+    t.do({"action": "gm.condition-set", "target": "pc-ilse", "condition": "stunned"})
+    logged = len(t.log)
+    with pytest.raises(RefusedError) as refused:
+        t.act("gob", "attack", "pc-ilse", faces=(5, 5), defence={"pc-ilse": "shield"})
+    assert str(refused.value) == (
+        "pc-ilse is stunned: no actions or reactions (srd-27), so not shield; nothing was "
+        "recorded: give the attack again without pc-ilse's shield"
+    )
+    assert len(t.log) == logged
+    out = t.act("gob", "attack", "pc-ilse", faces=(15, 3, 4), weapon="scimitar")
+    assert [e.target for e in of(out, Damaged)] == ["pc-ilse"]
+
+
 def test_srd_39_the_reactions_hook_offers_what_the_target_may_take_against_this_attack():
     t = fight(("gob", "goblin"), ("pc-ilse", "wizard"))
     command = RULESET.command(

@@ -46,6 +46,19 @@ def test_fracas_suggests_the_end_when_one_side_has_nobody_conscious():
     assert "fracas end" in RULESET.view(t.state).notes[0]
 
 
+def test_srd_27_a_paralysed_or_stunned_side_is_conscious_so_no_end_is_suggested():
+    """srd-27: paralysed and stunned are incapacitated, not unconscious: a side held by
+    hold person still has someone conscious; one knocked out has nobody."""
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    for name in ("paralysed", "stunned", "incapacitated"):
+        t.do({"action": "gm.condition-set", "target": "gob", "condition": name})
+    assert RULESET.view(t.state).notes == []
+    t.do({"action": "gm.condition-set", "target": "gob", "condition": "unconscious"})
+    assert RULESET.view(t.state).notes == [
+        "one side has no conscious combatant left: `fracas end` when the fight is over"
+    ]
+
+
 NAMES = {"maelis": "Maelis", "wren": "Wren", "wyrm": "Ashen Wyrm", "brannoc": "Brannoc"}
 
 
