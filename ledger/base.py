@@ -73,6 +73,19 @@ APPEND_ONLY_TABLES = ("events", "steps", "registry")
 APPEND_ONLY_TRIGGERS = tuple(
     f"{table}_no_{verb}" for table in APPEND_ONLY_TABLES for verb in ("update", "delete")
 )
+# The kinds the layers above ask "did this encounter ever record one?" of, at every glance
+# (`status`): fracas.rules.events' CombatantHidden and ReactionAsked (tests/test_cli.py
+# holds them to those tags). A partial index holds just their events, so the answer reads
+# none of the others however long the fight; the query repeats the index's WHERE word for
+# word, as SQLite needs to use it.
+HIDDEN_KIND = "combatant.hidden"
+ASKED_KIND = "reaction.asked"
+_GLANCED = f"kind IN ('{HIDDEN_KIND}', '{ASKED_KIND}')"
+GLANCE_INDEX = "events_glanced"
+CREATE_GLANCE_INDEX = (
+    f"CREATE INDEX IF NOT EXISTS {GLANCE_INDEX} ON events (encounter, kind) WHERE {_GLANCED}"
+)
+KINDS_EVER = f"SELECT DISTINCT kind FROM events WHERE encounter = ? AND {_GLANCED}"
 HEAD_CODE = re.compile(r"^([0-9]{1,18})-([0-9a-f]{6,64})(?:/([0-9]{1,18}))?\Z")  # SQLite-sized
 MAX_BODY = 1 << 20  # the hard ceiling on one event's body; encounters may set a lower one
 SCHEMA = 3  # 3: a chain per encounter and the registry of encounters
@@ -647,6 +660,11 @@ class LogStore(ABC):
             (encounter, after_version, *kinds),
         ).fetchone()
         return row[0] if row else None
+
+    def kinds_ever(self, encounter: str) -> set[str]:
+        """Which of HIDDEN_KIND and ASKED_KIND the encounter ever recorded (undone or not),
+        read off the glance's index."""
+        return {kind for (kind,) in self.conn.execute(KINDS_EVER, (encounter,))}
 
     def history(self, encounter: str) -> History:
         return History.of(self.step_records(encounter))

@@ -26,6 +26,8 @@ from psycopg.pq import TransactionStatus
 from fracas.ledger.base import (
     APPEND_ONLY_TABLES,
     APPEND_ONLY_TRIGGERS,
+    CREATE_GLANCE_INDEX,
+    GLANCE_INDEX,
     INSERT_NEW_EVENT,
     INSERT_STEP,
     SCHEMA,
@@ -361,8 +363,11 @@ class PostgresStore(LogStore):
                 )
             if not readonly and self.schema < SCHEMA:
                 self._migrate()
-            elif not readonly and self._players_mark() != MARK:
-                self._update_players()
+            elif not readonly:
+                if self._players_mark() != MARK:
+                    self._update_players()
+                if not self._glance_indexed():
+                    self._add_glance_index()
         except BaseException:
             self._release(raw)
             raise
@@ -431,15 +436,19 @@ class PostgresStore(LogStore):
     def _applied(self) -> int:
         """The log's schema version; 0 if it has no tables yet. (Read from pg_class with a
         fresh snapshot: a creator that just committed is seen, unlike to_regclass's cache.)"""
-        present = self.conn.execute(
-            "SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
-            "WHERE n.nspname = ? AND c.relname = 'fracas_migrations'",
-            (self.name,),
-        ).fetchone()
-        if present is None:
+        if not self._has_relation("fracas_migrations"):
             return 0
         row = self.conn.execute("SELECT coalesce(max(version), 0) FROM fracas_migrations")
         return row.fetchone()[0]
+
+    def _has_relation(self, name: str) -> bool:
+        """Whether the log's schema holds a table or index of that name."""
+        present = self.conn.execute(
+            "SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = ? AND c.relname = ?",
+            (self.name, name),
+        )
+        return present.fetchone() is not None
 
     def _players_mark(self) -> str | None:
         row = self.conn.execute(
@@ -458,6 +467,18 @@ class PostgresStore(LogStore):
                         self.conn.execute(statement)
         except errors.InsufficientPrivilege:
             pass  # a writer who may not create schemas: the log's owner will, on opening it
+
+    def _glance_indexed(self) -> bool:
+        return self._has_relation(GLANCE_INDEX)
+
+    def _add_glance_index(self) -> None:
+        """A log made before the glance's index gets it from its first writer; a read goes
+        on without it meanwhile, only slower."""
+        try:
+            with self.exclusive():
+                self.conn.execute(CREATE_GLANCE_INDEX)
+        except errors.InsufficientPrivilege:
+            pass  # a writer who does not own the tables: the log's owner will add it
 
     def _migrate(self) -> None:
         """Create the log's schema (one creator at a time: an advisory lock on its name)."""
@@ -719,6 +740,7 @@ def _schema_statements(schema: str) -> Iterator[str]:
         "scope INTEGER NOT NULL DEFAULT 0, UNIQUE (encounter, version))"
     )
     yield "CREATE INDEX events_file_chain ON events (position) WHERE scope = 0"
+    yield CREATE_GLANCE_INDEX
     yield (
         "CREATE TABLE steps (encounter TEXT NOT NULL, step INTEGER NOT NULL, "
         "command_id TEXT NOT NULL, control TEXT NOT NULL, target INTEGER, "

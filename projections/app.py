@@ -9,18 +9,15 @@ from typing import IO, TYPE_CHECKING, Any
 import msgspec
 
 from fracas.ledger import BadInputError, LogStore, NotFoundError, open_store
-from fracas.ledger.base import KIND_OF_CONTROL
+from fracas.ledger.base import HIDDEN_KIND, KIND_OF_CONTROL
 from fracas.ledger.history import COMMAND
 from fracas.projections.asking import Question, pending
 from fracas.projections.describe import describe, describe_control
 from fracas.projections.glance import current, latest
 from fracas.projections.tables import (
-    HIDDEN_KIND,
     drop_tables,
-    ensure_glance_index,
     ensure_tables,
     has_tables,
-    kinds_ever,
     note_round_events,
     projector_for,
     write_view,
@@ -81,8 +78,6 @@ class Fracas:
             )
         if not self.store.readonly and not has_tables(self.store):
             self.rebuild(only_if_missing=True)  # none yet, or an older release's: fold them
-        elif not self.store.readonly:
-            ensure_glance_index(self.store)
 
     def close(self) -> None:
         self.store.close()
@@ -153,7 +148,7 @@ class Fracas:
         """The combatants hidden from the players now; read without folding the encounter
         when it never hid anyone."""
         name = encounter or self._latest()
-        if HIDDEN_KIND not in kinds_ever(self.store.conn, name):
+        if HIDDEN_KIND not in self.store.kinds_ever(name):
             return set()
         return self.encounter(name).hidden()
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from fracas.projections.tables import ASKED_KIND, kinds_ever
+from fracas.ledger.base import ASKED_KIND
 
 if TYPE_CHECKING:  # `may_wait`, a quick look, loads no rules
     from fracas.rules import Encounter
@@ -166,4 +166,4 @@ def question(live: "Encounter", waiting: "Waiting", step: int) -> Question:
 
 def may_wait(store: Any, encounter: str) -> bool:
     """A quick look, folding nothing: has this encounter ever asked for a reaction?"""
-    return ASKED_KIND in kinds_ever(store.conn, encounter)
+    return ASKED_KIND in store.kinds_ever(encounter)

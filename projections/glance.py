@@ -8,14 +8,8 @@ What a glance cannot tell by itself it says it cannot: who is hidden now, once a
 from typing import NamedTuple
 
 from fracas.ledger import LogStore, NotFoundError
-from fracas.projections.tables import (
-    ASKED_KIND,
-    HIDDEN_KIND,
-    Current,
-    has_tables,
-    kinds_ever,
-    read_current,
-)
+from fracas.ledger.base import ASKED_KIND, HIDDEN_KIND
+from fracas.projections.tables import Current, has_tables, read_current
 from fracas.rules.views import PARTY, View
 
 
@@ -44,7 +38,7 @@ def glance(store: LogStore, encounter: str | None = None) -> Glance | None:
     found = current(store, name)
     if found is None:
         return None
-    ever = kinds_ever(store.conn, name)
+    ever = store.kinds_ever(name)
     return Glance(name, *found, HIDDEN_KIND in ever, ASKED_KIND in ever)
 
 

@@ -22,15 +22,6 @@ DAMAGED = "the table itself is damaged"  # what an audit says of a read model SQ
 ROUND_EVENTS = "round_events"
 _json = msgspec.json.encode
 
-HIDDEN_KIND = "combatant.hidden"  # the tag of rules/events.py's CombatantHidden
-ASKED_KIND = "reaction.asked"  # of rules/events.py's ReactionAsked
-# The kinds a glance asks "ever recorded?" of (projections/glance.py). In SQLite a partial
-# index holds just those events, so the answer reads none of the others however long the
-# fight; the query repeats the index's WHERE word for word, as SQLite needs to use it.
-_GLANCED = f"kind IN ('{HIDDEN_KIND}', '{ASKED_KIND}')"
-GLANCE_INDEX = "events_glanced"
-KINDS_EVER = f"SELECT DISTINCT kind FROM events WHERE encounter = ? AND {_GLANCED}"
-
 
 SCHEMA = {
     # `ruleset` and `header` (the board's first line, in the ruleset's words): what `status`
@@ -165,19 +156,6 @@ def has_tables(store: LogStore) -> bool:
     return "current" in store.columns("wounds") and "header" in store.columns("encounter_view")
 
 
-def ensure_glance_index(store: LogStore) -> None:
-    """Give a file made before the glance's index that index (a writer's first open): a
-    read goes on without it meanwhile, only slower."""
-    if store.dialect == "sqlite" and not _has_index(store.conn, GLANCE_INDEX):
-        with store.exclusive():
-            _create_glance_index(store)
-
-
-def _has_index(conn: Any, name: str) -> bool:
-    found = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", (name,))
-    return found.fetchone() is not None
-
-
 def ensure_tables(store: LogStore) -> None:
     """Create the read-model tables if missing (in SQLite WITHOUT ROWID: one b-tree each)."""
     sqlite = store.dialect == "sqlite"
@@ -187,19 +165,6 @@ def ensure_tables(store: LogStore) -> None:
     create = "CREATE VIEW IF NOT EXISTS" if sqlite else "CREATE OR REPLACE VIEW"
     for view, select in views(store).items():
         store.execute(f"{create} {view} AS {select}")
-    if sqlite:
-        _create_glance_index(store)
-
-
-def _create_glance_index(store: LogStore) -> None:
-    store.execute(
-        f"CREATE INDEX IF NOT EXISTS {GLANCE_INDEX} ON events (encounter, kind) WHERE {_GLANCED}"
-    )
-
-
-def kinds_ever(conn: Any, encounter: str) -> set[str]:
-    """Which of HIDDEN_KIND and ASKED_KIND the encounter ever recorded (undone or not)."""
-    return {kind for (kind,) in conn.execute(KINDS_EVER, (encounter,))}
 
 
 def note_round_events(conn: Any, encounter: str, ruleset: "Ruleset") -> None:

@@ -294,7 +294,7 @@ def test_status_reads_the_read_models_and_an_older_file_is_reshaped_by_its_next_
 def test_a_glance_looks_for_the_kinds_the_events_are_recorded_as():
     """`status` tells from the kinds alone whether anyone was ever hidden or asked to react
     (then it folds): the kinds it looks for are those the events are recorded as."""
-    from fracas.projections.glance import ASKED_KIND, HIDDEN_KIND
+    from fracas.ledger.base import ASKED_KIND, HIDDEN_KIND
     from fracas.rules.events import CombatantHidden, ReactionAsked
 
     assert CombatantHidden.__struct_config__.tag == HIDDEN_KIND
@@ -308,8 +308,8 @@ def test_a_glance_reads_the_hidden_and_asked_events_alone_and_an_older_file_gets
     """`status` asks whether anyone was ever hidden or asked to react through a partial
     index of those events, not by reading every event of the fight; a file made before the
     index says the same, and its next writer adds the index."""
+    from fracas.ledger.base import GLANCE_INDEX, KINDS_EVER
     from fracas.projections.glance import glance
-    from fracas.projections.tables import GLANCE_INDEX, KINDS_EVER
 
     db = tmp_path / "fight.db"
     with Fracas(db) as table:

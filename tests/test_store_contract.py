@@ -13,6 +13,7 @@ import pytest
 
 from fracas.ledger import ConflictError, LogStore, NewEvent, NotFoundError, RefusedError, Store
 from fracas.ledger import open_store as open_log
+from fracas.ledger.base import ASKED_KIND, GLANCE_INDEX, HIDDEN_KIND, KINDS_EVER
 from fracas.ledger.chain import COUNTED_CHAIN, GENESIS, ChainWatch, StoredEvent, begun_of
 from tests.support import POSTGRESQL
 
@@ -374,6 +375,51 @@ class TestContract:
         else:
             store.conn.execute("DROP TRIGGER events_no_update ON events")
         assert store.missing_triggers() == ["events_no_update"]
+
+
+def query_plan(store: LogStore, query: str, params: tuple) -> str:
+    """How the backend would run the query; on a server, as if the table were long (a
+    few rows are read fastest in full, whatever index there is)."""
+    if store.dialect == "sqlite":
+        return str(store.execute(f"EXPLAIN QUERY PLAN {query}", params).fetchall())
+    with store.snapshot():
+        store.execute("SET LOCAL enable_seqscan = off")
+        return str(store.execute(f"EXPLAIN {query}", params).fetchall())
+
+
+def glanced_fight(store: LogStore) -> None:
+    """An encounter that hid someone among many other events."""
+    store.append(
+        "enc", [ev(1), NewEvent(HIDDEN_KIND, "{}"), ev(3)], expected_version=0, command_id="c1"
+    )
+    store.append("other", [NewEvent(ASKED_KIND, "{}")], expected_version=0, command_id="c1")
+
+
+@pytest.mark.parametrize("location", BACKENDS, indirect=True)
+def test_whether_a_fight_ever_hid_or_asked_is_read_off_its_own_index(store: LogStore) -> None:
+    """`status` asks whether anyone was ever hidden or asked to react through the log's
+    partial index of those events, in every backend, not by reading every event."""
+    glanced_fight(store)
+    assert store.kinds_ever("enc") == {HIDDEN_KIND}
+    assert store.kinds_ever("other") == {ASKED_KIND}
+    assert store.kinds_ever("none") == set()
+    assert GLANCE_INDEX in query_plan(store, KINDS_EVER, ("enc",))
+
+
+@pytest.mark.parametrize("location", ["file", POSTGRESQL], indirect=True)
+def test_a_log_made_before_the_glance_index_gets_it_from_its_next_writer(
+    location: str, store: LogStore
+) -> None:
+    """A reader of an older log glances all the same, only slower, and adds nothing; its
+    next writer adds the index."""
+    glanced_fight(store)
+    store.execute(f"DROP INDEX {GLANCE_INDEX}")
+    with open_log(location, readonly=True) as reader:
+        assert reader.kinds_ever("enc") == {HIDDEN_KIND}
+        assert GLANCE_INDEX not in query_plan(reader, KINDS_EVER, ("enc",))
+    with open_log(location) as writer:
+        assert writer.kinds_ever("enc") == {HIDDEN_KIND}
+        assert GLANCE_INDEX in query_plan(writer, KINDS_EVER, ("enc",))
 
 
 @pytest.mark.parametrize("location", ["file", POSTGRESQL], indirect=True)
