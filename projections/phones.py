@@ -286,9 +286,17 @@ def on_screen(timeline: Timeline, live: Encounter, combatant: str, data: dict[st
         raise NotFoundError(f"no combatant {who!r} in this encounter; {hint}present: {known}")
 
 
+def still_on(live: Encounter) -> None:
+    """A player's step on a fight the GM has ended is refused in the player's words (the
+    GM's way on, `fracas reopen`, is not theirs)."""
+    if live.view().phase == "ended":
+        raise Forbidden("this fight is over")
+
+
 def may_act(live: Encounter, combatant: str, action: str = PASS) -> None:
     """Refused unless it is the character's turn as the fight really stands, or the action
     is a reaction (taken out of turn: the rules judge whether it may be taken now)."""
+    still_on(live)
     playable = live.ruleset.playable(action)
     if playable is not None and playable.reaction:
         return
@@ -439,6 +447,7 @@ def may_answer(live: Encounter, combatant: str, dice: list[int] | None) -> None:
     secret (that one is answered by the GM or its deadline, never probed from a phone).
     The answering step rolls the attacker's dice too, and a phone's attack that asks is
     tapped without dice: so the server rolls them all, and the target types none."""
+    still_on(live)
     waiting = live.waiting()
     if waiting is None or secret_ask(live) or combatant not in waiting.unanswered:
         raise Forbidden(f"no attack waits for {combatant}'s reaction now")

@@ -27,7 +27,8 @@ def multiattack(state: State, actor: Fighter, command: Multiattack, ctx: Context
             f"{actor.name}'s Multiattack is {len(listed)} attacks ({', '.join(listed)}): "
             "name one target for all or one for each"
         )
-    events = [*begun(state, actor), Spent(actor.id, "attack", 1, f"{len(listed)} attacks", RULE)]
+    made = f"its Multiattack of {and_list(listed)}"
+    events = [*begun(state, actor), Spent(actor.id, "attack", 1, made, RULE)]
     for name, who in zip(listed, targets, strict=True):
         now = roster.fold(evolve, state, events)
         target = now.fighter(who)
@@ -50,6 +51,11 @@ def multiattack(state: State, actor: Fighter, command: Multiattack, ctx: Context
             now, ctx, now.fighter(actor.id), target, weapon, each, "multiattack"
         )
     return events + abilities_left(state, actor)
+
+
+def and_list(names: list[str]) -> str:
+    """ "bite, claw and claw"."""
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
 
 def abilities_left(state: State, actor: Fighter) -> list[Event]:

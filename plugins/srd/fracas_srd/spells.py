@@ -64,12 +64,16 @@ def check_bonus_rule(caster: Fighter, spell: Spell) -> None:
         return casting == "action" and level == 0
 
     before = [(s.partition(":")[0], int(s.partition(":")[2])) for s in caster.spells]
-    bonus_first = any(c == "bonus" for c, _ in before) and not cantrip(spell.casting, spell.level)
-    bonus_now = spell.casting == "bonus" and not all(cantrip(c, lv) for c, lv in before)
-    if bonus_first or bonus_now:
+    if any(c == "bonus" for c, _ in before) and not cantrip(spell.casting, spell.level):
         raise RefusedError(
-            f"{caster.name} casts a bonus-action spell this turn: any other spell must be a "
-            "cantrip cast with an action (srd-3)"
+            f"{caster.name} has cast a bonus-action spell this turn: the only other spell it "
+            f"may cast this turn is a cantrip cast with an action, and {spell.name} is not "
+            "(srd-3)"
+        )
+    if spell.casting == "bonus" and not all(cantrip(c, lv) for c, lv in before):
+        raise RefusedError(
+            f"{caster.name} has cast a spell this turn other than a cantrip with an action: "
+            f"{spell.name}, a bonus-action spell, may only come beside such a cantrip (srd-3)"
         )
 
 

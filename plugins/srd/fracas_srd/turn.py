@@ -50,13 +50,20 @@ def one_attack(actor: Fighter) -> list[Event]:
     attacks (a sheet's `attacks`, for Extra Attack)."""
     total = actor.sheet.attacks
     if actor.action == "attack" and actor.attacks < total:
-        why = f"attack {actor.attacks + 1} of {total}"
-        return [Spent(actor.id, "attack", 1, why, ["srd-3"])]
+        return [Spent(actor.id, "attack", 1, nth_attack(actor.attacks + 1, total), ["srd-3"])]
     if actor.action == "attack":
         made = "its only attack" if total == 1 else f"all {total} attacks"
         raise RefusedError(f"{actor.name} has made {made} of its Attack action")
-    why = f"attack 1 of {total}"
-    return [*action(actor, "attack"), Spent(actor.id, "attack", 1, why, ["srd-3"])]
+    return [*action(actor, "attack"), Spent(actor.id, "attack", 1, nth_attack(1, total), ["srd-3"])]
+
+
+def nth_attack(number: int, total: int) -> str:
+    """Which attack of the Attack action, as the log's sentence ends: "X spends 1 attack:
+    the only one its Attack action gives", "... the 2nd of the 2 its Attack action gives"."""
+    if total == 1:
+        return "the only one its Attack action gives"
+    nth = {1: "1st", 2: "2nd", 3: "3rd"}.get(number, f"{number}th")
+    return f"the {nth} of the {total} its Attack action gives"
 
 
 def bonus_action(actor: Fighter, name: str, rules: tuple[str, ...] = ()) -> list[Event]:

@@ -17,7 +17,9 @@ def test_srd_29_multiattack_is_one_action_of_the_sheet_s_attacks_in_order():
         "attack on wren with claw",
     ]
     assert [(e.resource, e.reason) for e in of(out, Spent)] == [
-        ("action", "multiattack"), ("attack", "3 attacks")]  # fmt: skip
+        ("action", "multiattack"),
+        ("attack", "its Multiattack of bite, claw and claw"),
+    ]
     with pytest.raises(RefusedError, match="3 attacks"):
         fight(("wyrm", "wyrm"), ("brannoc", "fighter"), ("wren", "rogue")).act(
             "wyrm", "multiattack", "brannoc", "wren"

@@ -1,7 +1,8 @@
 """The fight's order and a combatant's turn: srd-1 to srd-5."""
 
 import pytest
-from fracas.rules.api import InitiativeSet, RefusedError, TurnAdvanced
+from fracas.projections.describe import describe
+from fracas.rules.api import InitiativeSet, RefusedError, Spent, TurnAdvanced
 from srd_table import Table, fight, of, rolls, sample
 
 
@@ -167,3 +168,42 @@ def test_srd_3_a_second_attack_with_only_one_reads_in_the_singular():
     t.act("brannoc", "attack", "gob", faces=(2,))
     with pytest.raises(RefusedError, match="has made its only attack of its Attack action"):
         t.act("brannoc", "attack", "gob", faces=(2,))
+
+
+def test_srd_3_the_bonus_action_spell_refusals_say_which_spell_came_first():
+    """srd-3: after a bonus-action spell, only a cantrip cast with an action; after a
+    levelled spell with the action, no bonus-action spell. Each refusal says which."""
+    t = fight(("maelis", "cleric"), ("brannoc", "fighter"))
+    t.act("maelis", "cast", "maelis", faces=(2,), spell="healing word")
+    with pytest.raises(RefusedError) as refused:
+        t.act("maelis", "cast", "brannoc", faces=(2,), spell="guiding bolt")
+    assert str(refused.value) == (
+        "maelis has cast a bonus-action spell this turn: the only other spell it may cast "
+        "this turn is a cantrip cast with an action, and guiding bolt is not (srd-3)"
+    )
+    t2 = fight(("maelis", "cleric"), ("brannoc", "fighter"))
+    t2.act("maelis", "cast", "brannoc", faces=(1,), spell="guiding bolt")
+    with pytest.raises(RefusedError) as refused:
+        t2.act("maelis", "cast", "maelis", faces=(2,), spell="healing word")
+    assert str(refused.value) == (
+        "maelis has cast a spell this turn other than a cantrip with an action: healing "
+        "word, a bonus-action spell, may only come beside such a cantrip (srd-3)"
+    )
+
+
+def test_srd_3_the_log_says_which_attack_of_the_attack_action_is_spent_as_a_sentence():
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    out = t.act("brannoc", "attack", "gob", faces=(2,))
+    assert [describe(e) for e in of(out, Spent)] == [
+        "brannoc spends 1 action: attack",
+        "brannoc spends 1 attack: the only one its Attack action gives",
+    ]
+    t = Table()
+    t.join("brannoc", sample("fighter", attacks=2), "pc")
+    t.join("gob", sample("goblin"))
+    t.do({"action": "begin"}, 20, 1)
+    t.act("brannoc", "attack", "gob", faces=(2,))
+    out = t.act("brannoc", "attack", "gob", faces=(2,))
+    assert [describe(e) for e in of(out, Spent)] == [
+        "brannoc spends 1 attack: the 2nd of the 2 its Attack action gives"
+    ]
