@@ -309,8 +309,9 @@ STATEMENTS = {
         "thunder damage gives resistance to that type until the start of its next turn, the "
         "triggering damage included (absorb elements, a table's spell from beyond the SRD 5.1,"
         " read as srd-10's resistance); the first time it hits with a melee attack by the end "
-        "of its next turn, the hit deals the spell's extra dice (1d6) of that type. [Damage "
-        "Resistance and Vulnerability; Reactions]"
+        "of its next turn, the hit deals the spell's extra dice (1d6, and 1d6 more for each "
+        "slot level above 1st, srd-51) of that type. [Damage Resistance and Vulnerability; "
+        "Reactions]"
     ),
     "srd-43": (
         "Magic missile. Each dart hits a creature of the caster's choice that it can see, with "

@@ -338,7 +338,7 @@ def check_slots(sheet: Sheet, spell: Spell, where: str) -> None:
         )
     if not spell.upcast:
         return
-    scaled = next((a for a in (spell.damage, spell.heal, spell.temp_hp) if a), "")
+    scaled = next((a for a in (spell.damage, spell.heal, spell.temp_hp, spell.charge) if a), "")
     dice = parse_amount(scaled)[0] if scaled else ""
     more = parse_amount(spell.upcast)[0]
     if not dice or not more or dice.partition("d")[2] != more.partition("d")[2]:

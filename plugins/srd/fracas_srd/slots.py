@@ -107,12 +107,13 @@ def scaled(dice: str, more: str, levels: int) -> str:
 
 
 def as_cast(spell: Spell, slot: int) -> Spell:
-    """The spell as a slot `slot` levels up casts it: its dice, targets and darts scaled."""
+    """The spell as a slot `slot` levels up casts it: its dice (the first of its damage,
+    healing, temporary hit points or charge), targets and darts scaled."""
     levels = max(0, slot - spell.level)
     if not levels:
         return spell
     amounts = {}
-    for field in ("damage", "heal", "temp_hp"):
+    for field in ("damage", "heal", "temp_hp", "charge"):
         text = getattr(spell, field)
         if text and spell.upcast:
             dice, flat = parse_amount(text)

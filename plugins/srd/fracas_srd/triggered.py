@@ -25,7 +25,7 @@ from fracas_srd.conditions import saving_throw
 from fracas_srd.damage import deal, roll_dice, saved_half
 from fracas_srd.effects import EFFECT, armor_class, under
 from fracas_srd.sheets import Effect, Spell, parse_amount
-from fracas_srd.slots import slots_left, spend_slot
+from fracas_srd.slots import as_cast, slots_left, spend_slot
 from fracas_srd.state import Fighter, State, until_next
 from fracas_srd.turn import reaction
 
@@ -58,6 +58,16 @@ def reaction_slot(fighter: Fighter, spell: Spell) -> int:
         if slots_left(fighter, level) > 0:
             return level
     raise RefusedError(f"{fighter.name} has no spell slot left for {spell.name} (srd-50)")
+
+
+def as_slot_casts(fighter: Fighter, found: Reaction) -> Reaction:
+    """srd-51: a reaction spell as the slot it will spend casts it (the lowest left of its
+    level or higher): absorb elements' charge 1d6 more, hellish rebuke's 1d10 more, a level
+    up. An innate one (a tiefling's rebuke) is cast at its own level."""
+    spell = found.spell
+    if spell is None or spell.innate or not spell.level:
+        return found
+    return found._replace(spell=as_cast(spell, reaction_slot(fighter, spell)))
 
 
 def reactions_of(fighter: Fighter) -> list[Reaction]:
@@ -180,7 +190,7 @@ def absorbing(
     shield = lasting_effect(state, target, found, f"cast as {attacker.name}'s {kind} damage lands")
     effect = {**shield.detail[EFFECT], "resistances": [kind]}
     events.append(msgspec.structs.replace(shield, detail={**shield.detail, EFFECT: effect}))
-    return events + charged(state, target, found, kind)
+    return events + charged(state, target, as_slot_casts(target, found), kind)
 
 
 def charged(state: State, caster: Fighter, found: Reaction, kind: str) -> list[Event]:
@@ -211,6 +221,7 @@ def rebuking(
         why = f"{target.name} is down: no {found.name}"
         return [Resolved(target.id, "react", [attacker.id], why, ["srd-41", "srd-27"])]
     events = taken(state, target, found)
+    spell = as_slot_casts(target, found).spell or spell
     dc = target.dc_of(spell)
     purpose = f"{spell.save.capitalize()} save against {spell.name} (DC {dc})"
     rules = ["srd-41", "srd-31"]

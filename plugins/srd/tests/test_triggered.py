@@ -13,7 +13,7 @@ from fracas.rules.api import (
 from srd_table import fight, of, rolls, sample
 
 from fracas_srd.ruleset import RULESET
-from fracas_srd.slots import slots_left
+from fracas_srd.slots import slot_resource, slots_left
 
 FROST = {"name": "frost", "damage": "2d6", "type": "cold", "finesse": True}
 DODGE = {"name": "uncanny dodge", "trigger": "hit", "halves": True}
@@ -279,6 +279,26 @@ def test_srd_42_absorb_elements_adds_1d6_of_the_type_to_the_first_melee_hit_of_i
     assert "1d6 rolled: cold (absorb elements)" in [m.reason for m in hit.breakdown]
     assert "cold charge" not in t.who("pc-ilse").conditions  # the first hit only
     t.act("pc-ilse", "offhand", "frosty2", faces=(15, 3), weapon="dagger")  # no 1d6 asked
+
+
+def test_srd_51_absorb_elements_cast_with_a_level_2_slot_charges_2d6():
+    """srd-42, srd-51: with no level 1 slot left, absorb elements spends a level 2 slot, and
+    its charge is 1d6 more for the slot level above 1st: 2d6 on the first melee hit."""
+    t = fight(("frosty", "goblin"), begin=False)
+    t.join("frosty2", sample("goblin", weapons=[FROST]))
+    t.join("pc-ilse", sample("wizard"), "pc")
+    t.do({"action": "begin"}, 20, 15, 10)
+    t.apply([Spent("pc-ilse", slot_resource(1), 4, "cast earlier", ["srd-50"])])
+    t.next()
+    out = t.act(
+        "frosty2", "attack", "pc-ilse", faces=(12, 4, 5), weapon="frost",
+        defence={"pc-ilse": "absorb elements"},
+    )  # fmt: skip
+    assert slot_resource(2) in spent(out) and slots_left(t.who("pc-ilse"), 2) == 1
+    assert of(out, ConditionSet)[-1].reason.startswith("2d6 cold on its first melee hit")
+    t.next()
+    out = t.act("pc-ilse", "attack", "frosty", faces=(15, 3, 6, 2), weapon="dagger")
+    assert of(out, Damaged)[0].amount == 3 + 2 + 6 + 2  # the dagger's 1d4 + Dex, 2d6 cold
 
 
 def test_srd_43_magic_missile_darts_hit_with_no_roll_and_shield_stops_them():
