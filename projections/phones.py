@@ -204,7 +204,7 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
         targets_of(view, live.ruleset, combatant),
         live.ruleset.weapons_of(sheet) if sheet is not None and wound else [],
         mark(timeline),
-        own_last_shown(timeline, combatant),
+        own_last_shown(timeline, live, combatant),
         question,
         asked,
     )
@@ -221,16 +221,24 @@ def targets_of(view: View, ruleset: Any, combatant: str) -> list[tuple[str, str]
     ]
 
 
-def own_last_shown(timeline: Timeline, combatant: str) -> int | None:
-    """The players' last step, when it is the character's own command, in effect and rolled
-    no dice of the server's (their take-back is not one: a player's undo is never undone
-    from the phone)."""
+def own_last_shown(timeline: Timeline, live: Encounter, combatant: str) -> int | None:
+    """The players' number of the step a take-back from the phone would undo: the players'
+    last step, when it is the character's own command in effect and the server would take
+    it back (`own_last_step`, judged on the log: a step whose server's dice the players'
+    screen does not show, those of someone unseen, stands all the same)."""
     if not timeline.moments:
         return None
     last = timeline.moments[-1].step
-    own = last.author == combatant and last.control == COMMAND
-    rolled = any(roll.source == SERVERS_DICE for roll in last.rolls)
-    return last.step if own and last.in_effect and not rolled else None
+    own = last.author == combatant and last.control == COMMAND and last.in_effect
+    return last.step if own and may_take_back(live, combatant) else None
+
+
+def may_take_back(live: Encounter, combatant: str) -> bool:
+    try:
+        own_last_step(live, combatant)
+    except Forbidden:
+        return False
+    return True
 
 
 def player_command(live: Encounter, combatant: str, data: dict[str, Any]) -> Any:

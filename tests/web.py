@@ -240,3 +240,48 @@ def secret_fight(db: Path, faces: str) -> None:
     fracas(db, "begin")
     fracas(db, "act", "alice", "attack", "bob", "-w", "pistol", "--dice", "30,5")
     fracas(db, "act", "bob", "attack", "alice", "-w", "pistol", "--dice", faces, "--secret")
+
+
+class Phones:
+    """A fight served in-process (Starlette's TestClient: no server process, no browser) to
+    the phones of its invited combatants: read a phone's panel, tap a step as its page sends
+    it."""
+
+    def __init__(self, db: Path, client: Any, tokens: dict[str, str], gm: str) -> None:
+        self.db, self.client, self.tokens, self.gm = db, client, tokens, gm
+
+    def panel(self, who: str) -> str:
+        return self.client.get(f"/p/{self.tokens[who]}/panel").text
+
+    def seen(self, who: str) -> int:
+        found = re.search(r'data-seen="(\d+)"', self.panel(who))
+        assert found, self.panel(who)
+        return int(found[1])
+
+    def tap(self, who: str, **step: Any) -> Any:
+        token = self.tokens[who]
+        body = {"seen": self.seen(who), "command_id": uuid.uuid4().hex, **step}
+        return self.client.post(f"/p/{token}/act", json=body, headers={"X-Fracas-Token": token})
+
+    def gm_page(self, encounter: str = "fight") -> str:
+        return self.client.get(f"/gm/e/{encounter}", headers={"X-Fracas-Token": self.gm}).text
+
+    def steps(self, encounter: str = "fight") -> int:
+        with Fracas(str(self.db)) as log:
+            return log.encounter(encounter).history.head_step
+
+
+@contextmanager
+def phones(db: Path, players: tuple[str, ...], encounter: str = "fight") -> Iterator[Phones]:
+    """The fight in DB served in-process, PLAYERS invited."""
+    from starlette.testclient import TestClient
+
+    from fracas.cli.serve import Table as Served
+    from fracas.cli.serve import build
+    from fracas.ledger.invites import invite
+
+    with Fracas(str(db)) as log:
+        tokens = {who: invite(log.store, encounter, who) for who in players}
+    table = Served(str(db), "gm-token")
+    with TestClient(build(table)) as client:
+        yield Phones(db, client, tokens, "gm-token")

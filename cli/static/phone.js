@@ -45,9 +45,11 @@
     return kept.action && panel.querySelector(`fieldset.chosen[data-action="${kept.action}"]`);
   }
 
-  function say(line) {
+  // A refusal's line goes beside the button that was pressed: `near` names the line's
+  // place (looked up after the panel is drawn again), else the chosen action's, else the top.
+  function say(line, near) {
     const set = chosenSet() || document.getElementById("react");
-    const where = (set && set.querySelector(".refused")) || refusal;
+    const where = (near && panel.querySelector(near)) || (set && set.querySelector(".refused")) || refusal;
     where.textContent = line;
     where.scrollIntoView({ block: "center" });
   }
@@ -66,7 +68,7 @@
     if (newest) newest.scrollIntoView({ block: "center" });
   }
 
-  async function send(step) {
+  async function send(step, near) {
     const before = shownSteps();
     panel.querySelectorAll(".refused").forEach((line) => { line.textContent = ""; });  // stale
     const response = await fetch(base + "/act", {
@@ -85,7 +87,7 @@
     const line = await response.text();
     if (response.status === 403 && body.classList.contains("revoked")) return;
     if (response.status === 409) await refresh();  // the fight moved on: look again
-    say(line.trim());
+    say(line.trim(), near);
   }
 
   function inputs(set) {
@@ -204,7 +206,7 @@
         send({ action: "answer", fields: { choice: button.dataset.choice } })
       }));
     const undo = document.getElementById("undo");
-    if (undo) undo.addEventListener("click", () => send({ action: "undo" }));
+    if (undo) undo.addEventListener("click", () => send({ action: "undo" }, "#undo-refused"));
   }
 
   // The screen stays awake while the page is open (asked again when the page comes back).

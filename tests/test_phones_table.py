@@ -1,0 +1,99 @@
+"""What an outside table tester found on the players' phones (issue 37, 390x844, six
+rulesets), tested against the served pages in-process: each test fails on the code before
+its fix."""
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fracas.projections import Fracas
+from fracas.rules.reactions import ask_until
+from tests.support import do
+from tests.web import duel, phones, srd_sample
+
+pytestmark = pytest.mark.sqlite_file
+
+
+def fight(tmp_path: Path, ruleset: str) -> Path:
+    db = tmp_path / f"{ruleset}.db"
+    duel(db, ruleset)
+    return db
+
+
+def gm(db: Path, command: dict[str, Any], **how: Any) -> None:
+    """A step of the GM's, through the API (secret, hidden, ask as the CLI's flags)."""
+    with Fracas(str(db)) as log:
+        encounter = log.encounter("fight")
+        encounter.execute(encounter.ruleset.command(command), **how)
+
+
+def until_turn(db: Path, who: str) -> None:
+    """The GM passes turns until WHO acts."""
+    for _ in range(12):
+        with Fracas(str(db)) as log:
+            if who in log.encounter("fight").view().acting:
+                return
+        gm(db, {"action": "next"})
+    raise AssertionError(f"{who}'s turn never came")
+
+
+def armed(db: Path, who: str) -> dict[str, str]:
+    """The weapon field of WHO's attack: the first weapon on their sheet, if any."""
+    with Fracas(str(db)) as log:
+        encounter = log.encounter("fight")
+        sheet = encounter.state.fighters[who].sheet
+        weapons = encounter.ruleset.weapons_of(sheet)
+    return {"weapon": weapons[0]} if weapons else {}
+
+
+def secret_attack(db: Path) -> None:
+    """On the foe's turn, the GM rolls the foe's attack on the hero as a secret."""
+    until_turn(db, "foe")
+    attack = {"action": "attack", "actor": "foe", "targets": ["hero"], **armed(db, "foe")}
+    gm(db, attack, secret=True)
+
+
+def wizard_and_wolf(tmp_path: Path) -> Path:
+    """srd: a wizard (shield) played from a phone, and a wolf hidden from the players."""
+    db = tmp_path / "srd.db"
+    with Fracas(str(db)) as log:
+        encounter = log.new("srd", title="A wolf in the dark", encounter="fight")
+        wizard = {"combatant": "wizard", "sheet": srd_sample("wizard"), "side": "pc"}
+        do(encounter, {"action": "join", **wizard})
+        wolf = {"combatant": "wolf", "sheet": srd_sample("wolf")}
+        encounter.execute(encounter.ruleset.command({"action": "join", **wolf}), hidden=True)
+        do(encounter, {"action": "begin"})
+    return db
+
+
+def test_take_back_is_not_offered_for_an_answer_to_someone_unseen(tmp_path: Path) -> None:
+    """The wizard answered a hidden wolf's bite: the players' screen shows no dice of that
+    step (the wolf's are withheld), so the phone offered "Take back", and the server,
+    which sees the server's dice rolled, refused it with a 403 the page did not show."""
+    db = wizard_and_wolf(tmp_path)
+    until_turn(db, "wolf")
+    bite = {"action": "attack", "actor": "wolf", "targets": ["wizard"], "weapon": "bite"}
+    gm(db, bite, ask=ask_until(None))
+    with phones(db, ("wizard",)) as table:
+        asked = re.findall(r'data-choice="([^"]+)"', table.panel("wizard"))
+        assert asked, table.panel("wizard")
+        assert table.tap("wizard", action="answer", fields={"choice": "none"}).status_code == 200
+        assert "Take back" not in table.panel("wizard"), table.panel("wizard")
+        refused = table.tap("wizard", action="undo")
+        assert refused.status_code == 403, refused.text
+
+
+def test_a_take_back_refused_is_said_beside_its_button(tmp_path: Path) -> None:
+    """A take-back's refusal was written at the top of the page, far from the button."""
+    db = fight(tmp_path, "percentile")
+    until_turn(db, "hero")
+    with phones(db, ("hero",)) as table:
+        assert table.tap("hero", action="aim").status_code == 200
+        panel = table.panel("hero")
+        undo = r'<button type="button" id="undo"[^>]*>[^<]*</button>\s*<p [^>]*>'
+        offered = re.search(undo, panel)
+        assert offered, panel
+        assert 'aria-describedby="undo-refused"' in offered[0], offered[0]
+        assert 'class="refused" id="undo-refused" role="alert"' in offered[0], offered[0]
