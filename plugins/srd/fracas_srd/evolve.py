@@ -49,7 +49,7 @@ def joined(state: State, event: CombatantJoined) -> State:
         event.side,
         sheet,
         len(state.fighters),
-        sheet.hp,
+        sheet.hp if sheet.hp_now is None else sheet.hp_now,
         sheet.hp,
         temp_hp=sheet.temp_hp,
         legendary_left=sheet.legendary_actions,

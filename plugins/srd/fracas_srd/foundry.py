@@ -65,6 +65,7 @@ def read(data: dict[str, Any]) -> tuple[dict[str, Any], Unread] | None:
         sheet |= {"level": level, "hit_die": hit_die}
         sheet["side"] = "pc"
     sheet["hp"] = hit_points(system, sheet, items, unread)
+    sheet |= wounds(system, sheet["hp"], unread)
     sheet["ac"] = armour_class(system, sheet, items, unread)
     sheet |= traits(system, unread)
     sheet["weapons"] = weapons(items, unread)
@@ -124,6 +125,19 @@ def hit_points(
     if (hp.get("bonuses") or {}).get("level") or (hp.get("bonuses") or {}).get("overall"):
         unread.append(f"hit point bonuses {hp['bonuses']}: not added")
     return max(1, total or int(hp.get("value") or 1))
+
+
+def wounds(system: dict[str, Any], most: int, unread: Unread) -> dict[str, Any]:
+    """The hit points the actor was saved with, when fewer than its maximum (`hp_now`), and
+    its temporary ones: a character exported wounded comes in wounded."""
+    hp = system["attributes"].get("hp") or {}
+    now, temp = hp.get("value"), int(hp.get("temp") or 0)
+    found: dict[str, Any] = {"temp_hp": temp} if temp > 0 else {}
+    if now is not None and int(now) <= 0:
+        unread.append("hit points 0 (down): comes in at its maximum; harm it by hand")
+    if now is not None and 0 < int(now) < most:
+        found["hp_now"] = int(now)
+    return found
 
 
 def armour_class(

@@ -192,6 +192,7 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     charisma: Score = msgspec.field(default=10, name="cha")
     ac: Annotated[int, msgspec.Meta(ge=0, le=40)] = 10
     hp: Positive = 1
+    hp_now: Positive | None = None  # at the start, when wounded (an export saved so); none: hp
     temp_hp: Annotated[int, msgspec.Meta(ge=0, le=10_000)] = 0  # at the start (srd-11)
     level: Level = 0  # a character's level
     hit_die: Literal[0, 6, 8, 10, 12] = 0  # the sides of its Hit Dice, one a level (srd-58)
@@ -351,6 +352,11 @@ def check_slots(sheet: Sheet, spell: Spell, where: str) -> None:
 def check_sheet(sheet: Sheet, where: str, custom: list[str]) -> None:
     """Every amount readable, every skill known, every weapon a multiattack or legendary
     action names on the sheet."""
+    if sheet.hp_now is not None and sheet.hp_now > sheet.hp:
+        raise BadInputError(
+            f"{where}: hp_now = {sheet.hp_now} is more than its hp = {sheet.hp}: give the hit "
+            "points it has now, at most its maximum"
+        )
     for weapon in sheet.weapons:
         parse_amount(weapon.damage)
         if weapon.plus is not None:

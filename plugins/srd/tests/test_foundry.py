@@ -4,10 +4,11 @@ these tests in Foundry's shape (nothing copied from Foundry's packs)."""
 import json
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 from fracas.cli.main import cli
 from fracas.projections import Fracas
-from fracas.rules.api import Resolved
+from fracas.rules.api import BadInputError, Resolved
 from srd_table import Table
 
 from fracas_srd import foundry
@@ -50,7 +51,7 @@ def spell(name: str, level: int, activity: dict, casting: str = "action", **syst
 
 
 def actor(kind: str, name: str, system: dict, items: list) -> dict[str, Any]:
-    base = {"attributes": {"hp": {"value": 1, "max": None}, "ac": {"calc": "default"},
+    base = {"attributes": {"hp": {"value": None, "max": None}, "ac": {"calc": "default"},
                            "movement": {"walk": 30}}, "traits": {"size": "med"}}  # fmt: skip
     for key, value in system.items():
         base[key] = {**base.get(key, {}), **value} if isinstance(value, dict) else value
@@ -225,3 +226,39 @@ def test_a_condition_immunity_of_an_export_holds_in_the_fight():
         "immune to being poisoned: no save against fetid cloud"]  # fmt: skip
     custom = {**FIGHTER, "system": {**FIGHTER["system"], "traits": {"ci": {"custom": "sleep"}}}}
     assert "condition immunities: 'sleep'" in foundry.read(custom)[1]
+
+
+def wounded(export: dict[str, Any], **hp: Any) -> dict[str, Any]:
+    system = export["system"]
+    attributes = {**system["attributes"], "hp": {**system["attributes"]["hp"], **hp}}
+    return {**export, "system": {**system, "attributes": attributes}}
+
+
+def test_an_export_saved_wounded_comes_in_wounded_with_its_temporary_hit_points(tmp_path):
+    sheet, unread = foundry.read(wounded(FIGHTER, value=11, temp=4))
+    assert (sheet["hp"], sheet["hp_now"], sheet["temp_hp"]) == (28, 11, 4)
+    t = Table()
+    t.join("hild", {k: v for k, v in sheet.items() if k not in ("name", "side")}, "pc")
+    assert (t.who("hild").hp, t.who("hild").hp_max, t.who("hild").temp_hp) == (11, 28, 4)
+    stated = foundry.read(wounded(FIGHTER, value=30, max=40))[0]
+    assert (stated["hp"], stated["hp_now"]) == (40, 30)
+    assert "hp_now" not in foundry.read(wounded(FIGHTER, value=None))[0]  # unhurt: at full
+    assert "hp_now" not in foundry.read(wounded(FIGHTER, value=35))[0]  # more: at its max
+    down, unread = foundry.read(wounded(FIGHTER, value=0))
+    assert (
+        "hp_now" not in down
+        and "hit points 0 (down): comes in at its maximum; harm it by hand" in unread
+    )
+    export = tmp_path / "hild.json"
+    export.write_text(json.dumps(wounded(FIGHTER, value=11)))
+    db = str(tmp_path / "t.db")
+    runner = CliRunner()
+    joined = runner.invoke(cli, ["--db", db, "party", "add", "hild", "-r", "srd", "--sheet",
+                                 str(export)])  # fmt: skip
+    assert joined.exit_code == 0, joined.output
+    assert "HP 11/28" in runner.invoke(cli, ["--db", db, "party"]).output
+
+
+def test_a_sheet_cannot_start_above_its_maximum():
+    with pytest.raises(BadInputError, match="hp_now = 30 is more than its hp = 28"):
+        RULESET.sheet({"hp": 28, "hp_now": 30})
