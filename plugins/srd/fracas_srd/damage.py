@@ -232,14 +232,21 @@ def end_concentration(state: State, caster: Fighter, why: str, rule: str) -> lis
 
 
 def spells_over(state: State) -> list[Event]:
-    """srd-34: a concentration whose spell has ended on every target (each saved, or was
-    freed by the GM) ends with it."""
+    """srd-34: a spell ends on a target that has died; a concentration whose spell has
+    ended on every target (each saved, died, or was freed by the GM) ends with it."""
     events: list[Event] = []
     for caster in state.fighters.values():
         holding = caster.conditions.get("concentrating") or {}
-        effects = holding.get("effects")
-        if effects and not any(still_held(state, caster, who, c) for who, c in effects):
-            why = f"{holding.get('spell', 'the spell')} has ended on every target"
+        effects = [
+            (who, c) for who, c in holding.get("effects", []) if still_held(state, caster, who, c)
+        ]
+        spell = holding.get("spell", "the spell")
+        for who, condition in effects:
+            if state.fighters[who].dead:
+                why = f"{spell} ends on {state.fighters[who].name}, who is dead"
+                events.append(ConditionCleared(who, condition, why, ["srd-34"]))
+        if holding.get("effects") and all(state.fighters[who].dead for who, _ in effects):
+            why = f"{spell} has ended on every target"
             events.append(ConditionCleared(caster.id, "concentrating", why, ["srd-34"]))
     return events
 

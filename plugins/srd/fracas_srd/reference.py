@@ -253,9 +253,10 @@ STATEMENTS = {
     "srd-34": (
         "Effects end. A spell's effect on each target lasts its duration (srd-28) and ends "
         "early when the concentration that holds it ends (srd-26); a feature's holds while the "
-        "sheet has it. Once the spell has ended on every target (each saved, or its time ran "
-        "out), the spell is over and so is the concentration on it; one that held no target "
-        "is not concentrated on. [Duration; Concentration; Hold Person]"
+        "sheet has it. A target that dies is held no more: the spell ends on it. Once the "
+        "spell has ended on every target (each saved, died, or its time ran out), the spell "
+        "is over and so is the concentration on it; one that held no target is not "
+        "concentrated on. [Duration; Concentration; Hold Person]"
     ),
     "srd-35": (
         "Riders. A hit may also call for a save: the target of a wolf's bite makes a DC 11 "

@@ -238,6 +238,26 @@ def test_srd_34_the_concentration_ends_when_the_spell_has_ended_on_every_target(
     assert over.reason == "hold person has ended on every target" and "srd-34" in over.rules
 
 
+def test_srd_34_hold_person_ends_on_a_target_that_dies_and_with_its_last_the_concentration():
+    """srd-34: the spell ends on a held creature that dies; while another is held the
+    concentration lasts, and once the spell holds nobody it ends."""
+    t = Table()
+    t.join("maelis", sample("cleric", slots=[4, 2, 2]), "pc")
+    t.join("gob", sample("goblin")), t.join("gob2", sample("goblin"))
+    t.do({"action": "begin"}, 20, 16, 12)
+    t.act("maelis", "cast", "gob", "gob2", faces=(2, 2), spell="hold person", level=3)
+    out = t.do({"action": "gm.harm", "target": "gob", "amount": 7, "reason": "an arrow"})
+    assert t.who("gob").dead and not t.who("gob").has("paralysed")
+    assert ("gob", "paralysed", "hold person ends on gob, who is dead") in [
+        (e.target, e.condition, e.reason) for e in of(out, ConditionCleared)
+    ]
+    assert t.who("maelis").has("concentrating") and t.who("gob2").has("paralysed")
+    out = t.do({"action": "gm.harm", "target": "gob2", "amount": 7, "reason": "a sling"})
+    assert not t.who("maelis").has("concentrating")
+    assert [(e.target, e.condition) for e in of(out, ConditionCleared)][-2:] == [
+        ("gob2", "paralysed"), ("maelis", "concentrating")]  # fmt: skip
+
+
 def test_srd_34_a_spell_that_holds_nobody_is_not_concentrated_on():
     t = fight(("maelis", "cleric"), ("gob", "goblin"))
     out = t.act("maelis", "cast", "gob", faces=(19,), spell="hold person")  # saved
