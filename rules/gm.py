@@ -116,13 +116,15 @@ def decide(rules: Any, state: Any, command: GmCommand, ctx: Any) -> list[Event]:
         case SetCondition():
             command = replace(command, condition=condition_named(rules, state, command.condition))
             lasting = duration(rules, state, command)
-            return [set_condition(fighter, command, rules.conditions, rules.name, lasting)]
+            made = [set_condition(fighter, command, rules.conditions, rules.name, lasting)]
+            return made + what_follows(rules, state, made)
         case ClearCondition():
             named = condition_of(fighter, command.condition)
             reason = command.reason or "ruling"
             return rules.clear_by_hand(state, fighter.id, named, reason)
         case Remove():
-            return remove(rules, state, fighter, command, ctx)
+            removed = remove(rules, state, fighter, command, ctx)
+            return removed + what_follows(rules, state, removed)
         case Return():
             if REMOVED not in fighter.conditions:
                 raise RefusedError(f"{fighter.name} was not removed, so cannot return")
@@ -133,6 +135,13 @@ def decide(rules: Any, state: Any, command: GmCommand, ctx: Any) -> list[Event]:
                 raise BadInputError("a new name needs at least one letter")
             return [Renamed(fighter.id, name, command.reason or f"was {fighter.name}")]
     raise BadInputError(f"not a GM command: {command!r}")
+
+
+def what_follows(rules: Any, state: Any, events: list[Event]) -> list[Event]:
+    """What ends by itself in the rules once the GM's change is in (`after_by_hand`)."""
+    if rules.after_by_hand is None:
+        return []
+    return rules.after_by_hand(roster.fold(rules.evolve, state, events))
 
 
 def condition_named(rules: Any, state: Any, name: str) -> str:

@@ -139,6 +139,10 @@ class Ruleset:
     # The GM's `condition clear`, with what ends with the condition in the rules (d20: a
     # spell's effects with its concentration); default: the condition alone.
     clear_by_hand: gm.ClearHook = gm.cleared
+    # What ends by itself once the GM has set a condition or removed a combatant by hand,
+    # read from the state after it (d20: a grapple whose grappler is stunned or gone);
+    # None: nothing does.
+    after_by_hand: Callable[[Any], list[Event]] | None = None
     # What moves the turn on when the acting combatant leaves; None: their own pass.
     moved_on: Callable[[Any, "Context"], list[Event]] | None = None
     # What carries over from fight to fight (the party, `fracas party`): what of a combatant

@@ -252,15 +252,20 @@ def spells_over(state: State) -> list[Event]:
 
 
 def grapples_over(state: State) -> list[Event]:
-    """srd-27: a grapple ends as its grappler is incapacitated, dies or leaves the fight."""
+    """srd-27: a grapple ends as its grappler is incapacitated, dies or leaves the fight,
+    or as the grappled creature leaves it."""
     events: list[Event] = []
     for held in state.fighters.values():
         grappler = state.fighters.get((held.conditions.get("grappled") or {}).get("by", ""))
-        if grappler is not None and (
-            grappler.incapacitated or grappler.dead or grappler.has(REMOVED)
-        ):
+        if grappler is None:
+            continue
+        if grappler.incapacitated or grappler.dead or grappler.has(REMOVED):
             why = f"{grappler.name} can no longer hold it"
-            events.append(ConditionCleared(held.id, "grappled", why, ["srd-27"]))
+        elif held.has(REMOVED):
+            why = f"it has left the fight, out of {grappler.name}'s hold"
+        else:
+            continue
+        events.append(ConditionCleared(held.id, "grappled", why, ["srd-27"]))
     return events
 
 

@@ -46,6 +46,7 @@ from fracas_srd.initiative import (
     decide_begin,
     decide_pass,
     decide_surprise,
+    incapacity_ends_concentration,
     roll_all,
 )
 from fracas_srd.reach import reach
@@ -164,6 +165,15 @@ def clear_by_hand(state: State, target: str, condition: str, reason: str) -> lis
     return events + what_follows(roster.fold(evolve, state, events))
 
 
+def after_by_hand(state: State) -> list[Event]:
+    """What ends once the GM sets a condition or removes a combatant by hand: the
+    concentration of one now incapacitated (srd-26), a grapple whose grappler is
+    incapacitated or gone or whose held creature left (srd-27), a spell on the dead
+    (srd-34)."""
+    events = incapacity_ends_concentration(state)
+    return events + what_follows(roster.fold(evolve, state, events))
+
+
 def temp_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:
     """srd-11: the GM's temporary hit points do not stack with those it has."""
     fighter = state.fighter(target)
@@ -210,6 +220,7 @@ RULESET = Ruleset(
     heal_by_hand=heal_by_hand,
     temp_by_hand=temp_by_hand,
     clear_by_hand=clear_by_hand,
+    after_by_hand=after_by_hand,
     reactions=reactions_offered,
     clock=clock,
     reads_rolls="modified",  # the d20 plus its modifiers meets the AC or DC (srd-M2)

@@ -79,3 +79,24 @@ def test_srd_27_the_grapple_ends_as_the_grappler_is_harmed_to_0_by_hand():
     t = grappled_goblin()
     t.apply(RULESET.harm_by_hand(t.state, "brannoc", 5, "a falling rock"))
     assert "grappled" not in t.who("gob").conditions
+
+
+@pytest.mark.parametrize("condition", ["stunned", "paralysed", "unconscious", "incapacitated"])
+def test_srd_27_the_grapple_ends_as_the_gm_sets_the_grappler_incapacitated(condition):
+    t = grappled_goblin()
+    out = t.do({"action": "gm.condition-set", "target": "brannoc", "condition": condition})
+    assert "grappled" not in t.who("gob").conditions and t.who("gob").speed > 0
+    [freed] = [e for e in of(out, ConditionCleared) if e.condition == "grappled"]
+    assert freed.reason == "brannoc can no longer hold it" and "srd-27" in freed.rules
+
+
+def test_srd_27_the_grapple_ends_as_the_gm_removes_the_grappler_or_the_grappled():
+    t = grappled_goblin()
+    t.do({"action": "gm.remove", "target": "brannoc", "reason": "flees"})
+    assert "grappled" not in t.who("gob").conditions
+    t = grappled_goblin()
+    out = t.do({"action": "gm.remove", "target": "gob", "reason": "teleported away"})
+    [freed] = [e for e in of(out, ConditionCleared) if e.condition == "grappled"]
+    assert freed.reason == "it has left the fight, out of brannoc's hold"
+    t.do({"action": "gm.return", "target": "gob"})
+    assert "grappled" not in t.who("gob").conditions

@@ -174,13 +174,13 @@ def test_srd_26_a_new_concentration_ends_the_old():
 
 
 def test_srd_26_incapacity_ends_concentration():
+    """srd-26: at once, as the GM sets the caster stunned, and what it held with it."""
     t = fight(("maelis", "cleric"), ("gob", "goblin"))
     hold(t)
-    t.do({"action": "gm.condition-set", "target": "maelis", "condition": "stunned"})
-    out = t.next()
-    assert ("maelis", "concentrating") in [
-        (e.target, e.condition) for e in of(out, ConditionCleared)
-    ]
+    out = t.do({"action": "gm.condition-set", "target": "maelis", "condition": "stunned"})
+    assert [(e.target, e.condition) for e in of(out, ConditionCleared)] == [
+        ("maelis", "concentrating"), ("gob", "paralysed")]  # fmt: skip
+    assert of(out, ConditionCleared)[0].reason == "incapacitated"
 
 
 def blessed_then_harmed_by_hand():
