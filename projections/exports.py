@@ -25,6 +25,7 @@ from fracas.ledger.values import Hex, Sha256, SqlInt
 from fracas.ledger.verify import StepWatch
 from fracas.projections.replay import player_event, public_command
 from fracas.projections.secrecy import (
+    UNSHOWN,
     Cut,
     involves,
     players_cut,
@@ -197,16 +198,18 @@ def export_players_jsonl(store: LogStore, out: IO[str], progress: Progress) -> H
         frames = list(walk(store, encounter, live.ruleset))
         cut = players_cut(frames, live.ruleset)
         for frame in frames:
-            if cut.shown(frame.record.step):
-                out.write(_encode(players_step(encounter, frame, cut)).decode() + "\n")
+            out.write(_encode(players_step(encounter, frame, cut)).decode() + "\n")
         progress(done, len(names))
     return header
 
 
 def players_step(encounter: str, frame: Frame, cut: Cut) -> dict[str, Any]:
-    """A step players may see, numbered among those steps; a masked one by its command."""
+    """A step as players may see it, numbered as the log numbers it: a masked one by its
+    command, a withheld one as a step the GM has not shown yet."""
     record = frame.record
     number = cut.number(record.step)
+    if number is None:
+        return {"type": "step", "encounter": encounter, "step": record.step, "unshown": UNSHOWN}
     line: dict[str, Any] = {
         "type": "step",
         "encounter": encounter,
@@ -219,8 +222,7 @@ def players_step(encounter: str, frame: Frame, cut: Cut) -> dict[str, Any]:
     if cut.seen[record.step].masked:
         command = public_command(shown_command(frame, cut))
         return {**line, "command": command, "withheld_after_secret_step": number}
-    counted = number == record.step
-    events = [player_event(e, cut.epochs, counted) for e in shown_events(frame, cut)]
+    events = [player_event(e, cut.epochs) for e in shown_events(frame, cut)]
     if involves(frame, set(cut.hidden)):  # its events say little: who did what, to whom
         line["command"] = shown_command(frame, cut)
     return {**line, "events": events}

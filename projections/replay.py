@@ -14,6 +14,7 @@ from fracas.ledger.history import COMMAND
 from fracas.projections.describe import TOTAL, came_to, describe, describe_control
 from fracas.projections.secrecy import (
     UNSEEN,
+    UNSHOWN,
     Cut,
     Seen,
     is_secret,
@@ -385,11 +386,8 @@ class Audience:
     """How one audience numbers and reads the steps: the GM sees the log as it is; players
     see the players' cut of it (`secrecy`)."""
 
-    def __init__(
-        self, frames: list[Frame], ruleset: Ruleset, players: bool, offset: int = 0
-    ) -> None:
-        cut = players_cut(frames, ruleset) if players else None
-        self.cut = None if cut is None else after_plain(cut, offset)
+    def __init__(self, frames: list[Frame], ruleset: Ruleset, players: bool) -> None:
+        self.cut = players_cut(frames, ruleset) if players else None
         self.view_of = ruleset.view
 
     def seen(self, frame: Frame) -> Seen | None:
@@ -423,39 +421,6 @@ class Audience:
     def witnessed(self, number: int) -> bool:
         return self.cut is None or number <= self.cut.witnessed
 
-    def counted(self, frame: Frame, number: int) -> bool:
-        """A seeded roll's counter names its ledger step: shown while the numbers agree."""
-        return number == frame.record.step
-
-
-class AfterPlain(Cut, frozen=True):
-    """The players' cut of the steps after the first `plain`, which players saw as the log
-    has them (a Timeline knows how many): numbered after those, which keep their numbers."""
-
-    plain: int = 0
-
-    def number(self, step: int | None) -> int | None:
-        if step is not None and 0 < step <= self.plain:
-            return step
-        return super().number(step)
-
-
-def after_plain(cut: Cut, plain: int) -> Cut:
-    if not plain:
-        return cut
-    seen = {
-        step: s if s.number is None else msgspec.structs.replace(s, number=s.number + plain)
-        for step, s in cut.seen.items()
-    }
-    return AfterPlain(
-        seen,
-        cut.hidden,
-        cut.epochs,
-        all(s.number == step for step, s in seen.items()),
-        cut.witnessed + plain,
-        plain,
-    )
-
 
 def timeline(
     encounter: Encounter,
@@ -466,11 +431,13 @@ def timeline(
     with_standings: bool = True,
 ) -> Iterator[Moment]:
     """Every step of the encounter with its round, its turn and the standings it touched;
-    `players` follows the players' cut: only the steps they may see, numbered among
-    themselves, each with the standings they may see. `progress` is told each step's number
+    `players` follows the players' cut: the steps they may see, each with the standings they
+    may see, and in the place of each withheld one a step the GM has not shown yet (`unshown`):
+    numbered as the log numbers them. `progress` is told each step's number
     as it is walked. `between` (first, last): steps first to last only, folded from the
     nearest snapshot before them; for players, only from a step before which they saw every
-    step `plain` (a Timeline knows where that holds), else their numbers are not the log's.
+    step `plain` (a Timeline knows where that holds), else what they may not know of
+    earlier steps is not known to the walk.
     `with_standings=False` leaves each step's standings before and after it empty (a report
     shows the whole view at each round's end instead)."""
     ruleset = encounter.ruleset
@@ -483,8 +450,7 @@ def timeline(
         frames.append(frame)
         if progress is not None:
             progress(frame.record.step)
-    offset = between[0] - 1 if between is not None and players else 0
-    audience = Audience(frames, ruleset, players, offset)
+    audience = Audience(frames, ruleset, players)
     names = {w.combatant: w.name for w in audience.final(encounter).wounds}
     # a combatant the players do not see is someone unseen as an author or typist too
     unseen = {w.combatant for w in encounter.view().wounds} - set(names) if players else set()
@@ -494,6 +460,8 @@ def timeline(
     for frame in frames:
         seen = audience.seen(frame)
         if seen is None:
+            if audience.cut is not None:
+                yield unshown(frame, audience.cut, prior or ruleset.view(frame.before))
             continue
         if prior is not None and (players or frame.before is prior_state):
             before = prior  # (the view of the state the step before left: made once)
@@ -522,8 +490,6 @@ def timeline(
         reads = ruleset.reads_rolls
         rolled = [e for e in events if isinstance(e, Rolled)]
         rolls = [unseen_typist(roll_line(e, reads), unseen) for e in rolled]
-        if not audience.counted(frame, number):
-            rolls = [msgspec.structs.replace(r, counter=None) for r in rolls]
         taken_back = frame.taken_back_by
         fell = newly_fallen(events, frame.command, before, ruleset)
         carried = is_party_step(frame.command)
@@ -567,6 +533,17 @@ def timeline(
         yield Moment(
             step, after, audience.reported(seen), masked, audience.witnessed(number), record.step
         )
+
+
+def unshown(frame: Frame, cut: Cut, last: View) -> Moment:
+    """A withheld step as players have it: that the GM took a step here, and nothing of it
+    (who took it, what, when), in the turn they last saw; the standings as they last saw them."""
+    seen = cut.seen[frame.record.step]
+    step = ReplayStep(
+        frame.record.step, COMMAND, None, "", "", last.round, last.acting, True, None, "",
+        [], [], [], [], [], sentence=UNSHOWN[0].upper() + UNSHOWN[1:],
+    )  # fmt: skip
+    return Moment(step, seen.view, cut.reported(seen.source), True, False, frame.record.step)
 
 
 def public_views(moments: list[Moment], start: View) -> list[tuple[View, int | None]]:
@@ -651,13 +628,10 @@ def no_cycle_collection() -> Iterator[None]:
         gc.enable()
 
 
-def player_event(event: Event, epochs: frozenset[int], counted: bool = True) -> dict[str, Any]:
+def player_event(event: Event, epochs: frozenset[int]) -> dict[str, Any]:
     """An event's body as the players' JSONL carries it: a revealed seed that would
-    re-derive GM-only rolls is withheld, and so is a roll's counter (it names the step in
-    the log) once the players' numbers part from the log's."""
+    re-derive GM-only rolls is withheld."""
     data = msgspec.to_builtins(event)
     if isinstance(event, SeedRevealed) and event.seed_epoch in epochs:
         return {**data, "seed": None, "withheld": True}
-    if isinstance(event, Rolled) and not counted:
-        return {**data, "roll": {**data["roll"], "counter": None}}
     return data

@@ -37,9 +37,12 @@ reveals them. The rule, step by step in the order of the log:
 6. Outside the worlds taint never lifts by itself; a disclosure or a reveal lifts it by
    making the step public, and the players' timeline is worked out again from the start.
 
-Players never see a withheld step: not its existence, not its place. Their steps are
-numbered 1, 2, 3 ... among the steps they see, so a count or a gap says nothing; as only a
-step that depends on a secret is withheld, their numbers are the log's up to the first. A tainted
+Players never see what a withheld step is, only that the GM took one there ("a step the
+GM has not shown yet"): their steps carry the log's own numbers, so that "step 12" is the
+same step at the GM's screen and at the table. (Whether a step is withheld follows from
+every outcome the secret could have had, never told apart; that the GM took one is the
+GM's doing, known to players as their typing is: a command refused under another outcome
+tells that the outcome was not that one, the limit docs/protects.md states.) A tainted
 combatant's row stands as players last saw it; with the shared state tainted, the round, the
 turn and the order stand as players last saw them. Whose state a step changed is found from
 the folded state itself (the ruleset's `fighters`, and everything else as the shared state),
@@ -110,7 +113,7 @@ WORLDS_CACHE = 1024  # steps whose worlds are remembered (see Taint.remembered)
 class Seen(msgspec.Struct, frozen=True):
     """One step of the log as the players' audience has it."""
 
-    number: int | None  # the players' number of the step; None: withheld
+    number: int | None  # the step's number (the log's), when players see it; None: withheld
     masked: bool  # shown as its command only: what it decided is GM-only
     source: int | None  # the GM-only step (ledger number) it or the standings wait on
     view: View  # the players' view after it
@@ -282,6 +285,7 @@ def hidden_at_end(frames: list[Frame]) -> dict[str, int]:
 
 
 UNSEEN = "someone unseen"  # a hidden combatant, where players see what it did
+UNSHOWN = "a step the GM has not shown yet"  # a withheld step, in its place
 
 
 def visible(
@@ -559,7 +563,7 @@ def players_cut(frames: list[Frame], ruleset: Ruleset) -> Cut:
     seen: dict[int, Seen] = {}
     last: View | None = None
     epochs: set[int] = set()
-    shown_count, witnessed, clean = 0, 0, True
+    witnessed, clean = 0, True
     told: set[int] = set()  # the masked steps: GM-only steps players know of
     around: dict[int, tuple[Taint.Kept, Taint.Kept]] = {}  # each step: the taint before, after
     for frame in frames:
@@ -591,13 +595,12 @@ def players_cut(frames: list[Frame], ruleset: Ruleset) -> Cut:
             clean = False
             seen[record.step] = Seen(None, False, source, last)
             continue
-        shown_count += 1
         clean = clean and not masked and not partly(frame, known, hidden)
         if clean:
-            witnessed = shown_count
+            witnessed = record.step
         if masked:
             told.add(record.step)
-        seen[record.step] = Seen(shown_count, masked, taint.oldest(told), after)
+        seen[record.step] = Seen(record.step, masked, taint.oldest(told), after)
     numbered = all(s.number == step for step, s in seen.items())
     return Cut(seen, frozenset(hidden), frozenset(epochs), numbered, witnessed)
 

@@ -243,3 +243,33 @@ def test_fudge_an_opposed_secret_attack_keeps_only_its_two_combatants_rows():
     cut = players_cut(frames, encounter.ruleset)
     assert cut.seen[secret].masked
     assert cut.number(ruling) is not None and not cut.seen[ruling].masked, "the ruling waits"
+
+
+# -- the players number the steps as the log does ------------------------------------------
+
+UNSHOWN = "a step the GM has not shown yet"
+
+
+def test_players_number_the_steps_as_the_log_does_with_a_gap_where_one_waits(tmp_path):
+    """Alice's secret shot could drop Bob (3 HP), so the turn passing after it waits for the
+    disclosure; the GM's ruling on Carol after that is step 8 at the GM's screen and at the
+    players' alike, and step 7 shows to the players as a step the GM has not shown yet."""
+    run = gm_cli(tmp_path / "f.db")
+    run("new", "--id", "f")
+    gun = ["--set", "skills.firearms=60", PISTOL, "--set", 'holding=["pistol"]']
+    run("add", "alice", "--set", "dex=14", "--side", "pc", *gun)
+    run("add", "bob", "--set", "dex=10", "--set", "hp=3", *gun)
+    run("add", "carol", "--set", "dex=8")
+    run("begin")
+    run("act", "alice", "attack", "bob", "-w", "pistol", "--secret", "--dice", "30,2")  # 6
+    run("next")  # 7: waits on the shot
+    run("condition", "set", "carol", "lit")  # 8
+    seen = surfaces(tmp_path / "f.db", "f")
+    assert "- 8. The GM sets a condition on carol: carol is lit" in seen["md"]
+    assert "- 7. A step the GM has not shown yet" in seen["md"]
+    steps = [json.loads(line) for line in seen["jsonl"].splitlines()[1:]]
+    assert [s["step"] for s in steps] == list(range(1, 9))
+    assert steps[6] == {"type": "step", "encounter": "f", "step": 7, "unshown": UNSHOWN}
+    assert steps[7]["events"][-1]["condition"] == "lit"
+    for where in ("page", "stream"):
+        assert "step the GM has not shown yet" in seen[where], f"no gap on the {where}"
