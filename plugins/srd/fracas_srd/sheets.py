@@ -163,6 +163,21 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     charge: str = ""
     dc: Annotated[int, msgspec.Meta(ge=0, le=40)] = 0  # a stated save DC (a monster's); 0: srd-M5
 
+    @property
+    def affected(self) -> str:
+        """The only creature type it affects: the sheet's `affects`, else the SRD 5.1's for
+        a spell of that name (hold person, charm person, dominate person: humanoids), so a
+        sheet, an imported one too, that leaves it out is not wrong."""
+        return self.affects or ONLY_AFFECTS.get(self.name.strip().lower(), "")
+
+
+# The SRD 5.1's spells that affect one creature type only ("Choose a humanoid").
+ONLY_AFFECTS = {
+    "hold person": "humanoid",
+    "charm person": "humanoid",
+    "dominate person": "humanoid",
+}
+
 
 class LairAction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One lair action (srd-55): a spell of the sheet it unleashes (a save, damage, a

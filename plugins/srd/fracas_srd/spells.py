@@ -121,10 +121,10 @@ def check_targets(spell: Spell, slot: int, targets: list[Fighter]) -> None:
 def check_affected(spell: Spell, target: Fighter) -> None:
     """A spell for one creature type (hold person: "a humanoid") refuses any other."""
     kind = target.sheet.creature_type or "humanoid"
-    if spell.affects and kind != spell.affects:
+    if spell.affected and kind != spell.affected:
         article = "an" if kind[0] in "aeiou" else "a"
         raise RefusedError(
-            f"{spell.name} affects {spell.affects}s only; {target.name} is {article} {kind}"
+            f"{spell.name} affects {spell.affected}s only; {target.name} is {article} {kind}"
         )
 
 

@@ -327,3 +327,33 @@ def test_hold_person_affects_humanoids_only():
     assert str(refused.value) == "hold person affects humanoids only; owlbear is a monstrosity"
     assert len(t.log) == before and not t.who("owlbear").has("paralysed")
     hold(t)
+
+
+@pytest.mark.parametrize("spell", ["hold person", "Charm Person", "dominate person"])
+def test_a_humanoid_only_spell_on_a_sheet_that_does_not_say_so_still_affects_humanoids_only(
+    spell,
+):
+    """SRD 5.1's hold person, charm person and dominate person: "a humanoid". A sheet (an
+    imported one, a GM's own) that lists the spell without `affects` refuses an owlbear
+    all the same, and still holds a goblin."""
+    plain = {"name": spell, "level": 2, "save": "wis", "condition": "paralysed"}
+    t = Table()
+    t.join("sage", sample("cleric", spells=[plain]), "pc")
+    t.join("owlbear", RULESET.monsters.find("owlbear").sheet)
+    t.join("gob", sample("goblin"))
+    t.do({"action": "begin"}, 20, 2, 1)
+    with pytest.raises(RefusedError, match=f"^{spell} affects humanoids only; owlbear is a"):
+        t.act("sage", "cast", "owlbear", faces=(2,), spell=spell)
+    t.act("sage", "cast", "gob", faces=(2,), spell=spell)
+    assert t.who("gob").has("paralysed")
+
+
+def test_a_sheet_s_own_affects_is_kept():
+    beasts = {"name": "hold person", "level": 2, "save": "wis", "condition": "paralysed",
+              "affects": "monstrosity"}  # fmt: skip
+    t = Table()
+    t.join("sage", sample("cleric", spells=[beasts]), "pc")
+    t.join("owlbear", RULESET.monsters.find("owlbear").sheet)
+    t.do({"action": "begin"}, 20, 2)
+    t.act("sage", "cast", "owlbear", faces=(2,), spell="hold person")
+    assert t.who("owlbear").has("paralysed")
