@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from fracas.ledger import NotFoundError, RefusedError
+from fracas.ledger import BadInputError, NotFoundError, RefusedError
 from fracas.rules import Encounter, roster
 from fracas.rules.commands import Carry, ClearCondition, Heal, Rest, SendParty, SetCondition
-from fracas.rules.encounter import recorded_events
+from fracas.rules.encounter import StepOutcome, recorded_events
 from fracas.rules.events import CombatantJoined
 from fracas.rules.gm import ENDED
 from fracas.rules.party import PARTY, sent_to
@@ -179,18 +179,62 @@ def brought(log: Fracas, encounter: str, author: str, dice: list[int] | None = N
     return list(home.state.fighters)
 
 
-def rest(log: Fracas, kind: str, author: str = "gm") -> list[str]:
-    """Every member rests (short or long) as the ruleset recovers, one step each."""
-    if party(log).ruleset.rest is None:  # first: a refusal appends nothing
+def rest(
+    log: Fracas,
+    kind: str,
+    author: str = "gm",
+    spend: dict[str, int] | None = None,
+    dice: list[int] | None = None,
+) -> dict[str, StepOutcome]:
+    """Every member rests (short or long) as the ruleset recovers, one step each, spending
+    the recovery dice `spend` gives them (d20: Hit Dice; none for a member not in it).
+    `dice`: faces typed for them, one a die spent, member by member in the party's order.
+    Each member's step."""
+    home = party(log)
+    if home.ruleset.rest is None:  # first: a refusal appends nothing
         raise RefusedError(
-            f"the {party(log).ruleset.name} rules have no rests: give health back by hand "
+            f"the {home.ruleset.name} rules have no rests: give health back by hand "
             "with `fracas party heal ID AMOUNT`"
         )
+    spend = spend or {}
+    strangers = [who for who in spend if who not in home.state.fighters]
+    if strangers:
+        raise BadInputError(
+            f"{', '.join(strangers)} not in the party: its members are "
+            f"{', '.join(home.state.fighters)}"
+        )
+    typed = faces_for(list(home.state.fighters), spend, dice)
     with log.store.batch():  # every member rests, or none does
         home = bring_home(log, author)
-        for who in home.state.fighters:
-            home.execute(Rest(who, kind), author=author)  # type: ignore[arg-type]
-    return list(home.state.fighters)
+        return {
+            who: home.execute(
+                Rest(who, kind, spend.get(who, 0)),  # type: ignore[arg-type]
+                author=author,
+                dice=typed[who],
+            )
+            for who in home.state.fighters
+        }
+
+
+def faces_for(
+    members: list[str], spend: dict[str, int], dice: list[int] | None
+) -> dict[str, list[int] | None]:
+    """Typed faces dealt to the members, one for each die they spend, in the party's order."""
+    if dice is None:
+        return dict.fromkeys(members)
+    wanted = sum(spend.values())
+    if len(dice) != wanted:
+        spent = ", ".join(f"{who} {spend[who]}" for who in members if spend.get(who))
+        raise BadInputError(
+            f"--dice gave {len(dice)} face{'s' if len(dice) != 1 else ''} for {wanted} "
+            f"dice spent ({spent or 'none'}): give one face a die, member by member in the "
+            f"party's order ({', '.join(members)})"
+        )
+    dealt, taken = {}, 0
+    for who in members:
+        dealt[who] = dice[taken : taken + spend.get(who, 0)] if spend.get(who) else None
+        taken += spend.get(who, 0)
+    return dealt
 
 
 def heal(log: Fracas, who: str, amount: int, reason: str = "", author: str = "gm") -> None:

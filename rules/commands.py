@@ -139,10 +139,12 @@ class Carry(Command, tag="party.carry"):
 
 
 class Rest(Command, tag="party.rest"):
-    """A member of the party takes a short or a long rest: the ruleset's recovery."""
+    """A member of the party takes a short or a long rest: the ruleset's recovery, with as
+    many of its recovery dice spent as the GM says (d20: Hit Dice on a short rest)."""
 
     target: str
     kind: Literal["short", "long"]
+    spend: Annotated[int, msgspec.Meta(ge=0, le=100)] = 0
 
 
 class SendParty(Command, tag="party.send"):

@@ -88,7 +88,9 @@ def decide(rules: Any, state: Any, command: PartyCommand, ctx: Any) -> list[Even
                 )
             if command.kind not in RESTS:
                 raise RefusedError(f"a rest is short or long, not {command.kind!r}")
-            return rules.rest(state, fighter.id, command.kind, ctx)
+            if command.kind == "long" and command.spend:
+                raise RefusedError("a long rest spends no dice: spend them on a short rest")
+            return rules.rest(state, fighter.id, command.kind, command.spend, ctx)
     raise RefusedError(f"not a party command: {command!r}")
 
 

@@ -151,9 +151,10 @@ class Ruleset:
     # health and the conditions set without a duration.
     standing: Callable[[Any, str], dict[str, Any]] | None = None
     restore: Callable[[Any, str, dict[str, Any]], list[Event]] | None = None
-    # The rules' recovery between fights, (state, id, "short" or "long", context) -> events;
-    # None: the rules have no rests, and the GM gives health back by hand.
-    rest: Callable[[Any, str, str, "Context"], list[Event]] | None = None
+    # The rules' recovery between fights, (state, id, "short" or "long", how many recovery
+    # dice the GM says it spends, context) -> events; None: the rules have no rests, and the
+    # GM gives health back by hand.
+    rest: Callable[[Any, str, str, int, "Context"], list[Event]] | None = None
     # A sheet in another program's shape (a Foundry VTT export), recognised by its content:
     # data -> (the ruleset's own sheet, one line for each thing it could not read), or None
     # when the data is not one it knows. None: sheets are the ruleset's own alone.

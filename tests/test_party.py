@@ -147,3 +147,40 @@ def test_the_gm_page_adds_from_the_bestiary_and_brings_the_party_in(tmp_path):
         fighters = log.encounter("road").state.fighters
         assert list(fighters) == ["brannoc", "gob-1", "gob-2"]
         assert fighters["brannoc"].side == "pc"
+
+
+def test_a_short_rest_spends_the_hit_dice_the_gm_gives_each_member_and_says_what_they_healed(
+    run, tmp_path
+):
+    for who in ("ann", "bob"):  # 3rd-level fighters: three d10 Hit Dice, Con 14 (+2)
+        run("party", "add", who, "-r", "srd", "--sheet", member_sheet(tmp_path, "srd"))
+    run("new", "--party")
+    run("harm", "ann", "20")  # 8 of 28
+    run("harm", "bob", "4")  # 24 of 28
+    run("end")
+    with Fracas(run.db) as log:
+        before = {e["encounter"]: log.store.head(e["encounter"]) for e in log.encounters()}
+    for refused, said in [
+        (("--spend", "cat=1"), "cat not in the party: its members are ann, bob"),
+        (("--spend", "ann=two"), "--spend takes ID=N"),
+        (("--spend", "ann=4"), "ann has 3 Hit Dice left of 3: spend at most 3"),
+        (("--spend", "ann=2", "--dice", "4"), "--dice gave 1 face for 2 dice spent"),
+        (("--spend", "ann=1", "--dice", "11"), "11 is not a face of d10"),
+    ]:
+        out = run("party", "rest", "short", *refused, ok=False)
+        assert out.exit_code != 0 and said in out.output and "Traceback" not in out.output
+    out = run("party", "rest", "long", "--spend", "ann=1", ok=False)
+    assert "--spend is for a short rest" in out.output
+    with Fracas(run.db) as log:  # no refusal appended anything, nor brought the party home
+        assert before == {e["encounter"]: log.store.head(e["encounter"]) for e in log.encounters()}
+    out = run("party", "rest", "short", "--spend", "ann=2", "--dice", "4,1").output
+    assert "ann          HP 17/28" in out  # 8 + (4+2) + (1+2); bob spends none
+    assert "ann heals 6 (a Hit Die)" in out and "ann heals 3 (a Hit Die)" in out
+    assert "bob          HP 24/28" in out and "bob spends no Hit Dice (srd-58)" in out
+    [ann, bob] = members(run)
+    assert ann["standing"]["hit_dice_spent"] == 2 and bob["standing"]["hit_dice_spent"] == 0
+    out = run("party", "rest", "short", "--spend", "ann=1", "--spend", "bob=1").output
+    [ann, bob] = members(run)  # rolled here: at least 1+2 each, at most the maximum
+    assert 20 <= int(ann["health"].split()[1].split("/")[0]) <= 28
+    assert bob["health"].startswith("HP 2") and "bob heals" in out
+    assert "rules drift: none" in run("audit").output

@@ -424,16 +424,49 @@ def party_bring(app: App, dice: str | None, by: str) -> None:
 
 @party_.command("rest", short_help="The party rests: short or long.")
 @click.argument("kind", type=click.Choice(["short", "long"]))
+@click.option(
+    "--spend",
+    "spends",
+    multiple=True,
+    metavar="ID=N",
+    help="On a short rest, member ID spends N of its Hit Dice (d20); repeat for each. "
+    "A member not named spends none.",
+)
+@dice_option
 @click.option("--by", default="gm", show_default=True, help="Who is entering this.")
 @pass_app
-def party_rest(app: App, kind: str, by: str) -> None:
-    """The party takes a short or a long rest: the ruleset's recovery, as events."""
+def party_rest(app: App, kind: str, spends: tuple[str, ...], dice: str | None, by: str) -> None:
+    """The party takes a short or a long rest: the ruleset's recovery, as events, and what
+    it gave each member. On a short rest each member spends the Hit Dice --spend gives it
+    (d20: each heals its roll plus the Constitution modifier, 0 at least), rolled here or
+    typed with --dice: one face a die, member by member in the party's order."""
     from fracas.projections import party
+    from fracas.projections.describe import describe
 
-    rested = party.rest(app.writer, kind, author=by)
+    if kind == "long" and spends:
+        raise BadInputError("--spend is for a short rest: a long rest gives everything back")
+    spend = parse_spends(spends)
+    rested = party.rest(app.writer, kind, author=by, spend=spend, dice=parse_dice_faces(dice))
+    reads = party.party(app.writer).ruleset.reads_rolls
     for member in party.members(app.writer):
         if member.combatant in rested:
-            click.echo(f"{member.combatant:<12} {member.health}")
+            click.echo(member_line(member))
+            for event in rested[member.combatant].events:
+                click.echo(f"  {describe(event, reads=reads)}")
+
+
+def parse_spends(given: tuple[str, ...]) -> dict[str, int]:
+    """`--spend brannoc=2` as {"brannoc": 2}."""
+    spend: dict[str, int] = {}
+    for pair in given:
+        who, equals, count = pair.partition("=")
+        if not equals or not who or not count.strip().isdigit():
+            raise BadInputError(
+                f"--spend takes ID=N, a member and how many Hit Dice it spends, like "
+                f"--spend brannoc=2; got {pair!r}"
+            )
+        spend[who.strip()] = int(count)
+    return spend
 
 
 @party_.command("heal", short_help="Give health back to a member between fights.")

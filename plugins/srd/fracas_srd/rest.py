@@ -16,6 +16,7 @@ from fracas.rules.api import (
     Event,
     Modifier,
     Note,
+    RefusedError,
     Rolled,
     Spent,
     roster,
@@ -105,34 +106,53 @@ def restore(state: State, who: str, given: dict[str, Any]) -> list[Event]:
     return [numbers, *conditions]
 
 
-def rest(state: State, who: str, kind: str, ctx: Context) -> list[Event]:
+def rest(state: State, who: str, kind: str, spend: int, ctx: Context) -> list[Event]:
     f = state.fighter(who)
     if f.dead:
         return [Note(f"{f.name} is dead: no rest brings them back")]
-    return short_rest(state, who, ctx) if kind == "short" else long_rest(f)
+    return short_rest(state, who, spend, ctx) if kind == "short" else long_rest(f)
 
 
-def short_rest(state: State, who: str, ctx: Context) -> list[Event]:
-    """srd-58: Hit Dice spent one by one while the creature is hurt and has some left."""
+def short_rest(state: State, who: str, spend: int, ctx: Context) -> list[Event]:
+    """srd-58: the Hit Dice the GM says the creature spends, one by one, each healing its
+    roll plus the Constitution modifier (0 at least)."""
+    f = state.fighter(who)
+    if spend == 0:
+        return [Note(f"{f.name} spends no Hit Dice (srd-58)")]
+    check_hit_dice(f, spend)
     events: list[Event] = []
-    while True:
+    for _ in range(spend):
         f = roster.fold(evolve, state, events).fighter(who)
-        sheet = f.sheet
-        left = sheet.level - f.hit_dice_spent if sheet.hit_die else 0
-        if left <= 0 or f.hp >= f.hp_max:
-            break
-        roll = ctx.dice.roll(f"d{sheet.hit_die}", HIT_DIE)
-        con = Modifier(sheet.mod("con"), "Constitution", "srd-58")
-        gained = max(0, roll.total + con.value)
-        events += [
-            Rolled(f.id, HIT_DIE, roll, None, [con], f"regains {gained}", ["srd-58"]),
-            Spent(f.id, HIT_DIE, 1, f"{left - 1} of {sheet.level} left", ["srd-58"]),
-            *(heal(f, gained, "a Hit Die", ("srd-58",)) if gained else []),
-        ]
-    if not events:
-        why = "unhurt" if f.hp >= f.hp_max else "no Hit Dice left"
-        events.append(Note(f"{f.name} spends no Hit Dice: {why} (srd-58)"))
+        events += hit_die(f, ctx)
     return events
+
+
+def check_hit_dice(f: Fighter, spend: int) -> None:
+    sheet = f.sheet
+    if not sheet.hit_die or not sheet.level:
+        raise RefusedError(f"{f.name} has no Hit Dice: its sheet gives no level and hit_die")
+    left = sheet.level - f.hit_dice_spent
+    if left <= 0:
+        raise RefusedError(f"{f.name} has no Hit Dice left of {sheet.level} (srd-58)")
+    if spend > left:
+        raise RefusedError(
+            f"{f.name} has {left} Hit {'Die' if left == 1 else 'Dice'} left of {sheet.level}: "
+            f"spend at most {left} (srd-58)"
+        )
+
+
+def hit_die(f: Fighter, ctx: Context) -> list[Event]:
+    """One Hit Die spent: its roll, the die gone, the hit points it gives."""
+    sheet = f.sheet
+    left = sheet.level - f.hit_dice_spent
+    roll = ctx.dice.roll(f"d{sheet.hit_die}", HIT_DIE)
+    con = Modifier(sheet.mod("con"), "Constitution", "srd-58")
+    gained = max(0, roll.total + con.value)
+    return [
+        Rolled(f.id, HIT_DIE, roll, None, [con], f"regains {gained}", ["srd-58"]),
+        Spent(f.id, HIT_DIE, 1, f"{left - 1} of {sheet.level} left", ["srd-58"]),
+        *(heal(f, gained, "a Hit Die", ("srd-58",)) if gained else []),
+    ]
 
 
 def long_rest(f: Fighter) -> list[Event]:

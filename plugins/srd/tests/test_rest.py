@@ -1,7 +1,16 @@
 """What a creature carries from fight to fight (the party) and its rests: Hit Dice on a
 short one (srd-58), everything on a long one (srd-59)."""
 
-from fracas.rules.api import ConditionCleared, ConditionSet, Healed, Note, Rolled, Spent
+import pytest
+from fracas.rules.api import (
+    ConditionCleared,
+    ConditionSet,
+    Healed,
+    Note,
+    RefusedError,
+    Rolled,
+    Spent,
+)
 from srd_table import Table, condition, fight, of, sample
 
 from fracas_srd.ruleset import RULESET
@@ -35,31 +44,48 @@ def test_a_creature_carries_hp_temp_hp_death_saves_slots_and_lasting_conditions(
     assert not {"blessed", "grappled", "prone"} & set(again.conditions)
 
 
-def rest(t: Table, who: str, kind: str, *faces: int):
-    return t.do({"action": "party.rest", "target": who, "kind": kind}, *faces)
+def rest(t: Table, who: str, kind: str, *faces: int, spend: int = 0):
+    return t.do({"action": "party.rest", "target": who, "kind": kind, "spend": spend}, *faces)
 
 
-def test_srd_58_a_short_rest_spends_hit_dice_while_hurt():
+def test_srd_58_a_short_rest_spends_the_hit_dice_the_gm_says():
     t = Table()
     t.join("brannoc", sample("fighter"), "pc")  # level 3, d10 Hit Dice, Con 14 (+2)
     t.do({"action": "gm.harm", "target": "brannoc", "amount": 20})  # 8 of 28
-    out = rest(t, "brannoc", "short", 4, 9, 10)  # 4+2, 9+2, then 12 of which 3 are lost
-    assert [r.roll.dice for r in of(out, Rolled)] == ["d10"] * 3
-    assert [h.amount for h in of(out, Healed)] == [6, 11, 3]
-    assert [s.reason for s in of(out, Spent)] == ["2 of 3 left", "1 of 3 left", "0 of 3 left"]
-    assert t.who("brannoc").hp == 28 and t.who("brannoc").hit_dice_spent == 3
-    out = rest(t, "brannoc", "short")
-    assert "unhurt" in of(out, Note)[0].text
+    out = rest(t, "brannoc", "short", 4, 1, spend=2)  # 4+2, 1+2: two of three
+    assert [r.roll.dice for r in of(out, Rolled)] == ["d10"] * 2
+    assert [h.amount for h in of(out, Healed)] == [6, 3]
+    assert [s.reason for s in of(out, Spent)] == ["2 of 3 left", "1 of 3 left"]
+    assert t.who("brannoc").hp == 17 and t.who("brannoc").hit_dice_spent == 2
+    out = rest(t, "brannoc", "short", 10, spend=1)  # 12, of which 1 is lost: 28 at most
+    assert [h.amount for h in of(out, Healed)] == [11] and t.who("brannoc").hp == 28
+    out = rest(t, "brannoc", "short")  # none said: none spent
+    assert "spends no Hit Dice" in of(out, Note)[0].text and t.who("brannoc").hit_dice_spent == 3
     t.do({"action": "gm.harm", "target": "brannoc", "amount": 5})
-    out = rest(t, "brannoc", "short")
-    assert "no Hit Dice left" in of(out, Note)[0].text and t.who("brannoc").hp == 23
+    with pytest.raises(RefusedError, match="brannoc has no Hit Dice left of 3"):
+        rest(t, "brannoc", "short", 5, spend=1)
+
+
+def test_srd_58_a_hit_die_gives_at_least_0_and_no_more_are_spent_than_are_left():
+    t = Table()
+    t.join("bob", sample("fighter", con=3, level=2), "pc")  # Con 3 (-4)
+    t.do({"action": "gm.harm", "target": "bob", "amount": 10})
+    with pytest.raises(RefusedError, match="bob has 2 Hit Dice left of 2: spend at most 2"):
+        rest(t, "bob", "short", 1, 1, 1, spend=3)
+    out = rest(t, "bob", "short", 1, 9, spend=2)  # 1-4 gives 0, not less; 9-4 gives 5
+    assert [r.result for r in of(out, Rolled)] == ["regains 0", "regains 5"]
+    assert [h.amount for h in of(out, Healed)] == [5]
+    gob = Table()
+    gob.join("gob", sample("goblin"))
+    with pytest.raises(RefusedError, match="has no Hit Dice"):
+        rest(gob, "gob", "short", 3, spend=1)
 
 
 def test_srd_59_a_long_rest_gives_back_hp_slots_and_half_the_hit_dice():
     t = fight(("maelis", "cleric"), ("gob", "goblin"))
     t.act("maelis", "cast", "maelis", faces=(5, 3), spell="cure wounds", level=2)
     t.do({"action": "gm.harm", "target": "maelis", "amount": 10})
-    rest(t, "maelis", "short", 1, 1, 1)  # three d8s of 1 (+2 Con): all three spent
+    rest(t, "maelis", "short", 1, 1, 1, spend=3)  # three d8s of 1 (+2 Con): all three
     assert t.who("maelis").hit_dice_spent == 3
     rest(t, "maelis", "long")
     after = t.who("maelis")
