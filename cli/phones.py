@@ -41,6 +41,7 @@ from fracas.projections.phones import (
     player_command,
     same_fight,
     take_back,
+    waits_on_secret,
 )
 from fracas.projections.screen import PLAYERS
 from fracas.rules.reactions import ANSWER, TIMEOUT, moment, now
@@ -534,8 +535,9 @@ def routes(table: "Table", is_gm: Callable[[Request], bool]) -> list[Route]:
         async def work(name: str) -> Response:
             def render() -> str:
                 given = invites(table.open().store, name)
+                secret = waits_on_secret(table.timeline(name, PLAYERS))
                 return table.templates.get_template("links.html").render(
-                    links=given, waiting=phones.waiting(name), mode=phones.mode
+                    links=given, waiting=phones.waiting(name), mode=phones.mode, secret=secret
                 )
 
             return HTMLResponse(await table.run(render), headers=PRIVATE)

@@ -93,6 +93,7 @@ class Panel(msgspec.Struct, frozen=True):
     undo: int | None  # the players' number of the own step a tap would take back
     question: Question | None = None  # the attack waiting for a reaction, as players see it
     asked: Reaction | None = None  # the character's own reaction it waits for
+    secret: bool = False  # the players' screen waits on the GM's secret roll (no more said)
 
 
 def player_actions(ruleset: Any, sheet: Any, acting: bool) -> list[PlayerAction]:
@@ -176,10 +177,12 @@ def sheet_of(live: Encounter, combatant: str) -> Any:
 
 
 def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
-    """The character's panel as the players' screen has it."""
-    view, _ = timeline.public_view(timeline.steps)
+    """The character's panel as the players' screen has it. While that waits on the GM's
+    secret roll, the turn it shows may be over: the panel says so and offers no action."""
+    view, withheld = timeline.public_view(timeline.steps)
     wound = next((w for w in view.wounds if w.combatant == combatant), None)
-    acting = wound is not None and combatant in view.acting
+    secret = withheld is not None
+    acting = wound is not None and combatant in view.acting and not secret
     sheet = sheet_of(live, combatant)
     waits = live.waiting() is not None
     question = pending(live, players=True, number=timeline.number_of) if waits else None
@@ -200,14 +203,24 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
         live.ruleset.numbers_of(wound) if wound else {},
         list(wound.conditions) if wound else [],
         acting,
-        player_actions(live.ruleset, sheet, acting) if wound is not None else [],
+        player_actions(live.ruleset, sheet, acting) if wound is not None and not secret else [],
         targets_of(view, live.ruleset, combatant),
         live.ruleset.weapons_of(sheet) if sheet is not None and wound else [],
         mark(timeline),
         own_last_shown(timeline, live, combatant),
         question,
         asked,
+        secret,
     )
+
+
+def waits_on_secret(timeline: Timeline) -> int | None:
+    """The log's number of the GM-only step the players' screen waits on now (its outcome,
+    and what follows from it, shows once the GM discloses it); None: it waits on none."""
+    _, withheld = timeline.public_view(timeline.steps)
+    if withheld is None:
+        return None
+    return next((m.ledger for m in timeline.moments if m.step.step == withheld), withheld)
 
 
 def targets_of(view: View, ruleset: Any, combatant: str) -> list[tuple[str, str]]:

@@ -10,7 +10,7 @@ import pytest
 
 from fracas.projections import Fracas
 from fracas.rules.reactions import ask_until
-from tests.support import do
+from tests.support import SIX, do, rolls
 from tests.web import duel, phones, srd_sample
 
 pytestmark = pytest.mark.sqlite_file
@@ -22,11 +22,11 @@ def fight(tmp_path: Path, ruleset: str) -> Path:
     return db
 
 
-def gm(db: Path, command: dict[str, Any], **how: Any) -> None:
+def gm(db: Path, command: dict[str, Any], **how: Any) -> int:
     """A step of the GM's, through the API (secret, hidden, ask as the CLI's flags)."""
     with Fracas(str(db)) as log:
         encounter = log.encounter("fight")
-        encounter.execute(encounter.ruleset.command(command), **how)
+        return encounter.execute(encounter.ruleset.command(command), **how).step
 
 
 def until_turn(db: Path, who: str) -> None:
@@ -48,11 +48,18 @@ def armed(db: Path, who: str) -> dict[str, str]:
     return {"weapon": weapons[0]} if weapons else {}
 
 
-def secret_attack(db: Path) -> None:
-    """On the foe's turn, the GM rolls the foe's attack on the hero as a secret."""
+def secret_attack(db: Path) -> int:
+    """On the foe's turn, the GM rolls the foe's attack on the hero as a secret: the step
+    that rolls it (4dF's declared attack rolls as the GM's next resolves it)."""
     until_turn(db, "foe")
     attack = {"action": "attack", "actor": "foe", "targets": ["hero"], **armed(db, "foe")}
-    gm(db, attack, secret=True)
+    step = gm(db, attack, secret=True)
+    for _ in range(6):
+        with Fracas(str(db)) as log:
+            if rolls(log.encounter("fight").events_of_step(step)):
+                return step
+        step = gm(db, {"action": "next"}, secret=True)
+    raise AssertionError("the foe's attack never rolled")
 
 
 def wizard_and_wolf(tmp_path: Path) -> Path:
@@ -97,3 +104,31 @@ def test_a_take_back_refused_is_said_beside_its_button(tmp_path: Path) -> None:
         assert offered, panel
         assert 'aria-describedby="undo-refused"' in offered[0], offered[0]
         assert 'class="refused" id="undo-refused" role="alert"' in offered[0], offered[0]
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_a_secret_roll_the_players_wait_on_is_said_on_every_phone_and_to_the_gm(
+    tmp_path: Path, ruleset: str
+) -> None:
+    """A GM-secret attack froze every phone until disclosed: the phones said nothing of it
+    (one went on showing "Your turn" for a turn that was over), and the GM's page gave no
+    warning that the players waited on the disclosure."""
+    db = fight(tmp_path, ruleset)
+    step = secret_attack(db)
+    links = "/gm/e/fight/links"
+    with phones(db, ("hero", "foe")) as table:
+        screen = table.client.get(f"/p/{table.tokens['hero']}/screen").text
+        assert 'class="withheld"' in screen, screen  # the players' screen waits on it
+        for who in ("hero", "foe"):
+            panel = table.panel(who)
+            assert "The GM is resolving something secret" in panel, panel
+            assert "Your turn" not in panel and 'data-acting="no"' in panel, panel
+            assert 'class="action"' not in panel, panel  # a stale turn offers nothing
+        warned = table.client.get(links, headers={"X-Fracas-Token": table.gm}).text
+        assert f"Players wait on the disclosure of step {step}" in warned, warned
+        assert f"disclose {step}" in warned, warned
+        with Fracas(str(db)) as log:
+            log.disclose(step, "fight")
+        assert "resolving something secret" not in table.panel("hero")
+        warned = table.client.get(links, headers={"X-Fracas-Token": table.gm}).text
+        assert "Players wait" not in warned, warned

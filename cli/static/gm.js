@@ -18,9 +18,15 @@
     return response.json();
   }
 
+  // The links' list carries the warning that the players wait on a secret's disclosure: it
+  // is shown under the console, where the GM types the disclosure.
+  const secretWaits = document.getElementById("secret-waits");
   async function list() {
     const response = await fetch(base + "/links", { headers: { "X-Fracas-Token": token } });
-    if (response.ok) links.innerHTML = await response.text();
+    if (!response.ok) return;
+    links.innerHTML = await response.text();
+    const waits = links.querySelector(".secret-waits");
+    secretWaits.replaceChildren(...(waits ? [waits] : []));
   }
 
   document.getElementById("invite").addEventListener("submit", async (event) => {
