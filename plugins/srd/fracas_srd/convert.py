@@ -19,15 +19,15 @@ CONDITIONS = ("blinded", "charmed", "deafened", "frightened", "grappled", "incap
 NOT_SRD = ("Lair Actions",)  # what the data adds from beyond the SRD 5.1
 RIDER = re.compile(
     r"DC (\d+) (Strength|Dexterity|Constitution|Intelligence|Wisdom|Charisma) saving throw "
-    r"or be (?:knocked )?(" + "|".join(CONDITIONS) + r")\b"
+    r"or (?:be|become) (?:knocked )?(" + "|".join(CONDITIONS) + r")\b"
 )
 SETS = re.compile(
     r"\b(?:be|become|becomes|is|are|fall|falls) (?:magically )?(?:knocked )?("
     + "|".join(CONDITIONS) + r")\b"
 )  # fmt: skip
-WORSE = re.compile(
-    r"fails the sav\w+(?: throw)? by (\d+) or more, (?:it|the target) is also ("
-    + "|".join(CONDITIONS) + r")\b"
+WORSE = re.compile(  # "is also paralyzed", "falls unconscious", "is instead poisoned ... and
+    r"fails(?: the sav\w+(?: throw)?)? by (\d+) or more, (?:it|the target) "  # unconscious"
+    r"(?:is also|falls|is instead [^.]*? and) (" + "|".join(CONDITIONS) + r")\b"
 )  # fmt: skip
 FOR = re.compile(r"\b(?:for|lasts) (\d+|an?) (round|minute|hour|day)s?\b")
 ROUNDS = {"round": 1, "minute": 10, "hour": 600, "day": 14_400}  # srd-28: 10 rounds a minute

@@ -394,3 +394,29 @@ def test_party_add_takes_a_monster_of_the_bestiary(tmp_path):
     assert "HP 11/11" in runner.invoke(cli, ["--db", db, "party"]).output
     neither = runner.invoke(cli, ["--db", db, "party", "add", "x"])
     assert neither.exit_code != 0 and "give --sheet FILE or --monster NAME" in neither.output
+
+
+def test_a_homunculus_s_bite_poisons_and_a_save_failed_by_5_puts_the_target_to_sleep():
+    """SRD 5.1: Bite +4 to hit, 1 piercing, DC 10 Con or poisoned for 1 minute; failed by 5
+    or more, unconscious while poisoned so (the 1d10 minutes are read as its minute)."""
+    homunculus = sheet_of("homunculus")
+    assert (homunculus.ac, homunculus.hp, to_hit("homunculus", "bite")) == (13, 5, 4)
+    bite = homunculus.weapon("bite").rider
+    assert (bite.save, bite.dc, bite.condition, bite.rounds) == ("con", 10, "poisoned", 10)
+    assert (bite.worse.condition, bite.worse.by) == ("unconscious", 5)
+    sting = sheet_of("pseudodragon").weapon("sting").rider  # "or become poisoned for 1 hour"
+    assert (sting.dc, sting.condition, sting.rounds, sting.worse.condition) == (
+        11, "poisoned", 600, "unconscious")  # fmt: skip
+    assert sheet_of("drow").weapon("hand crossbow").rider.worse.condition == "unconscious"
+    table = Table()
+    table.join("homunculus", monster("homunculus").sheet)
+    table.join("pc", sample("fighter"), "pc")  # Con 14, proficient: +4 to the save
+    table.join("pc2", sample("fighter"), "pc")
+    table.do({"action": "begin"}, 20, 2, 1)
+    table.act("homunculus", "attack", "pc", faces=(15, 3), weapon="bite")  # 3+4 = 7: by 3
+    assert table.who("pc").has("poisoned") and not table.who("pc").has("unconscious")
+    assert table.who("pc").hp == 28 - 1
+    for _ in range(3):  # the two fighters' turns, then its own again
+        table.do({"action": "next"})
+    table.act("homunculus", "attack", "pc2", faces=(15, 1), weapon="bite")  # 1+4 = 5: by 5
+    assert table.who("pc2").has("poisoned") and table.who("pc2").has("unconscious")
