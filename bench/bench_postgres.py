@@ -160,13 +160,18 @@ def cpu_time() -> float:
 
 
 def together(
-    make: Any, args: list[tuple], steps: int, setup_seconds: float, model: str = "processes"
+    make: Any,
+    args: list[tuple],
+    steps: int,
+    setup_seconds: float,
+    model: str = "processes",
+    server: Server | None = None,
 ) -> dict[str, float]:
     """Every writer in its own process, thread or asyncio task, from a common start."""
     start_at = time.time() + setup_seconds
     at_start: list[tuple[float, float]] = []  # CPU when the writers start, not their setup
     timer = threading.Timer(
-        setup_seconds, lambda: at_start.append((postgres_cpu(), time.process_time()))
+        setup_seconds, lambda: at_start.append((postgres_cpu(server), time.process_time()))
     )
     timer.start()
     calls = [(make, a, steps, start_at) for a in args]
@@ -179,7 +184,8 @@ def together(
         with multiprocessing.get_context("spawn").Pool(len(calls)) as pool:
             results = pool.starmap(play, calls)
     timer.join()
-    server_cpu, own_cpu = postgres_cpu() - at_start[0][0], time.process_time() - at_start[0][1]
+    server_cpu = postgres_cpu(server) - at_start[0][0]
+    own_cpu = time.process_time() - at_start[0][1]
     latencies = sorted(value for result in results for value in result["latencies"])
     wall = max(r["ended"] for r in results) - min(r["began"] for r in results)
     events = sum(r["events"] for r in results)
@@ -196,18 +202,26 @@ def together(
     }
 
 
-def postgres_cpu() -> float:
-    """CPU seconds used so far by the server's processes and the backends they reaped
-    (user + system, from /proc)."""
-    total = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
+def postgres_cpu(server: Server | None) -> float:
+    """CPU seconds used so far by this server's processes (its postmaster, known by its data
+    directory, and the postmaster's children) and the backends they reaped (user + system,
+    from /proc); not another PostgreSQL's on the same machine (another program's tests)."""
+    if server is None:
+        return 0.0
+    postmaster, used = None, {}  # pid: (parent's pid, CPU ticks)
+    for process in Path("/proc").glob("[0-9]*"):
         try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            if (stat.parent / "comm").read_text().strip() == "postgres":
-                total += sum(int(value) for value in fields[11:15])  # and reaped backends
+            if (process / "comm").read_text().strip() != "postgres":
+                continue
+            fields = (process / "stat").read_text().rsplit(")", 1)[1].split()
+            ticks = sum(int(value) for value in fields[11:15])  # and reaped backends'
+            used[int(process.name)] = (int(fields[1]), ticks)
+            if str(server.data) in (process / "cmdline").read_text():
+                postmaster = int(process.name)  # (a child's command line is rewritten)
         except (OSError, IndexError, ValueError):
             continue
-    return total / os.sysconf("SC_CLK_TCK")
+    ours = [ticks for pid, (parent, ticks) in used.items() if postmaster in (pid, parent)]
+    return sum(ours) / os.sysconf("SC_CLK_TCK")
 
 
 def es_schema(server: Server, kind: str, model: str, writers: int) -> dict[str, Any]:
@@ -295,13 +309,15 @@ def side_by_side(
     recorder's events/s and p99 latency, measured in the same run."""
     setup = 3.0 + writers * 0.5  # every writer imported and set up before the start
     url = server.url(f"fracas_{model}_{writers}")
-    fracas = together(FracasTable, [(url,)] * writers, steps, setup, model)
+    fracas = together(FracasTable, [(url,)] * writers, steps, setup, model, server)
     print(row("fracas, PostgreSQL", writers, fracas))
     ratios = {}
     for kind in RECORDERS:
         place = es_schema(server, kind, model, writers)
         size = 260  # about the mean body of an attack's events
-        es = together(EsAggregate, [(place, kind, per_append, size)] * writers, steps, setup, model)
+        es = together(
+            EsAggregate, [(place, kind, per_append, size)] * writers, steps, setup, model, server
+        )
         print(row(f"eventsourcing {kind} recorder", writers, es))
         ratios[kind] = (fracas["events/s"] / es["events/s"], fracas["p99 ms"] / es["p99 ms"])
     sys.stdout.flush()
