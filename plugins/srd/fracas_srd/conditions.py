@@ -126,10 +126,11 @@ def saving_throw(
     rules: list[str],
     cover: str = "none",
     given: Sequence[Modifier] = (),
-    spell: bool = False,
+    magic: bool = False,
 ) -> Check:
-    """srd-M5 with srd-27's automatic failures and srd-22's cover on Dex saves; a failure
-    a legendary resistance turns into a success (srd-56)."""
+    """srd-M5 with srd-27's automatic failures and srd-22's cover on Dex saves, and Magic
+    Resistance against a spell or another magical effect (`magic`, srd-63); a failure a
+    legendary resistance turns into a success (srd-56)."""
     failing = next((c for c in FAILS_STR_DEX if fighter.has(c)), "")
     if failing and ability in ("str", "dex"):
         why = f"fails the {ability.capitalize()} save automatically: {failing}"
@@ -146,8 +147,8 @@ def saving_throw(
             edge.add(True, f"{fighter.name} is dodging", "srd-5")
     for good, source in edges(fighter, "saves"):
         edge.add(good, source, "srd-33")
-    if spell and fighter.sheet.magic_resistance:
-        edge.add(True, "Magic Resistance: a save against a spell", "srd-63")
+    if magic and fighter.sheet.magic_resistance:
+        edge.add(True, "Magic Resistance: a save against magic", "srd-63")
     rules = ["srd-M5", *rules]
     made = d20_test(ctx, events, fighter.id, purpose, mods, edge, dc, rules, dice=dice)
     return made if made.success else resisted(events, fighter, made, purpose)

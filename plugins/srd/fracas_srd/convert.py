@@ -164,6 +164,8 @@ def save_ability(action: dict[str, Any], sheet: dict[str, Any], tally: Tally) ->
         spell["targets"] = 1
     if "maintains concentration" in desc:  # a djinni's whirlwind, "as if on a spell"
         spell["concentration"] = True
+    if "magic" not in desc.lower():  # a breath, a presence: not magic ("against this magic")
+        spell["magic"] = False
     usage = action.get("usage") or {}
     if usage.get("type") == "recharge on roll":
         spell["recharge"] = int(usage.get("min_value") or 6)

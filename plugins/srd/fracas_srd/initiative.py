@@ -220,8 +220,8 @@ def repeated_saves(state: State, ctx: Context, fighter: Fighter) -> list[Event]:
         if not save:
             continue
         purpose = f"save against {condition} (DC {save['dc']})"
-        ability, dc, spell = save["ability"], save["dc"], "spell" in detail
-        check = saving_throw(ctx, events, fighter, ability, dc, purpose, ["srd-28"], spell=spell)
+        ability, dc, magic = save["ability"], save["dc"], detail.get("magic", "spell" in detail)
+        check = saving_throw(ctx, events, fighter, ability, dc, purpose, ["srd-28"], magic=magic)
         if check.success:
             events.append(
                 ConditionCleared(fighter.id, condition, "saved at the end of its turn", ["srd-28"])

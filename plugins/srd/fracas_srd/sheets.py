@@ -158,6 +158,9 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     recharged_as: str = ""  # one recharge for several (a dragon's "breath weapons")
     multiattack: bool = False  # used as the start of its Multiattack (srd-29)
     affects: str = ""  # the only creature type it affects: hold person's "humanoid"
+    # A spell or another magical effect, which Magic Resistance resists (srd-63); false: a
+    # monster's breath, frightful presence or venom, which is not magic.
+    magic: bool = True
     # A reaction to damage: these dice of its type on the first melee hit by the end of the
     # caster's next turn (absorb elements: 1d6, srd-42).
     charge: str = ""

@@ -368,7 +368,7 @@ def save_spell(
         None
         if untouched
         else saving_throw(
-            ctx, events, target, ability, dc, purpose, rules, command.cover, spell=True
+            ctx, events, target, ability, dc, purpose, rules, command.cover, magic=spell.magic
         )
         for target, untouched in zip(targets, unmoved, strict=True)
     ]
@@ -431,7 +431,7 @@ def afflict(
         return []
     if spell.condition and target.immune_to(spell.condition):
         return [immune(target, spell.condition, spell.name, saved=bool(spell.save))]
-    detail: dict[str, Any] = {"by": caster.id, "spell": spell.name}
+    detail: dict[str, Any] = {"by": caster.id, "spell": spell.name, "magic": spell.magic}
     if spell.effect is not None:
         detail[EFFECT] = msgspec.to_builtins(spell.effect)
     detail |= timed(state, caster, target, spell, spell.save, save_dc(caster, spell))

@@ -107,8 +107,7 @@ def test_srd_33_an_effect_gives_advantage_resistance_and_extra_damage():
 def test_srd_34_concentration_ending_ends_the_effect_on_every_target():
     t = fight(("maelis", "cleric"), ("pc-brannoc", "fighter"), ("gob", "goblin"))
     t.act("maelis", "cast", "pc-brannoc", "maelis", spell="bless")
-    t.do({"action": "gm.condition-set", "target": "maelis", "condition": "stunned"})
-    out = t.next()
+    out = t.do({"action": "gm.condition-set", "target": "maelis", "condition": "stunned"})
     ended = [(e.target, e.condition) for e in of(out, ConditionCleared)]
     assert ended == [
         ("maelis", "concentrating"),

@@ -147,7 +147,54 @@ def test_srd_63_magic_resistance_gives_advantage_on_saves_against_spells():
     out = t.act("maelis", "cast", "lord", faces=(15, 3), spell="sacred flame")
     (save,) = rolls(out)[:1]
     assert save.roll.dice == "2d20kh1" and "srd-63" in [m.rule for m in save.modifiers]
-    assert "advantage: Magic Resistance: a save against a spell" in edge(out)
+    assert "advantage: Magic Resistance: a save against magic" in edge(out)
     t.next(), t.next(), t.next()
     out = t.act("maelis", "cast", "gob", faces=(15,), spell="sacred flame")
     assert rolls(out)[0].roll.dice == "d20"  # the goblin has no Magic Resistance
+
+
+def mummy_lord_against(*others: tuple[str, str]) -> Table:
+    """The mummy lord (Magic Resistance), after the others in the order."""
+    t = Table()
+    for who, name in others:
+        t.join(who, sample(name), "pc" if who.startswith("pc-") else "npc")
+    t.join("lord", RULESET.monsters.find("mummy lord").sheet)
+    t.do({"action": "begin"}, *[20 - 6 * i for i in range(len(others))], 1)
+    return t
+
+
+def test_srd_63_magic_resistance_is_no_help_against_a_breath_or_a_bite():
+    """srd-63: "spells and other magical effects": a dragon's breath and a wolf's bite are
+    neither, so the mummy lord saves against them with one d20."""
+    t = mummy_lord_against(("wyrm", "wyrm"), ("wolf", "wolf"))
+    out = t.act(
+        "wyrm", "cast", "lord", faces=(3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1), spell="fire breath"
+    )
+    assert rolls(out)[0].roll.dice == "d20" and "srd-63" not in rolls(out)[0].rules
+    t.next()
+    out = t.act("wolf", "attack", "lord", faces=(19, 2, 2, 1), weapon="bite")
+    [save] = [r for r in rolls(out) if "save" in r.purpose]
+    assert save.roll.dice == "d20"
+    dragon = RULESET.monsters.find("adult red dragon").sheet
+    assert {s["name"]: s.get("magic", True) for s in dragon["spells"]} == {
+        "frightful presence": False, "fire breath": False, "wing attack": False}  # fmt: skip
+    assert all(s.get("magic", True) for s in RULESET.monsters.find("mummy lord").sheet["spells"])
+
+
+def test_srd_63_magic_resistance_is_on_saves_not_on_a_spell_attack_roll():
+    """srd-63 gives advantage on saving throws; a spell attack rolls against its AC as
+    any attack does, with no disadvantage."""
+    t = mummy_lord_against(("pc-ilse", "wizard"))
+    out = t.act("pc-ilse", "cast", "lord", faces=(19, 4), spell="fire bolt")
+    assert rolls(out)[0].roll.dice == "d20" and edge(out) == []
+
+
+def test_srd_63_magic_resistance_on_a_monster_s_magical_effect():
+    """A mummy lord's Blinding Dust swirls "magically": the other lord saves with advantage."""
+    t = Table()
+    t.join("dusty", RULESET.monsters.find("mummy lord").sheet)
+    t.join("lord", RULESET.monsters.find("mummy lord").sheet, "pc")
+    t.do({"action": "begin"}, 20, 1)
+    out = t.act("dusty", "cast", "lord", faces=(3, 4), spell="blinding dust")
+    assert rolls(out)[0].roll.dice == "2d20kh1"
+    assert "advantage: Magic Resistance: a save against magic" in edge(out)
