@@ -410,7 +410,7 @@ STATEMENTS = {
     "srd-63": (
         "Magic Resistance. A creature with this trait has advantage on saving throws against "
         "spells and other magical effects (fracas gives it on every save against a spell or"
-        " a monster's magic, \"this magic\", and on the save their condition repeats at the"
+        ' a monster\'s magic, "this magic", and on the save their condition repeats at the'
         " end of its turns; not against a breath, a frightful presence or a weapon's venom, "
         "which are not magic: a sheet's `magic = false`). It gives nothing against an attack"
         " roll, a spell attack's too. [Monsters: Mummy Lord, Magic Resistance]"
