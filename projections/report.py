@@ -201,13 +201,17 @@ def main_line(
     the view after it that the audience may see."""
     entries: list[tuple[Entry, Shown]] = []
     pending: list[ReplayStep] = []
+    rules: dict[tuple[str, ...], list[Rule]] = {}  # (a long fight cites a few sets, again)
     for moment, view in zip(moments, views, strict=True):
         step = moment.step
         if step.control != COMMAND or not step.in_effect:
             pending.append(step)
             continue
         adopted = any(p.control == "supersede" for p in pending)
-        entries.append((Entry(step, stated(step.rules, ruleset), pending, adopted), view))
+        ids = tuple(step.rules)
+        if ids not in rules:
+            rules[ids] = stated(step.rules, ruleset)
+        entries.append((Entry(step, rules[ids], pending, adopted), view))
         pending = []
     return entries, pending
 
@@ -323,9 +327,11 @@ def summarise(entries: list[Entry], trailing: list[ReplayStep], names: dict[str,
 def fight_order(views: list[View]) -> dict[str, str]:
     """Each combatant's place in the initiative, in order: as the fight began, with each
     who joined it later put where they first had a place (their key: "init 14")."""
-    first = begun(views)
-    found = {row.combatant: row.key for row in sorted(first.initiative, key=lambda r: r.order)}
-    for view in views[views.index(first) + 1 :]:
+    at = begun_at(views)
+    found = {row.combatant: row.key for row in sorted(views[at].initiative, key=lambda r: r.order)}
+    for view in views[at + 1 :]:
+        if all(row.combatant in found or not row.key for row in view.initiative):
+            continue  # (most steps: nobody new has a place)
         ranked = initiative_order(view)
         for at, who in enumerate(ranked):
             row = next(r for r in view.initiative if r.combatant == who)
@@ -350,16 +356,22 @@ def begun(views: list[View]) -> View:
 
 
 def cast_of(
-    live: Encounter, views: list[View], players: bool, npc_numbers: bool
+    live: Encounter,
+    views: list[View],
+    players: bool,
+    npc_numbers: bool,
+    order: dict[str, str] | None = None,
 ) -> list[CastMember]:
-    """Everyone who fought: their order once the fight began (or they joined it), health at
-    the start (as the fight began: a party member as carried in, not as their sheet reads;
-    or as they joined it later) and end."""
-    order = fight_order(views)
+    """Everyone who fought: their order once the fight began (or they joined it; `order`,
+    the views' `fight_order` if already found), health at the start (as the fight began: a
+    party member as carried in, not as their sheet reads; or as they joined it later) and
+    end."""
+    order = fight_order(views) if order is None else order
     first: dict[str, WoundRow] = {}
     for view in views[begun_at(views) :]:
-        for w in view.wounds:
-            first.setdefault(w.combatant, w)
+        if any(w.combatant not in first for w in view.wounds):  # (most views: nobody new)
+            for w in view.wounds:
+                first.setdefault(w.combatant, w)
     sheets = {e.combatant: e.sheet for e in joins(live)}
     cast = []
     for end in views[-1].wounds:
@@ -417,27 +429,19 @@ def chart_of(
         for w in view.wounds:
             names[w.combatant] = w
     span = max(1, len(views) - 1)
-
-    def x(i: int) -> float:
-        return round(i * width / span, 1)
-
+    xs = [round(i * width / span, 1) for i in range(len(views))]
     rows = [{w.combatant: w for w in v.wounds} for v in views]
     lines = []
     for combatant, latest in names.items():
-        series = [row.get(combatant) for row in rows]
-        most = max((w.current for w in series if w is not None), default=0)
-        values = [
-            fraction(w, players, npc_numbers, most, ruleset) if w is not None else None
-            for w in series
-        ]
-        known = [(i, v) for i, v in enumerate(values) if v is not None]
+        known = [(i, w) for i, row in enumerate(rows) if (w := row.get(combatant)) is not None]
         if not known:
             continue
-        points = " ".join(f"{x(i)},{round(height - v * height, 1)}" for i, v in known)
-        first_x, last_x = x(known[0][0]), x(known[-1][0])
-        area = f"{first_x},{height} {points} {last_x},{height}"
-        spark = "".join(BLOCKS[min(7, int(v * 7.999))] for _i, v in known)
-        present = [w for w in series if w is not None]
+        most = max(w.current for _i, w in known)
+        values = health_levels([w for _i, w in known], players, npc_numbers, most, ruleset)
+        ys = {v: round(height - v * height, 1) for v in set(values)}
+        points = " ".join(f"{xs[i]},{ys[v]}" for (i, _w), v in zip(known, values, strict=True))
+        area = f"{xs[known[0][0]]},{height} {points} {xs[known[-1][0]]},{height}"
+        spark = "".join(BLOCKS[min(7, int(v * 7.999))] for v in values)
         lines.append(
             ChartLine(
                 latest.name,
@@ -445,15 +449,31 @@ def chart_of(
                 points,
                 area,
                 spark,
-                shown_health(present[0], players, npc_numbers, ruleset),
-                shown_health(present[-1], players, npc_numbers, ruleset),
+                shown_health(known[0][1], players, npc_numbers, ruleset),
+                shown_health(known[-1][1], players, npc_numbers, ruleset),
             )
         )
     starts = []
     for i, number in enumerate(rounds):
         if number and (i == 0 or rounds[i - 1] != number):
-            starts.append((x(i), number))
+            starts.append((xs[i], number))
     return Chart(width, height, starts, lines)
+
+
+def health_levels(
+    series: list[WoundRow], players: bool, npc_numbers: bool, most: int, ruleset: Ruleset
+) -> list[float]:
+    """Each row's `fraction`, worked out again only where the row changed (most steps
+    leave a combatant as they were)."""
+    levels: list[float] = []
+    last: tuple[Any, ...] = ()
+    level = 0.0
+    for w in series:
+        key = (w.current, w.maximum, w.counts, w.side, w.conditions)
+        if key != last:
+            level, last = fraction(w, players, npc_numbers, most, ruleset), key
+        levels.append(level)
+    return levels
 
 
 # -- building it ---------------------------------------------------------------------------
@@ -477,14 +497,15 @@ def encounter_report(
     entries = [entry for entry, _shown in pairs]
     shown = [view for _entry, (view, _held) in pairs] or [start]
     started = started_event(store, name)
+    order = fight_order(shown)
     return EncounterReport(
         name,
         started.title or name,
         live.ruleset.name,
         live.ruleset.title,
         PLAYERS if players else GM,
-        cast_of(live, shown, players, npc_numbers),
-        [names.get(c, c) for c in fight_order(shown)],
+        cast_of(live, shown, players, npc_numbers, order),
+        [names.get(c, c) for c in order],
         summarise(entries, trailing, names),
         rounds,
         trailing,
