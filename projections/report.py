@@ -8,7 +8,6 @@ timeline alone: nothing in it follows from a GM-only roll the GM has not disclos
 """
 
 import functools
-import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
@@ -553,19 +552,24 @@ def report(
 # -- rendering -----------------------------------------------------------------------------
 
 _MD_SPECIALS = "*_~|<>`[]#"
-_MD_ESCAPED = str.maketrans({c: "\\" + c for c in _MD_SPECIALS})
-_MD_SPECIAL = re.compile(f"[{re.escape(_MD_SPECIALS)}]")
 
 
 def md(text: object) -> str:
-    """Text made inert in Markdown: what a name says is shown, never obeyed."""
+    """Text made inert in Markdown: what a name says is shown, never obeyed. (Each special
+    character is escaped by its own replace: far quicker than a translation table, and the
+    same, as an escape adds a backslash, which is not one of them.)"""
     said = str(text)
-    return said.translate(_MD_ESCAPED) if _MD_SPECIAL.search(said) else said  # (most: none)
+    for special in _MD_SPECIALS:
+        if special in said:
+            said = said.replace(special, "\\" + special)
+    return said
 
 
 def md_join(items: Iterable[object], separator: str) -> str:
     """Each item made inert in Markdown (`md`), joined: a footnote's lines in one call."""
-    return separator.join(map(md, items))
+    if any(special in separator for special in _MD_SPECIALS):
+        return separator.join(map(md, items))
+    return md(separator.join(map(str, items)))  # (escaped at once: the same, and quicker)
 
 
 def environment(loader: jinja2.BaseLoader, html: bool) -> jinja2.Environment:
