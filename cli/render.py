@@ -5,7 +5,9 @@ fast because nothing here loads the exports, the replay or rich until it is aske
 
 from __future__ import annotations
 
+import io
 import os
+import shutil
 import sys
 import textwrap
 import time
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
     from fracas.projections import AuditReport, LogStep, catalog
     from fracas.projections.board import Board
     from fracas.projections.branches import WhatIf
+    from fracas.projections.party import Member
     from fracas.projections.replay import ReplayStep, RollLine, Standing
     from fracas.rules import StepOutcome
 
@@ -108,7 +111,9 @@ def status_table(shown: Board, width: int) -> Any:
     from rich.measure import Measurement
 
     table = board_table(shown, folded=False)
-    unbounded = Console(width=10_000)  # a measure is capped at the console's width
+    # A measure is capped at the console's width; one writing to no terminal has the width
+    # it is given (a dumb terminal's would be 80, whatever it is given).
+    unbounded = Console(width=10_000, file=io.StringIO())
     if Measurement.get(unbounded, unbounded.options, table).maximum <= width:
         return table
     return board_table(shown, folded=True)
@@ -135,10 +140,10 @@ def board_table(shown: Board, *, folded: bool) -> Any:
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("Name", no_wrap=True, overflow="ellipsis")
     table.add_column("Side", no_wrap=True)
-    table.add_column("Order", no_wrap=not folded)
-    table.add_column("Health", no_wrap=not folded)
-    if folded:
-        table.add_column("Status", min_width=20)
+    table.add_column("Order", no_wrap=not folded, overflow="fold")
+    table.add_column("Health", no_wrap=not folded, overflow="fold")
+    if folded:  # its words wrap: a narrow terminal folds the row, never cuts it
+        table.add_column("Status", ratio=1, overflow="fold")
     else:
         for column in numbers:
             table.add_column(column, justify="right", no_wrap=True)
@@ -167,22 +172,70 @@ def status_words(row: Any) -> str:
     return " · ".join(part for part in ["hidden" if row.hidden else "", row.status] if part)
 
 
-def status(shown: Board) -> None:
-    from rich.console import Console
+def console_size(piped: bool) -> dict[str, int]:
+    """The width (and height) to render at: COLUMNS, else the terminal's, else a pipe's
+    PIPE_WIDTH. Given both, rich takes them as they are; alone, on a dumb terminal (TERM=dumb)
+    it would render at 80 columns whatever the terminal's width."""
+    asked = os.environ.get("COLUMNS", "").isdigit()
+    if piped and not asked:
+        return {"width": PIPE_WIDTH}
+    size = shutil.get_terminal_size()
+    return {"width": size.columns, "height": size.lines}
 
-    piped = not sys.stdout.isatty()
-    asked = os.environ.get("COLUMNS", "").isdigit()  # rich reads COLUMNS when width is None
-    console = Console(highlight=False, width=PIPE_WIDTH if piped and not asked else None)
-    with console.capture() as captured:
+
+def status(shown: Board) -> None:
+    def draw(console: Any) -> None:
         console.print(status_table(shown, console.width))
         for pin in shown.pins:
             console.print(f"pin: {pin}", markup=False)
         for note in shown.notes:
             console.print(f"note: {note}", markup=False)
+
+    drawn(draw)
+
+
+def drawn(draw: Callable[[Any], None]) -> None:
+    """What `draw` prints on a rich console as wide as the terminal (or COLUMNS, or a pipe's
+    PIPE_WIDTH), echoed."""
+    from rich.console import Console
+
+    piped = not sys.stdout.isatty()
+    console = Console(highlight=False, **console_size(piped))
+    with console.capture() as captured:
+        draw(console)
     text = captured.get()
     if piped:  # rich pads every line to the table's width: a file or a pipe gets none
         text = "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
     click.echo(text, nl=False)
+
+
+PARTY_COLUMNS = ("ID", "Name", "Health", "In", "Conditions")
+
+
+def party(members: list[Member]) -> None:
+    """The party as `fracas party` lists it: a row a member, in columns that wrap between
+    words on a narrow terminal; one too narrow for the longest words breaks them, never
+    cuts them off."""
+    rows = [[m.combatant, m.name, m.health, m.where, ", ".join(m.conditions)] for m in members]
+    drawn(lambda console: console.print(party_table(rows, console.width)))
+
+
+def party_table(rows: list[list[str]], width: int) -> Any:
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text  # what was typed is text, never rich markup
+
+    least = [
+        max([len(heading), *(len(word) for row in rows for word in row[n].split())])
+        for n, heading in enumerate(PARTY_COLUMNS)
+    ]
+    whole_words = sum(least) + 2 * (len(least) - 1) <= width
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
+    for heading, most in zip(PARTY_COLUMNS, least, strict=True):
+        table.add_column(heading, min_width=most if whole_words else None, overflow="fold")
+    for row in rows:
+        table.add_row(*map(Text, row))
+    return table
 
 
 def log(steps: list[LogStep]) -> None:

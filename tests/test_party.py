@@ -3,6 +3,7 @@ into a new fight as they ended their last one, as events that audit and export l
 fight's; rests as the ruleset recovers, or the GM's heal where it has none."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -174,9 +175,10 @@ def test_a_short_rest_spends_the_hit_dice_the_gm_gives_each_member_and_says_what
     with Fracas(run.db) as log:  # no refusal appended anything, nor brought the party home
         assert before == {e["encounter"]: log.store.head(e["encounter"]) for e in log.encounters()}
     out = run("party", "rest", "short", "--spend", "ann=2", "--dice", "4,1").output
-    assert "ann          HP 17/28" in out  # 8 + (4+2) + (1+2); bob spends none
+    assert re.search(r"^ann +ann +HP 17/28 +party", out, re.M)  # 8 + (4+2) + (1+2)
     assert "ann heals 6 (a Hit Die)" in out and "ann heals 3 (a Hit Die)" in out
-    assert "bob          HP 24/28" in out and "bob spends no Hit Dice (srd-58)" in out
+    assert re.search(r"^bob +bob +HP 24/28 +party", out, re.M)  # bob spends none
+    assert "bob spends no Hit Dice (srd-58)" in out
     [ann, bob] = members(run)
     assert ann["standing"]["hit_dice_spent"] == 2 and bob["standing"]["hit_dice_spent"] == 0
     out = run("party", "rest", "short", "--spend", "ann=1", "--spend", "bob=1").output
@@ -184,3 +186,28 @@ def test_a_short_rest_spends_the_hit_dice_the_gm_gives_each_member_and_says_what
     assert 20 <= int(ann["health"].split()[1].split("/")[0]) <= 28
     assert bob["health"].startswith("HP 2") and "bob heals" in out
     assert "rules drift: none" in run("audit").output
+
+
+def test_party_lists_the_members_in_aligned_columns_that_fold_rather_than_cut(
+    run, tmp_path, monkeypatch
+):
+    sheet = member_sheet(tmp_path, "srd")
+    run("party", "add", "ann", "-r", "srd", "--sheet", sheet, "--name", "Ann of the Long Road")
+    run("party", "add", "maelis", "--sheet", str(SAMPLES / "cleric.toml"), "--name", "Maelis")
+    run("party", "condition", "set", "ann", "cursed by the hag of the fen")
+    lines = run("party").output.splitlines()
+    heading = next(line for line in lines if line.startswith("ID"))
+    rows = [line for line in lines if line.startswith(("ann ", "maelis "))]
+    assert len(rows) == 2
+    for column in ("Name", "Health", "In", "Conditions"):  # each starts under its heading
+        at = heading.index(column)
+        filled = [row for row in rows if len(row) > at]
+        assert filled and all(row[at - 1] == " " != row[at] for row in filled), (column, lines)
+    assert "HP 24/24, slots 4/4 2/2" in rows[1] and "cursed by the hag of the fen" in rows[0]
+    monkeypatch.setenv("COLUMNS", "50")
+    narrow = run("party").output
+    assert max(len(line) for line in narrow.splitlines()) <= 50, narrow
+    assert "…" not in narrow
+    said = "Ann of the Long Road HP 24/24, slots 4/4 2/2 cursed by the hag of the fen"
+    for word in said.split():
+        assert word in narrow.split(), narrow  # folded onto more lines, each word whole

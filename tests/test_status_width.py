@@ -3,9 +3,12 @@ the terminal's width when wider, and the GM's board marking who is hidden."""
 
 import io
 import json
+import os
+import re
 from pathlib import Path
 
 import msgspec
+import pexpect
 import pytest
 from rich.console import Console
 
@@ -13,6 +16,7 @@ from fracas.cli import render
 from fracas.projections.board import BoardRow, board
 from fracas.rules import load
 from tests.support import SHEETS
+from tests.terminal import FRACAS
 
 SAMPLES = Path(__file__).parent.parent / "plugins" / "srd" / "fracas_srd" / "samples"
 PISTOL = 'weapons=[{name="pistol", damage=3}]'
@@ -167,3 +171,34 @@ def test_status_in_a_pipe_honours_columns(run, monkeypatch) -> None:
     assert max(len(line.rstrip()) for line in text.splitlines()) <= 80, text
     monkeypatch.delenv("COLUMNS")
     assert max(len(line.rstrip()) for line in run("status").output.splitlines()) > 80
+
+
+def on_a_terminal(db: str, term: str, columns: int) -> str:
+    """`fracas status` as a terminal of this kind and width shows it."""
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env |= {"TERM": term, "NO_COLOR": "1"}
+    child = pexpect.spawn(FRACAS, ["--db", db, "status"], env=env, encoding="utf-8",
+                          timeout=30, dimensions=(40, columns))  # fmt: skip
+    child.expect(pexpect.EOF)
+    return re.sub(r"\x1b\[[0-9;]*m", "", child.before.replace("\r\n", "\n"))  # no bold
+
+
+@pytest.mark.sqlite_file  # drawn by the CLI process, over a file
+@pytest.mark.parametrize("term", ["dumb", "xterm"])
+@pytest.mark.parametrize("columns", [80, 60])
+def test_status_on_a_terminal_dumb_or_not_keeps_every_column_whole_at_its_width(
+    run, term: str, columns: int
+) -> None:
+    """A dumb terminal's width is its own (rich would take 80 and measure against it), and a
+    narrow one folds the status's words onto more lines rather than cutting them."""
+    data = begun(run, "srd")
+    shown = on_a_terminal(run.db, term, columns)
+    lines = shown.splitlines()
+    assert max(len(line.rstrip()) for line in lines) <= columns, shown
+    assert "…" not in shown, shown
+    for wound in data["wounds"]:
+        assert any(wound["name"] in line for line in lines), (wound["name"], shown)
+    words = shown.split()
+    for heading in ("#", "Name", "Side", "Order", "Health", "Status"):
+        assert heading in words, (heading, shown)
+    assert "burning" in words and words.count("AC") == len(data["wounds"]), shown

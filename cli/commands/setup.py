@@ -342,8 +342,7 @@ def party_(ctx: click.Context, as_json: bool) -> None:
     if as_json:
         dump_json([msgspec.to_builtins(member) for member in found])
         return
-    for member in found:
-        click.echo(member_line(member))
+    render.party(found)
 
 
 @party_.command("add", short_help="A player character joins the party.")
@@ -448,11 +447,11 @@ def party_rest(app: App, kind: str, spends: tuple[str, ...], dice: str | None, b
     spend = parse_spends(spends)
     rested = party.rest(app.writer, kind, author=by, spend=spend, dice=parse_dice_faces(dice))
     reads = party.party(app.writer).ruleset.reads_rolls
-    for member in party.members(app.writer):
-        if member.combatant in rested:
-            click.echo(member_line(member))
-            for event in rested[member.combatant].events:
-                click.echo(f"  {describe(event, reads=reads)}")
+    for who, step in rested.items():
+        click.echo(f"{who} rests (step {step.step}):")
+        for event in step.events:
+            click.echo(f"  {describe(event, reads=reads)}")
+    render.party(party.members(app.writer))
 
 
 def parse_spends(given: tuple[str, ...]) -> dict[str, int]:
@@ -524,18 +523,10 @@ def party_condition_clear(app: App, combatant: str, name: str, reason: str, by: 
 
 
 def echo_member(app: App, combatant: str) -> None:
-    """A member's line as `fracas party` shows it, after a change between fights."""
+    """A member's row as `fracas party` shows it, after a change between fights."""
     from fracas.projections import party
 
-    for member in party.members(app.writer):
-        if member.combatant == combatant:
-            click.echo(member_line(member))
-
-
-def member_line(member: Any) -> str:
-    """A member of the party as `fracas party` lists them: health, where, conditions."""
-    conditions = f"  {', '.join(member.conditions)}" if member.conditions else ""
-    return f"{member.combatant:<12} {member.health:<14} in {member.where}{conditions}"
+    render.party([m for m in party.members(app.writer) if m.combatant == combatant])
 
 
 def program_run() -> str:
