@@ -568,7 +568,7 @@ def players_cut(frames: list[Frame], ruleset: Ruleset) -> Cut:
     around: dict[int, tuple[Taint.Kept, Taint.Kept]] = {}  # each step: the taint before, after
     for frame in frames:
         record = frame.record
-        known, changed, shared = difference(frame.before, frame.after)
+        known, changed, shared = compared(frame, taint, hidden)
         masked, source = False, None
         before = taint.kept()
         if record.control != COMMAND:
@@ -603,6 +603,18 @@ def players_cut(frames: list[Frame], ruleset: Ruleset) -> Cut:
         seen[record.step] = Seen(record.step, masked, taint.oldest(told), after)
     numbered = all(s.number == step for step, s in seen.items())
     return Cut(seen, frozenset(hidden), frozenset(epochs), numbered, witnessed)
+
+
+NOBODY = Known({})
+
+
+def compared(frame: Frame, taint: Taint, hidden: set[str]) -> tuple[Known, set[str], bool]:
+    """The step's `difference` where it can matter. A command step with no GM-only roll,
+    while nothing is tainted and nobody is hidden, is shown as it is whoever it names or
+    changes (`judge`, `partly`): its states are not compared (the costly part of the walk)."""
+    if hidden or taint.tainted() or frame.record.control != COMMAND or is_secret(frame.events):
+        return difference(frame.before, frame.after)
+    return NOBODY, set(), False
 
 
 # An undo gives back the state before the step it takes back, a redo the state after it:
@@ -836,10 +848,12 @@ def shown_events(frame: Frame, cut: Cut) -> list[Event]:
     """A shown step's events as players read them: those naming a hidden combatant left
     out or said as done by someone unseen (`visible`), and a disclosure naming the step by
     the players' number."""
-    known, _changed, _shared = difference(frame.before, frame.after)
     hidden = set(cut.hidden)
-    events = visible(frame.events, hidden, known, involves(frame, hidden, known))
-    against = held_by_hidden(frame.before, hidden, known)
+    events, against = frame.events, {}
+    if hidden:  # (nobody hidden: nothing to leave out, and no state to compare)
+        known, _changed, _shared = difference(frame.before, frame.after)
+        events = visible(frame.events, hidden, known, involves(frame, hidden, known))
+        against = held_by_hidden(frame.before, hidden, known)
     return [
         msgspec.structs.replace(e, step=cut.number(e.step) or 0) if isinstance(e, Disclosed) else e
         for e in events
