@@ -11,6 +11,7 @@ follows it.
 import hashlib
 import hmac
 import secrets
+from collections.abc import Collection
 from typing import Any
 
 import msgspec
@@ -32,7 +33,7 @@ from fracas.rules.views import View
 SERVERS_DICE = "seeded"  # a roll's source when the server rolled it (typed: "manual")
 
 PASS = "next"  # a player may let their turn go by
-PASSING = Playable()
+PASSING = Playable(down=True)
 # How a phone shows a field: a check box, yes/no/unsaid (a true-or-false field the rules
 # decide when it is unsaid), a choice (of the sheet's or the rules'), a combatant tapped
 # by name, a number, or words.
@@ -96,13 +97,19 @@ class Panel(msgspec.Struct, frozen=True):
     secret: bool = False  # the players' screen waits on the GM's secret roll (no more said)
 
 
-def player_actions(ruleset: Any, sheet: Any, acting: bool) -> list[PlayerAction]:
+def player_actions(
+    ruleset: Any, sheet: Any, acting: bool, conditions: Collection[str] = ()
+) -> list[PlayerAction]:
     """The actions a player may take now: on the character's turn those of the turn and a
-    pass; out of it, the reactions (the rules judge whether one may be taken now)."""
+    pass; out of it, the reactions (the rules judge whether one may be taken now); of
+    those, only what the character's conditions (as the players' screen shows them) let
+    the ruleset offer (`takes_now`)."""
     found = []
     for name, text in {**ruleset.actions, PASS: "let your turn go by"}.items():
         playable = passing(ruleset) if name == PASS else ruleset.playable(name)
         if playable is None or playable.reaction == acting:
+            continue
+        if not takes_now(ruleset, playable, conditions):
             continue
         takes = "targets" in ruleset.fields_of(name)
         fields = controls(ruleset, name, playable, sheet)
@@ -123,6 +130,23 @@ def player_actions(ruleset: Any, sheet: Any, acting: bool) -> list[PlayerAction]
             )
         )
     return found
+
+
+def takes_now(ruleset: Any, playable: Playable, conditions: Collection[str]) -> bool:
+    """Whether a character with these conditions may be offered the action, as the ruleset
+    declares it: nothing out of the fight, only what one who is down may take while down,
+    and an action that needs a condition (escape: grappled) only with one of them."""
+    if shows(conditions, ruleset.out):
+        return False
+    if shows(conditions, ruleset.down) and not playable.down:
+        return False
+    return not playable.needs or shows(conditions, playable.needs)
+
+
+def shows(conditions: Collection[str], names: Collection[str]) -> bool:
+    """Whether any condition as the screen shows it is one of NAMES: the name alone, or
+    followed by its detail ("held by bo", "impaired -1")."""
+    return any(c == name or c.startswith(f"{name} ") for c in conditions for name in names)
 
 
 def passing(ruleset: Any) -> Playable:
@@ -203,7 +227,9 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
         live.ruleset.numbers_of(wound) if wound else {},
         list(wound.conditions) if wound else [],
         acting,
-        player_actions(live.ruleset, sheet, acting) if wound is not None and not secret else [],
+        player_actions(live.ruleset, sheet, acting, wound.conditions)
+        if wound is not None and not secret
+        else [],
         targets_of(view, live.ruleset, combatant),
         live.ruleset.weapons_of(sheet) if sheet is not None and wound else [],
         mark(timeline),

@@ -39,11 +39,18 @@ class Playable:
     named more than once (magic missile's darts, one a name), the words for how many at
     each; the phone then asks a number beside each target. `on_self`: the character may
     name themself among the targets (a healing spell); the phone offers "yourself" first.
+    `needs`: the conditions one of which the character must have for the action to be
+    offered (escape: grappled; stand: prone); empty: none. `down`: offered to a character
+    the rules have put down (the ruleset's `down` conditions: dying, unconscious), who is
+    offered nothing else; one out of the fight (`out`: dead) is offered nothing at all.
     A ruleset may declare the pass (`next`) too, when ending a turn rolls (declared
-    actions resolving)."""
+    actions resolving, a death save); an undeclared pass rolls nothing and is offered to a
+    character who is down."""
 
     fields: dict[str, PlayerField] = field(default_factory=dict)
     reaction: bool = False
     dice: str = ""
     times: str = ""
     on_self: bool = False
+    needs: frozenset[str] = frozenset()
+    down: bool = False

@@ -3,13 +3,18 @@ rulesets), tested against the served pages in-process: each test fails on the co
 its fix."""
 
 import re
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from fracas.ledger import RefusedError
 from fracas.projections import Fracas
+from fracas.projections.phones import player_actions
+from fracas.rules import load as load_ruleset
 from fracas.rules.reactions import ask_until
+from tests.casts import shotclock
 from tests.support import SIX, do, rolls
 from tests.web import duel, phones, srd_sample
 
@@ -30,8 +35,8 @@ def gm(db: Path, command: dict[str, Any], **how: Any) -> int:
 
 
 def until_turn(db: Path, who: str) -> None:
-    """The GM passes turns until WHO acts."""
-    for _ in range(12):
+    """The GM passes turns until WHO acts (shot by shot in shotclock: many passes)."""
+    for _ in range(40):
         with Fracas(str(db)) as log:
             if who in log.encounter("fight").view().acting:
                 return
@@ -132,3 +137,97 @@ def test_a_secret_roll_the_players_wait_on_is_said_on_every_phone_and_to_the_gm(
         assert "resolving something secret" not in table.panel("hero")
         warned = table.client.get(links, headers={"X-Fracas-Token": table.gm}).text
         assert "Players wait" not in warned, warned
+
+
+def mooks(tmp_path: Path) -> Path:
+    """shotclock: a mook played from a phone, and another."""
+    db = tmp_path / "mooks.db"
+    with Fracas(str(db)) as log:
+        encounter = log.new("shotclock", title="Mooks", encounter="fight")
+        for who in ("mook", "foe"):
+            do(
+                encounter,
+                {"action": "join", "combatant": who, "sheet": shotclock.MOOK, "side": "pc"},
+            )
+        do(encounter, {"action": "begin"})
+    return db
+
+
+def offered(panel: str) -> set[str]:
+    """The actions a panel offers, by name."""
+    return set(re.findall(r'class="action" data-action="(\w+)"', panel))
+
+
+def conditions(panel: str) -> set[str]:
+    return set(re.findall(r'<span class="condition">([^<]+)</span>', panel))
+
+
+def knock_down(db: Path, who: str) -> None:
+    """The GM harms WHO a little at a time until the rules put them down (or out)."""
+    for _ in range(40):
+        with Fracas(str(db)) as log:
+            encounter = log.encounter("fight")
+            wound = next(w for w in encounter.view().wounds if w.combatant == who)
+            if encounter.ruleset.is_down(wound.conditions):
+                return
+        gm(db, {"action": "gm.harm", "target": who, "amount": 3, "reason": "a fall"})
+    raise AssertionError(f"{who} never went down")
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_a_character_put_down_is_offered_only_what_the_rules_allow(
+    tmp_path: Path, ruleset: str
+) -> None:
+    """A dying srd character's phone (0 HP) offered every action and reaction, as did an
+    unconscious or incapacitated character's in the other rulesets: the rules refuse them
+    all. A character put down is offered at most the end of their turn (in srd, whose step
+    rolls a death save still due); one out of the fight, nothing."""
+    db, who = fight(tmp_path, ruleset), "hero"
+    if ruleset == "shotclock":  # its harm by hand puts only a mook out (001-M5)
+        db, who = mooks(tmp_path), "mook"
+    until_turn(db, who)
+    with phones(db, (who,)) as table:
+        assert offered(table.panel(who)) - {"next"}, table.panel(who)  # able: more
+        knock_down(db, who)
+        panel = table.panel(who)
+        assert offered(panel) <= {"next"}, panel
+        if 'data-acting="yes"' in panel:
+            assert offered(panel) == {"next"}, panel  # someone has to end the turn
+        with suppress(RefusedError):  # the turn moves on, if anyone is left to take one
+            gm(db, {"action": "next"})
+        assert offered(table.panel(who)) <= {"next"}, table.panel(who)
+
+
+@pytest.mark.parametrize(("action", "condition"), [("stand", "prone"), ("escape", "grappled")])
+def test_an_action_that_needs_a_condition_is_offered_only_with_it(
+    tmp_path: Path, action: str, condition: str
+) -> None:
+    """srd: Escape and Stand were offered to a character neither grappled nor prone: the
+    rules refuse them. The ruleset's declaration says what each needs."""
+    db = fight(tmp_path, "srd")
+    until_turn(db, "hero")
+    with phones(db, ("hero",)) as table:
+        assert action not in offered(table.panel("hero")), table.panel("hero")
+        gm(db, {"action": "gm.condition-set", "target": "hero", "condition": condition})
+        assert action in offered(table.panel("hero")), table.panel("hero")
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "action", "shown"),
+    [
+        ("percentile", "stand", "prone"),
+        ("percentile", "escape", "pinned"),
+        ("fudge", "break", "held by bo"),
+        ("fudge", "break", "pinned by bo"),
+        ("fudge", "release", "holding bo"),
+    ],
+)
+def test_the_other_rulesets_offer_an_action_only_with_the_condition_it_needs(
+    ruleset: str, action: str, shown: str
+) -> None:
+    """The same in the rulesets whose conditions the GM cannot set by hand (the rules track
+    them): the condition as the players' screen shows it brings the action."""
+    rules = load_ruleset(ruleset)
+    without = {a.name for a in player_actions(rules, None, True, [])}
+    with_it = {a.name for a in player_actions(rules, None, True, [shown])}
+    assert action not in without and action in with_it

@@ -171,14 +171,15 @@ PLAYERS = {
     "draw": Playable({"weapon": WEAPON}),
     "grapple": Playable({"garrote": PlayerField("Garrote", "use a garrote on the target")}),
     "break": Playable(
-        {"skill": PlayerField("Skill", "break free with Physique or Unarmed Combat")}
+        {"skill": PlayerField("Skill", "break free with Physique or Unarmed Combat")},
+        needs=frozenset(("held", "pinned")),
     ),
-    "release": Playable(),
+    "release": Playable(needs=frozenset(("holding",))),
     "feint": Playable({"skill": PlayerField("Skill", "feint with Melee or Unarmed Combat")}),
     "shield": Playable(
         {"op": PlayerField("With the shield", "unstrap, unsling, strap or drop it")}
     ),
     "other": Playable({"what": WHAT, "skill": PlayerField("Skill", "the skill you roll, if any")}),
     "withdraw": Playable(),
-    "next": Playable(dice="4dF for each action you declared, as it resolves"),
+    "next": Playable(dice="4dF for each action you declared, as it resolves", down=True),
 }

@@ -91,5 +91,7 @@ RULESET = Ruleset(
     key_numbers=key_numbers,
     verbs=VERBS,
     told=frozenset(("pinned",)),
+    # a wound level that takes every action (Incapacitated, Dead) shows as "no actions"
+    down=frozenset(("no actions",)),
     facts=facts,
 )

@@ -123,10 +123,10 @@ PLAYERS = {
     "aim": Playable(),
     "disarm": Playable({"item": PlayerField("Item", "what you knock away (none: what it holds)")}),
     "pin": Playable(),
-    "escape": Playable(),
+    "escape": Playable(needs=frozenset(("pinned",))),
     "move": Playable({"pace": PlayerField("Pace", "how fast you go: jog, run or sprint")}),
     "wait": Playable(),
-    "stand": Playable(),
+    "stand": Playable(needs=frozenset(("prone",))),
     "ready": Playable({"item": PlayerField("Item", "what you draw or pick up")}),
     "other": Playable({"what": PlayerField("What", "what you do, in a few words")}),
 }

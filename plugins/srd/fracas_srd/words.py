@@ -154,8 +154,15 @@ PLAYERS = {
     "escape": Playable(
         {"using": PlayerField("Using", "your skill to break free (none: your better one)")},
         dice=CONTEST,
+        needs=frozenset(("grappled",)),
     ),
-    "stand": Playable(),
+    "stand": Playable(needs=frozenset(("prone",))),
+    # ending the turn: a dying creature's death save still due (put off for a legendary
+    # action, srd-14), and a save for each condition a save ends at the turn's end (srd-28)
+    "next": Playable(
+        dice="d20 for a death save still due, then d20 for each save that ends a condition",
+        down=True,
+    ),
 }
 
 
