@@ -493,14 +493,15 @@ def timeline(
         taken_back = frame.taken_back_by
         fell = newly_fallen(events, frame.command, before, ruleset)
         carried = is_party_step(frame.command)
+        round_, acting = turn_of_step(ruleset, frame, before, unseen)
         step = ReplayStep(
             number,
             record.control,
             target,
             UNSEEN if record.author in unseen else record.author,
             record.at,
-            before.round,
-            before.acting,
+            round_,
+            acting,
             frame.in_effect,
             audience.number(taken_back.step) if taken_back else None,
             taken_back.control if taken_back else "",
@@ -544,6 +545,18 @@ def unshown(frame: Frame, cut: Cut, last: View) -> Moment:
         [], [], [], [], [], sentence=UNSHOWN[0].upper() + UNSHOWN[1:],
     )  # fmt: skip
     return Moment(step, seen.view, cut.reported(seen.source), True, False, frame.record.step)
+
+
+def turn_of_step(
+    ruleset: Ruleset, frame: Frame, before: View, unseen: set[str]
+) -> tuple[int, list[str]]:
+    """The round and turn a step is filed under: the view's before it, or the turn whose end
+    the step was taken at (`Ruleset.turn_end`), whose holder players may not see."""
+    ending = ruleset.filed_under(frame.before, frame.after)
+    if ending is None:
+        return before.round, before.acting
+    number, who = ending
+    return number, [] if who in unseen else [who]
 
 
 def public_views(moments: list[Moment], start: View) -> list[tuple[View, int | None]]:

@@ -162,6 +162,11 @@ class Ruleset:
     # The ruleset's monsters, ready to add by name (`fracas monsters`, `add --monster`), with
     # their attribution: a function giving the Bestiary when first asked. None: none.
     bestiary: Callable[[], Bestiary] | None = None
+    # The turn whose end is still open, as (round, who had it), while the next has not acted
+    # yet: a step taken then that leaves it open is filed under that turn in the replay and
+    # the report (d20: a legendary action at the end of another creature's turn, srd-29).
+    # None, or a state where it gives None: a step is filed under the turn the view shows.
+    turn_end: Callable[[Any], tuple[int, str] | None] | None = None
     # The round and who is having a turn now, where durations expire; None: as the view shows.
     clock: Callable[[Any], durations.Clock] | None = None
     # How the table reads a roll: its "total" (modifiers already in the target), the total
@@ -408,6 +413,14 @@ class Ruleset:
         command names by the class variable `positional` (`save dex`: the ability)."""
         struct = self.command_struct(action)
         return str(getattr(struct, "positional", TARGETS)) if struct else TARGETS
+
+    def filed_under(self, before: Any, after: Any) -> tuple[int, str] | None:
+        """The turn a step from `before` to `after` belongs to when it is not the one the
+        view shows: the turn whose end stays open through the step (`turn_end`)."""
+        if self.turn_end is None:
+            return None
+        ending = self.turn_end(before)
+        return ending if ending is not None and ending == self.turn_end(after) else None
 
     def clock_of(self, state: Any) -> durations.Clock:
         return (self.clock or durations.view_clock(self.view))(state)

@@ -219,7 +219,9 @@ STATEMENTS = {
         "option has a cost (1 unless the sheet says 2 or 3); it takes one option at a time, "
         "only at the end of another creature's turn, and several turn-ends may each see one. It"
         " can't take them while incapacitated, nor, if surprised, before its first turn ends. "
-        "[Monsters: Actions; Legendary Actions]"
+        "One taken after a turn has ended and before the next creature acts is taken at the "
+        "end of the turn that ended, and is filed under it. [Monsters: Actions; Legendary "
+        "Actions]"
     ),
     "srd-30": (
         "Melee within 5 feet. A melee attack is made on a target within the attacker's reach, "

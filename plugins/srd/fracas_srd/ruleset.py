@@ -52,7 +52,7 @@ from fracas_srd.initiative import (
 from fracas_srd.reach import reach
 from fracas_srd.reference import REFERENCE
 from fracas_srd.sheets import OPTION_HELP, Options, Sheet, check_sheet
-from fracas_srd.state import TRACKED, Fighter, State, initial
+from fracas_srd.state import TRACKED, Fighter, State, initial, turn_end
 from fracas_srd.turn import able, on_turn
 from fracas_srd.view import key_numbers, view
 from fracas_srd.words import DOWN, FIELD_HELP, OUT, PLAYERS, TOLD, VERBS, facts
@@ -223,6 +223,7 @@ RULESET = Ruleset(
     after_by_hand=after_by_hand,
     reactions=reactions_offered,
     clock=clock,
+    turn_end=turn_end,
     reads_rolls="modified",  # the d20 plus its modifiers meets the AC or DC (srd-M2)
     key_numbers=key_numbers,
     verbs=VERBS,

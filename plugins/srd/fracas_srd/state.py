@@ -168,6 +168,15 @@ class State(msgspec.Struct, frozen=True):
         return self.fighters.get(self.turn) if self.turn else None
 
 
+def turn_end(state: State) -> tuple[int, str] | None:
+    """srd-29: the turn whose end is open, (round, who had it), until the next creature
+    acts: a legendary action taken then is taken at that turn's end."""
+    if not state.turn_ended:
+        return None
+    number, _, who = state.turn_ended.partition(":")
+    return int(number), who
+
+
 def until_next(state: State, edge: str, who: str) -> Until:
     """To the `edge` ("start" or "end") of `who`'s next turn: not the one it is having,
     unless that turn has not acted yet, the turn-end before it still open (a legendary

@@ -216,3 +216,43 @@ def test_srd_29_a_legendary_ability_on_one_target_refuses_a_second():
     glare = {"option": "attack", "weapon": "dreadful glare"}
     with pytest.raises(RefusedError, match=r"^dreadful glare takes one target, not 2$"):
         t.act("lord", "legendary", "pc", "pc2", **glare)
+
+
+def filed(tmp_path, *commands: tuple[dict, list[int] | None]) -> dict[int, tuple[int, list[str]]]:
+    """Each step's (round, turn) as the replay and the report file it, after the commands,
+    in a fight of Brannoc, the wyrm and Wren (initiative in that order)."""
+    from fracas.projections import Fracas
+    from fracas.projections.replay import timeline
+
+    with Fracas(str(tmp_path / "t.db")) as log:
+        e = log.new("srd", title="the wyrm's lair")
+        cast = (("brannoc", "fighter", "pc"), ("wyrm", "wyrm", "npc"), ("wren", "rogue", "pc"))
+        for who, name, side in cast:
+            join = {"action": "join", "combatant": who, "sheet": sample(name), "side": side}
+            e.execute(e.ruleset.command(join))
+        e.execute(e.ruleset.command({"action": "begin"}), dice=[20, 16, 8])
+        for data, dice in commands:
+            e.execute(e.ruleset.command(data), dice=dice)
+        return {m.step.step: (m.step.round, m.step.acting) for m in timeline(e)}
+
+
+TAIL = {"action": "legendary", "actor": "wyrm", "targets": ["brannoc"], "option": "tail attack"}
+
+
+def test_srd_29_a_legendary_action_after_next_is_filed_at_the_end_of_the_turn_that_ended(tmp_path):
+    """srd-29: "only at the end of another creature's turn": taken after `next`, before the
+    next creature acts, it is filed under the turn that ended, in its round (the last turn
+    of round 1 too); what the next creature then does is its own turn's."""
+    steps = filed(
+        tmp_path,
+        ({"action": "next"}, None),  # step 6: Brannoc's turn ends
+        ({**TAIL}, [15, 3, 3]),  # 7: at the end of Brannoc's turn
+        ({"action": "dash", "actor": "wyrm"}, None),  # 8: the wyrm's own turn
+        ({"action": "next"}, None),  # 9
+        ({"action": "next"}, None),  # 10: Wren's turn ends, and round 1 with it
+        ({**TAIL, "option": "detect", "targets": []}, None),  # 11: at the end of Wren's
+        ({"action": "dodge", "actor": "brannoc"}, None),  # 12: round 2, Brannoc's turn
+    )
+    assert [steps[n] for n in range(6, 13)] == [
+        (1, ["brannoc"]), (1, ["brannoc"]), (1, ["wyrm"]), (1, ["wyrm"]), (1, ["wren"]),
+        (1, ["wren"]), (2, ["brannoc"])]  # fmt: skip
