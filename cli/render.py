@@ -209,6 +209,27 @@ def drawn(draw: Callable[[Any], None]) -> None:
     click.echo(text, nl=False)
 
 
+def stat_block(name: str, kind: str, lines: list[tuple[str, str]]) -> None:
+    """A monster's stat block: its name and kind, then a line a label, the text wrapped."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(
+        title=Text(f"{name}\n{kind}"),
+        title_justify="left",
+        box=box.SIMPLE,
+        show_header=False,
+        show_edge=False,
+        pad_edge=False,
+    )
+    table.add_column("", style="bold", no_wrap=True)
+    table.add_column("", ratio=1, overflow="fold")
+    for label, text in lines:
+        table.add_row(Text(label), Text(text))
+    drawn(lambda console: console.print(table))
+
+
 PARTY_COLUMNS = ("ID", "Name", "Health", "In", "Conditions")
 
 

@@ -84,3 +84,16 @@ class Bestiary(msgspec.Struct, frozen=True):
 
         close = difflib.get_close_matches(wanted, by_name, n=1, cutoff=0.6)
         return by_name[close[0]] if close else None
+
+
+def sheet_lines(sheet: dict[str, Any]) -> list[tuple[str, str]]:
+    """A sheet's own fields as a stat block's lines: `hp` 7, `skills` stealth, bows."""
+    return [(field, worded(value)) for field, value in sheet.items() if value not in ("", [], {})]
+
+
+def worded(value: Any) -> str:
+    if isinstance(value, dict):
+        return "; ".join(f"{k} {worded(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(worded(v) for v in value)
+    return f"{value:g}" if isinstance(value, float) else str(value)

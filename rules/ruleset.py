@@ -17,7 +17,7 @@ from fracas.ledger import BadInputError, NotFoundError
 from fracas.ledger.errors import RulesetFailedError, said
 from fracas.rules import BUILTIN, durations, gm, party, roster
 from fracas.rules import reactions as waits
-from fracas.rules.bestiary import Bestiary
+from fracas.rules.bestiary import Bestiary, sheet_lines
 from fracas.rules.commands import (
     GM,
     GM_ACTIONS,
@@ -167,6 +167,9 @@ class Ruleset:
     # the report (d20: a legendary action at the end of another creature's turn, srd-29).
     # None, or a state where it gives None: a step is filed under the turn the view shows.
     turn_end: Callable[[Any], tuple[int, str] | None] | None = None
+    # A monster's sheet as a stat block the GM reads before adding it (`fracas monsters NAME
+    # --show`): sheet -> (label, text) lines. None: the sheet's own fields, one a line.
+    stat_block: Callable[[dict[str, Any]], list[tuple[str, str]]] | None = None
     # The round and who is having a turn now, where durations expire; None: as the view shows.
     clock: Callable[[Any], durations.Clock] | None = None
     # How the table reads a roll: its "total" (modifiers already in the target), the total
@@ -257,6 +260,10 @@ class Ruleset:
         """What a rule id the ruleset cites says (None for an id it does not know)."""
         found = self.rules_reference
         return found.statement(rule_id) if found is not None else None
+
+    def stat_block_of(self, sheet: dict[str, Any]) -> list[tuple[str, str]]:
+        """A monster's sheet as (label, text) lines to read (`fracas monsters NAME --show`)."""
+        return (self.stat_block or sheet_lines)(sheet)
 
     @cached_property
     def monsters(self) -> Bestiary:

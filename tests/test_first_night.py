@@ -161,7 +161,9 @@ def test_a_misspelt_monster_is_answered_with_a_did_you_mean(run):
 @pytest.mark.parametrize("ruleset", SIX[:5])
 def test_a_ruleset_without_a_bestiary_says_so_when_a_monster_is_asked_for(run, ruleset):
     run("new", "-r", ruleset)
-    for args in (("add", "gob", "--monster", "goblin"), ("monsters", "goblin")):
+    asked = (("add", "gob", "--monster", "goblin"), ("monsters", "goblin"),
+             ("monsters", "goblin", "--show"))  # fmt: skip
+    for args in asked:
         line = refused_in_one_line(run, *args)
         assert line == (
             f"Error: the {ruleset} rules have no bestiary: add from a sheet (--sheet), "
@@ -335,3 +337,14 @@ def test_the_party_is_no_fight_to_give_fight_commands(run, tmp_path, ruleset):
         line = refused_in_one_line(run, "-e", "party", *args)
         assert line.startswith("Error: the party is not a fight: "), (args, line)
         assert "fracas party heal" in line and "fracas new --party" in line, line
+
+
+def test_a_ruleset_without_its_own_stat_block_shows_a_monster_s_sheet_field_by_field():
+    """The default of `Ruleset.stat_block`: each field of the sheet that says something."""
+    from fracas.rules import load
+
+    plain = load("percentile")
+    assert plain.stat_block is None
+    sheet = {"hp": 7, "cr": 0.25, "skills": ["stealth", "bows"], "notes": "", "speed": {"walk": 30}}
+    assert plain.stat_block_of(sheet) == [
+        ("hp", "7"), ("cr", "0.25"), ("skills", "stealth, bows"), ("speed", "walk 30")]  # fmt: skip

@@ -33,7 +33,7 @@ from fracas.rules.views import PARTY
 if TYPE_CHECKING:
     from fracas.projections import Fracas
     from fracas.rules import Ruleset
-    from fracas.rules.bestiary import Bestiary
+    from fracas.rules.bestiary import Bestiary, Monster
 
 
 @click.command()
@@ -281,12 +281,19 @@ class BestiaryHelp(click.Command):
 @click.command(cls=BestiaryHelp, short_help="The bestiary: monsters to add with `add --monster`.")
 @click.argument("text", required=False, default="")
 @click.option("--ruleset", "-r", default=None, help="A ruleset; default: the encounter's.")
+@click.option("--show", is_flag=True, help="The stat block of the monster TEXT names.")
 @click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
 @pass_app
-def monsters(app: App, text: str, ruleset: str | None, as_json: bool) -> None:
+def monsters(app: App, text: str, ruleset: str | None, show: bool, as_json: bool) -> None:
     """List the ruleset's monsters (those whose name or type holds TEXT): name, challenge
-    rating and type, with the attribution their licence asks for."""
+    rating and type, with the attribution their licence asks for. --show: the stat block of
+    the monster TEXT names, to read before adding it."""
     from fracas.projections import party
+
+    if show and not text.strip():
+        raise BadInputError(
+            "--show reads one monster's stat block: name it, like `fracas monsters owlbear --show`"
+        )
 
     try:
         rules, _ = ruleset_for(app, ruleset)
@@ -295,6 +302,9 @@ def monsters(app: App, text: str, ruleset: str | None, as_json: bool) -> None:
             raise
         rules = party.party(app.fracas).ruleset
     bestiary = bestiary_of(rules)
+    if show:
+        stat_block(rules, bestiary.find(text), bestiary.attribution, as_json)
+        return
     found = bestiary.search(text)
     nearest = None if found else bestiary.nearest(text)
     if as_json:
@@ -308,6 +318,21 @@ def monsters(app: App, text: str, ruleset: str | None, as_json: bool) -> None:
         hint = f"; did you mean {nearest}?" if nearest else ""
         click.echo(f"no monster's name or type holds {text!r}{hint}")
     click.echo(f"{len(found)} of {len(bestiary.monsters)} monsters. {bestiary.attribution}")
+
+
+def stat_block(rules: Ruleset, monster: Monster, attribution: str, as_json: bool) -> None:
+    """A monster's stat block as its ruleset words it, with the attribution."""
+    block = rules.stat_block_of(monster.sheet)
+    if as_json:
+        lines = [{"label": label, "text": text} for label, text in block]
+        found = {"monster": monster.slug, "name": monster.name, "cr": monster.cr}
+        dump_json(
+            {**found, "type": monster.kind, "block": lines, "sheet": monster.sheet,
+             "attribution": attribution}
+        )  # fmt: skip
+        return
+    render.stat_block(monster.name, f"{monster.kind} · CR {monster.challenge}", block)
+    click.echo(attribution)
 
 
 def imported(ruleset: Ruleset, sheet: dict[str, Any], sheet_file: str) -> dict[str, Any]:

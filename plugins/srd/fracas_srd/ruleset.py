@@ -34,6 +34,7 @@ from fracas_srd import (
     reactions,
     rest,
     spells,
+    statblock,
     triggered,
 )
 from fracas_srd.commands import ACTIONS, Act, SrdCommand, Surprise
@@ -240,4 +241,5 @@ RULESET = Ruleset(
     rest=rest.rest,
     imports=foundry.read,
     bestiary=bestiary.load,
+    stat_block=statblock.stat_block,
 )

@@ -420,3 +420,51 @@ def test_a_homunculus_s_bite_poisons_and_a_save_failed_by_5_puts_the_target_to_s
         table.do({"action": "next"})
     table.act("homunculus", "attack", "pc2", faces=(15, 1), weapon="bite")  # 1+4 = 5: by 5
     assert table.who("pc2").has("poisoned") and table.who("pc2").has("unconscious")
+
+
+def test_monsters_show_reads_a_monster_s_stat_block_before_it_is_added(tmp_path):
+    """The adult red dragon's numbers as the SRD 5.1's stat block gives them, with the
+    attribution; --json the same lines and the sheet; a misspelling refused in one line."""
+    db, runner = str(tmp_path / "t.db"), CliRunner()
+    shown = runner.invoke(cli, ["--db", db, "monsters", "-r", "srd", "adult red dragon",
+                                "--show"], env={"COLUMNS": "100"})  # fmt: skip
+    assert shown.exit_code == 0, shown.output
+    text = " ".join(shown.output.split())
+    for said in (
+        "Adult Red Dragon huge dragon · CR 17",
+        "Armor Class 19", "Hit Points 256", "Speed 40 ft.",
+        "STR 27 (+8) DEX 10 (+0) CON 25 (+7) INT 16 (+3) WIS 13 (+1) CHA 21 (+5)",
+        "Saving Throws Dex +6, Con +13, Wis +7, Cha +11",
+        "Stealth +6",
+        "Damage Immunities fire",
+        "Legendary Resistance (3/Day)",
+        "Multiattack frightful presence, then bite, claw, claw",
+        "Bite Melee: +14 to hit, reach 10 ft. Hit: 2d10 + 8 piercing plus 2d6 fire",
+        "Fire Breath (Recharge 5–6) DC 21 Dexterity save: 18d6 fire, half as much on a success",
+        "Legendary Actions (3) detect; tail attack: tail; wing attack (costs 2)",
+    ):  # fmt: skip
+        assert said in text, (said, shown.output)
+    assert shown.output.rstrip().endswith("legalcode.")
+    assert "This work includes material taken from the System Reference Document 5.1" in text
+    data = json.loads(
+        runner.invoke(
+            cli, ["--db", db, "monsters", "-r", "srd", "owlbear", "--show", "--json"]
+        ).output
+    )
+    assert (data["monster"], data["cr"], data["type"]) == ("owlbear", 3, "large monstrosity")
+    assert {"label": "Armor Class", "text": "13"} in data["block"]
+    assert data["sheet"]["hp"] == 59 and "Creative Commons" in data["attribution"]
+    ghoul = runner.invoke(cli, ["--db", db, "monsters", "-r", "srd", "ghoul", "--show"]).output
+    assert "Claws Melee: +4 to hit, reach 5 ft. Hit: 2d4 + 2 slashing; DC 10 Constitution " \
+        "save or paralyzed (1 minute, a save at the end of each of its turns)" in " ".join(
+            ghoul.split())  # fmt: skip
+    wrong = runner.invoke(cli, ["--db", db, "monsters", "-r", "srd", "owlbaer", "--show"])
+    assert wrong.exit_code != 0
+    assert (
+        wrong.output.strip() == "Error: no monster 'owlbaer' in the bestiary; did you mean owlbear?"
+    )
+    bare = runner.invoke(cli, ["--db", db, "monsters", "-r", "srd", "--show"])
+    assert bare.exit_code != 0 and bare.output.strip() == (
+        "Error: --show reads one monster's stat block: name it, like "
+        "`fracas monsters owlbear --show`"
+    )

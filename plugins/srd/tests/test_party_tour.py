@@ -31,6 +31,8 @@ def test_the_docs_party_tour_runs_as_written(tmp_path: Path):
     assert re.search(r"^hild +Hild Ashvane +HP 27/28 +party", rested, re.M)
     assert re.search(r"^brannoc +Brannoc +HP 25/28 +party", rested, re.M)
     assert "Brannoc spends no Hit Dice" in rested
+    block = " ".join(done.stdout[done.stdout.index("Owlbear\nlarge monstrosity") :].split())
+    assert "Beak Melee: +7 to hit, reach 5 ft. Hit: 1d10 + 5 piercing" in block
     den = done.stdout[done.stdout.index("Setting up · 5 combatants") :]
     assert re.search(r"Hild Ashvane +pc +- +HP 27/28 +18", den)
     assert re.search(r"Brannoc +pc +- +HP 25/28", den)

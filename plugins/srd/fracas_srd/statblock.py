@@ -1,0 +1,186 @@
+"""A monster's sheet read as the SRD writes a stat block (`fracas monsters NAME --show`):
+its defences and abilities, then its actions with their numbers worked out as the rules
+roll them (to hit, damage, save DCs), its legendary and lair actions."""
+
+from typing import Any
+
+import msgspec
+from fracas.rules.api import Modifier
+
+from fracas_srd.attacks import ability_for, attack_modifiers
+from fracas_srd.checks import save_modifiers, skill_modifiers
+from fracas_srd.sheets import ABILITIES, Rider, Sheet, Spell, Weapon, parse_amount
+from fracas_srd.state import Fighter
+
+Lines = list[tuple[str, str]]
+NAMES = {"str": "Strength", "dex": "Dexterity", "con": "Constitution", "int": "Intelligence",
+         "wis": "Wisdom", "cha": "Charisma"}  # fmt: skip
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th")
+
+
+def stat_block(sheet: dict[str, Any]) -> Lines:
+    f = fighter_of(msgspec.convert(sheet, Sheet))
+    return [*defences(f), *traits(f.sheet), *spellcasting(f), *actions(f), *legendary(f.sheet)]
+
+
+def fighter_of(sheet: Sheet) -> Fighter:
+    """The monster as it would join a fight: what the rules' numbers are read from."""
+    return Fighter("", "", "npc", sheet, 0, sheet.hp, sheet.hp)
+
+
+def total(mods: list[Modifier]) -> int:
+    return sum(m.value for m in mods)
+
+
+def defences(f: Fighter) -> Lines:
+    s = f.sheet
+    scores = "  ".join(f"{a.upper()} {s.score(a)} ({s.mod(a):+d})" for a in ABILITIES)
+    lines = [("Armor Class", str(s.ac)), ("Hit Points", str(s.hp)),
+             ("Speed", f"{s.speed} ft."), ("Abilities", scores)]  # fmt: skip
+    if s.saves:
+        saves = [f"{a.capitalize()} {total(save_modifiers(f, a)):+d}" for a in s.saves]
+        lines.append(("Saving Throws", ", ".join(saves)))
+    if s.skills:
+        lines.append(
+            (
+                "Skills",
+                ", ".join(
+                    f"{k.capitalize()} {total(skill_modifiers(f, k.lower())):+d}" for k in s.skills
+                ),
+            )
+        )
+    for label, own, nonmagical in (
+        ("Damage Vulnerabilities", s.vulnerabilities, []),
+        ("Damage Resistances", s.resistances, s.nonmagical_resistances),
+        ("Damage Immunities", s.immunities, s.nonmagical_immunities),
+    ):
+        said = [", ".join(own)] if own else []
+        if nonmagical:
+            said.append(f"{', '.join(nonmagical)} from nonmagical attacks")
+        if said:
+            lines.append((label, "; ".join(said)))
+    if s.condition_immunities:
+        lines.append(("Condition Immunities", ", ".join(s.condition_immunities)))
+    lines.append(("Proficiency Bonus", f"+{s.bonus}"))
+    return lines
+
+
+def traits(s: Sheet) -> Lines:
+    said = [f.name for f in s.features]
+    if s.legendary_resistance:
+        said.append(f"Legendary Resistance ({s.legendary_resistance}/Day)")
+    if s.magic_resistance:
+        said.append("Magic Resistance")
+    if s.pack_tactics:
+        said.append("Pack Tactics")
+    return [("Traits", "; ".join(said))] if said else []
+
+
+def spellcasting(f: Fighter) -> Lines:
+    s = f.sheet
+    spells = [x for x in s.spells if x.level or (not x.dc and s.spellcasting)]
+    if not s.spellcasting or not spells:
+        return []
+    ability = s.spellcasting
+    dc, to_hit = f.spell_dc(), s.bonus + s.mod(ability)
+    said = f"{NAMES[ability]} (spell save DC {dc}, {to_hit:+d} to hit with spell attacks)"
+    lines = [("Spellcasting", said)]
+    for level in range(len(s.slots) + 1):
+        named = [x.name for x in spells if x.level == level]
+        if named:
+            slots = f" ({s.slots[level - 1]} slots)" if level else ""
+            label = "Cantrips" if level == 0 else f"{ORDINALS[level - 1]} level{slots}"
+            lines.append((label, ", ".join(named)))
+    return lines
+
+
+def actions(f: Fighter) -> Lines:
+    s = f.sheet
+    lines: Lines = []
+    if s.multiattack:
+        first = [x.name for x in s.spells if x.multiattack]
+        lines.append(("Multiattack", ", then ".join([*first, ", ".join(s.multiattack)])))
+    lines += [(w.name.title(), weapon_line(f, w)) for w in s.weapons]
+    cast = {x.name for x in s.spells if x.level or (not x.dc and s.spellcasting)}
+    for spell in s.spells:
+        if spell.name not in cast:
+            lines.append((ability_name(spell), ability_line(f, spell)))
+    return lines
+
+
+def weapon_line(f: Fighter, w: Weapon) -> str:
+    s = f.sheet
+    kind = "Ranged" if w.ranged else "Melee"
+    reach = f"range {w.range[0]}/{w.range[1]} ft." if w.range else f"reach {w.reach} ft."
+    dice, flat = parse_amount(w.damage)
+    flat += s.mod(ability_for(s, w)) + w.magic
+    hit = " + ".join(x for x in (dice, str(flat) if flat else "") if x) if dice else str(flat)
+    if dice and flat < 0:
+        hit = f"{dice} - {-flat}"
+    line = f"{kind}: {total(attack_modifiers(f, w, 'none')):+d} to hit, {reach} Hit: {hit} {w.type}"
+    if w.plus is not None:
+        line += f" plus {w.plus.damage} {w.plus.type}"
+    if w.rider is not None:
+        line += f"; {rider_line(w.rider)}"
+    return line
+
+
+def rider_line(r: Rider) -> str:
+    line = f"DC {r.dc} {NAMES[r.save]} save or {r.condition}{lasting(r)}"
+    if r.worse is not None:
+        line += f"; failed by {r.worse.by} or more, {r.worse.condition} too"
+    return line
+
+
+def lasting(x: Rider | Spell) -> str:
+    said = []
+    if x.rounds:
+        said.append(f"{x.rounds // 10} minute{'s' * (x.rounds > 10)}" if x.rounds % 10 == 0
+                    else f"{x.rounds} round{'s' * (x.rounds > 1)}")  # fmt: skip
+    elif x.until:
+        whose = "the target's" if x.until_of == "target" else "its own"
+        said.append(f"until the {x.until} of {whose} next turn")
+    if x.save_ends:
+        said.append("a save at the end of each of its turns")
+    return f" ({', '.join(said)})" if said else ""
+
+
+def ability_name(spell: Spell) -> str:
+    name = spell.name.title()
+    if spell.recharge:
+        name += f" (Recharge {spell.recharge}–6)" if spell.recharge < 6 else " (Recharge 6)"
+    return name
+
+
+def ability_line(f: Fighter, spell: Spell) -> str:
+    parts = []
+    if spell.save:
+        said = f"DC {f.dc_of(spell)} {NAMES[spell.save]} save"
+        if spell.damage:
+            said += f": {spell.damage} {spell.type}"
+            said += ", half as much on a success" if spell.half else ""
+        if spell.condition:
+            fails = "; on a failure also" if spell.damage else " or"
+            said += f"{fails} {spell.condition}{lasting(spell)}"
+        parts.append(said)
+    elif spell.damage:
+        parts.append(f"{spell.damage} {spell.type}")
+    if spell.worse is not None:
+        parts.append(f"failed by {spell.worse.by} or more, {spell.worse.condition} too")
+    if spell.targets:
+        parts.append(f"{spell.targets} target{'s' * (spell.targets > 1)}")
+    return "; ".join(parts) or "as its text says (the GM narrates it)"
+
+
+def legendary(s: Sheet) -> Lines:
+    lines: Lines = []
+    if s.legendary:
+        options = []
+        for o in s.legendary:
+            used = " or ".join(x for x in (o.weapon, o.spell) if x)
+            said = o.name + (f": {used}" if used and used != o.name else "")
+            options.append(said + (f" (costs {o.cost})" if o.cost > 1 else ""))
+        lines.append((f"Legendary Actions ({s.legendary_actions})", "; ".join(options)))
+    if s.lair:
+        lines.append(("Lair Actions", "; ".join(o.name for o in s.lair)))
+    return lines
