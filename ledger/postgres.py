@@ -93,6 +93,9 @@ def _pg(statement: str) -> str:
 
 _VALUES = re.compile(r"^INSERT INTO (\w+) \(([^)]*)\) VALUES \([?, ]+\)(.*)$", re.S)
 _KEYED_DELETE = re.compile(r"^DELETE FROM (\w+) WHERE (\w+ = \?(?: AND \w+ = \?)*)$")
+_KEYED_UPDATE = re.compile(
+    r"^UPDATE (\w+) SET (\w+ = \?(?:, \w+ = \?)*) WHERE (\w+ = \?(?: AND \w+ = \?)*)$"
+)
 
 
 class Part:
@@ -120,10 +123,16 @@ COUNTED = (
 HELD = "(SELECT held FROM begun)"
 
 
+def _names(terms: str, joiner: str) -> tuple[str, ...]:
+    """The columns of `a = ?<joiner>b = ?`."""
+    return tuple(term.split(" = ")[0] for term in terms.split(joiner))
+
+
 @functools.lru_cache(maxsize=256)
 def as_part(statement: str) -> Part | None:
-    """`INSERT ... VALUES (?, ...) [ON CONFLICT ...]` or `DELETE ... WHERE k = ? AND ...` as
-    a Part; None for any other statement."""
+    """`INSERT ... VALUES (?, ...) [ON CONFLICT ...]`, `DELETE ... WHERE k = ? AND ...` or
+    `UPDATE ... SET a = ?, ... WHERE k = ? AND ...` as a Part; None for any other
+    statement."""
     if match := _VALUES.match(statement):
         table, names, tail = match.groups()
         columns = tuple(name.strip() for name in names.split(","))
@@ -133,9 +142,20 @@ def as_part(statement: str) -> Part | None:
             f"json_populate_recordset(NULL::{table}, %s::json)"
         )
         return Part(table, insert + _pg(tail), f"{insert} WHERE {HELD}{_pg(tail)}", columns)
+    if match := _KEYED_UPDATE.match(statement):
+        table, assignments, condition = match.groups()
+        values, keys = _names(assignments, ", "), _names(condition, " AND ")
+        if set(values) & set(keys):  # a key rewritten: one JSON row cannot say both
+            return None
+        update = (
+            f"UPDATE {table} SET {', '.join(f'{c} = g.{c}' for c in values)} "
+            f"FROM json_populate_recordset(NULL::{table}, %s::json) AS g "
+            f"WHERE {' AND '.join(f'{table}.{c} = g.{c}' for c in keys)}"
+        )
+        return Part(table, update, f"{update} AND {HELD}", values + keys)
     if match := _KEYED_DELETE.match(statement):
         table, condition = match.groups()
-        columns = tuple(term.split(" = ")[0] for term in condition.split(" AND "))
+        columns = _names(condition, " AND ")
         joined = " AND ".join(f"{table}.{c} = g.{c}" for c in columns)
         delete = (
             f"DELETE FROM {table} USING json_populate_recordset(NULL::{table}, %s::json) AS g "

@@ -262,7 +262,20 @@ KEYS = {
 }
 
 
+def _update(table: str) -> tuple[str, list[int]]:
+    """The UPDATE of one row by its key, and where its parameters sit in a row of the table
+    (a row known to be there: rewritten in place, without an insert's attempt first)."""
+    columns = columns_of(table)
+    values = [c for c in columns if c not in KEYS[table]]
+    statement = (
+        f"UPDATE {table} SET {', '.join(f'{c} = ?' for c in values)} "
+        f"WHERE {' AND '.join(f'{k} = ?' for k in KEYS[table])}"
+    )
+    return statement, [columns.index(c) for c in (*values, *KEYS[table])]
+
+
 UPSERT = {table: _upsert(table) for table in TABLES}
+UPDATE = {table: _update(table) for table in TABLES}
 # the rows of the view written last: the next write's `previous`, not made again
 _last_written: tuple[View | None, str, dict[str, dict[tuple, tuple]]] = (None, "", {})
 
@@ -290,9 +303,13 @@ def write_view(
         if gone:
             where = " AND ".join(f"{column} = ?" for column in KEYS[table])
             conn.executemany(f"DELETE FROM {table} WHERE {where}", gone)
-        changed = [row for key, row in new[table].items() if old[table].get(key) != row]
-        if changed:
-            conn.executemany(UPSERT[table], changed)
+        was = old[table]
+        changed = [(key in was, row) for key, row in new[table].items() if was.get(key) != row]
+        if added := [row for there, row in changed if not there]:
+            conn.executemany(UPSERT[table], added)
+        if rewritten := [row for there, row in changed if there]:
+            update, order = UPDATE[table]
+            conn.executemany(update, [[row[i] for i in order] for row in rewritten])
 
 
 def differing_row(

@@ -88,7 +88,7 @@ class TestContract:
         """Whatever shape a projector's writes take (rows added, a table rewritten, keyed
         deletes), they commit with the step's events; one failing write refuses them all."""
         store.execute(
-            "CREATE TABLE seen (encounter TEXT NOT NULL, n INTEGER NOT NULL, "
+            "CREATE TABLE seen (encounter TEXT NOT NULL, n INTEGER NOT NULL, note TEXT, "
             "PRIMARY KEY (encounter, n))"
         )
         seen = "INSERT INTO seen (encounter, n) VALUES (?, ?)"
@@ -121,6 +121,17 @@ class TestContract:
         assert store.head("enc").step == 3 and store.head("enc").version == 4
         store.append("enc", [ev(5)], expected_version=4, command_id="c4", project=add(9))
         assert rows() == [2, 8, 9] and store.verify().ok and store.check_steps().ok
+
+        def update(statement: str, *rows: tuple) -> Callable[[Any], None]:
+            return lambda conn: conn.executemany(statement, rows)  # rows known to be there
+
+        relabel = update("UPDATE seen SET note = ? WHERE encounter = ? AND n = ?",
+                         ("two", "enc", 2), ("nine", "enc", 9))  # fmt: skip
+        store.append("enc", [ev(6)], expected_version=5, command_id="c5", project=relabel)
+        renumber = update("UPDATE seen SET n = ? WHERE encounter = ? AND n = ?", (7, "enc", 8))
+        store.append("enc", [ev(7)], expected_version=6, command_id="c6", project=renumber)
+        notes = [tuple(row) for row in store.execute("SELECT n, note FROM seen ORDER BY n")]
+        assert notes == [(2, "two"), (7, None), (9, "nine")]
 
     def test_expected_version_mismatch_is_a_conflict(self, store: LogStore) -> None:
         store.append("enc", [ev(1)], expected_version=0, command_id="c1")
