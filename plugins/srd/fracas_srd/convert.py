@@ -9,6 +9,7 @@ import re
 from typing import Any, get_args
 
 from fracas_srd.sheets import SKILLS, DamageType, modifier, proficiency_for
+from fracas_srd.spellbook import cantrip_dice, spellbook
 
 DAMAGE_TYPES = frozenset(get_args(DamageType))
 NAMES = {"strength": "str", "dexterity": "dex", "constitution": "con", "intelligence": "int",
@@ -291,6 +292,41 @@ def legendary_of(monster: dict[str, Any], sheet: dict[str, Any], tally: Tally) -
             sheet["features"] = [{"name": "nimble escape", "bonus_actions": ["disengage", "hide"]}]
 
 
+def spellcasting_of(monster: dict[str, Any], sheet: dict[str, Any], tally: Tally) -> None:
+    """A Spellcasting trait: its ability, its slots, and those of its spells the plugin
+    plays (spellbook.py), a cantrip's damage grown with the caster's level, the DC stated
+    where srd-M5's would differ. Innate spellcasting (at will, so many a day) is counted."""
+    for trait in monster.get("special_abilities") or []:
+        cast = trait.get("spellcasting")
+        if cast is None:
+            continue
+        if not cast.get("slots"):
+            tally["innate spellcasting (at will, a day), not read"] += 1
+            continue
+        tally["spellcasters read, with their slots"] += 1
+        ability = cast["ability"]["index"]
+        slots = {int(level): int(n) for level, n in cast["slots"].items()}
+        sheet["spellcasting"] = ability
+        sheet["slots"] = [slots.get(level, 0) for level in range(1, max(slots) + 1)]
+        own = 8 + sheet["proficiency"] + modifier(sheet[ability])
+        for given in cast.get("spells") or []:
+            if made := known_spell(given, int(cast.get("level") or 0), tally):
+                if int(cast.get("dc") or own) != own and made.get("save"):
+                    made["dc"] = int(cast["dc"])
+                sheet["spells"].append(made)
+
+
+def known_spell(given: dict[str, Any], caster_level: int, tally: Tally) -> dict[str, Any] | None:
+    spell = spellbook().get(given["name"].lower())
+    if spell is None or int(given.get("level", -1)) != spell.get("level", 0):
+        tally["spells not on the plugin's spell list, left out"] += 1
+        return None
+    made = dict(spell)
+    if not made.get("level") and made.get("damage"):
+        made["damage"] = cantrip_dice(made["damage"], caster_level)
+    return made
+
+
 def armor_class(monster: dict[str, Any]) -> int:
     given = monster["armor_class"]
     return int(given[0]["value"] if isinstance(given, list) else given)
@@ -349,4 +385,5 @@ def convert(monster: dict[str, Any], tally: Tally) -> dict[str, Any]:
     damage_traits(monster, sheet, tally)
     actions_of(monster, sheet, tally)
     legendary_of(monster, sheet, tally)
+    spellcasting_of(monster, sheet, tally)
     return {"name": monster["name"], "cr": cr, "kind": kind_of_monster(monster), "sheet": sheet}

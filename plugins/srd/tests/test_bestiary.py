@@ -4,6 +4,7 @@ names, a sample of them against the SRD 5.1's stat blocks, every one of them in 
 GM's own bestiary (FRACAS_SRD_BESTIARY), and the converter on monsters written here in the
 5e-database's shape."""
 
+import collections
 import importlib.util
 import json
 import sys
@@ -468,3 +469,38 @@ def test_monsters_show_reads_a_monster_s_stat_block_before_it_is_added(tmp_path)
         "Error: --show reads one monster's stat block: name it, like "
         "`fracas monsters owlbear --show`"
     )
+
+
+def test_a_spellcaster_carries_the_spells_the_plugin_plays_with_its_slots():
+    """SRD 5.1: the mummy lord, a 10th-level cleric caster (Wis, save DC 17, +9 to hit),
+    slots 4/3/3/3/2/1; of its spells the plugin plays sacred flame (2d8 at 10th level),
+    guiding bolt, shield of faith and hold person."""
+    lord = sheet_of("mummy lord")
+    assert lord.spellcasting == "wis" and lord.slots == [4, 3, 3, 3, 2, 1]
+    cast = {s.name: s.level for s in lord.spells if s.level or s.name == "sacred flame"}
+    assert cast == {"sacred flame": 0, "guiding bolt": 1, "shield of faith": 1, "hold person": 2}
+    assert lord.spell("sacred flame").damage == "2d8"
+    assert 8 + lord.bonus + lord.mod("wis") == 17  # its save DC, as the SRD states it
+    lich = sheet_of("lich")  # an 18th-level wizard caster: its fire-free list holds these
+    assert {"magic missile", "shield"} <= {s.name for s in lich.spells}
+    assert lich.slots == [4, 3, 3, 3, 3, 1, 1, 1, 1]
+    table = Table()
+    table.join("lord", monster("mummy lord").sheet)
+    table.join("pc", sample("fighter"), "pc")  # Wis 12: +1 to the save
+    table.do({"action": "begin"}, 20, 2)
+    table.act("lord", "cast", "pc", faces=(15,), spell="hold person")  # 15+1: fails DC 17
+    assert table.who("pc").has("paralysed")
+    assert table.who("lord").slots_spent[1] == 1  # a 2nd-level slot
+    text = CliRunner().invoke(cli, ["monsters", "-r", "srd", "mummy lord", "--show"],
+                              env={"COLUMNS": "120"}).output  # fmt: skip
+    said = " ".join(text.split())
+    assert "Spellcasting Wisdom (spell save DC 17, +9 to hit with spell attacks)" in said
+    assert "2nd level (3 slots) hold person" in said
+
+
+def test_the_converter_counts_the_spells_it_cannot_play():
+    tally = collections.Counter()
+    bestiary.srd_monsters(tally)
+    assert tally["spellcasters read, with their slots"] == 12
+    assert tally["spells not on the plugin's spell list, left out"] > 0
+    assert tally["innate spellcasting (at will, a day), not read"] == 24
