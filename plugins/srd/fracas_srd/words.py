@@ -157,12 +157,7 @@ PLAYERS = {
         needs=frozenset(("grappled",)),
     ),
     "stand": Playable(needs=frozenset(("prone",))),
-    # ending the turn: a dying creature's death save still due (put off for a legendary
-    # action, srd-14), and a save for each condition a save ends at the turn's end (srd-28)
-    "next": Playable(
-        dice="d20 for a death save still due, then d20 for each save that ends a condition",
-        down=True,
-    ),
+
 }
 
 
