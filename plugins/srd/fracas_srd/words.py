@@ -157,7 +157,6 @@ PLAYERS = {
         needs=frozenset(("grappled",)),
     ),
     "stand": Playable(needs=frozenset(("prone",))),
-
 }
 
 
