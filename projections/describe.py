@@ -171,7 +171,7 @@ def describe(event: Event, round_word: str = "Round", reads: str = TOTAL) -> str
             return describe_roll(event, reads)
         case Resolved():
             targets = f" -> {', '.join(event.targets)}" if event.targets else ""
-            return f"{event.actor} {event.action}{targets}: {event.outcome}{rules_of(event.rules)}"
+            return f"{event.actor} {event.action}{targets}: {event.told}{rules_of(event.rules)}"
         case Damaged():
             parts = ", ".join(m.describe() for m in event.breakdown)
             parts = f" ({parts})" if parts else ""

@@ -302,17 +302,15 @@ def visible(
 
 
 DONE = (Damaged, Healed, ConditionSet, ConditionCleared, Resolved)  # what a step did to whom
-# the figures an outcome gives in brackets ("misses (11 against block 13)") read the hidden
-# one's sheet and rolls: what was done is said without them
-FIGURES = re.compile(r"\s*\([^()]*\d[^()]*\)")
 
 
 def unseen_event(
     event: Event, hidden: set[str], known: Known, involved: bool = False
 ) -> Event | None:
     """An event with every hidden combatant in it made "someone unseen" when it is what was
-    done to a combatant players see (damage, healing, a condition, a resolution by or
-    against them), its breakdown and detail left out (they read the hidden sheet and rolls);
+    done to a combatant players see (damage, healing, a condition, what came of an action on
+    them: a `Resolved` outcome in words), its breakdown and detail left out (a damage's
+    terms, an outcome's figures: they read the hidden sheet and rolls);
     None for any other event naming a hidden combatant (their rolls, turns, state), and, in
     a step that involves one, for every roll and every event that is not what was done."""
     named = named_in([event], known) & hidden
@@ -324,8 +322,10 @@ def unseen_event(
     if isinstance(event, Resolved):
         if set(event.targets) & hidden:
             return None  # what came of it reads the hidden one's sheet (a hit: its AC)
+        if event.actor in hidden and not event.targets:
+            return None  # what came of it to the hidden one itself (a wound): their state
         actor = UNSEEN if event.actor in hidden else event.actor
-        outcome = FIGURES.sub("", redacted(event.outcome, unnamed))
+        outcome = redacted(event.outcome, unnamed)  # its figures (`detail`) read their sheet
         found: Event = msgspec.structs.replace(event, actor=actor, outcome=outcome, detail="")
     else:
         if event.target in hidden:

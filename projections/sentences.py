@@ -270,7 +270,7 @@ def event_phrase(
         case Rolled() if event.target is not None or event.result:
             return roll_phrase(event, actor, names, reads)
         case Resolved() if event.outcome:
-            said = event.outcome.removeprefix(f"{verb(ruleset, event.action)}: ")
+            said = event.told.removeprefix(f"{verb(ruleset, event.action)}: ")
             return said if event.actor == actor else whose(event, said, names, ruleset)
         case ConditionSet() if event.condition == REMOVED:
             return f"{name(event.target, event.target)} leaves the fight"

@@ -135,7 +135,9 @@ def is_secret(events: list[Event]) -> bool:
 
 
 class Resolved(Event, tag="resolved"):
-    """What an action came to (`outcome`, in words), against whom, and by which rules."""
+    """What an action came to (`outcome`, in words: "misses"), against whom, by which rules,
+    and its figures (`detail`: "10 against parry 14"), kept apart from the words so that
+    what players read of an unseen actor's outcome leaves out what read its sheet and rolls."""
 
     actor: str
     action: str
@@ -143,6 +145,11 @@ class Resolved(Event, tag="resolved"):
     outcome: str
     rules: list[str]
     detail: str = ""
+
+    @property
+    def told(self) -> str:
+        """The outcome with its figures: "misses (10 against parry 14)"."""
+        return f"{self.outcome} ({self.detail})" if self.detail else self.outcome
 
 
 class Spent(Event, tag="spent"):

@@ -9,7 +9,8 @@ or, outside pytest, `check_ruleset(Cast(...))`. The kit plays random honest figh
 by hypothesis from the actions and command structs the ruleset declares, through the real
 `Fracas` API, and checks: the same moves give the same log and state; undo and redo
 round-trip; after `reveal` the audit finds no drift and verifies every seeded roll; a GM-only
-roll and a hidden combatant show nowhere in what the players are given; every event has a
+roll and a hidden combatant show nowhere in what the players are given, and an unseen actor's
+outcome reads nothing of its sheet; every event has a
 line for the log, every rule id cited a statement in the ruleset's reference; and the views
 that `status`, `play`, `serve` and the report read are there. It needs hypothesis and pytest
 (`pip install 'fracas[test]'`).
@@ -30,6 +31,7 @@ from fracas.testing.checks import (
     check_secret_roll,
 )
 from fracas.testing.fights import Cast, PickedDice, Tally, every_draw_recorded, installed, start
+from fracas.testing.figures import check_unseen_figures
 
 __all__ = [
     "Cast",
@@ -42,6 +44,7 @@ __all__ = [
     "check_hidden_combatant",
     "check_ruleset",
     "check_secret_roll",
+    "check_unseen_figures",
     "every_draw_recorded",
     "installed",
     "start",

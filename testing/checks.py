@@ -63,6 +63,7 @@ from fracas.testing.fights import (
     step,
     words_now,
 )
+from fracas.testing.figures import check_unseen_figures
 from fracas.testing.liveness import check_secret_liveness
 
 # -- the checks of one played fight ------------------------------------------------------
@@ -695,6 +696,7 @@ def check_ruleset(cast: Cast, *, examples: int = 20) -> Tally:
     tally = honest_fights(cast, examples)
     run(check_secret_roll, cast, max(1, examples // 2))
     run(check_hidden_combatant, cast, max(1, examples // 2))
+    run(check_unseen_figures, cast, max(1, examples // 2))
     return tally
 
 
@@ -723,6 +725,9 @@ class RulesetChecks:
 
     def test_hidden_combatants_do_not_show(self) -> None:
         run(check_hidden_combatant, self.cast, max(1, self.examples // 2), shrinking=self.shrinking)
+
+    def test_an_unseen_actors_outcome_reads_nothing_of_its_sheet(self) -> None:
+        run(check_unseen_figures, self.cast, max(1, self.examples // 2), shrinking=self.shrinking)
 
     def test_the_followed_screen_is_the_whole_walk(self) -> None:
         run(check_followed_screen, self.cast, max(1, self.examples // 4), shrinking=self.shrinking)

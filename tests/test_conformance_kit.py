@@ -10,8 +10,14 @@ import msgspec
 import pytest
 from hypothesis import Phase
 
-from fracas.rules.api import Event, Rolled, View, event_union
-from fracas.testing import Cast, check_declarations, check_fight, check_hidden_combatant
+from fracas.rules.api import Event, Resolved, Rolled, View, event_union
+from fracas.testing import (
+    Cast,
+    check_declarations,
+    check_fight,
+    check_hidden_combatant,
+    check_unseen_figures,
+)
 from fracas.testing.checks import run
 from tests.guide import coin_duel
 
@@ -214,3 +220,28 @@ def test_a_decide_that_crashes_fails_and_is_not_taken_for_a_refusal(coin):
 
     with pytest.raises(Exception, match="'hp'"):
         run(check_fight, planted(coin, decide=crashing), 30, phases=[Phase.generate])
+
+
+def test_a_figure_of_the_hidden_sheet_in_an_outcome_fails_and_in_its_detail_passes(coin):
+    """An outcome that says the one flipping's hit points reads its sheet: a hidden
+    combatant's flip would tell the players its hit points. Given as the outcome's detail,
+    the figure is the GM's alone and the check passes."""
+
+    def boasting(detailed: bool) -> Any:
+        def decide(state: Any, command: Any, ctx: Any) -> list[Event]:
+            events = coin.decide(state, command, ctx)
+            if not isinstance(command, coin.Flip):
+                return events
+            hp = state.fighters[command.actor].hp
+            said = ("flips", f"{hp} hp") if detailed else (f"flips with {hp} hp", "")
+            return [
+                *events,
+                Resolved(command.actor, "flip", command.targets, said[0], [], *said[1:]),
+            ]
+
+        return decide
+
+    fails(
+        check_unseen_figures, planted(coin, decide=boasting(False)), "a figure in Resolved.outcome"
+    )
+    run(check_unseen_figures, planted(coin, decide=boasting(True)), 30, phases=[Phase.generate])

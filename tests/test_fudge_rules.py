@@ -35,7 +35,7 @@ def all_of(e) -> list:
 
 
 def outcomes(events) -> list[str]:
-    return [ev.outcome for ev in events if isinstance(ev, Resolved)]
+    return [ev.told for ev in events if isinstance(ev, Resolved)]
 
 
 def breakdown(events) -> list[tuple[int, str]]:

@@ -314,4 +314,4 @@ def test_000_M2_an_attack_on_an_inhuman_stat_is_inhuman_for_every_target(fracas)
     out = attack(e, "monster", "bob", "carol", weapon="grenade", dice=[18, 2, 2])
     assert rolls(out.events)[0].target == 99
     shared = [ev for ev in out.events if getattr(ev, "outcome", "").startswith("the same roll")]
-    assert "18 against 99% is a critical" in shared[0].outcome, "18 is under DEX 21"
+    assert shared[0].told == "the same roll is a critical (18 against 99%)", "18 is under DEX 21"

@@ -119,7 +119,7 @@ def test_three_sequences_shot_by_shot_from_the_command_line(tmp_path):
     assert "> " in text and "shot 11" in text and "next shot 9" in text
     log = fracas("log")
     assert "BOXCARS" in log and "(6+3) - (6+1) = 2" in log
-    assert "the excess is not carried over [001-10]" in log
+    assert "the excess is not carried over (3 shots on shot 2) [001-10]" in log
     assert "ritual needs 4 more shots next sequence" in log
 
 

@@ -152,7 +152,7 @@ def resolve_grapple(state: State, actor: Fighter, command: Grapple, ctx: Context
         ]
         if not wins:
             events.append(
-                Resolved(actor.id, "grapple", [target.id], f"fails ({margin})", ["003-24"])
+                Resolved(actor.id, "grapple", [target.id], "fails", ["003-24"], f"{margin}")
             )
             continue
         events += grappled(now, actor, target, pin, command.garrote, max(1, margin))

@@ -146,7 +146,7 @@ def attack_one(
     if result <= 0:
         return [
             *events,
-            Resolved(actor.id, "attack", [target.id], f"misses ({why})", ["003-1", "003-3"]),
+            Resolved(actor.id, "attack", [target.id], "misses", ["003-1", "003-3"], why),
         ]
     return events + damage(state, actor, target, result, weapon, armour, why)
 
@@ -246,7 +246,12 @@ def damage(
     if levels <= 0:
         return [
             Resolved(
-                actor.id, "attack", [target.id], f"hits, but armour stops it ({levels})", ["003-32"]
+                actor.id,
+                "attack",
+                [target.id],
+                "hits, but armour stops it",
+                ["003-32"],
+                f"{levels}",
             )
         ]
     after = replace(target, levels=target.levels + levels)

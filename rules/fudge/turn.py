@@ -145,8 +145,9 @@ def resolve_next(state: State, ctx: Context) -> list[Event]:
                 actor.id,
                 declared["action"],
                 [],
-                f"cannot act ({mid.wound(actor).name})",
+                "cannot act",
                 ["003-33"],
+                mid.wound(actor).name,
             )
         )
     else:

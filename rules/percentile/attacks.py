@@ -118,8 +118,9 @@ def defend(
                 defender.id,
                 "defence",
                 [attacker.id],
-                f"{standing['kind']} roll {test.face} stands against this attack",
+                f"{standing['kind']} roll stands against this attack",
                 [rule],
+                f"rolled {test.face}",
             )
         )
         return defender_wins(attack, test, options), None, None
@@ -360,8 +361,9 @@ def attack_one(
                 attacker.id,
                 "attack",
                 [target.id],
-                f"the same roll {face} against {target_pct}% is a {test.result}",
+                f"the same roll is a {test.result}",
                 ["000-4"],
+                f"{face} against {target_pct}%",
             )
         )
     hand_to_hand = weapon.kind in HAND_TO_HAND

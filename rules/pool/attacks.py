@@ -87,7 +87,7 @@ def resolve_attack(state: State, actor: Fighter, command: Attack, ctx: Context) 
             for t, dice in zip(command.targets, shares, strict=True)
         )
         events.append(
-            Resolved(actor.id, "split", command.targets, f"splits the pool: {detail}", ["004-8"])
+            Resolved(actor.id, "split", command.targets, "splits the pool", ["004-8"], detail)
         )
     for target_id, dice in zip(command.targets, shares, strict=True):
         target = state.fighter(target_id)
@@ -326,7 +326,7 @@ def damage(
     """Mechanic 2: Severity = margin + Weapon Damage - Armor; nothing if the margin is <= 0."""
     rule = "004-18" if full else "004-M2"
     if margin <= 0:
-        return [Resolved(attacker.id, "attack", [target.id], f"fails ({why} = {margin})", [rule])]
+        return [Resolved(attacker.id, "attack", [target.id], "fails", [rule], f"{why} = {margin}")]
     armor = armor_of(target, weapon)
     breakdown = [
         Modifier(margin, why, rule),
@@ -334,7 +334,8 @@ def damage(
         Modifier(-armor, "Brawn as armor" if armor > target.sheet.armor else "armor", "004-M2"),
     ]
     severity = sum(m.value for m in breakdown)
-    hit = Resolved(attacker.id, "attack", [target.id], f"hits: Severity {max(0, severity)}", [rule])
+    figures = f"Severity {max(0, severity)}"
+    hit = Resolved(attacker.id, "attack", [target.id], "hits", [rule], figures)
     if severity <= 0:
         return [hit]
     events: list[Event] = [

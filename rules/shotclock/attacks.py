@@ -83,7 +83,8 @@ def resolve_attack(
         events.append(Resolved(actor.id, "attack", [target.id], "hits a mook", ["001-M5"]))
         events.append(ConditionSet(target.id, "out", "a mook goes down to any hit", {}, ["001-M5"]))
         return events
-    events.append(Resolved(actor.id, "attack", [target.id], f"hits, outcome {outcome}", ["001-M3"]))
+    hit = Resolved(actor.id, "attack", [target.id], "hits", ["001-M3"], f"outcome {outcome}")
+    events.append(hit)
     return events + wound(state, ctx, target, outcome, weapon)
 
 

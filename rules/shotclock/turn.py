@@ -149,8 +149,9 @@ def spend_shots(state: State, actor: Fighter, cost: int, what: str) -> list[Even
                     actor.id,
                     what,
                     [],
-                    f"{cost} shots on shot {shot}: the excess is not carried over",
+                    "the excess is not carried over",
                     ["001-10"],
+                    f"{cost} shots on shot {shot}",
                 )
             )
         return events

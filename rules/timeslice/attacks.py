@@ -148,8 +148,11 @@ def strike(
     events += defence_events
     if not hits:
         free_move = " and may move 1 unit free, uninterrupted" if kind == "dodge" else ""
-        outcome = f"misses ({attack.total} against {kind} {defence_total}){free_move}"
-        return [*events, Resolved(actor.id, "attack", [target.id], outcome, ["002-15", "002-23"])]
+        figures = f"{attack.total} against {kind} {defence_total}"
+        missed = Resolved(
+            actor.id, "attack", [target.id], f"misses{free_move}", ["002-15", "002-23"], figures
+        )
+        return [*events, missed]
     return events + wound(fold(state, events), actor, target.id, weapon, command, attack)
 
 

@@ -53,8 +53,11 @@ def wound(
     limb_events: list[Event] = []
     if command.called == "limb":
         amount, limb_events = limb_shot(target, weapon, command.limb, amount, breakdown)
-    outcome = f"hits for {amount}" + (f" (x{factor})" if factor > 1 else "")
-    events: list[Event] = [Resolved(actor.id, "attack", [target.id], outcome, ["002-15", "002-19"])]
+    figures = f"x{factor}" if factor > 1 else ""
+    hit = Resolved(
+        actor.id, "attack", [target.id], f"hits for {amount}", ["002-15", "002-19"], figures
+    )
+    events: list[Event] = [hit]
     if amount:
         events.append(Damaged(target.id, amount, weapon.name, breakdown, ["002-19"]))
     events += limb_events

@@ -161,14 +161,14 @@ def when_hit(
     what = "a natural 20 still hits" if natural == 20 else f"{total} vs AC {ac}"
     if natural == 20 or total >= ac:
         # Declared beforehand, taken only if it can matter: the reaction and slot stay.
-        outcome = f"{found.name}: not cast, it cannot turn the hit ({what})"
-        return [Resolved(target.id, "react", [attacker.id], outcome, ["srd-39"])], True
+        outcome = f"{found.name}: not cast, it cannot turn the hit"
+        return [Resolved(target.id, "react", [attacker.id], outcome, ["srd-39"], what)], True
     shield = lasting_effect(state, target, found, f"cast as {attacker.name}'s attack hits")
-    outcome = f"{found.name}: the hit becomes a miss ({what})"
+    outcome = f"{found.name}: the hit becomes a miss"
     return [
         *taken(state, target, found),
         shield,
-        Resolved(target.id, "react", [attacker.id], outcome, ["srd-39"]),
+        Resolved(target.id, "react", [attacker.id], outcome, ["srd-39"], what),
     ], False
 
 

@@ -20,7 +20,7 @@ DODGE = {"name": "uncanny dodge", "trigger": "hit", "halves": True}
 
 
 def outcomes(out) -> list[str]:
-    return [e.outcome for e in of(out, Resolved)]
+    return [e.told for e in of(out, Resolved)]
 
 
 def spent(out) -> list[str]:
