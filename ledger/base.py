@@ -545,7 +545,7 @@ class LogStore(ABC):
 
     def load(
         self,
-        items: Iterable[StoredEvent | StepRecord],
+        items: Iterable[Sequence[StoredEvent | StepRecord]],
         sealed: Iterable[tuple[str, str]] = (),
         project: Projector | None = None,
         *,
@@ -554,9 +554,10 @@ class LogStore(ABC):
         """Take in a whole log, byte for byte, into this empty one, in one transaction;
         refused (and nothing kept) unless every hash link holds and every step record
         matches its events. The registry is written from the events, in starting order.
-        Events and step records stream through, in any mix: the chains are checked as they
-        pass, and nothing is held but each encounter's tip. `taken` is called once every
-        item is in (to refuse what the items alone cannot show); `sealed` is read then."""
+        Events and step records stream through, a batch at a time (`batches` makes them),
+        in any mix: the chains are checked as they pass, and nothing is held but each
+        encounter's tip. `taken` is called once every item is in (to refuse what the items
+        alone cannot show); `sealed` is read then."""
         self._begin()
         try:
             if self.conn.execute("SELECT 1 FROM events LIMIT 1").fetchone():
@@ -565,7 +566,7 @@ class LogStore(ABC):
                 )
             watch, firsts = chain.ChainWatch(), []
             astuple = msgspec.structs.astuple
-            for batch in batches(items, LOAD_BATCH):
+            for batch in items:
                 rows = [astuple(item) for item in batch if isinstance(item, StoredEvent)]
                 if len(rows) < len(batch):
                     records = [astuple(i) for i in batch if not isinstance(i, StoredEvent)]

@@ -19,7 +19,7 @@ from fracas.ledger import (
     StoredEvent,
     VerifyReport,
 )
-from fracas.ledger.base import batches
+from fracas.ledger.base import LOAD_BATCH, batches
 from fracas.ledger.chain import ChainWatch, where
 from fracas.ledger.values import Hex, Sha256, SqlInt
 from fracas.ledger.verify import StepWatch
@@ -84,7 +84,10 @@ class SecretLine(Sealed, tag="secret", tag_field="type", frozen=True):
     """A sealed seed's line in a GM's backup."""
 
 
-_read_line = msgspec.json.Decoder(EventLine | StepLine | SecretLine).decode
+_lines_decoder = msgspec.json.Decoder(EventLine | StepLine | SecretLine)
+_read_line = _lines_decoder.decode
+_read_lines = _lines_decoder.decode_lines  # a chunk of lines in one call
+_NOT_READ = (msgspec.DecodeError, msgspec.ValidationError, RecursionError, ValueError)
 LINES_AT_ONCE = 1000  # lines encoded in one call: no dict per row, one write per batch
 _encode_lines = msgspec.json.Encoder().encode_lines
 
@@ -261,6 +264,7 @@ class Imported(msgspec.Struct, frozen=True):
 
 MAX_EXPORT_LINE = 2 * BODY_CEILING  # an event line: its body and its envelope
 READ_AT_ONCE = 1 << 20  # bytes of an export read at once
+assert READ_AT_ONCE <= MAX_EXPORT_LINE  # (what ExportReader._refuse_long counts on)
 
 
 def read_text(path: str | Path) -> str:
@@ -325,28 +329,32 @@ class ExportReader:
         self.head: tuple[int, str] = (0, "")
         self.sealed: list[tuple[str, str]] = []
 
-    def lines(self) -> Iterator[tuple[int, list[bytes]]]:
-        """The file's lines, a chunk at a time: (the number of the first, the lines)."""
+    def chunks(self) -> Iterator[tuple[int, bytes]]:
+        """The file's whole lines, a chunk at a time: (the number of the first, the lines
+        without the last one's newline)."""
         total = self._count_lines() if self.progress is not quiet else 0
         number, leftover = 1, b""
         try:
             with open(self.path, "rb") as source:
                 while chunk := source.read(READ_AT_ONCE):
-                    lines = (leftover + chunk).split(b"\n")
-                    leftover = lines.pop()
-                    self._refuse_long(number, [*lines, leftover])
-                    yield number, lines
-                    number += len(lines)
+                    whole, newline, leftover = (leftover + chunk).rpartition(b"\n")
+                    if newline:
+                        self._refuse_long(number, whole)
+                        yield number, whole
+                        number += whole.count(b"\n") + 1
+                    self._refuse_long(number, leftover)  # a line read so far
                     self.progress(number - 1, total)
         except OSError as error:
             raise BadInputError(f"cannot read {self.where}: {error.strerror or error}") from None
         if leftover:
-            yield number, [leftover]
+            yield number, leftover
         self.progress(number, total)
 
-    def _refuse_long(self, first: int, lines: list[bytes]) -> None:
-        if max(map(len, lines)) > MAX_EXPORT_LINE:
-            number = first + next(n for n, x in enumerate(lines) if len(x) > MAX_EXPORT_LINE)
+    def _refuse_long(self, number: int, lines: bytes) -> None:
+        """Only the first of a chunk's lines can be too long: it alone began in an earlier
+        read (the others fit in one, READ_AT_ONCE being under the limit)."""
+        end = lines.find(b"\n")
+        if (len(lines) if end < 0 else end) > MAX_EXPORT_LINE:
             raise BadInputError(f"line {number} of {self.where} is over {MAX_EXPORT_LINE} bytes")
 
     def _count_lines(self) -> int:
@@ -359,33 +367,45 @@ class ExportReader:
     def numbered(self) -> Iterator[tuple[int, Item]]:
         """Every event, step record and header of the export, in file order, with its
         line's number; events and steps counted, sealed seeds kept aside."""
-        events = steps = 0
-        position, digest = 0, ""
-        read = _read_line
-        for first, lines in self.lines():
-            for number, line in enumerate(lines, start=first):
-                try:
-                    item = read(line)
-                except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, ValueError):
-                    item = self._other(number, line)
-                if isinstance(item, StoredEvent):
-                    events += 1
-                    if item.position >= position:
-                        position, digest = item.position, item.hash
-                elif isinstance(item, StepRecord):
-                    steps += 1
-                elif isinstance(item, Sealed):
-                    self.sealed.append((item.name or commitment(item.value), item.value))
-                    continue
-                if item is not None:
-                    yield number, item
-        self.events, self.steps, self.head = events, steps, (position, digest)
+        for first, lines in self.chunks():
+            yield from self._numbered(first, lines.split(b"\n"))
 
-    def log(self) -> Iterator[StoredEvent | StepRecord]:
-        """The events and step records, as the log takes them in."""
-        for _number, item in self.numbered():
-            if not isinstance(item, Header):
-                yield item
+    def _numbered(self, first: int, lines: list[bytes]) -> Iterator[tuple[int, Item]]:
+        read = _read_line
+        for number, line in enumerate(lines, start=first):
+            try:
+                item = read(line)
+            except _NOT_READ:
+                item = self._other(number, line)
+            if item is not None and self._counted(item):
+                yield number, item
+
+    def _counted(self, item: Item) -> bool:
+        """Count an event or a step record; keep a sealed seed aside (False: not an item
+        of the log)."""
+        if isinstance(item, StoredEvent):
+            self.events += 1
+            if item.position >= self.head[0]:
+                self.head = (item.position, item.hash)
+        elif isinstance(item, StepRecord):
+            self.steps += 1
+        elif isinstance(item, Sealed):
+            self.sealed.append((item.name or commitment(item.value), item.value))
+            return False
+        return True
+
+    def log(self) -> Iterator[list[StoredEvent | StepRecord]]:
+        """The events and step records, as the log takes them in: a chunk of the file at a
+        time, decoded in one call when every line of it is an event, a step record or a
+        seed (else line by line, to take in the header or name the line that is wrong)."""
+        for first, lines in self.chunks():
+            try:
+                items = _read_lines(lines)
+            except _NOT_READ:
+                numbered = self._numbered(first, lines.split(b"\n"))
+                yield [item for _n, item in numbered if not isinstance(item, Header)]
+                continue
+            yield [item for item in items if self._counted(item)]
 
     def _other(self, number: int, line: bytes) -> Item | None:
         """A line the fast decoder did not take: the header, or something to name."""
@@ -524,7 +544,7 @@ def copy_log(
             progress(done, chain.checked)
             yield event
 
-    target.load(itertools.chain(events(), steps), sealed)
+    target.load(batches(itertools.chain(events(), steps), LOAD_BATCH), sealed)
     _compare(source, target, names, sealed)
     return CopyReport(len(names), chain.checked, len(steps), len(sealed), chain.head_hash)
 

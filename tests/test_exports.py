@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from fracas.ledger import BadInputError, IntegrityError, RefusedError
-from fracas.projections import Fracas
+from fracas.projections import Fracas, exports
 from fracas.projections.tables import table_rows
 from fracas.rules import Encounter
 from tests.session_fights import SYSTEMS
@@ -22,8 +22,13 @@ def exported(fracas: Fracas, path: Path, **options) -> Path:
     return path
 
 
+@pytest.mark.parametrize("read_at_once", [exports.READ_AT_ONCE, 1024], ids=["whole", "chunks"])
 @pytest.mark.parametrize("system", sorted(SYSTEMS))
-def test_jsonl_round_trip_gives_the_same_events_chain_and_state(tmp_path, system):
+def test_jsonl_round_trip_gives_the_same_events_chain_and_state(
+    tmp_path, system, read_at_once, monkeypatch
+):
+    """Also when an import reads the file in many chunks, each decoded in one call."""
+    monkeypatch.setattr(exports, "READ_AT_ONCE", read_at_once)
     with Fracas(tmp_path / "table.db") as table:
         played = SYSTEMS[system](table)
         export = exported(table, tmp_path / "session.jsonl", with_secrets=True)
@@ -64,6 +69,21 @@ def test_import_refuses_a_damaged_export_naming_the_position(tmp_path, fracas):
     (tmp_path / "junk.jsonl").write_text("not json\n")
     with Fracas(tmp_path / "other.db") as other, pytest.raises(BadInputError, match="line 1"):
         other.import_jsonl(tmp_path / "junk.jsonl")
+
+
+def test_a_line_that_does_not_read_is_named_in_any_chunk_of_the_file(tmp_path, fracas, monkeypatch):
+    """An import reads a long export in chunks; a bad line far past the first chunk is still
+    named by its own number, and nothing is imported."""
+    monkeypatch.setattr(exports, "READ_AT_ONCE", 1024)
+    fight(fracas, ("alice", gunner()), ("bob", gunner()))
+    lines = exported(fracas, tmp_path / "s.jsonl").read_text().splitlines()
+    assert sum(map(len, lines)) > 4 * 1024
+    lines[-3] = '{"type": "event", "position": "three"}'
+    (tmp_path / "bad.jsonl").write_text("\n".join(lines) + "\n")
+    with Fracas(tmp_path / "copy.db") as copy:
+        with pytest.raises(BadInputError, match=f"line {len(lines) - 2} of"):
+            copy.import_jsonl(tmp_path / "bad.jsonl")
+        assert list(copy.store.events()) == [], "nothing was imported"
 
 
 def test_an_import_and_its_read_models_are_one_transaction(tmp_path, fracas, monkeypatch):
