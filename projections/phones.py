@@ -39,6 +39,7 @@ PASSING = Playable(down=True)
 # by name, a number, or words.
 CHECK, CHOICE, COMBATANT, NUMBER, TEXT = "check", "choice", "combatant", "number", "text"
 MAYBE = "maybe"
+ALLY, FOE = "ally", "foe"  # a target on the character's side, or on another
 MAX_FACES = 64
 # The key of the pages' marks of the log (`seen`): a mark says only "the log stood here",
 # never how many steps, nor which, the players' screen leaves out. A restart draws a new key
@@ -88,7 +89,7 @@ class Panel(msgspec.Struct, frozen=True):
     conditions: list[str]
     acting: bool
     actions: list[PlayerAction]
-    targets: list[tuple[str, str]]  # (id, name) of the others on the players' screen, in it
+    targets: list[tuple[str, str, str]]  # (id, name, ALLY or FOE) of the others on screen
     weapons: list[str]
     seen: int  # the mark of the log the panel stands after (`mark`)
     undo: int | None  # the players' number of the own step a tap would take back
@@ -249,14 +250,16 @@ def waits_on_secret(timeline: Timeline) -> int | None:
     return next((m.ledger for m in timeline.moments if m.step.step == withheld), withheld)
 
 
-def targets_of(view: View, ruleset: Any, combatant: str) -> list[tuple[str, str]]:
-    """(id, name) of the others on the players' screen a player may name: not one out of
-    the fight (dead, or taken out of it by the GM); one down may still be healed or hit."""
+def targets_of(view: View, ruleset: Any, combatant: str) -> list[tuple[str, str, str]]:
+    """(id, name, ALLY or FOE) of the others on the players' screen a player may name: not
+    one out of the fight (dead, or taken out of it by the GM); one down may still be healed
+    or hit. An ally is on the character's side as the screen shows sides."""
     gone = {*ruleset.out, REMOVED}
+    mine = next((w.side for w in view.wounds if w.combatant == combatant), None)
     return [
-        (w.combatant, w.name)
+        (w.combatant, w.name, ALLY if w.side == mine else FOE)
         for w in view.wounds
-        if w.combatant != combatant and not gone & set(w.conditions)
+        if w.combatant != combatant and not shows(w.conditions, gone)
     ]
 
 

@@ -231,3 +231,30 @@ def test_the_other_rulesets_offer_an_action_only_with_the_condition_it_needs(
     without = {a.name for a in player_actions(rules, None, True, [])}
     with_it = {a.name for a in player_actions(rules, None, True, [shown])}
     assert action not in without and action in with_it
+
+
+def test_an_ally_and_a_foe_are_told_apart_in_words_on_the_target_pills(tmp_path: Path) -> None:
+    """Ally and enemy target pills looked alike (one colour for all): each now says its
+    side in a word (and a class its colour follows), on every pill naming a combatant."""
+    db = tmp_path / "srd.db"
+    with Fracas(str(db)) as log:
+        encounter = log.new("srd", title="The crypt", encounter="fight")
+        for who, sheet, side in (("cleric", "cleric", "pc"), ("fighter", "fighter", "pc")):
+            do(
+                encounter,
+                {"action": "join", "combatant": who, "sheet": srd_sample(sheet), "side": side},
+            )
+        do(encounter, {"action": "join", "combatant": "goblin", "sheet": srd_sample("goblin")})
+        do(encounter, {"action": "begin"})
+    until_turn(db, "cleric")
+    with phones(db, ("cleric",)) as table:
+        panel = table.panel("cleric")
+        pills = re.findall(
+            r'<label class="tap (\w+)"><input type="(?:checkbox|radio)"[^>]* value="(\w+)"[^>]*>'
+            r"<span>[^<]*(?:<small class=\"side\">(\w+)</small>)?</span>",
+            panel,
+        )
+        sides = {(who, side, word) for side, who, word in pills}
+        assert ("fighter", "ally", "ally") in sides and ("goblin", "foe", "foe") in sides, pills
+        assert ("cleric", "self", "") in sides, pills  # cure wounds: yourself, said so
+        assert {who for who, side, _ in sides if side == "foe"} == {"goblin"}, pills
