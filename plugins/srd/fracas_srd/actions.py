@@ -185,6 +185,10 @@ def escape(state: State, actor: Fighter, command: Escape, ctx: Context) -> list[
     if grappler is None:  # grappled by the GM's ruling: the GM clears it
         raise RefusedError(f"{actor.name} was grappled by a ruling; the GM clears it")
     skill = command.using or better_skill(actor, CONTEST)
-    if contest(ctx, events, actor, skill, grappler, "athletics", ["srd-20"]):
+    if held.get("escape"):  # a monster's stated escape DC (a roper's tendril: 15)
+        freed = skill_check(ctx, events, actor, skill, int(held["escape"]), ["srd-20"]).success
+    else:
+        freed = contest(ctx, events, actor, skill, grappler, "athletics", ["srd-20"])
+    if freed:
         return [*events, ConditionCleared(actor.id, "grappled", "breaks free", ["srd-20"])]
     return [*events, Resolved(actor.id, "escape", [grappler.id], "stays grappled", ["srd-20"])]

@@ -252,6 +252,8 @@ def weapon_attack(
     )
     if not hit:
         return events
+    if not weapon.damage:  # it only grapples (a roper's tendril)
+        return events + grappled_by(attacker, target, weapon)
     parts = damage_parts(state, ctx, events, attacker, weapon, critical, command.extra, offhand)
     parts += sneak_attack(state, ctx, events, attacker, weapon, command, swing, critical)
     also = typed_damage(state, ctx, events, attacker, weapon, critical)
@@ -275,7 +277,27 @@ def weapon_attack(
         after = roster.fold(evolve, state, events)
         hurt = after.fighter(target.id)
         events += ridden(after, ctx, attacker, hurt, weapon.name, weapon.rider)
+    if weapon.grapple:
+        events += grappled_by(
+            attacker, roster.fold(evolve, state, events).fighter(target.id), weapon
+        )
     return events + rebuked(state, ctx, events, attacker, target, answer)
+
+
+def grappled_by(attacker: Fighter, target: Fighter, weapon: Weapon) -> list[Event]:
+    """srd-20: the hit grapples the target (escape DC as the weapon says) and, by a weapon
+    that restrains, restrains it while the grapple lasts."""
+    if target.dead:
+        return []
+    if target.immune_to("grappled"):
+        return [immune(target, "grappled", weapon.name)]
+    why = f"{weapon.name} of {attacker.name}"
+    hold = {"by": attacker.id, "escape": weapon.grapple}
+    events: list[Event] = [ConditionSet(target.id, "grappled", why, hold, ["srd-20"])]
+    if weapon.restrains and not target.immune_to("restrained"):
+        held = {"by": attacker.id, "while": "grappled"}
+        events.append(ConditionSet(target.id, "restrained", why, held, ["srd-20", "srd-27"]))
+    return events
 
 
 def sneak_attack(

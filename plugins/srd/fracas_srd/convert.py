@@ -47,6 +47,7 @@ LIGHT = frozenset(("club", "dagger", "handaxe", "light hammer", "scimitar", "sho
 NONMAGICAL = re.compile(r"non ?magical")
 MISSPELT = {"posion": "poison"}
 DAMAGE_ORDER = sorted(DAMAGE_TYPES)
+GRAPPLES = re.compile(r"Hit: The (?:target|creature) is grappled \(escape DC (\d+)\)")
 HIT = re.compile(r"Hit: (\d+) (\([^)]*\) )?(\w+) damage")
 ATTACKS = re.compile(r"makes (?:an?|one) ([\w ]+?) attack|attack with its ([\w ]+?)(?: or |[.,])")
 ABILITY = re.compile(r"uses its ([\w ]+?)[.,]")
@@ -83,6 +84,8 @@ def kind_of(part: dict[str, Any]) -> str:
 
 def weapon(action: dict[str, Any], sheet: dict[str, Any], tally: Tally) -> dict[str, Any] | None:
     parts = damage_parts(action)
+    if not parts and GRAPPLES.search(action.get("desc", "")):
+        return grappling(action, sheet)
     if not parts:
         tally["attacks without damage dice"] += 1
         return None
@@ -104,7 +107,7 @@ def weapon(action: dict[str, Any], sheet: dict[str, Any], tally: Tally) -> dict[
     if flat != used or not dice:
         made["damage"] = dice + f"{flat - used:+d}" if dice else str(flat - used)
     if reach := feet(desc, "reach"):
-        made["reach"] = min(30, max(5, reach[0] // 5 * 5))
+        made["reach"] = min(60, max(5, reach[0] // 5 * 5))
     if span := feet(desc, "range"):
         made["range"] = span + [span[0]] * (2 - len(span))
     if second := PLUS.search(desc):
@@ -115,6 +118,24 @@ def weapon(action: dict[str, Any], sheet: dict[str, Any], tally: Tally) -> dict[
         made["rider"] = {"save": NAMES[rider[2].lower()], "dc": int(rider[1]),
                          "condition": rider[3]}  # fmt: skip
         made["rider"] |= lasting(desc, rider.start(), tally)
+    return made
+
+
+def grappling(action: dict[str, Any], sheet: dict[str, Any]) -> dict[str, Any]:
+    """An attack whose hit grapples and deals no damage (a roper's tendril, srd-20), its
+    target restrained while held where the text says so."""
+    desc = action["desc"]
+    made: dict[str, Any] = {"name": plain(action["name"]), "damage": ""}
+    made["grapple"] = int(GRAPPLES.search(desc)[1])  # type: ignore[index]
+    if re.search(
+        r"[Uu]ntil (?:the|this) grapple ends, the (?:target|creature) is restrained", desc
+    ):
+        made["restrains"] = True
+    used = modifier(sheet["str"])
+    if int(action["attack_bonus"]) != sheet["proficiency"] + used:
+        made["hit"] = int(action["attack_bonus"]) - sheet["proficiency"] - used
+    if reach := feet(desc, "reach"):
+        made["reach"] = min(60, max(5, reach[0] // 5 * 5))
     return made
 
 

@@ -270,8 +270,23 @@ def grapples_over(state: State) -> list[Event]:
 
 
 def what_follows(state: State) -> list[Event]:
-    """What ends by itself once a step's events are in: spells, grapples."""
-    return spells_over(state) + grapples_over(state)
+    """What ends by itself once a step's events are in: spells, grapples, and what a
+    grapple held (a roper's restraint)."""
+    events = spells_over(state) + grapples_over(state)
+    return events + holds_over(state, events)
+
+
+def holds_over(state: State, events: list[Event]) -> list[Event]:
+    """srd-20: a condition that lasts while its creature is grappled (restrained by a
+    roper's tendril) ends with the grapple, however the grapple ended."""
+    freed = {e.target for e in events if isinstance(e, ConditionCleared)
+             and e.condition == "grappled"}  # fmt: skip
+    return [
+        ConditionCleared(f.id, name, "the grapple has ended", ["srd-20"])
+        for f in state.fighters.values()
+        for name, detail in f.conditions.items()
+        if detail.get("while") == "grappled" and (f.id in freed or not f.has("grappled"))
+    ]
 
 
 def still_held(state: State, caster: Fighter, who: str, condition: str) -> bool:

@@ -121,7 +121,12 @@ class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     hit: Bounded = 0  # to hit beyond ability and proficiency: a monster's stated bonus (srd-6)
     rider: Rider | None = None  # a save on a hit, or a condition (srd-35)
     plus: Plus | None = None  # more damage of another type on a hit
-    reach: Annotated[int, msgspec.Meta(ge=5, le=30, multiple_of=5)] = 5  # feet (srd-53)
+    reach: Annotated[int, msgspec.Meta(ge=5, le=60, multiple_of=5)] = 5  # feet (srd-53)
+    # A hit grapples the target, escape DC this (srd-20; a roper's tendril: 15), and with
+    # `restrains` it is restrained while the grapple lasts; one that only grapples has no
+    # damage (damage = "").
+    grapple: Annotated[int, msgspec.Meta(ge=0, le=40)] = 0
+    restrains: bool = False
 
 
 class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -376,7 +381,8 @@ def check_sheet(sheet: Sheet, where: str, custom: list[str]) -> None:
             "points it has now, at most its maximum"
         )
     for weapon in sheet.weapons:
-        parse_amount(weapon.damage)
+        if weapon.damage or not weapon.grapple:  # a grapple alone may deal no damage
+            parse_amount(weapon.damage)
         if weapon.plus is not None:
             parse_amount(weapon.plus.damage)
     for spell in sheet.spells:

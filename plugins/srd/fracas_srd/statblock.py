@@ -110,19 +110,27 @@ def actions(f: Fighter) -> Lines:
 
 def weapon_line(f: Fighter, w: Weapon) -> str:
     s = f.sheet
-    kind = "Ranged" if w.ranged else "Melee"
+    kind = "Ranged" if w.ranged else "Thrown" if w.range else "Melee"
     reach = f"range {w.range[0]}/{w.range[1]} ft." if w.range else f"reach {w.reach} ft."
-    dice, flat = parse_amount(w.damage)
-    flat += s.mod(ability_for(s, w)) + w.magic
-    hit = " + ".join(x for x in (dice, str(flat) if flat else "") if x) if dice else str(flat)
-    if dice and flat < 0:
-        hit = f"{dice} - {-flat}"
-    line = f"{kind}: {total(attack_modifiers(f, w, 'none')):+d} to hit, {reach} Hit: {hit} {w.type}"
+    line = f"{kind}: {total(attack_modifiers(f, w, 'none')):+d} to hit, {reach} Hit: "
+    line += f"{damage_of(s, w)} {w.type}" if w.damage else "no damage"
+    if w.grapple:
+        line += f"; grappled (escape DC {w.grapple})"
+        line += ", restrained while grappled" if w.restrains else ""
     if w.plus is not None:
         line += f" plus {w.plus.damage} {w.plus.type}"
     if w.rider is not None:
         line += f"; {rider_line(w.rider)}"
     return line
+
+
+def damage_of(s: Sheet, w: Weapon) -> str:
+    """A hit's damage as the stat block writes it: `2d10 + 8`."""
+    dice, flat = parse_amount(w.damage)
+    flat += s.mod(ability_for(s, w)) + w.magic
+    if not dice:
+        return str(flat)
+    return f"{dice} + {flat}" if flat > 0 else f"{dice} - {-flat}" if flat else dice
 
 
 def rider_line(r: Rider) -> str:

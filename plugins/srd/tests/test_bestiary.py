@@ -504,3 +504,39 @@ def test_the_converter_counts_the_spells_it_cannot_play():
     assert tally["spellcasters read, with their slots"] == 12
     assert tally["spells not on the plugin's spell list, left out"] > 0
     assert tally["innate spellcasting (at will, a day), not read"] == 24
+
+
+def test_a_roper_s_tendrils_grapple_and_restrain_at_50_feet_and_its_bite_follows():
+    """SRD 5.1: Roper, AC 20, HP 93, CR 5. Multiattack: four tendril attacks, Reel, one bite.
+    Bite +7, 4d8 + 4 piercing. Tendril +7, reach 50 ft.: the target is grappled (escape DC
+    15) and, until the grapple ends, restrained; no damage."""
+    roper = sheet_of("roper")
+    assert (roper.ac, roper.hp, roper.cr) == (20, 93, 5)
+    assert roper.multiattack == ["tendril"] * 4 + ["bite"]
+    tendril = roper.weapon("tendril")
+    assert (tendril.reach, tendril.grapple, tendril.restrains, tendril.damage) == (50, 15, True, "")
+    assert (to_hit("roper", "tendril"), to_hit("roper", "bite")) == (7, 7)
+    assert damage("roper", "bite") == "4d8 + 4"
+    rug = sheet_of("rug of smothering").weapon("smother")  # "The creature is grappled (DC 13)"
+    assert (rug.grapple, rug.restrains, rug.damage) == (13, True, "")
+    shown = CliRunner().invoke(cli, ["monsters", "-r", "srd", "roper", "--show"],
+                               env={"COLUMNS": "120"}).output  # fmt: skip
+    assert "Tendril Melee: +7 to hit, reach 50 ft. Hit: no damage; grappled (escape DC 15), " \
+        "restrained while grappled" in " ".join(shown.split())  # fmt: skip
+    table = Table()
+    table.join("roper", monster("roper").sheet)
+    table.join("pc", sample("fighter"), "pc")  # Athletics +5
+    table.do({"action": "begin"}, 20, 2)
+    out = table.act("roper", "attack", "pc", faces=(15,), weapon="tendril", within_5ft=False)
+    pc = table.who("pc")
+    assert pc.hp == 28 and not [e for e in out if isinstance(e, Damaged)]  # no damage
+    assert pc.conditions["grappled"]["by"] == "roper" and pc.conditions["grappled"]["escape"] == 15
+    assert pc.has("restrained")
+    table.do({"action": "next"})
+    out = table.act("pc", "escape", faces=(9,))  # 9 + 5 = 14: held
+    assert table.who("pc").has("grappled") and table.who("pc").has("restrained")
+    assert "DC 15" in next(e for e in out if isinstance(e, Rolled)).purpose
+    table.do({"action": "next"})
+    table.do({"action": "next"})
+    table.act("pc", "escape", faces=(10,))  # 10 + 5 = 15: free, and no longer restrained
+    assert not table.who("pc").has("grappled") and not table.who("pc").has("restrained")
