@@ -307,6 +307,8 @@ def event_phrase(
             return f"Note: {event.text}"
         case Disclosed():
             return f"The GM shows the players step {event.step}"
+        case CombatantRevealed() if event.reason:
+            return f"{name(event.combatant, event.combatant)} is revealed: {event.reason}"
         case CombatantRevealed():
             return f"The GM reveals {name(event.combatant, event.combatant)} to the players"
         case SeedRevealed():

@@ -16,7 +16,8 @@ What is here, by what an author needs:
 - commands: `Command` (the base of your actions, tagged by `action`), `Join`, `Begin`,
   `Pass`, with `check_can_begin`, `joined_event`, `declared_event`;
 - events: `Event` (the base of your own, with `event_union`), and the core vocabulary
-  from `EncounterStarted` to `Note`;
+  from `EncounterStarted` to `Note`; `CombatantHidden` and `CombatantRevealed` say who the
+  players do not see (`add --hidden`), for rules under which an attack gives one away;
 - dice and rolls: `Dice` (`Context.dice.roll(spec, purpose)`), `Roll` (the faces and where
   they came from), `Rolled`, `parse_dice`, `split_faces`, `total_of`, `tie_roll`;
 - modifiers with reasons and rule ids: `Modifier`, `GivenModifier` (one a command is given);
@@ -63,7 +64,9 @@ from fracas.rules.events import (
     Bounded,
     Carried,
     Choices,
+    CombatantHidden,
     CombatantJoined,
+    CombatantRevealed,
     ConditionCleared,
     ConditionExpired,
     ConditionSet,
@@ -120,7 +123,9 @@ __all__ = [
     "Carried",
     "Choices",
     "Clock",
+    "CombatantHidden",
     "CombatantJoined",
+    "CombatantRevealed",
     "Command",
     "ConditionCleared",
     "ConditionExpired",

@@ -285,12 +285,17 @@ class CombatantHidden(Event, tag="combatant.hidden"):
 
 
 class CombatantRevealed(Event, tag="combatant.revealed"):
-    """The GM shows the players a hidden combatant, and every step that involved them."""
+    """The GM shows the players a hidden combatant, and every step that involved them; or
+    the rules do, with their `reason` (d20: an attack gives the attacker away)."""
 
     combatant: str
     author: str = "gm"
+    reason: str = ""
+    rules: list[str] = []
 
     def describe(self) -> str:
+        if self.reason:
+            return f"{self.combatant} is revealed to the players: {self.reason}"
         return f"the GM reveals {self.combatant} to the players"
 
 

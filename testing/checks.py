@@ -464,7 +464,8 @@ def check_hidden_combatant(cast: Cast, data: st.DataObject) -> None:
     """A combatant joined hidden is nowhere in what the players are given, whatever the fight
     does (its doings, and what is done to it, are shown as someone unseen's), until the GM
     reveals them: the same fight with another hidden one in its place, called otherwise,
-    looks the same to the players."""
+    looks the same to the players. A move by which the rules reveal it (d20: its attack
+    gives it away, srd-23) is undone, so that the fight goes on with it hidden."""
     tally = Tally()
     base = drawn_seed(data)
     options = data.draw(st.sampled_from(cast.options), "options")
@@ -479,6 +480,8 @@ def check_hidden_combatant(cast: Cast, data: st.DataObject) -> None:
             for _ in range(moves):
                 move = data.draw(move_strategy(encounter.ruleset, encounter, cast), "move")
                 play(encounter, move, data, tally, played)
+                if HIDDEN not in encounter.hidden():  # the rules revealed it
+                    play(encounter, {"action": "undo"}, data, tally, played)
             seen = players_see(fracas, encounter)
         with fixed_world(), seeded_by(base):
             other, again = start(cast, options)

@@ -34,17 +34,18 @@ def test_a_pc_attacking_the_hidden_one_and_the_gms_ruling_on_it_show_at_once(tmp
     lair(run)  # Wren's turn: she attacks the hidden wyrm, the GM lays it prone
     run("act", "wren", "attack", "wyrm", "-w", "dagger", "--dice", "15,3")
     run("condition", "set", "wyrm", "prone")
-    run("next")  # the wyrm's turn: it bites Wren, then Maelis's turn
-    run("act", "wyrm", "attack", "wren", "-w", "bite", "--dice", "15,16,6,7")  # prone: 2d20kl1
+    run("next")  # the wyrm's turn: it breathes fire on Wren (a bite would give it away,
+    # srd-23), then Maelis's turn
+    run("act", "wyrm", "cast", "wren", "-o", "spell=fire breath", "--dice", "2" + ",1" * 10)
     run("next")
     seen = players_surfaces(db, run, "wren")
     unseen_anywhere(seen, "wyrm", "ashen", "AC 18")
     md = seen["md"]
     assert "Wren attacks someone unseen" in md
     assert "The GM sets a condition on someone unseen" in md
-    assert "Wren takes 18 damage from an unseen attacker" in md
-    assert "HP 3/21" in seen["page"] and "maelis to act" in seen["page"]
-    assert json.loads(seen["phone"])["health"] == "HP 3/21"
+    assert "Wren takes 10 damage from an unseen attacker" in md
+    assert "HP 11/21" in seen["page"] and "maelis to act" in seen["page"]
+    assert json.loads(seen["phone"])["health"] == "HP 11/21"
     assert "wait" not in md.lower()
     rolled = [
         e

@@ -1,7 +1,8 @@
 """A hidden combatant is secret in who it is, not in what it did (issue 38): its (not
-GM-only) attack on a combatant the players see reaches the players' page, stream, phone
+GM-only) blow on a combatant the players see reaches the players' page, stream, phone
 and exports at once, done by "someone unseen"; its name, sheet, rolls and place in the
-order reach none of them until the GM reveals it, and the turn moves on as players see it."""
+order reach none of them until the GM reveals it, and the turn moves on as players see it.
+(In srd an attack roll gives the attacker away, srd-23: there the blow is a breath.)"""
 
 import json
 
@@ -12,19 +13,21 @@ from fracas.projections.screen import PLAYERS
 from tests.unseen import SAMPLES, lair_cli, players_surfaces, shut
 
 
-def srd_lair(run) -> tuple[str, str, str, list[str]]:
-    """Wren (21 HP), the hidden Ashen Wyrm, Maelis, in that order; the wyrm's bite takes
-    18 of Wren's 21 and the GM lays her prone in the wyrm's turn."""
+def srd_lair(run) -> tuple[str, str, str, list[str], str]:
+    """Wren (21 HP), the hidden Ashen Wyrm, Maelis, in that order; the wyrm's fire breath
+    (no attack roll, which would give it away: srd-23) takes 10 of Wren's 21 and the GM
+    lays her prone in the wyrm's turn."""
     run("new", "-r", "srd", "--id", "lair")
     run("add", "wren", "--sheet", str(SAMPLES / "rogue.toml"), "--side", "pc", "--name", "Wren")
     run("add", "maelis", "--sheet", str(SAMPLES / "cleric.toml"), "--side", "pc")
     run("add", "wyrm", "--sheet", str(SAMPLES / "wyrm.toml"), "--name", "Ashen Wyrm", "--hidden")
     run("begin", "--dice", "20,5,15")
     run("next")
-    return "wyrm", "Ashen Wyrm", "HP 3/21", ["wren", "-w", "bite", "--dice", "15,6,7"]
+    breath = ["cast", "wren", "-o", "spell=fire breath", "--dice", "2" + ",1" * 10]
+    return "wyrm", "Ashen Wyrm", "HP 11/21", breath, "Someone unseen casts on Wren"
 
 
-def percentile_ambush(run) -> tuple[str, str, str, list[str]]:
+def percentile_ambush(run) -> tuple[str, str, str, list[str], str]:
     """Alice (DEX 14), the hidden lurker (DEX 12) with a knife, Bob (DEX 10)."""
     run("new", "--id", "lair")
     run("add", "alice", "--set", "dex=14", "--side", "pc", "--set", "hp=12")
@@ -34,14 +37,15 @@ def percentile_ambush(run) -> tuple[str, str, str, list[str]]:
     run("add", "lurker", "--name", "The Lurker", "--set", "dex=12", knife, *hold, "--hidden")
     run("begin")
     run("next")
-    return "lurker", "The Lurker", "HP 8/12", ["alice", "-w", "knife", "--dice", "5,4"]
+    stab = ["attack", "alice", "-w", "knife", "--dice", "5,4"]
+    return "lurker", "The Lurker", "HP 8/12", stab, "Someone unseen attacks alice"
 
 
 @pytest.mark.parametrize("fight", [srd_lair, percentile_ambush], ids=["srd", "percentile"])
 def test_a_hidden_attackers_blow_shows_at_once_and_the_attacker_nowhere(tmp_path, fight):
     db = tmp_path / "lair.db"
     run = lair_cli(db)
-    hidden, name, health, attack = fight(run)
+    hidden, name, health, blow, said = fight(run)
     target = "Wren" if hidden == "wyrm" else "alice"
     phone_of = target.lower()
     laid = "prone" if hidden == "wyrm" else "bleeding"  # percentile tracks prone itself
@@ -51,7 +55,7 @@ def test_a_hidden_attackers_blow_shows_at_once_and_the_attacker_nowhere(tmp_path
         assert "the GM is acting" in page  # its turn: no name, no count
     finally:
         shut(table)
-    run("act", hidden, "attack", *attack)
+    run("act", hidden, *blow)
     run("condition", "set", phone_of, laid)  # the GM's ruling in its turn
     if hidden == "wyrm":
         run("next")  # the wyrm's turn ends (a percentile attack ends the turn itself)
@@ -60,7 +64,7 @@ def test_a_hidden_attackers_blow_shows_at_once_and_the_attacker_nowhere(tmp_path
         for secret in (hidden, name, name.split()[-1]):
             assert secret.lower() not in text.lower(), f"the hidden attacker shows in the {where}"
     assert "takes" in seen["md"] and "from an unseen attacker" in seen["md"]
-    assert f"Someone unseen attacks {target}" in seen["md"]
+    assert said in seen["md"]
     assert "someone unseen" in seen["jsonl"]
     assert health in seen["page"] and laid in seen["page"]
     phone = json.loads(seen["phone"])

@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from fracas.rules.api import (
+    CombatantRevealed,
     ConditionCleared,
     ConditionSet,
     Context,
@@ -121,12 +122,16 @@ def attack_roll(
 
 
 def spent_edges(attacker: Fighter, target: Fighter) -> list[Event]:
-    """A Help is used up by the attack it helps (srd-5); an attack gives a hider away."""
+    """A Help is used up by the attack it helps (srd-5); an attack, hit or miss, gives a
+    hider away (srd-23), and one the players did not see (`add --hidden`) shows itself."""
     events: list[Event] = []
     if attacker.conditions.get("helped", {}).get("against") == target.id:
         events.append(ConditionCleared(attacker.id, "helped", "used on this attack", ["srd-5"]))
     if attacker.has("hidden"):
         events.append(ConditionCleared(attacker.id, "hidden", "attacked", ["srd-23"]))
+    if attacker.unseen:
+        why = "its attack gives it away, hit or miss"
+        events.append(CombatantRevealed(attacker.id, reason=why, rules=["srd-23"]))
     return events
 
 

@@ -2,7 +2,9 @@
 
 import msgspec
 from fracas.rules.api import (
+    CombatantHidden,
     CombatantJoined,
+    CombatantRevealed,
     ConditionCleared,
     ConditionExpired,
     Damaged,
@@ -209,6 +211,12 @@ def cleared(state: State, event: ConditionCleared) -> State:
     return roster.change(state, event.target, lambda f: replace(f, owed=()))
 
 
+def unseen(state: State, event: CombatantHidden | CombatantRevealed) -> State:
+    """Who the players do not see (`add --hidden`), until the GM or an attack reveals them."""
+    hidden = isinstance(event, CombatantHidden)
+    return roster.change(state, event.combatant, lambda f: replace(f, unseen=hidden))
+
+
 def initiative(state: State, event: InitiativeSet) -> State:
     return roster.change(
         state,
@@ -236,6 +244,8 @@ evolve = roster.dispatch(
         ConcentrationOwed: owed,
         ConditionCleared: cleared,
         ConditionExpired: cleared,
+        CombatantHidden: unseen,
+        CombatantRevealed: unseen,
     }
 )
 

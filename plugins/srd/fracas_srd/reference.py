@@ -167,7 +167,9 @@ STATEMENTS = {
     ),
     "srd-23": (
         "Unseen attackers and targets. Attacking a target that cannot see you has advantage; "
-        "attacking one you cannot see has disadvantage. [Unseen Attackers and Targets]"
+        "attacking one you cannot see has disadvantage. An attack, hit or miss, gives a hidden"
+        " attacker away: it is hidden no more, and one the players did not see (`add "
+        "--hidden`) is shown to them. [Unseen Attackers and Targets]"
     ),
     "srd-24": (
         "Ready. The combatant names a trigger and an action; when the trigger happens before "

@@ -67,6 +67,7 @@ class Fighter(msgspec.Struct, frozen=True):
     legendary_after: str = ""  # the turn-end it last took a legendary action at (srd-29)
     owed: tuple[int, ...] = ()  # DCs of concentration saves owed after harm by hand (srd-26)
     once: dict[str, str] = {}  # a once-a-turn feature: the turn ("ROUND:ID") it was last used
+    unseen: bool = False  # added --hidden: the players do not see it, until it attacks (srd-23)
 
     def has(self, condition: str) -> bool:
         return condition in self.conditions

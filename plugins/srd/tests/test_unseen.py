@@ -3,8 +3,8 @@ to every kind of attack: the Attack action, a Multiattack, a legendary attack, a
 attack, an opportunity attack (srd-18) and a dodge (srd-5)."""
 
 import pytest
-from fracas.rules.api import RefusedError
-from srd_table import Table, fight, rolls
+from fracas.rules.api import CombatantRevealed, RefusedError
+from srd_table import Table, fight, rolls, sample
 
 UNSEEN_TARGET = "disadvantage: the attacker cannot see gob: gob is hidden"
 
@@ -97,3 +97,49 @@ def test_srd_23_hidden_against_hidden_cancels_out():
     assert rolls(out)[0].roll.dice == "d20"
     assert "advantage: wren attacks from hiding" in edges(out)
     assert UNSEEN_TARGET in edges(out)
+
+
+def ambush(tmp_path, attacker: str = "gob"):
+    """Wren (the players') and a goblin the players do not see (`add --hidden`), begun
+    with the goblin first; the live encounter."""
+    from fracas.projections import Fracas
+
+    log = Fracas(str(tmp_path / "t.db"))
+    e = log.new("srd", title="ambush")
+    join = {"action": "join", "combatant": "wren", "sheet": sample("rogue"), "side": "pc"}
+    e.execute(e.ruleset.command(join))
+    join = {"action": "join", "combatant": "gob", "sheet": sample("goblin"), "side": "npc"}
+    e.execute(e.ruleset.command(join), hidden=True)
+    e.execute(e.ruleset.command({"action": "begin"}), dice=[1, 20])
+    return log, e
+
+
+@pytest.mark.parametrize("faces", [[2], [19, 4]], ids=["miss", "hit"])
+def test_srd_23_an_attacker_the_players_did_not_see_is_revealed_by_its_attack(tmp_path, faces):
+    """srd-23: an attack gives the attacker away, hit or miss: a goblin added --hidden is
+    shown to the players by its first attack, in that step; undone, it is hidden again."""
+    from fracas.projections.replay import timeline
+
+    log, e = ambush(tmp_path)
+    assert e.hidden() == {"gob"}
+    attack = {"action": "attack", "actor": "gob", "targets": ["wren"], "weapon": "scimitar"}
+    out = e.execute(e.ruleset.command(attack), dice=faces)
+    [shown] = [ev for ev in out.events if isinstance(ev, CombatantRevealed)]
+    assert shown.describe() == (
+        "gob is revealed to the players: its attack gives it away, hit or miss"
+    )
+    assert e.hidden() == set() and "srd-23" in shown.rules
+    said = [m.step.sentence for m in timeline(e, players=True)]
+    assert any(s.startswith("gob attacks wren") for s in said), said
+    e.undo()
+    assert e.hidden() == {"gob"}
+    log.close()
+
+
+def test_srd_23_what_is_no_attack_leaves_the_unseen_unseen(tmp_path):
+    """A dodge, or the GM's harm by hand, is no attack: the goblin stays unseen."""
+    log, e = ambush(tmp_path)
+    e.execute(e.ruleset.command({"action": "dodge", "actor": "gob"}))
+    e.execute(e.ruleset.command({"action": "gm.harm", "target": "wren", "amount": 3}))
+    assert e.hidden() == {"gob"}
+    log.close()
