@@ -354,10 +354,20 @@ def armor_class(monster: dict[str, Any]) -> int:
 
 
 def proficiencies(monster: dict[str, Any], sheet: dict[str, Any]) -> None:
-    given = [p["proficiency"]["index"] for p in monster.get("proficiencies") or []]
+    """Proficient saves and skills; what a skill's stated bonus adds beyond its ability and
+    proficiency (a dragon's doubled Perception) as the sheet's `skill_bonuses`."""
+    given = {p["proficiency"]["index"]: p.get("value") for p in monster.get("proficiencies") or []}
     sheet["saves"] = [i.removeprefix("saving-throw-") for i in given if i.startswith("saving")]
-    skills = [i.removeprefix("skill-").replace("-", " ") for i in given if i.startswith("skill-")]
-    sheet["skills"] = [s for s in skills if s in SKILLS]
+    stated = {i.removeprefix("skill-").replace("-", " "): v for i, v in given.items()
+              if i.startswith("skill-")}  # fmt: skip
+    sheet["skills"] = [s for s in stated if s in SKILLS]
+    beyond = {
+        skill: int(stated[skill]) - modifier(sheet[SKILLS[skill]]) - sheet["proficiency"]
+        for skill in sheet["skills"]
+        if stated[skill] is not None
+    }
+    if extra := {skill: more for skill, more in beyond.items() if more}:
+        sheet["skill_bonuses"] = extra
 
 
 def damage_traits(monster: dict[str, Any], sheet: dict[str, Any], tally: Tally) -> None:

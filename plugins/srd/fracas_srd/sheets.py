@@ -227,6 +227,9 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     initiative: Bounded = 0  # a bonus beyond Dex (srd-2)
     saves: list[Ability] = []  # proficient saving throws
     skills: list[str] = []  # proficient skills
+    # What a skill adds beyond its ability and proficiency: a monster's stated bonus (the
+    # adult red dragon's Perception +13, its proficiency doubled: {perception = 6}).
+    skill_bonuses: dict[str, Annotated[int, msgspec.Meta(ge=-20, le=20)]] = {}
     resistances: list[DamageType] = []
     vulnerabilities: list[DamageType] = []
     immunities: list[DamageType] = []
@@ -395,7 +398,7 @@ def check_sheet(sheet: Sheet, where: str, custom: list[str]) -> None:
         check_effect(feature.effect, f"{where}: {feature.name}")
         if feature.extra and not parse_amount(feature.extra)[0]:
             raise BadInputError(f"{where}: {feature.name}: extra = {feature.extra!r}: give dice")
-    for skill in sheet.skills:
+    for skill in [*sheet.skills, *sheet.skill_bonuses]:
         if skill.lower() not in SKILLS and skill.lower() not in custom:
             raise BadInputError(
                 f"{where}: unknown skill {skill!r}; {did_you_mean(skill, list(SKILLS))}"

@@ -540,3 +540,20 @@ def test_a_roper_s_tendrils_grapple_and_restrain_at_50_feet_and_its_bite_follows
     table.do({"action": "next"})
     table.act("pc", "escape", faces=(10,))  # 10 + 5 = 15: free, and no longer restrained
     assert not table.who("pc").has("grappled") and not table.who("pc").has("restrained")
+
+
+def test_a_monster_s_skills_are_the_bonuses_its_stat_block_states():
+    """SRD 5.1: the adult red dragon's Perception +13 (its proficiency doubled) and Stealth
+    +6; the sheet keeps what a skill adds beyond its ability and proficiency."""
+    dragon = sheet_of("adult red dragon")
+    assert dragon.skill_bonuses == {"perception": 6}
+    table = Table()
+    table.join("dragon", monster("adult red dragon").sheet)
+    out = table.act("dragon", "check", faces=(10,), skill="perception", dc=20)
+    [check] = [e for e in out if isinstance(e, Rolled)]
+    assert sum(m.value for m in check.modifiers) == 13
+    out = table.act("dragon", "check", faces=(10,), skill="stealth", dc=20)
+    assert sum(m.value for m in next(e for e in out if isinstance(e, Rolled)).modifiers) == 6
+    shown = CliRunner().invoke(cli, ["monsters", "-r", "srd", "adult red dragon", "--show"],
+                               env={"COLUMNS": "120"}).output  # fmt: skip
+    assert "Skills Perception +13, Stealth +6" in " ".join(shown.split())
