@@ -315,6 +315,8 @@ def spells(
             made = spell(item, sheet, slots, unread)
         elif item.get("type") == "feat" and recharge_of(item):
             made = spell(item, sheet, [9] * 9, unread)  # a monster's breath: no slot
+            if made is not None and not told_magic(item):
+                made["magic"] = False  # Magic Resistance does not help against it (srd-63)
         else:
             continue
         if made is not None:
@@ -324,6 +326,12 @@ def spells(
     if has_spells and ability in ABILITIES:
         read["spellcasting"] = ability
     return read
+
+
+def told_magic(item: dict[str, Any]) -> bool:
+    """A monster's feature its description calls magic ("against this magic")."""
+    described = ((item.get("system") or {}).get("description") or {}).get("value") or ""
+    return "magic" in str(described).lower()
 
 
 def recharge_of(item: dict[str, Any]) -> int:

@@ -186,6 +186,7 @@ def test_a_monster_export_reads_its_cr_natural_armour_breath_legendary_and_lair(
         True,
     )
     assert breath["ability"] == "con"  # DC 17 = 8 + 4 (CR 10) + 5 (Con 21): its ability
+    assert breath["magic"] is False  # a breath is no magic: Magic Resistance is no help (srd-63)
     assert sheet["legendary_actions"] == 3 and sheet["legendary_resistance"] == 3
     assert sheet["legendary"] == [{"name": "tail attack", "cost": 1, "weapon": "tail"}]
     assert sheet["lair"] == [{"name": "magma"}]
