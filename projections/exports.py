@@ -4,6 +4,7 @@ A players' export leaves out every GM-only roll and whatever would reveal it.
 """
 
 import itertools
+import operator
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -87,6 +88,7 @@ class SecretLine(Sealed, tag="secret", tag_field="type", frozen=True):
 _lines_decoder = msgspec.json.Decoder(EventLine | StepLine | SecretLine)
 _read_line = _lines_decoder.decode
 _read_lines = _lines_decoder.decode_lines  # a chunk of lines in one call
+_position = operator.attrgetter("position")
 _NOT_READ = (msgspec.DecodeError, msgspec.ValidationError, RecursionError, ValueError)
 LINES_AT_ONCE = 1000  # lines encoded in one call: no dict per row, one write per batch
 _encode_lines = msgspec.json.Encoder().encode_lines
@@ -399,13 +401,36 @@ class ExportReader:
         time, decoded in one call when every line of it is an event, a step record or a
         seed (else line by line, to take in the header or name the line that is wrong)."""
         for first, lines in self.chunks():
+            if first == 1:  # the header's line, on its own: the rest of the chunk in one call
+                header, _, lines = lines.partition(b"\n")
+                yield self._line_by_line(1, header)
+                first = 2
             try:
                 items = _read_lines(lines)
             except _NOT_READ:
-                numbered = self._numbered(first, lines.split(b"\n"))
-                yield [item for _n, item in numbered if not isinstance(item, Header)]
+                yield self._line_by_line(first, lines)
                 continue
-            yield [item for item in items if self._counted(item)]
+            yield self._taken(items)
+
+    def _line_by_line(self, first: int, lines: bytes) -> list[StoredEvent | StepRecord]:
+        numbered = self._numbered(first, lines.split(b"\n"))
+        return [item for _n, item in numbered if not isinstance(item, Header)]
+
+    def _taken(self, items: list[Item]) -> list[StoredEvent | StepRecord]:
+        """A chunk's events and step records, counted (as `_counted` would, a type at a
+        time); its sealed seeds kept aside."""
+        kept = [item for item in items if type(item) is not SecretLine]
+        if len(kept) < len(items):
+            for seed in (item for item in items if type(item) is SecretLine):
+                self._counted(seed)
+        events = [item for item in kept if type(item) is EventLine]
+        self.events += len(events)
+        self.steps += len(kept) - len(events)
+        if events:
+            last = max(reversed(events), key=_position)  # the last of the highest
+            if last.position >= self.head[0]:
+                self.head = (last.position, last.hash)
+        return kept  # type: ignore[return-value]
 
     def _other(self, number: int, line: bytes) -> Item | None:
         """A line the fast decoder did not take: the header, or something to name."""
