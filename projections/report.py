@@ -9,6 +9,7 @@ timeline alone: nothing in it follows from a GM-only roll the GM has not disclos
 
 import functools
 import itertools
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
@@ -207,7 +208,7 @@ def main_line(
         if step.control != COMMAND or not step.in_effect:
             pending.append(step)
             continue
-        adopted = any(p.control == "supersede" for p in pending)
+        adopted = bool(pending) and any(p.control == "supersede" for p in pending)
         ids = tuple(step.rules)
         if ids not in rules:
             rules[ids] = stated(step.rules, ruleset)
@@ -241,9 +242,11 @@ def round_blocks(
 ) -> list[RoundBlock]:
     blocks: list[RoundBlock] = []
     turns: list[Turn] = []
+    acting, title = None, ""
     for index, (entry, (view, withheld)) in enumerate(entries):
         number = entry.step.round
-        title = turn_title(entry.step.acting, names)
+        if entry.step.acting != acting:  # (a turn's steps share who acts: titled once)
+            acting, title = entry.step.acting, turn_title(entry.step.acting, names)
         if not turns or turns[-1].title != title:
             turns.append(Turn(title, []))
         turns[-1].entries.append(entry)
@@ -424,40 +427,50 @@ def chart_of(
     views: list[View], rounds: list[int], players: bool, npc_numbers: bool, ruleset: Ruleset
 ) -> Chart:
     width, height = 600, 48
-    names: dict[str, WoundRow] = {}
-    for view in views:
-        for w in view.wounds:
-            names[w.combatant] = w
     span = max(1, len(views) - 1)
     xs = [round(i * width / span, 1) for i in range(len(views))]
-    rows = [{w.combatant: w for w in v.wounds} for v in views]
-    lines = []
-    for combatant, latest in names.items():
-        known = [(i, w) for i, row in enumerate(rows) if (w := row.get(combatant)) is not None]
-        if not known:
-            continue
-        most = max(w.current for _i, w in known)
-        values = health_levels([w for _i, w in known], players, npc_numbers, most, ruleset)
-        ys = {v: round(height - v * height, 1) for v in set(values)}
-        points = " ".join(f"{xs[i]},{ys[v]}" for (i, _w), v in zip(known, values, strict=True))
-        area = f"{xs[known[0][0]]},{height} {points} {xs[known[-1][0]]},{height}"
-        spark = "".join(BLOCKS[min(7, int(v * 7.999))] for v in values)
-        lines.append(
-            ChartLine(
-                latest.name,
-                latest.side,
-                points,
-                area,
-                spark,
-                shown_health(known[0][1], players, npc_numbers, ruleset),
-                shown_health(known[-1][1], players, npc_numbers, ruleset),
-            )
-        )
+    series: defaultdict[str, list[tuple[int, WoundRow]]] = defaultdict(list)
+    for i, view in enumerate(views):  # each combatant's rows and where, as first seen
+        for w in view.wounds:
+            series[w.combatant].append((i, w))
+    texts = [str(x) for x in xs]
+    lines = [
+        health_line(known, texts, height, players, npc_numbers, ruleset)
+        for known in series.values()
+    ]
     starts = []
     for i, number in enumerate(rounds):
         if number and (i == 0 or rounds[i - 1] != number):
             starts.append((xs[i], number))
     return Chart(width, height, starts, lines)
+
+
+def health_line(
+    known: list[tuple[int, WoundRow]],
+    xs: list[str],
+    height: int,
+    players: bool,
+    npc_numbers: bool,
+    ruleset: Ruleset,
+) -> ChartLine:
+    """One combatant's line on the chart: their rows and the step each is at (`xs`, the
+    steps' x as the chart says it)."""
+    most = max(w.current for _i, w in known)
+    values = health_levels([w for _i, w in known], players, npc_numbers, most, ruleset)
+    ys = {v: str(round(height - v * height, 1)) for v in set(values)}
+    points = " ".join([f"{xs[i]},{ys[v]}" for (i, _w), v in zip(known, values, strict=True)])
+    area = f"{xs[known[0][0]]},{height} {points} {xs[known[-1][0]]},{height}"
+    blocks = {v: BLOCKS[min(7, int(v * 7.999))] for v in ys}
+    latest = known[-1][1]
+    return ChartLine(
+        latest.name,
+        latest.side,
+        points,
+        area,
+        "".join([blocks[v] for v in values]),
+        shown_health(known[0][1], players, npc_numbers, ruleset),
+        shown_health(latest, players, npc_numbers, ruleset),
+    )
 
 
 def health_levels(
@@ -522,8 +535,15 @@ def encounter_report(
 
 
 def cited(entries: list[Entry]) -> list[Rule]:
-    """Each rule the main line cites, once."""
-    return list({rule.id: rule for entry in entries for rule in entry.rules}.values())
+    """Each rule the main line cites, once. (Steps citing the same rules share their list,
+    `main_line`: each list is read once.)"""
+    found: dict[str, Rule] = {}
+    lists: set[int] = set()
+    for entry in entries:
+        if id(entry.rules) not in lists:
+            lists.add(id(entry.rules))
+            found.update((rule.id, rule) for rule in entry.rules)
+    return list(found.values())
 
 
 def report(
