@@ -60,7 +60,7 @@ def read(data: dict[str, Any]) -> tuple[dict[str, Any], Unread] | None:
     monster = data["type"] == "npc"
     level, hit_die = classes(items)
     if monster:
-        sheet |= {"monster": True, "cr": challenge(system)}
+        sheet |= {"monster": True, "cr": challenge(system), "creature_type": kind(system)}
     else:
         sheet |= {"level": level, "hit_die": hit_die}
         sheet["side"] = "pc"
@@ -326,6 +326,14 @@ def spells(
     if has_spells and ability in ABILITIES:
         read["spellcasting"] = ability
     return read
+
+
+def kind(system: dict[str, Any]) -> str:
+    """A monster's creature type ("monstrosity"), which a spell such as hold person reads;
+    "" where the export names none (a humanoid's, as a sheet without one)."""
+    found = (system.get("details") or {}).get("type") or {}
+    value = found.get("value") if isinstance(found, dict) else found
+    return str(value or "").lower()
 
 
 def told_magic(item: dict[str, Any]) -> bool:

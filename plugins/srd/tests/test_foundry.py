@@ -152,7 +152,7 @@ DRAGON = actor(
     {
         "abilities": abilities(str=23, dex=10, con=21, wis=13, cha=19, saves=("dex", "con")),
         "attributes": {"hp": {"value": 178, "max": 178}, "ac": {"calc": "natural", "flat": 18}},
-        "details": {"cr": 10},
+        "details": {"cr": 10, "type": {"value": "dragon", "subtype": ""}},
         "traits": {"di": {"value": ["fire"]}, "size": "lg"},
         "resources": {"legact": {"max": 3}, "legres": {"max": 3}, "lair": {"value": True}},
     },
@@ -187,6 +187,7 @@ def test_a_monster_export_reads_its_cr_natural_armour_breath_legendary_and_lair(
     )
     assert breath["ability"] == "con"  # DC 17 = 8 + 4 (CR 10) + 5 (Con 21): its ability
     assert breath["magic"] is False  # a breath is no magic: Magic Resistance is no help (srd-63)
+    assert sheet["creature_type"] == "dragon"  # hold person, for humanoids, refuses it
     assert sheet["legendary_actions"] == 3 and sheet["legendary_resistance"] == 3
     assert sheet["legendary"] == [{"name": "tail attack", "cost": 1, "weapon": "tail"}]
     assert sheet["lair"] == [{"name": "magma"}]
