@@ -357,3 +357,17 @@ def test_a_sheet_s_own_affects_is_kept():
     t.do({"action": "begin"}, 20, 2)
     t.act("sage", "cast", "owlbear", faces=(2,), spell="hold person")
     assert t.who("owlbear").has("paralysed")
+
+
+def test_a_bestiary_spellcaster_s_hold_person_affects_humanoids_only():
+    """The mummy lord casts hold person from its Spellcasting: an owlbear is refused, a
+    goblin held."""
+    t = Table()
+    t.join("lord", RULESET.monsters.find("mummy lord").sheet)
+    t.join("owlbear", RULESET.monsters.find("owlbear").sheet, "pc")
+    t.join("gob", sample("goblin"), "pc")
+    t.do({"action": "begin"}, 20, 2, 1)
+    with pytest.raises(RefusedError, match="^hold person affects humanoids only; owlbear is a"):
+        t.act("lord", "cast", "owlbear", faces=(2,), spell="hold person")
+    t.act("lord", "cast", "gob", faces=(2,), spell="hold person")
+    assert t.who("gob").has("paralysed")
