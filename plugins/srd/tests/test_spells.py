@@ -367,7 +367,7 @@ def test_a_bestiary_spellcaster_s_hold_person_affects_humanoids_only():
     t.join("owlbear", RULESET.monsters.find("owlbear").sheet, "pc")
     t.join("gob", sample("goblin"), "pc")
     t.do({"action": "begin"}, 20, 2, 1)
-    with pytest.raises(RefusedError, match="^hold person affects humanoids only; owlbear is a"):
+    with pytest.raises(RefusedError, match=r"^hold person affects humanoids only; owlbear is a"):
         t.act("lord", "cast", "owlbear", faces=(2,), spell="hold person")
     t.act("lord", "cast", "gob", faces=(2,), spell="hold person")
     assert t.who("gob").has("paralysed")
