@@ -7,6 +7,7 @@ reach the players' page, stream and exports at once (projections/secrecy.py, the
 
 import io
 import json
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ from fracas.rules.timeline import walk
 from fracas.testing import start
 from tests.casts import CASTS
 from tests.casts.fudge import f
-from tests.unseen import gm_cli, shut
+from tests.unseen import SAMPLES, gm_cli, shut
 
 PISTOL = '--set=weapons=[{name="pistol",kind="firearm",damage="1d10"}]'
 
@@ -273,3 +274,39 @@ def test_players_number_the_steps_as_the_log_does_with_a_gap_where_one_waits(tmp
     assert steps[7]["events"][-1]["condition"] == "lit"
     for where in ("page", "stream"):
         assert "step the GM has not shown yet" in seen[where], f"no gap on the {where}"
+
+
+# -- srd: a secret attack with too many outcomes to try, that cannot fell anyone ----------
+
+
+def test_srd_a_secret_bite_that_cannot_fell_its_target_leaves_the_next_turns_public():
+    """The wolf's secret bite on Maelis (24 HP): an attack d20, 2d4 (4d4 on a critical) and a
+    Strength save against prone are over 7,000 outcomes, past what fracas tries, so srd
+    declares what they can reach. At most 18 damage cannot fell Maelis, so the turn is not
+    reached: the turn passing to Brannoc, the GM's ruling on the goblin and Brannoc's own
+    attack on the goblin reach the players at once; Maelis's row waits for the disclosure."""
+    fracas = Fracas(":memory:")
+    encounter = fracas.new("srd", encounter="den")
+    for who, sample in (("wolf", "wolf"), ("maelis", "cleric"), ("brannoc", "fighter")):
+        fracas.add(who, tomllib.loads((SAMPLES / f"{sample}.toml").read_text()), "den")
+    fracas.add("gob", tomllib.loads((SAMPLES / "goblin.toml").read_text()), "den")
+    encounter = fracas.encounter("den")
+    encounter.execute(encounter.ruleset.command({"action": "begin"}), dice=[20, 2, 15, 1])
+    assert encounter.view().acting == ["wolf"]  # then brannoc, maelis, gob
+    secret = act(
+        encounter, {"action": "attack", "actor": "wolf", "targets": ["maelis"]}, secret=True
+    )
+    public = [
+        act(encounter, {"action": "next"}),
+        act(encounter, {"action": "gm.condition-set", "target": "gob", "condition": "lit"}),
+        act(encounter, {"action": "attack", "actor": "brannoc", "targets": ["gob"]}),
+    ]
+    frames = list(walk(encounter.store, encounter.id, encounter.ruleset))
+    cut = players_cut(frames, encounter.ruleset)
+    assert cut.seen[secret].masked
+    for step in public:
+        assert cut.number(step) == step and not cut.seen[step].masked, f"step {step} waits"
+    last = cut.seen[public[-1]]
+    assert last.source == secret, "nothing waits on the bite: Maelis's row shows what it did"
+    rows = {w.combatant: w for w in last.view.wounds}
+    assert rows["maelis"].health.startswith("HP 24/24,"), "Maelis's row shows what it did"

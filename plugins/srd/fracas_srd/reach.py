@@ -5,15 +5,31 @@ may hurt the attacker back), those whose concentration holds a condition on one 
 is held by one of them (srd-26, srd-34: a concentration lost ends what it holds, a spell
 ended on every target ends the concentration), and whoever may have a turn begin if one of
 them falls on their own turn (a dying creature's death save, a recharge: srd-14, srd-54).
-Anyone may fall, and the dead are skipped, so the turn is reached too. A roll of one
+The turn is reached when the step could change it now (an attack that may wait on a
+reaction, srd-39) or later: when one of them could fall, as the dead are skipped; that is
+found by deciding the step with its dice at their harshest (every attack a natural 20,
+every other die at its highest, every save a 1) and at their mildest. A roll of one
 creature alone (a save, a check, hiding) reaches it and what its concentration holds, and
 a search the hidden it may find; neither moves the turn."""
 
 from typing import Any
 
-from fracas.rules.api import Reach
+import msgspec
+from fracas.rules.api import (
+    BadInputError,
+    Context,
+    NotFoundError,
+    Reach,
+    RefusedError,
+    Roll,
+    kept_of,
+    parse_terms,
+    roster,
+    total_of,
+)
 
 from fracas_srd.commands import Check, Hide, Save, Search, Targeted
+from fracas_srd.evolve import evolve
 from fracas_srd.state import State
 
 
@@ -30,8 +46,56 @@ def reach(state: State, command: Any) -> Reach | None:
         return Reach(frozenset({command.actor} | hidden))
     if not isinstance(command, Targeted):
         return None
-    named = {w for w in (command.actor, *command.targets) if w in state.fighters}
+    extremes = at_extremes(state, command)
+    if extremes is None:  # refused on some faces: all it names, and the turn
+        named = {w for w in (command.actor, *command.targets) if w in state.fighters}
+        return Reach(frozenset(held_with(state, named) | turns_next(state)), shared=True)
+    moved, turn = extremes
+    named = {w for w in command.targets if w in state.fighters} | moved
+    if not turn:
+        return Reach(frozenset(held_with(state, named)))
     return Reach(frozenset(held_with(state, named) | turns_next(state)), shared=True)
+
+
+class Faces:
+    """Every die at its highest face, or at its lowest; a save's d20 the other way."""
+
+    def __init__(self, harsh: bool) -> None:
+        self.harsh = harsh
+
+    def roll(self, spec: str, purpose: str) -> Roll:
+        high = self.harsh != ("save" in purpose.lower())
+        pick = max if high else min
+        faces = [pick(t.values) for t in parse_terms(spec) for _ in range(t.count)]
+        roll = Roll(spec, faces, total_of(spec, faces), "manual", "gm")
+        kept = kept_of(spec, faces)
+        return roll if kept is None else msgspec.structs.replace(roll, kept=kept)
+
+
+def at_extremes(state: State, command: Any) -> tuple[set[str], bool] | None:
+    """The step decided with its dice at their harshest and at their mildest: the creatures
+    whose state differs between the two (the attacker hurt back by a reaction, a once-a-turn
+    feature spent on a hit), and whether the turn could move: now (the shared state differs,
+    as when an attack waits on a reaction, srd-39), or later (at its harshest someone is
+    left at 0 hit points, dying or dead, and the dead are skipped). None: refused on one."""
+    from fracas_srd.ruleset import decide  # (the ruleset's own decider, which imports this)
+
+    afters = []
+    for harsh in (True, False):
+        try:
+            events = decide(state, command, Context(Faces(harsh), 0))
+        except (BadInputError, NotFoundError, RefusedError):
+            return None
+        afters.append(roster.fold(evolve, state, events))
+    harshest, mildest = afters
+    moved = {w for w, f in harshest.fighters.items() if f != mildest.fighters.get(w)}
+    fallen = [
+        f
+        for f in harshest.fighters.values()
+        if (f.hp <= 0 or f.dead) and f != state.fighters.get(f.id)
+    ]
+    shared = [msgspec.structs.replace(a, fighters={}) for a in afters]
+    return moved, shared[0] != shared[1] or bool(fallen)
 
 
 def held_with(state: State, named: set[str]) -> set[str]:
