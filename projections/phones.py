@@ -65,6 +65,8 @@ class Control(msgspec.Struct, frozen=True):
     kind: str  # CHECK, CHOICE, COMBATANT, NUMBER or TEXT
     default: Any = None
     choices: list[str] = []
+    when: str = ""  # the field whose value says whether this one applies ("": always)
+    values: list[str] = []  # the values of `when` with which this one applies
 
 
 class PlayerAction(msgspec.Struct, frozen=True):
@@ -77,6 +79,8 @@ class PlayerAction(msgspec.Struct, frozen=True):
     dice: str = ""  # the dice it rolls, in the ruleset's words; "": none (no box for dice)
     times: str = ""  # how many at each target, in words, where one may be named again
     on_self: bool = False  # the character may name themself among its targets
+    times_when: str = ""  # as a Control's `when` and `values`, for `times`
+    times_values: list[str] = []
 
 
 class Panel(msgspec.Struct, frozen=True):
@@ -117,6 +121,7 @@ def player_actions(
         if fields is None:
             continue
         label = "End turn" if name == PASS else name.replace("_", " ").capitalize()
+        times_when, times_values = applies_with(ruleset, playable.times_with, sheet)
         found.append(
             PlayerAction(
                 name,
@@ -126,11 +131,24 @@ def player_actions(
                 playable.reaction,
                 fields,
                 playable.dice,
-                playable.times,
+                playable.times if times_values is None or times_values else "",
                 playable.on_self,
+                times_when,
+                times_values or [],
             )
         )
     return found
+
+
+def applies_with(
+    ruleset: Any, only_with: tuple[str, str], sheet: Any
+) -> tuple[str, list[str] | None]:
+    """The field whose value says whether a declared `only_with` applies, and the values
+    with which it does, as the sheet offers them; ("", None): it applies always."""
+    if not only_with:
+        return "", None
+    field, offered = only_with
+    return field, ruleset.offered(sheet, offered) if sheet is not None else []
 
 
 def takes_now(ruleset: Any, playable: Playable, conditions: Collection[str]) -> bool:
@@ -173,7 +191,11 @@ def controls(ruleset: Any, name: str, playable: Playable, sheet: Any) -> list[Co
             elif said.required:
                 return None
             continue
-        found.append(control(field, said, flag))
+        when, values = applies_with(ruleset, said.only_with, sheet)
+        if values is not None and not values:
+            continue  # it never applies with what this sheet has (range: no ranged weapon)
+        shown = control(field, said, flag)
+        found.append(msgspec.structs.replace(shown, when=when, values=values or []))
     return found
 
 

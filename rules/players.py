@@ -20,13 +20,18 @@ class PlayerField:
     its weapons, and what `Ruleset.offers` names) are the only ones a player may send (none
     on the sheet: the field is not offered). `combatant`: the value names a combatant
     the players' screen shows, chosen by a tap. `required`: the action cannot be taken
-    without it (a spell to cast): a sheet that offers none is not offered the action."""
+    without it (a spell to cast): a sheet that offers none is not offered the action.
+    `only_with`: (another field of the action, a name the ruleset's `offers` hook answers):
+    the field applies only while that field's value is one the sheet offers under that name
+    (srd's range: only with a ranged weapon, `offers(sheet, "ranged weapon")`); the phone
+    shows it then alone, and leaves it off for a sheet that offers none."""
 
     label: str
     help: str
     from_sheet: bool = False
     combatant: bool = False
     required: bool = False
+    only_with: tuple[str, str] = ()
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,8 @@ class Playable:
     named more than once (magic missile's darts, one a name), the words for how many at
     each; the phone then asks a number beside each target. `on_self`: the character may
     name themself among the targets (a healing spell); the phone offers "yourself" first.
+    `times_with`: as a field's `only_with`, for `times` (how many darts: with a spell of
+    darts alone).
     `needs`: the conditions one of which the character must have for the action to be
     offered (escape: grappled; stand: prone); empty: none. `down`: offered to a character
     the rules have put down (the ruleset's `down` conditions: dying, unconscious), who is
@@ -52,5 +59,6 @@ class Playable:
     dice: str = ""
     times: str = ""
     on_self: bool = False
+    times_with: tuple[str, str] = ()
     needs: frozenset[str] = frozenset()
     down: bool = False

@@ -2,13 +2,25 @@
 Chromium (issue 37): it never scrolls sideways, in every ruleset. Each test fails on the
 code before its fix."""
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web import PHONE, RULESETS, chromium, duel, fracas, invited, served, until_acting
+from tests.web import (
+    PHONE,
+    RULESETS,
+    WAIT,
+    chromium,
+    duel,
+    fracas,
+    invited,
+    sample,
+    served,
+    until_acting,
+)
 
 pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
 LONG = "Grimgorg-Skullsplitter-of-the-Black-Mountains"  # a name with nowhere to break
@@ -52,3 +64,49 @@ def test_a_phones_turn_page_never_scrolls_sideways(
             assert wider(page) == [], action.get_attribute("data-action")
         page.click("#large")
         assert wider(page) == []
+
+
+def wizard_and_goblins(db: Path) -> None:
+    fracas(db, "new", "-r", "srd", "--id", "crypt", "-t", "The Crypt")
+    fracas(db, "add", "wizard", "--sheet", sample("wizard"), "--set", "initiative=60")
+    for goblin in ("goblin", "gob2"):
+        fracas(db, "add", goblin, "--sheet", sample("goblin"))
+    fracas(db, "begin")
+
+
+def test_a_field_shows_with_what_it_applies_to_and_darts_only_at_a_target_tapped(
+    tmp_path: Path, browser: Any
+) -> None:
+    """Magic missile's boxes for how many darts showed beside every target, tapped or not,
+    and with every spell; the slot level showed with a cantrip. Each shows only with what
+    it applies to, and a part that does not apply sends nothing."""
+    db = tmp_path / "crypt.db"
+    wizard_and_goblins(db)
+    token = invited(db, "wizard")
+    with served(db) as running:
+        page = browser.new_context(**PHONE).new_page()
+        page.goto(f"{running.root}/p/{token}")
+        page.click("button.action[data-action=cast]")
+        cast = page.locator("fieldset.chosen[data-action=cast]")
+        spell, level = cast.locator("[data-field=spell]"), cast.locator("[data-field=level]")
+        darts = cast.locator("input.times:visible")
+        spell.select_option("fire bolt")
+        assert not level.is_visible() and darts.count() == 0
+        assert cast.locator("[data-field=within_5ft]").first.is_visible()  # a spell attack
+        spell.select_option("magic missile")
+        assert level.is_visible() and darts.count() == 0  # no target tapped yet
+        cast.locator("label.tap:has(input[value=goblin])").click()
+        assert darts.count() == 1
+        assert cast.locator("input.times[data-times=goblin]").is_visible()
+        cast.locator("input.times[data-times=goblin]").fill("3")
+        cast.locator("button.go").click()
+        page.wait_for_function(
+            "[...document.querySelectorAll('#screen ol.log li')].some("
+            "li => li.innerText.includes('magic missile')) || "
+            "document.querySelector('fieldset.chosen[data-action=cast] .refused').innerText",
+            timeout=WAIT,
+        )
+        assert cast.locator(".refused").inner_text() == ""
+        last = json.loads(fracas(db, "log", "--json").stdout)[-1]
+        command = next(e["command"] for e in last["events"] if "command" in e)
+        assert command["spell"] == "magic missile" and command["targets"] == ["goblin"] * 3

@@ -2,6 +2,7 @@
 rulesets), tested against the served pages in-process: each test fails on the code before
 its fix."""
 
+import json
 import re
 from contextlib import suppress
 from pathlib import Path
@@ -14,7 +15,7 @@ from fracas.projections import Fracas
 from fracas.projections.phones import player_actions
 from fracas.rules import load as load_ruleset
 from fracas.rules.reactions import ask_until
-from tests.casts import shotclock
+from tests.casts import fudge, shotclock
 from tests.support import SIX, do, rolls
 from tests.web import duel, phones, srd_sample
 
@@ -258,3 +259,68 @@ def test_an_ally_and_a_foe_are_told_apart_in_words_on_the_target_pills(tmp_path:
         assert ("fighter", "ally", "ally") in sides and ("goblin", "foe", "foe") in sides, pills
         assert ("cleric", "self", "") in sides, pills  # cure wounds: yourself, said so
         assert {who for who, side, _ in sides if side == "foe"} == {"goblin"}, pills
+
+
+def fieldset(panel: str, action: str) -> str:
+    found = re.search(
+        rf'<fieldset class="chosen" data-action="{action}".*?</fieldset>', panel, re.S
+    )
+    assert found, panel
+    return found[0]
+
+
+def shown_with(panel: str, action: str, field: str) -> tuple[str, list[str]] | None:
+    """When an action's field shows: ("", []) always, (other field, its values) only with
+    those, None never (the phone leaves it off)."""
+    for part in re.split(r'(?=<div class="field")', fieldset(panel, action)):
+        if f'data-field="{field}"' in part:
+            when = re.match(r"""<div class="field" data-when="(\w+)" data-values='([^']*)'""", part)
+            return (when[1], json.loads(when[2])) if when else ("", [])
+    return None
+
+
+def party(tmp_path: Path, ruleset: str, cast: dict[str, dict[str, Any]]) -> Path:
+    db = tmp_path / f"{ruleset}.db"
+    with Fracas(str(db)) as log:
+        encounter = log.new(ruleset, title="A fight", encounter="fight")
+        for who, sheet in cast.items():
+            do(encounter, {"action": "join", "combatant": who, "sheet": sheet, "side": "pc"})
+        do(encounter, {"action": "begin"})
+    return db
+
+
+def test_an_srd_field_shows_only_with_what_it_applies_to(tmp_path: Path) -> None:
+    """The attack form showed the range with a sword, and the spell form a slot level with a
+    cantrip and darts for every spell: each field now shows with what it applies to (as
+    the ruleset declares), and not at all where the sheet has nothing it applies to."""
+    melee_only = srd_sample("fighter", weapons=[srd_sample("fighter")["weapons"][0]])
+    cast = {"wizard": srd_sample("wizard"), "fighter": srd_sample("fighter"), "brute": melee_only}
+    db = party(tmp_path, "srd", cast)
+    with phones(db, ("wizard", "fighter", "brute")) as table:
+        until_turn(db, "fighter")
+        assert shown_with(table.panel("fighter"), "attack", "range") == (
+            "weapon",
+            ["handaxe", "longbow"],
+        )
+        assert shown_with(table.panel("fighter"), "attack", "weapon") == ("", [])
+        until_turn(db, "brute")
+        assert shown_with(table.panel("brute"), "attack", "range") is None  # a sword alone
+        until_turn(db, "wizard")
+        panel = table.panel("wizard")
+        levelled = ["magic missile", "burning hands", "shield", "absorb elements", "hellish rebuke"]
+        assert shown_with(panel, "cast", "level") == ("spell", levelled)
+        assert shown_with(panel, "cast", "within_5ft") == ("spell", ["fire bolt"])
+        darts = re.findall(
+            r"""<input class="times"[^>]*data-when="spell" data-values='([^']*)'""", panel
+        )
+        assert darts and {d for d in darts} == {'["magic missile"]'}, fieldset(panel, "cast")
+
+
+def test_a_4df_burst_shows_only_with_a_weapon_that_fires_bursts(tmp_path: Path) -> None:
+    """4dF's attack offered a burst with a pistol or a club (003-23: bursts are a weapon's)."""
+    db = party(tmp_path, "fudge", {"ana": fudge.ANA, "bo": fudge.BO})
+    with phones(db, ("ana", "bo")) as table:
+        until_turn(db, "ana")
+        assert shown_with(table.panel("ana"), "attack", "burst") == ("weapon", ["rifle"])
+        until_turn(db, "bo")
+        assert shown_with(table.panel("bo"), "attack", "burst") is None

@@ -87,7 +87,8 @@ def test_a_phone_takes_a_turn_and_a_reaction(tmp_path: Path, browser: Any, rules
         wrong = attack.locator("[data-dice]" if typed else "[data-field=burst]")
         if typed:
             wrong.fill("9999")  # no dice show that
-        else:  # a declaration without a target, a burst ticked
+        else:  # a declaration without a target, a burst ticked (with the weapon that fires them)
+            attack.locator("[data-field=weapon]").select_option("rifle")
             wrong.check()
             attack.locator("label.tap:has(input[value=foe])").click()
         go.click()

@@ -126,6 +126,15 @@
     });
   }
 
+  // A part that applies only with some values of another field (range: with a ranged
+  // weapon; how many darts: with a spell of darts) shows then alone, and sends nothing else.
+  function applies(set) {
+    set.querySelectorAll("[data-when]").forEach((part) => {
+      const source = set.querySelector(`[data-field="${part.dataset.when}"]`);
+      part.hidden = !(source && JSON.parse(part.dataset.values).includes(source.value));
+    });
+  }
+
   function choose(form, action) {
     kept.action = action;
     form.querySelectorAll("button.action").forEach((button) => {
@@ -133,6 +142,7 @@
     });
     form.querySelectorAll("fieldset.chosen").forEach((set) => {
       set.hidden = set.dataset.action !== action;
+      if (!set.hidden) applies(set);
     });
   }
 
@@ -141,11 +151,12 @@
     const targets = [];
     set.querySelectorAll("[data-target]:checked").forEach((input) => {
       const times = set.querySelector(`[data-times="${input.value}"]`);  // darts: one a name
-      const count = times ? Math.max(1, Math.min(16, Number(times.value) || 1)) : 1;
+      const count = times && !times.hidden ? Math.max(1, Math.min(16, Number(times.value) || 1)) : 1;
       for (let n = 0; n < count; n++) targets.push(input.value);
     });
     if (set.dataset.targets === "yes" && targets.length) step.targets = targets;
     set.querySelectorAll("[data-field]").forEach((input) => {
+      if (input.closest("[data-when][hidden]")) return;  // it does not apply: unsaid
       const name = input.dataset.field, kind = input.dataset.kind;
       if (kind === "maybe") { if (input.checked && input.value) step.fields[name] = input.value === "yes"; }
       else if (input.type === "radio") { if (input.checked && input.value) step.fields[name] = input.value; }
@@ -193,7 +204,8 @@
       form.querySelectorAll("button.action").forEach((button) =>
         button.addEventListener("click", () => choose(form, button.dataset.action)));
       const set = chosenSet();
-      if (set) { choose(form, kept.action); restore(set); } else kept.action = null;
+      if (set) { choose(form, kept.action); restore(set); applies(set); } else kept.action = null;
+      form.addEventListener("change", () => { const chosen = chosenSet(); if (chosen) applies(chosen); });
       form.addEventListener("submit", (event) => {
         event.preventDefault();
         const set = chosenSet();

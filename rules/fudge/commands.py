@@ -157,7 +157,9 @@ PLAYERS = {
         {
             "weapon": WEAPON,
             "shield": PlayerField("Shield", "strike around the target's shield, or through it"),
-            "burst": PlayerField("Burst", "fire a 3-round burst, if the weapon can"),
+            "burst": PlayerField(
+                "Burst", "fire a 3-round burst", only_with=("weapon", "burst weapon")
+            ),
             "special_measures": PlayerField(
                 "Special measures", "take special measures to hit a target behind heavy cover"
             ),

@@ -49,6 +49,12 @@ def decide(state: State, command: Any, ctx: Context) -> list[Event]:
     raise BadInputError(f"the 4dF ruleset cannot decide {type(command).__name__}")
 
 
+def offers(sheet: Sheet, field: str) -> list[str]:
+    """What a phone shows a field with (`PlayerField.only_with`): a burst with the weapons
+    that fire bursts (003-23)."""
+    return [w.name for w in sheet.weapons if w.burst] if field == "burst weapon" else []
+
+
 def reach(state: State, command: Any) -> Reach | None:
     """What a `next` that resolves a declared action can change whatever the 4dF show
     (opposed, two 4dF are 6,561 outcomes): the one resolving and the targets of the action
@@ -78,6 +84,7 @@ RULESET = Ruleset(
     view=view,
     actions=ACTIONS,
     players=PLAYERS,
+    offers=offers,
     schema=2,
     upcasters={(ANY_KIND, 1): mechanic_ids("003")},
     option_help=OPTION_HELP,

@@ -192,12 +192,21 @@ def heal_by_hand(state: State, target: str, amount: int, reason: str) -> list[Ev
 
 def offers(sheet: Sheet, field: str) -> list[str]:
     """What Tab offers for `-o spell=` and `-o option=`: the spells, and the legendary
-    options and lair actions on the sheet."""
+    options and lair actions on the sheet; and what a phone shows a field with (words.py's
+    `only_with`): the ranged weapons (range), the spells that spend a slot (its level),
+    make an attack roll (within 5 feet, range) or shoot darts (how many at each)."""
     if field == "spell":
         return [spell.name for spell in sheet.spells]
     if field == "option":
         return [option.name for option in (*sheet.legendary, *sheet.lair)]
-    return []
+    if field == "ranged weapon":
+        return [w.name for w in sheet.weapons if w.ranged or w.range]
+    spells = {
+        "levelled spell": [s.name for s in sheet.spells if s.level > 0],
+        "spell attack": [s.name for s in sheet.spells if s.attack != "none"],
+        "darts": [s.name for s in sheet.spells if s.darts],
+    }
+    return spells.get(field, [])
 
 
 RULESET = Ruleset(

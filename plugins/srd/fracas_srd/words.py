@@ -1,6 +1,8 @@
 """The table's words: how a sentence says each action, which conditions it tells, and
 what a roll means beyond its own words (a critical hit, a natural 1)."""
 
+from dataclasses import replace
+
 from fracas.rules.api import Event, Playable, PlayerField, Rolled
 
 from fracas_srd.attacks import CRITICAL, FUMBLE
@@ -89,7 +91,11 @@ WEAPON = PlayerField("Weapon", "what you attack with, from your sheet", from_she
 NEAR = PlayerField(
     "Within 5 feet", "you stand right beside the target (a melee attack is, unless you say not)"
 )
-RANGE = PlayerField("Range", "how far your shot goes: normal, long (disadvantage) or beyond")
+RANGE = PlayerField(
+    "Range",
+    "how far your shot goes: normal, long (disadvantage) or beyond",
+    only_with=("weapon", "ranged weapon"),  # a melee attack has no range to say
+)
 ALLY = PlayerField("Ally beside it", "another foe of the target stands within 5 feet of it")
 HIT = "d20 to hit (two with advantage or disadvantage), then the weapon's damage dice on a hit"
 CONTEST = "d20 for your check, then d20 for the other's"
@@ -107,13 +113,17 @@ PLAYERS = {
                 "Spell", "the spell you cast, from your sheet", from_sheet=True, required=True
             ),
             "level": PlayerField(
-                "Slot level", "the slot you spend: none, the spell's own level; higher upcasts it"
+                "Slot level",
+                "the slot you spend: none, the spell's own level; higher upcasts it",
+                only_with=("spell", "levelled spell"),  # a cantrip spends none
             ),
-            "within_5ft": NEAR,
-            "range": RANGE,
+            # a spell attack's roll is what being beside the target or far off changes
+            "within_5ft": replace(NEAR, only_with=("spell", "spell attack")),
+            "range": replace(RANGE, only_with=("spell", "spell attack")),
         },
         dice="the spell's: d20 to hit or each target's save, then its damage or healing dice",
         times="a spell of darts (magic missile) splits them: how many darts at each",
+        times_with=("spell", "darts"),
         on_self=True,  # cure wounds, healing word, bless: a caster may be among the targets
     ),
     "move": Playable(
