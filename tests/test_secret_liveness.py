@@ -10,6 +10,7 @@ import json
 import tomllib
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from fracas.cli.serve import Table
@@ -141,11 +142,25 @@ CHECKS = {
 
 @pytest.mark.parametrize("system", sorted(CHECKS))
 def test_a_secret_roll_that_does_not_decide_the_turn_leaves_the_next_turns_public(system):
+    """The turn passes, the GM rules on someone the roll did not name, the turn passes
+    again: all of it reaches the players at once."""
     options, check = CHECKS[system]
     encounter = fight(system, options)
     secret = act(encounter, check, secret=True)
-    public = [act(encounter, {"action": "next", "actor": "@"}) for _ in range(2)]
+    public = [act(encounter, {"action": "next", "actor": "@"})]
+    public.append(act(encounter, ruling_on(bystander(encounter, secret))))
+    public.append(act(encounter, {"action": "next", "actor": "@"}))
     shown_at_once(encounter, secret, public)
+
+
+def bystander(encounter: Encounter, step: int) -> str:
+    """A combatant step `step` does not name."""
+    named = msgspec.json.encode(encounter.events_of_step(step)).decode()
+    return next(w.combatant for w in encounter.view().wounds if f'"{w.combatant}"' not in named)
+
+
+def ruling_on(who: str) -> dict:
+    return {"action": "gm.condition-set", "target": who, "condition": "lit"}
 
 
 def test_fudge_a_secret_check_resolved_leaves_the_next_resolutions_public():
@@ -164,7 +179,9 @@ def test_fudge_a_secret_check_resolved_leaves_the_next_resolutions_public():
             act(encounter, {**plans.pop(who), "actor": who})
         act(encounter, {"action": "next"})
     secret = act(encounter, {"action": "next"}, secret=True)
-    public = [act(encounter, {"action": "next"}) for _ in range(2)]
+    public = [act(encounter, {"action": "next"})]
+    public.append(act(encounter, ruling_on(bystander(encounter, secret))))
+    public.append(act(encounter, {"action": "next"}))
     shown_at_once(encounter, secret, public)
 
 
