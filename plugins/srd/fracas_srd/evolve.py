@@ -54,6 +54,8 @@ def joined(state: State, event: CombatantJoined) -> State:
         sheet.hp if sheet.hp_now is None else sheet.hp_now,
         sheet.hp,
         temp_hp=sheet.temp_hp,
+        slots_spent=tuple(sheet.slots_spent),
+        hit_dice_spent=sheet.hit_dice_spent,
         legendary_left=sheet.legendary_actions,
     )
     return roster.put(state, fighter)

@@ -70,6 +70,7 @@ def read(data: dict[str, Any]) -> tuple[dict[str, Any], Unread] | None:
     sheet |= traits(system, unread)
     sheet["weapons"] = weapons(items, unread)
     sheet |= spells(system, sheet, items, unread)
+    sheet |= spent(system, sheet, items, unread)
     sheet |= legendary(system, sheet, items)
     return {k: v for k, v in sheet.items() if v not in ([], None)}, unread
 
@@ -326,6 +327,30 @@ def spells(
     if has_spells and ability in ABILITIES:
         read["spellcasting"] = ability
     return read
+
+
+def spent(
+    system: dict[str, Any], sheet: dict[str, Any], items: list[dict[str, Any]], unread: Unread
+) -> dict[str, Any]:
+    """What the actor had spent when it was saved, Foundry keeping what is left: spell
+    slots (`spells.spellN.value`) and Hit Dice (a class's `hd.spent`, or `hitDiceUsed`);
+    its exhaustion, a condition, is named as not read."""
+    given = system.get("spells") or {}
+    slots = sheet.get("slots") or []
+    left = [(given.get(f"spell{n + 1}") or {}).get("value") for n in range(len(slots))]
+    used = [
+        max(0, most - int(now)) if now is not None else 0
+        for most, now in zip(slots, left, strict=True)
+    ]
+    while used and not used[-1]:
+        used.pop()
+    classes = [c["system"] for c in items if c.get("type") == "class"]
+    dice = sum(int((c.get("hd") or {}).get("spent") or c.get("hitDiceUsed") or 0) for c in classes)
+    exhaustion = int(system["attributes"].get("exhaustion") or 0)
+    if exhaustion:
+        unread.append(f"exhaustion {exhaustion}: not read; set it with `fracas condition set`")
+    found: dict[str, Any] = {"slots_spent": used} if used else {}
+    return found | ({"hit_dice_spent": min(dice, sheet.get("level", 0))} if dice else {})
 
 
 def kind(system: dict[str, Any]) -> str:

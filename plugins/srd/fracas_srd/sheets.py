@@ -241,6 +241,9 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     weapons: list[Weapon] = []
     spells: list[Spell] = []
     slots: Annotated[list[SlotCount], msgspec.Meta(max_length=9)] = []  # by level (srd-50)
+    # Spent when it comes in (an export saved after a fight): slots by level, Hit Dice.
+    slots_spent: Annotated[list[SlotCount], msgspec.Meta(max_length=9)] = []
+    hit_dice_spent: Level = 0
     features: list[Feature] = []
     multiattack: list[str] = []  # weapon names, in order (srd-29)
     legendary_actions: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
@@ -378,6 +381,15 @@ def check_slots(sheet: Sheet, spell: Spell, where: str) -> None:
 def check_sheet(sheet: Sheet, where: str, custom: list[str]) -> None:
     """Every amount readable, every skill known, every weapon a multiattack or legendary
     action names on the sheet."""
+    if any(spent > (sheet.slots[n : n + 1] or [0])[0] for n, spent in enumerate(sheet.slots_spent)):
+        raise BadInputError(
+            f"{where}: slots_spent = {sheet.slots_spent} is more than its slots = {sheet.slots}"
+        )
+    if sheet.hit_dice_spent > sheet.level:
+        raise BadInputError(
+            f"{where}: hit_dice_spent = {sheet.hit_dice_spent} is more than its level "
+            f"{sheet.level} (a Hit Die a level, srd-58)"
+        )
     if sheet.hp_now is not None and sheet.hp_now > sheet.hp:
         raise BadInputError(
             f"{where}: hp_now = {sheet.hp_now} is more than its hp = {sheet.hp}: give the hit "

@@ -8,11 +8,12 @@ import pytest
 from click.testing import CliRunner
 from fracas.cli.main import cli
 from fracas.projections import Fracas
-from fracas.rules.api import BadInputError, Resolved
+from fracas.rules.api import BadInputError, RefusedError, Resolved
 from srd_table import Table
 
 from fracas_srd import foundry
 from fracas_srd.ruleset import RULESET
+from fracas_srd.slots import slots_left
 
 
 def abilities(**scores: int) -> dict[str, Any]:
@@ -264,3 +265,32 @@ def test_an_export_saved_wounded_comes_in_wounded_with_its_temporary_hit_points(
 def test_a_sheet_cannot_start_above_its_maximum():
     with pytest.raises(BadInputError, match="hp_now = 30 is more than its hp = 28"):
         RULESET.sheet({"hp": 28, "hp_now": 30})
+
+
+def test_an_export_saved_after_a_fight_comes_in_with_its_spent_slots_and_hit_dice():
+    """Foundry keeps what is left (`spells.spell1.value`, the class's `hd.spent`): a caster
+    saved with one level 1 slot of four and one Hit Die spent comes in so; exhaustion,
+    a condition, is named as not read."""
+    system = {**WIZARD["system"], "spells": {"spell1": {"value": 1}, "spell2": {"value": 2}},
+              "attributes": {**WIZARD["system"]["attributes"], "exhaustion": 1}}  # fmt: skip
+    items = [
+        {**i, "system": {**i["system"], "hd": {"spent": 1}}} if i["type"] == "class" else i
+        for i in WIZARD["items"]
+    ]
+    sheet, unread = foundry.read({**WIZARD, "system": system, "items": items})
+    assert (sheet["slots"], sheet["slots_spent"], sheet["hit_dice_spent"]) == ([4, 2], [3], 1)
+    assert "exhaustion 1: not read; set it with `fracas condition set`" in unread
+    t = Table()
+    t.join("odo", {k: v for k, v in sheet.items() if k not in ("name", "side")}, "pc")
+    assert slots_left(t.who("odo"), 1) == 1 and slots_left(t.who("odo"), 2) == 2
+    assert t.who("odo").hit_dice_spent == 1
+    with pytest.raises(RefusedError, match="2 Hit Dice left of 3"):
+        t.do({"action": "party.rest", "target": "odo", "kind": "short", "spend": 3}, 1, 1, 1)
+    assert "slots_spent" not in foundry.read(WIZARD)[0]  # none spent: none said
+
+
+def test_a_sheet_cannot_have_spent_more_than_it_has():
+    with pytest.raises(BadInputError, match=r"slots_spent = \[5\] is more than its slots"):
+        RULESET.sheet({"slots": [4], "slots_spent": [5]})
+    with pytest.raises(BadInputError, match="hit_dice_spent = 4 is more than its level 3"):
+        RULESET.sheet({"level": 3, "hit_die": 8, "hit_dice_spent": 4})
