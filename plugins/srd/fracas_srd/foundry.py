@@ -65,7 +65,7 @@ def read(data: dict[str, Any]) -> tuple[dict[str, Any], Unread] | None:
         sheet |= {"level": level, "hit_die": hit_die}
         sheet["side"] = "pc"
     sheet["hp"] = hit_points(system, sheet, items, unread)
-    sheet |= wounds(system, sheet["hp"], unread)
+    sheet |= wounds(system, sheet, unread)
     sheet["ac"] = armour_class(system, sheet, items, unread)
     sheet |= traits(system, unread)
     sheet["weapons"] = weapons(items, unread)
@@ -128,13 +128,15 @@ def hit_points(
     return max(1, total or int(hp.get("value") or 1))
 
 
-def wounds(system: dict[str, Any], most: int, unread: Unread) -> dict[str, Any]:
+def wounds(system: dict[str, Any], sheet: dict[str, Any], unread: Unread) -> dict[str, Any]:
     """The hit points the actor was saved with, when fewer than its maximum (`hp_now`), and
-    its temporary ones: a character exported wounded comes in wounded."""
+    its temporary ones: a character exported wounded comes in wounded. (A summon's 0 of a
+    maximum of 0 states no hit points at all: it is not down.)"""
     hp = system["attributes"].get("hp") or {}
-    now, temp = hp.get("value"), int(hp.get("temp") or 0)
+    now, temp, most = hp.get("value"), int(hp.get("temp") or 0), sheet["hp"]
     found: dict[str, Any] = {"temp_hp": temp} if temp > 0 else {}
-    if now is not None and int(now) <= 0:
+    stated = bool(hp.get("max") or sheet.get("level"))
+    if now is not None and int(now) <= 0 and stated:
         unread.append("hit points 0 (down): comes in at its maximum; harm it by hand")
     if now is not None and 0 < int(now) < most:
         found["hp_now"] = int(now)

@@ -252,6 +252,8 @@ def test_an_export_saved_wounded_comes_in_wounded_with_its_temporary_hit_points(
         "hp_now" not in down
         and "hit points 0 (down): comes in at its maximum; harm it by hand" in unread
     )
+    summon = foundry.read(wounded(DRAGON, value=0, max=0))[1]  # no hit points stated: not down
+    assert not any("hit points 0" in line for line in summon)
     export = tmp_path / "hild.json"
     export.write_text(json.dumps(wounded(FIGHTER, value=11)))
     db = str(tmp_path / "t.db")
