@@ -100,6 +100,7 @@ class Panel(msgspec.Struct, frozen=True):
     question: Question | None = None  # the attack waiting for a reaction, as players see it
     asked: Reaction | None = None  # the character's own reaction it waits for
     secret: bool = False  # the players' screen waits on the GM's secret roll (no more said)
+    figures: dict[str, str] = {}  # beside each reaction asked, its figures for the character
 
 
 def player_actions(
@@ -260,7 +261,16 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
         question,
         asked,
         secret,
+        reaction_figures(live.ruleset, sheet, asked.choices) if asked and sheet else {},
     )
+
+
+def reaction_figures(ruleset: Any, sheet: Any, choices: list[str]) -> dict[str, str]:
+    """Each reaction's figures as the ruleset words them from the character's own sheet."""
+    said = ruleset.reaction_figures
+    if said is None:
+        return {}
+    return {choice: words for choice in choices if (words := said(sheet, choice))}
 
 
 def waits_on_secret(timeline: Timeline) -> int | None:

@@ -177,6 +177,10 @@ class Ruleset:
     reads_rolls: str = "total"
     # Who an attack gives a choice of reaction, and which (rules/reactions.py); None: nobody.
     reactions: Reactions | None = None
+    # The figures a target's player reads beside a reaction they are asked to choose, from
+    # their own sheet alone (never the fight's state, which a secret roll may have moved,
+    # nor the attacker's sheet, a hidden one's): (sheet, option) -> "Dodge 50%", "" for none.
+    reaction_figures: Callable[[Any, str], str] | None = None
     # The rules reference: a statement for every rule id the ruleset cites, their source and
     # licence. A Reference, or a function giving one when first asked (`toml_reference`).
     reference: Reference | Callable[[], Reference] | None = None

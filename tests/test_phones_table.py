@@ -324,3 +324,29 @@ def test_a_4df_burst_shows_only_with_a_weapon_that_fires_bursts(tmp_path: Path) 
         assert shown_with(table.panel("ana"), "attack", "burst") == ("weapon", ["rifle"])
         until_turn(db, "bo")
         assert shown_with(table.panel("bo"), "attack", "burst") is None
+
+
+@pytest.mark.parametrize("ruleset", ["percentile", "pool", "shotclock", "timeslice", "srd"])
+def test_a_reaction_asked_shows_each_choices_figures(tmp_path: Path, ruleset: str) -> None:
+    """Reactions were offered as bare words ("shield", "parry"): each now shows its figures
+    from the target's own sheet (a Dodge rating, a pool, shield's AC), never the
+    attacker's sheet nor the fight's state. 4dF asks no reaction (defences are declared)."""
+    if ruleset == "srd":  # the wizard has reactions to choose: shield, hellish rebuke
+        db = party(tmp_path, "srd", {"hero": srd_sample("fighter"), "foe": srd_sample("wizard")})
+    else:
+        db = fight(tmp_path, ruleset)
+    until_turn(db, "hero")
+    with phones(db, ("hero", "foe")) as table:
+        hit = table.tap("hero", action="attack", targets=["foe"], fields=armed(db, "hero"))
+        assert hit.status_code == 200, hit.text
+        panel = table.panel("foe")
+        choices = dict(
+            re.findall(
+                r'data-choice="([^"]+)">[^<]*(?:<small class="figures">([^<]*)</small>)?', panel
+            )
+        )
+        assert len(choices) >= 2, panel
+        figured = {c: said for c, said in choices.items() if c not in ("none", "passive")}
+        assert figured and all(re.search(r"\d", said) for said in figured.values()), choices
+        if ruleset == "srd":
+            assert choices["shield"].startswith("+5 AC"), choices

@@ -23,7 +23,7 @@ from fracas.rules.api import (
 from .commands import Act, Attack, Disarm, Escape, Opposable, Pin
 from .evolve import fold
 from .rolls import Test, checked_rating, defender_wins, judge, roll_test, target_of
-from .sheets import HAND_TO_HAND, UNARMED, Weapon
+from .sheets import BASE_SKILLS, HAND_TO_HAND, UNARMED, Sheet, Weapon
 from .state import Fighter, State
 from .turn import aim_is_live, waiting_is_live
 
@@ -584,3 +584,19 @@ def last_attack_roll(state: State, pinner: Fighter, target: Fighter) -> Test | N
     ):
         return Test(pinner.id, block["skill"], block["face"], block["target"], block["result"])
     return None
+
+
+def reaction_figures(sheet: Sheet, option: str) -> str:
+    """A defence's figures from the defender's sheet (000-13, 000-17): the Dodge rating, or
+    the hand-to-hand skills a fight back rolls with."""
+
+    def rating(skill: str) -> int:
+        return sheet.skills.get(skill, BASE_SKILLS.get(skill, 0))
+
+    if option == "dodge":
+        return f"Dodge {rating('dodge')}%"
+    if option == "fight-back":
+        return (
+            f"Melee Weapons {rating('melee weapons')}%, Unarmed Combat {rating('unarmed combat')}%"
+        )
+    return ""

@@ -20,7 +20,7 @@ from fracas.rules.api import (
 )
 
 from .actions import RESOLVERS
-from .attacks import parse_damage, reactions
+from .attacks import parse_damage, reaction_figures, reactions
 from .commands import ACTIONS, PLAYERS, PercentileCommand
 from .evolve import evolve
 from .joining import decide_begin, decide_pass
@@ -80,6 +80,7 @@ RULESET = Ruleset(
     harm_by_hand=harm_by_hand,
     heal_by_hand=heal_by_hand,
     reactions=reactions,
+    reaction_figures=reaction_figures,
     schema=3,  # 2: the HP thresholds cite 000-M9; 3: modifiers count on inhuman stats
     upcasters={
         ("condition.set", 1): hp_lines_cited,

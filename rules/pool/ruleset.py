@@ -81,6 +81,19 @@ REACTION = Choices(
 )
 
 
+def reaction_figures(sheet: Sheet, option: str) -> str:
+    """A Reaction's pool from the target's sheet (004-13, 004-15, 004-18), before the cuts
+    of the round (the Action spent, kept dice): Dexterity + Athletics to dodge, the first
+    melee weapon's attribute + ability to parry or clash."""
+    if option == "dodge":
+        return f"{sheet.pool('dexterity', 'athletics')} dice (Dexterity + Athletics)"
+    melee = next((w for w in sheet.weapons if w.kind != "firearm"), None)
+    if option in ("parry", "clash") and melee is not None:
+        dice = sheet.pool(melee.attribute, melee.ability)
+        return f"{dice} dice ({melee.attribute.title()} + {melee.ability.title()}, {melee.name})"
+    return ""
+
+
 def reactions(state: State, command: Any) -> dict[str, Choices]:
     """004-11 to 004-19: an attack's target may React (dodge, parry, clash) with the round's
     Action, kept dice or a desperate exertion the command allows; firearms only with a Power
@@ -108,6 +121,7 @@ RULESET = Ruleset(
     initial=initial,
     decide=decide,
     reactions=reactions,
+    reaction_figures=reaction_figures,
     evolve=evolve,
     view=view,
     actions=ACTIONS,

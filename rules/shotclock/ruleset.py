@@ -73,6 +73,18 @@ ACTIVE_DEFENCE = Choices(
 )
 
 
+def reaction_figures(sheet: Sheet, option: str) -> str:
+    """A defence's figures from the target's sheet (mechanic 3, 001-12): the Dodge AV it
+    keeps, or the active dodge's or the parry's, each of which spends a shot."""
+    if option == "passive":
+        return f"Dodge AV {sheet.dodge}, no shot spent"
+    if option == "dodge":
+        return f"Dodge AV {sheet.dodge} + the active bonus; spends a shot"
+    if option == "parry":
+        return f"{sheet.parry.title()} AV {sheet.av(sheet.parry)}; spends a shot"
+    return ""
+
+
 def reactions(state: State, command: Any) -> dict[str, Choices]:
     """Mechanic 3, 001-12: an attack's target keeps the passive dodge, or dodges actively or
     parries off-turn for a shot while their next shot is above 0; not when unaware."""
@@ -108,6 +120,7 @@ RULESET = Ruleset(
     initial=initial,
     decide=decide,
     reactions=reactions,
+    reaction_figures=reaction_figures,
     evolve=evolve,
     view=view,
     actions=ACTIONS,

@@ -91,6 +91,21 @@ DEFENCE = Choices(
 )
 
 
+def reaction_figures(sheet: Sheet, option: str) -> str:
+    """A defence's figures from the target's sheet (002-23): [Q], and a block's shield
+    bonus or a parry's weapon bonus, the best on the sheet (the one held counts)."""
+    q = f"[Q] {sheet.q}"
+    shields = [w for w in sheet.weapons if w.shield]
+    blades = [w for w in sheet.weapons if not w.ranged]
+    if option == "block" and shields:
+        best = max(shields, key=lambda w: w.shield)
+        return f"{q} + {best.shield} ({best.name}, if held)"
+    if option == "parry" and blades:
+        best = max(blades, key=lambda w: w.parry)
+        return f"{q} + {best.parry} ({best.name}, if held) - the parry penalty"
+    return q if option == "dodge" else ""
+
+
 def reactions(state: State, command: Any) -> dict[str, Choices]:
     """002-23, 002-24: the target of an attack, interruption or spell rolls a dodge, a block
     (with a shield) or a parry (with a melee weapon; not while staggered). Nobody out of the
@@ -117,6 +132,7 @@ RULESET = Ruleset(
     initial=initial,
     decide=decide,
     reactions=reactions,
+    reaction_figures=reaction_figures,
     evolve=evolve,
     view=view,
     actions=ACTIONS,

@@ -56,7 +56,16 @@ from fracas_srd.sheets import OPTION_HELP, Options, Sheet, check_sheet
 from fracas_srd.state import TRACKED, Fighter, State, initial, turn_end
 from fracas_srd.turn import able, on_turn
 from fracas_srd.view import key_numbers, view
-from fracas_srd.words import DOWN, FIELD_HELP, OUT, PLAYERS, TOLD, VERBS, facts
+from fracas_srd.words import (
+    DOWN,
+    FIELD_HELP,
+    OUT,
+    PLAYERS,
+    TOLD,
+    VERBS,
+    facts,
+    reaction_figures,
+)
 
 Resolver = Callable[[State, Fighter, Any, Context], list[Event]]
 ON_TURN: dict[str, Resolver] = {
@@ -232,6 +241,7 @@ RULESET = Ruleset(
     clear_by_hand=clear_by_hand,
     after_by_hand=after_by_hand,
     reactions=reactions_offered,
+    reaction_figures=reaction_figures,
     clock=clock,
     turn_end=turn_end,
     reads_rolls="modified",  # the d20 plus its modifiers meets the AC or DC (srd-M2)

@@ -6,6 +6,7 @@ from dataclasses import replace
 from fracas.rules.api import Event, Playable, PlayerField, Rolled
 
 from fracas_srd.attacks import CRITICAL, FUMBLE
+from fracas_srd.sheets import Sheet
 
 VERBS = {
     "attack": "attacks",
@@ -179,3 +180,26 @@ def facts(event: Event) -> frozenset[str]:
     if event.result.startswith(FUMBLE):
         return frozenset(("fumble",))
     return frozenset()
+
+
+def reaction_figures(sheet: Sheet, option: str) -> str:
+    """What a reaction the target may take does, in figures from their sheet (srd-39):
+    shield's "+5 AC if it hits, until your next turn", hellish rebuke's dice and save, the
+    slot it spends; uncanny dodge's half damage."""
+    feature = next((f for f in sheet.features if f.name == option and f.trigger), None)
+    if feature is not None:
+        return "half the attack's damage if it hits" if feature.halves else ""
+    spell = next((s for s in sheet.spells if s.name == option), None)
+    if spell is None:
+        return ""
+    said = []
+    if spell.effect is not None and spell.effect.ac:
+        said.append(f"{spell.effect.ac:+d} AC, this attack included, until your next turn")
+    if spell.damage:
+        save = f", {spell.save.upper()} save" if spell.save else ""
+        said.append(f"{spell.damage} {spell.type}{save}")
+    if spell.charge:
+        said.append(f"{spell.charge} {spell.type} on your next melee hit")
+    if spell.level and not spell.innate:
+        said.append(f"a level {spell.level} slot")
+    return "; ".join(said)
