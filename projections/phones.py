@@ -154,11 +154,12 @@ def applies_with(
 
 def takes_now(ruleset: Any, playable: Playable, conditions: Collection[str]) -> bool:
     """Whether a character with these conditions may be offered the action, as the ruleset
-    declares it: nothing out of the fight, only what one who is down may take while down,
-    and an action that needs a condition (escape: grappled) only with one of them."""
+    declares it: nothing out of the fight, only what one who is down (or helpless: stunned)
+    may take while so, and an action that needs a condition (escape: grappled) only with
+    one of them."""
     if shows(conditions, ruleset.out):
         return False
-    if shows(conditions, ruleset.down) and not playable.down:
+    if shows(conditions, ruleset.down | ruleset.helpless) and not playable.down:
         return False
     return not playable.needs or shows(conditions, playable.needs)
 

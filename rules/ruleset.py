@@ -206,6 +206,9 @@ class Ruleset:
     # (unconscious, dying). "Out": those of one out of the fight for good (dead).
     down: frozenset[str] = frozenset(("unconscious", "dying", "incapacitated"))
     out: frozenset[str] = frozenset(("dead",))
+    # The conditions that take every action and reaction from one who is not down (d20's
+    # stunned, paralysed): a phone offers them only what it offers one who is down.
+    helpless: frozenset[str] = frozenset()
     # What an event means to the table beyond its own words, from the fixed vocabulary FACTS:
     # "critical" and "fumble" for a roll that is one. Down and out need no hook: a condition
     # set from `down` or `out` is reported as "down" (and "out") by `facts_of`.

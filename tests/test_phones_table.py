@@ -350,3 +350,19 @@ def test_a_reaction_asked_shows_each_choices_figures(tmp_path: Path, ruleset: st
         assert figured and all(re.search(r"\d", said) for said in figured.values()), choices
         if ruleset == "srd":
             assert choices["shield"].startswith("+5 AC"), choices
+
+
+@pytest.mark.parametrize("condition", ["stunned", "paralysed", "incapacitated"])
+def test_an_srd_character_stunned_is_offered_no_action_nor_reaction(
+    tmp_path: Path, condition: str
+) -> None:
+    """srd-27: an incapacitated creature (stunned, paralysed) takes no action and no
+    reaction, though not down: its phone offered them all."""
+    db = fight(tmp_path, "srd")
+    with phones(db, ("hero",)) as table:
+        until_turn(db, "foe")
+        assert offered(table.panel("hero")) == {"opportunity", "react"}, table.panel("hero")
+        gm(db, {"action": "gm.condition-set", "target": "hero", "condition": condition})
+        assert offered(table.panel("hero")) == set(), table.panel("hero")
+        until_turn(db, "hero")
+        assert offered(table.panel("hero")) <= {"next"}, table.panel("hero")

@@ -53,7 +53,7 @@ from fracas_srd.initiative import (
 from fracas_srd.reach import reach
 from fracas_srd.reference import REFERENCE
 from fracas_srd.sheets import OPTION_HELP, Options, Sheet, check_sheet
-from fracas_srd.state import TRACKED, Fighter, State, initial, turn_end
+from fracas_srd.state import INCAPACITATING, TRACKED, Fighter, State, initial, turn_end
 from fracas_srd.turn import able, on_turn
 from fracas_srd.view import key_numbers, view
 from fracas_srd.words import (
@@ -250,6 +250,7 @@ RULESET = Ruleset(
     told=TOLD,
     down=DOWN,
     out=OUT,
+    helpless=INCAPACITATING,  # srd-27: no actions, no reactions
     facts=facts,
     field_help=FIELD_HELP,
     offers=offers,
