@@ -44,7 +44,8 @@ every outcome the secret could have had, never told apart; that the GM took one 
 GM's doing, known to players as their typing is: a command refused under another outcome
 tells that the outcome was not that one, the limit docs/protects.md states.) A tainted
 combatant's row stands as players last saw it; with the shared state tainted, the round, the
-turn and the order stand as players last saw them. Whose state a step changed is found from
+turn and the order stand as players last saw them, and so does what is left of a condition
+("lit (2 rounds left)"), which reads them. Whose state a step changed is found from
 the folded state itself (the ruleset's `fighters`, and everything else as the shared state),
 so the rule holds for any ruleset without a table of its actions. Everything here is decided
 from the GM's flags, from what a step names or changes, and from every outcome a secret could
@@ -801,6 +802,7 @@ def players_view(
         elif row.combatant in old_wounds:
             wounds.append(old_wounds[row.combatant])
     if taint.shared is not None and last is not None:
+        wounds = [timed_as_last_seen(w, old_wounds.get(w.combatant)) for w in wounds]
         return msgspec.structs.replace(last, wounds=wounds)
     seen = hidden | frozen
     rows = ordered([r for r in view.initiative if r.combatant not in seen], old_rows, frozen)
@@ -818,6 +820,33 @@ def players_view(
         view, acting=acting, initiative=rows, wounds=wounds, pins=pins, unseen=unseen
     )
     return unnamed_view(shown, hidden, view)
+
+
+def timed_as_last_seen(row: WoundRow, last: WoundRow | None) -> WoundRow:
+    """A row whose conditions say what is left of them ("lit (2 rounds left)", rules/gm.py
+    `with_durations`) while the shared state is tainted: what is left reads the round and
+    the turn, which players may not know, so each condition says it as they last saw it,
+    or not at all."""
+    left = row.detail.get("durations") if isinstance(row.detail, dict) else None
+    if not left:
+        return row
+    seen = (last.detail.get("durations") or {}) if last is not None else {}
+    conditions = []
+    for shown in row.conditions:
+        name = next((n for n in left if said_with(shown, n, left[n])), None)
+        if name is not None:
+            shown = shown.removesuffix(f" ({left[name]['text']})")
+            shown = f"{shown} ({seen[name]['text']})" if name in seen else shown
+        conditions.append(shown)
+    kept = {name: seen[name] for name in left if name in seen}
+    return msgspec.structs.replace(
+        row, conditions=conditions, detail={**row.detail, "durations": kept}
+    )
+
+
+def said_with(shown: str, name: str, left: dict[str, Any]) -> bool:
+    """Is `shown` condition `name` said with what is left of it (`left`)?"""
+    return (shown == name or shown.startswith(f"{name} ")) and shown.endswith(f" ({left['text']})")
 
 
 def unnamed_view(shown: View, hidden: set[str], whole: View) -> View:

@@ -327,3 +327,33 @@ def test_srd_a_secret_bite_that_cannot_fell_its_target_leaves_the_next_turns_pub
     assert last.source == secret, "nothing waits on the bite: Maelis's row shows what it did"
     rows = {w.combatant: w for w in last.view.wounds}
     assert rows["maelis"].health.startswith("HP 24/24,"), "Maelis's row shows what it did"
+
+
+def test_srd_what_is_left_of_a_condition_stands_while_the_round_is_the_secrets():
+    """Brannoc's secret swing may kill the goblin, whose turn comes next: the turns after it
+    wait, and with them the round. The wolf's 'lit for 3 rounds' reads what is left of it
+    against the round, so its row says it as players last saw it, whatever the swing did
+    (here it killed the goblin, and round 2 began unseen)."""
+    fracas = Fracas(":memory:")
+    fracas.new("srd", encounter="den")
+    for who, sample in (("wolf", "wolf"), ("maelis", "cleric"), ("brannoc", "fighter")):
+        fracas.add(who, tomllib.loads((SAMPLES / f"{sample}.toml").read_text()), "den")
+    fracas.add("gob", tomllib.loads((SAMPLES / "goblin.toml").read_text()), "den")
+    encounter = fracas.encounter("den")
+    encounter.execute(encounter.ruleset.command({"action": "begin"}), dice=[20, 2, 15, 1])
+    act(encounter, {**ruling_on("wolf"), "rounds": 3})  # the order: wolf, brannoc, gob, maelis
+    act(encounter, {"action": "next"})
+    swing = encounter.ruleset.command({"action": "attack", "actor": "brannoc", "targets": ["gob"]})
+    encounter.execute(swing, secret=True, dice=[20, 8, 8])  # a critical: 19 damage
+    secret = encounter.history.head_step
+    act(encounter, {"action": "next"}), act(encounter, {"action": "next"})  # round 2 begins
+    ruling = act(encounter, ruling_on("maelis"))
+    assert encounter.view().round == 2
+    cut = players_cut(
+        list(walk(encounter.store, encounter.id, encounter.ruleset)), encounter.ruleset
+    )
+    assert cut.shown(ruling) and cut.seen[ruling].view.round == 1
+    said = {w.combatant: w.conditions for w in cut.seen[ruling].view.wounds}
+    assert said["wolf"] == ["lit (3 rounds left, to count 22)"]
+    assert said["maelis"] == ["lit"], "the ruling after the secret does not show"
+    assert cut.seen[secret].masked
