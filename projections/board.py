@@ -97,17 +97,13 @@ def bar_of(wound: WoundRow) -> Bar | None:
     return Bar(max(0, min(left, wound.maximum)), wound.maximum, wound.unit or "HP")
 
 
-def next_up(view: View, ruleset: "Ruleset", names: dict[str, str]) -> str:
-    """Who acts after those acting now, reading on down the order (and round to its top):
-    the first not acting and not down."""
-    rows = sorted(view.initiative, key=lambda row: row.order)
-    acting = [n for n, row in enumerate(rows) if row.acting]
-    if not acting or view.phase in ("setup", "ended"):
+def next_up(view: View, names: dict[str, str]) -> str:
+    """Who acts after those acting now, as the ruleset's order gives the turn ('' when the
+    ruleset does not know yet: a new round's initiative is still to roll)."""
+    if view.phase in ("setup", "ended"):
         return ""
-    down = {w.combatant for w in view.wounds if ruleset.is_down(w.conditions)}
-    after = rows[acting[-1] + 1 :] + rows[: acting[-1] + 1]
-    found = next((r for r in after if not r.acting and r.combatant not in down), None)
-    return names.get(found.combatant, found.name) if found else ""
+    found = next((who for who in view.upcoming if who not in view.acting), None)
+    return names.get(found, found) if found else ""
 
 
 def shown_names(view: View) -> dict[str, str]:
@@ -188,5 +184,5 @@ def board(
         for p in view.pins
     ]
     header = headline(view, ruleset, names)
-    following = next_up(view, ruleset, names)
+    following = next_up(view, names)
     return Board(encounter, ruleset.name, header, rows, pins, view.notes, following)

@@ -816,8 +816,15 @@ def players_view(
         if {p.holder, p.target} & frozen and not {p.holder, p.target} & hidden
     ]
     unseen = not acting and bool(set(view.acting) & hidden)
+    upcoming = [who for who in view.upcoming if who not in hidden]  # next among those seen
     shown = msgspec.structs.replace(
-        view, acting=acting, initiative=rows, wounds=wounds, pins=pins, unseen=unseen
+        view,
+        acting=acting,
+        initiative=rows,
+        wounds=wounds,
+        pins=pins,
+        unseen=unseen,
+        upcoming=upcoming,
     )
     return unnamed_view(shown, hidden, view)
 

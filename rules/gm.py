@@ -291,8 +291,9 @@ def table_view(view: Callable[[Any], View]) -> Callable[[Any], View]:
             for row in seen.initiative
         ]
         acting = [] if state.ended else [a for a in seen.acting if a not in removed]
+        upcoming = [] if state.ended else [a for a in seen.upcoming if a not in removed]
         phase = "ended" if state.ended else seen.phase
-        return replace(seen, initiative=initiative, acting=acting, phase=phase)
+        return replace(seen, initiative=initiative, acting=acting, phase=phase, upcoming=upcoming)
 
     setattr(shown, TABLE_VIEW, True)
     return shown

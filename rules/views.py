@@ -58,6 +58,10 @@ class View(msgspec.Struct, frozen=True):
     pins: list[PinRow]
     notes: list[str] = []
     unseen: bool = False  # players: someone they do not see is acting (the GM's hand)
+    # Who acts after those acting now, in the order the rules will give them the turn
+    # (the rest of the round, then the next where its order is already known): the
+    # ruleset's own reading of its order, never a guess. Empty: nobody known yet.
+    upcoming: list[str] = []
 
     def __repr__(self) -> str:
         """A view as a GM reads it in a Python session: one line per combatant."""

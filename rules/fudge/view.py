@@ -109,7 +109,30 @@ def view(state: State) -> View:
     if state.phase == "resolved":
         phase = f"turn {state.turn}: all resolved; `next` opens turn {state.turn + 1}"
     acting = [state.current] if state.current else []
-    return View(state.turn, phase, acting, initiative, wounds, pins(state), [])
+    return View(
+        state.turn, phase, acting, initiative, wounds, pins(state), [], upcoming=upcoming(state)
+    )
+
+
+def upcoming(state: State) -> list[str]:
+    """Who declares or resolves after the one doing so now (003-29): declaring runs from
+    the lowest initiative up, then the actions declared resolve from the highest down."""
+    if state.current is None or state.current not in state.order:
+        return []
+    order = list(state.order)
+    later = order[order.index(state.current) + 1 :]
+    if state.phase == "resolving":
+        return [w for w in later if pending(state, w)]
+    undeclared = set(later) | {state.current}
+    resolving = [
+        f.id for f in state.by_initiative() if f.id in order and (f.declared or f.id in undeclared)
+    ]
+    return later + resolving
+
+
+def pending(state: State, who: str) -> bool:
+    fighter = state.fighters[who]
+    return fighter.resolved < len(fighter.declared)
 
 
 def heal_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:

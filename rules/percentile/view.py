@@ -2,6 +2,8 @@
 
 from typing import Any
 
+from msgspec.structs import replace
+
 from fracas.rules.api import (
     ConditionCleared,
     Event,
@@ -16,7 +18,7 @@ from fracas.rules.api import (
 from .attacks import HP_LINES, harm_consequences
 from .evolve import fold
 from .state import Fighter, State
-from .turn import aim_is_live, waiting_is_live
+from .turn import aim_is_live, still_acts_this_round, waiting_is_live
 
 
 def live_conditions(state: State, fighter: Fighter) -> list[str]:
@@ -85,7 +87,18 @@ def view(state: State) -> View:
         if f.has("pinned")
     ]
     phase = "setup" if not state.round else ("over" if state.turn is None else "turn")
-    return View(state.round, phase, acting, initiative, wounds, pins)
+    return View(state.round, phase, acting, initiative, wounds, pins, upcoming=upcoming(state))
+
+
+def upcoming(state: State) -> list[str]:
+    """Who the DEX countdown gives the turn to after this one (000-2): those yet to act
+    this round (not one whose defence spent the action), then the next round's order."""
+    if state.turn is None:
+        return []
+    order = state.order()
+    later = replace(state, round=state.round + 1)
+    this_round = [f.id for f in order if f.id != state.turn and still_acts_this_round(state, f)]
+    return this_round + [f.id for f in order if still_acts_this_round(later, f)]
 
 
 def harm_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:

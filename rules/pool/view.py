@@ -1,5 +1,7 @@
 """The view the table sees: the order of the round, injuries and conditions."""
 
+from msgspec.structs import replace
+
 from fracas.rules.api import (
     ConditionCleared,
     ConditionSet,
@@ -90,7 +92,19 @@ def view(state: State) -> View:
     ]
     phase = "setup" if not state.round else ("over" if state.turn is None else "turn")
     acting = [state.turn] if state.turn else []
-    return View(state.round, phase, acting, initiative, wounds, [], notes)
+    return View(state.round, phase, acting, initiative, wounds, [], notes, upcoming=upcoming(state))
+
+
+def upcoming(state: State) -> list[str]:
+    """Who the turn passes to after this one (004-1): those below in the order who still
+    have their Action this round (not one who spent it on a reaction), then next round's."""
+    if state.turn is None:
+        return []
+    everyone = state.order()
+    start = next((i + 1 for i, f in enumerate(everyone) if f.id == state.turn), 0)
+    later = replace(state, round=state.round + 1)
+    this_round = [f.id for f in everyone[start:] if state.has_action(f)]
+    return this_round + [f.id for f in everyone if later.has_action(f)]
 
 
 def body_conditions(before: Fighter, after: Fighter) -> list[Event]:

@@ -90,7 +90,25 @@ def view(state: State) -> View:
         phase = "over"
     else:
         phase = f"sequence {state.sequence}, shot {state.shot}"
-    return View(state.sequence, phase, acting, initiative, wounds, [], notes)
+    return View(
+        state.sequence,
+        phase,
+        acting,
+        initiative,
+        wounds,
+        [],
+        notes,
+        upcoming=upcoming(state, acting),
+    )
+
+
+def upcoming(state: State, acting: list[str]) -> list[str]:
+    """Who acts after those acting now, counting the shots down (001-3, 001-4); the next
+    sequence's order waits on its initiative rolls, so none of it is known yet."""
+    if not acting:
+        return []
+    shots = sorted({f.next_shot for f in state.fighters.values() if f.next_shot > 0}, reverse=True)
+    return [f.id for shot in shots for f in state.on_shot(shot) if f.id not in acting]
 
 
 def clock(state: State) -> Clock:

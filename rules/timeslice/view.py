@@ -83,7 +83,19 @@ def view(state: State) -> View:
     phase = "setup" if not state.round else ("over" if state.turn is None else "turn")
     notes = [f"game time {clock_text(state.clock)}"] if state.round else []
     acting = [state.turn] if state.turn else []
-    return View(state.round, phase, acting, initiative, wounds, [], notes)
+    return View(state.round, phase, acting, initiative, wounds, [], notes, upcoming=upcoming(state))
+
+
+def upcoming(state: State) -> list[str]:
+    """Who takes a turn after this one (002-1, 002-3): those below in the order still in
+    the fight with TS to spend, then, the next round giving TS back, everyone in it."""
+    if state.turn is None:
+        return []
+    order = state.order()
+    ids = [f.id for f in order]
+    start = ids.index(state.turn) + 1 if state.turn in ids else 0
+    this_round = [f.id for f in order[start:] if not f.out and f.ts > 0]
+    return this_round + [f.id for f in order if not f.out]
 
 
 TRACKED = frozenset(

@@ -142,11 +142,8 @@ def decide_begin(state: State, command: Begin, ctx: Context) -> list[Event]:
 
 def next_up(state: State) -> tuple[int, Fighter | None]:
     """The next in the order who still fights (the dead are skipped), and in which round."""
-    order = state.order()
-    here = next((i for i, f in enumerate(order) if f.id == state.turn), -1)
     alive = state.alive()
-    fighting = {f.id for f in alive}
-    later = [f for f in order[here + 1 :] if f.id in fighting]
+    later = state.later_this_round()
     if later and state.round:
         return state.round, later[0]
     return state.round + 1, alive[0] if alive else None

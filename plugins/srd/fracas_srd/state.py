@@ -165,6 +165,13 @@ class State(msgspec.Struct, frozen=True):
     def alive(self) -> list[Fighter]:
         return [f for f in self.order() if not f.dead and not f.has(REMOVED)]
 
+    def later_this_round(self) -> list[Fighter]:
+        """Those below the one acting in the order who still fight (the dead are skipped)."""
+        order = self.order()
+        here = next((i for i, f in enumerate(order) if f.id == self.turn), -1)
+        fighting = {f.id for f in self.alive()}
+        return [f for f in order[here + 1 :] if f.id in fighting]
+
     def acting(self) -> Fighter | None:
         return self.fighters.get(self.turn) if self.turn else None
 

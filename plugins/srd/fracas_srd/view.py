@@ -104,7 +104,10 @@ def view(state: State) -> View:
     ]
     phase = "setup" if not state.round else ("over" if state.turn is None else "turn")
     acting = [state.turn] if state.turn else []
-    return View(state.round, phase, acting, initiative, wounds, pins, suggestion(state))
+    upcoming = [f.id for f in [*state.later_this_round(), *state.alive()]] if acting else []
+    return View(
+        state.round, phase, acting, initiative, wounds, pins, suggestion(state), upcoming=upcoming
+    )
 
 
 def suggestion(state: State) -> list[str]:
