@@ -816,7 +816,9 @@ def players_view(
         if {p.holder, p.target} & frozen and not {p.holder, p.target} & hidden
     ]
     unseen = not acting and bool(set(view.acting) & hidden)
-    upcoming = [who for who in view.upcoming if who not in hidden]  # next among those seen
+    # next among those seen; one a secret touched is left out whatever it did to them (a
+    # fall it may have dealt takes them out of the order)
+    upcoming = [who for who in view.upcoming if who not in seen]
     shown = msgspec.structs.replace(
         view,
         acting=acting,
