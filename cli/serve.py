@@ -162,6 +162,19 @@ class Table:
             raise NotFoundError(f"no encounter {name!r} in this log")
         return name
 
+    def players_encounter(self, name: str | None) -> str:
+        """The encounter a players' page names, refused as if it were not in the log when it
+        is the GM's alone: one not begun (the ambush being prepared), unless it is the one
+        the server shows by default."""
+        found = self.encounter(name)
+        if name is not None and not self.shown_to_players(found):
+            raise NotFoundError(f"no encounter {name!r} in this log")
+        return found
+
+    def shown_to_players(self, name: str) -> bool:
+        """Begun, or the encounter a page that names none shows (the GM's current)."""
+        return name == self.encounter(None) or self.open().current(name)[2].phase != "setup"
+
     def timeline(self, name: str, audience: str) -> Timeline:
         """The audience's timeline of the encounter, folded again only if the head moved."""
         fracas = self.open()
@@ -464,7 +477,8 @@ def build(table: Table) -> Starlette:
         named = request.path_params.get("encounter")
         named = None if named is None else encounter_name(named)
         try:
-            name = await table.run(lambda: table.encounter(named))
+            pick = table.players_encounter if audience == PLAYERS else table.encounter
+            name = await table.run(lambda: pick(named))
             return await work(name, audience)
         except FracasError as error:
             return refused_for(error)
@@ -484,6 +498,8 @@ def build(table: Table) -> Starlette:
             def render() -> str:
                 fracas = table.open()
                 listed = [e["encounter"] for e in fracas.encounters()]
+                if audience == PLAYERS:
+                    listed = [e for e in listed if table.shown_to_players(e)]
                 return table.templates.get_template("page.html").render(
                     screen=table.screen(name, audience),
                     screen_html=table.render_screen(name, audience),
