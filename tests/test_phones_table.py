@@ -15,8 +15,8 @@ from fracas.projections import Fracas
 from fracas.projections.phones import player_actions
 from fracas.rules import load as load_ruleset
 from fracas.rules.reactions import ask_until
-from tests.casts import fudge, shotclock
-from tests.support import SIX, do, rolls
+from tests.casts import fudge, shotclock, timeslice
+from tests.support import KNIFE, SIX, do, gunner, rolls, sheet
 from tests.web import duel, phones, srd_sample
 
 pytestmark = pytest.mark.sqlite_file
@@ -279,6 +279,14 @@ def shown_with(panel: str, action: str, field: str) -> tuple[str, list[str]] | N
     return None
 
 
+# a combatant with what a field applies to, and one without (where a sheet can lack it)
+CASTS_OF = {
+    "fudge": (("ana", fudge.ANA), ("bo", fudge.BO)),
+    "percentile": (("alice", gunner()), ("bob", sheet(12, weapons=[KNIFE], holding=["knife"]))),
+    "timeslice": (("alice", timeslice.ALICE), ("orc", timeslice.ORC)),
+}
+
+
 def party(tmp_path: Path, ruleset: str, cast: dict[str, dict[str, Any]]) -> Path:
     db = tmp_path / f"{ruleset}.db"
     with Fracas(str(db)) as log:
@@ -316,14 +324,30 @@ def test_an_srd_field_shows_only_with_what_it_applies_to(tmp_path: Path) -> None
         assert darts and {d for d in darts} == {'["magic missile"]'}, fieldset(panel, "cast")
 
 
-def test_a_4df_burst_shows_only_with_a_weapon_that_fires_bursts(tmp_path: Path) -> None:
-    """4dF's attack offered a burst with a pistol or a club (003-23: bursts are a weapon's)."""
-    db = party(tmp_path, "fudge", {"ana": fudge.ANA, "bo": fudge.BO})
-    with phones(db, ("ana", "bo")) as table:
-        until_turn(db, "ana")
-        assert shown_with(table.panel("ana"), "attack", "burst") == ("weapon", ["rifle"])
-        until_turn(db, "bo")
-        assert shown_with(table.panel("bo"), "attack", "burst") is None
+@pytest.mark.parametrize(
+    ("ruleset", "field", "with_it", "without"),
+    [
+        ("fudge", "burst", ("weapon", ["rifle"]), None),  # a burst: a weapon's (003-23)
+        ("percentile", "shots", ("weapon", ["pistol"]), None),  # automatic fire: a firearm's
+        ("timeslice", "limb", ("called", ["limb"]), ("called", ["limb"])),  # a called shot's
+    ],
+)
+def test_the_other_rulesets_fields_show_only_with_what_they_apply_to(
+    tmp_path: Path,
+    ruleset: str,
+    field: str,
+    with_it: tuple[str, list[str]],
+    without: tuple[str, list[str]] | None,
+) -> None:
+    """The same in the other rulesets: 4dF's attack offered a burst with a pistol or a club,
+    percentile's automatic fire with a knife, time slices' limb without a called shot."""
+    (hero, mine), (foe, theirs) = CASTS_OF[ruleset]
+    db = party(tmp_path, ruleset, {hero: mine, foe: theirs})
+    with phones(db, (hero, foe)) as table:
+        until_turn(db, hero)
+        assert shown_with(table.panel(hero), "attack", field) == with_it
+        until_turn(db, foe)
+        assert shown_with(table.panel(foe), "attack", field) == without
 
 
 @pytest.mark.parametrize("ruleset", ["percentile", "pool", "shotclock", "timeslice", "srd"])

@@ -116,7 +116,11 @@ PLAYERS = {
             ),
             "avoid_armor": PlayerField("Past armour", "aim past the target's armour (harder)"),
             "avoid_cover": PlayerField("Past cover", "aim past the target's cover (harder)"),
-            "shots": PlayerField("Shots", "how many shots you fire (automatic fire)"),
+            "shots": PlayerField(
+                "Shots",
+                "how many shots you fire (automatic fire)",
+                only_with=("weapon", "firearm"),
+            ),
         },
         dice="d100 to hit, then the weapon's damage dice on a hit",
     ),

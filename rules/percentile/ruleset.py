@@ -38,6 +38,11 @@ from .view import (
 from .words import VERBS, facts
 
 
+def offers(sheet: Sheet, field: str) -> list[str]:
+    """What a phone shows a field with (`PlayerField.only_with`): shots with a firearm."""
+    return [w.name for w in sheet.weapons if w.kind == "firearm"] if field == "firearm" else []
+
+
 def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
     sheet: Sheet = RULESET.newcomer(command, state.fighters)
     for weapon in sheet.weapons:
@@ -81,6 +86,7 @@ RULESET = Ruleset(
     heal_by_hand=heal_by_hand,
     reactions=reactions,
     reaction_figures=reaction_figures,
+    offers=offers,
     schema=3,  # 2: the HP thresholds cite 000-M9; 3: modifiers count on inhuman stats
     upcasters={
         ("condition.set", 1): hp_lines_cited,

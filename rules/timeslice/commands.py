@@ -134,7 +134,9 @@ WEAPON = PlayerField("Weapon", "what you use, from your sheet", from_sheet=True)
 CALLED = PlayerField("Called shot", "aim at the head, the heart or a limb (harder)")
 
 
-LIMB = PlayerField("Limb", "which limb a called shot aims at")
+LIMB = PlayerField(
+    "Limb", "which limb a called shot aims at", only_with=("called", "called at a limb")
+)
 
 
 NONLETHAL = PlayerField("Nonlethal", "strike to subdue, not to kill")

@@ -117,8 +117,11 @@ def reactions(state: State, command: Any) -> dict[str, Choices]:
 
 
 def offers(sheet: Sheet, field: str) -> list[str]:
-    """What Tab and a phone offer for `-o spell=`: the spells on the sheet."""
-    return [spell.name for spell in sheet.spells] if field == "spell" else []
+    """What Tab and a phone offer for `-o spell=`: the spells on the sheet; and what a
+    phone shows a field with (`PlayerField.only_with`): the limb with a called shot at one."""
+    if field == "spell":
+        return [spell.name for spell in sheet.spells]
+    return ["limb"] if field == "called at a limb" else []
 
 
 RULESET = Ruleset(
