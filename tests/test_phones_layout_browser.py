@@ -18,6 +18,7 @@ from tests.web import (
     fracas,
     invited,
     sample,
+    secret_fight,
     served,
     until_acting,
 )
@@ -110,3 +111,39 @@ def test_a_field_shows_with_what_it_applies_to_and_darts_only_at_a_target_tapped
         last = json.loads(fracas(db, "log", "--json").stdout)[-1]
         command = next(e["command"] for e in last["events"] if "command" in e)
         assert command["spell"] == "magic missile" and command["targets"] == ["goblin"] * 3
+
+
+def test_a_take_back_refused_is_said_beside_its_button(tmp_path: Path, browser: Any) -> None:
+    """A take-back's refusal (a 403) was written at the top of the page, out of sight."""
+    db = tmp_path / "percentile.db"
+    duel(db, "percentile")
+    token = invited(db, "hero")
+    with served(db) as running:
+        page = browser.new_context(**PHONE).new_page()
+        page.goto(f"{running.root}/p/{token}")
+        until_acting(db, page, True)
+        page.click("button.action[data-action=aim]")
+        page.click("fieldset.chosen[data-action=aim] button.go")
+        page.locator("#undo").wait_for(timeout=WAIT)
+        said = "that step rolled the server's dice, which stand: only the GM takes it back"
+        page.route("**/act", lambda route: route.fulfill(status=403, body=said + "\n"))
+        page.click("#undo")
+        beside = page.locator("#undo + #undo-refused")
+        beside.wait_for(state="visible", timeout=WAIT)
+        assert beside.inner_text() == said
+
+
+def test_the_gms_page_warns_that_the_players_wait_on_a_secret(tmp_path: Path, browser: Any) -> None:
+    """A GM-secret attack froze every phone and the GM's page said nothing of it."""
+    db = tmp_path / "duel.db"
+    secret_fight(db, "10,4")  # Bob's shot at step 6 is a GM-only roll
+    invited(db, "alice")
+    with served(db) as running:
+        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        page.goto(running.gm)
+        warning = page.locator("#secret-waits .secret-waits")
+        warning.wait_for(timeout=WAIT)
+        assert "Players wait on the disclosure of step 6" in warning.inner_text()
+        assert "disclose 6" in warning.inner_text()
+        fracas(db, "disclose", "6")
+        warning.wait_for(state="detached", timeout=WAIT)
