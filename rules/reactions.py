@@ -140,16 +140,23 @@ def name_of(state: Any, who: str) -> str:
     return getattr(fighter, "name", who) if fighter is not None else who
 
 
-def waiting_line(state: Any, waiting: Waiting) -> str:
-    """Who is waited on, and how to answer."""
+def waiting_line(state: Any, waiting: Waiting, *, commands: bool = True) -> str:
+    """Who is waited on, and how to answer: with the GM's commands, or (`commands` False:
+    a refusal a player's phone may be given too) in words alone."""
     asked = [
         f"{name_of(state, t)} ({' | '.join(waiting.asked[t].options)})" for t in waiting.unanswered
     ]
     action = waiting.command.get("action", "action")
+    waits = (
+        f"{name_of(state, waiting.actor)}'s {action} (step {waiting.step}) waits for the "
+        f"reaction of {', '.join(asked)}"
+    )
+    if not commands:
+        until = f"; after {waiting.deadline} the rules' default holds" if waiting.deadline else ""
+        return f"{waits}{until}; the GM may answer for them, withdraw the attack or undo it"
     until = f"; after {waiting.deadline} the rules' default (`answer --timeout`)"
     return (
-        f"{name_of(state, waiting.actor)}'s {action} (step {waiting.step}) waits for the "
-        f"reaction of {', '.join(asked)}: `answer TARGET CHOICE`"
+        f"{waits}: `answer TARGET CHOICE`"
         f"{until if waiting.deadline else ''}; the GM may `answer --withdraw` it or undo"
     )
 
@@ -158,7 +165,7 @@ def check_free(state: Any, command: Any) -> None:
     """While an attack waits, every command but the GM's, a join and an answer is refused."""
     waiting = asking(state)
     if waiting is not None and not isinstance(command, Join):
-        raise RefusedError(f"not now: {waiting_line(state, waiting)}")
+        raise RefusedError(f"not now: {waiting_line(state, waiting, commands=False)}")
 
 
 # -- asking ------------------------------------------------------------------------------
@@ -325,7 +332,9 @@ def decide(
 def answer(state: Any, waiting: Waiting, command: Answer, by: str) -> ReactionGiven:
     target, name = command.combatant, name_of(state, command.combatant)
     if target not in waiting.asked:
-        raise RefusedError(f"{name} is not asked to react: {waiting_line(state, waiting)}")
+        raise RefusedError(
+            f"{name} is not asked to react: {waiting_line(state, waiting, commands=False)}"
+        )
     if target in waiting.answers:
         raise RefusedError(f"{name} has already answered: {waiting.answers[target]}")
     choices = waiting.asked[target]

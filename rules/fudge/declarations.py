@@ -11,11 +11,11 @@ def decide_declare(state: State, command: Act, ctx: Context) -> list[Event]:
     actor = state.fighter(command.actor)
     if state.phase != "declaring":
         raise RefusedError(
-            "declarations are closed: `fracas next` resolves the next declared action"
+            "declarations are closed: the declared actions resolve now, one as the GM moves on"
             if state.phase == "resolving"
-            else "no turn is declaring: `fracas next` opens the next turn"
+            else "no turn is declaring: the next turn opens when the GM moves on"
             if state.phase == "resolved"
-            else "the fight has not begun: `fracas begin` first"
+            else "the fight has not begun: the GM begins it first"
         )
     if actor.id not in state.order:
         raise RefusedError(f"{actor.name} cannot act ({state.wound(actor).name})")

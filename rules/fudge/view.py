@@ -107,7 +107,7 @@ def view(state: State) -> View:
     wounds = [wound_row(state, f) for f in sorted(state.fighters.values(), key=lambda f: f.joined)]
     phase = state.phase if state.phase == "setup" else f"turn {state.turn}: {state.phase}"
     if state.phase == "resolved":
-        phase = f"turn {state.turn}: all resolved; `next` opens turn {state.turn + 1}"
+        phase = f"turn {state.turn}: all resolved; turn {state.turn + 1} opens as the GM moves on"
     acting = [state.current] if state.current else []
     return View(
         state.turn, phase, acting, initiative, wounds, pins(state), [], upcoming=upcoming(state)

@@ -88,10 +88,10 @@ def decide_other(state: State, command: Other, ctx: Context) -> list[Event]:
 def resolve_hold(state: State, actor: Fighter, command: Hold, ctx: Context) -> list[Event]:
     """004-5: an action and its trigger declared; it waits until the holder's next turn."""
     if not command.trigger:
-        raise BadInputError("a held action needs its trigger: --opt trigger=TEXT")
+        raise BadInputError("a held action needs its trigger: say what it waits for (004-5)")
     if not command.targets:
         raise BadInputError(
-            "hold an attack on a target: act A hold TARGET -w WEAPON --opt trigger=TEXT"
+            "hold an attack on a target: name whom it strikes, with what, and what it waits for"
         )
     actor.weapon(command.weapon)
     held = msgspec.to_builtins(command)

@@ -60,8 +60,8 @@ def decide_interrupt(state: State, command: Interrupt, ctx: Context) -> list[Eve
         raise RefusedError(f"it is {actor.name}'s own turn: attack instead of interrupting")
     if not command.trigger:
         raise BadInputError(
-            "an interrupt needs the GM's ruling on its trigger: --opt trigger=moves|attacks "
-            "[--opt trigger_by=WHO] (002-7)"
+            "an interrupt needs its trigger: say whether the opponent moves or attacks within"
+            " your weapon's reach (002-7)"
         )
     trigger_by = state.fighter(command.trigger_by or state.turn)
     if trigger_by.side == actor.side:

@@ -178,7 +178,7 @@ def concentration_save(
     purpose = concentration_on(holding, dc)
     if ctx is None:  # harm by hand rolls no dice: the creature's `save con` pays it
         due = (
-            f"owes a {purpose}: `act {target.id} save con --dc {dc}` rolls it, and a failure"
+            f"owes a {purpose}: a Constitution save against DC {dc}, still to roll; a failure"
             f" ends {holding.get('spell', 'the spell')} on everyone it holds"
         )
         return [ConcentrationOwed(target.id, [*target.owed, dc], due, ["srd-26"])]

@@ -161,7 +161,7 @@ def advance(state: State, ctx: Context, reason: str) -> list[Event]:
         return events + recharges(ctx, fighter)
     after = fold(state, events)
     if legendary_may_follow(after, fighter):
-        why = "at the start of its turn, after any legendary action (`fracas next` makes it)"
+        why = "at the start of its turn, after any legendary action (as the GM moves on)"
         return [*events, Resolved(fighter.id, "death save", [], why, ["srd-14", "srd-29"])]
     return events + start_of_turn(after, ctx, fighter)
 

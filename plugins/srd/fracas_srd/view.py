@@ -116,7 +116,7 @@ def suggestion(state: State) -> list[str]:
     standing = {f.side for f in state.fighters.values() if f.conscious and not f.has(REMOVED)}
     if not state.round or len(sides) < 2 or len(standing) > 1:
         return []
-    return ["one side has no conscious combatant left: `fracas end` when the fight is over"]
+    return ["one side has no conscious combatant left: the GM ends the fight when it is over"]
 
 
 def key_numbers(wound: WoundRow) -> dict[str, Any]:

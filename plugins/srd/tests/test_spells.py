@@ -198,7 +198,7 @@ def blessed(t) -> list[str]:
 def test_srd_26_harm_by_hand_owes_a_concentration_save_the_con_save_pays_it():
     t, out = blessed_then_harmed_by_hand()
     line = " ".join(e.describe() for e in out if hasattr(e, "describe"))
-    assert "concentration on bless (DC 10)" in line and "save con --dc 10" in line
+    assert "concentration on bless (DC 10)" in line and "a Constitution save against DC 10" in line
     out = t.act("maelis", "save", faces=(5, 1), ability="con", dc=10)
     save = rolls(out)[0]
     # 5 + 2 Con + 1 on bless's d4 = 8: failed, the concentration and bless end on all three.

@@ -43,7 +43,7 @@ def test_fracas_suggests_the_end_when_one_side_has_nobody_conscious():
     t.do({"action": "gm.harm", "target": "gob", "amount": 7})
     assert RULESET.view(t.state).notes == []
     t.do({"action": "gm.harm", "target": "gob2", "amount": 7})
-    assert "fracas end" in RULESET.view(t.state).notes[0]
+    assert "the GM ends the fight" in RULESET.view(t.state).notes[0]
 
 
 def test_srd_27_a_paralysed_or_stunned_side_is_conscious_so_no_end_is_suggested():
@@ -55,7 +55,7 @@ def test_srd_27_a_paralysed_or_stunned_side_is_conscious_so_no_end_is_suggested(
     assert RULESET.view(t.state).notes == []
     t.do({"action": "gm.condition-set", "target": "gob", "condition": "unconscious"})
     assert RULESET.view(t.state).notes == [
-        "one side has no conscious combatant left: `fracas end` when the fight is over"
+        "one side has no conscious combatant left: the GM ends the fight when it is over"
     ]
 
 
