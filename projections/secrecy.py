@@ -806,9 +806,13 @@ def players_view(
         return msgspec.structs.replace(last, wounds=wounds)
     seen = hidden | frozen
     rows = ordered([r for r in view.initiative if r.combatant not in seen], old_rows, frozen)
-    rows = [msgspec.structs.replace(r, order=n) for n, r in enumerate(rows, start=1)]
-    acting = [a for a in view.acting if a not in seen]
-    acting += [a for a in (last.acting if last else []) if a in frozen and a not in hidden]
+    # the turn is not tainted here (else the last view stood whole): who acts now is as the
+    # view has it, a tainted row's marker too, so that one row alone is acting
+    acting = [a for a in view.acting if a not in hidden]
+    rows = [
+        msgspec.structs.replace(r, order=n, acting=r.combatant in acting)
+        for n, r in enumerate(rows, start=1)
+    ]
     pins = [p for p in view.pins if not {p.holder, p.target} & seen]
     pins += [
         p

@@ -471,7 +471,7 @@ def test_a_secret_roll_hides_what_it_touched_and_the_players_follow_the_rest(tmp
     # the GM's ruling on Bob and the turn passing decide alike whatever the roll gave (a
     # pistol cannot put Bob down): both are shown at once; Bob's health is what it decided
     assert "9. The GM sets a condition on bob: bob is bleeding" in seen
-    assert "10. The table moves on" in seen
+    assert "10. bob ends the turn" in seen  # bob alone was acting, whatever alice's roll gave
     assert "30 against 60%" not in seen and "bob takes" not in seen
     assert "| bob | npc | unhurt |" in seen, "Bob's health as players last saw it"
     hit("disclose", "6")
