@@ -81,6 +81,7 @@ class PlayerAction(msgspec.Struct, frozen=True):
     on_self: bool = False  # the character may name themself among its targets
     times_when: str = ""  # as a Control's `when` and `values`, for `times`
     times_values: list[str] = []
+    only: list[str] = []  # the only combatants it may name ([]: any the panel offers)
 
 
 class Panel(msgspec.Struct, frozen=True):
@@ -104,12 +105,17 @@ class Panel(msgspec.Struct, frozen=True):
 
 
 def player_actions(
-    ruleset: Any, sheet: Any, acting: bool, conditions: Collection[str] = ()
+    ruleset: Any,
+    sheet: Any,
+    acting: bool,
+    conditions: Collection[str] = (),
+    others: dict[str, Collection[str]] | None = None,
 ) -> list[PlayerAction]:
     """The actions a player may take now: on the character's turn those of the turn and a
     pass; out of it, the reactions (the rules judge whether one may be taken now); of
     those, only what the character's conditions (as the players' screen shows them) let
-    the ruleset offer (`takes_now`)."""
+    the ruleset offer (`takes_now`), and one that needs a target in some condition only
+    while `others` (each one's conditions, as shown) holds one, to name them alone."""
     found = []
     for name, text in {**ruleset.actions, PASS: "let your turn go by"}.items():
         playable = passing(ruleset) if name == PASS else ruleset.playable(name)
@@ -123,6 +129,9 @@ def player_actions(
             continue
         label = "End turn" if name == PASS else name.replace("_", " ").capitalize()
         times_when, times_values = applies_with(ruleset, playable.times_with, sheet)
+        only = [who for who, shown in (others or {}).items() if shows(shown, playable.targets_need)]
+        if playable.targets_need and not only:
+            continue  # nobody to take it on (stabilise: nobody dying)
         found.append(
             PlayerAction(
                 name,
@@ -136,6 +145,7 @@ def player_actions(
                 playable.on_self,
                 times_when,
                 times_values or [],
+                only,
             )
         )
     return found
@@ -252,7 +262,7 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
         live.ruleset.numbers_of(wound) if wound else {},
         list(wound.conditions) if wound else [],
         acting,
-        player_actions(live.ruleset, sheet, acting, wound.conditions)
+        player_actions(live.ruleset, sheet, acting, wound.conditions, others_of(view, combatant))
         if wound is not None and not secret
         else [],
         targets_of(view, live.ruleset, combatant),
@@ -264,6 +274,11 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
         secret,
         reaction_figures(live.ruleset, sheet, asked.choices) if asked and sheet else {},
     )
+
+
+def others_of(view: View, combatant: str) -> dict[str, list[str]]:
+    """The others on the players' screen, each with their conditions as it shows them."""
+    return {w.combatant: list(w.conditions) for w in view.wounds if w.combatant != combatant}
 
 
 def reaction_figures(ruleset: Any, sheet: Any, choices: list[str]) -> dict[str, str]:

@@ -45,7 +45,9 @@ class Playable:
     each; the phone then asks a number beside each target. `on_self`: the character may
     name themself among the targets (a healing spell); the phone offers "yourself" first.
     `times_with`: as a field's `only_with`, for `times` (how many darts: with a spell of
-    darts alone).
+    darts alone). `targets_need`: the conditions a target must show for the action to name
+    it (stabilise: dying); the phone offers the action only while someone shows one, and
+    only them as its targets.
     `needs`: the conditions one of which the character must have for the action to be
     offered (escape: grappled; stand: prone); empty: none. `down`: offered to a character
     the rules have put down (the ruleset's `down` conditions: dying, unconscious), who is
@@ -60,5 +62,6 @@ class Playable:
     times: str = ""
     on_self: bool = False
     times_with: tuple[str, str] = ()
+    targets_need: frozenset[str] = frozenset()
     needs: frozenset[str] = frozenset()
     down: bool = False

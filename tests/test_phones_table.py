@@ -390,3 +390,26 @@ def test_an_srd_character_stunned_is_offered_no_action_nor_reaction(
         assert offered(table.panel("hero")) == set(), table.panel("hero")
         until_turn(db, "hero")
         assert offered(table.panel("hero")) <= {"next"}, table.panel("hero")
+
+
+def test_stabilise_is_offered_only_while_someone_is_dying_and_names_only_them(
+    tmp_path: Path,
+) -> None:
+    """srd: Stabilise was offered with nobody dying, and named anyone: the rules refuse
+    it on one who is not dying (srd-16)."""
+    db = party(tmp_path, "srd", {"hero": srd_sample("fighter"), "ally": srd_sample("rogue")})
+    with Fracas(str(db)) as log:
+        encounter = log.encounter("fight")
+        do(encounter, {"action": "join", "combatant": "goblin", "sheet": srd_sample("goblin")})
+    until_turn(db, "hero")
+    with phones(db, ("hero",)) as table:
+        assert "stabilise" not in offered(table.panel("hero")), table.panel("hero")
+        knock_down(db, "ally")
+        panel = table.panel("hero")
+        assert "dying" in panel and "stabilise" in offered(panel), panel
+        assert taps(fieldset(panel, "stabilise")) == {"ally"}, fieldset(panel, "stabilise")
+        assert {"ally", "goblin"} <= taps(fieldset(panel, "attack"))
+
+
+def taps(part: str) -> set[str]:
+    return set(re.findall(r'<input type="checkbox" value="([^"]+)" data-target', part))

@@ -156,7 +156,7 @@ PLAYERS = {
             "then": PlayerField("Then", "what you do when it happens"),
         }
     ),
-    "stabilise": Playable(dice="d20 for your Medicine check"),
+    "stabilise": Playable(dice="d20 for your Medicine check", targets_need=frozenset(("dying",))),
     "grapple": Playable(dice=CONTEST),
     "shove": Playable(
         {"push": PlayerField("Push away", "push 5 feet away instead of knocking prone")},
