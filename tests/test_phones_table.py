@@ -12,7 +12,7 @@ import pytest
 
 from fracas.ledger import RefusedError
 from fracas.projections import Fracas
-from fracas.projections.phones import player_actions
+from fracas.projections.phones import player_actions, shows
 from fracas.rules import load as load_ruleset
 from fracas.rules.reactions import ask_until
 from tests.casts import fudge, shotclock, timeslice
@@ -163,13 +163,15 @@ def conditions(panel: str) -> set[str]:
     return set(re.findall(r'<span class="condition">([^<]+)</span>', panel))
 
 
-def knock_down(db: Path, who: str) -> None:
-    """The GM harms WHO a little at a time until the rules put them down (or out)."""
+def knock_down(db: Path, who: str, until: str = "") -> None:
+    """The GM harms WHO a little at a time until the rules put them down (or out), or
+    until they show the condition UNTIL."""
     for _ in range(40):
         with Fracas(str(db)) as log:
             encounter = log.encounter("fight")
             wound = next(w for w in encounter.view().wounds if w.combatant == who)
-            if encounter.ruleset.is_down(wound.conditions):
+            down = encounter.ruleset.is_down(wound.conditions)
+            if shows(wound.conditions, [until]) if until else down:
                 return
         gm(db, {"action": "gm.harm", "target": who, "amount": 3, "reason": "a fall"})
     raise AssertionError(f"{who} never went down")
@@ -392,23 +394,24 @@ def test_an_srd_character_stunned_is_offered_no_action_nor_reaction(
         assert offered(table.panel("hero")) <= {"next"}, table.panel("hero")
 
 
-def test_stabilise_is_offered_only_while_someone_is_dying_and_names_only_them(
-    tmp_path: Path,
+@pytest.mark.parametrize(("ruleset", "action"), [("srd", "stabilise"), ("timeslice", "treat")])
+def test_an_action_on_the_dying_is_offered_only_while_someone_is_and_names_only_them(
+    tmp_path: Path, ruleset: str, action: str
 ) -> None:
-    """srd: Stabilise was offered with nobody dying, and named anyone: the rules refuse
-    it on one who is not dying (srd-16)."""
-    db = party(tmp_path, "srd", {"hero": srd_sample("fighter"), "ally": srd_sample("rogue")})
-    with Fracas(str(db)) as log:
-        encounter = log.encounter("fight")
-        do(encounter, {"action": "join", "combatant": "goblin", "sheet": srd_sample("goblin")})
+    """srd's Stabilise (srd-16) and time slices' Treat (002-21) were offered with nobody
+    dying, and named anyone: the rules refuse them on one who is not dying."""
+    mine, theirs = srd_sample("fighter"), srd_sample("rogue")
+    if ruleset == "timeslice":  # a medical kit treats (002-21)
+        mine, theirs = {**timeslice.ALICE, "medical_kit": True}, timeslice.ORC
+    db = party(tmp_path, ruleset, {"hero": mine, "ally": theirs, "other": theirs})
     until_turn(db, "hero")
     with phones(db, ("hero",)) as table:
-        assert "stabilise" not in offered(table.panel("hero")), table.panel("hero")
-        knock_down(db, "ally")
+        assert action not in offered(table.panel("hero")), table.panel("hero")
+        knock_down(db, "ally", until="dying")
         panel = table.panel("hero")
-        assert "dying" in panel and "stabilise" in offered(panel), panel
-        assert taps(fieldset(panel, "stabilise")) == {"ally"}, fieldset(panel, "stabilise")
-        assert {"ally", "goblin"} <= taps(fieldset(panel, "attack"))
+        assert action in offered(panel), panel
+        assert taps(fieldset(panel, action)) == {"ally"}, fieldset(panel, action)
+        assert {"ally", "other"} <= taps(fieldset(panel, "attack"))
 
 
 def taps(part: str) -> set[str]:

@@ -178,7 +178,7 @@ PLAYERS = {
         },
         dice=STRUCK,
     ),
-    "treat": Playable(),
+    "treat": Playable(targets_need=frozenset(("dying",))),  # 002-21: the dying alone
     "heal": Playable(
         {
             "hp": PlayerField("Hit points", "how much the source heals"),
