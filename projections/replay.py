@@ -11,7 +11,7 @@ import msgspec
 from fracas.ledger import BadInputError
 from fracas.ledger.errors import said
 from fracas.ledger.history import COMMAND
-from fracas.projections.describe import TOTAL, came_to, describe, describe_control
+from fracas.projections.describe import FACES, TOTAL, came_to, describe, describe_control
 from fracas.projections.secrecy import (
     UNSEEN,
     UNSHOWN,
@@ -25,6 +25,7 @@ from fracas.projections.secrecy import (
 )
 from fracas.projections.sentences import departed, fallen, marks, opening, sentence
 from fracas.rules import Encounter, Ruleset
+from fracas.rules.dice import dice_of, parse_terms
 from fracas.rules.events import (
     ConditionSet,
     Damaged,
@@ -73,6 +74,7 @@ class RollLine(msgspec.Struct, frozen=True):
     secret: bool
     kept: list[int] | msgspec.UnsetType = msgspec.UNSET  # as on the Roll: unset, all count
     came_to: int | None = None  # what the ruleset compares (`describe.came_to`); None: a pool
+    worth: list[int] | None = None  # a pool's: what each face adds to its count (+1, -1)
 
     def typed(self) -> bool:
         return self.source == "manual"
@@ -88,6 +90,31 @@ class RollLine(msgspec.Struct, frozen=True):
 
     def dropped(self) -> list[int]:
         return [face for face, counts in self.marked() if not counts]
+
+    def meaning(self) -> str:
+        """What the roll meant, for the dice box: its result, unless that only says the total
+        on the dice again ("5 on 1d6", the text log's reading of a damage roll)."""
+        if not self.result or self.result == f"{self.total} on {self.dice}":
+            return ""
+        return self.result
+
+    def shown(self) -> list[tuple[int, bool, str, str]]:
+        """Each face as the dice box draws it: its value, whether it counts, the sign its
+        term starts with where a roll subtracts dice ("+" and "−" of the shot clock's
+        d6!-d6!; "" on the term's later faces), and what a pool's face adds to its count
+        ("+1", "−1"; "" for nothing)."""
+        signs = [""] * len(self.faces)
+        terms = list(zip(parse_terms(self.dice), dice_of(self.dice, self.faces), strict=True))
+        if any(term.sign < 0 for term, dice in terms if dice):
+            for term, dice in terms:
+                if dice:
+                    signs[dice[0][0]] = "−" if term.sign < 0 else "+"
+        worth = self.worth or [0] * len(self.faces)
+        said = [f"{w:+d}".replace("-", "−") if w else "" for w in worth]
+        return [
+            (face, counts, sign, value)
+            for (face, counts), sign, value in zip(self.marked(), signs, said, strict=True)
+        ]
 
 
 class Harm(msgspec.Struct, frozen=True):
@@ -176,8 +203,15 @@ class Moment(msgspec.Struct, frozen=True):
         )
 
 
-def roll_line(event: Rolled, reads: str = TOTAL) -> RollLine:
+def roll_line(
+    event: Rolled, reads: str = TOTAL, face_worth: Callable[[int, int | None], int] | None = None
+) -> RollLine:
+    """A roll as the screens show it; `face_worth`: the ruleset's, for a roll read face by
+    face (what each face adds to the count)."""
     roll = event.roll
+    worth = None
+    if reads == FACES and face_worth is not None:
+        worth = [face_worth(face, event.target) for face in roll.faces]
     return RollLine(
         event.actor,
         event.purpose,
@@ -194,6 +228,7 @@ def roll_line(event: Rolled, reads: str = TOTAL) -> RollLine:
         event.secret,
         roll.kept,
         came_to(event, reads),
+        worth,
     )
 
 
@@ -489,7 +524,7 @@ def timeline(
             lines = [describe(e, ruleset.round_word, ruleset.reads_rolls) for e in events]
         reads = ruleset.reads_rolls
         rolled = [e for e in events if isinstance(e, Rolled)]
-        rolls = [unseen_typist(roll_line(e, reads), unseen) for e in rolled]
+        rolls = [unseen_typist(roll_line(e, reads, ruleset.face_worth), unseen) for e in rolled]
         taken_back = frame.taken_back_by
         fell = newly_fallen(events, frame.command, before, ruleset)
         carried = is_party_step(frame.command)

@@ -178,7 +178,7 @@ def remaining(state: Any, lasting: Until, round_now: int) -> dict[str, Any]:
         shown = {"rounds_left": left, "ends_at_round": lasting.ends}
         if lasting.count is None:
             return {**shown, "text": f"{plural(left, lasting.word)} left"}
-        at = f"{plural(left, lasting.word)} left, to count {lasting.count}"
+        at = f"{plural(left, lasting.word)} left, ending at initiative {lasting.count}"
         return {**shown, "ends_at_count": lasting.count, "text": at}
     named = text(lasting, lambda who: name_of(state, who))
     return {"edge": lasting.edge, "of": lasting.of, "text": named}

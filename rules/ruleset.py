@@ -175,6 +175,10 @@ class Ruleset:
     # How the table reads a roll: its "total" (modifiers already in the target), the total
     # with its modifiers added ("modified"), or its "faces" one by one (a dice pool).
     reads_rolls: str = "total"
+    # What one face of a roll read face by face is worth to its count, (face, the roll's
+    # target) -> +2, +1, 0 or -1 (a pool's 10, a success, a miss, a 1): the dice box marks
+    # each face with it. None: the faces are not counted one by one.
+    face_worth: Callable[[int, int | None], int] | None = None
     # Who an attack gives a choice of reaction, and which (rules/reactions.py); None: nobody.
     reactions: Reactions | None = None
     # The figures a target's player reads beside a reaction they are asked to choose, from

@@ -8,10 +8,16 @@ from .rolls import action_count
 from .state import Fighter, State
 
 
-def declaration_text(declared: dict[str, Any]) -> str:
-    targets = declared.get("targets") or []
+def declaration_text(state: State, declared: dict[str, Any]) -> str:
+    """'attack Bo with the pistol': the targets by their names, as the table reads them."""
+    targets = [name_of(state, who) for who in declared.get("targets") or []]
     weapon = f" with the {declared['weapon']}" if declared.get("weapon") else ""
     return f"{declared['action']}{' ' + ', '.join(targets) if targets else ''}{weapon}"
+
+
+def name_of(state: State, who: str) -> str:
+    fighter = state.fighters.get(who)
+    return fighter.name if fighter is not None else who
 
 
 def status_of(state: State, fighter: Fighter) -> str:
@@ -23,24 +29,25 @@ def status_of(state: State, fighter: Fighter) -> str:
     if state.current == fighter.id:
         parts.append(f"{state.phase} now")
     if pending:
-        parts.append("declared: " + "; ".join(declaration_text(d) for d in pending))
+        parts.append("declared: " + "; ".join(declaration_text(state, d) for d in pending))
     if done:
-        parts.append("resolved: " + "; ".join(declaration_text(d) for d in done))
+        parts.append("resolved: " + "; ".join(declaration_text(state, d) for d in done))
     count = action_count(state, fighter)
     if count > 1:
         parts.append(f"{count} actions: -{count}")
     return " | ".join(p for p in parts if p)
 
 
-def conditions_of(fighter: Fighter) -> list[str]:
+def conditions_of(state: State, fighter: Fighter) -> list[str]:
+    """The conditions as the table reads them, whoever they name by their name."""
     shown: list[str] = []
     for name, detail in sorted(fighter.conditions.items()):
         if name in ("held", "pinned", "garroted", "feinted"):
-            shown.append(f"{name} by {detail['by']}")
+            shown.append(f"{name} by {name_of(state, detail['by'])}")
         elif name == "holding":
-            shown.append(f"holding {detail['target']}")
+            shown.append(f"holding {name_of(state, detail['target'])}")
         elif name == "aiming":
-            shown.append(f"aiming at {detail['target']} +{detail['bonus']}")
+            shown.append(f"aiming at {name_of(state, detail['target'])} +{detail['bonus']}")
         elif name == "shield":
             shown.append(f"shield: {detail['at']}")
         elif name != "forced":
@@ -57,7 +64,7 @@ def wound_row(state: State, fighter: Fighter) -> WoundRow:
         if on
     ]
     health = f"{wound.name} ({fighter.levels})" + (f" {penalty:+d}" if penalty else "")
-    conditions = effects + conditions_of(fighter)
+    conditions = effects + conditions_of(state, fighter)
     if wound.penalty and fighter.sheet.pain_tolerance:
         conditions.append("Pain Tolerance: no penalty")
     detail = {

@@ -22,6 +22,11 @@ def reading(outcome: int) -> str:
     return "exceptional success"
 
 
+def face_worth(face: int, difficulty: int | None) -> int:
+    """What one face adds to the count (004-M1): a 10 two, a success one, a 1 takes one."""
+    return count_outcome([face], difficulty if difficulty is not None else 11)
+
+
 def count_outcome(faces: list[int], difficulty: int) -> int:
     """+1 per die at or above the Difficulty, +2 for a 10, -1 for a 1."""
     return sum(2 if f == 10 else 1 if f >= difficulty else -1 if f == 1 else 0 for f in faces)

@@ -35,6 +35,7 @@ from .attacks import resolve_attack
 from .commands import ACTIONS, PLAYERS, Attack, Evade, Fire, Hold, Other, PoolCommand, Quick
 from .evolve import evolve
 from .joining import decide_begin, decide_pass
+from .rolls import face_worth
 from .sheets import OPTION_HELP, Options, Sheet
 from .state import State, check_sheet, initial
 from .turn import turn_action
@@ -134,6 +135,7 @@ RULESET = Ruleset(
     harm_by_hand=harm_by_hand,
     heal_by_hand=heal_by_hand,
     reads_rolls="faces",
+    face_worth=face_worth,
     key_numbers=key_numbers,
     verbs=VERBS,
     down=frozenset(("incapacitated",)),

@@ -182,13 +182,20 @@ def concentrating(state: State, caster: Fighter, spell: Spell, held: list[list[s
 
 
 def spell_damage(
-    state: State, ctx: Context, events: list[Event], caster: Fighter, spell: Spell, critical: bool
+    state: State,
+    ctx: Context,
+    events: list[Event],
+    caster: Fighter,
+    spell: Spell,
+    critical: bool,
+    purpose: str = "",
 ) -> list[Modifier]:
-    """srd-9: a spell's damage adds only what its text says (`add_modifier`)."""
+    """srd-9: a spell's damage adds only what its text says (`add_modifier`); `purpose`:
+    what the roll is for, where "damage of SPELL" says too little (a dart of several)."""
     dice, flat = parse_amount(spell.damage)
     parts: list[Modifier] = []
     if dice:
-        purpose = f"damage of {spell.name}"
+        purpose = purpose or f"damage of {spell.name}"
         parts += roll_dice(ctx, events, caster.id, dice, critical, purpose, state.options.critical)
     if flat:
         parts.append(Modifier(flat, f"{spell.name}'s own", "srd-9"))
@@ -313,14 +320,15 @@ def missiles(
     events: list[Event] = []
     for target in targets:
         events += blocking(state, caster, target, spell, answers.get(target.id))
-    for target in aimed:
+    for dart, target in enumerate(aimed, start=1):
         now = roster.fold(evolve, state, [*before, *events])
         hurt = now.fighter(target.id)
         if hurt.dead or blocks(hurt, spell.name):
             why = f"{hurt.name} is dead" if hurt.dead else f"{hurt.name} takes no damage from it"
             events.append(Resolved(caster.id, "cast", [hurt.id], why, ["srd-43"]))
             continue
-        parts = spell_damage(now, ctx, events, caster, spell, False)
+        what = f"damage of {spell.name}, dart {dart} (at {hurt.name})"
+        parts = spell_damage(now, ctx, events, caster, spell, False, what)
         events += deal(now, ctx, caster.id, hurt, parts, spell.type, False, ("srd-43",))
     for target in targets:
         events += rebuked(state, ctx, [*before, *events], caster, target, answers.get(target.id))

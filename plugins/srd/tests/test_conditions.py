@@ -183,7 +183,9 @@ def test_srd_28_a_spell_s_rounds_run_from_its_caster_s_count_and_status_says_so(
     assert (lasting["ends"], lasting["count"]) == (11, 16)
     seen = RULESET.view(t.state)
     row = next(w for w in seen.wounds if w.combatant == "brannoc")
-    assert row.detail["durations"]["under bless"]["text"] == "10 rounds left, to count 16"
+    assert (
+        row.detail["durations"]["under bless"]["text"] == "10 rounds left, ending at initiative 16"
+    )
 
 
 def test_srd_28_a_count_nobody_holds_any_more_is_passed_as_the_next_round_begins():

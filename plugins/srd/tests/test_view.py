@@ -134,4 +134,4 @@ def test_concentrating_names_the_spell():
     t = fight(("maelis", "cleric"), ("gob", "goblin"))
     t.act("maelis", "cast", "gob", faces=(2,), spell="hold person")
     assert row(t, "maelis").conditions == [
-        "concentrating on hold person (10 rounds left, to count 20)"]  # fmt: skip
+        "concentrating on hold person (10 rounds left, ending at initiative 20)"]  # fmt: skip
