@@ -17,7 +17,7 @@ from fracas.rules.ruleset import Context
 from fracas.testing.fights import PickedDice
 from tests.casts.fudge import ANA, BO, a
 from tests.support import do
-from tests.web import duel, srd_sample
+from tests.web import duel, duel_attack, srd_sample
 
 
 def tv(db: Path) -> str:
@@ -77,9 +77,7 @@ def test_the_shot_clocks_subtracted_die_is_marked(tmp_path: Path) -> None:
     duel(db, "shotclock")
     with Fracas(str(db)) as log:
         encounter = log.encounter("fight")
-        actor = encounter.view().acting[0]
-        target = "foe" if actor == "hero" else "hero"
-        do(encounter, {"action": "attack", "actor": actor, "targets": [target]}, [4, 2])
+        do(encounter, duel_attack(encounter), [4, 2])
     html = tv(db)
     assert re.search(r'class="sign"[^>]*>\+</span><span class="die[^"]*"[^>]*>4', html)
     assert re.search(r'class="sign minus"[^>]*>−</span><span class="die[^"]*"[^>]*>2', html)
@@ -90,16 +88,12 @@ def test_a_pools_faces_say_what_each_adds_to_the_count(tmp_path: Path) -> None:
     duel(db, "pool")
     with Fracas(str(db)) as log:
         encounter = log.encounter("fight")
-        actor = encounter.view().acting[0]
-        target = "foe" if actor == "hero" else "hero"
-        attack = encounter.ruleset.command(
-            {"action": "attack", "actor": actor, "targets": [target]}
-        )
+        attack = encounter.ruleset.command(duel_attack(encounter))
         dry = PickedDice([1] * 12)
         encounter.ruleset.decide_step(encounter.state, attack, Context(dry, 99))
         size = len(dry.rolls[0].faces)
         faces = [10, 6, 1, 2, 3, 4, 5][:size]
-        do(encounter, {"action": "attack", "actor": actor, "targets": [target]}, faces)
+        do(encounter, duel_attack(encounter), faces)
     html = tv(db)
     dice = re.findall(r'<span class="die([^"]*)"[^>]*>(\d+)(?:<sup class="adds">([^<]*))?', html)
     worth = {int(face): (kind.strip(), adds) for kind, face, adds in dice}

@@ -10,7 +10,7 @@ from fracas.cli.serve import Table, build
 from fracas.projections import Fracas
 from fracas.rules.reactions import Ask
 from tests.support import do
-from tests.web import duel, phones, srd_sample
+from tests.web import duel, duel_attack, phones, srd_sample
 
 COMMAND = re.compile(r"`|\bfracas [a-z]|(?<!\w)--?[a-z]|\b[a-z_]+=[a-z0-9|]")
 
@@ -70,9 +70,8 @@ def test_a_refusal_while_an_attack_waits_reads_in_words(tmp_path: Path) -> None:
     duel(db, "percentile")
     with Fracas(str(db)) as log:
         encounter = log.encounter("fight")
-        actor = encounter.view().acting[0]
-        target = "foe" if actor == "hero" else "hero"
-        attack = {"action": "attack", "actor": actor, "targets": [target]}
+        attack = duel_attack(encounter)
+        actor = attack["actor"]
         encounter.execute(encounter.ruleset.command(attack), ask=Ask())
         assert encounter.waiting() is not None
     with phones(db, ("hero", "foe")) as table:

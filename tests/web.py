@@ -209,6 +209,13 @@ def duel(db: Path, ruleset: str) -> None:
         do(encounter, {"action": "begin"})
 
 
+def duel_attack(encounter: Any) -> dict[str, Any]:
+    """In a `duel`, the attack of the one acting on the other."""
+    actor = encounter.view().acting[0]
+    target = "foe" if actor == "hero" else "hero"
+    return {"action": "attack", "actor": actor, "targets": [target]}
+
+
 def steps(db: Path) -> list[dict[str, Any]]:
     return json.loads(fracas(db, "log", "--json").stdout)
 
