@@ -131,6 +131,11 @@ def check_hit_dice(f: Fighter, spend: int) -> None:
     sheet = f.sheet
     if not sheet.hit_die or not sheet.level:
         raise RefusedError(f"{f.name} has no Hit Dice: its sheet gives no level and hit_die")
+    if f.hp >= f.hp_max:
+        raise RefusedError(
+            f"{f.name} is at full hit points, {f.hp} of {f.hp_max}: a Hit Die would heal "
+            f"nothing; spend none on {f.name} (srd-58)"
+        )
     left = sheet.level - f.hit_dice_spent
     if left <= 0:
         raise RefusedError(f"{f.name} has no Hit Dice left of {sheet.level} (srd-58)")

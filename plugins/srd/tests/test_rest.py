@@ -66,6 +66,17 @@ def test_srd_58_a_short_rest_spends_the_hit_dice_the_gm_says():
         rest(t, "brannoc", "short", 5, spend=1)
 
 
+def test_srd_58_no_hit_die_is_spent_on_a_creature_at_full_hit_points():
+    t = Table()
+    t.join("brannoc", sample("fighter"), "pc")  # 28 of 28
+    with pytest.raises(RefusedError, match=r"brannoc is at full hit points, 28 of 28: .*none"):
+        rest(t, "brannoc", "short", 4, 1, 1, spend=3)
+    assert t.who("brannoc").hit_dice_spent == 0
+    t.do({"action": "gm.harm", "target": "brannoc", "amount": 1})
+    out = rest(t, "brannoc", "short", 4, spend=1)  # one hit point down: the die may be spent
+    assert [h.amount for h in of(out, Healed)] == [1] and t.who("brannoc").hit_dice_spent == 1
+
+
 def test_srd_58_a_hit_die_gives_at_least_0_and_no_more_are_spent_than_are_left():
     t = Table()
     t.join("bob", sample("fighter", con=3, level=2), "pc")  # Con 3 (-4)
