@@ -226,7 +226,7 @@ class Table:
         part: Any = self.templates.get_template("screen_parts.html").module  # its macros
         b = screen.board
         parts = {
-            "turn": part.turn(b),
+            "turn": part.turn(b, screen.deadline),
             "withheld": part.withheld(screen),
             "extras": part.extras(b),
             "dice": part.dice_part(screen),

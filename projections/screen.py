@@ -61,6 +61,7 @@ class Screen(msgspec.Struct, frozen=True):
     withheld: int | None  # players: the GM-only step the standings wait on
     dice: ReplayStep | None = None  # the latest step in effect with dice the audience may see
     names: dict[str, str] = {}  # combatant id -> name, for the dice
+    deadline: str = ""  # ISO 8601 UTC: when the reaction the fight waits on is due; "": none
 
 
 class StepDetail(msgspec.Struct, frozen=True):
@@ -150,6 +151,7 @@ class Timeline:
             self._hidden_and_disclosed(live, since)
         self.disclosed = set(self.disclosed_by)
         self._waited: str | None = None  # `waited_on`, once worked out
+        self._deadline = ""  # when the answer `waited_on` names is due ("": no deadline)
 
     def _hidden_and_disclosed(self, live: Encounter, since: "Timeline | None") -> None:
         """The hidden combatants and the disclosed steps, read from the steps since the
@@ -295,6 +297,7 @@ class Timeline:
             withheld,
             dice,
             self.names,
+            self._deadline if at == self.steps and self.waited_on() else "",
         )
 
     def waited_on(self) -> str:
@@ -309,6 +312,7 @@ class Timeline:
             if asked is not None and asked.waiting_on:
                 names = [self._shown_name(who) for who in asked.waiting_on]
                 self._waited = f"waiting on {' and '.join(names)}'s reaction"
+                self._deadline = asked.deadline
         return self._waited
 
     def _shown_name(self, who: str) -> str:

@@ -141,5 +141,19 @@
     form.querySelectorAll("button[data-line]").forEach((button) =>
       button.addEventListener("click", () => run(button.dataset.line)));
   }
+  // The time left to answer the reaction the fight waits on (`act --ask --wait`), counted
+  // down each second from the deadline the screen carries; past it, the rules' default.
+  function countdown() {
+    document.querySelectorAll(".deadline[data-deadline]").forEach((clock) => {
+      const due = Date.parse(clock.dataset.deadline);
+      const left = Math.max(0, Math.round((due - Date.now()) / 1000));
+      const at = clock.dataset.deadline.slice(11, 19);
+      clock.textContent = left > 0
+        ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left to answer (by ${at} UTC)`
+        : `time is up (${at} UTC): the rules' default applies when the GM says so`;
+    });
+  }
+  countdown();
+  setInterval(countdown, 1000);
   label();
 })();
