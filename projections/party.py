@@ -87,6 +87,17 @@ def wound_row(live: Encounter, who: str) -> WoundRow:
     return next(row for row in live.view().wounds if row.combatant == who)
 
 
+def check_between_fights(log: Fracas) -> None:
+    """The party is between fights: not in one that has begun and not ended. Changing it
+    there would carry it home mid-fight, and the fight's later damage would never reach it."""
+    there = where(log)
+    if there.id != PARTY and there.view().phase not in ("setup", "ended"):
+        raise RefusedError(
+            f"the party is in the fight {there.id}, which has not ended: "
+            f"end the fight {there.id} first"
+        )
+
+
 def bring_home(log: Fracas, author: str = "gm") -> Encounter:
     """The party carried back from the fight it was sent into, member by member, one step
     each; the party, as it now stands."""
@@ -107,6 +118,8 @@ def add_member(
 ) -> None:
     """A new member joins the party (started under `ruleset` if there is none), in one
     transaction with the party's coming home."""
+    if has_party(log):
+        check_between_fights(log)  # first: a refusal appends nothing
     with log.store.batch():
         if has_party(log):
             bring_home(log)
@@ -190,8 +203,9 @@ def rest(
     the recovery dice `spend` gives them (d20: Hit Dice; none for a member not in it).
     `dice`: faces typed for them, one a die spent, member by member in the party's order.
     Each member's step."""
+    check_between_fights(log)  # first: a refusal appends nothing
     home = party(log)
-    if home.ruleset.rest is None:  # first: a refusal appends nothing
+    if home.ruleset.rest is None:
         raise RefusedError(
             f"the {home.ruleset.name} rules have no rests: give health back by hand "
             "with `fracas party heal ID AMOUNT`"
@@ -256,5 +270,6 @@ def by_hand(log: Fracas, command: Heal | SetCondition | ClearCondition, author: 
     """One of the GM's commands on a member of the party, once the party is carried home
     from its last fight: all in one transaction, nothing appended on a refusal."""
     roster.find(party(log).state.fighters, command.target)
+    check_between_fights(log)
     with log.store.batch():
         bring_home(log, author).execute(command, author=author)

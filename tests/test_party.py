@@ -211,3 +211,36 @@ def test_party_lists_the_members_in_aligned_columns_that_fold_rather_than_cut(
     said = "Ann of the Long Road HP 24/24, slots 4/4 2/2 cursed by the hag of the fen"
     for word in said.split():
         assert word in narrow.split(), narrow  # folded onto more lines, each word whole
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_the_party_rests_only_between_fights_never_in_a_fight_that_has_not_ended(
+    run, tmp_path, ruleset
+):
+    """Every ruleset shares the party: a rest (or heal, or condition) in a begun fight would
+    carry the party home mid-fight, and the fight's later damage would never reach it."""
+    run("party", "add", "ann", "-r", ruleset, "--sheet", member_sheet(tmp_path, ruleset))
+    run("new", "--party", "--id", "ambush")
+    run("add", "gob", "--side", "npc")
+    run("begin")
+    with Fracas(run.db) as log:
+        before = {e["encounter"]: log.store.head(e["encounter"]) for e in log.encounters()}
+    for between in (
+        ("party", "rest", "long"),
+        ("party", "heal", "ann", "1"),
+        ("party", "condition", "set", "ann", "cursed"),
+        ("party", "add", "bob", "--sheet", member_sheet(tmp_path, ruleset)),
+    ):
+        refused = run(*between, ok=False)
+        assert refused.exit_code != 0 and "Traceback" not in refused.output
+        assert refused.output.strip().endswith("end the fight ambush first"), refused.output
+        assert len(refused.output.strip().splitlines()) == 1
+    with Fracas(run.db) as log:  # nothing appended, the party still in the fight
+        assert before == {e["encounter"]: log.store.head(e["encounter"]) for e in log.encounters()}
+    run("harm", "ann", "3")
+    with Fracas(run.db) as log:
+        hurt = next(w for w in log.view("ambush").wounds if w.combatant == "ann").health
+    run("end")
+    run("party", "condition", "set", "ann", "cursed")  # the fight has ended: it comes home
+    [ann] = members(run)
+    assert (ann["where"], ann["health"]) == ("party", hurt)  # the damage reached the party

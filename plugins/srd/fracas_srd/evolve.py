@@ -63,10 +63,14 @@ def joined(state: State, event: CombatantJoined) -> State:
 
 def turn(state: State, event: TurnAdvanced) -> State:
     """A new turn: its creature's action, bonus action and attacks are fresh (srd-3), its
-    reaction comes back (srd-4), and so do its legendary actions (srd-29)."""
+    reaction comes back (srd-4), and so do its legendary actions (srd-29). A creature dying
+    as it begins owes the death save that starts it (srd-14); one that drops later does not."""
     ended = f"{state.round}:{state.turn}" if state.turn else ""
     lair = event.round if lair_opens(state, event.round, event.actor) else 0
-    state = replace(state, round=event.round, turn=event.actor, turn_ended=ended, lair=lair)
+    dying = bool(event.actor) and state.fighters[event.actor].has("dying")
+    state = replace(
+        state, round=event.round, turn=event.actor, turn_ended=ended, lair=lair, save_put_off=dying
+    )
     return roster.change(
         state,
         event.actor or "",
@@ -87,13 +91,13 @@ def turn(state: State, event: TurnAdvanced) -> State:
 def declared(state: State, event: Declared) -> State:
     """Once the creature whose turn it is acts, the turn-end before it is past (srd-29)."""
     acts = event.actor == state.turn and event.action not in ("legendary", "lair")
-    return replace(state, turn_ended="", lair=0) if acts else state
+    return replace(state, turn_ended="", lair=0, save_put_off=False) if acts else state
 
 
 def rolled(state: State, event: Rolled) -> State:
     """A death save starts its creature's turn: the turn-end before it is past (srd-29)."""
     starts = event.actor == state.turn and event.purpose == DEATH_SAVE
-    return replace(state, turn_ended="", lair=0) if starts else state
+    return replace(state, turn_ended="", lair=0, save_put_off=False) if starts else state
 
 
 def spent(state: State, event: Spent) -> State:

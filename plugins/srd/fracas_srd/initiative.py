@@ -182,10 +182,11 @@ def legendary_may_follow(state: State, holder: Fighter) -> bool:
 
 
 def start_due(state: State) -> Fighter | None:
-    """The dying creature whose turn it is, while the turn-end before it is open: its death
-    save is still to come (srd-14, after srd-29's legendary actions)."""
+    """The dying creature whose turn began dying, while the turn-end before it is open: its
+    death save is still to come (srd-14, after srd-29's legendary actions). One that dropped
+    to 0 on its own turn makes none as that turn ends."""
     holder = state.acting()
-    if holder is None or not holder.has("dying") or not state.turn_ended:
+    if holder is None or not holder.has("dying") or not state.save_put_off:
         return None
     return holder
 

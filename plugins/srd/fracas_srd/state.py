@@ -151,6 +151,7 @@ class State(msgspec.Struct, frozen=True):
     turn: str | None = None
     lair: int = 0  # the round whose lair actions are open at count 20, until a turn acts
     turn_ended: str = ""  # "ROUND:ID" of the turn that just ended, until the next acts
+    save_put_off: bool = False  # the turn began dying: its death save waits (srd-14, srd-29)
     asking: Waiting | None = None  # an attack waiting for its targets' reactions (srd-39)
 
     def fighter(self, who: str) -> Fighter:

@@ -199,3 +199,15 @@ def test_srd_14_a_death_save_says_its_counts_once_and_what_it_was():
     t.next()
     said = of(t.next(9), DeathSaves)[0].describe()
     assert said == "pc-wren's death saves: 0 of 3 successes, 1 of 3 failures (a failure)"
+
+
+def test_srd_14_dropping_to_0_on_ones_own_turn_makes_no_death_save_as_that_turn_ends():
+    t = fight(("brannoc", "fighter"), ("pc-wren", "rogue"), ("gob", "goblin"))
+    t.next()  # Wren's turn, started by `next`: she is up, no death save
+    t.do({"action": "gm.harm", "target": "pc-wren", "amount": 25})  # down on her own turn
+    out = t.next()  # her turn ends: the goblin's starts, no die rolled for her
+    assert not rolls(out) and t.turn == "gob"
+    assert (t.who("pc-wren").successes, t.who("pc-wren").failures) == (0, 0)
+    t.next()
+    out = t.next(12)  # the start of her next turn: the death save is due now
+    assert [r.purpose for r in rolls(out)] == ["death save"]
