@@ -5,7 +5,8 @@ or npc): abilities and saves, level and class (hit points from the Hit Dice when
 leaves `max` empty, srd-58), AC from the equipped armour and shield (or the flat or natural
 value), skills, weapons with their damage, spells with their slots, resistances, and a
 monster's challenge, legendary and lair actions and recharging breath. What it cannot read
-is named in one line each, and the sheet still loads.
+is named in one line each (a feature it does not play too; its unused gear in one line), and
+the sheet still loads.
 """
 
 import re
@@ -36,6 +37,8 @@ AMOUNT = re.compile(r"(\d*d\d+)?([+-]?\d+)?")  # what srd's amounts read: 2d6+3,
 NO_SLOT = ("innate", "atwill")  # Foundry's spells cast without a slot
 CASTING = {"action": "action", "bonus": "bonus", "reaction": "reaction"}
 ARMOUR = ("light", "medium", "heavy", "natural")
+BUILD = ("class", "subclass", "race", "species", "background")  # read through `system`
+READ_ELSEWHERE = ("spell",)  # spells() names those it leaves out
 DEX_CAP = {"light": None, "medium": 2, "heavy": 0, "natural": None}
 
 
@@ -72,6 +75,7 @@ def read(data: dict[str, Any]) -> tuple[dict[str, Any], Unread] | None:
     sheet |= spells(system, sheet, items, unread)
     sheet |= spent(system, sheet, items, unread)
     sheet |= legendary(system, sheet, items)
+    unread += left_out(system, items)
     return {k: v for k, v in sheet.items() if v not in ([], None)}, unread
 
 
@@ -448,6 +452,34 @@ def save_of(
         else:
             unread.append(f"{item['name']}: DC {formula} is no ability's DC: the caster's used")
     return made
+
+
+def left_out(system: dict[str, Any], items: list[dict[str, Any]]) -> Unread:
+    """The features (one line each) and the gear (one line) no part of the sheet reads:
+    the GM plays them."""
+    unused = [i for i in items if not used(system, i)]
+    gear = [str(i["name"]) for i in unused if i.get("type") != "feat"]
+    lines = [f"feature {i['name']} (the GM plays it)" for i in unused
+             if i.get("type") == "feat"]  # fmt: skip
+    return lines + ([f"items {', '.join(gear)}"] if gear else [])
+
+
+def used(system: dict[str, Any], item: dict[str, Any]) -> bool:
+    """Whether the sheet is made of this item: a class, armour, a weapon's attack, a spell,
+    a recharging ability, a legendary or lair action, the legendary resistance."""
+    kind, sys = item.get("type"), item.get("system") or {}
+    activation = (activity(item).get("activation") or {}).get("type")
+    if kind in BUILD or kind in READ_ELSEWHERE or activation in ("legendary", "lair"):
+        return True
+    if kind == "weapon":
+        return activity(item).get("type", "attack") == "attack"
+    if kind == "equipment":
+        return (sys.get("type") or {}).get("value") in (*ARMOUR, "shield")
+    resisted = int((((system.get("resources") or {}).get("legres")) or {}).get("max") or 0)
+    named = str(item.get("name", "")).lower()
+    return kind == "feat" and (
+        bool(recharge_of(item)) or (resisted > 0 and named.startswith("legendary resistance"))
+    )
 
 
 def legendary(system: dict[str, Any], sheet: dict[str, Any], items: list[dict[str, Any]]):

@@ -195,6 +195,22 @@ def test_a_monster_export_reads_its_cr_natural_armour_breath_legendary_and_lair(
     RULESET.sheet({k: v for k, v in sheet.items() if k not in ("name", "side")})
 
 
+def test_the_features_and_gear_an_export_does_not_read_are_named():
+    second_wind = {"name": "Second Wind", "type": "feat", "system": {"activities": {"a": {
+        "type": "heal", "activation": {"type": "bonus"}}}}}  # fmt: skip
+    style = {"name": "Fighting Style: Defense", "type": "feat", "system": {}}
+    potion = {"name": "Potion of Healing", "type": "consumable", "system": {}}
+    rope = {"name": "Hempen Rope", "type": "loot", "system": {}}
+    ring = {"name": "Ring of Warmth", "type": "equipment", "system": {"type": {"value": "ring"}}}
+    items = [*FIGHTER["items"], second_wind, style, potion, rope, ring]
+    _, unread = foundry.read({**FIGHTER, "items": items})
+    assert "feature Second Wind (the GM plays it)" in unread
+    assert "feature Fighting Style: Defense (the GM plays it)" in unread
+    assert "items Potion of Healing, Hempen Rope, Ring of Warmth" in unread
+    assert not [line for line in unread if "Chain Mail" in line or "Longsword" in line]
+    assert foundry.read(DRAGON)[1] == []  # its breath, tail attack and lair action are read
+
+
 def test_fracas_add_reads_an_export_by_its_content_and_names_what_it_did_not_read(tmp_path):
     db, export = str(tmp_path / "t.db"), tmp_path / "hild.json"
     export.write_text(json.dumps(FIGHTER))
@@ -286,6 +302,7 @@ def test_an_export_saved_after_a_fight_comes_in_with_its_spent_slots_and_hit_dic
     t.join("odo", {k: v for k, v in sheet.items() if k not in ("name", "side")}, "pc")
     assert slots_left(t.who("odo"), 1) == 1 and slots_left(t.who("odo"), 2) == 2
     assert t.who("odo").hit_dice_spent == 1
+    t.do({"action": "gm.harm", "target": "odo", "amount": 5})  # a Hit Die would heal
     with pytest.raises(RefusedError, match="2 Hit Dice left of 3"):
         t.do({"action": "party.rest", "target": "odo", "kind": "short", "spend": 3}, 1, 1, 1)
     assert "slots_spent" not in foundry.read(WIZARD)[0]  # none spent: none said
