@@ -116,6 +116,10 @@ def check_targets(spell: Spell, slot: int, targets: list[Fighter]) -> None:
             f"{spell.name} takes {many}{more}, not {len(targets)}"
             + (" (srd-51)" if spell.upcast_targets else "")
         )
+    named = [t.id for t in targets]
+    twice = next((who for who in named if named.count(who) > 1), None)
+    if twice and not spell.darts:  # darts may all strike one creature (srd-43)
+        raise RefusedError(f"{spell.name} names {twice} more than once: name each target once")
 
 
 def check_affected(spell: Spell, target: Fighter) -> None:
@@ -313,12 +317,13 @@ def missiles(
         raise RefusedError(
             f"{spell.name} has {spell.darts} darts: name one target for all or one for each"
         )
+    aimed_at = list({t.id: t for t in targets}.values())  # a creature named twice reacts once
     answers = {
         t.id: chosen(state, t, command.defence, spell.type, unseen(caster, t, command))
-        for t in targets
+        for t in aimed_at
     }
     events: list[Event] = []
-    for target in targets:
+    for target in aimed_at:
         events += blocking(state, caster, target, spell, answers.get(target.id))
     for dart, target in enumerate(aimed, start=1):
         now = roster.fold(evolve, state, [*before, *events])
@@ -330,7 +335,7 @@ def missiles(
         what = f"damage of {spell.name}, dart {dart} (at {hurt.name})"
         parts = spell_damage(now, ctx, events, caster, spell, False, what)
         events += deal(now, ctx, caster.id, hurt, parts, spell.type, False, ("srd-43",))
-    for target in targets:
+    for target in aimed_at:
         events += rebuked(state, ctx, [*before, *events], caster, target, answers.get(target.id))
     return events
 

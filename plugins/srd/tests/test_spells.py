@@ -371,3 +371,9 @@ def test_a_bestiary_spellcaster_s_hold_person_affects_humanoids_only():
         t.act("lord", "cast", "owlbear", faces=(2,), spell="hold person")
     t.act("lord", "cast", "gob", faces=(2,), spell="hold person")
     assert t.who("gob").has("paralysed")
+
+
+def test_a_spell_without_darts_names_each_target_once():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"))
+    with pytest.raises(RefusedError, match=r"^bless names gob more than once: name each"):
+        t.act("maelis", "cast", "gob", "gob", spell="bless")

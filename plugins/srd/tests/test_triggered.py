@@ -317,6 +317,22 @@ def test_srd_43_magic_missile_darts_hit_with_no_roll_and_shield_stops_them():
     assert "srd-43" in of(out, Resolved)[0].rules and "reaction" in spent(out)
 
 
+def test_srd_43_shield_against_darts_all_at_one_target_is_one_reaction_and_one_slot():
+    t = fight(("pc-ilse", "wizard"), begin=False)
+    t.join("evil", sample("wizard"))
+    t.do({"action": "begin"}, 1, 20)
+    before = slots_left(t.who("pc-ilse"), 1)
+    out = t.act(
+        "evil", "cast", "pc-ilse", "pc-ilse", "pc-ilse", spell="magic missile",
+        defence={"pc-ilse": "shield"},
+    )  # fmt: skip
+    assert [e.resource for e in of(out, Spent) if e.combatant == "pc-ilse"] == [
+        "reaction", slot_resource(1)
+    ]  # fmt: skip
+    assert slots_left(t.who("pc-ilse"), 1) == before - 1
+    assert outcomes(out) == ["pc-ilse takes no damage from it"] * 3
+
+
 def test_srd_38_sneak_attack_once_a_turn_with_advantage_or_an_ally_near():
     t = fight(("wren", "rogue"), ("gob", "goblin"), ("gob2", "goblin"))
     out = t.act(
