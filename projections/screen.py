@@ -41,7 +41,7 @@ class LogEntry(msgspec.Struct, frozen=True):
     marks: list[str]
     in_effect: bool
     secret: bool
-    author: str = "gm"  # who took the step: the GM, or a player from their phone
+    author: str = ""  # the name of the player who took the step at their phone; "" the GM's
     disclosed: bool = False  # the GM's log: a secret step the players have since been shown
     typed: str = ""  # "dice typed by Alice": not the server's dice
 
@@ -274,7 +274,7 @@ class Timeline:
                 s.marks,
                 s.in_effect,
                 s.secret,
-                s.author,
+                self.author_name(s.author),
                 s.step in self.disclosed,
                 s.typed_by(self.names),
             )
@@ -314,6 +314,11 @@ class Timeline:
                 self._waited = f"waiting on {' and '.join(names)}'s reaction"
                 self._deadline = asked.deadline
         return self._waited
+
+    def author_name(self, who: str) -> str:
+        """Who took a step, for its 'by': a combatant's name, someone unseen, or '' when it
+        was the GM's, the server's own (a deadline's timeout) or is withheld."""
+        return UNSEEN if who == UNSEEN else self.names.get(who, "")
 
     def _shown_name(self, who: str) -> str:
         if self.audience == PLAYERS and who not in self.names:

@@ -48,7 +48,7 @@ def test_the_gm_and_two_players_play_a_round_on_three_pages(tmp_path: Path, brow
         attack.locator("button.go").click()
         for page in (gm, alice, bob):
             page.wait_for_function(
-                "document.querySelector('#screen ol.log').innerText.includes('by alice')",
+                "document.querySelector('#screen ol.log').innerText.includes('by Alice Reyes')",
                 timeout=5000,
             )
         assert "Alice Reyes" in log_text(bob) and "cultist" in log_text(bob).lower()
@@ -89,7 +89,7 @@ def test_the_gm_and_two_players_play_a_round_on_three_pages(tmp_path: Path, brow
         for page in (gm, alice, bob):
             page.wait_for_function(
                 "[...document.querySelectorAll('#screen ol.log li.undone')]"
-                ".some(li => li.innerText.includes('by alice'))",
+                ".some(li => li.innerText.includes('by Alice Reyes'))",
                 timeout=5000,
             )
         alice.wait_for_selector("#act", timeout=5000)

@@ -1,0 +1,58 @@
+"""What an outside table tester (issue 37: a TV at 1920x1080, phones at 390x844) found the
+players' surfaces saying in the engine's words: a withheld step 'by' nobody, the log's
+authors by their ids."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from fracas.cli.serve import Table
+from fracas.projections import Fracas
+from fracas.projections.screen import PLAYERS
+from tests.unseen import gm_cli, shut
+from tests.web import duel, duel_attack, fracas, phones
+
+PISTOL = '--set=weapons=[{name="pistol",kind="firearm",damage="1d10"}]'
+
+
+def players_page(db: Path, encounter: str) -> str:
+    table = Table(str(db), "token")
+    try:
+        return table.render_screen(encounter, PLAYERS)
+    finally:
+        shut(table)
+
+
+def test_a_withheld_step_is_not_said_to_be_by_anyone(tmp_path: Path) -> None:
+    """The TV read 'A step the GM has not shown yet by', nothing after 'by'."""
+    run = gm_cli(tmp_path / "f.db")
+    run("new", "--id", "f")
+    gun = ["--set", "skills.firearms=60", PISTOL, "--set", 'holding=["pistol"]']
+    run("add", "alice", "--set", "dex=14", "--side", "pc", *gun)
+    run("add", "bob", "--set", "dex=10", "--set", "hp=3", *gun)
+    run("begin")
+    run("act", "alice", "attack", "bob", "-w", "pistol", "--secret", "--dice", "30,2")
+    run("next")  # waits on the shot: withheld
+    page = players_page(tmp_path / "f.db", "f")
+    entries = re.findall(r'data-part="step:\d+">.*?</li>', page, re.S)
+    entry = next((e for e in entries if "not shown yet" in e), None)
+    assert entry, page
+    assert 'class="by"' not in entry, entry
+
+
+@pytest.mark.sqlite_file
+def test_the_log_names_a_phones_author_by_name(tmp_path: Path) -> None:
+    """The TV's log read 'by ilse', 'by brannoc': the combatant's id."""
+    db = tmp_path / "fight.db"
+    duel(db, "percentile")
+    names = {"hero": "Ilse Vane", "foe": "Brannoc Ash"}
+    for who, name in names.items():
+        fracas(db, "rename", who, name)
+    with phones(db, ("hero", "foe")) as table:
+        with Fracas(str(db)) as log:
+            step = duel_attack(log.encounter("fight"))
+        actor = step.pop("actor")
+        assert table.tap(actor, **step).status_code == 200
+        page = table.client.get("/e/fight").text
+    assert re.findall(r'<small class="by">by ([^<]*)</small>', page) == [names[actor]], page
