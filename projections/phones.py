@@ -498,6 +498,7 @@ def act(
         author=combatant,
         command_id=command_id,
         ask=ask,
+        own=combatant,  # a player types their own character's dice, never another's
     )
     try:
         return live.record(events, command_id=command_id, author=combatant)

@@ -364,7 +364,7 @@ class ManualDice:
                 rerolls = " (each top face of a ! die needs one more face)" if "!" in spec else ""
                 if any(t.keep is not None for t in parse_terms(spec)):
                     rerolls += " (every die rolled, those dropped too)"
-                raise BadInputError(
+                raise TooFewTyped(
                     f"not enough dice typed in: the {purpose} needs {spec}{rerolls} after "
                     f"{so_far}; give every face with --dice in the order rolled"
                 )
@@ -388,6 +388,57 @@ class ManualDice:
                 f"{len(self.faces)} typed face(s) left over: this action rolled {used}; "
                 "drop the extra faces from --dice"
             )
+
+
+class TooFewTyped(BadInputError):
+    """The typed faces ran out before a roll had all its dice."""
+
+
+class OwnDice:
+    """A player's typed faces for their own character's rolls; every other combatant's roll
+    is the seeded dice's. Whose a roll is shows only in the step's `Rolled` events, after
+    the rules have decided: so a step is decided once with every roll typed, then again
+    with each roll another's found typed (`others`) seeded, until none is (`strays`)."""
+
+    def __init__(self, typed: ManualDice, seeded: SeededDice, others: frozenset[int]) -> None:
+        self.typed, self.seeded, self.others = typed, seeded, others
+        self.issued: list[tuple[int, Roll]] = []  # the typed rolls, with their place
+        self.short: dict[int, TooFewTyped] = {}  # typed rolls the faces ran out for
+        self.count = 0
+
+    def roll(self, spec: str, purpose: str) -> Roll:
+        at, self.count = self.count, self.count + 1
+        if at in self.others:
+            return self.seeded.roll(spec, purpose)
+        try:
+            roll = self.typed.roll(spec, purpose)
+        except TooFewTyped as error:  # another's roll may have taken them: judged after
+            self.short[at] = error
+            roll = self.seeded.roll(spec, purpose)
+        self.issued.append((at, roll))
+        return roll
+
+    def strays(self, rolled: "list[tuple[str, Roll]]", own: str) -> frozenset[int]:
+        """The places of typed rolls (or rolls typed faces ran out for) that `rolled`, the
+        step's (actor, roll) in order, gives to another than `own`; the first shortage of
+        `own`'s is raised."""
+        left = list(self.issued)
+        strays = set()
+        for actor, roll in rolled:
+            found = next((i for i, (_, r) in enumerate(left) if r is roll or r == roll), None)
+            if found is None:
+                continue
+            at, _ = left.pop(found)
+            if actor != own:
+                strays.add(at)
+            elif at in self.short and not strays:
+                raise self.short[at]
+        if not strays and self.short:
+            raise next(iter(self.short.values()))
+        return frozenset(strays)
+
+    def finish(self) -> None:
+        self.typed.finish()
 
 
 class NoDice:

@@ -38,7 +38,7 @@ from fracas.rules.commands import (
     check_command_id,
     check_id,
 )
-from fracas.rules.dice import Limits, ManualDice, SeededDice, commitment, new_seed
+from fracas.rules.dice import Limits, ManualDice, OwnDice, SeededDice, commitment, new_seed
 from fracas.rules.events import (
     CombatantHidden,
     CombatantRevealed,
@@ -420,28 +420,46 @@ class Encounter:
         optimistic: bool = False,
         ask: Ask | None = None,
         turn: str | None = None,
+        own: str | None = None,
     ) -> list[Event]:
         """The events a command would append now, without appending them. `optimistic`:
         if this process appended the head it knows, decide on it without asking (the
-        append is refused if another writer moved on, and `execute` decides again)."""
+        append is refused if another writer moved on, and `execute` decides again).
+        `own`: typed `dice` are this combatant's alone (a player's phone); every other
+        combatant's roll is the seeded dice's."""
         if not (optimistic and self.store.wrote_last(self.id, self.version)):
             self._refresh_if_stale()
         self._check_turn(turn)
         step = self.history.head_step + 1
         epoch = self.seed_epoch()
-        source = (
-            ManualDice(dice, entered_by, self.limits)
-            if dice is not None
-            else SeededDice(self._seed, epoch, self.id, step, self.limits)
-        )
-        ctx = Context(source, step, author, command_id)
-        with the_rulesets_own(self.ruleset):
-            events = self.ruleset.decide_step(
-                self.state, command, ctx, secret=secret, hidden=hidden, ask=ask
-            )
-        if isinstance(source, ManualDice):
-            source.finish()
-        return events
+
+        def seeded() -> SeededDice:
+            return SeededDice(self._seed, epoch, self.id, step, self.limits)
+
+        def decided(source: Any) -> list[Event]:
+            ctx = Context(source, step, author, command_id)
+            with the_rulesets_own(self.ruleset):
+                return self.ruleset.decide_step(
+                    self.state, command, ctx, secret=secret, hidden=hidden, ask=ask
+                )
+
+        if dice is None:
+            return decided(seeded())
+        if own is None:
+            typed = ManualDice(dice, entered_by, self.limits)
+            events = decided(typed)
+            typed.finish()
+            return events
+        others: frozenset[int] = frozenset()
+        while True:  # ends: each pass seeds one more roll of a step's finitely many
+            source = OwnDice(ManualDice(dice, entered_by, self.limits), seeded(), others)
+            events = decided(source)
+            rolls = [(e.actor, e.roll) for e in events if isinstance(e, Rolled)]
+            strays = source.strays(rolls, own)
+            if not strays:
+                source.finish()
+                return events
+            others |= {min(strays)}
 
     def record(
         self, events: list[Event], *, command_id: str | None = None, author: str = "gm"

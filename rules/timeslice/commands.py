@@ -145,7 +145,7 @@ NONLETHAL = PlayerField("Nonlethal", "strike to subdue, not to kill")
 STRIKE = {"weapon": WEAPON, "called": CALLED, "limb": LIMB, "nonlethal": NONLETHAL}
 
 
-STRUCK = "2d10 to hit, then 2d10 for where and how hard on a hit"
+STRUCK = "2d10 to hit (the target rolls its own defence)"
 
 
 PLAYERS = {

@@ -98,8 +98,11 @@ RANGE = PlayerField(
     only_with=("weapon", "ranged weapon"),  # a melee attack has no range to say
 )
 ALLY = PlayerField("Ally beside it", "another foe of the target stands within 5 feet of it")
-HIT = "d20 to hit (two with advantage or disadvantage), then the weapon's damage dice on a hit"
-CONTEST = "d20 for your check, then d20 for the other's"
+HIT = (
+    "d20 to hit (two with advantage or disadvantage; a bless d4 right after it), then the "
+    "weapon's damage dice on a hit"
+)
+CONTEST = "d20 for your check (the other side's roll is the server's)"
 AIMED = {"weapon": WEAPON, "within_5ft": NEAR, "range": RANGE, "ally_near": ALLY}
 PLAYERS = {
     "attack": Playable(AIMED, dice=HIT),
@@ -122,7 +125,10 @@ PLAYERS = {
             "within_5ft": replace(NEAR, only_with=("spell", "spell attack")),
             "range": replace(RANGE, only_with=("spell", "spell attack")),
         },
-        dice="the spell's: d20 to hit or each target's save, then its damage or healing dice",
+        dice=(
+            "the spell's: d20 to hit (a bless d4 right after it), then its damage or healing "
+            "dice (a target's save is the server's)"
+        ),
         times="a spell of darts (magic missile) splits them: how many darts at each",
         times_with=("spell", "darts"),
         on_self=True,  # cure wounds, healing word, bless: a caster may be among the targets
