@@ -125,12 +125,13 @@ def after_damage(
 
 
 def dropping(state: State, target: Fighter, left_over: int) -> list[Event]:
-    """srd-13: instant death, a monster's death, or unconscious and dying."""
+    """srd-13: a monster's death, instant death, or unconscious and dying (a monster dies
+    at 0 whatever is left over: instant death is for those who would be dying)."""
+    if target.sheet.monster and state.options.monsters_at_zero == "dead":
+        return die(state, target, "a monster at 0 HP dies", "srd-13")
     if left_over >= target.hp_max:
         why = f"instant death: {left_over} damage left over at 0 HP, max HP {target.hp_max}"
         return die(state, target, why, "srd-13")
-    if target.sheet.monster and state.options.monsters_at_zero == "dead":
-        return die(state, target, "a monster at 0 HP dies", "srd-13")
     events: list[Event] = [
         ConditionSet(target.id, "unconscious", "dropped to 0 HP", AT_ZERO, ["srd-13", "srd-27"]),
         ConditionSet(target.id, "dying", "dropped to 0 HP", {}, ["srd-13", "srd-14"]),
@@ -160,11 +161,16 @@ def damage_at_zero(state: State, target: Fighter, taken: int, critical: bool) ->
 
 
 def die(state: State, target: Fighter, why: str, rule: str) -> list[Event]:
+    """Death ends every condition of the living (dying, unconscious, frightened, prone...):
+    the dead are dead and nothing more."""
     events: list[Event] = [ConditionSet(target.id, "dead", why, {}, [rule])]
-    for condition in ("dying", "stable"):
-        if target.has(condition):
-            events.append(ConditionCleared(target.id, condition, "dead", [rule]))
-    return events + end_concentration(state, target, "dead", "srd-26")
+    ended = end_concentration(state, target, "dead", "srd-26")
+    gone = {e.condition for e in ended if isinstance(e, ConditionCleared) and e.target == target.id}
+    gone |= held_by_others(state, target)  # srd-34 ends those, saying whose spell
+    for condition in target.conditions:
+        if condition not in gone and condition != "dead":
+            ended.append(ConditionCleared(target.id, condition, "dead", [rule]))
+    return events + ended
 
 
 def concentration_save(
@@ -229,6 +235,17 @@ def end_concentration(state: State, caster: Fighter, why: str, rule: str) -> lis
             over = f"{caster.name}'s concentration ends"
             events.append(ConditionCleared(who, condition, over, [rule]))
     return events
+
+
+def held_by_others(state: State, target: Fighter) -> set[str]:
+    """The target's conditions another creature's concentration holds."""
+    return {
+        condition
+        for caster in state.fighters.values()
+        if caster.id != target.id
+        for who, condition in (caster.conditions.get("concentrating") or {}).get("effects", [])
+        if who == target.id
+    }
 
 
 def spells_over(state: State) -> list[Event]:

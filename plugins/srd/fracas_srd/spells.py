@@ -2,6 +2,7 @@
 (srd-M5, srd-25), healing (srd-12), temporary hit points (srd-11), conditions with their
 durations (srd-28) and concentration (srd-26)."""
 
+import re
 from typing import Any
 
 import msgspec
@@ -63,7 +64,7 @@ def check_bonus_rule(caster: Fighter, spell: Spell) -> None:
     def cantrip(casting: str, level: int) -> bool:
         return casting == "action" and level == 0
 
-    before = [(s.partition(":")[0], int(s.partition(":")[2])) for s in caster.spells]
+    before = [cast_as(said) for said in caster.spells]
     if any(c == "bonus" for c, _ in before) and not cantrip(spell.casting, spell.level):
         raise RefusedError(
             f"{caster.name} has cast a bonus-action spell this turn: the only other spell it "
@@ -99,8 +100,32 @@ def casting_cost(state: State, caster: Fighter, spell: Spell, slot: int) -> list
         spent = action(caster, "cast")
     else:
         spent = bonus_action(caster, "cast")
-    kind = f"{spell.casting}:{spell.level}"
-    return [*spent, Spent(caster.id, "spell", 1, kind, ["srd-3"]), *spend_slot(caster, slot)]
+    said = spell_cast(spell)
+    return [*spent, Spent(caster.id, "spell", 1, said, ["srd-3"]), *spend_slot(caster, slot)]
+
+
+CASTINGS = {"action": "an action", "bonus": "a bonus action", "reaction": "a reaction"}
+CAST_AS = re.compile(
+    r"(?:a cantrip|a level (\d+) spell) cast with (an action|a bonus action|a reaction)$"
+)
+
+
+def spell_cast(spell: Spell) -> str:
+    """The log's words for a spell cast this turn, which srd-3 reads back (`cast_as`):
+    "fire bolt, a cantrip cast with an action"."""
+    level = f"a level {spell.level} spell" if spell.level else "a cantrip"
+    return f"{spell.name}, {level} cast with {CASTINGS[spell.casting]}"
+
+
+def cast_as(said: str) -> tuple[str, int]:
+    """How a spell cast this turn was cast, and its level, from the log's words (or the
+    older "action:2")."""
+    found = CAST_AS.search(said)
+    if found is None:
+        casting, _, level = said.partition(":")
+        return casting, int(level)
+    casting = next(k for k, words in CASTINGS.items() if words == found.group(2))
+    return casting, int(found.group(1) or 0)
 
 
 def check_targets(spell: Spell, slot: int, targets: list[Fighter]) -> None:

@@ -206,7 +206,7 @@ def charged(state: State, caster: Fighter, found: Reaction, kind: str) -> list[E
         EFFECT: msgspec.to_builtins(charge),
     }
     why = f"{found.spell.charge} {kind} on its first melee hit by the end of its next turn"
-    return [ConditionSet(caster.id, f"{kind} charge", why, detail, ["srd-42", "srd-33"])]
+    return [ConditionSet(caster.id, f"charged with {kind}", why, detail, ["srd-42", "srd-33"])]
 
 
 def rebuking(

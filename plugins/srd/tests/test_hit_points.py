@@ -211,3 +211,18 @@ def test_srd_14_dropping_to_0_on_ones_own_turn_makes_no_death_save_as_that_turn_
     t.next()
     out = t.next(12)  # the start of her next turn: the death save is due now
     assert [r.purpose for r in rolls(out)] == ["death save"]
+
+
+def test_srd_13_a_monster_dies_at_0_and_is_not_said_to_die_an_instant_death():
+    t = fight(("pc-wren", "rogue"), ("gob", "goblin"))
+    out = t.do({"action": "gm.harm", "target": "gob", "amount": 20})  # 7 HP, 13 over
+    [dead] = [e for e in of(out, ConditionSet) if e.condition == "dead"]
+    assert dead.reason == "a monster at 0 HP dies"
+
+
+def test_srd_13_death_ends_the_conditions_of_the_living():
+    t = fight(("pc-wren", "rogue"), ("gob", "goblin"))
+    t.do({"action": "gm.condition-set", "target": "pc-wren", "condition": "frightened"})
+    down_at_zero(t, "pc-wren")
+    t.do({"action": "gm.harm", "target": "pc-wren", "amount": 30})  # at 0: as much as her max
+    assert set(t.who("pc-wren").conditions) == {"dead"}

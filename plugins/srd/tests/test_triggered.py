@@ -272,12 +272,12 @@ def test_srd_42_absorb_elements_adds_1d6_of_the_type_to_the_first_melee_hit_of_i
         defence={"pc-ilse": "absorb elements"},
     )  # fmt: skip
     t.next()
-    assert t.turn == "pc-ilse" and "cold charge" in t.who("pc-ilse").conditions
+    assert t.turn == "pc-ilse" and "charged with cold" in t.who("pc-ilse").conditions
     out = t.act("pc-ilse", "attack", "frosty", faces=(15, 3, 6), weapon="dagger")
     [hit] = of(out, Damaged)
     assert hit.amount == 3 + 6 + 2  # the dagger's 1d4 + Dex, and 1d6 cold
     assert "1d6 rolled: cold (absorb elements)" in [m.reason for m in hit.breakdown]
-    assert "cold charge" not in t.who("pc-ilse").conditions  # the first hit only
+    assert "charged with cold" not in t.who("pc-ilse").conditions  # the first hit only
     t.act("pc-ilse", "offhand", "frosty2", faces=(15, 3), weapon="dagger")  # no 1d6 asked
 
 
