@@ -87,6 +87,7 @@ def test_a_field_shows_with_what_it_applies_to_and_darts_only_at_a_target_tapped
     with served(db) as running:
         page = browser.new_context(**PHONE).new_page()
         page.goto(f"{running.root}/p/{token}")
+        until_acting(db, page, True)
         page.click("button.action[data-action=cast]")
         cast = page.locator("fieldset.chosen[data-action=cast]")
         spell, level = cast.locator("[data-field=spell]"), cast.locator("[data-field=level]")
@@ -105,7 +106,7 @@ def test_a_field_shows_with_what_it_applies_to_and_darts_only_at_a_target_tapped
             "[...document.querySelectorAll('#screen ol.log li')].some("
             "li => li.innerText.includes('magic missile')) || "
             "document.querySelector('fieldset.chosen[data-action=cast] .refused').innerText",
-            timeout=WAIT,
+            timeout=3 * WAIT,
         )
         assert cast.locator(".refused").inner_text() == ""
         last = json.loads(fracas(db, "log", "--json").stdout)[-1]
