@@ -117,7 +117,7 @@ def test_002_7_an_interrupt_needs_an_opponent_moving_or_attacking_and_enough_ts(
     assert ts(e, "bob") == 7
     with pytest.raises(RefusedError, match="only an opponent"):
         act(e, "bob", "interrupt", "orc", weapon="sword", trigger="moves", trigger_by="alice")
-    with pytest.raises(BadInputError, match="needs the GM's ruling on its trigger"):
+    with pytest.raises(BadInputError, match="an interrupt needs its trigger"):
         act(e, "goblin", "interrupt", "alice", weapon="spear")
     with pytest.raises(RefusedError, match="own turn"):
         act(e, "alice", "interrupt", "orc", weapon="sword", trigger="moves", trigger_by="orc")
