@@ -37,7 +37,8 @@ class Until(msgspec.Struct, frozen=True, omit_defaults=True):
     """How long a condition lasts: `rounds` rounds (it ends as round `ends` begins, or, with
     a `count`, as round `ends` reaches that initiative count, where it began), or to the
     `edge` ("start" or "end") of the next turn of `of`; `after` is the turn `of` was having
-    when it was set, which is not "the next"."""
+    when it was set, which is not "the next". `current`: it is the turn `of` is having
+    that ends it, as the words say ("until the end of Alice's current turn")."""
 
     rounds: int = 0
     ends: int = 0
@@ -46,6 +47,7 @@ class Until(msgspec.Struct, frozen=True, omit_defaults=True):
     after: str = ""
     word: str = "round"
     count: int | None = None
+    current: bool = False
 
 
 def view_clock(view: Callable[[Any], Any]) -> Callable[[Any], Clock]:
@@ -162,7 +164,8 @@ def text(lasting: Until, name: Callable[[str], str] = str) -> str:
     """'for 3 rounds', 'until the end of Alice Reyes's next turn' (`name`: id to name)."""
     if lasting.rounds:
         return f"for {plural(lasting.rounds, lasting.word)}"
-    return f"until the {lasting.edge} of {name(lasting.of)}'s next turn"
+    which = "current" if lasting.current else "next"
+    return f"until the {lasting.edge} of {name(lasting.of)}'s {which} turn"
 
 
 def phrase(detail: Mapping[str, Any], name: Callable[[str], str] = str) -> str:

@@ -40,8 +40,12 @@ CONTEST = ("athletics", "acrobatics")
 
 
 def lasting(edge: str, who: str, after: str | None = None) -> dict:
-    """A duration to the `edge` of `who`'s next turn (after="": of this very turn)."""
-    until = Until(edge=edge, of=who) if after is None else Until(edge=edge, of=who, after=after)
+    """A duration to the `edge` of `who`'s next turn (after="": of this very turn, which
+    its words say)."""
+    if after is None:
+        until = Until(edge=edge, of=who)
+    else:
+        until = Until(edge=edge, of=who, after=after, current=after == "")
     return {"until": msgspec.to_builtins(until)}
 
 

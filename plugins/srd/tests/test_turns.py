@@ -5,6 +5,8 @@ from fracas.projections.describe import describe
 from fracas.rules.api import InitiativeSet, RefusedError, Spent, TurnAdvanced
 from srd_table import Table, fight, of, rolls, sample
 
+from fracas_srd.ruleset import RULESET
+
 
 def test_srd_1_the_surprised_neither_act_nor_react_until_their_first_turn_ends():
     t = fight(("brannoc", "fighter"), ("gob", "goblin"), begin=False)
@@ -137,7 +139,11 @@ def test_srd_5_a_dodger_is_attacked_with_disadvantage_until_its_next_turn():
 
 def test_srd_5_disengage_and_dash_and_use():
     t = fight(("gob", "goblin"), ("brannoc", "fighter"))
-    t.act("gob", "disengage")
+    out = t.act("gob", "disengage")
+    [said] = [describe(e) for e in out if "disengaged" in describe(e)]
+    assert said.startswith("gob is disengaged until the end of gob's current turn:")
+    [row] = [w for w in RULESET.view(t.state).wounds if w.combatant == "gob"]
+    assert "disengaged (until the end of gob's current turn)" in row.conditions
     with pytest.raises(RefusedError, match="disengaged"):
         t.act("brannoc", "opportunity", "gob", faces=(10,))
     t.next()
