@@ -68,9 +68,11 @@ def decide_interrupt(state: State, command: Interrupt, ctx: Context) -> list[Eve
         raise RefusedError("only an opponent's move or attack triggers an interrupt (002-7)")
     weapon = equipped_weapon(state, actor, command.weapon)
     ruling = f"{trigger_by.name} {command.trigger} within range of {actor.name}'s {weapon.name}"
+    # a player's own step (a phone's) is their claim, never the GM's ruling
+    who_rules = f"{actor.name} says" if ctx.author == actor.id else "GM rules"
     events: list[Event] = [
         declared_event(command, actor.id, ctx.command_id),
-        Resolved(actor.id, "interrupt", [trigger_by.id], f"GM rules: {ruling}", ["002-7"]),
+        Resolved(actor.id, "interrupt", [trigger_by.id], f"{who_rules}: {ruling}", ["002-7"]),
     ]
     events += strike(fold(state, events), ctx, actor, command, weapon, "interrupts", ["002-7"])
     return events + pass_if_spent(fold(state, events))

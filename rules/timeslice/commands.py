@@ -127,7 +127,8 @@ ACTIONS = {
 
 
 # What a player sets from a phone; the rest is the GM's (modifiers, time costs, a
-# difficulty, where a spell lands) or the target's (its defence, answered when asked).
+# difficulty, where a spell lands, healing from any source: `heal`) or the target's (its
+# defence, answered when asked).
 WEAPON = PlayerField("Weapon", "what you use, from your sheet", from_sheet=True)
 
 
@@ -179,12 +180,6 @@ PLAYERS = {
         dice=STRUCK,
     ),
     "treat": Playable(targets_need=frozenset(("dying",))),  # 002-21: the dying alone
-    "heal": Playable(
-        {
-            "hp": PlayerField("Hit points", "how much the source heals"),
-            "source": PlayerField("Source", "what heals, in a few words"),
-        }
-    ),
     "check": Playable(
         {
             "stat": PlayerField("Stat", "the stat you roll, as the sheet names it"),
