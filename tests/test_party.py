@@ -175,9 +175,9 @@ def test_a_short_rest_spends_the_hit_dice_the_gm_gives_each_member_and_says_what
     with Fracas(run.db) as log:  # no refusal appended anything, nor brought the party home
         assert before == {e["encounter"]: log.store.head(e["encounter"]) for e in log.encounters()}
     out = run("party", "rest", "short", "--spend", "ann=2", "--dice", "4,1").output
-    assert re.search(r"^ann +ann +HP 17/28 +party", out, re.M)  # 8 + (4+2) + (1+2)
+    assert re.search(r"^ann +ann +HP 17/28, Hit Dice 1/3 +party", out, re.M)  # 8 + (4+2) + (1+2)
     assert "ann heals 6 (a Hit Die)" in out and "ann heals 3 (a Hit Die)" in out
-    assert re.search(r"^bob +bob +HP 24/28 +party", out, re.M)  # bob spends none
+    assert re.search(r"^bob +bob +HP 24/28, Hit Dice 3/3 +party", out, re.M)  # bob spends none
     assert "bob spends no Hit Dice (srd-58)" in out
     [ann, bob] = members(run)
     assert ann["standing"]["hit_dice_spent"] == 2 and bob["standing"]["hit_dice_spent"] == 0
@@ -208,7 +208,7 @@ def test_party_lists_the_members_in_aligned_columns_that_fold_rather_than_cut(
     narrow = run("party").output
     assert max(len(line) for line in narrow.splitlines()) <= 50, narrow
     assert "…" not in narrow
-    said = "Ann of the Long Road HP 24/24, slots 4/4 2/2 cursed by the hag of the fen"
+    said = "Ann of the Long Road HP 24/24, slots 4/4 2/2, Hit Dice 3/3 cursed by the hag of the fen"
     for word in said.split():
         assert word in narrow.split(), narrow  # folded onto more lines, each word whole
 

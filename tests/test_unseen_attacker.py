@@ -24,7 +24,7 @@ def srd_lair(run) -> tuple[str, str, str, list[str], str]:
     run("begin", "--dice", "20,5,15")
     run("next")
     breath = ["cast", "wren", "-o", "spell=fire breath", "--dice", "2" + ",1" * 10]
-    return "wyrm", "Ashen Wyrm", "HP 11/21", breath, "Someone unseen casts on Wren"
+    return "wyrm", "Ashen Wyrm", "HP 11/21, Hit Dice 3/3", breath, "Someone unseen casts on Wren"
 
 
 def percentile_ambush(run) -> tuple[str, str, str, list[str], str]:

@@ -167,7 +167,16 @@ def long_rest(f: Fighter) -> list[Event]:
         if f.has("stable"):
             return heal(f, 1, "a long rest: stable, it regains 1 hit point", ("srd-59",))
         return [Note(f"{f.name} is dying at 0 hit points: the rest gives nothing (srd-59)")]
-    why, slots = "a long rest", list(f.slots_spent)  # the slots come back by their own hook
+    slots = list(f.slots_spent)  # the slots come back by their own hook
     spent = max(0, f.hit_dice_spent - max(1, f.sheet.level // 2))
+    why = "a long rest" + hit_dice_back(f, spent)
     back = Restored(f.id, f.hp_max, 0, 0, 0, slots, spent, 0, why, ["srd-59", "srd-56"])
-    return [back, *restore_slots(f, why)]
+    return [back, *restore_slots(f, "a long rest")]
+
+
+def hit_dice_back(f: Fighter, spent: int) -> str:
+    """What a long rest gave back of the Hit Dice, as its reason says it (srd-59)."""
+    if not f.hit_dice:
+        return ""
+    back, most = f.hit_dice_spent - spent, f.hit_dice
+    return f", {back} Hit {'Die' if back == 1 else 'Dice'} back, {most - spent} of {most} left"

@@ -79,6 +79,11 @@ class Fighter(msgspec.Struct, frozen=True):
         return spelt.get(condition, condition) in immune
 
     @property
+    def hit_dice(self) -> int:
+        """How many Hit Dice it has (srd-58): one a level, for a sheet with a level and a die."""
+        return self.sheet.level if self.sheet.hit_die else 0
+
+    @property
     def dead(self) -> bool:
         return self.has("dead")
 

@@ -28,7 +28,13 @@ def health(fighter: Fighter) -> str:
     if resistance := fighter.sheet.legendary_resistance:
         legendary += f", legendary resistance {resistance - fighter.resisted}/{resistance}"
     slots = f", slots {shown(fighter)}" if fighter.sheet.slots else ""
-    return f"HP {fighter.hp}/{fighter.hp_max}{temp}{legendary}{slots}"
+    return f"HP {fighter.hp}/{fighter.hp_max}{temp}{legendary}{slots}{hit_dice(fighter)}"
+
+
+def hit_dice(fighter: Fighter) -> str:
+    """The Hit Dice left for a short rest (srd-58), of a creature with a level and a die."""
+    most = fighter.hit_dice
+    return f", Hit Dice {most - fighter.hit_dice_spent}/{most}" if most else ""
 
 
 def reaction(fighter: Fighter) -> str:

@@ -1,7 +1,11 @@
 """What a creature carries from fight to fight (the party) and its rests: Hit Dice on a
 short one (srd-58), everything on a long one (srd-59)."""
 
+from pathlib import Path
+
 import pytest
+from click.testing import CliRunner
+from fracas.cli.main import cli
 from fracas.rules.api import (
     ConditionCleared,
     ConditionSet,
@@ -119,3 +123,23 @@ def test_srd_59_no_long_rest_at_0_hp_but_a_stable_creature_wakes_with_1():
     t.apply(stable)  # as three successful death saves leave it (srd-14)
     rest(t, "brannoc", "long")
     assert t.who("brannoc").hp == 1
+
+
+def test_the_party_shows_hit_dice_left_and_a_long_rest_says_what_it_gave_back(tmp_path):
+    """`fracas party` shows the Hit Dice left beside the hit points; a long rest says how
+    many it gave back (half the level, 1 at least: srd-59)."""
+    fighter = Path(__file__).parents[1] / "fracas_srd" / "samples" / "fighter.toml"
+    worn = tmp_path / "brannoc.toml"
+    worn.write_text("hp_now = 10\nhit_dice_spent = 2\n" + fighter.read_text())
+    db, runner = str(tmp_path / "t.db"), CliRunner()
+
+    def run(*args: str) -> str:
+        done = runner.invoke(cli, ["--db", db, *args])
+        assert done.exit_code == 0, done.output
+        return done.output
+
+    run("party", "add", "brannoc", "-r", "srd", "--sheet", str(worn))
+    assert "HP 10/28, Hit Dice 1/3" in run("party")
+    rested = run("party", "rest", "long")
+    assert "1 Hit Die back, 2 of 3 left" in rested
+    assert "HP 28/28, Hit Dice 2/3" in run("party")

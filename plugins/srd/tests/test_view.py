@@ -15,7 +15,7 @@ def test_the_board_shows_ac_temporary_hit_points_reaction_and_death_saves():
     t = fight(("gob", "goblin"), ("pc-wren", "rogue"), ("wyrm", "wyrm"))
     t.apply([TemporaryHitPoints("pc-wren", 4, "a draught", ["srd-11"])])
     wren = row(t, "pc-wren")
-    assert wren.health == "HP 21/21 +4 temp"
+    assert wren.health == "HP 21/21 +4 temp, Hit Dice 3/3"  # srd-58: for a short rest
     assert RULESET.numbers_of(wren) == {"AC": 14, "Temp HP": 4, "Reaction": "ready",
                                         "Death saves": ""}  # fmt: skip
     assert row(t, "wyrm").health == "HP 150/150, legendary 3/3, legendary resistance 3/3"
