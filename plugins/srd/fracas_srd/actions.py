@@ -31,7 +31,7 @@ from fracas_srd.commands import (
     Use,
 )
 from fracas_srd.damage import stabilised
-from fracas_srd.movement import feet
+from fracas_srd.movement import feet, held_at_0
 from fracas_srd.sheets import SIZES
 from fracas_srd.state import Fighter, State
 from fracas_srd.turn import action, action_or_bonus, bonus_action, one_attack, one_target
@@ -69,6 +69,10 @@ def offhand(state: State, actor: Fighter, command: Offhand, ctx: Context) -> lis
 
 def dash(state: State, actor: Fighter, command: Dash, ctx: Context) -> list[Event]:
     speed = actor.speed
+    if not speed:
+        raise RefusedError(
+            f"{actor.name} is {held_at_0(actor)}: speed 0, a Dash gains nothing (srd-27)"
+        )
     moved = Resolved(actor.id, "dash", [], f"moves up to {feet(speed)} more", ["srd-5", "srd-52"])
     return [*action_or_bonus(actor, "dash", command.bonus), moved]
 

@@ -24,6 +24,23 @@ def why_held(fighter: Fighter) -> str:
     return f" ({held})" if held else ""
 
 
+def held_at_0(fighter: Fighter) -> str:
+    """Why its speed is 0, as "X is ..." ends: "grappled", "restrained", "held"."""
+    return next((c for c in ("grappled", "restrained") if fighter.has(c)), "held")
+
+
+def cannot_leave(fighter: Fighter) -> str:
+    """Why a creature cannot leave another's reach by its own movement now, or ""."""
+    if not fighter.speed:
+        return f"{fighter.name} is {held_at_0(fighter)}: speed 0, it cannot leave reach (srd-27)"
+    if not movement_left(fighter):
+        return (
+            f"{fighter.name} has no movement left this turn: it cannot leave reach "
+            "(a Dash adds its speed; srd-52)"
+        )
+    return ""
+
+
 def feet(count: int) -> str:
     return "1 foot" if count == 1 else f"{count} feet"
 

@@ -7,6 +7,7 @@ from fracas_srd.actions import lasting
 from fracas_srd.attacks import weapon_attack, weapon_of
 from fracas_srd.commands import Opportunity, React, Ready
 from fracas_srd.conditions import unseen_by
+from fracas_srd.movement import cannot_leave
 from fracas_srd.state import Fighter, State
 from fracas_srd.turn import action, one_target, reaction
 
@@ -19,6 +20,8 @@ def opportunity(state: State, actor: Fighter, command: Opportunity, ctx: Context
         raise RefusedError(f"{target.name} is not moving on its own turn: no opportunity (srd-18)")
     if target.has("disengaged"):
         raise RefusedError(f"{target.name} disengaged: its movement provokes nothing (srd-18)")
+    if stuck := cannot_leave(target):
+        raise RefusedError(stuck)
     unseen = "the GM says so" if command.unseeing else unseen_by(actor, target)
     if unseen:
         raise RefusedError(

@@ -93,8 +93,23 @@ def test_srd_52_a_grappled_creature_s_speed_is_0_it_neither_moves_nor_stands_nor
     condition(t, "brannoc", "grappled")
     with pytest.raises(RefusedError, match=r"brannoc's speed is 0 \(grappled\): it cannot move"):
         t.act("brannoc", "move", feet=5)
-    t.act("brannoc", "dash")
+    with pytest.raises(RefusedError, match=r"^brannoc is grappled: speed 0, a Dash gains nothing"):
+        t.act("brannoc", "dash")
     assert movement_left(t.who("brannoc")) == 0
     condition(t, "brannoc", "prone")
     with pytest.raises(RefusedError, match=r"speed is 0 .* cannot move or stand"):
         t.act("brannoc", "stand")
+
+
+def test_srd_27_a_creature_at_speed_0_provokes_no_opportunity_attack():
+    t = fight(("gob", "goblin"), ("brannoc", "fighter"))
+    condition(t, "gob", "grappled")
+    with pytest.raises(RefusedError, match=r"^gob is grappled: speed 0, it cannot leave"):
+        t.act("brannoc", "opportunity", "gob", faces=(10,))
+
+
+def test_srd_18_a_creature_with_no_movement_left_provokes_no_opportunity_attack():
+    t = fight(("gob", "goblin"), ("brannoc", "fighter"))
+    t.act("gob", "move", feet=30)
+    with pytest.raises(RefusedError, match=r"^gob has no movement left this turn: it cannot"):
+        t.act("brannoc", "opportunity", "gob", faces=(10,))
