@@ -376,6 +376,8 @@ def test_a_reaction_asked_shows_each_choices_figures(tmp_path: Path, ruleset: st
         assert figured and all(re.search(r"\d", said) for said in figured.values()), choices
         if ruleset == "srd":
             assert choices["shield"].startswith("+5 AC"), choices
+        if ruleset == "percentile":  # a defence costs the defender's next action (000-M10)
+            assert all(s.endswith("; uses your next action") for s in figured.values()), choices
 
 
 @pytest.mark.parametrize("condition", ["stunned", "paralysed", "incapacitated"])

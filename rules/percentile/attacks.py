@@ -594,9 +594,13 @@ def reaction_figures(sheet: Sheet, option: str) -> str:
         return sheet.skills.get(skill, BASE_SKILLS.get(skill, 0))
 
     if option == "dodge":
-        return f"Dodge {rating('dodge')}%"
+        return f"Dodge {rating('dodge')}%{SPENDS}"
     if option == "fight-back":
         return (
-            f"Melee Weapons {rating('melee weapons')}%, Unarmed Combat {rating('unarmed combat')}%"
+            f"Melee Weapons {rating('melee weapons')}%, "
+            f"Unarmed Combat {rating('unarmed combat')}%{SPENDS}"
         )
     return ""
+
+
+SPENDS = "; uses your next action"  # a defence costs the defender's action (000-M10)
