@@ -126,7 +126,7 @@ class Cut(msgspec.Struct, frozen=True):
     seen: dict[int, Seen]
     hidden: frozenset[str]  # combatants the players do not see at all
     epochs: frozenset[int]  # seed epochs whose reveal would re-derive a GM-only roll
-    numbered: bool  # True while players' numbers equal the ledger's (nothing withheld)
+    numbered: bool  # True while nothing is withheld (no step shows as not shown yet)
     witnessed: int  # the last players' step whose head code players may see
 
     def number(self, step: int | None) -> int | None:
@@ -802,8 +802,14 @@ def players_view(
         elif row.combatant in old_wounds:
             wounds.append(old_wounds[row.combatant])
     if taint.shared is not None and last is not None:
-        wounds = [timed_as_last_seen(w, old_wounds.get(w.combatant)) for w in wounds]
-        return msgspec.structs.replace(last, wounds=wounds)
+        agreed = conditions_agreed(taint, wounds)
+        wounds = [
+            w
+            if agreed.get(w.combatant) == w.conditions
+            else timed_as_last_seen(w, old_wounds.get(w.combatant))
+            for w in wounds
+        ]
+        return unnamed_view(msgspec.structs.replace(last, wounds=wounds), hidden, view)
     seen = hidden | frozen
     rows = ordered([r for r in view.initiative if r.combatant not in seen], old_rows, frozen)
     # the turn is not tainted here (else the last view stood whole): who acts now is as the
@@ -835,11 +841,31 @@ def players_view(
     return unnamed_view(shown, hidden, view)
 
 
+def conditions_agreed(taint: Taint, wounds: list[WoundRow]) -> dict[str, list[str]]:
+    """Each combatant's conditions as its row says them in every state the fight could be
+    in (`Taint.worlds`), where all say them alike; asked only of rows that say what is left
+    of a condition, which reads the round and the turn."""
+    timed = {
+        w.combatant for w in wounds if isinstance(w.detail, dict) and w.detail.get("durations")
+    }
+    if not timed or not taint.worlds:
+        return {}
+    said: dict[str, list[str]] = {}
+    for n, world in enumerate(taint.worlds):
+        rows = {w.combatant: w.conditions for w in taint.ruleset.view(world).wounds}
+        for who in timed:
+            if n == 0:
+                said[who] = rows.get(who, [])
+            elif who in said and rows.get(who, []) != said[who]:
+                del said[who]
+    return said
+
+
 def timed_as_last_seen(row: WoundRow, last: WoundRow | None) -> WoundRow:
     """A row whose conditions say what is left of them ("lit (2 rounds left)", rules/gm.py
-    `with_durations`) while the shared state is tainted: what is left reads the round and
-    the turn, which players may not know, so each condition says it as they last saw it,
-    or not at all."""
+    `with_durations`) while the shared state is tainted and the fight's possible states do
+    not all say them alike: what is left reads the round and the turn, which players may
+    not know, so each condition says it as they last saw it, or not at all."""
     left = row.detail.get("durations") if isinstance(row.detail, dict) else None
     if not left:
         return row

@@ -83,7 +83,8 @@ def secret_fight(
     cast: Cast, data: st.DataObject
 ) -> tuple[Fracas, Encounter, list[Frame], set[str]]:
     """A random fight, one move in two GM-only, a hidden combatant in one in two (its
-    id and name, or none); its steps walked."""
+    id and name, or none); its steps walked. A move by which the rules reveal the hidden
+    one (d20: its attack gives it away) is undone, so that the fight goes on with it hidden."""
     tally = Tally()
     hidden = data.draw(st.booleans(), "hidden")
     with seeded_by(drawn_seed(data)):
@@ -99,8 +100,11 @@ def secret_fight(
                 play(encounter, move, data, tally)
                 continue
             secret = data.draw(st.booleans(), "secret")  # one move in two GM-only
+            unseen = HIDDEN in encounter.hidden()
             with contextlib.suppress(FracasError):  # a move the fight refuses appends nothing
                 fights.step(encounter, move, data, tally, f"move-{n}", secret=secret)
+            if unseen and HIDDEN not in encounter.hidden():  # the rules revealed it (srd-23)
+                play(encounter, {"action": "undo"}, data, tally)
     frames = list(walk(encounter.store, encounter.id, encounter.ruleset))
     return fracas, encounter, frames, {HIDDEN, HIDDEN_NAME} if hidden else set()
 
