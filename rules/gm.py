@@ -115,6 +115,11 @@ def decide(rules: Any, state: Any, command: GmCommand, ctx: Any) -> list[Event]:
             return rules.heal_by_hand(state, fighter.id, command.amount, command.reason)
         case SetCondition():
             command = replace(command, condition=condition_named(rules, state, command.condition))
+            refused = rules.condition_refused and rules.condition_refused(
+                state, fighter.id, command.condition
+            )
+            if refused:
+                raise RefusedError(refused)
             lasting = duration(rules, state, command)
             made = [set_condition(fighter, command, rules.conditions, rules.name, lasting)]
             return made + what_follows(rules, state, made)

@@ -139,6 +139,9 @@ class Ruleset:
     # The GM's `condition clear`, with what ends with the condition in the rules (d20: a
     # spell's effects with its concentration); default: the condition alone.
     clear_by_hand: gm.ClearHook = gm.cleared
+    # Why the rules refuse a condition the GM sets by hand on a combatant, (state, id,
+    # condition) -> one line, or "" to take it (d20: a sheet immune to it); None: all taken.
+    condition_refused: Callable[[Any, str, str], str] | None = None
     # What ends by itself once the GM has set a condition or removed a combatant by hand,
     # read from the state after it (d20: a grapple whose grappler is stunned or gone);
     # None: nothing does.

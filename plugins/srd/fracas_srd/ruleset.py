@@ -184,6 +184,16 @@ def after_by_hand(state: State) -> list[Event]:
     return events + what_follows(roster.fold(evolve, state, events))
 
 
+def condition_refused(state: State, target: str, condition: str) -> str:
+    """srd-61: the GM's condition on a sheet immune to it is refused, naming the immunity."""
+    fighter = state.fighter(target)
+    if not fighter.immune_to(condition):
+        return ""
+    return (
+        f"{fighter.name} is immune to being {condition} (srd-61: its sheet's condition immunities)"
+    )
+
+
 def temp_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:
     """srd-11: the GM's temporary hit points do not stack with those it has."""
     fighter = state.fighter(target)
@@ -240,6 +250,7 @@ RULESET = Ruleset(
     temp_by_hand=temp_by_hand,
     clear_by_hand=clear_by_hand,
     after_by_hand=after_by_hand,
+    condition_refused=condition_refused,
     reactions=reactions_offered,
     reaction_figures=reaction_figures,
     clock=clock,

@@ -198,3 +198,15 @@ def test_srd_28_a_count_nobody_holds_any_more_is_passed_as_the_next_round_begins
     out = t.next()  # round 3 begins with Brannoc: count 18 of round 2 has passed
     (expired,) = of(out, ConditionExpired)
     assert expired.reason == "1 round is up at initiative count 18 of round 2"
+
+
+def test_srd_61_the_gm_cannot_set_a_condition_the_sheet_is_immune_to():
+    t = Table()
+    t.join("hild", sample("fighter", condition_immunities=["poisoned"]), "pc")
+    t.join("gob", sample("goblin"))
+    t.do({"action": "begin"}, 20, 10)
+    with pytest.raises(RefusedError, match=r"^hild is immune to being poisoned \(srd-61"):
+        t.do({"action": "gm.condition-set", "target": "hild", "condition": "poisoned"})
+    assert "poisoned" not in t.who("hild").conditions
+    t.do({"action": "gm.condition-set", "target": "hild", "condition": "prone"})  # not immune
+    assert "prone" in t.who("hild").conditions
