@@ -120,6 +120,10 @@ def add_member(
     transaction with the party's coming home."""
     if has_party(log):
         check_between_fights(log)  # first: a refusal appends nothing
+        if combatant in party(log).state.fighters:
+            raise RefusedError(
+                f"{combatant!r} is already in the party: `fracas party` lists its members"
+            )
     with log.store.batch():
         if has_party(log):
             bring_home(log)

@@ -149,9 +149,12 @@ def test_a_monster_is_found_in_any_case_spacing_or_punctuation(run, typed):
 
 def test_a_misspelt_monster_is_answered_with_a_did_you_mean(run):
     run("new", "-r", "srd")
-    found = run("monsters", "gobln").output
-    assert "no monster's name or type holds 'gobln'; did you mean goblin?" in found
-    assert json.loads(run("monsters", "gobln", "--json").output)["did_you_mean"] == "goblin"
+    line = refused_in_one_line(run, "monsters", "gobln")  # no match: exit 1, as --show
+    assert line == "Error: no monster's name or type holds 'gobln'; did you mean goblin?"
+    line = refused_in_one_line(run, "monsters", "gobln", "--show")
+    assert line == "Error: no monster 'gobln' in the bestiary; did you mean goblin?"
+    listed = run("monsters", "gobln", "--json", ok=False)
+    assert listed.exit_code == 1 and json.loads(listed.output)["did_you_mean"] == "goblin"
     line = refused_in_one_line(run, "add", "gob", "--monster", "gobln")
     assert line == "Error: no monster 'gobln' in the bestiary; did you mean goblin?"
     line = refused_in_one_line(run, "party", "add", "gob", "--monster", "owlbaer")

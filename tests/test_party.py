@@ -244,3 +244,15 @@ def test_the_party_rests_only_between_fights_never_in_a_fight_that_has_not_ended
     run("party", "condition", "set", "ann", "cursed")  # the fight has ended: it comes home
     [ann] = members(run)
     assert (ann["where"], ann["health"]) == ("party", hurt)  # the damage reached the party
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_a_member_added_twice_is_refused_as_already_in_the_party(run, tmp_path, ruleset):
+    sheet = member_sheet(tmp_path, ruleset)
+    run("party", "add", "ann", "-r", ruleset, "--sheet", sheet)
+    refused = run("party", "add", "ann", "--sheet", sheet, ok=False)
+    assert refused.exit_code == 1, refused.output
+    assert refused.output.strip() == (
+        "Error: 'ann' is already in the party: `fracas party` lists its members"
+    )
+    assert [m["combatant"] for m in members(run)] == ["ann"]

@@ -311,12 +311,14 @@ def monsters(app: App, text: str, ruleset: str | None, show: bool, as_json: bool
         listed = [{"monster": m.slug, "name": m.name, "cr": m.cr, "type": m.kind} for m in found]
         given = {"did_you_mean": nearest} if nearest else {}
         dump_json({"monsters": listed, **given, "attribution": bestiary.attribution})
+        if not found:
+            raise click.exceptions.Exit(1)  # no match, as the listing and --show: exit 1
         return
+    if not found:
+        hint = f"did you mean {nearest}?" if nearest else "`fracas monsters` lists them all"
+        raise NotFoundError(f"no monster's name or type holds {text!r}; {hint}")
     for m in found:
         click.echo(f"{m.slug:<30} CR {m.challenge:<4} {m.kind}")
-    if not found:
-        hint = f"; did you mean {nearest}?" if nearest else ""
-        click.echo(f"no monster's name or type holds {text!r}{hint}")
     click.echo(f"{len(found)} of {len(bestiary.monsters)} monsters. {bestiary.attribution}")
 
 

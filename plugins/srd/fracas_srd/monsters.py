@@ -95,6 +95,7 @@ def legendary(state: State, actor: Fighter, command: Legendary, ctx: Context) ->
     )
     if option is None:
         offered = ", ".join(o.name for o in actor.sheet.legendary) or "none"
+        unnamed(actor, "legendary options", offered, command.option)
         raise RefusedError(f"{actor.name} has no legendary option {command.option!r}; {offered}")
     check_window(state, actor, option.cost)
     used = chosen(actor, option, command.weapon)
@@ -196,8 +197,15 @@ def lair_option(actor: Fighter, name: str) -> LairAction:
     found = next((o for o in actor.sheet.lair if o.name.lower() == name.lower()), None)
     if found is None:
         offered = ", ".join(o.name for o in actor.sheet.lair) or "none"
+        unnamed(actor, "lair actions", offered, name)
         raise RefusedError(f"{actor.name} has no lair action {name!r}; lair actions: {offered}")
     return found
+
+
+def unnamed(actor: Fighter, kind: str, offered: str, name: str) -> None:
+    """None named: the ones to pick from, and how, rather than "no lair action ''"."""
+    if not name.strip():
+        raise RefusedError(f"{actor.name}'s {kind}: {offered}; pick one with -o option=NAME")
 
 
 def check_lair_window(state: State, actor: Fighter, option: LairAction) -> None:

@@ -32,6 +32,8 @@ def test_srd_29_legendary_actions_come_at_the_end_of_another_s_turn_one_at_a_tim
         t.act("wyrm", "legendary", option="detect")
     with pytest.raises(RefusedError, match="no legendary option 'nothing'"):
         t.act("wyrm", "legendary", option="nothing")
+    with pytest.raises(RefusedError, match=r"legendary options: .*; pick one with -o option="):
+        t.act("wyrm", "legendary")
 
 
 def test_srd_29_a_legendary_option_costs_its_points_and_they_come_back_on_its_turn():

@@ -81,6 +81,9 @@ def test_srd_55_not_the_same_lair_action_two_rounds_running_and_none_once_a_turn
         t.act("wyrm", "lair", "brannoc", option="magma")
     with pytest.raises(RefusedError, match="no lair action 'flood'; lair actions: magma, choking"):
         t.act("wyrm", "lair", option="flood")
+    with pytest.raises(RefusedError, match=r"^wyrm's lair actions: magma, choking smoke; "
+                       r"pick one with -o option=NAME$"):  # fmt: skip
+        t.act("wyrm", "lair")  # none named: what to pick and how, not "no lair action ''"
 
 
 def test_srd_55_a_lair_action_on_count_20_comes_before_a_dying_creature_s_death_save():
