@@ -112,3 +112,26 @@ def test_ask_answer_and_timeout_through_the_cli(fracas, run, name):
         run("-e", e.id, "answer", "--timeout")
     assert "no attack waits" in run("-e", e.id, "answer").output
     assert "rules drift: none" in run("audit").output
+
+
+def test_an_attack_that_asks_a_target_with_no_choice_is_decided_at_once_and_says_so(run):
+    """Brannoc, a fighter, has no reaction to choose against the goblin's scimitar: --ask
+    asks nobody, and the step says the attack was decided at once, whoever holds a link."""
+    samples = Path(__file__).parents[1] / "plugins" / "srd" / "fracas_srd" / "samples"
+    run("new", "-r", "srd")
+    run("add", "gob", "--sheet", str(samples / "goblin.toml"))
+    run("add", "brannoc", "--sheet", str(samples / "fighter.toml"), "--side", "pc")
+    run("begin", "--dice", "20,5")
+    decided = run("act", "gob", "attack", "brannoc", "-w", "scimitar", "--ask").output
+    assert "gob attack -> brannoc" in decided and "waiting" not in decided
+    assert (
+        "asked nobody: no target has a choice of reaction to this attack, so it was decided "
+        "at once" in decided
+    )
+    refused = run("act", "gob", "attack", "brannoc", "-w", "scimitar", "--ask", "--dice", "9",
+                  ok=False)  # fmt: skip
+    assert refused.exit_code != 0
+    assert refused.output.strip() == (
+        "Error: an attack that asks rolls nothing yet: give --dice to `answer`, or leave "
+        "--ask out to decide the attack at once with these dice"
+    )

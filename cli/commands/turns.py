@@ -38,6 +38,11 @@ if TYPE_CHECKING:
     from fracas.rules.reactions import Ask
 
 
+NOBODY_ASKED = (
+    "asked nobody: no target has a choice of reaction to this attack, so it was decided at once"
+)
+
+
 def run(
     app: App,
     command: dict[str, Any],
@@ -64,6 +69,8 @@ def run(
     asked = pending(encounter)
     if asked is not None:
         click.echo(f"waiting: {asked.line}")
+    elif ask is not None:
+        click.echo(NOBODY_ASKED)
     app.witness(encounter.id)
 
 
@@ -243,7 +250,10 @@ def act_(
     if wait is not None and not ask:
         raise BadInputError("--wait goes with --ask: how long the targets have to answer")
     if ask and dice:
-        raise BadInputError("an attack that asks rolls nothing yet: give --dice to `answer`")
+        raise BadInputError(
+            "an attack that asks rolls nothing yet: give --dice to `answer`, or leave --ask "
+            "out to decide the attack at once with these dice"
+        )
     waits = ask_until(wait) if ask else None
     run(app, command, dice, by, command_id, secret, waits)
 
