@@ -281,7 +281,7 @@ def weapon_attack(
     if weapon.rider is not None:
         after = roster.fold(evolve, state, events)
         hurt = after.fighter(target.id)
-        events += ridden(after, ctx, attacker, hurt, weapon.name, weapon.rider)
+        events += ridden(after, ctx, attacker, hurt, weapon.name, weapon.rider, command.resist)
     if weapon.grapple:
         events += grappled_by(
             attacker, roster.fold(evolve, state, events).fighter(target.id), weapon
@@ -405,7 +405,13 @@ def rebuked(
 
 
 def ridden(
-    state: State, ctx: Context, attacker: Fighter, target: Fighter, what: str, rider: Rider
+    state: State,
+    ctx: Context,
+    attacker: Fighter,
+    target: Fighter,
+    what: str,
+    rider: Rider,
+    resist: bool = True,
 ) -> list[Event]:
     """srd-35: after the damage, the target saves or has the rider's condition; one that
     has it already makes no save."""
@@ -419,7 +425,7 @@ def ridden(
     events: list[Event] = []
     ability = rider.save
     purpose = f"{ability.capitalize()} save against {what} (DC {rider.dc})"
-    check = saving_throw(ctx, events, target, ability, rider.dc, purpose, ["srd-35"])
+    check = saving_throw(ctx, events, target, ability, rider.dc, purpose, ["srd-35"], resist=resist)
     if check.success:
         return events
     detail = {"by": attacker.id, **timed(state, attacker, target, rider, ability, rider.dc)}

@@ -26,7 +26,15 @@ def save(state: State, actor: Fighter, command: Save, ctx: Context) -> list[Even
     )
     rules = ["srd-36"]
     made = saving_throw(
-        ctx, events, actor, ability, command.dc, purpose, rules, given=command.modifiers
+        ctx,
+        events,
+        actor,
+        ability,
+        command.dc,
+        purpose,
+        rules,
+        given=command.modifiers,
+        resist=command.resist,
     )
     return events + failed(actor, made, command.fail, purpose, "srd-36")
 

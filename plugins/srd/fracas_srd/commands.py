@@ -46,6 +46,7 @@ class Scene(Targeted):
     extra: str = ""  # extra damage dice the GM adds on a hit (a feature not on the sheet)
     ally_near: bool = False  # another foe of the target is within 5 feet of it (srd-38)
     defence: dict[str, str] = {}  # a target's reaction if its trigger comes (srd-39)
+    resist: bool = True  # false: a legendary creature keeps its failed save (srd-56)
 
     def __post_init__(self) -> None:
         if self.extra and not DICE.fullmatch(self.extra):
@@ -162,6 +163,7 @@ class Save(Act, tag="save"):
     ability: Ability | None = None
     dc: Annotated[int, msgspec.Meta(ge=0, le=60)] | None = None
     fail: str = ""  # a condition the creature has on a failure
+    resist: bool = True  # false: a legendary creature keeps its failed save (srd-56)
 
     def __post_init__(self) -> None:
         if not self.ability:

@@ -127,15 +127,16 @@ def saving_throw(
     cover: str = "none",
     given: Sequence[Modifier] = (),
     magic: bool = False,
+    resist: bool = True,
 ) -> Check:
     """srd-M5 with srd-27's automatic failures and srd-22's cover on Dex saves, and Magic
     Resistance against a spell or another magical effect (`magic`, srd-63); a failure a
-    legendary resistance turns into a success (srd-56)."""
+    legendary resistance turns into a success (srd-56), unless the GM declines it (`resist`)."""
     failing = next((c for c in FAILS_STR_DEX if fighter.has(c)), "")
     if failing and ability in ("str", "dex"):
         why = f"fails the {ability.capitalize()} save automatically: {failing}"
         events.append(Resolved(fighter.id, "save", [], why, ["srd-27", *rules]))
-        return resisted(events, fighter, Check(0, 0, False), purpose)
+        return resisted(events, fighter, Check(0, 0, False), purpose, resist)
     flat, dice = bonuses(fighter, "saves")
     mods, edge = [*save_modifiers(fighter, ability), *flat, *given], Edge()
     if ability == "dex":
@@ -151,14 +152,20 @@ def saving_throw(
         edge.add(True, "Magic Resistance: a save against magic", "srd-63")
     rules = ["srd-M5", *rules]
     made = d20_test(ctx, events, fighter.id, purpose, mods, edge, dc, rules, dice=dice)
-    return made if made.success else resisted(events, fighter, made, purpose)
+    return made if made.success else resisted(events, fighter, made, purpose, resist)
 
 
-def resisted(events: list[Event], fighter: Fighter, failed: Check, purpose: str) -> Check:
+def resisted(
+    events: list[Event], fighter: Fighter, failed: Check, purpose: str, resist: bool = True
+) -> Check:
     """srd-56: N a day, the creature chooses to succeed instead (fracas spends one on the
-    first save it fails)."""
+    first save it fails, unless the GM declines it for the action: `resist=false`)."""
     left = fighter.sheet.legendary_resistance - fighter.resisted
     if left <= 0:
+        return failed
+    if not resist:
+        why = f"keeps its legendary resistance: the failed {purpose} stands ({left} left today)"
+        events.append(Resolved(fighter.id, "save", [], why, ["srd-56"]))
         return failed
     why = f"the failed {purpose} becomes a success ({left - 1} left today)"
     events.append(Spent(fighter.id, LEGENDARY_RESISTANCE, 1, why, ["srd-56"]))

@@ -368,7 +368,8 @@ STATEMENTS = {
     "srd-56": (
         "Legendary resistance. If the creature fails a saving throw, it can choose to succeed "
         "instead, a number of times a day (its sheet's number, usually 3); fracas spends one on"
-        " the first save it fails. [Monsters: Legendary Resistance (3/Day) in the legendary "
+        " the first save it fails, unless the GM declines it for the action (`-o resist=false`"
+        " on the cast, attack or save). [Monsters: Legendary Resistance (3/Day) in the legendary "
         "entries]"
     ),
     "srd-58": (

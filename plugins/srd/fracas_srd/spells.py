@@ -406,7 +406,16 @@ def save_spell(
         None
         if untouched
         else saving_throw(
-            ctx, events, target, ability, dc, purpose, rules, command.cover, magic=spell.magic
+            ctx,
+            events,
+            target,
+            ability,
+            dc,
+            purpose,
+            rules,
+            command.cover,
+            magic=spell.magic,
+            resist=command.resist,
         )
         for target, untouched in zip(targets, unmoved, strict=True)
     ]

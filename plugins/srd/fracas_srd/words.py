@@ -55,6 +55,8 @@ TOLD = frozenset(
 DOWN = frozenset(("unconscious", "dying", "stable"))
 OUT = frozenset(("dead",))
 FIELD_HELP = {
+    "resist": "false: a legendary creature's failed save stands, its legendary resistance kept "
+    "(srd-56: it chooses; unsaid, one is spent on the first save it fails)",
     "within_5ft": "the attacker is within 5 feet of the target (prone, paralysed, "
     "unconscious); unsaid: melee is, ranged is not",
     "hostile_near": "a hostile that can see the attacker is within 5 feet (ranged: disadvantage)",

@@ -123,6 +123,22 @@ def test_srd_56_legendary_resistance_turns_even_an_automatic_failure_and_keeps_a
     assert not t.who("wyrm").has("paralysed") and t.who("wyrm").resisted == 1
 
 
+def test_srd_56_the_gm_may_decline_a_legendary_resistance_on_an_action():
+    """The creature chooses (srd-56): `resist=false` on the action keeps its failed save."""
+    t = fight(("maelis", "cleric"), ("wyrm", "wyrm"))
+    out = t.act("maelis", "cast", "wyrm", faces=(2, 5), spell="sacred flame", resist=False)
+    assert rolls(out)[0].result.startswith("failure")
+    assert not [e for e in of(out, Spent) if e.resource == "legendary resistance"]
+    assert "keeps its legendary resistance" in of(out, Resolved)[0].outcome
+    assert of(out, Damaged)[0].amount == 5 and t.who("wyrm").resisted == 0
+    t.next()
+    out = t.act("wyrm", "save", ability="con", dc=30, faces=(2,), resist=False)
+    assert t.who("wyrm").resisted == 0
+    out = t.act("wyrm", "save", ability="con", dc=30, faces=(2,))  # by default: spent
+    assert t.who("wyrm").resisted == 1
+    assert "resist" in RULESET.field_help  # `fracas actions` tells the GM of it
+
+
 def test_srd_57_pack_tactics_gives_advantage_with_an_ally_near_the_target():
     t = fight(("brannoc", "fighter"), ("wolf", "wolf"), ("gob", "goblin"))
     t.next()
