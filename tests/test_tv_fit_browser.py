@@ -92,8 +92,9 @@ DOWN_RED = "rgb(198, 40, 40)"
 BAR = """(who) => {
   const bar = document.querySelector(`#screen tr[data-combatant=${who}] .bar`);
   const fill = bar.querySelector("span");
-  return {track: getComputedStyle(bar).backgroundColor, fill: getComputedStyle(fill).backgroundColor,
-          filled: fill.getBoundingClientRect().width, words: bar.parentElement.innerText};
+  const colour = (e) => getComputedStyle(e).backgroundColor;
+  return {track: colour(bar), fill: colour(fill), filled: fill.getBoundingClientRect().width,
+          words: bar.parentElement.innerText};
 }"""
 
 
