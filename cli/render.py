@@ -167,9 +167,14 @@ def board_table(shown: Board, *, folded: bool) -> Any:
     return table
 
 
+# A combatant the GM keeps from the players, on the GM's board: not "hidden", which is the
+# condition of a creature that hid (the d20 rules' hide), shown among its conditions.
+NOT_SHOWN = "not shown to players"
+
+
 def status_words(row: Any) -> str:
-    """A row's status, led by "hidden" on the GM's board for a combatant players do not see."""
-    return " · ".join(part for part in ["hidden" if row.hidden else "", row.status] if part)
+    """A row's status, led by NOT_SHOWN on the GM's board for a combatant players do not see."""
+    return " · ".join(part for part in [NOT_SHOWN if row.hidden else "", row.status] if part)
 
 
 def console_size(piped: bool) -> dict[str, int]:

@@ -41,6 +41,7 @@ from starlette.responses import (
 )
 from starlette.routing import Route
 
+from fracas.cli import render
 from fracas.cli.confine import confined, log_files
 from fracas.cli.guards import (
     BodyCap,
@@ -124,6 +125,7 @@ class Table:
             trim_blocks=True,
             lstrip_blocks=True,
         )
+        self.templates.globals["not_shown"] = render.NOT_SHOWN
         static = resources.files("fracas.cli") / "static"
         self.static = {name: (static / name).read_text() for name in STATIC}
         self.phones = Phones(self)

@@ -62,7 +62,7 @@ def test_the_gm_s_page_marks_the_hidden_and_the_secret_and_the_players_page_neit
         run("act", who, "attack", foe, "-w", weapon, "--secret", "--dice", "20,5").output.split()[1]
     )
     gm, players = pages(run.db)
-    assert 'class="hidden-mark">hidden</span>' in gm
+    assert 'class="hidden-mark">not shown to players</span>' in gm
     assert "secret, not disclosed" in gm
     assert "hidden-mark" not in players and "secret" not in players.lower().replace(
         "gm's secret roll", ""
@@ -99,6 +99,6 @@ def test_play_s_board_marks_the_hidden_combatant(run, capsys) -> None:
         capsys.readouterr()
         assert session.run("s")
         rows = [line for line in capsys.readouterr().out.splitlines() if "Marcus Bishop" in line]
-        assert len(rows) == 1 and "hidden" in rows[0]
+        assert len(rows) == 1 and "not shown to players" in rows[0]
     finally:
         app.close()

@@ -101,11 +101,11 @@ def test_status_at_80_columns_keeps_every_name_whole_and_fits(run, ruleset: str)
 def test_status_marks_the_hidden_combatant_for_the_gm_alone(run, ruleset: str) -> None:
     data = begun(run, ruleset)
     who = next(w["name"] for w in data["wounds"] if w["combatant"] == HIDDEN[ruleset])
-    rows = [line for line in drawn(run, 200).splitlines() if "hidden" in line]
+    rows = [line for line in drawn(run, 200).splitlines() if "not shown to players" in line]
     assert len(rows) == 1 and who in rows[0]
     assert json.loads(run("status", "--json").output)["hidden"] == [HIDDEN[ruleset]]
     run("reveal-combatant", HIDDEN[ruleset])
-    assert "hidden" not in drawn(run, 200)
+    assert "not shown to players" not in drawn(run, 200)
     assert json.loads(run("status", "--json").output)["hidden"] == []
 
 
@@ -158,10 +158,13 @@ def test_the_shotclock_tour_says_each_carried_and_continuous_action_once(run) ->
         assert text.count("hot-wire the van") == 1, text
 
 
-def test_a_hidden_combatant_with_no_status_reads_hidden_alone() -> None:
+def test_a_combatant_hidden_from_the_players_reads_not_shown_to_players() -> None:
+    """Not "hidden": that is the condition a creature takes by hiding (the d20 rules' hide),
+    shown among its conditions; the GM's secret is the players' not seeing it."""
     row = msgspec.structs.replace(ROW, hidden=True, status="")
-    assert render.status_words(row) == "hidden"
-    assert render.status_words(msgspec.structs.replace(ROW, hidden=True)) == "hidden · out"
+    assert render.status_words(row) == "not shown to players"
+    shown = render.status_words(msgspec.structs.replace(ROW, hidden=True))
+    assert shown == "not shown to players · out"
 
 
 def test_status_in_a_pipe_honours_columns(run, monkeypatch) -> None:
