@@ -27,7 +27,7 @@ SCHEMA = {
     # `ruleset` and `header` (the board's first line, in the ruleset's words): what `status`
     # shows above the order, read without loading the ruleset
     "encounter_view": "encounter TEXT, round INTEGER, phase TEXT, acting TEXT, notes TEXT, "
-    "ruleset TEXT, header TEXT, PRIMARY KEY (encounter)",
+    "ruleset TEXT, header TEXT, upcoming TEXT, PRIMARY KEY (encounter)",
     "initiative": "encounter TEXT, ord INTEGER, combatant TEXT, name TEXT, key TEXT, "
     "acting INTEGER, status TEXT, PRIMARY KEY (encounter, ord)",
     "wounds": "encounter TEXT, combatant TEXT, name TEXT, side TEXT, health TEXT, "
@@ -153,7 +153,7 @@ def has_tables(store: LogStore) -> bool:
     if not present.issuperset((*TABLES, ROUND_EVENTS)) or not present.issuperset(views(store)):
         return False
     # older files: the next writer reshapes them
-    return "current" in store.columns("wounds") and "header" in store.columns("encounter_view")
+    return "current" in store.columns("wounds") and "upcoming" in store.columns("encounter_view")
 
 
 def ensure_tables(store: LogStore) -> None:
@@ -202,6 +202,7 @@ def _rows(encounter: str, view: View, ruleset: "Ruleset") -> dict[str, dict[tupl
                 _json(view.notes).decode(),
                 ruleset.name,
                 headline(view, ruleset),
+                _json(view.upcoming).decode(),
             )
         },
         "initiative": {
@@ -390,7 +391,7 @@ def read_current(conn: Any, encounter: str) -> Current | None:
     """The encounter as the last append left it, read without folding anything or loading
     its ruleset; None if the read models do not hold it."""
     head = conn.execute(
-        "SELECT round, phase, acting, notes, ruleset, header FROM encounter_view "
+        "SELECT round, phase, acting, notes, ruleset, header, upcoming FROM encounter_view "
         "WHERE encounter = ?",
         (encounter,),
     ).fetchone()
@@ -418,6 +419,15 @@ def read_current(conn: Any, encounter: str) -> Current | None:
             "SELECT holder, target, kind FROM pins WHERE encounter = ?", (encounter,)
         )
     ]
-    round_, phase, acting, notes, ruleset, header = head
-    view = View(round_, phase, _decode(acting), initiative, wounds, pins, _decode(notes))
+    round_, phase, acting, notes, ruleset, header, upcoming = head
+    view = View(
+        round_,
+        phase,
+        _decode(acting),
+        initiative,
+        wounds,
+        pins,
+        _decode(notes),
+        upcoming=_decode(upcoming),
+    )
     return Current(ruleset, header, view)
