@@ -1,7 +1,8 @@
 """What an outside table tester (issue 37) saw on a 1920x1080 TV in an srd fight of ten:
 only five or six rows in view, each condition wrapped to four lines, the latest dice below
 the screen's edge; a health bar at 0 HP drawn as a full red bar, an unconscious character's
-green sliver on red. Debian's headless Chromium, as the TV opens the players' page.
+green sliver on red; a phone's board (390 px) broke names and conditions mid-word
+("Maeli/s", "Bugbe/ar ambus/her", "concentratin/g"). Debian's headless Chromium.
 
 FRACAS_SHOTS=DIR keeps the screenshots."""
 
@@ -12,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.web import WAIT, chromium, fracas, sample, served
+from tests.web import PHONE, WAIT, chromium, fracas, invited, sample, served
 
 pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
 TV = {"viewport": {"width": 1920, "height": 1080}}
@@ -54,6 +55,7 @@ def cave(db: Path) -> None:
         fracas(
             db, "add", f"goblin-{n}", "--sheet", sample("goblin"), "--set", f"initiative={9 - n}"
         )
+    fracas(db, "rename", "goblin-4", "Bugbear ambusher")
     fracas(db, "begin")
     for who in ("maelis", "wren", "brannoc", "goblin-1", "goblin-2", "wolf"):
         fracas(db, "condition", "set", who, "under bless", "--for", "10")
@@ -117,3 +119,37 @@ def test_a_bar_at_0_hp_is_empty_and_says_down_and_a_bar_is_coloured_by_state(
         assert "down" in brannoc["words"].split(), brannoc
         wren = tv.evaluate(BAR, "wren")  # 10/21: bloodied, not down
         assert wren["fill"] != DOWN_RED and "down" not in wren["words"].split(), wren
+
+
+BROKEN_WORDS = """() => {
+  const broken = [];
+  for (const cell of document.querySelectorAll('#screen td.name, #screen td.status')) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.textContent.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+        if (tops.size > 1) broken.push(word[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+def test_a_phones_board_breaks_names_and_conditions_only_between_words(
+    tmp_path: Path, browser: Any
+) -> None:
+    db = tmp_path / "cave.db"
+    cave(db)
+    token = invited(db, "maelis")
+    with served(db) as running:
+        phone = browser.new_context(**PHONE).new_page()
+        phone.goto(f"{running.root}/p/{token}")
+        phone.locator("#screen .screen").wait_for(timeout=WAIT)
+        shot(phone, "phone-board")
+        assert phone.locator("#screen tr[data-combatant]").count() == 10
+        assert phone.evaluate(BROKEN_WORDS) == []
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
