@@ -100,7 +100,9 @@ def test_srd_29_a_legendary_action_at_a_turn_end_comes_before_the_next_turn_s_de
     t = dying_wren_after_the_goblin()
     out = t.next()  # the goblin's turn ends; Wren's death save waits for the wyrm
     assert t.turn == "wren" and not rolls(out)
-    assert "after any legendary action" in of(out, Resolved)[-1].outcome
+    waits = of(out, Resolved)[-1].outcome
+    assert "after any legendary action" in waits
+    assert "`" not in waits and "fracas" not in waits  # the report reads it: no commands
     t.act("wyrm", "legendary", "wren", faces=(15, 3, 3), option="tail attack", within_5ft=False)
     assert t.who("wren").failures == 1  # damage at 0 hit points (srd-15)
     out = t.next(12)  # Wren's turn begins with her death save, then ends: she is down
