@@ -8,6 +8,7 @@ from fracas.rules.api import Context, Event, Modifier, RefusedError, Resolved, S
 from fracas_srd.checks import Check, Edge, d20_test, save_modifiers
 from fracas_srd.commands import Scene
 from fracas_srd.effects import attacked_edges, bonuses, edges
+from fracas_srd.events import ShookOff
 from fracas_srd.sheets import Ability
 from fracas_srd.state import LEGENDARY_RESISTANCE, Fighter
 
@@ -114,6 +115,22 @@ def cover_bonus(cover: str) -> int:
     if cover == "total":
         raise RefusedError("a target behind total cover cannot be targeted directly (srd-22)")
     return COVER[cover]
+
+
+def shaking_off(target: Fighter, source: str, effect: str, why: str) -> list[Event]:
+    """The 24 hours' immunity an effect gives a creature that saved against it or outlasted
+    it (a dragon's Frightful Presence), once."""
+    if target.shook_off(source, effect):
+        return []
+    return [ShookOff(target.id, source, effect, why, ["srd-25"])]
+
+
+def still_shaken_off(target: Fighter, source: Fighter, effect: str) -> Resolved:
+    why = (
+        f"immune to {source.name}'s {effect} for 24 hours (it saved against it or outlasted "
+        "it): no save"
+    )
+    return Resolved(target.id, "save", [], why, ["srd-25"])
 
 
 def saving_throw(

@@ -85,3 +85,20 @@ class ConcentrationOwed(Event, tag="srd.concentration-owed"):
 
     def describe(self) -> str:
         return f"{self.target} {self.reason}"
+
+
+class ShookOff(Event, tag="srd.shook-off"):
+    """A creature that saved against an effect of `source`'s that says so (a dragon's
+    Frightful Presence), or whose fright from it ended, is immune to it for 24 hours: for
+    the rest of the fight."""
+
+    target: str
+    source: str
+    effect: str
+    reason: str
+    rules: list[str] = []
+
+    def describe(self) -> str:
+        return (
+            f"{self.target} is immune to {self.source}'s {self.effect} for 24 hours ({self.reason})"
+        )

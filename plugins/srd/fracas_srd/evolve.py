@@ -26,6 +26,7 @@ from fracas_srd.events import (
     DeathSaves,
     Recharged,
     Restored,
+    ShookOff,
     SlotsRestored,
     TemporaryHitPoints,
 )
@@ -59,6 +60,11 @@ def joined(state: State, event: CombatantJoined) -> State:
         legendary_left=sheet.legendary_actions,
     )
     return roster.put(state, fighter)
+
+
+def shook_off(state: State, event: ShookOff) -> State:
+    key = f"{event.source}:{event.effect.lower()}"
+    return roster.change(state, event.target, lambda f: replace(f, shaken_off=(*f.shaken_off, key)))
 
 
 def turn(state: State, event: TurnAdvanced) -> State:
@@ -247,6 +253,7 @@ evolve = roster.dispatch(
         SlotsRestored: slots_restored,
         Restored: restored,
         Recharged: recharged,
+        ShookOff: shook_off,
         ConcentrationOwed: owed,
         ConditionCleared: cleared,
         ConditionExpired: cleared,
@@ -257,4 +264,12 @@ evolve = roster.dispatch(
 
 
 def event_types() -> tuple[type[Event], ...]:
-    return (TemporaryHitPoints, DeathSaves, SlotsRestored, Recharged, Restored, ConcentrationOwed)
+    return (
+        TemporaryHitPoints,
+        DeathSaves,
+        SlotsRestored,
+        Recharged,
+        Restored,
+        ConcentrationOwed,
+        ShookOff,
+    )

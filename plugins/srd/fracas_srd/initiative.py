@@ -25,7 +25,7 @@ from fracas.rules.api import (
 
 from fracas_srd.checks import Edge, d20_test
 from fracas_srd.commands import Surprise
-from fracas_srd.conditions import saving_throw
+from fracas_srd.conditions import saving_throw, shaking_off
 from fracas_srd.damage import death_save, end_concentration
 from fracas_srd.evolve import evolve
 from fracas_srd.recharge import recharges
@@ -224,7 +224,18 @@ def repeated_saves(state: State, ctx: Context, fighter: Fighter) -> list[Event]:
             events.append(
                 ConditionCleared(fighter.id, condition, "saved at the end of its turn", ["srd-28"])
             )
+            events += outlasted(state, fighter, condition, detail)
     return events
+
+
+def outlasted(state: State, fighter: Fighter, condition: str, detail: dict) -> list[Event]:
+    """A creature whose condition from an effect that says so ends is immune to it (a
+    dragon's Frightful Presence)."""
+    source = state.fighters.get(detail.get("by", ""))
+    effect = str(detail.get("spell", ""))
+    if source is None or not any(s.shaken_off for s in source.sheet.spells if s.name == effect):
+        return []
+    return shaking_off(fighter, source.id, effect, f"it is no longer {condition}")
 
 
 def decide_pass(state: State, command: Pass, ctx: Context) -> list[Event]:

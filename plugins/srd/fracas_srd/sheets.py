@@ -170,6 +170,16 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # caster's next turn (absorb elements: 1d6, srd-42).
     charge: str = ""
     dc: Annotated[int, msgspec.Meta(ge=0, le=40)] = 0  # a stated save DC (a monster's); 0: srd-M5
+    # A creature that saves against it, or whose condition from it ends, is immune to it
+    # for 24 hours (a dragon's Frightful Presence); unsaid: as the SRD 5.1 says of its name.
+    immunity_after: bool | None = None
+
+    @property
+    def shaken_off(self) -> bool:
+        """Whether saving against it (or outlasting it) makes a creature immune to it."""
+        if self.immunity_after is not None:
+            return self.immunity_after
+        return self.name.strip().lower() in IMMUNITY_AFTER
 
     @property
     def affected(self) -> str:
@@ -178,6 +188,10 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         sheet, an imported one too, that leaves it out is not wrong."""
         return self.affects or ONLY_AFFECTS.get(self.name.strip().lower(), "")
 
+
+# The SRD 5.1's abilities a creature that saves against, or whose effect ends, is immune
+# to for 24 hours.
+IMMUNITY_AFTER = frozenset(("frightful presence", "horrifying visage", "dreadful glare"))
 
 # The SRD 5.1's spells that affect one creature type only ("Choose a humanoid").
 ONLY_AFFECTS = {

@@ -23,7 +23,7 @@ from msgspec.structs import replace
 from fracas_srd import recharge
 from fracas_srd.attacks import answered, attack_roll, harmed, rebuked, unseen
 from fracas_srd.commands import Cast
-from fracas_srd.conditions import saving_throw
+from fracas_srd.conditions import saving_throw, shaking_off, still_shaken_off
 from fracas_srd.damage import (
     deal,
     end_concentration,
@@ -399,8 +399,10 @@ def save_spell(
         chosen(state, t, command.defence, spell.type, unseen(caster, t, command), (DAMAGED,))
         for t in targets
     ]
+    shook = [spell.shaken_off and t.shook_off(caster.id, spell.name) for t in targets]
     unmoved = [
-        not spell.damage and spell.condition and t.immune_to(spell.condition) for t in targets
+        (not spell.damage and spell.condition and t.immune_to(spell.condition)) or shaken
+        for t, shaken in zip(targets, shook, strict=True)
     ]
     checks = [
         None
@@ -421,7 +423,10 @@ def save_spell(
     ]
     hurt = spell.damage and any(spell.half or not (c and c.success) for c in checks if c)
     rolled = spell_damage(state, ctx, events, caster, spell, False) if hurt else []
-    for target, check, answer in zip(targets, checks, answers, strict=True):
+    for target, check, answer, shaken in zip(targets, checks, answers, shook, strict=True):
+        if check is None and shaken:
+            events.append(still_shaken_off(target, caster, spell.name))
+            continue
         if check is None:
             events.append(immune(target, spell.condition, spell.name))
             continue
@@ -431,6 +436,8 @@ def save_spell(
         events += save_outcome(
             now, ctx, caster, hit, spell, check.success, rolled, held, answer, failed_by
         )
+        if check.success and spell.shaken_off:
+            events += shaking_off(hit, caster.id, spell.name, "it saved against it")
         events += rebuked(state, ctx, [*before, *events], caster, target, answer)
     return events
 

@@ -60,6 +60,7 @@ class Fighter(msgspec.Struct, frozen=True):
     hit_dice_spent: int = 0  # since the last long rest (srd-58, srd-59)
     recharging: tuple[str, ...] = ()  # used, until a d6 at a turn's start brings it (srd-54)
     resisted: int = 0  # legendary resistances used today (srd-56)
+    shaken_off: tuple[str, ...] = ()  # "SOURCE:EFFECT" it is immune to now (ShookOff)
     lair_round: int = 0  # the round of its last lair action, and which (srd-55)
     lair_last: str = ""
     legendary_left: int = 0
@@ -77,6 +78,9 @@ class Fighter(msgspec.Struct, frozen=True):
         spelt = {"paralysed": "paralyzed"}
         immune = {spelt.get(c, c) for c in self.sheet.condition_immunities}
         return spelt.get(condition, condition) in immune
+
+    def shook_off(self, source: str, effect: str) -> bool:
+        return f"{source}:{effect.lower()}" in self.shaken_off
 
     @property
     def hit_dice(self) -> int:

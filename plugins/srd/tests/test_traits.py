@@ -2,6 +2,7 @@
 resistance (srd-56), Pack Tactics (srd-57) and Magic Resistance (srd-63)."""
 
 import pytest
+from fracas.projections.describe import describe
 from fracas.rules.api import Damaged, RefusedError, Resolved, Spent
 from srd_table import Table, condition, fight, of, rolls, sample
 
@@ -217,3 +218,36 @@ def test_srd_63_magic_resistance_on_a_monster_s_magical_effect():
     out = t.act("dusty", "cast", "lord", faces=(3, 4), spell="blinding dust")
     assert rolls(out)[0].roll.dice == "2d20kh1"
     assert "advantage: Magic Resistance: a save against magic" in edge(out)
+
+
+def dragon_against_brannoc() -> Table:
+    t = Table()
+    t.join("brannoc", sample("fighter"), "pc")
+    t.join("dragon", RULESET.monsters.find("adult red dragon").sheet)
+    t.do({"action": "begin"}, 1, 20)  # the dragon first
+    return t
+
+
+def test_a_creature_that_saves_against_frightful_presence_is_immune_to_it_for_the_fight():
+    t = dragon_against_brannoc()
+    out = t.act("dragon", "cast", "brannoc", faces=(19,), spell="frightful presence")
+    assert not t.who("brannoc").has("frightened")
+    assert (
+        "brannoc is immune to dragon's frightful presence for 24 hours"
+        in [describe(e) for e in out][-1]
+    )
+    t.next(), t.next()
+    out = t.act("dragon", "cast", "brannoc", spell="frightful presence")  # no die: no save
+    assert not rolls(out) and not t.who("brannoc").has("frightened")
+    assert "frightful presence for 24 hours" in of(out, Resolved)[-1].outcome
+
+
+def test_a_creature_whose_fright_ends_is_immune_to_that_frightful_presence():
+    t = dragon_against_brannoc()
+    t.act("dragon", "cast", "brannoc", faces=(2,), spell="frightful presence")
+    assert t.who("brannoc").has("frightened")
+    t.next()
+    t.next(19)  # the end of Brannoc's turn: the save again, made
+    assert not t.who("brannoc").has("frightened")
+    out = t.act("dragon", "cast", "brannoc", spell="frightful presence")
+    assert not rolls(out) and not t.who("brannoc").has("frightened")
