@@ -110,12 +110,14 @@ def player_actions(
     acting: bool,
     conditions: Collection[str] = (),
     others: dict[str, Collection[str]] | None = None,
+    foes: Collection[str] = (),
 ) -> list[PlayerAction]:
     """The actions a player may take now: on the character's turn those of the turn and a
     pass; out of it, the reactions (the rules judge whether one may be taken now); of
     those, only what the character's conditions (as the players' screen shows them) let
     the ruleset offer (`takes_now`), and one that needs a target in some condition only
-    while `others` (each one's conditions, as shown) holds one, to name them alone."""
+    while `others` (each one's conditions, as shown) holds one, to name them alone; one
+    on foes alone only while `foes` (the others on the other side) holds one."""
     found = []
     for name, text in {**ruleset.actions, PASS: "let your turn go by"}.items():
         playable = passing(ruleset) if name == PASS else ruleset.playable(name)
@@ -129,8 +131,8 @@ def player_actions(
             continue
         label = "End turn" if name == PASS else name.replace("_", " ").capitalize()
         times_when, times_values = applies_with(ruleset, playable.times_with, sheet)
-        only = [who for who, shown in (others or {}).items() if shows(shown, playable.targets_need)]
-        if playable.targets_need and not only:
+        only = named_alone(playable, others or {}, foes)
+        if only is not None and not only:
             continue  # nobody to take it on (stabilise: nobody dying)
         found.append(
             PlayerAction(
@@ -145,10 +147,25 @@ def player_actions(
                 playable.on_self,
                 times_when,
                 times_values or [],
-                only,
+                only or [],
             )
         )
     return found
+
+
+def named_alone(
+    playable: Playable, others: dict[str, Collection[str]], foes: Collection[str]
+) -> list[str] | None:
+    """The only others an action may name (those in a condition it needs, foes for one on
+    foes alone); None: any the panel offers."""
+    if not (playable.targets_need or playable.foes):
+        return None
+    return [
+        who
+        for who, shown in others.items()
+        if (not playable.targets_need or shows(shown, playable.targets_need))
+        and (not playable.foes or who in foes)
+    ]
 
 
 def applies_with(
@@ -243,6 +260,8 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
     secret = withheld is not None
     acting = wound is not None and combatant in view.acting and not secret
     sheet = sheet_of(live, combatant)
+    targets = targets_of(view, live.ruleset, combatant)
+    foes = [who for who, _, side in targets if side == FOE]
     waits = live.waiting() is not None
     question = pending(live, players=True, number=timeline.number_of) if waits else None
     asked = next(
@@ -262,10 +281,12 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
         live.ruleset.numbers_of(wound) if wound else {},
         list(wound.conditions) if wound else [],
         acting,
-        player_actions(live.ruleset, sheet, acting, wound.conditions, others_of(view, combatant))
+        player_actions(
+            live.ruleset, sheet, acting, wound.conditions, others_of(view, combatant), foes
+        )
         if wound is not None and not secret
         else [],
-        targets_of(view, live.ruleset, combatant),
+        targets,
         live.ruleset.weapons_of(sheet) if sheet is not None and wound else [],
         mark(timeline),
         own_last_shown(timeline, live, combatant),
@@ -382,6 +403,18 @@ def on_screen(timeline: Timeline, live: Encounter, combatant: str, data: dict[st
         hint = f"did you mean {guess}? " if guess else ""
         known = ", ".join(shown) or "nobody yet"
         raise NotFoundError(f"no combatant {who!r} in this encounter; {hint}present: {known}")
+    if playable.foes:
+        still_on(live)  # an ended fight says so first
+        on_foes_alone(view, combatant, str(data.get("action")), targets)
+
+
+def on_foes_alone(view: View, combatant: str, action: str, targets: list[str]) -> None:
+    """An action on foes alone (`Playable.foes`) names none on the character's side."""
+    side = {w.combatant: w.side for w in view.wounds}
+    for who in targets:
+        if who == combatant or side.get(who) == side.get(combatant):
+            what = f"an {action} attack" if action[0] in "aeiou" else f"a {action} attack"
+            raise Forbidden(f"{what} is on a foe: {who} is on your side")
 
 
 def still_on(live: Encounter) -> None:

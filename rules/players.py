@@ -47,7 +47,8 @@ class Playable:
     `times_with`: as a field's `only_with`, for `times` (how many darts: with a spell of
     darts alone). `targets_need`: the conditions a target must show for the action to name
     it (stabilise: dying); the phone offers the action only while someone shows one, and
-    only them as its targets.
+    only them as its targets. `foes`: it names foes alone, as the players' screen shows
+    sides (an opportunity attack: a hostile creature leaving reach).
     `needs`: the conditions one of which the character must have for the action to be
     offered (escape: grappled; stand: prone); empty: none. `down`: offered to a character
     the rules have put down (the ruleset's `down` conditions: dying, unconscious), who is
@@ -63,5 +64,6 @@ class Playable:
     on_self: bool = False
     times_with: tuple[str, str] = ()
     targets_need: frozenset[str] = frozenset()
+    foes: bool = False
     needs: frozenset[str] = frozenset()
     down: bool = False

@@ -389,7 +389,9 @@ def test_an_srd_character_stunned_is_offered_no_action_nor_reaction(
     db = fight(tmp_path, "srd")
     with phones(db, ("hero",)) as table:
         until_turn(db, "foe")
-        assert offered(table.panel("hero")) == {"opportunity", "react"}, table.panel("hero")
+        # (the duel's foe is another player's character, on the hero's side: no
+        # opportunity attack is offered on it, srd-18's "hostile creature")
+        assert offered(table.panel("hero")) == {"react"}, table.panel("hero")
         gm(db, {"action": "gm.condition-set", "target": "hero", "condition": condition})
         assert offered(table.panel("hero")) == set(), table.panel("hero")
         until_turn(db, "hero")

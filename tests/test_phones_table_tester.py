@@ -1,6 +1,7 @@
 """The outside table tester's findings on the phones (issue 37), each driven as the tester
 did: the JSON a phone sends, POSTed to its `/act` link."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,7 @@ from fracas.projections import Fracas
 from fracas.rules.events import Resolved
 from tests.casts.timeslice import ts_fight
 from tests.support import do
-from tests.web import phones
+from tests.web import phones, srd_sample
 
 pytestmark = pytest.mark.sqlite_file
 
@@ -59,3 +60,42 @@ def test_a_phones_interrupt_is_the_players_claim_not_the_gms_ruling(tmp_path: Pa
         events = fight.events_of_step(fight.history.head_step)
     outcome = next(e.outcome for e in events if isinstance(e, Resolved) and e.action == "interrupt")
     assert outcome == "alice says: orc attacks within range of alice's sword"
+
+
+def crypt(db: Path) -> None:
+    """srd: the fighter, the rogue (both players'), then the goblin; the goblin's turn."""
+    with Fracas(str(db)) as log:
+        fight = log.new("srd", title="The Crypt", encounter="crypt")
+        for who, sheet, side in (
+            ("fighter", srd_sample("fighter", initiative=60), "pc"),
+            ("rogue", srd_sample("rogue", initiative=40), "pc"),
+            ("goblin", srd_sample("goblin", hp=150, initiative=20), "npc"),
+        ):
+            do(fight, {"action": "join", "combatant": who, "sheet": sheet, "side": side})
+        do(fight, {"action": "begin"})
+        do(fight, {"action": "next"})
+        do(fight, {"action": "next"})
+
+
+def fieldset_targets(panel: str, action: str) -> list[str]:
+    chosen = rf'<fieldset class="chosen" data-action="{action}".*?</fieldset>'
+    found = re.search(chosen, panel, re.S)
+    assert found, panel
+    return re.findall(r'<input type="checkbox" value="([^"]+)" data-target>', found[0])
+
+
+def test_an_srd_opportunity_attack_is_on_a_foe_alone(tmp_path: Path) -> None:
+    """srd-18: a hostile creature leaving reach. The fighter's phone listed the rogue, an
+    ally, and an opportunity attack on her was accepted, spending the reaction."""
+    db = tmp_path / "crypt.db"
+    crypt(db)
+    with phones(db, ("fighter",), encounter="crypt") as table:
+        assert fieldset_targets(table.panel("fighter"), "opportunity") == ["goblin"]
+        before = table.steps("crypt")
+        fields = {"weapon": "longsword"}
+        sent = table.tap("fighter", action="opportunity", targets=["rogue"], fields=fields)
+        assert sent.status_code == 403, sent.text
+        assert sent.text.startswith("an opportunity attack is on a foe: rogue is"), sent.text
+        assert table.steps("crypt") == before
+        sent = table.tap("fighter", action="opportunity", targets=["goblin"], fields=fields)
+        assert sent.status_code == 200, sent.text

@@ -109,7 +109,9 @@ AIMED = {"weapon": WEAPON, "within_5ft": NEAR, "range": RANGE, "ally_near": ALLY
 PLAYERS = {
     "attack": Playable(AIMED, dice=HIT),
     "offhand": Playable(AIMED, dice=HIT),
-    "opportunity": Playable({"weapon": WEAPON, "ally_near": ALLY}, reaction=True, dice=HIT),
+    "opportunity": Playable(
+        {"weapon": WEAPON, "ally_near": ALLY}, reaction=True, dice=HIT, foes=True
+    ),
     "react": Playable(
         {"weapon": WEAPON, "within_5ft": NEAR, "ally_near": ALLY}, reaction=True, dice=HIT
     ),
