@@ -34,7 +34,7 @@ from fracas.rules.events import (
     Rolled,
     SeedRevealed,
 )
-from fracas.rules.ruleset import DOWN
+from fracas.rules.ruleset import DOWN, OUT
 from fracas.rules.timeline import Frame, walk, walk_between
 from fracas.rules.views import View, WoundRow
 
@@ -165,6 +165,7 @@ class ReplayStep(msgspec.Struct, frozen=True):
     fallen: list[str] = []  # the combatants this step put down
     felled_by: dict[str, str] = {}  # each of them: who put them down ("gm"; "" nobody)
     departed: list[Departure] = []  # the combatants the GM took out of the fight
+    ended: dict[str, str] = {}  # those down before whom it put out: how ("dead: three ...")
 
     def typed_by(self, names: dict[str, str]) -> str:
         """'dice typed by Alice Reyes' when someone typed this step's dice in (a player at
@@ -311,6 +312,21 @@ def felled_by(
         elif isinstance(event, ConditionSet) and event.target in fallen([event], ruleset):
             found[event.target] = struck.get(event.target, "gm" if gm_step else "")
     return found
+
+
+def put_out(
+    events: list[Event], command: dict[str, Any] | None, before: View, ruleset: Ruleset
+) -> dict[str, str]:
+    """The combatants down before this step whom it puts out (d20: a dying character dead
+    of three failed death saves), each with how: the condition and the rules' reason."""
+    if is_party_step(command):
+        return {}
+    down = {w.combatant for w in before.wounds if ruleset.is_down(w.conditions)}
+    return {
+        e.target: f"{e.condition}: {e.reason}" if e.reason else e.condition
+        for e in events
+        if isinstance(e, ConditionSet) and e.target in down and OUT in ruleset.facts_of(e)
+    }
 
 
 def is_party_step(command: dict[str, Any] | None) -> bool:
@@ -565,6 +581,7 @@ def timeline(
                 if w in fell
             },
             [Departure(*d) for d in departed(events)],
+            put_out(events, frame.command, before, ruleset),
         )
         yield Moment(
             step, after, audience.reported(seen), masked, audience.witnessed(number), record.step

@@ -105,6 +105,9 @@ class Fall(msgspec.Struct, frozen=True):
     step: int
     combatant: str = ""
     by_combatant: str = ""  # the id of whoever put them down; "gm"; "" for nobody
+    then: str = ""  # how the fall ended, later ("dead: three death save failures")
+    then_round: int = 0
+    then_step: int = 0
 
 
 class Left(msgspec.Struct, frozen=True):
@@ -276,6 +279,17 @@ def felled_by(by: str, who: str, names: dict[str, str]) -> str:
     return names.get(by, by)
 
 
+def ended_fall(fallen: list[Fall], who: str, how: str, step: ReplayStep) -> list[Fall]:
+    """The fallen with `who`'s last fall ended as `how` says, in `step` (put down and out
+    in one step is one fall, already said)."""
+    last = max((n for n, f in enumerate(fallen) if f.combatant == who), default=None)
+    if last is None or fallen[last].step == step.step:
+        return fallen
+    ended = msgspec.structs.replace(fallen[last], then=how, then_round=step.round,
+                                    then_step=step.step)  # fmt: skip
+    return [*fallen[:last], ended, *fallen[last + 1 :]]
+
+
 def summarise(entries: list[Entry], trailing: list[ReplayStep], names: dict[str, str]) -> Summary:
     dealt: dict[str, int] = dict.fromkeys(names, 0)
     taken: dict[str, int] = dict.fromkeys(names, 0)
@@ -294,6 +308,8 @@ def summarise(entries: list[Entry], trailing: list[ReplayStep], names: dict[str,
             by = step.felled_by.get(who, "")
             shown = felled_by(by, who, names)
             fallen.append(Fall(names.get(who, who), shown, step.round, step.step, who, by))
+        for who, how in step.ended.items():
+            fallen = ended_fall(fallen, who, how, step)
         left += [
             Left(names.get(d.combatant, d.combatant), d.reason, step.round, step.step, d.combatant)
             for d in step.departed

@@ -143,3 +143,28 @@ def test_the_party_shows_hit_dice_left_and_a_long_rest_says_what_it_gave_back(tm
     rested = run("party", "rest", "long")
     assert "1 Hit Die back, 2 of 3 left" in rested
     assert "HP 28/28, Hit Dice 2/3" in run("party")
+
+
+def test_the_report_says_a_character_died_of_failed_death_saves(tmp_path):
+    """The session report's Fell line says how a fall ended: Wren, dropped by the GM's
+    harm, is dead of three failed death saves two turns later."""
+    rogue = Path(__file__).parents[1] / "fracas_srd" / "samples" / "rogue.toml"
+    goblin = rogue.with_name("goblin.toml")
+    db, runner = str(tmp_path / "t.db"), CliRunner()
+
+    def run(*args: str) -> str:
+        done = runner.invoke(cli, ["--db", db, *args])
+        assert done.exit_code == 0, done.output
+        return done.output
+
+    run("new", "-r", "srd", "--id", "cave")
+    run("add", "gob", "--sheet", str(goblin))
+    run("add", "wren", "--sheet", str(rogue), "--side", "pc", "--name", "Wren")
+    run("begin", "--dice", "20,2")
+    run("harm", "wren", "21", "--reason", "an ogre's club")  # 0 of 21: dying
+    run("next", "--dice", "1")  # her turn, her death save: a natural 1, two failures
+    run("next")  # the goblin's turn, round 2
+    run("next", "--dice", "4")  # hers again: the third failure, dead
+    report = run("export", "--format", "md", "--for", "gm")
+    fell = next(line for line in report.splitlines() if "**Fell:**" in line)
+    assert "Wren to the GM" in fell and "then dead: three death save failures" in fell, fell
