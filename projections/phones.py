@@ -214,7 +214,7 @@ def controls(ruleset: Any, name: str, playable: Playable, sheet: Any) -> list[Co
         if flag is None:
             continue
         if said.from_sheet:
-            offered = ruleset.offered(sheet, field) if sheet is not None else []
+            offered = ruleset.offered(sheet, said.offered_as or field) if sheet is not None else []
             if offered:
                 found.append(Control(field, said.label, said.help, CHOICE, offered[0], offered))
             elif said.required:
@@ -379,7 +379,7 @@ def on_the_sheet(
     ruleset: Any, field: str, said: PlayerField, value: Any, sheet: Any, combatant: str
 ) -> None:
     """A value the sheet offers: one of the sheet's, never another."""
-    offered = ruleset.offered(sheet, field) if sheet is not None else []
+    offered = ruleset.offered(sheet, said.offered_as or field) if sheet is not None else []
     if value not in offered:
         shown = ", ".join(offered) or "none"
         raise Forbidden(f"{said.label}: {value!r} is not on {combatant}'s sheet; it has: {shown}")

@@ -24,7 +24,9 @@ class PlayerField:
     `only_with`: (another field of the action, a name the ruleset's `offers` hook answers):
     the field applies only while that field's value is one the sheet offers under that name
     (srd's range: only with a ranged weapon, `offers(sheet, "ranged weapon")`); the phone
-    shows it then alone, and leaves it off for a sheet that offers none."""
+    shows it then alone, and leaves it off for a sheet that offers none. `offered_as`: the
+    name the ruleset's `offers` hook answers with the values a `from_sheet` field takes,
+    where not all the sheet's of the field's own name fit (a reload: "reloadable weapon")."""
 
     label: str
     help: str
@@ -32,6 +34,7 @@ class PlayerField:
     combatant: bool = False
     required: bool = False
     only_with: tuple[str, str] = ()
+    offered_as: str = ""
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,10 @@ from pathlib import Path
 import pytest
 
 from fracas.projections import Fracas
+from fracas.projections.phones import player_actions
+from fracas.rules import load as load_ruleset
 from fracas.rules.events import Resolved
-from tests.casts.timeslice import ts_fight
+from tests.casts.timeslice import ALICE, ORC, ts_fight
 from tests.support import do
 from tests.web import phones, srd_sample
 
@@ -99,3 +101,24 @@ def test_an_srd_opportunity_attack_is_on_a_foe_alone(tmp_path: Path) -> None:
         assert table.steps("crypt") == before
         sent = table.tap("fighter", action="opportunity", targets=["goblin"], fields=fields)
         assert sent.status_code == 200, sent.text
+
+
+def test_a_timeslice_reload_is_offered_with_a_weapon_that_reloads_alone() -> None:
+    """002-12: Reload was offered to a character with no reloadable weapon, and listed
+    every weapon; a phone's reload of a sword is refused before the rules see it."""
+    rules = load_ruleset("timeslice")
+    offered = {a.name: a for a in player_actions(rules, rules.sheet(ALICE), acting=True)}
+    assert [c.choices for c in offered["reload"].fields if c.field == "weapon"] == [["pistol"]]
+    orc = {a.name for a in player_actions(rules, rules.sheet(ORC), acting=True)}
+    assert "attack" in orc and "reload" not in orc
+
+
+def test_a_phone_reloading_a_sword_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "fight.db"
+    name = timeslice(db)
+    with phones(db, ("alice",), encounter=name) as table:
+        before = table.steps(name)
+        sent = table.tap("alice", action="reload", fields={"weapon": "sword"})
+        assert sent.status_code == 403, sent.text
+        assert sent.text.startswith("Weapon: 'sword' is not"), sent.text
+        assert table.steps(name) == before

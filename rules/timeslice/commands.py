@@ -1,6 +1,7 @@
 """Commands: the maneuvers a fighter can spend Time Slices on, and what a player sets from a
 phone."""
 
+from dataclasses import replace
 from typing import ClassVar, Literal
 
 from fracas.rules.api import Bounded, Command, GivenModifier, Join, Pass, Playable, PlayerField
@@ -132,6 +133,9 @@ ACTIONS = {
 WEAPON = PlayerField("Weapon", "what you use, from your sheet", from_sheet=True)
 
 
+RELOADABLE = "reloadable weapon"  # what `offers` names the weapons that reload
+
+
 CALLED = PlayerField("Called shot", "aim at the head, the heart or a limb (harder)")
 
 
@@ -168,7 +172,9 @@ PLAYERS = {
     "aim": Playable(
         {"weapon": WEAPON, "points": PlayerField("Points", "+1 to your next attack for every 2 TS")}
     ),
-    "reload": Playable({"weapon": WEAPON}),
+    "reload": Playable(
+        {"weapon": replace(WEAPON, offered_as=RELOADABLE, required=True)}  # 002-12
+    ),
     "cast": Playable(
         {
             "spell": PlayerField(

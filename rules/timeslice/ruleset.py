@@ -22,6 +22,7 @@ from .attacks import decide_interrupt, do_attack, do_cast
 from .commands import (
     ACTIONS,
     PLAYERS,
+    RELOADABLE,
     Aim,
     Attack,
     Cast,
@@ -117,10 +118,13 @@ def reactions(state: State, command: Any) -> dict[str, Choices]:
 
 
 def offers(sheet: Sheet, field: str) -> list[str]:
-    """What Tab and a phone offer for `-o spell=`: the spells on the sheet; and what a
-    phone shows a field with (`PlayerField.only_with`): the limb with a called shot at one."""
+    """What Tab and a phone offer for `-o spell=`: the spells on the sheet; what a phone
+    offers to reload (`PlayerField.offered_as`); and what a phone shows a field with
+    (`PlayerField.only_with`): the limb with a called shot at one."""
     if field == "spell":
         return [spell.name for spell in sheet.spells]
+    if field == RELOADABLE:  # 002-12: a weapon that lists a reload
+        return [weapon.name for weapon in sheet.weapons if weapon.reload_ts]
     return ["limb"] if field == "called at a limb" else []
 
 
