@@ -41,6 +41,7 @@ from fracas_srd.state import (
     Fighter,
     State,
     lair_opens,
+    shaken_source,
 )
 
 
@@ -215,12 +216,24 @@ def owed(state: State, event: ConcentrationOwed) -> State:
     return roster.change(state, event.target, lambda f: replace(f, owed=tuple(event.owed)))
 
 
-def cleared(state: State, event: ConditionCleared) -> State:
-    """A concentration that ends, however, is owed no save any more (srd-26)."""
+def cleared(state: State, event: ConditionCleared | ConditionExpired) -> State:
+    """A concentration that ends, however, is owed no save any more (srd-26). A condition
+    that runs out from an effect that says so leaves its creature immune to it (a dragon's
+    Frightful Presence; a save that ends it says so in the log, `ShookOff`)."""
+    if isinstance(event, ConditionExpired):
+        state = outlasted(state, event.target, event.condition)
     state = roster.CORE_EVOLVERS[type(event)](state, event)
     if event.condition != "concentrating":
         return state
     return roster.change(state, event.target, lambda f: replace(f, owed=()))
+
+
+def outlasted(state: State, who: str, condition: str) -> State:
+    detail = state.fighters[who].conditions.get(condition) or {}
+    source = shaken_source(state, detail)
+    if source is None:
+        return state
+    return shook_off(state, ShookOff(who, source.id, detail["spell"], "it ran out"))
 
 
 def unseen(state: State, event: CombatantHidden | CombatantRevealed) -> State:

@@ -29,7 +29,7 @@ from fracas_srd.conditions import saving_throw, shaking_off
 from fracas_srd.damage import death_save, end_concentration
 from fracas_srd.evolve import evolve
 from fracas_srd.recharge import recharges
-from fracas_srd.state import Fighter, State, check_begun
+from fracas_srd.state import Fighter, State, check_begun, shaken_source
 
 ROLL_OFFS = 5  # a roll-off tied this many times running leaves the joining order
 
@@ -231,11 +231,10 @@ def repeated_saves(state: State, ctx: Context, fighter: Fighter) -> list[Event]:
 def outlasted(state: State, fighter: Fighter, condition: str, detail: dict) -> list[Event]:
     """A creature whose condition from an effect that says so ends is immune to it (a
     dragon's Frightful Presence)."""
-    source = state.fighters.get(detail.get("by", ""))
-    effect = str(detail.get("spell", ""))
-    if source is None or not any(s.shaken_off for s in source.sheet.spells if s.name == effect):
+    source = shaken_source(state, detail)
+    if source is None:
         return []
-    return shaking_off(fighter, source.id, effect, f"it is no longer {condition}")
+    return shaking_off(fighter, source.id, detail["spell"], f"it is no longer {condition}")
 
 
 def decide_pass(state: State, command: Pass, ctx: Context) -> list[Event]:

@@ -186,6 +186,16 @@ class State(msgspec.Struct, frozen=True):
         return self.fighters.get(self.turn) if self.turn else None
 
 
+def shaken_source(state: State, detail: dict) -> Fighter | None:
+    """The creature whose effect set a condition with this detail, where outlasting the
+    effect makes one immune to it (a dragon's Frightful Presence), else None."""
+    source = state.fighters.get(detail.get("by", ""))
+    effect = detail.get("spell", "")
+    if source is None or not any(s.shaken_off for s in source.sheet.spells if s.name == effect):
+        return None
+    return source
+
+
 def turn_end(state: State) -> tuple[int, str] | None:
     """srd-29: the turn whose end is open, (round, who had it), until the next creature
     acts: a legendary action taken then is taken at that turn's end."""

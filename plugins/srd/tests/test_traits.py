@@ -251,3 +251,15 @@ def test_a_creature_whose_fright_ends_is_immune_to_that_frightful_presence():
     assert not t.who("brannoc").has("frightened")
     out = t.act("dragon", "cast", "brannoc", spell="frightful presence")
     assert not rolls(out) and not t.who("brannoc").has("frightened")
+
+
+def test_a_creature_whose_fright_runs_out_is_immune_to_that_frightful_presence():
+    t = dragon_against_brannoc()
+    t.act("dragon", "cast", "brannoc", faces=(2,), spell="frightful presence")
+    while t.who("brannoc").has("frightened") and t.state.round < 15:
+        t.next(*([2] if t.turn == "brannoc" else []))  # every save at the turn's end failed
+    assert not t.who("brannoc").has("frightened") and t.state.round <= 11  # its minute is up
+    while t.turn != "dragon":
+        t.next()
+    out = t.act("dragon", "cast", "brannoc", spell="frightful presence")
+    assert not rolls(out) and not t.who("brannoc").has("frightened")
