@@ -52,7 +52,7 @@ def ability_for(sheet: Sheet, weapon: Weapon) -> Ability:
     return "dex" if weapon.ranged else "str"
 
 
-def attack_modifiers(fighter: Fighter, weapon: Weapon, cover: str) -> list[Modifier]:
+def attack_modifiers(fighter: Fighter, weapon: Weapon) -> list[Modifier]:
     ability = ability_for(fighter.sheet, weapon)
     mods = [Modifier(fighter.sheet.mod(ability), f"{ability.capitalize()} modifier", "srd-6")]
     if weapon.proficient:
@@ -61,11 +61,13 @@ def attack_modifiers(fighter: Fighter, weapon: Weapon, cover: str) -> list[Modif
         mods.append(Modifier(weapon.magic, f"a +{weapon.magic} weapon", "srd-6"))
     if weapon.hit:
         mods.append(Modifier(weapon.hit, f"{weapon.name}: as its stat block gives it", "srd-6"))
-    if cover_bonus(cover):
-        mods.append(
-            Modifier(-cover_bonus(cover), f"{cover} cover: +{cover_bonus(cover)} AC", "srd-22")
-        )
     return mods
+
+
+def cover_notes(cover: str) -> list[Modifier]:
+    """srd-22: cover raises the target's AC; a note on the roll says by how much."""
+    more = cover_bonus(cover)
+    return [Modifier(0, f"{cover} cover: +{more} AC", "srd-22")] if more else []
 
 
 def judge_attack(ac: int, up_close: str):
@@ -92,6 +94,7 @@ class Swing(NamedTuple):
     natural: int
     total: int
     edge: str  # advantage, disadvantage or ""
+    ac: int  # the AC it met, cover's too (srd-22)
 
 
 def attack_roll(
@@ -111,14 +114,14 @@ def attack_roll(
     rules = ["srd-6", "srd-7", *(["srd-17"] if ranged else [])]
     if up_close and command.within_5ft is None:
         rules.append("srd-30")  # the critical rests on melee being within 5 feet
-    ac = armor_class(target)
+    ac = armor_class(target) + cover_bonus(command.cover)
     judge = judge_attack(ac, up_close)
     flat, dice = bonuses(attacker, "attacks")
-    given = [*mods, *flat, *command.modifiers, *ac_notes(target)]
+    given = [*mods, *flat, *command.modifiers, *ac_notes(target), *cover_notes(command.cover)]
     check = d20_test(ctx, events, attacker.id, purpose, given, edge, ac, rules, judge, dice)
     hit, text = judge(check.natural, check.total)
     events += spent_edges(attacker, target)
-    return Swing(hit, text.startswith(CRITICAL), check.natural, check.total, edge.kind)
+    return Swing(hit, text.startswith(CRITICAL), check.natural, check.total, edge.kind, ac)
 
 
 def spent_edges(attacker: Fighter, target: Fighter) -> list[Event]:
@@ -242,7 +245,7 @@ def weapon_attack(
     check_reach(weapon, command)
     events: list[Event] = []
     answer = chosen(state, target, command.defence, weapon.type, unseen(attacker, target, command))
-    mods = attack_modifiers(attacker, weapon, command.cover)
+    mods = attack_modifiers(attacker, weapon)
     swing = attack_roll(ctx, events, attacker, target, command, mods, weapon.ranged, weapon.name)
     hit, critical = answered(state, events, attacker, target, answer, swing)
     outcome = "critical hit" if critical else "hits" if hit else "misses"
@@ -348,7 +351,7 @@ def answered(
     """(hit, critical) once the target's reaction to a hit is taken (srd-39, srd-40)."""
     if not swing.hit:
         return False, False
-    said, hit = when_hit(state, attacker, target, answer, swing.natural, swing.total)
+    said, hit = when_hit(state, attacker, target, answer, swing.natural, swing.total, swing.ac)
     events += said
     return hit, swing.critical and hit
 

@@ -112,7 +112,7 @@ def weapon_line(f: Fighter, w: Weapon) -> str:
     s = f.sheet
     kind = "Ranged" if w.ranged else "Thrown" if w.range else "Melee"
     reach = f"range {w.range[0]}/{w.range[1]} ft." if w.range else f"reach {w.reach} ft."
-    line = f"{kind}: {total(attack_modifiers(f, w, 'none')):+d} to hit, {reach} Hit: "
+    line = f"{kind}: {total(attack_modifiers(f, w)):+d} to hit, {reach} Hit: "
     line += f"{damage_of(s, w)} {w.type}" if w.damage else "no damage"
     if w.grapple:
         line += f"; grappled (escape DC {w.grapple})"

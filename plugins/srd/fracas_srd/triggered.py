@@ -23,7 +23,7 @@ from fracas.rules.api import (
 
 from fracas_srd.conditions import saving_throw
 from fracas_srd.damage import deal, roll_dice, saved_half
-from fracas_srd.effects import EFFECT, armor_class, under
+from fracas_srd.effects import EFFECT, under
 from fracas_srd.sheets import Effect, Spell, parse_amount
 from fracas_srd.slots import as_cast, slots_left, spend_slot
 from fracas_srd.state import Fighter, State, until_next
@@ -148,8 +148,10 @@ def when_hit(
     found: Reaction | None,
     natural: int,
     total: int,
+    met: int,
 ) -> tuple[list[Event], bool]:
-    """srd-39, srd-40: the reaction to a hit, and whether it still hits."""
+    """srd-39, srd-40: the reaction to a hit, and whether it still hits; `met` is the AC the
+    roll met (cover's too, srd-22)."""
     if found is None or found.trigger != HIT:
         return [], True
     if found.halves:
@@ -157,7 +159,7 @@ def when_hit(
         events = taken(state, target, found)
         return [*events, Resolved(target.id, "react", [attacker.id], why, ["srd-40"])], True
     effect = found.spell.effect if found.spell else None
-    ac = armor_class(target) + (effect.ac if effect else 0)
+    ac = met + (effect.ac if effect else 0)
     what = "a natural 20 still hits" if natural == 20 else f"{total} vs AC {ac}"
     if natural == 20 or total >= ac:
         # Declared beforehand, taken only if it can matter: the reaction and slot stay.

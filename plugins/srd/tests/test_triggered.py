@@ -43,6 +43,17 @@ def test_srd_39_shield_turns_a_hit_into_a_miss_when_ac_plus_5_beats_the_roll():
     assert [e.condition for e in of(out, ConditionExpired)] == ["under shield"]
 
 
+def test_srd_39_shield_adds_to_the_ac_cover_raised_and_both_read_as_ac():
+    """Cover raises the AC the roll meets (srd-22), as shield does: 16 vs AC 14 (12 + 2),
+    then 16 vs AC 19 once shield adds 5; the roll's total is not lowered."""
+    t = fight(("gob", "goblin"), ("pc-ilse", "wizard"))
+    out = t.act("gob", "attack", "pc-ilse", faces=(12,), weapon="scimitar", cover="half",
+                defence={"pc-ilse": "shield"})  # fmt: skip
+    assert rolls(out)[0].result == "hit (16 vs AC 14)"
+    assert "shield: the hit becomes a miss (16 vs AC 19)" in outcomes(out)
+    assert outcomes(out)[-1] == "misses pc-ilse" and not of(out, Damaged)
+
+
 def test_srd_39_shield_against_a_critical_still_hit_and_against_a_miss_not_cast():
     t = fight(("gob", "goblin"), ("pc-ilse", "wizard"))
     out = t.act(
