@@ -122,3 +122,15 @@ def test_a_phone_reloading_a_sword_is_refused(tmp_path: Path) -> None:
         assert sent.status_code == 403, sent.text
         assert sent.text.startswith("Weapon: 'sword' is not"), sent.text
         assert table.steps(name) == before
+
+
+def test_an_srd_cast_lists_no_reaction_spell() -> None:
+    """srd-39: shield, hellish rebuke and absorb elements are cast as reactions, when
+    asked; the turn's Cast listed them."""
+    rules = load_ruleset("srd")
+    wizard = rules.sheet(srd_sample("wizard"))
+    reactions = {s.name for s in wizard.spells if s.casting == "reaction"}
+    assert {"shield", "hellish rebuke", "absorb elements"} <= reactions
+    offered = {a.name: a for a in player_actions(rules, wizard, acting=True)}
+    (spells,) = [c.choices for c in offered["cast"].fields if c.field == "spell"]
+    assert spells and not reactions & set(spells), spells

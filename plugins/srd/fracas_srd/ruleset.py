@@ -59,6 +59,7 @@ from fracas_srd.view import key_numbers, view
 from fracas_srd.words import (
     DOWN,
     FIELD_HELP,
+    ON_A_TURN,
     OUT,
     PLAYERS,
     TOLD,
@@ -213,7 +214,8 @@ def offers(sheet: Sheet, field: str) -> list[str]:
     """What Tab offers for `-o spell=` and `-o option=`: the spells, and the legendary
     options and lair actions on the sheet; and what a phone shows a field with (words.py's
     `only_with`): the ranged weapons (range), the spells that spend a slot (its level),
-    make an attack roll (within 5 feet, range) or shoot darts (how many at each)."""
+    make an attack roll (within 5 feet, range) or shoot darts (how many at each); and
+    the spells a phone's Cast offers (`offered_as`): not a reaction's, cast when asked."""
     if field == "spell":
         return [spell.name for spell in sheet.spells]
     if field == "option":
@@ -224,6 +226,7 @@ def offers(sheet: Sheet, field: str) -> list[str]:
         "levelled spell": [s.name for s in sheet.spells if s.level > 0],
         "spell attack": [s.name for s in sheet.spells if s.attack != "none"],
         "darts": [s.name for s in sheet.spells if s.darts],
+        ON_A_TURN: [s.name for s in sheet.spells if s.casting != "reaction"],  # srd-39
     }
     return spells.get(field, [])
 

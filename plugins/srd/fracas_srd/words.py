@@ -100,6 +100,7 @@ RANGE = PlayerField(
     only_with=("weapon", "ranged weapon"),  # a melee attack has no range to say
 )
 ALLY = PlayerField("Ally beside it", "another foe of the target stands within 5 feet of it")
+ON_A_TURN = "spell cast on a turn"  # what `offers` names the spells not cast as reactions
 HIT = (
     "d20 to hit (two with advantage or disadvantage; a bless d4 right after it), then the "
     "weapon's damage dice on a hit"
@@ -118,7 +119,11 @@ PLAYERS = {
     "cast": Playable(
         {
             "spell": PlayerField(
-                "Spell", "the spell you cast, from your sheet", from_sheet=True, required=True
+                "Spell",
+                "the spell you cast, from your sheet",
+                from_sheet=True,
+                required=True,
+                offered_as=ON_A_TURN,
             ),
             "level": PlayerField(
                 "Slot level",
