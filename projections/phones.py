@@ -433,7 +433,7 @@ def may_act(live: Encounter, combatant: str, action: str = PASS) -> None:
         return
     view: View = live.view()
     if combatant not in view.acting:
-        raise Forbidden(f"it is not {combatant}'s turn; wait for it (or ask the GM)")
+        raise Forbidden("it is not your turn yet; wait for it (or ask the GM)")
 
 
 def faces(value: Any) -> list[int] | None:

@@ -346,8 +346,14 @@ def runs(said: list[str]) -> str:
 class ManualDice:
     """Faces of physical dice typed at the table, consumed in the order the rules roll."""
 
-    def __init__(self, faces: list[int], entered_by: str, limits: Limits | None = None) -> None:
-        self.faces, self.entered_by = list(faces), entered_by
+    def __init__(
+        self,
+        faces: list[int],
+        entered_by: str,
+        limits: Limits | None = None,
+        typed_in: str = "--dice",  # where they were typed, as a refusal names it
+    ) -> None:
+        self.faces, self.entered_by, self.typed_in = list(faces), entered_by, typed_in
         self.limits = limits or Limits()
         self.used: list[str] = []
 
@@ -366,7 +372,7 @@ class ManualDice:
                     rerolls += " (every die rolled, those dropped too)"
                 raise TooFewTyped(
                     f"not enough dice typed in: the {purpose} needs {spec}{rerolls} after "
-                    f"{so_far}; give every face with --dice in the order rolled"
+                    f"{so_far}; give every face in {self.typed_in}, in the order rolled"
                 )
             if face not in values:
                 raise BadInputError(
@@ -386,7 +392,7 @@ class ManualDice:
             used = ", ".join(self.used) or "no dice at all"
             raise BadInputError(
                 f"{len(self.faces)} typed face(s) left over: this action rolled {used}; "
-                "drop the extra faces from --dice"
+                f"drop the extra faces from {self.typed_in}"
             )
 
 

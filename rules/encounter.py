@@ -57,6 +57,8 @@ from fracas.rules.views import View
 Projector = Callable[[Any, str, View, View | None], None]
 _encode = msgspec.json.Encoder().encode
 
+PHONES_DICE = "the dice box"  # where a player types their dice, as a refusal names it
+
 
 def new_command_id() -> str:
     """A fresh command id: 32 hex digits, the clock's nanoseconds first, so that ids sort in
@@ -452,7 +454,8 @@ class Encounter:
             return events
         others: frozenset[int] = frozenset()
         while True:  # ends: each pass seeds one more roll of a step's finitely many
-            source = OwnDice(ManualDice(dice, entered_by, self.limits), seeded(), others)
+            typed = ManualDice(dice, entered_by, self.limits, PHONES_DICE)
+            source = OwnDice(typed, seeded(), others)
             events = decided(source)
             rolls = [(e.actor, e.roll) for e in events if isinstance(e, Rolled)]
             strays = source.strays(rolls, own)

@@ -118,7 +118,7 @@ def test_an_opportunity_attack_is_taken_from_a_phone_out_of_turn(table: Table) -
     assert chance.status_code == 200, chance.text
     assert last_command(table)["action"] == "opportunity"
     again = table.tap("fighter", action="attack", targets=["goblin"])
-    assert again.status_code == 403 and "not fighter's turn" in again.text, again.text
+    assert again.status_code == 403 and "not your turn" in again.text, again.text
 
 
 def test_a_players_own_take_back_is_said_as_theirs(table: Table) -> None:

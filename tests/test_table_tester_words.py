@@ -11,7 +11,7 @@ from fracas.cli.serve import Table
 from fracas.projections import Fracas
 from fracas.projections.screen import PLAYERS
 from tests.unseen import gm_cli, shut
-from tests.web import duel, duel_attack, fracas, phones
+from tests.web import RULESETS, duel, duel_attack, fracas, phones
 
 PISTOL = '--set=weapons=[{name="pistol",kind="firearm",damage="1d10"}]'
 
@@ -56,3 +56,24 @@ def test_the_log_names_a_phones_author_by_name(tmp_path: Path) -> None:
         assert table.tap(actor, **step).status_code == 200
         page = table.client.get("/e/fight").text
     assert re.findall(r'<small class="by">by ([^<]*)</small>', page) == [names[actor]], page
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_phones_refusals_speak_to_the_player_not_in_commands_or_ids(
+    tmp_path: Path, ruleset: str
+) -> None:
+    """A phone read 'give every face with --dice in the order rolled' and 'it is not wren's
+    turn' (the id): a player is told in words, of the box on their page, and of their turn."""
+    db = tmp_path / "fight.db"
+    duel(db, ruleset)
+    with phones(db, ("hero", "foe")) as table:
+        with Fracas(str(db)) as log:
+            step = duel_attack(log.encounter("fight"))
+        actor = step.pop("actor")
+        other = "foe" if actor == "hero" else "hero"
+        short = table.tap(actor, **step, dice=[1] * 40)
+        assert short.status_code == 400, short.text
+        assert "--" not in short.text and "dice" in short.text, short.text
+        out_of_turn = table.tap(other, action="attack", targets=[actor])
+        assert out_of_turn.status_code == 403, out_of_turn.text
+        assert "your turn" in out_of_turn.text and f"{other}'s" not in out_of_turn.text
