@@ -72,19 +72,29 @@ def actions(ruleset: Ruleset) -> list[Action]:
 
 
 def action(ruleset: Ruleset, name: str, text: str) -> Action:
-    struct = ruleset.command_struct(name)
-    info = inspect.type_info(struct) if struct else None
     words = ruleset.positional_of(name)
-    taken = set(ruleset.fields_of(name)) - {*IMPLIED, words}
-    fields = [f for f in info.fields if f.encode_name in taken] if info else []
-    flags = [
-        Flag(f.name, *flag_of(f), default_of(f), choices(f.type), described(ruleset, f.name))
-        for f in fields
-    ]
+    flags = flags_of(ruleset, name, set(ruleset.fields_of(name)) - {*IMPLIED, words})
     takes = words in ruleset.fields_of(name)
     said_as = " [TARGET...]" if words == "targets" else f" {words.upper()}"
     usage = f"fracas act ACTOR {name}" + (said_as if takes else "")
     return Action(name, text, usage, flags)
+
+
+def flags_of(ruleset: Ruleset, name: str, taken: set[str]) -> list[Flag]:
+    """The fields `taken` of an action, each as a flag (its type, default and choices)."""
+    struct = ruleset.command_struct(name)
+    info = inspect.type_info(struct) if struct else None
+    fields = [f for f in info.fields if f.encode_name in taken] if info else []
+    return [
+        Flag(f.name, *flag_of(f), default_of(f), choices(f.type), described(ruleset, f.name))
+        for f in fields
+    ]
+
+
+def player_flags(ruleset: Ruleset, name: str) -> list[Flag]:
+    """Every field of an action a phone may show, the positional one too (srd's feet to
+    move: a word on the command line, a field on a phone); never the targets."""
+    return flags_of(ruleset, name, set(ruleset.fields_of(name)) - {*IMPLIED, "targets"})
 
 
 def described(ruleset: Ruleset, field: str) -> str:

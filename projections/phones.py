@@ -19,7 +19,7 @@ import msgspec
 from fracas.ledger import ConflictError, NotFoundError, RefusedError
 from fracas.ledger.history import COMMAND
 from fracas.projections.asking import Question, Reaction, pending
-from fracas.projections.catalog import Flag, action
+from fracas.projections.catalog import Flag, player_flags
 from fracas.projections.screen import Timeline
 from fracas.rules import Encounter
 from fracas.rules.commands import GM
@@ -207,7 +207,7 @@ def controls(ruleset: Any, name: str, playable: Playable, sheet: Any) -> list[Co
     """The player's fields of an action, each as the phone shows it; a field whose values
     come from the sheet is left out when the sheet offers none, and so is the action
     (None) when that field is one it cannot be taken without (a spell to cast)."""
-    flags = {f.field: f for f in action(ruleset, name, "").flags}
+    flags = {f.field: f for f in player_flags(ruleset, name)}
     found = []
     for field, said in playable.fields.items():
         flag = flags.get(field)

@@ -134,3 +134,30 @@ def test_an_srd_cast_lists_no_reaction_spell() -> None:
     offered = {a.name: a for a in player_actions(rules, wizard, acting=True)}
     (spells,) = [c.choices for c in offered["cast"].fields if c.field == "spell"]
     assert spells and not reactions & set(spells), spells
+
+
+def test_an_srd_move_says_how_far_in_words() -> None:
+    """srd-52: the phone's Move had no distance (each tap moved 5 feet) and its help read
+    the CLI's "move FEET on its turn"."""
+    rules = load_ruleset("srd")
+    offered = {a.name: a for a in player_actions(rules, rules.sheet(srd_sample("fighter")), True)}
+    move = offered["move"]
+    assert [c.field for c in move.fields] == ["feet", "difficult"]
+    assert move.fields[0].kind == "number" and move.fields[0].label == "Feet"
+    assert "FEET" not in move.description and not re.search(r"\b[A-Z]{2,}\b", move.description)
+
+
+def test_an_srd_phone_moves_the_feet_it_says(tmp_path: Path) -> None:
+    db = tmp_path / "crypt.db"
+    crypt(db)
+    with Fracas(str(db)) as log:
+        do(log.encounter("crypt"), {"action": "next"})  # the fighter's turn
+    with phones(db, ("fighter",), encounter="crypt") as table:
+        sent = table.tap("fighter", action="move", fields={"feet": 25})
+        assert sent.status_code == 200, sent.text
+    with Fracas(str(db)) as log:
+        fight = log.encounter("crypt")
+        (moved,) = [
+            e for e in fight.events_of_step(fight.history.head_step) if hasattr(e, "command")
+        ]
+    assert moved.command["feet"] == 25

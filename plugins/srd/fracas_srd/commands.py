@@ -232,7 +232,7 @@ ACTIONS = {
     "shove": "a contest of Athletics to knock prone or push, in place of an attack (srd-21)",
     "escape": "the grappled try to break free (srd-20)",
     "stand": "stand up from prone, for half the speed (srd-27)",
-    "move": "move FEET on its turn, up to its speed; more after a dash (srd-52)",
+    "move": "move on its turn, in feet, up to its speed; more after a dash (srd-52)",
     "surprise": "before the fight: the GM names the surprised (srd-1)",
     "save": "a saving throw from the sheet, at any time: save ABILITY --dc N [-o fail=CONDITION]"
     " (srd-36)",
