@@ -204,6 +204,8 @@ def roll_phrase(event: Rolled, actor: str | None, names: Mapping[str, str], read
         faces = faces_of(event.roll)
         total = str(event.roll.total)
         text = f"{faces} = {event.result}" if faces != total else str(event.result)
+        if event.actor == actor:  # which dice these are: the weapon's, a sneak attack's
+            text = f"{event.purpose}: {text}"
     else:
         text = roll_reading(event, reads)
         if event.target is not None:

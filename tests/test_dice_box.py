@@ -134,3 +134,23 @@ def test_4df_declarations_and_holds_name_combatants_by_their_names(tmp_path: Pat
     named = "Bo Lund" if other == "p2" else "Ana Ruiz"
     assert f"declared: attack {named} with the pistol" in status[first], status
     assert f"attack {other}" not in words(tv(db))
+
+
+def test_a_sneak_attacks_dice_are_named_in_the_log(tmp_path: Path) -> None:
+    """The log's line named a hit's damage dice by their dice alone ("4 on 1d6; 3+5 = 8 on
+    2d6"): now each says whose dice they are, the weapon's and the sneak attack's."""
+    db = tmp_path / "sneak.db"
+    with Fracas(str(db)) as log:
+        encounter = log.new("srd", title="Sneak", encounter="sneak")
+        for who, sample, side in (("gob", "goblin", "npc"), ("wren", "rogue", "pc")):
+            sheet = srd_sample(sample, **({"hp": 80} if side == "npc" else {}))
+            do(encounter, {"action": "join", "combatant": who, "sheet": sheet, "side": side})
+        do(encounter, {"action": "begin"})
+        while encounter.view().acting != ["wren"]:
+            do(encounter, {"action": "next"})
+        stab = {"action": "attack", "actor": "wren", "targets": ["gob"], "ally_near": True}
+        do(encounter, {**stab, "weapon": "shortsword"}, [18, 4, 3, 5])
+    newest = re.search(r'<ol class="log"[^>]*>\s*<li.*?</li>', tv(db), re.S)
+    assert newest
+    line = words(newest[0])
+    assert "damage of shortsword: 4 on 1d6; sneak attack: 3+5 = 8 on 2d6" in line, line
