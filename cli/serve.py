@@ -175,7 +175,7 @@ class Table:
 
     def shown_to_players(self, name: str) -> bool:
         """Begun, or the encounter a page that names none shows (the GM's current)."""
-        return name == self.encounter(None) or self.open().current(name)[2].phase != "setup"
+        return name == self.encounter(None) or self.open().begun(name)
 
     def timeline(self, name: str, audience: str) -> Timeline:
         """The audience's timeline of the encounter, folded again only if the head moved."""

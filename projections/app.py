@@ -152,6 +152,11 @@ class Fracas:
             return set()
         return self.encounter(name).hidden()
 
+    def begun(self, encounter: str) -> bool:
+        """Whether the fight has begun: one the GM is still setting up is theirs alone (the
+        players' pages and a players' export of every encounter leave it out)."""
+        return self.current(encounter)[2].phase != "setup"
+
     def current(self, encounter: str | None = None) -> tuple[str, str, View]:
         """(encounter, ruleset, view) as the read models hold it after the last append:
         a quick read that folds nothing and loads no ruleset (folded if they do not)."""
@@ -400,6 +405,8 @@ class Fracas:
         """The session report, `md` or `html` (or through the user's own Jinja2 `template`),
         of one encounter or of every one; `players` follows the players' audience."""
         names = self.store.encounters() if everything else [self._started(encounter)]
+        if everything and players:
+            names = [name for name in names if self.begun(name)]
         if not names:
             raise NotFoundError(f"no encounters in {self.store.path} to export")
         from fracas.projections import report

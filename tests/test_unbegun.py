@@ -2,6 +2,7 @@
 the players' pages neither list it nor serve it (404, as for one that does not exist),
 unless it is the encounter the server shows by default (the GM's current)."""
 
+import io
 from pathlib import Path
 
 from starlette.testclient import TestClient
@@ -50,3 +51,14 @@ def test_the_gms_current_encounter_shows_before_it_begins(tmp_path: Path) -> Non
         front = client.get("/")
         assert front.status_code == 200 and "The cellar" in front.text
         assert client.get("/e/cellar").status_code == 200
+
+
+def test_the_players_export_of_every_encounter_leaves_out_an_unbegun_one(tmp_path: Path) -> None:
+    db = tmp_path / "export.db"
+    prepared(db, "percentile")
+    with Fracas(str(db)) as log:
+        players, gm = io.StringIO(), io.StringIO()
+        log.export_text(players, "md", everything=True, players=True)
+        log.export_text(gm, "md", everything=True)
+    assert "The tavern2" in players.getvalue() and "The ambush" not in players.getvalue()
+    assert "The ambush" in gm.getvalue()
