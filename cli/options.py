@@ -154,7 +154,10 @@ dice_option = click.option(
 
 
 by_option = click.option(
-    "--by", default="gm", show_default=True, help="Who is entering this (recorded with typed dice)."
+    "--by",
+    default="gm",
+    show_default=True,
+    help="Who is entering this: recorded as the step's author.",
 )
 
 

@@ -562,7 +562,7 @@ class LogStore(ABC):
         try:
             if self.conn.execute("SELECT 1 FROM events LIMIT 1").fetchone():
                 raise RefusedError(
-                    f"{self.path} already holds events: import into a new, empty file"
+                    f"{self.path} already holds events: copy or import only into a new, empty file"
                 )
             watch, firsts = chain.ChainWatch(), []
             astuple = msgspec.structs.astuple

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from fracas.rules.durations import plural
 from fracas.rules.views import View, WoundRow
 
 if TYPE_CHECKING:  # the read models store the headline: loading them loads no ruleset
@@ -120,7 +121,7 @@ def headline(view: View, ruleset: "Ruleset", names: dict[str, str] | None = None
     the ruleset's word, and what its headline adds."""
     names = names or shown_names(view)
     if view.phase == "setup":
-        return f"Setting up · {len(view.wounds)} combatants"
+        return f"Setting up · {plural(len(view.wounds), 'combatant')}"
     parts = [f"{ruleset.round_word} {view.round}"]
     if view.phase == "ended":
         return f"{parts[0]} · the encounter has ended"

@@ -330,3 +330,22 @@ def test_a_glance_reads_the_hidden_and_asked_events_alone_and_an_older_file_gets
         assert GLANCE_INDEX in str(plan)
     after = json.loads(CliRunner().invoke(cli, ["--db", str(db), "status", "--json"]).output)
     assert after == before
+
+
+def test_setting_up_counts_one_combatant_in_the_singular(run):
+    run("new")
+    run("add", "alice", "--sheet", str(SHEETS / "alice.toml"))
+    one = run("status").output
+    assert "Setting up · 1 combatant" in one and "1 combatants" not in one
+    run("add", "bob", "--set", "dex=9")
+    assert "Setting up · 2 combatants" in run("status").output
+
+
+@pytest.mark.sqlite_file
+def test_copy_onto_a_file_that_holds_events_says_copy_not_import(tmp_path):
+    runner = CliRunner()
+    for name in ("a.db", "b.db"):
+        assert runner.invoke(cli, ["--db", str(tmp_path / name), "new"]).exit_code == 0
+    refused = runner.invoke(cli, ["copy", str(tmp_path / "a.db"), str(tmp_path / "b.db")])
+    assert refused.exit_code != 0 and "copy" in refused.output
+    assert "import into" not in refused.output and len(refused.output.splitlines()) == 1

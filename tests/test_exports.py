@@ -49,7 +49,7 @@ def test_import_refuses_a_file_that_holds_events_and_appends_nothing(tmp_path, f
     fight(fracas, ("alice", gunner()), ("bob", gunner()))
     export = exported(fracas, tmp_path / "s.jsonl")
     count = len(list(fracas.store.events()))
-    with pytest.raises(RefusedError, match="import into a new, empty file"):
+    with pytest.raises(RefusedError, match="copy or import only into a new, empty file"):
         fracas.import_jsonl(export)
     assert len(list(fracas.store.events())) == count
 

@@ -214,3 +214,14 @@ def test_help_in_play_fits_a_40_line_screen_and_names_every_command_there(
     assert len(lines) < 40 and max(map(len, lines)) <= 80, "\n".join(lines)
     words = set(" ".join(lines).split())
     assert {"act", "harm", "heal", "rename", "monsters", "rules", "audit"} <= words
+
+
+def test_no_command_without_dice_says_by_is_recorded_with_typed_dice() -> None:
+    """`undo --help` said --by was 'recorded with typed dice'; undo rolls none."""
+    for name, command in every_command(cli):
+        params = {p.name for p in command.params}
+        by = next((p for p in command.params if p.name == "by"), None)
+        if by is not None and "dice" not in params:
+            assert "dice" not in (by.help or ""), f"{name} --by mentions dice it takes none of"
+    undo = CliRunner().invoke(cli, ["undo", "--help"])
+    assert "author" in undo.output
