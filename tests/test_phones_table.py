@@ -387,6 +387,8 @@ def test_an_srd_character_stunned_is_offered_no_action_nor_reaction(
     """srd-27: an incapacitated creature (stunned, paralysed) takes no action and no
     reaction, though not down: its phone offered them all."""
     db = fight(tmp_path, "srd")
+    until_turn(db, "hero")
+    gm(db, {"action": "ready", "actor": "hero", "trigger": "it comes", "then": "attack"})
     with phones(db, ("hero",)) as table:
         until_turn(db, "foe")
         # (the duel's foe is another player's character, on the hero's side: no

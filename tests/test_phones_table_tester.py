@@ -161,3 +161,18 @@ def test_an_srd_phone_moves_the_feet_it_says(tmp_path: Path) -> None:
             e for e in fight.events_of_step(fight.history.head_step) if hasattr(e, "command")
         ]
     assert moved.command["feet"] == 25
+
+
+def test_an_srd_react_is_offered_only_with_a_readied_action(tmp_path: Path) -> None:
+    """srd-24: "React" (the readied action, now) was offered with nothing readied."""
+    db = tmp_path / "crypt.db"
+    crypt(db)  # the goblin's turn
+    with phones(db, ("fighter",), encounter="crypt") as table:
+        assert 'data-action="react"' not in table.panel("fighter")
+        with Fracas(str(db)) as log:
+            fight = log.encounter("crypt")
+            do(fight, {"action": "next"})  # the fighter's turn
+            ready = {"action": "ready", "actor": "fighter", "trigger": "it comes near"}
+            do(fight, {**ready, "then": "attack"})
+            do(fight, {"action": "next"})
+        assert 'data-action="react"' in table.panel("fighter")

@@ -114,7 +114,10 @@ PLAYERS = {
         {"weapon": WEAPON, "ally_near": ALLY}, reaction=True, dice=HIT, foes=True
     ),
     "react": Playable(
-        {"weapon": WEAPON, "within_5ft": NEAR, "ally_near": ALLY}, reaction=True, dice=HIT
+        {"weapon": WEAPON, "within_5ft": NEAR, "ally_near": ALLY},
+        reaction=True,
+        dice=HIT,
+        needs=frozenset(("readied",)),  # srd-24: only with an action readied
     ),
     "cast": Playable(
         {
