@@ -234,3 +234,19 @@ def test_every_page_pasted_after_the_readme_into_one_shell_works(tmp_path):
 def pasted_text(each: Path) -> str:
     text = each.read_text()
     return text[text.index("## Set up") :] if each == README else text
+
+
+def test_a_server_started_in_the_docs_avoids_mkdocs_port_and_fails_loudly_if_it_never_comes_up():
+    """Pasted after the README's `mkdocs serve` (port 8000), `fracas serve --port 8000`
+    failed 'Address already in use', the wait gave up silently and the check hit MkDocs."""
+    served = [
+        block
+        for each in PASTED
+        for block in pasted_blocks(each)
+        if re.search(r"^fracas serve .*&$", block, re.M)
+    ]
+    assert served
+    for block in served:
+        assert ":8000" not in block and "--port 8000" not in block, block
+        log = re.search(r"^fracas serve .*> (\S+) &$", block, re.M).group(1)
+        assert f'grep -q "GM:" {log} || {{' in block and "exit 1; }" in block, block
