@@ -109,13 +109,17 @@ def test_the_target_never_types_the_attackers_dice(table: Table) -> None:
 @pytest.mark.slow
 def test_a_page_that_missed_a_gm_only_step_is_told_the_fight_moved_on(table: Table) -> None:
     """A step the players' screen withholds (it reads what a secret attack decided) moves
-    the fight on too: the page that did not see it gets the 409, then taps again."""
+    the fight on too: the page that did not see it gets the 409, then taps again. Bob at
+    3 HP: any knife hit would put him down (2 HP or less), so his aim afterwards tells the
+    players that the secret roll (a typed 90: a miss) did not hit."""
+    fracas(table.db, "harm", "bob", "7", "-m", "a fall down the motel stairs")
     fracas(table.db, "act", "alice", "aim")
-    fracas(table.db, "act", "cultist", "attack", "bob", "--secret")
+    fracas(table.db, "act", "cultist", "attack", "bob", "--secret", "-d", "90")
     seen = table.seen("alice")
-    screen = table.client.get(f"/p/{table.tokens['alice']}/screen").text
     fracas(table.db, "act", "bob", "aim")
-    assert table.client.get(f"/p/{table.tokens['alice']}/screen").text == screen
+    screen = table.client.get(f"/p/{table.tokens['alice']}/screen").text
+    assert "A step the GM has not shown yet" in screen and "bob aims" not in screen
+    assert "Round 1 · Knife cultist to act" in screen
     token = table.tokens["alice"]
     stale = {"seen": seen, "command_id": "alice-stale-0001", "action": "aim"}
     before = table.log()
