@@ -11,8 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
-from fracas.cli.main import cli
+from fracas.cli.main import App, cli
+from fracas.cli.shell import Session
 from tests.pages import PAGES, README, ROOT, block_after, name_of, page, run_block
 
 pytestmark = pytest.mark.sqlite_file  # the SQLite file itself: its bytes, tools, processes
@@ -250,3 +252,40 @@ def test_a_server_started_in_the_docs_avoids_mkdocs_port_and_fails_loudly_if_it_
         assert ":8000" not in block and "--port 8000" not in block, block
         log = re.search(r"^fracas serve .*> (\S+) &$", block, re.M).group(1)
         assert f'grep -q "GM:" {log} || {{' in block and "exit 1; }" in block, block
+
+
+def test_the_play_example_shows_what_play_prints_where_it_stands(tmp_path, monkeypatch):
+    """The example said "attack on cultist-2" (play names the target) on a fight that had
+    already ended: each prompt and each line shown must be what `fracas play` prints after
+    the block above it."""
+    heading = "## `fracas play` and the GM's own commands"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cli").symlink_to(ROOT / "cli")
+    runner, env = CliRunner(), {}
+    for line in block_after(heading, "sh").splitlines():
+        words = shlex.split(line)
+        if words[0] == "export":
+            env.update(word.split("=", 1) for word in words[1:])
+        elif "|" not in words:
+            assert runner.invoke(cli, words[1:], env=env).exit_code == 0, line
+    console = block_after(heading, "console").splitlines()
+    assert console[0] == "$ fracas play"
+    app = App(env["FRACAS_DB"], env["FRACAS_ENCOUNTER"])
+    session = Session(app, cli)
+    assert console[1] == f"fracas play: {session.live.id}. `help` lists commands; Ctrl-D leaves."
+    typed_then_shown: list[tuple[str, str, list[str]]] = []
+    for line in console[2:]:
+        prompt, mark, typed = line.partition("> ")
+        if mark and typed and " " not in prompt:
+            typed_then_shown.append((prompt, typed, []))
+        else:
+            typed_then_shown[-1][2].append(line)
+    for prompt, typed, shown in typed_then_shown:
+        assert session.prompt() == f"{prompt}> ", typed
+        with runner.isolation() as (out, _err, *_):
+            session.run(typed)
+            printed = out.getvalue().decode()
+        for each in shown:
+            cut = each.removesuffix("...")
+            assert cut in printed if cut != each else each in printed.splitlines(), each
+    app.close()
