@@ -244,7 +244,7 @@ class Phones:
             else:
                 player_command(live, combatant, data)
                 on_screen(timeline, live, combatant, data)
-                may_act(live, combatant, str(data["action"]))
+                may_act(live, timeline, combatant, str(data["action"]))
             for old in self.waiting(name):  # one step waits per player: the last replaces it
                 if old.combatant == combatant:
                     del self.pending[old.id]

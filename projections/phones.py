@@ -424,13 +424,19 @@ def still_on(live: Encounter) -> None:
         raise Forbidden("this fight is over")
 
 
-def may_act(live: Encounter, combatant: str, action: str = PASS) -> None:
-    """Refused unless it is the character's turn as the fight really stands, or the action
-    is a reaction (taken out of turn: the rules judge whether it may be taken now)."""
+def may_act(live: Encounter, timeline: Timeline, combatant: str, action: str = PASS) -> None:
+    """Refused unless it is the character's turn as the fight really stands and as their
+    page shows it, or the action is a reaction (taken out of turn: the rules judge whether
+    it may be taken now). While the players' screen waits on the GM's secret roll the page
+    offers no turn, whoever's it is: a tap that landed would tell what the roll decided."""
     still_on(live)
     playable = live.ruleset.playable(action)
     if playable is not None and playable.reaction:
         return
+    if timeline.public_view(timeline.steps)[1] is not None:
+        raise Forbidden(
+            "whose turn it is waits on the GM's secret roll; wait until the GM shows it"
+        )
     view: View = live.view()
     if combatant not in view.acting:
         raise Forbidden("it is not your turn yet; wait for it (or ask the GM)")
@@ -518,7 +524,7 @@ def act(
     command = player_command(live, combatant, data)
     same_fight(timeline, live, seen)
     on_screen(timeline, live, combatant, data)
-    may_act(live, combatant, str(data.get("action")))
+    may_act(live, timeline, combatant, str(data.get("action")))
     ask = asking_whom(live, command, linked, wait)
     if ask is not None and dice is not None:
         raise RefusedError(

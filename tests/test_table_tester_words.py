@@ -11,7 +11,7 @@ from fracas.cli.serve import Table
 from fracas.projections import Fracas
 from fracas.projections.screen import PLAYERS
 from tests.unseen import gm_cli, shut
-from tests.web import RULESETS, duel, duel_attack, fracas, phones
+from tests.web import RULESETS, duel, duel_attack, fracas, phones, secret_fight
 
 PISTOL = '--set=weapons=[{name="pistol",kind="firearm",damage="1d10"}]'
 
@@ -77,3 +77,24 @@ def test_a_phones_refusals_speak_to_the_player_not_in_commands_or_ids(
         out_of_turn = table.tap(other, action="attack", targets=[actor])
         assert out_of_turn.status_code == 403, out_of_turn.text
         assert "your turn" in out_of_turn.text and f"{other}'s" not in out_of_turn.text
+
+
+@pytest.mark.sqlite_file
+def test_a_phone_whose_page_waits_on_a_secret_roll_may_not_act(tmp_path: Path) -> None:
+    """After the GM's secret shot at Alice, whose turn it is now, Alice's page offered no
+    action (who acts waits on the shot), yet her step sent to /act landed, and her row on
+    the TV stayed as before it. Whether a tap lands must not say what the secret decided: while the
+    players' page waits on it, a turn's step is refused, as the page offers none."""
+    db = tmp_path / "duel.db"
+    secret_fight(db, "30,2")  # Bob's secret shot at Alice (a hit for 2) ends his turn
+    with phones(db, ("alice",), encounter="duel") as table:
+        assert 'data-acting="yes"' not in table.panel("alice")
+        before = table.steps("duel")
+        tapped = table.tap("alice", action="attack", targets=["bob"], fields={"weapon": "pistol"})
+        assert tapped.status_code == 403, tapped.text
+        assert "secret" in tapped.text and "wait" in tapped.text, tapped.text
+        assert table.steps("duel") == before
+        fracas(db, "disclose", "6")
+        assert 'data-acting="yes"' in table.panel("alice")
+        landed = table.tap("alice", action="attack", targets=["bob"], fields={"weapon": "pistol"})
+        assert landed.status_code == 200, landed.text
