@@ -111,13 +111,15 @@ def player_actions(
     conditions: Collection[str] = (),
     others: dict[str, Collection[str]] | None = None,
     foes: Collection[str] = (),
+    spent: Collection[str] = (),
 ) -> list[PlayerAction]:
     """The actions a player may take now: on the character's turn those of the turn and a
     pass; out of it, the reactions (the rules judge whether one may be taken now); of
     those, only what the character's conditions (as the players' screen shows them) let
     the ruleset offer (`takes_now`), and one that needs a target in some condition only
     while `others` (each one's conditions, as shown) holds one, to name them alone; one
-    on foes alone only while `foes` (the others on the other side) holds one."""
+    on foes alone only while `foes` (the others on the other side) holds one; and none
+    whose budget this turn is all `spent` (the action, the bonus action)."""
     found = []
     for name, text in {**ruleset.actions, PASS: "let your turn go by"}.items():
         playable = passing(ruleset) if name == PASS else ruleset.playable(name)
@@ -125,6 +127,8 @@ def player_actions(
             continue
         if not takes_now(ruleset, playable, conditions):
             continue
+        if playable.spends and playable.spends <= set(spent):
+            continue  # srd-3: the action it takes is taken this turn
         takes = "targets" in ruleset.fields_of(name)
         fields = controls(ruleset, name, playable, sheet)
         if fields is None:
@@ -282,7 +286,13 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
         list(wound.conditions) if wound else [],
         acting,
         player_actions(
-            live.ruleset, sheet, acting, wound.conditions, others_of(view, combatant), foes
+            live.ruleset,
+            sheet,
+            acting,
+            wound.conditions,
+            others_of(view, combatant),
+            foes,
+            wound.detail.get("spent", ()),
         )
         if wound is not None and not secret
         else [],

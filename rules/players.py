@@ -52,6 +52,9 @@ class Playable:
     it (stabilise: dying); the phone offers the action only while someone shows one, and
     only them as its targets. `foes`: it names foes alone, as the players' screen shows
     sides (an opportunity attack: a hostile creature leaving reach).
+    `spends`: what of the turn's budget it spends, one of which must be left (srd-3:
+    "action", "bonus"), as the ruleset's view says of a row (`WoundRow.detail["spent"]`);
+    empty: it spends none the phone tracks.
     `needs`: the conditions one of which the character must have for the action to be
     offered (escape: grappled; stand: prone); empty: none. `down`: offered to a character
     the rules have put down (the ruleset's `down` conditions: dying, unconscious), who is
@@ -68,5 +71,6 @@ class Playable:
     times_with: tuple[str, str] = ()
     targets_need: frozenset[str] = frozenset()
     foes: bool = False
+    spends: frozenset[str] = frozenset()
     needs: frozenset[str] = frozenset()
     down: bool = False

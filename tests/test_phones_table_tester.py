@@ -176,3 +176,24 @@ def test_an_srd_react_is_offered_only_with_a_readied_action(tmp_path: Path) -> N
             do(fight, {**ready, "then": "attack"})
             do(fight, {"action": "next"})
         assert 'data-action="react"' in table.panel("fighter")
+
+
+def test_an_srd_attack_or_cast_is_not_offered_once_the_action_is_spent(tmp_path: Path) -> None:
+    """srd-3: one action a turn (Extra Attack: its attacks), one bonus action. Attack, Cast
+    and Offhand were still offered after they were spent."""
+    db = tmp_path / "crypt.db"
+    crypt(db)
+    with Fracas(str(db)) as log:
+        do(log.encounter("crypt"), {"action": "next"})  # the fighter's turn
+    with phones(db, ("fighter",), encounter="crypt") as table:
+        assert {"attack", "dash"} <= offered(table.panel("fighter"))
+        fields = {"weapon": "longsword"}
+        sent = table.tap("fighter", action="attack", targets=["goblin"], fields=fields)
+        assert sent.status_code == 200, sent.text  # the sample fighter's only attack
+        spent = {"attack", "dodge", "help", "search", "ready", "grapple", "shove"}
+        assert not spent & offered(table.panel("fighter")), offered(table.panel("fighter"))
+        assert "move" in offered(table.panel("fighter"))
+
+
+def offered(panel: str) -> set[str]:
+    return set(re.findall(r'class="action" data-action="(\w+)"', panel))

@@ -45,6 +45,14 @@ def reaction(fighter: Fighter) -> str:
     return "used" if fighter.reaction else "ready"
 
 
+def spent(fighter: Fighter) -> list[str]:
+    """srd-3: what of the turn's budget is taken: the action (the Attack action once its
+    attacks are all made), the bonus action."""
+    attacking = fighter.action == "attack" and fighter.attacks < fighter.sheet.attacks
+    action = ["action"] if fighter.action and not attacking else []
+    return action + (["bonus"] if fighter.bonus else [])
+
+
 def detail(fighter: Fighter) -> dict[str, Any]:
     found: dict[str, Any] = {
         "hp": fighter.hp,
@@ -52,6 +60,7 @@ def detail(fighter: Fighter) -> dict[str, Any]:
         "temp_hp": fighter.temp_hp,
         "ac": armor_class(fighter),
         "reaction": reaction(fighter),
+        "spent": spent(fighter),
     }
     if fighter.has("dying") or fighter.has("stable"):
         found["death_saves"] = {"successes": fighter.successes, "failures": fighter.failures}

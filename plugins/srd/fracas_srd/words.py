@@ -100,6 +100,8 @@ RANGE = PlayerField(
     only_with=("weapon", "ranged weapon"),  # a melee attack has no range to say
 )
 ALLY = PlayerField("Ally beside it", "another foe of the target stands within 5 feet of it")
+ACTION, BONUS = frozenset(("action",)), frozenset(("bonus",))  # srd-3: a turn's budget
+EITHER = ACTION | BONUS  # a spell of either; a rogue's Cunning Action (srd-60)
 ON_A_TURN = "spell cast on a turn"  # what `offers` names the spells not cast as reactions
 HIT = (
     "d20 to hit (two with advantage or disadvantage; a bless d4 right after it), then the "
@@ -108,8 +110,8 @@ HIT = (
 CONTEST = "d20 for your check (the other side's roll is the server's)"
 AIMED = {"weapon": WEAPON, "within_5ft": NEAR, "range": RANGE, "ally_near": ALLY}
 PLAYERS = {
-    "attack": Playable(AIMED, dice=HIT),
-    "offhand": Playable(AIMED, dice=HIT),
+    "attack": Playable(AIMED, dice=HIT, spends=ACTION),
+    "offhand": Playable(AIMED, dice=HIT, spends=BONUS),
     "opportunity": Playable(
         {"weapon": WEAPON, "ally_near": ALLY}, reaction=True, dice=HIT, foes=True
     ),
@@ -144,6 +146,7 @@ PLAYERS = {
         times="a spell of darts (magic missile) splits them: how many darts at each",
         times_with=("spell", "darts"),
         on_self=True,  # cure wounds, healing word, bless: a caster may be among the targets
+        spends=EITHER,
     ),
     "move": Playable(
         {
@@ -153,9 +156,9 @@ PLAYERS = {
             ),
         }
     ),
-    "dash": Playable(),
-    "disengage": Playable(),
-    "dodge": Playable(),
+    "dash": Playable(spends=EITHER),
+    "disengage": Playable(spends=EITHER),
+    "dodge": Playable(spends=ACTION),
     "help": Playable(
         {
             "against": PlayerField(
@@ -163,27 +166,33 @@ PLAYERS = {
                 "the creature your ally attacks next (none: help with a check)",
                 combatant=True,
             )
-        }
+        },
+        spends=ACTION,
     ),
-    "hide": Playable(dice="d20 for your Stealth check"),
-    "search": Playable(dice="d20 for your Perception check"),
-    "use": Playable({"what": PlayerField("Object", "what you use, in a few words")}),
+    "hide": Playable(dice="d20 for your Stealth check", spends=EITHER),
+    "search": Playable(dice="d20 for your Perception check", spends=ACTION),
+    "use": Playable({"what": PlayerField("Object", "what you use, in a few words")}, spends=ACTION),
     "ready": Playable(
         {
             "trigger": PlayerField("When", "what you wait for, in a few words"),
             "then": PlayerField("Then", "what you do when it happens"),
-        }
+        },
+        spends=ACTION,
     ),
-    "stabilise": Playable(dice="d20 for your Medicine check", targets_need=frozenset(("dying",))),
-    "grapple": Playable(dice=CONTEST),
+    "stabilise": Playable(
+        dice="d20 for your Medicine check", targets_need=frozenset(("dying",)), spends=ACTION
+    ),
+    "grapple": Playable(dice=CONTEST, spends=ACTION),
     "shove": Playable(
         {"push": PlayerField("Push away", "push 5 feet away instead of knocking prone")},
         dice=CONTEST,
+        spends=ACTION,
     ),
     "escape": Playable(
         {"using": PlayerField("Using", "your skill to break free (none: your better one)")},
         dice=CONTEST,
         needs=frozenset(("grappled",)),
+        spends=ACTION,
     ),
     "stand": Playable(needs=frozenset(("prone",))),
 }
