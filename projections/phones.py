@@ -279,7 +279,7 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
     return Panel(
         timeline.encounter,
         combatant,
-        wound.name if wound else combatant,
+        wound.name if wound else own_name(live, combatant),
         wound is not None,
         wound.health if wound else "",
         live.ruleset.numbers_of(wound) if wound else {},
@@ -305,6 +305,13 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
         secret,
         reaction_figures(live.ruleset, sheet, asked.choices) if asked and sheet else {},
     )
+
+
+def own_name(live: Encounter, combatant: str) -> str:
+    """The character's name as the GM's board has it: a player knows whom they play, though
+    the table's screen may not show them yet (hidden)."""
+    found = next((w for w in live.view().wounds if w.combatant == combatant), None)
+    return found.name if found is not None else combatant
 
 
 def others_of(view: View, combatant: str) -> dict[str, list[str]]:

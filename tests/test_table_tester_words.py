@@ -98,3 +98,15 @@ def test_a_phone_whose_page_waits_on_a_secret_roll_may_not_act(tmp_path: Path) -
         assert 'data-acting="yes"' in table.panel("alice")
         landed = table.tap("alice", action="attack", targets=["bob"], fields={"weapon": "pistol"})
         assert landed.status_code == 200, landed.text
+
+
+@pytest.mark.sqlite_file
+def test_a_hidden_combatants_own_phone_is_headed_with_its_name(tmp_path: Path) -> None:
+    """A hidden shaman's own phone was headed 'shaman', its id: its player may know whom
+    they play, by name, though the table does not see it yet."""
+    db = tmp_path / "fight.db"
+    duel(db, "percentile")
+    fracas(db, "add", "shaman", "--name", "Old Shaman", "--set", "dex=9", "--hidden")
+    with phones(db, ("shaman",)) as table:
+        panel = table.panel("shaman")
+    assert "<h2>Old Shaman</h2>" in panel, panel
