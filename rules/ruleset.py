@@ -1,9 +1,12 @@
 """The decider protocol (initial / decide / evolve) and the registry of rulesets."""
 
+import collections.abc
+import dataclasses
 import functools
 import hashlib
 import importlib
 import re
+import types as types_module
 import typing
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
@@ -100,6 +103,57 @@ class Reach(msgspec.Struct, frozen=True):
 
     combatants: frozenset[str] = frozenset()
     shared: bool = False
+
+
+def wrongly_typed(ruleset: "Ruleset") -> None:
+    """A field given a value of another type than declared (`actions=["attack"]`) is
+    refused here, naming it, rather than failing later wherever it is first read."""
+    hints = typing.get_type_hints(Ruleset)
+    for declared in dataclasses.fields(ruleset):
+        value, hint = getattr(ruleset, declared.name), hints[declared.name]
+        if not fits(value, hint):
+            raise TypeError(
+                f"Ruleset {ruleset.name}: {declared.name} must be {expected(hint)}, not "
+                f"{type(value).__name__} {value!r:.60} (docs/rulesets.md)"
+            )
+
+
+def fits(value: Any, hint: Any) -> bool:
+    """Is `value` of the type `hint` (containers checked item by item, functions only for
+    being callable)?"""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types_module.UnionType):
+        return any(fits(value, arg) for arg in args)
+    if hint is Any or isinstance(hint, typing.TypeVar):
+        return True
+    if origin is collections.abc.Callable:
+        return callable(value)
+    if origin is type:
+        return isinstance(value, type) and issubclass(value, args[0])
+    if origin is dict:
+        return isinstance(value, dict) and all(
+            fits(k, args[0]) and fits(v, args[1]) for k, v in value.items()
+        )
+    if origin is frozenset:
+        return isinstance(value, frozenset) and all(fits(item, args[0]) for item in value)
+    if origin is tuple:
+        return (
+            isinstance(value, tuple)
+            and len(value) == len(args)
+            and all(fits(item, arg) for item, arg in zip(value, args, strict=True))
+        )
+    return not isinstance(hint, type) or isinstance(value, hint)
+
+
+def expected(hint: Any) -> str:
+    """A declared type in the words an author reads."""
+    if typing.get_origin(hint) is collections.abc.Callable:
+        return "a function"
+    if typing.get_origin(hint) in (typing.Union, types_module.UnionType):
+        return " or ".join(expected(arg) for arg in typing.get_args(hint))
+    if isinstance(hint, type) and not typing.get_args(hint):
+        return "None" if hint is type(None) else hint.__name__
+    return str(hint).replace("typing.", "").replace("collections.abc.", "")
 
 
 @dataclass(frozen=True)
@@ -257,6 +311,7 @@ class Ruleset:
         evolve wired already is kept as it is): the view shows what the GM decided by hand,
         evolve folds the core events. Each action's command struct is documented by the
         ruleset's own line for it."""
+        wrongly_typed(self)
         object.__setattr__(self, "view", gm.table_view(self.view))
         object.__setattr__(self, "evolve", roster.with_core(self.evolve))
         for struct in typing.get_args(self.command_type):
@@ -468,6 +523,9 @@ class Ruleset:
 
     def options(self, overrides: dict[str, Any]) -> msgspec.Struct:
         """The GM's per-encounter options over the ruleset's defaults, checked."""
+        missing = self.options_without_default()
+        if missing and not set(missing) <= set(overrides):
+            raise BadInputError(missing_default(self.name, missing))
         try:
             chosen = msgspec.convert(overrides, self.options_type, strict=False)
         except msgspec.ValidationError as error:
@@ -475,6 +533,12 @@ class Ruleset:
             raise BadInputError(explain(error, overrides, self.options_type, where)) from None
         check_bounds(chosen, f"option of {self.name}")
         return chosen
+
+    def options_without_default(self) -> list[str]:
+        """The fields of the options struct with no default: a fight begun without them set
+        would be refused (a ruleset's defect, `missing_default` says the rule)."""
+        fields = _type_of(self.options_type).fields
+        return [f.name for f in fields if f.required]
 
     def sheet(self, data: dict[str, Any], where: str = "sheet") -> msgspec.Struct:
         """A sheet read and checked. `custom_skills` names the skills (or abilities) the sheet
@@ -540,6 +604,13 @@ class Ruleset:
 
 
 WHOLE_BOUND = 1000  # a whole number a type does not bound itself is at most this either way
+
+
+def missing_default(ruleset: str, fields: list[str]) -> str:
+    return (
+        f"option {', '.join(fields)} of {ruleset} has no default: every option field needs a "
+        "default (the GM sets only the options to change); give it one in the options struct"
+    )
 
 
 def check_bounds(value: msgspec.Struct, where: str) -> None:

@@ -34,7 +34,7 @@ from fracas.projections.tables import read_current
 from fracas.rules import Encounter
 from fracas.rules.encounter import recorded_events
 from fracas.rules.events import CORE_EVENTS, Event
-from fracas.rules.ruleset import Context, Ruleset
+from fracas.rules.ruleset import CORE_ACTIONS, Context, Ruleset, missing_default
 from fracas.rules.views import View
 from fracas.testing import tiers
 from fracas.testing.fights import (
@@ -580,6 +580,9 @@ def check_declarations(cast: Cast) -> None:
             assert callable(getattr(event_type, "describe", None)), (
                 f"{event_type.__name__} has no line for the log: give it `describe(self) -> str`"
             )
+        undeclared(ruleset)
+        missing = ruleset.options_without_default()
+        assert not missing, missing_default(ruleset.name, missing)
         for action, text in ruleset.actions.items():
             assert ruleset.command_struct(action) is not None, f"no command struct for {action}"
             assert text.strip(), f"action {action} has no line of help"
@@ -600,6 +603,18 @@ def check_declarations(cast: Cast) -> None:
         ids = re.compile(rf"\b{reference.prefix}-M?\d+\b")
         unstated = {m[0] for text in helps for m in ids.finditer(text)} - set(reference.rules)
         assert not unstated, f"the help names rules the reference does not state: {unstated}"
+
+
+def undeclared(ruleset: Ruleset) -> None:
+    """Every command of the ruleset's own is one of its actions: the CLI and the kit take
+    only those, so a command left out of `actions` is never played."""
+    for struct in typing.get_args(ruleset.command_type) or (ruleset.command_type,):
+        tag = struct.__struct_config__.tag
+        if tag not in CORE_ACTIONS and tag not in ruleset.actions:
+            raise AssertionError(
+                f"{tag} is a command of {ruleset.name} but not among its actions: give the "
+                f'Ruleset actions={{{tag!r}: "<one line of help>"}}'
+            )
 
 
 def spoken(ruleset: Ruleset, action: str) -> None:

@@ -61,6 +61,12 @@ class Cast:
     # (Random moves are often refused by the rules: the built-in rulesets take 40-60%.)
     begun: float = 0.5
     taken: float = 0.25
+    # The tries after which an action of `actions` never taken fails the run: every one
+    # refused (a field the kit cannot fill, a condition never met) tests none of its rules.
+    tried: int = 20
+    # The actions only a situation random fights seldom reach allows (escape: only while
+    # pinned): never taken, they fail no run.
+    seldom: frozenset[str] = frozenset()
 
     @property
     def rules(self) -> Ruleset:
@@ -99,6 +105,9 @@ class Tally:
     def thin(self, cast: "Cast") -> str:
         """Why these fights tested too little to pass ('' when they tested enough)."""
         moves = self.steps + self.refused
+        never = self.never_taken(cast)
+        if never:
+            return never
         if self.fights and self.begun < cast.begun * self.fights:
             return (
                 f"only {self.begun} of {self.fights} fights began (Cast.begun asks "
@@ -110,6 +119,24 @@ class Tally:
                 f"asks {cast.taken:.0%})"
             )
         return ""
+
+    def never_taken(self, cast: "Cast") -> str:
+        """The ruleset's actions the fights tried `Cast.tried` times or more and never took,
+        each with its most common refusal ('' if none): a move refused every time tests
+        nothing of its rules. `Cast.seldom` names the actions exempt."""
+        untaken = []
+        for action in set(cast.rules.actions) - cast.seldom:
+            said = f"{action}: "
+            refused = Counter({w: n for w, n in self.refusals.items() if w.startswith(said)})
+            if not self.by_kind[action] and refused.total() >= cast.tried:
+                why = refused.most_common(1)[0][0].removeprefix(said)
+                untaken.append(f"{action} (refused {refused.total()} times, most often: {why})")
+        if not untaken:
+            return ""
+        return (
+            f"never taken: {'; '.join(sorted(untaken))} (an action only a rare situation "
+            "allows may be named in Cast.seldom)"
+        )
 
 
 TALLIES: dict[str, Tally] = {}

@@ -10,6 +10,7 @@ import msgspec
 import pytest
 from hypothesis import Phase
 
+from fracas.ledger import FracasError
 from fracas.rules.api import Event, Resolved, Rolled, View, event_union
 from fracas.testing import (
     Cast,
@@ -245,3 +246,63 @@ def test_a_figure_of_the_hidden_sheet_in_an_outcome_fails_and_in_its_detail_pass
         check_unseen_figures, planted(coin, decide=boasting(False)), "a figure in Resolved.outcome"
     )
     run(check_unseen_figures, planted(coin, decide=boasting(True)), 30, phases=[Phase.generate])
+
+
+def test_an_action_never_taken_fails_naming_it_and_why_it_was_refused(coin):
+    """Every flip refused (a command field the CLI never fills, say): the fights still
+    begin and pass, but the kit tested nothing of the flip, and says so."""
+    from fracas.testing.checks import honest_fights
+
+    def refusing(state: Any, command: Any, ctx: Any) -> list[Event]:
+        if isinstance(command, coin.Flip):
+            raise coin.RefusedError("no such target ''")
+        return coin.decide(state, command, ctx)
+
+    cast = Cast(
+        dataclasses.replace(coin.RULESET, name="coin-bad", decide=refusing), SHEETS, taken=0
+    )
+    said = (
+        r"tested too little of coin-bad: never taken: "
+        r"flip \(refused \d+ times, most often: no such target ''"
+    )
+    with pytest.raises(AssertionError, match=said):
+        honest_fights(cast, 10, shrinking=0)
+
+
+def test_a_command_with_no_action_declared_fails_the_declarations_saying_what_to_declare(coin):
+    cast = planted(coin, actions={})
+    said = (
+        r"^flip is a command of coin-bad but not among its actions: "
+        r"give the Ruleset actions=\{'flip': "
+    )
+    with pytest.raises(AssertionError, match=said):
+        check_declarations(cast)
+
+
+@pytest.mark.parametrize(
+    ("field", "wrong", "expected"),
+    [
+        ("actions", ["flip"], r"actions must be dict\[str, str\], not list \['flip'\]"),
+        ("verbs", "flips", r"verbs must be dict\[str, str\], not str 'flips'"),
+        ("conditions", {"down"}, r"conditions must be frozenset\[str\], not set"),
+        ("actions", {"flip": 3}, r"actions must be dict\[str, str\], not dict"),
+        ("view", "view", r"view must be a function"),
+    ],
+)
+def test_a_ruleset_declared_with_a_wrong_type_names_the_field_and_the_type(
+    coin, field, wrong, expected
+):
+    with pytest.raises(TypeError, match=rf"^Ruleset coin-bad: {expected}"):
+        dataclasses.replace(coin.RULESET, name="coin-bad", **{field: wrong})
+
+
+def test_an_option_without_a_default_fails_the_declarations_and_says_the_rule(coin):
+    class Options(msgspec.Struct, forbid_unknown_fields=True):
+        target: int
+
+    cast = planted(coin, options_type=Options)
+    said = r"option target of coin-bad has no default: every option field needs a default"
+    with pytest.raises(AssertionError, match=said):
+        check_declarations(cast)
+    with pytest.raises(FracasError, match=said):
+        cast.rules.options({})

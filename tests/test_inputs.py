@@ -205,3 +205,17 @@ def test_the_help_and_the_docs_give_the_bounds_the_cli_checks(run):
     docs = Path(__file__).parent.parent / "docs" / "getting-started.md"
     assert "1 to 10000" in docs.read_text()
     assert "0<=x<=1000" not in run("act", "--help").output
+
+
+def test_a_reversed_range_of_steps_is_refused_saying_it_is_reversed(run):
+    begun(run)
+    line = refused_in_one_line(run, "replay", "--steps", "3..1")
+    assert "3..1 is reversed" in line and "--steps 1..3" in line, line
+
+
+@pytest.mark.parametrize("fmt", ["md", "html"])
+def test_with_secrets_on_a_report_is_refused_as_a_template_on_jsonl_is(run, fmt):
+    begun(run)
+    line = refused_in_one_line(run, "export", "--format", fmt, "--with-secrets")
+    assert "--with-secrets is for --format jsonl" in line, line
+    assert "--template" in refused_in_one_line(run, "export", "--npc-numbers")

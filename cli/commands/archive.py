@@ -129,6 +129,8 @@ def export(
     players = audience == "players"
     if fmt == "jsonl" and (template or npc_numbers):
         raise BadInputError("--template and --npc-numbers are for --format md or html")
+    if fmt != "jsonl" and with_secrets:
+        raise BadInputError("--with-secrets is for --format jsonl (a backup with its dice seeds)")
     report = {"template": template, "npc_numbers": npc_numbers}
     try:
         write_export(app, fmt, output, everything, players, with_secrets, report)

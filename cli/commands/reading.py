@@ -76,11 +76,16 @@ def parse_steps(text: str | None) -> tuple[int | None, int | None]:
         return None, None
     first, sep, last = text.partition("..")
     try:
-        return ascii_int(first), ascii_int(last if sep else first)
+        start, end = ascii_int(first), ascii_int(last if sep else first)
     except ValueError:
         raise BadInputError(
             f"--steps takes A..B or one step, like --steps 5..9; got {said(text)}"
         ) from None
+    if start > end:
+        raise BadInputError(
+            f"--steps {text} is reversed: the first step first, --steps {end}..{start}"
+        )
+    return start, end
 
 
 @click.command(short_help="Walk a round, turn or steps, roll by roll.")
