@@ -133,13 +133,22 @@ def decide(rules: Any, state: Any, command: GmCommand, ctx: Any) -> list[Event]:
         case Return():
             if REMOVED not in fighter.conditions:
                 raise RefusedError(f"{fighter.name} was not removed, so cannot return")
-            return [ConditionCleared(fighter.id, REMOVED, command.reason or "returns")]
+            returned = [ConditionCleared(fighter.id, REMOVED, command.reason or "returns")]
+            return returned + restarted(rules, state, returned, ctx)
         case Rename():
             name = command.name.strip()
             if not name:
                 raise BadInputError("a new name needs at least one letter")
             return [Renamed(fighter.id, name, command.reason or f"was {fighter.name}")]
     raise BadInputError(f"not a GM command: {command!r}")
+
+
+def restarted(rules: Any, state: Any, events: list[Event], ctx: Any) -> list[Event]:
+    """A combatant back in a fight whose clock had stopped (nobody was left to act) sets it
+    going again, as the rules move on (the shot clock opens a new sequence, 001-9)."""
+    if rules.moved_on is None or rules.view(state).acting:
+        return []
+    return rules.moved_on(roster.fold(rules.evolve, state, events), ctx)
 
 
 def what_follows(rules: Any, state: Any, events: list[Event]) -> list[Event]:

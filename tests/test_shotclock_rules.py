@@ -129,6 +129,22 @@ def test_001_9_after_shot_1_a_new_sequence_rolls_initiative_and_there_is_no_shot
     assert 0 not in [e.state.shot]
 
 
+def test_001_9_one_back_in_a_fight_nobody_was_left_to_act_in_opens_a_new_sequence(fracas):
+    """Jack spends his last shot, is removed, then the boss on his own shot: nobody is left
+    and the clock stops. Jack's return opens sequence 2 for him (it crashed on his act)."""
+    e = duel(fracas)
+    act(e, "jack", "other", shots=12)
+    do(e, {"action": "gm.remove", "target": "jack"})
+    do(e, {"action": "gm.remove", "target": "boss"})
+    assert e.view().acting == []
+    do(e, {"action": "gm.return", "target": "jack"})
+    act(e, "jack", "other", shots=1)
+    returned = e.events_of_step(e.history.head_step - 1)
+    assert [r.purpose for r in rolls(returned)] == ["initiative"]
+    started = next(ev.value for ev in returned if isinstance(ev, InitiativeSet))
+    assert clock(e) == (2, started - 1) and e.view().acting == ["jack"]
+
+
 def test_001_10_on_shots_2_and_1_three_shot_actions_drop_the_excess(fracas):
     e = duel(fracas)
     act(e, "jack", "other", shots=10)  # to shot 2
