@@ -110,3 +110,26 @@ def test_a_hidden_combatants_own_phone_is_headed_with_its_name(tmp_path: Path) -
     with phones(db, ("shaman",)) as table:
         panel = table.panel("shaman")
     assert "<h2>Old Shaman</h2>" in panel, panel
+
+
+@pytest.mark.sqlite_file
+def test_replaying_a_step_on_the_players_page_says_it_in_words(tmp_path: Path) -> None:
+    """'Replay this step' on the players' page listed the engine's lines ('hero spends 1
+    action: attack', 'seeded #27.0', 'command: answer (ilse)') under a heading 'by hero'."""
+    db = tmp_path / "fight.db"
+    duel(db, "percentile")
+    names = {"hero": "Ilse Vane", "foe": "Brannoc Ash"}
+    for who, name in names.items():
+        fracas(db, "rename", who, name)
+    with Fracas(str(db)) as log:
+        step = duel_attack(log.encounter("fight"))
+    actor = step.pop("actor")
+    with phones(db, (actor,)) as table:  # the target holds no link: the attack rolls at once
+        assert table.tap(actor, **step).status_code == 200
+        shown = table.client.get(f"/e/fight/step/{table.steps()}").text
+        gm = table.client.get(
+            f"/gm/e/fight/step/{table.steps()}", headers={"X-Fracas-Token": table.gm}
+        ).text
+    assert f"by {names[actor]}" in shown, shown
+    assert "seeded #" not in shown and "spends" not in shown and "declares" not in shown, shown
+    assert "seeded #" in gm and "spends" in gm  # the GM's replay keeps the engine's lines
