@@ -3,6 +3,7 @@
 import pytest
 
 from fracas.ledger import BadInputError, RefusedError
+from fracas.rules.commands import Harm
 from fracas.rules.events import ConditionSet, Resolved
 from tests.support import KNIFE, PISTOL, attack, damage, do, fight, gunner, hp, rolls, sheet, turn
 
@@ -388,6 +389,19 @@ def test_000_21_pin_needs_free_hands_and_pins(fracas):
     assert e.state.fighters["gunman"].conditions["pinned"] == {"by": "bishop"}
     assert [(p.holder, p.target) for p in e.view().pins] == [("bishop", "gunman")]
     assert e.state.fighters["bishop"].conditions["defending"]["kind"] == "block"
+
+
+@pytest.mark.parametrize("out", ["unconscious", "dead"])
+def test_000_21_a_pin_ends_when_the_pinned_one_is_out_of_the_fight(fracas, out):
+    """The demo showed a dead cultist still "pinned by Marcus Bishop" on every board."""
+    e = _pinned(fracas)
+    left = {"unconscious": e.state.options.unconscious_at, "dead": e.state.options.dead_at}
+    e.execute(Harm("gunman", hp(e, "gunman") - left[out], "shot by someone else"))
+    gunman = e.state.fighters["gunman"]
+    assert gunman.has(out) and not gunman.has("pinned")
+    assert e.view().pins == []
+    conditions = next(w.conditions for w in e.view().wounds if w.combatant == "gunman")
+    assert not any(c.startswith("pinned") for c in conditions)
 
 
 def test_000_22_hand_to_hand_against_the_pinned_gets_plus_20(fracas):

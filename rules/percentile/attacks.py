@@ -317,14 +317,20 @@ def harm_consequences(state: State, events: list[Event]) -> list[Event]:
         if event.amount > 0 and before.has("aiming"):
             consequences.append(ConditionCleared(now.id, "aiming", "took damage", ["000-7"]))
         if now.hp <= options.unconscious_at:
-            for other in after.fighters.values():
-                if other.conditions.get("pinned", {}).get("by") == now.id:
-                    consequences.append(
-                        ConditionCleared(
-                            other.id, "pinned", f"{now.name} is out of the fight", ["000-21"]
-                        )
-                    )
+            consequences += pins_released(after, now)
     return consequences
+
+
+def pins_released(after: State, out: Fighter) -> list[Event]:
+    """A pin ends when either end of it is out of the fight: the pinner lets go, and one
+    unconscious or dead is pinned no longer (000-21)."""
+    reason = f"{out.name} is out of the fight"
+    return [
+        ConditionCleared(other.id, "pinned", reason, ["000-21"])
+        for other in after.fighters.values()
+        if other.has("pinned")
+        and (other.id == out.id or other.conditions["pinned"].get("by") == out.id)
+    ]
 
 
 def attack_one(
