@@ -40,10 +40,21 @@ NEGATIVE = {
 }
 
 
+PLAY = "fracas play"  # the name `fracas play` runs its lines under, where help is `help CMD`
+
+
+def help_for(ctx: click.Context) -> str:
+    """How to ask for a command's help where it was given: `help harm` in `fracas play`."""
+    path = ctx.command_path
+    if ctx.find_root().info_name == PLAY:
+        return f"help {path.removeprefix(PLAY).strip()}".strip()
+    return f"{path} --help"
+
+
 def one_line(error: click.UsageError, given: list[str]) -> click.ClickException:
     """click's usage error in one line; a long argument it repeats (`given`: the words of
     the command line) cut to its start and length."""
-    where = f" (see '{error.ctx.command_path} --help')" if error.ctx is not None else ""
+    where = f" (see '{help_for(error.ctx)}')" if error.ctx is not None else ""
     if isinstance(error, click.NoSuchOption) and error.option_name[1:].isdigit():
         name = error.ctx.info_name if error.ctx is not None else ""
         meant = NEGATIVE.get(name or "", "a negative number is not taken here")

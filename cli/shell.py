@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import click
 
-from fracas.cli.app import SHORT
+from fracas.cli.app import PLAY, SHORT
 from fracas.ledger import BadInputError, FracasError
 from fracas.ledger.errors import said
 from fracas.ledger.history import COMMAND
@@ -176,7 +176,7 @@ class Session:
 
     def invoke(self, words: list[str]) -> None:
         head = self.live.history.head_step
-        self.group.main(words, prog_name="fracas", standalone_mode=False, obj=self.app)
+        self.group.main(words, prog_name=PLAY, standalone_mode=False, obj=self.app)
         live = self.live
         if live.history.head_step != head:
             self.last = self.latest(live)

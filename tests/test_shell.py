@@ -222,3 +222,9 @@ def test_the_bar_stays_on_one_row_however_long_the_refusal(session, monkeypatch)
     assert "\n" not in bar and len(bar) < 40 and bar.endswith("…"), bar
     monkeypatch.setenv("COLUMNS", "400")
     assert session.toolbar().endswith(session.last)
+
+
+def test_an_option_error_in_the_shell_points_to_help_as_the_shell_spells_it(session, capsys):
+    session.run("harm bob 2 --frobnicate")
+    error = capsys.readouterr().err
+    assert "(see 'help harm')" in error and "fracas harm --help" not in error, error
