@@ -145,6 +145,17 @@ def test_001_9_one_back_in_a_fight_nobody_was_left_to_act_in_opens_a_new_sequenc
     assert clock(e) == (2, started - 1) and e.view().acting == ["jack"]
 
 
+def test_001_9_a_newcomer_to_a_fight_nobody_was_left_to_act_in_opens_a_new_sequence(fracas):
+    """Both removed, the clock stops; a mook joining then acts in sequence 2 (it crashed)."""
+    e = duel(fracas)
+    do(e, {"action": "gm.remove", "target": "boss"})
+    do(e, {"action": "gm.remove", "target": "jack"})
+    joined = do(e, {"action": "join", "combatant": "mook", "sheet": MOOK, "side": "npc"})
+    act(e, "mook", "other", shots=1)
+    started = next(ev.value for ev in joined.events if isinstance(ev, InitiativeSet))
+    assert clock(e) == (2, started - 1) and next_shots(e)["mook"] == started - 1
+
+
 def test_001_10_on_shots_2_and_1_three_shot_actions_drop_the_excess(fracas):
     e = duel(fracas)
     act(e, "jack", "other", shots=10)  # to shot 2

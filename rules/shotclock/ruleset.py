@@ -27,7 +27,7 @@ from .actions import decide_continuous, resolve_other, resolve_run
 from .attacks import harm_by_hand, heal_by_hand, resolve_attack
 from .commands import ACTIONS, PLAYERS, Attack, Continuous, Other, Run, ShotCommand, Stop
 from .events import ShotReached
-from .evolve import evolve
+from .evolve import evolve, fold
 from .joining import decide_begin, decide_pass
 from .sheets import OPTION_HELP, Options, Sheet
 from .state import State, check_sheet, initial
@@ -39,7 +39,10 @@ from .words import VERBS, headline, key_numbers
 def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
     sheet: Sheet = RULESET.newcomer(command, state.fighters)
     sheet = replace(sheet, skills={k.lower(): v for k, v in sheet.skills.items()})
-    return [joined_event(command, sheet)]
+    joined = [joined_event(command, sheet)]
+    if state.sequence and not state.on_shot(state.shot):  # nobody was left: 001-9 goes on
+        return joined + advance(fold(state, joined), ctx)
+    return joined
 
 
 def decide(state: State, command: Any, ctx: Context) -> list[Event]:
