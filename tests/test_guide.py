@@ -9,9 +9,11 @@ import tarfile
 import tomllib
 from pathlib import Path
 
+import msgspec
 import pytest
 
-from fracas.rules.api import Ruleset
+from fracas.rules.api import Context, InitiativeSet, Ruleset, TurnAdvanced, roster
+from fracas.rules.dice import ManualDice
 from fracas.testing import Cast, check_ruleset, installed
 from fracas.testing.tiers import examples
 from tests.guide import GUIDE, blocks, coin_duel, module
@@ -108,3 +110,38 @@ def test_the_guide_says_what_reads_rolls_defaults_to(coin):
     default = next(f for f in dataclasses.fields(Ruleset) if f.name == "reads_rolls").default
     assert f'`"{default}"` (the default)' in GUIDE.read_text()
     assert coin.RULESET.reads_rolls == "modified"  # its modifiers are added to the coin
+
+
+class Brawler(msgspec.Struct, frozen=True):
+    id: str
+    name: str
+    joined: int
+    conditions: dict[str, dict] = {}
+    initiative: int = 0
+    tiebreak: int = 0
+
+
+class Brawl(msgspec.Struct, frozen=True):
+    fighters: dict[str, Brawler]
+    round: int = 0
+    acting: str | None = None
+
+
+def test_the_guides_initiative_every_round_runs_as_written():
+    """The snippet called standing() and order(), defined nowhere, and imported neither
+    tie_roll nor InitiativeSet: run from the guide's text, it rolls a round and goes round."""
+    code: dict = {}
+    exec(compile(blocks()["initiative every round"], str(GUIDE), "exec"), code)
+    evolve = roster.dispatch({InitiativeSet: roster.initiative_set})
+    names = ("ann", "bo", "cy")
+    state = Brawl({w: Brawler(w, w.title(), n) for n, w in enumerate(names)})
+    state = roster.change(state, "cy", lambda f: roster.with_condition(f, "down", {}))
+    ctx = Context(ManualDice([3, 5], "gm"), 1)  # ann 3, bo 5; cy is down and rolls none
+    events = code["new_round"](state, ctx, "the fight begins", evolve)
+    assert events[-1] == TurnAdvanced(1, "bo", "the fight begins", ["sk-1"])
+    state = msgspec.structs.replace(roster.fold(evolve, state, events), round=1, acting="bo")
+    assert code["next_turn"](state, ctx, "bo is done", evolve)[-1].actor == "ann"
+    state = msgspec.structs.replace(state, acting="ann")
+    again = code["next_turn"](state, Context(ManualDice([4, 4, 90, 10], "gm"), 2), "", evolve)
+    assert [e.tiebreak for e in again if isinstance(e, InitiativeSet)] == [90, 10]
+    assert again[-1].round == 2 and again[-1].actor == "ann"
