@@ -122,7 +122,8 @@ def parse_pairs(pairs: tuple[str, ...], flag: str) -> dict[str, Any]:
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise BadInputError(f"{flag} takes KEY=VALUE, got {said(pair)}")
-        parsed = set_path(parsed, key.strip(), parse_value(value.strip()))
+        where = f"{flag} {key.strip()}"
+        parsed = set_path(parsed, key.strip(), parse_value(value.strip(), where))
     return parsed
 
 

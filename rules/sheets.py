@@ -103,16 +103,17 @@ def _set(data: dict[str, Any], path: list[str], value: Any, dotted: str) -> dict
     return copy
 
 
-def parse_value(text: str) -> Any:
-    """A TOML value (number, bool, string, array); bare words are strings, also in arrays."""
+def parse_value(text: str, where: str = "") -> Any:
+    """A TOML value (number, bool, string, array); bare words are strings, also in arrays.
+    `where`: what a refusal names (`--set dex`)."""
     try:
-        return in_range(tomllib.loads(f"v = {text}")["v"])
+        return in_range(tomllib.loads(f"v = {text}")["v"], where)
     except RecursionError:
         raise BadInputError(f"{text[:20]}...: nested too deeply") from None
     except tomllib.TOMLDecodeError:
         if text.startswith("[") and text.endswith("]"):
             items = [item.strip() for item in text[1:-1].split(",")]
-            return [parse_value(item) for item in items if item]
+            return [parse_value(item, where) for item in items if item]
         return text
 
 

@@ -185,3 +185,18 @@ def test_a_wrong_id_among_many_names_a_few_and_counts_the_rest(run) -> None:
     run("add", "goblin", "--sheet", f"{SAMPLES}/goblin.toml", "--count", "30")
     line = refused(run, "harm", "orc", "1")
     assert "goblin-1, goblin-2" in line and "and 18 more" in line and len(line) < 300
+
+
+def test_a_weapons_bad_damage_names_the_sheet_file_and_the_weapon(run, tmp_path: Path) -> None:
+    sheet = tmp_path / "dan.toml"
+    sheet.write_text('dex = 12\n[[weapons]]\nname = "club"\ndamage = "2dd6"\n')
+    run("new")
+    result = run("add", "dan", "--sheet", str(sheet), ok=False)
+    assert result.exit_code != 0 and "dan.toml" in result.output, result.output
+    assert "weapon club: damage '2dd6'" in result.output, result.output
+
+
+def test_a_number_too_big_for_a_sheet_names_the_field_it_was_set_for(run) -> None:
+    run("new")
+    result = run("add", "carl", "--set", "dex=99999999999999999999", ok=False)
+    assert result.exit_code != 0 and "--set dex" in result.output, result.output

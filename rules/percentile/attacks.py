@@ -30,10 +30,13 @@ from .turn import aim_is_live, waiting_is_live
 HP_LINES = "000-M9"  # the unconscious and dead thresholds
 
 
-def parse_damage(expression: str) -> tuple[str, int]:
+def parse_damage(expression: str, where: str = "") -> tuple[str, int]:
+    """A weapon's damage as its dice and bonus; `where`: what a refusal names (the sheet)."""
     match = re.fullmatch(r"\s*(\d*d\d+)\s*(?:([+-])\s*(\d+))?\s*", expression, re.ASCII)
     if not match:
-        raise BadInputError(f"damage {expression!r} is not of the form NdS or NdS+K")
+        raise BadInputError(
+            f"{where + ': ' if where else ''}damage {expression!r} is not of the form NdS or NdS+K"
+        )
     bonus = int(match.group(3) or 0) * (-1 if match.group(2) == "-" else 1)
     parse_dice(match.group(1))
     return match.group(1), bonus

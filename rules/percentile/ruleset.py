@@ -43,6 +43,13 @@ def offers(sheet: Sheet, field: str) -> list[str]:
     return [w.name for w in sheet.weapons if w.kind == "firearm"] if field == "firearm" else []
 
 
+def checked_sheet(sheet: Sheet, where: str, custom: list[str]) -> None:
+    """The sheet's skills (`check_sheet`) and each weapon's damage, named by the sheet."""
+    check_sheet(sheet, where, custom)
+    for weapon in sheet.weapons:
+        parse_damage(weapon.damage, f"{where}: weapon {weapon.name}")
+
+
 def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
     sheet: Sheet = RULESET.newcomer(command, state.fighters)
     for weapon in sheet.weapons:
@@ -80,7 +87,7 @@ RULESET = Ruleset(
     actions=ACTIONS,
     players=PLAYERS,
     option_help=OPTION_HELP,
-    check_sheet=check_sheet,
+    check_sheet=checked_sheet,
     conditions=TRACKED,
     harm_by_hand=harm_by_hand,
     heal_by_hand=heal_by_hand,
