@@ -133,3 +133,21 @@ def test_replaying_a_step_on_the_players_page_says_it_in_words(tmp_path: Path) -
     assert f"by {names[actor]}" in shown, shown
     assert "seeded #" not in shown and "spends" not in shown and "declares" not in shown, shown
     assert "seeded #" in gm and "spends" in gm  # the GM's replay keeps the engine's lines
+
+
+@pytest.mark.sqlite_file
+def test_a_reaction_asked_reads_in_words_on_the_phone(tmp_path: Path) -> None:
+    """The choices of a reaction asked read 'fight-back': the rules' token. Each button
+    now says it in words ('fight back'), and sends the token."""
+    db = tmp_path / "fight.db"
+    duel(db, "percentile")
+    with Fracas(str(db)) as log:
+        step = duel_attack(log.encounter("fight"))
+    actor, target = step["actor"], step["targets"][0]
+    with phones(db, ("hero", "foe")) as table:
+        fracas(db, "-e", "fight", "act", actor, "attack", target, "-w", "unarmed", "--ask")
+        buttons = re.findall(r'data-choice="([^"]+)">([^<]*)<', table.panel(target))
+    assert "fight-back" in dict(buttons), buttons  # a blow in hand-to-hand may be fought back
+    for token, label in buttons:
+        assert label.strip() and not re.search(r"[-_]", label), (token, label)
+        assert label.strip().lower() == re.sub(r"[-_]", " ", token), (token, label)
