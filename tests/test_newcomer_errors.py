@@ -200,3 +200,10 @@ def test_a_number_too_big_for_a_sheet_names_the_field_it_was_set_for(run) -> Non
     run("new")
     result = run("add", "carl", "--set", "dex=99999999999999999999", ok=False)
     assert result.exit_code != 0 and "--set dex" in result.output, result.output
+
+
+def test_a_percentile_stat_beyond_any_creatures_is_refused_naming_it(run) -> None:
+    run("new")
+    result = run("add", "carl", "--set", "dex=5000", ok=False)
+    assert result.exit_code != 0 and "dex = 5000" in result.output, result.output
+    run("add", "carl", "--set", "dex=30")  # more than a human's 18, as a creature may have

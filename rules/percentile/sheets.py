@@ -57,7 +57,8 @@ class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 UNARMED = Weapon("unarmed", "unarmed", "1d4-1")
 
 
-Stat = Annotated[int, msgspec.Meta(ge=0)]  # mechanic 5: 3-18 for humans, more for others
+# mechanic 5: 3-18 for humans, more for others; the rules give others no top, 99 is a sane one
+Stat = Annotated[int, msgspec.Meta(ge=0, le=99)]
 
 
 class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
