@@ -8,6 +8,7 @@ FRACAS_SHOTS=DIR keeps the screenshots."""
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -68,15 +69,22 @@ def cave(db: Path) -> None:
     fracas(db, "act", "wolf", "attack", "wren", "--dice", "15,3,2,5")
 
 
-def test_the_tv_shows_a_fight_of_ten_with_its_conditions_and_dice_on_one_screen(
-    tmp_path: Path, browser: Any
-) -> None:
+@contextmanager
+def cave_on_a_tv(tmp_path: Path, browser: Any) -> Iterator[Any]:
+    """The `cave` fight's players' page, opened as a 1920x1080 TV opens it."""
     db = tmp_path / "cave.db"
     cave(db)
     with served(db) as running:
         tv = browser.new_context(**TV).new_page()
         tv.goto(running.players)
         tv.locator("#screen .screen").wait_for(timeout=WAIT)
+        yield tv
+
+
+def test_the_tv_shows_a_fight_of_ten_with_its_conditions_and_dice_on_one_screen(
+    tmp_path: Path, browser: Any
+) -> None:
+    with cave_on_a_tv(tmp_path, browser) as tv:
         shot(tv, "tv-ten")
         assert tv.locator("#screen tr[data-combatant]").count() == 10
         assert tv.locator("#screen .condition").count() >= 8
@@ -105,12 +113,7 @@ def test_a_bar_at_0_hp_is_empty_and_says_down_and_a_bar_is_coloured_by_state(
 ) -> None:
     """At 0 HP the bar was a full-length red bar (it read as full from across the room); an
     unconscious character with HP left showed a green sliver on a red bar."""
-    db = tmp_path / "cave.db"
-    cave(db)
-    with served(db) as running:
-        tv = browser.new_context(**TV).new_page()
-        tv.goto(running.players)
-        tv.locator("#screen .screen").wait_for(timeout=WAIT)
+    with cave_on_a_tv(tmp_path, browser) as tv:
         ilse = tv.evaluate(BAR, "ilse")  # 0 HP, dying
         assert ilse["filled"] < 1 and ilse["track"] != DOWN_RED, ilse
         assert "down" in ilse["words"].split(), ilse
