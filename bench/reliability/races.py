@@ -15,6 +15,7 @@ import argparse
 import multiprocessing
 import time
 from pathlib import Path
+from typing import Any
 
 from bench.pgserver import Server, binaries
 from bench.reliability.trials import Figures, fracas_cli, traceback_in
@@ -143,9 +144,12 @@ def page_races_play(workdir: Path, rounds: int) -> Figures:
     started(str(db))
     for _ in range(rounds):
         before = steps_of(db)
-        with multiprocessing.Pool(2) as pool:
-            page = pool.apply_async(page_next, (db, before))
-            play = pool.apply_async(play_next, (db,))
+        # both are shown the turn before either presses: a busy machine may otherwise start
+        # play after the page's `next` landed, and play would rightly end the turn it shows
+        with multiprocessing.Manager() as manager, multiprocessing.Pool(2) as pool:
+            shown = manager.Barrier(2)
+            page = pool.apply_async(page_next, (db, before, shown))
+            play = pool.apply_async(play_next, (db, shown))
             said = [page.get(120), play.get(120)]
         figures.add(f"rounds ending {steps_of(db) - before} turn(s)")
         for problem in filter(None, said):
@@ -154,13 +158,14 @@ def page_races_play(workdir: Path, rounds: int) -> Figures:
     return figures
 
 
-def page_next(db: Path, seen: int) -> str:
-    """The GM page's `next`, sent with the step the page shows."""
+def page_next(db: Path, seen: int, shown: Any) -> str:
+    """The GM page's `next`, sent with the step the page shows, once play shows its turn."""
     from fracas.cli.serve import Table
 
     page = Table(str(db), "bench")
     try:
         name = page.worker.submit(page.encounter, None).result()
+        shown.wait(120)
         said = page.worker.submit(page.command, name, "next", None, seen).result()
     finally:
         page.close()
@@ -168,8 +173,8 @@ def page_next(db: Path, seen: int) -> str:
     return f"not one line: {refusal!r}" if "\n" in refusal.strip() else ""
 
 
-def play_next(db: Path) -> str:
-    """`fracas play`'s `n`, carrying the turn its bar shows."""
+def play_next(db: Path, shown: Any) -> str:
+    """`fracas play`'s `n`, carrying the turn its bar shows, once the page shows its turn."""
     import contextlib
     import io
 
@@ -179,6 +184,7 @@ def play_next(db: Path) -> str:
     app = App(str(db), None)
     play = Session(app, cli)
     play.prompt()  # what the GM is shown
+    shown.wait(120)
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         play.run("n")
     app.close()
