@@ -121,3 +121,12 @@ def snapshots_often(monkeypatch: pytest.MonkeyPatch) -> None:
     from fracas.rules import snapshots
 
     monkeypatch.setattr(snapshots, "SNAPSHOT_EVERY", 4)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """A headless Chromium (Debian's, never a downloaded one) for a browser test module."""
+    from tests.web import chromium
+
+    with chromium() as launched:
+        yield launched

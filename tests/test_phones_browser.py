@@ -4,22 +4,15 @@ player picks a reaction to an attack, acts on his turn, the GM undoes a step, an
 link stops working."""
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web import chromium, fracas, invited, motel, served
+from tests.web import fracas, invited, motel, served
 
 pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 def log_text(page: Any) -> str:

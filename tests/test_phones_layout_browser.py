@@ -3,7 +3,6 @@ Chromium (issue 37): it never scrolls sideways, in every ruleset. Each test fail
 code before its fix."""
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +12,6 @@ from tests.web import (
     PHONE,
     RULESETS,
     WAIT,
-    chromium,
     duel,
     fracas,
     invited,
@@ -25,12 +23,6 @@ from tests.web import (
 
 pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
 LONG = "Grimgorg-Skullsplitter-of-the-Black-Mountains"  # a name with nowhere to break
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 def wider(page: Any) -> list[str]:

@@ -7,9 +7,7 @@ row, the result of a tap left out of view, and magic missile's darts not to be s
 
 FRACAS_SHOTS=DIR keeps the screenshots (they were looked at when the tests were written)."""
 
-import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +20,11 @@ from tests.web import (
     PHONE,
     RULESETS,
     WAIT,
-    chromium,
     duel,
     fracas,
     invited,
     served,
+    shot,
     srd_sample,
     steps,
     until_acting,
@@ -34,18 +32,6 @@ from tests.web import (
 
 pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
 TV = {"viewport": {"width": 1920, "height": 1080}}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
-
-
-def shot(page: Any, name: str) -> None:
-    if shots := os.environ.get("FRACAS_SHOTS"):
-        Path(shots).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=f"{shots}/{name}.png")
 
 
 def in_view(page: Any, selector: str) -> bool:

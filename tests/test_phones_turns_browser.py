@@ -6,7 +6,6 @@ FRACAS_SHOTS=DIR keeps a phone-sized screenshot (390x844) of each ruleset's turn
 
 import json
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,6 @@ from tests.web import (
     PHONE,
     RULESETS,
     WAIT,
-    chromium,
     duel,
     fracas,
     invited,
@@ -43,12 +41,6 @@ def landed_by(page: Any, who: str, count: int) -> None:
         arg=[who, count],
         timeout=WAIT,
     )
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

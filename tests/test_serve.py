@@ -10,15 +10,9 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web import Served, chromium, fracas, secret_fight, served
+from tests.web import Served, fracas, secret_fight, served
 
 DEMO_NPC_HEALTH = {"Knife cultist": "down", "Shotgun cultist": "bloodied"}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ green sliver on red; a phone's board (390 px) broke names and conditions mid-wor
 
 FRACAS_SHOTS=DIR keeps the screenshots."""
 
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,24 +13,12 @@ from typing import Any
 
 import pytest
 
-from tests.web import PHONE, WAIT, chromium, fracas, invited, sample, served
+from tests.web import PHONE, WAIT, fracas, invited, sample, served, shot
 
 pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
 TV = {"viewport": {"width": 1920, "height": 1080}}
 PARTY = {"maelis": "cleric", "wren": "rogue", "ilse": "wizard", "brannoc": "fighter"}
 NAMES = {"maelis": "Maelis", "wren": "Wren", "ilse": "Ilse", "brannoc": "Brannoc"}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
-
-
-def shot(page: Any, name: str) -> None:
-    if shots := os.environ.get("FRACAS_SHOTS"):
-        Path(shots).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=f"{shots}/{name}.png", full_page=True)
 
 
 def cave(db: Path) -> None:
@@ -85,7 +72,7 @@ def test_the_tv_shows_a_fight_of_ten_with_its_conditions_and_dice_on_one_screen(
     tmp_path: Path, browser: Any
 ) -> None:
     with cave_on_a_tv(tmp_path, browser) as tv:
-        shot(tv, "tv-ten")
+        shot(tv, "tv-ten", full_page=True)
         assert tv.locator("#screen tr[data-combatant]").count() == 10
         assert tv.locator("#screen .condition").count() >= 8
         assert tv.locator("#screen .dice").count() == 1
@@ -152,7 +139,7 @@ def test_a_phones_board_breaks_names_and_conditions_only_between_words(
         phone = browser.new_context(**PHONE).new_page()
         phone.goto(f"{running.root}/p/{token}")
         phone.locator("#screen .screen").wait_for(timeout=WAIT)
-        shot(phone, "phone-board")
+        shot(phone, "phone-board", full_page=True)
         assert phone.locator("#screen tr[data-combatant]").count() == 10
         assert phone.evaluate(BROKEN_WORDS) == []
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390

@@ -3,7 +3,6 @@ every ruleset: the whole board, the latest dice and the log's column all in view
 outside tester found the srd dice box below the fold with nine combatants."""
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +11,7 @@ import pytest
 from fracas.projections import Fracas
 from tests.casts import CASTS
 from tests.support import SIX, do
-from tests.web import chromium, served, srd_sample
+from tests.web import served, srd_sample
 
 pytestmark = pytest.mark.browser
 
@@ -31,12 +30,6 @@ MEASURED = """() => {
           board: box(document.querySelector("table.board")).right,
           dice: box(document.querySelector("section.dice")).left};
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 def nine(db: Path, ruleset: str) -> None:

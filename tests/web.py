@@ -293,3 +293,10 @@ def phones(db: Path, players: tuple[str, ...], encounter: str = "fight") -> Iter
     table = Served(str(db), "gm-token")
     with TestClient(build(table)) as client:
         yield Phones(db, client, tokens, "gm-token")
+
+
+def shot(page: Any, name: str, full_page: bool = False) -> None:
+    """A screenshot into $FRACAS_SHOTS, when set, for a person to look at."""
+    if shots := os.environ.get("FRACAS_SHOTS"):
+        Path(shots).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=f"{shots}/{name}.png", full_page=full_page)
