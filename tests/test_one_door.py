@@ -111,9 +111,16 @@ def view(state: State) -> View:
     return View(1, "fight", [f.id for f in fighters], order, wounds, [])
 
 
+def no_commands(state: State, command: Any, ctx: Any) -> list[Event]:
+    """These tests fold and show events only: the bare ruleset is never asked to decide."""
+    return []
+
+
 def ruleset(**given: Any) -> Ruleset:
     fields = {"evolve": by_hand, "view": view, **given}
-    return Ruleset("bare", "Bare", Options, Options, Join, event_union(), State, None, **fields)
+    return Ruleset(
+        "bare", "Bare", Options, Options, Join, event_union(), State, no_commands, **fields
+    )
 
 
 EVENTS = [
