@@ -69,7 +69,7 @@ def crypt(db: Path) -> None:
     with Fracas(str(db)) as log:
         fight = log.new("srd", title="The Crypt", encounter="crypt")
         for who, sheet, side in (
-            ("fighter", srd_sample("fighter", initiative=60), "pc"),
+            ("fighter", srd_sample("fighter", initiative=80), "pc"),
             ("rogue", srd_sample("rogue", initiative=40), "pc"),
             ("goblin", srd_sample("goblin", hp=150, initiative=20), "npc"),
         ):

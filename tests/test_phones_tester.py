@@ -68,7 +68,7 @@ def test_a_wrongly_typed_step_is_told_in_plain_words(table: Table, body: bytes, 
 def chapel(db: Path) -> None:
     """The cleric acts first; the skeleton is destroyed and the wolf has fled."""
     fracas(db, "new", "-r", "srd", "--id", "chapel", "-t", "The Chapel")
-    fracas(db, "add", "cleric", "--sheet", sample("cleric"), "--set", "initiative=60")
+    fracas(db, "add", "cleric", "--sheet", sample("cleric"), "--set", "initiative=80")
     fracas(db, "add", "fighter", "--sheet", sample("fighter"), "--set", "initiative=40")
     for foe in ("goblin", "skeleton", "wolf"):
         fracas(db, "add", foe, "--sheet", sample(foe))

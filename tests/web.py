@@ -142,7 +142,7 @@ def crypt(db: Path) -> None:
     """The fighter acts first, then the rogue (players' characters), then the goblin."""
     fracas(db, "new", "-r", "srd", "--id", "crypt", "-t", "The Crypt")
     pc = ("--side", "pc")
-    fracas(db, "add", "fighter", "--sheet", sample("fighter"), "--set", "initiative=60", *pc)
+    fracas(db, "add", "fighter", "--sheet", sample("fighter"), "--set", "initiative=80", *pc)
     fracas(db, "add", "rogue", "--sheet", sample("rogue"), "--set", "initiative=40", *pc)
     fracas(db, "add", "goblin", "--sheet", sample("goblin"), "--set", "hp=150")
     fracas(db, "begin")
