@@ -46,7 +46,7 @@ def landed_by(page: Any, who: str, count: int) -> None:
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_phone_takes_a_turn_and_a_reaction(tmp_path: Path, browser: Any, ruleset: str) -> None:
     db = tmp_path / f"{ruleset}.db"
-    duel(db, ruleset)
+    duel(db, ruleset, foe_side="npc" if ruleset == "srd" else "pc")  # srd: a foe's opportunity
     tokens = {who: invited(db, who) for who in ("hero", "foe")}
     with served(db) as running:
         phone = browser.new_context(**PHONE)

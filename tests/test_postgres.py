@@ -131,6 +131,8 @@ def test_serve_shows_many_encounters_from_one_server_and_follows_their_appends(p
     for title in ("Motel", "Harbour", "Casino"):
         invoke("--db", pg_url, "new", "--id", title.lower(), "--title", title)
         invoke("--db", pg_url, "-e", title.lower(), "add", "alice", "--set", "dex=12")
+        invoke("--db", pg_url, "-e", title.lower(), "add", "bob", "--set", "dex=10")
+        invoke("--db", pg_url, "-e", title.lower(), "begin")  # players see begun fights only
     with served(pg_url) as server:
         assert "***" not in server.gm  # (no password in this URL to hide)
         for title in ("Motel", "Harbour", "Casino"):
@@ -144,7 +146,7 @@ def test_serve_shows_many_encounters_from_one_server_and_follows_their_appends(p
         assert screen_steps(server.root, "harbour") == before + 1
         stream = urllib.request.urlopen(f"{server.root}/e/casino/stream", timeout=10)
         fracas_process(pg_url, "-e", "casino", "note", "chips down")
-        assert wait_for_screen(stream, steps=3)["steps"] == 3
+        assert wait_for_screen(stream, steps=5)["steps"] == 5
 
 
 def screen_steps(root: str, name: str) -> int:

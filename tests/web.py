@@ -200,13 +200,14 @@ def cast_of(ruleset: str) -> tuple[tuple[str, dict[str, Any]], tuple[str, dict[s
     return ("hero", sheets[0]), ("foe", sheets[1])
 
 
-def duel(db: Path, ruleset: str) -> None:
-    """The hero and the foe of `cast_of(ruleset)`, both players' characters, begun."""
+def duel(db: Path, ruleset: str, foe_side: str = "pc") -> None:
+    """The hero and the foe of `cast_of(ruleset)`, both players' characters, begun; the foe
+    on `foe_side` (the hero's, pc, unless a test needs them on opposite sides)."""
     (hero, mine), (foe, theirs) = cast_of(ruleset)
     with Fracas(str(db)) as log:
         encounter = log.new(ruleset, title=f"A {ruleset} fight", encounter="fight")
         do(encounter, {"action": "join", "combatant": hero, "sheet": mine, "side": "pc"})
-        do(encounter, {"action": "join", "combatant": foe, "sheet": theirs, "side": "pc"})
+        do(encounter, {"action": "join", "combatant": foe, "sheet": theirs, "side": foe_side})
         do(encounter, {"action": "begin"})
 
 

@@ -51,7 +51,7 @@ CASTS = {
             "goblin": timeslice.GOBLIN,
         },
         {"goblin2": timeslice.GOBLIN},
-        seldom=frozenset({"cast", "interrupt", "reload", "treat"}),
+        seldom=frozenset({"cast", "draw", "interrupt", "reload", "treat"}),
     ),
     "fudge": Cast(
         "fudge",
