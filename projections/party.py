@@ -88,10 +88,11 @@ def wound_row(live: Encounter, who: str) -> WoundRow:
 
 
 def check_between_fights(log: Fracas) -> None:
-    """The party is between fights: not in one that has begun and not ended. Changing it
-    there would carry it home mid-fight, and the fight's later damage would never reach it."""
+    """The party is between fights: not in one that has not ended (begun or being set up).
+    Changing it there would carry it home from that fight, and the fight's later damage would
+    never reach it."""
     there = where(log)
-    if there.id != PARTY and there.view().phase not in ("setup", "ended"):
+    if there.id != PARTY and there.view().phase != "ended":
         raise RefusedError(
             f"the party is in the fight {there.id}, which has not ended: "
             f"end the fight {there.id} first"

@@ -247,6 +247,20 @@ def test_the_party_rests_only_between_fights_never_in_a_fight_that_has_not_ended
 
 
 @pytest.mark.parametrize("ruleset", SIX)
+def test_a_rest_while_the_fight_is_being_set_up_is_refused_and_keeps_the_party_in_it(
+    run, tmp_path, ruleset
+):
+    """A rest before `begin` carried the party home from the fight it was still in: later
+    the fight's damage never reached the party (an outside tester's 5e night)."""
+    run("party", "add", "ann", "-r", ruleset, "--sheet", member_sheet(tmp_path, ruleset))
+    run("new", "--party", "--id", "ambush")
+    refused = run("party", "rest", "long", ok=False)
+    assert refused.output.strip().endswith("end the fight ambush first"), refused.output
+    [ann] = members(run)
+    assert ann["where"] == "ambush"
+
+
+@pytest.mark.parametrize("ruleset", SIX)
 def test_a_member_added_twice_is_refused_as_already_in_the_party(run, tmp_path, ruleset):
     sheet = member_sheet(tmp_path, ruleset)
     run("party", "add", "ann", "-r", ruleset, "--sheet", sheet)
