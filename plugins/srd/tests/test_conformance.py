@@ -39,5 +39,6 @@ class TestSrdKeepsTheContract(RulesetChecks):
             "fail": ("", "prone"),
             "defence": ("none", "shield", "hellish rebuke", "absorb elements"),
         },
+        seldom=frozenset({"stand"}),  # only the prone stand, on their own turn
     )
     examples = FIGHTS
