@@ -62,6 +62,7 @@ import msgspec
 from fracas.ledger import FracasError
 from fracas.ledger.history import COMMAND
 from fracas.rules.dice import NoDice
+from fracas.rules.durations import holding_timed
 from fracas.rules.events import (
     CombatantHidden,
     CombatantJoined,
@@ -666,7 +667,9 @@ def declared_reach(frame: Frame, ruleset: Ruleset) -> tuple[set[str], bool] | No
     declared = ruleset.reach(frame.before, command)
     if declared is None:
         return None
-    return set(declared.combatants), declared.shared
+    if declared.shared:  # the turn may move: every duration that ends at a turn may end
+        return set(declared.combatants) | holding_timed(frame.before), True
+    return set(declared.combatants), False
 
 
 _worlds_after: OrderedDict[bytes, tuple[Any, Any, dict[str, int], int | None, int]] = OrderedDict()

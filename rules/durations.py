@@ -100,6 +100,16 @@ def timed(state: Any) -> bool:
     return any(UNTIL in d for f in state.fighters.values() for d in f.conditions.values())
 
 
+def holding_timed(state: Any) -> set[str]:
+    """Who carries a condition with a duration: a step that moves the turn may end it."""
+    fighters = getattr(state, "fighters", {})
+    return {
+        who
+        for who, fighter in fighters.items()
+        if any(UNTIL in detail for detail in getattr(fighter, "conditions", {}).values())
+    }
+
+
 def name_of(state: Any, who: str) -> str:
     fighter = state.fighters.get(who)
     return fighter.name if fighter is not None else who

@@ -99,7 +99,8 @@ class Reach(msgspec.Struct, frozen=True):
     """What a step's dice can change, whatever faces they show (`Ruleset.reach`): the
     combatants whose state could be other than it is, and whether the fight's shared state
     could be (its round, turn, phase or order, now or later: a combatant who could fall is
-    skipped by a later turn, so whoever could fall makes it True)."""
+    skipped by a later turn, so whoever could fall makes it True; fracas then adds whoever
+    holds a condition with a duration, which a moved turn may end)."""
 
     combatants: frozenset[str] = frozenset()
     shared: bool = False

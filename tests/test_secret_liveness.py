@@ -17,7 +17,7 @@ from fracas.cli.serve import Table
 from fracas.projections import Fracas
 from fracas.projections.exports import export_jsonl
 from fracas.projections.screen import PLAYERS
-from fracas.projections.secrecy import players_cut
+from fracas.projections.secrecy import declared_reach, players_cut
 from fracas.rules import Encounter
 from fracas.rules.events import Rolled
 from fracas.rules.timeline import walk
@@ -357,3 +357,25 @@ def test_srd_what_is_left_of_a_condition_stands_while_the_round_is_the_secrets()
     assert said["wolf"] == ["lit (3 rounds left, ending at initiative 22)"]
     assert said["maelis"] == ["lit"], "the ruling after the secret does not show"
     assert cut.seen[secret].masked
+
+
+def test_a_secret_that_may_move_the_turn_reaches_whoever_holds_a_timed_condition():
+    """A roll its ruleset says may move the turn (`Reach.shared`) may end, or keep, a
+    condition that lasts to a turn's edge or for rounds, whoever holds it: its holder is
+    among what the roll can change, though the ruleset names only the two sides (a shot-clock
+    attack that takes its target out moves the clock past a bystander's condition "until the
+    end of the target's next turn")."""
+    encounter = fight("shotclock", {"action_dice": "d6-d6"})
+    actor = encounter.view().acting[0]
+    target, bystander, other = [who for who in encounter.state.fighters if who != actor][:3]
+    for who, lasting in ((bystander, {"until": f"end:{target}"}), (other, {"rounds": 2})):
+        encounter.execute(
+            encounter.ruleset.command(
+                {"action": "gm.condition-set", "target": who, "condition": "dazed", **lasting}
+            )
+        )
+    act(encounter, {"action": "attack", "actor": actor, "targets": [target]}, secret=True)
+    frame = list(walk(encounter.store, encounter.id, encounter.ruleset))[-1]
+    declared = declared_reach(frame, encounter.ruleset)
+    assert declared is not None and declared[1], "the attack may move the clock"
+    assert {actor, target, bystander, other} <= declared[0], "a timed condition is left out"
