@@ -1,12 +1,14 @@
 """Helpers for the tests of the table's screen: `fracas serve` as a real process, and Debian's
 headless Chromium driven by Playwright (never a downloaded browser)."""
 
+import atexit
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import tomllib
 import uuid
 from collections.abc import Callable, Iterator
@@ -156,16 +158,36 @@ def served_table(
     revoked: tuple[str, ...] = (),
 ) -> Iterator[Table]:
     """A fight set up, its players invited (and some of them revoked), served to their phones."""
-    set_up(db)
-    tokens = {who: invited(db, who) for who in players}
-    for who in revoked:
-        fracas(db, "invite", "--revoke", who)
+    tokens = set_up_once(db, set_up, players, revoked)
     with served(db) as running:
         made = Table(db, running, tokens)
         try:
             yield made
         finally:
             made.client.close()
+
+
+_SET_UP: dict[tuple[str, tuple[str, ...], tuple[str, ...]], tuple[Path, dict[str, str]]] = {}
+
+
+def set_up_once(
+    db: Path, set_up: Callable[[Path], None], players: tuple[str, ...], revoked: tuple[str, ...]
+) -> dict[str, str]:
+    """`set_up` and the invitations run once a test run (a dozen `fracas` processes); each
+    test is given its own copy of the log they made, and the players' tokens."""
+    key = (set_up.__qualname__, players, revoked)
+    if key not in _SET_UP:
+        made = Path(tempfile.mkdtemp(prefix="fracas-set-up-")) / db.name
+        atexit.register(shutil.rmtree, made.parent, True)
+        set_up(made)
+        tokens = {who: invited(made, who) for who in players}
+        for who in revoked:
+            fracas(made, "invite", "--revoke", who)
+        _SET_UP[key] = made, tokens
+    made, tokens = _SET_UP[key]
+    for file in made.parent.iterdir():
+        shutil.copyfile(file, db.with_name(file.name))
+    return tokens
 
 
 def motel_table(tmp_path: Path) -> AbstractContextManager[Table]:
