@@ -23,6 +23,7 @@ What is here, by what an author needs:
 - modifiers with reasons and rule ids: `Modifier`, `GivenModifier` (one a command is given);
 - sheets and options: msgspec structs of your own; `Ruleset.sheet` and `Ruleset.options`
   read them; `check_known`, `did_you_mean` and `no_weapon` word refusals alike;
+  `recorded` reads a sheet a join recorded (a bound added since does not refuse it);
 - conditions with durations: `ConditionSet`, `ConditionCleared`, `Until` (`until` makes one
   from your `Clock`), `Clock`, and the helpers of the modules `roster` (a state's combatants,
   the core evolvers) and `gm` (the GM's commands, the table view), each public in its
@@ -107,6 +108,7 @@ from fracas.rules.ruleset import (
     mechanic_ids,
     tie_roll,
 )
+from fracas.rules.sheets import recorded
 from fracas.rules.views import InitiativeRow, PinRow, View, WoundRow
 
 __all__ = [
@@ -184,6 +186,7 @@ __all__ = [
     "parse_dice",
     "parse_terms",
     "party",
+    "recorded",
     "roster",
     "split_faces",
     "tie_roll",

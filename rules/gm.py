@@ -208,11 +208,25 @@ def temporary_by_hand(rules: Any, state: Any, target: str, command: Heal) -> lis
 FREE_ROLL = "free roll"  # what a free roll without a reason is for
 
 
-def free_roll(command: FreeRoll, ctx: Any) -> list[Event]:
-    """A roll no rule applies: its faces, and nothing that follows from them. It reads no
-    state, so it may be made at any time, even once the fight has ended."""
+def free_roll(state: Any, command: FreeRoll, ctx: Any) -> list[Event]:
+    """A roll no rule applies: its faces, and nothing that follows from them. It reads only
+    who is in the fight (the roller: the GM or one of them), so it may be made at any time,
+    even once the fight has ended."""
+    check_roller(state, command.actor)
     purpose = command.reason.strip() or FREE_ROLL
     return [Rolled(command.actor, purpose, ctx.dice.roll(command.dice, purpose))]
+
+
+def check_roller(state: Any, actor: str) -> None:
+    """Who rolls a free roll (`roll --by`): the GM, or a combatant by their id."""
+    fighters = list(state.fighters)
+    if actor != BY_HAND and actor not in fighters:
+        guess = names.closest(actor, fighters) if fighters else None
+        hint = f"did you mean {guess}? " if guess else ""
+        raise BadInputError(
+            f"--by {said(actor)} is neither gm nor a combatant of this encounter; "
+            f"{hint}give --by gm or one of: {names.some_of(fighters) or 'nobody yet'}"
+        )
 
 
 def duration(rules: Any, state: Any, command: SetCondition) -> durations.Until | None:

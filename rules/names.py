@@ -221,6 +221,15 @@ def _text(typ: "inspect.StrType") -> str:
     return f"text{size}{line}"
 
 
+def _range(typ: "inspect.IntType") -> str:
+    """A whole number's bounds in words: ` from 0 to 99`, ` >= 1`, or none."""
+    if typ.ge is not None and typ.le is not None:
+        return f" from {typ.ge} to {typ.le}"
+    low = f" >= {typ.ge}" if typ.ge is not None else ""
+    high = f" <= {typ.le}" if typ.le is not None else ""
+    return f"{low}{high}"
+
+
 def accepted(typ: Any) -> str:
     """What a field takes, in words a GM reads."""
     typ = plain(typ)
@@ -229,9 +238,7 @@ def accepted(typ: Any) -> str:
     if isinstance(typ, inspect.BoolType):
         return "true or false"
     if isinstance(typ, inspect.IntType):
-        low = f" >= {typ.ge}" if typ.ge is not None else ""
-        high = f" <= {typ.le}" if typ.le is not None else ""
-        return f"a whole number{low}{high}"
+        return "a whole number" + _range(typ)
     if isinstance(typ, inspect.FloatType):
         return "a number"
     if isinstance(typ, inspect.StrType):

@@ -382,7 +382,7 @@ class Ruleset:
             events = waits.decide(self, state, command, ctx, gm.check_command)
             secret = secret or waits.secret(state)
         elif isinstance(command, FreeRoll):
-            events = gm.free_roll(command, ctx)
+            events = gm.free_roll(state, command, ctx)
         else:
             self.check_aimed_at_others(command)
             waits.check_free(state, command)
@@ -549,7 +549,7 @@ class Ruleset:
         if not isinstance(custom, list) or not all(isinstance(c, str) for c in custom):
             raise BadInputError(f'{where}: {CUSTOM} is a list of names, like ["pilot (mech)"]')
         try:
-            sheet = msgspec.convert(data, self.sheet_type, strict=False)
+            sheet = msgspec.convert(data, self.sheet_type)  # strict: a file says 12, not "12"
         except msgspec.ValidationError as error:
             raise BadInputError(explain(error, data, self.sheet_type, where)) from None
         except RecursionError:

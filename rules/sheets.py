@@ -3,11 +3,16 @@
 import json
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypeVar
+
+import msgspec
+from msgspec import inspect
 
 from fracas.ledger import BadInputError
 from fracas.ledger.errors import cut
 from fracas.ledger.values import SQL_MAX, SQL_MIN
+from fracas.rules.commands import Name
+from fracas.rules.names import explain
 
 MAX_SHEET = 256 * 1024  # bytes: a sheet is a page, not a book
 MAX_EXPORT = 4 * 1024 * 1024  # bytes: another program's export (JSON) carries its texts too
@@ -69,6 +74,53 @@ def in_range(value: Any, where: str = "") -> Any:
             f"run from {SQL_MIN} to {SQL_MAX}"
         )
     return value
+
+
+T = TypeVar("T")
+
+
+def recorded(data: Any, sheet_type: type[T]) -> T:
+    """A sheet as a join recorded it. A log is never rewritten, so a number a sheet's bounds
+    refuse now (they came after it was recorded) is read as recorded, not refused."""
+    try:
+        return msgspec.convert(data, sheet_type)
+    except msgspec.ValidationError:
+        return _built(inspect.type_info(sheet_type), data)  # type: ignore[no-any-return]
+
+
+def _built(info: inspect.Type, value: Any) -> Any:
+    """`value` as `info`'s structs, lists and tables, its numbers unchecked."""
+    while isinstance(info, inspect.Metadata):
+        info = info.type
+    if isinstance(info, inspect.StructType) and isinstance(value, dict):
+        given = {f.name: _built(f.type, value[f.encode_name]) for f in info.fields
+                 if f.encode_name in value}  # fmt: skip
+        return info.cls(**given)
+    if isinstance(info, inspect.UnionType):
+        structs = [t for t in info.types if isinstance(t, inspect.StructType)]
+        return _built(structs[0], value) if structs and isinstance(value, dict) else value
+    if isinstance(info, inspect.ListType | inspect.VarTupleType) and isinstance(value, list):
+        items = [_built(info.item_type, item) for item in value]
+        return items if isinstance(info, inspect.ListType) else tuple(items)
+    if isinstance(info, inspect.DictType) and isinstance(value, dict):
+        return {key: _built(info.value_type, item) for key, item in value.items()}
+    return value
+
+
+class Identity(msgspec.Struct, frozen=True):
+    """What a sheet may say of who it is, beside the ruleset's fields: a name and a side."""
+
+    name: Name = ""
+    side: Literal["pc", "npc"] | None = None
+
+
+def identity(sheet: dict[str, Any], where: str) -> Identity:
+    """The sheet's own name and side (text, or refused), taken out of `sheet`."""
+    given = {key: sheet.pop(key) for key in ("name", "side") if key in sheet}
+    try:
+        return msgspec.convert(given, Identity)
+    except msgspec.ValidationError as error:
+        raise BadInputError(explain(error, given, Identity, where)) from None
 
 
 def key_path(dotted: str) -> list[str]:

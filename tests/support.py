@@ -115,3 +115,17 @@ def member_sheet(tmp_path: Path, ruleset: str) -> str:
     path = tmp_path / "plain.toml"
     path.write_text("# every field as the ruleset's defaults have it\n")
     return str(path)
+
+
+def refused(run, *args: str) -> str:
+    """The one line a refusal prints, with nothing appended to the log."""
+    before = events_in(run.db) if Path(run.db).exists() else 0
+    result = run(*args, ok=False)
+    assert (result.exit_code != 0 and result.exception is None) or isinstance(
+        result.exception, SystemExit
+    ), result.exception
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
+    if Path(run.db).exists():
+        assert events_in(run.db) == before
+    return lines[0]

@@ -58,25 +58,28 @@ def test_a_free_roll_goes_on_before_the_fight_and_after_it_ends(fracas):
 
 def test_the_cli_rolls_logs_undoes_and_refuses_in_one_line(run):
     run("new", "--id", "e1", "--ruleset", "fudge")
+    run("add", "sam", "--side", "pc")
     rolled = run("roll", "2d20kh1+5", "--reason", "perception", "--dice", "4,17", "--by", "sam")
     assert "sam rolls 2d20kh1+5 for perception: 17 [dropped 4] + 5 = 22; typed by sam" in (
         rolled.output
     )
     run("roll", "4d6dl1", "-m", "strength")
     log = json.loads(run("log", "--json").output)
-    assert [s["step"] for s in log] == [1, 2, 3]
+    assert [s["step"] for s in log] == [1, 2, 3, 4]
     for bad, says in [
         (["roll", "4d6kh5"], "keep 1 to 4"),
         (["roll", "2d20kh1", "--dice", "17"], "those dropped too"),
         (["roll", "2dx"], "unknown dice"),
         (["roll", "d20", "--dice", "4,5"], "left over"),
+        (["roll", "d20", "--by", "bad by"], "--by 'bad by' is neither gm nor a combatant"),
+        (["roll", "d20", "--by", "sma"], "did you mean sam? give --by gm or one of: sam"),
     ]:
         refused = run(*bad, ok=False)
         assert refused.exit_code != 0 and len(refused.output.strip().splitlines()) == 1, bad
         assert says in refused.output
         assert "Traceback" not in refused.output
-    assert len(json.loads(run("log", "--json").output)) == 3, "nothing appended when refused"
-    assert "undid step 3" in run("undo").output
+    assert len(json.loads(run("log", "--json").output)) == 4, "nothing appended when refused"
+    assert "undid step 4" in run("undo").output
     replay = run("replay").output
     assert "roll: sam 2d20kh1+5 [4,17; dropped 4] = 22 (typed by sam)" in replay
     report = run("export", "--format", "md").output
@@ -158,5 +161,7 @@ def test_a_free_roll_by_a_hidden_combatant_whose_join_was_undone_is_theirs_alone
     run("add", "alice", "--set", "dex=14", "--side", "pc")
     run("add", "lurker", "--set", "dex=12", "--hidden")
     run("undo")  # the join taken back: `lurker` is no combatant now, only a name
-    run("roll", "d20", "-m", "stealth", "--by", "lurker")
+    refused = run("roll", "d20", "-m", "stealth", "--by", "lurker", ok=False)
+    assert "--by 'lurker' is neither gm nor a combatant" in refused.output
+    assert "give --by gm or one of: alice\n" in refused.output
     assert "lurker" not in run("export", "--format", "md", "--for", "players").output

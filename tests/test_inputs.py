@@ -93,7 +93,7 @@ def test_an_argument_that_is_not_utf8_is_refused_naming_it(run):
             "modifiers[0].value",
         ),
         (("new", "-o", "critical_multiplier=9223372036854775807"), "critical_multiplier"),
-        (("new", "-o", "critical_multiplier=101"), "<= 100"),
+        (("new", "-o", "critical_multiplier=101"), "from 1 to 100"),
         (("new", "-o", "aim_bonus=1001"), "aim_bonus"),
         (("new", "-r", "pool", "-o", "body_penalties=[1,2,5000]"), "body_penalties[2]"),
         (("act", "alice", "move", "-o", "cover=9223372036854775807"), "cover"),
@@ -183,7 +183,7 @@ def test_a_number_out_of_range_is_a_usage_error_naming_the_option(run, args, say
     ("args", "says"),
     [
         (("act", "alice", "save", "dex", "--dc", "61"), "'--dc'"),
-        (("act", "alice", "save", "dex", "--dc", "61"), "<= 60"),
+        (("act", "alice", "save", "dex", "--dc", "61"), "from 0 to 60"),
         (("act", "alice", "move", "999999"), "'FEET'"),
         (("act", "alice", "attack", "bob", "--mod", "1001:x"), "'--mod'"),
     ],

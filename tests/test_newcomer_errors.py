@@ -10,25 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from fracas.cli.main import cli
-from fracas.ledger import open_store
 from fracas.projections import Fracas
-from tests.support import SHEETS
+from tests.support import SHEETS, refused
 
 SAMPLES = Path(__file__).parent.parent / "plugins" / "srd" / "fracas_srd" / "samples"
-
-
-def refused(run, *args: str) -> str:
-    """The one line a refusal prints, with nothing appended to the log."""
-    before = len(list(open_store(run.db).events())) if Path(run.db).exists() else 0
-    result = run(*args, ok=False)
-    assert (result.exit_code != 0 and result.exception is None) or isinstance(
-        result.exception, SystemExit
-    ), result.exception
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
-    if Path(run.db).exists():
-        assert len(list(open_store(run.db).events())) == before
-    return lines[0]
 
 
 def motel(run) -> None:

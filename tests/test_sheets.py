@@ -79,7 +79,7 @@ def test_bad_values_name_the_accepted_ones():
     percentile = load("percentile")
     with pytest.raises(BadInputError, match="dex_ties = 'coin' is not accepted; use one of"):
         percentile.options({"dex_ties": "coin"})
-    with pytest.raises(BadInputError, match="str = -3 is not accepted; use a whole number >= 0"):
+    with pytest.raises(BadInputError, match="str = -3 is not accepted; use a whole number from 0"):
         percentile.sheet({"str": -3}, "sheet of x")
     with pytest.raises(BadInputError, match="custom_skills is a list of names"):
         percentile.sheet({"custom_skills": "hacking"}, "sheet of x")

@@ -206,7 +206,7 @@ def add(
     """Add a combatant (or --count copies) from a sheet file, a monster of the bestiary
     and/or --set fields; --name and --side override the sheet's. --dice: the faces of what
     joining rolls (d20: initiative, once the fight has begun), as many for each copy."""
-    from fracas.rules.sheets import deep_merge, read_sheet_file
+    from fracas.rules.sheets import deep_merge, identity, read_sheet_file
 
     if sheet_file and monster:
         raise BadInputError("give --sheet or --monster, not both")
@@ -218,13 +218,13 @@ def add(
         sheet = from_bestiary(rules, monster)
     for pair in sets:
         sheet = deep_merge(sheet, parse_pairs((pair,), "--set"))
-    sheet_name, sheet_side = sheet.pop("name", ""), sheet.pop("side", "npc")
+    own = identity(sheet, sheet_source(sheet_file, sets) or f"sheet of {combatant}")
     outcomes = app.writer.add(
         combatant,
         sheet,
         app.encounter_id,
-        name=name or str(sheet_name),
-        side=side or str(sheet_side),
+        name=name or own.name,
+        side=side or own.side or "npc",
         count=count,
         where=sheet_source(sheet_file, sets),
         author=by,
@@ -398,7 +398,7 @@ def party_add(
     party, kept in the log beside the fights."""
     from fracas.projections import Fracas, party
     from fracas.rules import load
-    from fracas.rules.sheets import read_sheet_file
+    from fracas.rules.sheets import identity, read_sheet_file
 
     if bool(sheet_file) == bool(monster):
         raise BadInputError("give --sheet FILE or --monster NAME (one of them)")
@@ -412,9 +412,8 @@ def party_add(
                 if sheet_file
                 else from_bestiary(load(rules), str(monster))
             )
-            sheet_name = sheet.pop("name", "")
-            sheet.pop("side", None)
-            party.add_member(log, combatant, sheet, rules, name=name or str(sheet_name))
+            own = identity(sheet, sheet_file or f"sheet of {combatant}")
+            party.add_member(log, combatant, sheet, rules, name=name or own.name)
 
     app.creating(join)
     click.echo(f"{combatant} joins the party")

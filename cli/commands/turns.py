@@ -422,7 +422,7 @@ def redo(app: App, by: str) -> None:
     "--by",
     default="gm",
     show_default=True,
-    help="Who rolls: the GM, a player or a combatant (and who typed --dice).",
+    help="Who rolls: gm, or a combatant by id (and who typed --dice).",
 )
 @id_option
 @secret_option

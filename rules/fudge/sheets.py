@@ -2,7 +2,7 @@
 choices."""
 
 from collections.abc import Collection
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -30,10 +30,14 @@ SKILLS = (  # mechanic 4: the core skills, and the combat page's Melee
 FLANKS = ("front", "left", "right", "rear")
 
 
+Level = Annotated[int, msgspec.Meta(ge=0, le=6)]  # mechanic 3: Unskilled +0 to Legendary +6
+Bonus = Annotated[int, msgspec.Meta(ge=0, le=10)]  # a Damage Bonus, armor (003-32)
+
+
 class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: str
     skill: str = "ranged combat"
-    damage: int = 0  # the Damage Bonus
+    damage: Bonus = 0  # the Damage Bonus
     ranged: bool = True
     burst: bool = False  # fires 3-round bursts (003-23)
     buckshot: bool = False  # a shotgun with buckshot: +1 at close range (003-23)
@@ -47,10 +51,10 @@ class Shield(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    skills: dict[str, int | str] = {}
+    skills: dict[str, Level | str] = {}
     weapons: list[Weapon] = []
-    armor: int = 0  # worn
-    integral_armor: int = 0
+    armor: Bonus = 0  # worn
+    integral_armor: Bonus = 0
     shield: Shield | None = None
     traits: list[str] = []
 

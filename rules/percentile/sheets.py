@@ -41,13 +41,19 @@ SKILLS = (  # the Agent's Handbook skill list; typed skills take any "(type)"
 )  # fmt: skip
 
 
+Percent = Annotated[int, msgspec.Meta(ge=0, le=100)]  # a Lethality rating (000-M8)
+Skill = Annotated[int, msgspec.Meta(ge=0, le=99)]  # a skill %: a test's target is at most 99
+Armor = Annotated[int, msgspec.Meta(ge=0, le=50)]  # armor points, armor piercing (000-M7)
+Health = Annotated[int, msgspec.Meta(ge=1, le=1_000_000)]  # HP: a creature's may be huge
+
+
 class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: str
     kind: WeaponKind = "firearm"
     damage: str = "1d6"
     skill: str = ""
-    armor_piercing: int = 0
-    lethality: int = 0
+    armor_piercing: Armor = 0
+    lethality: Percent = 0
 
     @property
     def skill_name(self) -> str:
@@ -68,10 +74,10 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     intelligence: Stat = msgspec.field(default=10, name="int")
     pow: Stat = 10
     cha: Stat = 10
-    skills: dict[str, int] = {}
+    skills: dict[str, Skill] = {}
     weapons: list[Weapon] = []
-    armor: int = 0
-    hp: int | None = None
+    armor: Armor = 0
+    hp: Health | None = None
     human: bool = True
     holding: list[str] = []
 

@@ -1,6 +1,6 @@
 """Sheets and options: a fighter's attributes, abilities and weapons, and the table's choices."""
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -19,6 +19,13 @@ ABILITIES = (  # mechanic 7
 )  # fmt: skip
 
 
+Attribute = Annotated[int, msgspec.Meta(ge=1, le=10)]  # a human's 1-5, room for the uncanny
+Ability = Annotated[int, msgspec.Meta(ge=0, le=5)]  # mechanic 7: Abilities are rated 0-5
+Difficulty = Annotated[int, msgspec.Meta(ge=2, le=10)]  # what a d10 must reach (mechanic 1)
+Damage = Annotated[int, msgspec.Meta(ge=0, le=20)]  # Weapon Damage and Armor (mechanic 2)
+Body = Annotated[int, msgspec.Meta(ge=1, le=99)]  # mechanic 3: 5 + Brawn / 2 for a human
+
+
 class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Mechanic 2's weapon table: the roll, the Difficulty and the Weapon Damage."""
 
@@ -26,8 +33,8 @@ class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     kind: WeaponKind = "melee"
     attribute: str = "brawn"
     ability: str = "melee"
-    difficulty: int = 6
-    damage: int = 0
+    difficulty: Difficulty = 6
+    damage: Damage = 0
     committed: bool = False
 
 
@@ -35,15 +42,15 @@ FISTS = Weapon("fists", "brawl", "brawn", "brawl", 5, 0)
 
 
 class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    brawn: int = 2
-    dexterity: int = 2
-    perception: int = 2
-    intellect: int = 2
-    charisma: int = 2
-    abilities: dict[str, int] = {}
+    brawn: Attribute = 2
+    dexterity: Attribute = 2
+    perception: Attribute = 2
+    intellect: Attribute = 2
+    charisma: Attribute = 2
+    abilities: dict[str, Ability] = {}
     weapons: list[Weapon] = []
-    armor: int = 0
-    body: int | None = None
+    armor: Damage = 0
+    body: Body | None = None
     firearm_reactions: bool = False  # a Power that lets the character react to gunfire
 
     def pool(self, attribute: str, ability: str) -> int:

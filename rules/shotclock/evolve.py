@@ -1,6 +1,5 @@
 """evolve: a pure, total fold of the events into the fight's state."""
 
-import msgspec
 from msgspec.structs import replace
 
 from fracas.rules.api import (
@@ -11,6 +10,7 @@ from fracas.rules.api import (
     Healed,
     InitiativeSet,
     Spent,
+    recorded,
     roster,
 )
 
@@ -24,7 +24,7 @@ def fold(state: State, events: list[Event]) -> State:
 
 
 def _joined(state: State, event: CombatantJoined) -> State:
-    sheet = msgspec.convert(event.sheet, Sheet)
+    sheet = recorded(event.sheet, Sheet)
     return roster.put(
         state, Fighter(event.combatant, event.name, event.side, sheet, len(state.fighters))
     )

@@ -1,6 +1,6 @@
 """Sheets and options: a fighter's attributes, skills and weapons, and the table's choices."""
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -19,22 +19,28 @@ SKILLS = (  # the first edition's skills
 )  # fmt: skip
 
 
+# An attribute or a skill's Action Value: a mook's 7 to a boss's 18 or so; 30 leaves room
+AV = Annotated[int, msgspec.Meta(ge=0, le=30)]
+Damage = Annotated[int, msgspec.Meta(ge=0, le=50)]  # a weapon's Damage Value
+Shots = Annotated[int, msgspec.Meta(ge=1, le=20)]  # what an action costs (001-6, 001-17)
+
+
 class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: str
-    damage: int = 10
+    damage: Damage = 10
     skill: str = "guns"
-    shots: int = 3  # 001-6: aiming and firing, a hand-to-hand attack
+    shots: Shots = 3  # 001-6: aiming and firing, a hand-to-hand attack
 
 
 class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    speed: int = 5
-    toughness: int = 5
-    constitution: int = 5
-    strength: int = 5
-    agility: int = 5
-    dexterity: int = 5
-    move: int = 5
-    skills: dict[str, int] = {}
+    speed: AV = 5
+    toughness: AV = 5
+    constitution: AV = 5
+    strength: AV = 5
+    agility: AV = 5
+    dexterity: AV = 5
+    move: AV = 5
+    skills: dict[str, AV] = {}
     weapons: list[Weapon] = []
     mook: bool = False
     big_bruiser: bool = False

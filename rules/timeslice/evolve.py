@@ -1,6 +1,5 @@
 """evolve: a pure, total fold of the events into the fight's state."""
 
-import msgspec
 from msgspec.structs import replace
 
 from fracas.rules.api import (
@@ -13,6 +12,7 @@ from fracas.rules.api import (
     InitiativeSet,
     Spent,
     TurnAdvanced,
+    recorded,
     roster,
 )
 
@@ -26,7 +26,7 @@ def fold(state: State, events: list[Event]) -> State:
 
 
 def _joined(state: State, event: CombatantJoined) -> State:
-    sheet = msgspec.convert(event.sheet, Sheet)
+    sheet = recorded(event.sheet, Sheet)
     fighter = Fighter(
         event.combatant,
         event.name,

@@ -1,6 +1,8 @@
 """Sheets and options: a fighter's attributes, skills, weapons and armor, and the table's
 choices."""
 
+from typing import Annotated
+
 import msgspec
 
 from fracas.rules.api import Bounded
@@ -11,17 +13,27 @@ STAT_DICE = "2d10z"  # 002-14: two d10 read 0-9
 LIMBS = ("left arm", "right arm", "left leg", "right leg")
 
 
+# The seed gives no scales (RULES.md 002 "Not found"); these hold its baseline 10 stat
+# (2d10 read 0-9 + stat - 10), its 10 TS a round, and room either way.
+Stat = Annotated[int, msgspec.Meta(ge=0, le=30)]
+Health = Annotated[int, msgspec.Meta(ge=1, le=10_000)]
+Amount = Annotated[int, msgspec.Meta(ge=0, le=1000)]  # damage, healing, DR
+Cost = Annotated[int, msgspec.Meta(ge=1, le=100)]  # TS an attack or spell costs: never free
+Slices = Annotated[int, msgspec.Meta(ge=0, le=100)]  # TS to draw or reload; stagger points
+Bonus = Annotated[int, msgspec.Meta(ge=0, le=20)]  # a weapon's parry or shield bonus (002-23)
+
+
 class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The Equipment page is not in the seed: every figure is data (RULES.md defaults)."""
 
     name: str
-    damage: int = 2
-    ts: int = 3  # 002-6
+    damage: Amount = 2
+    ts: Cost = 3  # 002-6
     ranged: bool = False
-    draw_ts: int = 1  # 002-5
-    reload_ts: int = 0  # 002-12; 0: never reloads
-    parry: int = 0  # 002-23: the weapon bonus to a parry
-    shield: int = 0  # 002-23: the shield bonus to a block
+    draw_ts: Slices = 1  # 002-5
+    reload_ts: Slices = 0  # 002-12; 0: never reloads
+    parry: Bonus = 0  # 002-23: the weapon bonus to a parry
+    shield: Bonus = 0  # 002-23: the shield bonus to a block
     limb: str = "right arm"  # the limb that wields it (002-18)
     stat: str = "v"  # the attack stat, [V] by default (002-15)
 
@@ -30,23 +42,23 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """002-10: a spell costs the TS it lists; it may strike like an attack or heal."""
 
     name: str
-    ts: int
-    damage: int = 0
-    heal: int = 0
+    ts: Cost
+    damage: Amount = 0
+    heal: Amount = 0
     ranged: bool = True
     stat: str = "v"
     limb: str = "right arm"
 
 
 class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    q: int = 10  # [Q]: initiative and defence
-    v: int = 10  # [V]: attack
-    u: int = 10  # [U]: resisting surprise
-    stats: dict[str, int] = {}
-    hp: int = 10
-    dr: int = 0
-    ts_max: int | None = None
-    stagger_threshold: int | None = None
+    q: Stat = 10  # [Q]: initiative and defence
+    v: Stat = 10  # [V]: attack
+    u: Stat = 10  # [U]: resisting surprise
+    stats: dict[str, Stat] = {}
+    hp: Health = 10
+    dr: Amount = 0
+    ts_max: Annotated[int, msgspec.Meta(ge=1, le=100)] | None = None
+    stagger_threshold: Slices | None = None
     weapons: list[Weapon] = []
     spells: list[Spell] = []
     equipped: list[str] = []

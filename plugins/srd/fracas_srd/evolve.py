@@ -1,6 +1,5 @@
 """evolve: a pure, total fold of the events into the fight's state."""
 
-import msgspec
 from fracas.rules.api import (
     CombatantHidden,
     CombatantJoined,
@@ -16,6 +15,7 @@ from fracas.rules.api import (
     Rolled,
     Spent,
     TurnAdvanced,
+    recorded,
     roster,
 )
 from msgspec.structs import replace
@@ -46,7 +46,7 @@ from fracas_srd.state import (
 
 
 def joined(state: State, event: CombatantJoined) -> State:
-    sheet = msgspec.convert(event.sheet, Sheet)
+    sheet = recorded(event.sheet, Sheet)
     fighter = Fighter(
         event.combatant,
         event.name,
