@@ -34,6 +34,7 @@ from fracas.rules.events import (
     Rolled,
     SeedRevealed,
 )
+from fracas.rules.names import closest, some_of
 from fracas.rules.ruleset import DOWN, OUT
 from fracas.rules.timeline import Frame, walk, walk_between
 from fracas.rules.views import View, WoundRow
@@ -633,6 +634,7 @@ def select(
                 f"--turn takes ROUND:COMBATANT, like --turn 2:alice; got {said(turn)}"
             )
         round_ = int(number)
+        check_took_turns(steps, who, turn)
     chosen = [
         s
         for s in steps
@@ -648,6 +650,19 @@ def select(
             f"in rounds {rounds[0]} to {rounds[-1]}"
         )
     return chosen
+
+
+def check_took_turns(steps: list[ReplayStep], who: str, turn: str) -> None:
+    """`--turn ROUND:WHO` names one who took a turn in the steps walked (the audience's own:
+    a combatant they do not see never acts in them)."""
+    acted = list(dict.fromkeys(a for s in steps for a in s.acting))
+    if who not in acted:
+        guess = closest(who, acted) if acted else None
+        hint = f"did you mean {guess}? " if guess else ""
+        raise BadInputError(
+            f"--turn {turn}: {said(who)} took no turn in this encounter; {hint}turns were "
+            f"taken by: {some_of(acted) or 'nobody yet'} (--turn ROUND:COMBATANT)"
+        )
 
 
 def replay(

@@ -3,7 +3,9 @@ logs; players' exports that leak nothing GM-only."""
 
 import io
 import json
+import os
 import re
+import stat
 from pathlib import Path
 
 import pytest
@@ -224,3 +226,23 @@ def test_an_export_cut_short_or_missing_its_last_step_is_refused_and_nothing_is_
         assert result.exit_code != 0, name
         assert "is not whole" in result.output and "Traceback" not in result.output
         assert not target.exists()
+
+
+@pytest.mark.sqlite_file  # the files are written on this machine's disk
+@pytest.mark.parametrize("fmt", ["jsonl", "md", "html"])
+def test_an_export_file_follows_the_umask_and_keeps_the_mode_it_replaces(tmp_path, run, fmt):
+    """A GM shares a report: it is made as any other file is (0666 less the umask), and an
+    export over a file already there keeps that file's mode."""
+    run("new")
+    run("add", "alice")
+    target = tmp_path / f"session.{fmt}"
+    old = os.umask(0o022)
+    try:
+        run("export", "--format", fmt, "-o", str(target))
+        assert stat.S_IMODE(target.stat().st_mode) == 0o644
+        target.chmod(0o640)
+        run("export", "--format", fmt, "-o", str(target))
+        assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    finally:
+        os.umask(old)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []

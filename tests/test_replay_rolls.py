@@ -11,7 +11,7 @@ from fracas.projections.describe import came_to, describe
 from fracas.rules.events import Rolled
 from fracas.rules.ruleset import load
 from tests.casts.shotclock import BOSS, JACK, act, shot_fight
-from tests.support import do
+from tests.support import cli_gunfight, do, refused
 
 SAMPLES = Path(__file__).parents[1] / "plugins" / "srd" / "fracas_srd" / "samples"
 
@@ -50,3 +50,14 @@ def test_replay_and_whatif_read_the_roll_the_ruleset_compares(fracas, run, name)
     faces = ",".join(map(str, other))
     whatif = run("-e", encounter.id, "whatif", "--step", str(step), "--dice", faces).output
     assert f"was: {describe(rolled, load(name).round_word, reads)}" in whatif, whatif
+
+
+def test_replay_of_the_turn_of_no_combatant_names_who_took_turns(run):
+    cli_gunfight(run, bob_hp=12)
+    run("act", "alice", "aim")
+    line = refused(run, "replay", "--turn", "1:bad by")
+    assert line == (
+        "Error: --turn 1:bad by: 'bad by' took no turn in this encounter; "
+        "turns were taken by: alice (--turn ROUND:COMBATANT)"
+    )
+    assert "did you mean alice?" in refused(run, "replay", "--turn", "1:alce")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import shutil
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -193,10 +194,13 @@ def written_whole(output: str) -> Iterator[IO[str]]:
             with click.open_file(output, "w", encoding="utf-8") as out:
                 shutil.copyfileobj(spool, out, 1 << 20)
         return
-    directory = os.path.dirname(os.path.abspath(output))
-    descriptor, temporary = tempfile.mkstemp(dir=directory, prefix=".fracas-export-")
+    from fracas.ledger.store import private_beside
+
+    temporary = private_beside(output)  # made as any file is: 0666 less the umask
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+        if os.path.isfile(output):  # an export over a file keeps the mode it was given
+            os.chmod(temporary, stat.S_IMODE(os.stat(output).st_mode))
+        with open(temporary, "w", encoding="utf-8") as out:
             yield out
             out.flush()
             os.fsync(out.fileno())
