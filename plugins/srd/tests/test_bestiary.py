@@ -500,6 +500,44 @@ def test_a_spellcaster_carries_the_spells_the_plugin_plays_with_its_slots():
     assert "2nd level (3 slots) hold person" in said
 
 
+def test_a_mage_casts_the_fireball_and_cone_of_cold_of_its_stat_block():
+    """SRD 5.1: the mage, a 9th-level wizard caster (Int, save DC 14), slots 4/3/3/3/1;
+    fireball (3rd level, 8d6 fire, Dex save for half, 1d6 more a slot level above 3rd) and
+    cone of cold (5th, 8d8 cold, Con save for half) are on its list and play; what the
+    plugin cannot play (mage armor, misty step, counterspell) is left out."""
+    mage = sheet_of("mage")
+    assert mage.spellcasting == "int" and mage.slots == [4, 3, 3, 3, 1]
+    fireball, cone = mage.spell("fireball"), mage.spell("cone of cold")
+    assert (fireball.level, fireball.save, fireball.damage, fireball.type) == (
+        3,
+        "dex",
+        "8d6",
+        "fire",
+    )
+    assert fireball.half and fireball.upcast == "1d6"
+    assert (cone.level, cone.save, cone.damage, cone.type, cone.half) == (
+        5,
+        "con",
+        "8d8",
+        "cold",
+        True,
+    )
+    assert not {"mage armor", "misty step", "counterspell"} & {s.name for s in mage.spells}
+    table = Table()
+    table.join("mage", monster("mage").sheet)
+    table.join("pc", sample("fighter"), "pc")  # Dex 13: +1 to the save
+    table.join("pc2", sample("fighter"), "pc")
+    table.do({"action": "begin"}, 20, 2, 1)
+    before = table.who("pc").hp, table.who("pc2").hp
+    # cast at 4th level: 9d6, all 3s = 27; pc saves (13+1 >= 14), pc2 fails (5+1)
+    table.act("mage", "cast", "pc", "pc2", faces=(13, 5, *[3] * 9), spell="fireball", level=4)
+    assert table.who("pc").hp == before[0] - 13 and table.who("pc2").hp == max(0, before[1] - 27)
+    assert table.who("mage").slots_spent[3] == 1  # a 4th-level slot
+    text = CliRunner().invoke(cli, ["monsters", "-r", "srd", "mage", "--show"],
+                              env={"COLUMNS": "120"}).output  # fmt: skip
+    assert "3rd level (3 slots) fireball" in " ".join(text.split())
+
+
 def test_the_converter_counts_the_spells_it_cannot_play():
     tally = collections.Counter()
     bestiary.srd_monsters(tally)
