@@ -125,7 +125,7 @@ def player_actions(
         playable = passing(ruleset) if name == PASS else ruleset.playable(name)
         if playable is None or playable.reaction == acting:
             continue
-        if not takes_now(ruleset, playable, conditions):
+        if not takes_now(ruleset, playable, conditions) or confined(ruleset, name, conditions):
             continue
         if playable.spends and playable.spends <= set(spent):
             continue  # srd-3: the action it takes is taken this turn
@@ -161,14 +161,15 @@ def named_alone(
     playable: Playable, others: dict[str, Collection[str]], foes: Collection[str]
 ) -> list[str] | None:
     """The only others an action may name (those in a condition it needs, foes for one on
-    foes alone); None: any the panel offers."""
-    if not (playable.targets_need or playable.foes):
+    foes alone, allies for one on allies alone); None: any the panel offers."""
+    if not (playable.targets_need or playable.foes or playable.allies):
         return None
     return [
         who
         for who, shown in others.items()
         if (not playable.targets_need or shows(shown, playable.targets_need))
         and (not playable.foes or who in foes)
+        and (not playable.allies or who not in foes)
     ]
 
 
@@ -193,6 +194,16 @@ def takes_now(ruleset: Any, playable: Playable, conditions: Collection[str]) -> 
     if shows(conditions, ruleset.down | ruleset.helpless) and not playable.down:
         return False
     return not playable.needs or shows(conditions, playable.needs)
+
+
+def confined(ruleset: Any, name: str, conditions: Collection[str]) -> bool:
+    """Whether a condition the character shows leaves them other actions than this one
+    (the ruleset's `confines`); the pass is never barred."""
+    return name != PASS and any(
+        name not in allowed
+        for condition, allowed in ruleset.confines.items()
+        if shows(conditions, (condition,))
+    )
 
 
 def shows(conditions: Collection[str], names: Collection[str]) -> bool:
@@ -420,9 +431,12 @@ def on_screen(timeline: Timeline, live: Encounter, combatant: str, data: dict[st
         hint = f"did you mean {guess}? " if guess else ""
         known = ", ".join(shown) or "nobody yet"
         raise NotFoundError(f"no combatant {who!r} in this encounter; {hint}present: {known}")
-    if playable.foes:
+    if playable.foes or playable.allies:
         still_on(live)  # an ended fight says so first
+    if playable.foes:
         on_foes_alone(view, combatant, str(data.get("action")), targets)
+    if playable.allies:
+        on_allies_alone(view, combatant, str(data.get("action")), targets)
 
 
 def on_foes_alone(view: View, combatant: str, action: str, targets: list[str]) -> None:
@@ -432,6 +446,14 @@ def on_foes_alone(view: View, combatant: str, action: str, targets: list[str]) -
         if who == combatant or side.get(who) == side.get(combatant):
             what = f"an {action} attack" if action[0] in "aeiou" else f"a {action} attack"
             raise Forbidden(f"{what} is on a foe: {who} is on your side")
+
+
+def on_allies_alone(view: View, combatant: str, action: str, targets: list[str]) -> None:
+    """An action on allies alone (`Playable.allies`) names none on another side."""
+    side = {w.combatant: w.side for w in view.wounds}
+    for who in targets:
+        if side.get(who) != side.get(combatant):
+            raise Forbidden(f"{action} is for an ally: {who} is not on your side")
 
 
 def still_on(live: Encounter) -> None:

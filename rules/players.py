@@ -51,7 +51,8 @@ class Playable:
     darts alone). `targets_need`: the conditions a target must show for the action to name
     it (stabilise: dying); the phone offers the action only while someone shows one, and
     only them as its targets. `foes`: it names foes alone, as the players' screen shows
-    sides (an opportunity attack: a hostile creature leaving reach).
+    sides (an opportunity attack: a hostile creature leaving reach); `allies`: allies alone
+    (help: the ally it aids).
     `spends`: what of the turn's budget it spends, one of which must be left (srd-3:
     "action", "bonus"), as the ruleset's view says of a row (`WoundRow.detail["spent"]`);
     empty: it spends none the phone tracks.
@@ -71,6 +72,7 @@ class Playable:
     times_with: tuple[str, str] = ()
     targets_need: frozenset[str] = frozenset()
     foes: bool = False
+    allies: bool = False
     spends: frozenset[str] = frozenset()
     needs: frozenset[str] = frozenset()
     down: bool = False

@@ -271,6 +271,9 @@ class Ruleset:
     # The conditions that take every action and reaction from one who is not down (d20's
     # stunned, paralysed): a phone offers them only what it offers one who is down.
     helpless: frozenset[str] = frozenset()
+    # The conditions that leave one action alone (and the pass): a phone offers a character
+    # showing one only those (a pinned target escapes and does nothing else).
+    confines: dict[str, frozenset[str]] = field(default_factory=dict)
     # What an event means to the table beyond its own words, from the fixed vocabulary FACTS:
     # "critical" and "fumble" for a roll that is one. Down and out need no hook: a condition
     # set from `down` or `out` is reported as "down" (and "out") by `facts_of`.

@@ -100,5 +100,6 @@ RULESET = Ruleset(
     told=frozenset(("pinned",)),
     # a wound level that takes every action (Incapacitated, Dead) shows as "no actions"
     down=frozenset(("no actions",)),
+    confines={"pinned": frozenset(("break",))},  # 003-25
     facts=facts,
 )

@@ -103,6 +103,7 @@ RULESET = Ruleset(
     verbs=VERBS,
     told=frozenset(("pinned", "prone")),
     down=frozenset(("unconscious",)),
+    confines={"pinned": frozenset(("escape",))},  # 000-24
     out=frozenset(("dead",)),
     facts=facts,
     field_help={

@@ -20,6 +20,14 @@ from .evolve import fold
 from .state import Fighter, State
 from .turn import aim_is_live, still_acts_this_round, waiting_is_live
 
+# How a defence reads on the board, after "defending"; the kind is the rules' token.
+DEFENDING = {
+    "dodge": "by dodging",
+    "fight-back": "by fighting back",
+    "block": "by parrying and blocking",
+    "escape": "with the escape roll",
+}
+
 
 def live_conditions(state: State, fighter: Fighter) -> list[str]:
     shown = []
@@ -41,7 +49,7 @@ def live_conditions(state: State, fighter: Fighter) -> list[str]:
         if name == "cover":
             name = f"cover (armor {detail['armor']})"
         if name == "defending":
-            name = f"defending ({detail['kind']} {detail['face']})"
+            name = f"defending {DEFENDING[detail['kind']]} (rolled {detail['face']})"
         shown.append(name)
     return shown
 

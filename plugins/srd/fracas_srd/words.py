@@ -167,6 +167,7 @@ PLAYERS = {
                 combatant=True,
             )
         },
+        allies=True,  # srd-5: the ally it aids
         spends=ACTION,
     ),
     "hide": Playable(dice="d20 for your Stealth check", spends=EITHER),

@@ -1,0 +1,95 @@
+"""Issue 37's leftovers: what a phone offers follows the rules (a pinned character breaks
+free and does nothing else; help names an ally), and what players read is in words."""
+
+from pathlib import Path
+
+import pytest
+
+from fracas.projections import Fracas
+from fracas.projections.phones import player_actions
+from fracas.rules import load as load_ruleset
+from tests.support import KNIFE, SIX, do, sheet
+from tests.web import duel, duel_attack, phones, srd_sample
+
+pytestmark = pytest.mark.sqlite_file
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "shown", "allowed"),
+    [
+        ("percentile", "pinned by bo", {"escape", "next"}),
+        ("fudge", "pinned by bo", {"break", "next"}),
+    ],
+)
+def test_a_pinned_character_is_offered_only_what_the_rules_allow(
+    ruleset: str, shown: str, allowed: set[str]
+) -> None:
+    """000-24: a pinned target may attempt Escape and do nothing else; 003-25: a pinned
+    target can only try to break the hold. The phone offered every action all the same."""
+    rules = load_ruleset(ruleset)
+    offered = {a.name for a in player_actions(rules, None, True, [shown])}
+    assert offered == allowed
+
+
+def help_fight(db: Path) -> None:
+    """srd: the fighter (first) and the cleric on one side, the goblin on the other."""
+    with Fracas(str(db)) as log:
+        fight = log.new("srd", title="Help", encounter="fight")
+        cast = (("fighter", "fighter", "pc", 90), ("cleric", "cleric", "pc", 50))
+        for who, sample, side, init in (*cast, ("goblin", "goblin", "npc", 10)):
+            joining = srd_sample(sample, initiative=init)
+            do(fight, {"action": "join", "combatant": who, "sheet": joining, "side": side})
+        do(fight, {"action": "begin"})
+
+
+def test_help_names_an_ally_never_a_foe(tmp_path: Path) -> None:
+    """srd-5: help gives an ally advantage; the phone offered the goblin as whom to help."""
+    db = tmp_path / "help.db"
+    help_fight(db)
+    with phones(db, ("fighter",)) as table:
+        panel = table.panel("fighter")
+        chosen = panel.split('<fieldset class="chosen" data-action="help"', 1)[1]
+        pick = chosen.split("</div>", 1)[0]
+        assert 'value="cleric" data-target' in pick
+        assert 'value="goblin" data-target' not in pick
+        before = table.steps()
+        sent = table.tap("fighter", action="help", targets=["goblin"])
+        assert sent.status_code == 403, sent.text
+        assert sent.text.strip() == "help is for an ally: goblin is not on your side"
+        assert table.steps() == before
+        sent = table.tap("fighter", action="help", targets=["cleric"], fields={"against": "goblin"})
+        assert sent.status_code == 200, sent.text
+
+
+def test_a_percentile_defence_reads_in_words(tmp_path: Path) -> None:
+    """The board showed "defending (fight-back 63)": a command's token and a bare face."""
+    with Fracas(str(tmp_path / "p.db")) as log:
+        fight = log.new("percentile", title="Words", encounter="fight")
+        armed = sheet(14, skills={"melee weapons": 60}, weapons=[KNIFE], holding=["knife"])
+        do(fight, {"action": "join", "combatant": "al", "sheet": armed, "side": "pc"})
+        do(
+            fight,
+            {"action": "join", "combatant": "bo", "sheet": armed | {"dex": 10}, "side": "npc"},
+        )
+        do(fight, {"action": "join", "combatant": "cy", "sheet": sheet(8), "side": "npc"})
+        do(fight, {"action": "begin"})  # cy acts last: the round goes on after the attack
+        hit = {"action": "attack", "actor": "al", "targets": ["bo"], "weapon": "knife"}
+        do(fight, {**hit, "defence": {"bo": "fight-back"}}, [30, 63, 2])
+        shown = next(w for w in fight.view().wounds if w.combatant == "bo").conditions
+    assert "defending by fighting back (rolled 63)" in shown, shown
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_a_phones_left_over_dice_are_refused_without_a_flag(tmp_path: Path, ruleset: str) -> None:
+    """Players never see the CLI's flags: faces left over name the phone's dice box."""
+    db = tmp_path / "fight.db"
+    duel(db, ruleset, foe_side="npc")
+    with Fracas(str(db)) as log:
+        attack = duel_attack(log.encounter("fight"))
+    who = attack.pop("actor")
+    with phones(db, (who,)) as table:
+        before = table.steps()
+        sent = table.tap(who, action="attack", targets=attack["targets"], dice=[1] * 60)
+        assert sent.status_code == 400, sent.text
+        assert "--" not in sent.text and "dice box" in sent.text, sent.text
+        assert table.steps() == before
