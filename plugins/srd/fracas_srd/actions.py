@@ -112,7 +112,7 @@ def search(state: State, actor: Fighter, command: Search, ctx: Context) -> list[
     check = skill_check(ctx, events, actor, "perception", None, ["srd-5"])
     for foe in state.fighters.values():
         hidden = foe.conditions.get("hidden")
-        if foe.side != actor.side and hidden and hidden.get("stealth", 0) <= check.total:
+        if foe.hostile_to(actor) and hidden and hidden.get("stealth", 0) <= check.total:
             events.append(ConditionCleared(foe.id, "hidden", f"found by {actor.name}", ["srd-5"]))
     return events
 

@@ -30,14 +30,10 @@ def held_at_0(fighter: Fighter) -> str:
 
 
 def cannot_leave(fighter: Fighter) -> str:
-    """Why a creature cannot leave another's reach by its own movement now, or ""."""
+    """Why a creature that has not moved this turn cannot leave another's reach by its own
+    movement, or "" (with its speed to spend, it can)."""
     if not fighter.speed:
         return f"{fighter.name} is {held_at_0(fighter)}: speed 0, it cannot leave reach (srd-27)"
-    if not movement_left(fighter):
-        return (
-            f"{fighter.name} has no movement left this turn: it cannot leave reach "
-            "(a Dash adds its speed; srd-52)"
-        )
     return ""
 
 

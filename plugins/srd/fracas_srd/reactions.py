@@ -14,13 +14,19 @@ from fracas_srd.turn import action, one_target, reaction
 
 def opportunity(state: State, actor: Fighter, command: Opportunity, ctx: Context) -> list[Event]:
     """srd-18: a melee attack on a foe who leaves reach on its own turn, without
-    disengaging; right before it leaves."""
+    disengaging: declared before it moves, or (as a table plays it) right after its move
+    is recorded, as the reaction to that move."""
     target = one_target(state, command)
     if state.turn != target.id:
         raise RefusedError(f"{target.name} is not moving on its own turn: no opportunity (srd-18)")
+    if not actor.hostile_to(target):
+        raise RefusedError(
+            f"{target.name} is {actor.name}'s ally: an opportunity attack is on a hostile "
+            "creature leaving reach (srd-18)"
+        )
     if target.has("disengaged"):
         raise RefusedError(f"{target.name} disengaged: its movement provokes nothing (srd-18)")
-    if stuck := cannot_leave(target):
+    if not target.moved and (stuck := cannot_leave(target)):
         raise RefusedError(stuck)
     unseen = "the GM says so" if command.unseeing else unseen_by(actor, target)
     if unseen:
@@ -31,7 +37,8 @@ def opportunity(state: State, actor: Fighter, command: Opportunity, ctx: Context
     weapon = weapon_of(actor, command.weapon)
     if weapon.ranged:
         raise RefusedError("an opportunity attack is a melee attack (srd-18)")
-    events = reaction(state, actor, "opportunity attack")
+    answered = f", as {target.name} moves out of reach" if target.moved else ""
+    events = reaction(state, actor, f"opportunity attack{answered}")
     return events + weapon_attack(state, ctx, actor, target, weapon, command, "opportunity")
 
 

@@ -73,6 +73,10 @@ class Fighter(msgspec.Struct, frozen=True):
     def has(self, condition: str) -> bool:
         return condition in self.conditions
 
+    def hostile_to(self, other: "Fighter") -> bool:
+        """Creatures of different sides are foes; those of one side are allies."""
+        return self.side != other.side
+
     def immune_to(self, condition: str) -> bool:
         """srd-61: a condition it cannot have (paralysed or paralyzed, as the SRD spells it)."""
         spelt = {"paralysed": "paralyzed"}

@@ -108,8 +108,20 @@ def test_srd_27_a_creature_at_speed_0_provokes_no_opportunity_attack():
         t.act("brannoc", "opportunity", "gob", faces=(10,))
 
 
-def test_srd_18_a_creature_with_no_movement_left_provokes_no_opportunity_attack():
+def test_srd_18_an_opportunity_attack_answers_a_move_recorded_before_it():
+    """At a table the GM records the move, then the fighter says "I swing": the attack is
+    the reaction to that move, even where it spent all the movement."""
     t = fight(("gob", "goblin"), ("brannoc", "fighter"))
     t.act("gob", "move", feet=30)
-    with pytest.raises(RefusedError, match=r"^gob has no movement left this turn: it cannot"):
-        t.act("brannoc", "opportunity", "gob", faces=(10,))
+    out = t.act("brannoc", "opportunity", "gob", faces=(14, 6), weapon="longsword")
+    assert [e.resource for e in of(out, Spent)] == ["reaction"]
+    assert of(out, Spent)[0].reason == "opportunity attack, as gob moves out of reach"
+    assert t.who("gob").dead  # 6 + 3 of its 7
+
+
+def test_srd_18_a_grappled_creature_that_moved_before_the_grapple_still_provoked():
+    t = fight(("gob", "goblin"), ("brannoc", "fighter"))
+    t.act("gob", "move", feet=10)
+    condition(t, "gob", "grappled")
+    t.act("brannoc", "opportunity", "gob", faces=(2,), weapon="longsword")
+    assert t.who("brannoc").reaction

@@ -25,6 +25,22 @@ def test_srd_18_no_opportunity_against_the_disengaged_or_with_a_bow_or_off_its_t
         t.act("brannoc", "opportunity", "gob", faces=(12,))
 
 
+def test_srd_18_an_opportunity_attack_is_on_a_foe_never_an_ally():
+    t = fight(("pc-wren", "rogue"), ("pc-brannoc", "fighter"), ("gob", "goblin"))
+    t.next()  # Brannoc's turn: he has not moved
+    before = len(t.log)
+    with pytest.raises(
+        RefusedError,
+        match=r"^pc-brannoc is pc-wren's ally: an opportunity attack is on a hostile creature "
+        r"leaving reach \(srd-18\)$",
+    ):
+        t.act("pc-wren", "opportunity", "pc-brannoc", faces=(12,), weapon="shortsword")
+    assert len(t.log) == before and not t.who("pc-wren").reaction
+    t.next()
+    t.act("pc-wren", "opportunity", "gob", faces=(2,), weapon="shortsword")  # a foe: taken
+    assert t.who("pc-wren").reaction
+
+
 def test_srd_24_a_readied_attack_is_taken_as_a_reaction_when_the_trigger_comes():
     t = fight(("brannoc", "fighter"), ("gob", "goblin"))
     t.act("brannoc", "ready", trigger="the goblin steps out", then="attack")

