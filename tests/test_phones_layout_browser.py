@@ -15,6 +15,7 @@ from tests.web import (
     duel,
     fracas,
     invited,
+    no_sideways_scroll,
     sample,
     secret_fight,
     served,
@@ -23,18 +24,6 @@ from tests.web import (
 
 pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
 LONG = "Grimgorg-Skullsplitter-of-the-Black-Mountains"  # a name with nowhere to break
-
-
-def wider(page: Any) -> list[str]:
-    """What reaches past the phone's right edge, if the page scrolls sideways."""
-    if page.evaluate("document.documentElement.scrollWidth") <= PHONE["viewport"]["width"]:
-        return []
-    return page.evaluate(
-        """(edge) => [...document.querySelectorAll('body *')]
-        .filter(e => e.getBoundingClientRect().right > edge)
-        .slice(0, 5).map(e => `${e.tagName}.${e.className} ${e.getBoundingClientRect().right}`)""",
-        PHONE["viewport"]["width"],
-    )
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -51,12 +40,12 @@ def test_a_phones_turn_page_never_scrolls_sideways(
         page = browser.new_context(**PHONE).new_page()
         page.goto(f"{running.root}/p/{token}")
         until_acting(db, page, True)
-        assert wider(page) == []
+        no_sideways_scroll(page)
         for action in page.locator("button.action").all():
             action.click()
-            assert wider(page) == [], action.get_attribute("data-action")
+            no_sideways_scroll(page)
         page.click("#large")
-        assert wider(page) == []
+        no_sideways_scroll(page)
 
 
 def wizard_and_goblins(db: Path) -> None:

@@ -23,6 +23,7 @@ from tests.web import (
     duel,
     fracas,
     invited,
+    no_sideways_scroll,
     served,
     shot,
     srd_sample,
@@ -236,6 +237,7 @@ def test_a_row_says_dead_once_on_the_tv(tmp_path: Path, browser: Any, ruleset: s
             text = row.inner_text()
             said = len(re.findall(r"\bdead\b", text, re.I))
             assert said == 1 if dead else said <= 1, (name, text)
+            no_sideways_scroll(tv)
             if ruleset == "fudge":
                 shot(tv, f"fudge-tv-{name}")
 
@@ -355,6 +357,7 @@ def test_the_tv_is_legible_from_across_the_room(tmp_path: Path, browser: Any) ->
         boxes = [lines.nth(i).bounding_box() for i in range(lines.count())]
         in_view = [b for b in boxes if b and b["y"] + b["height"] <= 1080]
         assert len(in_view) >= 10, len(in_view)
+        no_sideways_scroll(tv)
         seen = tv.evaluate(CONTRAST)
         assert seen
         small = [s for s in seen if s[1] < 28 and s[2] not in ("die", "step-link")]

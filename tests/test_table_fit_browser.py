@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.web import PHONE, WAIT, fracas, invited, sample, served, shot
+from tests.web import PHONE, WAIT, fracas, invited, no_sideways_scroll, sample, served, shot
 
 pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
 TV = {"viewport": {"width": 1920, "height": 1080}}
@@ -78,6 +78,7 @@ def test_the_tv_shows_a_fight_of_ten_with_its_conditions_and_dice_on_one_screen(
         assert tv.locator("#screen .dice").count() == 1
         height = tv.evaluate("document.documentElement.scrollHeight")
         assert height <= 1080, height
+        no_sideways_scroll(tv)
         dice = tv.locator("#screen .dice").bounding_box()
         assert dice and dice["y"] + dice["height"] <= 1080, dice
         rows = tv.locator("#screen tr[data-combatant]")
@@ -142,4 +143,4 @@ def test_a_phones_board_breaks_names_and_conditions_only_between_words(
         shot(phone, "phone-board", full_page=True)
         assert phone.locator("#screen tr[data-combatant]").count() == 10
         assert phone.evaluate(BROKEN_WORDS) == []
-        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        no_sideways_scroll(phone)

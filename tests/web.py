@@ -323,3 +323,18 @@ def shot(page: Any, name: str, full_page: bool = False) -> None:
     if shots := os.environ.get("FRACAS_SHOTS"):
         Path(shots).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=f"{shots}/{name}.png", full_page=full_page)
+
+
+def no_sideways_scroll(page: Any) -> None:
+    """The page never scrolls sideways at its viewport's width: fails naming the first few
+    elements that reach past the right edge."""
+    edge = page.viewport_size["width"]
+    if page.evaluate("document.documentElement.scrollWidth") <= edge:
+        return
+    past = page.evaluate(
+        """(edge) => [...document.querySelectorAll('body *')]
+        .filter(e => e.getBoundingClientRect().right > edge)
+        .slice(0, 5).map(e => `${e.tagName}.${e.className} ${e.getBoundingClientRect().right}`)""",
+        edge,
+    )
+    raise AssertionError(f"{page.url} scrolls sideways at {edge}px: {past}")
