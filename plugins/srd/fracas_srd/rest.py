@@ -107,10 +107,23 @@ def restore(state: State, who: str, given: dict[str, Any]) -> list[Event]:
 
 
 def rest(state: State, who: str, kind: str, spend: int, ctx: Context) -> list[Event]:
+    check_nobody_dying(state)
     f = state.fighter(who)
     if f.dead:
         return [Note(f"{f.name} is dead: no rest brings them back")]
     return short_rest(state, who, spend, ctx) if kind == "short" else long_rest(f)
+
+
+def check_nobody_dying(state: State) -> None:
+    """No rest while a member of the party is dying: its death saves go on until it is
+    stabilised or healed (srd-14, srd-16); a stable one may rest (srd-59)."""
+    dying = next((f for f in state.fighters.values() if f.has("dying")), None)
+    if dying is not None:
+        raise RefusedError(
+            f"{dying.name} is dying at 0 hit points: no rest while a member of the party is "
+            f"dying; heal {dying.name} first (`fracas party heal {dying.id} 1`) or reopen the "
+            f"fight and stabilise {dying.name} (`fracas act ID stabilise {dying.id}`, srd-16)"
+        )
 
 
 def short_rest(state: State, who: str, spend: int, ctx: Context) -> list[Event]:
@@ -161,12 +174,10 @@ def hit_die(f: Fighter, ctx: Context) -> list[Event]:
 
 
 def long_rest(f: Fighter) -> list[Event]:
-    """srd-59: everything back, but at 0 hit points the rest gives nothing (a stable
-    creature wakes with 1)."""
+    """srd-59: everything back, but at 0 hit points (stable: nobody dying rests) the
+    rest gives only 1 hit point."""
     if f.hp == 0:
-        if f.has("stable"):
-            return heal(f, 1, "a long rest: stable, it regains 1 hit point", ("srd-59",))
-        return [Note(f"{f.name} is dying at 0 hit points: the rest gives nothing (srd-59)")]
+        return heal(f, 1, "a long rest: stable, it regains 1 hit point", ("srd-59",))
     slots = list(f.slots_spent)  # the slots come back by their own hook
     spent = max(0, f.hit_dice_spent - max(1, f.sheet.level // 2))
     why = "a long rest" + hit_dice_back(f, spent)

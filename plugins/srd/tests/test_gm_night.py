@@ -78,3 +78,39 @@ def test_no_opportunity_attack_on_an_ally(gm):
         "Error: Torvald Ironside is Wren's ally: an opportunity attack is on a hostile "
         "creature leaving reach (srd-18)"
     )
+
+
+def fallen_party(gm) -> None:
+    """Torvald wounded and Maelis dying at the end of a fight, back in the party."""
+    ok(gm, "party", "add", "torvald", "-r", "srd", "--sheet", str(SAMPLES / "fighter.toml"))
+    ok(gm, "party", "add", "maelis", "--sheet", str(SAMPLES / "cleric.toml"), "--name", "Maelis")
+    ok(gm, "new", "--party", "--id", "crypt", "--title", "The crypt")
+    add(gm, "ghoul", "goblin", "Ghoul", side="npc")
+    ok(gm, "begin", "--dice", "5,10,15")
+    ok(gm, "harm", "torvald", "5")
+    ok(gm, "harm", "maelis", "30")
+    ok(gm, "end")
+
+
+def party_refused(gm, *args: str) -> str:
+    """A rest refused: one line, exit code 1, the party as it was."""
+    before = ok(gm, "party")
+    code, output = gm(*args)
+    assert code == 1 and len(output.strip().splitlines()) == 1, output
+    assert ok(gm, "party") == before
+    return output.strip()
+
+
+def test_no_rest_while_a_member_is_dying(gm):
+    fallen_party(gm)
+    said = (
+        "Error: Maelis is dying at 0 hit points: no rest while a member of the party is "
+        "dying; heal Maelis first (`fracas party heal maelis 1`) or reopen the fight and "
+        "stabilise Maelis (`fracas act ID stabilise maelis`, srd-16)"
+    )
+    short = ("party", "rest", "short", "--spend", "torvald=1", "--dice", "4")
+    assert party_refused(gm, *short) == said
+    assert party_refused(gm, "party", "rest", "long") == said
+    ok(gm, "party", "heal", "maelis", "1")
+    ok(gm, *short)
+    assert "HP 24/24" in ok(gm, "party", "rest", "long")

@@ -109,13 +109,27 @@ def test_srd_59_a_long_rest_gives_back_hp_slots_and_half_the_hit_dice():
     assert after.hit_dice_spent == 2  # half of 3 is 1 (at least one) regained
 
 
-def test_srd_59_no_long_rest_at_0_hp_but_a_stable_creature_wakes_with_1():
+def test_no_rest_while_a_member_is_dying_but_a_stable_creature_wakes_with_1():
+    """A dying member keeps the whole party from resting, short or long, until stabilised
+    or healed (srd-14, srd-16); stable at 0, a long rest gives 1 hit point (srd-59)."""
     t = Table()
     t.join("brannoc", sample("fighter"), "pc")
+    t.join("maelis", sample("cleric"), "pc")
     t.do({"action": "gm.harm", "target": "brannoc", "amount": 28})
+    t.do({"action": "gm.harm", "target": "maelis", "amount": 5})
     assert t.who("brannoc").has("dying")
-    out = rest(t, "brannoc", "long")
-    assert "gives nothing" in of(out, Note)[0].text and t.who("brannoc").hp == 0
+    said = (
+        r"^brannoc is dying at 0 hit points: no rest while a member of the party is dying; "
+        r"heal brannoc first \(`fracas party heal brannoc 1`\) or reopen the fight and "
+        r"stabilise brannoc \(`fracas act ID stabilise brannoc`, srd-16\)$"
+    )
+    for who, kind, spend, faces in [
+        ("maelis", "short", 1, (4,)),
+        ("maelis", "long", 0, ()),
+        ("brannoc", "long", 0, ()),
+    ]:
+        with pytest.raises(RefusedError, match=said):
+            rest(t, who, kind, *faces, spend=spend)
     stable = [
         ConditionCleared("brannoc", "dying", "three successes"),
         ConditionSet("brannoc", "stable", "three successes"),
