@@ -393,6 +393,24 @@ def damage_traits(monster: dict[str, Any], sheet: dict[str, Any], tally: Tally) 
     sheet["condition_immunities"] = listed
 
 
+def described(monster: dict[str, Any], sheet: dict[str, Any]) -> None:
+    """What the stat block shows and no rule reads: its Hit Dice, other speeds, senses,
+    languages and alignment."""
+    if re.fullmatch(r"\d+d\d+", monster.get("hit_dice") or ""):
+        sheet["hp_dice"] = monster["hit_dice"]
+    speed = monster.get("speed") or {}
+    sheet["speeds"] = {way: int(re.match(r"\d+", speed[way])[0])  # type: ignore[index]
+                       for way in ("climb", "fly", "swim", "burrow") if way in speed}  # fmt: skip
+    sheet["hover"] = str(speed.get("hover")).lower() == "true"
+    senses = monster.get("senses") or {}
+    sheet["senses"] = [f"{sense} {range_}" for sense, range_ in senses.items()
+                       if sense != "passive_perception"]  # fmt: skip
+    if "passive_perception" in senses:  # as the SRD states it, though the data may lack the
+        sheet["passive_perception"] = int(senses["passive_perception"])  # skill behind it
+    sheet["languages"] = monster.get("languages") or ""
+    sheet["alignment"] = monster.get("alignment") or ""
+
+
 def kind_of_monster(monster: dict[str, Any]) -> str:
     """ "huge dragon", "small humanoid (goblinoid)"."""
     kind = f"{monster['size'].lower()} {monster['type']}"
@@ -412,6 +430,7 @@ def convert(monster: dict[str, Any], tally: Tally) -> dict[str, Any]:
     sheet["hp"] = max(1, int(monster["hit_points"]))
     walk = re.match(r"\d+", (monster.get("speed") or {}).get("walk", "0 ft."))
     sheet["speed"] = int(walk[0]) if walk else 0
+    described(monster, sheet)
     proficiencies(monster, sheet)
     damage_traits(monster, sheet, tally)
     actions_of(monster, sheet, tally)

@@ -220,6 +220,9 @@ class LegendaryOption(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     spell: str = ""
 
 
+Feet = Annotated[int, msgspec.Meta(ge=0, le=1000)]
+
+
 class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     strength: Score = msgspec.field(default=10, name="str")
     dexterity: Score = msgspec.field(default=10, name="dex")
@@ -237,7 +240,7 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     proficiency: Annotated[int, msgspec.Meta(ge=0, le=10)] | None = None  # none: by level/CR
     monster: bool = False
     size: Size = "medium"
-    speed: Annotated[int, msgspec.Meta(ge=0, le=1000)] = 30
+    speed: Feet = 30
     initiative: Bounded = 0  # a bonus beyond Dex (srd-2)
     saves: list[Ability] = []  # proficient saving throws
     skills: list[str] = []  # proficient skills
@@ -267,6 +270,14 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     pack_tactics: bool = False  # advantage with an ally near the target (srd-57)
     magic_resistance: bool = False  # advantage on saves against spells (srd-63)
     creature_type: str = ""  # "monstrosity", "undead"...; none named: a humanoid
+    # What a monster's stat block says that no rule here reads (`monsters NAME --show`):
+    hp_dice: Annotated[str, msgspec.Meta(pattern=r"^(\d+d\d+)?$")] = ""  # "19d12" (+ Con)
+    speeds: dict[Literal["climb", "fly", "swim", "burrow"], Feet] = {}
+    hover: bool = False
+    senses: list[str] = []  # "darkvision 120 ft.", as the stat block writes them
+    passive_perception: Annotated[int, msgspec.Meta(ge=0, le=40)] | None = None  # none: by skill
+    languages: str = ""
+    alignment: str = ""
 
     def score(self, ability: Ability) -> int:
         return {

@@ -35,8 +35,9 @@ def total(mods: list[Modifier]) -> int:
 def defences(f: Fighter) -> Lines:
     s = f.sheet
     scores = "  ".join(f"{a.upper()} {s.score(a)} ({s.mod(a):+d})" for a in ABILITIES)
-    lines = [("Armor Class", str(s.ac)), ("Hit Points", str(s.hp)),
-             ("Speed", f"{s.speed} ft."), ("Abilities", scores)]  # fmt: skip
+    lines = [("Alignment", s.alignment)] if s.alignment else []
+    lines += [("Armor Class", str(s.ac)), ("Hit Points", hit_points(s)),
+              ("Speed", speeds(s)), ("Abilities", scores)]  # fmt: skip
     if s.saves:
         saves = [f"{a.capitalize()} {total(save_modifiers(f, a)):+d}" for a in s.saves]
         lines.append(("Saving Throws", ", ".join(saves)))
@@ -61,8 +62,33 @@ def defences(f: Fighter) -> Lines:
             lines.append((label, "; ".join(said)))
     if s.condition_immunities:
         lines.append(("Condition Immunities", ", ".join(s.condition_immunities)))
+    senses = [*s.senses, f"passive Perception {passive_perception(f)}"]
+    lines.append(("Senses", ", ".join(senses)))
+    if s.languages:
+        lines.append(("Languages", s.languages))
     lines.append(("Proficiency Bonus", f"+{s.bonus}"))
     return lines
+
+
+def hit_points(s: Sheet) -> str:
+    """`256 (19d12 + 133)`: its Hit Dice and their Constitution, one a die."""
+    if not s.hp_dice:
+        return str(s.hp)
+    flat = int(s.hp_dice.partition("d")[0]) * s.mod("con")
+    sign = "+" if flat > 0 else "-"
+    return f"{s.hp} ({s.hp_dice} {sign} {abs(flat)})" if flat else f"{s.hp} ({s.hp_dice})"
+
+
+def speeds(s: Sheet) -> str:
+    hovers = {"fly": " (hover)"} if s.hover else {}
+    said = [f"{way} {feet} ft.{hovers.get(way, '')}" for way, feet in s.speeds.items()]
+    return ", ".join([f"{s.speed} ft.", *said])
+
+
+def passive_perception(f: Fighter) -> int:
+    """As its stat block states it, else 10 + its Wisdom (Perception) check's modifiers."""
+    stated = f.sheet.passive_perception
+    return stated if stated is not None else 10 + total(skill_modifiers(f, "perception"))
 
 
 def traits(s: Sheet) -> Lines:

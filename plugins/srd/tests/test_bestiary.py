@@ -597,3 +597,40 @@ def test_a_monster_s_skills_are_the_bonuses_its_stat_block_states():
     shown = CliRunner().invoke(cli, ["monsters", "-r", "srd", "adult red dragon", "--show"],
                                env={"COLUMNS": "120"}).output  # fmt: skip
     assert "Skills Perception +13, Stealth +6" in " ".join(shown.split())
+
+
+def shown_block(name: str) -> str:
+    shown = CliRunner().invoke(cli, ["monsters", "-r", "srd", name, "--show"],
+                               env={"COLUMNS": "160"})  # fmt: skip
+    assert shown.exit_code == 0, shown.output
+    return " ".join(shown.output.split())
+
+
+def test_monsters_show_gives_the_srd_s_speeds_senses_languages_alignment_and_hit_dice():
+    """SRD 5.1, Adult Red Dragon: Huge dragon, chaotic evil; Hit Points 256 (19d12 + 133);
+    Speed 40 ft., climb 40 ft., fly 80 ft.; Senses blindsight 60 ft., darkvision 120 ft.,
+    passive Perception 23; Languages Common, Draconic. Goblin: neutral evil; 7 (2d6); Senses
+    darkvision 60 ft., passive Perception 9; Languages Common, Goblin."""
+    dragon = shown_block("adult red dragon")
+    for said in ("Alignment chaotic evil", "Hit Points 256 (19d12 + 133)",
+                 "Speed 40 ft., climb 40 ft., fly 80 ft.",
+                 "Senses blindsight 60 ft., darkvision 120 ft., passive Perception 23",
+                 "Languages Common, Draconic"):  # fmt: skip
+        assert said in dragon, (said, dragon)
+    goblin = shown_block("goblin")
+    for said in (
+        "Alignment neutral evil",
+        "Hit Points 7 (2d6)",
+        "Speed 30 ft. Abilities",
+        "Senses darkvision 60 ft., passive Perception 9",
+        "Languages Common, Goblin",
+    ):
+        assert said in goblin, (said, goblin)
+    assert "Speed 0 ft., fly 60 ft. (hover)" in shown_block("wraith")
+    ochre = shown_block("ochre jelly")  # Speed 10 ft., climb 10 ft.; blind beyond 60 ft.
+    assert "Speed 10 ft., climb 10 ft." in ochre and "Languages" not in ochre
+    assert "Senses blindsight 60 ft. (blind beyond this radius), passive Perception 8" in ochre
+    assert "Hit Points 45 (6d10 + 12)" in ochre
+    # the SRD's passive Perception as it states it, though the data lacks the bear's skill
+    assert "passive Perception 13" in shown_block("black bear")
+    assert "passive Perception 15" in shown_block("swarm of ravens")
