@@ -19,7 +19,7 @@ from fracas.cli.main import cli
 from fracas.projections import Fracas
 from fracas.projections.replay import replay
 from tests.pages import ROOT, run_block
-from tests.support import fight, gunner
+from tests.support import attack, do, fight, gunner, sheet
 from tests.web import chromium
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -145,6 +145,27 @@ def test_a_users_own_template_renders_the_same_document(fixed: Path) -> None:
     )
     assert result.exit_code != 0 and len(result.output.strip().splitlines()) == 1
     assert "does not parse" in result.output
+
+
+def test_the_html_report_shows_what_a_name_says_and_typed_dice_as_text(fracas: Fracas) -> None:
+    """A name with markup in it reads as those characters wherever the HTML report shows it
+    (its sentences, its rolls table, who typed the dice in): never as markup."""
+    hostile = "<i>\"Bo\" & 'Al'</i>"
+    played = fracas.new("percentile", title="test")
+    join = {"action": "join", "sheet": gunner(), "side": "pc"}
+    do(played, {**join, "combatant": "alice", "name": hostile})
+    do(played, {**join, "combatant": "bob", "sheet": sheet(10)})
+    do(played, {"action": "begin"})
+    attack(played, "alice", "bob", dice=[10, 5])
+    escaped = "&lt;i&gt;&#34;Bo&#34; &amp; &#39;Al&#39;&lt;/i&gt;"
+    for players in (False, True):
+        page = io.StringIO()
+        fracas.export_text(page, "html", played.id, players=players)
+        rolls = page.getvalue().split('<table class="rolls">')[1].split("</table>")[0]
+        assert f"<tr><td>{escaped}</td><td>attack on bob</td><td>d100</td>" in rolls
+        assert "<td>typed by the GM</td>" in rolls
+        assert f'<span class="sentence">{escaped} ' in page.getvalue()
+        assert hostile not in page.getvalue()
 
 
 @pytest.mark.browser
