@@ -126,7 +126,7 @@ class Left(msgspec.Struct, frozen=True):
 class Tally(msgspec.Struct, frozen=True):
     name: str
     dealt: int
-    taken: int
+    taken: int | None  # None: their health is hidden from this audience, and so is this
 
 
 class Highlight(msgspec.Struct, frozen=True):
@@ -293,7 +293,14 @@ def ended_fall(fallen: list[Fall], who: str, how: str, step: ReplayStep) -> list
     return [*fallen[:last], ended, *fallen[last + 1 :]]
 
 
-def summarise(entries: list[Entry], trailing: list[ReplayStep], names: dict[str, str]) -> Summary:
+def summarise(
+    entries: list[Entry],
+    trailing: list[ReplayStep],
+    names: dict[str, str],
+    hidden: frozenset[str] = frozenset(),
+) -> Summary:
+    """The fight in figures; `hidden`, those whose health the audience sees in words only:
+    the damage they took, summed, would tell it."""
     dealt: dict[str, int] = dict.fromkeys(names, 0)
     taken: dict[str, int] = dict.fromkeys(names, 0)
     fallen: list[Fall] = []
@@ -333,7 +340,7 @@ def summarise(entries: list[Entry], trailing: list[ReplayStep], names: dict[str,
         len(entries),
         fallen,
         left,
-        [Tally(names[c], dealt[c], taken.get(c, 0)) for c in names],
+        [Tally(names[c], dealt[c], None if c in hidden else taken.get(c, 0)) for c in names],
         noted("critical"),
         noted("fumble"),
         longest[0],
@@ -523,6 +530,7 @@ def encounter_report(
     moments = list(timeline(live, players=players, progress=progress, with_standings=False))
     final = moments[-1].view_after if players and moments else live.view()
     names = {w.combatant: w.name for w in final.wounds}  # players: those they may see
+    hidden = frozenset(w.combatant for w in final.wounds if health_hidden(w, players, npc_numbers))
     start = live.ruleset.view(live.ruleset.initial())
     pairs, trailing = main_line(moments, public_views(moments, start), live.ruleset)
     rounds = round_blocks(pairs, names, players, npc_numbers, live.ruleset)
@@ -538,7 +546,7 @@ def encounter_report(
         PLAYERS if players else GM,
         cast_of(live, shown, players, npc_numbers, order),
         [names.get(c, c) for c in order],
-        summarise(entries, trailing, names),
+        summarise(entries, trailing, names, hidden),
         rounds,
         trailing,
         chart_of(
