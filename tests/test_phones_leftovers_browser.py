@@ -1,0 +1,86 @@
+"""Issue 37's leftovers on a phone at 390x844 (Debian's headless Chromium): a form a
+player fills as they would."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fracas.projections import Fracas
+from tests.support import do
+from tests.web import (
+    PHONE,
+    WAIT,
+    fracas,
+    invited,
+    no_sideways_scroll,
+    served,
+    shot,
+    srd_sample,
+    until_acting,
+)
+
+pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
+
+
+def join(db: Path, ruleset: str, *cast: tuple[str, dict[str, Any], str]) -> None:
+    with Fracas(str(db)) as log:
+        fight = log.new(ruleset, title="Leftovers", encounter="fight")
+        for who, sheet, side in cast:
+            do(fight, {"action": "join", "combatant": who, "sheet": sheet, "side": side})
+        do(fight, {"action": "begin"})
+
+
+def the_step_lands(page: Any) -> None:
+    """The chosen action's button tapped: one more step on the screen, or the test fails
+    with the refusal the phone shows."""
+    count = "Number(document.querySelector('#screen .screen').dataset.steps)"
+    before = page.evaluate(f"() => {count}")
+    page.locator("fieldset.chosen:visible button.go").click()
+    page.wait_for_function(
+        f"n => {count} > n || [...document.querySelectorAll('.refused')]"
+        ".some(r => r.textContent.trim())",
+        arg=before,
+        timeout=WAIT,
+    )
+    refused = page.eval_on_selector_all(".refused", "rs => rs.map(r => r.textContent).join('')")
+    assert not refused.strip(), refused
+
+
+def last_events(db: Path) -> list[dict[str, Any]]:
+    return json.loads(fracas(db, "log", "--json").stdout)[-1]["events"]
+
+
+def test_magic_missiles_three_darts_split_two_and_one(tmp_path: Path, browser: Any) -> None:
+    """Magic missile at its own level: two darts at one goblin, one at the other; each
+    goblin's name keeps to one line beside its box of darts."""
+    db = tmp_path / "srd.db"
+    wizard = srd_sample("wizard", initiative=90)
+    goblin = srd_sample("goblin", hp=60)
+    join(db, "srd", ("wizard", wizard, "pc"), ("gob", goblin, "npc"), ("gob2", goblin, "npc"))
+    token = invited(db, "wizard")
+    with served(db) as running:
+        page = browser.new_context(**PHONE).new_page()
+        page.goto(f"{running.root}/p/{token}")
+        until_acting(db, page, True)
+        page.click("button.action[data-action=cast]")
+        cast = page.locator("fieldset.chosen[data-action=cast]")
+        cast.locator("select[data-field=spell]").select_option("magic missile")
+        for goblin_id in ("gob", "gob2"):
+            cast.locator(f"label.tap:has(input[data-target][value={goblin_id}])").click()
+        cast.locator("[data-times=gob]").fill("2")
+        no_sideways_scroll(page)
+        shot(page, "srd-darts-2-1")
+        # a name beside its box of darts keeps to one line (it broke a letter a line)
+        heights = [
+            cast.locator(f"label.tap:has(input[value={who}]) span").bounding_box()["height"]
+            for who in ("wizard", "gob", "gob2")
+        ]
+        assert max(heights) - min(heights) <= 2, heights
+        the_step_lands(page)
+    events = last_events(db)
+    command = next(e["command"] for e in events if "command" in e)
+    assert sorted(command["targets"]) == ["gob", "gob", "gob2"], command
+    struck = sorted(e["target"] for e in events if e.get("kind") == "damaged")
+    assert struck == ["gob", "gob", "gob2"], events
