@@ -107,13 +107,16 @@ def legendary(state: State, actor: Fighter, command: Legendary, ctx: Context) ->
     if not used:
         return [
             *events,
-            Resolved(actor.id, "legendary", list(command.targets), option.name, ["srd-29"]),
+            Resolved(actor.id, "legendary", list(command.targets), NARRATED, ["srd-29"]),
         ]
     if len(command.targets) != 1:
         raise RefusedError(f"{option.name} takes exactly one target")
     target = state.fighter(command.targets[0])
     weapon = actor.sheet.weapon(option.weapon)
     return events + weapon_attack(state, ctx, actor, target, weapon, command, "legendary")
+
+
+NARRATED = "the GM narrates what it does"  # an option of no weapon or spell (a detect)
 
 
 def chosen(actor: Fighter, option: LegendaryOption, asked: str) -> str:

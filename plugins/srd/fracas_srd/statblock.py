@@ -212,7 +212,7 @@ def legendary(s: Sheet) -> Lines:
         options = []
         for o in s.legendary:
             used = " or ".join(x for x in (o.weapon, o.spell) if x)
-            said = o.name + (f": {used}" if used and used != o.name else "")
+            said = o.name + (f": {used}" if used and used not in o.name else "")
             options.append(said + (f" (costs {o.cost})" if o.cost > 1 else ""))
         lines.append((f"Legendary Actions ({s.legendary_actions})", "; ".join(options)))
     if s.lair:

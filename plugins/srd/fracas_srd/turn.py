@@ -52,9 +52,21 @@ def one_attack(actor: Fighter) -> list[Event]:
     if actor.action == "attack" and actor.attacks < total:
         return [Spent(actor.id, "attack", 1, nth_attack(actor.attacks + 1, total), ["srd-3"])]
     if actor.action == "attack":
-        made = "its only attack" if total == 1 else f"all {total} attacks"
-        raise RefusedError(f"{actor.name} has made {made} of its Attack action")
+        made = "the only attack" if total == 1 else f"all {total} attacks"
+        raise RefusedError(f"{actor.name} has made {made} of its Attack action{instead(actor)}")
     return [*action(actor, "attack"), Spent(actor.id, "attack", 1, nth_attack(1, total), ["srd-3"])]
+
+
+def instead(actor: Fighter) -> str:
+    """srd-29: where a monster's Multiattack would have given it more attacks."""
+    listed = actor.sheet.multiattack
+    if not listed:
+        return ""
+    attacks = f"{', '.join(listed[:-1])} and {listed[-1]}" if len(listed) > 1 else listed[0]
+    return (
+        f"; its Multiattack ({attacks}) is one action, taken instead of Attack on its next "
+        f"turn: `fracas act {actor.id} multiattack TARGET` (or a target for each attack)"
+    )
 
 
 def nth_attack(number: int, total: int) -> str:

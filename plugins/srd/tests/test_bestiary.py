@@ -444,7 +444,7 @@ def test_monsters_show_reads_a_monster_s_stat_block_before_it_is_added(tmp_path)
         "Multiattack frightful presence, then bite, claw, claw",
         "Bite Melee: +14 to hit, reach 10 ft. Hit: 2d10 + 8 piercing plus 2d6 fire",
         "Fire Breath (Recharge 5–6) DC 21 Dexterity save: 18d6 fire, half as much on a success",
-        "Legendary Actions (3) detect; tail attack: tail; wing attack (costs 2)",
+        "Legendary Actions (3) detect; tail attack; wing attack (costs 2)",
     ):  # fmt: skip
         assert said in text, (said, shown.output)
     assert shown.output.rstrip().endswith("legalcode.")

@@ -26,6 +26,18 @@ def test_srd_29_multiattack_is_one_action_of_the_sheet_s_attacks_in_order():
         )
 
 
+def test_an_attack_past_the_attack_action_s_points_a_monster_to_its_multiattack():
+    t = fight(("wyrm", "wyrm"), ("brannoc", "fighter"), ("wren", "rogue"))
+    t.act("wyrm", "attack", "brannoc", weapon="bite", faces=(15, 3, 3))
+    with pytest.raises(RefusedError) as refused:
+        t.act("wyrm", "attack", "brannoc", weapon="claw")
+    assert str(refused.value) == (
+        "wyrm has made the only attack of its Attack action; its Multiattack (bite, claw "
+        "and claw) is one action, taken instead of Attack on its next turn: "
+        "`fracas act wyrm multiattack TARGET` (or a target for each attack)"
+    )
+
+
 def test_srd_29_legendary_actions_come_at_the_end_of_another_s_turn_one_at_a_time():
     t = fight(("brannoc", "fighter"), ("wyrm", "wyrm"), ("wren", "rogue"))
     with pytest.raises(RefusedError, match="end of another creature's turn"):
@@ -51,7 +63,8 @@ def test_srd_29_a_legendary_option_costs_its_points_and_they_come_back_on_its_tu
         t.act("wyrm", "legendary", option="detect")
     t.next()  # Wren's turn ends: one more, the wing attack for the 2 left
     t.act("wyrm", "legendary", "brannoc", "wren", option="wing attack")
-    assert of(t.log, Resolved)[-1].outcome == "wing attack"
+    assert of(t.log, Spent)[-1].reason == "wing attack"
+    assert of(t.log, Resolved)[-1].outcome == "the GM narrates what it does"
     with pytest.raises(RefusedError, match="at this turn's end"):
         t.act("wyrm", "legendary", option="detect")
     assert t.who("wyrm").legendary_prior == 0

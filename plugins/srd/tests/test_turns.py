@@ -172,7 +172,7 @@ def test_srd_5_a_dodge_is_lost_at_speed_0():
 def test_srd_3_a_second_attack_with_only_one_reads_in_the_singular():
     t = fight(("brannoc", "fighter"), ("gob", "goblin"))
     t.act("brannoc", "attack", "gob", faces=(2,))
-    with pytest.raises(RefusedError, match="has made its only attack of its Attack action"):
+    with pytest.raises(RefusedError, match="has made the only attack of its Attack action"):
         t.act("brannoc", "attack", "gob", faces=(2,))
 
 

@@ -85,7 +85,7 @@ def test_a_spell_a_legendary_action_and_a_multiattack_read_as_sentences():
     t.next()
     t.next()
     out = said(t, "wyrm", "legendary", faces=(), option="detect")
-    assert out == "Ashen Wyrm uses its legendary detect: detect"
+    assert out == "Ashen Wyrm uses its legendary detect: the GM narrates what it does"
 
 
 def test_a_bad_choice_lists_each_choice_once_and_no_empty_one():
