@@ -670,6 +670,37 @@ def step_opening(entry: Entry, names: dict[str, str]) -> Markup:
     )
 
 
+def rules_paragraph(rules: list[Rule]) -> Markup:
+    """The rules a step cites, as the HTML report's paragraph (each statement on hover)."""
+    return _rules_paragraph(tuple(rules))
+
+
+@functools.lru_cache(maxsize=1024)  # a fight cites a few sets of rules, again and again
+def _rules_paragraph(rules: tuple[Rule, ...]) -> Markup:
+    cited = ", ".join(
+        [
+            f'<abbr title="{_cell(rule.statement)}">{_cell(rule.id)}</abbr>'
+            if rule.statement
+            else _cell(rule.id)
+            for rule in rules
+        ]
+    )
+    return Markup(f'<p class="rules">Rules: {cited}</p>')
+
+
+def standing_rows(standings: list[StandingRow]) -> Markup:
+    """The HTML report's rows of the standings at a round's end, escaped."""
+    return Markup(
+        "".join(
+            [
+                f"<tr><td>{_cell(w.name)}</td><td>{_cell(w.side)}</td><td>{_cell(w.health)}</td>"
+                f"<td>{', '.join([_cell(c) for c in w.conditions])}</td></tr>\n"
+                for w in standings
+            ]
+        )
+    )
+
+
 def environment(loader: jinja2.BaseLoader, html: bool) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=loader,
@@ -683,6 +714,8 @@ def environment(loader: jinja2.BaseLoader, html: bool) -> jinja2.Environment:
     env.filters["md_join"] = md_join
     env.filters["roll_rows"] = roll_rows
     env.filters["step_opening"] = step_opening
+    env.filters["rules_paragraph"] = rules_paragraph
+    env.filters["standing_rows"] = standing_rows
     return env
 
 

@@ -149,7 +149,7 @@ def test_a_users_own_template_renders_the_same_document(fixed: Path) -> None:
 
 def test_the_html_report_shows_what_a_name_says_and_typed_dice_as_text(fracas: Fracas) -> None:
     """A name with markup in it reads as those characters wherever the HTML report shows it
-    (its sentences, its rolls table, who typed the dice in): never as markup."""
+    (its sentences, its rolls table, the standings): never as markup."""
     hostile = "<i>\"Bo\" & 'Al'</i>"
     played = fracas.new("percentile", title="test")
     join = {"action": "join", "sheet": gunner(), "side": "pc"}
@@ -165,6 +165,7 @@ def test_the_html_report_shows_what_a_name_says_and_typed_dice_as_text(fracas: F
         assert f"<tr><td>{escaped}</td><td>attack on bob</td><td>d100</td>" in rolls
         assert "<td>typed by the GM</td>" in rolls
         assert f'<span class="sentence">{escaped} ' in page.getvalue()
+        assert f"<tr><td>{escaped}</td><td>pc</td>" in page.getvalue()  # the standings
         assert hostile not in page.getvalue()
 
 
