@@ -58,27 +58,36 @@ def slot_for(caster: Fighter, spell: Spell, asked: int | None) -> int:
         listed = f"slots = {list(caster.sheet.slots)}" if caster.sheet.slots else "no slots"
         raise RefusedError(
             f"{caster.name} has no level {level} spell slots ({listed} on the sheet, by level; "
-            "srd-50)"
+            "srd-50)" + another_slot(caster, spell, level)
         )
     if not slots_left(caster, level):
         total = slots_of(caster, level)
         spent = f"all {total} spent" if total else "none on the sheet"
         raise RefusedError(
             f"{caster.name} has no level {level} spell slot left ({spent}; srd-50)"
-            + higher_slot(caster, level)
+            + another_slot(caster, spell, level)
         )
     return level
 
 
-def higher_slot(caster: Fighter, level: int) -> str:
-    """srd-51: the lowest higher slot left, as the way to cast it, or ""."""
-    higher = next(
-        (n for n in range(level + 1, len(caster.sheet.slots) + 1) if slots_left(caster, n)), 0
+def another_slot(caster: Fighter, spell: Spell, level: int) -> str:
+    """srd-50, srd-51: how it may still be cast, as the refusal ends: the lowest higher
+    slot left, else the highest lower one its level allows (an upcast asked too high);
+    else the slots left, too low, and the long rest that restores them."""
+    levels = range(1, len(caster.sheet.slots) + 1)
+    higher = [n for n in levels if n > level and slots_left(caster, n)]
+    lower = [n for n in levels if spell.level <= n < level and slots_left(caster, n)]
+    if higher or lower:
+        n = higher[0] if higher else lower[-1]
+        return f": cast it with a level {n} slot, -o level={n} ({slots_left(caster, n)} left)"
+    left = [f"{slots_left(caster, n)} of level {n}" for n in levels if slots_left(caster, n)]
+    said = (
+        f"left: {', '.join(left)}, too low for {spell.name}"
+        if left
+        else ("none is left of any level")
     )
-    if not higher:
-        return ""
-    left = slots_left(caster, higher)
-    return f": cast it with a level {higher} slot, -o level={higher} ({left} left)"
+    rest = " (`fracas party rest long`)" if caster.side == "pc" else ""
+    return f", nor any higher; {said}; a long rest restores them all{rest}"
 
 
 def spend_slot(caster: Fighter, level: int) -> list[Event]:

@@ -97,7 +97,7 @@ def casting_cost(state: State, caster: Fighter, spell: Spell, slot: int) -> list
     if spell.multiattack:  # srd-29: a part of its Multiattack, with its attacks
         spent = multiattack_part(state, caster, spell)
     elif spell.casting == "action":
-        spent = action(caster, "cast")
+        spent = action(caster, "cast", f"casting {spell.name}")
     else:
         spent = bonus_action(caster, "cast")
     said = spell_cast(spell)

@@ -4,6 +4,7 @@ its action, bonus action, reaction or attacks costs."""
 from fracas.rules.api import Event, RefusedError, Spent
 
 from fracas_srd.commands import Targeted
+from fracas_srd.movement import movement_left
 from fracas_srd.sheets import BonusForm
 from fracas_srd.state import INCAPACITATING, Fighter, State, check_begun
 
@@ -36,11 +37,28 @@ def one_target(state: State, command: Targeted) -> Fighter:
     return state.fighter(command.targets[0])
 
 
-def action(actor: Fighter, name: str) -> list[Event]:
-    """srd-3: one action a turn."""
+def left_this_turn(actor: Fighter) -> str:
+    """What a creature may still do this turn, as a refusal ends: "left this turn: a bonus
+    action, its reaction, 30 feet of movement, or `fracas next` to end the turn"."""
+    moves = movement_left(actor)
+    left = [
+        *([] if actor.action else ["its action"]),
+        *([] if actor.bonus else ["a bonus action"]),
+        *([] if actor.reaction else ["its reaction"]),
+        *([f"{moves} feet of movement"] if moves else []),
+    ]
+    if not left:
+        return "nothing is left this turn: `fracas next` ends it"
+    return f"left this turn: {', '.join(left)}, or `fracas next` to end the turn"
+
+
+def action(actor: Fighter, name: str, doing: str = "") -> list[Event]:
+    """srd-3: one action a turn. `doing`: what the refused one would do, where its name
+    alone says too little ("casting magic missile")."""
     if actor.action:
         raise RefusedError(
-            f"{actor.name} has already taken the {actor.action} action this turn (srd-3)"
+            f"{actor.name} has already taken its action this turn ({actor.action}), and "
+            f"{doing or name} takes an action (srd-3); {left_this_turn(actor)}"
         )
     return [Spent(actor.id, "action", 1, name, ["srd-3"])]
 
@@ -53,7 +71,8 @@ def one_attack(actor: Fighter) -> list[Event]:
         return [Spent(actor.id, "attack", 1, nth_attack(actor.attacks + 1, total), ["srd-3"])]
     if actor.action == "attack":
         made = "the only attack" if total == 1 else f"all {total} attacks"
-        raise RefusedError(f"{actor.name} has made {made} of its Attack action{instead(actor)}")
+        way_on = instead(actor) or f" (srd-3); {left_this_turn(actor)}"
+        raise RefusedError(f"{actor.name} has made {made} of its Attack action{way_on}")
     return [*action(actor, "attack"), Spent(actor.id, "attack", 1, nth_attack(1, total), ["srd-3"])]
 
 
@@ -80,7 +99,10 @@ def nth_attack(number: int, total: int) -> str:
 
 def bonus_action(actor: Fighter, name: str, rules: tuple[str, ...] = ()) -> list[Event]:
     if actor.bonus:
-        raise RefusedError(f"{actor.name} has already taken a bonus action this turn (srd-3)")
+        raise RefusedError(
+            f"{actor.name} has already taken a bonus action this turn ({actor.bonus}) (srd-3); "
+            f"{left_this_turn(actor)}"
+        )
     return [Spent(actor.id, "bonus action", 1, name, ["srd-3", *rules])]
 
 
@@ -100,5 +122,8 @@ def reaction(state: State, actor: Fighter, name: str) -> list[Event]:
     if actor.surprised:
         raise RefusedError(f"{actor.name} is surprised: no reaction until its turn ends (srd-1)")
     if actor.reaction:
-        raise RefusedError(f"{actor.name} has already used its reaction this round (srd-4)")
+        raise RefusedError(
+            f"{actor.name} has already used its reaction this round (srd-4): it comes back at "
+            "the start of its turn"
+        )
     return [Spent(actor.id, "reaction", 1, name, ["srd-4"])]

@@ -266,9 +266,9 @@ def test_srd_29_a_dragon_uses_its_frightful_presence_then_makes_its_three_attack
     out = table.act("dragon", "multiattack", "pc", faces=(1, 1, 1))  # three misses
     assert [r.purpose for r in out if isinstance(r, Rolled)] == [
         "attack on pc with bite", "attack on pc with claw", "attack on pc with claw"]  # fmt: skip
-    with pytest.raises(RefusedError, match="already taken the multiattack action"):
+    with pytest.raises(RefusedError, match=r"already taken its action this turn \(multiattack\)"):
         table.act("dragon", "multiattack", "pc")
-    with pytest.raises(RefusedError, match="already taken the multiattack action"):
+    with pytest.raises(RefusedError, match=r"already taken its action this turn \(multiattack\)"):
         table.act("dragon", "cast", "pc", spell="fire breath")
 
 

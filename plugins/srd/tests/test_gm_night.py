@@ -114,3 +114,30 @@ def test_no_rest_while_a_member_is_dying(gm):
     ok(gm, "party", "heal", "maelis", "1")
     ok(gm, *short)
     assert "HP 24/24" in ok(gm, "party", "rest", "long")
+
+
+def test_a_refused_action_says_what_is_left_of_the_turn(gm):
+    mage_fight(gm)
+    ok(gm, "next")
+    ok(gm, "next")  # Torvald's turn
+    ok(gm, "act", "torvald", "attack", "mage", "-w", "longsword", "--dice", "2")
+    assert refused(gm, "act", "torvald", "dodge") == (
+        "Error: Torvald Ironside has already taken its action this turn (attack), and dodge "
+        "takes an action (srd-3); left this turn: a bonus action, its reaction, 30 feet of "
+        "movement, or `fracas next` to end the turn"
+    )
+
+
+def test_a_refused_slot_names_the_slots_left_or_the_long_rest(gm):
+    ok(gm, "new", "-r", "srd", "--id", "tower", "--title", "The mage's tower")
+    sheet = str(SAMPLES / "wizard.toml")
+    ok(gm, "add", "ilse", "--sheet", sheet, "--side", "pc", "--name", "Ilse", "--set", "slots=[1]")
+    add(gm, "mage", "goblin", "Zarvex the Mage", side="npc")
+    ok(gm, "begin", "--dice", "19,2")
+    ok(gm, "act", "ilse", "cast", "mage", "-o", "spell=magic missile", "--dice", "1,1,1")
+    ok(gm, "next")
+    ok(gm, "next")
+    assert refused(gm, "act", "ilse", "cast", "mage", "-o", "spell=magic missile") == (
+        "Error: Ilse has no level 1 spell slot left (all 1 spent; srd-50), nor any higher; "
+        "none is left of any level; a long rest restores them all (`fracas party rest long`)"
+    )

@@ -140,3 +140,46 @@ def test_srd_50_a_sheet_may_have_no_slot_left_at_a_level_it_has():
     t.next()
     with pytest.raises(RefusedError, match=r"^spent has no level 1 spell slot left \(none on"):
         t.act("spent", "cast", "gob", spell="guiding bolt")
+
+
+def slot_refusal(t, *targets: str, **fields) -> str:
+    with pytest.raises(RefusedError) as refused:
+        t.act("maelis", "cast", *targets, **fields)
+    return str(refused.value)
+
+
+def test_srd_50_an_upcast_refused_names_the_lower_slot_it_may_take_instead():
+    t = fight(("maelis", "cleric"), ("brannoc", "fighter"), ("gob", "goblin"))
+    for _ in range(2):
+        t.act("maelis", "cast", "brannoc", faces=(5, 5), spell="cure wounds", level=2)
+        maelis_again(t)
+    assert slot_refusal(t, "brannoc", spell="cure wounds", level=2) == (
+        "maelis has no level 2 spell slot left (all 2 spent; srd-50): cast it with a "
+        "level 1 slot, -o level=1 (4 left)"
+    )
+    assert slot_refusal(t, "brannoc", spell="cure wounds", level=3) == (
+        "maelis has no level 3 spell slots (slots = [4, 2] on the sheet, by level; srd-50): "
+        "cast it with a level 1 slot, -o level=1 (4 left)"
+    )
+
+
+def test_srd_50_with_no_slot_high_enough_the_refusal_names_those_left_and_the_long_rest():
+    t = fight(("maelis", "cleric"), ("gob", "goblin"), begin=False)
+    t.join("sage", sample("cleric", slots=[3, 1]), "pc")
+    t.do({"action": "begin"}, 20, 16, 12)
+    t.next(), t.next()
+    t.act("sage", "cast", "gob", faces=(20,), spell="hold person")
+    t.next(), t.next(), t.next()
+    with pytest.raises(RefusedError) as refused:
+        t.act("sage", "cast", "gob", spell="hold person")
+    assert str(refused.value) == (
+        "sage has no level 2 spell slot left (all 1 spent; srd-50), nor any higher; "
+        "left: 3 of level 1, too low for hold person; a long rest restores them all "
+        "(`fracas party rest long`)"
+    )
+    for _ in range(3):
+        t.next(), t.next(), t.next()
+        t.act("sage", "cast", "sage", faces=(1,), spell="cure wounds")
+    t.next(), t.next(), t.next()
+    with pytest.raises(RefusedError, match=r"srd-50\), nor any higher; none is left of any "):
+        t.act("sage", "cast", "gob", spell="guiding bolt")

@@ -78,10 +78,46 @@ def test_srd_2_ties_in_joining_order_or_players_first_as_options():
 def test_srd_3_one_action_a_turn_and_a_bonus_action_only_when_granted():
     t = fight(("brannoc", "fighter"), ("gob", "goblin"))
     t.act("brannoc", "dash")
-    with pytest.raises(RefusedError, match="already taken the dash action"):
+    with pytest.raises(RefusedError, match=r"already taken its action this turn \(dash\)"):
         t.act("brannoc", "attack", "gob", faces=(10,))
     with pytest.raises(RefusedError, match="Attack action first"):
         t.act("brannoc", "offhand", "gob", weapon="handaxe")
+
+
+def refusal(t: Table, *args, **fields) -> str:
+    with pytest.raises(RefusedError) as refused:
+        t.act(*args, **fields)
+    return str(refused.value)
+
+
+def test_srd_3_a_second_action_is_refused_saying_what_is_left_of_the_turn():
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    t.act("brannoc", "attack", "gob", faces=(2,), weapon="longsword")
+    assert refusal(t, "brannoc", "dodge") == (
+        "brannoc has already taken its action this turn (attack), and dodge takes an action "
+        "(srd-3); left this turn: a bonus action, its reaction, 30 feet of movement, or "
+        "`fracas next` to end the turn"
+    )
+    t.act("brannoc", "move", feet=30)
+    assert refusal(t, "brannoc", "dash").endswith(
+        "left this turn: a bonus action, its reaction, or `fracas next` to end the turn"
+    )
+
+
+def test_srd_3_a_second_spell_or_bonus_action_is_refused_saying_what_is_left():
+    t = fight(("ilse", "wizard"), ("gob", "goblin"))
+    t.act("ilse", "cast", "gob", faces=(2,), spell="fire bolt")
+    assert refusal(t, "ilse", "cast", "gob", spell="magic missile").startswith(
+        "ilse has already taken its action this turn (cast), and casting magic missile takes "
+        "an action (srd-3); left this turn: a bonus action, its reaction, 30 feet"
+    )
+    wren = fight(("wren", "rogue"), ("gob", "goblin"))
+    wren.act("wren", "dash", bonus=True)
+    wren.act("wren", "move", feet=60)
+    assert refusal(wren, "wren", "hide", faces=(10,), bonus=True) == (
+        "wren has already taken a bonus action this turn (dash (cunning action)) (srd-3); "
+        "left this turn: its action, its reaction, or `fracas next` to end the turn"
+    )
 
 
 def test_srd_3_after_a_bonus_action_spell_only_a_one_action_cantrip():
@@ -101,8 +137,10 @@ def test_srd_4_one_reaction_a_round_back_at_the_start_of_its_own_turn():
     t.act("gob", "dash")
     t.act("brannoc", "opportunity", "gob", faces=(2,))
     assert t.who("brannoc").reaction
-    with pytest.raises(RefusedError, match="already used its reaction this round"):
-        t.act("brannoc", "opportunity", "gob", faces=(2,))
+    assert refusal(t, "brannoc", "opportunity", "gob", faces=(2,)) == (
+        "brannoc has already used its reaction this round (srd-4): it comes back at the start "
+        "of its turn"
+    )
     t.next()  # Brannoc's turn: his reaction is back
     assert not t.who("brannoc").reaction
 
