@@ -8,7 +8,7 @@ import collections
 import re
 from typing import Any, get_args
 
-from fracas_srd.sheets import SKILLS, DamageType, modifier, proficiency_for
+from fracas_srd.sheets import ORDINALS, SKILLS, DamageType, modifier, proficiency_for
 from fracas_srd.spellbook import cantrip_dice, spellbook
 
 DAMAGE_TYPES = frozenset(get_args(DamageType))
@@ -316,25 +316,34 @@ def legendary_of(monster: dict[str, Any], sheet: dict[str, Any], tally: Tally) -
 def spellcasting_of(monster: dict[str, Any], sheet: dict[str, Any], tally: Tally) -> None:
     """A Spellcasting trait: its ability, its slots, and those of its spells the plugin
     plays (spellbook.py), a cantrip's damage grown with the caster's level, the DC stated
-    where srd-M5's would differ. Innate spellcasting (at will, so many a day) is counted."""
+    where srd-M5's would differ. Innate Spellcasting: its spells cast with no slot, at will
+    or so many a day. The spells not played here are named on the sheet."""
     for trait in monster.get("special_abilities") or []:
         cast = trait.get("spellcasting")
         if cast is None:
             continue
-        if not cast.get("slots"):
-            tally["innate spellcasting (at will, a day), not read"] += 1
-            continue
-        tally["spellcasters read, with their slots"] += 1
         ability = cast["ability"]["index"]
-        slots = {int(level): int(n) for level, n in cast["slots"].items()}
-        sheet["spellcasting"] = ability
-        sheet["slots"] = [slots.get(level, 0) for level in range(1, max(slots) + 1)]
+        sheet.setdefault("spellcasting", ability)
+        if cast.get("slots"):
+            tally["spellcasters read, with their slots"] += 1
+            slots = {int(level): int(n) for level, n in cast["slots"].items()}
+            sheet["slots"] = [slots.get(level, 0) for level in range(1, max(slots) + 1)]
+        else:
+            tally["innate spellcasters read, at will and so many a day"] += 1
         own = 8 + sheet["proficiency"] + modifier(sheet[ability])
         for given in cast.get("spells") or []:
-            if made := known_spell(given, int(cast.get("level") or 0), tally):
-                if int(cast.get("dc") or own) != own and made.get("save"):
-                    made["dc"] = int(cast["dc"])
-                sheet["spells"].append(made)
+            made = known_spell(given, int(cast.get("level") or 0), tally)
+            if made is None:
+                sheet.setdefault("unplayed_spells", []).append(unplayed(given))
+                continue
+            if int(cast.get("dc") or own) != own and made.get("save"):
+                made["dc"] = int(cast["dc"])
+            if ability != sheet["spellcasting"]:
+                made["ability"] = ability
+            if not cast.get("slots"):
+                made["innate"] = True
+                made["per_day"] = int((given.get("usage") or {}).get("times") or 0)
+            sheet["spells"].append(made)
 
 
 def known_spell(given: dict[str, Any], caster_level: int, tally: Tally) -> dict[str, Any] | None:
@@ -346,6 +355,19 @@ def known_spell(given: dict[str, Any], caster_level: int, tally: Tally) -> dict[
     if not made.get("level") and made.get("damage"):
         made["damage"] = cantrip_dice(made["damage"], caster_level)
     return made
+
+
+def unplayed(given: dict[str, Any]) -> str:
+    """A spell not played here as its stat block lists it: "sleep (1/day)", "detect magic
+    (at will)", "power word kill (9th level)", "light (cantrip)"."""
+    usage, level = given.get("usage") or {}, int(given.get("level") or 0)
+    if usage.get("type") == "per day":
+        how = f"{usage.get('times', 1)}/day"
+    elif usage.get("type") == "at will":
+        how = "at will"
+    else:
+        how = f"{ORDINALS[level - 1]} level" if level else "cantrip"
+    return f"{given['name'].lower()} ({how})"
 
 
 def armor_class(monster: dict[str, Any]) -> int:

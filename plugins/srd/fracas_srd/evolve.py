@@ -33,6 +33,7 @@ from fracas_srd.events import (
 from fracas_srd.sheets import Options, Sheet
 from fracas_srd.slots import slot_level
 from fracas_srd.state import (
+    DAILY,
     HIT_DIE,
     LAIR_ACTION,
     LEGENDARY_RESISTANCE,
@@ -126,6 +127,8 @@ def spent(state: State, event: Spent) -> State:
                 return legendary_spent(state, f, event.amount)
         if event.resource == RECHARGE:
             return replace(f, recharging=(*f.recharging, event.reason))
+        if event.resource == DAILY:
+            return replace(f, used_today={**f.used_today, event.reason: f.used(event.reason) + 1})
         if event.resource == LEGENDARY_RESISTANCE:
             return replace(f, resisted=f.resisted + event.amount)
         if event.resource == LAIR_ACTION:
@@ -171,7 +174,7 @@ def restored(state: State, event: Restored) -> State:
 
 
 def slots_restored(state: State, event: SlotsRestored) -> State:
-    return roster.change(state, event.target, lambda f: replace(f, slots_spent=()))
+    return roster.change(state, event.target, lambda f: replace(f, slots_spent=(), used_today={}))
 
 
 def legendary_spent(state: State, f: Fighter, amount: int) -> Fighter:

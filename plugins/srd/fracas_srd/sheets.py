@@ -155,7 +155,9 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     upcast: str = ""  # dice more per slot level above its own, of its kind: "1d8" (srd-51)
     upcast_targets: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0  # targets more per level
     ability: Ability | None = None  # cast with this ability, not the sheet's (a tiefling's Cha)
-    innate: bool = False  # a reaction cast with no slot (a tiefling's Infernal Legacy)
+    # Cast with no slot: a tiefling's Infernal Legacy, a monster's Innate Spellcasting.
+    innate: bool = False
+    per_day: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0  # innate's uses a day; 0: at will
     trigger: Literal["", "hit", "damaged"] = ""  # a reaction spell: what it answers (srd-39)
     darts: Annotated[int, msgspec.Meta(ge=0, le=20)] = 0  # each hits, no roll (srd-43)
     upcast_darts: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0  # darts more per level
@@ -223,6 +225,9 @@ class LegendaryOption(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 Feet = Annotated[int, msgspec.Meta(ge=0, le=1000)]
 
 
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th")
+
+
 class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     strength: Score = msgspec.field(default=10, name="str")
     dexterity: Score = msgspec.field(default=10, name="dex")
@@ -275,6 +280,7 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     speeds: dict[Literal["climb", "fly", "swim", "burrow"], Feet] = {}
     hover: bool = False
     senses: list[str] = []  # "darkvision 120 ft.", as the stat block writes them
+    unplayed_spells: list[str] = []  # spells it has that no rule here plays: "sleep (1/day)"
     passive_perception: Annotated[int, msgspec.Meta(ge=0, le=40)] | None = None  # none: by skill
     languages: str = ""
     alignment: str = ""
@@ -384,9 +390,9 @@ def check_effect(effect: Effect | None, where: str) -> None:
 
 
 def check_slots(sheet: Sheet, spell: Spell, where: str) -> None:
-    """srd-50: a spell of level 1 or higher needs a slot of its level or higher; srd-51: its
-    scaling is dice of the spell's own kind."""
-    if spell.level and len(sheet.slots) < spell.level:  # a level of none is a level
+    """srd-50: a spell of level 1 or higher needs a slot of its level or higher (an innate
+    one none); srd-51: its scaling is dice of the spell's own kind."""
+    if spell.level and not spell.innate and len(sheet.slots) < spell.level:  # none is a level
         raise BadInputError(
             f"{where}: {spell.name} is a level {spell.level} spell: give the sheet its spell "
             f"slots by level, such as slots = [4, 2] (srd-50)"

@@ -37,7 +37,7 @@ from fracas_srd.evolve import evolve
 from fracas_srd.lasting import conditions_of, timed
 from fracas_srd.sheets import Spell, parse_amount
 from fracas_srd.slots import as_cast, slot_for, spend_slot
-from fracas_srd.state import MULTIATTACK, ONCE_A_TURN, Fighter, State, immune
+from fracas_srd.state import DAILY, MULTIATTACK, ONCE_A_TURN, Fighter, State, immune
 from fracas_srd.triggered import (
     DAMAGED,
     HIT,
@@ -101,7 +101,21 @@ def casting_cost(state: State, caster: Fighter, spell: Spell, slot: int) -> list
     else:
         spent = bonus_action(caster, "cast")
     said = spell_cast(spell)
-    return [*spent, Spent(caster.id, "spell", 1, said, ["srd-3"]), *spend_slot(caster, slot)]
+    paid = innate_use(caster, spell) if spell.innate else spend_slot(caster, slot)
+    return [*spent, Spent(caster.id, "spell", 1, said, ["srd-3"]), *paid]
+
+
+def innate_use(caster: Fighter, spell: Spell) -> list[Event]:
+    """Innate Spellcasting: at will, or so many times a day, with no slot."""
+    if not spell.per_day:
+        return []
+    if caster.used(spell.name) >= spell.per_day:
+        times = "1 time" if spell.per_day == 1 else f"{spell.per_day} times"
+        raise RefusedError(
+            f"{caster.name} has cast {spell.name} its {times} a day (innate spellcasting); "
+            "a long rest restores it"
+        )
+    return [Spent(caster.id, DAILY, 1, spell.name)]
 
 
 CASTINGS = {"action": "an action", "bonus": "a bonus action", "reaction": "a reaction"}
@@ -157,13 +171,21 @@ def check_affected(spell: Spell, target: Fighter) -> None:
         )
 
 
+def innate_level(spell: Spell, asked: int | None) -> int:
+    """An innate spell is cast at its own level, with no slot."""
+    if asked and asked != spell.level:
+        raise RefusedError(f"{spell.name} is innate: it is cast at its own level, with no slot")
+    return spell.level
+
+
 def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Event]:
     if not command.spell:
         raise RefusedError("name the spell: --opt spell=NAME")
     spell = caster.sheet.spell(command.spell)
     if command.defence and not triggers(spell):
         raise BadInputError(f"{spell.name} makes no attack and deals no damage: no reaction to it")
-    slot = slot_for(caster, spell, command.level)
+    asked = command.level
+    slot = innate_level(spell, asked) if spell.innate else slot_for(caster, spell, asked)
     spell = as_cast(spell, slot)
     targets = [state.fighter(t) for t in command.targets]
     check_targets(spell, slot, targets)

@@ -9,13 +9,12 @@ from fracas.rules.api import Modifier
 
 from fracas_srd.attacks import ability_for, attack_modifiers
 from fracas_srd.checks import save_modifiers, skill_modifiers
-from fracas_srd.sheets import ABILITIES, Rider, Sheet, Spell, Weapon, parse_amount
+from fracas_srd.sheets import ABILITIES, ORDINALS, Rider, Sheet, Spell, Weapon, parse_amount
 from fracas_srd.state import Fighter
 
 Lines = list[tuple[str, str]]
 NAMES = {"str": "Strength", "dex": "Dexterity", "con": "Constitution", "int": "Intelligence",
          "wis": "Wisdom", "cha": "Charisma"}  # fmt: skip
-ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th")
 
 
 def stat_block(sheet: dict[str, Any]) -> Lines:
@@ -102,21 +101,43 @@ def traits(s: Sheet) -> Lines:
     return [("Traits", "; ".join(said))] if said else []
 
 
+def cast_spells(s: Sheet) -> list[Spell]:
+    """Its spells (not its abilities written as spells: a breath, a frightful presence)."""
+    return [x for x in s.spells if x.level or x.innate or (not x.dc and s.spellcasting)]
+
+
 def spellcasting(f: Fighter) -> Lines:
     s = f.sheet
-    spells = [x for x in s.spells if x.level or (not x.dc and s.spellcasting)]
-    if not s.spellcasting or not spells:
-        return []
-    ability = s.spellcasting
-    dc, to_hit = f.spell_dc(), s.bonus + s.mod(ability)
-    said = f"{NAMES[ability]} (spell save DC {dc}, {to_hit:+d} to hit with spell attacks)"
-    lines = [("Spellcasting", said)]
+    spells = [x for x in cast_spells(s) if not x.innate]
+    lines = caster_line(f, "Spellcasting") if spells and s.slots else []
     for level in range(len(s.slots) + 1):
         named = [x.name for x in spells if x.level == level]
         if named:
             slots = f" ({s.slots[level - 1]} slots)" if level else ""
             label = "Cantrips" if level == 0 else f"{ORDINALS[level - 1]} level{slots}"
             lines.append((label, ", ".join(named)))
+    lines += innate(f)
+    if s.unplayed_spells:
+        lines.append(("Not played here", f"{', '.join(s.unplayed_spells)}: the GM narrates them"))
+    return lines
+
+
+def caster_line(f: Fighter, label: str) -> Lines:
+    ability = f.sheet.spellcasting or "int"
+    dc, to_hit = f.spell_dc(), f.sheet.bonus + f.sheet.mod(ability)
+    said = f"{NAMES[ability]} (spell save DC {dc}, {to_hit:+d} to hit with spell attacks)"
+    return [(label, said)]
+
+
+def innate(f: Fighter) -> Lines:
+    """Innate Spellcasting: at will, then so many a day each, most first."""
+    spells = [x for x in cast_spells(f.sheet) if x.innate and x.casting != "reaction"]
+    if not spells:
+        return []
+    lines = caster_line(f, "Innate Spellcasting")
+    for per_day in sorted({x.per_day for x in spells}, key=lambda n: (n != 0, -n)):
+        label = f"{per_day}/day each" if per_day else "At will"
+        lines.append((label, ", ".join(x.name for x in spells if x.per_day == per_day)))
     return lines
 
 
@@ -127,7 +148,7 @@ def actions(f: Fighter) -> Lines:
         first = [x.name for x in s.spells if x.multiattack]
         lines.append(("Multiattack", ", then ".join([*first, ", ".join(s.multiattack)])))
     lines += [(w.name.title(), weapon_line(f, w)) for w in s.weapons]
-    cast = {x.name for x in s.spells if x.level or (not x.dc and s.spellcasting)}
+    cast = {x.name for x in cast_spells(s)}
     for spell in s.spells:
         if spell.name not in cast:
             lines.append((ability_name(spell), ability_line(f, spell)))

@@ -14,6 +14,7 @@ INCAPACITATING = frozenset(
 AT_ZERO = ("dying", "stable", "dead")
 REMOVED = "removed"
 MULTIATTACK = "multiattack"  # the action, which an ability of it may begin (srd-29)
+DAILY = "innate use"  # the resource an innate spell of so many a day spends
 ONCE_A_TURN = "once a turn"  # the resource a feature used once a turn spends (srd-38)
 MOVEMENT = "feet of movement"  # the resource a move spends (srd-52)
 HIT_DIE = "hit die"  # the resource a short rest spends (srd-58)
@@ -60,6 +61,7 @@ class Fighter(msgspec.Struct, frozen=True):
     hit_dice_spent: int = 0  # since the last long rest (srd-58, srd-59)
     recharging: tuple[str, ...] = ()  # used, until a d6 at a turn's start brings it (srd-54)
     resisted: int = 0  # legendary resistances used today (srd-56)
+    used_today: dict[str, int] = {}  # innate spells cast so many a day, since a long rest
     shaken_off: tuple[str, ...] = ()  # "SOURCE:EFFECT" it is immune to now (ShookOff)
     lair_round: int = 0  # the round of its last lair action, and which (srd-55)
     lair_last: str = ""
@@ -69,6 +71,10 @@ class Fighter(msgspec.Struct, frozen=True):
     owed: tuple[int, ...] = ()  # DCs of concentration saves owed after harm by hand (srd-26)
     once: dict[str, str] = {}  # a once-a-turn feature: the turn ("ROUND:ID") it was last used
     unseen: bool = False  # added --hidden: the players do not see it, until it attacks (srd-23)
+
+    def used(self, spell: str) -> int:
+        """How often an innate spell of so many a day was cast since the last long rest."""
+        return self.used_today.get(spell, 0)
 
     def has(self, condition: str) -> bool:
         return condition in self.conditions

@@ -543,7 +543,7 @@ def test_the_converter_counts_the_spells_it_cannot_play():
     bestiary.srd_monsters(tally)
     assert tally["spellcasters read, with their slots"] == 12
     assert tally["spells not on the plugin's spell list, left out"] > 0
-    assert tally["innate spellcasting (at will, a day), not read"] == 24
+    assert tally["innate spellcasters read, at will and so many a day"] == 24
 
 
 def test_a_roper_s_tendrils_grapple_and_restrain_at_50_feet_and_its_bite_follows():
@@ -634,3 +634,39 @@ def test_monsters_show_gives_the_srd_s_speeds_senses_languages_alignment_and_hit
     # the SRD's passive Perception as it states it, though the data lacks the bear's skill
     assert "passive Perception 13" in shown_block("black bear")
     assert "passive Perception 15" in shown_block("swarm of ravens")
+
+
+def test_innate_spellcasting_casts_at_will_and_so_many_a_day_with_no_slot():
+    """SRD 5.1, Oni: Innate Spellcasting, Charisma (spell save DC 13): at will darkness,
+    invisibility; 1/day each charm person, cone of cold, gaseous form, sleep. Cone of cold
+    is played (8d8 cold, Con save, half); the others are named as not played here."""
+    oni = sheet_of("oni")
+    cone = oni.spell("cone of cold")
+    assert (cone.innate, cone.per_day, cone.damage, oni.slots) == (True, 1, "8d8", [])
+    assert oni.unplayed_spells == ["darkness (at will)", "invisibility (at will)",
+                                   "charm person (1/day)", "gaseous form (1/day)",
+                                   "sleep (1/day)"]  # fmt: skip
+    hag = sheet_of("night hag")  # magic missile at will
+    assert (hag.spell("magic missile").innate, hag.spell("magic missile").per_day) == (True, 0)
+    table = Table()
+    table.join("oni", monster("oni").sheet)
+    table.join("pc", sample("fighter"), "pc")
+    table.do({"action": "begin"}, 20, 2)
+    table.act("oni", "cast", "pc", faces=(5, 1, 1, 1, 1, 1, 1, 1, 1), spell="cone of cold")
+    assert table.who("oni").used_today == {"cone of cold": 1}
+    table.do({"action": "next"})
+    table.do({"action": "next"})
+    with pytest.raises(RefusedError) as refused:
+        table.act("oni", "cast", "pc", spell="cone of cold")
+    assert str(refused.value) == (
+        "oni has cast cone of cold its 1 time a day (innate spellcasting); a long rest restores it"
+    )
+    shown = shown_block("oni")
+    for said in ("Innate Spellcasting Charisma (spell save DC 13, +5 to hit with spell attacks)",
+                 "1/day each cone of cold",
+                 "Not played here darkness (at will), invisibility (at will), charm person "
+                 "(1/day), gaseous form (1/day), sleep (1/day): the GM narrates them"):  # fmt: skip
+        assert said in shown, (said, shown)
+    assert "At will magic missile" in shown_block("night hag")
+    lich = shown_block("lich")  # a slot caster's spells not played are named too
+    assert "Not played here" in lich and "power word kill (9th level)" in lich
