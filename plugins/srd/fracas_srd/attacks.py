@@ -30,7 +30,7 @@ from fracas_srd.conditions import (
 from fracas_srd.damage import Typed, deal, roll_dice
 from fracas_srd.effects import ac_notes, armor_class, bonuses, extras
 from fracas_srd.evolve import evolve
-from fracas_srd.lasting import conditions_of, timed
+from fracas_srd.lasting import conditions_of, timed, worse_time
 from fracas_srd.sheets import UNARMED, Ability, Rider, Sheet, Weapon, parse_amount
 from fracas_srd.state import ONCE_A_TURN, Fighter, State, immune
 from fracas_srd.triggered import Reaction, absorbing, chosen, halved, rebuking, when_hit
@@ -432,6 +432,7 @@ def ridden(
     if check.success:
         return events
     detail = {"by": attacker.id, **timed(state, attacker, target, rider, ability, rider.dc)}
+    detail |= worse_time(state, ctx, events, target, rider, rider.dc - check.total)
     why = f"{what} of {attacker.name}"
     rules = ["srd-35", "srd-27", *(["srd-28"] if len(detail) > 1 else [])]
     for condition in conditions_of(rider, rider.dc - check.total):

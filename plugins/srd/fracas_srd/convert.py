@@ -8,7 +8,7 @@ import collections
 import re
 from typing import Any, get_args
 
-from fracas_srd.sheets import ORDINALS, SKILLS, DamageType, modifier, proficiency_for
+from fracas_srd.sheets import ORDINALS, ROUNDS, SKILLS, DamageType, modifier, proficiency_for
 from fracas_srd.spellbook import cantrip_dice, spellbook
 
 DAMAGE_TYPES = frozenset(get_args(DamageType))
@@ -31,7 +31,7 @@ WORSE = re.compile(  # "is also paralyzed", "falls unconscious", "is instead poi
     r"(?:is also|falls|is instead [^.]*? and) (" + "|".join(CONDITIONS) + r")\b"
 )  # fmt: skip
 FOR = re.compile(r"\b(?:for|lasts) (\d+|an?) (round|minute|hour|day)s?\b")
-ROUNDS = {"round": 1, "minute": 10, "hour": 600, "day": 14_400}  # srd-28: 10 rounds a minute
+ROLLED_TIME = re.compile(r"for \d+ \((\d+d\d+)\) (round|minute|hour)s?")  # "5 (1d10) minutes"
 NEXT_TURN = re.compile(r"until the (start|end) of (its|[\w/ ]+?'s?) next turn")
 TARGETS = ("its", "the creature's", "the target's", "that creature's", "the target")
 SAVE_ENDS = re.compile(r"repeat the saving throw at the end of (?:each of its turns|its next turn)")
@@ -213,6 +213,8 @@ def lasting(desc: str, start: int, tally: Tally) -> dict[str, Any]:
         found["save_ends"] = True
     if worse := WORSE.search(text):
         found["worse"] = {"condition": worse[2], "by": int(worse[1])}
+        if rolled := ROLLED_TIME.search(worse[0]):
+            found["worse"]["lasts"] = f"{rolled[1]} {rolled[2]}s"
     if not found and UNTIL_REMOVED.search(desc):
         tally["conditions the text makes last until removed"] += 1
     return found

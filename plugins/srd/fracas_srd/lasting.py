@@ -6,10 +6,10 @@ enough adds, for the same time."""
 from typing import Any
 
 import msgspec
-from fracas.rules.api import Until, until
+from fracas.rules.api import Context, Event, Rolled, Until, until
 
 from fracas_srd.initiative import clock
-from fracas_srd.sheets import Ability, Rider, Spell
+from fracas_srd.sheets import ROUNDS, Ability, Rider, Spell
 from fracas_srd.state import Fighter, State, until_next
 
 Lasting = Spell | Rider
@@ -35,6 +35,21 @@ def timed(
     if lasting.save_ends and save:
         detail["save_ends"] = {"ability": save, "dc": dc}
     return detail
+
+
+def worse_time(
+    state: State, ctx: Context, events: list[Event], target: Fighter, rider: Rider, failed_by: int
+) -> dict[str, Any]:
+    """A save failed by enough that its conditions last a time of their own, rolled (a
+    homunculus's bite: poisoned and unconscious for 1d10 minutes); {} otherwise."""
+    worse = rider.worse
+    if worse is None or not worse.lasts or failed_by < worse.by:
+        return {}
+    dice, unit = worse.lasts.split()
+    purpose = f"how long {target.name} is {rider.condition}: {worse.lasts}"
+    roll = ctx.dice.roll(dice, purpose)
+    events.append(Rolled(target.id, purpose, roll, None, [], f"{roll.total} on {dice}", ["srd-28"]))
+    return {"until": msgspec.to_builtins(until(clock(state), roll.total * ROUNDS[unit[:-1]]))}
 
 
 def conditions_of(lasting: Lasting, failed_by: int) -> list[str]:

@@ -59,12 +59,17 @@ Edge = Literal["", "start", "end"]
 Whose = Literal["caster", "target"]
 
 
+ROUNDS = {"round": 1, "minute": 10, "hour": 600, "day": 14_400}  # srd-28: 10 rounds a minute
+
+
 class Worse(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A save failed by `by` or more also gives this condition, for the same time (a
     mummy's Dreadful Glare: paralysed too)."""
 
     condition: str
     by: Annotated[int, msgspec.Meta(ge=1, le=40)] = 5
+    # A hit's rider only: both conditions last this long instead, rolled ("1d10 minutes").
+    lasts: Annotated[str, msgspec.Meta(pattern=r"^(\d+d\d+ (round|minute|hour)s)?$")] = ""
 
 
 class Rider(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -437,6 +442,8 @@ def check_sheet(sheet: Sheet, where: str, custom: list[str]) -> None:
                 parse_amount(amount)
         check_effect(spell.effect, f"{where}: {spell.name}")
         check_slots(sheet, spell, where)
+        if spell.worse is not None and spell.worse.lasts:
+            raise BadInputError(f"{where}: {spell.name}: only a hit's rider rolls its own time")
     for feature in sheet.features:
         check_effect(feature.effect, f"{where}: {feature.name}")
         if feature.extra and not parse_amount(feature.extra)[0]:

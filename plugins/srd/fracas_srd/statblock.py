@@ -184,6 +184,7 @@ def rider_line(r: Rider) -> str:
     line = f"DC {r.dc} {NAMES[r.save]} save or {r.condition}{lasting(r)}"
     if r.worse is not None:
         line += f"; failed by {r.worse.by} or more, {r.worse.condition} too"
+        line += f" ({r.worse.lasts})" if r.worse.lasts else ""
     return line
 
 

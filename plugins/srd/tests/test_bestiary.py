@@ -401,12 +401,13 @@ def test_party_add_takes_a_monster_of_the_bestiary(tmp_path):
 
 def test_a_homunculus_s_bite_poisons_and_a_save_failed_by_5_puts_the_target_to_sleep():
     """SRD 5.1: Bite +4 to hit, 1 piercing, DC 10 Con or poisoned for 1 minute; failed by 5
-    or more, unconscious while poisoned so (the 1d10 minutes are read as its minute)."""
+    or more, instead poisoned for 5 (1d10) minutes and unconscious while poisoned so."""
     homunculus = sheet_of("homunculus")
     assert (homunculus.ac, homunculus.hp, to_hit("homunculus", "bite")) == (13, 5, 4)
     bite = homunculus.weapon("bite").rider
     assert (bite.save, bite.dc, bite.condition, bite.rounds) == ("con", 10, "poisoned", 10)
-    assert (bite.worse.condition, bite.worse.by) == ("unconscious", 5)
+    assert (bite.worse.condition, bite.worse.by, bite.worse.lasts) == (
+        "unconscious", 5, "1d10 minutes")  # fmt: skip
     sting = sheet_of("pseudodragon").weapon("sting").rider  # "or become poisoned for 1 hour"
     assert (sting.dc, sting.condition, sting.rounds, sting.worse.condition) == (
         11, "poisoned", 600, "unconscious")  # fmt: skip
@@ -421,8 +422,15 @@ def test_a_homunculus_s_bite_poisons_and_a_save_failed_by_5_puts_the_target_to_s
     assert table.who("pc").hp == 28 - 1
     for _ in range(3):  # the two fighters' turns, then its own again
         table.do({"action": "next"})
-    table.act("homunculus", "attack", "pc2", faces=(15, 1), weapon="bite")  # 1+4 = 5: by 5
+    out = table.act("homunculus", "attack", "pc2", faces=(15, 1, 7), weapon="bite")  # by 5
     assert table.who("pc2").has("poisoned") and table.who("pc2").has("unconscious")
+    rolled = [e for e in out if isinstance(e, Rolled)][-1]
+    assert (rolled.purpose, rolled.roll.total) == ("how long pc2 is poisoned: 1d10 minutes", 7)
+    now = table.who("pc2").conditions  # 7 minutes: 70 rounds from round 2
+    assert now["poisoned"]["until"] == now["unconscious"]["until"]
+    assert now["unconscious"]["until"]["rounds"] == 70
+    sting = shown_block("homunculus")
+    assert "failed by 5 or more, unconscious too (1d10 minutes)" in sting
 
 
 def test_monsters_show_reads_a_monster_s_stat_block_before_it_is_added(tmp_path):
