@@ -13,9 +13,9 @@ from click.testing import CliRunner
 
 from fracas.cli.main import cli
 from fracas.ledger import NewEvent, open_store
-from fracas.ledger.postgres import split_url
+from fracas.ledger.postgres import as_part, split_url
 from fracas.projections import Fracas
-from fracas.projections.tables import table_rows
+from fracas.projections.tables import UPDATE, table_rows
 from tests.web import fracas as fracas_process
 from tests.web import served
 
@@ -217,3 +217,30 @@ def test_a_long_log_is_read_through_a_server_side_cursor(pg_url: str):
             assert open_cursors == 1  # fetched 2000 rows at a time, not all 2500 at once
             assert sum(1 for _ in events) == 2499
         assert store.verify().ok and store.verify().checked == 2500
+
+
+@pytest.mark.parametrize("write", ["update", "delete"])
+def test_an_append_rewrites_read_model_rows_by_their_key_however_many_encounters(
+    pg_url: str, write: str
+):
+    """The one statement of an append reaches its encounter's read-model rows through their
+    primary key: a server holding thousands of rows (a table's worth of encounters) is not
+    read whole at every append."""
+    with Fracas(pg_url) as table:
+        store = table.store
+        store.execute(
+            "INSERT INTO wounds (encounter, combatant, name, ord) SELECT 'e' || (i / 2), "
+            "'c' || (i % 2), 'x', i FROM generate_series(1, 3000) i"
+        )
+        store.execute("ANALYZE wounds")
+        statement = (
+            UPDATE["wounds"][0]
+            if write == "update"
+            else ("DELETE FROM wounds WHERE encounter = ? AND combatant = ?")
+        )
+        part = as_part(statement)
+        assert part is not None
+        row = json.dumps([{"encounter": "e7", "combatant": "c1", "name": "y", "ord": 1}])
+        cursor = psycopg.ClientCursor(store.conn.raw)
+        plan = "\n".join(line for (line,) in cursor.execute(f"EXPLAIN {part.statement}", (row,)))
+        assert "Index Scan using wounds_pkey" in plan and "Seq Scan on wounds" not in plan, plan
