@@ -184,7 +184,8 @@ def test_srd_28_a_spell_s_rounds_run_from_its_caster_s_count_and_status_says_so(
     seen = RULESET.view(t.state)
     row = next(w for w in seen.wounds if w.combatant == "brannoc")
     assert (
-        row.detail["durations"]["under bless"]["text"] == "10 rounds left, ending at initiative 16"
+        row.detail["durations"]["under bless"]["text"]
+        == "10 rounds left, until initiative count 16 of round 11"
     )
 
 
@@ -210,3 +211,24 @@ def test_srd_61_the_gm_cannot_set_a_condition_the_sheet_is_immune_to():
     assert "poisoned" not in t.who("hild").conditions
     t.do({"action": "gm.condition-set", "target": "hild", "condition": "prone"})  # not immune
     assert "prone" in t.who("hild").conditions
+
+
+def durations_shown(t: Table, who: str) -> dict[str, str]:
+    seen = RULESET.view(t.state)
+    row = next(w for w in seen.wounds if w.combatant == who)
+    return {name: d["text"] for name, d in row.detail["durations"].items()}
+
+
+def test_srd_28_what_is_left_of_rounds_that_end_at_a_count_names_the_round_they_end_in():
+    """At the top of round 4, a condition that ends at count 16 of round 4 has part of that
+    round left, not "0 rounds": status, play and the reports say which round."""
+    t = fight(("brannoc", "fighter"), ("maelis", "cleric"), ("gob", "goblin"))
+    t.next()  # Maelis, at initiative count 16 of round 1
+    condition(t, "gob", "frightened", rounds=3)
+    assert durations_shown(t, "gob") == {
+        "frightened": "3 rounds left, until initiative count 16 of round 4"
+    }
+    for _ in range(8):  # the goblin; rounds 2 and 3; round 4 begins with Brannoc
+        assert not of(t.next(), ConditionExpired)
+    assert t.state.round == 4 and t.who("gob").has("frightened")
+    assert durations_shown(t, "gob") == {"frightened": "until initiative count 16 of round 4"}

@@ -61,7 +61,10 @@ def test_the_docs_wyrm_s_lair_runs_as_written(tmp_path: Path):
     assert "becomes a success (2 left today)" in out
     assert "recharge of fire breath (5-6): 3 vs 5 -> not yet" in out
     status = out[out.rindex("Round 2 ·") :]
-    assert "slots 0/1 0/1" in status and "(100 rounds left, ending at initiative 20)" in status
+    assert (
+        "slots 0/1 0/1" in status
+        and "shield of faith (100 rounds left, until initiative count 20 of round 102)" in status
+    )
 
 
 def test_the_docs_bestiary_runs_as_written(tmp_path: Path):

@@ -134,4 +134,5 @@ def test_concentrating_names_the_spell():
     t = fight(("maelis", "cleric"), ("gob", "goblin"))
     t.act("maelis", "cast", "gob", faces=(2,), spell="hold person")
     assert row(t, "maelis").conditions == [
-        "concentrating on hold person (10 rounds left, ending at initiative 20)"]  # fmt: skip
+        "concentrating on hold person "
+        "(10 rounds left, until initiative count 20 of round 11)"]  # fmt: skip
