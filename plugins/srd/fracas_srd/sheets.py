@@ -326,6 +326,12 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         names = [s.name for s in self.spells]
         raise BadInputError(f"no spell {name!r} on the sheet; {did_you_mean(name, names)}")
 
+    def casts(self, spell: Spell) -> bool:
+        """Whether an entry of its `spells` is a spell it casts, not an ability of its own
+        written as one (a dragon's breath, a mummy's glare): a spell of level 1 or more, an
+        innate one, or a cantrip of a caster's that states no DC of its own."""
+        return bool(spell.level or spell.innate or (not spell.dc and self.spellcasting))
+
 
 UNARMED = Weapon("unarmed", "1", "bludgeoning")  # 1 + Str modifier
 

@@ -93,6 +93,8 @@ def casting_cost(state: State, caster: Fighter, spell: Spell, slot: int) -> list
             f"{spell.name} is cast as a reaction when its trigger comes: the attack's "
             f"--defence {caster.id}={spell.name} (or --ask) (srd-39)"
         )
+    if not caster.sheet.casts(spell):  # a monster's own ability: its action, no spell
+        return ability_cost(state, caster, spell)
     check_bonus_rule(caster, spell)
     if spell.multiattack:  # srd-29: a part of its Multiattack, with its attacks
         spent = multiattack_part(state, caster, spell)
@@ -100,7 +102,7 @@ def casting_cost(state: State, caster: Fighter, spell: Spell, slot: int) -> list
         spent = action(caster, "cast", f"casting {spell.name}")
     else:
         spent = bonus_action(caster, "cast")
-    said = spell_cast(spell)
+    said = spell_cast(spell, slot)
     paid = innate_use(caster, spell) if spell.innate else spend_slot(caster, slot)
     return [*spent, Spent(caster.id, "spell", 1, said, ["srd-3"]), *paid]
 
@@ -118,17 +120,31 @@ def innate_use(caster: Fighter, spell: Spell) -> list[Event]:
     return [Spent(caster.id, DAILY, 1, spell.name)]
 
 
+def ability_cost(state: State, caster: Fighter, spell: Spell) -> list[Event]:
+    """An ability of its own (a breath, a glare, a frightful presence) is used with its
+    action or bonus action, or as a part of its Multiattack (srd-29); it is no spell."""
+    if spell.multiattack:
+        return multiattack_part(state, caster, spell)
+    said = f"{spell.name}, recharge {recharge.on(spell)}" if spell.recharge else spell.name
+    if spell.casting == "bonus":
+        return bonus_action(caster, said)
+    return action(caster, said, f"using {spell.name}")
+
+
 CASTINGS = {"action": "an action", "bonus": "a bonus action", "reaction": "a reaction"}
 CAST_AS = re.compile(
-    r"(?:a cantrip|a level (\d+) spell) cast with (an action|a bonus action|a reaction)$"
+    r"(?:a cantrip|a level (\d+) spell) cast (?:at level \d+ )?"
+    r"with (an action|a bonus action|a reaction)$"
 )
 
 
-def spell_cast(spell: Spell) -> str:
+def spell_cast(spell: Spell, slot: int = 0) -> str:
     """The log's words for a spell cast this turn, which srd-3 reads back (`cast_as`):
-    "fire bolt, a cantrip cast with an action"."""
+    "fire bolt, a cantrip cast with an action", "magic missile, a level 1 spell cast at
+    level 2 with an action"."""
     level = f"a level {spell.level} spell" if spell.level else "a cantrip"
-    return f"{spell.name}, {level} cast with {CASTINGS[spell.casting]}"
+    upcast = f" at level {slot}" if slot > spell.level else ""
+    return f"{spell.name}, {level} cast{upcast} with {CASTINGS[spell.casting]}"
 
 
 def cast_as(said: str) -> tuple[str, int]:

@@ -103,7 +103,7 @@ def traits(s: Sheet) -> Lines:
 
 def cast_spells(s: Sheet) -> list[Spell]:
     """Its spells (not its abilities written as spells: a breath, a frightful presence)."""
-    return [x for x in s.spells if x.level or x.innate or (not x.dc and s.spellcasting)]
+    return [x for x in s.spells if s.casts(x)]
 
 
 def spellcasting(f: Fighter) -> Lines:

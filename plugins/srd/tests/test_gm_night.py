@@ -141,3 +141,19 @@ def test_a_refused_slot_names_the_slots_left_or_the_long_rest(gm):
         "Error: Ilse has no level 1 spell slot left (all 1 spent; srd-50), nor any higher; "
         "none is left of any level; a long rest restores them all (`fracas party rest long`)"
     )
+
+
+def test_the_log_says_a_breath_is_the_monster_s_action_and_an_upcast_its_level(gm):
+    ok(gm, "new", "-r", "srd", "--id", "lair", "--title", "The lair")
+    add(gm, "wyrm", "wyrm", "Ashen Wyrm", side="npc")
+    add(gm, "ilse", "wizard", "Ilse")
+    ok(gm, "begin", "--dice", "19,2")
+    breath = ok(
+        gm, "act", "wyrm", "cast", "ilse", "-o", "spell=fire breath", "--dice", "20" + ",1" * 10
+    )
+    assert "wyrm spends 1 action: fire breath, recharge 5-6" in breath
+    assert "spell" not in breath.replace("spell=", "") and "cantrip" not in breath
+    ok(gm, "next")
+    darts = ok(gm, "act", "ilse", "cast", "wyrm", "-o", "spell=magic missile", "-o", "level=2")
+    assert "magic missile, a level 1 spell cast at level 2 with an action" in darts
+    assert "ilse spends 1 level 2 spell slot: 1 of 2 left" in darts

@@ -183,3 +183,29 @@ def test_srd_50_with_no_slot_high_enough_the_refusal_names_those_left_and_the_lo
     t.next(), t.next(), t.next()
     with pytest.raises(RefusedError, match=r"srd-50\), nor any higher; none is left of any "):
         t.act("sage", "cast", "gob", spell="guiding bolt")
+
+
+def test_srd_51_an_upcast_spell_is_logged_cast_at_its_slot_s_level():
+    t = fight(("maelis", "cleric"), ("brannoc", "fighter"), ("gob", "goblin"))
+    out = t.act("maelis", "cast", "brannoc", faces=(5, 3), spell="cure wounds", level=2)
+    assert [(s.resource, s.reason) for s in of(out, Spent)][1:] == [
+        ("spell", "cure wounds, a level 1 spell cast at level 2 with an action"),
+        ("level 2 spell slot", "1 of 2 left"),
+    ]
+    maelis_again(t)
+    out = t.act("maelis", "cast", "brannoc", faces=(5,), spell="cure wounds")
+    assert of(out, Spent)[1].reason == "cure wounds, a level 1 spell cast with an action"
+    t.next(), t.next(), t.next()
+    t.act("maelis", "cast", "maelis", faces=(2, 2), spell="healing word", level=2)
+    with pytest.raises(RefusedError, match="cast a bonus-action spell this turn"):
+        t.act("maelis", "cast", "brannoc", faces=(5,), spell="cure wounds")  # srd-3 reads it
+
+
+def test_a_monster_s_ability_is_logged_as_its_action_with_its_recharge_not_as_a_spell():
+    t = fight(("wyrm", "wyrm"), ("brannoc", "fighter"))
+    out = t.act("wyrm", "cast", "brannoc", faces=(5, *[1] * 10), spell="fire breath")
+    assert [(s.resource, s.reason) for s in of(out, Spent)] == [
+        ("action", "fire breath, recharge 5-6"),
+        ("recharge", "fire breath"),
+    ]
+    assert t.who("wyrm").spells == ()
