@@ -27,7 +27,9 @@ reveals them. The rule, step by step in the order of the log:
    or else every combatant and the shared state); a later step is withheld when it reads
    tainted state (names or changes a tainted combatant, or the shared state is tainted
    and it is not one of the GM's statements or rulings), and taints in turn everything
-   it named or changed.
+   it named or changed. The turn passing (`next`) reads no combatant that only secrets
+   the ruleset declares out of the turn's reach touched: a turn passes alike whatever
+   they did (`Ruleset.reach` with shared=False says so, and the kit holds it to that).
 4. An undo, redo or supersede is withheld when the step it takes back or restores is.
    Otherwise an undo gives back the state before the step it takes back, whatever its
    rolls gave, and with it the taint (and worlds) of then; a redo those after the step.
@@ -96,6 +98,7 @@ STATEMENTS = (Note, Disclosed, CombatantRevealed, SeedRevealed, EncounterEnded, 
 RULINGS = ("gm.condition-set", "gm.condition-clear", "gm.rename")
 RULED = (Commanded, ConditionSet, ConditionCleared, Renamed)
 FREE_ROLL = "roll"  # `fracas roll`: a roll no rule applies, in every ruleset
+PASS = "next"  # the turn passing, in every ruleset
 # How many decisions a step's other outcomes may take to find, in all worlds together: d100
 # and a damage die are some 700; past it the step taints all it names or changes, as if
 # every part could.
@@ -399,6 +402,9 @@ class Taint:
     def __init__(self, ruleset: Ruleset, context: bytes = b"") -> None:
         self.ruleset = ruleset
         self.combatants: dict[str, int] = {}
+        # tainted only by secrets the ruleset declares cannot move a turn (`Ruleset.reach`
+        # with shared=False): a turn passes to them, and from them, as in every outcome
+        self.turn_free: set[str] = set()
         self.shared: int | None = None
         self.worlds: list[Any] | None = []  # []: one world, the fight; None: not followed
         self.origin = 0  # the secret step the worlds part from
@@ -422,6 +428,7 @@ class Taint:
             _worlds_after.move_to_end(key)
             result, self.worlds, combatants, self.shared, self.origin = found
             self.combatants = dict(combatants)
+            self.turn_free = set()
         self.key = key
         return result
 
@@ -431,17 +438,19 @@ class Taint:
 
         worlds: list[Any] | None
         combatants: dict[str, int]
+        turn_free: frozenset[str]
         shared: int | None
         origin: int
         key: bytes
 
     def kept(self) -> "Taint.Kept":
         worlds = None if self.worlds is None else list(self.worlds)
-        return Taint.Kept(worlds, dict(self.combatants), self.shared, self.origin, self.key)
+        combatants, free = dict(self.combatants), frozenset(self.turn_free)
+        return Taint.Kept(worlds, combatants, free, self.shared, self.origin, self.key)
 
     def restore(self, kept: "Taint.Kept") -> None:
         self.worlds = None if kept.worlds is None else list(kept.worlds)
-        self.combatants = dict(kept.combatants)
+        self.combatants, self.turn_free = dict(kept.combatants), set(kept.turn_free)
         self.shared, self.origin, self.key = kept.shared, kept.origin, kept.key
 
     def tainted(self) -> bool:
@@ -455,10 +464,27 @@ class Taint:
 
     def spread(self, who: set[str], shared: bool, source: int) -> None:
         self.worlds = None
+        self.turn_free -= who
         for combatant in who:
             self.combatants.setdefault(combatant, source)
         if shared and self.shared is None:
             self.shared = source
+
+    def reached(self, who: set[str], shared: bool, source: int) -> None:
+        """A secret step's reach, where its worlds are not followed: spread. A ruleset that
+        declares the turn out of its reach (shared=False) declares that every later turn
+        passes alike whatever it did (the kit holds it to that), so the turn passing to or
+        from whom it alone touched reads nothing of it (`passes_the_turn`)."""
+        free = set() if shared else who - self.combatants.keys()
+        self.spread(who, shared, source)
+        self.turn_free |= free
+
+    def read_by_turn(self, frame: Frame, who: set[str]) -> set[str]:
+        """What a step reads of `who`: all of it, but for the turn passing (`next`) while the
+        shared state is untainted, whom a secret that cannot move a turn alone touched."""
+        if self.shared is None and passes_the_turn(frame):
+            return who - self.turn_free
+        return who
 
     def oldest(self, told: set[int]) -> int | None:
         """The earliest of the `told` GM-only steps (those players know of) still felt."""
@@ -527,6 +553,7 @@ class Taint:
         self.worlds = list(unique.values())
         who, moved = differing([parts(w) for w in self.worlds])
         self.combatants = {c: self.combatants.get(c, self.origin) for c in who}
+        self.turn_free = set()
         self.shared = (self.shared or self.origin) if moved else None
 
 
@@ -717,7 +744,7 @@ def judge(
     # Until a step is withheld, nothing is tainted: what this step reads cannot matter (read
     # and spread below ask for it only once something is), and it is the costly part.
     reads = named_in(events, known) | changed if taint.tainted() else set()
-    source = taint.read(reads)
+    source = taint.read(taint.read_by_turn(frame, reads))
     if source is None and taint.shared is not None and not ruling(frame):
         source = taint.shared
     secret = is_secret(events) and step not in disclosed
@@ -732,7 +759,7 @@ def judge(
         taint.spread(reads, shared, source)
         return False, source
     if secret:
-        taint.spread(*reach(frame, taint.ruleset, known), step)
+        taint.reached(*reach(frame, taint.ruleset, known), step)
         return True, step
     return False, None
 
@@ -743,6 +770,11 @@ def judge_free_roll(frame: Frame, hidden: set[str], disclosed: set[int]) -> tupl
     masked = is_secret(frame.events) and frame.record.step not in disclosed
     masked = masked or involves(frame, hidden)
     return masked, frame.record.step if masked else None
+
+
+def passes_the_turn(frame: Frame) -> bool:
+    """The GM's `next` or a combatant's pass, with no GM-only roll of its own."""
+    return (frame.command or {}).get("action") == PASS and not is_secret(frame.events)
 
 
 def free_roll(frame: Frame) -> bool:

@@ -197,31 +197,34 @@ def declared_reach_holds(frames: list[Frame], ruleset: Ruleset, data: st.DataObj
             )
             assert shared or turns_alike(ruleset, frame.after, after, rng.getrandbits(32)), (
                 f"step {frame.record.step} ({frame.command}) could move a later turn on other "
-                f"faces (someone falls, and the turn passes over them), though "
+                f"faces (someone falls, and the turn passes over them), or a later `next` "
+                f"decides otherwise (what a turn's start does to whom it reached), though "
                 f"{ruleset.name}'s reach declares it cannot"
             )
 
 
 def turns_alike(ruleset: Ruleset, one: Any, two: Any, seed: int) -> bool:
     """Whether the turns pass alike from two states for a round and more: `next` after
-    `next` (on the same random faces), the shared state the same after each."""
+    `next` (on the same random faces), each decided alike (the players see it at once:
+    secrecy's `passes_the_turn`) and the shared state the same after it."""
     for _ in range(len(parts(one)[0]) + 1):
-        one, two = passed(ruleset, one, seed), passed(ruleset, two, seed)
+        (one, said), (two, told) = passed(ruleset, one, seed), passed(ruleset, two, seed)
         if one is None or two is None:
             return one is None and two is None
-        if parts(one)[1] != parts(two)[1]:
+        if not same_events(said, told) or parts(one)[1] != parts(two)[1]:
             return False
     return True
 
 
-def passed(ruleset: Ruleset, state: Any, seed: int) -> Any | None:
-    """The state after a `next`, on random faces from `seed`; None where refused."""
+def passed(ruleset: Ruleset, state: Any, seed: int) -> tuple[Any | None, list[Any]]:
+    """The state after a `next` and its events, on random faces from `seed`; None where
+    refused."""
     ctx = Context(RandomDice(random.Random(seed)), 0)
     try:
         events = ruleset.decide_step(state, ruleset.command({"action": "next"}), ctx)
     except FracasError:
-        return None
-    return fold(ruleset.evolve, state, events)
+        return None, []
+    return fold(ruleset.evolve, state, events), events
 
 
 class RandomDice:

@@ -17,7 +17,7 @@ from fracas.cli.serve import Table
 from fracas.projections import Fracas
 from fracas.projections.exports import export_jsonl
 from fracas.projections.screen import PLAYERS
-from fracas.projections.secrecy import declared_reach, players_cut
+from fracas.projections.secrecy import declared_reach, players_cut, shown_events
 from fracas.rules import Encounter
 from fracas.rules.events import Rolled
 from fracas.rules.timeline import walk
@@ -296,19 +296,26 @@ def test_players_number_the_steps_as_the_log_does_with_a_gap_where_one_waits(tmp
 # -- srd: a secret attack with too many outcomes to try, that cannot fell anyone ----------
 
 
+def den() -> Encounter:
+    """srd: a wolf, Maelis (a cleric of 24 HP), Brannoc (a fighter) and a goblin, begun; the
+    order: wolf, brannoc, gob, maelis."""
+    fracas = Fracas(":memory:")
+    fracas.new("srd", encounter="den")
+    for who, sample in (("wolf", "wolf"), ("maelis", "cleric"), ("brannoc", "fighter")):
+        fracas.add(who, tomllib.loads((SAMPLES / f"{sample}.toml").read_text()), "den")
+    fracas.add("gob", tomllib.loads((SAMPLES / "goblin.toml").read_text()), "den")
+    encounter = fracas.encounter("den")
+    encounter.execute(encounter.ruleset.command({"action": "begin"}), dice=[20, 2, 15, 1])
+    return encounter
+
+
 def test_srd_a_secret_bite_that_cannot_fell_its_target_leaves_the_next_turns_public():
     """The wolf's secret bite on Maelis (24 HP): an attack d20, 2d4 (4d4 on a critical) and a
     Strength save against prone are over 7,000 outcomes, past what fracas tries, so srd
     declares what they can reach. At most 18 damage cannot fell Maelis, so the turn is not
     reached: the turn passing to Brannoc, the GM's ruling on the goblin and Brannoc's own
     attack on the goblin reach the players at once; Maelis's row waits for the disclosure."""
-    fracas = Fracas(":memory:")
-    encounter = fracas.new("srd", encounter="den")
-    for who, sample in (("wolf", "wolf"), ("maelis", "cleric"), ("brannoc", "fighter")):
-        fracas.add(who, tomllib.loads((SAMPLES / f"{sample}.toml").read_text()), "den")
-    fracas.add("gob", tomllib.loads((SAMPLES / "goblin.toml").read_text()), "den")
-    encounter = fracas.encounter("den")
-    encounter.execute(encounter.ruleset.command({"action": "begin"}), dice=[20, 2, 15, 1])
+    encounter = den()
     assert encounter.view().acting == ["wolf"]  # then brannoc, maelis, gob
     secret = act(
         encounter, {"action": "attack", "actor": "wolf", "targets": ["maelis"]}, secret=True
@@ -334,13 +341,7 @@ def test_srd_what_is_left_of_a_condition_stands_while_the_round_is_the_secrets()
     wait, and with them the round. The wolf's 'lit for 3 rounds' reads what is left of it
     against the round, so its row says it as players last saw it, whatever the swing did
     (here it killed the goblin, and round 2 began unseen)."""
-    fracas = Fracas(":memory:")
-    fracas.new("srd", encounter="den")
-    for who, sample in (("wolf", "wolf"), ("maelis", "cleric"), ("brannoc", "fighter")):
-        fracas.add(who, tomllib.loads((SAMPLES / f"{sample}.toml").read_text()), "den")
-    fracas.add("gob", tomllib.loads((SAMPLES / "goblin.toml").read_text()), "den")
-    encounter = fracas.encounter("den")
-    encounter.execute(encounter.ruleset.command({"action": "begin"}), dice=[20, 2, 15, 1])
+    encounter = den()
     act(encounter, {**ruling_on("wolf"), "rounds": 3})  # the order: wolf, brannoc, gob, maelis
     act(encounter, {"action": "next"})
     swing = encounter.ruleset.command({"action": "attack", "actor": "brannoc", "targets": ["gob"]})
@@ -379,3 +380,64 @@ def test_a_secret_that_may_move_the_turn_reaches_whoever_holds_a_timed_condition
     declared = declared_reach(frame, encounter.ruleset)
     assert declared is not None and declared[1], "the attack may move the clock"
     assert {actor, target, bystander, other} <= declared[0], "a timed condition is left out"
+
+
+def bitten_fight(bite_dice: list[int]) -> tuple[Encounter, int, int, int]:
+    """srd: the wolf's secret bite on Brannoc (whose turn comes next), on `bite_dice`; the
+    GM's `next` into Brannoc's turn; Brannoc's attack on the goblin. (The fight, its three
+    steps.)"""
+    encounter = den()
+    assert encounter.view().upcoming[0] == "brannoc"  # the order: wolf, brannoc, gob, maelis
+    bite = encounter.ruleset.command({"action": "attack", "actor": "wolf", "targets": ["brannoc"]})
+    encounter.execute(bite, secret=True, dice=bite_dice)
+    secret = encounter.history.head_step
+    passed = act(encounter, {"action": "next"})
+    swing = act(encounter, {"action": "attack", "actor": "brannoc", "targets": ["gob"]})
+    return encounter, secret, passed, swing
+
+
+BITES = {"prone": [18, 4, 4, 2], "hurt": [18, 1, 1, 19], "missed": [2]}  # d20, 2d4, save
+
+
+def test_srd_the_turn_passes_at_once_to_a_creature_a_secret_bite_touched():
+    """The wolf's secret bite on Brannoc cannot fell him: srd declares it reaches Brannoc
+    alone, and not the turn. The GM's `next` into Brannoc's own turn is the turn passing as
+    it would whatever the bite did: players see it at once, Brannoc acting, his row as they
+    last saw it until the disclosure; his own attack, which reads what the bite did to him
+    (prone: disadvantage), waits."""
+    encounter, secret, passed, swing = bitten_fight(BITES["prone"])
+    assert "prone" in {w.combatant: w for w in encounter.view().wounds}["brannoc"].conditions
+    cut = players_cut(
+        list(walk(encounter.store, encounter.id, encounter.ruleset)), encounter.ruleset
+    )
+    assert cut.seen[secret].masked
+    assert cut.number(passed) == passed and not cut.seen[passed].masked, "the turn waits"
+    view = cut.seen[passed].view
+    assert view.acting == ["brannoc"] and view.round == 1
+    rows = {w.combatant: w for w in view.wounds}
+    assert rows["brannoc"] == {w.combatant: w for w in cut.seen[secret].view.wounds}["brannoc"]
+    assert "prone" not in rows["brannoc"].conditions, "the bite's outcome shows"
+    assert not cut.shown(swing), "Brannoc's attack reads what the bite did to him"
+
+
+def test_srd_the_turn_passing_after_a_secret_bite_looks_the_same_whatever_it_did():
+    """The same fight with the bite missing, hurting, or knocking Brannoc prone: the players
+    see the same steps, the same turn passing and the same standings after it."""
+
+    def seen(bite: list[int]) -> list[object]:
+        encounter, secret, passed, swing = bitten_fight(bite)
+        frames = list(walk(encounter.store, encounter.id, encounter.ruleset))
+        cut = players_cut(frames, encounter.ruleset)
+        told = []
+        for step in (secret, passed, swing):
+            shown = cut.shown(step) and not cut.seen[step].masked
+            events = shown_events(frames[step - 1], cut) if shown else []
+            said = [msgspec.to_builtins(e) for e in events]
+            for event in said:
+                event.pop("command_id", None)
+            told.append((cut.seen[step].number, cut.seen[step].masked, said))
+            told.append(msgspec.to_builtins(cut.seen[step].view))
+        return told
+
+    views = {name: seen(bite) for name, bite in BITES.items()}
+    assert views["prone"] == views["hurt"] == views["missed"]
