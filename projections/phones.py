@@ -305,7 +305,7 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
             foes,
             wound.detail.get("spent", ()),
         )
-        if wound is not None and not secret
+        if wound is not None and not secret and question is None  # an attack waits: only answers
         else [],
         targets,
         live.ruleset.weapons_of(sheet) if sheet is not None and wound else [],

@@ -1,6 +1,7 @@
 """Issue 37's leftovers: what a phone offers follows the rules (a pinned character breaks
 free and does nothing else; help names an ally), and what players read is in words."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -117,3 +118,37 @@ def test_percentile_combatants_tied_on_dex_share_their_turn(tmp_path: Path) -> N
         assert "Your turn." in table.panel("al") and "Your turn." not in table.panel("bo")
         sent = table.tap("bo", **shot)
         assert sent.status_code == 403, sent.text
+
+
+def panel_actions(panel: str) -> list[str]:
+    return re.findall(r'<button type="button" class="action" data-action="(\w+)"', panel)
+
+
+def test_a_timeslice_interrupt_from_a_phone_waits_then_the_turn_goes_on(tmp_path: Path) -> None:
+    """002-7: the foe's player interrupts the hero's turn from the phone. The interrupt
+    waits for the hero's defence; meanwhile the foe's phone offered interrupt again (every
+    tap refused "not now"). Answered, it resolves: 3 TS paid, the hero's turn goes on."""
+    db = tmp_path / "ts.db"
+    duel(db, "timeslice", foe_side="npc")
+    with Fracas(str(db)) as log:
+        acting = log.encounter("fight").view().acting[0]
+    other = "foe" if acting == "hero" else "hero"
+    with phones(db, ("hero", "foe")) as table:
+        cut_in = {"action": "interrupt", "targets": [acting], "fields": {"trigger": "attacks"}}
+        sent = table.tap(other, **cut_in)
+        assert sent.status_code == 200, sent.text
+        tv = table.client.get("/").text
+        assert f"{acting} to act · waiting on {acting}&#39;s reaction" in tv, tv
+        assert 'data-asked="yes"' in table.panel(acting)
+        assert panel_actions(table.panel(other)) == []  # nothing to tap while it waits
+        assert f"waits for {acting}'s reaction" in table.panel(other)
+        sent = table.tap(acting, action="answer", fields={"choice": "dodge"})
+        assert sent.status_code == 200, sent.text
+        tv = table.client.get("/").text
+        assert f"{acting} to act" in tv and "waiting on" not in tv, tv
+        assert "Your turn." in table.panel(acting)
+        assert "interrupt" in panel_actions(table.panel(other))  # 7 TS left: one more
+    with Fracas(str(db)) as log:
+        fight = log.encounter("fight")
+        assert fight.state.turn == acting
+        assert fight.state.fighters[other].ts == 7
