@@ -42,7 +42,7 @@ from typing import Any
 from bench.pgserver import Server
 
 PISTOL = {"name": "pistol", "kind": "firearm", "damage": "1d10"}
-FIGHTER = {"dex": 12, "hp": 10**9, "skills": {"firearms": 60}, "weapons": [PISTOL]}
+FIGHTER = {"dex": 12, "hp": 10**6, "skills": {"firearms": 60}, "weapons": [PISTOL]}
 OTHERS = {"alice": "bob", "bob": "alice"}
 MODELS = ("processes", "tasks", "threads")
 
