@@ -170,6 +170,7 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     recharged_as: str = ""  # one recharge for several (a dragon's "breath weapons")
     multiattack: bool = False  # used as the start of its Multiattack (srd-29)
     affects: str = ""  # the only creature type it affects: hold person's "humanoid"
+    no_effect_on: list[str] = []  # creature types it has no effect on: hold monster's undead
     # A spell or another magical effect, which Magic Resistance resists (srd-63); false: a
     # monster's breath, frightful presence or venom, which is not magic.
     magic: bool = True
@@ -195,6 +196,12 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         sheet, an imported one too, that leaves it out is not wrong."""
         return self.affects or ONLY_AFFECTS.get(self.name.strip().lower(), "")
 
+    @property
+    def passes_over(self) -> list[str]:
+        """The creature types it has no effect on: the sheet's `no_effect_on`, else the SRD
+        5.1's for a spell of that name (hold monster: undead)."""
+        return self.no_effect_on or list(NO_EFFECT_ON.get(self.name.strip().lower(), ()))
+
 
 # The SRD 5.1's abilities a creature that saves against, or whose effect ends, is immune
 # to for 24 hours.
@@ -206,6 +213,13 @@ ONLY_AFFECTS = {
     "charm person": "humanoid",
     "dominate person": "humanoid",
 }
+
+# The SRD 5.1's spells that have "no effect on" some creature types.
+NO_EFFECT_ON = {
+    "hold monster": ("undead",),
+    **dict.fromkeys(("cure wounds", "healing word", "mass cure wounds", "mass healing word",
+                     "blight"), ("undead", "construct")),
+}  # fmt: skip
 
 
 class LairAction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -39,12 +39,20 @@ def package_data(*parts: str) -> Path | None:
     return next((Path(p).joinpath("data", *parts) for p in places), None)
 
 
+# The SRD 5.1's spells written here by hand, as no sample caster has them.
+WRITTEN = {
+    "hold monster": {"name": "hold monster", "level": 5, "save": "wis", "condition": "paralysed",
+                     "rounds": 10, "save_ends": True, "concentration": True, "targets": 1,
+                     "upcast_targets": 1},
+}  # fmt: skip
+
+
 @functools.cache
 def spellbook() -> dict[str, dict[str, Any]]:
     """Each spell of the sample casters by name, but a character's own (a tiefling's
     innate hellish rebuke, cast with its own ability); then the SRD's that play as damage
     or healing alone."""
-    found = sample_spells()
+    found = sample_spells() | WRITTEN
     for name, spell in srd_spells().items():
         found.setdefault(name, spell)
     return found

@@ -180,10 +180,15 @@ def check_targets(spell: Spell, slot: int, targets: list[Fighter]) -> None:
 def check_affected(spell: Spell, target: Fighter) -> None:
     """A spell for one creature type (hold person: "a humanoid") refuses any other."""
     kind = target.sheet.creature_type or "humanoid"
+    article = "" if kind == "undead" else "an " if kind[0] in "aeiou" else "a "
     if spell.affected and kind != spell.affected:
-        article = "an" if kind[0] in "aeiou" else "a"
         raise RefusedError(
-            f"{spell.name} affects {spell.affected}s only; {target.name} is {article} {kind}"
+            f"{spell.name} affects {spell.affected}s only; {target.name} is {article}{kind}"
+        )
+    if kind in spell.passes_over:
+        types = " or ".join(t if t == "undead" else f"{t}s" for t in spell.passes_over)
+        raise RefusedError(
+            f"{spell.name} has no effect on {types}; {target.name} is {article}{kind}"
         )
 
 

@@ -232,3 +232,28 @@ def test_srd_28_what_is_left_of_rounds_that_end_at_a_count_names_the_round_they_
         assert not of(t.next(), ConditionExpired)
     assert t.state.round == 4 and t.who("gob").has("frightened")
     assert durations_shown(t, "gob") == {"frightened": "until initiative count 16 of round 4"}
+
+
+def test_spells_that_pass_over_a_creature_type_refuse_it_and_the_samples_say_their_types():
+    """SRD 5.1: hold person, a humanoid only (a wolf is a beast, a skeleton undead); hold
+    monster "has no effect against the undead"; cure wounds and healing word "no effect on
+    undead or constructs"."""
+    t = fight(("maelis", "cleric"), ("wolf", "wolf"), ("bones", "skeleton"), ("gob", "goblin"))
+    with pytest.raises(RefusedError, match="hold person affects humanoids only; wolf is a beast"):
+        t.act("maelis", "cast", "wolf", spell="hold person")
+    with pytest.raises(RefusedError) as refused:
+        t.act("maelis", "cast", "bones", spell="cure wounds")
+    assert (
+        str(refused.value) == "cure wounds has no effect on undead or constructs; bones is undead"
+    )
+    t.act("maelis", "cast", "gob", faces=(2,), spell="hold person")
+    fiend = Table()
+    fiend.join("fiend", RULESET.monsters.find("pit fiend").sheet)
+    fiend.join("bones", sample("skeleton"), "pc")
+    fiend.join("wyrm", sample("wyrm"), "pc")
+    fiend.do({"action": "begin"}, 20, 2, 1)
+    assert fiend.who("fiend").sheet.spell("hold monster").per_day == 3
+    with pytest.raises(RefusedError, match="hold monster has no effect on undead; bones is"):
+        fiend.act("fiend", "cast", "bones", spell="hold monster")
+    fiend.act("fiend", "cast", "wyrm", faces=(2,), spell="hold monster", resist=False)
+    assert fiend.who("wyrm").has("paralysed")

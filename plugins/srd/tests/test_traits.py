@@ -118,8 +118,18 @@ def test_srd_56_legendary_resistance_turns_even_an_automatic_failure_and_keeps_a
     out = t.act("maelis", "cast", "wyrm", spell="sacred flame")
     assert "fails the Dex save automatically" in of(out, Resolved)[0].outcome
     assert not of(out, Damaged) and t.who("wyrm").resisted == 1
-    t = fight(("maelis", "cleric"), ("wyrm", "wyrm"))
-    out = t.act("maelis", "cast", "wyrm", faces=(3,), spell="hold person")
+    binding = {
+        "name": "binding",
+        "level": 2,
+        "save": "wis",
+        "condition": "paralysed",
+        "rounds": 10,
+    }  # hold person's save, for a dragon (no humanoid)
+    t = Table()
+    t.join("maelis", sample("cleric", spells=[binding]), "pc")
+    t.join("wyrm", sample("wyrm"))
+    t.do({"action": "begin"}, 20, 16)
+    out = t.act("maelis", "cast", "wyrm", faces=(3,), spell="binding")
     assert rolls(out)[0].result.startswith("failure (8 vs 13)")
     assert not t.who("wyrm").has("paralysed") and t.who("wyrm").resisted == 1
 
