@@ -35,7 +35,7 @@ from fracas.rules.events import (
     SeedRevealed,
 )
 from fracas.rules.names import closest, some_of
-from fracas.rules.ruleset import DOWN, OUT
+from fracas.rules.ruleset import CRITICAL, DOWN, FUMBLE, OUT
 from fracas.rules.timeline import Frame, walk, walk_between
 from fracas.rules.views import View, WoundRow
 
@@ -126,6 +126,17 @@ class Harm(msgspec.Struct, frozen=True):
     amount: int
 
 
+class Feat(msgspec.Struct, frozen=True):
+    """A critical or a fumble in a step: who rolled it, on whom the action it decided fell,
+    and the damage it did them."""
+
+    fact: str  # CRITICAL or FUMBLE
+    who: str
+    whom: list[str]
+    damage: int
+    action: str = ""  # the action it decided ("attack"); "" when none was resolved
+
+
 class Departure(msgspec.Struct, frozen=True):
     """A combatant the GM took out of the fight (fled, captured), and the GM's reason."""
 
@@ -167,6 +178,7 @@ class ReplayStep(msgspec.Struct, frozen=True):
     felled_by: dict[str, str] = {}  # each of them: who put them down ("gm"; "" nobody)
     departed: list[Departure] = []  # the combatants the GM took out of the fight
     ended: dict[str, str] = {}  # those down before whom it put out: how ("dead: three ...")
+    feats: list[Feat] = []  # its criticals and fumbles, each on its own
 
     def typed_by(self, names: dict[str, str]) -> str:
         """'dice typed by Alice Reyes' when someone typed this step's dice in (a player at
@@ -291,6 +303,37 @@ def harm_of(events: list[Event], known: set[str]) -> list[Harm]:
         elif isinstance(event, Damaged):
             who = event.source if event.source in known else struck.get(event.target, "")
             found.append(Harm(who, event.target, event.amount))
+    return found
+
+
+def feats_of(events: list[Event], ruleset: Ruleset) -> list[Feat]:
+    """Each roll of a step the ruleset calls a critical or a fumble, with the targets of the
+    roller's resolution after it and the damage done them before the next resolution."""
+    found = []
+    for at, event in enumerate(events):
+        if not isinstance(event, Rolled):
+            continue
+        fact = next((f for f in (CRITICAL, FUMBLE) if f in ruleset.facts_of(event)), None)
+        if fact is None:
+            continue
+        later = events[at + 1 :]
+        resolved = next(
+            (n for n, e in enumerate(later) if isinstance(e, Resolved) and e.actor == event.actor),
+            None,
+        )
+        if resolved is None:
+            found.append(Feat(fact, event.actor, [], 0))
+            continue
+        resolution = later[resolved]
+        assert isinstance(resolution, Resolved)
+        targets = resolution.targets
+        damage = 0
+        for after in later[resolved + 1 :]:
+            if isinstance(after, Resolved):
+                break
+            if isinstance(after, Damaged) and after.target in targets:
+                damage += after.amount
+        found.append(Feat(fact, event.actor, list(targets), damage, resolution.action))
     return found
 
 
@@ -546,6 +589,7 @@ def timeline(
         fell = newly_fallen(events, frame.command, before, ruleset)
         carried = is_party_step(frame.command)
         round_, acting = turn_of_step(ruleset, frame, before, unseen)
+        step_marks = marks(events, ruleset)
         step = ReplayStep(
             number,
             record.control,
@@ -573,7 +617,7 @@ def timeline(
                 before,
                 after,
             ),
-            [m for m in marks(events, ruleset) if m != DOWN or not carried],
+            [m for m in step_marks if m != DOWN or not carried],
             harm_of(events, known),
             fell,
             {
@@ -583,6 +627,7 @@ def timeline(
             },
             [Departure(*d) for d in departed(events)],
             put_out(events, frame.command, before, ruleset),
+            feats_of(events, ruleset) if CRITICAL in step_marks or FUMBLE in step_marks else [],
         )
         yield Moment(
             step, after, audience.reported(seen), masked, audience.witnessed(number), record.step

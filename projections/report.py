@@ -293,6 +293,21 @@ def ended_fall(fallen: list[Fall], who: str, how: str, step: ReplayStep) -> list
     return [*fallen[:last], ended, *fallen[last + 1 :]]
 
 
+def feats_said(step: ReplayStep, fact: str, names: dict[str, str]) -> list[str]:
+    """Each critical (or fumble) of a step alone: "Brannoc's attack on Goblin boss: 18
+    damage"; the step's sentence where its rolls name none (marked so by other means)."""
+    said = []
+    for feat in step.feats:
+        if feat.fact != fact:
+            continue
+        who = names.get(feat.who, feat.who)
+        text = f"{who}'s {feat.action}" if feat.action else who
+        whom = " and ".join(names.get(w, w) for w in feat.whom if w != feat.who)
+        text = f"{text} on {whom}" if whom else text
+        said.append(f"{text}: {feat.damage} damage" if feat.damage else text)
+    return said or [step.sentence]
+
+
 def summarise(
     entries: list[Entry],
     trailing: list[ReplayStep],
@@ -330,9 +345,10 @@ def summarise(
 
     def noted(mark: str) -> list[Highlight]:
         return [
-            Highlight(e.step.step, e.step.round, e.step.sentence)
+            Highlight(e.step.step, e.step.round, said)
             for e in entries
             if mark in e.step.marks
+            for said in feats_said(e.step, mark, names)
         ]
 
     return Summary(

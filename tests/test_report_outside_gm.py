@@ -1,11 +1,14 @@
 """What an outside 5e GM found in the session report, in every ruleset: the players' report
 keeps NPCs' health as hidden in its summary as everywhere else."""
 
+import html
 import re
 
 import pytest
 
-from tests.support import SIX, member_sheet
+from fracas.projections import Fracas
+from fracas.projections.report import encounter_report
+from tests.support import SIX, SRD_SAMPLES, member_sheet
 
 
 def summary_row(text: str, name: str) -> list[str]:
@@ -43,3 +46,49 @@ def test_the_players_summary_keeps_an_npcs_damage_taken_as_hidden_as_its_health(
     assert summary_row(numbers, "gob")[2] == "1"
     assert summary_row(exported("md"), "gob")[2] == "1", "the GM's report has the figures"
     assert html_summary_row(exported("html"), "gob")[1] == "1"
+
+
+GUNNER = (
+    'dex = 14\nhp = 40\nskills.firearms = 60\nholding = ["pistol"]\n'
+    'weapons = [{name = "pistol", kind = "firearm", damage = "1d10"}]\n'
+)
+CRITICAL_HITS = {  # a fight whose last step is a critical hit, Alice's on Bob
+    "percentile": [
+        ["add", "bob", "--sheet", "gunner.toml", "--set", "dex=10", "--name", "Bob"],
+        ["add", "alice", "--sheet", "gunner.toml", "--side", "pc", "--name", "Alice"],
+        ["begin"],
+        ["act", "alice", "attack", "bob", "-w", "pistol", "--dice", "55,3"],
+    ],
+    "srd": [
+        ["add", "alice", "--sheet", str(SRD_SAMPLES / "fighter.toml"), "--side", "pc",
+         "--name", "Alice"],
+        ["add", "bob", "--sheet", str(SRD_SAMPLES / "goblin.toml"), "--name", "Bob"],
+        ["begin", "--dice", "20,10"],
+        ["act", "alice", "attack", "bob", "-w", "longsword", "--dice", "20,6,5"],
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("ruleset", sorted(CRITICAL_HITS))
+def test_the_summary_lists_a_critical_hit_alone_who_on_whom_and_its_damage(
+    run, tmp_path, monkeypatch, ruleset
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "gunner.toml").write_text(GUNNER)
+    run("new", "-r", ruleset, "-t", "a duel")
+    for line in CRITICAL_HITS[ruleset]:
+        run(*line)
+    with Fracas(run.db) as fracas:
+        found = encounter_report(fracas.store, fracas.store.encounters()[0])
+    [step] = [e.step for r in found.rounds for t in r.turns for e in t.entries][-1:]
+    assert "critical" in step.marks
+    damage = sum(h.amount for h in step.harm if h.whom == "bob")
+    assert damage > 0
+    [critical] = found.summary.criticals
+    assert critical.step == step.step
+    assert critical.sentence == f"Alice's attack on Bob: {damage} damage"
+    for fmt in ("md", "html"):
+        text = run("export", "--format", fmt).output
+        line = html.unescape(next(line for line in text.splitlines() if "Criticals:" in line))
+        assert f"step {step.step}, Alice's attack on Bob: {damage} damage." in line, line
+        assert "against" not in line and " vs " not in line, "not every event of the step"
