@@ -717,6 +717,30 @@ def standing_rows(standings: list[StandingRow]) -> Markup:
     )
 
 
+def md_step(entry: Entry, names: dict[str, str], encounter: int) -> str:
+    """A step's line in the Markdown report: its number, its sentence (in bold with its
+    marks when it has any), who typed its dice, and its footnote's mark when it has details
+    (made here for speed, as the HTML report's `step_opening`)."""
+    step = entry.step
+    sentence = md(step.sentence)
+    line = f"**{sentence}** ({', '.join(step.marks)})" if step.marks else sentence
+    typed = step.typed_by(names)
+    if typed:
+        line += f" *({md(typed)})*"
+    if step.lines:
+        line += f"[^{encounter}-{step.step}]"
+    return f"- {step.step}. {line}"
+
+
+def md_footnote(entry: Entry, encounter: int) -> str:
+    """A step's details as the Markdown report's footnote: who gave it, its lines, the
+    rules it cites."""
+    step = entry.step
+    rules = f"; rules {', '.join(step.rules)}" if entry.rules else ""
+    said = md_join(step.lines, "; ")
+    return f"[^{encounter}-{step.step}]: Step {step.step}, by {md(step.author)}: {said}{rules}"
+
+
 def environment(loader: jinja2.BaseLoader, html: bool) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=loader,
@@ -728,6 +752,8 @@ def environment(loader: jinja2.BaseLoader, html: bool) -> jinja2.Environment:
     )
     env.filters["md"] = md
     env.filters["md_join"] = md_join
+    env.filters["md_step"] = md_step
+    env.filters["md_footnote"] = md_footnote
     env.filters["roll_rows"] = roll_rows
     env.filters["step_opening"] = step_opening
     env.filters["rules_paragraph"] = rules_paragraph
