@@ -379,15 +379,32 @@ def move_strategy(ruleset: Ruleset, encounter: Encounter, cast: Cast) -> st.Sear
         for who, sheet in cast.reserves.items()
         if who not in present
     ]
+    needed = needed_moves(ruleset, encounter, w)
     moves = {
         "own": own_move(ruleset, w),
         "next": of("next"),
         "gm": st.sampled_from(gm).flatmap(of),
         "control": st.sampled_from([{"action": c} for c in CONTROLS]),
         "join": st.sampled_from(joining) if joining else st.nothing(),
+        "needed": st.one_of(needed) if needed else st.nothing(),
     }
     kinds = ["own"] * 10 + ["next"] * 2 + ["gm"] * 3 + ["control"] + ["join"] * bool(joining)
-    return st.sampled_from(kinds).flatmap(moves.__getitem__)
+    return st.sampled_from(kinds + ["needed"] * 6 * bool(needed)).flatmap(moves.__getitem__)
+
+
+def needed_moves(ruleset: Ruleset, encounter: Encounter, w: Words) -> list[st.SearchStrategy]:
+    """The actions a combatant's condition allows (`Playable.needs`: escape while pinned,
+    stand while prone), by that combatant: drawn among all the others, random fights took
+    them too seldom to test them (the situation comes, then passes before they are drawn)."""
+    moves = []
+    for row in encounter.view().wounds:
+        shown = {word for condition in row.conditions for word in condition.split()}
+        for action in sorted(ruleset.actions):
+            playable = ruleset.playable(action)
+            if playable is not None and playable.needs & shown:
+                command = command_strategy(ruleset, action, w)
+                moves.append(command.map(lambda c, who=row.combatant: {**c, "actor": who}))
+    return moves
 
 
 def others_targeted(command: dict[str, Any], people: list[str]) -> dict[str, Any]:

@@ -219,6 +219,8 @@ def cast_of(ruleset: str) -> tuple[tuple[str, dict[str, Any]], tuple[str, dict[s
     if ruleset == "srd":
         return ("hero", srd_sample("rogue")), ("foe", srd_sample("goblin", hp=60))
     sheets = list(CASTS[ruleset].sheets.values())
+    if ruleset == "percentile":  # the kit's bob keeps his knife sheathed to pin; the foe holds it
+        return ("hero", sheets[0]), ("foe", {**sheets[1], "holding": ["knife"]})
     return ("hero", sheets[0]), ("foe", sheets[1])
 
 
