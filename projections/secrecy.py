@@ -568,7 +568,9 @@ def every_world(
     found: dict[bytes, Any] = {}
     for world in worlds:
         budget = budget_in(len(worlds))
-        outcomes = every_outcome(ruleset, world, frame.events, budget, ctx, refused=refused)
+        outcomes = every_outcome(
+            ruleset, world, frame.events, budget, ctx, refused=refused, totals=ruleset.reads_totals
+        )
         if outcomes is None:
             return None
         for events in outcomes:

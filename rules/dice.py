@@ -200,6 +200,23 @@ def total_of(spec: str, faces: list[int]) -> int:
     return total
 
 
+def faces_by_total(spec: str) -> list[list[int]] | None:
+    """One list of faces for each total `spec` can show (the first found), in the order
+    its dice are drawn; None where its dice explode or a term keeps some of them."""
+    terms = parse_terms(spec)
+    if any(t.explode or t.keep is not None for t in terms):
+        return None
+    found: dict[int, list[int]] = {0: []}
+    for term in terms:
+        for _ in range(term.count):
+            grown: dict[int, list[int]] = {}
+            for total, faces in found.items():
+                for value in term.values:
+                    grown.setdefault(total + term.sign * value, [*faces, value])
+            found = grown
+    return [found[total] for total in sorted(found)]
+
+
 def rolled(
     spec: str,
     faces: list[int],

@@ -11,7 +11,15 @@ import msgspec
 
 from fracas.ledger import BadInputError, FracasError, History, RefusedError
 from fracas.ledger.history import COMMAND
-from fracas.rules.dice import Dice, ManualDice, SeededDice, draw, parse_terms, rolled
+from fracas.rules.dice import (
+    Dice,
+    ManualDice,
+    SeededDice,
+    draw,
+    faces_by_total,
+    parse_terms,
+    rolled,
+)
 from fracas.rules.encounter import Encounter, StepOutcome
 from fracas.rules.events import CombatantHidden, Commanded, Declared, Event, Roll, Rolled
 from fracas.rules.reactions import asked_in
@@ -80,12 +88,19 @@ class ScriptedDice:
     """Every face from a script of choices (the index of the face among a die's faces), in
     the order the rules roll; past the end of the script, asks which face comes next."""
 
-    def __init__(self, script: list[int]) -> None:
+    def __init__(self, script: list[int], totals: bool = False) -> None:
         self.script, self.at = script, 0
+        self.totals = totals  # one choice per total the roll can show (`reads_totals`)
 
     def roll(self, spec: str, purpose: str) -> Roll:
         if any(term.explode for term in parse_terms(spec)):
             raise Unbounded(spec)
+        by_total = faces_by_total(spec) if self.totals else None
+        if by_total is not None:
+            if self.at == len(self.script):
+                raise Unscripted(len(by_total))
+            self.at += 1
+            return rolled(spec, by_total[self.script[self.at - 1]], "manual", "gm")
 
         def next_face(values: Sequence[int]) -> int:
             if self.at == len(self.script):
@@ -104,13 +119,15 @@ def every_outcome(
     ctx: Context,
     *,
     refused: bool = False,
+    totals: bool = False,
 ) -> list[list[Event]] | None:
     """Every decision a recorded step could have made had its dice fallen any other way:
     the step decided again from the state before it with every sequence of faces the rules
     may ask for (a hit asks for damage, a miss does not). None when that takes more than
     `budget` decisions, when the dice explode, or when some faces make the rules refuse it
-    (with `refused`, a refusal is an outcome: no events). `ctx` gives the step's number,
-    author and command id; its dice are not used."""
+    (with `refused`, a refusal is an outcome: no events). `totals`: each roll shows one
+    face list per total it can have (a ruleset that reads only totals, `reads_totals`).
+    `ctx` gives the step's number, author and command id; its dice are not used."""
     outcomes: list[list[Event]] = []
     scripts: list[list[int]] = [[]]
     while scripts:
@@ -118,7 +135,8 @@ def every_outcome(
             return None
         budget -= 1
         script = scripts.pop()
-        scripted = Context(ScriptedDice(script), ctx.step, ctx.author, ctx.command_id)
+        dice = ScriptedDice(script, totals)
+        scripted = Context(dice, ctx.step, ctx.author, ctx.command_id)
         try:
             outcomes.append(decide_again(ruleset, before, recorded, scripted, None))
         except Unscripted as need:

@@ -299,6 +299,11 @@ class Ruleset:
     # nothing in it; without it, such a secret makes everything after it wait. The kit
     # checks it against the outcomes of the steps it plays (docs/rulesets.md).
     reach: Callable[[Any, Any], Reach | None] | None = None
+    # The rules read a roll by its total alone (never one face, their order, nor which
+    # were kept), and keep no face in the state: a GM-only roll's other outcomes are tried
+    # a total at a time (two 4dF opposed: 81 totals, not 6,561 faces). The kit checks that
+    # other faces of the same totals leave the state as they did (docs/rulesets.md).
+    reads_totals: bool = False
     # The actions aimed at others: their actor may not be among their targets (attacking
     # oneself is surely a slip of the keyboard, not a move).
     hostile: frozenset[str] = frozenset(("attack", "disarm", "pin", "grapple"))

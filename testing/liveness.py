@@ -39,7 +39,7 @@ from fracas.projections.secrecy import (
     unnamed_view,
 )
 from fracas.rules import Encounter
-from fracas.rules.dice import draw, rolled
+from fracas.rules.dice import draw, rolled, total_of
 from fracas.rules.events import Disclosed, Rolled
 from fracas.rules.redecide import ReplayDice, decide_again, same_events
 from fracas.rules.roster import fold
@@ -75,6 +75,7 @@ def check_secret_liveness(cast: Cast, data: st.DataObject) -> None:
         fates, worlds = maximal_view(frames, encounter.ruleset, hidden)
         shown_exactly(fracas, encounter, frames, fates, worlds)
         declared_reach_holds(frames, encounter.ruleset, data)
+        totals_read_alone(frames, encounter.ruleset, data)
         if hidden:
             nowhere_for_the_players(fracas, hidden)
 
@@ -201,6 +202,42 @@ def declared_reach_holds(frames: list[Frame], ruleset: Ruleset, data: st.DataObj
                 f"decides otherwise (what a turn's start does to whom it reached), though "
                 f"{ruleset.name}'s reach declares it cannot"
             )
+
+
+def totals_read_alone(frames: list[Frame], ruleset: Ruleset, data: st.DataObject) -> None:
+    """A ruleset that reads a roll by its total alone (`reads_totals`): each step with dice,
+    decided again with other faces of the same totals, leaves the state as it did."""
+    if not ruleset.reads_totals:
+        return
+    rng = random.Random(data.draw(st.integers(0, 2**32), "same totals"))
+    for frame in frames:
+        rolls = [e.roll for e in frame.events if isinstance(e, Rolled)]
+        if frame.command is None or not rolls:
+            continue
+        others = [same_total(roll, rng) for roll in rolls]
+        record = frame.record
+        ctx = Context(ReplayDice(others), record.step, record.author, record.command_id)
+        try:
+            decided = decide_again(ruleset, frame.before, frame.events, ctx, None)
+        except FracasError:
+            decided = None
+        after = None if decided is None else fold(ruleset.evolve, frame.before, decided)
+        assert after is not None and msgspec.json.encode(after) == msgspec.json.encode(
+            frame.after
+        ), (
+            f"step {record.step} ({frame.command}) comes out otherwise on other faces of the "
+            f"same totals ({[r.faces for r in rolls]} -> {[r.faces for r in others]}), though "
+            f"{ruleset.name} says it reads a roll by its total alone (reads_totals)"
+        )
+
+
+def same_total(roll: Any, rng: random.Random) -> Any:
+    """A roll of the same dice and total on other faces where some are found (else itself)."""
+    for _ in range(200):
+        faces = draw(roll.dice, rng.choice)
+        if faces != roll.faces and total_of(roll.dice, faces) == roll.total:
+            return rolled(roll.dice, faces, "manual", "gm")
+    return roll
 
 
 def turns_alike(ruleset: Ruleset, one: Any, two: Any, seed: int) -> bool:

@@ -263,6 +263,33 @@ def test_fudge_an_opposed_secret_attack_keeps_only_its_two_combatants_rows():
     assert cut.number(ruling) is not None and not cut.seen[ruling].masked, "the ruling waits"
 
 
+def test_fudge_the_resolutions_after_an_opposed_secret_attack_show_where_it_decides_none():
+    """Bo's attack on Cy resolves on GM-only dice, 4dF against 4dF. 4dF is read by its total
+    (`reads_totals`): its 81 pairs of totals are tried, not 6,561 faces, and the resolutions
+    after it that no outcome changes (Bo2's attack on Ana) reach the players at once; Cy's
+    own row waits for the disclosure."""
+    encounter = fight("fudge", dice=[*f(2), *f(0), *f(-1), *f(0)])
+    plans = {"bo": ["cy"], "bo2": ["ana"]}
+    while encounter.state.phase == "declaring":
+        who = encounter.state.current
+        if who in plans:
+            act(encounter, {"action": "attack", "actor": who, "targets": plans.pop(who)})
+        act(encounter, {"action": "next"})
+    while encounter.state.current != "bo":
+        act(encounter, {"action": "next"})
+    secret = act(encounter, {"action": "next"}, secret=True)
+    public = [act(encounter, {"action": "next"})]
+    assert any("ana" in str(e) for e in encounter.events_of_step(public[0]))
+    public.append(act(encounter, ruling_on("ana")))
+    shown_at_once(encounter, secret, public)
+    cut = players_cut(
+        list(walk(encounter.store, encounter.id, encounter.ruleset)), encounter.ruleset
+    )
+    before = {w.combatant: w for w in cut.seen[secret - 1].view.wounds}
+    after = {w.combatant: w for w in cut.seen[public[-1]].view.wounds}
+    assert after["cy"] == before["cy"], "Cy's row shows what the secret attack did"
+
+
 # -- the players number the steps as the log does ------------------------------------------
 
 UNSHOWN = "a step the GM has not shown yet"

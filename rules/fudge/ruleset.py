@@ -71,6 +71,7 @@ def reach(state: State, command: Any) -> Reach | None:
 
 RULESET = Ruleset(
     reach=reach,
+    reads_totals=True,  # 4dF is read by its total: the ladder, the margin, +4 and -4
     name="fudge",
     title="4dF outcomes, declare low, resolve high (The Contract, early)",
     reference=toml_reference("fracas.rules", "reference.toml", "003"),
