@@ -115,10 +115,16 @@ def bring_home(log: Fracas, author: str = "gm") -> Encounter:
 
 
 def add_member(
-    log: Fracas, combatant: str, sheet: dict[str, Any], ruleset: str, *, name: str = ""
+    log: Fracas,
+    combatant: str,
+    sheet: dict[str, Any],
+    ruleset: str,
+    *,
+    name: str = "",
+    where: str = "",
 ) -> None:
     """A new member joins the party (started under `ruleset` if there is none), in one
-    transaction with the party's coming home."""
+    transaction with the party's coming home; `where`: what a bad sheet is blamed on."""
     if has_party(log):
         check_between_fights(log)  # first: a refusal appends nothing
         if combatant in party(log).state.fighters:
@@ -130,7 +136,7 @@ def add_member(
             bring_home(log)
         else:
             log.new(ruleset, title=TITLE, encounter=PARTY)
-        log.add(combatant, sheet, PARTY, name=name, side="pc")
+        log.add(combatant, sheet, PARTY, name=name, side="pc", where=where)
 
 
 def joined(home: Encounter) -> dict[str, CombatantJoined]:

@@ -1,12 +1,14 @@
-"""What an outside 5e GM found in the session report, in every ruleset: the players' report
-keeps NPCs' health as hidden in its summary as everywhere else."""
+"""What an outside 5e GM found, in every ruleset: the players' report keeps NPCs' health as
+hidden in its summary as everywhere else; the summary lists each critical alone; `party add`
+takes --set as `add` does."""
 
 import html
+import json
 import re
 
 import pytest
 
-from fracas.projections import Fracas
+from fracas.projections import Fracas, party
 from fracas.projections.report import encounter_report
 from tests.support import SIX, SRD_SAMPLES, member_sheet
 
@@ -92,3 +94,36 @@ def test_the_summary_lists_a_critical_hit_alone_who_on_whom_and_its_damage(
         line = html.unescape(next(line for line in text.splitlines() if "Criticals:" in line))
         assert f"step {step.step}, Alice's attack on Bob: {damage} damage." in line, line
         assert "against" not in line and " vs " not in line, "not every event of the step"
+
+
+SET_FIELD = {  # a field of each ruleset's sheet, set from the command line, and its value
+    "percentile": ("hp", "12", 12),
+    "shotclock": ("toughness", "9", 9),
+    "pool": ("body", "4", 4),
+    "timeslice": ("hp", "12", 12),
+    "fudge": ("armor", "1", 1),
+    "srd": ("hp", "30", 30),
+}
+
+
+def party_events(run) -> int:
+    return sum(e["events"] for e in json.loads(run("encounters", "--json").output))
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_party_add_takes_set_as_add_does_with_its_one_line_refusals(run, tmp_path, ruleset):
+    field, typed, value = SET_FIELD[ruleset]
+    sheet = member_sheet(tmp_path, ruleset)
+    run("party", "add", "ann", "-r", ruleset, "--sheet", sheet, "--set", f"{field}={typed}",
+        "--set", 'name="Ann Vale"')  # fmt: skip
+    with Fracas(run.db) as log:
+        joined = party.joined(party.party(log))["ann"]
+    assert joined.sheet[field] == value and joined.name == "Ann Vale"
+    before = party_events(run)
+    for bad in ("bogus_field=1", f"{field}=banana"):
+        refused = run("party", "add", "bo", "--sheet", sheet, "--set", bad, ok=False)
+        assert refused.exit_code != 0 and "Traceback" not in refused.output
+        [line] = refused.output.strip().splitlines()
+        assert f"{sheet} with --set {bad}" in line, line
+        assert party_events(run) == before, "a refusal appends nothing"
+    assert "bo" not in run("party").output

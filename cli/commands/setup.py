@@ -380,6 +380,13 @@ def party_(ctx: click.Context, as_json: bool) -> None:
 )
 @click.option("--monster", default=None, help="A monster of the bestiary (`fracas monsters`).")
 @click.option(
+    "--set",
+    "sets",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Set or override a sheet field, e.g. --set hp=30 --set skills.firearms=60.",
+)
+@click.option(
     "--ruleset",
     "-r",
     default=None,
@@ -392,28 +399,35 @@ def party_add(
     name: str,
     sheet_file: str | None,
     monster: str | None,
+    sets: tuple[str, ...],
     ruleset: str | None,
 ) -> None:
-    """A player character (a sheet, an export, or a monster of the bestiary) joins the
-    party, kept in the log beside the fights."""
+    """A player character (a sheet, an export, or a monster of the bestiary, and/or --set
+    fields, as `fracas add` takes them) joins the party, kept in the log beside the fights."""
     from fracas.projections import Fracas, party
     from fracas.rules import load
-    from fracas.rules.sheets import identity, read_sheet_file
+    from fracas.rules.sheets import deep_merge, identity, read_sheet_file
 
-    if bool(sheet_file) == bool(monster):
-        raise BadInputError("give --sheet FILE or --monster NAME (one of them)")
+    if sheet_file and monster:
+        raise BadInputError("give --sheet FILE or --monster NAME, not both")
+    if not (sheet_file or monster or sets):
+        raise BadInputError("give --sheet FILE or --monster NAME (or --set KEY=VALUE fields)")
     given = read_sheet_file(sheet_file) if sheet_file else {}
+    set_fields = [parse_pairs((pair,), "--set") for pair in sets]  # first: refused, no log
+    where = sheet_source(sheet_file, sets)
 
     def join(path: str) -> None:
         with Fracas(path, create=True) as log:
             rules = ruleset or party_ruleset(log)
-            sheet = (
-                imported(load(rules), given, sheet_file)
-                if sheet_file
-                else from_bestiary(load(rules), str(monster))
-            )
-            own = identity(sheet, sheet_file or f"sheet of {combatant}")
-            party.add_member(log, combatant, sheet, rules, name=name or own.name)
+            sheet = given
+            if sheet_file:
+                sheet = imported(load(rules), given, sheet_file)
+            if monster:
+                sheet = from_bestiary(load(rules), monster)
+            for fields in set_fields:
+                sheet = deep_merge(sheet, fields)
+            own = identity(sheet, where or f"sheet of {combatant}")
+            party.add_member(log, combatant, sheet, rules, name=name or own.name, where=where)
 
     app.creating(join)
     click.echo(f"{combatant} joins the party")
