@@ -9,6 +9,7 @@ import pytest
 from fracas.projections import Fracas
 from fracas.projections.phones import player_actions
 from fracas.rules import load as load_ruleset
+from fracas.rules.events import Rolled
 from tests.support import KNIFE, SIX, do, gunner, sheet
 from tests.web import duel, duel_attack, phones, srd_sample
 
@@ -152,3 +153,73 @@ def test_a_timeslice_interrupt_from_a_phone_waits_then_the_turn_goes_on(tmp_path
         fight = log.encounter("fight")
         assert fight.state.turn == acting
         assert fight.state.fighters[other].ts == 7
+
+
+def dying_fight(db: Path, death_saves: str) -> None:
+    """srd: the fighter (first) dropped to 0 HP and dying, its next turn begun."""
+    with Fracas(str(db)) as log:
+        options = {"death_saves": death_saves}
+        fight = log.new("srd", title="Dying", encounter="fight", options=options)
+        cast = (("hero", "fighter", "pc", 90), ("gob", "goblin", "npc", 10))
+        for who, sample, side, init in cast:
+            joining = srd_sample(sample, initiative=init)
+            do(fight, {"action": "join", "combatant": who, "sheet": joining, "side": side})
+        do(fight, {"action": "begin"})
+        fall = fight.state.fighters["hero"].hp  # to 0, not past its maximum: dying (srd-13)
+        do(fight, {"action": "gm.harm", "target": "hero", "amount": fall, "reason": "a fall"})
+        do(fight, {"action": "next"})
+        do(fight, {"action": "next"})
+
+
+def test_a_dying_characters_player_rolls_the_death_save_from_the_phone(tmp_path: Path) -> None:
+    """srd-14, with option death_saves = own_step: the dying hero's turn begins with its
+    death save still to roll; the phone offers Death save (and End turn, which rolls it
+    too), the server rolls it, the phone and the TV show the result, and the turn ends."""
+    db = tmp_path / "dying.db"
+    dying_fight(db, "own_step")
+    with phones(db, ("hero",)) as table:
+        panel = table.panel("hero")
+        assert "Your turn." in panel and "death save due" in panel, panel
+        assert panel_actions(panel) == ["death_save", "next"], panel
+        assert ">Death save</button>" in panel
+        sent = table.tap("hero", action="death_save")
+        assert sent.status_code == 200, sent.text
+        rolled = last_rolls(db)
+        assert [(r.actor, r.purpose, r.roll.source) for r in rolled] == [
+            ("hero", "death save", "seeded")
+        ]
+        face = rolled[0].roll.faces[0]
+        panel, tv = table.panel("hero"), table.client.get("/").text
+        assert "death save due" not in panel, panel
+        assert "hero rolls a death save: " in tv and "death_save" not in tv, tv
+        if face == 20:  # srd-14: 1 HP back, and the turn goes on
+            assert "HP 1/" in panel and "Your turn." in panel, panel
+            return
+        saved, failed = (1, 0) if face >= 10 else (0, 2 if face == 1 else 1)
+        assert f"dying ({saved} saved, {failed} failed)" in tv, tv
+        assert "Your turn." not in panel, panel
+        before = table.steps()
+        sent = table.tap("hero", action="death_save")  # not its turn now: refused
+        assert sent.status_code == 403, sent.text
+        assert table.steps() == before
+
+
+def last_rolls(db: Path) -> list[Rolled]:
+    with Fracas(str(db)) as log:
+        fight = log.encounter("fight")
+        events = fight.events_of_step(fight.history.head_step)
+    return [e for e in events if isinstance(e, Rolled)]
+
+
+def test_by_default_the_death_save_rolls_as_the_dying_turn_starts(tmp_path: Path) -> None:
+    """Option death_saves = turn_start (the default): rolled already; the phone offers the
+    end of the turn alone."""
+    db = tmp_path / "dying.db"
+    dying_fight(db, "turn_start")
+    with phones(db, ("hero",)) as table:
+        panel = table.panel("hero")
+        assert "death save due" not in panel
+        assert panel_actions(panel) == ["next"], panel
+        sent = table.tap("hero", action="death_save")
+        assert sent.status_code == 400, sent.text
+        assert "no death save is due for hero now" in sent.text

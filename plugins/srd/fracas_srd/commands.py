@@ -148,6 +148,13 @@ class Stand(Act, tag="stand"):
     pass
 
 
+class DeathSave(Act, tag="death_save"):
+    """srd-14: the death save that starts a dying creature's turn, when it waits for its
+    own step (option death_saves = own_step); still down after it, the turn ends."""
+
+    no_targets: ClassVar[bool] = True
+
+
 class Move(Act, tag="move"):
     """Movement on its turn (srd-52): `move 20`, in feet."""
 
@@ -204,7 +211,7 @@ class Surprise(Command, tag="surprise"):
 SrdCommand = (
     Join | Begin | Pass | Attack | Offhand | Opportunity | Multiattack | Legendary | Lair | React
     | Cast | Dash | Disengage | Dodge | Help | Hide | Search | Use | Ready | Stabilise
-    | Grapple | Shove | Escape | Stand | Move | Surprise | Save | Check
+    | Grapple | Shove | Escape | Stand | Move | Surprise | Save | Check | DeathSave
 )  # fmt: skip
 
 ACTIONS = {
@@ -232,6 +239,7 @@ ACTIONS = {
     "shove": "a contest of Athletics to knock prone or push, in place of an attack (srd-21)",
     "escape": "the grappled try to break free (srd-20)",
     "stand": "stand up from prone, for half the speed (srd-27)",
+    "death_save": "roll your death save as your turn starts; still down, the turn ends (srd-14)",
     "move": "move on its turn, in feet, up to its speed; more after a dash (srd-52)",
     "surprise": "before the fight: the GM names the surprised (srd-1)",
     "save": "a saving throw from the sheet, at any time: save ABILITY --dc N [-o fail=CONDITION]"

@@ -24,7 +24,7 @@ from fracas.rules.api import (
 )
 
 from fracas_srd.checks import Edge, d20_test
-from fracas_srd.commands import Surprise
+from fracas_srd.commands import DeathSave, Surprise
 from fracas_srd.conditions import saving_throw, shaking_off
 from fracas_srd.damage import death_save, end_concentration
 from fracas_srd.evolve import evolve
@@ -163,6 +163,9 @@ def advance(state: State, ctx: Context, reason: str) -> list[Event]:
     if legendary_may_follow(after, fighter):
         why = "at the start of its turn, after any legendary action (as the GM moves on)"
         return [*events, Resolved(fighter.id, "death save", [], why, ["srd-14", "srd-29"])]
+    if state.options.death_saves == "own_step":
+        why = "at the start of its turn, as its own step (its player's, or the GM's next)"
+        return [*events, Resolved(fighter.id, "death save", [], why, ["srd-14"])]
     return events + start_of_turn(after, ctx, fighter)
 
 
@@ -249,6 +252,16 @@ def decide_pass(state: State, command: Pass, ctx: Context) -> list[Event]:
         raise RefusedError(f"it is {actor.name}'s turn; only they can end it")
     events = repeated_saves(state, ctx, actor)
     return events + advance(fold(state, events), ctx, f"{actor.name}'s turn is over")
+
+
+def decide_death_save(state: State, command: DeathSave, ctx: Context) -> list[Event]:
+    """srd-14: the death save its creature's turn starts with, when it waits for its step."""
+    check_begun(state)
+    due = start_due(state)
+    if due is None or due.id != command.actor:
+        who = state.fighter(command.actor).name
+        raise RefusedError(f"no death save is due for {who} now: one starts a dying turn (srd-14)")
+    return start_then_pass(state, Pass(actor=due.id), ctx, due)
 
 
 def start_then_pass(state: State, command: Pass, ctx: Context, due: Fighter) -> list[Event]:

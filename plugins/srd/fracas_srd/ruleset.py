@@ -37,7 +37,7 @@ from fracas_srd import (
     statblock,
     triggered,
 )
-from fracas_srd.commands import ACTIONS, Act, SrdCommand, Surprise
+from fracas_srd.commands import ACTIONS, Act, DeathSave, SrdCommand, Surprise
 from fracas_srd.conditions import SRD_CONDITIONS
 from fracas_srd.damage import deal, end_concentration, gain_temporary, heal, what_follows
 from fracas_srd.evolve import event_types, evolve
@@ -45,6 +45,7 @@ from fracas_srd.initiative import (
     advance,
     clock,
     decide_begin,
+    decide_death_save,
     decide_pass,
     decide_surprise,
     incapacity_ends_concentration,
@@ -156,6 +157,8 @@ def decided(state: State, command: Any, ctx: Context) -> list[Event]:
         return decide_pass(state, command, ctx)
     if isinstance(command, Surprise):
         return decide_surprise(state, command, ctx)
+    if isinstance(command, DeathSave):
+        return decide_death_save(state, command, ctx)
     return decide_act(state, command, ctx)
 
 

@@ -368,6 +368,7 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     monsters_at_zero: Literal["dead", "dying"] = "dead"
     temp_hp: Literal["larger", "newer"] = "larger"
     critical: Literal["double_dice", "max_plus_roll"] = "double_dice"
+    death_saves: Literal["turn_start", "own_step"] = "turn_start"
 
 
 OPTION_HELP = {
@@ -376,6 +377,9 @@ OPTION_HELP = {
     "group_initiative": "identical creatures share one initiative roll (srd-2)",
     "monsters_at_zero": "a monster at 0 HP is dead, or unconscious and dying (srd-13)",
     "temp_hp": "new temporary hit points: keep the larger, or always the newer (srd-11)",
+    "death_saves": "a dying creature's death save rolls as its turn starts (turn_start), or "
+    "waits for its own step: its player's Death save on a phone, or the GM's next (own_step) "
+    "(srd-14)",
     "critical": "critical damage: every die rolled twice, or the dice's maximum plus a roll "
     "(srd-8)",
 }

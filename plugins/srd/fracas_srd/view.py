@@ -83,18 +83,27 @@ def shown_condition(name: str, detail: dict[str, Any]) -> str:
     return f"{name} on {spell}" if spell else name
 
 
-def wound_row(fighter: Fighter) -> WoundRow:
+DUE = "death save due"  # a dying turn begun, its death save still to roll (srd-14)
+
+
+def wound_row(fighter: Fighter, due: bool = False) -> WoundRow:
+    shown = sorted(shown_condition(name, d) for name, d in fighter.conditions.items())
     return WoundRow(
         fighter.id,
         fighter.name,
         fighter.side,
         health(fighter),
-        sorted(shown_condition(name, d) for name, d in fighter.conditions.items()),
+        [*shown, DUE] if due else shown,
         detail(fighter),
         fighter.hp,
         fighter.hp_max,
         "HP",
     )
+
+
+def save_due(state: State, fighter: Fighter) -> bool:
+    """srd-14: its dying turn has begun and the death save that starts it waits."""
+    return state.turn == fighter.id and state.save_put_off and fighter.has("dying")
 
 
 def view(state: State) -> View:
@@ -111,7 +120,10 @@ def view(state: State) -> View:
         )
         for i, f in enumerate([*ranked, *unranked], start=1)
     ]
-    wounds = [wound_row(f) for f in sorted(state.fighters.values(), key=lambda f: f.joined)]
+    wounds = [
+        wound_row(f, save_due(state, f))
+        for f in sorted(state.fighters.values(), key=lambda f: f.joined)
+    ]
     pins = [
         PinRow(f.conditions["grappled"]["by"], f.id, "grapples")
         for f in state.fighters.values()

@@ -10,6 +10,7 @@ from fracas_srd.sheets import Sheet
 
 VERBS = {
     "attack": "attacks",
+    "death_save": "rolls a death save",
     "offhand": "attacks with the off hand",
     "opportunity": "makes an opportunity attack on",
     "multiattack": "attacks",
@@ -196,6 +197,9 @@ PLAYERS = {
         spends=ACTION,
     ),
     "stand": Playable(needs=frozenset(("prone",))),
+    "death_save": Playable(
+        dice="d20 for your death save", down=True, needs=frozenset(("death save due",))
+    ),
 }
 
 
