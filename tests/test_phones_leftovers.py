@@ -223,3 +223,28 @@ def test_by_default_the_death_save_rolls_as_the_dying_turn_starts(tmp_path: Path
         sent = table.tap("hero", action="death_save")
         assert sent.status_code == 400, sent.text
         assert "no death save is due for hero now" in sent.text
+
+
+def test_an_srd_shield_asked_says_it_is_cast_only_once_the_hit_is_known(tmp_path: Path) -> None:
+    """srd-39: shield answers a hit. The phone asked for it with "+5 AC" alone, as if the
+    wizard had to guess at an attack total the page could not show: the rules roll the
+    attack after the answer and cast the shield only if that total hits and +5 turns it."""
+    db = tmp_path / "shield.db"
+    with Fracas(str(db)) as log:
+        fight = log.new("srd", title="Shield", encounter="fight")
+        cast = (("hero", "fighter", "pc", 90), ("foe", "wizard", "npc", 10))
+        for who, sample, side, init in cast:
+            joining = srd_sample(sample, initiative=init)
+            do(fight, {"action": "join", "combatant": who, "sheet": joining, "side": side})
+        do(fight, {"action": "begin"})
+    with phones(db, ("hero", "foe")) as table:
+        hit = {"action": "attack", "targets": ["foe"], "fields": {"weapon": "longsword"}}
+        sent = table.tap("hero", **hit)
+        assert sent.status_code == 200, sent.text
+        asked = table.panel("foe")
+        shield = re.search(r'data-choice="shield">[^<]*<small class="figures">([^<]*)', asked)
+        assert shield, asked
+        assert "only if the attack&#39;s total hits you" in shield[1], shield[1]
+        assert "once you answer (its total shows in the result)" in asked
+        sent = table.tap("foe", action="answer", fields={"choice": "shield"})
+        assert sent.status_code == 200, sent.text

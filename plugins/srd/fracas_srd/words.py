@@ -226,7 +226,10 @@ def reaction_figures(sheet: Sheet, option: str) -> str:
         return ""
     said = []
     if spell.effect is not None and spell.effect.ac:
-        said.append(f"{spell.effect.ac:+d} AC, this attack included, until your next turn")
+        said.append(
+            f"{spell.effect.ac:+d} AC, this attack included, until your next turn; cast only "
+            "if the attack's total hits you and this turns it into a miss (else the slot stays)"
+        )
     if spell.damage:
         save = f", {spell.save.upper()} save" if spell.save else ""
         said.append(f"{spell.damage} {spell.type}{save}")
