@@ -26,7 +26,9 @@ from fracas.projections.secrecy import (
 from fracas.projections.sentences import departed, fallen, marks, opening, sentence
 from fracas.rules import Encounter, Ruleset
 from fracas.rules.dice import dice_of, parse_terms
+from fracas.rules.durations import until_of
 from fracas.rules.events import (
+    ConditionExpired,
     ConditionSet,
     Damaged,
     Event,
@@ -648,13 +650,51 @@ def unshown(frame: Frame, cut: Cut, last: View) -> Moment:
 def turn_of_step(
     ruleset: Ruleset, frame: Frame, before: View, unseen: set[str]
 ) -> tuple[int, list[str]]:
-    """The round and turn a step is filed under: the view's before it, or the turn whose end
-    the step was taken at (`Ruleset.turn_end`), whose holder players may not see."""
+    """The round and turn a step is filed under: the view's before it, the turn whose end
+    the step was taken at (`Ruleset.turn_end`), or the turn it began with what came at
+    that turn's start (`turn_begun`); players may not see whose."""
     ending = ruleset.filed_under(frame.before, frame.after)
-    if ending is None:
-        return before.round, before.acting
-    number, who = ending
-    return number, [] if who in unseen else [who]
+    if ending is not None:
+        number, who = ending
+        return number, [] if who in unseen else [who]
+    begun = turn_begun(ruleset, frame)
+    if begun is not None:
+        number, started = begun
+        return number, [] if set(started) & unseen else started
+    return before.round, before.acting
+
+
+def turn_begun(ruleset: Ruleset, frame: Frame) -> tuple[int, list[str]] | None:
+    """The turn a `next` began, when what it holds came at that turn's start (a dying
+    creature's death save, a condition lasting until then expiring): the step is that
+    turn's. One that ended a condition at a turn's end, or rolled for anyone else (a
+    save at the end of the turn, everyone's initiative), is the turn's it ended."""
+    if frame.command is None or frame.command.get("action") != "next":
+        return None
+    before, after = ruleset.clock_of(frame.before), ruleset.clock_of(frame.after)
+    started = [who for who, turn in after.turns.items() if before.turns.get(who) != turn]
+    if not started:
+        return None
+    at_start = False
+    for event in frame.events:
+        if isinstance(event, ConditionExpired):
+            if not lasted_to_a_start(frame.before, event):
+                return None
+            at_start = True
+        elif isinstance(event, Rolled):
+            if event.actor not in started:
+                return None
+            at_start = True
+    return (after.round, started) if at_start else None
+
+
+def lasted_to_a_start(state: Any, expired: ConditionExpired) -> bool:
+    """Did the condition last until the start of a turn (or a round, or a count: a turn
+    starting), not the end of one?"""
+    fighter = getattr(state, "fighters", {}).get(expired.target)
+    detail = getattr(fighter, "conditions", {}).get(expired.condition)
+    lasting = until_of(detail) if isinstance(detail, dict) else None
+    return lasting is not None and lasting.edge != "end"
 
 
 def public_views(moments: list[Moment], start: View) -> list[tuple[View, int | None]]:

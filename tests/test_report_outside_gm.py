@@ -127,3 +127,51 @@ def test_party_add_takes_set_as_add_does_with_its_one_line_refusals(run, tmp_pat
         assert f"{sheet} with --set {bad}" in line, line
         assert party_events(run) == before, "a refusal appends nothing"
     assert "bo" not in run("party").output
+
+
+def main_line_steps(run) -> list:
+    with Fracas(run.db) as log:
+        found = encounter_report(log.store, log.store.encounters()[-1])
+    return [(t.title, e.step) for r in found.rounds for t in r.turns for e in t.entries]
+
+
+def conditions_of(run, who: str) -> list[str]:
+    wounds = json.loads(run("status", "--json").output)["wounds"]
+    return next(w["conditions"] for w in wounds if w["combatant"] == who)
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_an_expiry_at_the_start_of_a_turn_is_filed_under_that_turn(run, tmp_path, ruleset):
+    run("new", "-r", ruleset, "-t", "a brawl")
+    run("add", "ann", "--sheet", member_sheet(tmp_path, ruleset), "--side", "pc", "--name", "Ann")
+    run("add", "gob", "--sheet", member_sheet(tmp_path, ruleset), "--name", "Gob")
+    run("begin")
+    holder = json.loads(run("status", "--json").output)["acting"][0]
+    name = {"ann": "Ann", "gob": "Gob"}[holder]
+    run("condition", "set", holder, "glowing", "--until", f"start:{holder}")
+    if ruleset == "fudge":  # a turn there is the resolution of what one declared (003-29)
+        run("act", holder, "dodge")
+    for _ in range(12):
+        run("next")
+        if not any(c.startswith("glowing") for c in conditions_of(run, holder)):
+            break
+    [(title, step)] = [(t, s) for t, s in main_line_steps(run) if "no longer" in s.sentence]
+    assert name in title and holder in step.acting, (title, step.step, step.sentence)
+
+
+def test_a_death_save_is_filed_under_the_dying_creatures_turn(run) -> None:
+    run("new", "-r", "srd", "-t", "a brawl")
+    for who, sample in (("brannoc", "fighter"), ("maelis", "cleric"), ("gob", "goblin")):
+        side = ["--side", "pc"] if sample != "goblin" else []
+        run(
+            "add", who, "--sheet", str(SRD_SAMPLES / f"{sample}.toml"), "--name", who.title(), *side
+        )
+    run("begin", "--dice", "20,15,5")
+    run("harm", "maelis", "30")
+    run("next", "--dice", "17")  # Brannoc's turn ends; Maelis's begins with her death save
+    run("next")
+    saves = [(t, s) for t, s in main_line_steps(run) if "death save" in s.sentence]
+    assert [t for t, _s in saves] == ["Maelis's turn"], saves
+    assert saves[0][1].acting == ["maelis"]
+    brannoc = [s.sentence for t, s in main_line_steps(run) if t == "Brannoc's turn"]
+    assert not any("death save" in s for s in brannoc)
