@@ -10,7 +10,7 @@ from fracas.projections import Fracas
 from fracas.projections.phones import player_actions
 from fracas.rules import load as load_ruleset
 from fracas.rules.events import Rolled
-from tests.support import KNIFE, SIX, do, gunner, sheet
+from tests.support import KNIFE, SIX, do, sheet
 from tests.web import duel, duel_attack, phones, srd_sample
 
 pytestmark = pytest.mark.sqlite_file
@@ -95,30 +95,6 @@ def test_a_phones_left_over_dice_are_refused_without_a_flag(tmp_path: Path, rule
         assert sent.status_code == 400, sent.text
         assert "--" not in sent.text and "dice box" in sent.text, sent.text
         assert table.steps() == before
-
-
-def test_percentile_combatants_tied_on_dex_share_their_turn(tmp_path: Path) -> None:
-    """000-3 (default: simultaneous): al and bo, both DEX 12, act at the same time, in
-    either order. The TV named al alone and "Next: bo"; bo's phone waited for al."""
-    db = tmp_path / "tie.db"
-    with Fracas(str(db)) as log:
-        fight = log.new("percentile", title="Tie", encounter="fight")
-        for who, dex, side in (("al", 12, "pc"), ("bo", 12, "pc"), ("cy", 8, "npc")):
-            joining = gunner(dex, hp=90)  # nobody falls: the round goes on to cy
-            do(fight, {"action": "join", "combatant": who, "sheet": joining, "side": side})
-        do(fight, {"action": "begin"})
-    with phones(db, ("al", "bo")) as table:
-        tv = table.client.get("/").text
-        assert "al, bo to act" in tv and "Next: <strong>cy</strong>" in tv, tv
-        assert "Your turn." in table.panel("al") and "Your turn." in table.panel("bo")
-        shot = {"action": "attack", "targets": ["cy"], "fields": {"weapon": "pistol"}}
-        sent = table.tap("bo", **shot)  # bo first, though al joined first
-        assert sent.status_code == 200, sent.text
-        tv = table.client.get("/").text
-        assert "al to act" in tv and "Next: <strong>cy</strong>" in tv, tv
-        assert "Your turn." in table.panel("al") and "Your turn." not in table.panel("bo")
-        sent = table.tap("bo", **shot)
-        assert sent.status_code == 403, sent.text
 
 
 def panel_actions(panel: str) -> list[str]:

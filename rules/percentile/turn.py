@@ -57,19 +57,6 @@ def still_acts_this_round(state: State, fighter: Fighter) -> bool:
     return taken_out.get("round") == state.round and taken_out.get("slot_dex") == fighter.sheet.dex
 
 
-def shares_turn(state: State, fighter: Fighter) -> bool:
-    """000-3: one of the same DEX as the turn's holder (no roll-off between them) acts at the
-    same time, in either order, while both still act this round."""
-    holder = state.fighters.get(state.turn) if state.turn else None
-    return (
-        holder is not None
-        and fighter.id != holder.id
-        and state.options.dex_ties == "simultaneous"
-        and (fighter.sheet.dex, fighter.tiebreak) == (holder.sheet.dex, holder.tiebreak)
-        and still_acts_this_round(state, fighter)
-    )
-
-
 def advance(state: State, reason: str) -> list[Event]:
     """Give the turn to the next in DEX order who can act; after the last, a new round."""
     order = state.order()
@@ -91,7 +78,7 @@ def check_can_act(state: State, actor: Fighter, command: Act) -> bool:
         raise RefusedError("the fight has not begun: `fracas begin` first")
     if actor.out and not still_acts_this_round(state, actor):
         raise RefusedError(f"{actor.name} is out of the fight and cannot act")
-    if state.turn != actor.id and not shares_turn(state, actor):
+    if state.turn != actor.id:
         if waiting_is_live(state, actor):
             return True
         current = state.fighters[state.turn].name if state.turn else "nobody"

@@ -18,7 +18,7 @@ from fracas.rules.api import (
 from .attacks import HP_LINES, harm_consequences
 from .evolve import fold
 from .state import Fighter, State
-from .turn import aim_is_live, shares_turn, still_acts_this_round, waiting_is_live
+from .turn import aim_is_live, still_acts_this_round, waiting_is_live
 
 # How a defence reads on the board, after "defending"; the kind is the rules' token.
 DEFENDING = {
@@ -59,7 +59,7 @@ def status_of(state: State, fighter: Fighter) -> str:
         return "dead"
     if fighter.has("unconscious"):
         return "unconscious"
-    if state.turn == fighter.id or shares_turn(state, fighter):
+    if state.turn == fighter.id:
         return "acting"
     if waiting_is_live(state, fighter):
         return "waiting"
@@ -70,11 +70,7 @@ def status_of(state: State, fighter: Fighter) -> str:
 
 def view(state: State) -> View:
     order = state.order()
-    acting = [
-        f.id
-        for f in order
-        if state.turn == f.id or shares_turn(state, f) or waiting_is_live(state, f)
-    ]
+    acting = [f.id for f in order if state.turn == f.id or waiting_is_live(state, f)]
     initiative = [
         InitiativeRow(f.id, f.name, i, f"DEX {f.sheet.dex}", f.id in acting, status_of(state, f))
         for i, f in enumerate(order, start=1)
@@ -103,18 +99,13 @@ def view(state: State) -> View:
 
 
 def upcoming(state: State) -> list[str]:
-    """Who the DEX countdown gives the turn to after this one (000-2) and those sharing it
-    (000-3): those yet to act this round (not one whose defence spent the action), then the
-    next round's order."""
+    """Who the DEX countdown gives the turn to after this one (000-2): those yet to act
+    this round (not one whose defence spent the action), then the next round's order."""
     if state.turn is None:
         return []
     order = state.order()
     later = replace(state, round=state.round + 1)
-    this_round = [
-        f.id
-        for f in order
-        if f.id != state.turn and not shares_turn(state, f) and still_acts_this_round(state, f)
-    ]
+    this_round = [f.id for f in order if f.id != state.turn and still_acts_this_round(state, f)]
     return this_round + [f.id for f in order if still_acts_this_round(later, f)]
 
 
