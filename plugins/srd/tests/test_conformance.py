@@ -31,7 +31,10 @@ class TestSrdKeepsTheContract(RulesetChecks):
             "wyrm": sample("wyrm"),
         },
         reserves={"wolf": sample("wolf")},
-        options=({}, {"monsters_at_zero": "dying", "group_initiative": True}),
+        options=(
+            {},
+            {"monsters_at_zero": "dying", "group_initiative": True, "death_saves": "own_step"},
+        ),
         values={
             "spell": SPELLS,
             "option": OPTIONS,
@@ -39,6 +42,8 @@ class TestSrdKeepsTheContract(RulesetChecks):
             "fail": ("", "prone"),
             "defence": ("none", "shield", "hellish rebuke", "absorb elements"),
         },
-        seldom=frozenset({"stand"}),  # only the prone stand, on their own turn
+        # only the prone stand, on their own turn; a death save as its own step only as a
+        # dying turn begins, with option death_saves = own_step
+        seldom=frozenset({"stand", "death_save"}),
     )
     examples = FIGHTS
