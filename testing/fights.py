@@ -90,6 +90,10 @@ class Tally:
     drift: int = 0
     by_kind: Counter = field(default_factory=Counter)
     refusals: Counter = field(default_factory=Counter)
+    # moves refused though taken by whoever was acting (or by anyone, for a reaction or a
+    # move without an actor): what `Cast.tried` counts, as a move out of turn is refused by
+    # the turn alone, whatever its rules
+    tried: Counter = field(default_factory=Counter)
 
     def coverage(self) -> str:
         """What the fights exercised, in one paragraph for the author to read."""
@@ -128,9 +132,11 @@ class Tally:
         for action in set(cast.rules.actions) - cast.seldom:
             said = f"{action}: "
             refused = Counter({w: n for w, n in self.refusals.items() if w.startswith(said)})
-            if not self.by_kind[action] and refused.total() >= cast.tried:
+            if not self.by_kind[action] and self.tried[action] >= cast.tried:
                 why = refused.most_common(1)[0][0].removeprefix(said)
-                untaken.append(f"{action} (refused {refused.total()} times, most often: {why})")
+                untaken.append(
+                    f"{action} (refused {self.tried[action]} times in turn, most often: {why})"
+                )
         if not untaken:
             return ""
         return (
@@ -456,6 +462,8 @@ def play(
     except FracasError as error:
         tally.refused += 1
         tally.refusals[f"{control}: {str(error)[:70]}"] += 1
+        if in_turn(encounter, move):
+            tally.tried[control] += 1
         assert encounter.version == version, f"{move} was refused but appended"
         return False
     if played is not None:
@@ -463,6 +471,16 @@ def play(
     tally.steps += 1
     tally.by_kind[control] += 1
     return True
+
+
+def in_turn(encounter: Encounter, move: dict[str, Any]) -> bool:
+    """Whether a move was made by whoever is acting, or needs no turn: a reaction, or a
+    move of no one's (a GM's, a `next`)."""
+    actor = move.get("actor")
+    playable = encounter.ruleset.playable(move["action"])
+    if actor is None or (playable is not None and playable.reaction):
+        return True
+    return actor in encounter.view().acting
 
 
 def control_of(encounter: Encounter, control: str, command_id: str) -> None:

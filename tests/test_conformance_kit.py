@@ -263,7 +263,7 @@ def test_an_action_never_taken_fails_naming_it_and_why_it_was_refused(coin):
     )
     said = (
         r"tested too little of coin-bad: never taken: "
-        r"flip \(refused \d+ times, most often: no such target ''"
+        r"flip \(refused \d+ times in turn, most often: no such target ''"
     )
     with pytest.raises(AssertionError, match=said):
         honest_fights(cast, 10, shrinking=0)

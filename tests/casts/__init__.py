@@ -11,8 +11,8 @@ from tests.support import KNIFE, gunner, sheet
 # seldom reach allows them (stand: prone, on one's own turn; stop: a continuous action
 # named as it was begun; fire: an action held). Each is a gap in what the kit tests of the
 # ruleset. (The kit draws an action a condition allows by who has it, `Playable.needs`:
-# percentile's pinners, hands free and Unarmed Combat 95, pin often enough that escape
-# is taken.)
+# percentile's pinners, hands free and Unarmed Combat 95, pin often, but in some 40 fights
+# in two no pinned combatant's turn came while pinned, so escape stays seldom.)
 CASTS = {
     "percentile": Cast(
         "percentile",
@@ -25,7 +25,7 @@ CASTS = {
         },
         {"dave": sheet(12, skills={"unarmed combat": 95, "dodge": 50})},
         ({}, {"dex_ties": "rolloff"}),
-        seldom=frozenset({"stand"}),
+        seldom=frozenset({"stand", "escape"}),
     ),
     "shotclock": Cast(
         "shotclock",

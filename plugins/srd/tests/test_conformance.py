@@ -43,7 +43,8 @@ class TestSrdKeepsTheContract(RulesetChecks):
             "defence": ("none", "shield", "hellish rebuke", "absorb elements"),
         },
         # only the prone stand, on their own turn; a death save as its own step only as a
-        # dying turn begins, with option death_saves = own_step
-        seldom=frozenset({"stand", "death_save"}),
+        # dying turn begins, with option death_saves = own_step; a shove names exactly one
+        # target, on the shover's own turn, which the kit's random target lists seldom do
+        seldom=frozenset({"stand", "death_save", "shove"}),
     )
     examples = FIGHTS
