@@ -416,6 +416,8 @@ def party_add(
     set_fields = [parse_pairs((pair,), "--set") for pair in sets]  # first: refused, no log
     where = sheet_source(sheet_file, sets)
 
+    called = [name]
+
     def join(path: str) -> None:
         with Fracas(path, create=True) as log:
             rules = ruleset or party_ruleset(log)
@@ -427,10 +429,11 @@ def party_add(
             for fields in set_fields:
                 sheet = deep_merge(sheet, fields)
             own = identity(sheet, where or f"sheet of {combatant}")
-            party.add_member(log, combatant, sheet, rules, name=name or own.name, where=where)
+            called[0] = name or own.name
+            party.add_member(log, combatant, sheet, rules, name=called[0], where=where)
 
     app.creating(join)
-    click.echo(f"{combatant} joins the party")
+    click.echo(f"{called[0] or combatant} joins the party")
 
 
 def party_ruleset(log: Fracas) -> str:

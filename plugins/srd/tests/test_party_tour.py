@@ -25,6 +25,7 @@ def test_the_docs_party_tour_runs_as_written(tmp_path: Path):
                           text=True, timeout=300)  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "hild.foundry.json: not read" not in done.stderr  # her poison immunity is read
+    assert "Hild Ashvane joins the party\nBrannoc joins the party" in done.stdout
     assert "goblin                         CR 1/4  small humanoid (goblinoid)" in done.stdout
     rested = done.stdout[done.stdout.index("hild rests") :]
     assert "hild rolls d10 for hit die: 6 +2 = 8" in rested and "hild heals 8" in rested
