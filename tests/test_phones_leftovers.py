@@ -144,7 +144,8 @@ def dying_fight(db: Path, death_saves: str) -> None:
         fall = fight.state.fighters["hero"].hp  # to 0, not past its maximum: dying (srd-13)
         do(fight, {"action": "gm.harm", "target": "hero", "amount": fall, "reason": "a fall"})
         do(fight, {"action": "next"})
-        do(fight, {"action": "next"})
+        rolls_now = death_saves == "turn_start"  # a 12: saved once, neither 1 nor 20
+        do(fight, {"action": "next"}, [12] if rolls_now else None)
 
 
 def test_a_dying_characters_player_rolls_the_death_save_from_the_phone(tmp_path: Path) -> None:
