@@ -191,9 +191,13 @@ def remaining(state: Any, lasting: Until, round_now: int) -> dict[str, Any]:
         shown = {"rounds_left": left, "ends_at_round": lasting.ends}
         if lasting.count is None:
             return {**shown, "text": f"{plural(left, lasting.word)} left"}
-        until_count = f"until initiative count {lasting.count} of {lasting.word} {lasting.ends}"
-        # (in the round it ends in, what is left is part of a round: no "0 rounds left")
-        at = f"{plural(left, lasting.word)} left, {until_count}" if left > 0 else until_count
+        # (in the round it ends in, what is left is part of a round: no "0 rounds left"; the
+        # words stay short, as the TV shows them in a chip beside the name)
+        at = (
+            f"{plural(left, lasting.word)} left, ending at initiative {lasting.count}"
+            if left > 0
+            else f"until initiative {lasting.count} of {lasting.word} {lasting.ends}"
+        )
         return {**shown, "ends_at_count": lasting.count, "text": at}
     named = text(lasting, lambda who: name_of(state, who))
     return {"edge": lasting.edge, "of": lasting.of, "text": named}

@@ -393,7 +393,7 @@ def test_srd_what_is_left_of_a_condition_stands_while_the_round_is_the_secrets()
     )
     assert cut.shown(ruling) and cut.seen[ruling].view.round == 1
     said = {w.combatant: w.conditions for w in cut.seen[ruling].view.wounds}
-    assert said["wolf"] == ["lit (3 rounds left, until initiative count 22 of round 4)"]
+    assert said["wolf"] == ["lit (3 rounds left, ending at initiative 22)"]
     assert said["maelis"] == ["lit"], "the ruling after the secret does not show"
     assert cut.seen[secret].masked
 

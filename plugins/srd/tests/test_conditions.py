@@ -185,7 +185,7 @@ def test_srd_28_a_spell_s_rounds_run_from_its_caster_s_count_and_status_says_so(
     row = next(w for w in seen.wounds if w.combatant == "brannoc")
     assert (
         row.detail["durations"]["under bless"]["text"]
-        == "10 rounds left, until initiative count 16 of round 11"
+        == "10 rounds left, ending at initiative 16"
     )
 
 
@@ -226,12 +226,12 @@ def test_srd_28_what_is_left_of_rounds_that_end_at_a_count_names_the_round_they_
     t.next()  # Maelis, at initiative count 16 of round 1
     condition(t, "gob", "frightened", rounds=3)
     assert durations_shown(t, "gob") == {
-        "frightened": "3 rounds left, until initiative count 16 of round 4"
+        "frightened": "3 rounds left, ending at initiative 16"
     }
     for _ in range(8):  # the goblin; rounds 2 and 3; round 4 begins with Brannoc
         assert not of(t.next(), ConditionExpired)
     assert t.state.round == 4 and t.who("gob").has("frightened")
-    assert durations_shown(t, "gob") == {"frightened": "until initiative count 16 of round 4"}
+    assert durations_shown(t, "gob") == {"frightened": "until initiative 16 of round 4"}
 
 
 def test_spells_that_pass_over_a_creature_type_refuse_it_and_the_samples_say_their_types():

@@ -51,7 +51,7 @@ def test_srd_32_shield_of_faith_raises_the_ac_the_attack_and_the_status_show_it(
     assert t.who("maelis").bonus  # a bonus action
     wound = next(w for w in RULESET.view(t.state).wounds if w.combatant == "maelis")
     assert wound.detail["ac"] == 18 and RULESET.numbers_of(wound)["AC"] == 18
-    shielded = "under shield of faith (100 rounds left, until initiative count 20 of round 101)"
+    shielded = "under shield of faith (100 rounds left, ending at initiative 20)"
     assert shielded in wound.conditions
     t.next()
     out = t.act("gob", "attack", "maelis", faces=(13,), weapon="scimitar")

@@ -63,7 +63,7 @@ def test_the_docs_wyrm_s_lair_runs_as_written(tmp_path: Path):
     status = out[out.rindex("Round 2 ·") :]
     assert (
         "slots 0/1 0/1" in status
-        and "shield of faith (100 rounds left, until initiative count 20 of round 102)" in status
+        and "shield of faith (100 rounds left, ending at initiative 20)" in status
     )
 
 

@@ -135,4 +135,4 @@ def test_concentrating_names_the_spell():
     t.act("maelis", "cast", "gob", faces=(2,), spell="hold person")
     assert row(t, "maelis").conditions == [
         "concentrating on hold person "
-        "(10 rounds left, until initiative count 20 of round 11)"]  # fmt: skip
+        "(10 rounds left, ending at initiative 20)"]  # fmt: skip
