@@ -79,7 +79,9 @@ def test_the_tv_shows_a_fight_of_ten_with_its_conditions_and_dice_on_one_screen(
         height = tv.evaluate("document.documentElement.scrollHeight")
         assert height <= 1080, height
         no_sideways_scroll(tv)
-        dice = tv.locator("#screen .dice").bounding_box()
+        box = tv.locator("#screen .dice")
+        box.wait_for(state="visible", timeout=WAIT)  # the stream may redraw the screen now
+        dice = box.bounding_box()
         assert dice and dice["y"] + dice["height"] <= 1080, dice
         rows = tv.locator("#screen tr[data-combatant]")
         bottoms = [rows.nth(i).bounding_box() for i in range(rows.count())]
