@@ -40,6 +40,16 @@ ARMOUR = ("light", "medium", "heavy", "natural")
 BUILD = ("class", "subclass", "race", "species", "background")  # read through `system`
 READ_ELSEWHERE = ("spell",)  # spells() names those it leaves out
 DEX_CAP = {"light": None, "medium": 2, "heavy": 0, "natural": None}
+# Extra Attack (the SRD's classes): attacks per Attack action from a class's own levels.
+EXTRA_ATTACK = {
+    "fighter": ((20, 4), (11, 3), (5, 2)), "barbarian": ((5, 2),), "monk": ((5, 2),),
+    "paladin": ((5, 2),), "ranger": ((5, 2),),
+}  # fmt: skip
+# The feature as an export may carry it (a valor bard's too): the attacks it gives.
+EXTRA_ATTACK_FEATS = {
+    "extra attack": 2, "extra attack (2)": 3, "two extra attacks": 3,
+    "extra attack (3)": 4, "three extra attacks": 4,
+}  # fmt: skip
 
 
 def is_foundry(data: dict[str, Any]) -> bool:
@@ -67,6 +77,7 @@ def read(data: dict[str, Any]) -> tuple[dict[str, Any], Unread] | None:
     else:
         sheet |= {"level": level, "hit_die": hit_die}
         sheet["side"] = "pc"
+    sheet["attacks"] = attacks(items)
     sheet["hp"] = hit_points(system, sheet, items, unread)
     sheet |= wounds(system, sheet, unread)
     sheet["ac"] = armour_class(system, sheet, items, unread)
@@ -77,6 +88,25 @@ def read(data: dict[str, Any]) -> tuple[dict[str, Any], Unread] | None:
     sheet |= legendary(system, sheet, items)
     unread += left_out(system, items)
     return {k: v for k, v in sheet.items() if v not in ([], None)}, unread
+
+
+def attacks(items: list[dict[str, Any]]) -> int | None:
+    """Attacks per Attack action: the most a class's levels or an Extra Attack feature give
+    (they do not add up); None: the one of every creature."""
+    found = [EXTRA_ATTACK_FEATS.get(str(i.get("name", "")).lower(), 1)
+             for i in items if i.get("type") == "feat"]  # fmt: skip
+    for item in items:
+        if item.get("type") == "class":
+            levels = int(item["system"].get("levels") or 0)
+            table = EXTRA_ATTACK.get(class_of(item), ())
+            found += [n for at, n in table if levels >= at][:1]
+    most = max(found, default=1)
+    return most if most > 1 else None
+
+
+def class_of(item: dict[str, Any]) -> str:
+    """A class item's class: its `identifier` ("fighter"), else its name."""
+    return str(item["system"].get("identifier") or item.get("name", "")).lower()
 
 
 def abilities(system: dict[str, Any]) -> dict[str, Any]:
@@ -478,7 +508,9 @@ def used(system: dict[str, Any], item: dict[str, Any]) -> bool:
     resisted = int((((system.get("resources") or {}).get("legres")) or {}).get("max") or 0)
     named = str(item.get("name", "")).lower()
     return kind == "feat" and (
-        bool(recharge_of(item)) or (resisted > 0 and named.startswith("legendary resistance"))
+        bool(recharge_of(item))
+        or named in EXTRA_ATTACK_FEATS
+        or (resisted > 0 and named.startswith("legendary resistance"))
     )
 
 

@@ -313,3 +313,46 @@ def test_a_sheet_cannot_have_spent_more_than_it_has():
         RULESET.sheet({"slots": [4], "slots_spent": [5]})
     with pytest.raises(BadInputError, match="hit_dice_spent = 4 is more than its level 3"):
         RULESET.sheet({"level": 3, "hit_die": 8, "hit_dice_spent": 4})
+
+
+def leveled(export: dict[str, Any], *classes: tuple[str, int], feats: tuple[str, ...] = ()):
+    """The export with these classes (name, levels) instead of its own, and these features."""
+    items = [i for i in export["items"] if i["type"] != "class"]
+    items += [{"name": name, "type": "class", "system": {"levels": levels, "hitDice": "d10",
+               "identifier": name.lower()}} for name, levels in classes]  # fmt: skip
+    items += [{"name": feat, "type": "feat", "system": {}} for feat in feats]
+    return {**export, "items": items}
+
+
+def test_extra_attack_comes_from_the_class_levels_or_the_feature_an_export_carries():
+    """The SRD's Extra Attack: fighter, paladin, ranger, barbarian and monk at level 5, the
+    fighter's third attack at 11 and fourth at 20; not from the character's total level
+    (multiclassing: the class's own levels), and never stacked."""
+
+    def attacks(*classes: tuple[str, int], feats: tuple[str, ...] = ()) -> int:
+        sheet, unread = foundry.read(leveled(FIGHTER, *classes, feats=feats))
+        assert not [line for line in unread if "Extra Attack" in line]  # read, not named
+        return sheet.get("attacks", 1)
+
+    assert attacks(("Fighter", 4)) == 1
+    assert [attacks((c, 5)) for c in ("Fighter", "Paladin", "Ranger", "Barbarian", "Monk")] == [
+        2, 2, 2, 2, 2]  # fmt: skip
+    assert (attacks(("Fighter", 11)), attacks(("Fighter", 20))) == (3, 4)
+    assert attacks(("Rogue", 5)) == attacks(("Wizard", 9)) == 1
+    assert attacks(("Fighter", 3), ("Rogue", 3)) == 1  # 6th level, but no class at 5
+    assert attacks(("Fighter", 5), ("Ranger", 5)) == 2  # Extra Attack does not add up
+    assert attacks(("Bard", 6), feats=("Extra Attack",)) == 2  # a valor bard's, as exported
+    assert attacks(("Fighter", 11), feats=("Extra Attack", "Extra Attack (2)")) == 3
+    assert attacks(("Fighter", 20), feats=("Three Extra Attacks",)) == 4
+
+
+def test_a_fifth_level_fighter_export_attacks_twice_with_its_attack_action_not_three_times():
+    sheet, _ = foundry.read(leveled(FIGHTER, ("Fighter", 5)))
+    t = Table()
+    t.join("hild", {k: v for k, v in sheet.items() if k not in ("name", "side")}, "pc")
+    t.join("gob", RULESET.monsters.find("goblin").sheet)
+    t.do({"action": "begin"}, 20, 1)
+    t.act("hild", "attack", "gob", faces=(2,), weapon="longsword")
+    t.act("hild", "attack", "gob", faces=(2,), weapon="longsword")  # Extra Attack
+    with pytest.raises(RefusedError, match="has made all 2 attacks of its Attack action"):
+        t.act("hild", "attack", "gob", faces=(2,), weapon="longsword")
