@@ -109,16 +109,23 @@ def cast_spells(s: Sheet) -> list[Spell]:
 def spellcasting(f: Fighter) -> Lines:
     s = f.sheet
     spells = [x for x in cast_spells(s) if not x.innate]
-    lines = caster_line(f, "Spellcasting") if spells and s.slots else []
-    for level in range(len(s.slots) + 1):
-        named = [x.name for x in spells if x.level == level]
-        if named:
-            slots = f" ({s.slots[level - 1]} slots)" if level else ""
-            label = "Cantrips" if level == 0 else f"{ORDINALS[level - 1]} level{slots}"
-            lines.append((label, ", ".join(named)))
+    lines = caster_line(f, "Spellcasting") + slot_levels(s, spells) if spells and s.slots else []
     lines += innate(f)
     if s.unplayed_spells:
         lines.append(("Not played here", f"{', '.join(s.unplayed_spells)}: the GM narrates them"))
+    return lines
+
+
+def slot_levels(s: Sheet, spells: list[Spell]) -> Lines:
+    """Its cantrips, then every slot level it has, as the SRD lists them ("5th level (1
+    slot)"), a level none of whose spells is played here too."""
+    cantrips = [x.name for x in spells if x.level == 0]
+    lines = [("Cantrips", ", ".join(cantrips))] if cantrips else []
+    for level, count in enumerate(s.slots, start=1):
+        if count:
+            named = [x.name for x in spells if x.level == level]
+            label = f"{ORDINALS[level - 1]} level ({count} slot{'s' * (count > 1)})"
+            lines.append((label, ", ".join(named) or "no spell played here"))
     return lines
 
 
