@@ -242,20 +242,21 @@ class Summed:
 
 def summed(events: list[Event]) -> list[Event | Summed]:
     """The step's events with each target's damage from one source (and healing) summed
-    into the place of its first."""
-    out: list[Event | Summed] = []
+    into the place of its last: a sum reads after every roll in it (three darts, then
+    the damage they did)."""
     found: dict[tuple[type, str, str], Summed] = {}
-    for event in events:
-        if not isinstance(event, Damaged | Healed):
-            out.append(event)
-            continue
-        key = (type(event), event.target, event.source)
-        if key in found:
-            found[key].amounts.append(event.amount)
-        else:
-            found[key] = Summed(event, [event.amount])
-            out.append(found[key])
-    return out
+    last: dict[tuple[type, str, str], int] = {}
+    for at, event in enumerate(events):
+        if isinstance(event, Damaged | Healed):
+            key = (type(event), event.target, event.source)
+            found.setdefault(key, Summed(event, [])).amounts.append(event.amount)
+            last[key] = at
+    placed = {at: found[key] for key, at in last.items()}
+    return [
+        placed.get(at, event)
+        for at, event in enumerate(events)
+        if at in placed or not isinstance(event, Damaged | Healed)
+    ]
 
 
 def terms(amounts: list[int]) -> str:
