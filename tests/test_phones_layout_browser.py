@@ -19,6 +19,7 @@ from tests.web import (
     sample,
     secret_fight,
     served,
+    shot,
     until_acting,
 )
 
@@ -129,3 +130,65 @@ def test_the_gms_page_warns_that_the_players_wait_on_a_secret(tmp_path: Path, br
         assert "disclose 6" in warning.inner_text()
         fracas(db, "disclose", "6")
         warning.wait_for(state="detached", timeout=WAIT)
+
+
+SMALL_TARGETS = """() => {
+  const small = [];
+  const seen = new Set();
+  for (const control of document.querySelectorAll('button, input, select, textarea')) {
+    // a box to tick is tapped by its label, the whole pill or line it sits in
+    const tapped = control.matches('[type=checkbox], [type=radio]')
+      ? control.closest('label') || control : control;
+    if (seen.has(tapped) || !tapped.checkVisibility({visibilityProperty: true})) continue;
+    seen.add(tapped);
+    const box = tapped.getBoundingClientRect();
+    if (Math.min(box.width, box.height) < 44) {
+      const name = tapped.id ? '#' + tapped.id : tapped.className || tapped.type || '';
+      const said = (tapped.innerText || tapped.value || '').trim().slice(0, 20);
+      small.push(`${tapped.tagName.toLowerCase()} ${name} "${said}" ${box.width}x${box.height}`);
+    }
+  }
+  return small;
+}"""
+
+
+def too_small(page: Any) -> list[str]:
+    """The page's controls in view whose smaller side is under 44 px, the touch target
+    Apple and WCAG 2.5.5 ask for."""
+    return list(page.evaluate(SMALL_TARGETS))
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_every_control_on_a_phone_is_44_px_or_more(
+    tmp_path: Path, browser: Any, ruleset: str
+) -> None:
+    """An outside table tester measured the slider's arrows at 28x28 and the Live, Aa and
+    Replay buttons, the log's step buttons, the slider and the rows to tick smaller than a
+    fingertip. Every button, box, list and ticked label, on the page between turns and with
+    each of the turn's actions chosen, is 44 px or more in its smaller dimension."""
+    db = tmp_path / f"{ruleset}.db"
+    duel(db, ruleset)
+    token = invited(db, "hero")
+    with served(db) as running:
+        page = browser.new_context(**PHONE).new_page()
+        page.goto(f"{running.root}/p/{token}")
+        until_acting(db, page, False)
+        page.click("#open-step")
+        page.locator("#detail .detail").wait_for(timeout=WAIT)
+        small = too_small(page)
+        assert not small, ("between turns", small)
+        shot(page, f"targets-{ruleset}-idle", full_page=True)
+        until_acting(db, page, True)
+        actions = page.locator("button.action")
+        assert actions.count() > 0
+        for n in range(actions.count()):
+            actions.nth(n).click()
+            chosen = actions.nth(n).get_attribute("data-action")
+            small = too_small(page)
+            assert not small, (chosen, small)
+            no_sideways_scroll(page)
+            if n == 0:
+                shot(page, f"targets-{ruleset}-{chosen}", full_page=True)
+        page.click("#large")
+        small = too_small(page)
+        assert not small, ("in large type", small)
