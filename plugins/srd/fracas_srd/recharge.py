@@ -15,8 +15,8 @@ def used(caster: Fighter, spell: Spell) -> list[Event]:
         return []
     if waits_as(spell) in caster.recharging:
         raise RefusedError(
-            f"{caster.name}'s {spell.name} is not recharged: a d6 of {on(spell)} at the start "
-            f"of its turn brings it back (srd-54)"
+            f"{caster.name}'s {spell.name} is recharging (recharge {on(spell)}, rolled on a d6 "
+            "at the start of its turn) (srd-54)"
         )
     return [Spent(caster.id, RECHARGE, 1, waits_as(spell), ["srd-54"])]
 

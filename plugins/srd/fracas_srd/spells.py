@@ -2,7 +2,6 @@
 (srd-M5, srd-25), healing (srd-12), temporary hit points (srd-11), conditions with their
 durations (srd-28) and concentration (srd-26)."""
 
-import re
 from typing import Any
 
 import msgspec
@@ -22,6 +21,7 @@ from msgspec.structs import replace
 
 from fracas_srd import recharge
 from fracas_srd.attacks import answered, attack_roll, harmed, rebuked, unseen
+from fracas_srd.castings import check_bonus_rule, spell_cast
 from fracas_srd.commands import Cast
 from fracas_srd.conditions import saving_throw, shaking_off, still_shaken_off
 from fracas_srd.damage import (
@@ -56,26 +56,6 @@ def ability_of(caster: Fighter, spell: Spell | None = None) -> Any:
 
 def save_dc(caster: Fighter, spell: Spell | None = None) -> int:
     return caster.dc_of(spell) if spell else caster.spell_dc()
-
-
-def check_bonus_rule(caster: Fighter, spell: Spell) -> None:
-    """srd-3: with a bonus-action spell in a turn, any other is a one-action cantrip."""
-
-    def cantrip(casting: str, level: int) -> bool:
-        return casting == "action" and level == 0
-
-    before = [cast_as(said) for said in caster.spells]
-    if any(c == "bonus" for c, _ in before) and not cantrip(spell.casting, spell.level):
-        raise RefusedError(
-            f"{caster.name} has cast a bonus-action spell this turn: the only other spell it "
-            f"may cast this turn is a cantrip cast with an action, and {spell.name} is not "
-            "(srd-3)"
-        )
-    if spell.casting == "bonus" and not all(cantrip(c, lv) for c, lv in before):
-        raise RefusedError(
-            f"{caster.name} has cast a spell this turn other than a cantrip with an action: "
-            f"{spell.name}, a bonus-action spell, may only come beside such a cantrip (srd-3)"
-        )
 
 
 def multiattack_part(state: State, caster: Fighter, spell: Spell) -> list[Event]:
@@ -131,33 +111,6 @@ def ability_cost(state: State, caster: Fighter, spell: Spell) -> list[Event]:
     return action(caster, said, f"using {spell.name}")
 
 
-CASTINGS = {"action": "an action", "bonus": "a bonus action", "reaction": "a reaction"}
-CAST_AS = re.compile(
-    r"(?:a cantrip|a level (\d+) spell) cast (?:at level \d+ )?"
-    r"with (an action|a bonus action|a reaction)$"
-)
-
-
-def spell_cast(spell: Spell, slot: int = 0) -> str:
-    """The log's words for a spell cast this turn, which srd-3 reads back (`cast_as`):
-    "fire bolt, a cantrip cast with an action", "magic missile, a level 1 spell cast at
-    level 2 with an action"."""
-    level = f"a level {spell.level} spell" if spell.level else "a cantrip"
-    upcast = f" at level {slot}" if slot > spell.level else ""
-    return f"{spell.name}, {level} cast{upcast} with {CASTINGS[spell.casting]}"
-
-
-def cast_as(said: str) -> tuple[str, int]:
-    """How a spell cast this turn was cast, and its level, from the log's words (or the
-    older "action:2")."""
-    found = CAST_AS.search(said)
-    if found is None:
-        casting, _, level = said.partition(":")
-        return casting, int(level)
-    casting = next(k for k, words in CASTINGS.items() if words == found.group(2))
-    return casting, int(found.group(1) or 0)
-
-
 def check_targets(spell: Spell, slot: int, targets: list[Fighter]) -> None:
     for target in targets:
         check_affected(spell, target)
@@ -210,7 +163,8 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
     spell = as_cast(spell, slot)
     targets = [state.fighter(t) for t in command.targets]
     check_targets(spell, slot, targets)
-    events = [*casting_cost(state, caster, spell, slot), *recharge.used(caster, spell)]
+    waits = recharge.used(caster, spell)  # first: recharging says more than the action spent
+    events = [*casting_cost(state, caster, spell, slot), *waits]
     return events + unleash(state, ctx, events, caster, spell, targets, command)
 
 

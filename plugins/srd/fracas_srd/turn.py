@@ -3,9 +3,12 @@ its action, bonus action, reaction or attacks costs."""
 
 from fracas.rules.api import Event, RefusedError, Spent
 
+from fracas_srd.castings import bonus_rule_broken
 from fracas_srd.commands import Targeted
 from fracas_srd.movement import movement_left
-from fracas_srd.sheets import BonusForm
+from fracas_srd.recharge import waits_as
+from fracas_srd.sheets import BonusForm, Spell
+from fracas_srd.slots import slots_left
 from fracas_srd.state import INCAPACITATING, Fighter, State, check_begun
 
 
@@ -43,13 +46,42 @@ def left_this_turn(actor: Fighter) -> str:
     moves = movement_left(actor)
     left = [
         *([] if actor.action else ["its action"]),
-        *([] if actor.bonus else ["a bonus action"]),
+        *([] if actor.bonus or not bonus_open(actor) else ["a bonus action"]),
         *([] if actor.reaction else ["its reaction"]),
         *([f"{moves} feet of movement"] if moves else []),
     ]
     if not left:
         return "nothing is left this turn: `fracas next` ends it"
     return f"left this turn: {', '.join(left)}, or `fracas next` to end the turn"
+
+
+def bonus_open(actor: Fighter) -> bool:
+    """Whether its sheet gives it a bonus action it can take now: a feature's bonus-action
+    form (srd-60), an off-hand attack with a light melee weapon while the Attack action is
+    still to take or taken (srd-19), or a bonus-action spell or ability it can use."""
+    sheet = actor.sheet
+    offhand = actor.action in ("", "attack") and any(
+        w.light and not w.ranged for w in sheet.weapons
+    )
+    features = any(f.bonus_actions for f in sheet.features)
+    return (
+        offhand or features or any(usable(actor, s) for s in sheet.spells if s.casting == "bonus")
+    )
+
+
+def usable(actor: Fighter, spell: Spell) -> bool:
+    """Whether a spell or ability could be used now for what it costs: not recharging
+    (srd-54), an innate one's uses a day left, a slot of its level or higher left (srd-50),
+    and a spell within the bonus-action rule (srd-3)."""
+    if spell.recharge and waits_as(spell) in actor.recharging:
+        return False
+    if spell.innate:
+        return not spell.per_day or actor.used(spell.name) < spell.per_day
+    if not actor.sheet.casts(spell):  # a monster's own ability: its bonus action only
+        return True
+    slots = range(spell.level, len(actor.sheet.slots) + 1) if spell.level else ()
+    has_slot = not spell.level or any(slots_left(actor, n) for n in slots)
+    return has_slot and not bonus_rule_broken(actor, spell)
 
 
 def action(actor: Fighter, name: str, doing: str = "") -> list[Event]:

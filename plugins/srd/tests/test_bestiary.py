@@ -252,7 +252,7 @@ def test_srd_54_a_metallic_dragon_s_two_breaths_share_one_recharge():
     assert table.who("gold").recharging == ("breath weapons",)
     table.next()
     table.next(3)  # the gold's turn: one d6 for both breaths, 3: not yet
-    with pytest.raises(RefusedError, match="weakening breath is not recharged"):
+    with pytest.raises(RefusedError, match="weakening breath is recharging"):
         table.act("gold", "cast", "pc", spell="weakening breath")
 
 

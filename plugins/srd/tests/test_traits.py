@@ -36,7 +36,9 @@ def test_srd_54_a_recharge_ability_waits_for_its_d6_at_the_start_of_the_turn():
     (roll,) = rolls(out)
     assert (roll.purpose, roll.result, roll.rules) == ("recharge of fire breath (5-6)", "not yet",
                                                        ["srd-54"])  # fmt: skip
-    with pytest.raises(RefusedError, match="fire breath is not recharged: a d6 of 5-6"):
+    with pytest.raises(
+        RefusedError, match=r"fire breath is recharging \(recharge 5-6, rolled on a d6"
+    ):
         t.act("wyrm", "cast", "brannoc", faces=(5, *[1] * 10), spell="fire breath")
     t.next()
     t.next(6)

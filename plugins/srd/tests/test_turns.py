@@ -109,7 +109,7 @@ def test_srd_3_a_second_spell_or_bonus_action_is_refused_saying_what_is_left():
     t.act("ilse", "cast", "gob", faces=(2,), spell="fire bolt")
     assert refusal(t, "ilse", "cast", "gob", spell="magic missile").startswith(
         "ilse has already taken its action this turn (cast), and casting magic missile takes "
-        "an action (srd-3); left this turn: a bonus action, its reaction, 30 feet"
+        "an action (srd-3); left this turn: its reaction, 30 feet"
     )
     wren = fight(("wren", "rogue"), ("gob", "goblin"))
     wren.act("wren", "dash", bonus=True)
@@ -118,6 +118,41 @@ def test_srd_3_a_second_spell_or_bonus_action_is_refused_saying_what_is_left():
         "wren has already taken a bonus action this turn (dash (cunning action)) (srd-3); "
         "left this turn: its action, its reaction, or `fracas next` to end the turn"
     )
+
+
+def test_a_second_breath_is_refused_as_recharging_and_offers_no_bonus_action_it_lacks():
+    """The adult red dragon has no bonus action of any kind: once its breath is used, a second
+    is refused as recharging (its d6 comes at the start of its turn), and a refusal of
+    another action lists only its reaction and its movement."""
+    t = Table()
+    t.join("drag", RULESET.monsters.find("adult red dragon").sheet)
+    t.join("pc", sample("fighter"), "pc")
+    t.do({"action": "begin"}, 20, 2)
+    t.act("drag", "cast", "pc", faces=(20, *[1] * 18), spell="fire breath")
+    assert refusal(t, "drag", "cast", "pc", spell="fire breath") == (
+        "drag's fire breath is recharging (recharge 5-6, rolled on a d6 at the "
+        "start of its turn) (srd-54)"
+    )
+    assert refusal(t, "drag", "attack", "pc", weapon="bite").endswith(
+        "left this turn: its reaction, 40 feet of movement, or `fracas next` to end the turn"
+    )
+
+
+def test_a_refusal_offers_a_bonus_action_only_where_the_sheet_has_one_it_can_take_now():
+    """Ilse's dagger gives no off-hand attack after a spell, and she has no bonus-action
+    spell; Maelis's healing word is a bonus action beside a cantrip, not beside a level 1
+    spell cast with her action (srd-3)."""
+    ilse = fight(("ilse", "wizard"), ("gob", "goblin"))
+    ilse.act("ilse", "cast", "gob", faces=(2,), spell="fire bolt")
+    assert refusal(ilse, "ilse", "dodge").endswith(
+        "left this turn: its reaction, 30 feet of movement, or `fracas next` to end the turn"
+    )
+    maelis = fight(("maelis", "cleric"), ("gob", "goblin"))
+    maelis.act("maelis", "cast", "gob", faces=(20,), spell="sacred flame")
+    assert "left this turn: a bonus action, its reaction" in refusal(maelis, "maelis", "dodge")
+    maelis = fight(("maelis", "cleric"), ("gob", "goblin"))
+    maelis.act("maelis", "cast", "gob", faces=(2,), spell="guiding bolt")
+    assert "left this turn: its reaction, 30 feet" in refusal(maelis, "maelis", "dodge")
 
 
 def test_srd_3_after_a_bonus_action_spell_only_a_one_action_cantrip():
