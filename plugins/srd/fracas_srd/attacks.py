@@ -21,6 +21,7 @@ from fracas.rules.api import (
 from fracas_srd.checks import d20_test
 from fracas_srd.commands import Scene
 from fracas_srd.conditions import (
+    acting_ends,
     attack_edge,
     cover_bonus,
     critical_up_close,
@@ -132,6 +133,7 @@ def spent_edges(attacker: Fighter, target: Fighter) -> list[Event]:
         events.append(ConditionCleared(attacker.id, "helped", "used on this attack", ["srd-5"]))
     if attacker.has("hidden"):
         events.append(ConditionCleared(attacker.id, "hidden", "attacked", ["srd-23"]))
+    events += acting_ends(attacker, "attacks")
     if attacker.unseen:
         why = "its attack gives it away, hit or miss"
         events.append(CombatantRevealed(attacker.id, reason=why, rules=["srd-23"]))

@@ -3,7 +3,15 @@ sources of advantage and disadvantage an attack may have (srd-5, srd-17, srd-23)
 
 from collections.abc import Sequence
 
-from fracas.rules.api import Context, Event, Modifier, RefusedError, Resolved, Spent
+from fracas.rules.api import (
+    ConditionCleared,
+    Context,
+    Event,
+    Modifier,
+    RefusedError,
+    Resolved,
+    Spent,
+)
 
 from fracas_srd.checks import Check, Edge, d20_test, save_modifiers
 from fracas_srd.commands import Scene
@@ -31,6 +39,21 @@ def unseen_by(viewer: Fighter, seen: Fighter) -> str:
     if viewer.has("blinded"):
         return f"{viewer.name} is blinded"
     return next((f"{seen.name} is {c}" for c in ("invisible", "hidden") if seen.has(c)), "")
+
+
+UNTIL_IT_ACTS = "until_it_acts"  # a condition's detail: it ends as its creature acts (srd-46)
+
+
+def acting_ends(fighter: Fighter, acts: str) -> list[Event]:
+    """srd-46: the conditions that end as their creature attacks or casts a spell (a spell's
+    invisibility); `acts`: "attacks", "casts a spell"."""
+    return [
+        ConditionCleared(
+            fighter.id, name, f"{fighter.name} {acts}: {detail['spell']} ends", ["srd-46"]
+        )
+        for name, detail in fighter.conditions.items()
+        if detail.get(UNTIL_IT_ACTS)
+    ]
 
 
 def attacker_edge(edge: Edge, attacker: Fighter, command: Scene) -> None:

@@ -44,13 +44,26 @@ def effects_on(fighter: Fighter) -> list[tuple[str, Effect]]:
     return [(source, effect) for _, source, effect in held(fighter)]
 
 
+def armour_of(fighter: Fighter) -> tuple[str, int] | None:
+    """srd-44: the magical armour an effect gives (mage armor: 13 + Dex), by its source,
+    where it is more than the sheet's own AC; None otherwise."""
+    dex = fighter.sheet.mod("dex")
+    given = [(name, e.armour + dex) for name, e in effects_on(fighter) if e.armour]
+    best = max(given, key=lambda found: found[1], default=None)
+    return best if best is not None and best[1] > fighter.sheet.ac else None
+
+
 def armor_class(fighter: Fighter) -> int:
-    return fighter.sheet.ac + sum(e.ac for _, e in effects_on(fighter))
+    armour = armour_of(fighter)
+    base = fighter.sheet.ac if armour is None else armour[1]
+    return base + sum(e.ac for _, e in effects_on(fighter))
 
 
 def ac_notes(fighter: Fighter) -> list[Modifier]:
     """Why the AC is not the sheet's: each effect's change, as a note on the roll."""
-    return [
+    armour = armour_of(fighter)
+    base = [] if armour is None else [Modifier(0, f"{armour[0]}: AC {armour[1]}", "srd-44")]
+    return base + [
         Modifier(0, f"{name}: {e.ac:+d} AC", "srd-32") for name, e in effects_on(fighter) if e.ac
     ]
 

@@ -81,6 +81,7 @@ def read(data: dict[str, Any]) -> tuple[dict[str, Any], Unread] | None:
     sheet["hp"] = hit_points(system, sheet, items, unread)
     sheet |= wounds(system, sheet, unread)
     sheet["ac"] = armour_class(system, sheet, items, unread)
+    sheet["wears_armour"] = wears_armour(items) or None
     sheet |= traits(system, unread)
     sheet["weapons"] = weapons(items, unread)
     sheet |= spells(system, sheet, items, unread)
@@ -211,6 +212,16 @@ def worn_armour(items: list[dict[str, Any]], dex: int) -> int:
             cap = DEX_CAP[kind] if cap in (None, "") else int(cap)
             base = value + (dex if cap is None else min(dex, cap))
     return base + shield
+
+
+def wears_armour(items: list[dict[str, Any]]) -> bool:
+    """Body armour equipped (light, medium or heavy; not a shield, not natural armour)."""
+    return any(
+        item.get("type") == "equipment"
+        and (item.get("system") or {}).get("equipped")
+        and ((item.get("system") or {}).get("type") or {}).get("value") in ARMOUR[:3]
+        for item in items
+    )
 
 
 def traits(system: dict[str, Any], unread: Unread) -> dict[str, Any]:

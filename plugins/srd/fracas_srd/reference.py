@@ -324,6 +324,23 @@ STATEMENTS = {
         "several; each dart is its own damage (a concentration save each). Three darts, and "
         "one more for each slot level above 1st. [Magic Missile]"
     ),
+    "srd-44": (
+        "Mage armor. An action, a 1st-level slot: a willing creature touched that isn't "
+        "wearing armor has a base AC of 13 + its Dexterity modifier for 8 hours (fracas keeps "
+        "the sheet's AC where it is higher, as natural armour; a shield and other effects add"
+        " to it); refused on a creature wearing armour. [Mage Armor]"
+    ),
+    "srd-45": (
+        "Misty step. A bonus action, a 2nd-level slot: the caster teleports up to 30 feet to "
+        "an unoccupied space it can see. It spends no movement and provokes no opportunity "
+        "attack (srd-18); out of its grappler's reach, it is no longer grappled (fracas keeps "
+        "no positions: the GM places it). [Misty Step; Grappled]"
+    ),
+    "srd-46": (
+        "Invisibility. An action, a 2nd-level slot, concentration up to 1 hour: a creature "
+        "touched is invisible (srd-27) until the spell ends; it ends for a target that attacks"
+        " or casts a spell. One more target for each slot level above 2nd. [Invisibility]"
+    ),
     "srd-50": (
         "Spell slots. A caster has a number of spell slots of each level (its sheet's `slots`, "
         "by level). Casting a spell of level 1 or higher expends a slot of the spell's level or "

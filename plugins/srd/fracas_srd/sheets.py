@@ -52,6 +52,9 @@ class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     melee: bool = False  # the extra on melee hits only
     once: bool = False  # the effect ends with the first hit it adds to
     blocks: list[str] = []  # spells that deal it no damage (shield: magic missile)
+    # Magical armour of this base + its Dex modifier, on a creature wearing none, where it
+    # is more than its own AC (mage armor: 13, srd-44).
+    armour: Annotated[int, msgspec.Meta(ge=0, le=30)] = 0
 
 
 Rounds = Annotated[int, msgspec.Meta(ge=0, le=14_400)]  # up to a day (srd-28)
@@ -174,6 +177,11 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # A spell or another magical effect, which Magic Resistance resists (srd-63); false: a
     # monster's breath, frightful presence or venom, which is not magic.
     magic: bool = True
+    # Moves its caster this many feet to a space it can see, by magic: no movement spent
+    # (misty step: 30, srd-45).
+    teleport: Annotated[int, msgspec.Meta(ge=0, le=1000, multiple_of=5)] = 0
+    # Ends on a target that attacks or casts a spell (invisibility, srd-46).
+    until_it_acts: bool = False
     # A reaction to damage: these dice of its type on the first melee hit by the end of the
     # caster's next turn (absorb elements: 1d6, srd-42).
     charge: str = ""
@@ -278,6 +286,7 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     nonmagical_resistances: list[DamageType] = []  # to nonmagical weapons' damage (srd-62)
     nonmagical_immunities: list[DamageType] = []
     spellcasting: Ability | None = None
+    wears_armour: bool = False  # body armour: mage armor is refused (srd-44)
     attacks: Annotated[int, msgspec.Meta(ge=1, le=8)] = 1  # attacks per Attack action
     weapons: list[Weapon] = []
     spells: list[Spell] = []

@@ -44,6 +44,12 @@ WRITTEN = {
     "hold monster": {"name": "hold monster", "level": 5, "save": "wis", "condition": "paralysed",
                      "rounds": 10, "save_ends": True, "concentration": True, "targets": 1,
                      "upcast_targets": 1},
+    "mage armor": {"name": "mage armor", "level": 1, "rounds": 4800, "targets": 1,
+                   "effect": {"armour": 13}},  # 8 hours (srd-44)
+    "misty step": {"name": "misty step", "level": 2, "casting": "bonus", "teleport": 30},
+    "invisibility": {"name": "invisibility", "level": 2, "condition": "invisible",
+                     "rounds": 600, "concentration": True, "targets": 1, "upcast_targets": 1,
+                     "until_it_acts": True},  # 1 hour (srd-46)
 }  # fmt: skip
 
 

@@ -7,6 +7,7 @@ from typing import Any
 import msgspec
 from fracas.rules.api import (
     BadInputError,
+    ConditionCleared,
     ConditionSet,
     Context,
     Event,
@@ -23,7 +24,13 @@ from fracas_srd import recharge
 from fracas_srd.attacks import answered, attack_roll, harmed, rebuked, unseen
 from fracas_srd.castings import check_bonus_rule, spell_cast
 from fracas_srd.commands import Cast
-from fracas_srd.conditions import saving_throw, shaking_off, still_shaken_off
+from fracas_srd.conditions import (
+    UNTIL_IT_ACTS,
+    acting_ends,
+    saving_throw,
+    shaking_off,
+    still_shaken_off,
+)
 from fracas_srd.damage import (
     deal,
     end_concentration,
@@ -84,7 +91,8 @@ def casting_cost(state: State, caster: Fighter, spell: Spell, slot: int) -> list
         spent = bonus_action(caster, "cast")
     said = spell_cast(spell, slot)
     paid = innate_use(caster, spell) if spell.innate else spend_slot(caster, slot)
-    return [*spent, Spent(caster.id, "spell", 1, said, ["srd-3"]), *paid]
+    ended = acting_ends(caster, "casts a spell")
+    return [*spent, Spent(caster.id, "spell", 1, said, ["srd-3"]), *paid, *ended]
 
 
 def innate_use(caster: Fighter, spell: Spell) -> list[Event]:
@@ -143,6 +151,22 @@ def check_affected(spell: Spell, target: Fighter) -> None:
         raise RefusedError(
             f"{spell.name} has no effect on {types}; {target.name} is {article}{kind}"
         )
+    if spell.effect is not None and spell.effect.armour and target.sheet.wears_armour:
+        raise RefusedError(
+            f"{spell.name} is for a creature wearing no armour; {target.name} wears armour "
+            "(its sheet's wears_armour; srd-44)"
+        )
+
+
+def check_self(caster: Fighter, spell: Spell, targets: list[Fighter]) -> list[Fighter]:
+    """A spell that moves its caster (misty step) is its caster's alone: no other target."""
+    if not spell.teleport:
+        return targets
+    if any(t.id != caster.id for t in targets):
+        raise RefusedError(
+            f"{spell.name} moves its caster only: name no target, or {caster.id} (srd-45)"
+        )
+    return [caster]
 
 
 def innate_level(spell: Spell, asked: int | None) -> int:
@@ -161,7 +185,7 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
     asked = command.level
     slot = innate_level(spell, asked) if spell.innate else slot_for(caster, spell, asked)
     spell = as_cast(spell, slot)
-    targets = [state.fighter(t) for t in command.targets]
+    targets = check_self(caster, spell, [state.fighter(t) for t in command.targets])
     check_targets(spell, slot, targets)
     waits = recharge.used(caster, spell)  # first: recharging says more than the action spent
     events = [*casting_cost(state, caster, spell, slot), *waits]
@@ -252,8 +276,24 @@ def on_target(
         events += gain_temporary(state, target, offered, f"{spell.name}")
     if spell.condition or spell.effect:
         events += afflict(state, caster, target, spell, held)
+    if spell.teleport:
+        events += teleported(target, spell)
     if not events:
         events.append(Resolved(caster.id, "cast", [target.id], spell.name, ["srd-5"]))
+    return events
+
+
+def teleported(caster: Fighter, spell: Spell) -> list[Event]:
+    """srd-45: the caster is elsewhere, by magic: no movement spent, no opportunity attack
+    (srd-18), and out of a grappler's reach (srd-20), as the GM places it."""
+    moved = (
+        f"{caster.name} teleports up to {spell.teleport} feet to a space it can see: no "
+        "movement spent, no opportunity attack"
+    )
+    events: list[Event] = [Resolved(caster.id, "cast", [caster.id], moved, ["srd-45", "srd-18"])]
+    if caster.has("grappled"):
+        why = f"teleported out of the grappler's reach by {spell.name}"
+        events.append(ConditionCleared(caster.id, "grappled", why, ["srd-45", "srd-20"]))
     return events
 
 
@@ -483,6 +523,8 @@ def afflict(
     if spell.condition and target.immune_to(spell.condition):
         return [immune(target, spell.condition, spell.name, saved=bool(spell.save))]
     detail: dict[str, Any] = {"by": caster.id, "spell": spell.name, "magic": spell.magic}
+    if spell.until_it_acts:
+        detail[UNTIL_IT_ACTS] = True
     if spell.effect is not None:
         detail[EFFECT] = msgspec.to_builtins(spell.effect)
     detail |= timed(state, caster, target, spell, spell.save, save_dc(caster, spell))

@@ -511,8 +511,8 @@ def test_a_spellcaster_carries_the_spells_the_plugin_plays_with_its_slots():
 def test_a_mage_casts_the_fireball_and_cone_of_cold_of_its_stat_block():
     """SRD 5.1: the mage, a 9th-level wizard caster (Int, save DC 14), slots 4/3/3/3/1;
     fireball (3rd level, 8d6 fire, Dex save for half, 1d6 more a slot level above 3rd) and
-    cone of cold (5th, 8d8 cold, Con save for half) are on its list and play; what the
-    plugin cannot play (mage armor, misty step, counterspell) is left out."""
+    cone of cold (5th, 8d8 cold, Con save for half) are on its list and play, and so do mage
+    armor and misty step; what the plugin cannot play (counterspell, fly) is left out."""
     mage = sheet_of("mage")
     assert mage.spellcasting == "int" and mage.slots == [4, 3, 3, 3, 1]
     fireball, cone = mage.spell("fireball"), mage.spell("cone of cold")
@@ -530,7 +530,8 @@ def test_a_mage_casts_the_fireball_and_cone_of_cold_of_its_stat_block():
         "cold",
         True,
     )
-    assert not {"mage armor", "misty step", "counterspell"} & {s.name for s in mage.spells}
+    assert {"mage armor", "misty step"} <= {s.name for s in mage.spells}
+    assert not {"counterspell", "fly"} & {s.name for s in mage.spells}
     table = Table()
     table.join("mage", monster("mage").sheet)
     table.join("pc", sample("fighter"), "pc")  # Dex 13: +1 to the save
@@ -665,13 +666,15 @@ def test_monsters_show_gives_the_srd_s_speeds_senses_languages_alignment_and_hit
 def test_innate_spellcasting_casts_at_will_and_so_many_a_day_with_no_slot():
     """SRD 5.1, Oni: Innate Spellcasting, Charisma (spell save DC 13): at will darkness,
     invisibility; 1/day each charm person, cone of cold, gaseous form, sleep. Cone of cold
-    is played (8d8 cold, Con save, half); the others are named as not played here."""
+    (8d8 cold, Con save, half) and invisibility are played; the others are named as not
+    played here."""
     oni = sheet_of("oni")
     cone = oni.spell("cone of cold")
     assert (cone.innate, cone.per_day, cone.damage, oni.slots) == (True, 1, "8d8", [])
-    assert oni.unplayed_spells == ["darkness (at will)", "invisibility (at will)",
-                                   "charm person (1/day)", "gaseous form (1/day)",
-                                   "sleep (1/day)"]  # fmt: skip
+    assert oni.unplayed_spells == ["darkness (at will)", "charm person (1/day)",
+                                   "gaseous form (1/day)", "sleep (1/day)"]  # fmt: skip
+    invisibility = oni.spell("invisibility")
+    assert (invisibility.innate, invisibility.per_day) == (True, 0)
     hag = sheet_of("night hag")  # magic missile at will
     assert (hag.spell("magic missile").innate, hag.spell("magic missile").per_day) == (True, 0)
     table = Table()
@@ -689,9 +692,9 @@ def test_innate_spellcasting_casts_at_will_and_so_many_a_day_with_no_slot():
     )
     shown = shown_block("oni")
     for said in ("Innate Spellcasting Charisma (spell save DC 13, +5 to hit with spell attacks)",
-                 "1/day each cone of cold",
-                 "Not played here darkness (at will), invisibility (at will), charm person "
-                 "(1/day), gaseous form (1/day), sleep (1/day): the GM narrates them"):  # fmt: skip
+                 "At will invisibility", "1/day each cone of cold",
+                 "Not played here darkness (at will), charm person (1/day), gaseous form "
+                 "(1/day), sleep (1/day): the GM narrates them"):  # fmt: skip
         assert said in shown, (said, shown)
     assert "At will magic missile" in shown_block("night hag")
     lich = shown_block("lich")  # a slot caster's spells not played are named too

@@ -91,6 +91,7 @@ def test_a_character_export_reads_abilities_level_hp_from_hit_dice_armour_and_we
     assert (sheet["level"], sheet["hit_die"]) == (3, 10)
     assert sheet["hp"] == 10 + 2 + 2 * (6 + 2)  # the die's maximum, then its average, + Con
     assert sheet["ac"] == 16 + 2  # chain mail (no Dex) and a shield
+    assert sheet["wears_armour"]  # mage armor is refused it (srd-44)
     assert sheet["resistances"] == ["fire"]
     assert sheet["condition_immunities"] == ["poisoned"]  # srd-61, as the bestiary's
     longsword, longbow, _ = sheet["weapons"]
@@ -129,6 +130,7 @@ WIZARD = actor(
 def test_a_caster_export_reads_spells_with_their_slots_and_names_what_it_leaves_out():
     sheet, unread = foundry.read(WIZARD)
     assert sheet["hp"] == 6 + 1 + 2 * (4 + 1) and sheet["ac"] == 13 + 2  # mage armour
+    assert "wears_armour" not in sheet
     assert sheet["slots"] == [4, 2] and sheet["spellcasting"] == "int"
     by_name = {s["name"]: s for s in sheet["spells"]}
     assert set(by_name) == {"fire bolt", "burning hands", "shield"}

@@ -3,47 +3,15 @@ after the move it answers (srd-18), no rest while a member is dying (srd-14, srd
 srd-59), refusals that say what is left to do (srd-3, srd-50), and a log that says what
 was used (a monster's breath is no spell; an upcast spell is cast at its slot's level)."""
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from fracas.cli.main import cli
-
-SAMPLES = Path(__file__).parents[1] / "fracas_srd" / "samples"
-Run = Callable[..., str]
+from srd_cli import SAMPLES, Gm, add, gm_on, ok, refused
 
 
 @pytest.fixture
-def gm(tmp_path: Path) -> Callable[..., tuple[int, str]]:
-    """`fracas` with the GM's arguments on one database: (exit code, output)."""
-    db, runner = str(tmp_path / "night.db"), CliRunner()
-
-    def run(*args: str) -> tuple[int, str]:
-        done = runner.invoke(cli, ["--db", db, *args])
-        assert done.exception is None or isinstance(done.exception, SystemExit), done.output
-        return done.exit_code, done.output
-
-    return run
-
-
-def ok(gm, *args: str) -> str:
-    code, output = gm(*args)
-    assert code == 0, output
-    return output
-
-
-def refused(gm, *args: str) -> str:
-    """A refusal: exit code 1, one line, and nothing appended (status unchanged)."""
-    before = ok(gm, "status")
-    code, output = gm(*args)
-    assert code == 1 and len(output.strip().splitlines()) == 1, output
-    assert ok(gm, "status") == before
-    return output.strip()
-
-
-def add(gm, who: str, sample: str, name: str, side: str = "pc") -> None:
-    ok(gm, "add", who, "--sheet", str(SAMPLES / f"{sample}.toml"), "--side", side, "--name", name)
+def gm(tmp_path: Path) -> Gm:
+    return gm_on(tmp_path / "night.db")
 
 
 def mage_fight(gm) -> None:

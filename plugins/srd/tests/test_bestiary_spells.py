@@ -1,0 +1,102 @@
+"""The spells the bestiary's casters list most, played through the CLI as a GM types them:
+mage armor (srd-44), misty step (srd-45), invisibility (srd-46); each refused where it does
+not apply, and listed as playable in the stat block."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from srd_cli import Gm, add, gm_on, ok, refused
+
+
+@pytest.fixture
+def gm(tmp_path: Path) -> Gm:
+    """An archmage of the bestiary (acting first) against Brannoc, in chain mail."""
+    run = gm_on(tmp_path / "tower.db")
+    ok(run, "new", "-r", "srd", "--id", "tower", "--title", "The archmage's tower")
+    ok(run, "add", "arch", "--monster", "archmage", "--side", "npc")
+    add(run, "brannoc", "fighter", "Brannoc")
+    ok(run, "begin", "--dice", "19,2")
+    return run
+
+
+def row(gm: Gm, who: str) -> dict[str, Any]:
+    """The creature as `status --json` shows it: its AC, its conditions."""
+    wounds = json.loads(ok(gm, "status", "--json"))["wounds"]
+    found = next(w for w in wounds if w["combatant"] == who)
+    return {"ac": found["detail"]["ac"], "conditions": " ".join(map(str, found["conditions"]))}
+
+
+def brannocs_turn(gm: Gm) -> None:
+    ok(gm, "next")
+
+
+def test_srd_44_mage_armor_makes_an_unarmoured_caster_s_ac_13_plus_dex(gm):
+    assert row(gm, "arch")["ac"] == 12  # 10 + Dex
+    cast = ok(gm, "act", "arch", "cast", "arch", "-o", "spell=mage armor")
+    assert "arch spends 1 level 1 spell slot: 3 of 4 left" in cast
+    assert "arch is under mage armor for 4800 rounds" in cast  # 8 hours
+    assert row(gm, "arch")["ac"] == 15 and "under mage armor" in row(gm, "arch")["conditions"]
+    brannocs_turn(gm)
+    swing = ok(gm, "act", "brannoc", "attack", "arch", "-w", "longsword", "--dice", "9")
+    assert "-> miss (14 vs AC 15)" in swing and "mage armor: AC 15 (srd-44)" in swing
+
+
+def test_srd_44_mage_armor_is_refused_on_a_creature_wearing_armour(gm):
+    said = refused(gm, "act", "arch", "cast", "brannoc", "-o", "spell=mage armor")
+    assert said == (
+        "Error: mage armor is for a creature wearing no armour; Brannoc wears armour (its "
+        "sheet's wears_armour; srd-44)"
+    )
+
+
+def test_srd_45_misty_step_is_a_bonus_action_that_frees_from_a_grapple_with_no_movement(gm):
+    ok(gm, "condition", "set", "arch", "grappled")
+    cast = ok(gm, "act", "arch", "cast", "-o", "spell=misty step")
+    assert "arch spends 1 bonus action: cast" in cast
+    assert "arch spends 1 level 2 spell slot: 2 of 3 left" in cast
+    assert "Archmage teleports up to 30 feet to a space it can see: no movement spent" in cast
+    assert "arch is no longer grappled: teleported out of the grappler's reach" in cast
+    assert "grappled" not in row(gm, "arch")["conditions"]
+    ok(gm, "act", "arch", "move", "30")  # its speed is all still there
+
+
+def test_srd_45_misty_step_moves_its_caster_only_and_keeps_srd_3s_bonus_action_rule(gm):
+    said = refused(gm, "act", "arch", "cast", "brannoc", "-o", "spell=misty step")
+    assert said == "Error: misty step moves its caster only: name no target, or arch (srd-45)"
+    ok(gm, "act", "arch", "cast", "-o", "spell=misty step")
+    said = refused(gm, "act", "arch", "cast", "arch", "-o", "spell=invisibility")
+    assert "invisibility is not (srd-3)" in said
+
+
+def test_srd_46_invisibility_hides_its_target_until_it_casts_and_ends_the_concentration(gm):
+    cast = ok(gm, "act", "arch", "cast", "arch", "-o", "spell=invisibility")
+    assert "arch is invisible for 600 rounds: invisibility" in cast  # 1 hour
+    assert "arch is concentrating for 600 rounds: on invisibility" in cast
+    brannocs_turn(gm)
+    swing = ok(gm, "act", "brannoc", "attack", "arch", "-w", "longsword", "--dice", "18,3")
+    assert "Archmage is invisible" in swing and "-> miss" in swing  # the lower d20, 3
+    ok(gm, "next")
+    darts = ok(gm, "act", "arch", "cast", "brannoc", "-o", "spell=magic missile", "--dice", "1,1,1")
+    assert "arch is no longer invisible: Archmage casts a spell: invisibility ends" in darts
+    assert "arch is no longer concentrating" in darts
+    assert "invisible" not in row(gm, "arch")["conditions"]
+
+
+def test_srd_46_invisibility_ends_as_its_target_attacks(gm):
+    ok(gm, "act", "arch", "cast", "arch", "-o", "spell=invisibility")
+    brannocs_turn(gm)
+    ok(gm, "next")
+    stab = ok(gm, "act", "arch", "attack", "brannoc", "-w", "dagger", "--dice", "20,20,3,3")
+    assert "arch is no longer invisible: Archmage attacks: invisibility ends" in stab
+    assert "Archmage is invisible" in stab  # the attack itself still had advantage (srd-27)
+
+
+def test_the_stat_block_lists_them_as_played(gm):
+    block = ok(gm, "monsters", "archmage", "--show")
+    played = next(line for line in block.splitlines() if line.startswith("2nd level"))
+    assert "invisibility" in played and "misty step" in played
+    unplayed = next(line for line in block.splitlines() if line.startswith("Not played"))
+    assert not {"mage armor", "misty step", "invisibility"} & set(unplayed.split(" ("))
+    assert "mage armor" in next(x for x in block.splitlines() if x.startswith("1st level"))
