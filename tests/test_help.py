@@ -111,6 +111,21 @@ def test_actions_lists_each_shared_flag_once_and_every_flag_of_every_action(name
     assert len(text.splitlines()) < 130  # srd: 215 lines before flags were listed once
 
 
+@pytest.mark.parametrize("name", available())
+def test_actions_says_in_words_what_every_flag_of_every_action_sets(name: str) -> None:
+    """pool's -o shares=, -o keep=, -o desperate= (and a field of most rulesets) were listed
+    with their type alone: the GM had to read the rules' code to learn what they set."""
+    lines = CliRunner().invoke(cli, ["actions", "-r", name]).output.splitlines()
+    flag_lines = [i for i, line in enumerate(lines) if line.startswith("    -")]
+    assert flag_lines
+    unsaid = [
+        lines[i].split()[0:2]
+        for i in flag_lines
+        if i + 1 == len(lines) or not lines[i + 1].startswith(" " * 37) or not lines[i + 1].strip()
+    ]
+    assert unsaid == [], f"{name}: flags without a line of help: {unsaid}"
+
+
 def test_a_spell_takes_no_weapon_in_srd(run) -> None:
     text = run("actions", "-r", "srd").output
     cast = text.split("\ncast:")[1].split("\n")[1]

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.web import Table, crypt_table, fracas, invited, sample
+from fracas.projections import Fracas
+from fracas.rules.ruleset import load
+from tests.web import RULESETS, Table, crypt_table, duel, fracas, invited, phones, sample
 
 pytestmark = pytest.mark.sqlite_file
 
@@ -93,19 +95,53 @@ def test_a_hidden_newcomer_is_never_named_in_a_refusal(table: Table) -> None:
     assert aimed.text == refused.text.replace("zzz", "lurker")
 
 
-@pytest.mark.parametrize("name", ["percentile", "fudge", "pool", "shotclock", "timeslice", "srd"])
-def test_every_ruleset_says_in_words_what_a_player_sets(name: str) -> None:
-    from fracas.rules.ruleset import load
-
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_field_a_phone_offers_is_labelled_and_helped_in_words(
+    name: str, tmp_path: Path
+) -> None:
+    """Every field of every action a ruleset offers a player's phone has a label in words
+    (never the raw field name) and a line of help; and so has each field the acting
+    player's phone shows, as the page draws it."""
     ruleset = load(name)
     assert ruleset.players, f"{name} declares nothing a player may do"
     for action, playable in ruleset.players.items():
         assert action in ruleset.actions or action == "next", action  # next: its dice
         for field, said in playable.fields.items():
             assert field in ruleset.fields_of(action), (action, field)
-            assert said.label and said.help and "_" not in f"{said.label} {said.help}"
+            assert in_words(field, said.label, said.help), (action, field, said)
         assert not {"actor", "modifiers"} & set(playable.fields), action
         assert "_" not in playable.dice + playable.times, action
+    db = tmp_path / "duel.db"
+    duel(db, name)
+    with Fracas(str(db)) as log:
+        acting = log.encounter("fight").view().acting[0]
+    with phones(db, (acting,)) as table:
+        drawn = drawn_fields(table.panel(acting))
+    assert drawn, f"{name}: the acting player's phone shows no field"
+    for field, label, help in drawn:
+        assert in_words(field, label, help), (name, field, label, help)
+
+
+def in_words(field: str, label: str, help: str) -> bool:
+    """A label that is not the field's raw name and a line of help, neither with a raw
+    name's underscore."""
+    return (
+        bool(label.strip() and help.strip())
+        and label.strip() != field
+        and ("_" not in f"{label} {help}")
+    )
+
+
+def drawn_fields(panel: str) -> list[tuple[str, str, str]]:
+    """Each field of the phone's form as drawn: (its name, its label, its line of help)."""
+    found = []
+    for block in panel.split('<div class="field"')[1:]:
+        named = re.search(r'data-field="([^"]+)"', block)
+        label = re.search(r'<span class="label">(.*?)</span>', block, re.S)
+        help = re.search(r'<small class="help"[^>]*>(.*?)</small>', block, re.S)
+        if named:
+            found.append((named[1], label[1] if label else "", help[1] if help else ""))
+    return found
 
 
 def test_an_opportunity_attack_is_taken_from_a_phone_out_of_turn(table: Table) -> None:

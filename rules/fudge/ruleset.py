@@ -103,4 +103,20 @@ RULESET = Ruleset(
     down=frozenset(("no actions",)),
     confines={"pinned": frozenset(("break",))},  # 003-25
     facts=facts,
+    # What the GM reads beside each field in `fracas actions` (a player's have their own).
+    field_help={
+        "cover": "how much of the target is behind cover, 1 to 3 off the roll; more (a firing "
+        "port) stops the attack without special measures (003-9)",
+        "concealment": "concealment of a target the attacker can pinpoint: 0 or 1 off the roll "
+        "(003-10)",
+        "from_cover": "the attacker fires from behind cover: 1 off the roll (003-12)",
+        "from_concealment": "the attacker's concealment blocks their view: 1 off the roll (003-12)",
+        "cover_armor": "cover the attack shoots through, counted as armour (003-13)",
+        "flank": "the side the attack comes from: a shield guards the front and its own arm's "
+        "side (003-19)",
+        "close": "at close range: +1 with buckshot (003-23)",
+        "resist": "the skill each target resists with, as TARGET = physique or unarmed combat; "
+        "none: their better",
+        "difficulty": "the total the roll must reach to succeed",
+    },
 )

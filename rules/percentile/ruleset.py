@@ -114,5 +114,9 @@ RULESET = Ruleset(
         "avoid_armor": "a called shot aimed past the target's armour",
         "avoid_cover": "a called shot aimed past the target's cover (000-20)",
         "shots": "how many shots it fires: still one attack roll and one damage roll (000-5)",
+        "footing": "a footing test (DEX×5) while running or sprinting: prone on a failure (000-19)",
+        "cover": "the armour against firearms of the cover the move ends behind; none: out of "
+        "cover (000-20)",
+        "test": "the skill or stat test it rolls (stealth, dex×5); none: no roll (000-26)",
     },
 )

@@ -141,4 +141,21 @@ RULESET = Ruleset(
     down=frozenset(("incapacitated",)),
     out=frozenset(("dead",)),
     facts=facts,
+    # What the GM reads beside each field in `fracas actions` (a player's have their own).
+    field_help={
+        "shares": "a split pool's dice for each target, in the targets' order; "
+        "none: the dice shared evenly (004-8)",
+        "keep": "dice kept back for a reaction this round, as dodge, parry or clash = how many "
+        "(004-8)",
+        "defender": "who parries for a target, as TARGET = DEFENDER (004-17)",
+        "desperate": "the targets who may exert the Body for a desperate reaction once their "
+        "Action is spent (004-19)",
+        "evade": "how much of a target's Evade Outcome to spend on the attack, as TARGET = "
+        "how many; none: as much as the attack's Outcome (004-14)",
+        "triggers": "the combatants whose held action the attack sets off: they strike first, "
+        "or after a firearm (004-7)",
+        "difficulty": "the Difficulty the dice must meet; none: the encounter's (004-4)",
+        "passive": "passive awareness: rolled at any time, leaving the round's Action (004-4)",
+        "committed": "a committed action, which takes the whole pool (004-10)",
+    },
 )

@@ -155,5 +155,12 @@ RULESET = Ruleset(
     verbs=VERBS,
     down=frozenset(("unconscious", "dying")),
     out=frozenset(("dead",)),
-    field_help={"called": "a called shot: head, heart or limb (002-18)"},
+    field_help={
+        "called": "a called shot: head, heart or limb (002-18)",
+        "hp": "the hit points it heals (a spell that heals by itself heals its own)",
+        "at": "the unit at whose centre the spell is cast, as the GM names it (002-25)",
+        "ts": "the time slices (TS) it takes from the actor",
+        "source": "what heals, as the log tells it (a potion, first aid)",
+        "difficulty": "the total the roll must reach to succeed",
+    },
 )
