@@ -57,7 +57,7 @@ class Recharged(Event, tag="srd.recharged"):
 class Restored(Event, tag="srd.restored"):
     """A creature's numbers stand so: as it ended its last fight (the party), or after a
     long rest (srd-59): hit points, temporary ones, death saves, spent slots by level,
-    spent Hit Dice and legendary resistances used."""
+    spent Hit Dice, legendary resistances used and innate spells' uses a day."""
 
     target: str
     hp: int
@@ -69,6 +69,7 @@ class Restored(Event, tag="srd.restored"):
     resisted: int
     reason: str
     rules: list[str] = []
+    used_today: dict[str, int] = {}  # innate spells of so many a day: times cast
 
     def describe(self) -> str:
         return f"{self.target} stands at {self.hp} hit points: {self.reason}"

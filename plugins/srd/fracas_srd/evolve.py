@@ -168,6 +168,7 @@ def restored(state: State, event: Restored) -> State:
             slots_spent=tuple(event.slots_spent),
             hit_dice_spent=event.hit_dice_spent,
             resisted=event.resisted,
+            used_today=dict(event.used_today),
         )
 
     return roster.change(state, event.target, edit)

@@ -1,7 +1,8 @@
 """What a creature carries from fight to fight, and its rests (srd-58, srd-59).
 
 A party member stands as it ended its last fight: hit points and temporary ones, death
-saves, spent spell slots, Hit Dice and legendary resistances, and the conditions that
+saves, spent spell slots, Hit Dice, innate spells' uses a day and legendary resistances,
+and the conditions that
 outlast a fight (exhaustion, a curse, dying or stable at 0): not those of the fight's own
 moment (dodging, hidden, grappled, prone: they stand up), nor any with a duration (a
 spell's, in rounds).
@@ -56,6 +57,7 @@ class Standing(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     hit_dice_spent: int = 0
     resisted: int = 0
     conditions: dict[str, dict[str, Any]] = {}
+    used_today: dict[str, int] = {}  # innate spells of so many a day: times cast
 
 
 def lasting(fighter: Fighter) -> dict[str, dict[str, Any]]:
@@ -78,6 +80,7 @@ def standing(state: State, who: str) -> dict[str, Any]:
             f.hit_dice_spent,
             f.resisted,
             lasting(f),
+            dict(f.used_today),
         )
     )
 
@@ -97,6 +100,7 @@ def restore(state: State, who: str, given: dict[str, Any]) -> list[Event]:
         stands.hit_dice_spent,
         stands.resisted,
         reason,
+        used_today=stands.used_today,
     )
     conditions: list[Event] = [
         ConditionSet(f.id, name, reason, dict(detail))

@@ -182,3 +182,31 @@ def test_the_report_says_a_character_died_of_failed_death_saves(tmp_path):
     report = run("export", "--format", "md", "--for", "gm")
     fell = next(line for line in report.splitlines() if "**Fell:**" in line)
     assert "Wren to the GM" in fell and "then dead: three death save failures" in fell, fell
+
+
+def test_innate_spells_a_day_spent_in_one_fight_stay_spent_in_the_next_until_a_long_rest(
+    tmp_path,
+):
+    """An oni in the party casts its cone of cold (1/day) in the first fight: in the next it
+    has none left, as a spent slot would be; a long rest gives it back."""
+    db, runner = str(tmp_path / "t.db"), CliRunner()
+
+    def run(*args: str, code: int = 0) -> str:
+        done = runner.invoke(cli, ["--db", db, *args])
+        assert done.exit_code == code, done.output
+        return done.output
+
+    def fight_with_a_cone_of_cold(code: int = 0) -> str:
+        fight = run("new", "--party").split()[0]
+        run("add", "gob", "--monster", "goblin", "-e", fight)
+        run("begin", "--dice", "20,1", "-e", fight)
+        cast = run("act", "oni", "cast", "gob", "-o", "spell=cone of cold", "-e", fight, code=code)
+        run("end", "-e", fight)
+        return cast
+
+    run("party", "add", "oni", "-r", "srd", "--monster", "oni")
+    assert "oni spends 1 innate use: cone of cold" in fight_with_a_cone_of_cold()
+    refused = fight_with_a_cone_of_cold(code=1)
+    assert "has cast cone of cold its 1 time a day (innate spellcasting)" in refused
+    run("party", "rest", "long")
+    assert "oni spends 1 innate use: cone of cold" in fight_with_a_cone_of_cold()
