@@ -140,6 +140,28 @@ def test_a_secret_roll_the_players_wait_on_is_said_on_every_phone_and_to_the_gm(
         assert "Players wait" not in warned, warned
 
 
+@pytest.mark.parametrize("ruleset", SIX)
+def test_a_secret_free_roll_pauses_no_phone_and_a_secret_attack_does(
+    tmp_path: Path, ruleset: str
+) -> None:
+    """docs/table.md: `fracas roll --secret` reads and changes nothing, so the phones go on
+    (the roll shows masked); a secret roll that decides a step (an attack) makes the phones
+    wait until the GM shows it."""
+    db = fight(tmp_path, ruleset)
+    gm(db, {"action": "roll", "dice": "d20", "reason": "spot the trap"}, secret=True)
+    with phones(db, ("hero", "foe")) as table:
+        acting = "hero" if "Your turn" in table.panel("hero") else "foe"
+        panel = table.panel(acting)
+        assert "resolving something secret" not in panel and 'class="action"' in panel, panel
+        screen = table.client.get(f"/p/{table.tokens['hero']}/screen").text
+        assert "The GM rolls: what it decided is GM-only" in screen, screen
+        assert "spot the trap" not in screen and 'class="withheld"' not in screen, screen
+    secret_attack(db)
+    with phones(db, ("hero", "foe")) as table:
+        for who in ("hero", "foe"):
+            assert "The GM is resolving something secret" in table.panel(who)
+
+
 def mooks(tmp_path: Path) -> Path:
     """shotclock: a mook played from a phone, and another."""
     db = tmp_path / "mooks.db"
