@@ -14,9 +14,12 @@ server takes the rest). `--as threads` runs them as plain threads of one process
 
 Side by side, in the same run and on the same server, the `eventsourcing` package's
 PostgreSQL recorders write the same number of events from the same number of writers, in
-appends of the same size (each writer its own aggregate): the application recorder (what
+appends of the same size (each writer its own aggregate; each event's state as long as the
+mean body of fracas's attack events, measured on SQLite first): the application recorder (what
 an eventsourcing Application uses: a notification log in commit order) and the bare
 aggregate recorder. And fracas on SQLite with 1 writer, the laptop's case.
+Every writer, of either kind, first makes WARM_UP appends that are not timed (its code
+loaded, its statements prepared and planned), then waits for the common start.
 Target: at 16 writers, fracas >= 1x eventsourcing's aggregate recorder in events/s, with a
 p99 no longer than its (a ratio of p99 at most 1x).
 
@@ -45,6 +48,7 @@ PISTOL = {"name": "pistol", "kind": "firearm", "damage": "1d10"}
 FIGHTER = {"dex": 12, "hp": 10**6, "skills": {"firearms": 60}, "weapons": [PISTOL]}
 OTHERS = {"alice": "bob", "bob": "alice"}
 MODELS = ("processes", "tasks", "threads")
+WARM_UP = 10  # untimed appends per writer: more than psycopg's and PostgreSQL's plan warm-ups
 
 
 class FracasTable:
@@ -71,6 +75,14 @@ class FracasTable:
 
     def events(self) -> int:
         return self.encounter.version - self.first_version
+
+    def body_bytes(self) -> int:
+        """The bytes of the bodies of the events this table's steps appended."""
+        row = self.table.store.execute(
+            "SELECT coalesce(sum(length(body)), 0) FROM events WHERE encounter = ? AND version > ?",
+            (self.encounter.id, self.first_version),
+        ).fetchone()
+        return int(row[0])
 
     def close(self) -> None:
         self.table.close()
@@ -107,15 +119,19 @@ class EsAggregate:
     def events(self) -> int:
         return self.version
 
+    def body_bytes(self) -> int:
+        return self.version * len(self.state)
+
     def close(self) -> None:
         self.datastore.close()
 
 
 def play(make: Any, args: tuple, steps: int, start_at: float) -> dict[str, Any]:
-    """A writer in a process or thread of its own: set up, then `steps` appends from the
-    common start, each timed."""
+    """A writer in a process or thread of its own: set up and warmed up, then `steps`
+    appends from the common start, each timed."""
     writer = make(*args)
     try:
+        warmed = warm_up(writer)
         time.sleep(max(0.0, start_at - time.time()))
         latencies, began, cpu = [], time.perf_counter(), cpu_time()
         for _ in range(steps):
@@ -123,8 +139,9 @@ def play(make: Any, args: tuple, steps: int, start_at: float) -> dict[str, Any]:
             writer.step()
             latencies.append(time.perf_counter() - tick)
         ended, cpu = time.perf_counter(), cpu_time() - cpu
-        return {"latencies": latencies, "began": began, "ended": ended, "events": writer.events(),
-                "cpu": cpu}  # fmt: skip
+        return {"latencies": latencies, "began": began, "ended": ended, "cpu": cpu,
+                "events": writer.events() - warmed[0],
+                "bytes": writer.body_bytes() - warmed[1]}  # fmt: skip
     finally:
         writer.close()
 
@@ -134,6 +151,7 @@ async def play_task(make: Any, args: tuple, steps: int, start_at: float) -> dict
     to a thread (the library is synchronous), the task awaiting it."""
     writer = await asyncio.to_thread(make, *args)
     try:
+        warmed = await asyncio.to_thread(warm_up, writer)
         await asyncio.sleep(max(0.0, start_at - time.time()))
         latencies, began = [], time.perf_counter()
         for _ in range(steps):
@@ -141,9 +159,17 @@ async def play_task(make: Any, args: tuple, steps: int, start_at: float) -> dict
             await asyncio.to_thread(writer.step)
             latencies.append(time.perf_counter() - tick)
         return {"latencies": latencies, "began": began, "ended": time.perf_counter(),
-                "events": writer.events()}  # fmt: skip
+                "events": writer.events() - warmed[0],
+                "bytes": writer.body_bytes() - warmed[1]}  # fmt: skip
     finally:
         await asyncio.to_thread(writer.close)
+
+
+def warm_up(writer: Any) -> tuple[int, int]:
+    """WARM_UP untimed appends; the events and body bytes written so far, not counted."""
+    for _ in range(WARM_UP):
+        writer.step()
+    return writer.events(), writer.body_bytes()
 
 
 async def tasks(make: Any, args: list[tuple], steps: int, start_at: float) -> list[dict]:
@@ -196,6 +222,7 @@ def together(
         "p50 ms": statistics.median(latencies) * 1000,
         "p99 ms": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
         "events": events,
+        "bytes": sum(r["bytes"] for r in results),
         "appends": len(latencies),
         "client ms": client_cpu / len(latencies) * 1000,
         "server ms": server_cpu / len(latencies) * 1000,
@@ -268,7 +295,10 @@ def main() -> None:
         parser.error(f"writers run as {', '.join(MODELS)}; not as {', '.join(sorted(unknown))}")
     counts = [int(n) for n in args.writers.split(",")]
     flush = f", each commit's flush {args.flush_ms} ms longer" if args.flush_ms else ""
-    print(f"{os.cpu_count()} CPUs; {args.steps} appends per writer; fsync on{flush}")
+    print(
+        f"{os.cpu_count()} CPUs, load {load()}; {args.steps} appends per writer "
+        f"after {WARM_UP} untimed; fsync on{flush}"
+    )
     print(
         f"{'':<34} {'wr':>3}  {'steps/s':>9}  {'events/s':>9}  {'p50 ms':>7}  {'p99 ms':>7}  "
         f"{'CPU ms per append':>14} (client, server)"
@@ -277,6 +307,8 @@ def main() -> None:
         single = together(FracasTable, [(str(Path(tmp) / "one.db"),)], args.steps, 3.0)
     print(row("fracas, SQLite file", 1, single))
     per_append = round(single["events"] / single["appends"])
+    size = round(single["bytes"] / single["events"])
+    print(f"{per_append} events an append, bodies of {size} bytes on average")
     delay = {"commit_delay": str(round(args.flush_ms * 1000)), "commit_siblings": "0"}
     with Server(durable=True, settings=delay if args.flush_ms else None) as server:
         ratios: dict[str, dict[int, dict[str, tuple[float, float]]]] = {}
@@ -285,7 +317,7 @@ def main() -> None:
             ratios[model] = {}
             for writers in counts:
                 ratios[model][writers] = side_by_side(
-                    server, model, writers, args.steps, per_append
+                    server, model, writers, args.steps, per_append, size
                 )
     for kind in RECORDERS:
         print(f"fracas / eventsourcing {kind} recorder, events/s (p99):")
@@ -297,16 +329,22 @@ def main() -> None:
                     for w, r in by_count.items()
                 )
             )
+    print(f"load {load()} at the end")
+
+
+def load() -> str:
+    return " ".join(f"{figure:.2f}" for figure in os.getloadavg())
 
 
 RECORDERS = ("application", "aggregate")
 
 
 def side_by_side(
-    server: Server, model: str, writers: int, steps: int, per_append: int
+    server: Server, model: str, writers: int, steps: int, per_append: int, size: int
 ) -> dict[str, tuple[float, float]]:
-    """fracas and eventsourcing's recorders, `writers` at once: fracas's ratios to each
-    recorder's events/s and p99 latency, measured in the same run."""
+    """fracas and eventsourcing's recorders, `writers` at once, appending `per_append` events
+    of `size` bytes: fracas's ratios to each recorder's events/s and p99 latency, measured
+    in the same run."""
     setup = 3.0 + writers * 0.5  # every writer imported and set up before the start
     url = server.url(f"fracas_{model}_{writers}")
     fracas = together(FracasTable, [(url,)] * writers, steps, setup, model, server)
@@ -314,7 +352,6 @@ def side_by_side(
     ratios = {}
     for kind in RECORDERS:
         place = es_schema(server, kind, model, writers)
-        size = 260  # about the mean body of an attack's events
         es = together(
             EsAggregate, [(place, kind, per_append, size)] * writers, steps, setup, model, server
         )
