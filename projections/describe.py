@@ -88,11 +88,16 @@ def roll_reading(event: Rolled, reads: str) -> str:
         text = ", ".join(str(f) for f in sorted(counted, reverse=True))
         left = ", ".join(str(roll.faces[i]) for i in dropped)
         return f"{text} [dropped {left}]" if left else text
-    added = [m.value for m in event.modifiers if m.value]
-    if reads == MODIFIED and added:
-        terms = " ".join(f"{value:+d}" for value in added)
-        return f"{roll.total} {terms} = {came_to(event, reads)}"
-    return str(roll.total)
+    terms = added_terms(event, reads)
+    return f"{roll.total}{terms} = {came_to(event, reads)}" if terms else str(roll.total)
+
+
+def added_terms(event: Rolled, reads: str) -> str:
+    """The modifiers the system adds to the roll, each with its sign (" +3 +2"); "" where
+    it adds none, or reads the total alone."""
+    if reads != MODIFIED:
+        return ""
+    return "".join(f" {m.value:+d}" for m in event.modifiers if m.value)
 
 
 def describe_roll(event: Rolled, reads: str = TOTAL) -> str:

@@ -11,7 +11,14 @@ import msgspec
 from fracas.ledger import BadInputError
 from fracas.ledger.errors import said
 from fracas.ledger.history import COMMAND
-from fracas.projections.describe import FACES, TOTAL, came_to, describe, describe_control
+from fracas.projections.describe import (
+    FACES,
+    TOTAL,
+    added_terms,
+    came_to,
+    describe,
+    describe_control,
+)
 from fracas.projections.secrecy import (
     UNSEEN,
     UNSHOWN,
@@ -78,6 +85,7 @@ class RollLine(msgspec.Struct, frozen=True):
     kept: list[int] | msgspec.UnsetType = msgspec.UNSET  # as on the Roll: unset, all count
     came_to: int | None = None  # what the ruleset compares (`describe.came_to`); None: a pool
     worth: list[int] | None = None  # a pool's: what each face adds to its count (+1, -1)
+    terms: str = ""  # the modifiers it adds to its faces, signed (" +3 +2"; `added_terms`)
 
     def typed(self) -> bool:
         return self.source == "manual"
@@ -96,8 +104,10 @@ class RollLine(msgspec.Struct, frozen=True):
 
     def meaning(self) -> str:
         """What the roll meant, for the dice box: its result, unless that only says the total
-        on the dice again ("5 on 1d6", the text log's reading of a damage roll)."""
-        if not self.result or self.result == f"{self.total} on {self.dice}":
+        on the dice again ("5 on 1d6", "7 on 2d4+2": the text log's reading of a damage
+        roll)."""
+        came_to = self.total if self.came_to is None else self.came_to
+        if not self.result or self.result.startswith(f"{came_to} on {self.dice}"):
             return ""
         return self.result
 
@@ -245,6 +255,7 @@ def roll_line(
         roll.kept,
         came_to(event, reads),
         worth,
+        added_terms(event, reads),
     )
 
 

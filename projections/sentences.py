@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from fracas.projections.describe import FACES, faces_of, roll_reading
+from fracas.projections.describe import FACES, added_terms, came_to, faces_of, roll_reading
 from fracas.projections.secrecy import UNSEEN
 from fracas.rules import durations
 from fracas.rules.events import (
@@ -191,9 +191,10 @@ def free_roll_reading(event: Rolled) -> str:
 
 
 def restates_total(event: Rolled, reads: str) -> bool:
-    """Does the roll's result already say its total ("8 on 2d8")? Then the sentence reads
-    the faces into it ("4+4 = 8 on 2d8") rather than the total twice."""
-    total, result = str(event.roll.total), event.result or ""
+    """Does the roll's result already say its total, modifiers and all ("8 on 2d8", "7 on
+    2d4+2")? Then the sentence reads the faces and modifiers into it ("4+4 = 8 on 2d8",
+    "2+3 +2 = 7 on 2d4+2") rather than the total twice."""
+    total, result = str(came_to(event, reads)), event.result or ""
     return reads != FACES and (result == total or result.startswith(f"{total} "))
 
 
@@ -201,9 +202,9 @@ def roll_phrase(event: Rolled, actor: str | None, names: Mapping[str, str], read
     """'45 against 80%, success'; another combatant's roll names them and its purpose."""
     unit = "%" if event.roll.dice == "d100" else ""
     if event.target is None and restates_total(event, reads):
-        faces = faces_of(event.roll)
-        total = str(event.roll.total)
-        text = f"{faces} = {event.result}" if faces != total else str(event.result)
+        summed = faces_of(event.roll) + added_terms(event, reads)  # "2+3 +2"
+        total = str(came_to(event, reads))
+        text = f"{summed} = {event.result}" if summed != total else str(event.result)
         if event.actor == actor:  # which dice these are: the weapon's, a sneak attack's
             text = f"{event.purpose}: {text}"
     else:

@@ -57,8 +57,8 @@ def test_each_magic_missile_dart_has_its_own_line_read_as_said(tmp_path: Path) -
     lines = rolls(tv(db))
     assert len(lines) == 3
     for dart, (line, face) in enumerate(zip(lines, (2, 3, 4), strict=True), start=1):
-        said = f"Ilse , damage of magic missile, dart {dart} (at Snik) : 1d4 : {face} = {face}"
-        assert said in line
+        said = f"Ilse , damage of magic missile, dart {dart} (at Snik) : 1d4 : {face} +1 = "
+        assert f"{said}{face + 1}" in line, line  # each dart's 1d4 + 1, its whole sum
         assert " on 1d4" not in line
 
 
@@ -153,4 +153,4 @@ def test_a_sneak_attacks_dice_are_named_in_the_log(tmp_path: Path) -> None:
     newest = re.search(r'<ol class="log"[^>]*>\s*<li.*?</li>', tv(db), re.S)
     assert newest
     line = words(newest[0])
-    assert "damage of shortsword: 4 on 1d6; sneak attack: 3+5 = 8 on 2d6" in line, line
+    assert "damage of shortsword: 4 +3 = 7 on 1d6+3; sneak attack: 3+5 = 8 on 2d6" in line, line

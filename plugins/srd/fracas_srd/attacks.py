@@ -151,22 +151,29 @@ def damage_parts(
     offhand: bool,
 ) -> list[Modifier]:
     """srd-9: the dice, then the ability modifier of the attack (srd-19: off-hand, only a
-    negative one)."""
+    negative one); the flat parts are recorded with the first roll, which states the sum."""
     dice, flat = parse_amount(weapon.damage)
     how = state.options.critical
+    rolls = [(dice, f"damage of {weapon.name}")] if dice else []
+    given, _ = parse_amount(extra) if extra else ("", 0)
+    rolls += [(given, "extra damage")] if given else []
+    rolls += [
+        (more.dice, f"extra damage: {more.source}")
+        for more in extras(attacker, melee=not weapon.ranged)
+        if more.kind in ("", weapon.type)
+    ]
+    added = flat_damage(attacker, weapon, flat, offhand)
     parts: list[Modifier] = []
-    if dice:
-        parts += roll_dice(
-            ctx, events, attacker.id, dice, critical, f"damage of {weapon.name}", how
-        )
-    if extra:
-        given, _ = parse_amount(extra)
-        if given:
-            parts += roll_dice(ctx, events, attacker.id, given, critical, "extra damage", how)
-    for more in extras(attacker, melee=not weapon.ranged):
-        if more.kind in ("", weapon.type):
-            what = f"extra damage: {more.source}"
-            parts += roll_dice(ctx, events, attacker.id, more.dice, critical, what, how)
+    for spec, what in rolls:
+        parts += roll_dice(ctx, events, attacker.id, spec, critical, what, how, added)
+        added = []
+    return parts + added  # none rolled (an unarmed strike's 1): the flat parts alone
+
+
+def flat_damage(attacker: Fighter, weapon: Weapon, flat: int, offhand: bool) -> list[Modifier]:
+    """srd-9: what a weapon's damage adds to its dice: its own bonus, a magic weapon's, the
+    attack's ability modifier (srd-19: off-hand, only a negative one)."""
+    parts: list[Modifier] = []
     if flat:
         parts.append(Modifier(flat, f"{weapon.name}'s own bonus", "srd-9"))
     if weapon.magic:
@@ -203,8 +210,9 @@ def typed_damage(
     found: list[Typed] = []
     for amount, kind, what, said in given:
         dice, flat = parse_amount(amount)
-        parts = roll_dice(ctx, events, attacker.id, dice, critical, what, state.options.critical)
-        parts += [Modifier(flat, "its own bonus", "srd-9")] if flat else []
+        added = [Modifier(flat, "its own bonus", "srd-9")] if flat else []
+        how = state.options.critical
+        parts = roll_dice(ctx, events, attacker.id, dice, critical, what, how, added)
         found.append(([Modifier(p.value, f"{p.reason}: {said}", p.rule) for p in parts], kind))
     return found
 

@@ -13,6 +13,7 @@ from fracas.rules.api import (
     Healed,
     Modifier,
     RefusedError,
+    Roll,
     Rolled,
 )
 
@@ -35,8 +36,11 @@ def roll_dice(
     critical: bool,
     purpose: str,
     options_critical: str,
+    added: Sequence[Modifier] = (),
 ) -> list[Modifier]:
-    """srd-8: on a critical, every die twice (or, as an option, their maximum plus a roll)."""
+    """srd-8: on a critical, every die twice (or, as an option, their maximum plus a roll).
+    `added`: the flat parts of the damage (an ability modifier, a weapon's bonus), recorded
+    with the roll so that it states the whole sum ("2+3 +2 = 7 on 2d4+2", srd-9)."""
     count, _, sides = dice.partition("d")
     count_n, sides_n = int(count or 1), int(sides)
     parts: list[Modifier] = []
@@ -45,13 +49,25 @@ def roll_dice(
         spec = f"{count_n * 2}d{sides_n}"
     elif critical:
         parts.append(Modifier(count_n * sides_n, f"critical: {dice} at its maximum", "srd-8"))
+    parts += added
     roll = ctx.dice.roll(spec, purpose)
     rules = ["srd-9", *(["srd-8"] if critical else [])]
-    events.append(Rolled(who, purpose, roll, None, [], f"{roll.total} on {spec}", rules))
+    events.append(summed_roll(who, purpose, roll, parts, rules))
     return [
         Modifier(roll.total, f"{spec} rolled" + (" (critical)" if critical else ""), rules[-1]),
         *parts,
     ]
+
+
+def summed_roll(
+    who: str, purpose: str, roll: Roll, added: Sequence[Modifier], rules: list[str]
+) -> Rolled:
+    """Damage or healing dice with the flat parts added to them, as one roll stating the
+    whole sum: "7 on 2d4+2" (its faces and modifiers read "2+3 +2")."""
+    flat = sum(m.value for m in added)
+    dice = f"{roll.dice}{flat:+d}" if flat else roll.dice
+    said = f"{roll.total + flat} on {dice}"
+    return Rolled(who, purpose, roll, None, list(added), said, rules)
 
 
 def saved_half(parts: list[Modifier]) -> list[Modifier]:

@@ -14,7 +14,6 @@ from fracas.rules.api import (
     Modifier,
     RefusedError,
     Resolved,
-    Rolled,
     Spent,
     roster,
 )
@@ -38,6 +37,7 @@ from fracas_srd.damage import (
     heal,
     roll_dice,
     saved_half,
+    summed_roll,
 )
 from fracas_srd.effects import EFFECT, blocks, under
 from fracas_srd.evolve import evolve
@@ -243,18 +243,19 @@ def spell_damage(
     """srd-9: a spell's damage adds only what its text says (`add_modifier`); `purpose`:
     what the roll is for, where "damage of SPELL" says too little (a dart of several)."""
     dice, flat = parse_amount(spell.damage)
-    parts: list[Modifier] = []
-    if dice:
-        purpose = purpose or f"damage of {spell.name}"
-        parts += roll_dice(ctx, events, caster.id, dice, critical, purpose, state.options.critical)
+    added: list[Modifier] = []
     if flat:
-        parts.append(Modifier(flat, f"{spell.name}'s own", "srd-9"))
+        added.append(Modifier(flat, f"{spell.name}'s own", "srd-9"))
     if spell.add_modifier:
         ability = ability_of(caster, spell)
-        parts.append(
+        added.append(
             Modifier(caster.sheet.mod(ability), f"{ability.capitalize()} modifier", "srd-9")
         )
-    return parts
+    if not dice:
+        return added
+    purpose = purpose or f"damage of {spell.name}"
+    how = state.options.critical
+    return roll_dice(ctx, events, caster.id, dice, critical, purpose, how, added)
 
 
 def on_target(
@@ -301,20 +302,17 @@ def amount(ctx: Context, events: list[Event], caster: Fighter, text: str, spell:
     """Healing or temporary hit points: the dice, the spell's own bonus, and the
     spellcasting modifier if the spell adds it."""
     dice, flat = parse_amount(text)
-    total = flat + (caster.sheet.mod(ability_of(caster, spell)) if spell.add_modifier else 0)
+    added = [Modifier(flat, f"{spell.name}'s own", "srd-9")] if flat else []
+    if spell.add_modifier:
+        ability = ability_of(caster, spell)
+        added.append(
+            Modifier(caster.sheet.mod(ability), f"{ability.capitalize()} modifier", "srd-12")
+        )
+    total = sum(m.value for m in added)
     if dice:
         roll = ctx.dice.roll(dice, spell.name)
-        events.append(
-            Rolled(
-                caster.id,
-                spell.name,
-                roll,
-                None,
-                [],
-                f"{roll.total} on {dice}",
-                ["srd-12" if spell.heal else "srd-11"],
-            )
-        )
+        rule = "srd-12" if spell.heal else "srd-11"
+        events.append(summed_roll(caster.id, spell.name, roll, added, [rule]))
         total += roll.total
     return max(0, total)
 

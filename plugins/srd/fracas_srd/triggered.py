@@ -232,8 +232,9 @@ def rebuking(
         return events
     dice, flat = parse_amount(spell.damage)
     how = state.options.critical
-    parts = roll_dice(ctx, events, target.id, dice, False, f"damage of {spell.name}", how)
-    parts += [Modifier(flat, f"{spell.name}'s own", "srd-9")] if flat else []
+    added = [Modifier(flat, f"{spell.name}'s own", "srd-9")] if flat else []
+    what = f"damage of {spell.name}"
+    parts = roll_dice(ctx, events, target.id, dice, False, what, how, added)
     parts = saved_half(parts) if saved else parts
     return events + deal(state, ctx, target.id, attacker, parts, spell.type, False, ("srd-41",))
 

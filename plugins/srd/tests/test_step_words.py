@@ -68,3 +68,43 @@ def test_magic_missile_reads_each_dart_s_roll_then_the_total(gm: Run) -> None:
     places = [said.index(f"dart {n}") for n in (1, 2, 3)]
     assert places == sorted(places), said
     assert said.index("Wolf takes 11 damage (2 + 4 + 5)") > places[-1], said
+
+
+def ambush(gm: Run) -> None:
+    """Wren (rogue), Maelis (cleric) and Brannoc (fighter) against a wolf and a goblin;
+    the order is Wren, Maelis, Brannoc, the wolf, the goblin."""
+    gm("new", "-r", "srd", "--id", "ambush", "--title", "Ambush")
+    add(gm, "wren", "rogue", "Wren")
+    add(gm, "maelis", "cleric", "Maelis")
+    add(gm, "brannoc", "fighter", "Brannoc")
+    add(gm, "wolf", "wolf", "Wolf", "npc")
+    add(gm, "goblin", "goblin", "Goblin", "npc")
+    gm("begin", "--dice", "20,18,15,5,2")
+
+
+def test_a_hit_s_damage_reads_its_dice_and_every_flat_part_that_sums_to_the_damage(
+    gm: Run,
+) -> None:
+    """'2+3 = 5 on 2d4; Brannoc takes 7 damage' hid the wolf's Dex modifier: each roll now
+    states its whole sum, and the rolls add up to the damage taken."""
+    ambush(gm)
+    stab = ("wren", "attack", "goblin", "-w", "shortsword", "-o", "ally_near=true")
+    said = step_line(gm, act(gm, *stab, "--dice", "15,4,3,5"))
+    assert "damage of shortsword: 4 +3 = 7 on 1d6+3; sneak attack: 3+5 = 8 on 2d6" in said
+    assert "Goblin takes 15 damage" in said, said
+    gm("next"), gm("next"), gm("next")
+    bite = act(gm, "wolf", "attack", "brannoc", "-w", "bite", "--dice", "15,2,3,19")
+    assert "damage of bite: 2+3 +2 = 7 on 2d4+2; Brannoc takes 7 damage" in step_line(gm, bite)
+
+
+def test_a_dart_and_a_healing_spell_read_their_flat_parts_too(gm: Run) -> None:
+    darts(gm)
+    step = act(gm, "ilse", "cast", "wolf", "-o", "spell=magic missile", "--dice", "1,3,4")
+    said = step_line(gm, step)
+    for dart, rolled in ((1, "1 +1 = 2"), (2, "3 +1 = 4"), (3, "4 +1 = 5")):
+        assert f"dart {dart} (at Wolf): {rolled} on 1d4+1" in said, said
+    ambush(gm)
+    gm("harm", "wren", "9", "--reason", "a fall")
+    gm("next")
+    cure = act(gm, "maelis", "cast", "wren", "-o", "spell=cure wounds", "--dice", "5")
+    assert "cure wounds: 5 +3 = 8 on 1d8+3; Wren heals 8" in step_line(gm, cure)
