@@ -686,6 +686,53 @@ def step_opening(entry: Entry, names: dict[str, str]) -> Markup:
     )
 
 
+ROLLS_HEAD = (
+    '<div class="wide"><table class="rolls">\n<tr><th>Who</th><th>For</th><th>Dice</th>'
+    "<th>Faces</th><th>Total</th><th>Against</th><th>Result</th><th>Source</th></tr>\n"
+)
+
+
+def step_items(entries: list[Entry], names: dict[str, str]) -> Markup:
+    """A turn's steps as the HTML report's list items, each after what was taken back just
+    before it: one call for the whole turn, not a template loop a step (the same text)."""
+    return Markup("".join([set_aside_item(e) + step_item(e, names) for e in entries]))
+
+
+def set_aside_item(entry: Entry) -> str:
+    """The steps taken back just before a step, folded up in the HTML report."""
+    if not entry.set_aside:
+        return ""
+    taken = "".join(
+        [
+            f'<li><span class="num">{x.step}</span> '
+            + (f"<del>{_cell(x.sentence)}</del>" if x.control == COMMAND else _cell(x.sentence))
+            + "</li>"
+            for x in entry.set_aside
+        ]
+    )
+    return (
+        f'<li><details class="set-aside"><summary>{_cell(entry.taken_back)}</summary>\n'
+        f"<ol>{taken}</ol>\n</details></li>\n"
+    )
+
+
+def step_item(entry: Entry, names: dict[str, str]) -> str:
+    """A step's list item in the HTML report: its opening, then its rolls, lines and rules
+    folded up under it."""
+    step = entry.step
+    opening = step_opening(entry, names)
+    if not step.lines:
+        return f"{opening}</li>\n"
+    rolls = f"{ROLLS_HEAD}{roll_rows(step.rolls, names)}</table></div>\n" if step.rolls else ""
+    lines = "".join([f"<li>{_cell(line)}</li>" for line in step.lines])
+    rules = rules_paragraph(entry.rules) if entry.rules else ""
+    summary = "rolls and rules" if step.rolls else "details"
+    return (
+        f'{opening}<details class="more"><summary>{summary}</summary>\n{rolls}\n'
+        f"<ul>{lines}</ul>\n{rules}</details>\n</li>\n"
+    )
+
+
 def rules_paragraph(rules: list[Rule]) -> Markup:
     """The rules a step cites, as the HTML report's paragraph (each statement on hover)."""
     return _rules_paragraph(tuple(rules))
@@ -714,6 +761,38 @@ def standing_rows(standings: list[StandingRow]) -> Markup:
                 for w in standings
             ]
         )
+    )
+
+
+def md_steps(entries: list[Entry], names: dict[str, str], encounter: int) -> str:
+    """A turn's lines in the Markdown report, each step after what was taken back just
+    before it: one call for the whole turn, not a template loop a step (the same text)."""
+    return "".join([md_set_aside(e) + md_step(e, names, encounter) + "\n" for e in entries])
+
+
+def md_set_aside(entry: Entry) -> str:
+    """The steps taken back just before a step, folded up in the Markdown report."""
+    if not entry.set_aside:
+        return ""
+    lines = "".join([f"- {x.step}. {md_taken_back(x)}\n" for x in entry.set_aside])
+    return f"<details><summary>{entry.taken_back}</summary>\n\n{lines}</details>\n\n"
+
+
+def md_taken_back(step: ReplayStep) -> str:
+    """A step taken back, struck through when it was a command (an undo is not)."""
+    return f"~~{md(step.sentence)}~~" if step.control == COMMAND else md(step.sentence)
+
+
+def md_footnotes(rounds: list[RoundBlock], encounter: int) -> str:
+    """The footnotes of every step with details, in the order of the main line."""
+    return "".join(
+        [
+            md_footnote(entry, encounter) + "\n"
+            for block in rounds
+            for turn in block.turns
+            for entry in turn.entries
+            if entry.step.lines
+        ]
     )
 
 
@@ -754,6 +833,9 @@ def environment(loader: jinja2.BaseLoader, html: bool) -> jinja2.Environment:
     env.filters["md_join"] = md_join
     env.filters["md_step"] = md_step
     env.filters["md_footnote"] = md_footnote
+    env.filters["md_steps"] = md_steps
+    env.filters["md_footnotes"] = md_footnotes
+    env.filters["step_items"] = step_items
     env.filters["roll_rows"] = roll_rows
     env.filters["step_opening"] = step_opening
     env.filters["rules_paragraph"] = rules_paragraph
