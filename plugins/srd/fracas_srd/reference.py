@@ -341,6 +341,14 @@ STATEMENTS = {
         "touched is invisible (srd-27) until the spell ends; it ends for a target that attacks"
         " or casts a spell. One more target for each slot level above 2nd. [Invisibility]"
     ),
+    "srd-47": (
+        "Counterspell. A reaction, a 3rd-level slot, when a creature within 60 feet that the "
+        "caster can see casts a spell: a spell of the counterspell's slot level or lower "
+        "fails and has no effect; a higher one fails only if the caster makes an ability "
+        "check with its spellcasting ability, DC 10 + the spell's level. The countered "
+        "creature's action and slot stay spent (fracas casts counterspell with the lowest slot"
+        " left of 3rd level or higher). [Counterspell]"
+    ),
     "srd-50": (
         "Spell slots. A caster has a number of spell slots of each level (its sheet's `slots`, "
         "by level). Casting a spell of level 1 or higher expends a slot of the spell's level or "

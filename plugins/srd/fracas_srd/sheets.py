@@ -166,7 +166,8 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # Cast with no slot: a tiefling's Infernal Legacy, a monster's Innate Spellcasting.
     innate: bool = False
     per_day: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0  # innate's uses a day; 0: at will
-    trigger: Literal["", "hit", "damaged"] = ""  # a reaction spell: what it answers (srd-39)
+    # A reaction spell: what it answers (srd-39): a hit, damage, a spell cast (counterspell).
+    trigger: Literal["", "hit", "damaged", "cast"] = ""
     darts: Annotated[int, msgspec.Meta(ge=0, le=20)] = 0  # each hits, no roll (srd-43)
     upcast_darts: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0  # darts more per level
     recharge: Annotated[int, msgspec.Meta(ge=0, le=6)] = 0  # Recharge 5-6: 5 (srd-54)

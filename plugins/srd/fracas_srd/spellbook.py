@@ -50,6 +50,8 @@ WRITTEN = {
     "invisibility": {"name": "invisibility", "level": 2, "condition": "invisible",
                      "rounds": 600, "concentration": True, "targets": 1, "upcast_targets": 1,
                      "until_it_acts": True},  # 1 hour (srd-46)
+    "counterspell": {"name": "counterspell", "level": 3, "casting": "reaction",
+                     "trigger": "cast"},  # srd-47
 }  # fmt: skip
 
 

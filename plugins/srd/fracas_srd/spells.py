@@ -50,6 +50,8 @@ from fracas_srd.triggered import (
     HIT,
     Reaction,
     chosen,
+    countered,
+    counters,
     lasting_effect,
     taken,
     triggers,
@@ -180,8 +182,12 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
     if not command.spell:
         raise RefusedError("name the spell: --opt spell=NAME")
     spell = caster.sheet.spell(command.spell)
+    answers, defence = counters(state, caster, command.defence)
+    command = replace(command, defence=defence)
     if command.defence and not triggers(spell):
         raise BadInputError(f"{spell.name} makes no attack and deals no damage: no reaction to it")
+    if answers and not caster.sheet.casts(spell):
+        raise RefusedError(f"{spell.name} is {caster.name}'s own ability, no spell: no counter")
     asked = command.level
     slot = innate_level(spell, asked) if spell.innate else slot_for(caster, spell, asked)
     spell = as_cast(spell, slot)
@@ -189,6 +195,14 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
     check_targets(spell, slot, targets)
     waits = recharge.used(caster, spell)  # first: recharging says more than the action spent
     events = [*casting_cost(state, caster, spell, slot), *waits]
+    for counterer, answer in answers:
+        now = roster.fold(evolve, state, events)
+        stopped, failed = countered(
+            now, ctx, caster, spell, slot, now.fighter(counterer.id), answer
+        )
+        events += stopped
+        if failed:
+            return events
     return events + unleash(state, ctx, events, caster, spell, targets, command)
 
 

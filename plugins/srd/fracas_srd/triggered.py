@@ -21,7 +21,8 @@ from fracas.rules.api import (
     allowed,
 )
 
-from fracas_srd.conditions import saving_throw
+from fracas_srd.checks import skill_check
+from fracas_srd.conditions import acting_ends, saving_throw
 from fracas_srd.damage import deal, roll_dice, saved_half
 from fracas_srd.effects import EFFECT, under
 from fracas_srd.sheets import Effect, Spell, parse_amount
@@ -32,7 +33,7 @@ from fracas_srd.turn import reaction
 Decide = Callable[[Any, Any, Any], list[Event]]
 NONE = "none"
 
-HIT, DAMAGED = "hit", "damaged"
+HIT, DAMAGED, CAST = "hit", "damaged", "cast"
 
 
 class Reaction(NamedTuple):
@@ -125,6 +126,52 @@ def chosen(
     if types and kind not in types:
         raise RefusedError(f"{found.name} answers {', '.join(types)} damage, not {kind} (srd-42)")
     return found
+
+
+def counters(
+    state: State, caster: Fighter, defence: dict[str, str]
+) -> tuple[list[tuple[Fighter, Reaction]], dict[str, str]]:
+    """srd-47: the creatures that answer a spell being cast (counterspell), checked now,
+    and the defences left for its targets. Any creature but the caster may answer it."""
+    countering, left = [], {}
+    for who, name in defence.items():
+        fighter = state.fighter(who)
+        found = next((r for r in reactions_of(fighter) if r.name.lower() == name.lower()), None)
+        if found is None or found.trigger != CAST:
+            left[who] = name
+            continue
+        if who == caster.id:
+            raise RefusedError(f"{caster.name} cannot answer its own spell with {found.name}")
+        countering.append((fighter, chosen(state, fighter, {who: name}, "", comes=(CAST,))))
+    return [(f, r) for f, r in countering if r is not None], left
+
+
+def countered(
+    state: State,
+    ctx: Context,
+    caster: Fighter,
+    cast: Spell,
+    level: int,
+    counterer: Fighter,
+    answer: Reaction,
+) -> tuple[list[Event], bool]:
+    """srd-47: counterspell, cast as `caster` casts `cast` at `level` (its slot, or its own
+    level): a spell of the counterspell's slot level or lower fails; a higher one fails on
+    the counterer's check with its spellcasting ability, DC 10 + the spell's level. The
+    failed spell's action and slot stay spent. Whether the result is countered."""
+    own = answer.spell or Spell(answer.name)
+    slot = own.level if own.innate else reaction_slot(counterer, own)  # before it is spent
+    events = [*taken(state, counterer, answer), *acting_ends(counterer, "casts a spell")]
+    rules = ["srd-47", "srd-39"]
+    spell = f"{cast.name} ({f'level {level}' if level else 'a cantrip'})"
+    if level <= slot:
+        why = f"{spell} is countered by {answer.name} at level {slot}"
+        return [*events, Resolved(counterer.id, "react", [caster.id], why, rules)], True
+    ability = counterer.casting_ability(own.ability)
+    check = skill_check(ctx, events, counterer, ability, 10 + level, rules)
+    outcome = "is countered" if check.success else f"goes on: {answer.name} fails"
+    why = f"{spell} {outcome}"
+    return [*events, Resolved(counterer.id, "react", [caster.id], why, rules)], check.success
 
 
 def lasting_effect(state: State, caster: Fighter, found: Reaction, reason: str) -> ConditionSet:
@@ -269,9 +316,11 @@ def offered(decide: Decide, state: State, command: object) -> dict[str, Choices]
     """The reactions hook: each target of an attack with a reaction it may take now is
     asked which, if its trigger comes (none by default)."""
     given = getattr(command, "defence", None)
-    if given is None or not state.round or not attacking(state, command):
+    if given is None or not state.round:
         return {}
-    found = {}
+    found = counters_offered(decide, state, command, given)
+    if not attacking(state, command):
+        return found
     for who in getattr(command, "targets", []):
         target = state.fighters.get(who)
         if target is None or who in given or who == getattr(command, "actor", None):
@@ -284,4 +333,25 @@ def offered(decide: Decide, state: State, command: object) -> dict[str, Choices]
         kept = allowed(decide, state, command, who, choices)
         if kept is not None:
             found[who] = kept
+    return found
+
+
+def counters_offered(
+    decide: Decide, state: State, command: object, given: dict[str, str]
+) -> dict[str, Choices]:
+    """srd-47: as a spell is cast, each other creature with a reaction to it (counterspell)
+    that may take it now is asked, targets or not."""
+    actor = state.fighters.get(getattr(command, "actor", ""))
+    if command.__struct_config__.tag != "cast" or actor is None:  # type: ignore[attr-defined]
+        return {}
+    found = {}
+    for fighter in state.fighters.values():
+        names = [r.name for r in reactions_of(fighter) if r.trigger == CAST]
+        if fighter.id == actor.id or fighter.id in given or not names:
+            continue
+        why = "no counterspell: the spell is cast"
+        choices = Choices([NONE, *names], NONE, "srd-47", why, field="defence", omit=NONE)
+        kept = allowed(decide, state, command, fighter.id, choices)
+        if kept is not None:
+            found[fighter.id] = kept
     return found

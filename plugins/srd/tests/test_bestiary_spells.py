@@ -1,6 +1,6 @@
 """The spells the bestiary's casters list most, played through the CLI as a GM types them:
-mage armor (srd-44), misty step (srd-45), invisibility (srd-46); each refused where it does
-not apply, and listed as playable in the stat block."""
+mage armor (srd-44), misty step (srd-45), invisibility (srd-46), counterspell (srd-47); each
+refused where it does not apply, and listed as playable in the stat block."""
 
 import json
 from pathlib import Path
@@ -22,10 +22,11 @@ def gm(tmp_path: Path) -> Gm:
 
 
 def row(gm: Gm, who: str) -> dict[str, Any]:
-    """The creature as `status --json` shows it: its AC, its conditions."""
+    """The creature as `status --json` shows it: its AC, hit points, conditions."""
     wounds = json.loads(ok(gm, "status", "--json"))["wounds"]
     found = next(w for w in wounds if w["combatant"] == who)
-    return {"ac": found["detail"]["ac"], "conditions": " ".join(map(str, found["conditions"]))}
+    conditions = " ".join(map(str, found["conditions"]))
+    return {"ac": found["detail"]["ac"], "hp": found["current"], "conditions": conditions}
 
 
 def brannocs_turn(gm: Gm) -> None:
@@ -98,5 +99,69 @@ def test_the_stat_block_lists_them_as_played(gm):
     played = next(line for line in block.splitlines() if line.startswith("2nd level"))
     assert "invisibility" in played and "misty step" in played
     unplayed = next(line for line in block.splitlines() if line.startswith("Not played"))
-    assert not {"mage armor", "misty step", "invisibility"} & set(unplayed.split(" ("))
+    assert "counterspell" in next(x for x in block.splitlines() if x.startswith("3rd level"))
+    assert not {"mage armor", "misty step", "invisibility", "counterspell"} & set(
+        name.split(" (")[0].strip() for name in unplayed.removeprefix("Not played here").split(", ")
+    )
     assert "mage armor" in next(x for x in block.splitlines() if x.startswith("1st level"))
+
+
+@pytest.fixture
+def duel(tmp_path: Path) -> Gm:
+    """A mage of the bestiary (acting first, on the players' side) against an archmage;
+    Brannoc stands by, and an Ashen Wyrm."""
+    run = gm_on(tmp_path / "duel.db")
+    ok(run, "new", "-r", "srd", "--id", "duel", "--title", "The duel")
+    ok(run, "add", "mage", "--monster", "mage", "--side", "pc")
+    ok(run, "add", "arch", "--monster", "archmage", "--side", "npc")
+    add(run, "brannoc", "fighter", "Brannoc")
+    add(run, "wyrm", "wyrm", "Ashen Wyrm", side="npc")
+    ok(run, "begin", "--dice", "19,2,1,1")
+    return run
+
+
+def test_srd_47_counterspell_stops_a_spell_of_its_level_or_lower_with_no_roll(duel):
+    cast = ok(duel, "act", "mage", "cast", "brannoc", "-o", "spell=fireball",
+              "--defence", "arch=counterspell")  # fmt: skip
+    assert "mage spends 1 level 3 spell slot: 2 of 3 left" in cast  # the slot is spent
+    assert "arch spends 1 reaction: counterspell" in cast
+    assert "arch spends 1 level 3 spell slot: 2 of 3 left" in cast
+    assert "fireball (level 3) is countered by counterspell at level 3 [srd-47" in cast
+    assert "damage" not in cast and "save" not in cast
+    assert row(duel, "brannoc")["hp"] == 28
+
+
+def test_srd_47_a_higher_spell_is_countered_on_a_check_dc_10_plus_its_level(duel):
+    cone = ("act", "mage", "cast", "brannoc", "-o", "spell=cone of cold", "--defence",
+            "arch=counterspell")  # fmt: skip
+    stopped = ok(duel, *cone, "--dice", "10")  # 10 + Int 5 = 15: DC 10 + 5 met
+    assert "arch rolls d20 for Int check (DC 15): 10 +5 = 15" in stopped
+    assert "cone of cold (level 5) is countered [srd-47" in stopped
+    assert row(duel, "brannoc")["hp"] == 28
+    ok(duel, "undo")
+    failed = ok(duel, *cone, "--dice", "9,1" + ",1" * 8)  # 14: the cone goes on, 8 cold
+    assert "cone of cold (level 5) goes on: counterspell fails" in failed
+    assert row(duel, "brannoc")["hp"] == 28 - 8
+
+
+def test_srd_47_counterspell_is_refused_where_it_cannot_answer(duel):
+    said = refused(duel, "act", "mage", "cast", "brannoc", "-o", "spell=fire bolt",
+                   "--defence", "mage=counterspell")  # fmt: skip
+    assert said == "Error: Mage cannot answer its own spell with counterspell"
+    ok(duel, "act", "mage", "cast", "brannoc", "-o", "spell=fire bolt", "--defence",
+       "arch=counterspell")  # fmt: skip
+    said = refused(duel, "act", "mage", "cast", "brannoc", "-o", "spell=misty step",
+                   "--defence", "arch=counterspell")  # fmt: skip
+    assert "Archmage has already used its reaction this round (srd-4)" in said
+    for _ in range(3):
+        ok(duel, "next")  # the wyrm's turn: its breath is no spell
+    said = refused(duel, "act", "wyrm", "cast", "brannoc", "-o", "spell=fire breath",
+                   "--defence", "mage=counterspell")  # fmt: skip
+    assert said == "Error: fire breath is Ashen Wyrm's own ability, no spell: no counter"
+
+
+def test_srd_47_a_player_asked_is_offered_counterspell_though_not_a_target(duel):
+    asked = ok(duel, "act", "mage", "cast", "brannoc", "-o", "spell=fireball", "--ask")
+    assert "waits for arch's reaction (none | counterspell)" in asked
+    answered = ok(duel, "answer", "arch", "counterspell")
+    assert "fireball (level 3) is countered by counterspell at level 3" in answered
