@@ -64,12 +64,14 @@ def where(log: Fracas) -> Encounter:
 
 
 def members(log: Fracas) -> list[Member]:
-    """Every member as they stand now (in the fight they were sent into, if they are in it)."""
+    """Every member as they stand now: in the fight they were sent into, if they are in it
+    and it goes on; between fights (it has ended), as coming home will leave them."""
     home, there = party(log), where(log)
+    between = between_fights(home, there)
     listed = []
     for who in home.state.fighters:
         live = there if who in there.state.fighters else home
-        row = wound_row(live, who)
+        row = wound_row(live, live.state, who) if between is None else wound_row(home, between, who)
         listed.append(
             Member(
                 who,
@@ -83,8 +85,23 @@ def members(log: Fracas) -> list[Member]:
     return listed
 
 
-def wound_row(live: Encounter, who: str) -> WoundRow:
-    return next(row for row in live.view().wounds if row.combatant == who)
+def between_fights(home: Encounter, there: Encounter) -> Any:
+    """The party's state once carried home from `there`, if that fight has ended (what of
+    each member outlasts a fight, as the ruleset says: not a spell's rounds); None while the
+    party is home or in a fight that goes on. Nothing is appended."""
+    if there.id == PARTY or there.view().phase != "ended":
+        return None
+    carries = [
+        Carry(who, there.id, there.ruleset.standing_of(there.state, who))
+        for who in home.state.fighters
+        if who in there.state.fighters
+    ]
+    events = [event for carry in carries for event in home.decide(carry)]
+    return roster.fold(home.ruleset.evolve, home.state, events)
+
+
+def wound_row(live: Encounter, state: Any, who: str) -> WoundRow:
+    return next(row for row in live.ruleset.view(state).wounds if row.combatant == who)
 
 
 def check_between_fights(log: Fracas) -> None:

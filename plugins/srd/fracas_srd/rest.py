@@ -2,10 +2,10 @@
 
 A party member stands as it ended its last fight: hit points and temporary ones, death
 saves, spent spell slots, Hit Dice, innate spells' uses a day and legendary resistances,
-and the conditions that
-outlast a fight (exhaustion, a curse, dying or stable at 0): not those of the fight's own
-moment (dodging, hidden, grappled, prone: they stand up), nor any with a duration (a
-spell's, in rounds).
+and the conditions that outlast a fight (exhaustion, a curse, dying or stable at 0): not
+those of the fight's own moment (dodging, hidden, grappled, prone: they stand up), nor any
+with a duration (a spell's, in rounds), ended by a save at the end of a turn, or held while
+a grapple lasts.
 """
 
 from typing import Any
@@ -30,6 +30,9 @@ from fracas_srd.slots import restore_slots
 from fracas_srd.state import HIT_DIE, Fighter, State
 
 UNTIL = "until"  # a condition's duration, in its detail (fracas.rules.durations)
+# What in a condition's detail ties it to the fight: a duration in rounds or to a turn's
+# edge, a save at the end of its turns, another condition it lasts while (a grapple's).
+FIGHT_BOUND = frozenset((UNTIL, "save_ends", "while"))
 FIGHT_ONLY = frozenset(
     (
         "concentrating",
@@ -64,7 +67,7 @@ def lasting(fighter: Fighter) -> dict[str, dict[str, Any]]:
     return {
         name: detail
         for name, detail in fighter.conditions.items()
-        if name not in FIGHT_ONLY and UNTIL not in detail
+        if name not in FIGHT_ONLY and not FIGHT_BOUND & detail.keys()
     }
 
 

@@ -48,6 +48,23 @@ def test_a_creature_carries_hp_temp_hp_death_saves_slots_and_lasting_conditions(
     assert not {"blessed", "grappled", "prone"} & set(again.conditions)
 
 
+def test_a_condition_held_by_a_grapple_or_ended_by_a_save_at_a_turn_s_end_stays_in_the_fight():
+    """A roper's tendril grapples and restrains Brannoc while the grapple lasts; a bite
+    leaves him poisoned until a save at the end of one of his turns: none of it outlasts
+    the fight (it has no turns left), as exhaustion set by hand does."""
+    t = Table()
+    t.join("roper", RULESET.monsters.find("roper").sheet)
+    t.join("brannoc", sample("fighter"), "pc")
+    t.do({"action": "begin"}, 20, 2)
+    t.act("roper", "attack", "brannoc", faces=(15,), weapon="tendril", within_5ft=False)
+    save_ends = {"by": "roper", "save_ends": {"ability": "con", "dc": 10}}
+    t.apply([ConditionSet("brannoc", "poisoned", "a bite", save_ends)])
+    condition(t, "brannoc", "exhausted")
+    assert {"grappled", "restrained", "poisoned"} <= set(t.who("brannoc").conditions)
+    again = carried_into_a_new_fight(t, "brannoc", "fighter").who("brannoc")
+    assert set(again.conditions) == {"exhausted"}
+
+
 def rest(t: Table, who: str, kind: str, *faces: int, spend: int = 0):
     return t.do({"action": "party.rest", "target": who, "kind": kind, "spend": spend}, *faces)
 
@@ -210,3 +227,30 @@ def test_innate_spells_a_day_spent_in_one_fight_stay_spent_in_the_next_until_a_l
     assert "has cast cone of cold its 1 time a day (innate spellcasting)" in refused
     run("party", "rest", "long")
     assert "oni spends 1 innate use: cone of cold" in fight_with_a_cone_of_cold()
+
+
+def test_fracas_party_shows_the_party_between_fights_without_what_ended_with_the_fight(tmp_path):
+    """Maelis blesses Brannoc and herself (concentration, 10 rounds) and the fight ends:
+    `fracas party` shows neither blessed nor concentrating, as the next fight will bring them
+    in, and Maelis's spent slot still spent."""
+    db, runner = str(tmp_path / "t.db"), CliRunner()
+
+    def run(*args: str) -> str:
+        done = runner.invoke(cli, ["--db", db, *args], env={"COLUMNS": "200"})
+        assert done.exit_code == 0, done.output
+        return done.output
+
+    samples = Path(__file__).parents[1] / "fracas_srd" / "samples"
+    run("party", "add", "maelis", "-r", "srd", "--sheet", str(samples / "cleric.toml"))
+    run("party", "add", "brannoc", "--sheet", str(samples / "fighter.toml"))
+    fight = run("new", "--party").split()[0]
+    run("add", "gob", "--monster", "goblin", "-e", fight)
+    run("begin", "--dice", "20,1,1", "-e", fight)
+    run("act", "maelis", "cast", "brannoc", "maelis", "-o", "spell=bless", "-e", fight)
+    assert "under bless" in run("status", "-e", fight)
+    run("end", "-e", fight)
+    listed = run("party")
+    assert "bless" not in listed and "rounds left" not in listed
+    assert "HP 24/24, slots 3/4 2/2, Hit Dice 3/3" in listed
+    run("new", "--party")
+    assert run("party").count("bless") == 0
