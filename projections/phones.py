@@ -41,9 +41,11 @@ CHECK, CHOICE, COMBATANT, NUMBER, TEXT = "check", "choice", "combatant", "number
 MAYBE = "maybe"
 ALLY, FOE = "ally", "foe"  # a target on the character's side, or on another
 MAX_FACES = 64
-# The key of the pages' marks of the log (`seen`): a mark says only "the log stood here",
-# never how many steps, nor which, the players' screen leaves out. A restart draws a new key
-# (each open page is told once that the fight moved on).
+# The key of the pages' marks of the log's head (`mark`, a page's `seen`): a mark says only
+# "the log stood here", never how many steps, nor which, the players' screen leaves out.
+# Drawn anew each time the server starts: a page open across a restart takes a mark of the
+# new key when it reads its panel again (its stream's first message after reconnecting); a
+# step sent with the old mark before then is refused as the fight having moved on (409).
 MARK_KEY = secrets.token_bytes(32)
 
 

@@ -97,17 +97,16 @@ def until_of(detail: Mapping[str, Any]) -> Until | None:
 
 def timed(state: Any) -> bool:
     """Does any combatant carry a condition with a duration? (Most fights: no.)"""
-    return any(UNTIL in d for f in state.fighters.values() for d in f.conditions.values())
+    return any(carries_timed(fighter) for fighter in state.fighters.values())
 
 
 def holding_timed(state: Any) -> set[str]:
     """Who carries a condition with a duration: a step that moves the turn may end it."""
-    fighters = getattr(state, "fighters", {})
-    return {
-        who
-        for who, fighter in fighters.items()
-        if any(UNTIL in detail for detail in getattr(fighter, "conditions", {}).values())
-    }
+    return {who for who, fighter in state.fighters.items() if carries_timed(fighter)}
+
+
+def carries_timed(fighter: Any) -> bool:
+    return any(UNTIL in detail for detail in fighter.conditions.values())
 
 
 def name_of(state: Any, who: str) -> str:

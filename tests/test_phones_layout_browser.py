@@ -9,13 +9,14 @@ from typing import Any
 import pytest
 
 from tests.web import (
-    PHONE,
     RULESETS,
     WAIT,
+    chosen,
     duel,
     fracas,
     invited,
     no_sideways_scroll,
+    phone_of,
     sample,
     secret_fight,
     served,
@@ -36,11 +37,8 @@ def test_a_phones_turn_page_never_scrolls_sideways(
     db = tmp_path / f"{ruleset}.db"
     duel(db, ruleset)
     fracas(db, "rename", "foe", LONG)
-    token = invited(db, "hero")
     with served(db) as running:
-        page = browser.new_context(**PHONE).new_page()
-        page.goto(f"{running.root}/p/{token}")
-        until_acting(db, page, True)
+        page = phone_of(browser, running, db, "hero")
         no_sideways_scroll(page)
         for action in page.locator("button.action").all():
             action.click()
@@ -65,13 +63,9 @@ def test_a_field_shows_with_what_it_applies_to_and_darts_only_at_a_target_tapped
     it applies to, and a part that does not apply sends nothing."""
     db = tmp_path / "crypt.db"
     wizard_and_goblins(db)
-    token = invited(db, "wizard")
     with served(db) as running:
-        page = browser.new_context(**PHONE).new_page()
-        page.goto(f"{running.root}/p/{token}")
-        until_acting(db, page, True)
-        page.click("button.action[data-action=cast]")
-        cast = page.locator("fieldset.chosen[data-action=cast]")
+        page = phone_of(browser, running, db, "wizard")
+        cast = chosen(page, "cast")
         spell, level = cast.locator("[data-field=spell]"), cast.locator("[data-field=level]")
         darts = cast.locator("input.times:visible")
         spell.select_option("fire bolt")
@@ -100,13 +94,9 @@ def test_a_take_back_refused_is_said_beside_its_button(tmp_path: Path, browser: 
     """A take-back's refusal (a 403) was written at the top of the page, out of sight."""
     db = tmp_path / "percentile.db"
     duel(db, "percentile")
-    token = invited(db, "hero")
     with served(db) as running:
-        page = browser.new_context(**PHONE).new_page()
-        page.goto(f"{running.root}/p/{token}")
-        until_acting(db, page, True)
-        page.click("button.action[data-action=aim]")
-        page.click("fieldset.chosen[data-action=aim] button.go")
+        page = phone_of(browser, running, db, "hero")
+        chosen(page, "aim").locator("button.go").click()
         page.locator("#undo").wait_for(timeout=WAIT)
         said = "that step rolled the server's dice, which stand: only the GM takes it back"
         page.route("**/act", lambda route: route.fulfill(status=403, body=said + "\n"))
@@ -168,11 +158,8 @@ def test_every_control_on_a_phone_is_44_px_or_more(
     each of the turn's actions chosen, is 44 px or more in its smaller dimension."""
     db = tmp_path / f"{ruleset}.db"
     duel(db, ruleset)
-    token = invited(db, "hero")
     with served(db) as running:
-        page = browser.new_context(**PHONE).new_page()
-        page.goto(f"{running.root}/p/{token}")
-        until_acting(db, page, False)
+        page = phone_of(browser, running, db, "hero", acting=False)
         page.click("#open-step")
         page.locator("#detail .detail").wait_for(timeout=WAIT)
         small = too_small(page)

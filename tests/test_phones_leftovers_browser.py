@@ -10,15 +10,14 @@ import pytest
 from fracas.projections import Fracas
 from tests.support import do
 from tests.web import (
-    PHONE,
     WAIT,
+    chosen,
     fracas,
-    invited,
     no_sideways_scroll,
+    phone_of,
     served,
     shot,
     srd_sample,
-    until_acting,
 )
 
 pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
@@ -59,13 +58,9 @@ def test_magic_missiles_three_darts_split_two_and_one(tmp_path: Path, browser: A
     wizard = srd_sample("wizard", initiative=90)
     goblin = srd_sample("goblin", hp=60)
     join(db, "srd", ("wizard", wizard, "pc"), ("gob", goblin, "npc"), ("gob2", goblin, "npc"))
-    token = invited(db, "wizard")
     with served(db) as running:
-        page = browser.new_context(**PHONE).new_page()
-        page.goto(f"{running.root}/p/{token}")
-        until_acting(db, page, True)
-        page.click("button.action[data-action=cast]")
-        cast = page.locator("fieldset.chosen[data-action=cast]")
+        page = phone_of(browser, running, db, "wizard")
+        cast = chosen(page, "cast")
         cast.locator("select[data-field=spell]").select_option("magic missile")
         for goblin_id in ("gob", "gob2"):
             cast.locator(f"label.tap:has(input[data-target][value={goblin_id}])").click()

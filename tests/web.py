@@ -260,6 +260,20 @@ def until_acting(db: Path, page: Any, wanted: bool) -> None:
     raise AssertionError("the turn never came round")
 
 
+def phone_of(browser: Any, running: Served, db: Path, who: str, acting: bool = True) -> Any:
+    """WHO's phone (390x844) on their link, once it is their turn (or, `acting` False, not)."""
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(f"{running.root}/p/{invited(db, who)}")
+    until_acting(db, page, acting)
+    return page
+
+
+def chosen(page: Any, action: str) -> Any:
+    """ACTION's button tapped on a phone: the form it opens."""
+    page.click(f"button.action[data-action={action}]")
+    return page.locator(f"fieldset.chosen[data-action={action}]")
+
+
 def secret_fight(db: Path, faces: str) -> None:
     """Alice and Bob; Bob's shot at step 6 is a GM-only roll with FACES."""
     fracas(db, "new", "--id", "duel", "-t", "duel")
