@@ -15,7 +15,7 @@ from fracas.rules.api import (
 
 from fracas_srd.checks import Check, Edge, d20_test, save_modifiers
 from fracas_srd.commands import Scene
-from fracas_srd.effects import attacked_edges, bonuses, edges
+from fracas_srd.effects import attacked_edges, bonuses, edges, effects_on
 from fracas_srd.events import ShookOff
 from fracas_srd.sheets import Ability
 from fracas_srd.state import LEGENDARY_RESISTANCE, Fighter
@@ -38,7 +38,15 @@ def unseen_by(viewer: Fighter, seen: Fighter) -> str:
     """srd-23, srd-27: why `viewer` cannot see `seen`, or "" if it can."""
     if viewer.has("blinded"):
         return f"{viewer.name} is blinded"
-    return next((f"{seen.name} is {c}" for c in ("invisible", "hidden") if seen.has(c)), "")
+    if invisible(seen):
+        return f"{seen.name} is invisible"
+    return f"{seen.name} is hidden" if seen.has("hidden") else ""
+
+
+def invisible(fighter: Fighter) -> bool:
+    """srd-27: invisible, and not outlined by an effect that takes its benefit (faerie fire,
+    srd-48)."""
+    return fighter.has("invisible") and not any(e.outlined for _, e in effects_on(fighter))
 
 
 UNTIL_IT_ACTS = "until_it_acts"  # a condition's detail: it ends as its creature acts (srd-46)
@@ -60,7 +68,7 @@ def attacker_edge(edge: Edge, attacker: Fighter, command: Scene) -> None:
     for condition in HAMPERED:
         if attacker.has(condition):
             edge.add(False, f"{attacker.name} is {condition}", "srd-27")
-    if attacker.has("invisible"):
+    if invisible(attacker):
         edge.add(True, f"{attacker.name} is invisible", "srd-27")
     if attacker.sheet.pack_tactics and command.ally_near:
         edge.add(True, "Pack Tactics: an ally within 5 feet of the target", "srd-57")
@@ -86,7 +94,7 @@ def target_edge(
     for condition in OPEN_TO_ATTACK:
         if target.has(condition):
             edge.add(True, f"{target.name} is {condition}", "srd-27")
-    if target.has("invisible"):
+    if invisible(target):
         edge.add(False, f"{target.name} is invisible", "srd-27")
     if target.has("hidden"):
         edge.add(False, f"the attacker cannot see {target.name}: {target.name} is hidden", "srd-23")

@@ -339,7 +339,9 @@ STATEMENTS = {
     "srd-46": (
         "Invisibility. An action, a 2nd-level slot, concentration up to 1 hour: a creature "
         "touched is invisible (srd-27) until the spell ends; it ends for a target that attacks"
-        " or casts a spell. One more target for each slot level above 2nd. [Invisibility]"
+        " or casts a spell. One more target for each slot level above 2nd. Greater "
+        "invisibility (a 4th-level slot, concentration up to 1 minute): the same, but it does"
+        " not end as its target attacks or casts. [Invisibility; Greater Invisibility]"
     ),
     "srd-47": (
         "Counterspell. A reaction, a 3rd-level slot, when a creature within 60 feet that the "
@@ -348,6 +350,14 @@ STATEMENTS = {
         "check with its spellcasting ability, DC 10 + the spell's level. The countered "
         "creature's action and slot stay spent (fracas casts counterspell with the lowest slot"
         " left of 3rd level or higher). [Counterspell]"
+    ),
+    "srd-48": (
+        "Blur and faerie fire. Blur (an action, a 2nd-level slot, concentration up to 1 "
+        "minute, on the caster only): attack rolls against the caster have disadvantage. "
+        "Faerie fire (an action, a 1st-level slot, concentration up to 1 minute, a 20-foot "
+        "cube): each creature in it that fails a Dexterity save is outlined in light; attack "
+        "rolls against it have advantage, and it can't benefit from being invisible (srd-27)."
+        " [Blur; Faerie Fire]"
     ),
     "srd-50": (
         "Spell slots. A caster has a number of spell slots of each level (its sheet's `slots`, "

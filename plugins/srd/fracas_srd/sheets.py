@@ -55,6 +55,7 @@ class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # Magical armour of this base + its Dex modifier, on a creature wearing none, where it
     # is more than its own AC (mage armor: 13, srd-44).
     armour: Annotated[int, msgspec.Meta(ge=0, le=30)] = 0
+    outlined: bool = False  # it cannot benefit from being invisible (faerie fire, srd-48)
 
 
 Rounds = Annotated[int, msgspec.Meta(ge=0, le=14_400)]  # up to a day (srd-28)
@@ -178,6 +179,7 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # A spell or another magical effect, which Magic Resistance resists (srd-63); false: a
     # monster's breath, frightful presence or venom, which is not magic.
     magic: bool = True
+    on_self: bool = False  # its caster is its only target (misty step, blur)
     # Moves its caster this many feet to a space it can see, by magic: no movement spent
     # (misty step: 30, srd-45).
     teleport: Annotated[int, msgspec.Meta(ge=0, le=1000, multiple_of=5)] = 0

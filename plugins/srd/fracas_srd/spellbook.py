@@ -46,12 +46,21 @@ WRITTEN = {
                      "upcast_targets": 1},
     "mage armor": {"name": "mage armor", "level": 1, "rounds": 4800, "targets": 1,
                    "effect": {"armour": 13}},  # 8 hours (srd-44)
-    "misty step": {"name": "misty step", "level": 2, "casting": "bonus", "teleport": 30},
+    "misty step": {"name": "misty step", "level": 2, "casting": "bonus", "on_self": True,
+                   "teleport": 30},
     "invisibility": {"name": "invisibility", "level": 2, "condition": "invisible",
                      "rounds": 600, "concentration": True, "targets": 1, "upcast_targets": 1,
                      "until_it_acts": True},  # 1 hour (srd-46)
     "counterspell": {"name": "counterspell", "level": 3, "casting": "reaction",
                      "trigger": "cast"},  # srd-47
+    "greater invisibility": {"name": "greater invisibility", "level": 4,
+                             "condition": "invisible", "rounds": 10, "concentration": True,
+                             "targets": 1},  # srd-46
+    "blur": {"name": "blur", "level": 2, "on_self": True, "rounds": 10, "concentration": True,
+             "effect": {"attacked": "disadvantage"}},  # srd-48
+    "faerie fire": {"name": "faerie fire", "level": 1, "save": "dex", "rounds": 10,
+                    "concentration": True,
+                    "effect": {"attacked": "advantage", "outlined": True}},  # srd-48
 }  # fmt: skip
 
 

@@ -161,12 +161,13 @@ def check_affected(spell: Spell, target: Fighter) -> None:
 
 
 def check_self(caster: Fighter, spell: Spell, targets: list[Fighter]) -> list[Fighter]:
-    """A spell that moves its caster (misty step) is its caster's alone: no other target."""
-    if not spell.teleport:
+    """A spell of its caster alone (misty step, blur): no other target, and none named is
+    the caster."""
+    if not spell.on_self:
         return targets
     if any(t.id != caster.id for t in targets):
         raise RefusedError(
-            f"{spell.name} moves its caster only: name no target, or {caster.id} (srd-45)"
+            f"{spell.name} is on its caster only: name no target, or {caster.id} (range: self)"
         )
     return [caster]
 

@@ -65,7 +65,7 @@ def test_srd_45_misty_step_is_a_bonus_action_that_frees_from_a_grapple_with_no_m
 
 def test_srd_45_misty_step_moves_its_caster_only_and_keeps_srd_3s_bonus_action_rule(gm):
     said = refused(gm, "act", "arch", "cast", "brannoc", "-o", "spell=misty step")
-    assert said == "Error: misty step moves its caster only: name no target, or arch (srd-45)"
+    assert said == "Error: misty step is on its caster only: name no target, or arch (range: self)"
     ok(gm, "act", "arch", "cast", "-o", "spell=misty step")
     said = refused(gm, "act", "arch", "cast", "arch", "-o", "spell=invisibility")
     assert "invisibility is not (srd-3)" in said
@@ -165,3 +165,64 @@ def test_srd_47_a_player_asked_is_offered_counterspell_though_not_a_target(duel)
     assert "waits for arch's reaction (none | counterspell)" in asked
     answered = ok(duel, "answer", "arch", "counterspell")
     assert "fireball (level 3) is countered by counterspell at level 3" in answered
+
+
+def test_srd_46_greater_invisibility_lasts_through_the_target_s_own_spells(duel):
+    cast = ok(duel, "act", "mage", "cast", "mage", "-o", "spell=greater invisibility")
+    assert "mage spends 1 level 4 spell slot: 2 of 3 left" in cast
+    assert "mage is invisible for 10 rounds: greater invisibility" in cast
+    for _ in range(4):
+        ok(duel, "next")
+    bolt = ok(duel, "act", "mage", "cast", "arch", "-o", "spell=fire bolt", "--dice", "5,15,1,1")
+    assert "Mage is invisible" in bolt and "no longer invisible" not in bolt
+    assert "invisible" in row(duel, "mage")["conditions"]
+
+
+@pytest.fixture
+def cave(tmp_path: Path) -> Gm:
+    """A drow of the bestiary (acting first) against a deep gnome, both with innate spells."""
+    run = gm_on(tmp_path / "cave.db")
+    ok(run, "new", "-r", "srd", "--id", "cave", "--title", "The cave")
+    ok(run, "add", "drow", "--monster", "drow", "--side", "npc")
+    ok(run, "add", "gnome", "--monster", "deep gnome (svirfneblin)", "--side", "pc")
+    ok(run, "begin", "--dice", "19,2")
+    return run
+
+
+def attack_on_gnome(cave: Gm, *faces: int) -> str:
+    """The drow's shortsword at the gnome, on its next turn: the attack roll's line."""
+    ok(cave, "next")
+    ok(cave, "next")
+    dice = ",".join(map(str, faces))
+    said = ok(cave, "act", "drow", "attack", "gnome", "-w", "shortsword", "--dice", dice)
+    return next(line for line in said.splitlines() if " for attack on " in line)
+
+
+def test_srd_48_faerie_fire_outlines_a_creature_that_fails_its_dex_save(cave):
+    ok(cave, "condition", "set", "gnome", "invisible")
+    cast = ok(cave, "act", "drow", "cast", "gnome", "-o", "spell=faerie fire", "--dice", "3")
+    assert "Dex save against faerie fire (DC 11): 3 +2 = 5" in cast
+    assert "gnome is under faerie fire for 10 rounds" in cast
+    assert "drow is concentrating for 10 rounds: on faerie fire" in cast
+    swing = attack_on_gnome(cave, 2, 15, 3)  # advantage: the higher d20
+    assert "advantage: Deep Gnome (Svirfneblin): faerie fire (srd-33)" in swing
+    assert "is invisible" not in swing  # outlined, it has no benefit of it
+
+
+def test_srd_48_faerie_fire_saved_against_outlines_nobody(cave):
+    cast = ok(cave, "act", "drow", "cast", "gnome", "-o", "spell=faerie fire", "--dice", "15")
+    assert "faerie fire holds nobody: no concentration" in cast
+    assert "faerie fire" not in row(cave, "gnome")["conditions"]
+
+
+def test_srd_48_blur_is_on_its_caster_only_and_gives_attacks_on_it_disadvantage(cave):
+    ok(cave, "next")
+    said = refused(cave, "act", "gnome", "cast", "drow", "-o", "spell=blur")
+    assert said == "Error: blur is on its caster only: name no target, or gnome (range: self)"
+    cast = ok(cave, "act", "gnome", "cast", "-o", "spell=blur")
+    assert "gnome spends 1 innate use: blur" in cast
+    assert "gnome is under blur for 10 rounds" in cast
+    ok(cave, "next")
+    swing = ok(cave, "act", "drow", "attack", "gnome", "-w", "shortsword", "--dice", "18,3")
+    assert "disadvantage: Deep Gnome (Svirfneblin): blur (srd-33)" in swing
+    assert "-> miss" in swing  # the lower d20, 3

@@ -184,8 +184,7 @@ def test_srd_28_a_spell_s_rounds_run_from_its_caster_s_count_and_status_says_so(
     seen = RULESET.view(t.state)
     row = next(w for w in seen.wounds if w.combatant == "brannoc")
     assert (
-        row.detail["durations"]["under bless"]["text"]
-        == "10 rounds left, ending at initiative 16"
+        row.detail["durations"]["under bless"]["text"] == "10 rounds left, ending at initiative 16"
     )
 
 
@@ -225,9 +224,7 @@ def test_srd_28_what_is_left_of_rounds_that_end_at_a_count_names_the_round_they_
     t = fight(("brannoc", "fighter"), ("maelis", "cleric"), ("gob", "goblin"))
     t.next()  # Maelis, at initiative count 16 of round 1
     condition(t, "gob", "frightened", rounds=3)
-    assert durations_shown(t, "gob") == {
-        "frightened": "3 rounds left, ending at initiative 16"
-    }
+    assert durations_shown(t, "gob") == {"frightened": "3 rounds left, ending at initiative 16"}
     for _ in range(8):  # the goblin; rounds 2 and 3; round 4 begins with Brannoc
         assert not of(t.next(), ConditionExpired)
     assert t.state.round == 4 and t.who("gob").has("frightened")
