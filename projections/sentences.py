@@ -198,9 +198,17 @@ def restates_total(event: Rolled, reads: str) -> bool:
     return reads != FACES and (result == total or result.startswith(f"{total} "))
 
 
+ADDED_DIE = re.compile(r"[+-]\d*d\d+\b")  # "+1d4 bless": a die added to another roll
+
+
 def roll_phrase(event: Rolled, actor: str | None, names: Mapping[str, str], reads: str) -> str:
-    """'45 against 80%, success'; another combatant's roll names them and its purpose."""
+    """'45 against 80%, success'; another combatant's roll names them and its purpose. A
+    die added to another roll reads as its result labels it, then its faces ("+1d4 bless:
+    3"), right after the roll it adds to."""
     unit = "%" if event.roll.dice == "d100" else ""
+    if event.target is None and ADDED_DIE.match(event.result or ""):
+        text = f"{event.result}: {faces_of(event.roll)}"
+        return text if event.actor == actor else f"{names.get(event.actor, event.actor)}'s {text}"
     if event.target is None and restates_total(event, reads):
         summed = faces_of(event.roll) + added_terms(event, reads)  # "2+3 +2"
         total = str(came_to(event, reads))

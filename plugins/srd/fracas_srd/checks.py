@@ -95,13 +95,14 @@ def d20_test(
 
 
 def bonus_roll(ctx: Context, who: str, purpose: str, bonus: Bonus) -> tuple[Modifier, Rolled]:
-    """srd-32: an effect's die added to (or taken off) a d20 roll."""
+    """srd-32: an effect's die added to (or taken off) a d20 roll, its result saying so
+    with its label ("+1d4 bless")."""
     why = f"{bonus.source} on the {purpose}"
     roll = ctx.dice.roll(bonus.dice, why)
     value = bonus.sign * roll.total
     shown = f"{'-' if bonus.sign < 0 else '+'}{bonus.dice}"
     added = Modifier(value, f"{bonus.source}: {shown} rolled {roll.total}", "srd-32")
-    return added, Rolled(who, why, roll, None, [], f"{value:+d}", ["srd-32"])
+    return added, Rolled(who, why, roll, None, [], f"{shown} {bonus.source}", ["srd-32"])
 
 
 def save_modifiers(fighter: Fighter, ability: Ability) -> list[Modifier]:

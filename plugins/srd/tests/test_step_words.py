@@ -108,3 +108,18 @@ def test_a_dart_and_a_healing_spell_read_their_flat_parts_too(gm: Run) -> None:
     gm("next")
     cure = act(gm, "maelis", "cast", "wren", "-o", "spell=cure wounds", "--dice", "5")
     assert "cure wounds: 5 +3 = 8 on 1d8+3; Wren heals 8" in step_line(gm, cure)
+
+
+def test_bless_s_die_is_labelled_where_the_attack_s_dice_are_written(gm: Run) -> None:
+    """'12 +3 +2 +3 = 20 against 15, hit; 3, +3': the d4 after the attack roll had no label."""
+    ambush(gm)
+    gm("next")
+    gm("act", "maelis", "cast", "maelis", "brannoc", "-o", "spell=bless")
+    gm("next")
+    out = gm("act", "brannoc", "attack", "wolf", "-w", "longsword", "--dice", "12,3,5")
+    said = step_line(gm, int(re.findall(r"^step (\d+)$", out, re.M)[-1]))
+    assert "12 +3 +2 +3 = 20 against 13, hit (20 vs AC 13); +1d4 bless: 3; hits Wolf" in said
+    assert "rolls 1d4 for bless on the attack on Wolf with longsword: 3 -> +1d4 bless" in out
+    assert "+3 bless: +1d4 rolled 3 (srd-32)" in out, out
+    report = gm("export", "--format", "html")
+    assert "<td>bless on the attack on Wolf with longsword</td><td>1d4</td>" in report
