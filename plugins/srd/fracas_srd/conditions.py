@@ -50,6 +50,7 @@ def invisible(fighter: Fighter) -> bool:
 
 
 UNTIL_IT_ACTS = "until_it_acts"  # a condition's detail: it ends as its creature acts (srd-46)
+UNTIL_DAMAGED = "until_damaged"  # ... as its creature takes damage (sleep, srd-49)
 
 
 def acting_ends(fighter: Fighter, acts: str) -> list[Event]:
@@ -61,6 +62,15 @@ def acting_ends(fighter: Fighter, acts: str) -> list[Event]:
         )
         for name, detail in fighter.conditions.items()
         if detail.get(UNTIL_IT_ACTS)
+    ]
+
+
+def damage_ends(fighter: Fighter) -> list[Event]:
+    """srd-49: the conditions that end as their creature takes damage (sleep's slumber)."""
+    return [
+        ConditionCleared(fighter.id, name, f"damage wakes it: {detail['spell']} ends", ["srd-49"])
+        for name, detail in fighter.conditions.items()
+        if detail.get(UNTIL_DAMAGED)
     ]
 
 

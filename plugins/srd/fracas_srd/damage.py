@@ -18,7 +18,7 @@ from fracas.rules.api import (
 )
 
 from fracas_srd.checks import Edge, d20_test
-from fracas_srd.conditions import saving_throw
+from fracas_srd.conditions import damage_ends, saving_throw
 from fracas_srd.effects import bonuses, resistances
 from fracas_srd.events import DEATH_SAVE, ConcentrationOwed, DeathSaves, TemporaryHitPoints
 from fracas_srd.state import REMOVED, Fighter, State
@@ -137,7 +137,7 @@ def after_damage(
     to_hp = taken - absorbed
     if to_hp and to_hp >= target.hp:
         return dropping(state, target, to_hp - target.hp)
-    return concentration_save(state, ctx, target, taken)
+    return damage_ends(target) + concentration_save(state, ctx, target, taken)
 
 
 def dropping(state: State, target: Fighter, left_over: int) -> list[Event]:

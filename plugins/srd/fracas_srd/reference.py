@@ -359,6 +359,15 @@ STATEMENTS = {
         "rolls against it have advantage, and it can't benefit from being invisible (srd-27)."
         " [Blur; Faerie Fire]"
     ),
+    "srd-49": (
+        "Sleep. An action, a 1st-level slot, 1 minute, no save: roll 5d8 (2d8 more for each "
+        "slot level above 1st); the creatures in a 20-foot radius are affected from the "
+        "lowest current hit points up, ignoring the unconscious, each one whose hit points "
+        "are no more than the total left, its hit points then taken off the total. Each falls"
+        " unconscious (and prone, srd-27) until the spell ends, it takes damage, or someone "
+        "uses an action to wake it (the GM clears the condition). Undead and creatures immune"
+        " to being charmed aren't affected. [Sleep]"
+    ),
     "srd-50": (
         "Spell slots. A caster has a number of spell slots of each level (its sheet's `slots`, "
         "by level). Casting a spell of level 1 or higher expends a slot of the spell's level or "

@@ -185,6 +185,9 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     teleport: Annotated[int, msgspec.Meta(ge=0, le=1000, multiple_of=5)] = 0
     # Ends on a target that attacks or casts a spell (invisibility, srd-46).
     until_it_acts: bool = False
+    # Dice of hit points it affects, the creatures with the fewest first, no save (sleep:
+    # 5d8, srd-49); its condition then ends as the creature takes damage.
+    hp_pool: Annotated[str, msgspec.Meta(pattern=r"^(\d+d\d+)?$")] = ""
     # A reaction to damage: these dice of its type on the first melee hit by the end of the
     # caster's next turn (absorb elements: 1d6, srd-42).
     charge: str = ""
@@ -213,6 +216,9 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         5.1's for a spell of that name (hold monster: undead)."""
         return self.no_effect_on or list(NO_EFFECT_ON.get(self.name.strip().lower(), ()))
 
+
+# The amounts of a spell an upcast's dice scale: the first it has (srd-51).
+UPCAST_SCALES = ("damage", "heal", "temp_hp", "charge", "hp_pool")
 
 # The SRD 5.1's abilities a creature that saves against, or whose effect ends, is immune
 # to for 24 hours.
@@ -440,7 +446,7 @@ def check_slots(sheet: Sheet, spell: Spell, where: str) -> None:
         )
     if not spell.upcast:
         return
-    scaled = next((a for a in (spell.damage, spell.heal, spell.temp_hp, spell.charge) if a), "")
+    scaled = next((a for a in (getattr(spell, f) for f in UPCAST_SCALES) if a), "")
     dice = parse_amount(scaled)[0] if scaled else ""
     more = parse_amount(spell.upcast)[0]
     if not dice or not more or dice.partition("d")[2] != more.partition("d")[2]:

@@ -9,7 +9,7 @@ from fracas.rules.api import Event, RefusedError, Spent
 from msgspec.structs import replace
 
 from fracas_srd.events import SlotsRestored
-from fracas_srd.sheets import Spell, parse_amount
+from fracas_srd.sheets import UPCAST_SCALES, Spell, parse_amount
 from fracas_srd.state import Fighter
 
 _RESOURCE = re.compile(r"level ([1-9]) spell slot")
@@ -122,7 +122,7 @@ def as_cast(spell: Spell, slot: int) -> Spell:
     if not levels:
         return spell
     amounts = {}
-    for field in ("damage", "heal", "temp_hp", "charge"):
+    for field in UPCAST_SCALES:
         text = getattr(spell, field)
         if text and spell.upcast:
             dice, flat = parse_amount(text)

@@ -24,6 +24,7 @@ from fracas_srd.attacks import answered, attack_roll, harmed, rebuked, unseen
 from fracas_srd.castings import check_bonus_rule, spell_cast
 from fracas_srd.commands import Cast
 from fracas_srd.conditions import (
+    UNTIL_DAMAGED,
     UNTIL_IT_ACTS,
     acting_ends,
     saving_throw,
@@ -225,7 +226,9 @@ def unleash(
         events += save_spell(state, ctx, events, caster, targets, spell, command, held)
     elif spell.darts:
         events += missiles(state, ctx, events, caster, targets, spell, command)
-    for target in [] if spell.save or spell.darts else targets:
+    elif spell.hp_pool:
+        events += slumber(state, ctx, events, caster, targets, spell)
+    for target in [] if spell.save or spell.darts or spell.hp_pool else targets:
         now = roster.fold(evolve, state, events)
         events += on_target(
             now, ctx, now.fighter(caster.id), now.fighter(target.id), spell, command, held
@@ -233,6 +236,45 @@ def unleash(
     if spell.concentration:
         events.append(concentrating(state, caster, spell, held))
     return events[len(before) :]
+
+
+def slumber(
+    state: State,
+    ctx: Context,
+    before: list[Event],
+    caster: Fighter,
+    targets: list[Fighter],
+    spell: Spell,
+) -> list[Event]:
+    """srd-49: the dice's total of hit points, spent on the creatures named (those in the
+    area) from the fewest current hit points up, each affected while its hit points are no
+    more than what is left; the unconscious are passed over, and undead and creatures
+    immune to being charmed are not affected."""
+    events: list[Event] = []
+    left = amount(ctx, events, caster, spell.hp_pool, spell)
+    for target in sorted(targets, key=lambda t: t.hp):
+        now = roster.fold(evolve, state, [*before, *events])
+        if why := unslept(target, left):
+            events.append(Resolved(caster.id, "cast", [target.id], why, ["srd-49"]))
+            continue
+        left -= target.hp
+        events += afflict(now, now.fighter(caster.id), now.fighter(target.id), spell, [])
+        if not target.has("prone"):
+            events.append(ConditionSet(target.id, "prone", "falls unconscious", {}, ["srd-27"]))
+    return events
+
+
+def unslept(target: Fighter, left: int) -> str:
+    """Why sleep passes over the creature, or "" where it falls asleep."""
+    if target.has("unconscious") or target.dead:
+        return f"{target.name} is unconscious already: passed over"
+    if (target.sheet.creature_type or "humanoid") == "undead":
+        return f"{target.name} is undead: not affected"
+    if target.immune_to("charmed"):
+        return f"{target.name} is immune to being charmed: not affected"
+    if target.hp > left:
+        return f"{target.name}'s {target.hp} hit points are more than the {left} left"
+    return ""
 
 
 def concentrating(state: State, caster: Fighter, spell: Spell, held: list[list[str]]) -> Event:
@@ -326,7 +368,7 @@ def amount(ctx: Context, events: list[Event], caster: Fighter, text: str, spell:
     total = sum(m.value for m in added)
     if dice:
         roll = ctx.dice.roll(dice, spell.name)
-        rule = "srd-12" if spell.heal else "srd-11"
+        rule = "srd-12" if spell.heal else "srd-11" if spell.temp_hp else "srd-49"
         events.append(summed_roll(caster.id, spell.name, roll, added, [rule]))
         total += roll.total
     return max(0, total)
@@ -538,6 +580,8 @@ def afflict(
     detail: dict[str, Any] = {"by": caster.id, "spell": spell.name, "magic": spell.magic}
     if spell.until_it_acts:
         detail[UNTIL_IT_ACTS] = True
+    if spell.hp_pool:
+        detail[UNTIL_DAMAGED] = True
     if spell.effect is not None:
         detail[EFFECT] = msgspec.to_builtins(spell.effect)
     detail |= timed(state, caster, target, spell, spell.save, save_dc(caster, spell))

@@ -226,3 +226,43 @@ def test_srd_48_blur_is_on_its_caster_only_and_gives_attacks_on_it_disadvantage(
     swing = ok(cave, "act", "drow", "attack", "gnome", "-w", "shortsword", "--dice", "18,3")
     assert "disadvantage: Deep Gnome (Svirfneblin): blur (srd-33)" in swing
     assert "-> miss" in swing  # the lower d20, 3
+
+
+@pytest.fixture
+def lair(tmp_path: Path) -> Gm:
+    """A dust mephit of the bestiary (acting first, sleep once a day) against a goblin
+    (7 HP), a skeleton (undead) and Brannoc (28 HP)."""
+    run = gm_on(tmp_path / "lair.db")
+    ok(run, "new", "-r", "srd", "--id", "lair", "--title", "The dusty lair")
+    ok(run, "add", "mephit", "--monster", "dust mephit", "--side", "npc")
+    add(run, "gob", "goblin", "Goblin")
+    add(run, "bones", "skeleton", "Bones")
+    add(run, "brannoc", "fighter", "Brannoc")
+    ok(run, "begin", "--dice", "19,5,3,1")
+    return run
+
+
+def test_srd_49_sleep_spends_its_dice_of_hit_points_from_the_fewest_up(lair):
+    cast = ok(lair, "act", "mephit", "cast", "brannoc", "bones", "gob", "-o", "spell=sleep",
+              "--dice", "3,3,3,3,3")  # fmt: skip
+    assert "mephit spends 1 innate use: sleep" in cast
+    assert "mephit rolls 5d8 for sleep: 3+3+3+3+3 -> 15 on 5d8" in cast
+    assert "gob is unconscious for 10 rounds: sleep" in cast
+    assert "gob is prone: falls unconscious" in cast
+    assert "Bones is undead: not affected" in cast
+    assert "Brannoc's 28 hit points are more than the 8 left" in cast
+    assert row(lair, "brannoc")["conditions"] == row(lair, "bones")["conditions"] == ""
+
+
+def test_srd_49_damage_wakes_the_sleeper_who_stays_prone(lair):
+    ok(lair, "act", "mephit", "cast", "gob", "-o", "spell=sleep", "--dice", "1,1,1,1,3")
+    assert "unconscious" in row(lair, "gob")["conditions"]
+    woken = ok(lair, "harm", "gob", "1")
+    assert "gob is no longer unconscious: damage wakes it: sleep ends" in woken
+    assert row(lair, "gob")["conditions"] == "prone"
+
+
+def test_srd_49_sleep_falls_short_of_a_creature_with_more_hit_points(lair):
+    cast = ok(lair, "act", "mephit", "cast", "gob", "-o", "spell=sleep", "--dice", "1,1,1,1,2")
+    assert "Goblin's 7 hit points are more than the 6 left" in cast
+    assert row(lair, "gob")["conditions"] == ""
