@@ -5,7 +5,7 @@ Knife cultist takes 8 damage and is unconscious"). The event lines stay the deta
 import dataclasses
 import re
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -99,8 +99,14 @@ def marks(events: list[Event], ruleset: Ruleset) -> list[str]:
     return found
 
 
-def opening(command: Mapping[str, Any] | None, names: Mapping[str, str], ruleset: Ruleset) -> str:
-    """'Alice Reyes attacks Knife cultist'."""
+def opening(
+    command: Mapping[str, Any] | None,
+    names: Mapping[str, str],
+    ruleset: Ruleset,
+    events: Sequence[Event] = (),
+) -> str:
+    """'Alice Reyes attacks Knife cultist'; `events`: the step's, where they word it
+    otherwise than its action's verb ("Ashen Wyrm uses fire breath on Ilse", `step_verb`)."""
     if command is None:
         return ""
     action = str(command.get("action", ""))
@@ -124,7 +130,8 @@ def opening(command: Mapping[str, Any] | None, names: Mapping[str, str], ruleset
         return "The fight begins"
     if action == "next" and not actor:  # what it set off follows; whose turn ended, if one's
         return "The table moves on"
-    said = worded(verb(ruleset, action), command, listed(targets))
+    said_as = ruleset.step_verb_of(dict(command), events) or verb(ruleset, action)
+    said = worded(said_as, command, listed(targets))
     return f"{spoken_name(actor, names) if actor else 'The table'} {said}"
 
 
@@ -363,7 +370,7 @@ def sentence(
     opening tells it when nothing else followed (`next`: whose turn ended)."""
     actor = None if command is None else command.get("actor")
     parts = [p for e in summed(events) if (p := event_phrase(e, actor, names, ruleset)) is not None]
-    head = opening(command if parts or said_by is None else said_by, names, ruleset)
+    head = opening(command if parts or said_by is None else said_by, names, ruleset, events)
     stated = ", ".join(names.get(c, c) for c in order or [])
     if command is not None and command.get("action") == "begin" and order:
         parts = [f"the order is {stated}"]

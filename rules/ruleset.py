@@ -261,6 +261,11 @@ class Ruleset:
     # command's fields, "casts {spell} on", and put its targets inside, "uses {option} on
     # {targets}" (without targets, "on {targets}" is left out); else the targets follow it.
     verbs: dict[str, str] = field(default_factory=dict)
+    # How a sentence says a step that its events word otherwise than its action's verb:
+    # (the command, as plain data; the step's events) -> a verb as `verbs` writes them, or
+    # None for the action's own (d20: a monster's breath "uses {spell} on", no spell cast;
+    # a spell cast with a higher slot "casts {spell} at level 2 on"). None: `verbs` alone.
+    step_verb: Callable[[dict[str, Any], Sequence[Event]], str | None] | None = None
     # The conditions a sentence tells when they are set or cleared as part of an action
     # (down and out conditions always are; a bookkeeping one such as "aiming" is not).
     told: frozenset[str] = frozenset()
@@ -430,6 +435,11 @@ class Ruleset:
     def verb(self, action: str) -> str:
         """How a sentence says the action: its verb, or "takes the ACTION action"."""
         return self.verbs.get(action) or f"takes the {action} action"
+
+    def step_verb_of(self, command: dict[str, Any], events: Sequence[Event]) -> str | None:
+        """How a sentence says this step where its events word it otherwise than its
+        action's verb (`step_verb`); None: the action's verb."""
+        return self.step_verb(command, events) if self.step_verb is not None else None
 
     def headline_of(self, view: View) -> str:
         return self.headline(view) if self.headline is not None else ""

@@ -10,8 +10,8 @@ from fracas_srd.state import Fighter
 
 CASTINGS = {"action": "an action", "bonus": "a bonus action", "reaction": "a reaction"}
 CAST_AS = re.compile(
-    r"(?:a cantrip|a level (\d+) spell) cast (?:at level \d+ )?"
-    r"with (an action|a bonus action|a reaction)$"
+    r"(?:a cantrip|a level (?P<level>\d+) spell) cast (?:at level (?P<slot>\d+) )?"
+    r"with (?P<casting>an action|a bonus action|a reaction)$"
 )
 
 
@@ -31,8 +31,16 @@ def cast_as(said: str) -> tuple[str, int]:
     if found is None:
         casting, _, level = said.partition(":")
         return casting, int(level)
-    casting = next(k for k, words in CASTINGS.items() if words == found.group(2))
-    return casting, int(found.group(1) or 0)
+    casting = next(k for k, words in CASTINGS.items() if words == found["casting"])
+    return casting, int(found["level"] or 0)
+
+
+def upcast_to(said: str) -> int | None:
+    """The slot's level of a spell cast with a higher slot than its own, from the log's
+    words ("…, a level 1 spell cast at level 2 with an action": 2); None for one cast at
+    its own level."""
+    found = CAST_AS.search(said)
+    return int(found["slot"]) if found and found["slot"] else None
 
 
 def bonus_rule_broken(caster: Fighter, spell: Spell) -> str:

@@ -67,6 +67,7 @@ from fracas_srd.words import (
     VERBS,
     facts,
     reaction_figures,
+    step_verb,
 )
 
 Resolver = Callable[[State, Fighter, Any, Context], list[Event]]
@@ -264,6 +265,7 @@ RULESET = Ruleset(
     reads_rolls="modified",  # the d20 plus its modifiers meets the AC or DC (srd-M2)
     key_numbers=key_numbers,
     verbs=VERBS,
+    step_verb=step_verb,
     told=TOLD,
     down=DOWN,
     out=OUT,

@@ -1,11 +1,14 @@
 """The table's words: how a sentence says each action, which conditions it tells, and
 what a roll means beyond its own words (a critical hit, a natural 1)."""
 
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
-from fracas.rules.api import Event, Playable, PlayerField, Rolled
+from fracas.rules.api import Event, Playable, PlayerField, Rolled, Spent
 
 from fracas_srd.attacks import CRITICAL, FUMBLE
+from fracas_srd.castings import upcast_to
 from fracas_srd.sheets import Sheet
 
 VERBS = {
@@ -201,6 +204,23 @@ PLAYERS = {
         dice="d20 for your death save", down=True, needs=frozenset(("death save due",))
     ),
 }
+
+
+def step_verb(command: dict[str, Any], events: Sequence[Event]) -> str | None:
+    """A `cast` as its costs tell it: a spell cast with a higher slot says the slot's
+    level ("casts cure wounds at level 2 on"); a monster's own ability written as a spell
+    (a breath, a frightful presence), which spends its action and no spell, is used ("uses
+    fire breath on"). None: "casts {spell} on"."""
+    if command.get("action") != "cast":
+        return None
+    actor, spell = command.get("actor"), str(command.get("spell") or "").lower()
+    spent = [e for e in events if isinstance(e, Spent) and e.combatant == actor]
+    cast = next((e.reason for e in spent if e.resource == "spell"), None)
+    if cast is not None:
+        slot = upcast_to(cast)
+        return f"casts {{spell}} at level {slot} on" if slot else None
+    used = any(e.reason.lower().partition(",")[0] == spell for e in spent)
+    return "uses {spell} on" if spell and used else None
 
 
 def facts(event: Event) -> frozenset[str]:

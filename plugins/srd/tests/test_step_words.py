@@ -123,3 +123,28 @@ def test_bless_s_die_is_labelled_where_the_attack_s_dice_are_written(gm: Run) ->
     assert "+3 bless: +1d4 rolled 3 (srd-32)" in out, out
     report = gm("export", "--format", "html")
     assert "<td>bless on the attack on Wolf with longsword</td><td>1d4</td>" in report
+
+
+def lair(gm: Run) -> None:
+    """Maelis (cleric, slots [2, 2]), Ilse (wizard) and the Ashen Wyrm, in that order."""
+    gm("new", "-r", "srd", "--id", "lair", "--title", "The lair")
+    add(gm, "maelis", "cleric", "Maelis")
+    add(gm, "ilse", "wizard", "Ilse")
+    add(gm, "wyrm", "wyrm", "Ashen Wyrm", "npc")
+    gm("begin", "--dice", "20,15,2")
+
+
+def test_a_breath_reads_as_the_monster_s_action_and_an_upcast_spell_as_its_slot_s_level(
+    gm: Run,
+) -> None:
+    """The report read 'Ashen Wyrm casts fire breath' and 'Maelis casts cure wounds' though
+    the log said the breath is its action and the cure a level 1 spell cast at level 2."""
+    lair(gm)
+    cure = act(gm, "maelis", "cast", "ilse", "-o", "spell=cure wounds", "-o", "level=2")
+    assert step_line(gm, cure).startswith("Maelis casts cure wounds at level 2 on Ilse: ")
+    gm("next"), gm("next")
+    breath = act(gm, "wyrm", "cast", "ilse", "-o", "spell=fire breath", "--dice", "15" + ",1" * 10)
+    assert step_line(gm, breath).startswith("Ashen Wyrm uses fire breath on Ilse: "), breath
+    gm("next")
+    flame = act(gm, "maelis", "cast", "wyrm", "-o", "spell=sacred flame", "--dice", "19")
+    assert step_line(gm, flame).startswith("Maelis casts sacred flame on Ashen Wyrm: ")
