@@ -464,6 +464,14 @@ STATEMENTS = {
         "which are not magic: a sheet's `magic = false`). It gives nothing against an attack"
         " roll, a spell attack's too. [Monsters: Mummy Lord, Magic Resistance]"
     ),
+    "srd-64": (
+        "Dispel magic. An action, a 3rd-level slot, one creature: each spell on it of 3rd "
+        "level or lower (or of the slot's level, cast higher) ends; for each higher one the "
+        "caster makes an ability check with its spellcasting ability, DC 10 + that spell's "
+        "level, and on a success it ends. A spell's level is the slot it was cast with; a "
+        "monster's own ability is no spell. A concentration whose spell has ended on every "
+        "target ends with it (srd-34). [Dispel Magic]"
+    ),
 }
 
 

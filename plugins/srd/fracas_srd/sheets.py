@@ -185,6 +185,7 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     teleport: Annotated[int, msgspec.Meta(ge=0, le=1000, multiple_of=5)] = 0
     # Ends on a target that attacks or casts a spell (invisibility, srd-46).
     until_it_acts: bool = False
+    dispels: bool = False  # ends the spells on its target (dispel magic, srd-64)
     # Dice of hit points it affects, the creatures with the fewest first, no save (sleep:
     # 5d8, srd-49); its condition then ends as the creature takes damage.
     hp_pool: Annotated[str, msgspec.Meta(pattern=r"^(\d+d\d+)?$")] = ""

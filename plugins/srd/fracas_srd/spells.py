@@ -40,6 +40,7 @@ from fracas_srd.damage import (
     saved_half,
     summed_roll,
 )
+from fracas_srd.dispel import cast_at, dispelled, spells_on
 from fracas_srd.effects import EFFECT, blocks, under
 from fracas_srd.evolve import evolve
 from fracas_srd.lasting import conditions_of, timed
@@ -154,6 +155,8 @@ def check_affected(spell: Spell, target: Fighter) -> None:
         raise RefusedError(
             f"{spell.name} has no effect on {types}; {target.name} is {article}{kind}"
         )
+    if spell.dispels and not spells_on(target):
+        raise RefusedError(f"{target.name} has no spell on it for {spell.name} to end (srd-64)")
     if spell.effect is not None and spell.effect.armour and target.sheet.wears_armour:
         raise RefusedError(
             f"{spell.name} is for a creature wearing no armour; {target.name} wears armour "
@@ -193,6 +196,7 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
     asked = command.level
     slot = innate_level(spell, asked) if spell.innate else slot_for(caster, spell, asked)
     spell = as_cast(spell, slot)
+    command = replace(command, level=slot or None)  # the slot it is cast with, as asked or not
     targets = check_self(caster, spell, [state.fighter(t) for t in command.targets])
     check_targets(spell, slot, targets)
     waits = recharge.used(caster, spell)  # first: recharging says more than the action spent
@@ -205,7 +209,8 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
         events += stopped
         if failed:
             return events
-    return events + unleash(state, ctx, events, caster, spell, targets, command)
+    done = unleash(state, ctx, events, caster, spell, targets, command)
+    return events + cast_at(done, caster, spell, slot)
 
 
 def unleash(
@@ -336,6 +341,8 @@ def on_target(
         events += afflict(state, caster, target, spell, held)
     if spell.teleport:
         events += teleported(target, spell)
+    if spell.dispels:
+        events += dispelled(ctx, caster, target, spell, command.level or spell.level)
     if not events:
         events.append(Resolved(caster.id, "cast", [target.id], spell.name, ["srd-5"]))
     return events

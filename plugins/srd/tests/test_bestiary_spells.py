@@ -266,3 +266,51 @@ def test_srd_49_sleep_falls_short_of_a_creature_with_more_hit_points(lair):
     cast = ok(lair, "act", "mephit", "cast", "gob", "-o", "spell=sleep", "--dice", "1,1,1,1,2")
     assert "Goblin's 7 hit points are more than the 6 left" in cast
     assert row(lair, "gob")["conditions"] == ""
+
+
+@pytest.fixture
+def crypt(tmp_path: Path) -> Gm:
+    """A mage of the bestiary (acting first, on the players' side) against a lich, with
+    Brannoc."""
+    run = gm_on(tmp_path / "crypt.db")
+    ok(run, "new", "-r", "srd", "--id", "crypt", "--title", "The lich's crypt")
+    ok(run, "add", "mage", "--monster", "mage", "--side", "pc")
+    ok(run, "add", "lich", "--monster", "lich", "--side", "npc")
+    add(run, "brannoc", "fighter", "Brannoc")
+    ok(run, "begin", "--dice", "19,2,1")
+    return run
+
+
+def test_srd_64_dispel_magic_ends_a_spell_of_3rd_level_or_lower_with_no_roll(crypt):
+    ok(crypt, "act", "mage", "cast", "mage", "-o", "spell=mage armor")
+    assert row(crypt, "mage")["ac"] == 15
+    ok(crypt, "next")
+    cast = ok(crypt, "act", "lich", "cast", "mage", "-o", "spell=dispel magic")
+    assert "mage is no longer under mage armor: dispel magic ends mage armor (level 1)" in cast
+    assert row(crypt, "mage")["ac"] == 12
+
+
+def test_srd_64_a_higher_spell_ends_on_a_check_dc_10_plus_its_level(crypt):
+    ok(crypt, "act", "mage", "cast", "mage", "-o", "spell=greater invisibility")
+    ok(crypt, "next")
+    dispel = ("act", "lich", "cast", "mage", "-o", "spell=dispel magic")
+    held = ok(crypt, *dispel, "--dice", "8")  # 8 + Int 5 = 13 vs DC 14
+    assert "lich rolls d20 for Int check (DC 14): 8 +5 = 13" in held
+    assert "greater invisibility (level 4) holds on Mage" in held
+    assert "invisible" in row(crypt, "mage")["conditions"]
+    ok(crypt, "undo")
+    ended = ok(crypt, *dispel, "--dice", "9")
+    assert "mage is no longer invisible: dispel magic ends greater invisibility (level 4)" in ended
+    assert (
+        "mage is no longer concentrating: greater invisibility has ended on every target" in ended
+    )
+    ok(crypt, "undo")
+    upcast = ok(crypt, *dispel, "-o", "level=4")  # a 4th-level slot ends it with no check
+    assert "check" not in upcast and "ends greater invisibility (level 4)" in upcast
+
+
+def test_srd_64_dispel_magic_is_refused_on_a_creature_with_no_spell_on_it(crypt):
+    ok(crypt, "condition", "set", "brannoc", "frightened")  # the GM's, no spell's
+    ok(crypt, "next")
+    said = refused(crypt, "act", "lich", "cast", "brannoc", "-o", "spell=dispel magic")
+    assert said == "Error: Brannoc has no spell on it for dispel magic to end (srd-64)"

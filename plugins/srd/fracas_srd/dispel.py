@@ -1,0 +1,61 @@
+"""Dispel magic (srd-64, srd-34): the spells on a creature, each known by the
+level it was cast at, as the conditions it set record it (`LEVEL`); those of the dispel's
+slot level or lower end, a higher one on its caster's check, DC 10 + the spell's level."""
+
+from typing import Any
+
+from fracas.rules.api import ConditionCleared, ConditionSet, Context, Event, Resolved
+
+from fracas_srd.checks import skill_check
+from fracas_srd.sheets import Spell
+from fracas_srd.state import Fighter
+
+LEVEL = "level"  # a condition's detail: the level of the spell that set it, as cast
+
+
+def cast_at(events: list[Event], caster: Fighter, spell: Spell, slot: int) -> list[Event]:
+    """The conditions a spell just set on its targets, each with the level it was cast at
+    (a monster's own ability, no spell, records none: no dispel ends it)."""
+    if not caster.sheet.casts(spell):
+        return events
+    return [
+        ConditionSet(e.target, e.condition, e.reason, {**e.detail, LEVEL: slot}, e.rules)
+        if isinstance(e, ConditionSet)
+        and set_by(e.detail, caster, spell)
+        and e.condition != "concentrating"
+        else e
+        for e in events
+    ]
+
+
+def set_by(detail: dict[str, Any], caster: Fighter, spell: Spell) -> bool:
+    return detail.get("by") == caster.id and detail.get("spell") == spell.name
+
+
+def spells_on(target: Fighter) -> dict[tuple[str, str, int], list[str]]:
+    """The spells on the creature, by (caster, spell, level): the conditions each set."""
+    found: dict[tuple[str, str, int], list[str]] = {}
+    for name, detail in target.conditions.items():
+        if LEVEL in detail and name != "concentrating":
+            key = (detail.get("by", ""), detail.get("spell", name), int(detail[LEVEL]))
+            found.setdefault(key, []).append(name)
+    return found
+
+
+def dispelled(
+    ctx: Context, caster: Fighter, target: Fighter, spell: Spell, slot: int
+) -> list[Event]:
+    """srd-64: each spell on the target of the slot's level or lower ends; a higher one on
+    the caster's spellcasting ability check, DC 10 + its level."""
+    events: list[Event] = []
+    rules = ["srd-64"]
+    for (_, name, level), conditions in spells_on(target).items():
+        if level > slot:
+            ability = caster.casting_ability(spell.ability)
+            if not skill_check(ctx, events, caster, ability, 10 + level, rules).success:
+                why = f"{name} (level {level}) holds on {target.name}"
+                events.append(Resolved(caster.id, "cast", [target.id], why, rules))
+                continue
+        why = f"{spell.name} ends {name} (level {level})"
+        events += [ConditionCleared(target.id, c, why, rules) for c in conditions]
+    return events
