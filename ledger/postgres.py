@@ -111,6 +111,42 @@ class Part:
     def param(self, rows: Sequence[Sequence[object]]) -> str:
         return _encode([self._record(*row) for row in rows]).decode()
 
+    def texts(self, rows: Sequence[Sequence[object]], counted: bool) -> tuple[str, ...]:
+        """This part's statements inside an append's one statement, for these rows."""
+        return (self.counted if counted else self.statement,)
+
+    def values(self, rows: Sequence[Sequence[object]]) -> list[object]:
+        """The parameters of `texts`, in their order."""
+        return [self.param(rows)]
+
+
+class ByRow(Part):
+    """A few rows (an append's usual one or two of a table) as one statement each, their
+    values plain parameters typed by the columns they are written to: the server writes a
+    row so about three times quicker than by reading it out of JSON (an UPDATE 0.009 ms
+    against 0.025), and the client encodes no JSON. `by_row` and `by_row_counted` write
+    one row; up to `most` rows go so. The statements of one WITH run in no set order, so
+    rows whose order matters (an insert's: the positions of a step's events) go by row
+    only alone."""
+
+    def __init__(self, table: str, statement: str, counted: str, columns: tuple[str, ...],
+                 by_row: str, by_row_counted: str, most: int) -> None:  # fmt: skip
+        super().__init__(table, statement, counted, columns)
+        self.by_row, self.by_row_counted, self.most = by_row, by_row_counted, most
+
+    def texts(self, rows: Sequence[Sequence[object]], counted: bool) -> tuple[str, ...]:
+        if len(rows) > self.most:
+            return super().texts(rows, counted)
+        return (self.by_row_counted if counted else self.by_row,) * len(rows)
+
+    def values(self, rows: Sequence[Sequence[object]]) -> list[object]:
+        if len(rows) > self.most:
+            return super().values(rows)
+        return [value for row in rows for value in row]
+
+
+ROW_BY_ROW = 4  # more rows than this go as one JSON parameter: one statement, not many
+
 
 _encode = msgspec.json.Encoder().encode
 
@@ -149,7 +185,11 @@ def as_part(statement: str) -> Part | None:
             f"INSERT INTO {table} ({listed}) SELECT {listed} FROM "
             f"json_populate_recordset(NULL::{table}, %s::json)"
         )
-        return Part(table, insert + _pg(tail), f"{insert} WHERE {HELD}{_pg(tail)}", columns)
+        row = f"INSERT INTO {table} ({listed}) SELECT {', '.join(['%s'] * len(columns))}"
+        return ByRow(
+            table, insert + _pg(tail), f"{insert} WHERE {HELD}{_pg(tail)}", columns,
+            row + _pg(tail), f"{row} WHERE {HELD}{_pg(tail)}", 1,
+        )  # fmt: skip
     if match := _KEYED_UPDATE.match(statement):
         table, assignments, condition = match.groups()
         values, keys = _names(assignments, ", "), _names(condition, " AND ")
@@ -160,7 +200,11 @@ def as_part(statement: str) -> Part | None:
             f"FROM {_keyed_rows(table)} AS g "
             f"WHERE {' AND '.join(f'{table}.{c} = g.{c}' for c in keys)}"
         )
-        return Part(table, update, f"{update} AND {HELD}", values + keys)
+        row = _pg(statement)
+        return ByRow(
+            table, update, f"{update} AND {HELD}", values + keys, row, f"{row} AND {HELD}",
+            ROW_BY_ROW,
+        )  # fmt: skip
     if match := _KEYED_DELETE.match(statement):
         table, condition = match.groups()
         columns = _names(condition, " AND ")
@@ -194,10 +238,12 @@ class Recording:
         tables = {part.table for part, _ in found}
         if len(found) != len(parts) or len(tables) != len(found):
             return None
-        params = [part.param(rows) for part, rows in found]
+        counted = begun is not None
+        texts = tuple(text for part, rows in found for text in part.texts(rows, counted))
+        params = [value for part, rows in found for value in part.values(rows)]
         if begun is None:
-            return _with(tuple(part.statement for part, _ in found)), params
-        return _counted_with(tuple(part.counted for part, _ in found)), [begun, *params]
+            return _with(texts), params
+        return _counted_with(texts), [begun, *params]
 
 
 @functools.lru_cache(maxsize=256)
@@ -210,6 +256,26 @@ def _with(statements: tuple[str, ...]) -> str:
 def _counted_with(statements: tuple[str, ...]) -> str:
     ctes = ", ".join(f"w{i} AS ({s})" for i, s in enumerate(statements))
     return f"WITH {COUNTED}, {ctes} SELECT n FROM begun"
+
+
+def run_one(conn: psycopg.Connection, statement: str, params: list[object]) -> psycopg.RawCursor:
+    """An append's one statement, prepared from its first run, through a raw cursor: its
+    text numbered once, not parsed for placeholders at every append (psycopg parses again
+    each time a statement of more than 50 parameters or 4096 characters)."""
+    cursor = psycopg.RawCursor(conn)
+    return cursor.execute(_numbered(statement), params, prepare=True)
+
+
+_PLACEHOLDER = re.compile(r"%[s%]")
+
+
+@functools.lru_cache(maxsize=256)
+def _numbered(statement: str) -> str:
+    """`%s` placeholders as PostgreSQL's own `$1`, `$2`, ... (and `%%` as `%`)."""
+    numbers = itertools.count(1)
+    return _PLACEHOLDER.sub(
+        lambda found: f"${next(numbers)}" if found.group() == "%s" else "%", statement
+    )
 
 
 class StaleCount(Exception):
@@ -643,7 +709,7 @@ class PostgresStore(LogStore):
         """The append's writes as one transaction if the log has still begun `begun`
         encounters (the count its hashes name); else nothing written, and StaleCount."""
         if one := writes.as_one_statement(begun):
-            found = self.conn.raw.execute(*one).fetchone()[0]
+            found = run_one(self.conn.raw, *one).fetchone()[0]
         else:
             self._begin()
             found = self._begun()
@@ -671,7 +737,7 @@ class PostgresStore(LogStore):
         """Inside the append's transaction: as one statement if the writes fold into one,
         else one by one, pipelined."""
         if one := writes.as_one_statement():
-            self.conn.raw.execute(*one)
+            run_one(self.conn.raw, *one)
             return
         with self.conn.raw.pipeline():
             for statement, rows in writes.writes:
