@@ -472,6 +472,14 @@ STATEMENTS = {
         "monster's own ability is no spell. A concentration whose spell has ended on every "
         "target ends with it (srd-34). [Dispel Magic]"
     ),
+    "srd-65": (
+        "Banishment. An action, a 4th-level slot, concentration up to 1 minute: a creature "
+        "that fails a Charisma save is banished to a harmless demiplane, out of the fight "
+        "(removed: its turns are skipped, nothing acts on it or by it) until the spell ends, "
+        "when it returns; a creature from another plane that stays banished for the whole "
+        "minute does not return (the GM narrates it). One more target for each slot level "
+        "above 4th. [Banishment]"
+    ),
 }
 
 

@@ -58,6 +58,9 @@ WRITTEN = {
                              "targets": 1},  # srd-46
     "dispel magic": {"name": "dispel magic", "level": 3, "targets": 1,
                      "dispels": True},  # srd-64
+    "banishment": {"name": "banishment", "level": 4, "save": "cha", "condition": "removed",
+                   "rounds": 10, "concentration": True, "targets": 1,
+                   "upcast_targets": 1},  # srd-65
     "sleep": {"name": "sleep", "level": 1, "hp_pool": "5d8", "upcast": "2d8",
               "condition": "unconscious", "rounds": 10},  # srd-49
     "blur": {"name": "blur", "level": 2, "on_self": True, "rounds": 10, "concentration": True,

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from srd_cli import Gm, add, gm_on, ok, refused
+from srd_cli import SAMPLES, Gm, add, gm_on, ok, refused
 
 
 @pytest.fixture
@@ -314,3 +314,25 @@ def test_srd_64_dispel_magic_is_refused_on_a_creature_with_no_spell_on_it(crypt)
     ok(crypt, "next")
     said = refused(crypt, "act", "lich", "cast", "brannoc", "-o", "spell=dispel magic")
     assert said == "Error: Brannoc has no spell on it for dispel magic to end (srd-64)"
+
+
+def test_srd_65_banishment_takes_its_target_out_of_the_fight_while_it_lasts(gm):
+    ok(gm, "add", "wren", "--sheet", str(SAMPLES / "rogue.toml"), "--side", "pc", "--dice", "1")
+    cast = ok(gm, "act", "arch", "cast", "brannoc", "-o", "spell=banishment", "--dice", "3")
+    assert "Cha save against banishment (DC 17): 3 vs 17" in cast
+    assert "brannoc is removed for 10 rounds: banishment" in cast
+    assert "arch is concentrating for 10 rounds: on banishment" in cast
+    assert "Round 1: wren to act" in ok(gm, "next")  # initiative 4, Brannoc's 3
+    said = refused(gm, "act", "wren", "attack", "brannoc", "-w", "shortsword")
+    assert said == "Error: Brannoc was removed from the fight; `return brannoc` brings them back"
+    assert "Round 2: arch to act" in ok(gm, "next")  # Brannoc's turn is skipped
+    ok(gm, "next")
+    stab = ok(gm, "act", "wren", "attack", "arch", "-w", "shortsword", "--dice", "18,6,3")
+    assert "arch is no longer concentrating: failed the concentration save" in stab
+    assert "brannoc is no longer removed: Archmage's concentration ends" in stab
+
+
+def test_srd_65_banishment_saved_against_banishes_nobody(gm):
+    cast = ok(gm, "act", "arch", "cast", "brannoc", "-o", "spell=banishment", "--dice", "17")
+    assert "banishment holds nobody: no concentration" in cast
+    assert row(gm, "brannoc")["conditions"] == ""
