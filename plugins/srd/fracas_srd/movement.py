@@ -5,6 +5,7 @@ up costs half its speed (srd-27); speed 0 moves nothing."""
 from fracas.rules.api import ConditionCleared, Context, Event, RefusedError, Spent
 
 from fracas_srd.commands import Move, Stand
+from fracas_srd.effects import effects_on
 from fracas_srd.state import MOVEMENT, Fighter, State
 
 
@@ -12,7 +13,14 @@ def allowance(fighter: Fighter) -> int:
     """srd-52: its speed a turn, and its speed again for each Dash it has taken (its action,
     or its bonus action by a feature, srd-60)."""
     dashes = (fighter.action == "dash") + fighter.bonus.startswith("dash")
-    return fighter.speed * (1 + dashes)
+    return speed_of(fighter) * (1 + dashes)
+
+
+def speed_of(fighter: Fighter) -> int:
+    """Its speed, or the flying speed an effect gives it where that is faster (fly, srd-66);
+    0 while grappled or restrained (srd-27)."""
+    flying = max((e.fly for _, e in effects_on(fighter)), default=0)
+    return max(fighter.speed, flying) if fighter.speed else 0
 
 
 def movement_left(fighter: Fighter) -> int:
@@ -51,7 +59,7 @@ def check_room(fighter: Fighter, cost: int, what: str) -> None:
         dash = "" if fighter.action else "; a Dash adds its speed"
         raise RefusedError(
             f"{what} costs {feet(cost)}; {fighter.name} has {feet(left)} of movement left this "
-            f"turn (speed {fighter.speed}, {fighter.moved} spent{dash}; srd-52)"
+            f"turn (speed {speed_of(fighter)}, {fighter.moved} spent{dash}; srd-52)"
         )
 
 

@@ -480,6 +480,13 @@ STATEMENTS = {
         "minute does not return (the GM narrates it). One more target for each slot level "
         "above 4th. [Banishment]"
     ),
+    "srd-66": (
+        "Fly. An action, a 3rd-level slot, concentration up to 10 minutes: a willing creature "
+        "touched gains a flying speed of 60 feet (fracas lets it move the faster of its speed"
+        " and 60 feet a turn, more with a Dash; grappled or restrained, 0). When the spell "
+        "ends, a target still aloft falls (the GM narrates it). One more target for each slot"
+        " level above 3rd. [Fly]"
+    ),
 }
 
 

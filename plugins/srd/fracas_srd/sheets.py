@@ -56,6 +56,7 @@ class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # is more than its own AC (mage armor: 13, srd-44).
     armour: Annotated[int, msgspec.Meta(ge=0, le=30)] = 0
     outlined: bool = False  # it cannot benefit from being invisible (faerie fire, srd-48)
+    fly: Annotated[int, msgspec.Meta(ge=0, le=1000)] = 0  # a flying speed (fly: 60, srd-66)
 
 
 Rounds = Annotated[int, msgspec.Meta(ge=0, le=14_400)]  # up to a day (srd-28)

@@ -61,6 +61,8 @@ WRITTEN = {
     "banishment": {"name": "banishment", "level": 4, "save": "cha", "condition": "removed",
                    "rounds": 10, "concentration": True, "targets": 1,
                    "upcast_targets": 1},  # srd-65
+    "fly": {"name": "fly", "level": 3, "rounds": 100, "concentration": True, "targets": 1,
+            "upcast_targets": 1, "effect": {"fly": 60}},  # 10 minutes (srd-66)
     "sleep": {"name": "sleep", "level": 1, "hp_pool": "5d8", "upcast": "2d8",
               "condition": "unconscious", "rounds": 10},  # srd-49
     "blur": {"name": "blur", "level": 2, "on_self": True, "rounds": 10, "concentration": True,

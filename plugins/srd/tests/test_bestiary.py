@@ -513,7 +513,8 @@ def test_a_mage_casts_the_fireball_and_cone_of_cold_of_its_stat_block():
     """SRD 5.1: the mage, a 9th-level wizard caster (Int, save DC 14), slots 4/3/3/3/1;
     fireball (3rd level, 8d6 fire, Dex save for half, 1d6 more a slot level above 3rd) and
     cone of cold (5th, 8d8 cold, Con save for half) are on its list and play, and so do mage
-    armor, misty step and counterspell; what the plugin cannot play (fly) is left out."""
+    armor, misty step, counterspell and fly; what the plugin cannot play (suggestion) is
+    left out."""
     mage = sheet_of("mage")
     assert mage.spellcasting == "int" and mage.slots == [4, 3, 3, 3, 1]
     fireball, cone = mage.spell("fireball"), mage.spell("cone of cold")
@@ -531,8 +532,8 @@ def test_a_mage_casts_the_fireball_and_cone_of_cold_of_its_stat_block():
         "cold",
         True,
     )
-    assert {"mage armor", "misty step", "counterspell"} <= {s.name for s in mage.spells}
-    assert "fly" not in {s.name for s in mage.spells}
+    assert {"mage armor", "misty step", "counterspell", "fly"} <= {s.name for s in mage.spells}
+    assert "suggestion" not in {s.name for s in mage.spells}
     table = Table()
     table.join("mage", monster("mage").sheet)
     table.join("pc", sample("fighter"), "pc")  # Dex 13: +1 to the save
@@ -545,7 +546,7 @@ def test_a_mage_casts_the_fireball_and_cone_of_cold_of_its_stat_block():
     assert table.who("mage").slots_spent[3] == 1  # a 4th-level slot
     text = CliRunner().invoke(cli, ["monsters", "-r", "srd", "mage", "--show"],
                               env={"COLUMNS": "120"}).output  # fmt: skip
-    assert "3rd level (3 slots) counterspell, fireball" in " ".join(text.split())
+    assert "3rd level (3 slots) counterspell, fireball, fly" in " ".join(text.split())
 
 
 def test_a_stat_block_lists_every_slot_level_the_srd_gives_and_says_1_slot():
@@ -558,7 +559,7 @@ def test_a_stat_block_lists_every_slot_level_the_srd_gives_and_says_1_slot():
         ("Cantrips", "fire bolt"),
         ("1st level (4 slots)", "mage armor, magic missile, shield"),
         ("2nd level (3 slots)", "misty step"),
-        ("3rd level (3 slots)", "counterspell, fireball"),
+        ("3rd level (3 slots)", "counterspell, fireball, fly"),
         ("4th level (3 slots)", "greater invisibility"),
         ("5th level (1 slot)", "cone of cold"),
     ]

@@ -336,3 +336,21 @@ def test_srd_65_banishment_saved_against_banishes_nobody(gm):
     cast = ok(gm, "act", "arch", "cast", "brannoc", "-o", "spell=banishment", "--dice", "17")
     assert "banishment holds nobody: no concentration" in cast
     assert row(gm, "brannoc")["conditions"] == ""
+
+
+def test_srd_66_fly_gives_a_flying_speed_of_60_feet_while_it_lasts(gm):
+    said = refused(gm, "act", "arch", "move", "60")
+    assert "Archmage has 30 feet of movement left this turn (speed 30" in said
+    cast = ok(gm, "act", "arch", "cast", "arch", "-o", "spell=fly")
+    assert "arch is under fly for 100 rounds: fly" in cast  # 10 minutes
+    assert "arch is concentrating for 100 rounds: on fly" in cast
+    assert "moving 60 feet, 0 feet left" in ok(gm, "act", "arch", "move", "60")
+    said = refused(gm, "act", "arch", "move", "5")
+    assert "0 feet of movement left this turn (speed 60, 60 spent" in said
+
+
+def test_srd_66_fly_takes_one_target_and_one_more_a_slot_level(gm):
+    said = refused(gm, "act", "arch", "cast", "arch", "brannoc", "-o", "spell=fly")
+    assert said == "Error: fly takes one target, not 2 (srd-51)"
+    ok(gm, "act", "arch", "cast", "arch", "brannoc", "-o", "spell=fly", "-o", "level=4")
+    assert "under fly" in row(gm, "brannoc")["conditions"]
