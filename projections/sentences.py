@@ -350,6 +350,19 @@ def unrepeated_parts(parts: list[str], head: str) -> list[str]:
     return kept
 
 
+def turn_ended(
+    command: Mapping[str, Any] | None, said_by: Mapping[str, Any] | None, events: list[Event]
+) -> str:
+    """Whose turn a `next` naming nobody ended (`said_by` names them), where what it set
+    off is not their own action resolving (4dF's declared action, which the table moving on
+    resolves): "Wren's turn ends: Ada's death save …". "" for none."""
+    if command is None or command.get("action") != "next" or command.get("actor"):
+        return ""
+    ended = str((said_by or {}).get("actor") or "")
+    resolves = any(isinstance(e, Resolved) and e.actor == ended for e in events)
+    return "" if resolves else ended
+
+
 def told(condition: str, ruleset: Ruleset) -> bool:
     """Does a sentence tell this condition when an action sets or clears it?"""
     return condition in ruleset.told or condition in ruleset.down or condition in ruleset.out
@@ -371,6 +384,8 @@ def sentence(
     actor = None if command is None else command.get("actor")
     parts = [p for e in summed(events) if (p := event_phrase(e, actor, names, ruleset)) is not None]
     head = opening(command if parts or said_by is None else said_by, names, ruleset, events)
+    if parts and (ended := turn_ended(command, said_by, events)):
+        head = f"{spoken_name(ended, names)}'s turn ends"  # and what the pass set off follows
     stated = ", ".join(names.get(c, c) for c in order or [])
     if command is not None and command.get("action") == "begin" and order:
         parts = [f"the order is {stated}"]

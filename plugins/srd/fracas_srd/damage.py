@@ -17,7 +17,7 @@ from fracas.rules.api import (
     Rolled,
 )
 
-from fracas_srd.checks import Edge, d20_test
+from fracas_srd.checks import Edge, Judge, d20_test
 from fracas_srd.conditions import damage_ends, saving_throw
 from fracas_srd.effects import bonuses, resistances
 from fracas_srd.events import DEATH_SAVE, ConcentrationOwed, DeathSaves, TemporaryHitPoints
@@ -361,22 +361,41 @@ def death_save(state: State, ctx: Context, fighter: Fighter) -> list[Event]:
     saving throw, so an effect on saves adds to it (srd-32: bless)."""
     events: list[Event] = []
     flat, dice = bonuses(fighter, "saves")
-    check = d20_test(ctx, events, fighter.id, DEATH_SAVE, flat, Edge(), 10, ["srd-14"], dice=dice)
+    judge = death_save_judge(fighter)
+    check = d20_test(ctx, events, fighter.id, DEATH_SAVE, flat, Edge(), 10, ["srd-14"], judge, dice)
     if check.natural == 20:
         return events + heal(fighter, 1, "a natural 20 on a death save", ("srd-14",))
-    successes, failures = fighter.successes, fighter.failures
-    if check.natural == 1:
-        failures, said = failures + 2, "a natural 1: two failures"
-    elif check.success:
-        successes, said = successes + 1, "a success"
-    else:
-        failures, said = failures + 1, "a failure"
+    successes, failures, said = death_save_counted(fighter, check.natural, check.total)
     if failures >= 3:
         events.append(DeathSaves(fighter.id, successes, 3, "three failures", ["srd-14"]))
         return events + die(state, fighter, "three death save failures", "srd-14")
     if successes >= 3:
         return events + stabilised(fighter, "three death save successes", "srd-14")
     return [*events, DeathSaves(fighter.id, successes, failures, said, ["srd-14"])]
+
+
+def death_save_counted(fighter: Fighter, natural: int, total: int) -> tuple[int, int, str]:
+    """srd-14: the successes and failures after this death save, and what it was."""
+    successes, failures = fighter.successes, fighter.failures
+    if natural == 1:
+        return successes, failures + 2, "a natural 1: two failures"
+    if total >= 10:
+        return successes + 1, failures, "a success"
+    return successes, failures + 1, "a failure"
+
+
+def death_save_judge(fighter: Fighter) -> Judge:
+    """The roll's result says what the save was and the count it reaches ("a success (1
+    of 3)"); a natural 20 brings the creature back with 1 hit point."""
+
+    def judge(natural: int, total: int) -> tuple[bool, str]:
+        if natural == 20:
+            return True, "a natural 20: up with 1 hit point"
+        successes, failures, said = death_save_counted(fighter, natural, total)
+        success = natural != 1 and total >= 10
+        return success, f"{said} ({min(3, successes if success else failures)} of 3)"
+
+    return judge
 
 
 def gain_temporary(state: State, target: Fighter, offered: int, why: str) -> list[Event]:

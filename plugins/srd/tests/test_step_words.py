@@ -148,3 +148,26 @@ def test_a_breath_reads_as_the_monster_s_action_and_an_upcast_spell_as_its_slot_
     gm("next")
     flame = act(gm, "maelis", "cast", "wyrm", "-o", "spell=sacred flame", "--dice", "19")
     assert step_line(gm, flame).startswith("Maelis casts sacred flame on Ashen Wyrm: ")
+
+
+def test_a_death_save_rolled_as_the_turn_passes_reads_whose_turn_ended_and_the_count(
+    gm: Run,
+) -> None:
+    """'The table moves on: Ada's death save 14 against 10, success (14 vs 10)': no word
+    that Wren's turn ended, nor how many saves Ada has made."""
+    gm("new", "-r", "srd", "--id", "dying", "--title", "Dying")
+    add(gm, "wren", "rogue", "Wren")
+    add(gm, "ada", "fighter", "Ada")
+    add(gm, "goblin", "goblin", "Goblin", "npc")
+    gm("begin", "--dice", "20,10,2")
+    gm("harm", "ada", "28", "--reason", "a fall")
+    first = int(re.findall(r"^step (\d+)$", gm("next", "--dice", "14"), re.M)[-1])
+    assert step_line(gm, first) == (
+        "Wren's turn ends: Ada's death save 14 against 10, a success (1 of 3)"
+    )
+    gm("next"), gm("next")
+    second = int(re.findall(r"^step (\d+)$", gm("next", "--dice", "1"), re.M)[-1])
+    assert step_line(gm, second) == (
+        "Wren's turn ends: Ada's death save 1 against 10, a natural 1: two failures (2 of 3)"
+    )
+    assert step_line(gm, first + 1) == "Ada ends the turn"  # a pass alone, as it was
