@@ -10,7 +10,7 @@ import click
 from fracas.cli import render
 from fracas.projections import Fracas
 from fracas.projections.board import board
-from fracas.projections.describe import describe
+from fracas.projections.describe import gm_lines
 from fracas.rules import DEFAULT
 from fracas.rules.sheets import read_sheet_file
 
@@ -96,8 +96,8 @@ def play(
             outcome = encounter.execute(
                 encounter.ruleset.command(command), dice=dice, entered_by="table"
             )
-            for event in outcome.events:
-                echo(f"  {describe(event, reads=encounter.ruleset.reads_rolls)}")
+            for line in gm_lines(outcome.events, encounter):
+                echo(f"  {line}")
 
         for entry in SCRIPT:
             step(*entry)

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from fracas.projections.branches import WhatIf
     from fracas.projections.party import Member
     from fracas.projections.replay import ReplayStep, RollLine, Standing
-    from fracas.rules import StepOutcome
+    from fracas.rules import Encounter, StepOutcome
 
 
 def _seconds(text: str, default: float) -> float:
@@ -78,9 +78,9 @@ def progress_bar(label: str, unit: str = "events", *, shown: bool = True) -> Ite
             bar.stop()
 
 
-def outcome(result: StepOutcome, round_word: str = "Round", reads: str = "total") -> None:
-    """A step's lines, each roll as the ruleset reads it (`reads_rolls`)."""
-    from fracas.projections.describe import describe
+def outcome(result: StepOutcome, live: Encounter) -> None:
+    """A step's lines as the GM reads them (`describe.gm_lines`)."""
+    from fracas.projections.describe import gm_lines
     from fracas.rules.events import is_secret
 
     prefix = f"step {result.step}" + (
@@ -89,8 +89,8 @@ def outcome(result: StepOutcome, round_word: str = "Round", reads: str = "total"
     if is_secret(result.events):
         prefix += secret_mark(result.step, None)
     click.echo(prefix)
-    for event in result.events:
-        click.echo(f"  {describe(event, round_word, reads)}")
+    for line in gm_lines(result.events, live):
+        click.echo(f"  {line}")
 
 
 def secret_mark(step: int, disclosed_by: int | None) -> str:

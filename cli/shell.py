@@ -23,7 +23,7 @@ from fracas.ledger.errors import said
 from fracas.ledger.history import COMMAND
 from fracas.projections import catalog
 from fracas.projections.board import board
-from fracas.projections.describe import describe, describe_control
+from fracas.projections.describe import describe_control, gm_lines
 from fracas.rules import Encounter
 from fracas.rules.gm import REMOVED
 
@@ -187,9 +187,7 @@ class Session:
         record = live.history.record(live.history.head_step)
         if record.control != COMMAND:
             return describe_control(record.control, record.target)
-        rules = live.ruleset
-        steps = live.events_of_step(record.step)
-        lines = [describe(e, rules.round_word, rules.reads_rolls) for e in steps]
+        lines = gm_lines(live.events_of_step(record.step), live)
         outcomes = [line for line in lines if " -> " in line or "damage" in line]
         return (outcomes or lines or [""])[-1][:120]
 

@@ -12,7 +12,7 @@ from fracas.ledger import BadInputError, LogStore, NotFoundError, open_store
 from fracas.ledger.base import HIDDEN_KIND, KIND_OF_CONTROL
 from fracas.ledger.history import COMMAND
 from fracas.projections.asking import Question, pending
-from fracas.projections.describe import describe, describe_control
+from fracas.projections.describe import describe_control, gm_lines
 from fracas.projections.glance import current, latest
 from fracas.projections.tables import (
     drop_tables,
@@ -326,8 +326,7 @@ class Fracas:
         for record in history.steps:
             events = by_step.get(record.step, []) if record.control == COMMAND else []
             if record.control == COMMAND:
-                rules = live.ruleset
-                lines = [describe(e, rules.round_word, rules.reads_rolls) for e in events]
+                lines = gm_lines(events, live)
                 data = [msgspec.to_builtins(e) for e in events]
             else:
                 lines = [describe_control(record.control, record.target)]

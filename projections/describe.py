@@ -1,5 +1,11 @@
 """One readable line per event: what the log, replay and exports print."""
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from fracas.projections.board import shown_names
 from fracas.rules import durations
 from fracas.rules.dice import dice_of, parse_terms
 from fracas.rules.events import (
@@ -30,6 +36,9 @@ from fracas.rules.events import (
     TurnAdvanced,
 )
 from fracas.rules.party import PARTY
+
+if TYPE_CHECKING:
+    from fracas.rules.encounter import Encounter
 
 
 def rules_of(rules: list[str]) -> str:
@@ -141,9 +150,48 @@ def spends(event: Spent) -> str:
     return f"{event.combatant} spends {event.amount} {resource}: {event.reason}"
 
 
-def describe(event: Event, round_word: str = "Round", reads: str = TOTAL) -> str:
+# the fields of an event that name combatants, by id
+WHO = ("actor", "target", "targets", "combatant", "acting", "order", "ts", "source")
+
+
+def in_names(event: Event, names: Mapping[str, str]) -> Event:
+    """The event with the combatants it names by id named as the table knows them (an actor
+    "gob1" reads "Goblin 1"), in fracas's events and a ruleset's own alike. A join keeps its
+    id (it tells the GM the id to type), a rename the id it renames, a carry its source (an
+    encounter)."""
+    if not names or isinstance(event, CombatantJoined | Renamed):
+        return event
+    fields = [f for f in WHO if not (f == "source" and isinstance(event, Carried))]
+    changed = {
+        field: named(getattr(event, field), names)
+        for field in fields
+        if field in event.__struct_fields__
+    }
+    changed = {field: value for field, value in changed.items() if value != getattr(event, field)}
+    return msgspec.structs.replace(event, **changed) if changed else event
+
+
+def named(value: Any, names: Mapping[str, str]) -> Any:
+    """An id, a list of ids or a table by id, in names; anything else as it is."""
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, list):
+        return [names.get(v, v) if isinstance(v, str) else v for v in value]
+    if isinstance(value, dict):
+        return {names.get(k, k) if isinstance(k, str) else k: v for k, v in value.items()}
+    return value
+
+
+def describe(
+    event: Event,
+    round_word: str = "Round",
+    reads: str = TOTAL,
+    names: Mapping[str, str] | None = None,
+) -> str:
     """The event's line; a new turn reads in the ruleset's word for a round ("Sequence 2"),
-    a roll as the ruleset reads it (`reads_rolls`)."""
+    a roll as the ruleset reads it (`reads_rolls`), combatants by their `names` where given
+    (the GM's lines: players' lines come from `sentences`, which hides who they may not see)."""
+    event = in_names(event, names) if names else event
     match event:
         case EncounterStarted():
             titled = f" '{event.title}'" if event.title else ""
@@ -216,3 +264,11 @@ def describe(event: Event, round_word: str = "Round", reads: str = TOTAL) -> str
             return f"note by {event.author}: {event.text}"
     own = getattr(event, "describe", None)
     return own() if callable(own) else type(event).__name__
+
+
+def gm_lines(events: list[Event], live: "Encounter") -> list[str]:
+    """A step's lines as the GM reads them (the CLI, `play`): in the ruleset's words, every
+    combatant by the name the table knows them by, hidden ones too."""
+    rules = live.ruleset
+    names = shown_names(live.view())
+    return [describe(e, rules.round_word, rules.reads_rolls, names) for e in events]

@@ -36,7 +36,7 @@ def test_a_whole_fight_in_the_shell(tmp_path):
     # Alice's turn: she attacks with the pistol she holds. Without the Tab's "bob", no
     # combatant would match "b" and the line would be refused.
     child.send(" --dice 20,5\r")
-    child.expect(r"alice attack -> bob: hit")
+    child.expect(r"Alice Reyes attack -> bob: hit")
     child.expect("bob>")
 
     # A refusal: one line, and the session goes on.
@@ -62,7 +62,7 @@ def test_a_whole_fight_in_the_shell(tmp_path):
     child.expect(f"HP {hurt - 2}/10")
     child.expect("bob>")
     child.sendline("n")  # bob passes: a step on the refreshed log, no conflict
-    child.expect("Round 2: alice to act")
+    child.expect("Round 2: Alice Reyes to act")
     child.expect("alice>")
 
     # Ctrl-C clears the line; Ctrl-D leaves.

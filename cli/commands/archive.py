@@ -81,8 +81,9 @@ def adopt(app: App, step: int, dice: str | None, sets: tuple[str, ...], by: str)
     outcomes = app.writer.adopt(
         encounter=app.encounter_id, author=by, **what_differs(step, dice, sets, by)
     )
+    live = app.encounter()
     for outcome in outcomes:
-        render.outcome(outcome)
+        render.outcome(outcome, live)
     app.witness()
 
 

@@ -202,8 +202,8 @@ def rename(app: App, target: str, name: str, reason: str, by: str, command_id: s
 @pass_app
 def reveal(app: App, by: str) -> None:
     """Reveal the dice seed so anyone can check every seeded roll; a new seed is committed."""
-    outcome = app.encounter(write=True).reveal(author=by)
-    render.outcome(outcome)
+    live = app.encounter(write=True)
+    render.outcome(live.reveal(author=by), live)
     app.witness()
 
 
@@ -213,7 +213,8 @@ def reveal(app: App, by: str) -> None:
 @pass_app
 def note(app: App, text: str, by: str) -> None:
     """Add a note to the log (it changes nothing in the fight)."""
-    render.outcome(app.encounter(write=True).note(text, author=by))
+    live = app.encounter(write=True)
+    render.outcome(live.note(text, author=by), live)
     app.witness()
 
 
@@ -223,7 +224,7 @@ def note(app: App, text: str, by: str) -> None:
 @pass_app
 def disclose(app: App, step: int, by: str) -> None:
     """Show the players what STEP (a step with GM-only rolls) decided."""
-    render.outcome(app.writer.disclose(step, app.encounter_id, author=by))
+    render.outcome(app.writer.disclose(step, app.encounter_id, author=by), app.encounter())
     app.witness()
 
 
@@ -233,5 +234,6 @@ def disclose(app: App, step: int, by: str) -> None:
 @pass_app
 def reveal_combatant(app: App, combatant: str, by: str) -> None:
     """Show the players COMBATANT (added --hidden) and every step that involved them."""
-    render.outcome(app.writer.reveal_combatant(combatant, app.encounter_id, author=by))
+    shown = app.writer.reveal_combatant(combatant, app.encounter_id, author=by)
+    render.outcome(shown, app.encounter())
     app.witness()

@@ -232,8 +232,9 @@ def add(
         hidden=hidden,
         dice=parse_dice_faces(dice),
     )
+    live = app.encounter()
     for outcome in outcomes:
-        render.outcome(outcome)
+        render.outcome(outcome, live)
     app.witness()
 
 
@@ -483,17 +484,19 @@ def party_rest(app: App, kind: str, spends: tuple[str, ...], dice: str | None, b
     (d20: each heals its roll plus the Constitution modifier, 0 at least), rolled here or
     typed with --dice: one face a die, member by member in the party's order."""
     from fracas.projections import party
-    from fracas.projections.describe import describe
+    from fracas.projections.board import shown_names
+    from fracas.projections.describe import gm_lines
 
     if kind == "long" and spends:
         raise BadInputError("--spend is for a short rest: a long rest gives everything back")
     spend = parse_spends(spends)
     rested = party.rest(app.writer, kind, author=by, spend=spend, dice=parse_dice_faces(dice))
-    reads = party.party(app.writer).ruleset.reads_rolls
+    home = party.party(app.writer)
+    names = shown_names(home.view())
     for who, step in rested.items():
-        click.echo(f"{who} rests (step {step.step}):")
-        for event in step.events:
-            click.echo(f"  {describe(event, reads=reads)}")
+        click.echo(f"{names.get(who, who)} rests (step {step.step}):")
+        for line in gm_lines(step.events, home):
+            click.echo(f"  {line}")
     render.party(party.members(app.writer))
 
 

@@ -65,7 +65,7 @@ def run(
         ask=ask,
         turn=turn,
     )
-    render.outcome(outcome, encounter.ruleset.round_word, encounter.ruleset.reads_rolls)
+    render.outcome(outcome, encounter)
     asked = pending(encounter)
     if asked is not None:
         click.echo(f"waiting: {asked.line}")

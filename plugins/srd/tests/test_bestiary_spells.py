@@ -36,8 +36,8 @@ def brannocs_turn(gm: Gm) -> None:
 def test_srd_44_mage_armor_makes_an_unarmoured_caster_s_ac_13_plus_dex(gm):
     assert row(gm, "arch")["ac"] == 12  # 10 + Dex
     cast = ok(gm, "act", "arch", "cast", "arch", "-o", "spell=mage armor")
-    assert "arch spends 1 level 1 spell slot: 3 of 4 left" in cast
-    assert "arch is under mage armor for 4800 rounds" in cast  # 8 hours
+    assert "Archmage spends 1 level 1 spell slot: 3 of 4 left" in cast
+    assert "Archmage is under mage armor for 4800 rounds" in cast  # 8 hours
     assert row(gm, "arch")["ac"] == 15 and "under mage armor" in row(gm, "arch")["conditions"]
     brannocs_turn(gm)
     swing = ok(gm, "act", "brannoc", "attack", "arch", "-w", "longsword", "--dice", "9")
@@ -55,10 +55,10 @@ def test_srd_44_mage_armor_is_refused_on_a_creature_wearing_armour(gm):
 def test_srd_45_misty_step_is_a_bonus_action_that_frees_from_a_grapple_with_no_movement(gm):
     ok(gm, "condition", "set", "arch", "grappled")
     cast = ok(gm, "act", "arch", "cast", "-o", "spell=misty step")
-    assert "arch spends 1 bonus action: cast" in cast
-    assert "arch spends 1 level 2 spell slot: 2 of 3 left" in cast
+    assert "Archmage spends 1 bonus action: cast" in cast
+    assert "Archmage spends 1 level 2 spell slot: 2 of 3 left" in cast
     assert "Archmage teleports up to 30 feet to a space it can see: no movement spent" in cast
-    assert "arch is no longer grappled: teleported out of the grappler's reach" in cast
+    assert "Archmage is no longer grappled: teleported out of the grappler's reach" in cast
     assert "grappled" not in row(gm, "arch")["conditions"]
     ok(gm, "act", "arch", "move", "30")  # its speed is all still there
 
@@ -73,15 +73,15 @@ def test_srd_45_misty_step_moves_its_caster_only_and_keeps_srd_3s_bonus_action_r
 
 def test_srd_46_invisibility_hides_its_target_until_it_casts_and_ends_the_concentration(gm):
     cast = ok(gm, "act", "arch", "cast", "arch", "-o", "spell=invisibility")
-    assert "arch is invisible for 600 rounds: invisibility" in cast  # 1 hour
-    assert "arch is concentrating for 600 rounds: on invisibility" in cast
+    assert "Archmage is invisible for 600 rounds: invisibility" in cast  # 1 hour
+    assert "Archmage is concentrating for 600 rounds: on invisibility" in cast
     brannocs_turn(gm)
     swing = ok(gm, "act", "brannoc", "attack", "arch", "-w", "longsword", "--dice", "18,3")
     assert "Archmage is invisible" in swing and "-> miss" in swing  # the lower d20, 3
     ok(gm, "next")
     darts = ok(gm, "act", "arch", "cast", "brannoc", "-o", "spell=magic missile", "--dice", "1,1,1")
-    assert "arch is no longer invisible: Archmage casts a spell: invisibility ends" in darts
-    assert "arch is no longer concentrating" in darts
+    assert "Archmage is no longer invisible: Archmage casts a spell: invisibility ends" in darts
+    assert "Archmage is no longer concentrating" in darts
     assert "invisible" not in row(gm, "arch")["conditions"]
 
 
@@ -90,7 +90,7 @@ def test_srd_46_invisibility_ends_as_its_target_attacks(gm):
     brannocs_turn(gm)
     ok(gm, "next")
     stab = ok(gm, "act", "arch", "attack", "brannoc", "-w", "dagger", "--dice", "20,20,3,3")
-    assert "arch is no longer invisible: Archmage attacks: invisibility ends" in stab
+    assert "Archmage is no longer invisible: Archmage attacks: invisibility ends" in stab
     assert "Archmage is invisible" in stab  # the attack itself still had advantage (srd-27)
 
 
@@ -123,9 +123,9 @@ def duel(tmp_path: Path) -> Gm:
 def test_srd_47_counterspell_stops_a_spell_of_its_level_or_lower_with_no_roll(duel):
     cast = ok(duel, "act", "mage", "cast", "brannoc", "-o", "spell=fireball",
               "--defence", "arch=counterspell")  # fmt: skip
-    assert "mage spends 1 level 3 spell slot: 2 of 3 left" in cast  # the slot is spent
-    assert "arch spends 1 reaction: counterspell" in cast
-    assert "arch spends 1 level 3 spell slot: 2 of 3 left" in cast
+    assert "Mage spends 1 level 3 spell slot: 2 of 3 left" in cast  # the slot is spent
+    assert "Archmage spends 1 reaction: counterspell" in cast
+    assert "Archmage spends 1 level 3 spell slot: 2 of 3 left" in cast
     assert "fireball (level 3) is countered by counterspell at level 3 [srd-47" in cast
     assert "damage" not in cast and "save" not in cast
     assert row(duel, "brannoc")["hp"] == 28
@@ -135,7 +135,7 @@ def test_srd_47_a_higher_spell_is_countered_on_a_check_dc_10_plus_its_level(duel
     cone = ("act", "mage", "cast", "brannoc", "-o", "spell=cone of cold", "--defence",
             "arch=counterspell")  # fmt: skip
     stopped = ok(duel, *cone, "--dice", "10")  # 10 + Int 5 = 15: DC 10 + 5 met
-    assert "arch rolls d20 for Int check (DC 15): 10 +5 = 15" in stopped
+    assert "Archmage rolls d20 for Int check (DC 15): 10 +5 = 15" in stopped
     assert "cone of cold (level 5) is countered [srd-47" in stopped
     assert row(duel, "brannoc")["hp"] == 28
     ok(duel, "undo")
@@ -162,15 +162,15 @@ def test_srd_47_counterspell_is_refused_where_it_cannot_answer(duel):
 
 def test_srd_47_a_player_asked_is_offered_counterspell_though_not_a_target(duel):
     asked = ok(duel, "act", "mage", "cast", "brannoc", "-o", "spell=fireball", "--ask")
-    assert "waits for arch's reaction (none | counterspell)" in asked
+    assert "waits for Archmage's reaction (none | counterspell)" in asked
     answered = ok(duel, "answer", "arch", "counterspell")
     assert "fireball (level 3) is countered by counterspell at level 3" in answered
 
 
 def test_srd_46_greater_invisibility_lasts_through_the_target_s_own_spells(duel):
     cast = ok(duel, "act", "mage", "cast", "mage", "-o", "spell=greater invisibility")
-    assert "mage spends 1 level 4 spell slot: 2 of 3 left" in cast
-    assert "mage is invisible for 10 rounds: greater invisibility" in cast
+    assert "Mage spends 1 level 4 spell slot: 2 of 3 left" in cast
+    assert "Mage is invisible for 10 rounds: greater invisibility" in cast
     for _ in range(4):
         ok(duel, "next")
     bolt = ok(duel, "act", "mage", "cast", "arch", "-o", "spell=fire bolt", "--dice", "5,15,1,1")
@@ -202,8 +202,8 @@ def test_srd_48_faerie_fire_outlines_a_creature_that_fails_its_dex_save(cave):
     ok(cave, "condition", "set", "gnome", "invisible")
     cast = ok(cave, "act", "drow", "cast", "gnome", "-o", "spell=faerie fire", "--dice", "3")
     assert "Dex save against faerie fire (DC 11): 3 +2 = 5" in cast
-    assert "gnome is under faerie fire for 10 rounds" in cast
-    assert "drow is concentrating for 10 rounds: on faerie fire" in cast
+    assert "Deep Gnome (Svirfneblin) is under faerie fire for 10 rounds" in cast
+    assert "Drow is concentrating for 10 rounds: on faerie fire" in cast
     swing = attack_on_gnome(cave, 2, 15, 3)  # advantage: the higher d20
     assert "advantage: Deep Gnome (Svirfneblin): faerie fire (srd-33)" in swing
     assert "is invisible" not in swing  # outlined, it has no benefit of it
@@ -220,8 +220,8 @@ def test_srd_48_blur_is_on_its_caster_only_and_gives_attacks_on_it_disadvantage(
     said = refused(cave, "act", "gnome", "cast", "drow", "-o", "spell=blur")
     assert said == "Error: blur is on its caster only: name no target, or gnome (range: self)"
     cast = ok(cave, "act", "gnome", "cast", "-o", "spell=blur")
-    assert "gnome spends 1 innate use: blur" in cast
-    assert "gnome is under blur for 10 rounds" in cast
+    assert "Deep Gnome (Svirfneblin) spends 1 innate use: blur" in cast
+    assert "Deep Gnome (Svirfneblin) is under blur for 10 rounds" in cast
     ok(cave, "next")
     swing = ok(cave, "act", "drow", "attack", "gnome", "-w", "shortsword", "--dice", "18,3")
     assert "disadvantage: Deep Gnome (Svirfneblin): blur (srd-33)" in swing
@@ -245,10 +245,10 @@ def lair(tmp_path: Path) -> Gm:
 def test_srd_49_sleep_spends_its_dice_of_hit_points_from_the_fewest_up(lair):
     cast = ok(lair, "act", "mephit", "cast", "brannoc", "bones", "gob", "-o", "spell=sleep",
               "--dice", "3,3,3,3,3")  # fmt: skip
-    assert "mephit spends 1 innate use: sleep" in cast
-    assert "mephit rolls 5d8 for sleep: 3+3+3+3+3 -> 15 on 5d8" in cast
-    assert "gob is unconscious for 10 rounds: sleep" in cast
-    assert "gob is prone: falls unconscious" in cast
+    assert "Dust Mephit spends 1 innate use: sleep" in cast
+    assert "Dust Mephit rolls 5d8 for sleep: 3+3+3+3+3 -> 15 on 5d8" in cast
+    assert "Goblin is unconscious for 10 rounds: sleep" in cast
+    assert "Goblin is prone: falls unconscious" in cast
     assert "Bones is undead: not affected" in cast
     assert "Brannoc's 28 hit points are more than the 8 left" in cast
     assert row(lair, "brannoc")["conditions"] == row(lair, "bones")["conditions"] == ""
@@ -258,7 +258,7 @@ def test_srd_49_damage_wakes_the_sleeper_who_stays_prone(lair):
     ok(lair, "act", "mephit", "cast", "gob", "-o", "spell=sleep", "--dice", "1,1,1,1,3")
     assert "unconscious" in row(lair, "gob")["conditions"]
     woken = ok(lair, "harm", "gob", "1")
-    assert "gob is no longer unconscious: damage wakes it: sleep ends" in woken
+    assert "Goblin is no longer unconscious: damage wakes it: sleep ends" in woken
     assert row(lair, "gob")["conditions"] == "prone"
 
 
@@ -286,7 +286,7 @@ def test_srd_64_dispel_magic_ends_a_spell_of_3rd_level_or_lower_with_no_roll(cry
     assert row(crypt, "mage")["ac"] == 15
     ok(crypt, "next")
     cast = ok(crypt, "act", "lich", "cast", "mage", "-o", "spell=dispel magic")
-    assert "mage is no longer under mage armor: dispel magic ends mage armor (level 1)" in cast
+    assert "Mage is no longer under mage armor: dispel magic ends mage armor (level 1)" in cast
     assert row(crypt, "mage")["ac"] == 12
 
 
@@ -295,14 +295,14 @@ def test_srd_64_a_higher_spell_ends_on_a_check_dc_10_plus_its_level(crypt):
     ok(crypt, "next")
     dispel = ("act", "lich", "cast", "mage", "-o", "spell=dispel magic")
     held = ok(crypt, *dispel, "--dice", "8")  # 8 + Int 5 = 13 vs DC 14
-    assert "lich rolls d20 for Int check (DC 14): 8 +5 = 13" in held
+    assert "Lich rolls d20 for Int check (DC 14): 8 +5 = 13" in held
     assert "greater invisibility (level 4) holds on Mage" in held
     assert "invisible" in row(crypt, "mage")["conditions"]
     ok(crypt, "undo")
     ended = ok(crypt, *dispel, "--dice", "9")
-    assert "mage is no longer invisible: dispel magic ends greater invisibility (level 4)" in ended
+    assert "Mage is no longer invisible: dispel magic ends greater invisibility (level 4)" in ended
     assert (
-        "mage is no longer concentrating: greater invisibility has ended on every target" in ended
+        "Mage is no longer concentrating: greater invisibility has ended on every target" in ended
     )
     ok(crypt, "undo")
     upcast = ok(crypt, *dispel, "-o", "level=4")  # a 4th-level slot ends it with no check
@@ -320,16 +320,16 @@ def test_srd_65_banishment_takes_its_target_out_of_the_fight_while_it_lasts(gm):
     ok(gm, "add", "wren", "--sheet", str(SAMPLES / "rogue.toml"), "--side", "pc", "--dice", "1")
     cast = ok(gm, "act", "arch", "cast", "brannoc", "-o", "spell=banishment", "--dice", "3")
     assert "Cha save against banishment (DC 17): 3 vs 17" in cast
-    assert "brannoc is removed for 10 rounds: banishment" in cast
-    assert "arch is concentrating for 10 rounds: on banishment" in cast
+    assert "Brannoc is removed for 10 rounds: banishment" in cast
+    assert "Archmage is concentrating for 10 rounds: on banishment" in cast
     assert "Round 1: wren to act" in ok(gm, "next")  # initiative 4, Brannoc's 3
     said = refused(gm, "act", "wren", "attack", "brannoc", "-w", "shortsword")
     assert said == "Error: Brannoc was removed from the fight; `return brannoc` brings them back"
-    assert "Round 2: arch to act" in ok(gm, "next")  # Brannoc's turn is skipped
+    assert "Round 2: Archmage to act" in ok(gm, "next")  # Brannoc's turn is skipped
     ok(gm, "next")
     stab = ok(gm, "act", "wren", "attack", "arch", "-w", "shortsword", "--dice", "18,6,3")
-    assert "arch is no longer concentrating: failed the concentration save" in stab
-    assert "brannoc is no longer removed: Archmage's concentration ends" in stab
+    assert "Archmage is no longer concentrating: failed the concentration save" in stab
+    assert "Brannoc is no longer removed: Archmage's concentration ends" in stab
 
 
 def test_srd_65_banishment_saved_against_banishes_nobody(gm):
@@ -342,8 +342,8 @@ def test_srd_66_fly_gives_a_flying_speed_of_60_feet_while_it_lasts(gm):
     said = refused(gm, "act", "arch", "move", "60")
     assert "Archmage has 30 feet of movement left this turn (speed 30" in said
     cast = ok(gm, "act", "arch", "cast", "arch", "-o", "spell=fly")
-    assert "arch is under fly for 100 rounds: fly" in cast  # 10 minutes
-    assert "arch is concentrating for 100 rounds: on fly" in cast
+    assert "Archmage is under fly for 100 rounds: fly" in cast  # 10 minutes
+    assert "Archmage is concentrating for 100 rounds: on fly" in cast
     assert "moving 60 feet, 0 feet left" in ok(gm, "act", "arch", "move", "60")
     said = refused(gm, "act", "arch", "move", "5")
     assert "0 feet of movement left this turn (speed 60, 60 spent" in said

@@ -28,7 +28,7 @@ def test_an_opportunity_attack_recorded_after_the_move_it_answers(gm):
     ok(gm, "act", "mage", "move", "30")
     swung = ok(gm, "act", "torvald", "opportunity", "mage", "-w", "longsword", "--dice", "14,6")
     assert "opportunity attack, as Zarvex the Mage moves out of reach" in swung
-    assert "mage is dead" in swung
+    assert "Zarvex the Mage is dead" in swung
 
 
 def test_an_opportunity_attack_declared_before_the_move_still_works(gm):
@@ -119,9 +119,9 @@ def test_the_log_says_a_breath_is_the_monster_s_action_and_an_upcast_its_level(g
     breath = ok(
         gm, "act", "wyrm", "cast", "ilse", "-o", "spell=fire breath", "--dice", "20" + ",1" * 10
     )
-    assert "wyrm spends 1 action: fire breath, recharge 5-6" in breath
+    assert "Ashen Wyrm spends 1 action: fire breath, recharge 5-6" in breath
     assert "spell" not in breath.replace("spell=", "") and "cantrip" not in breath
     ok(gm, "next")
     darts = ok(gm, "act", "ilse", "cast", "wyrm", "-o", "spell=magic missile", "-o", "level=2")
     assert "magic missile, a level 1 spell cast at level 2 with an action" in darts
-    assert "ilse spends 1 level 2 spell slot: 1 of 2 left" in darts
+    assert "Ilse spends 1 level 2 spell slot: 1 of 2 left" in darts

@@ -27,8 +27,9 @@ def test_the_docs_party_tour_runs_as_written(tmp_path: Path):
     assert "hild.foundry.json: not read" not in done.stderr  # her poison immunity is read
     assert "Hild Ashvane joins the party\nBrannoc joins the party" in done.stdout
     assert "goblin                         CR 1/4  small humanoid (goblinoid)" in done.stdout
-    rested = done.stdout[done.stdout.index("hild rests") :]
-    assert "hild rolls d10 for hit die: 6 +2 = 8" in rested and "hild heals 8" in rested
+    rested = done.stdout[done.stdout.index("Hild Ashvane rests") :]
+    assert "Hild Ashvane rolls d10 for hit die: 6 +2 = 8" in rested
+    assert "Hild Ashvane heals 8" in rested
     assert re.search(r"^hild +Hild Ashvane +HP 27/28, Hit Dice 2/3 +party", rested, re.M)
     assert re.search(r"^brannoc +Brannoc +HP 25/28, Hit Dice 3/3 +party", rested, re.M)
     assert "Brannoc spends no Hit Dice" in rested
@@ -38,7 +39,7 @@ def test_the_docs_party_tour_runs_as_written(tmp_path: Path):
     assert re.search(r"Hild Ashvane +pc +- +HP 27/28, Hit Dice 2/3 +18", den)
     assert re.search(r"Brannoc +pc +- +HP 25/28", den)
     assert "HP 24/24, slots 3/4 2/2" in den and "Owlbear" in den and "HP 59/59" in den
-    rested = done.stdout[done.stdout.rindex("hild rests") :]
+    rested = done.stdout[done.stdout.rindex("Hild Ashvane rests") :]
     assert re.search(r"^hild +Hild Ashvane +HP 28/28, Hit Dice 3/3 +party", rested, re.M)
     assert re.search(r"^maelis +Maelis +HP 24/24, slots 4/4 2/2, Hit Dice 3/3 +party", rested, re.M)
     assert "rules drift: none" in done.stdout

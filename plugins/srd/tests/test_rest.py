@@ -222,11 +222,11 @@ def test_innate_spells_a_day_spent_in_one_fight_stay_spent_in_the_next_until_a_l
         return cast
 
     run("party", "add", "oni", "-r", "srd", "--monster", "oni")
-    assert "oni spends 1 innate use: cone of cold" in fight_with_a_cone_of_cold()
+    assert "Oni spends 1 innate use: cone of cold" in fight_with_a_cone_of_cold()
     refused = fight_with_a_cone_of_cold(code=1)
     assert "has cast cone of cold its 1 time a day (innate spellcasting)" in refused
     run("party", "rest", "long")
-    assert "oni spends 1 innate use: cone of cold" in fight_with_a_cone_of_cold()
+    assert "Oni spends 1 innate use: cone of cold" in fight_with_a_cone_of_cold()
 
 
 def test_fracas_party_shows_the_party_between_fights_without_what_ended_with_the_fight(tmp_path):

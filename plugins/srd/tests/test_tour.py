@@ -33,8 +33,8 @@ def test_the_docs_goblin_ambush_runs_as_written(tmp_path: Path):
     after = ["undo", "redo", "end", "reveal", "audit", "export --format md -o ambush.md"]
     done = pasted(tmp_path, tour() + "".join(f"fracas {line}\n" for line in after))
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    assert "brannoc is no longer surprised" in done.stdout
-    assert "goblin-2 is dead: a monster at 0 HP dies [srd-13]" in done.stdout
+    assert "Brannoc is no longer surprised" in done.stdout
+    assert "Goblin 2 is dead: a monster at 0 HP dies [srd-13]" in done.stdout
     assert "[srd-18] Opportunity attack." in done.stdout
     assert "Creative Commons Attribution 4.0" in done.stdout
     assert "rules drift: none" in done.stdout and "hash chain: ok" in done.stdout
@@ -50,14 +50,14 @@ def test_the_docs_wyrm_s_lair_runs_as_written(tmp_path: Path):
     done = pasted(tmp_path, tour("## The wyrm's lair"))
     out = done.stdout
     assert done.returncode == 0, out[-3000:] + done.stderr[-3000:]
-    assert "wyrm spends 1 lair action: magma" in out
-    assert "brannoc rolls 1d4 for bless on the attack on Ashen Wyrm" in out
+    assert "Ashen Wyrm spends 1 lair action: magma" in out
+    assert "Brannoc rolls 1d4 for bless on the attack on Ashen Wyrm" in out
     assert "shield: the hit becomes a miss (16 vs AC 17) [srd-39]" in out
     refused = "Maelis has no level 1 spell slot left (all 1 spent; srd-50): cast it with a"
     assert f"{refused} level 2 slot, -o level=2 (1 left)" in done.stderr
-    assert "maelis spends 1 level 2 spell slot: 0 of 1 left" in out
-    assert "brannoc is prone: bite of Wolf [srd-35, srd-27]" in out
-    assert "brannoc spends 15 feet of movement: stands up, 15 feet left" in out
+    assert "Maelis spends 1 level 2 spell slot: 0 of 1 left" in out
+    assert "Brannoc is prone: bite of Wolf [srd-35, srd-27]" in out
+    assert "Brannoc spends 15 feet of movement: stands up, 15 feet left" in out
     assert "becomes a success (2 left today)" in out
     assert "recharge of fire breath (5-6): 3 vs 5 -> not yet" in out
     status = out[out.rindex("Round 2 ·") :]
@@ -74,6 +74,6 @@ def test_the_docs_bestiary_runs_as_written(tmp_path: Path):
     assert done.returncode == 0, out[-3000:] + done.stderr[-3000:]
     assert "44 of 332 monsters. This work includes material taken from the System" in out
     assert "adult-red-dragon               CR 17   huge dragon" in out
-    assert "dragon rolls 2d6 for fire damage of bite: 6+6 -> 12 on 2d6" in out
-    assert "brannoc takes 30 damage" in out and "brannoc is dying" in out
+    assert "Adult Red Dragon rolls 2d6 for fire damage of bite: 6+6 -> 12 on 2d6" in out
+    assert "Brannoc takes 30 damage" in out and "Brannoc is dying" in out
     assert "HP 256/256, legendary 3/3, legendary resistance 3/3" in out
