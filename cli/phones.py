@@ -43,7 +43,7 @@ from fracas.projections.phones import (
     take_back,
     waits_on_secret,
 )
-from fracas.projections.screen import PLAYERS
+from fracas.projections.screen import GM, PLAYERS
 from fracas.rules.reactions import ANSWER, TIMEOUT, moment, now
 
 if TYPE_CHECKING:
@@ -537,7 +537,11 @@ def routes(table: "Table", is_gm: Callable[[Request], bool]) -> list[Route]:
                 given = invites(table.open().store, name)
                 secret = waits_on_secret(table.timeline(name, PLAYERS))
                 return table.templates.get_template("links.html").render(
-                    links=given, waiting=phones.waiting(name), mode=phones.mode, secret=secret
+                    links=given,
+                    waiting=phones.waiting(name),
+                    mode=phones.mode,
+                    secret=secret,
+                    rows=table.screen(name, GM).board.rows,
                 )
 
             return HTMLResponse(await table.run(render), headers=PRIVATE)

@@ -27,6 +27,17 @@
     links.innerHTML = await response.text();
     const waits = links.querySelector(".secret-waits");
     secretWaits.replaceChildren(...(waits ? [waits] : []));
+    invitable(links.querySelector("template.invitees"));
+  }
+
+  // The Invite list as the fight stands (a combatant added since the page loaded is in it),
+  // the GM's choice kept while it is still there.
+  function invitable(fresh) {
+    if (!fresh) return;
+    const chosen = who.value;
+    who.replaceChildren(fresh.content);
+    fresh.remove();
+    if ([...who.options].some((option) => option.value === chosen)) who.value = chosen;
   }
 
   document.getElementById("invite").addEventListener("submit", async (event) => {
