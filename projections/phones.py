@@ -412,6 +412,11 @@ def on_the_sheet(
     offered = ruleset.offered(sheet, said.offered_as or field) if sheet is not None else []
     if value not in offered:
         shown = ", ".join(offered) or "none"
+        if said.offered_as and sheet is not None and value in ruleset.offered(sheet, field):
+            kind = said.offered_as  # on the sheet, but not of the kind the action takes
+            raise Forbidden(
+                f"{said.label}: {value!r} is not a {kind}; use one of {combatant}'s: {shown}"
+            )
         raise Forbidden(f"{said.label}: {value!r} is not on {combatant}'s sheet; it has: {shown}")
 
 

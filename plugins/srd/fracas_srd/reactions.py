@@ -8,6 +8,7 @@ from fracas_srd.attacks import weapon_attack, weapon_of
 from fracas_srd.commands import Opportunity, React, Ready
 from fracas_srd.conditions import unseen_by
 from fracas_srd.movement import cannot_leave
+from fracas_srd.sheets import Weapon
 from fracas_srd.state import Fighter, State
 from fracas_srd.turn import action, one_target, reaction
 
@@ -34,12 +35,23 @@ def opportunity(state: State, actor: Fighter, command: Opportunity, ctx: Context
             f"{actor.name} cannot see {target.name}: {unseen}; an opportunity attack is on "
             "a creature it can see (srd-18)"
         )
-    weapon = weapon_of(actor, command.weapon)
-    if weapon.ranged:
-        raise RefusedError("an opportunity attack is a melee attack (srd-18)")
+    weapon = melee_weapon(actor, command.weapon)
     answered = f", as {target.name} moves out of reach" if target.moved else ""
     events = reaction(state, actor, f"opportunity attack{answered}")
     return events + weapon_attack(state, ctx, actor, target, weapon, command, "opportunity")
+
+
+def melee_weapon(actor: Fighter, name: str) -> Weapon:
+    """srd-18: the weapon of an opportunity attack, a melee attack: the one named, which
+    must be a melee weapon, or (none named) the sheet's first melee weapon."""
+    usable = actor.sheet.melee_weapons()
+    weapon = weapon_of(actor, name or usable[0])
+    if weapon.ranged:
+        raise RefusedError(
+            f"an opportunity attack is a melee attack (srd-18): {actor.name}'s {weapon.name} "
+            f"is a ranged weapon; use a melee one: {', '.join(usable)} (-w {usable[0]})"
+        )
+    return weapon
 
 
 def ready(state: State, actor: Fighter, command: Ready, ctx: Context) -> list[Event]:

@@ -60,6 +60,7 @@ from fracas_srd.view import key_numbers, view
 from fracas_srd.words import (
     DOWN,
     FIELD_HELP,
+    MELEE,
     ON_A_TURN,
     OUT,
     PLAYERS,
@@ -219,13 +220,16 @@ def offers(sheet: Sheet, field: str) -> list[str]:
     options and lair actions on the sheet; and what a phone shows a field with (words.py's
     `only_with`): the ranged weapons (range), the spells that spend a slot (its level),
     make an attack roll (within 5 feet, range) or shoot darts (how many at each); and
-    the spells a phone's Cast offers (`offered_as`): not a reaction's, cast when asked."""
+    what a phone's form offers (`offered_as`): Cast the spells not a reaction's (cast when
+    asked), an opportunity attack the melee weapons (srd-18)."""
     if field == "spell":
         return [spell.name for spell in sheet.spells]
     if field == "option":
         return [option.name for option in (*sheet.legendary, *sheet.lair)]
     if field == "ranged weapon":
         return [w.name for w in sheet.weapons if w.ranged or w.range]
+    if field == MELEE:
+        return sheet.melee_weapons()
     spells = {
         "levelled spell": [s.name for s in sheet.spells if s.level > 0],
         "spell attack": [s.name for s in sheet.spells if s.attack != "none"],

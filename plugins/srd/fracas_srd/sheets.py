@@ -344,6 +344,11 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             return self.proficiency
         return proficiency_for(max(self.level, self.cr))
 
+    def melee_weapons(self) -> list[str]:
+        """What a melee attack may be made with (an opportunity attack, srd-18): the
+        weapons not ranged (a thrown handaxe too), else an unarmed strike."""
+        return [w.name for w in self.weapons if not w.ranged] or [UNARMED.name]
+
     def weapon(self, name: str) -> Weapon:
         for weapon in self.weapons:
             if weapon.name.lower() == name.lower():

@@ -107,6 +107,7 @@ ALLY = PlayerField("Ally beside it", "another foe of the target stands within 5 
 ACTION, BONUS = frozenset(("action",)), frozenset(("bonus",))  # srd-3: a turn's budget
 EITHER = ACTION | BONUS  # a spell of either; a rogue's Cunning Action (srd-60)
 ON_A_TURN = "spell cast on a turn"  # what `offers` names the spells not cast as reactions
+MELEE = "melee weapon"  # what `offers` names the weapons of a melee attack (srd-18)
 HIT = (
     "d20 to hit (two with advantage or disadvantage; a bless d4 right after it), then the "
     "weapon's damage dice on a hit"
@@ -117,7 +118,10 @@ PLAYERS = {
     "attack": Playable(AIMED, dice=HIT, spends=ACTION),
     "offhand": Playable(AIMED, dice=HIT, spends=BONUS),
     "opportunity": Playable(
-        {"weapon": WEAPON, "ally_near": ALLY}, reaction=True, dice=HIT, foes=True
+        {"weapon": replace(WEAPON, offered_as=MELEE), "ally_near": ALLY},
+        reaction=True,
+        dice=HIT,
+        foes=True,
     ),
     "react": Playable(
         {"weapon": WEAPON, "within_5ft": NEAR, "ally_near": ALLY},

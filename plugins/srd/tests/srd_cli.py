@@ -38,5 +38,7 @@ def refused(gm: Gm, *args: str) -> str:
     return output.strip()
 
 
-def add(gm: Gm, who: str, sample: str, name: str, side: str = "pc") -> None:
-    ok(gm, "add", who, "--sheet", str(SAMPLES / f"{sample}.toml"), "--side", side, "--name", name)
+def add(gm: Gm, who: str, sample: str, name: str, side: str = "pc", *more: str) -> None:
+    """A combatant from a sample sheet; `more`: the rest of `fracas add` (`--set ...`)."""
+    sheet = str(SAMPLES / f"{sample}.toml")
+    ok(gm, "add", who, "--sheet", sheet, "--side", side, "--name", name, *more)

@@ -31,6 +31,45 @@ def test_an_opportunity_attack_recorded_after_the_move_it_answers(gm):
     assert "Zarvex the Mage is dead" in swung
 
 
+BOW = '{name = "longbow", damage = "1d8", type = "piercing", ranged = true, range = [150, 600]}'
+DAGGER = '{name = "dagger", damage = "1d4", type = "piercing", finesse = true}'
+
+
+def running_mage(gm, *weapons: str) -> None:
+    """The mage runs from Torvald (his sample's weapons, or `weapons` instead)."""
+    ok(gm, "new", "-r", "srd", "--id", "tower", "--title", "The mage's tower")
+    armed = ["--set", f"weapons=[{', '.join(weapons)}]"] if weapons else []
+    add(gm, "torvald", "fighter", "Torvald Ironside", "pc", *armed)
+    add(gm, "mage", "goblin", "Zarvex the Mage", "npc")
+    ok(gm, "begin", "--dice", "2,19")
+    ok(gm, "act", "mage", "move", "30")
+
+
+def test_an_opportunity_attack_with_a_bow_is_refused_naming_the_melee_weapons(gm):
+    """srd-18: an opportunity attack is a melee attack; the line says which weapons are."""
+    running_mage(gm)
+    said = refused(gm, "act", "torvald", "opportunity", "mage", "-w", "longbow", "--dice", "14")
+    assert said == (
+        "Error: an opportunity attack is a melee attack (srd-18): Torvald Ironside's longbow "
+        "is a ranged weapon; use a melee one: longsword, handaxe (-w longsword)"
+    )
+
+
+def test_an_opportunity_attack_without_a_weapon_named_takes_a_melee_one(gm):
+    """The sheet's first weapon was taken, a bow listed first refused the attack."""
+    running_mage(gm, BOW, DAGGER)
+    swung = ok(gm, "act", "torvald", "opportunity", "mage", "--dice", "14,3")
+    assert "attack on Zarvex the Mage with dagger" in swung and "longbow" not in swung
+
+
+def test_an_opportunity_attack_with_no_melee_weapon_is_an_unarmed_strike(gm):
+    running_mage(gm, BOW)
+    said = refused(gm, "act", "torvald", "opportunity", "mage", "-w", "longbow")
+    assert said.endswith("use a melee one: unarmed (-w unarmed)"), said
+    swung = ok(gm, "act", "torvald", "opportunity", "mage", "--dice", "14")
+    assert "attack on Zarvex the Mage with unarmed" in swung, swung
+
+
 def test_an_opportunity_attack_declared_before_the_move_still_works(gm):
     mage_fight(gm)
     ok(gm, "act", "torvald", "opportunity", "mage", "-w", "longsword", "--dice", "3")

@@ -1,0 +1,58 @@
+"""srd-18: an opportunity attack is a melee attack. The fighter's phone offered the longbow
+for it, beside the longsword and the handaxe; its form now offers the melee weapons alone
+(its own turn's attack still offers the bow), and a phone that sends the bow is refused in
+one line naming the melee weapons, with nothing appended."""
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.web import Table, crypt_table, fracas
+
+pytestmark = pytest.mark.sqlite_file
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    with crypt_table(tmp_path) as made:
+        yield made
+
+
+def weapons_offered(panel: str, action: str) -> list[str]:
+    fieldset = rf'<fieldset class="chosen" data-action="{action}".*?</fieldset>'
+    chosen = re.search(fieldset, panel, re.S)
+    assert chosen, panel
+    select = re.search(r'<select data-field="weapon">(.*?)</select>', chosen[0], re.S)
+    assert select, chosen[0]
+    return re.findall(r'<option value="([^"]*)"', select[1])
+
+
+def fighters_panel(table: Table) -> str:
+    return table.client.get(f"/p/{table.tokens['fighter']}/panel").text
+
+
+def test_the_opportunity_form_offers_the_melee_weapons_alone(table: Table) -> None:
+    assert weapons_offered(fighters_panel(table), "attack") == ["longsword", "handaxe", "longbow"]
+    fracas(table.db, "next")
+    fracas(table.db, "next")  # the goblin's turn: it may run from the fighter
+    assert weapons_offered(fighters_panel(table), "opportunity") == ["longsword", "handaxe"]
+
+
+def test_a_phones_opportunity_attack_with_a_bow_is_refused_naming_the_melee_weapons(
+    table: Table,
+) -> None:
+    fracas(table.db, "next")
+    fracas(table.db, "next")
+    before = table.log()
+    fields = {"weapon": "longbow"}
+    sent = table.tap("fighter", action="opportunity", targets=["goblin"], fields=fields)
+    assert sent.status_code == 403, sent.text
+    assert sent.text == (
+        "Weapon: 'longbow' is not a melee weapon; use one of fighter's: longsword, handaxe\n"
+    )
+    assert table.log() == before
+    fields = {"weapon": "handaxe"}
+    sent = table.tap("fighter", action="opportunity", targets=["goblin"], fields=fields)
+    assert sent.status_code == 200, sent.text
