@@ -195,9 +195,10 @@ class ReplayStep(msgspec.Struct, frozen=True):
     def typed_by(self, names: dict[str, str]) -> str:
         """'dice typed by Alice Reyes' when someone typed this step's dice in (a player at
         their phone, the GM) rather than the server rolling them; else ''."""
-        shown = list(dict.fromkeys(r.typist(names) for r in self.rolls if r.typed()))
-        if not shown:
+        typed = [r for r in self.rolls if r.typed()]
+        if not typed:  # (most steps)
             return ""
+        shown = list(dict.fromkeys(r.typist(names) for r in typed))
         listed = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
         return f"dice typed by {listed}"
 

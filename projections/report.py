@@ -652,7 +652,10 @@ def roll_rows(rolls: Iterable[RollLine], names: dict[str, str]) -> Markup:
     as the replay it is made from. (Numbers need no escaping.)"""
     rows = []
     for r in rolls:
-        faces = "".join([f"{_DIE[counts]}{face}</span>" for face, counts in r.marked()])
+        if r.kept:
+            faces = "".join([f"{_DIE[counts]}{face}</span>" for face, counts in r.marked()])
+        else:  # (most rolls: every die counts)
+            faces = "".join([f"{_DIE[True]}{face}</span>" for face in r.faces])
         target = "" if r.target is None else r.target
         source = (
             f"typed by {_cell(r.typist(names))}"
@@ -692,10 +695,33 @@ ROLLS_HEAD = (
 )
 
 
+def turn_lists(turns: list[Turn], names: dict[str, str]) -> Markup:
+    """A round's turns in the HTML report, each titled, its steps listed (`step_items`)."""
+    return Markup(
+        "".join(
+            [
+                f"<h3>{_cell(t.title)}</h3>\n"
+                f'<ol class="steps">\n{step_items(t.entries, names)}</ol>\n'
+                for t in turns
+            ]
+        )
+    )
+
+
 def step_items(entries: list[Entry], names: dict[str, str]) -> Markup:
     """A turn's steps as the HTML report's list items, each after what was taken back just
     before it: one call for the whole turn, not a template loop a step (the same text)."""
     return Markup("".join([set_aside_item(e) + step_item(e, names) for e in entries]))
+
+
+def list_items(lines: list[str]) -> str:
+    """Lines as the HTML report's list items, escaped as Jinja escapes them: joined by a
+    NUL, which escaping leaves as it is, and escaped at once (the same, and quicker) unless
+    a line holds a NUL of its own."""
+    joined = "\0".join(lines)
+    if joined.count("\0") != len(lines) - 1:
+        return "".join([f"<li>{_cell(line)}</li>" for line in lines])
+    return "<li>" + str(_cell(joined)).replace("\0", "</li><li>") + "</li>"
 
 
 def set_aside_item(entry: Entry) -> str:
@@ -724,7 +750,7 @@ def step_item(entry: Entry, names: dict[str, str]) -> str:
     if not step.lines:
         return f"{opening}</li>\n"
     rolls = f"{ROLLS_HEAD}{roll_rows(step.rolls, names)}</table></div>\n" if step.rolls else ""
-    lines = "".join([f"<li>{_cell(line)}</li>" for line in step.lines])
+    lines = list_items(step.lines)
     rules = rules_paragraph(entry.rules) if entry.rules else ""
     summary = "rolls and rules" if step.rolls else "details"
     return (
@@ -761,6 +787,23 @@ def standing_rows(standings: list[StandingRow]) -> Markup:
                 for w in standings
             ]
         )
+    )
+
+
+def md_turns(turns: list[Turn], names: dict[str, str], encounter: int) -> str:
+    """A round's turns in the Markdown report, each titled, its steps listed (`md_steps`)."""
+    return "".join(
+        [f"\n### {md(t.title)}\n\n{md_steps(t.entries, names, encounter)}" for t in turns]
+    )
+
+
+def md_standing_rows(standings: list[StandingRow]) -> str:
+    """The Markdown report's rows of the standings at a round's end, made inert."""
+    return "".join(
+        [
+            f"| {md(w.name)} | {md(w.side)} | {md(w.health)} | {md(', '.join(w.conditions))} |\n"
+            for w in standings
+        ]
     )
 
 
@@ -834,6 +877,9 @@ def environment(loader: jinja2.BaseLoader, html: bool) -> jinja2.Environment:
     env.filters["md_step"] = md_step
     env.filters["md_footnote"] = md_footnote
     env.filters["md_steps"] = md_steps
+    env.filters["md_turns"] = md_turns
+    env.filters["md_standing_rows"] = md_standing_rows
+    env.filters["turn_lists"] = turn_lists
     env.filters["md_footnotes"] = md_footnotes
     env.filters["step_items"] = step_items
     env.filters["roll_rows"] = roll_rows

@@ -282,6 +282,8 @@ def hidden_at_end(frames: list[Frame]) -> dict[str, int]:
         for event in frame.events:
             if isinstance(event, CombatantHidden):
                 hidden.setdefault(event.combatant, frame.record.step)
+    if not hidden:
+        return hidden
     for frame in frames:
         for event in frame.events if frame.in_effect else []:
             if isinstance(event, CombatantRevealed):
@@ -360,7 +362,7 @@ def shown_command(frame: Frame, cut: "Cut") -> dict[str, Any] | None:
     hidden one made "someone unseen" and nothing kept but who, what and to whom (its
     options read the hidden sheet, or name them)."""
     command = frame.command
-    if command is None or not involves(frame, set(cut.hidden)):
+    if command is None or not cut.hidden or not involves(frame, set(cut.hidden)):
         return command
 
     def said(who: Any) -> Any:
@@ -444,9 +446,22 @@ class Taint:
         key: bytes
 
     def kept(self) -> "Taint.Kept":
+        if self.untouched():  # (most steps of most fights: kept as one shared record)
+            return UNTOUCHED
         worlds = None if self.worlds is None else list(self.worlds)
         combatants, free = dict(self.combatants), frozenset(self.turn_free)
         return Taint.Kept(worlds, combatants, free, self.shared, self.origin, self.key)
+
+    def untouched(self) -> bool:
+        """As the walk began: no secret followed, nothing tainted, no history of worlds."""
+        return (
+            self.worlds == []
+            and not self.combatants
+            and not self.turn_free
+            and self.shared is None
+            and self.origin == 0
+            and self.key == b""
+        )
 
     def restore(self, kept: "Taint.Kept") -> None:
         self.worlds = None if kept.worlds is None else list(kept.worlds)
@@ -488,6 +503,8 @@ class Taint:
 
     def oldest(self, told: set[int]) -> int | None:
         """The earliest of the `told` GM-only steps (those players know of) still felt."""
+        if not told:
+            return None
         found = {*self.combatants.values(), *([self.shared] if self.shared is not None else [])}
         return min(found & told, default=None)
 
@@ -555,6 +572,9 @@ class Taint:
         self.combatants = {c: self.combatants.get(c, self.origin) for c in who}
         self.turn_free = set()
         self.shared = (self.shared or self.origin) if moved else None
+
+
+UNTOUCHED = Taint.Kept([], {}, frozenset(), None, 0, b"")  # restored by copying, never changed
 
 
 def every_world(
@@ -743,6 +763,8 @@ def judge(
         return False, source
     if free_roll(frame):
         return judge_free_roll(frame, hidden, disclosed)
+    if not taint.tainted() and not is_secret(events):
+        return False, None  # it reads nothing GM-only and decides nothing GM-only: shown
     # Until a step is withheld, nothing is tainted: what this step reads cannot matter (read
     # and spread below ask for it only once something is), and it is the costly part.
     reads = named_in(events, known) | changed if taint.tainted() else set()
@@ -792,6 +814,8 @@ def ordered(
     """The order players see: the rows they may follow in the order as it is now, and each
     tainted one where players last saw it, right after the row it followed then."""
     rows = list(shown)
+    if not frozen:
+        return rows
     previous: str | None = None
     for combatant, row in old_rows.items():
         if combatant in frozen:
@@ -828,8 +852,9 @@ def players_view(
     order the combatants joined, whatever order the ruleset's view gives them: a ruleset
     may list them by an initiative a GM-only roll decided."""
     frozen = set(taint.combatants)
-    old_wounds = {w.combatant: w for w in last.wounds} if last else {}
-    old_rows = {r.combatant: r for r in last.initiative} if last else {}
+    as_last_seen = last is not None and (bool(frozen) or taint.shared is not None)
+    old_wounds = {w.combatant: w for w in last.wounds} if as_last_seen else {}
+    old_rows = {r.combatant: r for r in last.initiative} if as_last_seen else {}
     wounds: list[WoundRow] = []
     for row in sorted(view.wounds, key=lambda w: (joins.get(w.combatant, len(joins)), w.combatant)):
         if row.combatant in hidden:
@@ -852,14 +877,11 @@ def players_view(
     # the turn is not tainted here (else the last view stood whole): who acts now is as the
     # view has it, a tainted row's marker too, so that one row alone is acting
     acting = [a for a in view.acting if a not in hidden]
-    rows = [
-        msgspec.structs.replace(r, order=n, acting=r.combatant in acting)
-        for n, r in enumerate(rows, start=1)
-    ]
-    pins = [p for p in view.pins if not {p.holder, p.target} & seen]
+    rows = [numbered_row(r, n, r.combatant in acting) for n, r in enumerate(rows, start=1)]
+    pins = [p for p in view.pins if not {p.holder, p.target} & seen] if seen else list(view.pins)
     pins += [
         p
-        for p in (last.pins if last else [])
+        for p in (last.pins if last and frozen else [])
         if {p.holder, p.target} & frozen and not {p.holder, p.target} & hidden
     ]
     unseen = not acting and bool(set(view.acting) & hidden)
@@ -876,6 +898,13 @@ def players_view(
         upcoming=upcoming,
     )
     return unnamed_view(shown, hidden, view)
+
+
+def numbered_row(row: InitiativeRow, order: int, acting: bool) -> InitiativeRow:
+    """A row of the players' order, numbered among the rows shown (most already are)."""
+    if row.order == order and row.acting == acting:
+        return row
+    return msgspec.structs.replace(row, order=order, acting=acting)
 
 
 def conditions_agreed(taint: Taint, wounds: list[WoundRow]) -> dict[str, list[str]]:
@@ -959,10 +988,15 @@ def shown_events(frame: Frame, cut: Cut) -> list[Event]:
         known, _changed, _shared = difference(frame.before, frame.after)
         events = visible(frame.events, hidden, known, involves(frame, hidden, known))
         against = held_by_hidden(frame.before, hidden, known)
+    if against:
+        events = [
+            e
+            for e in events
+            if not (isinstance(e, Rolled) and any(c in e.purpose for c in against.get(e.actor, ())))
+        ]
     return [
         msgspec.structs.replace(e, step=cut.number(e.step) or 0) if isinstance(e, Disclosed) else e
         for e in events
-        if not (isinstance(e, Rolled) and any(c in e.purpose for c in against.get(e.actor, ())))
     ]
 
 
