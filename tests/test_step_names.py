@@ -54,3 +54,20 @@ def test_a_join_still_says_the_id_to_type(run):
     run("new", "--id", "names")
     joined = run("add", "gob1", "--name", "Goblin 1").output
     assert "Goblin 1 (npc) joins as gob1" in joined
+
+
+TIED = {  # typed faces: both roll the same initiative, then a d100 each breaks the tie
+    "fudge": "0,0,0,0,0,0,0,0,50,40",
+    "pool": "1,1,1,1,1,1,1,1,50,40",
+    "timeslice": "1,1,1,1,50,40",
+}
+
+
+@pytest.mark.parametrize("ruleset", sorted(TIED))
+def test_an_initiative_tie_roll_names_no_id(run, ruleset):
+    """The tie roll's purpose said "initiative tie of wren": an id in the rules' own words,
+    in the GM's lines and the players' sentences alike."""
+    add_pair(run, ruleset)
+    begun = run("begin", "--dice", TIED[ruleset]).output
+    assert "Wren Ashe rolls d100 for initiative tie: 50" in begun
+    assert without_ids(begun) == [], begun

@@ -48,7 +48,7 @@ def start_turn(state: State, ctx: Context) -> list[Event]:
         ]
         tiebreak = 0
         if len(tied) > 1:
-            tie = tie_roll(ctx, who, f"initiative tie of {who}", ["003-29"])
+            tie = tie_roll(ctx, who, "initiative tie", ["003-29"])
             events.append(tie)
             tiebreak = tie.roll.total
         reason = f"{total}" + (f", tie roll {tiebreak}" if tiebreak else "")

@@ -46,7 +46,7 @@ def decide_begin(state: State, command: Begin, ctx: Context) -> list[Event]:
     for who, outcome in outcomes.items():
         tiebreak = 0
         if len(groups[(outcome, state.fighters[who].sheet.dexterity)]) > 1:
-            tie = tie_roll(ctx, who, f"initiative tie of {who}", ["004-M6"])
+            tie = tie_roll(ctx, who, "initiative tie", ["004-M6"])
             events.append(tie)
             tiebreak = tie.roll.total
         reason = f"Outcome {outcome}" + (f", tie roll {tiebreak}" if tiebreak else "")

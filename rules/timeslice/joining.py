@@ -41,7 +41,7 @@ def decide_begin(state: State, command: Start, ctx: Context) -> list[Event]:
         ]
         tiebreak = 0
         if len(tied) > 1:
-            tie = tie_roll(ctx, who, f"initiative tie of {who}", ["002-4"])
+            tie = tie_roll(ctx, who, "initiative tie", ["002-4"])
             events.append(tie)
             tiebreak = tie.roll.total
         reason = f"{total}" + (f", tie roll {tiebreak}" if tiebreak else "")
