@@ -6,6 +6,7 @@ green sliver on red; a phone's board (390 px) broke names and conditions mid-wor
 
 FRACAS_SHOTS=DIR keeps the screenshots."""
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,6 +14,9 @@ from typing import Any
 
 import pytest
 
+from fracas.projections import Fracas
+from fracas.projections.screen import LOG_LINES
+from tests.support import do
 from tests.web import PHONE, WAIT, fracas, invited, no_sideways_scroll, sample, served, shot
 
 pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
@@ -146,3 +150,96 @@ def test_a_phones_board_breaks_names_and_conditions_only_between_words(
         assert phone.locator("#screen tr[data-combatant]").count() == 10
         assert phone.evaluate(BROKEN_WORDS) == []
         no_sideways_scroll(phone)
+
+
+def long_fight(db: Path) -> None:
+    """Four characters against three goblins with long names and hit points to spare,
+    fourteen turns of attacks: each attack's step a sentence of three or more lines on a
+    TV, the newest step an attack."""
+    fracas(db, "new", "-r", "srd", "--id", "cave", "-t", "Goblin cave")
+    for n, (who, sheet) in enumerate(PARTY.items()):
+        at = ("--set", f"initiative={20 - n}", "--set", "hp=300", "--side", "pc")
+        fracas(db, "add", who, "--sheet", sample(sheet), *at)
+        fracas(db, "rename", who, NAMES[who])
+    fracas(db, "rename", "brannoc", "Brannoc Ironhand the Unyielding")
+    for n in range(1, 4):
+        at = ("--set", f"initiative={9 - n}", "--set", "hp=300")
+        fracas(db, "add", f"goblin-{n}", "--sheet", sample("goblin"), *at)
+    fracas(db, "rename", "goblin-3", "Bugbear ambusher of the Black Mountains")
+    fracas(db, "begin")
+    with Fracas(str(db)) as log:
+        fight = log.encounter("cave")
+        for turn in range(14):
+            if turn:
+                do(fight, {"action": "next"})
+            who = fight.view().acting[0]
+            target = "brannoc" if who.startswith("goblin") else "goblin-3"
+            do(fight, {"action": "attack", "actor": who, "targets": [target]})
+
+
+SET_UPS = {"long": long_fight, "cave": cave}
+# Each line of the log as the page shows it and as the server wrote it (a fresh copy of
+# the screen, fitted by nothing), its box, and the log's box.
+LOG_LINES_SHOWN = """async () => {
+  const page = document.querySelector('#screen .screen');
+  const written = new DOMParser().parseFromString(
+    await (await fetch(document.body.dataset.base + '/screen')).text(), 'text/html');
+  const log = document.querySelector('#screen ol.log').getBoundingClientRect();
+  return [...document.querySelectorAll('#screen ol.log li')].map((li) => {
+    const box = li.getBoundingClientRect();
+    const step = li.dataset.step;
+    const full = written.querySelector(`li[data-step="${step}"] .sentence`);
+    return {step: Number(step), shown: li.querySelector('.sentence').textContent.trim(),
+            full: full.textContent.trim(), top: box.top, bottom: box.bottom,
+            room: [log.top, Math.min(log.bottom, innerHeight)]};
+  });
+}"""
+# How tall each health cell's words are, in lines of its type.
+HEALTH_LINES = """() => [...document.querySelectorAll('#screen td.health')].map((cell) => {
+  const words = document.createRange();
+  words.selectNodeContents(cell);
+  const tops = new Set([...words.getClientRects()].filter((r) => r.width && r.height)
+    .map((r) => Math.round(r.top + r.height / 2)));
+  const line = parseFloat(getComputedStyle(cell).lineHeight);
+  const spread = Math.max(...tops) - Math.min(...tops);
+  return {text: cell.innerText.trim(), lines: 1 + Math.round(spread / line)};
+})"""
+
+
+def whole_or_cut_at_a_word(shown: str, full: str) -> bool:
+    if shown == full:
+        return True
+    kept = shown.removesuffix("…")  # and the comma or colon before the cut
+    return shown.endswith("…") and bool(kept) and bool(re.match(r"[,;:]? ", full[len(kept) :]))
+
+
+@pytest.mark.parametrize("set_up", SET_UPS)
+def test_the_tvs_log_shows_its_latest_steps_whole_and_health_on_one_line(
+    tmp_path: Path, browser: Any, set_up: str
+) -> None:
+    """An outside table tester's TV (1920x1080) showed two to four of the 14 steps the docs
+    promise, the last one cut across the middle of its line, and each health cell wrapped
+    to four lines ("HP 24/24, slots 4/4 / 2/2, Hit / Dice 3/3"). The log shows the 14
+    latest steps, each in view whole: its whole sentence, or cut after a word with an
+    ellipsis, never a line cut in half; each health reads on one line."""
+    db = tmp_path / "cave.db"
+    SET_UPS[set_up](db)
+    with served(db) as running:
+        tv = browser.new_context(**TV).new_page()
+        tv.goto(running.players)
+        tv.locator("#screen .screen").wait_for(timeout=WAIT)
+        tv.wait_for_timeout(300)  # the stream's first push may redraw the screen
+        shot(tv, f"tv-log-{set_up}")
+        head = int(tv.locator("#screen .screen").get_attribute("data-steps") or 0)
+        lines = tv.evaluate(LOG_LINES_SHOWN)
+        assert [line["step"] for line in lines] == list(range(head, head - LOG_LINES, -1))
+        for line in lines:
+            top, bottom = line["room"]
+            assert top - 0.5 <= line["top"] and line["bottom"] <= bottom + 0.5, line
+            assert whole_or_cut_at_a_word(line["shown"], line["full"]), line
+        tall = [line["bottom"] - line["top"] for line in lines]
+        assert tall[0] > 1.5 * min(tall), "the newest step is given the room left"
+        assert any(line["shown"] != line["full"] for line in lines), "a long step was cut"
+        health = tv.evaluate(HEALTH_LINES)
+        assert all(cell["lines"] == 1 for cell in health), health
+        no_sideways_scroll(tv)

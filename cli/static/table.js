@@ -17,7 +17,70 @@
     document.getElementById("live").classList.toggle("on", live);
   }
 
-  function show(html) { screen.innerHTML = html; }
+  function show(html) { screen.innerHTML = html; fit(); }
+
+  // On a TV the log has a box of its own (table.css): a step's sentence that would
+  // overflow it is cut after the last whole word that fits, with an ellipsis
+  // (its whole in the title), never across a line. Every step of the log gets one line,
+  // then the newest get their whole sentence back while the log has room.
+  function uncut(holder) {
+    if (holder.dataset.full === undefined) return;
+    holder.textContent = holder.dataset.full;
+    delete holder.dataset.full;
+    holder.removeAttribute("title");
+  }
+
+  function cutToFit(holder, fits, least = 1) {
+    uncut(holder);
+    if (fits()) return;
+    const full = holder.textContent;
+    const words = full.trim().split(/\s+/);
+    const keep = (n) => { holder.textContent = words.slice(0, n).join(" ").replace(/[,;:]$/, "") + "…"; };
+    let lo = Math.min(least, words.length - 1), hi = words.length - 1;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      keep(mid);
+      if (fits()) lo = mid; else hi = mid - 1;
+    }
+    keep(lo);
+    holder.dataset.full = full;
+    holder.title = full;
+  }
+
+  const wordsKept = (holder) => (holder.dataset.full === undefined ? Infinity
+    : holder.textContent.trim().split(/\s+/).length);
+
+  function fitLog(log) {
+    const lines = [...log.children];
+    const sentences = [...log.querySelectorAll("li .sentence")];
+    lines.forEach((line) => { line.hidden = false; });
+    sentences.forEach(uncut);
+    const fits = () => log.scrollHeight <= log.clientHeight;
+    if (getComputedStyle(log).overflowY !== "hidden" || fits()) return;
+    for (const sentence of sentences) {
+      const line = sentence.closest("li");
+      const full = sentence.textContent;
+      sentence.textContent = "…";
+      const one = line.offsetHeight;
+      sentence.textContent = full;
+      cutToFit(sentence, () => line.offsetHeight <= one);
+    }
+    // a log too short for a line a step: the oldest that would be cut across are left out
+    const bottom = log.getBoundingClientRect().bottom;
+    lines.forEach((line) => { if (line.getBoundingClientRect().bottom > bottom + 0.5) line.hidden = true; });
+    for (const sentence of sentences) {  // the newest first
+      const cut = wordsKept(sentence);
+      if (sentence.closest("li").hidden || cut === Infinity) continue;
+      cutToFit(sentence, fits, cut);
+      if (wordsKept(sentence) !== Infinity) return;
+    }
+  }
+
+  function fit() {
+    const log = screen.querySelector("ol.log");
+    if (log) fitLog(log);
+  }
+  window.addEventListener("resize", fit);
 
   // A push is the whole screen (when the page opens, or fell behind) or the parts of it
   // that changed: each replaces the element of its data-part; a list (the board's rows, the
@@ -45,6 +108,7 @@
     });
     root.dataset.step = update.step;
     root.dataset.steps = update.steps;
+    fit();
   }
 
   const stream = new EventSource(base + "/stream");
@@ -105,6 +169,7 @@
   function setLarge(on) {
     body.classList.toggle("large", on);
     large.setAttribute("aria-pressed", String(on));
+    fit();
   }
   large.addEventListener("click", () => {
     setLarge(!body.classList.contains("large"));
