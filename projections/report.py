@@ -631,9 +631,15 @@ def md(text: object) -> str:
 
 def md_join(items: Iterable[object], separator: str) -> str:
     """Each item made inert in Markdown (`md`), joined: a footnote's lines in one call."""
-    if any(special in separator for special in _MD_SPECIALS):
+    if not inert_in_md(separator):
         return separator.join(map(md, items))
     return md(separator.join(map(str, items)))  # (escaped at once: the same, and quicker)
+
+
+@functools.lru_cache(maxsize=64)  # (a template joins with a few separators, again and again)
+def inert_in_md(text: str) -> bool:
+    """Does `text` hold no character Markdown would obey?"""
+    return not any(special in text for special in _MD_SPECIALS)
 
 
 _DIE = ('<span class="die dropped" title="dropped">', '<span class="die" title="kept">')
@@ -759,6 +765,19 @@ def step_item(entry: Entry, names: dict[str, str]) -> str:
     )
 
 
+def round_marks(chart: Chart) -> Markup:
+    """The dashed line where each round begins, on a health chart of the HTML report."""
+    return Markup(
+        "".join(
+            [
+                f'<line x1="{x}" y1="0" x2="{x}" y2="{chart.height}" stroke="#bbb" '
+                'stroke-dasharray="2 3" vector-effect="non-scaling-stroke"/>\n'
+                for x, _number in chart.rounds
+            ]
+        )
+    )
+
+
 def rules_paragraph(rules: list[Rule]) -> Markup:
     """The rules a step cites, as the HTML report's paragraph (each statement on hover)."""
     return _rules_paragraph(tuple(rules))
@@ -880,6 +899,7 @@ def environment(loader: jinja2.BaseLoader, html: bool) -> jinja2.Environment:
     env.filters["md_turns"] = md_turns
     env.filters["md_standing_rows"] = md_standing_rows
     env.filters["turn_lists"] = turn_lists
+    env.filters["round_marks"] = round_marks
     env.filters["md_footnotes"] = md_footnotes
     env.filters["step_items"] = step_items
     env.filters["roll_rows"] = roll_rows
