@@ -23,6 +23,7 @@ from fracas_srd.commands import Scene
 from fracas_srd.conditions import (
     acting_ends,
     attack_edge,
+    check_charmed,
     cover_bonus,
     critical_up_close,
     saving_throw,
@@ -252,6 +253,7 @@ def weapon_attack(
     """One attack with a weapon against one target, and its damage on a hit."""
     if target.dead:
         raise RefusedError(f"{target.name} is dead")
+    check_charmed(attacker, [target], "attack")
     check_reach(weapon, command)
     events: list[Event] = []
     answer = chosen(state, target, command.defence, weapon.type, unseen(attacker, target, command))

@@ -51,6 +51,7 @@ def invisible(fighter: Fighter) -> bool:
 
 UNTIL_IT_ACTS = "until_it_acts"  # a condition's detail: it ends as its creature acts (srd-46)
 UNTIL_DAMAGED = "until_damaged"  # ... as its creature takes damage (sleep, srd-49)
+UNTIL_HARMED_BY = "until_harmed_by"  # ... as this side harms it (charm person, srd-67)
 
 
 def acting_ends(fighter: Fighter, acts: str) -> list[Event]:
@@ -72,6 +73,29 @@ def damage_ends(fighter: Fighter) -> list[Event]:
         for name, detail in fighter.conditions.items()
         if detail.get(UNTIL_DAMAGED)
     ]
+
+
+def harm_ends(fighter: Fighter, harmer: Fighter | None) -> list[Event]:
+    """srd-67: the conditions that end as the side that set them harms their creature."""
+    return [
+        ConditionCleared(
+            fighter.id, name, f"{harmer.name} harms it: {detail['spell']} ends", ["srd-67"]
+        )
+        for name, detail in fighter.conditions.items()
+        if harmer is not None and detail.get(UNTIL_HARMED_BY) == harmer.side
+    ]
+
+
+def check_charmed(actor: Fighter, targets: Sequence[Fighter], what: str) -> None:
+    """srd-67: a creature charmed by a spell cannot attack its charmer or aim harm at it."""
+    charmer = (actor.conditions.get("charmed") or {}).get("by")
+    target = next((t for t in targets if t.id == charmer), None)
+    if target is not None:
+        spell = actor.conditions["charmed"].get("spell", "a charm")
+        raise RefusedError(
+            f"{actor.name} is charmed by {target.name} ({spell}): it cannot {what} "
+            f"{target.name} (srd-67)"
+        )
 
 
 def attacker_edge(edge: Edge, attacker: Fighter, command: Scene) -> None:
@@ -186,6 +210,7 @@ def saving_throw(
     given: Sequence[Modifier] = (),
     magic: bool = False,
     resist: bool = True,
+    favoured: tuple[str, str] | None = None,
 ) -> Check:
     """srd-M5 with srd-27's automatic failures and srd-22's cover on Dex saves, and Magic
     Resistance against a spell or another magical effect (`magic`, srd-63); a failure a
@@ -208,6 +233,8 @@ def saving_throw(
         edge.add(good, source, "srd-33")
     if magic and fighter.sheet.magic_resistance:
         edge.add(True, "Magic Resistance: a save against magic", "srd-63")
+    if favoured is not None:  # the effect's own advantage, and its rule (charm person's)
+        edge.add(True, *favoured)
     rules = ["srd-M5", *rules]
     made = d20_test(ctx, events, fighter.id, purpose, mods, edge, dc, rules, dice=dice)
     return made if made.success else resisted(events, fighter, made, purpose, resist)

@@ -18,7 +18,7 @@ from fracas.rules.api import (
 )
 
 from fracas_srd.checks import Edge, Judge, d20_test
-from fracas_srd.conditions import damage_ends, saving_throw
+from fracas_srd.conditions import damage_ends, harm_ends, saving_throw
 from fracas_srd.effects import bonuses, resistances
 from fracas_srd.events import DEATH_SAVE, ConcentrationOwed, DeathSaves, TemporaryHitPoints
 from fracas_srd.state import REMOVED, Fighter, State
@@ -124,11 +124,18 @@ def deal(
         notes.append(Modifier(0, f"{absorbed} of it off temporary hit points first", "srd-11"))
         cited.append("srd-11")
     events: list[Event] = [Damaged(target.id, taken, source, [*parts, *notes], cited)]
-    return events + after_damage(state, ctx, target, taken, absorbed, critical)
+    harmer = state.fighters.get(source)
+    return events + after_damage(state, ctx, target, taken, absorbed, critical, harmer)
 
 
 def after_damage(
-    state: State, ctx: Context | None, target: Fighter, taken: int, absorbed: int, critical: bool
+    state: State,
+    ctx: Context | None,
+    target: Fighter,
+    taken: int,
+    absorbed: int,
+    critical: bool,
+    harmer: Fighter | None = None,
 ) -> list[Event]:
     if taken == 0 or target.dead:
         return []
@@ -137,7 +144,8 @@ def after_damage(
     to_hp = taken - absorbed
     if to_hp and to_hp >= target.hp:
         return dropping(state, target, to_hp - target.hp)
-    return damage_ends(target) + concentration_save(state, ctx, target, taken)
+    ended = damage_ends(target) + harm_ends(target, harmer)
+    return ended + concentration_save(state, ctx, target, taken)
 
 
 def dropping(state: State, target: Fighter, left_over: int) -> list[Event]:

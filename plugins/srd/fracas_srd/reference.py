@@ -487,6 +487,13 @@ STATEMENTS = {
         "ends, a target still aloft falls (the GM narrates it). One more target for each slot"
         " level above 3rd. [Fly]"
     ),
+    "srd-67": (
+        "Charm person. An action, a 1st-level slot, 1 hour: a humanoid that fails a Wisdom "
+        "save (with advantage if the caster or its companions are fighting it) is charmed by "
+        "the caster: it can't attack the caster or aim harmful abilities or magic at it. The "
+        "spell ends early if the caster or its companions harm it (fracas: deal it damage). "
+        "One more target for each slot level above 1st. [Charm Person; Charmed]"
+    ),
 }
 
 

@@ -187,6 +187,9 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # Ends on a target that attacks or casts a spell (invisibility, srd-46).
     until_it_acts: bool = False
     dispels: bool = False  # ends the spells on its target (dispel magic, srd-64)
+    # Saved against with advantage by a creature the caster's side is fighting, and ends as
+    # the caster or its companions harm it (charm person, srd-67).
+    wary: bool = False
     # Dice of hit points it affects, the creatures with the fewest first, no save (sleep:
     # 5d8, srd-49); its condition then ends as the creature takes damage.
     hp_pool: Annotated[str, msgspec.Meta(pattern=r"^(\d+d\d+)?$")] = ""

@@ -63,6 +63,9 @@ WRITTEN = {
                    "upcast_targets": 1},  # srd-65
     "fly": {"name": "fly", "level": 3, "rounds": 100, "concentration": True, "targets": 1,
             "upcast_targets": 1, "effect": {"fly": 60}},  # 10 minutes (srd-66)
+    "charm person": {"name": "charm person", "level": 1, "save": "wis", "condition": "charmed",
+                     "rounds": 600, "targets": 1, "upcast_targets": 1,
+                     "wary": True},  # 1 hour (srd-67)
     "sleep": {"name": "sleep", "level": 1, "hp_pool": "5d8", "upcast": "2d8",
               "condition": "unconscious", "rounds": 10},  # srd-49
     "blur": {"name": "blur", "level": 2, "on_self": True, "rounds": 10, "concentration": True,

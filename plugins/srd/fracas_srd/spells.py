@@ -25,8 +25,10 @@ from fracas_srd.castings import check_bonus_rule, spell_cast
 from fracas_srd.commands import Cast
 from fracas_srd.conditions import (
     UNTIL_DAMAGED,
+    UNTIL_HARMED_BY,
     UNTIL_IT_ACTS,
     acting_ends,
+    check_charmed,
     saving_throw,
     shaking_off,
     still_shaken_off,
@@ -164,6 +166,12 @@ def check_affected(spell: Spell, target: Fighter) -> None:
         )
 
 
+def harmful(spell: Spell) -> bool:
+    """A spell that harms its targets: damage, a save, an attack, a condition, dispelling."""
+    return bool(spell.damage or spell.save or spell.attack != "none" or spell.condition
+                or spell.dispels or spell.hp_pool)  # fmt: skip
+
+
 def check_self(caster: Fighter, spell: Spell, targets: list[Fighter]) -> list[Fighter]:
     """A spell of its caster alone (misty step, blur): no other target, and none named is
     the caster."""
@@ -199,6 +207,8 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
     command = replace(command, level=slot or None)  # the slot it is cast with, as asked or not
     targets = check_self(caster, spell, [state.fighter(t) for t in command.targets])
     check_targets(spell, slot, targets)
+    if harmful(spell):
+        check_charmed(caster, targets, f"aim {spell.name} at")
     waits = recharge.used(caster, spell)  # first: recharging says more than the action spent
     events = [*casting_cost(state, caster, spell, slot), *waits]
     for counterer, answer in answers:
@@ -517,6 +527,7 @@ def save_spell(
             command.cover,
             magic=spell.magic,
             resist=command.resist,
+            favoured=wary_of(caster, target, spell),
         )
         for target, untouched in zip(targets, unmoved, strict=True)
     ]
@@ -539,6 +550,13 @@ def save_spell(
             events += shaking_off(hit, caster.id, spell.name, "it saved against it")
         events += rebuked(state, ctx, [*before, *events], caster, target, answer)
     return events
+
+
+def wary_of(caster: Fighter, target: Fighter, spell: Spell) -> tuple[str, str] | None:
+    """srd-67: a creature the caster's side is fighting saves against it with advantage."""
+    if not spell.wary or not caster.hostile_to(target):
+        return None
+    return f"{caster.name}'s side is fighting {target.name}", "srd-67"
 
 
 def save_outcome(
@@ -589,6 +607,8 @@ def afflict(
         detail[UNTIL_IT_ACTS] = True
     if spell.hp_pool:
         detail[UNTIL_DAMAGED] = True
+    if spell.wary:
+        detail[UNTIL_HARMED_BY] = caster.side
     if spell.effect is not None:
         detail[EFFECT] = msgspec.to_builtins(spell.effect)
     detail |= timed(state, caster, target, spell, spell.save, save_dc(caster, spell))

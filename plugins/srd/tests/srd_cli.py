@@ -38,7 +38,27 @@ def refused(gm: Gm, *args: str) -> str:
     return output.strip()
 
 
-def add(gm: Gm, who: str, sample: str, name: str, side: str = "pc", *more: str) -> None:
+def add(gm: Gm, who: str, sheet: str, name: str, side: str = "pc", *more: str) -> None:
     """A combatant from a sample sheet; `more`: the rest of `fracas add` (`--set ...`)."""
-    sheet = str(SAMPLES / f"{sample}.toml")
-    ok(gm, "add", who, "--sheet", sheet, "--side", side, "--name", name, *more)
+    ok(gm, *sample(who, sheet, name, side), *more)
+
+
+def monster(who: str, name: str, side: str = "npc") -> list[str]:
+    """`fracas add` of a monster of the bestiary."""
+    return ["add", who, "--monster", name, "--side", side]
+
+
+def sample(who: str, sheet: str, name: str, side: str = "pc") -> list[str]:
+    """`fracas add` of a sample sheet."""
+    return ["add", who, "--sheet", str(SAMPLES / f"{sheet}.toml"), "--side", side, "--name", name]
+
+
+def fight(db: Path, title: str, dice: str, *joining: list[str]) -> Gm:
+    """A new srd fight of those joining (`monster`, `sample`), begun on these initiative
+    faces."""
+    run = gm_on(db)
+    ok(run, "new", "-r", "srd", "--id", db.stem, "--title", title)
+    for joiner in joining:
+        ok(run, *joiner)
+    ok(run, "begin", "--dice", dice)
+    return run

@@ -7,18 +7,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from srd_cli import SAMPLES, Gm, add, gm_on, ok, refused
+from srd_cli import SAMPLES, Gm, fight, monster, ok, refused, sample
 
 
 @pytest.fixture
 def gm(tmp_path: Path) -> Gm:
     """An archmage of the bestiary (acting first) against Brannoc, in chain mail."""
-    run = gm_on(tmp_path / "tower.db")
-    ok(run, "new", "-r", "srd", "--id", "tower", "--title", "The archmage's tower")
-    ok(run, "add", "arch", "--monster", "archmage", "--side", "npc")
-    add(run, "brannoc", "fighter", "Brannoc")
-    ok(run, "begin", "--dice", "19,2")
-    return run
+    return fight(
+        tmp_path / "tower.db", "The archmage's tower", "19,2",
+        monster("arch", "archmage"), sample("brannoc", "fighter", "Brannoc"),
+    )  # fmt: skip
 
 
 def row(gm: Gm, who: str) -> dict[str, Any]:
@@ -110,14 +108,11 @@ def test_the_stat_block_lists_them_as_played(gm):
 def duel(tmp_path: Path) -> Gm:
     """A mage of the bestiary (acting first, on the players' side) against an archmage;
     Brannoc stands by, and an Ashen Wyrm."""
-    run = gm_on(tmp_path / "duel.db")
-    ok(run, "new", "-r", "srd", "--id", "duel", "--title", "The duel")
-    ok(run, "add", "mage", "--monster", "mage", "--side", "pc")
-    ok(run, "add", "arch", "--monster", "archmage", "--side", "npc")
-    add(run, "brannoc", "fighter", "Brannoc")
-    add(run, "wyrm", "wyrm", "Ashen Wyrm", side="npc")
-    ok(run, "begin", "--dice", "19,2,1,1")
-    return run
+    return fight(
+        tmp_path / "duel.db", "The duel", "19,2,1,1",
+        monster("mage", "mage", "pc"), monster("arch", "archmage"),
+        sample("brannoc", "fighter", "Brannoc"), sample("wyrm", "wyrm", "Ashen Wyrm", "npc"),
+    )  # fmt: skip
 
 
 def test_srd_47_counterspell_stops_a_spell_of_its_level_or_lower_with_no_roll(duel):
@@ -181,12 +176,10 @@ def test_srd_46_greater_invisibility_lasts_through_the_target_s_own_spells(duel)
 @pytest.fixture
 def cave(tmp_path: Path) -> Gm:
     """A drow of the bestiary (acting first) against a deep gnome, both with innate spells."""
-    run = gm_on(tmp_path / "cave.db")
-    ok(run, "new", "-r", "srd", "--id", "cave", "--title", "The cave")
-    ok(run, "add", "drow", "--monster", "drow", "--side", "npc")
-    ok(run, "add", "gnome", "--monster", "deep gnome (svirfneblin)", "--side", "pc")
-    ok(run, "begin", "--dice", "19,2")
-    return run
+    return fight(
+        tmp_path / "cave.db", "The cave", "19,2",
+        monster("drow", "drow"), monster("gnome", "deep gnome (svirfneblin)", "pc"),
+    )  # fmt: skip
 
 
 def attack_on_gnome(cave: Gm, *faces: int) -> str:
@@ -232,14 +225,11 @@ def test_srd_48_blur_is_on_its_caster_only_and_gives_attacks_on_it_disadvantage(
 def lair(tmp_path: Path) -> Gm:
     """A dust mephit of the bestiary (acting first, sleep once a day) against a goblin
     (7 HP), a skeleton (undead) and Brannoc (28 HP)."""
-    run = gm_on(tmp_path / "lair.db")
-    ok(run, "new", "-r", "srd", "--id", "lair", "--title", "The dusty lair")
-    ok(run, "add", "mephit", "--monster", "dust mephit", "--side", "npc")
-    add(run, "gob", "goblin", "Goblin")
-    add(run, "bones", "skeleton", "Bones")
-    add(run, "brannoc", "fighter", "Brannoc")
-    ok(run, "begin", "--dice", "19,5,3,1")
-    return run
+    return fight(
+        tmp_path / "lair.db", "The dusty lair", "19,5,3,1",
+        monster("mephit", "dust mephit"), sample("gob", "goblin", "Goblin"),
+        sample("bones", "skeleton", "Bones"), sample("brannoc", "fighter", "Brannoc"),
+    )  # fmt: skip
 
 
 def test_srd_49_sleep_spends_its_dice_of_hit_points_from_the_fewest_up(lair):
@@ -272,13 +262,11 @@ def test_srd_49_sleep_falls_short_of_a_creature_with_more_hit_points(lair):
 def crypt(tmp_path: Path) -> Gm:
     """A mage of the bestiary (acting first, on the players' side) against a lich, with
     Brannoc."""
-    run = gm_on(tmp_path / "crypt.db")
-    ok(run, "new", "-r", "srd", "--id", "crypt", "--title", "The lich's crypt")
-    ok(run, "add", "mage", "--monster", "mage", "--side", "pc")
-    ok(run, "add", "lich", "--monster", "lich", "--side", "npc")
-    add(run, "brannoc", "fighter", "Brannoc")
-    ok(run, "begin", "--dice", "19,2,1")
-    return run
+    return fight(
+        tmp_path / "crypt.db", "The lich's crypt", "19,2,1",
+        monster("mage", "mage", "pc"), monster("lich", "lich"),
+        sample("brannoc", "fighter", "Brannoc"),
+    )  # fmt: skip
 
 
 def test_srd_64_dispel_magic_ends_a_spell_of_3rd_level_or_lower_with_no_roll(crypt):
@@ -354,3 +342,39 @@ def test_srd_66_fly_takes_one_target_and_one_more_a_slot_level(gm):
     assert said == "Error: fly takes one target, not 2 (srd-51)"
     ok(gm, "act", "arch", "cast", "arch", "brannoc", "-o", "spell=fly", "-o", "level=4")
     assert "under fly" in row(gm, "brannoc")["conditions"]
+
+
+@pytest.fixture
+def oni(tmp_path: Path) -> Gm:
+    """An oni of the bestiary (acting first, charm person once a day) against Brannoc, with
+    a wolf (a beast) on Brannoc's side."""
+    return fight(
+        tmp_path / "oni.db", "The oni's bridge", "19,2,1",
+        monster("oni", "oni"), sample("brannoc", "fighter", "Brannoc"),
+        sample("wolf", "wolf", "Wolf"),
+    )  # fmt: skip
+
+
+def test_srd_67_charm_person_a_foe_saves_with_advantage_then_cannot_attack_its_charmer(oni):
+    cast = ok(oni, "act", "oni", "cast", "brannoc", "-o", "spell=charm person", "--dice", "3,5")
+    assert "Wis save against charm person (DC 13): 5 [dropped 3]" in cast
+    assert "advantage: Oni's side is fighting Brannoc (srd-67)" in cast
+    assert "Brannoc is charmed for 600 rounds: charm person" in cast  # 1 hour
+    ok(oni, "next")
+    ok(oni, "next")  # Brannoc's turn
+    said = refused(oni, "act", "brannoc", "attack", "oni", "-w", "longsword")
+    assert said == "Error: Brannoc is charmed by Oni (charm person): it cannot attack Oni (srd-67)"
+
+
+def test_srd_67_charm_person_ends_as_its_caster_harms_the_charmed(oni):
+    ok(oni, "act", "oni", "cast", "brannoc", "-o", "spell=charm person", "--dice", "3,5")
+    for _ in range(3):
+        ok(oni, "next")  # the oni's next turn
+    cut = ok(oni, "act", "oni", "attack", "brannoc", "-w", "glaive", "--dice", "15,1,1")
+    assert "Brannoc is no longer charmed: Oni harms it: charm person ends" in cut
+    assert "charmed" not in row(oni, "brannoc")["conditions"]
+
+
+def test_srd_67_charm_person_is_refused_on_a_creature_not_humanoid(oni):
+    said = refused(oni, "act", "oni", "cast", "wolf", "-o", "spell=charm person")
+    assert said == "Error: charm person affects humanoids only; Wolf is a beast"
