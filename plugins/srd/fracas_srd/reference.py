@@ -494,6 +494,13 @@ STATEMENTS = {
         "spell ends early if the caster or its companions harm it (fracas: deal it damage). "
         "One more target for each slot level above 1st. [Charm Person; Charmed]"
     ),
+    "srd-68": (
+        "Damage of two types. A spell may deal damage of two types, each rolled on its own and "
+        "resisted by its own type (srd-10), one damage for concentration (srd-26); a save "
+        "halves each. Flame strike: an action, a 5th-level slot, a 10-foot-radius, 40-foot "
+        "cylinder: a Dexterity save, 4d6 fire and 4d6 radiant damage, half on a success; the"
+        " fire 1d6 more for each slot level above 5th. [Flame Strike]"
+    ),
 }
 
 

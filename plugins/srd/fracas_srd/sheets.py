@@ -150,6 +150,7 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     damage: str = ""
     type: DamageType = "force"
     half: bool = False  # half damage on a successful save (srd-25)
+    plus: Plus | None = None  # more damage of another type (flame strike: 4d6 radiant, srd-68)
     heal: str = ""
     temp_hp: str = ""
     add_modifier: bool = False  # damage or healing adds the spellcasting modifier

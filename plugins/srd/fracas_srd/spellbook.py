@@ -66,6 +66,9 @@ WRITTEN = {
     "charm person": {"name": "charm person", "level": 1, "save": "wis", "condition": "charmed",
                      "rounds": 600, "targets": 1, "upcast_targets": 1,
                      "wary": True},  # 1 hour (srd-67)
+    "flame strike": {"name": "flame strike", "level": 5, "save": "dex", "half": True,
+                     "damage": "4d6", "type": "fire", "upcast": "1d6",
+                     "plus": {"damage": "4d6", "type": "radiant"}},  # srd-68
     "sleep": {"name": "sleep", "level": 1, "hp_pool": "5d8", "upcast": "2d8",
               "condition": "unconscious", "rounds": 10},  # srd-49
     "blur": {"name": "blur", "level": 2, "on_self": True, "rounds": 10, "concentration": True,

@@ -2,6 +2,7 @@
 (srd-M5, srd-25), healing (srd-12), temporary hit points (srd-11), conditions with their
 durations (srd-28) and concentration (srd-26)."""
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -34,6 +35,7 @@ from fracas_srd.conditions import (
     still_shaken_off,
 )
 from fracas_srd.damage import (
+    Typed,
     deal,
     end_concentration,
     gain_temporary,
@@ -330,6 +332,25 @@ def spell_damage(
     return roll_dice(ctx, events, caster.id, dice, critical, purpose, how, added)
 
 
+def more_damage(
+    state: State,
+    ctx: Context,
+    events: list[Event],
+    caster: Fighter,
+    spell: Spell,
+    critical: bool,
+) -> list[Typed]:
+    """srd-68: the spell's damage of a second type, rolled on its own (flame strike's
+    radiant beside its fire)."""
+    if spell.plus is None:
+        return []
+    dice, flat = parse_amount(spell.plus.damage)
+    own = [Modifier(flat, f"{spell.name}'s own", "srd-9")] if flat else []
+    purpose = f"{spell.plus.type} damage of {spell.name}"
+    how = state.options.critical
+    return [(roll_dice(ctx, events, caster.id, dice, critical, purpose, how, own), spell.plus.type)]
+
+
 def on_target(
     state: State,
     ctx: Context,
@@ -427,7 +448,10 @@ def spell_attack(
         return events
     if spell.damage:
         parts = spell_damage(state, ctx, events, caster, spell, critical)
-        events += harmed(state, ctx, events, caster, target, answer, parts, spell.type, critical)
+        more = more_damage(state, ctx, events, caster, spell, critical)
+        events += harmed(
+            state, ctx, events, caster, target, answer, parts, spell.type, critical, also=more
+        )
     if spell.condition or spell.effect:
         after = roster.fold(evolve, state, events)
         events += afflict(after, caster, after.fighter(target.id), spell, held)
@@ -533,6 +557,7 @@ def save_spell(
     ]
     hurt = spell.damage and any(spell.half or not (c and c.success) for c in checks if c)
     rolled = spell_damage(state, ctx, events, caster, spell, False) if hurt else []
+    more = more_damage(state, ctx, events, caster, spell, False) if hurt else []
     for target, check, answer, shaken in zip(targets, checks, answers, shook, strict=True):
         if check is None and shaken:
             events.append(still_shaken_off(target, caster, spell.name))
@@ -544,7 +569,7 @@ def save_spell(
         caster, hit = now.fighter(caster.id), now.fighter(target.id)
         failed_by = 0 if check.success else dc - check.total
         events += save_outcome(
-            now, ctx, caster, hit, spell, check.success, rolled, held, answer, failed_by
+            now, ctx, caster, hit, spell, check.success, rolled, held, answer, failed_by, more
         )
         if check.success and spell.shaken_off:
             events += shaking_off(hit, caster.id, spell.name, "it saved against it")
@@ -570,14 +595,16 @@ def save_outcome(
     held: list[list[str]],
     answer: Reaction | None = None,
     failed_by: int = 0,
+    more: Sequence[Typed] = (),
 ) -> list[Event]:
-    """srd-25: the save says what a success does: half the damage, or nothing; the
-    target's reaction to the damage (srd-42) before it lands."""
+    """srd-25: the save says what a success does: half the damage (of each type, `more`
+    the others), or nothing; the target's reaction to the damage (srd-42) before it lands."""
     events: list[Event] = []
     if rolled and not (saved and not spell.half):
         parts = saved_half(rolled) if saved else rolled
-        kind = spell.type
-        events += harmed(state, ctx, [], caster, target, answer, parts, kind, False, ("srd-25",))
+        also = [(saved_half(p) if saved else p, k) for p, k in more]
+        kind, rules = spell.type, ("srd-25",)
+        events += harmed(state, ctx, [], caster, target, answer, parts, kind, False, rules, also)
     if (spell.condition or spell.effect) and not saved:
         after = roster.fold(evolve, state, events)
         events += afflict(after, caster, after.fighter(target.id), spell, held, failed_by)

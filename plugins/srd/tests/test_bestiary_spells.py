@@ -378,3 +378,17 @@ def test_srd_67_charm_person_ends_as_its_caster_harms_the_charmed(oni):
 def test_srd_67_charm_person_is_refused_on_a_creature_not_humanoid(oni):
     said = refused(oni, "act", "oni", "cast", "wolf", "-o", "spell=charm person")
     assert said == "Error: charm person affects humanoids only; Wolf is a beast"
+
+
+def test_srd_68_flame_strike_deals_fire_and_radiant_each_resisted_by_its_type(tmp_path):
+    naga = fight(
+        tmp_path / "temple.db", "The naga's temple", "19,2,1",
+        monster("naga", "guardian naga"), sample("ilse", "wizard", "Ilse"),
+        sample("wren", "rogue", "Wren"),
+    )  # fmt: skip
+    cast = ok(naga, "act", "naga", "cast", "ilse", "wren", "-o", "spell=flame strike",
+              "--dice", "3,15,1,1,1,1,2,2,2,2")  # fmt: skip
+    assert "Guardian Naga rolls 4d6 for damage of flame strike: 1+1+1+1 -> 4" in cast
+    assert "Guardian Naga rolls 4d6 for radiant damage of flame strike: 2+2+2+2 -> 8" in cast
+    assert row(naga, "ilse")["hp"] == 20 - (4 // 2 + 8)  # Ilse resists fire, not radiant
+    assert row(naga, "wren")["hp"] == 21 - (4 // 2 + 8 // 2)  # saved: half of each
