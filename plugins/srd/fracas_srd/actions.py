@@ -30,6 +30,7 @@ from fracas_srd.commands import (
     Stabilise,
     Use,
 )
+from fracas_srd.conditions import BREAK_FREE
 from fracas_srd.damage import stabilised
 from fracas_srd.movement import feet, held_at_0
 from fracas_srd.sheets import SIZES
@@ -37,6 +38,25 @@ from fracas_srd.state import Fighter, State
 from fracas_srd.turn import action, action_or_bonus, bonus_action, one_attack, one_target
 
 CONTEST = ("athletics", "acrobatics")
+
+
+def spell_hold(actor: Fighter) -> str:
+    """The condition a spell holds it by that an action's Strength check ends (entangle's
+    restraint), or ""."""
+    return next((c for c, d in actor.conditions.items() if d.get(BREAK_FREE)), "")
+
+
+def break_free(ctx: Context, actor: Fighter, condition: str) -> list[Event]:
+    """srd-69: its action, a Strength check against the spell's save DC; on a success the
+    condition ends."""
+    detail = actor.conditions[condition]
+    events = action(actor, "escape")
+    check = skill_check(ctx, events, actor, "str", int(detail[BREAK_FREE]), ["srd-69"])
+    if check.success:
+        why = f"breaks free of {detail.get('spell', condition)}"
+        return [*events, ConditionCleared(actor.id, condition, why, ["srd-69"])]
+    why = f"stays {condition}: {detail.get('spell', condition)} holds"
+    return [*events, Resolved(actor.id, "escape", [], why, ["srd-69"])]
 
 
 def lasting(edge: str, who: str, after: str | None = None) -> dict:
@@ -186,8 +206,12 @@ def shove(state: State, actor: Fighter, command: Shove, ctx: Context) -> list[Ev
 
 def escape(state: State, actor: Fighter, command: Escape, ctx: Context) -> list[Event]:
     held = actor.conditions.get("grappled")
+    if held is None and (bound := spell_hold(actor)):
+        return break_free(ctx, actor, bound)
     if held is None:
-        raise RefusedError(f"{actor.name} is not grappled")
+        raise RefusedError(
+            f"{actor.name} is not grappled, nor held by a spell it can break free of"
+        )
     events = action(actor, "escape")
     grappler = state.fighters.get(held.get("by", ""))
     if grappler is None:  # grappled by the GM's ruling: the GM clears it

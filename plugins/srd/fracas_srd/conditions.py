@@ -52,6 +52,7 @@ def invisible(fighter: Fighter) -> bool:
 UNTIL_IT_ACTS = "until_it_acts"  # a condition's detail: it ends as its creature acts (srd-46)
 UNTIL_DAMAGED = "until_damaged"  # ... as its creature takes damage (sleep, srd-49)
 UNTIL_HARMED_BY = "until_harmed_by"  # ... as this side harms it (charm person, srd-67)
+BREAK_FREE = "break_free"  # ... on its creature's Strength check of this DC (entangle, srd-69)
 
 
 def acting_ends(fighter: Fighter, acts: str) -> list[Event]:

@@ -501,6 +501,13 @@ STATEMENTS = {
         "cylinder: a Dexterity save, 4d6 fire and 4d6 radiant damage, half on a success; the"
         " fire 1d6 more for each slot level above 5th. [Flame Strike]"
     ),
+    "srd-69": (
+        "Entangle. An action, a 1st-level slot, concentration up to 1 minute, a 20-foot "
+        "square: each creature in it that fails a Strength save is restrained by the plants "
+        "until the spell ends. A creature so restrained can use its action to make a Strength "
+        "check against the caster's spell save DC; on a success it frees itself (fracas: "
+        "`escape`). [Entangle]"
+    ),
 }
 
 

@@ -188,6 +188,9 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # Ends on a target that attacks or casts a spell (invisibility, srd-46).
     until_it_acts: bool = False
     dispels: bool = False  # ends the spells on its target (dispel magic, srd-64)
+    # Its condition ends on its creature's action and Strength check against the save DC
+    # (entangle, srd-69: `fracas act ID escape`).
+    break_free: bool = False
     # Saved against with advantage by a creature the caster's side is fighting, and ends as
     # the caster or its companions harm it (charm person, srd-67).
     wary: bool = False

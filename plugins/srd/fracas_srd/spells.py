@@ -25,6 +25,7 @@ from fracas_srd.attacks import answered, attack_roll, harmed, rebuked, unseen
 from fracas_srd.castings import check_bonus_rule, spell_cast
 from fracas_srd.commands import Cast
 from fracas_srd.conditions import (
+    BREAK_FREE,
     UNTIL_DAMAGED,
     UNTIL_HARMED_BY,
     UNTIL_IT_ACTS,
@@ -636,6 +637,8 @@ def afflict(
         detail[UNTIL_DAMAGED] = True
     if spell.wary:
         detail[UNTIL_HARMED_BY] = caster.side
+    if spell.break_free:
+        detail[BREAK_FREE] = save_dc(caster, spell)
     if spell.effect is not None:
         detail[EFFECT] = msgspec.to_builtins(spell.effect)
     detail |= timed(state, caster, target, spell, spell.save, save_dc(caster, spell))

@@ -392,3 +392,35 @@ def test_srd_68_flame_strike_deals_fire_and_radiant_each_resisted_by_its_type(tm
     assert "Guardian Naga rolls 4d6 for radiant damage of flame strike: 2+2+2+2 -> 8" in cast
     assert row(naga, "ilse")["hp"] == 20 - (4 // 2 + 8)  # Ilse resists fire, not radiant
     assert row(naga, "wren")["hp"] == 21 - (4 // 2 + 8 // 2)  # saved: half of each
+
+
+@pytest.fixture
+def grove(tmp_path: Path) -> Gm:
+    """A druid of the bestiary (acting first) against Wren, then Brannoc."""
+    return fight(
+        tmp_path / "grove.db", "The grove", "19,2,1",
+        monster("druid", "druid"), sample("brannoc", "fighter", "Brannoc"),
+        sample("wren", "rogue", "Wren"),
+    )  # fmt: skip
+
+
+def test_srd_69_entangle_restrains_who_fails_a_str_save_until_a_str_check_frees_it(grove):
+    cast = ok(grove, "act", "druid", "cast", "brannoc", "wren", "-o", "spell=entangle",
+              "--dice", "3,18")  # fmt: skip
+    assert "Brannoc is restrained for 10 rounds: entangle" in cast
+    assert "Wren save: saves against entangle" in cast
+    ok(grove, "next")
+    ok(grove, "next")  # Brannoc's turn
+    stuck = ok(grove, "act", "brannoc", "escape", "--dice", "8")
+    assert "Brannoc rolls d20 for Str check (DC 12): 8 +3 = 11" in stuck
+    assert "stays restrained: entangle holds" in stuck
+    ok(grove, "undo")
+    freed = ok(grove, "act", "brannoc", "escape", "--dice", "9")
+    assert "Brannoc is no longer restrained: breaks free of entangle" in freed
+    assert "Druid is no longer concentrating: entangle has ended on every target" in freed
+
+
+def test_srd_69_escape_is_refused_to_a_creature_neither_grappled_nor_entangled(grove):
+    ok(grove, "next")
+    said = refused(grove, "act", "wren", "escape")
+    assert said == "Error: Wren is not grappled, nor held by a spell it can break free of"
