@@ -91,6 +91,7 @@ class React(Aimed, tag="react"):
 
 class Cast(Scene, tag="cast"):
     spell: str = ""
+    ends: str = ""  # the condition a spell that ends one of several ends (srd-70)
     level: Annotated[int, msgspec.Meta(ge=1, le=9)] | None = None  # the slot (srd-50, srd-51)
 
 

@@ -508,6 +508,11 @@ STATEMENTS = {
         "check against the caster's spell save DC; on a success it frees itself (fracas: "
         "`escape`). [Entangle]"
     ),
+    "srd-70": (
+        "Lesser restoration. An action, a 2nd-level slot, a creature touched: one condition "
+        "afflicting it ends, blinded, deafened, paralyzed or poisoned (or a disease, the GM's"
+        " to narrate); of several, the caster names which. [Lesser Restoration]"
+    ),
 }
 
 

@@ -188,6 +188,7 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # Ends on a target that attacks or casts a spell (invisibility, srd-46).
     until_it_acts: bool = False
     dispels: bool = False  # ends the spells on its target (dispel magic, srd-64)
+    cures: list[str] = []  # it ends one of these conditions (lesser restoration, srd-70)
     # Its condition ends on its creature's action and Strength check against the save DC
     # (entangle, srd-69: `fracas act ID escape`).
     break_free: bool = False

@@ -71,6 +71,8 @@ WRITTEN = {
                      "plus": {"damage": "4d6", "type": "radiant"}},  # srd-68
     "entangle": {"name": "entangle", "level": 1, "save": "str", "condition": "restrained",
                  "rounds": 10, "concentration": True, "break_free": True},  # srd-69
+    "lesser restoration": {"name": "lesser restoration", "level": 2, "targets": 1,
+                           "cures": ["blinded", "deafened", "paralysed", "poisoned"]},  # srd-70
     "sleep": {"name": "sleep", "level": 1, "hp_pool": "5d8", "upcast": "2d8",
               "condition": "unconscious", "rounds": 10},  # srd-49
     "blur": {"name": "blur", "level": 2, "on_self": True, "rounds": 10, "concentration": True,

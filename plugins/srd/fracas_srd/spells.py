@@ -51,7 +51,7 @@ from fracas_srd.evolve import evolve
 from fracas_srd.lasting import conditions_of, timed
 from fracas_srd.sheets import Spell, parse_amount
 from fracas_srd.slots import as_cast, slot_for, spend_slot
-from fracas_srd.state import DAILY, MULTIATTACK, ONCE_A_TURN, Fighter, State, immune
+from fracas_srd.state import DAILY, MULTIATTACK, ONCE_A_TURN, Fighter, State, immune, spelt
 from fracas_srd.triggered import (
     DAMAGED,
     HIT,
@@ -173,6 +173,28 @@ def harmful(spell: Spell) -> bool:
     """A spell that harms its targets: damage, a save, an attack, a condition, dispelling."""
     return bool(spell.damage or spell.save or spell.attack != "none" or spell.condition
                 or spell.dispels or spell.hp_pool)  # fmt: skip
+
+
+def cured(target: Fighter, spell: Spell, command: Cast) -> str:
+    """srd-70: the one condition of the spell's it ends: the one the target has, or of
+    several the one named (`-o ends=poisoned`)."""
+    cures = {spelt(c) for c in spell.cures}
+    has = [c for c in target.conditions if spelt(c) in cures]
+    if not has:
+        raise RefusedError(
+            f"{target.name} is not {' or '.join(spell.cures)}: {spell.name} has none to end"
+        )
+    if command.ends:
+        named = next((c for c in has if spelt(c) == spelt(command.ends.lower())), None)
+        if named is None:
+            raise BadInputError(f"{target.name} is not {command.ends}; it is {', '.join(has)}")
+        return named
+    if len(has) > 1:
+        raise BadInputError(
+            f"{target.name} is {' and '.join(has)}: {spell.name} ends one; name it "
+            f"(-o ends={has[0]})"
+        )
+    return has[0]
 
 
 def check_self(caster: Fighter, spell: Spell, targets: list[Fighter]) -> list[Fighter]:
@@ -375,6 +397,9 @@ def on_target(
         events += teleported(target, spell)
     if spell.dispels:
         events += dispelled(ctx, caster, target, spell, command.level or spell.level)
+    if spell.cures:
+        why = f"{spell.name} ends it"
+        events.append(ConditionCleared(target.id, cured(target, spell, command), why, ["srd-70"]))
     if not events:
         events.append(Resolved(caster.id, "cast", [target.id], spell.name, ["srd-5"]))
     return events

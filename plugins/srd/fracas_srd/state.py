@@ -13,6 +13,7 @@ INCAPACITATING = frozenset(
 )
 AT_ZERO = ("dying", "stable", "dead")
 REMOVED = "removed"
+
 MULTIATTACK = "multiattack"  # the action, which an ability of it may begin (srd-29)
 DAILY = "innate use"  # the resource an innate spell of so many a day spends
 ONCE_A_TURN = "once a turn"  # the resource a feature used once a turn spends (srd-38)
@@ -35,6 +36,11 @@ TRACKED = frozenset(
         "surprised",
     )
 )  # the conditions the rules set and read themselves
+
+
+def spelt(condition: str) -> str:
+    """A condition as the SRD 5.1 spells it: paralysed is paralyzed."""
+    return {"paralysed": "paralyzed"}.get(condition, condition)
 
 
 class Fighter(msgspec.Struct, frozen=True):
@@ -85,9 +91,8 @@ class Fighter(msgspec.Struct, frozen=True):
 
     def immune_to(self, condition: str) -> bool:
         """srd-61: a condition it cannot have (paralysed or paralyzed, as the SRD spells it)."""
-        spelt = {"paralysed": "paralyzed"}
-        immune = {spelt.get(c, c) for c in self.sheet.condition_immunities}
-        return spelt.get(condition, condition) in immune
+        immune = {spelt(c) for c in self.sheet.condition_immunities}
+        return spelt(condition) in immune
 
     def shook_off(self, source: str, effect: str) -> bool:
         return f"{source}:{effect.lower()}" in self.shaken_off

@@ -72,8 +72,10 @@ FIELD_HELP = {
     "disadvantage": "another source of disadvantage the GM rules",
     "extra": "extra damage dice the GM adds on a hit (a feature not on the sheet), such as 2d6",
     "ally_near": "another foe of the target is within 5 feet of it (sneak attack)",
-    "defence": "a target's reaction if its trigger comes: TARGET=shield, uncanny dodge, ...",
+    "defence": "a target's reaction if its trigger comes: TARGET=shield, uncanny dodge, ...; "
+    "anyone's counterspell to the spell cast: ID=counterspell",
     "spell": "the spell cast, by its name on the sheet",
+    "ends": "the condition the spell ends, of several it could (lesser restoration: poisoned)",
     "option": "the legendary option or lair action, by its name on the sheet",
     "level": "the spell slot spent: the spell's own level, or higher to upcast it (srd-51)",
     "against": "the creature the helped ally attacks next",

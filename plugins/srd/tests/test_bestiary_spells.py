@@ -424,3 +424,43 @@ def test_srd_69_escape_is_refused_to_a_creature_neither_grappled_nor_entangled(g
     ok(grove, "next")
     said = refused(grove, "act", "wren", "escape")
     assert said == "Error: Wren is not grappled, nor held by a spell it can break free of"
+
+
+@pytest.fixture
+def chapel(tmp_path: Path) -> Gm:
+    """A priest of the bestiary (acting first, on the players' side) and Brannoc."""
+    return fight(
+        tmp_path / "chapel.db", "The chapel", "19,2",
+        monster("priest", "priest", "pc"), sample("brannoc", "fighter", "Brannoc"),
+    )  # fmt: skip
+
+
+def test_srd_70_lesser_restoration_ends_the_one_condition_of_its_four(chapel):
+    ok(chapel, "act", "brannoc", "save", "con", "--dc", "30", "-o", "fail=poisoned", "--dice", "1")
+    cast = ok(chapel, "act", "priest", "cast", "brannoc", "-o", "spell=lesser restoration")
+    assert "Priest spends 1 level 2 spell slot: 2 of 3 left" in cast
+    assert "Brannoc is no longer poisoned: lesser restoration ends it [srd-70]" in cast
+    assert row(chapel, "brannoc")["conditions"] == ""
+
+
+def test_srd_70_of_several_the_caster_names_which(chapel):
+    ok(chapel, "condition", "set", "brannoc", "paralyzed")  # as the SRD's monsters spell it
+    ok(chapel, "condition", "set", "brannoc", "blinded")
+    said = refused(chapel, "act", "priest", "cast", "brannoc", "-o", "spell=lesser restoration")
+    assert said == (
+        "Error: Brannoc is paralyzed and blinded: lesser restoration ends one; name it "
+        "(-o ends=paralyzed)"
+    )
+    cast = ok(chapel, "act", "priest", "cast", "brannoc", "-o", "spell=lesser restoration",
+              "-o", "ends=paralysed")  # fmt: skip
+    assert "Brannoc is no longer paralyzed: lesser restoration ends it" in cast
+    assert row(chapel, "brannoc")["conditions"] == "blinded"
+
+
+def test_srd_70_lesser_restoration_is_refused_on_a_creature_with_none_of_them(chapel):
+    ok(chapel, "condition", "set", "brannoc", "frightened")
+    said = refused(chapel, "act", "priest", "cast", "brannoc", "-o", "spell=lesser restoration")
+    assert said == (
+        "Error: Brannoc is not blinded or deafened or paralysed or poisoned: lesser "
+        "restoration has none to end"
+    )
