@@ -56,13 +56,25 @@ def armour_of(fighter: Fighter) -> tuple[str, int] | None:
 def armor_class(fighter: Fighter) -> int:
     armour = armour_of(fighter)
     base = fighter.sheet.ac if armour is None else armour[1]
-    return base + sum(e.ac for _, e in effects_on(fighter))
+    worn = base + sum(e.ac for _, e in effects_on(fighter))
+    floor = least_ac(fighter)
+    return worn if floor is None else max(worn, floor[1])
+
+
+def least_ac(fighter: Fighter) -> tuple[str, int] | None:
+    """srd-71: the AC an effect keeps it from falling below (barkskin: 16), by its source."""
+    return max(
+        ((name, e.least_ac) for name, e in effects_on(fighter) if e.least_ac),
+        key=lambda found: found[1],
+        default=None,
+    )
 
 
 def ac_notes(fighter: Fighter) -> list[Modifier]:
     """Why the AC is not the sheet's: each effect's change, as a note on the roll."""
-    armour = armour_of(fighter)
+    armour, floor = armour_of(fighter), least_ac(fighter)
     base = [] if armour is None else [Modifier(0, f"{armour[0]}: AC {armour[1]}", "srd-44")]
+    base += [] if floor is None else [Modifier(0, f"{floor[0]}: AC {floor[1]} at least", "srd-71")]
     return base + [
         Modifier(0, f"{name}: {e.ac:+d} AC", "srd-32") for name, e in effects_on(fighter) if e.ac
     ]

@@ -511,7 +511,14 @@ STATEMENTS = {
     "srd-70": (
         "Lesser restoration. An action, a 2nd-level slot, a creature touched: one condition "
         "afflicting it ends, blinded, deafened, paralyzed or poisoned (or a disease, the GM's"
-        " to narrate); of several, the caster names which. [Lesser Restoration]"
+        " to narrate); of several, the caster names which. Greater restoration (a 5th-level "
+        "slot) ends charmed or petrified so (exhaustion, a curse and reduced scores or "
+        "maximum hit points are the GM's). [Lesser Restoration; Greater Restoration]"
+    ),
+    "srd-71": (
+        "Barkskin. An action, a 2nd-level slot, concentration up to 1 hour: a willing creature"
+        " touched has an AC of at least 16, whatever armour it wears (a higher AC stands). "
+        "[Barkskin]"
     ),
 }
 

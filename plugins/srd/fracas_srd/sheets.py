@@ -55,6 +55,7 @@ class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # Magical armour of this base + its Dex modifier, on a creature wearing none, where it
     # is more than its own AC (mage armor: 13, srd-44).
     armour: Annotated[int, msgspec.Meta(ge=0, le=30)] = 0
+    least_ac: Annotated[int, msgspec.Meta(ge=0, le=30)] = 0  # its AC is no lower (barkskin: 16)
     outlined: bool = False  # it cannot benefit from being invisible (faerie fire, srd-48)
     fly: Annotated[int, msgspec.Meta(ge=0, le=1000)] = 0  # a flying speed (fly: 60, srd-66)
 

@@ -73,6 +73,10 @@ WRITTEN = {
                  "rounds": 10, "concentration": True, "break_free": True},  # srd-69
     "lesser restoration": {"name": "lesser restoration", "level": 2, "targets": 1,
                            "cures": ["blinded", "deafened", "paralysed", "poisoned"]},  # srd-70
+    "barkskin": {"name": "barkskin", "level": 2, "rounds": 600, "concentration": True,
+                 "targets": 1, "effect": {"least_ac": 16}},  # 1 hour (srd-71)
+    "greater restoration": {"name": "greater restoration", "level": 5, "targets": 1,
+                            "cures": ["charmed", "petrified"]},  # srd-70
     "sleep": {"name": "sleep", "level": 1, "hp_pool": "5d8", "upcast": "2d8",
               "condition": "unconscious", "rounds": 10},  # srd-49
     "blur": {"name": "blur", "level": 2, "on_self": True, "rounds": 10, "concentration": True,

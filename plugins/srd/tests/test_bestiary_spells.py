@@ -464,3 +464,26 @@ def test_srd_70_lesser_restoration_is_refused_on_a_creature_with_none_of_them(ch
         "Error: Brannoc is not blinded or deafened or paralysed or poisoned: lesser "
         "restoration has none to end"
     )
+
+
+def test_srd_71_barkskin_keeps_an_ac_of_at_least_16_and_leaves_a_higher_one(grove):
+    cast = ok(grove, "act", "druid", "cast", "wren", "-o", "spell=barkskin")
+    assert "Wren is under barkskin for 600 rounds: barkskin" in cast  # 1 hour
+    assert row(grove, "wren")["ac"] == 16  # leather armour's 14 raised
+    ok(grove, "next")
+    ok(grove, "next")
+    ok(grove, "next")  # the druid's next turn: a new concentration ends the first
+    ok(grove, "act", "druid", "cast", "brannoc", "-o", "spell=barkskin")
+    assert row(grove, "wren")["ac"] == 14
+    assert row(grove, "brannoc")["ac"] == 18  # chain mail and a shield: higher already
+
+
+def test_srd_70_greater_restoration_ends_charmed_or_petrified(tmp_path):
+    run = fight(
+        tmp_path / "shrine.db", "The shrine", "19,2",
+        monster("couatl", "couatl", "pc"), sample("brannoc", "fighter", "Brannoc"),
+    )  # fmt: skip
+    ok(run, "condition", "set", "brannoc", "charmed")
+    cast = ok(run, "act", "couatl", "cast", "brannoc", "-o", "spell=greater restoration")
+    assert "Brannoc is no longer charmed: greater restoration ends it [srd-70]" in cast
+    assert row(run, "brannoc")["conditions"] == ""
