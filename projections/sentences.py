@@ -35,6 +35,7 @@ from fracas.rules.events import (
     Resolved,
     Rolled,
     SeedRevealed,
+    TurnAdvanced,
 )
 from fracas.rules.party import PARTY
 from fracas.rules.ruleset import CRITICAL, DOWN, FUMBLE, Ruleset
@@ -350,6 +351,20 @@ def unrepeated_parts(parts: list[str], head: str) -> list[str]:
     return kept
 
 
+def step_parts(
+    events: list[Event], actor: str | None, names: Mapping[str, str], ruleset: Ruleset, ends: str
+) -> list[str]:
+    """A phrase for each event that says something; `ends` ("Wren's turn ends") in the
+    place of the turn's advance, where the step says more than that."""
+    parts: list[str] = []
+    for event in summed(events):
+        if ends and isinstance(event, TurnAdvanced) and ends not in parts:
+            parts.append(ends)
+        elif (said := event_phrase(event, actor, names, ruleset)) is not None:
+            parts.append(said)
+    return [] if parts == [ends] else parts
+
+
 def turn_ended(
     command: Mapping[str, Any] | None, said_by: Mapping[str, Any] | None, events: list[Event]
 ) -> str:
@@ -382,10 +397,12 @@ def sentence(
     begin, or any step that sets initiative anew, states. `said_by`: the command as the
     opening tells it when nothing else followed (`next`: whose turn ended)."""
     actor = None if command is None else command.get("actor")
-    parts = [p for e in summed(events) if (p := event_phrase(e, actor, names, ruleset)) is not None]
+    ended = turn_ended(command, said_by, events)
+    ends = f"{spoken_name(ended, names)}'s turn ends" if ended else ""
+    parts = step_parts(events, actor, names, ruleset, ends)
     head = opening(command if parts or said_by is None else said_by, names, ruleset, events)
-    if parts and (ended := turn_ended(command, said_by, events)):
-        head = f"{spoken_name(ended, names)}'s turn ends"  # and what the pass set off follows
+    if parts and ends:  # the turn's end reads where it came, among what the pass set off
+        head = parts.pop(0) if parts[0] == ends else "" if ends in parts else ends
     stated = ", ".join(names.get(c, c) for c in order or [])
     if command is not None and command.get("action") == "begin" and order:
         parts = [f"the order is {stated}"]

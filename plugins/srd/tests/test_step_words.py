@@ -150,24 +150,45 @@ def test_a_breath_reads_as_the_monster_s_action_and_an_upcast_spell_as_its_slot_
     assert step_line(gm, flame).startswith("Maelis casts sacred flame on Ashen Wyrm: ")
 
 
+def ada_down(gm: Run, foe: str, sample: str, name: str) -> None:
+    """Wren, then Ada, at 0 HP and dying, then a foe."""
+    gm("new", "-r", "srd", "--id", f"{foe}-fight", "--title", "Dying")
+    add(gm, "wren", "rogue", "Wren")
+    add(gm, "ada", "fighter", "Ada")
+    add(gm, foe, sample, name, "npc")
+    gm("begin", "--dice", "20,10,2")
+    gm("harm", "ada", "28", "--reason", "a fall")
+
+
+def passed(gm: Run, dice: str) -> int:
+    """`fracas next --dice DICE`: the number of the step it took."""
+    return int(re.findall(r"^step (\d+)$", gm("next", "--dice", dice), re.M)[-1])
+
+
 def test_a_death_save_rolled_as_the_turn_passes_reads_whose_turn_ended_and_the_count(
     gm: Run,
 ) -> None:
     """'The table moves on: Ada's death save 14 against 10, success (14 vs 10)': no word
     that Wren's turn ended, nor how many saves Ada has made."""
-    gm("new", "-r", "srd", "--id", "dying", "--title", "Dying")
-    add(gm, "wren", "rogue", "Wren")
-    add(gm, "ada", "fighter", "Ada")
-    add(gm, "goblin", "goblin", "Goblin", "npc")
-    gm("begin", "--dice", "20,10,2")
-    gm("harm", "ada", "28", "--reason", "a fall")
-    first = int(re.findall(r"^step (\d+)$", gm("next", "--dice", "14"), re.M)[-1])
+    ada_down(gm, "goblin", "goblin", "Goblin")
+    first = passed(gm, "14")
     assert step_line(gm, first) == (
         "Wren's turn ends: Ada's death save 14 against 10, a success (1 of 3)"
     )
     gm("next"), gm("next")
-    second = int(re.findall(r"^step (\d+)$", gm("next", "--dice", "1"), re.M)[-1])
+    second = passed(gm, "1")
     assert step_line(gm, second) == (
         "Wren's turn ends: Ada's death save 1 against 10, a natural 1: two failures (2 of 3)"
     )
     assert step_line(gm, first + 1) == "Ada ends the turn"  # a pass alone, as it was
+
+
+def test_a_death_save_made_before_the_turn_ends_reads_before_it(gm: Run) -> None:
+    """With a legendary creature in the fight the GM's second `next` makes the save, then
+    ends the dying one's turn: the sentence says them in that order."""
+    ada_down(gm, "wyrm", "wyrm", "Ashen Wyrm")
+    gm("next")
+    save = passed(gm, "14")
+    assert step_line(gm, save) == (
+        "Ada's death save 14 against 10, a success (1 of 3); Ada's turn ends"
+    )
