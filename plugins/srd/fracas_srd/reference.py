@@ -520,6 +520,14 @@ STATEMENTS = {
         " touched has an AC of at least 16, whatever armour it wears (a higher AC stands). "
         "[Barkskin]"
     ),
+    "srd-72": (
+        "Spiritual weapon. A bonus action, a 2nd-level slot, 1 minute: a floating spectral "
+        "weapon; the caster makes a melee spell attack with it against a creature within 5 "
+        "feet of it, 1d8 + its spellcasting modifier force damage on a hit. As a bonus action"
+        " on each of its later turns while the spell lasts, the caster moves the weapon up to"
+        " 20 feet and repeats the attack, with no slot and no spell cast (srd-3 does not "
+        "count it). 1d8 more for every two slot levels above 2nd. [Spiritual Weapon]"
+    ),
 }
 
 

@@ -166,6 +166,11 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     targets: Annotated[int, msgspec.Meta(ge=0, le=100)] = 0  # at most; 0: as the table says
     upcast: str = ""  # dice more per slot level above its own, of its kind: "1d8" (srd-51)
     upcast_targets: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0  # targets more per level
+    # Slot levels a step of `upcast` takes (spiritual weapon: 1d8 for every two).
+    upcast_every: Annotated[int, msgspec.Meta(ge=1, le=9)] = 1
+    # It lasts as its `rounds` say, and its caster repeats its attack as a bonus action on
+    # its later turns, with no slot and no spell cast (spiritual weapon, srd-72).
+    lingers: bool = False
     ability: Ability | None = None  # cast with this ability, not the sheet's (a tiefling's Cha)
     # Cast with no slot: a tiefling's Infernal Legacy, a monster's Innate Spellcasting.
     innate: bool = False

@@ -122,11 +122,12 @@ def as_cast(spell: Spell, slot: int) -> Spell:
     if not levels:
         return spell
     amounts = {}
+    steps = levels // spell.upcast_every
     for field in UPCAST_SCALES:
         text = getattr(spell, field)
         if text and spell.upcast:
             dice, flat = parse_amount(text)
-            amounts[field] = scaled(dice, spell.upcast, levels) + (f"{flat:+d}" if flat else "")
+            amounts[field] = scaled(dice, spell.upcast, steps) + (f"{flat:+d}" if flat else "")
             break
     targets = spell.targets + spell.upcast_targets * levels if spell.targets else 0
     darts = spell.darts + spell.upcast_darts * levels if spell.darts else 0

@@ -77,6 +77,10 @@ WRITTEN = {
                  "targets": 1, "effect": {"least_ac": 16}},  # 1 hour (srd-71)
     "greater restoration": {"name": "greater restoration", "level": 5, "targets": 1,
                             "cures": ["charmed", "petrified"]},  # srd-70
+    "spiritual weapon": {"name": "spiritual weapon", "level": 2, "casting": "bonus",
+                         "attack": "melee", "damage": "1d8", "type": "force",
+                         "add_modifier": True, "upcast": "1d8", "upcast_every": 2,
+                         "rounds": 10, "lingers": True},  # 1 minute (srd-72)
     "sleep": {"name": "sleep", "level": 1, "hp_pool": "5d8", "upcast": "2d8",
               "condition": "unconscious", "rounds": 10},  # srd-49
     "blur": {"name": "blur", "level": 2, "on_self": True, "rounds": 10, "concentration": True,

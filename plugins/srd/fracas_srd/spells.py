@@ -45,7 +45,7 @@ from fracas_srd.damage import (
     saved_half,
     summed_roll,
 )
-from fracas_srd.dispel import cast_at, dispelled, spells_on
+from fracas_srd.dispel import LEVEL, cast_at, dispelled, spells_on
 from fracas_srd.effects import EFFECT, blocks, under
 from fracas_srd.evolve import evolve
 from fracas_srd.lasting import conditions_of, timed
@@ -226,6 +226,11 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
         raise BadInputError(f"{spell.name} makes no attack and deals no damage: no reaction to it")
     if answers and not caster.sheet.casts(spell):
         raise RefusedError(f"{spell.name} is {caster.name}'s own ability, no spell: no counter")
+    lasting = caster.conditions.get(under(spell.name)) if spell.lingers else None
+    if lasting is not None:
+        if answers:
+            raise RefusedError(f"{spell.name} attacks again: no spell is cast, so no counter")
+        return again(state, ctx, caster, spell, int(lasting.get(LEVEL, spell.level)), command)
     asked = command.level
     slot = innate_level(spell, asked) if spell.innate else slot_for(caster, spell, asked)
     spell = as_cast(spell, slot)
@@ -245,7 +250,28 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
         if failed:
             return events
     done = unleash(state, ctx, events, caster, spell, targets, command)
+    done += summoned(state, caster, spell) if spell.lingers else []
     return events + cast_at(done, caster, spell, slot)
+
+
+def summoned(state: State, caster: Fighter, spell: Spell) -> list[Event]:
+    """srd-72: what the spell made lasts, on its caster, as long as the spell does."""
+    detail = {"by": caster.id, "spell": spell.name, **timed(state, caster, caster, spell, None, 0)}
+    why = f"{spell.name} lasts: a bonus action on each turn attacks again"
+    return [ConditionSet(caster.id, under(spell.name), why, detail, ["srd-72", "srd-28"])]
+
+
+def again(
+    state: State, ctx: Context, caster: Fighter, spell: Spell, slot: int, command: Cast
+) -> list[Event]:
+    """srd-72: the lasting spell's attack again, as a bonus action on the caster's turn,
+    as strong as the slot it was cast with; no slot, and no spell cast (srd-3)."""
+    spell = as_cast(spell, slot)
+    targets = [state.fighter(t) for t in command.targets]
+    check_targets(spell, slot, targets)
+    check_charmed(caster, targets, f"aim {spell.name} at")
+    events = bonus_action(caster, f"{spell.name} attacks again")
+    return events + unleash(state, ctx, events, caster, spell, targets, command)
 
 
 def unleash(

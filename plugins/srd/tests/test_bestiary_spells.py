@@ -487,3 +487,47 @@ def test_srd_70_greater_restoration_ends_charmed_or_petrified(tmp_path):
     cast = ok(run, "act", "couatl", "cast", "brannoc", "-o", "spell=greater restoration")
     assert "Brannoc is no longer charmed: greater restoration ends it [srd-70]" in cast
     assert row(run, "brannoc")["conditions"] == ""
+
+
+@pytest.fixture
+def nave(tmp_path: Path) -> Gm:
+    """A priest of the bestiary (acting first, on the players' side) against a goblin."""
+    return fight(
+        tmp_path / "nave.db", "The nave", "19,2",
+        monster("priest", "priest", "pc"), sample("gob", "goblin", "Goblin", "npc"),
+    )  # fmt: skip
+
+
+def test_srd_72_spiritual_weapon_attacks_as_cast_then_again_as_a_bonus_action(nave):
+    cast = ok(nave, "act", "priest", "cast", "gob", "-o", "spell=spiritual weapon",
+              "--dice", "3")  # fmt: skip
+    assert "Priest spends 1 bonus action: cast" in cast
+    assert "Priest spends 1 level 2 spell slot: 2 of 3 left" in cast
+    assert "spiritual weapon misses Goblin" in cast
+    assert "Priest is under spiritual weapon for 10 rounds" in cast  # 1 minute
+    ok(nave, "act", "priest", "cast", "gob", "-o", "spell=sacred flame", "--dice", "20")
+    ok(nave, "next")
+    ok(nave, "next")
+    again = ok(nave, "act", "priest", "cast", "gob", "-o", "spell=spiritual weapon",
+               "--dice", "15,2")  # fmt: skip
+    assert "Priest spends 1 bonus action: spiritual weapon attacks again" in again
+    assert "spell slot" not in again and "spends 1 spell" not in again
+    assert "Goblin takes 5 damage (+2 1d8 rolled (srd-9), +3 Wis modifier (srd-9))" in again
+    ok(nave, "act", "priest", "cast", "gob", "-o", "spell=guiding bolt", "--dice", "1")  # srd-3
+
+
+def test_srd_72_spiritual_weapon_gains_1d8_every_two_slot_levels_and_keeps_it(tmp_path):
+    lord = fight(
+        tmp_path / "tomb.db", "The tomb", "19,2",
+        monster("lord", "mummy lord"), sample("brannoc", "fighter", "Brannoc"),
+    )  # fmt: skip
+    weapon = ("act", "lord", "cast", "brannoc", "-o", "spell=spiritual weapon")
+    third = ok(lord, *weapon, "-o", "level=3", "--dice", "15,1")
+    assert "rolls 1d8 for damage of spiritual weapon" in third  # one level up: no step yet
+    ok(lord, "undo")
+    fourth = ok(lord, *weapon, "-o", "level=4", "--dice", "15,1,1")
+    assert "rolls 2d8 for damage of spiritual weapon" in fourth
+    ok(lord, "next")
+    ok(lord, "next")
+    again = ok(lord, *weapon, "--dice", "15,1,1")
+    assert "attacks again" in again and "rolls 2d8 for damage of spiritual weapon" in again
