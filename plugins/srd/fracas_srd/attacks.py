@@ -27,6 +27,7 @@ from fracas_srd.conditions import (
     cover_bonus,
     critical_up_close,
     saving_throw,
+    turned_away,
     unseen_by,
 )
 from fracas_srd.damage import Typed, deal, roll_dice
@@ -256,6 +257,8 @@ def weapon_attack(
     check_charmed(attacker, [target], "attack")
     check_reach(weapon, command)
     events: list[Event] = []
+    if turned_away(ctx, events, attacker, target):
+        return events
     answer = chosen(state, target, command.defence, weapon.type, unseen(attacker, target, command))
     mods = attack_modifiers(attacker, weapon)
     swing = attack_roll(ctx, events, attacker, target, command, mods, weapon.ranged, weapon.name)

@@ -55,16 +55,39 @@ UNTIL_HARMED_BY = "until_harmed_by"  # ... as this side harms it (charm person, 
 BREAK_FREE = "break_free"  # ... on its creature's Strength check of this DC (entangle, srd-69)
 
 
-def acting_ends(fighter: Fighter, acts: str) -> list[Event]:
-    """srd-46: the conditions that end as their creature attacks or casts a spell (a spell's
-    invisibility); `acts`: "attacks", "casts a spell"."""
+FOE = "foe"  # UNTIL_IT_ACTS's value for a condition that ends only as it acts on a foe
+WARD = "ward"  # a condition's detail: the Wis save DC to aim at its creature (sanctuary)
+
+
+def acting_ends(fighter: Fighter, acts: str, at_foe: bool = True) -> list[Event]:
+    """srd-46, srd-73: the conditions that end as their creature attacks or casts a spell
+    (invisibility), or a spell on a foe (sanctuary: FOE); `acts`: "attacks", "casts a
+    spell"."""
     return [
         ConditionCleared(
-            fighter.id, name, f"{fighter.name} {acts}: {detail['spell']} ends", ["srd-46"]
+            fighter.id,
+            name,
+            f"{fighter.name} {acts}: {detail['spell']} ends",
+            ["srd-73" if detail[UNTIL_IT_ACTS] == FOE else "srd-46"],
         )
         for name, detail in fighter.conditions.items()
-        if detail.get(UNTIL_IT_ACTS)
+        if detail.get(UNTIL_IT_ACTS) is True or (detail.get(UNTIL_IT_ACTS) == FOE and at_foe)
     ]
+
+
+def turned_away(ctx: Context, events: list[Event], actor: Fighter, target: Fighter) -> bool:
+    """srd-73: a creature aiming an attack or a harmful spell at one warded (sanctuary)
+    makes a Wisdom save first; failed, it loses the attack or spell on that target."""
+    detail = next((d for d in target.conditions.values() if d.get(WARD)), None)
+    if detail is None or actor.id == target.id:
+        return False
+    spell, dc = detail.get("spell", "a ward"), int(detail[WARD])
+    purpose = f"Wis save to aim at {target.name} through {spell} (DC {dc})"
+    if saving_throw(ctx, events, actor, "wis", dc, purpose, ["srd-73"], magic=True).success:
+        return False
+    why = f"turned away from {target.name} by {spell}: it loses it (undo to aim at another)"
+    events.append(Resolved(actor.id, "ward", [target.id], why, ["srd-73"]))
+    return True
 
 
 def damage_ends(fighter: Fighter) -> list[Event]:

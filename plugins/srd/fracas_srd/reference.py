@@ -528,6 +528,14 @@ STATEMENTS = {
         " 20 feet and repeats the attack, with no slot and no spell cast (srd-3 does not "
         "count it). 1d8 more for every two slot levels above 2nd. [Spiritual Weapon]"
     ),
+    "srd-73": (
+        "Sanctuary. A bonus action, a 1st-level slot, 1 minute: a creature is warded. A "
+        "creature that aims an attack or a harmful spell at it makes a Wisdom save first; "
+        "on a failure it must choose a new target or lose the attack or spell (fracas: it is "
+        "lost on the warded; undo to aim at another). It does not protect from an area's "
+        "effect. It ends if the warded creature attacks, or casts a spell that affects a "
+        "foe. [Sanctuary]"
+    ),
 }
 
 

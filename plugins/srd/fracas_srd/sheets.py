@@ -194,6 +194,9 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # Ends on a target that attacks or casts a spell (invisibility, srd-46).
     until_it_acts: bool = False
     dispels: bool = False  # ends the spells on its target (dispel magic, srd-64)
+    # Who aims an attack or a harmful spell at its target saves (Wis) first, until the
+    # target attacks or casts a spell on a foe (sanctuary, srd-73).
+    wards: bool = False
     cures: list[str] = []  # it ends one of these conditions (lesser restoration, srd-70)
     # Its condition ends on its creature's action and Strength check against the save DC
     # (entangle, srd-69: `fracas act ID escape`).

@@ -26,14 +26,17 @@ from fracas_srd.castings import check_bonus_rule, spell_cast
 from fracas_srd.commands import Cast
 from fracas_srd.conditions import (
     BREAK_FREE,
+    FOE,
     UNTIL_DAMAGED,
     UNTIL_HARMED_BY,
     UNTIL_IT_ACTS,
+    WARD,
     acting_ends,
     check_charmed,
     saving_throw,
     shaking_off,
     still_shaken_off,
+    turned_away,
 )
 from fracas_srd.damage import (
     Typed,
@@ -100,8 +103,7 @@ def casting_cost(state: State, caster: Fighter, spell: Spell, slot: int) -> list
         spent = bonus_action(caster, "cast")
     said = spell_cast(spell, slot)
     paid = innate_use(caster, spell) if spell.innate else spend_slot(caster, slot)
-    ended = acting_ends(caster, "casts a spell")
-    return [*spent, Spent(caster.id, "spell", 1, said, ["srd-3"]), *paid, *ended]
+    return [*spent, Spent(caster.id, "spell", 1, said, ["srd-3"]), *paid]
 
 
 def innate_use(caster: Fighter, spell: Spell) -> list[Event]:
@@ -197,6 +199,16 @@ def cured(target: Fighter, spell: Spell, command: Cast) -> str:
     return has[0]
 
 
+def aimed_past_wards(
+    ctx: Context, events: list[Event], caster: Fighter, spell: Spell, targets: list[Fighter]
+) -> list[Fighter]:
+    """srd-73: the targets a harmful spell aimed at each (not an area's) still reaches, each
+    warded one only past the caster's Wisdom save."""
+    if not harmful(spell) or not (spell.targets or spell.attack != "none" or spell.darts):
+        return targets
+    return [t for t in targets if not turned_away(ctx, events, caster, t)]
+
+
 def check_self(caster: Fighter, spell: Spell, targets: list[Fighter]) -> list[Fighter]:
     """A spell of its caster alone (misty step, blur): no other target, and none named is
     the caster."""
@@ -241,6 +253,12 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
         check_charmed(caster, targets, f"aim {spell.name} at")
     waits = recharge.used(caster, spell)  # first: recharging says more than the action spent
     events = [*casting_cost(state, caster, spell, slot), *waits]
+    if caster.sheet.casts(spell):
+        at_foe = any(caster.hostile_to(t) for t in targets)
+        events += acting_ends(caster, "casts a spell", at_foe)
+    targets = aimed_past_wards(ctx, events, caster, spell, targets)
+    if not targets and spell.targets:
+        return events
     for counterer, answer in answers:
         now = roster.fold(evolve, state, events)
         stopped, failed = countered(
@@ -688,6 +706,8 @@ def afflict(
         detail[UNTIL_DAMAGED] = True
     if spell.wary:
         detail[UNTIL_HARMED_BY] = caster.side
+    if spell.wards:
+        detail |= {WARD: save_dc(caster, spell), UNTIL_IT_ACTS: FOE}
     if spell.break_free:
         detail[BREAK_FREE] = save_dc(caster, spell)
     if spell.effect is not None:

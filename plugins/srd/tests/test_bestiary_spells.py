@@ -531,3 +531,30 @@ def test_srd_72_spiritual_weapon_gains_1d8_every_two_slot_levels_and_keeps_it(tm
     ok(lord, "next")
     again = ok(lord, *weapon, "--dice", "15,1,1")
     assert "attacks again" in again and "rolls 2d8 for damage of spiritual weapon" in again
+
+
+def test_srd_73_sanctuary_turns_away_an_attacker_that_fails_its_wis_save(nave):
+    cast = ok(nave, "act", "priest", "cast", "priest", "-o", "spell=sanctuary")
+    assert "Priest spends 1 bonus action: cast" in cast
+    assert "Priest is under sanctuary for 10 rounds" in cast
+    ok(nave, "next")
+    lost = ok(nave, "act", "gob", "attack", "priest", "-w", "scimitar", "--dice", "3")
+    assert "Wis save to aim at Priest through sanctuary (DC 13): 3 -1 = 2" in lost
+    assert "turned away from Priest by sanctuary: it loses it" in lost
+    assert row(nave, "priest")["hp"] == 27
+    ok(nave, "undo")
+    made = ok(nave, "act", "gob", "attack", "priest", "-w", "scimitar", "--dice", "18,10,3")
+    assert "rolls d20 for attack on Priest with scimitar" in made
+    assert row(nave, "priest")["hp"] == 27 - 5
+
+
+def test_srd_73_sanctuary_ends_as_the_warded_casts_on_a_foe_not_on_itself(nave):
+    ok(nave, "act", "priest", "cast", "priest", "-o", "spell=sanctuary")
+    for _ in range(2):
+        ok(nave, "next")
+    healed = ok(nave, "act", "priest", "cast", "priest", "-o", "spell=cure wounds", "--dice", "3")
+    assert "sanctuary ends" not in healed
+    for _ in range(2):
+        ok(nave, "next")
+    flame = ok(nave, "act", "priest", "cast", "gob", "-o", "spell=sacred flame", "--dice", "20")
+    assert "Priest is no longer under sanctuary: Priest casts a spell: sanctuary ends" in flame
