@@ -4,6 +4,7 @@ with cover (srd-22), close and long range (srd-17) and the conditions (srd-27)."
 from collections.abc import Sequence
 from typing import NamedTuple
 
+import msgspec
 from fracas.rules.api import (
     CombatantRevealed,
     ConditionCleared,
@@ -14,6 +15,7 @@ from fracas.rules.api import (
     Modifier,
     RefusedError,
     Resolved,
+    Rolled,
     Spent,
     roster,
 )
@@ -125,6 +127,46 @@ def attack_roll(
     hit, text = judge(check.natural, check.total)
     events += spent_edges(attacker, target)
     return Swing(hit, text.startswith(CRITICAL), check.natural, check.total, edge.kind, ac)
+
+
+DUPLICATES = "duplicates"  # a condition's detail: its creature's illusory duplicates left
+
+
+def duplicate_struck(
+    ctx: Context, events: list[Event], attacker: Fighter, target: Fighter, command: Scene
+) -> Fighter | None:
+    """srd-74: an attack on a creature with illusory duplicates (mirror image) strikes one
+    on a d20 of 6 or more (three left), 8 (two), 11 (one): the duplicate, a creature of AC
+    10 + its Dex modifier; None where it strikes the creature, or the attacker cannot see."""
+    held = next(((n, d) for n, d in target.conditions.items() if d.get(DUPLICATES)), None)
+    if held is None or command.unseeing or attacker.has("blinded"):
+        return None
+    left = int(held[1][DUPLICATES])
+    need = {3: 6, 2: 8}.get(left, 11)
+    purpose = f"{held[1].get('spell', held[0])}: does the attack strike a duplicate ({need}+)"
+    roll = ctx.dice.roll("d20", purpose)
+    struck = roll.total >= need
+    said = f"{roll.total}: {'a duplicate' if struck else target.name}"
+    events.append(Rolled(attacker.id, purpose, roll, None, [], said, ["srd-74"]))
+    if not struck:
+        return None
+    ac = 10 + target.sheet.mod("dex")
+    sheet = msgspec.structs.replace(target.sheet, ac=ac)
+    return msgspec.structs.replace(
+        target, name=f"a duplicate of {target.name}", sheet=sheet, conditions={}
+    )
+
+
+def duplicate_hit(target: Fighter, swing: Swing) -> list[Event]:
+    """srd-74: a hit destroys the duplicate; the last one destroyed ends the spell."""
+    name, detail = next((n, d) for n, d in target.conditions.items() if d.get(DUPLICATES))
+    if not swing.hit:
+        return [Resolved(target.id, "duplicate", [], "the duplicate is missed", ["srd-74"])]
+    left = int(detail[DUPLICATES]) - 1
+    if not left:
+        return [ConditionCleared(target.id, name, "its last duplicate is destroyed", ["srd-74"])]
+    why = f"a duplicate is destroyed: {left} left"
+    return [ConditionSet(target.id, name, why, {**detail, DUPLICATES: left}, ["srd-74"])]
 
 
 def spent_edges(attacker: Fighter, target: Fighter) -> list[Event]:
@@ -259,8 +301,13 @@ def weapon_attack(
     events: list[Event] = []
     if turned_away(ctx, events, attacker, target):
         return events
-    answer = chosen(state, target, command.defence, weapon.type, unseen(attacker, target, command))
     mods = attack_modifiers(attacker, weapon)
+    if (double := duplicate_struck(ctx, events, attacker, target, command)) is not None:
+        swing = attack_roll(
+            ctx, events, attacker, double, command, mods, weapon.ranged, weapon.name
+        )
+        return events + duplicate_hit(target, swing)
+    answer = chosen(state, target, command.defence, weapon.type, unseen(attacker, target, command))
     swing = attack_roll(ctx, events, attacker, target, command, mods, weapon.ranged, weapon.name)
     hit, critical = answered(state, events, attacker, target, answer, swing)
     outcome = "critical hit" if critical else "hits" if hit else "misses"

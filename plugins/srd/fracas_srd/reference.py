@@ -536,6 +536,14 @@ STATEMENTS = {
         "effect. It ends if the warded creature attacks, or casts a spell that affects a "
         "foe. [Sanctuary]"
     ),
+    "srd-74": (
+        "Mirror image. An action, a 2nd-level slot, 1 minute: three illusory duplicates of "
+        "the caster. Each time a creature that can see targets it with an attack, a d20 "
+        "decides whether the attack targets a duplicate instead: 6 or higher with three "
+        "left, 8 with two, 11 with one. A duplicate's AC is 10 + the caster's Dexterity "
+        "modifier; an attack that hits it destroys it (its damage is lost), and the spell "
+        "ends with the last. [Mirror Image]"
+    ),
 }
 
 

@@ -197,6 +197,8 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # Who aims an attack or a harmful spell at its target saves (Wis) first, until the
     # target attacks or casts a spell on a foe (sanctuary, srd-73).
     wards: bool = False
+    # Illusory duplicates of its caster that draw attacks (mirror image: 3, srd-74).
+    duplicates: Annotated[int, msgspec.Meta(ge=0, le=3)] = 0
     cures: list[str] = []  # it ends one of these conditions (lesser restoration, srd-70)
     # Its condition ends on its creature's action and Strength check against the save DC
     # (entangle, srd-69: `fracas act ID escape`).

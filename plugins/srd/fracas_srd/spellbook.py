@@ -83,6 +83,8 @@ WRITTEN = {
                          "rounds": 10, "lingers": True},  # 1 minute (srd-72)
     "sanctuary": {"name": "sanctuary", "level": 1, "casting": "bonus", "rounds": 10,
                   "targets": 1, "wards": True, "effect": {}},  # 1 minute (srd-73)
+    "mirror image": {"name": "mirror image", "level": 2, "on_self": True, "rounds": 10,
+                     "duplicates": 3, "effect": {}},  # 1 minute (srd-74)
     "sleep": {"name": "sleep", "level": 1, "hp_pool": "5d8", "upcast": "2d8",
               "condition": "unconscious", "rounds": 10},  # srd-49
     "blur": {"name": "blur", "level": 2, "on_self": True, "rounds": 10, "concentration": True,

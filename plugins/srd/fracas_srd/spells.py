@@ -21,7 +21,16 @@ from fracas.rules.api import (
 from msgspec.structs import replace
 
 from fracas_srd import recharge
-from fracas_srd.attacks import answered, attack_roll, harmed, rebuked, unseen
+from fracas_srd.attacks import (
+    DUPLICATES,
+    answered,
+    attack_roll,
+    duplicate_hit,
+    duplicate_struck,
+    harmed,
+    rebuked,
+    unseen,
+)
 from fracas_srd.castings import check_bonus_rule, spell_cast
 from fracas_srd.commands import Cast
 from fracas_srd.conditions import (
@@ -501,6 +510,9 @@ def spell_attack(
     ]
     events: list[Event] = []
     ranged = spell.attack == "ranged"
+    if (double := duplicate_struck(ctx, events, caster, target, command)) is not None:
+        swing = attack_roll(ctx, events, caster, double, command, mods, ranged, spell.name)
+        return events + duplicate_hit(target, swing)
     answer = chosen(state, target, command.defence, spell.type, unseen(caster, target, command))
     swing = attack_roll(ctx, events, caster, target, command, mods, ranged, spell.name)
     hit, critical = answered(state, events, caster, target, answer, swing)
@@ -706,6 +718,8 @@ def afflict(
         detail[UNTIL_DAMAGED] = True
     if spell.wary:
         detail[UNTIL_HARMED_BY] = caster.side
+    if spell.duplicates:
+        detail[DUPLICATES] = spell.duplicates
     if spell.wards:
         detail |= {WARD: save_dc(caster, spell), UNTIL_IT_ACTS: FOE}
     if spell.break_free:

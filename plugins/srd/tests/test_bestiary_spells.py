@@ -558,3 +558,38 @@ def test_srd_73_sanctuary_ends_as_the_warded_casts_on_a_foe_not_on_itself(nave):
         ok(nave, "next")
     flame = ok(nave, "act", "priest", "cast", "gob", "-o", "spell=sacred flame", "--dice", "20")
     assert "Priest is no longer under sanctuary: Priest casts a spell: sanctuary ends" in flame
+
+
+def test_srd_74_mirror_image_s_duplicates_draw_attacks_and_a_hit_destroys_one(gm):
+    cast = ok(gm, "act", "arch", "cast", "-o", "spell=mirror image")
+    assert "Archmage is under mirror image for 10 rounds" in cast
+    ok(gm, "next")
+    swing = ("act", "brannoc", "attack", "arch", "-w", "longsword", "--dice")
+    struck = ok(gm, *swing, "6,10")
+    assert "does the attack strike a duplicate (6+): 6 -> 6: a duplicate" in struck
+    assert "attack on a duplicate of Archmage with longsword: 10 +3 +2 = 15 vs 12" in struck
+    assert "a duplicate is destroyed: 2 left" in struck
+    assert row(gm, "arch")["hp"] == 99
+    for _ in range(2):
+        ok(gm, "next")
+    real = ok(gm, *swing, "7,10,4")  # two left: 8 or more to strike one
+    assert "(8+): 7 -> 7: Archmage" in real
+    assert row(gm, "arch")["hp"] == 99 - (4 + 3) // 2  # resists nonmagical slashing
+
+
+def test_srd_74_an_attacker_that_cannot_see_is_not_drawn_by_the_duplicates(gm):
+    ok(gm, "act", "arch", "cast", "-o", "spell=mirror image")
+    ok(gm, "next")
+    blind = ok(gm, "act", "brannoc", "attack", "arch", "-w", "longsword", "-o", "unseeing=true",
+               "--dice", "15,20,4")  # fmt: skip
+    assert "duplicate" not in blind and "attack on Archmage" in blind
+
+
+def test_srd_74_mirror_image_ends_with_its_last_duplicate(gm):
+    ok(gm, "act", "arch", "cast", "-o", "spell=mirror image")
+    for faces in ("6,10", "8,10", "11,10"):  # three left, two, one: each just strikes one
+        ok(gm, "next")
+        said = ok(gm, "act", "brannoc", "attack", "arch", "-w", "longsword", "--dice", faces)
+        ok(gm, "next")
+    assert "Archmage is no longer under mirror image: its last duplicate is destroyed" in said
+    assert row(gm, "arch")["conditions"] == ""
