@@ -92,6 +92,7 @@ class React(Aimed, tag="react"):
 class Cast(Scene, tag="cast"):
     spell: str = ""
     ends: str = ""  # the condition a spell that ends one of several ends (srd-70)
+    word: str = ""  # the word a spell of words commands (command: halt, srd-75)
     level: Annotated[int, msgspec.Meta(ge=1, le=9)] | None = None  # the slot (srd-50, srd-51)
 
 

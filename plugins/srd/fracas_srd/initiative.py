@@ -158,7 +158,7 @@ def advance(state: State, ctx: Context, reason: str) -> list[Event]:
     rules = ["srd-2", "srd-3", "srd-4", *(["srd-29"] if fighter.sheet.legendary_actions else [])]
     events.append(TurnAdvanced(number, fighter.id, reason, rules))
     if not fighter.has("dying"):
-        return events + recharges(ctx, fighter)
+        return events + recharges(ctx, fighter) + grovels(fighter)
     after = fold(state, events)
     if legendary_may_follow(after, fighter):
         why = "at the start of its turn, after any legendary action (as the GM moves on)"
@@ -167,6 +167,13 @@ def advance(state: State, ctx: Context, reason: str) -> list[Event]:
         why = "at the start of its turn, as its own step (its player's, or the GM's next)"
         return [*events, Resolved(fighter.id, "death save", [], why, ["srd-14"])]
     return events + start_of_turn(after, ctx, fighter)
+
+
+def grovels(fighter: Fighter) -> list[Event]:
+    """srd-75: commanded to grovel, it falls prone as its turn begins (and then ends it)."""
+    if not fighter.has("commanded to grovel") or fighter.has("prone"):
+        return []
+    return [ConditionSet(fighter.id, "prone", "grovels, as commanded", {}, ["srd-75", "srd-27"])]
 
 
 def legendary_may_follow(state: State, holder: Fighter) -> bool:

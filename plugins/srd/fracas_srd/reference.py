@@ -544,6 +544,14 @@ STATEMENTS = {
         "modifier; an attack that hits it destroys it (its damage is lost), and the spell "
         "ends with the last. [Mirror Image]"
     ),
+    "srd-75": (
+        "Command. An action, a 1st-level slot: a one-word command to a creature; on a failed"
+        " Wisdom save it follows it on its next turn (to that turn's end). Approach, drop, "
+        "flee: it moves or drops what it holds as told (the GM narrates it). Grovel: it "
+        "falls prone as its turn begins and then ends its turn. Halt: it doesn't move and "
+        "takes no actions. No effect on undead. One more creature for each slot level above"
+        " 1st. [Command]"
+    ),
 }
 
 

@@ -197,6 +197,9 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # Who aims an attack or a harmful spell at its target saves (Wis) first, until the
     # target attacks or casts a spell on a foe (sanctuary, srd-73).
     wards: bool = False
+    # The words it may command, one a casting (`-o word=halt`): its condition is "commanded
+    # to WORD" (command, srd-75).
+    words: list[str] = []
     # Illusory duplicates of its caster that draw attacks (mirror image: 3, srd-74).
     duplicates: Annotated[int, msgspec.Meta(ge=0, le=3)] = 0
     cures: list[str] = []  # it ends one of these conditions (lesser restoration, srd-70)
@@ -255,6 +258,7 @@ ONLY_AFFECTS = {
 # The SRD 5.1's spells that have "no effect on" some creature types.
 NO_EFFECT_ON = {
     "hold monster": ("undead",),
+    "command": ("undead",),
     **dict.fromkeys(("cure wounds", "healing word", "mass cure wounds", "mass healing word",
                      "blight"), ("undead", "construct")),
 }  # fmt: skip

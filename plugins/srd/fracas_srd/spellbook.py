@@ -85,6 +85,9 @@ WRITTEN = {
                   "targets": 1, "wards": True, "effect": {}},  # 1 minute (srd-73)
     "mirror image": {"name": "mirror image", "level": 2, "on_self": True, "rounds": 10,
                      "duplicates": 3, "effect": {}},  # 1 minute (srd-74)
+    "command": {"name": "command", "level": 1, "save": "wis", "until": "end",
+                "until_of": "target", "targets": 1, "upcast_targets": 1,
+                "words": ["approach", "drop", "flee", "grovel", "halt"]},  # srd-75
     "sleep": {"name": "sleep", "level": 1, "hp_pool": "5d8", "upcast": "2d8",
               "condition": "unconscious", "rounds": 10},  # srd-49
     "blur": {"name": "blur", "level": 2, "on_self": True, "rounds": 10, "concentration": True,

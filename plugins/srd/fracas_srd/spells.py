@@ -218,6 +218,17 @@ def aimed_past_wards(
     return [t for t in targets if not turned_away(ctx, events, caster, t)]
 
 
+def spoken(spell: Spell, command: Cast) -> Spell:
+    """srd-75: a spell of words (command) sets "commanded to WORD", the word named."""
+    if not spell.words:
+        return spell
+    word = command.word.strip().lower()
+    if word not in spell.words:
+        said = f"{command.word!r} is not one of its words" if word else "name its word"
+        raise BadInputError(f"{spell.name}: {said}: -o word={' | '.join(spell.words)}")
+    return replace(spell, condition=f"commanded to {word}")
+
+
 def check_self(caster: Fighter, spell: Spell, targets: list[Fighter]) -> list[Fighter]:
     """A spell of its caster alone (misty step, blur): no other target, and none named is
     the caster."""
@@ -254,7 +265,7 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
         return again(state, ctx, caster, spell, int(lasting.get(LEVEL, spell.level)), command)
     asked = command.level
     slot = innate_level(spell, asked) if spell.innate else slot_for(caster, spell, asked)
-    spell = as_cast(spell, slot)
+    spell = spoken(as_cast(spell, slot), command)
     command = replace(command, level=slot or None)  # the slot it is cast with, as asked or not
     targets = check_self(caster, spell, [state.fighter(t) for t in command.targets])
     check_targets(spell, slot, targets)

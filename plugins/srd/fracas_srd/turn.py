@@ -11,6 +11,8 @@ from fracas_srd.sheets import BonusForm, Spell
 from fracas_srd.slots import slots_left
 from fracas_srd.state import INCAPACITATING, Fighter, State, check_begun
 
+HELD_STILL = ("commanded to halt", "commanded to grovel")  # on its next turn (srd-75)
+
 
 def able(state: State, actor: Fighter) -> None:
     """srd-27: the incapacitated (and the dying and the dead) take no actions or reactions."""
@@ -32,6 +34,12 @@ def on_turn(state: State, actor: Fighter) -> None:
         )
     if actor.surprised:
         raise RefusedError(f"{actor.name} is surprised: no action on its first turn (srd-1)")
+    held = next((c for c in HELD_STILL if actor.has(c)), "")
+    if held:
+        raise RefusedError(
+            f"{actor.name} is {held}: it neither moves nor acts this turn; `fracas next` "
+            "ends it (srd-75)"
+        )
 
 
 def one_target(state: State, command: Targeted) -> Fighter:

@@ -76,6 +76,7 @@ FIELD_HELP = {
     "anyone's counterspell to the spell cast: ID=counterspell",
     "spell": "the spell cast, by its name on the sheet",
     "ends": "the condition the spell ends, of several it could (lesser restoration: poisoned)",
+    "word": "the word a command spell speaks: approach, drop, flee, grovel or halt",
     "option": "the legendary option or lair action, by its name on the sheet",
     "level": "the spell slot spent: the spell's own level, or higher to upcast it (srd-51)",
     "against": "the creature the helped ally attacks next",

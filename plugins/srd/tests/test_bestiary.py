@@ -484,12 +484,12 @@ def test_monsters_show_reads_a_monster_s_stat_block_before_it_is_added(tmp_path)
 def test_a_spellcaster_carries_the_spells_the_plugin_plays_with_its_slots():
     """SRD 5.1: the mummy lord, a 10th-level cleric caster (Wis, save DC 17, +9 to hit),
     slots 4/3/3/3/2/1; of its spells the plugin plays sacred flame (2d8 at 10th level),
-    guiding bolt, shield of faith, hold person, spiritual weapon and dispel magic."""
+    command, guiding bolt, shield of faith, hold person, spiritual weapon and dispel magic."""
     lord = sheet_of("mummy lord")
     assert lord.spellcasting == "wis" and lord.slots == [4, 3, 3, 3, 2, 1]
     cast = {s.name: s.level for s in lord.spells if s.level or s.name == "sacred flame"}
-    assert cast == {"sacred flame": 0, "guiding bolt": 1, "shield of faith": 1, "hold person": 2,
-                    "spiritual weapon": 2, "dispel magic": 3}  # fmt: skip
+    assert cast == {"sacred flame": 0, "command": 1, "guiding bolt": 1, "shield of faith": 1,
+                    "hold person": 2, "spiritual weapon": 2, "dispel magic": 3}  # fmt: skip
     assert lord.spell("sacred flame").damage == "2d8"
     assert 8 + lord.bonus + lord.mod("wis") == 17  # its save DC, as the SRD states it
     lich = sheet_of("lich")  # an 18th-level wizard caster: its fire-free list holds these

@@ -593,3 +593,46 @@ def test_srd_74_mirror_image_ends_with_its_last_duplicate(gm):
         ok(gm, "next")
     assert "Archmage is no longer under mirror image: its last duplicate is destroyed" in said
     assert row(gm, "arch")["conditions"] == ""
+
+
+@pytest.fixture
+def cult(tmp_path: Path) -> Gm:
+    """A cult fanatic of the bestiary (acting first) against Bones (undead), then Brannoc."""
+    return fight(
+        tmp_path / "cult.db", "The cult's cellar", "19,2,1",
+        monster("fanatic", "cult fanatic"), sample("brannoc", "fighter", "Brannoc"),
+        sample("bones", "skeleton", "Bones"),
+    )  # fmt: skip
+
+
+def test_srd_75_command_halt_leaves_its_target_neither_moving_nor_acting_next_turn(cult):
+    said = ok(cult, "act", "fanatic", "cast", "brannoc", "-o", "spell=command", "-o", "word=halt",
+              "--dice", "3")  # fmt: skip
+    assert "Wis save against command (DC 11): 3 +1 = 4" in said
+    assert "Brannoc is commanded to halt until the end of" in said
+    ok(cult, "next")
+    ok(cult, "next")  # Brannoc's turn
+    for act in (("move", "5"), ("attack", "fanatic", "-w", "longsword"), ("dodge",)):
+        assert refused(cult, "act", "brannoc", *act) == (
+            "Error: Brannoc is commanded to halt: it neither moves nor acts this turn; "
+            "`fracas next` ends it (srd-75)"
+        )
+    ok(cult, "next")
+    assert "commanded" not in row(cult, "brannoc")["conditions"]  # over with that turn
+
+
+def test_srd_75_command_grovel_drops_its_target_prone_as_its_turn_begins(cult):
+    ok(cult, "act", "fanatic", "cast", "brannoc", "-o", "spell=command", "-o", "word=grovel",
+       "--dice", "3")  # fmt: skip
+    assert "prone" not in row(cult, "brannoc")["conditions"]
+    ok(cult, "next")
+    began = ok(cult, "next")
+    assert "Brannoc is prone: grovels, as commanded" in began
+
+
+def test_srd_75_command_needs_one_of_its_words_and_passes_over_the_undead(cult):
+    said = refused(cult, "act", "fanatic", "cast", "brannoc", "-o", "spell=command")
+    assert said == "Error: command: name its word: -o word=approach | drop | flee | grovel | halt"
+    said = refused(cult, "act", "fanatic", "cast", "bones", "-o", "spell=command", "-o",
+                   "word=halt")  # fmt: skip
+    assert said == "Error: command has no effect on undead; Bones is undead"
