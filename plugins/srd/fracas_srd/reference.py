@@ -334,7 +334,9 @@ STATEMENTS = {
         "Misty step. A bonus action, a 2nd-level slot: the caster teleports up to 30 feet to "
         "an unoccupied space it can see. It spends no movement and provokes no opportunity "
         "attack (srd-18); out of its grappler's reach, it is no longer grappled (fracas keeps "
-        "no positions: the GM places it). [Misty Step; Grappled]"
+        "no positions: the GM places it). Dimension door (an action, a 4th-level slot): the "
+        "same, up to 500 feet (a willing creature it brings along the GM places). [Misty "
+        "Step; Dimension Door; Grappled]"
     ),
     "srd-46": (
         "Invisibility. An action, a 2nd-level slot, concentration up to 1 hour: a creature "
@@ -551,6 +553,16 @@ STATEMENTS = {
         "falls prone as its turn begins and then ends its turn. Halt: it doesn't move and "
         "takes no actions. No effect on undead. One more creature for each slot level above"
         " 1st. [Command]"
+    ),
+    "srd-76": (
+        "Spare the dying. A cantrip, an action, a living creature touched at 0 hit points: it"
+        " becomes stable (srd-16). No effect on undead or constructs. [Spare the Dying]"
+    ),
+    "srd-77": (
+        "Power word stun. An action, an 8th-level slot, no save: a creature of 150 hit points"
+        " or fewer is stunned; one with more is unaffected. The stunned creature makes a "
+        "Constitution save at the end of each of its turns, and a success ends it. [Power "
+        "Word Stun]"
     ),
 }
 

@@ -197,6 +197,11 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # Who aims an attack or a harmful spell at its target saves (Wis) first, until the
     # target attacks or casts a spell on a foe (sanctuary, srd-73).
     wards: bool = False
+    stabilises: bool = False  # a dying target becomes stable (spare the dying, srd-76)
+    # No save: it takes a creature of at most this many hit points (power word stun: 150),
+    # which repeats `repeat_save` at the end of each of its turns to end it (srd-77).
+    hp_at_most: Annotated[int, msgspec.Meta(ge=0, le=10_000)] = 0
+    repeat_save: Ability | None = None
     # The words it may command, one a casting (`-o word=halt`): its condition is "commanded
     # to WORD" (command, srd-75).
     words: list[str] = []
@@ -259,6 +264,7 @@ ONLY_AFFECTS = {
 NO_EFFECT_ON = {
     "hold monster": ("undead",),
     "command": ("undead",),
+    "spare the dying": ("undead", "construct"),
     **dict.fromkeys(("cure wounds", "healing word", "mass cure wounds", "mass healing word",
                      "blight"), ("undead", "construct")),
 }  # fmt: skip

@@ -88,6 +88,13 @@ WRITTEN = {
     "command": {"name": "command", "level": 1, "save": "wis", "until": "end",
                 "until_of": "target", "targets": 1, "upcast_targets": 1,
                 "words": ["approach", "drop", "flee", "grovel", "halt"]},  # srd-75
+    "spare the dying": {"name": "spare the dying", "level": 0, "targets": 1,
+                        "stabilises": True},  # srd-76
+    "power word stun": {"name": "power word stun", "level": 8, "condition": "stunned",
+                        "targets": 1, "hp_at_most": 150, "repeat_save": "con",
+                        "save_ends": True},  # srd-77
+    "dimension door": {"name": "dimension door", "level": 4, "on_self": True,
+                       "teleport": 500},  # srd-45
     "sleep": {"name": "sleep", "level": 1, "hp_pool": "5d8", "upcast": "2d8",
               "condition": "unconscious", "rounds": 10},  # srd-49
     "blur": {"name": "blur", "level": 2, "on_self": True, "rounds": 10, "concentration": True,

@@ -55,6 +55,7 @@ from fracas_srd.damage import (
     heal,
     roll_dice,
     saved_half,
+    stabilised,
     summed_roll,
 )
 from fracas_srd.dispel import LEVEL, cast_at, dispelled, spells_on
@@ -171,6 +172,8 @@ def check_affected(spell: Spell, target: Fighter) -> None:
         raise RefusedError(
             f"{spell.name} has no effect on {types}; {target.name} is {article}{kind}"
         )
+    if spell.stabilises and not target.has("dying"):
+        raise RefusedError(f"{target.name} is not dying: {spell.name} has nothing to stabilise")
     if spell.dispels and not spells_on(target):
         raise RefusedError(f"{target.name} has no spell on it for {spell.name} to end (srd-64)")
     if spell.effect is not None and spell.effect.armour and target.sheet.wears_armour:
@@ -455,8 +458,14 @@ def on_target(
     if spell.temp_hp:
         offered = amount(ctx, events, caster, spell.temp_hp, spell)
         events += gain_temporary(state, target, offered, f"{spell.name}")
-    if spell.condition or spell.effect:
+    if spell.hp_at_most and target.hp > spell.hp_at_most:
+        why = f"{target.name} has {target.hp} hit points, more than {spell.hp_at_most}: no effect"
+        events.append(Resolved(caster.id, "cast", [target.id], why, ["srd-77"]))
+    elif spell.condition or spell.effect:
         events += afflict(state, caster, target, spell, held)
+    if spell.stabilises:
+        why = f"stabilised by {caster.name}'s {spell.name}"
+        events += stabilised(target, why, "srd-76")
     if spell.teleport:
         events += teleported(target, spell)
     if spell.dispels:
@@ -737,7 +746,8 @@ def afflict(
         detail[BREAK_FREE] = save_dc(caster, spell)
     if spell.effect is not None:
         detail[EFFECT] = msgspec.to_builtins(spell.effect)
-    detail |= timed(state, caster, target, spell, spell.save, save_dc(caster, spell))
+    repeated = spell.save or spell.repeat_save
+    detail |= timed(state, caster, target, spell, repeated, save_dc(caster, spell))
     rules = ["srd-27" if spell.condition else "srd-32", "srd-28"]
     rules += ["srd-26", "srd-34"] if spell.concentration else []
     events: list[Event] = []

@@ -551,8 +551,8 @@ def test_a_mage_casts_the_fireball_and_cone_of_cold_of_its_stat_block():
 
 def test_a_stat_block_lists_every_slot_level_the_srd_gives_and_says_1_slot():
     """SRD 5.1's mage: 1st level (4 slots), 2nd (3), 3rd (3), 4th (3), 5th (1 slot). The
-    lich's 8th-level spells (dominate monster, power word stun) are not played here, and its
-    stat block still shows those slots, naming the spells below."""
+    lich's 9th-level spell (power word kill) is not played here, and its stat block still
+    shows that slot, naming the spell below."""
     block = RULESET.stat_block_of(monster("mage").sheet)
     slots = [(label, said) for label, said in block if " level" in label or label == "Cantrips"]
     assert slots == [
@@ -566,8 +566,8 @@ def test_a_stat_block_lists_every_slot_level_the_srd_gives_and_says_1_slot():
     unplayed = dict(block)["Not played here"]
     assert "suggestion (2nd level)" in unplayed and "ice storm (4th level)" in unplayed
     lich = dict(RULESET.stat_block_of(monster("lich").sheet))
-    assert lich["8th level (1 slot)"] == "no spell played here"
-    assert "power word stun (8th level)" in lich["Not played here"]
+    assert lich["9th level (1 slot)"] == "no spell played here"
+    assert "power word kill (9th level)" in lich["Not played here"]
 
 
 def test_the_converter_counts_the_spells_it_cannot_play():

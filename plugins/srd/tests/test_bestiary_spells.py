@@ -636,3 +636,48 @@ def test_srd_75_command_needs_one_of_its_words_and_passes_over_the_undead(cult):
     said = refused(cult, "act", "fanatic", "cast", "bones", "-o", "spell=command", "-o",
                    "word=halt")  # fmt: skip
     assert said == "Error: command has no effect on undead; Bones is undead"
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Gm:
+    """A lich of the bestiary (acting first) against Brannoc and a wyrm of 160 hit points."""
+    return fight(
+        tmp_path / "vault.db", "The lich's vault", "19,2,1",
+        monster("lich", "lich"), sample("brannoc", "fighter", "Brannoc"),
+        [*sample("wyrm", "wyrm", "Ashen Wyrm"), "--set", "hp=160"],
+    )  # fmt: skip
+
+
+def test_srd_77_power_word_stun_stuns_150_hit_points_or_fewer_until_a_con_save(vault):
+    cast = ok(vault, "act", "lich", "cast", "brannoc", "-o", "spell=power word stun")
+    assert "Lich spends 1 level 8 spell slot: 0 of 1 left" in cast
+    assert "Brannoc is stunned: power word stun" in cast and "save against" not in cast
+    ok(vault, "next")
+    stays = ok(vault, "next", "--dice", "7")  # the end of Brannoc's turn: 7 + 4 vs DC 20
+    assert "Brannoc rolls d20 for save against stunned (DC 20): 7 +2 +2 = 11" in stays
+    assert "stunned" in row(vault, "brannoc")["conditions"]
+
+
+def test_srd_77_power_word_stun_leaves_a_creature_of_more_hit_points(vault):
+    cast = ok(vault, "act", "lich", "cast", "wyrm", "-o", "spell=power word stun")
+    assert "Ashen Wyrm has 160 hit points, more than 150: no effect" in cast
+    assert row(vault, "wyrm")["conditions"] == ""
+
+
+def test_srd_45_dimension_door_teleports_its_caster_up_to_500_feet(vault):
+    cast = ok(vault, "act", "lich", "cast", "-o", "spell=dimension door")
+    assert "Lich spends 1 level 4 spell slot" in cast
+    assert "Lich teleports up to 500 feet to a space it can see: no movement spent" in cast
+
+
+def test_srd_76_spare_the_dying_stabilises_a_dying_creature_and_no_other(tmp_path):
+    run = fight(
+        tmp_path / "lair.db", "The sphinx's lair", "19,2",
+        monster("sphinx", "androsphinx", "pc"), sample("brannoc", "fighter", "Brannoc"),
+    )  # fmt: skip
+    said = refused(run, "act", "sphinx", "cast", "brannoc", "-o", "spell=spare the dying")
+    assert said == "Error: Brannoc is not dying: spare the dying has nothing to stabilise"
+    ok(run, "harm", "brannoc", "30")
+    cast = ok(run, "act", "sphinx", "cast", "brannoc", "-o", "spell=spare the dying")
+    assert "Brannoc is stable: stabilised by Androsphinx's spare the dying" in cast
+    assert "dying" not in row(run, "brannoc")["conditions"]
