@@ -230,10 +230,15 @@ def offers(sheet: Sheet, field: str) -> list[str]:
         return [w.name for w in sheet.weapons if w.ranged or w.range]
     if field == MELEE:
         return sheet.melee_weapons()
+    if field in ("word", "ends"):  # the words of its command, the conditions its cures end
+        found = (s.words if field == "word" else s.cures for s in sheet.spells)
+        return list(dict.fromkeys(w for names in found for w in names))
     spells = {
         "levelled spell": [s.name for s in sheet.spells if s.level > 0],
         "spell attack": [s.name for s in sheet.spells if s.attack != "none"],
         "darts": [s.name for s in sheet.spells if s.darts],
+        "spell of words": [s.name for s in sheet.spells if s.words],
+        "spell that cures": [s.name for s in sheet.spells if s.cures],
         ON_A_TURN: [s.name for s in sheet.spells if s.casting != "reaction"],  # srd-39
     }
     return spells.get(field, [])

@@ -149,6 +149,16 @@ PLAYERS = {
             # a spell attack's roll is what being beside the target or far off changes
             "within_5ft": replace(NEAR, only_with=("spell", "spell attack")),
             "range": replace(RANGE, only_with=("spell", "spell attack")),
+            "word": PlayerField(
+                "Word",
+                "the word you command: approach, drop, flee, grovel or halt",
+                only_with=("spell", "spell of words"),  # command alone (srd-75)
+            ),
+            "ends": PlayerField(
+                "Condition to end",
+                "which of the target's conditions your spell ends, where it has several",
+                only_with=("spell", "spell that cures"),  # lesser restoration (srd-70)
+            ),
         },
         dice=(
             "the spell's: d20 to hit (a bless d4 right after it), then its damage or healing "

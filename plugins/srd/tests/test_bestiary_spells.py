@@ -7,7 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fracas.projections.phones import controls
 from srd_cli import SAMPLES, Gm, fight, monster, ok, refused, sample
+
+from fracas_srd.bestiary import load
+from fracas_srd.ruleset import RULESET
 
 
 @pytest.fixture
@@ -681,3 +685,13 @@ def test_srd_76_spare_the_dying_stabilises_a_dying_creature_and_no_other(tmp_pat
     cast = ok(run, "act", "sphinx", "cast", "brannoc", "-o", "spell=spare the dying")
     assert "Brannoc is stable: stabilised by Androsphinx's spare the dying" in cast
     assert "dying" not in row(run, "brannoc")["conditions"]
+
+
+def test_a_phone_s_cast_asks_the_word_with_command_and_the_condition_with_a_cure():
+    def shown_with(monster_name: str, field: str) -> list[str]:
+        sheet = next(m for m in load().monsters if m.name.lower() == monster_name).sheet
+        found = controls(RULESET, "cast", RULESET.playable("cast"), sheet) or []
+        return next(c.values for c in found if c.field == field)
+
+    assert shown_with("cult fanatic", "word") == ["command"]
+    assert shown_with("priest", "ends") == ["lesser restoration"]
