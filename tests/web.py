@@ -262,10 +262,28 @@ def until_acting(db: Path, page: Any, wanted: bool) -> None:
 
 def phone_of(browser: Any, running: Served, db: Path, who: str, acting: bool = True) -> Any:
     """WHO's phone (390x844) on their link, once it is their turn (or, `acting` False, not)."""
-    page = browser.new_context(**PHONE).new_page()
+    context = browser.new_context(**PHONE)
+    context.add_init_script(FIRST_PANEL)
+    page = context.new_page()
     page.goto(f"{running.root}/p/{invited(db, who)}")
     until_acting(db, page, acting)
+    # the stream's first screen redraws the panel: a tap before that may land on the old one
+    page.wait_for_function(
+        "window.fracasScreens >= 1 && !document.querySelector('#panel .me[data-first]')"
+    )
     return page
+
+
+# Marks the panel the page was served with, and counts the stream's screens.
+FIRST_PANEL = """
+document.addEventListener("fracas:screen", () => {
+  window.fracasScreens = (window.fracasScreens || 0) + 1;
+});
+document.addEventListener("DOMContentLoaded", () => {
+  const me = document.querySelector("#panel .me");
+  if (me) me.dataset.first = "yes";
+});
+"""
 
 
 def chosen(page: Any, action: str) -> Any:
