@@ -11,6 +11,7 @@ from fracas_srd.sheets import Spell
 from fracas_srd.state import Fighter
 
 LEVEL = "level"  # a condition's detail: the level of the spell that set it, as cast
+SHELTERS = "shelters"  # ... and that it keeps lower spells off its creature (srd-78)
 
 
 def cast_at(events: list[Event], caster: Fighter, spell: Spell, slot: int) -> list[Event]:
@@ -30,6 +31,28 @@ def cast_at(events: list[Event], caster: Fighter, spell: Spell, slot: int) -> li
 
 def set_by(detail: dict[str, Any], caster: Fighter, spell: Spell) -> bool:
     return detail.get("by") == caster.id and detail.get("spell") == spell.name
+
+
+def sheltered(target: Fighter, caster: Fighter, spell: Spell) -> str:
+    """srd-78: the barrier (globe of invulnerability) that keeps this spell off the target,
+    cast from outside it: a spell of a level below the barrier's slot level; "" if none."""
+    if not caster.sheet.casts(spell):
+        return ""
+    for detail in target.conditions.values():
+        if not detail.get(SHELTERS) or spell.level >= int(detail.get(LEVEL, 0)):
+            continue
+        if not within(caster, detail):
+            return str(detail.get("spell", "a barrier"))
+    return ""
+
+
+def within(caster: Fighter, barrier: dict[str, Any]) -> bool:
+    """Whether the caster stands within that barrier too (the same spell by the same one)."""
+    return any(
+        d.get(SHELTERS)
+        and (d.get("by"), d.get("spell")) == (barrier.get("by"), barrier.get("spell"))
+        for d in caster.conditions.values()
+    )
 
 
 def spells_on(target: Fighter) -> dict[tuple[str, str, int], list[str]]:

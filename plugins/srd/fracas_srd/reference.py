@@ -564,6 +564,13 @@ STATEMENTS = {
         "Constitution save at the end of each of its turns, and a success ends it. [Power "
         "Word Stun]"
     ),
+    "srd-78": (
+        "Globe of invulnerability. An action, a 6th-level slot, concentration up to 1 minute:"
+        " a barrier in a 10-foot radius around the caster (fracas: the creatures named, the "
+        "caster among them). A spell of 5th level or lower cast from outside it has no effect"
+        " on those within, even cast with a higher slot; one more level for each slot level"
+        " above 6th. [Globe of Invulnerability]"
+    ),
 }
 
 

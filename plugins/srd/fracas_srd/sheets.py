@@ -198,6 +198,9 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # target attacks or casts a spell on a foe (sanctuary, srd-73).
     wards: bool = False
     stabilises: bool = False  # a dying target becomes stable (spare the dying, srd-76)
+    # Spells of a level below its slot's cast from outside have no effect on those within
+    # (globe of invulnerability: 5th level or lower, srd-78).
+    shelters: bool = False
     # No save: it takes a creature of at most this many hit points (power word stun: 150),
     # which repeats `repeat_save` at the end of each of its turns to end it (srd-77).
     hp_at_most: Annotated[int, msgspec.Meta(ge=0, le=10_000)] = 0

@@ -95,6 +95,9 @@ WRITTEN = {
                         "save_ends": True},  # srd-77
     "dimension door": {"name": "dimension door", "level": 4, "on_self": True,
                        "teleport": 500},  # srd-45
+    "globe of invulnerability": {"name": "globe of invulnerability", "level": 6, "rounds": 10,
+                                 "concentration": True, "shelters": True,
+                                 "effect": {}},  # srd-78
     "sleep": {"name": "sleep", "level": 1, "hp_pool": "5d8", "upcast": "2d8",
               "condition": "unconscious", "rounds": 10},  # srd-49
     "blur": {"name": "blur", "level": 2, "on_self": True, "rounds": 10, "concentration": True,

@@ -58,7 +58,7 @@ from fracas_srd.damage import (
     stabilised,
     summed_roll,
 )
-from fracas_srd.dispel import LEVEL, cast_at, dispelled, spells_on
+from fracas_srd.dispel import LEVEL, SHELTERS, cast_at, dispelled, sheltered, spells_on
 from fracas_srd.effects import EFFECT, blocks, under
 from fracas_srd.evolve import evolve
 from fracas_srd.lasting import conditions_of, timed
@@ -211,6 +211,21 @@ def cured(target: Fighter, spell: Spell, command: Cast) -> str:
     return has[0]
 
 
+def past_barriers(
+    events: list[Event], caster: Fighter, spell: Spell, targets: list[Fighter]
+) -> list[Fighter]:
+    """srd-78: the targets a spell reaches; on those within a barrier it cannot cross from
+    outside (globe of invulnerability) it has no effect."""
+    reached = []
+    for target in targets:
+        if barrier := sheltered(target, caster, spell):
+            why = f"{target.name} is within {barrier}: {spell.name} has no effect on it"
+            events.append(Resolved(caster.id, "cast", [target.id], why, ["srd-78"]))
+        else:
+            reached.append(target)
+    return reached
+
+
 def aimed_past_wards(
     ctx: Context, events: list[Event], caster: Fighter, spell: Spell, targets: list[Fighter]
 ) -> list[Fighter]:
@@ -280,6 +295,7 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
         at_foe = any(caster.hostile_to(t) for t in targets)
         events += acting_ends(caster, "casts a spell", at_foe)
     targets = aimed_past_wards(ctx, events, caster, spell, targets)
+    targets = past_barriers(events, caster, spell, targets)
     if not targets and spell.targets:
         return events
     for counterer, answer in answers:
@@ -742,6 +758,8 @@ def afflict(
         detail[DUPLICATES] = spell.duplicates
     if spell.wards:
         detail |= {WARD: save_dc(caster, spell), UNTIL_IT_ACTS: FOE}
+    if spell.shelters:
+        detail[SHELTERS] = True
     if spell.break_free:
         detail[BREAK_FREE] = save_dc(caster, spell)
     if spell.effect is not None:

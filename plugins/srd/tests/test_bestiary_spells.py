@@ -695,3 +695,32 @@ def test_a_phone_s_cast_asks_the_word_with_command_and_the_condition_with_a_cure
 
     assert shown_with("cult fanatic", "word") == ["command"]
     assert shown_with("priest", "ends") == ["lesser restoration"]
+
+
+@pytest.fixture
+def globe(tmp_path: Path) -> Gm:
+    """An archmage (on the players' side, acting first) raises a globe of invulnerability
+    over itself and Brannoc; then the lich acts."""
+    run = fight(
+        tmp_path / "globe.db", "The globe", "19,2,1",
+        monster("arch", "archmage", "pc"), monster("lich", "lich"),
+        sample("brannoc", "fighter", "Brannoc"),
+    )  # fmt: skip
+    cast = ok(run, "act", "arch", "cast", "arch", "brannoc", "-o", "spell=globe of invulnerability")
+    assert "Brannoc is under globe of invulnerability for 10 rounds" in cast
+    assert "Archmage is concentrating for 10 rounds: on globe of invulnerability" in cast
+    ok(run, "next")
+    return run
+
+
+def test_srd_78_a_spell_of_5th_level_or_lower_has_no_effect_within_the_globe(globe):
+    cast = ok(globe, "act", "lich", "cast", "arch", "brannoc", "-o", "spell=fireball", "-o",
+              "level=7")  # fmt: skip
+    assert "Brannoc is within globe of invulnerability: fireball has no effect on it" in cast
+    assert "save" not in cast and row(globe, "brannoc")["hp"] == 28
+
+
+def test_srd_78_a_spell_of_higher_level_crosses_the_globe(globe):
+    cast = ok(globe, "act", "lich", "cast", "brannoc", "-o", "spell=finger of death",
+              "--dice", "3" + ",1" * 7)  # fmt: skip
+    assert "no effect" not in cast and "Con save against finger of death" in cast
