@@ -52,6 +52,7 @@ def invisible(fighter: Fighter) -> bool:
 UNTIL_IT_ACTS = "until_it_acts"  # a condition's detail: it ends as its creature acts (srd-46)
 UNTIL_DAMAGED = "until_damaged"  # ... as its creature takes damage (sleep, srd-49)
 UNTIL_HARMED_BY = "until_harmed_by"  # ... as this side harms it (charm person, srd-67)
+SAVES_WHEN_HURT = "saves_when_hurt"  # ... on a save its damage calls for (dominate, srd-79)
 BREAK_FREE = "break_free"  # ... on its creature's Strength check of this DC (entangle, srd-69)
 
 
@@ -97,6 +98,23 @@ def damage_ends(fighter: Fighter) -> list[Event]:
         for name, detail in fighter.conditions.items()
         if detail.get(UNTIL_DAMAGED)
     ]
+
+
+def hurt_saves(ctx: Context | None, fighter: Fighter) -> list[Event]:
+    """srd-79: taking damage, a creature saves again against each effect that says so
+    (dominate person), a success ending it (the GM's harm by hand rolls none: `save`)."""
+    events: list[Event] = []
+    for name, detail in fighter.conditions.items():
+        asked = detail.get(SAVES_WHEN_HURT)
+        if ctx is None or not asked:
+            continue
+        spell, dc = detail.get("spell", name), int(asked["dc"])
+        purpose = f"{asked['ability'].capitalize()} save against {spell}, hurt (DC {dc})"
+        check = saving_throw(ctx, events, fighter, asked["ability"], dc, purpose, ["srd-79"],
+                             magic=bool(detail.get("magic", True)))  # fmt: skip
+        if check.success:
+            events.append(ConditionCleared(fighter.id, name, f"saves: {spell} ends", ["srd-79"]))
+    return events
 
 
 def harm_ends(fighter: Fighter, harmer: Fighter | None) -> list[Event]:

@@ -18,7 +18,7 @@ from fracas.rules.api import (
 )
 
 from fracas_srd.checks import Edge, Judge, d20_test
-from fracas_srd.conditions import damage_ends, harm_ends, saving_throw
+from fracas_srd.conditions import damage_ends, harm_ends, hurt_saves, saving_throw
 from fracas_srd.effects import bonuses, resistances
 from fracas_srd.events import DEATH_SAVE, ConcentrationOwed, DeathSaves, TemporaryHitPoints
 from fracas_srd.state import REMOVED, Fighter, State
@@ -144,7 +144,7 @@ def after_damage(
     to_hp = taken - absorbed
     if to_hp and to_hp >= target.hp:
         return dropping(state, target, to_hp - target.hp)
-    ended = damage_ends(target) + harm_ends(target, harmer)
+    ended = damage_ends(target) + harm_ends(target, harmer) + hurt_saves(ctx, target)
     return ended + concentration_save(state, ctx, target, taken)
 
 

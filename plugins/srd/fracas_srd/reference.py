@@ -571,6 +571,13 @@ STATEMENTS = {
         " on those within, even cast with a higher slot; one more level for each slot level"
         " above 6th. [Globe of Invulnerability]"
     ),
+    "srd-79": (
+        "Dominate person. An action, a 5th-level slot, concentration up to 1 minute: a "
+        "humanoid that fails a Wisdom save (with advantage if the caster or its companions "
+        "are fighting it) is charmed by the caster, who commands it (the GM narrates it). "
+        "Each time it takes damage it makes a new Wisdom save, a success ending the spell. "
+        "[Dominate Person]"
+    ),
 }
 
 

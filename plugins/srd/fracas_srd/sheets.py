@@ -214,9 +214,13 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # Its condition ends on its creature's action and Strength check against the save DC
     # (entangle, srd-69: `fracas act ID escape`).
     break_free: bool = False
-    # Saved against with advantage by a creature the caster's side is fighting, and ends as
-    # the caster or its companions harm it (charm person, srd-67).
+    # Saved against with advantage by a creature the caster's side is fighting (charm
+    # person, dominate person, srd-67).
     wary: bool = False
+    until_harmed: bool = False  # it ends as the caster's side harms it (charm person, srd-67)
+    # Its creature saves again each time it takes damage, a success ending it (dominate
+    # person, srd-79).
+    saves_when_hurt: bool = False
     # Dice of hit points it affects, the creatures with the fewest first, no save (sleep:
     # 5d8, srd-49); its condition then ends as the creature takes damage.
     hp_pool: Annotated[str, msgspec.Meta(pattern=r"^(\d+d\d+)?$")] = ""

@@ -65,7 +65,10 @@ WRITTEN = {
             "upcast_targets": 1, "effect": {"fly": 60}},  # 10 minutes (srd-66)
     "charm person": {"name": "charm person", "level": 1, "save": "wis", "condition": "charmed",
                      "rounds": 600, "targets": 1, "upcast_targets": 1,
-                     "wary": True},  # 1 hour (srd-67)
+                     "wary": True, "until_harmed": True},  # 1 hour (srd-67)
+    "dominate person": {"name": "dominate person", "level": 5, "save": "wis",
+                        "condition": "charmed", "rounds": 10, "concentration": True,
+                        "targets": 1, "wary": True, "saves_when_hurt": True},  # srd-79
     "flame strike": {"name": "flame strike", "level": 5, "save": "dex", "half": True,
                      "damage": "4d6", "type": "fire", "upcast": "1d6",
                      "plus": {"damage": "4d6", "type": "radiant"}},  # srd-68

@@ -36,6 +36,7 @@ from fracas_srd.commands import Cast
 from fracas_srd.conditions import (
     BREAK_FREE,
     FOE,
+    SAVES_WHEN_HURT,
     UNTIL_DAMAGED,
     UNTIL_HARMED_BY,
     UNTIL_IT_ACTS,
@@ -752,8 +753,10 @@ def afflict(
         detail[UNTIL_IT_ACTS] = True
     if spell.hp_pool:
         detail[UNTIL_DAMAGED] = True
-    if spell.wary:
+    if spell.until_harmed:
         detail[UNTIL_HARMED_BY] = caster.side
+    if spell.saves_when_hurt and spell.save:
+        detail[SAVES_WHEN_HURT] = {"ability": spell.save, "dc": save_dc(caster, spell)}
     if spell.duplicates:
         detail[DUPLICATES] = spell.duplicates
     if spell.wards:

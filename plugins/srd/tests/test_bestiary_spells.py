@@ -724,3 +724,24 @@ def test_srd_78_a_spell_of_higher_level_crosses_the_globe(globe):
     cast = ok(globe, "act", "lich", "cast", "brannoc", "-o", "spell=finger of death",
               "--dice", "3" + ",1" * 7)  # fmt: skip
     assert "no effect" not in cast and "Con save against finger of death" in cast
+
+
+def test_srd_79_dominate_person_is_saved_against_again_each_time_its_target_is_hurt(tmp_path):
+    run = fight(
+        tmp_path / "palace.db", "The rakshasa's palace", "19,2,1",
+        monster("rak", "rakshasa"), sample("brannoc", "fighter", "Brannoc"),
+        sample("wren", "rogue", "Wren"),
+    )  # fmt: skip
+    cast = ok(run, "act", "rak", "cast", "brannoc", "-o", "spell=dominate person",
+              "--dice", "3,5")  # fmt: skip
+    assert "advantage: Rakshasa's side is fighting Brannoc (srd-67)" in cast
+    assert "Brannoc is charmed for 10 rounds: dominate person" in cast
+    ok(run, "next")  # Wren's turn
+    stab = ("act", "wren", "attack", "brannoc", "-w", "shortsword", "--dice")
+    held = ok(run, *stab, "15,3,6")
+    assert "Wis save against dominate person, hurt (DC 18): 6 +1 = 7" in held
+    assert "charmed" in row(run, "brannoc")["conditions"]
+    ok(run, "undo")
+    freed = ok(run, *stab, "15,3,17")
+    assert "Brannoc is no longer charmed: saves: dominate person ends" in freed
+    assert "Rakshasa is no longer concentrating: dominate person has ended on every target" in freed
