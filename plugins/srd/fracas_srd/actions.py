@@ -10,6 +10,7 @@ from fracas.rules.api import (
     Event,
     RefusedError,
     Resolved,
+    Spent,
     Until,
 )
 
@@ -32,9 +33,10 @@ from fracas_srd.commands import (
 )
 from fracas_srd.conditions import BREAK_FREE
 from fracas_srd.damage import stabilised
+from fracas_srd.effects import moving_freely
 from fracas_srd.movement import feet, held_at_0
 from fracas_srd.sheets import SIZES
-from fracas_srd.state import Fighter, State
+from fracas_srd.state import MOVEMENT, Fighter, State
 from fracas_srd.turn import action, action_or_bonus, bonus_action, one_attack, one_target
 
 CONTEST = ("athletics", "acrobatics")
@@ -212,6 +214,12 @@ def escape(state: State, actor: Fighter, command: Escape, ctx: Context) -> list[
         raise RefusedError(
             f"{actor.name} is not grappled, nor held by a spell it can break free of"
         )
+    if freedom := moving_freely(actor):  # srd-80: 5 feet of movement, no action, no check
+        why = f"slips the grapple by {freedom}, for 5 feet of movement"
+        return [
+            Spent(actor.id, MOVEMENT, 5, why, ["srd-80"]),
+            ConditionCleared(actor.id, "grappled", why, ["srd-80"]),
+        ]
     events = action(actor, "escape")
     grappler = state.fighters.get(held.get("by", ""))
     if grappler is None:  # grappled by the GM's ruling: the GM clears it

@@ -116,6 +116,12 @@ def attacked_edges(target: Fighter) -> list[tuple[bool, str]]:
     ]
 
 
+def moving_freely(fighter: Fighter) -> str:
+    """srd-80: the source of an effect that keeps it moving freely (freedom of movement),
+    or ""."""
+    return next((name for name, e in effects_on(fighter) if e.free_moving), "")
+
+
 def resistances(fighter: Fighter) -> set[DamageType]:
     found = set(fighter.sheet.resistances)
     for _, effect in effects_on(fighter):

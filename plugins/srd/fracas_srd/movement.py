@@ -5,7 +5,7 @@ up costs half its speed (srd-27); speed 0 moves nothing."""
 from fracas.rules.api import ConditionCleared, Context, Event, RefusedError, Spent
 
 from fracas_srd.commands import Move, Stand
-from fracas_srd.effects import effects_on
+from fracas_srd.effects import effects_on, moving_freely
 from fracas_srd.state import MOVEMENT, Fighter, State
 
 
@@ -67,7 +67,7 @@ def move(state: State, actor: Fighter, command: Move, ctx: Context) -> list[Even
     """srd-52: feet of movement spent, refused beyond what is left this turn."""
     costs = [
         *(["crawling while prone"] if actor.has("prone") else []),
-        *(["difficult terrain"] if command.difficult else []),
+        *(["difficult terrain"] if command.difficult and not moving_freely(actor) else []),
     ]
     cost = command.feet * (1 + len(costs))
     what = f"moving {feet(command.feet)}" + (f" ({', '.join(costs)})" if costs else "")

@@ -578,6 +578,12 @@ STATEMENTS = {
         "Each time it takes damage it makes a new Wisdom save, a success ending the spell. "
         "[Dominate Person]"
     ),
+    "srd-80": (
+        "Freedom of movement. An action, a 4th-level slot, 1 hour: a willing creature touched"
+        " moves unhampered by difficult terrain, and spells and other magical effects can "
+        "neither reduce its speed nor paralyze or restrain it; it can spend 5 feet of "
+        "movement to escape a nonmagical grapple or restraint. [Freedom of Movement]"
+    ),
 }
 
 

@@ -57,6 +57,9 @@ class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     armour: Annotated[int, msgspec.Meta(ge=0, le=30)] = 0
     least_ac: Annotated[int, msgspec.Meta(ge=0, le=30)] = 0  # its AC is no lower (barkskin: 16)
     outlined: bool = False  # it cannot benefit from being invisible (faerie fire, srd-48)
+    # Difficult terrain costs it no more, magic neither paralyses nor restrains it, and 5
+    # feet of movement frees it from a grapple (freedom of movement, srd-80).
+    free_moving: bool = False
     fly: Annotated[int, msgspec.Meta(ge=0, le=1000)] = 0  # a flying speed (fly: 60, srd-66)
 
 

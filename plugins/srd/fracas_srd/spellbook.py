@@ -101,6 +101,8 @@ WRITTEN = {
     "globe of invulnerability": {"name": "globe of invulnerability", "level": 6, "rounds": 10,
                                  "concentration": True, "shelters": True,
                                  "effect": {}},  # srd-78
+    "freedom of movement": {"name": "freedom of movement", "level": 4, "rounds": 600,
+                            "targets": 1, "effect": {"free_moving": True}},  # srd-80
     "sleep": {"name": "sleep", "level": 1, "hp_pool": "5d8", "upcast": "2d8",
               "condition": "unconscious", "rounds": 10},  # srd-49
     "blur": {"name": "blur", "level": 2, "on_self": True, "rounds": 10, "concentration": True,

@@ -60,7 +60,7 @@ from fracas_srd.damage import (
     summed_roll,
 )
 from fracas_srd.dispel import LEVEL, SHELTERS, cast_at, dispelled, sheltered, spells_on
-from fracas_srd.effects import EFFECT, blocks, under
+from fracas_srd.effects import EFFECT, blocks, moving_freely, under
 from fracas_srd.evolve import evolve
 from fracas_srd.lasting import conditions_of, timed
 from fracas_srd.sheets import Spell, parse_amount
@@ -775,6 +775,10 @@ def afflict(
     for name in conditions_of(spell, failed_by) or [under(spell.name)]:
         if name != spell.condition and target.immune_to(name):
             events.append(immune(target, name, spell.name, saved=True))
+            continue
+        if spell.magic and spelt(name) in ("paralyzed", "restrained") and moving_freely(target):
+            why = f"{moving_freely(target)}: magic cannot make {target.name} {name}"
+            events.append(Resolved(target.id, "save", [], why, ["srd-80"]))
             continue
         if spell.concentration:
             held.append([target.id, name])

@@ -745,3 +745,36 @@ def test_srd_79_dominate_person_is_saved_against_again_each_time_its_target_is_h
     freed = ok(run, *stab, "15,3,17")
     assert "Brannoc is no longer charmed: saves: dominate person ends" in freed
     assert "Rakshasa is no longer concentrating: dominate person has ended on every target" in freed
+
+
+@pytest.fixture
+def freed(tmp_path: Path) -> Gm:
+    """An androsphinx (on the players' side) gives Brannoc freedom of movement; then a
+    druid acts, then Brannoc."""
+    run = fight(
+        tmp_path / "freed.db", "The sphinx's riddle", "19,2,1",
+        monster("sphinx", "androsphinx", "pc"), monster("druid", "druid"),
+        sample("brannoc", "fighter", "Brannoc"),
+    )  # fmt: skip
+    cast = ok(run, "act", "sphinx", "cast", "brannoc", "-o", "spell=freedom of movement")
+    assert "Brannoc is under freedom of movement for 600 rounds" in cast  # 1 hour
+    ok(run, "next")
+    return run
+
+
+def test_srd_80_freedom_of_movement_keeps_magic_from_restraining_its_target(freed):
+    cast = ok(freed, "act", "druid", "cast", "brannoc", "-o", "spell=entangle", "--dice", "1")
+    assert "freedom of movement: magic cannot make Brannoc restrained" in cast
+    assert "restrained" not in row(freed, "brannoc")["conditions"]
+
+
+def test_srd_80_freedom_of_movement_slips_a_grapple_for_5_feet_and_ignores_difficult_ground(
+    freed,
+):
+    ok(freed, "condition", "set", "brannoc", "grappled")
+    ok(freed, "next")  # Brannoc's turn
+    slipped = ok(freed, "act", "brannoc", "escape")
+    assert "Brannoc spends 5 feet of movement: slips the grapple by freedom of movement" in slipped
+    assert "action" not in slipped
+    moved = ok(freed, "act", "brannoc", "move", "25", "-o", "difficult=true")
+    assert "moving 25 feet, 0 feet left" in moved
