@@ -32,7 +32,7 @@ def rows(page: Any) -> dict[str, dict[str, str]]:
     """The board as the page shows it: name -> order key, health and status."""
     found = {}
     for row in page.locator("#screen table.board tbody tr").all():
-        name = row.locator("td.name").inner_text().removesuffix(" npc").strip()
+        name = row.locator("td.name").inner_text().replace("\xa0", " ").removesuffix(" npc").strip()
         found[name] = {
             "key": row.locator("td.key").inner_text(),
             "health": row.locator("td.health .words").inner_text(),
