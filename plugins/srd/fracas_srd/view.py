@@ -28,7 +28,18 @@ def health(fighter: Fighter) -> str:
     if resistance := fighter.sheet.legendary_resistance:
         legendary += f", legendary resistance {resistance - fighter.resisted}/{resistance}"
     slots = f", slots {shown(fighter)}" if fighter.sheet.slots else ""
-    return f"HP {fighter.hp}/{fighter.hp_max}{temp}{legendary}{slots}{hit_dice(fighter)}"
+    daily = "".join(f", {name} {left}/{most} today" for name, left, most in innate_uses(fighter))
+    return f"HP {fighter.hp}/{fighter.hp_max}{temp}{legendary}{slots}{daily}{hit_dice(fighter)}"
+
+
+def innate_uses(fighter: Fighter) -> list[tuple[str, int, int]]:
+    """Each innate spell of so many a day: its name, the uses left until a long rest, and
+    how many a day (the oni's cone of cold, 1/day)."""
+    return [
+        (spell.name, spell.per_day - fighter.used(spell.name), spell.per_day)
+        for spell in fighter.sheet.spells
+        if spell.innate and spell.per_day
+    ]
 
 
 def hit_dice(fighter: Fighter) -> str:
@@ -74,6 +85,8 @@ def detail(fighter: Fighter) -> dict[str, Any]:
     if fighter.sheet.slots:
         levels = range(1, len(fighter.sheet.slots) + 1)
         found["slots_left"] = [slots_left(fighter, n) for n in levels]
+    if daily := innate_uses(fighter):
+        found["innate_left"] = {name: left for name, left, _ in daily}
     return found
 
 

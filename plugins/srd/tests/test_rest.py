@@ -1,6 +1,8 @@
 """What a creature carries from fight to fight (the party) and its rests: Hit Dice on a
 short one (srd-58), everything on a long one (srd-59)."""
 
+import json
+import re
 from pathlib import Path
 
 import pytest
@@ -222,11 +224,50 @@ def test_innate_spells_a_day_spent_in_one_fight_stay_spent_in_the_next_until_a_l
         return cast
 
     run("party", "add", "oni", "-r", "srd", "--monster", "oni")
+    assert "cone of cold 1/1 today" in run("party")
     assert "Oni spends 1 innate use: cone of cold" in fight_with_a_cone_of_cold()
     refused = fight_with_a_cone_of_cold(code=1)
     assert "has cast cone of cold its 1 time a day (innate spellcasting)" in refused
     run("party", "rest", "long")
     assert "Oni spends 1 innate use: cone of cold" in fight_with_a_cone_of_cold()
+
+
+def test_the_uses_left_of_an_innate_spell_a_day_show_where_slots_do(tmp_path):
+    """The oni's cone of cold (1/day), once cast, shows 0 of 1 left in `fracas party`,
+    in `status` and on the GM's page of the next fight, and in `--json`; a long rest shows
+    it back."""
+    from fracas.cli.serve import Table as Served
+    from fracas.cli.serve import build
+    from starlette.testclient import TestClient
+
+    db, runner = str(tmp_path / "t.db"), CliRunner()
+
+    def run(*args: str) -> str:
+        done = runner.invoke(cli, ["--db", db, *args], env={"COLUMNS": "200"})
+        assert done.exit_code == 0, done.output
+        return done.output
+
+    run("party", "add", "oni", "-r", "srd", "--monster", "oni")
+    assert "cone of cold 1/1 today" in run("party")
+    run("new", "--party", "--id", "road")
+    run("add", "gob", "--monster", "goblin")
+    run("begin", "--dice", "20,1")
+    assert "cone of cold 1/1 today" in run("status")
+    run("act", "oni", "cast", "gob", "-o", "spell=cone of cold")
+    assert "cone of cold 0/1 today" in run("status")
+    run("end")
+    listed = run("party")
+    assert re.search(r"HP 110/110, charm person 1/1 today, cone of cold 0/1 today", listed)
+    run("new", "--party", "--id", "den")
+    assert "cone of cold 0/1 today" in run("status")
+    [oni] = [w for w in json.loads(run("status", "--json"))["wounds"] if w["combatant"] == "oni"]
+    assert oni["detail"]["innate_left"]["cone of cold"] == 0
+    with TestClient(build(Served(db, "gm-token"))) as client:
+        page = client.get("/gm/e/den", headers={"X-Fracas-Token": "gm-token"}).text
+    assert "cone of cold 0/1 today" in page
+    run("end")
+    run("party", "rest", "long")
+    assert "cone of cold 1/1 today" in run("party")
 
 
 def test_fracas_party_shows_the_party_between_fights_without_what_ended_with_the_fight(tmp_path):
