@@ -236,14 +236,26 @@ def stat_block(name: str, kind: str, lines: list[tuple[str, str]]) -> None:
 
 
 PARTY_COLUMNS = ("ID", "Name", "Health", "In", "Conditions")
+BETWEEN_FIGHTS = "—"  # in the "In" column: the member is in no fight
+RESTING = f"{BETWEEN_FIGHTS}: between fights; `fracas new --party` brings them into the next"
 
 
 def party(members: list[Member]) -> None:
     """The party as `fracas party` lists it: a row a member, in columns that wrap between
     words on a narrow terminal; one too narrow for the longest words breaks them, never
-    cuts them off."""
-    rows = [[m.combatant, m.name, m.health, m.where, ", ".join(m.conditions)] for m in members]
-    drawn(lambda console: console.print(party_table(rows, console.width)))
+    cuts them off. "In" names the fight a member is in, else says they are between fights."""
+    rows = [
+        [m.combatant, m.name, m.health, m.where or BETWEEN_FIGHTS, ", ".join(m.conditions)]
+        for m in members
+    ]
+    resting = any(not m.where for m in members)
+
+    def draw(console: Any) -> None:
+        console.print(party_table(rows, console.width))
+        if resting:
+            console.print(RESTING, markup=False)
+
+    drawn(draw)
 
 
 def party_table(rows: list[list[str]], width: int) -> Any:

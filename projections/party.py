@@ -34,7 +34,8 @@ NOT_A_FIGHT = (  # `-e party` with a fight's command: it would change the party 
 
 
 class Member(msgspec.Struct, frozen=True):
-    """A member of the party as they stand now, and where (the fight, or the party)."""
+    """A member of the party as they stand now, and where: the fight they are in (one that
+    has not ended, begun or being set up), or "" between fights."""
 
     combatant: str
     name: str
@@ -72,6 +73,7 @@ def members(log: Fracas) -> list[Member]:
     for who in home.state.fighters:
         live = there if who in there.state.fighters else home
         row = wound_row(live, live.state, who) if between is None else wound_row(home, between, who)
+        fighting = between is None and live.id != PARTY
         listed.append(
             Member(
                 who,
@@ -79,7 +81,7 @@ def members(log: Fracas) -> list[Member]:
                 row.health,
                 row.conditions,
                 live.ruleset.standing_of(live.state, who),
-                live.id,
+                live.id if fighting else "",
             )
         )
     return listed

@@ -39,8 +39,9 @@ def fight_with_party(run, tmp_path: Path, ruleset: str) -> dict:
 def test_the_party_comes_into_the_next_fight_as_it_ended_the_last(run, tmp_path, ruleset):
     ann = fight_with_party(run, tmp_path, ruleset)
     assert ann["conditions"] == ["poisoned"]  # between fights: the 3 rounds of fire are over
-    ambush = ann["where"]
+    assert ann["where"] == ""  # in no fight
     with Fracas(run.db) as log:
+        [ambush] = [e["encounter"] for e in log.encounters() if e["encounter"] != "party"]
         hurt = next(w for w in log.view(ambush).wounds if w.combatant == "ann")
     assert ann["health"] == hurt.health  # the hurt carries
 
@@ -58,6 +59,34 @@ def test_the_party_comes_into_the_next_fight_as_it_ended_the_last(run, tmp_path,
     assert "rules drift: none" in run("audit").output
 
 
+def in_column(listed: str, who: str) -> str:
+    """What `fracas party` says in its "In" column for `who`."""
+    lines = listed.splitlines()
+    at = next(line for line in lines if line.startswith("ID")).index("In")
+    return next(line for line in lines if line.startswith(f"{who} "))[at:].split()[0]
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_party_names_the_fight_the_party_is_in_and_says_when_it_is_between_fights(
+    run, tmp_path, ruleset
+):
+    between = "—: between fights; `fracas new --party` brings them into the next"
+    run("party", "add", "ann", "-r", ruleset, "--sheet", member_sheet(tmp_path, ruleset))
+    listed = run("party").output
+    assert (in_column(listed, "ann"), between in listed) == ("—", True), listed
+    assert members(run)[0]["where"] == ""
+    run("new", "--party", "--id", "road")
+    run("add", "gob", "--side", "npc")
+    for then in ("begin", "end"):  # while it is set up, then once it has begun
+        listed = run("party").output
+        assert (in_column(listed, "ann"), between in listed) == ("road", False), listed
+        assert members(run)[0]["where"] == "road"
+        run(then)
+    listed = run("party").output
+    assert (in_column(listed, "ann"), between in listed) == ("—", True), listed
+    assert "road" not in listed and members(run)[0]["where"] == ""
+
+
 @pytest.mark.parametrize("ruleset", BUILT_IN)
 def test_a_ruleset_without_rests_offers_the_gms_heal_only(run, tmp_path, ruleset):
     fight_with_party(run, tmp_path, ruleset)
@@ -71,7 +100,7 @@ def test_a_ruleset_without_rests_offers_the_gms_heal_only(run, tmp_path, ruleset
         assert log.store.head("party") == before  # the refusal appended nothing
     run("party", "heal", "ann", "1", "-m", "a bandage")
     [ann] = members(run)
-    assert ann["where"] == "party"
+    assert ann["where"] == ""
 
 
 def test_the_party_is_not_the_fight_commands_go_to(run, tmp_path):
@@ -175,9 +204,9 @@ def test_a_short_rest_spends_the_hit_dice_the_gm_gives_each_member_and_says_what
     with Fracas(run.db) as log:  # no refusal appended anything, nor brought the party home
         assert before == {e["encounter"]: log.store.head(e["encounter"]) for e in log.encounters()}
     out = run("party", "rest", "short", "--spend", "ann=2", "--dice", "4,1").output
-    assert re.search(r"^ann +ann +HP 17/28, Hit Dice 1/3 +party", out, re.M)  # 8 + (4+2) + (1+2)
+    assert re.search(r"^ann +ann +HP 17/28, Hit Dice 1/3 +—", out, re.M)  # 8 + (4+2) + (1+2)
     assert "ann heals 6 (a Hit Die)" in out and "ann heals 3 (a Hit Die)" in out
-    assert re.search(r"^bob +bob +HP 24/28, Hit Dice 3/3 +party", out, re.M)  # bob spends none
+    assert re.search(r"^bob +bob +HP 24/28, Hit Dice 3/3 +—", out, re.M)  # bob spends none
     assert "bob spends no Hit Dice (srd-58)" in out
     [ann, bob] = members(run)
     assert ann["standing"]["hit_dice_spent"] == 2 and bob["standing"]["hit_dice_spent"] == 0
@@ -243,7 +272,7 @@ def test_the_party_rests_only_between_fights_never_in_a_fight_that_has_not_ended
     run("end")
     run("party", "condition", "set", "ann", "cursed")  # the fight has ended: it comes home
     [ann] = members(run)
-    assert (ann["where"], ann["health"]) == ("party", hurt)  # the damage reached the party
+    assert (ann["where"], ann["health"]) == ("", hurt)  # the damage reached the party
 
 
 @pytest.mark.parametrize("ruleset", SIX)

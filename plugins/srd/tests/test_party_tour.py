@@ -30,8 +30,8 @@ def test_the_docs_party_tour_runs_as_written(tmp_path: Path):
     rested = done.stdout[done.stdout.index("Hild Ashvane rests") :]
     assert "Hild Ashvane rolls d10 for hit die: 6 +2 = 8" in rested
     assert "Hild Ashvane heals 8" in rested
-    assert re.search(r"^hild +Hild Ashvane +HP 27/28, Hit Dice 2/3 +party", rested, re.M)
-    assert re.search(r"^brannoc +Brannoc +HP 25/28, Hit Dice 3/3 +party", rested, re.M)
+    assert re.search(r"^hild +Hild Ashvane +HP 27/28, Hit Dice 2/3 +—", rested, re.M)
+    assert re.search(r"^brannoc +Brannoc +HP 25/28, Hit Dice 3/3 +—", rested, re.M)
     assert "Brannoc spends no Hit Dice" in rested
     block = " ".join(done.stdout[done.stdout.index("Owlbear\nlarge monstrosity") :].split())
     assert "Beak Melee: +7 to hit, reach 5 ft. Hit: 1d10 + 5 piercing" in block
@@ -39,7 +39,9 @@ def test_the_docs_party_tour_runs_as_written(tmp_path: Path):
     assert re.search(r"Hild Ashvane +pc +- +HP 27/28, Hit Dice 2/3 +18", den)
     assert re.search(r"Brannoc +pc +- +HP 25/28", den)
     assert "HP 24/24, slots 3/4 2/2" in den and "Owlbear" in den and "HP 59/59" in den
+    assert re.search(r"^hild +Hild Ashvane +HP 27/28, Hit Dice 2/3 +den\n", den, re.M)
+    assert "between fights" not in den[: den.index("the encounter ends")]  # in the den
     rested = done.stdout[done.stdout.rindex("Hild Ashvane rests") :]
-    assert re.search(r"^hild +Hild Ashvane +HP 28/28, Hit Dice 3/3 +party", rested, re.M)
-    assert re.search(r"^maelis +Maelis +HP 24/24, slots 4/4 2/2, Hit Dice 3/3 +party", rested, re.M)
+    assert re.search(r"^hild +Hild Ashvane +HP 28/28, Hit Dice 3/3 +—", rested, re.M)
+    assert re.search(r"^maelis +Maelis +HP 24/24, slots 4/4 2/2, Hit Dice 3/3 +—", rested, re.M)
     assert "rules drift: none" in done.stdout
