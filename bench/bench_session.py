@@ -140,7 +140,9 @@ def in_turns(runs: int, actions: dict[str, Any]) -> dict[str, Best]:
 
 
 def report_figures(fracas: Fracas, live: Encounter, runs: int) -> dict[str, Best]:
-    """Each session report, and the full replay they are read against."""
+    """Each session report, and the full replay they are read against: each as its command
+    makes it (`fracas report`, `fracas replay`), from the log, not from an encounter already
+    read (a report reads its encounter afresh; so does the replay it is measured against)."""
 
     def report(fmt: str, players: bool = False) -> Any:
         return lambda: fracas.export_text(io.StringIO(), fmt, live.id, players=players)
@@ -148,7 +150,7 @@ def report_figures(fracas: Fracas, live: Encounter, runs: int) -> dict[str, Best
     return in_turns(
         runs,
         {
-            "replay": lambda: replay(live),
+            "replay": lambda: fracas.replay(live.id),
             "md": report("md"),
             "html": report("html"),
             "md players": report("md", players=True),
