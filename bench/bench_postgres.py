@@ -1,6 +1,7 @@
 """Many tables, one server: writers each playing their own encounter against one PostgreSQL.
 
     python -m bench.bench_postgres [--writers 1,4,16,64] [--steps 120] [--as processes,tasks]
+                                   [--breakdown]
 
 Starts a durable PostgreSQL (fsync on; Debian's binaries, bench/pgserver.py) and, for each
 count of writers, has every writer play its own percentile encounter: attack steps
@@ -22,6 +23,10 @@ Every writer, of either kind, first makes WARM_UP appends that are not timed (it
 loaded, its statements prepared and planned), then waits for the common start.
 Target: at 16 writers, fracas >= 1x eventsourcing's aggregate recorder in events/s, with a
 p99 no longer than its (a ratio of p99 at most 1x).
+
+`--breakdown` also runs, at each count of writers, fracas's tables with no read models
+(deciding and the ledger's append) and fracas's ledger alone (the store's append of as
+many events of the same size, nothing decided): what each layer costs beside the store.
 
 `--flush-ms 1` makes every commit's WAL flush take a millisecond longer (PostgreSQL's
 commit_delay, for every commit), as on networked or replicated storage (a managed
@@ -86,6 +91,43 @@ class FracasTable:
 
     def close(self) -> None:
         self.table.close()
+
+
+class FracasWithoutReadModels(FracasTable):
+    """A table whose appends write no read models: its decide and its ledger append alone."""
+
+    def __init__(self, location: str) -> None:
+        super().__init__(location)
+        self.encounter.projector = None
+
+
+class FracasLedger:
+    """fracas's ledger alone: appends of `per_append` events of `size` bytes each, through
+    the store (the chain, the step record, one statement), nothing decided, no read models."""
+
+    def __init__(self, location: str, per_append: int, size: int) -> None:
+        from fracas.ledger.base import NewEvent
+        from fracas.ledger.open import open_store
+
+        self.store = open_store(location)
+        self.encounter, self.version = uuid.uuid4().hex[:12], 0
+        self.batch = [NewEvent("bench.event", '"' + "x" * (size - 2) + '"')] * per_append
+
+    def step(self) -> None:
+        command = uuid.uuid4().hex
+        written = self.store.append(
+            self.encounter, self.batch, expected_version=self.version, command_id=command
+        )
+        self.version = written.last_version
+
+    def events(self) -> int:
+        return self.version
+
+    def body_bytes(self) -> int:
+        return sum(len(event.body) for event in self.batch) * self.version // len(self.batch)
+
+    def close(self) -> None:
+        self.store.close()
 
 
 class EsAggregate:
@@ -288,6 +330,11 @@ def main() -> None:
         "--flush-ms", type=float, default=0.0, help="added to every commit's WAL flush"
     )
     parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="also fracas without read models, and its ledger's append alone (where time goes)",
+    )
+    parser.add_argument(
         "--as", dest="models", default="processes,tasks", help="processes, tasks or threads"
     )
     args = parser.parse_args()
@@ -317,7 +364,7 @@ def main() -> None:
             ratios[model] = {}
             for writers in counts:
                 ratios[model][writers] = side_by_side(
-                    server, model, writers, args.steps, per_append, size
+                    server, model, writers, args.steps, per_append, size, args.breakdown
                 )
     for kind in RECORDERS:
         print(f"fracas / eventsourcing {kind} recorder, events/s (p99):")
@@ -340,15 +387,30 @@ RECORDERS = ("application", "aggregate")
 
 
 def side_by_side(
-    server: Server, model: str, writers: int, steps: int, per_append: int, size: int
+    server: Server,
+    model: str,
+    writers: int,
+    steps: int,
+    per_append: int,
+    size: int,
+    breakdown: bool = False,
 ) -> dict[str, tuple[float, float]]:
     """fracas and eventsourcing's recorders, `writers` at once, appending `per_append` events
     of `size` bytes: fracas's ratios to each recorder's events/s and p99 latency, measured
-    in the same run."""
+    in the same run. `breakdown`: fracas without its read models, and its ledger's append
+    alone, too (what deciding and the read models cost beside the store's own writes)."""
     setup = 3.0 + writers * 0.5  # every writer imported and set up before the start
     url = server.url(f"fracas_{model}_{writers}")
     fracas = together(FracasTable, [(url,)] * writers, steps, setup, model, server)
     print(row("fracas, PostgreSQL", writers, fracas))
+    if breakdown:
+        url = server.url(f"fracas_{model}_{writers}_bare")
+        bare = together(FracasWithoutReadModels, [(url,)] * writers, steps, setup, model, server)
+        print(row("  without read models", writers, bare))
+        url = server.url(f"fracas_{model}_{writers}_ledger")
+        ledger = [(url, per_append, size)] * writers
+        print(row("  ledger append alone", writers, together(FracasLedger, ledger, steps, setup,
+                                                             model, server)))  # fmt: skip
     ratios = {}
     for kind in RECORDERS:
         place = es_schema(server, kind, model, writers)
