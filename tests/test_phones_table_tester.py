@@ -195,5 +195,23 @@ def test_an_srd_attack_or_cast_is_not_offered_once_the_action_is_spent(tmp_path:
         assert "move" in offered(table.panel("fighter"))
 
 
+def test_an_srd_offhand_is_offered_only_after_an_attack_with_a_light_melee_weapon(
+    tmp_path: Path,
+) -> None:
+    """srd-19 (issue 40): the fighter's Attack action with a longsword leaves no off-hand
+    attack to take, though a light handaxe is on the sheet; the phone offered one."""
+    db = tmp_path / "crypt.db"
+    crypt(db)
+    with Fracas(str(db)) as log:
+        do(log.encounter("crypt"), {"action": "next"})  # the fighter's turn
+    with phones(db, ("fighter",), encounter="crypt") as table:
+        assert "offhand" in offered(table.panel("fighter"))
+        sent = table.tap(
+            "fighter", action="attack", targets=["goblin"], fields={"weapon": "longsword"}
+        )
+        assert sent.status_code == 200, sent.text
+        assert "offhand" not in offered(table.panel("fighter"))
+
+
 def offered(panel: str) -> set[str]:
     return set(re.findall(r'class="action" data-action="(\w+)"', panel))

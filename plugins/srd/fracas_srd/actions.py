@@ -37,7 +37,15 @@ from fracas_srd.effects import moving_freely
 from fracas_srd.movement import feet, held_at_0
 from fracas_srd.sheets import SIZES
 from fracas_srd.state import MOVEMENT, Fighter, State
-from fracas_srd.turn import action, action_or_bonus, bonus_action, one_attack, one_target
+from fracas_srd.turn import (
+    action,
+    action_or_bonus,
+    attacked_light,
+    bonus_action,
+    not_light,
+    one_attack,
+    one_target,
+)
 
 CONTEST = ("athletics", "acrobatics")
 
@@ -78,12 +86,17 @@ def attack(state: State, actor: Fighter, command: Attack, ctx: Context) -> list[
 
 
 def offhand(state: State, actor: Fighter, command: Offhand, ctx: Context) -> list[Event]:
-    """srd-19: after the Attack action, a light melee weapon in the other hand."""
+    """srd-19: after the Attack action with a light melee weapon, one in the other hand."""
     weapon = weapon_of(actor, command.weapon)
     if weapon.ranged or not weapon.light:
         raise RefusedError(f"{weapon.name} is not a light melee weapon (srd-19)")
     if actor.action != "attack":
         raise RefusedError(f"{actor.name} must take the Attack action first (srd-19)")
+    if not attacked_light(actor):
+        raise RefusedError(
+            "two-weapon fighting needs a light melee weapon in the Attack action; "
+            f"{not_light(actor)} (srd-19)"
+        )
     target = one_target(state, command)
     events = bonus_action(actor, "off-hand attack")
     return events + weapon_attack(state, ctx, actor, target, weapon, command, "offhand", True)

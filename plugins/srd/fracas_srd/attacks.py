@@ -36,7 +36,7 @@ from fracas_srd.damage import Typed, deal, roll_dice
 from fracas_srd.effects import ac_notes, armor_class, bonuses, extras
 from fracas_srd.evolve import evolve
 from fracas_srd.lasting import conditions_of, timed, worse_time
-from fracas_srd.sheets import UNARMED, Ability, Rider, Sheet, Weapon, parse_amount
+from fracas_srd.sheets import Ability, Rider, Sheet, Weapon, parse_amount
 from fracas_srd.state import ONCE_A_TURN, Fighter, State, immune
 from fracas_srd.triggered import Reaction, absorbing, chosen, halved, rebuking, when_hit
 
@@ -45,9 +45,7 @@ CRITICAL, FUMBLE = "critical hit", "natural 1: miss"
 
 def weapon_of(fighter: Fighter, name: str) -> Weapon:
     """The weapon named, or the sheet's first, or an unarmed strike."""
-    if name:
-        return fighter.sheet.weapon(name)
-    return fighter.sheet.weapons[0] if fighter.sheet.weapons else UNARMED
+    return fighter.sheet.wielded(name)
 
 
 def ability_for(sheet: Sheet, weapon: Weapon) -> Ability:

@@ -1,5 +1,7 @@
 """evolve: a pure, total fold of the events into the fight's state."""
 
+from typing import Any
+
 from fracas.rules.api import (
     CombatantHidden,
     CombatantJoined,
@@ -86,6 +88,7 @@ def turn(state: State, event: TurnAdvanced) -> State:
             f,
             action="",
             attacks=0,
+            attacked_with=(),
             bonus="",
             moved=0,
             reaction=False,
@@ -97,9 +100,20 @@ def turn(state: State, event: TurnAdvanced) -> State:
 
 
 def declared(state: State, event: Declared) -> State:
-    """Once the creature whose turn it is acts, the turn-end before it is past (srd-29)."""
+    """Once the creature whose turn it is acts, the turn-end before it is past (srd-29);
+    an attack of its Attack action records the weapon it is made with (srd-19)."""
     acts = event.actor == state.turn and event.action not in ("legendary", "lair")
-    return replace(state, turn_ended="", lair=0, save_put_off=False) if acts else state
+    if not acts:
+        return state
+    state = replace(state, turn_ended="", lair=0, save_put_off=False)
+    if event.action != "attack":
+        return state
+    return roster.change(state, event.actor, lambda f: attacking_with(f, event.command))
+
+
+def attacking_with(fighter: Fighter, command: dict[str, Any]) -> Fighter:
+    weapon = fighter.sheet.wielded(command.get("weapon") or "").name
+    return replace(fighter, attacked_with=(*fighter.attacked_with, weapon))
 
 
 def rolled(state: State, event: Rolled) -> State:

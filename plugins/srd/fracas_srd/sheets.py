@@ -397,6 +397,12 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         names = [w.name for w in self.weapons]
         raise BadInputError(f"no weapon {name!r} on the sheet; {did_you_mean(name, names)}")
 
+    def wielded(self, name: str) -> Weapon:
+        """The weapon an attack names, or the sheet's first, or an unarmed strike."""
+        if name:
+            return self.weapon(name)
+        return self.weapons[0] if self.weapons else UNARMED
+
     def spell(self, name: str) -> Spell:
         for spell in self.spells:
             if spell.name.lower() == name.lower():

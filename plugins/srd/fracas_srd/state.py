@@ -59,6 +59,7 @@ class Fighter(msgspec.Struct, frozen=True):
     failures: int = 0
     action: str = ""  # the action taken this turn, if any (srd-3)
     attacks: int = 0  # attacks made of the Attack action this turn
+    attacked_with: tuple[str, ...] = ()  # the weapons of those attacks (srd-19)
     bonus: str = ""  # the bonus action taken this turn, if any (srd-3)
     moved: int = 0  # feet of movement spent this turn (srd-52)
     reaction: bool = False  # spent this round (srd-4)

@@ -7,10 +7,11 @@ from fracas_srd.castings import bonus_rule_broken
 from fracas_srd.commands import Targeted
 from fracas_srd.movement import movement_left
 from fracas_srd.recharge import waits_as
-from fracas_srd.sheets import BonusForm, Spell
+from fracas_srd.sheets import BonusForm, Spell, Weapon
 from fracas_srd.slots import slots_left
 from fracas_srd.state import INCAPACITATING, Fighter, State, check_begun
 
+OFF_HAND = "off hand"  # of a turn's budget, as the view says it is spent (srd-19)
 HELD_STILL = ("commanded to halt", "commanded to grovel")  # on its next turn (srd-75)
 
 
@@ -68,13 +69,41 @@ def bonus_open(actor: Fighter) -> bool:
     form (srd-60), an off-hand attack with a light melee weapon while the Attack action is
     still to take or taken (srd-19), or a bonus-action spell or ability it can use."""
     sheet = actor.sheet
-    offhand = actor.action in ("", "attack") and any(
-        w.light and not w.ranged for w in sheet.weapons
-    )
     features = any(f.bonus_actions for f in sheet.features)
     return (
-        offhand or features or any(usable(actor, s) for s in sheet.spells if s.casting == "bonus")
+        offhand_open(actor)
+        or features
+        or any(usable(actor, s) for s in sheet.spells if s.casting == "bonus")
     )
+
+
+def light_melee(weapon: Weapon) -> bool:
+    return weapon.light and not weapon.ranged
+
+
+def attacked_light(actor: Fighter) -> bool:
+    """srd-19: whether an attack of its Attack action this turn was with a light melee
+    weapon."""
+    return any(light_melee(actor.sheet.wielded(name)) for name in actor.attacked_with)
+
+
+def offhand_open(actor: Fighter) -> bool:
+    """srd-19: whether an off-hand attack can still come this turn: it has a light melee
+    weapon, its bonus action is left, and its Attack action is still to take, or was
+    taken with a light melee weapon, or has an attack left that may be."""
+    if actor.bonus or not any(light_melee(w) for w in actor.sheet.weapons):
+        return False
+    if actor.action != "attack":
+        return not actor.action
+    return attacked_light(actor) or actor.attacks < actor.sheet.attacks
+
+
+def not_light(actor: Fighter) -> str:
+    """What its Attack action was made with, for the refusal of an off-hand attack."""
+    names = [f"{'an' if n[:1] in 'aeiou' else 'a'} {n}" for n in dict.fromkeys(actor.attacked_with)]
+    if not names:
+        return f"{actor.name} made no weapon attack in it"
+    return f"{actor.name} attacked with {' and '.join(names)}"
 
 
 def usable(actor: Fighter, spell: Spell) -> bool:

@@ -8,6 +8,7 @@ from fracas.rules.api import InitiativeRow, PinRow, View, WoundRow
 from fracas_srd.effects import armor_class
 from fracas_srd.slots import shown, slots_left
 from fracas_srd.state import REMOVED, Fighter, State
+from fracas_srd.turn import OFF_HAND, offhand_open
 
 
 def status_of(state: State, fighter: Fighter) -> str:
@@ -58,10 +59,12 @@ def reaction(fighter: Fighter) -> str:
 
 def spent(fighter: Fighter) -> list[str]:
     """srd-3: what of the turn's budget is taken: the action (the Attack action once its
-    attacks are all made), the bonus action."""
+    attacks are all made), the bonus action; and the off hand's attack, once it can no
+    longer come this turn (srd-19: an Attack action made with no light melee weapon)."""
     attacking = fighter.action == "attack" and fighter.attacks < fighter.sheet.attacks
     action = ["action"] if fighter.action and not attacking else []
-    return action + (["bonus"] if fighter.bonus else [])
+    offhand = [] if offhand_open(fighter) else [OFF_HAND]
+    return action + (["bonus"] if fighter.bonus else []) + offhand
 
 
 def detail(fighter: Fighter) -> dict[str, Any]:

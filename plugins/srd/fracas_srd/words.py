@@ -10,6 +10,7 @@ from fracas.rules.api import Event, Playable, PlayerField, Rolled, Spent
 from fracas_srd.attacks import CRITICAL, FUMBLE
 from fracas_srd.castings import upcast_to
 from fracas_srd.sheets import Sheet
+from fracas_srd.turn import OFF_HAND
 
 VERBS = {
     "attack": "attacks",
@@ -119,7 +120,7 @@ CONTEST = "d20 for your check (the other side's roll is the server's)"
 AIMED = {"weapon": WEAPON, "within_5ft": NEAR, "range": RANGE, "ally_near": ALLY}
 PLAYERS = {
     "attack": Playable(AIMED, dice=HIT, spends=ACTION),
-    "offhand": Playable(AIMED, dice=HIT, spends=BONUS),
+    "offhand": Playable(AIMED, dice=HIT, spends=frozenset((OFF_HAND,))),  # bonus, srd-19
     "opportunity": Playable(
         {"weapon": replace(WEAPON, offered_as=MELEE), "ally_near": ALLY},
         reaction=True,

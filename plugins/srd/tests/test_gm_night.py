@@ -130,8 +130,8 @@ def test_a_refused_action_says_what_is_left_of_the_turn(gm):
     ok(gm, "act", "torvald", "attack", "mage", "-w", "longsword", "--dice", "2")
     assert refused(gm, "act", "torvald", "dodge") == (
         "Error: Torvald Ironside has already taken its action this turn (attack), and dodge "
-        "takes an action (srd-3); left this turn: a bonus action, its reaction, 30 feet of "
-        "movement, or `fracas next` to end the turn"
+        "takes an action (srd-3); left this turn: its reaction, 30 feet of movement, or "
+        "`fracas next` to end the turn"  # no off hand after a longsword (srd-19)
     )
 
 

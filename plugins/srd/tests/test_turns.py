@@ -92,7 +92,7 @@ def refusal(t: Table, *args, **fields) -> str:
 
 def test_srd_3_a_second_action_is_refused_saying_what_is_left_of_the_turn():
     t = fight(("brannoc", "fighter"), ("gob", "goblin"))
-    t.act("brannoc", "attack", "gob", faces=(2,), weapon="longsword")
+    t.act("brannoc", "attack", "gob", faces=(2,), weapon="handaxe")  # light: srd-19's off hand
     assert refusal(t, "brannoc", "dodge") == (
         "brannoc has already taken its action this turn (attack), and dodge takes an action "
         "(srd-3); left this turn: a bonus action, its reaction, 30 feet of movement, or "
