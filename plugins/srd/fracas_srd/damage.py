@@ -311,10 +311,21 @@ def grapples_over(state: State) -> list[Event]:
 
 
 def what_follows(state: State) -> list[Event]:
-    """What ends by itself once a step's events are in: spells, grapples, and what a
-    grapple held (a roper's restraint)."""
-    events = spells_over(state) + grapples_over(state)
+    """What ends by itself once a step's events are in: spells, grapples, what a grapple
+    held (a roper's restraint), and the hiding of the unconscious."""
+    events = spells_over(state) + grapples_over(state) + hiding_over(state)
     return events + holds_over(state, events)
+
+
+def hiding_over(state: State) -> list[Event]:
+    """srd-27: an unconscious creature (asleep, or at 0 HP) drops what it holds and falls
+    prone: it gives itself away, hidden no more (srd-5), however it fell."""
+    why = "falls unconscious, giving itself away"
+    return [
+        ConditionCleared(f.id, "hidden", why, ["srd-27", "srd-5"])
+        for f in state.fighters.values()
+        if f.has("hidden") and not f.conscious
+    ]
 
 
 def holds_over(state: State, events: list[Event]) -> list[Event]:

@@ -1,5 +1,6 @@
 """An outside 5e tester's findings (issue 40), through the CLI as the GM types it: an
-off-hand attack after an Attack action made with no light weapon (srd-19)."""
+off-hand attack after an Attack action made with no light weapon (srd-19), a dying
+character that stayed hidden (srd-27)."""
 
 from pathlib import Path
 
@@ -20,6 +21,11 @@ def duel(gm: Gm) -> None:
     add(gm, "wren", "rogue", "Wren")
     add(gm, "gob", "goblin", "Goblin", "npc", "--set", "hp=60")
     ok(gm, "begin", "--dice", "19,10,2")
+
+
+def row(gm: Gm, name: str) -> str:
+    """The combatant's row of `fracas status`."""
+    return next(line for line in ok(gm, "status").splitlines() if f" {name}  " in line)
 
 
 def test_srd_19_no_off_hand_attack_after_an_attack_action_with_a_longsword(gm):
@@ -43,3 +49,38 @@ def test_srd_19_an_off_hand_attack_after_a_light_weapons_attack_is_taken(gm):
     assert "left this turn: a bonus action" in said, said
     out = ok(gm, "act", "wren", "offhand", "gob", "-w", "dagger", "--dice", "15,3")
     assert "attacks with the off hand" in out or "off-hand" in out, out
+
+
+def test_srd_27_a_hidden_character_dropping_to_0_is_hidden_no_more_and_open_to_attack(gm):
+    """A dying character stayed hidden, so attacks on it had disadvantage. Unconscious, it
+    falls prone and gives itself away (srd-27); attacks on it from within 5 feet have
+    advantage (unconscious, prone), and a hit is a critical one."""
+    ok(gm, "new", "-r", "srd", "--id", "den", "--title", "The den")
+    add(gm, "wren", "rogue", "Wren", "pc", "--set", "hp=5")
+    add(gm, "gob", "goblin", "Goblin", "npc")
+    add(gm, "gob2", "goblin", "Second goblin", "npc")
+    ok(gm, "begin", "--dice", "19,10,5")
+    ok(gm, "act", "wren", "hide", "--dice", "15")
+    ok(gm, "next")
+    out = ok(gm, "act", "gob", "attack", "wren", "--dice", "18,18,6")
+    assert "Wren is hidden" in out  # the attack, from a goblin that cannot see her
+    assert "dying" in out and "hidden" in out.split("dying", 1)[1], out
+    assert "dying" in row(gm, "Wren") and "hidden" not in row(gm, "Wren")
+    ok(gm, "next")
+    out = ok(gm, "act", "gob2", "attack", "wren", "--dice", "3,12,4,4")
+    assert "is hidden" not in out, out
+    assert "advantage: Wren is unconscious" in out and "critical hit" in out, out
+
+
+def test_srd_27_a_hider_put_to_sleep_by_the_gm_is_hidden_no_more_a_stunned_one_stays(gm):
+    """However it falls unconscious (here the GM's ruling), it gives itself away; being
+    stunned (incapacitated, still conscious) ends no hiding in the rules."""
+    ok(gm, "new", "-r", "srd", "--id", "den", "--title", "The den")
+    add(gm, "wren", "rogue", "Wren")
+    add(gm, "gob", "goblin", "Goblin", "npc")
+    ok(gm, "begin", "--dice", "19,10")
+    ok(gm, "act", "wren", "hide", "--dice", "15")
+    ok(gm, "condition", "set", "wren", "stunned")
+    assert "hidden, stunned" in row(gm, "Wren")
+    out = ok(gm, "condition", "set", "wren", "unconscious")
+    assert "Wren is no longer hidden: falls unconscious" in out, out
