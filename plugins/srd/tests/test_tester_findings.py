@@ -1,11 +1,13 @@
 """An outside 5e tester's findings (issue 40), through the CLI as the GM types it: an
 off-hand attack after an Attack action made with no light weapon (srd-19), a dying
-character that stayed hidden (srd-27)."""
+character that stayed hidden (srd-27), a spell a sheet names with no effect spelled out
+(the spellbook's, or said to do nothing)."""
 
+import json
 from pathlib import Path
 
 import pytest
-from srd_cli import Gm, add, gm_on, ok, refused
+from srd_cli import SAMPLES, Gm, add, gm_on, ok, refused
 
 
 @pytest.fixture
@@ -84,3 +86,70 @@ def test_srd_27_a_hider_put_to_sleep_by_the_gm_is_hidden_no_more_a_stunned_one_s
     assert "hidden, stunned" in row(gm, "Wren")
     out = ok(gm, "condition", "set", "wren", "unconscious")
     assert "Wren is no longer hidden: falls unconscious" in out, out
+
+
+def spell_fight(gm: Gm, sheet: str) -> str:
+    """Ilse, from the sheet file, against a goblin; what `fracas add` said of her sheet."""
+    ok(gm, "new", "-r", "srd", "--id", "tower", "--title", "The tower")
+    said = ok(gm, "add", "ilse", "--sheet", sheet, "--side", "pc", "--name", "Ilse")
+    add(gm, "gob", "goblin", "Goblin", "npc")
+    ok(gm, "begin", "--dice", "19,10")
+    return said
+
+
+def test_a_sample_sheet_naming_mage_armor_alone_casts_the_spellbooks_mage_armor(gm):
+    """The sample wizard names mage armor and no more: cast, it sets her AC to 13 + Dex
+    (srd-44), not a slot spent for nothing."""
+    spell_fight(gm, str(SAMPLES / "wizard.toml"))
+    assert "AC 12" not in row(gm, "Ilse") and " 12 " in row(gm, "Ilse")
+    out = ok(gm, "act", "ilse", "cast", "ilse", "-o", "spell=mage armor")
+    assert "Ilse is under mage armor for 4800 rounds" in out, out
+    assert " 15 " in row(gm, "Ilse") and "under mage armor" in row(gm, "Ilse")
+
+
+def test_a_spell_the_plugin_does_not_play_is_named_on_add_and_said_to_do_nothing(gm, tmp_path):
+    sheet = tmp_path / "ilse.toml"
+    sheet.write_text(
+        (SAMPLES / "wizard.toml").read_text() + '\n[[spells]]\nname = "detect magic"\nlevel = 1\n'
+    )
+    said = spell_fight(gm, str(sheet))
+    lines = [line for line in said.splitlines() if "detect magic" in line]
+    assert lines == [
+        f"{sheet}: not read: detect magic: no spell srd plays, and the sheet spells out no "
+        "effect: cast, it has no effect in play (the GM narrates it)"
+    ], said
+    out = ok(gm, "act", "ilse", "cast", "ilse", "-o", "spell=detect magic")
+    assert "detect magic has no effect in play" in out, out
+
+
+def foundry_caster(*spells: dict) -> dict:
+    """A Foundry VTT wizard export (its shape, written here) with these spells."""
+    casts = {"levels": 3, "hitDice": "d6", "spellcasting": {"progression": "full"}}
+    wizard = {"name": "Wizard", "type": "class", "system": casts}
+    scores = {a: {"value": 14 if a == "dex" else 10, "proficient": 0}
+              for a in ("str", "dex", "con", "int", "wis", "cha")}  # fmt: skip
+    system = {"abilities": scores,
+              "attributes": {"hp": {"value": None, "max": None}, "ac": {"calc": "default"},
+                             "movement": {"walk": 30}, "spellcasting": "int"},
+              "traits": {"size": "med"}}  # fmt: skip
+    return {"name": "Ilse", "type": "character", "system": system, "items": [wizard, *spells]}
+
+
+def foundry_spell(name: str, level: int) -> dict:
+    activity = {"activation": {"type": "action"}, "type": "utility"}
+    return {
+        "name": name,
+        "type": "spell",
+        "system": {"level": level, "activities": {"a": activity}},
+    }
+
+
+def test_a_foundry_export_naming_mage_armor_casts_it_and_names_what_it_cannot_play(gm, tmp_path):
+    export = tmp_path / "ilse.json"
+    spells = (foundry_spell("Mage Armor", 1), foundry_spell("Detect Magic", 1))
+    export.write_text(json.dumps(foundry_caster(*spells)))
+    said = spell_fight(gm, str(export))
+    assert f"{export}: not read: detect magic: no spell srd plays" in said, said
+    assert "mage armor" not in said, said
+    out = ok(gm, "act", "ilse", "cast", "ilse", "-o", "spell=mage armor")
+    assert "Ilse is under mage armor" in out and " 15 " in row(gm, "Ilse"), out
