@@ -65,6 +65,7 @@ from fracas_srd.evolve import evolve
 from fracas_srd.lasting import conditions_of, timed
 from fracas_srd.sheets import Spell, parse_amount
 from fracas_srd.slots import as_cast, slot_for, spend_slot
+from fracas_srd.spellbook import spellbook
 from fracas_srd.state import DAILY, MULTIATTACK, ONCE_A_TURN, Fighter, State, immune, spelt
 from fracas_srd.triggered import (
     DAMAGED,
@@ -317,7 +318,11 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
 def unplayed(caster: Fighter, spell: Spell, targets: list[Fighter]) -> Event:
     """A spell its sheet names with no effect, which the spellbook does not know: cast (its
     slot and action spent), it changes nothing the rules here play."""
-    why = f"{spell.name} has no effect in play: srd does not play it; the GM narrates it"
+    if spell.name.strip().lower() in spellbook():
+        how = "its sheet names it with no effect (`fracas add --sheet` takes the spellbook's)"
+    else:
+        how = "srd does not play it; the GM narrates it"
+    why = f"{spell.name} has no effect in play: {how}"
     return Resolved(caster.id, "cast", [t.id for t in targets], why, ["srd-5"])
 
 

@@ -22,8 +22,10 @@ from fracas_srd.ruleset import RULESET
 
 
 def sample(name: str, **changed: Any) -> dict[str, Any]:
+    """A sample sheet as `fracas add --sheet` reads it (a spell named alone filled in)."""
     text = resources.files("fracas_srd").joinpath(f"samples/{name}.toml").read_text()
-    return {**tomllib.loads(text), **changed}
+    read, _unplayed = RULESET.imported(tomllib.loads(text))
+    return {**read, **changed}
 
 
 class Faces:

@@ -7,7 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
+from fracas.rules.api import ConditionSet, Resolved
 from srd_cli import SAMPLES, Gm, add, gm_on, ok, refused
+from srd_table import Table, fight, sample
 
 
 @pytest.fixture
@@ -153,3 +155,22 @@ def test_a_foundry_export_naming_mage_armor_casts_it_and_names_what_it_cannot_pl
     assert "mage armor" not in said, said
     out = ok(gm, "act", "ilse", "cast", "ilse", "-o", "spell=mage armor")
     assert "Ilse is under mage armor" in out and " 15 " in row(gm, "Ilse"), out
+
+
+def test_a_known_spell_given_with_no_effect_past_the_sheet_file_says_so_when_cast():
+    """Through the Python API the sheet is not read from a file: cast, the spell says why it
+    does nothing, not that srd does not play it."""
+    t = Table()
+    t.join("ilse", {**sample("wizard"), "spells": [{"name": "mage armor", "level": 1}]}, "pc")
+    t.join("gob", sample("goblin"), "npc")
+    t.do({"action": "begin"}, 19, 10)
+    out = t.act("ilse", "cast", "ilse", spell="mage armor")
+    said = [e.outcome for e in out if isinstance(e, Resolved)]
+    assert said == [
+        "mage armor has no effect in play: its sheet names it with no effect (`fracas add "
+        "--sheet` takes the spellbook's)"
+    ], said
+    armoured = fight(("ilse", "wizard"), ("gob", "goblin"))  # the sample, as `add` reads it
+    set_ = [e for e in armoured.act("ilse", "cast", "ilse", spell="mage armor")
+            if isinstance(e, ConditionSet)]  # fmt: skip
+    assert [e.condition for e in set_] == ["under mage armor"]
