@@ -352,14 +352,15 @@ def feats_of(events: list[Event], ruleset: Ruleset) -> list[Feat]:
 
 
 def felled_by(
-    events: list[Event], command: dict[str, Any] | None, known: set[str], ruleset: Ruleset
+    events: list[Event], command: dict[str, Any] | None, harm: list[Harm], ruleset: Ruleset
 ) -> dict[str, str]:
     """Who put each combatant this step put down there: whoever last struck them in it
-    (by a resolution or by damage), else the GM for a GM command ("gm"), else nobody ("")."""
+    (by a resolution or by damage; `harm`, the step's `harm_of`), else the GM for a GM
+    command ("gm"), else nobody ("")."""
     gm_step = command is not None and str(command.get("action", "")).startswith("gm.")
     struck: dict[str, str] = {}
     found: dict[str, str] = {}
-    harms = iter(harm_of(events, known))
+    harms = iter(harm)
     for event in events:
         if isinstance(event, Resolved):
             struck.update({t: event.actor for t in event.targets if t != event.actor})
@@ -379,12 +380,20 @@ def put_out(
     of three failed death saves), each with how: the condition and the rules' reason."""
     if is_party_step(command):
         return {}
-    down = {w.combatant for w in before.wounds if ruleset.is_down(w.conditions)}
+    outs = [e for e in events if isinstance(e, ConditionSet) and OUT in ruleset.facts_of(e)]
+    if not outs:  # (most steps: nobody put out, and who was down need not be read)
+        return {}
+    down = down_in(before, ruleset)
     return {
         e.target: f"{e.condition}: {e.reason}" if e.reason else e.condition
-        for e in events
-        if isinstance(e, ConditionSet) and e.target in down and OUT in ruleset.facts_of(e)
+        for e in outs
+        if e.target in down
     }
+
+
+def down_in(view: View, ruleset: Ruleset) -> set[str]:
+    """The combatants down in a view."""
+    return {w.combatant for w in view.wounds if ruleset.is_down(w.conditions)}
 
 
 def is_party_step(command: dict[str, Any] | None) -> bool:
@@ -399,8 +408,11 @@ def newly_fallen(
     is no new fall, nor is a member of the party coming in as they stood (down)."""
     if is_party_step(command):
         return []
-    down = {w.combatant for w in before.wounds if ruleset.is_down(w.conditions)}
-    return [who for who in fallen(events, ruleset) if who not in down]
+    fell = fallen(events, ruleset)
+    if not fell:  # (most steps: nobody fell, and who was down need not be read)
+        return []
+    down = down_in(before, ruleset)
+    return [who for who in fell if who not in down]
 
 
 def public_command(command: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -604,6 +616,7 @@ def timeline(
         carried = is_party_step(frame.command)
         round_, acting = turn_of_step(ruleset, frame, before, unseen)
         step_marks = marks(events, ruleset)
+        harm = harm_of(events, known)
         step = ReplayStep(
             number,
             record.control,
@@ -632,13 +645,15 @@ def timeline(
                 after,
             ),
             [m for m in step_marks if m != DOWN or not carried],
-            harm_of(events, known),
+            harm,
             fell,
             {
                 w: by
-                for w, by in felled_by(events, frame.command, known, ruleset).items()
+                for w, by in felled_by(events, frame.command, harm, ruleset).items()
                 if w in fell
-            },
+            }
+            if fell
+            else {},
             [Departure(*d) for d in departed(events)],
             put_out(events, frame.command, before, ruleset),
             feats_of(events, ruleset) if CRITICAL in step_marks or FUMBLE in step_marks else [],
