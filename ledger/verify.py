@@ -359,13 +359,17 @@ RECORDS_AT_ONCE = 1000
 class _Walk:
     """One encounter's step records, read a batch at a time, against its events."""
 
-    __slots__ = ("batch", "editor", "record", "version")
+    __slots__ = ("batch", "command", "editor", "expect", "last", "record", "version")
 
     def __init__(self) -> None:
         self.editor = _Editor()
         self.record: StepRecord | None = None
         self.version = 0
         self.batch: list[StepRecord] = []
+        # what each event of the current record must show, kept from the record once
+        self.last = 0  # its last version
+        self.expect: tuple[object, ...] = ()  # (step, author, at)
+        self.command = False  # a command step (else an undo, redo or supersede)
 
 
 class StepWatch:
@@ -385,31 +389,29 @@ class StepWatch:
     def see(self, rows: Iterable[tuple]) -> None:
         if self.doubtful:
             return
-        walks, count = self.walks, 0
+        walks, count, controls = self.walks, 0, CONTROL_KINDS
+        encounter, walk = None, _Walk()
         for row in rows:
-            count += 1
-            walk = walks.get(row[1])
-            if walk is None:
-                walk = walks[row[1]] = _Walk()
+            if row[1] != encounter:  # an encounter's rows run together: its walk found once
+                encounter = row[1]
+                walk = walks.get(encounter) or walks.setdefault(encounter, _Walk())
             version = row[2]
-            record = walk.record
             if version != walk.version + 1:
                 self.doubtful = True
                 return
             walk.version = version
-            if record is None or version > record.last_version:
-                record = self._next(row[1], walk)
-                if record is None:
-                    return
-            if (row[3], row[5], row[6]) != (record.step, record.author, record.at):
+            if version > walk.last and self._next(encounter, walk) is None:
+                return
+            if (row[3], row[5], row[6]) != walk.expect:
                 self.doubtful = True
                 return
-            command = record.control == COMMAND
-            if command == (row[4] in CONTROL_KINDS) or (
-                not command and not _names_target(row[4], row[8], record)
+            control = row[4] in controls
+            if control == walk.command or (
+                control and not _names_target(row[4], row[8], walk.record)
             ):
                 self.doubtful = True
                 return
+            count += 1
         self.count += count
 
     def _next(self, encounter: str, walk: _Walk) -> StepRecord | None:
@@ -429,6 +431,8 @@ class StepWatch:
             return None
         walk.editor.add(record)
         walk.record = record
+        walk.last, walk.expect = record.last_version, (record.step, record.author, record.at)
+        walk.command = record.control == COMMAND
         self.records += 1
         return record
 

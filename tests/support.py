@@ -129,3 +129,14 @@ def refused(run, *args: str) -> str:
     if Path(run.db).exists():
         assert events_in(run.db) == before
     return lines[0]
+
+
+def forge(fracas: Fracas, statement: str) -> None:
+    """SQL as a forger runs it, on either backend: the append-only guards off first."""
+    store = fracas.store
+    if store.dialect == "sqlite":
+        for (name,) in store.conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'"):
+            store.conn.execute(f"DROP TRIGGER {name}")
+    else:
+        store.conn.execute("SET session_replication_role = replica")
+    store.conn.execute(statement)

@@ -11,7 +11,7 @@ from fracas.cli.main import cli
 from fracas.ledger import NewEvent, Store
 from fracas.projections import Fracas
 from fracas.rules.percentile import attacks, rolls
-from tests.support import attack, cli_gunfight, do, fight, gunner
+from tests.support import attack, cli_gunfight, do, fight, forge, gunner
 
 
 def duel(fracas: Fracas):
@@ -108,17 +108,6 @@ def test_audit_against_another_files_export_fails(tmp_path, fracas, run):
         with (tmp_path / "other.jsonl").open("w") as out:
             other.export_jsonl(out)
     assert not fracas.audit(against=tmp_path / "other.jsonl").against.ok
-
-
-def forge(fracas: Fracas, statement: str) -> None:
-    """SQL as a forger runs it, on either backend: the append-only guards off first."""
-    store = fracas.store
-    if store.dialect == "sqlite":
-        for (name,) in store.conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'"):
-            store.conn.execute(f"DROP TRIGGER {name}")
-    else:
-        store.conn.execute("SET session_replication_role = replica")
-    store.conn.execute(statement)
 
 
 def test_a_read_model_edited_by_hand_is_named_by_table_and_row(fracas, run):

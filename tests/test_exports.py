@@ -15,7 +15,7 @@ from fracas.projections import Fracas, exports
 from fracas.projections.tables import table_rows
 from fracas.rules import Encounter
 from tests.session_fights import SYSTEMS
-from tests.support import attack, cli_gunfight, fight, gunner
+from tests.support import attack, cli_gunfight, fight, forge, gunner
 
 
 def exported(fracas: Fracas, path: Path, **options) -> Path:
@@ -246,3 +246,36 @@ def test_an_export_file_follows_the_umask_and_keeps_the_mode_it_replaces(tmp_pat
     finally:
         os.umask(old)
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+
+def two_fights_with_undo_and_redo(fracas: Fracas) -> None:
+    """Two encounters whose events interleave, each with an undone and a redone step."""
+    one = fight(fracas, ("alice", gunner(14)), ("bob", gunner(10)))
+    two = fight(fracas, ("carol", gunner(14)), ("dave", gunner(10)))
+    for live, actor, target in ((one, "alice", "bob"), (two, "carol", "dave")):
+        attack(live, actor, target, weapon="pistol", dice=[95])
+    for live in (one, two):
+        live.undo()
+    for live in (one, two):
+        live.redo()
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE steps SET author = 'mallory' WHERE step = 4",
+        "UPDATE steps SET at = '2000-01-01T00:00:00.000+00:00' WHERE step = 2",
+        "UPDATE steps SET target = 2 WHERE control = 'undo'",
+        "UPDATE steps SET control = 'command', target = NULL WHERE control = 'redo'",
+        "UPDATE steps SET last_version = last_version + 1 WHERE step = 3",
+        "DELETE FROM steps WHERE step = 3",
+    ],
+)
+def test_a_gm_export_of_forged_step_records_is_refused(tmp_path, fracas, statement):
+    """Step records are not chained: the export's one pass over the events checks them."""
+    two_fights_with_undo_and_redo(fracas)
+    exported(fracas, tmp_path / "whole.jsonl")  # the log as played exports
+    forge(fracas, statement)
+    assert not fracas.store.check_steps().ok
+    with pytest.raises(IntegrityError, match="the log is damaged"):
+        exported(fracas, tmp_path / "forged.jsonl")
