@@ -17,7 +17,7 @@ from typing import IO, Any
 
 import jinja2
 import msgspec
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from fracas.ledger import BadInputError, LogStore
 from fracas.ledger.history import COMMAND
@@ -616,6 +616,7 @@ def report(
 # -- rendering -----------------------------------------------------------------------------
 
 _MD_SPECIALS = "*_~|<>`[]#"
+_MD_SPECIAL = re.compile("[" + re.escape(_MD_SPECIALS) + "]").search
 
 
 def md(text: object) -> str:
@@ -623,6 +624,8 @@ def md(text: object) -> str:
     character is escaped by its own replace: far quicker than a translation table, and the
     same, as an escape adds a backslash, which is not one of them.)"""
     said = str(text)
+    if _MD_SPECIAL(said) is None:  # (most texts: one search, not a scan a character)
+        return said
     for special in _MD_SPECIALS:
         if special in said:
             said = said.replace(special, "\\" + special)
@@ -646,16 +649,28 @@ _DIE = ('<span class="die dropped" title="dropped">', '<span class="die" title="
 _NEEDS_ESCAPE = re.compile("[&<>'\"]").search
 
 
+_HTML_ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ("'", "&#39;"), ('"', "&#34;"))
+
+
 def _cell(text: str) -> str:
-    """Text escaped for HTML as Jinja escapes it (most cells hold nothing to escape, and
-    are passed on without making a Markup of each)."""
-    return escape(text) if _NEEDS_ESCAPE(text) else text
+    """Text escaped for HTML as Jinja escapes it (markupsafe's five entities, `&` first),
+    as plain text: most cells hold nothing to escape, and none is made a Markup."""
+    if not _NEEDS_ESCAPE(text):
+        return text
+    for special, entity in _HTML_ESCAPES:
+        text = text.replace(special, entity)
+    return text
 
 
 def roll_rows(rolls: Iterable[RollLine], names: dict[str, str]) -> Markup:
     """The rows of a step's rolls table in the HTML report, the same, byte for byte, as the
     template wrote them: escaping every cell and die through Jinja cost the report as much
-    as the replay it is made from. (Numbers need no escaping.)"""
+    as the replay it is made from."""
+    return Markup(roll_rows_html(rolls, names))
+
+
+def roll_rows_html(rolls: Iterable[RollLine], names: dict[str, str]) -> str:
+    """`roll_rows` as plain text, for a step's item to take in. (Numbers need no escaping.)"""
     rows = []
     for r in rolls:
         if r.kept:
@@ -676,12 +691,17 @@ def roll_rows(rolls: Iterable[RollLine], names: dict[str, str]) -> Markup:
         if r.modifiers:
             modifiers = "; ".join([_cell(m) for m in r.modifiers])
             rows.append(f'<tr><td colspan="8">Modifiers: {modifiers}</td></tr>')
-    return Markup("".join(rows))
+    return "".join(rows)
 
 
 def step_opening(entry: Entry, names: dict[str, str]) -> Markup:
     """A step's list item in the HTML report up to its details: its marks as classes and
     badges, its number, sentence and typist (made here for speed, as `roll_rows`)."""
+    return Markup(opening_html(entry, names))
+
+
+def opening_html(entry: Entry, names: dict[str, str]) -> str:
+    """`step_opening` as plain text, for a step's item to take in."""
     step = entry.step
     marks = [_cell(mark) for mark in step.marks]
     classes = " ".join(marks) + (" adopted" if entry.adopted else "")
@@ -689,7 +709,7 @@ def step_opening(entry: Entry, names: dict[str, str]) -> Markup:
     typed = step.typed_by(names)
     if typed:
         badges += f'<span class="badge typed">&#9998; {_cell(typed)}</span>'
-    return Markup(
+    return (
         f'<li class="step {classes}"><span class="num">{step.step}</span> '
         f'<span class="sentence">{_cell(step.sentence)}</span>{badges}'
     )
@@ -752,10 +772,10 @@ def step_item(entry: Entry, names: dict[str, str]) -> str:
     """A step's list item in the HTML report: its opening, then its rolls, lines and rules
     folded up under it."""
     step = entry.step
-    opening = step_opening(entry, names)
+    opening = opening_html(entry, names)
     if not step.lines:
         return f"{opening}</li>\n"
-    rolls = f"{ROLLS_HEAD}{roll_rows(step.rolls, names)}</table></div>\n" if step.rolls else ""
+    rolls = f"{ROLLS_HEAD}{roll_rows_html(step.rolls, names)}</table></div>\n" if step.rolls else ""
     lines = list_items(step.lines)
     rules = rules_paragraph(entry.rules) if entry.rules else ""
     summary = "rolls and rules" if step.rolls else "details"
