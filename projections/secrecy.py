@@ -55,6 +55,7 @@ have had (the actual one among them, never told apart), never from a roll's valu
 """
 
 import hashlib
+import itertools
 import re
 from collections import OrderedDict
 from typing import Any
@@ -852,6 +853,8 @@ def players_view(
     order the combatants joined, whatever order the ruleset's view gives them: a ruleset
     may list them by an initiative a GM-only roll decided."""
     frozen = set(taint.combatants)
+    if not hidden and not frozen and taint.shared is None and as_players_see(view, joins):
+        return view  # (most steps of most fights: nothing to leave out or hold back)
     as_last_seen = last is not None and (bool(frozen) or taint.shared is not None)
     old_wounds = {w.combatant: w for w in last.wounds} if as_last_seen else {}
     old_rows = {r.combatant: r for r in last.initiative} if as_last_seen else {}
@@ -898,6 +901,21 @@ def players_view(
         upcoming=upcoming,
     )
     return unnamed_view(shown, hidden, view)
+
+
+def as_players_see(view: View, joins: dict[str, int]) -> bool:
+    """Is the view already as `players_view` would show it with nobody hidden and nothing
+    tainted: its health rows in the order the combatants joined, its order numbered from 1
+    with the acting rows marked, and nobody unseen acting?"""
+    if view.unseen:
+        return False
+    ranks = [(joins.get(w.combatant, len(joins)), w.combatant) for w in view.wounds]
+    if any(a > b for a, b in itertools.pairwise(ranks)):
+        return False
+    return all(
+        row.order == n and row.acting == (row.combatant in view.acting)
+        for n, row in enumerate(view.initiative, start=1)
+    )
 
 
 def numbered_row(row: InitiativeRow, order: int, acting: bool) -> InitiativeRow:
