@@ -678,15 +678,15 @@ def roll_rows_html(rolls: Iterable[RollLine], names: dict[str, str]) -> str:
         else:  # (most rolls: every die counts)
             faces = "".join([f"{_DIE[True]}{face}</span>" for face in r.faces])
         target = "" if r.target is None else r.target
-        source = (
-            f"typed by {_cell(r.typist(names))}"
-            if r.typed()
-            else f"seeded #{_cell(str(r.counter))}"
-        )
+        cells = (names.get(r.actor, r.actor), r.purpose, r.dice, r.result or "", str(r.counter))
+        if _NEEDS_ESCAPE("".join(cells)):  # (most rows: one search, not one a cell)
+            cells = tuple(map(_cell, cells))
+        actor, purpose, dice, result, counter = cells
+        source = f"typed by {_cell(r.typist(names))}" if r.typed() else f"seeded #{counter}"
         rows.append(
-            f"<tr><td>{_cell(names.get(r.actor, r.actor))}</td><td>{_cell(r.purpose)}</td>"
-            f'<td>{_cell(r.dice)}</td><td>{faces}</td><td class="n">{r.total}</td>'
-            f'<td class="n">{target}</td><td>{_cell(r.result or "")}</td><td>{source}</td></tr>\n'
+            f"<tr><td>{actor}</td><td>{purpose}</td>"
+            f'<td>{dice}</td><td>{faces}</td><td class="n">{r.total}</td>'
+            f'<td class="n">{target}</td><td>{result}</td><td>{source}</td></tr>\n'
         )
         if r.modifiers:
             modifiers = "; ".join([_cell(m) for m in r.modifiers])
