@@ -448,6 +448,8 @@ def player_lines(
         command = public_command(command)
         shown = [describe_command(command)] if command is not None else []
         return [*shown, GM_ONLY]
+    if not epochs:  # (no seed to withhold: each event as the GM reads it)
+        return [describe(e, round_word, reads) for e in events]
     return [
         f"dice seed {e.seed_epoch} revealed to the GM (withheld here: it would re-derive "
         "GM-only rolls)"

@@ -471,14 +471,15 @@ def chart_of(
     width, height = 600, 48
     span = max(1, len(views) - 1)
     xs = [round(i * width / span, 1) for i in range(len(views))]
-    series: defaultdict[str, list[tuple[int, WoundRow]]] = defaultdict(list)
-    for i, view in enumerate(views):  # each combatant's rows and where, as first seen
-        for w in view.wounds:
-            series[w.combatant].append((i, w))
     texts = [str(x) for x in xs]
+    series: defaultdict[str, tuple[list[str], list[WoundRow]]] = defaultdict(lambda: ([], []))
+    for x, view in zip(texts, views, strict=True):  # each one's rows, as first seen
+        for w in view.wounds:
+            at, rows = series[w.combatant]
+            at.append(x)
+            rows.append(w)
     lines = [
-        health_line(known, texts, height, players, npc_numbers, ruleset)
-        for known in series.values()
+        health_line(at, rows, height, players, npc_numbers, ruleset) for at, rows in series.values()
     ]
     starts = []
     for i, number in enumerate(rounds):
@@ -488,29 +489,29 @@ def chart_of(
 
 
 def health_line(
-    known: list[tuple[int, WoundRow]],
     xs: list[str],
+    rows: list[WoundRow],
     height: int,
     players: bool,
     npc_numbers: bool,
     ruleset: Ruleset,
 ) -> ChartLine:
-    """One combatant's line on the chart: their rows and the step each is at (`xs`, the
-    steps' x as the chart says it)."""
-    most = max(w.current for _i, w in known)
-    values = health_levels([w for _i, w in known], players, npc_numbers, most, ruleset)
+    """One combatant's line on the chart: their rows and where each is (`xs`, the x of
+    its step as the chart says it)."""
+    most = max([w.current for w in rows])
+    values = health_levels(rows, players, npc_numbers, most, ruleset)
     ys = {v: str(round(height - v * height, 1)) for v in set(values)}
-    points = " ".join([f"{xs[i]},{ys[v]}" for (i, _w), v in zip(known, values, strict=True)])
-    area = f"{xs[known[0][0]]},{height} {points} {xs[known[-1][0]]},{height}"
+    points = " ".join([f"{x},{ys[v]}" for x, v in zip(xs, values, strict=True)])
+    area = f"{xs[0]},{height} {points} {xs[-1]},{height}"
     blocks = {v: BLOCKS[min(7, int(v * 7.999))] for v in ys}
-    latest = known[-1][1]
+    latest = rows[-1]
     return ChartLine(
         latest.name,
         latest.side,
         points,
         area,
         "".join([blocks[v] for v in values]),
-        shown_health(known[0][1], players, npc_numbers, ruleset),
+        shown_health(rows[0], players, npc_numbers, ruleset),
         shown_health(latest, players, npc_numbers, ruleset),
     )
 
