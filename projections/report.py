@@ -819,15 +819,18 @@ def _rules_paragraph(rules: tuple[Rule, ...]) -> Markup:
 
 def standing_rows(standings: list[StandingRow]) -> Markup:
     """The HTML report's rows of the standings at a round's end, escaped."""
-    return Markup(
-        "".join(
-            [
-                f"<tr><td>{_cell(w.name)}</td><td>{_cell(w.side)}</td><td>{_cell(w.health)}</td>"
-                f"<td>{', '.join([_cell(c) for c in w.conditions])}</td></tr>\n"
-                for w in standings
-            ]
-        )
-    )
+    return Markup("".join([standing_row(w.name, w.side, w.health, w.conditions)
+                           for w in standings]))  # fmt: skip
+
+
+def standing_row(name: str, side: str, health: str, conditions: list[str]) -> str:
+    """A row of the standings in the HTML report, escaped (looked at once a row for
+    anything to escape: most hold nothing)."""
+    cells = (name, side, health, ", ".join(conditions))
+    if _NEEDS_ESCAPE("".join(cells)) is not None:
+        cells = (*map(_cell, cells[:3]), ", ".join([_cell(c) for c in conditions]))
+    name, side, health, said = cells
+    return f"<tr><td>{name}</td><td>{side}</td><td>{health}</td><td>{said}</td></tr>\n"
 
 
 def md_turns(turns: list[Turn], names: dict[str, str], encounter: int) -> str:
@@ -839,12 +842,16 @@ def md_turns(turns: list[Turn], names: dict[str, str], encounter: int) -> str:
 
 def md_standing_rows(standings: list[StandingRow]) -> str:
     """The Markdown report's rows of the standings at a round's end, made inert."""
-    return "".join(
-        [
-            f"| {md(w.name)} | {md(w.side)} | {md(w.health)} | {md(', '.join(w.conditions))} |\n"
-            for w in standings
-        ]
-    )
+    return "".join([md_standing_row(w.name, w.side, w.health, ", ".join(w.conditions))
+                    for w in standings])  # fmt: skip
+
+
+def md_standing_row(name: str, side: str, health: str, conditions: str) -> str:
+    """A row of the standings, its cells made inert (most hold nothing to escape: looked
+    for once a row, not once a cell)."""
+    if _MD_SPECIAL(name + side + health + conditions) is not None:
+        name, side, health, conditions = md(name), md(side), md(health), md(conditions)
+    return f"| {name} | {side} | {health} | {conditions} |\n"
 
 
 def md_steps(entries: list[Entry], names: dict[str, str], encounter: int) -> str:
