@@ -620,7 +620,8 @@ def players_cut(frames: list[Frame], ruleset: Ruleset) -> Cut:
     around: dict[int, tuple[Taint.Kept, Taint.Kept]] = {}  # each step: the taint before, after
     for frame in frames:
         record = frame.record
-        known, changed, shared = compared(frame, taint, hidden)
+        secret = is_secret(frame.events)  # (asked once a step: the checks below read it)
+        known, changed, shared = compared(frame, taint, hidden, secret)
         masked, source = False, None
         before = taint.kept()
         if record.control != COMMAND:
@@ -634,7 +635,9 @@ def players_cut(frames: list[Frame], ruleset: Ruleset) -> Cut:
                 if source is not None:
                     taint.spread(changed, shared, source)
         else:
-            masked, source = judge(frame, known, changed, shared, taint, hidden, seen, disclosed)
+            masked, source = judge(
+                frame, known, changed, shared, taint, hidden, seen, disclosed, secret
+            )
         around[record.step] = (before, taint.kept())
         withheld = source is not None and not masked
         if withheld or masked:
@@ -660,11 +663,14 @@ def players_cut(frames: list[Frame], ruleset: Ruleset) -> Cut:
 NOBODY = Known({})
 
 
-def compared(frame: Frame, taint: Taint, hidden: set[str]) -> tuple[Known, set[str], bool]:
+def compared(
+    frame: Frame, taint: Taint, hidden: set[str], secret: bool
+) -> tuple[Known, set[str], bool]:
     """The step's `difference` where it can matter. A command step with no GM-only roll,
     while nothing is tainted and nobody is hidden, is shown as it is whoever it names or
-    changes (`judge`, `partly`): its states are not compared (the costly part of the walk)."""
-    if hidden or taint.tainted() or frame.record.control != COMMAND or is_secret(frame.events):
+    changes (`judge`, `partly`): its states are not compared (the costly part of the walk).
+    `secret`: whether the step holds a GM-only roll (`is_secret`)."""
+    if hidden or taint.tainted() or frame.record.control != COMMAND or secret:
         return difference(frame.before, frame.after)
     return NOBODY, set(), False
 
@@ -750,11 +756,13 @@ def judge(
     hidden: set[str],
     seen: dict[int, Seen],
     disclosed: set[int],
+    secret_roll: bool,
 ) -> tuple[bool, int | None]:
     """(masked, the GM-only step it waits on) for a command step; withheld when it waits on
     one and is not masked itself. Spreads the taint of a withheld step. A step by, on or
     joining a hidden combatant is decided like any other: who they are is kept from the
-    players by how the step is shown (`shown_command`, `visible`), not by withholding it."""
+    players by how the step is shown (`shown_command`, `visible`), not by withholding it.
+    `secret_roll`: whether the step holds a GM-only roll (`is_secret`)."""
     step = frame.record.step
     events = frame.events
     if all(isinstance(e, STATEMENTS) for e in events):
@@ -763,8 +771,8 @@ def judge(
         taint.advance(frame)
         return False, source
     if free_roll(frame):
-        return judge_free_roll(frame, hidden, disclosed)
-    if not taint.tainted() and not is_secret(events):
+        return judge_free_roll(frame, hidden, disclosed, secret_roll)
+    if not taint.tainted() and not secret_roll:
         return False, None  # it reads nothing GM-only and decides nothing GM-only: shown
     # Until a step is withheld, nothing is tainted: what this step reads cannot matter (read
     # and spread below ask for it only once something is), and it is the costly part.
@@ -772,7 +780,7 @@ def judge(
     source = taint.read(taint.read_by_turn(frame, reads))
     if source is None and taint.shared is not None and not ruling(frame):
         source = taint.shared
-    secret = is_secret(events) and step not in disclosed
+    secret = secret_roll and step not in disclosed
     if secret and taint.branch(frame):
         return True, step
     if taint.worlds and not secret:  # any decision may read what differs: make it in each
@@ -789,10 +797,12 @@ def judge(
     return False, None
 
 
-def judge_free_roll(frame: Frame, hidden: set[str], disclosed: set[int]) -> tuple[bool, int]:
+def judge_free_roll(
+    frame: Frame, hidden: set[str], disclosed: set[int], secret: bool
+) -> tuple[bool, int]:
     """A free roll reads nothing tainted and changes nothing: it is shown, or masked when
     GM-only or rolled by (or naming) a hidden combatant, whose rolls are theirs alone."""
-    masked = is_secret(frame.events) and frame.record.step not in disclosed
+    masked = secret and frame.record.step not in disclosed
     masked = masked or involves(frame, hidden)
     return masked, frame.record.step if masked else None
 
