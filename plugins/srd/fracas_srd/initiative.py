@@ -161,10 +161,12 @@ def advance(state: State, ctx: Context, reason: str) -> list[Event]:
         return events + recharges(ctx, fighter) + grovels(fighter)
     after = fold(state, events)
     if legendary_may_follow(after, fighter):
-        why = "at the start of its turn, after any legendary action (as the GM moves on)"
+        why = f"at the start of {fighter.its} turn, after any legendary action (as the GM moves on)"
         return [*events, Resolved(fighter.id, "death save", [], why, ["srd-14", "srd-29"])]
     if state.options.death_saves == "own_step":
-        why = "at the start of its turn, as its own step (its player's, or the GM's next)"
+        why = (
+            f"at the start of {fighter.its} turn, as its own step (its player's, or the GM's next)"
+        )
         return [*events, Resolved(fighter.id, "death save", [], why, ["srd-14"])]
     return events + start_of_turn(after, ctx, fighter)
 
@@ -232,7 +234,9 @@ def repeated_saves(state: State, ctx: Context, fighter: Fighter) -> list[Event]:
         check = saving_throw(ctx, events, fighter, ability, dc, purpose, ["srd-28"], magic=magic)
         if check.success:
             events.append(
-                ConditionCleared(fighter.id, condition, "saved at the end of its turn", ["srd-28"])
+                ConditionCleared(
+                    fighter.id, condition, f"saved at the end of {fighter.its} turn", ["srd-28"]
+                )
             )
             events += outlasted(state, fighter, condition, detail)
     return events

@@ -151,7 +151,7 @@ def check_window(state: State, actor: Fighter, cost: int) -> None:
     if actor.legendary_after == ended:
         raise RefusedError(f"{actor.name} has taken a legendary action at this turn's end (srd-29)")
     if actor.surprised:
-        raise RefusedError(f"{actor.name} is surprised until its first turn ends (srd-29)")
+        raise RefusedError(f"{actor.name} is surprised until {actor.its} first turn ends (srd-29)")
     left = actor.legendary_prior if state.turn == actor.id else actor.legendary_left
     if left < cost:
         raise RefusedError(

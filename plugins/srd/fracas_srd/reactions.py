@@ -19,14 +19,18 @@ def opportunity(state: State, actor: Fighter, command: Opportunity, ctx: Context
     is recorded, as the reaction to that move."""
     target = one_target(state, command)
     if state.turn != target.id:
-        raise RefusedError(f"{target.name} is not moving on its own turn: no opportunity (srd-18)")
+        raise RefusedError(
+            f"{target.name} is not moving on {target.its} own turn: no opportunity (srd-18)"
+        )
     if not actor.hostile_to(target):
         raise RefusedError(
             f"{target.name} is {actor.name}'s ally: an opportunity attack is on a hostile "
             "creature leaving reach (srd-18)"
         )
     if target.has("disengaged"):
-        raise RefusedError(f"{target.name} disengaged: its movement provokes nothing (srd-18)")
+        raise RefusedError(
+            f"{target.name} disengaged: {target.its} movement provokes nothing (srd-18)"
+        )
     if not target.moved and (stuck := cannot_leave(target)):
         raise RefusedError(stuck)
     unseen = "the GM says so" if command.unseeing else unseen_by(actor, target)

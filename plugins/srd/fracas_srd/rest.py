@@ -150,7 +150,7 @@ def short_rest(state: State, who: str, spend: int, ctx: Context) -> list[Event]:
 def check_hit_dice(f: Fighter, spend: int) -> None:
     sheet = f.sheet
     if not sheet.hit_die or not sheet.level:
-        raise RefusedError(f"{f.name} has no Hit Dice: its sheet gives no level and hit_die")
+        raise RefusedError(f"{f.name} has no Hit Dice: {f.its} sheet gives no level and hit_die")
     if f.hp >= f.hp_max:
         raise RefusedError(
             f"{f.name} is at full hit points, {f.hp} of {f.hp_max}: a Hit Die would heal "

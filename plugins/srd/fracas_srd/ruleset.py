@@ -197,7 +197,8 @@ def condition_refused(state: State, target: str, condition: str) -> str:
     if not fighter.immune_to(condition):
         return ""
     return (
-        f"{fighter.name} is immune to being {condition} (srd-61: its sheet's condition immunities)"
+        f"{fighter.name} is immune to being {condition} (srd-61: {fighter.its} sheet's "
+        "condition immunities)"
     )
 
 

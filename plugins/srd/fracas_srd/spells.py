@@ -93,7 +93,9 @@ def multiattack_part(state: State, caster: Fighter, spell: Spell) -> list[Event]
     """srd-29: an ability of its Multiattack (a mummy's Dreadful Glare), before or after
     its attacks, once in it."""
     if caster.once.get(spell.name) == f"{state.round}:{state.turn}":
-        raise RefusedError(f"{caster.name} has used its {spell.name} in this Multiattack (srd-29)")
+        raise RefusedError(
+            f"{caster.name} has used {caster.its} {spell.name} in this Multiattack (srd-29)"
+        )
     begun = [] if caster.action == MULTIATTACK else action(caster, MULTIATTACK)
     return [*begun, Spent(caster.id, ONCE_A_TURN, 1, spell.name, ["srd-29"])]
 
@@ -125,8 +127,8 @@ def innate_use(caster: Fighter, spell: Spell) -> list[Event]:
     if caster.used(spell.name) >= spell.per_day:
         times = "1 time" if spell.per_day == 1 else f"{spell.per_day} times"
         raise RefusedError(
-            f"{caster.name} has cast {spell.name} its {times} a day (innate spellcasting); "
-            "a long rest restores it"
+            f"{caster.name} has cast {spell.name} {caster.its} {times} a day (innate "
+            "spellcasting); a long rest restores it"
         )
     return [Spent(caster.id, DAILY, 1, spell.name)]
 

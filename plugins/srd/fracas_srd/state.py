@@ -86,6 +86,12 @@ class Fighter(msgspec.Struct, frozen=True):
     def has(self, condition: str) -> bool:
         return condition in self.conditions
 
+    @property
+    def its(self) -> str:
+        """The possessive a sentence gives it: a player character's is "their", a
+        monster's "its" (even on the players' side); a table never calls its players "it"."""
+        return "its" if self.sheet.monster or self.side != "pc" else "their"
+
     def hostile_to(self, other: "Fighter") -> bool:
         """Creatures of different sides are foes; those of one side are allies."""
         return self.side != other.side

@@ -141,7 +141,9 @@ def counters(
             left[who] = name
             continue
         if who == caster.id:
-            raise RefusedError(f"{caster.name} cannot answer its own spell with {found.name}")
+            raise RefusedError(
+                f"{caster.name} cannot answer {caster.its} own spell with {found.name}"
+            )
         countering.append((fighter, chosen(state, fighter, {who: name}, "", comes=(CAST,))))
     return [(f, r) for f, r in countering if r is not None], left
 

@@ -34,7 +34,9 @@ def on_turn(state: State, actor: Fighter) -> None:
             "only react (opportunity, react) or take a legendary action"
         )
     if actor.surprised:
-        raise RefusedError(f"{actor.name} is surprised: no action on its first turn (srd-1)")
+        raise RefusedError(
+            f"{actor.name} is surprised: no action on {actor.its} first turn (srd-1)"
+        )
     held = next((c for c in HELD_STILL if actor.has(c)), "")
     if held:
         raise RefusedError(
@@ -54,9 +56,9 @@ def left_this_turn(actor: Fighter) -> str:
     action, its reaction, 30 feet of movement, or `fracas next` to end the turn"."""
     moves = movement_left(actor)
     left = [
-        *([] if actor.action else ["its action"]),
+        *([] if actor.action else [f"{actor.its} action"]),
         *([] if actor.bonus or not bonus_open(actor) else ["a bonus action"]),
-        *([] if actor.reaction else ["its reaction"]),
+        *([] if actor.reaction else [f"{actor.its} reaction"]),
         *([f"{moves} feet of movement"] if moves else []),
     ]
     if not left:
@@ -126,7 +128,7 @@ def action(actor: Fighter, name: str, doing: str = "") -> list[Event]:
     alone says too little ("casting magic missile")."""
     if actor.action:
         raise RefusedError(
-            f"{actor.name} has already taken its action this turn ({actor.action}), and "
+            f"{actor.name} has already taken {actor.its} action this turn ({actor.action}), and "
             f"{doing or name} takes an action (srd-3); {left_this_turn(actor)}"
         )
     return [Spent(actor.id, "action", 1, name, ["srd-3"])]
@@ -141,7 +143,7 @@ def one_attack(actor: Fighter) -> list[Event]:
     if actor.action == "attack":
         made = "the only attack" if total == 1 else f"all {total} attacks"
         way_on = instead(actor) or f" (srd-3); {left_this_turn(actor)}"
-        raise RefusedError(f"{actor.name} has made {made} of its Attack action{way_on}")
+        raise RefusedError(f"{actor.name} has made {made} of {actor.its} Attack action{way_on}")
     return [*action(actor, "attack"), Spent(actor.id, "attack", 1, nth_attack(1, total), ["srd-3"])]
 
 
@@ -189,10 +191,12 @@ def reaction(state: State, actor: Fighter, name: str) -> list[Event]:
     """srd-4: one a round, regained at the start of its turn; srd-1: none while surprised."""
     able(state, actor)
     if actor.surprised:
-        raise RefusedError(f"{actor.name} is surprised: no reaction until its turn ends (srd-1)")
+        raise RefusedError(
+            f"{actor.name} is surprised: no reaction until {actor.its} turn ends (srd-1)"
+        )
     if actor.reaction:
         raise RefusedError(
-            f"{actor.name} has already used its reaction this round (srd-4): it comes back at "
-            "the start of its turn"
+            f"{actor.name} has already used {actor.its} reaction this round (srd-4): it comes "
+            f"back at the start of {actor.its} turn"
         )
     return [Spent(actor.id, "reaction", 1, name, ["srd-4"])]

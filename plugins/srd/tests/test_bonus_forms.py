@@ -45,5 +45,5 @@ def test_srd_60_nimble_escape_has_no_dash_and_cunning_action_has():
 def test_srd_60_without_the_feature_the_second_is_refused():
     t = fight(("brannoc", "fighter"), ("gob", "goblin"))
     t.act("brannoc", "dash")
-    with pytest.raises(RefusedError, match=r"already taken its action this turn \(dash\)"):
+    with pytest.raises(RefusedError, match=r"already taken their action this turn \(dash\)"):
         t.act("brannoc", "disengage")

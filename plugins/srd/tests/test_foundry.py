@@ -356,5 +356,5 @@ def test_a_fifth_level_fighter_export_attacks_twice_with_its_attack_action_not_t
     t.do({"action": "begin"}, 20, 1)
     t.act("hild", "attack", "gob", faces=(2,), weapon="longsword")
     t.act("hild", "attack", "gob", faces=(2,), weapon="longsword")  # Extra Attack
-    with pytest.raises(RefusedError, match="has made all 2 attacks of its Attack action"):
+    with pytest.raises(RefusedError, match="has made all 2 attacks of their Attack action"):
         t.act("hild", "attack", "gob", faces=(2,), weapon="longsword")

@@ -129,8 +129,8 @@ def test_a_refused_action_says_what_is_left_of_the_turn(gm):
     ok(gm, "next")  # Torvald's turn
     ok(gm, "act", "torvald", "attack", "mage", "-w", "longsword", "--dice", "2")
     assert refused(gm, "act", "torvald", "dodge") == (
-        "Error: Torvald Ironside has already taken its action this turn (attack), and dodge "
-        "takes an action (srd-3); left this turn: its reaction, 30 feet of movement, or "
+        "Error: Torvald Ironside has already taken their action this turn (attack), and dodge "
+        "takes an action (srd-3); left this turn: their reaction, 30 feet of movement, or "
         "`fracas next` to end the turn"  # no off hand after a longsword (srd-19)
     )
 

@@ -78,7 +78,7 @@ def test_srd_2_ties_in_joining_order_or_players_first_as_options():
 def test_srd_3_one_action_a_turn_and_a_bonus_action_only_when_granted():
     t = fight(("brannoc", "fighter"), ("gob", "goblin"))
     t.act("brannoc", "dash")
-    with pytest.raises(RefusedError, match=r"already taken its action this turn \(dash\)"):
+    with pytest.raises(RefusedError, match=r"already taken their action this turn \(dash\)"):
         t.act("brannoc", "attack", "gob", faces=(10,))
     with pytest.raises(RefusedError, match="Attack action first"):
         t.act("brannoc", "offhand", "gob", weapon="handaxe")
@@ -94,13 +94,13 @@ def test_srd_3_a_second_action_is_refused_saying_what_is_left_of_the_turn():
     t = fight(("brannoc", "fighter"), ("gob", "goblin"))
     t.act("brannoc", "attack", "gob", faces=(2,), weapon="handaxe")  # light: srd-19's off hand
     assert refusal(t, "brannoc", "dodge") == (
-        "brannoc has already taken its action this turn (attack), and dodge takes an action "
-        "(srd-3); left this turn: a bonus action, its reaction, 30 feet of movement, or "
+        "brannoc has already taken their action this turn (attack), and dodge takes an action "
+        "(srd-3); left this turn: a bonus action, their reaction, 30 feet of movement, or "
         "`fracas next` to end the turn"
     )
     t.act("brannoc", "move", feet=30)
     assert refusal(t, "brannoc", "dash").endswith(
-        "left this turn: a bonus action, its reaction, or `fracas next` to end the turn"
+        "left this turn: a bonus action, their reaction, or `fracas next` to end the turn"
     )
 
 
@@ -108,15 +108,15 @@ def test_srd_3_a_second_spell_or_bonus_action_is_refused_saying_what_is_left():
     t = fight(("ilse", "wizard"), ("gob", "goblin"))
     t.act("ilse", "cast", "gob", faces=(2,), spell="fire bolt")
     assert refusal(t, "ilse", "cast", "gob", spell="magic missile").startswith(
-        "ilse has already taken its action this turn (cast), and casting magic missile takes "
-        "an action (srd-3); left this turn: its reaction, 30 feet"
+        "ilse has already taken their action this turn (cast), and casting magic missile takes "
+        "an action (srd-3); left this turn: their reaction, 30 feet"
     )
     wren = fight(("wren", "rogue"), ("gob", "goblin"))
     wren.act("wren", "dash", bonus=True)
     wren.act("wren", "move", feet=60)
     assert refusal(wren, "wren", "hide", faces=(10,), bonus=True) == (
         "wren has already taken a bonus action this turn (dash (cunning action)) (srd-3); "
-        "left this turn: its action, its reaction, or `fracas next` to end the turn"
+        "left this turn: their action, their reaction, or `fracas next` to end the turn"
     )
 
 
@@ -145,14 +145,14 @@ def test_a_refusal_offers_a_bonus_action_only_where_the_sheet_has_one_it_can_tak
     ilse = fight(("ilse", "wizard"), ("gob", "goblin"))
     ilse.act("ilse", "cast", "gob", faces=(2,), spell="fire bolt")
     assert refusal(ilse, "ilse", "dodge").endswith(
-        "left this turn: its reaction, 30 feet of movement, or `fracas next` to end the turn"
+        "left this turn: their reaction, 30 feet of movement, or `fracas next` to end the turn"
     )
     maelis = fight(("maelis", "cleric"), ("gob", "goblin"))
     maelis.act("maelis", "cast", "gob", faces=(20,), spell="sacred flame")
-    assert "left this turn: a bonus action, its reaction" in refusal(maelis, "maelis", "dodge")
+    assert "left this turn: a bonus action, their reaction" in refusal(maelis, "maelis", "dodge")
     maelis = fight(("maelis", "cleric"), ("gob", "goblin"))
     maelis.act("maelis", "cast", "gob", faces=(2,), spell="guiding bolt")
-    assert "left this turn: its reaction, 30 feet" in refusal(maelis, "maelis", "dodge")
+    assert "left this turn: their reaction, 30 feet" in refusal(maelis, "maelis", "dodge")
 
 
 def test_srd_3_after_a_bonus_action_spell_only_a_one_action_cantrip():
@@ -245,7 +245,7 @@ def test_srd_5_a_dodge_is_lost_at_speed_0():
 def test_srd_3_a_second_attack_with_only_one_reads_in_the_singular():
     t = fight(("brannoc", "fighter"), ("gob", "goblin"))
     t.act("brannoc", "attack", "gob", faces=(2,))
-    with pytest.raises(RefusedError, match="has made the only attack of its Attack action"):
+    with pytest.raises(RefusedError, match="has made the only attack of their Attack action"):
         t.act("brannoc", "attack", "gob", faces=(2,))
 
 
