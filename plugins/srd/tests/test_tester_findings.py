@@ -42,7 +42,7 @@ def test_srd_19_no_off_hand_attack_after_an_attack_action_with_a_longsword(gm):
     )
     # Nor does a refusal offer it as the bonus action left.
     said = refused(gm, "act", "brannoc", "dodge")
-    assert "left this turn: its reaction, 30 feet of movement" in said, said
+    assert "left this turn: their reaction, 30 feet of movement" in said, said
 
 
 def test_srd_19_an_off_hand_attack_after_a_light_weapons_attack_is_taken(gm):
