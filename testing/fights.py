@@ -48,7 +48,9 @@ class Cast:
     sets, one drawn per fight; `moves` the most moves of one fight. `values` gives the
     values to draw for a field of your commands by its name, where its type alone says too
     little: `{"spell": ("fire bolt", "sleep")}` (combatant ids, weapon names and durations
-    are drawn without help)."""
+    are drawn without help). A field given values is drawn in every command that has it
+    (include "" where leaving it out is a move worth trying); for a table field (`dict`),
+    the values are its entries' values."""
 
     ruleset: str | Ruleset
     sheets: dict[str, dict[str, Any]]
@@ -292,7 +294,7 @@ def weapon_names(cast: Cast) -> list[str]:
 def value_for(name: str, hint: Any, w: Words) -> st.SearchStrategy:
     """A strategy for one command field, from its type and, for strings, its name."""
     origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if name in w.values and hint is not type(None) and origin is not list:
+    if name in w.values and hint is not type(None) and origin not in (list, dict):
         return st.sampled_from(list(w.values[name]))
     if origin is typing.Annotated:
         return value_for(name, args[0], w)
@@ -344,7 +346,7 @@ def command_strategy(ruleset: Ruleset, action: str, w: Words) -> st.SearchStrate
         if name in NEVER_DRAWN:
             continue
         strategy = value_for(name, hint, w)
-        always = name in required or name == "targets"
+        always = name in required or name == "targets" or name in w.values
         (fields if always else optional)[name] = strategy
     if "modifiers" in hints:
         optional["modifiers"] = st.lists(

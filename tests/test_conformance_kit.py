@@ -306,3 +306,29 @@ def test_an_option_without_a_default_fails_the_declarations_and_says_the_rule(co
         check_declarations(cast)
     with pytest.raises(FracasError, match=said):
         cast.rules.options({})
+
+
+class Scene(msgspec.Struct, tag="aim"):
+    targets: list[str] = []
+    defence: dict[str, str] = {}
+    extra: str = ""
+
+
+def test_a_fields_values_are_drawn_in_every_command_and_a_tables_as_its_entries() -> None:
+    """An author's `values` for a table field fill its entries (a string for the whole table
+    refused every command that drew it), and a field given values is always drawn."""
+    from hypothesis import given, settings
+
+    from fracas.testing.fights import Words, command_strategy
+
+    ruleset = type("R", (), {"command_struct": staticmethod(lambda action: Scene)})()
+    words = Words(["ann", "bo"], ["ann"], [], [], {"defence": ("shield",), "extra": ("1d6",)})
+
+    @settings(max_examples=30, database=None)
+    @given(command_strategy(ruleset, "aim", words))  # type: ignore[arg-type]
+    def drawn(command: dict[str, Any]) -> None:
+        assert command["extra"] == "1d6"
+        assert set(command["defence"].values()) <= {"shield"}
+        assert set(command["defence"]) <= {"ann", "bo"}
+
+    drawn()
