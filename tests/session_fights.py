@@ -1,9 +1,7 @@
 """One short fight in every system, played with seeded dice and an undo, a redo, a note
 and a revealed seed: what the export, import, replay and audit tests run against."""
 
-import tomllib
 from collections.abc import Callable
-from pathlib import Path
 
 from fracas.projections import Fracas
 from fracas.rules import Encounter
@@ -11,7 +9,7 @@ from tests.casts.fudge import a, declare_turn, fudge_fight
 from tests.casts.pool import pool_fight
 from tests.casts.shotclock import BOSS, JACK, MOOK, shot_fight
 from tests.casts.timeslice import ts_fight
-from tests.support import do, fight, gunner, sheet
+from tests.support import do, fight, gunner, sheet, srd_sample
 
 
 def percentile(fracas: Fracas) -> Encounter:
@@ -82,14 +80,11 @@ SYSTEMS = {
 }
 
 
-SAMPLES = Path(__file__).parent.parent / "plugins" / "srd" / "fracas_srd" / "samples"
-
-
 def srd(fracas: Fracas) -> Encounter:
     e = fracas.new("srd", encounter="lair", title="The wyrm's lair")
     cast = (("brannoc", "fighter", "pc"), ("maelis", "cleric", "pc"), ("gob", "goblin", "npc"))
     for who, sample, side in cast:
-        sheet = tomllib.loads((SAMPLES / f"{sample}.toml").read_text())
+        sheet = srd_sample(sample)
         e.execute(
             e.ruleset.command({"action": "join", "combatant": who, "sheet": sheet, "side": side})
         )

@@ -2,6 +2,8 @@
 and readers of a step's events. Fixtures stay in conftest.py."""
 
 import os
+import tomllib
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +13,7 @@ from fracas.ledger import open_store
 from fracas.projections import Fracas
 from fracas.rules import Encounter, StepOutcome
 from fracas.rules.events import Damaged, Event, Rolled
+from fracas.rules.ruleset import load
 
 ON_POSTGRES = os.environ.get("FRACAS_TEST_BACKEND", "sqlite") == "postgresql"
 POSTGRESQL = pytest.param("postgresql", marks=pytest.mark.postgres)  # a backend parameter
@@ -140,3 +143,11 @@ def forge(fracas: Fracas, statement: str) -> None:
     else:
         store.conn.execute("SET session_replication_role = replica")
     store.conn.execute(statement)
+
+
+def srd_sample(name: str, **changed: Any) -> dict[str, Any]:
+    """One of srd's sample sheets as `fracas add --sheet` reads it (the spellbook's effects
+    filled in), with `changed` fields over it."""
+    text = resources.files("fracas_srd").joinpath(f"samples/{name}.toml").read_text()
+    sheet, _unread = load("srd").imported(tomllib.loads(text))
+    return {**sheet, **changed}

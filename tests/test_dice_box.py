@@ -16,8 +16,8 @@ from fracas.rules import Encounter
 from fracas.rules.ruleset import Context
 from fracas.testing.fights import PickedDice
 from tests.casts.fudge import ANA, BO, a
-from tests.support import do
-from tests.web import duel, duel_attack, srd_sample
+from tests.support import do, srd_sample
+from tests.web import duel, duel_attack
 
 
 def tv(db: Path) -> str:

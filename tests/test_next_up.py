@@ -11,8 +11,7 @@ from fracas.projections import Fracas
 from fracas.projections.board import Board, board
 from fracas.rules import Encounter
 from tests.casts import CASTS
-from tests.support import SIX, do
-from tests.web import srd_sample
+from tests.support import SIX, do, srd_sample
 
 
 def cast(ruleset: str) -> dict[str, dict[str, Any]]:

@@ -7,8 +7,7 @@ from pathlib import Path
 from fracas.projections import Fracas
 from fracas.projections.screen import PLAYERS, Timeline
 from fracas.rules import Encounter
-from tests.support import do, gunner
-from tests.web import srd_sample
+from tests.support import do, gunner, srd_sample
 
 
 def players_rows(encounter: Encounter) -> tuple[str, list[str]]:

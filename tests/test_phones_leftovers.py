@@ -10,8 +10,8 @@ from fracas.projections import Fracas
 from fracas.projections.phones import player_actions
 from fracas.rules import load as load_ruleset
 from fracas.rules.events import Rolled
-from tests.support import KNIFE, SIX, do, sheet
-from tests.web import duel, duel_attack, phones, srd_sample
+from tests.support import KNIFE, SIX, do, sheet, srd_sample
+from tests.web import duel, duel_attack, phones
 
 pytestmark = pytest.mark.sqlite_file
 

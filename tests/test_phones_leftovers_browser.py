@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from fracas.projections import Fracas
-from tests.support import do
+from tests.support import do, srd_sample
 from tests.web import (
     WAIT,
     chosen,
@@ -17,7 +17,6 @@ from tests.web import (
     phone_of,
     served,
     shot,
-    srd_sample,
 )
 
 pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]

@@ -9,8 +9,8 @@ import pytest
 from fracas.projections import Fracas
 from fracas.rules.events import Rolled
 from tests.casts.timeslice import ts_fight
-from tests.support import do
-from tests.web import phones, srd_sample
+from tests.support import do, srd_sample
+from tests.web import phones
 
 pytestmark = pytest.mark.sqlite_file
 

@@ -16,8 +16,8 @@ from fracas.projections.phones import player_actions, shows
 from fracas.rules import load as load_ruleset
 from fracas.rules.reactions import ask_until
 from tests.casts import fudge, shotclock, timeslice
-from tests.support import KNIFE, SIX, do, gunner, rolls, sheet
-from tests.web import duel, phones, srd_sample
+from tests.support import KNIFE, SIX, do, gunner, rolls, sheet, srd_sample
+from tests.web import duel, phones
 
 pytestmark = pytest.mark.sqlite_file
 

@@ -15,7 +15,7 @@ import pytest
 
 from fracas.projections import Fracas
 from fracas.rules import load
-from tests.support import do
+from tests.support import do, srd_sample
 from tests.web import (
     PHONE,
     RULESETS,
@@ -26,7 +26,6 @@ from tests.web import (
     no_sideways_scroll,
     served,
     shot,
-    srd_sample,
     steps,
     until_acting,
 )

@@ -11,8 +11,8 @@ from fracas.projections.phones import player_actions
 from fracas.rules import load as load_ruleset
 from fracas.rules.events import Resolved
 from tests.casts.timeslice import ALICE, ORC, ts_fight
-from tests.support import do
-from tests.web import phones, srd_sample
+from tests.support import do, srd_sample
+from tests.web import phones
 
 pytestmark = pytest.mark.sqlite_file
 

@@ -9,8 +9,8 @@ from starlette.testclient import TestClient
 from fracas.cli.serve import Table, build
 from fracas.projections import Fracas
 from fracas.rules.reactions import Ask
-from tests.support import do
-from tests.web import duel, duel_attack, phones, srd_sample
+from tests.support import do, srd_sample
+from tests.web import duel, duel_attack, phones
 
 COMMAND = re.compile(r"`|\bfracas [a-z]|(?<!\w)--?[a-z]|\b[a-z_]+=[a-z0-9|]")
 

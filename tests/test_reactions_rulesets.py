@@ -4,7 +4,6 @@ are the reactions a target's sheet has, shield and the like). Each: asked, answe
 player, by the GM, timed out; through the API and the CLI."""
 
 import time
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ from fracas.rules.reactions import Ask
 from tests.casts.pool import pool_fight
 from tests.casts.shotclock import BOSS, JACK, shot_fight
 from tests.casts.timeslice import ts_fight
-from tests.support import KNIFE, do, fight, gunner, sheet
+from tests.support import KNIFE, do, fight, gunner, sheet, srd_sample
 
 PAST = "2020-01-01T00:00:00Z"
 KNIFER = gunner(weapons=[KNIFE], holding=["knife"], skills={"melee weapons": 60})
@@ -28,10 +27,9 @@ def percentile(fracas: Fracas):
 
 def srd(fracas: Fracas):
     """A goblin, then Ilse the wizard (shield, hellish rebuke) in the d20 rules."""
-    samples = Path(__file__).parents[1] / "plugins" / "srd" / "fracas_srd" / "samples"
     e = fracas.new("srd", title="test")
     for who, kind, side in (("gob", "goblin", "npc"), ("ilse", "wizard", "pc")):
-        read = tomllib.loads((samples / f"{kind}.toml").read_text())
+        read = srd_sample(kind)
         do(e, {"action": "join", "combatant": who, "sheet": read, "side": side})
     do(e, {"action": "begin"}, [20, 5])
     return e

@@ -2,25 +2,20 @@
 or a shot-clock roll with its modifiers added, as the log's roll line does, not the bare die
 against the target."""
 
-import tomllib
-from pathlib import Path
-
 import pytest
 
 from fracas.projections.describe import came_to, describe
 from fracas.rules.events import Rolled
 from fracas.rules.ruleset import load
 from tests.casts.shotclock import BOSS, JACK, act, shot_fight
-from tests.support import cli_gunfight, do, refused
-
-SAMPLES = Path(__file__).parents[1] / "plugins" / "srd" / "fracas_srd" / "samples"
+from tests.support import cli_gunfight, do, refused, srd_sample
 
 
 def srd_attack(fracas):
     """Brannoc the fighter hits a goblin with a 12 (+3 Str, +2 proficient = 17 vs AC 15)."""
     e = fracas.new("srd", title="test")
     for who, kind, side in (("brannoc", "fighter", "pc"), ("gob", "goblin", "npc")):
-        read = tomllib.loads((SAMPLES / f"{kind}.toml").read_text())
+        read = srd_sample(kind)
         do(e, {"action": "join", "combatant": who, "sheet": read, "side": side})
     do(e, {"action": "begin"}, [20, 1])
     command = {"action": "attack", "actor": "brannoc", "targets": ["gob"], "weapon": "longsword"}

@@ -7,7 +7,6 @@ reach the players' page, stream and exports at once (projections/secrecy.py, the
 
 import io
 import json
-import tomllib
 from pathlib import Path
 
 import msgspec
@@ -24,7 +23,8 @@ from fracas.rules.timeline import walk
 from fracas.testing import start
 from tests.casts import CASTS
 from tests.casts.fudge import f
-from tests.unseen import SAMPLES, gm_cli, shut
+from tests.support import srd_sample
+from tests.unseen import gm_cli, shut
 
 PISTOL = '--set=weapons=[{name="pistol",kind="firearm",damage="1d10"}]'
 
@@ -340,8 +340,8 @@ def den() -> Encounter:
     fracas = Fracas(":memory:")
     fracas.new("srd", encounter="den")
     for who, sample in (("wolf", "wolf"), ("maelis", "cleric"), ("brannoc", "fighter")):
-        fracas.add(who, tomllib.loads((SAMPLES / f"{sample}.toml").read_text()), "den")
-    fracas.add("gob", tomllib.loads((SAMPLES / "goblin.toml").read_text()), "den")
+        fracas.add(who, srd_sample(sample), "den")
+    fracas.add("gob", srd_sample("goblin"), "den")
     encounter = fracas.encounter("den")
     encounter.execute(encounter.ruleset.command({"action": "begin"}), dice=[20, 2, 15, 1])
     return encounter

@@ -5,7 +5,6 @@ player typed marked with who typed them, on every page and in the reports."""
 
 import io
 import re
-import tomllib
 from html import unescape
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,8 @@ from fracas.rules.reactions import Ask
 from fracas.rules.ruleset import Context
 from fracas.testing.fights import PickedDice
 from tests.casts.fudge import a, declare_turn
-from tests.session_fights import FIGHTS, SAMPLES
+from tests.session_fights import FIGHTS
+from tests.support import srd_sample
 
 
 def do(e: Encounter, move: dict[str, Any], **how: Any) -> None:
@@ -209,7 +209,7 @@ def asked_of(fracas: Fracas, system: str, hidden: bool) -> tuple[Encounter, str]
         e = fracas.new("srd", encounter="asked", title="Asked")
         cast = (("gob", "goblin", "npc"), ("ilse", "wizard", "pc"))
         for who, sample, side in cast:
-            sheet = tomllib.loads((SAMPLES / f"{sample}.toml").read_text())
+            sheet = srd_sample(sample)
             join = {"action": "join", "combatant": who, "sheet": sheet, "side": side}
             e.execute(e.ruleset.command(join), hidden=hidden and who == "ilse")
         do(e, {"action": "begin"}, dice=[20, 5])

@@ -10,8 +10,8 @@ import pytest
 
 from fracas.projections import Fracas
 from tests.casts import CASTS
-from tests.support import SIX, do
-from tests.web import served, srd_sample
+from tests.support import SIX, do, srd_sample
+from tests.web import served
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import tomllib
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -22,7 +21,7 @@ import pytest
 
 from fracas.projections import Fracas
 from tests.casts import CASTS
-from tests.support import SHEETS, do
+from tests.support import SHEETS, do, srd_sample
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
@@ -207,11 +206,6 @@ RULESETS = ("percentile", "fudge", "pool", "shotclock", "timeslice", "srd")
 
 
 WAIT = 8000
-
-
-def srd_sample(name: str, **changed: Any) -> dict[str, Any]:
-    text = resources.files("fracas_srd").joinpath(f"samples/{name}.toml").read_text()
-    return {**tomllib.loads(text), **changed}
 
 
 def cast_of(ruleset: str) -> tuple[tuple[str, dict[str, Any]], tuple[str, dict[str, Any]]]:
