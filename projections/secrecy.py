@@ -133,8 +133,13 @@ class Cut(msgspec.Struct, frozen=True):
     epochs: frozenset[int]  # seed epochs whose reveal would re-derive a GM-only roll
     numbered: bool  # True while nothing is withheld (no step shows as not shown yet)
     witnessed: int  # the last players' step whose head code players may see
+    # The first step walked: a walk that starts later (a followed Timeline's) starts after
+    # steps players all saw plain, numbered as the log numbers them.
+    first: int = 1
 
     def number(self, step: int | None) -> int | None:
+        if step is not None and 1 <= step < self.first:
+            return step
         seen = self.seen.get(step) if step is not None else None
         return None if seen is None else seen.number
 
@@ -657,7 +662,8 @@ def players_cut(frames: list[Frame], ruleset: Ruleset) -> Cut:
             told.add(record.step)
         seen[record.step] = Seen(record.step, masked, taint.oldest(told), after)
     numbered = all(s.number == step for step, s in seen.items())
-    return Cut(seen, frozenset(hidden), frozenset(epochs), numbered, witnessed)
+    first = frames[0].record.step if frames else 1
+    return Cut(seen, frozenset(hidden), frozenset(epochs), numbered, witnessed, first)
 
 
 NOBODY = Known({})

@@ -9,8 +9,10 @@ import pytest
 
 from fracas.projections import Fracas
 from fracas.projections.screen import GM, LOG_LINES, PLAYERS, Timeline, descriptor
-from fracas.rules import load
+from fracas.rules import FreeRoll, load
+from fracas.rules.ruleset import BUILTIN
 from fracas.rules.views import WoundRow
+from tests.casts import PLAIN
 from tests.web import fracas
 
 
@@ -264,3 +266,59 @@ def test_a_phone_panel_is_worked_out_once_per_head_of_the_log(
         panels = {token: client.get(f"/p/{token}/panel").text for token in tokens}
         assert sorted(worked) == ["p1", "p1", "p2", "p2"]
         assert panels == {token: client.get(f"/p/{token}/panel").text for token in tokens}
+
+
+SYSTEMS = sorted({*BUILTIN, "srd"})
+
+
+class Followed:
+    """The players' screen of one fight as `fracas serve` follows it, head after head, held
+    after each step against the same screen walked whole from the log."""
+
+    def __init__(self, opened: Fracas, encounter: str) -> None:
+        self.opened, self.encounter = opened, encounter
+        self.timeline = self.walked_whole()
+
+    def walked_whole(self, since: Timeline | None = None) -> Timeline:
+        live = self.opened.encounter(self.encounter)
+        return Timeline(live, "t", PLAYERS, lambda step: str(step), since)
+
+    def holds(self, what: str) -> list[str]:
+        """The followed players' log lines, after asserting they are the whole walk's."""
+        self.timeline = self.walked_whole(self.timeline)
+        whole = self.walked_whole()
+        followed = [(m.step.step, m.step.lines) for m in self.timeline.moments]
+        assert followed == [(m.step.step, m.step.lines) for m in whole.moments], what
+        assert self.timeline.screen() == whole.screen(), what
+        return [line for _step, lines in followed for line in lines]
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_disclosure_reads_the_same_step_followed_as_walked_whole(system: str) -> None:
+    """A second disclosure of a GM-only roll, once players saw it plain: the followed
+    players' screen read "the GM discloses step 0" where the whole walk reads its step,
+    since the followed walk starts after that step and did not know its number."""
+    opened = Fracas(":memory:")
+    live = opened.new(system, encounter="e1")
+    opened.add("alice", PLAIN[system], "e1", side="pc")
+    opened.add("bob", PLAIN[system], "e1")
+    live.execute(live.ruleset.command({"action": "begin"}))
+    screen = Followed(opened, "e1")
+    secret = live.execute(FreeRoll("d20", "a spot check"), secret=True).step
+    screen.holds("a GM-only roll")
+    live.disclose(secret)
+    assert f"the GM discloses step {secret} to the players" in screen.holds("its disclosure")
+    live.note("the lights go out")
+    screen.holds("a note after it")
+    again = live.disclose(secret).step
+    lines = screen.holds("its second disclosure")
+    assert screen.timeline.walked == 1, "the screen was walked whole, not followed"
+    assert lines.count(f"the GM discloses step {secret} to the players") == 2, lines
+    opened.add("lurker", PLAIN[system], "e1", hidden=True)
+    screen.holds("a hidden combatant's join")
+    live.reveal_combatant("lurker")
+    screen.holds("their reveal")
+    live.undo()
+    live.undo()
+    screen.holds("the reveal and the join undone")
+    assert live.history.head_step > again
