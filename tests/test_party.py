@@ -224,6 +224,7 @@ def test_party_lists_the_members_in_aligned_columns_that_fold_rather_than_cut(
     run("party", "add", "ann", "-r", "srd", "--sheet", sheet, "--name", "Ann of the Long Road")
     run("party", "add", "maelis", "--sheet", str(SAMPLES / "cleric.toml"), "--name", "Maelis")
     run("party", "condition", "set", "ann", "cursed by the hag of the fen")
+    monkeypatch.setenv("COLUMNS", "160")  # a wide terminal first: each member on one line
     lines = run("party").output.splitlines()
     heading = next(line for line in lines if line.startswith("ID"))
     rows = [line for line in lines if line.startswith(("ann ", "maelis "))]

@@ -104,7 +104,8 @@ def snapshot(view: dict) -> tuple:
     )
 
 
-def test_two_rounds_command_by_command_from_the_command_line(tmp_path):
+def test_two_rounds_command_by_command_from_the_command_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "160")  # a wide terminal: each row's figures on its line
     runner = CliRunner()
     db = str(tmp_path / "keep.db")
 
