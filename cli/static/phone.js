@@ -9,7 +9,7 @@
   const panel = document.getElementById("panel");
   const refusal = document.getElementById("refusal");
   // What the player chose, kept while the panel is drawn again (a refusal, a new step).
-  const kept = { action: null, values: {} };
+  const kept = { action: null, values: {}, refused: null };
   let acting = null;
 
   function newId() {
@@ -28,7 +28,7 @@
     try {
       const response = await fetch(base + "/panel", { cache: "no-store" });
       if (response.status === 403) { gone(await response.text()); return; }
-      if (response.ok) { keep(); panel.innerHTML = await response.text(); wire(); }
+      if (response.ok) { keep(); panel.innerHTML = await response.text(); wire(); sayAgain(); }
     } finally {
       fetching = false;
       if (again) { again = false; refresh(); }
@@ -48,10 +48,19 @@
   // A refusal's line goes beside the button that was pressed: `near` names the line's
   // place (looked up after the panel is drawn again), else the chosen action's, else the top.
   function say(line, near) {
+    kept.refused = { line, near };
+    placed(line, near).scrollIntoView({ block: "center" });
+  }
+  function placed(line, near) {
     const set = chosenSet() || document.getElementById("react");
     const where = (near && panel.querySelector(near)) || (set && set.querySelector(".refused")) || refusal;
     where.textContent = line;
-    where.scrollIntoView({ block: "center" });
+    return where;
+  }
+  // A refusal stays beside its button when the panel is drawn again (a push, the waiting
+  // poll), until the player's next tap.
+  function sayAgain() {
+    if (kept.refused) placed(kept.refused.line, kept.refused.near);
   }
 
   // After a step lands, its line on the screen is brought into view once the screen shows
@@ -70,6 +79,7 @@
 
   async function send(step, near) {
     const before = shownSteps();
+    kept.refused = null;
     panel.querySelectorAll(".refused").forEach((line) => { line.textContent = ""; });  // stale
     const response = await fetch(base + "/act", {
       method: "POST",
