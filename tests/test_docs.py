@@ -65,6 +65,7 @@ def test_the_dice_pool_example_runs_as_written(tmp_path, monkeypatch):
 
 def test_the_time_slice_example_runs_as_written(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "160")  # the docs' wide terminal: a row's figures unfolded
     (tmp_path / "cli").symlink_to(ROOT / "cli")
     runner, env = run_block("## A time-slice fight")
     status = runner.invoke(cli, ["status"], env=env).output
@@ -74,6 +75,7 @@ def test_the_time_slice_example_runs_as_written(tmp_path, monkeypatch):
 
 def test_the_4df_example_runs_as_written(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "160")  # the docs' wide terminal: a row's figures unfolded
     runner, env = run_block("## A 4dF fight")
     status = runner.invoke(cli, ["status"], env=env).output
     assert "Critically Wounded (5)" in status and "Pain Tolerance: no penalty" in status
