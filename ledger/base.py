@@ -558,6 +558,21 @@ class LogStore(ABC):
         in any mix: the chains are checked as they pass, and nothing is held but each
         encounter's tip. `taken` is called once every item is in (to refuse what the items
         alone cannot show); `sealed` is read then."""
+        with self._loading():
+            return self._load(items, sealed, project, taken)
+
+    @contextmanager
+    def _loading(self) -> Iterator[None]:
+        """Around a whole load: how a backend writes a whole log at once, if not as appends."""
+        yield
+
+    def _load(
+        self,
+        items: Iterable[Sequence[StoredEvent | StepRecord]],
+        sealed: Iterable[tuple[str, str]],
+        project: Projector | None,
+        taken: Callable[[], None] | None,
+    ) -> VerifyReport:
         self._begin()
         try:
             if self.conn.execute("SELECT 1 FROM events LIMIT 1").fetchone():

@@ -583,6 +583,24 @@ class Store(LogStore):
         self.keys.close()
         self._conn.close()
 
+    @contextmanager
+    def _loading(self) -> Iterator[None]:
+        """A load goes through a rollback journal rather than the WAL: a whole log is written
+        to the file once, not to the WAL and then again by the checkpoint at close. It is as
+        much one transaction (a refused load leaves the file as it was), and the file is
+        back in WAL mode once the load is in or refused."""
+        if self.path == ":memory:":
+            yield
+            return
+        self._conn.execute("PRAGMA journal_mode=DELETE")
+        try:
+            yield
+        finally:
+            # busy (another connection reading just then): the next writer to open the file
+            # switches it back, as every writer does
+            with suppress(sqlite3.OperationalError):
+                self._conn.execute("PRAGMA journal_mode=WAL")
+
     def _after_commit(self) -> None:
         if self._checkpointer is None:
             return

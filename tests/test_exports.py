@@ -5,6 +5,7 @@ import io
 import json
 import os
 import re
+import sqlite3
 import stat
 from pathlib import Path
 
@@ -103,6 +104,30 @@ def test_an_import_and_its_read_models_are_one_transaction(tmp_path, fracas, mon
             copy.import_jsonl(export)
         assert list(copy.store.events()) == [], "nothing was imported"
         assert copy.store.encounters() == []
+
+
+def journal_mode(path: Path) -> str:
+    """The mode another connection finds the file in."""
+    with sqlite3.connect(path) as conn:
+        return conn.execute("PRAGMA journal_mode").fetchone()[0]
+
+
+@pytest.mark.sqlite_file
+def test_a_file_imported_into_or_refused_stays_in_wal_mode(tmp_path, fracas):
+    """An import writes through a rollback journal (the log goes to the file once); the
+    file is back in WAL mode after it, taken or refused, so readers never wait on a writer."""
+    fight(fracas, ("alice", gunner()), ("bob", gunner()))
+    export = exported(fracas, tmp_path / "s.jsonl")
+    with Fracas(tmp_path / "copy.db") as copy:
+        copy.import_jsonl(export)
+        assert journal_mode(tmp_path / "copy.db") == "wal"
+    lines = export.read_text().splitlines()
+    (tmp_path / "short.jsonl").write_text("\n".join(lines[:-2]) + "\n")
+    with Fracas(tmp_path / "refused.db") as refused:
+        with pytest.raises(IntegrityError, match="nothing was imported"):
+            refused.import_jsonl(tmp_path / "short.jsonl")
+        assert journal_mode(tmp_path / "refused.db") == "wal"
+        assert list(refused.store.events()) == []
 
 
 def test_cli_import_of_a_players_export_is_refused_in_one_line(tmp_path, run):
