@@ -309,7 +309,8 @@ def players_see(fracas: Fracas, encounter: Encounter) -> dict[str, str]:
 def check_secret_roll(cast: Cast, data: st.DataObject) -> None:
     """Two fights alike but for the faces of one GM-only roll look the same to the players,
     and the GM's note after it reaches them; in one fight in two a hidden combatant takes
-    part (its doings shown as someone unseen's, the secret move may be theirs or on them)."""
+    part (its doings shown as someone unseen's, the secret move may be theirs or on them;
+    never named, unless the rules revealed them)."""
     tally = Tally()
     base = drawn_seed(data)
     lurking = data.draw(st.booleans(), "hidden")
@@ -333,7 +334,7 @@ def check_secret_roll(cast: Cast, data: st.DataObject) -> None:
     said = ", ".join(move.get("action", "?") for move in taken)
     same_for_the_players(seen_a, seen_b, f"a GM-only roll (step {secret_at}: {said}) shows through")
     assert "a twig snaps" in seen_a["md"], "the GM's note after a secret roll is not shown"
-    if lurking:
+    if lurking and HIDDEN in a.hidden():  # (the rules may reveal it: srd's attack does)
         nowhere(seen_a, HIDDEN, HIDDEN_NAME)
 
 
