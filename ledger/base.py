@@ -579,7 +579,11 @@ class LogStore(ABC):
                 raise RefusedError(
                     f"{self.path} already holds events: copy or import only into a new, empty file"
                 )
-            watch, firsts = chain.ChainWatch(), []
+            from fracas.ledger.verify import StepWatch
+
+            # records read in before their events (as an export writes them) are checked
+            # against them as they pass; otherwise the exact check does it once all are in
+            watch, steps, firsts = chain.ChainWatch(), StepWatch(self), []
             astuple = msgspec.structs.astuple
             for batch in items:
                 rows = [astuple(item) for item in batch if isinstance(item, StoredEvent)]
@@ -587,6 +591,7 @@ class LogStore(ABC):
                     records = [astuple(i) for i in batch if not isinstance(i, StoredEvent)]
                     self.conn.executemany(INSERT_STEP, records)
                 watch.see(rows)
+                steps.see(rows)
                 firsts += [(row[1], row[10]) for row in rows if row[2] == 1]
                 self.conn.executemany(INSERT_EVENT, rows)
             if taken is not None:
@@ -597,7 +602,7 @@ class LogStore(ABC):
             self._after_load()
             report = watch.report(self.registry()) or self.verify()
             if report.ok:
-                report = self.check_steps()
+                report = steps.report() or self.check_steps()
             if not report.ok:
                 raise IntegrityError(
                     f"the log to load is damaged {where(report)}: {report.reason}; "

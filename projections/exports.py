@@ -131,6 +131,10 @@ def _export_jsonl(
         EXPORT_FORMAT, store.schema_version, "gm", True, with_secrets, digest, position, count
     )
     out.write(_encode(header).decode() + "\n")
+    # the step records before the events they claim: an import checks each event against
+    # its record as it passes, instead of every record once all are in
+    for batch in batches(store.step_rows(), LINES_AT_ONCE):
+        out.write(_encode_lines([StepLine(*row) for row in batch]).decode())
     watch, steps, done = ChainWatch(), StepWatch(store), 0
     for batch in store.event_batches(LINES_AT_ONCE):
         watch.see(batch)
@@ -138,8 +142,6 @@ def _export_jsonl(
         out.write(_encode_lines([EventLine(*row) for row in batch]).decode())
         done += len(batch)
         progress(done, count)
-    for batch in batches(store.step_rows(), LINES_AT_ONCE):
-        out.write(_encode_lines([StepLine(*row) for row in batch]).decode())
     chain = watch.report(store.registry()) or store.verify()
     refuse_damaged(store, chain, steps.report())
     if (chain.checked, chain.head_position, chain.head_hash) != (count, position, digest):

@@ -85,11 +85,15 @@ def test_an_export_line_written_twice_is_named_on_import(tmp_path, recount):
     export = tmp_path / "fight.jsonl"
     assert invoke(db, "export", "-o", str(export)).exit_code == 0
     lines = export.read_text().splitlines()
-    position = json.loads(lines[9])["position"]
+    event_line = [n for n, text in enumerate(lines, start=1) if '"type":"event"' in text][8]
+    position = json.loads(lines[event_line - 1])["position"]
     padded = tmp_path / "padded.jsonl"
-    repeated(export, padded, 10, recount=recount)
+    repeated(export, padded, event_line, recount=recount)
     line = one_line(invoke(tmp_path / "imp.db", "import", str(padded)))
-    assert f"line 11 of {padded} repeats position {position} (line 10 holds it)" in line
+    assert (
+        f"line {event_line + 1} of {padded} repeats position {position} "
+        f"(line {event_line} holds it)"
+    ) in line
     assert not (tmp_path / "imp.db").exists()
     step_line = next(n for n, text in enumerate(lines, start=1) if '"type":"step"' in text)
     repeated(export, padded, step_line, recount=False)

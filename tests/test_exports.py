@@ -106,6 +106,21 @@ def test_an_import_and_its_read_models_are_one_transaction(tmp_path, fracas, mon
         assert copy.store.encounters() == []
 
 
+def test_an_export_with_its_steps_after_the_events_still_imports(tmp_path, fracas):
+    """Exports write the step records first (an import checks each event against its
+    record as it passes); one from before, its records after the events, imports alike."""
+    fight(fracas, ("alice", gunner()), ("bob", gunner()))
+    lines = exported(fracas, tmp_path / "s.jsonl").read_text().splitlines()
+    steps = [line for line in lines if line.startswith('{"type":"step"')]
+    assert steps and lines[1 : 1 + len(steps)] == steps
+    older = [line for line in lines if line not in steps] + steps
+    (tmp_path / "older.jsonl").write_text("\n".join(older) + "\n")
+    with Fracas(tmp_path / "copy.db") as copy:
+        assert copy.import_jsonl(tmp_path / "older.jsonl") == len(list(fracas.store.events()))
+        assert list(copy.store.events()) == list(fracas.store.events())
+        assert copy.audit().ok
+
+
 def journal_mode(path: Path) -> str:
     """The mode another connection finds the file in."""
     with sqlite3.connect(path) as conn:
@@ -122,7 +137,8 @@ def test_a_file_imported_into_or_refused_stays_in_wal_mode(tmp_path, fracas):
         copy.import_jsonl(export)
         assert journal_mode(tmp_path / "copy.db") == "wal"
     lines = export.read_text().splitlines()
-    (tmp_path / "short.jsonl").write_text("\n".join(lines[:-2]) + "\n")
+    last_step = max(n for n, line in enumerate(lines) if line.startswith('{"type":"step"'))
+    (tmp_path / "short.jsonl").write_text("\n".join(lines[:last_step] + lines[last_step + 1 :]))
     with Fracas(tmp_path / "refused.db") as refused:
         with pytest.raises(IntegrityError, match="nothing was imported"):
             refused.import_jsonl(tmp_path / "short.jsonl")

@@ -97,7 +97,7 @@ def test_an_import_with_step_records_missing_or_edited_is_refused_whole(tmp_path
     run("export", "-o", str(export))
     lines = export.read_text().splitlines()
     steps = [n for n, line in enumerate(lines) if json.loads(line)["type"] == "step"]
-    missing = lines[: steps[-1]]
+    missing = [line for n, line in enumerate(lines) if n != steps[-1]]
     edited = list(lines)
     record = json.loads(lines[steps[2]])
     record["last_version"] += 1
