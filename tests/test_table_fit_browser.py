@@ -17,7 +17,17 @@ import pytest
 from fracas.projections import Fracas
 from fracas.projections.screen import LOG_LINES
 from tests.support import do
-from tests.web import PHONE, WAIT, fracas, invited, no_sideways_scroll, sample, served, shot
+from tests.web import (
+    FIRST_PANEL,
+    PHONE,
+    WAIT,
+    fracas,
+    invited,
+    no_sideways_scroll,
+    sample,
+    served,
+    shot,
+)
 
 pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
 TV = {"viewport": {"width": 1920, "height": 1080}}
@@ -58,6 +68,17 @@ def cave(db: Path) -> None:
     fracas(db, "harm", "wren", "4", "-m", "a scratch")
     fracas(db, "condition", "set", "brannoc", "unconscious", "-m", "a sleep spell")
     fracas(db, "act", "wolf", "attack", "wren", "--dice", "15,3,2,5")
+
+
+def on_the_tv(browser: Any, running: Any) -> Any:
+    """The players' page as a 1920x1080 TV opens it, once the stream's first screen (which
+    may draw the screen again) has come."""
+    context = browser.new_context(**TV)
+    context.add_init_script(FIRST_PANEL)
+    tv = context.new_page()
+    tv.goto(running.players)
+    tv.wait_for_function("window.fracasScreens >= 1", timeout=WAIT)
+    return tv
 
 
 @contextmanager
@@ -225,10 +246,7 @@ def test_the_tvs_log_shows_its_latest_steps_whole_and_health_on_one_line(
     db = tmp_path / "cave.db"
     SET_UPS[set_up](db)
     with served(db) as running:
-        tv = browser.new_context(**TV).new_page()
-        tv.goto(running.players)
-        tv.locator("#screen .screen").wait_for(timeout=WAIT)
-        tv.wait_for_timeout(300)  # the stream's first push may redraw the screen
+        tv = on_the_tv(browser, running)
         shot(tv, f"tv-log-{set_up}")
         head = int(tv.locator("#screen .screen").get_attribute("data-steps") or 0)
         lines = tv.evaluate(LOG_LINES_SHOWN)
@@ -243,3 +261,61 @@ def test_the_tvs_log_shows_its_latest_steps_whole_and_health_on_one_line(
         health = tv.evaluate(HEALTH_LINES)
         assert all(cell["lines"] == 1 for cell in health), health
         no_sideways_scroll(tv)
+
+
+def gathering(db: Path) -> None:
+    """Four characters and five goblins begun: the first step of a fight rolls nine
+    initiatives."""
+    fracas(db, "new", "-r", "srd", "--id", "cave", "-t", "Goblin cave")
+    for who, sheet in PARTY.items():
+        fracas(db, "add", who, "--sheet", sample(sheet), "--side", "pc")
+    for n in range(1, 6):
+        fracas(db, "add", f"goblin-{n}", "--sheet", sample("goblin"))
+    fracas(db, "begin")
+
+
+IN_VIEW = """(selector) => [...document.querySelectorAll(selector)].filter((e) => {
+  const box = e.getBoundingClientRect();
+  return !e.hidden && box.height > 0 && box.bottom <= innerHeight;
+}).length"""
+
+
+def test_at_the_fights_start_the_tv_shows_the_log_beside_the_first_initiatives(
+    tmp_path: Path, browser: Any
+) -> None:
+    """At a fight's start an outside tester's TV showed no log: nine initiative rolls' dice
+    filled the right column down past the screen's foot. The TV shows the first four and
+    says how many more; the log keeps its room, the fight's start in view."""
+    db = tmp_path / "gathering.db"
+    gathering(db)
+    with served(db) as running:
+        tv = on_the_tv(browser, running)
+        shot(tv, "tv-start")
+        rolled = tv.locator("#screen .dice .roll").count()  # nine, and any ties' roll-offs
+        assert rolled >= 9 and tv.evaluate(IN_VIEW, "#screen .dice .roll") == 4
+        more = tv.locator("#screen .dice .more-rolls").inner_text()
+        assert more.startswith(f"and {rolled - 4} more"), more
+        assert tv.evaluate(IN_VIEW, "#screen ol.log li") >= 8
+        newest = tv.locator("#screen ol.log li").first
+        assert "The fight begins" in newest.inner_text()
+        assert tv.locator("#screen .dice h3").inner_text().endswith("'s dice, the server's")
+
+
+def test_the_tvs_log_is_fitted_again_when_its_box_changes_not_only_on_a_resize(
+    tmp_path: Path, browser: Any
+) -> None:
+    """The log was fitted when a push drew it and when the window was resized, never when
+    the room beside it changed: older steps stayed cut short with free height under them."""
+    db = tmp_path / "cave.db"
+    cave(db)
+    with served(db) as running:
+        tv = on_the_tv(browser, running)
+        before = tv.evaluate(SHOWN_OF_THE_LOG)
+        tv.evaluate("document.querySelector('#screen [data-part=dice]').replaceChildren()")
+        tv.wait_for_function(f"({SHOWN_OF_THE_LOG})() > {before}", timeout=WAIT)
+
+
+# How many characters of its steps' sentences the log shows in view.
+SHOWN_OF_THE_LOG = """() => [...document.querySelectorAll('#screen ol.log li')]
+  .filter((li) => !li.hidden && li.getBoundingClientRect().bottom <= innerHeight)
+  .map((li) => li.querySelector('.sentence').textContent.length).reduce((a, b) => a + b, 0)"""

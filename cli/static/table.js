@@ -76,11 +76,19 @@
     }
   }
 
+  // The log is fitted again whenever its box changes size (the dice beside it grow or
+  // shrink, the type loads, the window is resized), not only when a push redraws it.
+  const resized = new ResizeObserver(() => fit());
+  let watched = null;
   function fit() {
     const log = screen.querySelector("ol.log");
+    if (log !== watched) {
+      if (watched) resized.unobserve(watched);
+      if (log) resized.observe(log);
+      watched = log;
+    }
     if (log) fitLog(log);
   }
-  window.addEventListener("resize", fit);
 
   // A push is the whole screen (when the page opens, or fell behind) or the parts of it
   // that changed: each replaces the element of its data-part; a list (the board's rows, the
