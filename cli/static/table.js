@@ -19,10 +19,10 @@
 
   function show(html) { screen.innerHTML = html; fit(); }
 
-  // On a TV the log has a box of its own (table.css): a step's sentence that would
-  // overflow it is cut after the last whole word that fits, with an ellipsis
-  // (its whole in the title), never across a line. Every step of the log gets one line,
-  // then the newest get their whole sentence back while the log has room.
+  // On a TV the log has a box of its own (table.css). Newest first, each step is shown
+  // whole while it fits; the first that does not is cut after the last whole word that
+  // fits, with an ellipsis (its whole in the title); older steps are left out. The log is
+  // measured once a fit, and fitted again whenever its box changes size.
   function uncut(holder) {
     if (holder.dataset.full === undefined) return;
     holder.textContent = holder.dataset.full;
@@ -30,50 +30,55 @@
     holder.removeAttribute("title");
   }
 
-  function cutToFit(holder, fits, least = 1) {
-    uncut(holder);
-    if (fits()) return;
-    const full = holder.textContent;
-    const words = full.trim().split(/\s+/);
-    const keep = (n) => { holder.textContent = words.slice(0, n).join(" ").replace(/[,;:]$/, "") + "…"; };
-    let lo = Math.min(least, words.length - 1), hi = words.length - 1;
-    while (lo < hi) {
-      const mid = Math.ceil((lo + hi) / 2);
-      keep(mid);
-      if (fits()) lo = mid; else hi = mid - 1;
+  // How many of the sentence's words end above `bottom`, leaving room for an ellipsis
+  // after the last of them on its line.
+  function wordsAbove(sentence, bottom, right, ellipsis) {
+    const text = sentence.firstChild;
+    if (!text || text.nodeType !== Node.TEXT_NODE) return 0;
+    const range = document.createRange();
+    let kept = 0, end = null;
+    const words = [...text.textContent.matchAll(/\S+/g)];
+    for (const word of words) {
+      range.setStart(text, word.index);
+      range.setEnd(text, word.index + word[0].length);
+      const rects = range.getClientRects();
+      const last = rects[rects.length - 1];
+      if (!last || last.bottom > bottom + 0.5) break;
+      kept += 1;
+      end = last;
     }
-    keep(lo);
-    holder.dataset.full = full;
-    holder.title = full;
+    // the ellipsis after the last word kept would wrap below: it goes after the word before
+    if (kept < words.length && end && end.right + ellipsis > right) kept -= 1;
+    return kept;
   }
-
-  const wordsKept = (holder) => (holder.dataset.full === undefined ? Infinity
-    : holder.textContent.trim().split(/\s+/).length);
 
   function fitLog(log) {
     const lines = [...log.children];
-    const sentences = [...log.querySelectorAll("li .sentence")];
     lines.forEach((line) => { line.hidden = false; });
-    sentences.forEach(uncut);
-    const fits = () => log.scrollHeight <= log.clientHeight;
-    if (getComputedStyle(log).overflowY !== "hidden" || fits()) return;
-    for (const sentence of sentences) {
-      const line = sentence.closest("li");
-      const full = sentence.textContent;
-      sentence.textContent = "…";
-      const one = line.offsetHeight;
-      sentence.textContent = full;
-      cutToFit(sentence, () => line.offsetHeight <= one);
+    log.querySelectorAll("li .sentence").forEach(uncut);
+    if (getComputedStyle(log).overflowY !== "hidden") return;
+    const box = log.getBoundingClientRect();
+    const bottom = box.top + log.clientHeight;
+    const over = lines.findIndex((line) => line.getBoundingClientRect().bottom > bottom + 0.5);
+    if (over < 0) return;
+    const line = lines[over], sentence = line.querySelector(".sentence");
+    const pad = parseFloat(getComputedStyle(line).paddingBottom) || 0;
+    const right = line.getBoundingClientRect().right - (parseFloat(getComputedStyle(line).paddingRight) || 0);
+    const ellipsis = parseFloat(getComputedStyle(line).fontSize);  // "…" is narrower than 1em
+    const kept = sentence ? wordsAbove(sentence, bottom - pad, right, ellipsis) : 0;
+    lines.slice(over + 1).forEach((older) => { older.hidden = true; });
+    if (!sentence || (kept === 0 && over > 0)) { line.hidden = true; return; }
+    const full = sentence.textContent;
+    const words = full.trim().split(/\s+/);
+    const keep = (n) => { sentence.textContent = words.slice(0, n).join(" ").replace(/[,;:]$/, "") + "…"; };
+    sentence.dataset.full = full;
+    sentence.title = full;
+    // a mark after the sentence ("★ critical") may wrap below: a word less until it fits
+    for (let n = Math.max(1, kept); n >= 1; n--) {
+      keep(n);
+      if (log.scrollHeight <= log.clientHeight || n === 1) break;
     }
-    // a log too short for a line a step: the oldest that would be cut across are left out
-    const bottom = log.getBoundingClientRect().bottom;
-    lines.forEach((line) => { if (line.getBoundingClientRect().bottom > bottom + 0.5) line.hidden = true; });
-    for (const sentence of sentences) {  // the newest first
-      const cut = wordsKept(sentence);
-      if (sentence.closest("li").hidden || cut === Infinity) continue;
-      cutToFit(sentence, fits, cut);
-      if (wordsKept(sentence) !== Infinity) return;
-    }
+    if (log.scrollHeight > log.clientHeight && over > 0) line.hidden = true;
   }
 
   // The log is fitted again whenever its box changes size (the dice beside it grow or
