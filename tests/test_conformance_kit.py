@@ -264,6 +264,27 @@ def test_a_figure_of_the_hidden_sheet_in_an_outcome_fails_and_in_its_detail_pass
     run(check_unseen_figures, planted(coin, decide=boasting(True)), 30, phases=[Phase.generate])
 
 
+def test_an_unseen_actors_turn_that_ends_by_its_sheet_is_not_taken_for_a_figure(coin):
+    """Time slices: a hidden combatant's attack that spent its last TS passes the turn, and
+    the next in order may be skipped ("no TS to spend"); with its weapon one TS dearer, the
+    turn passed where it did not. The turn moving on is what the step did, and players see
+    it: the check read the skip's words as a figure of the hidden sheet. Here a flip by one
+    with an even hp keeps the turn; with an odd one it passes, said on the next."""
+
+    def keeping(state: Any, command: Any, ctx: Any) -> list[Event]:
+        events = coin.decide(state, command, ctx)
+        if not isinstance(command, coin.Flip) or command.actor != HIDDEN:
+            return events
+        events = [*events, Resolved(HIDDEN, "flip", command.targets, "flips", [])]
+        if state.fighters[command.actor].hp % 2 == 0:
+            return [e for e in events if not isinstance(e, coin.TurnAdvanced)]
+        passed = [e for e in events if isinstance(e, coin.TurnAdvanced)]
+        told = [Resolved(e.actor, "turn", [], "takes the turn", []) for e in passed if e.actor]
+        return [*events, *told]
+
+    run(check_unseen_figures, planted(coin, decide=keeping), 40, phases=[Phase.generate])
+
+
 def test_an_action_never_taken_fails_naming_it_and_why_it_was_refused(coin):
     """Every flip refused (a command field the CLI never fills, say): the fights still
     begin and pass, but the kit tested nothing of the flip, and says so."""
