@@ -352,14 +352,16 @@ def waits_on_secret(timeline: Timeline) -> int | None:
 def targets_of(view: View, ruleset: Any, combatant: str) -> list[tuple[str, str, str]]:
     """(id, name, ALLY or FOE) of the others on the players' screen a player may name: not
     one out of the fight (dead, or taken out of it by the GM); one down may still be healed
-    or hit. An ally is on the character's side as the screen shows sides."""
+    or hit. An ally is on the character's side as the screen shows sides. Foes come
+    first, in the screen's order: a thumb's first tap lands on one, not on a friend."""
     gone = {*ruleset.out, REMOVED}
     mine = next((w.side for w in view.wounds if w.combatant == combatant), None)
-    return [
+    named = [
         (w.combatant, w.name, ALLY if w.side == mine else FOE)
         for w in view.wounds
         if w.combatant != combatant and not shows(w.conditions, gone)
     ]
+    return sorted(named, key=lambda target: target[2] != FOE)
 
 
 def own_last_shown(timeline: Timeline, live: Encounter, combatant: str) -> int | None:

@@ -35,10 +35,17 @@ def slots_left(fighter: Fighter, level: int) -> int:
     return slots_of(fighter, level) - (spent[level - 1] if level <= len(spent) else 0)
 
 
+def ordinal(level: int) -> str:
+    """1st, 2nd, 3rd, 4th ... 9th: a spell level as the rules write it."""
+    return f"{level}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(level, 'th') }"
+
+
 def shown(fighter: Fighter) -> str:
-    """'slots 3/4 1/2': what is left of each level the sheet has."""
+    """'1st 3/4 · 2nd 1/2': what is left of each level the sheet has, the level named."""
     have = fighter.sheet.slots
-    return " ".join(f"{slots_left(fighter, n)}/{total}" for n, total in enumerate(have, 1))
+    return " · ".join(
+        f"{ordinal(n)} {slots_left(fighter, n)}/{total}" for n, total in enumerate(have, 1)
+    )
 
 
 def slot_for(caster: Fighter, spell: Spell, asked: int | None) -> int:

@@ -38,10 +38,10 @@ def test_the_docs_party_tour_runs_as_written(tmp_path: Path):
     den = done.stdout[done.stdout.index("Setting up · 5 combatants") :]
     assert re.search(r"Hild Ashvane +pc +- +HP 27/28, Hit Dice 2/3 +18", den)
     assert re.search(r"Brannoc +pc +- +HP 25/28", den)
-    assert "HP 24/24, slots 3/4 2/2" in den and "Owlbear" in den and "HP 59/59" in den
+    assert "HP 24/24, slots 1st 3/4 · 2nd 2/2" in den and "Owlbear" in den and "HP 59/59" in den
     assert re.search(r"^hild +Hild Ashvane +HP 27/28, Hit Dice 2/3 +den\n", den, re.M)
     assert "between fights" not in den[: den.index("the encounter ends")]  # in the den
     rested = done.stdout[done.stdout.rindex("Hild Ashvane rests") :]
     assert re.search(r"^hild +Hild Ashvane +HP 28/28, Hit Dice 3/3 +—", rested, re.M)
-    assert re.search(r"^maelis +Maelis +HP 24/24, slots 4/4 2/2, Hit Dice 3/3 +—", rested, re.M)
+    assert re.search(r"^maelis +Maelis +HP 24/24, slots 1st 4/4 · 2nd 2/2, Hit Dice 3/3 +—", rested, re.M)
     assert "rules drift: none" in done.stdout

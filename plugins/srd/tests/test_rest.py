@@ -292,6 +292,6 @@ def test_fracas_party_shows_the_party_between_fights_without_what_ended_with_the
     run("end", "-e", fight)
     listed = run("party")
     assert "bless" not in listed and "rounds left" not in listed
-    assert "HP 24/24, slots 3/4 2/2, Hit Dice 3/3" in listed
+    assert "HP 24/24, slots 1st 3/4 · 2nd 2/2, Hit Dice 3/3" in listed
     run("new", "--party")
     assert run("party").count("bless") == 0

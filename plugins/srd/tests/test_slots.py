@@ -25,7 +25,7 @@ def test_srd_50_a_levelled_spell_spends_a_slot_a_cantrip_none():
         ("level 1 spell slot", "3 of 4 left", ["srd-50"])
     ]
     assert slots_left(t.who("maelis"), 1) == 3 and slots_left(t.who("maelis"), 2) == 2
-    assert "slots 3/4 2/2" in health(t.who("maelis"))
+    assert "slots 1st 3/4 · 2nd 2/2" in health(t.who("maelis"))
     maelis_again(t)
     out = t.act("maelis", "cast", "gob", faces=(2, 4), spell="sacred flame")
     assert not [e for e in of(out, Spent) if "slot" in e.resource]
