@@ -114,14 +114,18 @@ def player_actions(
     others: dict[str, Collection[str]] | None = None,
     foes: Collection[str] = (),
     spent: Collection[str] = (),
+    turn: Collection[str] = (),
+    names: dict[str, str] | None = None,
 ) -> list[PlayerAction]:
     """The actions a player may take now: on the character's turn those of the turn and a
     pass; out of it, the reactions (the rules judge whether one may be taken now); of
     those, only what the character's conditions (as the players' screen shows them) let
     the ruleset offer (`takes_now`), and one that needs a target in some condition only
     while `others` (each one's conditions, as shown) holds one, to name them alone; one
-    on foes alone only while `foes` (the others on the other side) holds one; and none
-    whose budget this turn is all `spent` (the action, the bonus action)."""
+    on foes alone only while `foes` (the others on the other side) holds one; one on the
+    one whose `turn` it is alone while they may be named, its label naming them (by
+    `names`, as the screen shows them); and none whose budget this turn is all `spent`
+    (the action, the bonus action)."""
     found = []
     for name, text in {**ruleset.actions, PASS: "let your turn go by"}.items():
         playable = passing(ruleset) if name == PASS else ruleset.playable(name)
@@ -137,9 +141,11 @@ def player_actions(
             continue
         label = "End turn" if name == PASS else name.replace("_", " ").capitalize()
         times_when, times_values = applies_with(ruleset, playable.times_with, sheet)
-        only = named_alone(playable, others or {}, foes)
+        only = named_alone(playable, others or {}, foes, turn)
         if only is not None and not only:
             continue  # nobody to take it on (stabilise: nobody dying)
+        if playable.on_acting and only:
+            label = f"{label} attack on {' and '.join((names or {}).get(w, w) for w in only)}"
         found.append(
             PlayerAction(
                 name,
@@ -160,18 +166,30 @@ def player_actions(
 
 
 def named_alone(
-    playable: Playable, others: dict[str, Collection[str]], foes: Collection[str]
+    playable: Playable,
+    others: dict[str, Collection[str]],
+    foes: Collection[str],
+    turn: Collection[str] = (),
 ) -> list[str] | None:
-    """The only others an action may name (those in a condition it needs, foes for one on
-    foes alone, allies for one on allies alone); None: any the panel offers."""
-    if not (playable.targets_need or playable.foes or playable.allies):
+    """The only others an action may name (those in a condition it needs and in none it
+    must not be, foes for one on foes alone, allies for one on allies alone, the one whose
+    `turn` it is for one on them alone); None: any the panel offers."""
+    if not (
+        playable.targets_need
+        or playable.targets_not
+        or playable.foes
+        or playable.allies
+        or playable.on_acting
+    ):
         return None
     return [
         who
         for who, shown in others.items()
         if (not playable.targets_need or shows(shown, playable.targets_need))
+        and not shows(shown, playable.targets_not)
         and (not playable.foes or who in foes)
         and (not playable.allies or who not in foes)
+        and (not playable.on_acting or who in turn)
     ]
 
 
@@ -306,6 +324,8 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
             others_of(view, combatant),
             foes,
             wound.detail.get("spent", ()),
+            view.acting,
+            {who: name for who, name, _ in targets},
         )
         if wound is not None and not secret and question is None  # an attack waits: only answers
         else [],

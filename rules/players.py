@@ -52,7 +52,10 @@ class Playable:
     it (stabilise: dying); the phone offers the action only while someone shows one, and
     only them as its targets. `foes`: it names foes alone, as the players' screen shows
     sides (an opportunity attack: a hostile creature leaving reach); `allies`: allies alone
-    (help: the ally it aids).
+    (help: the ally it aids). `on_acting`: it names the one whose turn it is alone, and is
+    offered only while that one may be named (an opportunity attack: a foe leaving reach on
+    its own turn); the phone names them on its button. `targets_not`: conditions a target
+    must not show to be named (an opportunity attack: disengaged).
     `spends`: what of the turn's budget it spends, one of which must be left (srd-3:
     "action", "bonus"), as the ruleset's view says of a row (`WoundRow.detail["spent"]`);
     empty: it spends none the phone tracks.
@@ -73,6 +76,8 @@ class Playable:
     targets_need: frozenset[str] = frozenset()
     foes: bool = False
     allies: bool = False
+    on_acting: bool = False
+    targets_not: frozenset[str] = frozenset()
     spends: frozenset[str] = frozenset()
     needs: frozenset[str] = frozenset()
     down: bool = False

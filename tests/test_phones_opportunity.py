@@ -56,3 +56,31 @@ def test_a_phones_opportunity_attack_with_a_bow_is_refused_naming_the_melee_weap
     fields = {"weapon": "handaxe"}
     sent = table.tap("fighter", action="opportunity", targets=["goblin"], fields=fields)
     assert sent.status_code == 200, sent.text
+
+
+def action_labels(panel: str) -> dict[str, str]:
+    """Each action button's label, by the action it takes."""
+    found = re.findall(
+        r'<button type="button" class="action" data-action="(\w+)"[^>]*>([^<]*)<', panel
+    )
+    return dict(found)
+
+
+def test_an_opportunity_attack_is_offered_only_on_a_foes_own_turn_naming_the_foe(
+    table: Table,
+) -> None:
+    """An outside table tester's phone showed "Opportunity" whenever it was not the
+    player's turn, naming no foe, an ally's turn too. srd-18: a hostile creature leaving
+    reach on its own turn, not after disengaging: the phone offers it then alone, naming
+    the foe, whom alone it may target."""
+    fracas(table.db, "next")  # the rogue's turn: an ally moving provokes nothing
+    assert "opportunity" not in action_labels(fighters_panel(table))
+    fracas(table.db, "next")  # the goblin's turn: it may run from the fighter
+    panel = fighters_panel(table)
+    assert action_labels(panel)["opportunity"] == "Opportunity attack on goblin", panel
+    chosen = re.search(
+        r'<fieldset class="chosen" data-action="opportunity".*?</fieldset>', panel, re.S
+    )
+    assert chosen and re.findall(r'value="(\w+)" data-target', chosen[0]) == ["goblin"]
+    fracas(table.db, "act", "goblin", "disengage")  # its move provokes nothing now
+    assert "opportunity" not in action_labels(fighters_panel(table))

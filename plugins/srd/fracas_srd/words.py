@@ -126,6 +126,8 @@ PLAYERS = {
         reaction=True,
         dice=HIT,
         foes=True,
+        on_acting=True,  # srd-18: a foe leaving reach on its own turn
+        targets_not=frozenset(("disengaged",)),  # srd-5: its movement provokes nothing
     ),
     "react": Playable(
         {"weapon": WEAPON, "within_5ft": NEAR, "ally_near": ALLY},
