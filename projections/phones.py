@@ -10,6 +10,7 @@ follows it.
 
 import hashlib
 import hmac
+import re
 import secrets
 from collections.abc import Collection
 from typing import Any
@@ -40,6 +41,11 @@ PASSING = Playable(down=True)
 CHECK, CHOICE, COMBATANT, NUMBER, TEXT = "check", "choice", "combatant", "number", "text"
 MAYBE = "maybe"
 ALLY, FOE = "ally", "foe"  # a target on the character's side, or on another
+# An action's help ends with the rules it follows, "(srd-6..9, srd-17)": the GM's to look
+# up; a player's phone gives the words alone.
+CITATIONS = re.compile(
+    r"\s*\((?:[A-Za-z0-9]+-[Mm]?\d+(?:\.\.(?:[A-Za-z0-9]+-)?[Mm]?\d+)?(?:,\s*)?)+\)$", re.ASCII
+)
 MAX_FACES = 64
 # The key of the pages' marks of the log's head (`mark`, a page's `seen`): a mark says only
 # "the log stood here", never how many steps, nor which, the players' screen leaves out.
@@ -150,7 +156,7 @@ def player_actions(
             PlayerAction(
                 name,
                 label,
-                text,
+                CITATIONS.sub("", text),
                 takes,
                 playable.reaction,
                 fields,

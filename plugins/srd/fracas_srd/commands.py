@@ -217,17 +217,16 @@ SrdCommand = (
 )  # fmt: skip
 
 ACTIONS = {
-    "attack": "one attack of the Attack action; more with Extra Attack: the d20 (an effect's "
-    "die right after it), then the damage dice, then a rider's save (srd-6..9, srd-17, srd-22, "
-    "srd-32, srd-35)",
+    "attack": "attack with a weapon on the sheet, once a turn, or more with Extra Attack "
+    "(srd-6..9, srd-17, srd-22, srd-32, srd-35)",
     "offhand": "a bonus-action attack with a light weapon in the other hand (srd-19)",
     "opportunity": "a reaction: one melee attack on a foe leaving reach (srd-18)",
     "multiattack": "a monster's attacks in the sheet's order, one target each (srd-29)",
     "legendary": "a legendary action at the end of another creature's turn (srd-29)",
     "lair": "a lair action on initiative count 20, losing ties (srd-55)",
     "react": "the readied action, now, as a reaction (srd-24)",
-    "cast": "cast a spell: an attack, a save (every save first, then the damage), healing "
-    "(srd-3, srd-6, srd-25, srd-26, srd-31)",
+    "cast": "cast a spell from the sheet: its attack or the targets' saves, then its damage "
+    "or healing (srd-3, srd-6, srd-25, srd-26, srd-31)",
     "dash": "extra movement equal to speed (srd-5)",
     "disengage": "movement provokes no opportunity attacks this turn (srd-5)",
     "dodge": "attacks against have disadvantage until the next turn (srd-5)",
