@@ -233,12 +233,16 @@ def test_party_lists_the_members_in_aligned_columns_that_fold_rather_than_cut(
         at = heading.index(column)
         filled = [row for row in rows if len(row) > at]
         assert filled and all(row[at - 1] == " " != row[at] for row in filled), (column, lines)
-    assert "HP 24/24, slots 1st 4/4 · 2nd 2/2" in rows[1] and "cursed by the hag of the fen" in rows[0]
+    assert "HP 24/24, slots 1st 4/4 · 2nd 2/2" in rows[1]
+    assert "cursed by the hag of the fen" in rows[0]
     monkeypatch.setenv("COLUMNS", "50")
     narrow = run("party").output
     assert max(len(line) for line in narrow.splitlines()) <= 50, narrow
     assert "…" not in narrow
-    said = "Ann of the Long Road HP 24/24, slots 1st 4/4 · 2nd 2/2, Hit Dice 3/3 cursed by the hag of the fen"
+    said = (
+        "Ann of the Long Road HP 24/24, slots 1st 4/4 · 2nd 2/2, Hit Dice 3/3 cursed by the "
+        "hag of the fen"
+    )
     for word in said.split():
         assert word in narrow.split(), narrow  # folded onto more lines, each word whole
 
