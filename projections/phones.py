@@ -75,6 +75,7 @@ class Control(msgspec.Struct, frozen=True):
     choices: list[str] = []
     when: str = ""  # the field whose value says whether this one applies ("": always)
     values: list[str] = []  # the values of `when` with which this one applies
+    whole: bool = False  # a CHOICE of whole numbers (sent as numbers)
 
 
 class PlayerAction(msgspec.Struct, frozen=True):
@@ -90,6 +91,9 @@ class PlayerAction(msgspec.Struct, frozen=True):
     times_when: str = ""  # as a Control's `when` and `values`, for `times`
     times_values: list[str] = []
     only: list[str] = []  # the only combatants it may name ([]: any the panel offers)
+    # how many times in all it names its targets, by its `times_with` field's value and its
+    # level's (`Ruleset.times_of`); the phone shares them out among the targets tapped
+    totals: dict[str, dict[str, int]] = {}
 
 
 class Panel(msgspec.Struct, frozen=True):
@@ -122,6 +126,7 @@ def player_actions(
     spent: Collection[str] = (),
     turn: Collection[str] = (),
     names: dict[str, str] | None = None,
+    row: dict[str, Any] | None = None,
 ) -> list[PlayerAction]:
     """The actions a player may take now: on the character's turn those of the turn and a
     pass; out of it, the reactions (the rules judge whether one may be taken now); of
@@ -131,7 +136,8 @@ def player_actions(
     on foes alone only while `foes` (the others on the other side) holds one; one on the
     one whose `turn` it is alone while they may be named, its label naming them (by
     `names`, as the screen shows them); and none whose budget this turn is all `spent`
-    (the action, the bonus action)."""
+    (the action, the bonus action). A field `counted_in` the character's `row` detail
+    offers the numbers counted there."""
     found = []
     for name, text in {**ruleset.actions, PASS: "let your turn go by"}.items():
         playable = passing(ruleset) if name == PASS else ruleset.playable(name)
@@ -142,7 +148,7 @@ def player_actions(
         if playable.spends and playable.spends <= set(spent):
             continue  # srd-3: the action it takes is taken this turn
         takes = "targets" in ruleset.fields_of(name)
-        fields = controls(ruleset, name, playable, sheet)
+        fields = controls(ruleset, name, playable, sheet, row or {})
         if fields is None:
             continue
         label = "End turn" if name == PASS else name.replace("_", " ").capitalize()
@@ -166,6 +172,7 @@ def player_actions(
                 times_when,
                 times_values or [],
                 only or [],
+                ruleset.times_of(sheet) if playable.times and ruleset.times_of and sheet else {},
             )
         )
     return found
@@ -244,7 +251,9 @@ def passing(ruleset: Any) -> Playable:
     return (ruleset.players or {}).get(PASS) or PASSING
 
 
-def controls(ruleset: Any, name: str, playable: Playable, sheet: Any) -> list[Control] | None:
+def controls(
+    ruleset: Any, name: str, playable: Playable, sheet: Any, row: dict[str, Any]
+) -> list[Control] | None:
     """The player's fields of an action, each as the phone shows it; a field whose values
     come from the sheet is left out when the sheet offers none, and so is the action
     (None) when that field is one it cannot be taken without (a spell to cast)."""
@@ -264,9 +273,16 @@ def controls(ruleset: Any, name: str, playable: Playable, sheet: Any) -> list[Co
         when, values = applies_with(ruleset, said.only_with, sheet)
         if values is not None and not values:
             continue  # it never applies with what this sheet has (range: no ranged weapon)
-        shown = control(field, said, flag)
+        shown = counted(field, said, row) if said.counted_in else control(field, said, flag)
         found.append(msgspec.structs.replace(shown, when=when, values=values or []))
     return found
+
+
+def counted(field: str, said: PlayerField, row: dict[str, Any]) -> Control:
+    """A field offering the numbers (from 1) whose count in the row's detail is above 0
+    (srd's slot level: the levels with a slot left), after unsaid (the rules decide)."""
+    numbers = [str(n) for n, left in enumerate(row.get(said.counted_in) or [], 1) if left]
+    return Control(field, said.label, said.help, CHOICE, "", ["", *numbers], whole=True)
 
 
 def control(field: str, said: PlayerField, flag: Flag) -> Control:
@@ -332,6 +348,7 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
             wound.detail.get("spent", ()),
             view.acting,
             {who: name for who, name, _ in targets},
+            wound.detail,
         )
         if wound is not None and not secret and question is None  # an attack waits: only answers
         else [],

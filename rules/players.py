@@ -26,7 +26,11 @@ class PlayerField:
     (srd's range: only with a ranged weapon, `offers(sheet, "ranged weapon")`); the phone
     shows it then alone, and leaves it off for a sheet that offers none. `offered_as`: the
     name the ruleset's `offers` hook answers with the values a `from_sheet` field takes,
-    where not all the sheet's of the field's own name fit (a reload: "reloadable weapon")."""
+    where not all the sheet's of the field's own name fit (a reload: "reloadable weapon").
+    `counted_in`: a key of the character's row detail (the ruleset's view) holding a
+    count for each number from 1: the numbers whose count is above 0 are offered, after
+    "unsaid" (srd's slot level: the levels with slots left, `slots_left`).
+    """
 
     label: str
     help: str
@@ -35,6 +39,7 @@ class PlayerField:
     required: bool = False
     only_with: tuple[str, str] = ()
     offered_as: str = ""
+    counted_in: str = ""
 
 
 @dataclass(frozen=True)

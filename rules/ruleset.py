@@ -289,6 +289,10 @@ class Ruleset:
     # The names a sheet offers for a text field of an action, for Tab to complete
     # (`-o spell=` and the spells on the sheet): (sheet, field) -> names. None: none.
     offers: Callable[[Any, str], list[str]] | None = None
+    # How many times an action with `Playable.times` names its targets in all, by the value
+    # of its `times_with` field and by its level field's value ("" the value's own level):
+    # sheet -> {"magic missile": {"": 3, "1": 3, "2": 4, ...}}. None: the phone asks alone.
+    times_of: Callable[[Any], dict[str, dict[str, int]]] | None = None
     # One line for each field of an action a GM may set (by its flag or `-o`), beside the
     # type the catalog shows: {"called": "how much cover the target has"}.
     field_help: dict[str, str] = field(default_factory=dict)

@@ -50,19 +50,30 @@ def last_events(db: Path) -> list[dict[str, Any]]:
     return json.loads(fracas(db, "log", "--json").stdout)[-1]["events"]
 
 
-def test_magic_missiles_three_darts_split_two_and_one(tmp_path: Path, browser: Any) -> None:
-    """Magic missile at its own level: two darts at one goblin, one at the other; each
-    goblin's name keeps to one line beside its box of darts."""
+def wizard_and_two_goblins(tmp_path: Path) -> Path:
     db = tmp_path / "srd.db"
     wizard = srd_sample("wizard", initiative=90)
     goblin = srd_sample("goblin", hp=60)
     join(db, "srd", ("wizard", wizard, "pc"), ("gob", goblin, "npc"), ("gob2", goblin, "npc"))
+    return db
+
+
+def magic_missile_at_both(page: Any) -> Any:
+    """The wizard's Cast form, magic missile chosen and both goblins tapped."""
+    cast = chosen(page, "cast")
+    cast.locator("select[data-field=spell]").select_option("magic missile")
+    for goblin_id in ("gob", "gob2"):
+        cast.locator(f"label.tap:has(input[data-target][value={goblin_id}])").click()
+    return cast
+
+
+def test_magic_missiles_three_darts_split_two_and_one(tmp_path: Path, browser: Any) -> None:
+    """Magic missile at its own level: two darts at one goblin, one at the other; each
+    goblin's name keeps to one line beside its box of darts."""
+    db = wizard_and_two_goblins(tmp_path)
     with served(db) as running:
         page = phone_of(browser, running, db, "wizard")
-        cast = chosen(page, "cast")
-        cast.locator("select[data-field=spell]").select_option("magic missile")
-        for goblin_id in ("gob", "gob2"):
-            cast.locator(f"label.tap:has(input[data-target][value={goblin_id}])").click()
+        cast = magic_missile_at_both(page)
         cast.locator("[data-times=gob]").fill("2")
         no_sideways_scroll(page)
         shot(page, "srd-darts-2-1")
@@ -78,3 +89,24 @@ def test_magic_missiles_three_darts_split_two_and_one(tmp_path: Path, browser: A
     assert sorted(command["targets"]) == ["gob", "gob", "gob2"], command
     struck = sorted(e["target"] for e in events if e.get("kind") == "damaged")
     assert struck == ["gob", "gob", "gob2"], events
+
+
+def test_magic_missiles_boxes_add_up_to_the_darts_of_the_slot_level(
+    tmp_path: Path, browser: Any
+) -> None:
+    """An outside table tester's magic missile at two goblins: each box said 1 (two of the
+    three darts) and the refusal did not say why. The boxes start shared out so they add
+    up to the darts of the slot chosen (3 at level 1, one more a level above)."""
+    db = wizard_and_two_goblins(tmp_path)
+    with served(db) as running:
+        page = phone_of(browser, running, db, "wizard")
+        cast = magic_missile_at_both(page)
+        boxes = [cast.locator(f"[data-times={who}]") for who in ("gob", "gob2")]
+        assert [int(box.input_value()) for box in boxes] == [2, 1]
+        cast.locator("[data-field=level]").select_option("2")
+        assert sorted(int(box.input_value()) for box in boxes) == [2, 2]
+        shot(page, "srd-darts-level-2")
+        the_step_lands(page)
+    events = last_events(db)
+    command = next(e["command"] for e in events if "command" in e)
+    assert sorted(command["targets"]) == ["gob", "gob", "gob2", "gob2"], command

@@ -145,6 +145,24 @@
     });
   }
 
+  // Where the ruleset says how many times an action names its targets in all (magic
+  // missile's darts, by the spell and the slot's level), the boxes of how many at each
+  // target tapped start shared out to add up to it; the player may change them.
+  function share(set) {
+    if (!set.dataset.totals) return;
+    const by = set.querySelector(`[data-field="${set.dataset.totalsBy}"]`);
+    const totals = JSON.parse(set.dataset.totals)[by ? by.value : ""];
+    if (!totals) return;
+    const level = set.querySelector("[data-counted]");
+    const said = level && !level.closest("[data-when][hidden]") ? level.value : "";
+    const total = totals[said] ?? totals[""];
+    const boxes = [...set.querySelectorAll("[data-target]:checked")]
+      .map((target) => set.querySelector(`[data-times="${target.value}"]`)).filter(Boolean);
+    boxes.forEach((box, n) => {
+      box.value = Math.floor(total / boxes.length) + (n < total % boxes.length ? 1 : 0);
+    });
+  }
+
   function choose(form, action) {
     kept.action = action;
     form.querySelectorAll("button.action").forEach((button) => {
@@ -215,7 +233,12 @@
         button.addEventListener("click", () => choose(form, button.dataset.action)));
       const set = chosenSet();
       if (set) { choose(form, kept.action); restore(set); applies(set); } else kept.action = null;
-      form.addEventListener("change", () => { const chosen = chosenSet(); if (chosen) applies(chosen); });
+      form.addEventListener("change", (event) => {
+        const chosen = chosenSet();
+        if (!chosen) return;
+        applies(chosen);
+        if (!event.target.matches("[data-times]")) share(chosen);  // the player's own split stays
+      });
       form.addEventListener("submit", (event) => {
         event.preventDefault();
         const set = chosenSet();

@@ -55,6 +55,7 @@ from fracas_srd.initiative import (
 from fracas_srd.reach import reach
 from fracas_srd.reference import REFERENCE
 from fracas_srd.sheets import OPTION_HELP, Options, Sheet, check_sheet
+from fracas_srd.slots import as_cast
 from fracas_srd.state import INCAPACITATING, TRACKED, Fighter, State, initial, turn_end
 from fracas_srd.turn import able, on_turn
 from fracas_srd.view import key_numbers, view
@@ -246,6 +247,17 @@ def offers(sheet: Sheet, field: str) -> list[str]:
     return spells.get(field, [])
 
 
+def darts_by_level(sheet: Sheet) -> dict[str, dict[str, int]]:
+    """srd-43: how many darts each spell of darts on the sheet shoots, at its own level
+    ("") and from a slot of each level up to 9th."""
+    return {
+        spell.name: {"": spell.darts}
+        | {str(slot): as_cast(spell, slot).darts for slot in range(max(1, spell.level), 10)}
+        for spell in sheet.spells
+        if spell.darts
+    }
+
+
 def read_sheet(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]] | None:
     """A sheet file as the table wrote it or another program exported it (Foundry VTT),
     its spells named alone filled in from the spellbook, with what could not be read or
@@ -296,6 +308,7 @@ RULESET = Ruleset(
     facts=facts,
     field_help=FIELD_HELP,
     offers=offers,
+    times_of=darts_by_level,
     players=PLAYERS,
     reference=REFERENCE,
     standing=rest.standing,

@@ -593,6 +593,15 @@ def spell_attack(
     return events + rebuked(state, ctx, events, caster, target, answer)
 
 
+def darts_by_level(caster: Fighter, spell: Spell) -> str:
+    """srd-43: how many darts a spell shoots by its slot's level, in words ("3 at level 1,
+    one more per level above"), as the caster's sheet has the spell."""
+    own = next((s for s in caster.sheet.spells if s.name == spell.name), spell)
+    more = {1: "one more"}.get(own.upcast_darts, f"{own.upcast_darts} more")
+    above = f", {more} per level above" if own.upcast_darts else ""
+    return f"{own.darts} at level {own.level}{above}"
+
+
 def missiles(
     state: State,
     ctx: Context,
@@ -608,7 +617,8 @@ def missiles(
     aimed = targets * spell.darts if len(targets) == 1 else targets
     if len(aimed) != spell.darts:
         raise RefusedError(
-            f"{spell.name} has {spell.darts} darts: name one target for all or one for each"
+            f"{spell.name} has {spell.darts} darts: the darts must add up to {spell.darts} "
+            f"({darts_by_level(caster, spell)}); name one target for all or one for each"
         )
     aimed_at = list({t.id: t for t in targets}.values())  # a creature named twice reacts once
     answers = {

@@ -148,6 +148,7 @@ PLAYERS = {
                 "Slot level",
                 "the slot you spend: none, the spell's own level; higher upcasts it",
                 only_with=("spell", "levelled spell"),  # a cantrip spends none
+                counted_in="slots_left",  # srd-50: a level with a slot left
             ),
             # a spell attack's roll is what being beside the target or far off changes
             "within_5ft": replace(NEAR, only_with=("spell", "spell attack")),

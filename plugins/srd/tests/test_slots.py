@@ -103,7 +103,11 @@ def test_srd_43_magic_missile_fires_one_more_dart_for_each_slot_level_above_1st(
     t = fight(("ilse", "wizard"), ("gob", "goblin"))
     out = t.act("ilse", "cast", "gob", faces=(1, 1, 1, 1), spell="magic missile", level=2)
     assert [r.roll.dice for r in rolls(out)] == ["1d4"] * 4  # four darts, 2 damage each
-    with pytest.raises(RefusedError, match="magic missile has 4 darts: name one target"):
+    said = (
+        r"magic missile has 4 darts: the darts must add up to 4 \(3 at level 1, one more per "
+        r"level above\); name one target"
+    )
+    with pytest.raises(RefusedError, match=said):
         t2 = fight(("ilse", "wizard"), ("gob", "goblin"), ("gob2", "goblin"))
         t2.act("ilse", "cast", "gob", "gob2", "gob", spell="magic missile", level=2)
 
