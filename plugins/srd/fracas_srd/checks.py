@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from fracas.rules.api import ConditionCleared, Context, Event, Modifier, Roll, Rolled
 
-from fracas_srd.effects import Bonus, bonuses, edges
+from fracas_srd.effects import Bonus, bonuses, edges, spent_once
 from fracas_srd.sheets import ABILITIES, SKILLS, Ability
 from fracas_srd.state import Fighter
 
@@ -157,6 +157,7 @@ def skill_check(
     mods = [*skill_modifiers(fighter, skill), *flat, *given]
     edge = check_edge(fighter)
     check = d20_test(ctx, events, fighter.id, purpose, mods, edge, dc, rules, dice=dice)
+    events += spent_once(fighter, "checks")
     helped = fighter.conditions.get("helped")
     if helped is not None and not helped.get("against"):
         events.append(ConditionCleared(fighter.id, "helped", "used on this check", ["srd-5"]))

@@ -15,7 +15,7 @@ from fracas.rules.api import (
 
 from fracas_srd.checks import Check, Edge, d20_test, save_modifiers
 from fracas_srd.commands import Scene
-from fracas_srd.effects import attacked_edges, bonuses, edges, effects_on
+from fracas_srd.effects import attacked_edges, bonuses, edges, effects_on, spent_once
 from fracas_srd.events import ShookOff
 from fracas_srd.sheets import Ability
 from fracas_srd.state import LEGENDARY_RESISTANCE, Fighter
@@ -279,6 +279,7 @@ def saving_throw(
         edge.add(True, *favoured)
     rules = ["srd-M5", *rules]
     made = d20_test(ctx, events, fighter.id, purpose, mods, edge, dc, rules, dice=dice)
+    events += spent_once(fighter, "saves")
     return made if made.success else resisted(events, fighter, made, purpose, resist)
 
 

@@ -19,7 +19,7 @@ from fracas.rules.api import (
 
 from fracas_srd.checks import Edge, Judge, d20_test
 from fracas_srd.conditions import damage_ends, harm_ends, hurt_saves, saving_throw
-from fracas_srd.effects import bonuses, resistances
+from fracas_srd.effects import bonuses, resistances, spent_once
 from fracas_srd.events import DEATH_SAVE, ConcentrationOwed, DeathSaves, TemporaryHitPoints
 from fracas_srd.state import REMOVED, Fighter, State
 
@@ -382,6 +382,7 @@ def death_save(state: State, ctx: Context, fighter: Fighter) -> list[Event]:
     flat, dice = bonuses(fighter, "saves")
     judge = death_save_judge(fighter)
     check = d20_test(ctx, events, fighter.id, DEATH_SAVE, flat, Edge(), 10, ["srd-14"], judge, dice)
+    events += spent_once(fighter, "saves")
     if check.natural == 20:
         return events + heal(fighter, 1, "a natural 20 on a death save", ("srd-14",))
     successes, failures, said = death_save_counted(fighter, check.natural, check.total)

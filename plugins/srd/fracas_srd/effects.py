@@ -6,7 +6,7 @@ by its duration, or with the concentration that holds it (srd-34)."""
 from typing import NamedTuple
 
 import msgspec
-from fracas.rules.api import Modifier
+from fracas.rules.api import ConditionCleared, Event, Modifier
 
 from fracas_srd.sheets import DamageType, Effect, RollKind, parse_bonus
 from fracas_srd.state import Fighter
@@ -94,6 +94,17 @@ def bonuses(fighter: Fighter, kind: RollKind) -> tuple[list[Modifier], list[Bonu
         else:
             flat.append(Modifier(number, name, "srd-32"))
     return flat, dice
+
+
+def spent_once(fighter: Fighter, kind: RollKind) -> list[Event]:
+    """An effect that adds to one roll of this kind ends with the roll it added to
+    (guidance's d4 on one ability check, srd-81; resistance's on one save, srd-82)."""
+    said = {"attacks": "attack roll", "saves": "saving throw", "checks": "ability check"}[kind]
+    return [
+        ConditionCleared(fighter.id, by, f"{source} spent on this {said}", ["srd-33"])
+        for by, source, effect in held(fighter)
+        if by and effect.once and getattr(effect, kind)
+    ]
 
 
 def edges(fighter: Fighter, kind: RollKind) -> list[tuple[bool, str]]:

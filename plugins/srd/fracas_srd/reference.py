@@ -585,6 +585,16 @@ STATEMENTS = {
         "neither reduce its speed nor paralyze or restrain it; it can spend 5 feet of "
         "movement to escape a nonmagical grapple or restraint. [Freedom of Movement]"
     ),
+    "srd-81": (
+        "Guidance. A cantrip, an action, concentration up to 1 minute: a willing creature "
+        "touched may, once before the spell ends, roll a d4 and add it to one ability check "
+        "of its choice; the spell then ends. [Guidance]"
+    ),
+    "srd-82": (
+        "Resistance. A cantrip, an action, concentration up to 1 minute: a willing creature "
+        "touched may, once before the spell ends, roll a d4 and add it to one saving throw "
+        "of its choice; the spell then ends. [Resistance]"
+    ),
 }
 
 

@@ -50,7 +50,7 @@ class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     extra: str = ""
     extra_type: DamageType | Literal[""] = ""  # the extra's own type; "": the weapon's
     melee: bool = False  # the extra on melee hits only
-    once: bool = False  # the effect ends with the first hit it adds to
+    once: bool = False  # the effect ends with the first hit (or roll of its bonus) it adds to
     blocks: list[str] = []  # spells that deal it no damage (shield: magic missile)
     # Magical armour of this base + its Dex modifier, on a creature wearing none, where it
     # is more than its own AC (mage armor: 13, srd-44).

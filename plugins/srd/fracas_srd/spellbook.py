@@ -107,6 +107,10 @@ WRITTEN = {
                             "targets": 1, "effect": {"free_moving": True}},  # srd-80
     "sleep": {"name": "sleep", "level": 1, "hp_pool": "5d8", "upcast": "2d8",
               "condition": "unconscious", "rounds": 10},  # srd-49
+    "guidance": {"name": "guidance", "level": 0, "rounds": 10, "concentration": True,
+                 "targets": 1, "effect": {"checks": "1d4", "once": True}},  # srd-81
+    "resistance": {"name": "resistance", "level": 0, "rounds": 10, "concentration": True,
+                   "targets": 1, "effect": {"saves": "1d4", "once": True}},  # srd-82
     "blur": {"name": "blur", "level": 2, "on_self": True, "rounds": 10, "concentration": True,
              "effect": {"attacked": "disadvantage"}},  # srd-48
     "faerie fire": {"name": "faerie fire", "level": 1, "save": "dex", "rounds": 10,

@@ -1,0 +1,51 @@
+"""Guidance and resistance (srd-81, srd-82), cast and spent as a GM types them: a d4 added
+to one ability check (guidance) or one saving throw (resistance) of the creature touched,
+then the spell ends, and the caster's concentration with it."""
+
+from pathlib import Path
+
+import pytest
+from srd_cli import SAMPLES, Gm, fight, ok, sample
+
+
+@pytest.fixture
+def chapel(tmp_path: Path) -> Gm:
+    """Maelis, a cleric who knows guidance and resistance, acts first; then Brannoc."""
+    sheet = tmp_path / "maelis.toml"
+    cleric = (SAMPLES / "cleric.toml").read_text()
+    sheet.write_text(
+        cleric + '\n[[spells]]\nname = "guidance"\n\n[[spells]]\nname = "resistance"\n'
+    )
+    joins = ["add", "maelis", "--sheet", str(sheet), "--side", "pc", "--name", "Maelis"]
+    return fight(
+        tmp_path / "chapel.db", "The chapel", "19,2", joins, sample("brannoc", "fighter", "Brannoc")
+    )
+
+
+def conditions(gm: Gm, who: str) -> str:
+    """The combatant's row of `fracas status` (its conditions among it)."""
+    rows = ok(gm, "status").splitlines()
+    return next(line for line in rows if f" {who} " in f" {line} " and " to act" not in line)
+
+
+def test_srd_81_guidance_adds_a_d4_to_one_check_then_ends_with_the_concentration(chapel):
+    cast = ok(chapel, "act", "maelis", "cast", "brannoc", "-o", "spell=guidance")
+    assert "Brannoc is under guidance" in cast, cast
+    assert "concentrating" in conditions(chapel, "Maelis")
+    # Brannoc (Str 16, +3, proficient in Athletics +2) rolls 10, and guidance's d4 a 3: 18
+    first = ok(chapel, "act", "brannoc", "check", "athletics", "--dc", "18", "--dice", "10,3")
+    assert "guidance" in first and "18" in first, first
+    assert "under guidance" not in conditions(chapel, "Brannoc"), first
+    assert "concentrating" not in conditions(chapel, "Maelis"), first
+    # the next check has no d4: one die typed is all it asks for
+    again = ok(chapel, "act", "brannoc", "check", "athletics", "--dc", "18", "--dice", "10")
+    assert "guidance" not in again, again
+
+
+def test_srd_82_resistance_adds_a_d4_to_one_save_then_ends(chapel):
+    ok(chapel, "act", "maelis", "cast", "brannoc", "-o", "spell=resistance")
+    saved = ok(chapel, "act", "brannoc", "save", "con", "--dc", "12", "--dice", "8,4")
+    assert "resistance" in saved, saved
+    assert "under resistance" not in conditions(chapel, "Brannoc"), saved
+    plain = ok(chapel, "act", "brannoc", "save", "con", "--dc", "12", "--dice", "8")
+    assert "resistance" not in plain, plain
