@@ -33,7 +33,7 @@ from fracas_srd.conditions import (
     unseen_by,
 )
 from fracas_srd.damage import Typed, deal, roll_dice
-from fracas_srd.effects import ac_notes, armor_class, bonuses, extras
+from fracas_srd.effects import ac_notes, armor_class, bonuses, extras, hunted_by
 from fracas_srd.evolve import evolve
 from fracas_srd.lasting import conditions_of, timed, worse_time
 from fracas_srd.sheets import Ability, Rider, Sheet, Weapon, parse_amount
@@ -324,6 +324,8 @@ def weapon_attack(
         return events + grappled_by(attacker, target, weapon)
     parts = damage_parts(state, ctx, events, attacker, weapon, critical, command.extra, offhand)
     parts += sneak_attack(state, ctx, events, attacker, weapon, command, swing, critical)
+    for dice, source in hunted_by(target, attacker.id):  # srd-83
+        parts += roll_dice(ctx, events, attacker.id, dice, critical, source, state.options.critical)
     also = typed_damage(state, ctx, events, attacker, weapon, critical)
     mundane = not weapon.magic  # srd-62
     events += harmed(

@@ -155,6 +155,16 @@ class Extra(NamedTuple):
     once: bool
 
 
+def hunted_by(target: Fighter, attacker: str) -> list[tuple[str, str]]:
+    """(dice, source) of each effect on the target that adds to the weapon hits of the
+    attacker whose spell holds it (hunter's mark, srd-83)."""
+    return [
+        (effect.hunted, source)
+        for by, source, effect in held(target)
+        if effect.hunted and by and target.conditions[by].get("by") == attacker
+    ]
+
+
 def extras(fighter: Fighter, melee: bool) -> list[Extra]:
     """The extra damage dice a weapon hit of the creature deals now (a melee one: `melee`)."""
     return [

@@ -595,6 +595,11 @@ STATEMENTS = {
         "touched may, once before the spell ends, roll a d4 and add it to one saving throw "
         "of its choice; the spell then ends. [Resistance]"
     ),
+    "srd-83": (
+        "Hunter's mark. A bonus action, a 1st-level slot, concentration up to 1 hour: the "
+        "caster marks a creature it can see within 90 feet as its quarry, and deals an extra"
+        " 1d6 damage to it whenever it hits it with a weapon attack. [Hunter's Mark]"
+    ),
 }
 
 

@@ -49,6 +49,9 @@ class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     resistances: list[DamageType] = []
     extra: str = ""
     extra_type: DamageType | Literal[""] = ""  # the extra's own type; "": the weapon's
+    # Extra dice on the weapon hits, on this creature, of the caster whose spell holds it
+    # (hunter's mark's quarry: 1d6, srd-83).
+    hunted: str = ""
     melee: bool = False  # the extra on melee hits only
     once: bool = False  # the effect ends with the first hit (or roll of its bonus) it adds to
     blocks: list[str] = []  # spells that deal it no damage (shield: magic missile)

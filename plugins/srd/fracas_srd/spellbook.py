@@ -111,6 +111,9 @@ WRITTEN = {
                  "targets": 1, "effect": {"checks": "1d4", "once": True}},  # srd-81
     "resistance": {"name": "resistance", "level": 0, "rounds": 10, "concentration": True,
                    "targets": 1, "effect": {"saves": "1d4", "once": True}},  # srd-82
+    "hunter's mark": {"name": "hunter's mark", "level": 1, "casting": "bonus", "rounds": 600,
+                      "concentration": True, "targets": 1,
+                      "effect": {"hunted": "1d6"}},  # 1 hour (srd-83)
     "blur": {"name": "blur", "level": 2, "on_self": True, "rounds": 10, "concentration": True,
              "effect": {"attacked": "disadvantage"}},  # srd-48
     "faerie fire": {"name": "faerie fire", "level": 1, "save": "dex", "rounds": 10,

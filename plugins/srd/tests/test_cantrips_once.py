@@ -1,7 +1,9 @@
 """Guidance and resistance (srd-81, srd-82), cast and spent as a GM types them: a d4 added
 to one ability check (guidance) or one saving throw (resistance) of the creature touched,
-then the spell ends, and the caster's concentration with it."""
+then the spell ends, and the caster's concentration with it; hunter's mark (srd-83), a d6
+on the caster's weapon hits on its quarry alone."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -49,3 +51,34 @@ def test_srd_82_resistance_adds_a_d4_to_one_save_then_ends(chapel):
     assert "under resistance" not in conditions(chapel, "Brannoc"), saved
     plain = ok(chapel, "act", "brannoc", "save", "con", "--dc", "12", "--dice", "8")
     assert "resistance" not in plain, plain
+
+
+@pytest.fixture
+def hunt(tmp_path: Path) -> Gm:
+    """Maelis, who knows hunter's mark, acts first; then two goblins of 60 hit points."""
+    sheet = tmp_path / "maelis.toml"
+    cleric = (SAMPLES / "cleric.toml").read_text()
+    sheet.write_text(cleric + '\n[[spells]]\nname = "hunter\'s mark"\n')
+    joins = ["add", "maelis", "--sheet", str(sheet), "--side", "pc", "--name", "Maelis"]
+    gobs = [
+        ["add", g, "--monster", "goblin", "--side", "npc", "--set", "hp=60"] for g in ("g1", "g2")
+    ]
+    return fight(tmp_path / "hunt.db", "The hunt", "19,2,1", joins, *gobs)
+
+
+def hp(gm: Gm, who: str) -> int:
+    wounds = json.loads(ok(gm, "status", "--json"))["wounds"]
+    return next(w["current"] for w in wounds if w["combatant"] == who)
+
+
+def test_srd_83_hunters_mark_adds_a_d6_to_the_casters_weapon_hits_on_its_quarry_alone(hunt):
+    cast = ok(hunt, "act", "maelis", "cast", "g1", "-o", "spell=hunter's mark")
+    assert "bonus action" in cast or "hunter's mark" in cast, cast
+    # the mace: 1d6 [4] + Str +1, and the mark's 1d6 [5]: 10
+    hit = ok(hunt, "act", "maelis", "attack", "g1", "-w", "mace", "--dice", "18,4,5")
+    assert "hunter's mark" in hit and hp(hunt, "g1") == 50, hit
+    ok(hunt, "next")
+    ok(hunt, "next")
+    ok(hunt, "next")  # Maelis's turn again
+    other = ok(hunt, "act", "maelis", "attack", "g2", "-w", "mace", "--dice", "18,4")
+    assert "hunter's mark" not in other and hp(hunt, "g2") == 55, other
