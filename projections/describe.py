@@ -238,7 +238,7 @@ def describe(
         case EncounterReopened():
             return f"the encounter reopens: {event.reason}"
         case ConditionSet():
-            lasting = durations.phrase(event.detail)
+            lasting = durations.phrase(event.detail, lambda who: (names or {}).get(who, who))
             return (
                 f"{event.target} is {event.condition}{lasting}: {event.reason}"
                 f"{rules_of(event.rules)}"
