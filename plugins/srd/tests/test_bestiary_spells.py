@@ -690,7 +690,7 @@ def test_srd_76_spare_the_dying_stabilises_a_dying_creature_and_no_other(tmp_pat
 def test_a_phone_s_cast_asks_the_word_with_command_and_the_condition_with_a_cure():
     def shown_with(monster_name: str, field: str) -> list[str]:
         sheet = next(m for m in load().monsters if m.name.lower() == monster_name).sheet
-        found = controls(RULESET, "cast", RULESET.playable("cast"), sheet) or []
+        found = controls(RULESET, "cast", RULESET.playable("cast"), sheet, {}) or []
         return next(c.values for c in found if c.field == field)
 
     assert shown_with("cult fanatic", "word") == ["command"]
