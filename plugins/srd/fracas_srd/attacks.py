@@ -224,7 +224,7 @@ def flat_damage(attacker: Fighter, weapon: Weapon, flat: int, offhand: bool) -> 
     mod = attacker.sheet.mod(ability)
     if offhand and mod > 0:
         parts.append(
-            Modifier(0, f"off-hand: no positive {ability.capitalize()} modifier", "srd-19")
+            Modifier(0, f"off-hand: its {ability.capitalize()} modifier is not added", "srd-19")
         )
     else:
         parts.append(Modifier(mod, f"{ability.capitalize()} modifier", "srd-9"))

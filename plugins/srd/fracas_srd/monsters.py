@@ -25,7 +25,7 @@ def multiattack(state: State, actor: Fighter, command: Multiattack, ctx: Context
     if len(targets) != len(listed):
         raise RefusedError(
             f"{actor.name}'s Multiattack is {len(listed)} attacks ({', '.join(listed)}): "
-            "name one target for all or one for each"
+            "name one target for all, or a target for each attack, naming one twice for two"
         )
     made = f"its Multiattack of {and_list(listed)}"
     events = [*begun(state, actor), Spent(actor.id, "attack", 1, made, RULE)]
@@ -144,7 +144,7 @@ def check_window(state: State, actor: Fighter, cost: int) -> None:
     if not ended:
         raise RefusedError(
             "a legendary action comes only at the end of another creature's turn, before the "
-            "next one acts (srd-29)"
+            "next one acts (srd-29): `fracas next` ends this turn, then give it"
         )
     if ended.partition(":")[2] == actor.id:
         raise RefusedError(f"it was {actor.name}'s own turn that ended (srd-29)")

@@ -618,7 +618,8 @@ def missiles(
     if len(aimed) != spell.darts:
         raise RefusedError(
             f"{spell.name} has {spell.darts} darts: the darts must add up to {spell.darts} "
-            f"({darts_by_level(caster, spell)}); name one target for all or one for each"
+            f"({darts_by_level(caster, spell)}); name one target for all, or a target for each"
+            " dart, naming one twice for two darts (gob gob wolf)"
         )
     aimed_at = list({t.id: t for t in targets}.values())  # a creature named twice reacts once
     answers = {

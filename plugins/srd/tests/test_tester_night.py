@@ -1,0 +1,47 @@
+"""A second outside 5e tester's night (issue 40), through the CLI as the GM types it: the
+refusals that did not say what to do (magic missile's darts split two and one, a legendary
+action asked for before the turn ends) and an off-hand hit's damage that read as though the
+rogue had no Dex modifier."""
+
+from pathlib import Path
+
+import pytest
+from srd_cli import Gm, add, gm_on, ok, refused
+
+
+@pytest.fixture
+def gm(tmp_path: Path) -> Gm:
+    run = gm_on(tmp_path / "night.db")
+    ok(run, "new", "-r", "srd", "--id", "night", "--title", "The night")
+    add(run, "ilse", "wizard", "Ilse")
+    add(run, "wren", "rogue", "Wren")
+    add(run, "wyrm", "wyrm", "Wyrm", "npc")
+    for gob in ("g1", "g2"):
+        add(run, gob, "goblin", gob.upper(), "npc", "--set", "hp=40")
+    ok(run, "begin", "--dice", "20,15,1,5,4")  # Ilse, Wren, G1, G2, the wyrm
+    return run
+
+
+def hp(gm: Gm, name: str) -> str:
+    return next(line for line in ok(gm, "status").splitlines() if f" {name} " in line)
+
+
+def test_magic_missiles_darts_split_two_and_one_by_naming_a_target_twice(gm):
+    said = refused(gm, "act", "ilse", "cast", "g1", "g2", "-o", "spell=magic missile")
+    assert "naming one twice for two darts" in said, said
+    out = ok(gm, "act", "ilse", "cast", "g1", "g1", "g2", "-o", "spell=magic missile",
+             "--dice", "1,2,3")  # fmt: skip
+    assert "G1 takes" in out and "G2 takes" in out, out
+
+
+def test_a_legendary_action_asked_for_mid_turn_says_to_end_the_turn_first(gm):
+    said = refused(gm, "act", "wyrm", "legendary", "ilse", "-o", "option=detect")
+    assert "`fracas next` ends this turn, then give it" in said, said
+
+
+def test_an_off_hand_hits_damage_says_the_modifier_is_not_added(gm):
+    ok(gm, "next")  # Wren's turn
+    ok(gm, "act", "wren", "attack", "g1", "-w", "shortsword", "--dice", "18,3")
+    out = ok(gm, "act", "wren", "offhand", "g1", "-w", "dagger", "--dice", "18,2")
+    assert "off-hand: its Dex modifier is not added" in out, out
+    assert "no positive" not in out, out
