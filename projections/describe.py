@@ -225,6 +225,9 @@ def describe(
         case Resolved():
             targets = f" -> {', '.join(event.targets)}" if event.targets else ""
             return f"{event.actor} {event.action}{targets}: {event.told}{rules_of(event.rules)}"
+        case Damaged() if event.said:
+            said = f"{event.target} takes {event.amount} damage: {event.said}"
+            return said + rules_of(event.rules)
         case Damaged():
             parts = ", ".join(m.describe() for m in event.breakdown)
             parts = f" ({parts})" if parts else ""

@@ -164,13 +164,16 @@ class Spent(Event, tag="spent"):
 
 class Damaged(Event, tag="damaged"):
     """Harm taken: `amount` after everything, from `source` (who, or "gm"), with the
-    `breakdown` that produced it (each term a Modifier with its reason and rule)."""
+    `breakdown` that produced it (each term a Modifier with its reason and rule); `said`:
+    the sum as the ruleset words it for the table ("1d8 [6] + 3 Str = 9 slashing"), shown
+    in its place where given (older logs have none)."""
 
     target: str
     amount: int
     source: str
     breakdown: list[Modifier] = []
     rules: list[str] = []
+    said: str = ""
 
 
 class ConditionSet(Event, tag="condition.set"):

@@ -3,7 +3,7 @@ names the combatant as the table knows them, never by the id the GM typed."""
 
 import pytest
 
-from tests.support import SIX, member_sheet
+from tests.support import SIX, SRD_SAMPLES, member_sheet
 
 
 def two(run, tmp_path, ruleset: str) -> None:
@@ -31,3 +31,40 @@ def test_srd_dodge_lasts_until_the_start_of_the_dodgers_turn_by_name(run, tmp_pa
     name = {"ada": "Ada", "gob": "Goblin"}[first]
     said = run("act", first, "dodge").output
     assert f"{name} is dodging until the start of {name}'s next turn" in said, said
+
+
+def srd_casters(run) -> None:
+    """Ann and Bea (wizards, resistant to fire), Mae (a cleric with a mace) and a skeleton
+    (vulnerable to bludgeoning), in that order of initiative."""
+    run("new", "-r", "srd")
+    for who, sheet, name, side in (
+        ("ann", "wizard", "Ann", "pc"),
+        ("bea", "wizard", "Bea", "npc"),
+        ("mae", "cleric", "Mae", "pc"),
+    ):
+        run("add", who, "--sheet", f"{SRD_SAMPLES}/{sheet}.toml", "--side", side, "--name", name,
+            "--set", "hp=60")  # fmt: skip
+    run("add", "sk", "--monster", "skeleton", "--side", "npc", "--set", "hp=60")
+    run("begin", "--dice", "19,15,10,2")
+
+
+def test_srd_damage_says_how_the_dice_became_what_was_taken(run):
+    """15 fire, halved for the save and then for resistance: each step and its rule."""
+    srd_casters(run)
+    spell = "spell=burning hands"
+    said = run("act", "ann", "cast", "bea", "-o", spell, "--dice", "18,6,5,4").output
+    assert (
+        "Bea takes 3 damage: 3d6 [6+5+4] = 15 fire, halved for the save (srd-25) -> 7, "
+        "halved for resistance to fire (srd-10) -> 3" in said
+    ), said
+
+
+def test_srd_a_weapons_damage_reads_as_the_table_says_it_and_doubles_on_the_vulnerable(run):
+    srd_casters(run)
+    run("next")
+    run("next")  # Mae's turn
+    said = run("act", "mae", "attack", "sk", "-w", "mace", "--dice", "15,4").output
+    assert (
+        "Skeleton takes 10 damage: 1d6 [4] + 1 Str = 5 bludgeoning, "
+        "doubled for vulnerability to bludgeoning (srd-10) -> 10" in said
+    ), said

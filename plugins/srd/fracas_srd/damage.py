@@ -22,6 +22,7 @@ from fracas_srd.conditions import damage_ends, harm_ends, hurt_saves, saving_thr
 from fracas_srd.effects import bonuses, resistances, spent_once
 from fracas_srd.events import DEATH_SAVE, ConcentrationOwed, DeathSaves, TemporaryHitPoints
 from fracas_srd.state import REMOVED, Fighter, State
+from fracas_srd.tally import faces_of, tally
 
 TYPED = ("srd-10", "srd-62")  # the rules of damage types
 Typed = tuple[list[Modifier], str]  # damage of one type: its parts, and the type
@@ -53,10 +54,8 @@ def roll_dice(
     roll = ctx.dice.roll(spec, purpose)
     rules = ["srd-9", *(["srd-8"] if critical else [])]
     events.append(summed_roll(who, purpose, roll, parts, rules))
-    return [
-        Modifier(roll.total, f"{spec} rolled" + (" (critical)" if critical else ""), rules[-1]),
-        *parts,
-    ]
+    fell = faces_of(spec, roll.faces, roll.dropped())
+    return [Modifier(roll.total, fell + (" (critical)" if critical else ""), rules[-1]), *parts]
 
 
 def summed_roll(
@@ -73,7 +72,7 @@ def summed_roll(
 def saved_half(parts: list[Modifier]) -> list[Modifier]:
     """srd-25: half the damage (rounded down) on a successful save."""
     total = max(0, sum(p.value for p in parts))
-    return [*parts, Modifier(total // 2 - total, "half on a successful save", "srd-25")]
+    return [*parts, Modifier(total // 2 - total, "halved for the save", "srd-25")]
 
 
 def typed(target: Fighter, raw: int, kind: str, mundane: bool) -> tuple[int, list[Modifier]]:
@@ -81,19 +80,20 @@ def typed(target: Fighter, raw: int, kind: str, mundane: bool) -> tuple[int, lis
     srd-62: some only against a nonmagical weapon's damage (`mundane`)."""
     sheet = target.sheet
     if kind in sheet.immunities:
-        return 0, [Modifier(-raw, f"immune to {kind}", "srd-10")] if raw else []
+        return 0, [Modifier(-raw, f"none for immunity to {kind}", "srd-10")] if raw else []
     if mundane and kind in sheet.nonmagical_immunities:
-        return 0, [Modifier(-raw, f"immune to nonmagical {kind}", "srd-62")] if raw else []
+        said = f"none for immunity to nonmagical {kind}"
+        return 0, [Modifier(-raw, said, "srd-62")] if raw else []
     amount, notes = raw, []
     if kind in resistances(target):
-        notes.append(Modifier(amount // 2 - amount, f"resistant to {kind}: half", "srd-10"))
+        notes.append(Modifier(amount // 2 - amount, f"halved for resistance to {kind}", "srd-10"))
         amount //= 2
     elif mundane and kind in sheet.nonmagical_resistances:
-        said = f"resistant to nonmagical {kind}: half"
+        said = f"halved for resistance to nonmagical {kind}"
         notes.append(Modifier(amount // 2 - amount, said, "srd-62"))
         amount //= 2
     if kind in sheet.vulnerabilities:
-        notes.append(Modifier(amount, f"vulnerable to {kind}: double", "srd-10"))
+        notes.append(Modifier(amount, f"doubled for vulnerability to {kind}", "srd-10"))
         amount *= 2
     return amount, notes
 
@@ -115,15 +115,19 @@ def deal(
     one damage (one concentration save); `mundane`: from a nonmagical weapon (srd-62)."""
     raw = max(0, sum(p.value for p in parts))
     taken, notes = typed(target, raw, kind, mundane) if kind else (raw, [])
+    told = [tally(parts, kind, notes)]
     for more, other in also:
         amount, said = typed(target, max(0, sum(p.value for p in more)), other, mundane)
         taken, notes = taken + amount, [*notes, *more, *said]
+        told.append(tally(more, other, said))
     cited = ["srd-9", *rules, *dict.fromkeys(n.rule for n in notes if n.rule in TYPED)]
     absorbed = min(target.temp_hp, taken)
     if absorbed:
         notes.append(Modifier(0, f"{absorbed} of it off temporary hit points first", "srd-11"))
         cited.append("srd-11")
-    events: list[Event] = [Damaged(target.id, taken, source, [*parts, *notes], cited)]
+        told.append(f"{absorbed} of it off temporary hit points first (srd-11)")
+    breakdown = [*parts, *notes]
+    events: list[Event] = [Damaged(target.id, taken, source, breakdown, cited, "; ".join(told))]
     harmer = state.fighters.get(source)
     return events + after_damage(state, ctx, target, taken, absorbed, critical, harmer)
 

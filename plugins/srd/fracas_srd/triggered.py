@@ -228,7 +228,7 @@ def halved(parts: list[Modifier], found: Reaction | None) -> list[Modifier]:
     if found is None or not found.halves:
         return parts
     total = max(0, sum(p.value for p in parts))
-    return [*parts, Modifier(total // 2 - total, f"{found.name}: half", "srd-40")]
+    return [*parts, Modifier(total // 2 - total, f"halved by {found.name}", "srd-40")]
 
 
 def absorbing(

@@ -516,7 +516,7 @@ def test_srd_72_spiritual_weapon_attacks_as_cast_then_again_as_a_bonus_action(na
                "--dice", "15,2")  # fmt: skip
     assert "Priest spends 1 bonus action: spiritual weapon attacks again" in again
     assert "spell slot" not in again and "spends 1 spell" not in again
-    assert "Goblin takes 5 damage (+2 1d8 rolled (srd-9), +3 Wis modifier (srd-9))" in again
+    assert "Goblin takes 5 damage: 1d8 [2] + 3 Wis = 5 force" in again
     ok(nave, "act", "priest", "cast", "gob", "-o", "spell=guiding bolt", "--dice", "1")  # srd-3
 
 

@@ -191,7 +191,7 @@ def test_srd_40_uncanny_dodge_halves_a_hit_s_damage_before_resistance():
         defence={"pc-wren": "uncanny dodge"},
     )  # fmt: skip
     hit = of(out, Damaged)[0]
-    assert hit.amount == 5 and hit.breakdown[-1].reason == "uncanny dodge: half"  # 10 // 2
+    assert hit.amount == 5 and hit.breakdown[-1].reason == "halved by uncanny dodge"  # 10 // 2
     assert "srd-40" in of(out, Resolved)[0].rules
     t.next()
     t.next()  # round 2: Wren's reaction is back; an attacker she cannot see
@@ -287,7 +287,7 @@ def test_srd_42_absorb_elements_adds_1d6_of_the_type_to_the_first_melee_hit_of_i
     out = t.act("pc-ilse", "attack", "frosty", faces=(15, 3, 6), weapon="dagger")
     [hit] = of(out, Damaged)
     assert hit.amount == 3 + 6 + 2  # the dagger's 1d4 + Dex, and 1d6 cold
-    assert "1d6 rolled: cold (absorb elements)" in [m.reason for m in hit.breakdown]
+    assert "1d6 [6]: cold (absorb elements)" in [m.reason for m in hit.breakdown]
     assert "charged with cold" not in t.who("pc-ilse").conditions  # the first hit only
     t.act("pc-ilse", "offhand", "frosty2", faces=(15, 3), weapon="dagger")  # no 1d6 asked
 
