@@ -144,7 +144,7 @@ def test_srd_19_the_off_hand_attack_is_a_bonus_action_without_a_positive_modifie
     t.act("wren", "attack", "wyrm", faces=(15, 4), weapon="shortsword")
     out = t.act("wren", "offhand", "wyrm", faces=(15, 3), weapon="dagger")
     assert of(out, Damaged)[0].amount == 3
-    assert any("no positive" in m.reason for m in of(out, Damaged)[0].breakdown)
+    assert any("modifier is not added" in m.reason for m in of(out, Damaged)[0].breakdown)
     with pytest.raises(RefusedError, match="bonus action"):
         t.act("wren", "offhand", "wyrm", faces=(15, 3), weapon="dagger")
     with pytest.raises(RefusedError, match="light melee"):
