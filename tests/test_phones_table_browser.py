@@ -19,6 +19,7 @@ from tests.support import do, srd_sample
 from tests.web import (
     PHONE,
     RULESETS,
+    TWO_FRAMES,
     WAIT,
     duel,
     fracas,
@@ -151,24 +152,27 @@ def test_srd_cast_attack_and_darts_from_a_phone(tmp_path: Path, browser: Any) ->
         level = spell.locator("[data-field=level]")
         assert level.is_visible() and level.input_value() == ""
         assert "Slot level" in spell.inner_text()
-        level.fill("2")  # a 2nd-level slot: four darts (srd-43)
+        level.select_option("2")  # a 2nd-level slot: four darts (srd-43)
         spell.locator("label.tap:has(input[data-target][value=gob])").click()
         spell.locator("label.tap:has(input[data-target][value=gob2])").click()
-        assert spell.locator("[data-times=gob2]").input_value() == "1"
+        assert spell.locator("[data-times=gob2]").input_value() == "2"  # 2 and 2: four
         spell.locator("[data-times=gob]").fill("3")
+        spell.locator("[data-times=gob2]").fill("1")
         shot(wizard, "srd-wizard-darts")
+        seen = wizard.locator("#panel .me").get_attribute("data-seen")
         landed(wizard, spell)
         command = last_command(db)
         assert command["spell"] == "magic missile" and command["level"] == 2, command
         assert sorted(command["targets"]) == ["gob", "gob", "gob", "gob2"], command
         struck = [e for e in steps(db)[-1]["events"] if e.get("kind") == "damaged"]
         assert [e["target"] for e in struck] == ["gob", "gob", "gob", "gob2"], steps(db)[-1]
-        # the result is brought into view: the newest line of the fight, on the phone
+        # the wizard stays at their buttons (an outside tester's phone scrolled to the log)
         wizard.wait_for_function(
-            "() => { const li = document.querySelector('#screen ol.log li');"
-            " const r = li && li.getBoundingClientRect();"
-            " return r && r.top >= 0 && r.top < innerHeight; }",
-            timeout=WAIT,
+            "seen => document.querySelector('#panel .me').dataset.seen !== seen", arg=seen
+        )
+        wizard.evaluate(TWO_FRAMES)
+        assert in_view(wizard, "#act .actions"), wizard.evaluate(
+            "[scrollY, document.querySelector('#act .actions').getBoundingClientRect().toJSON()]"
         )
         shot(wizard, "srd-wizard-result")
 

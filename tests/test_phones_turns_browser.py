@@ -14,6 +14,7 @@ import pytest
 from tests.web import (
     PHONE,
     RULESETS,
+    TWO_FRAMES,
     WAIT,
     duel,
     fracas,
@@ -41,6 +42,14 @@ def landed_by(page: Any, who: str, count: int) -> None:
         arg=[who, count],
         timeout=WAIT,
     )
+
+
+# The player's buttons (else their panel, where none is offered now) start in view.
+BUTTONS_IN_VIEW = """() => {
+  const top = (document.querySelector('#panel .actions') || document.querySelector('#panel'))
+    .getBoundingClientRect().top;
+  return top >= 0 && top < innerHeight;
+}"""
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -99,6 +108,7 @@ def test_a_phone_takes_a_turn_and_a_reaction(tmp_path: Path, browser: Any, rules
         if shots := os.environ.get("FRACAS_SHOTS"):
             Path(shots).mkdir(parents=True, exist_ok=True)
             hero.screenshot(path=f"{shots}/{ruleset}-turn.png")
+        seen = hero.locator("#panel .me").get_attribute("data-seen")
         go.click()
 
         # where the rules give the foe a reaction, their phone is asked and answers (srd's
@@ -116,6 +126,12 @@ def test_a_phone_takes_a_turn_and_a_reaction(tmp_path: Path, browser: Any, rules
             assert "reaction.given" in kinds, answered
         landed_by(hero, "hero", 1)
         assert foe.locator("#react").count() == 0
+        # the hero's phone stays at their buttons: it scrolled down to the log
+        hero.wait_for_function(
+            "seen => document.querySelector('#panel .me').dataset.seen !== seen", arg=seen
+        )
+        hero.evaluate(TWO_FRAMES)
+        assert hero.evaluate(BUTTONS_IN_VIEW), hero.evaluate("window.scrollY")
         attacked = [s for s in steps(db) if s["author"] == "hero"]
         assert attacked and "attack" in json.dumps(attacked[-1]["events"][0]), attacked
 

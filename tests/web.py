@@ -34,6 +34,8 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
 ]
 FRACAS = [sys.executable, "-m", "fracas.cli.main"]
+# Resolves once the page has drawn twice: what a tap's answer set off has been laid out.
+TWO_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 
 def need_chromium() -> None:

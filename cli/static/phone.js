@@ -28,7 +28,15 @@
     try {
       const response = await fetch(base + "/panel", { cache: "no-store" });
       if (response.status === 403) { gone(await response.text()); return; }
-      if (response.ok) { keep(); panel.innerHTML = await response.text(); wire(); sayAgain(); }
+      if (response.ok) {
+        const html = await response.text();
+        keep();
+        const held = buttonsTop();
+        panel.innerHTML = html;
+        wire();
+        sayAgain();
+        holdButtons(held);
+      }
     } finally {
       fetching = false;
       if (again) { again = false; refresh(); }
@@ -63,22 +71,21 @@
     if (kept.refused) placed(kept.refused.line, kept.refused.near);
   }
 
-  // After a step lands, its line on the screen is brought into view once the screen shows
-  // it (the push may come before or after the answer to the tap).
-  let reveal = null;
-  function shownSteps() {
-    const shown = document.querySelector("#screen .screen");
-    return shown ? Number(shown.dataset.steps) : 0;
+  // The player's buttons stay where they were on the screen when the panel is drawn
+  // again (shorter or taller, a form closed): the page never jumps away from them; after
+  // a step lands they are brought into view if the player had scrolled down past them.
+  function buttons() { return panel.querySelector(".actions") || panel; }
+  function buttonsTop() { return buttons().getBoundingClientRect().top; }
+  function holdButtons(top) {
+    const moved = buttonsTop() - top;
+    if (moved) window.scrollBy(0, moved);
   }
-  function revealResult() {
-    if (reveal === null || shownSteps() <= reveal) return;
-    reveal = null;
-    const newest = document.querySelector("#screen ol.log li");
-    if (newest) newest.scrollIntoView({ block: "center" });
+  function keepButtonsInView() {
+    const top = buttonsTop();
+    if (top < 0 || top > innerHeight) window.scrollBy(0, top - 8);  // a little room above
   }
 
   async function send(step, near) {
-    const before = shownSteps();
     kept.refused = null;
     panel.querySelectorAll(".refused").forEach((line) => { line.textContent = ""; });  // stale
     const response = await fetch(base + "/act", {
@@ -89,9 +96,8 @@
     if (response.ok) {
       kept.action = null; kept.values = {};
       refusal.textContent = "";
-      reveal = before;
       await refresh();
-      revealResult();
+      keepButtonsInView();
       return;
     }
     const line = await response.text();
@@ -264,7 +270,7 @@
 
   // A step waiting for the GM's nod: look again until it is answered (a refusal moves no log).
   setInterval(() => { if (panel.querySelector(".waiting")) refresh(); }, 2000);
-  document.addEventListener("fracas:screen", () => { refresh(); revealResult(); });
+  document.addEventListener("fracas:screen", () => { refresh(); });
   document.addEventListener("fracas:closed", refresh);
   wire();
 })();
