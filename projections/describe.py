@@ -233,7 +233,9 @@ def describe(
             parts = f" ({parts})" if parts else ""
             return f"{event.target} takes {event.amount} damage{parts}{rules_of(event.rules)}"
         case Healed():
-            return f"{event.target} heals {event.amount} ({event.source}){rules_of(event.rules)}"
+            why = f": {event.reason}" if event.reason else ""
+            said = f"{event.target} heals {event.amount} ({event.source}){why}"
+            return said + rules_of(event.rules)
         case Renamed():
             return f"{event.combatant} is now shown as {event.name} ({event.reason})"
         case EncounterEnded():

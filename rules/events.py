@@ -202,12 +202,15 @@ class ConditionExpired(ConditionCleared, tag="condition.expired"):
 
 
 class Healed(Event, tag="healed"):
-    """Health given back: `amount` from `source` (a potion, first aid, the GM)."""
+    """Health given back: `amount` from `source` (a potion, first aid, the GM); `reason`:
+    why the ruleset gave back less than was given ("already at full hit points"), if it did
+    (older logs have none)."""
 
     target: str
     amount: int
     source: str
     rules: list[str] = []
+    reason: str = ""
 
 
 class EncounterEnded(Event, tag="encounter.ended"):

@@ -68,3 +68,22 @@ def test_srd_a_weapons_damage_reads_as_the_table_says_it_and_doubles_on_the_vuln
         "Skeleton takes 10 damage: 1d6 [4] + 1 Str = 5 bludgeoning, "
         "doubled for vulnerability to bludgeoning (srd-10) -> 10" in said
     ), said
+
+
+def test_srd_a_heal_on_one_at_full_hit_points_says_why_it_healed_nothing(run, tmp_path):
+    srd_casters(run)
+    run("next")
+    run("next")  # Mae's turn; Ann at full hit points
+    said = run("act", "mae", "cast", "ann", "-o", "spell=cure wounds", "--dice", "5").output
+    assert "Ann heals 0 (Mae): already at full hit points [srd-12]" in said, said
+    told = run("export", "--format", "md", "--for", "players").output
+    assert "Ann heals 0: already at full hit points" in told, told
+
+
+def test_srd_a_heal_past_the_maximum_says_it_stops_there(run):
+    srd_casters(run)
+    run("harm", "ann", "3")
+    run("next")
+    run("next")
+    said = run("act", "mae", "cast", "ann", "-o", "spell=cure wounds", "--dice", "5").output
+    assert "Ann heals 3 (Mae): no more than full hit points [srd-12]" in said, said

@@ -356,10 +356,17 @@ def heal(target: Fighter, amount: int, source: str, rules: tuple[str, ...] = ())
     if target.dead:
         raise RefusedError(f"{target.name} is dead; healing does not bring back the dead")
     gained = min(amount, target.hp_max - target.hp)
-    events: list[Event] = [Healed(target.id, gained, source, ["srd-12", *rules])]
+    short = "" if gained == amount else capped(gained)
+    events: list[Event] = [Healed(target.id, gained, source, ["srd-12", *rules], short)]
     if target.hp == 0 and gained:
         events += revived(target, "regains hit points", "srd-12")
     return events
+
+
+def capped(gained: int) -> str:
+    """srd-12: why a healing gave back less than it was worth (no figure the players may
+    not see: a monster's maximum stays its own)."""
+    return "no more than full hit points" if gained else "already at full hit points"
 
 
 def revived(target: Fighter, why: str, rule: str) -> list[Event]:
