@@ -33,7 +33,7 @@ from fracas_srd.conditions import (
     unseen_by,
 )
 from fracas_srd.damage import Typed, deal, roll_dice
-from fracas_srd.effects import ac_notes, armor_class, bonuses, extras, hunted_by
+from fracas_srd.effects import ac_notes, armor_class, bonuses, extras, hunted_by, imbued
 from fracas_srd.evolve import evolve
 from fracas_srd.lasting import conditions_of, timed, worse_time
 from fracas_srd.sheets import Ability, Rider, Sheet, Weapon, parse_amount
@@ -44,12 +44,16 @@ CRITICAL, FUMBLE = "critical hit", "natural 1: miss"
 
 
 def weapon_of(fighter: Fighter, name: str) -> Weapon:
-    """The weapon named, or the sheet's first, or an unarmed strike."""
-    return fighter.sheet.wielded(name)
+    """The weapon named, or the sheet's first, or an unarmed strike; as an effect makes it
+    (shillelagh, srd-84)."""
+    return imbued(fighter, fighter.sheet.wielded(name))
 
 
 def ability_for(sheet: Sheet, weapon: Weapon) -> Ability:
-    """srd-6: Str for melee, Dex for ranged; a finesse weapon takes the better."""
+    """srd-6: Str for melee, Dex for ranged; a finesse weapon takes the better; one an
+    effect imbues, its own (shillelagh's spellcasting ability, srd-84)."""
+    if weapon.ability:
+        return weapon.ability
     if weapon.finesse:
         return "dex" if sheet.mod("dex") > sheet.mod("str") else "str"
     return "dex" if weapon.ranged else "str"
@@ -327,7 +331,7 @@ def weapon_attack(
     for dice, source in hunted_by(target, attacker.id):  # srd-83
         parts += roll_dice(ctx, events, attacker.id, dice, critical, source, state.options.critical)
     also = typed_damage(state, ctx, events, attacker, weapon, critical)
-    mundane = not weapon.magic  # srd-62
+    mundane = not (weapon.magic or weapon.magical)  # srd-62
     events += harmed(
         state,
         ctx,

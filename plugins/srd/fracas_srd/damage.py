@@ -290,6 +290,8 @@ def spells_over(state: State) -> list[Event]:
             if state.fighters[who].dead:
                 why = f"{spell} ends on {state.fighters[who].name}, who is dead"
                 events.append(ConditionCleared(who, condition, why, ["srd-34"]))
+        if holding.get("moves"):  # srd-83: its mark may move on, with no new casting
+            continue
         if holding.get("effects") and all(state.fighters[who].dead for who, _ in effects):
             why = f"{spell} has ended on every target"
             events.append(ConditionCleared(caster.id, "concentrating", why, ["srd-34"]))

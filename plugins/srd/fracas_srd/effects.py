@@ -8,7 +8,7 @@ from typing import NamedTuple
 import msgspec
 from fracas.rules.api import ConditionCleared, Event, Modifier
 
-from fracas_srd.sheets import DamageType, Effect, RollKind, parse_bonus
+from fracas_srd.sheets import DamageType, Effect, RollKind, Weapon, parse_amount, parse_bonus
 from fracas_srd.state import Fighter
 
 EFFECT = "effect"  # the key of a condition's detail that holds its effect
@@ -172,3 +172,30 @@ def extras(fighter: Fighter, melee: bool) -> list[Extra]:
         for by, source, e in held(fighter)
         if e.extra and (melee or not e.melee)
     ]
+
+
+def told(effect: Effect, caster: str) -> tuple[str, list[str]]:
+    """What an effect of a spell's own rule does, in words, and the rule ("" and [] for one
+    the general rules of srd-32 and srd-33 say)."""
+    if effect.hunted:
+        return f"{caster}'s weapon hits deal it {effect.hunted} more damage", ["srd-83"]
+    if effect.imbues:
+        held = " or ".join(effect.imbues)
+        return f"{caster}'s {held} attacks with the spellcasting ability, 1d8, magical", ["srd-84"]
+    if effect.once and effect.checks:
+        return f"{effect.checks} added to one ability check of its choice", ["srd-81"]
+    if effect.once and effect.saves:
+        return f"{effect.saves} added to one saving throw of its choice", ["srd-82"]
+    return "", []
+
+
+def imbued(fighter: Fighter, weapon: Weapon) -> Weapon:
+    """srd-84: the weapon as an effect on its wielder makes it (shillelagh: the club's
+    attack and damage with the spellcasting ability, a d8 its die, magical)."""
+    name = weapon.name.lower()
+    if not any(name in e.imbues for _, e in effects_on(fighter)):
+        return weapon
+    _, flat = parse_amount(weapon.damage)
+    damage = f"1d8+{flat}" if flat else "1d8"
+    ability = fighter.casting_ability()
+    return msgspec.structs.replace(weapon, damage=damage, ability=ability, magical=True)

@@ -600,6 +600,11 @@ STATEMENTS = {
         "caster marks a creature it can see within 90 feet as its quarry, and deals an extra"
         " 1d6 damage to it whenever it hits it with a weapon attack. [Hunter's Mark]"
     ),
+    "srd-84": (
+        "Shillelagh. A cantrip, a bonus action, 1 minute: the club or quarterstaff its caster"
+        " holds uses the spellcasting ability instead of Strength for its attack and damage "
+        "rolls, its damage die becomes a d8, and it is magical. [Shillelagh]"
+    ),
 }
 
 

@@ -54,6 +54,9 @@ class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     hunted: str = ""
     melee: bool = False  # the extra on melee hits only
     once: bool = False  # the effect ends with the first hit (or roll of its bonus) it adds to
+    # Weapons (a club, a quarterstaff) whose attacks use the spellcasting ability, their
+    # damage die a d8, magical (shillelagh, srd-84).
+    imbues: list[str] = []
     blocks: list[str] = []  # spells that deal it no damage (shield: magic missile)
     # Magical armour of this base + its Dex modifier, on a creature wearing none, where it
     # is more than its own AC (mage armor: 13, srd-44).
@@ -144,6 +147,8 @@ class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # damage (damage = "").
     grapple: Annotated[int, msgspec.Meta(ge=0, le=40)] = 0
     restrains: bool = False
+    ability: Ability | None = None  # its attack's and damage's, not Str or Dex (shillelagh)
+    magical: bool = False  # magic with no +N: it overcomes resistance to nonmagical (srd-62)
 
 
 class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -177,6 +182,9 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # It lasts as its `rounds` say, and its caster repeats its attack as a bonus action on
     # its later turns, with no slot and no spell cast (spiritual weapon, srd-72).
     lingers: bool = False
+    # Its mark moves to another creature, as a bonus action on a later turn, once its
+    # target drops to 0 hit points; the concentration goes on (hunter's mark, srd-83).
+    moves: bool = False
     ability: Ability | None = None  # cast with this ability, not the sheet's (a tiefling's Cha)
     # Cast with no slot: a tiefling's Infernal Legacy, a monster's Innate Spellcasting.
     innate: bool = False

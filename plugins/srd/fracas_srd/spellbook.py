@@ -112,13 +112,16 @@ WRITTEN = {
     "resistance": {"name": "resistance", "level": 0, "rounds": 10, "concentration": True,
                    "targets": 1, "effect": {"saves": "1d4", "once": True}},  # srd-82
     "hunter's mark": {"name": "hunter's mark", "level": 1, "casting": "bonus", "rounds": 600,
-                      "concentration": True, "targets": 1,
+                      "concentration": True, "targets": 1, "moves": True,
                       "effect": {"hunted": "1d6"}},  # 1 hour (srd-83)
     "blur": {"name": "blur", "level": 2, "on_self": True, "rounds": 10, "concentration": True,
              "effect": {"attacked": "disadvantage"}},  # srd-48
     "faerie fire": {"name": "faerie fire", "level": 1, "save": "dex", "rounds": 10,
                     "concentration": True,
                     "effect": {"attacked": "advantage", "outlined": True}},  # srd-48
+    "shillelagh": {"name": "shillelagh", "level": 0, "casting": "bonus", "on_self": True,
+                   "rounds": 10,
+                   "effect": {"imbues": ["club", "quarterstaff"]}},  # 1 minute (srd-84)
 }  # fmt: skip
 
 

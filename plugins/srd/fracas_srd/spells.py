@@ -60,7 +60,7 @@ from fracas_srd.damage import (
     summed_roll,
 )
 from fracas_srd.dispel import LEVEL, SHELTERS, cast_at, dispelled, sheltered, spells_on
-from fracas_srd.effects import EFFECT, blocks, moving_freely, under
+from fracas_srd.effects import EFFECT, blocks, moving_freely, told, under
 from fracas_srd.evolve import evolve
 from fracas_srd.lasting import conditions_of, timed
 from fracas_srd.sheets import Spell, parse_amount
@@ -280,6 +280,10 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
         raise BadInputError(f"{spell.name} makes no attack and deals no damage: no reaction to it")
     if answers and not caster.sheet.casts(spell):
         raise RefusedError(f"{spell.name} is {caster.name}'s own ability, no spell: no counter")
+    if marked_before(state, caster, spell):
+        if answers:
+            raise RefusedError(f"{spell.name}'s mark moves: no spell is cast, so no counter")
+        return moved_mark(state, caster, spell, command)
     lasting = caster.conditions.get(under(spell.name)) if spell.lingers else None
     if lasting is not None:
         if answers:
@@ -315,6 +319,32 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
     done = unleash(state, ctx, events, caster, spell, targets, command)
     done += summoned(state, caster, spell) if spell.lingers else []
     return events + cast_at(done, caster, spell, slot)
+
+
+def marked_before(state: State, caster: Fighter, spell: Spell) -> bool:
+    """srd-83: the caster still concentrates on the spell whose mark has dropped to 0 hit
+    points (or lost it): cast again, the mark moves."""
+    holding = caster.conditions.get("concentrating") or {}
+    if not spell.moves or holding.get("spell") != spell.name:
+        return False
+    return all(
+        state.fighters[who].hp <= 0 or not state.fighters[who].has(condition)
+        for who, condition in holding.get("effects", [])
+    )
+
+
+def moved_mark(state: State, caster: Fighter, spell: Spell, command: Cast) -> list[Event]:
+    """srd-83: a bonus action moves the mark to a new creature: no slot, no spell cast, the
+    same concentration going on for the time the spell has left."""
+    targets = [state.fighter(t) for t in command.targets]
+    check_targets(spell, spell.level, targets)
+    events = bonus_action(caster, f"moves {spell.name}")
+    held: list[list[str]] = []
+    for target in targets:
+        events += afflict(state, caster, target, spell, held)
+    holding = caster.conditions["concentrating"] | {"effects": held}
+    why = f"on {spell.name}, its mark moved"
+    return [*events, ConditionSet(caster.id, "concentrating", why, holding, ["srd-26", "srd-83"])]
 
 
 def unplayed(caster: Fighter, spell: Spell, targets: list[Fighter]) -> Event:
@@ -423,7 +453,9 @@ def concentrating(state: State, caster: Fighter, spell: Spell, held: list[list[s
     if (spell.condition or spell.effect) and not held:
         why = f"{spell.name} holds nobody: no concentration"
         return Resolved(caster.id, "cast", [], why, ["srd-26", "srd-34"])
-    detail = {"spell": spell.name, "effects": held}
+    detail: dict[str, Any] = {"spell": spell.name, "effects": held}
+    if spell.moves:
+        detail["moves"] = True
     detail |= timed(state, caster, caster, replace(spell, save_ends=False), None, 0)
     return ConditionSet(caster.id, "concentrating", f"on {spell.name}", detail, ["srd-26"])
 
@@ -798,6 +830,8 @@ def afflict(
     detail |= timed(state, caster, target, spell, repeated, save_dc(caster, spell))
     rules = ["srd-27" if spell.condition else "srd-32", "srd-28"]
     rules += ["srd-26", "srd-34"] if spell.concentration else []
+    said, own = told(spell.effect, caster.name) if spell.effect else ("", [])
+    reason, rules = f"{spell.name}: {said}" if said else spell.name, [*own, *rules]
     events: list[Event] = []
     for name in conditions_of(spell, failed_by) or [under(spell.name)]:
         if name != spell.condition and target.immune_to(name):
@@ -809,5 +843,5 @@ def afflict(
             continue
         if spell.concentration:
             held.append([target.id, name])
-        events.append(ConditionSet(target.id, name, spell.name, detail, rules))
+        events.append(ConditionSet(target.id, name, reason, detail, rules))
     return events
