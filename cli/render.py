@@ -415,7 +415,9 @@ def replay(steps: list[ReplayStep]) -> None:
             faces = ",".join(str(f) for f in roll.faces)
             if dropped := roll.dropped():
                 faces += f"; dropped {','.join(str(f) for f in dropped)}"
-            click.echo(f"  roll: {roll.actor} {roll.dice} [{faces}] = {compared(roll)} ({source})")
+            purpose = f" for {roll.purpose}" if roll.purpose else ""
+            said = f"{roll.actor} {roll.dice}{purpose} [{faces}] = {compared(roll)}"
+            click.echo(f"  roll: {said} ({source})")
             for modifier in roll.modifiers:
                 click.echo(f"    modifier {modifier}")
         if step.rules:

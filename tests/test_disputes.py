@@ -139,7 +139,7 @@ def test_cli_replay_whatif_and_adopt(run):
     cli_gunfight(run, bob_hp=8)
     run("act", "alice", "attack", "bob", "-w", "pistol", "--dice", "30,5", "--by", "ana")
     text = run("replay", "--round", "1").output
-    assert "roll: alice d100 [30] = 30 vs 60 (typed by ana)" in text
+    assert "roll: alice d100 for attack on bob [30] = 30 vs 60 (typed by ana)" in text
     assert "bob: HP 8/8" in text and "-> HP 3/8" in text
     data = json.loads(run("replay", "--steps", "5", "--json").output)
     assert data[0]["rolls"][0]["faces"] == [30]

@@ -1,5 +1,10 @@
 """What a table reads about a fight says the why (issue 40's outside tester): a duration
-names the combatant as the table knows them, never by the id the GM typed."""
+names the combatant as the table knows them, never by the id the GM typed; a damage says
+how its dice became what was taken, a heal why it gave back less; a replay's roll what it
+was for."""
+
+import json
+import re
 
 import pytest
 
@@ -25,8 +30,6 @@ def test_a_duration_to_a_combatants_turn_names_them_not_their_id(run, tmp_path, 
 
 def test_srd_dodge_lasts_until_the_start_of_the_dodgers_turn_by_name(run, tmp_path):
     two(run, tmp_path, "srd")
-    import json
-
     first = json.loads(run("status", "--json").output)["acting"][0]
     name = {"ada": "Ada", "gob": "Goblin"}[first]
     said = run("act", first, "dodge").output
@@ -87,3 +90,18 @@ def test_srd_a_heal_past_the_maximum_says_it_stops_there(run):
     run("next")
     said = run("act", "mae", "cast", "ann", "-o", "spell=cure wounds", "--dice", "5").output
     assert "Ann heals 3 (Mae): no more than full hit points [srd-12]" in said, said
+
+
+ROLLED = re.compile(r" rolls (\S+) for (.+?): ")
+REPLAYED = re.compile(r"^  roll: \S+ (\S+) for (.+) \[")
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_replay_says_what_each_roll_was_for_as_the_log_does(run, tmp_path, ruleset):
+    two(run, tmp_path, ruleset)
+    first = json.loads(run("status", "--json").output)["acting"][0]
+    run("act", first, "attack", "gob" if first == "ada" else "ada", ok=False)
+    logged = [m.groups() for m in map(ROLLED.search, run("log").output.splitlines()) if m]
+    lines = [line for line in run("replay").output.splitlines() if line.startswith("  roll:")]
+    replayed = [m.groups() for m in map(REPLAYED.match, lines) if m]
+    assert logged and replayed == logged, (lines, logged)
