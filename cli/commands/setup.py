@@ -212,12 +212,15 @@ def add(
         raise BadInputError("give --sheet or --monster, not both")
     rules = app.fight().ruleset
     sheet = read_sheet_file(sheet_file) if sheet_file else {}
+    told: set[str] = set()
     if sheet_file:
-        sheet = imported(rules, sheet, sheet_file)
+        sheet = imported(rules, sheet, sheet_file, told)
     if monster:
         sheet = from_bestiary(rules, monster)
     for pair in sets:
         sheet = deep_merge(sheet, parse_pairs((pair,), "--set"))
+    if sets:  # a spell --set names is filled in as one a sheet file names
+        sheet = imported(rules, sheet, "--set", told)
     own = identity(sheet, sheet_source(sheet_file, sets) or f"sheet of {combatant}")
     outcomes = app.writer.add(
         combatant,
@@ -338,12 +341,17 @@ def stat_block(rules: Ruleset, monster: Monster, attribution: str, as_json: bool
     click.echo(attribution)
 
 
-def imported(ruleset: Ruleset, sheet: dict[str, Any], sheet_file: str) -> dict[str, Any]:
-    """A sheet from another program's export as the ruleset reads it, each thing it could
-    not read told in one line (on stderr: the sheet still loads)."""
+def imported(
+    ruleset: Ruleset, sheet: dict[str, Any], source: str, told: set[str]
+) -> dict[str, Any]:
+    """A sheet from another program's export (or a spell named alone) as the ruleset reads
+    it, each thing it could not read told in one line, once (on stderr: the sheet still
+    loads); `told`: the lines told already."""
     sheet, unread = ruleset.imported(sheet)
     for line in unread:
-        click.echo(f"{sheet_file}: not read: {line}", err=True)
+        if line not in told:
+            click.echo(f"{source}: not read: {line}", err=True)
+            told.add(line)
     return sheet
 
 
@@ -422,13 +430,15 @@ def party_add(
     def join(path: str) -> None:
         with Fracas(path, create=True) as log:
             rules = ruleset or party_ruleset(log)
-            sheet = given
+            sheet, told = given, set[str]()
             if sheet_file:
-                sheet = imported(load(rules), given, sheet_file)
+                sheet = imported(load(rules), given, sheet_file, told)
             if monster:
                 sheet = from_bestiary(load(rules), monster)
             for fields in set_fields:
                 sheet = deep_merge(sheet, fields)
+            if set_fields:
+                sheet = imported(load(rules), sheet, "--set", told)
             own = identity(sheet, where or f"sheet of {combatant}")
             called[0] = name or own.name
             party.add_member(log, combatant, sheet, rules, name=called[0], where=where)

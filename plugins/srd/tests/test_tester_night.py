@@ -45,3 +45,13 @@ def test_an_off_hand_hits_damage_says_the_modifier_is_not_added(gm):
     out = ok(gm, "act", "wren", "offhand", "g1", "-w", "dagger", "--dice", "18,2")
     assert "off-hand: its Dex modifier is not added" in out, out
     assert "no positive" not in out, out
+
+
+def test_a_spell_named_with_set_is_filled_in_from_the_spellbook_as_a_sheet_files_is(gm):
+    """`--set 'spells=[{name="thunderwave"}]'` took the spell with no effect: cast, it spent
+    the action and did nothing, where the same spell from a sheet file played."""
+    add(gm, "tamsin", "cleric", "Tamsin", "pc", "--set", 'spells=[{name="guidance"}]')
+    while "Tamsin to act" not in ok(gm, "status").splitlines()[0]:
+        ok(gm, "next")
+    out = ok(gm, "act", "tamsin", "cast", "wren", "-o", "spell=guidance")
+    assert "Wren is under guidance" in out, out
