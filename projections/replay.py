@@ -424,9 +424,10 @@ def public_command(command: dict[str, Any] | None) -> dict[str, Any] | None:
     return {"actor": who, "action": command.get("action"), "targets": command.get("targets", [])}
 
 
-def describe_command(command: dict[str, Any]) -> str:
-    who = command.get("actor") or "the GM"
-    targets = command.get("targets") or []
+def describe_command(command: dict[str, Any], names: dict[str, str] | None = None) -> str:
+    named = names or {}
+    who = named.get(command.get("actor") or "", command.get("actor") or "the GM")
+    targets = [named.get(t, t) for t in command.get("targets") or []]
     against = f" against {', '.join(targets)}" if targets else ""
     return f"{who} declares {command.get('action', '?')}{against}"
 
@@ -441,20 +442,21 @@ def player_lines(
     epochs: frozenset[int],
     round_word: str,
     reads: str,
+    names: dict[str, str] | None = None,
 ) -> list[str]:
-    """What players may read of a step (`command` as they may read it): a masked step shows
-    only the command given."""
+    """What players may read of a step (`command` as they may read it), combatants by the
+    `names` players see: a masked step shows only the command given."""
     if masked:
         command = public_command(command)
-        shown = [describe_command(command)] if command is not None else []
+        shown = [describe_command(command, names)] if command is not None else []
         return [*shown, GM_ONLY]
     if not epochs:  # (no seed to withhold: each event as the GM reads it)
-        return [describe(e, round_word, reads) for e in events]
+        return [describe(e, round_word, reads, names) for e in events]
     return [
         f"dice seed {e.seed_epoch} revealed to the GM (withheld here: it would re-derive "
         "GM-only rolls)"
         if isinstance(e, SeedRevealed) and e.seed_epoch in epochs
-        else describe(e, round_word, reads)
+        else describe(e, round_word, reads, names)
         for e in events
     ]
 
@@ -607,9 +609,9 @@ def timeline(
         elif players:
             shown = audience.command(frame)
             epochs, words = audience.cut.epochs, ruleset.round_word
-            lines = player_lines(shown, events, masked, epochs, words, ruleset.reads_rolls)
+            lines = player_lines(shown, events, masked, epochs, words, ruleset.reads_rolls, names)
         else:
-            lines = [describe(e, ruleset.round_word, ruleset.reads_rolls) for e in events]
+            lines = [describe(e, ruleset.round_word, ruleset.reads_rolls, names) for e in events]
         reads = ruleset.reads_rolls
         rolled = [e for e in events if isinstance(e, Rolled)]
         rolls = [unseen_typist(roll_line(e, reads, ruleset.face_worth), unseen) for e in rolled]
