@@ -33,7 +33,16 @@ from fracas_srd.conditions import (
     unseen_by,
 )
 from fracas_srd.damage import Typed, deal, roll_dice
-from fracas_srd.effects import ac_notes, armor_class, bonuses, extras, hunted_by, imbued
+from fracas_srd.effects import (
+    ac_notes,
+    armor_class,
+    bonuses,
+    extras,
+    hunted_by,
+    imbued,
+    spent_attacked,
+    spent_once,
+)
 from fracas_srd.evolve import evolve
 from fracas_srd.lasting import conditions_of, timed, worse_time
 from fracas_srd.sheets import Ability, Rider, Sheet, Weapon, parse_amount
@@ -180,6 +189,7 @@ def spent_edges(attacker: Fighter, target: Fighter) -> list[Event]:
     if attacker.has("hidden"):
         events.append(ConditionCleared(attacker.id, "hidden", "attacked", ["srd-23"]))
     events += acting_ends(attacker, "attacks")
+    events += spent_once(attacker, "attacks") + spent_attacked(target)
     if attacker.unseen:
         why = "its attack gives it away, hit or miss"
         events.append(CombatantRevealed(attacker.id, reason=why, rules=["srd-23"]))

@@ -103,7 +103,17 @@ def spent_once(fighter: Fighter, kind: RollKind) -> list[Event]:
     return [
         ConditionCleared(fighter.id, by, f"{source} spent on this {said}", ["srd-33"])
         for by, source, effect in held(fighter)
-        if by and effect.once and getattr(effect, kind)
+        if by and effect.once and (getattr(effect, kind) or kind in effect.disadvantage)
+    ]
+
+
+def spent_attacked(target: Fighter) -> list[Event]:
+    """An effect on attacks against the creature that lasts for one of them ends with it
+    (guiding bolt's advantage on the next attack roll against its target, srd-33)."""
+    return [
+        ConditionCleared(target.id, by, f"{source} spent on this attack roll", ["srd-33"])
+        for by, source, effect in held(target)
+        if by and effect.once and effect.attacked
     ]
 
 
@@ -182,6 +192,10 @@ def told(effect: Effect, caster: str) -> tuple[str, list[str]]:
     if effect.imbues:
         held = " or ".join(effect.imbues)
         return f"{caster}'s {held} attacks with the spellcasting ability, 1d8, magical", ["srd-84"]
+    if effect.once and effect.attacked:
+        return f"the next attack roll against it has {effect.attacked}", ["srd-33"]
+    if effect.once and "attacks" in effect.disadvantage:
+        return "disadvantage on its next attack roll", ["srd-33"]
     if effect.once and effect.checks:
         return f"{effect.checks} added to one ability check of its choice", ["srd-81"]
     if effect.once and effect.saves:

@@ -122,6 +122,12 @@ WRITTEN = {
     "shillelagh": {"name": "shillelagh", "level": 0, "casting": "bonus", "on_self": True,
                    "rounds": 10,
                    "effect": {"imbues": ["club", "quarterstaff"]}},  # 1 minute (srd-84)
+    "guiding bolt": {"name": "guiding bolt", "level": 1, "attack": "ranged", "damage": "4d6",
+                     "type": "radiant", "upcast": "1d6", "until": "end", "until_of": "caster",
+                     "effect": {"attacked": "advantage", "once": True}},  # srd-33
+    "vicious mockery": {"name": "vicious mockery", "level": 0, "save": "wis", "damage": "1d4",
+                        "type": "psychic", "until": "end", "until_of": "target",
+                        "effect": {"disadvantage": ["attacks"], "once": True}},  # srd-33
 }  # fmt: skip
 
 

@@ -53,6 +53,13 @@ def sample(who: str, sheet: str, name: str, side: str = "pc") -> list[str]:
     return ["add", who, "--sheet", str(SAMPLES / f"{sheet}.toml"), "--side", side, "--name", name]
 
 
+def written(folder: Path, who: str, text: str, name: str, side: str = "pc") -> list[str]:
+    """`fracas add` of a sheet written for the test (a sample's text with more spells)."""
+    sheet = folder / f"{who}.toml"
+    sheet.write_text(text)
+    return ["add", who, "--sheet", str(sheet), "--side", side, "--name", name]
+
+
 def fight(db: Path, title: str, dice: str, *joining: list[str]) -> Gm:
     """A new srd fight of those joining (`monster`, `sample`), begun on these initiative
     faces."""

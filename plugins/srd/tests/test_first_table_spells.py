@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from srd_cli import SAMPLES, Gm, fight, monster, ok
+from srd_cli import SAMPLES, Gm, fight, monster, ok, written
 
 RANGER = (
     'spellcasting = "wis"\nslots = [3]\n'
@@ -24,12 +24,10 @@ DRUID = (
 @pytest.fixture
 def gm(tmp_path: Path) -> Gm:
     """Tamsin, a ranger with hunter's mark and guidance (acting first), against two goblins."""
-    sheet = tmp_path / "ranger.toml"
-    sheet.write_text(RANGER)
-    ranger = ["add", "tam", "--sheet", str(sheet), "--side", "pc", "--name", "Tamsin"]
     return fight(
         tmp_path / "wood.db", "The goblin trail", "19,5,2",
-        ranger, monster("gob", "goblin"), monster("gob2", "goblin"),
+        written(tmp_path, "tam", RANGER, "Tamsin"),
+        monster("gob", "goblin"), monster("gob2", "goblin"),
     )  # fmt: skip
 
 
@@ -85,9 +83,7 @@ def test_srd_83_hunters_mark_moves_as_a_bonus_action_once_its_target_drops(gm):
 
 
 def test_srd_84_shillelagh_strikes_with_wisdom_for_1d8_magical_damage(tmp_path: Path):
-    sheet = tmp_path / "druid.toml"
-    sheet.write_text(DRUID)
-    druid = ["add", "oak", "--sheet", str(sheet), "--side", "pc", "--name", "Oakley"]
+    druid = written(tmp_path, "oak", DRUID, "Oakley")
     gm = fight(tmp_path / "grove.db", "The grove", "19,5", druid, monster("skel", "skeleton"))
     plain = ok(gm, "act", "oak", "attack", "skel", "-o", "weapon=quarterstaff", "--dice", "11,5")
     assert "11 +1 +2 = 14 vs 13" in plain and "rolls 1d6 for damage of quarterstaff" in plain
