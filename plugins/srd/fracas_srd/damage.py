@@ -19,7 +19,7 @@ from fracas.rules.api import (
 
 from fracas_srd.checks import Edge, Judge, d20_test
 from fracas_srd.conditions import damage_ends, harm_ends, hurt_saves, saving_throw
-from fracas_srd.effects import bonuses, resistances, spent_once
+from fracas_srd.effects import bonuses, resistances, spent_once, unhealed
 from fracas_srd.events import DEATH_SAVE, ConcentrationOwed, DeathSaves, TemporaryHitPoints
 from fracas_srd.state import REMOVED, Fighter, State
 from fracas_srd.tally import faces_of, tally
@@ -357,17 +357,20 @@ def heal(target: Fighter, amount: int, source: str, rules: tuple[str, ...] = ())
     """srd-12: up to the maximum; from 0, conscious again and no more death saves."""
     if target.dead:
         raise RefusedError(f"{target.name} is dead; healing does not bring back the dead")
-    gained = min(amount, target.hp_max - target.hp)
-    short = "" if gained == amount else capped(gained)
+    barred = unhealed(target)
+    gained = 0 if barred else min(amount, target.hp_max - target.hp)
+    short = f"{barred}: it cannot regain hit points" if barred else capped(gained, amount)
     events: list[Event] = [Healed(target.id, gained, source, ["srd-12", *rules], short)]
     if target.hp == 0 and gained:
         events += revived(target, "regains hit points", "srd-12")
     return events
 
 
-def capped(gained: int) -> str:
+def capped(gained: int, amount: int) -> str:
     """srd-12: why a healing gave back less than it was worth (no figure the players may
     not see: a monster's maximum stays its own)."""
+    if gained == amount:
+        return ""
     return "no more than full hit points" if gained else "already at full hit points"
 
 

@@ -192,6 +192,8 @@ def told(effect: Effect, caster: str) -> tuple[str, list[str]]:
     if effect.imbues:
         held = " or ".join(effect.imbues)
         return f"{caster}'s {held} attacks with the spellcasting ability, 1d8, magical", ["srd-84"]
+    if effect.unhealed:
+        return "it cannot regain hit points", ["srd-12"]
     if effect.once and effect.attacked:
         return f"the next attack roll against it has {effect.attacked}", ["srd-33"]
     if effect.once and "attacks" in effect.disadvantage:
@@ -213,3 +215,9 @@ def imbued(fighter: Fighter, weapon: Weapon) -> Weapon:
     damage = f"1d8+{flat}" if flat else "1d8"
     ability = fighter.casting_ability()
     return msgspec.structs.replace(weapon, damage=damage, ability=ability, magical=True)
+
+
+def unhealed(fighter: Fighter) -> str:
+    """srd-12: the source of an effect that keeps it from regaining hit points (chill
+    touch), or ""."""
+    return next((name for name, e in effects_on(fighter) if e.unhealed), "")

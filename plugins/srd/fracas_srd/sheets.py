@@ -57,6 +57,7 @@ class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # Weapons (a club, a quarterstaff) whose attacks use the spellcasting ability, their
     # damage die a d8, magical (shillelagh, srd-84).
     imbues: list[str] = []
+    unhealed: bool = False  # it regains no hit points (chill touch, srd-12)
     blocks: list[str] = []  # spells that deal it no damage (shield: magic missile)
     # Magical armour of this base + its Dex modifier, on a creature wearing none, where it
     # is more than its own AC (mage armor: 13, srd-44).
@@ -185,6 +186,7 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # Its mark moves to another creature, as a bonus action on a later turn, once its
     # target drops to 0 hit points; the concentration goes on (hunter's mark, srd-83).
     moves: bool = False
+    no_reactions: bool = False  # its hit takes the target's reaction to its next turn (srd-4)
     ability: Ability | None = None  # cast with this ability, not the sheet's (a tiefling's Cha)
     # Cast with no slot: a tiefling's Infernal Legacy, a monster's Innate Spellcasting.
     innate: bool = False

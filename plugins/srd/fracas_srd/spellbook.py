@@ -128,6 +128,11 @@ WRITTEN = {
     "vicious mockery": {"name": "vicious mockery", "level": 0, "save": "wis", "damage": "1d4",
                         "type": "psychic", "until": "end", "until_of": "target",
                         "effect": {"disadvantage": ["attacks"], "once": True}},  # srd-33
+    "chill touch": {"name": "chill touch", "level": 0, "attack": "ranged", "damage": "1d8",
+                    "type": "necrotic", "until": "start", "until_of": "caster",
+                    "effect": {"unhealed": True}},  # srd-12
+    "shocking grasp": {"name": "shocking grasp", "level": 0, "attack": "melee",
+                       "damage": "1d8", "type": "lightning", "no_reactions": True},  # srd-4
 }  # fmt: skip
 
 

@@ -622,7 +622,18 @@ def spell_attack(
     if spell.condition or spell.effect:
         after = roster.fold(evolve, state, events)
         events += afflict(after, caster, after.fighter(target.id), spell, held)
+    if spell.no_reactions:
+        events += reaction_taken(roster.fold(evolve, state, events).fighter(target.id), spell)
     return events + rebuked(state, ctx, events, caster, target, answer)
+
+
+def reaction_taken(target: Fighter, spell: Spell) -> list[Event]:
+    """srd-4: the hit leaves the target no reaction until the start of its next turn (shocking
+    grasp), as one spent: its turn's start gives it back."""
+    if target.dead or target.reaction:
+        return []
+    why = f"{spell.name}: no reactions until the start of {target.its} next turn"
+    return [Spent(target.id, "reaction", 1, why, ["srd-4"])]
 
 
 def darts_by_level(caster: Fighter, spell: Spell) -> str:

@@ -1,13 +1,18 @@
 """Riders of damage spells, played through the CLI as a GM types them: guiding bolt's
 advantage on the next attack roll against its target, vicious mockery's disadvantage on its
-target's next attack roll (srd-33, for the time srd-28 says)."""
+target's next attack roll (srd-33, for the time srd-28 says), chill touch's no healing
+(srd-12), shocking grasp's no reactions (srd-4)."""
 
+import json
 from pathlib import Path
 
 import pytest
 from srd_cli import SAMPLES, Gm, fight, monster, ok, sample, written
 
-BARD = (SAMPLES / "cleric.toml").read_text() + '\n[[spells]]\nname = "vicious mockery"\n'
+BARD = (SAMPLES / "cleric.toml").read_text() + "".join(
+    f'\n[[spells]]\nname = "{spell}"\n'
+    for spell in ("vicious mockery", "chill touch", "shocking grasp")
+)
 
 
 @pytest.fixture
@@ -62,3 +67,28 @@ def test_srd_33_guiding_bolts_advantage_is_spent_by_an_attack_shield_then_turns(
     turned = ok(gm, *swing)
     assert "2d20kh1" in turned and "no longer under guiding bolt" in turned
     assert "15 vs AC 17" in turned and "takes" not in turned  # 10 + 5 hit AC 12; shield: +5
+
+
+def reaction(gm: Gm, who: str) -> str:
+    wounds = json.loads(ok(gm, "status", "--json"))["wounds"]
+    return next(w for w in wounds if w["combatant"] == who)["detail"]["reaction"]
+
+
+def test_srd_12_chill_touch_keeps_its_target_from_regaining_hit_points_to_the_casters_turn(gm):
+    touch = ok(gm, "act", "maelis", "cast", "gob", "-o", "spell=chill touch", "--dice", "15,1")
+    assert "chill touch: it cannot regain hit points" in touch and "takes 1" in touch
+    healed = ok(gm, "heal", "gob", "3")
+    assert "heals 0" in healed and "chill touch: it cannot regain hit points" in healed
+    ok(gm, "next")
+    ok(gm, "next")
+    ok(gm, "next")  # Maelis's turn starts: the chill is gone
+    assert "heals 1" in ok(gm, "heal", "gob", "3")  # back to its 7
+
+
+def test_srd_4_shocking_grasp_takes_its_targets_reaction_to_the_start_of_its_turn(gm):
+    grasp = ok(gm, "act", "maelis", "cast", "gob", "-o", "spell=shocking grasp", "--dice", "15,1")
+    assert "Goblin spends 1 reaction: shocking grasp: no reactions until the start of its " \
+        "next turn" in grasp  # fmt: skip
+    assert reaction(gm, "gob") == "used"
+    ok(gm, "next")  # the goblin's turn: its reaction is back
+    assert reaction(gm, "gob") == "ready"
