@@ -159,6 +159,13 @@ def sample_spells() -> dict[str, dict[str, Any]]:
     return found
 
 
+# An unknown spell named alone costs a cantrip's action until its sheet says otherwise.
+UNPRICED = (
+    "; as named it costs an action like a cantrip: give its level and casting on the sheet "
+    '(level = 1, casting = "bonus") for what it spends'
+)
+
+
 def filled(spells: Any) -> tuple[Any, list[str]]:
     """A sheet's spells, each named with no effect spelled out taken from the spellbook
     (what the sheet says of it over the book's), and a line for each the book does not
@@ -175,6 +182,7 @@ def filled(spells: Any) -> tuple[Any, list[str]]:
             unknown.append(
                 f"{spell['name']}: no spell srd plays, and the sheet spells out no effect: "
                 "cast, it has no effect in play (the GM narrates it)"
+                + ("" if "level" in spell else UNPRICED)
             )
         made.append(spell if book is None else book | spell)
     return made, unknown

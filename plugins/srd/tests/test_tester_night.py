@@ -6,7 +6,7 @@ rogue had no Dex modifier."""
 from pathlib import Path
 
 import pytest
-from srd_cli import Gm, add, gm_on, ok, refused
+from srd_cli import SAMPLES, Gm, add, gm_on, ok, refused
 
 
 @pytest.fixture
@@ -55,3 +55,15 @@ def test_a_spell_named_with_set_is_filled_in_from_the_spellbook_as_a_sheet_files
         ok(gm, "next")
     out = ok(gm, "act", "tamsin", "cast", "wren", "-o", "spell=guidance")
     assert "Wren is under guidance" in out, out
+
+
+def test_an_unknown_spell_named_alone_says_what_it_costs_and_how_to_price_it(gm, tmp_path):
+    """shillelagh, named alone on a sheet before srd played it, was cast as a cantrip with an action
+    (it is a bonus action): the warning on add now says so, and how to give its cost."""
+    sheet = tmp_path / "tamsin.toml"
+    sheet.write_text(
+        (SAMPLES / "cleric.toml").read_text() + '\n[[spells]]\nname = "speak with animals"\n'
+    )
+    said = ok(gm, "add", "tamsin", "--sheet", str(sheet), "--side", "pc")
+    assert "speak with animals: no spell srd plays" in said, said
+    assert 'give its level and casting on the sheet (level = 1, casting = "bonus")' in said, said
