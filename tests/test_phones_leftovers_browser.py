@@ -22,9 +22,11 @@ from tests.web import (
 pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
 
 
-def join(db: Path, ruleset: str, *cast: tuple[str, dict[str, Any], str]) -> None:
+def join(
+    db: Path, ruleset: str, *cast: tuple[str, dict[str, Any], str], title: str = "Leftovers"
+) -> None:
     with Fracas(str(db)) as log:
-        fight = log.new(ruleset, title="Leftovers", encounter="fight")
+        fight = log.new(ruleset, title=title, encounter="fight")
         for who, sheet, side in cast:
             do(fight, {"action": "join", "combatant": who, "sheet": sheet, "side": side})
         do(fight, {"action": "begin"})
@@ -50,11 +52,12 @@ def last_events(db: Path) -> list[dict[str, Any]]:
     return json.loads(fracas(db, "log", "--json").stdout)[-1]["events"]
 
 
-def wizard_and_two_goblins(tmp_path: Path) -> Path:
+def wizard_and_two_goblins(tmp_path: Path, title: str = "Leftovers") -> Path:
     db = tmp_path / "srd.db"
     wizard = srd_sample("wizard", initiative=90)
     goblin = srd_sample("goblin", hp=60)
-    join(db, "srd", ("wizard", wizard, "pc"), ("gob", goblin, "npc"), ("gob2", goblin, "npc"))
+    cast = (("wizard", wizard, "pc"), ("gob", goblin, "npc"), ("gob2", goblin, "npc"))
+    join(db, "srd", *cast, title=title)
     return db
 
 
@@ -110,3 +113,40 @@ def test_magic_missiles_boxes_add_up_to_the_darts_of_the_slot_level(
     events = last_events(db)
     command = next(e["command"] for e in events if "command" in e)
     assert sorted(command["targets"]) == ["gob", "gob", "gob2", "gob2"], command
+
+
+# Where each line of the phone's log starts, and where the step number sits.
+LOG_LINE_STARTS = """() => [...document.querySelectorAll('#screen ol.log li')].map((li) => {
+  const words = document.createRange();
+  words.selectNodeContents(li.querySelector('.sentence'));
+  const lefts = [...words.getClientRects()].filter((r) => r.width).map((r) => Math.round(r.left));
+  return {lefts, number: li.querySelector('.step-link').getBoundingClientRect().right};
+})"""
+
+
+def test_a_phones_header_log_and_end_turn_at_390_px(tmp_path: Path, browser: Any) -> None:
+    """An outside table tester's phone (390x844): "Aa" wrapped to a row of its own; a log
+    line wrapped under its step number; End turn took two taps. Now "Aa" keeps beside the
+    title, a step's sentence hangs under itself, and End turn is one tap, its take-back
+    offered as any step's."""
+    db = wizard_and_two_goblins(tmp_path, title="The goblins of the cave")
+    with served(db) as running:
+        page = phone_of(browser, running, db, "wizard")
+        shot(page, "phone-header-and-log", full_page=True)
+        title = page.locator("header.top h1").bounding_box()
+        large = page.locator("#large").bounding_box()
+        assert large["y"] < title["y"] + title["height"], (title, large)
+        no_sideways_scroll(page)
+        lines = page.evaluate(LOG_LINE_STARTS)
+        wrapped = [line for line in lines if len(set(line["lefts"])) > 0 and len(line["lefts"]) > 1]
+        assert wrapped, lines  # "The fight begins: the order is ..." wraps at 390 px
+        for line in lines:
+            assert len(set(line["lefts"])) == 1 and line["lefts"][0] >= line["number"], line
+        steps_before = len(json.loads(fracas(db, "log", "--json").stdout))
+        page.click("button.action[data-action=next]")
+        page.locator("#undo").wait_for(timeout=WAIT)
+        shot(page, "phone-one-tap-end-turn")
+        log = json.loads(fracas(db, "log", "--json").stdout)
+        assert len(log) == steps_before + 1, log[-1]
+        command = next(e["command"] for e in log[-1]["events"] if "command" in e)
+        assert command["action"] == "next" and log[-1]["author"] == "wizard", log[-1]

@@ -117,6 +117,9 @@ def test_a_phone_takes_a_turn_and_a_reaction(tmp_path: Path, browser: Any, rules
         asked = foe.locator("#react button[data-choice]")
         if ruleset in ASKED:
             asked.first.wait_for(timeout=WAIT)
+            # each answer as wide as the prompt (side by side, srd's shield was 99 px wide)
+            widths = [asked.nth(n).bounding_box()["width"] for n in range(asked.count())]
+            assert min(widths) >= 300, widths
             if shots := os.environ.get("FRACAS_SHOTS"):
                 foe.screenshot(path=f"{shots}/{ruleset}-asked.png")
             asked.first.click()

@@ -236,7 +236,11 @@
     const form = document.getElementById("act");
     if (form) {
       form.querySelectorAll("button.action").forEach((button) =>
-        button.addEventListener("click", () => choose(form, button.dataset.action)));
+        button.addEventListener("click", () => {
+          choose(form, button.dataset.action);
+          // an action with nothing to fill in (End turn) goes at once; its take-back is offered
+          if (button.hasAttribute("data-at-once")) send(stepOf(chosenSet()));
+        }));
       const set = chosenSet();
       if (set) { choose(form, kept.action); restore(set); applies(set); } else kept.action = null;
       form.addEventListener("change", (event) => {
