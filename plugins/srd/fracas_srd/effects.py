@@ -192,6 +192,8 @@ def told(effect: Effect, caster: str) -> tuple[str, list[str]]:
     if effect.imbues:
         held = " or ".join(effect.imbues)
         return f"{caster}'s {held} attacks with the spellcasting ability, 1d8, magical", ["srd-84"]
+    if effect.speed:
+        return f"{effect.speed:+d} feet of speed", ["srd-52"]
     if effect.unhealed:
         return "it cannot regain hit points", ["srd-12"]
     if effect.once and effect.attacked:

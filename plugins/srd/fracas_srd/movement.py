@@ -17,10 +17,15 @@ def allowance(fighter: Fighter) -> int:
 
 
 def speed_of(fighter: Fighter) -> int:
-    """Its speed, or the flying speed an effect gives it where that is faster (fly, srd-66);
-    0 while grappled or restrained (srd-27)."""
+    """Its speed, with what effects add or take off (longstrider, ray of frost; srd-52: no
+    spell reduces it under freedom of movement, srd-80), or the flying speed an effect
+    gives it where that is faster (fly, srd-66); 0 while grappled or restrained (srd-27)."""
+    if not fighter.speed:
+        return 0
+    changes = [e.speed for _, e in effects_on(fighter)]
+    walking = fighter.speed + sum(c for c in changes if c > 0 or not moving_freely(fighter))
     flying = max((e.fly for _, e in effects_on(fighter)), default=0)
-    return max(fighter.speed, flying) if fighter.speed else 0
+    return max(0, walking, flying)
 
 
 def movement_left(fighter: Fighter) -> int:

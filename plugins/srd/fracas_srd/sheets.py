@@ -58,6 +58,8 @@ class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # damage die a d8, magical (shillelagh, srd-84).
     imbues: list[str] = []
     unhealed: bool = False  # it regains no hit points (chill touch, srd-12)
+    # Feet added to its speed, or taken off (longstrider: 10, ray of frost: -10, srd-52).
+    speed: Annotated[int, msgspec.Meta(ge=-120, le=120)] = 0
     blocks: list[str] = []  # spells that deal it no damage (shield: magic missile)
     # Magical armour of this base + its Dex modifier, on a creature wearing none, where it
     # is more than its own AC (mage armor: 13, srd-44).

@@ -133,6 +133,11 @@ WRITTEN = {
                     "effect": {"unhealed": True}},  # srd-12
     "shocking grasp": {"name": "shocking grasp", "level": 0, "attack": "melee",
                        "damage": "1d8", "type": "lightning", "no_reactions": True},  # srd-4
+    "ray of frost": {"name": "ray of frost", "level": 0, "attack": "ranged", "damage": "1d8",
+                     "type": "cold", "until": "start", "until_of": "caster",
+                     "effect": {"speed": -10}},  # srd-52
+    "longstrider": {"name": "longstrider", "level": 1, "rounds": 600, "targets": 1,
+                    "upcast_targets": 1, "effect": {"speed": 10}},  # 1 hour (srd-52)
 }  # fmt: skip
 
 

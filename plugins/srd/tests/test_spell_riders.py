@@ -1,17 +1,18 @@
 """Riders of damage spells, played through the CLI as a GM types them: guiding bolt's
 advantage on the next attack roll against its target, vicious mockery's disadvantage on its
 target's next attack roll (srd-33, for the time srd-28 says), chill touch's no healing
-(srd-12), shocking grasp's no reactions (srd-4)."""
+(srd-12), shocking grasp's no reactions (srd-4), ray of frost's 10 feet of speed off and
+longstrider's 10 on (srd-52)."""
 
 import json
 from pathlib import Path
 
 import pytest
-from srd_cli import SAMPLES, Gm, fight, monster, ok, sample, written
+from srd_cli import SAMPLES, Gm, fight, monster, ok, refused, sample, written
 
 BARD = (SAMPLES / "cleric.toml").read_text() + "".join(
     f'\n[[spells]]\nname = "{spell}"\n'
-    for spell in ("vicious mockery", "chill touch", "shocking grasp")
+    for spell in ("vicious mockery", "chill touch", "shocking grasp", "ray of frost", "longstrider")
 )
 
 
@@ -92,3 +93,18 @@ def test_srd_4_shocking_grasp_takes_its_targets_reaction_to_the_start_of_its_tur
     assert reaction(gm, "gob") == "used"
     ok(gm, "next")  # the goblin's turn: its reaction is back
     assert reaction(gm, "gob") == "ready"
+
+
+def test_srd_52_ray_of_frost_takes_10_feet_off_its_targets_speed_to_the_casters_turn(gm):
+    ray = ok(gm, "act", "maelis", "cast", "gob", "-o", "spell=ray of frost", "--dice", "15,1")
+    assert "ray of frost: -10 feet of speed" in ray and "srd-52" in ray
+    ok(gm, "next")  # the goblin's turn: 30 feet less 10
+    assert "moving 20 feet, 0 feet left" in ok(gm, "act", "gob", "move", "20")
+    refused(gm, "act", "gob", "move", "5")
+
+
+def test_srd_52_longstrider_adds_10_feet_to_its_targets_speed(gm):
+    ok(gm, "act", "maelis", "cast", "brannoc", "-o", "spell=longstrider")
+    ok(gm, "next")
+    ok(gm, "next")  # Brannoc's turn: 30 feet and 10
+    assert "moving 40 feet, 0 feet left" in ok(gm, "act", "brannoc", "move", "40")
