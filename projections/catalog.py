@@ -1,6 +1,7 @@
 """What a GM can look up: a ruleset's actions with the flags that really exist, its options
 with their values now, and the rules reference behind every id in the log."""
 
+import typing
 from typing import Any
 
 import msgspec
@@ -85,10 +86,36 @@ def flags_of(ruleset: Ruleset, name: str, taken: set[str]) -> list[Flag]:
     struct = ruleset.command_struct(name)
     info = inspect.type_info(struct) if struct else None
     fields = [f for f in info.fields if f.encode_name in taken] if info else []
+    order = declared_values(struct) if struct else {}
     return [
-        Flag(f.name, *flag_of(f), default_of(f), choices(f.type), described(ruleset, f.name))
+        Flag(
+            f.name,
+            *flag_of(f),
+            default_of(f),
+            in_order(choices(f.type), order.get(f.name, [])),
+            described(ruleset, f.name),
+        )
         for f in fields
     ]
+
+
+def declared_values(struct: type) -> dict[str, list[str]]:
+    """Each field's Literal values in the order the ruleset declares them (msgspec lists
+    them sorted: percentile's called shot read mostly, none, partly, uncovered)."""
+    hints = typing.get_type_hints(struct, include_extras=True)
+    return {name: [str(v) for v in literal_values(hint)] for name, hint in hints.items()}
+
+
+def literal_values(hint: Any) -> list[Any]:
+    if typing.get_origin(hint) is typing.Literal:
+        return list(typing.get_args(hint))
+    return [v for arg in typing.get_args(hint) for v in literal_values(arg)]
+
+
+def in_order(found: list[str], declared: list[str]) -> list[str]:
+    """FOUND in the DECLARED order, any not declared after them as found."""
+    rank = {value: n for n, value in enumerate(declared)}
+    return sorted(found, key=lambda value: rank.get(value, len(rank)))
 
 
 def player_flags(ruleset: Ruleset, name: str) -> list[Flag]:
