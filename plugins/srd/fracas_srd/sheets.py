@@ -189,6 +189,9 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # target drops to 0 hit points; the concentration goes on (hunter's mark, srd-83).
     moves: bool = False
     no_reactions: bool = False  # its hit takes the target's reaction to its next turn (srd-4)
+    # A failed save pushes the target this many feet from the caster (thunderwave: 10), as
+    # the GM places it: srd keeps no positions (srd-25).
+    pushes: Annotated[int, msgspec.Meta(ge=0, le=120)] = 0
     ability: Ability | None = None  # cast with this ability, not the sheet's (a tiefling's Cha)
     # Cast with no slot: a tiefling's Infernal Legacy, a monster's Innate Spellcasting.
     innate: bool = False

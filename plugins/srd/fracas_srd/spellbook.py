@@ -138,6 +138,12 @@ WRITTEN = {
                      "effect": {"speed": -10}},  # srd-52
     "longstrider": {"name": "longstrider", "level": 1, "rounds": 600, "targets": 1,
                     "upcast_targets": 1, "effect": {"speed": 10}},  # 1 hour (srd-52)
+    "thunderwave": {"name": "thunderwave", "level": 1, "save": "con", "half": True,
+                    "damage": "2d8", "type": "thunder", "upcast": "1d8",
+                    "pushes": 10},  # srd-25
+    "divine favor": {"name": "divine favor", "level": 1, "casting": "bonus", "on_self": True,
+                     "rounds": 10, "concentration": True,
+                     "effect": {"extra": "1d4", "extra_type": "radiant"}},  # srd-33
 }  # fmt: skip
 
 

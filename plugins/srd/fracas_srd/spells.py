@@ -797,6 +797,14 @@ def save_outcome(
     if (spell.condition or spell.effect) and not saved:
         after = roster.fold(evolve, state, events)
         events += afflict(after, caster, after.fighter(target.id), spell, held, failed_by)
+    if (
+        spell.pushes
+        and not saved
+        and not roster.fold(evolve, state, events).fighter(target.id).dead
+    ):
+        why = (f"{target.name} is pushed {spell.pushes} feet away from {caster.name} by "
+               f"{spell.name} (the GM places it)")  # fmt: skip
+        events.append(Resolved(caster.id, "cast", [target.id], why, ["srd-25"]))
     if not events:
         how = "saves against" if saved else "fails the save against"
         events.append(Resolved(target.id, "save", [], f"{how} {spell.name}", ["srd-25"]))

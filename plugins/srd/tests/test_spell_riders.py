@@ -2,7 +2,8 @@
 advantage on the next attack roll against its target, vicious mockery's disadvantage on its
 target's next attack roll (srd-33, for the time srd-28 says), chill touch's no healing
 (srd-12), shocking grasp's no reactions (srd-4), ray of frost's 10 feet of speed off and
-longstrider's 10 on (srd-52)."""
+longstrider's 10 on (srd-52), thunderwave's push (srd-25), divine favor's radiant 1d4
+(srd-33)."""
 
 import json
 from pathlib import Path
@@ -12,7 +13,15 @@ from srd_cli import SAMPLES, Gm, fight, monster, ok, refused, sample, written
 
 BARD = (SAMPLES / "cleric.toml").read_text() + "".join(
     f'\n[[spells]]\nname = "{spell}"\n'
-    for spell in ("vicious mockery", "chill touch", "shocking grasp", "ray of frost", "longstrider")
+    for spell in (
+        "vicious mockery",
+        "chill touch",
+        "shocking grasp",
+        "ray of frost",
+        "longstrider",
+        "thunderwave",
+        "divine favor",
+    )
 )
 
 
@@ -108,3 +117,17 @@ def test_srd_52_longstrider_adds_10_feet_to_its_targets_speed(gm):
     ok(gm, "next")
     ok(gm, "next")  # Brannoc's turn: 30 feet and 10
     assert "moving 40 feet, 0 feet left" in ok(gm, "act", "brannoc", "move", "40")
+
+
+def test_srd_25_thunderwave_pushes_a_target_that_fails_its_save_10_feet(gm):
+    wave = ok(gm, "act", "maelis", "cast", "gob", "-o", "spell=thunderwave", "--dice", "2,1,1")
+    assert "Goblin takes 2 damage" in wave  # 2 on the Con save: failed; 1 + 1 thunder
+    assert "Goblin is pushed 10 feet away from Maelis by thunderwave (the GM places it)" in wave
+
+
+def test_srd_33_divine_favor_adds_1d4_radiant_to_its_casters_weapon_hits(gm):
+    favour = ok(gm, "act", "maelis", "cast", "-o", "spell=divine favor")
+    assert "Maelis spends 1 bonus action: cast" in favour and "concentrating" in favour
+    hit = ok(gm, "act", "maelis", "attack", "gob", "-o", "weapon=mace", "--dice", "15,3,2")
+    assert "rolls 1d4 for radiant damage: divine favor: 2" in hit
+    assert "Goblin takes 6 damage: 1d6 [3] + 1 Str = 4 bludgeoning; 1d4 [2]" in hit
