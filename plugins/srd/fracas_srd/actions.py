@@ -15,7 +15,7 @@ from fracas.rules.api import (
 )
 
 from fracas_srd.attacks import weapon_attack, weapon_of
-from fracas_srd.checks import better_skill, skill_check
+from fracas_srd.checks import better_skill, passive_perception, skill_check
 from fracas_srd.commands import (
     Attack,
     Dash,
@@ -36,7 +36,7 @@ from fracas_srd.damage import stabilised
 from fracas_srd.effects import moving_freely
 from fracas_srd.movement import feet, held_at_0
 from fracas_srd.sheets import SIZES
-from fracas_srd.state import MOVEMENT, Fighter, State
+from fracas_srd.state import MOVEMENT, REMOVED, Fighter, State
 from fracas_srd.turn import (
     action,
     action_or_bonus,
@@ -135,10 +135,28 @@ def help_(state: State, actor: Fighter, command: Help, ctx: Context) -> list[Eve
 
 
 def hide(state: State, actor: Fighter, command: Hide, ctx: Context) -> list[Event]:
+    """srd-5, srd-85: a Stealth check; a foe whose passive Perception meets it notices the
+    creature, which is not hidden."""
     events = action_or_bonus(actor, "hide", command.bonus)
     check = skill_check(ctx, events, actor, "stealth", None, ["srd-5"])
+    if (watcher := noticing(state, actor, check.total)) is not None:
+        seen = passive_perception(watcher)
+        why = f"not hidden: {watcher.name} notices (passive Perception {seen} vs {check.total})"
+        return [*events, Resolved(actor.id, "hide", [], why, ["srd-85"])]
     detail = {"stealth": check.total}
     return [*events, ConditionSet(actor.id, "hidden", f"hides ({check.total})", detail, ["srd-5"])]
+
+
+def noticing(state: State, actor: Fighter, stealth: int) -> Fighter | None:
+    """The foe most alert to the creature hiding whose passive Perception meets its Stealth
+    (srd-85), or None: a foe that is dead or incapacitated notices nothing."""
+    foes = [
+        f
+        for f in state.fighters.values()
+        if f.hostile_to(actor) and not f.dead and not f.incapacitated and not f.has(REMOVED)
+    ]
+    alert = max(foes, key=passive_perception, default=None)
+    return alert if alert is not None and passive_perception(alert) >= stealth else None
 
 
 def search(state: State, actor: Fighter, command: Search, ctx: Context) -> list[Event]:

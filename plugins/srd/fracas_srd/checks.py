@@ -122,6 +122,13 @@ def skill_modifiers(fighter: Fighter, skill: str) -> list[Modifier]:
     return mods
 
 
+def passive_perception(fighter: Fighter) -> int:
+    """As its stat block states it, else 10 + its Wisdom (Perception) check's modifiers."""
+    stated = fighter.sheet.passive_perception
+    modifiers = skill_modifiers(fighter, "perception")
+    return stated if stated is not None else 10 + sum(m.value for m in modifiers)
+
+
 def check_edge(fighter: Fighter) -> Edge:
     """srd-27: frightened and poisoned creatures have disadvantage on ability checks;
     srd-5: a Help for no creature in particular gives the next check advantage."""

@@ -605,6 +605,11 @@ STATEMENTS = {
         " holds uses the spellcasting ability instead of Strength for its attack and damage "
         "rolls, its damage die becomes a d8, and it is magical. [Shillelagh]"
     ),
+    "srd-85": (
+        "Hiding and passive Perception. A creature that hides makes a Dexterity (Stealth) "
+        "check; a creature not searching notices it if its passive Wisdom (Perception), 10 + "
+        "its Perception modifiers, equals or beats the check. [Hiding; Passive Perception]"
+    ),
 }
 
 

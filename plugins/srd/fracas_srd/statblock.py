@@ -8,7 +8,7 @@ import msgspec
 from fracas.rules.api import Modifier
 
 from fracas_srd.attacks import ability_for, attack_modifiers
-from fracas_srd.checks import save_modifiers, skill_modifiers
+from fracas_srd.checks import passive_perception, save_modifiers, skill_modifiers
 from fracas_srd.sheets import ABILITIES, ORDINALS, Rider, Sheet, Spell, Weapon, parse_amount
 from fracas_srd.state import Fighter
 
@@ -82,12 +82,6 @@ def speeds(s: Sheet) -> str:
     hovers = {"fly": " (hover)"} if s.hover else {}
     said = [f"{way} {feet} ft.{hovers.get(way, '')}" for way, feet in s.speeds.items()]
     return ", ".join([f"{s.speed} ft.", *said])
-
-
-def passive_perception(f: Fighter) -> int:
-    """As its stat block states it, else 10 + its Wisdom (Perception) check's modifiers."""
-    stated = f.sheet.passive_perception
-    return stated if stated is not None else 10 + total(skill_modifiers(f, "perception"))
 
 
 def traits(s: Sheet) -> Lines:

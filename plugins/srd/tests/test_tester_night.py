@@ -67,3 +67,19 @@ def test_an_unknown_spell_named_alone_says_what_it_costs_and_how_to_price_it(gm,
     said = ok(gm, "add", "tamsin", "--sheet", str(sheet), "--side", "pc")
     assert "speak with animals: no spell srd plays" in said, said
     assert 'give its level and casting on the sheet (level = 1, casting = "bonus")' in said, said
+
+
+def test_srd_85_a_creature_hiding_is_noticed_by_a_foe_whose_passive_perception_meets_it(gm):
+    """Wren hid on a 14 from an adult dragon with passive Perception 21 and was hidden. A
+    foe whose passive Perception meets the Stealth check notices the hider."""
+    ok(gm, "next")  # Wren's turn; the wyrm's passive Perception is its stat block's
+    out = ok(gm, "act", "wren", "hide", "--dice", "2")  # 2 + Stealth: under the wyrm's
+    assert "not hidden: Wyrm notices (passive Perception" in out, out
+    assert "hidden" not in next(x for x in ok(gm, "status").splitlines() if " Wren " in x)
+
+
+def test_srd_85_a_stealth_check_above_every_foes_passive_perception_hides(gm):
+    ok(gm, "remove", "wyrm", "-m", "flew off")
+    ok(gm, "next")
+    out = ok(gm, "act", "wren", "hide", "--dice", "19")
+    assert "Wren is hidden" in out and "notices" not in out, out
