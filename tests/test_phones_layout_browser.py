@@ -90,8 +90,12 @@ def test_a_field_shows_with_what_it_applies_to_and_darts_only_at_a_target_tapped
         assert command["spell"] == "magic missile" and command["targets"] == ["goblin"] * 3
 
 
-def test_a_take_back_refused_is_said_beside_its_button(tmp_path: Path, browser: Any) -> None:
-    """A take-back's refusal (a 403) was written at the top of the page, out of sight."""
+def test_a_take_back_refused_is_said_beside_its_button_and_stays_there(
+    tmp_path: Path, browser: Any
+) -> None:
+    """A take-back's refusal (a 403) was written at the top of the page, out of sight; and
+    a push that drew the panel again just after it (the step that landed before the tap,
+    or the GM's next one) wiped it: the player never read why."""
     db = tmp_path / "percentile.db"
     duel(db, "percentile")
     with served(db) as running:
@@ -104,23 +108,6 @@ def test_a_take_back_refused_is_said_beside_its_button(tmp_path: Path, browser: 
         beside = page.locator("#undo + #undo-refused")
         beside.wait_for(state="visible", timeout=WAIT)
         assert beside.inner_text() == said
-
-
-def test_a_refusal_stays_beside_its_button_when_the_panel_is_drawn_again(
-    tmp_path: Path, browser: Any
-) -> None:
-    """A refusal was wiped when a push drew the panel again just after it (the step that
-    landed before the tap, or the GM's next one): the player never read why."""
-    db = tmp_path / "percentile.db"
-    duel(db, "percentile")
-    with served(db) as running:
-        page = phone_of(browser, running, db, "hero")
-        chosen(page, "aim").locator("button.go").click()
-        page.locator("#undo").wait_for(timeout=WAIT)
-        said = "that step rolled the server's dice, which stand: only the GM takes it back"
-        page.route("**/act", lambda route: route.fulfill(status=403, body=said + "\n"))
-        page.click("#undo")
-        page.locator("#undo + #undo-refused").wait_for(state="visible", timeout=WAIT)
         page.evaluate("document.querySelector('#panel .me').dataset.old = 'yes'")
         fracas(db, "condition", "set", "foe", "blessed")  # the GM's step: a push to every page
         page.wait_for_function("!document.querySelector('#panel .me[data-old]')", timeout=WAIT)
