@@ -128,6 +128,13 @@ def edges(fighter: Fighter, kind: RollKind) -> list[tuple[bool, str]]:
     return found
 
 
+def warded_from(attacker: Fighter, target: Fighter) -> str:
+    """srd-33: the source of an effect on the target that gives the attacker's kind of
+    creature disadvantage on attacks against it (protection from evil and good), or ""."""
+    kind = attacker.sheet.creature_type or "humanoid"
+    return next((name for name, e in effects_on(target) if kind in e.warded_from), "")
+
+
 def attacked_edges(target: Fighter) -> list[tuple[bool, str]]:
     """Advantage or disadvantage effects give attacks against the creature."""
     return [
@@ -192,6 +199,9 @@ def told(effect: Effect, caster: str) -> tuple[str, list[str]]:
     if effect.imbues:
         held = " or ".join(effect.imbues)
         return f"{caster}'s {held} attacks with the spellcasting ability, 1d8, magical", ["srd-84"]
+    if effect.warded_from:
+        kinds = ", ".join(effect.warded_from)
+        return f"attacks on it by {kinds} have disadvantage", ["srd-33"]
     if effect.speed:
         return f"{effect.speed:+d} feet of speed", ["srd-52"]
     if effect.unhealed:

@@ -58,6 +58,9 @@ class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # damage die a d8, magical (shillelagh, srd-84).
     imbues: list[str] = []
     unhealed: bool = False  # it regains no hit points (chill touch, srd-12)
+    # Creature types whose attacks on it have disadvantage (protection from evil and good:
+    # aberrations, celestials, elementals, fey, fiends, undead; srd-33).
+    warded_from: list[str] = []
     # Feet added to its speed, or taken off (longstrider: 10, ray of frost: -10, srd-52).
     speed: Annotated[int, msgspec.Meta(ge=-120, le=120)] = 0
     blocks: list[str] = []  # spells that deal it no damage (shield: magic missile)

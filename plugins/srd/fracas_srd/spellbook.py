@@ -144,6 +144,11 @@ WRITTEN = {
     "divine favor": {"name": "divine favor", "level": 1, "casting": "bonus", "on_self": True,
                      "rounds": 10, "concentration": True,
                      "effect": {"extra": "1d4", "extra_type": "radiant"}},  # srd-33
+    "protection from evil and good": {
+        "name": "protection from evil and good", "level": 1, "rounds": 100,
+        "concentration": True, "targets": 1,
+        "effect": {"warded_from": ["aberration", "celestial", "elemental", "fey", "fiend",
+                                   "undead"]}},  # 10 minutes (srd-33)
 }  # fmt: skip
 
 

@@ -3,6 +3,7 @@ advantage on the next attack roll against its target, vicious mockery's disadvan
 target's next attack roll (srd-33, for the time srd-28 says), chill touch's no healing
 (srd-12), shocking grasp's no reactions (srd-4), ray of frost's 10 feet of speed off and
 longstrider's 10 on (srd-52), thunderwave's push (srd-25), divine favor's radiant 1d4
+and protection from evil and good's disadvantage on the attacks of the undead and others
 (srd-33)."""
 
 import json
@@ -21,6 +22,7 @@ BARD = (SAMPLES / "cleric.toml").read_text() + "".join(
         "longstrider",
         "thunderwave",
         "divine favor",
+        "protection from evil and good",
     )
 )
 
@@ -131,3 +133,21 @@ def test_srd_33_divine_favor_adds_1d4_radiant_to_its_casters_weapon_hits(gm):
     hit = ok(gm, "act", "maelis", "attack", "gob", "-o", "weapon=mace", "--dice", "15,3,2")
     assert "rolls 1d4 for radiant damage: divine favor: 2" in hit
     assert "Goblin takes 6 damage: 1d6 [3] + 1 Str = 4 bludgeoning; 1d4 [2]" in hit
+
+
+def test_srd_33_protection_from_evil_and_good_gives_an_undead_attacker_disadvantage(tmp_path):
+    gm = fight(
+        tmp_path / "crypt.db", "The crypt", "19,5,4,2",
+        written(tmp_path, "maelis", BARD, "Maelis"), sample("skel", "skeleton", "Skeleton", "npc"),
+        monster("gob", "goblin"), sample("brannoc", "fighter", "Brannoc"),
+    )  # fmt: skip
+    warded = ok(gm, "act", "maelis", "cast", "brannoc", "-o", "spell=protection from evil and good")
+    assert "attacks on it by aberration, celestial, elemental, fey, fiend, undead" in warded
+    ok(gm, "next")  # the skeleton's turn
+    undead = ok(gm, "act", "skel", "attack", "brannoc", "-o", "weapon=shortsword", "--dice", "19,2")
+    assert "2d20kl1" in undead and "protection from evil and good against Skeleton" in undead
+    ok(gm, "next")  # the goblin's: a humanoid, no disadvantage
+    goblin = ok(gm, "act", "gob", "attack", "brannoc", "-o", "weapon=scimitar", "--dice", "2")
+    assert "2d20" not in goblin
+    ok(gm, "condition", "clear", "maelis", "concentrating")
+    assert "protection from evil and good" not in ok(gm, "status")
