@@ -34,7 +34,7 @@ from fracas_srd.commands import (
 from fracas_srd.conditions import BREAK_FREE
 from fracas_srd.damage import stabilised
 from fracas_srd.effects import moving_freely
-from fracas_srd.movement import feet, held_at_0
+from fracas_srd.movement import feet, held_at_0, speed_of
 from fracas_srd.sheets import SIZES
 from fracas_srd.state import MOVEMENT, REMOVED, Fighter, State
 from fracas_srd.turn import (
@@ -103,7 +103,7 @@ def offhand(state: State, actor: Fighter, command: Offhand, ctx: Context) -> lis
 
 
 def dash(state: State, actor: Fighter, command: Dash, ctx: Context) -> list[Event]:
-    speed = actor.speed
+    speed = speed_of(actor)
     if not speed:
         raise RefusedError(
             f"{actor.name} is {held_at_0(actor)}: speed 0, a Dash gains nothing (srd-27)"

@@ -199,6 +199,8 @@ def told(effect: Effect, caster: str) -> tuple[str, list[str]]:
     if effect.imbues:
         held = " or ".join(effect.imbues)
         return f"{caster}'s {held} attacks with the spellcasting ability, 1d8, magical", ["srd-84"]
+    if effect.bonus_actions:
+        return f"{' or '.join(effect.bonus_actions)} as a bonus action", ["srd-60"]
     if effect.warded_from:
         kinds = ", ".join(effect.warded_from)
         return f"attacks on it by {kinds} have disadvantage", ["srd-33"]

@@ -33,6 +33,9 @@ RollKind = Literal["attacks", "saves", "checks"]
 _BONUS = re.compile(r"[+-]?([1-9][0-9]?)?d[1-9][0-9]{0,2}|[+-]?[0-9]{1,3}", re.ASCII)
 
 
+BonusForm = Literal["dash", "disengage", "hide"]
+
+
 class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """What a spell, a feature or a condition changes while it lasts (srd-32, srd-33): AC,
     a number or dice added to its attack rolls, saves or checks ("1d4", "-1d4", "2"),
@@ -58,6 +61,7 @@ class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # damage die a d8, magical (shillelagh, srd-84).
     imbues: list[str] = []
     unhealed: bool = False  # it regains no hit points (chill touch, srd-12)
+    bonus_actions: list[BonusForm] = []  # as a bonus action (expeditious retreat: dash)
     # Creature types whose attacks on it have disadvantage (protection from evil and good:
     # aberrations, celestials, elementals, fey, fiends, undead; srd-33).
     warded_from: list[str] = []
@@ -105,9 +109,6 @@ class Rider(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     until_of: Whose = "caster"
     save_ends: bool = False  # the target repeats the save at the end of each of its turns
     worse: Worse | None = None
-
-
-BonusForm = Literal["dash", "disengage", "hide"]
 
 
 class Feature(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

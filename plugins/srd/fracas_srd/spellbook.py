@@ -149,6 +149,9 @@ WRITTEN = {
         "concentration": True, "targets": 1,
         "effect": {"warded_from": ["aberration", "celestial", "elemental", "fey", "fiend",
                                    "undead"]}},  # 10 minutes (srd-33)
+    "expeditious retreat": {"name": "expeditious retreat", "level": 1, "casting": "bonus",
+                            "on_self": True, "rounds": 100, "concentration": True,
+                            "effect": {"bonus_actions": ["dash"]}},  # 10 minutes (srd-60)
 }  # fmt: skip
 
 

@@ -5,6 +5,7 @@ from fracas.rules.api import Event, RefusedError, Spent
 
 from fracas_srd.castings import bonus_rule_broken
 from fracas_srd.commands import Targeted
+from fracas_srd.effects import effects_on
 from fracas_srd.movement import movement_left
 from fracas_srd.recharge import waits_as
 from fracas_srd.sheets import BonusForm, Spell, Weapon
@@ -179,11 +180,12 @@ def bonus_action(actor: Fighter, name: str, rules: tuple[str, ...] = ()) -> list
 
 def action_or_bonus(actor: Fighter, name: BonusForm, bonus: bool) -> list[Event]:
     """srd-60: a feature's bonus-action form, when asked for or once the action is taken."""
-    feature = next((f for f in actor.sheet.features if name in f.bonus_actions), None)
-    if feature is None and bonus:
+    given = [f.name for f in actor.sheet.features if name in f.bonus_actions]
+    given += [source for source, e in effects_on(actor) if name in e.bonus_actions]
+    if not given and bonus:
         raise RefusedError(f"{actor.name} has no feature that makes {name} a bonus action (srd-60)")
-    if feature is not None and (bonus or actor.action):
-        return bonus_action(actor, f"{name} ({feature.name})", ("srd-60",))
+    if given and (bonus or actor.action):
+        return bonus_action(actor, f"{name} ({given[0]})", ("srd-60",))
     return action(actor, name)
 
 

@@ -23,6 +23,7 @@ BARD = (SAMPLES / "cleric.toml").read_text() + "".join(
         "thunderwave",
         "divine favor",
         "protection from evil and good",
+        "expeditious retreat",
     )
 )
 
@@ -151,3 +152,16 @@ def test_srd_33_protection_from_evil_and_good_gives_an_undead_attacker_disadvant
     assert "2d20" not in goblin
     ok(gm, "condition", "clear", "maelis", "concentrating")
     assert "protection from evil and good" not in ok(gm, "status")
+
+
+def test_srd_60_expeditious_retreat_dashes_as_a_bonus_action_on_each_turn(gm):
+    ok(gm, "act", "maelis", "cast", "-o", "spell=expeditious retreat")
+    for _ in range(3):
+        ok(gm, "next")  # the goblin's turn, Brannoc's, then Maelis's again
+    dashed = ok(gm, "act", "maelis", "dash", "-o", "bonus=true")
+    assert "Maelis spends 1 bonus action: dash (expeditious retreat)" in dashed
+    assert "moving 60 feet, 0 feet left" in ok(gm, "act", "maelis", "move", "60")
+    ok(gm, "condition", "clear", "maelis", "concentrating")
+    for _ in range(3):
+        ok(gm, "next")
+    refused(gm, "act", "maelis", "dash", "-o", "bonus=true")
