@@ -26,10 +26,10 @@ from fracas.rules.api import (
 from fracas_srd.checks import Edge, d20_test
 from fracas_srd.commands import DeathSave, Surprise
 from fracas_srd.conditions import saving_throw, shaking_off
-from fracas_srd.damage import death_save, end_concentration
+from fracas_srd.damage import death_save, end_concentration, gain_temporary
 from fracas_srd.evolve import evolve
 from fracas_srd.recharge import recharges
-from fracas_srd.state import Fighter, State, check_begun, shaken_source
+from fracas_srd.state import HEARTENS, Fighter, State, check_begun, shaken_source
 
 ROLL_OFFS = 5  # a roll-off tied this many times running leaves the joining order
 
@@ -158,7 +158,7 @@ def advance(state: State, ctx: Context, reason: str) -> list[Event]:
     rules = ["srd-2", "srd-3", "srd-4", *(["srd-29"] if fighter.sheet.legendary_actions else [])]
     events.append(TurnAdvanced(number, fighter.id, reason, rules))
     if not fighter.has("dying"):
-        return events + recharges(ctx, fighter) + grovels(fighter)
+        return events + recharges(ctx, fighter) + grovels(fighter) + heartened(state, fighter)
     after = fold(state, events)
     if legendary_may_follow(after, fighter):
         why = f"at the start of {fighter.its} turn, after any legendary action (as the GM moves on)"
@@ -210,6 +210,18 @@ def start_of_turn(state: State, ctx: Context, fighter: Fighter) -> list[Event]:
     after = fold(state, events)
     if after.fighter(fighter.id).dead:  # its last death save: no turn to take
         events += advance(after, ctx, f"{fighter.name} died")
+    return events
+
+
+def heartened(state: State, fighter: Fighter) -> list[Event]:
+    """srd-11: heroism's temporary hit points, the caster's spellcasting modifier, at the
+    start of each of its target's turns (not a dying one's: heroism ends at 0 hit points
+    with the concentration of a caster who drops, and the GM rules on the rest)."""
+    events: list[Event] = []
+    for detail in fighter.conditions.values():
+        if detail.get(HEARTENS):
+            why = f"{detail.get('spell', 'heroism')} at the start of {fighter.its} turn"
+            events += gain_temporary(state, fighter, detail[HEARTENS], why)
     return events
 
 

@@ -193,6 +193,9 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # target drops to 0 hit points; the concentration goes on (hunter's mark, srd-83).
     moves: bool = False
     no_reactions: bool = False  # its hit takes the target's reaction to its next turn (srd-4)
+    # Its target gains temporary hit points equal to the caster's spellcasting modifier at
+    # the start of each of its turns (heroism, srd-11).
+    heartens: bool = False
     # A failed save pushes the target this many feet from the caster (thunderwave: 10), as
     # the GM places it: srd keeps no positions (srd-25).
     pushes: Annotated[int, msgspec.Meta(ge=0, le=120)] = 0

@@ -152,6 +152,9 @@ WRITTEN = {
     "expeditious retreat": {"name": "expeditious retreat", "level": 1, "casting": "bonus",
                             "on_self": True, "rounds": 100, "concentration": True,
                             "effect": {"bonus_actions": ["dash"]}},  # 10 minutes (srd-60)
+    "heroism": {"name": "heroism", "level": 1, "rounds": 10, "concentration": True,
+                "targets": 1, "upcast_targets": 1, "heartens": True,
+                "effect": {}},  # 1 minute (srd-11)
 }  # fmt: skip
 
 

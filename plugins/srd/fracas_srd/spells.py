@@ -66,7 +66,16 @@ from fracas_srd.lasting import conditions_of, timed
 from fracas_srd.sheets import Spell, parse_amount
 from fracas_srd.slots import as_cast, slot_for, spend_slot
 from fracas_srd.spellbook import spellbook
-from fracas_srd.state import DAILY, MULTIATTACK, ONCE_A_TURN, Fighter, State, immune, spelt
+from fracas_srd.state import (
+    DAILY,
+    HEARTENS,
+    MULTIATTACK,
+    ONCE_A_TURN,
+    Fighter,
+    State,
+    immune,
+    spelt,
+)
 from fracas_srd.triggered import (
     DAMAGED,
     HIT,
@@ -837,6 +846,8 @@ def afflict(
         detail[SAVES_WHEN_HURT] = {"ability": spell.save, "dc": save_dc(caster, spell)}
     if spell.duplicates:
         detail[DUPLICATES] = spell.duplicates
+    if spell.heartens:
+        detail[HEARTENS] = max(0, caster.sheet.mod(ability_of(caster, spell)))
     if spell.wards:
         detail |= {WARD: save_dc(caster, spell), UNTIL_IT_ACTS: FOE}
     if spell.shelters:

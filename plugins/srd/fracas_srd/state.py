@@ -227,6 +227,9 @@ def turn_end(state: State) -> tuple[int, str] | None:
     return int(number), who
 
 
+HEARTENS = "heartens"  # a condition's detail: the temporary hit points each turn (heroism)
+
+
 def until_next(state: State, edge: str, who: str) -> Until:
     """To the `edge` ("start" or "end") of `who`'s next turn: not the one it is having,
     unless that turn has not acted yet, the turn-end before it still open (a legendary

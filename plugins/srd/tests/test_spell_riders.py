@@ -24,6 +24,7 @@ BARD = (SAMPLES / "cleric.toml").read_text() + "".join(
         "divine favor",
         "protection from evil and good",
         "expeditious retreat",
+        "heroism",
     )
 )
 
@@ -165,3 +166,22 @@ def test_srd_60_expeditious_retreat_dashes_as_a_bonus_action_on_each_turn(gm):
     for _ in range(3):
         ok(gm, "next")
     refused(gm, "act", "maelis", "dash", "-o", "bonus=true")
+
+
+def hp(gm: Gm, who: str) -> dict:
+    wounds = json.loads(ok(gm, "status", "--json"))["wounds"]
+    return next(w for w in wounds if w["combatant"] == who)["detail"]
+
+
+def test_srd_11_heroism_gives_temporary_hit_points_at_the_start_of_each_turn(gm):
+    cast = ok(gm, "act", "maelis", "cast", "brannoc", "-o", "spell=heroism")
+    assert "Brannoc is under heroism" in cast and hp(gm, "brannoc")["temp_hp"] == 0
+    ok(gm, "next")
+    ok(gm, "next")  # Brannoc's turn: Maelis's Wis modifier, 3
+    assert hp(gm, "brannoc")["temp_hp"] == 3
+    ok(gm, "harm", "brannoc", "2")
+    assert hp(gm, "brannoc")["temp_hp"] == 1 and hp(gm, "brannoc")["hp"] == 28
+    ok(gm, "condition", "clear", "maelis", "concentrating")
+    for _ in range(3):
+        ok(gm, "next")  # Brannoc's next turn: no more
+    assert hp(gm, "brannoc")["temp_hp"] == 1
