@@ -189,7 +189,7 @@ def spent_edges(attacker: Fighter, target: Fighter) -> list[Event]:
     if attacker.has("hidden"):
         events.append(ConditionCleared(attacker.id, "hidden", "attacked", ["srd-23"]))
     events += acting_ends(attacker, "attacks")
-    events += spent_once(attacker, "attacks") + spent_attacked(target)
+    events += spent_once(attacker, "attacks") + spent_attacked(target, attacker.id)
     if attacker.unseen:
         why = "its attack gives it away, hit or miss"
         events.append(CombatantRevealed(attacker.id, reason=why, rules=["srd-23"]))

@@ -15,7 +15,15 @@ from fracas.rules.api import (
 
 from fracas_srd.checks import Check, Edge, d20_test, save_modifiers
 from fracas_srd.commands import Scene
-from fracas_srd.effects import attacked_edges, bonuses, edges, effects_on, spent_once, warded_from
+from fracas_srd.effects import (
+    attacked_edges,
+    bonuses,
+    edges,
+    effects_on,
+    foreseen,
+    spent_once,
+    warded_from,
+)
 from fracas_srd.events import ShookOff
 from fracas_srd.sheets import Ability
 from fracas_srd.state import LEGENDARY_RESISTANCE, Fighter
@@ -185,6 +193,8 @@ def target_edge(
         edge.add(True, f"helped by {helped.get('by_name', 'an ally')}", "srd-5")
     for good, source in attacked_edges(target):
         edge.add(good, f"{target.name}: {source}", "srd-33")
+    if insight := foreseen(attacker, target):
+        edge.add(True, f"{attacker.name}'s {insight} on {target.name}", "srd-33")
     if ward := warded_from(attacker, target):
         kind = attacker.sheet.creature_type
         edge.add(False, f"{target.name}: {ward} against {attacker.name}, {kind}", "srd-33")

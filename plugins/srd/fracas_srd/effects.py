@@ -107,14 +107,26 @@ def spent_once(fighter: Fighter, kind: RollKind) -> list[Event]:
     ]
 
 
-def spent_attacked(target: Fighter) -> list[Event]:
+def spent_attacked(target: Fighter, attacker: str) -> list[Event]:
     """An effect on attacks against the creature that lasts for one of them ends with it
-    (guiding bolt's advantage on the next attack roll against its target, srd-33)."""
+    (guiding bolt's advantage on the next attack roll against its target; true strike's on
+    its caster's next, srd-33)."""
     return [
         ConditionCleared(target.id, by, f"{source} spent on this attack roll", ["srd-33"])
         for by, source, effect in held(target)
-        if by and effect.once and effect.attacked
+        if by and effect.once and (effect.attacked or foreseen_by(target, by, attacker))
     ]
+
+
+def foreseen_by(target: Fighter, by: str, attacker: str) -> bool:
+    """srd-33: the condition is true strike's insight into the target, of this attacker."""
+    detail = target.conditions[by]
+    return bool((detail.get(EFFECT) or {}).get("foreseen")) and detail.get("by") == attacker
+
+
+def foreseen(attacker: Fighter, target: Fighter) -> str:
+    """The source of the attacker's insight into the target (true strike), or ""."""
+    return next((s for by, s, _ in held(target) if by and foreseen_by(target, by, attacker.id)), "")
 
 
 def edges(fighter: Fighter, kind: RollKind) -> list[tuple[bool, str]]:
@@ -201,6 +213,8 @@ def told(effect: Effect, caster: str) -> tuple[str, list[str]]:
         return f"{caster}'s {held} attacks with the spellcasting ability, 1d8, magical", ["srd-84"]
     if effect.bonus_actions:
         return f"{' or '.join(effect.bonus_actions)} as a bonus action", ["srd-60"]
+    if effect.foreseen:
+        return f"{caster}'s next attack roll against it has advantage", ["srd-33"]
     if effect.warded_from:
         kinds = ", ".join(effect.warded_from)
         return f"attacks on it by {kinds} have disadvantage", ["srd-33"]

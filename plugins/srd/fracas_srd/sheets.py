@@ -61,6 +61,7 @@ class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # damage die a d8, magical (shillelagh, srd-84).
     imbues: list[str] = []
     unhealed: bool = False  # it regains no hit points (chill touch, srd-12)
+    foreseen: bool = False  # its caster's next attack roll on it has advantage (true strike)
     bonus_actions: list[BonusForm] = []  # as a bonus action (expeditious retreat: dash)
     # Creature types whose attacks on it have disadvantage (protection from evil and good:
     # aberrations, celestials, elementals, fey, fiends, undead; srd-33).

@@ -155,6 +155,9 @@ WRITTEN = {
     "heroism": {"name": "heroism", "level": 1, "rounds": 10, "concentration": True,
                 "targets": 1, "upcast_targets": 1, "heartens": True,
                 "effect": {}},  # 1 minute (srd-11)
+    "true strike": {"name": "true strike", "level": 0, "targets": 1, "concentration": True,
+                    "until": "end", "until_of": "caster",
+                    "effect": {"foreseen": True, "once": True}},  # srd-33
 }  # fmt: skip
 
 

@@ -25,6 +25,7 @@ BARD = (SAMPLES / "cleric.toml").read_text() + "".join(
         "protection from evil and good",
         "expeditious retreat",
         "heroism",
+        "true strike",
     )
 )
 
@@ -185,3 +186,16 @@ def test_srd_11_heroism_gives_temporary_hit_points_at_the_start_of_each_turn(gm)
     for _ in range(3):
         ok(gm, "next")  # Brannoc's next turn: no more
     assert hp(gm, "brannoc")["temp_hp"] == 1
+
+
+def test_srd_33_true_strike_gives_its_caster_advantage_on_the_next_attack_on_its_target(gm):
+    cast = ok(gm, "act", "maelis", "cast", "gob", "-o", "spell=true strike")
+    assert "Maelis's next attack roll against it has advantage" in cast
+    ok(gm, "next")
+    ok(gm, "next")  # Brannoc's turn: not his insight
+    other = ok(gm, "act", "brannoc", "attack", "gob", "-o", "weapon=longsword", "--dice", "2")
+    assert "2d20" not in other
+    ok(gm, "next")  # Maelis's turn
+    swing = ok(gm, "act", "maelis", "attack", "gob", "-o", "weapon=mace", "--dice", "2,4")
+    assert "2d20kh1" in swing and "Maelis's true strike on Goblin" in swing
+    assert "Goblin is no longer under true strike: true strike spent on this attack" in swing
