@@ -395,10 +395,11 @@ def standing(row: Standing) -> str:
 
 
 def replay(steps: list[ReplayStep]) -> None:
+    """The steps as `fracas replay` prints them, combatants by the names their rows show."""
+    names = {row.combatant: row.name for s in steps for row in (*s.before, *s.after)}
     for step in steps:
-        turn = f"round {step.round}" + (
-            f", {' and '.join(step.acting)} acting" if step.acting else ""
-        )
+        acting = [names.get(who, who) for who in step.acting]
+        turn = f"round {step.round}" + (f", {' and '.join(acting)} acting" if acting else "")
         mark = ""
         if not step.in_effect:
             how = "SUPERSEDED" if step.taken_back_as == "supersede" else "UNDONE"
@@ -416,7 +417,8 @@ def replay(steps: list[ReplayStep]) -> None:
             if dropped := roll.dropped():
                 faces += f"; dropped {','.join(str(f) for f in dropped)}"
             purpose = f" for {roll.purpose}" if roll.purpose else ""
-            said = f"{roll.actor} {roll.dice}{purpose} [{faces}] = {compared(roll)}"
+            who = names.get(roll.actor, roll.actor)
+            said = f"{who} {roll.dice}{purpose} [{faces}] = {compared(roll)}"
             click.echo(f"  roll: {said} ({source})")
             for modifier in roll.modifiers:
                 click.echo(f"    modifier {modifier}")

@@ -105,3 +105,17 @@ def test_replay_says_what_each_roll_was_for_as_the_log_does(run, tmp_path, rules
     lines = [line for line in run("replay").output.splitlines() if line.startswith("  roll:")]
     replayed = [m.groups() for m in map(REPLAYED.match, lines) if m]
     assert logged and replayed == logged, (lines, logged)
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_replay_names_who_acts_and_who_rolls_not_their_ids(run, tmp_path, ruleset):
+    """An outside 5e tester's replay read 'step 22 (round 1, g-2 acting; ...)' and 'roll:
+    g-2 d20 for attack on Maelis' where the log named Goblin 2."""
+    two(run, tmp_path, ruleset)
+    first = json.loads(run("status", "--json").output)["acting"][0]
+    run("act", first, "attack", "gob" if first == "ada" else "ada", ok=False)
+    replayed = run("replay").output
+    name = {"ada": "Ada", "gob": "Goblin"}[first]
+    assert f", {name} acting;" in replayed and f", {first} acting;" not in replayed, replayed
+    rolls = [line for line in replayed.splitlines() if line.startswith("  roll:")]
+    assert all(not line.startswith(("  roll: ada ", "  roll: gob ")) for line in rolls), rolls
