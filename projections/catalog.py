@@ -101,7 +101,7 @@ def flags_of(ruleset: Ruleset, name: str, taken: set[str]) -> list[Flag]:
 
 def declared_values(struct: type) -> dict[str, list[str]]:
     """Each field's Literal values in the order the ruleset declares them (msgspec lists
-    them sorted: percentile's called shot read mostly, none, partly, uncovered)."""
+    them sorted: a called shot's cover read mostly, none, partly, uncovered)."""
     hints = typing.get_type_hints(struct, include_extras=True)
     return {name: [str(v) for v in literal_values(hint)] for name, hint in hints.items()}
 
