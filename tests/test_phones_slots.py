@@ -35,5 +35,8 @@ def test_the_slot_level_is_a_choice_of_the_levels_with_slots_left(tmp_path: Path
         assert levels_offered(client.get(f"/p/{token}/panel").text) == ["", "1", "2"]
         with Fracas(str(db)) as log:
             cast = {"spell": "magic missile", "level": 2, "targets": ["gob"]}
-            do(log.encounter("fight"), {"action": "cast", "actor": "wizard", **cast})
+            fight = log.encounter("fight")
+            do(fight, {"action": "cast", "actor": "wizard", **cast})
+            do(fight, {"action": "next"})
+            do(fight, {"action": "next"})  # the wizard's next turn, her action back
         assert levels_offered(client.get(f"/p/{token}/panel").text) == ["", "1"]

@@ -178,6 +178,19 @@ def bonus_action(actor: Fighter, name: str, rules: tuple[str, ...] = ()) -> list
     return [Spent(actor.id, "bonus action", 1, name, ["srd-3", *rules])]
 
 
+def bonus_form(form: str) -> str:
+    """The budget a phone counts for an action's bonus-action form ("bonus dash")."""
+    return f"bonus {form}"
+
+
+def bonus_forms(actor: Fighter) -> set[str]:
+    """The actions this creature may take as a bonus action: by a feature or an effect
+    (srd-60), and a spell if it has one cast with a bonus action."""
+    given = {n for f in actor.sheet.features for n in f.bonus_actions}
+    given |= {n for _, e in effects_on(actor) for n in e.bonus_actions}
+    return given | ({"spell"} if any(s.casting == "bonus" for s in actor.sheet.spells) else set())
+
+
 def action_or_bonus(actor: Fighter, name: BonusForm, bonus: bool) -> list[Event]:
     """srd-60: a feature's bonus-action form, when asked for or once the action is taken."""
     given = [f.name for f in actor.sheet.features if name in f.bonus_actions]

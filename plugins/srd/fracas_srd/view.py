@@ -8,7 +8,9 @@ from fracas.rules.api import InitiativeRow, PinRow, View, WoundRow
 from fracas_srd.effects import armor_class
 from fracas_srd.slots import shown, slots_left
 from fracas_srd.state import REMOVED, Fighter, State
-from fracas_srd.turn import OFF_HAND, offhand_open
+from fracas_srd.turn import OFF_HAND, bonus_form, bonus_forms, offhand_open
+
+FORMS = ("dash", "disengage", "hide", "spell")  # actions a bonus action may take
 
 
 def status_of(state: State, fighter: Fighter) -> str:
@@ -59,12 +61,15 @@ def reaction(fighter: Fighter) -> str:
 
 def spent(fighter: Fighter) -> list[str]:
     """srd-3: what of the turn's budget is taken: the action (the Attack action once its
-    attacks are all made), the bonus action; and the off hand's attack, once it can no
-    longer come this turn (srd-19: an Attack action made with no light melee weapon)."""
+    attacks are all made), the bonus action; the off hand's attack, once it can no longer
+    come this turn (srd-19: an Attack action made with no light melee weapon); and each
+    bonus-action form the creature has none of, or has used its bonus action for."""
     attacking = fighter.action == "attack" and fighter.attacks < fighter.sheet.attacks
     action = ["action"] if fighter.action and not attacking else []
     offhand = [] if offhand_open(fighter) else [OFF_HAND]
-    return action + (["bonus"] if fighter.bonus else []) + offhand
+    forms = bonus_forms(fighter)
+    closed = [bonus_form(f) for f in FORMS if fighter.bonus or f not in forms]
+    return action + (["bonus"] if fighter.bonus else []) + offhand + closed
 
 
 def detail(fighter: Fighter) -> dict[str, Any]:

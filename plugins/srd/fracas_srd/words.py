@@ -10,7 +10,7 @@ from fracas.rules.api import Event, Playable, PlayerField, Rolled, Spent
 from fracas_srd.attacks import CRITICAL, FUMBLE
 from fracas_srd.castings import upcast_to
 from fracas_srd.sheets import Sheet
-from fracas_srd.turn import OFF_HAND
+from fracas_srd.turn import OFF_HAND, bonus_form
 
 VERBS = {
     "attack": "attacks",
@@ -108,8 +108,16 @@ RANGE = PlayerField(
     only_with=("weapon", "ranged weapon"),  # a melee attack has no range to say
 )
 ALLY = PlayerField("Ally beside it", "another foe of the target stands within 5 feet of it")
-ACTION, BONUS = frozenset(("action",)), frozenset(("bonus",))  # srd-3: a turn's budget
-EITHER = ACTION | BONUS  # a spell of either; a rogue's Cunning Action (srd-60)
+ACTION = frozenset(("action",))  # srd-3: a turn's budget
+
+
+def either(form: str) -> frozenset[str]:
+    """The action, or the bonus action where this character has a bonus form of it (a
+    bonus-action spell; a rogue's Cunning Action, srd-60): the view counts that form as
+    spent once the bonus action is taken, or where the character has none."""
+    return ACTION | {bonus_form(form)}
+
+
 ON_A_TURN = "spell cast on a turn"  # what `offers` names the spells not cast as reactions
 MELEE = "melee weapon"  # what `offers` names the weapons of a melee attack (srd-18)
 HIT = (
@@ -171,7 +179,7 @@ PLAYERS = {
         times="a spell of darts (magic missile) splits them: how many darts at each",
         times_with=("spell", "darts"),
         on_self=True,  # cure wounds, healing word, bless: a caster may be among the targets
-        spends=EITHER,
+        spends=either("spell"),
     ),
     "move": Playable(
         {
@@ -181,8 +189,8 @@ PLAYERS = {
             ),
         }
     ),
-    "dash": Playable(spends=EITHER),
-    "disengage": Playable(spends=EITHER),
+    "dash": Playable(spends=either("dash")),
+    "disengage": Playable(spends=either("disengage")),
     "dodge": Playable(spends=ACTION),
     "help": Playable(
         {
@@ -195,7 +203,7 @@ PLAYERS = {
         allies=True,  # srd-5: the ally it aids
         spends=ACTION,
     ),
-    "hide": Playable(dice="d20 for your Stealth check", spends=EITHER),
+    "hide": Playable(dice="d20 for your Stealth check", spends=either("hide")),
     "search": Playable(dice="d20 for your Perception check", spends=ACTION),
     "use": Playable({"what": PlayerField("Object", "what you use, in a few words")}, spends=ACTION),
     "ready": Playable(
