@@ -47,7 +47,7 @@ from fracas_srd.evolve import evolve
 from fracas_srd.lasting import conditions_of, timed, worse_time
 from fracas_srd.sheets import Ability, Rider, Sheet, Weapon, parse_amount
 from fracas_srd.state import ONCE_A_TURN, Fighter, State, immune
-from fracas_srd.triggered import Reaction, absorbing, chosen, halved, rebuking, when_hit
+from fracas_srd.triggered import HIT, Reaction, absorbing, chosen, halved, rebuking, when_hit
 
 CRITICAL, FUMBLE = "critical hit", "natural 1: miss"
 
@@ -424,8 +424,12 @@ def answered(
     answer: Reaction | None,
     swing: Swing,
 ) -> tuple[bool, bool]:
-    """(hit, critical) once the target's reaction to a hit is taken (srd-39, srd-40)."""
+    """(hit, critical) once the target's reaction to a hit is taken (srd-39, srd-40); one
+    declared against a hit that did not come is not taken, and the step says so."""
     if not swing.hit:
+        if answer is not None and answer.trigger == HIT:
+            kept = f"{answer.name}: not needed, the attack misses; the reaction is kept"
+            events.append(Resolved(target.id, "react", [attacker.id], kept, ["srd-39"]))
         return False, False
     said, hit = when_hit(state, attacker, target, answer, swing.natural, swing.total, swing.ac)
     events += said

@@ -83,3 +83,14 @@ def test_srd_85_a_stealth_check_above_every_foes_passive_perception_hides(gm):
     ok(gm, "next")
     out = ok(gm, "act", "wren", "hide", "--dice", "19")
     assert "Wren is hidden" in out and "notices" not in out, out
+
+
+def test_srd_39_a_shield_declared_against_an_attack_that_misses_is_not_needed(gm):
+    """An outside table tester's TV read "Ilse chooses shield; ... miss" and the table
+    thought a slot spent: the step says the shield was not needed, the reaction kept."""
+    ok(gm, "next")
+    ok(gm, "next")  # G1's turn
+    out = ok(gm, "act", "g1", "attack", "ilse", "-w", "scimitar", "--defence", "ilse=shield",
+             "--dice", "2")  # fmt: skip
+    assert "shield: not needed, the attack misses; the reaction is kept" in out, out
+    assert next(x for x in ok(gm, "status").splitlines() if " Ilse " in x).endswith(" ready")
