@@ -8,7 +8,8 @@ them falls on their own turn (a dying creature's death save, a recharge: srd-14,
 The turn is reached when the step could change it now (an attack that may wait on a
 reaction, srd-39) or later: when one of them could fall, as the dead are skipped; that is
 found by deciding the step with its dice at their harshest (every attack a natural 20,
-every other die at its highest, every save a 1) and at their mildest. A roll of one
+every other die at its highest, every save a 1) and at their mildest, or when a condition
+that a turn's edge ends (or saves against) could be other than it is. A roll of one
 creature alone (a save, a check, hiding) reaches it and what its concentration holds, and
 a search the hidden it may find; neither moves the turn."""
 
@@ -95,7 +96,18 @@ def at_extremes(state: State, command: Any) -> tuple[set[str], bool] | None:
         if (f.hp <= 0 or f.dead) and f != state.fighters.get(f.id)
     ]
     shared = [msgspec.structs.replace(a, fighters={}) for a in afters]
-    return moved, shared[0] != shared[1] or bool(fallen)
+    lasting = any(timed(harshest, w) != timed(mildest, w) for w in moved)
+    return moved, shared[0] != shared[1] or bool(fallen) or lasting
+
+
+def timed(state: State, who: str) -> dict[str, Any]:
+    """The creature's conditions that a turn's edge may end or save against (guiding bolt's
+    mark, hold person's save, srd-28): where the faces change them, a later `next` does
+    otherwise, as a moved turn would."""
+    fighter = state.fighters.get(who)
+    if fighter is None:
+        return {}
+    return {n: d for n, d in fighter.conditions.items() if "until" in d or "save_ends" in d}
 
 
 def held_with(state: State, named: set[str]) -> set[str]:

@@ -35,3 +35,13 @@ def test_a_roll_of_one_creature_reaches_it_alone_and_not_the_turn():
     assert RULESET.reach(t.state, save) == RULESET.reach(t.state, hide) == Reach(
         frozenset({"gob"}))  # fmt: skip
     assert RULESET.reach(t.state, command({"action": "begin"})) is None  # fracas's to try
+
+
+def test_a_spell_whose_mark_a_turns_edge_ends_reaches_the_turn():
+    """Guiding bolt's mark on the wyrm lasts to the end of Maelis's next turn, on a hit
+    alone: a later `next` ends it or not, so the secret cast reaches the turn (CI's kit
+    found a GM-only guiding bolt whose later `next` told the players it had hit)."""
+    t = fight(("maelis", "cleric"), ("gob", "goblin"), ("wyrm", "wyrm"))
+    bolt = command({"action": "cast", "actor": "maelis", "targets": ["wyrm"],
+                    "spell": "guiding bolt"})  # fmt: skip
+    assert RULESET.reach(t.state, bolt).shared
