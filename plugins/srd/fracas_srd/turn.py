@@ -183,18 +183,22 @@ def bonus_form(form: str) -> str:
     return f"bonus {form}"
 
 
+def granted(actor: Fighter) -> list[tuple[str, str]]:
+    """(action, source) for each action a feature or an effect makes a bonus action (srd-60)."""
+    given = [(n, f.name) for f in actor.sheet.features for n in f.bonus_actions]
+    return given + [(n, source) for source, e in effects_on(actor) for n in e.bonus_actions]
+
+
 def bonus_forms(actor: Fighter) -> set[str]:
     """The actions this creature may take as a bonus action: by a feature or an effect
     (srd-60), and a spell if it has one cast with a bonus action."""
-    given = {n for f in actor.sheet.features for n in f.bonus_actions}
-    given |= {n for _, e in effects_on(actor) for n in e.bonus_actions}
+    given = {name for name, _ in granted(actor)}
     return given | ({"spell"} if any(s.casting == "bonus" for s in actor.sheet.spells) else set())
 
 
 def action_or_bonus(actor: Fighter, name: BonusForm, bonus: bool) -> list[Event]:
     """srd-60: a feature's bonus-action form, when asked for or once the action is taken."""
-    given = [f.name for f in actor.sheet.features if name in f.bonus_actions]
-    given += [source for source, e in effects_on(actor) if name in e.bonus_actions]
+    given = [source for form, source in granted(actor) if form == name]
     if not given and bonus:
         raise RefusedError(f"{actor.name} has no feature that makes {name} a bonus action (srd-60)")
     if given and (bonus or actor.action):
