@@ -90,15 +90,24 @@ class Session:
             raise BadInputError(f"`{head}` does not run inside `fracas play`: {NOT_HERE[head]}")
         if head in self.group.commands:
             return self.pinned([head, *words[1:]])
-        if head in self.live.ruleset.actions:
+        actions = self.live.ruleset.actions
+        if head in actions:
             return self.for_the_actor(head, words[1:])
         from fracas.rules.names import closest  # only when a word is wrong
 
-        guess = closest(head, [*self.group.commands, *self.live.ruleset.actions])
+        if head in {w.combatant for w in self.live.view().wounds}:  # `wren attack goblin`
+            if len(words) > 1 and words[1] in actions:
+                return self.acting_as(head, words[1], words[2:])
+            wanted = closest(words[1], list(actions)) if len(words) > 1 else None
+            raise BadInputError(
+                f"{said(head)} is a combatant: say an action after it, as in "
+                f"`act {head} {wanted or next(iter(actions))} ...`; `actions` lists them"
+            )
+        guess = closest(head, [*self.group.commands, *actions])
         hint = f"did you mean {guess}? " if guess else ""
         raise BadInputError(
             f"no command or action {said(head)}; {hint}`help` lists the commands, "
-            "`actions` the actions"
+            "`actions` the actions (a combatant acts by `act ID ACTION ...`)"
         )
 
     def pinned(self, words: list[str]) -> list[str]:
@@ -116,9 +125,13 @@ class Session:
         if len(acting) != 1:
             who = "nobody is" if not acting else f"{', '.join(acting)} are"
             raise BadInputError(f"{who} acting now: say who, as in `act alice {action} ...`")
-        words = ["act", acting[0], action, *rest]
+        return self.acting_as(acting[0], action, rest)
+
+    def acting_as(self, actor: str, action: str, rest: list[str]) -> list[str]:
+        """`act ACTOR ACTION ...`, with what the actor holds unless told."""
+        words = ["act", actor, action, *rest]
         armed = "weapon" in self.live.ruleset.fields_of(action)
-        held = self.held(acting[0]) if armed else []
+        held = self.held(actor) if armed else []
         if held and not any(w in WEAPON_FLAGS for w in rest):
             words += ["-w", held[0]]
         return words

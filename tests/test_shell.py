@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from fracas.cli.main import App, cli
 from fracas.cli.shell import Completion, Session
+from fracas.ledger import BadInputError
 from tests.terminal import FRACAS, click_completes, set_up, spawn
 
 pytestmark = pytest.mark.sqlite_file  # the SQLite file itself: its bytes, tools, processes
@@ -137,6 +138,15 @@ def test_a_bare_action_is_the_acting_combatants_with_what_they_hold(session):
     assert session.words("attack bob") == ["act", "alice", "attack", "bob", "-w", "pistol"]
     assert session.words("attack bob -w fists")[-2:] == ["-w", "fists"]
     assert session.words("n") == ["next"]
+
+
+def test_a_line_naming_a_combatant_then_an_action_is_theirs_to_act(session):
+    """An outside tester typed `wren attack goblin` on the GM's page and was asked whether
+    they meant `return` (issue 37): a combatant's id then an action is `act` for them."""
+    assert session.words("alice attack bob") == ["act", "alice", "attack", "bob", "-w", "pistol"]
+    assert session.words("bob attack alice")[:4] == ["act", "bob", "attack", "alice"]
+    with pytest.raises(BadInputError, match="act alice attack"):
+        session.words("alice atack bob")
 
 
 def test_a_refused_line_in_the_shell_appends_nothing(session, capsys):
