@@ -9,7 +9,7 @@ from fracas_srd.commands import Lair, Legendary, Multiattack
 from fracas_srd.evolve import evolve
 from fracas_srd.sheets import LairAction, LegendaryOption
 from fracas_srd.state import LAIR_ACTION, LAIR_COUNT, MULTIATTACK, Fighter, State
-from fracas_srd.turn import able, action
+from fracas_srd.turn import able, action, down_as
 
 RULE = ["srd-29"]
 
@@ -44,13 +44,24 @@ def multiattack(state: State, actor: Fighter, command: Multiattack, ctx: Context
             )
             continue
         weapon = actor.sheet.weapon(name)
-        # a reaction taken in an earlier attack of this one is not taken again
+        # a reaction taken in an earlier attack of this one is not taken again, and one a
+        # target can no longer take (dropped by an earlier one, srd-27) lapses: the
+        # Multiattack goes on
         fresh = {k: v for k, v in command.defence.items() if not taken_here(state, now, k)}
+        if who in fresh and target.incapacitated and not state.fighter(who).incapacitated:
+            events.append(lapsed(actor, target, name, fresh.pop(who)))
         each = msgspec.structs.replace(command, defence=fresh)
         events += weapon_attack(
             now, ctx, now.fighter(actor.id), target, weapon, each, "multiattack"
         )
     return events + abilities_left(state, actor)
+
+
+def lapsed(actor: Fighter, target: Fighter, name: str, reaction: str) -> Resolved:
+    """srd-27: a reaction named for a Multiattack whose target an earlier attack of it
+    dropped: not taken, the attack made without it."""
+    said = f"{name}: {target.name} is {down_as(target)}: no reactions, so not {reaction}"
+    return Resolved(actor.id, "multiattack", [target.id], said, ["srd-29", "srd-27"])
 
 
 def and_list(names: list[str]) -> str:

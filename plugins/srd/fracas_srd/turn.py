@@ -22,8 +22,12 @@ def able(state: State, actor: Fighter) -> None:
     if actor.dead:
         raise RefusedError(f"{actor.name} is dead")
     if actor.incapacitated:
-        why = next((c for c in (*INCAPACITATING, "dying", "stable") if actor.has(c)), "down")
-        raise RefusedError(f"{actor.name} is {why}: no actions or reactions (srd-27)")
+        raise RefusedError(f"{actor.name} is {down_as(actor)}: no actions or reactions (srd-27)")
+
+
+def down_as(actor: Fighter) -> str:
+    """What keeps an incapacitated creature from acting (srd-27): "unconscious", "dying"."""
+    return next((c for c in (*INCAPACITATING, "dying", "stable") if actor.has(c)), "down")
 
 
 def on_turn(state: State, actor: Fighter) -> None:

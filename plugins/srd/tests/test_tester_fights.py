@@ -1,0 +1,62 @@
+"""An outside 5e tester's fights (issue 40), read as the GM reads them from the CLI: a
+shield declared against a Multiattack whose target drops mid-way, Search saying what it
+found, a grapple's refusals, conditions set once, overkill out of the damage totals, the
+report's words, sneak attack withheld with its reason, magic missile's darts, and a
+player character's pronouns."""
+
+from pathlib import Path
+
+from srd_cli import Gm, fight, ok, refused, sample
+
+
+def wyrm_and_ilse(tmp_path: Path, hp: int = 5) -> Gm:
+    """The Ashen Wyrm acts first, against Ilse (a wizard with shield) on `hp` hit points."""
+    return fight(
+        tmp_path / "lair.db",
+        "The lair",
+        "2,19",
+        [*sample("ilse", "wizard", "Ilse"), "--set", f"hp={hp}"],
+        sample("wyrm", "wyrm", "Wyrm", "npc"),
+    )
+
+
+def test_srd_29_a_shield_named_for_a_multiattack_lapses_when_its_target_drops(tmp_path):
+    """The bite drops Ilse (the shield cannot turn it); the claws still come, at a dying
+    Ilse who can no longer cast shield (srd-27): the Multiattack goes on without it, where
+    it was refused whole and nothing recorded."""
+    gm = wyrm_and_ilse(tmp_path)
+    out = ok(
+        gm,
+        "act",
+        "wyrm",
+        "multiattack",
+        "ilse",
+        "--defence",
+        "ilse=shield",
+        "--dice",
+        "14,1,1,14,14,1,1,1,1",
+    )
+    assert "shield: not cast, it cannot turn the hit" in out, out
+    assert "claw: Ilse is unconscious: no reactions, so not shield" in out, out
+    assert "critical hit Ilse" in out and "Ilse is dead" in out, out
+    assert "spends 1 reaction" not in out, out
+
+
+def test_srd_27_a_shield_named_by_a_target_already_down_is_still_refused(tmp_path):
+    """What the refusal is for: a target that cannot react when the attack is declared."""
+    gm = wyrm_and_ilse(tmp_path)
+    ok(gm, "act", "wyrm", "attack", "ilse", "-w", "tail", "--dice", "14,1,1")  # dying
+    ok(gm, "next", "--dice", "15")
+    ok(gm, "next")
+    said = refused(
+        gm,
+        "act",
+        "wyrm",
+        "multiattack",
+        "ilse",
+        "--defence",
+        "ilse=shield",
+        "--dice",
+        "14,14,1,1,1,1,1,1",
+    )
+    assert "so not shield; nothing was recorded" in said, said
