@@ -459,7 +459,10 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             if spell.name.lower() == name.lower():
                 return spell
         names = [s.name for s in self.spells]
-        raise BadInputError(f"no spell {name!r} on the sheet; {did_you_mean(name, names)}")
+        raise BadInputError(
+            f"no spell {name!r} on the sheet ({did_you_mean(name, names)}); a spell srd does "
+            "not play is cast from the sheet with its level (level = 3, concentration = true)"
+        )
 
     def casts(self, spell: Spell) -> bool:
         """Whether an entry of its `spells` is a spell it casts, not an ability of its own

@@ -13,6 +13,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from fracas.rules.api import did_you_mean
+
 from fracas_srd.sheets import spells_out_effect
 
 CASTERS = ("cleric", "wizard")
@@ -184,17 +186,19 @@ def sample_spells() -> dict[str, dict[str, Any]]:
     return found
 
 
-# An unknown spell named alone costs a cantrip's action until its sheet says otherwise.
-UNPRICED = (
-    "; as named it costs an action like a cantrip: give its level and casting on the sheet "
-    '(level = 1, casting = "bonus") for what it spends'
+# How a sheet writes a spell srd does not play, cast as the GM narrates it: its level (0 a
+# cantrip), and its casting and concentration where it has them.
+UNLISTED = (
+    'write its level on the sheet (level = 1; 0: a cantrip), with casting = "bonus" and '
+    "concentration = true where the spell has them, and it is cast as the GM narrates it"
 )
 
 
 def filled(spells: Any) -> tuple[Any, list[str]]:
     """A sheet's spells, each named with no effect spelled out taken from the spellbook
     (what the sheet says of it over the book's), and a line for each the book does not
-    know: cast, it does nothing here. Anything else is left for the sheet's checks."""
+    know: cast, it does nothing here; one named with no level is left off, as what casting
+    it spends is not known. Anything else is left for the sheet's checks."""
     if not isinstance(spells, list):
         return spells, []
     made, unknown = [], []
@@ -203,14 +207,22 @@ def filled(spells: Any) -> tuple[Any, list[str]]:
             made.append(spell)
             continue
         book = spellbook().get(str(spell["name"]).strip().lower())
+        if book is None and "level" not in spell:
+            unknown.append(unlisted(str(spell["name"])))
+            continue
         if book is None:
             unknown.append(
                 f"{spell['name']}: no spell srd plays, and the sheet spells out no effect: "
                 "cast, it has no effect in play (the GM narrates it)"
-                + ("" if "level" in spell else UNPRICED)
             )
         made.append(spell if book is None else book | spell)
     return made, unknown
+
+
+def unlisted(name: str) -> str:
+    """The line for a spell srd does not know, named with no level: left off the sheet."""
+    meant = did_you_mean(name, spellbook(), most=0)
+    return f"{name}: no spell srd plays, and no level: left off the sheet ({meant}); {UNLISTED}"
 
 
 def cantrip_dice(damage: str, caster_level: int) -> str:

@@ -324,7 +324,7 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
         if failed:
             return events
     if not spell.plays:
-        return [*events, unplayed(caster, spell, targets)]
+        return [*events, unplayed(caster, spell, targets), *held_unplayed(state, caster, spell)]
     done = unleash(state, ctx, events, caster, spell, targets, command)
     done += summoned(state, caster, spell) if spell.lingers else []
     return events + cast_at(done, caster, spell, slot)
@@ -365,6 +365,15 @@ def unplayed(caster: Fighter, spell: Spell, targets: list[Fighter]) -> Event:
         how = "srd does not play it; the GM narrates it"
     why = f"{spell.name} has no effect in play: {how}"
     return Resolved(caster.id, "cast", [t.id for t in targets], why, ["srd-5"])
+
+
+def held_unplayed(state: State, caster: Fighter, spell: Spell) -> list[Event]:
+    """srd-26: a spell the sheet says needs concentration holds it though srd plays no more
+    of it (spirit guardians, as the GM narrates it): the concentration before it ends."""
+    if not spell.concentration:
+        return []
+    ended = end_concentration(state, caster, "starts another concentration", "srd-26")
+    return [*ended, concentrating(state, caster, spell, [])]
 
 
 def summoned(state: State, caster: Fighter, spell: Spell) -> list[Event]:
