@@ -7,7 +7,7 @@ from typing import Any
 
 from fracas.rules.api import Event, Playable, PlayerField, Rolled, Spent
 
-from fracas_srd.attacks import CRITICAL, FUMBLE
+from fracas_srd.attacks import CRITICAL
 from fracas_srd.castings import upcast_to
 from fracas_srd.sheets import Sheet
 from fracas_srd.turn import OFF_HAND, bonus_form
@@ -253,13 +253,10 @@ def step_verb(command: dict[str, Any], events: Sequence[Event]) -> str | None:
 
 
 def facts(event: Event) -> frozenset[str]:
-    """srd-7: a critical hit, and a natural 1 on an attack roll."""
-    if not isinstance(event, Rolled) or event.result is None:
-        return frozenset()
-    if event.result.startswith(CRITICAL):
+    """srd-7: a critical hit. A natural 1 is no fumble (the SRD 5.1 has none): it simply
+    misses, which its roll's own words say ("natural 1: miss"), and no screen marks it."""
+    if isinstance(event, Rolled) and (event.result or "").startswith(CRITICAL):
         return frozenset(("critical",))
-    if event.result.startswith(FUMBLE):
-        return frozenset(("fumble",))
     return frozenset()
 
 
