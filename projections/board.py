@@ -13,6 +13,8 @@ import msgspec
 from fracas.rules.durations import plural
 from fracas.rules.views import View, WoundRow
 
+REMOVED = "removed"  # `fracas.rules.gm.REMOVED`, the GM took them out: not loaded for a word
+
 if TYPE_CHECKING:  # the read models store the headline: loading them loads no ruleset
     from fracas.rules.ruleset import Ruleset
 
@@ -44,6 +46,7 @@ class BoardRow(msgspec.Struct, frozen=True):
     hidden: bool = False  # the GM's board: the players do not see this combatant yet
     state: str = ""  # unhurt, hurt, bloodied or down (`descriptor`): the bar's colour
     bar: Bar | None = None  # None: no fixed maximum, or a number the audience may not see
+    gone: str = ""  # an NPC out of the fight for good, in the ruleset's word ("dead"): a short row
 
     def shown_numbers(self) -> list[tuple[str, str]]:
         """The key numbers that have a value, as the table reads them ("Reaction: yes")."""
@@ -154,6 +157,19 @@ def unrepeated(status: str, health: str, numbers: dict[str, Any] | None = None) 
     return "" if said else status
 
 
+def gone(wound: WoundRow, status: str, ruleset: "Ruleset") -> str:
+    """Why an NPC is out of the fight for good, in the ruleset's word (its `out` conditions:
+    "dead", a mook's "out"; or the GM took it out: "left the fight"); "" while it may still
+    act or come back (a character, an unconscious foe). A screen gives such a row one short
+    line, so that the living take the room."""
+    if wound.side == "pc":
+        return ""
+    out = [c for c in (*wound.conditions, status) if c in ruleset.out]
+    if out:
+        return out[0]
+    return "left the fight" if REMOVED in wound.conditions else ""
+
+
 def board(
     encounter: str, ruleset: "Ruleset", view: View, hidden: frozenset[str] = frozenset()
 ) -> Board:
@@ -178,6 +194,7 @@ def board(
                 row.combatant in hidden,
                 descriptor(wound, ruleset) if wound else "",
                 bar_of(wound) if wound else None,
+                gone(wound, row.status, ruleset) if wound else "",
             )
         )
     pins = [

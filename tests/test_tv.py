@@ -22,7 +22,7 @@ from fracas.rules.ruleset import Context
 from fracas.testing.fights import PickedDice
 from tests.casts.fudge import a, declare_turn
 from tests.session_fights import FIGHTS
-from tests.support import srd_sample
+from tests.support import sheet, srd_sample
 
 
 def do(e: Encounter, move: dict[str, Any], **how: Any) -> None:
@@ -110,6 +110,8 @@ def test_the_tv_shows_health_bars_conditions_and_who_is_next(system: str, tmp_pa
     for npc in npcs:  # players read an NPC's health in the ruleset's words, no bar
         row = row_of(shown[PLAYERS], npc)
         assert 'role="progressbar"' not in row
+        if 'class="npc gone"' in row:  # dead: a short row (the test below)
+            continue
         word = descriptor(next(w for w in view.wounds if w.combatant == npc), e.ruleset)
         assert f'<span class="words {word}">{word}</span>' in row
 
@@ -252,3 +254,46 @@ def test_the_headline_says_whose_reaction_the_fight_waits_on(system: str, tmp_pa
     assert f"waiting on {name}'s reaction" in shown[GM]
     assert "waiting on someone unseen's reaction" in shown[PLAYERS]
     assert target not in shown[PLAYERS] and name not in shown[PLAYERS]
+
+
+@pytest.mark.sqlite_file
+@pytest.mark.parametrize("system", list(FIGHTS))
+def test_a_dead_or_removed_npc_keeps_only_a_short_dimmed_row(system: str, tmp_path: Path) -> None:
+    """Issue 37 (a table tester): dead monsters kept full rows on the TV (health, order,
+    conditions), so the living had less room. An NPC out of the fight for good reads as its
+    name and the ruleset's word for it ("dead", a mook's "out"), or "left the fight" when the
+    GM took it out; an NPC that may come back and every character keep their full rows."""
+    db = tmp_path / f"{system}.db"
+    with Fracas(db) as opened:
+        e = FIGHTS[system](opened)
+        join = {"action": "join", "side": "npc", "name": "Latecomer", "combatant": "late"}
+        if system == "percentile":  # its short fight has no NPC
+            do(e, {**join, "sheet": sheet(10, hp=8)})
+        npcs = [w.combatant for w in e.view().wounds if w.side != "pc"]
+        for npc in npcs[1:]:
+            do(e, {"action": "gm.harm", "target": npc, "amount": 10000, "reason": "a rockfall"})
+        do(e, {"action": "gm.remove", "target": npcs[0], "reason": "flees"})
+        view = e.view()
+        status = {r.combatant: r.status for r in view.initiative}
+        out = {
+            w.combatant: next(c for c in (*w.conditions, status[w.combatant]) if c in e.ruleset.out)
+            for w in view.wounds
+            if w.combatant in npcs[1:]
+            and any(c in e.ruleset.out for c in (*w.conditions, status[w.combatant]))
+        }
+        pcs = [w.combatant for w in view.wounds if w.side == "pc"]
+    assert out or len(npcs) == 1, f"{system}: no NPC died of 10000 harm"
+    for html in screens(db).values():
+        for npc, word in [(npcs[0], "left the fight"), *out.items()]:
+            row = row_of(html, npc)
+            assert re.search(r'<tr class="[^"]*\bgone\b', row), row
+            cells = re.findall(r"<td\b[^>]*>(.*?)</td>", row, re.S)
+            text = [" ".join(unescape(re.sub(r"<[^>]+>", " ", c)).split()) for c in cells]
+            assert [t for t in text if t] == [f"{view_name(view, npc)} {word}"], text
+            assert "progressbar" not in row and "condition" not in row
+        for kept in pcs + [n for n in npcs[1:] if n not in out]:
+            assert not re.search(r'<tr class="[^"]*\bgone\b', row_of(html, kept))
+
+
+def view_name(view: Any, combatant: str) -> str:
+    return next(w.name for w in view.wounds if w.combatant == combatant)
