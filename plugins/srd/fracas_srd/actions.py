@@ -34,6 +34,7 @@ from fracas_srd.commands import (
 from fracas_srd.conditions import BREAK_FREE
 from fracas_srd.damage import stabilised
 from fracas_srd.effects import moving_freely
+from fracas_srd.monsters import and_list
 from fracas_srd.movement import feet, held_at_0, speed_of
 from fracas_srd.sheets import SIZES
 from fracas_srd.state import MOVEMENT, REMOVED, Fighter, State
@@ -160,14 +161,27 @@ def noticing(state: State, actor: Fighter, stealth: int) -> Fighter | None:
 
 
 def search(state: State, actor: Fighter, command: Search, ctx: Context) -> list[Event]:
-    """srd-5: a Perception check finds every hidden foe whose Stealth it meets."""
+    """srd-5: a Perception check finds every hidden foe whose Stealth it meets, and says
+    whom it found (each is hidden no more), or that it found no one."""
     events = action(actor, "search")
     check = skill_check(ctx, events, actor, "perception", None, ["srd-5"])
+    found, missed, cleared = [], [], []
     for foe in state.fighters.values():
         hidden = foe.conditions.get("hidden")
-        if foe.hostile_to(actor) and hidden and hidden.get("stealth", 0) <= check.total:
-            events.append(ConditionCleared(foe.id, "hidden", f"found by {actor.name}", ["srd-5"]))
-    return events
+        if not foe.hostile_to(actor) or hidden is None:
+            continue
+        stealth = hidden.get("stealth", 0)
+        (found if stealth <= check.total else missed).append(f"{foe.name} (Stealth {stealth})")
+        if stealth <= check.total:
+            why = f"found by {actor.name}"
+            cleared.append(ConditionCleared(foe.id, "hidden", why, ["srd-5"]))
+    said = f"Perception {check.total}: finds " + (and_list(found) if found else "no one")
+    if missed:
+        stay = "stays" if len(missed) == 1 else "stay"
+        said += f"; {and_list(missed)} {stay} hidden"
+    elif not found:
+        said += " hidden"
+    return [*events, Resolved(actor.id, "search", [], said, ["srd-5"]), *cleared]
 
 
 def use(state: State, actor: Fighter, command: Use, ctx: Context) -> list[Event]:

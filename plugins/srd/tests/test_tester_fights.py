@@ -60,3 +60,38 @@ def test_srd_27_a_shield_named_by_a_target_already_down_is_still_refused(tmp_pat
         "14,14,1,1,1,1,1,1",
     )
     assert "so not shield; nothing was recorded" in said, said
+
+
+def rogue_hides(tmp_path: Path, stealth: str) -> Gm:
+    """Wren hides on the face `stealth` (+5), and the goblin's turn comes."""
+    gm = fight(
+        tmp_path / "den.db",
+        "The den",
+        "19,2",
+        sample("wren", "rogue", "Wren"),
+        sample("gob", "goblin", "Goblin", "npc"),
+    )
+    ok(gm, "act", "wren", "hide", "--dice", stealth)
+    ok(gm, "next")
+    return gm
+
+
+def test_srd_5_a_search_says_whom_it_found_and_reveals_them(tmp_path):
+    gm = rogue_hides(tmp_path, "5")  # Stealth 10
+    out = ok(gm, "act", "gob", "search", "--dice", "18")  # Perception 17
+    assert "Goblin search: Perception 17: finds Wren (Stealth 10) [srd-5]" in out, out
+    assert "Wren is no longer hidden: found by Goblin" in out, out
+    assert "hidden" not in next(r for r in ok(gm, "status").splitlines() if " Wren " in r)
+
+
+def test_srd_5_a_search_that_finds_no_one_says_so(tmp_path):
+    gm = rogue_hides(tmp_path, "15")  # Stealth 20
+    out = ok(gm, "act", "gob", "search", "--dice", "18")
+    assert "Perception 17: finds no one; Wren (Stealth 20) stays hidden [srd-5]" in out, out
+    assert "hidden" in next(r for r in ok(gm, "status").splitlines() if " Wren " in r)
+    ok(gm, "undo")
+    ok(gm, "next")  # Wren's turn again: she is seen (hidden ends as she attacks)
+    ok(gm, "act", "wren", "attack", "gob", "-w", "shortsword", "--dice", "1,1")
+    ok(gm, "next")
+    out = ok(gm, "act", "gob", "search", "--dice", "18")
+    assert "Goblin search: Perception 17: finds no one hidden [srd-5]" in out, out
