@@ -226,7 +226,7 @@ def grapple(state: State, actor: Fighter, command: Grapple, ctx: Context) -> lis
     in_reach_of_size(actor, target, "srd-20")
     if target.immune_to("grappled"):
         raise RefusedError(f"{target.name} is immune to being grappled (srd-61)")
-    events = one_attack(actor)
+    events = one_attack(actor, "grapple", "srd-20")
     if contest(ctx, events, actor, "athletics", target, command.defend_with, ["srd-20"]):
         detail = {"by": actor.id}
         return [
@@ -243,7 +243,7 @@ def shove(state: State, actor: Fighter, command: Shove, ctx: Context) -> list[Ev
         raise RefusedError(
             f"{target.name} is immune to being knocked prone (srd-61): push it (-o push=true)"
         )
-    events = one_attack(actor)
+    events = one_attack(actor, "shove", "srd-21")
     if not contest(ctx, events, actor, "athletics", target, command.defend_with, ["srd-21"]):
         return [*events, Resolved(actor.id, "shove", [target.id], "fails to shove", ["srd-21"])]
     if command.push:

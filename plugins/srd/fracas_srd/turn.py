@@ -139,17 +139,23 @@ def action(actor: Fighter, name: str, doing: str = "") -> list[Event]:
     return [Spent(actor.id, "action", 1, name, ["srd-3"])]
 
 
-def one_attack(actor: Fighter) -> list[Event]:
+def one_attack(actor: Fighter, special: str = "", rule: str = "") -> list[Event]:
     """One attack of the Attack action: the action the first time, then the rest of its
-    attacks (a sheet's `attacks`, for Extra Attack)."""
+    attacks (a sheet's `attacks`, for Extra Attack). `special`: a special melee attack made
+    in place of one ("grapple", "shove"; its `rule`), as its refusals name it."""
     total = actor.sheet.attacks
+    taking = f", and a {special} takes the place of one ({rule}, srd-3)" if special else ""
     if actor.action == "attack" and actor.attacks < total:
-        return [Spent(actor.id, "attack", 1, nth_attack(actor.attacks + 1, total), ["srd-3"])]
+        return [Spent(actor.id, "attack", 1, nth_attack(actor, actor.attacks + 1), ["srd-3"])]
     if actor.action == "attack":
         made = "the only attack" if total == 1 else f"all {total} attacks"
-        way_on = instead(actor) or f" (srd-3); {left_this_turn(actor)}"
+        way_on = instead(actor) or f"{taking or ' (srd-3)'}; {left_this_turn(actor)}"
         raise RefusedError(f"{actor.name} has made {made} of {actor.its} Attack action{way_on}")
-    return [*action(actor, "attack"), Spent(actor.id, "attack", 1, nth_attack(1, total), ["srd-3"])]
+    doing = f"a {special}, one attack of the Attack action," if special else ""
+    return [
+        *action(actor, "attack", doing),
+        Spent(actor.id, "attack", 1, nth_attack(actor, 1), ["srd-3"]),
+    ]
 
 
 def instead(actor: Fighter) -> str:
@@ -164,13 +170,15 @@ def instead(actor: Fighter) -> str:
     )
 
 
-def nth_attack(number: int, total: int) -> str:
+def nth_attack(actor: Fighter, number: int) -> str:
     """Which attack of the Attack action, as the log's sentence ends: "X spends 1 attack:
-    the only one its Attack action gives", "... the 2nd of the 2 its Attack action gives"."""
+    the only one their Attack action gives", "... the 2nd of the 2 its Attack action gives"
+    (a player character's "their", a monster's "its")."""
+    total = actor.sheet.attacks
     if total == 1:
-        return "the only one its Attack action gives"
+        return f"the only one {actor.its} Attack action gives"
     nth = {1: "1st", 2: "2nd", 3: "3rd"}.get(number, f"{number}th")
-    return f"the {nth} of the {total} its Attack action gives"
+    return f"the {nth} of the {total} {actor.its} Attack action gives"
 
 
 def bonus_action(actor: Fighter, name: str, rules: tuple[str, ...] = ()) -> list[Event]:

@@ -86,7 +86,7 @@ def test_a_spell_srd_does_not_know_named_alone_is_left_off_the_sheet_and_refused
     said = ok(gm, *written(tmp_path, "ilse", (SAMPLES / "wizard.toml").read_text() + more, "Ilse"))
     line = next(x for x in said.splitlines() if "magic missle" in x)
     assert "did you mean magic missile?" in line and "left off" in line, line
-    assert 'level = 1' in line and "concentration = true" in line, line
+    assert "level = 1" in line and "concentration = true" in line, line
     ok(gm, *monster("gob", "goblin"))
     ok(gm, "begin", "--dice", "19,2")
     out = refused(gm, "act", "ilse", "cast", "gob", "-o", "spell=magic missle")

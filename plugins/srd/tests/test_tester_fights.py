@@ -95,3 +95,39 @@ def test_srd_5_a_search_that_finds_no_one_says_so(tmp_path):
     ok(gm, "next")
     out = ok(gm, "act", "gob", "search", "--dice", "18")
     assert "Goblin search: Perception 17: finds no one hidden [srd-5]" in out, out
+
+
+def brannoc_and_goblin(tmp_path: Path) -> Gm:
+    """Brannoc (a fighter, one attack) acts first, against a goblin of 50 hit points."""
+    return fight(
+        tmp_path / "yard.db",
+        "The yard",
+        "19,2",
+        sample("bran", "fighter", "Brannoc"),
+        [*sample("gob", "goblin", "Goblin", "npc"), "--set", "hp=50"],
+    )
+
+
+def test_srd_20_a_grapple_refused_names_the_grapple_not_an_attack(tmp_path):
+    gm = brannoc_and_goblin(tmp_path)
+    ok(gm, "act", "bran", "dodge")
+    said = refused(gm, "act", "bran", "grapple", "gob", "--dice", "15,2")
+    assert "and a grapple, one attack of the Attack action, takes an action (srd-3)" in said
+    ok(gm, "undo")
+    ok(gm, "act", "bran", "attack", "gob", "-w", "longsword", "--dice", "1")
+    said = refused(gm, "act", "bran", "grapple", "gob", "--dice", "15,2")
+    assert said.startswith(
+        "Error: Brannoc has made the only attack of their Attack action, and a grapple takes "
+        "the place of one (srd-20, srd-3); left this turn"
+    ), said
+    said = refused(gm, "act", "bran", "shove", "gob", "--dice", "15,2")
+    assert "and a shove takes the place of one (srd-21, srd-3)" in said, said
+
+
+def test_srd_3_a_player_characters_attack_action_is_theirs_not_its(tmp_path):
+    gm = brannoc_and_goblin(tmp_path)
+    out = ok(gm, "act", "bran", "attack", "gob", "-w", "longsword", "--dice", "1")
+    assert "Brannoc spends 1 attack: the only one their Attack action gives" in out, out
+    ok(gm, "next")
+    out = ok(gm, "act", "gob", "attack", "bran", "-w", "scimitar", "--dice", "1")
+    assert "Goblin spends 1 attack: the only one its Attack action gives" in out, out

@@ -275,7 +275,7 @@ def test_srd_3_the_log_says_which_attack_of_the_attack_action_is_spent_as_a_sent
     out = t.act("brannoc", "attack", "gob", faces=(2,))
     assert [describe(e) for e in of(out, Spent)] == [
         "brannoc spends 1 action: attack",
-        "brannoc spends 1 attack: the only one its Attack action gives",
+        "brannoc spends 1 attack: the only one their Attack action gives",
     ]
     t = Table()
     t.join("brannoc", sample("fighter", attacks=2), "pc")
@@ -284,7 +284,7 @@ def test_srd_3_the_log_says_which_attack_of_the_attack_action_is_spent_as_a_sent
     t.act("brannoc", "attack", "gob", faces=(2,))
     out = t.act("brannoc", "attack", "gob", faces=(2,))
     assert [describe(e) for e in of(out, Spent)] == [
-        "brannoc spends 1 attack: the 2nd of the 2 its Attack action gives"
+        "brannoc spends 1 attack: the 2nd of the 2 their Attack action gives"
     ]
 
 
