@@ -114,6 +114,8 @@ class Panel(msgspec.Struct, frozen=True):
     asked: Reaction | None = None  # the character's own reaction it waits for
     secret: bool = False  # the players' screen waits on the GM's secret roll (no more said)
     figures: dict[str, str] = {}  # beside each reaction asked, its figures for the character
+    latest: tuple[int, str] | None = None  # the players' last step on the character (`latest_on`)
+    undo_said: str = ""  # the sentence of the step `undo` would take back
 
 
 def player_actions(
@@ -360,7 +362,35 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
         asked,
         secret,
         reaction_figures(live.ruleset, sheet, asked.choices) if asked and sheet else {},
+        latest_on(timeline, combatant, wound.name if wound else ""),
+        timeline.moments[-1].step.sentence if timeline.moments else "",
     )
+
+
+LOOKED_BACK = 64  # the players' steps a panel looks back through for the character's latest
+
+
+def latest_on(timeline: Timeline, combatant: str, name: str) -> tuple[int, str] | None:
+    """The players' number and sentence of the latest step in effect that touched the
+    character: damage dealt or taken, put down, a standing changed, named in the head of
+    the sentence (before its colon: not in the order the fight begins with) of a step that
+    rolled (a miss) or whose outcome is the GM's secret, or named in another's step (a
+    declared attack on them; their own turn's end is not news). The sentence is the players'
+    screen's (`secrecy`): a GM-only roll's outcome is never in it."""
+    named = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)") if name else None
+    for moment in reversed(timeline.moments[-LOOKED_BACK:]):
+        step = moment.step
+        if not (step.in_effect and step.sentence):
+            continue
+        harmed = any(combatant in (h.who, h.whom) for h in step.harm)
+        before = [(s.health, s.conditions) for s in step.before if s.combatant == combatant]
+        after = [(s.health, s.conditions) for s in step.after if s.combatant == combatant]
+        said = named is not None and bool(named.search(step.sentence.split(":")[0]))
+        if harmed or combatant in step.fallen or before != after or (
+            said and (step.rolls or step.secret or not step.sentence.startswith(name))
+        ):
+            return step.step, step.sentence
+    return None
 
 
 def own_name(live: Encounter, combatant: str) -> str:

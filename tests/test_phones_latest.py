@@ -1,0 +1,91 @@
+"""What a phone says of the step that touched its character last, and of the step a
+take-back would undo (an outside table tester, issue 37): in the ruleset's own words, as
+the players' screen has them, never a GM-only roll's outcome."""
+
+import html
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fracas.projections import Fracas
+from fracas.projections.replay import timeline
+from tests.web import RULESETS, duel, phones
+
+pytestmark = pytest.mark.sqlite_file
+
+
+FOE_ATTACKS = {"action": "attack", "actor": "foe", "targets": ["hero"]}
+
+
+def foes_turn(fight: Any) -> None:
+    while fight.view().acting != ["foe"]:
+        fight.execute(fight.ruleset.command({"action": "next"}))
+
+
+def latest(panel: str) -> str:
+    found = re.search(r'<p class="latest" id="latest"[^>]*>(.*?)</p>', panel, re.S)
+    assert found, panel
+    return html.unescape(re.sub(r"<[^>]+>", " ", found[1]))
+
+
+def sentences(db: Path, players: bool) -> list[str]:
+    with Fracas(str(db)) as log:
+        return [m.step.sentence for m in timeline(log.encounter("fight"), players=players)]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_phone_says_what_the_latest_step_on_its_character_did(
+    tmp_path: Path, ruleset: str
+) -> None:
+    db = tmp_path / "fight.db"
+    duel(db, ruleset, foe_side="npc")
+    with Fracas(str(db)) as log:
+        fight = log.encounter("fight")
+        foes_turn(fight)
+        fight.execute(fight.ruleset.command(FOE_ATTACKS))
+        fight.execute(fight.ruleset.command({"action": "next"}))  # and ends their turn
+    said = sentences(db, players=True)
+    attack = next(s for s in reversed(said) if s.startswith("foe attacks hero"))
+    with phones(db, ("hero",)) as table:
+        line = latest(table.panel("hero"))
+    assert " ".join(attack.split()) in " ".join(line.split())
+    assert f"step {said.index(attack) + 1}" in line
+
+
+@pytest.mark.parametrize("ruleset", ["percentile", "srd", "shotclock"])
+def test_a_phone_never_says_what_a_gm_only_roll_decided(tmp_path: Path, ruleset: str) -> None:
+    db = tmp_path / "fight.db"
+    duel(db, ruleset, foe_side="npc")
+    with Fracas(str(db)) as log:
+        fight = log.encounter("fight")
+        foes_turn(fight)
+        fight.execute(fight.ruleset.command(FOE_ATTACKS), secret=True)
+    gms = sentences(db, players=False)[-1]
+    assert "GM-only" not in gms
+    with phones(db, ("hero",)) as table:
+        panel = table.panel("hero")
+        line = latest(panel)
+    assert "foe attacks hero" in line and "GM-only" in line
+    assert gms not in html.unescape(panel)
+    assert "damage" not in line
+
+
+def test_a_take_back_names_the_step_it_takes_back(tmp_path: Path) -> None:
+    db = tmp_path / "fight.db"
+    duel(db, "percentile", foe_side="npc")
+    with Fracas(str(db)) as log:
+        fight = log.encounter("fight")
+        if fight.view().acting[0] != "hero":
+            fight.execute(fight.ruleset.command({"action": "next"}))
+    with phones(db, ("hero",)) as table:
+        sent = table.tap("hero", action="attack", targets=["foe"], dice=[95])
+        assert sent.status_code == 200, sent.text
+        panel = table.panel("hero")
+    said = sentences(db, players=True)
+    button = re.search(r'<button type="button" id="undo"[^>]*>(.*?)</button>', panel, re.S)
+    assert button, panel
+    assert " ".join(html.unescape(button[1]).split()) == (
+        f"Take back: {said[-1]} (step {len(said)})"
+    )
