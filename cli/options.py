@@ -193,13 +193,25 @@ def ruleset_for(app: App, name: str | None) -> tuple[Ruleset, Any]:
 
     if name is not None:
         return load(name), None
-    no_log = BadInputError(f"{shown(app.db)}: no such log; name a ruleset with -r RULESET")
+    way_out = by_name()
+    no_log = BadInputError(f"{shown(app.db)}: no such log, so no encounter's ruleset; {way_out}")
     if not is_server(app.db) and not os.path.exists(app.db):
         raise no_log
     try:
         encounter = app.encounter()
-    except NotFoundError:
+    except NotFoundError as missing:
         if not is_server(app.db):
-            raise
+            raise NotFoundError(f"{missing}; or {way_out}") from None
         raise no_log from None
     return encounter.ruleset, catalog.options_in_force(encounter)
+
+
+def by_name() -> str:
+    """How the command names a ruleset with no encounter to read it from: `fracas actions
+    -r srd`, and the rulesets installed."""
+    from fracas.rules import available
+
+    names = available()
+    example = "srd" if "srd" in names else names[0] if names else "RULESET"
+    command = click.get_current_context().info_name
+    return f"name a ruleset: `fracas {command} -r {example}` (installed: {', '.join(names)})"

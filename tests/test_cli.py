@@ -194,6 +194,24 @@ def test_rebuild_and_rulesets_and_encounters(run):
     assert "attack" in run("actions").output
 
 
+def test_actions_options_and_monsters_without_an_encounter_say_how_to_name_a_ruleset(tmp_path):
+    """`fracas actions` with no fight to read the ruleset of: one line saying how to list a
+    ruleset's actions by name (`-r srd`), with the rulesets installed; and with a log of no
+    encounter, or one named that is not there, the same way out beside the other."""
+    db = str(tmp_path / "none.db")
+    runner = CliRunner()
+    for command in ("actions", "options"):
+        result = runner.invoke(cli, ["--db", db, command])
+        assert result.exit_code != 0 and len(result.output.strip().splitlines()) == 1
+        said = result.output.strip()
+        assert f"name a ruleset: `fracas {command} -r srd`" in said, said
+        assert "installed: fudge, percentile, pool, shotclock, srd, timeslice" in said, said
+    runner.invoke(cli, ["--db", db, "new", "--id", "first"])
+    result = runner.invoke(cli, ["--db", db, "actions", "-e", "nosuch"])
+    said = result.output.strip()
+    assert "no encounter 'nosuch'" in said and "fracas actions -r srd" in said, said
+
+
 def test_demo_plays_into_its_file(tmp_path):
     db = tmp_path / "demo.db"
     result = CliRunner().invoke(cli, ["demo", "--db", str(db)])
