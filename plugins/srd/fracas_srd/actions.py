@@ -8,6 +8,7 @@ from fracas.rules.api import (
     ConditionSet,
     Context,
     Event,
+    Modifier,
     RefusedError,
     Resolved,
     Spent,
@@ -27,17 +28,18 @@ from fracas_srd.commands import (
     Hide,
     Offhand,
     Search,
+    SecondWind,
     Shove,
     Stabilise,
     Use,
 )
 from fracas_srd.conditions import BREAK_FREE
-from fracas_srd.damage import stabilised
+from fracas_srd.damage import heal, stabilised, summed_roll
 from fracas_srd.effects import moving_freely
 from fracas_srd.monsters import and_list
 from fracas_srd.movement import feet, held_at_0, speed_of
 from fracas_srd.sheets import SIZES
-from fracas_srd.state import MOVEMENT, REMOVED, Fighter, State
+from fracas_srd.state import MOVEMENT, REMOVED, REST_USE, Fighter, State
 from fracas_srd.turn import (
     action,
     action_or_bonus,
@@ -182,6 +184,29 @@ def search(state: State, actor: Fighter, command: Search, ctx: Context) -> list[
     elif not found:
         said += " hidden"
     return [*events, Resolved(actor.id, "search", [], said, ["srd-5"]), *cleared]
+
+
+def second_wind(state: State, actor: Fighter, command: SecondWind, ctx: Context) -> list[Event]:
+    """A feature that heals its bearer with a bonus action (Second Wind): its dice plus the
+    character's level, once until a short or long rest (`fracas party rest short`)."""
+    feature = next((f for f in actor.sheet.features if f.heals), None)
+    if feature is None:
+        raise RefusedError(
+            f"{actor.name} has no Second Wind on the sheet (a fighter's: [[features]] name = "
+            '"second wind", heals = "1d10")'
+        )
+    if actor.used(feature.name):
+        raise RefusedError(
+            f"{actor.name} has used {feature.name}: a short or long rest gives it back "
+            "(fracas party rest short)"
+        )
+    events = bonus_action(actor, feature.name)
+    level = [Modifier(actor.sheet.level, "fighter level", "srd-12")] if actor.sheet.level else []
+    roll = ctx.dice.roll(feature.heals, feature.name)
+    amount = max(0, roll.total + sum(m.value for m in level))
+    events.append(summed_roll(actor.id, feature.name, roll, level, ["srd-12"]))
+    events.append(Spent(actor.id, REST_USE, 1, feature.name))
+    return events + heal(actor, amount, feature.name, ("srd-12",))
 
 
 def use(state: State, actor: Fighter, command: Use, ctx: Context) -> list[Event]:

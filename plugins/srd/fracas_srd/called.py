@@ -18,7 +18,7 @@ def save(state: State, actor: Fighter, command: Save, ctx: Context) -> list[Even
     ability = command.ability
     assert ability is not None  # Save refuses a save without one
     if ability == "con" and not command.fail:
-        owed = owed_concentration_save(state, ctx, actor, command.dc)
+        owed = owed_concentration_save(state, ctx, actor, command.dc, command.spend)
         if owed is not None:
             return owed
     purpose = f"{ability.capitalize()} save" + (
@@ -35,6 +35,7 @@ def save(state: State, actor: Fighter, command: Save, ctx: Context) -> list[Even
         rules,
         given=command.modifiers,
         resist=command.resist,
+        spend=command.spend,
     )
     return events + failed(actor, made, command.fail, purpose, "srd-36")
 
@@ -43,7 +44,8 @@ def check(state: State, actor: Fighter, command: Check, ctx: Context) -> list[Ev
     check_fail(actor, command.fail, command.dc)
     events: list[Event] = []
     skill = command.skill.lower()
-    made = skill_check(ctx, events, actor, skill, command.dc, ["srd-37"], command.modifiers)
+    rules, given = ["srd-37"], command.modifiers
+    made = skill_check(ctx, events, actor, skill, command.dc, rules, given, command.spend)
     purpose = events[0].purpose if isinstance(events[0], Rolled) else f"{skill} check"
     return events + failed(actor, made, command.fail, purpose, "srd-37")
 

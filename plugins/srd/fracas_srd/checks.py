@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from fracas.rules.api import ConditionCleared, Context, Event, Modifier, Roll, Rolled
 
-from fracas_srd.effects import Bonus, bonuses, edges, spent_once
+from fracas_srd.effects import Bonus, bonuses, check_spend, edges, spent_once
 from fracas_srd.sheets import ABILITIES, SKILLS, Ability
 from fracas_srd.state import Fighter
 
@@ -152,19 +152,22 @@ def skill_check(
     dc: int | None,
     rules: list[str],
     given: Sequence[Modifier] = (),
+    spend: str = "",
 ) -> Check:
-    """A check with a skill, or with an ability alone (`str`); `given`: the GM's modifiers."""
+    """A check with a skill, or with an ability alone (`str`); `given`: the GM's modifiers;
+    `spend`: the effect its creature chooses to add to it (guidance, srd-81)."""
     if skill in ABILITIES:
         purpose = f"{skill.capitalize()} check"
     else:
         purpose = f"{SKILLS[skill].capitalize()} ({skill.title()}) check"
     if dc is not None:
         purpose += f" (DC {dc})"
-    flat, dice = bonuses(fighter, "checks")
+    check_spend(fighter, "checks", spend)
+    flat, dice = bonuses(fighter, "checks", spend)
     mods = [*skill_modifiers(fighter, skill), *flat, *given]
     edge = check_edge(fighter)
     check = d20_test(ctx, events, fighter.id, purpose, mods, edge, dc, rules, dice=dice)
-    events += spent_once(fighter, "checks")
+    events += spent_once(fighter, "checks", spend)
     helped = fighter.conditions.get("helped")
     if helped is not None and not helped.get("against"):
         events.append(ConditionCleared(fighter.id, "helped", "used on this check", ["srd-5"]))

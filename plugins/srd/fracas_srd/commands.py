@@ -157,6 +157,13 @@ class DeathSave(Act, tag="death_save"):
     no_targets: ClassVar[bool] = True
 
 
+class SecondWind(Act, tag="second_wind"):
+    """A fighter's Second Wind: a bonus action, 1d10 + its level of hit points, once until
+    a short or long rest (the sheet's feature with `heals`)."""
+
+    no_targets: ClassVar[bool] = True
+
+
 class Move(Act, tag="move"):
     """Movement on its turn (srd-52): `move 20`, in feet."""
 
@@ -173,6 +180,7 @@ class Save(Act, tag="save"):
     dc: Annotated[int, msgspec.Meta(ge=0, le=60)] | None = None
     fail: str = ""  # a condition the creature has on a failure
     resist: bool = True  # false: a legendary creature keeps its failed save (srd-56)
+    spend: str = ""  # an effect it chooses to add to this save (resistance, srd-82)
 
     def __post_init__(self) -> None:
         if not self.ability:
@@ -189,6 +197,7 @@ class Check(Act, tag="check"):
     skill: str = ""
     dc: Annotated[int, msgspec.Meta(ge=0, le=60)] | None = None
     fail: str = ""
+    spend: str = ""  # an effect it chooses to add to this check (guidance, srd-81)
 
     def __post_init__(self) -> None:
         known = [*SKILLS, *ABILITIES]
@@ -213,7 +222,7 @@ class Surprise(Command, tag="surprise"):
 SrdCommand = (
     Join | Begin | Pass | Attack | Offhand | Opportunity | Multiattack | Legendary | Lair | React
     | Cast | Dash | Disengage | Dodge | Help | Hide | Search | Use | Ready | Stabilise
-    | Grapple | Shove | Escape | Stand | Move | Surprise | Save | Check | DeathSave
+    | Grapple | Shove | Escape | Stand | Move | Surprise | Save | Check | DeathSave | SecondWind
 )  # fmt: skip
 
 ACTIONS = {
@@ -241,6 +250,8 @@ ACTIONS = {
     "escape": "the grappled try to break free (srd-20)",
     "stand": "stand up from prone, for half the speed (srd-27)",
     "death_save": "roll your death save as your turn starts; still down, the turn ends (srd-14)",
+    "second_wind": "a fighter's Second Wind: a bonus action, regain 1d10 + fighter level hit "
+    "points, once until a short or long rest (the sheet's feature with heals)",
     "move": "move on its turn, in feet, up to its speed; more after a dash (srd-52)",
     "surprise": "before the fight: the GM names the surprised (srd-1)",
     "save": "a saving throw from the sheet, at any time: save ABILITY --dc N [-o fail=CONDITION]"

@@ -18,6 +18,7 @@ from fracas_srd.commands import Scene
 from fracas_srd.effects import (
     attacked_edges,
     bonuses,
+    check_spend,
     edges,
     effects_on,
     foreseen,
@@ -266,16 +267,19 @@ def saving_throw(
     magic: bool = False,
     resist: bool = True,
     favoured: tuple[str, str] | None = None,
+    spend: str = "",
 ) -> Check:
     """srd-M5 with srd-27's automatic failures and srd-22's cover on Dex saves, and Magic
     Resistance against a spell or another magical effect (`magic`, srd-63); a failure a
-    legendary resistance turns into a success (srd-56), unless the GM declines it (`resist`)."""
+    legendary resistance turns into a success (srd-56), unless the GM declines it (`resist`);
+    `spend`: the effect its creature chooses to add to it (resistance, srd-82)."""
+    check_spend(fighter, "saves", spend)
     failing = next((c for c in FAILS_STR_DEX if fighter.has(c)), "")
     if failing and ability in ("str", "dex"):
         why = f"fails the {ability.capitalize()} save automatically: {failing}"
         events.append(Resolved(fighter.id, "save", [], why, ["srd-27", *rules]))
         return resisted(events, fighter, Check(0, 0, False), purpose, resist)
-    flat, dice = bonuses(fighter, "saves")
+    flat, dice = bonuses(fighter, "saves", spend)
     mods, edge = [*save_modifiers(fighter, ability), *flat, *given], Edge()
     if ability == "dex":
         if cover_bonus(cover):
@@ -292,7 +296,7 @@ def saving_throw(
         edge.add(True, *favoured)
     rules = ["srd-M5", *rules]
     made = d20_test(ctx, events, fighter.id, purpose, mods, edge, dc, rules, dice=dice)
-    events += spent_once(fighter, "saves")
+    events += spent_once(fighter, "saves", spend)
     return made if made.success else resisted(events, fighter, made, purpose, resist)
 
 

@@ -224,20 +224,21 @@ def concentration_on(holding: dict, dc: int) -> str:
 
 
 def concentration_roll(
-    state: State, ctx: Context, target: Fighter, dc: int, purpose: str
+    state: State, ctx: Context, target: Fighter, dc: int, purpose: str, spend: str = ""
 ) -> list[Event]:
     events: list[Event] = []
-    check = saving_throw(ctx, events, target, "con", dc, purpose, ["srd-26"])
+    check = saving_throw(ctx, events, target, "con", dc, purpose, ["srd-26"], spend=spend)
     if not check.success:
         events += end_concentration(state, target, "failed the concentration save", "srd-26")
     return events
 
 
 def owed_concentration_save(
-    state: State, ctx: Context, target: Fighter, dc: int | None
+    state: State, ctx: Context, target: Fighter, dc: int | None, spend: str = ""
 ) -> list[Event] | None:
     """srd-26: a Con save by a creature that owes a concentration save (after harm by hand)
-    is that save, the one owed at this DC or the first; None when it owes none."""
+    is that save, the one owed at this DC or the first (`spend`: an effect it adds to it,
+    resistance); None when it owes none."""
     holding = target.conditions.get("concentrating")
     if holding is None or not target.owed or (dc is not None and dc not in target.owed):
         return None
@@ -245,7 +246,7 @@ def owed_concentration_save(
     left = list(target.owed)
     left.remove(due)
     purpose = concentration_on(holding, due)
-    events = concentration_roll(state, ctx, target, due, purpose)
+    events = concentration_roll(state, ctx, target, due, purpose, spend)
     if any(isinstance(e, ConditionCleared) for e in events):
         return events  # the concentration has ended, and what was owed with it
     made = f"made the {purpose}" + (f"; still owes DC {', '.join(map(str, left))}" if left else "")

@@ -6,7 +6,7 @@ by its duration, or with the concentration that holds it (srd-34)."""
 from typing import NamedTuple
 
 import msgspec
-from fracas.rules.api import ConditionCleared, Event, Modifier
+from fracas.rules.api import ConditionCleared, Event, Modifier, RefusedError
 
 from fracas_srd.sheets import DamageType, Effect, RollKind, Weapon, parse_amount, parse_bonus
 from fracas_srd.state import Fighter
@@ -80,13 +80,31 @@ def ac_notes(fighter: Fighter) -> list[Modifier]:
     ]
 
 
-def bonuses(fighter: Fighter, kind: RollKind) -> tuple[list[Modifier], list[Bonus]]:
-    """The numbers (as modifiers) and the dice (to roll) effects add to this kind of roll."""
+SAID = {"attacks": "attack roll", "saves": "saving throw", "checks": "ability check"}
+
+
+def chosen(effect: Effect, kind: RollKind) -> bool:
+    """srd-81, srd-82: the effect adds its dice to one roll of this kind its creature
+    chooses (guidance: an ability check; resistance: a saving throw), not the next one."""
+    return effect.once and kind != "attacks" and bool(getattr(effect, kind))
+
+
+def bonuses(
+    fighter: Fighter, kind: RollKind, spend: str = ""
+) -> tuple[list[Modifier], list[Bonus]]:
+    """The numbers (as modifiers) and the dice (to roll) effects add to this kind of roll;
+    one the creature chooses the roll of only where this roll spends it (`spend`: its
+    source, guidance). The others' dice kept are told as notes with no value."""
     flat: list[Modifier] = []
     dice: list[Bonus] = []
-    for name, effect in effects_on(fighter):
+    for by, name, effect in held(fighter):
         text = getattr(effect, kind)
         if not text:
+            continue
+        if by and chosen(effect, kind) and name.lower() != spend.lower():
+            whose = f"{fighter.name}'s"
+            flat.append(Modifier(0, f"{name}'s {text} kept for {article(SAID[kind])} of "
+                                    f"{whose} choosing (-o spend={name})", "srd-33"))  # fmt: skip
             continue
         sign, spec, number = parse_bonus(text)
         if spec:
@@ -96,14 +114,34 @@ def bonuses(fighter: Fighter, kind: RollKind) -> tuple[list[Modifier], list[Bonu
     return flat, dice
 
 
-def spent_once(fighter: Fighter, kind: RollKind) -> list[Event]:
+def article(noun: str) -> str:
+    return f"an {noun}" if noun[0] in "aeiou" else f"a {noun}"
+
+
+def check_spend(fighter: Fighter, kind: RollKind, spend: str) -> None:
+    """The effect a save or check spends (`-o spend=guidance`) is one the creature holds
+    for this kind of roll."""
+    if not spend:
+        return
+    if not any(
+        by and chosen(effect, kind) and name.lower() == spend.lower()
+        for by, name, effect in held(fighter)
+    ):
+        raise RefusedError(
+            f"{fighter.name} has no {spend} to add to {article(SAID[kind])} (srd-81, srd-82)"
+        )
+
+
+def spent_once(fighter: Fighter, kind: RollKind, spend: str = "") -> list[Event]:
     """An effect that adds to one roll of this kind ends with the roll it added to
-    (guidance's d4 on one ability check, srd-81; resistance's on one save, srd-82)."""
-    said = {"attacks": "attack roll", "saves": "saving throw", "checks": "ability check"}[kind]
+    (guidance's d4 on the ability check it is spent on, srd-81; resistance's on a save,
+    srd-82; vicious mockery's disadvantage on the next attack roll, srd-33)."""
+    said = SAID[kind]
     return [
         ConditionCleared(fighter.id, by, f"{source} spent on this {said}", ["srd-33"])
         for by, source, effect in held(fighter)
         if by and effect.once and (getattr(effect, kind) or kind in effect.disadvantage)
+        and (not chosen(effect, kind) or source.lower() == spend.lower())
     ]
 
 

@@ -42,6 +42,18 @@ class SlotsRestored(Event, tag="srd.slots-restored"):
         return f"{self.target}'s spell slots are restored: {self.reason}"
 
 
+class UsesBack(Event, tag="srd.uses-back"):
+    """Features used once a short or long rest are ready again (Second Wind)."""
+
+    target: str
+    what: list[str]
+    reason: str
+    rules: list[str] = []
+
+    def describe(self) -> str:
+        return f"{self.target}'s {', '.join(self.what)} ready again: {self.reason}"
+
+
 class Recharged(Event, tag="srd.recharged"):
     """A monster's used ability is ready again: its d6 at the start of its turn (srd-54)."""
 

@@ -31,6 +31,7 @@ from fracas_srd.events import (
     ShookOff,
     SlotsRestored,
     TemporaryHitPoints,
+    UsesBack,
 )
 from fracas_srd.sheets import Options, Sheet
 from fracas_srd.slots import slot_level
@@ -41,6 +42,7 @@ from fracas_srd.state import (
     LEGENDARY_RESISTANCE,
     MOVEMENT,
     RECHARGE,
+    REST_USE,
     Fighter,
     State,
     lair_opens,
@@ -141,7 +143,7 @@ def spent(state: State, event: Spent) -> State:
                 return legendary_spent(state, f, event.amount)
         if event.resource == RECHARGE:
             return replace(f, recharging=(*f.recharging, event.reason))
-        if event.resource == DAILY:
+        if event.resource in (DAILY, REST_USE):
             return replace(f, used_today={**f.used_today, event.reason: f.used(event.reason) + 1})
         if event.resource == LEGENDARY_RESISTANCE:
             return replace(f, resisted=f.resisted + event.amount)
@@ -186,6 +188,13 @@ def restored(state: State, event: Restored) -> State:
         )
 
     return roster.change(state, event.target, edit)
+
+
+def uses_back(state: State, event: UsesBack) -> State:
+    def back(f: Fighter) -> Fighter:
+        return replace(f, used_today={k: v for k, v in f.used_today.items() if k not in event.what})
+
+    return roster.change(state, event.target, back)
 
 
 def slots_restored(state: State, event: SlotsRestored) -> State:
@@ -282,6 +291,7 @@ evolve = roster.dispatch(
         TemporaryHitPoints: temporary,
         DeathSaves: death_saves,
         SlotsRestored: slots_restored,
+        UsesBack: uses_back,
         Restored: restored,
         Recharged: recharged,
         ShookOff: shook_off,
@@ -303,4 +313,5 @@ def event_types() -> tuple[type[Event], ...]:
         Restored,
         ConcentrationOwed,
         ShookOff,
+        UsesBack,
     )

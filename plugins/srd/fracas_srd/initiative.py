@@ -282,7 +282,14 @@ def decide_death_save(state: State, command: DeathSave, ctx: Context) -> list[Ev
     check_begun(state)
     due = start_due(state)
     if due is None or due.id != command.actor:
-        who = state.fighter(command.actor).name
+        fighter = state.fighter(command.actor)
+        who = fighter.name
+        if fighter.has("stable"):
+            wakes = "it wakes" if fighter.its == "its" else "they wake"
+            raise RefusedError(
+                f"{who} is stable: no death saves; {wakes} with 1 HP after 1d4 hours or when "
+                "healed (srd-14)"
+            )
         raise RefusedError(f"no death save is due for {who} now: one starts a dying turn (srd-14)")
     return start_then_pass(state, Pass(actor=due.id), ctx, due)
 

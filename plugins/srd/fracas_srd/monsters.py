@@ -160,13 +160,17 @@ def check_window(state: State, actor: Fighter, cost: int) -> None:
     if ended.partition(":")[2] == actor.id:
         raise RefusedError(f"it was {actor.name}'s own turn that ended (srd-29)")
     if actor.legendary_after == ended:
-        raise RefusedError(f"{actor.name} has taken a legendary action at this turn's end (srd-29)")
+        raise RefusedError(
+            f"{actor.name} has taken a legendary action at this turn's end: one at each "
+            "turn's end, the next once another creature's turn ends (srd-29)"
+        )
     if actor.surprised:
         raise RefusedError(f"{actor.name} is surprised until {actor.its} first turn ends (srd-29)")
     left = actor.legendary_prior if state.turn == actor.id else actor.legendary_left
     if left < cost:
         raise RefusedError(
-            f"{actor.name} has {left} {legendary_actions(left)} left, this costs {cost}"
+            f"{actor.name} has {left} {legendary_actions(left)} left, this costs {cost}: "
+            f"they come back at the start of {actor.its} turn (srd-29)"
         )
 
 

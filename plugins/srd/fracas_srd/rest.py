@@ -24,7 +24,7 @@ from fracas.rules.api import (
 )
 
 from fracas_srd.damage import heal
-from fracas_srd.events import Restored
+from fracas_srd.events import Restored, UsesBack
 from fracas_srd.evolve import evolve
 from fracas_srd.slots import restore_slots
 from fracas_srd.state import HIT_DIE, Fighter, State
@@ -135,16 +135,23 @@ def check_nobody_dying(state: State) -> None:
 
 def short_rest(state: State, who: str, spend: int, ctx: Context) -> list[Event]:
     """srd-58: the Hit Dice the GM says the creature spends, one by one, each healing its
-    roll plus the Constitution modifier (0 at least)."""
+    roll plus the Constitution modifier (0 at least); a feature used once until a rest
+    (Second Wind) is ready again."""
     f = state.fighter(who)
+    events = uses_back(f, "a short rest")
     if spend == 0:
-        return [Note(f"{f.name} spends no Hit Dice (srd-58)")]
+        return [*events, Note(f"{f.name} spends no Hit Dice (srd-58)")]
     check_hit_dice(f, spend)
-    events: list[Event] = []
     for _ in range(spend):
         f = roster.fold(evolve, state, events).fighter(who)
         events += hit_die(f, ctx)
     return events
+
+
+def uses_back(f: Fighter, why: str) -> list[Event]:
+    """The features once until a short or long rest it has used, ready again."""
+    used = [feature.name for feature in f.sheet.features if feature.heals and f.used(feature.name)]
+    return [UsesBack(f.id, used, why)] if used else []
 
 
 def check_hit_dice(f: Fighter, spend: int) -> None:

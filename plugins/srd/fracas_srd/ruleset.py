@@ -84,6 +84,7 @@ ON_TURN: dict[str, Resolver] = {
     "hide": actions.hide,
     "search": actions.search,
     "use": actions.use,
+    "second_wind": actions.second_wind,
     "stabilise": actions.stabilise,
     "grapple": actions.grapple,
     "shove": actions.shove,

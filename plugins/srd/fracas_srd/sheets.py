@@ -124,6 +124,9 @@ class Feature(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     trigger: Literal["", "hit"] = ""
     halves: bool = False
     bonus_actions: list[BonusForm] = []  # these actions as a bonus action (srd-60)
+    # Dice it heals its bearer with a bonus action, plus the character's level, once until a
+    # short or long rest (a fighter's Second Wind: "1d10"; `fracas act ID second_wind`).
+    heals: str = ""
 
 
 class Plus(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

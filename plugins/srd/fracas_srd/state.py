@@ -15,6 +15,7 @@ AT_ZERO = ("dying", "stable", "dead")
 REMOVED = "removed"
 
 MULTIATTACK = "multiattack"  # the action, which an ability of it may begin (srd-29)
+REST_USE = "use until a rest"  # the resource a feature once a short or long rest spends
 DAILY = "innate use"  # the resource an innate spell of so many a day spends
 ONCE_A_TURN = "once a turn"  # the resource a feature used once a turn spends (srd-38)
 MOVEMENT = "feet of movement"  # the resource a move spends (srd-52)

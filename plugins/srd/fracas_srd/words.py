@@ -39,6 +39,7 @@ VERBS = {
     "surprise": "rules who is surprised",
     "save": "makes a {ability} save",
     "check": "makes a {skill} check",
+    "second_wind": "uses Second Wind",
 }
 TOLD = frozenset(
     (
@@ -94,6 +95,8 @@ FIELD_HELP = {
     "skill": "the skill of the check (athletics, perception, ...) or an ability alone (str)",
     "dc": "the difficulty: meeting it succeeds (srd-M2)",
     "fail": "a condition the creature has on a failure, such as prone or frightened",
+    "spend": "an effect whose die the creature adds to this roll, its choice: guidance on a "
+    "check, resistance on a save (srd-81, srd-82; unsaid, the die is kept)",
 }
 
 # What a player sets from a phone (everything else is the GM's: the scene's cover, who sees

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from srd_cli import SAMPLES, Gm, fight, ok, sample
+from srd_cli import SAMPLES, Gm, fight, ok, refused, sample
 
 
 @pytest.fixture
@@ -30,23 +30,42 @@ def conditions(gm: Gm, who: str) -> str:
     return next(line for line in rows if f" {who} " in f" {line} " and " to act" not in line)
 
 
-def test_srd_81_guidance_adds_a_d4_to_one_check_then_ends_with_the_concentration(chapel):
+def test_srd_81_guidance_adds_a_d4_to_the_check_its_target_chooses_then_ends(chapel):
+    """The d4 is the target's to add to one ability check of its choosing: a check without
+    `-o spend=guidance` keeps it, and says so; the one that spends it adds it, and the
+    spell and the caster's concentration end."""
     cast = ok(chapel, "act", "maelis", "cast", "brannoc", "-o", "spell=guidance")
     assert "Brannoc is under guidance" in cast, cast
     assert "concentrating" in conditions(chapel, "Maelis")
+    kept = ok(chapel, "act", "brannoc", "check", "athletics", "--dc", "18", "--dice", "10")
+    assert "guidance's 1d4 kept for an ability check of Brannoc's choosing" in kept, kept
+    assert "-o spend=guidance" in kept, kept
+    assert "under guidance" in conditions(chapel, "Brannoc"), kept
     # Brannoc (Str 16, +3, proficient in Athletics +2) rolls 10, and guidance's d4 a 3: 18
-    first = ok(chapel, "act", "brannoc", "check", "athletics", "--dc", "18", "--dice", "10,3")
+    first = ok(chapel, "act", "brannoc", "check", "athletics", "--dc", "18", "-o",
+               "spend=guidance", "--dice", "10,3")  # fmt: skip
     assert "guidance" in first and "18" in first, first
     assert "under guidance" not in conditions(chapel, "Brannoc"), first
     assert "concentrating" not in conditions(chapel, "Maelis"), first
     # the next check has no d4: one die typed is all it asks for
     again = ok(chapel, "act", "brannoc", "check", "athletics", "--dc", "18", "--dice", "10")
     assert "guidance" not in again, again
+    said = refused(chapel, "act", "brannoc", "check", "athletics", "-o", "spend=guidance")
+    assert said == (
+        "Error: Brannoc has no guidance to add to an ability check (srd-81, srd-82)"
+    ), said
 
 
-def test_srd_82_resistance_adds_a_d4_to_one_save_then_ends(chapel):
+def test_srd_82_resistance_adds_a_d4_to_the_save_its_target_chooses_then_ends(chapel):
     ok(chapel, "act", "maelis", "cast", "brannoc", "-o", "spell=resistance")
-    saved = ok(chapel, "act", "brannoc", "save", "con", "--dc", "12", "--dice", "8,4")
+    kept = ok(chapel, "act", "brannoc", "save", "con", "--dc", "12", "--dice", "8")
+    assert "resistance's 1d4 kept for a saving throw of Brannoc's choosing" in kept, kept
+    assert "under resistance" in conditions(chapel, "Brannoc"), kept
+    # not a check's: guidance is spent on a check, resistance on a save
+    said = refused(chapel, "act", "brannoc", "check", "athletics", "-o", "spend=resistance")
+    assert "Brannoc has no resistance to add to an ability check" in said, said
+    saved = ok(chapel, "act", "brannoc", "save", "con", "--dc", "12", "-o", "spend=resistance",
+               "--dice", "8,4")  # fmt: skip
     assert "resistance" in saved, saved
     assert "under resistance" not in conditions(chapel, "Brannoc"), saved
     plain = ok(chapel, "act", "brannoc", "save", "con", "--dc", "12", "--dice", "8")

@@ -41,12 +41,13 @@ def conditions(gm: Gm, who: str) -> str:
     return " ".join(map(str, row(gm, who)["conditions"]))
 
 
-def test_srd_81_guidance_adds_its_d4_to_one_check_then_ends(gm):
+def test_srd_81_guidance_adds_its_d4_to_the_check_it_is_spent_on_then_ends(gm):
     cast = ok(gm, "act", "tam", "cast", "tam", "-o", "spell=guidance")
     said = "Tamsin is under guidance for 10 rounds: guidance: 1d4 added to one ability check"
     assert said in cast
     assert "srd-81" in cast and "concentrating" in conditions(gm, "tam")
-    check = ok(gm, "act", "tam", "check", "athletics", "--dc", "15", "--dice", "9,1")
+    check = ok(gm, "act", "tam", "check", "athletics", "--dc", "15", "-o", "spend=guidance",
+               "--dice", "9,1")  # fmt: skip
     assert "9 +3 +2 +1 = 15 vs 15" in check and "+1 guidance: +1d4 rolled 1" in check
     assert "Tamsin is no longer under guidance: guidance spent on this ability check" in check
     assert "Tamsin is no longer concentrating" in check

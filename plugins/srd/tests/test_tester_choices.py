@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from fracas.rules.api import ConditionSet, Resolved
-from srd_cli import SAMPLES, Gm, fight, gm_on, monster, ok, refused, written
+from srd_cli import SAMPLES, Gm, fight, gm_on, monster, ok, refused, sample, written
 from srd_table import Middling, Table
 from srd_table import sample as sheet_of
 
@@ -92,3 +92,90 @@ def test_a_spell_srd_does_not_know_named_alone_is_left_off_the_sheet_and_refused
     out = refused(gm, "act", "ilse", "cast", "gob", "-o", "spell=magic missle")
     assert "no spell 'magic missle' on the sheet (did you mean magic missile?)" in out, out
     assert "a spell srd does not play is cast from the sheet with its level" in out, out
+
+
+def test_second_wind_heals_1d10_plus_the_fighter_level_once_until_a_short_rest(tmp_path):
+    """The fighter had no Second Wind: a bonus action, 1d10 + fighter level hit points,
+    once until a short or long rest (`fracas party rest short`)."""
+    gm = gm_on(tmp_path / "t.db")
+    ok(gm, "party", "add", "brannoc", "-r", "srd", "--sheet", str(SAMPLES / "fighter.toml"),
+       "--name", "Brannoc")  # fmt: skip
+
+    def fight_with_a_second_wind(code: int = 0) -> str:
+        fight = ok(gm, "new", "--party").split()[0]
+        ok(gm, "add", "gob", "--monster", "goblin", "-e", fight)
+        ok(gm, "begin", "--dice", "20,1", "-e", fight)
+        ok(gm, "harm", "brannoc", "12", "-e", fight)
+        done, out = gm("act", "brannoc", "second_wind", "-e", fight, "--dice", "6")
+        assert done == code, out
+        if code == 0:
+            again = refused(gm, "act", "brannoc", "second_wind", "-e", fight, "--dice", "6")
+            assert "has used second wind" in again, again
+        ok(gm, "end", "-e", fight)
+        return out
+
+    won = fight_with_a_second_wind()
+    assert "Brannoc spends 1 bonus action: second wind" in won, won
+    # 1d10 [6] + fighter level 3: 9 of the 12 lost
+    assert "regains 9" in won or "heals 9" in won or "+9" in won, won
+    assert "HP 25/28" in ok(gm, "party"), ok(gm, "party")
+    used = fight_with_a_second_wind(code=1)
+    assert "Brannoc has used second wind: a short or long rest gives it back" in used, used
+    assert "(fracas party rest short)" in used, used
+    rested = ok(gm, "party", "rest", "short")
+    assert "second wind" in rested, rested
+    fight_with_a_second_wind()
+
+
+def test_second_wind_is_refused_to_a_sheet_without_it(gm):
+    ok(gm, "new", "-r", "srd", "--id", "yard", "--title", "The yard")
+    ok(gm, *sample("wren", "rogue", "Wren"))
+    ok(gm, *monster("gob", "goblin"))
+    ok(gm, "begin", "--dice", "20,1")
+    said = refused(gm, "act", "wren", "second_wind")
+    assert said == (
+        'Error: Wren has no Second Wind on the sheet (a fighter\'s: [[features]] name = '
+        '"second wind", heals = "1d10")'
+    ), said
+
+
+def test_srd_14_a_death_save_for_a_stable_creature_is_refused_saying_it_is_stable(gm):
+    ok(gm, "new", "-r", "srd", "--id", "den", "--title", "The den", "-o", "death_saves=own_step")
+    ok(gm, *sample("wren", "rogue", "Wren"))
+    ok(gm, *monster("gob", "goblin"))
+    ok(gm, "begin", "--dice", "2,19")
+    ok(gm, "harm", "wren", "30")
+    for _ in range(3):
+        ok(gm, "next")  # the goblin's turn ends: Wren's starts, her death save its step
+        ok(gm, "act", "wren", "death_save", "--dice", "12")
+    assert "stable" in row(gm, "Wren")
+    ok(gm, "next")
+    said = refused(gm, "act", "wren", "death_save", "--dice", "12")
+    assert said == (
+        "Error: Wren is stable: no death saves; they wake with 1 HP after 1d4 hours or when "
+        "healed (srd-14)"
+    ), said
+
+
+def test_srd_29_a_legendary_action_refused_says_when_the_next_comes(gm):
+    ok(gm, "new", "-r", "srd", "--id", "lair", "--title", "The lair")
+    for who in ("fighter", "rogue", "wizard", "cleric"):
+        ok(gm, *sample(who, who, who.title()))
+    ok(gm, *monster("dr", "adult red dragon"))
+    ok(gm, "begin", "--dice", "20,18,16,14,2")
+    ok(gm, "next")
+    ok(gm, "act", "dr", "legendary", "-o", "option=detect")
+    said = refused(gm, "act", "dr", "legendary", "-o", "option=detect")
+    assert said == (
+        "Error: Adult Red Dragon has taken a legendary action at this turn's end: one at each "
+        "turn's end, the next once another creature's turn ends (srd-29)"
+    ), said
+    for _ in range(2):
+        ok(gm, "next")
+        ok(gm, "act", "dr", "legendary", "-o", "option=detect")
+    ok(gm, "next")
+    said = refused(gm, "act", "dr", "legendary", "-o", "option=detect")
+    assert said == (
+        "Error: Adult Red Dragon has 0 legendary actions left, this costs 1: they come back at "
+        "the start of its turn (srd-29)"
+    ), said

@@ -59,14 +59,16 @@ def test_a_spell_named_with_set_is_filled_in_from_the_spellbook_as_a_sheet_files
 
 def test_an_unknown_spell_named_alone_says_what_it_costs_and_how_to_price_it(gm, tmp_path):
     """shillelagh, named alone on a sheet before srd played it, was cast as a cantrip with an action
-    (it is a bonus action): the warning on add now says so, and how to give its cost."""
+    (it is a bonus action): a spell srd does not know named with no level is left off the
+    sheet, and the warning on add says how to give its cost."""
     sheet = tmp_path / "tamsin.toml"
     sheet.write_text(
         (SAMPLES / "cleric.toml").read_text() + '\n[[spells]]\nname = "speak with animals"\n'
     )
     said = ok(gm, "add", "tamsin", "--sheet", str(sheet), "--side", "pc")
     assert "speak with animals: no spell srd plays" in said, said
-    assert 'give its level and casting on the sheet (level = 1, casting = "bonus")' in said, said
+    assert "no level: left off the sheet" in said, said
+    assert 'write its level on the sheet (level = 1; 0: a cantrip), with casting = "bonus"' in said
 
 
 def test_srd_85_a_creature_hiding_is_noticed_by_a_foe_whose_passive_perception_meets_it(gm):
