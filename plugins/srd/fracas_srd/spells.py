@@ -16,6 +16,7 @@ from fracas.rules.api import (
     RefusedError,
     Resolved,
     Spent,
+    Until,
     roster,
 )
 from msgspec.structs import replace
@@ -349,11 +350,27 @@ def moved_mark(state: State, caster: Fighter, spell: Spell, command: Cast) -> li
     check_targets(spell, spell.level, targets)
     events = bonus_action(caster, f"moves {spell.name}")
     held: list[list[str]] = []
+    holding = caster.conditions["concentrating"]
+    left = time_left(state, holding)
     for target in targets:
-        events += afflict(state, caster, target, spell, held)
-    holding = caster.conditions["concentrating"] | {"effects": held}
+        events += [
+            replace(e, detail=e.detail | left) if isinstance(e, ConditionSet) else e
+            for e in afflict(state, caster, target, spell, held)
+        ]
+    holding = holding | left | {"effects": held}
     why = f"on {spell.name}, its mark moved"
     return [*events, ConditionSet(caster.id, "concentrating", why, holding, ["srd-26", "srd-83"])]
+
+
+def time_left(state: State, detail: dict[str, Any]) -> dict[str, Any]:
+    """srd-28: a duration in rounds from now on, as much as is left of it: what a moved
+    mark lasts, and its concentration with it (srd-83)."""
+    given = detail.get("until")
+    ends = msgspec.convert(given, Until) if isinstance(given, dict) else None
+    if ends is None or not ends.rounds:
+        return {}
+    rounds = max(1, ends.ends - max(state.round, 1))
+    return {"until": msgspec.to_builtins(replace(ends, rounds=rounds))}
 
 
 def unplayed(caster: Fighter, spell: Spell, targets: list[Fighter]) -> Event:

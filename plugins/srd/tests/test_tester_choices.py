@@ -3,6 +3,7 @@ resistance spent when the target chooses (srd-81, srd-82), a spell srd does not 
 alone, concentration on every spell that needs it (srd-26), Second Wind, and the lines a GM
 reads when a command is refused."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -179,3 +180,24 @@ def test_srd_29_a_legendary_action_refused_says_when_the_next_comes(gm):
         "Error: Adult Red Dragon has 0 legendary actions left, this costs 1: they come back at "
         "the start of its turn (srd-29)"
     ), said
+
+
+def test_srd_83_a_moved_mark_keeps_the_time_the_spell_has_left(tmp_path):
+    """Moved to a new quarry on a later turn, hunter's mark said 600 rounds again for the
+    new one, while the concentration holding it had 598 left: both have what is left."""
+    sheet = cleric_with(tmp_path, '\n[[spells]]\nname = "hunter\'s mark"\n')
+    gm = fight(
+        tmp_path / "hunt.db", "The hunt", "19,2,1",
+        written(tmp_path, "cl", sheet, "Maelis"), monster("g1", "goblin"), monster("g2", "goblin"),
+    )  # fmt: skip
+    ok(gm, "act", "cl", "cast", "g1", "-o", "spell=hunter's mark")
+    ok(gm, "act", "cl", "attack", "g1", "--dice", "18,6,6")  # 13: the goblin is dead
+    for _ in range(4):
+        ok(gm, "next")  # the dead goblin's turns pass by: Maelis's turn of round 3
+    moved = ok(gm, "act", "cl", "cast", "g2", "-o", "spell=hunter's mark")
+    assert "Goblin (g2) is under hunter's mark for 598 rounds" in moved, moved
+    assert "Maelis is concentrating for 598 rounds" in moved, moved
+    wounds = json.loads(ok(gm, "status", "--json"))["wounds"]
+    shown = {w["combatant"]: w["conditions"] for w in wounds}
+    left = "hunter's mark (598 rounds left, ending at initiative 19)"
+    assert shown["cl"] == [f"concentrating on {left}"] and shown["g2"] == [f"under {left}"]
