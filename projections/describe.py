@@ -1,5 +1,6 @@
 """One readable line per event: what the log, replay and exports print."""
 
+import functools
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -159,16 +160,26 @@ def in_names(event: Event, names: Mapping[str, str]) -> Event:
     "gob1" reads "Goblin 1"), in fracas's events and a ruleset's own alike. A join keeps its
     id (it tells the GM the id to type), a rename the id it renames, a carry its source (an
     encounter)."""
-    if not names or isinstance(event, CombatantJoined | Renamed):
+    if not names:
         return event
-    fields = [f for f in WHO if not (f == "source" and isinstance(event, Carried))]
-    changed = {
-        field: named(getattr(event, field), names)
-        for field in fields
-        if field in event.__struct_fields__
-    }
-    changed = {field: value for field, value in changed.items() if value != getattr(event, field)}
+    changed = {}
+    for field in _naming(type(event)):
+        value = getattr(event, field)
+        found = named(value, names)
+        if found != value:
+            changed[field] = found
     return msgspec.structs.replace(event, **changed) if changed else event
+
+
+@functools.cache
+def _naming(kind: type) -> tuple[str, ...]:
+    """The fields of an event type that `in_names` names (an event's type, found once)."""
+    if issubclass(kind, CombatantJoined | Renamed):
+        return ()
+    fields = set(getattr(kind, "__struct_fields__", ())) - (
+        {"source"} if issubclass(kind, Carried) else set()
+    )
+    return tuple(field for field in WHO if field in fields)
 
 
 def named(value: Any, names: Mapping[str, str]) -> Any:
