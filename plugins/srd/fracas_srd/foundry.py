@@ -50,6 +50,8 @@ EXTRA_ATTACK_FEATS = {
     "extra attack": 2, "extra attack (2)": 3, "two extra attacks": 3,
     "extra attack (3)": 4, "three extra attacks": 4,
 }  # fmt: skip
+# The features an export may carry that srd plays, as its sheet writes them.
+PLAYED_FEATS = {"second wind": {"name": "second wind", "heals": "1d10"}}
 
 
 def is_foundry(data: dict[str, Any]) -> bool:
@@ -84,11 +86,17 @@ def read(data: dict[str, Any]) -> tuple[dict[str, Any], Unread] | None:
     sheet["wears_armour"] = wears_armour(items) or None
     sheet |= traits(system, unread)
     sheet["weapons"] = weapons(items, unread)
+    feats = [named(i) for i in items if i.get("type") == "feat"]
+    sheet["features"] = [PLAYED_FEATS[n] for n in feats if n in PLAYED_FEATS]
     sheet |= spells(system, sheet, items, unread)
     sheet |= spent(system, sheet, items, unread)
     sheet |= legendary(system, sheet, items)
     unread += left_out(system, items)
     return {k: v for k, v in sheet.items() if v not in ([], None)}, unread
+
+
+def named(item: dict[str, Any]) -> str:
+    return str(item.get("name", "")).lower()
 
 
 def attacks(items: list[dict[str, Any]]) -> int | None:
@@ -521,6 +529,7 @@ def used(system: dict[str, Any], item: dict[str, Any]) -> bool:
     return kind == "feat" and (
         bool(recharge_of(item))
         or named in EXTRA_ATTACK_FEATS
+        or named in PLAYED_FEATS
         or (resisted > 0 and named.startswith("legendary resistance"))
     )
 

@@ -205,8 +205,9 @@ def test_the_features_and_gear_an_export_does_not_read_are_named():
     rope = {"name": "Hempen Rope", "type": "loot", "system": {}}
     ring = {"name": "Ring of Warmth", "type": "equipment", "system": {"type": {"value": "ring"}}}
     items = [*FIGHTER["items"], second_wind, style, potion, rope, ring]
-    _, unread = foundry.read({**FIGHTER, "items": items})
-    assert "feature Second Wind (the GM plays it)" in unread
+    sheet, unread = foundry.read({**FIGHTER, "items": items})
+    assert not [line for line in unread if "Second Wind" in line]  # srd plays it
+    assert sheet["features"] == [{"name": "second wind", "heals": "1d10"}]
     assert "feature Fighting Style: Defense (the GM plays it)" in unread
     assert "items Potion of Healing, Hempen Rope, Ring of Warmth" in unread
     assert not [line for line in unread if "Chain Mail" in line or "Longsword" in line]

@@ -201,3 +201,20 @@ def test_srd_83_a_moved_mark_keeps_the_time_the_spell_has_left(tmp_path):
     shown = {w["combatant"]: w["conditions"] for w in wounds}
     left = "hunter's mark (598 rounds left, ending at initiative 19)"
     assert shown["cl"] == [f"concentrating on {left}"] and shown["g2"] == [f"under {left}"]
+
+
+def test_a_foundry_fighters_second_wind_is_read_and_played(gm, tmp_path):
+    """A Foundry VTT export's Second Wind was named as a feature the GM plays: it is the
+    sheet's Second Wind now."""
+    hild = json.loads((SAMPLES / "hild.foundry.json").read_text())
+    hild["items"].append({"name": "Second Wind", "type": "feat", "system": {}})
+    export = tmp_path / "hild.json"
+    export.write_text(json.dumps(hild))
+    ok(gm, "new", "-r", "srd", "--id", "yard", "--title", "The yard")
+    said = ok(gm, "add", "hild", "--sheet", str(export), "--side", "pc", "--name", "Hild")
+    assert "Second Wind" not in said, said
+    ok(gm, *monster("gob", "goblin"))
+    ok(gm, "begin", "--dice", "20,1")
+    ok(gm, "harm", "hild", "12")
+    out = ok(gm, "act", "hild", "second_wind", "--dice", "6")
+    assert "Hild regains 9 HP" in out or "+9" in out or "9 on 1d10+3" in out, out
