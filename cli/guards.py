@@ -142,7 +142,8 @@ def refused(status: int, line: str) -> Response:
     return PlainTextResponse(line + "\n", status_code=status)
 
 
-def refused_for(error: FracasError) -> Response:
-    """fracas's refusal as one line with the status that says what kind it is."""
+def refused_for(error: FracasError, player: bool = False) -> Response:
+    """fracas's refusal as one line with the status that says what kind it is; `player`:
+    in a player's words where it has them (a phone's: no command to type)."""
     status = next((code for kind, code in STATUS_OF if isinstance(error, kind)), 400)
-    return refused(status, str(error))
+    return refused(status, (player and error.player) or str(error))

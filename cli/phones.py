@@ -412,7 +412,7 @@ def routes(table: "Table", is_gm: Callable[[Request], bool]) -> list[Route]:
                 )
             return await work(held, token)
         except FracasError as error:
-            return refused_for(error)
+            return refused_for(error, player=True)
 
     def headed(request: Request, token: str) -> bool:
         given = request.headers.get(TOKEN_HEADER, "")

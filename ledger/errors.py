@@ -18,7 +18,15 @@ def cut(given: str) -> str:
 
 
 class FracasError(Exception):
-    """Root of every error fracas raises on purpose; the CLI prints it as one line."""
+    """Root of every error fracas raises on purpose; the CLI prints it as one line.
+
+    `player`: the same refusal in a player's words, for a phone, where the message tells
+    the GM a command to type (`fracas next`, `-w dagger`): what the player taps instead
+    ("End turn"); "": the message is already one a player may read."""
+
+    def __init__(self, *args: object, player: str = "") -> None:
+        super().__init__(*args)
+        self.player = player
 
 
 class ConflictError(FracasError):

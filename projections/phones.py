@@ -386,8 +386,11 @@ def latest_on(timeline: Timeline, combatant: str, name: str) -> tuple[int, str] 
         before = [(s.health, s.conditions) for s in step.before if s.combatant == combatant]
         after = [(s.health, s.conditions) for s in step.after if s.combatant == combatant]
         said = named is not None and bool(named.search(step.sentence.split(":")[0]))
-        if harmed or combatant in step.fallen or before != after or (
-            said and (step.rolls or step.secret or not step.sentence.startswith(name))
+        if (
+            harmed
+            or combatant in step.fallen
+            or before != after
+            or (said and (step.rolls or step.secret or not step.sentence.startswith(name)))
         ):
             return step.step, step.sentence
     return None

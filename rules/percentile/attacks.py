@@ -427,9 +427,10 @@ def require_targets(state: State, command: Act, count: int | None = None) -> lis
 def resolve_attack(state: State, actor: Fighter, command: Attack, ctx: Context) -> list[Event]:
     weapon = actor.weapon(command.weapon)
     if weapon is not UNARMED and weapon.name not in actor.holding:
+        first = f"{actor.name} is not holding the {weapon.name}: ready it first"
         raise RefusedError(
-            f"{actor.name} is not holding the {weapon.name}: ready it first (act "
-            f"{actor.id} ready --item {weapon.name!r}, 000-26)"
+            f"{first} (act {actor.id} ready --item {weapon.name!r}, 000-26)",
+            player=f"{first} (Ready, then the {weapon.name})",
         )
     targets = require_targets(state, command)
     if len(targets) > 1 and weapon.kind not in ("firearm", "explosive"):

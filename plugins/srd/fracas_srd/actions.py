@@ -265,9 +265,8 @@ def shove(state: State, actor: Fighter, command: Shove, ctx: Context) -> list[Ev
     target = one_target(state, command)
     in_reach_of_size(actor, target, "srd-21")
     if target.immune_to("prone") and not command.push:
-        raise RefusedError(
-            f"{target.name} is immune to being knocked prone (srd-61): push it (-o push=true)"
-        )
+        immune = f"{target.name} is immune to being knocked prone (srd-61): push it"
+        raise RefusedError(f"{immune} (-o push=true)", player=immune)
     events = one_attack(actor, "shove", "srd-21")
     if not contest(ctx, events, actor, "athletics", target, command.defend_with, ["srd-21"]):
         return [*events, Resolved(actor.id, "shove", [target.id], "fails to shove", ["srd-21"])]

@@ -51,10 +51,11 @@ def melee_weapon(actor: Fighter, name: str) -> Weapon:
     usable = actor.sheet.melee_weapons()
     weapon = weapon_of(actor, name or usable[0])
     if weapon.ranged:
-        raise RefusedError(
+        said = (
             f"an opportunity attack is a melee attack (srd-18): {actor.name}'s {weapon.name} "
-            f"is a ranged weapon; use a melee one: {', '.join(usable)} (-w {usable[0]})"
+            f"is a ranged weapon; use a melee one: {', '.join(usable)}"
         )
+        raise RefusedError(f"{said} (-w {usable[0]})", player=said)
     return weapon
 
 

@@ -63,21 +63,23 @@ def slot_for(caster: Fighter, spell: Spell, asked: int | None) -> int:
         )
     if level > len(caster.sheet.slots):
         listed = f"slots = {list(caster.sheet.slots)}" if caster.sheet.slots else "no slots"
+        none = f"{caster.name} has no level {level} spell slots ({listed} on the sheet, by level; "
         raise RefusedError(
-            f"{caster.name} has no level {level} spell slots ({listed} on the sheet, by level; "
-            "srd-50)" + another_slot(caster, spell, level)
+            f"{none}srd-50)" + another_slot(caster, spell, level),
+            player=f"{none}srd-50)" + another_slot(caster, spell, level, player=True),
         )
     if not slots_left(caster, level):
         total = slots_of(caster, level)
         spent = f"all {total} spent" if total else "none on the sheet"
+        none = f"{caster.name} has no level {level} spell slot left ({spent}; srd-50)"
         raise RefusedError(
-            f"{caster.name} has no level {level} spell slot left ({spent}; srd-50)"
-            + another_slot(caster, spell, level)
+            none + another_slot(caster, spell, level),
+            player=none + another_slot(caster, spell, level, player=True),
         )
     return level
 
 
-def another_slot(caster: Fighter, spell: Spell, level: int) -> str:
+def another_slot(caster: Fighter, spell: Spell, level: int, player: bool = False) -> str:
     """srd-50, srd-51: how it may still be cast, as the refusal ends: the lowest higher
     slot left, else the highest lower one its level allows (an upcast asked too high);
     else the slots left, too low, and the long rest that restores them."""
@@ -86,14 +88,15 @@ def another_slot(caster: Fighter, spell: Spell, level: int) -> str:
     lower = [n for n in levels if spell.level <= n < level and slots_left(caster, n)]
     if higher or lower:
         n = higher[0] if higher else lower[-1]
-        return f": cast it with a level {n} slot, -o level={n} ({slots_left(caster, n)} left)"
+        how = f"choose slot level {n}" if player else f"-o level={n}"
+        return f": cast it with a level {n} slot, {how} ({slots_left(caster, n)} left)"
     left = [f"{slots_left(caster, n)} of level {n}" for n in levels if slots_left(caster, n)]
     said = (
         f"left: {', '.join(left)}, too low for {spell.name}"
         if left
         else ("none is left of any level")
     )
-    rest = " (`fracas party rest long`)" if caster.side == "pc" else ""
+    rest = " (`fracas party rest long`)" if caster.side == "pc" and not player else ""
     return f", nor any higher; {said}; a long rest restores them all{rest}"
 
 

@@ -15,6 +15,8 @@ from fracas_srd.state import INCAPACITATING, Fighter, State, check_begun
 OFF_HAND = "off hand"  # of a turn's budget, as the view says it is spent (srd-19)
 HELD_STILL = ("commanded to halt", "commanded to grovel")  # on its next turn (srd-75)
 
+END_TURN = "End turn"  # the phone's button that ends a turn, where the CLI says `fracas next`
+
 
 def able(state: State, actor: Fighter) -> None:
     """srd-27: the incapacitated (and the dying and the dead) take no actions or reactions."""
@@ -44,9 +46,9 @@ def on_turn(state: State, actor: Fighter) -> None:
         )
     held = next((c for c in HELD_STILL if actor.has(c)), "")
     if held:
+        still = f"{actor.name} is {held}: it neither moves nor acts this turn"
         raise RefusedError(
-            f"{actor.name} is {held}: it neither moves nor acts this turn; `fracas next` "
-            "ends it (srd-75)"
+            f"{still}; `fracas next` ends it (srd-75)", player=f"{still}; {END_TURN} ends it"
         )
 
 
@@ -56,9 +58,11 @@ def one_target(state: State, command: Targeted) -> Fighter:
     return state.fighter(command.targets[0])
 
 
-def left_this_turn(actor: Fighter) -> str:
+def left_this_turn(actor: Fighter, player: bool = False) -> str:
     """What a creature may still do this turn, as a refusal ends: "left this turn: a bonus
-    action, its reaction, 30 feet of movement, or `fracas next` to end the turn"."""
+    action, its reaction, 30 feet of movement, or `fracas next` to end the turn" (`player`:
+    the phone's button, End turn, for the command)."""
+    ends = END_TURN if player else "`fracas next`"
     moves = movement_left(actor)
     left = [
         *([] if actor.action else [f"{actor.its} action"]),
@@ -67,8 +71,8 @@ def left_this_turn(actor: Fighter) -> str:
         *([f"{moves} feet of movement"] if moves else []),
     ]
     if not left:
-        return "nothing is left this turn: `fracas next` ends it"
-    return f"left this turn: {', '.join(left)}, or `fracas next` to end the turn"
+        return f"nothing is left this turn: {ends} ends it"
+    return f"left this turn: {', '.join(left)}, or {ends} to end the turn"
 
 
 def bonus_open(actor: Fighter) -> bool:
@@ -132,9 +136,12 @@ def action(actor: Fighter, name: str, doing: str = "") -> list[Event]:
     """srd-3: one action a turn. `doing`: what the refused one would do, where its name
     alone says too little ("casting magic missile")."""
     if actor.action:
-        raise RefusedError(
+        taken = (
             f"{actor.name} has already taken {actor.its} action this turn ({actor.action}), and "
-            f"{doing or name} takes an action (srd-3); {left_this_turn(actor)}"
+            f"{doing or name} takes an action (srd-3)"
+        )
+        raise RefusedError(
+            f"{taken}; {left_this_turn(actor)}", player=f"{taken}; {left_this_turn(actor, True)}"
         )
     return [Spent(actor.id, "action", 1, name, ["srd-3"])]
 
@@ -149,8 +156,10 @@ def one_attack(actor: Fighter, special: str = "", rule: str = "") -> list[Event]
         return [Spent(actor.id, "attack", 1, nth_attack(actor, actor.attacks + 1), ["srd-3"])]
     if actor.action == "attack":
         made = "the only attack" if total == 1 else f"all {total} attacks"
+        done = f"{actor.name} has made {made} of {actor.its} Attack action"
         way_on = instead(actor) or f"{taking or ' (srd-3)'}; {left_this_turn(actor)}"
-        raise RefusedError(f"{actor.name} has made {made} of {actor.its} Attack action{way_on}")
+        on = instead(actor, True) or f"{taking or ' (srd-3)'}; {left_this_turn(actor, True)}"
+        raise RefusedError(f"{done}{way_on}", player=f"{done}{on}")
     doing = f"a {special}, one attack of the Attack action," if special else ""
     return [
         *action(actor, "attack", doing),
@@ -158,16 +167,17 @@ def one_attack(actor: Fighter, special: str = "", rule: str = "") -> list[Event]
     ]
 
 
-def instead(actor: Fighter) -> str:
-    """srd-29: where a monster's Multiattack would have given it more attacks."""
+def instead(actor: Fighter, player: bool = False) -> str:
+    """srd-29: where a monster's Multiattack would have given it more attacks (`player`:
+    as a phone says it, the button to tap)."""
     listed = actor.sheet.multiattack
     if not listed:
         return ""
     attacks = f"{', '.join(listed[:-1])} and {listed[-1]}" if len(listed) > 1 else listed[0]
-    return (
-        f"; its Multiattack ({attacks}) is one action, taken instead of Attack on its next "
-        f"turn: `fracas act {actor.id} multiattack TARGET` (or a target for each attack)"
-    )
+    said = f"; its Multiattack ({attacks}) is one action, taken instead of Attack on its next turn"
+    if player:
+        return f"{said}: tap Multiattack then"
+    return f"{said}: `fracas act {actor.id} multiattack TARGET` (or a target for each attack)"
 
 
 def nth_attack(actor: Fighter, number: int) -> str:
@@ -183,9 +193,9 @@ def nth_attack(actor: Fighter, number: int) -> str:
 
 def bonus_action(actor: Fighter, name: str, rules: tuple[str, ...] = ()) -> list[Event]:
     if actor.bonus:
+        taken = f"{actor.name} has already taken a bonus action this turn ({actor.bonus}) (srd-3)"
         raise RefusedError(
-            f"{actor.name} has already taken a bonus action this turn ({actor.bonus}) (srd-3); "
-            f"{left_this_turn(actor)}"
+            f"{taken}; {left_this_turn(actor)}", player=f"{taken}; {left_this_turn(actor, True)}"
         )
     return [Spent(actor.id, "bonus action", 1, name, ["srd-3", *rules])]
 

@@ -1,0 +1,49 @@
+"""A refusal a phone shows says what a player may tap, never a command to type (an outside
+table tester, issue 37: "left this turn: … or `fracas next` to end the turn" on a phone).
+The same refusal keeps the GM's command for the CLI."""
+
+from pathlib import Path
+
+import pytest
+
+from fracas.ledger import RefusedError
+from fracas.projections import Fracas
+from tests.support import do, srd_sample
+from tests.web import phones
+
+pytestmark = pytest.mark.sqlite_file
+CLI = ("`fracas", "(-w ", "`act ", "--")
+
+
+def typed_nowhere(line: str) -> None:
+    assert not any(word in line for word in CLI), line
+
+
+def crypt(db: Path) -> None:
+    with Fracas(str(db)) as log:
+        fight = log.new("srd", title="The Crypt", encounter="crypt")
+        for who, sheet, side in (
+            ("wizard", srd_sample("wizard", initiative=80), "pc"),
+            ("goblin", srd_sample("goblin", hp=150, initiative=20), "npc"),
+        ):
+            do(fight, {"action": "join", "combatant": who, "sheet": sheet, "side": side})
+        do(fight, {"action": "begin"})
+
+
+def test_an_srd_refusal_on_a_phone_names_end_turn_where_the_cli_names_next(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "crypt.db"
+    crypt(db)
+    with phones(db, ("wizard",), encounter="crypt") as table:
+        first = table.tap("wizard", action="attack", targets=["goblin"])
+        assert first.status_code == 200, first.text
+        again = table.tap("wizard", action="attack", targets=["goblin"])
+        assert again.status_code == 400, again.text
+        assert "End turn" in again.text, again.text
+        typed_nowhere(again.text)
+    with Fracas(str(db)) as log:
+        fight = log.encounter("crypt")
+        command = {"action": "attack", "actor": "wizard", "targets": ["goblin"]}
+        with pytest.raises(RefusedError, match="`fracas next`"):
+            do(fight, command)
