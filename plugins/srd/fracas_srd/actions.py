@@ -267,6 +267,9 @@ def shove(state: State, actor: Fighter, command: Shove, ctx: Context) -> list[Ev
     if target.immune_to("prone") and not command.push:
         immune = f"{target.name} is immune to being knocked prone (srd-61): push it"
         raise RefusedError(f"{immune} (-o push=true)", player=immune)
+    if target.has("prone") and not command.push:
+        down = f"{target.name} is already prone (srd-21): push it"
+        raise RefusedError(f"{down} (-o push=true)", player=down)
     events = one_attack(actor, "shove", "srd-21")
     if not contest(ctx, events, actor, "athletics", target, command.defend_with, ["srd-21"]):
         return [*events, Resolved(actor.id, "shove", [target.id], "fails to shove", ["srd-21"])]

@@ -39,6 +39,9 @@ SRD_CONDITIONS = frozenset(
      "stunned", "unconscious")
 )  # fmt: skip
 HAMPERED = ("blinded", "frightened", "poisoned", "prone", "restrained")  # its attacks: disadvantage
+# Conditions with no duration or source to renew (prone lasts until it stands up, srd-27):
+# set once, never again on a creature that has it.
+UNENDING = ("prone",)
 COVER = {"none": 0, "half": 2, "three-quarters": 5}
 RULED = "the GM's ruling"
 

@@ -189,14 +189,17 @@ def damage_at_zero(state: State, target: Fighter, taken: int, critical: bool) ->
 
 
 def die(state: State, target: Fighter, why: str, rule: str) -> list[Event]:
-    """Death ends every condition of the living (dying, unconscious, frightened, prone...):
-    the dead are dead and nothing more."""
+    """Death ends every condition of the living (dying, unconscious, frightened...): the
+    dead are dead and nothing more, save that a dead body lies prone (srd-27), and stays
+    so."""
     events: list[Event] = [ConditionSet(target.id, "dead", why, {}, [rule])]
+    if not target.has("prone"):
+        events.append(ConditionSet(target.id, "prone", "falls dead", {}, [rule, "srd-27"]))
     ended = end_concentration(state, target, "dead", "srd-26")
     gone = {e.condition for e in ended if isinstance(e, ConditionCleared) and e.target == target.id}
     gone |= held_by_others(state, target)  # srd-34 ends those, saying whose spell
     for condition in target.conditions:
-        if condition not in gone and condition != "dead":
+        if condition not in gone and condition not in ("dead", "prone"):
             ended.append(ConditionCleared(target.id, condition, "dead", [rule]))
     return events + ended
 

@@ -38,6 +38,7 @@ from fracas_srd.conditions import (
     BREAK_FREE,
     FOE,
     SAVES_WHEN_HURT,
+    UNENDING,
     UNTIL_DAMAGED,
     UNTIL_HARMED_BY,
     UNTIL_IT_ACTS,
@@ -896,6 +897,10 @@ def afflict(
         if spell.magic and spelt(name) in ("paralyzed", "restrained") and moving_freely(target):
             why = f"{moving_freely(target)}: magic cannot make {target.name} {name}"
             events.append(Resolved(target.id, "save", [], why, ["srd-80"]))
+            continue
+        if name in UNENDING and target.has(name):  # srd-27: prone once, until it stands
+            why = f"already {name}: {spell.name} changes nothing"
+            events.append(Resolved(target.id, "save", [], why, ["srd-27"]))
             continue
         if spell.concentration:
             held.append([target.id, name])

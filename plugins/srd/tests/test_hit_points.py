@@ -225,4 +225,4 @@ def test_srd_13_death_ends_the_conditions_of_the_living():
     t.do({"action": "gm.condition-set", "target": "pc-wren", "condition": "frightened"})
     down_at_zero(t, "pc-wren")
     t.do({"action": "gm.harm", "target": "pc-wren", "amount": 30})  # at 0: as much as her max
-    assert set(t.who("pc-wren").conditions) == {"dead"}
+    assert set(t.who("pc-wren").conditions) == {"dead", "prone"}  # a dead body lies prone

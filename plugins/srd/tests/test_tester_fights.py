@@ -131,3 +131,38 @@ def test_srd_3_a_player_characters_attack_action_is_theirs_not_its(tmp_path):
     ok(gm, "next")
     out = ok(gm, "act", "gob", "attack", "bran", "-w", "scimitar", "--dice", "1")
     assert "Goblin spends 1 attack: the only one its Attack action gives" in out, out
+
+
+def conditions_of(gm: Gm, name: str) -> str:
+    """The combatant's row of `fracas status`."""
+    return next(r for r in ok(gm, "status").splitlines() if f" {name} " in r)
+
+
+def test_srd_27_prone_is_set_once_and_a_dead_body_stays_prone(tmp_path):
+    """A dragon's wing attack drops Brannoc, who falls prone: its own prone is not set
+    again. Then dead, he is prone still (it was cleared at death)."""
+    gm = fight(
+        tmp_path / "cave.db",
+        "The cave",
+        "19,2",
+        [*sample("bran", "fighter", "Brannoc"), "--set", "hp=10"],
+        ["add", "drag", "--monster", "adult red dragon", "--side", "npc"],
+    )
+    ok(gm, "next")
+    out = ok(gm, "act", "drag", "legendary", "bran", "-o", "option=wing attack", "--dice", "2,3,3")
+    assert out.count("Brannoc is prone") == 1, out
+    assert "already prone: wing attack changes nothing" in out, out
+    ok(gm, "next", "--dice", "1")  # Brannoc's death save
+    ok(gm, "next")
+    out = ok(gm, "act", "drag", "multiattack", "bran", "--dice", "15,15,1,1,1,1,1,1,1,1")
+    assert "Brannoc is dead" in out and "no longer prone" not in out, out
+    assert "prone" in conditions_of(gm, "Brannoc"), conditions_of(gm, "Brannoc")
+
+
+def test_srd_21_a_shove_to_knock_prone_a_creature_already_prone_is_refused(tmp_path):
+    gm = brannoc_and_goblin(tmp_path)
+    ok(gm, "act", "bran", "shove", "gob", "--dice", "15,2")
+    ok(gm, "next")
+    ok(gm, "next")
+    said = refused(gm, "act", "bran", "shove", "gob", "--dice", "15,2")
+    assert said == "Error: Goblin is already prone (srd-21): push it (-o push=true)", said
