@@ -235,7 +235,10 @@ def check_lair_window(state: State, actor: Fighter, option: LairAction) -> None:
     if actor.surprised:
         raise RefusedError(f"{actor.name} is surprised until its first turn ends (srd-55)")
     if actor.lair_round == state.lair:
-        raise RefusedError(f"{actor.name} has taken its lair action this round (srd-55)")
+        raise RefusedError(
+            f"{actor.name} has taken its lair action this round: the next comes on initiative "
+            f"count {LAIR_COUNT} of the next round (srd-55)"
+        )
     if actor.lair_last == option.name and actor.lair_round == state.lair - 1:
         raise RefusedError(
             f"{actor.name} used {option.name} last round: not the same lair action two rounds "

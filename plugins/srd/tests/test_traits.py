@@ -65,7 +65,8 @@ def test_srd_55_lair_actions_come_on_count_20_losing_ties_once_a_round():
     assert [r.purpose.split(" (")[0] for r in rolls(out)] == [save, save, damage]
     assert [(d.target, d.amount) for d in of(out, Damaged)] == [("brannoc", 9), ("gob", 4)]
     assert "srd-55" in of(out, Spent)[0].rules
-    with pytest.raises(RefusedError, match="has taken its lair action this round"):
+    with pytest.raises(RefusedError, match="has taken its lair action this round: the next "
+                       "comes on initiative count 20 of the next round"):  # fmt: skip
         t.act("wyrm", "lair", option="choking smoke")
 
 
