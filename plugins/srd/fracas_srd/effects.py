@@ -103,8 +103,10 @@ def bonuses(
             continue
         if by and chosen(effect, kind) and name.lower() != spend.lower():
             whose = f"{fighter.name}'s"
+            command = "check" if kind == "checks" else "save"
             flat.append(Modifier(0, f"{name}'s {text} kept for {article(SAID[kind])} of "
-                                    f"{whose} choosing (-o spend={name})", "srd-33"))  # fmt: skip
+                                    f"{whose} choosing: {command} ... -o spend={name}",
+                                 "srd-33"))  # fmt: skip
             continue
         sign, spec, number = parse_bonus(text)
         if spec:
