@@ -397,18 +397,36 @@ def sneak_attack(
     """srd-38: once a turn, a finesse or ranged weapon's hit deals the feature's extra dice,
     with advantage on the roll, or another foe of the target within 5 feet of it and no
     disadvantage."""
-    turn = f"{state.round}:{state.turn}"
     feature = next((f for f in attacker.sheet.features if f.sneak and f.extra), None)
-    if feature is None or attacker.once.get(feature.name) == turn:
+    if feature is None:
         return []
-    if not (weapon.finesse or weapon.ranged):
-        return []
-    if swing.edge != "advantage" and not (command.ally_near and swing.edge != "disadvantage"):
+    why = withheld(state, attacker, feature.name, weapon, command, swing)
+    if why:
+        said = f"not on this hit: {why}"
+        events.append(Resolved(attacker.id, feature.name, [], said, ["srd-38"]))
         return []
     events.append(Spent(attacker.id, ONCE_A_TURN, 1, feature.name, ["srd-38"]))
     how = state.options.critical
     dice, _ = parse_amount(feature.extra)
     return roll_dice(ctx, events, attacker.id, dice, critical, feature.name, how)
+
+
+def withheld(
+    state: State, attacker: Fighter, name: str, weapon: Weapon, command: Scene, swing: Swing
+) -> str:
+    """srd-38: why a sneak attack does not come with this hit, or ""."""
+    if attacker.once.get(name) == f"{state.round}:{state.turn}":
+        return "used already this turn (once a turn)"
+    if not (weapon.finesse or weapon.ranged):
+        return f"{weapon.name} is neither a finesse nor a ranged weapon"
+    if swing.edge == "disadvantage":
+        return "the attack roll had disadvantage"
+    if swing.edge != "advantage" and not command.ally_near:
+        return (
+            "no advantage on the roll and no other foe of the target within 5 feet of it "
+            "(-o ally_near=true if one is)"
+        )
+    return ""
 
 
 def unseen(attacker: Fighter, target: Fighter, command: Scene) -> str:

@@ -142,7 +142,9 @@ def spent_once(fighter: Fighter, kind: RollKind, spend: str = "") -> list[Event]
     return [
         ConditionCleared(fighter.id, by, f"{source} spent on this {said}", ["srd-33"])
         for by, source, effect in held(fighter)
-        if by and effect.once and (getattr(effect, kind) or kind in effect.disadvantage)
+        if by
+        and effect.once
+        and (getattr(effect, kind) or kind in effect.disadvantage)
         and (not chosen(effect, kind) or source.lower() == spend.lower())
     ]
 

@@ -51,9 +51,9 @@ def test_srd_81_guidance_adds_a_d4_to_the_check_its_target_chooses_then_ends(cha
     again = ok(chapel, "act", "brannoc", "check", "athletics", "--dc", "18", "--dice", "10")
     assert "guidance" not in again, again
     said = refused(chapel, "act", "brannoc", "check", "athletics", "-o", "spend=guidance")
-    assert said == (
-        "Error: Brannoc has no guidance to add to an ability check (srd-81, srd-82)"
-    ), said
+    assert said == ("Error: Brannoc has no guidance to add to an ability check (srd-81, srd-82)"), (
+        said
+    )
 
 
 def test_srd_82_resistance_adds_a_d4_to_the_save_its_target_chooses_then_ends(chapel):

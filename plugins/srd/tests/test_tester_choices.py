@@ -135,7 +135,7 @@ def test_second_wind_is_refused_to_a_sheet_without_it(gm):
     ok(gm, "begin", "--dice", "20,1")
     said = refused(gm, "act", "wren", "second_wind")
     assert said == (
-        'Error: Wren has no Second Wind on the sheet (a fighter\'s: [[features]] name = '
+        "Error: Wren has no Second Wind on the sheet (a fighter's: [[features]] name = "
         '"second wind", heals = "1d10")'
     ), said
 

@@ -166,3 +166,65 @@ def test_srd_21_a_shove_to_knock_prone_a_creature_already_prone_is_refused(tmp_p
     ok(gm, "next")
     said = refused(gm, "act", "bran", "shove", "gob", "--dice", "15,2")
     assert said == "Error: Goblin is already prone (srd-21): push it (-o push=true)", said
+
+
+def test_srd_38_a_sneak_attack_withheld_says_why(tmp_path):
+    gm = fight(
+        tmp_path / "alley.db",
+        "The alley",
+        "19,2",
+        sample("wren", "rogue", "Wren"),
+        [*sample("gob", "goblin", "Goblin", "npc"), "--set", "hp=60"],
+    )
+    out = ok(gm, "act", "wren", "attack", "gob", "-w", "shortsword", "--dice", "15,3")
+    assert (
+        "Wren sneak attack: not on this hit: no advantage on the roll and no other foe of the "
+        "target within 5 feet of it (-o ally_near=true if one is) [srd-38]"
+    ) in out, out
+    ok(gm, "undo")
+    out = ok(
+        gm,
+        "act",
+        "wren",
+        "attack",
+        "gob",
+        "-w",
+        "shortsword",
+        "-o",
+        "ally_near=true",
+        "--dice",
+        "15,3,2,2",
+    )
+    assert "not on this hit" not in out and "sneak attack" in out, out
+    out = ok(
+        gm,
+        "act",
+        "wren",
+        "offhand",
+        "gob",
+        "-w",
+        "dagger",
+        "-o",
+        "ally_near=true",
+        "--dice",
+        "15,3",
+    )
+    assert "Wren sneak attack: not on this hit: used already this turn (once a turn)" in out
+    ok(gm, "undo")
+    ok(gm, "undo")
+    out = ok(
+        gm,
+        "act",
+        "wren",
+        "attack",
+        "gob",
+        "-w",
+        "shortsword",
+        "-o",
+        "ally_near=true",
+        "-o",
+        "disadvantage=true",
+        "--dice",
+        "15,15,3",
+    )
+    assert "Wren sneak attack: not on this hit: the attack roll had disadvantage" in out, out
