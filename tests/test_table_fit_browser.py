@@ -228,13 +228,24 @@ LOG_LINES_SHOWN = """async () => {
 }"""
 # How tall each health cell's words are, in lines of its type.
 HEALTH_LINES = """() => [...document.querySelectorAll('#screen td.health')].map((cell) => {
-  const words = document.createRange();
-  words.selectNodeContents(cell);
-  const tops = new Set([...words.getClientRects()].filter((r) => r.width && r.height)
-    .map((r) => Math.round(r.top + r.height / 2)));
+  // each phrase of a health on one line: the first (HP 24/24) beside the bar, the rest
+  // (slots, Hit Dice) below it, wrapping between phrases, never inside one
+  const words = cell.querySelector('.words');
+  const pieces = [words.firstChild, ...cell.querySelectorAll('.phrase')].filter(Boolean);
   const line = parseFloat(getComputedStyle(cell).lineHeight);
-  const spread = Math.max(...tops) - Math.min(...tops);
-  return {text: cell.innerText.trim(), lines: 1 + Math.round(spread / line)};
+  const linesOf = (node) => {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const tops = [...range.getClientRects()].filter((r) => r.width && r.height)
+      .map((r) => r.top + r.height / 2);
+    return tops.length ? 1 + Math.round((Math.max(...tops) - Math.min(...tops)) / line) : 1;
+  };
+  const bar = cell.querySelector('.bar');
+  const first = document.createRange();
+  first.selectNodeContents(words.firstChild);
+  const head = first.getClientRects()[0];
+  const beside = !bar || !head || Math.abs((bar.getBoundingClientRect().top + bar.getBoundingClientRect().bottom) / 2 - (head.top + head.bottom) / 2) < line;
+  return {text: cell.innerText.trim(), lines: Math.max(...pieces.map(linesOf)) + (beside ? 0 : 1)};
 })"""
 
 
@@ -268,7 +279,7 @@ def shown_whole_while_they_fit(tv: Any) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("set_up", SET_UPS)
-def test_the_tvs_log_shows_its_latest_steps_whole_and_health_on_one_line(
+def test_the_tvs_log_shows_its_latest_steps_whole_and_each_health_phrase_on_one_line(
     tmp_path: Path, browser: Any, set_up: str
 ) -> None:
     """An outside table tester's TV (1920x1080) showed two to four of the 14 steps the docs
@@ -277,7 +288,8 @@ def test_the_tvs_log_shows_its_latest_steps_whole_and_health_on_one_line(
     steps cut to a few words each, and, as a fight began, no log at all under the ten
     initiative rolls. The log shows its latest steps, newest first, each whole while they
     fit, the oldest in view cut after a word with an ellipsis, never a line cut in half;
-    each health reads on one line."""
+    each phrase of a health reads on one line (HP beside its bar; slots and Hit Dice below,
+    never broken inside a phrase nor cut: issue 37's table tester found the slots cut off)."""
     db = tmp_path / "cave.db"
     SET_UPS[set_up](db)
     with served(db) as running:

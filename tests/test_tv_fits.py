@@ -77,3 +77,61 @@ def test_nine_combatants_fit_the_tv_with_the_dice_in_view(
             assert bottom <= 1080, (ruleset, part, top, bottom)
         board, dice = seen["board"], seen["dice"]
         assert board <= dice, f"{ruleset}: the board runs under the dice ({board} > {dice})"
+
+
+CUT = """() => {
+  const cells = [...document.querySelectorAll("#screen table.board td")];
+  const cut = cells.filter((c) => c.scrollWidth > c.clientWidth + 1)
+    .map((c) => `${c.className}: ${c.textContent.trim()}`);
+  for (const words of document.querySelectorAll("#screen td.health .words")) {
+    const after = getComputedStyle(words, "::after").content;
+    if (after && after !== "none" && after !== "normal") cut.push(`ellipsis after ${words.textContent}`);
+    for (const part of words.querySelectorAll("*")) {
+      if (getComputedStyle(part).display === "none") cut.push(`hidden: ${part.textContent}`);
+    }
+  }
+  const health = {};
+  for (const row of document.querySelectorAll("#screen table.board tbody tr.pc")) {
+    health[row.dataset.combatant] = row.querySelector("td.health").innerText.replace(/\\s+/g, " ").trim();
+  }
+  return {cut, health, tall: document.documentElement.scrollHeight,
+          bars: document.querySelectorAll("#screen tr.pc [role=progressbar]").length};
+}"""
+
+
+def party_and_six(db: Path) -> None:
+    """srd: the four samples' party and six monsters, begun, one monster wounded."""
+    with Fracas(str(db)) as log:
+        encounter = log.new("srd", title="The goblin cave", encounter="cave")
+        party = {"brannoc": "fighter", "wren": "rogue", "ilse": "wizard", "maelis": "cleric"}
+        for who, sample in party.items():
+            join = {"action": "join", "combatant": who, "sheet": srd_sample(sample)}
+            do(encounter, {**join, "side": "pc", "name": who.capitalize()})
+        foes = ["goblin"] * 4 + ["wolf", "skeleton"]
+        for n, sample in enumerate(foes):
+            join = {"action": "join", "combatant": f"foe{n}", "sheet": srd_sample(sample)}
+            do(encounter, {**join, "side": "npc", "name": f"{sample.capitalize()} {n + 1}"})
+        do(encounter, {"action": "begin"})
+        do(encounter, {"action": "gm.harm", "target": "foe0", "amount": 2})
+
+
+def test_a_party_s_health_and_spell_slots_read_whole_on_the_tv(tmp_path: Path, browser: Any) -> None:
+    """Issue 37 (a table tester): the TV cut a character's health at "HP 20/20…", so a
+    caster's spell slots never showed. At 1920x1080, with four characters and six monsters,
+    every cell of the board reads whole (nothing clipped, hidden or cut with an ellipsis),
+    each character with its bar, and the page still fits the screen."""
+    db = tmp_path / "cave.db"
+    party_and_six(db)
+    with served(db) as running:
+        tv = browser.new_context(**TV).new_page()
+        tv.goto(running.players)
+        tv.locator("#screen table.board tbody tr").first.wait_for(timeout=8000)
+        if dump := os.environ.get("FRACAS_SHOTS"):
+            tv.screenshot(path=f"{dump}/tv-party-and-six.png")
+        seen = tv.evaluate(CUT)
+    assert seen["cut"] == [], seen["cut"]
+    assert seen["bars"] == 4
+    assert "HP 20/20" in seen["health"]["ilse"]
+    assert "slots 1st 4/4 · 2nd 2/2" in seen["health"]["ilse"], seen["health"]
+    assert "slots 1st 4/4 · 2nd 2/2" in seen["health"]["maelis"], seen["health"]
+    assert seen["tall"] <= 1080, f"the TV scrolls ({seen['tall']} px)"
