@@ -244,7 +244,9 @@ HEALTH_LINES = """() => [...document.querySelectorAll('#screen td.health')].map(
   const first = document.createRange();
   first.selectNodeContents(words.firstChild);
   const head = first.getClientRects()[0];
-  const beside = !bar || !head || Math.abs((bar.getBoundingClientRect().top + bar.getBoundingClientRect().bottom) / 2 - (head.top + head.bottom) / 2) < line;
+  const middle = (box) => (box.top + box.bottom) / 2;
+  const apart = bar && head ? Math.abs(middle(bar.getBoundingClientRect()) - middle(head)) : 0;
+  const beside = apart < line;
   return {text: cell.innerText.trim(), lines: Math.max(...pieces.map(linesOf)) + (beside ? 0 : 1)};
 })"""
 

@@ -85,14 +85,16 @@ CUT = """() => {
     .map((c) => `${c.className}: ${c.textContent.trim()}`);
   for (const words of document.querySelectorAll("#screen td.health .words")) {
     const after = getComputedStyle(words, "::after").content;
-    if (after && after !== "none" && after !== "normal") cut.push(`ellipsis after ${words.textContent}`);
+    const cutBy = after && after !== "none" && after !== "normal";
+    if (cutBy) cut.push(`ellipsis after ${words.textContent}`);
     for (const part of words.querySelectorAll("*")) {
       if (getComputedStyle(part).display === "none") cut.push(`hidden: ${part.textContent}`);
     }
   }
   const health = {};
   for (const row of document.querySelectorAll("#screen table.board tbody tr.pc")) {
-    health[row.dataset.combatant] = row.querySelector("td.health").innerText.replace(/\\s+/g, " ").trim();
+    const text = row.querySelector("td.health").innerText;
+    health[row.dataset.combatant] = text.replace(/\\s+/g, " ").trim();
   }
   return {cut, health, tall: document.documentElement.scrollHeight,
           bars: document.querySelectorAll("#screen tr.pc [role=progressbar]").length};
@@ -115,7 +117,9 @@ def party_and_six(db: Path) -> None:
         do(encounter, {"action": "gm.harm", "target": "foe0", "amount": 2})
 
 
-def test_a_party_s_health_and_spell_slots_read_whole_on_the_tv(tmp_path: Path, browser: Any) -> None:
+def test_a_party_s_health_and_spell_slots_read_whole_on_the_tv(
+    tmp_path: Path, browser: Any
+) -> None:
     """Issue 37 (a table tester): the TV cut a character's health at "HP 20/20…", so a
     caster's spell slots never showed. At 1920x1080, with four characters and six monsters,
     every cell of the board reads whole (nothing clipped, hidden or cut with an ellipsis),
