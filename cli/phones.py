@@ -29,7 +29,7 @@ from fracas.cli.guards import NOT_UTF8, refused, refused_for, step_number
 from fracas.ledger import FracasError, NotFoundError
 from fracas.ledger.invites import Invite, digest, holder, invite, invites, linked, revoke
 from fracas.projections import Fracas
-from fracas.projections.asking import may_wait
+from fracas.projections.asking import may_wait, pending
 from fracas.projections.phones import (
     Moved,
     act,
@@ -542,6 +542,7 @@ def routes(table: "Table", is_gm: Callable[[Request], bool]) -> list[Route]:
                     mode=phones.mode,
                     secret=secret,
                     rows=table.screen(name, GM).board.rows,
+                    question=pending(table.live(name), players=False),
                 )
 
             return HTMLResponse(await table.run(render), headers=PRIVATE)

@@ -21,12 +21,24 @@
   // The links' list carries the warning that the players wait on a secret's disclosure: it
   // is shown under the console, where the GM types the disclosure.
   const secretWaits = document.getElementById("secret-waits");
+  // The attack the fight waits on, with a button per answer for each player: it runs the
+  // `answer` line as typed on the console.
+  const asked = document.getElementById("asked");
+  const console_ = document.getElementById("console");
+  asked.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-line]");
+    if (!button) return;
+    document.getElementById("line").value = button.dataset.line;
+    console_.requestSubmit();
+  });
   async function list() {
     const response = await fetch(base + "/links", { headers: { "X-Fracas-Token": token } });
     if (!response.ok) return;
     links.innerHTML = await response.text();
     const waits = links.querySelector(".secret-waits");
     secretWaits.replaceChildren(...(waits ? [waits] : []));
+    const question = links.querySelector(".asked-gm");  // at the top, by the command line
+    asked.replaceChildren(...(question ? [question] : []));
     invitable(links.querySelector("template.invitees"));
   }
 

@@ -1,0 +1,43 @@
+"""The GM's page on a laptop (1366x768): the command line, and the question an attack waits
+on with a button to answer for each player, above the fold (an outside table tester, issue
+37: the command line was far down the page and no answer was offered at all)."""
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web import fracas, motel, served, shot, steps
+
+pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
+LAPTOP = {"width": 1366, "height": 768}
+
+
+def above_the_fold(page: Any, selector: str) -> None:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, selector
+    assert box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP["height"], (selector, box)
+
+
+def test_the_command_line_and_an_answer_for_a_player_are_above_the_fold(
+    tmp_path: Path, browser: Any
+) -> None:
+    db = tmp_path / "motel.db"
+    motel(db)
+    for _ in range(16):  # a log of the screen's full length under the board
+        fracas(db, "note", "the neon sign buzzes")
+    fracas(db, "next")  # the cultist's turn
+    fracas(db, "act", "cultist", "attack", "bob", "--ask")  # waits for Bob's reaction
+    with served(db) as running:
+        gm = browser.new_page(viewport=LAPTOP)
+        gm.goto(running.gm)
+        above_the_fold(gm, "#line")
+        answer = gm.locator("#asked button[data-line^='answer bob ']")
+        answer.first.wait_for(timeout=5000)
+        assert "Answer for bob" in gm.locator("#asked").inner_text()
+        above_the_fold(gm, "#asked button[data-line^='answer bob ']")
+        shot(gm, "gm-asked-1366")
+        before = len(steps(db))
+        answer.first.click()
+        gm.wait_for_function("!document.querySelector('#asked button')", timeout=5000)
+        assert len(steps(db)) == before + 1
