@@ -462,6 +462,8 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             if spell.name.lower() == name.lower():
                 return spell
         names = [s.name for s in self.spells]
+        if not names:
+            raise BadInputError(f"no spell {name!r} on the sheet; there is none to choose from")
         raise BadInputError(
             f"no spell {name!r} on the sheet ({did_you_mean(name, names)}); a spell srd does "
             "not play is cast from the sheet with its level (level = 3, concentration = true)"
