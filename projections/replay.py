@@ -39,6 +39,7 @@ from fracas.rules.events import (
     ConditionSet,
     Damaged,
     Event,
+    Healed,
     Resolved,
     Rolled,
     SeedRevealed,
@@ -305,25 +306,54 @@ def changed_rows(before: View, after: View) -> set[str]:
     return {w.combatant for w in after.wounds if old.get(w.combatant) != w}
 
 
-def harm_of(events: list[Event], known: set[str]) -> list[Harm]:
+def harm_of(
+    events: list[Event], known: set[str], left: dict[str, tuple[int, int]] | None = None
+) -> list[Harm]:
     """Who dealt each damage of a step: its source when that names a combatant, else the
     actor whose resolution just before it struck that target, else nobody (the GM's hand,
     an exertion, the world): a step's actor is never credited with harm they did not
-    resolve (the same attribution as the file's `harm` view)."""
+    resolve (the same attribution as the file's `harm` view). `left`: the health each
+    target had left as the step began, and its maximum, where health counts down to 0 (hit
+    points): the harm counts only what it took of that, none of the overkill beyond 0."""
     found, struck = [], {}
+    most = {who: top for who, (_, top) in (left or {}).items()}
+    left = {who: now for who, (now, _) in (left or {}).items()}
     for event in events:
         if isinstance(event, Resolved):
             struck.update(dict.fromkeys(event.targets, event.actor))
+        elif isinstance(event, Healed) and event.target in left:
+            left[event.target] = min(most[event.target], left[event.target] + event.amount)
         elif isinstance(event, Damaged):
             who = event.source if event.source in known else struck.get(event.target, "")
-            found.append(Harm(who, event.target, event.amount))
+            amount = event.amount
+            if event.target in left:
+                amount = min(amount, max(0, left[event.target]))
+                left[event.target] -= amount
+            found.append(Harm(who, event.target, amount))
     return found
 
 
-def feats_of(events: list[Event], ruleset: Ruleset) -> list[Feat]:
+def health_left(view: View) -> dict[str, tuple[int, int]]:
+    """What each combatant has left of a health that counts down to 0 (hit points), and its
+    maximum."""
+    return {
+        w.combatant: (w.current, w.maximum)
+        for w in view.wounds
+        if w.counts == "left" and w.maximum is not None
+    }
+
+
+def feats_of(events: list[Event], ruleset: Ruleset, harm: list[Harm] | None = None) -> list[Feat]:
     """Each roll of a step the ruleset calls a critical or a fumble, with the targets of the
-    roller's resolution after it and the damage done them before the next resolution."""
+    roller's resolution after it and the damage done them before the next resolution (as
+    `harm`, the step's damage in order, counts it: none beyond 0 hit points)."""
     found = []
+    counted = iter(harm or [])
+    amounts = {
+        at: next(counted).amount if harm is not None else e.amount
+        for at, e in enumerate(events)
+        if isinstance(e, Damaged)
+    }
     for at, event in enumerate(events):
         if not isinstance(event, Rolled):
             continue
@@ -342,11 +372,12 @@ def feats_of(events: list[Event], ruleset: Ruleset) -> list[Feat]:
         assert isinstance(resolution, Resolved)
         targets = resolution.targets
         damage = 0
-        for after in later[resolved + 1 :]:
+        first = at + 1 + resolved + 1
+        for position, after in enumerate(events[first:], first):
             if isinstance(after, Resolved):
                 break
             if isinstance(after, Damaged) and after.target in targets:
-                damage += after.amount
+                damage += amounts[position]
         found.append(Feat(fact, event.actor, list(targets), damage, resolution.action))
     return found
 
@@ -620,7 +651,7 @@ def timeline(
         carried = is_party_step(frame.command)
         round_, acting = turn_of_step(ruleset, frame, before, unseen)
         step_marks = marks(events, ruleset)
-        harm = harm_of(events, known)
+        harm = harm_of(events, known, health_left(before))
         step = ReplayStep(
             number,
             record.control,
@@ -660,7 +691,9 @@ def timeline(
             else {},
             [Departure(*d) for d in departed(events)],
             put_out(events, frame.command, before, ruleset),
-            feats_of(events, ruleset) if CRITICAL in step_marks or FUMBLE in step_marks else [],
+            feats_of(events, ruleset, harm)
+            if CRITICAL in step_marks or FUMBLE in step_marks
+            else [],
         )
         yield Moment(
             step, after, audience.reported(seen), masked, audience.witnessed(number), record.step

@@ -228,3 +228,19 @@ def test_srd_38_a_sneak_attack_withheld_says_why(tmp_path):
         "15,15,3",
     )
     assert "Wren sneak attack: not on this hit: the attack roll had disadvantage" in out, out
+
+
+def test_srd_9_the_reports_damage_totals_count_no_overkill(tmp_path):
+    """A longsword's 11 on a goblin of 7 hit points: it lost 7, and the report's totals
+    (dealt and taken) count 7, not the 4 beyond 0 HP."""
+    gm = fight(
+        tmp_path / "yard.db",
+        "The yard",
+        "19,2",
+        sample("bran", "fighter", "Brannoc"),
+        sample("gob", "goblin", "Goblin", "npc"),
+    )
+    out = ok(gm, "act", "bran", "attack", "gob", "-w", "longsword", "--dice", "15,8")
+    assert "Goblin takes 11 damage" in out, out
+    report = ok(gm, "export", "--format", "md")
+    assert "| Brannoc | 7 | 0 |" in report and "| Goblin | 0 | 7 |" in report, report
