@@ -708,10 +708,12 @@ def missiles(
     events: list[Event] = []
     for target in aimed_at:
         events += blocking(state, caster, target, spell, answers.get(target.id))
+    # the darts strike at once (srd-43): one that an earlier dart of them killed lands too
+    at_cast = roster.fold(evolve, state, before)
     for dart, target in enumerate(aimed, start=1):
         now = roster.fold(evolve, state, [*before, *events])
         hurt = now.fighter(target.id)
-        if hurt.dead or blocks(hurt, spell.name):
+        if at_cast.fighter(target.id).dead or blocks(hurt, spell.name):
             why = f"{hurt.name} is dead" if hurt.dead else f"{hurt.name} takes no damage from it"
             events.append(Resolved(caster.id, "cast", [hurt.id], why, ["srd-43"]))
             continue

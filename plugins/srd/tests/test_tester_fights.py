@@ -244,3 +244,35 @@ def test_srd_9_the_reports_damage_totals_count_no_overkill(tmp_path):
     assert "Goblin takes 11 damage" in out, out
     report = ok(gm, "export", "--format", "md")
     assert "| Brannoc | 7 | 0 |" in report and "| Goblin | 0 | 7 |" in report, report
+
+
+def test_srd_43_every_dart_lands_though_the_first_darts_killed_their_target(tmp_path):
+    """Magic missile's darts strike at once: the third dart at a goblin the first two
+    killed is rolled and listed with the others, where it was left out."""
+    gm = fight(
+        tmp_path / "hall.db",
+        "The hall",
+        "19,2,5",
+        sample("ilse", "wizard", "Ilse"),
+        sample("gob", "goblin", "Goblin", "npc"),
+        sample("gob2", "goblin", "Gob2", "npc"),
+    )
+    out = ok(
+        gm,
+        "act",
+        "ilse",
+        "cast",
+        "gob",
+        "gob",
+        "gob",
+        "gob2",
+        "-o",
+        "spell=magic missile",
+        "-o",
+        "level=2",
+        "--dice",
+        "4,4,1,1",
+    )
+    assert "dart 3 (at Goblin): 1 +1 = 2" in out and "dart 4 (at Gob2)" in out, out
+    report = ok(gm, "export", "--format", "md")
+    assert "Goblin takes 12 damage (5 + 5 + 2)" in report, report
