@@ -26,6 +26,7 @@ from fracas.rules.events import (
     Event,
     Healed,
     InitiativeSet,
+    Modifier,
     Note,
     PartySent,
     Renamed,
@@ -99,7 +100,43 @@ def roll_reading(event: Rolled, reads: str) -> str:
         left = ", ".join(str(roll.faces[i]) for i in dropped)
         return f"{text} [dropped {left}]" if left else text
     terms = added_terms(event, reads)
-    return f"{roll.total}{terms} = {came_to(event, reads)}" if terms else str(roll.total)
+    total = kept_reading(event)
+    return f"{total}{terms} = {came_to(event, reads)}" if terms else total
+
+
+EDGES = {"advantage": False, "disadvantage": True}  # a d20's two dice, is the lower kept?
+
+
+def edge_of(modifier: Modifier) -> str | None:
+    """'advantage' for a note of no value that says the roll was made with advantage
+    ("advantage: Goblin 2 attacks from hiding"), or disadvantage; None for any other."""
+    head = modifier.reason.partition(":")[0].removeprefix("with ").strip()
+    return head if modifier.value == 0 and head in EDGES else None
+
+
+def said_modifier(modifier: Modifier) -> str:
+    """A modifier as a reader reads it: '+2 proficiency (srd-M4)', and advantage or
+    disadvantage as what it is, not a number ('with advantage: the GM's ruling (srd-M3)')."""
+    if edge_of(modifier):
+        rule = f" ({modifier.rule})" if modifier.rule else ""
+        return f"with {modifier.reason.removeprefix('with ')}{rule}"
+    return modifier.describe()
+
+
+def kept_reading(event: Rolled) -> str:
+    """The number a roll of one term that keeps some of its dice came to, with the dice it
+    dropped and why: '1 (disadvantage: 19 dropped)', '17 (the higher kept: 3 dropped)'."""
+    roll = event.roll
+    terms, dropped = parse_terms(roll.dice), roll.dropped()
+    if len(terms) != 1 or not dropped:
+        return str(roll.total)
+    lowest = terms[0].lowest
+    why = next(
+        (e for m in event.modifiers if (e := edge_of(m)) and EDGES[e] == lowest),
+        "the lower kept" if lowest else "the higher kept",
+    )
+    left = ", ".join(str(roll.faces[i]) for i in dropped)
+    return f"{roll.total} ({why}: {left} dropped)"
 
 
 def added_terms(event: Rolled, reads: str) -> str:
@@ -123,7 +160,7 @@ def describe_roll(event: Rolled, reads: str = TOTAL) -> str:
     if event.target is not None:
         text += f" vs {event.target}{'%' if roll.dice == 'd100' else ''}"
     if event.modifiers:
-        text += " (" + ", ".join(m.describe() for m in event.modifiers) + ")"
+        text += " (" + ", ".join(said_modifier(m) for m in event.modifiers) + ")"
     if event.result:
         text += f" -> {event.result}"
     return f"{text}; {source}{rules_of(event.rules)}"

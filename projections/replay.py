@@ -18,6 +18,7 @@ from fracas.projections.describe import (
     came_to,
     describe,
     describe_control,
+    said_modifier,
 )
 from fracas.projections.secrecy import (
     UNSEEN,
@@ -250,7 +251,7 @@ def roll_line(
         roll.entered_by,
         roll.counter,
         event.target,
-        [m.describe() for m in event.modifiers],
+        [said_modifier(m) for m in event.modifiers],
         event.result,
         event.rules,
         event.secret,

@@ -1,0 +1,41 @@
+"""What an outside 5e GM found reading the reports, replays and whatifs (issue 40): a roll
+that keeps one die of two says which it kept, which it dropped and why; advantage and
+disadvantage read as what they are, not as a +0 modifier."""
+
+import html
+
+from tests.support import SRD_SAMPLES
+
+
+def srd_fight(run) -> None:
+    run("new", "-r", "srd", "-t", "a brawl")
+    run("add", "maelis", "--sheet", str(SRD_SAMPLES / "cleric.toml"), "--side", "pc",
+        "--name", "Maelis")  # fmt: skip
+    run("add", "goblin", "--sheet", str(SRD_SAMPLES / "goblin.toml"), "--count", "2",
+        "--name", "Goblin")  # fmt: skip
+    run("begin", "--dice", "20,4,3")
+
+
+def line_of(text: str, words: str) -> str:
+    return html.unescape(next(line for line in text.splitlines() if words in line))
+
+
+def test_the_report_shows_the_kept_and_dropped_d20_and_why(run) -> None:
+    srd_fight(run)
+    run("act", "maelis", "cast", "goblin-2", "-o", "spell=guiding bolt",
+        "-o", "disadvantage=true", "--dice", "1,19")  # fmt: skip
+    for fmt in ("md", "html"):
+        text = run("export", "--format", fmt).output
+        line = line_of(text, "casts guiding bolt on Goblin 2")
+        assert "1 (disadvantage: 19 dropped) +3 +2 = 6 against 15" in line, line
+
+
+def test_advantage_reads_as_with_advantage_not_a_plus_zero_modifier(run) -> None:
+    srd_fight(run)
+    run("act", "maelis", "cast", "goblin-2", "-o", "spell=guiding bolt",
+        "-o", "advantage=true", "--dice", "3,17,4,4,4,4")  # fmt: skip
+    text = run("export", "--format", "md").output
+    assert "17 (advantage: 3 dropped) +3 +2 = 22 against 15" in line_of(text, "casts guiding")
+    logged = run("log").output
+    assert "with advantage: the GM's ruling" in logged, logged
+    assert "+0 advantage" not in logged and "+0 advantage" not in text
