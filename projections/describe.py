@@ -154,7 +154,7 @@ def describe_roll(event: Rolled, reads: str = TOTAL) -> str:
     compound = len(parse_terms(roll.dice)) > 1 or bool(roll.dropped())
     faces = f"{faces_of(roll)} = {roll.total}" if compound else faces_of(roll)
     if reads == MODIFIED and any(m.value for m in event.modifiers):
-        faces += roll_reading(event, reads).removeprefix(str(roll.total))  # " +2 +2 = 18"
+        faces += f" {added_terms(event, reads).strip()} = {came_to(event, reads)}"  # " +2 +2 = 18"
     source = f"typed by {roll.entered_by}" if roll.source == "manual" else f"seeded #{roll.counter}"
     text = f"{event.actor} rolls {roll.dice} for {event.purpose}: {faces}"
     if event.target is not None:

@@ -28,6 +28,8 @@ def test_the_report_shows_the_kept_and_dropped_d20_and_why(run) -> None:
         text = run("export", "--format", fmt).output
         line = line_of(text, "casts guiding bolt on Goblin 2")
         assert "1 (disadvantage: 19 dropped) +3 +2 = 6 against 15" in line, line
+    logged = line_of(run("log").output, "rolls 2d20kl1")
+    assert ": 1 [dropped 19] = 1 +3 +2 = 6 vs 15 (" in logged, "the log's line as it was"
 
 
 def test_advantage_reads_as_with_advantage_not_a_plus_zero_modifier(run) -> None:
