@@ -167,6 +167,44 @@
     boxes.forEach((box, n) => {
       box.value = Math.floor(total / boxes.length) + (n < total % boxes.length ? 1 : 0);
     });
+    counted(set);
+  }
+
+  // How many in all a spell of darts shoots at the level chosen ({"": at its own level,
+  // "2": from a level 2 slot, ...}), or undefined where the action counts none.
+  function totalOf(set) {
+    if (!set.dataset.totals) return undefined;
+    const by = set.querySelector(`[data-field="${set.dataset.totalsBy}"]`);
+    const totals = JSON.parse(set.dataset.totals)[by ? by.value : ""];
+    if (!totals) return undefined;
+    const level = set.querySelector("[data-counted]");
+    const said = level && !level.closest("[data-when][hidden]") ? level.value : "";
+    return totals[said] ?? totals[""];
+  }
+
+  // The darts' running total under the boxes: "darts: 3 of 3".
+  function counted(set) {
+    const line = set.querySelector("[data-times-total]");
+    if (!line) return;
+    const total = totalOf(set);
+    const boxes = [...set.querySelectorAll("[data-target]:checked")]
+      .map((target) => set.querySelector(`[data-times="${target.value}"]`)).filter(Boolean);
+    line.hidden = total === undefined || !boxes.length;
+    const sum = boxes.reduce((n, box) => n + (Number(box.value) || 0), 0);
+    line.textContent = `darts: ${sum} of ${total}`;
+    line.classList.toggle("off", sum !== total);
+  }
+
+  // A spell counted by level (darts) starts at the lowest level it may be cast with a
+  // slot left, not unsaid.
+  function lowest(set) {
+    if (!set.dataset.totals) return;
+    const by = set.querySelector(`[data-field="${set.dataset.totalsBy}"]`);
+    const totals = JSON.parse(set.dataset.totals)[by ? by.value : ""];
+    const level = set.querySelector("[data-counted]");
+    if (!totals || !level || level.value !== "") return;
+    const first = [...level.options].find((o) => o.value !== "" && o.value in totals);
+    if (first) level.value = first.value;
   }
 
   function choose(form, action) {
@@ -247,7 +285,9 @@
         const chosen = chosenSet();
         if (!chosen) return;
         applies(chosen);
+        if (event.target.matches(`[data-field="${chosen.dataset.totalsBy}"]`)) lowest(chosen);
         if (!event.target.matches("[data-times]")) share(chosen);  // the player's own split stays
+        else counted(chosen);
       });
       form.addEventListener("submit", (event) => {
         event.preventDefault();
