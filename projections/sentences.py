@@ -255,6 +255,9 @@ class Summed:
 
     first: Damaged | Healed
     amounts: list[int]
+    said: list[str] = dataclasses.field(
+        default_factory=list
+    )  # each damage's sum as the ruleset words it
 
 
 def summed(events: list[Event]) -> list[Event | Summed]:
@@ -266,7 +269,9 @@ def summed(events: list[Event]) -> list[Event | Summed]:
     for at, event in enumerate(events):
         if isinstance(event, Damaged | Healed):
             key = (type(event), event.target, event.source)
-            found.setdefault(key, Summed(event, [])).amounts.append(event.amount)
+            adding = found.setdefault(key, Summed(event, [], []))
+            adding.amounts.append(event.amount)
+            adding.said.append(event.said if isinstance(event, Damaged) else "")
             last[key] = at
     placed = {at: found[key] for key, at in last.items()}
     return [
@@ -274,6 +279,17 @@ def summed(events: list[Event]) -> list[Event | Summed]:
         for at, event in enumerate(events)
         if at in placed or not isinstance(event, Damaged | Healed)
     ]
+
+
+KIND = re.compile(r"= \d+ ([a-z]+)\b")  # "1d8 [8] + 3 Str = 11 slashing": its type
+
+
+def damage_kind(said: list[str]) -> str:
+    """The one type of damage the ruleset's own words give every part of a sum ("slashing
+    "), or "" where they give none, or several."""
+    kinds = {k for s in said for k in KIND.findall(s)}
+    every = all(KIND.search(s) for s in said)
+    return f"{kinds.pop()} " if len(kinds) == 1 and every else ""
 
 
 def terms(amounts: list[int]) -> str:
@@ -297,7 +313,8 @@ def event_phrase(
         case Summed(Damaged() as first, amounts):
             unseen = " from an unseen attacker" if first.source == UNSEEN else ""
             who = name(first.target, first.target)
-            return f"{who} takes {sum(amounts)} damage{terms(amounts)}{unseen}"
+            kind = damage_kind(event.said)
+            return f"{who} takes {sum(amounts)} {kind}damage{terms(amounts)}{unseen}"
         case Summed(Healed() as first, amounts):
             why = f": {first.reason}" if first.reason and len(amounts) == 1 else ""
             return f"{name(first.target, first.target)} heals {sum(amounts)}{terms(amounts)}{why}"

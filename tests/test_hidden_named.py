@@ -43,7 +43,7 @@ def test_a_pc_attacking_the_hidden_one_and_the_gms_ruling_on_it_show_at_once(tmp
     md = seen["md"]
     assert "Wren attacks someone unseen" in md
     assert "The GM sets a condition on someone unseen" in md
-    assert "Wren takes 10 damage from an unseen attacker" in md
+    assert "Wren takes 10 fire damage from an unseen attacker" in md
     assert "HP 11/21" in seen["page"] and "maelis to act" in seen["page"]
     assert json.loads(seen["phone"])["health"] == "HP 11/21, Hit Dice 3/3"
     assert "wait" not in md.lower()

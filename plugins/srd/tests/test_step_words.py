@@ -67,7 +67,7 @@ def test_magic_missile_reads_each_dart_s_roll_then_the_total(gm: Run) -> None:
     said = step_line(gm, step)
     places = [said.index(f"dart {n}") for n in (1, 2, 3)]
     assert places == sorted(places), said
-    assert said.index("Wolf takes 11 damage (2 + 4 + 5)") > places[-1], said
+    assert said.index("Wolf takes 11 force damage (2 + 4 + 5)") > places[-1], said
 
 
 def ambush(gm: Run) -> None:
@@ -91,10 +91,11 @@ def test_a_hit_s_damage_reads_its_dice_and_every_flat_part_that_sums_to_the_dama
     stab = ("wren", "attack", "goblin", "-w", "shortsword", "-o", "ally_near=true")
     said = step_line(gm, act(gm, *stab, "--dice", "15,4,3,5"))
     assert "damage of shortsword: 4 +3 = 7 on 1d6+3; sneak attack: 3+5 = 8 on 2d6" in said
-    assert "Goblin takes 15 damage" in said, said
+    assert "Goblin takes 15 piercing damage" in said, said
     gm("next"), gm("next"), gm("next")
     bite = act(gm, "wolf", "attack", "brannoc", "-w", "bite", "--dice", "15,2,3,19")
-    assert "damage of bite: 2+3 +2 = 7 on 2d4+2; Brannoc takes 7 damage" in step_line(gm, bite)
+    said = step_line(gm, bite)
+    assert "damage of bite: 2+3 +2 = 7 on 2d4+2; Brannoc takes 7 piercing damage" in said
 
 
 def test_a_dart_and_a_healing_spell_read_their_flat_parts_too(gm: Run) -> None:

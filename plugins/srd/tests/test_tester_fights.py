@@ -244,6 +244,7 @@ def test_srd_9_the_reports_damage_totals_count_no_overkill(tmp_path):
     assert "Goblin takes 11 damage" in out, out
     report = ok(gm, "export", "--format", "md")
     assert "| Brannoc | 7 | 0 |" in report and "| Goblin | 0 | 7 |" in report, report
+    assert "Goblin takes 11 slashing damage" in report, report
 
 
 def test_srd_43_every_dart_lands_though_the_first_darts_killed_their_target(tmp_path):
@@ -275,4 +276,4 @@ def test_srd_43_every_dart_lands_though_the_first_darts_killed_their_target(tmp_
     )
     assert "dart 3 (at Goblin): 1 +1 = 2" in out and "dart 4 (at Gob2)" in out, out
     report = ok(gm, "export", "--format", "md")
-    assert "Goblin takes 12 damage (5 + 5 + 2)" in report, report
+    assert "Goblin takes 12 force damage (5 + 5 + 2)" in report, report
