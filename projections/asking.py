@@ -42,6 +42,10 @@ class Question(msgspec.Struct, frozen=True):
     waiting_on: list[str]  # the targets not yet answered
     deadline: str  # ISO 8601 UTC; "": none
     line: str  # one line for a terminal: who is waited on, how to answer
+    # What the target saw before it was asked, where the rules ask once the dice show the
+    # trigger ("Goblin's scimitar hits Ilse: 14 vs AC 12"); "" when asked before any roll,
+    # and for the players when the attack's rolls are the GM's secret.
+    trigger: str = ""
 
 
 def name_of(live: "Encounter", who: str) -> str:
@@ -67,11 +71,21 @@ def pending(
         if step is None:
             return None
         hidden = live.hidden()
+        asked = question(live, waiting, step)
+        if waiting.secret:  # the roll is GM-only: they are asked without it
+            asked = unrolled(asked, waiting)
         if waiting.actor in hidden:
-            return unseen_attacker(question(live, waiting, step), hidden, live)
+            return unseen_attacker(asked, hidden, live)
         if hidden & set(waiting.asked):
-            return unseen_targets(question(live, waiting, step), hidden, live)
+            return unseen_targets(asked, hidden, live)
+        return asked
     return question(live, waiting, step)
+
+
+def unrolled(asked: Question, waiting: "Waiting") -> Question:
+    """The question without the figures of a GM-only roll."""
+    seen = f" ({waiting.trigger})"
+    return msgspec.structs.replace(asked, trigger="", line=asked.line.replace(seen, ""))
 
 
 def unseen_attacker(asked: Question, hidden: set[str], live: "Encounter") -> Question:
@@ -124,6 +138,7 @@ def unseen_targets(asked: Question, hidden: set[str], live: "Encounter") -> Ques
         reactions=[seen(r) for r in asked.reactions],
         waiting_on=[UNSEEN if w in hidden else w for w in asked.waiting_on],
         line=redacted(asked.line, unnamed),
+        trigger=redacted(asked.trigger, unnamed),
     )
 
 
@@ -161,6 +176,7 @@ def question(live: "Encounter", waiting: "Waiting", step: int) -> Question:
         waiting.unanswered,
         waiting.deadline,
         waiting_line(live.state, waiting).replace(f"(step {waiting.step})", f"(step {step})"),
+        waiting.trigger,
     )
 
 

@@ -28,7 +28,7 @@ from fracas.rules.encounter import StepOutcome
 from fracas.rules.events import Rolled
 from fracas.rules.gm import REMOVED
 from fracas.rules.players import Playable, PlayerField
-from fracas.rules.reactions import ANSWER, Ask, ask_until, offered
+from fracas.rules.reactions import ANSWER, Ask, ask_until, later, offered
 from fracas.rules.views import View
 
 SERVERS_DICE = "seeded"  # a roll's source when the server rolled it (typed: "manual")
@@ -694,7 +694,9 @@ def asking_whom(
     targets = [t for t in getattr(command, "targets", []) or [] if t in linked]
     if not targets:
         return None
-    wanted = offered(live.ruleset, live.state, command, Ask("", targets))
+    wish = Ask("", targets)
+    wanted = {*offered(live.ruleset, live.state, command, wish)}
+    wanted |= {*later(live.ruleset, live.state, command, wish)}  # asked once the dice show it
     return ask_until(wait, sorted(wanted)) if wanted else None
 
 

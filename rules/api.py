@@ -47,7 +47,7 @@ Constants and types:
 - `Upcaster`: a function from an event's plain data under an old schema to the next one's.
 """
 
-from fracas.ledger import BadInputError, NotFoundError, RefusedError
+from fracas.ledger import BadInputError, FracasError, NotFoundError, RefusedError
 from fracas.rules import gm, party, roster
 from fracas.rules.bestiary import Bestiary, Monster
 from fracas.rules.commands import (
@@ -91,7 +91,7 @@ from fracas.rules.events import (
 )
 from fracas.rules.names import check_known, did_you_mean, no_weapon
 from fracas.rules.players import Playable, PlayerField
-from fracas.rules.reactions import Waiting, allowed, offer
+from fracas.rules.reactions import ReactionDue, Waiting, allowed, offer
 from fracas.rules.reference import Reference, Source, Statement, toml_reference
 from fracas.rules.ruleset import (
     ANY_KIND,
@@ -139,6 +139,7 @@ __all__ = [
     "EncounterStarted",
     "EquipmentChanged",
     "Event",
+    "FracasError",
     "GivenModifier",
     "Healed",
     "InitiativeRow",
@@ -154,6 +155,7 @@ __all__ = [
     "Playable",
     "PlayerField",
     "Reach",
+    "ReactionDue",
     "Reference",
     "RefusedError",
     "Resolved",

@@ -330,6 +330,13 @@ class ReactionAsked(Event, tag="reaction.asked"):
     deadline: str = ""  # ISO 8601, UTC; "": until someone answers
     secret: bool = False  # the attack's rolls will be GM-only
     step: int = 0  # the asking step
+    # Asked once the dice showed the trigger (`Ruleset.reacts_after`): the rolls made so
+    # far, which the answer's decision takes again first, and what the target saw, in words
+    # ("Goblin's scimitar hits: 17 vs AC 15"). Unset: asked before any roll.
+    rolled: list[Roll] | msgspec.UnsetType = msgspec.UNSET
+    trigger: str | msgspec.UnsetType = msgspec.UNSET
+    # Who a trigger the command's dice show later may ask (`Ruleset.reacts_after`).
+    waits_on: list[str] | msgspec.UnsetType = msgspec.UNSET
 
     def describe(self) -> str:
         until = f" by {self.deadline}" if self.deadline else ""

@@ -22,10 +22,20 @@ How it goes, in every ruleset that names its choices:
    step holds the answer command, the answers and every roll, so `audit` decides it again
    from them; undoing it returns to waiting, undoing the asking step takes the attack back.
 
+A ruleset whose reactions answer what the dice did (d20's shield, taken once the attack
+hits; hellish rebuke, once the damage lands) names the targets that may be asked so
+(`Ruleset.reacts_after`). With `--ask` such an attack is rolled at once; when the trigger
+comes for one of them, the ruleset's `decide` raises `ReactionDue`: the asking step records
+the rolls made so far and the question (`reaction.asked` with `rolled` and `trigger`), and
+changes nothing else. The answering step decides the command again, taking those rolls
+first (so the attack is the one the target saw), and drops their `rolled` events (the
+asking step holds them); its own decision may come to another trigger, and ask again.
+
 Two writers answering at once: one append lands; the other is decided again on the new
 head (optimistic concurrency, `Encounter.execute`) and refused in one line.
 """
 
+import dataclasses
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -46,6 +56,7 @@ from fracas.rules.events import (
     ReactionTimedOut,
     ReactionWithdrawn,
     Roll,
+    Rolled,
 )
 
 ANSWER, TIMEOUT, WITHDRAW = "answer", "timeout", "gm.withdraw"
@@ -69,6 +80,9 @@ class Waiting(msgspec.Struct, frozen=True):
     deadline: str = ""
     secret: bool = False
     answers: dict[str, str] = {}
+    rolled: list[Roll] = []  # asked once the dice showed the trigger: the rolls so far
+    trigger: str = ""  # what the target saw, in words
+    waits_on: list[str] = []  # who a later trigger of the same command may ask
 
     @property
     def unanswered(self) -> list[str]:
@@ -93,6 +107,22 @@ class Withdraw(Command, tag=WITHDRAW):
     """The GM takes back the attack that waits for a reaction."""
 
     reason: str = ""
+
+
+class ReactionDue(Exception):
+    """Raised by a ruleset's `decide` when the dice show a reaction's trigger for a target
+    the table waits on (`Context.ask`): `choices` for `target`, the `events` decided so far
+    (their rolls are kept in the asking step) and what the target saw (`trigger`, words a
+    player may read: no hidden figure of the attacker's)."""
+
+    def __init__(self, target: str, choices: Choices, events: list[Event], trigger: str) -> None:
+        super().__init__(target)
+        self.target, self.choices, self.events, self.trigger = target, choices, events, trigger
+
+    def after(self, earlier: list[Event]) -> "ReactionDue":
+        """The same question with the events decided before the part that raised it."""
+        self.events = [*earlier, *self.events]
+        return self
 
 
 COMMANDS = (Answer, TimeOut, Withdraw)
@@ -147,8 +177,9 @@ def waiting_line(state: Any, waiting: Waiting, *, commands: bool = True) -> str:
         f"{name_of(state, t)} ({' | '.join(waiting.asked[t].options)})" for t in waiting.unanswered
     ]
     action = waiting.command.get("action", "action")
+    seen = f" ({waiting.trigger})" if waiting.trigger else ""
     waits = (
-        f"{name_of(state, waiting.actor)}'s {action} (step {waiting.step}) waits for the "
+        f"{name_of(state, waiting.actor)}'s {action} (step {waiting.step}){seen} waits for the "
         f"reaction of {', '.join(asked)}"
     )
     if not commands:
@@ -171,6 +202,37 @@ def check_free(state: Any, command: Any) -> None:
 # -- asking ------------------------------------------------------------------------------
 
 
+class Recording:
+    """Dice that hand out `dice`'s rolls and keep them, in order, with their purposes."""
+
+    def __init__(self, dice: Any) -> None:
+        self.dice, self.rolls = dice, []  # type: ignore[var-annotated]
+
+    def roll(self, spec: str, purpose: str) -> Roll:
+        roll = self.dice.roll(spec, purpose)
+        self.rolls.append((purpose, roll))
+        return roll
+
+
+class Primed(Recording):
+    """The rolls an asking step made, handed back first (each to the first request for the
+    same dice, as `audit` replays a step), then `dice`'s own."""
+
+    def __init__(self, rolled: list[Roll], dice: Any) -> None:
+        super().__init__(dice)
+        self.unused = list(rolled)
+        self.primed: list[Roll] = []
+
+    def roll(self, spec: str, purpose: str) -> Roll:
+        found = next((r for r in self.unused if r.dice == spec), None)
+        if found is None:
+            return super().roll(spec, purpose)
+        self.unused.remove(found)
+        self.primed.append(found)
+        self.rolls.append((purpose, found))
+        return found
+
+
 class TrialDice:
     """Dice for trying a command without keeping anything: every die shows its lowest face."""
 
@@ -187,6 +249,7 @@ class Trial:
     step: int = 0
     author: str = "gm"
     command_id: str = ""
+    ask: frozenset[str] = frozenset()
 
 
 def allowed(
@@ -245,14 +308,29 @@ def offered(ruleset: Any, state: Any, command: Any, wish: Ask) -> dict[str, Choi
     }
 
 
+def later(ruleset: Any, state: Any, command: Any, wish: Ask) -> list[str]:
+    """The targets to ask once the dice show their reaction's trigger (`reacts_after`)."""
+    if ruleset.reacts_after is None or not can_wait(state):
+        return []
+    found = ruleset.reacts_after(state, command)
+    return [t for t in found if wish.targets is None or t in wish.targets]
+
+
 def ask(ruleset: Any, state: Any, command: Any, ctx: Any, wish: Ask, secret: bool) -> list[Event]:
-    """The asking step's events, or [] when nobody has a choice to make (decide at once)."""
+    """The asking step's events, or [] when nobody has a choice to make (decide at once);
+    for a ruleset that asks once the dice show the trigger, the decided step when it does
+    not come (a miss asks nobody)."""
     wanted = offered(ruleset, state, command, wish)
-    if wish.targets is not None and (unknown := set(wish.targets) - set(wanted)):
-        shown = ", ".join(sorted(wanted)) or "nobody"
+    after = later(ruleset, state, command, wish)
+    if wish.targets is not None and (unknown := set(wish.targets) - set(wanted) - set(after)):
+        shown = ", ".join(sorted({*wanted, *after})) or "nobody"
         raise RefusedError(
             f"{', '.join(sorted(unknown))}: no reaction to ask for here; asked can be: {shown}"
         )
+    if not wanted and after:
+        if wish.deadline:
+            moment(wish.deadline, "the deadline")
+        return rolled_first(ruleset, state, command, ctx, wish.deadline, secret, after)
     if not wanted:
         return []
     if wish.deadline:
@@ -262,13 +340,65 @@ def ask(ruleset: Any, state: Any, command: Any, ctx: Any, wish: Ask, secret: boo
     trial_ctx = Trial(TrialDice(), ctx.step, ctx.author, ctx.command_id)
     ruleset.decide(state, ruleset.command(trial), trial_ctx)  # refused now, not at the answer
     actor = getattr(command, "actor", None) or ctx.author
+    waits_on: list[str] | msgspec.UnsetType = sorted(after) if after else msgspec.UNSET
     return [
         Commanded(actor, given, ctx.command_id),
         *(
-            ReactionAsked(actor, target, given, choices, wish.deadline, secret, ctx.step)
+            ReactionAsked(
+                actor, target, given, choices, wish.deadline, secret, ctx.step, waits_on=waits_on
+            )
             for target, choices in wanted.items()
         ),
     ]
+
+
+def rolled_first(
+    ruleset: Any,
+    state: Any,
+    command: Any,
+    ctx: Any,
+    deadline: str,
+    secret: bool,
+    waits_on: list[str],
+    before: list[Event] | None = None,
+    primed: list[Roll] | None = None,
+) -> list[Event]:
+    """Decide `command` with the dice, asking `waits_on` once their trigger comes: the
+    decided events when it does not, else the rolls so far and the question (`before`: the
+    answering step's own events; `primed`: an earlier asking step's rolls, taken first)."""
+    dice = Primed(primed or [], ctx.dice)
+    sub = dataclasses.replace(ctx, dice=dice, ask=frozenset(waits_on))
+    actor = getattr(command, "actor", None) or ctx.author
+    given = msgspec.to_builtins(command)
+    try:
+        decided = ruleset.decide(state, command, sub)
+    except ReactionDue as due:
+        shown = {id(e.roll): e for e in due.events if isinstance(e, Rolled)}
+        fresh = [
+            shown.get(id(roll)) or Rolled(actor, purpose, roll)
+            for purpose, roll in dice.rolls
+            if not any(roll is p for p in dice.primed)
+        ]
+        lead = before if before is not None else [Commanded(actor, given, ctx.command_id)]
+        asked = ReactionAsked(
+            actor,
+            due.target,
+            given,
+            due.choices,
+            deadline,
+            secret,
+            ctx.step,
+            rolled=[roll for _, roll in dice.rolls],
+            trigger=due.trigger,
+            waits_on=sorted(waits_on),
+        )
+        return [*lead, *fresh, asked]
+    kept = [e for e in decided if not (isinstance(e, Rolled) and primed_roll(e.roll, dice))]
+    return kept if before is None else [*before, *kept]
+
+
+def primed_roll(roll: Roll, dice: Primed) -> bool:
+    return any(roll is p for p in dice.primed)
 
 
 def filled(
@@ -326,7 +456,19 @@ def decide(
         after = ruleset.evolve(after, event)
     attack = ruleset.command(filled(waiting.command, answers, waiting.asked))
     check(after, attack)
-    return events + ruleset.decide(after, attack, ctx)
+    if not waiting.waits_on and not waiting.rolled:
+        return events + ruleset.decide(after, attack, ctx)
+    return rolled_first(
+        ruleset,
+        after,
+        attack,
+        ctx,
+        waiting.deadline,
+        waiting.secret,
+        waiting.waits_on,
+        before=events,
+        primed=waiting.rolled,
+    )
 
 
 def answer(state: Any, waiting: Waiting, command: Answer, by: str) -> ReactionGiven:
@@ -371,7 +513,15 @@ def _asked(state: Any, event: ReactionAsked) -> Any:
     if not can_wait(state):
         return state
     waiting = asking(state) or Waiting(
-        event.step, event.actor, event.command, {}, event.deadline, event.secret
+        event.step,
+        event.actor,
+        event.command,
+        {},
+        event.deadline,
+        event.secret,
+        rolled=event.rolled or [],
+        trigger=event.trigger or "",
+        waits_on=event.waits_on or [],
     )
     asked = {**waiting.asked, event.target: event.choices}
     return replace(state, asking=replace(waiting, asked=asked))

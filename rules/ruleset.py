@@ -93,6 +93,10 @@ class Context:
     step: int
     author: str = "gm"
     command_id: str = ""
+    # The targets the table waits on once the dice show a reaction's trigger (`--ask`, a
+    # phone's link): a ruleset with `reacts_after` raises `ReactionDue` for one of them
+    # (rules/reactions.py); empty: nobody is asked, the rules' default applies at once.
+    ask: frozenset[str] = frozenset()
 
 
 class Reach(msgspec.Struct, frozen=True):
@@ -239,6 +243,12 @@ class Ruleset:
     face_worth: Callable[[int, int | None], int] | None = None
     # Who an attack gives a choice of reaction, and which (rules/reactions.py); None: nobody.
     reactions: Reactions | None = None
+    # The targets of a command who may be asked for a reaction only once its dice show the
+    # trigger (d20's shield, once the attack hits): (state, command) -> targets. With
+    # `--ask`, such a command is rolled at once; when the trigger comes for one of them, its
+    # `decide` raises `ReactionDue` (the rolls so far are kept and the target asked).
+    # None: reactions are asked before any roll alone (`reactions`).
+    reacts_after: Callable[[Any, Any], list[str]] | None = None
     # The figures a target's player reads beside a reaction they are asked to choose, from
     # their own sheet alone (never the fight's state, which a secret roll may have moved,
     # nor the attacker's sheet, a hidden one's): (sheet, option) -> "Dodge 50%", "" for none.

@@ -196,7 +196,9 @@ def test_a_hidden_attacker_asks_the_phone_as_someone_unseen(table: Table) -> Non
     table.tokens["wizard"] = invited(table.db, "wizard")
     for _turn in range(4):  # the fighter's, the rogue's, the goblin's, the wizard's
         fracas(table.db, "next")
-    asked = fracas(table.db, "act", "wolf", "attack", "wizard", "-w", "bite", "--ask", check=False)
+    # srd rolls the bite first and asks for shield once it hits (srd-39): typed to hit
+    bite = ["act", "wolf", "attack", "wizard", "-w", "bite", "--ask", "--dice", "19"]
+    asked = fracas(table.db, *bite, check=False)
     assert "waits" in asked.stdout, (asked.stdout, asked.stderr)
     wizard = table.tokens["wizard"]
     panel = table.client.get(f"/p/{wizard}/panel").text

@@ -249,7 +249,7 @@ def act_(
     check_numbers(ruleset, action, command, words)
     if wait is not None and not ask:
         raise BadInputError("--wait goes with --ask: how long the targets have to answer")
-    if ask and dice:
+    if ask and dice and ruleset.reacts_after is None:
         raise BadInputError(
             "an attack that asks rolls nothing yet: give --dice to `answer`, or leave --ask "
             "out to decide the attack at once with these dice"

@@ -45,9 +45,19 @@ from fracas_srd.effects import (
 )
 from fracas_srd.evolve import evolve
 from fracas_srd.lasting import conditions_of, timed, worse_time
-from fracas_srd.sheets import Ability, Rider, Sheet, Weapon, parse_amount
+from fracas_srd.sheets import Ability, Rider, Sheet, Spell, Weapon, parse_amount
 from fracas_srd.state import ONCE_A_TURN, Fighter, State, immune
-from fracas_srd.triggered import HIT, Reaction, absorbing, chosen, halved, rebuking, when_hit
+from fracas_srd.triggered import (
+    DAMAGED,
+    HIT,
+    Reaction,
+    absorbing,
+    chosen,
+    halved,
+    rebuking,
+    seen_trigger,
+    when_hit,
+)
 
 CRITICAL, FUMBLE = "critical hit", "natural 1: miss"
 
@@ -321,7 +331,8 @@ def weapon_attack(
         return events + duplicate_hit(target, swing)
     answer = chosen(state, target, command.defence, weapon.type, unseen(attacker, target, command))
     swing = attack_roll(ctx, events, attacker, target, command, mods, weapon.ranged, weapon.name)
-    hit, critical = answered(state, events, attacker, target, answer, swing)
+    answer, asked = on_the_hit(state, ctx, events, attacker, target, command, weapon, answer, swing)
+    hit, critical = answered(state, events, attacker, target, answer, swing, asked)
     outcome = "critical hit" if critical else "hits" if hit else "misses"
     events.append(
         Resolved(
@@ -365,7 +376,33 @@ def weapon_attack(
         events += grappled_by(
             attacker, roster.fold(evolve, state, events).fighter(target.id), weapon
         )
-    return events + rebuked(state, ctx, events, attacker, target, answer)
+    return events + rebuked(
+        state, ctx, events, attacker, target, answer, command, weapon.type, weapon.name
+    )
+
+
+def on_the_hit(
+    state: State,
+    ctx: Context,
+    events: list[Event],
+    attacker: Fighter,
+    target: Fighter,
+    command: Scene,
+    weapon: Weapon | Spell,
+    answer: Reaction | None,
+    swing: Swing,
+) -> tuple[Reaction | None, bool]:
+    """The reaction to a hit the target chose once it saw it (`--ask`: asked now, srd-39),
+    when it declared none beforehand; and whether it was chosen so."""
+    if answer is not None or not swing.hit:
+        return answer, False
+    what = "a natural 20" if swing.natural == 20 else f"{swing.total} vs AC {swing.ac}"
+    said = f"{attacker.name}'s {weapon.name} hits {target.name}: {what}"
+    kind = weapon.type
+    found = seen_trigger(
+        state, ctx, events, target, command, HIT, kind, unseen(attacker, target, command), said
+    )
+    return found, found is not None
 
 
 def grappled_by(attacker: Fighter, target: Fighter, weapon: Weapon) -> list[Event]:
@@ -441,15 +478,19 @@ def answered(
     target: Fighter,
     answer: Reaction | None,
     swing: Swing,
+    asked: bool = False,
 ) -> tuple[bool, bool]:
     """(hit, critical) once the target's reaction to a hit is taken (srd-39, srd-40); one
-    declared against a hit that did not come is not taken, and the step says so."""
+    declared against a hit that did not come is not taken, and the step says so (`asked`:
+    chosen once the hit was seen)."""
     if not swing.hit:
         if answer is not None and answer.trigger == HIT:
             kept = f"{answer.name}: not needed, the attack misses; the reaction is kept"
             events.append(Resolved(target.id, "react", [attacker.id], kept, ["srd-39"]))
         return False, False
-    said, hit = when_hit(state, attacker, target, answer, swing.natural, swing.total, swing.ac)
+    said, hit = when_hit(
+        state, attacker, target, answer, swing.natural, swing.total, swing.ac, asked
+    )
     events += said
     return hit, swing.critical and hit
 
@@ -496,13 +537,23 @@ def rebuked(
     attacker: Fighter,
     target: Fighter,
     answer: Reaction | None,
+    command: Scene | None = None,
+    kind: str = "",
+    what: str = "",
 ) -> list[Event]:
-    """srd-41: a reaction after the damage, on the attacker: if the target took any."""
-    took = any(isinstance(e, Damaged) and e.target == target.id and e.amount for e in events)
+    """srd-41: a reaction after the damage, on the attacker: if the target took any (one
+    declared beforehand, or, with `--ask`, chosen once the damage landed: asked now)."""
+    took = sum(e.amount for e in events if isinstance(e, Damaged) and e.target == target.id)
     if not took:
         return []
     after = roster.fold(evolve, state, events)
-    return rebuking(after, ctx, after.fighter(attacker.id), after.fighter(target.id), answer)
+    hurt = after.fighter(target.id)
+    if (answer is None or answer.trigger != DAMAGED) and command is not None and not hurt.dead:
+        said = f"{attacker.name}'s {what or 'attack'} deals {took} damage to {target.name}"
+        seen = unseen(attacker, target, command)
+        asked = seen_trigger(after, ctx, events, hurt, command, DAMAGED, kind, seen, said)
+        answer = asked if asked is not None else answer
+    return rebuking(after, ctx, after.fighter(attacker.id), hurt, answer)
 
 
 def ridden(

@@ -46,6 +46,9 @@ class Scene(Targeted):
     extra: str = ""  # extra damage dice the GM adds on a hit (a feature not on the sheet)
     ally_near: bool = False  # another foe of the target is within 5 feet of it (srd-38)
     defence: dict[str, str] = {}  # a target's reaction if its trigger comes (srd-39)
+    # A target's answer once it saw the trigger come (`--ask`): to the hit, to the damage.
+    on_hit: dict[str, str] = {}
+    on_damage: dict[str, str] = {}
     resist: bool = True  # false: a legendary creature keeps its failed save (srd-56)
 
     def __post_init__(self) -> None:

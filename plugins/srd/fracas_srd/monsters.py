@@ -1,7 +1,7 @@
 """A monster's Multiattack and legendary actions (srd-29), and its lair actions (srd-55)."""
 
 import msgspec
-from fracas.rules.api import Context, Event, RefusedError, Resolved, Spent, roster
+from fracas.rules.api import Context, Event, ReactionDue, RefusedError, Resolved, Spent, roster
 
 from fracas_srd import spells
 from fracas_srd.attacks import weapon_attack
@@ -50,10 +50,18 @@ def multiattack(state: State, actor: Fighter, command: Multiattack, ctx: Context
         fresh = {k: v for k, v in command.defence.items() if not taken_here(state, now, k)}
         if who in fresh and target.incapacitated and not state.fighter(who).incapacitated:
             events.append(lapsed(actor, target, name, fresh.pop(who)))
-        each = msgspec.structs.replace(command, defence=fresh)
-        events += weapon_attack(
-            now, ctx, now.fighter(actor.id), target, weapon, each, "multiattack"
-        )
+        hit = {k: v for k, v in command.on_hit.items() if not taken_here(state, now, k)}
+        hurt = {k: v for k, v in command.on_damage.items() if not taken_here(state, now, k)}
+        if target.incapacitated:  # an answer it gave earlier lapses with its reactions
+            hit.pop(who, None)
+            hurt.pop(who, None)
+        each = msgspec.structs.replace(command, defence=fresh, on_hit=hit, on_damage=hurt)
+        try:
+            events += weapon_attack(
+                now, ctx, now.fighter(actor.id), target, weapon, each, "multiattack"
+            )
+        except ReactionDue as due:  # asked at this attack: the ones before it come first
+            raise due.after(events) from None
     return events + abilities_left(state, actor)
 
 

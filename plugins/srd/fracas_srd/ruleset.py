@@ -295,6 +295,7 @@ RULESET = Ruleset(
     after_by_hand=after_by_hand,
     condition_refused=condition_refused,
     reactions=reactions_offered,
+    reacts_after=triggered.after_roll,
     reaction_figures=reaction_figures,
     clock=clock,
     turn_end=turn_end,

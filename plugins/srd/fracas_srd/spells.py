@@ -29,6 +29,7 @@ from fracas_srd.attacks import (
     duplicate_hit,
     duplicate_struck,
     harmed,
+    on_the_hit,
     rebuked,
     unseen,
 )
@@ -636,7 +637,8 @@ def spell_attack(
         return events + duplicate_hit(target, swing)
     answer = chosen(state, target, command.defence, spell.type, unseen(caster, target, command))
     swing = attack_roll(ctx, events, caster, target, command, mods, ranged, spell.name)
-    hit, critical = answered(state, events, caster, target, answer, swing)
+    answer, asked = on_the_hit(state, ctx, events, caster, target, command, spell, answer, swing)
+    hit, critical = answered(state, events, caster, target, answer, swing, asked)
     outcome = "critical hit" if critical else "hits" if hit else "misses"
     events.append(
         Resolved(
@@ -660,7 +662,9 @@ def spell_attack(
         events += afflict(after, caster, after.fighter(target.id), spell, held)
     if spell.no_reactions:
         events += reaction_taken(roster.fold(evolve, state, events).fighter(target.id), spell)
-    return events + rebuked(state, ctx, events, caster, target, answer)
+    return events + rebuked(
+        state, ctx, events, caster, target, answer, command, spell.type, spell.name
+    )
 
 
 def reaction_taken(target: Fighter, spell: Spell) -> list[Event]:
@@ -721,7 +725,10 @@ def missiles(
         parts = spell_damage(now, ctx, events, caster, spell, False, what)
         events += deal(now, ctx, caster.id, hurt, parts, spell.type, False, ("srd-43",))
     for target in aimed_at:
-        events += rebuked(state, ctx, [*before, *events], caster, target, answers.get(target.id))
+        events += rebuked(
+            state, ctx, [*before, *events], caster, target, answers.get(target.id),
+            command, spell.type, spell.name,
+        )  # fmt: skip
     return events
 
 
@@ -800,7 +807,9 @@ def save_spell(
         )
         if check.success and spell.shaken_off:
             events += shaking_off(hit, caster.id, spell.name, "it saved against it")
-        events += rebuked(state, ctx, [*before, *events], caster, target, answer)
+        events += rebuked(
+            state, ctx, [*before, *events], caster, target, answer, command, spell.type, spell.name
+        )
     return events
 
 

@@ -15,7 +15,9 @@ from fracas.rules.api import (
     ConditionSet,
     Context,
     Event,
+    FracasError,
     Modifier,
+    ReactionDue,
     RefusedError,
     Resolved,
     allowed,
@@ -198,9 +200,11 @@ def when_hit(
     natural: int,
     total: int,
     met: int,
+    asked: bool = False,
 ) -> tuple[list[Event], bool]:
     """srd-39, srd-40: the reaction to a hit, and whether it still hits; `met` is the AC the
-    roll met (cover's too, srd-22)."""
+    roll met (cover's too, srd-22). `asked`: chosen once the hit was seen (an answer to
+    `--ask`): cast whether or not it turns the hit, its +5 lasting to the caster's turn."""
     if found is None or found.trigger != HIT:
         return [], True
     if found.halves:
@@ -210,10 +214,18 @@ def when_hit(
     effect = found.spell.effect if found.spell else None
     ac = met + (effect.ac if effect else 0)
     what = "a natural 20 still hits" if natural == 20 else f"{total} vs AC {ac}"
-    if natural == 20 or total >= ac:
+    if (natural == 20 or total >= ac) and not asked:
         # Declared beforehand, taken only if it can matter: the reaction and slot stay.
         outcome = f"{found.name}: not cast, it cannot turn the hit"
         return [Resolved(target.id, "react", [attacker.id], outcome, ["srd-39"], what)], True
+    if natural == 20 or total >= ac:
+        shield = lasting_effect(state, target, found, f"cast as {attacker.name}'s attack hits")
+        outcome = f"{found.name}: cast, but the hit stands"
+        return [
+            *taken(state, target, found),
+            shield,
+            Resolved(target.id, "react", [attacker.id], outcome, ["srd-39"], what),
+        ], True
     shield = lasting_effect(state, target, found, f"cast as {attacker.name}'s attack hits")
     outcome = f"{found.name}: the hit becomes a miss"
     return [
@@ -288,6 +300,74 @@ def rebuking(
     return events + deal(state, ctx, target.id, attacker, parts, spell.type, False, ("srd-41",))
 
 
+def asks_later(found: Reaction) -> bool:
+    """A reaction the target chooses once it sees its trigger (`--ask`): to a hit (shield,
+    uncanny dodge) or to damage dealt, on the attacker (hellish rebuke)."""
+    if found.trigger == HIT:
+        return True
+    return found.trigger == DAMAGED and found.spell is not None and bool(found.spell.save)
+
+
+def after_roll(state: State, command: Any) -> list[str]:
+    """The reacts_after hook: the targets of an attack with a reaction to its hit or its
+    damage they may take now and have not declared (srd-39..srd-41)."""
+    given = getattr(command, "defence", None)
+    if given is None or not state.round or not attacking(state, command):
+        return []
+    found = []
+    for who in getattr(command, "targets", []):
+        target = state.fighters.get(who)
+        if target is None or who in given or who == getattr(command, "actor", None):
+            continue
+        if not any(asks_later(r) for r in reactions_of(target)):
+            continue
+        try:
+            reaction(state, target, "a reaction")
+        except FracasError:
+            continue
+        found.append(who)
+    return found
+
+
+def seen_trigger(
+    state: State,
+    ctx: Context,
+    events: list[Event],
+    target: Fighter,
+    command: Any,
+    trigger: str,
+    kind: str,
+    unseen: str,
+    said: str,
+) -> Reaction | None:
+    """The reaction `target` chose once it saw `trigger` come (its answer to `--ask`, in
+    `on_hit` or `on_damage`), checked now; None for none. With no answer yet and the table
+    waiting on the target, the question is raised (ReactionDue) with `said`, what it saw."""
+    field = "on_hit" if trigger == HIT else "on_damage"
+    name = (getattr(command, field, None) or {}).get(target.id)
+    if name is not None:
+        if name.lower() == NONE:
+            return None
+        return chosen(state, target, {target.id: name}, kind, unseen)
+    if target.id not in getattr(ctx, "ask", ()):
+        return None
+    names = []
+    for found in reactions_of(target):
+        if found.trigger != trigger or not asks_later(found):
+            continue
+        try:
+            chosen(state, target, {target.id: found.name}, kind, unseen)
+        except FracasError:
+            continue
+        names.append(found.name)
+    if not names:
+        return None
+    why = "no reaction: the attack goes on as rolled"
+    rule = "srd-41" if trigger == DAMAGED else "srd-39"
+    choices = Choices([NONE, *names], NONE, rule, why, field=field, omit="")
+    raise ReactionDue(target.id, choices, events, said)
+
+
 def attacking(state: State, command: Any) -> bool:
     """The command makes an attack (or aims magic missile's darts): a trigger may come."""
     actor = state.fighters.get(getattr(command, "actor", ""))
@@ -309,6 +389,15 @@ def attacking(state: State, command: Any) -> bool:
     return True
 
 
+def darts_cast(state: State, command: Any) -> bool:
+    """The command casts darts (magic missile): a reaction to a hit answers their aim."""
+    actor = state.fighters.get(getattr(command, "actor", ""))
+    if actor is None or command.__struct_config__.tag != "cast":
+        return False
+    name = command.spell.lower()
+    return any(s.name.lower() == name and s.darts > 0 for s in actor.sheet.spells)
+
+
 def triggers(spell: Spell) -> bool:
     """A spell a reaction may answer: an attack, darts, or damage after a save."""
     return spell.attack != "none" or spell.darts > 0 or bool(spell.save and spell.damage)
@@ -323,11 +412,15 @@ def offered(decide: Decide, state: State, command: object) -> dict[str, Choices]
     found = counters_offered(decide, state, command, given)
     if not attacking(state, command):
         return found
+    darts = darts_cast(state, command)
+
+    def aimed(found: Reaction) -> bool:  # shield answers being aimed at by darts (srd-43)
+        return darts and found.trigger == HIT
     for who in getattr(command, "targets", []):
         target = state.fighters.get(who)
         if target is None or who in given or who == getattr(command, "actor", None):
             continue
-        names = [r.name for r in reactions_of(target)]
+        names = [r.name for r in reactions_of(target) if not asks_later(r) or aimed(r)]
         if not names:
             continue
         why = "no reaction: the attack is resolved as rolled"

@@ -76,6 +76,10 @@ FIELD_HELP = {
     "ally_near": "another foe of the target is within 5 feet of it (sneak attack)",
     "defence": "a target's reaction if its trigger comes: TARGET=shield, uncanny dodge, ...; "
     "anyone's counterspell to the spell cast: ID=counterspell",
+    "on_hit": "a target's answer once it saw the attack hit (`act --ask`, then `answer`): "
+    "shield, uncanny dodge or none",
+    "on_damage": "a target's answer once the damage landed (`act --ask`, then `answer`): "
+    "hellish rebuke or none",
     "spell": "the spell cast, by its name on the sheet",
     "ends": "the condition the spell ends, of several it could (lesser restoration: poisoned)",
     "word": "the word a command spell speaks: approach, drop, flee, grovel or halt",

@@ -115,10 +115,10 @@ def test_srd_39_the_reactions_hook_offers_what_the_target_may_take_against_this_
     command = RULESET.command(
         {"action": "attack", "actor": "gob", "targets": ["pc-ilse"], "weapon": "scimitar"}
     )
-    asked = RULESET.reactions(t.state, command)["pc-ilse"]
-    # absorb elements answers no slashing: not offered
-    assert asked.options == ["none", "shield", "hellish rebuke"] and asked.default == "none"
-    assert (asked.field, asked.rule) == ("defence", "srd-39")
+    # absorb elements answers no slashing: not offered; shield and hellish rebuke are asked
+    # once the dice show their trigger (the hit, the damage), not before the roll
+    assert "pc-ilse" not in RULESET.reactions(t.state, command)
+    assert RULESET.reacts_after(t.state, command) == ["pc-ilse"]
     with pytest.raises(RefusedError, match="answers acid, cold, fire, lightning, thunder"):
         t.act("gob", "attack", "pc-ilse", weapon="scimitar", defence={"pc-ilse": "absorb elements"})
     with pytest.raises(BadInputError, match="has no reaction 'parry'; theirs: shield"):
@@ -142,11 +142,12 @@ def test_srd_42_absorb_elements_answers_a_save_spell_s_damage_and_shield_does_no
     burn = RULESET.command(
         {"action": "cast", "actor": "pc-ilse", "targets": ["mage"], "spell": "burning hands"}
     )
-    assert RULESET.reactions(t.state, burn)["mage"].options == [
-        "none",
-        "absorb elements",
-        "hellish rebuke",
-    ]
+    assert RULESET.reactions(t.state, burn)["mage"].options == ["none", "absorb elements"]
+    assert RULESET.reacts_after(t.state, burn) == ["mage"]  # hellish rebuke, once damaged
+    darts = RULESET.command(
+        {"action": "cast", "actor": "pc-ilse", "targets": ["mage"], "spell": "magic missile"}
+    )  # shield answers darts aimed at it (srd-43): asked before they fly
+    assert RULESET.reactions(t.state, darts)["mage"].options == ["none", "shield"]
     both = RULESET.command(
         {"action": "cast", "actor": "pc-ilse", "targets": ["mage", "pc-ilse"],
          "spell": "burning hands"}
@@ -388,7 +389,7 @@ def test_srd_39_the_target_s_player_answers_shield_to_an_attack_that_asks(tmp_pa
     run("add", "gob", "--sheet", str(samples / "goblin.toml"))
     run("add", "ilse", "--sheet", str(samples / "wizard.toml"), "--side", "pc")
     run("begin", "--dice", "20,5")
-    asked = run("act", "gob", "attack", "ilse", "-w", "scimitar", "--ask")
-    assert "none | shield | hellish rebuke" in asked
-    out = run("answer", "ilse", "shield", "--dice", "10")
+    asked = run("act", "gob", "attack", "ilse", "-w", "scimitar", "--ask", "--dice", "10")
+    assert "none | shield" in asked  # asked once it hits; hellish rebuke once damaged
+    out = run("answer", "ilse", "shield")
     assert "shield: the hit becomes a miss (14 vs AC 17)" in out
