@@ -173,7 +173,9 @@ def test_an_attack_on_an_srd_character_waits_for_their_phone(table: Table) -> No
     table.tokens["wizard"] = invited(table.db, "wizard")
     fracas(table.db, "next")
     fracas(table.db, "next")  # the goblin's turn
-    asked = fracas(table.db, "act", "goblin", "attack", "wizard", "-w", "scimitar", "--ask")
+    # srd rolls the attack first and asks for shield once it hits (srd-39): typed to hit
+    attack = ["act", "goblin", "attack", "wizard", "-w", "scimitar", "--ask", "--dice", "15"]
+    asked = fracas(table.db, *attack)
     assert "waits" in asked.stdout, asked.stdout
     panel = table.client.get(f"/p/{table.tokens['wizard']}/panel").text
     choices = re.findall(r'data-choice="([^"]+)"', panel)
