@@ -31,7 +31,14 @@ from fracas.projections.secrecy import (
     shown_events,
     texts_in,
 )
-from fracas.projections.sentences import departed, fallen, marks, opening, sentence
+from fracas.projections.sentences import (
+    departed,
+    fallen,
+    headline,
+    marks,
+    opening,
+    sentence,
+)
 from fracas.rules import Encounter, Ruleset
 from fracas.rules.dice import dice_of, parse_terms
 from fracas.rules.durations import until_of
@@ -193,6 +200,7 @@ class ReplayStep(msgspec.Struct, frozen=True):
     departed: list[Departure] = []  # the combatants the GM took out of the fight
     ended: dict[str, str] = {}  # those down before whom it put out: how ("dead: three ...")
     feats: list[Feat] = []  # its criticals and fumbles, each on its own
+    headline: str = ""  # the step in a short line, each fact once (a TV's log): `headline`
 
     def typed_by(self, names: dict[str, str]) -> str:
         """'dice typed by Alice Reyes' when someone typed this step's dice in (a player at
@@ -653,6 +661,23 @@ def timeline(
         round_, acting = turn_of_step(ruleset, frame, before, unseen)
         step_marks = marks(events, ruleset)
         harm = harm_of(events, known, health_left(before))
+        command = audience.command(frame)
+        said = step_sentence(
+            unseen_author(frame, unseen),
+            command,
+            events,
+            masked,
+            names,
+            target,
+            ruleset,
+            before,
+            after,
+        )
+        short = (
+            said
+            if masked or record.control != COMMAND
+            else headline(events, command, names, ruleset, said)
+        )
         step = ReplayStep(
             number,
             record.control,
@@ -669,17 +694,7 @@ def timeline(
             rule_ids(events),
             *standing,
             is_secret(frame.events),
-            step_sentence(
-                unseen_author(frame, unseen),
-                audience.command(frame),
-                events,
-                masked,
-                names,
-                target,
-                ruleset,
-                before,
-                after,
-            ),
+            said,
             [m for m in step_marks if m != DOWN or not carried],
             harm,
             fell,
@@ -695,6 +710,7 @@ def timeline(
             feats_of(events, ruleset, harm)
             if CRITICAL in step_marks or FUMBLE in step_marks
             else [],
+            short,
         )
         yield Moment(
             step, after, audience.reported(seen), masked, audience.witnessed(number), record.step

@@ -44,6 +44,7 @@ class LogEntry(msgspec.Struct, frozen=True):
     author: str = ""  # the name of the player who took the step at their phone; "" the GM's
     disclosed: bool = False  # the GM's log: a secret step the players have since been shown
     typed: str = ""  # "dice typed by Alice": not the server's dice
+    full: str = ""  # the whole sentence, rolls and all, where `sentence` is its headline
 
 
 class Screen(msgspec.Struct, frozen=True):
@@ -270,13 +271,14 @@ class Timeline:
             LogEntry(
                 s.step,
                 s.round,
-                s.sentence,
+                s.headline or s.sentence,
                 s.marks,
                 s.in_effect,
                 s.secret,
                 self.author_name(s.author),
                 s.step in self.disclosed,
                 s.typed_by(self.names),
+                s.sentence if s.headline and s.headline != s.sentence else "",
             )
             for s in shown
             if s.sentence

@@ -432,3 +432,82 @@ def sentence(
     if not head:
         return "; ".join(parts) if parts else ""
     return f"{head}: {'; '.join(parts)}" if parts else head
+
+
+SHORT = 16  # the words of a headline said whole: a longer sentence gives its opening
+
+
+def outcomes(events: list[Event], ruleset: Ruleset, named: bool) -> dict[str, str]:
+    """What a step came to for each combatant it touched, in a few words and in the order
+    it happened: "9 damage (dead)", "heals 5", "prone", "leaves the fight"; `named`: said
+    after the combatant's name ("takes 9 (dead)")."""
+    said: dict[str, list[str]] = {}
+    states: dict[str, list[str]] = {}
+    for event in summed(events):
+        match event:
+            case Summed(Damaged() as first, amounts):
+                hurt = f"takes {sum(amounts)}" if named else f"{sum(amounts)} damage"
+                said.setdefault(first.target, []).append(hurt)
+            case Summed(Healed() as first, amounts):
+                said.setdefault(first.target, []).append(f"heals {sum(amounts)}")
+            case ConditionSet() if event.condition == REMOVED:
+                said.setdefault(event.target, []).append("leaves the fight")
+            case ConditionSet() if told(event.condition, ruleset):
+                said.setdefault(event.target, [])
+                if event.condition not in states.setdefault(event.target, []):
+                    states[event.target].append(event.condition)
+    found = {}
+    for who, parts in said.items():
+        held = states.get(who, [])
+        gone = [c for c in held if c in ruleset.out]  # dead says it: not "dead, prone"
+        state = ", ".join(gone or held)
+        if not parts:
+            found[who] = f"is {state}" if named else state
+        else:
+            found[who] = ", ".join(parts) + (f" ({state})" if state else "")
+    return found
+
+
+def headline(
+    events: list[Event],
+    command: Mapping[str, Any] | None,
+    names: Mapping[str, str],
+    ruleset: Ruleset,
+    said: str,
+) -> str:
+    """A step in one short line for a screen read across a room, each fact once: who did
+    what, then what it came to for each target ("Ilse casts magic missile: Goblin 2 takes
+    5, Skeleton takes 2 (dead)"; "Wren attacks Goblin: 18 damage (dead)"; "Wolf attacks
+    Ilse: misses"); the rolls and how
+    each figure came about stay in the step's sentence (`said`), which its detail shows.
+    A step with nothing to shorten (a GM's note, a join, the turn's end) is `said` itself."""
+    action = str((command or {}).get("action"))
+    if command is None or action.startswith(("gm.", "party.")) or action == FREE_ROLL:
+        return said
+    if not command.get("actor") or action in CORE_VERBS:  # what the table moving on set off
+        came = outcomes(events, ruleset, named=True)
+        if not came:
+            return said if len(said.split()) <= SHORT else said.partition(": ")[0]
+        said_of = ", ".join(f"{names.get(w, w)} {what}" for w, what in came.items())
+        return f"{said.partition(': ')[0]}: {said_of}"
+    actor, targets = command.get("actor"), list(dict.fromkeys(command.get("targets") or []))
+    one = outcomes(events, ruleset, named=False)
+    if one and list(one) == targets == targets[:1]:  # the opening names the one it touched
+        return f"{opening(command, names, ruleset, events)}: {one[targets[0]]}"
+    if came := outcomes(events, ruleset, named=True):
+        head = opening({**command, "targets": []}, names, ruleset, events)
+        head = re.sub(r"\s+(on|at|to|with)$", "", head)  # "casts magic missile on"
+        return f"{head}: " + ", ".join(f"{names.get(w, w)} {what}" for w, what in came.items())
+    head = opening(command, names, ruleset, events)
+    shown = [names.get(t, t) for t in targets]
+    results = []
+    for event in events:
+        if isinstance(event, Resolved) and event.actor == actor and event.outcome:
+            words = event.outcome
+            for name in shown:
+                words = re.sub(rf"\s*\b{re.escape(name)}\b", "", words).strip()
+            if words and words not in results:
+                results.append(words)
+    if not results:
+        return said if len(said.split()) <= SHORT else head
+    return f"{head}: {'; '.join(results)}"

@@ -297,3 +297,52 @@ def test_a_dead_or_removed_npc_keeps_only_a_short_dimmed_row(system: str, tmp_pa
 
 def view_name(view: Any, combatant: str) -> str:
     return next(w.name for w in view.wounds if w.combatant == combatant)
+
+
+def log_lines(html: str) -> list[str]:
+    said = re.findall(r'<(?:span|del) class="sentence"[^>]*>(.*?)</(?:span|del)>', html, re.S)
+    return [" ".join(unescape(s).split()) for s in said]
+
+
+@pytest.mark.sqlite_file
+def test_magic_missile_reads_as_one_short_headline_on_the_tv(tmp_path: Path) -> None:
+    """Issue 37 (a table tester): the TV's magic missile line was one 60-word paragraph
+    (every dart's roll, then each sum), and an attack said its hit twice. A step's line
+    is its headline, each fact once: who cast what, and what it did to each target; the
+    rolls stay in the step's detail and the dice box."""
+    db = tmp_path / "srd.db"
+    with Fracas(db) as opened:
+        e = opened.new("srd", title="Darts", encounter="darts")
+        do(e, {"action": "join", "combatant": "ilse", "name": "Ilse", "side": "pc",
+               "sheet": srd_sample("wizard")})  # fmt: skip
+        for n in (1, 2):
+            do(e, {"action": "join", "combatant": f"gob{n}", "name": f"Goblin {n}",
+                   "side": "npc", "sheet": srd_sample("goblin")})  # fmt: skip
+        do(e, {"action": "begin"}, dice=[20, 2, 1])
+        cast = {"action": "cast", "actor": "ilse", "targets": ["gob1", "gob1", "gob2"]}
+        do(e, {**cast, "spell": "magic missile"}, dice=[4, 4, 1])
+        do(e, {"action": "next"})
+        do(e, {"action": "attack", "actor": "gob2", "targets": ["ilse"], "weapon": "scimitar"},
+           dice=[2])  # fmt: skip
+    lines = log_lines(screens(db)[PLAYERS])
+    assert "Ilse casts magic missile: Goblin 1 takes 10 (dead), Goblin 2 takes 2" in lines, lines
+    assert "Goblin 2 attacks Ilse: misses" in lines, lines
+
+
+@pytest.mark.sqlite_file
+@pytest.mark.parametrize("system", list(FIGHTS))
+def test_every_log_line_on_the_tv_is_short_and_says_each_thing_once(
+    system: str, tmp_path: Path
+) -> None:
+    """Issue 37: a step's line on the TV is a headline (at most 16 words, no clause said
+    twice), in every ruleset; the whole sentence is still the step's (its title)."""
+    db = tmp_path / f"{system}.db"
+    with Fracas(db) as opened:
+        FIGHTS[system](opened)
+    html = screens(db)[PLAYERS]
+    for line in log_lines(html):
+        if line.startswith(("The fight begins", "The GM")):
+            continue  # the order, a GM's reason: one fact each
+        assert len(line.split()) <= 16, line
+        clauses = re.split(r"[:;,] ", line)
+        assert len(clauses) == len(set(clauses)), line

@@ -72,7 +72,7 @@
     const words = full.trim().split(/\s+/);
     const keep = (n) => { sentence.textContent = words.slice(0, n).join(" ").replace(/[,;:]$/, "") + "…"; };
     sentence.dataset.full = full;
-    sentence.title = full;
+    if (!sentence.title) sentence.title = full;  // a headline keeps its whole sentence there
     // a mark after the sentence ("★ critical") may wrap below: a word less until it fits
     for (let n = Math.max(1, kept); n >= 1; n--) {
       keep(n);
