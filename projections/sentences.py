@@ -482,7 +482,13 @@ def headline(
     each figure came about stay in the step's sentence (`said`), which its detail shows.
     A step with nothing to shorten (a GM's note, a join, the turn's end) is `said` itself."""
     action = str((command or {}).get("action"))
-    if command is None or action.startswith(("gm.", "party.")) or action == FREE_ROLL:
+    if command is None or action.startswith("party.") or action == FREE_ROLL:
+        return said
+    if action.startswith("gm."):  # "The GM harms Ilse (a fall): 24 damage (unconscious)"
+        target = command.get("target")
+        one = outcomes(events, ruleset, named=False)
+        if target and list(one) == [target]:
+            return f"{opening(command, names, ruleset, events)}: {one[target]}"
         return said
     if not command.get("actor") or action in CORE_VERBS:  # what the table moving on set off
         came = outcomes(events, ruleset, named=True)
