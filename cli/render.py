@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from fracas.projections.board import Board
     from fracas.projections.branches import WhatIf
     from fracas.projections.party import Member
-    from fracas.projections.replay import ReplayStep, RollLine, Standing
+    from fracas.projections.replay import ReplayStep, Standing
     from fracas.rules import Encounter, StepOutcome
 
 
@@ -394,9 +394,14 @@ def standing(row: Standing) -> str:
     return "; ".join(part for part in parts if part) or "-"
 
 
-def replay(steps: list[ReplayStep]) -> None:
-    """The steps as `fracas replay` prints them, combatants by the names their rows show."""
-    names = {row.combatant: row.name for s in steps for row in (*s.before, *s.after)}
+def replay(steps: list[ReplayStep], names: dict[str, str] | None = None) -> None:
+    """The steps as `fracas replay` prints them, combatants by the names the table knows
+    (`names`: the whole fight's, so a step that shows no row of the one acting names them
+    too); each roll once, on its event line with its breakdown."""
+    from fracas.projections.replay import typist_name
+
+    rows = {row.combatant: row.name for s in steps for row in (*s.before, *s.after)}
+    names = {**(names or {}), **rows}
     for step in steps:
         acting = [names.get(who, who) for who in step.acting]
         turn = f"round {step.round}" + (f", {' and '.join(acting)} acting" if acting else "")
@@ -404,24 +409,10 @@ def replay(steps: list[ReplayStep]) -> None:
         if not step.in_effect:
             how = "SUPERSEDED" if step.taken_back_as == "supersede" else "UNDONE"
             mark = f" [{how} by step {step.taken_back_by}]"
-        click.echo(f"step {step.step} ({turn}; {step.control} by {step.author}, {step.at}){mark}")
+        by = typist_name(step.author, names)
+        click.echo(f"step {step.step} ({turn}; {step.control} by {by}, {step.at}){mark}")
         for line in step.lines:
             click.echo(f"  {'~ ' if not step.in_effect else ''}{line}")
-        for roll in step.rolls:
-            source = (
-                f"typed by {roll.entered_by}"
-                if roll.source == "manual"
-                else f"seeded #{roll.counter}"
-            )
-            faces = ",".join(str(f) for f in roll.faces)
-            if dropped := roll.dropped():
-                faces += f"; dropped {','.join(str(f) for f in dropped)}"
-            purpose = f" for {roll.purpose}" if roll.purpose else ""
-            who = names.get(roll.actor, roll.actor)
-            said = f"{who} {roll.dice}{purpose} [{faces}] = {compared(roll)}"
-            click.echo(f"  roll: {said} ({source})")
-            for modifier in roll.modifiers:
-                click.echo(f"    modifier {modifier}")
         if step.rules:
             click.echo(f"  rules: {', '.join(step.rules)}")
         after = {row.combatant: row for row in step.after}
@@ -432,15 +423,6 @@ def replay(steps: list[ReplayStep]) -> None:
         for row in step.after:
             if row.combatant not in {b.combatant for b in step.before}:
                 click.echo(f"  {row.name}: new -> {standing(row)}")
-
-
-def compared(roll: RollLine) -> str:
-    """The roll's total, then what the ruleset compares with the target where its modifiers
-    change it ("14, with modifiers 21 vs 12"), as the log's roll line says."""
-    text = str(roll.total)
-    if roll.came_to is not None and roll.came_to != roll.total:
-        text += f", with modifiers {roll.came_to}"
-    return text + (f" vs {roll.target}" if roll.target is not None else "")
 
 
 def whatif(branch: WhatIf) -> None:

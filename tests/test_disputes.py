@@ -139,7 +139,12 @@ def test_cli_replay_whatif_and_adopt(run):
     cli_gunfight(run, bob_hp=8)
     run("act", "alice", "attack", "bob", "-w", "pistol", "--dice", "30,5", "--by", "ana")
     text = run("replay", "--round", "1").output
-    assert "roll: alice d100 for attack on bob [30] = 30 vs 60 (typed by ana)" in text
+    rolled = next(line for line in text.splitlines() if " rolls d100" in line)
+    assert (
+        rolled.startswith("  alice rolls d100 for attack on bob: 30 vs 60%")
+        and rolled.count("d100") == 1
+    ), "each roll once, on its event line"
+    assert "; typed by ana" in rolled
     assert "bob: HP 8/8" in text and "-> HP 3/8" in text
     data = json.loads(run("replay", "--steps", "5", "--json").output)
     assert data[0]["rolls"][0]["faces"] == [30]

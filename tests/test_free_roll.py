@@ -81,7 +81,7 @@ def test_the_cli_rolls_logs_undoes_and_refuses_in_one_line(run):
     assert len(json.loads(run("log", "--json").output)) == 4, "nothing appended when refused"
     assert "undid step 4" in run("undo").output
     replay = run("replay").output
-    assert "roll: sam 2d20kh1+5 for perception [4,17; dropped 4] = 22 (typed by sam)" in replay
+    assert "sam rolls 2d20kh1+5 for perception: 17 [dropped 4] + 5 = 22; typed by sam" in replay
     report = run("export", "--format", "md").output
     assert r"sam rolls 2d20kh1+5 for perception: 22 (17 \[dropped 4\] + 5)" in report
     html = run("export", "--format", "html").output

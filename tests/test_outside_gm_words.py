@@ -4,7 +4,9 @@ disadvantage read as what they are, not as a +0 modifier."""
 
 import html
 
-from tests.support import SRD_SAMPLES
+import pytest
+
+from tests.support import SIX, SRD_SAMPLES, member_sheet
 
 
 def srd_fight(run) -> None:
@@ -41,3 +43,29 @@ def test_advantage_reads_as_with_advantage_not_a_plus_zero_modifier(run) -> None
     logged = run("log").output
     assert "with advantage: the GM's ruling" in logged, logged
     assert "+0 advantage" not in logged and "+0 advantage" not in text
+
+
+def test_replay_says_each_roll_once_on_its_event_line(run) -> None:
+    srd_fight(run)
+    run("act", "maelis", "cast", "goblin-2", "-o", "spell=guiding bolt",
+        "-o", "disadvantage=true", "--dice", "1,19")  # fmt: skip
+    replayed = run("replay", "--steps", "6").output
+    assert replayed.count("2d20kl1") == 1, replayed
+    line = line_of(replayed, "2d20kl1")
+    assert "1 [dropped 19] = 1 +3 +2 = 6 vs 15 (+3 Wis modifier" in line, "the breakdown once"
+    assert not [x for x in replayed.splitlines() if x.strip().startswith(("roll:", "modifier"))]
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_replay_names_who_acts_on_every_step_and_the_gm_as_the_gm(run, tmp_path, ruleset):
+    run("new", "-r", ruleset, "-t", "a brawl")
+    run("add", "ann", "--sheet", member_sheet(tmp_path, ruleset), "--side", "pc", "--name", "Ann")
+    run("add", "gob-2", "--sheet", member_sheet(tmp_path, ruleset), "--name", "Goblin 2")
+    run("begin")
+    for _ in range(3):
+        run("next")
+    replayed = run("replay").output
+    heads = [x for x in replayed.splitlines() if x.startswith("step ")]
+    assert heads and all("ann acting" not in h and "gob-2 acting" not in h for h in heads), heads
+    assert any("Goblin 2 acting" in h for h in heads), heads
+    assert all("by gm," not in h for h in heads), heads

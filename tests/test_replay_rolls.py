@@ -40,7 +40,7 @@ def test_replay_and_whatif_read_the_roll_the_ruleset_compares(fracas, run, name)
     compared = came_to(rolled, reads)
     assert compared != rolled.roll.total  # the modifiers count: the bare die is not compared
     replay = run("-e", encounter.id, "replay", "--steps", str(step)).output
-    assert f"with modifiers {compared} vs {rolled.target} (" in replay, replay
+    assert f" = {compared} vs {rolled.target}" in replay, replay
     assert f"= {rolled.roll.total} vs {rolled.target}" not in replay, replay
     faces = ",".join(map(str, other))
     whatif = run("-e", encounter.id, "whatif", "--step", str(step), "--dice", faces).output

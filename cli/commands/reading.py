@@ -108,7 +108,9 @@ def replay(
     if as_json:
         dump_json(walked)
         return
-    render.replay(walked)
+    from fracas.projections.board import shown_names
+
+    render.replay(walked, shown_names(app.fracas.view(app.encounter_id)))
 
 
 @click.command(name="help", short_help="Help on a command: `help act`.")
