@@ -217,6 +217,10 @@ def asked_of(fracas: Fracas, system: str, hidden: bool) -> tuple[Encounter, str]
         do(e, {"action": "begin"}, dice=[20, 5])
         attack = {"action": "attack", "actor": "gob", "targets": ["ilse"], "weapon": "scimitar"}
         target = "ilse"
+        # srd asks once the attack hits (srd-39): its roll comes first, typed to hit
+        e.execute(e.ruleset.command(attack), ask=Ask(), dice=[15])
+        assert e.waiting() is not None
+        return e, target
     else:
         e = fracas.new("percentile", encounter="asked", title="Asked")
         knifer = {"dex": 14, "skills": {"melee weapons": 60}, "hp": 12}
