@@ -12,7 +12,8 @@ What a ruleset reads or gives of it (`__all__`):
 - `BY_HAND`: the key a condition's detail carries when the GM set it by hand, and the
   source of harm done by hand;
 - `HandHook`: the type of the by-hand hooks, `(state, target, amount, reason) -> events`;
-  `ClearHook`: `clear_by_hand`'s, `(state, target, condition, reason) -> events`.
+  `ClearHook`: `clear_by_hand`'s, `(state, target, condition, reason) -> events`;
+  `RolledHook`: `harm_rolled`'s, `(state, target, amount, reason, context) -> events`.
 """
 
 from collections.abc import Callable, Collection
@@ -57,6 +58,7 @@ __all__ = [
     "REMOVED",
     "ClearHook",
     "HandHook",
+    "RolledHook",
     "cleared",
     "harmed",
     "healed",
@@ -73,6 +75,7 @@ ENDED = (
 )
 HandHook = Callable[[Any, str, int, str], list[Event]]  # (state, target, amount, reason)
 ClearHook = Callable[[Any, str, str, str], list[Event]]  # (state, target, condition, reason)
+RolledHook = Callable[[Any, str, int, str, Any], list[Event]]  # ... reason, context)
 
 
 def harmed(state: Any, target: str, amount: int, reason: str) -> list[Event]:
@@ -108,6 +111,8 @@ def decide(rules: Any, state: Any, command: GmCommand, ctx: Any) -> list[Event]:
     fighter = roster.find(state.fighters, command.target)
     match command:
         case Harm():
+            if rules.harm_rolled is not None:
+                return rules.harm_rolled(state, fighter.id, command.amount, command.reason, ctx)
             return rules.harm_by_hand(state, fighter.id, command.amount, command.reason)
         case Heal():
             if command.temp:

@@ -191,6 +191,10 @@ class Ruleset:
     # did-you-mean, as it does a near miss of `conditions` and of those set in the fight.
     condition_names: frozenset[str] = frozenset()
     harm_by_hand: gm.HandHook = gm.harmed
+    # The GM's harm in a fight when the rules roll dice for what it sets off, (state, target,
+    # amount, reason, context) -> events (d20: the concentration save the damage calls for, on
+    # the server's dice or those typed with --dice); None: `harm_by_hand`.
+    harm_rolled: gm.RolledHook | None = None
     heal_by_hand: gm.HandHook = gm.healed
     # The GM's temporary hit points (`heal --temp`), as the rules give them (they may not
     # stack); None: the rules have none, and `heal --temp` is refused in one line.

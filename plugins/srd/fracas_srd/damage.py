@@ -261,12 +261,23 @@ def end_concentration(state: State, caster: Fighter, why: str, rule: str) -> lis
     holding = caster.conditions.get("concentrating")
     if holding is None:
         return []
+    held = [
+        (who, condition)
+        for who, condition in holding.get("effects", [])
+        if still_held(state, caster, who, condition)
+    ]
+    names = list(dict.fromkeys(state.fighters[who].name for who, _ in held))
+    if names:  # the step says what ended on whom: "bless ends on Wren and Brannoc"
+        why = f"{why}: {holding.get('spell', 'the spell')} ends on {and_list(names)}"
     events: list[Event] = [ConditionCleared(caster.id, "concentrating", why, [rule])]
-    for who, condition in holding.get("effects", []):
-        if still_held(state, caster, who, condition):
-            over = f"{caster.name}'s concentration ends"
-            events.append(ConditionCleared(who, condition, over, [rule]))
+    over = f"{caster.name}'s concentration ends"
+    events += [ConditionCleared(who, condition, over, [rule]) for who, condition in held]
     return events
+
+
+def and_list(names: list[str]) -> str:
+    """ "Maelis, Wren and Brannoc"."""
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
 
 def held_by_others(state: State, target: Fighter) -> set[str]:

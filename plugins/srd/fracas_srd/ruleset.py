@@ -168,11 +168,20 @@ def decided(state: State, command: Any, ctx: Context) -> list[Event]:
 
 
 def harm_by_hand(state: State, target: str, amount: int, reason: str) -> list[Event]:
-    """The GM's harm: untyped damage, with all that follows but a concentration save,
-    which needs dice a hand hook is not given."""
+    """The GM's harm with no dice to roll (the party's, between fights): untyped damage
+    with all that follows but the saves it calls for."""
+    return harm_rolled(state, target, amount, reason, None)
+
+
+def harm_rolled(
+    state: State, target: str, amount: int, reason: str, ctx: Context | None
+) -> list[Event]:
+    """The GM's harm in a fight: untyped damage and all that follows, the concentration
+    save it calls for (srd-26) and the saves of effects that end on damage (srd-79) rolled
+    at once, as an attack's damage rolls them."""
     fighter = state.fighter(target)
     parts = [Modifier(amount, reason or "the GM's ruling")]
-    events = deal(state, None, gm.BY_HAND, fighter, parts, "")
+    events = deal(state, ctx, gm.BY_HAND, fighter, parts, "")
     return events + what_follows(roster.fold(evolve, state, events))
 
 
@@ -289,6 +298,7 @@ RULESET = Ruleset(
     conditions=TRACKED,
     condition_names=SRD_CONDITIONS,
     harm_by_hand=harm_by_hand,
+    harm_rolled=harm_rolled,
     heal_by_hand=heal_by_hand,
     temp_by_hand=temp_by_hand,
     clear_by_hand=clear_by_hand,

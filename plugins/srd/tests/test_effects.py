@@ -125,7 +125,7 @@ def test_srd_34_the_gm_clearing_concentrating_by_hand_ends_the_spell_as_losing_i
     out = t.do({**clear, "reason": "knocked out of it"})
     ended = [(e.target, e.condition, e.reason) for e in of(out, ConditionCleared)]
     assert ended == [
-        ("maelis", "concentrating", "knocked out of it"),
+        ("maelis", "concentrating", "knocked out of it: bless ends on pc-brannoc and maelis"),
         ("pc-brannoc", "under bless", "maelis's concentration ends"),
         ("maelis", "under bless", "maelis's concentration ends"),
     ]

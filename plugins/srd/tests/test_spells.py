@@ -116,7 +116,7 @@ def test_srd_26_in_a_multiattack_a_save_after_each_hit():
 def test_srd_26_damage_at_0_ends_concentration_with_no_save():
     t = fight(("maelis", "cleric"), ("wyrm", "wyrm"), ("gob", "goblin"))
     hold(t)
-    t.do({"action": "gm.harm", "target": "maelis", "amount": 20})
+    t.do({"action": "gm.harm", "target": "maelis", "amount": 20}, 20)  # the save made
     t.next()
     out = t.act("wyrm", "attack", "maelis", faces=(15, 1, 1), weapon="bite")  # 7: 4 HP left
     assert not [r for r in rolls(out) if r.purpose.startswith("concentration")]
@@ -180,14 +180,15 @@ def test_srd_26_incapacity_ends_concentration():
     out = t.do({"action": "gm.condition-set", "target": "maelis", "condition": "stunned"})
     assert [(e.target, e.condition) for e in of(out, ConditionCleared)] == [
         ("maelis", "concentrating"), ("gob", "paralysed")]  # fmt: skip
-    assert of(out, ConditionCleared)[0].reason == "incapacitated"
+    assert of(out, ConditionCleared)[0].reason == "incapacitated: hold person ends on gob"
 
 
-def blessed_then_harmed_by_hand():
-    """Maelis blesses three; the GM's arrow (8 by hand) leaves her owing a concentration save."""
+def blessed_then_harmed_by_hand(*faces: int):
+    """Maelis blesses three; the GM's arrow (8 by hand) calls for her concentration save,
+    rolled at once on these faces (d20, bless's d4), as an attack's damage rolls it."""
     t = fight(("maelis", "cleric"), ("pc-ilse", "wizard"), ("pc-brannoc", "fighter"))
     t.act("maelis", "cast", "maelis", "pc-ilse", "pc-brannoc", spell="bless")
-    out = t.do({"action": "gm.harm", "target": "maelis", "amount": 8, "reason": "arrow"})
+    out = t.do({"action": "gm.harm", "target": "maelis", "amount": 8, "reason": "arrow"}, *faces)
     return t, out
 
 
@@ -195,20 +196,19 @@ def blessed(t) -> list[str]:
     return [f.id for f in t.state.fighters.values() if f.has("under bless")]
 
 
-def test_srd_26_harm_by_hand_owes_a_concentration_save_the_con_save_pays_it():
-    t, out = blessed_then_harmed_by_hand()
-    line = " ".join(e.describe() for e in out if hasattr(e, "describe"))
-    assert "concentration on bless (DC 10)" in line and "a Constitution save against DC 10" in line
-    out = t.act("maelis", "save", faces=(5, 1), ability="con", dc=10)
+def test_srd_26_harm_by_hand_rolls_the_concentration_save_at_once():
+    _, out = blessed_then_harmed_by_hand(5, 1)
     save = rolls(out)[0]
     # 5 + 2 Con + 1 on bless's d4 = 8: failed, the concentration and bless end on all three.
     assert save.purpose == "concentration on bless (DC 10)" and save.result == "failure (8 vs 10)"
-    assert not t.who("maelis").has("concentrating") and blessed(t) == []
+    [over] = [e for e in of(out, ConditionCleared) if e.condition == "concentrating"]
+    assert over.reason == (
+        "failed the concentration save: bless ends on maelis, pc-ilse and pc-brannoc"
+    )
 
 
-def test_srd_26_the_owed_save_made_keeps_the_spell_and_is_owed_no_more():
-    t, _ = blessed_then_harmed_by_hand()
-    t.act("maelis", "save", faces=(15, 1), ability="con", dc=10)
+def test_srd_26_the_save_made_on_harm_by_hand_keeps_the_spell():
+    t, _ = blessed_then_harmed_by_hand(15, 1)
     assert blessed(t) == ["maelis", "pc-ilse", "pc-brannoc"]
     out = t.act("maelis", "save", faces=(1, 1), ability="con", dc=10)  # a Con save of another cause
     assert rolls(out)[0].purpose == "Con save (DC 10)"

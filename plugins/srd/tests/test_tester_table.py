@@ -1,0 +1,46 @@
+"""An outside 5e GM's findings at the table (issue 40), through the CLI as the GM types it:
+a concentration save the GM's harm calls for, rolled as the damage is taken (srd-26)."""
+
+from pathlib import Path
+
+import pytest
+from srd_cli import Gm, add, gm_on, ok
+
+
+@pytest.fixture
+def gm(tmp_path: Path) -> Gm:
+    return gm_on(tmp_path / "table.db")
+
+
+def blessed(gm: Gm) -> None:
+    """Maelis (Con +2) blesses herself, Wren and Brannoc, on her first turn."""
+    ok(gm, "new", "-r", "srd", "--id", "cave", "--title", "The cave")
+    add(gm, "maelis", "cleric", "Maelis")
+    add(gm, "wren", "rogue", "Wren")
+    add(gm, "brannoc", "fighter", "Brannoc")
+    ok(gm, "add", "gob", "--monster", "goblin", "--side", "npc")
+    ok(gm, "begin", "--dice", "20,15,10,2")
+    ok(gm, "act", "maelis", "cast", "maelis", "wren", "brannoc", "-o", "spell=bless")
+
+
+def test_srd_26_the_gms_harm_rolls_the_concentration_save_at_once_on_the_typed_dice(gm):
+    """The save was owed and forgotten: status showed nothing, `next` went on and bless
+    stayed. It is rolled as the damage is taken, as an attack's is: 3 + 2 Con + 1 (bless's
+    d4) = 6 vs DC 10 fails, and the step says bless ends on all three."""
+    blessed(gm)
+    out = ok(gm, "harm", "maelis", "12", "-m", "falling rocks", "--dice", "3,1")
+    assert "concentration on bless (DC 10): 3 +2 +1 = 6 vs 10" in out, out
+    assert "failure (6 vs 10)" in out and "still to roll" not in out, out
+    assert "failed the concentration save: bless ends on Maelis, Wren and Brannoc" in out, out
+    assert "under bless" not in ok(gm, "status")
+
+
+def test_srd_26_the_gms_harm_rolls_the_save_on_the_servers_dice_and_a_success_keeps_it(gm):
+    blessed(gm)
+    out = ok(gm, "harm", "maelis", "22", "-m", "a boulder", "--dice", "20,4")  # DC 11
+    assert "concentration on bless (DC 11): 20 +2 +4 = 26 vs 11" in out, out
+    assert ok(gm, "status").count("under bless") == 3
+    out = ok(gm, "harm", "wren", "3")  # not concentrating: no save
+    assert "concentration" not in out, out
+    out = ok(gm, "harm", "maelis", "1")  # the server's dice, a roll either way
+    assert "Maelis rolls d20 for concentration on bless (DC 10)" in out, out
