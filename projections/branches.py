@@ -3,6 +3,7 @@ the end, and which later commands are no longer legal."""
 
 import msgspec
 
+from fracas.projections.board import shown_names
 from fracas.projections.describe import describe
 from fracas.rules.redecide import Branch, outcome, same_events
 from fracas.rules.ruleset import Ruleset
@@ -44,11 +45,13 @@ def standing(view: View) -> dict[str, tuple[str, str]]:
     }
 
 
-def step_diff(step, ruleset: Ruleset) -> StepDiff:
-    """A step's outcome as recorded and as decided now, each line as the log prints it."""
+def step_diff(step, ruleset: Ruleset, names: dict[str, str]) -> StepDiff:
+    """A step's outcome as recorded and as decided now, each line as the log prints it,
+    combatants by name and the dice's source in plain words ("the server's dice")."""
 
     def lines(events) -> list[str]:
-        return [describe(e, ruleset.round_word, ruleset.reads_rolls) for e in outcome(events)]
+        reads = ruleset.reads_rolls
+        return [describe(e, ruleset.round_word, reads, names, True) for e in outcome(events)]
 
     was = lines(step.recorded)
     if not step.decision:
@@ -61,7 +64,9 @@ def step_diff(step, ruleset: Ruleset) -> StepDiff:
 
 
 def compare(branch: Branch, ruleset: Ruleset) -> WhatIf:
-    main, alt = standing(ruleset.view(branch.main)), standing(ruleset.view(branch.state))
+    main_view, alt_view = ruleset.view(branch.main), ruleset.view(branch.state)
+    main, alt = standing(main_view), standing(alt_view)
+    names = {**shown_names(alt_view), **shown_names(main_view)}
     standings = [
         StandingDiff(who, name, was, alt.get(who, (name, "absent"))[1])
         for who, (name, was) in main.items()
@@ -70,7 +75,7 @@ def compare(branch: Branch, ruleset: Ruleset) -> WhatIf:
     return WhatIf(
         branch.encounter,
         branch.from_step,
-        [step_diff(s, ruleset) for s in branch.steps],
+        [step_diff(s, ruleset, names) for s in branch.steps],
         standings,
         branch.superseded,
         branch.changed,

@@ -147,7 +147,22 @@ def added_terms(event: Rolled, reads: str) -> str:
     return "".join(f" {m.value:+d}" for m in event.modifiers if m.value)
 
 
-def describe_roll(event: Rolled, reads: str = TOTAL) -> str:
+def roll_source(roll: Roll, names: Mapping[str, str] | None = None) -> str:
+    """Where a roll's faces came from, for the log ("typed by gm", "seeded #4.0": the GM's
+    audit trail), or, given `names`, in plain words ("typed by the GM", "typed by Ann",
+    "the server's dice")."""
+    if names is None:
+        manual = f"typed by {roll.entered_by}"
+        return manual if roll.source == "manual" else f"seeded #{roll.counter}"
+    if roll.source != "manual":
+        return "the server's dice"
+    who = roll.entered_by or "gm"
+    return f"typed by {'the GM' if who == 'gm' else names.get(who, who)}"
+
+
+def describe_roll(
+    event: Rolled, reads: str = TOTAL, names: Mapping[str, str] | None = None
+) -> str:
     """The roll's line: its faces, or (where the ruleset adds the modifiers to the roll)
     the modified total it compares with the target ("14 +2 +2 = 18 vs 18")."""
     roll = event.roll
@@ -155,7 +170,7 @@ def describe_roll(event: Rolled, reads: str = TOTAL) -> str:
     faces = f"{faces_of(roll)} = {roll.total}" if compound else faces_of(roll)
     if reads == MODIFIED and any(m.value for m in event.modifiers):
         faces += f" {added_terms(event, reads).strip()} = {came_to(event, reads)}"  # " +2 +2 = 18"
-    source = f"typed by {roll.entered_by}" if roll.source == "manual" else f"seeded #{roll.counter}"
+    source = roll_source(roll, names)
     text = f"{event.actor} rolls {roll.dice} for {event.purpose}: {faces}"
     if event.target is not None:
         text += f" vs {event.target}{'%' if roll.dice == 'd100' else ''}"
@@ -235,10 +250,12 @@ def describe(
     round_word: str = "Round",
     reads: str = TOTAL,
     names: Mapping[str, str] | None = None,
+    plain: bool = False,
 ) -> str:
     """The event's line; a new turn reads in the ruleset's word for a round ("Sequence 2"),
     a roll as the ruleset reads it (`reads_rolls`), combatants by their `names` where given
-    (the GM's lines: players' lines come from `sentences`, which hides who they may not see)."""
+    (the GM's lines: players' lines come from `sentences`, which hides who they may not see);
+    `plain`: where a roll's dice came from in plain words, not the log's seed counter."""
     event = in_names(event, names) if names else event
     match event:
         case EncounterStarted():
@@ -269,7 +286,7 @@ def describe(
         case Declared():
             return f"{event.actor} declares {event.action}"
         case Rolled():
-            return describe_roll(event, reads)
+            return describe_roll(event, reads, (names or {}) if plain else None)
         case Resolved():
             targets = f" -> {', '.join(event.targets)}" if event.targets else ""
             return f"{event.actor} {event.action}{targets}: {event.told}{rules_of(event.rules)}"

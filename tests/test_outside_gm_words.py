@@ -69,3 +69,29 @@ def test_replay_names_who_acts_on_every_step_and_the_gm_as_the_gm(run, tmp_path,
     assert heads and all("ann acting" not in h and "gob-2 acting" not in h for h in heads), heads
     assert any("Goblin 2 acting" in h for h in heads), heads
     assert all("by gm," not in h for h in heads), heads
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_whatif_names_combatants_and_says_who_typed_the_dice(run, tmp_path, ruleset) -> None:
+    run("new", "-r", ruleset, "-t", "a brawl")
+    run("add", "ann", "--sheet", member_sheet(tmp_path, ruleset), "--side", "pc", "--name", "Ann")
+    run("add", "gob-2", "--sheet", member_sheet(tmp_path, ruleset), "--name", "Goblin 2")
+    run("begin")
+    run("roll", "2d6", "--reason", "luck", "--by", "ann", "--dice", "1,1")
+    said = run("whatif", "--step", "5", "--dice", "3,4").output
+    lines = [x for x in said.splitlines() if x.startswith(("  was:", "  now:"))]
+    assert len(lines) == 2, said
+    for line in lines:
+        assert line.split(": ", 1)[1].startswith("Ann rolls 2d6"), line
+    assert lines[1].endswith("; typed by the GM"), lines
+
+
+def test_whatif_says_the_server_rolled_the_dice_a_branch_needs_more_of(run) -> None:
+    srd_fight(run)
+    run("act", "maelis", "cast", "goblin-2", "-o", "spell=guiding bolt",
+        "-o", "disadvantage=true", "--dice", "1,19")  # fmt: skip
+    said = run("whatif", "--step", "6", "--dice", "19,18").output
+    damage = line_of(said, "rolls 4d6")
+    assert "Maelis rolls 4d6" in damage and "; the server's dice [" in damage, damage
+    assert "seeded" not in said and "typed by gm" not in said, said
+    assert "maelis rolls" not in said, said

@@ -44,7 +44,7 @@ def test_replay_and_whatif_read_the_roll_the_ruleset_compares(fracas, run, name)
     assert f"= {rolled.roll.total} vs {rolled.target}" not in replay, replay
     faces = ",".join(map(str, other))
     whatif = run("-e", encounter.id, "whatif", "--step", str(step), "--dice", faces).output
-    assert f"was: {describe(rolled, load(name).round_word, reads)}" in whatif, whatif
+    assert f"was: {describe(rolled, load(name).round_word, reads, {}, True)}" in whatif, whatif
 
 
 def test_replay_of_the_turn_of_no_combatant_names_who_took_turns(run):
