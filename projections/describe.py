@@ -44,7 +44,8 @@ if TYPE_CHECKING:
 
 
 def rules_of(rules: list[str]) -> str:
-    return f" [{', '.join(rules)}]" if rules else ""
+    """A citation, each rule once: "[srd-12, srd-26]"."""
+    return f" [{', '.join(dict.fromkeys(rules))}]" if rules else ""
 
 
 def faces_of(roll: Roll) -> str:

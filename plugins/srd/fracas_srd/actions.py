@@ -200,6 +200,9 @@ def second_wind(state: State, actor: Fighter, command: SecondWind, ctx: Context)
             f"{actor.name} has used {feature.name}: a short or long rest gives it back "
             "(fracas party rest short)"
         )
+    if actor.hp >= actor.hp_max:
+        name = feature.name.title()
+        raise RefusedError(f"{actor.name} is at full hit points: {name} would heal nothing")
     events = bonus_action(actor, feature.name)
     level = [Modifier(actor.sheet.level, "fighter level", "srd-12")] if actor.sheet.level else []
     roll = ctx.dice.roll(feature.heals, feature.name)

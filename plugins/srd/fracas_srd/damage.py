@@ -375,7 +375,8 @@ def heal(target: Fighter, amount: int, source: str, rules: tuple[str, ...] = ())
     barred = unhealed(target)
     gained = 0 if barred else min(amount, target.hp_max - target.hp)
     short = f"{barred}: it cannot regain hit points" if barred else capped(gained, amount)
-    events: list[Event] = [Healed(target.id, gained, source, ["srd-12", *rules], short)]
+    cited = list(dict.fromkeys(["srd-12", *rules]))
+    events: list[Event] = [Healed(target.id, gained, source, cited, short)]
     if target.hp == 0 and gained:
         events += revived(target, "regains hit points", "srd-12")
     return events

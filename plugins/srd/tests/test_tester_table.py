@@ -4,7 +4,7 @@ a concentration save the GM's harm calls for, rolled as the damage is taken (srd
 from pathlib import Path
 
 import pytest
-from srd_cli import Gm, add, gm_on, ok
+from srd_cli import Gm, add, gm_on, ok, refused
 
 
 @pytest.fixture
@@ -44,3 +44,15 @@ def test_srd_26_the_gms_harm_rolls_the_save_on_the_servers_dice_and_a_success_ke
     assert "concentration" not in out, out
     out = ok(gm, "harm", "maelis", "1")  # the server's dice, a roll either way
     assert "Maelis rolls d20 for concentration on bless (DC 10)" in out, out
+
+
+def test_srd_12_second_wind_at_full_hit_points_is_refused_and_keeps_the_use(gm):
+    """It spent the use for nothing and cited srd-12 twice."""
+    blessed(gm)
+    ok(gm, "next"), ok(gm, "next")  # Brannoc's turn, at 28/28
+    said = refused(gm, "act", "brannoc", "second_wind", "--dice", "5")
+    assert said == "Error: Brannoc is at full hit points: Second Wind would heal nothing", said
+    ok(gm, "harm", "brannoc", "10")
+    out = ok(gm, "act", "brannoc", "second_wind", "--dice", "5")
+    healed = next(line for line in out.splitlines() if "heals 8" in line)
+    assert healed.count("srd-12") == 1, out
