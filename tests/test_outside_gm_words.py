@@ -95,3 +95,15 @@ def test_whatif_says_the_server_rolled_the_dice_a_branch_needs_more_of(run) -> N
     assert "Maelis rolls 4d6" in damage and "; the server's dice [" in damage, damage
     assert "seeded" not in said and "typed by gm" not in said, said
     assert "maelis rolls" not in said, said
+
+
+def test_a_stat_blocks_skill_bonus_reads_as_its_one_number(run) -> None:
+    """The goblin's Stealth +6 read '+2 Dex modifier, +2 proficient in stealth, +2 stealth:
+    as its stat block gives it': right, but it looked like counting twice."""
+    run("new", "-r", "srd", "-t", "a brawl")
+    run("add", "wren", "--sheet", str(SRD_SAMPLES / "rogue.toml"), "--side", "pc")
+    run("add", "gob", "--monster", "goblin", "--name", "Goblin")
+    run("begin", "--dice", "1,20")
+    said = line_of(run("act", "gob", "hide", "--dice", "10").output, "Stealth")
+    assert ": 10 +6 = 16 (+6 Stealth, as its stat block gives it (srd-M4))" in said, said
+    assert "proficient in stealth" not in said

@@ -117,8 +117,10 @@ def skill_modifiers(fighter: Fighter, skill: str) -> list[Modifier]:
     mods = [Modifier(fighter.sheet.mod(ability), f"{ability.capitalize()} modifier", "srd-M1")]
     if skill in (s.lower() for s in fighter.sheet.skills):
         mods.append(Modifier(fighter.sheet.bonus, f"proficient in {skill}", "srd-M4"))
-    if more := fighter.sheet.skill_bonuses.get(skill):
-        mods.append(Modifier(more, f"{skill}: as its stat block gives it", "srd-M4"))
+    if more := fighter.sheet.skill_bonuses.get(skill):  # a stat block's skill: one number
+        total = sum(m.value for m in mods) + more
+        said = f"{skill[:1].upper()}{skill[1:]}, as its stat block gives it"
+        return [Modifier(total, said, "srd-M4")]
     return mods
 
 
