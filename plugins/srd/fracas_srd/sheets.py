@@ -466,7 +466,8 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             raise BadInputError(f"no spell {name!r} on the sheet; there is none to choose from")
         raise BadInputError(
             f"no spell {name!r} on the sheet ({did_you_mean(name, names)}); a spell srd does "
-            "not play is cast from the sheet with its level (level = 3, concentration = true)"
+            "not play is written on the sheet with its level (0 for a cantrip) and "
+            "concentration = true where it has it, and cast as the GM narrates it"
         )
 
     def casts(self, spell: Spell) -> bool:

@@ -282,10 +282,24 @@ def innate_level(spell: Spell, asked: int | None) -> int:
     return spell.level
 
 
+def on_sheet(caster: Fighter, name: str) -> Spell:
+    """The spell of the caster's sheet by name; one a spell srd plays but the sheet lacks
+    is refused saying so, and how a sheet names it."""
+    named = name.strip().lower()
+    if named in spellbook() and all(s.name.lower() != named for s in caster.sheet.spells):
+        known = ", ".join(s.name for s in caster.sheet.spells) or "none"
+        raise RefusedError(
+            f"{named} is a spell srd plays, but not on {caster.name}'s sheet (its spells: "
+            f'{known}): a sheet names it with [[spells]] name = "{named}" (srd fills in the '
+            "rest), added with `fracas add --sheet FILE`"
+        )
+    return caster.sheet.spell(name)
+
+
 def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Event]:
     if not command.spell:
         raise RefusedError("name the spell: --opt spell=NAME")
-    spell = caster.sheet.spell(command.spell)
+    spell = on_sheet(caster, command.spell)
     answers, defence = counters(state, caster, command.defence)
     command = replace(command, defence=defence)
     if command.defence and not triggers(spell):

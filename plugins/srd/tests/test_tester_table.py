@@ -56,3 +56,14 @@ def test_srd_12_second_wind_at_full_hit_points_is_refused_and_keeps_the_use(gm):
     out = ok(gm, "act", "brannoc", "second_wind", "--dice", "5")
     healed = next(line for line in out.splitlines() if "heals 8" in line)
     assert healed.count("srd-12") == 1, out
+
+
+def test_a_spell_srd_plays_missing_from_the_sheet_says_so_and_how_to_add_it(gm):
+    """It said to write a spell srd 'does not play' with level = 3, of guidance, a cantrip
+    srd plays."""
+    blessed(gm)
+    said = refused(gm, "act", "maelis", "cast", "wren", "-o", "spell=guidance")
+    assert "guidance is a spell srd plays, but not on Maelis's sheet" in said, said
+    assert '[[spells]] name = "guidance"' in said and "does not play" not in said, said
+    said = refused(gm, "act", "maelis", "cast", "wren", "-o", "spell=toll the dead")
+    assert "level = 3" not in said and "0 for a cantrip" in said, said
