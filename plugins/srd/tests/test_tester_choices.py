@@ -92,7 +92,7 @@ def test_a_spell_srd_does_not_know_named_alone_is_left_off_the_sheet_and_refused
     ok(gm, "begin", "--dice", "19,2")
     out = refused(gm, "act", "ilse", "cast", "gob", "-o", "spell=magic missle")
     assert "no spell 'magic missle' on the sheet (did you mean magic missile?)" in out, out
-    assert "a spell srd does not play is cast from the sheet with its level" in out, out
+    assert "a spell srd does not play is written on the sheet with its level" in out, out
 
 
 def test_second_wind_heals_1d10_plus_the_fighter_level_once_until_a_short_rest(tmp_path):
