@@ -1,11 +1,13 @@
 """Movement on a creature's turn (srd-52): its speed in feet, more with a Dash (srd-5),
-spent in pieces; crawling while prone and difficult terrain cost a foot more each; standing
+spent in pieces; crawling while prone, difficult terrain and dragging a grappled creature
+(srd-20) cost a foot more each; standing
 up costs half its speed (srd-27); speed 0 moves nothing."""
 
 from fracas.rules.api import ConditionCleared, Context, Event, RefusedError, Spent
 
 from fracas_srd.commands import Move, Stand
 from fracas_srd.effects import effects_on, moving_freely
+from fracas_srd.sheets import SIZES
 from fracas_srd.state import MOVEMENT, Fighter, State
 
 
@@ -73,13 +75,31 @@ def move(state: State, actor: Fighter, command: Move, ctx: Context) -> list[Even
     costs = [
         *(["crawling while prone"] if actor.has("prone") else []),
         *(["difficult terrain"] if command.difficult and not moving_freely(actor) else []),
+        *dragging(state, actor),
     ]
     cost = command.feet * (1 + len(costs))
     what = f"moving {feet(command.feet)}" + (f" ({', '.join(costs)})" if costs else "")
     check_room(actor, cost, what.capitalize())
     left = movement_left(actor) - cost
-    rules = ["srd-52", *(["srd-27"] if actor.has("prone") else [])]
+    rules = [
+        "srd-52",
+        *(["srd-27"] if actor.has("prone") else []),
+        *(["srd-20"] if dragging(state, actor) else []),
+    ]
     return [Spent(actor.id, MOVEMENT, cost, f"{what}, {feet(left)} left", rules)]
+
+
+def dragging(state: State, actor: Fighter) -> list[str]:
+    """srd-20: moving while dragging a creature it grapples costs a foot more each, unless
+    that creature is two or more sizes smaller (sizes from the sheets and the bestiary)."""
+    size = SIZES.index(actor.sheet.size)
+    held = [
+        f.name
+        for f in state.fighters.values()
+        if (f.conditions.get("grappled") or {}).get("by") == actor.id
+        and size - SIZES.index(f.sheet.size) < 2
+    ]
+    return [f"dragging {', '.join(held)}"] if held else []
 
 
 def stand(state: State, actor: Fighter, command: Stand, ctx: Context) -> list[Event]:

@@ -67,3 +67,28 @@ def test_a_spell_srd_plays_missing_from_the_sheet_says_so_and_how_to_add_it(gm):
     assert '[[spells]] name = "guidance"' in said and "does not play" not in said, said
     said = refused(gm, "act", "maelis", "cast", "wren", "-o", "spell=toll the dead")
     assert "level = 3" not in said and "0 for a cantrip" in said, said
+
+
+def grappling(gm: Gm, monster: str) -> None:
+    """Brannoc (speed 30) acts first and grapples a monster: 15 + 5 beats its 2."""
+    ok(gm, "new", "-r", "srd", "--id", "pit", "--title", "The pit")
+    add(gm, "brannoc", "fighter", "Brannoc")
+    ok(gm, "add", "foe", "--monster", monster, "--side", "npc")
+    ok(gm, "begin", "--dice", "20,2")
+    ok(gm, "act", "brannoc", "grapple", "foe", "--dice", "15,2")
+
+
+def test_srd_20_moving_while_dragging_a_grappled_creature_costs_double(gm):
+    """It said 'moving 10 feet, 20 feet left' with a goblin (small: one size smaller) in
+    Brannoc's grip."""
+    grappling(gm, "goblin")
+    out = ok(gm, "act", "brannoc", "move", "10")
+    assert "moving 10 feet (dragging Goblin), 10 feet left" in out, out
+    said = refused(gm, "act", "brannoc", "move", "10")
+    assert "costs 20 feet" in said, said
+
+
+def test_srd_20_a_grappled_creature_two_sizes_smaller_drags_for_nothing(gm):
+    grappling(gm, "rat")  # tiny: two sizes smaller than Brannoc
+    out = ok(gm, "act", "brannoc", "move", "10")
+    assert "moving 10 feet, 20 feet left" in out, out
