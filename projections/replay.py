@@ -270,6 +270,13 @@ def roll_line(
     )
 
 
+def settled(event: Rolled, after: list[Event], ruleset: Ruleset) -> Rolled:
+    """The roll with the result its step decided (`Ruleset.settled`): an attack's hit that a
+    later reaction in the step turned into a miss reads as the miss."""
+    said = ruleset.settled(event, after) if ruleset.settled is not None else None
+    return event if said is None else msgspec.structs.replace(event, result=said)
+
+
 def unseen_typist(roll: RollLine, unseen: set[str]) -> RollLine:
     if roll.entered_by in unseen:
         return msgspec.structs.replace(roll, entered_by=UNSEEN)
@@ -653,8 +660,13 @@ def timeline(
         else:
             lines = [describe(e, ruleset.round_word, ruleset.reads_rolls, names) for e in events]
         reads = ruleset.reads_rolls
-        rolled = [e for e in events if isinstance(e, Rolled)]
-        rolls = [unseen_typist(roll_line(e, reads, ruleset.face_worth), unseen) for e in rolled]
+        rolls = [
+            unseen_typist(
+                roll_line(settled(e, events[i + 1 :], ruleset), reads, ruleset.face_worth), unseen
+            )
+            for i, e in enumerate(events)
+            if isinstance(e, Rolled)
+        ]
         taken_back = frame.taken_back_by
         fell = newly_fallen(events, frame.command, before, ruleset)
         carried = is_party_step(frame.command)

@@ -245,6 +245,11 @@ class Ruleset:
     # target) -> +2, +1, 0 or -1 (a pool's 10, a success, a miss, a 1): the dice box marks
     # each face with it. None: the faces are not counted one by one.
     face_worth: Callable[[int, int | None], int] | None = None
+    # What a roll came to once the rest of its step is in, where a later event there changed
+    # its outcome (d20: an attack's hit a shield turned into a miss, a failed save legendary
+    # resistance made a success): (the roll, the events after it in its step) -> its result
+    # as the dice box says it, or None for the roll's own. None: a roll's own result stands.
+    settled: Callable[[Rolled, Sequence[Event]], str | None] | None = None
     # Who an attack gives a choice of reaction, and which (rules/reactions.py); None: nobody.
     reactions: Reactions | None = None
     # The targets of a command who may be asked for a reaction only once its dice show the

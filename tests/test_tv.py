@@ -350,3 +350,30 @@ def test_every_log_line_on_the_tv_is_short_and_says_each_thing_once(
         assert len(line.split()) <= 16, line
         clauses = re.split(r"[:;,] ", line)
         assert len(clauses) == len(set(clauses)), line
+
+
+def dice_box(html: str) -> str:
+    found = re.search(r'<section class="dice".*?</section>', html, re.S)
+    assert found, "no dice box"
+    return " ".join(unescape(re.sub(r"<[^>]+>", "", found[0])).split())
+
+
+@pytest.mark.sqlite_file
+def test_the_dice_box_says_an_attack_a_shield_turned_a_miss(tmp_path: Path) -> None:
+    """Issue 37 (a table tester): the TV's dice box said "12 against 12 hit (12 vs AC 12)"
+    for an attack the target's shield turned into a miss, while the step's line said the
+    miss. The dice box says the attack's outcome as decided: a miss, and why."""
+    db = tmp_path / "srd.db"
+    with Fracas(db) as opened:
+        e = opened.new("srd", title="Shield", encounter="shield")
+        do(e, {"action": "join", "combatant": "ilse", "name": "Ilse", "side": "pc",
+               "sheet": srd_sample("wizard")})  # fmt: skip
+        do(e, {"action": "join", "combatant": "gob", "name": "Goblin", "side": "npc",
+               "sheet": srd_sample("goblin")})  # fmt: skip
+        do(e, {"action": "begin"}, dice=[1, 20])
+        do(e, {"action": "attack", "actor": "gob", "targets": ["ilse"], "weapon": "scimitar",
+               "defence": {"ilse": "shield"}}, dice=[10])  # fmt: skip
+    for audience, html in screens(db).items():
+        box = dice_box(html)
+        assert "miss: shield, AC 17" in box, (audience, box)
+        assert "hit" not in box, (audience, box)

@@ -306,6 +306,7 @@ RULESET = Ruleset(
     condition_refused=condition_refused,
     reactions=reactions_offered,
     reacts_after=triggered.after_roll,
+    settled=triggered.settled,
     reaction_figures=reaction_figures,
     clock=clock,
     turn_end=turn_end,

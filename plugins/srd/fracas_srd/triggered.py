@@ -5,7 +5,8 @@ attack included; a natural 20 still hits), uncanny dodge (half the damage). Dama
 elements (resistance to the triggering damage, before it is dealt), hellish rebuke (the
 attacker saves against 2d10 fire, after the damage)."""
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import msgspec
@@ -20,6 +21,8 @@ from fracas.rules.api import (
     ReactionDue,
     RefusedError,
     Resolved,
+    Rolled,
+    Spent,
     allowed,
 )
 
@@ -29,7 +32,7 @@ from fracas_srd.damage import deal, roll_dice, saved_half
 from fracas_srd.effects import EFFECT, under
 from fracas_srd.sheets import Effect, Spell, parse_amount
 from fracas_srd.slots import as_cast, slots_left, spend_slot
-from fracas_srd.state import Fighter, State, until_next
+from fracas_srd.state import LEGENDARY_RESISTANCE, Fighter, State, until_next
 from fracas_srd.turn import reaction
 
 Decide = Callable[[Any, Any, Any], list[Event]]
@@ -192,6 +195,33 @@ def lasting_effect(state: State, caster: Fighter, found: Reaction, reason: str) 
     return ConditionSet(caster.id, under(found.name), reason, detail, ["srd-39", "srd-32"])
 
 
+TURNED = "the hit becomes a miss"  # a reaction's outcome that turns a hit (srd-39)
+
+
+def settled(roll: Rolled, after: Sequence[Event]) -> str | None:
+    """What a roll came to once its step is decided, where a later event changed it: an
+    attack's hit a shield turned into a miss ("miss: shield, AC 17", srd-39), a failed save
+    legendary resistance made a success (srd-56). None: the roll's own result stands."""
+    for event in after:
+        if isinstance(event, Rolled) and event.actor == roll.actor:
+            return None  # the roller's next roll: what follows is that one's
+        if (
+            isinstance(event, Resolved)
+            and event.action == "react"
+            and roll.actor in event.targets
+            and event.outcome.endswith(f": {TURNED}")
+        ):
+            ac = re.search(r"AC (\d+)", event.detail)
+            return f"miss: {event.outcome.split(':')[0]}" + (f", AC {ac[1]}" if ac else "")
+        if (
+            isinstance(event, Spent)
+            and event.combatant == roll.actor
+            and event.resource == LEGENDARY_RESISTANCE
+        ):
+            return f"success: {LEGENDARY_RESISTANCE}"
+    return None
+
+
 def when_hit(
     state: State,
     attacker: Fighter,
@@ -227,7 +257,7 @@ def when_hit(
             Resolved(target.id, "react", [attacker.id], outcome, ["srd-39"], what),
         ], True
     shield = lasting_effect(state, target, found, f"cast as {attacker.name}'s attack hits")
-    outcome = f"{found.name}: the hit becomes a miss"
+    outcome = f"{found.name}: {TURNED}"
     return [
         *taken(state, target, found),
         shield,

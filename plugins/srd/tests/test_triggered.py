@@ -8,6 +8,7 @@ from fracas.rules.api import (
     Damaged,
     RefusedError,
     Resolved,
+    Rolled,
     Spent,
 )
 from srd_table import fight, of, rolls, sample
@@ -393,3 +394,31 @@ def test_srd_39_the_target_s_player_answers_shield_to_an_attack_that_asks(tmp_pa
     assert "none | shield" in asked  # asked once it hits; hellish rebuke once damaged
     out = run("answer", "ilse", "shield")
     assert "shield: the hit becomes a miss (14 vs AC 17)" in out
+
+
+def settled_results(out) -> list[str | None]:
+    """Each roll's result as the dice box says it, once its step is decided."""
+    assert RULESET.settled is not None
+    return [
+        RULESET.settled(e, out[i + 1 :]) or e.result
+        for i, e in enumerate(out)
+        if isinstance(e, Rolled)
+    ]
+
+
+def test_a_roll_a_later_event_changed_reads_as_decided_on_the_dice_box():
+    """Issue 37: the TV's dice box said "hit (12 vs AC 12)" for an attack a shield turned
+    into a miss. The roll reads as its step decided it: the miss and why; a failed save
+    legendary resistance made a success reads as the success (srd-39, srd-56)."""
+    t = fight(("gob", "goblin"), ("pc-ilse", "wizard"))
+    out = t.act(
+        "gob", "attack", "pc-ilse", faces=(10,), weapon="scimitar", defence={"pc-ilse": "shield"}
+    )
+    assert settled_results(out) == ["miss: shield, AC 17"]
+    t = fight(("gob", "goblin"), ("pc-ilse", "wizard"))
+    out = t.act("gob", "attack", "pc-ilse", faces=(20, 2, 3), weapon="scimitar",
+                defence={"pc-ilse": "shield"})  # fmt: skip
+    assert settled_results(out)[0] == rolls(out)[0].result  # a natural 20 still hits
+    t = fight(("maelis", "cleric"), ("wyrm", "wyrm"))
+    out = t.act("maelis", "cast", "wyrm", faces=(2,), spell="sacred flame")
+    assert settled_results(out) == ["success: legendary resistance"]
