@@ -91,6 +91,12 @@ def outcome(result: StepOutcome, live: Encounter) -> None:
     click.echo(prefix)
     for line in gm_lines(result.events, live):
         click.echo(f"  {line}")
+    if not result.duplicate:  # a fight whose foes are all down says so, and how to end it
+        from fracas.rules.gm import over
+
+        done = over(live.ruleset, live.ruleset.view(live.state))
+        if done:
+            click.echo(f"  {done}")
 
 
 def secret_mark(step: int, disclosed_by: int | None) -> str:

@@ -300,6 +300,35 @@ def check_command(state: Any, command: Any) -> None:
 TABLE_VIEW = "__fracas_table_view__"  # marks a view this wrapped already
 
 
+def fallen(rules: Any, seen: View) -> list[str]:
+    """The sides of a fight with nobody left fighting: the ruleset's `fallen_sides`, else
+    each side whose combatants are all down, out or removed (by the view's conditions)."""
+    if rules.fallen_sides is not None:
+        return list(rules.fallen_sides(seen))
+    settled = {*rules.down, *rules.out, REMOVED}
+    removed = {r.combatant for r in seen.initiative if r.status.startswith(REMOVED)}
+    sides: dict[str, bool] = {}
+    for row in seen.wounds:
+        named = {c.split(" (")[0].split(":")[0] for c in row.conditions}
+        standing = row.combatant not in removed and not named & settled
+        sides[row.side] = sides.get(row.side, False) or standing
+    return [side for side, standing in sides.items() if not standing] if len(sides) > 1 else []
+
+
+def over(rules: Any, seen: View) -> str:
+    """The GM's line once a begun fight that has not ended has a side with nobody left
+    fighting, naming how to end it; "" otherwise."""
+    if seen.phase == "ended" or not seen.round:
+        return ""
+    sides = fallen(rules, seen)
+    if not sides:
+        return ""
+    return (
+        f"the fight is over: no {' or '.join(sides)} combatant is left standing; "
+        "`fracas end` ends the encounter"
+    )
+
+
 def table_view(view: Callable[[Any], View]) -> Callable[[Any], View]:
     """A ruleset's view with what the GM decided by hand: removed combatants stand aside
     and an ended encounter has nobody to act. A view wrapped already is returned as it is."""

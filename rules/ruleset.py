@@ -292,6 +292,10 @@ class Ruleset:
     # (unconscious, dying). "Out": those of one out of the fight for good (dead).
     down: frozenset[str] = frozenset(("unconscious", "dying", "incapacitated"))
     out: frozenset[str] = frozenset(("dead",))
+    # The sides of a begun fight with nobody left fighting, (view) -> sides, which the GM's
+    # step and status then say, with how to end the fight; None: each side whose
+    # combatants are all `down`, `out` or removed.
+    fallen_sides: Callable[[View], list[str]] | None = None
     # The conditions that take every action and reaction from one who is not down (d20's
     # stunned, paralysed): a phone offers them only what it offers one who is down.
     helpless: frozenset[str] = frozenset()

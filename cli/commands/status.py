@@ -35,6 +35,11 @@ def status(app: App, as_json: bool, at_step: int | None) -> None:
         dump_json(status_json(name, ruleset, shown.header, view, hidden, waiting))
         return
     render.status(shown)
+    from fracas.rules.gm import over
+
+    done = over(load(ruleset), view)
+    if done:
+        click.echo(done)
     if waiting is not None:
         click.echo(f"waiting: {waiting.line}")
 

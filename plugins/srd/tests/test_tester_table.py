@@ -39,7 +39,7 @@ def test_srd_26_the_gms_harm_rolls_the_save_on_the_servers_dice_and_a_success_ke
     blessed(gm)
     out = ok(gm, "harm", "maelis", "22", "-m", "a boulder", "--dice", "20,4")  # DC 11
     assert "concentration on bless (DC 11): 20 +2 +4 = 26 vs 11" in out, out
-    assert ok(gm, "status").count("under bless") == 3
+    assert "success (26 vs 11)" in out and "no longer under bless" not in out, out
     out = ok(gm, "harm", "wren", "3")  # not concentrating: no save
     assert "concentration" not in out, out
     out = ok(gm, "harm", "maelis", "1")  # the server's dice, a roll either way
@@ -92,3 +92,11 @@ def test_srd_20_a_grappled_creature_two_sizes_smaller_drags_for_nothing(gm):
     grappling(gm, "rat")  # tiny: two sizes smaller than Brannoc
     out = ok(gm, "act", "brannoc", "move", "10")
     assert "moving 10 feet, 20 feet left" in out, out
+
+
+def test_the_last_foe_dead_the_step_and_status_say_the_fight_is_over(gm):
+    """`next` printed 'Round 5: Brannoc to act' with no foe left."""
+    over = "the fight is over: no npc combatant is left standing; `fracas end` ends the encounter"
+    grappling(gm, "goblin")
+    assert over in ok(gm, "harm", "foe", "10")
+    assert over in ok(gm, "next") and over in ok(gm, "status")

@@ -1,0 +1,19 @@
+"""A fight with a side that has nobody left standing says so, in the GM's step and status,
+with the command that ends it (`fracas end`): `next` went on into new rounds in silence."""
+
+from tests.support import SHEETS
+
+OVER = "the fight is over: no npc combatant is left standing; `fracas end` ends the encounter"
+
+
+def test_the_last_foe_down_says_the_fight_is_over_and_how_to_end_it(run):
+    run("new", "--title", "Motel")
+    run("add", "alice", "--sheet", str(SHEETS / "alice.toml"), "--side", "pc")
+    run("add", "cultist", "--sheet", str(SHEETS / "cultist.toml"), "--side", "npc")
+    run("begin")
+    assert OVER not in run("harm", "cultist", "3").output
+    assert OVER in run("harm", "cultist", "20").output
+    assert OVER in run("next").output
+    assert OVER in run("status").output
+    run("end")
+    assert OVER not in run("status").output
