@@ -59,7 +59,7 @@ from fracas.ledger import BadInputError, FracasError, NotFoundError, Unreachable
 from fracas.ledger.base import LogStore
 from fracas.projections import Fracas
 from fracas.projections.party import has_party
-from fracas.projections.screen import GM, PLAYERS, Screen, Timeline
+from fracas.projections.screen import GM, PLAYERS, Screen, Timeline, chip
 from fracas.rules import Encounter
 from fracas.rules.encounter import started_event
 from fracas.rules.party import PARTY
@@ -126,6 +126,7 @@ class Table:
             lstrip_blocks=True,
         )
         self.templates.globals["not_shown"] = render.NOT_SHOWN
+        self.templates.filters["chip"] = chip
         static = resources.files("fracas.cli") / "static"
         self.static = {name: (static / name).read_text() for name in STATIC}
         self.phones = Phones(self)

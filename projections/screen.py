@@ -8,6 +8,7 @@ stays as players last saw it, and an NPC's health reads as a descriptor ("bloodi
 the GM shows numbers. Nothing on it is derived from a roll the players may not see.
 """
 
+import re
 from typing import Any
 
 import msgspec
@@ -73,6 +74,30 @@ class StepDetail(msgspec.Struct, frozen=True):
     names: dict[str, str]  # combatant id -> name, for the rolls' table
     attribution: str = ""  # the licence's, shown with the rules it covers
     round_word: str = "Round"  # the ruleset's: "Sequence 2"
+
+
+LASTING = re.compile(r"^(?:under )?(?P<name>.+?) \((?P<left>.+)\)$")
+
+
+def chip(condition: str) -> str:
+    """A condition as a TV's chip beside a name reads it across a room: what it is and what
+    is left of it, short ("under bless (9 rounds left, ending at initiative 10)" -> "bless ·
+    9 rds"; "under shield (until the start of Ilse's next turn)" -> "shield · to Ilse's
+    turn"); its whole wording is the chip's title. One without a duration is itself."""
+    found = LASTING.match(condition)
+    if not found:
+        return condition
+    left = found["left"]
+    if counted := re.match(r"(\d+) (\w+?)s? left\b", left):
+        n, word = int(counted[1]), counted[2]
+        unit = {"round": "rd"}.get(word, word)
+        return f"{found['name']} · {n} {unit}{'s' if n != 1 else ''}"
+    if until := re.match(r"until initiative (\d+)\b", left):
+        return f"{found['name']} · to init {until[1]}"
+    if turn := re.match(r"until the (start|end) of (.+?)'s (?:next|current) turn$", left):
+        edge = "" if turn[1] == "start" else "end of "
+        return f"{found['name']} · to {edge}{turn[2]}'s turn"
+    return condition
 
 
 def health_hidden(wound: WoundRow, players: bool, npc_numbers: bool) -> bool:

@@ -377,3 +377,32 @@ def test_the_dice_box_says_an_attack_a_shield_turned_a_miss(tmp_path: Path) -> N
         box = dice_box(html)
         assert "miss: shield, AC 17" in box, (audience, box)
         assert "hit" not in box, (audience, box)
+
+
+def test_a_condition_s_duration_reads_short_on_the_tv_its_whole_words_in_its_title() -> None:
+    """Issue 37 (a table tester at 3 m): "under bless (9 rounds left, ending at initiative
+    10)" wrapped over two or three lines on every blessed row of the TV. A chip says the
+    condition and the rounds left ("bless · 9 rds"); its title keeps the whole wording."""
+    from fracas.projections.screen import chip
+
+    assert chip("under bless (9 rounds left, ending at initiative 10)") == "bless · 9 rds"
+    assert chip("lit (1 round left)") == "lit · 1 rd"
+    assert chip("prone") == "prone"
+    assert chip("under shield (until the start of Ilse's next turn)") == "shield · to Ilse's turn"
+    assert chip("under bless (until initiative 10 of round 3)") == "bless · to init 10"
+
+
+@pytest.mark.sqlite_file
+def test_a_blessed_row_on_the_tv_shows_the_short_chip(tmp_path: Path) -> None:
+    db = tmp_path / "srd.db"
+    with Fracas(db) as opened:
+        e = opened.new("srd", title="Bless", encounter="bless")
+        do(e, {"action": "join", "combatant": "maelis", "name": "Maelis", "side": "pc",
+               "sheet": srd_sample("cleric")})  # fmt: skip
+        do(e, {"action": "join", "combatant": "gob", "name": "Goblin", "side": "npc",
+               "sheet": srd_sample("goblin")})  # fmt: skip
+        do(e, {"action": "begin"}, dice=[20, 1])
+        do(e, {"action": "cast", "actor": "maelis", "targets": ["maelis"], "spell": "bless"})
+    row = row_of(screens(db)[PLAYERS], "maelis")
+    chips = re.findall(r'<span class="condition" title="([^"]*)">([^<]*)</span>', row)
+    assert any(said.startswith("bless · ") and "rounds left" in title for title, said in chips), row

@@ -11,6 +11,7 @@ import pytest
 from fracas.projections import Fracas
 from tests.casts import CASTS
 from tests.support import SIX, do, srd_sample
+from tests.test_phones_table_browser import CONTRAST
 from tests.web import served
 
 pytestmark = pytest.mark.browser
@@ -101,7 +102,7 @@ CUT = """() => {
 }"""
 
 
-def party_and_six(db: Path) -> None:
+def party_and_six(db: Path, initiative: list[int] | None = None) -> None:
     """srd: the four samples' party and six monsters, begun, one monster wounded."""
     with Fracas(str(db)) as log:
         encounter = log.new("srd", title="The goblin cave", encounter="cave")
@@ -113,7 +114,7 @@ def party_and_six(db: Path) -> None:
         for n, sample in enumerate(foes):
             join = {"action": "join", "combatant": f"foe{n}", "sheet": srd_sample(sample)}
             do(encounter, {**join, "side": "npc", "name": f"{sample.capitalize()} {n + 1}"})
-        do(encounter, {"action": "begin"})
+        do(encounter, {"action": "begin"}, dice=initiative)
         do(encounter, {"action": "gm.harm", "target": "foe0", "amount": 2})
 
 
@@ -139,3 +140,49 @@ def test_a_party_s_health_and_spell_slots_read_whole_on_the_tv(
     assert "slots 1st 4/4 · 2nd 2/2" in seen["health"]["ilse"], seen["health"]
     assert "slots 1st 4/4 · 2nd 2/2" in seen["health"]["maelis"], seen["health"]
     assert seen["tall"] <= 1080, f"the TV scrolls ({seen['tall']} px)"
+
+
+def blessed_party_and_six(db: Path) -> None:
+    """srd: the party and six monsters; Maelis blesses three, a goblin dies, Wren acts."""
+    party_and_six(db, [2, 12, 3, 20, 4, 5, 6, 7, 8, 9])  # Maelis, then Wren
+    with Fracas(str(db)) as log:
+        encounter = log.encounter("cave")
+        bless = {"action": "cast", "actor": "maelis", "spell": "bless"}
+        do(encounter, {**bless, "targets": ["brannoc", "wren", "ilse"]})
+        do(encounter, {"action": "gm.harm", "target": "foe1", "amount": 30})
+        do(encounter, {"action": "next"})
+        attack = {"action": "attack", "actor": "wren", "targets": ["foe2"], "weapon": "shortsword"}
+        typed = {"dice": [15, 3, 4], "entered_by": "wren", "author": "wren"}
+        encounter.execute(encounter.ruleset.command(attack), **typed)
+
+
+def test_every_word_on_the_tv_reads_from_3_m_with_a_blessed_party_and_a_dead_goblin(
+    tmp_path: Path, browser: Any
+) -> None:
+    """Issue 37 (a table tester at 3 m): "by Wren" was pale grey at 23 px, a dead goblin's
+    row small grey italic, a caster's slots and Hit Dice 22 px over three lines, and "under
+    bless (9 rounds left, ending at initiative 10)" wrapped on every blessed row. Every word
+    in view is 28 px or more at 4.5:1 or better, a condition reads "bless · 9 rds" (its
+    whole wording in its title), and the board still fits the screen."""
+    db = tmp_path / "cave.db"
+    blessed_party_and_six(db)
+    with served(db) as running:
+        tv = browser.new_context(**TV).new_page()
+        tv.goto(running.players)
+        tv.locator("#screen table.board tbody tr").first.wait_for(timeout=8000)
+        if dump := os.environ.get("FRACAS_SHOTS"):
+            tv.screenshot(path=f"{dump}/tv-blessed-party-and-six.png")
+        seen = tv.evaluate(CONTRAST)
+        conditions = tv.locator("#screen tr[data-combatant=wren] .condition")
+        said = conditions.all_inner_texts()
+        titles = [conditions.nth(i).get_attribute("title") or "" for i in range(len(said))]
+        tall = tv.evaluate("document.documentElement.scrollHeight")
+        by = tv.locator("#screen .by").all_inner_texts()
+    small = [s for s in seen if s[1] < 28 and s[2] not in ("die", "step-link")]
+    assert not small, small
+    faint = [s for s in seen if s[0] < 4.5 and s[2] != "die dropped"]
+    assert not faint, faint
+    assert "by Wren" in by, by
+    assert any(s.startswith("bless · ") and s.endswith(" rds") for s in said), said
+    assert any("rounds left" in t for t in titles), titles
+    assert tall <= 1080, f"the TV scrolls ({tall} px)"
