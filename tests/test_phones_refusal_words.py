@@ -47,3 +47,25 @@ def test_an_srd_refusal_on_a_phone_names_end_turn_where_the_cli_names_next(
         command = {"action": "attack", "actor": "wizard", "targets": ["goblin"]}
         with pytest.raises(RefusedError, match="`fracas next`"):
             do(fight, command)
+
+
+def test_magic_missiles_darts_refused_on_a_phone_say_how_many_not_names_to_type(
+    tmp_path: Path,
+) -> None:
+    """An outside table tester (issue 37): four darts set on a phone for a level 1 slot were
+    refused with "naming one twice for two darts (gob gob wolf)", a CLI's way of aiming; a
+    phone sets a count at each target."""
+    db = tmp_path / "crypt.db"
+    crypt(db)
+    with phones(db, ("wizard",), encounter="crypt") as table:
+        darts = ["goblin"] * 4
+        fields = {"spell": "magic missile", "level": 1}
+        refused = table.tap("wizard", action="cast", targets=darts, fields=fields)
+        assert refused.status_code == 400, refused.text
+        assert "set how many at each target" in refused.text, refused.text
+        assert "gob gob wolf" not in refused.text
+        typed_nowhere(refused.text)
+    with Fracas(str(db)) as log:
+        command = {"action": "cast", "actor": "wizard", "targets": darts, **fields}
+        with pytest.raises(RefusedError, match="gob gob wolf"):
+            do(log.encounter("crypt"), command)

@@ -460,8 +460,8 @@ def withheld(
         return "the attack roll had disadvantage"
     if swing.edge != "advantage" and not command.ally_near:
         return (
-            "no advantage on the roll and no other foe of the target within 5 feet of it "
-            "(-o ally_near=true if one is)"
+            "no advantage on the roll and no other foe of the target declared within 5 feet "
+            "of it"
         )
     return ""
 

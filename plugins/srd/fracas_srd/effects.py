@@ -102,11 +102,10 @@ def bonuses(
         if not text:
             continue
         if by and chosen(effect, kind) and name.lower() != spend.lower():
+            # a fact of the roll, read on phones and the TV: what spends it is in the docs
             whose = f"{fighter.name}'s"
-            command = "check" if kind == "checks" else "save"
             flat.append(Modifier(0, f"{name}'s {text} kept for {article(SAID[kind])} of "
-                                    f"{whose} choosing: {command} ... -o spend={name}",
-                                 "srd-33"))  # fmt: skip
+                                    f"{whose} choosing", "srd-33"))  # fmt: skip
             continue
         sign, spec, number = parse_bonus(text)
         if spec:

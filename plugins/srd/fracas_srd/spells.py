@@ -713,10 +713,11 @@ def missiles(
     cast as it is targeted) takes none."""
     aimed = targets * spell.darts if len(targets) == 1 else targets
     if len(aimed) != spell.darts:
+        darts = f"{spell.name} has {spell.darts} darts: the darts must add up to {spell.darts} "
         raise RefusedError(
-            f"{spell.name} has {spell.darts} darts: the darts must add up to {spell.darts} "
-            f"({darts_by_level(caster, spell)}); name one target for all, or a target for each"
-            " dart, naming one twice for two darts (gob gob wolf)"
+            f"{darts}({darts_by_level(caster, spell)}); name one target for all, or a target "
+            "for each dart, naming one twice for two darts (gob gob wolf)",
+            player=f"{darts}({darts_by_level(caster, spell)}): set how many at each target",
         )
     aimed_at = list({t.id: t for t in targets}.values())  # a creature named twice reacts once
     answers = {

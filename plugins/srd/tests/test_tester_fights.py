@@ -179,7 +179,7 @@ def test_srd_38_a_sneak_attack_withheld_says_why(tmp_path):
     out = ok(gm, "act", "wren", "attack", "gob", "-w", "shortsword", "--dice", "15,3")
     assert (
         "Wren sneak attack: not on this hit: no advantage on the roll and no other foe of the "
-        "target within 5 feet of it (-o ally_near=true if one is) [srd-38]"
+        "target declared within 5 feet of it [srd-38]"
     ) in out, out
     ok(gm, "undo")
     out = ok(
