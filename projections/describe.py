@@ -197,8 +197,11 @@ def describe_control(control: str, target: int | None) -> str:
 
 def spends(event: Spent) -> str:
     """'spends 1 legendary action', 'spends 3 shots': one of a resource named in the plural
-    reads in the singular ("ts", a unit, stays as it is)."""
+    reads in the singular ("ts", a unit, stays as it is); a resource that says how often a
+    thing may be used reads as its use ("Wren uses sneak attack (once a turn)")."""
     resource = event.resource
+    if event.amount == 1 and resource.startswith(("once ", "use ")):  # how often, not a thing
+        return f"{event.combatant} uses {event.reason} ({resource.removeprefix('use ')})"
     if event.amount == 1 and len(resource) > 3 and resource.endswith("s"):
         resource = resource if resource.endswith(("ss", "us")) else resource[:-1]
     return f"{event.combatant} spends {event.amount} {resource}: {event.reason}"

@@ -107,3 +107,15 @@ def test_a_stat_blocks_skill_bonus_reads_as_its_one_number(run) -> None:
     said = line_of(run("act", "gob", "hide", "--dice", "10").output, "Stealth")
     assert ": 10 +6 = 16 (+6 Stealth, as its stat block gives it (srd-M4))" in said, said
     assert "proficient in stealth" not in said
+
+
+def test_a_feature_used_once_a_turn_reads_as_used_not_spent(run) -> None:
+    run("new", "-r", "srd", "-t", "a brawl")
+    run("add", "wren", "--sheet", str(SRD_SAMPLES / "rogue.toml"), "--side", "pc",
+        "--name", "Wren")  # fmt: skip
+    run("add", "gob", "--sheet", str(SRD_SAMPLES / "goblin.toml"), "--name", "Goblin")
+    run("begin", "--dice", "20,1")
+    said = run("act", "wren", "attack", "gob", "-w", "shortsword", "-o", "ally_near=true",
+               "--dice", "15,4,3,5").output  # fmt: skip
+    assert "Wren uses sneak attack (once a turn)" in said, said
+    assert "spends 1 once a turn" not in said + run("log").output
