@@ -468,6 +468,18 @@ def outcomes(events: list[Event], ruleset: Ruleset, named: bool) -> dict[str, st
     return found
 
 
+def own_state(events: list[Event], actor: str, ruleset: Ruleset) -> str:
+    """The actor, where all a step did to them is set a condition that neither harms nor
+    downs them (a caster's concentrating): a headline leaves it to the board; else ''."""
+    mine = [
+        e for e in events if isinstance(e, (Damaged, Healed, ConditionSet)) and e.target == actor
+    ]
+    quiet = all(
+        isinstance(e, ConditionSet) and e.condition not in ruleset.down | ruleset.out for e in mine
+    )
+    return actor if mine and quiet else ""
+
+
 def headline(
     events: list[Event],
     command: Mapping[str, Any] | None,
@@ -498,9 +510,11 @@ def headline(
         return f"{said.partition(': ')[0]}: {said_of}"
     actor, targets = command.get("actor"), list(dict.fromkeys(command.get("targets") or []))
     one = outcomes(events, ruleset, named=False)
+    own = own_state(events, str(actor), ruleset)  # the caster's concentrating: its own note
+    one = {who: what for who, what in one.items() if who != own}
     if one and list(one) == targets == targets[:1]:  # the opening names the one it touched
         return f"{opening(command, names, ruleset, events)}: {one[targets[0]]}"
-    if came := outcomes(events, ruleset, named=True):
+    if came := {w: what for w, what in outcomes(events, ruleset, named=True).items() if w != own}:
         head = opening({**command, "targets": []}, names, ruleset, events)
         head = re.sub(r"\s+(on|at|to|with)$", "", head)  # "casts magic missile on"
         return f"{head}: " + ", ".join(f"{names.get(w, w)} {what}" for w, what in came.items())

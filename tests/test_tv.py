@@ -406,3 +406,24 @@ def test_a_blessed_row_on_the_tv_shows_the_short_chip(tmp_path: Path) -> None:
     row = row_of(screens(db)[PLAYERS], "maelis")
     chips = re.findall(r'<span class="condition" title="([^"]*)">([^<]*)</span>', row)
     assert any(said.startswith("bless · ") and "rounds left" in title for title, said in chips), row
+
+
+@pytest.mark.sqlite_file
+def test_a_blessing_s_headline_names_whom_it_blesses_not_the_casters_concentration_alone(
+    tmp_path: Path,
+) -> None:
+    """Issue 37: in a real fight the TV said "Maelis casts bless: Maelis is concentrating",
+    the caster's own note where whom the spell touched should be."""
+    db = tmp_path / "srd.db"
+    with Fracas(db) as opened:
+        e = opened.new("srd", title="Bless", encounter="bless")
+        for who, sample in (("maelis", "cleric"), ("ilse", "wizard")):
+            do(e, {"action": "join", "combatant": who, "name": who.capitalize(), "side": "pc",
+                   "sheet": srd_sample(sample)})  # fmt: skip
+        do(e, {"action": "join", "combatant": "gob", "name": "Goblin", "side": "npc",
+               "sheet": srd_sample("goblin")})  # fmt: skip
+        do(e, {"action": "begin"}, dice=[20, 5, 1])
+        do(e, {"action": "cast", "actor": "maelis", "targets": ["ilse", "maelis"],
+               "spell": "bless"})  # fmt: skip
+    lines = log_lines(screens(db)[PLAYERS])
+    assert any(line.startswith("Maelis casts bless on Ilse and Maelis") for line in lines), lines
