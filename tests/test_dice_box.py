@@ -152,5 +152,9 @@ def test_a_sneak_attacks_dice_are_named_in_the_log(tmp_path: Path) -> None:
         do(encounter, {**stab, "weapon": "shortsword"}, [18, 4, 3, 5])
     newest = re.search(r'<ol class="log"[^>]*>\s*<li.*?</li>', tv(db), re.S)
     assert newest
-    line = words(newest[0])
+    # the log's line is the step's short headline; its whole sentence, every roll named, is
+    # the line's title (and the step's detail)
+    title = re.search(r'class="sentence" title="([^"]*)"', newest[0])
+    assert title, newest[0]
+    line = unescape(title[1])
     assert "damage of shortsword: 4 +3 = 7 on 1d6+3; sneak attack: 3+5 = 8 on 2d6" in line, line

@@ -108,7 +108,7 @@ def test_actions_lists_each_shared_flag_once_and_every_flag_of_every_action(name
             f.flag for g in groups if action.name in g.actions for f in g.flags
         }
         assert listed == {f.flag for f in action.flags}, action.name
-    assert len(text.splitlines()) < 130  # srd: 215 lines before flags were listed once
+    assert len(text.splitlines()) < 140  # srd: 215 before flags were listed once
 
 
 @pytest.mark.parametrize("name", available())

@@ -10,6 +10,7 @@ from fracas.projections import Fracas
 from fracas.projections.phones import player_actions
 from fracas.rules import load as load_ruleset
 from fracas.rules.events import Rolled
+from fracas.rules.reactions import Ask
 from tests.support import KNIFE, SIX, do, sheet, srd_sample
 from tests.web import duel, duel_attack, phones
 
@@ -204,8 +205,8 @@ def test_by_default_the_death_save_rolls_as_the_dying_turn_starts(tmp_path: Path
 
 def test_an_srd_shield_asked_says_it_is_cast_only_once_the_hit_is_known(tmp_path: Path) -> None:
     """srd-39: shield answers a hit. The phone asked for it with "+5 AC" alone, as if the
-    wizard had to guess at an attack total the page could not show: the rules roll the
-    attack after the answer and cast the shield only if that total hits and +5 turns it."""
+    wizard had to guess at an attack total the page could not show: the attack is rolled
+    first, and a hit asks, its total shown, before the shield is cast."""
     db = tmp_path / "shield.db"
     with Fracas(str(db)) as log:
         fight = log.new("srd", title="Shield", encounter="fight")
@@ -214,14 +215,13 @@ def test_an_srd_shield_asked_says_it_is_cast_only_once_the_hit_is_known(tmp_path
             joining = srd_sample(sample, initiative=init)
             do(fight, {"action": "join", "combatant": who, "sheet": joining, "side": side})
         do(fight, {"action": "begin"})
+        hit = {"action": "attack", "actor": "hero", "targets": ["foe"], "weapon": "longsword"}
+        fight.execute(fight.ruleset.command(hit), ask=Ask(), dice=[15])  # 15 +5 hits AC 12
     with phones(db, ("hero", "foe")) as table:
-        hit = {"action": "attack", "targets": ["foe"], "fields": {"weapon": "longsword"}}
-        sent = table.tap("hero", **hit)
-        assert sent.status_code == 200, sent.text
         asked = table.panel("foe")
         shield = re.search(r'data-choice="shield">[^<]*<small class="figures">([^<]*)', asked)
         assert shield, asked
         assert "only if the attack&#39;s total hits you" in shield[1], shield[1]
-        assert "once you answer (its total shows in the result)" in asked
+        assert "The attack was rolled before you were asked" in asked, asked
         sent = table.tap("foe", action="answer", fields={"choice": "shield"})
         assert sent.status_code == 200, sent.text

@@ -85,7 +85,7 @@ def test_actions_takes_a_ruleset_without_an_encounter_and_json(run):
     data = json.loads(run("actions", "-r", "pool", "--json").output)
     assert data["ruleset"] == "pool" and "evade" in [a["name"] for a in data["actions"]]
     refused = run("actions", ok=False)
-    assert refused.exit_code == 1 and "-r RULESET" in refused.output
+    assert refused.exit_code == 1 and "`fracas actions -r " in refused.output
 
 
 @pytest.mark.parametrize("name", available())
