@@ -129,6 +129,7 @@ def player_actions(
     turn: Collection[str] = (),
     names: dict[str, str] | None = None,
     row: dict[str, Any] | None = None,
+    moved: Collection[str] = (),
 ) -> list[PlayerAction]:
     """The actions a player may take now: on the character's turn those of the turn and a
     pass; out of it, the reactions (the rules judge whether one may be taken now); of
@@ -139,7 +140,8 @@ def player_actions(
     one whose `turn` it is alone while they may be named, its label naming them (by
     `names`, as the screen shows them); and none whose budget this turn is all `spent`
     (the action, the bonus action). A field `counted_in` the character's `row` detail
-    offers the numbers counted there."""
+    offers the numbers counted there. One offered only `after_move` names only those of
+    `turn` who have `moved` this turn (as the ruleset's view says of their row)."""
     found = []
     for name, text in {**ruleset.actions, PASS: "let your turn go by"}.items():
         playable = passing(ruleset) if name == PASS else ruleset.playable(name)
@@ -155,7 +157,8 @@ def player_actions(
             continue
         label = "End turn" if name == PASS else name.replace("_", " ").capitalize()
         times_when, times_values = applies_with(ruleset, playable.times_with, sheet)
-        only = named_alone(playable, others or {}, foes, turn)
+        mover = [w for w in turn if w in moved] if playable.after_move else turn
+        only = named_alone(playable, others or {}, foes, mover)
         if only is not None and not only:
             continue  # nobody to take it on (stabilise: nobody dying)
         if playable.on_acting and only:
@@ -349,8 +352,10 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
             foes,
             wound.detail.get("spent", ()),
             view.acting,
+
             {who: name for who, name, _ in targets},
             wound.detail,
+            [w.combatant for w in view.wounds if w.detail.get("moved")],
         )
         if wound is not None and not secret and question is None  # an attack waits: only answers
         else [],

@@ -59,11 +59,14 @@ class Playable:
     sides (an opportunity attack: a hostile creature leaving reach); `allies`: allies alone
     (help: the ally it aids). `on_acting`: it names the one whose turn it is alone, and is
     offered only while that one may be named (an opportunity attack: a foe leaving reach on
-    its own turn); the phone names them on its button. `targets_not`: conditions a target
-    must not show to be named (an opportunity attack: disengaged).
+    its own turn); the phone names them on its button. `after_move`: with `on_acting`,
+    offered only once that one has moved this turn (its row's detail `moved`: an
+    opportunity attack answers a foe moving out of reach, not one standing still).
+    `targets_not`: conditions a target must not show to be named (an opportunity attack:
+    disengaged).
     `spends`: what of the turn's budget it spends, one of which must be left (srd-3:
-    "action", "bonus"), as the ruleset's view says of a row (`WoundRow.detail["spent"]`);
-    empty: it spends none the phone tracks.
+    "action", "bonus", "reaction"), as the ruleset's view says of a row
+    (`WoundRow.detail["spent"]`); empty: it spends none the phone tracks.
     `needs`: the conditions one of which the character must have for the action to be
     offered (escape: grappled; stand: prone); empty: none. `down`: offered to a character
     the rules have put down (the ruleset's `down` conditions: dying, unconscious), who is
@@ -86,3 +89,4 @@ class Playable:
     spends: frozenset[str] = frozenset()
     needs: frozenset[str] = frozenset()
     down: bool = False
+    after_move: bool = False

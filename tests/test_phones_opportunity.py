@@ -36,7 +36,8 @@ def fighters_panel(table: Table) -> str:
 def test_the_opportunity_form_offers_the_melee_weapons_alone(table: Table) -> None:
     assert weapons_offered(fighters_panel(table), "attack") == ["longsword", "handaxe", "longbow"]
     fracas(table.db, "next")
-    fracas(table.db, "next")  # the goblin's turn: it may run from the fighter
+    fracas(table.db, "next")  # the goblin's turn: it runs from the fighter
+    fracas(table.db, "act", "goblin", "move", "25")
     assert weapons_offered(fighters_panel(table), "opportunity") == ["longsword", "handaxe"]
 
 
@@ -76,6 +77,7 @@ def test_an_opportunity_attack_is_offered_only_on_a_foes_own_turn_naming_the_foe
     fracas(table.db, "next")  # the rogue's turn: an ally moving provokes nothing
     assert "opportunity" not in action_labels(fighters_panel(table))
     fracas(table.db, "next")  # the goblin's turn: it may run from the fighter
+    fracas(table.db, "act", "goblin", "move", "25")
     panel = fighters_panel(table)
     assert action_labels(panel)["opportunity"] == "Opportunity attack on goblin", panel
     chosen = re.search(
@@ -84,3 +86,25 @@ def test_an_opportunity_attack_is_offered_only_on_a_foes_own_turn_naming_the_foe
     assert chosen and re.findall(r'value="(\w+)" data-target', chosen[0]) == ["goblin"]
     fracas(table.db, "act", "goblin", "disengage")  # its move provokes nothing now
     assert "opportunity" not in action_labels(fighters_panel(table))
+
+
+def test_an_opportunity_attack_is_offered_only_once_the_foe_moved_and_while_the_reaction_is_unspent(
+    table: Table,
+) -> None:
+    """Issue 37: a table tester's phone offered "Opportunity attack on Goblin 2" on every
+    enemy turn, while the goblin stood still and stabbed her, and after her reaction was
+    spent. srd-18: a hostile creature leaving reach: the phone offers it once the foe has
+    moved this turn, while the reaction is unspent, the foe ticked already."""
+    fracas(table.db, "next")
+    fracas(table.db, "next")  # the goblin's turn: it has not moved
+    assert "opportunity" not in action_labels(fighters_panel(table))
+    fracas(table.db, "act", "goblin", "move", "25")
+    panel = fighters_panel(table)
+    assert action_labels(panel)["opportunity"] == "Opportunity attack on goblin", panel
+    chosen = re.search(
+        r'<fieldset class="chosen" data-action="opportunity".*?</fieldset>', panel, re.S
+    )
+    assert chosen and re.search(r'value="goblin" data-target checked', chosen[0]), chosen
+    sent = table.tap("fighter", action="opportunity", targets=["goblin"])
+    assert sent.status_code == 200, sent.text
+    assert "opportunity" not in action_labels(fighters_panel(table))  # the reaction is spent

@@ -12,7 +12,7 @@ from fracas.rules import load as load_ruleset
 from fracas.rules.events import Resolved
 from tests.casts.timeslice import ALICE, ORC, ts_fight
 from tests.support import do, srd_sample
-from tests.web import phones
+from tests.web import fracas, phones
 
 pytestmark = pytest.mark.sqlite_file
 
@@ -83,7 +83,7 @@ def fieldset_targets(panel: str, action: str) -> list[str]:
     chosen = rf'<fieldset class="chosen" data-action="{action}".*?</fieldset>'
     found = re.search(chosen, panel, re.S)
     assert found, panel
-    return re.findall(r'<input type="checkbox" value="([^"]+)" data-target>', found[0])
+    return re.findall(r'<input type="checkbox" value="([^"]+)" data-target[ >]', found[0])
 
 
 def test_an_srd_opportunity_attack_is_on_a_foe_alone(tmp_path: Path) -> None:
@@ -91,6 +91,7 @@ def test_an_srd_opportunity_attack_is_on_a_foe_alone(tmp_path: Path) -> None:
     ally, and an opportunity attack on her was accepted, spending the reaction."""
     db = tmp_path / "crypt.db"
     crypt(db)
+    fracas(db, "act", "goblin", "move", "25")  # it runs: srd-18's trigger
     with phones(db, ("fighter",), encounter="crypt") as table:
         assert fieldset_targets(table.panel("fighter"), "opportunity") == ["goblin"]
         before = table.steps("crypt")

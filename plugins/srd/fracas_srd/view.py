@@ -69,7 +69,8 @@ def spent(fighter: Fighter) -> list[str]:
     offhand = [] if offhand_open(fighter) else [OFF_HAND]
     forms = bonus_forms(fighter)
     closed = [bonus_form(f) for f in FORMS if fighter.bonus or f not in forms]
-    return action + (["bonus"] if fighter.bonus else []) + offhand + closed
+    reacted = ["reaction"] if fighter.reaction else []  # srd-4: one a round
+    return action + (["bonus"] if fighter.bonus else []) + offhand + closed + reacted
 
 
 def detail(fighter: Fighter) -> dict[str, Any]:
@@ -81,6 +82,8 @@ def detail(fighter: Fighter) -> dict[str, Any]:
         "reaction": reaction(fighter),
         "spent": spent(fighter),
     }
+    if fighter.moved:
+        found["moved"] = fighter.moved  # feet this turn (srd-52): what an opportunity answers
     if fighter.has("dying") or fighter.has("stable"):
         found["death_saves"] = {"successes": fighter.successes, "failures": fighter.failures}
     if fighter.sheet.legendary_actions:

@@ -142,6 +142,8 @@ PLAYERS = {
         dice=HIT,
         foes=True,
         on_acting=True,  # srd-18: a foe leaving reach on its own turn
+        after_move=True,  # srd-18: it answers the foe's move, not a foe standing still
+        spends=frozenset(("reaction",)),  # srd-4: one reaction a round
         targets_not=frozenset(("disengaged",)),  # srd-5: its movement provokes nothing
     ),
     "react": Playable(
@@ -149,6 +151,7 @@ PLAYERS = {
         reaction=True,
         dice=HIT,
         needs=frozenset(("readied",)),  # srd-24: only with an action readied
+        spends=frozenset(("reaction",)),  # srd-4: one reaction a round
     ),
     "cast": Playable(
         {
