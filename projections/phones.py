@@ -94,6 +94,7 @@ class PlayerAction(msgspec.Struct, frozen=True):
     # how many times in all it names its targets, by its `times_with` field's value and its
     # level's (`Ruleset.times_of`); the phone shares them out among the targets tapped
     totals: dict[str, dict[str, int]] = {}
+    group: str = ""  # the heading it shows under, by what it costs (`Ruleset.cost_of`)
 
 
 class Panel(msgspec.Struct, frozen=True):
@@ -116,6 +117,14 @@ class Panel(msgspec.Struct, frozen=True):
     figures: dict[str, str] = {}  # beside each reaction asked, its figures for the character
     latest: tuple[int, str] | None = None  # the players' last step on the character (`latest_on`)
     undo_said: str = ""  # the sentence of the step `undo` would take back
+    left: list[tuple[str, bool]] = []  # what is left of the turn, each part used or not
+
+    def groups(self) -> list[tuple[str, list[PlayerAction]]]:
+        """The actions by heading, each group where its first action is ("": unheaded)."""
+        found: dict[str, list[PlayerAction]] = {}
+        for action in self.actions:
+            found.setdefault(action.group, []).append(action)
+        return list(found.items())
 
 
 def player_actions(
@@ -178,6 +187,7 @@ def player_actions(
                 times_values or [],
                 only or [],
                 ruleset.times_of(sheet) if playable.times and ruleset.times_of and sheet else {},
+                ruleset.cost_of(name) if ruleset.cost_of else "",
             )
         )
     return found
@@ -369,6 +379,7 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
         reaction_figures(live.ruleset, sheet, asked.choices) if asked and sheet else {},
         latest_on(timeline, combatant, wound.name if wound else ""),
         timeline.moments[-1].step.sentence if timeline.moments else "",
+        live.ruleset.turn_left(wound) if acting and wound and live.ruleset.turn_left else [],
     )
 
 

@@ -343,6 +343,14 @@ class Ruleset:
     # with the fields of it that are the player's, in words; every other field is the GM's.
     # None: every action of `actions`, with its targets and no field.
     players: dict[str, Playable] | None = None
+    # The heading a phone shows an action's button under, by what it costs a turn (d20:
+    # "Action", "Bonus action", "Movement and free"); the groups come in the order their
+    # first action does. None: one group, no heading.
+    cost_of: Callable[[str], str] | None = None
+    # What is left of the acting character's turn, from their row (its `detail`), each
+    # part in a few words and whether it is used: [("Action", True), ("30 ft of 30 ft to
+    # move", False)]; the phone says it in one line above its buttons. None: nothing.
+    turn_left: Callable[[WoundRow], list[tuple[str, bool]]] | None = None
     # The events that start a round, for the SQL views: each kind with the field of its body
     # that holds the new round's number.
     round_events: dict[str, str] = field(default_factory=lambda: {"turn.advanced": "round"})

@@ -58,7 +58,7 @@ from fracas_srd.sheets import OPTION_HELP, Options, Sheet, check_sheet
 from fracas_srd.slots import as_cast
 from fracas_srd.state import INCAPACITATING, TRACKED, Fighter, State, initial, turn_end
 from fracas_srd.turn import able, on_turn
-from fracas_srd.view import key_numbers, view
+from fracas_srd.view import key_numbers, turn_left, view
 from fracas_srd.words import (
     DOWN,
     FIELD_HELP,
@@ -257,6 +257,19 @@ def offers(sheet: Sheet, field: str) -> list[str]:
     return spells.get(field, [])
 
 
+def cost_of(action: str) -> str:
+    """The heading a phone shows an action under, by what it spends of a turn (srd-3):
+    the action (or a bonus form of it), the bonus action alone, or neither (a move,
+    standing up, ending the turn); a reaction is out of one's own turn."""
+    playable = PLAYERS.get(action)
+    if playable is not None and playable.reaction:
+        return "Reaction"
+    spends = playable.spends if playable is not None else frozenset()
+    if "action" in spends:
+        return "Action"
+    return "Bonus action" if spends else "Movement and free"
+
+
 def darts_by_level(sheet: Sheet) -> dict[str, dict[str, int]]:
     """srd-43: how many darts each spell of darts on the sheet shoots, at its own level
     ("") and from a slot of each level up to 9th."""
@@ -323,6 +336,8 @@ RULESET = Ruleset(
     offers=offers,
     times_of=darts_by_level,
     players=PLAYERS,
+    cost_of=cost_of,
+    turn_left=turn_left,
     reference=REFERENCE,
     standing=rest.standing,
     restore=rest.restore,

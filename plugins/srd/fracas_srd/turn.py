@@ -1,12 +1,14 @@
 """What a combatant may do and when (srd-3, srd-4, srd-1, srd-27), and what each use of
 its action, bonus action, reaction or attacks costs."""
 
+from typing import NamedTuple
+
 from fracas.rules.api import Event, RefusedError, Spent
 
 from fracas_srd.castings import bonus_rule_broken
 from fracas_srd.commands import Targeted
 from fracas_srd.effects import effects_on
-from fracas_srd.movement import movement_left
+from fracas_srd.movement import allowance, movement_left
 from fracas_srd.recharge import waits_as
 from fracas_srd.sheets import BonusForm, Spell, Weapon
 from fracas_srd.slots import slots_left
@@ -58,21 +60,66 @@ def one_target(state: State, command: Targeted) -> Fighter:
     return state.fighter(command.targets[0])
 
 
+class Budget(NamedTuple):
+    """What of a creature's turn is left (srd-3, srd-4, srd-52): its action (`attacks`:
+    those of its Attack action still to make, once it is taken), its bonus action (None:
+    none taken and none its sheet gives it now), its reaction, and its feet of movement
+    left of all it has this turn."""
+
+    action: bool
+    attacks: int
+    bonus: bool | None
+    reaction: bool
+    feet: int
+    of_feet: int
+
+
+def budget(actor: Fighter) -> Budget:
+    attacks = actor.sheet.attacks - actor.attacks if actor.action == "attack" else 0
+    bonus = None if not actor.bonus and not bonus_open(actor) else not actor.bonus
+    return Budget(
+        not actor.action,
+        attacks,
+        bonus,
+        not actor.reaction,
+        movement_left(actor),
+        allowance(actor),
+    )
+
+
 def left_this_turn(actor: Fighter, player: bool = False) -> str:
     """What a creature may still do this turn, as a refusal ends: "left this turn: a bonus
     action, its reaction, 30 feet of movement, or `fracas next` to end the turn" (`player`:
     the phone's button, End turn, for the command)."""
     ends = END_TURN if player else "`fracas next`"
-    moves = movement_left(actor)
+    left_now = budget(actor)
     left = [
-        *([] if actor.action else [f"{actor.its} action"]),
-        *([] if actor.bonus or not bonus_open(actor) else ["a bonus action"]),
-        *([] if actor.reaction else [f"{actor.its} reaction"]),
-        *([f"{moves} feet of movement"] if moves else []),
+        *([f"{actor.its} action"] if left_now.action else []),
+        *(["a bonus action"] if left_now.bonus else []),
+        *([f"{actor.its} reaction"] if left_now.reaction else []),
+        *([f"{left_now.feet} feet of movement"] if left_now.feet else []),
     ]
     if not left:
         return f"nothing is left this turn: {ends} ends it"
     return f"left this turn: {', '.join(left)}, or {ends} to end the turn"
+
+
+def turn_parts(actor: Fighter) -> list[tuple[str, bool]]:
+    """What is left of its turn as a phone's line says it, each part and whether it is
+    used: "Action", "Bonus action", "20 ft of 30 ft to move" (its reaction is another's
+    turn's)."""
+    left = budget(actor)
+    more = "1 more attack" if left.attacks == 1 else f"{left.attacks} more attacks"
+    parts = [(f"Action: {more}", False) if left.attacks else ("Action", not left.action)]
+    if left.bonus is not None:
+        parts.append(("Bonus action", not left.bonus))
+    if left.of_feet and not left.feet:
+        parts.append(("Movement", True))
+    elif left.of_feet:
+        parts.append((f"{left.feet} ft of {left.of_feet} ft to move", False))
+    else:
+        parts.append(("No movement (speed 0)", False))
+    return parts
 
 
 def bonus_open(actor: Fighter) -> bool:

@@ -8,7 +8,7 @@ from fracas.rules.api import InitiativeRow, PinRow, View, WoundRow
 from fracas_srd.effects import armor_class
 from fracas_srd.slots import shown, slots_left
 from fracas_srd.state import REMOVED, Fighter, State
-from fracas_srd.turn import OFF_HAND, bonus_form, bonus_forms, offhand_open
+from fracas_srd.turn import OFF_HAND, bonus_form, bonus_forms, offhand_open, turn_parts
 
 FORMS = ("dash", "disengage", "hide", "spell")  # actions a bonus action may take
 
@@ -81,6 +81,7 @@ def detail(fighter: Fighter) -> dict[str, Any]:
         "ac": armor_class(fighter),
         "reaction": reaction(fighter),
         "spent": spent(fighter),
+        "turn_left": [list(part) for part in turn_parts(fighter)],  # survives JSON
     }
     if fighter.moved:
         found["moved"] = fighter.moved  # feet this turn (srd-52): what an opportunity answers
@@ -180,3 +181,8 @@ def key_numbers(wound: WoundRow) -> dict[str, Any]:
         "Reaction": wound.detail.get("reaction"),
         "Death saves": f"{saves['successes']}✓ {saves['failures']}✗" if saves else "",
     }
+
+
+def turn_left(row: WoundRow) -> list[tuple[str, bool]]:
+    """What is left of the acting character's turn, as the view keeps it (`turn_parts`)."""
+    return [(str(words), bool(used)) for words, used in row.detail.get("turn_left", ())]
