@@ -200,7 +200,8 @@ def test_the_report_says_a_character_died_of_failed_death_saves(tmp_path):
     run("next", "--dice", "4")  # hers again: the third failure, dead
     report = run("export", "--format", "md", "--for", "gm")
     fell = next(line for line in report.splitlines() if "**Fell:**" in line)
-    assert "Wren to the GM" in fell and "then dead: three death save failures" in fell, fell
+    assert "Wren, put down by the GM (" in fell, fell
+    assert "then dead: three death save failures" in fell, fell
 
 
 def test_innate_spells_a_day_spent_in_one_fight_stay_spent_in_the_next_until_a_long_rest(
