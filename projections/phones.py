@@ -21,6 +21,7 @@ from fracas.ledger import ConflictError, NotFoundError, RefusedError
 from fracas.ledger.history import COMMAND
 from fracas.projections.asking import Question, Reaction, pending
 from fracas.projections.catalog import Flag, player_flags
+from fracas.projections.replay import ReplayStep
 from fracas.projections.screen import Timeline
 from fracas.rules import Encounter
 from fracas.rules.commands import GM
@@ -378,9 +379,15 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
         secret,
         reaction_figures(live.ruleset, sheet, asked.choices) if asked and sheet else {},
         latest_on(timeline, combatant, wound.name if wound else ""),
-        timeline.moments[-1].step.sentence if timeline.moments else "",
+        short(timeline.moments[-1].step) if timeline.moments else "",
         live.ruleset.turn_left(wound) if acting and wound and live.ruleset.turn_left else [],
     )
+
+
+def short(step: ReplayStep) -> str:
+    """A step as a phone's one line says it: its headline (the TV's log line), else its
+    sentence; the whole sentence, every roll in it, is the step's detail."""
+    return step.headline or step.sentence
 
 
 LOOKED_BACK = 64  # the players' steps a panel looks back through for the character's latest
@@ -408,7 +415,7 @@ def latest_on(timeline: Timeline, combatant: str, name: str) -> tuple[int, str] 
             or before != after
             or (said and (step.rolls or step.secret or not step.sentence.startswith(name)))
         ):
-            return step.step, step.sentence
+            return step.step, short(step)
     return None
 
 
