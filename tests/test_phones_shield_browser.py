@@ -40,6 +40,12 @@ def test_a_phone_is_asked_for_shield_with_the_roll_that_hit_and_answers_it(
             "bs => bs.map(b => b.dataset.choice)"
         )
         assert choices == ["none", "shield"], choices
+        # an outside table tester: shield's help ran past its button's bottom border (108 px
+        # of text in a 92 px box); each answer grows with its words
+        cut = asked.locator("button.choice").evaluate_all(
+            "bs => bs.filter(b => b.scrollHeight > b.clientHeight + 1).map(b => b.dataset.choice)"
+        )
+        assert cut == [], cut
         asked.locator("button.choice[data-choice=shield]").click()
         ilse.wait_for_function("() => !document.querySelector('#react')", timeout=WAIT)
         told = [e.get("outcome", "") for e in steps(db)[-1]["events"]]
