@@ -17,6 +17,7 @@ from fracas.projections import Fracas
 from fracas.rules import load
 from tests.support import do, srd_sample
 from tests.web import (
+    CONTRAST,
     PHONE,
     RULESETS,
     TWO_FRAMES,
@@ -314,31 +315,6 @@ def test_the_gm_consoles_input_keeps_its_width(tmp_path: Path, browser: Any) -> 
         assert after["width"] >= 300, after
         assert reason in gm.locator(".console").inner_text()  # Undo still says what it takes back
         assert undo.bounding_box()["height"] < 3 * after["height"]
-
-
-CONTRAST = """() => {
-  const lum = (rgb) => rgb.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number).map((c) => {
-    c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  }).reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
-  const worst = [];
-  for (const el of document.querySelectorAll("#screen *")) {
-    const box = el.getBoundingClientRect();
-    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
-    if (!own || box.bottom > innerHeight || box.height === 0) continue;
-    const style = getComputedStyle(el);
-    const clear = "rgba(0, 0, 0, 0)";
-    let back = el, bg = clear;
-    while (back && (bg = getComputedStyle(back).backgroundColor) === clear) {
-      back = back.parentElement;
-    }
-    if (!back) bg = "rgb(255, 255, 255)";
-    const [a, b] = [lum(style.color), lum(bg)].sort((x, y) => y - x);
-    const ratio = (a + 0.05) / (b + 0.05) * Number(style.opacity);
-    const text = el.textContent.trim().slice(0, 30);
-    worst.push([ratio, parseFloat(style.fontSize), el.className, text]);
-  }
-  return worst;
-}"""
 
 
 def test_the_tv_is_legible_from_across_the_room(tmp_path: Path, browser: Any) -> None:

@@ -11,8 +11,7 @@ import pytest
 from fracas.projections import Fracas
 from tests.casts import CASTS
 from tests.support import SIX, do, srd_sample
-from tests.test_phones_table_browser import CONTRAST
-from tests.web import served
+from tests.web import CONTRAST, served
 
 pytestmark = pytest.mark.browser
 

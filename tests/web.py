@@ -368,3 +368,29 @@ def no_sideways_scroll(page: Any) -> None:
         edge,
     )
     raise AssertionError(f"{page.url} scrolls sideways at {edge}px: {past}")
+
+
+# the worst text contrast on the screen, for the TV's legibility tests (WCAG's formula)
+CONTRAST = """() => {
+  const lum = (rgb) => rgb.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number).map((c) => {
+    c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }).reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+  const worst = [];
+  for (const el of document.querySelectorAll("#screen *")) {
+    const box = el.getBoundingClientRect();
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || box.bottom > innerHeight || box.height === 0) continue;
+    const style = getComputedStyle(el);
+    const clear = "rgba(0, 0, 0, 0)";
+    let back = el, bg = clear;
+    while (back && (bg = getComputedStyle(back).backgroundColor) === clear) {
+      back = back.parentElement;
+    }
+    if (!back) bg = "rgb(255, 255, 255)";
+    const [a, b] = [lum(style.color), lum(bg)].sort((x, y) => y - x);
+    const ratio = (a + 0.05) / (b + 0.05) * Number(style.opacity);
+    const text = el.textContent.trim().slice(0, 30);
+    worst.push([ratio, parseFloat(style.fontSize), el.className, text]);
+  }
+  return worst;
+}"""

@@ -287,11 +287,12 @@ def on_sheet(caster: Fighter, name: str) -> Spell:
     is refused saying so, and how a sheet names it."""
     named = name.strip().lower()
     if named in spellbook() and all(s.name.lower() != named for s in caster.sheet.spells):
-        known = ", ".join(s.name for s in caster.sheet.spells) or "none"
+        known = ", ".join(s.name for s in caster.sheet.spells)
+        has = f" (its spells: {known})" if known else ", which has no spells"
         raise RefusedError(
-            f"{named} is a spell srd plays, but not on {caster.name}'s sheet (its spells: "
-            f'{known}): a sheet names it with [[spells]] name = "{named}" (srd fills in the '
-            "rest), added with `fracas add --sheet FILE`"
+            f"{named} is a spell srd plays, but not on {caster.name}'s sheet{has}: a sheet "
+            f'names it with [[spells]] name = "{named}" (srd fills in the rest), added with '
+            "`fracas add --sheet FILE`"
         )
     return caster.sheet.spell(name)
 
