@@ -244,25 +244,18 @@ def when_hit(
     effect = found.spell.effect if found.spell else None
     ac = met + (effect.ac if effect else 0)
     what = "a natural 20 still hits" if natural == 20 else f"{total} vs AC {ac}"
-    if (natural == 20 or total >= ac) and not asked:
+    stands = natural == 20 or total >= ac
+    if stands and not asked:
         # Declared beforehand, taken only if it can matter: the reaction and slot stay.
         outcome = f"{found.name}: not cast, it cannot turn the hit"
         return [Resolved(target.id, "react", [attacker.id], outcome, ["srd-39"], what)], True
-    if natural == 20 or total >= ac:
-        shield = lasting_effect(state, target, found, f"cast as {attacker.name}'s attack hits")
-        outcome = f"{found.name}: cast, but the hit stands"
-        return [
-            *taken(state, target, found),
-            shield,
-            Resolved(target.id, "react", [attacker.id], outcome, ["srd-39"], what),
-        ], True
     shield = lasting_effect(state, target, found, f"cast as {attacker.name}'s attack hits")
-    outcome = f"{found.name}: {TURNED}"
+    outcome = f"{found.name}: {'cast, but the hit stands' if stands else TURNED}"
     return [
         *taken(state, target, found),
         shield,
         Resolved(target.id, "react", [attacker.id], outcome, ["srd-39"], what),
-    ], False
+    ], stands
 
 
 def halved(parts: list[Modifier], found: Reaction | None) -> list[Modifier]:
