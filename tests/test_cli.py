@@ -198,18 +198,23 @@ def test_actions_options_and_monsters_without_an_encounter_say_how_to_name_a_rul
     """`fracas actions` with no fight to read the ruleset of: one line saying how to list a
     ruleset's actions by name (`-r srd`), with the rulesets installed; and with a log of no
     encounter, or one named that is not there, the same way out beside the other."""
+    from fracas.rules import available
+
+    installed = available()  # CI runs this again with the srd plugin uninstalled
+    example = "srd" if "srd" in installed else installed[0]
     db = str(tmp_path / "none.db")
     runner = CliRunner()
     for command in ("actions", "options"):
         result = runner.invoke(cli, ["--db", db, command])
         assert result.exit_code != 0 and len(result.output.strip().splitlines()) == 1
         said = result.output.strip()
-        assert f"name a ruleset: `fracas {command} -r srd`" in said, said
-        assert "installed: fudge, percentile, pool, shotclock, srd, timeslice" in said, said
+        assert f"name a ruleset: `fracas {command} -r {example}`" in said, said
+        assert f"installed: {', '.join(installed)})" in said, said
+        assert {"fudge", "percentile", "pool", "shotclock", "timeslice"} <= set(installed)
     runner.invoke(cli, ["--db", db, "new", "--id", "first"])
     result = runner.invoke(cli, ["--db", db, "actions", "-e", "nosuch"])
     said = result.output.strip()
-    assert "no encounter 'nosuch'" in said and "fracas actions -r srd" in said, said
+    assert "no encounter 'nosuch'" in said and f"fracas actions -r {example}" in said, said
 
 
 def test_demo_plays_into_its_file(tmp_path):
