@@ -57,11 +57,12 @@ from fracas_srd.reference import REFERENCE
 from fracas_srd.sheets import OPTION_HELP, Options, Sheet, check_sheet
 from fracas_srd.slots import as_cast
 from fracas_srd.state import INCAPACITATING, TRACKED, Fighter, State, initial, turn_end
-from fracas_srd.turn import able, on_turn
+from fracas_srd.turn import able, light_melee, on_turn
 from fracas_srd.view import key_numbers, turn_left, view
 from fracas_srd.words import (
     DOWN,
     FIELD_HELP,
+    LIGHT,
     MELEE,
     ON_A_TURN,
     OUT,
@@ -234,7 +235,8 @@ def offers(sheet: Sheet, field: str) -> list[str]:
     `only_with`): the ranged weapons (range), the spells that spend a slot (its level),
     make an attack roll (within 5 feet, range) or shoot darts (how many at each); and
     what a phone's form offers (`offered_as`): Cast the spells not a reaction's (cast when
-    asked), an opportunity attack the melee weapons (srd-18)."""
+    asked), an opportunity attack the melee weapons (srd-18), an off-hand attack the light
+    melee ones (srd-19)."""
     if field == "spell":
         return [spell.name for spell in sheet.spells]
     if field == "option":
@@ -243,6 +245,8 @@ def offers(sheet: Sheet, field: str) -> list[str]:
         return [w.name for w in sheet.weapons if w.ranged or w.range]
     if field == MELEE:
         return sheet.melee_weapons()
+    if field == LIGHT:  # srd-19: a light melee weapon in each hand
+        return [w.name for w in sheet.weapons if light_melee(w)]
     if field in ("word", "ends"):  # the words of its command, the conditions its cures end
         found = (s.words if field == "word" else s.cures for s in sheet.spells)
         return list(dict.fromkeys(w for names in found for w in names))

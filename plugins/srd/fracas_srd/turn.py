@@ -156,6 +156,13 @@ def offhand_open(actor: Fighter) -> bool:
     return attacked_light(actor) or actor.attacks < actor.sheet.attacks
 
 
+def offhand_now(actor: Fighter) -> bool:
+    """srd-19: whether the off-hand attack may be made now: its bonus action is left and
+    it has taken the Attack action with a light melee weapon this turn (what a phone
+    offers; `offhand_open` also counts one that may still come)."""
+    return not actor.bonus and actor.action == "attack" and attacked_light(actor)
+
+
 def not_light(actor: Fighter) -> str:
     """What its Attack action was made with, for the refusal of an off-hand attack."""
     names = [f"{'an' if n[:1] in 'aeiou' else 'a'} {n}" for n in dict.fromkeys(actor.attacked_with)]

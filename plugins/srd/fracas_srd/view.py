@@ -8,7 +8,7 @@ from fracas.rules.api import InitiativeRow, PinRow, View, WoundRow
 from fracas_srd.effects import armor_class
 from fracas_srd.slots import shown, slots_left
 from fracas_srd.state import REMOVED, Fighter, State
-from fracas_srd.turn import OFF_HAND, bonus_form, bonus_forms, offhand_open, turn_parts
+from fracas_srd.turn import OFF_HAND, bonus_form, bonus_forms, offhand_now, turn_parts
 
 FORMS = ("dash", "disengage", "hide", "spell")  # actions a bonus action may take
 
@@ -61,12 +61,12 @@ def reaction(fighter: Fighter) -> str:
 
 def spent(fighter: Fighter) -> list[str]:
     """srd-3: what of the turn's budget is taken: the action (the Attack action once its
-    attacks are all made), the bonus action; the off hand's attack, once it can no longer
-    come this turn (srd-19: an Attack action made with no light melee weapon); and each
+    attacks are all made), the bonus action; the off hand's attack, until the Attack action
+    was taken with a light melee weapon and while the bonus action is left (srd-19); and each
     bonus-action form the creature has none of, or has used its bonus action for."""
     attacking = fighter.action == "attack" and fighter.attacks < fighter.sheet.attacks
     action = ["action"] if fighter.action and not attacking else []
-    offhand = [] if offhand_open(fighter) else [OFF_HAND]
+    offhand = [] if offhand_now(fighter) else [OFF_HAND]
     forms = bonus_forms(fighter)
     closed = [bonus_form(f) for f in FORMS if fighter.bonus or f not in forms]
     reacted = ["reaction"] if fighter.reaction else []  # srd-4: one a round

@@ -127,6 +127,7 @@ def either(form: str) -> frozenset[str]:
 
 ON_A_TURN = "spell cast on a turn"  # what `offers` names the spells not cast as reactions
 MELEE = "melee weapon"  # what `offers` names the weapons of a melee attack (srd-18)
+LIGHT = "light melee weapon"  # what `offers` names the weapons of an off-hand attack (srd-19)
 HIT = (
     "d20 to hit (two with advantage or disadvantage; a bless d4 right after it), then the "
     "weapon's damage dice on a hit"
@@ -135,7 +136,11 @@ CONTEST = "d20 for your check (the other side's roll is the server's)"
 AIMED = {"weapon": WEAPON, "within_5ft": NEAR, "range": RANGE, "ally_near": ALLY}
 PLAYERS = {
     "attack": Playable(AIMED, dice=HIT, spends=ACTION),
-    "offhand": Playable(AIMED, dice=HIT, spends=frozenset((OFF_HAND,))),  # bonus, srd-19
+    "offhand": Playable(  # a bonus action, srd-19
+        {**AIMED, "weapon": replace(WEAPON, offered_as=LIGHT)},
+        dice=HIT,
+        spends=frozenset((OFF_HAND,)),
+    ),
     "opportunity": Playable(
         {"weapon": replace(WEAPON, offered_as=MELEE), "ally_near": ALLY},
         reaction=True,

@@ -1,0 +1,67 @@
+"""An outside table tester's srd phones (issue 37): a rogue's phone offered Offhand (two-
+weapon fighting, a bonus action) at the start of her turn, before she had attacked at all,
+and its weapons included her shortbow. srd-19: the off-hand attack comes after the Attack
+action made with a light melee weapon, and is made with a light melee weapon."""
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fracas.projections import Fracas
+from tests.support import do, srd_sample
+from tests.web import phones
+
+pytestmark = pytest.mark.sqlite_file
+
+
+def rogue_panel(tmp_path: Path, *attacks: str, **sheet: Any) -> str:
+    db = tmp_path / "rogue.db"
+    with Fracas(str(db)) as log:
+        e = log.new("srd", title="The yard", encounter="fight")
+        hero = srd_sample("rogue", **sheet)
+        do(e, {"action": "join", "combatant": "hero", "sheet": hero, "side": "pc"})
+        goblin = srd_sample("goblin", hp=60)
+        do(e, {"action": "join", "combatant": "gob", "sheet": goblin, "side": "npc"})
+        do(e, {"action": "begin"}, [20, 1])
+        for weapon in attacks:
+            attack = {"action": "attack", "actor": "hero", "targets": ["gob"], "weapon": weapon}
+            do(e, attack, [2])
+    with phones(db, ("hero",)) as table:
+        return table.panel("hero")
+
+
+def buttons(panel: str) -> list[str]:
+    return re.findall(r'<button type="button" class="action" data-action="([a-z_]+)"', panel)
+
+
+def weapons_of(panel: str, action: str) -> list[str]:
+    chosen_set = rf'<fieldset class="chosen" data-action="{action}".*?</fieldset>'
+    found = re.search(chosen_set, panel, re.S)
+    assert found, action
+    chosen = re.search(r'<select data-field="weapon">(.*?)</select>', found.group(0), re.S)
+    assert chosen, action
+    return re.findall(r'<option value="([^"]*)"', chosen.group(1))
+
+
+def test_offhand_is_not_offered_before_the_attack_action(tmp_path: Path) -> None:
+    assert "offhand" not in buttons(rogue_panel(tmp_path))
+
+
+def test_offhand_comes_after_an_attack_with_a_light_melee_weapon_and_offers_only_those(
+    tmp_path: Path,
+) -> None:
+    panel = rogue_panel(tmp_path, "shortsword")
+    assert "offhand" in buttons(panel)
+    assert weapons_of(panel, "offhand") == ["shortsword", "dagger"]  # no shortbow
+
+
+def test_offhand_is_not_offered_after_an_attack_with_the_bow(tmp_path: Path) -> None:
+    assert "offhand" not in buttons(rogue_panel(tmp_path, "shortbow"))
+
+
+def test_offhand_comes_after_attack_in_the_order_of_actions(tmp_path: Path) -> None:
+    panel = rogue_panel(tmp_path, "shortsword", attacks=2)  # Extra Attack: one more to make
+    shown = buttons(panel)
+    assert shown.index("attack") < shown.index("offhand"), shown
