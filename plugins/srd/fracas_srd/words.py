@@ -132,6 +132,14 @@ HIT = (
     "d20 to hit (two with advantage or disadvantage; a bless d4 right after it), then the "
     "weapon's damage dice on a hit"
 )
+# The dice a spell has its caster roll, by its kind (srd-25, srd-43, srd-36): a save is the
+# target's to roll (the server's), and magic missile's darts simply hit.
+SPELL_DICE = (
+    "the spell's own: a spell attack: d20 to hit (a bless d4 right after it), then its "
+    "damage dice on a hit; magic missile: a d4 + 1 per dart, force, and never a roll to hit; "
+    "a save spell: no d20 of yours (the targets' saves are the server's), its damage dice "
+    "alone; a healing spell: its healing dice"
+)
 CONTEST = "d20 for your check (the other side's roll is the server's)"
 AIMED = {"weapon": WEAPON, "within_5ft": NEAR, "range": RANGE, "ally_near": ALLY}
 PLAYERS = {
@@ -187,10 +195,7 @@ PLAYERS = {
                 only_with=("spell", "spell that cures"),  # lesser restoration (srd-70)
             ),
         },
-        dice=(
-            "the spell's: d20 to hit (a bless d4 right after it), then its damage or healing "
-            "dice (a target's save is the server's)"
-        ),
+        dice=SPELL_DICE,
         times="a spell of darts (magic missile) splits them: how many darts at each",
         times_with=("spell", "darts"),
         on_self=True,  # cure wounds, healing word, bless: a caster may be among the targets
