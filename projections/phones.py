@@ -393,26 +393,33 @@ def short(step: ReplayStep) -> str:
 LOOKED_BACK = 64  # the players' steps a panel looks back through for the character's latest
 
 
+NO_NEWS = ("join",)  # a step that brings a combatant in: no news to the one who plays them
+
+
 def latest_on(timeline: Timeline, combatant: str, name: str) -> tuple[int, str] | None:
-    """The players' number and sentence of the latest step in effect that touched the
-    character: damage dealt or taken, put down, a standing changed, named in the head of
-    the sentence (before its colon: not in the order the fight begins with) of a step that
-    rolled (a miss) or whose outcome is the GM's secret, or named in another's step (a
-    declared attack on them; their own turn's end is not news). The sentence is the players'
-    screen's (`secrecy`): a GM-only roll's outcome is never in it."""
+    """The players' number and line (`short`) of the latest step in effect that concerns
+    the character: one they took (a move too; their own turn's end is not news), one that
+    names them as a target, deals them damage or puts them down, changes their standing,
+    or names them in the head of its sentence (before its colon: not in the order the
+    fight begins with). A join, theirs or another's, is never news. The words are the
+    players' screen's (`secrecy`): a GM-only roll's outcome is never in them."""
     named = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)") if name else None
     for moment in reversed(timeline.moments[-LOOKED_BACK:]):
         step = moment.step
-        if not (step.in_effect and step.sentence):
+        if not (step.in_effect and step.sentence) or step.action in NO_NEWS:
             continue
+        own = step.actor == combatant and step.action != PASS
         harmed = any(combatant in (h.who, h.whom) for h in step.harm)
         before = [(s.health, s.conditions) for s in step.before if s.combatant == combatant]
         after = [(s.health, s.conditions) for s in step.after if s.combatant == combatant]
+        changed = bool(before) and before != after  # (not there before it: brought in)
         said = named is not None and bool(named.search(step.sentence.split(":")[0]))
         if (
-            harmed
+            own
+            or combatant in step.targets
+            or harmed
             or combatant in step.fallen
-            or before != after
+            or changed
             or (said and (step.rolls or step.secret or not step.sentence.startswith(name)))
         ):
             return step.step, short(step)

@@ -201,6 +201,11 @@ class ReplayStep(msgspec.Struct, frozen=True):
     ended: dict[str, str] = {}  # those down before whom it put out: how ("dead: three ...")
     feats: list[Feat] = []  # its criticals and fumbles, each on its own
     headline: str = ""  # the step in a short line, each fact once (a TV's log): `headline`
+    # who acts, what and on whom, as the audience may know it (a GM-only roll's too: its
+    # sentence names them); "": a take-back, or a step the players are not shown
+    actor: str = ""
+    action: str = ""
+    targets: list[str] = []
 
     def typed_by(self, names: dict[str, str]) -> str:
         """'dice typed by Alice Reyes' when someone typed this step's dice in (a player at
@@ -690,6 +695,8 @@ def timeline(
             if masked or record.control != COMMAND
             else headline(events, command, names, ruleset, said)
         )
+        acted = whose_turn_ends(command, before) if record.control == COMMAND else None
+        known_of = public_command(acted) or {}
         step = ReplayStep(
             number,
             record.control,
@@ -723,6 +730,9 @@ def timeline(
             if CRITICAL in step_marks or FUMBLE in step_marks
             else [],
             short,
+            str(known_of.get("actor") or ""),
+            str(known_of.get("action") or ""),
+            [str(t) for t in known_of.get("targets") or []],
         )
         yield Moment(
             step, after, audience.reported(seen), masked, audience.witnessed(number), record.step

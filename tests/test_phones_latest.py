@@ -11,7 +11,7 @@ import pytest
 
 from fracas.projections import Fracas
 from fracas.projections.replay import timeline
-from tests.web import RULESETS, duel, phones
+from tests.web import RULESETS, cast_of, duel, phones
 
 pytestmark = pytest.mark.sqlite_file
 
@@ -99,3 +99,57 @@ def test_a_take_back_names_the_step_it_takes_back(tmp_path: Path) -> None:
     assert " ".join(html.unescape(button[1]).split()) == (
         f"Take back: {said[-1]} (step {len(said)})"
     )
+
+
+# The character's own step that rolls nothing, as a phone taps it: a move where the
+# ruleset has one (pool's nearest: a quick action).
+OWN_MOVES: dict[str, dict[str, Any]] = {
+    "percentile": {"action": "move"},
+    "fudge": {"action": "move"},
+    "pool": {"action": "quick"},
+    "shotclock": {"action": "run", "fields": {"metres": 5}},
+    "timeslice": {"action": "move", "fields": {"units": 1}},
+    "srd": {"action": "move", "fields": {"feet": 10}},
+}
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_phones_latest_is_the_characters_own_move(tmp_path: Path, ruleset: str) -> None:
+    """An outside table tester: after moving, the phone still said the foe's attack before
+    it; a step the player took is the latest for them."""
+    db = tmp_path / "fight.db"
+    duel(db, ruleset, foe_side="npc")
+    with Fracas(str(db)) as log:
+        fight = log.encounter("fight")
+        foes_turn(fight)
+        fight.execute(fight.ruleset.command(FOE_ATTACKS))
+        while fight.view().acting != ["hero"]:
+            fight.execute(fight.ruleset.command({"action": "next"}))
+    with phones(db, ("hero",)) as table:
+        sent = table.tap("hero", **OWN_MOVES[ruleset])
+        assert sent.status_code == 200, sent.text
+        line = latest(table.panel("hero"))
+    said = headlines(db)
+    assert " ".join(said[-1].split()) in " ".join(line.split()), (said[-1], line)
+    assert f"step {len(said)}" in line
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_phone_never_gives_a_join_as_its_latest(tmp_path: Path, ruleset: str) -> None:
+    """An outside table tester: the phone's first line was "hero (pc) joins the fight", no
+    news to the one who plays hero; until something concerns the character, no line. A
+    join of another mid-fight is no news either."""
+    db = tmp_path / "fight.db"
+    duel(db, ruleset, foe_side="npc")
+    (_, mine), _ = cast_of(ruleset)
+    with Fracas(str(db)) as log:
+        fight = log.encounter("fight")
+        fight.execute(
+            fight.ruleset.command(
+                {"action": "join", "combatant": "ally", "sheet": mine, "side": "pc"}
+            )
+        )
+    with phones(db, ("hero", "ally")) as table:
+        for who in ("hero", "ally"):
+            panel = table.panel(who)
+            assert 'id="latest"' not in panel, latest(panel)
