@@ -606,6 +606,7 @@ def timeline(
     progress: Callable[[int], None] | None = None,
     between: tuple[int, int] | None = None,
     with_standings: bool = True,
+    with_headlines: bool = True,
 ) -> Iterator[Moment]:
     """Every step of the encounter with its round, its turn and the standings it touched;
     `players` follows the players' cut: the steps they may see, each with the standings they
@@ -616,7 +617,8 @@ def timeline(
     step `plain` (a Timeline knows where that holds), else what they may not know of
     earlier steps is not known to the walk.
     `with_standings=False` leaves each step's standings before and after it empty (a report
-    shows the whole view at each round's end instead)."""
+    shows the whole view at each round's end instead); `with_headlines=False` leaves each
+    step's headline empty (a report reads each step's sentence, never its short line)."""
     ruleset = encounter.ruleset
     if between is None:
         walked = walk(encounter.store, encounter.id, ruleset)
@@ -691,7 +693,9 @@ def timeline(
             after,
         )
         short = (
-            said
+            ""
+            if not with_headlines
+            else said
             if masked or record.control != COMMAND
             else headline(events, command, names, ruleset, said)
         )

@@ -544,7 +544,15 @@ def encounter_report(
     progress: Callable[[int], None] | None = None,
 ) -> EncounterReport:
     live = Encounter(store, name)
-    moments = list(timeline(live, players=players, progress=progress, with_standings=False))
+    moments = list(
+        timeline(
+            live,
+            players=players,
+            progress=progress,
+            with_standings=False,  # the report shows the whole view at each round's end
+            with_headlines=False,  # and each step's sentence, never its short line
+        )
+    )
     final = moments[-1].view_after if players and moments else live.view()
     names = {w.combatant: w.name for w in final.wounds}  # players: those they may see
     hidden = frozenset(w.combatant for w in final.wounds if health_hidden(w, players, npc_numbers))
