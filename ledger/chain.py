@@ -340,33 +340,44 @@ class ChainWatch:
         if self.doubtful:
             return
         tips, sha, encode, (head, head_hash) = self.tips, hashlib.sha256, _encode, self.head
-        most = self.most
+        chains, counted, most = ENCOUNTER_CHAINS, COUNTED_CHAIN, self.most
         # A salt that opens with the most encounters named so far names no more: its count
         # is not read (most events are such, and reading one is most of a row's work here).
         same = f"{most[0]}:"
+        # an encounter's rows run together: its tip is kept in locals while they pass, and
+        # put back in `tips` when another encounter's row comes (or the batch ends)
+        current, last, tip = None, 0, GENESIS
         for row in rows:
             (position, encounter, version, step, kind, author, at, schema, body, prev, digest,
              salt, scope) = row  # fmt: skip
-            version_before, tip = tips.get(encounter) or self._first(row)
-            hashed = [encounter, version, step, kind, author, at, schema, body, salt]
+            if encounter != current:
+                if current is not None:
+                    tips[current] = (last, tip)
+                current = encounter
+                last, tip = tips.get(encounter) or self._first(row)
             if (
-                scope not in ENCOUNTER_CHAINS
-                or version != version_before + 1
+                version != last + 1
+                or prev != tip
+                or scope not in chains
                 or type(position) is not int
                 or position <= head
-                or prev != tip
                 or salt is None
-                or sha(prev.encode() + encode(hashed)).hexdigest() != digest
+                or sha(
+                    prev.encode()
+                    + encode((encounter, version, step, kind, author, at, schema, body, salt))
+                ).hexdigest()
+                != digest
             ):
                 self.doubtful = True
                 break
-            tips[encounter] = (version, digest)
-            head, head_hash = position, digest
-            if scope == COUNTED_CHAIN and not salt.startswith(same):
+            last, tip, head = version, digest, position
+            if scope == counted and not salt.startswith(same):
                 begun = begun_in(scope, salt)
                 if begun is not None and begun > most[0]:
                     most, same = (begun, position), f"{begun}:"
-        self.head, self.most = (head, head_hash), most
+        if current is not None and not self.doubtful:
+            tips[current] = (last, tip)
+        self.head, self.most = (head, tip if current is not None else head_hash), most
 
     def _first(self, row: tuple) -> tuple[int, str]:
         self.firsts[row[1]] = StoredEvent(*row)
