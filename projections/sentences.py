@@ -105,9 +105,12 @@ def opening(
     names: Mapping[str, str],
     ruleset: Ruleset,
     events: Sequence[Event] = (),
+    short: bool = False,
 ) -> str:
     """'Alice Reyes attacks Knife cultist'; `events`: the step's, where they word it
-    otherwise than its action's verb ("Ashen Wyrm uses fire breath on Ilse", `step_verb`)."""
+    otherwise than its action's verb ("Ashen Wyrm uses fire breath on Ilse", `step_verb`);
+    `short`: as a headline says it, where what it came to words it ("Wren hits Gob",
+    `headline_verb`)."""
     if command is None:
         return ""
     action = str(command.get("action", ""))
@@ -131,7 +134,8 @@ def opening(
         return "The fight begins"
     if action == "next" and not actor:  # what it set off follows; whose turn ended, if one's
         return "The table moves on"
-    said_as = ruleset.step_verb_of(dict(command), events) or verb(ruleset, action)
+    said_as = (short and ruleset.headline_verb_of(dict(command), events)) or None
+    said_as = said_as or ruleset.step_verb_of(dict(command), events) or verb(ruleset, action)
     said = worded(said_as, command, listed(targets))
     return f"{spoken_name(actor, names) if actor else 'The table'} {said}"
 
@@ -490,7 +494,8 @@ def headline(
     """A step in one short line for a screen read across a room, each fact once: who did
     what, then what it came to for each target ("Ilse casts magic missile: Goblin 2 takes
     5, Skeleton takes 2 (dead)"; "Wren attacks Goblin: 18 damage (dead)"; "Wolf attacks
-    Ilse: misses"); the rolls and how
+    Ilse: misses"; where the ruleset words what came of it, by its verb: "Wren hits Goblin:
+    18 damage (dead)", `headline_verb`); the rolls and how
     each figure came about stay in the step's sentence (`said`), which its detail shows.
     A step with nothing to shorten (a GM's note, a join, the turn's end) is `said` itself."""
     action = str((command or {}).get("action"))
@@ -513,12 +518,12 @@ def headline(
     own = own_state(events, str(actor), ruleset)  # the caster's concentrating: its own note
     one = {who: what for who, what in one.items() if who != own}
     if one and list(one) == targets == targets[:1]:  # the opening names the one it touched
-        return f"{opening(command, names, ruleset, events)}: {one[targets[0]]}"
+        return f"{opening(command, names, ruleset, events, short=True)}: {one[targets[0]]}"
     if came := {w: what for w, what in outcomes(events, ruleset, named=True).items() if w != own}:
-        head = opening({**command, "targets": []}, names, ruleset, events)
+        head = opening({**command, "targets": []}, names, ruleset, events, short=True)
         head = re.sub(r"\s+(on|at|to|with)$", "", head)  # "casts magic missile on"
         return f"{head}: " + ", ".join(f"{names.get(w, w)} {what}" for w, what in came.items())
-    head = opening(command, names, ruleset, events)
+    head = opening(command, names, ruleset, events, short=True)
     shown = [names.get(t, t) for t in targets]
     results = []
     for event in events:
@@ -526,8 +531,10 @@ def headline(
             words = event.outcome
             for name in shown:
                 words = re.sub(rf"\s*\b{re.escape(name)}\b", "", words).strip()
-            if words and words not in results:
+            said_already = re.search(rf"(^|\s){re.escape(words)}(\s|$)", head)  # "misses"
+            if words and words not in results and not said_already:
                 results.append(words)
     if not results:
-        return said if len(said.split()) <= SHORT else head
+        short = head != opening(command, names, ruleset, events)  # its outcome's verb says it
+        return head if short or len(said.split()) > SHORT else said
     return f"{head}: {'; '.join(results)}"

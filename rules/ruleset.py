@@ -285,6 +285,11 @@ class Ruleset:
     # None for the action's own (d20: a monster's breath "uses {spell} on", no spell cast;
     # a spell cast with a higher slot "casts {spell} at level 2 on"). None: `verbs` alone.
     step_verb: Callable[[dict[str, Any], Sequence[Event]], str | None] | None = None
+    # How a step's short headline (a TV's log line) says it where what it came to words it
+    # better than the sentence's verb: (the command, as plain data; the step's events as
+    # the reader sees them) -> a verb as `verbs` writes them, or None for the sentence's
+    # (d20: an attack that hits "hits", one that misses "misses"). None: the sentence's.
+    headline_verb: Callable[[dict[str, Any], Sequence[Event]], str | None] | None = None
     # The conditions a sentence tells when they are set or cleared as part of an action
     # (down and out conditions always are; a bookkeeping one such as "aiming" is not).
     told: frozenset[str] = frozenset()
@@ -475,6 +480,11 @@ class Ruleset:
         """How a sentence says this step where its events word it otherwise than its
         action's verb (`step_verb`); None: the action's verb."""
         return self.step_verb(command, events) if self.step_verb is not None else None
+
+    def headline_verb_of(self, command: dict[str, Any], events: Sequence[Event]) -> str | None:
+        """How a step's headline says it where its outcome words it (`headline_verb`);
+        None: as its sentence does."""
+        return self.headline_verb(command, events) if self.headline_verb is not None else None
 
     def headline_of(self, view: View) -> str:
         return self.headline(view) if self.headline is not None else ""

@@ -70,6 +70,7 @@ from fracas_srd.words import (
     TOLD,
     VERBS,
     facts,
+    headline_verb,
     reaction_figures,
     step_verb,
 )
@@ -331,6 +332,7 @@ RULESET = Ruleset(
     key_numbers=key_numbers,
     verbs=VERBS,
     step_verb=step_verb,
+    headline_verb=headline_verb,
     told=TOLD,
     down=DOWN,
     out=OUT,

@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from fracas.rules.api import Event, Playable, PlayerField, Rolled, Spent
+from fracas.rules.api import Event, Playable, PlayerField, Resolved, Rolled, Spent
 
 from fracas_srd.attacks import CRITICAL
 from fracas_srd.castings import upcast_to
@@ -270,6 +270,28 @@ def step_verb(command: dict[str, Any], events: Sequence[Event]) -> str | None:
         return f"casts {{spell}} at level {slot} on" if slot else None
     used = any(e.reason.lower().partition(",")[0] == spell for e in spent)
     return "uses {spell} on" if spell and used else None
+
+
+# An attack's outcome as its step says it (attacks.py), and the verb a headline says it by.
+STRUCK = {"hits": "hits", "misses": "misses", "critical hit": "lands a critical hit on"}
+ONE_ATTACK = frozenset(("attack", "offhand", "opportunity", "react"))
+
+
+def headline_verb(command: dict[str, Any], events: Sequence[Event]) -> str | None:
+    """srd-6, srd-7: a step of one attack in a headline says what came of it ("wren hits
+    gob: 6 damage", "wren misses gob"), from the attack's outcome as the step's events
+    tell it; None (its sentence's verb) for anything else, or where it tells none."""
+    if command.get("action") not in ONE_ATTACK:
+        return None
+    actor = command.get("actor")
+    struck = [
+        verb
+        for e in events
+        if isinstance(e, Resolved) and e.actor == actor
+        for outcome, verb in STRUCK.items()
+        if e.outcome.startswith(f"{outcome} ")
+    ]
+    return struck[0] if len(struck) == 1 else None
 
 
 def facts(event: Event) -> frozenset[str]:

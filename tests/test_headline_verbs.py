@@ -1,0 +1,36 @@
+"""An outside table tester's TV (issue 37): the short headline of an srd attack read "wren
+attacks gob: 15 damage", the attack's verb whatever came of it. A headline says what the
+step came to in the ruleset's own words: "wren hits gob: 15 damage", "wren misses gob";
+a ruleset that gives no such words keeps its action's verb."""
+
+from pathlib import Path
+
+import pytest
+
+from fracas.projections import Fracas
+from fracas.projections.replay import timeline
+from tests.support import do, srd_sample
+
+pytestmark = pytest.mark.sqlite_file
+
+
+def attack_headline(tmp_path: Path, d20: int) -> str:
+    db = tmp_path / "yard.db"
+    with Fracas(str(db)) as log:
+        e = log.new("srd", title="The yard", encounter="fight")
+        do(e, {"action": "join", "combatant": "wren", "sheet": srd_sample("rogue"), "side": "pc"})
+        goblin = srd_sample("goblin", hp=60)
+        do(e, {"action": "join", "combatant": "gob", "sheet": goblin, "side": "npc"})
+        do(e, {"action": "begin"}, [20, 1])
+        attack = {"action": "attack", "actor": "wren", "targets": ["gob"], "weapon": "shortsword"}
+        do(e, attack, [d20, 3] if d20 >= 10 else [d20])
+        steps = [m.step for m in timeline(log.encounter("fight"), players=True)]
+    return steps[-1].headline or steps[-1].sentence
+
+
+def test_an_srd_hit_reads_hits_in_the_headline(tmp_path: Path) -> None:
+    assert attack_headline(tmp_path, 15) == "wren hits gob: 6 damage"
+
+
+def test_an_srd_miss_reads_misses_in_the_headline_once(tmp_path: Path) -> None:
+    assert attack_headline(tmp_path, 2) == "wren misses gob"
