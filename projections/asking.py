@@ -183,3 +183,26 @@ def question(live: "Encounter", waiting: "Waiting", step: int) -> Question:
 def may_wait(store: Any, encounter: str) -> bool:
     """A quick look, folding nothing: has this encounter ever asked for a reaction?"""
     return ASKED_KIND in store.kinds_ever(encounter)
+
+
+def could_ask(live: "Encounter", step: int, command: Any, events: list[Any]) -> list[str]:
+    """The combatants whose players hold a phone link and whom the rules gave a choice of
+    reaction to a command decided at once as `step`, on the state before it (what `act
+    --ask` would have asked them): a choice before any roll, or one whose trigger its dice
+    brought (the step's `events` hurt them: a hit, its damage)."""
+    from fracas.ledger.invites import linked
+    from fracas.rules.events import Damaged
+    from fracas.rules.reactions import Ask, later, offered
+
+    holders = linked(live.store, live.id)
+    if (
+        not holders
+        or step < 2
+        or (live.ruleset.reactions is None and not live.ruleset.reacts_after)
+    ):
+        return []
+    before, wish = live.state_at(step - 1), Ask()
+    hurt = {e.target for e in events if isinstance(e, Damaged)}
+    found = [*offered(live.ruleset, before, command, wish)]
+    found += [who for who in later(live.ruleset, before, command, wish) if who in hurt]
+    return [who for who in dict.fromkeys(found) if who in holders]

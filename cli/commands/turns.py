@@ -29,7 +29,7 @@ from fracas.cli.options import (
 )
 from fracas.cli.text import LINE, MODIFIER
 from fracas.ledger import BadInputError
-from fracas.projections.asking import pending
+from fracas.projections.asking import could_ask, pending
 from fracas.rules.commands import GM
 
 if TYPE_CHECKING:
@@ -71,7 +71,23 @@ def run(
         click.echo(f"waiting: {asked.line}")
     elif ask is not None:
         click.echo(NOBODY_ASKED)
+    elif (
+        command.get("targets")
+        and not outcome.duplicate
+        and (  # an attack on someone
+            unasked := could_ask(encounter, outcome.step, parsed, outcome.events)
+        )
+    ):
+        click.echo(not_asked(unasked))
     app.witness(encounter.id)
+
+
+def not_asked(players: list[str]) -> str:
+    """One line for the GM where a player holding a phone link could have been asked for a
+    reaction to the command decided at once."""
+    whose = " and ".join(f"{who}'s" for who in players)
+    holds = "player holds a phone link" if len(players) == 1 else "players hold phone links"
+    return f"not asked: {whose} {holds} and could react to this (`--ask` asks them)"
 
 
 @click.command()
