@@ -55,6 +55,30 @@ def pytest_configure(config: pytest.Config) -> None:
     if os.environ.get("FRACAS_DRAWS") == "fixed":
         settings.register_profile("fixed", derandomize=True)
         settings.load_profile("fixed")
+    terminal = getattr(config, "workerinput", {}).get(_TERMINAL)
+    if terminal is not None:
+        _as_the_main_process(terminal)
+
+
+# A pytest-xdist worker starts with COLUMNS=80 and LINES=24 in its environment, which a
+# command under test reads as a terminal 80 columns wide: the tests that read a pipe's
+# output would fail under `-n` alone. Each worker takes the main process's values instead.
+_TERMINAL = "fracas_terminal"
+_SIZE = ("COLUMNS", "LINES")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: object) -> None:
+    """pytest-xdist's hook, in the main process: what each worker is to see of the size."""
+    node.workerinput[_TERMINAL] = {name: os.environ.get(name) for name in _SIZE}  # type: ignore[attr-defined]
+
+
+def _as_the_main_process(terminal: dict[str, str | None]) -> None:
+    for name, value in terminal.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 def examples(*, full: int, fast: int) -> int:
