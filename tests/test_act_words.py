@@ -16,7 +16,7 @@ def test_the_d20_rules_take_an_ability_or_a_skill_in_words_and_a_dc(run):
     run("add", "maelis", "--sheet", f"{SAMPLES}/cleric.toml", "--side", "pc")
     run("add", "wren", "--sheet", f"{SAMPLES}/rogue.toml", "--side", "pc")
     out = run("act", "maelis", "save", "wis", "--dc", "13", "--dice", "12").output
-    assert "Wis save (DC 13): 12 +3 +2 = 17 vs 13" in out and "success (17 vs 13)" in out
+    assert "Wisdom saving throw (DC 13): 12 +3 +2 = 17 vs 13" in out and "success (17 vs 13)" in out
     out = run(
         "act", "wren", "check", "sleight", "of", "hand", "--dc", "12", "-o", "fail=prone",
         "--dice", "3",

@@ -20,7 +20,7 @@ from fracas.rules.api import (
     roster,
 )
 
-from fracas_srd.checks import d20_test
+from fracas_srd.checks import d20_test, save_name
 from fracas_srd.commands import Scene
 from fracas_srd.conditions import (
     acting_ends,
@@ -576,7 +576,7 @@ def ridden(
         return [immune(target, rider.condition, what)]
     events: list[Event] = []
     ability = rider.save
-    purpose = f"{ability.capitalize()} save against {what} (DC {rider.dc})"
+    purpose = f"{save_name(ability)} against {what} (DC {rider.dc})"
     check = saving_throw(ctx, events, target, ability, rider.dc, purpose, ["srd-35"], resist=resist)
     if check.success:
         return events

@@ -5,7 +5,7 @@ condition the creature has on a failure."""
 from fracas.rules.api import ConditionSet, Context, Event, RefusedError, Resolved, Rolled
 
 from fracas_srd.checks import Check as Made
-from fracas_srd.checks import skill_check
+from fracas_srd.checks import check_name, save_name, skill_check
 from fracas_srd.commands import Check, Save
 from fracas_srd.conditions import saving_throw
 from fracas_srd.damage import owed_concentration_save
@@ -21,7 +21,7 @@ def save(state: State, actor: Fighter, command: Save, ctx: Context) -> list[Even
         owed = owed_concentration_save(state, ctx, actor, command.dc, command.spend)
         if owed is not None:
             return owed
-    purpose = f"{ability.capitalize()} save" + (
+    purpose = save_name(ability) + (
         f" (DC {command.dc})" if command.dc is not None else ""
     )
     rules = ["srd-36"]
@@ -46,7 +46,7 @@ def check(state: State, actor: Fighter, command: Check, ctx: Context) -> list[Ev
     skill = command.skill.lower()
     rules, given = ["srd-37"], command.modifiers
     made = skill_check(ctx, events, actor, skill, command.dc, rules, given, command.spend)
-    purpose = events[0].purpose if isinstance(events[0], Rolled) else f"{skill} check"
+    purpose = events[0].purpose if isinstance(events[0], Rolled) else check_name(skill)
     return events + failed(actor, made, command.fail, purpose, "srd-37")
 
 

@@ -1,9 +1,10 @@
 """The d20 test (srd-M2), advantage and disadvantage (srd-M3), saves (srd-M5), ability
 checks and contests. Every die comes from `ctx.dice` and is recorded as a roll."""
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from fracas.rules.api import ConditionCleared, Context, Event, Modifier, Roll, Rolled
 
@@ -13,6 +14,54 @@ from fracas_srd.state import Fighter
 
 ADVANTAGE, DISADVANTAGE = "advantage", "disadvantage"
 Judge = Callable[[int, int], tuple[bool, str]]
+ABILITY_NAMES: dict[str, str] = {
+    "str": "Strength", "dex": "Dexterity", "con": "Constitution",
+    "int": "Intelligence", "wis": "Wisdom", "cha": "Charisma",
+}  # fmt: skip
+
+
+# -- the names the SRD gives checks and saves ---------------------------------------------
+
+
+def save_name(ability: str) -> str:
+    """"Dexterity saving throw": a save as the SRD names it."""
+    return f"{ABILITY_NAMES[ability]} saving throw"
+
+
+def check_name(skill: str) -> str:
+    """"Strength (Athletics) check", or "Strength check" for an ability alone."""
+    if skill in ABILITY_NAMES:
+        return f"{ABILITY_NAMES[skill]} check"
+    words = [w if w == "of" else w.capitalize() for w in skill.split()]
+    return f"{ABILITY_NAMES[SKILLS[skill]]} ({' '.join(words)}) check"
+
+
+def with_article(name: str) -> str:
+    """"an Intelligence (Investigation) check", "a Dexterity saving throw"."""
+    return f"{'an' if name[:1].upper() in 'AEIOU' else 'a'} {name}"
+
+
+_FULL = "|".join(ABILITY_NAMES.values())
+_OLD_SAVE = re.compile(rf"\b(Str|Dex|Con|Int|Wis|Cha|{_FULL}) save\b")
+_OLD_CHECK = re.compile(r"\b(Str|Dex|Con|Int|Wis|Cha)( \([A-Z][A-Za-z ]*\))? check\b")
+
+
+def _old_check(found: re.Match[str]) -> str:
+    skill = (found[2] or "").strip(" ()").lower()
+    return check_name(skill if skill in SKILLS else found[1].lower())
+
+
+def srd_names(data: Any) -> Any:
+    """Schema 1 wrote "Dex save" and "Str (Athletics) check" into its rolls and reasons;
+    they read as the SRD's names now, as the rules decide them now (an upcaster)."""
+    if isinstance(data, str):
+        data = _OLD_SAVE.sub(lambda m: save_name(m[1][:3].lower()), data)
+        return _OLD_CHECK.sub(_old_check, data)
+    if isinstance(data, list):
+        return [srd_names(v) for v in data]
+    if isinstance(data, dict):
+        return {k: srd_names(v) for k, v in data.items()}
+    return data
 
 
 @dataclass
@@ -158,10 +207,7 @@ def skill_check(
 ) -> Check:
     """A check with a skill, or with an ability alone (`str`); `given`: the GM's modifiers;
     `spend`: the effect its creature chooses to add to it (guidance, srd-81)."""
-    if skill in ABILITIES:
-        purpose = f"{skill.capitalize()} check"
-    else:
-        purpose = f"{SKILLS[skill].capitalize()} ({skill.title()}) check"
+    purpose = check_name(skill)
     if dc is not None:
         purpose += f" (DC {dc})"
     check_spend(fighter, "checks", spend)

@@ -13,7 +13,7 @@ from fracas.rules.api import (
     Spent,
 )
 
-from fracas_srd.checks import Check, Edge, d20_test, save_modifiers
+from fracas_srd.checks import Check, Edge, d20_test, save_modifiers, save_name
 from fracas_srd.commands import Scene
 from fracas_srd.effects import (
     attacked_edges,
@@ -95,7 +95,7 @@ def turned_away(ctx: Context, events: list[Event], actor: Fighter, target: Fight
     if detail is None or actor.id == target.id:
         return False
     spell, dc = detail.get("spell", "a ward"), int(detail[WARD])
-    purpose = f"Wis save to aim at {target.name} through {spell} (DC {dc})"
+    purpose = f"{save_name('wis')} to aim at {target.name} through {spell} (DC {dc})"
     if saving_throw(ctx, events, actor, "wis", dc, purpose, ["srd-73"], magic=True).success:
         return False
     why = f"turned away from {target.name} by {spell}: it loses it (undo to aim at another)"
@@ -121,7 +121,7 @@ def hurt_saves(ctx: Context | None, fighter: Fighter) -> list[Event]:
         if ctx is None or not asked:
             continue
         spell, dc = detail.get("spell", name), int(asked["dc"])
-        purpose = f"{asked['ability'].capitalize()} save against {spell}, hurt (DC {dc})"
+        purpose = f"{save_name(asked['ability'])} against {spell}, hurt (DC {dc})"
         check = saving_throw(ctx, events, fighter, asked["ability"], dc, purpose, ["srd-79"],
                              magic=bool(detail.get("magic", True)))  # fmt: skip
         if check.success:
@@ -279,7 +279,7 @@ def saving_throw(
     check_spend(fighter, "saves", spend)
     failing = next((c for c in FAILS_STR_DEX if fighter.has(c)), "")
     if failing and ability in ("str", "dex"):
-        why = f"fails the {ability.capitalize()} save automatically: {failing}"
+        why = f"fails the {save_name(ability)} automatically: {failing}"
         events.append(Resolved(fighter.id, "save", [], why, ["srd-27", *rules]))
         return resisted(events, fighter, Check(0, 0, False), purpose, resist)
     flat, dice = bonuses(fighter, "saves", spend)

@@ -17,7 +17,7 @@ from fracas.rules.api import (
     Rolled,
 )
 
-from fracas_srd.checks import Edge, Judge, d20_test
+from fracas_srd.checks import Edge, Judge, d20_test, save_name
 from fracas_srd.conditions import damage_ends, harm_ends, hurt_saves, saving_throw
 from fracas_srd.effects import bonuses, resistances, spent_once, unhealed
 from fracas_srd.events import DEATH_SAVE, ConcentrationOwed, DeathSaves, TemporaryHitPoints
@@ -215,7 +215,7 @@ def concentration_save(
     purpose = concentration_on(holding, dc)
     if ctx is None:  # harm by hand rolls no dice: the creature's `save con` pays it
         due = (
-            f"owes a {purpose}: a Constitution save against DC {dc}, still to roll; a failure"
+            f"owes a {purpose}: a {save_name('con')} against DC {dc}, still to roll; a failure"
             f" ends {holding.get('spell', 'the spell')} on everyone it holds"
         )
         return [ConcentrationOwed(target.id, [*target.owed, dc], due, ["srd-26"])]

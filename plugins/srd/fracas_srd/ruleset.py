@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fracas.rules.api import (
+    ANY_KIND,
     Begin,
     Choices,
     Context,
@@ -38,6 +39,7 @@ from fracas_srd import (
     statblock,
     triggered,
 )
+from fracas_srd.checks import srd_names
 from fracas_srd.commands import ACTIONS, Act, DeathSave, SrdCommand, Surprise
 from fracas_srd.conditions import SRD_CONDITIONS
 from fracas_srd.damage import deal, end_concentration, gain_temporary, heal, what_follows
@@ -306,6 +308,8 @@ RULESET = Ruleset(
     sheet_type=Sheet,
     command_type=SrdCommand,
     event_type=event_union(*event_types()),
+    schema=2,  # 2: checks and saves by the SRD's names ("Dexterity saving throw")
+    upcasters={(ANY_KIND, 1): srd_names},
     initial=initial,
     decide=decide,
     evolve=evolve,

@@ -34,6 +34,7 @@ from fracas_srd.attacks import (
     unseen,
 )
 from fracas_srd.castings import check_bonus_rule, spell_cast
+from fracas_srd.checks import save_name
 from fracas_srd.commands import Cast
 from fracas_srd.conditions import (
     BREAK_FREE,
@@ -776,7 +777,7 @@ def save_spell(
     events: list[Event] = []
     dc = save_dc(caster, spell)
     ability = spell.save or "dex"
-    purpose = f"{ability.capitalize()} save against {spell.name} (DC {dc})"
+    purpose = f"{save_name(ability)} against {spell.name} (DC {dc})"
     rules = ["srd-25", *(["srd-31"] if spell.damage else [])]
     answers = [
         chosen(state, t, command.defence, spell.type, unseen(caster, t, command), (DAMAGED,))

@@ -26,7 +26,7 @@ from fracas.rules.api import (
     allowed,
 )
 
-from fracas_srd.checks import skill_check
+from fracas_srd.checks import save_name, skill_check
 from fracas_srd.conditions import acting_ends, saving_throw
 from fracas_srd.damage import deal, roll_dice, saved_half
 from fracas_srd.effects import EFFECT, under
@@ -309,7 +309,7 @@ def rebuking(
     events = taken(state, target, found)
     spell = as_slot_casts(target, found).spell or spell
     dc = target.dc_of(spell)
-    purpose = f"{spell.save.capitalize()} save against {spell.name} (DC {dc})"
+    purpose = f"{save_name(spell.save)} against {spell.name} (DC {dc})"
     rules = ["srd-41", "srd-31"]
     saved = saving_throw(ctx, events, attacker, spell.save, dc, purpose, rules).success
     if saved and not spell.half:

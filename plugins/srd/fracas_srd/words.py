@@ -9,7 +9,8 @@ from fracas.rules.api import Event, Playable, PlayerField, Resolved, Rolled, Spe
 
 from fracas_srd.attacks import CRITICAL
 from fracas_srd.castings import upcast_to
-from fracas_srd.sheets import Sheet
+from fracas_srd.checks import ABILITY_NAMES, check_name, save_name, with_article
+from fracas_srd.sheets import SKILLS, Sheet
 from fracas_srd.turn import OFF_HAND, bonus_form
 
 VERBS = {
@@ -37,8 +38,8 @@ VERBS = {
     "stand": "stands up",
     "move": "moves {feet} {feet:foot|feet}",
     "surprise": "rules who is surprised",
-    "save": "makes a {ability} save",
-    "check": "makes a {skill} check",
+    "save": "makes a saving throw",  # with its ability, as `step_verb` names it
+    "check": "makes an ability check",
     "second_wind": "uses Second Wind",
 }
 TOLD = frozenset(
@@ -259,8 +260,14 @@ def step_verb(command: dict[str, Any], events: Sequence[Event]) -> str | None:
     """A `cast` as its costs tell it: a spell cast with a higher slot says the slot's
     level ("casts cure wounds at level 2 on"); a monster's own ability written as a spell
     (a breath, a frightful presence), which spends its action and no spell, is used ("uses
-    fire breath on"). None: "casts {spell} on"."""
-    if command.get("action") != "cast":
+    fire breath on"); a check or a save by the SRD's name ("makes a Dexterity saving
+    throw"). None: "casts {spell} on"."""
+    action = command.get("action")
+    if action == "save" and command.get("ability") in ABILITY_NAMES:
+        return f"makes {with_article(save_name(str(command['ability'])))}"
+    if action == "check" and str(command.get("skill", "")).lower() in (*ABILITY_NAMES, *SKILLS):
+        return f"makes {with_article(check_name(str(command['skill']).lower()))}"
+    if action != "cast":
         return None
     actor, spell = command.get("actor"), str(command.get("spell") or "").lower()
     spent = [e for e in events if isinstance(e, Spent) and e.combatant == actor]

@@ -54,7 +54,7 @@ def test_srd_41_hellish_rebuke_is_asked_after_the_damage_and_cast_at_the_attacke
     out = ok(gm, "answer", "ilse", "hellish rebuke", "--dice", "5,1,1,1")
     assert "Ilse takes 5 damage" in out  # the damage, then the rebuke on the goblin
     assert out.index("Ilse takes 5 damage") < out.index("Ilse spends 1 reaction: hellish rebuke")
-    assert "Dex save against hellish rebuke" in out
+    assert "Dexterity saving throw against hellish rebuke" in out
     assert "Goblin takes 3 damage: 3d10 [1+1+1] = 3 fire" in out
     assert "waiting" not in ok(gm, "status")
     assert "rules drift: none" in ok(gm, "audit")

@@ -134,7 +134,7 @@ def test_srd_47_a_higher_spell_is_countered_on_a_check_dc_10_plus_its_level(duel
     cone = ("act", "mage", "cast", "brannoc", "-o", "spell=cone of cold", "--defence",
             "arch=counterspell")  # fmt: skip
     stopped = ok(duel, *cone, "--dice", "10")  # 10 + Int 5 = 15: DC 10 + 5 met
-    assert "Archmage rolls d20 for Int check (DC 15): 10 +5 = 15" in stopped
+    assert "Archmage rolls d20 for Intelligence check (DC 15): 10 +5 = 15" in stopped
     assert "cone of cold (level 5) is countered [srd-47" in stopped
     assert row(duel, "brannoc")["hp"] == 28
     ok(duel, "undo")
@@ -198,7 +198,7 @@ def attack_on_gnome(cave: Gm, *faces: int) -> str:
 def test_srd_48_faerie_fire_outlines_a_creature_that_fails_its_dex_save(cave):
     ok(cave, "condition", "set", "gnome", "invisible")
     cast = ok(cave, "act", "drow", "cast", "gnome", "-o", "spell=faerie fire", "--dice", "3")
-    assert "Dex save against faerie fire (DC 11): 3 +2 = 5" in cast
+    assert "Dexterity saving throw against faerie fire (DC 11): 3 +2 = 5" in cast
     assert "Deep Gnome (Svirfneblin) is under faerie fire for 10 rounds" in cast
     assert "Drow is concentrating for 10 rounds: on faerie fire" in cast
     swing = attack_on_gnome(cave, 2, 15, 3)  # advantage: the higher d20
@@ -287,7 +287,7 @@ def test_srd_64_a_higher_spell_ends_on_a_check_dc_10_plus_its_level(crypt):
     ok(crypt, "next")
     dispel = ("act", "lich", "cast", "mage", "-o", "spell=dispel magic")
     held = ok(crypt, *dispel, "--dice", "8")  # 8 + Int 5 = 13 vs DC 14
-    assert "Lich rolls d20 for Int check (DC 14): 8 +5 = 13" in held
+    assert "Lich rolls d20 for Intelligence check (DC 14): 8 +5 = 13" in held
     assert "greater invisibility (level 4) holds on Mage" in held
     assert "invisible" in row(crypt, "mage")["conditions"]
     ok(crypt, "undo")
@@ -311,7 +311,7 @@ def test_srd_64_dispel_magic_is_refused_on_a_creature_with_no_spell_on_it(crypt)
 def test_srd_65_banishment_takes_its_target_out_of_the_fight_while_it_lasts(gm):
     ok(gm, "add", "wren", "--sheet", str(SAMPLES / "rogue.toml"), "--side", "pc", "--dice", "1")
     cast = ok(gm, "act", "arch", "cast", "brannoc", "-o", "spell=banishment", "--dice", "3")
-    assert "Cha save against banishment (DC 17): 3 vs 17" in cast
+    assert "Charisma saving throw against banishment (DC 17): 3 vs 17" in cast
     assert "Brannoc is removed for 10 rounds: banishment" in cast
     assert "Archmage is concentrating for 10 rounds: on banishment" in cast
     assert "Round 1: wren to act" in ok(gm, "next")  # initiative 4, Brannoc's 3
@@ -361,7 +361,7 @@ def oni(tmp_path: Path) -> Gm:
 
 def test_srd_67_charm_person_a_foe_saves_with_advantage_then_cannot_attack_its_charmer(oni):
     cast = ok(oni, "act", "oni", "cast", "brannoc", "-o", "spell=charm person", "--dice", "3,5")
-    assert "Wis save against charm person (DC 13): 5 [dropped 3]" in cast
+    assert "Wisdom saving throw against charm person (DC 13): 5 [dropped 3]" in cast
     assert "advantage: Oni's side is fighting Brannoc (srd-67)" in cast
     assert "Brannoc is charmed for 600 rounds: charm person" in cast  # 1 hour
     ok(oni, "next")
@@ -416,7 +416,7 @@ def test_srd_69_entangle_restrains_who_fails_a_str_save_until_a_str_check_frees_
     ok(grove, "next")
     ok(grove, "next")  # Brannoc's turn
     stuck = ok(grove, "act", "brannoc", "escape", "--dice", "8")
-    assert "Brannoc rolls d20 for Str check (DC 12): 8 +3 = 11" in stuck
+    assert "Brannoc rolls d20 for Strength check (DC 12): 8 +3 = 11" in stuck
     assert "stays restrained: entangle holds" in stuck
     ok(grove, "undo")
     freed = ok(grove, "act", "brannoc", "escape", "--dice", "9")
@@ -543,7 +543,7 @@ def test_srd_73_sanctuary_turns_away_an_attacker_that_fails_its_wis_save(nave):
     assert "Priest is under sanctuary for 10 rounds" in cast
     ok(nave, "next")
     lost = ok(nave, "act", "gob", "attack", "priest", "-w", "scimitar", "--dice", "3")
-    assert "Wis save to aim at Priest through sanctuary (DC 13): 3 -1 = 2" in lost
+    assert "Wisdom saving throw to aim at Priest through sanctuary (DC 13): 3 -1 = 2" in lost
     assert "turned away from Priest by sanctuary: it loses it" in lost
     assert row(nave, "priest")["hp"] == 27
     ok(nave, "undo")
@@ -612,7 +612,7 @@ def cult(tmp_path: Path) -> Gm:
 def test_srd_75_command_halt_leaves_its_target_neither_moving_nor_acting_next_turn(cult):
     said = ok(cult, "act", "fanatic", "cast", "brannoc", "-o", "spell=command", "-o", "word=halt",
               "--dice", "3")  # fmt: skip
-    assert "Wis save against command (DC 11): 3 +1 = 4" in said
+    assert "Wisdom saving throw against command (DC 11): 3 +1 = 4" in said
     assert "Brannoc is commanded to halt until the end of" in said
     ok(cult, "next")
     ok(cult, "next")  # Brannoc's turn
@@ -723,7 +723,7 @@ def test_srd_78_a_spell_of_5th_level_or_lower_has_no_effect_within_the_globe(glo
 def test_srd_78_a_spell_of_higher_level_crosses_the_globe(globe):
     cast = ok(globe, "act", "lich", "cast", "brannoc", "-o", "spell=finger of death",
               "--dice", "3" + ",1" * 7)  # fmt: skip
-    assert "no effect" not in cast and "Con save against finger of death" in cast
+    assert "no effect" not in cast and "Constitution saving throw against finger of death" in cast
 
 
 def test_srd_79_dominate_person_is_saved_against_again_each_time_its_target_is_hurt(tmp_path):
@@ -739,7 +739,7 @@ def test_srd_79_dominate_person_is_saved_against_again_each_time_its_target_is_h
     ok(run, "next")  # Wren's turn
     stab = ("act", "wren", "attack", "brannoc", "-w", "shortsword", "--dice")
     held = ok(run, *stab, "15,3,6")
-    assert "Wis save against dominate person, hurt (DC 18): 6 +1 = 7" in held
+    assert "Wisdom saving throw against dominate person, hurt (DC 18): 6 +1 = 7" in held
     assert "charmed" in row(run, "brannoc")["conditions"]
     ok(run, "undo")
     freed = ok(run, *stab, "15,3,17")

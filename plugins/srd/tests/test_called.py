@@ -16,10 +16,10 @@ def test_srd_36_a_save_from_the_sheet_adds_proficiency_out_of_turn_with_a_condit
     out = t.act("maelis", "save", faces=(9,), ability="wis", dc=15, fail="frightened")
     save = rolls(out)[0]
     assert mods(save) == {"Wis modifier": 3, "proficient save": 2} and "srd-36" in save.rules
-    assert save.result == "failure (14 vs 15)" and save.purpose == "Wis save (DC 15)"
+    assert save.result == "failure (14 vs 15)" and save.purpose == "Wisdom saving throw (DC 15)"
     frightened = of(out, ConditionSet)[0]
     assert frightened.condition == "frightened"
-    assert frightened.reason == "failed the Wis save (DC 15)"
+    assert frightened.reason == "failed the Wisdom saving throw (DC 15)"
     out = t.act("maelis", "save", faces=(10,), ability="dex", dc=10, fail="prone")
     assert not of(out, ConditionSet)  # 10 + 0: made it
 
@@ -45,10 +45,15 @@ def test_srd_37_a_check_with_a_skill_or_an_ability_alone():
     t = fight(("brannoc", "fighter"), ("gob", "goblin"))
     out = t.act("brannoc", "check", faces=(11,), skill="athletics", dc=15)
     check = rolls(out)[0]
-    assert check.purpose == "Str (Athletics) check (DC 15)" and check.result.startswith("success")
+    assert check.purpose == "Strength (Athletics) check (DC 15)" and check.result.startswith(
+        "success"
+    )
     assert mods(check) == {"Str modifier": 3, "proficient in athletics": 2}
     out = t.act("gob", "check", faces=(11,), skill="int", dc=12, fail="restrained")
-    assert rolls(out)[0].purpose == "Int check (DC 12)" and "restrained" in t.who("gob").conditions
+    assert (
+        rolls(out)[0].purpose == "Intelligence check (DC 12)"
+        and "restrained" in t.who("gob").conditions
+    )
 
 
 def test_srd_37_the_poisoned_roll_checks_with_disadvantage():

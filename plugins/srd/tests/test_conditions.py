@@ -96,7 +96,9 @@ def test_srd_27_paralysed_stunned_unconscious_fail_str_and_dex_saves():
     t = fight(("maelis", "cleric"), ("gob", "goblin"))
     condition(t, "gob", "stunned")
     out = t.act("maelis", "cast", "gob", faces=(4,), spell="sacred flame")
-    assert "fails the Dex save automatically: stunned" in [e.outcome for e in of(out, Resolved)]
+    assert "fails the Dexterity saving throw automatically: stunned" in [
+        e.outcome for e in of(out, Resolved)
+    ]
 
 
 def test_srd_27_the_incapacitated_take_no_actions_or_reactions():

@@ -12,7 +12,10 @@ def test_srd_20_grapple_is_an_athletics_contest_in_place_of_an_attack():
     # Brannoc: Athletics 3 + 2; the goblin defends with its better: Acrobatics (Dex 2).
     out = t.act("brannoc", "grapple", "gob", faces=(10, 12))
     made, held = rolls(out)
-    assert (made.purpose, held.purpose) == ("Str (Athletics) check", "Dex (Acrobatics) check")
+    assert (made.purpose, held.purpose) == (
+        "Strength (Athletics) check",
+        "Dexterity (Acrobatics) check",
+    )
     assert "grappled" in t.who("gob").conditions
     assert [e.resource for e in of(out, Spent)] == ["action", "attack"]
     assert t.who("gob").conditions["grappled"]["by"] == "brannoc"

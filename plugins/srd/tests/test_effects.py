@@ -149,7 +149,10 @@ def test_srd_35_the_wolf_s_bite_knocks_prone_on_a_failed_dc_11_strength_save():
     t = fight(("wolf", "wolf"), ("pc-wren", "rogue"))
     out = t.act("wolf", "attack", "pc-wren", faces=(12, 2, 2, 9), weapon="bite")
     save = rolls(out)[-1]
-    assert save.purpose == "Str save against bite (DC 11)" and save.result == "failure (9 vs 11)"
+    assert (
+        save.purpose == "Strength saving throw against bite (DC 11)"
+        and save.result == "failure (9 vs 11)"
+    )
     prone = of(out, ConditionSet)[-1]
     assert (prone.condition, prone.rules) == ("prone", ["srd-35", "srd-27"])
     t = fight(("wolf", "wolf"), ("pc-brannoc", "fighter"))

@@ -166,7 +166,7 @@ def test_srd_29_a_legendary_option_of_two_uses_the_one_named_or_asks_which():
         "name one, -w 'rotting fist' or -w 'dreadful glare'"
     )
     out = t.act("lord", "legendary", "pc", faces=(19,), option="attack", weapon="dreadful glare")
-    assert [r.purpose for r in rolls(out)] == ["Wis save against dreadful glare (DC 16)"]
+    assert [r.purpose for r in rolls(out)] == ["Wisdom saving throw against dreadful glare (DC 16)"]
 
 
 def test_srd_29_a_legendary_action_refuses_a_weapon_it_does_not_offer():

@@ -36,7 +36,11 @@ def test_srd_31_the_save_is_rolled_before_the_damage():
     t = fight(("maelis", "cleric"), ("gob", "goblin"))
     out = t.act("maelis", "cast", "gob", faces=(6, 5), spell="sacred flame")
     save, damage = rolls(out)
-    assert save.purpose.startswith("Dex save") and save.roll.faces == [6] and "srd-31" in save.rules
+    assert (
+        save.purpose.startswith("Dexterity saving throw")
+        and save.roll.faces == [6]
+        and "srd-31" in save.rules
+    )
     assert damage.roll.dice == "1d8" and of(out, Damaged)[0].amount == 5
 
 
@@ -71,12 +75,14 @@ def test_srd_31_too_few_dice_say_the_order_they_are_rolled_in():
     )
     with pytest.raises(BadInputError) as refused:
         RULESET.decide_step(t.state, command, Context(ManualDice([3], "gm"), 9))
-    assert "needs 1d8 after d20 for the Dex save against sacred flame" in str(refused.value)
+    assert "needs 1d8 after d20 for the Dexterity saving throw against sacred flame" in str(
+        refused.value
+    )
     assert "srd-31" in RULESET.actions["cast"]
 
 
 def hold(t, target: str = "gob", save: int = 2):
-    """Maelis holds `target` (Wis save against DC 13) and concentrates on it."""
+    """Maelis holds `target` (Wisdom saving throw against DC 13) and concentrates on it."""
     t.act("maelis", "cast", target, faces=(save,), spell="hold person")
     assert "paralysed" in t.who(target).conditions
     assert t.who("maelis").conditions["concentrating"]["effects"] == [[target, "paralysed"]]
@@ -211,7 +217,7 @@ def test_srd_26_the_save_made_on_harm_by_hand_keeps_the_spell():
     t, _ = blessed_then_harmed_by_hand(15, 1)
     assert blessed(t) == ["maelis", "pc-ilse", "pc-brannoc"]
     out = t.act("maelis", "save", faces=(1, 1), ability="con", dc=10)  # a Con save of another cause
-    assert rolls(out)[0].purpose == "Con save (DC 10)"
+    assert rolls(out)[0].purpose == "Constitution saving throw (DC 10)"
     assert blessed(t) == ["maelis", "pc-ilse", "pc-brannoc"]
 
 

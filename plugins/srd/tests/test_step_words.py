@@ -193,3 +193,47 @@ def test_a_death_save_made_before_the_turn_ends_reads_before_it(gm: Run) -> None
     assert step_line(gm, save) == (
         "Ada's death save 14 against 10, a success (1 of 3); Ada's turn ends"
     )
+
+
+def test_checks_and_saves_read_as_the_srd_names_them_with_their_article(gm: Run) -> None:
+    """'Wren makes a athletics check', 'makes a dex save': a check is named by its ability
+    and skill, a save is a saving throw, each with its article, in the report and the log."""
+    ambush(gm)
+    said = step_line(gm, act(gm, "wren", "check", "athletics", "--dc", "15", "--dice", "12"))
+    assert said.startswith("Wren makes a Strength (Athletics) check: 12 "), said
+    said = step_line(gm, act(gm, "wren", "save", "dex", "--dc", "13", "--dice", "8"))
+    assert said.startswith("Wren makes a Dexterity saving throw: 8 "), said
+    said = step_line(gm, act(gm, "maelis", "check", "investigation", "--dc", "9", "--dice", "5"))
+    assert said.startswith("Maelis makes an Intelligence (Investigation) check: 5 "), said
+    said = step_line(gm, act(gm, "wolf", "check", "str", "--dc", "9", "--dice", "5"))
+    assert said.startswith("Wolf makes a Strength check: 5 "), said
+    fell = act(gm, "wolf", "save", "str", "--dc", "13", "--dice", "1", "-o", "fail=prone")
+    assert step_line(gm, fell).startswith("Wolf makes a Strength saving throw: 1 ")
+    log = gm("log")
+    assert "Wren rolls d20 for Strength (Athletics) check (DC 15): 12 " in log, log
+    assert "Wren rolls d20 for Dexterity saving throw (DC 13): 8 " in log, log
+    assert "Maelis rolls d20 for Intelligence (Investigation) check (DC 9): 5 " in log, log
+    assert "Wolf is prone: failed the Strength saving throw (DC 13)" in log, log
+    assert " save (DC" not in log and " Str check" not in log, log
+
+
+def test_a_log_written_before_the_srd_s_names_reads_them_and_decides_as_recorded() -> None:
+    """Events written under schema 1 named 'Dex save' and 'Str (Athletics) check': read now, they
+    say the srd's names, as the rules decide them now (so the audit finds no drift)."""
+    from fracas_srd.ruleset import RULESET
+
+    old = (
+        '{"kind":"rolled","actor":"wren","purpose":"bless on the Dex save (DC 13)",'
+        '"roll":{"dice":"1d4","faces":[3],"total":3,"source":"gm"}}'
+    )
+    assert RULESET.decode("rolled", 1, old).purpose == (
+        "bless on the Dexterity saving throw (DC 13)"
+    )
+    reason = '{"kind":"resolved","actor":"wolf","action":"save","targets":[],'
+    reason += '"outcome":"fails the Str save automatically: stunned","rules":[]}'
+    said = RULESET.decode("resolved", 1, reason).outcome
+    assert said == "fails the Strength saving throw automatically: stunned"
+    check = old.replace("Dex save (DC 13)", "Str (Athletics) check")
+    assert RULESET.decode("rolled", 1, check).purpose == "bless on the Strength (Athletics) check"
+    wis = old.replace("Dex save (DC 13)", "Wis check")
+    assert RULESET.decode("rolled", 1, wis).purpose == "bless on the Wisdom check"

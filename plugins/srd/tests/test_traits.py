@@ -29,7 +29,7 @@ def test_srd_54_a_recharge_ability_waits_for_its_d6_at_the_start_of_the_turn():
     t = fight(("brannoc", "fighter"), ("wyrm", "wyrm"))
     t.next()
     out = t.act("wyrm", "cast", "brannoc", faces=(5, *[1] * 10), spell="fire breath")
-    assert rolls(out)[0].purpose.startswith("Dex save against fire breath (DC 16)")
+    assert rolls(out)[0].purpose.startswith("Dexterity saving throw against fire breath (DC 16)")
     assert of(out, Damaged)[0].amount == 10 and t.who("wyrm").recharging == ("fire breath",)
     t.next()
     out = t.next(4)  # the wyrm's turn starts: 4 on the d6, not yet
@@ -61,7 +61,7 @@ def test_srd_55_lair_actions_come_on_count_20_losing_ties_once_a_round():
             t.act("wyrm", "lair", "brannoc", option="magma")
         t.next()
     out = t.act("wyrm", "lair", "brannoc", "gob", faces=(2, 18, 3, 3, 3), option="magma")
-    save, damage = "Dex save against magma eruption", "damage of magma eruption"
+    save, damage = "Dexterity saving throw against magma eruption", "damage of magma eruption"
     assert [r.purpose.split(" (")[0] for r in rolls(out)] == [save, save, damage]
     assert [(d.target, d.amount) for d in of(out, Damaged)] == [("brannoc", 9), ("gob", 4)]
     assert "srd-55" in of(out, Spent)[0].rules
@@ -119,7 +119,7 @@ def test_srd_56_legendary_resistance_turns_even_an_automatic_failure_and_keeps_a
     t = fight(("maelis", "cleric"), ("wyrm", "wyrm"))
     condition(t, "wyrm", "paralysed")
     out = t.act("maelis", "cast", "wyrm", spell="sacred flame")
-    assert "fails the Dex save automatically" in of(out, Resolved)[0].outcome
+    assert "fails the Dexterity saving throw automatically" in of(out, Resolved)[0].outcome
     assert not of(out, Damaged) and t.who("wyrm").resisted == 1
     binding = {
         "name": "binding",
@@ -206,7 +206,7 @@ def test_srd_63_magic_resistance_is_no_help_against_a_breath_or_a_bite():
     assert rolls(out)[0].roll.dice == "d20" and "srd-63" not in rolls(out)[0].rules
     t.next()
     out = t.act("wolf", "attack", "lord", faces=(19, 2, 2, 1), weapon="bite")
-    [save] = [r for r in rolls(out) if "save" in r.purpose]
+    [save] = [r for r in rolls(out) if "saving throw" in r.purpose]
     assert save.roll.dice == "d20"
     dragon = RULESET.monsters.find("adult red dragon").sheet
     assert {s["name"]: s.get("magic", True) for s in dragon["spells"]} == {

@@ -212,7 +212,10 @@ def test_srd_41_hellish_rebuke_after_the_damage_the_save_before_its_damage():
     )  # fmt: skip
     assert [r.roll.dice for r in rolls(out)] == ["d20", "1d6", "d20", "3d10"]
     save = rolls(out)[2]
-    assert save.purpose == "Dex save against hellish rebuke (DC 12)" and "srd-31" in save.rules
+    assert (
+        save.purpose == "Dexterity saving throw against hellish rebuke (DC 12)"
+        and "srd-31" in save.rules
+    )
     rebuke = of(out, Damaged)[-1]
     assert (rebuke.target, rebuke.amount) == ("gob", 6) and "srd-41" in rebuke.rules
     assert t.who("gob").hp == 1 and "level 1 spell slot" not in spent(out)  # innate
