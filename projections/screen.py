@@ -28,6 +28,7 @@ from fracas.projections.replay import (
     timeline,
 )
 from fracas.rules import Encounter, Ruleset
+from fracas.rules.gm import over
 from fracas.rules.views import View, WoundRow
 
 __all__ = ["GM", "PLAYERS", "Screen", "StepDetail", "Timeline", "descriptor", "shown_health"]
@@ -289,6 +290,8 @@ class Timeline:
         if self.audience == PLAYERS:
             found = players_board(found, view, npc_numbers, self.rules)
         found = said_once(found)
+        if ended := over(self.rules, view, players=True):  # the table's, in words
+            found = msgspec.structs.replace(found, notes=[*found.notes, ended])
         if at == self.steps and (waited := self.waited_on()):
             found = msgspec.structs.replace(found, header=f"{found.header} · {waited}")
         shown = [m.step for m in map(self.moment, range(max(0, at - LOG_LINES) + 1, at + 1))]

@@ -315,18 +315,17 @@ def fallen(rules: Any, seen: View) -> list[str]:
     return [side for side, standing in sides.items() if not standing] if len(sides) > 1 else []
 
 
-def over(rules: Any, seen: View) -> str:
+def over(rules: Any, seen: View, players: bool = False) -> str:
     """The GM's line once a begun fight that has not ended has a side with nobody left
-    fighting, naming how to end it; "" otherwise."""
+    fighting, naming how to end it; "" otherwise. `players`: the same in the players'
+    words, with no command in it."""
     if seen.phase == "ended" or not seen.round:
         return ""
     sides = fallen(rules, seen)
     if not sides:
         return ""
-    return (
-        f"the fight is over: no {' or '.join(sides)} combatant is left standing; "
-        "`fracas end` ends the encounter"
-    )
+    ends = "the GM ends the fight" if players else "`fracas end` ends the encounter"
+    return f"the fight is over: no {' or '.join(sides)} combatant is left standing; {ends}"
 
 
 def table_view(view: Callable[[Any], View]) -> Callable[[Any], View]:

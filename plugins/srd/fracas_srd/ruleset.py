@@ -60,7 +60,7 @@ from fracas_srd.sheets import OPTION_HELP, Options, Sheet, check_sheet
 from fracas_srd.slots import as_cast
 from fracas_srd.state import INCAPACITATING, TRACKED, Fighter, State, initial, turn_end
 from fracas_srd.turn import able, light_melee, on_turn
-from fracas_srd.view import key_numbers, turn_left, view
+from fracas_srd.view import fallen_sides, key_numbers, turn_left, view
 from fracas_srd.words import (
     DOWN,
     FIELD_HELP,
@@ -340,6 +340,7 @@ RULESET = Ruleset(
     told=TOLD,
     down=DOWN,
     out=OUT,
+    fallen_sides=fallen_sides,
     helpless=INCAPACITATING,  # srd-27: no actions, no reactions
     facts=facts,
     field_help=FIELD_HELP,

@@ -7,7 +7,7 @@ from fracas.rules.api import InitiativeRow, PinRow, View, WoundRow
 
 from fracas_srd.effects import armor_class
 from fracas_srd.slots import shown, slots_left
-from fracas_srd.state import REMOVED, Fighter, State
+from fracas_srd.state import AT_ZERO, REMOVED, Fighter, State
 from fracas_srd.turn import OFF_HAND, bonus_form, bonus_forms, offhand_now, turn_parts
 
 FORMS = ("dash", "disengage", "hide", "spell")  # actions a bonus action may take
@@ -157,18 +157,22 @@ def view(state: State) -> View:
     phase = "setup" if not state.round else ("over" if state.turn is None else "turn")
     acting = [state.turn] if state.turn else []
     upcoming = [f.id for f in [*state.later_this_round(), *state.alive()]] if acting else []
-    return View(
-        state.round, phase, acting, initiative, wounds, pins, suggestion(state), upcoming=upcoming
-    )
+    return View(state.round, phase, acting, initiative, wounds, pins, upcoming=upcoming)
 
 
-def suggestion(state: State) -> list[str]:
-    """The fight is the GM's to end; fracas says when one side has nobody conscious."""
-    sides = {f.side for f in state.fighters.values()}
-    standing = {f.side for f in state.fighters.values() if f.conscious and not f.has(REMOVED)}
-    if not state.round or len(sides) < 2 or len(standing) > 1:
-        return []
-    return ["one side has no conscious combatant left: the GM ends the fight when it is over"]
+def fallen_sides(seen: View) -> list[str]:
+    """The sides with nobody left fighting, for fracas's line that the fight is over: each
+    whose every creature is dead, at 0 hit points (dying or stable, unconscious), or taken
+    out by the GM. One paralysed or stunned (srd-27), or asleep above 0 hit points (it wakes
+    when hurt, srd-49), is still in the fight."""
+    removed = {r.combatant for r in seen.initiative if r.status.startswith(REMOVED)}
+    sides: dict[str, bool] = {}
+    for row in seen.wounds:
+        named = {c.split(" (")[0].split(":")[0] for c in row.conditions}
+        down = bool(named & {*AT_ZERO, "unconscious"}) and row.current <= 0
+        standing = row.combatant not in removed and REMOVED not in named and not down
+        sides[row.side] = sides.get(row.side, False) or standing
+    return [side for side, standing in sides.items() if not standing] if len(sides) > 1 else []
 
 
 def key_numbers(wound: WoundRow) -> dict[str, Any]:

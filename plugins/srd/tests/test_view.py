@@ -1,6 +1,7 @@
 """What the table sees of a d20 fight: the order, health with temporary hit points and
 legendary actions, the key numbers, death saves, and the words of its sentences."""
 
+from fracas.rules.api import gm
 from srd_table import fight
 
 from fracas_srd.events import TemporaryHitPoints
@@ -37,26 +38,43 @@ def test_every_action_has_a_verb_and_every_flag_a_line_of_help():
                 assert name in RULESET.field_help, (action, name)
 
 
-def test_fracas_suggests_the_end_when_one_side_has_nobody_conscious():
+def over(t) -> str:
+    """The GM's one line that the fight is over (fracas's, from srd's `fallen_sides`)."""
+    return gm.over(RULESET, RULESET.view(t.state))
+
+
+def test_fracas_says_the_fight_is_over_once_when_one_side_has_nobody_left_fighting():
+    """srd gave its own note ("one side has no conscious combatant left") beside fracas's
+    line ("the fight is over ... `fracas end`"): the table read it twice. srd says who has
+    fallen (`fallen_sides`), and fracas's line alone says it."""
     t = fight(("brannoc", "fighter"), ("gob", "goblin"), ("gob2", "goblin"))
-    assert RULESET.view(t.state).notes == []
+    assert RULESET.fallen_sides is not None
+    assert over(t) == ""
     t.do({"action": "gm.harm", "target": "gob", "amount": 7})
-    assert RULESET.view(t.state).notes == []
+    assert over(t) == ""
     t.do({"action": "gm.harm", "target": "gob2", "amount": 7})
-    assert "the GM ends the fight" in RULESET.view(t.state).notes[0]
-
-
-def test_srd_27_a_paralysed_or_stunned_side_is_conscious_so_no_end_is_suggested():
-    """srd-27: paralysed and stunned are incapacitated, not unconscious: a side held by
-    hold person still has someone conscious; one knocked out has nobody."""
-    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
-    for name in ("paralysed", "stunned", "incapacitated"):
-        t.do({"action": "gm.condition-set", "target": "gob", "condition": name})
+    assert "the fight is over: no npc combatant is left standing" in over(t)
     assert RULESET.view(t.state).notes == []
-    t.do({"action": "gm.condition-set", "target": "gob", "condition": "unconscious"})
-    assert RULESET.view(t.state).notes == [
-        "one side has no conscious combatant left: the GM ends the fight when it is over"
-    ]
+
+
+def test_srd_27_a_paralysed_stunned_or_sleeping_side_is_still_in_the_fight():
+    """srd-27: paralysed and stunned are incapacitated, not down; one asleep (unconscious
+    above 0 hit points) wakes when hurt (srd-49): the fight is over only for a side whose
+    every creature is dead, at 0 hit points or removed."""
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"), ("gob2", "goblin"))
+    for name in ("paralysed", "stunned", "incapacitated", "unconscious"):
+        t.do({"action": "gm.condition-set", "target": "gob", "condition": name})
+    t.do({"action": "gm.harm", "target": "gob2", "amount": 7})
+    assert over(t) == ""
+    t.do({"action": "gm.harm", "target": "gob", "amount": 7})  # at 0: dead or dying
+    assert "no npc combatant is left standing" in over(t)
+
+
+def test_a_removed_creature_has_left_the_fight():
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"), ("gob2", "goblin"))
+    t.do({"action": "gm.harm", "target": "gob", "amount": 7})
+    t.do({"action": "gm.remove", "target": "gob2", "reason": "flees"})
+    assert "no npc combatant is left standing" in over(t)
 
 
 NAMES = {"maelis": "Maelis", "wren": "Wren", "wyrm": "Ashen Wyrm", "brannoc": "Brannoc"}
@@ -136,3 +154,18 @@ def test_concentrating_names_the_spell():
     assert row(t, "maelis").conditions == [
         "concentrating on hold person "
         "(10 rounds left, ending at initiative 20)"]  # fmt: skip
+
+
+def test_the_gm_s_status_says_the_fight_is_over_in_one_line(tmp_path):
+    from srd_cli import add, gm_on, ok
+
+    gm = gm_on(tmp_path / "over.db")
+    ok(gm, "new", "-r", "srd", "--id", "over", "--title", "Over")
+    add(gm, "hild", "fighter", "Hild")
+    add(gm, "gob", "goblin", "Goblin", "npc")
+    ok(gm, "begin", "--dice", "20,2")
+    harmed = ok(gm, "harm", "gob", "30")
+    shown = ok(gm, "status")
+    for said in (harmed, shown):
+        assert said.count("the fight is over") == 1, said
+        assert "conscious combatant" not in said, said
