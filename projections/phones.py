@@ -188,7 +188,7 @@ def player_actions(
                 times_values or [],
                 only or [],
                 ruleset.times_of(sheet) if playable.times and ruleset.times_of and sheet else {},
-                ruleset.cost_of(name) if ruleset.cost_of else "",
+                ruleset.cost_of(name, playable.spends - set(spent)) if ruleset.cost_of else "",
             )
         )
     return found

@@ -349,9 +349,11 @@ class Ruleset:
     # None: every action of `actions`, with its targets and no field.
     players: dict[str, Playable] | None = None
     # The heading a phone shows an action's button under, by what it costs a turn (d20:
-    # "Action", "Bonus action", "Movement and free"); the groups come in the order their
-    # first action does. None: one group, no heading.
-    cost_of: Callable[[str], str] | None = None
+    # "Action", "Bonus action", "Movement and free"): (the action, what of its `spends` is
+    # still left this turn, as the character's row says) -> the heading (d20's Dash once
+    # the action is taken: its bonus form, "Bonus action"); the groups come in the order
+    # their first action does. None: one group, no heading.
+    cost_of: Callable[[str, frozenset[str]], str] | None = None
     # What is left of the acting character's turn, from their row (its `detail`), each
     # part in a few words and whether it is used: [("Action", True), ("30 ft of 30 ft to
     # move", False)]; the phone says it in one line above its buttons. None: nothing.

@@ -65,3 +65,27 @@ def test_offhand_comes_after_attack_in_the_order_of_actions(tmp_path: Path) -> N
     panel = rogue_panel(tmp_path, "shortsword", attacks=2)  # Extra Attack: one more to make
     shown = buttons(panel)
     assert shown.index("attack") < shown.index("offhand"), shown
+
+
+def headed(panel: str) -> dict[str, str]:
+    """Each action's button by the heading it shows under."""
+    found, heading = {}, ""
+    for cost, action in re.findall(
+        r'<h3 class="cost">([^<]*)</h3>|data-action="([a-z_]+)" aria-pressed', panel
+    ):
+        heading = cost or heading
+        if action:
+            found[action] = heading
+    return found
+
+
+def test_a_rogues_cunning_action_shows_as_her_bonus_action_once_she_attacked(
+    tmp_path: Path,
+) -> None:
+    """srd-60: once the action is taken, a rogue's Dash, Disengage and Hide are her bonus
+    action (Cunning Action), and the phone heads them so, after the Attack action's
+    off-hand attack; it headed them "Action", below "Bonus action"."""
+    shown = headed(rogue_panel(tmp_path, "shortsword"))
+    assert {a: shown.get(a) for a in ("offhand", "dash", "disengage", "hide")} == dict.fromkeys(
+        ("offhand", "dash", "disengage", "hide"), "Bonus action"
+    ), shown

@@ -264,14 +264,16 @@ def offers(sheet: Sheet, field: str) -> list[str]:
     return spells.get(field, [])
 
 
-def cost_of(action: str) -> str:
+def cost_of(action: str, left: frozenset[str] = frozenset()) -> str:
     """The heading a phone shows an action under, by what it spends of a turn (srd-3):
-    the action (or a bonus form of it), the bonus action alone, or neither (a move,
-    standing up, ending the turn); a reaction is out of one's own turn."""
+    the action, the bonus action alone, or neither (a move, standing up, ending the turn);
+    a reaction is out of one's own turn. `left`: what of its spends is left this turn: an
+    action with a bonus form (a rogue's Cunning Action Dash, srd-60; a bonus-action
+    spell) once the action is taken is a bonus action."""
     playable = PLAYERS.get(action)
     if playable is not None and playable.reaction:
         return "Reaction"
-    spends = playable.spends if playable is not None else frozenset()
+    spends = (left or playable.spends) if playable is not None else frozenset()
     if "action" in spends:
         return "Action"
     return "Bonus action" if spends else "Movement and free"

@@ -47,3 +47,19 @@ def test_srd_60_without_the_feature_the_second_is_refused():
     t.act("brannoc", "dash")
     with pytest.raises(RefusedError, match=r"already taken their action this turn \(dash\)"):
         t.act("brannoc", "disengage")
+
+
+@pytest.mark.parametrize("form", ["dash", "disengage", "hide"])
+def test_srd_60_a_rogues_cunning_action_takes_each_form_as_her_bonus_action_both_ways(form):
+    """Issue 37: what a rogue's phone offers under "Bonus action" the rules take as it:
+    asked for (`bonus`) before her action, leaving the action; and after her Attack action,
+    on her bonus action."""
+    faces = (15,) if form == "hide" else ()
+    t = fight(("wren", "rogue"), ("gob", "goblin"))
+    first = t.act("wren", form, faces=faces, bonus=True)
+    assert spent(first)[0] == ("bonus action", f"{form} (cunning action)")
+    assert t.who("wren").action == ""
+    t = fight(("wren", "rogue"), ("gob", "goblin"))
+    t.act("wren", "attack", "gob", faces=(2,), weapon="shortsword")
+    after = t.act("wren", form, faces=faces)
+    assert spent(after)[0] == ("bonus action", f"{form} (cunning action)")
