@@ -7,7 +7,7 @@ import pytest
 
 from fracas.ledger import BadInputError, RefusedError
 from fracas.rules.dice import ManualDice
-from fracas.rules.events import Modifier
+from fracas.rules.events import Damaged, Modifier
 from fracas.rules.percentile import (
     RULESET,
     Fighter,
@@ -201,6 +201,25 @@ def test_000_M2_a_log_written_under_the_earlier_reading_audits_without_drift(fra
     encounter = fracas.encounter("inhuman")
     assert encounter.state.options.inhuman_penalties == "ignored"
     assert encounter.state.fighters["bob"].hp == encounter.state.fighters["bob"].hp_max - 6
+
+
+def test_damage_is_said_as_its_sum_but_an_encounter_begun_before_keeps_its_steps(fracas):
+    """Schema 4 says a hit's damage as the table sums it ('1d10 [5]'); an encounter begun
+    under schema 3 recorded none, and keeps deciding so (the audit finds no drift)."""
+    body = (
+        '{"kind":"encounter.started","ruleset":"percentile","title":"t",'
+        '"options":{"modifier_cap":40},"seed_sha256":"%s"}' % ("0" * 64)
+    )
+    for schema in (2, 3):
+        started = RULESET.decode("encounter.started", schema, body)
+        assert started.options["damage_words"] == "steps", schema
+    now = RULESET.decode("encounter.started", RULESET.schema, body)
+    assert "damage_words" not in now.options, "a new encounter records its own"
+    shooter = sheet(10, weapons=[PISTOL], holding=["pistol"], skills={"firearms": 60})
+    for words, said in (("sum", "1d10 [5]"), ("steps", "")):
+        e = fight(fracas, ("alice", shooter), ("bob", sheet(10)), options={"damage_words": words})
+        out = attack(e, "alice", "bob", weapon="pistol", dice=[30, 5])
+        assert [d.said for d in out.events if isinstance(d, Damaged)] == [said], words
 
 
 def _pinned_by_a_strong_one(fracas):

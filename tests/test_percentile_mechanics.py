@@ -3,7 +3,7 @@
 import pytest
 
 from fracas.ledger import BadInputError, RefusedError
-from fracas.rules.events import Modifier
+from fracas.rules.events import Damaged, Modifier
 from fracas.rules.percentile import judge, strength_bonus, target_number
 from tests.support import PISTOL, RIFLE, attack, damage, do, fight, gunner, hp, rolls, sheet
 
@@ -52,6 +52,9 @@ def test_000_mech7_armor_less_armor_piercing(fracas):
     )
     out = attack(e, "alice", "bob", weapon="pistol", dice=[30, 5])
     assert damage(out.events, "bob") == 4
+    # said plainly, as srd says damage: the dice, then each change with what it leaves
+    said = next(ev.said for ev in out.events if isinstance(ev, Damaged))
+    assert said == "1d10 [5], body armor -3 -> 2, armor piercing +2 -> 4", said
 
 
 def _rifle_fight(fracas, target, **options):
@@ -98,6 +101,8 @@ def test_000_mech3_critical_doubles_damage(fracas):
     )
     out = attack(e, "alice", "bob", weapon="pistol", dice=[11, 6])
     assert damage(out.events, "bob") == 12
+    said = next(ev.said for ev in out.events if isinstance(ev, Damaged))
+    assert said == "1d10 [6], x2 for a critical hit -> 12", said
 
 
 def test_000_mech3_fumble_is_a_flagged_miss(fracas):

@@ -237,6 +237,7 @@ def roll_damage(
     multiplier = options.critical_multiplier if critical else 1
     breakdown: list[Modifier] = []
     rules = ["000-8", "000-5"]
+    summed = ""  # the dice's sum as the table says it (a lethality roll has its own words)
     if weapon.lethality:
         rating = min(options.lethality_max, weapon.lethality * multiplier)
         roll = ctx.dice.roll("d100", f"lethality of {weapon.name}")
@@ -275,13 +276,40 @@ def roll_damage(
                 )
             )
         events.append(Rolled(attacker.id, f"{weapon.name} damage", roll, None, [], None, rules))
+        faces = f"{dice} [{'+'.join(str(f) for f in roll.faces)}]"
+        summed = said_of(faces, breakdown[1:], max(0, raw))
         raw = max(0, raw) * multiplier
     if critical:
         breakdown.append(Modifier(raw - raw // multiplier, "critical hit doubles damage"))
     armor = armor_against(target, weapon, command)
     breakdown += armor
     amount = max(0, raw + sum(m.value for m in armor))
-    events.append(Damaged(target.id, amount, attacker.id, breakdown, rules))
+    said = summed and then_said(summed, multiplier if critical else 1, raw, armor)
+    if options.damage_words == "steps":  # as encounters begun before schema 4 recorded it
+        said = ""
+    events.append(Damaged(target.id, amount, attacker.id, breakdown, rules, said))
+
+
+def said_of(faces: str, added: list[Modifier], summed: int) -> str:
+    """The damage as the table says it: the dice by their faces, what is added to them, and
+    the sum ("1d4 [3] - 1 unarmed bonus + 1 STR 14 = 3")."""
+    terms = [f" {'-' if m.value < 0 else '+'} {abs(m.value)} {m.reason}" for m in added if m.value]
+    return faces + "".join(terms) + (f" = {summed}" if terms else "")
+
+
+def then_said(said: str, multiplier: int, raw: int, armor: list[Modifier]) -> str:
+    """After the sum, each change with what it leaves: a critical's multiplier, body armor,
+    cover and armor piercing ("..., x2 for a critical hit -> 8, body armor -2 -> 6")."""
+    if multiplier > 1:
+        said += f", x{multiplier} for a critical hit -> {raw}"
+    left = raw
+    for term in armor:
+        if not term.value:
+            said += f" ({term.reason})"
+            continue
+        left += term.value
+        said += f", {term.reason} {term.value:+d} -> {max(0, left)}"
+    return said
 
 
 def armor_against(target: Fighter, weapon: Weapon, command: Attack | None) -> list[Modifier]:

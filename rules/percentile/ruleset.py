@@ -29,6 +29,7 @@ from .state import State, check_sheet, initial
 from .turn import act
 from .view import (
     TRACKED,
+    damage_in_steps,
     harm_by_hand,
     heal_by_hand,
     hp_lines_cited,
@@ -94,11 +95,13 @@ RULESET = Ruleset(
     reactions=reactions,
     reaction_figures=reaction_figures,
     offers=offers,
-    schema=3,  # 2: the HP thresholds cite 000-M9; 3: modifiers count on inhuman stats
+    schema=4,  # 2: the HP thresholds cite 000-M9; 3: modifiers count on inhuman stats;
+    # 4: damage said as its sum (`damage_words`)
     upcasters={
         ("condition.set", 1): hp_lines_cited,
         ("condition.cleared", 1): hp_lines_cited,
         ("encounter.started", 2): inhuman_penalties_ignored,
+        ("encounter.started", 3): damage_in_steps,
     },
     verbs=VERBS,
     told=frozenset(("pinned", "prone")),

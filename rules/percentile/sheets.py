@@ -112,6 +112,7 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     escape_defends: bool = True
     wait_keeps_aim: bool = True
     inhuman_penalties: Literal["count", "ignored"] = "count"
+    damage_words: Literal["sum", "steps"] = "sum"
 
 
 OPTION_HELP = {
@@ -144,6 +145,10 @@ OPTION_HELP = {
     "inhuman_penalties": (
         "an inhuman stat's x5 test (000-M2): modifiers count as in any test, or are ignored "
         "and every roll but 100 succeeds (the reading of encounters begun before schema 3)"
+    ),
+    "damage_words": (
+        "how a step says its damage: its sum as the table says it ('1d4 [3] - 1 unarmed bonus"
+        " = 2'), or its steps alone (the words of encounters begun before schema 4)"
     ),
 }
 

@@ -143,6 +143,13 @@ def hp_lines_cited(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+def damage_in_steps(data: dict[str, Any]) -> dict[str, Any]:
+    """Encounters begun before schema 4 recorded damage by its steps alone ('+3 1d4
+    rolled'), with no sum in the table's words; they keep that, so each step stays
+    decided as it was recorded."""
+    return {**data, "options": {"damage_words": "steps", **data.get("options", {})}}
+
+
 def inhuman_penalties_ignored(data: dict[str, Any]) -> dict[str, Any]:
     """Encounters begun before schema 3 read 000-M2 as "every roll but 100 succeeds whatever
     the modifiers"; they keep that reading, so each step stays decided as it was recorded."""
