@@ -28,6 +28,10 @@ p99 no longer than its (a ratio of p99 at most 1x).
 (deciding and the ledger's append) and fracas's ledger alone (the store's append of as
 many events of the same size, nothing decided): what each layer costs beside the store.
 
+`--rounds 3` runs every comparison three times, fracas and eventsourcing in turn, and
+ends with the median of each ratio: on a shared machine one round's ratio moves with the
+load of the moment.
+
 `--flush-ms 1` makes every commit's WAL flush take a millisecond longer (PostgreSQL's
 commit_delay, for every commit), as on networked or replicated storage (a managed
 server's disk): what a lock held across commits costs shows there, not on a fast local disk.
@@ -293,7 +297,9 @@ def postgres_cpu(server: Server | None) -> float:
     return sum(ours) / os.sysconf("SC_CLK_TCK")
 
 
-def es_schema(server: Server, kind: str, model: str, writers: int) -> dict[str, Any]:
+def es_schema(
+    server: Server, kind: str, model: str, writers: int, turn: str = ""
+) -> dict[str, Any]:
     """A fresh schema for one eventsourcing run, its table made once, before the writers."""
     import psycopg
     from eventsourcing.postgres import (
@@ -302,7 +308,7 @@ def es_schema(server: Server, kind: str, model: str, writers: int) -> dict[str, 
         PostgresDatastore,
     )
 
-    schema = f"es_{kind}_{model}_{writers}"
+    schema = f"es_{kind}_{model}_{writers}{turn}"
     with psycopg.connect(server.url().split("?")[0], autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")
     datastore = PostgresDatastore("postgres", "127.0.0.1", server.port, "fracas", "", schema=schema)
@@ -335,6 +341,9 @@ def main() -> None:
         help="also fracas without read models, and its ledger's append alone (where time goes)",
     )
     parser.add_argument(
+        "--rounds", type=int, default=1, help="runs of each comparison; the median ratio is kept"
+    )
+    parser.add_argument(
         "--as", dest="models", default="processes,tasks", help="processes, tasks or threads"
     )
     args = parser.parse_args()
@@ -363,9 +372,22 @@ def main() -> None:
             print(f"writers as {model}:")
             ratios[model] = {}
             for writers in counts:
-                ratios[model][writers] = side_by_side(
-                    server, model, writers, args.steps, per_append, size, args.breakdown
-                )
+                rounds = [
+                    side_by_side(
+                        server, model, writers, args.steps, per_append, size, args.breakdown,
+                        f"_{turn}" if turn else "",
+                    )
+                    for turn in range(args.rounds)
+                ]  # fmt: skip
+                ratios[model][writers] = {
+                    kind: (
+                        statistics.median(r[kind][0] for r in rounds),
+                        statistics.median(r[kind][1] for r in rounds),
+                    )
+                    for kind in RECORDERS
+                }
+    if args.rounds > 1:
+        print(f"medians of {args.rounds} rounds:")
     for kind in RECORDERS:
         print(f"fracas / eventsourcing {kind} recorder, events/s (p99):")
         for model, by_count in ratios.items():
@@ -394,26 +416,27 @@ def side_by_side(
     per_append: int,
     size: int,
     breakdown: bool = False,
+    turn: str = "",
 ) -> dict[str, tuple[float, float]]:
     """fracas and eventsourcing's recorders, `writers` at once, appending `per_append` events
     of `size` bytes: fracas's ratios to each recorder's events/s and p99 latency, measured
     in the same run. `breakdown`: fracas without its read models, and its ledger's append
     alone, too (what deciding and the read models cost beside the store's own writes)."""
     setup = 3.0 + writers * 0.5  # every writer imported and set up before the start
-    url = server.url(f"fracas_{model}_{writers}")
+    url = server.url(f"fracas_{model}_{writers}{turn}")
     fracas = together(FracasTable, [(url,)] * writers, steps, setup, model, server)
     print(row("fracas, PostgreSQL", writers, fracas))
     if breakdown:
-        url = server.url(f"fracas_{model}_{writers}_bare")
+        url = server.url(f"fracas_{model}_{writers}_bare{turn}")
         bare = together(FracasWithoutReadModels, [(url,)] * writers, steps, setup, model, server)
         print(row("  without read models", writers, bare))
-        url = server.url(f"fracas_{model}_{writers}_ledger")
+        url = server.url(f"fracas_{model}_{writers}_ledger{turn}")
         ledger = [(url, per_append, size)] * writers
         print(row("  ledger append alone", writers, together(FracasLedger, ledger, steps, setup,
                                                              model, server)))  # fmt: skip
     ratios = {}
     for kind in RECORDERS:
-        place = es_schema(server, kind, model, writers)
+        place = es_schema(server, kind, model, writers, turn)
         es = together(
             EsAggregate, [(place, kind, per_append, size)] * writers, steps, setup, model, server
         )
