@@ -27,6 +27,12 @@ def multiattack(state: State, actor: Fighter, command: Multiattack, ctx: Context
             f"{actor.name}'s Multiattack is {len(listed)} attacks ({', '.join(listed)}): "
             "name one target for all, or a target for each attack, naming one twice for two"
         )
+    dead = next((state.fighter(who) for who in targets if state.fighter(who).dead), None)
+    if dead is not None:
+        raise RefusedError(
+            f"{dead.name} is dead: {actor.name}'s Multiattack at it would do nothing; "
+            "name a living target for each attack (srd-29)"
+        )
     made = f"its Multiattack of {and_list(listed)}"
     events = [*begun(state, actor), Spent(actor.id, "attack", 1, made, RULE)]
     for name, who in zip(listed, targets, strict=True):

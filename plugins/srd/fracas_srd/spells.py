@@ -159,6 +159,8 @@ def ability_cost(state: State, caster: Fighter, spell: Spell) -> list[Event]:
 
 def check_targets(spell: Spell, slot: int, targets: list[Fighter]) -> None:
     for target in targets:
+        if target.dead:
+            raise RefusedError(f"{target.name} is dead: {spell.name} at it would do nothing")
         check_affected(spell, target)
     if not targets:
         raise RefusedError(f"{spell.name} needs a target (yourself included)")
