@@ -163,10 +163,11 @@ def noticing(state: State, actor: Fighter, stealth: int) -> Fighter | None:
 
 
 def search(state: State, actor: Fighter, command: Search, ctx: Context) -> list[Event]:
-    """srd-5: a Perception check finds every hidden foe whose Stealth it meets, and says
-    whom it found (each is hidden no more), or that it found no one."""
+    """srd-5: a Wisdom (Perception) check, or an Intelligence (Investigation) one as the GM
+    says what is searched, finds every hidden foe whose Stealth it meets, and says whom it
+    found (each is hidden no more), or that it found no one."""
     events = action(actor, "search")
-    check = skill_check(ctx, events, actor, "perception", None, ["srd-5"])
+    check = skill_check(ctx, events, actor, command.using, None, ["srd-5"])
     found, missed, cleared = [], [], []
     for foe in state.fighters.values():
         hidden = foe.conditions.get("hidden")
@@ -177,7 +178,9 @@ def search(state: State, actor: Fighter, command: Search, ctx: Context) -> list[
         if stealth <= check.total:
             why = f"found by {actor.name}"
             cleared.append(ConditionCleared(foe.id, "hidden", why, ["srd-5"]))
-    said = f"Perception {check.total}: finds " + (and_list(found) if found else "no one")
+    said = f"{command.using.capitalize()} {check.total}: finds " + (
+        and_list(found) if found else "no one"
+    )
     if missed:
         stay = "stays" if len(missed) == 1 else "stay"
         said += f"; {and_list(missed)} {stay} hidden"

@@ -20,6 +20,7 @@ from fracas_srd.sheets import ABILITIES, SKILLS, Ability
 Cover = Literal["none", "half", "three-quarters", "total"]
 Range = Literal["normal", "long", "beyond"]
 Contest = Literal["athletics", "acrobatics"]
+Searching = Literal["perception", "investigation"]
 DICE = re.compile(r"([1-9][0-9]?)?d[1-9][0-9]{0,2}", re.ASCII)
 
 
@@ -120,7 +121,7 @@ class Hide(Act, tag="hide"):
 
 
 class Search(Act, tag="search"):
-    pass
+    using: Searching = "perception"  # what is searched: Investigation for clues (srd-5)
 
 
 class Use(Act, tag="use"):
@@ -244,7 +245,8 @@ ACTIONS = {
     "dodge": "attacks against have disadvantage until the next turn (srd-5)",
     "help": "an ally's next attack on a creature (--opt against=ID) has advantage (srd-5)",
     "hide": "a Dexterity (Stealth) check to hide (srd-5, srd-23)",
-    "search": "a Wisdom (Perception) check to find the hidden (srd-5)",
+    "search": "a Wisdom (Perception) check to find the hidden, or an Intelligence "
+    "(Investigation) one: -o using=investigation (srd-5)",
     "use": "use an object (srd-5)",
     "ready": "name a trigger and an action to take as a reaction (srd-24)",
     "stabilise": "a DC 10 Wisdom (Medicine) check to stabilise the dying (srd-16)",

@@ -90,7 +90,8 @@ FIELD_HELP = {
     "trigger": "what the readied action waits for",
     "then": "the readied action: attack, dash, disengage, dodge or other",
     "defend_with": "the target's skill in the contest: athletics or acrobatics",
-    "using": "the escaper's skill: athletics or acrobatics",
+    "using": "the skill: athletics or acrobatics to escape; perception (the default) or "
+    "investigation to search",
     "push": "push 5 feet away instead of knocking prone",
     "bonus": "as a bonus action, by a feature (Cunning Action, Nimble Escape; srd-60)",
     "what": "the object used",
@@ -225,7 +226,11 @@ PLAYERS = {
         spends=ACTION,
     ),
     "hide": Playable(dice="d20 for your Stealth check", spends=either("hide")),
-    "search": Playable(dice="d20 for your Perception check", spends=ACTION),
+    "search": Playable(
+        {"using": PlayerField("Using", "perception, or investigation for clues")},
+        dice="d20 for your Perception or Investigation check",
+        spends=ACTION,
+    ),
     "use": Playable({"what": PlayerField("Object", "what you use, in a few words")}, spends=ACTION),
     "ready": Playable(
         {

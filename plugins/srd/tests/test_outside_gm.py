@@ -1,5 +1,6 @@
 """What an outside 5e GM found (issue 40), played through the CLI as a GM types it: an
-attack, a Multiattack or a spell aimed at the dead is refused, nothing spent."""
+attack, a Multiattack or a spell aimed at the dead is refused, nothing spent; a search is
+Perception or Investigation as the GM names it."""
 
 import pytest
 from srd_cli import SAMPLES, Gm, fight, ok, refused
@@ -37,3 +38,31 @@ def test_an_attack_and_a_spell_at_the_dead_are_refused(graveyard):
     said = refused(graveyard, "act", "ilse", "cast", "gob", "-o", "spell=magic missile")
     assert said.startswith("Error: Goblin is dead"), said
 
+
+def rogue_hides(tmp_path) -> Gm:
+    """Wren (Int 12, +1; Wis 14, +2, proficient in Perception +2) hides on a 5 (Stealth
+    10), and the goblin's turn comes; Wren is the one who searches after it."""
+    gm = fight(
+        tmp_path / "den.db",
+        "The den",
+        "19,2",
+        ["add", "wren", "--sheet", str(SAMPLES / "rogue.toml"), "--side", "pc", "--name", "Wren"],
+        GOBLIN,
+    )
+    ok(gm, "act", "wren", "hide", "--dice", "5")
+    ok(gm, "next")
+    return gm
+
+
+def test_srd_5_a_search_is_perception_by_default_or_investigation_as_the_gm_names_it(tmp_path):
+    gm = rogue_hides(tmp_path)
+    # the goblin: Wis 8 (-1), Int 10 (+0)
+    looked = ok(gm, "act", "gob", "search", "--dice", "10")
+    assert "Wis (Perception) check" in looked, looked
+    assert "Goblin search: Perception 9: finds no one; Wren (Stealth 10) stays hidden" in looked
+    ok(gm, "undo")
+    read = ok(gm, "act", "gob", "search", "-o", "using=investigation", "--dice", "10")
+    assert "Int (Investigation) check" in read, read
+    assert "Goblin search: Investigation 10: finds Wren (Stealth 10)" in read, read
+    said = refused(gm, "act", "gob", "search", "-o", "using=athletics")
+    assert "investigation" in said and "perception" in said, said
