@@ -98,7 +98,7 @@ def turned_away(ctx: Context, events: list[Event], actor: Fighter, target: Fight
     purpose = f"{save_name('wis')} to aim at {target.name} through {spell} (DC {dc})"
     if saving_throw(ctx, events, actor, "wis", dc, purpose, ["srd-73"], magic=True).success:
         return False
-    why = f"turned away from {target.name} by {spell}: it loses it (undo to aim at another)"
+    why = f"turned away from {target.name} by {spell}: {actor.it} loses it (undo to aim at another)"
     events.append(Resolved(actor.id, "ward", [target.id], why, ["srd-73"]))
     return True
 
@@ -106,7 +106,9 @@ def turned_away(ctx: Context, events: list[Event], actor: Fighter, target: Fight
 def damage_ends(fighter: Fighter) -> list[Event]:
     """srd-49: the conditions that end as their creature takes damage (sleep's slumber)."""
     return [
-        ConditionCleared(fighter.id, name, f"damage wakes it: {detail['spell']} ends", ["srd-49"])
+        ConditionCleared(
+            fighter.id, name, f"damage wakes {fighter.it}: {detail['spell']} ends", ["srd-49"]
+        )
         for name, detail in fighter.conditions.items()
         if detail.get(UNTIL_DAMAGED)
     ]
@@ -133,7 +135,10 @@ def harm_ends(fighter: Fighter, harmer: Fighter | None) -> list[Event]:
     """srd-67: the conditions that end as the side that set them harms their creature."""
     return [
         ConditionCleared(
-            fighter.id, name, f"{harmer.name} harms it: {detail['spell']} ends", ["srd-67"]
+            fighter.id,
+            name,
+            f"{harmer.name} harms {fighter.it}: {detail['spell']} ends",
+            ["srd-67"],
         )
         for name, detail in fighter.conditions.items()
         if harmer is not None and detail.get(UNTIL_HARMED_BY) == harmer.side
@@ -147,7 +152,7 @@ def check_charmed(actor: Fighter, targets: Sequence[Fighter], what: str) -> None
     if target is not None:
         spell = actor.conditions["charmed"].get("spell", "a charm")
         raise RefusedError(
-            f"{actor.name} is charmed by {target.name} ({spell}): it cannot {what} "
+            f"{actor.name} is charmed by {target.name} ({spell}): {actor.it} cannot {what} "
             f"{target.name} (srd-67)"
         )
 
@@ -251,8 +256,8 @@ def shaking_off(target: Fighter, source: str, effect: str, why: str) -> list[Eve
 
 def still_shaken_off(target: Fighter, source: Fighter, effect: str) -> Resolved:
     why = (
-        f"immune to {source.name}'s {effect} for 24 hours (it saved against it or outlasted "
-        "it): no save"
+        f"immune to {source.name}'s {effect} for 24 hours ({target.it} saved against it or "
+        "outlasted it): no save"
     )
     return Resolved(target.id, "save", [], why, ["srd-25"])
 

@@ -172,7 +172,7 @@ def dropping(state: State, target: Fighter, left_over: int) -> list[Event]:
 def damage_at_zero(state: State, target: Fighter, taken: int, critical: bool) -> list[Event]:
     """srd-15 (and srd-16 for the stable): one failure, two for a critical; or death."""
     if taken >= target.hp_max:
-        why = f"{taken} damage at 0 HP, at least its max HP {target.hp_max}"
+        why = f"{taken} damage at 0 HP, at least {target.its} max HP {target.hp_max}"
         return die(state, target, why, "srd-15")
     events: list[Event] = []
     if target.has("stable"):
@@ -322,9 +322,9 @@ def grapples_over(state: State) -> list[Event]:
         if grappler is None:
             continue
         if grappler.incapacitated or grappler.dead or grappler.has(REMOVED):
-            why = f"{grappler.name} can no longer hold it"
+            why = f"{grappler.name} can no longer hold {held.it}"
         elif held.has(REMOVED):
-            why = f"it has left the fight, out of {grappler.name}'s hold"
+            why = f"{held.it} has left the fight, out of {grappler.name}'s hold"
         else:
             continue
         events.append(ConditionCleared(held.id, "grappled", why, ["srd-27"]))
@@ -374,7 +374,7 @@ def heal(target: Fighter, amount: int, source: str, rules: tuple[str, ...] = ())
         raise RefusedError(f"{target.name} is dead; healing does not bring back the dead")
     barred = unhealed(target)
     gained = 0 if barred else min(amount, target.hp_max - target.hp)
-    short = f"{barred}: it cannot regain hit points" if barred else capped(gained, amount)
+    short = f"{barred}: {target.it} cannot regain hit points" if barred else capped(gained, amount)
     cited = list(dict.fromkeys(["srd-12", *rules]))
     events: list[Event] = [Healed(target.id, gained, source, cited, short)]
     if target.hp == 0 and gained:
@@ -454,5 +454,7 @@ def gain_temporary(state: State, target: Fighter, offered: int, why: str) -> lis
     """srd-11: they do not stack; the default keeps the larger."""
     keep = offered if state.options.temp_hp == "newer" else max(offered, target.temp_hp)
     if target.temp_hp and keep != offered:
-        why = f"{why}: keeps the {target.temp_hp} it had over {offered} (they do not stack)"
+        why = (
+            f"{why}: keeps the {target.temp_hp} {target.it} had over {offered} (they do not stack)"
+        )
     return [TemporaryHitPoints(target.id, keep, why, ["srd-11"])]

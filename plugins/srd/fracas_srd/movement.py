@@ -48,7 +48,8 @@ def cannot_leave(fighter: Fighter) -> str:
     """Why a creature that has not moved this turn cannot leave another's reach by its own
     movement, or "" (with its speed to spend, it can)."""
     if not fighter.speed:
-        return f"{fighter.name} is {held_at_0(fighter)}: speed 0, it cannot leave reach (srd-27)"
+        held = held_at_0(fighter)
+        return f"{fighter.name} is {held}: speed 0, {fighter.it} cannot leave reach (srd-27)"
     return ""
 
 
@@ -59,11 +60,12 @@ def feet(count: int) -> str:
 def check_room(fighter: Fighter, cost: int, what: str) -> None:
     if not fighter.speed:
         raise RefusedError(
-            f"{fighter.name}'s speed is 0{why_held(fighter)}: it cannot move or stand (srd-27)"
+            f"{fighter.name}'s speed is 0{why_held(fighter)}: {fighter.it} cannot move or stand "
+            "(srd-27)"
         )
     left = movement_left(fighter)
     if cost > left:
-        dash = "" if fighter.action else "; a Dash adds its speed"
+        dash = "" if fighter.action else f"; a Dash adds {fighter.its} speed"
         raise RefusedError(
             f"{what} costs {feet(cost)}; {fighter.name} has {feet(left)} of movement left this "
             f"turn (speed {speed_of(fighter)}, {fighter.moved} spent{dash}; srd-52)"

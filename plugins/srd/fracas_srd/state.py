@@ -93,6 +93,11 @@ class Fighter(msgspec.Struct, frozen=True):
         monster's "its" (even on the players' side); a table never calls its players "it"."""
         return "its" if self.sheet.monster or self.side != "pc" else "their"
 
+    @property
+    def it(self) -> str:
+        """The pronoun a sentence gives it: a monster is "it"; a player character is named."""
+        return "it" if self.sheet.monster or self.side != "pc" else self.name
+
     def hostile_to(self, other: "Fighter") -> bool:
         """Creatures of different sides are foes; those of one side are allies."""
         return self.side != other.side

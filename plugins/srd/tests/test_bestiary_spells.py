@@ -367,7 +367,9 @@ def test_srd_67_charm_person_a_foe_saves_with_advantage_then_cannot_attack_its_c
     ok(oni, "next")
     ok(oni, "next")  # Brannoc's turn
     said = refused(oni, "act", "brannoc", "attack", "oni", "-w", "longsword")
-    assert said == "Error: Brannoc is charmed by Oni (charm person): it cannot attack Oni (srd-67)"
+    assert said == (
+        "Error: Brannoc is charmed by Oni (charm person): Brannoc cannot attack Oni (srd-67)"
+    )
 
 
 def test_srd_67_charm_person_ends_as_its_caster_harms_the_charmed(oni):
@@ -375,7 +377,7 @@ def test_srd_67_charm_person_ends_as_its_caster_harms_the_charmed(oni):
     for _ in range(3):
         ok(oni, "next")  # the oni's next turn
     cut = ok(oni, "act", "oni", "attack", "brannoc", "-w", "glaive", "--dice", "15,1,1")
-    assert "Brannoc is no longer charmed: Oni harms it: charm person ends" in cut
+    assert "Brannoc is no longer charmed: Oni harms Brannoc: charm person ends" in cut
     assert "charmed" not in row(oni, "brannoc")["conditions"]
 
 

@@ -66,3 +66,30 @@ def test_srd_5_a_search_is_perception_by_default_or_investigation_as_the_gm_name
     assert "Goblin search: Investigation 10: finds Wren (Stealth 10)" in read, read
     said = refused(gm, "act", "gob", "search", "-o", "using=athletics")
     assert "investigation" in said and "perception" in said, said
+
+
+@pytest.fixture
+def yard(tmp_path) -> Gm:
+    """Brannoc, a fighter (28 HP, speed 30), acts first; then a goblin (speed 30)."""
+    brannoc = ["add", "brannoc", "--sheet", str(SAMPLES / "fighter.toml"), "--side", "pc",
+               "--name", "Brannoc"]  # fmt: skip
+    return fight(tmp_path / "yard.db", "The yard", "19,2", brannoc, GOBLIN)
+
+
+def test_a_player_character_is_named_or_their_and_a_monster_is_it(yard):
+    """A table never calls its players "it": the sentences of movement, conditions and
+    damage name a player character, or give it "their", where a monster's say "it"."""
+    said = refused(yard, "act", "brannoc", "move", "35")
+    assert "a Dash adds their speed" in said, said
+    ok(yard, "condition", "set", "brannoc", "grappled")
+    said = refused(yard, "act", "brannoc", "move", "5")
+    assert said.endswith("is 0 (grappled): Brannoc cannot move or stand (srd-27)"), said
+    ok(yard, "next")
+    said = refused(yard, "act", "gob", "move", "35")
+    assert "a Dash adds its speed" in said, said
+    ok(yard, "condition", "set", "gob", "grappled")
+    said = refused(yard, "act", "gob", "move", "5")
+    assert said.endswith("is 0 (grappled): it cannot move or stand (srd-27)"), said
+    ok(yard, "harm", "brannoc", "28")  # dying; then massive damage kills him (srd-15)
+    out = ok(yard, "harm", "brannoc", "28")
+    assert "28 damage at 0 HP, at least their max HP 28" in out, out
