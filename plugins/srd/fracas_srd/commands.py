@@ -216,6 +216,18 @@ class Check(Act, tag="check"):
             )
 
 
+class Spend(Act, tag="spend"):
+    """Guidance or resistance the creature kept, added after the roll to its latest check or
+    save while that roll's outcome could still change (srd-81, srd-82): `spend guidance`."""
+
+    positional: ClassVar[str] = "effect"
+    effect: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.effect.strip():
+            raise BadInputError("name what is spent: spend guidance (or spend resistance)")
+
+
 class Surprise(Command, tag="surprise"):
     """Before the fight, the GM names who is surprised (srd-1)."""
 
@@ -226,7 +238,8 @@ class Surprise(Command, tag="surprise"):
 SrdCommand = (
     Join | Begin | Pass | Attack | Offhand | Opportunity | Multiattack | Legendary | Lair | React
     | Cast | Dash | Disengage | Dodge | Help | Hide | Search | Use | Ready | Stabilise
-    | Grapple | Shove | Escape | Stand | Move | Surprise | Save | Check | DeathSave | SecondWind
+    | Grapple | Shove | Escape | Stand | Move | Surprise | Save | Check | Spend | DeathSave
+    | SecondWind
 )  # fmt: skip
 
 ACTIONS = {
@@ -261,6 +274,8 @@ ACTIONS = {
     "surprise": "before the fight: the GM names the surprised (srd-1)",
     "save": "a saving throw from the sheet, at any time: save ABILITY --dc N [-o fail=CONDITION]"
     " (srd-36)",
+    "spend": "add a kept guidance or resistance to the creature's latest check or save, after "
+    "its roll, while a d4 could still change it: spend guidance (srd-81, srd-82)",
     "check": "an ability check from the sheet, at any time: check SKILL --dc N [-o "
     "fail=CONDITION] (srd-37)",
 }

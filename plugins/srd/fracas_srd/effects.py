@@ -119,6 +119,17 @@ def article(noun: str) -> str:
     return f"an {noun}" if noun[0] in "aeiou" else f"a {noun}"
 
 
+def kept(fighter: Fighter, kind: RollKind) -> list[Bonus]:
+    """srd-81, srd-82: the dice of the effects the creature holds for a roll of this kind of
+    its choosing (guidance's 1d4 on an ability check), by source."""
+    found = []
+    for by, name, effect in held(fighter):
+        if by and chosen(effect, kind):
+            sign, spec, _ = parse_bonus(getattr(effect, kind))
+            found += [Bonus(spec, sign, name)] if spec else []
+    return found
+
+
 def check_spend(fighter: Fighter, kind: RollKind, spend: str) -> None:
     """The effect a save or check spends (`-o spend=guidance`) is one the creature holds
     for this kind of roll."""

@@ -100,6 +100,28 @@ class ConcentrationOwed(Event, tag="srd.concentration-owed"):
         return f"{self.target} {self.reason}"
 
 
+class RollOpen(Event, tag="srd.roll-open"):
+    """A creature's ability check or saving throw is open after its roll: an effect it
+    holds for a roll of its choosing (guidance, srd-81; resistance, srd-82) may still be
+    added to it, until the creature rolls again (`kept`: those effects; `fail`: the
+    condition its failure set)."""
+
+    target: str
+    rolls: str  # "checks" or "saves"
+    purpose: str
+    total: int
+    dc: int | None
+    kept: list[str]
+    fail: str = ""
+    rules: list[str] = []
+
+    def describe(self) -> str:
+        said = {"checks": "ability check", "saves": "saving throw"}.get(self.rolls, "roll")
+        kept = " or ".join(self.kept)
+        stands = f"{self.total}" if self.dc is None else f"{self.total} vs {self.dc}"
+        return f"{self.target} may still spend {kept} on this {said} ({stands})"
+
+
 class ShookOff(Event, tag="srd.shook-off"):
     """A creature that saved against an effect of `source`'s that says so (a dragon's
     Frightful Presence), or whose fright from it ended, is immune to it for 24 hours: for

@@ -28,6 +28,7 @@ from fracas_srd.events import (
     DeathSaves,
     Recharged,
     Restored,
+    RollOpen,
     ShookOff,
     SlotsRestored,
     TemporaryHitPoints,
@@ -44,6 +45,7 @@ from fracas_srd.state import (
     RECHARGE,
     REST_USE,
     Fighter,
+    OpenRoll,
     State,
     lair_opens,
     shaken_source,
@@ -119,9 +121,18 @@ def attacking_with(fighter: Fighter, command: dict[str, Any]) -> Fighter:
 
 
 def rolled(state: State, event: Rolled) -> State:
-    """A death save starts its creature's turn: the turn-end before it is past (srd-29)."""
+    """A death save starts its creature's turn: the turn-end before it is past (srd-29).
+    Any roll of a creature closes its check or save left open (srd-81, srd-82)."""
+    if event.actor in state.fighters and state.fighters[event.actor].open_roll is not None:
+        state = roster.change(state, event.actor, lambda f: replace(f, open_roll=None))
     starts = event.actor == state.turn and event.purpose == DEATH_SAVE
     return replace(state, turn_ended="", lair=0, save_put_off=False) if starts else state
+
+
+def roll_open(state: State, event: RollOpen) -> State:
+    kept = tuple(event.kept)
+    left = OpenRoll(event.rolls, event.purpose, event.total, event.dc, kept, event.fail)
+    return roster.change(state, event.target, lambda f: replace(f, open_roll=left))
 
 
 def spent(state: State, event: Spent) -> State:
@@ -295,6 +306,7 @@ evolve = roster.dispatch(
         Restored: restored,
         Recharged: recharged,
         ShookOff: shook_off,
+        RollOpen: roll_open,
         ConcentrationOwed: owed,
         ConditionCleared: cleared,
         ConditionExpired: cleared,
@@ -314,4 +326,5 @@ def event_types() -> tuple[type[Event], ...]:
         ConcentrationOwed,
         ShookOff,
         UsesBack,
+        RollOpen,
     )

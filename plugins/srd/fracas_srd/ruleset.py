@@ -105,7 +105,7 @@ OUT_OF_TURN: dict[str, Resolver] = {
     "legendary": monsters.legendary,
     "lair": monsters.lair,
 }
-ANY_TIME: dict[str, Resolver] = {"save": called.save, "check": called.check}
+ANY_TIME: dict[str, Resolver] = {"save": called.save, "check": called.check, "spend": called.spend}
 
 
 def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:

@@ -44,6 +44,19 @@ def spelt(condition: str) -> str:
     return {"paralysed": "paralyzed"}.get(condition, condition)
 
 
+class OpenRoll(msgspec.Struct, frozen=True):
+    """A creature's latest ability check or saving throw whose outcome an effect it holds
+    for a roll of its choosing (guidance, srd-81; resistance, srd-82) could still change:
+    the GM may spend it after the roll, until the creature rolls again."""
+
+    kind: str  # "checks" or "saves"
+    purpose: str
+    total: int
+    dc: int | None
+    kept: tuple[str, ...]  # the effects it may add (guidance)
+    fail: str = ""  # the condition its failure set, which a success after all takes back
+
+
 class Fighter(msgspec.Struct, frozen=True):
     id: str
     name: str
@@ -79,6 +92,7 @@ class Fighter(msgspec.Struct, frozen=True):
     owed: tuple[int, ...] = ()  # DCs of concentration saves owed after harm by hand (srd-26)
     once: dict[str, str] = {}  # a once-a-turn feature: the turn ("ROUND:ID") it was last used
     unseen: bool = False  # added --hidden: the players do not see it, until it attacks (srd-23)
+    open_roll: OpenRoll | None = None  # its latest check or save, still open (srd-81, srd-82)
 
     def used(self, spell: str) -> int:
         """How often an innate spell of so many a day was cast since the last long rest."""

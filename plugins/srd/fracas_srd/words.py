@@ -40,6 +40,7 @@ VERBS = {
     "surprise": "rules who is surprised",
     "save": "makes a saving throw",  # with its ability, as `step_verb` names it
     "check": "makes an ability check",
+    "spend": "spends {effect}",
     "second_wind": "uses Second Wind",
 }
 TOLD = frozenset(
