@@ -101,6 +101,8 @@ FIELD_HELP = {
     "ability": "the ability of the save: str, dex, con, int, wis or cha",
     "skill": "the skill of the check (athletics, perception, ...) or an ability alone (str)",
     "dc": "the difficulty: meeting it succeeds (srd-M2)",
+    "effect": "what `spend` adds to the latest check or save, after its roll: guidance or "
+    "resistance (srd-81, srd-82)",
     "fail": "a condition the creature has on a failure, such as prone or frightened",
     "spend": "an effect whose die the creature adds to this roll, its choice: guidance on a "
     "check, resistance on a save (srd-81, srd-82; unsaid, the die is kept)",
