@@ -191,7 +191,7 @@ def test_temporary_hit_points_by_hand_keep_the_larger_in_the_d20_rules(run):
     run("begin")
     assert "+5 temp" in run("status").output  # from the sheet
     out = run("heal", "wren", "3", "--temp").output
-    assert "keeps the 5 it had over 3 (they do not stack)" in out
+    assert "keeps the 5 wren had over 3 (they do not stack)" in out  # a PC is named
     out = run("heal", "wren", "8", "--temp", "--reason", "a draught").output
     assert "wren has 8 temporary hit points: a draught" in out
     report = run("export", "--format", "md").output
