@@ -58,11 +58,11 @@ def test_srd_5_a_search_is_perception_by_default_or_investigation_as_the_gm_name
     gm = rogue_hides(tmp_path)
     # the goblin: Wis 8 (-1), Int 10 (+0)
     looked = ok(gm, "act", "gob", "search", "--dice", "10")
-    assert "Wis (Perception) check" in looked, looked
+    assert "Wisdom (Perception) check" in looked, looked
     assert "Goblin search: Perception 9: finds no one; Wren (Stealth 10) stays hidden" in looked
     ok(gm, "undo")
     read = ok(gm, "act", "gob", "search", "-o", "using=investigation", "--dice", "10")
-    assert "Int (Investigation) check" in read, read
+    assert "Intelligence (Investigation) check" in read, read
     assert "Goblin search: Investigation 10: finds Wren (Stealth 10)" in read, read
     said = refused(gm, "act", "gob", "search", "-o", "using=athletics")
     assert "investigation" in said and "perception" in said, said
