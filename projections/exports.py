@@ -3,8 +3,11 @@
 A players' export leaves out every GM-only roll and whatever would reveal it.
 """
 
+import codecs
+import io
 import itertools
 import operator
+import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -130,16 +133,17 @@ def _export_jsonl(
     header = Header(
         EXPORT_FORMAT, store.schema_version, "gm", True, with_secrets, digest, position, count
     )
-    out.write(_encode(header).decode() + "\n")
+    write = utf8_writer(out)
+    write(_encode(header) + b"\n")
     # the step records before the events they claim: an import checks each event against
     # its record as it passes, instead of every record once all are in
     for batch in batches(store.step_rows(), LINES_AT_ONCE):
-        out.write(_encode_lines([StepLine(*row) for row in batch]).decode())
+        write(_encode_lines(list(itertools.starmap(StepLine, batch))))
     watch, steps, done = ChainWatch(), StepWatch(store), 0
     for batch in store.event_batches(LINES_AT_ONCE):
         watch.see(batch)
         steps.see(batch)
-        out.write(_encode_lines([EventLine(*row) for row in batch]).decode())
+        write(_encode_lines(list(itertools.starmap(EventLine, batch))))
         done += len(batch)
         progress(done, count)
     chain = watch.report(store.registry()) or store.verify()
@@ -147,8 +151,27 @@ def _export_jsonl(
     if (chain.checked, chain.head_position, chain.head_hash) != (count, position, digest):
         raise IntegrityError("the log changed while it was exported; export it again")
     for name, value in sealed:
-        out.write(_encode({"type": "secret", "name": name, "value": value}).decode() + "\n")
+        write(_encode({"type": "secret", "name": name, "value": value}) + b"\n")
     return header
+
+
+def utf8_writer(out: IO[str]) -> Callable[[bytes], object]:
+    """How text already encoded as UTF-8 goes to `out`: straight into the bytes under a
+    text file that writes UTF-8 where lines end in "\\n" (decoding it only for the file to
+    encode it back was most of a JSONL export's writing), else as text. (A text file
+    opened with newline="\\r\\n" gets "\\n" too: JSONL ends its lines so.)"""
+    buffer = getattr(out, "buffer", None)
+    encoding = getattr(out, "encoding", None)
+    if (
+        isinstance(out, io.TextIOWrapper)
+        and buffer is not None
+        and encoding is not None
+        and codecs.lookup(encoding).name == "utf-8"
+        and os.linesep == "\n"
+    ):
+        out.flush()  # what was written as text goes first
+        return buffer.write
+    return lambda data: out.write(data.decode())
 
 
 def refuse_damaged(

@@ -48,6 +48,25 @@ def test_jsonl_round_trip_gives_the_same_events_chain_and_state(
             assert again.reveal().step == played.history.head_step + 2
 
 
+def test_a_gm_export_reads_the_same_in_a_text_file_as_in_text(tmp_path, fracas):
+    """An export into a UTF-8 text file goes straight to its bytes: the same lines as one
+    written as text, the header first and a backup's sealed seeds last, in order with what
+    the caller writes around it."""
+    fight(fracas, ("alice", gunner()), ("bob", gunner(10)))
+    as_text = io.StringIO()
+    fracas.export_jsonl(as_text, with_secrets=True)
+    path = tmp_path / "backup.jsonl"
+    with path.open("w", encoding="utf-8") as out:
+        out.write("before\n")
+        fracas.export_jsonl(out, with_secrets=True)
+        out.write("after\n")
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert "".join(lines[1:-1]) == as_text.getvalue()
+    assert (lines[0], lines[-1]) == ("before\n", "after\n")
+    kinds = [json.loads(line)["type"] for line in lines[1:-1]]
+    assert kinds[0] == "header" and kinds[-1] == "secret" and "event" in kinds
+
+
 def test_import_refuses_a_file_that_holds_events_and_appends_nothing(tmp_path, fracas):
     fight(fracas, ("alice", gunner()), ("bob", gunner()))
     export = exported(fracas, tmp_path / "s.jsonl")
