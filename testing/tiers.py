@@ -106,10 +106,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if left:
         config.hook.pytest_deselected(items=left)
         config.stash[_LEFT] = len(left)
+        if hasattr(config, "workeroutput"):  # a pytest-xdist worker: the summary is the main's
+            config.workeroutput[_LEFT_OUT] = len(left)
     items[:] = kept
 
 
 _LEFT = pytest.StashKey[int]()
+_LEFT_OUT = "fracas_left"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: object, error: object) -> None:
+    """pytest-xdist's hook, in the main process: a worker's count of the other tier's tests
+    (each worker collects them all) for the summary's line."""
+    left = getattr(node, "workeroutput", {}).get(_LEFT_OUT)
+    if left:
+        node.config.stash[_LEFT] = left  # type: ignore[attr-defined]
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
