@@ -311,6 +311,7 @@ class Fracas:
             live = Encounter(self.store, encounter)
             note_round_events(self.store.conn, encounter, live.ruleset)
             write_view(self.store.conn, encounter, live.view(), live.ruleset, None)
+            live.keep_snapshot(self.store.conn)  # (a log imported holds none)
         return len(encounters)
 
     # -- the log -------------------------------------------------------------------------

@@ -557,6 +557,29 @@ class Encounter:
         self.store.write_snapshot(conn, sealed)
         return version
 
+    def keep_snapshot(self, conn: Any) -> int | None:
+        """A snapshot of the state now, written through `conn` inside its open transaction,
+        when the fold that made it began SNAPSHOT_EVERY events or more behind the head (a
+        log imported, which carries no snapshots, or read models made again): the next
+        reads start there instead of folding every event again. The version kept, if any."""
+        history, version = self.history, self.history.head_version
+        if version - self._snapshot_version < snapshots.SNAPSHOT_EVERY:
+            return None
+        if not self.store.snapshots_ready():
+            return None
+        digest = self.store.hash_at(self.id, version)
+        if digest is None:
+            return None
+        body = snapshots.encode(self.ruleset, self.state, *self._seed_in_force())
+        steps = (tuple(sorted(history.undone)), history.redo_stack)
+        made = Snapshot(self.id, version, history.head_step, digest, "", *steps, body)
+        sealed = snapshots.sealed(self.store, made, self.ruleset)
+        if sealed is None:
+            return None
+        self.store.write_snapshot(conn, sealed)
+        self._snapshot_version = version
+        return version
+
     def _settle(self) -> None:
         """The append just committed: what its writer wrote is what the log now holds (an
         attempt the store made again, or that was refused, left nothing behind)."""

@@ -207,6 +207,40 @@ def test_a_snapshot_naming_another_event_hash_is_reported(fracas: Fracas) -> Non
     assert bad.version == victim.version and "hash" in bad.problem
 
 
+@pytest.mark.parametrize("how", ["import", "rebuild"])
+def test_a_fight_folded_whole_again_keeps_a_snapshot_of_its_head(
+    tmp_path, fracas: Fracas, how: str
+) -> None:
+    """An export carries no snapshots (a cache, not the record), and read models made again
+    may find none: the fold of every event they need is kept as a snapshot of the head, so
+    the fight's next reads start there instead of folding every event once more."""
+    encounter = long_fight(fracas)
+    encounter.undo()  # a step to redo at the head
+    path = tmp_path / "fight.jsonl"
+    with path.open("w", encoding="utf-8") as out:
+        fracas.export_jsonl(out, with_secrets=True)
+    with Fracas(tmp_path / "copy.db") as copy:
+        copy.import_jsonl(path)
+        if how == "rebuild":
+            drop_all(copy.store)
+            assert copy.rebuild() == 1
+        [kept] = copy.store.snapshots(encounter.id)
+        assert (kept.version, kept.step) == (encounter.version, encounter.history.head_step)
+        resumed = snapshots.resume(copy.store, encounter.id, encounter.ruleset)
+        assert resumed is not None and resumed[1].version == encounter.version
+        again = copy.encounter(encounter.id)
+        assert again.state == encounter.state == full_fold(again)
+        assert again.history == encounter.history
+        assert (again.seed_epoch(), again._commitment) == (
+            encounter.seed_epoch(),
+            encounter._commitment,
+        )
+        assert again.redo() == encounter.redo()
+        assert again.state == encounter.state
+        report = copy.audit()
+        assert report.ok and report.snapshots_checked and not report.snapshots
+
+
 @pytest.mark.sqlite_file
 def test_a_log_without_its_key_file_folds_from_the_first_event(tmp_path, fracas: Fracas) -> None:
     encounter = long_fight(fracas)
