@@ -86,6 +86,19 @@ CREATE_GLANCE_INDEX = (
     f"CREATE INDEX IF NOT EXISTS {GLANCE_INDEX} ON events (encounter, kind) WHERE {_GLANCED}"
 )
 KINDS_EVER = f"SELECT DISTINCT kind FROM events WHERE encounter = ? AND {_GLANCED}"
+# The kinds that name the dice seed an encounter rolls with (fracas.rules.encounter's
+# SEED_KINDS: its start, and each seed revealed): a partial index holds just their events,
+# so the seed in force is found without walking back through every event of the fight.
+SEED_KINDS = ("encounter.started", "seed.revealed")
+_SEEDED = f"kind IN ('{SEED_KINDS[0]}', '{SEED_KINDS[1]}')"
+SEED_INDEX = "events_seeded"
+CREATE_SEED_INDEX = (
+    f"CREATE INDEX IF NOT EXISTS {SEED_INDEX} ON events (encounter, version) WHERE {_SEEDED}"
+)
+LAST_SEEDED = (
+    f"SELECT body FROM events WHERE encounter = ? AND version > ? AND {_SEEDED} "
+    "ORDER BY version DESC LIMIT 1"
+)
 HEAD_CODE = re.compile(r"^([0-9]{1,18})-([0-9a-f]{6,64})(?:/([0-9]{1,18}))?\Z")  # SQLite-sized
 MAX_BODY = 1 << 20  # the hard ceiling on one event's body; encounters may set a lower one
 SCHEMA = 3  # 3: a chain per encounter and the registry of encounters
@@ -674,6 +687,9 @@ class LogStore(ABC):
     ) -> str | None:
         """The body of the encounter's latest event of one of these kinds after
         `after_version`, if any."""
+        if tuple(kinds) == SEED_KINDS:  # the seed's: read off their own index, where there is one
+            row = self.conn.execute(LAST_SEEDED, (encounter, after_version)).fetchone()
+            return row[0] if row else None
         marks = ", ".join("?" for _ in kinds)
         row = self.conn.execute(
             f"SELECT body FROM events WHERE encounter = ? AND version > ? AND kind IN ({marks}) "

@@ -24,6 +24,7 @@ from fracas.ledger import chain
 from fracas.ledger.base import (
     APPEND_ONLY_TRIGGERS,
     CREATE_GLANCE_INDEX,
+    CREATE_SEED_INDEX,
     EVENT_COLUMNS,
     INSERT_NEW_EVENT,
     INSERT_REGISTRY,
@@ -531,8 +532,9 @@ class Store(LogStore):
             try:
                 self._migrate()
                 conn.execute(SNAPSHOTS_TABLE)
-                # a file made before the index gets it here; once there, this writes nothing
+                # a file made before these indexes gets them here; once there, this writes nothing
                 conn.execute(CREATE_GLANCE_INDEX)
+                conn.execute(CREATE_SEED_INDEX)
             except sqlite3.OperationalError as error:
                 self.close()
                 raise describe_sqlite_error(error, self.path) from None

@@ -13,8 +13,17 @@ import pytest
 
 from fracas.ledger import ConflictError, LogStore, NewEvent, NotFoundError, RefusedError, Store
 from fracas.ledger import open_store as open_log
-from fracas.ledger.base import ASKED_KIND, GLANCE_INDEX, HIDDEN_KIND, KINDS_EVER
+from fracas.ledger.base import (
+    ASKED_KIND,
+    GLANCE_INDEX,
+    HIDDEN_KIND,
+    KINDS_EVER,
+    LAST_SEEDED,
+    SEED_INDEX,
+    SEED_KINDS,
+)
 from fracas.ledger.chain import COUNTED_CHAIN, GENESIS, ChainWatch, StoredEvent, begun_of
+from fracas.rules.encounter import SEED_KINDS as RULES_SEED_KINDS
 from tests.support import POSTGRESQL
 
 BACKENDS = ["file", "memory", POSTGRESQL]
@@ -415,6 +424,24 @@ def test_whether_a_fight_ever_hid_or_asked_is_read_off_its_own_index(store: LogS
     assert store.kinds_ever("other") == {ASKED_KIND}
     assert store.kinds_ever("none") == set()
     assert GLANCE_INDEX in query_plan(store, KINDS_EVER, ("enc",))
+
+
+@pytest.mark.parametrize("location", BACKENDS, indirect=True)
+def test_the_dice_seed_in_force_is_named_by_the_last_seed_event(store: LogStore) -> None:
+    """A fight rolls with the seed its start or its last seed revealed names: found after
+    a version, whatever came between, and in a SQLite log through its partial index of
+    those events, not by walking back through every event of a fight folded whole."""
+    assert RULES_SEED_KINDS == SEED_KINDS  # the rules' events, as the log names them
+    started, revealed = (NewEvent(kind, f'{{"kind":"{kind}"}}') for kind in SEED_KINDS)
+    store.append("enc", [started, ev(2)], expected_version=0, command_id="c1")
+    store.append("enc", [revealed, ev(4), ev(5)], expected_version=2, command_id="c2")
+    store.append("other", [started], expected_version=0, command_id="c1")
+    assert store.last_of_kinds("enc", SEED_KINDS) == revealed.body
+    assert store.last_of_kinds("enc", SEED_KINDS[:1]) == started.body
+    assert store.last_of_kinds("enc", SEED_KINDS, after_version=3) is None
+    assert store.last_of_kinds("other", SEED_KINDS) == started.body
+    if store.dialect == "sqlite":
+        assert SEED_INDEX in query_plan(store, LAST_SEEDED, ("enc", 0))
 
 
 @pytest.mark.parametrize("location", ["file", POSTGRESQL], indirect=True)
