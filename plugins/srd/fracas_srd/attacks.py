@@ -294,6 +294,12 @@ def spent_extras(attacker: Fighter, weapon: Weapon) -> list[Event]:
     ]
 
 
+def ranged_attack(weapon: Weapon, command: Scene) -> bool:
+    """srd-17: a ranged weapon's attack is ranged, and so is a thrown weapon's thrown beyond
+    5 feet (its ability stays the melee one: srd-6)."""
+    return weapon.ranged or bool(weapon.range and command.within_5ft is False)
+
+
 def check_reach(weapon: Weapon, command: Scene) -> None:
     """srd-53: a melee weapon strikes beyond 5 feet only if it has the reach (a thrown one,
     with its range, is thrown)."""
@@ -324,13 +330,14 @@ def weapon_attack(
     if turned_away(ctx, events, attacker, target):
         return events
     mods = attack_modifiers(attacker, weapon)
+    ranged = ranged_attack(weapon, command)
     if (double := duplicate_struck(ctx, events, attacker, target, command)) is not None:
         swing = attack_roll(
-            ctx, events, attacker, double, command, mods, weapon.ranged, weapon.name
+            ctx, events, attacker, double, command, mods, ranged, weapon.name
         )
         return events + duplicate_hit(target, swing)
     answer = chosen(state, target, command.defence, weapon.type, unseen(attacker, target, command))
-    swing = attack_roll(ctx, events, attacker, target, command, mods, weapon.ranged, weapon.name)
+    swing = attack_roll(ctx, events, attacker, target, command, mods, ranged, weapon.name)
     answer, asked = on_the_hit(state, ctx, events, attacker, target, command, weapon, answer, swing)
     hit, critical = answered(state, events, attacker, target, answer, swing, asked)
     outcome = "critical hit" if critical else "hits" if hit else "misses"

@@ -256,3 +256,20 @@ def test_spells_that_pass_over_a_creature_type_refuse_it_and_the_samples_say_the
         fiend.act("fiend", "cast", "bones", spell="hold monster")
     fiend.act("fiend", "cast", "wyrm", faces=(2,), spell="hold monster", resist=False)
     assert fiend.who("wyrm").has("paralysed")
+
+
+@pytest.mark.parametrize(
+    ("flags", "reason"),
+    [
+        ({"range": "long"}, "disadvantage: beyond normal range"),
+        ({"hostile_near": True}, "disadvantage: a ranged attack with a hostile within 5 feet"),
+    ],
+)
+def test_srd_17_a_thrown_weapon_at_range_is_a_ranged_attack(flags: dict, reason: str):
+    """Issue 40: a handaxe thrown beyond 5 feet is hindered as a longbow's shot is."""
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    thrown = attack(t, 2, 2, within_5ft=False, weapon="handaxe", **flags)
+    assert edge(thrown) == [reason]
+    assert "srd-17" in rolls(thrown)[0].rules
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    assert edge(attack(t, 2, weapon="handaxe", **flags)) == []  # swung within 5 feet
