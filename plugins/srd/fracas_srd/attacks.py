@@ -56,6 +56,7 @@ from fracas_srd.triggered import (
     halved,
     rebuking,
     seen_trigger,
+    turns,
     when_hit,
 )
 
@@ -338,8 +339,8 @@ def weapon_attack(
         return events + duplicate_hit(target, swing)
     answer = chosen(state, target, command.defence, weapon.type, unseen(attacker, target, command))
     swing = attack_roll(ctx, events, attacker, target, command, mods, ranged, weapon.name)
-    answer, asked = on_the_hit(state, ctx, events, attacker, target, command, weapon, answer, swing)
-    hit, critical = answered(state, events, attacker, target, answer, swing, asked)
+    answer = on_the_hit(state, ctx, events, attacker, target, command, weapon, answer, swing)
+    hit, critical = answered(state, events, attacker, target, answer, swing)
     outcome = "critical hit" if critical else "hits" if hit else "misses"
     events.append(
         Resolved(
@@ -398,18 +399,21 @@ def on_the_hit(
     weapon: Weapon | Spell,
     answer: Reaction | None,
     swing: Swing,
-) -> tuple[Reaction | None, bool]:
+) -> Reaction | None:
     """The reaction to a hit the target chose once it saw it (`--ask`: asked now, srd-39),
-    when it declared none beforehand; and whether it was chosen so."""
+    when it declared none beforehand; asked only of one that can matter to this hit (not
+    shield against a hit it cannot turn)."""
     if answer is not None or not swing.hit:
-        return answer, False
+        return answer
     what = "a natural 20" if swing.natural == 20 else f"{swing.total} vs AC {swing.ac}"
     said = f"{attacker.name}'s {weapon.name} hits {target.name}: {what}"
     kind = weapon.type
-    found = seen_trigger(
-        state, ctx, events, target, command, HIT, kind, unseen(attacker, target, command), said
-    )
-    return found, found is not None
+    seen = unseen(attacker, target, command)
+
+    def matters(found: Reaction) -> bool:
+        return turns(found, swing.natural, swing.total, swing.ac)
+
+    return seen_trigger(state, ctx, events, target, command, HIT, kind, seen, said, matters)
 
 
 def grappled_by(attacker: Fighter, target: Fighter, weapon: Weapon) -> list[Event]:
@@ -485,19 +489,15 @@ def answered(
     target: Fighter,
     answer: Reaction | None,
     swing: Swing,
-    asked: bool = False,
 ) -> tuple[bool, bool]:
     """(hit, critical) once the target's reaction to a hit is taken (srd-39, srd-40); one
-    declared against a hit that did not come is not taken, and the step says so (`asked`:
-    chosen once the hit was seen)."""
+    declared against a hit that did not come is not taken, and the step says so."""
     if not swing.hit:
         if answer is not None and answer.trigger == HIT:
             kept = f"{answer.name}: not needed, the attack misses; the reaction is kept"
             events.append(Resolved(target.id, "react", [attacker.id], kept, ["srd-39"]))
         return False, False
-    said, hit = when_hit(
-        state, attacker, target, answer, swing.natural, swing.total, swing.ac, asked
-    )
+    said, hit = when_hit(state, attacker, target, answer, swing.natural, swing.total, swing.ac)
     events += said
     return hit, swing.critical and hit
 

@@ -655,8 +655,8 @@ def spell_attack(
         return events + duplicate_hit(target, swing)
     answer = chosen(state, target, command.defence, spell.type, unseen(caster, target, command))
     swing = attack_roll(ctx, events, caster, target, command, mods, ranged, spell.name)
-    answer, asked = on_the_hit(state, ctx, events, caster, target, command, spell, answer, swing)
-    hit, critical = answered(state, events, caster, target, answer, swing, asked)
+    answer = on_the_hit(state, ctx, events, caster, target, command, spell, answer, swing)
+    hit, critical = answered(state, events, caster, target, answer, swing)
     outcome = "critical hit" if critical else "hits" if hit else "misses"
     events.append(
         Resolved(

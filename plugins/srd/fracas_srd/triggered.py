@@ -230,32 +230,44 @@ def when_hit(
     natural: int,
     total: int,
     met: int,
-    asked: bool = False,
 ) -> tuple[list[Event], bool]:
     """srd-39, srd-40: the reaction to a hit, and whether it still hits; `met` is the AC the
-    roll met (cover's too, srd-22). `asked`: chosen once the hit was seen (an answer to
-    `--ask`): cast whether or not it turns the hit, its +5 lasting to the caster's turn."""
+    roll met (cover's too, srd-22). Shield is cast only if it turns the hit into a miss,
+    whether declared beforehand or chosen once the hit was seen (`--ask`, where it is offered
+    only then); else the reaction and slot stay."""
     if found is None or found.trigger != HIT:
         return [], True
     if found.halves:
         why = f"{found.name}: half the damage of {attacker.name}'s hit"
         events = taken(state, target, found)
         return [*events, Resolved(target.id, "react", [attacker.id], why, ["srd-40"])], True
-    effect = found.spell.effect if found.spell else None
-    ac = met + (effect.ac if effect else 0)
+    ac = met + raised(found)
     what = "a natural 20 still hits" if natural == 20 else f"{total} vs AC {ac}"
-    stands = natural == 20 or total >= ac
-    if stands and not asked:
-        # Declared beforehand, taken only if it can matter: the reaction and slot stay.
+    if not turns(found, natural, total, met):
+        # Taken only if it can matter: the reaction and slot stay (srd-39).
         outcome = f"{found.name}: not cast, it cannot turn the hit"
         return [Resolved(target.id, "react", [attacker.id], outcome, ["srd-39"], what)], True
     shield = lasting_effect(state, target, found, f"cast as {attacker.name}'s attack hits")
-    outcome = f"{found.name}: {'cast, but the hit stands' if stands else TURNED}"
     return [
         *taken(state, target, found),
         shield,
-        Resolved(target.id, "react", [attacker.id], outcome, ["srd-39"], what),
-    ], stands
+        Resolved(target.id, "react", [attacker.id], f"{found.name}: {TURNED}", ["srd-39"], what),
+    ], False
+
+
+def raised(found: Reaction) -> int:
+    """The AC a reaction to a hit adds (shield's +5), or 0."""
+    effect = found.spell.effect if found.spell else None
+    return effect.ac if effect else 0
+
+
+def turns(found: Reaction, natural: int, total: int, met: int) -> bool:
+    """srd-39, srd-40: whether a reaction to a hit can matter to this one: uncanny dodge
+    always halves it; shield only turns it into a miss, its +5 above the total (`met`: the
+    AC the roll met, cover's too), never a natural 20's."""
+    if found.halves:
+        return True
+    return natural != 20 and total < met + raised(found)
 
 
 def halved(parts: list[Modifier], found: Reaction | None) -> list[Modifier]:
@@ -362,10 +374,13 @@ def seen_trigger(
     kind: str,
     unseen: str,
     said: str,
+    matters: Callable[[Reaction], bool] = lambda _: True,
 ) -> Reaction | None:
     """The reaction `target` chose once it saw `trigger` come (its answer to `--ask`, in
     `on_hit` or `on_damage`), checked now; None for none. With no answer yet and the table
-    waiting on the target, the question is raised (ReactionDue) with `said`, what it saw."""
+    waiting on the target, the question is raised (ReactionDue) with `said`, what it saw,
+    offering only the reactions that `matters` to it (shield not against a hit it cannot
+    turn): none left, nobody is asked and the step goes on as rolled."""
     field = "on_hit" if trigger == HIT else "on_damage"
     name = (getattr(command, field, None) or {}).get(target.id)
     if name is not None:
@@ -376,7 +391,7 @@ def seen_trigger(
         return None
     names = []
     for found in reactions_of(target):
-        if found.trigger != trigger or not asks_later(found):
+        if found.trigger != trigger or not asks_later(found) or not matters(found):
             continue
         try:
             chosen(state, target, {target.id: found.name}, kind, unseen)

@@ -60,12 +60,38 @@ def test_srd_41_hellish_rebuke_is_asked_after_the_damage_and_cast_at_the_attacke
     assert "rules drift: none" in ok(gm, "audit")
 
 
-def test_srd_39_a_natural_20_still_hits_with_shield_cast(gm):
-    ok(gm, "act", "gob", "attack", "ilse", "-w", "scimitar", "--ask", "--dice", "20")
-    out = ok(gm, "answer", "ilse", "shield", "--dice", "3,4")
-    assert "shield: cast, but the hit stands (a natural 20 still hits)" in out
-    assert "critical hit Ilse" in out
-    assert "1 level 1 spell slot: 3 of 4 left" in out
+def test_srd_39_a_natural_20_asks_no_shield_and_spends_nothing(gm):
+    out = ok(gm, "act", "gob", "attack", "ilse", "-w", "scimitar", "--ask", "--dice", "20,3,4")
+    assert "-> critical hit" in out and "shield" not in out
+    # the damage rolled as if no reaction were due, and the damage's own reaction asked
+    assert "(Goblin's scimitar deals 9 damage to Ilse) waits for the reaction of Ilse" in out
+    assert "(none | hellish rebuke)" in out
+    assert "slots 1st 4/4" in ok(gm, "status")
+
+
+def test_srd_39_a_hit_shield_cannot_turn_asks_nobody_and_spends_nothing(gm):
+    # 13 + 4 = 17 vs AC 12: shield's AC 17 would still be hit, so it is not offered
+    out = ok(gm, "act", "gob", "attack", "ilse", "-w", "scimitar", "--ask", "--dice", "13,3")
+    assert "-> hit" in out and "shield" not in out
+    assert "(Goblin's scimitar deals 5 damage to Ilse) waits for the reaction of Ilse" in out
+    status = ok(gm, "status")
+    assert "slots 1st 4/4" in status and "(none | hellish rebuke)" in status
+    out = ok(gm, "answer", "ilse", "none")
+    assert "Ilse takes 5 damage" in out and "shield" not in out
+    assert "slots 1st 4/4" in ok(gm, "status")
+    # ... and an explicit shield against it is not cast: the reaction and slot stay
+    ok(gm, "undo")  # the answer, then the attack
+    ok(gm, "undo")
+    declared = ["--defence", "ilse=shield", "--dice", "13,3"]
+    out = ok(gm, "act", "gob", "attack", "ilse", "-w", "scimitar", *declared)
+    assert "shield: not cast, it cannot turn the hit (17 vs AC 17)" in out
+    assert "slots 1st 4/4" in ok(gm, "status")
+
+
+def test_srd_39_a_hit_shield_can_turn_still_asks_it(gm):
+    out = ok(gm, "act", "gob", "attack", "ilse", "-w", "scimitar", "--ask", "--dice", "12")
+    assert "Goblin's attack waits for Ilse's reaction (none | shield)" in out
+    assert "shield: the hit becomes a miss (16 vs AC 17)" in ok(gm, "answer", "ilse", "shield")
 
 
 def test_srd_39_a_miss_asks_nobody_and_keeps_the_reaction(gm):
