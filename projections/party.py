@@ -197,9 +197,25 @@ def bring_into(
         return brought(log, encounter, author, dice)
 
 
+def staying_out(home: Encounter) -> dict[str, str]:
+    """The members out of the fighting for good (d20: dead), id to name: they stay in the
+    party's record but join no fight."""
+    out = home.ruleset.out
+    return {
+        who: wound_row(home, home.state, who).name
+        for who, fighter in home.state.fighters.items()
+        if out & set(fighter.conditions)
+    }
+
+
+def stays_out(name: str) -> str:
+    """The line a fight's start gives for a member who stays out of it."""
+    return f"{name} is dead and stays out of the fight"
+
+
 def brought(log: Fracas, encounter: str, author: str, dice: list[int] | None = None) -> list[str]:
     """Every member joined to `encounter` with their sheet, then carried over (one step
-    each); the party marked as sent there."""
+    each), but those out for good (`staying_out`); the party marked as sent there."""
     from fracas.projections.app import dealt
 
     fight = log.encounter(encounter)
@@ -211,15 +227,17 @@ def brought(log: Fracas, encounter: str, author: str, dice: list[int] | None = N
     home = bring_home(log, author)
     fight.reload()
     came = joined(home)
-    typed = dealt(dice, len(home.state.fighters))
-    for who, faces in zip(home.state.fighters, typed, strict=True):
+    out = staying_out(home)
+    going = [who for who in home.state.fighters if who not in out]
+    typed = dealt(dice, len(going))
+    for who, faces in zip(going, typed, strict=True):
         first = came[who]
         log.add(who, first.sheet, encounter, name=first.name, side="pc", author=author, dice=faces)
         fight.reload()
         standing = home.ruleset.standing_of(home.state, who)
         fight.execute(Carry(who, PARTY, standing), author=author)
     home.execute(SendParty(encounter), author=author)
-    return list(home.state.fighters)
+    return going
 
 
 def rest(

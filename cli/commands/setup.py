@@ -102,16 +102,22 @@ def new(
     source = click.get_current_context().get_parameter_source("ruleset")
     chose_ruleset = source is not click.core.ParameterSource.DEFAULT
 
+    out: list[str] = []
+
     def start(path: str) -> str:
         with Fracas(path, create=True) as log:
             given = {"title": title, "options": chosen, "encounter": encounter_id}
             if not with_party:
                 return log.new(ruleset, **given, limits=limited).id
             rules = ruleset if chose_ruleset else party.party(log).ruleset.name
-            return party.new_with_party(log, rules, **given, limits=limited).id
+            fight = party.new_with_party(log, rules, **given, limits=limited)
+            out[:] = party.staying_out(party.party(log)).values()
+            return fight.id
 
     started = app.creating(start)
     click.echo(started)
+    for name in out:  # on stderr: scripts read the id from stdout
+        click.echo(party.stays_out(name), err=True)
     app.witness(started)
 
 
@@ -472,6 +478,8 @@ def party_bring(app: App, dice: str | None, by: str) -> None:
     typed = parse_dice_faces(dice)
     for who in party.bring_into(app.writer, live.id, author=by, dice=typed):
         click.echo(f"{who} joins {live.id} as the party stands")
+    for name in party.staying_out(party.party(app.writer)).values():
+        click.echo(party.stays_out(name))
     app.witness(live.id)
 
 

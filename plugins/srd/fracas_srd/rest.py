@@ -116,8 +116,12 @@ def restore(state: State, who: str, given: dict[str, Any]) -> list[Event]:
 def rest(state: State, who: str, kind: str, spend: int, ctx: Context) -> list[Event]:
     check_nobody_dying(state)
     f = state.fighter(who)
+    if f.dead and spend:
+        raise RefusedError(
+            f"{f.name} is dead: no rest brings {f.them} back; spend none on {f.name}"
+        )
     if f.dead:
-        return [Note(f"{f.name} is dead: no rest brings them back")]
+        return [Note(f"{f.name} is dead: no rest brings {f.them} back")]
     return short_rest(state, who, spend, ctx) if kind == "short" else long_rest(f)
 
 

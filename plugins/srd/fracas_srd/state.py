@@ -108,6 +108,11 @@ class Fighter(msgspec.Struct, frozen=True):
         return "its" if self.sheet.monster or self.side != "pc" else "their"
 
     @property
+    def them(self) -> str:
+        """The object pronoun: a monster is "it"; a player character "them"."""
+        return "it" if self.sheet.monster or self.side != "pc" else "them"
+
+    @property
     def it(self) -> str:
         """The pronoun a sentence gives it: a monster is "it"; a player character is named."""
         return "it" if self.sheet.monster or self.side != "pc" else self.name

@@ -164,3 +164,37 @@ def test_the_log_says_a_breath_is_the_monster_s_action_and_an_upcast_its_level(g
     darts = ok(gm, "act", "ilse", "cast", "wyrm", "-o", "spell=magic missile", "-o", "level=2")
     assert "magic missile, a level 1 spell cast at level 2 with an action" in darts
     assert "Ilse spends 1 level 2 spell slot: 1 of 2 left" in darts
+
+
+def dead_party(gm) -> None:
+    """Torvald wounded and Maelis killed outright (massive damage, srd-14), back home."""
+    ok(gm, "party", "add", "torvald", "-r", "srd", "--sheet", str(SAMPLES / "fighter.toml"))
+    ok(gm, "party", "add", "maelis", "--sheet", str(SAMPLES / "cleric.toml"), "--name", "Maelis")
+    ok(gm, "new", "--party", "--id", "crypt", "--title", "The crypt")
+    add(gm, "ghoul", "goblin", "Ghoul", side="npc")
+    ok(gm, "begin", "--dice", "5,10,15")
+    ok(gm, "harm", "torvald", "5")
+    ok(gm, "harm", "maelis", "60")
+    ok(gm, "end")
+
+
+def test_the_dead_stay_in_the_party_but_out_of_the_next_fight(gm):
+    """Issue 40: a dead member rolled initiative and topped the next fight's order."""
+    dead_party(gm)
+    out = ok(gm, "new", "--party", "--id", "road", "--title", "The road")
+    assert "Maelis is dead and stays out of the fight" in out, out
+    status = ok(gm, "status")
+    assert "torvald" in status and "maelis" not in status.lower(), status
+    assert "maelis" in ok(gm, "party")  # still in the party's record
+    add(gm, "wolf", "wolf", "Wolf", side="npc")
+    assert "Maelis" not in ok(gm, "begin", "--dice", "5,10")
+
+
+def test_a_rest_spending_a_dead_members_hit_dice_is_refused(gm):
+    """Issue 40: the dead member was dropped silently and the others rested."""
+    dead_party(gm)
+    said = party_refused(gm, "party", "rest", "short", "--spend", "maelis=1", "--dice", "4")
+    assert said.startswith("Error: Maelis is dead: no rest brings"), said
+    assert "spend none on Maelis" in said, said
+    rested = ok(gm, "party", "rest", "short", "--spend", "torvald=1", "--dice", "4")
+    assert "Maelis is dead" in rested, rested
