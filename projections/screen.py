@@ -84,7 +84,8 @@ def chip(condition: str) -> str:
     """A condition as a TV's chip beside a name reads it across a room: what it is and what
     is left of it, short ("under bless (9 rounds left, ending at initiative 10)" -> "bless ·
     9 rds"; "under shield (until the start of Ilse's next turn)" -> "shield · to Ilse's
-    turn"); its whole wording is the chip's title. One without a duration is itself."""
+    turn"; "under bless (Maelis's concentration)" -> "bless · by Maelis"); its whole wording is
+    the chip's title. One without a duration is itself."""
     found = LASTING.match(condition)
     if not found:
         return condition
@@ -95,6 +96,8 @@ def chip(condition: str) -> str:
         return f"{found['name']} · {n} {unit}{'s' if n != 1 else ''}"
     if until := re.match(r"until initiative (\d+)\b", left):
         return f"{found['name']} · to init {until[1]}"
+    if held := re.match(r"(.+)'s concentration$", left):  # its duration is on the caster's
+        return f"{found['name']} · by {held[1]}"
     if turn := re.match(r"until the (start|end) of (.+?)'s (?:next|current) turn$", left):
         edge = "" if turn[1] == "start" else "end of "
         return f"{found['name']} · to {edge}{turn[2]}'s turn"

@@ -109,7 +109,7 @@ from fracas.rules.ruleset import (
     tie_roll,
 )
 from fracas.rules.sheets import recorded
-from fracas.rules.views import InitiativeRow, PinRow, View, WoundRow
+from fracas.rules.views import HELD, InitiativeRow, PinRow, View, WoundRow
 
 __all__ = [
     "ANY_KIND",
@@ -117,6 +117,7 @@ __all__ = [
     "DOWN",
     "FACTS",
     "FUMBLE",
+    "HELD",
     "OUT",
     "BadInputError",
     "Begin",

@@ -51,7 +51,7 @@ from fracas.rules.events import (
     Renamed,
     Rolled,
 )
-from fracas.rules.views import View
+from fracas.rules.views import HELD, View
 
 __all__ = [
     "BY_HAND",
@@ -362,7 +362,9 @@ def table_view(view: Callable[[Any], View]) -> Callable[[Any], View]:
 
 def with_durations(state: Any, seen: View) -> View:
     """Each condition that lasts a while shown with what is left of it ("blessed (2 rounds
-    left)"), and in the row's detail under `durations` for `status --json`."""
+    left)"), and in the row's detail under `durations` for `status --json`. One another
+    holds (the row's `detail[HELD]`: a d20 spell's effect, held by a concentration) is shown
+    as the ruleset words it: the duration is said once, on what holds it."""
     if not durations.timed(state):
         return seen
     wounds = []
@@ -374,7 +376,8 @@ def with_durations(state: Any, seen: View) -> View:
             if (lasting := durations.until_of(detail)) is not None
         }
         if left:
-            shown = [shown_with(c, left) for c in row.conditions]
+            said = {n: v for n, v in left.items() if n not in row.detail.get(HELD, {})}
+            shown = [shown_with(c, said) for c in row.conditions]
             row = replace(row, conditions=shown, detail={**row.detail, "durations": left})
         wounds.append(row)
     return replace(seen, wounds=wounds)

@@ -22,10 +22,15 @@ class InitiativeRow(msgspec.Struct, frozen=True):
     status: str = ""
 
 
+HELD = "held"  # a row's detail: {condition: who holds it}; fracas shows no duration of these
+
+
 class WoundRow(msgspec.Struct, frozen=True):
     """A combatant's health: `health` as the table reads it ("HP 5/12"), and as numbers:
     `current` of `maximum` (None: no fixed maximum) in `unit`, counting what is `left`
-    (HP) or what was `taken` (wound points)."""
+    (HP) or what was `taken` (wound points). A condition another holds (a d20 spell's
+    effect, held by its caster's concentration) is named with its holder in `detail[HELD]`:
+    its duration is said once, on what holds it, not on the condition too."""
 
     combatant: str
     name: str

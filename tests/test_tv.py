@@ -390,6 +390,7 @@ def test_a_condition_s_duration_reads_short_on_the_tv_its_whole_words_in_its_tit
     assert chip("prone") == "prone"
     assert chip("under shield (until the start of Ilse's next turn)") == "shield · to Ilse's turn"
     assert chip("under bless (until initiative 10 of round 3)") == "bless · to init 10"
+    assert chip("under bless (Maelis's concentration)") == "bless · by Maelis"  # issue 40
 
 
 @pytest.mark.sqlite_file
@@ -405,7 +406,9 @@ def test_a_blessed_row_on_the_tv_shows_the_short_chip(tmp_path: Path) -> None:
         do(e, {"action": "cast", "actor": "maelis", "targets": ["maelis"], "spell": "bless"})
     row = row_of(screens(db)[PLAYERS], "maelis")
     chips = re.findall(r'<span class="condition" title="([^"]*)">([^<]*)</span>', row)
-    assert any(said.startswith("bless · ") and "rounds left" in title for title, said in chips), row
+    # issue 40: the duration is the concentration's, said once; the blessing names whose it is
+    assert "concentrating on bless · 10 rds" in [said for _, said in chips], row
+    assert "bless · by Maelis" in [said for _, said in chips], row
 
 
 @pytest.mark.sqlite_file

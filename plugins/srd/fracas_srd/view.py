@@ -3,7 +3,7 @@ saves, reactions and legendary actions left, and who grapples whom."""
 
 from typing import Any
 
-from fracas.rules.api import InitiativeRow, PinRow, View, WoundRow
+from fracas.rules.api import HELD, InitiativeRow, PinRow, View, WoundRow
 
 from fracas_srd.effects import armor_class
 from fracas_srd.slots import shown, slots_left
@@ -102,24 +102,44 @@ def detail(fighter: Fighter) -> dict[str, Any]:
     return found
 
 
-def shown_condition(name: str, detail: dict[str, Any]) -> str:
-    """A condition as the row says it: a concentration names its spell (srd-26)."""
+def shown_condition(name: str, detail: dict[str, Any], holder: str = "") -> str:
+    """A condition as the row says it: a concentration names its spell (srd-26), and an
+    effect a concentration holds names whose it is (its duration is the concentration's)."""
     spell = detail.get("spell") if name == "concentrating" else None
+    if holder:
+        return f"{name} ({holder}'s concentration)"
     return f"{name} on {spell}" if spell else name
+
+
+def held_by(state: State) -> dict[str, dict[str, str]]:
+    """Each creature's conditions a concentration holds (srd-26), with the name of the
+    creature concentrating: they end with it, and say no duration of their own."""
+    held: dict[str, dict[str, str]] = {}
+    for caster in state.fighters.values():
+        for who, condition in (caster.conditions.get("concentrating") or {}).get("effects", []):
+            held.setdefault(who, {})[condition] = caster.name
+    return held
 
 
 DUE = "death save due"  # a dying turn begun, its death save still to roll (srd-14)
 
 
-def wound_row(fighter: Fighter, due: bool = False) -> WoundRow:
-    shown = sorted(shown_condition(name, d) for name, d in fighter.conditions.items())
+def wound_row(fighter: Fighter, due: bool = False, held: dict[str, str] | None = None) -> WoundRow:
+    """`held`: the creature's conditions a concentration holds, and whose (`held_by`)."""
+    held = {name: who for name, who in (held or {}).items() if name in fighter.conditions}
+    shown = sorted(
+        shown_condition(name, d, held.get(name, "")) for name, d in fighter.conditions.items()
+    )
+    found = detail(fighter)
+    if held:
+        found[HELD] = held  # fracas shows no duration of these: the concentration's says it
     return WoundRow(
         fighter.id,
         fighter.name,
         fighter.side,
         health(fighter),
         [*shown, DUE] if due else shown,
-        detail(fighter),
+        found,
         fighter.hp,
         fighter.hp_max,
         "HP",
@@ -145,8 +165,9 @@ def view(state: State) -> View:
         )
         for i, f in enumerate([*ranked, *unranked], start=1)
     ]
+    held = held_by(state)
     wounds = [
-        wound_row(f, save_due(state, f))
+        wound_row(f, save_due(state, f), held.get(f.id))
         for f in sorted(state.fighters.values(), key=lambda f: f.joined)
     ]
     pins = [

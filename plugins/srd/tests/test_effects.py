@@ -51,8 +51,11 @@ def test_srd_32_shield_of_faith_raises_the_ac_the_attack_and_the_status_show_it(
     assert t.who("maelis").bonus  # a bonus action
     wound = next(w for w in RULESET.view(t.state).wounds if w.combatant == "maelis")
     assert wound.detail["ac"] == 18 and RULESET.numbers_of(wound)["AC"] == 18
-    shielded = "under shield of faith (100 rounds left, ending at initiative 20)"
-    assert shielded in wound.conditions
+    shielded = "concentrating on shield of faith (100 rounds left, ending at initiative 20)"
+    assert wound.conditions == [
+        shielded,
+        f"under shield of faith ({t.who('maelis').name}'s concentration)",
+    ]
     t.next()
     out = t.act("gob", "attack", "maelis", faces=(13,), weapon="scimitar")
     attack = rolls(out)[0]

@@ -200,7 +200,8 @@ def test_srd_83_a_moved_mark_keeps_the_time_the_spell_has_left(tmp_path):
     wounds = json.loads(ok(gm, "status", "--json"))["wounds"]
     shown = {w["combatant"]: w["conditions"] for w in wounds}
     left = "hunter's mark (598 rounds left, ending at initiative 19)"
-    assert shown["cl"] == [f"concentrating on {left}"] and shown["g2"] == [f"under {left}"]
+    held = "under hunter's mark (Maelis's concentration)"  # the duration is said once (issue 40)
+    assert shown["cl"] == [f"concentrating on {left}"] and shown["g2"] == [held]
 
 
 def test_a_foundry_fighters_second_wind_is_read_and_played(gm, tmp_path):

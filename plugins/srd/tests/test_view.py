@@ -169,3 +169,19 @@ def test_the_gm_s_status_says_the_fight_is_over_in_one_line(tmp_path):
     for said in (harmed, shown):
         assert said.count("the fight is over") == 1, said
         assert "conscious combatant" not in said, said
+
+
+def test_srd_26_a_concentration_says_its_duration_once_what_it_holds_names_whose_it_is():
+    """Issue 40 (a 5e GM): bless showed "10 rounds left, ending at initiative 20" on the
+    caster's concentration and again on every blessed creature. The duration is the
+    concentration's; each effect it holds says whose concentration holds it."""
+    t = fight(("maelis", "cleric"), ("pc-brannoc", "fighter"), ("gob", "goblin"))
+    t.act("maelis", "cast", "pc-brannoc", "maelis", spell="bless")
+    name = t.who("maelis").name
+    held = f"under bless ({name}'s concentration)"
+    assert row(t, "maelis").conditions == [
+        "concentrating on bless (10 rounds left, ending at initiative 20)",
+        held,
+    ]
+    assert row(t, "pc-brannoc").conditions == [held]
+    assert row(t, "pc-brannoc").detail["durations"]["under bless"]["rounds_left"] == 10
