@@ -109,25 +109,34 @@ def secret_mark(step: int, disclosed_by: int | None) -> str:
 PIPE_WIDTH = 200  # a pipe or file gets whole rows, not rows folded at 80 columns
 
 
+# What the separate columns keep for the words that change through a fight (health, status,
+# conditions), which wrap between words within them: the layout is chosen from the width and
+# the columns that hold still (names, order, the ruleset's numbers), never from how long a
+# condition is, so a fight keeps its columns from one command to the next at one width.
+WRAPPING = {"Health": 24, "Status": 16, "Conditions": 24}
+
+
 def status_table(shown: Board, width: int) -> Any:
-    """The board as a rich table, in one column each when that fits `width`; else with the
-    ruleset's numbers, the status and the conditions folded into one wrapping column. A
-    name is never broken."""
+    """The board as a rich table, in one column each when the columns that hold still and
+    room for the rest (WRAPPING) fit `width`; else with the ruleset's numbers, the status and
+    the conditions folded into one wrapping column. A name is never broken."""
     from rich.console import Console
     from rich.measure import Measurement
 
-    table = board_table(shown, folded=False)
+    steady = board_table(shown, folded=False, steady_only=True)
     # A measure is capped at the console's width; one writing to no terminal has the width
     # it is given (a dumb terminal's would be 80, whatever it is given).
     unbounded = Console(width=10_000, file=io.StringIO())
-    if Measurement.get(unbounded, unbounded.options, table).maximum <= width:
-        return table
+    room = sum(WRAPPING.values()) + 2 * len(WRAPPING)  # and the gap before each
+    if Measurement.get(unbounded, unbounded.options, steady).maximum + room <= width:
+        return board_table(shown, folded=False)
     return board_table(shown, folded=True)
 
 
-def board_table(shown: Board, *, folded: bool) -> Any:
+def board_table(shown: Board, *, folded: bool, steady_only: bool = False) -> Any:
     """Who acts, in order, with health and the key numbers; `folded`: the numbers, status
-    and conditions in one column, words wrapped."""
+    and conditions in one column, words wrapped; else each in its column, health, status and
+    conditions wrapping between words. `steady_only`: the columns that hold still alone."""
     from rich import box
     from rich.table import Table
     from rich.text import Text  # what was typed is text, never rich markup ("[/x]")
@@ -147,14 +156,16 @@ def board_table(shown: Board, *, folded: bool) -> Any:
     table.add_column("Name", no_wrap=True, overflow="ellipsis")
     table.add_column("Side", no_wrap=True)
     table.add_column("Order", no_wrap=not folded, overflow="fold")
-    table.add_column("Health", no_wrap=not folded, overflow="fold")
+    if not steady_only:
+        table.add_column("Health", overflow="fold")
     if folded:  # its words wrap: a narrow terminal folds the row, never cuts it
         table.add_column("Status", ratio=1, overflow="fold")
     else:
         for column in numbers:
             table.add_column(column, justify="right", no_wrap=True)
-        table.add_column("Status")
-        table.add_column("Conditions")
+        if not steady_only:
+            table.add_column("Status", overflow="fold")
+            table.add_column("Conditions", overflow="fold")
     for row in shown.rows:
         style = "bold" if row.acting else ("dim" if row.status.startswith("removed") else None)
         said = status_words(row)
@@ -169,6 +180,8 @@ def board_table(shown: Board, *, folded: bool) -> Any:
             ]
         marks = ">" if row.acting else ""
         cells = [marks, str(row.order), row.name, row.side, row.key, row.health, *rest]
+        if steady_only:
+            cells = [marks, str(row.order), row.name, row.side, row.key, *rest[: len(numbers)]]
         table.add_row(*map(Text, cells), style=style)
     return table
 

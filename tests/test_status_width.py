@@ -205,3 +205,25 @@ def test_status_on_a_terminal_dumb_or_not_keeps_every_column_whole_at_its_width(
     for heading in ("#", "Name", "Side", "Order", "Health", "Status"):
         assert heading in words, (heading, shown)
     assert "burning" in words and words.count("AC") == len(data["wounds"]), shown
+
+
+def heading(text: str) -> list[str]:
+    """The columns of a drawn board, as its heading names them."""
+    return next(line.split() for line in text.splitlines() if " Name " in f" {line} ")
+
+
+@pytest.mark.parametrize("ruleset", list(FIGHTS))
+def test_the_status_layout_holds_through_a_fight_at_one_width(run, ruleset: str) -> None:
+    """Issue 40 (a 5e GM): the board chose its columns from what the rows said, so a long
+    condition with a duration folded the numbers, the status and the conditions into one
+    column from one command to the next. At a terminal's width, a fight keeps its columns."""
+    data = begun(run, ruleset)
+    widths = range(80, 241, 8)
+    before = {width: heading(drawn(run, width)) for width in widths}
+    who = data["wounds"][0]["combatant"]
+    run("condition", "set", who, "shaken by what it saw in the mirror", "--for", "10")
+    for width in widths:
+        text = drawn(run, width)
+        assert heading(text) == before[width], (width, text)
+        assert max(len(line.rstrip()) for line in text.splitlines()) <= width, text
+        assert "…" not in text and "mirror" in text, text

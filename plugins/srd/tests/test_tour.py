@@ -60,7 +60,7 @@ def test_the_docs_wyrm_s_lair_runs_as_written(tmp_path: Path):
     assert "Brannoc spends 15 feet of movement: stands up, 15 feet left" in out
     assert "becomes a success (2 left today)" in out
     assert "recharge of fire breath (5-6): 3 vs 5 -> not yet" in out
-    status = out[out.rindex("Round 2 ·") :]
+    status = " ".join(out[out.rindex("Round 2 ·") :].split())  # words wrap in their columns
     assert (
         "slots 1st 0/1 · 2nd 0/1" in status
         and "shield of faith (100 rounds left, ending at initiative 20)" in status
