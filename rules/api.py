@@ -42,6 +42,8 @@ Constants and types:
 - `ANY_KIND`: the key of an upcaster that applies to every kind of event;
 - `CRITICAL`, `FUMBLE`, `DOWN`, `OUT`: the facts `Ruleset.facts` may report of an event;
 - `FACTS`: those four, the table's fixed vocabulary of facts;
+- `HELD`: the key of a `WoundRow`'s detail naming the conditions another holds (a spell's
+  effect, held by its caster's concentration), which the board shows with no duration;
 - `Bounded`: an int between -1000 and 1000 (a modifier, an option: a fight's size);
 - `Multiplier`: an int between 1 and 100;
 - `Upcaster`: a function from an event's plain data under an old schema to the next one's.
