@@ -93,7 +93,7 @@ def flags_of(ruleset: Ruleset, name: str, taken: set[str]) -> list[Flag]:
             *flag_of(f),
             default_of(f),
             in_order(choices(f.type), order.get(f.name, [])),
-            described(ruleset, f.name),
+            described(ruleset, f.name, name),
         )
         for f in fields
     ]
@@ -124,11 +124,13 @@ def player_flags(ruleset: Ruleset, name: str) -> list[Flag]:
     return flags_of(ruleset, name, set(ruleset.fields_of(name)) - {*IMPLIED, "targets"})
 
 
-def described(ruleset: Ruleset, field: str) -> str:
+def described(ruleset: Ruleset, field: str, action: str = "") -> str:
     """A field's line of help, the same in every action that takes it (so that it is
-    listed once): the ruleset's, else what the flag of `fracas act` for it means, else the
-    first line its players read for it on their phones."""
-    said = ruleset.field_help.get(field) or FLAG_HELP.get(field)
+    listed once) unless the ruleset gives this action's own ("ACTION.FIELD"): the
+    ruleset's, else what the flag of `fracas act` for it means, else the first line its
+    players read for it on their phones."""
+    own = ruleset.field_help.get(f"{action}.{field}") if action else None
+    said = own or ruleset.field_help.get(field) or FLAG_HELP.get(field)
     if said:
         return said
     playable = (ruleset.players or {}).values()

@@ -255,7 +255,7 @@ ACTIONS = {
     "or healing (srd-3, srd-6, srd-25, srd-26, srd-31)",
     "dash": "extra movement equal to speed (srd-5)",
     "disengage": "movement provokes no opportunity attacks this turn (srd-5)",
-    "dodge": "attacks against have disadvantage until the next turn (srd-5)",
+    "dodge": "attacks against it have disadvantage until the next turn (srd-5)",
     "help": "an ally's next attack on a creature (--opt against=ID) has advantage (srd-5)",
     "hide": "a Dexterity (Stealth) check to hide (srd-5, srd-23)",
     "search": "a Wisdom (Perception) check to find the hidden, or an Intelligence "

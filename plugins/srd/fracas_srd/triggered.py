@@ -113,7 +113,8 @@ def chosen(
     found = next((r for r in own if r.name.lower() == name.lower()), None)
     if found is None:
         theirs = ", ".join(r.name for r in own) or "none"
-        raise BadInputError(f"{target.name} has no reaction {name!r}; theirs: {theirs}")
+        owner = "its own" if target.its == "its" else "theirs"
+        raise BadInputError(f"{target.name} has no reaction {name!r}; {owner}: {theirs}")
     if found.trigger not in comes:
         raise RefusedError(f"{found.name} answers a hit, and this makes no attack roll (srd-39)")
     try:

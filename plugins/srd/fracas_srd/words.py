@@ -93,6 +93,8 @@ FIELD_HELP = {
     "defend_with": "the target's skill in the contest: athletics or acrobatics",
     "using": "the skill: athletics or acrobatics to escape; perception (the default) or "
     "investigation to search",
+    "escape.using": "the skill: athletics or acrobatics (unsaid: the better)",
+    "search.using": "the skill: perception (the default) or investigation",
     "push": "push 5 feet away instead of knocking prone",
     "bonus": "as a bonus action, by a feature (Cunning Action, Nimble Escape; srd-60)",
     "what": "the object used",

@@ -3,7 +3,7 @@ attack, a Multiattack or a spell aimed at the dead is refused, nothing spent; a 
 Perception or Investigation as the GM names it."""
 
 import pytest
-from srd_cli import SAMPLES, Gm, fight, ok, refused
+from srd_cli import SAMPLES, Gm, fight, gm_on, ok, refused
 
 WYRM = ["add", "wyrm", "--sheet", str(SAMPLES / "wyrm.toml"), "--name", "Wyrm"]
 GOBLIN = ["add", "gob", "--sheet", str(SAMPLES / "goblin.toml"), "--name", "Goblin"]
@@ -93,3 +93,26 @@ def test_a_player_character_is_named_or_their_and_a_monster_is_it(yard):
     ok(yard, "harm", "brannoc", "28")  # dying; then massive damage kills him (srd-15)
     out = ok(yard, "harm", "brannoc", "28")
     assert "28 damage at 0 HP, at least their max HP 28" in out, out
+
+
+def test_each_actions_using_has_its_own_help_and_dodge_says_it(tmp_path):
+    """Issue 40: escape's `using` listed the search skills; dodge lacked "it"."""
+    from fracas.projections import catalog
+
+    from fracas_srd.ruleset import RULESET
+
+    def using(action: str) -> str:
+        flags = catalog.flags_of(RULESET, action, {"using"})
+        return next(f for f in flags if f.field == "using").description
+
+    assert "acrobatics" in using("escape") and "investigation" not in using("escape")
+    assert "investigation" in using("search") and "acrobatics" not in using("search")
+    out = ok(gm_on(tmp_path / "actions.db"), "actions", "-r", "srd")
+    assert "dodge: attacks against it have disadvantage" in out, out
+
+
+def test_a_monsters_reactions_are_its_own(tmp_path):
+    """Issue 40: a monster's missing reaction said "theirs"."""
+    gm = fight(tmp_path / "r.db", "R", "20,5", ILSE, GOBLIN)
+    said = refused(gm, "act", "ilse", "attack", "gob", "--defence", "gob=parry")
+    assert said == "Error: Goblin has no reaction 'parry'; its own: none", said
