@@ -377,12 +377,16 @@ def step_parts(
     events: list[Event], actor: str | None, names: Mapping[str, str], ruleset: Ruleset, ends: str
 ) -> list[str]:
     """A phrase for each event that says something; `ends` ("Wren's turn ends") in the
-    place of the turn's advance, where the step says more than that."""
+    place of the turn's advance, where the step says more than that. Each roll and each
+    outcome reads, however like an earlier one its words are (a multiattack's two hits of
+    19); a state said again ("Bo is pinned" by two events) reads once."""
     parts: list[str] = []
     for event in summed(events):
         if ends and isinstance(event, TurnAdvanced) and ends not in parts:
             parts.append(ends)
-        elif (said := event_phrase(event, actor, names, ruleset)) is not None:
+        elif (said := event_phrase(event, actor, names, ruleset)) is not None and (
+            isinstance(event, Rolled | Resolved) or said not in parts
+        ):
             parts.append(said)
     return [] if parts == [ends] else parts
 
@@ -432,7 +436,7 @@ def sentence(
         parts.append(f"the order is now {stated}")  # as the view orders them, not as rolled
     if command is not None and command.get("action") == FREE_ROLL:
         parts = [free_roll_reading(e) for e in events if isinstance(e, Rolled)]
-    parts = unrepeated_parts(list(dict.fromkeys(parts)), head)  # an outcome reads once
+    parts = unrepeated_parts(parts, head)
     if not head:
         return "; ".join(parts) if parts else ""
     return f"{head}: {'; '.join(parts)}" if parts else head

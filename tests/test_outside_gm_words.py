@@ -120,3 +120,39 @@ def test_a_feature_used_once_a_turn_reads_as_used_not_spent(run) -> None:
                "--dice", "15,4,3,5").output  # fmt: skip
     assert "Wren uses sneak attack (once a turn)" in said, said
     assert "spends 1 once a turn" not in said + run("log").output
+
+
+def test_each_attack_of_a_multiattack_keeps_its_roll_however_like_the_last(run) -> None:
+    run("new", "-r", "srd", "-t", "a raid")
+    run("add", "wren", "--sheet", str(SRD_SAMPLES / "fighter.toml"), "--side", "pc",
+        "--name", "Wren")  # fmt: skip
+    run("add", "captain", "--monster", "bandit captain")
+    run("begin", "--dice", "20,1")
+    run("next")
+    run("act", "captain", "multiattack", "wren", "--dice", "20,1,1,19,2,19,3")
+    line = line_of(run("export", "--format", "md").output, "Bandit Captain attacks Wren")
+    hit = "19 +3 +2 = 24 against 18, hit (24 vs AC 18); hits Wren; damage of"
+    assert line.count(hit) == 2, line
+    assert "hits Wren; damage of dagger: 3 +3 = 6 on 1d4+3" in line, line
+    run("next")
+    run("next")
+    run("act", "captain", "multiattack", "wren", "--dice", "2,2,3")
+    text = run("export", "--format", "md").output
+    line = [x for x in text.splitlines() if "Bandit Captain attacks Wren" in x][-1]
+    assert line.count("against 18, miss") == 3 and line.count("misses Wren") == 3, line
+
+
+def test_one_percentile_roll_against_two_targets_reads_each_outcome(run, tmp_path) -> None:
+    sheet = tmp_path / "gunner.toml"
+    sheet.write_text(
+        'dex = 14\nhp = 40\nskills.firearms = 60\nholding = ["pistol"]\n'
+        'weapons = [{name = "pistol", kind = "firearm", damage = "1d10"}]\n'
+    )
+    run("new", "-t", "a duel")
+    run("add", "alice", "--sheet", str(sheet), "--side", "pc", "--name", "Alice")
+    run("add", "bob", "--sheet", str(sheet), "--set", "dex=10", "--count", "2", "--name", "Bob")
+    run("begin")
+    run("act", "alice", "attack", "bob-1", "bob-2", "-w", "pistol", "--dice", "30,5,5")
+    line = line_of(run("export", "--format", "md").output, "Alice attacks Bob 1 and Bob 2")
+    assert "success; hit; Bob 1 takes 5 damage;" in line, line
+    assert "(30 against 60%); hit; Bob 2 takes 5 damage" in line, line
