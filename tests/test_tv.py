@@ -217,8 +217,9 @@ def asked_of(fracas: Fracas, system: str, hidden: bool) -> tuple[Encounter, str]
         do(e, {"action": "begin"}, dice=[20, 5])
         attack = {"action": "attack", "actor": "gob", "targets": ["ilse"], "weapon": "scimitar"}
         target = "ilse"
-        # srd asks once the attack hits (srd-39): its roll comes first, typed to hit
-        e.execute(e.ruleset.command(attack), ask=Ask(), dice=[15])
+        # srd asks once the attack hits (srd-39), and only where shield's +5 turns the hit:
+        # its roll comes first, typed to hit AC 12 by less than 5 (10 + 4 = 14)
+        e.execute(e.ruleset.command(attack), ask=Ask(), dice=[10])
         assert e.waiting() is not None
         return e, target
     else:
