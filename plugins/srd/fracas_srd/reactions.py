@@ -18,14 +18,14 @@ def opportunity(state: State, actor: Fighter, command: Opportunity, ctx: Context
     disengaging: declared before it moves, or (as a table plays it) right after its move
     is recorded, as the reaction to that move."""
     target = one_target(state, command)
-    if state.turn != target.id:
-        raise RefusedError(
-            f"{target.name} is not moving on {target.its} own turn: no opportunity (srd-18)"
-        )
     if not actor.hostile_to(target):
         raise RefusedError(
             f"{target.name} is {actor.name}'s ally: an opportunity attack is on a hostile "
             "creature leaving reach (srd-18)"
+        )
+    if state.turn != target.id:
+        raise RefusedError(
+            f"{target.name} is not moving on {target.its} own turn: no opportunity (srd-18)"
         )
     if target.has("disengaged"):
         raise RefusedError(

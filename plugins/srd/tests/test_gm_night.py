@@ -198,3 +198,13 @@ def test_a_rest_spending_a_dead_members_hit_dice_is_refused(gm):
     assert "spend none on Maelis" in said, said
     rested = ok(gm, "party", "rest", "short", "--spend", "torvald=1", "--dice", "4")
     assert "Maelis is dead" in rested, rested
+
+
+def test_an_opportunity_attack_at_an_ally_on_anothers_turn_says_ally_first(gm):
+    """Issue 40: it said the ally was "not moving on their own turn"."""
+    mage_fight(gm)  # the mage's turn
+    said = refused(gm, "act", "wren", "opportunity", "torvald", "-w", "shortsword", "--dice", "12")
+    assert said == (
+        "Error: Torvald Ironside is Wren's ally: an opportunity attack is on a hostile "
+        "creature leaving reach (srd-18)"
+    )
