@@ -96,8 +96,10 @@ def test_a_take_back_refused_is_said_beside_its_button_and_stays_there(
     tmp_path: Path, browser: Any
 ) -> None:
     """A take-back's refusal (a 403) was written at the top of the page, out of sight; and
-    a push that drew the panel again just after it (the step that landed before the tap,
-    or the GM's next one) wiped it: the player never read why."""
+    a push that drew the panel again just after it (the step that landed before the tap)
+    wiped it: the player never read why. It stays while the panel is drawn again for the
+    fight as it stood; another step landing (the GM's) takes it away (it answered a tap on
+    the fight before that step)."""
     db = tmp_path / "percentile.db"
     duel(db, "percentile")
     with served(db) as running:
@@ -111,9 +113,13 @@ def test_a_take_back_refused_is_said_beside_its_button_and_stays_there(
         beside.wait_for(state="visible", timeout=WAIT)
         assert beside.inner_text() == said
         page.evaluate("document.querySelector('#panel .me').dataset.old = 'yes'")
-        fracas(db, "condition", "set", "foe", "blessed")  # the GM's step: a push to every page
+        page.evaluate("document.dispatchEvent(new Event('fracas:screen'))")  # a push, as it was
         page.wait_for_function("!document.querySelector('#panel .me[data-old]')", timeout=WAIT)
         assert page.get_by_text(said).is_visible()
+        page.evaluate("document.querySelector('#panel .me').dataset.old = 'yes'")
+        fracas(db, "condition", "set", "foe", "blessed")  # the GM's step: a push to every page
+        page.wait_for_function("!document.querySelector('#panel .me[data-old]')", timeout=WAIT)
+        assert page.get_by_text(said).count() == 0
 
 
 def test_the_gms_page_warns_that_the_players_wait_on_a_secret(tmp_path: Path, browser: Any) -> None:

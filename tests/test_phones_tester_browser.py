@@ -11,8 +11,10 @@ from fracas.projections import Fracas
 from tests.support import do
 from tests.web import (
     RULESETS,
+    WAIT,
     chosen,
     duel,
+    fracas,
     phone_of,
     served,
     shot,
@@ -117,3 +119,48 @@ def test_what_is_left_of_a_turn_keeps_each_item_whole(
     said = [words for words, _ in items]
     assert any("20 ft of 30 ft" in words for words in said), said
     assert all(lines == 1 for _, lines in items), items
+
+
+SHOWN_REFUSALS = """() => [...document.querySelectorAll('.refused, #refusal')]
+  .filter((line) => line.checkVisibility() && line.textContent.trim())
+  .map((line) => line.textContent.trim())"""
+
+
+def redrawn(page: Any, then: Any) -> None:
+    """The panel drawn again after THEN (a push of the screen, or the GM's step)."""
+    page.evaluate("document.querySelector('#panel .me').dataset.old = 'yes'")
+    then()
+    page.wait_for_function("!document.querySelector('#panel .me[data-old]')", timeout=WAIT)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_refusal_stays_while_the_player_corrects_and_goes_with_the_turn(
+    tmp_path: Path, browser: Any, ruleset: str
+) -> None:
+    """An outside table tester: an attack's refusal stayed on the phone into the next turn
+    and after other steps landed. It stays, with the form's values, while the panel is
+    drawn again for the fight as it stood; once another step lands it is gone."""
+    db = tmp_path / f"{ruleset}.db"
+    duel(db, ruleset, foe_side="npc")
+    with served(db) as running:
+        page = phone_of(browser, running, db, "hero")
+        form = chosen(page, "attack")
+        form.locator("label.tap:has(input[data-target][value=foe])").click()
+        dice = form.locator("[data-dice]")
+        if dice.count():
+            dice.fill("999")  # a face no die has
+        else:  # fudge's phone types no dice: the page's mark is an old one (a 409)
+            page.evaluate("document.querySelector('#panel .me').dataset.seen = '1'")
+        form.locator("button.go").click()
+        line = form.locator(".refused")
+        line.wait_for(state="visible", timeout=WAIT)
+        said = line.inner_text().strip()
+        assert said
+        redrawn(page, lambda: page.evaluate("document.dispatchEvent(new Event('fracas:screen'))"))
+        assert page.evaluate(SHOWN_REFUSALS) == [said]
+        if dice.count():
+            assert dice.input_value() == "999"
+        assert form.locator("input[data-target][value=foe]").is_checked()
+        redrawn(page, lambda: fracas(db, "next"))  # the GM ends the hero's turn
+        shot(page, f"refusal-gone-{ruleset}")
+        assert page.evaluate(SHOWN_REFUSALS) == []

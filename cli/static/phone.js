@@ -20,26 +20,29 @@
 
   function seen() { return Number(panel.querySelector(".me").dataset.seen); }
 
-  // One panel request at a time, and one more after it if the screen moved meanwhile.
-  let fetching = false, again = false;
-  async function refresh() {
-    if (fetching) { again = true; return; }
-    fetching = true;
-    try {
-      const response = await fetch(base + "/panel", { cache: "no-store" });
-      if (response.status === 403) { gone(await response.text()); return; }
-      if (response.ok) {
-        const html = await response.text();
-        keep();
-        const held = buttonsTop();
-        panel.innerHTML = html;
-        wire();
-        sayAgain();
-        holdButtons(held);
-      }
-    } finally {
-      fetching = false;
-      if (again) { again = false; refresh(); }
+  // One panel request at a time, and one more after it if the screen moved meanwhile; a
+  // caller waits for a drawing begun after its call (a 409's refusal is said on it).
+  let drawing = null, queued = null;
+  function refresh() {
+    if (!drawing) {
+      drawing = draw().finally(() => { drawing = null; });
+      return drawing;
+    }
+    if (!queued) queued = drawing.catch(() => {}).then(() => { queued = null; return refresh(); });
+    return queued;
+  }
+  async function draw() {
+    const response = await fetch(base + "/panel", { cache: "no-store" });
+    if (response.status === 403) { gone(await response.text()); return; }
+    if (response.ok) {
+      const html = await response.text();
+      keep();
+      const held = buttonsTop();
+      panel.innerHTML = html;
+      wire();
+      forget();
+      sayAgain();
+      holdButtons(held);
     }
   }
 
@@ -56,7 +59,7 @@
   // A refusal's line goes beside the button that was pressed: `near` names the line's
   // place (looked up after the panel is drawn again), else the chosen action's, else the top.
   function say(line, near) {
-    kept.refused = { line, near };
+    kept.refused = { line, near, seen: seen() };
     placed(line, near).scrollIntoView({ block: "center" });
   }
   function placed(line, near) {
@@ -65,8 +68,15 @@
     where.textContent = line;
     return where;
   }
-  // A refusal stays beside its button when the panel is drawn again (a push, the waiting
-  // poll), until the player's next tap.
+  // A refusal answers the attempt it was said on: it stays beside its button while the
+  // panel is drawn again for the fight as it stood (a push, the waiting poll), and the
+  // player corrects the form; once the panel stands after another step (the GM's, the
+  // next turn) it is gone, from beside its button and from the top of the page.
+  function forget() {
+    if (!kept.refused || kept.refused.seen === seen()) return;
+    kept.refused = null;
+    refusal.textContent = "";
+  }
   function sayAgain() {
     if (kept.refused) placed(kept.refused.line, kept.refused.near);
   }
