@@ -34,3 +34,22 @@ def test_an_srd_hit_reads_hits_in_the_headline(tmp_path: Path) -> None:
 
 def test_an_srd_miss_reads_misses_in_the_headline_once(tmp_path: Path) -> None:
     assert attack_headline(tmp_path, 2) == "wren misses gob"
+
+
+def test_an_srd_opportunity_attack_is_named_in_the_headline(tmp_path: Path) -> None:
+    """The table read "wren hits gob: 6 damage" on the goblin's own turn: nothing said it
+    was wren's reaction to the goblin running (srd-18), not a turn of hers."""
+    db = tmp_path / "yard.db"
+    with Fracas(str(db)) as log:
+        e = log.new("srd", title="The yard", encounter="fight")
+        do(e, {"action": "join", "combatant": "wren", "sheet": srd_sample("rogue"), "side": "pc"})
+        goblin = srd_sample("goblin", hp=60)
+        do(e, {"action": "join", "combatant": "gob", "sheet": goblin, "side": "npc"})
+        do(e, {"action": "begin"}, [20, 1])
+        do(e, {"action": "next"})
+        do(e, {"action": "move", "actor": "gob", "feet": 25})
+        swing = {"action": "opportunity", "actor": "wren", "targets": ["gob"]}
+        do(e, swing, [15, 3])
+        steps = [m.step for m in timeline(log.encounter("fight"), players=True)]
+    headline = steps[-1].headline or steps[-1].sentence
+    assert "opportunity attack" in headline and "6 damage" in headline, headline

@@ -289,9 +289,10 @@ def step_verb(command: dict[str, Any], events: Sequence[Event]) -> str | None:
     return "uses {spell} on" if spell and used else None
 
 
-# An attack's outcome as its step says it (attacks.py), and the verb a headline says it by.
+# An attack's outcome as its step says it (attacks.py), and the verb a headline says it by;
+# an opportunity attack keeps its own words (srd-18): the table reads it was a reaction.
 STRUCK = {"hits": "hits", "misses": "misses", "critical hit": "lands a critical hit on"}
-ONE_ATTACK = frozenset(("attack", "offhand", "opportunity", "react"))
+ONE_ATTACK = frozenset(("attack", "offhand", "react"))
 
 
 def headline_verb(command: dict[str, Any], events: Sequence[Event]) -> str | None:
