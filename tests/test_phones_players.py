@@ -174,8 +174,9 @@ def test_an_attack_on_an_srd_character_waits_for_their_phone(table: Table) -> No
     table.tokens["wizard"] = invited(table.db, "wizard")
     fracas(table.db, "next")
     fracas(table.db, "next")  # the goblin's turn
-    # srd rolls the attack first and asks for shield once it hits (srd-39): typed to hit
-    attack = ["act", "goblin", "attack", "wizard", "-w", "scimitar", "--ask", "--dice", "15"]
+    # srd rolls the attack first and asks for shield once it hits (srd-39) and only where its
+    # +5 turns the hit: typed to hit AC 12 by less than 5 (10 + 4 = 14)
+    attack = ["act", "goblin", "attack", "wizard", "-w", "scimitar", "--ask", "--dice", "10"]
     asked = fracas(table.db, *attack)
     assert "waits" in asked.stdout, asked.stdout
     panel = table.client.get(f"/p/{table.tokens['wizard']}/panel").text
@@ -199,8 +200,8 @@ def test_a_hidden_attacker_asks_the_phone_as_someone_unseen(table: Table) -> Non
     table.tokens["wizard"] = invited(table.db, "wizard")
     for _turn in range(4):  # the fighter's, the rogue's, the goblin's, the wizard's
         fracas(table.db, "next")
-    # srd rolls the bite first and asks for shield once it hits (srd-39): typed to hit
-    bite = ["act", "wolf", "attack", "wizard", "-w", "bite", "--ask", "--dice", "19"]
+    # srd rolls the bite first and asks for shield once it hits by less than 5 (srd-39)
+    bite = ["act", "wolf", "attack", "wizard", "-w", "bite", "--ask", "--dice", "10"]
     asked = fracas(table.db, *bite, check=False)
     assert "waits" in asked.stdout, (asked.stdout, asked.stderr)
     wizard = table.tokens["wizard"]

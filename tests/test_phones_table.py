@@ -88,7 +88,7 @@ def test_take_back_is_not_offered_for_an_answer_to_someone_unseen(tmp_path: Path
     db = wizard_and_wolf(tmp_path)
     until_turn(db, "wolf")
     bite = {"action": "attack", "actor": "wolf", "targets": ["wizard"], "weapon": "bite"}
-    gm(db, bite, ask=ask_until(None), dice=[19])  # srd asks for shield once the bite hits
+    gm(db, bite, ask=ask_until(None), dice=[10])  # srd asks for shield: 14 vs AC 12, turnable
     with phones(db, ("wizard",)) as table:
         asked = re.findall(r'data-choice="([^"]+)"', table.panel("wizard"))
         assert asked, table.panel("wizard")
@@ -386,9 +386,9 @@ def test_a_reaction_asked_shows_each_choices_figures(tmp_path: Path, ruleset: st
         db = fight(tmp_path, ruleset)
     until_turn(db, "hero")
     with phones(db, ("hero", "foe")) as table:
-        if ruleset == "srd":  # asked once the attack hits (srd-39): the GM's, typed to hit
-            attack = {"action": "attack", "actor": "hero", "targets": ["foe"]}
-            gm(db, {**attack, **armed(db, "hero")}, ask=ask_until(None), dice=[15])
+        if ruleset == "srd":  # asked once the attack hits by less than shield's +5 (srd-39):
+            attack = {"action": "attack", "actor": "hero", "targets": ["foe"]}  # 9 + 5 vs AC 12
+            gm(db, {**attack, **armed(db, "hero")}, ask=ask_until(None), dice=[9])
         else:
             hit = table.tap("hero", action="attack", targets=["foe"], fields=armed(db, "hero"))
             assert hit.status_code == 200, hit.text
