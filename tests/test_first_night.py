@@ -246,14 +246,14 @@ def reports(run) -> dict[str, str]:
 
 @pytest.mark.parametrize("ruleset", SIX)
 def test_the_report_of_a_fight_with_the_party_and_a_joiner(run, tmp_path, ruleset):
-    """Ann comes in from the party already down; a goblin joins once the fight has begun
-    and is struck down, then struck again while down: the report orders the joiner, words
-    the party's coming in, and counts each fall once."""
+    """Ann comes in from the party wounded (the dead stay out of a new fight); a goblin
+    joins once the fight has begun and is struck down, then struck again while down: the
+    report orders the joiner, words the party's coming in, and counts each fall once."""
     sheet = member_sheet(tmp_path, ruleset)
     run("party", "add", "ann", "-r", ruleset, "--sheet", sheet)
     run("new", "--party", "--id", "first")
     run("add", "orc", "--sheet", sheet, "--name", "Orc")
-    run("harm", "ann", "10000")
+    run("harm", "ann", "1")
     run("end")
     run("new", "--party", "--id", "second")
     run("add", "orc", "--sheet", sheet, "--name", "Orc")
