@@ -275,6 +275,16 @@ def test_a_dead_or_removed_npc_keeps_only_a_short_dimmed_row(system: str, tmp_pa
         if system == "percentile":  # its short fight has no NPC
             do(e, {**join, "sheet": sheet(10, hp=8)})
         npcs = [w.combatant for w in e.view().wounds if w.side != "pc"]
+        before = e.view()
+        was = {r.combatant: r.status for r in before.initiative}
+        # the GM takes out one still standing: the fight's own dice may have downed another
+        removed = next(
+            w.combatant
+            for w in before.wounds
+            if w.side != "pc"
+            and not any(c in e.ruleset.out for c in (*w.conditions, was[w.combatant]))
+        )
+        npcs = [removed] + [n for n in npcs if n != removed]
         for npc in npcs[1:]:
             do(e, {"action": "gm.harm", "target": npc, "amount": 10000, "reason": "a rockfall"})
         do(e, {"action": "gm.remove", "target": npcs[0], "reason": "flees"})
