@@ -9,19 +9,26 @@ import pytest
 
 from fracas.projections import Fracas
 from fracas.projections.replay import timeline
+from fracas.rules import Encounter
 from tests.support import do, srd_sample
 
 pytestmark = pytest.mark.sqlite_file
 
 
+def yard(log: Fracas) -> Encounter:
+    """Wren the rogue, first to act, and a goblin of 60 hit points."""
+    e = log.new("srd", title="The yard", encounter="fight")
+    do(e, {"action": "join", "combatant": "wren", "sheet": srd_sample("rogue"), "side": "pc"})
+    goblin = srd_sample("goblin", hp=60)
+    do(e, {"action": "join", "combatant": "gob", "sheet": goblin, "side": "npc"})
+    do(e, {"action": "begin"}, [20, 1])
+    return e
+
+
 def attack_headline(tmp_path: Path, d20: int) -> str:
     db = tmp_path / "yard.db"
     with Fracas(str(db)) as log:
-        e = log.new("srd", title="The yard", encounter="fight")
-        do(e, {"action": "join", "combatant": "wren", "sheet": srd_sample("rogue"), "side": "pc"})
-        goblin = srd_sample("goblin", hp=60)
-        do(e, {"action": "join", "combatant": "gob", "sheet": goblin, "side": "npc"})
-        do(e, {"action": "begin"}, [20, 1])
+        e = yard(log)
         attack = {"action": "attack", "actor": "wren", "targets": ["gob"], "weapon": "shortsword"}
         do(e, attack, [d20, 3] if d20 >= 10 else [d20])
         steps = [m.step for m in timeline(log.encounter("fight"), players=True)]
@@ -41,11 +48,7 @@ def test_an_srd_opportunity_attack_is_named_in_the_headline(tmp_path: Path) -> N
     was wren's reaction to the goblin running (srd-18), not a turn of hers."""
     db = tmp_path / "yard.db"
     with Fracas(str(db)) as log:
-        e = log.new("srd", title="The yard", encounter="fight")
-        do(e, {"action": "join", "combatant": "wren", "sheet": srd_sample("rogue"), "side": "pc"})
-        goblin = srd_sample("goblin", hp=60)
-        do(e, {"action": "join", "combatant": "gob", "sheet": goblin, "side": "npc"})
-        do(e, {"action": "begin"}, [20, 1])
+        e = yard(log)
         do(e, {"action": "next"})
         do(e, {"action": "move", "actor": "gob", "feet": 25})
         swing = {"action": "opportunity", "actor": "wren", "targets": ["gob"]}

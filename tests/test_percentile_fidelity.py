@@ -179,16 +179,22 @@ def test_000_M2_an_encounter_may_keep_the_earlier_reading_penalties_ignored(frac
     assert test.modifiers[1].reason == "inhuman stat 22: every roll but 100 succeeds"
 
 
-def test_000_M2_an_encounter_begun_before_the_change_keeps_penalties_ignored():
+def assert_begun_before_keeps(option: str, kept: str, schemas: tuple[int, ...]) -> None:
+    """An encounter begun under an earlier schema reads as having chosen `kept`; one begun
+    now records its own choice."""
     body = (
         '{"kind":"encounter.started","ruleset":"percentile","title":"t",'
         '"options":{"modifier_cap":40},"seed_sha256":"%s"}' % ("0" * 64)
     )
-    for schema in (1, 2):
+    for schema in schemas:
         started = RULESET.decode("encounter.started", schema, body)
-        assert started.options["inhuman_penalties"] == "ignored", schema
+        assert started.options[option] == kept, schema
     now = RULESET.decode("encounter.started", RULESET.schema, body)
-    assert "inhuman_penalties" not in now.options, "a new encounter records its own"
+    assert option not in now.options, "a new encounter records its own"
+
+
+def test_000_M2_an_encounter_begun_before_the_change_keeps_penalties_ignored():
+    assert_begun_before_keeps("inhuman_penalties", "ignored", (1, 2))
 
 
 def test_000_M2_a_log_written_under_the_earlier_reading_audits_without_drift(fracas):
@@ -206,15 +212,7 @@ def test_000_M2_a_log_written_under_the_earlier_reading_audits_without_drift(fra
 def test_damage_is_said_as_its_sum_but_an_encounter_begun_before_keeps_its_steps(fracas):
     """Schema 4 says a hit's damage as the table sums it ('1d10 [5]'); an encounter begun
     under schema 3 recorded none, and keeps deciding so (the audit finds no drift)."""
-    body = (
-        '{"kind":"encounter.started","ruleset":"percentile","title":"t",'
-        '"options":{"modifier_cap":40},"seed_sha256":"%s"}' % ("0" * 64)
-    )
-    for schema in (2, 3):
-        started = RULESET.decode("encounter.started", schema, body)
-        assert started.options["damage_words"] == "steps", schema
-    now = RULESET.decode("encounter.started", RULESET.schema, body)
-    assert "damage_words" not in now.options, "a new encounter records its own"
+    assert_begun_before_keeps("damage_words", "steps", (2, 3))
     shooter = sheet(10, weapons=[PISTOL], holding=["pistol"], skills={"firearms": 60})
     for words, said in (("sum", "1d10 [5]"), ("steps", "")):
         e = fight(fracas, ("alice", shooter), ("bob", sheet(10)), options={"damage_words": words})

@@ -42,16 +42,24 @@ def headlines(db: Path) -> list[str]:
     return [step.headline or step.sentence for step in steps]
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
-def test_a_phone_says_what_the_latest_step_on_its_character_did(
-    tmp_path: Path, ruleset: str
-) -> None:
-    db = tmp_path / "fight.db"
+def foe_has_attacked(folder: Path, ruleset: str) -> Path:
+    """A duel of hero and an NPC foe whose turn it is, who has just attacked hero."""
+    db = folder / "fight.db"
     duel(db, ruleset, foe_side="npc")
     with Fracas(str(db)) as log:
         fight = log.encounter("fight")
         foes_turn(fight)
         fight.execute(fight.ruleset.command(FOE_ATTACKS))
+    return db
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_phone_says_what_the_latest_step_on_its_character_did(
+    tmp_path: Path, ruleset: str
+) -> None:
+    db = foe_has_attacked(tmp_path, ruleset)
+    with Fracas(str(db)) as log:
+        fight = log.encounter("fight")
         fight.execute(fight.ruleset.command({"action": "next"}))  # and ends their turn
     said = headlines(db)  # the step as the TV's log says it, in one short line
     opened = ("foe attacks hero", "foe hits hero", "foe misses hero")  # srd: what came of it
@@ -118,12 +126,9 @@ OWN_MOVES: dict[str, dict[str, Any]] = {
 def test_a_phones_latest_is_the_characters_own_move(tmp_path: Path, ruleset: str) -> None:
     """An outside table tester: after moving, the phone still said the foe's attack before
     it; a step the player took is the latest for them."""
-    db = tmp_path / "fight.db"
-    duel(db, ruleset, foe_side="npc")
+    db = foe_has_attacked(tmp_path, ruleset)
     with Fracas(str(db)) as log:
         fight = log.encounter("fight")
-        foes_turn(fight)
-        fight.execute(fight.ruleset.command(FOE_ATTACKS))
         while fight.view().acting != ["hero"]:
             fight.execute(fight.ruleset.command({"action": "next"}))
     with phones(db, ("hero",)) as table:

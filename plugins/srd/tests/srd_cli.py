@@ -69,3 +69,21 @@ def fight(db: Path, title: str, dice: str, *joining: list[str]) -> Gm:
         ok(run, *joiner)
     ok(run, "begin", "--dice", dice)
     return run
+
+
+def status_row(gm: Gm, who: str) -> str:
+    """The combatant's row of `fracas status` (its conditions among it), by id or name."""
+    rows = ok(gm, "status").splitlines()
+    return next(line for line in rows if f" {who} " in f" {line} " and " to act" not in line)
+
+
+def chapel(folder: Path) -> Gm:
+    """Maelis, a cleric who knows guidance and resistance, acts first; then Brannoc (Str
+    16, proficient in Athletics: +5; Con 14, proficient in Con saves: +4)."""
+    cleric = (SAMPLES / "cleric.toml").read_text()
+    spells = '\n[[spells]]\nname = "guidance"\n\n[[spells]]\nname = "resistance"\n'
+    return fight(
+        folder / "chapel.db", "The chapel", "19,2",
+        written(folder, "maelis", cleric + spells, "Maelis"),
+        sample("brannoc", "fighter", "Brannoc"),
+    )  # fmt: skip

@@ -7,27 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
-from srd_cli import SAMPLES, Gm, fight, ok, refused, sample
+from srd_cli import SAMPLES, Gm, fight, ok, refused, status_row
+from srd_cli import chapel as chapel_at
 
 
 @pytest.fixture
 def chapel(tmp_path: Path) -> Gm:
-    """Maelis, a cleric who knows guidance and resistance, acts first; then Brannoc."""
-    sheet = tmp_path / "maelis.toml"
-    cleric = (SAMPLES / "cleric.toml").read_text()
-    sheet.write_text(
-        cleric + '\n[[spells]]\nname = "guidance"\n\n[[spells]]\nname = "resistance"\n'
-    )
-    joins = ["add", "maelis", "--sheet", str(sheet), "--side", "pc", "--name", "Maelis"]
-    return fight(
-        tmp_path / "chapel.db", "The chapel", "19,2", joins, sample("brannoc", "fighter", "Brannoc")
-    )
-
-
-def conditions(gm: Gm, who: str) -> str:
-    """The combatant's row of `fracas status` (its conditions among it)."""
-    rows = ok(gm, "status").splitlines()
-    return next(line for line in rows if f" {who} " in f" {line} " and " to act" not in line)
+    return chapel_at(tmp_path)
 
 
 def test_srd_81_guidance_adds_a_d4_to_the_check_its_target_chooses_then_ends(chapel):
@@ -36,17 +22,17 @@ def test_srd_81_guidance_adds_a_d4_to_the_check_its_target_chooses_then_ends(cha
     spell and the caster's concentration end."""
     cast = ok(chapel, "act", "maelis", "cast", "brannoc", "-o", "spell=guidance")
     assert "Brannoc is under guidance" in cast, cast
-    assert "concentrating" in conditions(chapel, "Maelis")
+    assert "concentrating" in status_row(chapel, "Maelis")
     kept = ok(chapel, "act", "brannoc", "check", "athletics", "--dc", "18", "--dice", "10")
     assert "guidance's 1d4 kept for an ability check of Brannoc's choosing" in kept, kept
     assert "-o spend" not in kept, kept  # a fact the phones and the TV read: no command in it
-    assert "under guidance" in conditions(chapel, "Brannoc"), kept
+    assert "under guidance" in status_row(chapel, "Brannoc"), kept
     # Brannoc (Str 16, +3, proficient in Athletics +2) rolls 10, and guidance's d4 a 3: 18
     first = ok(chapel, "act", "brannoc", "check", "athletics", "--dc", "18", "-o",
                "spend=guidance", "--dice", "10,3")  # fmt: skip
     assert "guidance" in first and "18" in first, first
-    assert "under guidance" not in conditions(chapel, "Brannoc"), first
-    assert "concentrating" not in conditions(chapel, "Maelis"), first
+    assert "under guidance" not in status_row(chapel, "Brannoc"), first
+    assert "concentrating" not in status_row(chapel, "Maelis"), first
     # the next check has no d4: one die typed is all it asks for
     again = ok(chapel, "act", "brannoc", "check", "athletics", "--dc", "18", "--dice", "10")
     assert "guidance" not in again, again
@@ -60,14 +46,14 @@ def test_srd_82_resistance_adds_a_d4_to_the_save_its_target_chooses_then_ends(ch
     ok(chapel, "act", "maelis", "cast", "brannoc", "-o", "spell=resistance")
     kept = ok(chapel, "act", "brannoc", "save", "con", "--dc", "12", "--dice", "8")
     assert "resistance's 1d4 kept for a saving throw of Brannoc's choosing" in kept, kept
-    assert "under resistance" in conditions(chapel, "Brannoc"), kept
+    assert "under resistance" in status_row(chapel, "Brannoc"), kept
     # not a check's: guidance is spent on a check, resistance on a save
     said = refused(chapel, "act", "brannoc", "check", "athletics", "-o", "spend=resistance")
     assert "Brannoc has no resistance to add to an ability check" in said, said
     saved = ok(chapel, "act", "brannoc", "save", "con", "--dc", "12", "-o", "spend=resistance",
                "--dice", "8,4")  # fmt: skip
     assert "resistance" in saved, saved
-    assert "under resistance" not in conditions(chapel, "Brannoc"), saved
+    assert "under resistance" not in status_row(chapel, "Brannoc"), saved
     plain = ok(chapel, "act", "brannoc", "save", "con", "--dc", "12", "--dice", "8")
     assert "resistance" not in plain, plain
 

@@ -87,16 +87,22 @@ def test_no_opportunity_attack_on_an_ally(gm):
     )
 
 
-def fallen_party(gm) -> None:
-    """Torvald wounded and Maelis dying at the end of a fight, back in the party."""
+def crypt_party(gm, maelis_loses: int) -> None:
+    """Torvald wounded (5) and Maelis hurt by so much at the end of a fight in the crypt,
+    back in the party."""
     ok(gm, "party", "add", "torvald", "-r", "srd", "--sheet", str(SAMPLES / "fighter.toml"))
     ok(gm, "party", "add", "maelis", "--sheet", str(SAMPLES / "cleric.toml"), "--name", "Maelis")
     ok(gm, "new", "--party", "--id", "crypt", "--title", "The crypt")
     add(gm, "ghoul", "goblin", "Ghoul", side="npc")
     ok(gm, "begin", "--dice", "5,10,15")
     ok(gm, "harm", "torvald", "5")
-    ok(gm, "harm", "maelis", "30")
+    ok(gm, "harm", "maelis", str(maelis_loses))
     ok(gm, "end")
+
+
+def fallen_party(gm) -> None:
+    """Torvald wounded and Maelis dying at the end of a fight, back in the party."""
+    crypt_party(gm, 30)
 
 
 def party_refused(gm, *args: str) -> str:
@@ -168,14 +174,7 @@ def test_the_log_says_a_breath_is_the_monster_s_action_and_an_upcast_its_level(g
 
 def dead_party(gm) -> None:
     """Torvald wounded and Maelis killed outright (massive damage, srd-14), back home."""
-    ok(gm, "party", "add", "torvald", "-r", "srd", "--sheet", str(SAMPLES / "fighter.toml"))
-    ok(gm, "party", "add", "maelis", "--sheet", str(SAMPLES / "cleric.toml"), "--name", "Maelis")
-    ok(gm, "new", "--party", "--id", "crypt", "--title", "The crypt")
-    add(gm, "ghoul", "goblin", "Ghoul", side="npc")
-    ok(gm, "begin", "--dice", "5,10,15")
-    ok(gm, "harm", "torvald", "5")
-    ok(gm, "harm", "maelis", "60")
-    ok(gm, "end")
+    crypt_party(gm, 60)
 
 
 def test_the_dead_stay_in_the_party_but_out_of_the_next_fight(gm):

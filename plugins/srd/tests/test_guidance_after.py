@@ -7,28 +7,13 @@ as new events, the check's own step as it was."""
 from pathlib import Path
 
 import pytest
-from srd_cli import SAMPLES, Gm, fight, ok, refused, sample
+from srd_cli import Gm, ok, refused, status_row
+from srd_cli import chapel as chapel_at
 
 
 @pytest.fixture
 def chapel(tmp_path: Path) -> Gm:
-    """Maelis, a cleric who knows guidance and resistance, acts first; then Brannoc (Str
-    16, proficient in Athletics: +5; Con 14, proficient in Con saves: +4)."""
-    sheet = tmp_path / "maelis.toml"
-    cleric = (SAMPLES / "cleric.toml").read_text()
-    sheet.write_text(
-        cleric + '\n[[spells]]\nname = "guidance"\n\n[[spells]]\nname = "resistance"\n'
-    )
-    joins = ["add", "maelis", "--sheet", str(sheet), "--side", "pc", "--name", "Maelis"]
-    return fight(
-        tmp_path / "chapel.db", "The chapel", "19,2", joins, sample("brannoc", "fighter", "Brannoc")
-    )
-
-
-def row(gm: Gm, who: str) -> str:
-    """The combatant's row of `fracas status` (its conditions among it)."""
-    rows = ok(gm, "status").splitlines()
-    return next(line for line in rows if f" {who} " in f" {line} " and " to act" not in line)
+    return chapel_at(tmp_path)
 
 
 def test_srd_81_guidance_is_spent_after_the_check_is_rolled_and_decides_it_again(chapel):
@@ -43,17 +28,19 @@ def test_srd_81_guidance_is_spent_after_the_check_is_rolled_and_decides_it_again
     spent = ok(chapel, "act", "brannoc", "spend", "guidance", "--dice", "3")
     assert "+1d4 guidance" in spent and "now a success (18 vs 18)" in spent, spent
     assert "Brannoc is no longer prone" in spent, spent
-    assert "under guidance" not in row(chapel, "Brannoc"), spent
-    assert "prone" not in row(chapel, "Brannoc"), spent
-    assert "concentrating" not in row(chapel, "Maelis"), spent
+    assert "under guidance" not in status_row(chapel, "Brannoc"), spent
+    assert "prone" not in status_row(chapel, "Brannoc"), spent
+    assert "concentrating" not in status_row(chapel, "Maelis"), spent
     assert ok(chapel, "log").startswith(before.rstrip("\n").rsplit("\n", 1)[0])  # appended
     said = refused(chapel, "act", "brannoc", "spend", "guidance")
     assert "Brannoc has no guidance" in said, said
     ok(chapel, "undo")  # the spend taken back: the failure, prone and guidance again
-    assert "under guidance" in row(chapel, "Brannoc") and "prone" in row(chapel, "Brannoc")
+    brannoc = status_row(chapel, "Brannoc")
+    assert "under guidance" in brannoc and "prone" in brannoc
     still = ok(chapel, "act", "brannoc", "spend", "guidance", "--dice", "1")
     assert "still a failure (16 vs 18)" in still, still
-    assert "prone" in row(chapel, "Brannoc") and "under guidance" not in row(chapel, "Brannoc")
+    brannoc = status_row(chapel, "Brannoc")
+    assert "prone" in brannoc and "under guidance" not in brannoc
 
 
 def test_srd_82_resistance_is_spent_after_the_save_is_rolled(chapel):
@@ -65,7 +52,7 @@ def test_srd_82_resistance_is_spent_after_the_save_is_rolled(chapel):
     assert said == "Error: Brannoc has no guidance to spend (srd-81, srd-82)", said
     saved = ok(chapel, "act", "brannoc", "spend", "resistance", "--dice", "4")
     assert "now a success (13 vs 12)" in saved, saved
-    assert "under resistance" not in row(chapel, "Brannoc"), saved
+    assert "under resistance" not in status_row(chapel, "Brannoc"), saved
 
 
 def test_guidance_after_the_roll_only_where_the_outcome_could_still_change(chapel):
@@ -86,4 +73,4 @@ def test_guidance_after_the_roll_only_where_the_outcome_could_still_change(chape
     ok(chapel, "act", "brannoc", "save", "dex", "--dc", "5", "--dice", "10")  # a roll since
     said = refused(chapel, "act", "brannoc", "spend", "guidance")
     assert "Brannoc has no check or save" in said, said
-    assert "under guidance" in row(chapel, "Brannoc")  # kept for a check to come
+    assert "under guidance" in status_row(chapel, "Brannoc")  # kept for a check to come
