@@ -56,3 +56,30 @@ def test_an_srd_opportunity_attack_is_named_in_the_headline(tmp_path: Path) -> N
         steps = [m.step for m in timeline(log.encounter("fight"), players=True)]
     headline = steps[-1].headline or steps[-1].sentence
     assert "opportunity attack" in headline and "6 damage" in headline, headline
+
+
+def cast_headline(tmp_path: Path, spell: str, dice: list[int]) -> str:
+    """A cleric's spell on a goblin (DC 13), as the TV's log reads it."""
+    db = tmp_path / "chapel.db"
+    with Fracas(str(db)) as log:
+        e = log.new("srd", title="The chapel", encounter="fight")
+        do(e, {"action": "join", "combatant": "mae", "sheet": srd_sample("cleric"), "side": "pc"})
+        goblin = srd_sample("goblin", hp=60)
+        do(e, {"action": "join", "combatant": "gob", "sheet": goblin, "side": "npc"})
+        do(e, {"action": "begin"}, [20, 1])
+        do(e, {"action": "cast", "actor": "mae", "spell": spell, "targets": ["gob"]}, dice)
+        steps = [m.step for m in timeline(log.encounter("fight"), players=True)]
+    return steps[-1].headline or steps[-1].sentence
+
+
+def test_an_srd_save_spell_saved_says_so_in_the_headline(tmp_path: Path) -> None:
+    # issue 37: it read "mae casts sacred flame on gob", the save (21 vs DC 13) unsaid
+    assert cast_headline(tmp_path, "sacred flame", [19]) == (
+        "mae casts sacred flame on gob: gob saves, no damage"
+    )
+
+
+def test_an_srd_save_spell_failed_says_so_in_the_headline(tmp_path: Path) -> None:
+    assert cast_headline(tmp_path, "sacred flame", [2, 5]) == (
+        "mae casts sacred flame on gob: gob fails: 5 radiant damage"
+    )
