@@ -488,6 +488,32 @@ def own_state(events: list[Event], actor: str, ruleset: Ruleset) -> str:
     return actor if mine and quiet else ""
 
 
+def rolled_by_targets(
+    command: Mapping[str, Any],
+    events: list[Event],
+    names: Mapping[str, str],
+    ruleset: Ruleset,
+    theirs: Mapping[str, str],
+    one: Mapping[str, str],
+) -> str:
+    """A headline of a step whose targets' own rolls settled it (a save, a defence), each
+    target with what their roll came to, as the ruleset says it, then what the step did to
+    them: "Mae casts sacred flame on Gob: Gob saves, no damage"; "Ilse casts fireball: Gob
+    fails, 14 damage; Bo saves, 7 damage"."""
+    targets = list(dict.fromkeys(command.get("targets") or []))
+    clauses = []
+    for who in dict.fromkeys([*targets, *theirs, *one]):
+        came = ", ".join(what for what in (theirs.get(who, ""), one.get(who, "")) if what)
+        if came:
+            clauses.append(f"{names.get(who, who)} {came}")
+    if len(targets) == 1:
+        head = opening(command, names, ruleset, events, short=True)
+    else:  # each target is named with what came to them
+        head = opening({**command, "targets": []}, names, ruleset, events, short=True)
+        head = re.sub(r"\s+(on|at|to|with)$", "", head)  # "casts fireball on"
+    return f"{head}: {'; '.join(clauses)}"
+
+
 def headline(
     events: list[Event],
     command: Mapping[str, Any] | None,
@@ -521,6 +547,9 @@ def headline(
     one = outcomes(events, ruleset, named=False)
     own = own_state(events, str(actor), ruleset)  # the caster's concentrating: its own note
     one = {who: what for who, what in one.items() if who != own}
+    theirs = ruleset.target_outcomes_of(dict(command), events)
+    if theirs := {who: what for who, what in theirs.items() if who != own}:
+        return rolled_by_targets(command, events, names, ruleset, theirs, one)
     if one and list(one) == targets == targets[:1]:  # the opening names the one it touched
         return f"{opening(command, names, ruleset, events, short=True)}: {one[targets[0]]}"
     if came := {w: what for w, what in outcomes(events, ruleset, named=True).items() if w != own}:

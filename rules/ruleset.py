@@ -290,6 +290,12 @@ class Ruleset:
     # the reader sees them) -> a verb as `verbs` writes them, or None for the sentence's
     # (d20: an attack that hits "hits", one that misses "misses"). None: the sentence's.
     headline_verb: Callable[[dict[str, Any], Sequence[Event]], str | None] | None = None
+    # What a step came to for each target whose own roll settled it (a save, a resisted or
+    # defended roll), as a headline says it after the target's name and before what the
+    # step did to them: (the command, as plain data; the step's events as the reader sees
+    # them) -> {target: words} (d20: a save spell's "saves, no damage", "fails": "Mae casts
+    # sacred flame on Gob: Gob fails, 5 damage"). None: {} (the attacker's outcome alone).
+    target_outcomes: Callable[[dict[str, Any], Sequence[Event]], dict[str, str]] | None = None
     # The conditions a sentence tells when they are set or cleared as part of an action
     # (down and out conditions always are; a bookkeeping one such as "aiming" is not).
     told: frozenset[str] = frozenset()
@@ -489,6 +495,15 @@ class Ruleset:
         """How a step's headline says it where its outcome words it (`headline_verb`);
         None: as its sentence does."""
         return self.headline_verb(command, events) if self.headline_verb is not None else None
+
+    def target_outcomes_of(
+        self, command: dict[str, Any], events: Sequence[Event]
+    ) -> dict[str, str]:
+        """What a step came to for each target whose own roll settled it, as a headline
+        says it after their name (`target_outcomes`); {}: none said."""
+        if self.target_outcomes is None:
+            return {}
+        return self.target_outcomes(command, events)
 
     def headline_of(self, view: View) -> str:
         return self.headline(view) if self.headline is not None else ""

@@ -81,5 +81,45 @@ def test_an_srd_save_spell_saved_says_so_in_the_headline(tmp_path: Path) -> None
 
 def test_an_srd_save_spell_failed_says_so_in_the_headline(tmp_path: Path) -> None:
     assert cast_headline(tmp_path, "sacred flame", [2, 5]) == (
-        "mae casts sacred flame on gob: gob fails: 5 radiant damage"
+        "mae casts sacred flame on gob: gob fails, 5 damage"
+    )
+
+
+def test_an_srd_save_spell_failed_says_the_condition_it_set(tmp_path: Path) -> None:
+    assert cast_headline(tmp_path, "hold person", [2]) == (
+        "mae casts hold person on gob: gob fails, paralysed"
+    )
+
+
+def test_an_srd_save_spell_saved_that_deals_no_damage_says_only_the_save(tmp_path: Path) -> None:
+    assert cast_headline(tmp_path, "hold person", [19]) == "mae casts hold person on gob: gob saves"
+
+
+def test_an_srd_save_spell_on_two_says_each_ones_save_and_damage(tmp_path: Path) -> None:
+    """Burning hands (half on a save) on two goblins: one saves, one fails (srd-25, srd-31)."""
+    db = tmp_path / "heath.db"
+    with Fracas(str(db)) as log:
+        e = log.new("srd", title="The heath", encounter="fight")
+        do(e, {"action": "join", "combatant": "ilse", "sheet": srd_sample("wizard"), "side": "pc"})
+        for gob in ("gob", "bob"):
+            do(
+                e,
+                {
+                    "action": "join",
+                    "combatant": gob,
+                    "sheet": srd_sample("goblin", hp=60),
+                    "side": "npc",
+                },
+            )
+        do(e, {"action": "begin"}, [20, 1, 2])
+        flames = {
+            "action": "cast",
+            "actor": "ilse",
+            "spell": "burning hands",
+            "targets": ["gob", "bob"],
+        }
+        do(e, flames, [19, 2, 3, 3, 3])
+        steps = [m.step for m in timeline(log.encounter("fight"), players=True)]
+    assert (
+        steps[-1].headline == "ilse casts burning hands: gob saves, 4 damage; bob fails, 9 damage"
     )

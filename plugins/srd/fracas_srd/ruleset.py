@@ -75,6 +75,7 @@ from fracas_srd.words import (
     headline_verb,
     reaction_figures,
     step_verb,
+    target_outcomes,
 )
 
 Resolver = Callable[[State, Fighter, Any, Context], list[Event]]
@@ -339,6 +340,7 @@ RULESET = Ruleset(
     verbs=VERBS,
     step_verb=step_verb,
     headline_verb=headline_verb,
+    target_outcomes=target_outcomes,
     told=TOLD,
     down=DOWN,
     out=OUT,

@@ -5,12 +5,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from fracas.rules.api import Event, Playable, PlayerField, Resolved, Rolled, Spent
+from fracas.rules.api import Damaged, Event, Playable, PlayerField, Resolved, Rolled, Spent
 
 from fracas_srd.attacks import CRITICAL
 from fracas_srd.castings import upcast_to
 from fracas_srd.checks import ABILITY_NAMES, check_name, save_name, with_article
 from fracas_srd.sheets import SKILLS, Sheet
+from fracas_srd.triggered import settled
 from fracas_srd.turn import OFF_HAND, bonus_form
 
 VERBS = {
@@ -310,6 +311,33 @@ def headline_verb(command: dict[str, Any], events: Sequence[Event]) -> str | Non
         if e.outcome.startswith(f"{outcome} ")
     ]
     return struck[0] if len(struck) == 1 else None
+
+
+SAVING_THROW = "saving throw against "  # a save's purpose: "Dexterity saving throw against …"
+SAVE_HARMS = "srd-31"  # the rule a save against a spell that deals damage cites
+
+
+def target_outcomes(command: dict[str, Any], events: Sequence[Event]) -> dict[str, str]:
+    """srd-25: a step's targets who saved against it, each as their save came to once the
+    step is decided (legendary resistance's success too, srd-56): "saves" or "fails", and
+    "saves, no damage" where the save took all of a spell's damage (srd-31): "mae casts
+    sacred flame on gob: gob saves, no damage"; "...: gob fails, 5 damage"."""
+    targets = set(command.get("targets") or []) - {command.get("actor")}
+    said: dict[str, str] = {}
+    for at, event in enumerate(events):
+        if not (
+            isinstance(event, Rolled)
+            and event.actor in targets
+            and SAVING_THROW in event.purpose
+            and event.result
+        ):
+            continue
+        result = settled(event, events[at + 1 :]) or event.result
+        saved = result.startswith("success")
+        hurt = any(isinstance(e, Damaged) and e.target == event.actor for e in events)
+        spared = saved and not hurt and SAVE_HARMS in event.rules
+        said[event.actor] = "saves, no damage" if spared else "saves" if saved else "fails"
+    return said
 
 
 def facts(event: Event) -> frozenset[str]:
