@@ -20,10 +20,9 @@ import click
 from fracas.cli.app import PLAY, SHORT
 from fracas.ledger import BadInputError, FracasError
 from fracas.ledger.errors import said
-from fracas.ledger.history import COMMAND
 from fracas.projections import catalog
 from fracas.projections.board import board
-from fracas.projections.describe import describe_control, gm_lines
+from fracas.projections.replay import latest_headline
 from fracas.rules import Encounter
 from fracas.rules.gm import REMOVED
 
@@ -196,13 +195,9 @@ class Session:
 
     @staticmethod
     def latest(live: Encounter) -> str:
-        """The last step in a line: the outcome of an action, or the undo or redo."""
-        record = live.history.record(live.history.head_step)
-        if record.control != COMMAND:
-            return describe_control(record.control, record.target)
-        lines = gm_lines(live.events_of_step(record.step), live)
-        outcomes = [line for line in lines if " -> " in line or "damage" in line]
-        return (outcomes or lines or [""])[-1][:120]
+        """The last step in a line, its headline as the TV and the phones say it: what an
+        action came to, or the undo or redo."""
+        return latest_headline(live)
 
     # -- what the prompt shows -----------------------------------------------------------
 

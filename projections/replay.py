@@ -743,6 +743,16 @@ def timeline(
         )
 
 
+def latest_headline(encounter: Encounter) -> str:
+    """The log's newest step as the GM reads it in one short line: its headline, the one
+    the TV's log and a phone's "latest" show (an undo or a redo: what it took back)."""
+    head = encounter.history.head_step
+    if not head:
+        return ""
+    moments = list(timeline(encounter, between=(head, head), with_standings=False))
+    return (moments[-1].step.headline or moments[-1].step.sentence) if moments else ""
+
+
 def unshown(frame: Frame, cut: Cut, last: View) -> Moment:
     """A withheld step as players have it: that the GM took a step here, and nothing of it
     (who took it, what, when), in the turn they last saw; the standings as they last saw them."""

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from fracas.cli.main import App, cli
 from fracas.cli.shell import Completion, Session
 from fracas.ledger import BadInputError
+from fracas.projections.replay import timeline
 from tests.terminal import FRACAS, click_completes, set_up, spawn
 
 pytestmark = pytest.mark.sqlite_file  # the SQLite file itself: its bytes, tools, processes
@@ -238,3 +239,13 @@ def test_an_option_error_in_the_shell_points_to_help_as_the_shell_spells_it(sess
     session.run("harm bob 2 --frobnicate")
     error = capsys.readouterr().err
     assert "(see 'help harm')" in error and "fracas harm --help" not in error, error
+
+
+def test_the_bar_says_the_last_step_as_the_tvs_headline_does(d20, monkeypatch):
+    """issue 37: the bar showed the step's last event line ("goblin takes 4 damage"), the
+    TV its headline; a save spell's bar left the save unsaid. Both read one headline."""
+    d20.run("act ilse cast goblin -o 'spell=burning hands' --dice 19,3,3,3")
+    tv = [m.step for m in timeline(d20.live, players=True)][-1]
+    assert d20.last == tv.headline == "ilse casts burning hands on goblin: goblin saves, 4 damage"
+    monkeypatch.setenv("COLUMNS", "400")
+    assert d20.toolbar().endswith(d20.last)
