@@ -44,6 +44,10 @@ KIND_OF_CONTROL = {UNDO: UNDONE_KIND, REDO: REDONE_KIND, SUPERSEDE: SUPERSEDED_K
 _CONTROL_KINDS_SQL = ", ".join(f"'{kind}'" for kind in sorted(CONTROL_KINDS))
 
 Projector = Callable[[Any], None]  # writes read models through the append's connection
+# A load's rows as they pass: each batch's step records (STEP_COLUMNS) and event rows
+# (EVENT_COLUMNS), the rows None from the first batch the one-pass chain check cannot vouch
+# for on (the exact check then says, once all are in)
+Stream = Callable[[list[tuple], list[tuple] | None], None]
 
 EVENT_COLUMNS = (
     "position, encounter, version, step, kind, author, at, schema, body, prev_hash, hash, "
@@ -563,6 +567,7 @@ class LogStore(ABC):
         project: Projector | None = None,
         *,
         taken: Callable[[], None] | None = None,
+        stream: Stream | None = None,
     ) -> VerifyReport:
         """Take in a whole log, byte for byte, into this empty one, in one transaction;
         refused (and nothing kept) unless every hash link holds and every step record
@@ -570,9 +575,11 @@ class LogStore(ABC):
         Events and step records stream through, a batch at a time (`batches` makes them),
         in any mix: the chains are checked as they pass, and nothing is held but each
         encounter's tip. `taken` is called once every item is in (to refuse what the items
-        alone cannot show); `sealed` is read then."""
+        alone cannot show); `sealed` is read then. `stream` sees each batch once it is in
+        (see Stream): what the read models can be folded from as it passes, instead of
+        reading the whole log again once it is in."""
         with self._loading():
-            return self._load(items, sealed, project, taken)
+            return self._load(items, sealed, project, taken, stream)
 
     @contextmanager
     def _loading(self) -> Iterator[None]:
@@ -585,6 +592,7 @@ class LogStore(ABC):
         sealed: Iterable[tuple[str, str]],
         project: Projector | None,
         taken: Callable[[], None] | None,
+        stream: Stream | None = None,
     ) -> VerifyReport:
         self._begin()
         try:
@@ -600,6 +608,7 @@ class LogStore(ABC):
             astuple = msgspec.structs.astuple
             for batch in items:
                 rows = [astuple(item) for item in batch if isinstance(item, StoredEvent)]
+                records = []
                 if len(rows) < len(batch):
                     records = [astuple(i) for i in batch if not isinstance(i, StoredEvent)]
                     self.conn.executemany(INSERT_STEP, records)
@@ -607,6 +616,8 @@ class LogStore(ABC):
                 steps.see(rows)
                 firsts += [(row[1], row[10]) for row in rows if row[2] == 1]
                 self.conn.executemany(INSERT_EVENT, rows)
+                if stream is not None:
+                    stream(records, None if watch.doubtful else rows)
             if taken is not None:
                 taken()
             self.conn.executemany(

@@ -25,7 +25,7 @@ from fracas.projections.tables import (
 from fracas.rules import Encounter, Ruleset, StepOutcome
 from fracas.rules import load as load_ruleset
 from fracas.rules.commands import check_id, check_newcomer
-from fracas.rules.encounter import recorded_events, ruleset_of, started_event
+from fracas.rules.encounter import StreamedFold, recorded_events, ruleset_of, started_event
 from fracas.rules.events import (
     Event,
     is_secret,
@@ -302,13 +302,15 @@ class Fracas:
                 return 0
             return self._read_models_again()
 
-    def _read_models_again(self) -> int:
-        """Every read model made again from the log, inside the transaction already open."""
+    def _read_models_again(self, folded: StreamedFold | None = None) -> int:
+        """Every read model made again from the log, inside the transaction already open
+        (from the states `folded` while the log was loaded, where it has them)."""
         encounters = self.store.encounters()
         drop_tables(self.store)
         ensure_tables(self.store)
         for encounter in encounters:
-            live = Encounter(self.store, encounter)
+            live = folded and folded.encounter(self.store, encounter)
+            live = live or Encounter(self.store, encounter)
             note_round_events(self.store.conn, encounter, live.ruleset)
             write_view(self.store.conn, encounter, live.view(), live.ruleset, None)
             live.keep_snapshot(self.store.conn)  # (a log imported holds none)
@@ -373,8 +375,13 @@ class Fracas:
         """Take a GM's JSONL export into this empty file; returns how many events."""
         from fracas.projections import exports
 
+        folded = StreamedFold()  # the read models folded as the rows pass, not read again
         imported = exports.import_jsonl(
-            self.store, path, progress or exports.quiet, read_models=self._read_models_again
+            self.store,
+            path,
+            progress or exports.quiet,
+            read_models=lambda: self._read_models_again(folded),
+            stream=folded.see,
         )
         return imported.events
 

@@ -23,7 +23,7 @@ from fracas.ledger import (
     StoredEvent,
     VerifyReport,
 )
-from fracas.ledger.base import LOAD_BATCH, batches
+from fracas.ledger.base import LOAD_BATCH, Stream, batches
 from fracas.ledger.chain import ChainWatch, where
 from fracas.ledger.values import Hex, Sha256, SqlInt
 from fracas.ledger.verify import StepWatch
@@ -541,13 +541,15 @@ def import_jsonl(
     path: str | Path,
     progress: Progress = quiet,
     read_models: Callable[[], object] | None = None,
+    stream: Stream | None = None,
 ) -> Imported:
     """Take a GM's JSONL export into an empty file: the same events, chain and steps,
-    streamed from the file into one transaction, with the `read_models` made from them."""
+    streamed from the file into one transaction, with the `read_models` made from them
+    (`stream` sees the rows as they pass: see LogStore.load)."""
     reader = ExportReader(path, progress)
     project = None if read_models is None else lambda _conn: read_models()
     try:
-        store.load(reader.log(), reader.sealed, project, taken=reader.finish)
+        store.load(reader.log(), reader.sealed, project, taken=reader.finish, stream=stream)
     except store.unique_violation:
         name_repeated(path)
         raise

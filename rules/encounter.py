@@ -23,6 +23,7 @@ from fracas.ledger import (
     NewEvent,
     RefusedError,
     Snapshot,
+    StepRecord,
 )
 from fracas.ledger.errors import FracasError, RulesetFailedError
 from fracas.ledger.history import COMMAND, REDO, SUPERSEDE, UNDO
@@ -180,6 +181,74 @@ def recorded_events(
                 raise unreadable(encounter, error) from None
 
 
+class StreamedFold:
+    """Each encounter's state folded as a whole log's rows stream into an empty file (see
+    LogStore.load's `stream`): its read models are then made without reading every event
+    again. The step records must all come before the events (as an export writes them),
+    each encounter's in order, and every row be vouched for by the chain check as it
+    passes; anything else, or an event it cannot read, and it gives up (`encounter` is
+    None: the caller folds from the log, which names what is wrong)."""
+
+    def __init__(self) -> None:
+        self.controls: dict[str, list[StepRecord]] = {}  # the undo, redo, supersede records
+        self.steps: dict[str, int] = {}  # encounter -> its last record's step
+        self.folding: dict[str, tuple[Ruleset, frozenset[int], Any]] = {}
+        self.given_up = False
+
+    def see(self, records: list[tuple], rows: list[tuple] | None) -> None:
+        if self.given_up:
+            return
+        if rows is None or (records and self.folding):  # unvouched, or records after events
+            self.given_up = True
+            return
+        for record in records:
+            encounter, step = record[0], record[1]
+            if step != self.steps.get(encounter, 0) + 1:
+                self.given_up = True
+                return
+            self.steps[encounter] = step
+            if record[3] != COMMAND:
+                self.controls.setdefault(encounter, []).append(StepRecord(*record))
+        try:
+            self._fold(rows)
+        except (*UNREADABLE, FracasError):
+            self.given_up = True
+
+    def _fold(self, rows: list[tuple]) -> None:
+        folding, controls = self.folding, CONTROL_KINDS
+        current, ruleset, skip, state = None, None, frozenset[int](), None
+        for row in rows:  # (an encounter's rows run together: its fold kept in locals)
+            encounter = row[1]
+            if encounter != current:
+                if current is not None:
+                    folding[current] = (ruleset, skip, state)
+                current = encounter
+                ruleset, skip, state = folding.get(encounter) or self._begin(row)
+                decode, evolve, schema_now = ruleset.decoder.decode, ruleset.evolve, ruleset.schema
+            if row[3] in skip or row[4] in controls:
+                continue
+            schema, body = row[7], row[8]
+            event = decode(body) if schema == schema_now else ruleset.upcast(schema, body)
+            state = evolve(state, event)
+        if current is not None:
+            folding[current] = (ruleset, skip, state)
+
+    def _begin(self, row: tuple) -> tuple[Ruleset, frozenset[int], Any]:
+        """An encounter's fold, at its first event (version 1, the chain check saw to it)."""
+        started = msgspec.json.decode(row[8], type=EncounterStarted)
+        ruleset = registry.load(started.ruleset)
+        skip = History.of(self.controls.get(row[1], ())).undone
+        return ruleset, skip, ruleset.initial()
+
+    def encounter(self, store: LogStore, encounter: str) -> "Encounter | None":
+        """The encounter as folded while its rows passed, once they are all in."""
+        if self.given_up or encounter not in self.folding:
+            return None
+        ruleset, skip, state = self.folding[encounter]
+        live = Encounter(store, encounter, ruleset, folded=state)
+        return live if live.history.undone == skip else None
+
+
 class Encounter:
     def __init__(
         self,
@@ -189,14 +258,22 @@ class Encounter:
         projector: Projector | None = None,
         *,
         snapshots: bool = True,
+        folded: Any = None,
     ) -> None:
         """`snapshots=False` folds from the first event whatever snapshots there are (the
-        audit's way: it trusts none)."""
+        audit's way: it trusts none). `folded`: the state at the head, already folded from
+        the first event (by a StreamedFold), taken instead of folding again."""
         self.store, self.id = store, encounter
         self.ruleset = ruleset or ruleset_of(store, encounter)
         self.projector = projector
         self._use_snapshots = snapshots
-        self.reload()
+        if folded is None:
+            self.reload()
+            return
+        with store.snapshot():
+            self.limits = Limits.of(started_event(store, encounter).limits)
+            self._folded_whole(store.history_at_head(encounter), folded)
+        self._unwritten()
 
     @classmethod
     def start(
@@ -257,16 +334,24 @@ class Encounter:
         self.limits = Limits.of(started_event(self.store, self.id).limits)
         resumed = self._use_snapshots and snapshots.resume(self.store, self.id, self.ruleset)
         if not resumed:
-            self.history = self.store.history_at_head(self.id)
-            self.state = self._fold_from(snapshots.Start(self.ruleset.initial()), self.history)
-            self._seed_read_from: tuple[int, int, str] = (0, 1, "")
-            latest = self.store.snapshots(self.id, limit=1)
-            self._snapshot_version = latest[0].version if latest else 0
+            history = self.store.history_at_head(self.id)
+            start = snapshots.Start(self.ruleset.initial())
+            self._folded_whole(history, self._fold_from(start, history))
         else:
             self.history, start = resumed
             self.state = self._fold_from(start, self.history)
             self._seed_read_from = (start.version, start.epoch, start.commitment)
             self._snapshot_version = start.version
+        self._unwritten()
+
+    def _folded_whole(self, history: History, state: Any) -> None:
+        """The encounter as folded from its first event (no snapshot used)."""
+        self.history, self.state = history, state
+        self._seed_read_from: tuple[int, int, str] = (0, 1, "")
+        latest = self.store.snapshots(self.id, limit=1)
+        self._snapshot_version = latest[0].version if latest else 0
+
+    def _unwritten(self) -> None:
         self._seed_now: tuple[int, str] | None = None
         self._written: View | None = None  # unknown: the next write rewrites every row
         self._pending: View | None = None

@@ -140,6 +140,35 @@ def test_an_export_with_its_steps_after_the_events_still_imports(tmp_path, fraca
         assert copy.audit().ok
 
 
+@pytest.mark.parametrize("records", ["first", "last"])
+def test_an_import_makes_the_read_models_of_what_was_undone_and_redone(
+    tmp_path, fracas, records
+):
+    """The read models an import makes (folded as the rows pass, or from the log once all
+    are in when the records come last) are the source's: an undone step left out, a redone
+    one back in, each encounter its own."""
+    first = fight(fracas, ("alice", gunner()), ("bob", gunner(10)))
+    second = fight(fracas, ("carol", gunner()), ("dan", gunner(12)))
+    attack(first, "alice", "bob", dice=[10, 5])
+    attack(second, "carol", "dan", dice=[10, 7])
+    first.undo()
+    attack(second, "dan", "carol", dice=[10, 3])
+    second.undo()
+    second.redo()
+    lines = exported(fracas, tmp_path / "s.jsonl").read_text().splitlines()
+    if records == "last":
+        steps = [line for line in lines if line.startswith('{"type":"step"')]
+        lines = [line for line in lines if line not in steps] + steps
+    (tmp_path / "in.jsonl").write_text("\n".join(lines) + "\n")
+    with Fracas(tmp_path / "copy.db") as copy:
+        copy.import_jsonl(tmp_path / "in.jsonl")
+        assert table_rows(copy.store) == table_rows(fracas.store)
+        for played in (first, second):
+            again = Encounter(copy.store, played.id)
+            assert again.state == played.state and again.view() == played.view()
+        assert copy.audit().ok
+
+
 def journal_mode(path: Path) -> str:
     """The mode another connection finds the file in."""
     with sqlite3.connect(path) as conn:
