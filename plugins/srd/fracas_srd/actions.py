@@ -33,7 +33,7 @@ from fracas_srd.commands import (
     Stabilise,
     Use,
 )
-from fracas_srd.conditions import BREAK_FREE
+from fracas_srd.conditions import BREAK_FREE, unseen_by
 from fracas_srd.damage import heal, stabilised, summed_roll
 from fracas_srd.effects import moving_freely
 from fracas_srd.monsters import and_list
@@ -111,8 +111,34 @@ def dash(state: State, actor: Fighter, command: Dash, ctx: Context) -> list[Even
         raise RefusedError(
             f"{actor.name} is {held_at_0(actor)}: speed 0, a Dash gains nothing (srd-27)"
         )
-    moved = Resolved(actor.id, "dash", [], f"moves up to {feet(speed)} more", ["srd-5", "srd-52"])
-    return [*action_or_bonus(actor, "dash", command.bonus), moved]
+    events = action_or_bonus(actor, "dash", command.bonus)
+    more = f"moves up to {feet(speed)} more"
+    if aggressive := toward_foe(actor, events):
+        foe_in_sight(state, actor, aggressive)
+        more += f" toward a hostile creature {actor.it} can see ({aggressive})"
+    return [*events, Resolved(actor.id, "dash", [], more, ["srd-5", "srd-52"])]
+
+
+def toward_foe(actor: Fighter, events: list[Event]) -> str:
+    """The feature whose bonus action this dash is, where it moves only toward a foe (an
+    orc's Aggressive, srd-60), or ""."""
+    spent = [e.reason for e in events if isinstance(e, Spent) and e.resource == "bonus action"]
+    features = [f.name for f in actor.sheet.features if f.toward_foe]
+    return next((name for name in features for said in spent if said == f"dash ({name})"), "")
+
+
+def foe_in_sight(state: State, actor: Fighter, feature: str) -> None:
+    """srd-60: a move toward a hostile creature it can see (an orc's Aggressive): refused
+    when no foe in the fight is one it can see (blinded, or every foe hidden from it)."""
+    foes = [f for f in state.fighters.values()
+            if actor.hostile_to(f) and not f.dead and not f.has(REMOVED)]  # fmt: skip
+    if not any(not unseen_by(actor, foe) for foe in foes):
+        why = unseen_by(actor, foes[0]) if foes else "no foe is in the fight"
+        raise RefusedError(
+            f"{feature} moves {actor.name} toward a hostile creature {actor.it} can see, and "
+            f"{actor.it} sees none ({why}); a Dash as {actor.its} action moves {actor.it} "
+            "anywhere (srd-60)"
+        )
 
 
 def disengage(state: State, actor: Fighter, command: Disengage, ctx: Context) -> list[Event]:

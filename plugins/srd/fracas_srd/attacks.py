@@ -337,7 +337,8 @@ def weapon_attack(
             ctx, events, attacker, double, command, mods, ranged, weapon.name
         )
         return events + duplicate_hit(target, swing)
-    answer = chosen(state, target, command.defence, weapon.type, unseen(attacker, target, command))
+    seen = unseen(attacker, target, command)
+    answer = chosen(state, target, command.defence, weapon.type, seen, melee=not ranged)
     swing = attack_roll(ctx, events, attacker, target, command, mods, ranged, weapon.name)
     answer = on_the_hit(state, ctx, events, attacker, target, command, weapon, answer, swing)
     hit, critical = answered(state, events, attacker, target, answer, swing)
@@ -413,7 +414,13 @@ def on_the_hit(
     def matters(found: Reaction) -> bool:
         return turns(found, swing.natural, swing.total, swing.ac)
 
-    return seen_trigger(state, ctx, events, target, command, HIT, kind, seen, said, matters)
+    if isinstance(weapon, Spell):
+        melee = weapon.attack == "melee"
+    else:
+        melee = not ranged_attack(weapon, command)
+    return seen_trigger(
+        state, ctx, events, target, command, HIT, kind, seen, said, matters, melee=melee
+    )
 
 
 def grappled_by(attacker: Fighter, target: Fighter, weapon: Weapon) -> list[Event]:

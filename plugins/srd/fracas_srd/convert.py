@@ -51,6 +51,13 @@ GRAPPLES = re.compile(r"Hit: The (?:target|creature) is grappled \(escape DC (\d
 HIT = re.compile(r"Hit: (\d+) (\([^)]*\) )?(\w+) damage")
 ATTACKS = re.compile(r"makes (?:an?|one) ([\w ]+?) attack|attack with its ([\w ]+?)(?: or |[.,])")
 ABILITY = re.compile(r"uses its ([\w ]+?)[.,]")
+PARRY = re.compile(r"adds (\d+) to its AC against one melee attack that would hit it")
+# A trait that gives the creature a bonus action of its own (not "takes no action or bonus
+# action", a gibbering mouther's on those near it).
+BONUS_TRAIT = re.compile(r"(?:[Aa]s|use|take) a bonus action")
+BONUS_FORMS = re.compile(r"(?:the )?(?:Dash, )?Disengage,? or Hide action")
+TOWARD_FOE = re.compile(r"As a bonus action, the [\w -]+ can move up to its speed toward a "
+                        r"hostile creature that it can see")  # fmt: skip
 Tally = collections.Counter[str]
 
 
@@ -311,8 +318,42 @@ def legendary_of(monster: dict[str, Any], sheet: dict[str, Any], tally: Tally) -
             sheet["pack_tactics"] = True
         if ability["name"] == "Magic Resistance":
             sheet["magic_resistance"] = True
-        if ability["name"] == "Nimble Escape":  # srd-60: Disengage or Hide as a bonus action
-            sheet["features"] = [{"name": "nimble escape", "bonus_actions": ["disengage", "hide"]}]
+
+
+def reactions_of(monster: dict[str, Any], sheet: dict[str, Any], tally: Tally) -> None:
+    """Its reactions: a Parry ("adds 2 to its AC against one melee attack that would hit
+    it", srd-39) as a feature played; any other kept as its text, for the GM to narrate."""
+    for given in monster.get("reactions") or []:
+        desc = given.get("desc", "")
+        if parry := PARRY.search(desc):
+            feature = {"name": plain(given["name"]), "trigger": "hit", "parry": int(parry[1])}
+            sheet.setdefault("features", []).append(feature)
+            tally["reactions read: parry"] += 1
+        else:
+            sheet.setdefault("unplayed_reactions", []).append(f"{plain(given['name'])}: {desc}")
+            tally["reactions kept as text, the GM narrates them"] += 1
+
+
+def bonus_traits_of(monster: dict[str, Any], sheet: dict[str, Any], tally: Tally) -> None:
+    """Its traits that give it a bonus action: Nimble Escape and Cunning Action (actions
+    as a bonus action) and Aggressive (a move toward a foe, as a bonus-action dash) played,
+    srd-60; any other kept as its text, for the GM to narrate."""
+    for trait in monster.get("special_abilities") or []:
+        desc, name = trait.get("desc", ""), plain(trait["name"])
+        if not BONUS_TRAIT.search(desc):
+            continue
+        forms = BONUS_FORMS.search(desc)
+        if forms and name in ("nimble escape", "cunning action"):
+            said = re.findall(r"Dash|Disengage|Hide", forms[0])
+            feature: dict[str, Any] = {"name": name, "bonus_actions": [f.lower() for f in said]}
+        elif TOWARD_FOE.search(desc):
+            feature = {"name": name, "bonus_actions": ["dash"], "toward_foe": True}
+        else:
+            sheet.setdefault("unplayed_bonus_actions", []).append(f"{name}: {desc}")
+            tally["bonus-action traits kept as text, the GM narrates them"] += 1
+            continue
+        sheet.setdefault("features", []).append(feature)
+        tally["bonus-action traits read"] += 1
 
 
 def spellcasting_of(monster: dict[str, Any], sheet: dict[str, Any], tally: Tally) -> None:
@@ -460,4 +501,6 @@ def convert(monster: dict[str, Any], tally: Tally) -> dict[str, Any]:
     actions_of(monster, sheet, tally)
     legendary_of(monster, sheet, tally)
     spellcasting_of(monster, sheet, tally)
+    reactions_of(monster, sheet, tally)
+    bonus_traits_of(monster, sheet, tally)
     return {"name": monster["name"], "cr": cr, "kind": kind_of_monster(monster), "sheet": sheet}

@@ -297,7 +297,10 @@ STATEMENTS = {
         "hit by an attack or targeted by magic missile, +5 AC until the start of its next turn, "
         "the triggering attack included, so a hit whose total is below the new AC becomes a "
         "miss (a natural 20 still hits), and no damage from magic missile; a shield that cannot"
-        " turn the hit into a miss is not cast, its reaction and slot kept. [Reactions; Shield]"
+        " turn the hit into a miss is not cast, its reaction and slot kept. A monster's Parry: "
+        "+N AC against one melee attack that would hit it, that attack only, when it sees the "
+        "attacker and wields a melee weapon; taken only when the +N turns the hit. [Reactions;"
+        " Shield; Monsters: Bandit Captain, Parry]"
     ),
     "srd-40": (
         "Uncanny dodge. When an attacker it can see hits it with an attack, it may use its "
@@ -443,8 +446,10 @@ STATEMENTS = {
         "Bonus-action forms. A feature may let a creature take some actions as a bonus action "
         "on its turn: a rogue's Cunning Action, Dash, Disengage or Hide; a goblin's Nimble "
         "Escape, Disengage or Hide. Once its action is taken, such an action is its bonus "
-        "action; asked for (`-o bonus=true`), it is so even before. [Rogue: Cunning Action; "
-        "Monsters: Goblin, Nimble Escape]"
+        "action; asked for (`-o bonus=true`), it is so even before. An orc's Aggressive: its "
+        "speed in movement as a bonus action, toward a hostile creature it can see (played as "
+        "a bonus-action Dash, refused when it sees no foe). [Rogue: Cunning Action; Monsters: "
+        "Goblin, Nimble Escape; Orc, Aggressive; Spy, Cunning Action]"
     ),
     "srd-61": (
         "Condition immunity. A creature immune to a condition cannot have it: an effect that "

@@ -124,6 +124,12 @@ class Feature(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     trigger: Literal["", "hit"] = ""
     halves: bool = False
     bonus_actions: list[BonusForm] = []  # these actions as a bonus action (srd-60)
+    # Its bonus-action dash only toward a hostile creature it can see (an orc's Aggressive:
+    # `bonus_actions = ["dash"]`, move up to its speed, srd-60).
+    toward_foe: bool = False
+    # A reaction to a melee hit (`trigger = "hit"`): this much AC against that one attack,
+    # seeing the attacker and wielding a melee weapon (a bandit captain's Parry: 2, srd-39).
+    parry: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
     # Dice it heals its bearer with a bonus action, plus the character's level, once until a
     # short or long rest (a fighter's Second Wind: "1d10"; `fracas act ID second_wind`).
     heals: str = ""
@@ -413,6 +419,10 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     hover: bool = False
     senses: list[str] = []  # "darkvision 120 ft.", as the stat block writes them
     unplayed_spells: list[str] = []  # spells it has that no rule here plays: "sleep (1/day)"
+    # Its reactions and bonus-action traits no rule here plays, "name: the stat block's
+    # text", for the GM to narrate: "split: When a pudding that is Medium or larger ...".
+    unplayed_reactions: list[str] = []
+    unplayed_bonus_actions: list[str] = []
     passive_perception: Annotated[int, msgspec.Meta(ge=0, le=40)] | None = None  # none: by skill
     languages: str = ""
     alignment: str = ""
@@ -602,6 +612,15 @@ def check_sheet(sheet: Sheet, where: str, custom: list[str]) -> None:
         check_effect(feature.effect, f"{where}: {feature.name}")
         if feature.extra and not parse_amount(feature.extra)[0]:
             raise BadInputError(f"{where}: {feature.name}: extra = {feature.extra!r}: give dice")
+        if feature.parry and feature.trigger != "hit":
+            raise BadInputError(
+                f'{where}: {feature.name}: parry answers a hit: add trigger = "hit" (srd-39)'
+            )
+        if feature.toward_foe and "dash" not in feature.bonus_actions:
+            raise BadInputError(
+                f'{where}: {feature.name}: toward_foe moves with a bonus-action dash: add '
+                'bonus_actions = ["dash"] (srd-60)'
+            )
     for skill in [*sheet.skills, *sheet.skill_bonuses]:
         if skill.lower() not in SKILLS and skill.lower() not in custom:
             raise BadInputError(

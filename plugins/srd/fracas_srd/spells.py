@@ -653,7 +653,9 @@ def spell_attack(
     if (double := duplicate_struck(ctx, events, caster, target, command)) is not None:
         swing = attack_roll(ctx, events, caster, double, command, mods, ranged, spell.name)
         return events + duplicate_hit(target, swing)
-    answer = chosen(state, target, command.defence, spell.type, unseen(caster, target, command))
+    seen = unseen(caster, target, command)
+    melee = spell.attack == "melee"  # a melee spell attack may be parried (srd-39)
+    answer = chosen(state, target, command.defence, spell.type, seen, melee=melee)
     swing = attack_roll(ctx, events, caster, target, command, mods, ranged, spell.name)
     answer = on_the_hit(state, ctx, events, caster, target, command, spell, answer, swing)
     hit, critical = answered(state, events, caster, target, answer, swing)

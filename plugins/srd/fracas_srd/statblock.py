@@ -9,7 +9,16 @@ from fracas.rules.api import Modifier
 
 from fracas_srd.attacks import ability_for, attack_modifiers
 from fracas_srd.checks import passive_perception, save_modifiers, skill_modifiers
-from fracas_srd.sheets import ABILITIES, ORDINALS, Rider, Sheet, Spell, Weapon, parse_amount
+from fracas_srd.sheets import (
+    ABILITIES,
+    ORDINALS,
+    Feature,
+    Rider,
+    Sheet,
+    Spell,
+    Weapon,
+    parse_amount,
+)
 from fracas_srd.state import Fighter
 
 Lines = list[tuple[str, str]]
@@ -19,7 +28,8 @@ NAMES = {"str": "Strength", "dex": "Dexterity", "con": "Constitution", "int": "I
 
 def stat_block(sheet: dict[str, Any]) -> Lines:
     f = fighter_of(msgspec.convert(sheet, Sheet))
-    return [*defences(f), *traits(f.sheet), *spellcasting(f), *actions(f), *legendary(f.sheet)]
+    s = f.sheet
+    return [*defences(f), *traits(s), *spellcasting(f), *actions(f), *reactions(s), *legendary(s)]
 
 
 def fighter_of(sheet: Sheet) -> Fighter:
@@ -85,14 +95,34 @@ def speeds(s: Sheet) -> str:
 
 
 def traits(s: Sheet) -> Lines:
-    said = [f.name for f in s.features]
+    said = [f.name for f in s.features if not f.trigger]
     if s.legendary_resistance:
         said.append(f"Legendary Resistance ({s.legendary_resistance}/Day)")
     if s.magic_resistance:
         said.append("Magic Resistance")
     if s.pack_tactics:
         said.append("Pack Tactics")
-    return [("Traits", "; ".join(said))] if said else []
+    lines = [("Traits", "; ".join(said))] if said else []
+    if s.unplayed_bonus_actions:
+        narrated = [f"{text} (the GM narrates it)" for text in s.unplayed_bonus_actions]
+        lines.append(("Bonus Actions", "; ".join(narrated)))
+    return lines
+
+
+def reactions(s: Sheet) -> Lines:
+    """Its reactions: those played here, then those the GM narrates, with their text."""
+    said = [reaction_line(f) for f in s.features if f.trigger]
+    said += [f"{text} (the GM narrates it)" for text in s.unplayed_reactions]
+    return [("Reactions", "; ".join(said))] if said else []
+
+
+def reaction_line(f: Feature) -> str:
+    if f.parry:
+        return (f"{f.name}: +{f.parry} AC against one melee attack that would hit it, seeing "
+                "the attacker and wielding a melee weapon")  # fmt: skip
+    if f.halves:
+        return f"{f.name}: half the damage of a hit by an attacker it can see"
+    return f.name
 
 
 def cast_spells(s: Sheet) -> list[Spell]:

@@ -46,6 +46,7 @@ class Reaction(NamedTuple):
     trigger: str
     spell: Spell | None = None
     halves: bool = False
+    parry: int = 0  # AC against the one melee attack that would hit (a Parry, srd-39)
 
 
 def taken(state: State, fighter: Fighter, found: Reaction) -> list[Event]:
@@ -84,7 +85,9 @@ def reactions_of(fighter: Fighter) -> list[Reaction]:
         if s.casting == "reaction" and s.trigger
     ]
     found += [
-        Reaction(f.name, f.trigger, halves=f.halves) for f in fighter.sheet.features if f.trigger
+        Reaction(f.name, f.trigger, halves=f.halves, parry=f.parry)
+        for f in fighter.sheet.features
+        if f.trigger
     ]
     return found
 
@@ -102,10 +105,12 @@ def chosen(
     kind: str,
     unseen: str = "",
     comes: tuple[str, ...] = (HIT, DAMAGED),
+    melee: bool = False,
 ) -> Reaction | None:
     """The reaction the target named for this attack, checked now: one it has, and may
     take (srd-4, srd-27, srd-1), seeing the attacker if it must (`unseen`: why it cannot,
-    srd-40, srd-41); None if it named none."""
+    srd-40, srd-41), a parry only against a `melee` attack, wielding a melee weapon
+    (srd-39); None if it named none."""
     name = defence.get(target.id, NONE)
     if name.lower() == NONE:
         return None
@@ -126,12 +131,29 @@ def chosen(
         ) from None
     if unseen and (found.halves or (found.spell is not None and found.spell.save)):
         raise RefusedError(f"{found.name} needs a foe it can see: {unseen} (srd-40, srd-41)")
+    if found.parry:
+        parrying(target, found, unseen, melee)
     if found.spell and not found.spell.innate:
         reaction_slot(target, found.spell)  # refused now if no slot is left
     types = absorbs(found)
     if types and kind not in types:
         raise RefusedError(f"{found.name} answers {', '.join(types)} damage, not {kind} (srd-42)")
     return found
+
+
+def parrying(target: Fighter, found: Reaction, unseen: str, melee: bool) -> None:
+    """srd-39: a parry answers one melee attack, by an attacker its creature can see, while
+    it wields a melee weapon; refused in one line otherwise."""
+    if not melee:
+        raise RefusedError(
+            f"{found.name} answers a melee attack that would hit, and this is not one (srd-39)"
+        )
+    if unseen:
+        raise RefusedError(f"{found.name} needs an attacker {target.name} can see: {unseen} "
+                           "(srd-39)")  # fmt: skip
+    if not any(not w.ranged for w in target.sheet.weapons):
+        raise RefusedError(f"{found.name} needs a melee weapon in hand: {target.name} has none "
+                           "on its sheet (srd-39)")  # fmt: skip
 
 
 def counters(
@@ -246,18 +268,22 @@ def when_hit(
     what = "a natural 20 still hits" if natural == 20 else f"{total} vs AC {ac}"
     if not turns(found, natural, total, met):
         # Taken only if it can matter: the reaction and slot stay (srd-39).
-        outcome = f"{found.name}: not cast, it cannot turn the hit"
+        done = "not taken" if found.parry else "not cast"
+        outcome = f"{found.name}: {done}, it cannot turn the hit"
         return [Resolved(target.id, "react", [attacker.id], outcome, ["srd-39"], what)], True
-    shield = lasting_effect(state, target, found, f"cast as {attacker.name}'s attack hits")
-    return [
-        *taken(state, target, found),
-        shield,
-        Resolved(target.id, "react", [attacker.id], f"{found.name}: {TURNED}", ["srd-39"], what),
-    ], False
+    events = taken(state, target, found)
+    if not found.parry:  # shield's +5 lasts to its next turn; a parry is against this one
+        why = f"cast as {attacker.name}'s attack hits"
+        events.append(lasting_effect(state, target, found, why))
+    outcome = f"{found.name}: {TURNED}"
+    turned = Resolved(target.id, "react", [attacker.id], outcome, ["srd-39"], what)
+    return [*events, turned], False
 
 
 def raised(found: Reaction) -> int:
-    """The AC a reaction to a hit adds (shield's +5), or 0."""
+    """The AC a reaction to a hit adds (shield's +5, a parry's +2), or 0."""
+    if found.parry:
+        return found.parry
     effect = found.spell.effect if found.spell else None
     return effect.ac if effect else 0
 
@@ -265,7 +291,7 @@ def raised(found: Reaction) -> int:
 def turns(found: Reaction, natural: int, total: int, met: int) -> bool:
     """srd-39, srd-40: whether a reaction to a hit can matter to this one: uncanny dodge
     always halves it; shield only turns it into a miss, its +5 above the total (`met`: the
-    AC the roll met, cover's too), never a natural 20's."""
+    AC the roll met, cover's too), never a natural 20's; so does a parry, its own +N."""
     if found.halves:
         return True
     return natural != 20 and total < met + raised(found)
@@ -376,6 +402,7 @@ def seen_trigger(
     unseen: str,
     said: str,
     matters: Callable[[Reaction], bool] = lambda _: True,
+    melee: bool = False,
 ) -> Reaction | None:
     """The reaction `target` chose once it saw `trigger` come (its answer to `--ask`, in
     `on_hit` or `on_damage`), checked now; None for none. With no answer yet and the table
@@ -387,7 +414,7 @@ def seen_trigger(
     if name is not None:
         if name.lower() == NONE:
             return None
-        return chosen(state, target, {target.id: name}, kind, unseen)
+        return chosen(state, target, {target.id: name}, kind, unseen, melee=melee)
     if target.id not in getattr(ctx, "ask", ()):
         return None
     names = []
@@ -395,7 +422,7 @@ def seen_trigger(
         if found.trigger != trigger or not asks_later(found) or not matters(found):
             continue
         try:
-            chosen(state, target, {target.id: found.name}, kind, unseen)
+            chosen(state, target, {target.id: found.name}, kind, unseen, melee=melee)
         except FracasError:
             continue
         names.append(found.name)
@@ -454,7 +481,7 @@ def offered(decide: Decide, state: State, command: object) -> dict[str, Choices]
     darts = darts_cast(state, command)
 
     def aimed(found: Reaction) -> bool:  # shield answers being aimed at by darts (srd-43)
-        return darts and found.trigger == HIT
+        return darts and found.trigger == HIT and not found.parry
     for who in getattr(command, "targets", []):
         target = state.fighters.get(who)
         if target is None or who in given or who == getattr(command, "actor", None):
