@@ -206,6 +206,9 @@ class ReplayStep(msgspec.Struct, frozen=True):
     actor: str = ""
     action: str = ""
     targets: list[str] = []
+    # each of `fallen`: how, as the ruleset set it: (condition, reason) ("dying", "dropped to
+    # 0 HP"); an out condition ("dead") before a down one
+    fell_as: dict[str, tuple[str, str]] = {}
 
     def typed_by(self, names: dict[str, str]) -> str:
         """'dice typed by Alice Reyes' when someone typed this step's dice in (a player at
@@ -422,6 +425,24 @@ def felled_by(
                 struck[harm.whom] = harm.who
         elif isinstance(event, ConditionSet) and event.target in fallen([event], ruleset):
             found[event.target] = struck.get(event.target, "gm" if gm_step else "")
+    return found
+
+
+def fell_as(events: list[Event], ruleset: Ruleset, fell: list[str]) -> dict[str, tuple[str, str]]:
+    """How each of `fell` went down in this step, by the ruleset's facts: the condition it
+    set them (an out one, dead, before a down one; else the last: dying after unconscious)
+    and its reason."""
+    found: dict[str, tuple[str, str]] = {}
+    outs: set[str] = set()
+    for event in events:
+        if not isinstance(event, ConditionSet) or event.target not in fell:
+            continue
+        facts = ruleset.facts_of(event)
+        if DOWN not in facts or event.target in outs:
+            continue
+        found[event.target] = (event.condition, event.reason)
+        if OUT in facts:
+            outs.add(event.target)
     return found
 
 
@@ -737,6 +758,7 @@ def timeline(
             str(known_of.get("actor") or ""),
             str(known_of.get("action") or ""),
             [str(t) for t in known_of.get("targets") or []],
+            fell_as(events, ruleset, fell) if fell else {},
         )
         yield Moment(
             step, after, audience.reported(seen), masked, audience.witnessed(number), record.step

@@ -99,7 +99,7 @@ class CastMember(msgspec.Struct, frozen=True):
 
 
 class Fall(msgspec.Struct, frozen=True):
-    """A combatant put down, and by whom: a combatant's name, "the GM", or "their own
+    """A combatant put down, how, and by whom: a combatant's name, "the GM", or "their own
     wounds" when nobody struck them in that step."""
 
     name: str
@@ -111,6 +111,14 @@ class Fall(msgspec.Struct, frozen=True):
     then: str = ""  # how the fall ended, later ("dead: three death save failures")
     then_round: int = 0
     then_step: int = 0
+    how: str = ""  # the condition the ruleset set them ("dying", "dead", "out")
+    why: str = ""  # the ruleset's reason for it ("dropped to 0 HP", "three death save failures")
+
+    @property
+    def cause(self) -> str:
+        """ "by Wren", "by the GM"; "" when nobody struck them (the reason says how)."""
+        shown = self.by_combatant and self.by_combatant != self.combatant
+        return f"by {self.by}" if shown else ""
 
 
 class Left(msgspec.Struct, frozen=True):
@@ -282,11 +290,20 @@ def felled_by(by: str, who: str, names: dict[str, str]) -> str:
     return names.get(by, by)
 
 
-def ended_fall(fallen: list[Fall], who: str, how: str, step: ReplayStep) -> list[Fall]:
+def ended_fall(
+    fallen: list[Fall], who: str, how: str, step: ReplayStep, names: dict[str, str]
+) -> list[Fall]:
     """The fallen with `who`'s last fall ended as `how` says, in `step` (put down and out
-    in one step is one fall, already said)."""
+    in one step is one fall, already said); one already down when the fight began (carried
+    in dying) falls here, as `how` says."""
     last = max((n for n, f in enumerate(fallen) if f.combatant == who), default=None)
-    if last is None or fallen[last].step == step.step:
+    if last is None:  # down before this fight's report began (carried in dying): a fall here
+        condition, _, why = how.partition(": ")
+        return [
+            *fallen,
+            Fall(names.get(who, who), "", step.round, step.step, who, "", how=condition, why=why),
+        ]
+    if fallen[last].step == step.step:
         return fallen
     ended = msgspec.structs.replace(fallen[last], then=how, then_round=step.round,
                                     then_step=step.step)  # fmt: skip
@@ -332,9 +349,12 @@ def summarise(
         for who in step.fallen:
             by = step.felled_by.get(who, "")
             shown = felled_by(by, who, names)
-            fallen.append(Fall(names.get(who, who), shown, step.round, step.step, who, by))
+            how, why = step.fell_as.get(who, ("", ""))
+            fallen.append(
+                Fall(names.get(who, who), shown, step.round, step.step, who, by, how=how, why=why)
+            )
         for who, how in step.ended.items():
-            fallen = ended_fall(fallen, who, how, step)
+            fallen = ended_fall(fallen, who, how, step, names)
         left += [
             Left(names.get(d.combatant, d.combatant), d.reason, step.round, step.step, d.combatant)
             for d in step.departed

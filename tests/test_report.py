@@ -122,7 +122,7 @@ def test_an_adopted_what_if_reads_where_it_happened_and_rounds_never_restart(
 def test_the_summary_names_the_fallen_the_damage_and_the_criticals(fixed: Path) -> None:
     _runner, env = run_block(FIGHTS["disputes-adopted"])
     text = report(env, "md")
-    assert "**Fell:** Knife cultist, put down by Alice Reyes (Round 2, step 24)." in text
+    assert "**Fell:** Knife cultist, unconscious (HP 1) by Alice Reyes (Round 2, step 24)." in text
     assert "**Criticals:** step 25, Marcus Bishop's pin on Shotgun cultist." in text
     assert "**Taken back:** 1 step undone, 6 set aside by an adopted what-if." in text
     assert "| Alice Reyes | 12 | 7 |" in text

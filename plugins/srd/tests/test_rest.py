@@ -200,8 +200,36 @@ def test_the_report_says_a_character_died_of_failed_death_saves(tmp_path):
     run("next", "--dice", "4")  # hers again: the third failure, dead
     report = run("export", "--format", "md", "--for", "gm")
     fell = next(line for line in report.splitlines() if "**Fell:**" in line)
-    assert "Wren, put down by the GM (" in fell, fell
-    assert "then dead: three death save failures" in fell, fell
+    assert "Wren, dying (dropped to 0 HP) by the GM (Round 1, step 5)" in fell, fell
+    assert "then dead: three death save failures (Round 2, step 8)" in fell, fell
+    assert "put down" not in fell, fell
+
+
+def test_the_report_says_a_character_carried_in_dying_died_of_failed_death_saves(tmp_path):
+    """Wren ends the ambush dying and comes into the next fight so: the report of that
+    fight says she died there of failed death saves, where its Fell line said nobody."""
+    rogue = Path(__file__).parents[1] / "fracas_srd" / "samples" / "rogue.toml"
+    db, runner = str(tmp_path / "t.db"), CliRunner()
+
+    def run(*args: str) -> str:
+        done = runner.invoke(cli, ["--db", db, *args])
+        assert done.exit_code == 0, done.output
+        return done.output
+
+    run("party", "add", "wren", "-r", "srd", "--sheet", str(rogue), "--name", "Wren")
+    run("new", "--party", "--id", "ambush")
+    run("add", "gob", "--monster", "goblin", "-e", "ambush")
+    run("begin", "-e", "ambush", "--dice", "20,1")
+    run("harm", "wren", "21", "-e", "ambush")  # dying
+    run("end", "-e", "ambush")
+    run("new", "--party", "--id", "cave")
+    run("add", "gob", "--monster", "goblin", "-e", "cave")
+    run("begin", "-e", "cave", "--dice", "20,2,1")  # her death save: a natural 1
+    run("next", "-e", "cave")
+    run("next", "-e", "cave", "--dice", "1")  # the third failure: dead
+    report = run("export", "-e", "cave", "--format", "md", "--for", "gm")
+    fell = next(line for line in report.splitlines() if "**Fell:**" in line)
+    assert "Wren, dead: three death save failures (Round 1, step 7)" in fell, fell
 
 
 def test_innate_spells_a_day_spent_in_one_fight_stay_spent_in_the_next_until_a_long_rest(

@@ -39,7 +39,8 @@ def test_the_docs_goblin_ambush_runs_as_written(tmp_path: Path):
     assert "Creative Commons Attribution 4.0" in done.stdout
     assert "rules drift: none" in done.stdout and "hash chain: ok" in done.stdout
     report = (tmp_path / "ambush.md").read_text()
-    assert "**Fell:** Goblin 1, put down by Wren" in report and "Creative Commons" in report
+    assert "**Fell:** Goblin 1, dead (a monster at 0 HP dies) by Wren" in report
+    assert "Creative Commons" in report
     status = done.stdout[done.stdout.rindex("Round 2") :]
     assert status.startswith("Round 2 · Brannoc to act") and "HP 14/21" in status
 
