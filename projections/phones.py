@@ -77,6 +77,9 @@ class Control(msgspec.Struct, frozen=True):
     when: str = ""  # the field whose value says whether this one applies ("": always)
     values: list[str] = []  # the values of `when` with which this one applies
     whole: bool = False  # a CHOICE of whole numbers (sent as numbers)
+    # a counted CHOICE's least number by the value of `when` (`Ruleset.least_of`): the
+    # phone offers, for the value chosen, those from it up (a spell's slot: its own level)
+    least: dict[str, int] = {}
 
 
 class PlayerAction(msgspec.Struct, frozen=True):
@@ -96,6 +99,9 @@ class PlayerAction(msgspec.Struct, frozen=True):
     # level's (`Ruleset.times_of`); the phone shares them out among the targets tapped
     totals: dict[str, dict[str, int]] = {}
     group: str = ""  # the heading it shows under, by what it costs (`Ruleset.cost_of`)
+    # its targets come after its fields, for every character alike: an action that may
+    # name a target more than once (`Playable.times`: a spell first, then whom)
+    targets_last: bool = False
 
 
 class Panel(msgspec.Struct, frozen=True):
@@ -189,6 +195,7 @@ def player_actions(
                 only or [],
                 ruleset.times_of(sheet) if playable.times and ruleset.times_of and sheet else {},
                 ruleset.cost_of(name, playable.spends - set(spent)) if ruleset.cost_of else "",
+                bool(playable.times),
             )
         )
     return found
@@ -289,16 +296,27 @@ def controls(
         when, values = applies_with(ruleset, said.only_with, sheet)
         if values is not None and not values:
             continue  # it never applies with what this sheet has (range: no ranged weapon)
-        shown = counted(field, said, row) if said.counted_in else control(field, said, flag)
+        if said.counted_in:
+            least = ruleset.least_of(sheet) if ruleset.least_of and sheet is not None else None
+            shown = counted(field, said, row, least if when else None)
+        else:
+            shown = control(field, said, flag)
         found.append(msgspec.structs.replace(shown, when=when, values=values or []))
     return found
 
 
-def counted(field: str, said: PlayerField, row: dict[str, Any]) -> Control:
+def counted(
+    field: str, said: PlayerField, row: dict[str, Any], least: dict[str, int] | None = None
+) -> Control:
     """A field offering the numbers (from 1) whose count in the row's detail is above 0
-    (srd's slot level: the levels with a slot left), after unsaid (the rules decide)."""
+    (srd's slot level: the levels with a slot left), after unsaid (the rules decide); with
+    the `least` number each value of its `only_with` field takes (a levelled spell's own
+    level), never unsaid: the phone offers those from the least of the value chosen up."""
     numbers = [str(n) for n, left in enumerate(row.get(said.counted_in) or [], 1) if left]
-    return Control(field, said.label, said.help, CHOICE, "", ["", *numbers], whole=True)
+    if least is None:
+        return Control(field, said.label, said.help, CHOICE, "", ["", *numbers], whole=True)
+    default = numbers[0] if numbers else ""
+    return Control(field, said.label, said.help, CHOICE, default, numbers, whole=True, least=least)
 
 
 def control(field: str, said: PlayerField, flag: Flag) -> Control:

@@ -29,7 +29,9 @@ class PlayerField:
     where not all the sheet's of the field's own name fit (a reload: "reloadable weapon").
     `counted_in`: a key of the character's row detail (the ruleset's view) holding a
     count for each number from 1: the numbers whose count is above 0 are offered, after
-    "unsaid" (srd's slot level: the levels with slots left, `slots_left`).
+    "unsaid" (srd's slot level: the levels with slots left, `slots_left`); with the
+    ruleset's `least_of`, no "unsaid", and only those from the least of the `only_with`
+    field's value chosen (a levelled spell's own level).
     """
 
     label: str

@@ -327,6 +327,11 @@ class Ruleset:
     # of its `times_with` field and by its level field's value ("" the value's own level):
     # sheet -> {"magic missile": {"": 3, "1": 3, "2": 4, ...}}. None: the phone asks alone.
     times_of: Callable[[Any], dict[str, dict[str, int]]] | None = None
+    # The least number a player's `counted_in` field takes with each value of its
+    # `only_with` field (a levelled spell's slot: the spell's own level, srd-51): sheet ->
+    # {"cure wounds": 1, "hold person": 2}; the phone offers, for the value chosen, the
+    # numbers from it up, and never "unsaid". None: from 1, after "unsaid".
+    least_of: Callable[[Any], dict[str, int]] | None = None
     # One line for each field of an action a GM may set (by its flag or `-o`), beside the
     # type the catalog shows: {"called": "how much cover the target has"}.
     field_help: dict[str, str] = field(default_factory=dict)

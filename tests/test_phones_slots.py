@@ -32,11 +32,11 @@ def test_the_slot_level_is_a_choice_of_the_levels_with_slots_left(tmp_path: Path
         do(fight, {"action": "begin"})
     token = invited(db, "wizard")
     with served(db) as running, httpx.Client(base_url=running.root, timeout=10) as client:
-        assert levels_offered(client.get(f"/p/{token}/panel").text) == ["", "1", "2"]
+        assert levels_offered(client.get(f"/p/{token}/panel").text) == ["1", "2"]
         with Fracas(str(db)) as log:
             cast = {"spell": "magic missile", "level": 2, "targets": ["gob"]}
             fight = log.encounter("fight")
             do(fight, {"action": "cast", "actor": "wizard", **cast})
             do(fight, {"action": "next"})
             do(fight, {"action": "next"})  # the wizard's next turn, her action back
-        assert levels_offered(client.get(f"/p/{token}/panel").text) == ["", "1"]
+        assert levels_offered(client.get(f"/p/{token}/panel").text) == ["1"]

@@ -159,6 +159,24 @@
       const source = set.querySelector(`[data-field="${part.dataset.when}"]`);
       part.hidden = !(source && JSON.parse(part.dataset.values).includes(source.value));
     });
+    least(set);
+  }
+
+  // A slot for a levelled spell: its own level and up (with a slot left) alone, never
+  // none; `fresh` (another spell chosen): the lowest of them.
+  function least(set, fresh) {
+    set.querySelectorAll("select[data-least]").forEach((select) => {
+      const part = select.closest("[data-when]");
+      const source = part && set.querySelector(`[data-field="${part.dataset.when}"]`);
+      const from = (source && JSON.parse(select.dataset.least)[source.value]) || 1;
+      const options = [...select.options];
+      options.forEach((o) => { o.hidden = o.disabled = Number(o.value) < from; });
+      const now = options.find((o) => o.value === select.value);
+      if (fresh || !now || now.disabled) {
+        const first = options.find((o) => !o.disabled);
+        select.value = first ? first.value : "";
+      }
+    });
   }
 
   // Where the ruleset says how many times an action names its targets in all (magic
@@ -295,6 +313,8 @@
         const chosen = chosenSet();
         if (!chosen) return;
         applies(chosen);
+        const part = chosen.querySelector("select[data-least]")?.closest("[data-when]");
+        if (part && event.target.matches(`[data-field="${part.dataset.when}"]`)) least(chosen, true);
         if (event.target.matches(`[data-field="${chosen.dataset.totalsBy}"]`)) lowest(chosen);
         if (!event.target.matches("[data-times]")) share(chosen);  // the player's own split stays
         else counted(chosen);

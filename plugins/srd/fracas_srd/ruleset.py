@@ -280,6 +280,12 @@ def cost_of(action: str, left: frozenset[str] = frozenset()) -> str:
     return "Bonus action" if spends else "Movement and free"
 
 
+def least_slots(sheet: Sheet) -> dict[str, int]:
+    """srd-51: the least slot each levelled spell on the sheet is cast with, its own level
+    (a cantrip spends none: the phone asks no slot for it)."""
+    return {spell.name: spell.level for spell in sheet.spells if spell.level > 0}
+
+
 def darts_by_level(sheet: Sheet) -> dict[str, dict[str, int]]:
     """srd-43: how many darts each spell of darts on the sheet shoots, at its own level
     ("") and from a slot of each level up to 9th."""
@@ -350,6 +356,7 @@ RULESET = Ruleset(
     field_help=FIELD_HELP,
     offers=offers,
     times_of=darts_by_level,
+    least_of=least_slots,
     players=PLAYERS,
     cost_of=cost_of,
     turn_left=turn_left,

@@ -185,7 +185,7 @@ PLAYERS = {
             ),
             "level": PlayerField(
                 "Slot level",
-                "the slot you spend: none, the spell's own level; higher upcasts it",
+                "the slot you spend: the spell's own level, or higher to upcast it",
                 only_with=("spell", "levelled spell"),  # a cantrip spends none
                 counted_in="slots_left",  # srd-50: a level with a slot left
             ),

@@ -1,0 +1,67 @@
+"""An outside table tester's srd phones at 390x844 (issue 37). The Cast form offered "—"
+(no slot) for cure wounds, and the same slots for every spell: the slot field now offers,
+for the spell chosen, its own level and up among the levels with a slot left. The
+opportunity attack's offer came with no cue, its button a narrow tile: it now has the
+turn's colour and vibration, and a full-width button a thumb's height."""
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fracas.projections import Fracas
+from tests.support import do, srd_sample
+from tests.web import WAIT, chosen, phone_of, served, shot
+
+pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
+
+# What the page asks of the phone, recorded: each vibration's pattern.
+VIBRATIONS = """
+window.__vibrated = [];
+Navigator.prototype.vibrate = function (pattern) { window.__vibrated.push(pattern); return true; };
+"""
+
+
+def casters(db: Path) -> None:
+    """The cleric acts first (sacred flame, cure wounds, hold person at 2nd), the goblin last."""
+    with Fracas(str(db)) as log:
+        fight = log.new("srd", title="Casters", encounter="fight")
+        cleric = srd_sample("cleric", initiative=90)
+        do(fight, {"action": "join", "combatant": "cleric", "sheet": cleric, "side": "pc"})
+        goblin = srd_sample("goblin", hp=60, initiative=-10)
+        do(fight, {"action": "join", "combatant": "gob", "sheet": goblin, "side": "npc"})
+        do(fight, {"action": "begin"})
+
+
+def slots_shown(form: Any) -> list[str]:
+    """The slot levels the form's select lets a player pick now."""
+    return form.locator("select[data-field=level]").evaluate(
+        "s => [...s.options].filter(o => !o.hidden && !o.disabled).map(o => o.value)"
+    )
+
+
+def test_the_slot_offered_follows_the_spell_chosen(tmp_path: Path, browser: Any) -> None:
+    db = tmp_path / "srd.db"
+    casters(db)
+    with served(db) as running:
+        page = phone_of(browser, running, db, "cleric")
+        form = chosen(page, "cast")
+        spell = form.locator("select[data-field=spell]")
+        level = form.locator("select[data-field=level]")
+        spell.select_option("cure wounds")
+        assert slots_shown(form) == ["1", "2"]
+        assert level.input_value() == "1"
+        shot(page, "cast-cure-wounds")
+        spell.select_option("hold person")
+        assert slots_shown(form) == ["2"]
+        assert level.input_value() == "2"
+        shot(page, "cast-hold-person")
+        spell.select_option("sacred flame")  # a cantrip: no slot asked
+        assert not level.is_visible()
+        spell.select_option("hold person")
+        form.locator("label.tap:has(input[value=gob])").click()
+        form.locator("button.go").click()
+        page.wait_for_function(  # a 2nd-level slot spent, as the phone's sheet says
+            "() => /2nd 1\\/2/.test(document.querySelector('.me .health').innerText)",
+            timeout=WAIT,
+        )
