@@ -43,7 +43,7 @@ def spawn(db: Path, history: Path) -> pexpect.spawn:
         "NO_COLOR": "1",
     }
     child = pexpect.spawn(
-        FRACAS, ["--db", str(db), "play"], env=env, encoding="utf-8", timeout=20,
+        FRACAS, ["--db", str(db), "play"], env=env, encoding="utf-8", timeout=60,
         dimensions=(40, 200),
     )  # fmt: skip
     child.expect("alice>")
