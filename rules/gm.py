@@ -51,7 +51,7 @@ from fracas.rules.events import (
     Renamed,
     Rolled,
 )
-from fracas.rules.views import HELD, View
+from fracas.rules.views import HELD, View, WoundRow
 
 __all__ = [
     "BY_HAND",
@@ -324,8 +324,32 @@ def over(rules: Any, seen: View, players: bool = False) -> str:
     sides = fallen(rules, seen)
     if not sides:
         return ""
-    ends = "the GM ends the fight" if players else "`fracas end` ends the encounter"
-    return f"the fight is over: no {' or '.join(sides)} combatant is left standing; {ends}"
+    line = f"no {' or '.join(side_word(s) for s in sides)} is left fighting"
+    dying = [down_words(rules, row) for row in seen.wounds if row.side in sides]
+    if said := [d for d in dying if d]:  # down, not out: they may yet be saved
+        line += f" ({'; '.join(said)})"
+    standing = [s for s in dict.fromkeys(r.side for r in seen.wounds) if s not in sides]
+    if standing:
+        line += f"; the {' and '.join(side_word(s) + 's' for s in standing)}' side stands"
+    ends = (
+        "the GM says whether the fight is over" if players else "end the fight with `fracas end`?"
+    )
+    return f"{line}: {ends}"
+
+
+def side_word(side: str) -> str:
+    """A side as the table says it: "PC", "NPC"."""
+    return side.upper() if side in ("pc", "npc") else side
+
+
+def down_words(rules: Any, row: WoundRow) -> str:
+    """'Brannoc is dying and unconscious' for one down by the ruleset's down conditions and
+    not out (dead): still to be saved or lost; "" otherwise."""
+    named = [c.split(" (")[0].split(":")[0] for c in row.conditions]
+    if any(c in rules.out or c == REMOVED for c in named):
+        return ""
+    down = [c for c in named if c in rules.down]
+    return f"{row.name} is {' and '.join(down)}" if down else ""
 
 
 def table_view(view: Callable[[Any], View]) -> Callable[[Any], View]:

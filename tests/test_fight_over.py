@@ -3,7 +3,7 @@ with the command that ends it (`fracas end`): `next` went on into new rounds in 
 
 from tests.support import SHEETS
 
-OVER = "the fight is over: no npc combatant is left standing; `fracas end` ends the encounter"
+OVER = "no NPC is left fighting; the PCs' side stands: end the fight with `fracas end`?"
 
 
 def test_the_last_foe_down_says_the_fight_is_over_and_how_to_end_it(run):

@@ -96,7 +96,7 @@ def test_srd_20_a_grappled_creature_two_sizes_smaller_drags_for_nothing(gm):
 
 def test_the_last_foe_dead_the_step_and_status_say_the_fight_is_over(gm):
     """`next` printed 'Round 5: Brannoc to act' with no foe left."""
-    over = "the fight is over: no npc combatant is left standing; `fracas end` ends the encounter"
+    over = "no NPC is left fighting; the PCs' side stands: end the fight with `fracas end`?"
     grappling(gm, "goblin")
     assert over in ok(gm, "harm", "foe", "10")
     assert over in ok(gm, "next") and over in ok(gm, "status")

@@ -38,6 +38,9 @@ def test_every_action_has_a_verb_and_every_flag_a_line_of_help():
                 assert name in RULESET.field_help, (action, name)
 
 
+OVER = "no NPC is left fighting; the PCs' side stands: end the fight with `fracas end`?"
+
+
 def over(t) -> str:
     """The GM's one line that the fight is over (fracas's, from srd's `fallen_sides`)."""
     return gm.over(RULESET, RULESET.view(t.state))
@@ -53,8 +56,24 @@ def test_fracas_says_the_fight_is_over_once_when_one_side_has_nobody_left_fighti
     t.do({"action": "gm.harm", "target": "gob", "amount": 7})
     assert over(t) == ""
     t.do({"action": "gm.harm", "target": "gob2", "amount": 7})
-    assert "the fight is over: no npc combatant is left standing" in over(t)
+    assert over(t) == OVER
     assert RULESET.view(t.state).notes == []
+
+
+def test_a_pc_only_dying_is_said_and_the_gm_decides_whether_the_fight_is_over():
+    """Issue 40 (a 5e GM): with Brannoc dying (death saves to make) fracas said "the fight is
+    over: no pc combatant is left standing". A dying PC may yet be saved: the line says he is
+    dying, leaves the end to the GM, and says PC and NPC, not the sides' ids."""
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    t.do({"action": "gm.harm", "target": "brannoc", "amount": 40})
+    said = over(t)
+    assert said.startswith("no PC is left fighting (brannoc is dying"), said
+    assert "the NPCs' side stands" in said and "`fracas end`" in said, said
+    assert "the fight is over" not in said and " pc " not in said, said
+    players = gm.over(RULESET, RULESET.view(t.state), players=True)
+    assert "brannoc is dying" in players and "the GM says whether the fight is over" in players
+    t.do({"action": "gm.harm", "target": "gob", "amount": 7})
+    assert over(t).startswith("no PC or NPC is left fighting"), over(t)
 
 
 def test_srd_27_a_paralysed_stunned_or_sleeping_side_is_still_in_the_fight():
@@ -67,14 +86,14 @@ def test_srd_27_a_paralysed_stunned_or_sleeping_side_is_still_in_the_fight():
     t.do({"action": "gm.harm", "target": "gob2", "amount": 7})
     assert over(t) == ""
     t.do({"action": "gm.harm", "target": "gob", "amount": 7})  # at 0: dead or dying
-    assert "no npc combatant is left standing" in over(t)
+    assert "no NPC is left fighting" in over(t)
 
 
 def test_a_removed_creature_has_left_the_fight():
     t = fight(("brannoc", "fighter"), ("gob", "goblin"), ("gob2", "goblin"))
     t.do({"action": "gm.harm", "target": "gob", "amount": 7})
     t.do({"action": "gm.remove", "target": "gob2", "reason": "flees"})
-    assert "no npc combatant is left standing" in over(t)
+    assert "no NPC is left fighting" in over(t)
 
 
 NAMES = {"maelis": "Maelis", "wren": "Wren", "wyrm": "Ashen Wyrm", "brannoc": "Brannoc"}
@@ -167,7 +186,7 @@ def test_the_gm_s_status_says_the_fight_is_over_in_one_line(tmp_path):
     harmed = ok(gm, "harm", "gob", "30")
     shown = ok(gm, "status")
     for said in (harmed, shown):
-        assert said.count("the fight is over") == 1, said
+        assert said.count("no NPC is left fighting") == 1, said
         assert "conscious combatant" not in said, said
 
 
