@@ -9,6 +9,7 @@ the GM shows numbers. Nothing on it is derived from a roll the players may not s
 """
 
 import re
+from itertools import pairwise
 from typing import Any
 
 import msgspec
@@ -47,6 +48,29 @@ class LogEntry(msgspec.Struct, frozen=True):
     disclosed: bool = False  # the GM's log: a secret step the players have since been shown
     typed: str = ""  # "dice typed by Alice": not the server's dice
     full: str = ""  # the whole sentence, rolls and all, where `sentence` is its headline
+    fell: list[str] = []  # the names of those the step put down, as this audience sees them
+
+    def pieces(self) -> list[tuple[str, bool]]:
+        """The sentence cut where a "down" mark goes: each piece, and whether the one named
+        at its end fell: the mark ends the clause where the line names each who fell last
+        ("Orc 1 takes 10 (dead) ⬇ down, Orc 2 takes 4"), never the line's end after another."""
+        cuts = set()
+        for name in self.fell:
+            found = list(re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", self.sentence))
+            if found:  # the mark ends the clause that names them ("…10 (dead)", before ", ")
+                after = found[-1].end()
+                ends = [i for i in (self.sentence.find(s, after) for s in (", ", "; ")) if i >= 0]
+                cuts.add(min(ends, default=len(self.sentence)))
+        if not cuts:
+            return [(self.sentence, False)]
+        bounds = [0, *sorted(cuts)]
+        said = [(self.sentence[a:b], True) for a, b in pairwise(bounds)]
+        rest = self.sentence[bounds[-1] :]
+        return [*said, (rest, False)] if rest else said
+
+    def fell_said(self) -> bool:
+        """Every one who fell has a mark in the sentence: no mark at the line's end."""
+        return bool(self.fell) and sum(f for _, f in self.pieces()) == len(set(self.fell))
 
 
 class Screen(msgspec.Struct, frozen=True):
@@ -306,10 +330,11 @@ class Timeline:
                 s.marks,
                 s.in_effect,
                 s.secret,
-                self.author_name(s.author),
+                self.commanded_by(s),
                 s.step in self.disclosed,
                 s.typed_by(self.names),
                 s.sentence if s.headline and s.headline != s.sentence else "",
+                [self._shown_name(w) for w in dict.fromkeys(s.fallen)],
             )
             for s in shown
             if s.sentence
@@ -352,6 +377,15 @@ class Timeline:
         """Who took a step, for its 'by': a combatant's name, someone unseen, or '' when it
         was the GM's, the server's own (a deadline's timeout) or is withheld."""
         return UNSEEN if who == UNSEEN else self.names.get(who, "")
+
+    def commanded_by(self, step: ReplayStep) -> str:
+        """Who gave a step's command (`author_name`), or '' when it is the one the sentence
+        says acted ("Ilse ends the turn" by Ilse): the line says it already."""
+        name = self.author_name(step.author)
+        said = step.headline or step.sentence
+        if not name or step.author == step.actor:
+            return ""
+        return "" if re.match(rf"{re.escape(name)}(?!\w)", said, re.I) else name
 
     def _shown_name(self, who: str) -> str:
         if self.audience == PLAYERS and who not in self.names:

@@ -55,7 +55,10 @@ def test_the_log_names_a_phones_author_by_name(tmp_path: Path) -> None:
         actor = step.pop("actor")
         assert table.tap(actor, **step).status_code == 200
         page = table.client.get("/e/fight").text
-    assert re.findall(r'<small class="by">by ([^<]*)</small>', page) == [names[actor]], page
+    # the one acting gave the command: the line names them, and no "by" says it again
+    newest = re.findall(r'data-part="step:\d+">.*?</li>', page, re.S)[0]
+    assert f">{names[actor]} " in newest and 'class="by"' not in newest, newest
+    assert actor not in re.sub(r"<[^>]*>", "", newest), newest
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

@@ -25,7 +25,7 @@
   // measured once a fit, and fitted again whenever its box changes size.
   function uncut(holder) {
     if (holder.dataset.full === undefined) return;
-    holder.textContent = holder.dataset.full;
+    holder.innerHTML = holder.dataset.full;  // (the sentence's "down" marks in it)
     delete holder.dataset.full;
     holder.removeAttribute("title");
   }
@@ -70,8 +70,8 @@
     if (!sentence || (kept === 0 && over > 0)) { line.hidden = true; return; }
     const full = sentence.textContent;
     const words = full.trim().split(/\s+/);
+    sentence.dataset.full = sentence.innerHTML;
     const keep = (n) => { sentence.textContent = words.slice(0, n).join(" ").replace(/[,;:]$/, "") + "…"; };
-    sentence.dataset.full = full;
     if (!sentence.title) sentence.title = full;  // a headline keeps its whole sentence there
     // a mark after the sentence ("★ critical") may wrap below: a word less until it fits
     for (let n = Math.max(1, kept); n >= 1; n--) {
