@@ -113,7 +113,7 @@ def test_status_takes_the_terminal_s_width_when_wider(run) -> None:
     begun(run, "srd")
     narrow, wide = drawn(run, 80), drawn(run, 200)
     assert "Conditions" not in narrow and "AC 18 ·" in narrow  # folded into Status
-    assert "Conditions" in wide and "Death saves" in wide  # each in its column
+    assert "Conditions" in wide and "Reaction" in wide  # each in its column
     assert max(len(line.rstrip()) for line in wide.splitlines()) > 80
 
 

@@ -198,13 +198,12 @@ def fallen_sides(seen: View) -> list[str]:
 
 def key_numbers(wound: WoundRow) -> dict[str, Any]:
     """The same columns on every row (the board takes them from its first): a creature's
-    legendary actions left are in its health instead."""
-    saves = wound.detail.get("death_saves")
+    legendary actions left are in its health instead, a dying one's death saves in its
+    status (`status_of`), which every screen shows."""
     return {
         "AC": wound.detail.get("ac"),
         "Temp HP": wound.detail.get("temp_hp") or "",
         "Reaction": wound.detail.get("reaction"),
-        "Death saves": f"{saves['successes']}✓ {saves['failures']}✗" if saves else "",
     }
 
 

@@ -12,16 +12,15 @@ def row(t, who: str):
     return next(w for w in RULESET.view(t.state).wounds if w.combatant == who)
 
 
-def test_the_board_shows_ac_temporary_hit_points_reaction_and_death_saves():
+def test_the_board_shows_ac_temporary_hit_points_reaction_and_death_saves_in_the_status():
     t = fight(("gob", "goblin"), ("pc-wren", "rogue"), ("wyrm", "wyrm"))
     t.apply([TemporaryHitPoints("pc-wren", 4, "a draught", ["srd-11"])])
     wren = row(t, "pc-wren")
     assert wren.health == "HP 21/21 +4 temp, Hit Dice 3/3"  # srd-58: for a short rest
-    assert RULESET.numbers_of(wren) == {"AC": 14, "Temp HP": 4, "Reaction": "ready",
-                                        "Death saves": ""}  # fmt: skip
+    assert RULESET.numbers_of(wren) == {"AC": 14, "Temp HP": 4, "Reaction": "ready"}
     assert row(t, "wyrm").health == "HP 150/150, legendary 3/3, legendary resistance 3/3"
     t.do({"action": "gm.harm", "target": "pc-wren", "amount": 25})
-    assert RULESET.numbers_of(row(t, "pc-wren"))["Death saves"] == "0✓ 0✗"
+    assert "Death saves" not in RULESET.numbers_of(row(t, "pc-wren"))  # the status says them
     order = RULESET.view(t.state).initiative
     assert [(r.combatant, r.key, r.status) for r in order] == [
         ("gob", "init 22", "acting"),
@@ -204,3 +203,20 @@ def test_srd_26_a_concentration_says_its_duration_once_what_it_holds_names_whose
     ]
     assert row(t, "pc-brannoc").conditions == [held]
     assert row(t, "pc-brannoc").detail["durations"]["under bless"]["rounds_left"] == 10
+
+
+def test_the_gm_s_status_says_a_dying_character_s_death_saves_once(tmp_path):
+    """Issue 40 (a 5e GM): `fracas status` said "dying (1 saved, 0 failed)" beside a Death
+    saves column saying "1✓ 0✗": the saves are said once, in the status (the TV's too)."""
+    from srd_cli import add, gm_on, ok
+
+    gm = gm_on(tmp_path / "saves.db")
+    ok(gm, "new", "-r", "srd", "--id", "saves", "--title", "Saves")
+    add(gm, "hild", "fighter", "Hild")
+    add(gm, "gob", "goblin", "Goblin", "npc")
+    ok(gm, "begin", "--dice", "2,20")
+    ok(gm, "harm", "hild", "40")
+    ok(gm, "next", "--dice", "12")  # her death save: a success
+    shown = ok(gm, "status")
+    assert "dying (1 saved, 0 failed)" in shown, shown
+    assert "Death saves" not in shown and "1✓" not in shown, shown
