@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from fracas.cli.main import cli
 from fracas.ledger import NewEvent, open_store
 from fracas.ledger.postgres import as_part, split_url
+from fracas.ledger.verify import require_intact
 from fracas.projections import Fracas
 from fracas.projections.tables import UPDATE, table_rows
 from tests.web import fracas as fracas_process
@@ -244,3 +245,21 @@ def test_an_append_rewrites_read_model_rows_by_their_key_however_many_encounters
         cursor = psycopg.ClientCursor(store.conn.raw)
         plan = "\n".join(line for (line,) in cursor.execute(f"EXPLAIN {part.statement}", (row,)))
         assert "Index Scan using wounds_pkey" in plan and "Seq Scan on wounds" not in plan, plan
+
+
+def test_an_append_after_another_encounter_began_names_the_new_count(pg_url: str):
+    """Every event's hash names how many encounters the log had begun: a store whose last
+    append saw one count writes its next step naming the count another writer has moved
+    it to (its one statement refused, nothing of it written, and sent again), never the
+    stale count, and the log still proves itself."""
+    note = [NewEvent("note", '"x"'), NewEvent("note", '"y"')]
+    with open_store(pg_url) as mine, open_store(pg_url) as other:
+        mine.append("e1", note, expected_version=0, command_id="a")
+        mine.append("e1", note, expected_version=2, command_id="b")
+        other.append("e2", note, expected_version=0, command_id="c")
+        mine.append("e1", note, expected_version=4, command_id="d")
+        salts = mine.execute("SELECT salt FROM events WHERE encounter = 'e1' ORDER BY version")
+        assert [salt.split(":")[0] for (salt,) in salts] == ["1", "1", "1", "1", "2", "2"]
+        steps = mine.execute("SELECT command_id FROM steps WHERE encounter = 'e1' ORDER BY step")
+        assert [command for (command,) in steps] == ["a", "b", "d"]
+        require_intact(mine)
