@@ -488,6 +488,32 @@ def own_state(events: list[Event], actor: str, ruleset: Ruleset) -> str:
     return actor if mine and quiet else ""
 
 
+def own_results(
+    events: list[Event],
+    command: Mapping[str, Any],
+    names: Mapping[str, str],
+    head: str,
+    aimed: bool = False,
+) -> list[str]:
+    """What the acting combatant's action came to in its own words, each once, without the
+    targets' names or what the headline's opening already says ("misses"); `aimed`: only
+    what it came to against its targets (not a caster's own "holds nobody")."""
+    targets = command.get("targets") or []
+    shown = [names.get(t, t) for t in targets]
+    results: list[str] = []
+    for event in events:
+        if aimed and isinstance(event, Resolved) and not set(event.targets) & set(targets):
+            continue
+        if isinstance(event, Resolved) and event.actor == command.get("actor") and event.outcome:
+            words = event.outcome
+            for name in shown:
+                words = re.sub(rf"\s*\b{re.escape(name)}\b", "", words).strip()
+            said_already = re.search(rf"(^|\s){re.escape(words)}(\s|$)", head)  # "misses"
+            if words and words not in results and not said_already:
+                results.append(words)
+    return results
+
+
 def rolled_by_targets(
     command: Mapping[str, Any],
     events: list[Event],
@@ -496,22 +522,30 @@ def rolled_by_targets(
     theirs: Mapping[str, str],
     one: Mapping[str, str],
 ) -> str:
-    """A headline of a step whose targets' own rolls settled it (a save, a defence), each
-    target with what their roll came to, as the ruleset says it, then what the step did to
-    them: "Mae casts sacred flame on Gob: Gob saves, no damage"; "Ilse casts fireball: Gob
-    fails, 14 damage; Bo saves, 7 damage"."""
+    """A headline of a step whose targets' own rolls settled it (a save, a defence): where
+    it did nothing to them, what the acting combatant's action came to in its own words
+    ("misses"); then each target with what their roll came to, as the ruleset says it, and
+    what the step did to them: "Mae casts sacred flame on Gob: Gob saves, no damage"; "Ilse
+    casts fireball: Gob fails, 14 damage; Bo saves, 7 damage"; "Alice attacks Orc: misses;
+    Orc's dodge holds"."""
     targets = list(dict.fromkeys(command.get("targets") or []))
-    clauses = []
-    for who in dict.fromkeys([*targets, *theirs, *one]):
-        came = ", ".join(what for what in (theirs.get(who, ""), one.get(who, "")) if what)
-        if came:
-            clauses.append(f"{names.get(who, who)} {came}")
     if len(targets) == 1:
         head = opening(command, names, ruleset, events, short=True)
     else:  # each target is named with what came to them
         head = opening({**command, "targets": []}, names, ruleset, events, short=True)
         head = re.sub(r"\s+(on|at|to|with)$", "", head)  # "casts fireball on"
+    clauses = [] if one else own_results(events, command, names, head, aimed=True)  # a miss
+    for who in dict.fromkeys([*targets, *theirs, *one]):
+        if theirs.get(who) or one.get(who):
+            clauses.append(told_of(names.get(who, who), [theirs.get(who, ""), one.get(who, "")]))
     return f"{head}: {'; '.join(clauses)}"
+
+
+def told_of(name: str, said: list[str]) -> str:
+    """A combatant and what came to them: "Gob saves, 5 damage", or with the ruleset's
+    possessive "Orc's dodge holds"."""
+    came = ", ".join(what for what in said if what)
+    return f"{name}{came}" if came.startswith("'s ") else f"{name} {came}"
 
 
 def headline(
@@ -539,9 +573,13 @@ def headline(
         return said
     if not command.get("actor") or action in CORE_VERBS:  # what the table moving on set off
         came = outcomes(events, ruleset, named=True)
-        if not came:
+        theirs = ruleset.target_outcomes_of(dict(command), events)  # a defence it resolved
+        if not came and not theirs:
             return said if len(said.split()) <= SHORT else said.partition(": ")[0]
-        said_of = ", ".join(f"{names.get(w, w)} {what}" for w, what in came.items())
+        said_of = "; ".join(
+            told_of(names.get(w, w), [theirs.get(w, ""), came.get(w, "")])
+            for w in dict.fromkeys([*theirs, *came])
+        )
         return f"{said.partition(': ')[0]}: {said_of}"
     actor, targets = command.get("actor"), list(dict.fromkeys(command.get("targets") or []))
     one = outcomes(events, ruleset, named=False)
@@ -557,16 +595,7 @@ def headline(
         head = re.sub(r"\s+(on|at|to|with)$", "", head)  # "casts magic missile on"
         return f"{head}: " + ", ".join(f"{names.get(w, w)} {what}" for w, what in came.items())
     head = opening(command, names, ruleset, events, short=True)
-    shown = [names.get(t, t) for t in targets]
-    results = []
-    for event in events:
-        if isinstance(event, Resolved) and event.actor == actor and event.outcome:
-            words = event.outcome
-            for name in shown:
-                words = re.sub(rf"\s*\b{re.escape(name)}\b", "", words).strip()
-            said_already = re.search(rf"(^|\s){re.escape(words)}(\s|$)", head)  # "misses"
-            if words and words not in results and not said_already:
-                results.append(words)
+    results = own_results(events, command, names, head)
     if not results:
         short = head != opening(command, names, ruleset, events)  # its outcome's verb says it
         return head if short or len(said.split()) > SHORT else said

@@ -10,7 +10,10 @@ import pytest
 from fracas.projections import Fracas
 from fracas.projections.replay import timeline
 from fracas.rules import Encounter
-from tests.support import do, srd_sample
+from tests.casts.fudge import a, declare_turn, fudge_fight
+from tests.casts.pool import pool_fight
+from tests.casts.timeslice import ts_fight
+from tests.support import do, fight, gunner, sheet, srd_sample
 
 pytestmark = pytest.mark.sqlite_file
 
@@ -123,3 +126,57 @@ def test_an_srd_save_spell_on_two_says_each_ones_save_and_damage(tmp_path: Path)
     assert (
         steps[-1].headline == "ilse casts burning hands: gob saves, 4 damage; bob fails, 9 damage"
     )
+
+
+def last_headline(encounter: Encounter) -> str:
+    steps = [m.step for m in timeline(encounter, players=True)]
+    return steps[-1].headline or steps[-1].sentence
+
+
+def test_a_percentile_dodge_is_said_in_the_headline(tmp_path: Path) -> None:
+    """000-13: bob's own dodge roll (90 against 30%) is his; the headline said only "alice
+    attacks bob: 5 damage"."""
+    with Fracas(str(tmp_path / "alley.db")) as log:
+        e = fight(log, ("alice", gunner(14)), ("bob", sheet(10, hp=30)))
+        shot = {"action": "attack", "actor": "alice", "targets": ["bob"], "weapon": "pistol"}
+        do(e, {**shot, "defence": {"bob": "dodge"}}, [30, 90, 5])
+        assert last_headline(e) == "alice attacks bob: bob's dodge (failure), 5 damage"
+
+
+def test_a_pool_parry_is_said_in_the_headline(tmp_path: Path) -> None:
+    """004-11: bob's parry pool against ana's sword is his own roll."""
+    with Fracas(str(tmp_path / "yard.db")) as log:
+        e = pool_fight(log)
+        cut = {"action": "attack", "actor": "ana", "targets": ["bob"], "weapon": "sword"}
+        do(e, {**cut, "defence": {"bob": "parry"}}, [10, 9, 9, 2, 1, 9, 4, 3, 2])
+        assert last_headline(e) == "ana attacks bob: bob's parry (partial success), 3 damage"
+
+
+@pytest.mark.parametrize(
+    ("dice", "said"),
+    [
+        ([1, 2, 5, 5], "alice attacks orc: misses and may move 1 unit free, uninterrupted; "
+         "orc's dodge holds"),
+        ([9, 9, 1, 1], "alice attacks orc: orc's dodge fails, 8 damage"),
+    ],
+)  # fmt: skip
+def test_a_timeslice_defence_is_said_in_the_headline(
+    tmp_path: Path, dice: list[int], said: str
+) -> None:
+    """002-23: the orc's dodge is its own roll; the headline said "8 damage" alone."""
+    with Fracas(str(tmp_path / "field.db")) as log:
+        e = ts_fight(log)
+        do(e, {"action": "attack", "actor": "alice", "targets": ["orc"]}, dice)
+        assert last_headline(e) == said
+
+
+def test_a_fudge_dodge_is_said_in_the_headline_of_the_step_that_resolves_it(
+    tmp_path: Path,
+) -> None:
+    """003-1: cy's dodge is cy's own roll, made as the table moves on and ana's declared
+    attack resolves; the headline said "cy takes 8" alone."""
+    with Fracas(str(tmp_path / "bar.db")) as log:
+        e = fudge_fight(log)
+        declare_turn(e, ana=[a("attack", "cy", weapon="pistol")])
+        do(e, {"action": "next"}, [1, 1, 0, 0, -1, 0, 0, 0])
+        assert last_headline(e) == "The table moves on: cy's dodge (defence 0), takes 8"

@@ -1,6 +1,7 @@
 """The table's words: how a sentence says each action, the headline and the numbers a wound
 shows."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from fracas.rules.api import Event, Rolled, View, WoundRow
@@ -40,3 +41,22 @@ def facts(event: Event) -> frozenset[str]:
 
 def key_numbers(wound: WoundRow) -> dict[str, Any]:
     return {"Penalty": wound.detail.get("penalty", 0)}
+
+
+DEFENCES = frozenset(("dodge", "parry"))  # a defender's own roll against an attack (003-1)
+
+
+def target_outcomes(command: dict[str, Any], events: Sequence[Event]) -> dict[str, str]:
+    """003-1: a defender's dodge or parry roll, with the defence it gave ("cy's dodge
+    (defence 1)"), in the step that resolves the attack (the table moving on, 003-30)."""
+    said = {}
+    for e in events:
+        kind = e.purpose.split(" against ")[0] if isinstance(e, Rolled) else ""
+        if (
+            isinstance(e, Rolled)
+            and kind in DEFENCES
+            and e.result
+            and e.actor != command.get("actor")
+        ):
+            said[e.actor] = f"'s {kind} ({e.result})"
+    return said

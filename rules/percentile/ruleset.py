@@ -36,7 +36,7 @@ from .view import (
     inhuman_penalties_ignored,
     view,
 )
-from .words import VERBS, facts
+from .words import VERBS, facts, target_outcomes
 
 
 def offers(sheet: Sheet, field: str) -> list[str]:
@@ -104,6 +104,7 @@ RULESET = Ruleset(
         ("encounter.started", 3): damage_in_steps,
     },
     verbs=VERBS,
+    target_outcomes=target_outcomes,
     told=frozenset(("pinned", "prone")),
     down=frozenset(("unconscious",)),
     confines={"pinned": frozenset(("escape",))},  # 000-24

@@ -1,5 +1,8 @@
 """The table's words: how a sentence says each action, and which rules a roll's line cites."""
 
+from collections.abc import Sequence
+from typing import Any
+
 from fracas.rules.api import Event, Rolled
 
 VERBS = {
@@ -21,3 +24,17 @@ def facts(event: Event) -> frozenset[str]:
     if isinstance(event, Rolled) and event.result in ("critical", "fumble"):
         return frozenset((event.result,))
     return frozenset()
+
+
+DEFENCES = frozenset(("dodge", "fight-back", "block"))  # a target's own roll against an attack
+
+
+def target_outcomes(command: dict[str, Any], events: Sequence[Event]) -> dict[str, str]:
+    """000-13, 000-17: a target who defended with a roll of their own, with what it rolled
+    ("bob's dodge (failure)"); whether it beat the attack is the attack's own outcome."""
+    targets = set(command.get("targets") or []) - {command.get("actor")}
+    return {
+        e.actor: f"'s {e.purpose} ({e.result})"
+        for e in events
+        if isinstance(e, Rolled) and e.actor in targets and e.purpose in DEFENCES and e.result
+    }

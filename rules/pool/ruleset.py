@@ -40,7 +40,7 @@ from .sheets import OPTION_HELP, Options, Sheet
 from .state import State, check_sheet, initial
 from .turn import turn_action
 from .view import TRACKED, harm_by_hand, heal_by_hand, view
-from .words import VERBS, facts, key_numbers
+from .words import VERBS, facts, key_numbers, target_outcomes
 
 
 def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
@@ -138,6 +138,7 @@ RULESET = Ruleset(
     face_worth=face_worth,
     key_numbers=key_numbers,
     verbs=VERBS,
+    target_outcomes=target_outcomes,
     down=frozenset(("incapacitated",)),
     out=frozenset(("dead",)),
     facts=facts,

@@ -1,5 +1,6 @@
 """The table's words: how a sentence says each action, and the numbers a wound shows."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from fracas.rules.api import Event, Rolled, WoundRow
@@ -26,3 +27,18 @@ def facts(event: Event) -> frozenset[str]:
 def key_numbers(wound: WoundRow) -> dict[str, Any]:
     detail = wound.detail
     return {"Injuries": len(detail.get("injuries", [])), "Dice": detail.get("penalty", 0)}
+
+
+DEFENCES = frozenset(("dodge", "parry", "clash"))  # a target's own pool against an attack
+
+
+def target_outcomes(command: dict[str, Any], events: Sequence[Event]) -> dict[str, str]:
+    """004-11..004-19: a target who reacted with a pool of their own, with what it came to
+    ("bob's parry (partial success)"); whether it turned the attack is the attack's own."""
+    targets = set(command.get("targets") or []) - {command.get("actor")}
+    said = {}
+    for e in events:
+        kind = e.purpose.split(" against ")[0] if isinstance(e, Rolled) else ""
+        if isinstance(e, Rolled) and e.actor in targets and kind in DEFENCES and e.result:
+            said[e.actor] = f"'s {kind} ({e.result.rpartition(': ')[2]})"
+    return said

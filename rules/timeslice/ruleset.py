@@ -45,7 +45,7 @@ from .sheets import OPTION_HELP, Options, Sheet
 from .state import State, check_sheet, initial
 from .turn import on_turn
 from .view import TRACKED, view
-from .words import VERBS, key_numbers
+from .words import VERBS, key_numbers, target_outcomes
 
 
 def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
@@ -153,6 +153,7 @@ RULESET = Ruleset(
     reads_rolls="modified",
     key_numbers=key_numbers,
     verbs=VERBS,
+    target_outcomes=target_outcomes,
     down=frozenset(("unconscious", "dying")),
     out=frozenset(("dead",)),
     field_help={

@@ -1,8 +1,9 @@
 """The table's words: how a sentence says each maneuver, and the numbers a wound shows."""
 
+from collections.abc import Sequence
 from typing import Any
 
-from fracas.rules.api import WoundRow
+from fracas.rules.api import Event, Rolled, WoundRow
 
 VERBS = {
     "attack": "attacks",
@@ -25,3 +26,18 @@ def key_numbers(wound: WoundRow) -> dict[str, Any]:
         "TS": f"{detail.get('ts', 0)}/{detail.get('ts_max', 0)}",
         "Saved TS": detail.get("saved_ts", 0),
     }
+
+
+DEFENCES = frozenset(("dodge", "block", "parry"))  # a target's own [Q] roll (002-23)
+
+
+def target_outcomes(command: dict[str, Any], events: Sequence[Event]) -> dict[str, str]:
+    """002-23: a target's defence roll against an attack or a damaging spell, as it came to
+    ("orc's dodge holds", "orc's parry fails")."""
+    targets = set(command.get("targets") or []) - {command.get("actor")}
+    said = {}
+    for e in events:
+        kind = e.purpose.split(" against ")[0] if isinstance(e, Rolled) else ""
+        if isinstance(e, Rolled) and e.actor in targets and kind in DEFENCES and e.result:
+            said[e.actor] = f"'s {kind} {e.result}"
+    return said
