@@ -22,7 +22,6 @@ from fracas.ledger import BadInputError, FracasError
 from fracas.ledger.errors import said
 from fracas.projections import catalog
 from fracas.projections.board import board
-from fracas.projections.replay import latest_headline
 from fracas.rules import Encounter
 from fracas.rules.gm import REMOVED
 
@@ -197,6 +196,8 @@ class Session:
     def latest(live: Encounter) -> str:
         """The last step in a line, its headline as the TV and the phones say it: what an
         action came to, or the undo or redo."""
+        from fracas.projections.replay import latest_headline  # once a step has landed
+
         return latest_headline(live)
 
     # -- what the prompt shows -----------------------------------------------------------
