@@ -63,6 +63,7 @@ def test_a_phone_says_what_the_latest_step_on_its_character_did(
         fight.execute(fight.ruleset.command({"action": "next"}))  # and ends their turn
     said = headlines(db)  # the step as the TV's log says it, in one short line
     opened = ("foe attacks hero", "foe hits hero", "foe misses hero")  # srd: what came of it
+    opened += ("foe lands a critical hit on hero",)  # srd's natural 20, one fight in twenty
     attack = next(s for s in reversed(said) if s.startswith(opened))
     with phones(db, ("hero",)) as table:
         line = latest(table.panel("hero"))
