@@ -102,6 +102,10 @@ class PlayerAction(msgspec.Struct, frozen=True):
     # its targets come after its fields, for every character alike: an action that may
     # name a target more than once (`Playable.times`: a spell first, then whom)
     targets_last: bool = False
+    # the button's and form's own key where one action has two ("bonus_dash", its bonus
+    # form; "": `name`), and the fields its step always sends ({"bonus": True})
+    key: str = ""
+    fixed: dict[str, Any] = {}
 
 
 class Panel(msgspec.Struct, frozen=True):
@@ -179,6 +183,7 @@ def player_actions(
             continue  # nobody to take it on (stabilise: nobody dying)
         if playable.on_acting and only:
             label = f"{label} attack on {' and '.join((names or {}).get(w, w) for w in only)}"
+        left = playable.spends - set(spent)
         found.append(
             PlayerAction(
                 name,
@@ -194,10 +199,16 @@ def player_actions(
                 times_values or [],
                 only or [],
                 ruleset.times_of(sheet) if playable.times and ruleset.times_of and sheet else {},
-                ruleset.cost_of(name, playable.spends - set(spent)) if ruleset.cost_of else "",
+                ruleset.cost_of(name, left) if ruleset.cost_of else "",
                 bool(playable.times),
             )
         )
+        if playable.bonus and "action" in left and left - {"action"} and ruleset.cost_of:
+            bonus = ruleset.cost_of(name, left - {"action"})  # srd-60: its bonus form too
+            fixed = {playable.bonus: True}
+            found.append(
+                msgspec.structs.replace(found[-1], group=bonus, key=f"bonus_{name}", fixed=fixed)
+            )
     return found
 
 
@@ -524,6 +535,8 @@ def player_command(live: Encounter, combatant: str, data: dict[str, Any]) -> Any
     given = {k: v for k, v in data.items() if k not in ("action", "actor", "targets")}
     for field, value in given.items():
         said = playable.fields.get(field)
+        if field == playable.bonus and value is True:
+            continue  # its bonus-action form, where the rules give the character one
         if said is None:
             raise Forbidden(f"{field!r} is not the player's to set in {name}; the GM sets it")
         if said.from_sheet:

@@ -92,3 +92,8 @@ class Playable:
     needs: frozenset[str] = frozenset()
     down: bool = False
     after_move: bool = False
+    # `bonus`: the player's field (true) that asks for the action's bonus-action form,
+    # where a feature gives the character one (srd's `bonus`: a rogue's Cunning Action Dash
+    # before her action is taken, srd-60); the phone offers it as a second button under
+    # the bonus action's heading while the turn has both left. "": none.
+    bonus: str = ""

@@ -89,3 +89,55 @@ def test_a_rogues_cunning_action_shows_as_her_bonus_action_once_she_attacked(
     assert {a: shown.get(a) for a in ("offhand", "dash", "disengage", "hide")} == dict.fromkeys(
         ("offhand", "dash", "disengage", "hide"), "Bonus action"
     ), shown
+
+
+def test_a_rogues_cunning_action_is_offered_as_her_bonus_action_from_the_start_of_her_turn(
+    tmp_path: Path,
+) -> None:
+    """srd-60: a rogue may Dash, Disengage or Hide as her bonus action before she takes
+    her action (and then still Attack); her phone offered them under "Action" alone until
+    the action was used. Each is now under "Bonus action" too, its form asking for it."""
+    panel = rogue_panel(tmp_path)
+    shown = headed(panel)
+    for form in ("dash", "disengage", "hide"):
+        assert shown.get(form) == "Action", shown
+        assert shown.get(f"bonus_{form}") == "Bonus action", shown
+        chosen = re.search(
+            rf'<fieldset class="chosen" data-action="bonus_{form}"[^>]*>', panel
+        )
+        assert chosen and f'data-sends="{form}"' in chosen[0], chosen
+        assert "data-fixed='{\"bonus\": true}'" in chosen[0], chosen
+    assert "bonus_attack" not in shown and "bonus_dodge" not in shown, shown
+
+
+def test_a_fighter_is_offered_no_bonus_dash(tmp_path: Path) -> None:
+    db = tmp_path / "fighter.db"
+    with Fracas(str(db)) as log:
+        e = log.new("srd", title="The yard", encounter="fight")
+        do(e, {"action": "join", "combatant": "hero", "sheet": srd_sample("fighter"), "side": "pc"})
+        goblin = srd_sample("goblin", hp=60)
+        do(e, {"action": "join", "combatant": "gob", "sheet": goblin, "side": "npc"})
+        do(e, {"action": "begin"}, [20, 1])
+    with phones(db, ("hero",)) as table:
+        shown = headed(table.panel("hero"))
+    assert shown.get("dash") == "Action" and "bonus_dash" not in shown, shown
+
+
+def test_a_rogues_phone_dashes_as_her_bonus_action_and_then_attacks(tmp_path: Path) -> None:
+    """The bonus form's step (`bonus` set) is the player's to send for these actions alone."""
+    db = tmp_path / "rogue.db"
+    with Fracas(str(db)) as log:
+        e = log.new("srd", title="The yard", encounter="fight")
+        do(e, {"action": "join", "combatant": "hero", "sheet": srd_sample("rogue"), "side": "pc"})
+        goblin = srd_sample("goblin", hp=60)
+        do(e, {"action": "join", "combatant": "gob", "sheet": goblin, "side": "npc"})
+        do(e, {"action": "begin"}, [20, 1])
+    with phones(db, ("hero",)) as table:
+        refused = table.tap("hero", action="attack", targets=["gob"], fields={"bonus": True})
+        assert refused.status_code == 403 and "'bonus'" in refused.text, refused.text
+        sent = table.tap("hero", action="dash", fields={"bonus": True})
+        assert sent.status_code < 300, sent.text
+        shown = headed(table.panel("hero"))
+        assert shown.get("attack") == "Action" and "bonus_dash" not in shown, shown
+        attacked = table.tap("hero", action="attack", targets=["gob"], dice=[2])
+        assert attacked.status_code < 300, attacked.text

@@ -81,7 +81,8 @@ def test_the_dice_box_is_the_rulesets_and_only_where_an_action_rolls(
         for name in names:
             hero.click(f"button.action[data-action={name}]")
             chosen = hero.locator(f"fieldset.chosen[data-action={name}]")
-            declared = (rules.players or {}).get(name)
+            sends = chosen.get_attribute("data-sends") or name  # bonus_hide: a Hide
+            declared = (rules.players or {}).get(sends)
             said = declared.dice if declared is not None else ""
             box = chosen.locator("[data-dice]")
             assert box.count() == (1 if said else 0), (name, said)

@@ -247,7 +247,8 @@
   }
 
   function stepOf(set) {
-    const step = { action: set.dataset.action, fields: {} };
+    // a second form of one action (a bonus action's Dash) sends its action and fixed fields
+    const step = { action: set.dataset.sends || set.dataset.action, fields: JSON.parse(set.dataset.fixed || "{}") };
     const targets = [];
     set.querySelectorAll("[data-target]:checked").forEach((input) => {
       const times = set.querySelector(`[data-times="${input.value}"]`);  // darts: one a name

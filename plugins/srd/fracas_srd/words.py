@@ -217,8 +217,8 @@ PLAYERS = {
             ),
         }
     ),
-    "dash": Playable(spends=either("dash")),
-    "disengage": Playable(spends=either("disengage")),
+    "dash": Playable(spends=either("dash"), bonus="bonus"),
+    "disengage": Playable(spends=either("disengage"), bonus="bonus"),
     "dodge": Playable(spends=ACTION),
     "help": Playable(
         {
@@ -231,7 +231,7 @@ PLAYERS = {
         allies=True,  # srd-5: the ally it aids
         spends=ACTION,
     ),
-    "hide": Playable(dice="d20 for your Stealth check", spends=either("hide")),
+    "hide": Playable(dice="d20 for your Stealth check", spends=either("hide"), bonus="bonus"),
     "search": Playable(
         {"using": PlayerField("Using", "perception, or investigation for clues")},
         dice="d20 for your Perception or Investigation check",
