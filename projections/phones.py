@@ -127,7 +127,7 @@ class Panel(msgspec.Struct, frozen=True):
     secret: bool = False  # the players' screen waits on the GM's secret roll (no more said)
     figures: dict[str, str] = {}  # beside each reaction asked, its figures for the character
     latest: tuple[int, str] | None = None  # the players' last step on the character (`latest_on`)
-    undo_said: str = ""  # the sentence of the step `undo` would take back
+    undo_said: str = ""  # who did what in the step `undo` would take back (`taken_back_line`)
     left: list[tuple[str, bool]] = []  # what is left of the turn, each part used or not
 
     def groups(self) -> list[tuple[str, list[PlayerAction]]]:
@@ -408,7 +408,7 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
         secret,
         reaction_figures(live.ruleset, sheet, asked.choices) if asked and sheet else {},
         latest_on(timeline, combatant, wound.name if wound else ""),
-        short(timeline.moments[-1].step) if timeline.moments else "",
+        taken_back_line(timeline.moments[-1].step) if timeline.moments else "",
         live.ruleset.turn_left(wound) if acting and wound and live.ruleset.turn_left else [],
     )
 
@@ -417,6 +417,13 @@ def short(step: ReplayStep) -> str:
     """A step as a phone's one line says it: its headline (the TV's log line), else its
     sentence; the whole sentence, every roll in it, is the step's detail."""
     return step.headline or step.sentence
+
+
+def taken_back_line(step: ReplayStep) -> str:
+    """A step as its take-back button names it: the head of its one line, who did what
+    ("cleric casts bless on ilse and cleric"), without what came of it and how long that
+    lasts (": cleric is concentrating for 10 rounds"), which the log's line says."""
+    return short(step).partition(": ")[0]
 
 
 LOOKED_BACK = 64  # the players' steps a panel looks back through for the character's latest

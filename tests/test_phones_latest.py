@@ -11,6 +11,7 @@ import pytest
 
 from fracas.projections import Fracas
 from fracas.projections.replay import timeline
+from tests.support import do, srd_sample
 from tests.web import RULESETS, cast_of, duel, phones
 
 pytestmark = pytest.mark.sqlite_file
@@ -106,8 +107,34 @@ def test_a_take_back_names_the_step_it_takes_back(tmp_path: Path) -> None:
     assert len(said[-1]) < len(whole[-1]), (said[-1], whole[-1])
     button = re.search(r'<button type="button" id="undo"[^>]*>(.*?)</button>', panel, re.S)
     assert button, panel
+    head = said[-1].partition(": ")[0]  # who did what; what came of it is the log's
+    assert " ".join(html.unescape(button[1]).split()) == f"Take back: {head} (step {len(said)})"
+
+
+def test_a_take_back_is_the_steps_first_clause_without_how_long_its_effects_last(
+    tmp_path: Path,
+) -> None:
+    """A cleric's take-back after bless read "Take back: cleric casts bless on ilse and
+    cleric: cleric is concentrating for 10 rounds (step 6)": the headline's outcome, with
+    how long the effect lasts, made the button two lines long on a phone."""
+    db = tmp_path / "fight.db"
+    with Fracas(str(db)) as log:
+        fight = log.new("srd", title="Bless", encounter="fight")
+        cast = (("cleric", "cleric", "pc"), ("ilse", "wizard", "pc"), ("gob", "goblin", "npc"))
+        for who, kind, side in cast:
+            do(fight, {"action": "join", "combatant": who, "sheet": srd_sample(kind), "side": side})
+        do(fight, {"action": "begin"}, [20, 10, 1])
+    with phones(db, ("cleric",)) as table:
+        step = {"action": "cast", "targets": ["ilse", "cleric"], "fields": {"spell": "bless"}}
+        sent = table.tap("cleric", **step)
+        assert sent.status_code == 200, sent.text
+        panel = table.panel("cleric")
+    said = headlines(db)
+    assert "10 rounds" in said[-1], said[-1]  # the TV's log line says how long
+    button = re.search(r'<button type="button" id="undo"[^>]*>(.*?)</button>', panel, re.S)
+    assert button, panel
     assert " ".join(html.unescape(button[1]).split()) == (
-        f"Take back: {said[-1]} (step {len(said)})"
+        f"Take back: cleric casts bless on ilse and cleric (step {len(said)})"
     )
 
 
