@@ -94,6 +94,12 @@
     const top = buttonsTop();
     if (top < 0 || top > innerHeight) window.scrollBy(0, top - 8);  // a little room above
   }
+  // What came of a step that landed is in sight once the panel stands after it: the
+  // character's latest line, or the step's wait for the GM's nod (above the buttons).
+  function showResult(pending) {
+    const line = pending ? [...panel.querySelectorAll(".waiting")].pop() : panel.querySelector("#latest");
+    if (line) line.scrollIntoView({ block: "nearest" });
+  }
 
   async function send(step, near) {
     kept.refused = null;
@@ -106,8 +112,10 @@
     if (response.ok) {
       kept.action = null; kept.values = {};
       refusal.textContent = "";
+      const answer = await response.json().catch(() => ({}));
       await refresh();
       keepButtonsInView();
+      showResult(Boolean(answer.pending));
       return;
     }
     const line = await response.text();
