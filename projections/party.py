@@ -198,19 +198,21 @@ def bring_into(
 
 
 def staying_out(home: Encounter) -> dict[str, str]:
-    """The members out of the fighting for good (d20: dead), id to name: they stay in the
+    """The members out of the fighting for good (d20: dead), id to "Name is dead": they stay in the
     party's record but join no fight."""
     out = home.ruleset.out
     return {
-        who: wound_row(home, home.state, who).name
+        who: f"{wound_row(home, home.state, who).name} is "
+        + " and ".join(sorted(out & set(fighter.conditions)))
         for who, fighter in home.state.fighters.items()
         if out & set(fighter.conditions)
     }
 
 
-def stays_out(name: str) -> str:
-    """The line a fight's start gives for a member who stays out of it."""
-    return f"{name} is dead and stays out of the fight"
+def stays_out(said: str) -> str:
+    """The line a fight's start gives for a member who stays out of it: `said`, their out
+    condition as the ruleset has it ("Maelis is dead", a mook "is out")."""
+    return f"{said} and stays out of the fight"
 
 
 def brought(log: Fracas, encounter: str, author: str, dice: list[int] | None = None) -> list[str]:

@@ -179,6 +179,35 @@ def test_the_gm_page_adds_from_the_bestiary_and_brings_the_party_in(tmp_path):
         assert fighters["brannoc"].side == "pc"
 
 
+def test_a_member_out_of_the_fighting_is_said_out_as_the_ruleset_has_it_not_dead(run, tmp_path):
+    """Issue 40: a shotclock mook who went down ("out") was said to be dead as the party came
+    into the next fight, at the command line and on the GM page's "Bring the party in"."""
+    from fracas.cli.serve import Table
+    from fracas.cli.shell import split_line
+
+    mook = tmp_path / "mook.toml"
+    mook.write_text("mook = true\n")
+    run("party", "add", "ann", "-r", "shotclock", "--sheet", str(mook), "--name", "Ann")
+    run("party", "add", "bob", "-r", "shotclock", "--sheet", member_sheet(tmp_path, "shotclock"))
+    run("new", "--party", "--id", "first")
+    run("harm", "ann", "1")  # a mook goes down to any harm (001-M5): out, not dead
+    run("end")
+    said = run("new", "--party", "--id", "second").output
+    assert "Ann is out and stays out of the fight" in said, said
+    assert "dead" not in said, said
+    run("end")
+    run("new", "-r", "shotclock", "--id", "third")
+    table = Table(run.db, "token")
+    try:
+        done = table.command("third", "party bring", split_line("party bring"))
+    finally:
+        table.reader.close() if table.reader is not None else None
+        table.worker.shutdown()
+    assert done["ok"], done
+    assert "Ann is out and stays out of the fight" in done["output"], done
+    assert "dead" not in done["output"], done
+
+
 def test_a_short_rest_spends_the_hit_dice_the_gm_gives_each_member_and_says_what_they_healed(
     run, tmp_path
 ):
