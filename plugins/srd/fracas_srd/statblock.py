@@ -188,8 +188,13 @@ def actions(f: Fighter) -> Lines:
 
 def weapon_line(f: Fighter, w: Weapon) -> str:
     s = f.sheet
-    kind = "Ranged" if w.ranged else "Thrown" if w.range else "Melee"
-    reach = f"range {w.range[0]}/{w.range[1]} ft." if w.range else f"reach {w.reach} ft."
+    far = f"range {w.range[0]}/{w.range[1]} ft." if w.range else ""
+    if w.ranged:
+        kind, reach = "Ranged", far
+    elif w.range:  # a thrown weapon: a melee weapon that can be thrown (srd-17)
+        kind, reach = "Melee or Ranged", f"reach {w.reach} ft. or {far}"
+    else:
+        kind, reach = "Melee", f"reach {w.reach} ft."
     line = f"{kind}: {total(attack_modifiers(f, w)):+d} to hit, {reach} Hit: "
     line += f"{damage_of(s, w)} {w.type}" if w.damage else "no damage"
     if w.grapple:

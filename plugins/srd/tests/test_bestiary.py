@@ -704,3 +704,21 @@ def test_innate_spellcasting_casts_at_will_and_so_many_a_day_with_no_slot():
     assert "At will magic missile" in shown_block("night hag")
     lich = shown_block("lich")  # a slot caster's spells not played are named too
     assert "Not played here" in lich and "power word kill (9th level)" in lich
+
+
+def test_a_thrown_weapon_shows_its_melee_reach_and_its_range_as_the_srd_writes_them(tmp_path):
+    """The SRD's dagger of a bandit captain: "Melee or Ranged Weapon Attack: +5 to hit,
+    reach 5 ft. or range 20/60 ft."; the orc's javelin the same: a thrown weapon is a melee
+    weapon too, which the stat block dropped ("Thrown: ... range 20/60 ft.")."""
+    db, runner = str(tmp_path / "t.db"), CliRunner()
+    for name, said in (
+        ("bandit captain", "Dagger Melee or Ranged: +5 to hit, reach 5 ft. or range 20/60 ft. "
+         "Hit: 1d4 + 3 piercing"),
+        ("orc", "Javelin Melee or Ranged: +5 to hit, reach 5 ft. or range 30/120 ft. "
+         "Hit: 1d6 + 3 piercing"),
+    ):  # fmt: skip
+        shown = runner.invoke(cli, ["--db", db, "monsters", "-r", "srd", name, "--show"],
+                              env={"COLUMNS": "100"})  # fmt: skip
+        assert shown.exit_code == 0, shown.output
+        assert said in " ".join(shown.output.split()), shown.output
+        assert "Thrown" not in shown.output
