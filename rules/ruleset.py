@@ -838,20 +838,23 @@ def load(name: str) -> Ruleset:
         raise NotFoundError(
             f"no ruleset {said(name)}; installed rulesets: {', '.join(available()) or 'none'}"
         )
-    where = f"ruleset entry point {name} = {found.value!r}" + (
-        f" of {found.dist.name}" if getattr(found, "dist", None) is not None else ""
-    )
+
+    def where() -> str:  # only for a refusal: the package's name is read from its metadata
+        return f"ruleset entry point {name} = {found.value!r}" + (
+            f" of {found.dist.name}" if getattr(found, "dist", None) is not None else ""
+        )
+
     try:
         ruleset = found.load()
     except Exception as error:  # a plugin's own import: whatever it raises is its bug
         raise RulesetFailedError(
-            f"the {where} failed to import: {type(error).__name__}: {error}"
+            f"the {where()} failed to import: {type(error).__name__}: {error}"
         ) from error
     if not isinstance(ruleset, Ruleset):
-        raise NotFoundError(f"the {where} does not name a fracas Ruleset")
+        raise NotFoundError(f"the {where()} does not name a fracas Ruleset")
     if ruleset.name != name:
         raise NotFoundError(
-            f"the {where} names the ruleset {ruleset.name!r}: name the entry point as the "
+            f"the {where()} names the ruleset {ruleset.name!r}: name the entry point as the "
             f'ruleset, `{ruleset.name} = "{found.value}"` under '
             '[project.entry-points."fracas.rulesets"]'
         )

@@ -58,9 +58,10 @@ def test_the_table_of_contents_names_every_command_where_it_is() -> None:
 
 def test_a_command_imports_only_its_own_module_of_commands(run) -> None:
     """`fracas status --json` run as a process loads status.py, not the commands it does
-    not run nor the options they share (nor the reactions' screen, the web stack, rich, the
-    rulesets, or numpy, which sqlite-utils would load where the srd plugin's bestiary
-    package brought it in)."""
+    not run nor the options they share (nor the reactions' screen, the web stack, the
+    shell, the QR codes, PostgreSQL's driver, rich, the rulesets or the package metadata
+    that finds them, or numpy, which sqlite-utils would load where the srd plugin's
+    bestiary package brought it in)."""
     run("new")
     run("add", "bob", "--set", "hp=5")
     probe = (
@@ -69,8 +70,11 @@ def test_a_command_imports_only_its_own_module_of_commands(run) -> None:
         f"try: cli(['--db', {run.db!r}, 'status', '--json'])\n"
         "except SystemExit: pass\n"
         "print(sorted(m for m in sys.modules if m.startswith(('fracas.cli.commands.', "
-        "'fracas.cli.options', 'fracas.projections.asking', 'starlette', 'rich', "
-        "'fracas.rules.percentile', 'numpy'))), file=sys.stderr)\n"
+        "'fracas.cli.options', 'fracas.projections.asking', 'starlette', 'jinja2', "
+        "'uvicorn', 'prompt_toolkit', 'segno', 'psycopg', 'hypothesis', 'rich', "
+        "'importlib.metadata', 'fracas.rules.percentile', 'fracas.rules.pool', "
+        "'fracas.rules.shotclock', 'fracas.rules.timeslice', 'fracas.rules.fudge', "
+        "'fracas_srd', 'numpy'))), file=sys.stderr)\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     loaded = done.stderr.strip().splitlines()[-1]

@@ -10,6 +10,7 @@ from typing import Any
 from fracas.rules.api import (
     ANY_KIND,
     Begin,
+    Bestiary,
     Choices,
     Context,
     Event,
@@ -27,16 +28,13 @@ from fracas.rules.api import (
 
 from fracas_srd import (
     actions,
-    bestiary,
     called,
-    foundry,
     monsters,
     movement,
     reactions,
     rest,
     spellbook,
     spells,
-    statblock,
     triggered,
 )
 from fracas_srd.checks import srd_names
@@ -297,10 +295,27 @@ def darts_by_level(sheet: Sheet) -> dict[str, dict[str, int]]:
     }
 
 
+def load_bestiary() -> Bestiary:
+    """The bestiary (bestiary.load), imported when first asked for: its converter of the
+    SRD's monsters compiles many patterns, which a turn, an action or `status` never uses."""
+    from fracas_srd import bestiary
+
+    return bestiary.load()
+
+
+def stat_block(sheet: dict[str, Any]) -> list[tuple[str, str]]:
+    """A sheet's stat block (statblock.stat_block), imported when one is first shown."""
+    from fracas_srd import statblock
+
+    return statblock.stat_block(sheet)
+
+
 def read_sheet(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]] | None:
     """A sheet file as the table wrote it or another program exported it (Foundry VTT),
     its spells named alone filled in from the spellbook, with what could not be read or
     played; None where there is nothing to change."""
+    from fracas_srd import foundry  # only a sheet being added needs the Foundry reader
+
     found = foundry.read(data)
     sheet, unread = found if found is not None else (data, [])
     spells, unplayed = spellbook.filled(sheet.get("spells"))
@@ -365,6 +380,6 @@ RULESET = Ruleset(
     restore=rest.restore,
     rest=rest.rest,
     imports=read_sheet,
-    bestiary=bestiary.load,
-    stat_block=statblock.stat_block,
+    bestiary=load_bestiary,
+    stat_block=stat_block,
 )
