@@ -269,6 +269,9 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # A creature that saves against it, or whose condition from it ends, is immune to it
     # for 24 hours (a dragon's Frightful Presence); unsaid: as the SRD 5.1 says of its name.
     immunity_after: bool | None = None
+    # Its target gains no benefit from cover for its saving throw; unsaid: as the SRD 5.1
+    # says of its name (sacred flame, srd-22).
+    ignores_cover: bool | None = None
 
     @property
     def plays(self) -> bool:
@@ -286,6 +289,13 @@ class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         if self.immunity_after is not None:
             return self.immunity_after
         return self.name.strip().lower() in IMMUNITY_AFTER
+
+    @property
+    def past_cover(self) -> bool:
+        """Whether its target's cover does not help its save (sacred flame's)."""
+        if self.ignores_cover is not None:
+            return self.ignores_cover
+        return self.name.strip().lower() in IGNORES_COVER
 
     @property
     def affected(self) -> str:
@@ -307,7 +317,7 @@ HOW_CAST = frozenset((
     "name", "level", "casting", "attack", "save", "type", "half", "add_modifier", "rounds",
     "until", "until_of", "save_ends", "concentration", "targets", "upcast", "upcast_targets",
     "upcast_every", "ability", "innate", "per_day", "recharge", "recharged_as", "multiattack",
-    "affects", "no_effect_on", "magic", "on_self", "dc", "immunity_after",
+    "affects", "no_effect_on", "magic", "on_self", "dc", "immunity_after", "ignores_cover",
 ))  # fmt: skip
 
 
@@ -322,6 +332,9 @@ UPCAST_SCALES = ("damage", "heal", "temp_hp", "charge", "hp_pool")
 # The SRD 5.1's abilities a creature that saves against, or whose effect ends, is immune
 # to for 24 hours.
 IMMUNITY_AFTER = frozenset(("frightful presence", "horrifying visage", "dreadful glare"))
+
+# The SRD 5.1's spells whose target "gains no benefit from cover for this saving throw".
+IGNORES_COVER = frozenset(("sacred flame",))
 
 # The SRD 5.1's spells that affect one creature type only ("Choose a humanoid").
 ONLY_AFFECTS = {

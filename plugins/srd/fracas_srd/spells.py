@@ -47,6 +47,7 @@ from fracas_srd.conditions import (
     WARD,
     acting_ends,
     check_charmed,
+    cover_bonus,
     saving_throw,
     shaking_off,
     still_shaken_off,
@@ -788,6 +789,10 @@ def save_spell(
         for t in targets
     ]
     shook = [spell.shaken_off and t.shook_off(caster.id, spell.name) for t in targets]
+    cover, past = command.cover, []
+    if spell.past_cover and ability == "dex" and cover_bonus(cover):
+        past = [Modifier(0, f"{cover} cover does not help against {spell.name}", "srd-22")]
+        cover = "none"
     unmoved = [
         (not spell.damage and spell.condition and t.immune_to(spell.condition)) or shaken
         for t, shaken in zip(targets, shook, strict=True)
@@ -803,7 +808,8 @@ def save_spell(
             dc,
             purpose,
             rules,
-            command.cover,
+            cover,
+            given=past,
             magic=spell.magic,
             resist=command.resist,
             favoured=wary_of(caster, target, spell),

@@ -3,7 +3,7 @@ attack, a Multiattack or a spell aimed at the dead is refused, nothing spent; a 
 Perception or Investigation as the GM names it."""
 
 import pytest
-from srd_cli import SAMPLES, Gm, fight, gm_on, ok, refused
+from srd_cli import SAMPLES, Gm, fight, gm_on, ok, refused, sample
 
 WYRM = ["add", "wyrm", "--sheet", str(SAMPLES / "wyrm.toml"), "--name", "Wyrm"]
 GOBLIN = ["add", "gob", "--sheet", str(SAMPLES / "goblin.toml"), "--name", "Goblin"]
@@ -116,3 +116,37 @@ def test_a_monsters_reactions_are_its_own(tmp_path):
     gm = fight(tmp_path / "r.db", "R", "20,5", ILSE, GOBLIN)
     said = refused(gm, "act", "ilse", "attack", "gob", "--defence", "gob=parry")
     assert said == "Error: Goblin has no reaction 'parry'; its own: none", said
+
+
+@pytest.fixture
+def shrine(tmp_path) -> Gm:
+    """Maelis, a cleric (DC 13), acts first; then Hild, a fighter with a longsword and a
+    shield; then an orc (Dex 12, +1); then Ilse, a wizard."""
+    return fight(
+        tmp_path / "shrine.db", "The shrine", "20,10,5,3",
+        sample("maelis", "cleric", "Maelis"),
+        sample("hild", "fighter", "Hild"),
+        ["add", "orc", "--monster", "Orc", "--side", "npc"],
+        sample("ilse", "wizard", "Ilse"),
+    )  # fmt: skip
+
+
+def test_srd_22_sacred_flame_gains_its_target_no_cover(shrine):
+    """Sacred flame: "The target gains no benefit from cover for this saving throw"."""
+    out = ok(shrine, "act", "maelis", "cast", "orc", "-o", "spell=sacred flame",
+             "-o", "cover=half", "--dice", "10,4")  # fmt: skip
+    assert "10 +1 = 11 vs 13" in out, out
+    assert "+2 half cover" not in out, out
+    assert "half cover does not help against sacred flame (srd-22)" in out, out
+    assert "-> failure" in out, out
+    # total cover still keeps it from being targeted at all
+    ok(shrine, "undo")
+    said = refused(shrine, "act", "maelis", "cast", "orc", "-o", "spell=sacred flame",
+                   "-o", "cover=total")  # fmt: skip
+    assert "total cover" in said, said
+    # another spell's Dex save still meets the cover: Ilse's burning hands
+    for _ in range(3):
+        ok(shrine, "next")
+    out = ok(shrine, "act", "ilse", "cast", "orc", "-o", "spell=burning hands",
+             "-o", "cover=half", "--dice", "10,1,1,1")  # fmt: skip
+    assert "+2 half cover (srd-22)" in out, out
