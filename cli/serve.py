@@ -332,11 +332,30 @@ class Table:
         audience's other pages were last sent (the next push is a change from it), or, the
         first page, the screen as it stands."""
         watched = self.watched.setdefault((name, audience), Audience())
+        # the head before the screen (a step between them is pushed, not missed), and the
+        # queue joins last: a read the server cut off leaves no page half joined
+        head = self.open().store.head(name).version
         if not watched.queues or watched.shown is None:  # nobody kept it fresh meanwhile
             self.remember(watched, self.parts(self.screen(name, audience)))
+        self.heads.setdefault(name, head)
         watched.queues.add(queue)
-        self.heads.setdefault(name, self.open().store.head(name).version)
         return sse(watched.whole)
+
+    async def joined(self, name: str, audience: str, queue: asyncio.Queue[bytes]) -> bytes:
+        """`subscribe`, tried again while the log server is unreachable (the one line the
+        watcher says, said once): the page's stream stays open and opens with the screen as
+        it stands once the server answers, with the steps that landed meanwhile."""
+        pause = 0.05
+        while True:
+            try:
+                first = await self.run(lambda: self.subscribe(name, audience, queue))
+            except UnreachableError as error:
+                self.lost(error.server)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 1.0)
+                continue
+            self.reached()
+            return first
 
     def landed_since(self, name: str, seen: int) -> int | None:
         """The log's last step when it is past the one a GM page showed (`seen`); else None."""
@@ -389,9 +408,8 @@ class Table:
     ) -> AsyncIterator[bytes]:
         """The audience's screen as it changes; an empty message queued ends it."""
         queue = asyncio.Queue(maxsize=1) if queue is None else queue
-        first = await self.run(lambda: self.subscribe(name, audience, queue))
         try:
-            yield first
+            yield await self.joined(name, audience, queue)
             while True:
                 try:
                     message = await asyncio.wait_for(queue.get(), KEEPALIVE)

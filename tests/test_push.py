@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from fracas.cli.serve import Audience, Table, offer
+from fracas.ledger import UnreachableError
 from fracas.projections import Fracas
 from fracas.projections.screen import GM, PLAYERS
 from tests.session_fights import FIGHTS
@@ -101,3 +102,49 @@ def test_a_page_that_fell_behind_is_sent_the_whole_screen() -> None:
     offer(queue, b"change 2", b"whole 2")
     offer(queue, b"change 3", b"whole 3")  # the page has not read change 2: it gets it all
     assert queue.get_nowait() == b"whole 3"
+
+
+def test_a_page_opened_while_the_log_server_is_down_opens_once_it_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The page's stream waits, open, while its first read finds the server unreachable
+    (one line says so), and opens with the steps that landed meanwhile: it is not cut
+    with a traceback, never to be pushed another step."""
+    db = tmp_path / "down.db"
+    with Fracas(db) as opened:
+        e = FIGHTS["percentile"](opened)
+    table = Table(str(db), "token")
+    store = table.worker.submit(lambda: table.open().store).result()
+    real, refusals = store.head, [3]
+
+    def head(name: str) -> Any:
+        if refusals[0]:
+            refusals[0] -= 1
+            if refusals[0] == 1:  # the GM's console writes on while the server is "down"
+                with Fracas(db) as other:
+                    other.encounter(e.id).note("while the server was down")
+            raise UnreachableError("the log server at pg://x is unreachable", "pg://x")
+        return real(name)
+
+    monkeypatch.setattr(store, "head", head)
+
+    async def first_message() -> dict[str, Any]:
+        stream = table.stream(e.id, PLAYERS)
+        try:
+            message = await asyncio.wait_for(anext(stream), 10)
+        finally:
+            await stream.aclose()
+        return json.loads(message.decode().split("data: ", 1)[1])
+
+    try:
+        first = asyncio.run(first_message())
+        steps = table.worker.submit(lambda: real(e.id).step).result()
+        assert table.watched[(e.id, PLAYERS)].queues == set()  # the closed page left
+    finally:
+        table.close()
+    assert first["steps"] == steps and "while the server was down" in first["html"]
+    said = capsys.readouterr().err.splitlines()
+    assert said == [
+        "fracas serve: the log server at pg://x is unreachable; retrying",
+        "fracas serve: the log server at pg://x answers again",
+    ]
