@@ -55,6 +55,22 @@ def party(log: Fracas) -> Encounter:
     return log.encounter(PARTY)
 
 
+def check_member(home: Encounter, who: str) -> None:
+    """A member of the party by id, or one line naming the party's members (between
+    fights there is no encounter to name)."""
+    fighters = home.state.fighters
+    if who in fighters:
+        return
+    from fracas.ledger.errors import said
+    from fracas.rules.names import closest, some_of  # only when an id is wrong
+
+    guess = closest(who, fighters) if fighters else None
+    hint = f"did you mean {guess}? " if guess else ""
+    raise NotFoundError(
+        f"no member {said(who)} in the party; {hint}members: {some_of(list(fighters))}"
+    )
+
+
 def where(log: Fracas) -> Encounter:
     """The encounter the party stands in now: the fight it was sent into, or itself."""
     home = party(log)
@@ -261,12 +277,8 @@ def rest(
             "with `fracas party heal ID AMOUNT`"
         )
     spend = spend or {}
-    strangers = [who for who in spend if who not in home.state.fighters]
-    if strangers:
-        raise BadInputError(
-            f"{', '.join(strangers)} not in the party: its members are "
-            f"{', '.join(home.state.fighters)}"
-        )
+    for who in spend:
+        check_member(home, who)
     typed = faces_for(list(home.state.fighters), spend, dice)
     with log.store.batch():  # every member rests, or none does
         home = bring_home(log, author)
@@ -319,7 +331,7 @@ def clear_condition(log: Fracas, who: str, name: str, reason: str = "", author: 
 def by_hand(log: Fracas, command: Heal | SetCondition | ClearCondition, author: str) -> None:
     """One of the GM's commands on a member of the party, once the party is carried home
     from its last fight: all in one transaction, nothing appended on a refusal."""
-    roster.find(party(log).state.fighters, command.target)
+    check_member(party(log), command.target)
     check_between_fights(log)
     with log.store.batch():
         bring_home(log, author).execute(command, author=author)

@@ -220,7 +220,7 @@ def test_a_short_rest_spends_the_hit_dice_the_gm_gives_each_member_and_says_what
     with Fracas(run.db) as log:
         before = {e["encounter"]: log.store.head(e["encounter"]) for e in log.encounters()}
     for refused, said in [
-        (("--spend", "cat=1"), "cat not in the party: its members are ann, bob"),
+        (("--spend", "cat=1"), "no member 'cat' in the party; members: ann, bob"),
         (("--spend", "ann=two"), "--spend takes ID=N"),
         (("--spend", "ann=4"), "ann has 3 Hit Dice left of 3: spend at most 3"),
         (("--spend", "ann=2", "--dice", "4"), "--dice gave 1 face for 2 dice spent"),

@@ -29,6 +29,7 @@ from fracas.cli.options import (
 )
 from fracas.cli.text import LINE, MODIFIER
 from fracas.ledger import BadInputError
+from fracas.ledger.errors import said
 from fracas.projections.asking import could_ask, pending
 from fracas.rules.commands import GM
 
@@ -141,7 +142,51 @@ def next_(
     run(app, command, dice, by, command_id, secret, turn=turn)
 
 
-@click.command(name="act", short_help="ACTOR takes ACTION [against TARGETS].")
+class ActCommand(click.Command):
+    """`fracas act`, whose unknown option that is an -o field of the action (`--disadvantage`)
+    is answered with the -o it meant."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        given = list(args)  # click's parser consumes the list it is handed
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as error:
+            meant = as_o_field(ctx, given, error.option_name)
+            if meant is None:
+                raise
+            said_as = f"No such option {said(error.option_name)}; did you mean `-o {meant}`?"
+            raise click.NoSuchOption(error.option_name, said_as, ctx=ctx) from None
+
+
+def as_o_field(ctx: click.Context, given: list[str], option: str) -> str | None:
+    """`disadvantage=true` for `--disadvantage` where ACTOR ACTION (the first two words)
+    takes it by -o; None where it does not, or there is no encounter to ask."""
+    from fracas.ledger import FracasError
+    from fracas.rules.names import plain
+
+    if len(given) < 2 or any(w.startswith("-") for w in given[:2]) or not isinstance(ctx.obj, App):
+        return None
+    name, _, value = option.lstrip("-").partition("=")
+    field, action = name.replace("-", "_"), given[1]
+    try:
+        ruleset = ctx.obj.encounter().ruleset
+    except FracasError:  # no log, no encounter: click's own line
+        return None
+    taken = ruleset.fields_of(action)
+    struct = ruleset.command_struct(action)
+    if not taken or struct is None:
+        return None
+    if field not in o_fields(action, taken, ruleset.positional_of(action)):
+        return None
+    typ = next(plain(f.type) for f in inspect.type_info(struct).fields if f.encode_name == field)
+    if isinstance(typ, inspect.BoolType):
+        return f"{field}={value or 'true'}"
+    at = given.index(option) if option in given else -1
+    after = given[at + 1] if 0 <= at < len(given) - 1 else ""
+    return f"{field}={value or (after if after and not after.startswith('-') else 'VALUE')}"
+
+
+@click.command(name="act", cls=ActCommand, short_help="ACTOR takes ACTION [against TARGETS].")
 @click.argument("actor", shell_complete=complete_ids)
 @click.argument("action", shell_complete=complete_actions)
 @click.argument("targets", nargs=-1, shell_complete=complete_ids)
@@ -261,7 +306,10 @@ def act_(
     taken = ruleset.fields_of(action)
     if taken:  # an unknown action is the ruleset's to refuse, with its list of actions
         check_taken(action, given, taken)
-    command = {"action": action, "actor": actor, **given, **parse_pairs(opts, "--opt")}
+    options = parse_pairs(opts, "--opt")
+    if taken:
+        check_opts(ruleset, action, options, taken, words)
+    command = {"action": action, "actor": actor, **given, **options}
     check_numbers(ruleset, action, command, words)
     if wait is not None and not ask:
         raise BadInputError("--wait goes with --ask: how long the targets have to answer")
@@ -374,6 +422,55 @@ def check_taken(action: str, given: dict[str, Any], taken: tuple[str, ...]) -> N
             raise BadInputError(
                 f"{action} takes no {what}; `fracas actions` lists what each action takes"
             )
+
+
+def o_fields(action: str, taken: tuple[str, ...], words: str) -> list[str]:
+    """The fields of an action `-o` sets: not the actor, the targets, the words after the
+    action, nor a field with a flag of its own."""
+    from fracas.projections import catalog
+
+    return sorted(set(taken) - {*catalog.IMPLIED, words, *catalog.FLAGS})
+
+
+def check_opts(
+    ruleset: Ruleset, action: str, options: dict[str, Any], taken: tuple[str, ...], words: str
+) -> None:
+    """A `-o` field the action does not take is refused naming what `-o` does take for it
+    (and its flags), or the flag that gives it, or the actions that take it and why."""
+    from fracas.projections import catalog
+    from fracas.rules.names import closest
+
+    settable = o_fields(action, taken, words)
+    for name in options:
+        if name in settable or (name in catalog.FLAGS and name in taken):
+            continue  # a flag's field by -o too: `-o modifiers=[...]`
+        if name in {*catalog.IMPLIED, words} and name in taken:
+            raise BadInputError(
+                f"{action}: the {name} are the words after the action, not an -o field"
+                if name == words
+                else f"{action}: the {name} is the first word after `act`, not an -o field"
+            )
+        flags = [catalog.FLAGS[f] for f in taken if f in catalog.FLAGS]
+        shown = f"-o takes: {', '.join(settable)}" if settable else f"{action} takes no -o field"
+        shown += f"; flags: {', '.join(flags)}" if flags else ""
+        others = [
+            a
+            for a in ruleset.actions
+            if name in o_fields(a, ruleset.fields_of(a), ruleset.positional_of(a))
+        ]
+        guess = closest(name, settable) if settable else None
+        if others and name not in taken:
+            why = catalog.described(ruleset, name)
+            listed = " and ".join(
+                [", ".join(others[:-1]), others[-1]] if len(others) > 1 else others
+            )
+            hint = f"only {listed} take {name}" + (f": {why}" if why else "")
+        elif guess is not None:
+            hint = f"did you mean -o {guess}?"
+        else:
+            hint = ""
+        head = f"{action}: -o takes no field {said(name)}; "
+        raise BadInputError(head + "; ".join(x for x in (hint, shown) if x))
 
 
 def step_words(live: Encounter, step: int) -> str:
