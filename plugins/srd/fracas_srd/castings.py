@@ -53,8 +53,8 @@ def bonus_rule_broken(caster: Fighter, spell: Spell) -> str:
     before = [cast_as(said) for said in caster.spells]
     if any(c == "bonus" for c, _ in before) and not cantrip(spell.casting, spell.level):
         return (
-            f"{caster.name} has cast a bonus-action spell this turn: the only other spell it "
-            f"may cast this turn is a cantrip cast with an action, and {spell.name} is not "
+            f"{caster.name} has cast a bonus-action spell this turn: the only other spell "
+            f"cast this turn may be a cantrip cast with an action, and {spell.name} is not "
             "(srd-3)"
         )
     if spell.casting == "bonus" and not all(cantrip(c, lv) for c, lv in before):

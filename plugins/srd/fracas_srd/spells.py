@@ -114,7 +114,11 @@ def multiattack_part(state: State, caster: Fighter, spell: Spell) -> list[Event]
     return [*begun, Spent(caster.id, ONCE_A_TURN, 1, spell.name, ["srd-29"])]
 
 
-def casting_cost(state: State, caster: Fighter, spell: Spell, slot: int) -> list[Event]:
+def turn_cost(state: State, caster: Fighter, spell: Spell) -> list[Event]:
+    """srd-3: the action or bonus action the casting takes, refused before its slot is
+    (a refusal for the slot would offer another slot, cast in a turn that has no room for
+    it); the spent action or bonus action before the bonus-action spell rule, whose way
+    out (a cantrip with the action) needs the action."""
     if spell.casting == "reaction":
         raise RefusedError(
             f"{spell.name} is cast as a reaction when its trigger comes: the attack's "
@@ -122,16 +126,23 @@ def casting_cost(state: State, caster: Fighter, spell: Spell, slot: int) -> list
         )
     if not caster.sheet.casts(spell):  # a monster's own ability: its action, no spell
         return ability_cost(state, caster, spell)
-    check_bonus_rule(caster, spell)
     if spell.multiattack:  # srd-29: a part of its Multiattack, with its attacks
         spent = multiattack_part(state, caster, spell)
     elif spell.casting == "action":
         spent = action(caster, "cast", f"casting {spell.name}")
     else:
         spent = bonus_action(caster, "cast")
+    check_bonus_rule(caster, spell)
+    return spent
+
+
+def slot_cost(caster: Fighter, spell: Spell, slot: int) -> list[Event]:
+    """The spell cast, and the slot (or the innate use) it spends (srd-50)."""
+    if not caster.sheet.casts(spell):
+        return []
     said = spell_cast(spell, slot)
     paid = innate_use(caster, spell) if spell.innate else spend_slot(caster, slot)
-    return [*spent, Spent(caster.id, "spell", 1, said, ["srd-3"]), *paid]
+    return [Spent(caster.id, "spell", 1, said, ["srd-3"]), *paid]
 
 
 def innate_use(caster: Fighter, spell: Spell) -> list[Event]:
@@ -321,6 +332,8 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
             raise RefusedError(f"{spell.name} attacks again: no spell is cast, so no counter")
         return again(state, ctx, caster, spell, int(lasting.get(LEVEL, spell.level)), command)
     asked = command.level
+    waits = recharge.used(caster, spell)  # first: recharging says more than the action spent
+    spent = turn_cost(state, caster, spell)
     slot = innate_level(spell, asked) if spell.innate else slot_for(caster, spell, asked)
     spell = spoken(as_cast(spell, slot), command)
     command = replace(command, level=slot or None)  # the slot it is cast with, as asked or not
@@ -328,8 +341,7 @@ def cast(state: State, caster: Fighter, command: Cast, ctx: Context) -> list[Eve
     check_targets(spell, slot, targets)
     if harmful(spell):
         check_charmed(caster, targets, f"aim {spell.name} at")
-    waits = recharge.used(caster, spell)  # first: recharging says more than the action spent
-    events = [*casting_cost(state, caster, spell, slot), *waits]
+    events = [*spent, *slot_cost(caster, spell, slot), *waits]
     if caster.sheet.casts(spell):
         at_foe = any(caster.hostile_to(t) for t in targets)
         events += acting_ends(caster, "casts a spell", at_foe)

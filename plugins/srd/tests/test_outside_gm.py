@@ -3,7 +3,7 @@ attack, a Multiattack or a spell aimed at the dead is refused, nothing spent; a 
 Perception or Investigation as the GM names it."""
 
 import pytest
-from srd_cli import SAMPLES, Gm, fight, gm_on, ok, refused, sample
+from srd_cli import SAMPLES, Gm, fight, gm_on, ok, refused, sample, written
 
 WYRM = ["add", "wyrm", "--sheet", str(SAMPLES / "wyrm.toml"), "--name", "Wyrm"]
 GOBLIN = ["add", "gob", "--sheet", str(SAMPLES / "goblin.toml"), "--name", "Goblin"]
@@ -150,3 +150,27 @@ def test_srd_22_sacred_flame_gains_its_target_no_cover(shrine):
     out = ok(shrine, "act", "ilse", "cast", "orc", "-o", "spell=burning hands",
              "-o", "cover=half", "--dice", "10,1,1,1")  # fmt: skip
     assert "+2 half cover (srd-22)" in out, out
+
+
+def test_srd_3_a_spent_action_is_refused_before_a_spent_slot(tmp_path):
+    """Maelis, her last level 1 slot spent on healing word (a bonus action), then sacred
+    flame with her action: bless is refused for the action, not for the slot, whose way out
+    (a level 2 slot) would be refused too."""
+    cleric = (SAMPLES / "cleric.toml").read_text().replace(
+        "slots = [4, 2]", "slots = [4, 2]\nslots_spent = [3]"
+    )
+    gm = fight(
+        tmp_path / "vigil.db", "The vigil", "20,10,5",
+        written(tmp_path, "maelis", cleric, "Maelis"),
+        sample("hild", "fighter", "Hild"),
+        ["add", "orc", "--monster", "Orc", "--side", "npc"],
+    )  # fmt: skip
+    ok(gm, "act", "maelis", "cast", "maelis", "-o", "spell=healing word", "--dice", "1")
+    ok(gm, "act", "maelis", "cast", "orc", "-o", "spell=sacred flame", "--dice", "15")
+    for asked in ([], ["-o", "level=2"]):
+        said = refused(gm, "act", "maelis", "cast", "hild", "-o", "spell=bless", *asked)
+        assert said.startswith(
+            "Error: Maelis has already taken their action this turn (cast), and casting bless "
+            "takes an action (srd-3)"
+        ), said
+        assert "slot" not in said, said

@@ -257,8 +257,8 @@ def test_srd_3_the_bonus_action_spell_refusals_say_which_spell_came_first():
     with pytest.raises(RefusedError) as refused:
         t.act("maelis", "cast", "brannoc", faces=(2,), spell="guiding bolt")
     assert str(refused.value) == (
-        "maelis has cast a bonus-action spell this turn: the only other spell it may cast "
-        "this turn is a cantrip cast with an action, and guiding bolt is not (srd-3)"
+        "maelis has cast a bonus-action spell this turn: the only other spell cast this "
+        "turn may be a cantrip cast with an action, and guiding bolt is not (srd-3)"
     )
     t2 = fight(("maelis", "cleric"), ("brannoc", "fighter"))
     t2.act("maelis", "cast", "brannoc", faces=(1,), spell="guiding bolt")
