@@ -4,9 +4,9 @@ Recognised by its content (a `system` with `abilities` and `attributes`, of type
 or npc): abilities and saves, level and class (hit points from the Hit Dice when the export
 leaves `max` empty, srd-58), AC from the equipped armour and shield (or the flat or natural
 value), skills, weapons with their damage, spells with their slots, resistances, and a
-monster's challenge, legendary and lair actions and recharging breath. What it cannot read
-is named in one line each (a feature it does not play too; its unused gear in one line), and
-the sheet still loads.
+monster's challenge, legendary and lair actions and recharging breath, and the class
+features srd plays by the class and its levels. What it cannot read is named in one line each
+(a feature it does not play too; its unused gear in one line), and the sheet still loads.
 """
 
 import re
@@ -51,7 +51,24 @@ EXTRA_ATTACK_FEATS = {
     "extra attack (3)": 4, "three extra attacks": 4,
 }  # fmt: skip
 # The features an export may carry that srd plays, as its sheet writes them.
-PLAYED_FEATS = {"second wind": {"name": "second wind", "heals": "1d10"}}
+PLAYED_FEATS: dict[str, dict[str, Any]] = {
+    "second wind": {"name": "second wind", "heals": "1d10"},  # + its level
+    "cunning action": {"name": "cunning action", "bonus_actions": ["dash", "disengage", "hide"]},
+    "uncanny dodge": {"name": "uncanny dodge", "trigger": "hit", "halves": True},  # srd-40
+    "nimble escape": {"name": "nimble escape", "bonus_actions": ["disengage", "hide"]},
+}
+# The SRD's class features by the class level that grants them: those srd plays come from
+# the class and its levels (an export need not carry their items); the rest are named. Extra
+# Attack is read by `attacks`, spellcasting by `spells`; Ability Score Improvements are in
+# the scores.
+CLASS_FEATURES: dict[str, tuple[tuple[int, str], ...]] = {
+    "fighter": ((1, "Fighting Style"), (1, "Second Wind"), (2, "Action Surge"),
+                (3, "Martial Archetype"), (9, "Indomitable")),
+    "rogue": ((1, "Expertise"), (1, "Sneak Attack"), (1, "Thieves' Cant"),
+              (2, "Cunning Action"), (3, "Roguish Archetype"), (5, "Uncanny Dodge"),
+              (7, "Evasion"), (11, "Reliable Talent"), (14, "Blindsense"),
+              (15, "Slippery Mind"), (18, "Elusive"), (20, "Stroke of Luck")),
+}  # fmt: skip
 
 
 def is_foundry(data: dict[str, Any]) -> bool:
@@ -86,17 +103,56 @@ def read(data: dict[str, Any]) -> tuple[dict[str, Any], Unread] | None:
     sheet["wears_armour"] = wears_armour(items) or None
     sheet |= traits(system, unread)
     sheet["weapons"] = weapons(items, unread)
-    feats = [named(i) for i in items if i.get("type") == "feat"]
-    sheet["features"] = [PLAYED_FEATS[n] for n in feats if n in PLAYED_FEATS]
+    sheet["features"] = features(items, unread)
     sheet |= spells(system, sheet, items, unread)
     sheet |= spent(system, sheet, items, unread)
     sheet |= legendary(system, sheet, items)
-    unread += left_out(system, items)
+    unread += left_out(system, items, {f["name"] for f in sheet["features"]})
     return {k: v for k, v in sheet.items() if v not in ([], None)}, unread
 
 
 def named(item: dict[str, Any]) -> str:
     return str(item.get("name", "")).lower()
+
+
+def features(items: list[dict[str, Any]], unread: Unread) -> list[dict[str, Any]]:
+    """The features srd plays that the class items' levels grant (a fighter's Second Wind, a
+    rogue's Sneak Attack dice, Cunning Action, Uncanny Dodge), then those the export carries
+    as items without a class granting them (a goblin's Nimble Escape); a class feature srd
+    does not play is named, one line each, unless the export carries its item (then
+    `left_out` names it)."""
+    feats = [named(i) for i in items if i.get("type") == "feat"]
+    found: list[dict[str, Any]] = []
+    for item in items:
+        if item.get("type") != "class":
+            continue
+        cls, levels = class_of(item), int(item["system"].get("levels") or 0)
+        table = CLASS_FEATURES.get(cls)
+        if table is None and levels:
+            unread.append(f"{cls} {levels}: its class features are not read, bar spells "
+                          "and extra attacks (the GM plays them)")  # fmt: skip
+        for at, feature in table or ():
+            made = granted(feature.lower(), levels) if levels >= at else None
+            if made is not None:
+                found.append(made)
+            elif levels >= at and not carried(feature.lower(), feats):
+                unread.append(f"{cls} {levels}: {feature} (the GM plays it)")
+    names = {f["name"] for f in found}
+    return found + [PLAYED_FEATS[n] for n in dict.fromkeys(feats)
+                    if n in PLAYED_FEATS and n not in names]  # fmt: skip
+
+
+def granted(feature: str, levels: int) -> dict[str, Any] | None:
+    """The feature as srd plays it at these class levels: Sneak Attack's d6s, a rogue's
+    half level rounded up (srd-36); None for one srd does not play."""
+    if feature == "sneak attack":
+        return {"name": "sneak attack", "extra": f"{(levels + 1) // 2}d6", "sneak": True}
+    return PLAYED_FEATS.get(feature)
+
+
+def carried(feature: str, feats: list[str]) -> bool:
+    """Whether the export carries the feature's item ("Fighting Style: Defense")."""
+    return any(f == feature or f.startswith((f"{feature}:", f"{feature} (")) for f in feats)
 
 
 def attacks(items: list[dict[str, Any]]) -> int | None:
@@ -503,10 +559,10 @@ def save_of(
     return made
 
 
-def left_out(system: dict[str, Any], items: list[dict[str, Any]]) -> Unread:
+def left_out(system: dict[str, Any], items: list[dict[str, Any]], played: set[str]) -> Unread:
     """The features (one line each) and the gear (one line) no part of the sheet reads:
-    the GM plays them."""
-    unused = [i for i in items if not used(system, i)]
+    the GM plays them. `played`: the features the sheet was given."""
+    unused = [i for i in items if not used(system, i) and named(i) not in played]
     gear = [str(i["name"]) for i in unused if i.get("type") != "feat"]
     lines = [f"feature {i['name']} (the GM plays it)" for i in unused
              if i.get("type") == "feat"]  # fmt: skip

@@ -9,6 +9,7 @@ from click.testing import CliRunner
 from fracas.cli.main import cli
 from fracas.projections import Fracas
 from fracas.rules.api import BadInputError, RefusedError, Resolved
+from srd_cli import SAMPLES, gm_on, ok
 from srd_table import Table
 
 from fracas_srd import foundry
@@ -101,7 +102,8 @@ def test_a_character_export_reads_abilities_level_hp_from_hit_dice_armour_and_we
         False,
     )
     assert longbow["ranged"] and longbow["range"] == [150, 600]
-    assert sorted(unread) == ["Flame Tongue: 2d6 fire more on a hit: not added"]
+    assert [line for line in unread if not line.startswith("fighter 3:")] == [
+        "Flame Tongue: 2d6 fire more on a hit: not added"]  # fmt: skip
     RULESET.sheet({k: v for k, v in sheet.items() if k not in ("name", "side")})
 
 
@@ -359,3 +361,70 @@ def test_a_fifth_level_fighter_export_attacks_twice_with_its_attack_action_not_t
     t.act("hild", "attack", "gob", faces=(2,), weapon="longsword")  # Extra Attack
     with pytest.raises(RefusedError, match="has made all 2 attacks of their Attack action"):
         t.act("hild", "attack", "gob", faces=(2,), weapon="longsword")
+
+
+SECOND_WIND = {"name": "second wind", "heals": "1d10"}
+CUNNING = {"name": "cunning action", "bonus_actions": ["dash", "disengage", "hide"]}
+UNCANNY = {"name": "uncanny dodge", "trigger": "hit", "halves": True}
+
+
+def sneak(dice: int) -> dict[str, Any]:
+    return {"name": "sneak attack", "extra": f"{dice}d6", "sneak": True}
+
+
+def test_the_class_features_srd_plays_come_from_the_class_and_its_levels():
+    """The SRD's classes: every fighter has Second Wind from level 1; a rogue Sneak Attack
+    from 1 (1d6, a d6 more every odd level: 2d6 at 3, 3d6 at 5, 10d6 at 19), Cunning Action
+    from 2 and Uncanny Dodge from 5. An export without the feature items has them by its
+    class items; with them, each is read once."""
+
+    def features(*classes: tuple[str, int], feats: tuple[str, ...] = ()) -> list[dict]:
+        return foundry.read(leveled(FIGHTER, *classes, feats=feats))[0].get("features", [])
+
+    assert foundry.read(FIGHTER)[0]["features"] == [SECOND_WIND]
+    assert features(("Fighter", 1)) == [SECOND_WIND]
+    assert features(("Rogue", 1)) == [sneak(1)]
+    assert features(("Rogue", 2)) == [sneak(1), CUNNING]
+    assert features(("Rogue", 3)) == [sneak(2), CUNNING]
+    assert features(("Rogue", 5)) == [sneak(3), CUNNING, UNCANNY]
+    assert features(("Rogue", 19)) == [sneak(10), CUNNING, UNCANNY]
+    assert features(("Fighter", 2), ("Rogue", 3)) == [SECOND_WIND, sneak(2), CUNNING]
+    assert features(("Wizard", 5)) == []
+    carried = ("Second Wind", "Sneak Attack", "Cunning Action")
+    assert features(("Fighter", 1), ("Rogue", 4), feats=carried) == [
+        SECOND_WIND, sneak(2), CUNNING]  # fmt: skip
+    _, unread = foundry.read(leveled(FIGHTER, ("Rogue", 4), feats=carried))
+    assert not [line for line in unread if "Sneak Attack" in line or "Cunning" in line]
+
+
+def test_the_class_features_srd_does_not_play_are_named_one_line_each():
+    """What the class and level grant that the sheet cannot carry is said, once each (not
+    again when the export carries the feature's item, named as a feature)."""
+    _, unread = foundry.read(FIGHTER)
+    said = [line for line in unread if line.startswith("fighter 3:")]
+    assert said == [
+        "fighter 3: Fighting Style (the GM plays it)",
+        "fighter 3: Action Surge (the GM plays it)",
+        "fighter 3: Martial Archetype (the GM plays it)",
+    ], unread
+    _, unread = foundry.read(leveled(FIGHTER, ("Fighter", 2), feats=("Action Surge",)))
+    assert [line for line in unread if "Action Surge" in line] == [
+        "feature Action Surge (the GM plays it)"]  # fmt: skip
+    _, unread = foundry.read(leveled(FIGHTER, ("Wizard", 3)))
+    assert "wizard 3: its class features are not read, bar spells and extra attacks " \
+        "(the GM plays them)" in unread  # fmt: skip
+
+
+def test_a_foundry_fighter_in_the_party_has_second_wind_and_hears_what_was_not_read(tmp_path):
+    """The sample export (no feature items): `party add` named nothing it left out, and
+    `act hild second_wind` was refused: "has no Second Wind on the sheet"."""
+    gm = gm_on(tmp_path / "t.db")
+    joined = ok(gm, "party", "add", "hild", "-r", "srd", "--sheet",
+                str(SAMPLES / "hild.foundry.json"))  # fmt: skip
+    assert "fighter 3: Action Surge (the GM plays it)" in joined, joined
+    fight = ok(gm, "new", "--party").split()[0]
+    ok(gm, "add", "gob", "--monster", "goblin", "-e", fight)
+    ok(gm, "begin", "--dice", "20,1", "-e", fight)
+    ok(gm, "harm", "hild", "12", "-e", fight)
+    healed = ok(gm, "act", "hild", "second_wind", "-e", fight, "--dice", "6")
+    assert "second wind" in healed, healed
