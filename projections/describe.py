@@ -116,12 +116,22 @@ def edge_of(modifier: Modifier) -> str | None:
 
 
 def said_modifier(modifier: Modifier) -> str:
-    """A modifier as a reader reads it: '+2 proficiency (srd-M4)', and advantage or
-    disadvantage as what it is, not a number ('with advantage: the GM's ruling (srd-M3)')."""
+    """A modifier as a reader reads it: '+2 proficiency (srd-M4)', advantage or
+    disadvantage as what it is, not a number ('with advantage: the GM's ruling (srd-M3)'),
+    and a note as its words alone ('shield: +5 AC (srd-32)', never '+0 shield: ...')."""
+    rule = f" ({modifier.rule})" if modifier.rule else ""
     if edge_of(modifier):
-        rule = f" ({modifier.rule})" if modifier.rule else ""
         return f"with {modifier.reason.removeprefix('with ')}{rule}"
+    if is_note(modifier):
+        return f"{modifier.reason}{rule}"
     return modifier.describe()
+
+
+def is_note(modifier: Modifier) -> bool:
+    """A note on a roll that adds nothing to it, 'what: how' ("shield: +5 AC", "half cover:
+    +2 AC": the target's, not the roller's), as against a term that came to 0 ("+0 Dex
+    modifier", "+0 armor"), whose number is kept."""
+    return modifier.value == 0 and ": " in modifier.reason
 
 
 def kept_reading(event: Rolled) -> str:

@@ -71,3 +71,16 @@ def test_srd_disadvantage_typed_as_a_flag(run) -> None:
     run("begin", "--dice", "20,2,1")
     line = refused(run, "act", "hild", "attack", "goblin-2", "--disadvantage")
     assert "did you mean `-o disadvantage=true`?" in line, line
+
+
+def test_a_note_on_a_roll_reads_as_a_note_not_a_plus_zero_term(run) -> None:
+    """The target's AC bonus (shield, cover) is a note on the attacker's roll, not a +0
+    modifier of it; a real term of 0 keeps its number."""
+    run("new", "-r", "srd", "-t", "a brawl")
+    run("add", "hild", "--sheet", str(SRD_SAMPLES / "fighter.toml"), "--side", "pc")
+    run("add", "goblin", "--monster", "goblin")
+    run("begin", "--dice", "20,1")
+    run("act", "hild", "attack", "goblin", "-o", "cover=half", "--dice", "10")
+    for said in (run("log").output, run("replay").output, run("export", "--format", "md").output):
+        assert "half cover: +2 AC (srd-22)" in said, said
+        assert "+0 half cover" not in said, said
