@@ -278,12 +278,29 @@ def in_reach_of_size(actor: Fighter, target: Fighter, rule: str) -> None:
         raise RefusedError(f"{target.name} is more than one size larger than {actor.name} ({rule})")
 
 
+def check_free_hand(actor: Fighter, free: bool | None) -> None:
+    """srd-20: a grapple takes at least one free hand. The sheet knows of a shield and the
+    weapons, not which is in hand: a shield with a weapon fills both, unless the GM says a
+    hand is free (the weapon dropped or stowed); the GM may say none is, too."""
+    weapons = [w.name for w in actor.sheet.weapons]
+    full = actor.sheet.holds_shield and weapons
+    if free or (free is None and not full):
+        return
+    hands = f": {actor.its} shield and {weapons[0]} fill them" if full else ""
+    none = f"{actor.name} has no free hand to grapple with{hands} (srd-20)"
+    raise RefusedError(
+        f"{none}; once a hand is free (a weapon dropped or stowed), say so: -o free_hand=true",
+        player=f"{none}; drop or stow a weapon, and the GM marks a hand free",
+    )
+
+
 def grapple(state: State, actor: Fighter, command: Grapple, ctx: Context) -> list[Event]:
     target = one_target(state, command)
     in_reach_of_size(actor, target, "srd-20")
     if target.immune_to("grappled"):
         raise RefusedError(f"{target.name} is immune to being grappled (srd-61)")
-    events = one_attack(actor, "grapple", "srd-20")
+    events = one_attack(actor, "grapple", "srd-20")  # first: a spent action says more
+    check_free_hand(actor, command.free_hand)
     if contest(ctx, events, actor, "athletics", target, command.defend_with, ["srd-20"]):
         detail = {"by": actor.id}
         return [

@@ -139,6 +139,7 @@ class Stabilise(Targeted, tag="stabilise"):
 
 class Grapple(Targeted, tag="grapple"):
     defend_with: Contest | None = None  # the target's choice; none: its better one
+    free_hand: bool | None = None  # the GM's word on its hands; unsaid: as its sheet says
 
 
 class Shove(Targeted, tag="shove"):

@@ -101,6 +101,7 @@ def read(data: dict[str, Any]) -> tuple[dict[str, Any], Unread] | None:
     sheet |= wounds(system, sheet, unread)
     sheet["ac"] = armour_class(system, sheet, items, unread)
     sheet["wears_armour"] = wears_armour(items) or None
+    sheet["holds_shield"] = holds_shield(items) or None
     sheet |= traits(system, unread)
     sheet["weapons"] = weapons(items, unread)
     sheet["features"] = features(items, unread)
@@ -276,6 +277,16 @@ def worn_armour(items: list[dict[str, Any]], dex: int) -> int:
             cap = DEX_CAP[kind] if cap in (None, "") else int(cap)
             base = value + (dex if cap is None else min(dex, cap))
     return base + shield
+
+
+def holds_shield(items: list[dict[str, Any]]) -> bool:
+    """A shield equipped: a hand that holds it is not free to grapple with (srd-20)."""
+    return any(
+        item.get("type") == "equipment"
+        and (item.get("system") or {}).get("equipped")
+        and ((item.get("system") or {}).get("type") or {}).get("value") == "shield"
+        for item in items
+    )
 
 
 def wears_armour(items: list[dict[str, Any]]) -> bool:

@@ -410,6 +410,9 @@ class Sheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     nonmagical_immunities: list[DamageType] = []
     spellcasting: Ability | None = None
     wears_armour: bool = False  # body armour: mage armor is refused (srd-44)
+    # A shield in one hand: with a weapon on the sheet in the other, no hand is free to
+    # grapple with (srd-20), unless the GM says one is (`-o free_hand=true`).
+    holds_shield: bool = False
     attacks: Annotated[int, msgspec.Meta(ge=1, le=8)] = 1  # attacks per Attack action
     weapons: list[Weapon] = []
     spells: list[Spell] = []

@@ -66,6 +66,8 @@ OUT = frozenset(("dead",))
 FIELD_HELP = {
     "resist": "false: a legendary creature's failed save stands, its legendary resistance kept "
     "(srd-56: it chooses; unsaid, one is spent on the first save it fails)",
+    "free_hand": "true: the grappler has a hand free (a weapon dropped or stowed); false: none "
+    "is; unsaid: a shield and a weapon on the sheet fill both hands (srd-20)",
     "within_5ft": "the attacker is within 5 feet of the target (prone, paralysed, "
     "unconscious); unsaid: melee is, ranged is not",
     "hostile_near": "a hostile that can see the attacker is within 5 feet (ranged: disadvantage)",

@@ -92,6 +92,7 @@ def test_a_character_export_reads_abilities_level_hp_from_hit_dice_armour_and_we
     assert (sheet["level"], sheet["hit_die"]) == (3, 10)
     assert sheet["hp"] == 10 + 2 + 2 * (6 + 2)  # the die's maximum, then its average, + Con
     assert sheet["ac"] == 16 + 2  # chain mail (no Dex) and a shield
+    assert sheet["holds_shield"] is True  # no hand free to grapple with (srd-20)
     assert sheet["wears_armour"]  # mage armor is refused it (srd-44)
     assert sheet["resistances"] == ["fire"]
     assert sheet["condition_immunities"] == ["poisoned"]  # srd-61, as the bestiary's

@@ -120,12 +120,13 @@ def test_a_monsters_reactions_are_its_own(tmp_path):
 
 @pytest.fixture
 def shrine(tmp_path) -> Gm:
-    """Maelis, a cleric (DC 13), acts first; then Hild, a fighter with a longsword and a
-    shield; then an orc (Dex 12, +1); then Ilse, a wizard."""
+    """Maelis, a cleric (DC 13), acts first; then Hild (a Foundry sheet), a fighter with a
+    longsword and a shield equipped; then an orc (Dex 12, +1); then Ilse, a wizard."""
     return fight(
         tmp_path / "shrine.db", "The shrine", "20,10,5,3",
         sample("maelis", "cleric", "Maelis"),
-        sample("hild", "fighter", "Hild"),
+        ["add", "hild", "--sheet", str(SAMPLES / "hild.foundry.json"), "--side", "pc",
+         "--name", "Hild"],
         ["add", "orc", "--monster", "Orc", "--side", "npc"],
         sample("ilse", "wizard", "Ilse"),
     )  # fmt: skip
@@ -174,3 +175,21 @@ def test_srd_3_a_spent_action_is_refused_before_a_spent_slot(tmp_path):
             "takes an action (srd-3)"
         ), said
         assert "slot" not in said, said
+
+
+def test_srd_20_a_grapple_needs_a_free_hand(shrine):
+    """Hild holds her longsword and her shield (equipped in her Foundry sheet): no hand is
+    free to grapple with, until the GM says one is (she dropped the sword)."""
+    ok(shrine, "next")
+    said = refused(shrine, "act", "hild", "grapple", "orc")
+    assert said.startswith("Error: Hild has no free hand to grapple with"), said
+    assert "-o free_hand=true" in said and "srd-20" in said, said
+    out = ok(shrine, "act", "hild", "grapple", "orc", "-o", "free_hand=true", "--dice", "15,2")
+    assert "Orc is grappled" in out or "grappled" in out, out
+    # Maelis (a mace, no shield) has a hand free; the GM may say she has none
+    ok(shrine, "undo")
+    ok(shrine, "undo")
+    said = refused(shrine, "act", "maelis", "grapple", "orc", "-o", "free_hand=false")
+    assert said.startswith("Error: Maelis has no free hand to grapple with"), said
+    out = ok(shrine, "act", "maelis", "grapple", "orc", "--dice", "15,2")
+    assert "grappled" in out, out
