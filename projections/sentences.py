@@ -571,6 +571,8 @@ def headline(
         if target and list(one) == [target]:
             return f"{opening(command, names, ruleset, events)}: {one[target]}"
         return said
+    if action == "answer" and command.get("combatant"):
+        return answered(events, command, names, ruleset) or said
     if not command.get("actor") or action in CORE_VERBS:  # what the table moving on set off
         came = outcomes(events, ruleset, named=True)
         theirs = ruleset.target_outcomes_of(dict(command), events)  # a defence it resolved
@@ -600,3 +602,47 @@ def headline(
         short = head != opening(command, names, ruleset, events)  # its outcome's verb says it
         return head if short or len(said.split()) > SHORT else said
     return f"{head}: {'; '.join(results)}"
+
+
+NO_REACTION = "none"  # the choice of taking no reaction, in every ruleset that offers one
+
+
+def answered(
+    events: list[Event], command: Mapping[str, Any], names: Mapping[str, str], ruleset: Ruleset
+) -> str:
+    """An answer to an attack that waited, as a headline: the reaction taken, then what came
+    of it ("Ilse casts shield: the hit becomes a miss (14 vs AC 17)"; "Ilse takes no
+    reaction: Ilse takes 5"; "bob answers dodge: bob's dodge (failure), takes 5"), or, where
+    the attack goes on to ask again, what the target saw ("...: Goblin's scimitar deals 5
+    damage to Ilse"). '': no answer given in this step."""
+    who = str(command["combatant"])
+    given = [e for e in events if isinstance(e, ReactionGiven) and e.target == who]
+    if not given:
+        return ""
+    choice, name = given[0].choice, names.get(who, who)
+    if choice == NO_REACTION:
+        head = f"{name} takes no reaction"
+    else:
+        verb = ruleset.headline_verb_of(dict(command), events) or "answers"
+        head = f"{name} {verb} {choice}"
+    own = [
+        f"{e.outcome.partition(': ')[2]}" + (f" ({e.detail})" if e.detail else "")
+        for e in events
+        if isinstance(e, Resolved) and e.actor == who and e.outcome.startswith(f"{choice}: ")
+    ]
+    if own:
+        return f"{head}: {'; '.join(own)}"
+    theirs = ruleset.target_outcomes_of({"targets": [who]}, events)
+    came = outcomes(events, ruleset, named=True)
+    touched = list(dict.fromkeys([*theirs, *came]))
+    if touched:
+        said = [told_of(names.get(w, w), [theirs.get(w, ""), came.get(w, "")]) for w in touched]
+        return f"{head}: {'; '.join(said)}"
+    again = [e.trigger for e in events if isinstance(e, ReactionAsked) and e.trigger]
+    struck = [
+        f"{names.get(e.actor, e.actor)} {e.outcome}"
+        for e in events
+        if isinstance(e, Resolved) and e.actor != who and e.outcome
+    ]
+    rest = again[:1] or struck[:1]
+    return f"{head}: {rest[0]}" if rest else head

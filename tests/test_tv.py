@@ -443,3 +443,40 @@ def test_a_blessing_s_headline_names_whom_it_blesses_not_the_casters_concentrati
                "spell": "bless"})  # fmt: skip
     lines = log_lines(screens(db)[PLAYERS])
     assert any(line.startswith("Maelis casts bless on Ilse and Maelis") for line in lines), lines
+
+
+def shield_answered(db: Path, choice: str, dice: list[int] | None = None) -> None:
+    """A goblin's hit on Ilse (14 vs AC 12) asked for her reaction, then answered."""
+    with Fracas(db) as opened:
+        e = opened.new("srd", title="Shield", encounter="shield")
+        do(e, {"action": "join", "combatant": "ilse", "name": "Ilse", "side": "pc",
+               "sheet": srd_sample("wizard")})  # fmt: skip
+        do(e, {"action": "join", "combatant": "gob", "name": "Goblin", "side": "npc",
+               "sheet": srd_sample("goblin")})  # fmt: skip
+        do(e, {"action": "begin"}, dice=[1, 20])
+        do(e, {"action": "attack", "actor": "gob", "targets": ["ilse"], "weapon": "scimitar"},
+           ask=Ask(), dice=[10])  # fmt: skip
+        do(e, {"action": "answer", "combatant": "ilse", "choice": choice}, dice=dice)
+
+
+@pytest.mark.sqlite_file
+def test_an_answered_shield_s_step_says_it_turned_the_hit_on_the_tv(tmp_path: Path) -> None:
+    """Issue 37 (a table tester): Ilse tapped shield on a goblin's hit; the step's line read
+    "Ilse answers". The answer's line says what came of it."""
+    db = tmp_path / "srd.db"
+    shield_answered(db, "shield")
+    for html in screens(db).values():
+        lines = log_lines(html)
+        assert "Ilse casts shield: the hit becomes a miss (14 vs AC 17)" in lines, lines
+
+
+@pytest.mark.sqlite_file
+def test_an_answer_of_no_reaction_says_what_the_attack_did(tmp_path: Path) -> None:
+    db = tmp_path / "srd.db"
+    shield_answered(db, "none", dice=[3])  # no shield; then hellish rebuke is asked
+    lines = log_lines(screens(db)[PLAYERS])
+    assert "Ilse takes no reaction: Goblin's scimitar deals 5 damage to Ilse" in lines, lines
+    with Fracas(db) as opened:
+        do(opened.encounter("shield"), {"action": "answer", "combatant": "ilse", "choice": "none"})
+    lines = log_lines(screens(db)[PLAYERS])
+    assert "Ilse takes no reaction: Ilse takes 5" in lines, lines

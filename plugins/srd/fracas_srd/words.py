@@ -302,6 +302,9 @@ def headline_verb(command: dict[str, Any], events: Sequence[Event]) -> str | Non
     """srd-6, srd-7: a step of one attack in a headline says what came of it ("wren hits
     gob: 6 damage", "wren misses gob"), from the attack's outcome as the step's events
     tell it; None (its sentence's verb) for anything else, or where it tells none."""
+    if command.get("action") == "answer":  # a reaction spell (shield) answered is cast
+        spent = (e for e in events if isinstance(e, Spent) and e.combatant == command["combatant"])
+        return "casts" if any(e.resource.endswith("spell slot") for e in spent) else None
     if command.get("action") not in ONE_ATTACK:
         return None
     actor = command.get("actor")
