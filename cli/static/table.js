@@ -165,8 +165,19 @@
     if (step < 1) { detail.textContent = "Step 0 is the start: nothing was decided yet."; return; }
     const response = await fetch(`${base}/step/${step}`);
     detail.innerHTML = await response.text();
+    // on a TV the replay covers the board: a button and Escape put it away
+    const close = document.createElement("button");
+    close.type = "button";
+    close.className = "close-detail";
+    close.textContent = "Close";
+    close.addEventListener("click", closeStep);
+    detail.prepend(close);
     detail.scrollIntoView({ block: "nearest" });
   }
+  function closeStep() { detail.replaceChildren(); }
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && detail.childElementCount) closeStep();
+  });
 
   slider.addEventListener("input", () => goTo(Number(slider.value)));
   document.getElementById("back").addEventListener("click", () => goTo(Number(slider.value) - 1));
