@@ -299,6 +299,8 @@ def controls(
             continue
         if said.from_sheet:
             offered = ruleset.offered(sheet, said.offered_as or field) if sheet is not None else []
+            if said.narrowed_in and said.narrowed_in in row:  # what the rules allow now
+                offered = [value for value in offered if value in row[said.narrowed_in]]
             if offered:
                 found.append(Control(field, said.label, said.help, CHOICE, offered[0], offered))
             elif said.required:

@@ -31,7 +31,10 @@ class PlayerField:
     count for each number from 1: the numbers whose count is above 0 are offered, after
     "unsaid" (srd's slot level: the levels with slots left, `slots_left`); with the
     ruleset's `least_of`, no "unsaid", and only those from the least of the `only_with`
-    field's value chosen (a levelled spell's own level).
+    field's value chosen (a levelled spell's own level). `narrowed_in`: a key of the
+    character's row detail that, when there, holds the only values of a `from_sheet` field
+    the rules allow now (srd's spells after a bonus-action spell: the cantrips cast with an
+    action, srd-3); none of them: the field is not offered, nor a `required` one's action.
     """
 
     label: str
@@ -42,6 +45,7 @@ class PlayerField:
     only_with: tuple[str, str] = ()
     offered_as: str = ""
     counted_in: str = ""
+    narrowed_in: str = ""
 
 
 @dataclass(frozen=True)

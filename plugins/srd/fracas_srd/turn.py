@@ -10,11 +10,12 @@ from fracas_srd.commands import Targeted
 from fracas_srd.effects import effects_on
 from fracas_srd.movement import allowance, movement_left
 from fracas_srd.recharge import waits_as
-from fracas_srd.sheets import BonusForm, Spell, Weapon
+from fracas_srd.sheets import BonusForm, Feature, Spell, Weapon
 from fracas_srd.slots import slots_left
 from fracas_srd.state import INCAPACITATING, Fighter, State, check_begun
 
 OFF_HAND = "off hand"  # of a turn's budget, as the view says it is spent (srd-19)
+SECOND_WIND = "bonus second wind"  # of the budget: the phone offers Second Wind until spent
 HELD_STILL = ("commanded to halt", "commanded to grovel")  # on its next turn (srd-75)
 
 END_TURN = "End turn"  # the phone's button that ends a turn, where the CLI says `fracas next`
@@ -125,14 +126,33 @@ def turn_parts(actor: Fighter) -> list[tuple[str, bool]]:
 def bonus_open(actor: Fighter) -> bool:
     """Whether its sheet gives it a bonus action it can take now: a feature's bonus-action
     form (srd-60), an off-hand attack with a light melee weapon while the Attack action is
-    still to take or taken (srd-19), or a bonus-action spell or ability it can use."""
+    still to take or taken (srd-19), a Second Wind it can take (`heals_now`), or a
+    bonus-action spell or ability it can use."""
     sheet = actor.sheet
     features = any(f.bonus_actions for f in sheet.features)
     return (
         offhand_open(actor)
         or features
+        or heals_now(actor)
         or any(usable(actor, s) for s in sheet.spells if s.casting == "bonus")
     )
+
+
+def healing_feature(actor: Fighter) -> Feature | None:
+    """The sheet's feature that heals its bearer with a bonus action (a fighter's Second
+    Wind), while it is not used since the last short or long rest; None: none left."""
+    feature = next((f for f in actor.sheet.features if f.heals), None)
+    return feature if feature is not None and not actor.used(feature.name) else None
+
+
+def heals_now(actor: Fighter) -> bool:
+    """Whether its Second Wind would heal it: the feature unused, and hit points to regain."""
+    return healing_feature(actor) is not None and actor.hp < actor.hp_max
+
+
+def second_wind_open(actor: Fighter) -> bool:
+    """Whether it may take its Second Wind now: the bonus action left too."""
+    return not actor.bonus and heals_now(actor)
 
 
 def light_melee(weapon: Weapon) -> bool:

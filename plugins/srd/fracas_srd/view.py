@@ -5,10 +5,19 @@ from typing import Any
 
 from fracas.rules.api import HELD, InitiativeRow, PinRow, View, WoundRow
 
+from fracas_srd.castings import bonus_rule_broken
 from fracas_srd.effects import armor_class
 from fracas_srd.slots import shown, slots_left
 from fracas_srd.state import AT_ZERO, REMOVED, Fighter, State
-from fracas_srd.turn import OFF_HAND, bonus_form, bonus_forms, offhand_now, turn_parts
+from fracas_srd.turn import (
+    OFF_HAND,
+    SECOND_WIND,
+    bonus_form,
+    bonus_forms,
+    offhand_now,
+    second_wind_open,
+    turn_parts,
+)
 
 FORMS = ("dash", "disengage", "hide", "spell")  # actions a bonus action may take
 
@@ -62,13 +71,15 @@ def reaction(fighter: Fighter) -> str:
 def spent(fighter: Fighter) -> list[str]:
     """srd-3: what of the turn's budget is taken: the action (the Attack action once its
     attacks are all made), the bonus action; the off hand's attack, until the Attack action
-    was taken with a light melee weapon and while the bonus action is left (srd-19); and each
-    bonus-action form the creature has none of, or has used its bonus action for."""
+    was taken with a light melee weapon and while the bonus action is left (srd-19); each
+    bonus-action form the creature has none of, or has used its bonus action for; and its
+    Second Wind, unless it may take it now."""
     attacking = fighter.action == "attack" and fighter.attacks < fighter.sheet.attacks
     action = ["action"] if fighter.action and not attacking else []
     offhand = [] if offhand_now(fighter) else [OFF_HAND]
     forms = bonus_forms(fighter)
     closed = [bonus_form(f) for f in FORMS if fighter.bonus or f not in forms]
+    closed += [] if second_wind_open(fighter) else [SECOND_WIND]
     reacted = ["reaction"] if fighter.reaction else []  # srd-4: one a round
     return action + (["bonus"] if fighter.bonus else []) + offhand + closed + reacted
 
@@ -97,6 +108,10 @@ def detail(fighter: Fighter) -> dict[str, Any]:
     if fighter.sheet.slots:
         levels = range(1, len(fighter.sheet.slots) + 1)
         found["slots_left"] = [slots_left(fighter, n) for n in levels]
+    if fighter.spells:  # srd-3: a spell cast this turn narrows what else may be
+        found["spells_now"] = [
+            s.name for s in fighter.sheet.spells if not bonus_rule_broken(fighter, s)
+        ]
     if daily := innate_uses(fighter):
         found["innate_left"] = {name: left for name, left, _ in daily}
     return found

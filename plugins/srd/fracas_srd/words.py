@@ -12,7 +12,7 @@ from fracas_srd.castings import upcast_to
 from fracas_srd.checks import ABILITY_NAMES, check_name, save_name, with_article
 from fracas_srd.sheets import SKILLS, Sheet
 from fracas_srd.triggered import settled
-from fracas_srd.turn import OFF_HAND, bonus_form
+from fracas_srd.turn import OFF_HAND, SECOND_WIND, bonus_form
 
 VERBS = {
     "attack": "attacks",
@@ -184,6 +184,7 @@ PLAYERS = {
                 from_sheet=True,
                 required=True,
                 offered_as=ON_A_TURN,
+                narrowed_in="spells_now",  # srd-3: after a bonus-action spell, cantrips alone
             ),
             "level": PlayerField(
                 "Slot level",
@@ -263,6 +264,9 @@ PLAYERS = {
         spends=ACTION,
     ),
     "stand": Playable(needs=frozenset(("prone",))),
+    "second_wind": Playable(  # a bonus action, while the feature is unused and hurt
+        dice="d10 for your Second Wind", spends=frozenset((SECOND_WIND,))
+    ),
     "death_save": Playable(
         dice="d20 for your death save", down=True, needs=frozenset(("death save due",))
     ),
