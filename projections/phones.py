@@ -12,7 +12,7 @@ import hashlib
 import hmac
 import re
 import secrets
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import msgspec
@@ -408,7 +408,9 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
         question,
         asked,
         secret,
-        reaction_figures(live.ruleset, sheet, asked.choices) if asked and sheet else {},
+        reaction_figures(live.ruleset, sheet, asked.choices, wound.detail if wound else {})
+        if asked and sheet
+        else {},
         latest_on(timeline, combatant, wound.name if wound else ""),
         taken_back_line(timeline.moments[-1].step) if timeline.moments else "",
         live.ruleset.turn_left(wound) if acting and wound and live.ruleset.turn_left else [],
@@ -476,12 +478,15 @@ def others_of(view: View, combatant: str) -> dict[str, list[str]]:
     return {w.combatant: list(w.conditions) for w in view.wounds if w.combatant != combatant}
 
 
-def reaction_figures(ruleset: Any, sheet: Any, choices: list[str]) -> dict[str, str]:
-    """Each reaction's figures as the ruleset words them from the character's own sheet."""
+def reaction_figures(
+    ruleset: Any, sheet: Any, choices: list[str], own: Mapping[str, Any]
+) -> dict[str, str]:
+    """Each reaction's figures as the ruleset words them from the character's own sheet and
+    own row (`own`: its detail, the slots they have left)."""
     said = ruleset.reaction_figures
     if said is None:
         return {}
-    return {choice: words for choice in choices if (words := said(sheet, choice))}
+    return {choice: words for choice in choices if (words := said(sheet, choice, own))}
 
 
 def waits_on_secret(timeline: Timeline) -> int | None:

@@ -8,7 +8,7 @@ import importlib
 import re
 import types as types_module
 import typing
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -259,9 +259,9 @@ class Ruleset:
     # None: reactions are asked before any roll alone (`reactions`).
     reacts_after: Callable[[Any, Any], list[str]] | None = None
     # The figures a target's player reads beside a reaction they are asked to choose, from
-    # their own sheet alone (never the fight's state, which a secret roll may have moved,
-    # nor the attacker's sheet, a hidden one's): (sheet, option) -> "Dodge 50%", "" for none.
-    reaction_figures: Callable[[Any, str], str] | None = None
+    # their own sheet and their own row as their screen shows it (its `detail`: the slots
+    # they have left), never the attacker's: (sheet, option, own) -> "Dodge 50%", "" for none.
+    reaction_figures: Callable[[Any, str, Mapping[str, Any]], str] | None = None
     # The rules reference: a statement for every rule id the ruleset cites, their source and
     # licence. A Reference, or a function giving one when first asked (`toml_reference`).
     reference: Reference | Callable[[], Reference] | None = None

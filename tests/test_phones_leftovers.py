@@ -225,3 +225,25 @@ def test_an_srd_shield_asked_says_it_is_cast_only_once_the_hit_is_known(tmp_path
         assert "The attack was rolled before you were asked" in asked, asked
         sent = table.tap("foe", action="answer", fields={"choice": "shield"})
         assert sent.status_code == 200, sent.text
+
+
+def test_an_srd_shield_offer_names_the_slot_it_will_spend(tmp_path: Path) -> None:
+    """Issue 37 (a table tester): with no level 1 slot left ("1st 0/4") the phone offered
+    shield with "a level 1 slot", and the answer spent a level 2 one. The offer names the
+    slot srd will spend."""
+    db = tmp_path / "shield.db"
+    with Fracas(str(db)) as log:
+        fight = log.new("srd", title="Shield", encounter="fight")
+        cast = (("hero", "fighter", "pc", 90), ("foe", "wizard", "npc", 10))
+        for who, sample, side, init in cast:
+            joining = srd_sample(sample, initiative=init, slots=[0, 2])
+            do(fight, {"action": "join", "combatant": who, "sheet": joining, "side": side})
+        do(fight, {"action": "begin"})
+        hit = {"action": "attack", "actor": "hero", "targets": ["foe"], "weapon": "longsword"}
+        fight.execute(fight.ruleset.command(hit), ask=Ask(), dice=[9])  # 9 +5 = 14 hits AC 12
+    with phones(db, ("hero", "foe")) as table:
+        asked = table.panel("foe")
+        shield = re.search(r'data-choice="shield">[^<]*<small class="figures">([^<]*)', asked)
+        assert shield, asked
+        assert "a level 2 slot: no level 1 left" in shield[1], shield[1]
+        assert "level 1 slot" not in shield[1], shield[1]

@@ -1,6 +1,7 @@
 """Attacks and defences: hitting, dodging and fighting back, lethality and damage."""
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from fracas.rules.api import (
@@ -624,7 +625,7 @@ def last_attack_roll(state: State, pinner: Fighter, target: Fighter) -> Test | N
     return None
 
 
-def reaction_figures(sheet: Sheet, option: str) -> str:
+def reaction_figures(sheet: Sheet, option: str, own: Mapping[str, Any]) -> str:
     """A defence's figures from the defender's sheet (000-13, 000-17): the Dodge rating, or
     the hand-to-hand skills a fight back rolls with."""
 

@@ -1,6 +1,7 @@
 """The decider and the ruleset: joining, the reactions offered, what a secret roll can reach,
 every command to its rule, and the entry point fracas loads."""
 
+from collections.abc import Mapping
 from typing import Any
 
 from msgspec.structs import replace
@@ -82,7 +83,7 @@ REACTION = Choices(
 )
 
 
-def reaction_figures(sheet: Sheet, option: str) -> str:
+def reaction_figures(sheet: Sheet, option: str, own: Mapping[str, Any]) -> str:
     """A Reaction's pool from the target's sheet (004-13, 004-15, 004-18), before the cuts
     of the round (the Action spent, kept dice): Dexterity + Athletics to dodge, the first
     melee weapon's attribute + ability to parry or clash."""

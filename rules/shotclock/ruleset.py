@@ -1,6 +1,7 @@
 """The decider and the ruleset: joining, the defences offered, what a secret roll can reach,
 every command to its rule, and the entry point fracas loads."""
 
+from collections.abc import Mapping
 from typing import Any
 
 from msgspec.structs import replace
@@ -76,7 +77,7 @@ ACTIVE_DEFENCE = Choices(
 )
 
 
-def reaction_figures(sheet: Sheet, option: str) -> str:
+def reaction_figures(sheet: Sheet, option: str, own: Mapping[str, Any]) -> str:
     """A defence's figures from the target's sheet (mechanic 3, 001-12): the Dodge AV it
     keeps, or the active dodge's or the parry's, each of which spends a shot."""
     if option == "passive":

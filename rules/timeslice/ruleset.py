@@ -1,6 +1,7 @@
 """The decider and the ruleset: joining, every maneuver to its rule, the defences offered, what a
 phone offers, and the entry point fracas loads."""
 
+from collections.abc import Mapping
 from typing import Any
 
 from fracas.rules.api import (
@@ -92,7 +93,7 @@ DEFENCE = Choices(
 )
 
 
-def reaction_figures(sheet: Sheet, option: str) -> str:
+def reaction_figures(sheet: Sheet, option: str, own: Mapping[str, Any]) -> str:
     """A defence's figures from the target's sheet (002-23): [Q], and a block's shield
     bonus or a parry's weapon bonus, the best on the sheet (the one held counts)."""
     q = f"[Q] {sheet.q}"

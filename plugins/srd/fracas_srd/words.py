@@ -1,7 +1,7 @@
 """The table's words: how a sentence says each action, which conditions it tells, and
 what a roll means beyond its own words (a critical hit, a natural 1)."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -357,10 +357,11 @@ def facts(event: Event) -> frozenset[str]:
     return frozenset()
 
 
-def reaction_figures(sheet: Sheet, option: str) -> str:
+def reaction_figures(sheet: Sheet, option: str, own: Mapping[str, Any]) -> str:
     """What a reaction the target may take does, in figures from their sheet (srd-39):
     shield's "+5 AC if it hits, until your next turn", hellish rebuke's dice and save, the
-    slot it spends; uncanny dodge's half damage."""
+    slot it spends, the lowest of its level or higher left in the row `own` shows (srd-50:
+    "a level 2 slot: no level 1 left"); uncanny dodge's half damage."""
     feature = next((f for f in sheet.features if f.name == option and f.trigger), None)
     if feature is not None:
         return "half the attack's damage if it hits" if feature.halves else ""
@@ -379,5 +380,10 @@ def reaction_figures(sheet: Sheet, option: str) -> str:
     if spell.charge:
         said.append(f"{spell.charge} {spell.type} on your next melee hit")
     if spell.level and not spell.innate:
-        said.append(f"a level {spell.level} slot")
+        left = list(own.get("slots_left") or [])
+        higher = [n for n in range(spell.level, len(left) + 1) if left[n - 1] > 0]
+        slot = higher[0] if higher and len(left) >= spell.level else spell.level
+        below = f"{spell.level}" if slot - 1 == spell.level else f"{spell.level} to {slot - 1}"
+        lower = f": no level {below} left" if slot > spell.level else ""
+        said.append(f"a level {slot} slot{lower}")
     return "; ".join(said)
