@@ -129,6 +129,7 @@ class Panel(msgspec.Struct, frozen=True):
     latest: tuple[int, str] | None = None  # the players' last step on the character (`latest_on`)
     undo_said: str = ""  # who did what in the step `undo` would take back (`taken_back_line`)
     left: list[tuple[str, bool]] = []  # what is left of the turn, each part used or not
+    down: str = ""  # on the character's turn, what one who is down is told (`down_line`)
 
     def groups(self) -> list[tuple[str, list[PlayerAction]]]:
         """The actions by heading, each group where its first action is ("": unheaded)."""
@@ -368,6 +369,7 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
     foes = [who for who, _, side in targets if side == FOE]
     waits = live.waiting() is not None
     question = pending(live, players=True, number=timeline.number_of) if waits else None
+    fallen = wound is not None and shows(wound.conditions, out_of_action(live.ruleset))
     asked = next(
         (
             r
@@ -376,7 +378,7 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
         ),
         None,
     )
-    return Panel(
+    made = Panel(
         timeline.encounter,
         combatant,
         wound.name if wound else own_name(live, combatant),
@@ -413,8 +415,32 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
         else {},
         latest_on(timeline, combatant, wound.name if wound else ""),
         taken_back_line(timeline.moments[-1].step) if timeline.moments else "",
-        live.ruleset.turn_left(wound) if acting and wound and live.ruleset.turn_left else [],
+        live.ruleset.turn_left(wound)
+        if acting and wound and live.ruleset.turn_left and not fallen
+        else [],
     )
+    if fallen and acting and wound is not None:
+        passes = PASS in [a.name for a in made.actions]
+        made = msgspec.structs.replace(made, down=down_line(live.ruleset, made.conditions, passes))
+    return made
+
+
+def out_of_action(ruleset: Any) -> frozenset[str]:
+    """The conditions that leave a character no turn of their own to take: down, out of
+    the fight, or helpless (a phone offers them only what one who is down may take)."""
+    return frozenset(ruleset.down | ruleset.out | ruleset.helpless)
+
+
+def down_line(ruleset: Any, conditions: list[str], passes: bool) -> str:
+    """What a phone says to a character whose turn comes while they are down (out of the
+    fight, helpless), in place of "Your turn.": the ruleset's words (`down_said`), else
+    the conditions that put them so; and, where the pass is offered, how the turn goes by.
+    """
+    said = ruleset.down_said(conditions) if ruleset.down_said else ""
+    if not said:
+        shown = [c for c in conditions if shows([c], out_of_action(ruleset))]
+        said = f"You are {', '.join(shown)}: no actions"
+    return f"{said}. End turn lets your turn go by." if passes else f"{said}."
 
 
 def short(step: ReplayStep) -> str:
@@ -439,7 +465,8 @@ NO_NEWS = ("join",)  # a step that brings a combatant in: no news to the one who
 def latest_on(timeline: Timeline, combatant: str, name: str) -> tuple[int, str] | None:
     """The players' number and line (`short`) of the latest step in effect that concerns
     the character: one they took (a move too; their own turn's end is not news), one that
-    names them as a target, deals them damage or puts them down, changes their standing,
+    names them as a target, rolls for them (a death save as the turn passes to them),
+    deals them damage or puts them down, changes their standing,
     or names them in the head of its sentence (before its colon: not in the order the
     fight begins with). A join, theirs or another's, is never news. The words are the
     players' screen's (`secrecy`): a GM-only roll's outcome is never in them."""
@@ -450,6 +477,8 @@ def latest_on(timeline: Timeline, combatant: str, name: str) -> tuple[int, str] 
             continue
         own = step.actor == combatant and step.action != PASS
         harmed = any(combatant in (h.who, h.whom) for h in step.harm)
+        if step.action != "begin":  # a roll for them as the turn passes: a death save
+            harmed = harmed or any(r.actor == combatant for r in step.rolls)
         before = [(s.health, s.conditions) for s in step.before if s.combatant == combatant]
         after = [(s.health, s.conditions) for s in step.after if s.combatant == combatant]
         changed = bool(before) and before != after  # (not there before it: brought in)

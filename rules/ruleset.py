@@ -369,6 +369,12 @@ class Ruleset:
     # part in a few words and whether it is used: [("Action", True), ("30 ft of 30 ft to
     # move", False)]; the phone says it in one line above its buttons. None: nothing.
     turn_left: Callable[[WoundRow], list[tuple[str, bool]]] | None = None
+    # What a phone says, in place of "Your turn.", to a character whose turn comes while
+    # they are `down`, `out` or `helpless`: (their conditions, as the screen shows them) ->
+    # a line (d20's dying: "You are dying: no actions; your death save is rolled as your
+    # turn passes"). None, or "" for these conditions: "You are <the conditions>: no
+    # actions". The phone adds how the turn is passed, where it offers the pass.
+    down_said: Callable[[list[str]], str] | None = None
     # The events that start a round, for the SQL views: each kind with the field of its body
     # that holds the new round's number.
     round_events: dict[str, str] = field(default_factory=lambda: {"turn.advanced": "round"})

@@ -58,7 +58,7 @@ from fracas_srd.sheets import OPTION_HELP, Options, Sheet, check_sheet
 from fracas_srd.slots import as_cast
 from fracas_srd.state import INCAPACITATING, TRACKED, Fighter, State, initial, turn_end
 from fracas_srd.turn import able, light_melee, on_turn
-from fracas_srd.view import fallen_sides, key_numbers, turn_left, view
+from fracas_srd.view import down_said, fallen_sides, key_numbers, turn_left, view
 from fracas_srd.words import (
     DOWN,
     FIELD_HELP,
@@ -375,6 +375,7 @@ RULESET = Ruleset(
     players=PLAYERS,
     cost_of=cost_of,
     turn_left=turn_left,
+    down_said=down_said,
     reference=REFERENCE,
     standing=rest.standing,
     restore=rest.restore,

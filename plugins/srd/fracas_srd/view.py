@@ -225,3 +225,16 @@ def key_numbers(wound: WoundRow) -> dict[str, Any]:
 def turn_left(row: WoundRow) -> list[tuple[str, bool]]:
     """What is left of the acting character's turn, as the view keeps it (`turn_parts`)."""
     return [(str(words), bool(used)) for words, used in row.detail.get("turn_left", ())]
+
+
+def down_said(conditions: list[str]) -> str:
+    """srd-14: what a phone tells a dying character as their turn comes (their death save
+    to roll, where it waits for their dice); a stable one
+    (srd-16) waits to be healed or to wake; "" for the rest (the phone's own words)."""
+    if "death save due" in conditions:
+        return "Your turn. You are dying: roll your death save; still down, the turn then ends"
+    if "dying" in conditions:
+        return "You are dying: no actions; your death save is rolled as each of your turns starts"
+    if "stable" in conditions:
+        return "You are stable and unconscious: no actions until healed, or 1 HP after 1d4 hours"
+    return ""

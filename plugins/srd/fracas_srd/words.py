@@ -10,6 +10,7 @@ from fracas.rules.api import Damaged, Event, Playable, PlayerField, Resolved, Ro
 from fracas_srd.attacks import CRITICAL
 from fracas_srd.castings import upcast_to
 from fracas_srd.checks import ABILITY_NAMES, check_name, save_name, with_article
+from fracas_srd.events import DEATH_SAVE
 from fracas_srd.sheets import SKILLS, Sheet
 from fracas_srd.triggered import settled
 from fracas_srd.turn import OFF_HAND, SECOND_WIND, bonus_form
@@ -346,6 +347,34 @@ def target_outcomes(command: dict[str, Any], events: Sequence[Event]) -> dict[st
         hurt = any(isinstance(e, Damaged) and e.target == event.actor for e in events)
         spared = saved and not hurt and SAVE_HARMS in event.rules
         said[event.actor] = "saves, no damage" if spared else "saves" if saved else "fails"
+    return {**death_saves(command, events), **said}
+
+
+DEATH_SAVE_SAID = (  # a death save's result (damage.death_save_judge) as a headline says it
+    ("a natural 20: ", "'s death save is a natural 20: "),
+    ("a natural 1: two failures", "'s death save fails twice, a natural 1"),
+    ("a failure", "'s death save fails"),
+    ("a success", "'s death save succeeds"),
+)
+
+
+def death_saves(command: dict[str, Any], events: Sequence[Event]) -> dict[str, str]:
+    """srd-14: the death save a step rolled for a dying creature as the turn passed to it
+    (not its own roll of one), as its outcome: "maelis ends the turn: ilse's death save
+    fails (1 of 3)"."""
+    said: dict[str, str] = {}
+    for event in events:
+        if not (
+            isinstance(event, Rolled)
+            and event.purpose == DEATH_SAVE
+            and event.result
+            and event.actor != command.get("actor")
+        ):
+            continue
+        for result, words in DEATH_SAVE_SAID:
+            if event.result.startswith(result):
+                said[event.actor] = words + event.result.removeprefix(result)
+                break
     return said
 
 
