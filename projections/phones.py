@@ -293,6 +293,7 @@ def controls(
     come from the sheet is left out when the sheet offers none, and so is the action
     (None) when that field is one it cannot be taken without (a spell to cast)."""
     flags = {f.field: f for f in player_flags(ruleset, name)}
+    sheet = ruleset.read_sheet(sheet)
     found = []
     for field, said in playable.fields.items():
         flag = flags.get(field)

@@ -540,26 +540,26 @@ class Ruleset:
     def weapons_of(self, sheet: Any) -> list[str]:
         """The weapon names of a sheet, read or given as plain data (as a join carries it);
         none when plain data is not a sheet of this ruleset."""
-        if isinstance(sheet, dict):
-            try:
-                sheet = self.sheet(sheet)
-            except BadInputError:
-                return []
-        return (self.weapons or listed_weapons)(sheet)
+        read = self.read_sheet(sheet)
+        return [] if read is None else (self.weapons or listed_weapons)(read)
+
+    def read_sheet(self, sheet: Any) -> Any:
+        """A sheet as the rules read it, from itself or from plain data (as a join carries
+        it); None when plain data is not a sheet of this ruleset."""
+        if not isinstance(sheet, dict):
+            return sheet
+        try:
+            return self.sheet(sheet)
+        except BadInputError:
+            return None
 
     def offered(self, sheet: Any, field: str) -> list[str]:
         """The names a sheet (read, or given as plain data) offers for a field: its weapons
         for `weapon`, and what the ruleset's `offers` names for the others."""
         if field == "weapon":
             return self.weapons_of(sheet)
-        if self.offers is None:
-            return []
-        if isinstance(sheet, dict):
-            try:
-                sheet = self.sheet(sheet)
-            except BadInputError:
-                return []
-        return self.offers(sheet, field)
+        read = self.read_sheet(sheet)
+        return [] if self.offers is None or read is None else self.offers(read, field)
 
     def playable(self, action: str) -> Playable | None:
         """What a player may set of an action from a phone; None: the action is not theirs."""
