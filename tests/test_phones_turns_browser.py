@@ -35,13 +35,16 @@ Object.defineProperty(Navigator.prototype, "wakeLock", { configurable: true, val
 """
 
 
-def landed_by(page: Any, who: str, count: int) -> None:
-    page.wait_for_function(
-        "([who, n]) => [...document.querySelectorAll('#screen ol.log li')]"
-        ".filter(li => li.innerText.includes('by ' + who)).length >= n",
-        arg=[who, count],
-        timeout=WAIT,
-    )
+def landed_by(page: Any, db: Path, who: str, count: int) -> None:
+    """The page's log shows the `count`th step WHO took (the line names no author when it
+    is the one acting, so the step is found by its number)."""
+    for _ in range(WAIT // 100):
+        theirs = [s["step"] for s in steps(db) if s["author"] == who]
+        if len(theirs) >= count:
+            page.wait_for_selector(f'#screen ol.log li[data-step="{theirs[count - 1]}"]')
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"{who} never took step {count}")
 
 
 # The player's buttons (else their panel, where none is offered now) start in view.
@@ -123,11 +126,11 @@ def test_a_phone_takes_a_turn_and_a_reaction(tmp_path: Path, browser: Any, rules
             if shots := os.environ.get("FRACAS_SHOTS"):
                 foe.screenshot(path=f"{shots}/{ruleset}-asked.png")
             asked.first.click()
-            landed_by(foe, "foe", 1)
+            landed_by(foe, db, "foe", 1)
             answered = [s for s in steps(db) if s["author"] == "foe"]
             kinds = [e["kind"] for s in answered for e in s["events"]]
             assert "reaction.given" in kinds, answered
-        landed_by(hero, "hero", 1)
+        landed_by(hero, db, "hero", 1)
         assert foe.locator("#react").count() == 0
         # the hero's phone stays at their buttons: it scrolled down to the log
         hero.wait_for_function(
@@ -148,7 +151,7 @@ def test_a_phone_takes_a_turn_and_a_reaction(tmp_path: Path, browser: Any, rules
             if shots := os.environ.get("FRACAS_SHOTS"):
                 hero.screenshot(path=f"{shots}/{ruleset}-reaction.png")
             chance.locator("button.go").click()
-            landed_by(hero, "hero", 2)
+            landed_by(hero, db, "hero", 2)
             assert "opportunity attack" in hero.locator("#screen ol.log").inner_text()
             # the turn comes round without a reload: the phone vibrates
             assert hero.evaluate("window.__vibrated") == []
