@@ -145,6 +145,7 @@ class Harm(msgspec.Struct, frozen=True):
     who: str
     whom: str
     amount: int
+    past: int = 0  # the damage beyond the target's last point of health, not counted
 
 
 class Feat(msgspec.Struct, frozen=True):
@@ -353,7 +354,7 @@ def harm_of(
             if event.target in left:
                 amount = min(amount, max(0, left[event.target]))
                 left[event.target] -= amount
-            found.append(Harm(who, event.target, amount))
+            found.append(Harm(who, event.target, amount, event.amount - amount))
     return found
 
 

@@ -155,6 +155,7 @@ class Summary(msgspec.Struct, frozen=True):
     longest_steps: int
     undone: int
     superseded: int
+    past: int = 0  # the damage past targets' last points, which the tallies leave out
 
 
 class ChartLine(msgspec.Struct, frozen=True):
@@ -338,6 +339,7 @@ def summarise(
     fallen: list[Fall] = []
     left: list[Left] = []
     per_round: dict[int, int] = {}
+    past = 0
     for entry in entries:
         step = entry.step
         if step.round:
@@ -346,6 +348,7 @@ def summarise(
             if harm.who in dealt:
                 dealt[harm.who] += harm.amount
             taken[harm.whom] = taken.get(harm.whom, 0) + harm.amount
+            past += 0 if harm.whom in hidden else harm.past  # it would tell their health
         for who in step.fallen:
             by = step.felled_by.get(who, "")
             shown = felled_by(by, who, names)
@@ -383,6 +386,7 @@ def summarise(
         longest[1],
         sum(1 for s in commands if s.taken_back_as != "supersede"),
         sum(1 for s in commands if s.taken_back_as == "supersede"),
+        past,
     )
 
 

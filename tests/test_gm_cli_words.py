@@ -84,3 +84,22 @@ def test_a_note_on_a_roll_reads_as_a_note_not_a_plus_zero_term(run) -> None:
     for said in (run("log").output, run("replay").output, run("export", "--format", "md").output):
         assert "half cover: +2 AC (srd-22)" in said, said
         assert "+0 half cover" not in said, said
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_the_reports_tally_says_it_counts_health_lost_and_what_it_left_out(
+    run, tmp_path, ruleset
+) -> None:
+    """A GM adding up the log's damage (overkill and all) finds the tally's figure named for
+    what it counts, and the damage past a target's last point said under it."""
+    begun(run, tmp_path, ruleset)
+    run("harm", "gob", "100")
+    md = run("export", "--format", "md").output
+    assert "| Combatant | Health taken from others | Health lost |" in md, md
+    row = next(x for x in md.splitlines() if x.startswith("| gob |"))
+    lost = int(row.strip("| ").split("|")[-1])
+    html = run("export", "--format", "html").output
+    assert "<th>Health taken from others</th><th>Health lost</th>" in html
+    under = f"{100 - lost} damage past a target's last point is not counted"
+    for text in (md, html):
+        assert (under in text) == (lost < 100), (lost, text)

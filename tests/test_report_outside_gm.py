@@ -15,7 +15,9 @@ from tests.support import SIX, SRD_SAMPLES, member_sheet
 
 def summary_row(text: str, name: str) -> list[str]:
     """The cells of one combatant's row in the Markdown summary's damage table."""
-    table = text.split("| Combatant | Damage dealt | Damage taken |", 1)[1].split("\n\n", 1)[0]
+    table = text.split("| Combatant | Health taken from others | Health lost |", 1)[1].split(
+        "\n\n", 1
+    )[0]
     row = next(line for line in table.splitlines() if line.startswith(f"| {name} |"))
     return [cell.strip() for cell in row.strip("|").split("|")]
 
