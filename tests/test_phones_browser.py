@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.web import fracas, invited, motel, served
+from tests.web import fracas, invited, landed_by, motel, served, steps
 
 pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
@@ -40,10 +40,7 @@ def test_the_gm_and_two_players_play_a_round_on_three_pages(tmp_path: Path, brow
         attack.locator("[data-dice]").fill("95")
         attack.locator("button.go").click()
         for page in (gm, alice, bob):
-            page.wait_for_function(
-                "document.querySelector('#screen ol.log').innerText.includes('by Alice Reyes')",
-                timeout=5000,
-            )
+            landed_by(page, db, "alice", 1)
         assert "Alice Reyes" in log_text(bob) and "cultist" in log_text(bob).lower()
         step = json.loads(fracas(db, "log", "--json").stdout)[-1]
         assert step["author"] == "alice"
@@ -60,10 +57,7 @@ def test_the_gm_and_two_players_play_a_round_on_three_pages(tmp_path: Path, brow
         assert "dodge" in alice.locator(".question").inner_text()  # Alice sees it wait
         bob.click("#react button[data-choice=dodge]")
         for page in (gm, alice, bob):
-            page.wait_for_function(
-                "document.querySelector('#screen ol.log').innerText.includes('by bob')",
-                timeout=5000,
-            )
+            landed_by(page, db, "bob", 1)
         answered = json.loads(fracas(db, "log", "--json").stdout)[-1]
         assert answered["author"] == "bob"
         assert any("bob reacts: dodge" in line for line in answered["lines"])
@@ -79,12 +73,9 @@ def test_the_gm_and_two_players_play_a_round_on_three_pages(tmp_path: Path, brow
             timeout=5000,
         )
         gm.locator("button[data-line=undo]").click()
+        aimed = [s["step"] for s in steps(db) if s["author"] == "alice"][-1]
         for page in (gm, alice, bob):
-            page.wait_for_function(
-                "[...document.querySelectorAll('#screen ol.log li.undone')]"
-                ".some(li => li.innerText.includes('by Alice Reyes'))",
-                timeout=5000,
-            )
+            page.wait_for_selector(f'#screen ol.log li.undone[data-step="{aimed}"]')
         alice.wait_for_selector("#act", timeout=5000)
         assert alice.locator("#undo").count() == 0
 

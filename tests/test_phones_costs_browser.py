@@ -18,7 +18,7 @@ def test_an_srd_turn_shows_its_costs_and_whats_left_at_a_thumbs_size(
     duel(db, "srd")
     with served(db) as running:
         page = phone_of(browser, running, db, "hero")
-        fracas(db, "act", "hero", "move", "-o", "feet=10")
+        fracas(db, "act", "hero", "move", "10")
         page.reload()
         page.wait_for_selector("p.left")
         shot(page, "srd-costs")

@@ -11,8 +11,7 @@ import pytest
 
 from fracas.projections import Fracas
 from tests.support import do, srd_sample
-from tests.test_phones_latest import headlines
-from tests.web import RULESETS, cast_of, phones
+from tests.web import RULESETS, cast_of, headlines, phones
 
 pytestmark = pytest.mark.sqlite_file
 

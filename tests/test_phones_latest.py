@@ -12,7 +12,7 @@ import pytest
 from fracas.projections import Fracas
 from fracas.projections.replay import timeline
 from tests.support import do, srd_sample
-from tests.web import RULESETS, cast_of, duel, phones
+from tests.web import RULESETS, cast_of, duel, headlines, phones
 
 pytestmark = pytest.mark.sqlite_file
 
@@ -34,13 +34,6 @@ def latest(panel: str) -> str:
 def sentences(db: Path, players: bool) -> list[str]:
     with Fracas(str(db)) as log:
         return [m.step.sentence for m in timeline(log.encounter("fight"), players=players)]
-
-
-def headlines(db: Path) -> list[str]:
-    """The players' steps in one short line each, as the TV's log says them."""
-    with Fracas(str(db)) as log:
-        steps = [m.step for m in timeline(log.encounter("fight"), players=True)]
-    return [step.headline or step.sentence for step in steps]
 
 
 def foe_has_attacked(folder: Path, ruleset: str) -> Path:

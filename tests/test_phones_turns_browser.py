@@ -19,6 +19,7 @@ from tests.web import (
     duel,
     fracas,
     invited,
+    landed_by,
     served,
     steps,
     until_acting,
@@ -33,18 +34,6 @@ Navigator.prototype.vibrate = function (pattern) { window.__vibrated.push(patter
 Object.defineProperty(Navigator.prototype, "wakeLock", { configurable: true, value: {
   request: async (kind) => { window.__awake = kind; return { release: async () => {} }; } } });
 """
-
-
-def landed_by(page: Any, db: Path, who: str, count: int) -> None:
-    """The page's log shows the `count`th step WHO took (the line names no author when it
-    is the one acting, so the step is found by its number)."""
-    for _ in range(WAIT // 100):
-        theirs = [s["step"] for s in steps(db) if s["author"] == who]
-        if len(theirs) >= count:
-            page.wait_for_selector(f'#screen ol.log li[data-step="{theirs[count - 1]}"]')
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError(f"{who} never took step {count}")
 
 
 # The player's buttons (else their panel, where none is offered now) start in view.

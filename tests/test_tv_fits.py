@@ -9,13 +9,11 @@ from typing import Any
 import pytest
 
 from fracas.projections import Fracas
-from tests.casts import CASTS
 from tests.support import SIX, do, srd_sample
-from tests.web import CONTRAST, served
+from tests.web import CONTRAST, TV, nine, served
 
 pytestmark = pytest.mark.browser
 
-TV = {"viewport": {"width": 1920, "height": 1080}}
 MEASURED = """() => {
   const box = (el) => el.getBoundingClientRect();
   const rows = [...document.querySelectorAll("#screen table.board tbody tr")];
@@ -30,32 +28,6 @@ MEASURED = """() => {
           board: box(document.querySelector("table.board")).right,
           dice: box(document.querySelector("section.dice")).left};
 }"""
-
-
-def nine(db: Path, ruleset: str) -> None:
-    """Four players' characters and five foes, begun, a few steps in, the latest with dice."""
-    with Fracas(str(db)) as log:
-        encounter = log.new(ruleset, title="Nine at the ford", encounter="ford")
-        if ruleset == "srd":
-            sheets = [srd_sample(s) for s in ("fighter", "rogue", "wizard", "cleric")]
-            foes = [srd_sample("goblin", hp=40)] * 5
-        else:
-            cast = list(CASTS[ruleset].sheets.values())
-            sheets, foes = [cast[n % len(cast)] for n in range(4)], [cast[-1]] * 5
-        for n, sheet in enumerate(sheets):
-            join = {"action": "join", "combatant": f"hero{n}", "sheet": sheet, "side": "pc"}
-            do(encounter, {**join, "name": f"Hero number {n + 1} of the company"})
-        for n, sheet in enumerate(foes):
-            join = {"action": "join", "combatant": f"foe{n}", "sheet": sheet, "side": "npc"}
-            do(encounter, {**join, "name": f"Goblin skirmisher {n + 1}"})
-        do(encounter, {"action": "begin"})
-        for n in range(5):
-            do(encounter, {"action": "gm.harm", "target": f"foe{n}", "amount": 1})
-        for n in range(4):
-            shaken = {"action": "gm.condition-set", "target": f"hero{n}", "condition": "shaken"}
-            do(encounter, shaken)
-        current = {"action": "roll", "dice": "4d6", "reason": "the ford's current"}
-        do(encounter, {**current, "actor": "hero0"})
 
 
 @pytest.mark.parametrize("ruleset", SIX)

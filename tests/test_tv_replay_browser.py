@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_tv_fits import TV, nine
-from tests.web import served
+from tests.web import TV, nine, served
 
 pytestmark = pytest.mark.browser
 

@@ -20,6 +20,7 @@ import httpx
 import pytest
 
 from fracas.projections import Fracas
+from fracas.projections.replay import timeline
 from tests.casts import CASTS
 from tests.support import SHEETS, do, srd_sample
 
@@ -394,3 +395,51 @@ CONTRAST = """() => {
   }
   return worst;
 }"""
+
+
+TV = {"viewport": {"width": 1920, "height": 1080}}  # a 1080p TV
+
+
+def nine(db: Path, ruleset: str) -> None:
+    """Four players' characters and five foes, begun, a few steps in, the latest with dice."""
+    with Fracas(str(db)) as log:
+        encounter = log.new(ruleset, title="Nine at the ford", encounter="ford")
+        if ruleset == "srd":
+            sheets = [srd_sample(s) for s in ("fighter", "rogue", "wizard", "cleric")]
+            foes = [srd_sample("goblin", hp=40)] * 5
+        else:
+            cast = list(CASTS[ruleset].sheets.values())
+            sheets, foes = [cast[n % len(cast)] for n in range(4)], [cast[-1]] * 5
+        for n, sheet in enumerate(sheets):
+            join = {"action": "join", "combatant": f"hero{n}", "sheet": sheet, "side": "pc"}
+            do(encounter, {**join, "name": f"Hero number {n + 1} of the company"})
+        for n, sheet in enumerate(foes):
+            join = {"action": "join", "combatant": f"foe{n}", "sheet": sheet, "side": "npc"}
+            do(encounter, {**join, "name": f"Goblin skirmisher {n + 1}"})
+        do(encounter, {"action": "begin"})
+        for n in range(5):
+            do(encounter, {"action": "gm.harm", "target": f"foe{n}", "amount": 1})
+        for n in range(4):
+            shaken = {"action": "gm.condition-set", "target": f"hero{n}", "condition": "shaken"}
+            do(encounter, shaken)
+        current = {"action": "roll", "dice": "4d6", "reason": "the ford's current"}
+        do(encounter, {**current, "actor": "hero0"})
+
+
+def headlines(db: Path) -> list[str]:
+    """The players' steps in one short line each, as the TV's log says them."""
+    with Fracas(str(db)) as log:
+        steps = [m.step for m in timeline(log.encounter("fight"), players=True)]
+    return [step.headline or step.sentence for step in steps]
+
+
+def landed_by(page: Any, db: Path, who: str, count: int) -> None:
+    """The page's log shows the `count`th step WHO took: found by its number, as the line
+    names no author when it is the one acting."""
+    for _ in range(80):
+        theirs = [s["step"] for s in steps(db) if s["author"] == who]
+        if len(theirs) >= count:
+            page.wait_for_selector(f'#screen ol.log li[data-step="{theirs[count - 1]}"]')
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"{who} never took step {count}")
