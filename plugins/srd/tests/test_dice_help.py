@@ -44,6 +44,10 @@ def rolled_by(action: str) -> list[str]:
         table.next()
         table.act("gob", "grapple", "me", faces=(20, 1))
         table.next()  # the rogue's turn again
+    if action == "second_wind":  # a fighter's, once hurt
+        table = fight(("me", "fighter"), ("gob", "goblin"))
+        table.do({"action": "gm.harm", "target": "me", "amount": 10})
+        return first_dice(table, {"action": action}, "me")
     if action == "death_save":
         table.do({"action": "gm.harm", "target": "me", "amount": 21})
         table.next()
