@@ -93,7 +93,7 @@ from fracas.rules.events import (
 )
 from fracas.rules.names import check_known, did_you_mean, no_weapon
 from fracas.rules.players import Playable, PlayerField
-from fracas.rules.reactions import ReactionDue, Waiting, allowed, offer
+from fracas.rules.reactions import ReactionDue, Waiting, allowed, defence_rolls, offer
 from fracas.rules.reference import Reference, Source, Statement, toml_reference
 from fracas.rules.ruleset import (
     ANY_KIND,
@@ -179,6 +179,7 @@ __all__ = [
     "check_can_begin",
     "check_known",
     "declared_event",
+    "defence_rolls",
     "did_you_mean",
     "event_union",
     "gm",

@@ -36,7 +36,7 @@ head (optimistic concurrency, `Encounter.execute`) and refused in one line.
 """
 
 import dataclasses
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -546,3 +546,17 @@ EVOLVERS: dict[type, Any] = {
     ReactionTimedOut: _answered,
     ReactionWithdrawn: _withdrawn,
 }
+
+
+def defence_rolls(
+    command: dict[str, Any], events: Sequence[Event], defences: Collection[str]
+) -> dict[str, tuple[str, str]]:
+    """Each target's own defence roll in a step (a roll whose purpose starts with one of
+    `defences`): {target: (defence, its result)}, for a ruleset's `target_outcomes`."""
+    targets = set(command.get("targets") or []) - {command.get("actor")}
+    rolled = {}
+    for e in events:
+        kind = e.purpose.split(" against ")[0] if isinstance(e, Rolled) else ""
+        if isinstance(e, Rolled) and e.actor in targets and kind in defences and e.result:
+            rolled[e.actor] = (kind, e.result)
+    return rolled

@@ -3,7 +3,7 @@
 from collections.abc import Sequence
 from typing import Any
 
-from fracas.rules.api import Event, Rolled, WoundRow
+from fracas.rules.api import Event, Rolled, WoundRow, defence_rolls
 
 from .rolls import reading
 
@@ -35,10 +35,5 @@ DEFENCES = frozenset(("dodge", "parry", "clash"))  # a target's own pool against
 def target_outcomes(command: dict[str, Any], events: Sequence[Event]) -> dict[str, str]:
     """004-11..004-19: a target who reacted with a pool of their own, with what it came to
     ("bob's parry (partial success)"); whether it turned the attack is the attack's own."""
-    targets = set(command.get("targets") or []) - {command.get("actor")}
-    said = {}
-    for e in events:
-        kind = e.purpose.split(" against ")[0] if isinstance(e, Rolled) else ""
-        if isinstance(e, Rolled) and e.actor in targets and kind in DEFENCES and e.result:
-            said[e.actor] = f"'s {kind} ({e.result.rpartition(': ')[2]})"
-    return said
+    rolled = defence_rolls(command, events, DEFENCES)
+    return {who: f"'s {kind} ({said.rpartition(': ')[2]})" for who, (kind, said) in rolled.items()}

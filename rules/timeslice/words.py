@@ -3,7 +3,7 @@
 from collections.abc import Sequence
 from typing import Any
 
-from fracas.rules.api import Event, Rolled, WoundRow
+from fracas.rules.api import Event, WoundRow, defence_rolls
 
 VERBS = {
     "attack": "attacks",
@@ -34,10 +34,5 @@ DEFENCES = frozenset(("dodge", "block", "parry"))  # a target's own [Q] roll (00
 def target_outcomes(command: dict[str, Any], events: Sequence[Event]) -> dict[str, str]:
     """002-23: a target's defence roll against an attack or a damaging spell, as it came to
     ("orc's dodge holds", "orc's parry fails")."""
-    targets = set(command.get("targets") or []) - {command.get("actor")}
-    said = {}
-    for e in events:
-        kind = e.purpose.split(" against ")[0] if isinstance(e, Rolled) else ""
-        if isinstance(e, Rolled) and e.actor in targets and kind in DEFENCES and e.result:
-            said[e.actor] = f"'s {kind} {e.result}"
-    return said
+    rolled = defence_rolls(command, events, DEFENCES)
+    return {who: f"'s {kind} {result}" for who, (kind, result) in rolled.items()}
