@@ -4,7 +4,7 @@ body decoded by msgspec into one typed, bounded line, step numbers in ASCII digi
 sane length, encounter names that are text. Every refusal is a 4xx with one line."""
 
 import re
-from typing import Annotated
+from typing import Annotated, Any
 
 import msgspec
 from starlette.exceptions import HTTPException
@@ -32,17 +32,25 @@ class ConsoleLine(msgspec.Struct, forbid_unknown_fields=True):
 LINES = msgspec.json.Decoder(ConsoleLine)
 
 
+def json_of(decoder: msgspec.json.Decoder, body: bytes) -> Any:
+    """A command's body decoded, or a 400 if it is not UTF-8. Checked first: msgspec 0.22
+    raises UnicodeDecodeError for such bytes inside a string, 0.23 a DecodeError of its own."""
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise HTTPException(400, NOT_UTF8) from None
+    return decoder.decode(body)
+
+
 def console_line(content_type: str, body: bytes) -> ConsoleLine:
     """The GM's line from a command's body, or a 415/400 saying what a command looks like."""
     if content_type.split(";")[0].strip().lower() != "application/json":
         raise HTTPException(415, 'a command is sent as application/json: {"line": "undo"}')
     try:
-        given = LINES.decode(body)
+        given = json_of(LINES, body)
         return ConsoleLine(given.line.strip(), given.seen)
     except (msgspec.ValidationError, msgspec.DecodeError) as error:
         raise HTTPException(400, why(error)) from None
-    except UnicodeDecodeError:
-        raise HTTPException(400, NOT_UTF8) from None
 
 
 def why(error: msgspec.MsgspecError) -> str:

@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from fracas.cli.guards import NOT_UTF8, refused, refused_for, step_number
+from fracas.cli.guards import json_of, refused, refused_for, step_number
 from fracas.ledger import FracasError, NotFoundError
 from fracas.ledger.invites import Invite, digest, holder, invite, invites, linked, revoke
 from fracas.projections import Fracas
@@ -86,13 +86,11 @@ def decoded(decoder: msgspec.json.Decoder, content_type: str, body: bytes) -> An
     if content_type.split(";")[0].strip().lower() != "application/json":
         raise HTTPException(415, "a step is sent as application/json (the page sends it)")
     try:
-        return decoder.decode(body)
+        return json_of(decoder, body)
     except msgspec.ValidationError as error:
         raise HTTPException(400, misfit(error, decoder, body)) from None
     except msgspec.DecodeError as error:
         raise HTTPException(400, f"that step is not one the page sends ({error})") from None
-    except UnicodeDecodeError:  # msgspec's for bytes that are not UTF-8 inside a string
-        raise HTTPException(400, NOT_UTF8) from None
 
 
 # msgspec's type names in a player's words, in the order a list of them reads best

@@ -5,7 +5,8 @@ bounded to what a fight can mean."""
 import pytest
 from starlette.exceptions import HTTPException
 
-from fracas.cli.guards import console_line
+from fracas.cli.guards import NOT_UTF8, console_line
+from fracas.cli.phones import TAPS, decoded
 from tests.support import events_in
 
 ARABIC_12 = "\u0661\u0662"  # ١٢
@@ -70,8 +71,19 @@ def test_ascii_numbers_still_work(run):
 def test_a_console_line_in_invalid_utf8_is_a_400_in_one_line():
     with pytest.raises(HTTPException) as caught:
         console_line("application/json", b'{"line": "note \xff\xfe"}')
-    assert caught.value.status_code == 400
-    assert "UTF-8" in caught.value.detail and "\n" not in caught.value.detail
+    assert (caught.value.status_code, caught.value.detail) == (400, NOT_UTF8)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b'{"seen":1,"command_id":"alice\xff01","action":"aim"}', b'{"action":"a\xffim"}', b"\xfe"],
+)
+def test_a_phone_step_in_invalid_utf8_is_the_same_one_line_whatever_msgspec_says(body: bytes):
+    """msgspec 0.23 calls such bytes a DecodeError of its own, where 0.22 raised
+    UnicodeDecodeError: a phone saw 'that step is not one the page sends (Invalid UTF-8…)'."""
+    with pytest.raises(HTTPException) as caught:
+        decoded(TAPS, "application/json", body)
+    assert (caught.value.status_code, caught.value.detail) == (400, NOT_UTF8)
 
 
 def test_an_argument_that_is_not_utf8_is_refused_naming_it(run):
