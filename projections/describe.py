@@ -323,10 +323,8 @@ def describe(
             return f"the encounter reopens: {event.reason}"
         case ConditionSet():
             lasting = durations.phrase(event.detail, lambda who: (names or {}).get(who, who))
-            return (
-                f"{event.target} is {event.condition}{lasting}: {event.reason}"
-                f"{rules_of(event.rules)}"
-            )
+            why = f": {event.reason}" if event.reason else ""  # "under bless": said in full
+            return f"{event.target} is {event.condition}{lasting}{why}{rules_of(event.rules)}"
         case ConditionExpired():
             return f"{event.target} is no longer {event.condition} (expired: {event.reason})"
         case ConditionCleared():

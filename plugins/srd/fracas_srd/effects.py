@@ -94,7 +94,7 @@ def bonuses(
 ) -> tuple[list[Modifier], list[Bonus]]:
     """The numbers (as modifiers) and the dice (to roll) effects add to this kind of roll;
     one the creature chooses the roll of only where this roll spends it (`spend`: its
-    source, guidance). The others' dice kept are told as notes with no value."""
+    source, guidance); one kept for another roll is no term of this one."""
     flat: list[Modifier] = []
     dice: list[Bonus] = []
     for by, name, effect in held(fighter):
@@ -102,11 +102,7 @@ def bonuses(
         if not text:
             continue
         if by and chosen(effect, kind) and name.lower() != spend.lower():
-            # a fact of the roll, read on phones and the TV: what spends it is in the docs
-            whose = f"{fighter.name}'s"
-            flat.append(Modifier(0, f"{name}'s {text} kept for {article(SAID[kind])} of "
-                                    f"{whose} choosing", "srd-33"))  # fmt: skip
-            continue
+            continue  # kept, not added: no term of this roll (`kept` says what could be)
         sign, spec, number = parse_bonus(text)
         if spec:
             dice.append(Bonus(spec, sign, name))
@@ -255,33 +251,34 @@ def extras(fighter: Fighter, melee: bool) -> list[Extra]:
     ]
 
 
-def told(effect: Effect, caster: str) -> tuple[str, list[str]]:
-    """What an effect of a spell's own rule does, in words, and the rule ("" and [] for one
-    the general rules of srd-32 and srd-33 say)."""
+def told(effect: Effect, caster: str, target: Fighter) -> tuple[str, list[str]]:
+    """What an effect of a spell's own rule does to `target`, in words with the house's
+    pronouns for it (a player character's choice is "their"), and the rule ("" and [] for
+    one the general rules of srd-32 and srd-33 say)."""
     if effect.hunted:
-        return f"{caster}'s weapon hits deal it {effect.hunted} more damage", ["srd-83"]
+        return f"{caster}'s weapon hits deal {target.them} {effect.hunted} more damage", ["srd-83"]
     if effect.imbues:
         held = " or ".join(effect.imbues)
         return f"{caster}'s {held} attacks with the spellcasting ability, 1d8, magical", ["srd-84"]
     if effect.bonus_actions:
         return f"{' or '.join(effect.bonus_actions)} as a bonus action", ["srd-60"]
     if effect.foreseen:
-        return f"{caster}'s next attack roll against it has advantage", ["srd-33"]
+        return f"{caster}'s next attack roll against {target.them} has advantage", ["srd-33"]
     if effect.warded_from:
         kinds = ", ".join(effect.warded_from)
-        return f"attacks on it by {kinds} have disadvantage", ["srd-33"]
+        return f"attacks on {target.them} by {kinds} have disadvantage", ["srd-33"]
     if effect.speed:
         return f"{effect.speed:+d} feet of speed", ["srd-52"]
     if effect.unhealed:
-        return "it cannot regain hit points", ["srd-12"]
+        return f"{target.it} cannot regain hit points", ["srd-12"]
     if effect.once and effect.attacked:
-        return f"the next attack roll against it has {effect.attacked}", ["srd-33"]
+        return f"the next attack roll against {target.them} has {effect.attacked}", ["srd-33"]
     if effect.once and "attacks" in effect.disadvantage:
-        return "disadvantage on its next attack roll", ["srd-33"]
+        return f"disadvantage on {target.its} next attack roll", ["srd-33"]
     if effect.once and effect.checks:
-        return f"{effect.checks} added to one ability check of its choice", ["srd-81"]
+        return f"{effect.checks} added to one ability check of {target.its} choice", ["srd-81"]
     if effect.once and effect.saves:
-        return f"{effect.saves} added to one saving throw of its choice", ["srd-82"]
+        return f"{effect.saves} added to one saving throw of {target.its} choice", ["srd-82"]
     return "", []
 
 

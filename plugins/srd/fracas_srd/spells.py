@@ -937,7 +937,7 @@ def afflict(
     detail |= timed(state, caster, target, spell, repeated, save_dc(caster, spell))
     rules = ["srd-27" if spell.condition else "srd-32", "srd-28"]
     rules += ["srd-26", "srd-34"] if spell.concentration else []
-    said, own = told(spell.effect, caster.name) if spell.effect else ("", [])
+    said, own = told(spell.effect, caster.name, target) if spell.effect else ("", [])
     reason, rules = f"{spell.name}: {said}" if said else spell.name, [*own, *rules]
     events: list[Event] = []
     for name in conditions_of(spell, failed_by) or [under(spell.name)]:
@@ -954,5 +954,7 @@ def afflict(
             continue
         if spell.concentration:
             held.append([target.id, name])
-        events.append(ConditionSet(target.id, name, reason, detail, rules))
+        # "under guidance: 1d4 added ...": the condition names the spell, the reason not again
+        why = said if name == under(spell.name) else reason
+        events.append(ConditionSet(target.id, name, why, detail, rules))
     return events

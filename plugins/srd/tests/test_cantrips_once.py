@@ -23,8 +23,14 @@ def test_srd_81_guidance_adds_a_d4_to_the_check_its_target_chooses_then_ends(cha
     cast = ok(chapel, "act", "maelis", "cast", "brannoc", "-o", "spell=guidance")
     assert "Brannoc is under guidance" in cast, cast
     assert "concentrating" in status_row(chapel, "Maelis")
+    # issue 40: a player character's choice is "their", and the spell is named once
+    said = "Brannoc is under guidance for 10 rounds: 1d4 added to one ability check of their choice"
+    assert f"{said} [" in cast and "guidance: guidance" not in cast, cast
     kept = ok(chapel, "act", "brannoc", "check", "athletics", "--dc", "18", "--dice", "10")
-    assert "guidance's 1d4 kept for an ability check of Brannoc's choosing" in kept, kept
+    # issue 40: the d4 kept is no term of the roll's sum ("+0 guidance's 1d4 kept ...")
+    [rolled] = [line for line in kept.splitlines() if "rolls d20" in line]
+    assert "guidance" not in rolled and "+0" not in rolled, kept
+    assert "Brannoc may still spend guidance on this ability check" in kept, kept
     assert "-o spend" not in kept, kept  # a fact the phones and the TV read: no command in it
     assert "under guidance" in status_row(chapel, "Brannoc"), kept
     # Brannoc (Str 16, +3, proficient in Athletics +2) rolls 10, and guidance's d4 a 3: 18
@@ -43,9 +49,14 @@ def test_srd_81_guidance_adds_a_d4_to_the_check_its_target_chooses_then_ends(cha
 
 
 def test_srd_82_resistance_adds_a_d4_to_the_save_its_target_chooses_then_ends(chapel):
-    ok(chapel, "act", "maelis", "cast", "brannoc", "-o", "spell=resistance")
+    cast = ok(chapel, "act", "maelis", "cast", "brannoc", "-o", "spell=resistance")
+    said = "Brannoc is under resistance for 10 rounds: 1d4 added to one saving throw of "
+    said += "their choice"
+    assert f"{said} [" in cast, cast
+    assert "resistance: resistance" not in cast, cast
     kept = ok(chapel, "act", "brannoc", "save", "con", "--dc", "12", "--dice", "8")
-    assert "resistance's 1d4 kept for a saving throw of Brannoc's choosing" in kept, kept
+    [rolled] = [line for line in kept.splitlines() if "rolls d20" in line]
+    assert "resistance" not in rolled and "+0" not in rolled, kept
     assert "under resistance" in status_row(chapel, "Brannoc"), kept
     # not a check's: guidance is spent on a check, resistance on a save
     said = refused(chapel, "act", "brannoc", "check", "athletics", "-o", "spend=resistance")
@@ -56,6 +67,12 @@ def test_srd_82_resistance_adds_a_d4_to_the_save_its_target_chooses_then_ends(ch
     assert "under resistance" not in status_row(chapel, "Brannoc"), saved
     plain = ok(chapel, "act", "brannoc", "save", "con", "--dc", "12", "--dice", "8")
     assert "resistance" not in plain, plain
+
+
+def test_a_spell_under_which_a_creature_is_is_named_once(chapel):
+    """Issue 40: "Brannoc is under bless for 10 rounds: bless" named the spell twice."""
+    cast = ok(chapel, "act", "maelis", "cast", "brannoc", "-o", "spell=bless")
+    assert "Brannoc is under bless for 10 rounds [srd-32" in cast, cast
 
 
 @pytest.fixture

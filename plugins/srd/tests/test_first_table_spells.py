@@ -43,7 +43,7 @@ def conditions(gm: Gm, who: str) -> str:
 
 def test_srd_81_guidance_adds_its_d4_to_the_check_it_is_spent_on_then_ends(gm):
     cast = ok(gm, "act", "tam", "cast", "tam", "-o", "spell=guidance")
-    said = "Tamsin is under guidance for 10 rounds: guidance: 1d4 added to one ability check"
+    said = "Tamsin is under guidance for 10 rounds: 1d4 added to one ability check of their choice"
     assert said in cast
     assert "srd-81" in cast and "concentrating" in conditions(gm, "tam")
     check = ok(gm, "act", "tam", "check", "athletics", "--dc", "15", "-o", "spend=guidance",
