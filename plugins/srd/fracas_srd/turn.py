@@ -303,7 +303,7 @@ def action_or_bonus(actor: Fighter, name: BonusForm, bonus: bool) -> list[Event]
 
 
 def reaction(state: State, actor: Fighter, name: str) -> list[Event]:
-    """srd-4: one a round, regained at the start of its turn; srd-1: none while surprised."""
+    """srd-4: one until its next turn, regained at the start of it; srd-1: none while surprised."""
     able(state, actor)
     if actor.surprised:
         raise RefusedError(
@@ -311,7 +311,7 @@ def reaction(state: State, actor: Fighter, name: str) -> list[Event]:
         )
     if actor.reaction:
         raise RefusedError(
-            f"{actor.name} has already used {actor.its} reaction this round (srd-4): it comes "
-            f"back at the start of {actor.its} turn"
+            f"{actor.name} has already used {actor.its} reaction since {actor.its} last turn "
+            f"began (srd-4): it comes back at the start of {actor.its} next turn"
         )
     return [Spent(actor.id, "reaction", 1, name, ["srd-4"])]

@@ -151,7 +151,7 @@ def test_srd_47_counterspell_is_refused_where_it_cannot_answer(duel):
        "arch=counterspell")  # fmt: skip
     said = refused(duel, "act", "mage", "cast", "brannoc", "-o", "spell=misty step",
                    "--defence", "arch=counterspell")  # fmt: skip
-    assert "Archmage has already used its reaction this round (srd-4)" in said
+    assert "Archmage has already used its reaction since its last turn began (srd-4)" in said
     for _ in range(3):
         ok(duel, "next")  # the wyrm's turn: its breath is no spell
     said = refused(duel, "act", "wyrm", "cast", "brannoc", "-o", "spell=fire breath",

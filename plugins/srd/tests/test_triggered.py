@@ -180,7 +180,7 @@ def test_srd_39_one_reaction_a_round_across_a_multiattack():
     t.act("pc-ilse", "dodge")
     t.next()  # round 2: the wyrm again; Ilse's reaction is back, then spent on an opportunity
     t.apply([Spent("pc-ilse", "reaction", 1, "opportunity attack", ["srd-4"])])
-    with pytest.raises(RefusedError, match="already used their reaction this round"):
+    with pytest.raises(RefusedError, match="used their reaction since their last turn began"):
         t.act("wyrm", "multiattack", "pc-ilse", faces=(8,), defence={"pc-ilse": "shield"})
 
 

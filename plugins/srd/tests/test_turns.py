@@ -173,8 +173,9 @@ def test_srd_4_one_reaction_a_round_back_at_the_start_of_its_own_turn():
     t.act("brannoc", "opportunity", "gob", faces=(2,))
     assert t.who("brannoc").reaction
     assert refusal(t, "brannoc", "opportunity", "gob", faces=(2,)) == (
-        "brannoc has already used its reaction this round (srd-4): it comes back at the start "
-        "of its turn"
+        # issue 40: a reaction comes back at the start of its own turn, not of a round
+        "brannoc has already used its reaction since its last turn began (srd-4): it comes "
+        "back at the start of its next turn"
     )
     t.next()  # Brannoc's turn: his reaction is back
     assert not t.who("brannoc").reaction
