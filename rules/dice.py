@@ -383,13 +383,14 @@ class ManualDice:
             nonlocal taken
             face = next(typed, None)
             if face is None:
-                so_far = runs(self.used) or "nothing yet"
+                # the rolls the typed faces went to: none before the first, said as nothing
+                so_far = f" after {runs(self.used)}" if self.used else ""
                 rerolls = " (each top face of a ! die needs one more face)" if "!" in spec else ""
                 if any(t.keep is not None for t in parse_terms(spec)):
                     rerolls += " (every die rolled, those dropped too)"
                 raise TooFewTyped(
-                    f"not enough dice typed in: the {purpose} needs {spec}{rerolls} after "
-                    f"{so_far}; give every face in {self.typed_in}, in the order rolled"
+                    f"not enough dice typed in: the {purpose} needs {spec}{rerolls}{so_far}; "
+                    f"give every face in {self.typed_in}, in the order rolled"
                 )
             if face not in values:
                 raise BadInputError(

@@ -65,6 +65,19 @@ def test_manual_faces_are_checked_and_all_consumed():
         dice.finish()
 
 
+def test_too_few_faces_say_the_rolls_they_came_after_and_no_roll_that_was_not():
+    """Issue 40: the first roll short of faces said "needs 1d20 after nothing yet"."""
+    with pytest.raises(BadInputError) as first:
+        ManualDice([], "gm").roll("1d20", "attack roll")
+    said = str(first.value)
+    assert said.startswith("not enough dice typed in: the attack roll needs 1d20; give"), said
+    assert "after" not in said and "nothing" not in said, said
+    later = ManualDice([12], "gm")
+    later.roll("1d20", "attack roll")
+    with pytest.raises(BadInputError, match="needs 1d8 after 1d20 for the attack roll; give"):
+        later.roll("1d8", "damage")
+
+
 def test_commit_reveal_lets_anyone_check_every_seeded_roll(fracas):
     e = fight(
         fracas,
