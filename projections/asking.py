@@ -29,6 +29,7 @@ class Reaction(msgspec.Struct, frozen=True):
     rule: str  # the rule that names the default
     why: str
     answered: str | None = None  # the choice already given, if any
+    field: str = "defence"  # the command's field the answer fills (`Choices.field`)
 
 
 class Question(msgspec.Struct, frozen=True):
@@ -162,6 +163,7 @@ def question(live: "Encounter", waiting: "Waiting", step: int) -> Question:
             choices.rule,
             choices.why,
             waiting.answers.get(target),
+            choices.field,
         )
         for target, choices in waiting.asked.items()
     ]

@@ -130,6 +130,9 @@ class Panel(msgspec.Struct, frozen=True):
     undo_said: str = ""  # who did what in the step `undo` would take back (`taken_back_line`)
     left: list[tuple[str, bool]] = []  # what is left of the turn, each part used or not
     down: str = ""  # on the character's turn, what one who is down is told (`down_line`)
+    # asked once the dice showed the trigger: what of the step was rolled and what is still
+    # to roll, in the ruleset's words (`asked_rolls`); "": the phone's own
+    asked_rolls: str = ""
 
     def groups(self) -> list[tuple[str, list[PlayerAction]]]:
         """The actions by heading, each group where its first action is ("": unheaded)."""
@@ -420,6 +423,9 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
         if acting and wound and live.ruleset.turn_left and not fallen
         else [],
     )
+    said = live.ruleset.asked_rolls
+    if asked is not None and question is not None and question.trigger and said is not None:
+        made = msgspec.structs.replace(made, asked_rolls=said(asked.field))
     if fallen and acting and wound is not None:
         passes = PASS in [a.name for a in made.actions]
         made = msgspec.structs.replace(made, down=down_line(live.ruleset, made.conditions, passes))

@@ -262,6 +262,11 @@ class Ruleset:
     # their own sheet and their own row as their screen shows it (its `detail`: the slots
     # they have left), never the attacker's: (sheet, option, own) -> "Dodge 50%", "" for none.
     reaction_figures: Callable[[Any, str, Mapping[str, Any]], str] | None = None
+    # What a target's player reads of the dice when asked once the trigger showed
+    # (`reacts_after`): those rolled before they were asked and those the server rolls once
+    # they answer, by the command's field the answer fills (`Choices.field`): d20's
+    # "on_hit" -> the damage is still to roll. None, or "": the table's generic words.
+    asked_rolls: Callable[[str], str] | None = None
     # The rules reference: a statement for every rule id the ruleset cites, their source and
     # licence. A Reference, or a function giving one when first asked (`toml_reference`).
     reference: Reference | Callable[[], Reference] | None = None

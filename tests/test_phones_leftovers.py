@@ -247,3 +247,31 @@ def test_an_srd_shield_offer_names_the_slot_it_will_spend(tmp_path: Path) -> Non
         assert shield, asked
         assert "a level 2 slot: no level 1 left" in shield[1], shield[1]
         assert "level 1 slot" not in shield[1], shield[1]
+
+
+def test_an_srd_reaction_asked_once_the_damage_landed_says_the_damage_is_rolled(
+    tmp_path: Path,
+) -> None:
+    """Issue 37 (an outside tester): asked for hellish rebuke once the goblin's damage was
+    rolled, the phone said "the server rolls the rest of it once you answer", as if the
+    damage were still to roll. It says what is true of the step waiting: asked at the hit,
+    the damage is still to roll; asked at the damage, only the reaction's dice are."""
+    db = tmp_path / "rebuke.db"
+    with Fracas(str(db)) as log:
+        fight = log.new("srd", title="Rebuke", encounter="fight")
+        cast = (("hero", "fighter", "pc", 90), ("foe", "wizard", "npc", 10))
+        for who, sample, side, init in cast:
+            joining = srd_sample(sample, initiative=init)
+            do(fight, {"action": "join", "combatant": who, "sheet": joining, "side": side})
+        do(fight, {"action": "begin"})
+        hit = {"action": "attack", "actor": "hero", "targets": ["foe"], "weapon": "longsword"}
+        fight.execute(fight.ruleset.command(hit), ask=Ask(), dice=[9])  # 14 hits AC 12
+    with phones(db, ("hero", "foe")) as table:
+        at_the_hit = " ".join(table.panel("foe").split())
+        assert "the server rolls the attack&#39;s damage" in at_the_hit, at_the_hit
+        sent = table.tap("foe", action="answer", fields={"choice": "none"})
+        assert sent.status_code == 200, sent.text
+        asked = " ".join(table.panel("foe").split())
+        assert 'data-choice="hellish rebuke"' in asked, asked
+        assert "rolls the rest of it" not in asked and "attack&#39;s damage" not in asked
+        assert "The attack and its damage were rolled before you were asked" in asked, asked

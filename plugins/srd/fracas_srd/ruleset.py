@@ -69,6 +69,7 @@ from fracas_srd.words import (
     PLAYERS,
     TOLD,
     VERBS,
+    asked_rolls,
     facts,
     headline_verb,
     reaction_figures,
@@ -354,6 +355,7 @@ RULESET = Ruleset(
     reacts_after=triggered.after_roll,
     settled=triggered.settled,
     reaction_figures=reaction_figures,
+    asked_rolls=asked_rolls,
     clock=clock,
     turn_end=turn_end,
     reads_rolls="modified",  # the d20 plus its modifiers meets the AC or DC (srd-M2)

@@ -386,6 +386,20 @@ def facts(event: Event) -> frozenset[str]:
     return frozenset()
 
 
+ASKED_ROLLS = {
+    "on_hit": "The attack was rolled before you were asked; once you answer, the server rolls"
+    " the attack's damage if it still hits, and your reaction's dice.",
+    "on_damage": "The attack and its damage were rolled before you were asked; once you"
+    " answer, the server rolls your reaction's dice alone.",
+}
+
+
+def asked_rolls(field: str) -> str:
+    """What a target asked once the trigger showed reads of the dice (srd-39, srd-41): at the
+    hit, the damage is still to roll; at the damage, only the reaction's dice are."""
+    return ASKED_ROLLS.get(field, "")
+
+
 def reaction_figures(sheet: Sheet, option: str, own: Mapping[str, Any]) -> str:
     """What a reaction the target may take does, in figures from their sheet (srd-39):
     shield's "+5 AC if it hits, until your next turn", hellish rebuke's dice and save, the
