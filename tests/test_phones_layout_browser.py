@@ -197,3 +197,35 @@ def test_every_control_on_a_phone_is_44_px_or_more(
         page.click("#large")
         small = too_small(page)
         assert not small, ("in large type", small)
+
+
+# The gap between the bottom of the character's panel and the first thing of the board under
+# it (its headline), in CSS pixels; each margin and box between them is added in.
+GAP = """() => {
+  const me = document.querySelector('#panel .me').getBoundingClientRect();
+  const first = [...document.querySelectorAll('#screen .screen > *')]
+    .find((e) => e.getBoundingClientRect().height > 0);
+  const text = document.createRange();
+  text.selectNodeContents(first);
+  return text.getBoundingClientRect().top - me.bottom;
+}"""
+
+
+@pytest.mark.parametrize("ruleset", ["srd", "pool"])
+def test_a_phones_board_follows_its_panel_without_an_empty_gap(
+    tmp_path: Path, browser: Any, ruleset: str
+) -> None:
+    """Issue 37 (an outside tester at 390x844): a band of 60 px or more of nothing lay between
+    the action panel and the board, an empty refusal line's room and its margins held open
+    with nothing said. With nothing refused, the board's headline follows the panel as a
+    line of text follows the last; a refusal said there still shows, between them."""
+    db = tmp_path / f"{ruleset}.db"
+    duel(db, ruleset)
+    with served(db) as running:
+        page = phone_of(browser, running, db, "hero")
+        shot(page, f"gap-{ruleset}")
+        gap = page.evaluate(GAP)
+        assert gap <= 24, f"{gap:.0f} px of nothing between the panel and the board"
+        page.evaluate("document.getElementById('refusal').textContent = 'refused: a test'")
+        assert page.locator("#refusal").is_visible()
+        assert page.evaluate(GAP) > gap
