@@ -59,7 +59,7 @@ def crypt(db: Path) -> None:
     """srd: the fighter acts first, then the goblin."""
     with Fracas(str(db)) as log:
         fight = log.new("srd", title="The Crypt", encounter="crypt")
-        fighter = srd_sample("fighter", initiative=60)
+        fighter = srd_sample("fighter", initiative=60, holds_shield=False)  # a hand free
         do(fight, {"action": "join", "combatant": "fighter", "sheet": fighter, "side": "pc"})
         goblin = srd_sample("goblin", hp=150)
         do(fight, {"action": "join", "combatant": "goblin", "sheet": goblin, "side": "npc"})

@@ -10,7 +10,7 @@ from fracas_srd.ruleset import RULESET
 def test_srd_20_grapple_is_an_athletics_contest_in_place_of_an_attack():
     t = fight(("brannoc", "fighter"), ("gob", "goblin"))
     # Brannoc: Athletics 3 + 2; the goblin defends with its better: Acrobatics (Dex 2).
-    out = t.act("brannoc", "grapple", "gob", faces=(10, 12))
+    out = t.act("brannoc", "grapple", "gob", faces=(10, 12), free_hand=True)
     made, held = rolls(out)
     assert (made.purpose, held.purpose) == (
         "Strength (Athletics) check",
@@ -21,18 +21,32 @@ def test_srd_20_grapple_is_an_athletics_contest_in_place_of_an_attack():
     assert t.who("gob").conditions["grappled"]["by"] == "brannoc"
 
 
+def test_srd_20_the_sample_fighter_and_goblin_hold_shields_that_fill_a_hand():
+    """Issue 40: Brannoc's sword and board (AC 18) and the SRD goblin's shield (AC 15) were
+    not on their sheets, so a grapple with a weapon in the other hand was let through."""
+    for who, other in (("brannoc", "gob"), ("gob", "brannoc")):
+        t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+        if who == "gob":
+            t.next()
+        with pytest.raises(RefusedError, match=r"no free hand to grapple with: .* shield and"):
+            t.act(who, "grapple", other, faces=(15, 2))
+        t.act(who, "grapple", other, faces=(15, 2), free_hand=True)
+        assert "grappled" in t.who(other).conditions
+
+
 def test_srd_20_a_tie_changes_nothing_and_the_target_chooses_its_skill():
     t = fight(("brannoc", "fighter"), ("gob", "goblin"))
-    t.act("brannoc", "grapple", "gob", faces=(10, 13), defend_with="athletics")  # 15 vs 15-1=12
+    # 15 vs 15-1=12
+    t.act("brannoc", "grapple", "gob", faces=(10, 13), free_hand=True, defend_with="athletics")
     assert "grappled" in t.who("gob").conditions
     t = fight(("brannoc", "fighter"), ("gob", "goblin"))
-    t.act("brannoc", "grapple", "gob", faces=(10, 13))  # 15 vs 15
+    t.act("brannoc", "grapple", "gob", faces=(10, 13), free_hand=True)  # 15 vs 15
     assert "grappled" not in t.who("gob").conditions
 
 
 def test_srd_20_escape_takes_an_action_and_wins_the_same_contest():
     t = fight(("brannoc", "fighter"), ("gob", "goblin"))
-    t.act("brannoc", "grapple", "gob", faces=(15, 2))
+    t.act("brannoc", "grapple", "gob", faces=(15, 2), free_hand=True)
     t.next()
     t.do({"action": "gm.condition-set", "target": "gob", "condition": "prone"})
     with pytest.raises(RefusedError, match="speed is 0"):
@@ -61,7 +75,7 @@ def grappled_goblin() -> Table:
     t.join("brannoc", sample("fighter", hp=1), "pc")
     t.join("gob", sample("goblin"))
     t.do({"action": "begin"}, 20, 2)
-    t.act("brannoc", "grapple", "gob", faces=(15, 2))
+    t.act("brannoc", "grapple", "gob", faces=(15, 2), free_hand=True)
     t.next()
     return t
 

@@ -42,7 +42,7 @@ def rolled_by(action: str) -> list[str]:
         return first_dice(table, {"action": action, "targets": ["pc-ally"]}, "me")
     if action == "escape":
         table.next()
-        table.act("gob", "grapple", "me", faces=(20, 1))
+        table.act("gob", "grapple", "me", faces=(20, 1), free_hand=True)  # a hand free
         table.next()  # the rogue's turn again
     if action == "second_wind":  # a fighter's, once hurt
         table = fight(("me", "fighter"), ("gob", "goblin"))

@@ -75,7 +75,7 @@ def grappling(gm: Gm, monster: str) -> None:
     add(gm, "brannoc", "fighter", "Brannoc")
     ok(gm, "add", "foe", "--monster", monster, "--side", "npc")
     ok(gm, "begin", "--dice", "20,2")
-    ok(gm, "act", "brannoc", "grapple", "foe", "--dice", "15,2")
+    ok(gm, "act", "brannoc", "grapple", "foe", "-o", "free_hand=true", "--dice", "15,2")
 
 
 def test_srd_20_moving_while_dragging_a_grappled_creature_costs_double(gm):
