@@ -418,12 +418,13 @@ def replay(steps: list[ReplayStep], names: dict[str, str] | None = None) -> None
     (`names`: the whole fight's, so a step that shows no row of the one acting names them
     too); each roll once, on its event line with its breakdown."""
     from fracas.projections.replay import typist_name
+    from fracas.rules.names import and_list
 
     rows = {row.combatant: row.name for s in steps for row in (*s.before, *s.after)}
     names = {**(names or {}), **rows}
     for step in steps:
         acting = [names.get(who, who) for who in step.acting]
-        turn = f"round {step.round}" + (f", {' and '.join(acting)} acting" if acting else "")
+        turn = f"round {step.round}" + (f", {and_list(acting)} acting" if acting else "")
         mark = ""
         if not step.in_effect:
             how = "SUPERSEDED" if step.taken_back_as == "supersede" else "UNDONE"

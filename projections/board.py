@@ -170,6 +170,18 @@ def gone(wound: WoundRow, status: str, ruleset: "Ruleset") -> str:
     return "left the fight" if REMOVED in wound.conditions else ""
 
 
+def invitable(rows: list[BoardRow], ruleset: "Ruleset") -> list[BoardRow]:
+    """The combatants a GM may give a phone link: the player characters still in the fight
+    (none dead by the ruleset's `out`, none the GM took out); never an NPC or the dead."""
+    gone = {*ruleset.out, REMOVED}
+    return [
+        row
+        for row in rows
+        if row.side == "pc"
+        and not {c.split(" (")[0] for c in (*row.conditions, row.status)} & gone
+    ]
+
+
 def board(
     encounter: str, ruleset: "Ruleset", view: View, hidden: frozenset[str] = frozenset()
 ) -> Board:

@@ -18,6 +18,7 @@ from fracas.rules.commands import Carry, ClearCondition, Heal, Rest, SendParty, 
 from fracas.rules.encounter import StepOutcome, recorded_events
 from fracas.rules.events import CombatantJoined
 from fracas.rules.gm import ENDED
+from fracas.rules.names import and_list
 from fracas.rules.party import PARTY, sent_to
 from fracas.rules.views import WoundRow
 
@@ -219,7 +220,7 @@ def staying_out(home: Encounter) -> dict[str, str]:
     out = home.ruleset.out
     return {
         who: f"{wound_row(home, home.state, who).name} is "
-        + " and ".join(sorted(out & set(fighter.conditions)))
+        + and_list(sorted(out & set(fighter.conditions)))
         for who, fighter in home.state.fighters.items()
         if out & set(fighter.conditions)
     }

@@ -28,6 +28,7 @@ from fracas.rules.commands import GM
 from fracas.rules.encounter import StepOutcome
 from fracas.rules.events import Rolled
 from fracas.rules.gm import REMOVED
+from fracas.rules.names import and_list
 from fracas.rules.players import Playable, PlayerField
 from fracas.rules.reactions import ANSWER, Ask, ask_until, later, offered
 from fracas.rules.views import View
@@ -186,7 +187,7 @@ def player_actions(
         if only is not None and not only:
             continue  # nobody to take it on (stabilise: nobody dying)
         if playable.on_acting and only:
-            label = f"{label} attack on {' and '.join((names or {}).get(w, w) for w in only)}"
+            label = f"{label} attack on {and_list((names or {}).get(w, w) for w in only)}"
         left = playable.spends - set(spent)
         found.append(
             PlayerAction(

@@ -48,11 +48,15 @@ from fracas.rules.events import (
     Damaged,
     Event,
     Healed,
+    ReactionAsked,
+    ReactionWithdrawn,
     Resolved,
     Rolled,
     SeedRevealed,
 )
+from fracas.rules.gm import REMOVED
 from fracas.rules.names import closest, some_of
+from fracas.rules.reactions import asking
 from fracas.rules.ruleset import CRITICAL, DOWN, FUMBLE, OUT
 from fracas.rules.timeline import Frame, walk, walk_between
 from fracas.rules.views import View, WoundRow
@@ -284,6 +288,27 @@ def settled(event: Rolled, after: list[Event], ruleset: Ruleset) -> Rolled:
     later reaction in the step turned into a miss reads as the miss."""
     said = ruleset.settled(event, after) if ruleset.settled is not None else None
     return event if said is None else msgspec.structs.replace(event, result=said)
+
+
+def decided_with(frame: Frame, events: list[Event], asked_rolls: list[Rolled]) -> list[Rolled]:
+    """The rolls an answering step decided its attack with, though an earlier step rolled
+    them (the attack asked for a reaction once its dice showed the trigger, srd-39's
+    shield): the step's dice are those, read as the step settled them (the hit the shield
+    turned reads as the miss). [] for any other step, or one whose attack was withdrawn."""
+    waiting = asking(frame.before)
+    if waiting is None or not waiting.rolled or not events:
+        return []
+    still = asking(frame.after)
+    if still is not None and still.step == waiting.step:
+        return []  # another target's answer is awaited: nothing decided yet
+    if any(isinstance(e, ReactionWithdrawn) for e in events):
+        return []
+    found: list[Rolled] = []
+    for roll in waiting.rolled:
+        shown = next((e for e in reversed(asked_rolls) if e.roll == roll), None)
+        if shown is not None and shown not in found:
+            found.append(shown)
+    return found
 
 
 def unseen_typist(roll: RollLine, unseen: set[str]) -> RollLine:
@@ -542,9 +567,14 @@ CONTROL_SENTENCES = {
 }
 
 
-def initiative_order(view: View) -> list[str]:
-    """The combatants in the order the view's initiative puts them."""
-    return [row.combatant for row in sorted(view.initiative, key=lambda row: row.order)]
+def initiative_order(view: View, ruleset: Ruleset | None = None) -> list[str]:
+    """The combatants in the order the view's initiative puts them; given the `ruleset`,
+    those out of the fight for good (dead, removed) left out, as a sentence states an
+    order: who is still to act."""
+    out = {*ruleset.out, REMOVED} if ruleset is not None else set()
+    gone = {w.combatant for w in view.wounds if set(w.conditions) & out}
+    rows = sorted(view.initiative, key=lambda row: row.order)
+    return [row.combatant for row in rows if row.combatant not in gone]
 
 
 def step_sentence(
@@ -569,7 +599,7 @@ def step_sentence(
     if masked:
         head = opening(public_command(said_by), names, ruleset) or "The GM"
         return f"{head}: what it decided is GM-only until the GM discloses it"
-    order = initiative_order(after)
+    order = initiative_order(after, ruleset)
     return sentence(events, command, names, ruleset, order=order, said_by=said_by)
 
 
@@ -658,6 +688,7 @@ def timeline(
     unseen |= audience.hidden()  # their join undone too: a name the log still holds
     names[UNSEEN] = UNSEEN
     prior, prior_state = None, None
+    asked_rolls: list[Rolled] = []  # the rolls of steps that asked for a reaction, as seen
     for frame in frames:
         seen = audience.seen(frame)
         if seen is None:
@@ -689,12 +720,17 @@ def timeline(
         else:
             lines = [describe(e, ruleset.round_word, ruleset.reads_rolls, names) for e in events]
         reads = ruleset.reads_rolls
+        primed = decided_with(frame, events, asked_rolls)
+        if any(isinstance(e, ReactionAsked) for e in events):
+            asked_rolls += [e for e in events if isinstance(e, Rolled)]
         rolls = [
             unseen_typist(
-                roll_line(settled(e, events[i + 1 :], ruleset), reads, ruleset.face_worth), unseen
+                roll_line(settled(e, after_it, ruleset), reads, ruleset.face_worth), unseen
             )
-            for i, e in enumerate(events)
-            if isinstance(e, Rolled)
+            for e, after_it in [
+                *((e, events) for e in primed),
+                *((e, events[i + 1 :]) for i, e in enumerate(events) if isinstance(e, Rolled)),
+            ]
         ]
         taken_back = frame.taken_back_by
         fell = newly_fallen(events, frame.command, before, ruleset)

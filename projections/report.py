@@ -39,6 +39,7 @@ from fracas.projections.screen import descriptor, health_hidden, shown_health
 from fracas.rules import Encounter, Ruleset
 from fracas.rules.encounter import started_event
 from fracas.rules.events import CombatantJoined
+from fracas.rules.names import and_list
 from fracas.rules.views import View, WoundRow
 
 LEVELS = {"unhurt": 1.0, "hurt": 0.7, "bloodied": 0.35, "down": 0.0}
@@ -244,7 +245,7 @@ def standings_of(
 def turn_title(acting: list[str], names: dict[str, str]) -> str:
     if not acting:
         return "The table"
-    who = " and ".join(names.get(a, a) for a in acting)
+    who = and_list(names.get(a, a) for a in acting)
     return who + ("'s turn" if len(acting) == 1 else "")
 
 
@@ -320,7 +321,7 @@ def feats_said(step: ReplayStep, fact: str, names: dict[str, str]) -> list[str]:
             continue
         who = names.get(feat.who, feat.who)
         text = f"{who}'s {feat.action}" if feat.action else who
-        whom = " and ".join(names.get(w, w) for w in feat.whom if w != feat.who)
+        whom = and_list(names.get(w, w) for w in feat.whom if w != feat.who)
         text = f"{text} on {whom}" if whom else text
         said.append(f"{text}: {feat.damage} damage" if feat.damage else text)
     return said or [step.sentence]

@@ -30,6 +30,7 @@ from fracas.projections.replay import (
 )
 from fracas.rules import Encounter, Ruleset
 from fracas.rules.gm import over
+from fracas.rules.names import and_list
 from fracas.rules.views import View, WoundRow
 
 __all__ = ["GM", "PLAYERS", "Screen", "StepDetail", "Timeline", "descriptor", "shown_health"]
@@ -49,24 +50,39 @@ class LogEntry(msgspec.Struct, frozen=True):
     typed: str = ""  # "dice typed by Alice": not the server's dice
     full: str = ""  # the whole sentence, rolls and all, where `sentence` is its headline
     fell: list[str] = []  # the names of those the step put down, as this audience sees them
+    named: list[str] = []  # every combatant's name as this audience sees them
 
     def pieces(self) -> list[tuple[str, bool]]:
         """The sentence cut where a "down" mark goes: each piece, and whether the one named
-        at its end fell: the mark ends the clause where the line names each who fell last
-        ("Orc 1 takes 10 (dead) ⬇ down, Orc 2 takes 4"), never the line's end after another."""
+        at its end fell: the mark ends the clause where the line names each who fell last,
+        the damage that put them down in it ("Orc fails, 8 damage (dead) ⬇ down"; "Orc 1
+        takes 10 (dead) ⬇ down, Orc 2 takes 4"), never the line's end after another."""
         cuts = set()
         for name in self.fell:
             found = list(re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", self.sentence))
             if found:  # the mark ends the clause that names them ("…10 (dead)", before ", ")
-                after = found[-1].end()
-                ends = [i for i in (self.sentence.find(s, after) for s in (", ", "; ")) if i >= 0]
-                cuts.add(min(ends, default=len(self.sentence)))
+                cuts.add(self.clause_end(found[-1].end()))
         if not cuts:
             return [(self.sentence, False)]
         bounds = [0, *sorted(cuts)]
         said = [(self.sentence[a:b], True) for a, b in pairwise(bounds)]
         rest = self.sentence[bounds[-1] :]
         return [*said, (rest, False)] if rest else said
+
+    def clause_end(self, at: int) -> int:
+        """Where the clause going on at `at` ends: at the next "; ", or the next ", " that
+        opens another's clause (it starts with a name); a ", " that goes on about the same
+        one ("fails, 8 damage (dead)") is still theirs."""
+        said = self.sentence
+        while True:
+            ends = [i for i in (said.find(s, at) for s in (", ", "; ")) if i >= 0]
+            end = min(ends, default=len(said))
+            if end == len(said) or said[end] == ";":
+                return end
+            rest = said[end + 2 :]
+            if any(re.match(rf"{re.escape(n)}(?!\w)", rest) for n in self.named if n):
+                return end
+            at = end + 2
 
     def fell_said(self) -> bool:
         """Every one who fell has a mark in the sentence: no mark at the line's end."""
@@ -322,6 +338,7 @@ class Timeline:
         if at == self.steps and (waited := self.waited_on()):
             found = msgspec.structs.replace(found, header=f"{found.header} · {waited}")
         shown = [m.step for m in map(self.moment, range(max(0, at - LOG_LINES) + 1, at + 1))]
+        named = sorted({*self.names.values(), UNSEEN}, key=len, reverse=True)
         log = [
             LogEntry(
                 s.step,
@@ -335,6 +352,7 @@ class Timeline:
                 s.typed_by(self.names),
                 s.sentence if s.headline and s.headline != s.sentence else "",
                 [self._shown_name(w) for w in dict.fromkeys(s.fallen)],
+                named,
             )
             for s in shown
             if s.sentence
@@ -369,7 +387,7 @@ class Timeline:
             asked = pending(self.live, players=players, number=number)
             if asked is not None and asked.waiting_on:
                 names = [self._shown_name(who) for who in asked.waiting_on]
-                self._waited = f"waiting on {' and '.join(names)}'s reaction"
+                self._waited = f"waiting on {and_list(names)}'s reaction"
                 self._deadline = asked.deadline
         return self._waited
 

@@ -37,6 +37,7 @@ from fracas.rules.events import (
     SeedRevealed,
     TurnAdvanced,
 )
+from fracas.rules.names import and_list
 from fracas.rules.party import PARTY
 from fracas.rules.ruleset import CRITICAL, DOWN, FUMBLE, Ruleset
 
@@ -185,7 +186,7 @@ def listed(targets: list[str]) -> str:
     """'Brannoc twice and Wren': each target once, in order, with how often it is named."""
     counts = Counter(targets)
     times = {1: "", 2: " twice", 3: " three times"}
-    return " and ".join(f"{t}{times.get(n, f' {n} times')}" for t, n in counts.items())
+    return and_list(f"{t}{times.get(n, f' {n} times')}" for t, n in counts.items())
 
 
 def free_roll_opening(command: Mapping[str, Any], names: Mapping[str, str]) -> str:
@@ -563,6 +564,9 @@ def headline(
     each figure came about stay in the step's sentence (`said`), which its detail shows.
     A step with nothing to shorten (a GM's note, a join, the turn's end) is `said` itself."""
     action = str((command or {}).get("action"))
+    if action == "join":  # who and on which side: the initiative and order stay in `said`
+        joined = [e for e in events if isinstance(e, CombatantJoined)]
+        return "; ".join(f"{e.name} ({e.side}) joins the fight" for e in joined) or said
     if command is None or action.startswith("party.") or action == FREE_ROLL:
         return said
     if action.startswith("gm."):  # "The GM harms Ilse (a fall): 24 damage (unconscious)"

@@ -91,7 +91,7 @@ from fracas.rules.events import (
     TurnAdvanced,
     event_union,
 )
-from fracas.rules.names import check_known, did_you_mean, no_weapon
+from fracas.rules.names import and_list, check_known, did_you_mean, no_weapon
 from fracas.rules.players import Playable, PlayerField
 from fracas.rules.reactions import ReactionDue, Waiting, allowed, defence_rolls, offer
 from fracas.rules.reference import Reference, Source, Statement, toml_reference
@@ -176,6 +176,7 @@ __all__ = [
     "Waiting",
     "WoundRow",
     "allowed",
+    "and_list",
     "check_can_begin",
     "check_known",
     "declared_event",

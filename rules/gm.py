@@ -51,6 +51,7 @@ from fracas.rules.events import (
     Renamed,
     Rolled,
 )
+from fracas.rules.names import and_list
 from fracas.rules.views import HELD, View, WoundRow
 
 __all__ = [
@@ -330,7 +331,7 @@ def over(rules: Any, seen: View, players: bool = False) -> str:
         line += f" ({'; '.join(said)})"
     standing = [s for s in dict.fromkeys(r.side for r in seen.wounds) if s not in sides]
     if standing:
-        line += f"; the {' and '.join(side_word(s) + 's' for s in standing)}' side stands"
+        line += f"; the {and_list(side_word(s) + 's' for s in standing)}' side stands"
     ends = (
         "the GM says whether the fight is over" if players else "end the fight with `fracas end`?"
     )
@@ -349,7 +350,7 @@ def down_words(rules: Any, row: WoundRow) -> str:
     if any(c in rules.out or c == REMOVED for c in named):
         return ""
     down = [c for c in named if c in rules.down]
-    return f"{row.name} is {' and '.join(down)}" if down else ""
+    return f"{row.name} is {and_list(down)}" if down else ""
 
 
 def table_view(view: Callable[[Any], View]) -> Callable[[Any], View]:

@@ -54,6 +54,12 @@ def did_you_mean(name: str, known: Iterable[str], most: int | None = 12) -> str:
     return f"known: {', '.join(sorted(known))}"
 
 
+def and_list(names: Iterable[str]) -> str:
+    """Names as a person lists them: "Ilse", "Ilse and Wren", "Ilse, Wren and Maelis"."""
+    said = list(names)
+    return " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 1 else said)
+
+
 def some_of(names: list[str], most: int = 12) -> str:
     """Names in a line a refusal can hold: the first `most`, then how many more."""
     shown = ", ".join(names[:most])

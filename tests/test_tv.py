@@ -471,6 +471,19 @@ def test_an_answered_shield_s_step_says_it_turned_the_hit_on_the_tv(tmp_path: Pa
 
 
 @pytest.mark.sqlite_file
+def test_the_dice_box_says_the_miss_a_shield_tapped_after_the_hit_made(tmp_path: Path) -> None:
+    """Issue 37 (an outside tester, srd fight on a 1920x1080 TV): Ilse tapped shield once the
+    goblin's roll hit; the log said the miss, but the dice box still showed the roll as a
+    hit. The box says what the step finally decided, on every audience's page."""
+    db = tmp_path / "srd.db"
+    shield_answered(db, "shield")
+    for audience, html in screens(db).items():
+        box = dice_box(html)
+        assert "miss: shield, AC 17" in box, (audience, box)
+        assert "hit" not in box, (audience, box)
+
+
+@pytest.mark.sqlite_file
 def test_an_answer_of_no_reaction_says_what_the_attack_did(tmp_path: Path) -> None:
     db = tmp_path / "srd.db"
     shield_answered(db, "none", dice=[3])  # no shield; then hellish rebuke is asked
@@ -480,3 +493,39 @@ def test_an_answer_of_no_reaction_says_what_the_attack_did(tmp_path: Path) -> No
         do(opened.encounter("shield"), {"action": "answer", "combatant": "ilse", "choice": "none"})
     lines = log_lines(screens(db)[PLAYERS])
     assert "Ilse takes no reaction: Ilse takes 5" in lines, lines
+
+
+@pytest.mark.sqlite_file
+def test_the_down_mark_follows_the_damage_that_downed_a_creature(tmp_path: Path) -> None:
+    """Issue 37 (an outside tester, srd fight on a 1920x1080 TV): "Maelis casts sacred flame
+    on Orc: Orc fails ⬇ down, 8 damage (dead)": the mark came before the damage that put
+    the orc down. It ends the clause the damage is in; another's clause stays after it."""
+    db = tmp_path / "srd.db"
+    with Fracas(db) as opened:
+        e = opened.new("srd", title="Flame", encounter="flame")
+        for who, sample, side in (("maelis", "cleric", "pc"), ("orc", "goblin", "npc"),
+                                  ("gob", "goblin", "npc")):  # fmt: skip
+            do(e, {"action": "join", "combatant": who, "name": who.capitalize(), "side": side,
+                   "sheet": srd_sample(sample)})  # fmt: skip
+        do(e, {"action": "begin"})
+        while e.view().acting != ["maelis"]:
+            do(e, {"action": "next"})
+        do(e, {"action": "cast", "actor": "maelis", "targets": ["orc"],
+               "spell": "sacred flame"}, dice=[2, 8])  # fmt: skip
+    for html in screens(db).values():
+        lines = log_lines(html)
+        assert "Maelis casts sacred flame on Orc: Orc fails, 8 damage (dead) ⬇ down" in lines, lines
+
+
+def test_a_down_mark_ends_its_own_clause_before_anothers() -> None:
+    from fracas.projections.screen import LogEntry
+
+    said = "Ilse casts magic missile: Orc takes 5 (dead), Gob takes 2"
+    entry = LogEntry(1, 1, said, [], True, False, fell=["Orc"], named=["Ilse", "Orc", "Gob"])
+    assert entry.pieces() == [
+        ("Ilse casts magic missile: Orc takes 5 (dead)", True),
+        (", Gob takes 2", False),
+    ]
+    said = "Ilse casts burning hands: Orc fails, 8 damage (dead), Gob succeeds, 4 damage"
+    entry = LogEntry(1, 1, said, [], True, False, fell=["Orc"], named=["Ilse", "Orc", "Gob"])
+    assert entry.pieces()[0] == ("Ilse casts burning hands: Orc fails, 8 damage (dead)", True)

@@ -86,7 +86,9 @@ def run(
 def not_asked(players: list[str]) -> str:
     """One line for the GM where a player holding a phone link could have been asked for a
     reaction to the command decided at once."""
-    whose = " and ".join(f"{who}'s" for who in players)
+    from fracas.rules.names import and_list
+
+    whose = and_list(f"{who}'s" for who in players)
     holds = "player holds a phone link" if len(players) == 1 else "players hold phone links"
     return f"not asked: {whose} {holds} and could react to this (`--ask` asks them)"
 
@@ -438,7 +440,7 @@ def check_opts(
     """A `-o` field the action does not take is refused naming what `-o` does take for it
     (and its flags), or the flag that gives it, or the actions that take it and why."""
     from fracas.projections import catalog
-    from fracas.rules.names import closest
+    from fracas.rules.names import and_list, closest
 
     settable = o_fields(action, taken, words)
     for name in options:
@@ -461,9 +463,7 @@ def check_opts(
         guess = closest(name, settable) if settable else None
         if others and name not in taken:
             why = catalog.described(ruleset, name)
-            listed = " and ".join(
-                [", ".join(others[:-1]), others[-1]] if len(others) > 1 else others
-            )
+            listed = and_list(others)
             hint = f"only {listed} take {name}" + (f": {why}" if why else "")
         elif guess is not None:
             hint = f"did you mean -o {guess}?"

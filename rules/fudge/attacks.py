@@ -2,7 +2,7 @@
 
 from msgspec.structs import replace
 
-from fracas.rules.api import ConditionCleared, Context, Damaged, Event, Modifier, Resolved
+from fracas.rules.api import ConditionCleared, Context, Damaged, Event, Modifier, Resolved, and_list
 
 from .commands import AGGRESSIVE, Attack
 from .evolve import fold
@@ -33,7 +33,7 @@ def situational(state: State, actor: Fighter, target: Fighter, command: Attack, 
         if command.concealment > barrier:
             terms.append(Modifier(-command.concealment, "concealment", "003-10"))
         else:
-            why = " and ".join(p for p, on in (("cover", cover), ("shield", shield_cover)) if on)
+            why = and_list(p for p, on in (("cover", cover), ("shield", shield_cover)) if on)
             rules = "003-15" if shield_cover and cover else ("003-14" if shield_cover else "003-9")
             terms.append(Modifier(-barrier, why, rules))
     if command.from_cover:

@@ -13,6 +13,7 @@ from fracas.rules.api import (
     Resolved,
     Spent,
     Until,
+    and_list,
 )
 
 from fracas_srd.attacks import weapon_attack, weapon_of
@@ -36,7 +37,6 @@ from fracas_srd.commands import (
 from fracas_srd.conditions import BREAK_FREE, unseen_by
 from fracas_srd.damage import heal, stabilised, summed_roll
 from fracas_srd.effects import moving_freely
-from fracas_srd.monsters import and_list
 from fracas_srd.movement import feet, held_at_0, speed_of
 from fracas_srd.sheets import SIZES
 from fracas_srd.state import MOVEMENT, REMOVED, REST_USE, Fighter, State

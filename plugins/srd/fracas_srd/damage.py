@@ -15,6 +15,7 @@ from fracas.rules.api import (
     RefusedError,
     Roll,
     Rolled,
+    and_list,
 )
 
 from fracas_srd.checks import Edge, Judge, d20_test, save_name
@@ -273,11 +274,6 @@ def end_concentration(state: State, caster: Fighter, why: str, rule: str) -> lis
     over = f"{caster.name}'s concentration ends"
     events += [ConditionCleared(who, condition, over, [rule]) for who, condition in held]
     return events
-
-
-def and_list(names: list[str]) -> str:
-    """ "Maelis, Wren and Brannoc"."""
-    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
 
 def held_by_others(state: State, target: Fighter) -> set[str]:

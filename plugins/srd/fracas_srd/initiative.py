@@ -19,6 +19,7 @@ from fracas.rules.api import (
     Resolved,
     TurnAdvanced,
     Until,
+    and_list,
     check_can_begin,
     roster,
 )
@@ -131,7 +132,7 @@ def roll_all(state: State, ctx: Context, fighters: list[Fighter]) -> list[Event]
 
 def groups_of(groups: list[list[Fighter]], fighter: Fighter) -> str:
     unit = next(u for u in groups if fighter in u)
-    return " and ".join(f.name for f in unit if f.id != fighter.id)
+    return and_list(f.name for f in unit if f.id != fighter.id)
 
 
 def decide_begin(state: State, command: Begin, ctx: Context) -> list[Event]:

@@ -1,7 +1,16 @@
 """A monster's Multiattack and legendary actions (srd-29), and its lair actions (srd-55)."""
 
 import msgspec
-from fracas.rules.api import Context, Event, ReactionDue, RefusedError, Resolved, Spent, roster
+from fracas.rules.api import (
+    Context,
+    Event,
+    ReactionDue,
+    RefusedError,
+    Resolved,
+    Spent,
+    and_list,
+    roster,
+)
 
 from fracas_srd import spells
 from fracas_srd.attacks import weapon_attack
@@ -76,11 +85,6 @@ def lapsed(actor: Fighter, target: Fighter, name: str, reaction: str) -> Resolve
     dropped: not taken, the attack made without it."""
     said = f"{name}: {target.name} is {down_as(target)}: no reactions, so not {reaction}"
     return Resolved(actor.id, "multiattack", [target.id], said, ["srd-29", "srd-27"])
-
-
-def and_list(names: list[str]) -> str:
-    """ "bite, claw and claw"."""
-    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
 
 def abilities_left(state: State, actor: Fighter) -> list[Event]:

@@ -17,6 +17,7 @@ from fracas.rules.api import (
     Resolved,
     Spent,
     Until,
+    and_list,
     roster,
 )
 from msgspec.structs import replace
@@ -236,8 +237,7 @@ def cured(target: Fighter, spell: Spell, command: Cast) -> str:
         return named
     if len(has) > 1:
         raise BadInputError(
-            f"{target.name} is {' and '.join(has)}: {spell.name} ends one; name it "
-            f"(-o ends={has[0]})"
+            f"{target.name} is {and_list(has)}: {spell.name} ends one; name it (-o ends={has[0]})"
         )
     return has[0]
 

@@ -3,7 +3,7 @@ its action, bonus action, reaction or attacks costs."""
 
 from typing import NamedTuple
 
-from fracas.rules.api import Event, RefusedError, Spent
+from fracas.rules.api import Event, RefusedError, Spent, and_list
 
 from fracas_srd.castings import bonus_rule_broken
 from fracas_srd.commands import Targeted
@@ -188,7 +188,7 @@ def not_light(actor: Fighter) -> str:
     names = [f"{'an' if n[:1] in 'aeiou' else 'a'} {n}" for n in dict.fromkeys(actor.attacked_with)]
     if not names:
         return f"{actor.name} made no weapon attack in it"
-    return f"{actor.name} attacked with {' and '.join(names)}"
+    return f"{actor.name} attacked with {and_list(names)}"
 
 
 def usable(actor: Fighter, spell: Spell) -> bool:
