@@ -43,7 +43,7 @@ from fracas.projections.phones import (
     take_back,
     waits_on_secret,
 )
-from fracas.projections.screen import GM, PLAYERS
+from fracas.projections.screen import PLAYERS
 from fracas.rules.reactions import ANSWER, TIMEOUT, moment, now
 
 if TYPE_CHECKING:
@@ -539,7 +539,7 @@ def routes(table: "Table", is_gm: Callable[[Request], bool]) -> list[Route]:
                     waiting=phones.waiting(name),
                     mode=phones.mode,
                     secret=secret,
-                    rows=table.screen(name, GM).board.rows,
+                    rows=table.invitees(name),
                     question=pending(table.live(name), players=False),
                 )
 

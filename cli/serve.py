@@ -58,6 +58,7 @@ from fracas.cli.shell import split_line
 from fracas.ledger import BadInputError, FracasError, NotFoundError, UnreachableError, is_server
 from fracas.ledger.base import LogStore
 from fracas.projections import Fracas
+from fracas.projections.board import BoardRow, invitable
 from fracas.projections.party import has_party
 from fracas.projections.screen import GM, PLAYERS, Screen, Timeline, chip
 from fracas.rules import Encounter
@@ -217,6 +218,10 @@ class Table:
         """The GM console's suggestions from the ruleset's bestiary: (line, label)."""
         found = self.live(name).ruleset.monsters.monsters
         return [(f"add {m.slug} --monster {m.slug}", f"{m.name} (CR {m.challenge})") for m in found]
+
+    def invitees(self, name: str) -> list[BoardRow]:
+        """The GM page's Invite list: the living player characters (`invitable`)."""
+        return invitable(self.screen(name, GM).board.rows, self.live(name).ruleset)
 
     def screen(self, name: str, audience: str, step: int | None = None) -> Screen:
         return self.timeline(name, audience).screen(step, npc_numbers=self.npc_numbers)
@@ -530,6 +535,7 @@ def build(table: Table) -> Starlette:
                     base=("/gm" if audience == GM else "") + f"/e/{name}",
                     monsters=table.bestiary(name) if audience == GM else [],
                     party=audience == GM and has_party(fracas) and name != PARTY,
+                    invitees=table.invitees(name) if audience == GM else [],
                 )
 
             return HTMLResponse(await table.run(render))

@@ -32,6 +32,7 @@ def test_the_command_line_and_an_answer_for_a_player_are_above_the_fold(
         gm = browser.new_page(viewport=LAPTOP)
         gm.goto(running.gm)
         above_the_fold(gm, "#line")
+        above_the_fold(gm, "#invite")  # issue 37: where a GM starting a fight looks
         answer = gm.locator("#asked button[data-line^='answer bob ']")
         answer.first.wait_for(timeout=5000)
         assert "Answer for bob" in gm.locator("#asked").inner_text()

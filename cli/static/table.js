@@ -124,8 +124,34 @@
     fit();
   }
 
-  const stream = new EventSource(base + "/stream");
-  stream.addEventListener("screen", (event) => {
+  // The table's stream. Where the server could not open it (its log's server down: an
+  // answer other than the stream) the browser gives it up: the page says it lost the table
+  // and opens it again, sooner first, until the table answers (its first message is the
+  // whole screen as it stands); a dropped stream the browser opens again itself, said too.
+  let retry = 1000;
+  const lost = document.createElement("p");
+  lost.className = "lost";
+  lost.setAttribute("role", "status");
+  lost.hidden = true;
+  screen.before(lost);
+  function losing(line) { lost.textContent = line; lost.hidden = false; }
+  function connect() {
+    const stream = new EventSource(base + "/stream");
+    stream.addEventListener("screen", onScreen);
+    stream.addEventListener("error", () => {
+      if (stream.readyState !== EventSource.CLOSED) {
+        losing("Lost the table: trying again…");
+        return;
+      }
+      losing(`Lost the table: trying again in ${Math.round(retry / 1000)} s…`);
+      document.dispatchEvent(new Event("fracas:closed"));
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 10000);
+    });
+  }
+  function onScreen(event) {
+    lost.hidden = true;
+    retry = 1000;
     const update = JSON.parse(event.data);
     slider.max = update.steps;
     if (update.html !== undefined && live) { show(update.html); stale = false; }
@@ -134,10 +160,8 @@
     if (live) slider.value = update.steps;
     label();
     document.dispatchEvent(new CustomEvent("fracas:screen", { detail: update }));
-  });
-  stream.addEventListener("error", () => {
-    if (stream.readyState === EventSource.CLOSED) document.dispatchEvent(new Event("fracas:closed"));
-  });
+  }
+  connect();
 
   let pending = 0;
   async function goTo(step) {
