@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 
 from fracas.ledger import ConflictError, NotFoundError, RefusedError
-from fracas.ledger.history import COMMAND
+from fracas.ledger.history import COMMAND, UNDO
 from fracas.projections.asking import Question, Reaction, pending
 from fracas.projections.catalog import Flag, player_flags
 from fracas.projections.replay import ReplayStep
@@ -472,35 +472,49 @@ NO_NEWS = ("join",)  # a step that brings a combatant in: no news to the one who
 
 def latest_on(timeline: Timeline, combatant: str, name: str) -> tuple[int, str] | None:
     """The players' number and line (`short`) of the latest step in effect that concerns
-    the character: one they took (a move too; their own turn's end is not news), one that
-    names them as a target, rolls for them (a death save as the turn passes to them),
-    deals them damage or puts them down, changes their standing,
-    or names them in the head of its sentence (before its colon: not in the order the
-    fight begins with). A join, theirs or another's, is never news. The words are the
-    players' screen's (`secrecy`): a GM-only roll's outcome is never in them."""
+    the character (`concerns`); a take-back of such a step is news too: "Taken back: " and
+    who did what in it (`taken_back_line`), at the take-back's number. A join, theirs or
+    another's, is never news. The words are the players' screen's (`secrecy`): a GM-only
+    roll's outcome is never in them."""
     named = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)") if name else None
-    for moment in reversed(timeline.moments[-LOOKED_BACK:]):
-        step = moment.step
-        if not (step.in_effect and step.sentence) or step.action in NO_NEWS:
+    looked = [m.step for m in timeline.moments[-LOOKED_BACK:]]
+    for step in reversed(looked):
+        if step.control == UNDO and step.in_effect:
+            undone = [s for s in looked if s.taken_back_by == step.step and s.sentence]
+            if any(concerns(s, combatant, name, named) for s in undone):
+                return step.step, f"Taken back: {taken_back_line(undone[-1])}"
             continue
-        own = step.actor == combatant and step.action != PASS
-        harmed = any(combatant in (h.who, h.whom) for h in step.harm)
-        if step.action != "begin":  # a roll for them as the turn passes: a death save
-            harmed = harmed or any(r.actor == combatant for r in step.rolls)
-        before = [(s.health, s.conditions) for s in step.before if s.combatant == combatant]
-        after = [(s.health, s.conditions) for s in step.after if s.combatant == combatant]
-        changed = bool(before) and before != after  # (not there before it: brought in)
-        said = named is not None and bool(named.search(step.sentence.split(":")[0]))
-        if (
-            own
-            or combatant in step.targets
-            or harmed
-            or combatant in step.fallen
-            or changed
-            or (said and (step.rolls or step.secret or not step.sentence.startswith(name)))
-        ):
+        if not (step.in_effect and step.sentence):
+            continue
+        if concerns(step, combatant, name, named):
             return step.step, short(step)
     return None
+
+
+def concerns(step: ReplayStep, combatant: str, name: str, named: re.Pattern[str] | None) -> bool:
+    """Whether a step is news to the character's player: one they took (a move too; their
+    own turn's end is not news), one that names them as a target, rolls for them (a death
+    save as the turn passes to them), deals them damage or puts them down, changes their
+    standing, or names them in the head of its sentence (before its colon: not in the order
+    the fight begins with). A join is never news."""
+    if step.action in NO_NEWS:
+        return False
+    own = step.actor == combatant and step.action != PASS
+    harmed = any(combatant in (h.who, h.whom) for h in step.harm)
+    if step.action != "begin":  # a roll for them as the turn passes: a death save
+        harmed = harmed or any(r.actor == combatant for r in step.rolls)
+    before = [(s.health, s.conditions) for s in step.before if s.combatant == combatant]
+    after = [(s.health, s.conditions) for s in step.after if s.combatant == combatant]
+    changed = bool(before) and before != after  # (not there before it: brought in)
+    said = named is not None and bool(named.search(step.sentence.split(":")[0]))
+    return (
+        own
+        or combatant in step.targets
+        or harmed
+        or combatant in step.fallen
+        or changed
+        or (said and bool(step.rolls or step.secret or not step.sentence.startswith(name)))
+    )
 
 
 def own_name(live: Encounter, combatant: str) -> str:

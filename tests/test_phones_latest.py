@@ -12,7 +12,7 @@ import pytest
 from fracas.projections import Fracas
 from fracas.projections.replay import timeline
 from tests.support import do, srd_sample
-from tests.web import RULESETS, cast_of, duel, headlines, phones
+from tests.web import RULESETS, cast_of, duel, fracas, headlines, phones
 
 pytestmark = pytest.mark.sqlite_file
 
@@ -180,3 +180,36 @@ def test_a_phone_never_gives_a_join_as_its_latest(tmp_path: Path, ruleset: str) 
         for who in ("hero", "ally"):
             panel = table.panel(who)
             assert 'id="latest"' not in panel, latest(panel)
+
+
+def latest_or_none(panel: str) -> str | None:
+    return latest(panel) if 'id="latest"' in panel else None
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_phones_latest_says_a_step_on_its_character_was_taken_back(
+    tmp_path: Path, ruleset: str
+) -> None:
+    """Issue 37 (an outside tester): once the GM took back the foe's attack on hero, or the
+    player their own move, the phone's "Latest for you" still read like the step undone
+    (the line before it, in some rulesets nothing at all). It says the take-back: "Taken
+    back:" and who did what, at the take-back's step."""
+    db = foe_has_attacked(tmp_path, ruleset)
+    attack = headlines(db)[-1].partition(": ")[0]
+    with phones(db, ("hero",)) as table:
+        fracas(db, "undo")
+        said = headlines(db)
+        line = " ".join((latest_or_none(table.panel("hero")) or "").split())
+        assert f"step {len(said)} Taken back: {attack}" in line, (said[-2:], line)
+        with Fracas(str(db)) as log:
+            fight = log.encounter("fight")
+            while fight.view().acting != ["hero"]:
+                fight.execute(fight.ruleset.command({"action": "next"}))
+        sent = table.tap("hero", **OWN_MOVES[ruleset])
+        assert sent.status_code == 200, sent.text
+        moved = headlines(db)[-1].partition(": ")[0]
+        sent = table.tap("hero", action="undo")
+        assert sent.status_code == 200, sent.text
+        said = headlines(db)
+        line = " ".join((latest_or_none(table.panel("hero")) or "").split())
+        assert f"step {len(said)} Taken back: {moved}" in line, (said[-3:], line)
