@@ -107,6 +107,9 @@ class PlayerAction(msgspec.Struct, frozen=True):
     # form; "": `name`), and the fields its step always sends ({"bonus": True})
     key: str = ""
     fixed: dict[str, Any] = {}
+    # a reaction offered for a moment (`Playable.on_acting`: a foe leaving reach): the
+    # phone cues it as it does the character's turn
+    chance: bool = False
 
 
 class Panel(msgspec.Struct, frozen=True):
@@ -206,6 +209,7 @@ def player_actions(
                 ruleset.times_of(sheet) if playable.times and ruleset.times_of and sheet else {},
                 ruleset.cost_of(name, left) if ruleset.cost_of else "",
                 bool(playable.times),
+                chance=playable.reaction and playable.on_acting,
             )
         )
         if playable.bonus and "action" in left and left - {"action"} and ruleset.cost_of:

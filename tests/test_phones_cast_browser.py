@@ -11,7 +11,7 @@ import pytest
 
 from fracas.projections import Fracas
 from tests.support import do, srd_sample
-from tests.web import WAIT, chosen, phone_of, served, shot
+from tests.web import WAIT, chosen, fracas, no_sideways_scroll, phone_of, served, shot
 
 pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
 
@@ -19,6 +19,7 @@ pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
 VIBRATIONS = """
 window.__vibrated = [];
 Navigator.prototype.vibrate = function (pattern) { window.__vibrated.push(pattern); return true; };
+0;  // not the function: page.evaluate would call it
 """
 
 
@@ -65,3 +66,40 @@ def test_the_slot_offered_follows_the_spell_chosen(tmp_path: Path, browser: Any)
             "() => /2nd 1\\/2/.test(document.querySelector('.me .health').innerText)",
             timeout=WAIT,
         )
+
+
+def test_an_opportunity_attack_is_cued_like_a_turn(tmp_path: Path, browser: Any) -> None:
+    db = tmp_path / "srd.db"
+    with Fracas(str(db)) as log:
+        fight = log.new("srd", title="Reach", encounter="fight")
+        fighter = srd_sample("fighter", initiative=90)
+        do(fight, {"action": "join", "combatant": "hero", "sheet": fighter, "side": "pc"})
+        goblin = srd_sample("goblin", hp=60, initiative=-10)
+        do(fight, {"action": "join", "combatant": "gob", "sheet": goblin, "side": "npc"})
+        do(fight, {"action": "begin"})
+    with served(db) as running:
+        page = phone_of(browser, running, db, "hero", acting=False)
+        page.evaluate(VIBRATIONS)
+        assert page.evaluate("document.body.classList.contains('chance')") is False
+        fracas(db, "act", "gob", "move", "25")  # it runs out of the fighter's reach (srd-18)
+        cue = page.wait_for_selector("#your-chance", timeout=WAIT)
+        assert "opportunity attack" in cue.inner_text().lower(), cue.inner_text()
+        assert page.evaluate("window.__vibrated") == [[200, 100, 200]]
+        top = page.evaluate("document.querySelector('#your-chance').getBoundingClientRect().top")
+        assert -2 <= top < 844 / 2, top  # the cue is on screen, wherever the page was scrolled
+        colour = page.evaluate(
+            "getComputedStyle(document.querySelector('#your-chance')).backgroundColor"
+        )
+        turn = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert colour not in ("rgba(0, 0, 0, 0)", "rgb(255, 255, 255)"), colour
+        assert turn not in ("rgba(0, 0, 0, 0)", "rgb(255, 255, 255)"), turn
+        button = page.locator("button.action[data-action=opportunity]")
+        box = button.bounding_box()
+        width = page.evaluate("document.querySelector('#act').getBoundingClientRect().width")
+        assert box and box["height"] >= 44 and box["width"] >= width - 40, (box, width)
+        shot(page, "opportunity-cue")
+        no_sideways_scroll(page)
+        form = chosen(page, "opportunity")
+        form.locator("button.go").click()
+        page.wait_for_function("() => !document.querySelector('#your-chance')", timeout=WAIT)
+        assert page.evaluate("document.body.classList.contains('chance')") is False

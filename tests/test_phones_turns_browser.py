@@ -142,10 +142,10 @@ def test_a_phone_takes_a_turn_and_a_reaction(tmp_path: Path, browser: Any, rules
             chance.locator("button.go").click()
             landed_by(hero, db, "hero", 2)
             assert "opportunity attack" in hero.locator("#screen ol.log").inner_text()
-            # the turn comes round without a reload: the phone vibrates
-            assert hero.evaluate("window.__vibrated") == []
+            # the offer vibrated as a turn does; the turn comes round without a reload: again
+            assert hero.evaluate("window.__vibrated") == [[200, 100, 200]]
             fracas(db, "next")
             hero.wait_for_selector("#your-turn", timeout=WAIT)
-            assert hero.evaluate("window.__vibrated") == [[200, 100, 200]]
+            assert hero.evaluate("window.__vibrated") == [[200, 100, 200]] * 2
     audit = fracas(db, "audit")
     assert audit.returncode == 0, audit.stdout

@@ -43,6 +43,7 @@
       forget();
       sayAgain();
       holdButtons(held);
+      if (cue) { cue.scrollIntoView({ block: "start" }); cue = null; }  // a chance just offered
     }
   }
 
@@ -281,11 +282,19 @@
     return step;
   }
 
-  let asked = false;
+  let asked = false, chance = null, cue = null;
   function yourTurn() {
     const me = panel.querySelector(".me");
     const now = Boolean(me && me.dataset.acting === "yes");
     const waits = Boolean(me && me.dataset.asked === "yes");
+    // a reaction offered for a moment (a foe leaving reach): cued as a turn is
+    const offered = Boolean(me && me.dataset.chance === "yes") && !now && !waits;
+    body.classList.toggle("chance", offered);
+    if (offered && chance === false) {
+      cue = me.querySelector("#your-chance");
+      if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
+    }
+    chance = offered;
     body.classList.toggle("my-turn", now && !waits);
     body.classList.toggle("asked", waits);  // the reaction asked is the one thing on screen
     if (now && acting === false && navigator.vibrate) navigator.vibrate([200, 100, 200]);
