@@ -169,7 +169,7 @@ def player_actions(
     `names`, as the screen shows them); and none whose budget this turn is all `spent`
     (the action, the bonus action). A field `counted_in` the character's `row` detail
     offers the numbers counted there. One offered only `after_move` names only those of
-    `turn` who have `moved` this turn (as the ruleset's view says of their row)."""
+    `turn` who have `moved` this turn leaving the character's reach (`left_reach`)."""
     found = []
     for name, text in {**ruleset.actions, PASS: "let your turn go by"}.items():
         playable = passing(ruleset) if name == PASS else ruleset.playable(name)
@@ -219,6 +219,12 @@ def player_actions(
                 msgspec.structs.replace(found[-1], group=bonus, key=f"bonus_{name}", fixed=fixed)
             )
     return found
+
+
+def left_reach(detail: dict[str, Any], combatant: str) -> bool:
+    """Whether a row's moves this turn (its detail `moved`) left `combatant`'s reach: where
+    the ruleset names those its moves left (`left_reach_of`), `combatant` is among them."""
+    return bool(detail.get("moved")) and combatant in detail.get("left_reach_of", [combatant])
 
 
 def named_alone(
@@ -408,7 +414,7 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
 
             {who: name for who, name, _ in targets},
             wound.detail,
-            [w.combatant for w in view.wounds if w.detail.get("moved")],
+            [w.combatant for w in view.wounds if left_reach(w.detail, combatant)],
         )
         if wound is not None and not secret and question is None  # an attack waits: only answers
         else [],

@@ -67,7 +67,9 @@ class Playable:
     offered only while that one may be named (an opportunity attack: a foe leaving reach on
     its own turn); the phone names them on its button. `after_move`: with `on_acting`,
     offered only once that one has moved this turn (its row's detail `moved`: an
-    opportunity attack answers a foe moving out of reach, not one standing still).
+    opportunity attack answers a foe moving out of reach, not one standing still), and,
+    where that row's detail `left_reach_of` names those whose reach its moves left (ids),
+    only to them (srd: the move's `leaves`; none named, none offered).
     `targets_not`: conditions a target must not show to be named (an opportunity attack:
     disengaged).
     `spends`: what of the turn's budget it spends, one of which must be left (srd-3:

@@ -81,7 +81,7 @@ def test_an_opportunity_attack_is_cued_like_a_turn(tmp_path: Path, browser: Any)
         page = phone_of(browser, running, db, "hero", acting=False)
         page.evaluate(VIBRATIONS)
         assert page.evaluate("document.body.classList.contains('chance')") is False
-        fracas(db, "act", "gob", "move", "25")  # it runs out of the fighter's reach (srd-18)
+        fracas(db, "act", "gob", "move", "25", "-o", "leaves=hero")  # out of the hero's reach
         cue = page.wait_for_selector("#your-chance", timeout=WAIT)
         assert "opportunity attack" in cue.inner_text().lower(), cue.inner_text()
         assert page.evaluate("window.__vibrated") == [[200, 100, 200]]

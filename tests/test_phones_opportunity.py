@@ -37,7 +37,7 @@ def test_the_opportunity_form_offers_the_melee_weapons_alone(table: Table) -> No
     assert weapons_offered(fighters_panel(table), "attack") == ["longsword", "handaxe", "longbow"]
     fracas(table.db, "next")
     fracas(table.db, "next")  # the goblin's turn: it runs from the fighter
-    fracas(table.db, "act", "goblin", "move", "25")
+    fracas(table.db, "act", "goblin", "move", "25", "-o", "leaves=fighter")
     assert weapons_offered(fighters_panel(table), "opportunity") == ["longsword", "handaxe"]
 
 
@@ -77,7 +77,7 @@ def test_an_opportunity_attack_is_offered_only_on_a_foes_own_turn_naming_the_foe
     fracas(table.db, "next")  # the rogue's turn: an ally moving provokes nothing
     assert "opportunity" not in action_labels(fighters_panel(table))
     fracas(table.db, "next")  # the goblin's turn: it may run from the fighter
-    fracas(table.db, "act", "goblin", "move", "25")
+    fracas(table.db, "act", "goblin", "move", "25", "-o", "leaves=fighter")
     panel = fighters_panel(table)
     assert action_labels(panel)["opportunity"] == "Opportunity attack on goblin", panel
     chosen = re.search(
@@ -98,7 +98,7 @@ def test_an_opportunity_attack_is_offered_only_once_the_foe_moved_and_while_the_
     fracas(table.db, "next")
     fracas(table.db, "next")  # the goblin's turn: it has not moved
     assert "opportunity" not in action_labels(fighters_panel(table))
-    fracas(table.db, "act", "goblin", "move", "25")
+    fracas(table.db, "act", "goblin", "move", "25", "-o", "leaves=fighter")
     panel = fighters_panel(table)
     assert action_labels(panel)["opportunity"] == "Opportunity attack on goblin", panel
     chosen = re.search(
@@ -108,3 +108,48 @@ def test_an_opportunity_attack_is_offered_only_once_the_foe_moved_and_while_the_
     sent = table.tap("fighter", action="opportunity", targets=["goblin"])
     assert sent.status_code == 200, sent.text
     assert "opportunity" not in action_labels(fighters_panel(table))  # the reaction is spent
+
+
+def rogues_panel(table: Table) -> str:
+    return table.client.get(f"/p/{table.tokens['rogue']}/panel").text
+
+
+def test_an_opportunity_attack_is_offered_only_to_those_the_move_names(table: Table) -> None:
+    """An outside table test: a goblin's move offered an opportunity attack on every phone.
+    srd-18: the GM's move names whose reach it leaves; their phones alone offer it, while
+    their reaction is unspent, and a move naming nobody offers it to nobody."""
+    fracas(table.db, "next")
+    fracas(table.db, "next")  # the goblin's turn
+    fracas(table.db, "act", "goblin", "move", "5")
+    assert "opportunity" not in action_labels(fighters_panel(table))
+    assert "opportunity" not in action_labels(rogues_panel(table))
+    fracas(table.db, "act", "goblin", "move", "5", "-o", "leaves=rogue")
+    assert "opportunity" not in action_labels(fighters_panel(table))
+    assert action_labels(rogues_panel(table))["opportunity"] == "Opportunity attack on goblin"
+    sent = table.tap("rogue", action="opportunity", targets=["goblin"], dice=[2])
+    assert sent.status_code == 200, sent.text  # the rogue's reaction is spent on it
+    moved = fracas(table.db, "act", "goblin", "move", "5", "-o", "leaves=fighter,rogue")
+    assert moved.returncode == 0, moved.stderr
+    assert "opportunity" not in action_labels(rogues_panel(table))
+    panel = fighters_panel(table)
+    assert action_labels(panel)["opportunity"] == "Opportunity attack on goblin", panel
+    before = table.log()
+    sent = table.tap("fighter", action="opportunity", targets=["goblin"], dice=[15, 6])
+    assert sent.status_code == 200, sent.text
+    attack = fracas(table.db, "log").stdout
+    assert table.log() != before
+    assert "fighter spends 1 reaction: opportunity attack, as goblin moves out of reach" in attack
+    assert re.search(r"attack on goblin with longsword: 15 \+3 \+2 = 20 vs 15 .*-> hit", attack)
+    assert "goblin takes 9 damage: 1d8 [6] + 3 Str = 9 slashing" in attack
+
+
+def test_a_move_naming_someone_out_of_the_fight_is_refused_with_nothing_appended(
+    table: Table,
+) -> None:
+    fracas(table.db, "next")
+    fracas(table.db, "next")
+    before = table.log()
+    refused = fracas(table.db, "act", "goblin", "move", "5", "-o", "leaves=fightr", check=False)
+    assert refused.returncode != 0
+    assert refused.stderr.count("\n") == 1 and "no combatant 'fightr'" in refused.stderr
+    assert table.log() == before

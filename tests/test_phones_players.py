@@ -148,7 +148,7 @@ def test_an_opportunity_attack_is_taken_from_a_phone_out_of_turn(table: Table) -
     """Defect 8: out of turn a phone could take no reaction (opportunity, readied)."""
     fracas(table.db, "next")
     fracas(table.db, "next")  # the goblin's turn: it runs from the fighter
-    fracas(table.db, "act", "goblin", "move", "25")
+    fracas(table.db, "act", "goblin", "move", "25", "-o", "leaves=fighter")
     panel = table.client.get(f"/p/{table.tokens['fighter']}/panel").text
     assert 'data-action="opportunity"' in panel and 'data-action="attack"' not in panel
     chance = table.tap("fighter", action="opportunity", targets=["goblin"])

@@ -91,7 +91,7 @@ def test_an_srd_opportunity_attack_is_on_a_foe_alone(tmp_path: Path) -> None:
     ally, and an opportunity attack on her was accepted, spending the reaction."""
     db = tmp_path / "crypt.db"
     crypt(db)
-    fracas(db, "act", "goblin", "move", "25")  # it runs: srd-18's trigger
+    fracas(db, "act", "goblin", "move", "25", "-o", "leaves=fighter")  # it runs: srd-18's trigger
     with phones(db, ("fighter",), encounter="crypt") as table:
         assert fieldset_targets(table.panel("fighter"), "opportunity") == ["goblin"]
         before = table.steps("crypt")

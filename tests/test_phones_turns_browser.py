@@ -132,7 +132,7 @@ def test_a_phone_takes_a_turn_and_a_reaction(tmp_path: Path, browser: Any, rules
 
         if ruleset == "srd":  # a reaction out of turn: an opportunity attack as the foe moves
             until_acting(db, hero, False)
-            fracas(db, "act", "foe", "move", "25")  # offered once the foe has moved (srd-18)
+            fracas(db, "act", "foe", "move", "25", "-o", "leaves=hero")  # leaving the hero (srd-18)
             hero.click("button.action[data-action=opportunity]")
             chance = hero.locator("fieldset.chosen[data-action=opportunity]")
             if not chance.locator("input[value=foe]").is_checked():  # the only foe: ticked

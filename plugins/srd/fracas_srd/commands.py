@@ -170,11 +170,18 @@ class SecondWind(Act, tag="second_wind"):
 
 
 class Move(Act, tag="move"):
-    """Movement on its turn (srd-52): `move 20`, in feet."""
+    """Movement on its turn (srd-52): `move 20`, in feet; `-o leaves=hero,ilse`: the foes
+    whose reach it leaves, who alone may answer with an opportunity attack (srd-18)."""
 
     positional: ClassVar[str] = "feet"
     feet: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 5
     difficult: bool = False  # through difficult terrain: a foot more for each
+    leaves: list[str] | str = []  # ids, as a list or one text with commas
+
+    def left(self) -> list[str]:
+        """The ids of those whose reach it leaves, each once, in the order named."""
+        named = self.leaves.split(",") if isinstance(self.leaves, str) else self.leaves
+        return list(dict.fromkeys(w.strip() for w in named if w.strip()))
 
 
 class Save(Act, tag="save"):

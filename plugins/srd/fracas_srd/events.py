@@ -122,6 +122,19 @@ class RollOpen(Event, tag="srd.roll-open"):
         return f"{self.target} may still spend {kept} on this {said} ({stands})"
 
 
+class LeftReach(Event, tag="srd.left-reach"):
+    """A creature's move on its turn left the reach of these (`of`, ids): they alone may
+    answer it with an opportunity attack (srd-18)."""
+
+    target: str
+    of: list[str]
+    reason: str = ""
+    rules: list[str] = []
+
+    def describe(self) -> str:
+        return f"{self.target} leaves the reach of {', '.join(self.of)}"
+
+
 class ShookOff(Event, tag="srd.shook-off"):
     """A creature that saved against an effect of `source`'s that says so (a dragon's
     Frightful Presence), or whose fright from it ended, is immune to it for 24 hours: for

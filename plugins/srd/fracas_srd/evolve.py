@@ -26,6 +26,7 @@ from fracas_srd.events import (
     DEATH_SAVE,
     ConcentrationOwed,
     DeathSaves,
+    LeftReach,
     Recharged,
     Restored,
     RollOpen,
@@ -70,6 +71,13 @@ def joined(state: State, event: CombatantJoined) -> State:
     return roster.put(state, fighter)
 
 
+def left_reach(state: State, event: LeftReach) -> State:
+    """srd-18: those whose reach its move left, added to those its turn left before."""
+    return roster.change(
+        state, event.target, lambda f: replace(f, left=tuple(dict.fromkeys((*f.left, *event.of))))
+    )
+
+
 def shook_off(state: State, event: ShookOff) -> State:
     key = f"{event.source}:{event.effect.lower()}"
     return roster.change(state, event.target, lambda f: replace(f, shaken_off=(*f.shaken_off, key)))
@@ -95,6 +103,7 @@ def turn(state: State, event: TurnAdvanced) -> State:
             attacked_with=(),
             bonus="",
             moved=0,
+            left=(),
             reaction=False,
             spells=(),
             legendary_prior=f.legendary_left,
@@ -306,6 +315,7 @@ evolve = roster.dispatch(
         Restored: restored,
         Recharged: recharged,
         ShookOff: shook_off,
+        LeftReach: left_reach,
         RollOpen: roll_open,
         ConcentrationOwed: owed,
         ConditionCleared: cleared,
@@ -325,6 +335,7 @@ def event_types() -> tuple[type[Event], ...]:
         Restored,
         ConcentrationOwed,
         ShookOff,
+        LeftReach,
         UsesBack,
         RollOpen,
     )

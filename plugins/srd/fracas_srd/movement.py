@@ -7,8 +7,9 @@ from fracas.rules.api import ConditionCleared, Context, Event, RefusedError, Spe
 
 from fracas_srd.commands import Move, Stand
 from fracas_srd.effects import effects_on, moving_freely
+from fracas_srd.events import LeftReach
 from fracas_srd.sheets import SIZES
-from fracas_srd.state import MOVEMENT, Fighter, State
+from fracas_srd.state import MOVEMENT, REMOVED, Fighter, State
 
 
 def allowance(fighter: Fighter) -> int:
@@ -82,13 +83,43 @@ def move(state: State, actor: Fighter, command: Move, ctx: Context) -> list[Even
     cost = command.feet * (1 + len(costs))
     what = f"moving {feet(command.feet)}" + (f" ({', '.join(costs)})" if costs else "")
     check_room(actor, cost, what.capitalize())
+    reaches = reaches_left(state, actor, command.left())
     left = movement_left(actor) - cost
     rules = [
         "srd-52",
         *(["srd-27"] if actor.has("prone") else []),
         *(["srd-20"] if dragging(state, actor) else []),
     ]
-    return [Spent(actor.id, MOVEMENT, cost, f"{what}, {feet(left)} left", rules)]
+    spent = Spent(actor.id, MOVEMENT, cost, f"{what}, {feet(left)} left", rules)
+    if not reaches:
+        return [spent]
+    return [spent, LeftReach(actor.id, reaches, f"moving {feet(command.feet)}", ["srd-18"])]
+
+
+def reaches_left(state: State, actor: Fighter, named: list[str]) -> list[str]:
+    """srd-18: the ids of the foes whose reach a move leaves, as named; refused for one not
+    in the fight, an ally, the mover itself, or one dead or gone."""
+    found = []
+    for who in named:
+        other = state.fighter(who)
+        if other.id == actor.id:
+            raise RefusedError(
+                f"{actor.name} cannot leave {actor.its} own reach: name those {actor.it} moves "
+                "away from (srd-18)"
+            )
+        if not actor.hostile_to(other):
+            foes = [f.id for f in state.alive() if f.hostile_to(actor)]
+            raise RefusedError(
+                f"{other.name} is {actor.name}'s ally: leaving an ally's reach provokes nothing "
+                f"(srd-18); name {actor.its} foes: {', '.join(foes) or 'none'}"
+            )
+        gone = "dead" if other.dead else REMOVED if other.has(REMOVED) else ""
+        if gone:
+            raise RefusedError(
+                f"{other.name} is {gone}: {actor.name} leaves no reach of {other.name}'s (srd-18)"
+            )
+        found.append(other.id)
+    return found
 
 
 def dragging(state: State, actor: Fighter) -> list[str]:

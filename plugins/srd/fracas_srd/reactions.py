@@ -33,6 +33,12 @@ def opportunity(state: State, actor: Fighter, command: Opportunity, ctx: Context
         )
     if not target.moved and (stuck := cannot_leave(target)):
         raise RefusedError(stuck)
+    if target.left and actor.id not in target.left:
+        alone = " alone" if len(target.left) == 1 else ""
+        raise RefusedError(
+            f"{target.name}'s move left the reach of {', '.join(target.left)}{alone}: "
+            f"{actor.name} has no opportunity attack on {target.it} (srd-18)"
+        )
     unseen = "the GM says so" if command.unseeing else unseen_by(actor, target)
     if unseen:
         raise RefusedError(

@@ -76,6 +76,7 @@ class Fighter(msgspec.Struct, frozen=True):
     attacked_with: tuple[str, ...] = ()  # the weapons of those attacks (srd-19)
     bonus: str = ""  # the bonus action taken this turn, if any (srd-3)
     moved: int = 0  # feet of movement spent this turn (srd-52)
+    left: tuple[str, ...] = ()  # whose reach its moves this turn left (srd-18, LeftReach)
     reaction: bool = False  # spent since its turn began (srd-4)
     spells: tuple[str, ...] = ()  # "action:LEVEL" or "bonus:LEVEL", cast this turn (srd-3)
     slots_spent: tuple[int, ...] = ()  # by level, since the last long rest (srd-50)

@@ -6,6 +6,7 @@ from typing import Any
 from fracas.rules.api import HELD, InitiativeRow, PinRow, View, WoundRow
 
 from fracas_srd.castings import bonus_rule_broken
+from fracas_srd.conditions import unseen_by
 from fracas_srd.effects import armor_class
 from fracas_srd.slots import shown, slots_left
 from fracas_srd.state import AT_ZERO, REMOVED, Fighter, State
@@ -139,13 +140,21 @@ def held_by(state: State) -> dict[str, dict[str, str]]:
 DUE = "death save due"  # a dying turn begun, its death save still to roll (srd-14)
 
 
-def wound_row(fighter: Fighter, due: bool = False, held: dict[str, str] | None = None) -> WoundRow:
-    """`held`: the creature's conditions a concentration holds, and whose (`held_by`)."""
+def wound_row(
+    fighter: Fighter,
+    due: bool = False,
+    held: dict[str, str] | None = None,
+    seeing: list[str] | None = None,
+) -> WoundRow:
+    """`held`: the creature's conditions a concentration holds, and whose (`held_by`);
+    `seeing`: of those whose reach its moves left this turn, who can see it (srd-18)."""
     held = {name: who for name, who in (held or {}).items() if name in fighter.conditions}
     shown = sorted(
         shown_condition(name, d, held.get(name, "")) for name, d in fighter.conditions.items()
     )
     found = detail(fighter)
+    if fighter.moved:
+        found["left_reach_of"] = seeing or []  # who may answer its move (srd-18)
     if held:
         found[HELD] = held  # fracas shows no duration of these: the concentration's says it
     return WoundRow(
@@ -159,6 +168,14 @@ def wound_row(fighter: Fighter, due: bool = False, held: dict[str, str] | None =
         fighter.hp_max,
         "HP",
     )
+
+
+def answering(state: State, mover: Fighter) -> list[str]:
+    """srd-18: those whose reach its moves this turn left (the moves' `leaves`) who can see
+    it: the ones an opportunity attack is offered to."""
+    return [
+        w for w in mover.left if w in state.fighters and not unseen_by(state.fighters[w], mover)
+    ]
 
 
 def save_due(state: State, fighter: Fighter) -> bool:
@@ -182,7 +199,7 @@ def view(state: State) -> View:
     ]
     held = held_by(state)
     wounds = [
-        wound_row(f, save_due(state, f), held.get(f.id))
+        wound_row(f, save_due(state, f), held.get(f.id), answering(state, f))
         for f in sorted(state.fighters.values(), key=lambda f: f.joined)
     ]
     pins = [

@@ -3,7 +3,7 @@
 
 import pytest
 from fracas.projections.sentences import verb, worded
-from fracas.rules.api import ConditionCleared, RefusedError, Spent
+from fracas.rules.api import ConditionCleared, FracasError, RefusedError, Spent
 from srd_table import Table, condition, fight, of, sample
 
 from fracas_srd.movement import movement_left
@@ -127,3 +127,71 @@ def test_srd_18_a_grappled_creature_that_moved_before_the_grapple_still_provoked
     condition(t, "gob", "grappled")
     t.act("brannoc", "opportunity", "gob", faces=(2,), weapon="longsword")
     assert t.who("brannoc").reaction
+
+
+def goblins_turn(*cast: tuple[str, str]) -> Table:
+    t = fight(*cast)
+    while t.turn != "gob":
+        t.do({"action": "next"})
+    return t
+
+
+def test_srd_18_a_move_names_whose_reach_it_leaves_and_only_they_may_answer_it():
+    """An outside table test: a goblin's move offered an opportunity attack to everyone. A
+    move names whose reach it leaves (`-o leaves=...`); only they may take one."""
+    t = fight(("pc-brannoc", "fighter"), ("pc-wren", "rogue"), ("gob", "goblin"))
+    t.do({"action": "next"})
+    t.do({"action": "next"})  # the goblin's turn
+    out = t.act("gob", "move", feet=25, leaves="pc-brannoc")
+    assert of(out, Spent)[0].reason == "moving 25 feet, 5 feet left"
+    left = [e for e in out if e.__struct_config__.tag == "srd.left-reach"]
+    assert [e.of for e in left] == [["pc-brannoc"]]
+    assert left[0].describe() == "gob leaves the reach of pc-brannoc"
+    before = len(t.log)
+    with pytest.raises(
+        RefusedError,
+        match=r"^gob's move left the reach of pc-brannoc alone: pc-wren has no opportunity "
+        r"attack on it \(srd-18\)$",
+    ):
+        t.act("pc-wren", "opportunity", "gob", faces=(12,), weapon="shortsword")
+    assert len(t.log) == before
+    out = t.act("pc-brannoc", "opportunity", "gob", faces=(2,), weapon="longsword")
+    assert [e.resource for e in of(out, Spent)] == ["reaction"]
+
+
+def test_srd_18_a_move_names_two_as_a_list_or_with_commas():
+    for leaves in (["pc-brannoc", "pc-wren"], "pc-brannoc, pc-wren"):
+        t = goblins_turn(("pc-brannoc", "fighter"), ("pc-wren", "rogue"), ("gob", "goblin"))
+        out = t.act("gob", "move", feet=10, leaves=leaves)
+        left = [e for e in out if e.__struct_config__.tag == "srd.left-reach"]
+        assert [e.of for e in left] == [["pc-brannoc", "pc-wren"]]
+        assert t.who("gob").left == ("pc-brannoc", "pc-wren")
+
+
+@pytest.mark.parametrize(
+    ("leaves", "said"),
+    [
+        ("pc-bran", r"^no combatant 'pc-bran'"),
+        ("gob-2", r"^gob-2 is gob's ally: leaving an ally's reach provokes nothing \(srd-18\); "),
+        ("gob", r"^gob cannot leave its own reach: name those it moves away from \(srd-18\)$"),
+        ("pc-wren", r"^pc-wren is dead: gob leaves no reach of pc-wren's \(srd-18\)$"),
+    ],
+)
+def test_srd_18_a_move_leaving_an_unknown_or_an_allys_reach_is_refused(leaves, said):
+    cast = ("pc-brannoc", "fighter"), ("pc-wren", "rogue"), ("gob", "goblin"), ("gob-2", "goblin")
+    t = goblins_turn(*cast)
+    t.do({"action": "gm.harm", "target": "pc-wren", "amount": 200})  # 0 and the rest: dead
+    before = len(t.log)
+    with pytest.raises(FracasError, match=said):
+        t.act("gob", "move", feet=10, leaves=leaves)
+    assert len(t.log) == before
+    assert t.who("gob").moved == 0
+
+
+def test_srd_18_a_new_turn_forgets_whose_reach_was_left():
+    t = goblins_turn(("pc-brannoc", "fighter"), ("gob", "goblin"))
+    t.act("gob", "move", feet=10, leaves="pc-brannoc")
+    t.do({"action": "next"})
+    t.do({"action": "next"})
+    assert t.turn == "gob"
+    assert t.who("gob").left == ()
