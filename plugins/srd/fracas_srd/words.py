@@ -104,6 +104,10 @@ FIELD_HELP = {
     "what": "the object used",
     "feet": "how far it moves, in feet",
     "difficult": "through difficult terrain: each foot costs one more (srd-52)",
+    "leaves": (
+        "the foes whose reach the move leaves, as leaves=hero,ilse: they alone may take an "
+        "opportunity attack (srd-18)"
+    ),
     "ability": "the ability of the save: str, dex, con, int, wis or cha",
     "skill": "the skill of the check (athletics, perception, ...) or an ability alone (str)",
     "dc": "the difficulty: meeting it succeeds (srd-M2)",
