@@ -8,13 +8,15 @@ import click
 
 from fracas.ledger.errors import said
 
-WHOLE = re.compile(r"[+-]?[0-9]{1,18}")  # [0-9], not \d; 18 digits always fit 64 bits
+# [0-9], not \d; 18 digits always fit 64 bits. A pattern, compiled (and cached by re) when
+# first read: a command that takes no number does not compile it.
+WHOLE = r"[+-]?[0-9]{1,18}"
 
 
 def ascii_int(text: str) -> int:
     """`text` as a whole number of ASCII digits (an optional sign), or ValueError."""
     stripped = text.strip()
-    if not WHOLE.fullmatch(stripped):
+    if not re.fullmatch(WHOLE, stripped):
         raise ValueError(f"{text!r} is not a whole number")
     return int(stripped)
 

@@ -7,7 +7,6 @@ here is plain SQL both speak; bodies are JSON text stored and handed back untouc
 """
 
 import itertools
-import re
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -103,7 +102,6 @@ LAST_SEEDED = (
     f"SELECT body FROM events WHERE encounter = ? AND version > ? AND {_SEEDED} "
     "ORDER BY version DESC LIMIT 1"
 )
-HEAD_CODE = re.compile(r"^([0-9]{1,18})-([0-9a-f]{6,64})(?:/([0-9]{1,18}))?\Z")  # SQLite-sized
 MAX_BODY = 1 << 20  # the hard ceiling on one event's body; encounters may set a lower one
 SCHEMA = 3  # 3: a chain per encounter and the registry of encounters
 # The events of the steps in effect, for SQL readers of the log (the read models create

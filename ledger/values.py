@@ -1,6 +1,7 @@
 """Value types checked where a value enters (an import, an event body, a key file): a
-whole number SQLite can store, hex, a SHA-256 digest. A value that does not fit is refused
-there, in one line, before it can reach SQLite or `bytes.fromhex`."""
+whole number SQLite can store, hex (and in fracas.ledger.digests, hex and a SHA-256 digest
+as a body holds them). A value that does not fit is refused there, in one line, before it
+can reach SQLite or `bytes.fromhex`."""
 
 import re
 from typing import Annotated
@@ -10,8 +11,6 @@ import msgspec
 SQL_MIN, SQL_MAX = -(2**63), 2**63 - 1
 SqlInt = Annotated[int, msgspec.Meta(ge=SQL_MIN, le=SQL_MAX)]
 HEX_PATTERN = r"^(?:[0-9a-f]{2})+\Z"
-Hex = Annotated[str, msgspec.Meta(pattern=HEX_PATTERN)]
-Sha256 = Annotated[str, msgspec.Meta(pattern=r"^[0-9a-f]{64}\Z")]
 
 
 def is_hex(text: object) -> bool:

@@ -4,6 +4,7 @@ every step record against the events it claims, and witnessed heads. A store's `
 checks, not for every command.
 """
 
+import re
 from collections.abc import Callable, Iterable
 from itertools import groupby
 
@@ -13,7 +14,6 @@ from fracas.ledger import chain
 from fracas.ledger.base import (
     _CONTROL_KINDS_SQL,
     CONTROL_KINDS,
-    HEAD_CODE,
     KIND_OF_CONTROL,
     SCHEMA,
     STEP_COLUMNS,
@@ -25,6 +25,7 @@ from fracas.ledger.chain import StoredEvent, VerifyReport
 from fracas.ledger.errors import BadInputError, IntegrityError, NotFoundError, RefusedError
 from fracas.ledger.history import COMMAND, REDO, SUPERSEDE, UNDO, History, StepRecord
 
+HEAD_CODE = re.compile(r"^([0-9]{1,18})-([0-9a-f]{6,64})(?:/([0-9]{1,18}))?\Z")  # SQLite-sized
 _KIND_MATCHES = " ".join(f"WHEN '{c}' THEN e.kind = '{k}'" for c, k in KIND_OF_CONTROL.items())
 # the events that lie in the range of their own step's record, with its author, its time and
 # a kind its control allows (the step check's one query over every event)

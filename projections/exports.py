@@ -25,7 +25,8 @@ from fracas.ledger import (
 )
 from fracas.ledger.base import LOAD_BATCH, Stream, batches
 from fracas.ledger.chain import ChainWatch, where
-from fracas.ledger.values import Hex, Sha256, SqlInt
+from fracas.ledger.digests import Hex, Sha256
+from fracas.ledger.values import SqlInt
 from fracas.ledger.verify import StepWatch
 from fracas.projections.replay import player_event, public_command
 from fracas.projections.secrecy import (

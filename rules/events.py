@@ -7,7 +7,7 @@ from typing import Annotated, Any, Union
 
 import msgspec
 
-from fracas.ledger.values import Hex, Sha256
+from fracas.ledger.digests import Hex, Sha256
 
 
 class Modifier(msgspec.Struct, frozen=True):
