@@ -85,11 +85,13 @@ def peak_rss(code: str, *args: Path) -> float:
 
 
 def memory_figures(folder: Path, sizes: list[int]) -> None:
-    for size in sizes:
-        db, export = folder / f"mem{size}.db", folder / f"mem{size}.jsonl"
+    for run, size in enumerate(sizes):  # files of their own even when two sizes are equal
+        db, export, copy = (
+            folder / f"mem{run}-{size}{end}" for end in (".db", ".jsonl", "-copy.db")
+        )
         build_fight(db, size)
         exported = peak_rss(EXPORT, db, export)
-        imported = peak_rss(IMPORT, export, folder / f"mem{size}-copy.db")
+        imported = peak_rss(IMPORT, export, copy)
         baseline = peak_rss("import fracas.projections")
         print(
             f"peak RSS at {size} events: export {exported:.0f} MiB, import {imported:.0f} MiB "
