@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import msgspec
 
@@ -34,6 +34,9 @@ from fracas.ledger.errors import (
     said,
 )
 from fracas.ledger.history import COMMAND, REDO, SUPERSEDE, UNDO, History, StepRecord
+
+if TYPE_CHECKING:  # made only where a head is checked
+    from fracas.ledger.verify import HeadProblem
 
 UNDONE_KIND = "step.undone"
 REDONE_KIND = "step.redone"
@@ -211,14 +214,6 @@ class Situation(NamedTuple):
     original: AppendResult | None  # the step of its command id, if already recorded
     head: Head
     begun: int  # how many encounters the log has begun (the registry's last entry)
-
-
-class HeadProblem(NamedTuple):
-    """What became of a witnessed head: where (None when a code cannot place it) and
-    why, in one line; (None, '') while the log still holds it."""
-
-    position: int | None
-    why: str
 
 
 class Secrets(Protocol):
@@ -1059,7 +1054,7 @@ class LogStore(ABC):
 
         return verify.check_head(self, encounter, code)
 
-    def head_problem(self, encounter: str, code: str) -> HeadProblem:
+    def head_problem(self, encounter: str, code: str) -> "HeadProblem":
         """(position, why) if this log no longer holds the witnessed head `code`; (None, '')
         if it does."""
         from fracas.ledger import verify

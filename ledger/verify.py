@@ -7,6 +7,7 @@ checks, not for every command.
 import re
 from collections.abc import Callable, Iterable
 from itertools import groupby
+from typing import NamedTuple
 
 import msgspec
 
@@ -18,12 +19,20 @@ from fracas.ledger.base import (
     SCHEMA,
     STEP_COLUMNS,
     STEP_FIELDS,
-    HeadProblem,
     LogStore,
 )
 from fracas.ledger.chain import StoredEvent, VerifyReport
 from fracas.ledger.errors import BadInputError, IntegrityError, NotFoundError, RefusedError
 from fracas.ledger.history import COMMAND, REDO, SUPERSEDE, UNDO, History, StepRecord
+
+
+class HeadProblem(NamedTuple):
+    """What became of a witnessed head: where (None when a code cannot place it) and
+    why, in one line; (None, '') while the log still holds it."""
+
+    position: int | None
+    why: str
+
 
 HEAD_CODE = re.compile(r"^([0-9]{1,18})-([0-9a-f]{6,64})(?:/([0-9]{1,18}))?\Z")  # SQLite-sized
 _KIND_MATCHES = " ".join(f"WHEN '{c}' THEN e.kind = '{k}'" for c, k in KIND_OF_CONTROL.items())

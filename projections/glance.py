@@ -5,7 +5,7 @@ What a glance cannot tell by itself it says it cannot: who is hidden now, once a
 (a fold says who was revealed since), and whether a reaction is awaited, once one was asked.
 """
 
-from typing import NamedTuple
+import msgspec
 
 from fracas.ledger import LogStore, NotFoundError
 from fracas.ledger.base import ASKED_KIND, HIDDEN_KIND
@@ -13,7 +13,7 @@ from fracas.projections.tables import Current, has_tables, read_current
 from fracas.rules.views import PARTY, View
 
 
-class Glance(NamedTuple):
+class Glance(msgspec.Struct, frozen=True):
     encounter: str
     ruleset: str
     header: str  # the board's first line, in the ruleset's words
@@ -39,7 +39,9 @@ def glance(store: LogStore, encounter: str | None = None) -> Glance | None:
     if found is None:
         return None
     ever = store.kinds_ever(name)
-    return Glance(name, *found, HIDDEN_KIND in ever, ASKED_KIND in ever)
+    return Glance(
+        name, found.ruleset, found.header, found.view, HIDDEN_KIND in ever, ASKED_KIND in ever
+    )
 
 
 def current(store: LogStore, encounter: str) -> Current | None:

@@ -3,7 +3,7 @@
 They hold nothing the log does not: `rebuild` drops them and folds every encounter again.
 """
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -371,7 +371,7 @@ def table_rows(store: LogStore) -> dict[str, list[tuple[Any, ...]]]:
 _decode = msgspec.json.decode
 
 
-class Current(NamedTuple):
+class Current(msgspec.Struct, frozen=True):
     """An encounter as the last append left it: its ruleset's name, the board's first line
     (`header`) and the view."""
 

@@ -3,7 +3,7 @@ the command a GM types most, imports nothing the other reading commands need."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import click
 import msgspec
@@ -21,10 +21,11 @@ if TYPE_CHECKING:
 @pass_app
 def status(app: App, as_json: bool, at_step: int | None) -> None:
     """Initiative order, wounds and conditions, pins (now, or --at a past step)."""
-    name, ruleset, view, header, hidden, waits = status_parts(app, at_step)
-    waiting = waiting_for(app) if waits else None
-    if as_json and header is not None:  # all from the read models: no ruleset loaded
-        dump_json(status_json(name, ruleset, header, view, hidden, waiting))
+    parts = status_parts(app, at_step)
+    name, ruleset, view, hidden = parts.encounter, parts.ruleset, parts.view, parts.hidden
+    waiting = waiting_for(app) if parts.waits else None
+    if as_json and parts.header is not None:  # all from the read models: no ruleset loaded
+        dump_json(status_json(name, ruleset, parts.header, view, hidden, waiting))
         return
     from fracas.cli import render
     from fracas.projections.board import board
@@ -51,7 +52,9 @@ def waiting_for(app: App) -> Any:
     return pending(app.encounter())
 
 
-class StatusParts(NamedTuple):
+# Structs here and in the glance, not NamedTuples: a NamedTuple takes twice as long to make
+# (a class built at each start of `fracas status`)
+class StatusParts(msgspec.Struct, frozen=True):
     encounter: str
     ruleset: str
     view: View
