@@ -26,6 +26,7 @@ from fracas.rules.events import (
     Event,
     Healed,
     InitiativeSet,
+    MemberLeft,
     Modifier,
     Note,
     PartySent,
@@ -293,6 +294,9 @@ def describe(
             return f"{event.target} comes in as the party stood"
         case Carried():
             return f"{event.target} comes back to the party as {event.source} left them"
+        case MemberLeft():
+            why = f": {event.reason}" if event.reason else ""
+            return f"{event.target} leaves the party{why}"
         case PartySent() if event.encounter == PARTY:
             return "the party is back between fights"
         case PartySent():

@@ -14,7 +14,16 @@ import msgspec
 
 from fracas.ledger import BadInputError, NotFoundError, RefusedError
 from fracas.rules import Encounter, roster
-from fracas.rules.commands import Carry, ClearCondition, Heal, Rest, SendParty, SetCondition
+from fracas.rules.commands import (
+    Carry,
+    ClearCondition,
+    Heal,
+    Leave,
+    Rest,
+    SendParty,
+    SetCondition,
+    Update,
+)
 from fracas.rules.encounter import StepOutcome, recorded_events
 from fracas.rules.events import CombatantJoined
 from fracas.rules.gm import ENDED
@@ -165,7 +174,8 @@ def add_member(
         check_between_fights(log)  # first: a refusal appends nothing
         if combatant in party(log).state.fighters:
             raise RefusedError(
-                f"{combatant!r} is already in the party: `fracas party` lists its members"
+                f"{combatant!r} is already in the party: `fracas party update {combatant} "
+                "--sheet FILE` gives them a new sheet"
             )
     with log.store.batch():
         if has_party(log):
@@ -173,6 +183,42 @@ def add_member(
         else:
             log.new(ruleset, title=TITLE, encounter=PARTY)
         log.add(combatant, sheet, PARTY, name=name, side="pc", where=where)
+
+
+def sheet_of(log: Fracas, who: str) -> dict[str, Any]:
+    """The sheet a member stands on now: the one they last joined with."""
+    home = party(log)
+    check_member(home, who)
+    return dict(joined(home)[who].sheet)
+
+
+def update_member(
+    log: Fracas,
+    who: str,
+    sheet: dict[str, Any],
+    *,
+    where: str = "",
+    reason: str = "",
+    author: str = "gm",
+) -> None:
+    """A member takes a new sheet (checked by the ruleset, as a newcomer's is), between
+    fights, keeping how they stand where it allows: one step, nothing appended on a refusal;
+    `where`: what a bad sheet is blamed on."""
+    home = party(log)
+    check_member(home, who)
+    home.ruleset.sheet(sheet, where or f"sheet of {who}")  # first: a refusal appends nothing
+    check_between_fights(log)
+    with log.store.batch():
+        bring_home(log, author).execute(Update(who, sheet, reason), author=author)
+
+
+def remove_member(log: Fracas, who: str, reason: str = "", author: str = "gm") -> None:
+    """A member leaves the party between fights: an event, nothing deleted; `fracas party
+    add` brings them back."""
+    check_member(party(log), who)
+    check_between_fights(log)
+    with log.store.batch():
+        bring_home(log, author).execute(Leave(who, reason), author=author)
 
 
 def joined(home: Encounter) -> dict[str, CombatantJoined]:

@@ -67,6 +67,8 @@ PARTY_VERBS = {  # by the party command's tag; {who} is its member
     "party.carry-home": "{who} comes back to the party as their last fight left them",
     "party.rest": "{who} takes a {kind} rest",
     "party.send": "The party goes into the fight",
+    "party.update": "{who} takes a new sheet",
+    "party.leave": "{who} leaves the party",
 }
 
 
@@ -147,7 +149,9 @@ def party_opening(action: str, command: Mapping[str, Any], names: Mapping[str, s
     if action == "party.carry" and command.get("source") != PARTY:
         action = "party.carry-home"
     text = PARTY_VERBS.get(action, "The party moves on")
-    return text.format(who=names.get(target, target), kind=command.get("kind", ""))
+    reason = str(command.get("reason") or "") if action in ("party.update", "party.leave") else ""
+    said = text.format(who=names.get(target, target), kind=command.get("kind", ""))
+    return said + (f" ({reason})" if reason else "")
 
 
 def spoken_name(who: str, names: Mapping[str, str]) -> str:

@@ -31,7 +31,8 @@ What is here, by what an author needs:
 - what a player may set from a phone: `Playable` (an action a player may take) and
   `PlayerField` (a field of it in words), given as `Ruleset.players`;
 - the party, carried from fight to fight: `Ruleset.standing`, `Ruleset.restore` and
-  `Ruleset.rest`, whose defaults are in the module `party`; `Carried` records a carry;
+  `Ruleset.rest`, whose defaults are in the module `party`; `Carried` records a carry,
+  `MemberLeft` a member leaving the party (it can join again);
 - a bestiary: `Bestiary` of `Monster`s (each a sheet of yours), given as `Ruleset.bestiary`;
 - the rules reference: `Reference`, `Source`, `Statement`, `toml_reference`;
 - refusals: `BadInputError` (the input is wrong), `RefusedError` (the rules say no),
@@ -81,6 +82,7 @@ from fracas.rules.events import (
     GivenModifier,
     Healed,
     InitiativeSet,
+    MemberLeft,
     Modifier,
     Multiplier,
     Note,
@@ -148,6 +150,7 @@ __all__ = [
     "InitiativeRow",
     "InitiativeSet",
     "Join",
+    "MemberLeft",
     "Modifier",
     "Monster",
     "Multiplier",

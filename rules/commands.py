@@ -153,7 +153,24 @@ class SendParty(Command, tag="party.send"):
     encounter: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 
 
-PartyCommand = Carry | Rest | SendParty
+class Update(Command, tag="party.update"):
+    """A member of the party takes a new sheet (levelled up, corrected): they leave and join
+    again with it under their id and name, standing as they stood where the new sheet
+    allows (health no higher than its most)."""
+
+    target: str
+    sheet: dict[str, Any]
+    reason: Text = ""
+
+
+class Leave(Command, tag="party.leave"):
+    """A member leaves the party: they join no fight after, and can join it again."""
+
+    target: str
+    reason: Text = ""
+
+
+PartyCommand = Carry | Rest | SendParty | Update | Leave
 GmCommand = Harm | Heal | SetCondition | ClearCondition | Remove | Return | End | Reopen | Rename
 GM = "gm."  # the tag of every GM command starts so: gm.harm, gm.heal, ...
 GM_ACTIONS: dict[str, str] = {  # by the verb the CLI and the shell give them

@@ -265,6 +265,15 @@ class PartySent(Event, tag="party.sent"):
     encounter: str
 
 
+class MemberLeft(Event, tag="party.left"):
+    """A member leaves the party (`fracas party remove`), or leaves it to join again with a
+    new sheet (`fracas party update`): nothing of theirs is deleted, the log keeps how they
+    joined and stood, and they can join again."""
+
+    target: str
+    reason: str = ""
+
+
 class Note(Event, tag="note"):
     """A free note the GM (or a player) writes into the log."""
 
@@ -409,6 +418,7 @@ CORE_EVENTS: tuple[type[Event], ...] = (
     Note,
     Carried,
     PartySent,
+    MemberLeft,
     Disclosed,
     CombatantHidden,
     CombatantRevealed,

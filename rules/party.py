@@ -10,8 +10,8 @@ from typing import Any
 
 from fracas.ledger import RefusedError
 from fracas.rules import durations, roster
-from fracas.rules.commands import Carry, PartyCommand, Rest, SendParty
-from fracas.rules.events import Carried, ConditionSet, Event, PartySent
+from fracas.rules.commands import Carry, Join, Leave, PartyCommand, Rest, SendParty, Update
+from fracas.rules.events import Carried, ConditionSet, Event, MemberLeft, PartySent
 from fracas.rules.views import PARTY
 
 REMOVED = "removed"
@@ -70,8 +70,23 @@ def conditions_to(
     ]
 
 
+def updated(rules: Any, state: Any, command: Update, ctx: Any) -> list[Event]:
+    """A member's new sheet: they leave and join again with it (checked as any sheet a member
+    joins with), then stand as they stood where it allows."""
+    fighter = roster.find(state.fighters, command.target)
+    stands = rules.standing_of(state, fighter.id)
+    why = f" ({command.reason})" if command.reason else ""
+    left = MemberLeft(fighter.id, f"to join again with a new sheet{why}")
+    events: list[Event] = [left]
+    after = roster.fold(rules.evolve, state, events)
+    events += rules.decide(after, Join(fighter.id, command.sheet, fighter.name, "pc"), ctx)
+    after = roster.fold(rules.evolve, state, events)
+    return events + rules.restore_of(after, fighter.id, stands)
+
+
 def decide(rules: Any, state: Any, command: PartyCommand, ctx: Any) -> list[Event]:
-    """The events of carrying a member over, a member's rest, or the party sent on."""
+    """The events of carrying a member over, a member's rest, new sheet or leaving, or the
+    party sent on."""
     match command:
         case SendParty():
             return [PartySent(command.encounter)]
@@ -91,6 +106,11 @@ def decide(rules: Any, state: Any, command: PartyCommand, ctx: Any) -> list[Even
             if command.kind == "long" and command.spend:
                 raise RefusedError("a long rest spends no dice: spend them on a short rest")
             return rules.rest(state, fighter.id, command.kind, command.spend, ctx)
+        case Update():
+            return updated(rules, state, command, ctx)
+        case Leave():
+            fighter = roster.find(state.fighters, command.target)
+            return [MemberLeft(fighter.id, command.reason)]
     raise RefusedError(f"not a party command: {command!r}")
 
 

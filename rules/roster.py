@@ -6,7 +6,8 @@ has an `id` and `conditions: dict[str, dict]`. These keep each evolve short, tot
 Constants and types:
 
 - `CORE_EVOLVERS`: the evolvers of the events every ruleset shares (conditions set, cleared
-  and expired, renames, the end and reopening of a fight, reactions asked and answered);
+  and expired, renames, a member leaving the party, the end and reopening of a fight,
+  reactions asked and answered);
   `dispatch` and `Ruleset` fold them for you;
 - `Evolver`: one entry of an evolve's table, `(state, event) -> state`.
 """
@@ -29,6 +30,7 @@ from fracas.rules.events import (
     EncounterStarted,
     Event,
     InitiativeSet,
+    MemberLeft,
     Renamed,
 )
 
@@ -104,6 +106,11 @@ def _renamed(state: S, event: Renamed) -> S:
     return change(state, event.combatant, lambda f: replace(f, name=event.name))
 
 
+def _left(state: S, event: MemberLeft) -> S:
+    fighters = {k: f for k, f in state.fighters.items() if k != event.target}  # type: ignore[attr-defined]
+    return replace(state, fighters=fighters)  # type: ignore[type-var]
+
+
 def _ended(state: S, event: EncounterEnded) -> S:
     return replace(state, ended=True)  # type: ignore[type-var]
 
@@ -118,6 +125,7 @@ CORE_EVOLVERS: dict[type, Evolver] = {
     ConditionCleared: _condition_cleared,
     ConditionExpired: _condition_cleared,
     Renamed: _renamed,
+    MemberLeft: _left,
     EncounterEnded: _ended,
     EncounterReopened: _reopened,
     **reactions.EVOLVERS,

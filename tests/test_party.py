@@ -13,6 +13,7 @@ from fracas.projections import Fracas
 from fracas.projections import party as party_of
 from tests.support import SRD_SAMPLES as SAMPLES
 from tests.support import member_sheet
+from tests.support import refused as refused_line
 
 BUILT_IN = ["percentile", "shotclock", "pool", "timeslice", "fudge"]
 SIX = [*BUILT_IN, "srd"]
@@ -293,6 +294,8 @@ def test_the_party_rests_only_between_fights_never_in_a_fight_that_has_not_ended
         ("party", "heal", "ann", "1"),
         ("party", "condition", "set", "ann", "cursed"),
         ("party", "add", "bob", "--sheet", member_sheet(tmp_path, ruleset)),
+        ("party", "update", "ann", "--sheet", member_sheet(tmp_path, ruleset)),
+        ("party", "remove", "ann"),
     ):
         refused = run(*between, ok=False)
         assert refused.exit_code != 0 and "Traceback" not in refused.output
@@ -330,6 +333,117 @@ def test_a_member_added_twice_is_refused_as_already_in_the_party(run, tmp_path, 
     refused = run("party", "add", "ann", "--sheet", sheet, ok=False)
     assert refused.exit_code == 1, refused.output
     assert refused.output.strip() == (
-        "Error: 'ann' is already in the party: `fracas party` lists its members"
+        "Error: 'ann' is already in the party: `fracas party update ann --sheet FILE` gives "
+        "them a new sheet"
     )
     assert [m["combatant"] for m in members(run)] == ["ann"]
+
+
+# Issue 40, the outside 5e GM: a member could not be corrected, levelled up or dropped.
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_a_member_takes_a_new_sheet_between_fights_and_stands_as_they_stood(
+    run, tmp_path, ruleset
+):
+    """`fracas party update ID --sheet FILE` replaces a member's sheet in one step of the
+    party's log (the old one kept there), the member's hurt and lasting conditions kept, and
+    the next fight brings them in with it."""
+    ann = fight_with_party(run, tmp_path, ruleset)
+    done = run("party", "update", "ann", "--sheet", member_sheet(tmp_path, ruleset), "-m", "a fix")
+    assert done.output.startswith("ann takes the new sheet\n"), done.output
+    [after] = members(run)
+    assert (after["health"], after["conditions"]) == (ann["health"], ["poisoned"])
+    assert "ann leaves the party: to join again with a new sheet (a fix)" in run(
+        "log", "-e", "party"
+    ).output
+    second = run("new", "--party").output.split()[0]
+    with Fracas(run.db) as log:
+        now = next(w for w in log.view(second).wounds if w.combatant == "ann")
+    assert now.health == ann["health"]
+    assert "rules drift: none" in run("audit").output
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_a_member_leaves_the_party_joins_no_fight_and_can_join_again(run, tmp_path, ruleset):
+    """`fracas party remove ID` is an event, nothing deleted: the member joins no fight after,
+    the log keeps them, and `party add` brings them back."""
+    sheet = member_sheet(tmp_path, ruleset)
+    run("party", "add", "ann", "-r", ruleset, "--sheet", sheet)
+    run("party", "add", "bo", "--sheet", sheet)
+    done = run("party", "remove", "bo", "-m", "retired")
+    assert done.output.strip() == (
+        "bo leaves the party: `fracas party add bo --sheet FILE` brings them back"
+    )
+    assert [m["combatant"] for m in members(run)] == ["ann"]
+    assert "bo leaves the party: retired" in run("log", "-e", "party").output
+    assert "bo (pc) joins as bo" in run("log", "-e", "party").output  # kept in the log
+    fight = run("new", "--party").output.split()[0]
+    with Fracas(run.db) as log:
+        assert [w.combatant for w in log.view(fight).wounds] == ["ann"]
+    run("end")
+    run("party", "add", "bo", "--sheet", sheet)
+    assert [m["combatant"] for m in members(run)] == ["ann", "bo"]
+    assert "rules drift: none" in run("audit").output
+    said = refused_line(run, "party", "remove", "bob")
+    assert said.startswith("Error: no member 'bob' in the party; did you mean bo?"), said
+
+
+def test_a_member_levelled_up_keeps_their_wounds_and_spent_hit_dice(run, tmp_path):
+    """--set changes one field of the member's sheet; hit points stand as they did, no higher
+    than the new sheet's most."""
+    run("party", "add", "maelis", "-r", "srd", "--sheet", str(SAMPLES / "cleric.toml"))
+    run("party", "condition", "set", "maelis", "cursed")
+    run("new", "--party", "--id", "road")
+    run("harm", "maelis", "10")
+    run("end")
+    run("party", "rest", "short", "--spend", "maelis=1", "--dice", "1")  # 1 + 2: 17 of 24
+    run("party", "update", "maelis", "--set", "level=4", "--set", "hp=31", "-m", "level 4")
+    [maelis] = members(run)
+    assert maelis["health"].startswith("HP 17/31, "), maelis
+    assert maelis["health"].endswith("Hit Dice 3/4") and maelis["conditions"] == ["cursed"]
+    levelled = tmp_path / "cleric-low.toml"
+    levelled.write_text((SAMPLES / "cleric.toml").read_text().replace("hp = 24", "hp = 12"))
+    run("party", "update", "maelis", "--sheet", str(levelled))
+    [maelis] = members(run)
+    assert maelis["health"].startswith("HP 12/12, "), maelis
+    assert "rules drift: none" in run("audit").output
+
+
+def test_a_bad_new_sheet_is_refused_in_one_line_with_nothing_appended(run, tmp_path):
+    run("party", "add", "maelis", "-r", "srd", "--sheet", str(SAMPLES / "cleric.toml"))
+    said = refused_line(run, "party", "update", "maelis", "--set", "ac=banana")
+    assert said.startswith("Error: sheet of maelis with --set ac=banana: ac = 'banana'"), said
+    said = refused_line(run, "party", "update", "maelis", "--sheet", str(SAMPLES / "cleric.toml"),
+                   "--set", "ac=banana")  # fmt: skip
+    assert "cleric.toml with --set ac=banana: ac = 'banana'" in said, said
+    assert refused_line(run, "party", "update", "maelis", "--set", "nonsense") == (
+        "Error: --set takes KEY=VALUE, got 'nonsense'"
+    )
+    said = refused_line(run, "party", "update", "maelis")
+    assert said == "Error: give --sheet FILE (the new sheet) or --set KEY=VALUE (one field)"
+    said = refused_line(run, "party", "update", "maelis", "--sheet", str(tmp_path / "nosuch.toml"))
+    assert said.endswith("no such sheet file"), said
+    said = refused_line(run, "party", "update", "maelys", "--set", "hp=30")
+    assert said.startswith("Error: no member 'maelys' in the party; did you mean maelis?"), said
+
+
+def test_a_spell_missing_from_a_party_members_sheet_says_how_to_give_them_a_new_one(run):
+    """A spell srd plays but the caster's sheet lacks: a party member's sheet is replaced with
+    `fracas party update`, where the refusal told the GM to `fracas add` them again."""
+    run("party", "add", "maelis", "-r", "srd", "--sheet", str(SAMPLES / "cleric.toml"))
+    run("new", "--party", "--id", "road")
+    run("add", "ilse", "--sheet", str(SAMPLES / "cleric.toml"), "--side", "pc")
+    run("begin", "--dice", "20,1")
+    said = refused_line(run, "act", "maelis", "cast", "ilse", "-o", "spell=guidance")
+    assert said.endswith("given with `fracas party update maelis --sheet FILE`"), said
+    run("next")
+    said = refused_line(run, "act", "ilse", "cast", "maelis", "-o", "spell=guidance")
+    assert said.endswith("given with `fracas add --sheet FILE`"), said
+
+
+def test_a_member_added_twice_is_told_how_to_replace_their_sheet(run, tmp_path):
+    sheet = member_sheet(tmp_path, "srd")
+    run("party", "add", "ann", "-r", "srd", "--sheet", sheet)
+    said = refused_line(run, "party", "add", "ann", "--sheet", sheet)
+    assert "`fracas party update ann --sheet FILE`" in said, said

@@ -453,6 +453,83 @@ def party_add(
     click.echo(f"{called[0] or combatant} joins the party")
 
 
+@party_.command("update", short_help="Give a member a new sheet, or change one field.")
+@click.argument("combatant")
+@click.option(
+    "--sheet", "sheet_file", type=click.Path(dir_okay=False), default=None,
+    help="The new sheet (or another program's export), in place of the member's.",
+)  # fmt: skip
+@click.option(
+    "--set",
+    "sets",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Set one field of the member's sheet (or of the new one), e.g. --set level=4.",
+)
+@click.option("--reason", "-m", default="", type=LINE, help="Why (levelled up, a fix).")
+@click.option("--by", default="gm", show_default=True, help="Who is entering this.")
+@pass_app
+def party_update(
+    app: App, combatant: str, sheet_file: str | None, sets: tuple[str, ...], reason: str, by: str
+) -> None:
+    """A member of the party takes a new sheet between fights (levelled up, corrected),
+    checked by the ruleset as `fracas party add` checks one, and keeps how they stand where
+    it allows: wounds (no more health than the new sheet's most), conditions, and what the
+    ruleset carries from fight to fight (d20: spent slots and Hit Dice). --set changes one
+    field of the member's sheet, or of the new one. The log keeps the old sheet.
+
+    \b
+    fracas party update maelis --sheet maelis-level4.toml
+    fracas party update maelis --set level=4"""
+    from fracas.projections import party
+    from fracas.rules.sheets import deep_merge, read_sheet_file
+
+    if not (sheet_file or sets):
+        raise BadInputError("give --sheet FILE (the new sheet) or --set KEY=VALUE (one field)")
+    given = read_sheet_file(sheet_file) if sheet_file else None
+    set_fields = [parse_pairs((pair,), "--set") for pair in sets]  # first: refused, no log
+    log = app.writer
+    rules = party.party(log).ruleset
+    told = set[str]()
+    if given is None:
+        sheet = party.sheet_of(log, combatant)
+    else:
+        party.check_member(party.party(log), combatant)
+        sheet = imported(rules, given, str(sheet_file), told)
+    for fields in set_fields:
+        sheet = deep_merge(sheet, fields)
+    if set_fields:
+        sheet = imported(rules, sheet, "--set", told)
+    where = sheet_source(sheet_file, sets) or f"sheet of {combatant} with" + "".join(
+        f" --set {pair}" for pair in sets
+    )
+    party.update_member(log, combatant, sheet, where=where, reason=reason, author=by)
+    click.echo(f"{combatant} takes the new sheet")
+    echo_member(app, combatant)
+
+
+@party_.command("remove", short_help="A member leaves the party.")
+@click.argument("combatant")
+@click.option("--reason", "-m", default="", type=LINE, help="Why (retired, moved away).")
+@click.option("--by", default="gm", show_default=True, help="Who is entering this.")
+@pass_app
+def party_remove(app: App, combatant: str, reason: str, by: str) -> None:
+    """A member leaves the party between fights: they join no fight after. Nothing is
+    deleted: the log keeps how they joined and stood, and `fracas party add` brings them
+    back (with a sheet, as any newcomer).
+
+    \b
+    fracas party remove bo -m "retired to a farm"
+    """
+    from fracas.projections import party
+
+    party.remove_member(app.writer, combatant, reason, author=by)
+    click.echo(
+        f"{combatant} leaves the party: `fracas party add {combatant} --sheet FILE` brings "
+        "them back"
+    )
+
+
 def party_ruleset(log: Fracas) -> str:
     """The party's ruleset; before it has one, the latest fight's (else the default)."""
     from fracas.projections import party

@@ -3,6 +3,7 @@
 from typing import Any
 
 from fracas.rules.api import (
+    Carried,
     CombatantHidden,
     CombatantJoined,
     CombatantRevealed,
@@ -283,6 +284,12 @@ def outlasted(state: State, who: str, condition: str) -> State:
     return shook_off(state, ShookOff(who, source.id, detail["spell"], "it ran out"))
 
 
+def carried(state: State, event: Carried) -> State:
+    """A member of the party, brought in as it stood (or home again): its sheet is the
+    party's, which `fracas party update` replaces."""
+    return roster.change(state, event.target, lambda f: replace(f, of_party=True))
+
+
 def unseen(state: State, event: CombatantHidden | CombatantRevealed) -> State:
     """Who the players do not see (`add --hidden`), until the GM or an attack reveals them."""
     hidden = isinstance(event, CombatantHidden)
@@ -301,6 +308,7 @@ evolve = roster.dispatch(
     {
         EncounterStarted: roster.options_evolver(Options),
         CombatantJoined: joined,
+        Carried: carried,
         InitiativeSet: initiative,
         TurnAdvanced: turn,
         Declared: declared,

@@ -306,8 +306,8 @@ def on_sheet(caster: Fighter, name: str) -> Spell:
         has = f" (its spells: {known})" if known else ", which has no spells"
         raise RefusedError(
             f"{named} is a spell srd plays, but not on {caster.name}'s sheet{has}: a sheet "
-            f'names it with [[spells]] name = "{named}" (srd fills in the rest), added with '
-            "`fracas add --sheet FILE`"
+            f'names it with [[spells]] name = "{named}" (srd fills in the rest), given with '
+            f"{caster.sheet_given()}"
         )
     return caster.sheet.spell(name)
 
@@ -410,7 +410,8 @@ def unplayed(caster: Fighter, spell: Spell, targets: list[Fighter]) -> Event:
     """A spell its sheet names with no effect, which the spellbook does not know: cast (its
     slot and action spent), it changes nothing the rules here play."""
     if spell.name.strip().lower() in spellbook():
-        how = "its sheet names it with no effect (`fracas add --sheet` takes the spellbook's)"
+        given = caster.sheet_given("--sheet")
+        how = f"its sheet names it with no effect ({given} takes the spellbook's)"
     else:
         how = "srd does not play it; the GM narrates it"
     why = f"{spell.name} has no effect in play: {how}"

@@ -94,6 +94,13 @@ class Fighter(msgspec.Struct, frozen=True):
     once: dict[str, str] = {}  # a once-a-turn feature: the turn ("ROUND:ID") it was last used
     unseen: bool = False  # added --hidden: the players do not see it, until it attacks (srd-23)
     open_roll: OpenRoll | None = None  # its latest check or save, still open (srd-81, srd-82)
+    of_party: bool = False  # brought in from the party (`Carried`): its sheet is the party's
+
+    def sheet_given(self, flag: str = "--sheet FILE") -> str:
+        """The command that gives it a new sheet: the party's own for a member of it."""
+        if self.of_party:
+            return f"`fracas party update {self.id} {flag}`"
+        return f"`fracas add {flag}`"
 
     def used(self, spell: str) -> int:
         """How often an innate spell of so many a day was cast since the last long rest."""
