@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 import msgspec
 
+from fracas.cli import collector_off
 from fracas.cli.text import LOG_PATH
 from fracas.ledger import BadInputError, FracasError, NotFoundError, RefusedError
 from fracas.ledger.errors import ECHOED, cut, said
@@ -114,7 +115,8 @@ class FracasGroup(click.Group):
         import importlib
 
         module, function = self.waiting.pop(name).split(":")
-        command = getattr(importlib.import_module(f"fracas.cli.commands.{module}"), function)
+        with collector_off():  # a command's module loads as fracas.cli.main does
+            command = getattr(importlib.import_module(f"fracas.cli.commands.{module}"), function)
         share_global_options(command)
         self._commands[name] = command
 

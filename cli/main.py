@@ -5,7 +5,10 @@ wanted, so a quick command (`status --json`) starts quickly.
 cli/app.py holds the group, the App a command works on and the global options;
 cli/options.py the options, parsers and completion the commands share."""
 
-from fracas.cli.app import App, cli
+from fracas.cli import collector_off
+
+with collector_off():  # click, msgspec, sqlite-utils and fracas's own modules
+    from fracas.cli.app import App, cli
 
 __all__ = ["App", "cli"]
 
