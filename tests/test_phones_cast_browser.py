@@ -23,15 +23,20 @@ Navigator.prototype.vibrate = function (pattern) { window.__vibrated.push(patter
 """
 
 
-def casters(db: Path) -> None:
-    """The cleric acts first (sacred flame, cure wounds, hold person at 2nd), the goblin last."""
+def against_a_goblin(db: Path, title: str, who: str, sample: str) -> None:
+    """WHO (srd's SAMPLE sheet) acts first, a goblin of 60 hit points ("gob") last."""
     with Fracas(str(db)) as log:
-        fight = log.new("srd", title="Casters", encounter="fight")
-        cleric = srd_sample("cleric", initiative=90)
-        do(fight, {"action": "join", "combatant": "cleric", "sheet": cleric, "side": "pc"})
+        fight = log.new("srd", title=title, encounter="fight")
+        mine = srd_sample(sample, initiative=90)
+        do(fight, {"action": "join", "combatant": who, "sheet": mine, "side": "pc"})
         goblin = srd_sample("goblin", hp=60, initiative=-10)
         do(fight, {"action": "join", "combatant": "gob", "sheet": goblin, "side": "npc"})
         do(fight, {"action": "begin"})
+
+
+def casters(db: Path) -> None:
+    """The cleric acts first (sacred flame, cure wounds, hold person at 2nd), the goblin last."""
+    against_a_goblin(db, "Casters", "cleric", "cleric")
 
 
 def slots_shown(form: Any) -> list[str]:
@@ -70,13 +75,7 @@ def test_the_slot_offered_follows_the_spell_chosen(tmp_path: Path, browser: Any)
 
 def test_an_opportunity_attack_is_cued_like_a_turn(tmp_path: Path, browser: Any) -> None:
     db = tmp_path / "srd.db"
-    with Fracas(str(db)) as log:
-        fight = log.new("srd", title="Reach", encounter="fight")
-        fighter = srd_sample("fighter", initiative=90)
-        do(fight, {"action": "join", "combatant": "hero", "sheet": fighter, "side": "pc"})
-        goblin = srd_sample("goblin", hp=60, initiative=-10)
-        do(fight, {"action": "join", "combatant": "gob", "sheet": goblin, "side": "npc"})
-        do(fight, {"action": "begin"})
+    against_a_goblin(db, "Reach", "hero", "fighter")
     with served(db) as running:
         page = phone_of(browser, running, db, "hero", acting=False)
         page.evaluate(VIBRATIONS)

@@ -203,20 +203,26 @@ def test_by_default_the_death_save_rolls_as_the_dying_turn_starts(tmp_path: Path
         assert "no death save is due for hero now" in sent.text
 
 
+
+def hero_hits_a_wizard(db: Path, title: str, **sheet: object) -> None:
+    """An srd fighter's longsword hits a wizard's AC 12 (9 +5 = 14), the wizard asked to
+    answer: each wizard's sheet with `sheet` over the sample's."""
+    with Fracas(str(db)) as log:
+        fight = log.new("srd", title=title, encounter="fight")
+        cast = (("hero", "fighter", "pc", 90), ("foe", "wizard", "npc", 10))
+        for who, sample, side, init in cast:
+            joining = srd_sample(sample, initiative=init, **sheet)
+            do(fight, {"action": "join", "combatant": who, "sheet": joining, "side": side})
+        do(fight, {"action": "begin"})
+        hit = {"action": "attack", "actor": "hero", "targets": ["foe"], "weapon": "longsword"}
+        fight.execute(fight.ruleset.command(hit), ask=Ask(), dice=[9])
+
 def test_an_srd_shield_asked_says_it_is_cast_only_once_the_hit_is_known(tmp_path: Path) -> None:
     """srd-39: shield answers a hit. The phone asked for it with "+5 AC" alone, as if the
     wizard had to guess at an attack total the page could not show: the attack is rolled
     first, and a hit asks, its total shown, before the shield is cast."""
     db = tmp_path / "shield.db"
-    with Fracas(str(db)) as log:
-        fight = log.new("srd", title="Shield", encounter="fight")
-        cast = (("hero", "fighter", "pc", 90), ("foe", "wizard", "npc", 10))
-        for who, sample, side, init in cast:
-            joining = srd_sample(sample, initiative=init)
-            do(fight, {"action": "join", "combatant": who, "sheet": joining, "side": side})
-        do(fight, {"action": "begin"})
-        hit = {"action": "attack", "actor": "hero", "targets": ["foe"], "weapon": "longsword"}
-        fight.execute(fight.ruleset.command(hit), ask=Ask(), dice=[9])  # 9 +5 = 14 hits AC 12
+    hero_hits_a_wizard(db, "Shield")
     with phones(db, ("hero", "foe")) as table:
         asked = table.panel("foe")
         shield = re.search(r'data-choice="shield">[^<]*<small class="figures">([^<]*)', asked)
@@ -232,15 +238,7 @@ def test_an_srd_shield_offer_names_the_slot_it_will_spend(tmp_path: Path) -> Non
     shield with "a level 1 slot", and the answer spent a level 2 one. The offer names the
     slot srd will spend."""
     db = tmp_path / "shield.db"
-    with Fracas(str(db)) as log:
-        fight = log.new("srd", title="Shield", encounter="fight")
-        cast = (("hero", "fighter", "pc", 90), ("foe", "wizard", "npc", 10))
-        for who, sample, side, init in cast:
-            joining = srd_sample(sample, initiative=init, slots=[0, 2])
-            do(fight, {"action": "join", "combatant": who, "sheet": joining, "side": side})
-        do(fight, {"action": "begin"})
-        hit = {"action": "attack", "actor": "hero", "targets": ["foe"], "weapon": "longsword"}
-        fight.execute(fight.ruleset.command(hit), ask=Ask(), dice=[9])  # 9 +5 = 14 hits AC 12
+    hero_hits_a_wizard(db, "Shield", slots=[0, 2])
     with phones(db, ("hero", "foe")) as table:
         asked = table.panel("foe")
         shield = re.search(r'data-choice="shield">[^<]*<small class="figures">([^<]*)', asked)
@@ -257,15 +255,7 @@ def test_an_srd_reaction_asked_once_the_damage_landed_says_the_damage_is_rolled(
     damage were still to roll. It says what is true of the step waiting: asked at the hit,
     the damage is still to roll; asked at the damage, only the reaction's dice are."""
     db = tmp_path / "rebuke.db"
-    with Fracas(str(db)) as log:
-        fight = log.new("srd", title="Rebuke", encounter="fight")
-        cast = (("hero", "fighter", "pc", 90), ("foe", "wizard", "npc", 10))
-        for who, sample, side, init in cast:
-            joining = srd_sample(sample, initiative=init)
-            do(fight, {"action": "join", "combatant": who, "sheet": joining, "side": side})
-        do(fight, {"action": "begin"})
-        hit = {"action": "attack", "actor": "hero", "targets": ["foe"], "weapon": "longsword"}
-        fight.execute(fight.ruleset.command(hit), ask=Ask(), dice=[9])  # 14 hits AC 12
+    hero_hits_a_wizard(db, "Rebuke")
     with phones(db, ("hero", "foe")) as table:
         at_the_hit = " ".join(table.panel("foe").split())
         assert "the server rolls the attack&#39;s damage" in at_the_hit, at_the_hit
