@@ -25,7 +25,7 @@ from fracas.rules.commands import (
     Update,
 )
 from fracas.rules.encounter import StepOutcome, recorded_events
-from fracas.rules.events import CombatantJoined
+from fracas.rules.events import CombatantJoined, MemberLeft
 from fracas.rules.gm import ENDED
 from fracas.rules.names import and_list
 from fracas.rules.party import PARTY, sent_to
@@ -90,13 +90,32 @@ def where(log: Fracas) -> Encounter:
     return home if found == PARTY else log.encounter(found)
 
 
+def order(home: Encounter) -> list[str]:
+    """The members in the party's order: the order they were first added in. A new sheet
+    (leaving and joining again in one step) keeps a member's place, and so does any undo; a
+    member removed and added back goes at the end, as a newcomer does."""
+    undone = frozenset(home.history.undone)
+    placed: list[str] = []
+    left_at: dict[str, tuple[int, int]] = {}  # who: (the step they left in, their place)
+    for step, event in recorded_events(home.store, PARTY, home.ruleset):
+        if step in undone:
+            continue
+        if isinstance(event, MemberLeft) and event.target in placed:
+            left_at[event.target] = (step, placed.index(event.target))
+            placed.remove(event.target)
+        elif isinstance(event, CombatantJoined) and event.combatant not in placed:
+            left_step, place = left_at.get(event.combatant, (0, len(placed)))
+            placed.insert(place if left_step == step else len(placed), event.combatant)
+    return [who for who in placed if who in home.state.fighters]
+
+
 def members(log: Fracas) -> list[Member]:
     """Every member as they stand now: in the fight they were sent into, if they are in it
     and it goes on; between fights (it has ended), as coming home will leave them."""
     home, there = party(log), where(log)
     between = between_fights(home, there)
     listed = []
-    for who in home.state.fighters:
+    for who in order(home):
         live = there if who in there.state.fighters else home
         row = wound_row(live, live.state, who) if between is None else wound_row(home, between, who)
         fighting = between is None and live.id != PARTY
@@ -150,7 +169,7 @@ def bring_home(log: Fracas, author: str = "gm") -> Encounter:
     home, there = party(log), where(log)
     if there.id == PARTY:
         return home
-    for who in home.state.fighters:
+    for who in order(home):
         if who in there.state.fighters:
             standing = there.ruleset.standing_of(there.state, who)
             home.execute(Carry(who, there.id, standing), author=author)
@@ -293,7 +312,7 @@ def brought(log: Fracas, encounter: str, author: str, dice: list[int] | None = N
     fight.reload()
     came = joined(home)
     out = staying_out(home)
-    going = [who for who in home.state.fighters if who not in out]
+    going = [who for who in order(home) if who not in out]
     typed = dealt(dice, len(going))
     for who, faces in zip(going, typed, strict=True):
         first = came[who]
@@ -326,7 +345,7 @@ def rest(
     spend = spend or {}
     for who in spend:
         check_member(home, who)
-    typed = faces_for(list(home.state.fighters), spend, dice)
+    typed = faces_for(order(home), spend, dice)
     with log.store.batch():  # every member rests, or none does
         home = bring_home(log, author)
         return {
@@ -335,7 +354,7 @@ def rest(
                 author=author,
                 dice=typed[who],
             )
-            for who in home.state.fighters
+            for who in order(home)
         }
 
 

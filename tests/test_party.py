@@ -447,3 +447,23 @@ def test_a_member_added_twice_is_told_how_to_replace_their_sheet(run, tmp_path):
     run("party", "add", "ann", "-r", "srd", "--sheet", sheet)
     said = refused_line(run, "party", "add", "ann", "--sheet", sheet)
     assert "`fracas party update ann --sheet FILE`" in said, said
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_the_party_keeps_the_order_members_were_first_added_in(run, tmp_path, ruleset):
+    sheet = member_sheet(tmp_path, ruleset)
+    for who in ("ann", "bo", "cy"):
+        run("party", "add", who, "-r", ruleset, "--sheet", sheet)
+    order = ["ann", "bo", "cy"]
+    run("party", "update", "ann", "--sheet", sheet)
+    assert [m["combatant"] for m in members(run)] == order  # not moved to the end
+    run("party", "update", "bo", "--sheet", sheet)
+    run("undo", "-e", "party")
+    assert [m["combatant"] for m in members(run)] == order  # nor by an undo
+    run("party", "update", "cy", "--sheet", sheet)
+    run("party", "update", "bo", "--sheet", sheet)
+    run("undo", "-e", "party")
+    assert [m["combatant"] for m in members(run)] == order
+    run("party", "remove", "ann")
+    run("party", "add", "ann", "--sheet", sheet)  # added back: where a newcomer goes
+    assert [m["combatant"] for m in members(run)] == ["bo", "cy", "ann"]
