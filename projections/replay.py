@@ -99,6 +99,9 @@ class RollLine(msgspec.Struct, frozen=True):
     came_to: int | None = None  # what the ruleset compares (`describe.came_to`); None: a pool
     worth: list[int] | None = None  # a pool's: what each face adds to its count (+1, -1)
     terms: str = ""  # the modifiers it adds to its faces, signed (" +3 +2"; `added_terms`)
+    # rolled by the step that asked for a reaction, shown again in the answer that settled
+    # it (`decided_with`): its dice were typed (or not) there, not in this step
+    carried: bool = False
 
     def typed(self) -> bool:
         return self.source == "manual"
@@ -217,8 +220,9 @@ class ReplayStep(msgspec.Struct, frozen=True):
 
     def typed_by(self, names: dict[str, str]) -> str:
         """'dice typed by Alice Reyes' when someone typed this step's dice in (a player at
-        their phone, the GM) rather than the server rolling them; else ''."""
-        typed = [r for r in self.rolls if r.typed()]
+        their phone, the GM) rather than the server rolling them; else ''. Rolls carried
+        from the step that asked for a reaction were typed there: not this step's."""
+        typed = [r for r in self.rolls if r.typed() and not r.carried]
         if not typed:  # (most steps)
             return ""
         shown = list(dict.fromkeys(r.typist(names) for r in typed))
@@ -254,10 +258,13 @@ class Moment(msgspec.Struct, frozen=True):
 
 
 def roll_line(
-    event: Rolled, reads: str = TOTAL, face_worth: Callable[[int, int | None], int] | None = None
+    event: Rolled,
+    reads: str = TOTAL,
+    face_worth: Callable[[int, int | None], int] | None = None,
+    carried: bool = False,
 ) -> RollLine:
     """A roll as the screens show it; `face_worth`: the ruleset's, for a roll read face by
-    face (what each face adds to the count)."""
+    face (what each face adds to the count); `carried`: rolled by the step that asked."""
     roll = event.roll
     worth = None
     if reads == FACES and face_worth is not None:
@@ -280,6 +287,7 @@ def roll_line(
         came_to(event, reads),
         worth,
         added_terms(event, reads),
+        carried,
     )
 
 
@@ -725,11 +733,16 @@ def timeline(
             asked_rolls += [e for e in events if isinstance(e, Rolled)]
         rolls = [
             unseen_typist(
-                roll_line(settled(e, after_it, ruleset), reads, ruleset.face_worth), unseen
+                roll_line(settled(e, after_it, ruleset), reads, ruleset.face_worth, carried),
+                unseen,
             )
-            for e, after_it in [
-                *((e, events) for e in primed),
-                *((e, events[i + 1 :]) for i, e in enumerate(events) if isinstance(e, Rolled)),
+            for e, after_it, carried in [
+                *((e, events, True) for e in primed),
+                *(
+                    (e, events[i + 1 :], False)
+                    for i, e in enumerate(events)
+                    if isinstance(e, Rolled)
+                ),
             ]
         ]
         taken_back = frame.taken_back_by

@@ -529,3 +529,20 @@ def test_a_down_mark_ends_its_own_clause_before_anothers() -> None:
     said = "Ilse casts burning hands: Orc fails, 8 damage (dead), Gob succeeds, 4 damage"
     entry = LogEntry(1, 1, said, [], True, False, fell=["Orc"], named=["Ilse", "Orc", "Gob"])
     assert entry.pieces()[0] == ("Ilse casts burning hands: Orc fails, 8 damage (dead)", True)
+
+
+@pytest.mark.sqlite_file
+def test_a_players_shield_answer_is_not_badged_as_dice_the_gm_typed(tmp_path: Path) -> None:
+    """The outside table tester (issue 37): Ilse's shield, answered on her phone, read
+    "dice typed by the GM" on the TV and the GM's page: the badge counted the goblin's
+    attack roll, which the GM typed in the step that asked, as the answer's own. A step
+    whose player types dice is badged with the player's name."""
+    db = tmp_path / "srd.db"
+    with Fracas(db) as opened:
+        e, _ = asked_of(opened, "srd", hidden=False)
+        answer = {"action": "answer", "combatant": "ilse", "choice": "shield"}
+        do(e, answer, entered_by="ilse", author="ilse")
+    for audience, html in screens(db).items():
+        newest = re.search(r'<ol class="log" reversed[^>]*>\s*<li.*?</li>', html, re.S)
+        assert newest and "shield" in unescape(newest[0]), html
+        assert "dice typed by" not in newest[0], f"{audience}: {newest[0]}"
