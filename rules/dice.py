@@ -16,7 +16,7 @@ from typing import Any, NamedTuple, Protocol
 import msgspec
 
 from fracas.ledger import BadInputError
-from fracas.rules.events import Roll
+from fracas.rules.events import Event, Resolved, Roll
 
 _SPEC = re.compile(r"^(\d*)d(\d+|F)(z?)\Z", re.ASCII)
 DICE_CEILING = 1000  # dice in one expression, whatever an encounter allows
@@ -371,6 +371,7 @@ class ManualDice:
         typed_in: str = "--dice",  # where they were typed, as a refusal names it
     ) -> None:
         self.faces, self.entered_by, self.typed_in = list(faces), entered_by, typed_in
+        self.count = len(self.faces)
         self.limits = limits or Limits()
         self.used: list[str] = []
 
@@ -405,13 +406,28 @@ class ManualDice:
         self.used.append(f"{spec} for the {purpose}")
         return rolled(spec, faces, "manual", self.entered_by)
 
-    def finish(self) -> None:
-        if self.faces:
-            used = ", ".join(self.used) or "no dice at all"
-            raise BadInputError(
-                f"{len(self.faces)} typed face(s) left over: this action rolled {used}; "
-                f"drop the extra faces from {self.typed_in}"
-            )
+    @property
+    def taken(self) -> int:
+        """How many of the typed faces the rolls so far took."""
+        return self.count - len(self.faces)
+
+    def finish(self, most: "tuple[int, list[str]] | None" = None) -> None:
+        """Refuse faces left over. `most`: the most faces the action takes whatever others'
+        rolls show, and its rolls that take them, said in place of those it made (which
+        may tell those rolls)."""
+        if most is not None:
+            taken, rolls = most
+            if taken < self.count:
+                used = f"rolls at most {', '.join(rolls) or 'no dice of yours'}"
+                self._left_over(self.count - taken, used)
+        elif self.faces:
+            self._left_over(len(self.faces), f"rolled {', '.join(self.used) or 'no dice at all'}")
+
+    def _left_over(self, left: int, used: str) -> None:
+        raise BadInputError(
+            f"{left} typed face(s) left over: this action {used}; "
+            f"drop the extra faces from {self.typed_in}"
+        )
 
 
 class TooFewTyped(BadInputError):
@@ -424,7 +440,9 @@ class OwnDice:
     the rules have decided: so a step is decided once with every roll typed, then again
     with each roll another's found typed (`others`) seeded, until none is (`strays`)."""
 
-    def __init__(self, typed: ManualDice, seeded: SeededDice, others: frozenset[int]) -> None:
+    def __init__(
+        self, typed: ManualDice, seeded: "SeededDice | ProbeDice", others: frozenset[int]
+    ) -> None:
         self.typed, self.seeded, self.others = typed, seeded, others
         self.issued: list[tuple[int, Roll]] = []  # the typed rolls, with their place
         self.short: dict[int, TooFewTyped] = {}  # typed rolls the faces ran out for
@@ -463,6 +481,38 @@ class OwnDice:
 
     def finish(self) -> None:
         self.typed.finish()
+
+
+class ProbeDice:
+    """Others' rolls as they could fall, not as they fell: each all its lowest faces or all
+    its highest (bit n of `highs` for the n-th roll), an exploding die's top face once. How
+    many typed faces an action could take is found with these, never the seeded ones."""
+
+    def __init__(self, highs: int) -> None:
+        self.highs, self.rolled = highs, 0
+
+    def roll(self, spec: str, purpose: str) -> Roll:
+        high, self.rolled = (self.highs >> self.rolled) & 1, self.rolled + 1
+        faces: list[int] = []
+        for term in parse_terms(spec):
+            face = term.values[-1] if high else term.values[0]
+            once = [face, term.values[-2]] if term.explode and high else [face]
+            faces += once * term.count
+        return rolled(spec, faces, "seeded")
+
+
+UNNEEDED = "typed dice unneeded"  # the action of the line saying typed faces were not rolled
+
+
+def unneeded(actor: str, text: str) -> Resolved:
+    """The line a step says of a player's typed faces no roll took, because another's roll
+    (a target's save, its defence) made theirs unneeded. Not the rules' own decision: a
+    step decided again (the audit, a what-if) leaves it out."""
+    return Resolved(actor, UNNEEDED, [], text, [])
+
+
+def is_unneeded(event: Event) -> bool:
+    return isinstance(event, Resolved) and event.action == UNNEEDED
 
 
 class NoDice:

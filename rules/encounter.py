@@ -39,7 +39,17 @@ from fracas.rules.commands import (
     check_command_id,
     check_id,
 )
-from fracas.rules.dice import Limits, ManualDice, OwnDice, SeededDice, commitment, new_seed
+from fracas.rules.dice import (
+    Limits,
+    ManualDice,
+    OwnDice,
+    ProbeDice,
+    SeededDice,
+    TooFewTyped,
+    commitment,
+    new_seed,
+    unneeded,
+)
 from fracas.rules.events import (
     CombatantHidden,
     CombatantRevealed,
@@ -537,17 +547,84 @@ class Encounter:
             events = decided(typed)
             typed.finish()
             return events
+        events, typed, others = self._own_dice(decided, seeded(), dice, entered_by, own)
+        if not typed.faces:
+            return events
+        if not others:  # no other's roll in the step: nothing it showed left them unused
+            typed.finish()
+        # another's roll (a save, a defence) may have left them unused: whether any
+        # outcome could have taken them, found without looking at how it fell
+        most, rolls = self._most_typed(decided, dice, entered_by, own)
+        typed.finish((most, rolls))
+        return [*events, unneeded(own, self._unneeded_line(events, typed, rolls, own))]
+
+    def _own_dice(
+        self,
+        decided: Callable[[Any], list[Event]],
+        others_dice: "SeededDice | ProbeDice",
+        dice: list[int],
+        entered_by: str,
+        own: str,
+    ) -> tuple[list[Event], ManualDice, frozenset[int]]:
+        """A step decided with `own`'s rolls typed and every other's from `others_dice`;
+        with the typed faces, and the places of the rolls that were another's."""
         others: frozenset[int] = frozenset()
-        while True:  # ends: each pass seeds one more roll of a step's finitely many
+        while True:  # ends: each pass gives one more roll of a step's finitely many
             typed = ManualDice(dice, entered_by, self.limits, PHONES_DICE)
-            source = OwnDice(typed, seeded(), others)
+            source = OwnDice(typed, others_dice, others)
+            if isinstance(others_dice, ProbeDice):
+                others_dice.rolled = 0
             events = decided(source)
             rolls = [(e.actor, e.roll) for e in events if isinstance(e, Rolled)]
             strays = source.strays(rolls, own)
             if not strays:
-                source.finish()
-                return events
+                return events, typed, others
             others |= {min(strays)}
+
+    def _most_typed(
+        self, decided: Callable[[Any], list[Event]], dice: list[int], entered_by: str, own: str
+    ) -> tuple[int, list[str]]:
+        """The most typed faces the step could take, with the rolls that took them, as
+        others' rolls fall lowest or highest (every mix of the first four): never from
+        the seeded dice, so a refusal tells nothing of a roll not yet shown."""
+        best, said, seen = -1, [], 0
+        for highs in (*range(16), -1):
+            if 0 < highs < 16 and highs >= 1 << seen:
+                continue  # the same as a mix already tried: fewer rolls than bits
+            probe = ProbeDice(highs)
+            try:
+                _, typed, _ = self._own_dice(decided, probe, dice, entered_by, own)
+            except TooFewTyped:  # an outcome would want more than were typed
+                return len(dice), []
+            except FracasError:  # an outcome the rules refuse: not one the step can have
+                continue
+            seen = max(seen, probe.rolled)
+            if typed.taken > best:
+                best, said = typed.taken, list(typed.used)
+        return best, said
+
+    def _unneeded_line(
+        self, events: list[Event], typed: ManualDice, most: list[str], own: str
+    ) -> str:
+        """'5 typed for 1d8 for the sacred flame, not rolled after Goblin's Dexterity save
+        against sacred flame (DC 13): success'."""
+        left = list(most)
+        for made in typed.used:
+            if made in left:
+                left.remove(made)
+        faces = ", ".join(map(str, typed.faces))
+        what = f" for {', '.join(left)}" if left else ""
+        hidden = self.hidden()
+        names = {w.combatant: w.name for w in self.view().wounds}
+        shown = [
+            f"{names.get(e.actor, e.actor)}'s {e.purpose}{f': {e.result}' if e.result else ''}"
+            for e in events
+            if isinstance(e, Rolled) and e.actor != own
+        ]
+        theirs = [e for e in events if isinstance(e, Rolled) and e.actor != own]
+        secret = any(e.secret or e.actor in hidden for e in theirs)
+        why = "another's roll" if secret or not shown else "; ".join(shown)
+        return f"{faces} typed{what}, not rolled: unneeded after {why}"
 
     def record(
         self, events: list[Event], *, command_id: str | None = None, author: str = "gm"
