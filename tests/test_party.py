@@ -467,3 +467,17 @@ def test_the_party_keeps_the_order_members_were_first_added_in(run, tmp_path, ru
     run("party", "remove", "ann")
     run("party", "add", "ann", "--sheet", sheet)  # added back: where a newcomer goes
     assert [m["combatant"] for m in members(run)] == ["bo", "cy", "ann"]
+
+
+def test_a_new_sheet_with_fewer_slots_caps_the_spent_ones_and_says_so(run, tmp_path):
+    sheet = tmp_path / "ilse.toml"
+    wizard = (SAMPLES / "wizard.toml").read_text()
+    sheet.write_text(wizard.replace("slots = [4, 2]", "slots = [4, 2]\nslots_spent = [0, 2]"))
+    run("party", "add", "ilse", "-r", "srd", "--sheet", str(sheet), "--name", "Ilse")
+    assert "2nd 0/2" in run("party").output
+    fewer = tmp_path / "fewer.toml"
+    fewer.write_text(wizard.replace("slots = [4, 2]", "slots = [1, 0]"))
+    said = run("party", "update", "ilse", "--sheet", str(fewer), "--reason", "spent earlier")
+    assert "-" not in said.output.split("slots", 1)[1].split(",")[0], said.output
+    assert "slots 1st 1/1 · 2nd 0/0" in said.output
+    assert "spent slots and Hit Dice capped at the new sheet's" in run("log", "-e", "party").output

@@ -93,14 +93,19 @@ def restore(state: State, who: str, given: dict[str, Any]) -> list[Event]:
     stands = msgspec.convert(given, Standing)
     f = state.fighter(who)
     reason = "as it ended its last fight"
+    have = list(f.sheet.slots)
+    slots = [min(spent, n) for spent, n in zip(stands.slots_spent, have, strict=False)]
+    hit_dice = min(stands.hit_dice_spent, f.hit_dice)
+    if sum(slots) < sum(stands.slots_spent) or hit_dice < stands.hit_dice_spent:
+        reason += " (spent slots and Hit Dice capped at the new sheet's)"
     numbers = Restored(
         f.id,
         min(stands.hp, f.hp_max),
         stands.temp_hp,
         stands.successes,
         stands.failures,
-        stands.slots_spent,
-        stands.hit_dice_spent,
+        slots,
+        hit_dice,
         stands.resisted,
         reason,
         used_today=stands.used_today,
