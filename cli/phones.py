@@ -33,6 +33,7 @@ from fracas.projections.asking import may_wait, pending
 from fracas.projections.phones import (
     Moved,
     act,
+    gm_chances,
     mark,
     may_act,
     may_answer,
@@ -61,6 +62,7 @@ COMMAND_ID = r"^[A-Za-z0-9_-]{8,64}\Z"  # \Z: `$` passes a final newline
 # ruleset's own types, and whether it is the player's by the ruleset (`Ruleset.players`).
 FIELD = Annotated[str, msgspec.Meta(max_length=64, pattern=r"^[a-z][a-z0-9_]{0,63}\Z")]
 NAME = Annotated[str, msgspec.Meta(max_length=200)]
+NAMED = Annotated[list[NAME], msgspec.Meta(max_length=16)]
 
 
 class Tap(msgspec.Struct, forbid_unknown_fields=True):
@@ -70,7 +72,8 @@ class Tap(msgspec.Struct, forbid_unknown_fields=True):
     command_id: Annotated[str, msgspec.Meta(pattern=COMMAND_ID)]
     action: Annotated[str, msgspec.Meta(max_length=64)] = ""
     targets: Annotated[list[NAME], msgspec.Meta(max_length=16)] = []
-    fields: Annotated[dict[FIELD, str | int | bool], msgspec.Meta(max_length=16)] = {}
+    # a value: text, a number, true/false, or names (srd's move: whose reach it leaves)
+    fields: Annotated[dict[FIELD, str | int | bool | NAMED], msgspec.Meta(max_length=16)] = {}
     dice: Annotated[list[int], msgspec.Meta(max_length=64)] | None = None
 
 
@@ -144,10 +147,17 @@ def kinds(union: str) -> str:
 
 
 def odd_value(body: bytes, path: str) -> str:
-    """The first key under `path` whose value is not text, a whole number or true/false."""
+    """The first key under `path` whose value is not text, a whole number, true/false or a
+    list of names."""
     values = msgspec.json.decode(body).get(path, {})
-    odd = (k for k, v in values.items() if not isinstance(v, str | int | bool))
+    named = lambda v: isinstance(v, list) and all(isinstance(n, str) for n in v)  # noqa: E731
+    odd = (k for k, v in values.items() if not (isinstance(v, str | int | bool) or named(v)))
     return next(odd, "?")
+
+
+def named(value: Any) -> bool:
+    """Whether a field's value is a list of names (whose reach a move leaves)."""
+    return isinstance(value, list) and all(isinstance(n, str) for n in value)
 
 
 class Bucket:
@@ -541,6 +551,9 @@ def routes(table: "Table", is_gm: Callable[[Request], bool]) -> list[Route]:
                     secret=secret,
                     rows=table.invitees(name),
                     question=pending(table.live(name), players=False),
+                    chances=gm_chances(
+                        table.live(name), [g.combatant for g in given if not g.revoked]
+                    ),
                 )
 
             return HTMLResponse(await table.run(render), headers=PRIVATE)

@@ -39,9 +39,10 @@ PASS = "next"  # a player may let their turn go by
 PASSING = Playable(down=True)
 # How a phone shows a field: a check box, yes/no/unsaid (a true-or-false field the rules
 # decide when it is unsaid), a choice (of the sheet's or the rules'), a combatant tapped
-# by name, a number, or words.
+# by name (or several ticked), a number, or words.
 CHECK, CHOICE, COMBATANT, NUMBER, TEXT = "check", "choice", "combatant", "number", "text"
-MAYBE = "maybe"
+MAYBE, SEVERAL = "maybe", "several"
+MAYBE_SAID = ("as the rules say", "yes", "no")  # a MAYBE's choices, unsaid, yes, no
 ALLY, FOE = "ally", "foe"  # a target on the character's side, or on another
 # An action's help ends with the rules it follows, "(srd-6..9, srd-17)": the GM's to look
 # up; a player's phone gives the words alone.
@@ -72,7 +73,7 @@ class Control(msgspec.Struct, frozen=True):
     field: str
     label: str
     help: str
-    kind: str  # CHECK, CHOICE, COMBATANT, NUMBER or TEXT
+    kind: str  # CHECK, CHOICE, COMBATANT, SEVERAL, MAYBE, NUMBER or TEXT
     default: Any = None
     choices: list[str] = []
     when: str = ""  # the field whose value says whether this one applies ("": always)
@@ -81,6 +82,9 @@ class Control(msgspec.Struct, frozen=True):
     # a counted CHOICE's least number by the value of `when` (`Ruleset.least_of`): the
     # phone offers, for the value chosen, those from it up (a spell's slot: its own level)
     least: dict[str, int] = {}
+    foes: bool = False  # a COMBATANT or SEVERAL naming foes alone (`PlayerField.foes`)
+    # a MAYBE's choices: (value sent, words), "" unsaid; a value without words is left out
+    said: list[tuple[str, str]] = []
 
 
 class PlayerAction(msgspec.Struct, frozen=True):
@@ -227,6 +231,43 @@ def left_reach(detail: dict[str, Any], combatant: str) -> bool:
     return bool(detail.get("moved")) and combatant in detail.get("left_reach_of", [combatant])
 
 
+def gm_chances(live: Encounter, played: Collection[str] = ()) -> list[tuple[str, str, str, str]]:
+    """The reactions the GM may take now for those no player plays (not in `played`), as
+    a phone offers its own (`Playable.after_move`): (the GM's line that takes it, who, the
+    action in words, whom), for each one whose reach the acting one's moves this turn
+    left, with their reaction unspent and not down (srd: a goblin's opportunity attack on a
+    character who ran from it, the move's `leaves`)."""
+    ruleset = live.ruleset
+    actions = [
+        name
+        for name in ruleset.actions
+        if (playable := ruleset.playable(name)) is not None
+        and playable.reaction
+        and playable.after_move
+    ]
+    view = live.view()
+    rows = {w.combatant: w for w in view.wounds}
+    found = []
+    for mover in (rows[w] for w in view.acting if w in rows):
+        if not mover.detail.get("moved"):
+            continue
+        for who in mover.detail.get("left_reach_of", []):
+            row = rows.get(who)
+            if row is None or who in played:
+                continue
+            for name in actions:
+                playable = ruleset.playable(name) or PASSING
+                if not takes_now(ruleset, playable, row.conditions):
+                    continue  # down, helpless or out of the fight
+                if playable.spends and playable.spends <= set(row.detail.get("spent", ())):
+                    continue  # srd-4: its reaction is spent
+                if shows(mover.conditions, playable.targets_not):
+                    continue  # srd-5: a disengaged mover provokes nothing
+                line = f"act {who} {name} {mover.combatant}"
+                found.append((line, row.name, f"{name.replace('_', ' ')} attack", mover.name))
+    return found
+
+
 def named_alone(
     playable: Playable,
     others: dict[str, Collection[str]],
@@ -350,9 +391,12 @@ def counted(
 
 def control(field: str, said: PlayerField, flag: Flag) -> Control:
     if said.combatant:
-        return Control(field, said.label, said.help, COMBATANT)
+        kind = SEVERAL if said.several else COMBATANT
+        return Control(field, said.label, said.help, kind, foes=said.foes)
     if flag.accepts.startswith("true or false") and flag.default is None:
-        return Control(field, said.label, said.help, MAYBE, "")  # unsaid: the rules decide
+        words = zip(("", "yes", "no"), said.said or MAYBE_SAID, strict=True)
+        offered = [(value, word) for value, word in words if word]
+        return Control(field, said.label, said.help, MAYBE, "", said=offered)  # unsaid: rules
     if flag.accepts.startswith("true or false") or isinstance(flag.default, bool):
         return Control(field, said.label, said.help, CHECK, bool(flag.default))
     if flag.accepts.startswith("a whole number") and flag.default is None:
@@ -411,7 +455,6 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
             foes,
             wound.detail.get("spent", ()),
             view.acting,
-
             {who: name for who, name, _ in targets},
             wound.detail,
             [w.combatant for w in view.wounds if left_reach(w.detail, combatant)],
@@ -644,7 +687,12 @@ def on_screen(timeline: Timeline, live: Encounter, combatant: str, data: dict[st
     hidden = set(getattr(live.state, "fighters", {})) - set(shown)
     targets = data.get("targets") or []
     playable = live.ruleset.playable(str(data.get("action"))) or PASSING
-    chosen = [data[k] for k, said in playable.fields.items() if said.combatant and k in data]
+    chosen = [
+        who
+        for k, said in playable.fields.items()
+        if said.combatant and k in data
+        for who in (data[k] if isinstance(data[k], list) else [data[k]])
+    ]
     named = [v for k, v in data.items() if k != "targets" and isinstance(v, str) and v in hidden]
     named += [v for v in chosen if isinstance(v, str) and v not in shown]
     for who in [*(t for t in targets if t not in shown), *named]:

@@ -35,6 +35,12 @@ class PlayerField:
     character's row detail that, when there, holds the only values of a `from_sheet` field
     the rules allow now (srd's spells after a bonus-action spell: the cantrips cast with an
     action, srd-3); none of them: the field is not offered, nor a `required` one's action.
+    `several`: with `combatant`, any number may be ticked (none at first), sent as a list of
+    ids (srd's move: whose reach it leaves). `foes`: with `combatant`, only those on another
+    side than the character's, as the players' screen shows sides, are offered.
+    `said`: for a true-or-false field the rules decide when unsaid, the words of its
+    choices in the ruleset's own (unsaid, yes, no), in that order; a choice given no words
+    ("") is not offered. Empty: "as the rules say", "yes", "no".
     """
 
     label: str
@@ -46,6 +52,9 @@ class PlayerField:
     offered_as: str = ""
     counted_in: str = ""
     narrowed_in: str = ""
+    several: bool = False
+    foes: bool = False
+    said: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

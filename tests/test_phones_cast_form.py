@@ -90,3 +90,21 @@ def test_every_casters_cast_asks_in_one_order(table: Phones) -> None:
 def do_next(table: Phones) -> None:
     with Fracas(str(table.db)) as log:
         do(log.encounter("fight"), {"action": "next"})
+
+
+def test_the_within_5_feet_choice_of_a_spell_attack_is_in_a_players_words(table: Phones) -> None:
+    """The tester read "Within 5 feet: as the rules say / yes / no" on Cast, rules jargon.
+    srd words it for a player, each choice saying what it means; left alone it still
+    sends nothing, a ranged spell attack made from farther off than 5 feet (srd-30)."""
+    form = cast_form(table.panel("cleric"))
+    group = re.search(
+        r'<div class="pick" role="radiogroup" aria-label="([^"]*)">(.*?)</div>', form, re.S
+    )
+    assert group, form
+    assert group[1] == "Within 5 feet of your target?"
+    choices = re.findall(
+        r'value="([^"]*)" data-field="within_5ft"[^>]*>\s*<span>([^<]*)<', group[2]
+    )
+    assert choices == [("", "No, farther off"), ("yes", "Yes, within 5 feet")], group[2]
+    assert re.search(r'value="" data-field="within_5ft" data-kind="maybe" checked', group[2])
+    assert "as the rules say" not in form

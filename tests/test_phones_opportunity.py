@@ -153,3 +153,44 @@ def test_a_move_naming_someone_out_of_the_fight_is_refused_with_nothing_appended
     assert refused.returncode != 0
     assert refused.stderr.count("\n") == 1 and "no combatant 'fightr'" in refused.stderr
     assert table.log() == before
+
+
+def move_form(panel: str) -> str:
+    chosen = re.search(r'<fieldset class="chosen" data-action="move".*?</fieldset>', panel, re.S)
+    assert chosen, panel
+    return chosen[0]
+
+
+def test_a_players_move_names_whose_reach_it_leaves_and_the_gm_is_offered_their_attack(
+    table: Table,
+) -> None:
+    """An outside table test: a character's move on the phone could not name whom it left,
+    so a monster's opportunity attack was never offered when a player's character ran.
+    srd-18: the move form asks whose reach it leaves (the living foes, none ticked), sends
+    them as `leaves`, and the GM's page offers the goblin's opportunity attack on him."""
+    gm = {"X-Fracas-Token": table.running.token}
+    form = move_form(fighters_panel(table))
+    assert "Leaving the reach of" in form
+    ticks = re.findall(r'<input type="checkbox" value="(\w+)" data-field="leaves"[^>]*>', form)
+    assert ticks == ["goblin"], form  # the foes alone, the rogue on his side is not one
+    assert 'data-field="leaves" checked' not in form  # none ticked by default
+    links = table.client.get("/gm/e/crypt/links", headers=gm).text
+    assert "opportunity" not in links
+    sent = table.tap("fighter", action="move", fields={"feet": 10, "leaves": ["goblin"]})
+    assert sent.status_code == 200, sent.text
+    assert "fighter leaves the reach of goblin" in fracas(table.db, "log").stdout
+    links = table.client.get("/gm/e/crypt/links", headers=gm).text
+    assert 'data-line="act goblin opportunity fighter"' in links, links
+    assert "opportunity" not in action_labels(rogues_panel(table))  # a player's own is theirs
+    answered = fracas(table.db, "act", "goblin", "opportunity", "fighter")
+    assert answered.returncode == 0, answered.stderr
+    links = table.client.get("/gm/e/crypt/links", headers=gm).text
+    assert 'data-line="act goblin opportunity' not in links  # its reaction is spent
+
+
+def test_a_players_move_naming_an_ally_is_refused_in_one_line(table: Table) -> None:
+    before = table.log()
+    sent = table.tap("fighter", action="move", fields={"feet": 10, "leaves": ["rogue"]})
+    assert sent.status_code in (400, 403, 422), sent.text
+    assert "ally" in sent.text and "\n" not in sent.text.strip(), sent.text
+    assert table.log() == before

@@ -143,7 +143,7 @@ def test_an_srd_move_says_how_far_in_words() -> None:
     rules = load_ruleset("srd")
     offered = {a.name: a for a in player_actions(rules, rules.sheet(srd_sample("fighter")), True)}
     move = offered["move"]
-    assert [c.field for c in move.fields] == ["feet", "difficult"]
+    assert [c.field for c in move.fields] == ["feet", "difficult", "leaves"]
     assert move.fields[0].kind == "number" and move.fields[0].label == "Feet"
     assert "FEET" not in move.description and not re.search(r"\b[A-Z]{2,}\b", move.description)
 

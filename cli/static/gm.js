@@ -21,8 +21,9 @@
   // The links' list carries the warning that the players wait on a secret's disclosure: it
   // is shown under the console, where the GM types the disclosure.
   const secretWaits = document.getElementById("secret-waits");
-  // The attack the fight waits on, with a button per answer for each player: it runs the
-  // `answer` line as typed on the console.
+  // The attack the fight waits on, with a button per answer for each player, and a monster's
+  // reaction it may take now (an opportunity attack): each runs its line as typed on the
+  // console.
   const asked = document.getElementById("asked");
   const console_ = document.getElementById("console");
   asked.addEventListener("click", (event) => {
@@ -37,8 +38,8 @@
     links.innerHTML = await response.text();
     const waits = links.querySelector(".secret-waits");
     secretWaits.replaceChildren(...(waits ? [waits] : []));
-    const question = links.querySelector(".asked-gm");  // at the top, by the command line
-    asked.replaceChildren(...(question ? [question] : []));
+    // the attack waiting and the reactions the GM may take now: at the top, by the command line
+    asked.replaceChildren(...links.querySelectorAll(".asked-gm"));
     invitable(links.querySelector("template.invitees"));
   }
 

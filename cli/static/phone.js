@@ -269,6 +269,7 @@
       if (input.closest("[data-when][hidden]")) return;  // it does not apply: unsaid
       const name = input.dataset.field, kind = input.dataset.kind;
       if (kind === "maybe") { if (input.checked && input.value) step.fields[name] = input.value === "yes"; }
+      else if (kind === "several") { if (input.checked) (step.fields[name] = step.fields[name] || []).push(input.value); }
       else if (input.type === "radio") { if (input.checked && input.value) step.fields[name] = input.value; }
       else if (kind === "check") {
         // only what differs from the rules' own default is said

@@ -278,7 +278,8 @@ ACTIONS = {
     "death_save": "roll your death save as your turn starts; still down, the turn ends (srd-14)",
     "second_wind": "a fighter's Second Wind: a bonus action, regain 1d10 + fighter level hit "
     "points, once until a short or long rest (the sheet's feature with heals)",
-    "move": "move on its turn, in feet, up to its speed; more after a dash (srd-52)",
+    "move": "move on its turn, in feet, up to its speed (more after a dash), naming whose reach "
+    "it leaves: they alone may take an opportunity attack (srd-52, srd-18)",
     "surprise": "before the fight: the GM names the surprised (srd-1)",
     "save": "a saving throw from the sheet, at any time: save ABILITY --dc N [-o fail=CONDITION]"
     " (srd-36)",

@@ -198,7 +198,13 @@ PLAYERS = {
                 counted_in="slots_left",  # srd-50: a level with a slot left
             ),
             # a spell attack's roll is what being beside the target or far off changes
-            "within_5ft": replace(NEAR, only_with=("spell", "spell attack")),
+            "within_5ft": PlayerField(
+                "Within 5 feet of your target?",
+                "up close, a prone target is easier to hit and a paralysed or unconscious one "
+                "is hit critically; from farther off, a prone target is harder to hit",
+                only_with=("spell", "spell attack"),
+                said=("No, farther off", "Yes, within 5 feet", ""),  # unsaid: a ranged spell is not
+            ),
             "range": replace(RANGE, only_with=("spell", "spell attack")),
             "word": PlayerField(
                 "Word",
@@ -222,6 +228,14 @@ PLAYERS = {
             "feet": PlayerField("Feet", "how far you move, up to your speed (more after a dash)"),
             "difficult": PlayerField(
                 "Difficult terrain", "through difficult terrain: each foot costs one more"
+            ),
+            "leaves": PlayerField(  # srd-18: they alone may make an opportunity attack
+                "Leaving the reach of",
+                "the enemies you move away from, out of their reach: each may take an "
+                "opportunity attack on you (none ticked: you leave nobody's reach)",
+                combatant=True,
+                several=True,
+                foes=True,
             ),
         }
     ),
