@@ -481,3 +481,12 @@ def test_a_new_sheet_with_fewer_slots_caps_the_spent_ones_and_says_so(run, tmp_p
     assert "-" not in said.output.split("slots", 1)[1].split(",")[0], said.output
     assert "slots 1st 1/1 · 2nd 0/0" in said.output
     assert "spent slots and Hit Dice capped at the new sheet's" in run("log", "-e", "party").output
+
+
+def test_party_update_and_remove_say_the_members_name(run, tmp_path):
+    sheet = member_sheet(tmp_path, "srd")
+    run("party", "add", "brannoc", "-r", "srd", "--sheet", sheet, "--name", "Brannoc")
+    assert run("party", "update", "brannoc", "--sheet", sheet).output.startswith(
+        "Brannoc takes the new sheet"
+    )
+    assert run("party", "remove", "brannoc").output.startswith("Brannoc leaves the party: ")

@@ -504,7 +504,7 @@ def party_update(
         f" --set {pair}" for pair in sets
     )
     party.update_member(log, combatant, sheet, where=where, reason=reason, author=by)
-    click.echo(f"{combatant} takes the new sheet")
+    click.echo(f"{party.joined(party.party(log))[combatant].name} takes the new sheet")
     echo_member(app, combatant)
 
 
@@ -523,9 +523,11 @@ def party_remove(app: App, combatant: str, reason: str, by: str) -> None:
     """
     from fracas.projections import party
 
+    party.check_member(party.party(app.writer), combatant)
+    name = party.joined(party.party(app.writer))[combatant].name
     party.remove_member(app.writer, combatant, reason, author=by)
     click.echo(
-        f"{combatant} leaves the party: `fracas party add {combatant} --sheet FILE` brings "
+        f"{name} leaves the party: `fracas party add {combatant} --sheet FILE` brings "
         "them back"
     )
 
