@@ -149,6 +149,15 @@ def unsaid(conditions: list[str], status: str) -> list[str]:
     return [condition for condition in conditions if condition not in said]
 
 
+def in_full(conditions: list[str], status: str) -> list[str]:
+    """The conditions, each the status says more of in its own words ("dying" and "dying (1
+    saved, 0 failed)") said as the status says it: a character's own phone shows what the
+    board shows of them."""
+    parts = re.split(r"(?:; |, )(?![^(]*\))", status) if status else []  # none in brackets
+    fuller = {part.partition(" (")[0]: part for part in parts if " (" in part}
+    return [fuller.get(condition, condition) for condition in conditions]
+
+
 def unrepeated(status: str, health: str, numbers: dict[str, Any] | None = None) -> str:
     """The status, unless the health or the numbers beside it already say it ("Dead (12)
     -3" and "dead", "Next shot 9" and "next shot 9"): a row says each thing once."""

@@ -20,6 +20,7 @@ import msgspec
 from fracas.ledger import ConflictError, NotFoundError, RefusedError
 from fracas.ledger.history import COMMAND, UNDO
 from fracas.projections.asking import Question, Reaction, pending
+from fracas.projections.board import in_full
 from fracas.projections.catalog import Flag, player_flags
 from fracas.projections.replay import ReplayStep
 from fracas.projections.screen import Timeline
@@ -141,6 +142,9 @@ class Panel(msgspec.Struct, frozen=True):
     # asked once the dice showed the trigger: what of the step was rolled and what is still
     # to roll, in the ruleset's words (`asked_rolls`); "": the phone's own
     asked_rolls: str = ""
+    # the conditions as the panel shows them, each as fully as the board's status says it
+    # ("dying (1 saved, 0 failed)"; `in_full`)
+    chips: list[str] = []
 
     def groups(self) -> list[tuple[str, list[PlayerAction]]]:
         """The actions by heading, each group where its first action is ("": unheaded)."""
@@ -477,6 +481,8 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
         if acting and wound and live.ruleset.turn_left and not fallen
         else [],
     )
+    status = next((r.status for r in view.initiative if r.combatant == combatant), "")
+    made = msgspec.structs.replace(made, chips=in_full(made.conditions, status))
     said = live.ruleset.asked_rolls
     if asked is not None and question is not None and question.trigger and said is not None:
         made = msgspec.structs.replace(made, asked_rolls=said(asked.field))

@@ -265,3 +265,17 @@ def test_an_srd_reaction_asked_once_the_damage_landed_says_the_damage_is_rolled(
         assert 'data-choice="hellish rebuke"' in asked, asked
         assert "rolls the rest of it" not in asked and "attack&#39;s damage" not in asked
         assert "The attack and its damage were rolled before you were asked" in asked, asked
+
+
+def test_a_dying_characters_own_phone_counts_the_death_saves_the_board_does(
+    tmp_path: Path,
+) -> None:
+    """Issue 37: the board said "dying (1 saved, 0 failed)" while the dying character's own
+    phone showed only a "dying" chip; the panel says the count, from the board's status."""
+    db = tmp_path / "dying.db"
+    dying_fight(db, "turn_start")  # a 12 rolled: one saved
+    with phones(db, ("hero",)) as table:
+        panel, tv = table.panel("hero"), table.client.get("/").text
+        assert "dying (1 saved, 0 failed)" in tv, tv
+        assert "dying (1 saved, 0 failed)" in panel, panel
+        assert panel.count(">dying") == 1, panel  # said once, not a bare chip beside it
