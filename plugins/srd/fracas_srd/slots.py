@@ -10,7 +10,7 @@ from msgspec.structs import replace
 
 from fracas_srd.events import SlotsRestored
 from fracas_srd.sheets import UPCAST_SCALES, Spell, parse_amount
-from fracas_srd.state import Fighter
+from fracas_srd.state import DAILY, Fighter
 
 _RESOURCE = re.compile(r"level ([1-9]) spell slot")
 
@@ -142,3 +142,17 @@ def as_cast(spell: Spell, slot: int) -> Spell:
     targets = spell.targets + spell.upcast_targets * levels if spell.targets else 0
     darts = spell.darts + spell.upcast_darts * levels if spell.darts else 0
     return replace(spell, targets=targets, darts=darts, **amounts)
+
+
+def innate_use(caster: Fighter, spell: Spell) -> list[Event]:
+    """Innate Spellcasting: at will, or so many times a day, with no slot, cast as an
+    action or as a reaction (a tiefling's hellish rebuke, once a long rest)."""
+    if not spell.per_day:
+        return []
+    if caster.used(spell.name) >= spell.per_day:
+        times = "1 time" if spell.per_day == 1 else f"{spell.per_day} times"
+        raise RefusedError(
+            f"{caster.name} has cast {spell.name} {caster.its} {times} a day (innate "
+            "spellcasting); a long rest restores it"
+        )
+    return [Spent(caster.id, DAILY, 1, spell.name)]

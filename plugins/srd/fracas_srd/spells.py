@@ -70,10 +70,9 @@ from fracas_srd.effects import EFFECT, blocks, moving_freely, told, under
 from fracas_srd.evolve import evolve
 from fracas_srd.lasting import conditions_of, timed
 from fracas_srd.sheets import Spell, parse_amount
-from fracas_srd.slots import as_cast, slot_for, spend_slot
+from fracas_srd.slots import as_cast, innate_use, slot_for, spend_slot
 from fracas_srd.spellbook import spellbook
 from fracas_srd.state import (
-    DAILY,
     HEARTENS,
     MULTIATTACK,
     ONCE_A_TURN,
@@ -144,19 +143,6 @@ def slot_cost(caster: Fighter, spell: Spell, slot: int) -> list[Event]:
     said = spell_cast(spell, slot)
     paid = innate_use(caster, spell) if spell.innate else spend_slot(caster, slot)
     return [Spent(caster.id, "spell", 1, said, ["srd-3"]), *paid]
-
-
-def innate_use(caster: Fighter, spell: Spell) -> list[Event]:
-    """Innate Spellcasting: at will, or so many times a day, with no slot."""
-    if not spell.per_day:
-        return []
-    if caster.used(spell.name) >= spell.per_day:
-        times = "1 time" if spell.per_day == 1 else f"{spell.per_day} times"
-        raise RefusedError(
-            f"{caster.name} has cast {spell.name} {caster.its} {times} a day (innate "
-            "spellcasting); a long rest restores it"
-        )
-    return [Spent(caster.id, DAILY, 1, spell.name)]
 
 
 def ability_cost(state: State, caster: Fighter, spell: Spell) -> list[Event]:

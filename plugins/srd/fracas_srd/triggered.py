@@ -31,7 +31,7 @@ from fracas_srd.conditions import acting_ends, saving_throw
 from fracas_srd.damage import deal, roll_dice, saved_half
 from fracas_srd.effects import EFFECT, under
 from fracas_srd.sheets import Effect, Spell, parse_amount
-from fracas_srd.slots import as_cast, slots_left, spend_slot
+from fracas_srd.slots import as_cast, innate_use, slots_left, spend_slot
 from fracas_srd.state import LEGENDARY_RESISTANCE, Fighter, State, until_next
 from fracas_srd.turn import reaction
 
@@ -50,9 +50,12 @@ class Reaction(NamedTuple):
 
 
 def taken(state: State, fighter: Fighter, found: Reaction) -> list[Event]:
-    """The reaction spent (srd-4), and a reaction spell's slot (srd-50) unless innate."""
+    """The reaction spent (srd-4), and a reaction spell's slot (srd-50), or an innate one's
+    use a day (hellish rebuke once a long rest)."""
     events = reaction(state, fighter, found.name)
-    if found.spell and not found.spell.innate:
+    if found.spell and found.spell.innate:
+        events += innate_use(fighter, found.spell)
+    elif found.spell:
         events += spend_slot(fighter, reaction_slot(fighter, found.spell))
     return events
 
@@ -133,7 +136,9 @@ def chosen(
         raise RefusedError(f"{found.name} needs a foe it can see: {unseen} (srd-40, srd-41)")
     if found.parry:
         parrying(target, found, unseen, melee)
-    if found.spell and not found.spell.innate:
+    if found.spell and found.spell.innate:
+        innate_use(target, found.spell)  # refused now if its uses a day are spent
+    elif found.spell:
         reaction_slot(target, found.spell)  # refused now if no slot is left
     types = absorbs(found)
     if types and kind not in types:
