@@ -102,7 +102,7 @@ class Screen(msgspec.Struct, frozen=True):
     head_code: str
     head_step: int  # the step the head code stands after
     withheld: int | None  # players: the GM-only step the standings wait on
-    dice: ReplayStep | None = None  # the latest step in effect with dice the audience may see
+    dice: ReplayStep | None = None  # the latest step the audience sees, when it rolled and stands
     names: dict[str, str] = {}  # combatant id -> name, for the dice
     deadline: str = ""  # ISO 8601 UTC: when the reaction the fight waits on is due; "": none
 
@@ -357,7 +357,10 @@ class Timeline:
             for s in shown
             if s.sentence
         ]
-        dice = next((s for s in reversed(shown) if s.rolls and s.in_effect), None)
+        # the latest step's dice, none when it rolled none: an older step's, beside a step
+        # that rolled nothing, read across the room as the roll just made
+        latest = next((s for s in reversed(shown) if s.sentence), None)
+        dice = latest if latest is not None and latest.rolls and latest.in_effect else None
         return Screen(
             self.encounter,
             self.title,

@@ -430,6 +430,8 @@ def sentence(
     actor = None if command is None else command.get("actor")
     ended = turn_ended(command, said_by, events)
     ends = f"{spoken_name(ended, names)}'s turn ends" if ended else ""
+    if command is not None and command.get("action") == "gm.end":  # its opening says it
+        events = [e for e in events if not isinstance(e, EncounterEnded)]
     parts = step_parts(events, actor, names, ruleset, ends)
     head = opening(command if parts or said_by is None else said_by, names, ruleset, events)
     if parts and ends:  # the turn's end reads where it came, among what the pass set off

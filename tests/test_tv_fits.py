@@ -158,3 +158,54 @@ def test_every_word_on_the_tv_reads_from_3_m_with_a_blessed_party_and_a_dead_gob
     assert "bless · by Maelis" in said, said
     assert "under bless (Maelis's concentration)" in titles, titles
     assert tall <= 1080, f"the TV scrolls ({tall} px)"
+
+
+ROWS = """() => {
+  const seen = {};
+  for (const row of document.querySelectorAll("#screen table.board tbody tr")) {
+    const name = getComputedStyle(row.querySelector("td.name"));
+    const word = row.querySelector(".gone-word");
+    seen[row.dataset.combatant] = {color: name.color, size: name.fontSize,
+      text: row.querySelector("td.name").innerText.replace(/\\s+/g, " ").trim(),
+      word: word && [getComputedStyle(word).color, getComputedStyle(word).fontWeight]};
+  }
+  return seen;
+}"""
+
+
+def test_the_tv_shows_only_the_latest_steps_dice_and_a_dead_row_in_full_ink(
+    tmp_path: Path, browser: Any
+) -> None:
+    """Issue 37 (a table tester at 3 m, srd): after Maelis's bless, which rolls nothing, the
+    dice box still showed "Step 8's dice" (the initiative), read across the room as the roll
+    just made; a dead goblin's row was pale grey and had lost its "npc". The box follows the
+    latest step, gone when it rolled none; a dead row keeps its side's colour and tag, its
+    word in bold red, every word still 28 px at 4.5:1 or better."""
+    db = tmp_path / "cave.db"
+    party_and_six(db, [2, 12, 3, 20, 4, 5, 6, 7, 8, 9])  # Maelis acts first
+    with Fracas(str(db)) as log:
+        encounter = log.encounter("cave")
+        do(encounter, {"action": "gm.harm", "target": "foe1", "amount": 30})
+        do(encounter, {"action": "roll", "dice": "1d20", "reason": "a look", "actor": "maelis"})
+    with served(db) as running:
+        tv = browser.new_context(**TV).new_page()
+        tv.goto(running.players)
+        tv.locator("#screen .screen section.dice").wait_for(timeout=8000)
+        with Fracas(str(db)) as log:  # the page open: its push takes the box away
+            bless = {"action": "cast", "actor": "maelis", "spell": "bless"}
+            do(log.encounter("cave"), {**bless, "targets": ["brannoc", "wren", "ilse"]})
+        tv.locator("#screen .screen section.dice").wait_for(state="detached", timeout=8000)
+        if dump := os.environ.get("FRACAS_SHOTS"):
+            tv.screenshot(path=f"{dump}/tv-after-bless-a-dead-goblin.png")
+        rows = tv.evaluate(ROWS)
+        seen = tv.evaluate(CONTRAST)
+        top = tv.locator("#screen .log li").first.inner_text()
+    assert "bless" in top, top
+    dead, living = rows["foe1"], rows["foe0"]
+    assert dead["text"] == "Goblin 2 npc dead", dead
+    assert (dead["color"], dead["size"]) == (living["color"], living["size"]), (dead, living)
+    assert dead["word"] == ["rgb(198, 40, 40)", "700"], dead  # the table's red for down
+    small = [s for s in seen if s[1] < 28 and s[2] not in ("die", "step-link")]
+    assert not small, small
+    faint = [s for s in seen if s[0] < 4.5 and s[2] != "die dropped"]
+    assert not faint, faint
