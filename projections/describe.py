@@ -1,7 +1,7 @@
 """One readable line per event: what the log, replay and exports print."""
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -116,22 +116,46 @@ def edge_of(modifier: Modifier) -> str | None:
     return head if modifier.value == 0 and head in EDGES else None
 
 
-def said_modifier(modifier: Modifier) -> str:
+def said_modifiers(modifiers: Sequence[Modifier]) -> list[str]:
+    """An event's modifiers as a reader reads them (`said_modifier`), its notes those
+    `notes_of` finds: flagged, or in a log written before the flag, its old shape."""
+    notes = notes_of(modifiers)
+    return [said_modifier(m, note) for m, note in zip(modifiers, notes, strict=True)]
+
+
+def said_modifier(modifier: Modifier, note: bool | None = None) -> str:
     """A modifier as a reader reads it: '+2 proficiency (srd-M4)', advantage or
     disadvantage as what it is, not a number ('with advantage: the GM's ruling (srd-M3)'),
-    and a note as its words alone ('shield: +5 AC (srd-32)', never '+0 shield: ...')."""
+    and a note as its words alone ('shield: +5 AC (srd-32)', never '+0 shield: ...').
+    `note` is what its event's `notes_of` says of it (by default its flag alone)."""
     rule = f" ({modifier.rule})" if modifier.rule else ""
     if edge_of(modifier):
         return f"with {modifier.reason.removeprefix('with ')}{rule}"
-    if is_note(modifier):
+    if is_note(modifier) if note is None else note:
         return f"{modifier.reason}{rule}"
-    return modifier.describe()
+    return f"{modifier.value:+d} {modifier.reason}{rule}"
 
 
 def is_note(modifier: Modifier) -> bool:
-    """A note on a roll that adds nothing to it, 'what: how' ("shield: +5 AC", "half cover:
-    +2 AC": the target's, not the roller's), as against a term that came to 0 ("+0 Dex
-    modifier", "+0 armor"), whose number is kept."""
+    """A note on a roll that adds nothing to it ("shield: +5 AC", "half cover does not help
+    against fire bolt": the modifier's `note`), as against a term that came to 0 ("+0 Dex
+    modifier", "+0 armor"), whose number is kept, whatever either's words."""
+    return modifier.note
+
+
+def notes_of(modifiers: Sequence[Modifier]) -> list[bool]:
+    """Which of one event's modifiers are notes: those flagged, where any is; in an event
+    with none flagged, also those of the old shape (`is_legacy_note`), so a log written
+    before the flag reads as it did."""
+    if any(m.note for m in modifiers):
+        return [m.note for m in modifiers]
+    return [m.note or is_legacy_note(m) for m in modifiers]
+
+
+def is_legacy_note(modifier: Modifier) -> bool:
+    """The reading of logs written before the flag: their notes had note=False and were
+    told apart by shape alone, a modifier of no value worded 'name: words' ("shield: +5
+    AC", "half cover: +2 AC"). Read only for an event none of whose modifiers is flagged."""
     return modifier.value == 0 and ": " in modifier.reason
 
 
@@ -187,7 +211,7 @@ def describe_roll(
     if event.target is not None:
         text += f" vs {event.target}{'%' if roll.dice == 'd100' else ''}"
     if event.modifiers:
-        text += " (" + ", ".join(said_modifier(m) for m in event.modifiers) + ")"
+        text += " (" + ", ".join(said_modifiers(event.modifiers)) + ")"
     if event.result:
         text += f" -> {event.result}"
     return f"{text}; {source}{rules_of(event.rules)}"
@@ -312,7 +336,7 @@ def describe(
             said = f"{event.target} takes {event.amount} damage: {event.said}"
             return said + rules_of(event.rules)
         case Damaged():
-            parts = ", ".join(m.describe() for m in event.breakdown)
+            parts = ", ".join(said_modifiers(event.breakdown))
             parts = f" ({parts})" if parts else ""
             return f"{event.target} takes {event.amount} damage{parts}{rules_of(event.rules)}"
         case Healed():

@@ -18,7 +18,7 @@ from fracas.projections.describe import (
     came_to,
     describe,
     describe_control,
-    said_modifier,
+    said_modifiers,
 )
 from fracas.projections.secrecy import (
     UNSEEN,
@@ -279,7 +279,7 @@ def roll_line(
         roll.entered_by,
         roll.counter,
         event.target,
-        [said_modifier(m) for m in event.modifiers],
+        said_modifiers(event.modifiers),
         event.result,
         event.rules,
         event.secret,

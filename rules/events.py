@@ -16,10 +16,13 @@ class Modifier(msgspec.Struct, frozen=True):
     value: int
     reason: str
     rule: str = ""
+    # a note on the roll ("shield: +5 AC", "half cover does not help against fire bolt"),
+    # not a number of it: said as its words alone, never as a "+0" term
+    note: bool = False
 
     def describe(self) -> str:
         rule = f" ({self.rule})" if self.rule else ""
-        return f"{self.value:+d} {self.reason}{rule}"
+        return f"{self.reason}{rule}" if self.note else f"{self.value:+d} {self.reason}{rule}"
 
 
 Bounded = Annotated[int, msgspec.Meta(ge=-1000, le=1000)]  # a modifier, an option: a fight's size

@@ -66,12 +66,30 @@ def rolls_of(events: list[Event]) -> list[Rolled]:
 
 
 def same_events(a: list[Event], b: list[Event]) -> bool:
-    """The same events, leaving out a line saying typed faces were not needed (not the
-    rules' to decide)."""
-    encode = msgspec.json.encode
-    return [encode(e) for e in a if not is_unneeded(e)] == [
-        encode(e) for e in b if not is_unneeded(e)
+    """The same decisions: a modifier's `note` (how it is said, which a log written before
+    it had none of) aside, and a line saying typed faces were not needed (not the rules' to
+    decide) left out."""
+    return [_decided(e) for e in a if not is_unneeded(e)] == [
+        _decided(e) for e in b if not is_unneeded(e)
     ]
+
+
+def _decided(event: Event) -> bytes:
+    return msgspec.json.encode(_unnoted(msgspec.to_builtins(event)))
+
+
+def _unnoted(value: Any) -> Any:
+    """A modifier's fields without its `note` (a modifier: value, reason, rule and note)."""
+    if isinstance(value, dict):
+        if value.keys() >= MODIFIER_FIELDS:
+            value = {k: v for k, v in value.items() if k != "note"}
+        return {k: _unnoted(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_unnoted(v) for v in value]
+    return value
+
+
+MODIFIER_FIELDS = frozenset(("value", "reason", "rule", "note"))
 
 
 # -- every outcome a step could have had ------------------------------------------------

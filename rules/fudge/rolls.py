@@ -61,7 +61,8 @@ def penalties(state: State, fighter: Fighter, multiple: bool = True) -> list[Mod
     wound = state.wound(fighter)
     if wound.penalty:
         if fighter.sheet.pain_tolerance:
-            terms.append(Modifier(0, f"{wound.name}: cancelled by Pain Tolerance", "003-33"))
+            cancelled = f"{wound.name}: cancelled by Pain Tolerance"
+            terms.append(Modifier(0, cancelled, "003-33", note=True))
         else:
             terms.append(Modifier(wound.penalty, wound.name, "003-33"))
     count = action_count(state, fighter)

@@ -321,7 +321,7 @@ def armor_against(target: Fighter, weapon: Weapon, command: Attack | None) -> li
     if target.sheet.armor and not avoid_armor:
         terms.append(Modifier(-target.sheet.armor, "body armor"))
     elif target.sheet.armor:
-        terms.append(Modifier(0, "called shot avoids body armor", "000-10"))
+        terms.append(Modifier(0, "called shot avoids body armor", "000-10", note=True))
     cover = target.conditions.get("cover")
     if cover and weapon.kind in ("firearm", "explosive") and not avoid_cover:
         terms.append(Modifier(-cover["armor"], "behind cover", "000-20"))

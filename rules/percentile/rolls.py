@@ -49,9 +49,10 @@ def inhuman_note(rating: Rating, target: int, options: Options) -> Modifier:
     """000-M2 beside an inhuman stat's test: which rolls succeed, which are criticals."""
     stat = rating.stat
     if options.inhuman_penalties == "ignored":  # as the encounters begun so recorded it
-        return Modifier(0, f"inhuman stat {stat}: every roll but 100 succeeds", "000-M2")
+        return Modifier(0, f"inhuman stat {stat}: every roll but 100 succeeds", "000-M2", note=True)
     succeeds = "every roll but 100 succeeds, " if target >= 99 else ""
-    return Modifier(0, f"inhuman stat {stat}: {succeeds}{stat} or under is a critical", "000-M2")
+    said = f"inhuman stat {stat}: {succeeds}{stat} or under is a critical"
+    return Modifier(0, said, "000-M2", note=True)
 
 
 def checked_rating(fighter: "Fighter", skill: str) -> "Rating":

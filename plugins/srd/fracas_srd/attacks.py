@@ -94,7 +94,7 @@ def attack_modifiers(fighter: Fighter, weapon: Weapon) -> list[Modifier]:
 def cover_notes(cover: str) -> list[Modifier]:
     """srd-22: cover raises the target's AC; a note on the roll says by how much."""
     more = cover_bonus(cover)
-    return [Modifier(0, f"{cover} cover: +{more} AC", "srd-22")] if more else []
+    return [Modifier(0, f"{cover} cover: +{more} AC", "srd-22", note=True)] if more else []
 
 
 def judge_attack(ac: int, up_close: str):
@@ -249,7 +249,9 @@ def flat_damage(attacker: Fighter, weapon: Weapon, flat: int, offhand: bool) -> 
     mod = attacker.sheet.mod(ability)
     if offhand and mod > 0:
         parts.append(
-            Modifier(0, f"off-hand: its {ability.capitalize()} modifier is not added", "srd-19")
+            Modifier(
+                0, f"off-hand: its {ability.capitalize()} modifier is not added", "srd-19", True
+            )
         )
     else:
         parts.append(Modifier(mod, f"{ability.capitalize()} modifier", "srd-9"))

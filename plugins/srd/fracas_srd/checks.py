@@ -74,7 +74,7 @@ class Edge:
     def add(self, good: bool, reason: str, rule: str) -> None:
         kind = ADVANTAGE if good else DISADVANTAGE
         (self.advantage if good else self.disadvantage).append(
-            Modifier(0, f"{kind}: {reason}", rule)
+            Modifier(0, f"{kind}: {reason}", rule, note=True)
         )
 
     @property
@@ -87,7 +87,8 @@ class Edge:
     def notes(self) -> list[Modifier]:
         notes = [*self.advantage, *self.disadvantage]
         if self.advantage and self.disadvantage:
-            notes.append(Modifier(0, "advantage and disadvantage cancel: one d20", "srd-M3"))
+            cancel = "advantage and disadvantage cancel: one d20"
+            notes.append(Modifier(0, cancel, "srd-M3", note=True))
         return notes
 
 

@@ -124,7 +124,8 @@ def deal(
     cited = ["srd-9", *rules, *dict.fromkeys(n.rule for n in notes if n.rule in TYPED)]
     absorbed = min(target.temp_hp, taken)
     if absorbed:
-        notes.append(Modifier(0, f"{absorbed} of it off temporary hit points first", "srd-11"))
+        off = f"{absorbed} of it off temporary hit points first"
+        notes.append(Modifier(0, off, "srd-11", note=True))
         cited.append("srd-11")
         told.append(f"{absorbed} of it off temporary hit points first (srd-11)")
     breakdown = [*parts, *notes]

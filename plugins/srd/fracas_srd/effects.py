@@ -70,13 +70,18 @@ def least_ac(fighter: Fighter) -> tuple[str, int] | None:
     )
 
 
+def note(words: str, rule: str) -> Modifier:
+    """A note on a roll, not a number of it (never a "+0" term)."""
+    return Modifier(0, words, rule, note=True)
+
+
 def ac_notes(fighter: Fighter) -> list[Modifier]:
     """Why the AC is not the sheet's: each effect's change, as a note on the roll."""
     armour, floor = armour_of(fighter), least_ac(fighter)
-    base = [] if armour is None else [Modifier(0, f"{armour[0]}: AC {armour[1]}", "srd-44")]
-    base += [] if floor is None else [Modifier(0, f"{floor[0]}: AC {floor[1]} at least", "srd-71")]
+    base = [] if armour is None else [note(f"{armour[0]}: AC {armour[1]}", "srd-44")]
+    base += [] if floor is None else [note(f"{floor[0]}: AC {floor[1]} at least", "srd-71")]
     return base + [
-        Modifier(0, f"{name}: {e.ac:+d} AC", "srd-32") for name, e in effects_on(fighter) if e.ac
+        note(f"{name}: {e.ac:+d} AC", "srd-32") for name, e in effects_on(fighter) if e.ac
     ]
 
 

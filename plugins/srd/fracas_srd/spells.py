@@ -790,7 +790,7 @@ def save_spell(
     shook = [spell.shaken_off and t.shook_off(caster.id, spell.name) for t in targets]
     cover, past = command.cover, []
     if spell.past_cover and ability == "dex" and cover_bonus(cover):
-        past = [Modifier(0, f"{cover} cover does not help against {spell.name}", "srd-22")]
+        past = [Modifier(0, f"{cover} cover does not help against {spell.name}", "srd-22", True)]
         cover = "none"
     unmoved = [
         (not spell.damage and spell.condition and t.immune_to(spell.condition)) or shaken
