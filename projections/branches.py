@@ -51,7 +51,10 @@ def step_diff(step, ruleset: Ruleset, names: dict[str, str]) -> StepDiff:
 
     def lines(events) -> list[str]:
         reads = ruleset.reads_rolls
-        return [describe(e, ruleset.round_word, reads, names, True) for e in outcome(events)]
+        spent = ruleset.spent_words
+        return [
+            describe(e, ruleset.round_word, reads, names, True, spent) for e in outcome(events)
+        ]
 
     was = lines(step.recorded)
     if not step.decision:

@@ -1,7 +1,7 @@
 """One readable line per event: what the log, replay and exports print."""
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -290,11 +290,13 @@ def describe(
     reads: str = TOTAL,
     names: Mapping[str, str] | None = None,
     plain: bool = False,
+    spent: Callable[[Spent], str | None] | None = None,
 ) -> str:
     """The event's line; a new turn reads in the ruleset's word for a round ("Sequence 2"),
     a roll as the ruleset reads it (`reads_rolls`), combatants by their `names` where given
     (the GM's lines: players' lines come from `sentences`, which hides who they may not see);
-    `plain`: where a roll's dice came from in plain words, not the log's seed counter."""
+    `plain`: where a roll's dice came from in plain words, not the log's seed counter;
+    `spent`: the ruleset's words for a resource of its own spent (`Ruleset.spent_words`)."""
     event = in_names(event, names) if names else event
     match event:
         case EncounterStarted():
@@ -364,7 +366,7 @@ def describe(
             held = ", ".join(event.holding) or "nothing"
             return f"{event.combatant} now holds {held}: {event.reason}{rules_of(event.rules)}"
         case Spent():
-            return spends(event)
+            return (spent(event) if spent is not None else None) or spends(event)
         case TurnAdvanced(actor=None, reason=reason) if reason == begins(round_word, event.round):
             return f"{round_word} {event.round} begins"  # before anyone can act (4dF)
         case TurnAdvanced():
@@ -381,4 +383,5 @@ def gm_lines(events: list[Event], live: "Encounter") -> list[str]:
     combatant by the name the table knows them by, hidden ones too."""
     rules = live.ruleset
     names = shown_names(live.view())
-    return [describe(e, rules.round_word, rules.reads_rolls, names) for e in events]
+    words, reads, spent = rules.round_word, rules.reads_rolls, rules.spent_words
+    return [describe(e, words, reads, names, spent=spent) for e in events]

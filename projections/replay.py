@@ -53,6 +53,7 @@ from fracas.rules.events import (
     Resolved,
     Rolled,
     SeedRevealed,
+    Spent,
 )
 from fracas.rules.gm import REMOVED
 from fracas.rules.names import closest, some_of
@@ -550,6 +551,7 @@ def player_lines(
     round_word: str,
     reads: str,
     names: dict[str, str] | None = None,
+    spent: Callable[[Spent], str | None] | None = None,
 ) -> list[str]:
     """What players may read of a step (`command` as they may read it), combatants by the
     `names` players see: a masked step shows only the command given."""
@@ -558,12 +560,12 @@ def player_lines(
         shown = [describe_command(command, names)] if command is not None else []
         return [*shown, GM_ONLY]
     if not epochs:  # (no seed to withhold: each event as the GM reads it)
-        return [describe(e, round_word, reads, names) for e in events]
+        return [describe(e, round_word, reads, names, spent=spent) for e in events]
     return [
         f"dice seed {e.seed_epoch} revealed to the GM (withheld here: it would re-derive "
         "GM-only rolls)"
         if isinstance(e, SeedRevealed) and e.seed_epoch in epochs
-        else describe(e, round_word, reads, names)
+        else describe(e, round_word, reads, names, spent=spent)
         for e in events
     ]
 
@@ -724,9 +726,13 @@ def timeline(
         elif players:
             shown = audience.command(frame)
             epochs, words = audience.cut.epochs, ruleset.round_word
-            lines = player_lines(shown, events, masked, epochs, words, ruleset.reads_rolls, names)
+            reads = ruleset.reads_rolls
+            lines = player_lines(
+                shown, events, masked, epochs, words, reads, names, ruleset.spent_words
+            )
         else:
-            lines = [describe(e, ruleset.round_word, ruleset.reads_rolls, names) for e in events]
+            words, reads, spent = ruleset.round_word, ruleset.reads_rolls, ruleset.spent_words
+            lines = [describe(e, words, reads, names, spent=spent) for e in events]
         reads = ruleset.reads_rolls
         primed = decided_with(frame, events, asked_rolls)
         if any(isinstance(e, ReactionAsked) for e in events):

@@ -39,6 +39,7 @@ from fracas.rules.events import (
     Declared,
     Event,
     Rolled,
+    Spent,
 )
 from fracas.rules.names import closest, explain
 from fracas.rules.players import Playable
@@ -290,6 +291,12 @@ class Ruleset:
     # None for the action's own (d20: a monster's breath "uses {spell} on", no spell cast;
     # a spell cast with a higher slot "casts {spell} at level 2 on"). None: `verbs` alone.
     step_verb: Callable[[dict[str, Any], Sequence[Event]], str | None] | None = None
+    # How a line says a resource of the ruleset's own spent, in its words (d20: a spell
+    # cast, "Maelis casts bless, a 1st-level spell, with an action"; a slot, "Maelis spends
+    # a 1st-level spell slot: 3 of 4 left"): a Spent, its combatant named as the reader
+    # knows them -> the line, or None for fracas's ("Maelis spends 1 legendary action: ...").
+    # None: fracas's words for every one.
+    spent_words: Callable[[Spent], str | None] | None = None
     # How a step's short headline (a TV's log line) says it where what it came to words it
     # better than the sentence's verb: (the command, as plain data; the step's events as
     # the reader sees them) -> a verb as `verbs` writes them, or None for the sentence's

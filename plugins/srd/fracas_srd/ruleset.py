@@ -73,6 +73,7 @@ from fracas_srd.words import (
     facts,
     headline_verb,
     reaction_figures,
+    spent_words,
     step_verb,
     target_outcomes,
 )
@@ -362,6 +363,7 @@ RULESET = Ruleset(
     key_numbers=key_numbers,
     verbs=VERBS,
     step_verb=step_verb,
+    spent_words=spent_words,
     headline_verb=headline_verb,
     target_outcomes=target_outcomes,
     told=TOLD,

@@ -8,10 +8,11 @@ from typing import Any
 from fracas.rules.api import Damaged, Event, Playable, PlayerField, Resolved, Rolled, Spent
 
 from fracas_srd.attacks import CRITICAL
-from fracas_srd.castings import upcast_to
+from fracas_srd.castings import CAST_AS, upcast_to
 from fracas_srd.checks import ABILITY_NAMES, check_name, save_name, with_article
 from fracas_srd.events import DEATH_SAVE
 from fracas_srd.sheets import SKILLS, Sheet
+from fracas_srd.slots import ordinal, slot_level
 from fracas_srd.triggered import settled
 from fracas_srd.turn import OFF_HAND, SECOND_WIND, bonus_form
 
@@ -448,3 +449,23 @@ def reaction_figures(sheet: Sheet, option: str, own: Mapping[str, Any]) -> str:
         lower = f": no level {below} left" if slot > spell.level else ""
         said.append(f"a level {slot} slot{lower}")
     return "; ".join(said)
+
+
+def spent_words(event: Spent) -> str | None:
+    """srd's words for its own resources spent, read from the log's (so a log of any age
+    reads them): a spell cast, "Maelis casts bless, a 1st-level spell, with an action" (a
+    cantrip's says it spends no slot), and the slot it spends, "Maelis spends a 1st-level
+    spell slot: 3 of 4 left" (srd-50); None for any other resource (fracas's words)."""
+    level = slot_level(event.resource)
+    if level:
+        return f"{event.combatant} spends a {ordinal(level)}-level spell slot: {event.reason}"
+    found = CAST_AS.search(event.reason) if event.resource == "spell" else None
+    if found is None:  # the oldest words ("action:2") keep fracas's
+        return None
+    name = event.reason[: found.start()].removesuffix(", ")
+    how = f"with {found['casting']}"
+    if not found["level"]:
+        return f"{event.combatant} casts {name}, a cantrip (no spell slot), {how}"
+    cast = f"a {ordinal(int(found['level']))}-level spell"
+    upcast = f" at {ordinal(int(found['slot']))} level" if found["slot"] else ""
+    return f"{event.combatant} casts {name}, {cast},{upcast} {how}"

@@ -29,7 +29,7 @@ def test_srd_39_ask_rolls_the_attack_first_and_asks_shield_only_once_it_hits(gm)
     out = ok(gm, "answer", "ilse", "shield")
     assert "shield: the hit becomes a miss (14 vs AC 17)" in out
     assert "misses Ilse" in out and "damage" not in out
-    assert "1 level 1 spell slot: 3 of 4 left" in out
+    assert "spends a 1st-level spell slot: 3 of 4 left" in out
     assert "d20" not in out  # the attack roll is the asking step's, not rolled again
     assert "waiting" not in ok(gm, "status")
 

@@ -38,7 +38,7 @@ def brannocs_turn(gm: Gm) -> None:
 def test_srd_44_mage_armor_makes_an_unarmoured_caster_s_ac_13_plus_dex(gm):
     assert row(gm, "arch")["ac"] == 12  # 10 + Dex
     cast = ok(gm, "act", "arch", "cast", "arch", "-o", "spell=mage armor")
-    assert "Archmage spends 1 level 1 spell slot: 3 of 4 left" in cast
+    assert "Archmage spends a 1st-level spell slot: 3 of 4 left" in cast
     assert "Archmage is under mage armor for 4800 rounds" in cast  # 8 hours
     assert row(gm, "arch")["ac"] == 15 and "under mage armor" in row(gm, "arch")["conditions"]
     brannocs_turn(gm)
@@ -58,7 +58,7 @@ def test_srd_45_misty_step_is_a_bonus_action_that_frees_from_a_grapple_with_no_m
     ok(gm, "condition", "set", "arch", "grappled")
     cast = ok(gm, "act", "arch", "cast", "-o", "spell=misty step")
     assert "Archmage spends 1 bonus action: cast" in cast
-    assert "Archmage spends 1 level 2 spell slot: 2 of 3 left" in cast
+    assert "Archmage spends a 2nd-level spell slot: 2 of 3 left" in cast
     assert "Archmage teleports up to 30 feet to a space it can see: no movement spent" in cast
     assert "Archmage is no longer grappled: teleported out of the grappler's reach" in cast
     assert "grappled" not in row(gm, "arch")["conditions"]
@@ -122,9 +122,9 @@ def duel(tmp_path: Path) -> Gm:
 def test_srd_47_counterspell_stops_a_spell_of_its_level_or_lower_with_no_roll(duel):
     cast = ok(duel, "act", "mage", "cast", "brannoc", "-o", "spell=fireball",
               "--defence", "arch=counterspell")  # fmt: skip
-    assert "Mage spends 1 level 3 spell slot: 2 of 3 left" in cast  # the slot is spent
+    assert "Mage spends a 3rd-level spell slot: 2 of 3 left" in cast  # the slot is spent
     assert "Archmage spends 1 reaction: counterspell" in cast
-    assert "Archmage spends 1 level 3 spell slot: 2 of 3 left" in cast
+    assert "Archmage spends a 3rd-level spell slot: 2 of 3 left" in cast
     assert "fireball (level 3) is countered by counterspell at level 3 [srd-47" in cast
     assert "damage" not in cast and "save" not in cast
     assert row(duel, "brannoc")["hp"] == 28
@@ -168,7 +168,7 @@ def test_srd_47_a_player_asked_is_offered_counterspell_though_not_a_target(duel)
 
 def test_srd_46_greater_invisibility_lasts_through_the_target_s_own_spells(duel):
     cast = ok(duel, "act", "mage", "cast", "mage", "-o", "spell=greater invisibility")
-    assert "Mage spends 1 level 4 spell slot: 2 of 3 left" in cast
+    assert "Mage spends a 4th-level spell slot: 2 of 3 left" in cast
     assert "Mage is invisible for 10 rounds: greater invisibility" in cast
     for _ in range(4):
         ok(duel, "next")
@@ -444,7 +444,7 @@ def chapel(tmp_path: Path) -> Gm:
 def test_srd_70_lesser_restoration_ends_the_one_condition_of_its_four(chapel):
     ok(chapel, "act", "brannoc", "save", "con", "--dc", "30", "-o", "fail=poisoned", "--dice", "1")
     cast = ok(chapel, "act", "priest", "cast", "brannoc", "-o", "spell=lesser restoration")
-    assert "Priest spends 1 level 2 spell slot: 2 of 3 left" in cast
+    assert "Priest spends a 2nd-level spell slot: 2 of 3 left" in cast
     assert "Brannoc is no longer poisoned: lesser restoration ends it [srd-70]" in cast
     assert row(chapel, "brannoc")["conditions"] == ""
 
@@ -508,7 +508,7 @@ def test_srd_72_spiritual_weapon_attacks_as_cast_then_again_as_a_bonus_action(na
     cast = ok(nave, "act", "priest", "cast", "gob", "-o", "spell=spiritual weapon",
               "--dice", "3")  # fmt: skip
     assert "Priest spends 1 bonus action: cast" in cast
-    assert "Priest spends 1 level 2 spell slot: 2 of 3 left" in cast
+    assert "Priest spends a 2nd-level spell slot: 2 of 3 left" in cast
     assert "spiritual weapon misses Goblin" in cast
     assert "Priest is under spiritual weapon for 10 rounds" in cast  # 1 minute
     ok(nave, "act", "priest", "cast", "gob", "-o", "spell=sacred flame", "--dice", "20")
@@ -517,7 +517,7 @@ def test_srd_72_spiritual_weapon_attacks_as_cast_then_again_as_a_bonus_action(na
     again = ok(nave, "act", "priest", "cast", "gob", "-o", "spell=spiritual weapon",
                "--dice", "15,2")  # fmt: skip
     assert "Priest spends 1 bonus action: spiritual weapon attacks again" in again
-    assert "spell slot" not in again and "spends 1 spell" not in again
+    assert "spell slot" not in again and "casts spiritual weapon" not in again
     assert "Goblin takes 5 damage: 1d8 [2] + 3 Wis = 5 force" in again
     ok(nave, "act", "priest", "cast", "gob", "-o", "spell=guiding bolt", "--dice", "1")  # srd-3
 
@@ -656,7 +656,7 @@ def vault(tmp_path: Path) -> Gm:
 
 def test_srd_77_power_word_stun_stuns_150_hit_points_or_fewer_until_a_con_save(vault):
     cast = ok(vault, "act", "lich", "cast", "brannoc", "-o", "spell=power word stun")
-    assert "Lich spends 1 level 8 spell slot: 0 of 1 left" in cast
+    assert "Lich spends a 8th-level spell slot: 0 of 1 left" in cast
     assert "Brannoc is stunned: power word stun" in cast and "save against" not in cast
     ok(vault, "next")
     stays = ok(vault, "next", "--dice", "7")  # the end of Brannoc's turn: 7 + 4 vs DC 20
@@ -672,7 +672,7 @@ def test_srd_77_power_word_stun_leaves_a_creature_of_more_hit_points(vault):
 
 def test_srd_45_dimension_door_teleports_its_caster_up_to_500_feet(vault):
     cast = ok(vault, "act", "lich", "cast", "-o", "spell=dimension door")
-    assert "Lich spends 1 level 4 spell slot" in cast
+    assert "Lich spends a 4th-level spell slot" in cast
     assert "Lich teleports up to 500 feet to a space it can see: no movement spent" in cast
 
 

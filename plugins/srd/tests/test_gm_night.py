@@ -168,8 +168,8 @@ def test_the_log_says_a_breath_is_the_monster_s_action_and_an_upcast_its_level(g
     assert "spell" not in breath.replace("spell=", "") and "cantrip" not in breath
     ok(gm, "next")
     darts = ok(gm, "act", "ilse", "cast", "wyrm", "-o", "spell=magic missile", "-o", "level=2")
-    assert "magic missile, a level 1 spell cast at level 2 with an action" in darts
-    assert "Ilse spends 1 level 2 spell slot: 1 of 2 left" in darts
+    assert "Ilse casts magic missile, a 1st-level spell, at 2nd level with an action" in darts
+    assert "Ilse spends a 2nd-level spell slot: 1 of 2 left" in darts
 
 
 def dead_party(gm) -> None:

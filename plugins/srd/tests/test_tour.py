@@ -56,7 +56,7 @@ def test_the_docs_wyrm_s_lair_runs_as_written(tmp_path: Path):
     assert "shield: the hit becomes a miss (16 vs AC 17) [srd-39]" in out
     refused = "Maelis has no level 1 spell slot left (all 1 spent; srd-50): cast it with a"
     assert f"{refused} level 2 slot, -o level=2 (1 left)" in done.stderr
-    assert "Maelis spends 1 level 2 spell slot: 0 of 1 left" in out
+    assert "Maelis spends a 2nd-level spell slot: 0 of 1 left" in out
     assert "Brannoc is prone: bite of Wolf [srd-35, srd-27]" in out
     assert "Brannoc spends 15 feet of movement: stands up, 15 feet left" in out
     assert "becomes a success (2 left today)" in out

@@ -292,5 +292,5 @@ def test_srd_3_the_log_says_which_attack_of_the_attack_action_is_spent_as_a_sent
 def test_srd_3_the_log_says_which_spell_was_cast_and_how_as_a_sentence():
     t = fight(("pc-ilse", "wizard"), ("gob", "goblin"))
     out = t.act("pc-ilse", "cast", "gob", faces=(2,), spell="fire bolt")
-    said = [describe(e) for e in of(out, Spent) if e.resource == "spell"]
-    assert said == ["pc-ilse spends 1 spell: fire bolt, a cantrip cast with an action"]
+    said = [e.reason for e in of(out, Spent) if e.resource == "spell"]
+    assert said == ["fire bolt, a cantrip cast with an action"]
