@@ -41,6 +41,17 @@ def in_view(page: Any, selector: str) -> bool:
     return box is not None and box["y"] >= 0 and box["y"] + min(box["height"], 60) <= 844
 
 
+def settled_in_view(page: Any, selector: str) -> None:
+    """Wait until SELECTOR is in view at 390x844, or the wait's end: the result's smooth scroll
+    may still be under way two frames after the panel is redrawn."""
+    page.wait_for_function(
+        """s => { const b = document.querySelector(s).getBoundingClientRect();
+                  return b.y >= 0 && b.y + Math.min(b.height, 60) <= 844; }""",
+        arg=selector,
+        timeout=WAIT,
+    )
+
+
 def landed(page: Any, chosen: Any) -> None:
     """Tap the chosen action's button: its step lands (the screen shows one more), or the
     test fails with the refusal the phone shows."""
@@ -177,6 +188,7 @@ def test_srd_cast_attack_and_darts_from_a_phone(tmp_path: Path, browser: Any) ->
             "seen => document.querySelector('#panel .me').dataset.seen !== seen", arg=seen
         )
         wizard.evaluate(TWO_FRAMES)
+        settled_in_view(wizard, "#act .actions")
         assert in_view(wizard, "#act .actions"), wizard.evaluate(
             "[scrollY, document.querySelector('#act .actions').getBoundingClientRect().toJSON()]"
         )
