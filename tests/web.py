@@ -273,20 +273,17 @@ def phone_of(browser: Any, running: Served, db: Path, who: str, acting: bool = T
     page.goto(f"{running.root}/p/{invited(db, who)}")
     until_acting(db, page, acting)
     # the stream's first screen redraws the panel: a tap before that may land on the old one
-    page.wait_for_function(
-        "window.fracasScreens >= 1 && !document.querySelector('#panel .me[data-first]')"
-    )
+    page.wait_for_function("window.fracasRedrawn >= 1")
     return page
 
 
-# Marks the panel the page was served with, and counts the stream's screens.
+# Counts the stream's screens, and the phone's panels drawn after the first of them.
 FIRST_PANEL = """
 document.addEventListener("fracas:screen", () => {
   window.fracasScreens = (window.fracasScreens || 0) + 1;
 });
-document.addEventListener("DOMContentLoaded", () => {
-  const me = document.querySelector("#panel .me");
-  if (me) me.dataset.first = "yes";
+document.addEventListener("fracas:panel", () => {
+  if (window.fracasScreens) window.fracasRedrawn = (window.fracasRedrawn || 0) + 1;
 });
 """
 

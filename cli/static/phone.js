@@ -34,23 +34,25 @@
   async function draw() {
     const response = await fetch(base + "/panel", { cache: "no-store" });
     if (response.status === 403) { gone(await response.text()); return; }
-    if (response.ok) {
-      const html = await response.text();
-      keep();
-      const held = buttonsTop();
-      panel.innerHTML = html;
-      wire();
-      forget();
-      sayAgain();
-      holdButtons(held);
-      if (cue) { cue.scrollIntoView({ block: "start" }); cue = null; }  // a chance just offered
-    }
+    if (!response.ok) { setTimeout(refresh, 1000); return; }  // busy (429) or failing: again
+    const html = await response.text();
+    keep();
+    const held = buttonsTop();
+    panel.innerHTML = html;
+    wire();
+    forget();
+    sayAgain();
+    holdButtons(held);
+    if (cue) { cue.scrollIntoView({ block: "start" }); cue = null; }  // a chance just offered
+    document.dispatchEvent(new Event("fracas:panel"));
   }
 
+  // The link was revoked: its line alone, and the page stops asking for the table.
   function gone(line) {
     refusal.textContent = line;
     panel.innerHTML = "";
     body.classList.add("revoked");
+    document.dispatchEvent(new Event("fracas:gone"));
   }
 
   function chosenSet() {

@@ -135,11 +135,20 @@
   lost.hidden = true;
   screen.before(lost);
   function losing(line) { lost.textContent = line; lost.hidden = false; }
+  // A page whose link was revoked (a phone's `fracas:gone`) stops: no table to look for.
+  let stream = null, over = false;
+  document.addEventListener("fracas:gone", () => {
+    over = true;
+    lost.hidden = true;
+    if (stream) stream.close();
+  });
   function connect() {
-    const stream = new EventSource(base + "/stream");
-    stream.addEventListener("screen", onScreen);
-    stream.addEventListener("error", () => {
-      if (stream.readyState !== EventSource.CLOSED) {
+    if (over) return;
+    const opened = stream = new EventSource(base + "/stream");
+    opened.addEventListener("screen", onScreen);
+    opened.addEventListener("error", () => {
+      if (over) return;
+      if (opened.readyState !== EventSource.CLOSED) {
         losing("Lost the table: trying again…");
         return;
       }
