@@ -59,6 +59,7 @@ from fracas_srd.triggered import (
     turns,
     when_hit,
 )
+from fracas_srd.turn import dead_target
 
 CRITICAL, FUMBLE = "critical hit", "natural 1: miss"
 
@@ -326,7 +327,7 @@ def weapon_attack(
 ) -> list[Event]:
     """One attack with a weapon against one target, and its damage on a hit."""
     if target.dead:
-        raise RefusedError(f"{target.name} is dead")
+        raise dead_target(target)
     check_charmed(attacker, [target], "attack")
     check_reach(weapon, command)
     events: list[Event] = []

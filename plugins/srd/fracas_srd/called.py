@@ -23,6 +23,7 @@ from fracas_srd.effects import Bonus, check_spend, kept, spent_once
 from fracas_srd.events import RollOpen
 from fracas_srd.sheets import RollKind
 from fracas_srd.state import TRACKED, Fighter, State
+from fracas_srd.turn import dead_actor
 
 CHOSEN = {"checks": "srd-81", "saves": "srd-82"}  # guidance's rule, resistance's
 
@@ -102,7 +103,7 @@ def spend(state: State, actor: Fighter, command: Spend, ctx: Context) -> list[Ev
     after its roll, and the roll decided again (a failure's condition taken back by a
     success after all); the effect ends with it."""
     if actor.dead:
-        raise RefusedError(f"{actor.name} is dead")
+        raise dead_actor(actor)
     name, left = command.effect.strip(), actor.open_roll
     if not any(b.source.lower() == name.lower() for k in CHOSEN for b in kept(actor, k)):
         raise RefusedError(f"{actor.name} has no {name} to spend (srd-81, srd-82)")
@@ -138,7 +139,7 @@ def spend(state: State, actor: Fighter, command: Spend, ctx: Context) -> list[Ev
 
 def check_fail(actor: Fighter, condition: str, dc: int | None) -> None:
     if actor.dead:
-        raise RefusedError(f"{actor.name} is dead")
+        raise dead_actor(actor)
     if condition and dc is None:
         raise RefusedError("a condition on a failure needs the DC: --dc N")
     if condition.lower() in TRACKED:

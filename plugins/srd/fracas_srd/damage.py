@@ -365,10 +365,17 @@ def still_held(state: State, caster: Fighter, who: str, condition: str) -> bool:
     return detail is not None and detail.get("by") == caster.id
 
 
+def ruled_alive(dead: Fighter) -> str:
+    """What the GM does first to rule the dead alive, as a refusal ends."""
+    return f"if the GM rules {dead.them} alive, `fracas condition clear {dead.id} dead` first"
+
+
 def heal(target: Fighter, amount: int, source: str, rules: tuple[str, ...] = ()) -> list[Event]:
     """srd-12: up to the maximum; from 0, conscious again and no more death saves."""
     if target.dead:
-        raise RefusedError(f"{target.name} is dead; healing does not bring back the dead")
+        raise RefusedError(
+            f"{target.name} is dead; healing does not bring back the dead: {ruled_alive(target)}"
+        )
     barred = unhealed(target)
     gained = 0 if barred else min(amount, target.hp_max - target.hp)
     short = f"{barred}: {target.it} cannot regain hit points" if barred else capped(gained, amount)

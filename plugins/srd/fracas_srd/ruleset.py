@@ -40,7 +40,14 @@ from fracas_srd import (
 from fracas_srd.checks import srd_names
 from fracas_srd.commands import ACTIONS, Act, DeathSave, SrdCommand, Surprise
 from fracas_srd.conditions import SRD_CONDITIONS
-from fracas_srd.damage import deal, end_concentration, gain_temporary, heal, what_follows
+from fracas_srd.damage import (
+    deal,
+    end_concentration,
+    gain_temporary,
+    heal,
+    ruled_alive,
+    what_follows,
+)
 from fracas_srd.evolve import event_types, evolve
 from fracas_srd.initiative import (
     advance,
@@ -222,7 +229,10 @@ def temp_by_hand(state: State, target: str, amount: int, reason: str) -> list[Ev
     """srd-11: the GM's temporary hit points do not stack with those it has."""
     fighter = state.fighter(target)
     if fighter.dead:
-        raise RefusedError(f"{fighter.name} is dead; temporary hit points do not help the dead")
+        raise RefusedError(
+            f"{fighter.name} is dead; temporary hit points do not help the dead: "
+            + ruled_alive(fighter)
+        )
     return gain_temporary(state, fighter, amount, reason or "the GM's ruling")
 
 

@@ -92,7 +92,7 @@ from fracas_srd.triggered import (
     taken,
     triggers,
 )
-from fracas_srd.turn import action, bonus_action
+from fracas_srd.turn import action, bonus_action, dead_target
 
 
 def ability_of(caster: Fighter, spell: Spell | None = None) -> Any:
@@ -159,7 +159,7 @@ def ability_cost(state: State, caster: Fighter, spell: Spell) -> list[Event]:
 def check_targets(spell: Spell, slot: int, targets: list[Fighter]) -> None:
     for target in targets:
         if target.dead:
-            raise RefusedError(f"{target.name} is dead: {spell.name} at it would do nothing")
+            raise dead_target(target, f": {spell.name} at {target.them} would do nothing")
         check_affected(spell, target)
     if not targets:
         raise RefusedError(f"{spell.name} needs a target (yourself included)")

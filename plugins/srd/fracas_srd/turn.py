@@ -21,11 +21,36 @@ HELD_STILL = ("commanded to halt", "commanded to grovel")  # on its next turn (s
 END_TURN = "End turn"  # the phone's button that ends a turn, where the CLI says `fracas next`
 
 
+def mistaken_death(dead: Fighter) -> str:
+    """How the GM takes back a death that was a mistake, as a refusal ends."""
+    return f"if {dead.its} death was a mistake, `fracas undo` the step that killed {dead.them}"
+
+
+def dead_actor(actor: Fighter) -> RefusedError:
+    """The refusal of a dead creature's action or reaction, saying what to do instead."""
+    dead = f"{actor.name} is dead: the dead take no actions or reactions"
+    return RefusedError(
+        f"{dead}; act with another creature, or {mistaken_death(actor)}",
+        player=f"{dead}; the GM takes it back if the death was a mistake",
+    )
+
+
+def dead_target(target: Fighter, doing: str = "") -> RefusedError:
+    """The refusal of a dead target (`doing`: what at it would do nothing), saying what to
+    do instead: a living target, or the death taken back."""
+    dead = f"{target.name} is dead{doing}"
+    pick = "; pick" if doing else ": pick"
+    return RefusedError(
+        f"{dead}{pick} a living target, or {mistaken_death(target)}",
+        player=f"{dead}{pick} a living target",
+    )
+
+
 def able(state: State, actor: Fighter) -> None:
     """srd-27: the incapacitated (and the dying and the dead) take no actions or reactions."""
     check_begun(state)
     if actor.dead:
-        raise RefusedError(f"{actor.name} is dead")
+        raise dead_actor(actor)
     if actor.incapacitated:
         raise RefusedError(f"{actor.name} is {down_as(actor)}: no actions or reactions (srd-27)")
 

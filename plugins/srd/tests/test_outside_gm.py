@@ -30,7 +30,8 @@ def test_srd_29_a_multiattack_at_the_dead_is_refused_naming_its_state(graveyard)
 
 def test_an_attack_and_a_spell_at_the_dead_are_refused(graveyard):
     assert refused(graveyard, "act", "wyrm", "attack", "gob", "-w", "bite") == (
-        "Error: Goblin is dead"
+        "Error: Goblin is dead: pick a living target, or if its death was a mistake, "
+        "`fracas undo` the step that killed it"
     )
     ok(graveyard, "next")  # the dead goblin's turn is skipped: Ilse's
     said = refused(graveyard, "act", "ilse", "cast", "gob", "-o", "spell=fire bolt")

@@ -1,0 +1,55 @@
+"""An outside 5e tester's refusals (issue 40), through the CLI as the GM types it: each
+says in one line what was wrong and what to do next, exits non-zero and appends nothing;
+an option the attack cannot use is refused, not dropped."""
+
+from pathlib import Path
+
+import pytest
+from srd_cli import Gm, fight, monster, ok, refused, sample
+
+
+@pytest.fixture
+def gm(tmp_path: Path) -> Gm:
+    """Brannoc (longsword, a thrown handaxe), then Ilse (a wizard: fire bolt, shield), then
+    two bestiary goblins of 7 hit points."""
+    return fight(
+        tmp_path / "yard.db", "The yard", "20,14,5,3",
+        sample("brannoc", "fighter", "Brannoc"),
+        sample("ilse", "wizard", "Ilse"),
+        [*monster("goblin", "goblin"), "--count", "2"],
+    )  # fmt: skip
+
+
+def killed(gm: Gm) -> None:
+    """Brannoc's longsword drops Goblin 1 (8 + 3 = 11 of its 7), and his turn ends."""
+    dead = ok(gm, "act", "brannoc", "attack", "goblin-1", "-w", "longsword", "--dice", "18,8")
+    assert "Goblin 1 is dead" in dead, dead
+    ok(gm, "next")
+
+
+def test_srd_13_the_dead_neither_act_nor_are_targets_and_the_refusal_says_what_to_do(gm):
+    killed(gm)
+    said = refused(gm, "act", "goblin-1", "attack", "ilse", "--dice", "15,3")
+    assert said == (
+        "Error: Goblin 1 is dead: the dead take no actions or reactions; act with another "
+        "creature, or if its death was a mistake, `fracas undo` the step that killed it"
+    ), said
+    said = refused(gm, "act", "ilse", "attack", "goblin-1", "-w", "dagger", "--dice", "15,3")
+    assert said == (
+        "Error: Goblin 1 is dead: pick a living target, or if its death was a mistake, "
+        "`fracas undo` the step that killed it"
+    ), said
+    said = refused(gm, "act", "ilse", "cast", "goblin-1", "-o", "spell=fire bolt")
+    assert said == (
+        "Error: Goblin 1 is dead: fire bolt at it would do nothing; pick a living target, "
+        "or if its death was a mistake, `fracas undo` the step that killed it"
+    ), said
+    said = refused(gm, "act", "goblin-1", "save", "dex", "--dc", "12", "-o", "fail=prone")
+    assert said.startswith("Error: Goblin 1 is dead: the dead take no actions"), said
+    said = refused(gm, "heal", "goblin-1", "3")
+    assert said == (
+        "Error: Goblin 1 is dead; healing does not bring back the dead: if the GM rules it "
+        "alive, `fracas condition clear goblin-1 dead` first"
+    ), said
+    ok(gm, "condition", "clear", "goblin-1", "dead")
+    assert "Goblin 1 heals 3" in ok(gm, "heal", "goblin-1", "3")
