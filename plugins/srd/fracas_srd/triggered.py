@@ -6,6 +6,7 @@ elements (resistance to the triggering damage, before it is dealt), hellish rebu
 attacker saves against 2d10 fire, after the damage)."""
 
 import re
+import shlex
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -128,22 +129,31 @@ def chosen(
     try:
         reaction(state, target, found.name)
     except RefusedError as refused:  # the reaction alone is wrong: the attack is re-entered
-        raise RefusedError(
-            f"{refused}, so not {found.name}; nothing was recorded: give the attack again "
-            f"without {target.name}'s {found.name}"
-        ) from None
+        raise without(target, found, f"{refused}, so not {found.name}") from None
     if unseen and (found.halves or (found.spell is not None and found.spell.save)):
         raise RefusedError(f"{found.name} needs a foe it can see: {unseen} (srd-40, srd-41)")
     if found.parry:
         parrying(target, found, unseen, melee)
-    if found.spell and found.spell.innate:
-        innate_use(target, found.spell)  # refused now if its uses a day are spent
-    elif found.spell:
-        reaction_slot(target, found.spell)  # refused now if no slot is left
+    try:  # refused now if its uses a day, or its slots, are spent
+        if found.spell and found.spell.innate:
+            innate_use(target, found.spell)
+        elif found.spell:
+            reaction_slot(target, found.spell)
+    except RefusedError as refused:
+        raise without(target, found, str(refused)) from None
     types = absorbs(found)
     if types and kind not in types:
         raise RefusedError(f"{found.name} answers {', '.join(types)} damage, not {kind} (srd-42)")
     return found
+
+
+def without(target: Fighter, found: Reaction, why: str) -> RefusedError:
+    """A reaction named that cannot be taken: the command is entered again without it."""
+    flag = shlex.quote(f"{target.id}={found.name}")
+    return RefusedError(
+        f"{why}; nothing was recorded: give it again without --defence {flag}",
+        player=f"{why}; answer without {found.name}",
+    )
 
 
 def parrying(target: Fighter, found: Reaction, unseen: str, melee: bool) -> None:

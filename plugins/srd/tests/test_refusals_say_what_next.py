@@ -53,3 +53,18 @@ def test_srd_13_the_dead_neither_act_nor_are_targets_and_the_refusal_says_what_t
     ), said
     ok(gm, "condition", "clear", "goblin-1", "dead")
     assert "Goblin 1 heals 3" in ok(gm, "heal", "goblin-1", "3")
+
+
+def test_srd_50_shield_with_no_slot_left_says_to_give_the_attack_without_it(tmp_path: Path):
+    gm = fight(
+        tmp_path / "road.db", "The road", "20,5",
+        monster("goblin", "goblin"),
+        [*sample("ilse", "wizard", "Ilse"), "--set", "slots=[0]"],
+    )  # fmt: skip
+    said = refused(gm, "act", "goblin", "attack", "ilse", "--defence", "ilse=shield",
+                   "--dice", "14,3")  # fmt: skip
+    assert said == (
+        "Error: Ilse has no spell slot left for shield (srd-50); nothing was recorded: give it "
+        "again without --defence ilse=shield"
+    ), said
+    ok(gm, "act", "goblin", "attack", "ilse", "--dice", "14,3")  # as it says: she takes it

@@ -104,7 +104,7 @@ def test_srd_27_a_stunned_targets_named_reaction_is_refused_alone_and_the_attack
         t.act("gob", "attack", "pc-ilse", faces=(5, 5), defence={"pc-ilse": "shield"})
     assert str(refused.value) == (
         "pc-ilse is stunned: no actions or reactions (srd-27), so not shield; nothing was "
-        "recorded: give the attack again without pc-ilse's shield"
+        "recorded: give it again without --defence pc-ilse=shield"
     )
     assert len(t.log) == logged
     out = t.act("gob", "attack", "pc-ilse", faces=(15, 3, 4), weapon="scimitar")
