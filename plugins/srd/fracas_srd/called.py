@@ -3,6 +3,7 @@ proficiency, the conditions (srd-27) and the effects (srd-32, srd-33) that touch
 condition the creature has on a failure."""
 
 import re
+import shlex
 
 from fracas.rules.api import (
     ConditionCleared,
@@ -19,7 +20,7 @@ from fracas_srd.checks import bonus_roll, check_name, save_name, skill_check
 from fracas_srd.commands import Check, Save, Spend
 from fracas_srd.conditions import saving_throw
 from fracas_srd.damage import owed_concentration_save
-from fracas_srd.effects import Bonus, check_spend, kept, spent_once
+from fracas_srd.effects import SAID, Bonus, article, check_spend, chosen, kept, spent_once
 from fracas_srd.events import RollOpen
 from fracas_srd.sheets import RollKind
 from fracas_srd.state import TRACKED, Fighter, State
@@ -28,8 +29,47 @@ from fracas_srd.turn import dead_actor
 CHOSEN = {"checks": "srd-81", "saves": "srd-82"}  # guidance's rule, resistance's
 
 
+def given_spend(state: State, actor: Fighter, kind: RollKind, spend: str) -> None:
+    """srd-81, srd-82: the effect a save or check spends (`-o spend=guidance`) is one the
+    creature holds; else refused saying to roll without it, or how it gets one."""
+    try:
+        check_spend(actor, kind, spend)
+    except RefusedError as refused:
+        without = f"roll without -o spend={shlex.quote(spend)}"
+        how, said = how_given(state, actor, spend, (kind,))
+        raise RefusedError(
+            f"{refused}: {without}, or {how}" if how else f"{refused}: {said}; {without}",
+            player=f"{refused}: {said}",
+        ) from None
+
+
+def how_given(
+    state: State, actor: Fighter, name: str, kinds: tuple[RollKind, ...]
+) -> tuple[str, str]:
+    """How a creature comes to hold an effect it spends (srd-81, srd-82): a living
+    creature of the fight casts the spell that gives it on it first, its allies before its
+    foes, the command (empty if none can) and the words a player reads."""
+    givers = [
+        (f, s, [k for k in CHOSEN if chosen(s.effect, k)])
+        for f in sorted(state.fighters.values(), key=lambda f: f.hostile_to(actor))
+        for s in f.sheet.spells
+        if not f.dead and s.name.lower() == name.lower() and s.effect is not None
+    ]
+    other = next((k for _, _, ks in givers for k in ks if k not in kinds), None)
+    givers = [g for g in givers if any(k in kinds for k in g[2])]
+    if not givers and other:
+        return "", f"{name} is spent on {article(SAID[other])}"
+    if not givers:
+        return "", f"nobody in this fight can cast {name}"
+    giver, spell, _ = givers[0]
+    cast = f"fracas act {giver.id} cast {actor.id} -o {shlex.quote(f'spell={spell.name}')}"
+    said = f"cast {spell.name} on {actor.name} before the roll"
+    return f"have {giver.name} {said}: `{cast}`", f"{giver.name} can {said}"
+
+
 def save(state: State, actor: Fighter, command: Save, ctx: Context) -> list[Event]:
     check_fail(actor, command.fail, command.dc)
+    given_spend(state, actor, "saves", command.spend)
     events: list[Event] = []
     ability = command.ability
     assert ability is not None  # Save refuses a save without one
@@ -59,6 +99,7 @@ def save(state: State, actor: Fighter, command: Save, ctx: Context) -> list[Even
 
 def check(state: State, actor: Fighter, command: Check, ctx: Context) -> list[Event]:
     check_fail(actor, command.fail, command.dc)
+    given_spend(state, actor, "checks", command.spend)
     events: list[Event] = []
     skill = command.skill.lower()
     rules, given = ["srd-37"], command.modifiers
@@ -106,7 +147,10 @@ def spend(state: State, actor: Fighter, command: Spend, ctx: Context) -> list[Ev
         raise dead_actor(actor)
     name, left = command.effect.strip(), actor.open_roll
     if not any(b.source.lower() == name.lower() for k in CHOSEN for b in kept(actor, k)):
-        raise RefusedError(f"{actor.name} has no {name} to spend (srd-81, srd-82)")
+        none = f"{actor.name} has no {name} to spend (srd-81, srd-82)"
+        how, said = how_given(state, actor, name, ("checks", "saves"))
+        said = said if how else f"{said}: the roll stands"
+        raise RefusedError(f"{none}: {how}" if how else f"{none}: {said}", player=f"{none}: {said}")
     if left is None:
         raise RefusedError(
             f"{actor.name} has no check or save that {name} could still change: spend it with "

@@ -43,9 +43,11 @@ def test_srd_81_guidance_adds_a_d4_to_the_check_its_target_chooses_then_ends(cha
     again = ok(chapel, "act", "brannoc", "check", "athletics", "--dc", "18", "--dice", "10")
     assert "guidance" not in again, again
     said = refused(chapel, "act", "brannoc", "check", "athletics", "-o", "spend=guidance")
-    assert said == ("Error: Brannoc has no guidance to add to an ability check (srd-81, srd-82)"), (
-        said
-    )
+    assert said == (
+        "Error: Brannoc has no guidance to add to an ability check (srd-81, srd-82): roll "
+        "without -o spend=guidance, or have Maelis cast guidance on Brannoc before the roll: "
+        "`fracas act maelis cast brannoc -o spell=guidance`"
+    ), said
 
 
 def test_srd_82_resistance_adds_a_d4_to_the_save_its_target_chooses_then_ends(chapel):
@@ -60,7 +62,10 @@ def test_srd_82_resistance_adds_a_d4_to_the_save_its_target_chooses_then_ends(ch
     assert "under resistance" in status_row(chapel, "Brannoc"), kept
     # not a check's: guidance is spent on a check, resistance on a save
     said = refused(chapel, "act", "brannoc", "check", "athletics", "-o", "spend=resistance")
-    assert "Brannoc has no resistance to add to an ability check" in said, said
+    assert said == (
+        "Error: Brannoc has no resistance to add to an ability check (srd-81, srd-82): "
+        "resistance is spent on a saving throw; roll without -o spend=resistance"
+    ), said
     saved = ok(chapel, "act", "brannoc", "save", "con", "--dc", "12", "-o", "spend=resistance",
                "--dice", "8,4")  # fmt: skip
     assert "resistance" in saved, saved

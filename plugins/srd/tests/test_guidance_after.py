@@ -49,7 +49,10 @@ def test_srd_82_resistance_is_spent_after_the_save_is_rolled(chapel):
     assert "failure (9 vs 12)" in failed, failed
     assert "Brannoc may still spend resistance on this saving throw" in failed, failed
     said = refused(chapel, "act", "brannoc", "spend", "guidance")
-    assert said == "Error: Brannoc has no guidance to spend (srd-81, srd-82)", said
+    assert said == (
+        "Error: Brannoc has no guidance to spend (srd-81, srd-82): have Maelis cast guidance "
+        "on Brannoc before the roll: `fracas act maelis cast brannoc -o spell=guidance`"
+    ), said
     saved = ok(chapel, "act", "brannoc", "spend", "resistance", "--dice", "4")
     assert "now a success (13 vs 12)" in saved, saved
     assert "under resistance" not in status_row(chapel, "Brannoc"), saved
@@ -57,7 +60,10 @@ def test_srd_82_resistance_is_spent_after_the_save_is_rolled(chapel):
 
 def test_guidance_after_the_roll_only_where_the_outcome_could_still_change(chapel):
     said = refused(chapel, "act", "brannoc", "spend", "guidance")
-    assert said == "Error: Brannoc has no guidance to spend (srd-81, srd-82)", said
+    assert said == (
+        "Error: Brannoc has no guidance to spend (srd-81, srd-82): have Maelis cast guidance "
+        "on Brannoc before the roll: `fracas act maelis cast brannoc -o spell=guidance`"
+    ), said
     ok(chapel, "act", "maelis", "cast", "brannoc", "-o", "spell=guidance")
     said = refused(chapel, "act", "brannoc", "spend", "guidance")
     assert said.startswith("Error: Brannoc has no check or save that guidance could"), said

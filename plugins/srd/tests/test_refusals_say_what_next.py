@@ -5,7 +5,7 @@ an option the attack cannot use is refused, not dropped."""
 from pathlib import Path
 
 import pytest
-from srd_cli import Gm, fight, monster, ok, refused, sample
+from srd_cli import Gm, chapel, fight, monster, ok, refused, sample
 
 
 @pytest.fixture
@@ -68,3 +68,32 @@ def test_srd_50_shield_with_no_slot_left_says_to_give_the_attack_without_it(tmp_
         "again without --defence ilse=shield"
     ), said
     ok(gm, "act", "goblin", "attack", "ilse", "--dice", "14,3")  # as it says: she takes it
+
+
+def test_srd_81_no_guidance_to_spend_says_who_can_cast_it_or_to_roll_without(
+    gm: Gm, tmp_path: Path
+):
+    said = refused(gm, "act", "brannoc", "spend", "guidance")
+    assert said == (
+        "Error: Brannoc has no guidance to spend (srd-81, srd-82): nobody in this fight can "
+        "cast guidance: the roll stands"
+    ), said
+    said = refused(gm, "act", "brannoc", "check", "athletics", "--dc", "15", "-o",
+                   "spend=guidance", "--dice", "10")  # fmt: skip
+    assert said == (
+        "Error: Brannoc has no guidance to add to an ability check (srd-81, srd-82): nobody "
+        "in this fight can cast guidance; roll without -o spend=guidance"
+    ), said
+    church = chapel(tmp_path)  # Maelis knows guidance and resistance
+    said = refused(church, "act", "brannoc", "spend", "guidance")
+    assert said == (
+        "Error: Brannoc has no guidance to spend (srd-81, srd-82): have Maelis cast guidance "
+        "on Brannoc before the roll: `fracas act maelis cast brannoc -o spell=guidance`"
+    ), said
+    said = refused(church, "act", "brannoc", "save", "con", "--dc", "12", "-o",
+                   "spend=resistance", "--dice", "5")  # fmt: skip
+    assert said == (
+        "Error: Brannoc has no resistance to add to a saving throw (srd-81, srd-82): roll "
+        "without -o spend=resistance, or have Maelis cast resistance on Brannoc before the "
+        "roll: `fracas act maelis cast brannoc -o spell=resistance`"
+    ), said
