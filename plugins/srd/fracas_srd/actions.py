@@ -273,9 +273,16 @@ def contest(
     return made.total > held.total
 
 
-def in_reach_of_size(actor: Fighter, target: Fighter, rule: str) -> None:
-    if SIZES.index(target.sheet.size) - SIZES.index(actor.sheet.size) > 1:
-        raise RefusedError(f"{target.name} is more than one size larger than {actor.name} ({rule})")
+def in_reach_of_size(actor: Fighter, target: Fighter, rule: str, verb: str) -> None:
+    """srd-20, srd-21: a grapple or a shove takes a target at most one size larger; one
+    larger is refused naming both sizes, the largest the actor can take, and what else."""
+    own = SIZES.index(actor.sheet.size)
+    if SIZES.index(target.sheet.size) - own > 1:
+        raise RefusedError(
+            f"{target.name} ({target.sheet.size}) is more than one size larger than "
+            f"{actor.name} ({actor.sheet.size}) ({rule}): {actor.name} can {verb} a creature "
+            f"of {SIZES[own + 1]} size or smaller; attack {target.them} instead"
+        )
 
 
 def check_free_hand(actor: Fighter, free: bool | None) -> None:
@@ -296,7 +303,7 @@ def check_free_hand(actor: Fighter, free: bool | None) -> None:
 
 def grapple(state: State, actor: Fighter, command: Grapple, ctx: Context) -> list[Event]:
     target = one_target(state, command)
-    in_reach_of_size(actor, target, "srd-20")
+    in_reach_of_size(actor, target, "srd-20", "grapple")
     if target.immune_to("grappled"):
         raise RefusedError(f"{target.name} is immune to being grappled (srd-61)")
     events = one_attack(actor, "grapple", "srd-20")  # first: a spent action says more
@@ -312,7 +319,7 @@ def grapple(state: State, actor: Fighter, command: Grapple, ctx: Context) -> lis
 
 def shove(state: State, actor: Fighter, command: Shove, ctx: Context) -> list[Event]:
     target = one_target(state, command)
-    in_reach_of_size(actor, target, "srd-21")
+    in_reach_of_size(actor, target, "srd-21", "shove")
     if target.immune_to("prone") and not command.push:
         immune = f"{target.name} is immune to being knocked prone (srd-61): push it"
         raise RefusedError(f"{immune} (-o push=true)", player=immune)

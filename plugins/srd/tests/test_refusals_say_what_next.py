@@ -97,3 +97,19 @@ def test_srd_81_no_guidance_to_spend_says_who_can_cast_it_or_to_roll_without(
         "without -o spend=resistance, or have Maelis cast resistance on Brannoc before the "
         "roll: `fracas act maelis cast brannoc -o spell=resistance`"
     ), said
+
+
+def test_srd_21_a_shove_at_a_creature_too_large_names_both_sizes_and_what_to_do(tmp_path: Path):
+    gm = fight(
+        tmp_path / "peak.db", "The peak", "20,2",
+        sample("brannoc", "fighter", "Brannoc"),
+        monster("dragon", "adult-red-dragon"),
+    )  # fmt: skip
+    said = refused(gm, "act", "brannoc", "shove", "dragon", "--dice", "15,3")
+    assert said == (
+        "Error: Adult Red Dragon (huge) is more than one size larger than Brannoc (medium) "
+        "(srd-21): Brannoc can shove a creature of large size or smaller; attack it instead"
+    ), said
+    said = refused(gm, "act", "brannoc", "grapple", "dragon", "--dice", "15,3")
+    assert said.startswith("Error: Adult Red Dragon (huge) is more than one size larger"), said
+    assert "(srd-20): Brannoc can grapple a creature of large size or smaller" in said, said
