@@ -230,10 +230,13 @@ class Phones:
         check_known(combatant, known)
         token = invite(self.writer().store, name, combatant)
         link = f"{self.public}/p/{token}"
-        return {"combatant": combatant, "link": link, "svg": qr_svg(link)}
+        named = self.table.name_of(name, combatant)
+        return {"combatant": combatant, "name": named, "link": link, "svg": qr_svg(link)}
 
     def revoke(self, name: str, combatant: str) -> dict[str, Any]:
-        return {"combatant": combatant, "revoked": revoke(self.writer().store, name, combatant)}
+        count = revoke(self.writer().store, name, combatant)
+        named = self.table.name_of(name, combatant)
+        return {"combatant": combatant, "name": named, "revoked": count}
 
     def step(self, held: Invite, tap: Tap) -> dict[str, Any]:
         name, combatant = held.encounter, held.combatant
@@ -542,18 +545,16 @@ def routes(table: "Table", is_gm: Callable[[Request], bool]) -> list[Route]:
     async def gm_links(request: Request) -> Response:
         async def work(name: str) -> Response:
             def render() -> str:
-                given = invites(table.open().store, name)
+                live = [g.combatant for g in invites(table.open().store, name) if not g.revoked]
                 secret = waits_on_secret(table.timeline(name, PLAYERS))
                 return table.templates.get_template("links.html").render(
-                    links=given,
+                    given=table.given(name),
                     waiting=phones.waiting(name),
                     mode=phones.mode,
                     secret=secret,
                     rows=table.invitees(name),
                     question=pending(table.live(name), players=False),
-                    chances=gm_chances(
-                        table.live(name), [g.combatant for g in given if not g.revoked]
-                    ),
+                    chances=gm_chances(table.live(name), live),
                 )
 
             return HTMLResponse(await table.run(render), headers=PRIVATE)

@@ -21,6 +21,7 @@ import socket
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
@@ -103,6 +104,26 @@ class Audience:
     whole: str = ""  # `shown` as one message: a page opening, or one that fell behind
 
 
+@dataclass(frozen=True)
+class Given:
+    """A link given, as the GM's page lists it."""
+
+    name: str
+    combatant: str
+    at: str
+    revoked: str | None
+
+
+def when(at: str) -> str:
+    """A stored time (ISO, UTC) as the GM's page says it: "17:04 UTC", the day first when
+    it is not today's ("28 Nov 17:04 UTC")."""
+    moment = datetime.fromisoformat(at).astimezone(UTC)
+    clock = moment.strftime("%H:%M UTC")
+    if moment.date() == datetime.now(UTC).date():
+        return clock
+    return f"{moment.day} {moment:%b} {clock}"
+
+
 class Table:
     """The log the server was started on, and everything it keeps in memory about it."""
 
@@ -128,6 +149,7 @@ class Table:
         )
         self.templates.globals["not_shown"] = render.NOT_SHOWN
         self.templates.filters["chip"] = chip
+        self.templates.filters["when"] = when
         static = resources.files("fracas.cli") / "static"
         self.static = {name: (static / name).read_text() for name in STATIC}
         self.phones = Phones(self)
@@ -222,6 +244,23 @@ class Table:
     def invitees(self, name: str) -> list[BoardRow]:
         """The GM page's Invite list: the living player characters (`invitable`)."""
         return invitable(self.screen(name, GM).board.rows, self.live(name).ruleset)
+
+    def given(self, name: str) -> list[Given]:
+        """The GM page's list of the links given, in the order given, by the character's
+        name; never a combatant hidden from the players (nor one no longer on the board)."""
+        from fracas.ledger.invites import invites
+
+        rows = {row.combatant: row for row in self.screen(name, GM).board.rows}
+        return [
+            Given(row.name, g.combatant, g.at, g.revoked)
+            for g in invites(self.open().store, name)
+            if (row := rows.get(g.combatant)) is not None and not row.hidden
+        ]
+
+    def name_of(self, name: str, combatant: str) -> str:
+        """The combatant's name as the GM's board shows it."""
+        rows = self.screen(name, GM).board.rows
+        return next((row.name for row in rows if row.combatant == combatant), combatant)
 
     def screen(self, name: str, audience: str, step: int | None = None) -> Screen:
         return self.timeline(name, audience).screen(step, npc_numbers=self.npc_numbers)
@@ -536,6 +575,7 @@ def build(table: Table) -> Starlette:
                     monsters=table.bestiary(name) if audience == GM else [],
                     party=audience == GM and has_party(fracas) and name != PARTY,
                     invitees=table.invitees(name) if audience == GM else [],
+                    given=table.given(name) if audience == GM else [],
                 )
 
             return HTMLResponse(await table.run(render))

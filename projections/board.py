@@ -181,12 +181,14 @@ def gone(wound: WoundRow, status: str, ruleset: "Ruleset") -> str:
 
 def invitable(rows: list[BoardRow], ruleset: "Ruleset") -> list[BoardRow]:
     """The combatants a GM may give a phone link: the player characters still in the fight
-    (none dead by the ruleset's `out`, none the GM took out); never an NPC or the dead."""
+    (none dead by the ruleset's `out`, none the GM took out, none hidden from the players
+    yet); never an NPC or the dead."""
     gone = {*ruleset.out, REMOVED}
     return [
         row
         for row in rows
         if row.side == "pc"
+        and not row.hidden
         and not {c.split(" (")[0] for c in (*row.conditions, row.status)} & gone
     ]
 

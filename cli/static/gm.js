@@ -1,5 +1,5 @@
-// The GM's page: a link (and QR code) per character, revoking one, and the players' steps
-// that wait for the GM's nod.
+// The GM's page: a link (and QR code) per character, the links given (revoking one), and
+// the players' steps that wait for the GM's nod.
 "use strict";
 (function () {
   const base = document.body.dataset.base;
@@ -7,6 +7,7 @@
   const invited = document.getElementById("invited");
   const links = document.getElementById("links");
   const who = document.getElementById("invitee");
+  const given = document.getElementById("given");
 
   async function post(path, data) {
     const response = await fetch(base + path, {
@@ -41,6 +42,8 @@
     // the attack waiting and the reactions the GM may take now: at the top, by the command line
     asked.replaceChildren(...links.querySelectorAll(".asked-gm"));
     invitable(links.querySelector("template.invitees"));
+    const fresh = links.querySelector("template.given");
+    if (fresh) { given.replaceChildren(fresh.content); fresh.remove(); }
   }
 
   // The Invite list as the fight stands (a combatant added since the page loaded is in it),
@@ -57,17 +60,34 @@
     event.preventDefault();
     const made = await post("/invite", { combatant: who.value });
     if (!made) return;
-    invited.innerHTML = made.svg;
+    // the QR code captioned with whose it is, the link beside it
+    const figure = document.createElement("figure");
+    figure.className = "qr";
+    figure.innerHTML = made.svg;
+    const caption = document.createElement("figcaption");
+    const whose = document.createElement("strong");
+    whose.textContent = `Link for ${made.name}`;
     const link = document.createElement("p");
     link.className = "link";
     link.textContent = made.link;
-    invited.appendChild(link);
+    caption.append(whose, link);
+    figure.appendChild(caption);
+    invited.replaceChildren(figure);
     list();
   });
-  document.getElementById("revoke").addEventListener("click", async () => {
-    const done = await post("/revoke", { combatant: who.value });
-    if (done) invited.textContent = `Revoked ${done.revoked} link(s) of ${done.combatant}.`;
+  // Revoke, by the Invite control (the character chosen) or on a line of the links given
+  async function revoke(combatant) {
+    const done = await post("/revoke", { combatant });
+    if (done) {
+      const links_ = done.revoked === 1 ? "link" : "links";
+      invited.textContent = `Revoked ${done.revoked} ${links_} of ${done.name}.`;
+    }
     list();
+  }
+  document.getElementById("revoke").addEventListener("click", () => revoke(who.value));
+  given.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-revoke]");
+    if (button) revoke(button.dataset.revoke);
   });
   links.addEventListener("click", async (event) => {
     const button = event.target.closest("button[data-nod]");
