@@ -72,3 +72,61 @@ def test_the_invite_list_offers_living_player_characters_at_the_top(
         assert invite is not None and line is not None
         assert invite["y"] + invite["height"] <= line["y"] + line["height"] + 1, (invite, line)
         shot(gm, "gm-invite-1366")
+
+
+def given(page: Any) -> list[str]:
+    return page.eval_on_selector_all(
+        "#given li", "items => items.map(li => li.innerText.replace(/\\s+/g, ' ').trim())"
+    )
+
+
+def test_the_links_given_are_named_under_invite_and_outlive_a_reload(
+    tmp_path: Path, browser: Any
+) -> None:
+    """Issue 37 (an outside table tester on the GM laptop): the links given and revoked were
+    listed at the bottom of the page under no name, and were gone or nameless after a
+    reload; the QR code did not say whose it was. Under the Invite control, each link is
+    listed by the character's name, when given and whether revoked, after a reload too; the
+    QR code is captioned with the name, its link beside it; Revoke on a line ends that
+    character's links."""
+    db = tmp_path / "motel.db"
+    motel(db)
+    fracas(db, "add", "wren", "--name", "Wren", "--side", "pc")
+    fracas(db, "invite", "alice", "--no-qr", "--url", "http://table.local:8000")
+    with served(db) as running:
+        gm = browser.new_page(viewport={"width": 1366, "height": 768})
+        gm.goto(running.gm)
+        (alice,) = given(gm)
+        assert alice.startswith("Alice Reyes · given ") and alice.endswith("UTC Revoke"), alice
+
+        gm.select_option("#invitee", "wren")
+        gm.click("#invite button[type=submit]")
+        gm.wait_for_selector("#invited figure svg", timeout=5000)
+        assert gm.locator("#invited figcaption strong").inner_text() == "Link for Wren"
+        link = gm.locator("#invited .link")
+        assert "/p/" in link.inner_text()
+        qr, beside = gm.locator("#invited svg").bounding_box(), link.bounding_box()
+        assert qr is not None and beside is not None
+        assert beside["x"] >= qr["x"] + qr["width"], (qr, beside)  # beside it, not under it
+        gm.wait_for_function("document.querySelectorAll('#given li').length === 2", timeout=5000)
+        assert given(gm)[1].startswith("Wren · given "), given(gm)
+        shot(gm, "gm-links-given-1366")
+
+        gm.click("#given li:nth-child(2) button[data-revoke]")  # Wren's line
+        gm.wait_for_function(
+            "document.querySelector('#invited').innerText === 'Revoked 1 link of Wren.'",
+            timeout=5000,
+        )
+        gm.wait_for_function(
+            "document.querySelector('#given li:nth-child(2)').innerText.includes('revoked')",
+            timeout=5000,
+        )
+        gm.reload()
+        alice, wren = given(gm)
+        assert alice.startswith("Alice Reyes · given ") and "revoked" not in alice, alice
+        assert wren.startswith("Wren · given ") and " · revoked " in wren, wren
+        assert "Revoke" not in wren.replace("revoked", "")  # nothing left to revoke
+        listed, line = gm.locator("#given").bounding_box(), gm.locator("#line").bounding_box()
+        assert listed is not None and line is not None
+        assert listed["y"] + listed["height"] <= line["y"], (listed, line)  # above the fold
+        shot(gm, "gm-links-given-reloaded-1366")
