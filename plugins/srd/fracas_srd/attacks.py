@@ -300,8 +300,31 @@ def spent_extras(attacker: Fighter, weapon: Weapon) -> list[Event]:
 
 def ranged_attack(weapon: Weapon, command: Scene) -> bool:
     """srd-17: a ranged weapon's attack is ranged, and so is a thrown weapon's thrown beyond
-    5 feet (its ability stays the melee one: srd-6)."""
-    return weapon.ranged or bool(weapon.range and command.within_5ft is False)
+    5 feet (its ability stays the melee one: srd-6), or at a range said (long, beyond) with
+    nothing said of 5 feet."""
+    thrown = command.within_5ft is False or (
+        command.within_5ft is None and command.range != "normal"
+    )
+    return weapon.ranged or bool(weapon.range and thrown)
+
+
+def check_range(what: str, command: Scene, ranged: bool, kind: str = "melee weapon") -> None:
+    """srd-17: a range (long, beyond) is said of a ranged attack only; said of a melee one
+    it is refused, never dropped: a melee weapon or spell has no long range, and a thrown
+    weapon said to be within 5 feet is not thrown at range."""
+    if ranged or command.range == "normal":
+        return
+    said = f"-o range={command.range}"
+    if kind == "thrown weapon":
+        raise RefusedError(
+            f"{what} is swung within 5 feet, so not at {command.range} range (srd-17): give "
+            f"the attack again with -o within_5ft=false to throw it, or without {said}"
+        )
+    raise RefusedError(
+        f"{what} has no long range: it is a {kind}, and {said} is for a ranged attack "
+        f"(srd-17); give the attack again without it",
+        player=f"{what} has no long range: it is a {kind}; attack without a range",
+    )
 
 
 def check_reach(weapon: Weapon, command: Scene) -> None:
@@ -329,6 +352,8 @@ def weapon_attack(
     if target.dead:
         raise dead_target(target)
     check_charmed(attacker, [target], "attack")
+    kind = "thrown weapon" if weapon.range else "melee weapon"
+    check_range(weapon.name, command, ranged_attack(weapon, command), kind)
     check_reach(weapon, command)
     events: list[Event] = []
     if turned_away(ctx, events, attacker, target):

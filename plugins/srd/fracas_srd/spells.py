@@ -27,6 +27,7 @@ from fracas_srd.attacks import (
     DUPLICATES,
     answered,
     attack_roll,
+    check_range,
     duplicate_hit,
     duplicate_struck,
     harmed,
@@ -650,6 +651,7 @@ def spell_attack(
     ]
     events: list[Event] = []
     ranged = spell.attack == "ranged"
+    check_range(spell.name, command, ranged, "melee spell attack")
     if (double := duplicate_struck(ctx, events, caster, target, command)) is not None:
         swing = attack_roll(ctx, events, caster, double, command, mods, ranged, spell.name)
         return events + duplicate_hit(target, swing)

@@ -272,4 +272,11 @@ def test_srd_17_a_thrown_weapon_at_range_is_a_ranged_attack(flags: dict, reason:
     assert edge(thrown) == [reason]
     assert "srd-17" in rolls(thrown)[0].rules
     t = fight(("brannoc", "fighter"), ("gob", "goblin"))
-    assert edge(attack(t, 2, weapon="handaxe", **flags)) == []  # swung within 5 feet
+    near = {**flags, "within_5ft": True}
+    if "range" in flags:  # issue 40: a range said of a swing is refused, not dropped
+        with pytest.raises(RefusedError, match="handaxe is swung within 5 feet, so not at"):
+            attack(t, 2, weapon="handaxe", **near)
+        t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+        assert edge(attack(t, 2, 2, weapon="handaxe", **flags)) == [reason]  # so: thrown
+    else:
+        assert edge(attack(t, 2, weapon="handaxe", **near)) == []  # swung within 5 feet

@@ -113,3 +113,22 @@ def test_srd_21_a_shove_at_a_creature_too_large_names_both_sizes_and_what_to_do(
     said = refused(gm, "act", "brannoc", "grapple", "dragon", "--dice", "15,3")
     assert said.startswith("Error: Adult Red Dragon (huge) is more than one size larger"), said
     assert "(srd-20): Brannoc can grapple a creature of large size or smaller" in said, said
+
+
+def test_srd_17_a_range_said_of_a_melee_attack_is_refused_not_dropped(gm: Gm):
+    said = refused(gm, "act", "brannoc", "attack", "goblin-1", "-w", "longsword",
+                   "-o", "range=long", "--dice", "18,8")  # fmt: skip
+    assert said == (
+        "Error: longsword has no long range: it is a melee weapon, and -o range=long is for a "
+        "ranged attack (srd-17); give the attack again without it"
+    ), said
+    said = refused(gm, "act", "brannoc", "attack", "goblin-1", "-w", "handaxe", "-o",
+                   "range=long", "-o", "within_5ft=true", "--dice", "18,5")  # fmt: skip
+    assert said == (
+        "Error: handaxe is swung within 5 feet, so not at long range (srd-17): give the attack "
+        "again with -o within_5ft=false to throw it, or without -o range=long"
+    ), said
+    # a handaxe at long range, nothing said of 5 feet, is thrown: disadvantage, 18 and 2
+    thrown = ok(gm, "act", "brannoc", "attack", "goblin-1", "-w", "handaxe", "-o",
+                "range=long", "--dice", "18,2")  # fmt: skip
+    assert "disadvantage: beyond normal range" in thrown and "misses Goblin 1" in thrown, thrown
