@@ -143,12 +143,12 @@ def foe_in_sight(state: State, actor: Fighter, feature: str) -> None:
 
 def disengage(state: State, actor: Fighter, command: Disengage, ctx: Context) -> list[Event]:
     detail = lasting("end", actor.id, after="")  # the end of this very turn
-    set_ = ConditionSet(actor.id, "disengaged", "disengages", detail, ["srd-5", "srd-18"])
+    set_ = ConditionSet(actor.id, "disengaged", "", detail, ["srd-5", "srd-18"])
     return [*action_or_bonus(actor, "disengage", command.bonus), set_]
 
 
 def dodge(state: State, actor: Fighter, command: Dodge, ctx: Context) -> list[Event]:
-    set_ = ConditionSet(actor.id, "dodging", "dodges", lasting("start", actor.id), ["srd-5"])
+    set_ = ConditionSet(actor.id, "dodging", "", lasting("start", actor.id), ["srd-5"])
     return [*action(actor, "dodge"), set_]
 
 

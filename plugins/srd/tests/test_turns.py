@@ -215,7 +215,7 @@ def test_srd_5_disengage_and_dash_and_use():
     t = fight(("gob", "goblin"), ("brannoc", "fighter"))
     out = t.act("gob", "disengage")
     [said] = [describe(e) for e in out if "disengaged" in describe(e)]
-    assert said.startswith("gob is disengaged until the end of gob's current turn:")
+    assert said == "gob is disengaged until the end of gob's current turn [srd-5, srd-18]"
     [row] = [w for w in RULESET.view(t.state).wounds if w.combatant == "gob"]
     assert "disengaged (until the end of gob's current turn)" in row.conditions
     with pytest.raises(RefusedError, match="disengaged"):

@@ -1,0 +1,61 @@
+"""What an outside tester read at the command line in a 5e fight and found not plain table
+English (issue 40): a line that repeats itself, a creature's id where its name belongs, a
+count of one in the plural, "its" for a player character, doubled parentheses."""
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from fracas.cli.main import cli
+
+SAMPLES = Path(__file__).parents[1] / "fracas_srd" / "samples"
+Run = Callable[..., str]
+
+
+@pytest.fixture
+def gm(tmp_path: Path) -> Run:
+    """`fracas` with the GM's arguments on one database; its output, exit code 0."""
+    db, runner = str(tmp_path / "english.db"), CliRunner()
+
+    def run(*args: str) -> str:
+        done = runner.invoke(cli, ["--db", db, *args])
+        assert done.exit_code == 0, done.output
+        return done.output
+
+    return run
+
+
+@pytest.fixture
+def refused(tmp_path: Path) -> Run:
+    """`fracas` on the same database, refused: its one line."""
+    db, runner = str(tmp_path / "english.db"), CliRunner()
+
+    def run(*args: str) -> str:
+        done = runner.invoke(cli, ["--db", db, *args])
+        assert done.exit_code != 0, done.output
+        return done.output
+
+    return run
+
+
+def fight(gm: Run) -> None:
+    """Hild the fighter, an ogre from the bestiary, Wren the rogue: Hild, the ogre, Wren."""
+    gm("new", "-r", "srd", "--id", "yard", "--title", "The ogre in the yard")
+    gm("add", "hild", "--sheet", str(SAMPLES / "fighter.toml"), "--side", "pc", "--name", "Hild")
+    gm("add", "ogre", "--monster", "ogre")
+    gm("add", "wren", "--sheet", str(SAMPLES / "rogue.toml"), "--side", "pc", "--name", "Wren")
+    gm("begin", "--dice", "20,10,4")
+
+
+def test_disengage_and_dodge_say_so_once(gm: Run) -> None:
+    fight(gm)
+    said = gm("act", "hild", "disengage")
+    assert "Hild is disengaged until the end of Hild's current turn [srd-5, srd-18]" in said
+    assert "disengages" not in said
+    gm("next")
+    said = gm("act", "ogre", "dodge")
+    assert "Ogre is dodging until the start of Ogre's next turn [srd-5]" in said
+    assert "dodges" not in said
+
