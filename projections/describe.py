@@ -242,8 +242,8 @@ def spends(event: Spent) -> str:
     return f"{event.combatant} spends {event.amount} {resource}: {event.reason}"
 
 
-# the fields of an event that name combatants, by id
-WHO = ("actor", "target", "targets", "combatant", "acting", "order", "ts", "source")
+# the fields of an event that name combatants, by id (`of`: those whose reach a move left)
+WHO = ("actor", "target", "targets", "combatant", "acting", "order", "ts", "source", "of")
 
 
 def in_names(event: Event, names: Mapping[str, str]) -> Event:

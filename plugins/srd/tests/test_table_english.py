@@ -59,3 +59,11 @@ def test_disengage_and_dodge_say_so_once(gm: Run) -> None:
     assert "Ogre is dodging until the start of Ogre's next turn [srd-5]" in said
     assert "dodges" not in said
 
+
+def test_a_move_out_of_reach_names_whose_reach_it_leaves(gm: Run) -> None:
+    fight(gm)
+    gm("next")
+    said = gm("act", "ogre", "move", "10", "-o", "leaves=hild")
+    assert "Ogre leaves the reach of Hild" in said
+    assert "Ogre leaves the reach of Hild" in gm("log")
+    assert "reach of hild" not in gm("log") + gm("replay")
