@@ -5,6 +5,12 @@ from fracas.rules.api import Event
 DEATH_SAVE = "death save"  # the purpose of its roll, which starts a dying creature's turn
 
 
+def hit_points(count: int, kind: str = "") -> str:
+    """'1 hit point', '12 temporary hit points': a number of them, in the table's words."""
+    kind = f"{kind} " if kind else ""
+    return f"{count} {kind}hit point" + ("" if count == 1 else "s")
+
+
 class TemporaryHitPoints(Event, tag="srd.temporary-hp"):
     """A creature's temporary hit points are now `amount` (srd-11)."""
 
@@ -14,7 +20,7 @@ class TemporaryHitPoints(Event, tag="srd.temporary-hp"):
     rules: list[str] = []
 
     def describe(self) -> str:
-        return f"{self.target} has {self.amount} temporary hit points: {self.reason}"
+        return f"{self.target} has {hit_points(self.amount, 'temporary')}: {self.reason}"
 
 
 class DeathSaves(Event, tag="srd.death-saves"):
@@ -84,7 +90,7 @@ class Restored(Event, tag="srd.restored"):
     used_today: dict[str, int] = {}  # innate spells of so many a day: times cast
 
     def describe(self) -> str:
-        return f"{self.target} stands at {self.hp} hit points: {self.reason}"
+        return f"{self.target} stands at {hit_points(self.hp)}: {self.reason}"
 
 
 class ConcentrationOwed(Event, tag="srd.concentration-owed"):

@@ -68,6 +68,7 @@ from fracas_srd.damage import (
 )
 from fracas_srd.dispel import LEVEL, SHELTERS, cast_at, dispelled, sheltered, spells_on
 from fracas_srd.effects import EFFECT, blocks, moving_freely, told, under
+from fracas_srd.events import hit_points
 from fracas_srd.evolve import evolve
 from fracas_srd.lasting import conditions_of, timed
 from fracas_srd.sheets import Spell, parse_amount
@@ -499,7 +500,7 @@ def unslept(target: Fighter, left: int) -> str:
     if target.immune_to("charmed"):
         return f"{target.name} is immune to being charmed: not affected"
     if target.hp > left:
-        return f"{target.name}'s {target.hp} hit points are more than the {left} left"
+        return f"{target.name}'s {hit_points(target.hp)} are more than the {left} left"
     return ""
 
 
@@ -580,7 +581,7 @@ def on_target(
         offered = amount(ctx, events, caster, spell.temp_hp, spell)
         events += gain_temporary(state, target, offered, f"{spell.name}")
     if spell.hp_at_most and target.hp > spell.hp_at_most:
-        why = f"{target.name} has {target.hp} hit points, more than {spell.hp_at_most}: no effect"
+        why = f"{target.name} has {hit_points(target.hp)}, more than {spell.hp_at_most}: no effect"
         events.append(Resolved(caster.id, "cast", [target.id], why, ["srd-77"]))
     elif spell.condition or spell.effect:
         events += afflict(state, caster, target, spell, held)

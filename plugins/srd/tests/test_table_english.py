@@ -2,7 +2,6 @@
 English (issue 40): a line that repeats itself, a creature's id where its name belongs, a
 count of one in the plural, "its" for a player character, doubled parentheses."""
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -67,3 +66,21 @@ def test_a_move_out_of_reach_names_whose_reach_it_leaves(gm: Run) -> None:
     assert "Ogre leaves the reach of Hild" in said
     assert "Ogre leaves the reach of Hild" in gm("log")
     assert "reach of hild" not in gm("log") + gm("replay")
+
+
+def test_one_hit_point_is_said_in_the_singular(gm: Run, tmp_path: Path) -> None:
+    fight(gm)
+    said = gm("heal", "wren", "1", "--temp")
+    assert "Wren has 1 temporary hit point: " in said
+    assert "1 temporary hit points" not in gm("log")
+    party = str(tmp_path / "party.db")
+    gm("--db", party, "new", "-r", "srd", "--id", "camp", "--title", "Camp")
+    sheet = str(SAMPLES / "fighter.toml")
+    gm("--db", party, "party", "add", "hild", "--sheet", sheet, "--name", "Hild")
+    gm("--db", party, "new", "-r", "srd", "--id", "one", "--title", "One", "--party")
+    gm("--db", party, "-e", "one", "harm", "hild", "27")
+    gm("--db", party, "-e", "one", "end")
+    gm("--db", party, "new", "-r", "srd", "--id", "two", "--title", "Two", "--party")
+    told = gm("--db", party, "log", "-e", "two")
+    assert "Hild stands at 1 hit point" in told
+    assert "1 hit points" not in told
