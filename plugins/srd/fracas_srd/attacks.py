@@ -251,7 +251,7 @@ def flat_damage(attacker: Fighter, weapon: Weapon, flat: int, offhand: bool) -> 
     if offhand and mod > 0:
         parts.append(
             Modifier(
-                0, f"off-hand: its {ability.capitalize()} modifier is not added", "srd-19", True
+                0, f"off-hand: the {ability.capitalize()} modifier is not added", "srd-19", True
             )
         )
     else:

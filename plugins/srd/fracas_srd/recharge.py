@@ -16,7 +16,7 @@ def used(caster: Fighter, spell: Spell) -> list[Event]:
     if waits_as(spell) in caster.recharging:
         raise RefusedError(
             f"{caster.name}'s {spell.name} is recharging (recharge {on(spell)}, rolled on a d6 "
-            f"at the start of {caster.its} turn) (srd-54)"
+            f"at the start of {caster.its} turn; srd-54)"
         )
     return [Spent(caster.id, RECHARGE, 1, waits_as(spell), ["srd-54"])]
 

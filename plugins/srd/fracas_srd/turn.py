@@ -292,7 +292,7 @@ def nth_attack(actor: Fighter, number: int) -> str:
 
 def bonus_action(actor: Fighter, name: str, rules: tuple[str, ...] = ()) -> list[Event]:
     if actor.bonus:
-        taken = f"{actor.name} has already taken a bonus action this turn ({actor.bonus}) (srd-3)"
+        taken = f"{actor.name} has already taken a bonus action this turn ({actor.bonus}; srd-3)"
         raise RefusedError(
             f"{taken}; {left_this_turn(actor)}", player=f"{taken}; {left_this_turn(actor, True)}"
         )

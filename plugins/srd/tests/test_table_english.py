@@ -84,3 +84,16 @@ def test_one_hit_point_is_said_in_the_singular(gm: Run, tmp_path: Path) -> None:
     told = gm("--db", party, "log", "-e", "two")
     assert "Hild stands at 1 hit point" in told
     assert "1 hit points" not in told
+
+
+def test_an_off_hand_attack_reads_plainly_for_a_player_character(gm: Run, refused: Run) -> None:
+    fight(gm)
+    gm("next")
+    gm("next")
+    gm("act", "wren", "attack", "ogre", "-w", "shortsword", "--dice", "12,3")
+    said = gm("act", "wren", "offhand", "ogre", "--dice", "12,3")
+    assert "off-hand: the Dex modifier is not added" in said
+    assert " its " not in said  # Wren is a player character: never "it"
+    again = refused("act", "wren", "offhand", "ogre")
+    assert "Wren has already taken a bonus action this turn (off-hand attack; srd-3)" in again
+    assert ") (" not in again

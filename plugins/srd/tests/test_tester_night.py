@@ -43,7 +43,7 @@ def test_an_off_hand_hits_damage_says_the_modifier_is_not_added(gm):
     ok(gm, "next")  # Wren's turn
     ok(gm, "act", "wren", "attack", "g1", "-w", "shortsword", "--dice", "18,3")
     out = ok(gm, "act", "wren", "offhand", "g1", "-w", "dagger", "--dice", "18,2")
-    assert "off-hand: its Dex modifier is not added" in out, out
+    assert "off-hand: the Dex modifier is not added" in out, out
     assert "no positive" not in out, out
 
 

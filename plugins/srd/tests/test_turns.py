@@ -115,7 +115,7 @@ def test_srd_3_a_second_spell_or_bonus_action_is_refused_saying_what_is_left():
     wren.act("wren", "dash", bonus=True)
     wren.act("wren", "move", feet=60)
     assert refusal(wren, "wren", "hide", faces=(10,), bonus=True) == (
-        "wren has already taken a bonus action this turn (dash (cunning action)) (srd-3); "
+        "wren has already taken a bonus action this turn (dash (cunning action); srd-3); "
         "left this turn: their action, their reaction, or `fracas next` to end the turn"
     )
 
@@ -131,7 +131,7 @@ def test_a_second_breath_is_refused_as_recharging_and_offers_no_bonus_action_it_
     t.act("drag", "cast", "pc", faces=(20, *[1] * 18), spell="fire breath")
     assert refusal(t, "drag", "cast", "pc", spell="fire breath") == (
         "drag's fire breath is recharging (recharge 5-6, rolled on a d6 at the "
-        "start of its turn) (srd-54)"
+        "start of its turn; srd-54)"
     )
     assert refusal(t, "drag", "attack", "pc", weapon="bite").endswith(
         "left this turn: its reaction, 40 feet of movement, or `fracas next` to end the turn"
