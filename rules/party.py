@@ -49,7 +49,7 @@ def restore(rules: Any, state: Any, who: str, stands: dict[str, Any]) -> list[Ev
     if row.counts == "left":
         lost = -lost
     events: list[Event] = []
-    reason = "as the party ended its last fight"
+    reason = "as before"  # carried in, or kept through a new sheet: no fight need have ended
     if lost > 0:
         events += rules.harm_by_hand(state, who, lost, reason)
     elif lost < 0:

@@ -354,9 +354,10 @@ def test_a_member_takes_a_new_sheet_between_fights_and_stands_as_they_stood(
     assert done.output.startswith("ann takes the new sheet\n"), done.output
     [after] = members(run)
     assert (after["health"], after["conditions"]) == (ann["health"], ["poisoned"])
-    assert "ann leaves the party: to join again with a new sheet (a fix)" in run(
-        "log", "-e", "party"
-    ).output
+    told = run("log", "-e", "party").output
+    assert "ann leaves the party: to join again with a new sheet (a fix)" in told
+    assert ": as before" in told  # she stands as she stood: a new sheet ends no fight
+    assert "last fight" not in told
     second = run("new", "--party").output.split()[0]
     with Fracas(run.db) as log:
         now = next(w for w in log.view(second).wounds if w.combatant == "ann")

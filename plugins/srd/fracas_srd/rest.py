@@ -92,7 +92,7 @@ def restore(state: State, who: str, given: dict[str, Any]) -> list[Event]:
     """The creature stands so: its numbers at once, then its lasting conditions."""
     stands = msgspec.convert(given, Standing)
     f = state.fighter(who)
-    reason = "as it ended its last fight"
+    reason = "as before"  # carried in, or kept through a new sheet: no fight need have ended
     have = list(f.sheet.slots)
     slots = [min(spent, n) for spent, n in zip(stands.slots_spent, have, strict=False)]
     hit_dice = min(stands.hit_dice_spent, f.hit_dice)

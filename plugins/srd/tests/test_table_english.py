@@ -97,3 +97,17 @@ def test_an_off_hand_attack_reads_plainly_for_a_player_character(gm: Run, refuse
     again = refused("act", "wren", "offhand", "ogre")
     assert "Wren has already taken a bonus action this turn (off-hand attack; srd-3)" in again
     assert ") (" not in again
+
+
+def test_a_party_member_stands_as_before_never_as_it_ended_a_fight_it_never_had(
+    gm: Run, tmp_path: Path
+) -> None:
+    party = str(tmp_path / "party.db")
+    gm("--db", party, "new", "-r", "srd", "--id", "camp", "--title", "Camp")
+    sheet = str(SAMPLES / "fighter.toml")
+    gm("--db", party, "party", "add", "hild", "--sheet", sheet, "--name", "Hild")
+    gm("--db", party, "party", "update", "hild", "--sheet", sheet)
+    gm("--db", party, "new", "-r", "srd", "--id", "one", "--title", "One", "--party")
+    told = gm("--db", party, "log", "-e", "party") + gm("--db", party, "log", "-e", "one")
+    assert "Hild stands at 28 hit points: as before" in told
+    assert "last fight" not in told and " its " not in told
