@@ -437,10 +437,11 @@ def test_a_spell_missing_from_a_party_members_sheet_says_how_to_give_them_a_new_
     run("add", "ilse", "--sheet", str(SAMPLES / "cleric.toml"), "--side", "pc")
     run("begin", "--dice", "20,1")
     said = refused_line(run, "act", "maelis", "cast", "ilse", "-o", "spell=guidance")
-    assert said.endswith("given with `fracas party update maelis --sheet FILE`"), said
+    assert said.endswith("given between fights with `fracas party update maelis --sheet FILE`")
     run("next")
     said = refused_line(run, "act", "ilse", "cast", "maelis", "-o", "spell=guidance")
-    assert said.endswith("given with `fracas add --sheet FILE`"), said
+    # issue 40: one already in the fight is never told to `fracas add` them
+    assert said.endswith("in their sheet file, read when ilse joins a later fight"), said
 
 
 def test_a_member_added_twice_is_told_how_to_replace_their_sheet(run, tmp_path):

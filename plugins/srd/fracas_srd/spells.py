@@ -292,9 +292,10 @@ def on_sheet(caster: Fighter, name: str) -> Spell:
     if named in spellbook() and all(s.name.lower() != named for s in caster.sheet.spells):
         known = ", ".join(s.name for s in caster.sheet.spells)
         has = f" (its spells: {known})" if known else ", which has no spells"
+        now = "cast one of those, or " if known else ""
         raise RefusedError(
-            f"{named} is a spell srd plays, but not on {caster.name}'s sheet{has}: a sheet "
-            f'names it with [[spells]] name = "{named}" (srd fills in the rest), given with '
+            f"{named} is a spell srd plays, but not on {caster.name}'s sheet{has}: {now}name "
+            f'it with [[spells]] name = "{named}" (srd fills in the rest), '
             f"{caster.sheet_given()}"
         )
     return caster.sheet.spell(name)
@@ -398,8 +399,10 @@ def unplayed(caster: Fighter, spell: Spell, targets: list[Fighter]) -> Event:
     """A spell its sheet names with no effect, which the spellbook does not know: cast (its
     slot and action spent), it changes nothing the rules here play."""
     if spell.name.strip().lower() in spellbook():
-        given = caster.sheet_given("--sheet")
-        how = f"its sheet names it with no effect ({given} takes the spellbook's)"
+        how = (
+            "its sheet names it with no effect (named alone, it takes the spellbook's: "
+            f"{caster.sheet_given()})"
+        )
     else:
         how = "srd does not play it; the GM narrates it"
     why = f"{spell.name} has no effect in play: {how}"

@@ -96,11 +96,13 @@ class Fighter(msgspec.Struct, frozen=True):
     open_roll: OpenRoll | None = None  # its latest check or save, still open (srd-81, srd-82)
     of_party: bool = False  # brought in from the party (`Carried`): its sheet is the party's
 
-    def sheet_given(self, flag: str = "--sheet FILE") -> str:
-        """The command that gives it a new sheet: the party's own for a member of it."""
+    def sheet_given(self) -> str:
+        """How it comes to have a new sheet, as a refusal ends: a member of the party takes
+        one between fights; one in the fight alone keeps the sheet it joined with, and a
+        sheet file changed now is read when it joins a later fight."""
         if self.of_party:
-            return f"`fracas party update {self.id} {flag}`"
-        return f"`fracas add {flag}`"
+            return f"given between fights with `fracas party update {self.id} --sheet FILE`"
+        return f"in {self.its} sheet file, read when {self.name} joins a later fight"
 
     def used(self, spell: str) -> int:
         """How often an innate spell of so many a day was cast since the last long rest."""

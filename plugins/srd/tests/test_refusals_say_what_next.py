@@ -132,3 +132,15 @@ def test_srd_17_a_range_said_of_a_melee_attack_is_refused_not_dropped(gm: Gm):
     thrown = ok(gm, "act", "brannoc", "attack", "goblin-1", "-w", "handaxe", "-o",
                 "range=long", "--dice", "18,2")  # fmt: skip
     assert "disadvantage: beyond normal range" in thrown and "misses Goblin 1" in thrown, thrown
+
+
+def test_a_spell_missing_from_the_sheet_of_one_in_the_fight_never_says_to_add_them(gm: Gm):
+    ok(gm, "next")  # Ilse's turn: she is in the fight, and no party member
+    said = refused(gm, "act", "ilse", "cast", "goblin-1", "-o", "spell=bless")
+    assert said == (
+        "Error: bless is a spell srd plays, but not on Ilse's sheet (its spells: fire bolt, "
+        "magic missile, burning hands, shield, absorb elements, hellish rebuke, mage armor): "
+        'cast one of those, or name it with [[spells]] name = "bless" (srd fills in the rest), '
+        "in their sheet file, read when Ilse joins a later fight"
+    ), said
+    assert "fracas add" not in said, said

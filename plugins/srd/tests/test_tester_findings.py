@@ -167,8 +167,8 @@ def test_a_known_spell_given_with_no_effect_past_the_sheet_file_says_so_when_cas
     out = t.act("ilse", "cast", "ilse", spell="mage armor")
     said = [e.outcome for e in out if isinstance(e, Resolved)]
     assert said == [
-        "mage armor has no effect in play: its sheet names it with no effect (`fracas add "
-        "--sheet` takes the spellbook's)"
+        "mage armor has no effect in play: its sheet names it with no effect (named alone, it "
+        "takes the spellbook's: in their sheet file, read when ilse joins a later fight)"
     ], said
     armoured = fight(("ilse", "wizard"), ("gob", "goblin"))  # the sample, as `add` reads it
     set_ = [e for e in armoured.act("ilse", "cast", "ilse", spell="mage armor")
