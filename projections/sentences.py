@@ -35,6 +35,7 @@ from fracas.rules.events import (
     Resolved,
     Rolled,
     SeedRevealed,
+    Spent,
     TurnAdvanced,
 )
 from fracas.rules.names import and_list
@@ -384,12 +385,22 @@ def step_parts(
     """A phrase for each event that says something; `ends` ("Wren's turn ends") in the
     place of the turn's advance, where the step says more than that. Each roll and each
     outcome reads, however like an earlier one its words are (a multiattack's two hits of
-    19); a state said again ("Bo is pinned" by two events) reads once."""
+    19); a state said again ("Bo is pinned" by two events) reads once. Once another has
+    spent something after the actor's own roll (a reaction: Ilse's hellish rebuke), a roll of
+    the actor's against a number answers it and names whose it is and what ("Ogre's Dexterity saving
+    throw against hellish rebuke (DC 12) 3 -1 = 2 against 12, failure")."""
     parts: list[str] = []
+    answering = False  # another spent something after the actor's own roll: rolls answer it
+    rolled = False  # the actor's own roll against a number, the one its opening says, is made
     for event in summed(events):
+        if isinstance(event, Spent) and rolled and event.combatant != actor:
+            answering = True
+        targeted = isinstance(event, Rolled) and event.target is not None
+        said_as = None if answering and targeted else actor
+        rolled = rolled or (targeted and isinstance(event, Rolled) and event.actor == actor)
         if ends and isinstance(event, TurnAdvanced) and ends not in parts:
             parts.append(ends)
-        elif (said := event_phrase(event, actor, names, ruleset)) is not None and (
+        elif (said := event_phrase(event, said_as, names, ruleset)) is not None and (
             isinstance(event, Rolled | Resolved) or said not in parts
         ):
             parts.append(said)

@@ -2,6 +2,7 @@
 English (issue 40): a line that repeats itself, a creature's id where its name belongs, a
 count of one in the plural, "its" for a player character, doubled parentheses."""
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -111,3 +112,28 @@ def test_a_party_member_stands_as_before_never_as_it_ended_a_fight_it_never_had(
     told = gm("--db", party, "log", "-e", "party") + gm("--db", party, "log", "-e", "one")
     assert "Hild stands at 28 hit points: as before" in told
     assert "last fight" not in told and " its " not in told
+
+
+def report_line(gm: Run, step: int) -> str:
+    """Step N's sentence in the Markdown report."""
+    report = gm("export", "--format", "md")
+    found = re.search(rf"^- {step}\. (.*)\[\^", report, re.M)
+    assert found, report
+    return found.group(1)
+
+
+def test_the_report_names_who_saves_against_a_reaction_spell(gm: Run) -> None:
+    """Ilse's hellish rebuke, her reaction to the ogre's blow: the ogre's save reads as the
+    ogre's, in the ogre's own step."""
+    gm("new", "-r", "srd", "--id", "rebuke", "--title", "Rebuke")
+    gm("add", "ilse", "--sheet", str(SAMPLES / "wizard.toml"), "--side", "pc", "--name", "Ilse")
+    gm("add", "ogre", "--monster", "ogre")
+    gm("begin", "--dice", "5,10")
+    said = gm(
+        "act", "ogre", "attack", "ilse", "-w", "greatclub", "--defence", "ilse=hellish rebuke",
+        "--dice", "15,5,5,3,4,4,4",
+    )
+    step = int(re.search(r"^step (\d+)$", said, re.M).group(1))  # type: ignore[union-attr]
+    line = report_line(gm, step)
+    assert "Ogre's Dexterity saving throw against hellish rebuke (DC 12) 3 -1 = 2" in line, line
+    assert "; 3 -1 = 2" not in line, line
