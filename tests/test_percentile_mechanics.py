@@ -194,3 +194,16 @@ def test_000_M9_falling_unconscious_or_dead_cites_the_hp_thresholds_rule_old_log
     events = attack(encounter, "alice", "bob", dice=[30, 2], weapon="pistol").events
     [fell] = [e for e in events if isinstance(e, ConditionSet) and e.condition == "unconscious"]
     assert fell.rules == ["000-M9"]
+
+
+def test_000_mech8_an_attack_on_the_dead_is_refused_saying_what_to_do(fracas):
+    """Issue 40: 'bob is already dead' said what was wrong and not what to do."""
+    e = _rifle_fight(fracas, sheet(10, armor=5))
+    attack(e, "alice", "bob", weapon="rifle", dice=[30, 15])
+    assert e.state.fighters["bob"].has("dead")
+    with pytest.raises(RefusedError) as refused:
+        attack(e, "alice", "bob", weapon="rifle", dice=[30, 15])
+    assert str(refused.value) == (
+        "bob is already dead: pick a living target, or if the death was a mistake, "
+        "`fracas undo` the step that killed them"
+    )

@@ -418,3 +418,18 @@ def test_002_21_the_gm_may_let_a_healed_character_wake(fracas):
     act(e, "orc", "heal", "alice", hp=1)  # 5:00 left already: the point is 1 HP
     alice = fighter(e, "alice")
     assert alice.hp == 1 and not {"dying", "unconscious"} & set(alice.conditions)
+
+
+def test_002_20_the_dead_neither_act_nor_are_attacked_and_the_refusal_says_what_to_do(fracas):
+    """Issue 40: 'goblin is already dead' said what was wrong and not what to do."""
+    e = ts_fight(fracas, goblin={**GOBLIN, "hp": 4})
+    act(e, "alice", "attack", "goblin", weapon="sword", dice=[5, 5, 0, 0])
+    assert "dead" in fighter(e, "goblin").conditions
+    with pytest.raises(RefusedError) as refused:
+        act(e, "alice", "attack", "goblin", weapon="sword", dice=[5, 5, 0, 0])
+    assert str(refused.value) == (
+        "goblin is already dead: pick a living target, or if the death was a mistake, "
+        "`fracas undo` the step that killed them"
+    )
+    with pytest.raises(RefusedError, match="is dead and cannot act: act with another"):
+        act(e, "goblin", "attack", "alice", weapon="spear", dice=[5, 5, 0, 0])

@@ -445,7 +445,10 @@ def require_targets(state: State, command: Act, count: int | None = None) -> lis
     targets = [state.fighter(t) for t in command.targets]
     for target in targets:
         if target.has("dead"):
-            raise RefusedError(f"{target.name} is already dead")
+            raise RefusedError(
+                f"{target.name} is already dead: pick a living target, or if the death was a "
+                "mistake, `fracas undo` the step that killed them"
+            )
         if target.id == command.actor:
             raise RefusedError("a combatant cannot target themselves")
     if len(set(command.targets)) != len(command.targets):

@@ -77,7 +77,10 @@ def check_can_act(state: State, actor: Fighter, command: Act) -> bool:
     if state.round == 0:
         raise RefusedError("the fight has not begun: `fracas begin` first")
     if actor.out and not still_acts_this_round(state, actor):
-        raise RefusedError(f"{actor.name} is out of the fight and cannot act")
+        raise RefusedError(
+            f"{actor.name} is out of the fight and cannot act: act with another combatant, or "
+            "if that was a mistake, `fracas undo` the step that took them out"
+        )
     if state.turn != actor.id:
         if waiting_is_live(state, actor):
             return True

@@ -32,7 +32,10 @@ def decide_continuous(state: State, command: Continuous | Stop) -> list[Event]:
     """001-16: started and stopped at any time; no shot cost of its own."""
     actor = state.fighter(command.actor)
     if actor.out:
-        raise RefusedError(f"{actor.name} is out of the fight")
+        raise RefusedError(
+            f"{actor.name} is out of the fight: act with another combatant, or if that was a "
+            "mistake, `fracas undo` the step that took them out"
+        )
     if not command.what:
         raise BadInputError("name the continuous action: --opt what=TEXT")
     name = f"continuous:{command.what}"

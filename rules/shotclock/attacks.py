@@ -60,7 +60,10 @@ def resolve_attack(
     if target.id == actor.id:
         raise RefusedError(f"{actor.name} cannot attack themselves")
     if target.out:
-        raise RefusedError(f"{target.name} is already out of the fight")
+        raise RefusedError(
+            f"{target.name} is already out of the fight: pick another target, or if that was "
+            "a mistake, `fracas undo` the step that took them out"
+        )
     weapon = actor.weapon(command.weapon)
     events: list[Event] = []
     difficulty, against = difficulty_of(state, events, actor, target, command)

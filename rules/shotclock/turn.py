@@ -93,7 +93,10 @@ def check_on_shot(state: State, actor: Fighter) -> None:
     if state.sequence == 0:
         raise RefusedError("the fight has not begun: `fracas begin` first")
     if actor.out:
-        raise RefusedError(f"{actor.name} is out of the fight and cannot act")
+        raise RefusedError(
+            f"{actor.name} is out of the fight and cannot act: act with another combatant, or "
+            "if that was a mistake, `fracas undo` the step that took them out"
+        )
     if actor.next_shot != state.shot:
         now = ", ".join(f.name for f in state.may_act()) or "nobody"
         when = (

@@ -114,7 +114,10 @@ def strike(
     if target.id == actor.id:
         raise RefusedError(f"{actor.name} cannot attack themselves")
     if target.has("dead"):
-        raise RefusedError(f"{target.name} is already dead")
+        raise RefusedError(
+            f"{target.name} is already dead: pick a living target, or if the death was a "
+            "mistake, `fracas undo` the step that killed them"
+        )
     check_limb(actor, weapon.limb, f"attack with the {weapon.name}")
     if command.called == "limb" and command.limb not in LIMBS:
         raise BadInputError(f"a limb is one of: {', '.join(LIMBS)}; not {command.limb!r}")

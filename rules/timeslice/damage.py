@@ -150,7 +150,10 @@ def healing(state: State, target: Fighter, points: int, source: str) -> list[Eve
     if points < 1:
         raise BadInputError("heal at least 1 HP: --opt hp=N")
     if target.has("dead"):
-        raise RefusedError(f"{target.name} is dead")
+        raise RefusedError(
+            f"{target.name} is dead: healing does not bring back the dead; if the death was "
+            "a mistake, `fracas undo` the step that killed them"
+        )
     dying = target.conditions.get("dying")
     events: list[Event] = []
     if dying:

@@ -91,7 +91,10 @@ def check_turn(state: State, actor: Fighter) -> None:
 
 def check_able(actor: Fighter) -> None:
     if actor.has("dead"):
-        raise RefusedError(f"{actor.name} is dead")
+        raise RefusedError(
+            f"{actor.name} is dead and cannot act: act with another combatant, or if the "
+            "death was a mistake, `fracas undo` the step that killed them"
+        )
     if actor.has("unconscious"):
         raise RefusedError(f"{actor.name} is unconscious and cannot act (002-20)")
 
