@@ -137,3 +137,27 @@ def test_the_report_names_who_saves_against_a_reaction_spell(gm: Run) -> None:
     line = report_line(gm, step)
     assert "Ogre's Dexterity saving throw against hellish rebuke (DC 12) 3 -1 = 2" in line, line
     assert "; 3 -1 = 2" not in line, line
+
+
+def test_each_attack_of_a_multiattack_under_bless_reads_with_its_own_bless_die(gm: Run) -> None:
+    """The owlbear, blessed, bites Hild and claws Maelis: each d4 reads right after the attack
+    it adds to, before what that attack came to, in the log and the report."""
+    gm("new", "-r", "srd", "--id", "blessed", "--title", "Blessed")
+    gm("add", "maelis", "--sheet", str(SAMPLES / "cleric.toml"), "--side", "pc", "--name", "Maelis")
+    gm("add", "bear", "--monster", "owlbear")
+    gm("add", "hild", "--sheet", str(SAMPLES / "fighter.toml"), "--side", "pc", "--name", "Hild")
+    gm("begin", "--dice", "20,10,5")
+    gm("act", "maelis", "cast", "bear", "-o", "spell=bless")
+    gm("next")
+    said = gm("act", "bear", "multiattack", "hild", "maelis", "--dice", "15,2,4,16,3,4,4,15")
+    lines = [line.strip() for line in said.splitlines()]
+    beak = next(i for i, line in enumerate(lines) if "attack on Hild with beak:" in line)
+    claws = next(i for i, line in enumerate(lines) if "attack on Maelis with claws:" in line)
+    assert lines[beak + 1].startswith("Owlbear rolls 1d4 for bless on the attack on Hild with beak")
+    assert lines[claws + 1].startswith(
+        "Owlbear rolls 1d4 for bless on the attack on Maelis with claws"
+    )
+    step = int(re.search(r"^step (\d+)$", said, re.M).group(1))  # type: ignore[union-attr]
+    line = report_line(gm, step)
+    assert "hit (24 vs AC 18); +1d4 bless: 2; hits Hild" in line, line
+    assert "hit (26 vs AC 16); +1d4 bless: 3; hits Maelis" in line, line
