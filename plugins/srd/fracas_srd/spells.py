@@ -739,17 +739,23 @@ def missiles(
     events: list[Event] = []
     for target in aimed_at:
         events += blocking(state, caster, target, spell, answers.get(target.id))
-    # the darts strike at once (srd-43): one that an earlier dart of them killed lands too
-    at_cast = roster.fold(evolve, state, before)
+    # the darts strike at once (srd-43): each one's die is rolled, but one that an earlier
+    # dart killed strikes a body, and the dead take no more damage (a dying PC still does)
     for dart, target in enumerate(aimed, start=1):
         now = roster.fold(evolve, state, [*before, *events])
         hurt = now.fighter(target.id)
-        if at_cast.fighter(target.id).dead or blocks(hurt, spell.name):
-            why = f"{hurt.name} is dead" if hurt.dead else f"{hurt.name} takes no damage from it"
+        if blocks(hurt, spell.name):
+            why = f"{hurt.name} takes no damage from it"
             events.append(Resolved(caster.id, "cast", [hurt.id], why, ["srd-43"]))
             continue
         what = f"damage of {spell.name}, dart {dart} (at {hurt.name})"
         parts = spell_damage(now, ctx, events, caster, spell, False, what)
+        if hurt.dead:
+            rolled = sum(p.value for p in parts)
+            why = (f"dart {dart} strikes {hurt.name}'s body ({rolled} {spell.type}): "
+                   f"{hurt.name} is already dead, and takes no more damage")  # fmt: skip
+            events.append(Resolved(caster.id, "cast", [hurt.id], why, ["srd-43", "srd-13"]))
+            continue
         events += deal(now, ctx, caster.id, hurt, parts, spell.type, False, ("srd-43",))
     for target in aimed_at:
         events += rebuked(
