@@ -249,7 +249,8 @@ def test_srd_9_the_reports_damage_totals_count_no_overkill(tmp_path):
 
 def test_srd_43_every_dart_lands_though_the_first_darts_killed_their_target(tmp_path):
     """Magic missile's darts strike at once: the third dart at a goblin the first two
-    killed is rolled and listed with the others, where it was left out."""
+    killed is rolled and listed with the others, where it was left out; it strikes the
+    body, and the dead goblin takes no more damage (the report's total is its 10)."""
     gm = fight(
         tmp_path / "hall.db",
         "The hall",
@@ -276,4 +277,5 @@ def test_srd_43_every_dart_lands_though_the_first_darts_killed_their_target(tmp_
     )
     assert "dart 3 (at Goblin): 1 +1 = 2" in out and "dart 4 (at Gob2)" in out, out
     report = ok(gm, "export", "--format", "md")
-    assert "Goblin takes 12 force damage (5 + 5 + 2)" in report, report
+    assert "dart 3 strikes Goblin's body (2 force): Goblin is already dead" in out, out
+    assert "Goblin takes 10 force damage (5 + 5)" in report, report
