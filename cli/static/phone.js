@@ -43,7 +43,7 @@
     forget();
     sayAgain();
     holdButtons(held);
-    if (cue) { cue.scrollIntoView({ block: "start" }); cue = null; }  // a chance just offered
+    if (cue) { cue.scrollIntoView({ block: "start" }); cue = null; }  // a chance offered, a turn come
     document.dispatchEvent(new Event("fracas:panel"));
   }
 
@@ -285,7 +285,7 @@
     return step;
   }
 
-  let asked = false, chance = null, cue = null;
+  let asked = false, chance = null, cue = null, turn = null;
   function yourTurn() {
     const me = panel.querySelector(".me");
     const now = Boolean(me && me.dataset.acting === "yes");
@@ -298,7 +298,12 @@
       if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
     }
     chance = offered;
-    body.classList.toggle("my-turn", now && !waits);
+    // the turn just come round: "Your turn" into view, wherever the player had scrolled
+    // (once: a redraw while the turn goes on leaves the page where the player has it)
+    const mine = now && !waits;
+    if (mine && turn === false) cue = me.querySelector("#your-turn");
+    turn = mine;
+    body.classList.toggle("my-turn", mine);
     body.classList.toggle("asked", waits);  // the reaction asked is the one thing on screen
     if (now && acting === false && navigator.vibrate) navigator.vibrate([200, 100, 200]);
     if (waits && !asked && navigator.vibrate) navigator.vibrate([400, 100, 400]);
