@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from fracas.projections import Fracas
-from tests.support import do, srd_sample
+from tests.support import SIX, do, srd_sample
 from tests.web import Phones, phones
 
 pytestmark = pytest.mark.sqlite_file
@@ -108,3 +108,52 @@ def test_the_within_5_feet_choice_of_a_spell_attack_is_in_a_players_words(table:
     assert choices == [("", "No, farther off"), ("yes", "Yes, within 5 feet")], group[2]
     assert re.search(r'value="" data-field="within_5ft" data-kind="maybe" checked', group[2])
     assert "as the rules say" not in form
+
+
+def attack_form(panel: str) -> str:
+    found = re.search(r'<fieldset class="chosen" data-action="attack".*?</fieldset>', panel, re.S)
+    assert found, panel
+    return found[0]
+
+
+def test_the_within_5_feet_choice_of_an_attack_is_in_a_players_words(table: Phones) -> None:
+    """The tester read Attack's "Within 5 feet: as the rules say / yes / no" after Cast's
+    was worded. Each choice says what it means: left alone, a melee attack is made from
+    within 5 feet and a ranged one from farther off (srd-30); yes or no says otherwise (a
+    reach weapon at 10 feet, a weapon thrown, a shot at a prone foe from beside it)."""
+    form = attack_form(table.panel("cleric"))
+    group = re.search(
+        r'<div class="pick" role="radiogroup" aria-label="([^"]*)">(.*?)</div>', form, re.S
+    )
+    assert group, form
+    assert group[1] == "Within 5 feet of your target?"
+    choices = re.findall(
+        r'value="([^"]*)" data-field="within_5ft"[^>]*>\s*<span>([^<]*)<', group[2]
+    )
+    assert choices == [
+        ("", "By your weapon: melee yes, ranged no"),
+        ("yes", "Yes, within 5 feet"),
+        ("no", "No, farther off"),
+    ], group[2]
+    assert re.search(r'value="" data-field="within_5ft" data-kind="maybe" checked', group[2])
+    assert "as the rules say" not in form
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_no_players_yes_or_no_reads_as_the_rules_say(ruleset: str) -> None:
+    """Every field a phone asks as unsaid / yes / no (a true-or-false field the rules decide
+    when unsaid) has its choices in the ruleset's words, in every ruleset: srd's Attack,
+    off-hand attack and readied attack read "as the rules say / yes / no"."""
+    from fracas.projections.phones import player_flags
+    from fracas.rules.ruleset import load
+
+    rules = load(ruleset)
+    raw = []
+    for name, playable in (rules.players or {}).items():
+        flags = {f.field: f for f in player_flags(rules, name)}
+        for field, said in playable.fields.items():
+            flag = flags.get(field)
+            maybe = flag and flag.accepts.startswith("true or false") and flag.default is None
+            if maybe and not said.said:
+                raw.append(f"{name}.{field}")
+    assert raw == [], raw

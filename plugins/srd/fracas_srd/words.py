@@ -122,8 +122,13 @@ FIELD_HELP = {
 # What a player sets from a phone (everything else is the GM's: the scene's cover, who sees
 # whom, advantage ruled, a hostile beside the attacker, a target's own choices).
 WEAPON = PlayerField("Weapon", "what you attack with, from your sheet", from_sheet=True)
+# srd-30: unsaid, a melee attack is made from within 5 feet and a ranged one from farther off
 NEAR = PlayerField(
-    "Within 5 feet", "you stand right beside the target (a melee attack is, unless you say not)"
+    "Within 5 feet of your target?",
+    "up close, a prone target is easier to hit and a paralysed or unconscious one is hit "
+    "critically; from farther off, a prone target is harder to hit (No: a reach weapon at "
+    "10 feet, a weapon thrown)",
+    said=("By your weapon: melee yes, ranged no", "Yes, within 5 feet", "No, farther off"),
 )
 RANGE = PlayerField(
     "Range",
