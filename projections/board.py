@@ -47,6 +47,9 @@ class BoardRow(msgspec.Struct, frozen=True):
     state: str = ""  # unhurt, hurt, bloodied or down (`descriptor`): the bar's colour
     bar: Bar | None = None  # None: no fixed maximum, or a number the audience may not see
     gone: str = ""  # an NPC out of the fight for good, in the ruleset's word ("dead"): a short row
+    # phrases of `health` a screen shows as chips beside the conditions, not in its health
+    # line (the ruleset's `health_chips`: srd's "hellish rebuke 1/1 today")
+    chips: list[str] = []
 
     def shown_numbers(self) -> list[tuple[str, str]]:
         """The key numbers that have a value, as the table reads them ("Reaction: yes")."""
@@ -218,6 +221,7 @@ def board(
                 descriptor(wound, ruleset) if wound else "",
                 bar_of(wound) if wound else None,
                 gone(wound, row.status, ruleset) if wound else "",
+                ruleset.chips_of(wound) if wound else [],
             )
         )
     pins = [

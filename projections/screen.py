@@ -162,7 +162,9 @@ def players_board(found: Board, view: View, npc_numbers: bool, ruleset: Ruleset)
         wound = wounds.get(row.combatant)
         if wound is None or not health_hidden(wound, True, npc_numbers):
             return row
-        return msgspec.structs.replace(row, health=descriptor(wound, ruleset), numbers={}, bar=None)
+        return msgspec.structs.replace(
+            row, health=descriptor(wound, ruleset), numbers={}, bar=None, chips=[]
+        )
 
     return msgspec.structs.replace(found, rows=[shown(r) for r in found.rows])
 

@@ -281,6 +281,11 @@ class Ruleset:
     # The numbers the table keeps an eye on beside health, from a combatant's wound row
     # (its `detail`): {"Next shot": 9}. None: health alone.
     key_numbers: Callable[[WoundRow], dict[str, Any]] | None = None
+    # The phrases of a row's health (`WoundRow.health`, between its ", ") that a screen shows
+    # as chips beside the conditions, not in the health line it keeps to one line: what is
+    # counted out by the day (srd: "hellish rebuke 1/1 today"). Text keeps them in health.
+    # None: none.
+    health_chips: Callable[[WoundRow], list[str]] | None = None
     # How a sentence says each action, third person: {"attack": "attacks", "pin": "tries to
     # pin"}. An action without one reads "takes the ACTION action". A verb may name the
     # command's fields, "casts {spell} on", and put its targets inside, "uses {option} on
@@ -533,6 +538,10 @@ class Ruleset:
 
     def numbers_of(self, wound: WoundRow) -> dict[str, Any]:
         return self.key_numbers(wound) if self.key_numbers is not None else {}
+
+    def chips_of(self, wound: WoundRow) -> list[str]:
+        """The phrases of the row's health a screen shows as chips (`health_chips`)."""
+        return self.health_chips(wound) if self.health_chips is not None else []
 
     def facts_of(self, event: Event) -> frozenset[str]:
         """The facts an event states: the ruleset's own (a critical, a fumble), and "down"

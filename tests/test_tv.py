@@ -548,3 +548,28 @@ def test_a_players_shield_answer_is_not_badged_as_dice_the_gm_typed(tmp_path: Pa
         newest = re.search(r'<ol class="log" reversed[^>]*>\s*<li.*?</li>', html, re.S)
         assert newest and "shield" in unescape(newest[0]), html
         assert "dice typed by" not in newest[0], f"{audience}: {newest[0]}"
+
+
+@pytest.mark.sqlite_file
+def test_a_spell_of_so_many_a_day_is_a_chip_not_a_phrase_of_the_health(tmp_path: Path) -> None:
+    """Issue 37 (a table tester at a 1080p TV): a wizard's health wrapped ("HP 20/20, slots
+    1st 3/4 · 2nd 2/2, hellish rebuke 1/1 today, Hit Dice 3/3"). A spell of so many a day
+    is a chip of the row beside its conditions, on the TV and the GM's page; an NPC's stays
+    off the players' screen with the rest of its numbers."""
+    db = tmp_path / "srd.db"
+    with Fracas(db) as opened:
+        e = opened.new("srd", title="Two wizards", encounter="fight")
+        for who, side in (("ilse", "pc"), ("mage", "npc")):
+            do(e, {"action": "join", "combatant": who, "sheet": srd_sample("wizard"), "side": side})
+        do(e, {"action": "begin"})
+        assert "hellish rebuke 1/1 today" in next(w.health for w in e.view().wounds)  # text
+    shown = screens(db)
+    chip = '<span class="condition uses" title="hellish rebuke 1/1 today">'
+    for audience, who in ((PLAYERS, "ilse"), (GM, "ilse"), (GM, "mage")):
+        row = row_of(shown[audience], who)
+        health = re.search(
+            r'<span class="words[^"]*">(.*?)</td>', row, re.S
+        )  # past the bar (its aria-valuetext says the health in full)
+        assert health and "HP " in health[1] and "today" not in health[1], (audience, row)
+        assert chip in row, (audience, row)
+    assert "hellish rebuke" not in row_of(shown[PLAYERS], "mage")

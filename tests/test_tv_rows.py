@@ -2,7 +2,8 @@
 while half the board stood empty: a long name ("Maelis Dawnbringer") on two lines, a
 caster's health ("HP 24/24, slots 1st 3/4 · 2nd 2/2, Hit Dice 3/3") over three, and a chip
 broken inside itself ("bless · by / Maelis Dawnbringer"). Each row's name and health read on
-one line, every chip whole, in a four-against-four srd fight with long names."""
+one line, every chip whole, in a four-against-four srd fight with long names; a spell of so
+many a day (Ilse's hellish rebuke) is a chip of its own, as a condition is."""
 
 import os
 from pathlib import Path
@@ -88,14 +89,11 @@ def test_each_row_s_name_health_and_chips_read_on_one_line_on_a_1080p_tv(
     seen = measured["seen"]
     assert len(seen) == 7, seen  # (Goblin Skirmisher 2 is dead: one short line of its own)
     assert "slots 1st 3/4 · 2nd 2/2" in seen["maelis"]["text"], seen["maelis"]
-    # a name is one line; a health too, but for one as long as a wizard's with a spell of so
-    # many a day ("…, hellish rebuke 1/1 today, Hit Dice 3/3"), which wraps once, between
-    # its phrases (the CSS keeps each phrase whole)
-    wrapped = {
-        who: s
-        for who, s in seen.items()
-        if s["name"] != 1 or s["health"] > (2 if len(s["text"]) > 64 else 1)
-    }
+    # a wizard's spell of so many a day is a chip of her row, not a phrase of her health,
+    # which wrapped at 1080p ("HP 19/19, slots 1st 2/2, hellish rebuke 1/1 today, Hit Dice 3/3")
+    assert "today" not in seen["ilse"]["text"], seen["ilse"]
+    assert "hellish rebuke 1/1 today" in [text for text, _ in seen["ilse"]["chips"]], seen["ilse"]
+    wrapped = {who: s for who, s in seen.items() if s["name"] != 1 or s["health"] != 1}
     assert not wrapped, wrapped
     chips = [chip for s in seen.values() for chip in s["chips"]]
     assert "shield · to Ilse Thornwood's turn" in [text for text, _ in chips], chips

@@ -65,7 +65,14 @@ from fracas_srd.sheets import OPTION_HELP, Options, Sheet, check_sheet
 from fracas_srd.slots import as_cast
 from fracas_srd.state import INCAPACITATING, TRACKED, Fighter, State, initial, turn_end
 from fracas_srd.turn import able, light_melee, on_turn
-from fracas_srd.view import down_said, fallen_sides, key_numbers, turn_left, view
+from fracas_srd.view import (
+    daily_chips,
+    down_said,
+    fallen_sides,
+    key_numbers,
+    turn_left,
+    view,
+)
 from fracas_srd.words import (
     DOWN,
     FIELD_HELP,
@@ -371,6 +378,7 @@ RULESET = Ruleset(
     turn_end=turn_end,
     reads_rolls="modified",  # the d20 plus its modifiers meets the AC or DC (srd-M2)
     key_numbers=key_numbers,
+    health_chips=daily_chips,
     verbs=VERBS,
     step_verb=step_verb,
     spent_words=spent_words,

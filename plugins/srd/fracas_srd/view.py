@@ -41,8 +41,17 @@ def health(fighter: Fighter) -> str:
     if resistance := fighter.sheet.legendary_resistance:
         legendary += f", legendary resistance {resistance - fighter.resisted}/{resistance}"
     slots = f", slots {shown(fighter)}" if fighter.sheet.slots else ""
-    daily = "".join(f", {name} {left}/{most} today" for name, left, most in innate_uses(fighter))
+    daily = "".join(f", {name} {left}/{most}{TODAY}" for name, left, most in innate_uses(fighter))
     return f"HP {fighter.hp}/{fighter.hp_max}{temp}{legendary}{slots}{daily}{hit_dice(fighter)}"
+
+
+TODAY = " today"  # a spell of so many a day, in a health: "hellish rebuke 1/1 today"
+
+
+def daily_chips(wound: WoundRow) -> list[str]:
+    """The health's spells of so many a day, each a chip on a screen beside the conditions
+    ("hellish rebuke 1/1 today"), where a wizard's health line wrapped on a 1080p TV."""
+    return [phrase for phrase in wound.health.split(", ") if phrase.endswith(TODAY)]
 
 
 def innate_uses(fighter: Fighter) -> list[tuple[str, int, int]]:
