@@ -360,6 +360,12 @@ def runs(said: list[str]) -> str:
     return ", ".join(roll if n == 1 else f"{roll} ({n} times)" for roll, n in grouped)
 
 
+def one_roll(spec: str) -> str:
+    """A roll as a table says it: one die with its article ("a d20", "a d8"), several as
+    they are ("2d8", "4dF")."""
+    return f"a {spec.removeprefix('1')}" if re.fullmatch(r"1?d\d+", spec) else spec
+
+
 class ManualDice:
     """Faces of physical dice typed at the table, consumed in the order the rules roll."""
 
@@ -385,12 +391,13 @@ class ManualDice:
             face = next(typed, None)
             if face is None:
                 # the rolls the typed faces went to: none before the first, said as nothing
-                so_far = f" after {runs(self.used)}" if self.used else ""
+                so_far = f", after {runs(self.used)}" if self.used else ""
                 rerolls = " (each top face of a ! die needs one more face)" if "!" in spec else ""
                 if any(t.keep is not None for t in parse_terms(spec)):
                     rerolls += " (every die rolled, those dropped too)"
                 raise TooFewTyped(
-                    f"not enough dice typed in: the {purpose} needs {spec}{rerolls}{so_far}; "
+                    f"not enough dice typed in: the {purpose} needs {one_roll(spec)}{rerolls}"
+                    f"{so_far}; "
                     f"give every face in {self.typed_in}, in the order rolled"
                 )
             if face not in values:
@@ -403,7 +410,7 @@ class ManualDice:
 
         faces = draw(spec, next_face, self.limits.dice)
         self.faces = self.faces[taken:]
-        self.used.append(f"{spec} for the {purpose}")
+        self.used.append(f"{one_roll(spec)} for the {purpose}")
         return rolled(spec, faces, "manual", self.entered_by)
 
     @property

@@ -70,11 +70,11 @@ def test_too_few_faces_say_the_rolls_they_came_after_and_no_roll_that_was_not():
     with pytest.raises(BadInputError) as first:
         ManualDice([], "gm").roll("1d20", "attack roll")
     said = str(first.value)
-    assert said.startswith("not enough dice typed in: the attack roll needs 1d20; give"), said
+    assert said.startswith("not enough dice typed in: the attack roll needs a d20; give"), said
     assert "after" not in said and "nothing" not in said, said
     later = ManualDice([12], "gm")
     later.roll("1d20", "attack roll")
-    with pytest.raises(BadInputError, match="needs 1d8 after 1d20 for the attack roll; give"):
+    with pytest.raises(BadInputError, match="needs a d8, after a d20 for the attack roll; give"):
         later.roll("1d8", "damage")
 
 

@@ -264,12 +264,14 @@ def contest(
     resister: Fighter,
     resisted: str | None,
     rules: list[str],
+    verb: str,
 ) -> bool:
-    """srd-20: the one who tries must beat the other's check; a tie changes nothing."""
-    made = skill_check(ctx, events, mover, skill, None, rules)
-    held = skill_check(
-        ctx, events, resister, resisted or better_skill(resister, CONTEST), None, rules
-    )
+    """srd-20: the one who tries must beat the other's check; a tie changes nothing. Each
+    check says which it is: `verb` ("escape"), the mover's "to escape", the other's "against
+    the escape" (a refusal for a die not typed names the one it wants)."""
+    made = skill_check(ctx, events, mover, skill, None, rules, aim=f"to {verb}")
+    resisting = resisted or better_skill(resister, CONTEST)
+    held = skill_check(ctx, events, resister, resisting, None, rules, aim=f"against the {verb}")
     return made.total > held.total
 
 
@@ -308,7 +310,7 @@ def grapple(state: State, actor: Fighter, command: Grapple, ctx: Context) -> lis
         raise RefusedError(f"{target.name} is immune to being grappled (srd-61)")
     events = one_attack(actor, "grapple", "srd-20")  # first: a spent action says more
     check_free_hand(actor, command.free_hand)
-    if contest(ctx, events, actor, "athletics", target, command.defend_with, ["srd-20"]):
+    if contest(ctx, events, actor, "athletics", target, command.defend_with, ["srd-20"], "grapple"):
         detail = {"by": actor.id}
         return [
             *events,
@@ -327,7 +329,8 @@ def shove(state: State, actor: Fighter, command: Shove, ctx: Context) -> list[Ev
         down = f"{target.name} is already prone (srd-21): push it"
         raise RefusedError(f"{down} (-o push=true)", player=down)
     events = one_attack(actor, "shove", "srd-21")
-    if not contest(ctx, events, actor, "athletics", target, command.defend_with, ["srd-21"]):
+    rules = ["srd-21"]
+    if not contest(ctx, events, actor, "athletics", target, command.defend_with, rules, "shove"):
         return [*events, Resolved(actor.id, "shove", [target.id], "fails to shove", ["srd-21"])]
     if command.push:
         return [*events, Resolved(actor.id, "shove", [target.id], "pushes 5 feet away", ["srd-21"])]
@@ -356,7 +359,7 @@ def escape(state: State, actor: Fighter, command: Escape, ctx: Context) -> list[
     if held.get("escape"):  # a monster's stated escape DC (a roper's tendril: 15)
         freed = skill_check(ctx, events, actor, skill, int(held["escape"]), ["srd-20"]).success
     else:
-        freed = contest(ctx, events, actor, skill, grappler, "athletics", ["srd-20"])
+        freed = contest(ctx, events, actor, skill, grappler, "athletics", ["srd-20"], "escape")
     if freed:
         return [*events, ConditionCleared(actor.id, "grappled", "breaks free", ["srd-20"])]
     return [*events, Resolved(actor.id, "escape", [grappler.id], "stays grappled", ["srd-20"])]

@@ -205,10 +205,12 @@ def skill_check(
     rules: list[str],
     given: Sequence[Modifier] = (),
     spend: str = "",
+    aim: str = "",
 ) -> Check:
     """A check with a skill, or with an ability alone (`str`); `given`: the GM's modifiers;
-    `spend`: the effect its creature chooses to add to it (guidance, srd-81)."""
-    purpose = check_name(skill)
+    `spend`: the effect its creature chooses to add to it (guidance, srd-81); `aim`: what a
+    contest's check is for ("to escape", "against the escape"), so its two read apart."""
+    purpose = check_name(skill) + (f" {aim}" if aim else "")
     if dc is not None:
         purpose += f" (DC {dc})"
     check_spend(fighter, "checks", spend)

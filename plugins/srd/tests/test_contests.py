@@ -13,8 +13,8 @@ def test_srd_20_grapple_is_an_athletics_contest_in_place_of_an_attack():
     out = t.act("brannoc", "grapple", "gob", faces=(10, 12), free_hand=True)
     made, held = rolls(out)
     assert (made.purpose, held.purpose) == (
-        "Strength (Athletics) check",
-        "Dexterity (Acrobatics) check",
+        "Strength (Athletics) check to grapple",
+        "Dexterity (Acrobatics) check against the grapple",
     )
     assert "grappled" in t.who("gob").conditions
     assert [e.resource for e in of(out, Spent)] == ["action", "attack"]

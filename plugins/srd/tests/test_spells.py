@@ -75,7 +75,7 @@ def test_srd_31_too_few_dice_say_the_order_they_are_rolled_in():
     )
     with pytest.raises(BadInputError) as refused:
         RULESET.decide_step(t.state, command, Context(ManualDice([3], "gm"), 9))
-    assert "needs 1d8 after d20 for the Dexterity saving throw against sacred flame" in str(
+    assert "needs a d8, after a d20 for the Dexterity saving throw against sacred flame" in str(
         refused.value
     )
     assert "srd-31" in RULESET.actions["cast"]

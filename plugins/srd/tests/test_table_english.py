@@ -161,3 +161,17 @@ def test_each_attack_of_a_multiattack_under_bless_reads_with_its_own_bless_die(g
     line = report_line(gm, step)
     assert "hit (24 vs AC 18); +1d4 bless: 2; hits Hild" in line, line
     assert "hit (26 vs AC 16); +1d4 bless: 3; hits Maelis" in line, line
+
+
+def test_an_escape_short_of_dice_says_which_check_wants_which_die(gm: Run, refused: Run) -> None:
+    fight(gm)
+    gm("act", "hild", "grapple", "ogre", "-o", "free_hand=true", "--dice", "15,5")
+    gm("next")
+    said = refused("act", "ogre", "escape", "--dice", "3")
+    assert (
+        "the Strength (Athletics) check against the escape needs a d20, after a d20 for the "
+        "Strength (Athletics) check to escape;"
+    ) in said, said
+    log = gm("act", "ogre", "escape", "--dice", "3,15")
+    assert "Ogre rolls d20 for Strength (Athletics) check to escape: 3 " in log, log
+    assert "Hild rolls d20 for Strength (Athletics) check against the escape: 15 " in log, log
