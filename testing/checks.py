@@ -733,23 +733,27 @@ class RulesetChecks:
     shrinking: float = SHRINKING_SECONDS
     liveness: int | None = None  # the liveness check's fights; None: by the test tier
 
+    def fights(self) -> int:
+        """`examples`, or N where FRACAS_FIGHTS=N is set (CI's budget, or a longer hunt)."""
+        return int(os.environ.get("FRACAS_FIGHTS", 0)) or self.examples
+
     def test_declarations(self) -> None:
         check_declarations(self.cast)
 
     def test_honest_fights(self) -> None:
-        honest_fights(self.cast, self.examples, shrinking=self.shrinking)
+        honest_fights(self.cast, self.fights(), shrinking=self.shrinking)
 
     def test_secret_rolls_do_not_show(self) -> None:
-        run(check_secret_roll, self.cast, max(1, self.examples // 2), shrinking=self.shrinking)
+        run(check_secret_roll, self.cast, max(1, self.fights() // 2), shrinking=self.shrinking)
 
     def test_hidden_combatants_do_not_show(self) -> None:
-        run(check_hidden_combatant, self.cast, max(1, self.examples // 2), shrinking=self.shrinking)
+        run(check_hidden_combatant, self.cast, max(1, self.fights() // 2), shrinking=self.shrinking)
 
     def test_an_unseen_actors_outcome_reads_nothing_of_its_sheet(self) -> None:
-        run(check_unseen_figures, self.cast, max(1, self.examples // 2), shrinking=self.shrinking)
+        run(check_unseen_figures, self.cast, max(1, self.fights() // 2), shrinking=self.shrinking)
 
     def test_the_followed_screen_is_the_whole_walk(self) -> None:
-        run(check_followed_screen, self.cast, max(1, self.examples // 4), shrinking=self.shrinking)
+        run(check_followed_screen, self.cast, max(1, self.fights() // 4), shrinking=self.shrinking)
 
     def test_secrets_hide_only_what_they_decide(self) -> None:
         """The slowest check (every outcome of every secret, brute force): `liveness` fights,

@@ -2,7 +2,6 @@
 fights, played again, undone and redone, revealed and audited without drift, told, stated
 and viewed; GM-only rolls and hidden combatants showing nowhere to the players."""
 
-import os
 
 import pytest
 
@@ -13,7 +12,7 @@ from fracas.testing.tiers import examples
 from tests.casts import CASTS
 
 # 40 fights per ruleset in the slow tier, 4 in the fast one; FRACAS_FIGHTS=1000 for a longer hunt.
-EXAMPLES = int(os.environ.get("FRACAS_FIGHTS", examples(full=40, fast=4)))
+EXAMPLES = examples(full=40, fast=4)
 
 
 @pytest.mark.long
@@ -72,3 +71,15 @@ def test_initiative_ties_are_rolled_off_as_recorded_rolls_that_audit_verifies(sy
         assert report.drift == []
         assert report.ok
         assert all(r.verdict in ("verified", "manual") for r in report.rolls)
+
+
+def test_fracas_fights_sets_the_fights_of_every_check_of_the_kit(monkeypatch):
+    """CI's budget and a longer hunt: FRACAS_FIGHTS=N overrides a kit's `examples`."""
+
+    class Kit(RulesetChecks):
+        cast, examples = CASTS["percentile"], 7
+
+    monkeypatch.delenv("FRACAS_FIGHTS", raising=False)
+    assert Kit().fights() == 7
+    monkeypatch.setenv("FRACAS_FIGHTS", "3")
+    assert Kit().fights() == 3

@@ -1,11 +1,13 @@
-"""The README's and the docs' tours and examples run as written: every page's shell blocks
-pasted in order into a real zsh (bash where zsh is missing), every page after the README into
-one bash, and each tour's outcome checked."""
+"""The README's and the docs' tours and examples run as written: the README's shell blocks,
+then every page's in the site's order, pasted into one real zsh (bash where zsh is missing),
+and each tour's outcome checked."""
 
+import contextlib
 import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -137,41 +139,6 @@ OUTCOMES: dict[str, tuple[list[str], list[str]]] = {  # page: (printed, files ma
 }
 
 
-def pasted(each: Path):
-    """A page as a test parameter: one that starts a PostgreSQL server is in that tier."""
-    marks = [pytest.mark.postgres] if "bench.pgserver" in each.read_text() else []
-    return pytest.param(each, id=name_of(each), marks=marks)
-
-
-# Each page alone in zsh (bash where zsh is missing): bash runs every page in one shell below,
-# after the README, so a page alone in bash as well would run each block a third time.
-SHELLS = ["zsh" if shutil.which("zsh") else "bash"]
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("shell", SHELLS)
-@pytest.mark.parametrize("each", [pasted(each) for each in PASTED])
-def test_every_block_of_a_page_works_pasted_in_order_into_one_shell(tmp_path, shell, each):
-    (tmp_path / "cli").symlink_to(ROOT / "cli")
-    (tmp_path / "bench").symlink_to(ROOT / "bench")  # the throwaway PostgreSQL server
-    (tmp_path / ".venv").symlink_to(Path(sys.prefix))
-    script = tmp_path / "pasted.sh"
-    active = "" if each == README else ". .venv/bin/activate\n"  # as Getting started says
-    script.write_text("set -e\n" + active + "".join(pasted_blocks(each)))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("FRACAS_")}
-    env["HOME"] = str(tmp_path)
-    done = subprocess.run(
-        [shell, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    printed, made = OUTCOMES.get(name_of(each), ([], []))
-    for line in printed:
-        assert line in done.stdout, line
-    for name in made:
-        assert (tmp_path / name).exists(), name
-    assert not (tmp_path / "pg-demo").exists()  # a server started is stopped and cleaned up
-
-
 def test_the_demo_hint_works_as_printed(tmp_path):
     fracas = str(Path(sys.executable).parent / "fracas")
     shown = subprocess.run(
@@ -214,37 +181,76 @@ def test_what_the_pages_write_is_ignored_by_git():
     assert sorted(checked.stdout.split()) == sorted(written)
 
 
+SHELL = "zsh" if shutil.which("zsh") else "bash"
+
+
+def pasted_into(shell: str, here: Path, blocks: str) -> subprocess.CompletedProcess[str]:
+    """BLOCKS pasted into SHELL in HERE, a clone of the repository (its code linked), with
+    the environment active and a home of its own; every block must exit 0."""
+    for name in ("cli", "bench", "plugins"):
+        (here / name).symlink_to(ROOT / name)
+    (here / ".venv").symlink_to(Path(sys.prefix))
+    script = here / "pasted.sh"
+    script.write_text("set -e\n" + blocks)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FRACAS_")}
+    env["HOME"] = str(here)
+    # its output to files, not pipes: a server a failed block left running cannot hold it open
+    with open(here / "out.txt", "w+") as out, open(here / "err.txt", "w+") as err:
+        pasted = subprocess.Popen(
+            [shell, str(script)], cwd=here, env=env, stdout=out, stderr=err, start_new_session=True
+        )
+        try:
+            pasted.wait(timeout=900)
+        finally:
+            with contextlib.suppress(ProcessLookupError):  # none left running
+                os.killpg(pasted.pid, signal.SIGTERM)  # what its blocks left running
+        out.seek(0), err.seek(0)
+        done = subprocess.CompletedProcess(pasted.args, pasted.returncode, out.read(), err.read())
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done
+
+
+PAGE_MARK = "@@ pasted: "  # echoed before each page's blocks: what each page printed
+
+
+def in_the_sites_order() -> list[Path]:
+    """The README, then the site's pages as its navigation lists them: a newcomer's order."""
+    nav = re.findall(r"([\w/.-]+\.md)", page("mkdocs.yml"))
+    return [README, *(ROOT / "docs" / name for name in nav)]
+
+
+@pytest.mark.slow
+def test_the_readmes_blocks_work_pasted_in_order_into_bash_too(tmp_path):
+    """The README says its blocks run in bash or zsh; the test below pastes into zsh."""
+    done = pasted_into("bash", tmp_path, "".join(pasted_blocks(README)))
+    assert "Lakeside Motel" in done.stdout and (tmp_path / "motel.jsonl").exists()
+
+
 @pytest.mark.slow
 @pytest.mark.postgres
-def test_every_page_pasted_after_the_readme_into_one_shell_works(tmp_path):
-    """A newcomer pastes the README, then page after page, into one shell in one clone: no
-    page trips on the names (a file, an encounter) another page left set or made."""
-    for name in ("cli", "bench", "plugins"):
-        (tmp_path / name).symlink_to(ROOT / name)
-    (tmp_path / ".venv").symlink_to(Path(sys.prefix))
-    order = [
-        README,
-        *(ROOT / "docs" / m for m in re.findall(r"([\w/.-]+\.md)", page("mkdocs.yml"))),
-    ]
-    blocks = [b for each in order for b in re.findall(r"```sh\n(.*?)```", pasted_text(each), re.S)]
-    script = tmp_path / "pasted.sh"
-    script.write_text("set -e\n" + "".join(b for b in blocks if "pip install" not in b))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("FRACAS_")}
-    env["HOME"] = str(tmp_path)
-    done = subprocess.run(
-        ["bash", str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900
-    )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-
-
-def pasted_text(each: Path) -> str:
-    text = each.read_text()
-    return text[text.index("## Set up") :] if each == README else text
+def test_the_readme_then_every_page_pasted_in_order_into_one_shell_works(tmp_path):
+    """A newcomer pastes the README's set-up and tour, then page after page, into one shell
+    in one clone: every block exits 0, no page trips on the names (a file, an encounter)
+    another page left set or made, each tour ends as it says, and a PostgreSQL server a page
+    starts is stopped and cleaned up."""
+    order = [each for each in in_the_sites_order() if pasted_blocks(each)]
+    assert {name_of(each) for each in PASTED} == {name_of(each) for each in order}
+    blocks = (f"echo '{PAGE_MARK}{name_of(p)}'\n" + "".join(pasted_blocks(p)) for p in order)
+    done = pasted_into(SHELL, tmp_path, "".join(blocks))
+    printed = dict(part.split("\n", 1) for part in done.stdout.split(PAGE_MARK)[1:])
+    for name, (lines, made) in OUTCOMES.items():
+        for line in lines:
+            assert line in printed[name], f"{name}: {line!r} not printed"
+        for file in made:
+            assert (tmp_path / file).exists(), f"{name}: {file} not made"
+    assert not (tmp_path / "pg-demo").exists()
 
 
 def test_a_server_started_in_the_docs_avoids_mkdocs_port_and_fails_loudly_if_it_never_comes_up():
     """Pasted after the README's `mkdocs serve` (port 8000), `fracas serve --port 8000`
-    failed 'Address already in use', the wait gave up silently and the check hit MkDocs."""
+    failed 'Address already in use', the wait gave up silently and the check hit MkDocs. The
+    server's errors go to its log too, where the check that it came up shows them: a server
+    left writing to the shell's own output would hold it open after the shell exits."""
     served = [
         block
         for each in PASTED
@@ -254,7 +260,7 @@ def test_a_server_started_in_the_docs_avoids_mkdocs_port_and_fails_loudly_if_it_
     assert served
     for block in served:
         assert ":8000" not in block and "--port 8000" not in block, block
-        log = re.search(r"^fracas serve .*> (\S+) &$", block, re.M).group(1)
+        log = re.search(r"^fracas serve .*> (\S+) 2>&1 &$", block, re.M).group(1)
         assert f'grep -q "GM:" {log} || {{' in block and "exit 1; }" in block, block
 
 
