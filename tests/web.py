@@ -273,8 +273,32 @@ def phone_of(browser: Any, running: Served, db: Path, who: str, acting: bool = T
     page.goto(f"{running.root}/p/{invited(db, who)}")
     until_acting(db, page, acting)
     # the stream's first screen redraws the panel: a tap before that may land on the old one
-    page.wait_for_function("window.fracasRedrawn >= 1")
+    redrawn(page)
     return page
+
+
+def redrawn(page: Any) -> None:
+    """Waits for the phone's panel drawn after the stream's first screen; a page that got
+    neither in 20 s is loaded once more, and a second miss fails saying what the page had."""
+    from playwright.sync_api import TimeoutError as Timeout
+
+    for last in (False, True):
+        try:
+            page.wait_for_function("window.fracasRedrawn >= 1", timeout=20000)
+            return
+        except Timeout:
+            if last:
+                had = page.evaluate(PAGE_STATE)
+                raise AssertionError(f"no panel drawn after the first screen: {had}") from None
+            page.reload()
+
+
+PAGE_STATE = """() => ({
+  screens: window.fracasScreens, redrawn: window.fracasRedrawn,
+  lost: (document.querySelector("p.lost") || {}).textContent,
+  lostShown: !(document.querySelector("p.lost") || {}).hidden,
+  refusal: (document.querySelector("#refusal") || {}).textContent,
+})"""
 
 
 # Counts the stream's screens, and the phone's panels drawn after the first of them.
