@@ -116,7 +116,7 @@ def damage_ends(fighter: Fighter) -> list[Event]:
 
 def hurt_saves(ctx: Context | None, fighter: Fighter) -> list[Event]:
     """srd-79: taking damage, a creature saves again against each effect that says so
-    (dominate person), a success ending it (the GM's harm by hand rolls none: `save`)."""
+    (dominate person), a success ending it (the party's harm between fights rolls none: `save`)."""
     events: list[Event] = []
     for name, detail in fighter.conditions.items():
         asked = detail.get(SAVES_WHEN_HURT)

@@ -215,7 +215,7 @@ def concentration_save(
         return []
     dc = max(10, taken // 2)
     purpose = concentration_on(holding, dc)
-    if ctx is None:  # harm by hand rolls no dice: the creature's `save con` pays it
+    if ctx is None:  # the party's harm between fights rolls no dice: `save con` pays it
         due = (
             f"owes a {purpose}: a {save_name('con')} against DC {dc}, still to roll; a failure"
             f" ends {holding.get('spell', 'the spell')} on everyone it holds"
@@ -241,9 +241,9 @@ def concentration_roll(
 def owed_concentration_save(
     state: State, ctx: Context, target: Fighter, dc: int | None, spend: str = ""
 ) -> list[Event] | None:
-    """srd-26: a Con save by a creature that owes a concentration save (after harm by hand)
-    is that save, the one owed at this DC or the first (`spend`: an effect it adds to it,
-    resistance); None when it owes none."""
+    """srd-26: a Con save by a creature that owes a concentration save (after the party's
+    harm between fights) is that save, the one owed at this DC or the first (`spend`: an
+    effect it adds to it, resistance); None when it owes none."""
     holding = target.conditions.get("concentrating")
     if holding is None or not target.owed or (dc is not None and dc not in target.owed):
         return None

@@ -187,8 +187,10 @@ STATEMENTS = {
         'damage, made right after that damage (in a multiattack, after each hit). "Damage '
         'taken" is after srd-10, and includes what temporary hit points absorbed; immunity '
         "leaves none, so no save. Failure, being incapacitated or dying ends the concentration;"
-        " so does starting another concentration effect. The GM's harm by hand rolls no dice:"
-        " the creature owes the save, and its next Con save at that DC is it. [Concentration]"
+        " so does starting another concentration effect. The GM's harm in a fight rolls it at"
+        " once, as an attack's damage does (on the faces typed with --dice); only the party's"
+        " harm between fights, with no dice to roll, leaves the save owed, and the creature's"
+        " next Con save at that DC is it. [Concentration]"
     ),
     "srd-27": (
         "Conditions. Each changes the rolls above while it lasts: blinded: its attacks have "

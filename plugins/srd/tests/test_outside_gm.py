@@ -3,7 +3,7 @@ attack, a Multiattack or a spell aimed at the dead is refused, nothing spent; a 
 Perception or Investigation as the GM names it."""
 
 import pytest
-from srd_cli import SAMPLES, Gm, fight, gm_on, ok, refused, sample, written
+from srd_cli import SAMPLES, Gm, chapel, fight, gm_on, ok, refused, sample, written
 
 WYRM = ["add", "wyrm", "--sheet", str(SAMPLES / "wyrm.toml"), "--name", "Wyrm"]
 GOBLIN = ["add", "gob", "--sheet", str(SAMPLES / "goblin.toml"), "--name", "Goblin"]
@@ -194,3 +194,17 @@ def test_srd_20_a_grapple_needs_a_free_hand(shrine):
     assert said.startswith("Error: Maelis has no free hand to grapple with"), said
     out = ok(shrine, "act", "maelis", "grapple", "orc", "--dice", "15,2")
     assert "grappled" in out, out
+
+
+def test_srd_26_the_gms_harm_in_a_fight_rolls_the_concentration_save_as_the_rule_says(tmp_path):
+    """srd-26: the save is "made right after that damage"; the GM's harm in a fight rolls it
+    at once (on the faces typed), and `fracas rules srd-26` says so, not that it is owed."""
+    gm = chapel(tmp_path)
+    ok(gm, "act", "maelis", "cast", "maelis", "brannoc", "-o", "spell=bless")
+    out = ok(gm, "harm", "maelis", "22", "--reason", "a falling rock", "--dice", "2,1")
+    assert "Maelis rolls d20 for concentration on bless (DC 11): 2" in out, out
+    assert "Maelis is no longer concentrating" in out, out
+    rule = " ".join(ok(gm, "rules", "srd-26").split())
+    assert "made right after that damage" in rule, rule
+    assert "harm in a fight rolls it at once" in rule, rule
+    assert "harm by hand rolls no dice" not in rule, rule
