@@ -157,3 +157,16 @@ def test_no_players_yes_or_no_reads_as_the_rules_say(ruleset: str) -> None:
             if maybe and not said.said:
                 raw.append(f"{name}.{field}")
     assert raw == [], raw
+
+
+def test_a_spell_attack_offers_no_range_a_spell_has_one(table: Phones) -> None:
+    """Long range is a weapon's (srd-17): a spell has one range, and the server refuses
+    `range=long` on a spell attack, so Cast never offers Range (guiding bolt, fire bolt);
+    the wizard's Attack still does, for a dagger thrown (20/60 feet)."""
+    form = cast_form(table.panel("cleric"))
+    assert 'data-field="range"' not in form and "Range" not in form, form
+    assert 'data-field="range"' not in attack_form(table.panel("cleric"))  # a mace alone
+    do_next(table)  # the wizard's turn
+    form = cast_form(table.panel("wizard"))
+    assert 'data-field="range"' not in form and "Range" not in form, form
+    assert 'data-field="range"' in attack_form(table.panel("wizard"))

@@ -311,10 +311,18 @@ def ranged_attack(weapon: Weapon, command: Scene) -> bool:
 def check_range(what: str, command: Scene, ranged: bool, kind: str = "melee weapon") -> None:
     """srd-17: a range (long, beyond) is said of a ranged attack only; said of a melee one
     it is refused, never dropped: a melee weapon or spell has no long range, and a thrown
-    weapon said to be within 5 feet is not thrown at range."""
+    weapon said to be within 5 feet is not thrown at range. A spell has one range, so long
+    range said of a ranged spell attack is refused too."""
+    said = f"-o range={command.range}"
+    if ranged and kind == "melee spell attack" and command.range == "long":
+        # a spell has one range (the SRD's Spellcasting: Range); long range is a weapon's
+        raise RefusedError(
+            f"{what} has one range and no long range (a weapon's, srd-17): give the spell "
+            f"again without {said}",
+            player=f"{what} has one range and no long range; cast it without a range",
+        )
     if ranged or command.range == "normal":
         return
-    said = f"-o range={command.range}"
     if kind == "thrown weapon":
         raise RefusedError(
             f"{what} is swung within 5 feet, so not at {command.range} range (srd-17): give "

@@ -254,7 +254,7 @@ def offers(sheet: Sheet, field: str) -> list[str]:
     """What Tab offers for `-o spell=` and `-o option=`: the spells, and the legendary
     options and lair actions on the sheet; and what a phone shows a field with (words.py's
     `only_with`): the ranged weapons (range), the spells that spend a slot (its level),
-    make an attack roll (within 5 feet, range) or shoot darts (how many at each); and
+    make an attack roll (within 5 feet) or shoot darts (how many at each); and
     what a phone's form offers (`offered_as`): Cast the spells not a reaction's (cast when
     asked), an opportunity attack the melee weapons (srd-18), an off-hand attack the light
     melee ones (srd-19)."""

@@ -73,7 +73,8 @@ FIELD_HELP = {
     "within_5ft": "the attacker is within 5 feet of the target (prone, paralysed, "
     "unconscious); unsaid: melee is, ranged is not",
     "hostile_near": "a hostile that can see the attacker is within 5 feet (ranged: disadvantage)",
-    "range": "normal, long (disadvantage) or beyond (no attack) for a ranged attack",
+    "range": "normal, long (disadvantage) or beyond (no attack) for a ranged weapon's attack "
+    "(a spell has one range: no long range)",
     "cover": "the target's cover: none, half (+2 AC), three-quarters (+5), total",
     "unseen": "the target cannot see the attacker (advantage)",
     "unseeing": "the attacker cannot see the target (disadvantage)",
@@ -211,7 +212,8 @@ PLAYERS = {
                 only_with=("spell", "spell attack"),
                 said=("No, farther off", "Yes, within 5 feet", ""),  # unsaid: a ranged spell is not
             ),
-            "range": replace(RANGE, only_with=("spell", "spell attack")),
+            # no Range: long range is a weapon's (srd-17), a spell has one, and the server
+            # refuses `range=long` on a spell attack
             "word": PlayerField(
                 "Word",
                 "the word you command: approach, drop, flee, grovel or halt",

@@ -134,6 +134,20 @@ def test_srd_17_a_range_said_of_a_melee_attack_is_refused_not_dropped(gm: Gm):
     assert "disadvantage: beyond normal range" in thrown and "misses Goblin 1" in thrown, thrown
 
 
+def test_srd_17_a_long_range_said_of_a_spell_attack_is_refused_a_spell_has_one_range(gm: Gm):
+    """srd-17's long range is a weapon's: a spell has one range, so `-o range=long` on a
+    ranged spell attack (fire bolt) is refused, never played as disadvantage."""
+    ok(gm, "next")  # Ilse's turn
+    said = refused(gm, "act", "ilse", "cast", "goblin-1", "-o", "spell=fire bolt",
+                   "-o", "range=long", "--dice", "18,5")  # fmt: skip
+    assert said == (
+        "Error: fire bolt has one range and no long range (a weapon's, srd-17): give the "
+        "spell again without -o range=long"
+    ), said
+    cast = ok(gm, "act", "ilse", "cast", "goblin-1", "-o", "spell=fire bolt", "--dice", "18,5")
+    assert "disadvantage" not in cast and "hits Goblin 1" in cast, cast
+
+
 def test_a_spell_missing_from_the_sheet_of_one_in_the_fight_never_says_to_add_them(gm: Gm):
     ok(gm, "next")  # Ilse's turn: she is in the fight, and no party member
     said = refused(gm, "act", "ilse", "cast", "goblin-1", "-o", "spell=bless")
