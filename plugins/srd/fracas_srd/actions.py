@@ -217,7 +217,8 @@ def search(state: State, actor: Fighter, command: Search, ctx: Context) -> list[
 
 def second_wind(state: State, actor: Fighter, command: SecondWind, ctx: Context) -> list[Event]:
     """A feature that heals its bearer with a bonus action (Second Wind): its dice plus the
-    character's level, once until a short or long rest (`fracas party rest short`)."""
+    character's level, once until a short or long rest (`fracas party rest short`). At
+    full hit points it is spent all the same and heals 0: the rules do not forbid it."""
     feature = next((f for f in actor.sheet.features if f.heals), None)
     if feature is None:
         raise RefusedError(
@@ -229,9 +230,6 @@ def second_wind(state: State, actor: Fighter, command: SecondWind, ctx: Context)
             f"{actor.name} has used {feature.name}: a short or long rest gives it back "
             "(fracas party rest short)"
         )
-    if actor.hp >= actor.hp_max:
-        name = feature.name.title()
-        raise RefusedError(f"{actor.name} is at full hit points: {name} would heal nothing")
     events = bonus_action(actor, feature.name)
     level = [Modifier(actor.sheet.level, "fighter level", "srd-12")] if actor.sheet.level else []
     roll = ctx.dice.roll(feature.heals, feature.name)

@@ -46,12 +46,17 @@ def test_srd_26_the_gms_harm_rolls_the_save_on_the_servers_dice_and_a_success_ke
     assert "Maelis rolls d20 for concentration on bless (DC 10)" in out, out
 
 
-def test_srd_12_second_wind_at_full_hit_points_is_refused_and_keeps_the_use(gm):
-    """It spent the use for nothing and cited srd-12 twice."""
+def test_srd_12_second_wind_at_full_hit_points_spends_the_use_and_heals_nothing(gm):
+    """The rules do not forbid it (an outside GM, issue 40): it was refused as a house
+    choice. Now it spends the bonus action and the use, and says it healed 0 at full hit
+    points; it once cited srd-12 twice."""
     blessed(gm)
     ok(gm, "next"), ok(gm, "next")  # Brannoc's turn, at 28/28
+    out = ok(gm, "act", "brannoc", "second_wind", "--dice", "5")
+    assert "Brannoc heals 0 (second wind): already at full hit points [srd-12]" in out, out
     said = refused(gm, "act", "brannoc", "second_wind", "--dice", "5")
-    assert said == "Error: Brannoc is at full hit points: Second Wind would heal nothing", said
+    assert said.startswith("Error: Brannoc has used second wind: a short or long rest"), said
+    ok(gm, "undo")
     ok(gm, "harm", "brannoc", "10")
     out = ok(gm, "act", "brannoc", "second_wind", "--dice", "5")
     healed = next(line for line in out.splitlines() if "heals 8" in line)
