@@ -57,6 +57,9 @@ RATE = 20.0  # requests a second a token may keep up
 BURST = 40.0  # requests a token may make at once
 KEPT_BUCKETS = 4096
 REVOKED_EVERY = 0.5  # seconds between two looks for revoked links with streams open
+ENDED = "The GM has ended this link: ask the GM for a new one."
+UNKNOWN_LINK = "This link does not open a player's page: check it, or ask the GM for a new one."
+GONE = f"event: gone\ndata: {ENDED}\n\n".encode()  # a revoked link's stream's last message
 COMMAND_ID = r"^[A-Za-z0-9_-]{8,64}\Z"  # \Z: `$` passes a final newline
 # A field's name as the rulesets spell them (`within_5ft`); its value is checked by the
 # ruleset's own types, and whether it is the player's by the ruleset (`Ruleset.players`).
@@ -223,6 +226,11 @@ class Phones:
     def holder(self, token: str) -> Invite | None:
         return holder(self.table.open().store, token)
 
+    def was_revoked(self, token: str) -> bool:
+        from fracas.ledger.invites import was_revoked
+
+        return was_revoked(self.table.open().store, token)
+
     def invite(self, name: str, combatant: str) -> dict[str, Any]:
         known = [w.combatant for w in self.table.open().encounter(name).view().wounds]
         from fracas.ledger.invites import check_known
@@ -365,7 +373,7 @@ class Phones:
                 continue
             for gone in set(open_) - live:
                 for queue in list(self.streams.get(gone, ())):
-                    close(queue)
+                    end(queue)
 
     async def stream(self, held: Invite, token: str) -> AsyncIterator[bytes]:
         queue: asyncio.Queue[bytes] = asyncio.Queue(maxsize=1)
@@ -374,6 +382,8 @@ class Phones:
         try:
             async for message in self.table.stream(held.encounter, PLAYERS, queue):
                 yield message
+                if message == GONE:
+                    return
         finally:
             self.streams[key].discard(queue)
 
@@ -384,11 +394,11 @@ def warn(line: str) -> None:
     say(line)
 
 
-def close(queue: asyncio.Queue[bytes]) -> None:
-    """An empty message ends the stream it is queued on."""
+def end(queue: asyncio.Queue[bytes]) -> None:
+    """The revoked link's stream says so (its page stops at once, no retry) and ends."""
     if queue.full():
         queue.get_nowait()
-    queue.put_nowait(b"")
+    queue.put_nowait(GONE)
 
 
 def qr_svg(link: str) -> str:
@@ -418,9 +428,8 @@ def routes(table: "Table", is_gm: Callable[[Request], bool]) -> list[Route]:
         try:
             held = await table.run(lambda: phones.holder(token))
             if held is None:
-                return refused(
-                    403, "this link does not open a player's page (revoked?); ask the GM"
-                )
+                revoked = await table.run(lambda: phones.was_revoked(token))
+                return refused(403, ENDED if revoked else UNKNOWN_LINK)
             return await work(held, token)
         except FracasError as error:
             return refused_for(error, player=True)

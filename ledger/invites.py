@@ -90,6 +90,16 @@ def holder(store: LogStore, token: str) -> Invite | None:
     return Invite(row[1], row[2], row[3], row[4])
 
 
+def was_revoked(store: LogStore, token: str) -> bool:
+    """Whether TOKEN opened a player's page once, and the GM has since revoked it."""
+    if not 20 <= len(token) <= LONGEST_TOKEN or not token.isascii() or not ready(store):
+        return False
+    row = store.conn.execute(
+        "SELECT revoked FROM invites WHERE digest = ?", (digest(token),)
+    ).fetchone()
+    return row is not None and row[0] is not None
+
+
 def alive(store: LogStore, digests: list[str]) -> set[str]:
     """Those of `digests` whose link still works."""
     if not digests or not ready(store):

@@ -296,19 +296,27 @@ def test_a_revoked_link_stops_at_its_next_request_and_its_stream_closes(table: T
     closed = threading.Event()
     first = threading.Event()
 
+    said: list[str] = []
+
     def listen() -> None:
         with httpx.stream("GET", f"{table.running.root}/p/{bob}/stream", timeout=30) as stream:
             for line in stream.iter_lines():
                 if line.startswith("data: "):
                     first.set()
+                said.append(line)
         closed.set()
 
     threading.Thread(target=listen, daemon=True).start()
     assert first.wait(10)
     fracas(table.db, "invite", "--revoke", "bob")
     refused = table.client.get(f"/p/{bob}")
-    assert refused.status_code == 403 and "revoked" in refused.text
+    assert refused.status_code == 403
+    assert refused.text.strip() == "The GM has ended this link: ask the GM for a new one."
     assert closed.wait(5)
+    # the stream's last message says so, for the page to stop at once, not to retry
+    assert said[-3:-1] == ["event: gone", "data: " + refused.text.strip()], said[-4:]
+    unknown = table.client.get("/p/" + "x" * 43)
+    assert unknown.status_code == 403 and "check it, or ask the GM" in unknown.text
 
 
 @pytest.mark.slow

@@ -86,15 +86,18 @@ def test_the_gm_and_two_players_play_a_round_on_three_pages(tmp_path: Path, brow
             "document.querySelector('#invited').innerText.includes('Revoked 1')", timeout=5000
         )
         bob.wait_for_function("document.body.classList.contains('revoked')", timeout=5000)
-        assert "revoked" in bob.locator("#refusal").inner_text()
-        # and it is final: no "Lost the table: trying again", no stream asked for again
+        ended = "The GM has ended this link: ask the GM for a new one."
+        assert bob.locator("#refusal").inner_text() == ended
+        # and it is final: no "Lost the table: trying again", no stream asked for again, and
+        # no stale board under the line
         asked: list[str] = []
         bob.on("request", lambda request: asked.append(request.url))
         bob.wait_for_timeout(3500)  # a retry would come 1 s, then 2 s, after the last
-        assert bob.locator("p.lost").is_hidden()
+        assert bob.locator("p.lost").is_hidden() and bob.locator("#screen").is_hidden()
         assert not [url for url in asked if url.endswith("/stream")]
+        assert bob.locator("#refusal").bounding_box()["height"] >= 40  # big, not a footnote
         bob.reload()
-        assert "revoked" in bob.content()
+        assert ended in bob.content()
         assert alice.locator(".me h2").inner_text() == "Alice Reyes"  # Alice's link still works
 
         # the GM's invite button shows a new link with its QR code

@@ -49,7 +49,7 @@
 
   // The link was revoked: its line alone, and the page stops asking for the table.
   function gone(line) {
-    refusal.textContent = line;
+    refusal.textContent = line.trim();
     panel.innerHTML = "";
     body.classList.add("revoked");
     document.dispatchEvent(new Event("fracas:gone"));
@@ -372,5 +372,6 @@
   setInterval(() => { if (panel.querySelector(".waiting")) refresh(); }, 2000);
   document.addEventListener("fracas:screen", () => { refresh(); });
   document.addEventListener("fracas:closed", refresh);
+  document.addEventListener("fracas:ended", (event) => gone(event.detail));
   wire();
 })();

@@ -146,6 +146,13 @@
     if (over) return;
     const opened = stream = new EventSource(base + "/stream");
     opened.addEventListener("screen", onScreen);
+    // a phone's link the GM revoked: the stream's last word, its line for the page to say
+    opened.addEventListener("gone", (event) => {
+      over = true;
+      opened.close();
+      lost.hidden = true;
+      document.dispatchEvent(new CustomEvent("fracas:ended", { detail: event.data }));
+    });
     opened.addEventListener("error", () => {
       if (over) return;
       if (opened.readyState !== EventSource.CLOSED) {
