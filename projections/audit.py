@@ -263,8 +263,9 @@ def _drift(
     word, reads = live.ruleset.round_word, live.ruleset.reads_rolls
     for found in drift(live, progress):
         spent = live.ruleset.spent_words
-        recorded = [describe(e, word, reads, spent=spent) for e in found.recorded]
-        decided = [describe(e, word, reads, spent=spent) for e in found.decided]
+        healed = live.ruleset.healed_words
+        recorded = [describe(e, word, reads, spent=spent, healed=healed) for e in found.recorded]
+        decided = [describe(e, word, reads, spent=spent, healed=healed) for e in found.decided]
         both = found.recorded and found.decided
         changes = differences(found.recorded, found.decided) if both else []
         yield DriftCheck(encounter, found.step, found.problem, recorded, decided, changes)

@@ -53,7 +53,8 @@ def step_diff(step, ruleset: Ruleset, names: dict[str, str]) -> StepDiff:
         reads = ruleset.reads_rolls
         spent = ruleset.spent_words
         return [
-            describe(e, ruleset.round_word, reads, names, True, spent) for e in outcome(events)
+            describe(e, ruleset.round_word, reads, names, True, spent, ruleset.healed_words)
+            for e in outcome(events)
         ]
 
     was = lines(step.recorded)

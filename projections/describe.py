@@ -39,6 +39,7 @@ from fracas.rules.events import (
     TurnAdvanced,
 )
 from fracas.rules.party import PARTY
+from fracas.rules.ruleset import hit_points
 
 if TYPE_CHECKING:
     from fracas.rules.encounter import Encounter
@@ -291,12 +292,14 @@ def describe(
     names: Mapping[str, str] | None = None,
     plain: bool = False,
     spent: Callable[[Spent], str | None] | None = None,
+    healed: Callable[[int], str] | None = None,
 ) -> str:
     """The event's line; a new turn reads in the ruleset's word for a round ("Sequence 2"),
     a roll as the ruleset reads it (`reads_rolls`), combatants by their `names` where given
     (the GM's lines: players' lines come from `sentences`, which hides who they may not see);
     `plain`: where a roll's dice came from in plain words, not the log's seed counter;
-    `spent`: the ruleset's words for a resource of its own spent (`Ruleset.spent_words`)."""
+    `spent`: the ruleset's words for a resource of its own spent (`Ruleset.spent_words`);
+    `healed`: its words for health given back (`Ruleset.healed_words`)."""
     event = in_names(event, names) if names else event
     match event:
         case EncounterStarted():
@@ -343,7 +346,8 @@ def describe(
             return f"{event.target} takes {event.amount} damage{parts}{rules_of(event.rules)}"
         case Healed():
             why = f": {event.reason}" if event.reason else ""
-            said = f"{event.target} heals {event.amount} ({event.source}){why}"
+            source = healing_source(event.source, names or {})
+            said = f"{event.target} {(healed or hit_points)(event.amount)} ({source}){why}"
             return said + rules_of(event.rules)
         case Renamed():
             return f"{event.combatant} is now shown as {event.name} ({event.reason})"
@@ -378,10 +382,18 @@ def describe(
     return own() if callable(own) else type(event).__name__
 
 
+def healing_source(source: str, names: Mapping[str, str]) -> str:
+    """Where healing came from, the one who gave it named as the table knows them
+    ("healing word, cast by maelis" reads "healing word, cast by Maelis")."""
+    what, by, who = source.rpartition(" by ")
+    return f"{what}{by}{names.get(who, who)}" if by else source
+
+
 def gm_lines(events: list[Event], live: "Encounter") -> list[str]:
     """A step's lines as the GM reads them (the CLI, `play`): in the ruleset's words, every
     combatant by the name the table knows them by, hidden ones too."""
     rules = live.ruleset
     names = shown_names(live.view())
     words, reads, spent = rules.round_word, rules.reads_rolls, rules.spent_words
-    return [describe(e, words, reads, names, spent=spent) for e in events]
+    healed = rules.healed_words
+    return [describe(e, words, reads, names, spent=spent, healed=healed) for e in events]

@@ -552,6 +552,7 @@ def player_lines(
     reads: str,
     names: dict[str, str] | None = None,
     spent: Callable[[Spent], str | None] | None = None,
+    healed: Callable[[int], str] | None = None,
 ) -> list[str]:
     """What players may read of a step (`command` as they may read it), combatants by the
     `names` players see: a masked step shows only the command given."""
@@ -560,12 +561,12 @@ def player_lines(
         shown = [describe_command(command, names)] if command is not None else []
         return [*shown, GM_ONLY]
     if not epochs:  # (no seed to withhold: each event as the GM reads it)
-        return [describe(e, round_word, reads, names, spent=spent) for e in events]
+        return [describe(e, round_word, reads, names, spent=spent, healed=healed) for e in events]
     return [
         f"dice seed {e.seed_epoch} revealed to the GM (withheld here: it would re-derive "
         "GM-only rolls)"
         if isinstance(e, SeedRevealed) and e.seed_epoch in epochs
-        else describe(e, round_word, reads, names, spent=spent)
+        else describe(e, round_word, reads, names, spent=spent, healed=healed)
         for e in events
     ]
 
@@ -728,11 +729,13 @@ def timeline(
             epochs, words = audience.cut.epochs, ruleset.round_word
             reads = ruleset.reads_rolls
             lines = player_lines(
-                shown, events, masked, epochs, words, reads, names, ruleset.spent_words
+                shown, events, masked, epochs, words, reads, names, ruleset.spent_words,
+                ruleset.healed_words,
             )
         else:
             words, reads, spent = ruleset.round_word, ruleset.reads_rolls, ruleset.spent_words
-            lines = [describe(e, words, reads, names, spent=spent) for e in events]
+            healed = ruleset.healed_words
+            lines = [describe(e, words, reads, names, spent=spent, healed=healed) for e in events]
         reads = ruleset.reads_rolls
         primed = decided_with(frame, events, asked_rolls)
         if any(isinstance(e, ReactionAsked) for e in events):

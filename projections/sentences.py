@@ -327,7 +327,8 @@ def event_phrase(
             return f"{who} takes {sum(amounts)} {kind}damage{terms(amounts)}{unseen}"
         case Summed(Healed() as first, amounts):
             why = f": {first.reason}" if first.reason and len(amounts) == 1 else ""
-            return f"{name(first.target, first.target)} heals {sum(amounts)}{terms(amounts)}{why}"
+            regains = ruleset.healed_words(sum(amounts))
+            return f"{name(first.target, first.target)} {regains}{terms(amounts)}{why}"
         case ConditionSet() if told(event.condition, ruleset) or actor is None:
             lasting = durations.phrase(event.detail, lambda who: name(who, who))
             return f"{name(event.target, event.target)} is {event.condition}{lasting}"

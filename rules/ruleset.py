@@ -111,6 +111,11 @@ class Reach(msgspec.Struct, frozen=True):
     shared: bool = False
 
 
+def hit_points(amount: int) -> str:
+    """The default `healed_words`: "regains 1 hit point", "regains 6 hit points"."""
+    return f"regains {amount} hit point{'' if amount == 1 else 's'}"
+
+
 def wrongly_typed(ruleset: "Ruleset") -> None:
     """A field given a value of another type than declared (`actions=["attack"]`) is
     refused here, naming it, rather than failing later wherever it is first read."""
@@ -302,6 +307,9 @@ class Ruleset:
     # knows them -> the line, or None for fracas's ("Maelis spends 1 legendary action: ...").
     # None: fracas's words for every one.
     spent_words: Callable[[Spent], str | None] | None = None
+    # How a line says health given back, after the one who gets it: amount -> words
+    # ("regains 1 hit point", "regains 4 Body", "is healed of 2 wound points").
+    healed_words: Callable[[int], str] = hit_points
     # How a step's short headline (a TV's log line) says it where what it came to words it
     # better than the sentence's verb: (the command, as plain data; the step's events as
     # the reader sees them) -> a verb as `verbs` writes them, or None for the sentence's

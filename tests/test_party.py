@@ -235,7 +235,8 @@ def test_a_short_rest_spends_the_hit_dice_the_gm_gives_each_member_and_says_what
         assert before == {e["encounter"]: log.store.head(e["encounter"]) for e in log.encounters()}
     out = run("party", "rest", "short", "--spend", "ann=2", "--dice", "4,1").output
     assert re.search(r"^ann +ann +HP 17/28, Hit Dice 1/3 +—", out, re.M)  # 8 + (4+2) + (1+2)
-    assert "ann heals 6 (a Hit Die)" in out and "ann heals 3 (a Hit Die)" in out
+    assert "ann regains 6 hit points (a Hit Die)" in out
+    assert "ann regains 3 hit points (a Hit Die)" in out
     assert re.search(r"^bob +bob +HP 24/28, Hit Dice 3/3 +—", out, re.M)  # bob spends none
     assert "bob spends no Hit Dice (srd-58)" in out
     [ann, bob] = members(run)
@@ -243,7 +244,7 @@ def test_a_short_rest_spends_the_hit_dice_the_gm_gives_each_member_and_says_what
     out = run("party", "rest", "short", "--spend", "ann=1", "--spend", "bob=1").output
     [ann, bob] = members(run)  # rolled here: at least 1+2 each, at most the maximum
     assert 20 <= int(ann["health"].split()[1].split("/")[0]) <= 28
-    assert bob["health"].startswith("HP 2") and "bob heals" in out
+    assert bob["health"].startswith("HP 2") and "bob regains" in out
     assert "rules drift: none" in run("audit").output
 
 

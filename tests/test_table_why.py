@@ -78,9 +78,10 @@ def test_srd_a_heal_on_one_at_full_hit_points_says_why_it_healed_nothing(run, tm
     run("next")
     run("next")  # Mae's turn; Ann at full hit points
     said = run("act", "mae", "cast", "ann", "-o", "spell=cure wounds", "--dice", "5").output
-    assert "Ann heals 0 (Mae): already at full hit points [srd-12]" in said, said
+    said_as = "Ann regains 0 hit points (cure wounds, cast by Mae): already at full hit points"
+    assert f"{said_as} [srd-12]" in said, said
     told = run("export", "--format", "md", "--for", "players").output
-    assert "Ann heals 0: already at full hit points" in told, told
+    assert "Ann regains 0 hit points: already at full hit points" in told, told
 
 
 def test_srd_a_heal_past_the_maximum_says_it_stops_there(run):
@@ -89,7 +90,8 @@ def test_srd_a_heal_past_the_maximum_says_it_stops_there(run):
     run("next")
     run("next")
     said = run("act", "mae", "cast", "ann", "-o", "spell=cure wounds", "--dice", "5").output
-    assert "Ann heals 3 (Mae): no more than full hit points [srd-12]" in said, said
+    said_as = "Ann regains 3 hit points (cure wounds, cast by Mae): no more than full hit points"
+    assert f"{said_as} [srd-12]" in said, said
 
 
 ROLLED = re.compile(r" rolls (\S+) for (.+?): ")
@@ -118,3 +120,14 @@ def test_replay_names_who_acts_and_who_rolls_not_their_ids(run, tmp_path, rulese
     assert f", {name} acting;" in replayed and f", {first} acting;" not in replayed, replayed
     rolls = [line for line in replayed.splitlines() if " rolls " in line]
     assert rolls and all(not line.startswith(("  ada ", "  gob ")) for line in rolls), rolls
+
+
+def test_srd_the_gms_heal_reads_as_hit_points_regained_one_in_the_singular(run):
+    """An outside 5e GM (issue 40): "Wren heals 1 (the GM's ruling)"; the table says
+    "Wren regains 1 hit point"."""
+    srd_casters(run)
+    run("harm", "ann", "3")
+    said = run("heal", "ann", "1").output
+    assert "Ann regains 1 hit point (the GM's ruling)" in said, said
+    told = run("log").output
+    assert "Ann regains 1 hit point (the GM's ruling)" in told, told

@@ -28,7 +28,7 @@ from .sheets import OPTION_HELP, Options, Sheet, check_sheet
 from .state import State, initial
 from .turn import decide_next
 from .view import TRACKED, clock, heal_by_hand, view
-from .words import VERBS, facts, headline, key_numbers, target_outcomes
+from .words import VERBS, facts, headline, healed_words, key_numbers, target_outcomes
 
 
 def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
@@ -98,6 +98,7 @@ RULESET = Ruleset(
     headline=headline,
     key_numbers=key_numbers,
     verbs=VERBS,
+    healed_words=healed_words,
     target_outcomes=target_outcomes,
     told=frozenset(("pinned",)),
     # a wound level that takes every action (Incapacitated, Dead) shows as "no actions"

@@ -60,3 +60,8 @@ def target_outcomes(command: dict[str, Any], events: Sequence[Event]) -> dict[st
         ):
             said[e.actor] = f"'s {kind} ({e.result})"
     return said
+
+
+def healed_words(amount: int) -> str:
+    """Wound levels taken away by healing: "is healed of 1 wound level"."""
+    return f"is healed of {amount} wound level{'' if amount == 1 else 's'}"

@@ -41,7 +41,7 @@ from .sheets import OPTION_HELP, Options, Sheet
 from .state import State, check_sheet, initial
 from .turn import turn_action
 from .view import TRACKED, harm_by_hand, heal_by_hand, view
-from .words import VERBS, facts, key_numbers, target_outcomes
+from .words import VERBS, facts, healed_words, key_numbers, target_outcomes
 
 
 def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
@@ -139,6 +139,7 @@ RULESET = Ruleset(
     face_worth=face_worth,
     key_numbers=key_numbers,
     verbs=VERBS,
+    healed_words=healed_words,
     target_outcomes=target_outcomes,
     down=frozenset(("incapacitated",)),
     out=frozenset(("dead",)),

@@ -37,3 +37,8 @@ def target_outcomes(command: dict[str, Any], events: Sequence[Event]) -> dict[st
     ("bob's parry (partial success)"); whether it turned the attack is the attack's own."""
     rolled = defence_rolls(command, events, DEFENCES)
     return {who: f"'s {kind} ({said.rpartition(': ')[2]})" for who, (kind, said) in rolled.items()}
+
+
+def healed_words(amount: int) -> str:
+    """Body given back (004-M3), as a line says it: "regains 2 Body"."""
+    return f"regains {amount} Body"

@@ -34,7 +34,7 @@ from .sheets import OPTION_HELP, Options, Sheet
 from .state import State, check_sheet, initial
 from .turn import act, advance
 from .view import TRACKED, clock, view
-from .words import VERBS, headline, key_numbers
+from .words import VERBS, headline, healed_words, key_numbers
 
 
 def decide_join(state: State, command: Join, ctx: Context) -> list[Event]:
@@ -143,6 +143,7 @@ RULESET = Ruleset(
     headline=headline,
     key_numbers=key_numbers,
     verbs=VERBS,
+    healed_words=healed_words,
     told=frozenset(("impaired",)),
     down=frozenset(),
     out=frozenset(("dead", "out")),

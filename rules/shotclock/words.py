@@ -23,3 +23,8 @@ def headline(view: View) -> str:
 def key_numbers(wound: WoundRow) -> dict[str, Any]:
     detail = wound.detail
     return {"Next shot": detail.get("next_shot", 0), "Init": detail.get("initiative", 0)}
+
+
+def healed_words(amount: int) -> str:
+    """Wound points taken away by healing: "is healed of 1 wound point"."""
+    return f"is healed of {amount} wound point{'' if amount == 1 else 's'}"

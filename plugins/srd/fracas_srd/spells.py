@@ -579,7 +579,8 @@ def on_target(
         return spell_attack(state, ctx, caster, target, spell, command, held)
     events: list[Event] = []
     if spell.heal:
-        events += heal(target, amount(ctx, events, caster, spell.heal, spell), caster.id)
+        given = amount(ctx, events, caster, spell.heal, spell)
+        events += heal(target, given, f"{spell.name}, cast by {caster.id}")
     if spell.temp_hp:
         offered = amount(ctx, events, caster, spell.temp_hp, spell)
         events += gain_temporary(state, target, offered, f"{spell.name}")

@@ -52,7 +52,7 @@ def test_srd_13_the_dead_neither_act_nor_are_targets_and_the_refusal_says_what_t
         "alive, `fracas condition clear goblin-1 dead` first"
     ), said
     ok(gm, "condition", "clear", "goblin-1", "dead")
-    assert "Goblin 1 heals 3" in ok(gm, "heal", "goblin-1", "3")
+    assert "Goblin 1 regains 3 hit points" in ok(gm, "heal", "goblin-1", "3")
 
 
 def test_srd_50_shield_with_no_slot_left_says_to_give_the_attack_without_it(tmp_path: Path):

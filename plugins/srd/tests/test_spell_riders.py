@@ -93,11 +93,11 @@ def test_srd_12_chill_touch_keeps_its_target_from_regaining_hit_points_to_the_ca
     touch = ok(gm, "act", "maelis", "cast", "gob", "-o", "spell=chill touch", "--dice", "15,1")
     assert "next turn: it cannot regain hit points" in touch and "takes 1" in touch
     healed = ok(gm, "heal", "gob", "3")
-    assert "heals 0" in healed and "chill touch: it cannot regain hit points" in healed
+    assert "regains 0 hit points" in healed and "chill touch: it cannot regain hit points" in healed
     ok(gm, "next")
     ok(gm, "next")
     ok(gm, "next")  # Maelis's turn starts: the chill is gone
-    assert "heals 1" in ok(gm, "heal", "gob", "3")  # back to its 7
+    assert "regains 1 hit point" in ok(gm, "heal", "gob", "3")  # back to its 7
 
 
 def test_srd_4_shocking_grasp_takes_its_targets_reaction_to_the_start_of_its_turn(gm):

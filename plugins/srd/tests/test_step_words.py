@@ -108,7 +108,7 @@ def test_a_dart_and_a_healing_spell_read_their_flat_parts_too(gm: Run) -> None:
     gm("harm", "wren", "9", "--reason", "a fall")
     gm("next")
     cure = act(gm, "maelis", "cast", "wren", "-o", "spell=cure wounds", "--dice", "5")
-    assert "cure wounds: 5 +3 = 8 on 1d8+3; Wren heals 8" in step_line(gm, cure)
+    assert "cure wounds: 5 +3 = 8 on 1d8+3; Wren regains 8 hit points" in step_line(gm, cure)
 
 
 def test_bless_s_die_is_labelled_where_the_attack_s_dice_are_written(gm: Run) -> None:

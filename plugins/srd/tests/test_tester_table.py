@@ -59,7 +59,7 @@ def test_srd_12_second_wind_at_full_hit_points_spends_the_use_and_heals_nothing(
     ok(gm, "undo")
     ok(gm, "harm", "brannoc", "10")
     out = ok(gm, "act", "brannoc", "second_wind", "--dice", "5")
-    healed = next(line for line in out.splitlines() if "heals 8" in line)
+    healed = next(line for line in out.splitlines() if "regains 8 hit points" in line)
     assert healed.count("srd-12") == 1, out
 
 
