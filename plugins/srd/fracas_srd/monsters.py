@@ -139,7 +139,9 @@ def legendary(state: State, actor: Fighter, command: Legendary, ctx: Context) ->
             Resolved(actor.id, "legendary", list(command.targets), NARRATED, ["srd-29"]),
         ]
     if len(command.targets) != 1:
-        raise RefusedError(f"{option.name} takes exactly one target")
+        one = f"{option.name} takes exactly one target"
+        form = f'`fracas act {actor.id} legendary TARGET -o "option={option.name}"`'
+        raise RefusedError(f"{one}: {form}", player=f"{one}: pick one")
     target = state.fighter(command.targets[0])
     weapon = actor.sheet.weapon(option.weapon)
     return events + weapon_attack(state, ctx, actor, target, weapon, command, "legendary")

@@ -6,6 +6,7 @@ up costs half its speed (srd-27); speed 0 moves nothing."""
 from fracas.rules.api import ConditionCleared, Context, Event, RefusedError, Spent
 
 from fracas_srd.commands import Move, Stand
+from fracas_srd.conditions import BREAK_FREE
 from fracas_srd.effects import effects_on, moving_freely
 from fracas_srd.events import LeftReach
 from fracas_srd.sheets import SIZES
@@ -54,16 +55,39 @@ def cannot_leave(fighter: Fighter) -> str:
     return ""
 
 
+def way_out(fighter: Fighter) -> tuple[str, str]:
+    """What ends the hold that keeps its speed at 0, as the GM types it and as a player is
+    told it: a creature's grapple or a spell's restraint, its escape (its action, srd-20,
+    srd-69); a grapple set by the GM's ruling, the GM's clearing it; else nothing."""
+    grappled = fighter.conditions.get("grappled")
+    if grappled is not None and not grappled.get("by"):
+        how = f"; the GM clears it: `fracas condition clear {fighter.id} grappled`"
+        return how, "; the GM clears it"
+    if grappled is not None:
+        rule = "srd-20"
+    elif any(d.get(BREAK_FREE) for d in fighter.conditions.values()):
+        rule = "srd-69"
+    else:
+        return "", ""
+    action = f"({fighter.its} action, {rule})"
+    return (
+        f"; to break free, `fracas act {fighter.id} escape` {action}",
+        f"; to break free, Escape {action}",
+    )
+
+
 def feet(count: int) -> str:
     return "1 foot" if count == 1 else f"{count} feet"
 
 
 def check_room(fighter: Fighter, cost: int, what: str) -> None:
     if not fighter.speed:
-        raise RefusedError(
+        still = (
             f"{fighter.name}'s speed is 0{why_held(fighter)}: {fighter.it} cannot move or stand "
             "(srd-27)"
         )
+        how, tapped = way_out(fighter)
+        raise RefusedError(f"{still}{how}", player=f"{still}{tapped}")
     left = movement_left(fighter)
     if cost > left:
         dash = "" if fighter.action else f"; a Dash adds {fighter.its} speed"

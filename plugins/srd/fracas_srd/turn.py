@@ -6,7 +6,7 @@ from typing import NamedTuple
 from fracas.rules.api import Event, RefusedError, Spent, and_list
 
 from fracas_srd.castings import bonus_rule_broken
-from fracas_srd.commands import Targeted
+from fracas_srd.commands import Aimed, Targeted
 from fracas_srd.effects import effects_on
 from fracas_srd.movement import allowance, movement_left
 from fracas_srd.recharge import waits_as
@@ -82,7 +82,12 @@ def on_turn(state: State, actor: Fighter) -> None:
 
 def one_target(state: State, command: Targeted) -> Fighter:
     if len(command.targets) != 1:
-        raise RefusedError(f"{command.__struct_config__.tag} takes exactly one target")
+        tag = command.__struct_config__.tag
+        weapon = " -w WEAPON" if isinstance(command, Aimed) else ""
+        raise RefusedError(
+            f"{tag} takes exactly one target: `fracas act {command.actor} {tag} TARGET{weapon}`",
+            player=f"{tag} takes exactly one target: pick one",
+        )
     return state.fighter(command.targets[0])
 
 

@@ -84,13 +84,13 @@ def test_a_player_character_is_named_or_their_and_a_monster_is_it(yard):
     assert "a Dash adds their speed" in said, said
     ok(yard, "condition", "set", "brannoc", "grappled")
     said = refused(yard, "act", "brannoc", "move", "5")
-    assert said.endswith("is 0 (grappled): Brannoc cannot move or stand (srd-27)"), said
+    assert "is 0 (grappled): Brannoc cannot move or stand (srd-27)" in said, said
     ok(yard, "next")
     said = refused(yard, "act", "gob", "move", "35")
     assert "a Dash adds its speed" in said, said
     ok(yard, "condition", "set", "gob", "grappled")
     said = refused(yard, "act", "gob", "move", "5")
-    assert said.endswith("is 0 (grappled): it cannot move or stand (srd-27)"), said
+    assert "is 0 (grappled): it cannot move or stand (srd-27)" in said, said
     ok(yard, "harm", "brannoc", "28")  # dying; then massive damage kills him (srd-15)
     out = ok(yard, "harm", "brannoc", "28")
     assert "28 damage at 0 HP, at least their max HP 28" in out, out
@@ -208,3 +208,37 @@ def test_srd_26_the_gms_harm_in_a_fight_rolls_the_concentration_save_as_the_rule
     assert "made right after that damage" in rule, rule
     assert "harm in a fight rolls it at once" in rule, rule
     assert "harm by hand rolls no dice" not in rule, rule
+
+
+def test_srd_27_moving_while_grappled_says_how_to_break_free(yard):
+    """It said only that Brannoc cannot move: now the command that tries to escape."""
+    ok(yard, "condition", "set", "brannoc", "grappled")
+    said = refused(yard, "act", "brannoc", "move", "5")
+    assert "cannot move or stand (srd-27)" in said, said
+    assert said.endswith("the GM clears it: `fracas condition clear brannoc grappled`"), said
+
+
+def test_srd_27_moving_while_grappled_by_a_creature_names_the_escape(shrine):
+    """Held by the orc's grapple: `fracas act orc escape` (its action, srd-20)."""
+    ok(shrine, "act", "maelis", "grapple", "orc", "--dice", "15,2")
+    ok(shrine, "next"), ok(shrine, "next")  # the orc's turn
+    said = refused(shrine, "act", "orc", "move", "5")
+    assert said.endswith("to break free, `fracas act orc escape` (its action, srd-20)"), said
+
+
+def test_an_attack_with_no_target_shows_its_form(shrine):
+    said = refused(shrine, "act", "maelis", "attack")
+    assert said == (
+        "Error: attack takes exactly one target: `fracas act maelis attack TARGET -w WEAPON`"
+    ), said
+    said = refused(shrine, "act", "maelis", "attack", "orc", "ilse", "-w", "mace")
+    assert said.endswith("`fracas act maelis attack TARGET -w WEAPON`"), said
+
+
+def test_srd_29_a_legendary_attack_with_no_target_shows_its_form(graveyard):
+    ok(graveyard, "next"), ok(graveyard, "next")  # Ilse's turn has ended: the wyrm's may act
+    said = refused(graveyard, "act", "wyrm", "legendary", "-o", "option=tail attack")
+    assert said == (
+        "Error: tail attack takes exactly one target: "
+        "`fracas act wyrm legendary TARGET -o \"option=tail attack\"`"
+    ), said
