@@ -2,6 +2,7 @@
 of the combatants involved before and after it. Exports read the same timeline."""
 
 import gc
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -82,6 +83,12 @@ def attribution_of(ruleset: Ruleset) -> str:
     return reference.attribution.strip() if reference is not None else ""
 
 
+# a result that says the comparison it decided: "hit (14 vs AC 12)", "miss (14 vs AC 17, shield)"
+VERSUS = re.compile(
+    r"(?P<word>[^()]+?) \((?P<total>-?\d+) vs (?P<what>[^,()]+)(?:, (?P<why>[^()]+))?\)"
+)
+
+
 class RollLine(msgspec.Struct, frozen=True):
     actor: str
     purpose: str
@@ -127,6 +134,17 @@ class RollLine(msgspec.Struct, frozen=True):
         if not self.result or self.result.startswith(f"{came_to} on {self.dice}"):
             return ""
         return self.result
+
+    def versus(self) -> tuple[str, str] | None:
+        """What the roll was compared against and what that decided, where its result says
+        both of the figure the box shows: "hit (14 vs AC 12)" is ("AC 12", "hit"); "miss (14
+        vs AC 17, shield)" is ("AC 17 (shield)", "miss"), the AC that finally decided, said
+        once ("14 against AC 17 (shield): miss"). None: the result says no such comparison."""
+        found = VERSUS.fullmatch(self.result or "")
+        if found is None or self.came_to is None or int(found["total"]) != self.came_to:
+            return None
+        why = f" ({found['why']})" if found["why"] else ""
+        return f"{found['what']}{why}", found["word"]
 
     def shown(self) -> list[tuple[int, bool, str, str]]:
         """Each face as the dice box draws it: its value, whether it counts, the sign its

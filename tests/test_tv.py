@@ -390,8 +390,9 @@ def test_the_dice_box_says_an_attack_a_shield_turned_a_miss(tmp_path: Path) -> N
                "defence": {"ilse": "shield"}}, dice=[10])  # fmt: skip
     for audience, html in screens(db).items():
         box = dice_box(html)
-        assert "miss: shield, AC 17" in box, (audience, box)
-        assert "hit" not in box, (audience, box)
+        # issue 37 (srd): the number compared against is the one that decided, said once
+        assert "14 against AC 17 (shield): miss" in box, (audience, box)
+        assert "hit" not in box and "12" not in box.split("14", 1)[1], (audience, box)
 
 
 def test_a_condition_s_duration_reads_short_on_the_tv_its_whole_words_in_its_title() -> None:
@@ -481,8 +482,21 @@ def test_the_dice_box_says_the_miss_a_shield_tapped_after_the_hit_made(tmp_path:
     shield_answered(db, "shield")
     for audience, html in screens(db).items():
         box = dice_box(html)
-        assert "miss: shield, AC 17" in box, (audience, box)
-        assert "hit" not in box, (audience, box)
+        # issue 37 (srd): the number compared against is the one that decided, said once
+        assert "14 against AC 17 (shield): miss" in box, (audience, box)
+        assert "hit" not in box and "12" not in box.split("14", 1)[1], (audience, box)
+
+
+@pytest.mark.sqlite_file
+def test_the_dice_box_says_a_hit_against_the_ac_once(tmp_path: Path) -> None:
+    """Issue 37 (an outside tester): the dice box read "14 against 12 hit (14 vs AC 12)",
+    the comparison twice. It says it once: "14 against AC 12: hit"."""
+    db = tmp_path / "srd.db"
+    shield_answered(db, "none", dice=[3])
+    for audience, html in screens(db).items():
+        box = dice_box(html)
+        assert "= 14 against AC 12: hit" in box, (audience, box)
+        assert "vs AC" not in box, (audience, box)
 
 
 @pytest.mark.sqlite_file

@@ -238,7 +238,7 @@ TURNED = "the hit becomes a miss"  # a reaction's outcome that turns a hit (srd-
 
 def settled(roll: Rolled, after: Sequence[Event]) -> str | None:
     """What a roll came to once its step is decided, where a later event changed it: an
-    attack's hit a shield turned into a miss ("miss: shield, AC 17", srd-39), a failed save
+    attack's hit a shield turned into a miss ("miss (14 vs AC 17, shield)", srd-39), a failed save
     legendary resistance made a success (srd-56). None: the roll's own result stands."""
     for event in after:
         if isinstance(event, Rolled) and event.actor == roll.actor:
@@ -249,8 +249,9 @@ def settled(roll: Rolled, after: Sequence[Event]) -> str | None:
             and roll.actor in event.targets
             and event.outcome.endswith(f": {TURNED}")
         ):
-            ac = re.search(r"AC (\d+)", event.detail)
-            return f"miss: {event.outcome.split(':')[0]}" + (f", AC {ac[1]}" if ac else "")
+            met = re.fullmatch(r"\d+ vs AC \d+", event.detail)
+            why = event.outcome.split(":")[0]
+            return f"miss ({met[0]}, {why})" if met else f"miss: {why}"
         if (
             isinstance(event, Spent)
             and event.combatant == roll.actor

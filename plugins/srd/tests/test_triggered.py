@@ -417,7 +417,7 @@ def test_a_roll_a_later_event_changed_reads_as_decided_on_the_dice_box():
     out = t.act(
         "gob", "attack", "pc-ilse", faces=(10,), weapon="scimitar", defence={"pc-ilse": "shield"}
     )
-    assert settled_results(out) == ["miss: shield, AC 17"]
+    assert settled_results(out) == ["miss (14 vs AC 17, shield)"]
     t = fight(("gob", "goblin"), ("pc-ilse", "wizard"))
     out = t.act("gob", "attack", "pc-ilse", faces=(20, 2, 3), weapon="scimitar",
                 defence={"pc-ilse": "shield"})  # fmt: skip
