@@ -38,6 +38,10 @@ LOG_LINES = 14  # the log's lines a screen shows: a TV's column of them
 KEPT_MOMENTS = 512  # the GM's moments a timeline keeps folded before it starts again
 
 
+# a clause that ends saying a combatant's state: "takes 20 (dead)", "is unconscious, dying"
+STATED = re.compile(r"(?:\([^()]+\)|\bis [\w ,]+)$")
+
+
 class LogEntry(msgspec.Struct, frozen=True):
     step: int
     round: int
@@ -68,6 +72,12 @@ class LogEntry(msgspec.Struct, frozen=True):
         said = [(self.sentence[a:b], True) for a, b in pairwise(bounds)]
         rest = self.sentence[bounds[-1] :]
         return [*said, (rest, False)] if rest else said
+
+    def mark(self, piece: str) -> str:
+        """The words after the "⬇" that ends a piece whose last one named fell: "down", or
+        none where the piece already says how they fell ("takes 20 (dead)", "is dead"), the
+        fall said once (issue 37)."""
+        return "" if STATED.search(piece) else "down"
 
     def clause_end(self, at: int) -> int:
         """Where the clause going on at `at` ends: at the next "; ", or the next ", " that
