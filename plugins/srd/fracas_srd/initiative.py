@@ -24,7 +24,7 @@ from fracas.rules.api import (
     roster,
 )
 
-from fracas_srd.checks import Edge, d20_test
+from fracas_srd.checks import Edge, d20_test, save_name
 from fracas_srd.commands import DeathSave, Surprise
 from fracas_srd.conditions import saving_throw, shaking_off
 from fracas_srd.damage import death_save, end_concentration, gain_temporary
@@ -242,8 +242,9 @@ def repeated_saves(state: State, ctx: Context, fighter: Fighter) -> list[Event]:
         save = detail.get("save_ends")
         if not save:
             continue
-        purpose = f"save against {condition} (DC {save['dc']})"
         ability, dc, magic = save["ability"], save["dc"], detail.get("magic", "spell" in detail)
+        against = detail.get("spell") or condition  # "hold person", as the table names it
+        purpose = f"{save_name(ability)} against {against} (DC {dc})"
         check = saving_throw(ctx, events, fighter, ability, dc, purpose, ["srd-28"], magic=magic)
         if check.success:
             events.append(

@@ -88,6 +88,16 @@ def hold(t, target: str = "gob", save: int = 2):
     assert t.who("maelis").conditions["concentrating"]["effects"] == [[target, "paralysed"]]
 
 
+def test_srd_28_a_repeated_save_names_its_ability_and_the_spell_not_the_condition():
+    """An outside 5e GM (issue 40): "rolls d20 for save against paralysed (DC 13)"."""
+    t = fight(("maelis", "cleric"), ("gob", "goblin"))
+    hold(t)
+    t.next()
+    out = t.next(1)  # the goblin's turn ends: it saves again
+    save = rolls(out)[-1]
+    assert save.purpose == "Wisdom saving throw against hold person (DC 13)", save.purpose
+
+
 def test_srd_26_damage_calls_for_a_con_save_dc_10_or_half_the_damage():
     t = fight(("maelis", "cleric"), ("gob", "goblin"), ("wyrm", "wyrm"))
     hold(t)
