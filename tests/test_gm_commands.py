@@ -135,7 +135,7 @@ def test_removing_the_acting_combatant_passes_the_turn_on(tmp_path):
 
 REFUSALS = [
     (["harm", "zed", "3"], "no combatant 'zed'"),
-    (["harm", "bob", "0"], "'AMOUNT': 0 is not in the range 1<=x<=10000"),
+    (["harm", "bob", "0"], "AMOUNT 0 is out of range: give harm an AMOUNT from 1 to 10000"),
     (["heal", "bob", "x"], "not a valid integer"),
     (["condition", "clear", "bob", "on fire"], "not 'on fire'"),
     (["condition", "set", "bob", "pinned"], "track themselves"),

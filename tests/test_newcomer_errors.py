@@ -193,3 +193,24 @@ def test_a_percentile_stat_beyond_any_creatures_is_refused_naming_it(run) -> Non
     result = run("add", "carl", "--set", "dex=5000", ok=False)
     assert result.exit_code != 0 and "dex = 5000" in result.output, result.output
     run("add", "carl", "--set", "dex=30")  # more than a human's 18, as a creature may have
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["harm", "bob", "0"], "AMOUNT 0 is out of range: give harm an AMOUNT from 1 to 10000"),
+        (["heal", "bob", "0"], "AMOUNT 0 is out of range: give heal an AMOUNT from 1 to 10000"),
+        (
+            ["add", "x", "--count", "0"],
+            "--count 0 is out of range: give add a --count from 1 to 100",
+        ),
+    ],
+)
+def test_a_number_out_of_range_says_the_range_to_give(run, args, said) -> None:
+    """It printed click's 'Invalid value for 'AMOUNT': 0 is not in the range 1<=x<=10000.'
+    (an outside 5e GM, issue 40)."""
+    run("new", "--id", "e1")
+    run("add", "bob", "--set", "dex=10", "--set", "str=10", "--set", "con=10")
+    line = refused(run, *args)
+    assert line.startswith(f"Error: {said} (see '"), line
+    assert "<=" not in line and "Invalid value" not in line, line
