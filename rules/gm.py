@@ -294,7 +294,8 @@ def check_command(state: Any, command: Any) -> None:
         fighter = state.fighters.get(who)
         if fighter is not None and REMOVED in fighter.conditions:
             raise RefusedError(
-                f"{fighter.name} was removed from the fight; `return {who}` brings them back"
+                f"{fighter.name} was removed from the fight: `fracas return {who}` brings them "
+                "back"
             )
 
 

@@ -207,3 +207,26 @@ def test_000_mech8_an_attack_on_the_dead_is_refused_saying_what_to_do(fracas):
         "bob is already dead: pick a living target, or if the death was a mistake, "
         "`fracas undo` the step that killed them"
     )
+
+
+def test_one_out_of_the_fight_is_refused_with_the_advice_that_fits_how_they_left(fracas):
+    """Issue 40: the dead are undone with `fracas undo`; a combatant the GM took out with
+    `fracas remove` comes back with `fracas return ID`, not by an undo."""
+    from fracas.rules.commands import Remove
+
+    e = fight(
+        fracas,
+        ("alice", sheet(14, skills={"firearms": 60}, weapons=[RIFLE], holding=["rifle"])),
+        ("bob", sheet(10, armor=5)),
+        ("carol", sheet(9)),
+    )
+    attack(e, "alice", "bob", weapon="rifle", dice=[30, 15])
+    with pytest.raises(RefusedError, match="`fracas undo` the step that killed them"):
+        attack(e, "carol", "bob", dice=[30, 5])
+    e.execute(Remove("carol", "fled"))
+    for actor, target in (("carol", "alice"), ("alice", "carol")):
+        with pytest.raises(RefusedError) as removed:
+            attack(e, actor, target, weapon="rifle", dice=[30, 15])
+        assert str(removed.value) == (
+            "carol was removed from the fight: `fracas return carol` brings them back"
+        )

@@ -116,3 +116,25 @@ def test_unknown_weapon_and_bad_targets_are_refused_in_one_line(fracas):
     with pytest.raises(BadInputError, match="exactly one target"):
         act(e, "jack", "attack", dice=[1, 1])
     assert e.history.head_step == 4, "nothing was appended"
+
+
+def test_one_out_of_the_fight_is_refused_with_the_advice_that_fits_how_they_left(fracas):
+    """Issue 40: a mook taken out by a hit is undone with `fracas undo`; a combatant the GM
+    took out with `fracas remove` comes back with `fracas return ID`, not by an undo."""
+    from fracas.rules.commands import Remove
+
+    e = shot_fight(fracas, ("jack", JACK), ("mook", MOOK), ("boss", BOSS), initiative=[4, 1, 3])
+    act(e, "jack", "attack", "mook", weapon="beretta", dice=[3, 5])  # -2 + 14 = 12 vs 8: out
+    with pytest.raises(RefusedError) as down:
+        act(e, "boss", "attack", "mook", weapon="punch", dice=[1, 1])
+    assert str(down.value) == (
+        "mook is already out of the fight: pick another target, or if that was a mistake, "
+        "`fracas undo` the step that took them out"
+    )
+    e.execute(Remove("boss", "fled"))
+    for command in (("boss", "attack", "jack"), ("jack", "attack", "boss")):
+        with pytest.raises(RefusedError) as removed:
+            act(e, *command, weapon="beretta", dice=[1, 1])
+        assert str(removed.value) == (
+            "boss was removed from the fight: `fracas return boss` brings them back"
+        )

@@ -316,7 +316,9 @@ def test_srd_65_banishment_takes_its_target_out_of_the_fight_while_it_lasts(gm):
     assert "Archmage is concentrating for 10 rounds: on banishment" in cast
     assert "Round 1: wren to act" in ok(gm, "next")  # initiative 4, Brannoc's 3
     said = refused(gm, "act", "wren", "attack", "brannoc", "-w", "shortsword")
-    assert said == "Error: Brannoc was removed from the fight; `return brannoc` brings them back"
+    assert said == (
+        "Error: Brannoc was removed from the fight: `fracas return brannoc` brings them back"
+    )
     assert "Round 2: Archmage to act" in ok(gm, "next")  # Brannoc's turn is skipped
     ok(gm, "next")
     stab = ok(gm, "act", "wren", "attack", "arch", "-w", "shortsword", "--dice", "18,6,3")
