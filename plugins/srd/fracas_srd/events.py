@@ -1,6 +1,6 @@
 """The events of this ruleset's own; everything else is fracas's core vocabulary."""
 
-from fracas.rules.api import Event
+from fracas.rules.api import Event, and_list
 
 DEATH_SAVE = "death save"  # the purpose of its roll, which starts a dying creature's turn
 
@@ -138,7 +138,7 @@ class LeftReach(Event, tag="srd.left-reach"):
     rules: list[str] = []
 
     def describe(self) -> str:
-        return f"{self.target} leaves the reach of {', '.join(self.of)}"
+        return f"{self.target} leaves the reach of {and_list(self.of)}"
 
 
 class ShookOff(Event, tag="srd.shook-off"):

@@ -195,3 +195,13 @@ def test_srd_18_a_new_turn_forgets_whose_reach_was_left():
     t.do({"action": "next"})
     assert t.turn == "gob"
     assert t.who("gob").left == ()
+
+
+def test_srd_18_a_move_out_of_two_reaches_names_them_as_a_list_reads():
+    """An outside 5e GM (issue 40): "leaves the reach of Ilse, Hild Ashvane"."""
+    t = fight(("pc-brannoc", "fighter"), ("pc-wren", "rogue"), ("gob", "goblin"))
+    t.do({"action": "next"})
+    t.do({"action": "next"})  # the goblin's turn
+    out = t.act("gob", "move", feet=25, leaves="pc-brannoc,pc-wren")
+    left = [e for e in out if e.__struct_config__.tag == "srd.left-reach"]
+    assert left[0].describe() == "gob leaves the reach of pc-brannoc and pc-wren"
