@@ -506,12 +506,19 @@ def test_the_dice_box_says_a_hit_against_the_ac_once(tmp_path: Path) -> None:
 def test_an_answer_of_no_reaction_says_what_the_attack_did(tmp_path: Path) -> None:
     db = tmp_path / "srd.db"
     shield_answered(db, "none", dice=[3])  # no shield; then hellish rebuke is asked
-    lines = log_lines(screens(db)[PLAYERS])
-    assert "Ilse takes no reaction: Goblin's scimitar deals 5 damage to Ilse" in lines, lines
+    # issue 37 (an outside tester): the line said the damage was dealt while the board kept
+    # HP 20/20. The damage waits on the hellish rebuke question (srd-41): the log writes it
+    # with the answer, so the line says it is still to come, and the board stands until then
+    html = screens(db)[PLAYERS]
+    lines = log_lines(html)
+    assert "Ilse takes no reaction: Goblin's scimitar will deal 5 damage to Ilse" in lines, lines
+    assert "HP 20/20" in row_of(html, "ilse")
     with Fracas(db) as opened:
         do(opened.encounter("shield"), {"action": "answer", "combatant": "ilse", "choice": "none"})
-    lines = log_lines(screens(db)[PLAYERS])
+    html = screens(db)[PLAYERS]
+    lines = log_lines(html)
     assert "Ilse takes no reaction: Ilse takes 5" in lines, lines
+    assert "HP 15/20" in row_of(html, "ilse")
 
 
 @pytest.mark.sqlite_file

@@ -599,7 +599,8 @@ def rebuked(
     after = roster.fold(evolve, state, events)
     hurt = after.fighter(target.id)
     if (answer is None or answer.trigger != DAMAGED) and command is not None and not hurt.dead:
-        said = f"{attacker.name}'s {what or 'attack'} deals {took} damage to {target.name}"
+        # the damage waits on the answer: the log writes it then (issue 37), so it is to come
+        said = f"{attacker.name}'s {what or 'attack'} will deal {took} damage to {target.name}"
         seen = unseen(attacker, target, command)
         asked = seen_trigger(after, ctx, events, hurt, command, DAMAGED, kind, seen, said)
         answer = asked if asked is not None else answer

@@ -39,7 +39,7 @@ def test_srd_39_answered_none_the_damage_is_rolled_and_the_undone_answer_asks_ag
     out = ok(gm, "answer", "ilse", "none", "--dice", "3")
     assert "Goblin rolls 1d6 for damage of scimitar: 3 +2 = 5" in out
     # ... and, damaged by a goblin she sees, hellish rebuke is hers to answer now (srd-41)
-    assert "(Goblin's scimitar deals 5 damage to Ilse) waits for the reaction of Ilse" in out
+    assert "(Goblin's scimitar will deal 5 damage to Ilse) waits for the reaction of Ilse" in out
     assert "(none | hellish rebuke)" in out
     ok(gm, "undo")  # the answer taken back: the shield question again, the roll unchanged
     status = ok(gm, "status")
@@ -64,7 +64,7 @@ def test_srd_39_a_natural_20_asks_no_shield_and_spends_nothing(gm):
     out = ok(gm, "act", "gob", "attack", "ilse", "-w", "scimitar", "--ask", "--dice", "20,3,4")
     assert "-> critical hit" in out and "shield" not in out
     # the damage rolled as if no reaction were due, and the damage's own reaction asked
-    assert "(Goblin's scimitar deals 9 damage to Ilse) waits for the reaction of Ilse" in out
+    assert "(Goblin's scimitar will deal 9 damage to Ilse) waits for the reaction of Ilse" in out
     assert "(none | hellish rebuke)" in out
     assert "slots 1st 4/4" in ok(gm, "status")
 
@@ -73,7 +73,7 @@ def test_srd_39_a_hit_shield_cannot_turn_asks_nobody_and_spends_nothing(gm):
     # 13 + 4 = 17 vs AC 12: shield's AC 17 would still be hit, so it is not offered
     out = ok(gm, "act", "gob", "attack", "ilse", "-w", "scimitar", "--ask", "--dice", "13,3")
     assert "-> hit" in out and "shield" not in out
-    assert "(Goblin's scimitar deals 5 damage to Ilse) waits for the reaction of Ilse" in out
+    assert "(Goblin's scimitar will deal 5 damage to Ilse) waits for the reaction of Ilse" in out
     status = ok(gm, "status")
     assert "slots 1st 4/4" in status and "(none | hellish rebuke)" in status
     out = ok(gm, "answer", "ilse", "none")
