@@ -219,16 +219,20 @@ def update_member(
     where: str = "",
     reason: str = "",
     author: str = "gm",
+    fields: dict[str, Any] | None = None,
 ) -> None:
     """A member takes a new sheet (checked by the ruleset, as a newcomer's is), between
     fights, keeping how they stand where it allows: one step, nothing appended on a refusal;
-    `where`: what a bad sheet is blamed on."""
+    `where`: what a bad sheet is blamed on; `fields`: those the GM set by hand (`--set`),
+    which stand over the standing before where they say how the member stands."""
     home = party(log)
     check_member(home, who)
     home.ruleset.sheet(sheet, where or f"sheet of {who}")  # first: a refusal appends nothing
     check_between_fights(log)
     with log.store.batch():
-        bring_home(log, author).execute(Update(who, sheet, reason), author=author)
+        bring_home(log, author).execute(
+            Update(who, sheet, reason, fields or {}), author=author
+        )
 
 
 def remove_member(log: Fracas, who: str, reason: str = "", author: str = "gm") -> None:

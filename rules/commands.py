@@ -161,6 +161,9 @@ class Update(Command, tag="party.update"):
     target: str
     sheet: dict[str, Any]
     reason: Text = ""
+    # The fields the GM set by hand (`--set`): those that say how a combatant stands (the
+    # ruleset's `set_standing`) are how the member stands after, not the standing before.
+    fields: dict[str, Any] = {}
 
 
 class Leave(Command, tag="party.leave"):

@@ -72,9 +72,12 @@ def conditions_to(
 
 def updated(rules: Any, state: Any, command: Update, ctx: Any) -> list[Event]:
     """A member's new sheet: they leave and join again with it (checked as any sheet a member
-    joins with), then stand as they stood where it allows."""
+    joins with), then stand as they stood where it allows, but as the GM set by hand what
+    the sheet says of how they stand."""
     fighter = roster.find(state.fighters, command.target)
     stands = rules.standing_of(state, fighter.id)
+    if command.fields and rules.set_standing is not None:  # the GM's word over the carried
+        stands = rules.set_standing(stands, command.fields)
     why = f" ({command.reason})" if command.reason else ""
     left = MemberLeft(fighter.id, f"to join again with a new sheet{why}")
     events: list[Event] = [left]

@@ -223,6 +223,11 @@ class Ruleset:
     # health and the conditions set without a duration.
     standing: Callable[[Any, str], dict[str, Any]] | None = None
     restore: Callable[[Any, str, dict[str, Any]], list[Event]] | None = None
+    # A member's standing once the GM sets sheet fields by hand (`fracas party update --set`),
+    # (standing, the fields set) -> standing: those fields of the sheet that say how a
+    # combatant stands (d20: hp_now, temp_hp, slots_spent, hit_dice_spent) put in it. None:
+    # no field of the rules' sheets says so, and the member stands as before.
+    set_standing: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]] | None = None
     # The rules' recovery between fights, (state, id, "short" or "long", how many recovery
     # dice the GM says it spends, context) -> events; None: the rules have no rests, and the
     # GM gives health back by hand.

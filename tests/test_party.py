@@ -493,3 +493,33 @@ def test_party_update_and_remove_say_the_members_name(run, tmp_path):
         "Brannoc takes the new sheet"
     )
     assert run("party", "remove", "brannoc").output.startswith("Brannoc leaves the party: ")
+
+
+def test_a_gms_set_of_how_a_member_stands_is_what_the_next_fight_starts_from(run, tmp_path):
+    """`party update --set` of a field that says how a combatant stands (d20: hp_now,
+    temp_hp, slots_spent, hit_dice_spent) is how the member stands after it, in `fracas
+    party` and in the next fight: it was taken as the new sheet's and dropped for the
+    standing carried from before, so the GM's change passed silently and did nothing."""
+    sheet = str(SAMPLES / "cleric.toml")
+    run("party", "add", "maelis", "-r", "srd", "--sheet", sheet, "--name", "Maelis")
+    run("new", "--party", "--id", "road")
+    run("harm", "maelis", "5")
+    run("end")
+    assert "HP 19/24, slots 1st 4/4 · 2nd 2/2, Hit Dice 3/3" in run("party").output
+    sets = ["hp_now=1", "temp_hp=4", "slots_spent=[1, 2]", "hit_dice_spent=2"]
+    said = run("party", "update", "maelis", *(f"--set={one}" for one in sets), "-m", "a trap")
+    said = said.output
+    standing = "HP 1/24 +4 temp, slots 1st 3/4 · 2nd 0/2, Hit Dice 1/3"
+    assert standing in said, said
+    [maelis] = members(run)
+    assert (maelis["health"], maelis["standing"]["temp_hp"]) == (standing, 4)
+    run("new", "--party", "--id", "den")
+    with Fracas(run.db) as log:
+        [row] = log.view("den").wounds
+        assert row.health == standing
+        assert log.encounter("den").state.fighters["maelis"].temp_hp == 4
+    run("end")
+    run("party", "update", "maelis", "--set", "level=4", "--set", "hp=31")  # a level: kept
+    assert "HP 1/31 +4 temp, slots 1st 3/4 · 2nd 0/2, Hit Dice 2/4" in run("party").output
+    run("party", "rest", "long")  # the long rest after it brings back what it brings back
+    assert "HP 31/31, slots 1st 4/4 · 2nd 2/2, Hit Dice 4/4" in run("party").output

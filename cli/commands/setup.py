@@ -476,11 +476,15 @@ def party_update(
     checked by the ruleset as `fracas party add` checks one, and keeps how they stand where
     it allows: wounds (no more health than the new sheet's most), conditions, and what the
     ruleset carries from fight to fight (d20: spent slots and Hit Dice). --set changes one
-    field of the member's sheet, or of the new one. The log keeps the old sheet.
+    field of the member's sheet, or of the new one; a field that says how they stand (d20:
+    hp_now, temp_hp, slots_spent, hit_dice_spent) is how they stand after. The log keeps
+    the old sheet.
 
     \b
     fracas party update maelis --sheet maelis-level4.toml
-    fracas party update maelis --set level=4"""
+    fracas party update maelis --set level=4
+    fracas party update maelis --set hp_now=1 -m "a trap"
+    """
     from fracas.projections import party
     from fracas.rules.sheets import deep_merge, read_sheet_file
 
@@ -503,7 +507,12 @@ def party_update(
     where = sheet_source(sheet_file, sets) or f"sheet of {combatant} with" + "".join(
         f" --set {pair}" for pair in sets
     )
-    party.update_member(log, combatant, sheet, where=where, reason=reason, author=by)
+    fields: dict[str, Any] = {}
+    for one in set_fields:
+        fields = deep_merge(fields, one)
+    party.update_member(
+        log, combatant, sheet, where=where, reason=reason, author=by, fields=fields
+    )
     click.echo(f"{party.joined(party.party(log))[combatant].name} takes the new sheet")
     echo_member(app, combatant)
 

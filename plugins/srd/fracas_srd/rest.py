@@ -88,6 +88,21 @@ def standing(state: State, who: str) -> dict[str, Any]:
     )
 
 
+# The sheet's fields that say how a creature stands, and the standing's key each is.
+STANDING_FIELDS = {
+    "hp_now": "hp",
+    "temp_hp": "temp_hp",
+    "slots_spent": "slots_spent",
+    "hit_dice_spent": "hit_dice_spent",
+}
+
+
+def set_standing(given: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
+    """A party member's standing once the GM sets some of the sheet's fields by hand: the
+    hit points, temporary ones, spent slots and Hit Dice set are how it stands."""
+    return given | {key: fields[name] for name, key in STANDING_FIELDS.items() if name in fields}
+
+
 def restore(state: State, who: str, given: dict[str, Any]) -> list[Event]:
     """The creature stands so: its numbers at once, then its lasting conditions."""
     stands = msgspec.convert(given, Standing)

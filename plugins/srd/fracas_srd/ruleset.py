@@ -401,6 +401,7 @@ RULESET = Ruleset(
     reference=REFERENCE,
     standing=rest.standing,
     restore=rest.restore,
+    set_standing=rest.set_standing,
     rest=rest.rest,
     imports=read_sheet,
     bestiary=load_bestiary,
