@@ -563,7 +563,7 @@ def routes(table: "Table", is_gm: Callable[[Request], bool]) -> list[Route]:
                     secret=secret,
                     rows=table.invitees(name),
                     question=pending(table.live(name), players=False),
-                    chances=gm_chances(table.live(name), live),
+                    chances=gm_chances(table.live(name), live, live),
                 )
 
             return HTMLResponse(await table.run(render), headers=PRIVATE)

@@ -235,12 +235,16 @@ def left_reach(detail: dict[str, Any], combatant: str) -> bool:
     return bool(detail.get("moved")) and combatant in detail.get("left_reach_of", [combatant])
 
 
-def gm_chances(live: Encounter, played: Collection[str] = ()) -> list[tuple[str, str, str, str]]:
+def gm_chances(
+    live: Encounter, played: Collection[str] = (), linked: Collection[str] = ()
+) -> list[tuple[str, str, str, str]]:
     """The reactions the GM may take now for those no player plays (not in `played`), as
     a phone offers its own (`Playable.after_move`): (the GM's line that takes it, who, the
     action in words, whom), for each one whose reach the acting one's moves this turn
     left, with their reaction unspent and not down (srd: a goblin's opportunity attack on a
-    character who ran from it, the move's `leaves`)."""
+    character who ran from it, the move's `leaves`). The line asks the mover's player
+    (`--ask`) where they hold a link (in `linked`), as the CLI's `--ask` does; none is
+    offered while an attack waits for an answer (the fight waits on it)."""
     ruleset = live.ruleset
     actions = [
         name
@@ -249,6 +253,8 @@ def gm_chances(live: Encounter, played: Collection[str] = ()) -> list[tuple[str,
         and playable.reaction
         and playable.after_move
     ]
+    if live.waiting() is not None:
+        return []  # the attack taken waits for its answer: no other is offered beside it
     view = live.view()
     rows = {w.combatant: w for w in view.wounds}
     found = []
@@ -268,6 +274,8 @@ def gm_chances(live: Encounter, played: Collection[str] = ()) -> list[tuple[str,
                 if shows(mover.conditions, playable.targets_not):
                     continue  # srd-5: a disengaged mover provokes nothing
                 line = f"act {who} {name} {mover.combatant}"
+                if mover.combatant in linked:
+                    line += " --ask"  # their player's phone is offered its reaction
                 found.append((line, row.name, f"{name.replace('_', ' ')} attack", mover.name))
     return found
 

@@ -38,7 +38,7 @@ def test_a_phones_move_names_whom_it_leaves_and_the_gm_takes_the_attack(
         shot(phone, "move-leaves-phone", full_page=True)
         move.locator("button.go").click()
 
-        offer = gm.locator("#asked button[data-line='act goblin opportunity fighter']")
+        offer = gm.locator("#asked button[data-line='act goblin opportunity fighter --ask']")
         offer.wait_for(timeout=WAIT)
         assert offer.inner_text() == "goblin: opportunity attack on fighter"
         assert "fighter leaves the reach of goblin" in fracas(db, "log").stdout

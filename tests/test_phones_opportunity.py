@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web import Table, crypt_table, fracas
+from tests.web import Table, crypt_table, fracas, invited, sample
 
 pytestmark = pytest.mark.sqlite_file
 
@@ -180,7 +180,7 @@ def test_a_players_move_names_whose_reach_it_leaves_and_the_gm_is_offered_their_
     assert sent.status_code == 200, sent.text
     assert "fighter leaves the reach of goblin" in fracas(table.db, "log").stdout
     links = table.client.get("/gm/e/crypt/links", headers=gm).text
-    assert 'data-line="act goblin opportunity fighter"' in links, links
+    assert 'data-line="act goblin opportunity fighter --ask"' in links, links  # he holds a link
     assert "opportunity" not in action_labels(rogues_panel(table))  # a player's own is theirs
     answered = fracas(table.db, "act", "goblin", "opportunity", "fighter")
     assert answered.returncode == 0, answered.stderr
@@ -194,3 +194,57 @@ def test_a_players_move_naming_an_ally_is_refused_in_one_line(table: Table) -> N
     assert sent.status_code in (400, 403, 422), sent.text
     assert "ally" in sent.text and "\n" not in sent.text.strip(), sent.text
     assert table.log() == before
+
+
+def test_the_gm_pages_opportunity_attack_on_a_linked_player_asks_and_then_goes(
+    table: Table,
+) -> None:
+    """An outside table tester (issue 37): the wizard's player, holding a link, ran from the
+    goblin on her phone; the GM page's "opportunity attack" button decided the attack at once
+    ("not asked: … `--ask` asks them") and her phone never offered shield; once the attack
+    waited on her answer the offer stayed beside it. The button's line asks her (`--ask`),
+    the offer goes while the attack waits and after, and the board reads the goblin's
+    reaction spent once it is."""
+    fracas(
+        table.db,
+        "add",
+        "wizard",
+        "--sheet",
+        sample("wizard"),
+        "--set",
+        "initiative=-40",
+        "--side",
+        "pc",
+    )
+    table.tokens["wizard"] = invited(table.db, "wizard")
+    for _turn in range(3):  # the fighter's, the rogue's, the goblin's: the wizard's comes
+        fracas(table.db, "next")
+    sent = table.tap("wizard", action="move", fields={"feet": 10, "leaves": ["goblin"]})
+    assert sent.status_code == 200, sent.text
+    gm = {"X-Fracas-Token": table.running.token}
+    links = table.client.get("/gm/e/crypt/links", headers=gm).text
+    line = re.search(r'data-line="(act goblin opportunity wizard[^"]*)"', links)
+    assert line, links
+    assert line[1] == "act goblin opportunity wizard --ask", line[1]
+    # srd asks for shield once the scimitar hits AC 12 by less than 5: the GM types the d20
+    body = {"line": f"{line[1]} -w scimitar --dice 10"}
+    ran = table.client.post("/gm/e/crypt/command", json=body, headers=gm)
+    assert ran.status_code == 200, ran.text
+    assert "not asked" not in ran.text, ran.text
+    panel = table.client.get(f"/p/{table.tokens['wizard']}/panel").text
+    assert "shield" in re.findall(r'data-choice="([^"]+)"', panel), panel
+    links = table.client.get("/gm/e/crypt/links", headers=gm).text
+    assert "opportunity waits" in links, links
+    assert "A reaction is yours to take now" not in links, links
+    for _asked in range(3):  # shield as it hits, then hellish rebuke as it hurts (srd-41)
+        answered = table.tap("wizard", action="answer", fields={"choice": "none"})
+        assert answered.status_code == 200, answered.text
+        links = table.client.get("/gm/e/crypt/links", headers=gm).text
+        assert "A reaction is yours to take now" not in links, links
+        if "opportunity waits" not in links:
+            break
+    assert "opportunity waits" not in links, links
+    board = table.client.get("/gm/e/crypt/screen", headers=gm).text
+    goblin = re.search(r'<tr[^>]*data-combatant="goblin".*?</tr>', board, re.S)
+    assert goblin, board
+    assert "Reaction <b>used</b>" in goblin[0], goblin[0]  # once it landed
