@@ -300,7 +300,10 @@ def log(steps: list[LogStep]) -> None:
         mark = " [UNDONE]" if step.undone else ""
         if step.secret:
             mark += secret_mark(step.step, step.disclosed_by)
-        click.echo(f"step {step.step} ({step.control} by {step.author}, {step.at}){mark}")
+        from fracas.projections.replay import typist_name
+
+        by = typist_name(step.author, {})  # "the GM", as `replay` says it
+        click.echo(f"step {step.step} ({step.control} by {by}, {step.at}){mark}")
         for line in step.lines:
             click.echo(f"  {'~ ' if step.undone else ''}{line}")
 

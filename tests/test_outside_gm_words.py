@@ -70,6 +70,8 @@ def test_replay_names_who_acts_on_every_step_and_the_gm_as_the_gm(run, tmp_path,
     acting = [m.group(1) for h in heads if (m := re.search(r", (.+?) acting;", h))]
     assert len(acting) >= 2 and set(acting) <= {"Ann", "Goblin 2", "Ann and Goblin 2"}, heads
     assert all("by gm," not in h for h in heads), heads
+    logged = [x for x in run("log").output.splitlines() if x.startswith("step ")]
+    assert logged and all("command by the GM," in h for h in logged), logged  # issue 40
 
 
 @pytest.mark.parametrize("ruleset", SIX)
