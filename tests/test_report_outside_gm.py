@@ -177,3 +177,24 @@ def test_a_death_save_is_filed_under_the_dying_creatures_turn(run) -> None:
     assert saves[0][1].acting == ["maelis"]
     brannoc = [s.sentence for t, s in main_line_steps(run) if t == "Brannoc's turn"]
     assert not any("death save" in s for s in brannoc)
+
+
+def srd_fight(run, dice: str, *cast: tuple[str, str, str]) -> None:
+    """An srd fight of samples (id, sample, side) begun with these initiative dice."""
+    run("new", "-r", "srd", "-t", "a brawl")
+    for who, sample, side in cast:
+        sheet = str(SRD_SAMPLES / f"{sample}.toml")
+        run("add", who, "--sheet", sheet, "--name", who.title(), "--side", side)
+    run("begin", "--dice", dice)
+
+
+def test_an_asked_attack_on_its_own_turn_is_filed_under_that_turn(run) -> None:
+    """The attack a goblin takes on its turn, asking for a reaction, is its turn's step,
+    not the step before's whose turn had ended."""
+    srd_fight(run, "20,15", ("ilse", "wizard", "pc"), ("gob", "goblin", "npc"))
+    run("next")  # Ilse ends the turn; the goblin's begins
+    run("act", "gob", "attack", "ilse", "--ask", "--dice", "15,3")
+    run("answer", "ilse", "none")
+    steps = main_line_steps(run)
+    asked = [t for t, s in steps if "is asked to react" in s.sentence]
+    assert asked == ["Gob's turn"], [(t, s.sentence) for t, s in steps]
