@@ -365,6 +365,8 @@ def event_phrase(
         case EncounterStarted():
             titled = f" “{event.title}”" if event.title else ""
             return f"The encounter{titled} begins"
+    if ruleset.event_words is not None and isinstance(event, Event):
+        return ruleset.event_words(event, names)
     return None
 
 

@@ -315,6 +315,11 @@ class Ruleset:
     # How a line says health given back, after the one who gets it: amount -> words
     # ("regains 1 hit point", "regains 4 Body", "is healed of 2 wound points").
     healed_words: Callable[[int], str] = hit_points
+    # How a sentence says an event of the ruleset's own that the table should read there,
+    # (the event, names by id) -> the phrase, or None for one a sentence leaves out (d20:
+    # death save failures taken with damage at 0 HP, "Wren suffers one death save failure
+    # (1 of 3): damage at 0 HP"). None: a sentence says none of the ruleset's own events.
+    event_words: Callable[[Event, Mapping[str, str]], str | None] | None = None
     # How a step's short headline (a TV's log line) says it where what it came to words it
     # better than the sentence's verb: (the command, as plain data; the step's events as
     # the reader sees them) -> a verb as `verbs` writes them, or None for the sentence's

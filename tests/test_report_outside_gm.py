@@ -198,3 +198,20 @@ def test_an_asked_attack_on_its_own_turn_is_filed_under_that_turn(run) -> None:
     steps = main_line_steps(run)
     asked = [t for t, s in steps if "is asked to react" in s.sentence]
     assert asked == ["Gob's turn"], [(t, s.sentence) for t, s in steps]
+
+
+@pytest.mark.parametrize(
+    ("critical", "said"),
+    [(False, "one death save failure (1 of 3)"), (True, "two death save failures (2 of 3)")],
+)
+def test_a_death_save_failure_from_damage_at_0_hp_is_in_the_report(run, critical, said) -> None:
+    srd_fight(run, "20,15", ("wren", "rogue", "pc"), ("gob", "goblin", "npc"))
+    run("harm", "wren", "30")
+    if critical:  # the goblin's natural 20 at 0 HP: two failures (srd-15)
+        run("next")
+        run("act", "gob", "attack", "wren", "--dice", "20,1,1,1")
+    else:
+        run("harm", "wren", "1", "--reason", "a kick")
+    [last] = [s.sentence for _t, s in main_line_steps(run)][-1:]
+    assert f"Wren suffers {said}: damage at 0 HP" in last, last
+    assert f"Wren suffers {said}" in run("export", "--format", "md").output

@@ -10,7 +10,7 @@ from fracas.rules.api import Damaged, Event, Playable, PlayerField, Resolved, Ro
 from fracas_srd.attacks import CRITICAL
 from fracas_srd.castings import CAST_AS, upcast_to
 from fracas_srd.checks import ABILITY_NAMES, check_name, save_name, with_article
-from fracas_srd.events import DEATH_SAVE
+from fracas_srd.events import DEATH_SAVE, DeathSaves
 from fracas_srd.sheets import SKILLS, Sheet
 from fracas_srd.slots import ordinal, slot_level
 from fracas_srd.triggered import settled
@@ -456,6 +456,23 @@ def reaction_figures(sheet: Sheet, option: str, own: Mapping[str, Any]) -> str:
         lower = f": no level {below} left" if slot > spell.level else ""
         said.append(f"a level {slot} slot{lower}")
     return "; ".join(said)
+
+
+AT_ZERO = "damage at 0 HP: "  # the reason of the failures damage at 0 HP adds (srd-15)
+
+
+def event_words(event: Event, names: Mapping[str, str]) -> str | None:
+    """What a sentence says of srd's own events: the death save failures damage at 0 HP
+    adds (srd-15), "Wren suffers two death save failures (2 of 3): damage at 0 HP, a
+    critical hit", which no roll of the step tells; None for the rest (a death save's own
+    roll says its count)."""
+    if not isinstance(event, DeathSaves) or not event.reason.startswith(AT_ZERO):
+        return None
+    two = "two" in event.reason.removeprefix(AT_ZERO)
+    failures = "two death save failures" if two else "one death save failure"
+    why = "damage at 0 HP, a critical hit" if two else "damage at 0 HP"
+    who = names.get(event.target, event.target)
+    return f"{who} suffers {failures} ({event.failures} of 3): {why}"
 
 
 def spent_words(event: Spent) -> str | None:
