@@ -244,6 +244,13 @@ def roll_phrase(event: Rolled, actor: str | None, names: Mapping[str, str], read
     return text
 
 
+def acted_as(action: str, said: str, ruleset: Ruleset) -> bool:
+    """Does an actor's own outcome read as their action's, unnamed? Not a feature of
+    theirs that is no action ("sneak attack: not on this hit: …"), unless its words name it."""
+    known = ruleset.playable(action) is not None or action in ruleset.verbs
+    return known or action in CORE_VERBS or action in said
+
+
 def whose(event: Resolved, said: str, names: Mapping[str, str], ruleset: Ruleset) -> str:
     """Another combatant's resolution within a step, naming them unless it already does."""
     who = names.get(event.actor, event.actor)
@@ -317,7 +324,9 @@ def event_phrase(
             return roll_phrase(event, actor, names, reads)
         case Resolved() if event.outcome:
             said = event.told.removeprefix(f"{verb(ruleset, event.action)}: ")
-            return said if event.actor == actor else whose(event, said, names, ruleset)
+            if event.actor != actor:
+                return whose(event, said, names, ruleset)
+            return said if acted_as(event.action, said, ruleset) else f"{event.action}: {said}"
         case ConditionSet() if event.condition == REMOVED:
             return f"{name(event.target, event.target)} leaves the fight"
         case Summed(Damaged() as first, amounts):

@@ -215,3 +215,10 @@ def test_a_death_save_failure_from_damage_at_0_hp_is_in_the_report(run, critical
     [last] = [s.sentence for _t, s in main_line_steps(run)][-1:]
     assert f"Wren suffers {said}: damage at 0 HP" in last, last
     assert f"Wren suffers {said}" in run("export", "--format", "md").output
+
+
+def test_a_sneak_attack_withheld_is_named_in_the_report(run) -> None:
+    srd_fight(run, "19,2", ("wren", "rogue", "pc"), ("gob", "goblin", "npc"))
+    run("act", "wren", "attack", "gob", "-w", "shortsword", "--dice", "15,3")
+    [last] = [s.sentence for _t, s in main_line_steps(run)][-1:]
+    assert "sneak attack: not on this hit: no advantage on the roll" in last, last
