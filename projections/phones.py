@@ -188,6 +188,10 @@ def player_actions(
         if playable.spends and playable.spends <= set(spent):
             continue  # srd-3: the action it takes is taken this turn
         takes = "targets" in ruleset.fields_of(name)
+        left = playable.spends - set(spent)
+        if playable.by_part:
+            found += by_part(ruleset, name, text, playable, sheet, row or {}, left)
+            continue
         fields = controls(ruleset, name, playable, sheet, row or {})
         if fields is None:
             continue
@@ -199,7 +203,6 @@ def player_actions(
             continue  # nobody to take it on (stabilise: nobody dying)
         if playable.on_acting and only:
             label = f"{label} attack on {and_list((names or {}).get(w, w) for w in only)}"
-        left = playable.spends - set(spent)
         found.append(
             PlayerAction(
                 name,
@@ -226,6 +229,53 @@ def player_actions(
             found.append(
                 msgspec.structs.replace(found[-1], group=bonus, key=f"bonus_{name}", fixed=fixed)
             )
+    return found
+
+
+def by_part(
+    ruleset: Any,
+    name: str,
+    text: str,
+    playable: Playable,
+    sheet: Any,
+    row: dict[str, Any],
+    left: Collection[str],
+) -> list[PlayerAction]:
+    """An action offered once for each part of the turn's budget `left` that its field's
+    values fit (`Playable.by_part`: srd's Cast, the spells cast with an action under
+    Action, the bonus-action ones under Bonus action), each under that part's heading with
+    that part's values alone; none for a part none of them fits."""
+    field, parts = playable.by_part
+    read = ruleset.read_sheet(sheet)
+    found = []
+    for part, offered_as in parts:
+        if part not in left or read is None:
+            continue
+        fits = set(ruleset.offered(read, offered_as))
+        fields = controls(ruleset, name, playable, sheet, row, {field: fits})
+        if fields is None:
+            continue
+        times_when, times_values = applies_with(ruleset, playable.times_with, sheet)
+        found.append(
+            PlayerAction(
+                name,
+                name.replace("_", " ").capitalize(),
+                CITATIONS.sub("", text),
+                "targets" in ruleset.fields_of(name),
+                playable.reaction,
+                fields,
+                playable.dice,
+                playable.times if times_values is None or times_values else "",
+                playable.on_self,
+                times_when,
+                times_values or [],
+                [],
+                ruleset.times_of(sheet) if playable.times and ruleset.times_of and sheet else {},
+                ruleset.cost_of(name, frozenset((part,))) if ruleset.cost_of else "",
+                bool(playable.times),
+                key="" if part == parts[0][0] else f"bonus_{name}",
+            )
+        )
     return found
 
 
@@ -354,11 +404,17 @@ def passing(ruleset: Any) -> Playable:
 
 
 def controls(
-    ruleset: Any, name: str, playable: Playable, sheet: Any, row: dict[str, Any]
+    ruleset: Any,
+    name: str,
+    playable: Playable,
+    sheet: Any,
+    row: dict[str, Any],
+    within: Mapping[str, Collection[str]] | None = None,
 ) -> list[Control] | None:
     """The player's fields of an action, each as the phone shows it; a field whose values
     come from the sheet is left out when the sheet offers none, and so is the action
-    (None) when that field is one it cannot be taken without (a spell to cast)."""
+    (None) when that field is one it cannot be taken without (a spell to cast). `within`:
+    a `from_sheet` field's only values this form may offer (`by_part`)."""
     flags = {f.field: f for f in player_flags(ruleset, name)}
     sheet = ruleset.read_sheet(sheet)
     found = []
@@ -370,6 +426,8 @@ def controls(
             offered = ruleset.offered(sheet, said.offered_as or field) if sheet is not None else []
             if said.narrowed_in and said.narrowed_in in row:  # what the rules allow now
                 offered = [value for value in offered if value in row[said.narrowed_in]]
+            if within and field in within:
+                offered = [value for value in offered if value in within[field]]
             if offered:
                 found.append(Control(field, said.label, said.help, CHOICE, offered[0], offered))
             elif said.required:

@@ -112,3 +112,10 @@ class Playable:
     # before her action is taken, srd-60); the phone offers it as a second button under
     # the bonus action's heading while the turn has both left. "": none.
     bonus: str = ""
+    # `by_part`: (a `from_sheet` field, ((a part of the turn's budget, the name the
+    # ruleset's `offers` hook answers with the values that part takes), ...)): the action
+    # is offered once for each part left this turn, under that part's heading, its field
+    # offering only that part's values, and not at all for a part none of them fits (srd's
+    # Cast: the spells cast with an action under Action, the bonus-action spells under
+    # Bonus action). (): one button, by what it spends.
+    by_part: tuple[str, tuple[tuple[str, str], ...]] = ()

@@ -49,8 +49,6 @@ def fight(tmp_path: Path, kind: str, *steps: tuple[dict, list[int]], **sheet) ->
         return table.panel("hero")
 
 
-
-
 def hurt(tmp_path: Path, *steps: tuple[dict, list[int]]) -> str:
     return fight(tmp_path, "fighter", *steps, hp_now=13)
 
@@ -81,8 +79,8 @@ def test_a_fighter_at_full_hit_points_is_not_offered_second_wind(tmp_path: Path)
     assert "second_wind" not in headed(fight(tmp_path, "fighter"))
 
 
-def spells_offered(panel: str) -> list[str]:
-    chosen = re.search(r'<fieldset class="chosen" data-action="cast".*?</fieldset>', panel, re.S)
+def spells_offered(panel: str, key: str = "cast") -> list[str]:
+    chosen = re.search(rf'<fieldset class="chosen" data-action="{key}".*?</fieldset>', panel, re.S)
     assert chosen, panel
     field = re.search(r'<select data-field="spell">(.*?)</select>', chosen.group(0), re.S)
     assert field, chosen.group(0)
@@ -95,6 +93,42 @@ def test_after_a_bonus_action_spell_cast_offers_only_cantrips(tmp_path: Path) ->
     assert spells_offered(panel) == ["sacred flame"]
 
 
-def test_before_any_spell_cast_offers_them_all(tmp_path: Path) -> None:
-    offered = spells_offered(fight(tmp_path, "cleric"))
-    assert "guiding bolt" in offered and "healing word" in offered
+def test_before_any_spell_the_action_and_the_bonus_action_each_cast_their_own(
+    tmp_path: Path,
+) -> None:
+    panel = fight(tmp_path, "cleric")
+    assert headed(panel).get("cast") == "Action", headed(panel)
+    assert headed(panel).get("bonus_cast") == "Bonus action", headed(panel)
+    offered, bonus = spells_offered(panel), spells_offered(panel, "bonus_cast")
+    assert "guiding bolt" in offered and "healing word" not in offered, offered
+    assert set(bonus) == {"healing word", "shield of faith"}, bonus
+
+
+def test_after_an_action_spell_no_cast_is_offered_for_nothing_may_be_cast(
+    tmp_path: Path,
+) -> None:
+    bless = {"action": "cast", "spell": "bless", "targets": ["hero"]}
+    panel = fight(tmp_path, "cleric", (bless, []))
+    shown = headed(panel)
+    assert "cast" not in shown and "bonus_cast" not in shown, shown
+
+
+def helps(panel: str) -> dict[str, str]:
+    """Each action's help as its form shows it, by the action's key."""
+    return dict(
+        re.findall(
+            r'<fieldset class="chosen" data-action="([a-z_]+)".*?<p class="help">([^<]*)</p>',
+            panel,
+            re.S,
+        )
+    )
+
+
+def test_the_helps_speak_to_the_player_and_name_no_sheet_field(tmp_path: Path) -> None:
+    shown = helps(hurt(tmp_path))
+    for key in ("second_wind", "move", "dodge"):
+        assert key in shown, shown
+    for key, text in shown.items():
+        assert "sheet's" not in text and "heals" not in text, (key, text)
+        assert not re.search(r"\bits (turn|speed)\b|\bagainst it\b", text), (key, text)
+    assert "your speed" in shown["move"] and "against you" in shown["dodge"], shown

@@ -26,7 +26,8 @@ def facts(event: Event) -> frozenset[str]:
 
 def key_numbers(wound: WoundRow) -> dict[str, Any]:
     detail = wound.detail
-    return {"Injuries": len(detail.get("injuries", [])), "Dice": detail.get("penalty", 0)}
+    lost = -detail.get("penalty", 0)  # the view keeps it as the pool's change, 0 or less
+    return {"Injuries": len(detail.get("injuries", [])), "Dice lost to injuries": lost}
 
 
 DEFENCES = frozenset(("dodge", "parry", "clash"))  # a target's own pool against an attack

@@ -259,11 +259,11 @@ ACTIONS = {
     "legendary": "a legendary action at the end of another creature's turn (srd-29)",
     "lair": "a lair action on initiative count 20, losing ties (srd-55)",
     "react": "the readied action, now, as a reaction (srd-24)",
-    "cast": "cast a spell from the sheet: its attack or the targets' saves, then its damage "
+    "cast": "cast a spell from your sheet: its attack or the targets' saves, then its damage "
     "or healing (srd-3, srd-6, srd-25, srd-26, srd-31)",
     "dash": "extra movement equal to speed (srd-5)",
     "disengage": "movement provokes no opportunity attacks this turn (srd-5)",
-    "dodge": "attacks against it have disadvantage until the next turn (srd-5)",
+    "dodge": "attacks against you have disadvantage until your next turn (srd-5)",
     "help": "an ally's next attack on a creature (--opt against=ID) has advantage (srd-5)",
     "hide": "a Dexterity (Stealth) check to hide (srd-5, srd-23)",
     "search": "a Wisdom (Perception) check to find the hidden, or an Intelligence "
@@ -277,9 +277,9 @@ ACTIONS = {
     "stand": "stand up from prone, for half the speed (srd-27)",
     "death_save": "roll your death save as your turn starts; still down, the turn ends (srd-14)",
     "second_wind": "a fighter's Second Wind: a bonus action, regain 1d10 + fighter level hit "
-    "points, once until a short or long rest (the sheet's feature with heals)",
-    "move": "move on its turn, in feet, up to its speed (more after a dash), naming whose reach "
-    "it leaves: they alone may take an opportunity attack (srd-52, srd-18)",
+    "points, once until a short or long rest",
+    "move": "move on your turn, in feet, up to your speed (more after a dash), naming whose "
+    "reach you leave: they alone may take an opportunity attack (srd-52, srd-18)",
     "surprise": "before the fight: the GM names the surprised (srd-1)",
     "save": "a saving throw from the sheet, at any time: save ABILITY --dc N [-o fail=CONDITION]"
     " (srd-36)",

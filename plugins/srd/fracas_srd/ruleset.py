@@ -78,6 +78,8 @@ from fracas_srd.words import (
     FIELD_HELP,
     LIGHT,
     MELEE,
+    ACTION_SPELL,
+    BONUS_SPELL,
     ON_A_TURN,
     OUT,
     PLAYERS,
@@ -279,6 +281,8 @@ def offers(sheet: Sheet, field: str) -> list[str]:
         "spell of words": [s.name for s in sheet.spells if s.words],
         "spell that cures": [s.name for s in sheet.spells if s.cures],
         ON_A_TURN: [s.name for s in sheet.spells if s.casting != "reaction"],  # srd-39
+        ACTION_SPELL: [s.name for s in sheet.spells if s.casting == "action"],  # srd-3
+        BONUS_SPELL: [s.name for s in sheet.spells if s.casting == "bonus"],
     }
     return spells.get(field, [])
 

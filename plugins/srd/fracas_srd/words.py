@@ -148,6 +148,7 @@ def either(form: str) -> frozenset[str]:
 
 
 ON_A_TURN = "spell cast on a turn"  # what `offers` names the spells not cast as reactions
+ACTION_SPELL, BONUS_SPELL = "spell cast with an action", "spell cast with a bonus action"
 MELEE = "melee weapon"  # what `offers` names the weapons of a melee attack (srd-18)
 LIGHT = "light melee weapon"  # what `offers` names the weapons of an off-hand attack (srd-19)
 HIT = (
@@ -230,6 +231,9 @@ PLAYERS = {
         times_with=("spell", "darts"),
         on_self=True,  # cure wounds, healing word, bless: a caster may be among the targets
         spends=either("spell"),
+        # srd-3: the spells cast with an action under Action, the bonus-action ones under
+        # Bonus action, each while that part of the turn is left
+        by_part=("spell", (("action", ACTION_SPELL), (bonus_form("spell"), BONUS_SPELL))),
     ),
     "move": Playable(
         {
