@@ -74,12 +74,12 @@ from fracas_srd.view import (
     view,
 )
 from fracas_srd.words import (
+    ACTION_SPELL,
+    BONUS_SPELL,
     DOWN,
     FIELD_HELP,
     LIGHT,
     MELEE,
-    ACTION_SPELL,
-    BONUS_SPELL,
     ON_A_TURN,
     OUT,
     PLAYERS,
