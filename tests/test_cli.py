@@ -372,3 +372,11 @@ def test_copy_onto_a_file_that_holds_events_says_copy_not_import(tmp_path):
     refused = runner.invoke(cli, ["copy", str(tmp_path / "a.db"), str(tmp_path / "b.db")])
     assert refused.exit_code != 0 and "copy" in refused.output
     assert "import into" not in refused.output and len(refused.output.splitlines()) == 1
+
+
+def test_encounters_lines_up_its_columns_whatever_the_ids_lengths(run):
+    """An outside 5e GM (issue 40): "party  srd", "road  srd", "den  srd" did not line up."""
+    for encounter in ("party", "road", "den"):
+        run("new", "-r", "srd", "--id", encounter)
+    lines = [x for x in run("encounters").output.splitlines() if x.strip()]
+    assert len(lines) == 3 and len({x.index("srd") for x in lines}) == 1, lines

@@ -146,9 +146,10 @@ def encounters(app: App, as_json: bool) -> None:
     if as_json:
         dump_json(listed)
         return
+    wide = max((len(entry["encounter"]) for entry in listed), default=0)
     for entry in listed:
         click.echo(
-            f"{entry['encounter']}  {entry['ruleset']:<11} {entry['steps']:>4} steps  "
+            f"{entry['encounter']:<{wide}}  {entry['ruleset']:<11} {entry['steps']:>4} steps  "
             f"{entry['title']}"
         )
 
