@@ -335,9 +335,9 @@ def damage(
     ]
     severity = sum(m.value for m in breakdown)
     figures = f"Severity {max(0, severity)}"
+    if severity <= 0:  # armour took it all: the hit says so, not a bare "hits" (issue 37)
+        return [Resolved(attacker.id, "attack", [target.id], "hits, no harm", [rule], figures)]
     hit = Resolved(attacker.id, "attack", [target.id], "hits", [rule], figures)
-    if severity <= 0:
-        return [hit]
     events: list[Event] = [
         hit,
         Damaged(target.id, severity, weapon.name, breakdown, ["004-M2", "004-M3"]),
