@@ -259,6 +259,14 @@ class StreamedFold:
         return live if live.history.undone == skip else None
 
 
+class Appended(msgspec.Struct, frozen=True):
+    """A step an Encounter appended, with the states before and after it."""
+
+    record: StepRecord
+    before: Any
+    after: Any
+
+
 class Encounter:
     def __init__(
         self,
@@ -362,6 +370,7 @@ class Encounter:
         self._snapshot_version = latest[0].version if latest else 0
 
     def _unwritten(self) -> None:
+        self._appended: Appended | None = None  # nothing this object appended since the read
         self._seed_now: tuple[int, str] | None = None
         self._written: View | None = None  # unknown: the next write rewrites every row
         self._pending: View | None = None
@@ -412,6 +421,19 @@ class Encounter:
 
     def view(self) -> View:
         return self.ruleset.view(self.state)
+
+    def folded_around(self, record: StepRecord) -> tuple[Any, Any] | None:
+        """The state just before `record`'s step and just after it, when this object
+        appended that step (its latest append since it last read the log): the states it
+        decided the step on and folded it to, which the log's past holds for good (a later
+        undo is a step of its own). None otherwise: the caller folds from the log."""
+        done = self._appended
+        if done is None or (done.record.step, done.record.command_id) != (
+            record.step,
+            record.command_id,
+        ):
+            return None
+        return done.before, done.after
 
     def state_at(self, step: int) -> Any:
         """The state as the table saw it once step `step` was recorded."""
@@ -673,6 +695,7 @@ class Encounter:
         )
         if result.duplicate or result.record is None:
             return StepOutcome(result.step, self.events_of_step(result.step), True)
+        self._appended = Appended(result.record, self.state, state)
         self.history = self.history.with_step(result.record)
         self.state = state
         self._settle()
@@ -814,6 +837,7 @@ class Encounter:
         if result.duplicate or result.record is None:
             self.reload()
             return target
+        self._appended = Appended(result.record, self.state, state)
         self.history = self.history.with_step(result.record)
         self.state = state
         self._settle()

@@ -359,8 +359,20 @@ def table_view(view: Callable[[Any], View]) -> Callable[[Any], View]:
     and an ended encounter has nobody to act. A view wrapped already is returned as it is."""
     if getattr(view, TABLE_VIEW, False):
         return view
+    # The views of the states last shown, newest first: a state is immutable and its view
+    # a function of it alone, and a step's states are shown several times over (decided,
+    # written to the read models, told, its headline), so each is worked out once
+    latest: list[tuple[Any, View]] = []
 
     def shown(state: Any) -> View:
+        for known, seen in latest:
+            if known is state:
+                return seen
+        seen = worked_out(state)
+        latest[:] = [(state, seen), *latest[:1]]
+        return seen
+
+    def worked_out(state: Any) -> View:
         seen = with_durations(state, view(state))
         removed = {
             f.id: f.conditions[REMOVED].get("reason", "")

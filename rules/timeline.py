@@ -97,7 +97,13 @@ def walk_between(encounter: Encounter, first: int, last: int) -> Iterator[Frame]
                 before, records[0], lambda: store.step_records(name, 1, first - 1)
             )
             records = records[1:]
-        state = encounter.fold(seen, up_to_step=first - 1) if first > 1 else ruleset.initial()
+        held = encounter.folded_around(records[0]) if records else None
+        if held is not None:  # the step this process just appended: its states in hand
+            state = held[0]
+        elif first > 1:
+            state = encounter.fold(seen, up_to_step=first - 1)
+        else:
+            state = ruleset.initial()
         by_step: dict[int, list[Event]] = {}
         for step, event in recorded_events(store, name, ruleset, last, first):
             by_step.setdefault(step, []).append(event)
@@ -105,7 +111,10 @@ def walk_between(encounter: Encounter, first: int, last: int) -> Iterator[Frame]
         seen = seen.with_step(record)
         events = by_step.get(record.step, [])
         before = state
-        if record.control == COMMAND:
+        held = encounter.folded_around(record)
+        if held is not None:
+            state = held[1]
+        elif record.control == COMMAND:
             for event in events:
                 state = ruleset.evolve(state, event)
         else:

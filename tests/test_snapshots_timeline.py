@@ -83,6 +83,35 @@ def test_a_window_of_the_timeline_from_snapshots_is_that_window_of_the_whole_wal
     same_windows(Encounter(fracas.store, encounter.id))
 
 
+@pytest.mark.long
+@settings(
+    max_examples=examples(full=25, fast=5),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(moves)
+def test_the_step_just_appended_reads_as_a_fresh_read_of_the_log_reads_it(
+    moves: list[tuple[Any, Any]],
+) -> None:
+    """`fracas play`'s bar tells the step it just appended from the states it holds (no
+    fold): the same moment as a process that only reads the log, after an undo or redo too."""
+    from fracas.projections import Fracas
+
+    fracas, encounter = start_on(Fracas(":memory:"))
+    for command, faces in moves:
+        with contextlib.suppress(FracasError):
+            if command["action"] == "adopt":
+                adopt_whatif(encounter, min(faces, encounter.history.head_step), [50, 50, 50])
+            else:
+                play(encounter, command, faces)
+        head = encounter.history.head_step
+        fresh = Encounter(fracas.store, encounter.id)
+        for window in ((head, head), (max(1, head - 1), head)):
+            told = list(timeline(encounter, between=window))
+            assert told == list(timeline(fresh, between=window))
+            assert told[-1].step.headline or told[-1].step.sentence
+
+
 def test_a_window_folds_from_the_nearest_snapshot_not_from_the_first_event(
     fracas, monkeypatch: pytest.MonkeyPatch
 ) -> None:
