@@ -130,3 +130,28 @@ def test_the_links_given_are_named_under_invite_and_outlive_a_reload(
         assert listed is not None and line is not None
         assert listed["y"] + listed["height"] <= line["y"], (listed, line)  # above the fold
         shot(gm, "gm-links-given-reloaded-1366")
+
+
+def test_the_qr_code_closes_once_the_player_has_scanned_it(tmp_path: Path, browser: Any) -> None:
+    """Issue 37 (an outside table tester on a 1366x768 laptop): after Invite the QR code and
+    its link stayed above the board for the rest of the fight, with no way to close them. A
+    Close button beside them puts them away; the link itself stays given."""
+    db = tmp_path / "motel.db"
+    motel(db)
+    fracas(db, "add", "wren", "--name", "Wren", "--side", "pc")
+    with served(db) as running:
+        gm = browser.new_page(viewport={"width": 1366, "height": 768})
+        gm.goto(running.gm)
+        until_invitable(gm, "wren")
+        gm.select_option("#invitee", "wren")
+        gm.click("#invite button[type=submit]")
+        gm.wait_for_selector("#invited figure svg", timeout=5000)
+        board = gm.locator("#screen").bounding_box()
+        assert board is not None
+        shot(gm, "gm-qr-open-1366")
+        gm.click("#invited button.close")
+        gm.wait_for_selector("#invited figure", state="detached", timeout=5000)
+        closed = gm.locator("#screen").bounding_box()
+        assert closed is not None and closed["y"] < board["y"], (board, closed)
+        assert [line.startswith("Wren · given ") for line in given(gm)][-1], given(gm)
+        shot(gm, "gm-qr-closed-1366")

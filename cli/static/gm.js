@@ -70,7 +70,13 @@
     const link = document.createElement("p");
     link.className = "link";
     link.textContent = made.link;
-    caption.append(whose, link);
+    // once the player has scanned it, Close puts it away (the link stays given)
+    const close = document.createElement("button");
+    close.type = "button";
+    close.className = "close";
+    close.textContent = "Close";
+    close.addEventListener("click", () => invited.replaceChildren());
+    caption.append(whose, link, close);
     figure.appendChild(caption);
     invited.replaceChildren(figure);
     list();
