@@ -373,7 +373,8 @@ def faces_for(
         spent = ", ".join(f"{who} {spend[who]}" for who in members if spend.get(who))
         raise BadInputError(
             f"--dice gave {len(dice)} face{'s' if len(dice) != 1 else ''} for {wanted} "
-            f"dice spent ({spent or 'none'}): give one face a die, member by member in the "
+            f"{'die' if wanted == 1 else 'dice'} spent ({spent or 'none'}): give one face a "
+            "die, member by member in the "
             f"party's order ({', '.join(members)})"
         )
     dealt, taken = {}, 0

@@ -432,7 +432,7 @@ class ManualDice:
 
     def _left_over(self, left: int, used: str) -> None:
         raise BadInputError(
-            f"{left} typed face(s) left over: this action {used}; "
+            f"{left} typed {'face' if left == 1 else 'faces'} left over: this action {used}; "
             f"drop the extra faces from {self.typed_in}"
         )
 

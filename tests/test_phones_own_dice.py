@@ -51,7 +51,7 @@ def test_a_phone_typing_another_combatants_dice_is_refused(tmp_path: Path) -> No
         before = table.steps(name)
         sent = table.tap("alice", action="attack", targets=["orc"], dice=[7, 8, 2, 3])
         assert sent.status_code == 400, sent.text
-        assert sent.text.startswith("2 typed face(s) left over"), sent.text
+        assert sent.text.startswith("2 typed faces left over"), sent.text
         assert table.steps(name) == before
 
 

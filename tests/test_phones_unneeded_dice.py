@@ -55,7 +55,7 @@ def test_a_damage_die_typed_for_a_saved_sacred_flame_lands_not_needed(
         fight.record(events, author="cleric")
     said = [e.outcome for e in events if isinstance(e, Resolved)]
     assert (
-        "5 typed for 1d8 for the damage of sacred flame, not rolled: unneeded after goblin's "
+        "5 typed for a d8 for the damage of sacred flame, not rolled: unneeded after goblin's "
         in said[-1]
     )
     rolls = [(e.actor, e.roll.source) for e in events if isinstance(e, Rolled)]
@@ -83,7 +83,7 @@ def test_a_face_no_outcome_could_use_is_refused_the_same_whatever_the_save(
         with pytest.raises(BadInputError) as refused:
             flame(fight, [5, 3])
     assert str(refused.value) == (
-        "1 typed face(s) left over: this action rolls at most 1d8 for the damage of sacred flame; "
+        "1 typed face left over: this action rolls at most a d8 for the damage of sacred flame; "
         "drop the extra faces from the dice box"
     )
 

@@ -201,7 +201,7 @@ def hit_die(f: Fighter, ctx: Context) -> list[Event]:
     """One Hit Die spent: its roll, the die gone, the hit points it gives."""
     sheet = f.sheet
     left = sheet.level - f.hit_dice_spent
-    roll = ctx.dice.roll(f"d{sheet.hit_die}", HIT_DIE)
+    roll = ctx.dice.roll(f"d{sheet.hit_die}", f"Hit Die of {f.name}")  # whose, if refused
     con = Modifier(sheet.mod("con"), "Constitution", "srd-58")
     gained = max(0, roll.total + con.value)
     return [

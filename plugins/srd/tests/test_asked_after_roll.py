@@ -103,7 +103,7 @@ def test_srd_39_a_miss_asks_nobody_and_keeps_the_reaction(gm):
 
 def test_the_asking_step_s_dice_are_its_attack_roll_alone(gm):
     said = refused(gm, "act", "gob", "attack", "ilse", "-w", "scimitar", "--ask", "--dice", "10,3")
-    assert "1 typed face(s) left over" in said
+    assert "1 typed face left over" in said
     # without --ask the GM's declared shield still is not cast against a miss
     declared = ["--defence", "ilse=shield", "--dice", "3"]
     out = ok(gm, "act", "gob", "attack", "ilse", "-w", "scimitar", *declared)

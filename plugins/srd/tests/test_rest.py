@@ -324,3 +324,24 @@ def test_fracas_party_shows_the_party_between_fights_without_what_ended_with_the
     assert "HP 24/24, slots 1st 3/4 · 2nd 2/2, Hit Dice 3/3" in listed
     run("new", "--party")
     assert run("party").count("bless") == 0
+
+
+def test_srd_58_a_hit_die_face_refused_says_whose_and_counts_in_english(tmp_path):
+    """It said '8 is not a face of d6 (for the hit die)' of a party of two, and '2 faces for
+    1 dice spent' (an outside 5e GM, issue 40)."""
+    samples = Path(__file__).parents[1] / "fracas_srd" / "samples"
+    worn = tmp_path / "brannoc.toml"
+    worn.write_text("hp_now = 10\n" + (samples / "fighter.toml").read_text())
+    db, runner = str(tmp_path / "t.db"), CliRunner()
+
+    def run(*args: str, code: int = 0) -> str:
+        done = runner.invoke(cli, ["--db", db, *args])
+        assert done.exit_code == code, done.output
+        return done.output
+
+    run("party", "add", "brannoc", "-r", "srd", "--sheet", str(worn))
+    said = run("party", "rest", "short", "--spend", "brannoc=1", "--dice", "11", code=1)
+    assert "11 is not a face of d10 (for the Hit Die of brannoc)" in said, said
+    said = run("party", "rest", "short", "--spend", "brannoc=1", "--dice", "5,6", code=1)
+    assert said.startswith("Error: --dice gave 2 faces for 1 die spent (brannoc 1)"), said
+    assert "HP 10/28, Hit Dice 3/3" in run("party")
