@@ -102,3 +102,21 @@ def test_an_opportunity_attack_is_cued_like_a_turn(tmp_path: Path, browser: Any)
         form.locator("button.go").click()
         page.wait_for_function("() => !document.querySelector('#your-chance')", timeout=WAIT)
         assert page.evaluate("document.body.classList.contains('chance')") is False
+
+
+def test_a_tapped_actions_form_opens_in_view_its_top_at_the_top(
+    tmp_path: Path, browser: Any
+) -> None:
+    """Tapping Cast showed only the form's "Spell" at the foot of the screen (issue 37)."""
+    db = tmp_path / "srd.db"
+    casters(db)
+    with served(db) as running:
+        page = phone_of(browser, running, db, "cleric")
+        form = chosen(page, "cast")
+        page.wait_for_function(
+            "() => { const r = document.querySelector('fieldset.chosen[data-action=cast]')"
+            ".getBoundingClientRect(); return Math.abs(r.top) < 2 || r.bottom <= innerHeight; }",
+            timeout=WAIT,
+        )
+        assert form.evaluate("f => f.getBoundingClientRect().top") > -2
+        shot(page, "cast-form-in-view")

@@ -332,6 +332,8 @@
           choose(form, button.dataset.action);
           // an action with nothing to fill in (End turn) goes at once; its take-back is offered
           if (button.hasAttribute("data-at-once")) send(stepOf(chosenSet()));
+          // the form it opens, its top at the top as far as the page scrolls (a tap, not a redraw)
+          else if (chosenSet()) chosenSet().scrollIntoView({ block: "start" });
         }));
       const set = chosenSet();
       if (set) { choose(form, kept.action); restore(set); applies(set); } else kept.action = null;
