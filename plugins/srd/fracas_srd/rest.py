@@ -197,6 +197,9 @@ def check_hit_dice(f: Fighter, spend: int) -> None:
         )
 
 
+ROLLED_FOR = "a Hit Die"  # a roll's purpose, as the SRD writes it: "rolls d10 for a Hit Die"
+
+
 def hit_die(f: Fighter, ctx: Context) -> list[Event]:
     """One Hit Die spent: its roll, the die gone, the hit points it gives."""
     sheet = f.sheet
@@ -205,7 +208,7 @@ def hit_die(f: Fighter, ctx: Context) -> list[Event]:
     con = Modifier(sheet.mod("con"), "Constitution", "srd-58")
     gained = max(0, roll.total + con.value)
     return [
-        Rolled(f.id, HIT_DIE, roll, None, [con], f"regains {gained}", ["srd-58"]),
+        Rolled(f.id, ROLLED_FOR, roll, None, [con], f"regains {gained}", ["srd-58"]),
         Spent(f.id, HIT_DIE, 1, f"{left - 1} of {sheet.level} left", ["srd-58"]),
         *(heal(f, gained, "a Hit Die", ("srd-58",)) if gained else []),
     ]

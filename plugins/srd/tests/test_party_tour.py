@@ -31,7 +31,7 @@ def test_the_docs_party_tour_runs_as_written(tmp_path: Path):
     assert "Hild Ashvane joins the party\nBrannoc joins the party" in done.stdout
     assert "goblin                         CR 1/4  small humanoid (goblinoid)" in done.stdout
     rested = done.stdout[done.stdout.index("Hild Ashvane rests") :]
-    assert "Hild Ashvane rolls d10 for hit die: 6 +2 = 8" in rested
+    assert "Hild Ashvane rolls d10 for a Hit Die: 6 +2 = 8" in rested
     assert "Hild Ashvane regains 8 hit points" in rested
     assert re.search(r"^hild +Hild Ashvane +HP 27/28, Hit Dice 2/3 +—", rested, re.M)
     assert re.search(r"^brannoc +Brannoc +HP 25/28, Hit Dice 3/3 +—", rested, re.M)
