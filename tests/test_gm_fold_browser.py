@@ -42,3 +42,25 @@ def test_the_command_line_and_an_answer_for_a_player_are_above_the_fold(
         answer.first.click()
         gm.wait_for_function("!document.querySelector('#asked button')", timeout=5000)
         assert len(steps(db)) == before + 1
+
+
+def test_the_board_is_near_the_top_beside_the_controls_on_a_laptop(
+    tmp_path: Path, browser: Any
+) -> None:
+    """Issue 37 (an outside table tester at 1366x768): the board began ~380 px down in a
+    945 px column, 420 px of the width unused, so two or three rows showed. The controls
+    (Invite, the command line) stand beside the board, which starts near the top."""
+    db = tmp_path / "motel.db"
+    motel(db)
+    with served(db) as running:
+        gm = browser.new_page(viewport=LAPTOP)
+        gm.goto(running.gm)
+        gm.locator("#screen tr[data-combatant]").first.wait_for(timeout=5000)
+        board, line = gm.locator("#screen tr[data-combatant]").first.bounding_box(), gm.locator("#line")
+        at = line.bounding_box()
+        assert board is not None and at is not None, (board, at)
+        assert board["y"] < 200, board
+        assert board["x"] >= at["x"] + at["width"], (board, at)  # beside the command line
+        above_the_fold(gm, "#line")
+        above_the_fold(gm, "#invite")
+        shot(gm, "gm-board-1366")

@@ -146,12 +146,12 @@ def test_the_qr_code_closes_once_the_player_has_scanned_it(tmp_path: Path, brows
         gm.select_option("#invitee", "wren")
         gm.click("#invite button[type=submit]")
         gm.wait_for_selector("#invited figure svg", timeout=5000)
-        board = gm.locator("#screen").bounding_box()
+        board = gm.locator("#line").bounding_box()
         assert board is not None
         shot(gm, "gm-qr-open-1366")
         gm.click("#invited button.close")
         gm.wait_for_selector("#invited figure", state="detached", timeout=5000)
-        closed = gm.locator("#screen").bounding_box()
+        closed = gm.locator("#line").bounding_box()  # the command line back up
         assert closed is not None and closed["y"] < board["y"], (board, closed)
         assert [line.startswith("Wren · given ") for line in given(gm)][-1], given(gm)
         shot(gm, "gm-qr-closed-1366")
