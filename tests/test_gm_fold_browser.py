@@ -56,8 +56,8 @@ def test_the_board_is_near_the_top_beside_the_controls_on_a_laptop(
         gm = browser.new_page(viewport=LAPTOP)
         gm.goto(running.gm)
         gm.locator("#screen tr[data-combatant]").first.wait_for(timeout=5000)
-        board, line = gm.locator("#screen tr[data-combatant]").first.bounding_box(), gm.locator("#line")
-        at = line.bounding_box()
+        board = gm.locator("#screen tr[data-combatant]").first.bounding_box()
+        at = gm.locator("#line").bounding_box()
         assert board is not None and at is not None, (board, at)
         assert board["y"] < 200, board
         assert board["x"] >= at["x"] + at["width"], (board, at)  # beside the command line
