@@ -243,8 +243,11 @@ def repeated_saves(state: State, ctx: Context, fighter: Fighter) -> list[Event]:
         if not save:
             continue
         ability, dc, magic = save["ability"], save["dc"], detail.get("magic", "spell" in detail)
-        against = detail.get("spell") or condition  # "hold person", as the table names it
-        purpose = f"{save_name(ability)} against {against} (DC {dc})"
+        # "against hold person (paralysed, DC 13)": the spell as the table names it, and the
+        # condition, which the players' screen reads to keep a hidden caster's DC from them
+        spell = detail.get("spell")
+        against = f"{spell} ({condition}, DC {dc})" if spell else f"{condition} (DC {dc})"
+        purpose = f"{save_name(ability)} against {against}"
         check = saving_throw(ctx, events, fighter, ability, dc, purpose, ["srd-28"], magic=magic)
         if check.success:
             events.append(

@@ -663,7 +663,7 @@ def test_srd_77_power_word_stun_stuns_150_hit_points_or_fewer_until_a_con_save(v
     ok(vault, "next")
     stays = ok(vault, "next", "--dice", "7")  # the end of Brannoc's turn: 7 + 4 vs DC 20
     assert (
-        "Brannoc rolls d20 for Constitution saving throw against power word stun (DC 20): "
+        "Brannoc rolls d20 for Constitution saving throw against power word stun (stunned, DC 20): "
         "7 +2 +2 = 11"
     ) in stays
     assert "stunned" in row(vault, "brannoc")["conditions"]

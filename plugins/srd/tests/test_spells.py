@@ -95,7 +95,8 @@ def test_srd_28_a_repeated_save_names_its_ability_and_the_spell_not_the_conditio
     t.next()
     out = t.next(1)  # the goblin's turn ends: it saves again
     save = rolls(out)[-1]
-    assert save.purpose == "Wisdom saving throw against hold person (DC 13)", save.purpose
+    said = "Wisdom saving throw against hold person (paralysed, DC 13)"
+    assert save.purpose == said, save.purpose
 
 
 def test_srd_26_damage_calls_for_a_con_save_dc_10_or_half_the_damage():
