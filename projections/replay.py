@@ -868,12 +868,9 @@ def turn_of_step(
 ) -> tuple[int, list[str]]:
     """The round and turn a step is filed under: the view's before it, the turn whose end
     the step was taken at (`Ruleset.turn_end`), or the turn it began with what came at
-    that turn's start (`turn_begun`); players may not see whose. A step the creature whose
-    turn it is takes is that turn's, though the turn-end before it is still open (an attack
-    asking for a reaction, the creature acting only once it is answered)."""
+    that turn's start (`turn_begun`); players may not see whose."""
     ending = ruleset.filed_under(frame.before, frame.after)
-    actor = (frame.command or {}).get("actor")
-    if ending is not None and not (actor and actor in before.acting):
+    if ending is not None:
         number, who = ending
         return number, [] if who in unseen else [who]
     begun = turn_begun(ruleset, frame)

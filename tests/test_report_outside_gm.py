@@ -188,18 +188,6 @@ def srd_fight(run, dice: str, *cast: tuple[str, str, str]) -> None:
     run("begin", "--dice", dice)
 
 
-def test_an_asked_attack_on_its_own_turn_is_filed_under_that_turn(run) -> None:
-    """The attack a goblin takes on its turn, asking for a reaction, is its turn's step,
-    not the step before's whose turn had ended."""
-    srd_fight(run, "20,15", ("ilse", "wizard", "pc"), ("gob", "goblin", "npc"))
-    run("next")  # Ilse ends the turn; the goblin's begins
-    run("act", "gob", "attack", "ilse", "--ask", "--dice", "15,3")
-    run("answer", "ilse", "none")
-    steps = main_line_steps(run)
-    asked = [t for t, s in steps if "is asked to react" in s.sentence]
-    assert asked == ["Gob's turn"], [(t, s.sentence) for t, s in steps]
-
-
 @pytest.mark.parametrize(
     ("critical", "said"),
     [(False, "one death save failure (1 of 3)"), (True, "two death save failures (2 of 3)")],

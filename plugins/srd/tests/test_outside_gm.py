@@ -109,7 +109,7 @@ def test_each_actions_using_has_its_own_help_and_dodge_says_it(tmp_path):
     assert "acrobatics" in using("escape") and "investigation" not in using("escape")
     assert "investigation" in using("search") and "acrobatics" not in using("search")
     out = ok(gm_on(tmp_path / "actions.db"), "actions", "-r", "srd")
-    assert "dodge: attacks against it have disadvantage" in out, out
+    assert "dodge: attacks against you have disadvantage" in out, out
 
 
 def test_a_monsters_reactions_are_its_own(tmp_path):

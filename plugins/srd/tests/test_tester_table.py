@@ -53,7 +53,7 @@ def test_srd_12_second_wind_at_full_hit_points_spends_the_use_and_heals_nothing(
     blessed(gm)
     ok(gm, "next"), ok(gm, "next")  # Brannoc's turn, at 28/28
     out = ok(gm, "act", "brannoc", "second_wind", "--dice", "5")
-    assert "Brannoc heals 0 (second wind): already at full hit points [srd-12]" in out, out
+    assert "Brannoc regains 0 hit points (second wind): already at full hit points" in out, out
     said = refused(gm, "act", "brannoc", "second_wind", "--dice", "5")
     assert said.startswith("Error: Brannoc has used second wind: a short or long rest"), said
     ok(gm, "undo")
