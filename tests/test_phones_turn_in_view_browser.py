@@ -4,6 +4,7 @@ turn's arrival now brings it into view, as an opportunity attack's "Your chance"
 redraw while the turn goes on (another's step, the GM's note) leaves the page where the
 player has it, so a player filling a form is never yanked. In every ruleset."""
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,6 @@ from tests.web import (
     RULESETS,
     TWO_FRAMES,
     WAIT,
-    acting,
     duel,
     fracas,
     phone_of,
@@ -55,10 +55,11 @@ def test_your_turn_comes_into_view_as_the_turn_arrives_and_stays_put_after(
         page.evaluate(BOTTOM)
         assert page.evaluate("window.scrollY") > 400, page.evaluate("window.scrollY")
 
-        for _ in range(8):  # the GM passes turns until the hero's comes round
-            redrawn(page, lambda: fracas(db, "next"))
-            if acting(page):
+        for _ in range(8):  # the GM passes turns until the hero's comes round, by the log
+            fracas(db, "next")  # (a panel a note before set off may still be on its way)
+            if "hero" in json.loads(fracas(db, "status", "--json").stdout)["acting"]:
                 break
+        page.wait_for_function("document.querySelector('#panel .me').dataset.acting === 'yes'")
         page.wait_for_function(f"() => Math.abs({TOP}) < 2", timeout=WAIT)  # smooth or not
         shot(page, f"{ruleset}-turn-arrives")
 
