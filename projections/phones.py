@@ -187,7 +187,6 @@ def player_actions(
             continue
         if playable.spends and playable.spends <= set(spent):
             continue  # srd-3: the action it takes is taken this turn
-        takes = "targets" in ruleset.fields_of(name)
         left = playable.spends - set(spent)
         if playable.by_part:
             found += by_part(ruleset, name, text, playable, sheet, row or {}, left)
@@ -196,32 +195,15 @@ def player_actions(
         if fields is None:
             continue
         label = "End turn" if name == PASS else name.replace("_", " ").capitalize()
-        times_when, times_values = applies_with(ruleset, playable.times_with, sheet)
         mover = [w for w in turn if w in moved] if playable.after_move else turn
         only = named_alone(playable, others or {}, foes, mover)
         if only is not None and not only:
             continue  # nobody to take it on (stabilise: nobody dying)
         if playable.on_acting and only:
             label = f"{label} attack on {and_list((names or {}).get(w, w) for w in only)}"
+        chance = playable.reaction and playable.on_acting
         found.append(
-            PlayerAction(
-                name,
-                label,
-                CITATIONS.sub("", text),
-                takes,
-                playable.reaction,
-                fields,
-                playable.dice,
-                playable.times if times_values is None or times_values else "",
-                playable.on_self,
-                times_when,
-                times_values or [],
-                only or [],
-                ruleset.times_of(sheet) if playable.times and ruleset.times_of and sheet else {},
-                ruleset.cost_of(name, left) if ruleset.cost_of else "",
-                bool(playable.times),
-                chance=playable.reaction and playable.on_acting,
-            )
+            as_offered(ruleset, name, text, playable, sheet, fields, label, left, only, chance)
         )
         if playable.bonus and "action" in left and left - {"action"} and ruleset.cost_of:
             bonus = ruleset.cost_of(name, left - {"action"})  # srd-60: its bonus form too
@@ -255,28 +237,45 @@ def by_part(
         fields = controls(ruleset, name, playable, sheet, row, {field: fits})
         if fields is None:
             continue
-        times_when, times_values = applies_with(ruleset, playable.times_with, sheet)
-        found.append(
-            PlayerAction(
-                name,
-                name.replace("_", " ").capitalize(),
-                CITATIONS.sub("", text),
-                "targets" in ruleset.fields_of(name),
-                playable.reaction,
-                fields,
-                playable.dice,
-                playable.times if times_values is None or times_values else "",
-                playable.on_self,
-                times_when,
-                times_values or [],
-                [],
-                ruleset.times_of(sheet) if playable.times and ruleset.times_of and sheet else {},
-                ruleset.cost_of(name, frozenset((part,))) if ruleset.cost_of else "",
-                bool(playable.times),
-                key="" if part == parts[0][0] else f"bonus_{name}",
-            )
-        )
+        label = name.replace("_", " ").capitalize()
+        action = as_offered(ruleset, name, text, playable, sheet, fields, label, frozenset((part,)))
+        key = "" if part == parts[0][0] else f"bonus_{name}"
+        found.append(msgspec.structs.replace(action, key=key))
     return found
+
+
+def as_offered(
+    ruleset: Any,
+    name: str,
+    text: str,
+    playable: Any,
+    sheet: Any,
+    fields: Any,
+    label: str,
+    left: frozenset[str] | set[str],
+    only: list[str] | None = None,
+    chance: bool = False,
+) -> PlayerAction:
+    """One action as a phone offers it: its button's label, help, form and costs."""
+    times_when, times_values = applies_with(ruleset, playable.times_with, sheet)
+    return PlayerAction(
+        name,
+        label,
+        CITATIONS.sub("", text),
+        "targets" in ruleset.fields_of(name),
+        playable.reaction,
+        fields,
+        playable.dice,
+        playable.times if times_values is None or times_values else "",
+        playable.on_self,
+        times_when,
+        times_values or [],
+        only or [],
+        ruleset.times_of(sheet) if playable.times and ruleset.times_of and sheet else {},
+        ruleset.cost_of(name, left) if ruleset.cost_of else "",
+        bool(playable.times),
+        chance=chance,
+    )
 
 
 def left_reach(detail: dict[str, Any], combatant: str) -> bool:
