@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.web import fracas, motel, served, shot, steps
+from tests.web import boxes, fracas, motel, served, shot, steps
 
 pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
 LAPTOP = {"width": 1366, "height": 768}
@@ -55,10 +55,9 @@ def test_the_board_is_near_the_top_beside_the_controls_on_a_laptop(
     with served(db) as running:
         gm = browser.new_page(viewport=LAPTOP)
         gm.goto(running.gm)
-        gm.locator("#screen tr[data-combatant]").first.wait_for(timeout=5000)
-        board = gm.locator("#screen tr[data-combatant]").first.bounding_box()
+        board = boxes(gm, "#screen tr[data-combatant]")[0]  # the stream redraws the board
         at = gm.locator("#line").bounding_box()
-        assert board is not None and at is not None, (board, at)
+        assert at is not None
         assert board["y"] < 200, board
         assert board["x"] >= at["x"] + at["width"], (board, at)  # beside the command line
         above_the_fold(gm, "#line")

@@ -22,6 +22,7 @@ from tests.web import (
     RULESETS,
     TWO_FRAMES,
     WAIT,
+    boxes,
     duel,
     fracas,
     invited,
@@ -349,9 +350,7 @@ def test_the_tv_is_legible_from_across_the_room(tmp_path: Path, browser: Any) ->
         tv.locator("#screen .screen").wait_for(timeout=WAIT)
         shot(tv, "tv-legible")
         assert "large" in (tv.locator("body").get_attribute("class") or "")
-        lines = tv.locator("#screen ol.log li")
-        boxes = [lines.nth(i).bounding_box() for i in range(lines.count())]
-        in_view = [b for b in boxes if b and b["y"] + b["height"] <= 1080]
+        in_view = [b for b in boxes(tv, "#screen ol.log li", WAIT) if b["y"] + b["height"] <= 1080]
         assert len(in_view) >= 10, len(in_view)
         no_sideways_scroll(tv)
         seen = tv.evaluate(CONTRAST)

@@ -20,6 +20,7 @@ from tests.web import (
     FIRST_PANEL,
     PHONE,
     WAIT,
+    boxes,
     fracas,
     invited,
     no_sideways_scroll,
@@ -103,13 +104,10 @@ def test_the_tv_shows_a_fight_of_ten_with_its_conditions_and_dice_on_one_screen(
         height = tv.evaluate("document.documentElement.scrollHeight")
         assert height <= 1080, height
         no_sideways_scroll(tv)
-        box = tv.locator("#screen .dice")
-        box.wait_for(state="visible", timeout=WAIT)  # the stream may redraw the screen now
-        dice = box.bounding_box()
-        assert dice and dice["y"] + dice["height"] <= 1080, dice
-        rows = tv.locator("#screen tr[data-combatant]")
-        bottoms = [rows.nth(i).bounding_box() for i in range(rows.count())]
-        assert all(b and b["y"] + b["height"] <= 1080 for b in bottoms), bottoms
+        dice = boxes(tv, "#screen .dice", WAIT)[0]  # the stream may redraw the screen now
+        assert dice["y"] + dice["height"] <= 1080, dice
+        bottoms = boxes(tv, "#screen tr[data-combatant]", WAIT)
+        assert len(bottoms) == 10 and all(b["y"] + b["height"] <= 1080 for b in bottoms), bottoms
 
 
 DOWN_RED = "rgb(198, 40, 40)"

@@ -277,6 +277,23 @@ def phone_of(browser: Any, running: Served, db: Path, who: str, acting: bool = T
     return page
 
 
+def boxes(page: Any, selector: str, timeout: int = 5000) -> list[dict[str, float]]:
+    """The boxes of every element `selector` matches, read in one go once one is drawn: a
+    stream's redraw between a wait and a measure would otherwise find the old element gone
+    (Playwright's `bounding_box()` then gives None)."""
+    handle = page.wait_for_function(
+        """(selector) => {
+          const rects = [...document.querySelectorAll(selector)]
+            .map((e) => e.getBoundingClientRect())
+            .map((r) => ({x: r.x, y: r.y, width: r.width, height: r.height}));
+          return rects.some((r) => r.height > 0) && rects;
+        }""",
+        arg=selector,
+        timeout=timeout,
+    )
+    return list(handle.json_value())
+
+
 def redrawn(page: Any) -> None:
     """Waits for the phone's panel drawn after the stream's first screen; a page that got
     neither in 20 s is loaded once more, and a second miss fails saying what the page had."""
