@@ -2,7 +2,7 @@
 checks and contests. Every die comes from `ctx.dice` and is recorded as a roll."""
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -129,10 +129,15 @@ def d20_test(
     rules: list[str],
     judge: Judge | None = None,
     dice: Sequence[Bonus] = (),
+    decided: Collection[int] = (),
 ) -> Check:
     """Roll, add the modifiers, judge, and record it all as one roll with its reasons; an
-    effect's dice (bless's 1d4) are rolled right after the d20 and recorded after it."""
+    effect's dice (bless's 1d4) are rolled right after the d20 and recorded after it,
+    unless the d20 shows a natural that decides the roll before anything is added
+    (`decided`: a death save's 1 and 20, srd-14)."""
     roll, natural = roll_d20(ctx, edge.kind, purpose)
+    if natural in decided:
+        dice = ()
     rolled = [bonus_roll(ctx, who, purpose, bonus) for bonus in dice]
     modifiers = [*modifiers, *(added for added, _ in rolled)]
     total = natural + sum(m.value for m in modifiers)

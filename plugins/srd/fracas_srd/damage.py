@@ -411,14 +411,21 @@ def stabilised(target: Fighter, why: str, rule: str) -> list[Event]:
     ]
 
 
+NATURALS = (1, 20)  # a death save's naturals that decide it, whatever is added (srd-14)
+
+
 def death_save(state: State, ctx: Context, fighter: Fighter) -> list[Event]:
     """srd-14: at the start of its turn; 10+ succeeds, a 1 fails twice, a 20 heals 1; a
-    saving throw, so an effect on saves adds to it (srd-32: bless)."""
+    saving throw, so an effect on saves adds to it (srd-32: bless), but a natural 1 or 20
+    decides it before anything is added: no die of an effect is rolled, none spent."""
     events: list[Event] = []
     flat, dice = bonuses(fighter, "saves")
     judge = death_save_judge(fighter)
-    check = d20_test(ctx, events, fighter.id, DEATH_SAVE, flat, Edge(), 10, ["srd-14"], judge, dice)
-    events += spent_once(fighter, "saves")
+    check = d20_test(
+        ctx, events, fighter.id, DEATH_SAVE, flat, Edge(), 10, ["srd-14"], judge, dice, NATURALS
+    )
+    if check.natural not in NATURALS:
+        events += spent_once(fighter, "saves")
     if check.natural == 20:
         return events + heal(fighter, 1, "a natural 20 on a death save", ("srd-14",))
     successes, failures, said = death_save_counted(fighter, check.natural, check.total)

@@ -34,6 +34,20 @@ def test_srd_32_bless_adds_its_d4_to_a_death_save():
     assert save.result == "a success (1 of 3)" and t.who("pc-wren").successes == 1  # 8 + 3
 
 
+def test_srd_14_a_natural_20_or_1_decides_a_death_save_before_bless_s_d4_is_rolled():
+    """srd-14: a natural 20 brings the creature back, a natural 1 is two failures, whatever
+    is added: bless's d4 is neither asked for nor rolled."""
+    for natural, after in ((20, "up"), (1, "two failures")):
+        t = fight(("maelis", "cleric"), ("pc-wren", "rogue"), ("gob", "goblin"))
+        t.act("maelis", "cast", "pc-wren", spell="bless")
+        t.do({"action": "gm.harm", "target": "pc-wren", "amount": 21})
+        out = t.next(natural)  # Wren's turn: her death save, one face typed
+        assert [r.purpose for r in rolls(out)] == ["death save"], natural
+        wren = t.who("pc-wren")
+        assert (wren.hp, wren.failures) == ((1, 0) if after == "up" else (0, 2)), natural
+        assert wren.has("under bless"), "bless lasts: its d4 was not spent"
+
+
 def test_srd_32_bane_takes_a_d4_off_after_a_failed_charisma_save():
     t = fight(("maelis", "cleric"), ("gob", "goblin"))
     t.act("maelis", "cast", "gob", faces=(5,), spell="bane")  # 5 - 1 = 4 vs DC 13
