@@ -255,11 +255,23 @@ def shaken_source(state: State, detail: dict) -> Fighter | None:
 
 def turn_end(state: State) -> tuple[int, str] | None:
     """srd-29: the turn whose end is open, (round, who had it), until the next creature
-    acts: a legendary action taken then is taken at that turn's end."""
-    if not state.turn_ended:
+    acts: a legendary action taken then is taken at that turn's end. An attack of the
+    creature whose turn it is, waiting for a reaction, is that creature acting: its turn."""
+    if not state.turn_ended or own_attack_waits(state):
         return None
     number, _, who = state.turn_ended.partition(":")
     return int(number), who
+
+
+def own_attack_waits(state: State) -> bool:
+    """srd-29: does an attack of the creature whose turn it is (not a legendary or lair
+    action, which come at another's turn-end) wait for a reaction? Its turn is under way."""
+    waiting = state.asking
+    return (
+        waiting is not None
+        and waiting.actor == state.turn
+        and waiting.command.get("action") not in ("legendary", "lair")
+    )
 
 
 HEARTENS = "heartens"  # a condition's detail: the temporary hit points each turn (heroism)
