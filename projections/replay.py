@@ -338,6 +338,13 @@ def decided_with(frame: Frame, events: list[Event], asked_rolls: list[Rolled]) -
     return found
 
 
+def carried_forward(events: list[Event]) -> list[Rolled]:
+    """The rolls of a step that asked for a reaction once its dice showed the trigger: the
+    answering step decides the attack with them (`decided_with`)."""
+    kept = [r for e in events if isinstance(e, ReactionAsked) and e.rolled for r in e.rolled]
+    return [e for e in events if isinstance(e, Rolled) and e.roll in kept]
+
+
 def unseen_typist(roll: RollLine, unseen: set[str]) -> RollLine:
     if roll.entered_by in unseen:
         return msgspec.structs.replace(roll, entered_by=UNSEEN)
@@ -776,7 +783,11 @@ def timeline(
         fell = newly_fallen(events, frame.command, before, ruleset)
         carried = is_party_step(frame.command)
         round_, acting = turn_of_step(ruleset, frame, before, unseen)
-        step_marks = marks(events, ruleset)
+        # a roll an asking step carries to its answer is the answer's: the critical counts,
+        # with the damage it does, where the attack is decided (with the rolls it primed)
+        forward = carried_forward(events)
+        decided = [*primed, *(e for e in events if e not in forward)]
+        step_marks = marks(decided, ruleset)
         harm = harm_of(events, known, health_left(before))
         command = audience.command(frame)
         said = step_sentence(
@@ -828,7 +839,7 @@ def timeline(
             else {},
             [Departure(*d) for d in departed(events)],
             put_out(events, frame.command, before, ruleset),
-            feats_of(events, ruleset, harm)
+            feats_of(decided, ruleset, harm)
             if CRITICAL in step_marks or FUMBLE in step_marks
             else [],
             short,

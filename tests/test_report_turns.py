@@ -65,3 +65,18 @@ def test_a_legendary_attack_asking_at_another_s_turn_end_stays_at_that_turn_end(
     steps = filed(run)
     assert asked(steps) == [("Ilse's turn", 1)], steps
     assert [t for t, _n, said in steps if "dash" in said.lower()] == ["Wyrm's turn"], steps
+
+
+def test_a_critical_hit_asking_for_a_reaction_is_summed_up_with_its_damage(run) -> None:
+    """The goblin's natural 20 waits for Ilse's reaction: the summary lists the critical
+    once, on Ilse, with the damage it did once answered."""
+    srd_fight(run, "20,15", ("ilse", "wizard", "pc"), ("gob", "goblin", "npc"))
+    run("next")
+    run("act", "gob", "attack", "ilse", "--ask", "--dice", "20,3,4")
+    run("answer", "ilse", "none")  # 3 + 4 + 2 Dex: 9 slashing
+    with Fracas(run.db) as log:
+        found = encounter_report(log.store, log.store.encounters()[-1])
+    assert [c.sentence for c in found.summary.criticals] == ["Gob's attack on Ilse: 9 damage"]
+    for fmt in ("md", "html"):
+        text = run("export", "--format", fmt).output
+        assert "Gob's attack on Ilse: 9 damage." in text.replace("&#39;", "'"), fmt
