@@ -38,6 +38,7 @@ from fracas.projections.phones import (
     may_act,
     may_answer,
     on_screen,
+    own_dice,
     panel,
     player_command,
     same_fight,
@@ -80,11 +81,20 @@ class Tap(msgspec.Struct, forbid_unknown_fields=True):
     dice: Annotated[list[int], msgspec.Meta(max_length=64)] | None = None
 
 
+class Draft(msgspec.Struct, forbid_unknown_fields=True):
+    """A step as the phone's form stands, before it is sent: what its dice box asks for."""
+
+    action: Annotated[str, msgspec.Meta(max_length=64)] = ""
+    targets: Annotated[list[NAME], msgspec.Meta(max_length=16)] = []
+    fields: Annotated[dict[FIELD, str | int | bool | NAMED], msgspec.Meta(max_length=16)] = {}
+
+
 class Named(msgspec.Struct, forbid_unknown_fields=True):
     combatant: Annotated[str, msgspec.Meta(max_length=200)]
 
 
 TAPS = msgspec.json.Decoder(Tap)
+DRAFTS = msgspec.json.Decoder(Draft)
 NAMES = msgspec.json.Decoder(Named)
 
 
@@ -282,6 +292,15 @@ class Phones:
             wait=self.wait,
         )
         return {"ok": True, "pending": False}
+
+    def dice(self, held: Invite, draft: Draft) -> dict[str, Any]:
+        """The rolls of the character's that the step as the form stands would take."""
+        name, combatant = held.encounter, held.combatant
+        data = {"action": draft.action or "next", **draft.fields}
+        if draft.targets:
+            data["targets"] = draft.targets
+        timeline = self.table.timeline(name, PLAYERS)
+        return {"dice": own_dice(self.table.live(name), timeline, combatant, data)}
 
     def nod(self, name: str, pending_id: str, approve: bool) -> dict[str, Any]:
         waiting = self.pending.get(pending_id)
@@ -523,6 +542,16 @@ def routes(table: "Table", is_gm: Callable[[Request], bool]) -> list[Route]:
 
         return await with_token(request, take)
 
+    async def dice(request: Request) -> Response:
+        async def said(held: Invite, token: str) -> Response:
+            if not headed(request, token):
+                return refused(403, "the X-Fracas-Token header does not match this link's token")
+            body = await request.body()
+            draft = decoded(DRAFTS, request.headers.get("content-type", ""), body)
+            return JSONResponse(await table.run(lambda: phones.dice(held, draft)), headers=PRIVATE)
+
+        return await with_token(request, said)
+
     async def gm(request: Request, work: Callable[[str], Any], *, post: bool = True) -> Response:
         if not (is_gm(request) and (not post or request.headers.get(TOKEN_HEADER))):
             return refused(
@@ -590,6 +619,7 @@ def routes(table: "Table", is_gm: Callable[[Request], bool]) -> list[Route]:
         Route("/p/{token}/step/{step}", detail),
         Route("/p/{token}/stream", stream),
         Route("/p/{token}/act", step, methods=["POST"]),
+        Route("/p/{token}/dice", dice, methods=["POST"]),
         Route("/gm/e/{encounter}/invite", gm_invite, methods=["POST"]),
         Route("/gm/e/{encounter}/revoke", gm_revoke, methods=["POST"]),
         Route("/gm/e/{encounter}/links", gm_links),

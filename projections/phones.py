@@ -26,6 +26,7 @@ from fracas.projections.replay import ReplayStep
 from fracas.projections.screen import Timeline
 from fracas.rules import Encounter
 from fracas.rules.commands import GM
+from fracas.rules.dice import runs
 from fracas.rules.encounter import StepOutcome
 from fracas.rules.events import Rolled
 from fracas.rules.gm import REMOVED
@@ -923,6 +924,19 @@ def act(
     except ConflictError:
         live.refresh()
         raise Moved("another step landed first; look again and tap again") from None
+
+
+def own_dice(live: Encounter, timeline: Timeline, combatant: str, data: dict[str, Any]) -> str:
+    """What the dice box of the action a player is filling in asks for, as the form stands
+    (the weapon, the switches, the targets tapped): every roll of the character's the step
+    may take, in order ("a d20 for the attack on gob with shortsword, a d6 for the damage
+    of shortsword, 2d6 for the sneak attack"), found by deciding the step as the server
+    does when checking typed faces (`Encounter.own_rolls`), so the two never disagree.
+    Refused as the step would be (a field that is the GM's, a target not on screen)."""
+    command = player_command(live, combatant, data)
+    on_screen(timeline, live, combatant, data)
+    rolls = live.own_rolls(command, combatant)
+    return runs(rolls) if rolls else "no dice of yours"
 
 
 def answering(targets: list[str]) -> str:

@@ -508,6 +508,29 @@ class ProbeDice:
         return rolled(spec, faces, "seeded")
 
 
+class ProbeOwn(ManualDice):
+    """A player's own rolls, each die at one face of its range (`at`: 0 its lowest, -1 its
+    highest, -2 the one below, 0.5 its middle), for finding the rolls an action asks of the
+    player before they roll (`Encounter.own_rolls`): said in the words a refusal of too few
+    typed faces uses (`used`), so the phone's help and the server's count are one."""
+
+    def __init__(self, at: float, entered_by: str, limits: Limits | None = None) -> None:
+        super().__init__([], entered_by, limits)
+        self.at = at
+
+    def face(self, values: Sequence[int]) -> int:
+        if isinstance(self.at, float):
+            return values[int(len(values) * self.at)]
+        return values[max(-len(values), min(self.at, len(values) - 1))]
+
+    def roll(self, spec: str, purpose: str) -> Roll:
+        self.limits.check(spec)
+        faces = draw(spec, self.face, self.limits.dice)
+        self.count += len(faces)
+        self.used.append(f"{one_roll(spec)} for the {purpose}")
+        return rolled(spec, faces, "manual", self.entered_by)
+
+
 UNNEEDED = "typed dice unneeded"  # the action of the line saying typed faces were not rolled
 
 

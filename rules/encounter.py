@@ -44,6 +44,7 @@ from fracas.rules.dice import (
     ManualDice,
     OwnDice,
     ProbeDice,
+    ProbeOwn,
     SeededDice,
     TooFewTyped,
     commitment,
@@ -587,12 +588,18 @@ class Encounter:
         dice: list[int],
         entered_by: str,
         own: str,
+        probe: float | None = None,
     ) -> tuple[list[Event], ManualDice, frozenset[int]]:
         """A step decided with `own`'s rolls typed and every other's from `others_dice`;
-        with the typed faces, and the places of the rolls that were another's."""
+        with the typed faces, and the places of the rolls that were another's. `probe`:
+        `own`'s dice fall at that face of each die (`ProbeOwn`), `dice` unused."""
         others: frozenset[int] = frozenset()
         while True:  # ends: each pass gives one more roll of a step's finitely many
-            typed = ManualDice(dice, entered_by, self.limits, PHONES_DICE)
+            typed = (
+                ManualDice(dice, entered_by, self.limits, PHONES_DICE)
+                if probe is None
+                else ProbeOwn(probe, entered_by, self.limits)
+            )
             source = OwnDice(typed, others_dice, others)
             if isinstance(others_dice, ProbeDice):
                 others_dice.rolled = 0
@@ -602,6 +609,39 @@ class Encounter:
             if not strays:
                 return events, typed, others
             others |= {min(strays)}
+
+    def own_rolls(self, command: Any, own: str, author: str | None = None) -> list[str]:
+        """The rolls of `own`'s that `command` asks for, in the order the step rolls them,
+        each in the words a refusal of too few typed faces says it ("a d20 for the attack
+        roll", "5d10 for the attack"): of the ways their dice and others' could fall (each
+        die at its lowest, its highest, next to either or in the middle; others' lowest or
+        highest), the one taking the most rolls of theirs, then the fewest faces (a hit,
+        not a critical's doubled dice). The step the phone's typed dice are checked by,
+        decided here without the seeded dice and without appending; refused as it is."""
+        self._refresh_if_stale()
+        step = self.history.head_step + 1
+
+        def decided(source: Any) -> list[Event]:
+            ctx = Context(source, step, author or own, "")
+            with the_rulesets_own(self.ruleset):
+                return self.ruleset.decide_step(self.state, command, ctx)
+
+        best: tuple[tuple[int, int], list[str]] | None = None
+        refused: FracasError | None = None
+        for others in (0, -1):  # others' rolls all lowest (a save failed), or all highest
+            for at in (-2, 1, 0.5, -1, 0):
+                try:
+                    _, typed, _ = self._own_dice(decided, ProbeDice(others), [], own, own, at)
+                except FracasError as error:
+                    refused = refused or error
+                    continue
+                key = (len(typed.used), -typed.count)
+                if best is None or key > best[0]:
+                    best = (key, list(typed.used))
+        if best is None:
+            assert refused is not None
+            raise refused
+        return best[1]
 
     def _most_typed(
         self, decided: Callable[[Any], list[Event]], dice: list[int], entered_by: str, own: str

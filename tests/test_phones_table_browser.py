@@ -104,7 +104,11 @@ def test_the_dice_box_is_the_rulesets_and_only_where_an_action_rolls(
             assert box.count() == (1 if said else 0), (name, said)
             if said:
                 rolling += 1
-                assert box.is_visible() and said in chosen.inner_text(), name
+                # the ruleset's words until the form says enough to decide the step, then
+                # the rolls the server would count (test_phones_dice_help)
+                hint = chosen.locator("[data-dice-said]")
+                assert box.is_visible() and hint.get_attribute("data-rules") == said, name
+                assert hint.inner_text().strip(), name
         assert rolling, f"no action of {ruleset} offers a box for dice"
         assert hero.locator("button.action[data-action=next]").count() == 1
         shot(hero, f"{ruleset}-dice")

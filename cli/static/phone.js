@@ -285,6 +285,27 @@
     return step;
   }
 
+  // The dice box's help says every roll of the character's the action as filled in takes,
+  // in order, as the server counts typed faces (it decides the step to find them); until
+  // the form says enough (a target), the ruleset's words for the action.
+  let asking = 0;
+  async function diceSaid(set) {
+    const said = set && set.querySelector("[data-dice-said]");
+    if (!said) return;
+    const { dice, ...draft } = stepOf(set);
+    const ask = ++asking;
+    let words = said.dataset.rules;
+    try {
+      const response = await fetch(base + "/dice", {
+        method: "POST",
+        headers: { "X-Fracas-Token": token, "Content-Type": "application/json" },
+        body: JSON.stringify(draft),
+      });
+      if (response.ok) words = (await response.json()).dice;
+    } catch (error) { /* offline: the ruleset's words */ }
+    if (ask === asking) said.textContent = words;
+  }
+
   let asked = false, chance = null, cue = null, turn = null;
   function yourTurn() {
     const me = panel.querySelector(".me");
@@ -330,13 +351,14 @@
       form.querySelectorAll("button.action").forEach((button) =>
         button.addEventListener("click", () => {
           choose(form, button.dataset.action);
+          diceSaid(chosenSet());
           // an action with nothing to fill in (End turn) goes at once; its take-back is offered
           if (button.hasAttribute("data-at-once")) send(stepOf(chosenSet()));
           // the form it opens, its top at the top as far as the page scrolls (a tap, not a redraw)
           else if (chosenSet()) chosenSet().scrollIntoView({ block: "start" });
         }));
       const set = chosenSet();
-      if (set) { choose(form, kept.action); restore(set); applies(set); } else kept.action = null;
+      if (set) { choose(form, kept.action); restore(set); applies(set); diceSaid(set); } else kept.action = null;
       form.addEventListener("change", (event) => {
         const chosen = chosenSet();
         if (!chosen) return;
@@ -346,6 +368,7 @@
         if (event.target.matches(`[data-field="${chosen.dataset.totalsBy}"]`)) lowest(chosen);
         if (!event.target.matches("[data-times]")) share(chosen);  // the player's own split stays
         else counted(chosen);
+        if (!event.target.matches("[data-dice]")) diceSaid(chosen);
       });
       form.addEventListener("submit", (event) => {
         event.preventDefault();
