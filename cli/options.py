@@ -118,23 +118,34 @@ def parse_pairs(pairs: tuple[str, ...], flag: str) -> dict[str, Any]:
     from fracas.rules.sheets import parse_value, set_path
 
     parsed: dict[str, Any] = {}
+    given: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise BadInputError(f"{flag} takes KEY=VALUE, got {said(pair)}")
-        where = f"{flag} {key.strip()}"
-        parsed = set_path(parsed, key.strip(), parse_value(value.strip(), where))
+        key, value = key.strip(), value.strip()
+        if given.setdefault(key, value) != value:  # the later one was kept, unseen
+            raise BadInputError(
+                f"{flag} gives {key} twice, {given[key]} and {value}: give it once"
+            )
+        where = f"{flag} {key}"
+        parsed = set_path(parsed, key, parse_value(value, where))
     return parsed
 
 
 def parse_defences(texts: tuple[str, ...], targets: tuple[str, ...]) -> dict[str, str]:
+    """Each target's one reaction: `TARGET=KIND`, or a bare `KIND` for every target. Two
+    kinds for one target are refused (a target answers an attack with one reaction; the
+    later one used to replace the earlier unseen)."""
     defences: dict[str, str] = {}
     for text in texts:
         who, sep, kind = text.partition("=")
-        if sep:
-            defences[who] = kind
-        else:
-            defences.update({target: text for target in targets})
+        for target, chosen in [(who, kind)] if sep else [(t, text) for t in targets]:
+            if defences.setdefault(target, chosen) != chosen:
+                raise BadInputError(
+                    f"--defence gives {target} two reactions, {defences[target]} and {chosen}: "
+                    "a target has one reaction to an attack; choose one"
+                )
     return defences
 
 

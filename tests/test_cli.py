@@ -82,6 +82,15 @@ def test_undo_and_redo_from_the_command_line(run):
             ("act", "alice", "attack", "bob", "--defence", "bob=block"),
             "defence.bob = 'block' is not accepted; use one of: dodge, fight-back",
         ),
+        (
+            ("act", "alice", "attack", "bob", "--defence", "bob=dodge", "--defence", "fight-back"),
+            "--defence gives bob two reactions, dodge and fight-back: a target has one "
+            "reaction to an attack; choose one",
+        ),
+        (
+            ("act", "alice", "attack", "bob", "-o", "shots=1", "-o", "shots=2"),
+            "--opt gives shots twice, 1 and 2: give it once",
+        ),
         (("act", "alice", "attack", "bob", "-w", "pistl"), "did you mean pistol?"),
         (("act", "alice", "other", "-o", "test=firarms"), "did you mean firearms?"),
         (("add", "carl", "--set", "skills.firarms=50"), "unknown skill 'firarms'; did you mean"),

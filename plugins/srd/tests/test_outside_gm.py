@@ -3,7 +3,7 @@ attack, a Multiattack or a spell aimed at the dead is refused, nothing spent; a 
 Perception or Investigation as the GM names it."""
 
 import pytest
-from srd_cli import SAMPLES, Gm, chapel, fight, gm_on, ok, refused, sample, written
+from srd_cli import SAMPLES, Gm, chapel, fight, gm_on, monster, ok, refused, sample, written
 
 WYRM = ["add", "wyrm", "--sheet", str(SAMPLES / "wyrm.toml"), "--name", "Wyrm"]
 GOBLIN = ["add", "gob", "--sheet", str(SAMPLES / "goblin.toml"), "--name", "Goblin"]
@@ -242,3 +242,23 @@ def test_srd_29_a_legendary_attack_with_no_target_shows_its_form(graveyard):
         "Error: tail attack takes exactly one target: "
         "`fracas act wyrm legendary TARGET -o \"option=tail attack\"`"
     ), said
+
+
+def test_srd_41_two_defences_for_one_defender_are_refused_naming_both(tmp_path):
+    """A creature has one reaction a round: shield and hellish rebuke typed for Ilse were
+    taken as hellish rebuke alone, shield dropped unseen (issue 40). Refused, both named."""
+    gm = fight(tmp_path / "den.db", "Den", "20,5", monster("owlbear", "owlbear"), ILSE)
+    for defences in (
+        ["--defence", "ilse=shield", "--defence", "ilse=hellish rebuke"],
+        ["--defence", "shield", "--defence", "ilse=hellish rebuke"],
+    ):
+        said = refused(gm, "act", "owlbear", "multiattack", "ilse", *defences,
+                       "--dice", "9,4,12,4,5,8,3")  # fmt: skip
+        assert said == (
+            "Error: --defence gives ilse two reactions, shield and hellish rebuke: "
+            "a target has one reaction to an attack; choose one"
+        ), said
+    # the same one twice is still one
+    out = ok(gm, "act", "owlbear", "multiattack", "ilse", "--defence", "ilse=shield",
+             "--defence", "shield", "--dice", "9,3")  # fmt: skip
+    assert "shield: the hit becomes a miss (16 vs AC 17)" in out, out
