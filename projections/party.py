@@ -17,6 +17,7 @@ from fracas.rules import Encounter, roster
 from fracas.rules.commands import (
     Carry,
     ClearCondition,
+    Harm,
     Heal,
     Leave,
     Rest,
@@ -384,6 +385,11 @@ def faces_for(
     return dealt
 
 
+def harm(log: Fracas, who: str, amount: int, reason: str = "", author: str = "gm") -> None:
+    """The GM's harm of a member between fights (a trap on the road, a fall)."""
+    by_hand(log, Harm(who, amount, reason or "between fights"), author)
+
+
 def heal(log: Fracas, who: str, amount: int, reason: str = "", author: str = "gm") -> None:
     """The GM's heal of a member between fights."""
     by_hand(log, Heal(who, amount, reason or "between fights"), author)
@@ -399,7 +405,9 @@ def clear_condition(log: Fracas, who: str, name: str, reason: str = "", author: 
     by_hand(log, ClearCondition(who, name, reason or "between fights"), author)
 
 
-def by_hand(log: Fracas, command: Heal | SetCondition | ClearCondition, author: str) -> None:
+def by_hand(
+    log: Fracas, command: Harm | Heal | SetCondition | ClearCondition, author: str
+) -> None:
     """One of the GM's commands on a member of the party, once the party is carried home
     from its last fight: all in one transaction, nothing appended on a refusal."""
     check_member(party(log), command.target)

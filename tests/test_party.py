@@ -104,6 +104,29 @@ def test_a_ruleset_without_rests_offers_the_gms_heal_only(run, tmp_path, ruleset
     assert ann["where"] == ""
 
 
+@pytest.mark.parametrize("ruleset", SIX)
+def test_the_gm_harms_and_heals_a_member_between_fights_in_every_ruleset(run, tmp_path, ruleset):
+    """Issue 40: a trap on the road between fights lowers a member's health by the GM's
+    hand, in every ruleset (`party harm`), and `party heal` gives it back."""
+    run("party", "add", "ann", "-r", ruleset, "--sheet", member_sheet(tmp_path, ruleset))
+    [fresh] = members(run)
+    run("party", "harm", "ann", "2", "-m", "a trap on the road")
+    [hurt] = members(run)
+    assert hurt["health"] != fresh["health"] and hurt["where"] == ""
+    run("new", "--party", "-t", "the ambush")
+    with Fracas(run.db) as log:
+        ambush = next(e["encounter"] for e in log.encounters() if e["encounter"] != "party")
+        there = next(w for w in log.view(ambush).wounds if w.combatant == "ann")
+    assert there.health == hurt["health"], "the hurt carries into the next fight"
+    run("end")
+    run("party", "heal", "ann", "2", "-m", "a healer's kit")
+    [healed] = members(run)
+    assert healed["health"] == fresh["health"]
+    line = refused_line(run, "party", "harm", "bob", "2")
+    assert "bob" in line and "party" in line, line
+    assert "AMOUNT 0 is out of range" in refused_line(run, "party", "harm", "ann", "0")
+
+
 def test_the_party_is_not_the_fight_commands_go_to(run, tmp_path):
     run("new", "-t", "the fight")
     run("party", "add", "ann", "--sheet", member_sheet(tmp_path, "percentile"))

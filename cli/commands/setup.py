@@ -621,6 +621,21 @@ def parse_spends(given: tuple[str, ...]) -> dict[str, int]:
     return spend
 
 
+@party_.command("harm", short_help="Take health off a member between fights.")
+@click.argument("combatant")
+@click.argument("amount", type=health())
+@click.option("--reason", "-m", default="", type=LINE, help="Why (a trap, a fall).")
+@click.option("--by", default="gm", show_default=True, help="Who is entering this.")
+@pass_app
+def party_harm(app: App, combatant: str, amount: int, reason: str, by: str) -> None:
+    """Take AMOUNT of health off a member of the party between fights, by hand (a trap on
+    the road): `fracas party harm ann 4 -m "a falling rock"`."""
+    from fracas.projections import party
+
+    party.harm(app.writer, combatant, amount, reason, author=by)
+    echo_member(app, combatant)
+
+
 @party_.command("heal", short_help="Give health back to a member between fights.")
 @click.argument("combatant")
 @click.argument("amount", type=health())
