@@ -51,6 +51,11 @@ GRAPPLES = re.compile(r"Hit: The (?:target|creature) is grappled \(escape DC (\d
 HIT = re.compile(r"Hit: (\d+) (\([^)]*\) )?(\w+) damage")
 ATTACKS = re.compile(r"makes (?:an?|one) ([\w ]+?) attack|attack with its ([\w ]+?)(?: or |[.,])")
 ABILITY = re.compile(r"uses its ([\w ]+?)[.,]")
+DRAIN = re.compile(  # an aboleth's Psychic Drain
+    r"^One creature charmed by the [\w ]+? takes \d+ \((\d+d\d+)\) (\w+) damage, and the "
+    r"[\w ]+? regains hit points equal to the damage"
+)
+ROLLED = re.compile(r"\d+ \(\d+d\d+(?: [+-] \d+)?\) \w+ damage")  # "10 (3d6) psychic damage"
 PARRY = re.compile(r"adds (\d+) to its AC against one melee attack that would hit it")
 # A trait that gives the creature a bonus action of its own (not "takes no action or bonus
 # action", a gibbering mouther's on those near it).
@@ -303,11 +308,18 @@ def legendary_of(monster: dict[str, Any], sheet: dict[str, Any], tally: Tally) -
                 option["weapon"] = name
             elif name in {s["name"] for s in sheet["spells"]}:
                 option["spell"] = name
-        if not option.keys() & {"weapon", "spell"} and "dc_type" in (action.get("dc") or {}):
+        drain = DRAIN.search(desc)
+        if drain and drain[2] in DAMAGE_TYPES:
+            option["drain"], option["drain_type"] = drain[1], drain[2]
+        elif not option.keys() & {"weapon", "spell"} and "dc_type" in (action.get("dc") or {}):
             spell = save_ability(action, sheet, tally)
             spell["name"] = name
             sheet["spells"].append(spell)
             option["spell"] = name
+        if not option.keys() & {"weapon", "spell", "drain"}:
+            tally["legendary options the GM narrates"] += 1
+            if ROLLED.search(desc):
+                tally[f"legendary options with damage the GM narrates ({name})"] += 1
         options.append(option)
     if options:
         sheet["legendary_actions"], sheet["legendary"] = 3, options

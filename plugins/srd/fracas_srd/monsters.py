@@ -3,6 +3,7 @@
 import msgspec
 from fracas.rules.api import (
     Context,
+    Damaged,
     Event,
     ReactionDue,
     RefusedError,
@@ -15,6 +16,7 @@ from fracas.rules.api import (
 from fracas_srd import spells
 from fracas_srd.attacks import weapon_attack
 from fracas_srd.commands import Lair, Legendary, Multiattack
+from fracas_srd.damage import deal, heal, roll_dice
 from fracas_srd.evolve import evolve
 from fracas_srd.sheets import LairAction, LegendaryOption
 from fracas_srd.state import LAIR_ACTION, LAIR_COUNT, MULTIATTACK, Fighter, State
@@ -133,6 +135,8 @@ def legendary(state: State, actor: Fighter, command: Legendary, ctx: Context) ->
     ]
     if used == option.spell and used:
         return unleashed(state, ctx, events, actor, option.spell, command)
+    if option.drain:
+        return events + drained(state, ctx, actor, option, command)
     if not used:
         return [
             *events,
@@ -145,6 +149,36 @@ def legendary(state: State, actor: Fighter, command: Legendary, ctx: Context) ->
     target = state.fighter(command.targets[0])
     weapon = actor.sheet.weapon(option.weapon)
     return events + weapon_attack(state, ctx, actor, target, weapon, command, "legendary")
+
+
+def drained(
+    state: State, ctx: Context, actor: Fighter, option: LegendaryOption, command: Legendary
+) -> list[Event]:
+    """An aboleth's Psychic Drain: one creature it has charmed takes the damage, and it
+    regains as many hit points as that creature takes (after resistance). A charm the GM
+    set by hand names no charmer: the GM's word that it is this one's."""
+    if len(command.targets) != 1:
+        one = f"{option.name} takes exactly one target"
+        form = f'`fracas act {actor.id} legendary TARGET -o "option={option.name}"`'
+        raise RefusedError(f"{one}: {form}", player=f"{one}: pick one")
+    target = state.fighter(command.targets[0])
+    charm = target.conditions.get("charmed")
+    if charm is None or charm.get("by", actor.id) != actor.id:
+        raise RefusedError(
+            f"{target.name} is not charmed by {actor.name}: {option.name} harms only a "
+            f"creature {actor.it} has charmed (srd-29)"
+        )
+    events: list[Event] = []
+    parts = roll_dice(
+        ctx, events, actor.id, option.drain, False, f"damage of {option.name}",
+        state.options.critical,
+    )  # fmt: skip
+    events += deal(state, ctx, actor.id, target, parts, option.drain_type, False, ("srd-29",))
+    taken = next(e.amount for e in events if isinstance(e, Damaged))
+    now = roster.fold(evolve, state, events).fighter(actor.id)
+    if taken and not now.dead:
+        events += heal(now, taken, f"{option.name} of {target.name}", ("srd-29",))
+    return events
 
 
 NARRATED = "the GM narrates what it does"  # an option of no weapon or spell (a detect)

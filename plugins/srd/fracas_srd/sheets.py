@@ -364,12 +364,16 @@ class LairAction(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class LegendaryOption(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One legendary action: an attack with a weapon of the sheet, a spell of the sheet it
     unleashes (a dragon's wing attack: a save, damage, prone), either (a mummy lord's rotting
-    fist or Dreadful Glare: `-w` names which), or an effect the GM narrates (neither)."""
+    fist or Dreadful Glare: `-w` names which), a drain (an aboleth's Psychic Drain: `drain`
+    damage of `drain_type` to one creature it has charmed, regaining as many hit points as
+    that creature takes), or an effect the GM narrates (none of them)."""
 
     name: str
     cost: Cost = 1
     weapon: str = ""
     spell: str = ""
+    drain: str = ""  # dice: "3d6"
+    drain_type: DamageType = "psychic"
 
 
 Feet = Annotated[int, msgspec.Meta(ge=0, le=1000)]

@@ -271,6 +271,8 @@ def legendary(s: Sheet) -> Lines:
         for o in s.legendary:
             used = " or ".join(x for x in (o.weapon, o.spell) if x)
             said = o.name + (f": {used}" if used and used not in o.name else "")
+            if o.drain:
+                said += f": {o.drain} {o.drain_type} to one it has charmed, regaining as much"
             options.append(said + (f" (costs {o.cost})" if o.cost > 1 else ""))
         lines.append((f"Legendary Actions ({s.legendary_actions})", "; ".join(options)))
     if s.lair:

@@ -577,6 +577,10 @@ def test_the_converter_counts_the_spells_it_cannot_play():
     assert tally["spellcasters read, with their slots"] == 12
     assert tally["spells not on the plugin's spell list, left out"] > 0
     assert tally["innate spellcasters read, at will and so many a day"] == 24
+    # a legendary option that rolls damage in the SRD is played (the aboleth's Psychic
+    # Drain was the one narrated, issue 40); those left narrated roll none (a detect, a move)
+    assert not [k for k in tally if k.startswith("legendary options with damage")], tally
+    assert tally["legendary options the GM narrates"] == 35
 
 
 def test_a_roper_s_tendrils_grapple_and_restrain_at_50_feet_and_its_bite_follows():

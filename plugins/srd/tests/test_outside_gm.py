@@ -262,3 +262,27 @@ def test_srd_41_two_defences_for_one_defender_are_refused_naming_both(tmp_path):
     out = ok(gm, "act", "owlbear", "multiattack", "ilse", "--defence", "ilse=shield",
              "--defence", "shield", "--dice", "9,3")  # fmt: skip
     assert "shield: the hit becomes a miss (16 vs AC 17)" in out, out
+
+
+def test_srd_29_the_aboleths_psychic_drain_harms_one_it_has_charmed_and_heals_it(tmp_path):
+    """Psychic Drain (costs 2): one creature charmed by the aboleth takes 3d6 psychic
+    damage, and the aboleth regains hit points equal to the damage taken. It spent two
+    legendary actions and said "the GM narrates what it does", nothing rolled (issue 40)."""
+    wren = sample("wren", "rogue", "Wren")
+    gm = fight(tmp_path / "lake.db", "Lake", "20,5,3", monster("abo", "aboleth"), ILSE, wren)
+    ok(gm, "act", "abo", "cast", "ilse", "-o", "spell=enslave", "--dice", "2")  # charmed
+    ok(gm, "harm", "abo", "20")
+    ok(gm, "next"), ok(gm, "next")  # Ilse's turn has ended: the aboleth may act
+    said = refused(gm, "act", "abo", "legendary", "wren", "-o", "option=psychic drain")
+    assert said == (
+        "Error: Wren is not charmed by Aboleth: psychic drain harms only a creature it has "
+        "charmed (srd-29)"
+    ), said
+    out = ok(gm, "act", "abo", "legendary", "ilse", "-o", "option=psychic drain",
+             "--dice", "1,2,3")  # fmt: skip
+    assert "Aboleth spends 2 legendary actions: psychic drain" in out, out
+    assert "narrates" not in out, out
+    assert "Ilse takes 6 damage" in out and "psychic" in out, out
+    assert "Aboleth regains 6 hit points" in out, out
+    shown = ok(gm, "monsters", "-r", "srd", "aboleth", "--show")
+    assert "psychic drain: 3d6 psychic to one it has charmed, regaining as much" in shown, shown
