@@ -243,8 +243,8 @@ def test_an_srd_shield_offer_names_the_slot_it_will_spend(tmp_path: Path) -> Non
         asked = table.panel("foe")
         shield = re.search(r'data-choice="shield">[^<]*<small class="figures">([^<]*)', asked)
         assert shield, asked
-        assert "a level 2 slot: no level 1 left" in shield[1], shield[1]
-        assert "level 1 slot" not in shield[1], shield[1]
+        assert "a 2nd-level slot: no 1st-level left" in shield[1], shield[1]
+        assert "1st-level slot" not in shield[1], shield[1]
 
 
 def test_an_srd_reaction_asked_once_the_damage_landed_says_the_damage_is_rolled(

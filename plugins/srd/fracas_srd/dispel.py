@@ -7,7 +7,7 @@ from typing import Any
 from fracas.rules.api import ConditionCleared, ConditionSet, Context, Event, Resolved
 
 from fracas_srd.checks import skill_check
-from fracas_srd.sheets import Spell
+from fracas_srd.sheets import Spell, levelled
 from fracas_srd.state import Fighter
 
 LEVEL = "level"  # a condition's detail: the level of the spell that set it, as cast
@@ -76,9 +76,9 @@ def dispelled(
         if level > slot:
             ability = caster.casting_ability(spell.ability)
             if not skill_check(ctx, events, caster, ability, 10 + level, rules).success:
-                why = f"{name} (level {level}) holds on {target.name}"
+                why = f"{name} ({levelled(level, 'spell')}) holds on {target.name}"
                 events.append(Resolved(caster.id, "cast", [target.id], why, rules))
                 continue
-        why = f"{spell.name} ends {name} (level {level})"
+        why = f"{spell.name} ends {name} ({levelled(level, 'spell')})"
         events += [ConditionCleared(target.id, c, why, rules) for c in conditions]
     return events

@@ -12,7 +12,14 @@ features srd plays by the class and its levels. What it cannot read is named in 
 import re
 from typing import Any, get_args
 
-from fracas_srd.sheets import ABILITIES, SKILLS, DamageType, modifier, proficiency_for
+from fracas_srd.sheets import (
+    ABILITIES,
+    SKILLS,
+    DamageType,
+    levelled,
+    modifier,
+    proficiency_for,
+)
 
 Unread = list[str]
 DAMAGE_TYPES = frozenset(get_args(DamageType))
@@ -511,7 +518,7 @@ def spell(
         unread.append(f"{item['name']}: cast {mode} without a slot: left out")
         return None
     if level and not any(slots[level - 1 :]):
-        unread.append(f"{item['name']}: a level {level} spell with no slot for it: left out")
+        unread.append(f"{item['name']}: {levelled(level, 'spell')} with no slot for it: left out")
         return None
     made: dict[str, Any] = {"name": name, "level": level, "casting": CASTING[casting]}
     made |= effect_of(item, act, sheet, unread)

@@ -36,6 +36,20 @@ _BONUS = re.compile(r"[+-]?([1-9][0-9]?)?d[1-9][0-9]{0,2}|[+-]?[0-9]{1,3}", re.A
 BonusForm = Literal["dash", "disengage", "hide"]
 
 
+def ordinal(level: int) -> str:
+    """1st, 2nd, 3rd, 4th ... 9th, 11th, 21st: a level as the rules write it."""
+    teen = 10 <= level % 100 <= 19
+    return f"{level}{'th' if teen else {1: 'st', 2: 'nd', 3: 'rd'}.get(level % 10, 'th')}"
+
+
+def levelled(level: int, noun: str = "spell slot") -> str:
+    """'a 1st-level spell slot', 'an 8th-level spell': a level as the rules write it, with
+    the article its spoken number takes (an 8th, an 11th, an 18th). One wording for every
+    line that names a spell's or a slot's level."""
+    article = "an" if str(level).startswith("8") or level in (11, 18) else "a"
+    return f"{article} {ordinal(level)}-level {noun}"
+
+
 class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """What a spell, a feature or a condition changes while it lasts (srd-32, srd-33): AC,
     a number or dice added to its attack rolls, saves or checks ("1d4", "-1d4", "2"),
@@ -583,7 +597,7 @@ def check_slots(sheet: Sheet, spell: Spell, where: str) -> None:
     one none); srd-51: its scaling is dice of the spell's own kind."""
     if spell.level and not spell.innate and len(sheet.slots) < spell.level:  # none is a level
         raise BadInputError(
-            f"{where}: {spell.name} is a level {spell.level} spell: give the sheet its spell "
+            f"{where}: {spell.name} is {levelled(spell.level, 'spell')}: give the sheet its spell "
             f"slots by level, such as slots = [4, 2] (srd-50)"
         )
     if not spell.upcast:

@@ -9,7 +9,7 @@ from fracas.rules.api import Event, RefusedError, Spent
 from msgspec.structs import replace
 
 from fracas_srd.events import SlotsRestored
-from fracas_srd.sheets import UPCAST_SCALES, Spell, parse_amount
+from fracas_srd.sheets import UPCAST_SCALES, Spell, levelled, ordinal, parse_amount
 from fracas_srd.state import DAILY, Fighter
 
 _RESOURCE = re.compile(r"level ([1-9]) spell slot")
@@ -35,11 +35,6 @@ def slots_left(fighter: Fighter, level: int) -> int:
     return slots_of(fighter, level) - (spent[level - 1] if level <= len(spent) else 0)
 
 
-def ordinal(level: int) -> str:
-    """1st, 2nd, 3rd, 4th ... 9th: a spell level as the rules write it."""
-    return f"{level}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(level, 'th') }"
-
-
 def shown(fighter: Fighter) -> str:
     """'1st 3/4 · 2nd 1/2': what is left of each level the sheet has, the level named."""
     have = fighter.sheet.slots
@@ -58,12 +53,13 @@ def slot_for(caster: Fighter, spell: Spell, asked: int | None) -> int:
     level = asked or spell.level
     if level < spell.level:
         raise RefusedError(
-            f"{spell.name} is a level {spell.level} spell: it needs a slot of level "
-            f"{spell.level} or higher (srd-51)"
+            f"{spell.name} is {levelled(spell.level, 'spell')}: it needs "
+            f"{levelled(spell.level, 'slot')} or higher (srd-51)"
         )
     if level > len(caster.sheet.slots):
         listed = f"slots = {list(caster.sheet.slots)}" if caster.sheet.slots else "no slots"
-        none = f"{caster.name} has no level {level} spell slots ({listed} on the sheet, by level; "
+        none = f"{caster.name} has no {ordinal(level)}-level spell slots ({listed} on the sheet, "
+        none += "by level; "
         raise RefusedError(
             f"{none}srd-50)" + another_slot(caster, spell, level),
             player=f"{none}srd-50)" + another_slot(caster, spell, level, player=True),
@@ -71,7 +67,7 @@ def slot_for(caster: Fighter, spell: Spell, asked: int | None) -> int:
     if not slots_left(caster, level):
         total = slots_of(caster, level)
         spent = f"all {total} spent" if total else "none on the sheet"
-        none = f"{caster.name} has no level {level} spell slot left ({spent}; srd-50)"
+        none = f"{caster.name} has no {ordinal(level)}-level spell slot left ({spent}; srd-50)"
         raise RefusedError(
             none + another_slot(caster, spell, level),
             player=none + another_slot(caster, spell, level, player=True),
@@ -89,8 +85,10 @@ def another_slot(caster: Fighter, spell: Spell, level: int, player: bool = False
     if higher or lower:
         n = higher[0] if higher else lower[-1]
         how = f"choose slot level {n}" if player else f"-o level={n}"
-        return f": cast it with a level {n} slot, {how} ({slots_left(caster, n)} left)"
-    left = [f"{slots_left(caster, n)} of level {n}" for n in levels if slots_left(caster, n)]
+        return f": cast it with {levelled(n, 'slot')}, {how} ({slots_left(caster, n)} left)"
+    left = [
+        f"{slots_left(caster, n)} at {ordinal(n)} level" for n in levels if slots_left(caster, n)
+    ]
     said = (
         f"left: {', '.join(left)}, too low for {spell.name}"
         if left

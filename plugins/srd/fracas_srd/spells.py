@@ -71,7 +71,7 @@ from fracas_srd.effects import EFFECT, blocks, moving_freely, told, under
 from fracas_srd.events import hit_points
 from fracas_srd.evolve import evolve
 from fracas_srd.lasting import conditions_of, timed
-from fracas_srd.sheets import Spell, parse_amount
+from fracas_srd.sheets import Spell, levelled, ordinal, parse_amount
 from fracas_srd.slots import as_cast, innate_use, slot_for, spend_slot
 from fracas_srd.spellbook import spellbook
 from fracas_srd.state import (
@@ -167,7 +167,7 @@ def check_targets(spell: Spell, slot: int, targets: list[Fighter]) -> None:
         raise RefusedError(f"{spell.name} needs a target (yourself included)")
     most = spell.targets or (1 if spell.attack != "none" else 0)  # srd-6: an attack, one
     if most and len(targets) > most:
-        more = f" with a level {slot} slot" if slot > spell.level else ""
+        more = f" with {levelled(slot, 'slot')}" if slot > spell.level else ""
         many = "one target" if most == 1 else f"at most {most} targets"
         raise RefusedError(
             f"{spell.name} takes {many}{more}, not {len(targets)}"
@@ -704,12 +704,12 @@ def reaction_taken(target: Fighter, spell: Spell) -> list[Event]:
 
 
 def darts_by_level(caster: Fighter, spell: Spell) -> str:
-    """srd-43: how many darts a spell shoots by its slot's level, in words ("3 at level 1,
+    """srd-43: how many darts a spell shoots by its slot's level, in words ("3 at 1st level,
     one more per level above"), as the caster's sheet has the spell."""
     own = next((s for s in caster.sheet.spells if s.name == spell.name), spell)
     more = {1: "one more"}.get(own.upcast_darts, f"{own.upcast_darts} more")
     above = f", {more} per level above" if own.upcast_darts else ""
-    return f"{own.darts} at level {own.level}{above}"
+    return f"{own.darts} at {ordinal(own.level)} level{above}"
 
 
 def missiles(

@@ -31,7 +31,7 @@ from fracas_srd.checks import save_name, skill_check
 from fracas_srd.conditions import acting_ends, saving_throw
 from fracas_srd.damage import deal, roll_dice, saved_half
 from fracas_srd.effects import EFFECT, under
-from fracas_srd.sheets import Effect, Spell, parse_amount
+from fracas_srd.sheets import Effect, Spell, levelled, ordinal, parse_amount
 from fracas_srd.slots import as_cast, innate_use, slots_left, spend_slot
 from fracas_srd.state import LEGENDARY_RESISTANCE, Fighter, State, until_next
 from fracas_srd.turn import reaction
@@ -208,9 +208,9 @@ def countered(
     slot = own.level if own.innate else reaction_slot(counterer, own)  # before it is spent
     events = [*taken(state, counterer, answer), *acting_ends(counterer, "casts a spell")]
     rules = ["srd-47", "srd-39"]
-    spell = f"{cast.name} ({f'level {level}' if level else 'a cantrip'})"
+    spell = f"{cast.name} ({levelled(level, 'spell') if level else 'a cantrip'})"
     if level <= slot:
-        why = f"{spell} is countered by {answer.name} at level {slot}"
+        why = f"{spell} is countered by {answer.name} at {ordinal(slot)} level"
         return [*events, Resolved(counterer.id, "react", [caster.id], why, rules)], True
     ability = counterer.casting_ability(own.ability)
     check = skill_check(ctx, events, counterer, ability, 10 + level, rules)

@@ -11,7 +11,7 @@ from fracas_srd.attacks import CRITICAL
 from fracas_srd.castings import CAST_AS, upcast_to
 from fracas_srd.checks import ABILITY_NAMES, check_name, save_name, with_article
 from fracas_srd.events import DEATH_SAVE, DeathSaves
-from fracas_srd.sheets import SKILLS, Sheet
+from fracas_srd.sheets import SKILLS, Sheet, levelled
 from fracas_srd.slots import ordinal, slot_level
 from fracas_srd.triggered import settled
 from fracas_srd.turn import OFF_HAND, SECOND_WIND, bonus_form
@@ -322,7 +322,7 @@ def step_verb(command: dict[str, Any], events: Sequence[Event]) -> str | None:
     cast = next((e.reason for e in spent if e.resource == "spell"), None)
     if cast is not None:
         slot = upcast_to(cast)
-        return f"casts {{spell}} at level {slot} on" if slot else None
+        return f"casts {{spell}} at {ordinal(slot)} level on" if slot else None
     used = any(e.reason.lower().partition(",")[0] == spell for e in spent)
     return "uses {spell} on" if spell and used else None
 
@@ -456,9 +456,10 @@ def reaction_figures(sheet: Sheet, option: str, own: Mapping[str, Any]) -> str:
         left = list(own.get("slots_left") or [])
         higher = [n for n in range(spell.level, len(left) + 1) if left[n - 1] > 0]
         slot = higher[0] if higher and len(left) >= spell.level else spell.level
-        below = f"{spell.level}" if slot - 1 == spell.level else f"{spell.level} to {slot - 1}"
-        lower = f": no level {below} left" if slot > spell.level else ""
-        said.append(f"a level {slot} slot{lower}")
+        below = ordinal(spell.level)
+        below += "" if slot - 1 == spell.level else f" to {ordinal(slot - 1)}"
+        lower = f": no {below}-level left" if slot > spell.level else ""
+        said.append(f"{levelled(slot, 'slot')}{lower}")
     return "; ".join(said)
 
 
@@ -486,7 +487,7 @@ def spent_words(event: Spent) -> str | None:
     spell slot: 3 of 4 left" (srd-50); None for any other resource (fracas's words)."""
     level = slot_level(event.resource)
     if level:
-        return f"{event.combatant} spends a {ordinal(level)}-level spell slot: {event.reason}"
+        return f"{event.combatant} spends {levelled(level)}: {event.reason}"
     found = CAST_AS.search(event.reason) if event.resource == "spell" else None
     if found is None:  # the oldest words ("action:2") keep fracas's
         return None
@@ -494,6 +495,6 @@ def spent_words(event: Spent) -> str | None:
     how = f"with {found['casting']}"
     if not found["level"]:
         return f"{event.combatant} casts {name}, a cantrip (no spell slot), {how}"
-    cast = f"a {ordinal(int(found['level']))}-level spell"
+    cast = levelled(int(found["level"]), "spell")
     upcast = f" at {ordinal(int(found['slot']))} level" if found["slot"] else ""
     return f"{event.combatant} casts {name}, {cast},{upcast} {how}"

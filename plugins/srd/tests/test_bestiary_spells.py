@@ -125,7 +125,7 @@ def test_srd_47_counterspell_stops_a_spell_of_its_level_or_lower_with_no_roll(du
     assert "Mage spends a 3rd-level spell slot: 2 of 3 left" in cast  # the slot is spent
     assert "Archmage spends 1 reaction: counterspell" in cast
     assert "Archmage spends a 3rd-level spell slot: 2 of 3 left" in cast
-    assert "fireball (level 3) is countered by counterspell at level 3 [srd-47" in cast
+    assert "fireball (a 3rd-level spell) is countered by counterspell at 3rd level [srd-47" in cast
     assert "damage" not in cast and "save" not in cast
     assert row(duel, "brannoc")["hp"] == 28
 
@@ -135,11 +135,11 @@ def test_srd_47_a_higher_spell_is_countered_on_a_check_dc_10_plus_its_level(duel
             "arch=counterspell")  # fmt: skip
     stopped = ok(duel, *cone, "--dice", "10")  # 10 + Int 5 = 15: DC 10 + 5 met
     assert "Archmage rolls d20 for Intelligence check (DC 15): 10 +5 = 15" in stopped
-    assert "cone of cold (level 5) is countered [srd-47" in stopped
+    assert "cone of cold (a 5th-level spell) is countered [srd-47" in stopped
     assert row(duel, "brannoc")["hp"] == 28
     ok(duel, "undo")
     failed = ok(duel, *cone, "--dice", "9,1" + ",1" * 8)  # 14: the cone goes on, 8 cold
-    assert "cone of cold (level 5) goes on: counterspell fails" in failed
+    assert "cone of cold (a 5th-level spell) goes on: counterspell fails" in failed
     assert row(duel, "brannoc")["hp"] == 28 - 8
 
 
@@ -163,7 +163,7 @@ def test_srd_47_a_player_asked_is_offered_counterspell_though_not_a_target(duel)
     asked = ok(duel, "act", "mage", "cast", "brannoc", "-o", "spell=fireball", "--ask")
     assert "waits for Archmage's reaction (none | counterspell)" in asked
     answered = ok(duel, "answer", "arch", "counterspell")
-    assert "fireball (level 3) is countered by counterspell at level 3" in answered
+    assert "fireball (a 3rd-level spell) is countered by counterspell at 3rd level" in answered
 
 
 def test_srd_46_greater_invisibility_lasts_through_the_target_s_own_spells(duel):
@@ -278,7 +278,10 @@ def test_srd_64_dispel_magic_ends_a_spell_of_3rd_level_or_lower_with_no_roll(cry
     assert row(crypt, "mage")["ac"] == 15
     ok(crypt, "next")
     cast = ok(crypt, "act", "lich", "cast", "mage", "-o", "spell=dispel magic")
-    assert "Mage is no longer under mage armor: dispel magic ends mage armor (level 1)" in cast
+    assert (
+        "Mage is no longer under mage armor: dispel magic ends mage armor (a 1st-level spell)"
+        in cast
+    )
     assert row(crypt, "mage")["ac"] == 12
 
 
@@ -288,17 +291,20 @@ def test_srd_64_a_higher_spell_ends_on_a_check_dc_10_plus_its_level(crypt):
     dispel = ("act", "lich", "cast", "mage", "-o", "spell=dispel magic")
     held = ok(crypt, *dispel, "--dice", "8")  # 8 + Int 5 = 13 vs DC 14
     assert "Lich rolls d20 for Intelligence check (DC 14): 8 +5 = 13" in held
-    assert "greater invisibility (level 4) holds on Mage" in held
+    assert "greater invisibility (a 4th-level spell) holds on Mage" in held
     assert "invisible" in row(crypt, "mage")["conditions"]
     ok(crypt, "undo")
     ended = ok(crypt, *dispel, "--dice", "9")
-    assert "Mage is no longer invisible: dispel magic ends greater invisibility (level 4)" in ended
+    assert (
+        "Mage is no longer invisible: dispel magic ends greater invisibility (a 4th-level spell)"
+        in ended
+    )
     assert (
         "Mage is no longer concentrating: greater invisibility has ended on every target" in ended
     )
     ok(crypt, "undo")
     upcast = ok(crypt, *dispel, "-o", "level=4")  # a 4th-level slot ends it with no check
-    assert "check" not in upcast and "ends greater invisibility (level 4)" in upcast
+    assert "check" not in upcast and "ends greater invisibility (a 4th-level spell)" in upcast
 
 
 def test_srd_64_dispel_magic_is_refused_on_a_creature_with_no_spell_on_it(crypt):
@@ -658,7 +664,7 @@ def vault(tmp_path: Path) -> Gm:
 
 def test_srd_77_power_word_stun_stuns_150_hit_points_or_fewer_until_a_con_save(vault):
     cast = ok(vault, "act", "lich", "cast", "brannoc", "-o", "spell=power word stun")
-    assert "Lich spends a 8th-level spell slot: 0 of 1 left" in cast
+    assert "Lich spends an 8th-level spell slot: 0 of 1 left" in cast
     assert "Brannoc is stunned: power word stun" in cast and "save against" not in cast
     ok(vault, "next")
     stays = ok(vault, "next", "--dice", "7")  # the end of Brannoc's turn: 7 + 4 vs DC 20

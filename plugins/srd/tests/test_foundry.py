@@ -148,7 +148,7 @@ def test_a_caster_export_reads_spells_with_their_slots_and_names_what_it_leaves_
     )
     assert by_name["shield"]["casting"] == "reaction"
     assert "Alarm: cast in minute, not in a fight: left out" in unread
-    assert "Fireball: a level 3 spell with no slot for it: left out" in unread
+    assert "Fireball: a 3rd-level spell with no slot for it: left out" in unread
     RULESET.sheet({k: v for k, v in sheet.items() if k not in ("name", "side")})
 
 

@@ -151,7 +151,7 @@ def test_a_refused_slot_names_the_slots_left_or_the_long_rest(gm):
     ok(gm, "next")
     ok(gm, "next")
     assert refused(gm, "act", "ilse", "cast", "mage", "-o", "spell=magic missile") == (
-        "Error: Ilse has no level 1 spell slot left (all 1 spent; srd-50), nor any higher; "
+        "Error: Ilse has no 1st-level spell slot left (all 1 spent; srd-50), nor any higher; "
         "none is left of any level; a long rest restores them all (`fracas party rest long`)"
     )
 

@@ -38,7 +38,7 @@ def test_srd_50_no_slot_of_the_level_left_is_refused_and_a_higher_one_offered():
         t.act("maelis", "cast", "brannoc", faces=(5,), spell="cure wounds")
         maelis_again(t)
     before = len(t.log)
-    with pytest.raises(RefusedError, match=r"no level 1 spell slot left .*-o level=2"):
+    with pytest.raises(RefusedError, match=r"no 1st-level spell slot left .*-o level=2"):
         t.act("maelis", "cast", "brannoc", faces=(5,), spell="cure wounds")
     assert len(t.log) == before and t.who("maelis").action == ""
     t.act("maelis", "cast", "brannoc", faces=(5, 3), spell="cure wounds", level=2)
@@ -47,13 +47,13 @@ def test_srd_50_no_slot_of_the_level_left_is_refused_and_a_higher_one_offered():
 
 def test_srd_50_a_slot_the_sheet_lacks_and_a_sheet_without_slots_are_refused():
     t = fight(("maelis", "cleric"), ("gob", "goblin"))
-    with pytest.raises(RefusedError, match=r"no level 3 spell slots \(slots = \[4, 2\]"):
+    with pytest.raises(RefusedError, match=r"no 3rd-level spell slots \(slots = \[4, 2\]"):
         t.act("maelis", "cast", "gob", faces=(5,), spell="cure wounds", level=3)
     with pytest.raises(RefusedError, match="sacred flame is a cantrip: it takes no spell slot"):
         t.act("maelis", "cast", "gob", faces=(5,), spell="sacred flame", level=1)
-    with pytest.raises(RefusedError, match="needs a slot of level 2 or higher"):
+    with pytest.raises(RefusedError, match="needs a 2nd-level slot or higher"):
         t.act("maelis", "cast", "gob", faces=(5,), spell="hold person", level=1)
-    with pytest.raises(BadInputError, match=r"guiding bolt is a level 1 spell: give .* slots"):
+    with pytest.raises(BadInputError, match=r"guiding bolt is a 1st-level spell: give .* slots"):
         t.join("sage", sample("cleric", slots=[]))
 
 
@@ -104,7 +104,7 @@ def test_srd_43_magic_missile_fires_one_more_dart_for_each_slot_level_above_1st(
     out = t.act("ilse", "cast", "gob", faces=(1, 1, 1, 1), spell="magic missile", level=2)
     assert [r.roll.dice for r in rolls(out)] == ["1d4"] * 4  # four darts, 2 damage each
     said = (
-        r"magic missile has 4 darts: the darts must add up to 4 \(3 at level 1, one more per "
+        r"magic missile has 4 darts: the darts must add up to 4 \(3 at 1st level, one more per "
         r"level above\); name one target"
     )
     with pytest.raises(RefusedError, match=said):
@@ -126,8 +126,8 @@ def test_srd_50_the_refusal_names_the_higher_slot_left_and_how_many():
     with pytest.raises(RefusedError) as refused:
         t.act("maelis", "cast", "brannoc", spell="cure wounds")
     assert str(refused.value) == (
-        "maelis has no level 1 spell slot left (all 4 spent; srd-50): cast it with a "
-        "level 2 slot, -o level=2 (2 left)"
+        "maelis has no 1st-level spell slot left (all 4 spent; srd-50): cast it with a "
+        "2nd-level slot, -o level=2 (2 left)"
     )
 
 
@@ -139,10 +139,12 @@ def test_srd_50_a_sheet_may_have_no_slot_left_at_a_level_it_has():
     t.join("spent", sample("cleric", slots=[0, 0]), "pc")
     t.do({"action": "begin"}, 20, 16, 12, 8)
     t.next(), t.next()
-    with pytest.raises(RefusedError, match=r"no level 1 spell slot left .* -o level=2 \(1 left\)"):
+    with pytest.raises(
+        RefusedError, match=r"no 1st-level spell slot left .* -o level=2 \(1 left\)"
+    ):
         t.act("sage", "cast", "gob", spell="guiding bolt")
     t.next()
-    with pytest.raises(RefusedError, match=r"^spent has no level 1 spell slot left \(none on"):
+    with pytest.raises(RefusedError, match=r"^spent has no 1st-level spell slot left \(none on"):
         t.act("spent", "cast", "gob", spell="guiding bolt")
 
 
@@ -158,12 +160,12 @@ def test_srd_50_an_upcast_refused_names_the_lower_slot_it_may_take_instead():
         t.act("maelis", "cast", "brannoc", faces=(5, 5), spell="cure wounds", level=2)
         maelis_again(t)
     assert slot_refusal(t, "brannoc", spell="cure wounds", level=2) == (
-        "maelis has no level 2 spell slot left (all 2 spent; srd-50): cast it with a "
-        "level 1 slot, -o level=1 (4 left)"
+        "maelis has no 2nd-level spell slot left (all 2 spent; srd-50): cast it with a "
+        "1st-level slot, -o level=1 (4 left)"
     )
     assert slot_refusal(t, "brannoc", spell="cure wounds", level=3) == (
-        "maelis has no level 3 spell slots (slots = [4, 2] on the sheet, by level; srd-50): "
-        "cast it with a level 1 slot, -o level=1 (4 left)"
+        "maelis has no 3rd-level spell slots (slots = [4, 2] on the sheet, by level; srd-50): "
+        "cast it with a 1st-level slot, -o level=1 (4 left)"
     )
 
 
@@ -177,8 +179,8 @@ def test_srd_50_with_no_slot_high_enough_the_refusal_names_those_left_and_the_lo
     with pytest.raises(RefusedError) as refused:
         t.act("sage", "cast", "gob", spell="hold person")
     assert str(refused.value) == (
-        "sage has no level 2 spell slot left (all 1 spent; srd-50), nor any higher; "
-        "left: 3 of level 1, too low for hold person; a long rest restores them all "
+        "sage has no 2nd-level spell slot left (all 1 spent; srd-50), nor any higher; "
+        "left: 3 at 1st level, too low for hold person; a long rest restores them all "
         "(`fracas party rest long`)"
     )
     for _ in range(3):

@@ -43,3 +43,14 @@ def test_a_log_written_before_reads_in_the_same_words():
     assert describe(oldest, spent=RULESET.spent_words) == "maelis spends 1 spell: action:2"
     other = Spent("wyrm", "legendary actions", 1, "tail")
     assert describe(other, spent=RULESET.spent_words) == "wyrm spends 1 legendary action: tail"
+
+
+def test_an_8th_level_slot_and_spell_take_an_not_a():
+    """An outside GM read "a 8th-level" (issue 40): the article is the spoken number's."""
+    slot = Spent("sage", "level 8 spell slot", 1, "0 of 1 left")
+    assert RULESET.spent_words(slot) == "sage spends an 8th-level spell slot: 0 of 1 left"
+    cast = Spent("sage", "spell", 1, "power word stun, a level 8 spell cast with an action")
+    assert RULESET.spent_words(cast) == (
+        "sage casts power word stun, an 8th-level spell, with an action"
+    )
+

@@ -142,7 +142,7 @@ def test_a_breath_reads_as_the_monster_s_action_and_an_upcast_spell_as_its_slot_
     the log said the breath is its action and the cure a level 1 spell cast at level 2."""
     lair(gm)
     cure = act(gm, "maelis", "cast", "ilse", "-o", "spell=cure wounds", "-o", "level=2")
-    assert step_line(gm, cure).startswith("Maelis casts cure wounds at level 2 on Ilse: ")
+    assert step_line(gm, cure).startswith("Maelis casts cure wounds at 2nd level on Ilse: ")
     gm("next"), gm("next")
     breath = act(gm, "wyrm", "cast", "ilse", "-o", "spell=fire breath", "--dice", "15" + ",1" * 10)
     assert step_line(gm, breath).startswith("Ashen Wyrm uses fire breath on Ilse: "), breath

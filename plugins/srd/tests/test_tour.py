@@ -54,8 +54,8 @@ def test_the_docs_wyrm_s_lair_runs_as_written(tmp_path: Path):
     assert "Ashen Wyrm spends 1 lair action: magma" in out
     assert "Brannoc rolls 1d4 for bless on the attack on Ashen Wyrm" in out
     assert "shield: the hit becomes a miss (16 vs AC 17) [srd-39]" in out
-    refused = "Maelis has no level 1 spell slot left (all 1 spent; srd-50): cast it with a"
-    assert f"{refused} level 2 slot, -o level=2 (1 left)" in done.stderr
+    refused = "Maelis has no 1st-level spell slot left (all 1 spent; srd-50): cast it with a"
+    assert f"{refused} 2nd-level slot, -o level=2 (1 left)" in done.stderr
     assert "Maelis spends a 2nd-level spell slot: 0 of 1 left" in out
     assert "Brannoc is prone: bite of Wolf [srd-35, srd-27]" in out
     assert "Brannoc spends 15 feet of movement: stands up, 15 feet left" in out

@@ -321,7 +321,7 @@ def test_srd_43_magic_missile_darts_hit_with_no_roll_and_shield_stops_them():
     t = fight(("pc-ilse", "wizard"), ("gob", "goblin"), ("gob2", "goblin"))
     with pytest.raises(
         RefusedError,
-        match=r"3 darts: the darts must add up to 3 \(3 at level 1, one more per level above\)",
+        match=r"3 darts: the darts must add up to 3 \(3 at 1st level, one more per level above\)",
     ):
         t.act("pc-ilse", "cast", "gob", "gob2", spell="magic missile")
     out = t.act("pc-ilse", "cast", "gob", "gob2", "gob", faces=(1, 2, 3), spell="magic missile")
