@@ -112,9 +112,10 @@ class Screen(msgspec.Struct, frozen=True):
     head_code: str
     head_step: int  # the step the head code stands after
     withheld: int | None  # players: the GM-only step the standings wait on
-    dice: ReplayStep | None = None  # the latest step the audience sees, when it rolled and stands
+    dice: ReplayStep | None = None  # the latest step the audience sees that rolled and stands
     names: dict[str, str] = {}  # combatant id -> name, for the dice
     deadline: str = ""  # ISO 8601 UTC: when the reaction the fight waits on is due; "": none
+    dice_earlier: bool = False  # a later step than `dice`'s rolled none: it is the last roll
 
 
 class StepDetail(msgspec.Struct, frozen=True):
@@ -369,10 +370,11 @@ class Timeline:
             for s in shown
             if s.sentence
         ]
-        # the latest step's dice, none when it rolled none: an older step's, beside a step
-        # that rolled nothing, read across the room as the roll just made
+        # the last roll stays, headed by its step; once a later step rolled none it is
+        # marked the last roll, an earlier step's (unmarked, it was read across the room
+        # as the roll just made; emptied, the next table missed it)
         latest = next((s for s in reversed(shown) if s.sentence), None)
-        dice = latest if latest is not None and latest.rolls and latest.in_effect else None
+        dice = next((s for s in reversed(shown) if s.sentence and s.rolls and s.in_effect), None)
         return Screen(
             self.encounter,
             self.title,
@@ -389,6 +391,7 @@ class Timeline:
             dice,
             self.names,
             self._deadline if at == self.steps and self.waited_on() else "",
+            dice_earlier=dice is not None and dice is not latest,
         )
 
     def waited_on(self) -> str:

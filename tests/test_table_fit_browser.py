@@ -326,7 +326,7 @@ def test_at_the_fights_start_the_tv_shows_the_log_beside_the_first_initiatives(
         assert tv.evaluate(IN_VIEW, "#screen ol.log li") >= 8
         newest = tv.locator("#screen ol.log li").first
         assert "The fight begins" in newest.inner_text()
-        assert tv.locator("#screen .dice h3").inner_text().endswith("'s dice, the server's")
+        assert tv.locator("#screen .dice h3").inner_text().endswith(" · the server's dice")
 
 
 def test_the_tvs_log_is_fitted_again_when_its_box_changes_not_only_on_a_resize(

@@ -173,14 +173,16 @@ ROWS = """() => {
 }"""
 
 
-def test_the_tv_shows_only_the_latest_steps_dice_and_a_dead_row_in_full_ink(
+def test_the_tv_marks_the_last_roll_as_earlier_and_a_dead_row_in_full_ink(
     tmp_path: Path, browser: Any
 ) -> None:
     """Issue 37 (a table tester at 3 m, srd): after Maelis's bless, which rolls nothing, the
     dice box still showed "Step 8's dice" (the initiative), read across the room as the roll
-    just made; a dead goblin's row was pale grey and had lost its "npc". The box follows the
-    latest step, gone when it rolled none; a dead row keeps its side's colour and tag, its
-    word in bold red, every word still 28 px at 4.5:1 or better."""
+    just made; emptied then (54406ca), the next tester missed the last roll. It stays, headed
+    by its step and who did what, and after a step that rolled none it is marked "Last
+    roll", framed dashed and greyed; a dead goblin's row was pale grey and had lost its
+    "npc": it keeps its side's colour and tag, its word in bold red, every word still 28 px
+    at 4.5:1 or better."""
     db = tmp_path / "cave.db"
     party_and_six(db, [2, 12, 3, 20, 4, 5, 6, 7, 8, 9])  # Maelis acts first
     with Fracas(str(db)) as log:
@@ -191,10 +193,17 @@ def test_the_tv_shows_only_the_latest_steps_dice_and_a_dead_row_in_full_ink(
         tv = browser.new_context(**TV).new_page()
         tv.goto(running.players)
         tv.locator("#screen .screen section.dice").wait_for(timeout=8000)
-        with Fracas(str(db)) as log:  # the page open: its push takes the box away
+        fresh = tv.locator("#screen .screen section.dice h3").inner_text()
+        assert fresh.startswith("Step ") and "Maelis rolls" in fresh, fresh
+        assert tv.locator("#screen .screen section.dice.earlier").count() == 0
+        if dump := os.environ.get("FRACAS_SHOTS"):
+            tv.screenshot(path=f"{dump}/tv-a-roll-just-made.png")
+        with Fracas(str(db)) as log:  # the page open: its push marks the box earlier
             bless = {"action": "cast", "actor": "maelis", "spell": "bless"}
             do(log.encounter("cave"), {**bless, "targets": ["brannoc", "wren", "ilse"]})
-        tv.locator("#screen .screen section.dice").wait_for(state="detached", timeout=8000)
+        tv.locator("#screen .screen section.dice.earlier").wait_for(timeout=8000)
+        earlier = tv.locator("#screen .screen section.dice h3").inner_text()
+        assert earlier == f"Last roll · {fresh}", (earlier, fresh)
         if dump := os.environ.get("FRACAS_SHOTS"):
             tv.screenshot(path=f"{dump}/tv-after-bless-a-dead-goblin.png")
         rows = tv.evaluate(ROWS)

@@ -26,25 +26,40 @@ def words(html: str) -> str:
     return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
-def dice_box(html: str) -> str:
+def dice_section(html: str) -> str:
     part = re.search(r'<div data-part="dice">(.*?)</div>\s*<ol class="log"', html, re.S)
     assert part, "no dice part"
-    return words(part[1])
+    return part[1]
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_a_step_without_dice_leaves_the_dice_box_empty(tmp_path: Path, ruleset: str) -> None:
+def test_the_last_roll_stays_labelled_with_its_step_and_marked_earlier(
+    tmp_path: Path, ruleset: str
+) -> None:
+    """The box emptied after a step that rolled none (54406ca: a tester read an older step's
+    dice as the roll just made); the next tester wanted the last roll to stay. It stays,
+    headed by its step and who did what ("Step 5 · Hero rolls 2d6 for the rope …"), and once
+    a later step rolled none it is marked the last roll, an earlier step's."""
     db = tmp_path / "fight.db"
     duel(db, ruleset, foe_side="npc")
     with Fracas(str(db)) as log:
         encounter = log.encounter("fight")
         actor = encounter.view().acting[0]
         do(encounter, {"action": "roll", "dice": "2d6", "reason": "the rope", "actor": actor})
-    shown = dice_box(tv(db))
-    assert "the rope" in shown, shown  # the latest step rolled: its dice
+        rolled = encounter.history.head_step
+        name = next(w.name for w in encounter.view().wounds if w.combatant == actor)
+    html = dice_section(tv(db))
+    shown = words(html)
+    heading = words(re.search(r"<h3>(.*?)</h3>", html, re.S)[1])
+    assert heading.startswith(f"Step {rolled} · {name} rolls 2d6 for the rope"), heading
+    assert "the rope" in shown and "Last roll" not in shown, shown
+    assert 'class="dice earlier"' not in html
     with Fracas(str(db)) as log:
         do(log.encounter("fight"), {"action": "gm.harm", "target": "hero", "amount": 1})
-    assert dice_box(tv(db)) == "", "the latest step rolled nothing, the box shows an older one's"
+    html = dice_section(tv(db))
+    heading = words(re.search(r"<h3>(.*?)</h3>", html, re.S)[1])
+    assert heading.startswith(f"Last roll · Step {rolled} · {name} rolls 2d6"), heading
+    assert 'class="dice earlier"' in html, html
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
