@@ -184,6 +184,12 @@ def added_terms(event: Rolled, reads: str) -> str:
     return "".join(f" {m.value:+d}" for m in event.modifiers if m.value)
 
 
+def author_words(who: str, names: Mapping[str, str] | None = None) -> str:
+    """Who gave a step, typed its dice or wrote a note, as a line names them: the GM is
+    "the GM", never their id "gm"; anyone else by their name where `names` has it."""
+    return "the GM" if who == "gm" else (names or {}).get(who, who)
+
+
 def roll_source(roll: Roll, names: Mapping[str, str] | None = None) -> str:
     """Where a roll's faces came from, for the log ("typed by gm", "seeded #4.0": the GM's
     audit trail), or, given `names`, in plain words ("typed by the GM", "typed by Ann",
@@ -193,8 +199,7 @@ def roll_source(roll: Roll, names: Mapping[str, str] | None = None) -> str:
         return manual if roll.source == "manual" else f"seeded #{roll.counter}"
     if roll.source != "manual":
         return "the server's dice"
-    who = roll.entered_by or "gm"
-    return f"typed by {'the GM' if who == 'gm' else names.get(who, who)}"
+    return f"typed by {author_words(roll.entered_by or 'gm', names)}"
 
 
 def describe_roll(
@@ -377,7 +382,7 @@ def describe(
             who = event.actor or "nobody"
             return f"{round_word} {event.round}: {who} to act ({event.reason})"
         case Note():
-            return f"note by {event.author}: {event.text}"
+            return f"note by {author_words(event.author)}: {event.text}"
     own = getattr(event, "describe", None)
     return own() if callable(own) else type(event).__name__
 

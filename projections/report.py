@@ -21,6 +21,7 @@ from markupsafe import Markup
 
 from fracas.ledger import BadInputError, LogStore
 from fracas.ledger.history import COMMAND
+from fracas.projections.describe import author_words
 from fracas.projections.replay import (
     GM,
     PLAYERS,
@@ -940,7 +941,8 @@ def md_footnote(entry: Entry, encounter: int) -> str:
     step = entry.step
     rules = f"; rules {', '.join(step.rules)}" if entry.rules else ""
     said = md_join(step.lines, "; ")
-    return f"[^{encounter}-{step.step}]: Step {step.step}, by {md(step.author)}: {said}{rules}"
+    by = md(author_words(step.author))
+    return f"[^{encounter}-{step.step}]: Step {step.step}, by {by}: {said}{rules}"
 
 
 def environment(loader: jinja2.BaseLoader, html: bool) -> jinja2.Environment:

@@ -467,7 +467,7 @@ def test_a_secret_roll_hides_what_it_touched_and_the_players_follow_the_rest(tmp
     assert seen == players_report(miss)
     assert "alice attacks bob: what it decided is GM-only" in seen
     assert "- 7. Note: the lights flicker" in seen  # the GM's words follow a secret roll
-    assert "Step 8, by gm" in seen and "carol is on fire" in seen  # so does a ruling
+    assert "Step 8, by the GM" in seen and "carol is on fire" in seen  # so does a ruling
     # the GM's ruling on Bob and the turn passing decide alike whatever the roll gave (a
     # pistol cannot put Bob down): both are shown at once; Bob's health is what it decided
     assert "9. The GM sets a condition on bob: bob is bleeding" in seen

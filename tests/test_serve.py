@@ -236,7 +236,7 @@ def test_the_gm_token_in_a_header_acts(server: Served) -> None:
         ).json()
         assert not refused["ok"] and "--files DIR" in refused["refusal"]
     log = fracas(server_db(server), "log").stdout
-    assert "note by gm: the lights go out" in log
+    assert "note by the GM: the lights go out" in log
 
 
 # -- secrets -----------------------------------------------------------------------------
