@@ -4,10 +4,11 @@ and the global options (--db, -e) taken before or after the command's name."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -219,6 +220,8 @@ class App:
         self._fracas: Fracas | None = None
         self._live: Encounter | None = None
         self._reader: LogStore | None = None  # opened by a quick read, before any Fracas
+        self._line = False  # inside one line of `fracas play` (see `line`)
+        self._looked: tuple[object, int, int] | None = None  # the fold as its head was read
 
     def open(self, *, write: bool = False, create: bool = False) -> Fracas:
         from fracas.projections import Fracas
@@ -273,9 +276,33 @@ class App:
         live = self._live
         if live is None or live.store is not fracas.store:
             live = self._live = fracas.encounter(self.encounter_id)
-        else:
+        elif not self._read_this_line(live):
             live.refresh()
+        if self._line:
+            self._looked = (live, live.version, live.store.appends)
         return live
+
+    def _read_this_line(self, live: Encounter) -> bool:
+        """Within one line of `fracas play`, the head was read already and nothing this
+        process appended since escaped the fold: it appended nothing, or the fold appended
+        its own head last."""
+        if not self._line or self._looked is None:
+            return False
+        if self._looked == (live, live.version, live.store.appends):
+            return True
+        return self._looked[0] is live and live.store.wrote_last(live.id, live.version)
+
+    @contextlib.contextmanager
+    def line(self) -> Iterator[None]:
+        """One line of `fracas play`: the encounter reads the head at the line's first
+        call, not at each (a dozen reads a line). What another process appends during the
+        line is seen at the next; an append of this line that it raced is refused or
+        decided again by the store's expected version, as ever."""
+        self._line, self._looked = True, None
+        try:
+            yield
+        finally:
+            self._line, self._looked = False, None
 
     def fight(self) -> Encounter:
         """The encounter, to change as a fight: never the party's own log (`-e party`), which

@@ -131,7 +131,7 @@ class Session:
         armed = "weapon" in self.live.ruleset.fields_of(action)
         held = self.held(actor) if armed else []
         if held and not any(w in WEAPON_FLAGS for w in rest):
-            words += ["-w", held[0]]
+            words += ["--weapon", held[0]]  # click tries "-w" as a long option first
         return words
 
     def held(self, who: str) -> list[str]:
@@ -149,9 +149,10 @@ class Session:
             click.echo(self.help())
             return True
         try:
-            words = self.words(line, split)
-            if words:
-                self.invoke(words)
+            with self.app.line():
+                words = self.words(line, split)
+                if words:
+                    self.invoke(words)
         except (FracasError, click.ClickException) as error:
             message = (
                 error.format_message() if isinstance(error, click.ClickException) else str(error)

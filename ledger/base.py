@@ -248,6 +248,7 @@ class LogStore(ABC):
         # (encounter, version) refuses it if another writer got there first)
         self._tips: dict[str, Head] = {}
         self._written: Head | None = None
+        self.appends = 0  # steps this store has appended (or tried to): a reader's mark
 
     # -- what a backend supplies ---------------------------------------------------------
 
@@ -405,6 +406,7 @@ class LogStore(ABC):
         if not owned or (known is not None and known.version != expected_version):
             known = None
         self._written = None
+        self.appends += 1
         asked = Append(
             encounter, events, expected_version, command_id, author, control, target, project
         )

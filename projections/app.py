@@ -488,8 +488,11 @@ class Fracas:
         """The witnessed head of an encounter as it stands (or after `step`): note it,
         check it later with `audit(head=...)`."""
         name = encounter or self._latest()
-        self.store.require(name)
-        return self.store.head_code(name, step)
+        try:
+            return self.store.head_code(name, step)
+        except NotFoundError:
+            self.store.require(name)  # no such encounter: said so, rather than no step
+            raise
 
     def audit(
         self,

@@ -196,12 +196,10 @@ def could_ask(live: "Encounter", step: int, command: Any, events: list[Any]) -> 
     from fracas.rules.events import Damaged
     from fracas.rules.reactions import Ask, later, offered
 
-    holders = linked(live.store, live.id)
-    if (
-        not holders
-        or step < 2
-        or (live.ruleset.reactions is None and not live.ruleset.reacts_after)
-    ):
+    if step < 2 or (live.ruleset.reactions is None and not live.ruleset.reacts_after):
+        return []
+    holders = linked(live.store, live.id)  # a read of the log: only where one could be asked
+    if not holders:
         return []
     before, wish = live.state_at(step - 1), Ask()
     hurt = {e.target for e in events if isinstance(e, Damaged)}

@@ -1,6 +1,7 @@
 """What a GM types, checked: a close name suggested for a typo, and a bad value answered
 with the values that are accepted."""
 
+import functools
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -83,6 +84,13 @@ def no_weapon(owner: str, name: str, weapons: list[str]) -> RefusedError:
     return RefusedError(
         f"{owner} has no weapon {said(name)}; {hint}they have: {', '.join(weapons)}"
     )
+
+
+@functools.lru_cache(maxsize=512)
+def struct_info(struct: Any) -> inspect.Type:
+    """msgspec's description of a type (a command's struct, a sheet's), worked out once a
+    type: `inspect.type_info` walks every field's annotations on each call."""
+    return inspect.type_info(struct)
 
 
 # -- bad values ---------------------------------------------------------------------------

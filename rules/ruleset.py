@@ -610,12 +610,7 @@ class Ruleset:
         """The fields an action's command takes (the CLI sends only these): no `targets` for
         an action that names none (`no_targets`, rules/commands.py)."""
         struct = self.command_struct(action)
-        if struct is None:
-            return ()
-        names = tuple(f.encode_name for f in msgspec.structs.fields(struct))
-        if getattr(struct, "no_targets", False):
-            return tuple(name for name in names if name != TARGETS)
-        return names
+        return () if struct is None else _fields_taken(struct)
 
     def positional_of(self, action: str) -> str:
         """The field the words after an action fill: `targets`, or the text field its
@@ -756,6 +751,16 @@ def check_bounds(value: msgspec.Struct, where: str) -> None:
             f"{where}: {path} of {number} is out of range; a whole number here is from "
             f"-{WHOLE_BOUND} to {WHOLE_BOUND}"
         )
+
+
+@functools.lru_cache(maxsize=512)
+def _fields_taken(struct: type) -> tuple[str, ...]:
+    """The encoded names of a command struct's fields, less `targets` for one that names
+    none; worked out once a struct (`msgspec.structs.fields` reads the annotations)."""
+    names = tuple(f.encode_name for f in msgspec.structs.fields(struct))
+    if getattr(struct, "no_targets", False):
+        return tuple(name for name in names if name != TARGETS)
+    return names
 
 
 @functools.lru_cache(maxsize=512)

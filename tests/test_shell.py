@@ -136,7 +136,7 @@ def test_completion_offers_the_conditions_a_combatant_has_to_clear(session):
 
 
 def test_a_bare_action_is_the_acting_combatants_with_what_they_hold(session):
-    assert session.words("attack bob") == ["act", "alice", "attack", "bob", "-w", "pistol"]
+    assert session.words("attack bob") == ["act", "alice", "attack", "bob", "--weapon", "pistol"]
     assert session.words("attack bob -w fists")[-2:] == ["-w", "fists"]
     assert session.words("n") == ["next"]
 
@@ -144,7 +144,8 @@ def test_a_bare_action_is_the_acting_combatants_with_what_they_hold(session):
 def test_a_line_naming_a_combatant_then_an_action_is_theirs_to_act(session):
     """An outside tester typed `wren attack goblin` on the GM's page and was asked whether
     they meant `return` (issue 37): a combatant's id then an action is `act` for them."""
-    assert session.words("alice attack bob") == ["act", "alice", "attack", "bob", "-w", "pistol"]
+    expanded = ["act", "alice", "attack", "bob", "--weapon", "pistol"]
+    assert session.words("alice attack bob") == expanded
     assert session.words("bob attack alice")[:4] == ["act", "bob", "attack", "alice"]
     with pytest.raises(BadInputError, match="act alice attack"):
         session.words("alice atack bob")

@@ -381,10 +381,10 @@ def answer(
 def check_numbers(ruleset: Ruleset, action: str, command: dict[str, Any], words: str) -> None:
     """A whole number out of the action's bounds is a usage error (exit 2) naming the flag or
     the word it was typed as, with the bounds, before the ruleset reads the command."""
-    from fracas.rules.names import accepted, plain
+    from fracas.rules.names import accepted, plain, struct_info
 
     struct = ruleset.command_struct(action)
-    for field in inspect.type_info(struct).fields if struct else ():
+    for field in struct_info(struct).fields if struct else ():
         name, typ = field.encode_name, plain(field.type)
         given = command.get(name)
         if not isinstance(typ, inspect.IntType) or given is None or isinstance(given, bool):
