@@ -54,6 +54,7 @@ from fracas.rules.dice import (
 from fracas.rules.events import (
     CombatantHidden,
     CombatantRevealed,
+    Commanded,
     Disclosed,
     EncounterEnded,
     EncounterStarted,
@@ -62,6 +63,7 @@ from fracas.rules.events import (
     Rolled,
     SeedRevealed,
 )
+from fracas.rules.names import and_list
 from fracas.rules.reactions import Ask, Waiting, asking
 from fracas.rules.ruleset import Context, Ruleset
 from fracas.rules.views import View
@@ -568,6 +570,8 @@ class Encounter:
         if own is None:
             typed = ManualDice(dice, entered_by, self.limits)
             events = decided(typed)
+            if typed.faces and not typed.used:
+                raise BadInputError(self._rolled_nothing(command, len(typed.faces)))
             typed.finish()
             return events
         events, typed, others = self._own_dice(decided, seeded(), dice, entered_by, own)
@@ -664,6 +668,33 @@ class Encounter:
             if typed.taken > best:
                 best, said = typed.taken, list(typed.used)
         return best, said
+
+    def _rolled_nothing(self, command: Any, left: int) -> str:
+        """Faces typed for a step that rolls none: where the same command just before
+        rolled with the seeded dice (a `next` that rolled a dying character's death save,
+        then `next --dice`), the roll they were meant for, and how to type it instead."""
+        config = getattr(command, "__struct_config__", None)  # a command's tag: its action
+        asked = command.get("action") if isinstance(command, dict) else config and config.tag
+        asked = asked if isinstance(asked, str) else "action"
+        action = str(asked).removeprefix("gm.").removeprefix("party.").replace("-", " ")
+        faces = "face" if left == 1 else "faces"
+        said = f"{left} typed {faces} left over: this {action} rolls no dice"
+        steps = self.history.effective_command_steps()
+        last = steps[-1] if steps else None
+        events = self.events_of_step(last) if last is not None else []
+        seeded = [e for e in events if isinstance(e, Rolled) and e.roll.source == "seeded"]
+        given = next((e for e in events if isinstance(e, Commanded)), None)
+        before = str(given.command.get("action")) if given is not None else ""
+        if not seeded or before != asked or self.history.undo_target() != last:
+            return f"{said}; drop the extra faces from --dice"  # no roll they were meant for
+        names = {w.combatant: w.name for w in self.view().wounds}
+        rolls = and_list([f"{names.get(e.actor, e.actor)}'s {e.purpose}" for e in seeded])
+        again = f"`fracas {action} --dice FACES`"
+        dice = "its die" if len(seeded) == 1 and len(seeded[0].roll.faces) == 1 else "its dice"
+        return (
+            f"{said}; step {last} rolled {rolls} with the seeded dice: to type {dice}, "
+            f"`fracas undo` step {last}, then {again}"
+        )
 
     def _unneeded_line(
         self, events: list[Event], typed: ManualDice, most: list[str], own: str

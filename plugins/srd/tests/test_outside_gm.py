@@ -286,3 +286,29 @@ def test_srd_29_the_aboleths_psychic_drain_harms_one_it_has_charmed_and_heals_it
     assert "Aboleth regains 6 hit points" in out, out
     shown = ok(gm, "monsters", "-r", "srd", "aboleth", "--show")
     assert "psychic drain: 3d6 psychic to one it has charmed, regaining as much" in shown, shown
+
+
+def test_srd_14_a_die_typed_for_a_death_save_already_rolled_says_where_it_went(tmp_path):
+    """`next` rolled dying Wren's death save with the seeded dice; `next --dice 1` then
+    said only "this action rolled no dice at all" (issue 40): now what this step rolls
+    (nothing), where the save went and how to type its die."""
+    wren = sample("wren", "rogue", "Wren")
+    gm = fight(tmp_path / "road.db", "Road", "20,5", GOBLIN, wren)
+    ok(gm, "harm", "wren", "30")  # dying
+    rolled = ok(gm, "next")
+    assert "Wren rolls d20 for death save" in rolled and "seeded #6.0" in rolled, rolled
+    said = refused(gm, "next", "--dice", "1")
+    assert said == (
+        "Error: 1 typed face left over: this next rolls no dice; step 6 rolled Wren's "
+        "death save with the seeded dice: to type its die, `fracas undo` step 6, then "
+        "`fracas next --dice FACES`"
+    ), said
+    ok(gm, "undo")
+    out = ok(gm, "next", "--dice", "1")
+    assert "Wren rolls d20 for death save: 1" in out and "typed by gm" in out, out
+    # a step that rolls nothing after one that rolled none says only that
+    said = refused(gm, "condition", "set", "gob", "soaked", "--dice", "3")
+    assert said == (
+        "Error: 1 typed face left over: this condition set rolls no dice; drop the extra "
+        "faces from --dice"
+    ), said
