@@ -645,9 +645,9 @@ def answered(
 ) -> str:
     """An answer to an attack that waited, as a headline: the reaction taken, then what came
     of it ("Ilse casts shield: the hit becomes a miss (14 vs AC 17)"; "Ilse takes no
-    reaction: Ilse takes 5"; "bob answers dodge: bob's dodge (failure), takes 5"), or, where
-    the attack goes on to ask again, what the target saw ("...: Goblin's scimitar deals 5
-    damage to Ilse"). '': no answer given in this step."""
+    reaction: Ilse takes 5"; "bob answers dodge: bob's dodge (failure); Alice attacks bob:
+    hit; bob takes 5"), or, where the attack goes on to ask again, what the target saw
+    ("...: Goblin's scimitar deals 5 damage to Ilse"). '': no answer given in this step."""
     who = str(command["combatant"])
     given = [e for e in events if isinstance(e, ReactionGiven) and e.target == who]
     if not given:
@@ -668,8 +668,25 @@ def answered(
     theirs = ruleset.target_outcomes_of({"targets": [who]}, events)
     came = outcomes(events, ruleset, named=True)
     touched = list(dict.fromkeys([*theirs, *came]))
-    if touched:
-        said = [told_of(names.get(w, w), [theirs.get(w, ""), came.get(w, "")]) for w in touched]
+    # what the reaction did to the attack, as the step's sentence says it ("Bob attacks Ana:
+    # fails (attack outcome 1 - dodge 4 = -3)"; a clash that won, "Ana attacks Bob: hits
+    # (Severity 5)"): "Ana's dodge (failure)" alone said nothing of it (issue 37); after the
+    # reaction's own result, before the harm it let through
+    struck = [
+        event_phrase(e, None, names, ruleset)
+        for e in events
+        if isinstance(e, Resolved) and e.outcome and (who in e.targets) != (e.actor == who)
+    ]
+    effect = [s for s in struck if s] if choice != NO_REACTION else []
+    if touched or effect:
+        said = []
+        for w in touched if who in touched else [who, *touched]:
+            if w != who or not effect:
+                said.append(told_of(names.get(w, w), [theirs.get(w, ""), came.get(w, "")]))
+                continue
+            said += [told_of(name, [theirs[w]])] if theirs.get(w) else []
+            said += effect
+            said += [told_of(name, [came[w]])] if came.get(w) else []
         return f"{head}: {'; '.join(said)}"
     again = [e.trigger for e in events if isinstance(e, ReactionAsked) and e.trigger]
     struck = [

@@ -382,5 +382,9 @@ def test_play_shows_who_is_waited_on_and_takes_the_answer(tmp_path):
     assert session.last.startswith("refused: not now")
     session.run("answer bob dodge --dice 30,90,5")
     assert "waiting" not in session.toolbar()
-    assert session.last == "bob answers dodge: bob's dodge (failure), takes 5"  # its headline
+    # its headline, with what the dodge did to the attack (issue 37)
+    assert (
+        session.last
+        == "bob answers dodge: bob's dodge (failure); Alice Reyes attacks bob: hit; bob takes 5"
+    )
     app.close()
