@@ -16,4 +16,6 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'fracas.projections' has no attribute {name!r}")
     import importlib
 
-    return getattr(importlib.import_module(f"fracas.projections.{_HOME[name]}"), name)
+    found = getattr(importlib.import_module(f"fracas.projections.{_HOME[name]}"), name)
+    globals()[name] = found  # the next `from fracas.projections import ...` finds it at once
+    return found

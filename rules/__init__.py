@@ -83,7 +83,9 @@ def __getattr__(name: str) -> Any:
     import importlib
 
     home = _HOME.get(name, "commands")
-    return getattr(importlib.import_module(f"fracas.rules.{home}"), name)
+    found = getattr(importlib.import_module(f"fracas.rules.{home}"), name)
+    globals()[name] = found  # asked again (an import in a function): found at once
+    return found
 
 
 def __dir__() -> list[str]:
