@@ -309,6 +309,8 @@ def log(steps: list[LogStep]) -> None:
 
 
 def audit(report: AuditReport) -> None:
+    from fracas.projections.audit import UNREVEALED
+
     if report.chain_ok:
         click.echo(f"hash chain: ok, {report.events_checked} events, head {report.head_hash}")
     else:
@@ -340,7 +342,9 @@ def audit(report: AuditReport) -> None:
             for name, steps in where.items()
         )
         kind = "manual rolls" if verdict.startswith("typed by") else "seeded rolls"
-        click.echo(f"{kind} {verdict}: {count} ({places})")
+        fixes = ", ".join(f"`fracas reveal -e {name}`" for name in where)
+        fix = f": {fixes}" if verdict == UNREVEALED else ""
+        click.echo(f"{kind} {verdict}: {count} ({places}){fix}")
     for seed in report.seeds:
         click.echo(
             f"revealed seed: FORGED at position {seed.position} "

@@ -28,6 +28,7 @@ from fracas.rules.commands import check_id, check_newcomer
 from fracas.rules.encounter import StreamedFold, recorded_events, ruleset_of, started_event
 from fracas.rules.events import (
     Event,
+    Rolled,
     is_secret,
 )
 from fracas.rules.reactions import ANSWER, TIMEOUT, WITHDRAW, now
@@ -117,6 +118,24 @@ class Fracas:
         name = encounter or self._latest()
         rules = ruleset_of(self.store, name)
         return Encounter(self.store, name, rules, projector_for(rules))
+
+    def unrevealed_ended(self, besides: str) -> list[str]:
+        """The ended encounters of the log but `besides` whose seed in force has rolled:
+        their seeded rolls are unverifiable until it is revealed (`fracas reveal`)."""
+        found = []
+        for name in self.store.encounters():
+            if name == besides:
+                continue
+            live = self.encounter(name)
+            if not getattr(live.state, "ended", False):
+                continue
+            epoch = live.seed_epoch()
+            if any(
+                isinstance(e, Rolled) and e.roll.source == "seeded" and e.roll.seed_epoch == epoch
+                for _, e in recorded_events(self.store, name, live.ruleset)
+            ):
+                found.append(name)
+        return found
 
     def _started(self, encounter: str | None) -> str:
         """The named encounter's id, or the most recently started one's, once its first

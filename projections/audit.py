@@ -341,6 +341,9 @@ def _check_rolls(store: LogStore, encounter: str) -> tuple[list[RollCheck], list
     return checks, forged
 
 
+UNREVEALED = "unverifiable until the seed is revealed"
+
+
 def _verdict(
     encounter: str, event: Rolled, seeds: dict[int, str], commitments: dict[int, str]
 ) -> str:
@@ -349,7 +352,7 @@ def _verdict(
         return "manual"
     seed = seeds.get(roll.seed_epoch or 0)
     if seed is None:
-        return "unverifiable until the seed is revealed"
+        return UNREVEALED
     if not _commits(seed, commitments.get(roll.seed_epoch or 0, "")):
         return "MISMATCH"
     return "verified" if verify_roll(seed, encounter, roll) else "MISMATCH"

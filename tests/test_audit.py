@@ -200,3 +200,35 @@ def test_rules_drift_shows_the_events_that_differ_field_by_field(fracas, monkeyp
     assert f"step {doubles}: the rules now decide it differently" in shown
     assert '  result: was "critical", now "success"' in shown
     assert "was: " not in shown  # not the whole step twice
+
+
+def seeded_fight(run, name: str) -> None:
+    """A percentile fight `name` in which Alice shoots Bob with the seeded dice."""
+    run("new", "--id", name)
+    pistol = 'weapons=[{name="pistol",kind="firearm",damage="1d10"}]'
+    run("add", "alice", "--set", "dex=14", "--set", "skills.firearms=60", "--set", pistol,
+        "--set", 'holding=["pistol"]')  # fmt: skip
+    run("add", "bob", "--set", "hp=40")
+    run("begin")
+    run("-e", name, "act", "alice", "attack", "bob", "-w", "pistol")
+
+
+def test_audit_names_the_reveal_each_encounter_needs_and_reveal_takes_every_ended_one(run):
+    """Issue 40: `reveal` covered the latest encounter alone, and the audit's line on the
+    road's unverifiable rolls did not say what reveals them. Now it names the command for
+    each; `reveal` with no encounter named reveals the latest and every ended one too."""
+    seeded_fight(run, "road")
+    run("-e", "road", "end")
+    seeded_fight(run, "camp")
+    text = run("audit").output
+    line = next(t for t in text.splitlines() if "unverifiable" in t)
+    assert line.startswith("seeded rolls unverifiable until the seed is revealed: "), line
+    assert line.endswith("`fracas reveal -e road`, `fracas reveal -e camp`"), line
+    run("-e", "camp", "reveal")  # the one named alone
+    line = next(t for t in run("audit").output.splitlines() if "unverifiable" in t)
+    assert "encounter road step" in line and line.endswith(": `fracas reveal -e road`"), line
+    seeded_fight(run, "ford")  # road ended and unrevealed; ford the latest, camp revealed
+    out = run("reveal").output
+    assert "encounter road:" in out and "camp" not in out, out
+    assert "unverifiable" not in run("audit").output
+    assert "every ended encounter" in run("reveal", "--help").output

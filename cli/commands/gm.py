@@ -201,10 +201,19 @@ def rename(app: App, target: str, name: str, reason: str, by: str, command_id: s
 @by_option
 @pass_app
 def reveal(app: App, by: str) -> None:
-    """Reveal the dice seed so anyone can check every seeded roll; a new seed is committed."""
+    """Reveal the dice seed so anyone can check every seeded roll; a new seed is committed.
+    With no encounter named (-e, FRACAS_ENCOUNTER): the latest encounter's, and every ended
+    encounter's whose seeded rolls are not yet checkable, as at a session's end; `fracas
+    audit` names any left. With one named: that encounter's alone."""
     live = app.encounter(write=True)
+    ended = [] if app.encounter_id else app.open(write=True).unrevealed_ended(live.id)
     render.outcome(live.reveal(author=by), live)
-    app.witness()
+    app.witness(live.id)
+    for name in ended:
+        other = app.open(write=True).encounter(name)
+        click.echo(f"encounter {name}:")
+        render.outcome(other.reveal(author=by), other)
+        app.witness(name)
 
 
 @click.command()
