@@ -372,11 +372,14 @@ def applies_with(
 def takes_now(ruleset: Any, playable: Playable, conditions: Collection[str]) -> bool:
     """Whether a character with these conditions may be offered the action, as the ruleset
     declares it: nothing out of the fight, only what one who is down (or helpless: stunned)
-    may take while so, and an action that needs a condition (escape: grappled) only with
-    one of them."""
+    may take while so, an action that needs a condition (escape: grappled) only with
+    one of them, and none while a condition it is `unless` shows (srd's pass while a
+    death save is due)."""
     if shows(conditions, ruleset.out):
         return False
     if shows(conditions, ruleset.down | ruleset.helpless) and not playable.down:
+        return False
+    if shows(conditions, playable.unless):
         return False
     return not playable.needs or shows(conditions, playable.needs)
 

@@ -107,6 +107,10 @@ class Playable:
     needs: frozenset[str] = frozenset()
     down: bool = False
     after_move: bool = False
+    # `unless`: the conditions any one of which keeps the action from being offered (srd's
+    # pass while "death save due": the save the dying turn starts with is owed, and the
+    # rules refuse the player's own pass until it is rolled). Empty: none.
+    unless: frozenset[str] = frozenset()
     # `bonus`: the player's field (true) that asks for the action's bonus-action form,
     # where a feature gives the character one (srd's `bonus`: a rogue's Cunning Action Dash
     # before her action is taken, srd-60); the phone offers it as a second button under

@@ -151,15 +151,24 @@ def dying_fight(db: Path, death_saves: str) -> None:
 
 def test_a_dying_characters_player_rolls_the_death_save_from_the_phone(tmp_path: Path) -> None:
     """srd-14, with option death_saves = own_step: the dying hero's turn begins with its
-    death save still to roll; the phone offers Death save (and End turn, which rolls it
-    too), the server rolls it, the phone and the TV show the result, and the turn ends."""
+    death save still to roll; the phone offers Death save alone (the save is owed: no End
+    turn beside it, issue 37), the server rolls it, the phone and the TV show the result,
+    and the turn ends."""
     db = tmp_path / "dying.db"
     dying_fight(db, "own_step")
     with phones(db, ("hero",)) as table:
         panel = table.panel("hero")
         assert "Your turn." in panel and "death save due" in panel, panel
-        assert panel_actions(panel) == ["death_save", "next"], panel
+        assert panel_actions(panel) == ["death_save"], panel
         assert ">Death save</button>" in panel
+        before = table.steps()
+        sent = table.tap("hero")  # End turn, sent by hand: the rules refuse it
+        assert sent.status_code == 400, sent.text
+        assert sent.text.strip() == (
+            "hero's turn starts with their death save: roll it first, "
+            "`fracas act hero death_save` (srd-14)"
+        ), sent.text
+        assert table.steps() == before
         sent = table.tap("hero", action="death_save")
         assert sent.status_code == 200, sent.text
         rolled = last_rolls(db)

@@ -30,7 +30,7 @@ from fracas_srd.conditions import saving_throw, shaking_off
 from fracas_srd.damage import death_save, end_concentration, gain_temporary
 from fracas_srd.evolve import evolve
 from fracas_srd.recharge import recharges
-from fracas_srd.state import HEARTENS, Fighter, State, check_begun, shaken_source
+from fracas_srd.state import HEARTENS, REMOVED, Fighter, State, check_begun, shaken_source
 
 ROLL_OFFS = 5  # a roll-off tied this many times running leaves the joining order
 
@@ -271,6 +271,8 @@ def outlasted(state: State, fighter: Fighter, condition: str, detail: dict) -> l
 def decide_pass(state: State, command: Pass, ctx: Context) -> list[Event]:
     check_begun(state)
     due = start_due(state)
+    if due is not None and command.actor == due.id and not due.has(REMOVED):
+        raise RefusedError(owed(due))  # its own pass: the GM's `next` rolls it (srd-14)
     if due is not None:
         return start_then_pass(state, command, ctx, due)
     actor = state.acting()
@@ -280,6 +282,15 @@ def decide_pass(state: State, command: Pass, ctx: Context) -> list[Event]:
         raise RefusedError(f"it is {actor.name}'s turn; only they can end it")
     events = repeated_saves(state, ctx, actor)
     return events + advance(fold(state, events), ctx, f"{actor.name}'s turn is over")
+
+
+def owed(due: Fighter) -> str:
+    """srd-14: a dying creature's turn starts with its death save, which it cannot let go
+    by: its own pass (a player's End turn) is refused while the save waits."""
+    return (
+        f"{due.name}'s turn starts with {due.its} death save: roll it first, "
+        f"`fracas act {due.id} death_save` (srd-14)"
+    )
 
 
 def decide_death_save(state: State, command: DeathSave, ctx: Context) -> list[Event]:

@@ -301,6 +301,9 @@ PLAYERS = {
     "death_save": Playable(
         dice="d20 for your death save", down=True, needs=frozenset(("death save due",))
     ),
+    # srd-14: the pass, offered to one who is down too, but not while the death save that
+    # starts the dying turn waits: it is owed, and the rules refuse the player's own pass
+    "next": Playable(down=True, unless=frozenset(("death save due",))),
 }
 
 

@@ -219,3 +219,23 @@ def test_a_foundry_fighters_second_wind_is_read_and_played(gm, tmp_path):
     ok(gm, "harm", "hild", "12")
     out = ok(gm, "act", "hild", "second_wind", "--dice", "6")
     assert "Hild regains 9 HP" in out or "+9" in out or "9 on 1d10+3" in out, out
+
+
+def test_srd_14_a_dying_creature_ends_no_turn_before_its_death_save(gm):
+    """A table tester (issue 37): with option death_saves = own_step, Ilse's phone offered
+    End turn beside Death save, as if the save could be let go by. The save is owed: her
+    own pass is refused in one line saying what to type, nothing appended; the GM's
+    `next` rolls it, as the docs say."""
+    ok(gm, "new", "-r", "srd", "--id", "den", "--title", "The den", "-o", "death_saves=own_step")
+    ok(gm, *sample("wren", "rogue", "Wren"))
+    ok(gm, *monster("gob", "goblin"))
+    ok(gm, "begin", "--dice", "2,19")
+    ok(gm, "harm", "wren", "30")
+    ok(gm, "next")  # the goblin's turn ends: Wren's starts, her death save its step
+    said = refused(gm, "next", "wren")
+    assert said == (
+        "Error: Wren's turn starts with their death save: roll it first, "
+        "`fracas act wren death_save` (srd-14)"
+    ), said
+    rolled = ok(gm, "next", "--dice", "12")  # the GM's pass rolls it, then ends the turn
+    assert "death save" in rolled and "dying (1 saved, 0 failed)" in row(gm, "Wren"), rolled
