@@ -76,7 +76,7 @@ def pending(
         if waiting.secret:  # the roll is GM-only: they are asked without it
             asked = unrolled(asked, waiting)
         if waiting.actor in hidden:
-            return unseen_attacker(asked, hidden, live)
+            return unseen_attacker(asked, hidden, live, waiting)
         if hidden & set(waiting.asked):
             return unseen_targets(asked, hidden, live)
         return asked
@@ -89,22 +89,40 @@ def unrolled(asked: Question, waiting: "Waiting") -> Question:
     return msgspec.structs.replace(asked, trigger="", line=asked.line.replace(seen, ""))
 
 
-def unseen_attacker(asked: Question, hidden: set[str], live: "Encounter") -> Question:
+def unseen_attacker(
+    asked: Question, hidden: set[str], live: "Encounter", waiting: "Waiting"
+) -> Question:
     """The question of a hidden combatant's attack, as players see it: asked by someone
-    unseen, with nothing of its command but the action and the targets they see."""
+    unseen, with nothing of its command but the action and the targets they see, and what
+    the target saw in the words the rules give for an unseen attacker (`Waiting.unseen`:
+    nothing of what it wields; none given, none said)."""
     from fracas.projections.secrecy import UNSEEN
 
     targets = [t for t in asked.command.get("targets", []) if t not in hidden]
-    return unseen_targets(
+    line = asked.line
+    if asked.trigger:
+        told = f" ({waiting.unseen})" if waiting.unseen else ""
+        line = line.replace(f" ({asked.trigger})", told)
+    seen = unseen_targets(
         msgspec.structs.replace(
             asked,
             attacker=UNSEEN,
             attacker_name=UNSEEN.capitalize(),
             command={"actor": UNSEEN, "action": asked.action, "targets": targets},
+            line=line,
+            trigger=waiting.unseen if asked.trigger else "",
         ),
         hidden,
         live,
     )
+    return msgspec.structs.replace(seen, line=capitalised(seen.line))
+
+
+def capitalised(line: str) -> str:
+    """A line that starts with someone unseen starts with a capital, as a sentence does."""
+    from fracas.projections.secrecy import UNSEEN
+
+    return UNSEEN.capitalize() + line[len(UNSEEN) :] if line.startswith(UNSEEN) else line
 
 
 def unseen_targets(asked: Question, hidden: set[str], live: "Encounter") -> Question:

@@ -349,6 +349,9 @@ class ReactionAsked(Event, tag="reaction.asked"):
     trigger: str | msgspec.UnsetType = msgspec.UNSET
     # Who a trigger the command's dice show later may ask (`Ruleset.reacts_after`).
     waits_on: list[str] | msgspec.UnsetType = msgspec.UNSET
+    # The trigger as players read it while the attacker is hidden from them ("Someone
+    # unseen hits Ilse: 14 vs AC 12"). Unset: they read none.
+    unseen: str | msgspec.UnsetType = msgspec.UNSET
 
     def describe(self) -> str:
         until = f" by {self.deadline}" if self.deadline else ""

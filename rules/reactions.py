@@ -82,6 +82,9 @@ class Waiting(msgspec.Struct, frozen=True):
     answers: dict[str, str] = {}
     rolled: list[Roll] = []  # asked once the dice showed the trigger: the rolls so far
     trigger: str = ""  # what the target saw, in words
+    # The trigger as players read it while the attacker is hidden from them: nothing of
+    # its name nor of what it wields ("Someone unseen hits Ilse: 14 vs AC 12"); "": none.
+    unseen: str = ""
     waits_on: list[str] = []  # who a later trigger of the same command may ask
 
     @property
@@ -113,11 +116,16 @@ class ReactionDue(Exception):
     """Raised by a ruleset's `decide` when the dice show a reaction's trigger for a target
     the table waits on (`Context.ask`): `choices` for `target`, the `events` decided so far
     (their rolls are kept in the asking step) and what the target saw (`trigger`, words a
-    player may read: no hidden figure of the attacker's)."""
+    player may read: no hidden figure of the attacker's); `unseen`: the same as players
+    read it while the attacker is hidden from them, a sentence naming neither it nor what
+    it wields ("Someone unseen hits Ilse: 14 vs AC 12"; "": they are told none)."""
 
-    def __init__(self, target: str, choices: Choices, events: list[Event], trigger: str) -> None:
+    def __init__(
+        self, target: str, choices: Choices, events: list[Event], trigger: str, unseen: str = ""
+    ) -> None:
         super().__init__(target)
         self.target, self.choices, self.events, self.trigger = target, choices, events, trigger
+        self.unseen = unseen
 
     def after(self, earlier: list[Event]) -> "ReactionDue":
         """The same question with the events decided before the part that raised it."""
@@ -391,6 +399,7 @@ def rolled_first(
             rolled=[roll for _, roll in dice.rolls],
             trigger=due.trigger,
             waits_on=sorted(waits_on),
+            unseen=due.unseen or msgspec.UNSET,
         )
         return [*lead, *fresh, asked]
     kept = [e for e in decided if not (isinstance(e, Rolled) and primed_roll(e.roll, dice))]
@@ -521,6 +530,7 @@ def _asked(state: Any, event: ReactionAsked) -> Any:
         event.secret,
         rolled=event.rolled or [],
         trigger=event.trigger or "",
+        unseen=event.unseen or "",
         waits_on=event.waits_on or [],
     )
     asked = {**waiting.asked, event.target: event.choices}

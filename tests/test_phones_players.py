@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from fracas.projections import Fracas
@@ -219,6 +220,44 @@ def test_a_hidden_attacker_asks_the_phone_as_someone_unseen(table: Table) -> Non
     health = fracas(table.db, "status").stdout
     shown = re.search(r"wizard .*?(HP \d+/\d+)", health.lower().replace("hp", "HP"))
     assert shown is not None and shown.group(1) in panel, (health, panel)
+
+
+def test_a_hidden_attackers_question_names_no_weapon_and_starts_with_a_capital(
+    table: Table,
+) -> None:
+    """A table tester (issue 37): the phone asked "someone unseen's morningstar hits Ilse:
+    14 vs AC 12", naming what the hidden bugbear wields, lowercase. The question, the
+    phone's panel, the TV and a refusal given to another phone while it waits say someone
+    unseen hits, capitalised, and nothing of the weapon."""
+    fracas(table.db, "add", "wizard", "--sheet", sample("wizard"), "--set", "initiative=-40")
+    fracas(
+        table.db, "add", "wolf", "--sheet", sample("wolf"), "--set", "initiative=-80", "--hidden"
+    )
+    table.tokens["wizard"] = invited(table.db, "wizard")
+    for _turn in range(4):  # the fighter's, the rogue's, the goblin's, the wizard's
+        fracas(table.db, "next")
+    bite = ["act", "wolf", "attack", "wizard", "-w", "bite", "--ask", "--dice", "10"]
+    asked = fracas(table.db, *bite, check=False)
+    assert "waits" in asked.stdout, (asked.stdout, asked.stderr)
+    with Fracas(table.db) as log:
+        question = log.pending(players=True)
+    assert question is not None
+    assert question.trigger.startswith("Someone unseen hits wizard: "), question.trigger
+    assert question.line.startswith("Someone unseen's attack"), question.line
+    wizard = table.tokens["wizard"]
+    panel = table.client.get(f"/p/{wizard}/panel").text
+    screen = table.client.get(f"/p/{wizard}/screen").text
+    tv = table.client.get("/").text
+    refusal = table.tap(
+        "fighter", action="attack", targets=["goblin"], fields={"weapon": "longsword"}
+    )
+    assert refusal.status_code >= 400, refusal.text
+    seen = {"question": msgspec.json.encode(question).decode(), "panel": panel}
+    seen |= {"screen": screen, "tv": tv, "refusal": refusal.text}
+    for where, text in seen.items():
+        for secret in ("bite", "wolf", "Wolf"):
+            assert secret not in text, (where, text)
+        assert "someone unseen's" not in text.replace("Someone unseen's", ""), (where, text)
 
 
 def test_an_srd_player_moves_from_the_phone(table: Table) -> None:

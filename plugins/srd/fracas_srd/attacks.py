@@ -444,6 +444,7 @@ def on_the_hit(
         return answer
     what = "a natural 20" if swing.natural == 20 else f"{swing.total} vs AC {swing.ac}"
     said = f"{attacker.name}'s {weapon.name} hits {target.name}: {what}"
+    hidden_said = f"Someone unseen hits {target.name}: {what}"  # nothing of what it wields
     kind = weapon.type
     seen = unseen(attacker, target, command)
 
@@ -455,7 +456,7 @@ def on_the_hit(
     else:
         melee = not ranged_attack(weapon, command)
     return seen_trigger(
-        state, ctx, events, target, command, HIT, kind, seen, said, matters, melee=melee
+        state, ctx, events, target, command, HIT, kind, seen, said, matters, melee, hidden_said
     )
 
 
@@ -601,8 +602,11 @@ def rebuked(
     if (answer is None or answer.trigger != DAMAGED) and command is not None and not hurt.dead:
         # the damage waits on the answer: the log writes it then (issue 37), so it is to come
         said = f"{attacker.name}'s {what or 'attack'} will deal {took} damage to {target.name}"
+        hidden_said = f"Someone unseen will deal {took} damage to {target.name}"
         seen = unseen(attacker, target, command)
-        asked = seen_trigger(after, ctx, events, hurt, command, DAMAGED, kind, seen, said)
+        asked = seen_trigger(
+            after, ctx, events, hurt, command, DAMAGED, kind, seen, said, hidden_said=hidden_said
+        )
         answer = asked if asked is not None else answer
     return rebuking(after, ctx, after.fighter(attacker.id), hurt, answer)
 

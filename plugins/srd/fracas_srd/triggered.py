@@ -419,12 +419,14 @@ def seen_trigger(
     said: str,
     matters: Callable[[Reaction], bool] = lambda _: True,
     melee: bool = False,
+    hidden_said: str = "",
 ) -> Reaction | None:
     """The reaction `target` chose once it saw `trigger` come (its answer to `--ask`, in
     `on_hit` or `on_damage`), checked now; None for none. With no answer yet and the table
     waiting on the target, the question is raised (ReactionDue) with `said`, what it saw,
     offering only the reactions that `matters` to it (shield not against a hit it cannot
-    turn): none left, nobody is asked and the step goes on as rolled."""
+    turn): none left, nobody is asked and the step goes on as rolled. `hidden_said`: what
+    it saw as the players read it while the attacker is hidden, its name and weapon out."""
     field = "on_hit" if trigger == HIT else "on_damage"
     name = (getattr(command, field, None) or {}).get(target.id)
     if name is not None:
@@ -447,7 +449,7 @@ def seen_trigger(
     why = "no reaction: the attack goes on as rolled"
     rule = "srd-41" if trigger == DAMAGED else "srd-39"
     choices = Choices([NONE, *names], NONE, rule, why, field=field, omit="")
-    raise ReactionDue(target.id, choices, events, said)
+    raise ReactionDue(target.id, choices, events, said, hidden_said)
 
 
 def attacking(state: State, command: Any) -> bool:
