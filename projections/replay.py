@@ -47,6 +47,7 @@ from fracas.rules.events import (
     ConditionExpired,
     ConditionSet,
     Damaged,
+    Disclosed,
     Event,
     Healed,
     ReactionAsked,
@@ -725,6 +726,7 @@ def timeline(
     names[UNSEEN] = UNSEEN
     prior, prior_state = None, None
     asked_rolls: list[Rolled] = []  # the rolls of steps that asked for a reaction, as seen
+    lines_of: dict[int, str] = {}  # each step's headline as this audience reads it
     for frame in frames:
         seen = audience.seen(frame)
         if seen is None:
@@ -808,6 +810,9 @@ def timeline(
             if masked or record.control != COMMAND
             else headline(events, command, names, ruleset, said)
         )
+        if short:
+            short = with_disclosed(short, events, lines_of)
+            lines_of[number] = short
         acted = whose_turn_ends(command, before) if record.control == COMMAND else None
         known_of = public_command(acted) or {}
         step = ReplayStep(
@@ -851,6 +856,14 @@ def timeline(
         yield Moment(
             step, after, audience.reported(seen), masked, audience.witnessed(number), record.step
         )
+
+
+def with_disclosed(short: str, events: list[Event], lines_of: dict[int, str]) -> str:
+    """A disclosure's line with what it showed, the disclosed step's own line as it reads
+    now ("The GM shows the players step 25: Bugbear attacks Ilse: 7 damage"), where it
+    said only the number."""
+    shown = [lines_of[e.step] for e in events if isinstance(e, Disclosed) and e.step in lines_of]
+    return f"{short}: {'; '.join(shown)}" if shown else short
 
 
 def latest_headline(encounter: Encounter) -> str:

@@ -13,6 +13,7 @@ from fracas.projections import Fracas
 from fracas.projections.replay import timeline
 from fracas.rules import Encounter
 from tests.support import do
+from tests.test_phones_table import fight, secret_attack
 from tests.web import RULESETS, cast_of, duel, phones
 
 ENTRY = r'<li[^>]*data-part="step:\d+">.*?</li>'
@@ -84,3 +85,19 @@ def test_the_author_never_ends_a_line_and_the_down_mark_follows_who_fell(
     aside = re.sub(r"\([^)]*\)", "", clause)  # "(unconscious, dying)" is within the clause
     assert not re.search(r"[,;] ", aside), (clause, downed)  # in the clause naming them
     assert "fell-said" in downed.split(">")[0], downed  # the line's own end carries no second mark
+
+
+@pytest.mark.sqlite_file
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_disclosure_says_what_it_showed(tmp_path: Path, ruleset: str) -> None:
+    """A table tester (issue 37): the TV read "The GM shows the players step 25" and no
+    more; the line says what the disclosed step decided, as its own line now reads."""
+    db = fight(tmp_path, ruleset)
+    secret = secret_attack(db)
+    with Fracas(str(db)) as log:
+        log.disclose(secret, "fight")
+        seen = {m.step.step: m.step for m in timeline(log.encounter("fight"), players=True)}
+    shown = seen[secret].headline
+    assert "GM-only" not in shown and shown, shown
+    line = seen[max(seen)].headline
+    assert line == f"The GM shows the players step {secret}: {shown}", line
