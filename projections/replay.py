@@ -3,7 +3,7 @@ of the combatants involved before and after it. Exports read the same timeline."
 
 import gc
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -696,6 +696,7 @@ def timeline(
     between: tuple[int, int] | None = None,
     with_standings: bool = True,
     with_headlines: bool = True,
+    headlines: Mapping[int, str] | None = None,
 ) -> Iterator[Moment]:
     """Every step of the encounter with its round, its turn and the standings it touched;
     `players` follows the players' cut: the steps they may see, each with the standings they
@@ -726,7 +727,9 @@ def timeline(
     names[UNSEEN] = UNSEEN
     prior, prior_state = None, None
     asked_rolls: list[Rolled] = []  # the rolls of steps that asked for a reaction, as seen
-    lines_of: dict[int, str] = {}  # each step's headline as this audience reads it
+    # each step's headline as this audience reads it (`headlines`: those of the steps
+    # before `between`, as a followed screen holds them), which a disclosure's line repeats
+    lines_of: dict[int, str] = dict(headlines or {})
     for frame in frames:
         seen = audience.seen(frame)
         if seen is None:
@@ -811,6 +814,10 @@ def timeline(
             else headline(events, command, names, ruleset, said)
         )
         if short:
+            for shown in (e.step for e in events if isinstance(e, Disclosed)):
+                if shown not in lines_of and not players:  # the GM's window starts after it
+                    alone = timeline(encounter, between=(shown, shown), with_standings=False)
+                    lines_of[shown] = next(iter(alone)).step.headline
             short = with_disclosed(short, events, lines_of)
             lines_of[number] = short
         acted = whose_turn_ends(command, before) if record.control == COMMAND else None

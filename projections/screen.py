@@ -258,7 +258,8 @@ class Timeline:
         kept = since.plain if since is not None and self.follows(since, live) else 0
         if kept:  # walked from the last plain step: what players saw then is the walk's start
             assert since is not None and since._all is not None
-            fresh = list(timeline(live, players=True, between=(kept, head)))
+            known = {m.step.step: m.step.headline for m in since._all[:kept]}
+            fresh = list(timeline(live, players=True, between=(kept, head), headlines=known))
             names = {w.combatant: w.name for w in fresh[-1].view_after.wounds}
             if all(names.get(c, n) == n for c, n in since.names.items()):
                 return self._counted(since._all[:kept], fresh[1:])

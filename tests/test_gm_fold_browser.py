@@ -4,10 +4,12 @@ on with a button to answer for each player, above the fold (an outside table tes
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
+import httpx
 import pytest
 
-from tests.web import boxes, fracas, motel, served, shot, steps
+from tests.web import boxes, fracas, motel, sample, served, shot, steps
 
 pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
 LAPTOP = {"width": 1366, "height": 768}
@@ -63,3 +65,40 @@ def test_the_board_is_near_the_top_beside_the_controls_on_a_laptop(
         above_the_fold(gm, "#line")
         above_the_fold(gm, "#invite")
         shot(gm, "gm-board-1366")
+
+
+def test_the_gm_page_loads_with_no_404_and_each_initiative_on_one_line(
+    tmp_path: Path, browser: Any
+) -> None:
+    """Issue 37 (an outside table tester at 1366x768): the browser's console showed a 404
+    each time the GM's page loaded (its icon, which a browser asks for on its own), and
+    "init 14" of the acting row, in bold, wrapped onto two lines."""
+    db = tmp_path / "bridge.db"
+    fracas(db, "new", "-r", "srd", "--id", "bridge", "--title", "Ambush at the old bridge")
+    for who in ("fighter", "rogue", "wizard", "cleric"):
+        fracas(db, "add", who, "--sheet", sample(who), "--side", "pc")
+    fracas(db, "add", "bugbear", "--monster", "bugbear", "--set", "initiative=40")
+    fracas(db, "begin")
+    fracas(db, "condition", "set", "wizard", "prone")
+    with served(db) as running:
+        gm = browser.new_page(viewport=LAPTOP)
+        missing: list[str] = []
+        gm.on("response", lambda r: missing.append(r.url) if r.status >= 400 else None)
+        gm.goto(running.gm)
+        boxes(gm, "#screen tr[data-combatant]")  # the stream's first screen drawn
+        gm.wait_for_load_state("networkidle")
+        icon = gm.evaluate("() => document.querySelector('link[rel~=icon]')?.href") or ""
+        if not icon.startswith("data:"):  # (headless Chromium asks for no icon itself)
+            asked = httpx.get(urljoin(running.gm, icon or "/favicon.ico"))
+            missing += [f"{asked.url} {asked.status_code}"] if asked.status_code >= 400 else []
+        assert missing == [], missing
+        cells = gm.locator("#screen tr[data-combatant] td.key")
+        assert cells.count() == 5
+        for i in range(cells.count()):
+            cell = cells.nth(i)
+            lines = cell.evaluate(
+                "c => { const r = document.createRange(); r.selectNodeContents(c);"
+                " return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size }"
+            )
+            assert lines == 1, (cell.inner_text(), lines)
+        shot(gm, "gm-init-1366")
