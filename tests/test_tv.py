@@ -600,3 +600,31 @@ def test_a_spell_of_so_many_a_day_is_a_chip_not_a_phrase_of_the_health(tmp_path:
         assert health and "HP " in health[1] and "today" not in health[1], (audience, row)
         assert chip in row, (audience, row)
     assert "hellish rebuke" not in row_of(shown[PLAYERS], "mage")
+
+
+def text_of(html: str) -> str:
+    """What a screen reader or a copy reads of some HTML: the tags gone, nothing put in
+    their place (a span does not part the words either side of it)."""
+    return unescape(re.sub(r"<[^>]+>", "", html))
+
+
+@pytest.mark.sqlite_file
+@pytest.mark.parametrize("system", list(FIGHTS))
+def test_the_dice_panel_s_words_do_not_run_together(system: str, tmp_path: Path) -> None:
+    """An outside table tester (issue 37): the TV's dice panel read "against 12:
+    failurethe server's dice" and "= 20the server's dice"; a typed roll's "= 20✎ typed by"
+    the same. Each roll's words stand apart: who typed the dice, or whose they are, after
+    a space."""
+    db = tmp_path / f"{system}.db"
+    with Fracas(db) as opened:
+        typed_step(FIGHTS[system](opened))
+    for audience, html in screens(db).items():
+        dice = re.search(r'<section class="dice".*?</section>', html, re.S)
+        assert dice, html
+        rolls = re.findall(r'<div class="roll[^"]*">(.*?)</div>', dice[0], re.S)
+        assert rolls, dice[0]
+        for roll in rolls:
+            said = text_of(roll)
+            assert "typed by" in said, said
+            glued = re.search(r"\S(?:\u270e|the server's dice|=)", said)
+            assert not glued, (audience, said)
