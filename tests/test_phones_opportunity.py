@@ -248,3 +248,17 @@ def test_the_gm_pages_opportunity_attack_on_a_linked_player_asks_and_then_goes(
     goblin = re.search(r'<tr[^>]*data-combatant="goblin".*?</tr>', board, re.S)
     assert goblin, board
     assert "Reaction <b>used</b>" in goblin[0], goblin[0]  # once it landed
+
+
+def test_your_chance_names_the_foe_as_its_button_does(table: Table) -> None:
+    """An outside table tester (issue 37): the banner read "Your chance: opportunity attack
+    on hobgoblin" (the lowercased id) over a button reading "Opportunity attack on
+    Hobgoblin". The banner names the foe by its name, as the button does."""
+    fracas(table.db, "rename", "goblin", "Hobgoblin Chief")
+    fracas(table.db, "next")
+    fracas(table.db, "next")
+    fracas(table.db, "act", "goblin", "move", "25", "-o", "leaves=fighter")
+    panel = fighters_panel(table)
+    assert action_labels(panel)["opportunity"] == "Opportunity attack on Hobgoblin Chief", panel
+    banner = re.search(r'<p class="turn" id="your-chance"[^>]*>(.*?)</p>', panel, re.S)
+    assert banner and banner[1] == "Your chance: opportunity attack on Hobgoblin Chief", banner
