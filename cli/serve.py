@@ -60,6 +60,7 @@ from fracas.ledger import BadInputError, FracasError, NotFoundError, Unreachable
 from fracas.ledger.base import LogStore
 from fracas.projections import Fracas
 from fracas.projections.board import BoardRow, invitable
+from fracas.projections.glance import latest
 from fracas.projections.party import has_party
 from fracas.projections.screen import GM, PLAYERS, Screen, Timeline, chip
 from fracas.rules import Encounter
@@ -141,6 +142,10 @@ class Table:
         self.consoles: dict[str, Any] = {}
         self.unreachable = ""  # the log server's URL while it cannot be reached
         self.default: str | None = None  # the encounter a page that names none shows
+        # the streams of pages that name no encounter, and the one each shows: told when
+        # the file's current encounter is another (`fracas new`), they move over
+        self.followers: dict[asyncio.Queue[bytes], str] = {}
+        self.now: str | None = None  # the file's current encounter, read while some follow
         self.templates = jinja2.Environment(
             loader=jinja2.PackageLoader("fracas.cli", "templates"),
             autoescape=True,
@@ -302,10 +307,33 @@ class Table:
         if version is not None and version == self.data_version:
             return []
         self.data_version = -1 if version is None else version
+        if self.followers:
+            self.now = self.current(store)
         heads = store.heads(sorted({name for name, _ in self.watched}))
         moved = [name for name, head in heads.items() if self.heads.get(name) != head]
         self.heads.update(heads)
         return moved
+
+    def current(self, store: Any) -> str | None:
+        """The encounter a page naming none shows now: the one the server was started on,
+        else the file's latest started (None while it has none)."""
+        try:
+            return self.default or latest(store)
+        except NotFoundError:
+            return None
+
+    def tell_followers(self) -> None:
+        """Each page following the file's current encounter that shows another is told
+        which it is now, once (it loads it: the stream's `encounter` event)."""
+        now = self.now
+        if now is None:
+            return
+        for queue, shown in list(self.followers.items()):
+            if shown != now:
+                self.followers[queue] = now
+                if queue.full():
+                    queue.get_nowait()  # (a screen it had not read: the page reloads)
+                queue.put_nowait(f"event: encounter\ndata: {json.dumps(now)}\n\n".encode())
 
     def update(self, name: str, audience: str) -> str:
         """The live screen as one event-stream message: its step count and its HTML."""
@@ -426,6 +454,7 @@ class Table:
             try:
                 names = await self.run(self.changed)
                 self.reached()
+                self.tell_followers()
                 if names:
                     for watched, change, entire in await self.run(lambda n=names: self.messages(n)):
                         for queue in list(watched.queues):
@@ -448,12 +477,19 @@ class Table:
             self.unreachable = ""
 
     async def stream(
-        self, name: str, audience: str, queue: asyncio.Queue[bytes] | None = None
+        self,
+        name: str,
+        audience: str,
+        queue: asyncio.Queue[bytes] | None = None,
+        follows: bool = False,
     ) -> AsyncIterator[bytes]:
-        """The audience's screen as it changes; an empty message queued ends it."""
+        """The audience's screen as it changes; an empty message queued ends it. `follows`:
+        the page named no encounter, and is told when the file's current one is another."""
         queue = asyncio.Queue(maxsize=1) if queue is None else queue
         try:
             yield await self.joined(name, audience, queue)
+            if follows:
+                self.followers[queue] = name
             while True:
                 try:
                     message = await asyncio.wait_for(queue.get(), KEEPALIVE)
@@ -465,6 +501,7 @@ class Table:
                 yield message
         finally:
             self.watched[(name, audience)].queues.discard(queue)
+            self.followers.pop(queue, None)
 
 
 def warn(line: str) -> None:
@@ -572,6 +609,7 @@ def build(table: Table) -> Starlette:
                     token=table.token if audience == GM else "",
                     mode=table.phones.mode,
                     base=("/gm" if audience == GM else "") + f"/e/{name}",
+                    follows="encounter" not in request.path_params,
                     monsters=table.bestiary(name) if audience == GM else [],
                     party=audience == GM and has_party(fracas) and name != PARTY,
                     invitees=table.invitees(name) if audience == GM else [],
@@ -600,9 +638,11 @@ def build(table: Table) -> Starlette:
         return await guarded(request, show)
 
     async def stream(request: Request) -> Response:
+        follows = "follow" in request.query_params  # a page that named no encounter
+
         async def show(name: str, audience: str) -> Response:
             return StreamingResponse(
-                table.stream(name, audience),
+                table.stream(name, audience, follows=follows),
                 media_type="text/event-stream",
                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
             )

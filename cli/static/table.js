@@ -144,8 +144,11 @@
   });
   function connect() {
     if (over) return;
-    const opened = stream = new EventSource(base + "/stream");
+    const follows = body.dataset.follows === "yes";  // a page that named no encounter
+    const opened = stream = new EventSource(base + "/stream" + (follows ? "?follow" : ""));
     opened.addEventListener("screen", onScreen);
+    // the file's current encounter is another (`fracas new`): such a page loads it
+    opened.addEventListener("encounter", () => { over = true; opened.close(); location.reload(); });
     // a phone's link the GM revoked: the stream's last word, its line for the page to say
     opened.addEventListener("gone", (event) => {
       over = true;
