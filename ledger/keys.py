@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import suppress
 from pathlib import Path
 
+from fracas.ledger import durability
 from fracas.ledger.errors import RefusedError
 
 
@@ -45,7 +46,7 @@ class KeyFile:
         else:
             conn = sqlite3.connect(self.path, isolation_level=None, timeout=10.0)
             conn.execute("PRAGMA journal_mode=DELETE")
-            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute(f"PRAGMA synchronous={durability.SYNCHRONOUS}")
             conn.execute(
                 "CREATE TABLE IF NOT EXISTS sealed (name TEXT PRIMARY KEY, value TEXT NOT NULL)"
             )

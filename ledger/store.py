@@ -20,7 +20,7 @@ from pathlib import Path
 
 import msgspec
 
-from fracas.ledger import chain
+from fracas.ledger import chain, durability
 from fracas.ledger.base import (
     APPEND_ONLY_TRIGGERS,
     CREATE_GLANCE_INDEX,
@@ -221,6 +221,7 @@ class Checkpointer:
                 self._wake.wait()
                 self._wake.clear()
                 with suppress(sqlite3.Error):
+                    conn.execute(f"PRAGMA synchronous={durability.SYNCHRONOUS}")
                     conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
                 self._ran.set()
                 if self._stopping:
@@ -448,6 +449,8 @@ def _add_secrets(source: str, target: str) -> None:
 
 def on_disk(path: str) -> None:
     """Wait until the file's contents are on the disk (fsync)."""
+    if not durability.flushed():
+        return
     descriptor = os.open(path, os.O_RDONLY)
     try:
         os.fsync(descriptor)
@@ -488,7 +491,7 @@ class Store(LogStore):
         *,
         readonly: bool = False,
         create: bool = True,
-        synchronous: str = "FULL",
+        synchronous: str | None = None,
         background_checkpoints: bool = True,
         keys: str | None = None,
     ) -> None:
@@ -523,6 +526,7 @@ class Store(LogStore):
                     probe.close()
                 if found == 0 and not create:
                     raise NotFoundError(f"no fracas log at {self.path}; `fracas new` starts one")
+            synchronous = synchronous or durability.SYNCHRONOUS
             conn = self._writer(memory, synchronous, background_checkpoints)
             if background_checkpoints and not memory:
                 self._checkpointer = Checkpointer(self.path)

@@ -67,7 +67,7 @@ class Fracas:
         self,
         path: str | Path | LogStore = "fracas.db",
         *,
-        synchronous: str = "FULL",
+        synchronous: str | None = None,
         readonly: bool = False,
         create: bool = True,
     ) -> None:

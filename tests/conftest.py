@@ -13,7 +13,8 @@ from fracas.cli.main import cli
 from fracas.projections import Fracas
 from tests.support import ON_POSTGRES
 
-pytest_plugins = ["fracas.testing.tiers"]  # `pytest --tier slow` or `all`: README, Set up
+# `pytest --tier slow` or `all` (README, Set up); logs opened in the test's process commit unflushed
+pytest_plugins = ["fracas.testing.tiers", "fracas.testing.unflushed"]
 
 
 # -- the backend the suite runs against ------------------------------------------------------

@@ -68,7 +68,7 @@ def test_a_slot_below_the_spells_level_is_refused_in_one_line(table: Phones) -> 
     fields = {"spell": "hold person", "level": 1}
     sent = table.tap("cleric", action="cast", targets=["gob"], fields=fields)
     assert sent.status_code == 400, sent.text
-    assert sent.text.count("\n") <= 1 and "level 2 or higher" in sent.text, sent.text
+    assert sent.text.count("\n") <= 1 and "a 2nd-level slot or higher" in sent.text, sent.text
     assert table.steps() == before
 
 

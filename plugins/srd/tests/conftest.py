@@ -1,1 +1,2 @@
-pytest_plugins = ["fracas.testing.tiers"]  # `pytest --tier slow` or `all`: fracas's README
+# `pytest --tier slow` or `all` (fracas's README); a test's own logs commit unflushed
+pytest_plugins = ["fracas.testing.tiers", "fracas.testing.unflushed"]
