@@ -218,3 +218,31 @@ def test_the_tv_marks_the_last_roll_as_earlier_and_a_dead_row_in_full_ink(
     assert not small, small
     faint = [s for s in seen if s[0] < 4.5 and s[2] != "die dropped"]
     assert not faint, faint
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_every_word_on_the_tv_is_28_px_in_every_ruleset(
+    ruleset: str, tmp_path: Path, browser: Any
+) -> None:
+    """An outside table tester (issue 37): pool's die marks ("+1", "−1") were 15 px and the
+    log's step numbers 22 px on a 1080p TV, the rest 28 px; the legibility test skipped both
+    and ran in srd alone. Every word in view, a die's mark and a step's number too, is 28 px
+    or more in every ruleset."""
+    db = tmp_path / f"{ruleset}.db"
+    nine(db, ruleset)
+    if ruleset != "fudge":  # the latest dice an attack's (fudge's fall as a declared turn resolves)
+        with Fracas(str(db)) as log:
+            encounter = log.encounter("ford")
+            actor = encounter.view().acting[0]
+            target = "hero1" if actor != "hero1" else "hero0"  # unharmed, standing
+            do(encounter, {"action": "attack", "actor": actor, "targets": [target]})
+    with served(db) as running:
+        tv = browser.new_context(**TV).new_page()
+        tv.goto(running.players)
+        tv.locator("#screen .screen section.dice").wait_for(timeout=8000)
+        seen = tv.evaluate(CONTRAST)
+    assert any("step-link" in s[2] for s in seen), seen  # the log's numbers are measured
+    if ruleset == "pool":  # a pool's faces say what each adds to its count
+        assert any(s[2] == "adds" for s in seen), seen
+    small = [s for s in seen if s[1] < 28]
+    assert not small, (ruleset, small)
