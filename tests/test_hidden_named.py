@@ -5,6 +5,7 @@ after it follow at once, and what reads the hidden one's sheet (its Armor Class,
 DC, the rolls against it) stays out; the players' step numbers are the GM's."""
 
 import json
+import re
 from pathlib import Path
 
 from fracas.cli.serve import Table
@@ -114,13 +115,19 @@ def test_the_head_codes_footer_says_why_it_stops_and_goes_once_all_is_shown(tmp_
     run("add", "alice", "--set", "dex=14", "--side", "pc")
     run("add", "bob", "--set", "dex=10")
     run("begin")
-    kept = "the steps after it hold what the GM keeps back"
+    kept = "secret until shown"
     for doing, showing in (
         (("roll", "d20", "--secret"), ("disclose", "5")),
         (("add", "lurk", "--set", "dex=3", "--hidden"), ("reveal-combatant", "lurk")),
     ):
         run(*doing)
         assert kept in footer(), doing
+        # issue 37 (a table tester): the TV's footer ran to five lines and never said which
+        # step held it back; now short, naming the step the GM keeps secret
+        said = re.sub(r"<[^>]+>", "", footer().split("</p>", 1)[0])
+        found = re.search(r"as of step (\d+): the GM keeps step (\d+) secret until shown", said)
+        assert found and int(found[2]) == int(found[1]) + 1, said
+        assert len(said.split()) <= 16, said
         run(*showing)
         assert kept not in footer() and "note it" in footer(), showing
     run("act", "alice", "other", "-o", "what=listens", "-o", "test=dex", "--secret")
