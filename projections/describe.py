@@ -184,6 +184,25 @@ def added_terms(event: Rolled, reads: str) -> str:
     return "".join(f" {m.value:+d}" for m in event.modifiers if m.value)
 
 
+def worded_terms(event: Rolled, reads: str) -> str:
+    """The modifiers the system adds to the roll, each with its sign and what it is, for a
+    screen read without the rules to hand (" +2 Dexterity modifier +2 proficient with
+    scimitar"); "" where it adds none, or reads the total alone."""
+    if reads != MODIFIED:
+        return ""
+    notes = notes_of(event.modifiers)
+    said = (f" {m.value:+d} {m.reason}" for m, note in zip(event.modifiers, notes, strict=True)
+            if m.value and not note)  # fmt: skip
+    return "".join(said)
+
+
+def edges_said(event: Rolled) -> str:
+    """Why the roll has two d20s keeping one, in the ruleset's words ("with disadvantage:
+    the target is hidden"); "" where it has no edge."""
+    said = [f"with {m.reason.removeprefix('with ')}" for m in event.modifiers if edge_of(m)]
+    return "; ".join(said)
+
+
 def author_words(who: str, names: Mapping[str, str] | None = None) -> str:
     """Who gave a step, typed its dice or wrote a note, as a line names them: the GM is
     "the GM", never their id "gm"; anyone else by their name where `names` has it."""

@@ -15,11 +15,12 @@ from fracas.ledger.history import COMMAND
 from fracas.projections.describe import (
     FACES,
     TOTAL,
-    added_terms,
     came_to,
     describe,
     describe_control,
+    edges_said,
     said_modifiers,
+    worded_terms,
 )
 from fracas.projections.secrecy import (
     UNSEEN,
@@ -107,10 +108,12 @@ class RollLine(msgspec.Struct, frozen=True):
     kept: list[int] | msgspec.UnsetType = msgspec.UNSET  # as on the Roll: unset, all count
     came_to: int | None = None  # what the ruleset compares (`describe.came_to`); None: a pool
     worth: list[int] | None = None  # a pool's: what each face adds to its count (+1, -1)
-    terms: str = ""  # the modifiers it adds to its faces, signed (" +3 +2"; `added_terms`)
+    # the modifiers it adds to its faces, signed, each saying what it is (`worded_terms`)
+    terms: str = ""
     # rolled by the step that asked for a reaction, shown again in the answer that settled
     # it (`decided_with`): its dice were typed (or not) there, not in this step
     carried: bool = False
+    edge: str = ""  # why two d20s keep one ("with disadvantage: ..."; `edges_said`)
 
     def typed(self) -> bool:
         return self.source == "manual"
@@ -306,8 +309,9 @@ def roll_line(
         roll.kept,
         came_to(event, reads),
         worth,
-        added_terms(event, reads),
+        worded_terms(event, reads),
         carried,
+        edges_said(event),
     )
 
 

@@ -628,3 +628,25 @@ def test_the_dice_panel_s_words_do_not_run_together(system: str, tmp_path: Path)
             assert "typed by" in said, said
             glued = re.search(r"\S(?:\u270e|the server's dice|=)", said)
             assert not glued, (audience, said)
+
+
+@pytest.mark.sqlite_file
+def test_the_dice_panel_says_what_each_term_and_a_disadvantage_is(tmp_path: Path) -> None:
+    """An outside table tester (issue 37): the TV's dice read "2d20kl1: 16 4 +2 +2 = 8",
+    with no word that two d20s keeping the lower is disadvantage (nor why), nor what each
+    +2 is. Each term says what it is, in the ruleset's words."""
+    db = tmp_path / "srd.db"
+    with Fracas(db) as opened:
+        e = opened.new("srd", title="Bridge", encounter="bridge")
+        do(e, {"action": "join", "combatant": "wren", "name": "Wren", "side": "pc",
+               "sheet": srd_sample("rogue")})  # fmt: skip
+        do(e, {"action": "join", "combatant": "gob", "name": "Goblin 2", "side": "npc",
+               "sheet": srd_sample("goblin")})  # fmt: skip
+        do(e, {"action": "begin"}, dice=[1, 20])
+        attack = {"action": "attack", "actor": "gob", "targets": ["wren"], "weapon": "scimitar"}
+        do(e, {**attack, "disadvantage": True}, dice=[16, 4])
+    dice = re.search(r'<section class="dice".*?</section>', screens(db)[PLAYERS], re.S)
+    assert dice
+    said = " ".join(text_of(dice[0]).split())
+    assert "2d20kl1 (with disadvantage: " in said, said
+    assert re.search(r"\+2 Dex modifier \+2 proficient with scimitar = 8", said), said
