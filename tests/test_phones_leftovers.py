@@ -288,3 +288,25 @@ def test_a_dying_characters_own_phone_counts_the_death_saves_the_board_does(
         assert "dying (1 saved, 0 failed)" in tv, tv
         assert "dying (1 saved, 0 failed)" in panel, panel
         assert panel.count(">dying") == 1, panel  # said once, not a bare chip beside it
+
+
+def test_a_dying_characters_player_may_type_the_death_save_they_rolled(tmp_path: Path) -> None:
+    """Issue 37 (a table tester): the docs said the server rolls a phone's Death save, and
+    the phone offered a "Your dice" box for it. At a table a player rolls their own death
+    save: the d20 they type is the save's, recorded as typed by them, and the docs say so."""
+    db = tmp_path / "dying.db"
+    dying_fight(db, "own_step")
+    with phones(db, ("hero",)) as table:
+        panel = table.panel("hero")
+        chosen = re.search(r'<fieldset class="chosen" data-action="death_save".*?</fieldset>',
+                           panel, re.S)  # fmt: skip
+        assert chosen and "d20" in chosen[0], panel  # its dice field asks for the d20
+        sent = table.tap("hero", action="death_save", dice=[14])
+        assert sent.status_code == 200, sent.text
+        rolled = last_rolls(db)
+        said = [(r.purpose, r.roll.faces, r.roll.source, r.roll.entered_by) for r in rolled]
+        assert said == [("death save", [14], "manual", "hero")], said
+    docs = (Path(__file__).parents[1] / "docs" / "table.md").read_text()
+    paragraph = " ".join(docs[docs.index("death_saves=own_step") :].split("\n\n")[0].split())
+    assert "the server rolls it," not in paragraph, paragraph
+    assert "unless the player types the d20 they rolled" in paragraph, paragraph
