@@ -56,46 +56,49 @@ def slot_for(caster: Fighter, spell: Spell, asked: int | None) -> int:
             f"{spell.name} is {levelled(spell.level, 'spell')}: it needs "
             f"{levelled(spell.level, 'slot')} or higher (srd-51)"
         )
-    if level > len(caster.sheet.slots):
-        listed = f"slots = {list(caster.sheet.slots)}" if caster.sheet.slots else "no slots"
-        none = f"{caster.name} has no {ordinal(level)}-level spell slots ({listed} on the sheet, "
-        none += "by level; "
+    if level > len(caster.sheet.slots) or not slots_left(caster, level):
         raise RefusedError(
-            f"{none}srd-50)" + another_slot(caster, spell, level),
-            player=f"{none}srd-50)" + another_slot(caster, spell, level, player=True),
-        )
-    if not slots_left(caster, level):
-        total = slots_of(caster, level)
-        spent = f"all {total} spent" if total else "none on the sheet"
-        none = f"{caster.name} has no {ordinal(level)}-level spell slot left ({spent}; srd-50)"
-        raise RefusedError(
-            none + another_slot(caster, spell, level),
-            player=none + another_slot(caster, spell, level, player=True),
+            no_slot(caster, spell, level), player=no_slot(caster, spell, level, player=True)
         )
     return level
 
 
-def another_slot(caster: Fighter, spell: Spell, level: int, player: bool = False) -> str:
-    """srd-50, srd-51: how it may still be cast, as the refusal ends: the lowest higher
-    slot left, else the highest lower one its level allows (an upcast asked too high);
-    else the slots left, too low, and the long rest that restores them."""
-    levels = range(1, len(caster.sheet.slots) + 1)
+def no_slot(caster: Fighter, spell: Spell, level: int, player: bool = False) -> str:
+    """srd-50, srd-51: the refusal of a slot level with none left, said once: how the spell
+    may still be cast (the lowest higher slot left, else the highest lower one its level
+    allows: an upcast asked too high); else the slots left, too low, and the long rest that
+    restores them where the sheet has any (`fracas party rest long` for a party member)."""
+    have = caster.sheet.slots
+    levels = range(1, len(have) + 1)
     higher = [n for n in levels if n > level and slots_left(caster, n)]
     lower = [n for n in levels if spell.level <= n < level and slots_left(caster, n)]
+    name, nth = caster.name, ordinal(level)
     if higher or lower:
+        if level > len(have):
+            listed = f"slots = {list(have)}" if have else "no slots"
+            none = f"{name} has no {nth}-level spell slots ({listed} on the sheet, by level; "
+        else:
+            total = slots_of(caster, level)
+            spent = f"all {total} spent" if total else "none on the sheet"
+            none = f"{name} has no {nth}-level spell slot left ({spent}; "
         n = higher[0] if higher else lower[-1]
         how = f"choose slot level {n}" if player else f"-o level={n}"
-        return f": cast it with {levelled(n, 'slot')}, {how} ({slots_left(caster, n)} left)"
+        return (
+            f"{none}srd-50): cast it with {levelled(n, 'slot')}, {how} "
+            f"({slots_left(caster, n)} left)"
+        )
+    if not have:
+        return f"{name} has no spell slots (none on the sheet; srd-50)"
+    none = f"{name} has no {nth}-level or higher spell slot left (srd-50)"
+    if not any(have):  # nothing a rest could restore
+        return none
     left = [
         f"{slots_left(caster, n)} at {ordinal(n)} level" for n in levels if slots_left(caster, n)
     ]
-    said = (
-        f"left: {', '.join(left)}, too low for {spell.name}"
-        if left
-        else ("none is left of any level")
-    )
-    rest = " (`fracas party rest long`)" if caster.side == "pc" and not player else ""
-    return f", nor any higher; {said}; a long rest restores them all{rest}"
+    if left:
+        none += f"; left: {', '.join(left)}, too low for {spell.name}"
+    rest = " (`fracas party rest long`)" if caster.of_party and not player else ""
+    return f"{none}; a long rest restores them{rest}"
 
 
 def spend_slot(caster: Fighter, level: int) -> list[Event]:

@@ -151,8 +151,21 @@ def test_a_refused_slot_names_the_slots_left_or_the_long_rest(gm):
     ok(gm, "next")
     ok(gm, "next")
     assert refused(gm, "act", "ilse", "cast", "mage", "-o", "spell=magic missile") == (
-        "Error: Ilse has no 1st-level spell slot left (all 1 spent; srd-50), nor any higher; "
-        "none is left of any level; a long rest restores them all (`fracas party rest long`)"
+        "Error: Ilse has no 1st-level or higher spell slot left (srd-50); a long rest "
+        "restores them"  # Ilse is no party member: `fracas party rest long` would not
+    )
+
+
+def test_a_slot_refusal_says_it_once_and_names_no_rest_a_sheet_without_slots_cannot_use(gm):
+    """Issue 40: "no level 1 spell slot left (none on the sheet; srd-50), nor any higher;
+    none is left of any level; a long rest restores them all (`fracas party rest long`)"
+    for a monster whose sheet had none, in no party."""
+    ok(gm, "new", "-r", "srd", "--id", "chapel")
+    add(gm, "brannoc", "fighter", "Brannoc")
+    ok(gm, "add", "acolyte", "--monster", "acolyte", "--set", "slots=[0, 0]")
+    ok(gm, "begin", "--dice", "2,19")
+    assert refused(gm, "act", "acolyte", "cast", "brannoc", "-o", "spell=bless") == (
+        "Error: Acolyte has no 1st-level or higher spell slot left (srd-50)"
     )
 
 
