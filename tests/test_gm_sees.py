@@ -64,9 +64,8 @@ def test_the_gm_s_page_marks_the_hidden_and_the_secret_and_the_players_page_neit
     gm, players = pages(run.db)
     assert 'class="hidden-mark">not shown to players</span>' in gm
     assert "secret, not disclosed" in gm
-    assert "hidden-mark" not in players and "secret" not in players.lower().replace(
-        "gm's secret roll", ""
-    )
+    said = players.lower().replace("gm's secret roll", "").replace("secret until shown", "")
+    assert "hidden-mark" not in players and "secret" not in said
     run("disclose", str(step))
     run("reveal-combatant", "bishop")
     gm, _ = pages(run.db)

@@ -16,56 +16,10 @@ from fracas.projections.phones import player_actions, shows
 from fracas.rules import load as load_ruleset
 from fracas.rules.reactions import ask_until
 from tests.casts import fudge, shotclock, timeslice
-from tests.support import KNIFE, SIX, do, gunner, rolls, sheet, srd_sample
-from tests.web import duel, phones
+from tests.support import KNIFE, SIX, do, gunner, sheet, srd_sample
+from tests.web import armed, fight, gm, phones, secret_attack, until_turn
 
 pytestmark = pytest.mark.sqlite_file
-
-
-def fight(tmp_path: Path, ruleset: str) -> Path:
-    db = tmp_path / f"{ruleset}.db"
-    duel(db, ruleset)
-    return db
-
-
-def gm(db: Path, command: dict[str, Any], **how: Any) -> int:
-    """A step of the GM's, through the API (secret, hidden, ask as the CLI's flags)."""
-    with Fracas(str(db)) as log:
-        encounter = log.encounter("fight")
-        return encounter.execute(encounter.ruleset.command(command), **how).step
-
-
-def until_turn(db: Path, who: str) -> None:
-    """The GM passes turns until WHO acts (shot by shot in shotclock: many passes)."""
-    for _ in range(40):
-        with Fracas(str(db)) as log:
-            if who in log.encounter("fight").view().acting:
-                return
-        gm(db, {"action": "next"})
-    raise AssertionError(f"{who}'s turn never came")
-
-
-def armed(db: Path, who: str) -> dict[str, str]:
-    """The weapon field of WHO's attack: the first weapon on their sheet, if any."""
-    with Fracas(str(db)) as log:
-        encounter = log.encounter("fight")
-        sheet = encounter.state.fighters[who].sheet
-        weapons = encounter.ruleset.weapons_of(sheet)
-    return {"weapon": weapons[0]} if weapons else {}
-
-
-def secret_attack(db: Path) -> int:
-    """On the foe's turn, the GM rolls the foe's attack on the hero as a secret: the step
-    that rolls it (4dF's declared attack rolls as the GM's next resolves it)."""
-    until_turn(db, "foe")
-    attack = {"action": "attack", "actor": "foe", "targets": ["hero"], **armed(db, "foe")}
-    step = gm(db, attack, secret=True)
-    for _ in range(6):
-        with Fracas(str(db)) as log:
-            if rolls(log.encounter("fight").events_of_step(step)):
-                return step
-        step = gm(db, {"action": "next"}, secret=True)
-    raise AssertionError("the foe's attack never rolled")
 
 
 def wizard_and_wolf(tmp_path: Path) -> Path:

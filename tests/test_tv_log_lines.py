@@ -13,8 +13,7 @@ from fracas.projections import Fracas
 from fracas.projections.replay import timeline
 from fracas.rules import Encounter
 from tests.support import do
-from tests.test_phones_table import fight, secret_attack
-from tests.web import RULESETS, cast_of, duel, phones
+from tests.web import RULESETS, cast_of, duel, fight, phones, secret_attack
 
 ENTRY = r'<li[^>]*data-part="step:\d+">.*?</li>'
 

@@ -24,7 +24,7 @@ from fracas.cli.main import cli
 from fracas.projections import Fracas
 from fracas.projections.replay import timeline
 from tests.casts import CASTS
-from tests.support import SHEETS, do, srd_sample
+from tests.support import SHEETS, do, rolls, srd_sample
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
@@ -489,3 +489,52 @@ def landed_by(page: Any, db: Path, who: str, count: int) -> None:
             return
         page.wait_for_timeout(100)
     raise AssertionError(f"{who} never took step {count}")
+
+
+# -- a duel's steps the GM takes through the API (the phones' and the TV's tests) ---------
+
+
+def fight(tmp_path: Path, ruleset: str) -> Path:
+    db = tmp_path / f"{ruleset}.db"
+    duel(db, ruleset)
+    return db
+
+
+def gm(db: Path, command: dict[str, Any], **how: Any) -> int:
+    """A step of the GM's, through the API (secret, hidden, ask as the CLI's flags)."""
+    with Fracas(str(db)) as log:
+        encounter = log.encounter("fight")
+        return encounter.execute(encounter.ruleset.command(command), **how).step
+
+
+def until_turn(db: Path, who: str) -> None:
+    """The GM passes turns until WHO acts (shot by shot in shotclock: many passes)."""
+    for _ in range(40):
+        with Fracas(str(db)) as log:
+            if who in log.encounter("fight").view().acting:
+                return
+        gm(db, {"action": "next"})
+    raise AssertionError(f"{who}'s turn never came")
+
+
+def armed(db: Path, who: str) -> dict[str, str]:
+    """The weapon field of WHO's attack: the first weapon on their sheet, if any."""
+    with Fracas(str(db)) as log:
+        encounter = log.encounter("fight")
+        sheet = encounter.state.fighters[who].sheet
+        weapons = encounter.ruleset.weapons_of(sheet)
+    return {"weapon": weapons[0]} if weapons else {}
+
+
+def secret_attack(db: Path) -> int:
+    """On the foe's turn, the GM rolls the foe's attack on the hero as a secret: the step
+    that rolls it (4dF's declared attack rolls as the GM's next resolves it)."""
+    until_turn(db, "foe")
+    attack = {"action": "attack", "actor": "foe", "targets": ["hero"], **armed(db, "foe")}
+    step = gm(db, attack, secret=True)
+    for _ in range(6):
+        with Fracas(str(db)) as log:
+            if rolls(log.encounter("fight").events_of_step(step)):
+                return step
+        step = gm(db, {"action": "next"}, secret=True)
+    raise AssertionError("the foe's attack never rolled")
