@@ -57,6 +57,7 @@ from fracas.rules.events import (
     Rolled,
     SeedRevealed,
     Spent,
+    TurnAdvanced,
 )
 from fracas.rules.gm import REMOVED
 from fracas.rules.names import closest, some_of
@@ -206,6 +207,17 @@ class Standing(msgspec.Struct, frozen=True):
     initiative: str
 
 
+class Part(msgspec.Struct, frozen=True):
+    """What one turn holds of a `next` that ends a turn and begins another: the turn (round,
+    who acts), the part in one sentence, its rolls and its marks."""
+
+    round: int
+    acting: list[str]
+    sentence: str
+    rolls: list[RollLine]
+    marks: list[str] = []
+
+
 class ReplayStep(msgspec.Struct, frozen=True):
     step: int
     control: str
@@ -240,6 +252,10 @@ class ReplayStep(msgspec.Struct, frozen=True):
     # each of `fallen`: how, as the ruleset set it: (condition, reason) ("dying", "dropped to
     # 0 HP"); an out condition ("dead") before a down one
     fell_as: dict[str, tuple[str, str]] = {}
+    # a `next` that brought something at the start of the turn it began, told turn by turn:
+    # the turn it ended with what came at that end, then the new turn's start (`turn_parts`);
+    # [] for a step told whole
+    parts: list[Part] = []
 
     def typed_by(self, names: dict[str, str]) -> str:
         """'dice typed by Alice Reyes' when someone typed this step's dice in (a player at
@@ -774,10 +790,13 @@ def timeline(
         primed = decided_with(frame, events, asked_rolls)
         if any(isinstance(e, ReactionAsked) for e in events):
             asked_rolls += [e for e in events if isinstance(e, Rolled)]
-        rolls = [
-            unseen_typist(
-                roll_line(settled(e, after_it, ruleset), reads, ruleset.face_worth, carried),
-                unseen,
+        rolled = [
+            (
+                e,
+                unseen_typist(
+                    roll_line(settled(e, after_it, ruleset), reads, ruleset.face_worth, carried),
+                    unseen,
+                ),
             )
             for e, after_it, carried in [
                 *((e, events, True) for e in primed),
@@ -788,6 +807,7 @@ def timeline(
                 ),
             ]
         ]
+        rolls = [line for _e, line in rolled]
         taken_back = frame.taken_back_by
         fell = newly_fallen(events, frame.command, before, ruleset)
         carried = is_party_step(frame.command)
@@ -824,6 +844,11 @@ def timeline(
                     lines_of[shown] = next(iter(alone)).step.headline
             short = with_disclosed(short, events, lines_of)
             lines_of[number] = short
+        parts = (
+            []
+            if masked or record.control != COMMAND
+            else turn_parts(ruleset, frame, events, command, names, (before, after), unseen, rolled)
+        )
         acted = whose_turn_ends(command, before) if record.control == COMMAND else None
         known_of = public_command(acted) or {}
         step = ReplayStep(
@@ -863,6 +888,7 @@ def timeline(
             str(known_of.get("action") or ""),
             [str(t) for t in known_of.get("targets") or []],
             fell_as(events, ruleset, fell) if fell else {},
+            parts,
         )
         yield Moment(
             step, after, audience.reported(seen), masked, audience.witnessed(number), record.step
@@ -937,6 +963,63 @@ def turn_begun(ruleset: Ruleset, frame: Frame) -> tuple[int, list[str]] | None:
                 return None
             at_start = True
     return (after.round, started) if at_start else None
+
+
+def turn_parts(
+    ruleset: Ruleset,
+    frame: Frame,
+    events: list[Event],
+    command: dict[str, Any] | None,
+    names: dict[str, str],
+    seen: tuple[View, View],
+    unseen: set[str],
+    rolled: list[tuple[Rolled, RollLine]],
+) -> list[Part]:
+    """A `next` that ends one's turn and brings something at the start of the turn it
+    begins, told turn by turn: the turn it ended, with what came at that end (a save at the
+    end of the turn, a condition lasting until it), then the new turn's start (a dying
+    creature's death save, a condition lasting until then expiring); [] for any other step.
+    `events` and `seen` (the views before and after) are the audience's: a part says nothing
+    they may not know."""
+    before, after = seen
+    if command is None or command.get("action") != "next" or len(before.acting) != 1:
+        return []
+    clock_before, clock_after = ruleset.clock_of(frame.before), ruleset.clock_of(frame.after)
+    started = [w for w, turn in clock_after.turns.items() if clock_before.turns.get(w) != turn]
+    if not started:
+        return []
+    ended: list[Event] = []
+    begun: list[Event] = []
+    side = ended  # what no roll or expiry places follows the one before it
+    for event in events:
+        if isinstance(event, TurnAdvanced):
+            side = ended
+        elif isinstance(event, ConditionExpired):
+            side = begun if lasted_to_a_start(frame.before, event) else ended
+        elif isinstance(event, Rolled):
+            side = begun if event.actor in started else ended
+        side.append(event)
+    if not begun:
+        return []
+    said_by = whose_turn_ends(command, before)
+    order = initiative_order(after, ruleset)
+    at_start = {id(e) for e in begun}
+
+    def part(round_: int, acting: list[str], said: str, start: bool) -> Part:
+        lines = [line for e, line in rolled if (id(e) in at_start) == start]
+        taken = begun if start else ended
+        return Part(round_, acting, said, lines, marks(taken, ruleset))
+
+    opened = sentence(begun, None, names, ruleset)
+    whose = {e.actor for e in begun if isinstance(e, Rolled)}
+    whose |= {e.target for e in begun if isinstance(e, ConditionExpired)}
+    started = [w for w in started if w in whose] or started  # (several begin: theirs)
+    return [
+        part(before.round, before.acting, sentence(ended, command, names, ruleset,
+                                                   order=order, said_by=said_by), False),
+        part(clock_after.round, [] if set(started) & unseen else started,
+             opened[:1].upper() + opened[1:], True),
+    ]  # fmt: skip
 
 
 def lasted_to_a_start(state: Any, expired: ConditionExpired) -> bool:

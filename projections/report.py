@@ -260,14 +260,15 @@ def round_blocks(
     blocks: list[RoundBlock] = []
     turns: list[Turn] = []
     acting, title = None, ""
-    for index, (entry, (view, withheld)) in enumerate(entries):
+    told = [(part, shown) for entry, shown in entries for part in by_turn(entry)]
+    for index, (entry, (view, withheld)) in enumerate(told):
         number = entry.step.round
         if entry.step.acting != acting:  # (a turn's steps share who acts: titled once)
             acting, title = entry.step.acting, turn_title(entry.step.acting, names)
         if not turns or turns[-1].title != title:
             turns.append(Turn(title, []))
         turns[-1].entries.append(entry)
-        last = index + 1 == len(entries) or entries[index + 1][0].step.round != number
+        last = index + 1 == len(told) or told[index + 1][0].step.round != number
         if last:
             blocks.append(
                 RoundBlock(
@@ -280,6 +281,33 @@ def round_blocks(
             )
             turns = []
     return blocks
+
+
+def by_turn(entry: Entry) -> list[Entry]:
+    """A step as the report files it: whole, or a `next` that brought something at the
+    start of the turn it began in its parts (`ReplayStep.parts`): what came at the end of
+    the turn it ended under that turn, with the step's details; the new turn's start under
+    the new turn, with its own rolls."""
+    step = entry.step
+    if not step.parts:
+        return [entry]
+    ended, *begun = step.parts
+    told = [
+        msgspec.structs.replace(
+            entry,
+            step=msgspec.structs.replace(
+                step, round=ended.round, acting=ended.acting, sentence=ended.sentence,
+                rolls=ended.rolls, marks=ended.marks,
+            ),
+        )
+    ]  # fmt: skip
+    for part in begun:
+        shown = msgspec.structs.replace(
+            step, round=part.round, acting=part.acting, sentence=part.sentence,
+            rolls=part.rolls, marks=part.marks, lines=[],
+        )  # fmt: skip
+        told.append(Entry(shown, [], [], False))
+    return told
 
 
 # -- the summary ---------------------------------------------------------------------------
@@ -808,15 +836,15 @@ def step_item(entry: Entry, names: dict[str, str]) -> str:
     folded up under it."""
     step = entry.step
     opening = opening_html(entry, names)
-    if not step.lines:
+    if not step.lines and not step.rolls:
         return f"{opening}</li>\n"
     rolls = f"{ROLLS_HEAD}{roll_rows_html(step.rolls, names)}</table></div>\n" if step.rolls else ""
-    lines = list_items(step.lines)
+    lines = f"<ul>{list_items(step.lines)}</ul>" if step.lines else ""
     rules = rules_paragraph(entry.rules) if entry.rules else ""
     summary = "rolls and rules" if step.rolls else "details"
     return (
         f'{opening}<details class="more"><summary>{summary}</summary>\n{rolls}\n'
-        f"<ul>{lines}</ul>\n{rules}</details>\n</li>\n"
+        f"{lines}\n{rules}</details>\n</li>\n"
     )
 
 

@@ -2,9 +2,13 @@
 an attack a creature makes on its own turn asking for a reaction is that turn's, a
 legendary action at the end of another's turn stays at that turn's end (srd-29)."""
 
+import json
+
+import pytest
+
 from fracas.projections import Fracas
 from fracas.projections.report import encounter_report
-from tests.support import SRD_SAMPLES
+from tests.support import SIX, SRD_SAMPLES, member_sheet
 
 
 def filed(run) -> list[tuple[str, int, str]]:
@@ -80,3 +84,115 @@ def test_a_critical_hit_asking_for_a_reaction_is_summed_up_with_its_damage(run) 
     for fmt in ("md", "html"):
         text = run("export", "--format", fmt).output
         assert "Gob's attack on Ilse: 9 damage." in text.replace("&#39;", "'"), fmt
+
+
+def test_a_shield_ending_as_its_caster_s_turn_begins_is_filed_under_that_turn(run) -> None:
+    """Left (issue 40): the `next` that ends held Gob's turn holds Gob's save at that end
+    and, as Ilse's turn begins, her shield's end: one step of two turns, filed whole under
+    Gob's; the shield's end belongs under Ilse's heading."""
+    srd_fight(run, "20,15,10,5", ("gob2", "goblin", "npc"), ("maelis", "cleric", "pc"),
+              ("gob", "goblin", "npc"), ("ilse", "wizard", "pc"))  # fmt: skip
+    run("act", "gob2", "attack", "ilse", "--ask", "--dice", "10")
+    run("answer", "ilse", "shield")
+    run("next")
+    run("act", "maelis", "cast", "gob", "-o", "spell=hold person", "--dice", "2")
+    run("next")
+    run("next", "--dice", "3")  # Gob's save fails; Ilse's turn begins, her shield ends
+    steps = filed(run)
+    ended = [t for t, _n, said in steps if "no longer under shield" in said]
+    saved = [t for t, _n, said in steps if "saving throw against hold person (paralysed" in said]
+    assert (ended, saved) == (["Ilse's turn"], ["Gob's turn"]), steps
+
+
+def test_a_death_save_at_the_start_of_a_turn_is_told_under_that_turn_alone(run) -> None:
+    """The `next` that ends Brannoc's turn begins Maelis's with her death save: Brannoc's
+    turn ends under his heading; her save, under hers, says nothing of his turn's end."""
+    srd_fight(run, "20,15,5", ("brannoc", "fighter", "pc"), ("maelis", "cleric", "pc"),
+              ("gob", "goblin", "npc"))  # fmt: skip
+    run("harm", "maelis", "30")
+    run("next", "--dice", "7")
+    steps = [(t, said) for t, _n, said in filed(run)]
+    assert steps[-2:] == [
+        ("Brannoc's turn", "Brannoc ends the turn"),
+        ("Maelis's turn", "Maelis's death save 7 against 10, a failure (1 of 3)"),
+    ], steps
+    for fmt in ("md", "html"):
+        text = run("export", "--format", fmt).output.replace("&#39;", "'")
+        assert "Brannoc's turn ends" not in text, fmt
+        assert text.count("Maelis's death save 7 against 10") == 1, fmt
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_a_next_ending_one_turn_and_beginning_another_is_split_between_them(
+    run, tmp_path, ruleset
+) -> None:
+    """Each of Ann and Bo glows until the end of their next turn and shines until its start:
+    a `next` that ends one's turn as the other's begins tells each expiry under its own
+    turn, never the one's glow and the other's shine in one line."""
+    run("new", "-r", ruleset, "-t", "a brawl")
+    run("add", "ann", "--sheet", member_sheet(tmp_path, ruleset), "--side", "pc", "--name", "Ann")
+    run("add", "bo", "--sheet", member_sheet(tmp_path, ruleset), "--name", "Bo")
+    run("begin")
+    for who in ("ann", "bo"):
+        run("condition", "set", who, "glowing", "--until", f"end:{who}")
+        run("condition", "set", who, "shining", "--until", f"start:{who}")
+    for _ in range(16):
+        move_on(run, ruleset)
+        if not any(c.startswith(("glowing", "shining")) for w in wounds(run) for c in w):
+            break
+    with Fracas(run.db) as log:
+        found = encounter_report(log.store, log.store.encounters()[-1])
+    steps = [(t.title, e.step.step, e.step.sentence)
+             for r in found.rounds for t in r.turns for e in t.entries]  # fmt: skip
+    expired = [(t, n, said) for t, n, said in steps if "no longer" in said]
+    for name in ("Ann", "Bo"):
+        for condition in ("glowing", "shining"):
+            said = f"{name} is no longer {condition}"
+            [(title, _n, _said)] = [e for e in expired if said in e[2]]
+            assert title == f"{name}'s turn", (name, condition, expired)
+    split = [(t, n) for t, n, said in expired if "Ann" in said and "Bo" in said]
+    assert not split, split
+    numbers = [n for _t, n, _said in steps]
+    assert any(numbers.count(n) == 2 for n, _said in {(n, s) for _t, n, s in expired}), steps
+
+
+def move_on(run, ruleset: str) -> None:
+    """The GM moves on; in fudge, once the one to declare has (003-29)."""
+    seen = json.loads(run("status", "--json").output)
+    if ruleset == "fudge" and seen["acting"] and "declaring" in seen["phase"]:
+        run("act", seen["acting"][0], "dodge")
+    run("next")
+
+
+def wounds(run) -> list[list[str]]:
+    return [w["conditions"] for w in json.loads(run("status", "--json").output)["wounds"]]
+
+
+def test_a_secret_save_stays_secret_when_its_next_is_split(run) -> None:
+    """The GM keeps held Gob's save at his turn's end secret (`next --secret`): the
+    players' report tells nothing of it, in neither turn the step is told under, until
+    the GM shows it; Ilse's shield ending is hers."""
+    srd_fight(run, "20,15,10,5", ("gob2", "goblin", "npc"), ("maelis", "cleric", "pc"),
+              ("gob", "goblin", "npc"), ("ilse", "wizard", "pc"))  # fmt: skip
+    run("act", "gob2", "attack", "ilse", "--ask", "--dice", "10")
+    run("answer", "ilse", "shield")
+    run("next")
+    run("act", "maelis", "cast", "gob", "-o", "spell=hold person", "--dice", "2")
+    run("next")
+    run("next", "--secret", "--dice", "3")
+    for fmt in ("md", "html"):
+        text = run("export", "--format", fmt, "--for", "players").output.replace("&#39;", "'")
+        assert "against hold person (paralysed" not in text, fmt
+        assert "3 -1 = 2" not in text, fmt
+    with Fracas(run.db) as log:
+        found = encounter_report(log.store, log.store.encounters()[-1], players=True)
+    said = [(t.title, e.step.sentence) for r in found.rounds for t in r.turns for e in t.entries]
+    assert not any("hold person (paralysed" in s or "no longer under shield" in s
+                   for _t, s in said), said  # fmt: skip
+    assert said[-1][1].endswith("GM-only until the GM discloses it"), said
+    run("disclose", "12")
+    with Fracas(run.db) as log:
+        found = encounter_report(log.store, log.store.encounters()[-1], players=True)
+    said = [(t.title, e.step.sentence) for r in found.rounds for t in r.turns for e in t.entries]
+    shown = [(t, s) for t, s in said if "hold person (paralysed" in s or "under shield" in s]
+    assert [t for t, _s in shown][-2:] == ["Gob's turn", "Ilse's turn"], said
