@@ -332,8 +332,29 @@ def text_for(name: str, w: Words) -> st.SearchStrategy:
     return st.sampled_from(w.words + TEXT + w.people)
 
 
+COMMANDS_KEPT = 256  # command strategies kept (see command_strategy)
+_commands: dict[tuple[int, str, bytes], tuple[Ruleset, st.SearchStrategy]] = {}
+
+
 def command_strategy(ruleset: Ruleset, action: str, w: Words) -> st.SearchStrategy:
-    """A command of `action` with every field drawn from its declared type (or left out)."""
+    """A command of `action` with every field drawn from its declared type (or left out).
+    The same strategy object for the same ruleset, action and words: a fight draws a command
+    at every move among the same few people, and a new strategy each time cost hypothesis
+    more (working out anew whether each part can draw anything, filling its caches) than
+    the whole fight's rules; the same strategy draws the same command from the same choices."""
+    words = msgspec.json.encode([w.people, w.acting, w.words, w.weapons, repr(w.values)])
+    key = (id(ruleset), action, words)
+    kept = _commands.get(key)
+    if kept is not None and kept[0] is ruleset:
+        return kept[1]
+    strategy = _command_strategy(ruleset, action, w)
+    _commands[key] = (ruleset, strategy)  # the ruleset kept too: its id is not reused
+    if len(_commands) > COMMANDS_KEPT:
+        del _commands[next(iter(_commands))]
+    return strategy
+
+
+def _command_strategy(ruleset: Ruleset, action: str, w: Words) -> st.SearchStrategy:
     struct = ruleset.command_struct(action)
     assert struct is not None, f"{ruleset.name} declares action {action!r} but no command for it"
     hints = typing.get_type_hints(struct, include_extras=True)

@@ -18,21 +18,22 @@ import contextlib
 import io
 import random
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
+from unittest import mock
 
 import msgspec
 from hypothesis import strategies as st
 
 from fracas.ledger import FracasError
 from fracas.ledger.history import COMMAND
-from fracas.projections import Fracas
+from fracas.projections import Fracas, secrecy
 from fracas.projections.board import unsaid
 from fracas.projections.exports import export_jsonl
 from fracas.projections.screen import PLAYERS, Timeline, shown_health
 from fracas.projections.secrecy import (
     MOST_WORLDS,
     declared_reach,
-    every_world,
     free_roll,
     parts,
     players_cut,
@@ -70,7 +71,7 @@ LIVENESS = Counter[str]()  # every ruleset's steps after a secret: "NAME shown",
 def check_secret_liveness(cast: Cast, data: st.DataObject) -> None:
     """A random fight with GM-only rolls and a hidden combatant: the players' cut, screen
     and export show exactly the maximal safe view, and the hidden one nowhere."""
-    with cast_installed(cast):
+    with cast_installed(cast), worked_out_once():
         fracas, encounter, frames, hidden = secret_fight(cast, data)
         fates, worlds = maximal_view(frames, encounter.ruleset, hidden)
         shown_exactly(fracas, encounter, frames, fates, worlds)
@@ -78,6 +79,37 @@ def check_secret_liveness(cast: Cast, data: st.DataObject) -> None:
         totals_read_alone(frames, encounter.ruleset, data)
         if hidden:
             nowhere_for_the_players(fracas, hidden)
+
+
+_worlds: dict[bytes, list[Any] | None] = {}  # one fight's: every_world's by what it was given
+
+
+def every_world(
+    ruleset: Ruleset, frame: Frame, worlds: list[Any], *, refused: bool
+) -> list[Any] | None:
+    """The product's `every_world`, worked out once for the same step from the same worlds
+    (`worked_out_once`)."""
+    key = msgspec.json.encode([ruleset.name, frame.record, frame.events, worlds, refused])
+    if key not in _worlds:
+        _worlds[key] = _every_world(ruleset, frame, worlds, refused=refused)
+    return _worlds[key]
+
+
+_every_world = secrecy.every_world
+
+
+@contextlib.contextmanager
+def worked_out_once() -> Iterator[None]:
+    """While one fight is checked, the states a step leads to from the same states are worked
+    out once, for the maximal view and the players' cut alike (both ask it of the first
+    secret step and of each step after it they follow, and it is most of the check's work):
+    a pure function of what it is given, so neither decides otherwise than alone."""
+    _worlds.clear()
+    try:
+        with mock.patch.object(secrecy, "every_world", every_world):
+            yield
+    finally:
+        _worlds.clear()
 
 
 def secret_fight(
