@@ -375,20 +375,32 @@ class ManualDice:
         entered_by: str,
         limits: Limits | None = None,
         typed_in: str = "--dice",  # where they were typed, as a refusal names it
+        rest: "SeededDice | None" = None,
     ) -> None:
         self.faces, self.entered_by, self.typed_in = list(faces), entered_by, typed_in
         self.count = len(self.faces)
         self.limits = limits or Limits()
         self.used: list[str] = []
+        # `rest`: the server's dice for the faces a roll wants past the last typed (a
+        # critical's doubled dice), each roll so filled said in `filled`
+        self.rest = rest
+        self.filled: list[str] = []
 
     def roll(self, spec: str, purpose: str) -> Roll:
         self.limits.check(spec)
         typed = iter(self.faces)
-        taken = 0
+        taken = filled = 0
+        servers: list[int] = []  # the server's faces for this roll, once typed ran out
 
         def next_face(values: Sequence[int]) -> int:
-            nonlocal taken
+            nonlocal taken, filled
             face = next(typed, None)
+            if face is None and self.rest is not None:
+                at = taken + filled
+                while len(servers) <= at:  # a run of exploding dice longer than theirs
+                    servers.extend(self.rest.roll(spec, purpose).faces)
+                filled += 1
+                return servers[at]
             if face is None:
                 # the rolls the typed faces went to: none before the first, said as nothing
                 so_far = f", after {runs(self.used)}" if self.used else ""
@@ -411,6 +423,10 @@ class ManualDice:
         faces = draw(spec, next_face, self.limits.dice)
         self.faces = self.faces[taken:]
         self.used.append(f"{one_roll(spec)} for the {purpose}")
+        if filled:
+            single = re.fullmatch(r"\d*d(\d+|F)", spec)
+            die = f"d{single[1]}" if single else f"of the dice of {spec}"
+            self.filled.append(f"{filled} more {die} for the {purpose}")
         return rolled(spec, faces, "manual", self.entered_by)
 
     @property

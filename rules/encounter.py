@@ -9,7 +9,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -79,6 +79,13 @@ def new_command_id() -> str:
     the order they were made and each new one lands at the end of the steps' index of
     command ids (one page written, where a random id lands on any page and splits them)."""
     return f"{time.time_ns():016x}{os.urandom(8).hex()}"
+
+
+class Asked(NamedTuple):
+    """Rolls of a player's, and how many faces they take."""
+
+    count: int
+    used: list[str]
 
 
 class StepOutcome(msgspec.Struct, frozen=True):
@@ -572,18 +579,40 @@ class Encounter:
             events = decided(typed)
             if typed.faces and not typed.used:
                 raise BadInputError(self._rolled_nothing(command, len(typed.faces)))
-            typed.finish()
-            return events
-        events, typed, others = self._own_dice(decided, seeded(), dice, entered_by, own)
-        if not typed.faces:
-            return events
-        if not others:  # no other's roll in the step: nothing it showed left them unused
-            typed.finish()
-        # another's roll (a save, a defence) may have left them unused: whether any
-        # outcome could have taken them, found without looking at how it fell
-        most, rolls = self._most_typed(decided, dice, entered_by, own)
-        typed.finish((most, rolls))
-        return [*events, unneeded(own, self._unneeded_line(events, typed, rolls, own))]
+            if not typed.faces:
+                return events
+            # the GM typed a player's dice as rolled together (attack and damage): those
+            # the outcome did not need land said so, up to the most any outcome takes
+            most = self._probe_all(decided, entered_by)
+            typed.finish((max(most.count, typed.taken), most.used))
+            actor = str(getattr(command, "actor", "") or entered_by)
+            return [*events, unneeded(actor, self._unneeded_line(events, typed, [], actor))]
+        # the player types every die the action may need before any is seen (their own
+        # roll against a number they never see, a target's save): how many they typed is
+        # judged by the ways the dice could fall, never by how they fell
+        asked, most = self._probe_own(decided, own)
+        if len(dice) < asked.count:
+            raise BadInputError(self._too_few(len(dice), asked.used))
+        rest = SeededDice(self._seed, epoch, self.id, f"{step}.rest", self.limits)
+        events, typed, _ = self._own_dice(decided, seeded(), dice, entered_by, own, rest=rest)
+        said: list[str] = []
+        if typed.filled:
+            said.append(f"the server rolled {', '.join(typed.filled)}: more than typed")
+        if typed.faces:
+            # whether any outcome could have taken them, found without the seeded dice
+            taken, rolls = self._most_typed(decided, dice, entered_by, own)
+            if most.count > taken:
+                taken, rolls = most.count, most.used
+            typed.finish((taken, rolls))
+            said.append(self._unneeded_line(events, typed, asked.used, own))
+        return [*events, *(unneeded(own, line) for line in said)]
+
+    def _too_few(self, typed: int, asked: list[str]) -> str:
+        return (
+            f"too few faces typed ({typed}): this action may roll {', '.join(asked)}; "
+            "type every one, in that order (a die the outcome does not need is shown "
+            "not needed)"
+        )
 
     def _own_dice(
         self,
@@ -593,14 +622,16 @@ class Encounter:
         entered_by: str,
         own: str,
         probe: float | None = None,
+        rest: SeededDice | None = None,
     ) -> tuple[list[Event], ManualDice, frozenset[int]]:
         """A step decided with `own`'s rolls typed and every other's from `others_dice`;
         with the typed faces, and the places of the rolls that were another's. `probe`:
-        `own`'s dice fall at that face of each die (`ProbeOwn`), `dice` unused."""
+        `own`'s dice fall at that face of each die (`ProbeOwn`), `dice` unused. `rest`:
+        the server's dice for faces a roll wants past the last typed."""
         others: frozenset[int] = frozenset()
         while True:  # ends: each pass gives one more roll of a step's finitely many
             typed = (
-                ManualDice(dice, entered_by, self.limits, PHONES_DICE)
+                ManualDice(dice, entered_by, self.limits, PHONES_DICE, rest)
                 if probe is None
                 else ProbeOwn(probe, entered_by, self.limits)
             )
@@ -630,7 +661,17 @@ class Encounter:
             with the_rulesets_own(self.ruleset):
                 return self.ruleset.decide_step(self.state, command, ctx)
 
-        best: tuple[tuple[int, int], list[str]] | None = None
+        return self._probe_own(decided, own)[0].used
+
+    def _probe_own(
+        self, decided: Callable[[Any], list[Event]], own: str
+    ) -> tuple[Asked, Asked]:
+        """`own`'s rolls as their dice and others' could fall (each die at its lowest, its
+        highest, next to either or in the middle; others' lowest or highest): the rolls
+        the dice help asks for (the most rolls, then the fewest faces: a hit, not a
+        critical's doubled dice), and the most faces any outcome takes, with its rolls."""
+        best: tuple[tuple[int, int], Asked] | None = None
+        most = Asked(0, [])
         refused: FracasError | None = None
         for others in (0, -1):  # others' rolls all lowest (a save failed), or all highest
             for at in (-2, 1, 0.5, -1, 0):
@@ -641,11 +682,27 @@ class Encounter:
                     continue
                 key = (len(typed.used), -typed.count)
                 if best is None or key > best[0]:
-                    best = (key, list(typed.used))
+                    best = (key, Asked(typed.count, list(typed.used)))
+                if typed.count > most.count:
+                    most = Asked(typed.count, list(typed.used))
         if best is None:
             assert refused is not None
             raise refused
-        return best[1]
+        return best[1], most
+
+    def _probe_all(self, decided: Callable[[Any], list[Event]], entered_by: str) -> Asked:
+        """The most faces a step with every roll typed could take, each die at its lowest,
+        its highest, next to either or in the middle, with the rolls that take them."""
+        most = Asked(0, [])
+        for at in (-2, 1, 0.5, -1, 0):
+            typed = ProbeOwn(at, entered_by, self.limits)
+            try:
+                decided(typed)
+            except FracasError:  # an outcome the rules refuse, or dice past the limit
+                continue
+            if typed.count > most.count:
+                most = Asked(typed.count, list(typed.used))
+        return most
 
     def _most_typed(
         self, decided: Callable[[Any], list[Event]], dice: list[int], entered_by: str, own: str
@@ -699,14 +756,14 @@ class Encounter:
     def _unneeded_line(
         self, events: list[Event], typed: ManualDice, most: list[str], own: str
     ) -> str:
-        """'5 typed for 1d8 for the sacred flame, not rolled after Goblin's Dexterity save
-        against sacred flame (DC 13): success'."""
+        """'not needed: 5 (typed for a d8 for the damage of sacred flame; unneeded after
+        goblin's Dexterity save against sacred flame (DC 13): success)', or without the
+        reason where it was the player's own roll (the step says how it fell)."""
         left = list(most)
         for made in typed.used:
             if made in left:
                 left.remove(made)
         faces = ", ".join(map(str, typed.faces))
-        what = f" for {', '.join(left)}" if left else ""
         hidden = self.hidden()
         names = {w.combatant: w.name for w in self.view().wounds}
         shown = [
@@ -716,8 +773,10 @@ class Encounter:
         ]
         theirs = [e for e in events if isinstance(e, Rolled) and e.actor != own]
         secret = any(e.secret or e.actor in hidden for e in theirs)
-        why = "another's roll" if secret or not shown else "; ".join(shown)
-        return f"{faces} typed{what}, not rolled: unneeded after {why}"
+        why = "another's roll" if secret else "; ".join(shown)
+        said = [f"typed for {', '.join(left)}"] if left else []
+        said += [f"unneeded after {why}"] if why else []
+        return f"not needed: {faces}" + (f" ({'; '.join(said)})" if said else "")
 
     def record(
         self, events: list[Event], *, command_id: str | None = None, author: str = "gm"
