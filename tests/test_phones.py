@@ -63,7 +63,7 @@ def test_a_token_is_kept_only_as_its_hash_and_never_leaves_in_an_export(
 def test_a_player_acts_on_their_turn_as_their_character_with_their_own_dice(
     table: Table,
 ) -> None:
-    typed = table.tap("alice", action="attack", targets=["cultist"], dice=[95])
+    typed = table.tap("alice", action="attack", targets=["cultist"], dice=[95, 5])
     assert typed.status_code == 200, typed.text
     steps = json.loads(table.log())
     last = steps[-1]
@@ -103,7 +103,7 @@ def test_a_step_the_servers_dice_decided_is_the_gms_to_take_back(table: Table) -
     assert refused.status_code == 403 and "only the GM takes it back" in refused.text
     assert "\n" not in refused.text.strip() and table.log() == before
     fracas(table.db, "undo")  # the GM's, as before
-    typed = table.tap("alice", action="attack", targets=["cultist"], dice=[95])
+    typed = table.tap("alice", action="attack", targets=["cultist"], dice=[95, 5])
     assert typed.status_code == 200, typed.text
     assert table.tap("alice", action="undo").status_code == 200
 

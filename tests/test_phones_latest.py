@@ -91,7 +91,7 @@ def test_a_take_back_names_the_step_it_takes_back(tmp_path: Path) -> None:
         if fight.view().acting[0] != "hero":
             fight.execute(fight.ruleset.command({"action": "next"}))
     with phones(db, ("hero",)) as table:
-        sent = table.tap("hero", action="attack", targets=["foe"], dice=[95])
+        sent = table.tap("hero", action="attack", targets=["foe"], dice=[95, 5])
         assert sent.status_code == 200, sent.text
         panel = table.panel("hero")
     # an outside table tester: the button carried the whole sentence, every roll in it,

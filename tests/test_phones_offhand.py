@@ -139,5 +139,5 @@ def test_a_rogues_phone_dashes_as_her_bonus_action_and_then_attacks(tmp_path: Pa
         assert sent.status_code < 300, sent.text
         shown = headed(table.panel("hero"))
         assert shown.get("attack") == "Action" and "bonus_dash" not in shown, shown
-        attacked = table.tap("hero", action="attack", targets=["gob"], dice=[2])
+        attacked = table.tap("hero", action="attack", targets=["gob"], dice=[2, 3])
         assert attacked.status_code < 300, attacked.text

@@ -126,7 +126,7 @@ def test_an_opportunity_attack_is_offered_only_to_those_the_move_names(table: Ta
     fracas(table.db, "act", "goblin", "move", "5", "-o", "leaves=rogue")
     assert "opportunity" not in action_labels(fighters_panel(table))
     assert action_labels(rogues_panel(table))["opportunity"] == "Opportunity attack on goblin"
-    sent = table.tap("rogue", action="opportunity", targets=["goblin"], dice=[2])
+    sent = table.tap("rogue", action="opportunity", targets=["goblin"], dice=[2, 3])
     assert sent.status_code == 200, sent.text  # the rogue's reaction is spent on it
     moved = fracas(table.db, "act", "goblin", "move", "5", "-o", "leaves=fighter,rogue")
     assert moved.returncode == 0, moved.stderr
