@@ -395,9 +395,11 @@ class ManualDice:
         def next_face(values: Sequence[int]) -> int:
             nonlocal taken, filled
             face = next(typed, None)
-            if face is None and self.rest is not None:
+            # an exploding die's reroll is not filled: its top face is the player's own
+            # to see, and its reroll theirs to type
+            if face is None and self.rest is not None and "!" not in spec:
                 at = taken + filled
-                while len(servers) <= at:  # a run of exploding dice longer than theirs
+                if not servers:
                     servers.extend(self.rest.roll(spec, purpose).faces)
                 filled += 1
                 return servers[at]
