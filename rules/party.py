@@ -11,7 +11,14 @@ from typing import Any
 from fracas.ledger import RefusedError
 from fracas.rules import durations, roster
 from fracas.rules.commands import Carry, Join, Leave, PartyCommand, Rest, SendParty, Update
-from fracas.rules.events import Carried, ConditionSet, Event, MemberLeft, PartySent
+from fracas.rules.events import (
+    Carried,
+    ConditionCleared,
+    ConditionSet,
+    Event,
+    MemberLeft,
+    PartySent,
+)
 from fracas.rules.views import PARTY
 
 REMOVED = "removed"
@@ -55,7 +62,24 @@ def restore(rules: Any, state: Any, who: str, stands: dict[str, Any]) -> list[Ev
     elif lost < 0:
         events += rules.heal_by_hand(state, who, -lost, reason)
     after = roster.fold(rules.evolve, state, events)
-    return events + conditions_to(after, who, stands.get("conditions", {}), reason)
+    wanted = stands.get("conditions", {})
+    have = roster.find(after.fighters, who).conditions
+    return (
+        events
+        + ended(who, lasting(rules, have), wanted)
+        + conditions_to(after, who, wanted, reason)
+    )
+
+
+ENDED_THERE = "it ended in the fight"
+
+
+def ended(
+    who: str, held: dict[str, dict[str, Any]], wanted: dict[str, dict[str, Any]]
+) -> list[Event]:
+    """The lasting conditions a combatant holds that the standing it comes to has not (one
+    cleared in the fight it comes home from): cleared, so none comes back between fights."""
+    return [ConditionCleared(who, name, ENDED_THERE) for name in held if name not in wanted]
 
 
 def conditions_to(

@@ -546,3 +546,25 @@ def test_a_gms_set_of_how_a_member_stands_is_what_the_next_fight_starts_from(run
     assert "HP 1/31 +4 temp, slots 1st 3/4 · 2nd 0/2, Hit Dice 2/4" in run("party").output
     run("party", "rest", "long")  # the long rest after it brings back what it brings back
     assert "HP 31/31, slots 1st 4/4 · 2nd 2/2, Hit Dice 4/4" in run("party").output
+
+
+@pytest.mark.parametrize("ruleset", SIX)
+def test_a_lasting_condition_cleared_in_a_fight_stays_cleared_between_fights(
+    run, tmp_path, ruleset
+):
+    """Issue 40: Hild, poisoned until cured in the first fight, was cured in the second and
+    charmed there; after it `fracas party` and the next fight showed her poisoned again:
+    what carries over is the state the fight ended with, and the party's log says the
+    poison ended."""
+    fight_with_party(run, tmp_path, ruleset)  # ends poisoned, which lasts
+    run("new", "--party", "--id", "cellar")
+    run("condition", "clear", "ann", "poisoned")
+    run("condition", "set", "ann", "charmed")
+    run("end")
+    [ann] = members(run)
+    assert ann["conditions"] == ["charmed"]
+    run("party", "heal", "ann", "1")  # carries her home
+    assert members(run)[0]["conditions"] == ["charmed"]
+    assert "no longer poisoned" in run("log", "-e", "party").output
+    run("new", "--party", "--id", "crypt")
+    assert members(run)[0]["conditions"] == ["charmed"]

@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 from fracas.rules.api import (
+    ConditionCleared,
     ConditionSet,
     Context,
     Event,
@@ -125,7 +126,12 @@ def restore(state: State, who: str, given: dict[str, Any]) -> list[Event]:
         reason,
         used_today=stands.used_today,
     )
-    conditions: list[Event] = [
+    conditions: list[Event] = [  # a lasting one it no longer has (cured in the fight) ends
+        ConditionCleared(f.id, name, "it ended in the fight")
+        for name in lasting(f)
+        if name not in stands.conditions
+    ]
+    conditions += [
         ConditionSet(f.id, name, reason, dict(detail))
         for name, detail in stands.conditions.items()
         if name not in f.conditions
