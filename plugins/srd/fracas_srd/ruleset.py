@@ -12,12 +12,14 @@ from fracas.rules.api import (
     Begin,
     Bestiary,
     Choices,
+    ConditionSet,
     Context,
     Event,
     Join,
     Modifier,
     Pass,
     RefusedError,
+    Resolved,
     Ruleset,
     declared_event,
     event_union,
@@ -172,7 +174,26 @@ def reactions_offered(state: State, command: Any) -> dict[str, Choices]:
 
 def decide(state: State, command: Any, ctx: Context) -> list[Event]:
     events = decided(state, command, ctx)
-    return events + what_follows(roster.fold(evolve, state, events))
+    return spared(state, events + what_follows(roster.fold(evolve, state, events)))
+
+
+def spared(state: State, events: list[Event]) -> list[Event]:
+    """srd-61, in one place: a condition a step would give a creature immune to it (a failed
+    save's, an attack's rider, a spell's, a monster's action) does not land; the step says
+    so where it would have."""
+
+    def kept(event: Event) -> Event:
+        if not isinstance(event, ConditionSet) or event.condition in TRACKED:
+            return event
+        target = state.fighters.get(event.target)
+        if target is None or not target.immune_to(event.condition):
+            return event
+        said = "knocked prone" if event.condition == "prone" else event.condition
+        return Resolved(
+            target.id, "is immune", [], f"not {said}, though {event.reason}", ["srd-61"]
+        )
+
+    return [kept(event) for event in events]
 
 
 def decided(state: State, command: Any, ctx: Context) -> list[Event]:

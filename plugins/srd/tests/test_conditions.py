@@ -1,7 +1,13 @@
 """The conditions (srd-27) and durations that end by themselves (srd-28)."""
 
 import pytest
-from fracas.rules.api import ConditionCleared, ConditionExpired, RefusedError, Resolved
+from fracas.rules.api import (
+    ConditionCleared,
+    ConditionExpired,
+    ConditionSet,
+    RefusedError,
+    Resolved,
+)
 from srd_table import Table, fight, of, rolls, sample
 
 from fracas_srd.ruleset import RULESET
@@ -280,3 +286,21 @@ def test_srd_17_a_thrown_weapon_at_range_is_a_ranged_attack(flags: dict, reason:
         assert edge(attack(t, 2, 2, weapon="handaxe", **flags)) == [reason]  # so: thrown
     else:
         assert edge(attack(t, 2, weapon="handaxe", **near)) == []  # swung within 5 feet
+
+
+def test_srd_61_a_failed_save_s_condition_does_not_land_on_a_sheet_immune_to_it():
+    """Issue 40: Hild, immune to poisoned, failed a Constitution save with `-o fail=poisoned`
+    and was logged poisoned, though the GM's `condition set` refuses it: every way a condition
+    lands respects the sheet's condition immunities."""
+    t = Table()
+    t.join("hild", sample("fighter", condition_immunities=["poisoned"]), "pc")
+    t.join("gob", sample("goblin"))
+    t.do({"action": "begin"}, 20, 10)
+    out = t.act("hild", "save", faces=(4,), ability="con", dc=12, fail="poisoned")
+    assert "poisoned" not in t.who("hild").conditions
+    assert not of(out, ConditionSet)
+    [said] = [e for e in of(out, Resolved) if e.action == "is immune"]
+    assert said.outcome == "not poisoned, though failed the Constitution saving throw (DC 12)"
+    assert "srd-61" in said.rules
+    out = t.act("hild", "save", faces=(4,), ability="con", dc=12, fail="prone")
+    assert "prone" in t.who("hild").conditions  # not immune to it: it lands
