@@ -45,6 +45,7 @@ from fracas.rules import Encounter, Ruleset
 from fracas.rules.dice import dice_of, parse_terms
 from fracas.rules.durations import until_of
 from fracas.rules.events import (
+    Commanded,
     ConditionExpired,
     ConditionSet,
     Damaged,
@@ -717,6 +718,7 @@ def timeline(
     with_standings: bool = True,
     with_headlines: bool = True,
     headlines: Mapping[int, str] | None = None,
+    with_commands: bool = True,
 ) -> Iterator[Moment]:
     """Every step of the encounter with its round, its turn and the standings it touched;
     `players` follows the players' cut: the steps they may see, each with the standings they
@@ -728,7 +730,10 @@ def timeline(
     earlier steps is not known to the walk.
     `with_standings=False` leaves each step's standings before and after it empty (a report
     shows the whole view at each round's end instead); `with_headlines=False` leaves each
-    step's headline empty (a report reads each step's sentence, never its short line)."""
+    step's headline empty (a report reads each step's sentence, never its short line);
+    `with_commands=False` leaves out of each step's lines the command as recorded ("command:
+    carry (gm)", in the log's own names: a report's sentence says what was done, and by
+    whom)."""
     ruleset = encounter.ruleset
     if between is None:
         walked = walk(encounter.store, encounter.id, ruleset)
@@ -772,6 +777,7 @@ def timeline(
             who = named_in(events, known) | changed_rows(before, after)
         standing = (standings(before, who), standings(after, who)) if with_standings else ([], [])
         target = audience.number(record.target)
+        told = events if with_commands else [e for e in events if not isinstance(e, Commanded)]
         if record.control != COMMAND:
             lines = [describe_control(record.control, target)]
         elif players:
@@ -779,13 +785,13 @@ def timeline(
             epochs, words = audience.cut.epochs, ruleset.round_word
             reads = ruleset.reads_rolls
             lines = player_lines(
-                shown, events, masked, epochs, words, reads, names, ruleset.spent_words,
+                shown, told, masked, epochs, words, reads, names, ruleset.spent_words,
                 ruleset.healed_words,
             )
         else:
             words, reads, spent = ruleset.round_word, ruleset.reads_rolls, ruleset.spent_words
             healed = ruleset.healed_words
-            lines = [describe(e, words, reads, names, spent=spent, healed=healed) for e in events]
+            lines = [describe(e, words, reads, names, spent=spent, healed=healed) for e in told]
         reads = ruleset.reads_rolls
         primed = decided_with(frame, events, asked_rolls)
         if any(isinstance(e, ReactionAsked) for e in events):

@@ -605,6 +605,7 @@ def encounter_report(
             progress=progress,
             with_standings=False,  # the report shows the whole view at each round's end
             with_headlines=False,  # and each step's sentence, never its short line
+            with_commands=False,  # and what it did, never the command in the log's names
         )
     )
     final = moments[-1].view_after if players and moments else live.view()

@@ -432,6 +432,20 @@ def turn_ended(
     return "" if resolves else ended
 
 
+def named_once(parts: list[str], head: str, events: list[Event], actor: str | None) -> list[str]:
+    """The parts without the name of the actor's own roll where the opening already says
+    it ("Brannoc uses Second Wind: 5 +3 = 8", not "…: second wind: 5 +3 = 8")."""
+    said = head.lower()
+    named = {
+        f"{e.purpose}: "
+        for e in events
+        if isinstance(e, Rolled) and e.actor == actor and e.purpose and e.purpose.lower() in said
+    }
+    if not named:  # (most steps)
+        return parts
+    return [next((p.removeprefix(n) for n in named if p.startswith(n)), p) for p in parts]
+
+
 def told(condition: str, ruleset: Ruleset) -> bool:
     """Does a sentence tell this condition when an action sets or clears it?"""
     return condition in ruleset.told or condition in ruleset.down or condition in ruleset.out
@@ -467,6 +481,7 @@ def sentence(
     if command is not None and command.get("action") == FREE_ROLL:
         parts = [free_roll_reading(e) for e in events if isinstance(e, Rolled)]
     parts = unrepeated_parts(parts, head)
+    parts = named_once(parts, head, events, actor)
     if not head:
         return "; ".join(parts) if parts else ""
     return f"{head}: {'; '.join(parts)}" if parts else head

@@ -269,7 +269,7 @@ def test_players_exports_leak_nothing_of_a_secret_roll(tmp_path, run):
     # the `next` that followed passes the turn the same way whatever the secret roll gave
     # (a 1d10 pistol cannot down 30 HP), so players see it at once (issue 38); what the
     # roll decided, Bob's health, still waits on the disclosure
-    assert "Step 6, by the GM: command: next (gm); bob spends 1 action: passes" in replayed
+    assert "Step 6, by the GM: bob spends 1 action: passes" in replayed
     assert "Step 7, by the GM: dice seed 1 revealed to the GM (withheld here" in replayed
     assert "Round 1 wait on the GM's secret roll at step 5" in replayed
     lines = [json.loads(x) for x in run("export", "--for", "players").output.splitlines()]

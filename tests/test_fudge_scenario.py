@@ -78,7 +78,7 @@ def test_the_seeds_worked_example_gives_the_seeds_figures(tmp_path):
     shot = [ev for step, ev in steps if step == steps[-1][0]]
     roll = rolled(shot)[0]
     assert len(rolled(shot)) == 1, "Player 3 declared firing: no dodge"
-    assert terms(roll) == [(3, "ranged combat (Professional)")], "no aim, no modifiers"
+    assert terms(roll) == [(3, "Professional ranged combat")], "no aim, no modifiers"
     assert roll.result == "hits: result 3"
     damage = next(ev for ev in shot if isinstance(ev, Damaged))
     assert [m.value for m in damage.breakdown] == [3, 3, -1] and damage.amount == 5

@@ -53,7 +53,7 @@ def test_replay_says_each_roll_once_on_its_event_line(run) -> None:
     replayed = run("replay", "--steps", "6").output
     assert replayed.count("2d20kl1") == 1, replayed
     line = line_of(replayed, "2d20kl1")
-    assert "1 [dropped 19] = 1 +3 +2 = 6 vs 15 (+3 Wis modifier" in line, "the breakdown once"
+    assert "1 [dropped 19] = 1 +3 +2 = 6 vs 15 (+3 spellcasting Wis modifier" in line, "once"
     assert not [x for x in replayed.splitlines() if x.strip().startswith(("roll:", "modifier"))]
 
 

@@ -210,3 +210,55 @@ def test_a_sneak_attack_withheld_is_named_in_the_report(run) -> None:
     run("act", "wren", "attack", "gob", "-w", "shortsword", "--dice", "15,3")
     [last] = [s.sentence for _t, s in main_line_steps(run)][-1:]
     assert "sneak attack: not on this hit: no advantage on the roll" in last, last
+
+
+def test_a_death_save_waiting_on_a_legendary_action_says_it_is_a_death_save(run) -> None:
+    """Wren is dying as her turn comes round; the wyrm may still take a legendary action
+    at the goblin's turn end (srd-29), so her death save waits: the report says so."""
+    srd_fight(run, "20,15,5", ("wyrm", "wyrm", "npc"), ("gob", "goblin", "npc"),
+              ("wren", "rogue", "pc"))  # fmt: skip
+    run("harm", "wren", "40")
+    run("next")
+    run("next")  # the goblin's turn ends; Wren's death save waits for the wyrm
+    [waits] = [s.sentence for _t, s in main_line_steps(run) if "legendary action" in s.sentence]
+    assert "death save" in waits, waits
+    assert "Wren: death save at the start" in run("export", "--format", "md").output
+
+
+def test_second_wind_is_named_once_in_its_sentence(run) -> None:
+    srd_fight(run, "20,5", ("brannoc", "fighter", "pc"), ("gob", "goblin", "npc"))
+    run("harm", "brannoc", "5")
+    run("act", "brannoc", "second_wind", "--dice", "5")
+    [said] = [s.sentence for _t, s in main_line_steps(run)][-1:]
+    assert said.lower().count("second wind") == 1, said
+    assert said.startswith("Brannoc uses Second Wind: 5 +3 = 8"), said
+
+
+def test_a_spell_s_own_bonus_and_a_spellcasting_modifier_read_plainly(run) -> None:
+    """Magic missile's +1 a dart and fire bolt's Int modifier, in the report's words and
+    its footnotes: no "magic missile's own", no two parentheses in a row."""
+    srd_fight(run, "20,5", ("ilse", "wizard", "pc"), ("gob", "goblin", "npc"))
+    run("act", "ilse", "cast", "gob", "-o", "spell=fire bolt", "--dice", "12,1")
+    run("next")
+    run("next")
+    run("act", "ilse", "cast", "gob", "-o", "spell=magic missile", "--dice", "2,2,2")
+    for fmt in ("md", "html"):
+        text = run("export", "--format", fmt).output
+        assert "'s own" not in text.replace("&#39;", "'"), fmt
+        assert not re.search(r"\([^()]*\) \(", text), re.search(r".{60}\([^()]*\) \(.{20}", text)
+        assert "+3 Int" in text or "+3 spellcasting" in text, fmt
+
+
+def test_a_report_names_no_internal_command(run, tmp_path) -> None:
+    """The party carried into a fight: the report's footnotes tell what happened, not the
+    internal command the step recorded ("command: carry (gm)")."""
+    run("party", "add", "ann", "-r", "srd", "--sheet", member_sheet(tmp_path, "srd"))
+    run("new", "--party", "-t", "the boss")
+    run("add", "gob", "--sheet", str(SRD_SAMPLES / "goblin.toml"), "--name", "Gob")
+    run("condition", "set", "gob", "glowing")
+    run("begin")
+    run("next")
+    for fmt in ("md", "html"):
+        text = run("export", "--format", fmt).output
+        assert "carry" not in text and "command: " not in text, fmt
+        assert "condition-set" not in text and "join (" not in text, fmt

@@ -128,7 +128,7 @@ def test_a_next_ending_one_turn_and_beginning_another_is_split_between_them(
 ) -> None:
     """Each of Ann and Bo glows until the end of their next turn and shines until its start:
     a `next` that ends one's turn as the other's begins tells each expiry under its own
-    turn, never the one's glow and the other's shine in one line."""
+    turn, never a turn's end and a turn's start in one line."""
     run("new", "-r", ruleset, "-t", "a brawl")
     run("add", "ann", "--sheet", member_sheet(tmp_path, ruleset), "--side", "pc", "--name", "Ann")
     run("add", "bo", "--sheet", member_sheet(tmp_path, ruleset), "--name", "Bo")
@@ -149,9 +149,10 @@ def test_a_next_ending_one_turn_and_beginning_another_is_split_between_them(
         for condition in ("glowing", "shining"):
             said = f"{name} is no longer {condition}"
             [(title, _n, _said)] = [e for e in expired if said in e[2]]
-            assert title == f"{name}'s turn", (name, condition, expired)
-    split = [(t, n) for t, n, said in expired if "Ann" in said and "Bo" in said]
-    assert not split, split
+            assert title in (f"{name}'s turn", "Ann and Bo"), (name, condition, expired)
+    # (shotclock's shot may begin both turns at once: their starts are one part, titled so)
+    mixed = [(t, n) for t, n, said in expired if "glowing" in said and "shining" in said]
+    assert not mixed, mixed
     numbers = [n for _t, n, _said in steps]
     assert any(numbers.count(n) == 2 for n, _said in {(n, s) for _t, n, s in expired}), steps
 

@@ -101,7 +101,7 @@ def check(
     check_skill(skill, fighter.name, [canonical(s) for s in fighter.sheet.skills])
     level = fighter.sheet.level(skill)
     rung = next((k for k, v in LADDER.items() if v == level), str(level))
-    terms = [Modifier(level, f"{skill} ({rung.title()})", "003-M3")]
+    terms = [Modifier(level, f"{rung.title()} {skill}", "003-M3")]
     terms += [*extra, *penalties(state, fighter, multiple)]
     return Check(ctx.dice.roll("4dF", purpose), terms)
 

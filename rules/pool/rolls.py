@@ -59,7 +59,9 @@ def pool_for(
     if action and fighter.quick_round == state.round and fighter.quick_count:
         cut = min(dice, state.options.quick_action_dice * fighter.quick_count)
         dice -= cut
-        terms.append(Modifier(-cut, f"{fighter.quick_count} quick action(s)", "004-3"))
+        quick = fighter.quick_count
+        said = f"{quick} quick action{'s' if quick != 1 else ''}"
+        terms.append(Modifier(-cut, said, "004-3"))
     desperate = fighter.conditions.get("desperate")
     if action and desperate:
         cut = min(dice, desperate["dice"])

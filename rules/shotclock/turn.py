@@ -133,9 +133,8 @@ def shot_cost(state: State, actor: Fighter, base: int, command: Act) -> tuple[in
             "shot (001-14)"
         )
     penalty = options.snapshot_penalties[command.snapshot - 1]
-    return cost - command.snapshot, [
-        Modifier(penalty, f"snapshot, {command.snapshot} shot(s) quicker", "001-14")
-    ]
+    quicker = f"{command.snapshot} shot{'s' if command.snapshot != 1 else ''} quicker"
+    return cost - command.snapshot, [Modifier(penalty, f"snapshot, {quicker}", "001-14")]
 
 
 def spend_shots(state: State, actor: Fighter, cost: int, what: str) -> list[Event]:

@@ -162,11 +162,15 @@ def advance(state: State, ctx: Context, reason: str) -> list[Event]:
         return events + recharges(ctx, fighter) + grovels(fighter) + heartened(state, fighter)
     after = fold(state, events)
     if legendary_may_follow(after, fighter):
-        why = f"at the start of {fighter.its} turn, after any legendary action (as the GM moves on)"
+        why = (  # (the sentence reads "Wren: death save at the start of …": what waits)
+            f"death save at the start of {fighter.its} turn, after any legendary action "
+            "(as the GM moves on)"
+        )
         return [*events, Resolved(fighter.id, "death save", [], why, ["srd-14", "srd-29"])]
     if state.options.death_saves == "own_step":
         why = (
-            f"at the start of {fighter.its} turn, as its own step (its player's, or the GM's next)"
+            f"death save at the start of {fighter.its} turn, as its own step (its player's, "
+            "or the GM's next)"
         )
         return [*events, Resolved(fighter.id, "death save", [], why, ["srd-14"])]
     return events + start_of_turn(after, ctx, fighter)

@@ -534,7 +534,7 @@ def spell_damage(
     dice, flat = parse_amount(spell.damage)
     added: list[Modifier] = []
     if flat:
-        added.append(Modifier(flat, f"{spell.name}'s own", "srd-9"))
+        added.append(Modifier(flat, f"{spell.name} bonus", "srd-9"))
     if spell.add_modifier:
         ability = ability_of(caster, spell)
         added.append(
@@ -560,7 +560,7 @@ def more_damage(
     if spell.plus is None:
         return []
     dice, flat = parse_amount(spell.plus.damage)
-    own = [Modifier(flat, f"{spell.name}'s own", "srd-9")] if flat else []
+    own = [Modifier(flat, f"{spell.name} bonus", "srd-9")] if flat else []
     purpose = f"{spell.plus.type} damage of {spell.name}"
     how = state.options.critical
     return [(roll_dice(ctx, events, caster.id, dice, critical, purpose, how, own), spell.plus.type)]
@@ -622,7 +622,7 @@ def amount(ctx: Context, events: list[Event], caster: Fighter, text: str, spell:
     """Healing or temporary hit points: the dice, the spell's own bonus, and the
     spellcasting modifier if the spell adds it."""
     dice, flat = parse_amount(text)
-    added = [Modifier(flat, f"{spell.name}'s own", "srd-9")] if flat else []
+    added = [Modifier(flat, f"{spell.name} bonus", "srd-9")] if flat else []
     if spell.add_modifier:
         ability = ability_of(caster, spell)
         added.append(
@@ -650,7 +650,7 @@ def spell_attack(
     ability = ability_of(caster, spell)
     mods = [
         Modifier(
-            caster.sheet.mod(ability), f"{ability.capitalize()} modifier (spellcasting)", "srd-6"
+            caster.sheet.mod(ability), f"spellcasting {ability.capitalize()} modifier", "srd-6"
         ),
         Modifier(caster.sheet.bonus, "proficiency", "srd-M4"),
     ]

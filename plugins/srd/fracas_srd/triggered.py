@@ -371,7 +371,7 @@ def rebuking(
         return events
     dice, flat = parse_amount(spell.damage)
     how = state.options.critical
-    added = [Modifier(flat, f"{spell.name}'s own", "srd-9")] if flat else []
+    added = [Modifier(flat, f"{spell.name} bonus", "srd-9")] if flat else []
     what = f"damage of {spell.name}"
     parts = roll_dice(ctx, events, target.id, dice, False, what, how, added)
     parts = saved_half(parts) if saved else parts

@@ -26,7 +26,7 @@ def test_srd_6_melee_adds_str_ranged_dex_finesse_the_better_and_proficiency():
 def test_srd_6_a_spell_attack_adds_the_spellcasting_modifier_and_proficiency():
     t = fight(("maelis", "cleric"), ("gob", "goblin"))
     bolt = rolls(t.act("maelis", "cast", "gob", faces=(10, 1, 1, 1, 1), spell="guiding bolt"))
-    assert mods(bolt[0]) == {"Wis modifier (spellcasting)": 3, "proficiency": 2}
+    assert mods(bolt[0]) == {"spellcasting Wis modifier": 3, "proficiency": 2}
     assert bolt[0].result.startswith("hit (15 vs AC 15)")
 
 

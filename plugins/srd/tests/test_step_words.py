@@ -108,7 +108,8 @@ def test_a_dart_and_a_healing_spell_read_their_flat_parts_too(gm: Run) -> None:
     gm("harm", "wren", "9", "--reason", "a fall")
     gm("next")
     cure = act(gm, "maelis", "cast", "wren", "-o", "spell=cure wounds", "--dice", "5")
-    assert "cure wounds: 5 +3 = 8 on 1d8+3; Wren regains 8 hit points" in step_line(gm, cure)
+    said = step_line(gm, cure)  # (the spell named once: "Maelis casts cure wounds on Wren")
+    assert "on Wren: 5 +3 = 8 on 1d8+3; Wren regains 8 hit points" in said, said
 
 
 def test_bless_s_die_is_labelled_where_the_attack_s_dice_are_written(gm: Run) -> None:
@@ -169,19 +170,32 @@ def passed(gm: Run, dice: str) -> int:
 def test_a_death_save_rolled_as_the_turn_passes_reads_whose_turn_ended_and_the_count(
     gm: Run,
 ) -> None:
-    """'The table moves on: Ada's death save 14 against 10, success (14 vs 10)': no word
-    that Wren's turn ended, nor how many saves Ada has made."""
+    """The `next` that ends Wren's turn begins Ada's with her death save: the report tells
+    Wren's turn's end under his turn, and under Ada's her save and her count of them."""
     ada_down(gm, "goblin", "goblin", "Goblin")
     first = passed(gm, "14")
-    assert step_line(gm, first) == (
-        "Wren's turn ends: Ada's death save 14 against 10, a success (1 of 3)"
-    )
+    assert step_lines(gm, first) == [
+        ("Wren's turn", "Wren ends the turn"),
+        ("Ada's turn", "Ada's death save 14 against 10, a success (1 of 3)"),
+    ]
     gm("next"), gm("next")
     second = passed(gm, "1")
-    assert step_line(gm, second) == (
-        "Wren's turn ends: Ada's death save 1 against 10, a natural 1: two failures (2 of 3)"
+    assert step_lines(gm, second)[1] == (
+        "Ada's turn", "Ada's death save 1 against 10, a natural 1: two failures (2 of 3)"
     )
     assert step_line(gm, first + 1) == "Ada ends the turn"  # a pass alone, as it was
+
+
+def step_lines(gm: Run, step: int) -> list[tuple[str, str]]:
+    """Each line step N reads in the Markdown report, under its turn's heading: a `next`
+    told in parts (the turn it ended, the turn it began) reads under each."""
+    found, heading = [], ""
+    for line in gm("export", "--format", "md").splitlines():
+        heading = line.removeprefix("### ") if line.startswith("### ") else heading
+        said = re.match(rf"^- {step}\. (.*?)(?: \*\(.*\)\*)?(?:\[\^.*)?$", line)
+        if said:
+            found.append((heading, said.group(1).replace("\\", "")))
+    return found
 
 
 def test_a_death_save_made_before_the_turn_ends_reads_before_it(gm: Run) -> None:
