@@ -596,6 +596,7 @@ LOOKED_BACK = 64  # the players' steps a panel looks back through for the charac
 
 
 NO_NEWS = ("join",)  # a step that brings a combatant in: no news to the one who plays them
+TURNS = (PASS, "begin")  # steps that pass the turn on, or give the order: no news in a name
 
 
 def latest_on(timeline: Timeline, combatant: str, name: str) -> tuple[int, str] | None:
@@ -635,8 +636,17 @@ def concerns(step: ReplayStep, combatant: str, name: str, named: re.Pattern[str]
     after = [(s.health, s.conditions) for s in step.after if s.combatant == combatant]
     changed = bool(before) and before != after  # (not there before it: brought in)
     said = named is not None and bool(named.search(step.sentence.split(":")[0]))
+    # another's step that names them past its head gives them a chance ("goblin leaves the
+    # reach of Brannoc": an opportunity attack), not a turn's passing or the order
+    offers = (
+        named is not None
+        and step.action not in TURNS
+        and step.actor != combatant
+        and any(named.search(line) for line in (step.sentence, *step.lines))
+    )
     return (
-        own
+        offers
+        or own
         or combatant in step.targets
         or harmed
         or combatant in step.fallen
@@ -732,24 +742,26 @@ def player_command(live: Encounter, combatant: str, data: dict[str, Any]) -> Any
             continue  # its bonus-action form, where the rules give the character one
         if said is None:
             raise Forbidden(f"{field!r} is not the player's to set in {name}; the GM sets it")
-        if said.from_sheet:
-            on_the_sheet(ruleset, field, said, value, sheet_of(live, combatant), combatant)
+        if said.from_sheet:  # a refusal names the character as the player knows them
+            sheet = sheet_of(live, combatant)
+            on_the_sheet(ruleset, field, said, value, sheet, own_name(live, combatant))
     return ruleset.command({**data, **given, "action": name, "actor": combatant})
 
 
 def on_the_sheet(
-    ruleset: Any, field: str, said: PlayerField, value: Any, sheet: Any, combatant: str
+    ruleset: Any, field: str, said: PlayerField, value: Any, sheet: Any, name: str
 ) -> None:
-    """A value the sheet offers: one of the sheet's, never another."""
+    """A value the sheet offers: one of the sheet's, never another (`name`: whose sheet,
+    as the player knows the character)."""
     offered = ruleset.offered(sheet, said.offered_as or field) if sheet is not None else []
     if value not in offered:
         shown = ", ".join(offered) or "none"
         if said.offered_as and sheet is not None and value in ruleset.offered(sheet, field):
             kind = said.offered_as  # on the sheet, but not of the kind the action takes
             raise Forbidden(
-                f"{said.label}: {value!r} is not a {kind}; use one of {combatant}'s: {shown}"
+                f"{said.label}: {value!r} is not a {kind}; use one of {name}'s: {shown}"
             )
-        raise Forbidden(f"{said.label}: {value!r} is not on {combatant}'s sheet; it has: {shown}")
+        raise Forbidden(f"{said.label}: {value!r} is not on {name}'s sheet; it has: {shown}")
 
 
 def on_screen(timeline: Timeline, live: Encounter, combatant: str, data: dict[str, Any]) -> None:

@@ -3,6 +3,7 @@ for it, beside the longsword and the handaxe; its form now offers the melee weap
 (its own turn's attack still offers the bow), and a phone that sends the bow is refused in
 one line naming the melee weapons, with nothing appended."""
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -262,3 +263,30 @@ def test_your_chance_names_the_foe_as_its_button_does(table: Table) -> None:
     assert action_labels(panel)["opportunity"] == "Opportunity attack on Hobgoblin Chief", panel
     banner = re.search(r'<p class="turn" id="your-chance"[^>]*>(.*?)</p>', panel, re.S)
     assert banner and banner[1] == "Your chance: opportunity attack on Hobgoblin Chief", banner
+
+
+def test_the_latest_for_you_card_is_the_move_that_offers_the_chance(table: Table) -> None:
+    """An outside table tester (issue 37): the offer of an opportunity attack arrived, and
+    "Latest for you" still showed an older line. The step that gives the player their
+    chance (a foe leaving their reach) is the latest for them."""
+    fracas(table.db, "next")
+    fracas(table.db, "next")
+    fracas(table.db, "act", "goblin", "move", "25", "-o", "leaves=fighter")
+    panel = fighters_panel(table)
+    assert "opportunity" in action_labels(panel)
+    latest = re.search(r'<p class="latest" id="latest"[^>]*>(.*?)</p>', panel, re.S)
+    assert latest, panel
+    steps = table.log()
+    last = json.loads(steps)[-1]["step"]
+    assert f"step {last}<" in latest[1] and "moves" in latest[1], (last, latest[1])
+
+
+def test_a_refusal_of_a_weapon_names_the_character_not_its_id(table: Table) -> None:
+    fracas(table.db, "rename", "fighter", "Brannoc")
+    fracas(table.db, "next")
+    fracas(table.db, "next")
+    fracas(table.db, "act", "goblin", "move", "25", "-o", "leaves=fighter")
+    sent = table.tap("fighter", action="opportunity", targets=["goblin"],
+                     fields={"weapon": "longbow"})  # fmt: skip
+    assert sent.status_code == 403, sent.text
+    assert "use one of Brannoc's: longsword, handaxe" in sent.text
