@@ -332,26 +332,47 @@ def text_for(name: str, w: Words) -> st.SearchStrategy:
     return st.sampled_from(w.words + TEXT + w.people)
 
 
-COMMANDS_KEPT = 256  # command strategies kept (see command_strategy)
-_commands: dict[tuple[int, str, bytes], tuple[Ruleset, st.SearchStrategy]] = {}
+STRATEGIES_KEPT = 512  # strategies kept (see command_strategy)
+_strategies: dict[tuple[Any, ...], tuple[Ruleset, st.SearchStrategy]] = {}
+
+
+def kept(ruleset: Ruleset, what: tuple[Any, ...], build: Callable[[], Any]) -> Any:
+    """The strategy `build()` makes for `ruleset` and `what`, made once and kept: a fight
+    draws a command at every move among the same few people, and a new strategy each time
+    cost hypothesis more (working out anew whether each part can draw anything, validating
+    it, filling its caches) than the whole fight's rules; the same strategy draws the same
+    command from the same choices."""
+    key = (id(ruleset), *what)
+    found = _strategies.get(key)
+    if found is not None and found[0] is ruleset:
+        return found[1]
+    strategy = build()
+    _strategies[key] = (ruleset, strategy)  # the ruleset kept too: its id is not reused
+    if len(_strategies) > STRATEGIES_KEPT:
+        del _strategies[next(iter(_strategies))]
+    return strategy
+
+
+def said_by(w: Words) -> bytes:
+    """The words a strategy draws from, as a key."""
+    return msgspec.json.encode([w.people, w.acting, w.words, w.weapons, repr(w.values)])
 
 
 def command_strategy(ruleset: Ruleset, action: str, w: Words) -> st.SearchStrategy:
-    """A command of `action` with every field drawn from its declared type (or left out).
-    The same strategy object for the same ruleset, action and words: a fight draws a command
-    at every move among the same few people, and a new strategy each time cost hypothesis
-    more (working out anew whether each part can draw anything, filling its caches) than
-    the whole fight's rules; the same strategy draws the same command from the same choices."""
-    words = msgspec.json.encode([w.people, w.acting, w.words, w.weapons, repr(w.values)])
-    key = (id(ruleset), action, words)
-    kept = _commands.get(key)
-    if kept is not None and kept[0] is ruleset:
-        return kept[1]
-    strategy = _command_strategy(ruleset, action, w)
-    _commands[key] = (ruleset, strategy)  # the ruleset kept too: its id is not reused
-    if len(_commands) > COMMANDS_KEPT:
-        del _commands[next(iter(_commands))]
-    return strategy
+    """A command of `action` with every field drawn from its declared type (or left out);
+    the same strategy for the same ruleset, action and words (`kept`)."""
+    return kept(
+        ruleset, ("command", action, said_by(w)), lambda: _command_strategy(ruleset, action, w)
+    )
+
+
+def targeted(ruleset: Ruleset, action: str, w: Words) -> st.SearchStrategy:
+    """`command_strategy`, with others targeted (`others_targeted`), kept alike."""
+
+    def build() -> st.SearchStrategy:
+        return command_strategy(ruleset, action, w).map(lambda c: others_targeted(c, w.people))
+
+    return kept(ruleset, ("targeted", action, said_by(w)), build)
 
 
 def _command_strategy(ruleset: Ruleset, action: str, w: Words) -> st.SearchStrategy:
@@ -386,11 +407,13 @@ def words_now(encounter: Encounter, cast: Cast) -> Words:
 def own_move(ruleset: Ruleset, w: Words) -> st.SearchStrategy:
     """One of the ruleset's own actions (attack first, as shrinking goes), drawn whole."""
 
-    def of(action: str) -> st.SearchStrategy:
-        command = command_strategy(ruleset, action, w)
-        return command.map(lambda c: others_targeted(c, w.people))
+    def build() -> st.SearchStrategy:
+        def of(action: str) -> st.SearchStrategy:
+            return targeted(ruleset, action, w)
 
-    return st.sampled_from(sorted(ruleset.actions, key=lambda a: a != "attack")).flatmap(of)
+        return st.sampled_from(sorted(ruleset.actions, key=lambda a: a != "attack")).flatmap(of)
+
+    return kept(ruleset, ("own", said_by(w)), build)
 
 
 def move_strategy(ruleset: Ruleset, encounter: Encounter, cast: Cast) -> st.SearchStrategy:
@@ -398,8 +421,7 @@ def move_strategy(ruleset: Ruleset, encounter: Encounter, cast: Cast) -> st.Sear
     w = words_now(encounter, cast)
 
     def of(action: str) -> st.SearchStrategy:
-        command = command_strategy(ruleset, action, w)
-        return command.map(lambda c: others_targeted(c, w.people))
+        return targeted(ruleset, action, w)
 
     gm = [f"{GM}{verb}" for verb in GM_ACTIONS for _ in range(1 if verb in RARE else 3)]
     present = encounter.state.fighters
