@@ -45,9 +45,11 @@ from fracas_srd.turn import (
     action_or_bonus,
     attacked_light,
     bonus_action,
+    in_other_hand,
     not_light,
     one_attack,
     one_target,
+    other_hand,
 )
 
 CONTEST = ("athletics", "acrobatics")
@@ -89,8 +91,9 @@ def attack(state: State, actor: Fighter, command: Attack, ctx: Context) -> list[
 
 
 def offhand(state: State, actor: Fighter, command: Offhand, ctx: Context) -> list[Event]:
-    """srd-19: after the Attack action with a light melee weapon, one in the other hand."""
-    weapon = weapon_of(actor, command.weapon)
+    """srd-19: after the Attack action with a light melee weapon, a different one in the other
+    hand (without -w, the sheet's first that may be)."""
+    weapon = weapon_of(actor, command.weapon or next(iter(other_hand(actor)), ""))
     if weapon.ranged or not weapon.light:
         raise RefusedError(f"{weapon.name} is not a light melee weapon (srd-19)")
     if actor.action != "attack":
@@ -100,9 +103,27 @@ def offhand(state: State, actor: Fighter, command: Offhand, ctx: Context) -> lis
             "two-weapon fighting needs a light melee weapon in the Attack action; "
             f"{not_light(actor)} (srd-19)"
         )
+    if not in_other_hand(actor, weapon.name):
+        raise RefusedError(same_weapon(actor, weapon.name))
     target = one_target(state, command)
     events = bonus_action(actor, "off-hand attack")
     return events + weapon_attack(state, ctx, actor, target, weapon, command, "offhand", True)
+
+
+def same_weapon(actor: Fighter, name: str) -> str:
+    """The refusal of an off-hand attack with the one weapon the Attack action was made with."""
+    others = other_hand(actor)
+    if others:
+        weapon = others[0]
+        flag = f"'{weapon}'" if " " in weapon else weapon
+        what = f"make it with the {weapon} (-w {flag})"
+    else:
+        what = f"{actor.its} sheet lists no other light melee weapon"
+    return (
+        "two-weapon fighting needs a different light melee weapon in the other hand: "
+        f"{actor.name} made {actor.its} Attack action with {actor.its} one {name}; {what} "
+        "(srd-19)"
+    )
 
 
 def dash(state: State, actor: Fighter, command: Dash, ctx: Context) -> list[Event]:

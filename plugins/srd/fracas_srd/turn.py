@@ -195,6 +195,20 @@ def attacked_light(actor: Fighter) -> bool:
     return any(light_melee(actor.sheet.wielded(name)) for name in actor.attacked_with)
 
 
+def in_other_hand(actor: Fighter, name: str) -> bool:
+    """srd-19: whether the weapon named may be the other hand's: not the one its Attack action
+    was made with, unless the sheet lists two of it, or that action used another light one."""
+    used = {n.lower() for n in actor.attacked_with if light_melee(actor.sheet.wielded(n))}
+    held = sum(1 for w in actor.sheet.weapons if w.name.lower() == name.lower())
+    return name.lower() not in used or held >= 2 or len(used) > 1
+
+
+def other_hand(actor: Fighter) -> list[str]:
+    """srd-19: the light melee weapons of its sheet an off-hand attack may be made with now."""
+    names = dict.fromkeys(w.name for w in actor.sheet.weapons if light_melee(w))
+    return [name for name in names if in_other_hand(actor, name)]
+
+
 def offhand_open(actor: Fighter) -> bool:
     """srd-19: whether an off-hand attack can still come this turn: it has a light melee
     weapon, its bonus action is left, and its Attack action is still to take, or was
@@ -203,14 +217,17 @@ def offhand_open(actor: Fighter) -> bool:
         return False
     if actor.action != "attack":
         return not actor.action
-    return attacked_light(actor) or actor.attacks < actor.sheet.attacks
+    return (attacked_light(actor) and bool(other_hand(actor))) or (
+        actor.attacks < actor.sheet.attacks
+    )
 
 
 def offhand_now(actor: Fighter) -> bool:
     """srd-19: whether the off-hand attack may be made now: its bonus action is left and
     it has taken the Attack action with a light melee weapon this turn (what a phone
     offers; `offhand_open` also counts one that may still come)."""
-    return not actor.bonus and actor.action == "attack" and attacked_light(actor)
+    attacked = actor.action == "attack" and attacked_light(actor)
+    return not actor.bonus and attacked and bool(other_hand(actor))
 
 
 def not_light(actor: Fighter) -> str:

@@ -4,7 +4,7 @@ import re
 
 import pytest
 from fracas.rules.api import BadInputError, Damaged, RefusedError
-from srd_table import fight, of, rolls, sample
+from srd_table import Table, fight, of, rolls, sample
 
 from fracas_srd.ruleset import RULESET
 
@@ -186,3 +186,27 @@ def test_extra_damage_that_is_not_dice_is_refused_as_the_command_is_read():
         with pytest.raises(BadInputError, match=f"extra = '{re.escape(bad)}' is not accepted"):
             t.act("wren", "attack", "gob", faces=(), extra=bad)
     assert len(t.log) == before
+
+
+def test_srd_19_the_off_hand_attack_needs_a_different_light_weapon_than_the_attack_s():
+    """Issue 40: Wren, with one shortsword and a dagger, attacked with the shortsword and then
+    off-hand with the same shortsword: refused in one line naming the rule and the dagger;
+    without -w the off hand takes the dagger; a sheet with two shortswords uses the second."""
+    t = fight(("wren", "rogue"), ("wyrm", "wyrm"))
+    t.act("wren", "attack", "wyrm", faces=(15, 4), weapon="shortsword")
+    with pytest.raises(RefusedError) as refused:
+        t.act("wren", "offhand", "wyrm", faces=(15, 3), weapon="shortsword")
+    said = str(refused.value)
+    assert "\n" not in said and "srd-19" in said and "-w dagger" in said, said
+    assert "different light melee weapon" in said, said
+    out = t.act("wren", "offhand", "wyrm", faces=(15, 3))
+    assert "dagger" in rolls(out)[0].purpose, rolls(out)[0].purpose
+    rogue = sample("rogue")
+    sheet = {**rogue, "weapons": [rogue["weapons"][0], *rogue["weapons"]]}
+    two = Table()
+    two.join("wren", sheet, "pc")
+    two.join("wyrm", sample("wyrm"))
+    two.do({"action": "begin"}, 20, 10)
+    two.act("wren", "attack", "wyrm", faces=(15, 4), weapon="shortsword")
+    out = two.act("wren", "offhand", "wyrm", faces=(15, 3), weapon="shortsword")
+    assert of(out, Damaged)

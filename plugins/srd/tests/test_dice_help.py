@@ -54,6 +54,8 @@ def rolled_by(action: str) -> list[str]:
         table.next()  # the rogue's dying turn: its death save due
         return first_dice(table, {"action": action}, "me")
     aimed = sword if action in ("attack", "offhand", "opportunity", "react") else {}
+    if action == "offhand":  # the other hand's: not the shortsword of the Attack action
+        aimed = {**sword, "weapon": "dagger"}
     if action in ("grapple", "shove", "stabilise"):
         aimed = {"targets": ["gob"]}
     return first_dice(table, {"action": action, **aimed}, "me")

@@ -91,8 +91,13 @@ def refusal(t: Table, *args, **fields) -> str:
 
 
 def test_srd_3_a_second_action_is_refused_saying_what_is_left_of_the_turn():
-    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
-    t.act("brannoc", "attack", "gob", faces=(2,), weapon="handaxe")  # light: srd-19's off hand
+    fighter = sample("fighter")
+    axes = [w for w in fighter["weapons"] if w["name"] == "handaxe"]
+    t = Table()  # two handaxes: the second is srd-19's off hand
+    t.join("brannoc", {**fighter, "weapons": [*fighter["weapons"], *axes]}, "pc")
+    t.join("gob", sample("goblin"))
+    t.do({"action": "begin"}, 20, 10)
+    t.act("brannoc", "attack", "gob", faces=(2,), weapon="handaxe")
     assert refusal(t, "brannoc", "dodge") == (
         "brannoc has already taken their action this turn (attack), and dodge takes an action "
         "(srd-3); left this turn: a bonus action, their reaction, 30 feet of movement, or "
