@@ -4,7 +4,7 @@ the end, and which later commands are no longer legal."""
 import msgspec
 
 from fracas.projections.board import shown_names
-from fracas.projections.describe import describe
+from fracas.projections.describe import event_lines
 from fracas.rules.redecide import Branch, outcome, same_events
 from fracas.rules.ruleset import Ruleset
 from fracas.rules.views import View
@@ -52,10 +52,12 @@ def step_diff(step, ruleset: Ruleset, names: dict[str, str]) -> StepDiff:
     def lines(events) -> list[str]:
         reads = ruleset.reads_rolls
         spent = ruleset.spent_words
-        return [
-            describe(e, ruleset.round_word, reads, names, True, spent, ruleset.healed_words)
-            for e in outcome(events)
-        ]
+        kept = {id(e) for e in outcome(events)}  # each line said with its step's command
+        said = event_lines(
+            events, ruleset.round_word, reads, names, True, spent, ruleset.healed_words,
+            verb=ruleset.verbs.get, step_verb=ruleset.step_verb_of,
+        )
+        return [line for e, line in zip(events, said, strict=True) if id(e) in kept]
 
     was = lines(step.recorded)
     if not step.decision:

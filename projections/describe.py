@@ -1,6 +1,8 @@
 """One readable line per event: what the log, replay and exports print."""
 
 import functools
+import re
+from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -203,6 +205,36 @@ def edges_said(event: Rolled) -> str:
     return "; ".join(said)
 
 
+class Field:
+    """A command's field in a verb: as itself ("{spell}"), or the word its number takes
+    ("{feet} {feet:foot|feet}": 1 foot, 5 feet)."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __format__(self, spec: str) -> str:
+        one, bar, many = spec.partition("|")
+        if bar:
+            return one if self.value == 1 else many
+        return format(self.value, spec)
+
+
+def worded(template: str, command: Mapping[str, Any], targets: str) -> str:
+    """A verb with the command's fields in it ("casts {spell} on"), then the targets; or
+    "{targets}" where they go. A field the command lacks reads as nothing; with no target,
+    "{targets}" goes with the word before it ("on {targets}")."""
+    fields = {k: Field(v) for k, v in command.items() if isinstance(v, str | int)}
+    if "{targets}" not in template:
+        template += " {targets}"
+    elif not targets:  # "on {targets}", "escape {targets}'s grapple": what needs them goes
+        template = re.sub(r"(\s+(on|at|to|with|of))?\s+\{targets\}('s\s+\S+)?", "", template)
+    text = template.format_map(defaultdict(lambda: Field(""), {**fields, "targets": targets}))
+    return " ".join(text.split())
+
+
+FIELD = re.compile(r"\{(?!targets\})")  # a verb naming a command's field: "casts {spell} on"
+
+
 def author_words(who: str, names: Mapping[str, str] | None = None) -> str:
     """Who gave a step, typed its dice or wrote a note, as a line names them: the GM is
     "the GM", never their id "gm"; anyone else by their name where `names` has it."""
@@ -317,13 +349,18 @@ def describe(
     plain: bool = False,
     spent: Callable[[Spent], str | None] | None = None,
     healed: Callable[[int], str] | None = None,
+    verb: Callable[[str], str | None] | None = None,
+    command: Mapping[str, Any] | None = None,
 ) -> str:
     """The event's line; a new turn reads in the ruleset's word for a round ("Sequence 2"),
     a roll as the ruleset reads it (`reads_rolls`), combatants by their `names` where given
     (the GM's lines: players' lines come from `sentences`, which hides who they may not see);
     `plain`: where a roll's dice came from in plain words, not the log's seed counter;
     `spent`: the ruleset's words for a resource of its own spent (`Ruleset.spent_words`);
-    `healed`: its words for health given back (`Ruleset.healed_words`)."""
+    `healed`: its words for health given back (`Ruleset.healed_words`); `verb`: its words
+    for an action where it has some (`Ruleset.verbs`), which a declared action reads in;
+    `command`: the one the step declared, whose fields a resolved action's verb may name
+    ("casts {spell} on": `event_lines` passes it)."""
     event = in_names(event, names) if names else event
     match event:
         case EncounterStarted():
@@ -354,10 +391,27 @@ def describe(
             return "the party is back between fights"
         case PartySent():
             return f"the party goes into {event.encounter}"
+        case Declared() if verb is not None and verb(event.action):  # the ruleset's words
+            targets = [(names or {}).get(t, t) for t in event.command.get("targets") or []]
+            said = worded(verb(event.action) or "", event.command, ", ".join(targets))
+            said = re.sub(r"\s+(on|at|to|with)$", "", said)  # "casts fire bolt on", no one
+            return f"{event.actor} declares: {said}"
         case Declared():
             return f"{event.actor} declares {event.action}"
         case Rolled():
             return describe_roll(event, reads, (names or {}) if plain else None)
+        case Resolved() if verb is not None and command is not None and verb(event.action):
+            # (only the step's declared action: a target's save or a reaction's own result
+            # reads as before, never in the actor's verb: "Ilse takes the readied action")
+            said = worded(verb(event.action) or "", command or {}, ", ".join(event.targets))
+            said = re.sub(r"\s+(on|at|to|with)$", "", said)  # "casts fire bolt on", no one
+            told = event.told.removeprefix(f"{said}: ")  # "aims: +20%" after "aims"
+            for value in (command or {}).values():  # "fire bolt misses" after "casts fire bolt"
+                if isinstance(value, str) and re.search(rf"\b{re.escape(value)}\b", said):
+                    told = told.removeprefix(f"{value} ")
+            if len(event.targets) == 1:  # "hits Goblin" after "attacks Goblin": said once
+                told = re.sub(rf"^(\w+) {re.escape(event.targets[0])}\b", r"\1", told)
+            return f"{event.actor} {said}: {told}{rules_of(event.rules)}"
         case Resolved():
             targets = f" -> {', '.join(event.targets)}" if event.targets else ""
             return f"{event.actor} {event.action}{targets}: {event.told}{rules_of(event.rules)}"
@@ -413,6 +467,39 @@ def healing_source(source: str, names: Mapping[str, str]) -> str:
     return f"{what}{by}{names.get(who, who)}" if by else source
 
 
+def event_lines(
+    events: Sequence[Event],
+    *args: Any,
+    step_verb: Callable[[dict[str, Any], Sequence[Event]], str | None] | None = None,
+    **kwargs: Any,
+) -> list[str]:
+    """Each event's line (`describe`'s arguments after the event), an action's resolution
+    with the command its step declared ("Ilse casts fire bolt on Mage: ..."); `step_verb`:
+    the ruleset's verb for a step its events word otherwise than its action's verb
+    (`Ruleset.step_verb_of`: "Priest attacks Goblin with spiritual weapon", no spell cast)."""
+    verb: Callable[[str], str | None] | None = kwargs.pop("verb", None)
+    declared: dict[tuple[str, str], Mapping[str, Any]] = {}
+    lines = []
+    for event in events:
+        if isinstance(event, Declared):
+            declared[event.actor, event.action] = event.command
+        said_as, command = verb, None
+        if isinstance(event, Declared | Resolved):
+            command = declared.get((event.actor, event.action))
+            own = step_verb(dict(command), events) if step_verb and command and verb else None
+            if own:  # (only this action: any other reads in its own verb)
+                said_as = functools.partial(own_verb, own, event.action, verb)
+        if not isinstance(event, Resolved):
+            command = None
+        lines.append(describe(event, *args, verb=said_as, command=command, **kwargs))
+    return lines
+
+
+def own_verb(own: str, action: str, verb: Callable[[str], str | None], asked: str) -> str | None:
+    """`own` for `action` (a step's verb as its events word it), else `verb`'s."""
+    return own if asked == action else verb(asked)
+
+
 def gm_lines(events: list[Event], live: "Encounter") -> list[str]:
     """A step's lines as the GM reads them (the CLI, `play`): in the ruleset's words, every
     combatant by the name the table knows them by, hidden ones too."""
@@ -420,4 +507,7 @@ def gm_lines(events: list[Event], live: "Encounter") -> list[str]:
     names = shown_names(live.view())
     words, reads, spent = rules.round_word, rules.reads_rolls, rules.spent_words
     healed = rules.healed_words
-    return [describe(e, words, reads, names, spent=spent, healed=healed) for e in events]
+    verb, step_verb = rules.verbs.get, rules.step_verb_of
+    return event_lines(
+        events, words, reads, names, spent=spent, healed=healed, verb=verb, step_verb=step_verb
+    )

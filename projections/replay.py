@@ -3,7 +3,7 @@ of the combatants involved before and after it. Exports read the same timeline."
 
 import gc
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -16,9 +16,9 @@ from fracas.projections.describe import (
     FACES,
     TOTAL,
     came_to,
-    describe,
     describe_control,
     edges_said,
+    event_lines,
     said_modifiers,
     worded_terms,
 )
@@ -600,21 +600,28 @@ def player_lines(
     names: dict[str, str] | None = None,
     spent: Callable[[Spent], str | None] | None = None,
     healed: Callable[[int], str] | None = None,
+    verb: Callable[[str], str | None] | None = None,
+    step_verb: Callable[[dict[str, Any], Sequence[Event]], str | None] | None = None,
 ) -> list[str]:
     """What players may read of a step (`command` as they may read it), combatants by the
-    `names` players see: a masked step shows only the command given."""
+    `names` players see: a masked step shows only the command given; `verb`, `step_verb`:
+    the ruleset's words for an action (`event_lines`)."""
     if masked:
         command = public_command(command)
         shown = [describe_command(command, names)] if command is not None else []
         return [*shown, GM_ONLY]
+    said = event_lines(
+        events, round_word, reads, names, spent=spent, healed=healed, verb=verb,
+        step_verb=step_verb,
+    )
     if not epochs:  # (no seed to withhold: each event as the GM reads it)
-        return [describe(e, round_word, reads, names, spent=spent, healed=healed) for e in events]
+        return said
     return [
         f"dice seed {e.seed_epoch} revealed to the GM (withheld here: it would re-derive "
         "GM-only rolls)"
         if isinstance(e, SeedRevealed) and e.seed_epoch in epochs
-        else describe(e, round_word, reads, names, spent=spent, healed=healed)
-        for e in events
+        else line
+        for e, line in zip(events, said, strict=True)
     ]
 
 
@@ -786,12 +793,15 @@ def timeline(
             reads = ruleset.reads_rolls
             lines = player_lines(
                 shown, told, masked, epochs, words, reads, names, ruleset.spent_words,
-                ruleset.healed_words,
+                ruleset.healed_words, ruleset.verbs.get, ruleset.step_verb_of,
             )
         else:
             words, reads, spent = ruleset.round_word, ruleset.reads_rolls, ruleset.spent_words
-            healed = ruleset.healed_words
-            lines = [describe(e, words, reads, names, spent=spent, healed=healed) for e in told]
+            healed, verb = ruleset.healed_words, ruleset.verbs.get
+            lines = event_lines(
+                told, words, reads, names, spent=spent, healed=healed, verb=verb,
+                step_verb=ruleset.step_verb_of,
+            )
         reads = ruleset.reads_rolls
         primed = decided_with(frame, events, asked_rolls)
         if any(isinstance(e, ReactionAsked) for e in events):

@@ -4,13 +4,20 @@ Knife cultist takes 8 damage and is unconscious"). The event lines stay the deta
 
 import dataclasses
 import re
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
 
-from fracas.projections.describe import FACES, added_terms, came_to, faces_of, roll_reading
+from fracas.projections.describe import (
+    FACES,
+    added_terms,
+    came_to,
+    faces_of,
+    roll_reading,
+    worded,
+)
 from fracas.projections.secrecy import UNSEEN
 from fracas.rules import durations
 from fracas.rules.events import (
@@ -158,33 +165,6 @@ def party_opening(action: str, command: Mapping[str, Any], names: Mapping[str, s
 def spoken_name(who: str, names: Mapping[str, str]) -> str:
     """A combatant's name where a sentence starts with it ("Someone unseen attacks")."""
     return UNSEEN.capitalize() if who == UNSEEN else names.get(who, who)
-
-
-class Field:
-    """A command's field in a verb: as itself ("{spell}"), or the word its number takes
-    ("{feet} {feet:foot|feet}": 1 foot, 5 feet)."""
-
-    def __init__(self, value: object) -> None:
-        self.value = value
-
-    def __format__(self, spec: str) -> str:
-        one, bar, many = spec.partition("|")
-        if bar:
-            return one if self.value == 1 else many
-        return format(self.value, spec)
-
-
-def worded(template: str, command: Mapping[str, Any], targets: str) -> str:
-    """A verb with the command's fields in it ("casts {spell} on"), then the targets; or
-    "{targets}" where they go. A field the command lacks reads as nothing; with no target,
-    "{targets}" goes with the word before it ("on {targets}")."""
-    fields = {k: Field(v) for k, v in command.items() if isinstance(v, str | int)}
-    if "{targets}" not in template:
-        template += " {targets}"
-    elif not targets:
-        template = re.sub(r"\s*\S+\s+\{targets\}", "", template)
-    text = template.format_map(defaultdict(lambda: Field(""), {**fields, "targets": targets}))
-    return " ".join(text.split())
 
 
 def listed(targets: list[str]) -> str:

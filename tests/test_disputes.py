@@ -149,7 +149,7 @@ def test_cli_replay_whatif_and_adopt(run):
     data = json.loads(run("replay", "--steps", "5", "--json").output)
     assert data[0]["rolls"][0]["faces"] == [30]
     shown = run("whatif", "--step", "5", "--dice", "95").output
-    assert "now: alice attack -> bob: miss" in shown and "would be HP 8/8" in shown
+    assert "now: alice attacks bob: miss" in shown and "would be HP 8/8" in shown
     refused = run("whatif", "--step", "99", "--dice", "1", ok=False)
     assert refused.exit_code != 0 and "step 99 is not a decision" in refused.output
     assert "Traceback" not in refused.output

@@ -140,7 +140,8 @@ def test_each_attack_of_a_multiattack_keeps_its_roll_however_like_the_last(run) 
     run("next")
     run("act", "captain", "multiattack", "wren", "--dice", "2,2,3")
     text = run("export", "--format", "md").output
-    line = [x for x in text.splitlines() if "Bandit Captain attacks Wren" in x][-1]
+    steps = [x for x in text.splitlines() if x.startswith("- ")]  # not the footnotes
+    line = [x for x in steps if "Bandit Captain attacks Wren" in x][-1]
     assert line.count("against 18, miss") == 3 and line.count("misses Wren") == 3, line
 
 

@@ -132,7 +132,7 @@ def test_an_attack_that_asks_a_target_with_no_choice_is_decided_at_once_and_says
     run("add", "brannoc", "--sheet", str(samples / "fighter.toml"), "--side", "pc")
     run("begin", "--dice", "20,5")
     decided = run("act", "gob", "attack", "brannoc", "-w", "scimitar", "--ask").output
-    assert "gob attack -> brannoc" in decided and "waiting" not in decided
+    assert "gob attacks brannoc" in decided and "waiting" not in decided
     assert (
         "asked nobody: no target has a choice of reaction to this attack, so it was decided "
         "at once" in decided

@@ -41,7 +41,7 @@ def test_a_whole_fight_in_the_shell(tmp_path):
     # Alice's turn: she attacks with the pistol she holds. Without the Tab's "bob", no
     # combatant would match "b" and the line would be refused.
     child.send(" --dice 20,5\r")
-    child.expect(r"Alice Reyes attack -> bob: hit")
+    child.expect(r"Alice Reyes attacks bob: hit")
     child.expect("bob>")
 
     # A refusal: one line, and the session goes on.

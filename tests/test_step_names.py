@@ -43,7 +43,7 @@ def test_step_lines_name_combatants_by_name(run, ruleset):
     attacked = run("act", actor, "attack", target, *weapon).output
     assert without_ids(attacked) == [], attacked
     names = {"wren": "Wren Ashe", "gob1": "Goblin 1"}
-    assert f"{names[actor]} declares attack" in attacked
+    assert f"{names[actor]} declares: attacks {names[target]}" in attacked
     passed = run("next").output
     assert without_ids(passed) == [], passed
     harmed = run("harm", target, "1").output

@@ -418,6 +418,9 @@ def held_unplayed(state: State, caster: Fighter, spell: Spell) -> list[Event]:
     return [*ended, concentrating(state, caster, spell, [])]
 
 
+AGAIN = " attacks again"  # a lasting spell's later attack, as its bonus action says it
+
+
 def summoned(state: State, caster: Fighter, spell: Spell) -> list[Event]:
     """srd-72: what the spell made lasts, on its caster, as long as the spell does."""
     detail = {"by": caster.id, "spell": spell.name, **timed(state, caster, caster, spell, None, 0)}
@@ -434,7 +437,7 @@ def again(
     targets = [state.fighter(t) for t in command.targets]
     check_targets(spell, slot, targets)
     check_charmed(caster, targets, f"aim {spell.name} at")
-    events = bonus_action(caster, f"{spell.name} attacks again")
+    events = bonus_action(caster, f"{spell.name}{AGAIN}")
     return events + unleash(state, ctx, events, caster, spell, targets, command)
 
 

@@ -13,13 +13,14 @@ from fracas_srd.checks import ABILITY_NAMES, check_name, save_name, with_article
 from fracas_srd.events import DEATH_SAVE, DeathSaves
 from fracas_srd.sheets import SKILLS, Sheet, levelled
 from fracas_srd.slots import ordinal, slot_level
+from fracas_srd.spells import AGAIN
 from fracas_srd.triggered import settled
 from fracas_srd.turn import OFF_HAND, SECOND_WIND, bonus_form
 
 VERBS = {
     "attack": "attacks",
     "death_save": "rolls a death save",
-    "offhand": "attacks with the off hand",
+    "offhand": "attacks {targets} with the off hand",
     "opportunity": "makes an opportunity attack on",
     "multiattack": "attacks",
     "legendary": "uses its legendary {option} on {targets}",
@@ -27,8 +28,8 @@ VERBS = {
     "react": "takes the readied action",
     "cast": "casts {spell} on",
     "dash": "dashes",
-    "disengage": "disengages",
-    "dodge": "dodges",
+    "disengage": "takes the Disengage action",  # (what it makes them: "is disengaged")
+    "dodge": "takes the Dodge action",
     "help": "helps",
     "hide": "hides",
     "search": "searches",
@@ -37,7 +38,7 @@ VERBS = {
     "stabilise": "tries to stabilise",
     "grapple": "tries to grapple",
     "shove": "tries to shove",
-    "escape": "tries to escape",
+    "escape": "tries to escape {targets}'s grapple",
     "stand": "stands up",
     "move": "moves {feet} {feet:foot|feet}",
     "surprise": "rules who is surprised",
@@ -312,7 +313,8 @@ def step_verb(command: dict[str, Any], events: Sequence[Event]) -> str | None:
     level ("casts cure wounds at level 2 on"); a monster's own ability written as a spell
     (a breath, a frightful presence), which spends its action and no spell, is used ("uses
     fire breath on"); a check or a save by the SRD's name ("makes a Dexterity saving
-    throw"). None: "casts {spell} on"."""
+    throw"); a lasting spell's later attack attacks with it, no spell cast ("attacks Goblin
+    with spiritual weapon", srd-72). None: "casts {spell} on"."""
     action = command.get("action")
     if action == "save" and command.get("ability") in ABILITY_NAMES:
         return f"makes {with_article(save_name(str(command['ability'])))}"
@@ -326,6 +328,8 @@ def step_verb(command: dict[str, Any], events: Sequence[Event]) -> str | None:
     if cast is not None:
         slot = upcast_to(cast)
         return f"casts {{spell}} at {ordinal(slot)} level on" if slot else None
+    if any(e.reason.lower() == f"{spell}{AGAIN}" for e in spent):
+        return "attacks {targets} with {spell}"
     used = any(e.reason.lower().partition(",")[0] == spell for e in spent)
     return "uses {spell} on" if spell and used else None
 

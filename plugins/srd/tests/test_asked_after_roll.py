@@ -28,7 +28,7 @@ def test_srd_39_ask_rolls_the_attack_first_and_asks_shield_only_once_it_hits(gm)
     assert waiting["reactions"][0]["choices"] == ["none", "shield"]
     out = ok(gm, "answer", "ilse", "shield")
     assert "shield: the hit becomes a miss (14 vs AC 17)" in out
-    assert "misses Ilse" in out and "damage" not in out
+    assert "Goblin attacks Ilse: misses" in out and "damage" not in out
     assert "spends a 1st-level spell slot: 3 of 4 left" in out
     assert "d20" not in out  # the attack roll is the asking step's, not rolled again
     assert "waiting" not in ok(gm, "status")
@@ -96,7 +96,7 @@ def test_srd_39_a_hit_shield_can_turn_still_asks_it(gm):
 
 def test_srd_39_a_miss_asks_nobody_and_keeps_the_reaction(gm):
     out = ok(gm, "act", "gob", "attack", "ilse", "-w", "scimitar", "--ask", "--dice", "3")
-    assert "misses Ilse" in out and "asked nobody" in out
+    assert "Goblin attacks Ilse: misses" in out and "asked nobody" in out
     status = ok(gm, "status")
     assert "waiting" not in status and "slots 1st 4/4" in status
 

@@ -208,7 +208,7 @@ def test_srd_48_faerie_fire_outlines_a_creature_that_fails_its_dex_save(cave):
 
 def test_srd_48_faerie_fire_saved_against_outlines_nobody(cave):
     cast = ok(cave, "act", "drow", "cast", "gnome", "-o", "spell=faerie fire", "--dice", "15")
-    assert "faerie fire holds nobody: no concentration" in cast
+    assert "Drow casts faerie fire: holds nobody: no concentration" in cast
     assert "faerie fire" not in row(cave, "gnome")["conditions"]
 
 
@@ -334,7 +334,7 @@ def test_srd_65_banishment_takes_its_target_out_of_the_fight_while_it_lasts(gm):
 
 def test_srd_65_banishment_saved_against_banishes_nobody(gm):
     cast = ok(gm, "act", "arch", "cast", "brannoc", "-o", "spell=banishment", "--dice", "17")
-    assert "banishment holds nobody: no concentration" in cast
+    assert "Archmage casts banishment: holds nobody: no concentration" in cast
     assert row(gm, "brannoc")["conditions"] == ""
 
 
@@ -517,7 +517,7 @@ def test_srd_72_spiritual_weapon_attacks_as_cast_then_again_as_a_bonus_action(na
               "--dice", "3")  # fmt: skip
     assert "Priest spends 1 bonus action: cast" in cast
     assert "Priest spends a 2nd-level spell slot: 2 of 3 left" in cast
-    assert "spiritual weapon misses Goblin" in cast
+    assert "Priest casts spiritual weapon on Goblin: misses" in cast, cast
     assert "Priest is under spiritual weapon for 10 rounds" in cast  # 1 minute
     ok(nave, "act", "priest", "cast", "gob", "-o", "spell=sacred flame", "--dice", "20")
     ok(nave, "next")
@@ -526,6 +526,8 @@ def test_srd_72_spiritual_weapon_attacks_as_cast_then_again_as_a_bonus_action(na
                "--dice", "15,2")  # fmt: skip
     assert "Priest spends 1 bonus action: spiritual weapon attacks again" in again
     assert "spell slot" not in again and "casts spiritual weapon" not in again
+    assert "Priest declares: attacks Goblin with spiritual weapon" in again, again
+    assert "Priest attacks Goblin with spiritual weapon: hits" in again, again
     assert "Goblin takes 5 damage: 1d8 [2] + 3 Wis = 5 force" in again
     ok(nave, "act", "priest", "cast", "gob", "-o", "spell=guiding bolt", "--dice", "1")  # srd-3
 

@@ -60,11 +60,11 @@ def test_srd_5_a_search_is_perception_by_default_or_investigation_as_the_gm_name
     # the goblin: Wis 8 (-1), Int 10 (+0)
     looked = ok(gm, "act", "gob", "search", "--dice", "10")
     assert "Wisdom (Perception) check" in looked, looked
-    assert "Goblin search: Perception 9: finds no one; Wren (Stealth 10) stays hidden" in looked
+    assert "Goblin searches: Perception 9: finds no one; Wren (Stealth 10) stays hidden" in looked
     ok(gm, "undo")
     read = ok(gm, "act", "gob", "search", "-o", "using=investigation", "--dice", "10")
     assert "Intelligence (Investigation) check" in read, read
-    assert "Goblin search: Investigation 10: finds Wren (Stealth 10)" in read, read
+    assert "Goblin searches: Investigation 10: finds Wren (Stealth 10)" in read, read
     said = refused(gm, "act", "gob", "search", "-o", "using=athletics")
     assert "investigation" in said and "perception" in said, said
 

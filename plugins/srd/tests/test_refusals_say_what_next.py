@@ -131,7 +131,8 @@ def test_srd_17_a_range_said_of_a_melee_attack_is_refused_not_dropped(gm: Gm):
     # a handaxe at long range, nothing said of 5 feet, is thrown: disadvantage, 18 and 2
     thrown = ok(gm, "act", "brannoc", "attack", "goblin-1", "-w", "handaxe", "-o",
                 "range=long", "--dice", "18,2")  # fmt: skip
-    assert "disadvantage: beyond normal range" in thrown and "misses Goblin 1" in thrown, thrown
+    assert "disadvantage: beyond normal range" in thrown, thrown
+    assert "Brannoc attacks Goblin 1: misses" in thrown, thrown
 
 
 def test_srd_17_a_long_range_said_of_a_spell_attack_is_refused_a_spell_has_one_range(gm: Gm):
@@ -145,7 +146,7 @@ def test_srd_17_a_long_range_said_of_a_spell_attack_is_refused_a_spell_has_one_r
         "spell again without -o range=long"
     ), said
     cast = ok(gm, "act", "ilse", "cast", "goblin-1", "-o", "spell=fire bolt", "--dice", "18,5")
-    assert "disadvantage" not in cast and "hits Goblin 1" in cast, cast
+    assert "disadvantage" not in cast and "Ilse casts fire bolt on Goblin 1: hits" in cast, cast
 
 
 def test_a_spell_missing_from_the_sheet_of_one_in_the_fight_never_says_to_add_them(gm: Gm):

@@ -53,7 +53,7 @@ def test_a_turn_as_a_process_loads_only_what_deciding_it_needs(tmp_path: Path):
     acting = json.loads(ok(gm, "status", "--json"))["acting"][0]
     target = "bo" if acting == "ana" else "ana"
     loaded, out = loaded_by(db, "act", acting, "attack", target, "-w", "longsword", "--dice", "2")
-    assert loaded == [] and "declares attack" in out, (loaded, out)
+    assert loaded == [] and "declares: attacks" in out, (loaded, out)
     loaded, out = loaded_by(db, "next")
     assert loaded == [] and "command: next" in out, (loaded, out)
     loaded, out = loaded_by(db, "status", "--json")

@@ -251,3 +251,41 @@ def test_a_log_written_before_the_srd_s_names_reads_them_and_decides_as_recorded
     assert RULESET.decode("rolled", 1, check).purpose == "bless on the Strength (Athletics) check"
     wis = old.replace("Dex save (DC 13)", "Wis check")
     assert RULESET.decode("rolled", 1, wis).purpose == "bless on the Wisdom check"
+
+
+def test_an_off_hand_attack_and_an_escape_read_as_a_table_says_them(gm: Run) -> None:
+    """Issue 40: "Wren attacks with the off hand Goblin" and "Ogre escape -> Hild: stays
+    grappled"; the target goes where English puts it, and the log's line for an action
+    says it in the ruleset's words, never its id ("declares second_wind")."""
+    gm("new", "-r", "srd", "--id", "offhand")
+    add(gm, "wren", "rogue", "Wren")
+    add(gm, "gob", "goblin", "Goblin", "npc")
+    gm("begin", "--dice", "20,1")
+    act(gm, "wren", "attack", "gob", "--dice", "2")
+    step = act(gm, "wren", "offhand", "gob", "-w", "dagger", "--dice", "2")
+    assert step_line(gm, step).startswith("Wren attacks Goblin with the off hand: "), step_line(
+        gm, step
+    )
+    log = gm("log")
+    assert "Wren declares offhand" not in log, log
+    assert "Wren declares: attacks Goblin with the off hand" in log, log
+    assert "Wren attacks Goblin with the off hand: misses [srd-6" in log, log
+    from fracas.projections.sentences import opening
+
+    from fracas_srd.ruleset import RULESET
+
+    escape = {"action": "escape", "actor": "ogre", "targets": ["hild"]}
+    said = opening(escape, {"ogre": "Ogre", "hild": "Hild"}, RULESET)
+    assert said == "Ogre tries to escape Hild's grapple", said
+    alone = opening({**escape, "targets": []}, {"ogre": "Ogre"}, RULESET)
+    assert alone == "Ogre tries to escape", alone
+
+
+def test_a_spell_s_resolved_line_names_the_spell(gm: Run) -> None:
+    """Issue 40: the log and `fracas act` read "Ilse cast -> Wolf: ..." where the declared
+    line above it said "Ilse declares: casts magic missile on Wolf"."""
+    darts(gm)
+    said = gm("act", "ilse", "cast", "wolf", "-o", "spell=fire bolt", "--dice", "2")
+    assert "cast -> " not in said, said
+    assert "  Ilse casts fire bolt on Wolf: misses" in said, said
+    assert "Ilse casts fire bolt on Wolf: misses" in gm("log"), gm("log")

@@ -54,10 +54,12 @@ def test_disengage_and_dodge_say_so_once(gm: Run) -> None:
     said = gm("act", "hild", "disengage")
     assert "Hild is disengaged until the end of Hild's current turn [srd-5, srd-18]" in said
     assert "disengages" not in said
+    assert "Hild declares: takes the Disengage action" in said, said
     gm("next")
     said = gm("act", "ogre", "dodge")
     assert "Ogre is dodging until the start of Ogre's next turn [srd-5]" in said
     assert "dodges" not in said
+    assert "Ogre declares: takes the Dodge action" in said, said
 
 
 def test_a_move_out_of_reach_names_whose_reach_it_leaves(gm: Run) -> None:

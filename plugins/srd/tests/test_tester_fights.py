@@ -79,7 +79,7 @@ def rogue_hides(tmp_path: Path, stealth: str) -> Gm:
 def test_srd_5_a_search_says_whom_it_found_and_reveals_them(tmp_path):
     gm = rogue_hides(tmp_path, "5")  # Stealth 10
     out = ok(gm, "act", "gob", "search", "--dice", "18")  # Perception 17
-    assert "Goblin search: Perception 17: finds Wren (Stealth 10) [srd-5]" in out, out
+    assert "Goblin searches: Perception 17: finds Wren (Stealth 10) [srd-5]" in out, out
     assert "Wren is no longer hidden: found by Goblin" in out, out
     assert "hidden" not in next(r for r in ok(gm, "status").splitlines() if " Wren " in r)
 
@@ -94,7 +94,7 @@ def test_srd_5_a_search_that_finds_no_one_says_so(tmp_path):
     ok(gm, "act", "wren", "attack", "gob", "-w", "shortsword", "--dice", "1,1")
     ok(gm, "next")
     out = ok(gm, "act", "gob", "search", "--dice", "18")
-    assert "Goblin search: Perception 17: finds no one hidden [srd-5]" in out, out
+    assert "Goblin searches: Perception 17: finds no one hidden [srd-5]" in out, out
 
 
 def brannoc_and_goblin(tmp_path: Path) -> Gm:

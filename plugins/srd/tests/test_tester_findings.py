@@ -121,7 +121,7 @@ def test_a_spell_the_plugin_does_not_play_is_named_on_add_and_said_to_do_nothing
         "effect: cast, it has no effect in play (the GM narrates it)"
     ], said
     out = ok(gm, "act", "ilse", "cast", "ilse", "-o", "spell=detect magic")
-    assert "detect magic has no effect in play" in out, out
+    assert "Ilse casts detect magic on Ilse: has no effect in play" in out, out
 
 
 def foundry_caster(*spells: dict) -> dict:
