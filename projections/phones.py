@@ -923,7 +923,8 @@ def act(
     ask = asking_whom(live, command, linked, wait)
     if ask is not None and dice is not None:
         raise RefusedError(
-            f"{answering(ask.targets or [])} first; type your dice after their answer"
+            f"{answering([own_name(live, t) for t in ask.targets or []])} first; "
+            "type your dice after their answer"
         )
     events = live.decide(
         command,

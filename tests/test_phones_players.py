@@ -278,3 +278,13 @@ def test_typed_dice_before_a_linked_targets_answer_say_so_plainly(table: Table) 
     assert sent.status_code >= 400, sent.text
     assert sent.text.strip() == "wizard answers first; type your dice after their answer"
     assert table.log() == before
+
+
+def test_whom_a_phone_waits_for_is_named_not_given_by_id(table: Table) -> None:
+    fracas(table.db, "add", "wizard", "--sheet", sample("wizard"), "--set", "initiative=-40")
+    fracas(table.db, "rename", "wizard", "Elara")
+    table.tokens["wizard"] = invited(table.db, "wizard")
+    sent = table.tap(
+        "fighter", action="attack", targets=["wizard"], fields={"weapon": "longsword"}, dice=[15, 6]
+    )
+    assert sent.text.strip() == "Elara answers first; type your dice after their answer"
