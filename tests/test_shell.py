@@ -253,3 +253,13 @@ def test_the_bar_says_the_last_step_as_the_tvs_headline_does(d20, monkeypatch):
     assert d20.last == tv.headline == "ilse casts burning hands on goblin: goblin saves, 4 damage"
     monkeypatch.setenv("COLUMNS", "400")
     assert d20.toolbar().endswith(d20.last)
+
+
+def test_a_bare_move_without_its_feet_is_refused_and_appends_nothing(d20, capsys):
+    """Issue 40: a bare `move` in `fracas play` logged "spends 5 feet of movement": FEET
+    forgotten is refused in one line, nothing appended."""
+    version = d20.live.version
+    d20.run("move")
+    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("Error")]
+    assert len(errors) == 1 and "move FEET" in errors[0], errors
+    assert d20.live.version == version

@@ -174,9 +174,13 @@ class Move(Act, tag="move"):
     whose reach it leaves, who alone may answer with an opportunity attack (srd-18)."""
 
     positional: ClassVar[str] = "feet"
-    feet: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 5
+    feet: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 0  # 0: not given, refused
     difficult: bool = False  # through difficult terrain: a foot more for each
     leaves: list[str] | str = []  # ids, as a list or one text with commas
+
+    def __post_init__(self) -> None:
+        if not self.feet:
+            raise BadInputError("say how far it moves, in feet: move FEET (as in move 20)")
 
     def left(self) -> list[str]:
         """The ids of those whose reach it leaves, each once, in the order named."""

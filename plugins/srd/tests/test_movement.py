@@ -205,3 +205,19 @@ def test_srd_18_a_move_out_of_two_reaches_names_them_as_a_list_reads():
     out = t.act("gob", "move", feet=25, leaves="pc-brannoc,pc-wren")
     left = [e for e in out if e.__struct_config__.tag == "srd.left-reach"]
     assert left[0].describe() == "gob leaves the reach of pc-brannoc and pc-wren"
+
+
+def test_srd_52_a_move_without_its_feet_is_refused_and_nothing_is_logged(tmp_path):
+    """Issue 40: `fracas act wren move`, FEET forgotten, logged "Wren spends 5 feet of
+    movement": a missing required argument is refused in one line, at the command line and in
+    `fracas play`, and nothing is appended."""
+    from srd_cli import fight as cli_fight
+    from srd_cli import refused, sample
+
+    t = fight(("brannoc", "fighter"), ("gob", "goblin"))
+    with pytest.raises(FracasError, match="how far"):
+        t.act("brannoc", "move")
+    gm = cli_fight(tmp_path / "yard.db", "the yard", "20,1", sample("wren", "rogue", "Wren"),
+                   ["add", "gob", "--monster", "goblin"])
+    said = refused(gm, "act", "wren", "move")
+    assert "move FEET" in said and "move 20" in said, said
