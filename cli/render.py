@@ -91,11 +91,11 @@ def outcome(result: StepOutcome, live: Encounter) -> None:
     click.echo(prefix)
     for line in gm_lines(result.events, live):
         click.echo(f"  {line}")
-    if not result.duplicate:  # a fight whose foes are all down says so, and how to end it
-        from fracas.rules.gm import over
+    if not result.duplicate:  # a fight whose foes are all down says so, and how to end it:
+        from fracas.rules.gm import over  # once, as the step that made it so (status holds it)
 
         done = over(live.ruleset, live.ruleset.view(live.state))
-        if done:
+        if done and (result.step <= 1 or done != over(live.ruleset, live.view_at(result.step - 1))):
             click.echo(f"  {done}")
 
 

@@ -31,7 +31,7 @@ def multiattack(state: State, actor: Fighter, command: Multiattack, ctx: Context
     before the next attack."""
     listed = actor.sheet.multiattack
     if not listed:
-        raise RefusedError(f"{actor.name} has no Multiattack on its sheet (srd-29)")
+        raise RefusedError(f"{actor.name} has no Multiattack on {actor.its} sheet (srd-29)")
     targets = command.targets * len(listed) if len(command.targets) == 1 else command.targets
     if len(targets) != len(listed):
         raise RefusedError(

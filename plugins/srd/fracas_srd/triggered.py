@@ -168,7 +168,7 @@ def parrying(target: Fighter, found: Reaction, unseen: str, melee: bool) -> None
                            "(srd-39)")  # fmt: skip
     if not any(not w.ranged for w in target.sheet.weapons):
         raise RefusedError(f"{found.name} needs a melee weapon in hand: {target.name} has none "
-                           "on its sheet (srd-39)")  # fmt: skip
+                           f"on {target.its} sheet (srd-39)")  # fmt: skip
 
 
 def counters(

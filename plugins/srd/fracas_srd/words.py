@@ -368,7 +368,9 @@ def target_outcomes(command: dict[str, Any], events: Sequence[Event]) -> dict[st
     """srd-25: a step's targets who saved against it, each as their save came to once the
     step is decided (legendary resistance's success too, srd-56): "saves" or "fails", and
     "saves, no damage" where the save took all of a spell's damage (srd-31): "mae casts
-    sacred flame on gob: gob saves, no damage"; "...: gob fails, 5 damage"."""
+    sacred flame on gob: gob saves, no damage"; "...: gob fails, 5 damage"; a save the
+    step's opening does not name (a bite's rider) is named where failed: "wolf hits maelis:
+    maelis fails a Strength saving throw, 9 damage (prone)"."""
     targets = set(command.get("targets") or []) - {command.get("actor")}
     said: dict[str, str] = {}
     for at, event in enumerate(events):
@@ -383,8 +385,15 @@ def target_outcomes(command: dict[str, Any], events: Sequence[Event]) -> dict[st
         saved = result.startswith("success")
         hurt = any(isinstance(e, Damaged) and e.target == event.actor for e in events)
         spared = saved and not hurt and SAVE_HARMS in event.rules
-        said[event.actor] = "saves, no damage" if spared else "saves" if saved else "fails"
+        failed = "fails" if command.get("action") == "cast" else f"fails {save_of(event)}"
+        said[event.actor] = "saves, no damage" if spared else "saves" if saved else failed
     return {**death_saves(command, events), **said}
+
+
+def save_of(event: Rolled) -> str:
+    """The saving throw a roll is, with its article ("a Strength saving throw"): named where
+    a step's opening does not say it (a bite's rider, not the spell cast)."""
+    return with_article(event.purpose.partition(f" {SAVING_THROW}")[0] + " saving throw")
 
 
 DEATH_SAVE_SAID = (  # a death save's result (damage.death_save_judge) as a headline says it

@@ -104,4 +104,4 @@ def test_the_last_foe_dead_the_step_and_status_say_the_fight_is_over(gm):
     over = "no NPC is left fighting; the PCs' side stands: end the fight with `fracas end`?"
     grappling(gm, "goblin")
     assert over in ok(gm, "harm", "foe", "10")
-    assert over in ok(gm, "next") and over in ok(gm, "status")
+    assert over not in ok(gm, "next") and over in ok(gm, "status")  # said once in a step
