@@ -32,9 +32,9 @@ def test_a_phone_types_attack_and_damage_misses_and_the_tv_shows_the_damage_unus
             arg=before + 1,
             timeout=WAIT,
         )
-        assert attack.locator(".refused").count() == 0 or not attack.locator(
-            ".refused"
-        ).is_visible()
+        assert (
+            attack.locator(".refused").count() == 0 or not attack.locator(".refused").is_visible()
+        )
         landed = steps(db)[-1]
         assert landed["author"] == "hero"
         tv.wait_for_function(
