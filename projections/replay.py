@@ -1000,6 +1000,8 @@ def turn_parts(
     before, after = seen
     if command is None or command.get("action") != "next" or len(before.acting) != 1:
         return []
+    if not any(isinstance(e, Rolled | ConditionExpired) for e in events):
+        return []  # (most passes: nothing at either turn's edge)
     clock_before, clock_after = ruleset.clock_of(frame.before), ruleset.clock_of(frame.after)
     started = [w for w, turn in clock_after.turns.items() if clock_before.turns.get(w) != turn]
     if not started:
