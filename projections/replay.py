@@ -187,8 +187,9 @@ class Feat(msgspec.Struct, frozen=True):
     fact: str  # CRITICAL or FUMBLE
     who: str
     whom: list[str]
-    damage: int
+    damage: int  # the health it took (none beyond 0)
     action: str = ""  # the action it decided ("attack"); "" when none was resolved
+    rolled: int = 0  # the damage it dealt, as rolled, beyond 0 too
 
 
 class Departure(msgspec.Struct, frozen=True):
@@ -477,14 +478,15 @@ def feats_of(events: list[Event], ruleset: Ruleset, harm: list[Harm] | None = No
         resolution = later[resolved]
         assert isinstance(resolution, Resolved)
         targets = resolution.targets
-        damage = 0
+        damage = rolled = 0
         first = at + 1 + resolved + 1
         for position, after in enumerate(events[first:], first):
             if isinstance(after, Resolved):
                 break
             if isinstance(after, Damaged) and after.target in targets:
                 damage += amounts[position]
-        found.append(Feat(fact, event.actor, list(targets), damage, resolution.action))
+                rolled += after.amount
+        found.append(Feat(fact, event.actor, list(targets), damage, resolution.action, rolled))
     return found
 
 

@@ -25,6 +25,7 @@ from fracas.projections.describe import author_words
 from fracas.projections.replay import (
     GM,
     PLAYERS,
+    Feat,
     Moment,
     ReplayStep,
     RollLine,
@@ -341,9 +342,13 @@ def ended_fall(
     return [*fallen[:last], ended, *fallen[last + 1 :]]
 
 
-def feats_said(step: ReplayStep, fact: str, names: dict[str, str]) -> list[str]:
+def feats_said(
+    step: ReplayStep, fact: str, names: dict[str, str], hidden: frozenset[str] = frozenset()
+) -> list[str]:
     """Each critical (or fumble) of a step alone: "Brannoc's attack on Goblin boss: 18
-    damage"; the step's sentence where its rolls name none (marked so by other means)."""
+    damage", the damage rolled, and what it took where that is less (but of those whose
+    health is `hidden`); the step's sentence where its rolls name none (marked so by other
+    means)."""
     said = []
     for feat in step.feats:
         if feat.fact != fact:
@@ -352,8 +357,19 @@ def feats_said(step: ReplayStep, fact: str, names: dict[str, str]) -> list[str]:
         text = f"{who}'s {feat.action}" if feat.action else who
         whom = and_list(names.get(w, w) for w in feat.whom if w != feat.who)
         text = f"{text} on {whom}" if whom else text
-        said.append(f"{text}: {feat.damage} damage" if feat.damage else text)
+        said.append(f"{text}: {damage_said(feat, hidden)}" if feat.rolled else text)
     return said or [step.sentence]
+
+
+def damage_said(feat: Feat, hidden: frozenset[str]) -> str:
+    """A feat's damage as rolled, and the health it took where less: "19 damage (16 of it
+    taken, the rest past 0)"."""
+    said = f"{feat.rolled} damage"
+    if feat.damage >= feat.rolled or hidden & set(feat.whom):
+        return said
+    if not feat.damage:
+        return f"{said} (none taken: at 0 already)"
+    return f"{said} ({feat.damage} of it taken, the rest past 0)"
 
 
 def summarise(
@@ -401,7 +417,7 @@ def summarise(
             Highlight(e.step.step, e.step.round, said)
             for e in entries
             if mark in e.step.marks
-            for said in feats_said(e.step, mark, names)
+            for said in feats_said(e.step, mark, names, hidden)
         ]
 
     return Summary(

@@ -86,15 +86,19 @@ def test_the_summary_lists_a_critical_hit_alone_who_on_whom_and_its_damage(
         found = encounter_report(fracas.store, fracas.store.encounters()[0])
     [step] = [e.step for r in found.rounds for t in r.turns for e in t.entries][-1:]
     assert "critical" in step.marks
-    damage = sum(h.amount for h in step.harm if h.whom == "bob")
+    damage = sum(h.amount + h.past for h in step.harm if h.whom == "bob")  # as rolled
+    taken = sum(h.amount for h in step.harm if h.whom == "bob")
     assert damage > 0
+    said = f"Alice's attack on Bob: {damage} damage"
+    if taken < damage:  # srd's goblin: 7 hit points of the 14
+        said += f" ({taken} of it taken, the rest past 0)"
     [critical] = found.summary.criticals
     assert critical.step == step.step
-    assert critical.sentence == f"Alice's attack on Bob: {damage} damage"
+    assert critical.sentence == said
     for fmt in ("md", "html"):
         text = run("export", "--format", fmt).output
         line = html.unescape(next(line for line in text.splitlines() if "Criticals:" in line))
-        assert f"step {step.step}, Alice's attack on Bob: {damage} damage." in line, line
+        assert f"step {step.step}, {said}." in line, line
         assert "against" not in line and " vs " not in line, "not every event of the step"
 
 
@@ -262,3 +266,29 @@ def test_a_report_names_no_internal_command(run, tmp_path) -> None:
         text = run("export", "--format", fmt).output
         assert "carry" not in text and "command: " not in text, fmt
         assert "condition-set" not in text and "join (" not in text, fmt
+
+
+def test_a_critical_says_the_damage_rolled_and_what_it_did_where_that_differs(run) -> None:
+    """Issue 40: the Criticals line showed an overkilling crit's damage as the hit points lost
+    ("16 damage" of 19) and a crit on a dying creature with no number at all: it says the
+    damage rolled, and what it did where that differs; the players' report, where the
+    goblin's health is hidden, does not say what it had left."""
+    run("new", "-r", "srd", "-t", "the cellar")
+    run("add", "alice", "--sheet", str(SRD_SAMPLES / "fighter.toml"), "--side", "pc",
+        "--name", "Alice")  # fmt: skip
+    run("add", "bob", "--sheet", str(SRD_SAMPLES / "goblin.toml"), "--name", "Bob")
+    run("add", "carl", "--sheet", str(SRD_SAMPLES / "goblin.toml"), "--name", "Carl")
+    run("begin", "--dice", "20,10,5")
+    run("harm", "bob", "5")  # 2 of 7 left
+    run("act", "alice", "attack", "bob", "-w", "longsword", "--dice", "20,6,5")  # 6+5+3 = 14
+    run("harm", "alice", "28")  # dying
+    run("next")  # Bob is dead: Carl's turn
+    run("act", "carl", "attack", "alice", "--dice", "20,1,6,5")  # 6+5+2 = 13, on dying Alice
+    texts = {
+        who: html.unescape(run("export", "--format", "md", "--for", who).output)
+        for who in ("gm", "players")
+    }
+    lines = {w: next(ln for ln in t.splitlines() if "Criticals:" in ln) for w, t in texts.items()}
+    assert "Alice's attack on Bob: 14 damage (2 of it taken, the rest past 0)" in lines["gm"], lines
+    assert "Carl's attack on Alice: 13 damage (none taken: at 0 already)" in lines["gm"]
+    assert re.search(r"Alice's attack on Bob: 14 damage[.;]", lines["players"]), lines
