@@ -37,7 +37,7 @@ def test_the_gm_and_two_players_play_a_round_on_three_pages(tmp_path: Path, brow
         alice.click("button.action[data-action=attack]")
         attack = alice.locator("fieldset.chosen[data-action=attack]")
         attack.locator("label.tap:has(input[value=cultist])").click()
-        attack.locator("[data-dice]").fill("95")
+        attack.locator("[data-dice]").fill("95 5")  # the attack and the damage, rolled together
         attack.locator("button.go").click()
         for page in (gm, alice, bob):
             landed_by(page, db, "alice", 1)
