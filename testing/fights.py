@@ -417,44 +417,62 @@ def own_move(ruleset: Ruleset, w: Words) -> st.SearchStrategy:
 
 
 def move_strategy(ruleset: Ruleset, encounter: Encounter, cast: Cast) -> st.SearchStrategy:
-    """One move at the table now: mostly the ruleset's own actions by whoever may act."""
+    """One move at the table now: mostly the ruleset's own actions by whoever may act; the
+    same strategy for the same words, joiners and needs (`kept`)."""
     w = words_now(encounter, cast)
-
-    def of(action: str) -> st.SearchStrategy:
-        return targeted(ruleset, action, w)
-
-    gm = [f"{GM}{verb}" for verb in GM_ACTIONS for _ in range(1 if verb in RARE else 3)]
     present = encounter.state.fighters
     joining = [
         {"action": "join", "combatant": who, "sheet": sheet}
         for who, sheet in cast.reserves.items()
         if who not in present
     ]
-    needed = needed_moves(ruleset, encounter, w)
-    moves = {
-        "own": own_move(ruleset, w),
-        "next": of("next"),
-        "gm": st.sampled_from(gm).flatmap(of),
-        "control": st.sampled_from([{"action": c} for c in CONTROLS]),
-        "join": st.sampled_from(joining) if joining else st.nothing(),
-        "needed": st.one_of(needed) if needed else st.nothing(),
-    }
-    kinds = ["own"] * 10 + ["next"] * 2 + ["gm"] * 3 + ["control"] + ["join"] * bool(joining)
-    return st.sampled_from(kinds + ["needed"] * 6 * bool(needed)).flatmap(moves.__getitem__)
+    needs = needs_now(ruleset, encounter)
+
+    def of(action: str) -> st.SearchStrategy:
+        return targeted(ruleset, action, w)
+
+    def build() -> st.SearchStrategy:
+        gm = [f"{GM}{verb}" for verb in GM_ACTIONS for _ in range(1 if verb in RARE else 3)]
+        needed = needed_of(ruleset, needs, w)
+        moves = {
+            "own": own_move(ruleset, w),
+            "next": of("next"),
+            "gm": st.sampled_from(gm).flatmap(of),
+            "control": st.sampled_from([{"action": c} for c in CONTROLS]),
+            "join": st.sampled_from(joining) if joining else st.nothing(),
+            "needed": st.one_of(needed) if needed else st.nothing(),
+        }
+        kinds = ["own"] * 10 + ["next"] * 2 + ["gm"] * 3 + ["control"] + ["join"] * bool(joining)
+        return st.sampled_from(kinds + ["needed"] * 6 * bool(needed)).flatmap(moves.__getitem__)
+
+    key = ("move", said_by(w), msgspec.json.encode([joining, needs]))
+    return kept(ruleset, key, build)
 
 
 def needed_moves(ruleset: Ruleset, encounter: Encounter, w: Words) -> list[st.SearchStrategy]:
     """The actions a combatant's condition allows (`Playable.needs`: escape while pinned,
     stand while prone), by that combatant: drawn among all the others, random fights took
     them too seldom to test them (the situation comes, then passes before they are drawn)."""
-    moves = []
+    return needed_of(ruleset, needs_now(ruleset, encounter), w)
+
+
+def needs_now(ruleset: Ruleset, encounter: Encounter) -> list[tuple[str, str]]:
+    """(combatant, action) for each action a combatant's condition allows now."""
+    needs = []
     for row in encounter.view().wounds:
         shown = {word for condition in row.conditions for word in condition.split()}
         for action in sorted(ruleset.actions):
             playable = ruleset.playable(action)
             if playable is not None and playable.needs & shown:
-                command = command_strategy(ruleset, action, w)
-                moves.append(command.map(lambda c, who=row.combatant: {**c, "actor": who}))
+                needs.append((row.combatant, action))
+    return needs
+
+
+def needed_of(ruleset: Ruleset, needs: list[tuple[str, str]], w: Words) -> list[st.SearchStrategy]:
+    moves = []
+    for combatant, action in needs:
+        command = command_strategy(ruleset, action, w)
+        moves.append(command.map(lambda c, who=combatant: {**c, "actor": who}))
     return moves
 
 
