@@ -63,6 +63,7 @@ from fracas.rules.events import (
 from fracas.rules.gm import REMOVED
 from fracas.rules.names import closest, some_of
 from fracas.rules.reactions import asking
+from fracas.rules.roster import fold
 from fracas.rules.ruleset import CRITICAL, DOWN, FUMBLE, OUT
 from fracas.rules.timeline import Frame, walk, walk_between
 from fracas.rules.views import View, WoundRow
@@ -218,6 +219,9 @@ class Part(msgspec.Struct, frozen=True):
     sentence: str
     rolls: list[RollLine]
     marks: list[str] = []
+    # the GM's: the whole view once this part is done, where it ends a round (the standings
+    # at that round's end stand before what the next round's first turn began with)
+    view: View | None = None
 
 
 class ReplayStep(msgspec.Struct, frozen=True):
@@ -865,7 +869,9 @@ def timeline(
         parts = (
             []
             if masked or record.control != COMMAND
-            else turn_parts(ruleset, frame, events, command, names, (before, after), unseen, rolled)
+            else turn_parts(
+                ruleset, frame, events, command, names, (before, after), unseen, rolled, players
+            )
         )
         acted = whose_turn_ends(command, before) if record.control == COMMAND else None
         known_of = public_command(acted) or {}
@@ -992,6 +998,7 @@ def turn_parts(
     seen: tuple[View, View],
     unseen: set[str],
     rolled: list[tuple[Rolled, RollLine]],
+    players: bool = False,
 ) -> list[Part]:
     """A `next` that ends one's turn and brings something at the start of the turn it
     begins, told turn by turn: the turn it ended, with what came at that end (a save at the
@@ -1030,13 +1037,16 @@ def turn_parts(
         taken = begun if start else ended
         return Part(round_, acting, said, lines, marks(taken, ruleset))
 
+    ended_view = None  # the GM's view at the round's end; players', the step's (theirs)
+    if clock_after.round != before.round and not players:
+        ended_view = ruleset.view(fold(ruleset.evolve, frame.before, ended))
     opened = sentence(begun, None, names, ruleset)
     whose = {e.actor for e in begun if isinstance(e, Rolled)}
     whose |= {e.target for e in begun if isinstance(e, ConditionExpired)}
     started = [w for w in started if w in whose] or started  # (several begin: theirs)
+    said = sentence(ended, command, names, ruleset, order=order, said_by=said_by)
     return [
-        part(before.round, before.acting, sentence(ended, command, names, ruleset,
-                                                   order=order, said_by=said_by), False),
+        msgspec.structs.replace(part(before.round, before.acting, said, False), view=ended_view),
         part(clock_after.round, [] if set(started) & unseen else started,
              opened[:1].upper() + opened[1:], True),
     ]  # fmt: skip

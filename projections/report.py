@@ -261,7 +261,11 @@ def round_blocks(
     blocks: list[RoundBlock] = []
     turns: list[Turn] = []
     acting, title = None, ""
-    told = [(part, shown) for entry, shown in entries for part in by_turn(entry)]
+    told = [
+        (part, shown if view is None else (view, shown[1]))
+        for entry, shown in entries
+        for part, view in by_turn(entry)
+    ]
     for index, (entry, (view, withheld)) in enumerate(told):
         number = entry.step.round
         if entry.step.acting != acting:  # (a turn's steps share who acts: titled once)
@@ -284,14 +288,15 @@ def round_blocks(
     return blocks
 
 
-def by_turn(entry: Entry) -> list[Entry]:
+def by_turn(entry: Entry) -> list[tuple[Entry, View | None]]:
     """A step as the report files it: whole, or a `next` that brought something at the
     start of the turn it began in its parts (`ReplayStep.parts`): what came at the end of
     the turn it ended under that turn, with the step's details; the new turn's start under
-    the new turn, with its own rolls."""
+    the new turn, with its own rolls. Each with the view after it where it is not the
+    step's (a round's end before the next round's first turn began)."""
     step = entry.step
     if not step.parts:
-        return [entry]
+        return [(entry, None)]
     ended, *begun = step.parts
     told = [
         msgspec.structs.replace(
@@ -308,7 +313,7 @@ def by_turn(entry: Entry) -> list[Entry]:
             rolls=part.rolls, marks=part.marks, lines=[],
         )  # fmt: skip
         told.append(Entry(shown, [], [], False))
-    return told
+    return [(told[0], ended.view), *((e, None) for e in told[1:])]
 
 
 # -- the summary ---------------------------------------------------------------------------

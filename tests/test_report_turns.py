@@ -197,3 +197,20 @@ def test_a_secret_save_stays_secret_when_its_next_is_split(run) -> None:
     said = [(t.title, e.step.sentence) for r in found.rounds for t in r.turns for e in t.entries]
     shown = [(t, s) for t, s in said if "hold person (paralysed" in s or "under shield" in s]
     assert [t for t, _s in shown][-2:] == ["Gob's turn", "Ilse's turn"], said
+
+
+def test_a_round_s_standings_stand_before_what_the_next_round_s_first_turn_began_with(
+    run,
+) -> None:
+    """Maelis shines until the start of her next turn, the first of round 2: the `next` that
+    ends round 1 ends her shine as round 2 begins, so round 1's standings still show it."""
+    srd_fight(run, "20,5", ("maelis", "cleric", "pc"), ("gob", "goblin", "npc"))
+    run("condition", "set", "maelis", "shining", "--until", "start:maelis")
+    run("next")
+    run("next")  # Gob's turn ends round 1; Maelis's begins round 2, her shine over
+    with Fracas(run.db) as log:
+        found = encounter_report(log.store, log.store.encounters()[-1])
+    conditions = {r.number: next(w.conditions for w in r.standings if w.name == "Maelis")
+                  for r in found.rounds}  # fmt: skip
+    assert any(c.startswith("shining") for c in conditions[1]), conditions
+    assert not any(c.startswith("shining") for c in conditions[2]), conditions
