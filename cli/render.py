@@ -256,7 +256,7 @@ def stat_block(name: str, kind: str, lines: list[tuple[str, str]]) -> None:
 
 PARTY_COLUMNS = ("ID", "Name", "Health", "In", "Conditions")
 BETWEEN_FIGHTS = "—"  # in the "In" column: the member is in no fight
-RESTING = f"{BETWEEN_FIGHTS}: between fights; `fracas new --party` brings them into the next"
+RESTING = f"{BETWEEN_FIGHTS}: between fights; `fracas new --party` brings them into the next fight"
 
 
 def party(members: list[Member]) -> None:

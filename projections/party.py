@@ -179,6 +179,19 @@ def bring_home(log: Fracas, author: str = "gm") -> Encounter:
     return home
 
 
+def check_joining(log: Fracas, combatant: str) -> None:
+    """A newcomer may join the party now: between fights, and not a member already (checked
+    before their sheet is read, so that a refusal is the one line said)."""
+    if not has_party(log):
+        return
+    check_between_fights(log)
+    if combatant in party(log).state.fighters:
+        raise RefusedError(
+            f"{combatant!r} is already in the party: `fracas party update {combatant} "
+            "--sheet FILE` gives them a new sheet"
+        )
+
+
 def add_member(
     log: Fracas,
     combatant: str,
@@ -190,13 +203,7 @@ def add_member(
 ) -> None:
     """A new member joins the party (started under `ruleset` if there is none), in one
     transaction with the party's coming home; `where`: what a bad sheet is blamed on."""
-    if has_party(log):
-        check_between_fights(log)  # first: a refusal appends nothing
-        if combatant in party(log).state.fighters:
-            raise RefusedError(
-                f"{combatant!r} is already in the party: `fracas party update {combatant} "
-                "--sheet FILE` gives them a new sheet"
-            )
+    check_joining(log, combatant)  # first: a refusal appends nothing
     with log.store.batch():
         if has_party(log):
             bring_home(log)

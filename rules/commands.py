@@ -228,11 +228,16 @@ def check_author(value: str) -> None:
         )
 
 
+def check_absent(combatant: str, present: Collection[str]) -> None:
+    """A newcomer's id is no one's in the encounter already."""
+    if combatant in present:
+        raise RefusedError(f"{combatant!r} is already in this encounter")
+
+
 def check_newcomer(command: Join, present: Collection[str]) -> None:
     """Every ruleset's checks on a joining combatant's id and side."""
     check_id("combatant", command.combatant)
-    if command.combatant in present:
-        raise RefusedError(f"{command.combatant!r} is already in this encounter")
+    check_absent(command.combatant, present)
     if command.side not in ("pc", "npc"):
         raise BadInputError(f"side must be pc or npc, not {command.side!r}")
 

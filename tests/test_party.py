@@ -71,7 +71,7 @@ def in_column(listed: str, who: str) -> str:
 def test_party_names_the_fight_the_party_is_in_and_says_when_it_is_between_fights(
     run, tmp_path, ruleset
 ):
-    between = "—: between fights; `fracas new --party` brings them into the next"
+    between = "—: between fights; `fracas new --party` brings them into the next fight"
     run("party", "add", "ann", "-r", ruleset, "--sheet", member_sheet(tmp_path, ruleset))
     listed = run("party").output
     assert (in_column(listed, "ann"), between in listed) == ("—", True), listed

@@ -213,11 +213,15 @@ def add(
     """Add a combatant (or --count copies) from a sheet file, a monster of the bestiary
     and/or --set fields; --name and --side override the sheet's. --dice: the faces of what
     joining rolls (d20: initiative, once the fight has begun), as many for each copy."""
+    from fracas.rules.commands import check_absent
     from fracas.rules.sheets import deep_merge, identity, read_sheet_file
 
     if sheet_file and monster:
         raise BadInputError("give --sheet or --monster, not both")
-    rules = app.fight().ruleset
+    fight = app.fight()
+    if count == 1:  # first: the refusal alone, before the sheet's warnings
+        check_absent(combatant, fight.state.fighters)
+    rules = fight.ruleset
     sheet = read_sheet_file(sheet_file) if sheet_file else {}
     told: set[str] = set()
     if sheet_file:
@@ -436,6 +440,7 @@ def party_add(
 
     def join(path: str) -> None:
         with Fracas(path, create=True) as log:
+            party.check_joining(log, combatant)  # first: before the sheet's warnings
             rules = ruleset or party_ruleset(log)
             sheet, told = given, set[str]()
             if sheet_file:

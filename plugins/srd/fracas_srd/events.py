@@ -88,9 +88,13 @@ class Restored(Event, tag="srd.restored"):
     reason: str
     rules: list[str] = []
     used_today: dict[str, int] = {}  # innate spells of so many a day: times cast
+    was: int | None = None  # the hit points it had before, said where they differ
 
     def describe(self) -> str:
-        return f"{self.target} stands at {hit_points(self.hp)}: {self.reason}"
+        change = ""
+        if self.was is not None and self.was != self.hp:
+            change = f", {'down' if self.hp < self.was else 'up'} from {self.was}"
+        return f"{self.target} stands at {hit_points(self.hp)}{change}: {self.reason}"
 
 
 class ConcentrationOwed(Event, tag="srd.concentration-owed"):

@@ -125,6 +125,7 @@ def restore(state: State, who: str, given: dict[str, Any]) -> list[Event]:
         stands.resisted,
         reason,
         used_today=stands.used_today,
+        was=f.hp,
     )
     conditions: list[Event] = [  # a lasting one it no longer has (cured in the fight) ends
         ConditionCleared(f.id, name, "it ended in the fight")
@@ -228,7 +229,8 @@ def long_rest(f: Fighter) -> list[Event]:
     slots = list(f.slots_spent)  # the slots come back by their own hook
     spent = max(0, f.hit_dice_spent - max(1, f.sheet.level // 2))
     why = "a long rest" + hit_dice_back(f, spent)
-    back = Restored(f.id, f.hp_max, 0, 0, 0, slots, spent, 0, why, ["srd-59", "srd-56"])
+    rules = ["srd-59", "srd-56"]
+    back = Restored(f.id, f.hp_max, 0, 0, 0, slots, spent, 0, why, rules, was=f.hp)
     return [back, *restore_slots(f, "a long rest")]
 
 

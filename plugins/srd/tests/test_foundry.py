@@ -429,3 +429,20 @@ def test_a_foundry_fighter_in_the_party_has_second_wind_and_hears_what_was_not_r
     ok(gm, "harm", "hild", "12", "-e", fight)
     healed = ok(gm, "act", "hild", "second_wind", "-e", fight, "--dice", "6")
     assert "second wind" in healed, healed
+
+
+def test_an_export_added_twice_is_refused_first_in_one_line_without_its_warnings(tmp_path):
+    """Issue 40: `fracas party add hild` (and `fracas add hild`) a second time printed the
+    export's "not read: ..." lines and then the refusal: the refusal comes first, alone."""
+    db, export = str(tmp_path / "t.db"), tmp_path / "hild.json"
+    export.write_text(json.dumps(FIGHTER))
+    runner = CliRunner()
+    for add in (["party", "add", "hild", "-r", "srd"], ["add", "hild"]):
+        if add[0] == "add":
+            assert runner.invoke(cli, ["--db", db, "new", "-r", "srd"]).exit_code == 0
+        first = runner.invoke(cli, ["--db", db, *add, "--sheet", str(export)])
+        assert first.exit_code == 0 and "not read" in first.output, first.output
+        again = runner.invoke(cli, ["--db", db, *add, "--sheet", str(export)])
+        assert again.exit_code == 1, again.output
+        assert len(again.output.strip().splitlines()) == 1, again.output
+        assert "already in" in again.output, again.output

@@ -177,3 +177,20 @@ def test_an_escape_short_of_dice_says_which_check_wants_which_die(gm: Run, refus
     log = gm("act", "ogre", "escape", "--dice", "3,15")
     assert "Ogre rolls d20 for Strength (Athletics) check to escape: 3 " in log, log
     assert "Hild rolls d20 for Strength (Athletics) check against the escape: 15 " in log, log
+
+
+def test_a_party_member_carried_home_says_how_their_hit_points_changed(
+    gm: Run, tmp_path: Path
+) -> None:
+    """Issue 40: the party's log said "Hild stands at 10 hit points: as before" after a fight
+    she went into at 28: it says the change."""
+    party = str(tmp_path / "party.db")
+    sheet = str(SAMPLES / "fighter.toml")
+    gm("--db", party, "party", "add", "hild", "-r", "srd", "--sheet", sheet, "--name", "Hild")
+    gm("--db", party, "new", "-r", "srd", "--id", "one", "--title", "One", "--party")
+    gm("--db", party, "-e", "one", "harm", "hild", "18")
+    gm("--db", party, "-e", "one", "end")
+    gm("--db", party, "party", "heal", "hild", "1")
+    told = gm("--db", party, "log", "-e", "party")
+    assert "Hild stands at 10 hit points, down from 28: as before" in told, told
+    assert "Hild stands at 28 hit points: as before" not in told
