@@ -235,7 +235,9 @@
   const large = document.getElementById("large");
   function setLarge(on) {
     body.classList.toggle("large", on);
+    // the button says what a tap does; pressed while the large type is on
     large.setAttribute("aria-pressed", String(on));
+    large.textContent = on ? "Smaller text" : "Larger text";
     fit();
   }
   large.addEventListener("click", () => {
