@@ -71,3 +71,29 @@ def test_every_other_ruleset_still_shows_its_buttons_in_one_group(
     assert panel.count('class="action"') >= 2, name
     assert headings(panel) == [], name
     assert left_line(panel) == "", name
+
+
+def test_a_dying_characters_death_save_has_a_group_of_its_own(tmp_path: Path) -> None:
+    """An outside table tester (issue 37): a dying character's Death save sat under
+    "Movement and free", a heading a dying player does not look for; it heads a group of
+    its own, first."""
+    db = tmp_path / "dying.db"
+    with Fracas(str(db)) as log:
+        fight = log.new(
+            "srd", title="Dying", encounter="fight", options={"death_saves": "own_step"}
+        )
+        for who, sample, side, init in (
+            ("hero", "fighter", "pc", 90),
+            ("gob", "goblin", "npc", 10),
+        ):
+            joining = srd_sample(sample, initiative=init)
+            do(fight, {"action": "join", "combatant": who, "sheet": joining, "side": side})
+        do(fight, {"action": "begin"})
+        fall = fight.state.fighters["hero"].hp
+        do(fight, {"action": "gm.harm", "target": "hero", "amount": fall, "reason": "a fall"})
+        do(fight, {"action": "next"})
+        do(fight, {"action": "next"})
+    with phones(db, ("hero",)) as table:
+        panel = table.panel("hero")
+    assert ">Death save</button>" in panel, panel
+    assert headings(panel) == ["Dying"], headings(panel)

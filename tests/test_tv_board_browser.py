@@ -17,8 +17,11 @@ from tests.web import (
     PHONE,
     TV,
     WAIT,
+    chosen,
+    duel,
     fracas,
     invited,
+    phone_of,
     redrawn,
     sample,
     served,
@@ -149,3 +152,26 @@ def test_the_tvs_type_button_says_what_it_does(running: Any, browser: Any) -> No
     assert button.inner_text().strip() == "Larger text"
     assert button.get_attribute("aria-pressed") == "false"
     shot(tv, "type-button-small")
+
+
+# the computed size of each of a phone's small words: a side's tag on the board and on a
+# target's pill, the AC and Reaction labels of the board and of the character's own line
+SMALL_WORDS = """() => [...document.querySelectorAll(
+  '#screen td small, .panel .sheet small, .panel label.tap small.side')]
+  .filter((e) => e.offsetParent !== null)
+  .map((e) => [e.textContent.trim().slice(0, 20), parseFloat(getComputedStyle(e).fontSize)])"""
+
+
+def test_a_phones_tags_and_labels_read_at_16_px(tmp_path: Path, browser: Any) -> None:
+    """The tester's phone: the board's "npc" and the pills' "foe" at 11 px, "AC" and
+    "Reaction" at 12.7 px; a phone's words are 16 px or more."""
+    db = tmp_path / "duel.db"
+    duel(db, "srd", foe_side="npc")
+    with served(db) as here:
+        phone = phone_of(browser, here, db, "hero")
+        chosen(phone, "attack")
+        shot(phone, "small-words-phone", full_page=True)
+        sizes = phone.evaluate(SMALL_WORDS)
+        said = {words for words, _ in sizes}
+        assert {"npc", "foe"} <= said and any(w.startswith("AC") for w in said), sizes
+        assert all(size >= 16 for _, size in sizes), sizes

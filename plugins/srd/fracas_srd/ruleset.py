@@ -311,9 +311,12 @@ def offers(sheet: Sheet, field: str) -> list[str]:
 def cost_of(action: str, left: frozenset[str] = frozenset()) -> str:
     """The heading a phone shows an action under, by what it spends of a turn (srd-3):
     the action, the bonus action alone, or neither (a move, standing up, ending the turn);
-    a reaction is out of one's own turn. `left`: what of its spends is left this turn: an
+    a reaction is out of one's own turn; a dying character's death save (srd-14) heads a
+    group of its own. `left`: what of its spends is left this turn: an
     action with a bonus form (a rogue's Cunning Action Dash, srd-60; a bonus-action
     spell) once the action is taken is a bonus action."""
+    if action == "death_save":  # a dying character's own: where they look, not a move's
+        return "Dying"
     playable = PLAYERS.get(action)
     if playable is not None and playable.reaction:
         return "Reaction"
