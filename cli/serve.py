@@ -397,7 +397,9 @@ class Table:
             session.run(line, words)
         if session.last.startswith("refused: "):
             return said(session.last.removeprefix("refused: "))
-        return {"ok": True, "output": out.getvalue(), "refusal": ""}
+        live = self.live(name)
+        live.refresh()  # the step the fight stands at after it: whose output the page shows
+        return {"ok": True, "output": out.getvalue(), "refusal": "", "step": live.history.head_step}
 
     def subscribe(self, name: str, audience: str, queue: asyncio.Queue[bytes]) -> bytes:
         """A page's queue joins its audience; the screen it opens with: the one the

@@ -175,3 +175,22 @@ def test_a_phones_tags_and_labels_read_at_16_px(tmp_path: Path, browser: Any) ->
         said = {words for words, _ in sizes}
         assert {"npc", "foe"} <= said and any(w.startswith("AC") for w in said), sizes
         assert all(size >= 16 for _, size in sizes), sizes
+
+
+def test_the_gms_console_says_whose_output_it_shows_and_clears_it_as_the_fight_moves_on(
+    running: Any, browser: Any
+) -> None:
+    """The tester's GM page showed an older command's output (step 47's) while the fight
+    stood at step 54, saying nothing of whose it was."""
+    gm = page_of(browser, running.gm, LAPTOP)
+    gm.fill("#line", "status")
+    gm.press("#line", "Enter")
+    output = gm.locator("#output")
+    gm.wait_for_function("document.querySelector('#output').textContent.trim() !== ''")
+    steps = int(gm.locator("#scrub").get_attribute("max") or 0)
+    caption = gm.locator("#output-of").inner_text()
+    assert "status" in caption and f"step {steps}" in caption, caption
+    shot(gm, "console-output-gm")
+    fracas(running.db, "note", "a torch gutters")
+    gm.wait_for_function("document.querySelector('#output').textContent.trim() === ''")
+    assert output.inner_text().strip() == "" and gm.locator("#output-of").inner_text() == ""

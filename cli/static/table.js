@@ -256,6 +256,17 @@
     const line = document.getElementById("line");
     const refusal = document.getElementById("refusal");
     const output = document.getElementById("output");
+    const outputOf = document.getElementById("output-of");
+    let outputAt = null;  // the step the fight stood at when the output shown was made
+    function shown(text, said, step) {
+      output.textContent = said;
+      outputOf.textContent = said ? `${text} · at step ${step}` : "";
+      outputAt = said ? step : null;
+    }
+    // a later step landed: the output shown is of a fight that has moved on
+    document.addEventListener("fracas:screen", (event) => {
+      if (outputAt !== null && event.detail.steps > outputAt) shown("", "", null);
+    });
     let sent = 0;  // only the newest line's answer is shown: an older one may come back later
     async function run(text) {
       const mine = ++sent;
@@ -269,7 +280,7 @@
       if (result.ok && line.value === text) line.value = "";
       if (mine !== sent) return;
       refusal.textContent = result.refusal;
-      output.textContent = result.output || "";
+      shown(text, result.output || "", result.step);
     }
     form.addEventListener("submit", (event) => { event.preventDefault(); run(line.value); });
     form.querySelectorAll("button[data-line]").forEach((button) =>
