@@ -165,8 +165,7 @@ def test_a_dying_characters_player_rolls_the_death_save_from_the_phone(tmp_path:
         sent = table.tap("hero")  # End turn, sent by hand: the rules refuse it
         assert sent.status_code == 400, sent.text
         assert sent.text.strip() == (
-            "hero's turn starts with their death save: roll it first, "
-            "`fracas act hero death_save` (srd-14)"
+            "hero's turn starts with their death save: roll it first, tap Death save (srd-14)"
         ), sent.text
         assert table.steps() == before
         sent = table.tap("hero", action="death_save")

@@ -2,6 +2,7 @@
 table tester, issue 37: "left this turn: … or `fracas next` to end the turn" on a phone).
 The same refusal keeps the GM's command for the CLI."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from fracas.ledger import RefusedError
 from fracas.projections import Fracas
 from tests.support import do, srd_sample
-from tests.web import phones
+from tests.web import RULESETS, duel, phones
 
 pytestmark = pytest.mark.sqlite_file
 CLI = ("`fracas", "(-w ", "`act ", "--")
@@ -69,3 +70,25 @@ def test_magic_missiles_darts_refused_on_a_phone_say_how_many_not_names_to_type(
         command = {"action": "cast", "actor": "wizard", "targets": darts, **fields}
         with pytest.raises(RefusedError, match="gob gob wolf"):
             do(log.encounter("crypt"), command)
+
+
+CLI_USAGE = re.compile(r"`|\bact [A-Z]|(?:^|\s)--?[a-z]|\bTARGET\b|\bWEAPON\b|=[A-Z]")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_an_attack_with_no_target_tapped_is_refused_in_a_players_words(
+    ruleset: str, tmp_path: Path
+) -> None:
+    """An outside table tester's phone (issue 37), pool, Attack with no target ticked:
+    "attack needs a target: act A attack TARGET -w WEAPON". A phone says what to tap."""
+    db = tmp_path / "fight.db"
+    duel(db, ruleset)
+    with Fracas(str(db)) as log:
+        (actor,) = log.encounter("fight").view().acting
+    with phones(db, ("hero", "foe")) as table:
+        before = table.steps()
+        refused = table.tap(actor, action="attack", targets=[])
+        assert refused.status_code == 400, refused.text
+        assert not CLI_USAGE.search(refused.text), refused.text
+        assert "target" in refused.text.lower(), refused.text
+        assert table.steps() == before

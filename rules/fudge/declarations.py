@@ -109,14 +109,17 @@ def check_declaration(state: State, actor: Fighter, command: Act) -> None:
     if isinstance(command, Attack):
         check_attack(state, actor, command)
     if tag in ("grapple", "aim", "feint") and not command.targets:
-        raise BadInputError(f"{tag} needs a TARGET")
+        raise BadInputError(f"{tag} needs a TARGET", player=f"{tag} needs a target: tap one first")
     if isinstance(command, Aim) and len(command.targets) != 1:
         raise BadInputError("aim at one TARGET")
 
 
 def check_attack(state: State, actor: Fighter, command: Attack) -> None:
     if not command.targets:
-        raise BadInputError("attack needs a TARGET: act A attack TARGET -w WEAPON")
+        raise BadInputError(
+            "attack needs a TARGET: act A attack TARGET -w WEAPON",
+            player="attack needs a target: tap one first",
+        )
     weapon = actor.weapon(command.weapon)
     if weapon.ranged and len(command.targets) > state.options.max_targets:
         raise RefusedError(

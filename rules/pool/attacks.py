@@ -77,7 +77,10 @@ def reaction_pool(
 
 def resolve_attack(state: State, actor: Fighter, command: Attack, ctx: Context) -> list[Event]:
     if not command.targets:
-        raise BadInputError("attack needs a target: act A attack TARGET -w WEAPON")
+        raise BadInputError(
+            "attack needs a target: act A attack TARGET -w WEAPON",
+            player="attack needs a target: tap one first",
+        )
     weapon = actor.weapon(command.weapon)
     shares = split_shares(state, actor, command, weapon)
     events: list[Event] = []

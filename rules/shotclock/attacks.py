@@ -55,7 +55,10 @@ def resolve_attack(
     state: State, actor: Fighter, command: Attack, ctx: Context, penalties: list[Modifier]
 ) -> list[Event]:
     if len(command.targets) != 1:
-        raise BadInputError("attack exactly one target: act A attack TARGET --weapon W")
+        raise BadInputError(
+            "attack exactly one target: act A attack TARGET --weapon W",
+            player="an attack takes one target: tap one",
+        )
     target = state.fighter(command.targets[0])
     if target.id == actor.id:
         raise RefusedError(f"{actor.name} cannot attack themselves")

@@ -122,5 +122,7 @@ def do_check(state: State, actor: Fighter, command: Check, ctx: Context) -> list
 
 def single_target(command: Act) -> str:
     if len(command.targets) != 1:
-        raise BadInputError(f"{command.__struct_config__.tag} takes exactly one TARGET")
+        tag = command.__struct_config__.tag
+        one = f"{tag} takes one target: tap one"
+        raise BadInputError(f"{tag} takes exactly one TARGET", player=one)
     return command.targets[0]

@@ -276,7 +276,8 @@ def decide_pass(state: State, command: Pass, ctx: Context) -> list[Event]:
     check_begun(state)
     due = start_due(state)
     if due is not None and command.actor == due.id and not due.has(REMOVED):
-        raise RefusedError(owed(due))  # its own pass: the GM's `next` rolls it (srd-14)
+        # its own pass: the GM's `next` rolls it (srd-14)
+        raise RefusedError(owed(due), player=owed(due, player=True))
     if due is not None:
         return start_then_pass(state, command, ctx, due)
     actor = state.acting()
@@ -288,13 +289,12 @@ def decide_pass(state: State, command: Pass, ctx: Context) -> list[Event]:
     return events + advance(fold(state, events), ctx, f"{actor.name}'s turn is over")
 
 
-def owed(due: Fighter) -> str:
+def owed(due: Fighter, player: bool = False) -> str:
     """srd-14: a dying creature's turn starts with its death save, which it cannot let go
-    by: its own pass (a player's End turn) is refused while the save waits."""
-    return (
-        f"{due.name}'s turn starts with {due.its} death save: roll it first, "
-        f"`fracas act {due.id} death_save` (srd-14)"
-    )
+    by: its own pass (a player's End turn) is refused while the save waits. `player`: in a
+    player's words, the button to tap rather than the command to type."""
+    how = "tap Death save" if player else f"`fracas act {due.id} death_save`"
+    return f"{due.name}'s turn starts with {due.its} death save: roll it first, {how} (srd-14)"
 
 
 def decide_death_save(state: State, command: DeathSave, ctx: Context) -> list[Event]:
