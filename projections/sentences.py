@@ -335,12 +335,13 @@ def event_phrase(
         case EncounterReopened():
             return "the encounter reopens"
         case ReactionAsked():
-            options = " or ".join(event.choices.options)
+            options = " or ".join(choice_words(c) for c in event.choices.options)
             return f"{name(event.target, event.target)} is asked to react: {options}"
         case ReactionGiven():
-            return f"{name(event.target, event.target)} chooses {event.choice}"
+            return f"{name(event.target, event.target)} chooses {choice_words(event.choice)}"
         case ReactionTimedOut():
-            return f"no answer from {name(event.target, event.target)} in time: {event.choice}"
+            who = name(event.target, event.target)
+            return f"no answer from {who} in time: {choice_words(event.choice)}"
         case Note():
             return f"Note: {event.text}"
         case Disclosed():
@@ -635,6 +636,12 @@ def headline(
 NO_REACTION = "none"  # the choice of taking no reaction, in every ruleset that offers one
 
 
+def choice_words(choice: str) -> str:
+    """A reaction's choice as a player's button says it ("fight back", "hellish rebuke"),
+    never its id ("fight-back"): in the asked line, the answer and its headline alike."""
+    return choice.replace("-", " ").replace("_", " ")
+
+
 def answered(
     events: list[Event], command: Mapping[str, Any], names: Mapping[str, str], ruleset: Ruleset
 ) -> str:
@@ -652,7 +659,7 @@ def answered(
         head = f"{name} takes no reaction"
     else:
         verb = ruleset.headline_verb_of(dict(command), events) or "answers"
-        head = f"{name} {verb} {choice}"
+        head = f"{name} {verb} {choice_words(choice)}"
     own = [
         f"{e.outcome.partition(': ')[2]}" + (f" ({e.detail})" if e.detail else "")
         for e in events

@@ -150,3 +150,24 @@ def test_an_attack_that_asks_a_target_with_no_choice_is_decided_at_once_and_says
         "Error: an attack that asks rolls nothing yet: give --dice to `answer`, or leave "
         "--ask out to decide the attack at once with these dice"
     )
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_asked_line_names_the_choices_as_the_buttons_do(fracas, name):
+    """An outside table tester (issue 37): percentile's log said "asked to react: dodge or
+    fight-back or none" where the button said "fight back"; each choice is said in words,
+    asked and answered, in every ruleset."""
+    from fracas.projections.replay import timeline
+
+    case = CASES[name]
+    make, _actor, target, _weapon, options, _default, choice = case
+    e = make(fracas)
+    e.execute(e.ruleset.command(attack(case)), ask=Ask(PAST), dice=ROLLED_FIRST.get(name))
+    fracas.answer(target, choice, e.id, author=f"{target}-player")
+    said = " ".join(
+        f"{m.step.sentence} {m.step.headline}" for m in timeline(fracas.encounter(e.id))
+    )
+    words = [option.replace("-", " ").replace("_", " ") for option in options]
+    assert f"is asked to react: {' or '.join(words)}" in said, said
+    assert f"chooses {choice.replace('-', ' ').replace('_', ' ')}" in said, said
+    assert f"answers {choice}" not in said or "-" not in choice, said
