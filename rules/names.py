@@ -41,9 +41,14 @@ def near_miss(name: str, known: Iterable[str]) -> str | None:
     return spelt[close[0]] if close else None
 
 
+LISTED = 40  # the known names a refusal lists whole, past `most` of them
+
+
 def did_you_mean(name: str, known: Iterable[str], most: int | None = 12) -> str:
-    """`; did you mean X?` when a known name is close, else the list of known names (their
-    count alone past `most` of them; None: every one, however many)."""
+    """`; did you mean X?` when a known name is close, else the list of known names; past
+    `most` of them (None: every one, however many), their count, the nearest of them and
+    the list (the first `LISTED`, then how many more; `most` 0: no list, a spellbook's
+    hundreds)."""
     known = list(known)
     if not known:
         return "there is none to choose from"
@@ -51,7 +56,14 @@ def did_you_mean(name: str, known: Iterable[str], most: int | None = 12) -> str:
     if guess is not None:
         return f"did you mean {guess}?"
     if most is not None and len(known) > most:
-        return f"it is none of the {len(known)} known names"
+        import difflib  # only when a name is wrong
+
+        wanted = name.lower().strip()
+        nearest = max(
+            sorted(known), key=lambda k: difflib.SequenceMatcher(None, wanted, k.lower()).ratio()
+        )
+        none = f"it is none of the {len(known)} known names (closest: {nearest})"
+        return f"{none}: {some_of(sorted(known), LISTED)}" if most else none
     return f"known: {', '.join(sorted(known))}"
 
 

@@ -214,3 +214,17 @@ def test_a_number_out_of_range_says_the_range_to_give(run, args, said) -> None:
     line = refused(run, *args)
     assert line.startswith(f"Error: {said} (see '"), line
     assert "<=" not in line and "Invalid value" not in line, line
+
+
+def test_an_unknown_name_among_many_names_the_closest_and_lists_them(tmp_path: Path) -> None:
+    """An outside table tester (issue 37): `fracas add ... --set abilities.dodge=2` in pool
+    said "it is none of the 19 known names", naming none of them and no near one."""
+    db = str(tmp_path / "pool.db")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["--db", db, "new", "-r", "pool", "-t", "x"]).exit_code == 0
+    out = runner.invoke(cli, ["--db", db, "add", "bob", "--set", "abilities.dodge=2"])
+    assert out.exit_code != 0
+    line = out.output.strip()
+    assert len(line.splitlines()) == 1, line
+    assert "closest: " in line, line
+    assert all(name in line for name in ("alertness", "athletics", "thievery")), line
