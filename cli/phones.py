@@ -300,7 +300,7 @@ class Phones:
         if draft.targets:
             data["targets"] = draft.targets
         timeline = self.table.timeline(name, PLAYERS)
-        return {"dice": own_dice(self.table.live(name), timeline, combatant, data)}
+        return own_dice(self.table.live(name), timeline, combatant, data)
 
     def nod(self, name: str, pending_id: str, approve: bool) -> dict[str, Any]:
         waiting = self.pending.get(pending_id)

@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from fracas.ledger import ConflictError, NotFoundError, RefusedError
+from fracas.ledger import BadInputError, ConflictError, NotFoundError, RefusedError
 from fracas.ledger.history import COMMAND, UNDO
 from fracas.projections.asking import Question, Reaction, pending
 from fracas.projections.board import in_full
@@ -942,17 +942,25 @@ def act(
         raise Moved("another step landed first; look again and tap again") from None
 
 
-def own_dice(live: Encounter, timeline: Timeline, combatant: str, data: dict[str, Any]) -> str:
+def own_dice(
+    live: Encounter, timeline: Timeline, combatant: str, data: dict[str, Any]
+) -> dict[str, str]:
     """What the dice box of the action a player is filling in asks for, as the form stands
-    (the weapon, the switches, the targets tapped): every roll of the character's the step
-    may take, in order ("a d20 for the attack on gob with shortsword, a d6 for the damage
-    of shortsword, 2d6 for the sneak attack"), found by deciding the step as the server
-    does when checking typed faces (`Encounter.own_rolls`), so the two never disagree.
-    Refused as the step would be (a field that is the GM's, a target not on screen)."""
+    (the weapon, the switches, the targets tapped): `dice`, every roll of the character's
+    the step may take, in order ("a d20 for the attack on gob with shortsword, a d6 for the
+    damage of shortsword, 2d6 for the sneak attack"), found by deciding the step as the
+    server does when checking typed faces (`Encounter.own_rolls`), so the two never
+    disagree. A form the rules cannot decide yet (an attack with no target tapped) is no
+    error: `missing` says, in a player's words, what it still needs, and `dice` is "".
+    Refused as the step would be where the form asks what the player may not (a field that
+    is the GM's, a target not on screen)."""
     command = player_command(live, combatant, data)
     on_screen(timeline, live, combatant, data)
-    rolls = live.own_rolls(command, combatant)
-    return runs(rolls) if rolls else "no dice of yours"
+    try:
+        rolls = live.own_rolls(command, combatant)
+    except (BadInputError, RefusedError) as refusal:  # the rules' own refusal of the step
+        return {"dice": "", "missing": refusal.player or str(refusal)}
+    return {"dice": runs(rolls) if rolls else "no dice of yours", "missing": ""}
 
 
 def answering(targets: list[str]) -> str:

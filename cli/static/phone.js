@@ -301,7 +301,8 @@
         headers: { "X-Fracas-Token": token, "Content-Type": "application/json" },
         body: JSON.stringify(draft),
       });
-      if (response.ok) words = (await response.json()).dice;
+      // a form not yet complete (no target yet): the ruleset's words stand
+      if (response.ok) words = (await response.json()).dice || words;
     } catch (error) { /* offline: the ruleset's words */ }
     if (ask === asking) said.textContent = words;
   }
