@@ -5,10 +5,12 @@ The GM keeps two kinds of things from the players: the outcome of a step with GM
 reveals them. The rule, step by step in the order of the log:
 
 1. A hidden combatant is secret in who it is: their id, name, sheet, rolls, row and place
-   in the order are left out of everything players see. A step they take part in (they
-   join, act, are acted on) is decided like any other below and shown with them said as
-   "someone unseen" (`shown_command`, `visible`): what it did to combatants players see,
-   and nothing of what read their sheet (a step naming them shows no roll).
+   in the order are left out of everything players see. Their joining is withheld, as a
+   step that waits on a secret is, until the reveal (`joins_hidden`): "someone unseen
+   joins" told the table an ambush was coming. A step they take part in (they act, are
+   acted on) is decided like any other below and shown with them said as "someone
+   unseen" (`shown_command`, `visible`): what it did to combatants players see, and
+   nothing of what read their sheet (a step naming them shows no roll).
 2. An undisclosed secret step is shown as its command alone ("Bob attacks Alice"), *masked*:
    what it decided is GM-only. It is decided again with every other face its rolls could
    have shown, and each outcome folded: the fight's *worlds*. It *taints* exactly what
@@ -644,6 +646,8 @@ def players_cut(frames: list[Frame], ruleset: Ruleset) -> Cut:
                 frame, known, changed, shared, taint, hidden, seen, disclosed, secret
             )
         around[record.step] = (before, taint.kept())
+        if joins_hidden(frame, hidden):  # held back like a GM-only step: it would tell
+            masked, source = False, source or record.step  # the table one is coming
         withheld = source is not None and not masked
         if withheld or masked:
             epochs |= {e.roll.seed_epoch or 0 for e in frame.events if isinstance(e, Rolled)}
@@ -664,6 +668,14 @@ def players_cut(frames: list[Frame], ruleset: Ruleset) -> Cut:
     numbered = all(s.number == step for step, s in seen.items())
     first = frames[0].record.step if frames else 1
     return Cut(seen, frozenset(hidden), frozenset(epochs), numbered, witnessed, first)
+
+
+def joins_hidden(frame: Frame, hidden: set[str]) -> bool:
+    """Does a hidden combatant, not revealed since, join in this step? Players see nothing
+    of it, not even that someone unseen joins (an ambush told), until the reveal."""
+    return bool(hidden) and any(
+        isinstance(e, CombatantHidden) and e.combatant in hidden for e in frame.events
+    )
 
 
 NOBODY = Known({})
@@ -765,9 +777,10 @@ def judge(
     secret_roll: bool,
 ) -> tuple[bool, int | None]:
     """(masked, the GM-only step it waits on) for a command step; withheld when it waits on
-    one and is not masked itself. Spreads the taint of a withheld step. A step by, on or
-    joining a hidden combatant is decided like any other: who they are is kept from the
-    players by how the step is shown (`shown_command`, `visible`), not by withholding it.
+    one and is not masked itself. Spreads the taint of a withheld step. A step by or on a
+    hidden combatant is decided like any other: who they are is kept from the players by
+    how the step is shown (`shown_command`, `visible`), not by withholding it (their
+    joining is withheld apart, `joins_hidden`).
     `secret_roll`: whether the step holds a GM-only roll (`is_secret`)."""
     step = frame.record.step
     events = frame.events

@@ -139,8 +139,8 @@ def opening(
         return party_opening(action, command, names)
     if action == FREE_ROLL:
         return free_roll_opening(command, names)
-    if action == "join":  # its events say who joins; a hidden one's say nothing to players
-        return "Someone unseen joins the fight" if command.get("combatant") == UNSEEN else ""
+    if action == "join":  # its events say who joins (a hidden one's join players never see)
+        return ""
     if action == "begin":
         return "The fight begins"
     if action == "next" and not actor:  # what it set off follows; whose turn ended, if one's

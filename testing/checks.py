@@ -475,6 +475,7 @@ def check_hidden_combatant(cast: Cast, data: st.DataObject) -> None:
         with fixed_world(), seeded_by(base):
             fracas, encounter = start(cast, options)
             join_hidden(encounter, cast, HIDDEN, HIDDEN_NAME)
+            joined = encounter.history.head_step
             moves = data.draw(st.integers(1, max(1, cast.moves // 2)), "moves")
             begin = command_strategy(encounter.ruleset, "begin", words_now(encounter, cast))
             play(encounter, data.draw(begin, "begin"), data, tally, played)
@@ -490,7 +491,23 @@ def check_hidden_combatant(cast: Cast, data: st.DataObject) -> None:
             replay_moves(again, [p._replace(move=renamed(p.move)) for p in played])
             seen_other = players_see(other, again)
     nowhere(seen, HIDDEN, HIDDEN_NAME)
+    held_back(seen, joined)
     same_for_the_players(seen, seen_other, "who the hidden combatant is shows through")
+
+
+def held_back(seen: dict[str, str], joined: int) -> None:
+    """A hidden combatant's joining shows the players nothing of it, not even that someone
+    unseen joins (it told the table an ambush was coming): in its place, a step the GM has
+    not shown yet, as a secret step's, until the reveal."""
+    for key, value in seen.items():
+        at = value.lower().find("unseen joins")
+        near = value[max(0, at - 80) : at + 60]
+        assert at < 0, f"the hidden joining shows in the players' {key}: {near!r}"
+    lines = [msgspec.json.decode(line) for line in seen["jsonl"].splitlines()]
+    told = [line for line in lines if line.get("type") == "step" and line.get("step") == joined]
+    assert told and "unshown" in told[0] and "events" not in told[0], (
+        f"the hidden joining (step {joined}) is not held back in the players' export: {told}"
+    )
 
 
 def renamed(move: dict[str, Any]) -> dict[str, Any]:

@@ -6,9 +6,10 @@ with every face its dice could have shown, in every state so far), every later s
 again in each with its recorded dice, and a step is the players' at once exactly when every
 one of them decides it as recorded. What the players are given (the cut, the screen, the
 players' export) must show exactly that: nothing a secret decided, nothing held back that it
-did not. A hidden combatant's steps (their joining, what they do, what is done to them) are
-steps like any other: who they are is kept out of how a step is shown, not by withholding it;
-a roll by a hidden combatant no rule reads is theirs alone (masked). An undo gives back the
+did not. A hidden combatant's joining is withheld until the reveal (it would tell the table
+an ambush is coming); their other steps (what they do, what is done to them) are steps like
+any other: who they are is kept out of how a step is shown, not by withholding it; a roll by
+a hidden combatant no rule reads is theirs alone (masked). An undo gives back the
 states the fight could be in before the step it takes back, a redo those after it. The
 comparison runs up to an undo or redo of a withheld step, or a secret with too many
 outcomes to try (there the rule withholds, as it always did).
@@ -41,7 +42,7 @@ from fracas.projections.secrecy import (
 )
 from fracas.rules import Encounter
 from fracas.rules.dice import draw, rolled, total_of
-from fracas.rules.events import Disclosed, Rolled
+from fracas.rules.events import CombatantHidden, Disclosed, Rolled
 from fracas.rules.redecide import ReplayDice, decide_again, same_events
 from fracas.rules.roster import fold
 from fracas.rules.ruleset import Context, Ruleset
@@ -157,6 +158,11 @@ def maximal_view(
     for frame in frames:
         step = frame.record.step
         before = worlds
+        if hidden_joining(frame, hidden):  # held back until the reveal, whatever it decided
+            fates[step] = WITHHELD
+            worlds = worlds and unique([fold(ruleset.evolve, w, frame.events) for w in worlds])
+            around[step] = (before, worlds)
+            continue
         if frame.record.control != COMMAND:
             taken = around.get(frame.record.target or 0)
             if taken is None or fates.get(frame.record.target or 0) == WITHHELD:
@@ -317,6 +323,11 @@ def other_outcome(ruleset: Ruleset, frame: Frame, rng: random.Random) -> Any | N
     return fold(ruleset.evolve, frame.before, decided)
 
 
+def hidden_joining(frame: Frame, hidden: set[str]) -> bool:
+    """Does the hidden combatant join in this step (as the GM set it, unrevealed since)?"""
+    return any(isinstance(e, CombatantHidden) and e.combatant in hidden for e in frame.events)
+
+
 def hidden_named(frame: Frame, hidden: set[str]) -> bool:
     """Does the step's command name the hidden combatant (who rolls, or in its words)?"""
     words = msgspec.json.encode({k: v for k, v in (frame.command or {}).items() if k != "sheet"})
@@ -360,11 +371,12 @@ def shown_exactly(
     ruleset = encounter.ruleset
     cut = players_cut(frames, ruleset)
     name = ruleset.name
+    joined = {f.record.step for f in frames if hidden_joining(f, set(cut.hidden))}
     for step, fate in fates.items():
         seen = cut.seen[step]
         got = WITHHELD if seen.number is None else MASKED if seen.masked else SHOWN
         assert got == fate, f"step {step} is {got} to the players, {fate} in the maximal view"
-        if fate != MASKED:
+        if fate != MASKED and step not in joined:  # (a hidden joining is held back apart)
             LIVENESS[f"{name} all"] += 1
             LIVENESS[f"{name} shown"] += fate == SHOWN
     out = players_export(fracas)

@@ -58,8 +58,9 @@ def test_a_pc_attacking_the_hidden_one_and_the_gms_ruling_on_it_show_at_once(tmp
 
 
 def test_the_players_step_numbers_are_the_gms_after_a_hidden_join(tmp_path: Path):
-    """The same number is the same step: the hidden one's joining is a step players see,
-    "Someone unseen joins the fight", so nothing after it is numbered otherwise."""
+    """The same number is the same step: the hidden one's joining is held back like the
+    GM's secret steps ("a step the GM has not shown yet", issue 37), so nothing after it is
+    numbered otherwise."""
     db = tmp_path / "lair.db"
     run = lair_cli(db)
     lair(run)
@@ -67,7 +68,7 @@ def test_the_players_step_numbers_are_the_gms_after_a_hidden_join(tmp_path: Path
     run("next")
     md = run("export", "--format", "md", "--for", "players")
     gm = run("export", "--format", "md")
-    assert "- 4. Someone unseen joins the fight" in md
+    assert "- 4. A step the GM has not shown yet" in md
     for number, said in ((5, "The fight begins"), (6, "Wren attacks"), (7, "Wren ends the turn")):
         assert f"- {number}. {said}" in md and f"- {number}. {said}" in gm, number
     table = Table(str(db), "token")
@@ -155,3 +156,37 @@ def test_a_save_repeated_against_a_hidden_casters_spell_shows_no_dc(tmp_path: Pa
     seen = players_surfaces(db, run, "wren")
     unseen_anywhere(seen, "wyrm", "priest", "DC 13")
     assert "paralysed" in seen["page"]
+
+
+def test_a_hidden_join_shows_the_players_nothing_until_the_reveal(tmp_path: Path):
+    """Issue 37 (an outside table tester): "Someone unseen joins the fight" on the TV and
+    the phones as the GM set up the ambush told the table one was coming. Players see
+    nothing of a hidden combatant's joining, on the page, the stream, a phone, the step's
+    detail or their reports: in its place a step the GM has not shown yet, as a secret
+    step's; the steps after it keep the GM's numbers (docs/protects.md), the head code
+    players may note stands before it and audits clean; revealed, the joining shows."""
+    db = tmp_path / "lair.db"
+    run = lair_cli(db)
+    lair(run)
+    run("act", "wren", "attack", "wyrm", "-w", "dagger", "--dice", "15,3")
+    run("next")
+    seen = players_surfaces(db, run, "wren")
+    for where, text in seen.items():
+        assert "joins the fight" not in text.replace("(pc) joins the fight", ""), (where, text)
+    assert "- 4. A step the GM has not shown yet" in seen["md"]
+    for number, said in ((5, "The fight begins"), (6, "Wren attacks"), (7, "Wren ends the turn")):
+        assert f"- {number}. {said}" in seen["md"], number
+    told = [json.loads(line) for line in seen["jsonl"].splitlines()]
+    held = [line for line in told if line.get("step") == 4]
+    assert held and held[0].get("unshown") and "events" not in held[0], held
+    table = Table(str(db), "token")  # the head code players may note stops before it
+    try:
+        screen = table.screen("lair", PLAYERS)
+    finally:
+        shut(table)
+    assert screen.head_step == 3 and screen.head_code, screen.head_step
+    assert "the log still extends it" in run("audit", "--head", screen.head_code)
+    run("reveal-combatant", "wyrm")
+    assert "- 4. Ashen Wyrm (npc) joins the fight" in run(
+        "export", "--format", "md", "--for", "players"
+    )

@@ -496,7 +496,10 @@ def test_a_hidden_combatant_is_nowhere_for_the_players_until_revealed(tmp_path):
         assert "lurker" not in seen.lower(), "the hidden combatant shows"
     assert [row.combatant for row in board.rows] == ["alice", "bob"]
     assert "a twig snaps" in page and '"steps": 6' in stream  # numbered as the GM's steps:
-    assert "Someone unseen joins the fight" in page  # the hidden join is one, said so
+    # the hidden join is held back as the GM's secret steps are (issue 37): said, it told
+    # the table an ambush was coming
+    assert "joins the fight" not in page.replace("(pc) joins the fight", "")
+    assert "A step the GM has not shown yet" in page
     assert "not a hidden combatant" in run("reveal-combatant", "bob", ok=False).output
     run("reveal-combatant", "lurker")
     shown = run("export", "--format", "md", "--for", "players").output
