@@ -146,6 +146,8 @@ class Panel(msgspec.Struct, frozen=True):
     # the conditions as the panel shows them, each as fully as the board's status says it
     # ("dying (1 saved, 0 failed)"; `in_full`)
     chips: list[str] = []
+    # beside each reaction asked, what it does and costs (`Ruleset.reaction_words`)
+    words: dict[str, str] = {}
 
     def groups(self) -> list[tuple[str, list[PlayerAction]]]:
         """The actions by heading, each group where its first action is ("": unheaded)."""
@@ -552,6 +554,10 @@ def panel(timeline: Timeline, live: Encounter, combatant: str) -> Panel:
     )
     status = next((r.status for r in view.initiative if r.combatant == combatant), "")
     made = msgspec.structs.replace(made, chips=in_full(made.conditions, status))
+    if asked is not None and live.ruleset.reaction_words:
+        told = live.ruleset.reaction_words
+        words = {c: told[c] for c in asked.choices if told.get(c)}
+        made = msgspec.structs.replace(made, words=words)
     said = live.ruleset.asked_rolls
     if asked is not None and question is not None and question.trigger and said is not None:
         made = msgspec.structs.replace(made, asked_rolls=said(asked.field))

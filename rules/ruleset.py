@@ -273,6 +273,11 @@ class Ruleset:
     # their own sheet and their own row as their screen shows it (its `detail`: the slots
     # they have left), never the attacker's: (sheet, option, own) -> "Dodge 50%", "" for none.
     reaction_figures: Callable[[Any, str, Mapping[str, Any]], str] | None = None
+    # What each reaction a target may be asked to choose does and what it costs, in the
+    # ruleset's words, as a player reads it beside the choice with no rules to hand (pool's
+    # clash: "roll as a parry, then compare: ..., and it spends your Action this round").
+    # Empty: the choice's name alone.
+    reaction_words: Mapping[str, str] = field(default_factory=dict)
     # What a target's player reads of the dice when asked once the trigger showed
     # (`reacts_after`): those rolled before they were asked and those the server rolls once
     # they answer, by the command's field the answer fills (`Choices.field`): d20's

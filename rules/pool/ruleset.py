@@ -96,6 +96,20 @@ def reaction_figures(sheet: Sheet, option: str, own: Mapping[str, Any]) -> str:
     return ""
 
 
+# What each reaction does and costs, as a target's player reads it beside the choice
+# (004-11, 004-13, 004-15, 004-18, 004-8).
+SPENDS = "Reacting spends your Action this round, unless you kept dice for it"
+REACTION_WORDS = {
+    "dodge": "Dexterity + Athletics: your Outcome comes off the attack's; at 0 or less it "
+    f"misses. {SPENDS}",
+    "parry": "your melee weapon's roll: your Outcome comes off the attack's, a tie goes to "
+    f"you. {SPENDS}",
+    "clash": "rolled as a parry, then compared: the higher Outcome deals full damage to the "
+    f"other, a tie hurts you both. {SPENDS}",
+    "none": "no reaction: the attack's Outcome stands, and you keep your Action",
+}
+
+
 def reactions(state: State, command: Any) -> dict[str, Choices]:
     """004-11 to 004-19: an attack's target may React (dodge, parry, clash) with the round's
     Action, kept dice or a desperate exertion the command allows; firearms only with a Power
@@ -124,6 +138,7 @@ RULESET = Ruleset(
     decide=decide,
     reactions=reactions,
     reaction_figures=reaction_figures,
+    reaction_words=REACTION_WORDS,
     evolve=evolve,
     view=view,
     actions=ACTIONS,
