@@ -9,6 +9,7 @@ the GM shows numbers. Nothing on it is derived from a roll the players may not s
 """
 
 import re
+from collections.abc import Mapping
 from itertools import pairwise
 from typing import Any
 
@@ -116,6 +117,22 @@ class Screen(msgspec.Struct, frozen=True):
     names: dict[str, str] = {}  # combatant id -> name, for the dice
     deadline: str = ""  # ISO 8601 UTC: when the reaction the fight waits on is due; "": none
     dice_earlier: bool = False  # a later step than `dice`'s rolled none: it is the last roll
+    # what the dice box's and the order column's words are, in the ruleset's ("Outcome:
+    # each die at or over ..."; `Ruleset.dice_terms`, `terms_said`)
+    terms: list[str] = []
+
+
+def terms_said(terms: Mapping[str, str], dice: ReplayStep | None, board: Board) -> list[str]:
+    """Each of the ruleset's `dice_terms` the dice box's rolls or the board's order column
+    say, with what it is ("Outcome: each die at or over ..."), in the ruleset's order."""
+    if not terms or dice is None:
+        return []
+    said = " ".join([*(r.result or "" for r in dice.rolls), *(row.key for row in board.rows)])
+    return [
+        f"{term}: {words}"
+        for term, words in terms.items()
+        if re.search(rf"\b{re.escape(term)}\b", said, re.IGNORECASE)
+    ]
 
 
 class StepDetail(msgspec.Struct, frozen=True):
@@ -393,6 +410,7 @@ class Timeline:
             self.names,
             self._deadline if at == self.steps and self.waited_on() else "",
             dice_earlier=dice is not None and dice is not latest,
+            terms=terms_said(self.rules.dice_terms, dice, found),
         )
 
     def waited_on(self) -> str:

@@ -278,6 +278,11 @@ class Ruleset:
     # clash: "roll as a parry, then compare: ..., and it spends your Action this round").
     # Empty: the choice's name alone.
     reaction_words: Mapping[str, str] = field(default_factory=dict)
+    # The words its rolls' results and the board's order column say that a table may not
+    # know, each with what it is in the ruleset's words (pool's "Outcome": "each die at or
+    # over the Difficulty adds 1, ..."): the TV's dice box says those its rolls or the
+    # order column show, as d20's dice say what each modifier is. Empty: none.
+    dice_terms: Mapping[str, str] = field(default_factory=dict)
     # What a target's player reads of the dice when asked once the trigger showed
     # (`reacts_after`): those rolled before they were asked and those the server rolls once
     # they answer, by the command's field the answer fills (`Choices.field`): d20's

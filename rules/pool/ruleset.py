@@ -110,6 +110,18 @@ REACTION_WORDS = {
 }
 
 
+# What the dice box's and the order column's words are (004-M1, 004-M6, mechanic 1's bands).
+DICE_TERMS = {
+    "Outcome": "each die at or over the Difficulty adds 1, a 10 adds 2, a 1 takes 1 away; "
+    "in the order, each one's initiative roll (Dexterity + Perception), highest first",
+    "botch": "an Outcome below 0",
+    "failure": "an Outcome of 0",
+    "partial success": "an Outcome of 1 to 3",
+    "complete success": "an Outcome of 4 or 5",
+    "exceptional success": "an Outcome of 6 or more",
+}
+
+
 def reactions(state: State, command: Any) -> dict[str, Choices]:
     """004-11 to 004-19: an attack's target may React (dodge, parry, clash) with the round's
     Action, kept dice or a desperate exertion the command allows; firearms only with a Power
@@ -139,6 +151,7 @@ RULESET = Ruleset(
     reactions=reactions,
     reaction_figures=reaction_figures,
     reaction_words=REACTION_WORDS,
+    dice_terms=DICE_TERMS,
     evolve=evolve,
     view=view,
     actions=ACTIONS,
