@@ -116,7 +116,7 @@ def test_play_helps_names_its_undo_suggests_and_follows_another_process(tmp_path
     child.sendline("attack bob --dice 20,5")
     child.expect("bob>")
     child.sendline("u")
-    child.expect("undid step 5: alice attack bob")
+    child.expect("undid step 5: Alice Reyes attacks bob")
     child.expect("alice>")
     # Another process acts: the waiting prompt follows it, with no key pressed.
     import subprocess
@@ -155,6 +155,6 @@ def test_the_cli_takes_plays_words(tmp_path: Path) -> None:
     two_fights(tmp_path / "t.db")
     assert "Usage: fracas act" in invoke("help", "act").output
     invoke("--db", db, "-e", "first", "act", "eve", "wait")
-    assert invoke("--db", db, "-e", "first", "u").output.startswith("undid step 5: eve wait")
-    assert invoke("--db", db, "-e", "first", "r").output.startswith("redid step 5: eve wait")
+    assert invoke("--db", db, "-e", "first", "u").output.startswith("undid step 5: eve waits")
+    assert invoke("--db", db, "-e", "first", "r").output.startswith("redid step 5: eve waits")
     assert "bob to act" in invoke("--db", db, "-e", "first", "s").output

@@ -474,16 +474,23 @@ def check_opts(
 
 
 def step_words(live: Encounter, step: int) -> str:
-    """A step as the words that asked for it: 'alice attack cultist-2', 'harm bob 3'."""
+    """A step as the log's sentence words it, combatants by name: 'Maelis casts bless on
+    Goblin 2', 'The GM harms Bob by 3', 'Goblin 2 joins'."""
+    from fracas.projections.board import shown_names
+    from fracas.projections.sentences import opening
     from fracas.rules.ruleset import command_of
 
-    command = command_of(live.events_of_step(step))
+    events = live.events_of_step(step)
+    command = command_of(events)
     if command is None:
         return "a note or a reveal"
-    action = str(command.get("action", "")).removeprefix(GM)
-    who = [] if action != str(command.get("action")) else [command.get("actor") or ""]
-    named = [command.get("target"), *(command.get("targets") or []), command.get("amount")]
-    return " ".join(str(w) for w in [*who, action, *named] if w not in (None, ""))
+    if command.get("action") == "join":  # (gone once undone: its name is in the command)
+        return f"{command.get('name') or command.get('combatant')} joins"
+    names = shown_names(live.view())
+    said = opening(command, names, live.ruleset, events)
+    amount = command.get("amount") if str(command.get("action")).startswith(GM) else None
+    said += f" by {amount}" if amount is not None else ""  # "The GM harms Bob by 3"
+    return said or str(command.get("action", "")).removeprefix(GM)
 
 
 @click.command(short_help="Take back the latest step.")

@@ -3,7 +3,7 @@ spent in pieces; crawling while prone, difficult terrain and dragging a grappled
 (srd-20) cost a foot more each; standing
 up costs half its speed (srd-27); speed 0 moves nothing."""
 
-from fracas.rules.api import ConditionCleared, Context, Event, RefusedError, Spent
+from fracas.rules.api import ConditionCleared, Context, Event, RefusedError, Spent, and_list
 
 from fracas_srd.commands import Move, Stand
 from fracas_srd.conditions import BREAK_FREE
@@ -106,7 +106,7 @@ def move(state: State, actor: Fighter, command: Move, ctx: Context) -> list[Even
     ]
     cost = command.feet * (1 + len(costs))
     what = f"moving {feet(command.feet)}" + (f" ({', '.join(costs)})" if costs else "")
-    check_room(actor, cost, what.capitalize())
+    check_room(actor, cost, what[:1].upper() + what[1:])  # (the names as they are)
     reaches = reaches_left(state, actor, command.left())
     left = movement_left(actor) - cost
     rules = [
@@ -156,7 +156,7 @@ def dragging(state: State, actor: Fighter) -> list[str]:
         if (f.conditions.get("grappled") or {}).get("by") == actor.id
         and size - SIZES.index(f.sheet.size) < 2
     ]
-    return [f"dragging {', '.join(held)}"] if held else []
+    return [f"dragging {and_list(held)}"] if held else []
 
 
 def stand(state: State, actor: Fighter, command: Stand, ctx: Context) -> list[Event]:

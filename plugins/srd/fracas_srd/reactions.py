@@ -1,7 +1,15 @@
 """Reactions, taken out of turn (srd-4): the opportunity attack (srd-18) and the readied
 action (srd-24)."""
 
-from fracas.rules.api import ConditionCleared, ConditionSet, Context, Event, RefusedError, Resolved
+from fracas.rules.api import (
+    ConditionCleared,
+    ConditionSet,
+    Context,
+    Event,
+    RefusedError,
+    Resolved,
+    and_list,
+)
 
 from fracas_srd.actions import lasting
 from fracas_srd.attacks import weapon_attack, weapon_of
@@ -36,7 +44,8 @@ def opportunity(state: State, actor: Fighter, command: Opportunity, ctx: Context
     if target.left and actor.id not in target.left:
         alone = " alone" if len(target.left) == 1 else ""
         raise RefusedError(
-            f"{target.name}'s move left the reach of {', '.join(target.left)}{alone}: "
+            f"{target.name}'s move left the reach of "
+            f"{and_list(state.fighter(f).name for f in target.left)}{alone}: "
             f"{actor.name} has no opportunity attack on {target.it} (srd-18)"
         )
     unseen = "the GM says so" if command.unseeing else unseen_by(actor, target)

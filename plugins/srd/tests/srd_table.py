@@ -25,6 +25,7 @@ def sample(name: str, **changed: Any) -> dict[str, Any]:
     """A sample sheet as `fracas add --sheet` reads it (a spell named alone filled in)."""
     text = resources.files("fracas_srd").joinpath(f"samples/{name}.toml").read_text()
     read, _unplayed = RULESET.imported(tomllib.loads(text))
+    read = {k: v for k, v in read.items() if k not in ("name", "side")}  # (who it is: `add`'s)
     return {**read, **changed}
 
 

@@ -57,9 +57,9 @@ def test_every_sample_sheet_reads(name: str):
     text = resources.files("fracas_srd").joinpath("samples", name).read_text()
     if name.endswith(".json"):
         data, _unread = RULESET.imported(json.loads(text))
-        data = {k: v for k, v in data.items() if k not in ("name", "side")}
     else:
         data = tomllib.loads(text)
+    data = {k: v for k, v in data.items() if k not in ("name", "side")}  # (who: `add`'s)
     sheet = RULESET.sheet(data, name)
     assert sheet.hp >= 1
 

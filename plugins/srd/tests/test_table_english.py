@@ -194,3 +194,54 @@ def test_a_party_member_carried_home_says_how_their_hit_points_changed(
     told = gm("--db", party, "log", "-e", "party")
     assert "Hild stands at 10 hit points, down from 28: as before" in told, told
     assert "Hild stands at 28 hit points: as before" not in told
+
+
+def test_undo_and_redo_name_the_step_as_the_log_words_it(gm: Run) -> None:
+    """Issue 40: `fracas undo` said "undid step 8: maelis cast goblin-2", the command's ids
+    and tag, where the log reads "Maelis casts bless on Goblin 2"."""
+    gm("new", "-r", "srd", "--id", "cave", "--title", "Cave")
+    gm("add", "maelis", "--sheet", str(SAMPLES / "cleric.toml"), "--side", "pc", "--name",
+       "Maelis")  # fmt: skip
+    gm("add", "goblin", "--monster", "goblin", "--count", "2")
+    gm("begin", "--dice", "20,2,1")
+    gm("act", "maelis", "cast", "goblin-2", "-o", "spell=bless")
+    undone = gm("undo")
+    assert re.match(r"undid step \d+: Maelis casts bless on Goblin 2\n", undone), undone
+    assert re.match(r"redid step \d+: Maelis casts bless on Goblin 2\n", gm("redo"))
+    gm("harm", "goblin-1", "3")
+    assert re.match(r"undid step \d+: The GM harms Goblin 1 by 3\n", gm("undo"))
+
+
+def test_an_opportunity_refused_names_whose_reach_the_move_left(gm: Run, refused: Run) -> None:
+    """Issue 40: "Ogre's move left the reach of hild, wren: Maelis has no opportunity
+    attack", the ids joined by a comma, where the table says "Hild and Wren"."""
+    fight(gm)
+    gm("add", "maelis", "--sheet", str(SAMPLES / "cleric.toml"), "--side", "pc", "--name",
+       "Maelis", "--dice", "1")  # fmt: skip
+    gm("next")
+    gm("act", "ogre", "move", "10", "-o", "leaves=hild,wren")
+    said = refused("act", "maelis", "opportunity", "ogre")
+    assert "Ogre's move left the reach of Hild and Wren: Maelis has no opportunity" in said, said
+
+
+def test_a_move_dragging_a_grappled_creature_names_it(gm: Run, refused: Run) -> None:
+    """Issue 40: "Moving 20 feet (dragging goblin 2) costs 40 feet": the line's first
+    letter made capital lowered the rest, the name with it."""
+    gm("new", "-r", "srd", "--id", "yard")
+    gm("add", "hild", "--sheet", str(SAMPLES / "fighter.toml"), "--side", "pc", "--name", "Hild")
+    gm("add", "goblin", "--monster", "goblin", "--count", "2")
+    gm("begin", "--dice", "20,2,1")
+    gm("act", "hild", "grapple", "goblin-2", "-o", "free_hand=true", "--dice", "20,1")
+    said = refused("act", "hild", "move", "20")
+    assert "Moving 20 feet (dragging Goblin 2) costs 40 feet" in said, said
+    said = gm("act", "hild", "move", "10")
+    assert "moving 10 feet (dragging Goblin 2)" in said, said
+
+
+def test_copies_of_the_sample_skeleton_are_named_skeleton(gm: Run) -> None:
+    """Issue 40: `add skel --sheet skeleton.toml --count 2` showed "skel 1" and "skel 2",
+    the ids, as the sample sheet had no name."""
+    gm("new", "-r", "srd", "--id", "crypt")
+    said = gm("add", "skel", "--sheet", str(SAMPLES / "skeleton.toml"), "--count", "2")
+    assert "Skeleton 1 (npc) joins as skel-1" in said, said
+    assert "Skeleton 2 (npc) joins as skel-2" in said, said
