@@ -35,6 +35,9 @@ ROLLED_TIME = re.compile(r"for \d+ \((\d+d\d+)\) (round|minute|hour)s?")  # "5 (
 NEXT_TURN = re.compile(r"until the (start|end) of (its|[\w/ ]+?'s?) next turn")
 TARGETS = ("its", "the creature's", "the target's", "that creature's", "the target")
 SAVE_ENDS = re.compile(r"repeat the saving throw at the end of (?:each of its turns|its next turn)")
+# srd-79: "Whenever the charmed target takes damage, the target can repeat the saving throw"
+# (an aboleth's Enslave): each damage calls for the save again, a success ending it.
+HURT_SAVES = re.compile(r"[Ww]henever the \w+ target takes damage, (?:the target|it) can repeat")
 UNTIL_REMOVED = re.compile(
     r"until (?:it is )?(?:removed|freed|magic|the \w+ dies)|lasts until|escape|grapple ends"
 )
@@ -223,6 +226,8 @@ def lasting(desc: str, start: int, tally: Tally) -> dict[str, Any]:
             found["until_of"] = "target"
     if SAVE_ENDS.search(text):
         found["save_ends"] = True
+    if HURT_SAVES.search(text):
+        found["saves_when_hurt"] = True
     if worse := WORSE.search(text):
         found["worse"] = {"condition": worse[2], "by": int(worse[1])}
         if rolled := ROLLED_TIME.search(worse[0]):

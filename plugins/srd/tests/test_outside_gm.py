@@ -3,7 +3,19 @@ attack, a Multiattack or a spell aimed at the dead is refused, nothing spent; a 
 Perception or Investigation as the GM names it."""
 
 import pytest
-from srd_cli import SAMPLES, Gm, chapel, fight, gm_on, monster, ok, refused, sample, written
+from srd_cli import (
+    SAMPLES,
+    Gm,
+    chapel,
+    fight,
+    gm_on,
+    monster,
+    ok,
+    refused,
+    sample,
+    status_row,
+    written,
+)
 
 WYRM = ["add", "wyrm", "--sheet", str(SAMPLES / "wyrm.toml"), "--name", "Wyrm"]
 GOBLIN = ["add", "gob", "--sheet", str(SAMPLES / "goblin.toml"), "--name", "Goblin"]
@@ -278,8 +290,9 @@ def test_srd_29_the_aboleths_psychic_drain_harms_one_it_has_charmed_and_heals_it
         "Error: Wren is not charmed by Aboleth: psychic drain harms only a creature it has "
         "charmed (srd-29)"
     ), said
+    # 3d6, then her save against enslave again, hurt (srd-79): a 2, failed
     out = ok(gm, "act", "abo", "legendary", "ilse", "-o", "option=psychic drain",
-             "--dice", "1,2,3")  # fmt: skip
+             "--dice", "1,2,3,2")  # fmt: skip
     assert "Aboleth spends 2 legendary actions: psychic drain" in out, out
     assert "narrates" not in out, out
     assert "Ilse takes 6 damage" in out and "psychic" in out, out
@@ -312,3 +325,17 @@ def test_srd_14_a_die_typed_for_a_death_save_already_rolled_says_where_it_went(t
         "Error: 1 typed face left over: this condition set rolls no dice; drop the extra "
         "faces from --dice"
     ), said
+
+
+def test_srd_79_the_aboleths_enslaved_target_saves_again_each_time_it_takes_damage(tmp_path):
+    """Enslave: "Whenever the charmed target takes damage, the target can repeat the saving
+    throw. On a success, the effect ends." The charm held through any damage (issue 40)."""
+    gm = fight(tmp_path / "lake.db", "Lake", "20,5", monster("abo", "aboleth"), ILSE)
+    ok(gm, "act", "abo", "cast", "ilse", "-o", "spell=enslave", "--dice", "2")  # charmed
+    assert "charmed" in status_row(gm, "Ilse")
+    out = ok(gm, "harm", "ilse", "1", "--dice", "3")  # the save again, failed
+    assert "against enslave, hurt (DC 14)" in out, out
+    assert "charmed" in status_row(gm, "Ilse")
+    out = ok(gm, "harm", "ilse", "1", "--dice", "19")  # made: the charm ends
+    assert "saves: enslave ends" in out, out
+    assert "charmed" not in status_row(gm, "Ilse")
