@@ -157,7 +157,10 @@ def check_charmed(actor: Fighter, targets: Sequence[Fighter], what: str) -> None
         )
 
 
-def attacker_edge(edge: Edge, attacker: Fighter, command: Scene) -> None:
+def attacker_edge(edge: Edge, attacker: Fighter, target: Fighter, command: Scene) -> None:
+    """The edges the attacker's state and the table's word give; the table's "cannot see"
+    (`-o unseen`, `-o unseeing`) only where no condition already says why (hidden,
+    invisible): one reason for one edge."""
     for condition in HAMPERED:
         if attacker.has(condition):
             edge.add(False, f"{attacker.name} is {condition}", "srd-27")
@@ -167,9 +170,9 @@ def attacker_edge(edge: Edge, attacker: Fighter, command: Scene) -> None:
         edge.add(True, "Pack Tactics: an ally within 5 feet of the target", "srd-57")
     if attacker.has("hidden"):
         edge.add(True, f"{attacker.name} attacks from hiding", "srd-23")
-    if command.unseen:
+    if command.unseen and not (attacker.has("hidden") or invisible(attacker)):
         edge.add(True, "the target cannot see the attacker", "srd-23")
-    if command.unseeing:
+    if command.unseeing and not (target.has("hidden") or invisible(target)):
         edge.add(False, "the attacker cannot see the target", "srd-23")
     for good, source in edges(attacker, "attacks"):
         edge.add(good, source, "srd-33")
@@ -223,7 +226,7 @@ def ranged_edge(edge: Edge, command: Scene, ranged: bool) -> None:
 
 def attack_edge(attacker: Fighter, target: Fighter, command: Scene, ranged: bool) -> Edge:
     edge = Edge()
-    attacker_edge(edge, attacker, command)
+    attacker_edge(edge, attacker, target, command)
     target_edge(edge, attacker, target, command, ranged)
     ranged_edge(edge, command, ranged)
     if command.advantage:

@@ -245,3 +245,24 @@ def test_copies_of_the_sample_skeleton_are_named_skeleton(gm: Run) -> None:
     said = gm("add", "skel", "--sheet", str(SAMPLES / "skeleton.toml"), "--count", "2")
     assert "Skeleton 1 (npc) joins as skel-1" in said, said
     assert "Skeleton 2 (npc) joins as skel-2" in said, said
+
+
+def test_a_hidden_creature_s_edge_is_said_once(gm: Run) -> None:
+    """Issue 40: `-o unseeing=true` on a hidden target gave two reasons for one
+    disadvantage ("the attacker cannot see the target", "the attacker cannot see Goblin:
+    Goblin is hidden"); `-o unseen=true` from hiding two for one advantage."""
+    gm("new", "-r", "srd", "--id", "yard")
+    gm("add", "hild", "--sheet", str(SAMPLES / "fighter.toml"), "--side", "pc", "--name", "Hild")
+    gm("add", "gob", "--monster", "goblin")
+    gm("begin", "--dice", "2,20")
+    gm("act", "gob", "hide", "--dice", "20")
+    gm("next")
+    said = gm("act", "hild", "attack", "gob", "-o", "unseeing=true", "--dice", "15,12,3")
+    [rolled] = [line for line in said.splitlines() if "rolls 2d20kl1" in line]
+    assert rolled.count("cannot see") == 1, rolled
+    assert "the attacker cannot see Goblin: Goblin is hidden (srd-23)" in rolled, rolled
+    gm("next")
+    said = gm("act", "gob", "attack", "hild", "-o", "unseen=true", "--dice", "2,1,1")
+    [rolled] = [line for line in said.splitlines() if "rolls 2d20kh1" in line]
+    assert "Goblin attacks from hiding" in rolled, rolled
+    assert "the target cannot see the attacker" not in rolled, rolled
