@@ -308,12 +308,20 @@ def ranged_attack(weapon: Weapon, command: Scene) -> bool:
     return weapon.ranged or bool(weapon.range and thrown)
 
 
-def check_range(what: str, command: Scene, ranged: bool, kind: str = "melee weapon") -> None:
+def check_range(
+    what: str, command: Scene, ranged: bool, kind: str = "melee weapon", target: str = "the target"
+) -> None:
     """srd-17: a range (long, beyond) is said of a ranged attack only; said of a melee one
     it is refused, never dropped: a melee weapon or spell has no long range, and a thrown
     weapon said to be within 5 feet is not thrown at range. A spell has one range, so long
-    range said of a ranged spell attack is refused too."""
+    range said of a ranged spell attack is refused too, and beyond it in the spell's words
+    (`target`: whom it is aimed at)."""
     said = f"-o range={command.range}"
+    if ranged and kind == "melee spell attack" and command.range == "beyond":
+        raise RefusedError(
+            f"{target} is beyond {what}'s range: no attack (srd-17)",
+            player=f"{target} is beyond {what}'s range",
+        )
     if ranged and kind == "melee spell attack" and command.range == "long":
         # a spell has one range (the SRD's Spellcasting: Range); long range is a weapon's
         raise RefusedError(

@@ -659,7 +659,7 @@ def spell_attack(
     ]
     events: list[Event] = []
     ranged = spell.attack == "ranged"
-    check_range(spell.name, command, ranged, "melee spell attack")
+    check_range(spell.name, command, ranged, "melee spell attack", target.name)
     if (double := duplicate_struck(ctx, events, caster, target, command)) is not None:
         swing = attack_roll(ctx, events, caster, double, command, mods, ranged, spell.name)
         return events + duplicate_hit(target, swing)

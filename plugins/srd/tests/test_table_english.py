@@ -266,3 +266,18 @@ def test_a_hidden_creature_s_edge_is_said_once(gm: Run) -> None:
     [rolled] = [line for line in said.splitlines() if "rolls 2d20kh1" in line]
     assert "Goblin attacks from hiding" in rolled, rolled
     assert "the target cannot see the attacker" not in rolled, rolled
+
+
+def test_a_spell_attack_beyond_range_is_refused_in_the_spell_s_words(
+    gm: Run, refused: Run
+) -> None:
+    """Issue 40: `-o range=beyond` on fire bolt was refused as a weapon is, "the target is
+    beyond long range", where a spell has one range: the refusal names the spell."""
+    gm("new", "-r", "srd", "--id", "darts")
+    gm("add", "ilse", "--sheet", str(SAMPLES / "wizard.toml"), "--side", "pc", "--name", "Ilse")
+    gm("add", "gob", "--monster", "goblin")
+    gm("begin", "--dice", "20,2")
+    said = refused("act", "ilse", "cast", "gob", "-o", "spell=fire bolt", "-o", "range=beyond")
+    assert "long range" not in said, said
+    assert "Goblin is beyond fire bolt's range: no attack (srd-17)" in said, said
+    assert len(said.strip().splitlines()) == 1, said
