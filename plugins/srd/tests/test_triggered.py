@@ -280,7 +280,9 @@ def test_srd_42_absorb_elements_resists_the_triggering_damage_and_lasts_a_turn()
 def test_srd_42_absorb_elements_adds_1d6_of_the_type_to_the_first_melee_hit_of_its_next_turn():
     t = fight(("frosty", "goblin"), begin=False)
     t.join("frosty2", sample("goblin", weapons=[FROST]))
-    t.join("pc-ilse", sample("wizard"), "pc")
+    wizard = sample("wizard")
+    daggers = [*wizard["weapons"], *wizard["weapons"]]  # a second dagger for the other hand
+    t.join("pc-ilse", {**wizard, "weapons": daggers}, "pc")
     t.do({"action": "begin"}, 20, 15, 10)
     t.next()
     t.act(
