@@ -51,7 +51,7 @@ def cave(db: Path) -> None:
     fracas(db, "begin")
     for n in (1, 2, 3):
         fracas(db, "harm", f"goblin-{n}", "200", "-m", "a fireball")
-    fracas(db, "harm", "ilse", "40", "-m", "a wolf's bite")
+    fracas(db, "harm", "ilse", "20", "-m", "a wolf's bite")
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +96,7 @@ def test_a_player_character_at_0_hp_keeps_its_sides_colour(
     # down, said by its bar and a word, not by a foe's colour
     row = page.locator("#screen tr[data-combatant=ilse]")
     assert row.locator("[role=progressbar]").count() == 1
-    assert "down" in row.inner_text()
+    assert "down" in row.inner_text() and "dying" in row.inner_text(), row.inner_text()
 
 
 def test_the_dead_sink_below_the_living_on_the_tv(running: Any, browser: Any) -> None:
