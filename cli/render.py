@@ -330,18 +330,21 @@ def audit(report: AuditReport) -> None:
             "append-only triggers: MISSING "
             f"({', '.join(report.missing_triggers)}): someone removed the file's guards"
         )
-    by_verdict: dict[str, dict[str, list[int]]] = {}
+    by_verdict: dict[tuple[str, str], dict[str, list[int]]] = {}
     for roll in report.rolls:
-        verdict = f"typed by {roll.entered_by}" if roll.source == "manual" else roll.verdict
-        steps = by_verdict.setdefault(verdict, {}).setdefault(roll.encounter, [])
-        steps.append(roll.step)
-    for verdict, where in sorted(by_verdict.items()):
+        said = [("seeded rolls", roll.verdict)]
+        if roll.source == "manual":
+            said = [("manual rolls", f"typed by {roll.entered_by}")]
+            if roll.verdict != "manual":  # the server rolled some of its faces: checked too
+                said.append(("the server's dice in typed rolls", roll.verdict))
+        for key in said:
+            by_verdict.setdefault(key, {}).setdefault(roll.encounter, []).append(roll.step)
+    for (kind, verdict), where in sorted(by_verdict.items(), key=lambda kv: kv[0][::-1]):
         count = sum(len(steps) for steps in where.values())
         places = "; ".join(
             f"encounter {name} step{'s' * (len(set(steps)) > 1)} {step_ranges(steps)}"
             for name, steps in where.items()
         )
-        kind = "manual rolls" if verdict.startswith("typed by") else "seeded rolls"
         fixes = ", ".join(f"`fracas reveal -e {name}`" for name in where)
         fix = f": {fixes}" if verdict == UNREVEALED else ""
         click.echo(f"{kind} {verdict}: {count} ({places}){fix}")

@@ -16,7 +16,7 @@ from fracas.projections.describe import describe
 from fracas.projections.glance import latest
 from fracas.projections.tables import differing_row, has_tables
 from fracas.rules import Encounter, snapshots
-from fracas.rules.dice import commitment, verify_roll
+from fracas.rules.dice import commitment, verify_roll, verify_served
 from fracas.rules.encounter import ruleset_of
 from fracas.rules.events import EncounterStarted, Rolled, SeedRevealed
 from fracas.rules.snapshots import BadSnapshot
@@ -348,14 +348,17 @@ def _verdict(
     encounter: str, event: Rolled, seeds: dict[int, str], commitments: dict[int, str]
 ) -> str:
     roll = event.roll
-    if roll.source == "manual":
+    if roll.source == "manual" and not roll.servers():
         return "manual"
+    # a seeded roll, or a typed one with faces the server rolled past those typed: the
+    # server's faces are checked against the seed all the same
     seed = seeds.get(roll.seed_epoch or 0)
     if seed is None:
         return UNREVEALED
     if not _commits(seed, commitments.get(roll.seed_epoch or 0, "")):
         return "MISMATCH"
-    return "verified" if verify_roll(seed, encounter, roll) else "MISMATCH"
+    verify = verify_served if roll.source == "manual" else verify_roll
+    return "verified" if verify(seed, encounter, roll) else "MISMATCH"
 
 
 def _commits(seed: str, committed: str) -> bool:

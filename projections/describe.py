@@ -245,12 +245,27 @@ def roll_source(roll: Roll, names: Mapping[str, str] | None = None) -> str:
     """Where a roll's faces came from, for the log ("typed by gm", "seeded #4.0": the GM's
     audit trail), or, given `names`, in plain words ("typed by the GM", "typed by Ann",
     "the server's dice")."""
+    served = served_words(roll.dice, roll.servers())
     if names is None:
         manual = f"typed by {roll.entered_by}"
+        if served:  # "typed by brannoc; 1 d8 rolled by the server (seeded #4.rest.0)"
+            manual += f"; {served} (seeded #{roll.counter})"
         return manual if roll.source == "manual" else f"seeded #{roll.counter}"
     if roll.source != "manual":
         return "the server's dice"
-    return f"typed by {author_words(roll.entered_by or 'gm', names)}"
+    typed = f"typed by {author_words(roll.entered_by or 'gm', names)}"
+    return f"{typed}; {served}" if served else typed
+
+
+def served_words(spec: str, served: int) -> str:
+    """'1 d8 rolled by the server': the faces of a typed roll the server rolled past those
+    typed (a critical's extra dice), or '' where it rolled none."""
+    if not served:
+        return ""
+    single = re.fullmatch(r"\d*d(\d+|F)", spec)
+    die = f"d{single[1]}" if single else "die"
+    dice = die if served == 1 else ("dice" if die == "die" else f"{die}s")
+    return f"{served} {dice} rolled by the server"
 
 
 def describe_roll(

@@ -20,6 +20,7 @@ from fracas.projections.describe import (
     edges_said,
     event_lines,
     said_modifiers,
+    served_words,
     worded_terms,
 )
 from fracas.projections.secrecy import (
@@ -117,6 +118,7 @@ class RollLine(msgspec.Struct, frozen=True):
     # it (`decided_with`): its dice were typed (or not) there, not in this step
     carried: bool = False
     edge: str = ""  # why two d20s keep one ("with disadvantage: ..."; `edges_said`)
+    served: int = 0  # of a typed roll, how many of its last faces the server rolled
 
     def typed(self) -> bool:
         return self.source == "manual"
@@ -124,6 +126,11 @@ class RollLine(msgspec.Struct, frozen=True):
     def typist(self, names: dict[str, str]) -> str:
         """Who typed these dice in ("the GM", a player's character); '' for the server's."""
         return typist_name(self.entered_by or "", names) if self.typed() else ""
+
+    def served_words(self) -> str:
+        """'1 d8 rolled by the server': a typed roll's faces the server rolled past those
+        typed (a critical's extra dice); '' for a roll typed whole or the server's."""
+        return served_words(self.dice, self.served) if self.typed() else ""
 
     def marked(self) -> list[tuple[int, bool]]:
         """Each face with whether it counts (a die dropped by 4d6dl1 does not)."""
@@ -272,7 +279,9 @@ class ReplayStep(msgspec.Struct, frozen=True):
             return ""
         shown = list(dict.fromkeys(r.typist(names) for r in typed))
         listed = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
-        return f"dice typed by {listed}"
+        # faces the server rolled past those typed, said as the server's
+        served = [r.served_words() for r in typed if r.served]
+        return f"dice typed by {listed}" + "".join(f"; {words}" for words in served)
 
 
 def typist_name(who: str, names: dict[str, str]) -> str:
@@ -334,6 +343,7 @@ def roll_line(
         worded_terms(event, reads),
         carried,
         edges_said(event),
+        roll.servers(),
     )
 
 

@@ -768,6 +768,8 @@ def roll_rows_html(rolls: Iterable[RollLine], names: dict[str, str]) -> str:
             cells = tuple(map(_cell, cells))
         actor, purpose, dice, result, counter = cells
         source = f"typed by {_cell(r.typist(names))}" if r.typed() else f"seeded #{counter}"
+        if r.served:  # "typed by Brannoc; 1 d8 rolled by the server (seeded #4.rest.0)"
+            source += f"; {r.served_words()} (seeded #{counter})"
         rows.append(
             f"<tr><td>{actor}</td><td>{purpose}</td>"
             f'<td>{dice}</td><td>{faces}</td><td class="n">{r.total}</td>'

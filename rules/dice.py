@@ -391,16 +391,19 @@ class ManualDice:
         typed = iter(self.faces)
         taken = filled = 0
         servers: list[int] = []  # the server's faces for this roll, once typed ran out
+        first: str | None = None  # the counter of the server's first roll for it
 
         def next_face(values: Sequence[int]) -> int:
-            nonlocal taken, filled
+            nonlocal taken, filled, first
             face = next(typed, None)
             # an exploding die's reroll is not filled: its top face is the player's own
             # to see, and its reroll theirs to type
             if face is None and self.rest is not None and "!" not in spec:
                 at = taken + filled
                 if not servers:
-                    servers.extend(self.rest.roll(spec, purpose).faces)
+                    served = self.rest.roll(spec, purpose)
+                    first = served.counter
+                    servers.extend(served.faces)
                 filled += 1
                 return servers[at]
             if face is None:
@@ -429,6 +432,10 @@ class ManualDice:
             single = re.fullmatch(r"\d*d(\d+|F)", spec)
             die = f"d{single[1]}" if single else f"of the dice of {spec}"
             self.filled.append(f"{filled} more {die} for the {purpose}")
+            assert self.rest is not None
+            # the server's faces said as theirs, with where the audit derives them again
+            roll = rolled(spec, faces, "manual", self.entered_by, self.rest.epoch, first)
+            return msgspec.structs.replace(roll, served=filled)
         return rolled(spec, faces, "manual", self.entered_by)
 
     @property
@@ -568,6 +575,32 @@ class NoDice:
 
     def roll(self, spec: str, purpose: str) -> Roll:
         raise BadInputError(f"the {purpose} needs {spec}, but no dice were given")
+
+
+def verify_served(seed_hex: str, encounter: str, roll: Roll) -> bool:
+    """A typed roll's faces the server rolled (`Roll.served`, the last ones) are those the
+    seed derives at its counter and the counters after it, as `ManualDice` took them (the
+    face at each place from the server's rolls of the same dice run together), and the
+    faces make its total and its kept dice."""
+    served = roll.servers()
+    if roll.source != "manual" or not served or roll.counter is None:
+        return False
+    stem, _, first = roll.counter.rpartition(".")
+    if not first.isdigit() or served > len(roll.faces):
+        return False
+    servers: list[int] = []
+    at = int(first)
+    while len(servers) < len(roll.faces):
+        derived = derive_faces(seed_hex, encounter, f"{stem}.{at}", roll.dice)
+        if not derived:
+            return False
+        servers += derived
+        at += 1
+    start = len(roll.faces) - served
+    if roll.faces[start:] != servers[start : len(roll.faces)]:
+        return False
+    again = rolled(roll.dice, roll.faces, "manual", roll.entered_by, roll.seed_epoch, roll.counter)
+    return roll == msgspec.structs.replace(again, served=served)
 
 
 def verify_roll(seed_hex: str, encounter: str, roll: Roll) -> bool:

@@ -49,6 +49,15 @@ class Roll(msgspec.Struct, frozen=True):
     seed_epoch: int | None = None
     counter: str | None = None
     kept: list[int] | msgspec.UnsetType = msgspec.UNSET
+    # a roll typed in part: how many of its trailing faces the server rolled for the typist
+    # (a critical's extra dice past those typed), derived from the seed of `seed_epoch` at
+    # `counter` (and the counters after it) so that the audit checks them; unset: none, and
+    # the roll is written as it always was
+    served: int | msgspec.UnsetType = msgspec.UNSET
+
+    def servers(self) -> int:
+        """How many of the faces, the last ones, are the server's in a typed roll."""
+        return self.served or 0
 
     def dropped(self) -> list[int]:
         """The indices of the faces rolled but not counted (none unless it keeps or drops)."""
