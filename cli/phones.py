@@ -66,7 +66,8 @@ COMMAND_ID = r"^[A-Za-z0-9_-]{8,64}\Z"  # \Z: `$` passes a final newline
 # ruleset's own types, and whether it is the player's by the ruleset (`Ruleset.players`).
 FIELD = Annotated[str, msgspec.Meta(max_length=64, pattern=r"^[a-z][a-z0-9_]{0,63}\Z")]
 NAME = Annotated[str, msgspec.Meta(max_length=200)]
-NAMED = Annotated[list[NAME], msgspec.Meta(max_length=16)]
+NAMED = Annotated[list[NAME | int], msgspec.Meta(max_length=16)]  # names, or numbers
+COUNTS = Annotated[dict[FIELD, int], msgspec.Meta(max_length=16)]  # pool's {"dodge": 1}
 
 
 class Tap(msgspec.Struct, forbid_unknown_fields=True):
@@ -76,8 +77,11 @@ class Tap(msgspec.Struct, forbid_unknown_fields=True):
     command_id: Annotated[str, msgspec.Meta(pattern=COMMAND_ID)]
     action: Annotated[str, msgspec.Meta(max_length=64)] = ""
     targets: Annotated[list[NAME], msgspec.Meta(max_length=16)] = []
-    # a value: text, a number, true/false, or names (srd's move: whose reach it leaves)
-    fields: Annotated[dict[FIELD, str | int | bool | NAMED], msgspec.Meta(max_length=16)] = {}
+    # a value: text, a number, true/false, names (srd's move: whose reach it leaves) or
+    # numbers (pool's shares, one a target), or how many of each (pool's keep)
+    fields: Annotated[
+        dict[FIELD, str | int | bool | NAMED | COUNTS], msgspec.Meta(max_length=16)
+    ] = {}
     dice: Annotated[list[int], msgspec.Meta(max_length=64)] | None = None
 
 
@@ -86,7 +90,9 @@ class Draft(msgspec.Struct, forbid_unknown_fields=True):
 
     action: Annotated[str, msgspec.Meta(max_length=64)] = ""
     targets: Annotated[list[NAME], msgspec.Meta(max_length=16)] = []
-    fields: Annotated[dict[FIELD, str | int | bool | NAMED], msgspec.Meta(max_length=16)] = {}
+    fields: Annotated[
+        dict[FIELD, str | int | bool | NAMED | COUNTS], msgspec.Meta(max_length=16)
+    ] = {}
 
 
 class Named(msgspec.Struct, forbid_unknown_fields=True):

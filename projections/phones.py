@@ -44,6 +44,9 @@ PASSING = Playable(down=True)
 # by name (or several ticked), a number, or words.
 CHECK, CHOICE, COMBATANT, NUMBER, TEXT = "check", "choice", "combatant", "number", "text"
 MAYBE, SEVERAL = "maybe", "several"
+# a number beside each target tapped (pool's shares), and beside each of the rules' names
+# (pool's dice kept for a dodge, a parry or a clash): `PlayerField.each_target`, `counts`
+EACH, COUNTS = "each", "counts"
 MAYBE_SAID = ("as the rules say", "yes", "no")  # a MAYBE's choices, unsaid, yes, no
 ALLY, FOE = "ally", "foe"  # a target on the character's side, or on another
 # An action's help ends with the rules it follows, "(srd-6..9, srd-17)": the GM's to look
@@ -75,7 +78,7 @@ class Control(msgspec.Struct, frozen=True):
     field: str
     label: str
     help: str
-    kind: str  # CHECK, CHOICE, COMBATANT, SEVERAL, MAYBE, NUMBER or TEXT
+    kind: str  # CHECK, CHOICE, COMBATANT, SEVERAL, MAYBE, NUMBER, EACH, COUNTS or TEXT
     default: Any = None
     choices: list[str] = []
     when: str = ""  # the field whose value says whether this one applies ("": always)
@@ -465,6 +468,10 @@ def counted(
 
 
 def control(field: str, said: PlayerField, flag: Flag) -> Control:
+    if said.each_target:
+        return Control(field, said.label, said.help, EACH)
+    if said.counts:
+        return Control(field, said.label, said.help, COUNTS, choices=list(said.counts))
     if said.combatant:
         kind = SEVERAL if said.several else COMBATANT
         return Control(field, said.label, said.help, kind, foes=said.foes)

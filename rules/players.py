@@ -38,6 +38,11 @@ class PlayerField:
     `several`: with `combatant`, any number may be ticked (none at first), sent as a list of
     ids (srd's move: whose reach it leaves). `foes`: with `combatant`, only those on another
     side than the character's, as the players' screen shows sides, are offered.
+    `each_target`: a whole number for each target tapped, in the order tapped, sent as a
+    list (pool's shares of a split pool); the phone asks a number beside each target.
+    `counts`: the names a field counts how many of (pool's dice kept for a dodge, a parry
+    or a clash), sent as an object of those given some, {"dodge": 1}; the phone asks a
+    number beside each name.
     `said`: for a true-or-false field the rules decide when unsaid, the words of its
     choices in the ruleset's own (unsaid, yes, no), in that order; a choice given no words
     ("") is not offered. Empty: "as the rules say", "yes", "no".
@@ -55,6 +60,8 @@ class PlayerField:
     several: bool = False
     foes: bool = False
     said: tuple[str, ...] = ()
+    each_target: bool = False
+    counts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,7 @@ def test_a_players_take_back_is_theirs_on_every_screen_and_not_offered_again(
     [
         (
             b'{"seen":%d,"command_id":"fighter0001","action":"dodge","fields":{"level":1e308}}',
-            "fields.level must be a whole number, true/false, text or a list\n",
+            "fields.level must be a whole number, true/false, text, a JSON object or a list\n",
         ),
         (b"[%d]", "the body must be a JSON object with seen, command_id, action"),
     ],

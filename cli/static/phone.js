@@ -135,6 +135,7 @@
     if (input.dataset.dice !== undefined) return "dice";
     if (input.dataset.target !== undefined) return "targets";
     if (input.dataset.times !== undefined) return "times:" + input.dataset.times;
+    if (input.dataset.key !== undefined) return input.dataset.field + ":" + input.dataset.key;
     return input.dataset.field;
   }
 
@@ -272,12 +273,27 @@
       const name = input.dataset.field, kind = input.dataset.kind;
       if (kind === "maybe") { if (input.checked && input.value) step.fields[name] = input.value === "yes"; }
       else if (kind === "several") { if (input.checked) (step.fields[name] = step.fields[name] || []).push(input.value); }
+      else if (kind === "counts") {  // how many of each (dice kept for a dodge): those given some
+        if (input.value !== "" && Number(input.value) !== 0) (step.fields[name] = step.fields[name] || {})[input.dataset.key] = Number(input.value);
+      }
+      else if (kind === "each") return;  // a number beside each target tapped: below
       else if (input.type === "radio") { if (input.checked && input.value) step.fields[name] = input.value; }
       else if (kind === "check") {
         // only what differs from the rules' own default is said
         if (input.checked !== (input.dataset.default === "yes")) step.fields[name] = input.checked;
       }
       else if (input.value !== "") step.fields[name] = kind === "int" ? Number(input.value) : input.value;
+    });
+    // a number at each target tapped, in the order tapped (a split pool's dice at each);
+    // none typed: unsaid (the rules share them out)
+    const each = {};
+    set.querySelectorAll('[data-kind="each"]').forEach((input) => {
+      if (input.closest("[data-when][hidden]")) return;
+      (each[input.dataset.field] = each[input.dataset.field] || {})[input.dataset.key] = input.value.trim();
+    });
+    Object.entries(each).forEach(([name, by]) => {
+      const said = targets.map((who) => by[who] ?? "");
+      if (said.some((v) => v !== "")) step.fields[name] = said.map((v) => (/^\d+$/.test(v) ? Number(v) : v));
     });
     const box = set.querySelector("[data-dice]");
     const dice = box ? box.value.trim() : "";

@@ -89,11 +89,26 @@ EXERT = PlayerField("Exert", "push yourself: spend Willpower for the extra effor
 WHAT = PlayerField("What", "what you do, in a few words")
 
 
+# 004-8: a split pool's dice at each target, and the dice kept back for a reaction.
+SHARES = PlayerField(
+    "Dice at each",
+    "split your pool: how many dice at each target; empty: shared evenly",
+    each_target=True,
+)
+KEEP = PlayerField(
+    "Keep for a reaction",
+    "dice held back from the attack for a dodge, parry or clash later this round",
+    counts=("dodge", "parry", "clash"),
+)
+
+
 POOL = "your pool of d10s, one face a die"
 
 
 PLAYERS = {
-    "attack": Playable({"exert": EXERT, "weapon": WEAPON}, dice=POOL),
+    "attack": Playable(
+        {"exert": EXERT, "weapon": WEAPON, "shares": SHARES, "keep": KEEP}, dice=POOL
+    ),
     "evade": Playable({"exert": EXERT}, dice=POOL),
     "quick": Playable({"exert": EXERT, "what": WHAT}),
     "other": Playable(

@@ -1,0 +1,40 @@
+"""A pool player splits their attack with the phone's form (issue 37): how many dice at each
+target tapped, and how many kept back for a dodge, land as the player set them."""
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fracas.projections import Fracas
+from tests.test_phones_pool_split import split_fight
+from tests.web import landed_by, phone_of, served
+
+pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
+
+
+def test_a_phone_splits_the_pool_two_and_three_keeping_one_for_a_dodge(
+    tmp_path: Path, browser: Any
+) -> None:
+    db = tmp_path / "split.db"
+    split_fight(db)
+    with served(db) as running:
+        ana = phone_of(browser, running, db, "ana")
+        ana.click("button.action[data-action=attack]")
+        attack = ana.locator("fieldset.chosen[data-action=attack]")
+        for who in ("bob", "thug"):
+            attack.locator(f"label.tap:has(input[value={who}])").click()
+        shares = attack.locator("[data-kind=each]")
+        assert "_" not in attack.inner_text()  # the player reads words, never a field's name
+        shares.and_(ana.locator("[data-key=bob]")).fill("2")
+        shares.and_(ana.locator("[data-key=thug]")).fill("3")
+        attack.locator("[data-kind=counts][data-key=dodge]").fill("1")
+        attack.locator("button.go").click()
+        landed_by(ana, db, "ana", 1)
+    with Fracas(str(db)) as log:
+        fight = log.encounter("fight")
+        step = fight.history.head_step
+        rolled = [e.roll.dice for e in fight.events_of_step(step) if hasattr(e, "roll")]
+        assert rolled == ["2d10", "3d10"], rolled
+        ana = next(w for w in fight.view().wounds if w.combatant == "ana")
+        assert "kept dice: dodge 1" in ana.conditions, ana.conditions
