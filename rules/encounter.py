@@ -60,6 +60,7 @@ from fracas.rules.events import (
     EncounterStarted,
     Event,
     Note,
+    ReactionAsked,
     Rolled,
     SeedRevealed,
 )
@@ -79,6 +80,14 @@ def new_command_id() -> str:
     the order they were made and each new one lands at the end of the steps' index of
     command ids (one page written, where a random id lands on any page and splits them)."""
     return f"{time.time_ns():016x}{os.urandom(8).hex()}"
+
+
+# why `act --ask --dice` with the asking step's rolls alone wants more (docs/table.md)
+ASKED_NOBODY = (
+    "With --ask it asked nobody: what those dice showed left no target a reaction that "
+    "could change it (a natural 20, or a hit the target's reaction could not turn), so "
+    "it was decided at once: type its damage after the attack roll"
+)
 
 
 class Asked(NamedTuple):
@@ -576,11 +585,23 @@ class Encounter:
             return decided(seeded())
         if own is None:
             typed = ManualDice(dice, entered_by, self.limits)
-            events = decided(typed)
+            try:
+                events = decided(typed)
+            except TooFewTyped as short:
+                if ask is None:
+                    raise
+                # asked, the step rolls on past its typed rolls only where it asked nobody
+                # (no target's reaction could change what they showed): said, so that the
+                # GM who typed the asking step's rolls alone knows why more are wanted now
+                raise TooFewTyped(f"{short}. {ASKED_NOBODY}") from None
             if typed.faces and not typed.used:
                 raise BadInputError(self._rolled_nothing(command, len(typed.faces)))
             if not typed.faces:
                 return events
+            if any(isinstance(e, ReactionAsked) for e in events):
+                # the asking step takes the rolls before the question, the rest are the
+                # answer's to type (`answer --dice`): a face past them is refused
+                typed.finish()
             # the GM typed a player's dice as rolled together (attack and damage): those
             # the outcome did not need land said so, up to the most any outcome takes
             most = self._probe_all(decided, entered_by)

@@ -122,3 +122,14 @@ def test_srd_29_a_multiattack_asks_at_the_hit_and_goes_on_after_the_answer(tmp_p
     assert "ilse takes 12 damage" in out.lower()
     assert "waiting" not in ok(gm, "status")
     assert "rules drift: none" in ok(gm, "audit")
+
+
+def test_srd_39_ask_with_the_attack_roll_alone_says_why_a_hit_no_one_was_asked_needs_damage(gm):
+    """`act --ask --dice` types the asking step's rolls; a hit shield could not turn asks
+    nobody, so it is decided at once and its damage is needed now: the refusal says so,
+    where it read as if the docs' 'the attack roll alone' were wrong."""
+    said = refused(gm, "act", "gob", "attack", "ilse", "-w", "scimitar", "--ask", "--dice", "13")
+    assert "the damage of scimitar needs a d6" in said
+    assert "asked nobody" in said and "decided at once" in said
+    assert "type its damage after the attack roll" in said
+    ok(gm, "act", "gob", "attack", "ilse", "-w", "scimitar", "--ask", "--dice", "13,3")
