@@ -113,3 +113,18 @@ def test_the_tv_and_the_reports_name_the_typist_and_the_server(tmp_path: Path) -
         assert newest and f"dice {said}" in newest[0], newest
     for text in reports:
         assert said in text, text
+
+
+def test_fracas_audit_lists_the_servers_dice_in_typed_rolls_with_their_verdict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from fracas.cli import render
+
+    with Fracas(str(tmp_path / "f.db")) as log:
+        fight = gate(log)
+        fight.record(critical(fight), author="brannoc", command_id=STEP)
+        fight.reveal()
+        render.audit(log.audit())
+    shown = capsys.readouterr().out
+    assert "manual rolls typed by brannoc: 2 (encounter gate step 5)" in shown
+    assert "the server's dice in typed rolls verified: 1 (encounter gate step 5)" in shown
