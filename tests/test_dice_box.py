@@ -58,7 +58,7 @@ def test_each_magic_missile_dart_has_its_own_line_read_as_said(tmp_path: Path) -
     assert len(lines) == 3
     for dart, (line, face) in enumerate(zip(lines, (2, 3, 4), strict=True), start=1):
         said = f"Ilse , damage of magic missile, dart {dart} (at Snik) : 1d4 : {face} "
-        said += "+1 magic missile's own = "  # each term says what it is (issue 37)
+        said += "+1 magic missile bonus = "  # each term says what it is (issue 37)
         assert f"{said}{face + 1}" in line, line  # each dart's 1d4 + 1, its whole sum
         assert " on 1d4" not in line
 
