@@ -495,7 +495,11 @@ def event_lines(
     verb: Callable[[str], str | None] | None = kwargs.pop("verb", None)
     declared: dict[tuple[str, str], Mapping[str, Any]] = {}
     lines = []
+    before: Event | None = None
     for event in events:
+        said_before, before = before, event
+        if said_twice(said_before, event):  # "Ilse is dying", its reason said just above
+            event = msgspec.structs.replace(event, reason="")
         if isinstance(event, Declared):
             declared[event.actor, event.action] = event.command
         said_as, command = verb, None
@@ -508,6 +512,17 @@ def event_lines(
             command = None
         lines.append(describe(event, *args, verb=said_as, command=command, **kwargs))
     return lines
+
+
+def said_twice(before: Event | None, event: Event) -> bool:
+    """A condition set for the reason the one just before set another on the same
+    combatant ("unconscious", then "dying": "dropped to 0 HP"): its reason goes unsaid."""
+    return (
+        isinstance(event, ConditionSet)
+        and isinstance(before, ConditionSet)
+        and bool(event.reason)
+        and (before.target, before.reason) == (event.target, event.reason)
+    )
 
 
 def own_verb(own: str, action: str, verb: Callable[[str], str | None], asked: str) -> str | None:

@@ -279,3 +279,13 @@ def test_srd_43_every_dart_lands_though_the_first_darts_killed_their_target(tmp_
     report = ok(gm, "export", "--format", "md")
     assert "dart 3 strikes Goblin's body (2 force): Goblin is already dead" in out, out
     assert "Goblin takes 10 force damage (5 + 5)" in report, report
+
+
+def test_srd_13_dropping_to_0_hp_is_said_once(tmp_path):
+    """Unconscious and dying at once, for one reason: the GM reads the reason once, not on
+    both lines (issue 40)."""
+    gm = wyrm_and_ilse(tmp_path)
+    out = ok(gm, "act", "wyrm", "attack", "ilse", "-w", "tail", "--dice", "14,1,1")
+    assert "Ilse is unconscious: dropped to 0 HP [srd-13, srd-27]" in out, out
+    assert "Ilse is dying [srd-13, srd-14]" in out, out
+    assert out.count("dropped to 0 HP") == 1, out
