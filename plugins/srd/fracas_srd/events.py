@@ -33,6 +33,10 @@ class DeathSaves(Event, tag="srd.death-saves"):
     rules: list[str] = []
 
     def describe(self) -> str:
+        if self.reason == "a success":  # the roll's line said it and its count (srd-14)
+            return f"{self.target} has {self.failures} of 3 death save failures"
+        if self.reason in ("a failure", "a natural 1: two failures"):
+            return f"{self.target} has {self.successes} of 3 death save successes"
         counts = f"{self.successes} of 3 successes, {self.failures} of 3 failures"
         return f"{self.target}'s death saves: {counts} ({self.reason})"
 

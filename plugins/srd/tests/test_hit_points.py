@@ -198,7 +198,11 @@ def test_srd_14_a_death_save_says_its_counts_once_and_what_it_was():
     down_at_zero(t, "pc-wren")
     t.next()
     said = of(t.next(9), DeathSaves)[0].describe()
-    assert said == "pc-wren's death saves: 0 of 3 successes, 1 of 3 failures (a failure)"
+    # the roll's own line said "a failure (1 of 3)": this one says the count it did not
+    assert said == "pc-wren has 0 of 3 death save successes", said
+    t.next()
+    said = of(t.next(14), DeathSaves)[0].describe()
+    assert said == "pc-wren has 1 of 3 death save failures", said
 
 
 def test_srd_14_dropping_to_0_on_ones_own_turn_makes_no_death_save_as_that_turn_ends():
