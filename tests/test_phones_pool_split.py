@@ -7,23 +7,10 @@ from pathlib import Path
 import pytest
 
 from fracas.projections import Fracas
-from tests.casts.pool import ANA, BOB, SWORD
-from tests.support import do
+from tests.casts.pool import split_fight
 from tests.web import phones
 
 pytestmark = pytest.mark.sqlite_file
-# Ana with sword 4 + 2 = 6 and dodge 4 + 3 = 7: six dice to split.
-STRONG = {**ANA, "brawn": 4, "weapons": [SWORD]}
-
-
-def split_fight(db: Path) -> None:
-    with Fracas(str(db)) as log:
-        fight = log.new("pool", title="Split", encounter="fight", options={"split_minimum": 1})
-        for who, sheet in (("ana", STRONG), ("bob", BOB), ("thug", BOB)):
-            side = "pc" if who == "ana" else "npc"
-            do(fight, {"action": "join", "combatant": who, "sheet": sheet, "side": side})
-        do(fight, {"action": "begin"}, [9] * 7 + [7] + [2] * 4 + [2] * 5)  # Ana first
-        assert fight.view().acting == ["ana"]
 
 
 def test_a_phone_splits_the_pool_as_asked_and_keeps_dice_for_a_dodge(tmp_path: Path) -> None:

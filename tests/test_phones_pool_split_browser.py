@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from fracas.projections import Fracas
-from tests.test_phones_pool_split import split_fight
+from tests.casts.pool import split_fight
 from tests.web import WAIT, landed_by, phone_of, served, steps
 
 pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]

@@ -15,7 +15,7 @@ from fracas.projections.describe import describe_roll
 from fracas.rules.encounter import Encounter
 from fracas.rules.events import Rolled
 from tests.support import do, srd_sample
-from tests.test_tv import screens
+from tests.web import screens
 
 pytestmark = pytest.mark.sqlite_file
 

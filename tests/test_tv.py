@@ -12,7 +12,6 @@ from typing import Any
 import msgspec
 import pytest
 
-from fracas.cli.serve import Table
 from fracas.projections import Fracas
 from fracas.projections.screen import GM, PLAYERS, descriptor
 from fracas.rules import Encounter
@@ -23,6 +22,7 @@ from fracas.testing.fights import PickedDice
 from tests.casts.fudge import a, declare_turn
 from tests.session_fights import FIGHTS
 from tests.support import sheet, srd_sample
+from tests.web import screens
 
 
 def do(e: Encounter, move: dict[str, Any], **how: Any) -> None:
@@ -51,17 +51,6 @@ def typed_step(e: Encounter) -> str:
         if faces:
             return typist
     raise AssertionError(f"{move} rolls no dice")
-
-
-def screens(db: Path) -> dict[str, str]:
-    """The screen each audience's pages get pushed, as the server renders it."""
-    table = Table(str(db), "token")
-    try:
-        name = table.worker.submit(lambda: table.encounter(None)).result()
-        render = lambda audience: table.render_screen(name, audience)  # noqa: E731
-        return {a: table.worker.submit(render, a).result() for a in (GM, PLAYERS)}
-    finally:
-        table.close()
 
 
 def row_of(html: str, combatant: str) -> str:

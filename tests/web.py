@@ -21,8 +21,10 @@ import pytest
 from click.testing import CliRunner
 
 from fracas.cli.main import cli
+from fracas.cli.serve import Table as ServedTable
 from fracas.projections import Fracas
 from fracas.projections.replay import timeline
+from fracas.projections.screen import GM, PLAYERS
 from tests.casts import CASTS
 from tests.support import SHEETS, do, rolls, srd_sample
 
@@ -538,3 +540,14 @@ def secret_attack(db: Path) -> int:
                 return step
         step = gm(db, {"action": "next"}, secret=True)
     raise AssertionError("the foe's attack never rolled")
+
+
+def screens(db: Path) -> dict[str, str]:
+    """The screen each audience's pages get pushed, as the server renders it."""
+    table = ServedTable(str(db), "token")
+    try:
+        name = table.worker.submit(lambda: table.encounter(None)).result()
+        render = lambda audience: table.render_screen(name, audience)  # noqa: E731
+        return {a: table.worker.submit(render, a).result() for a in (GM, PLAYERS)}
+    finally:
+        table.close()

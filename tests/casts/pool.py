@@ -1,8 +1,10 @@
 """The Contract's cast (the pool ruleset): Ana (PC), Bob and the thug, their weapons, and a
 fight begun with them in that initiative order."""
 
+from pathlib import Path
 from typing import Any
 
+from fracas.projections import Fracas
 from tests.support import do
 
 SWORD = {
@@ -77,3 +79,17 @@ def act(e, actor: str, action: str, *targets: str, dice: list[int] | None = None
 
 def injuries(e, who: str) -> tuple[int, ...]:
     return e.state.fighters[who].injuries
+
+
+# Ana with sword 4 + 2 = 6 and dodge 4 + 3 = 7: six dice to split.
+STRONG = {**ANA, "brawn": 4, "weapons": [SWORD]}
+
+
+def split_fight(db: Path) -> None:
+    with Fracas(str(db)) as log:
+        fight = log.new("pool", title="Split", encounter="fight", options={"split_minimum": 1})
+        for who, sheet in (("ana", STRONG), ("bob", BOB), ("thug", BOB)):
+            side = "pc" if who == "ana" else "npc"
+            do(fight, {"action": "join", "combatant": who, "sheet": sheet, "side": side})
+        do(fight, {"action": "begin"}, [9] * 7 + [7] + [2] * 4 + [2] * 5)  # Ana first
+        assert fight.view().acting == ["ana"]
