@@ -59,7 +59,15 @@ def initiative_roll(ctx: Context, events: list[Event], fighter: Fighter) -> int:
     mods = [Modifier(fighter.sheet.mod("dex"), "Dex modifier", "srd-M1")]
     if fighter.sheet.initiative:
         mods.append(Modifier(fighter.sheet.initiative, "initiative bonus", "srd-2"))
-    return d20_test(ctx, events, fighter.id, "initiative", mods, Edge(), None, ["srd-2"]).total
+    said = d20_test(  # its total is its line's sum: no "-> 16" after "15 +1 = 16"
+        ctx, events, fighter.id, "initiative", mods, Edge(), None, ["srd-2"], told_total
+    )
+    return said.total
+
+
+def told_total(natural: int, total: int) -> tuple[bool, str]:
+    """An initiative roll judges nothing: its sum is all it says (srd-2)."""
+    return True, ""
 
 
 def units(state: State, fighters: list[Fighter]) -> list[list[Fighter]]:
@@ -124,7 +132,8 @@ def roll_all(state: State, ctx: Context, fighters: list[Fighter]) -> list[Event]
     for fighter in fighters:
         mates = groups_of(groups, fighter)
         total = totals[fighter.id]
-        why = f"{total} (d20 + Dex, one roll with {mates})" if mates else f"{total} (d20 + Dex)"
+        # (one who rolled alone: its roll's line just said how, "d20 + Dex" would say it again)
+        why = f"{total} (d20 + Dex, one roll with {mates})" if mates else str(total)
         rank = ranks.get(fighter.id, 0)
         events.append(InitiativeSet(fighter.id, totals[fighter.id], why, ["srd-2"], rank))
     return events

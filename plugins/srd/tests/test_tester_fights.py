@@ -6,7 +6,7 @@ player character's pronouns."""
 
 from pathlib import Path
 
-from srd_cli import Gm, fight, ok, refused, sample
+from srd_cli import Gm, fight, gm_on, ok, refused, sample
 
 
 def wyrm_and_ilse(tmp_path: Path, hp: int = 5) -> Gm:
@@ -289,3 +289,15 @@ def test_srd_13_dropping_to_0_hp_is_said_once(tmp_path):
     assert "Ilse is unconscious: dropped to 0 HP [srd-13, srd-27]" in out, out
     assert "Ilse is dying [srd-13, srd-14]" in out, out
     assert out.count("dropped to 0 HP") == 1, out
+
+
+def test_srd_2_begin_says_each_initiative_once(tmp_path):
+    """`fracas begin`: the roll's line gives the total, the order's line the place, not the
+    total again after an arrow nor the roll's sum again in words (issue 40)."""
+    gm = gm_on(tmp_path / "a.db")
+    ok(gm, "new", "-r", "srd", "--id", "a", "--title", "A")
+    ok(gm, *sample("ilse", "wizard", "Ilse"))
+    out = ok(gm, "begin", "--dice", "2")
+    assert "Ilse rolls d20 for initiative: 2 +2 = 4 (+2 Dex modifier (srd-M1)); typed" in out
+    assert "Ilse: initiative 4 [srd-2]" in out, out
+    assert "-> 4" not in out and "(d20 + Dex)" not in out, out
