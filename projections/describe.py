@@ -425,7 +425,9 @@ def describe(
                 if isinstance(value, str) and re.search(rf"\b{re.escape(value)}\b", said):
                     told = told.removeprefix(f"{value} ")
             if len(event.targets) == 1:  # "hits Goblin" after "attacks Goblin": said once
-                told = re.sub(rf"^(\w+) {re.escape(event.targets[0])}\b", r"\1", told)
+                # (an outcome of two words too: "critical hit Goblin" after "attacks Goblin")
+                target = re.escape(event.targets[0])
+                told = re.sub(rf"^(\w+|critical hit) {target}(?![\w'])", r"\1", told)
             return f"{event.actor} {said}: {told}{rules_of(event.rules)}"
         case Resolved():
             targets = f" -> {', '.join(event.targets)}" if event.targets else ""

@@ -38,7 +38,7 @@ def test_srd_29_a_shield_named_for_a_multiattack_lapses_when_its_target_drops(tm
     )
     assert "shield: not cast, it cannot turn the hit" in out, out
     assert "claw: Ilse is unconscious: no reactions, so not shield" in out, out
-    assert "critical hit Ilse" in out and "Ilse is dead" in out, out
+    assert "Wyrm attacks Ilse: critical hit [" in out and "Ilse is dead" in out, out
     assert "spends 1 reaction" not in out, out
 
 
@@ -301,3 +301,12 @@ def test_srd_2_begin_says_each_initiative_once(tmp_path):
     assert "Ilse rolls d20 for initiative: 2 +2 = 4 (+2 Dex modifier (srd-M1)); typed" in out
     assert "Ilse: initiative 4 [srd-2]" in out, out
     assert "-> 4" not in out and "(d20 + Dex)" not in out, out
+
+
+def test_srd_8_a_critical_hit_names_its_target_once(tmp_path):
+    """The attack's line after its roll: "Wyrm attacks Ilse: critical hit", not the
+    target named again after the outcome (issue 40)."""
+    gm = wyrm_and_ilse(tmp_path, hp=40)
+    out = ok(gm, "act", "wyrm", "attack", "ilse", "-w", "tail", "--dice", "20,1,1,1,1")
+    assert "Wyrm attacks Ilse: critical hit [" in out, out
+    assert "critical hit Ilse" not in out, out
