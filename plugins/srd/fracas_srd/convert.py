@@ -232,7 +232,8 @@ def lasting(desc: str, start: int, tally: Tally) -> dict[str, Any]:
         found["worse"] = {"condition": worse[2], "by": int(worse[1])}
         if rolled := ROLLED_TIME.search(worse[0]):
             found["worse"]["lasts"] = f"{rolled[1]} {rolled[2]}s"
-    if not found and UNTIL_REMOVED.search(desc):
+    # a save when hurt (srd-79) may end it, but it still lasts until then
+    if not found.keys() - {"saves_when_hurt"} and UNTIL_REMOVED.search(desc):
         tally["conditions the text makes last until removed"] += 1
     return found
 
