@@ -150,4 +150,5 @@ def srd_sample(name: str, **changed: Any) -> dict[str, Any]:
     filled in), with `changed` fields over it."""
     text = resources.files("fracas_srd").joinpath(f"samples/{name}.toml").read_text()
     sheet, _unread = load("srd").imported(tomllib.loads(text))
+    sheet = {k: v for k, v in sheet.items() if k not in ("name", "side")}  # (who: `add`'s)
     return {**sheet, **changed}

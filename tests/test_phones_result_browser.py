@@ -13,12 +13,13 @@ pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
 
 
 def on_screen(page: Any, selector: str) -> dict[str, Any]:
-    """The element's box, and whether it is all within the viewport (looked up and measured
-    at once: the panel may be drawn again between two calls, its old element detached)."""
+    """The element's box, and whether it is all within the viewport, to a pixel's rounding
+    (the browser scrolls by whole pixels; a box may start between two), looked up and measured
+    at once: the panel may be drawn again between two calls, its old element detached."""
     return page.evaluate(
         "s => { const b = document.querySelector(s).getBoundingClientRect();"
         " return {top: b.top, bottom: b.bottom, height: innerHeight, scrollY,"
-        " within: b.height > 0 && b.top >= 0 && b.bottom <= innerHeight}; }",
+        " within: b.height > 0 && b.top > -1 && b.bottom < innerHeight + 1}; }",
         selector,
     )
 
