@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from fracas.projections import Fracas
-from tests.casts.pool import split_fight
+from tests.casts.pool import assert_split_2_3_keeping_1_for_a_dodge, split_fight
 from tests.web import phones
 
 pytestmark = pytest.mark.sqlite_file
@@ -20,13 +19,7 @@ def test_a_phone_splits_the_pool_as_asked_and_keeps_dice_for_a_dodge(tmp_path: P
         fields = {"weapon": "sword", "shares": [2, 3], "keep": {"dodge": 1}}
         done = table.tap("ana", action="attack", targets=["bob", "thug"], fields=fields)
         assert done.status_code == 200, done.text
-    with Fracas(str(db)) as log:
-        fight = log.encounter("fight")
-        step = fight.history.head_step
-        rolled = [e.roll.dice for e in fight.events_of_step(step) if hasattr(e, "roll")]
-        assert rolled == ["2d10", "3d10"], rolled
-        ana = next(w for w in fight.view().wounds if w.combatant == "ana")
-        assert "kept dice: dodge 1" in ana.conditions, ana.conditions
+    assert_split_2_3_keeping_1_for_a_dodge(db)
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,7 @@ from typing import Any
 
 import pytest
 
-from fracas.projections import Fracas
-from tests.casts.pool import split_fight
+from tests.casts.pool import assert_split_2_3_keeping_1_for_a_dodge, split_fight
 from tests.web import WAIT, landed_by, phone_of, served, steps
 
 pytestmark = [pytest.mark.sqlite_file, pytest.mark.browser]
@@ -41,10 +40,4 @@ def test_a_phone_splits_the_pool_two_and_three_keeping_one_for_a_dodge(
         attack.locator("[data-kind=counts][data-key=dodge]").fill("1")
         attack.locator("button.go").click()
         landed_by(ana, db, "ana", 1)
-    with Fracas(str(db)) as log:
-        fight = log.encounter("fight")
-        step = fight.history.head_step
-        rolled = [e.roll.dice for e in fight.events_of_step(step) if hasattr(e, "roll")]
-        assert rolled == ["2d10", "3d10"], rolled
-        ana = next(w for w in fight.view().wounds if w.combatant == "ana")
-        assert "kept dice: dodge 1" in ana.conditions, ana.conditions
+    assert_split_2_3_keeping_1_for_a_dodge(db)

@@ -93,3 +93,14 @@ def split_fight(db: Path) -> None:
             do(fight, {"action": "join", "combatant": who, "sheet": sheet, "side": side})
         do(fight, {"action": "begin"}, [9] * 7 + [7] + [2] * 4 + [2] * 5)  # Ana first
         assert fight.view().acting == ["ana"]
+
+
+def assert_split_2_3_keeping_1_for_a_dodge(db: Path) -> None:
+    """The split fight's last step: Ana's pool split 2 and 3 over Bob and the thug, 1 kept."""
+    with Fracas(str(db)) as log:
+        fight = log.encounter("fight")
+        step = fight.history.head_step
+        rolled = [e.roll.dice for e in fight.events_of_step(step) if hasattr(e, "roll")]
+        assert rolled == ["2d10", "3d10"], rolled
+        ana = next(w for w in fight.view().wounds if w.combatant == "ana")
+        assert "kept dice: dodge 1" in ana.conditions, ana.conditions
