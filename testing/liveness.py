@@ -130,14 +130,15 @@ def secret_fight(
             fights.step(encounter, data.draw(begin, "begin"), data, tally, "begin", secret=False)
         for n in range(data.draw(st.integers(cast.moves, 2 * cast.moves), "moves")):
             move = data.draw(move_strategy(encounter.ruleset, encounter, cast), "move")
+            unseen = HIDDEN in encounter.hidden()
             if move["action"] in CONTROLS:
                 play(encounter, move, data, tally)
-                continue
-            secret = data.draw(st.booleans(), "secret")  # one move in two GM-only
-            unseen = HIDDEN in encounter.hidden()
-            with contextlib.suppress(FracasError):  # a move the fight refuses appends nothing
-                fights.step(encounter, move, data, tally, f"move-{n}", secret=secret)
-            if unseen and HIDDEN not in encounter.hidden():  # the rules revealed it (srd-23)
+            else:
+                secret = data.draw(st.booleans(), "secret")  # one move in two GM-only
+                with contextlib.suppress(FracasError):  # a move refused appends nothing
+                    fights.step(encounter, move, data, tally, f"move-{n}", secret=secret)
+            # the rules revealed it (srd-23), or a redo gave back the step that did
+            if unseen and HIDDEN not in encounter.hidden():
                 play(encounter, {"action": "undo"}, data, tally)
     frames = list(walk(encounter.store, encounter.id, encounter.ruleset))
     return fracas, encounter, frames, {HIDDEN, HIDDEN_NAME} if hidden else set()
