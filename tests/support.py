@@ -111,6 +111,16 @@ def events_in(db: str) -> int:
 SRD_SAMPLES = Path(__file__).parents[1] / "plugins" / "srd" / "fracas_srd" / "samples"
 
 
+def srd_fight(run, dice: str, *cast: tuple[str, str, str]) -> None:
+    """An srd fight (id, sample sheet or bestiary monster, side) begun with these dice."""
+    run("new", "-r", "srd", "-t", "a brawl")
+    for who, sample, side in cast:
+        sheet = SRD_SAMPLES / f"{sample}.toml"
+        source = ["--sheet", str(sheet)] if sheet.exists() else ["--monster", sample]
+        run("add", who, *source, "--name", who.title(), "--side", side)
+    run("begin", "--dice", dice)
+
+
 def member_sheet(tmp_path: Path, ruleset: str) -> str:
     """A party member's sheet file: the fighter sample in srd, a sheet of defaults elsewhere."""
     if ruleset == "srd":

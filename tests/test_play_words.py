@@ -4,18 +4,9 @@ names the save a creature failed, the fight's end is said once, a PC's sheet is 
 from fracas.projections import Fracas
 from fracas.projections.replay import latest_headline
 from fracas.rules import Encounter
-from tests.support import SRD_SAMPLES
+from tests.support import srd_fight
 
 OVER = "no NPC is left fighting"
-
-
-def srd_fight(run, dice: str, *cast: tuple[str, str, str]) -> None:
-    """An srd fight of samples (id, sample, side) begun with these initiative dice."""
-    run("new", "-r", "srd", "-t", "a brawl")
-    for who, sample, side in cast:
-        sheet = str(SRD_SAMPLES / f"{sample}.toml")
-        run("add", who, "--sheet", sheet, "--name", who.title(), "--side", side)
-    run("begin", "--dice", dice)
 
 
 def bar(run) -> str:

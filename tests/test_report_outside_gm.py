@@ -10,7 +10,7 @@ import pytest
 
 from fracas.projections import Fracas, party
 from fracas.projections.report import encounter_report
-from tests.support import SIX, SRD_SAMPLES, member_sheet
+from tests.support import SIX, SRD_SAMPLES, member_sheet, srd_fight
 
 
 def summary_row(text: str, name: str) -> list[str]:
@@ -181,15 +181,6 @@ def test_a_death_save_is_filed_under_the_dying_creatures_turn(run) -> None:
     assert saves[0][1].acting == ["maelis"]
     brannoc = [s.sentence for t, s in main_line_steps(run) if t == "Brannoc's turn"]
     assert not any("death save" in s for s in brannoc)
-
-
-def srd_fight(run, dice: str, *cast: tuple[str, str, str]) -> None:
-    """An srd fight of samples (id, sample, side) begun with these initiative dice."""
-    run("new", "-r", "srd", "-t", "a brawl")
-    for who, sample, side in cast:
-        sheet = str(SRD_SAMPLES / f"{sample}.toml")
-        run("add", who, "--sheet", sheet, "--name", who.title(), "--side", side)
-    run("begin", "--dice", dice)
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import pytest
 
 from fracas.projections import Fracas
 from fracas.projections.report import encounter_report
-from tests.support import SIX, SRD_SAMPLES, member_sheet
+from tests.support import SIX, member_sheet, srd_fight
 
 
 def filed(run) -> list[tuple[str, int, str]]:
@@ -21,16 +21,6 @@ def filed(run) -> list[tuple[str, int, str]]:
         for t in r.turns
         for e in t.entries
     ]
-
-
-def srd_fight(run, dice: str, *cast: tuple[str, str, str]) -> None:
-    """An srd fight (id, sample sheet or bestiary monster, side) begun with these dice."""
-    run("new", "-r", "srd", "-t", "a brawl")
-    for who, sample, side in cast:
-        sheet = SRD_SAMPLES / f"{sample}.toml"
-        source = ["--sheet", str(sheet)] if sheet.exists() else ["--monster", sample]
-        run("add", who, *source, "--name", who.title(), "--side", side)
-    run("begin", "--dice", dice)
 
 
 def asked(steps: list[tuple[str, int, str]]) -> list[tuple[str, int]]:
@@ -86,10 +76,8 @@ def test_a_critical_hit_asking_for_a_reaction_is_summed_up_with_its_damage(run) 
         assert "Gob's attack on Ilse: 9 damage." in text.replace("&#39;", "'"), fmt
 
 
-def test_a_shield_ending_as_its_caster_s_turn_begins_is_filed_under_that_turn(run) -> None:
-    """Left (issue 40): the `next` that ends held Gob's turn holds Gob's save at that end
-    and, as Ilse's turn begins, her shield's end: one step of two turns, filed whole under
-    Gob's; the shield's end belongs under Ilse's heading."""
+def ilse_shielded_and_gob_held(run) -> None:
+    """Ilse's shield answers Gob 2's attack; Maelis holds Gob, whose turn comes next."""
     srd_fight(run, "20,15,10,5", ("gob2", "goblin", "npc"), ("maelis", "cleric", "pc"),
               ("gob", "goblin", "npc"), ("ilse", "wizard", "pc"))  # fmt: skip
     run("act", "gob2", "attack", "ilse", "--ask", "--dice", "10")
@@ -97,6 +85,13 @@ def test_a_shield_ending_as_its_caster_s_turn_begins_is_filed_under_that_turn(ru
     run("next")
     run("act", "maelis", "cast", "gob", "-o", "spell=hold person", "--dice", "2")
     run("next")
+
+
+def test_a_shield_ending_as_its_caster_s_turn_begins_is_filed_under_that_turn(run) -> None:
+    """Left (issue 40): the `next` that ends held Gob's turn holds Gob's save at that end
+    and, as Ilse's turn begins, her shield's end: one step of two turns, filed whole under
+    Gob's; the shield's end belongs under Ilse's heading."""
+    ilse_shielded_and_gob_held(run)
     run("next", "--dice", "3")  # Gob's save fails; Ilse's turn begins, her shield ends
     steps = filed(run)
     ended = [t for t, _n, said in steps if "no longer under shield" in said]
@@ -173,13 +168,7 @@ def test_a_secret_save_stays_secret_when_its_next_is_split(run) -> None:
     """The GM keeps held Gob's save at his turn's end secret (`next --secret`): the
     players' report tells nothing of it, in neither turn the step is told under, until
     the GM shows it; Ilse's shield ending is hers."""
-    srd_fight(run, "20,15,10,5", ("gob2", "goblin", "npc"), ("maelis", "cleric", "pc"),
-              ("gob", "goblin", "npc"), ("ilse", "wizard", "pc"))  # fmt: skip
-    run("act", "gob2", "attack", "ilse", "--ask", "--dice", "10")
-    run("answer", "ilse", "shield")
-    run("next")
-    run("act", "maelis", "cast", "gob", "-o", "spell=hold person", "--dice", "2")
-    run("next")
+    ilse_shielded_and_gob_held(run)
     run("next", "--secret", "--dice", "3")
     for fmt in ("md", "html"):
         text = run("export", "--format", fmt, "--for", "players").output.replace("&#39;", "'")
